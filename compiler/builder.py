@@ -1,0 +1,428 @@
+"""Build the model of a game (`ir.Game`) from its validated rules files.
+
+A game is a folder ``rules/<game>/`` with ``game.yaml`` (state, enums, readings a designer can
+switch), ``rules.yaml`` (constants, functions, procedures), ``cards.yaml``, ``flow.yaml`` and
+``scenarios/*.yaml``.  Every effect string is parsed here, with a position mapper back into
+its YAML file.  Names and types are left to the checker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import ir
+from .diagnostics import DiagnosticSink, Position
+from .effects import Snippet, parse_into
+from .loader import Document, YPath, load_yaml
+from .schema import SchemaStore
+
+GAME_FILES = {
+    "game.yaml": "game",
+    "rules.yaml": "rules",
+    "cards.yaml": "cards",
+    "flow.yaml": "flow",
+}
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+
+SCALAR_TYPES = {"int": ir.INT, "bool": ir.BOOL, "str": ir.STR, "player": ir.PLAYER, "card": ir.CARD}
+PLURAL_SCALARS = {"ints": ir.INT, "players": ir.PLAYER, "cards": ir.CARD}
+
+
+@dataclass
+class Sources:
+    """The loaded documents of one game, by file name relative to the game folder."""
+
+    root: Path
+    game_dir: Path
+    docs: dict[str, Document]
+
+    def display(self, rel: str) -> str:
+        return self.docs[rel].path
+
+
+def load_sources(
+    game_dir: Path, root: Path, sink: DiagnosticSink, schemas: SchemaStore
+) -> Sources | None:
+    """Load and validate every rules file of one game.  None if a file could not be loaded."""
+    docs: dict[str, Document] = {}
+    ok = True
+    files = [game_dir / name for name in GAME_FILES if (game_dir / name).exists()]
+    files += sorted((game_dir / "scenarios").glob("*.yaml"))
+    for path in files:
+        rel = path.relative_to(game_dir).as_posix()
+        display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        doc = load_yaml(path, display, sink)
+        if doc is None:
+            ok = False
+            continue
+        schema = GAME_FILES.get(rel, "scenario")
+        if not schemas.validate(doc, schema, sink):
+            ok = False
+        docs[rel] = doc
+    if "game.yaml" not in docs and ok:
+        sink.error(
+            "missing-file",
+            f"game folder {game_dir.name!r} has no game.yaml",
+            Position(game_dir.relative_to(root).as_posix(), 1, 1),
+            "every game folder starts with a game.yaml naming the game",
+        )
+        return None
+    return Sources(root, game_dir, docs) if ok else None
+
+
+class Builder:
+    """Fills an `ir.Game` from validated documents; reports problems to the sink."""
+
+    def __init__(self, src: Sources, sink: DiagnosticSink):
+        self.src = src
+        self.sink = sink
+
+    # -- helpers
+
+    def doc(self, rel: str) -> Document | None:
+        return self.src.docs.get(rel)
+
+    def origin(self, doc: Document, ypath: YPath, node: Any = None) -> ir.Origin:
+        rules: tuple[str, ...] = ()
+        text = ""
+        if isinstance(node, dict):
+            rules = tuple(node.get("rules") or ())
+            text = str(node.get("doc") or "")
+        return ir.Origin(doc.key_pos(ypath) if ypath else doc.pos(ypath), rules, text)
+
+    def snippet(self, doc: Document, ypath: YPath, what: str) -> Snippet:
+        text = doc.get(ypath)
+        return Snippet(str(text), lambda off, d=doc, p=ypath: d.scalar_pos(p, off), what)
+
+    def program(self, doc: Document, ypath: YPath, what: str) -> list | None:
+        return parse_into(self.snippet(doc, ypath, what), self.sink)  # type: ignore[return-value]
+
+    def expression(self, doc: Document, ypath: YPath, what: str) -> Any:
+        return parse_into(self.snippet(doc, ypath, what), self.sink, expression=True)
+
+    def type_of(self, game: ir.Game, spec: str, doc: Document, ypath: YPath) -> ir.Type:
+        spec = str(spec)
+        if spec in SCALAR_TYPES:
+            return SCALAR_TYPES[spec]
+        if spec in PLURAL_SCALARS:
+            return ir.list_of(PLURAL_SCALARS[spec])
+        if spec in game.enums:
+            return ir.enum(spec)
+        if spec in game.entities:
+            return ir.entity(spec)
+        plurals = game.plural_types()
+        if spec in plurals:
+            return ir.list_of(ir.entity(plurals[spec]))
+        known = sorted([*SCALAR_TYPES, *PLURAL_SCALARS, *game.enums, *game.entities, *plurals])
+        self.sink.error(
+            "unknown-name",
+            f"unknown type {spec!r}",
+            doc.pos(ypath),
+            "known types: " + ", ".join(known),
+        )
+        return ir.ANY
+
+    # -- the game
+
+    def build(self) -> ir.Game | None:
+        gdoc = self.doc("game.yaml")
+        assert gdoc is not None
+        g = gdoc.data
+        game = ir.Game(
+            id=g["game"],
+            title=g.get("title", g["game"]),
+            source=g.get("source", ""),
+            origin=self.origin(gdoc, ()),
+            sources=[d.path for d in self.src.docs.values()],
+        )
+        if game.id != self.src.game_dir.name:
+            self.sink.error(
+                "name-mismatch",
+                f"game id {game.id!r} does not match its folder {self.src.game_dir.name!r}",
+                gdoc.pos(("game",)),
+                "the folder name under rules/ is the game id",
+            )
+        self._enums(game, gdoc)
+        self._state(game, gdoc)
+        self._constants(game, gdoc)
+        rdoc = self.doc("rules.yaml")
+        if rdoc is not None:
+            self._routines(game, rdoc, ("functions",), "function")
+            self._routines(game, rdoc, ("procedures",), "procedure")
+        cdoc = self.doc("cards.yaml")
+        if cdoc is not None:
+            self._cards(game, cdoc)
+        fdoc = self.doc("flow.yaml")
+        if fdoc is not None:
+            self._routines(game, fdoc, ("procedures",), "procedure")
+            self._flow(game, fdoc)
+        for rel, doc in sorted(self.src.docs.items()):
+            if rel.startswith("scenarios/"):
+                self._scenario(game, doc)
+        return game
+
+    def _enums(self, game: ir.Game, doc: Document) -> None:
+        for name, spec in (doc.data.get("enums") or {}).items():
+            values = spec["values"] if isinstance(spec, dict) else spec
+            node = spec if isinstance(spec, dict) else None
+            game.enums[name] = ir.EnumDecl(
+                name, tuple(str(v) for v in values), self.origin(doc, ("enums", name), node)
+            )
+
+    def _field(
+        self, game: ir.Game, doc: Document, ypath: YPath, name: str, spec: dict, const: bool
+    ) -> ir.Field:
+        return ir.Field(
+            name=name,
+            type=self.type_of(game, spec["type"], doc, (*ypath, "type")),
+            origin=self.origin(doc, ypath, spec),
+            optional=bool(spec.get("optional", False)),
+            visible=spec.get("visible", "all"),
+            min=spec.get("min"),
+            max=spec.get("max"),
+            const=const,
+        )
+
+    def _state(self, game: ir.Game, doc: Document) -> None:
+        state = doc.data.get("state") or {}
+        # Entity types first, so that fields may have entity types.
+        for name, spec in (state.get("entities") or {}).items():
+            label = None
+            if "label" in spec:
+                label_src = Snippet(
+                    '"' + str(spec["label"]).replace('"', '\\"') + '"',
+                    lambda off, d=doc, p=("state", "entities", name, "label"): d.scalar_pos(
+                        p, max(off - 1, 0)
+                    ),
+                    f"label of {name}",
+                )
+                label = parse_into(label_src, self.sink, expression=True)
+            game.entities[name] = ir.EntityType(
+                name=name,
+                plural=spec.get("plural", name + "s"),
+                origin=self.origin(doc, ("state", "entities", name), spec),
+                label=label,  # type: ignore[arg-type]
+            )
+        for name, spec in (state.get("entities") or {}).items():
+            et = game.entities[name]
+            base = ("state", "entities", name)
+            for fname, fspec in (spec.get("attributes") or {}).items():
+                et.attributes[fname] = self._field(
+                    game, doc, (*base, "attributes", fname), fname, fspec, True
+                )
+            for fname, fspec in (spec.get("fields") or {}).items():
+                et.fields[fname] = self._field(
+                    game, doc, (*base, "fields", fname), fname, fspec, False
+                )
+        for fname, fspec in (state.get("globals") or {}).items():
+            game.globals[fname] = self._field(
+                game, doc, ("state", "globals", fname), fname, fspec, False
+            )
+        for fname, fspec in (state.get("player") or {}).items():
+            game.player_fields[fname] = self._field(
+                game, doc, ("state", "player", fname), fname, fspec, False
+            )
+        for fname, fspec in (state.get("cards") or {}).items():
+            game.card_attributes[fname] = self._field(
+                game, doc, ("state", "cards", fname), fname, fspec, True
+            )
+
+    def _constants(self, game: ir.Game, gdoc: Document) -> None:
+        for name, spec in (gdoc.data.get("choices") or {}).items():
+            game.constants[name] = self._constant(gdoc, ("choices", name), name, spec, True)
+        rdoc = self.doc("rules.yaml")
+        if rdoc is not None:
+            for name, spec in (rdoc.data.get("constants") or {}).items():
+                if name in game.constants:
+                    self.sink.error(
+                        "duplicate-name",
+                        f"constant {name!r} is declared twice",
+                        rdoc.key_pos(("constants", name)),
+                    )
+                game.constants[name] = self._constant(rdoc, ("constants", name), name, spec, False)
+
+    def _constant(
+        self, doc: Document, ypath: YPath, name: str, spec: dict, is_choice: bool
+    ) -> ir.Constant:
+        value = spec["value"]
+        t = ir.BOOL if isinstance(value, bool) else ir.INT if isinstance(value, int) else ir.STR
+        return ir.Constant(name, t, value, self.origin(doc, ypath, spec), is_choice)
+
+    def _params(self, game: ir.Game, doc: Document, ypath: YPath, spec: dict) -> list:
+        return [
+            (p, self.type_of(game, t, doc, (*ypath, "params", p)))
+            for p, t in (spec.get("params") or {}).items()
+        ]
+
+    def _routines(self, game: ir.Game, doc: Document, ypath: YPath, kind: str) -> None:
+        for name, spec in (doc.get(ypath) or {}).items():
+            path = (*ypath, name)
+            if name in game.functions:
+                self.sink.error(
+                    "duplicate-name",
+                    f"{kind} {name!r} is already declared",
+                    doc.key_pos(path),
+                )
+                continue
+            body = self.program(doc, (*path, "body"), f"{kind} {name!r}")
+            returns = ir.VOID
+            if "returns" in spec:
+                returns = self.type_of(game, spec["returns"], doc, (*path, "returns"))
+            game.functions[name] = ir.Routine(
+                name=name,
+                kind=kind,
+                params=self._params(game, doc, path, spec),
+                returns=returns,
+                body=body or [],
+                origin=self.origin(doc, path, spec),
+            )
+
+    def _cards(self, game: ir.Game, doc: Document) -> None:
+        for index, (cid, spec) in enumerate((doc.data.get("cards") or {}).items()):
+            path = ("cards", cid)
+            body = self.program(doc, (*path, "effect"), f"effect of card {cid!r}")
+            origin = self.origin(doc, path, spec)
+            attrs = {k: spec[k] for k in game.card_attributes if k in spec}
+            for k in game.card_attributes:
+                if k not in spec:
+                    self.sink.error(
+                        "schema",
+                        f"card {cid!r} has no {k!r}",
+                        doc.key_pos(path),
+                        f"every card gives a value for {k!r} (declared in game.yaml state.cards)",
+                    )
+            playable = None
+            if "playable" in spec:
+                playable = self.expression(doc, (*path, "playable"), f"playable of card {cid!r}")
+            effect = ir.Routine(
+                name=f"card__{cid}",
+                kind="card",
+                params=[("me", ir.PLAYER)],
+                returns=ir.VOID,
+                body=body or [],
+                origin=origin,
+            )
+            game.cards[cid] = ir.Card(
+                cid, spec.get("name", cid), attrs, origin, effect, playable, index
+            )
+
+    def _flow(self, game: ir.Game, doc: Document) -> None:
+        for section, prefix, target in (
+            ("setup", "setup", game.setup),
+            ("turn", "turn", game.turn),
+            ("end_of_turn", "end", game.end_of_turn),
+        ):
+            for name, spec in (doc.data.get(section) or {}).items():
+                path = (section, name)
+                body = self.program(doc, (*path, "do"), f"{section} step {name!r}")
+                target.append(
+                    ir.Routine(
+                        name=f"{prefix}__{name}",
+                        kind="phase",
+                        params=[],
+                        returns=ir.VOID,
+                        body=body or [],
+                        origin=self.origin(doc, path, spec),
+                    )
+                )
+        lines = [f"{r.name}()" for r in game.setup]
+        lines.append("while true:")
+        lines.append("    next_turn()")
+        lines += [f"    {r.name}()" for r in game.turn + game.end_of_turn]
+        text = "\n".join(lines) + "\n"
+        turn_pos = doc.key_pos(("turn",)) if doc.has(("turn",)) else doc.pos(())
+        main_src = Snippet(text, lambda off, p=turn_pos: p, "the flow of play")
+        game.main = ir.Routine(
+            name="main",
+            kind="main",
+            params=[],
+            returns=ir.VOID,
+            body=parse_into(main_src, self.sink) or [],  # type: ignore[arg-type]
+            origin=ir.Origin(turn_pos, (), "The flow of play: set-up, then turns."),
+        )
+
+    def _scenario(self, game: ir.Game, doc: Document) -> None:
+        d = doc.data
+        sid = d["scenario"]
+        expected = Path(doc.path).stem
+        if sid != expected:
+            self.sink.error(
+                "name-mismatch",
+                f"scenario id {sid!r} does not match its file name {expected!r}",
+                doc.pos(("scenario",)),
+            )
+        seats = [(s, str(v.get("name", s))) for s, v in (d.get("seats") or {}).items()]
+        seat_ids = [s for s, _ in seats]
+        players: dict[str, dict[str, Any]] = {}
+        defaults = (d.get("players") or {}).get("all") or {}
+        for seat in seat_ids:
+            players[seat] = {**defaults, **((d.get("players") or {}).get(seat) or {})}
+        for key in d.get("players") or {}:
+            if key != "all" and key not in seat_ids:
+                self.sink.error(
+                    "unknown-name",
+                    f"unknown seat {key!r}",
+                    doc.key_pos(("players", key)),
+                    "seats of this scenario: " + ", ".join(seat_ids),
+                )
+        entities: dict[str, list[dict[str, Any]]] = {}
+        for tname, spec in (d.get("entities") or {}).items():
+            path = ("entities", tname)
+            if tname not in game.entities:
+                self.sink.error(
+                    "unknown-name",
+                    f"unknown entity type {tname!r}",
+                    doc.key_pos(path),
+                    "entity types: " + ", ".join(sorted(game.entities)),
+                )
+                continue
+            if isinstance(spec, dict) and "per_seat" in spec:
+                records = []
+                for seat in seat_ids:
+                    for n in range(1, int(spec["per_seat"]) + 1):
+                        rec = dict(spec.get("values") or {})
+                        rec.update({"id": f"{seat}_{n}", "owner": seat, "number": n})
+                        rec["__pos__"] = doc.key_pos(path)
+                        records.append(rec)
+            else:
+                records = []
+                for rid, values in (spec or {}).items():
+                    rec = {"id": rid, "name": str(rid), **(values or {})}
+                    rec["__pos__"] = doc.key_pos((*path, rid))
+                    records.append(rec)
+            entities[tname] = records
+        constants = {}
+        for name, spec in (d.get("constants") or {}).items():
+            value = spec["value"] if isinstance(spec, dict) else spec
+            constants[name] = value
+            if name not in game.constants:
+                # A scenario may declare constants of its own.
+                game.constants[name] = self._constant(
+                    doc,
+                    ("constants", name),
+                    name,
+                    spec if isinstance(spec, dict) else {"value": spec},
+                    False,
+                )
+        game.scenarios[sid] = ir.Scenario(
+            id=sid,
+            title=str(d.get("title", sid)),
+            origin=self.origin(doc, (), d),
+            seats=seats,
+            constants=constants,
+            globals=dict(d.get("globals") or {}),
+            players=players,
+            entities=entities,
+            max_turns=int(d.get("max_turns", 1000)),
+            sources=(doc.path,),
+            doc=doc,
+        )
+
+
+def build_game(src: Sources, sink: DiagnosticSink) -> ir.Game | None:
+    """Build the model of one game; None when nothing could be built."""
+    return Builder(src, sink).build()

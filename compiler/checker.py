@@ -1,0 +1,989 @@
+"""Names and types: give every effect-language expression a type, or say why not.
+
+The checker resolves every name (locals, parameters, state fields, constants, functions,
+builtins), checks types and argument counts, keeps decisions at statement level, keeps
+functions free of side effects, and works out which routines may wait for a decision
+(``Routine.suspends``).  It also checks the values a scenario gives the state.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from . import ir
+from .diagnostics import DiagnosticSink, Position
+from .effects import (
+    Assign,
+    Attr,
+    AugAssign,
+    BinOp,
+    Bool,
+    BoolOp,
+    Break,
+    Call,
+    Comp,
+    Compare,
+    Expr,
+    ExprStmt,
+    For,
+    If,
+    In,
+    Int,
+    Let,
+    ListLit,
+    Log,
+    Move,
+    MoveAll,
+    Name,
+    Neg,
+    NoneLit,
+    Not,
+    Pass,
+    Return,
+    Simultaneously,
+    Stmt,
+    Str,
+    Ternary,
+    While,
+    walk,
+)
+
+# Builtins that wait for a decision; they may only stand alone in a statement.
+DECISIONS = {"choose", "choose_optional", "choose_yes_no"}
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    params: tuple[str, ...]  # documentation of the parameters
+    doc: str
+    statement: bool = False  # only as a statement (side effects or decisions)
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in [
+        Builtin("count", ("list",), "the number of elements of a list"),
+        Builtin("sum", ("list of int",), "the sum of a list of numbers"),
+        Builtin("min", ("int or list", "..."), "the smallest of its arguments (or of a list)"),
+        Builtin("max", ("int or list", "..."), "the largest of its arguments (or of a list)"),
+        Builtin("abs", ("int",), "the absolute value"),
+        Builtin("div_down", ("int", "int"), "division rounded down (halve down: div_down(x, 2))"),
+        Builtin("div_up", ("int", "int"), "division rounded up (halve up: div_up(x, 2))"),
+        Builtin("first", ("list",), "the first element of a non-empty list"),
+        Builtin(
+            "roll",
+            ("sides",),
+            "roll one die with that many sides (from the game's seeded generator)",
+        ),
+        Builtin(
+            "playable",
+            ("card", "player"),
+            "whether the player may play the card (its `playable` condition)",
+        ),
+        Builtin(
+            "choose", ("player", "options", "prompt"), "the player picks one of the options", True
+        ),
+        Builtin(
+            "choose_optional",
+            ("player", "options", "prompt", "decline label"),
+            "the player picks one of the options, or declines (gives none)",
+            True,
+        ),
+        Builtin(
+            "choose_yes_no",
+            ("player", "prompt"),
+            "the player answers yes (true) or no (false)",
+            True,
+        ),
+        Builtin("play", ("card", "player"), "carry out the card's effect for the player", True),
+        Builtin(
+            "end_game", ("winners", "reason"), "end the game; several winners make a tie", True
+        ),
+        Builtin("next_turn", (), "start the next turn (the flow of play does this)", True),
+    ]
+}
+
+
+@dataclass
+class Binding:
+    type: ir.Type
+    kind: str  # local | param
+
+
+def _compatible(src: ir.Type, dst: ir.Type) -> bool:
+    """Whether a value of type ``src`` may be used where ``dst`` is expected."""
+    if src == dst or ir.ANY in (src, dst):
+        return True
+    if src.kind == "none":
+        return dst.kind in ("player", "card", "entity", "enum", "str", "none")
+    if dst.kind == "none":
+        return src.kind in ("player", "card", "entity", "enum", "str")
+    if src.kind == "list" and dst.kind == "list":
+        assert src.elem is not None and dst.elem is not None
+        return _compatible(src.elem, dst.elem)
+    if {src.kind, dst.kind} == {"enum", "str"}:
+        return True
+    return False
+
+
+def _suggest(name: str, candidates: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+class Checker:
+    def __init__(self, game: ir.Game, sink: DiagnosticSink):
+        self.game = game
+        self.sink = sink
+        self.routine: ir.Routine | None = None
+        self.scopes: list[dict[str, Binding]] = []
+        self.loop_depth = 0
+
+    # -- reporting
+
+    def error(self, code: str, message: str, node: Any, hint: str | None = None) -> None:
+        pos = node if isinstance(node, Position) else node.pos
+        self.sink.error(code, message, pos, hint)
+
+    # -- entry point
+
+    def check(self) -> None:
+        g = self.game
+        for r in g.routines():
+            self.check_routine(r)
+        for card in g.cards.values():
+            if card.playable is not None:
+                self.routine = card.effect
+                self.scopes = [{"me": Binding(ir.PLAYER, "param")}]
+                t = self.expr(card.playable)
+                self.expect(card.playable, t, ir.BOOL, "a card's playable condition")
+        for et in g.entities.values():
+            if et.label is not None:
+                self.routine = None
+                self.scopes = [{}]
+                self.label_expr(et, et.label)
+        self.check_card_attributes()
+        self.find_suspending()
+        for sc in g.scenarios.values():
+            ScenarioChecker(g, sc, self.sink).check()
+
+    def check_card_attributes(self) -> None:
+        for card in self.game.cards.values():
+            for name, value in card.attributes.items():
+                f = self.game.card_attributes[name]
+                if f.type.kind == "enum":
+                    values = self.game.enums[f.type.name].values
+                    if str(value) not in values:
+                        self.error(
+                            "type",
+                            f"{value!r} is not a value of {f.type.name}",
+                            card.origin.pos,
+                            "values: " + ", ".join(values),
+                        )
+
+    def label_expr(self, et: ir.EntityType, label: Expr) -> None:
+        # In a label, bare names are the record's own attributes and fields.
+        for node in walk(label):
+            if isinstance(node, Name):
+                member = et.member(node.id) or (
+                    ir.Field(node.id, ir.STR, et.origin, const=True)
+                    if node.id in ("id", "name")
+                    else None
+                )
+                if member is None:
+                    self.error(
+                        "unknown-name",
+                        f"{et.name} has no attribute or field {node.id!r}",
+                        node,
+                        _suggest(node.id, [*et.attributes, *et.fields, "id", "name"]),
+                    )
+                    node.ty = ir.ANY
+                else:
+                    node.ref = ("self", member)
+                    node.ty = member.type
+
+    # -- routines
+
+    def check_routine(self, r: ir.Routine) -> None:
+        self.routine = r
+        self.scopes = [{name: Binding(t, "param") for name, t in r.params}]
+        self.block(r.body)
+
+    def lookup(self, name: str) -> Binding | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def declare(self, name: str, t: ir.Type, node: Any) -> None:
+        if self.lookup(name) is not None:
+            self.error(
+                "duplicate-name",
+                f"{name!r} is already defined here",
+                node,
+                f"assign to it with `{name} = ...`, or choose another name",
+            )
+        if name in self.game.constants or name in self.game.globals or name in BUILTINS:
+            self.error(
+                "duplicate-name",
+                f"{name!r} would hide the game's {self.describe_global(name)} of that name",
+                node,
+            )
+        self.scopes[-1][name] = Binding(t, "local")
+
+    def describe_global(self, name: str) -> str:
+        if name in self.game.constants:
+            return "constant"
+        if name in self.game.globals:
+            return "global field"
+        return "builtin"
+
+    def block(self, stmts: list[Stmt]) -> None:
+        self.scopes.append({})
+        for s in stmts:
+            self.stmt(s)
+        self.scopes.pop()
+
+    @property
+    def is_function(self) -> bool:
+        return self.routine is not None and self.routine.kind == "function"
+
+    def no_effects(self, node: Any, what: str) -> None:
+        if self.is_function:
+            assert self.routine is not None
+            self.error(
+                "side-effect",
+                f"function {self.routine.name!r} may not {what}",
+                node,
+                "functions compute values; move this into a procedure",
+            )
+
+    def stmt(self, s: Stmt) -> None:
+        if isinstance(s, Let):
+            t = self.value(s.value)
+            if t.kind == "void":
+                self.error("type", "this call gives no value", s.value)
+            self.declare(s.name, t, s)
+        elif isinstance(s, Assign):
+            self.assign(s, s.target, s.value)
+        elif isinstance(s, AugAssign):
+            tt = self.target(s.target)
+            vt = self.expr(s.value)
+            self.expect(s.target, tt, ir.INT, f"the target of {s.op}")
+            self.expect(s.value, vt, ir.INT, f"the value of {s.op}")
+        elif isinstance(s, Move):
+            self.no_effects(s, "move cards")
+            it = self.expr(s.item)
+            self.expect(s.item, it, ir.CARD, "the card to move")
+            self.zone(s.src_zone)
+            self.zone(s.dst_zone)
+        elif isinstance(s, MoveAll):
+            self.no_effects(s, "move cards")
+            self.zone(s.src_zone)
+            self.zone(s.dst_zone)
+        elif isinstance(s, Log):
+            self.no_effects(s, "write to the log")
+            if s.audience is not None:
+                at = self.expr(s.audience)
+                if not (_compatible(at, ir.PLAYER) or _compatible(at, ir.list_of(ir.PLAYER))):
+                    self.error(
+                        "type",
+                        f"a log audience is a player or a list of players, not {at}",
+                        s.audience,
+                    )
+            self.expr(s.text)
+        elif isinstance(s, Return):
+            self.ret(s)
+        elif isinstance(s, Break):
+            if self.loop_depth == 0:
+                self.error("syntax", "'break' outside a loop", s)
+        elif isinstance(s, Pass):
+            pass
+        elif isinstance(s, ExprStmt):
+            if not isinstance(s.expr, Call):
+                self.error("unused", "this expression does nothing on its own line", s.expr)
+                self.expr(s.expr)
+            else:
+                self.value(s.expr)
+        elif isinstance(s, If):
+            for cond, body in s.branches:
+                self.expect(cond, self.expr(cond), ir.BOOL, "a condition")
+                self.block(body)
+            self.block(s.orelse)
+        elif isinstance(s, For):
+            it = self.expr(s.iter)
+            elem = self.elem_of(s.iter, it)
+            self.scopes.append({})
+            self.declare(s.var, elem, s)
+            self.loop_depth += 1
+            for b in s.body:
+                self.stmt(b)
+            self.loop_depth -= 1
+            self.scopes.pop()
+        elif isinstance(s, While):
+            self.expect(s.cond, self.expr(s.cond), ir.BOOL, "a loop condition")
+            self.loop_depth += 1
+            self.block(s.body)
+            self.loop_depth -= 1
+        elif isinstance(s, Simultaneously):
+            self.simultaneously(s)
+        else:  # pragma: no cover - the parser makes no other statements
+            raise AssertionError(s)
+
+    def simultaneously(self, s: Simultaneously) -> None:
+        self.no_effects(s, "ask for decisions")
+        it = self.expr(s.iter)
+        self.expect(s.iter, it, ir.list_of(ir.PLAYER), "the players who decide")
+        first = s.body[0] if s.body else None
+        ok = (
+            isinstance(first, Let)
+            and isinstance(first.value, Call)
+            and first.value.func in DECISIONS
+            and first.value.args
+            and isinstance(first.value.args[0], Name)
+            and first.value.args[0].id == s.var
+        )
+        if not ok:
+            self.error(
+                "simultaneous",
+                f"a simultaneously block starts with `let x = choose({s.var}, ...)`",
+                first if first is not None else s,
+                "each player's decision comes first; what follows runs once all have decided",
+            )
+        self.scopes.append({})
+        self.declare(s.var, ir.PLAYER, s)
+        for b in s.body:
+            self.stmt(b)
+        for b in s.body[1:]:
+            for node in walk(b):
+                if isinstance(node, Call) and (node.func in DECISIONS or node.func == "play"):
+                    self.error(
+                        "simultaneous",
+                        "only the first statement of a simultaneously block may ask for a decision",
+                        node,
+                    )
+                if isinstance(node, (Simultaneously,)):
+                    self.error("simultaneous", "simultaneously blocks do not nest", node)
+        self.scopes.pop()
+
+    def ret(self, s: Return) -> None:
+        r = self.routine
+        assert r is not None
+        if r.returns.kind == "void":
+            if s.value is not None:
+                self.error("type", f"{r.kind} {r.name!r} returns no value", s.value)
+            return
+        if s.value is None:
+            self.error("type", f"{r.kind} {r.name!r} must return a {r.returns}", s)
+            return
+        t = self.expr(s.value)
+        self.expect(s.value, t, r.returns, f"the value of {r.name!r}")
+
+    def assign(self, s: Stmt, target: Expr, value: Expr) -> None:
+        tt = self.target(target)
+        vt = self.value(value)
+        if (
+            isinstance(value, Call)
+            and self.is_statement_call(value)
+            and not (isinstance(target, Name) and target.ref == ("local", target.id))
+        ):
+            self.error("decision", "the answer to a decision goes into a local variable", value)
+        self.expect(value, vt, tt, "the assigned value")
+
+    def target(self, t: Expr) -> ir.Type:
+        if isinstance(t, Name):
+            b = self.lookup(t.id)
+            if b is not None:
+                if b.kind == "param":
+                    self.error("assign", f"parameter {t.id!r} cannot be changed", t)
+                t.ref = ("local", t.id)
+                t.ty = b.type
+                return b.type
+            if t.id in self.game.globals:
+                self.no_effects(t, "change the game state")
+                t.ref = ("global", self.game.globals[t.id])
+                t.ty = self.game.globals[t.id].type
+                return t.ty
+            if t.id in self.game.constants:
+                self.error("assign", f"{t.id!r} is a constant and cannot be changed", t)
+                return ir.ANY
+            self.error(
+                "unknown-name",
+                f"unknown name {t.id!r}",
+                t,
+                f"declare a local with `let {t.id} = ...`",
+            )
+            return ir.ANY
+        if isinstance(t, Attr):
+            ty = self.expr(t)
+            member = t.ref if isinstance(t.ref, ir.Field) else None
+            if member is not None and member.const:
+                self.error("assign", f"{t.name!r} is a fixed attribute and cannot be changed", t)
+            elif member is None and ty != ir.ANY:
+                self.error("assign", f"{t.name!r} cannot be changed", t)
+            self.no_effects(t, "change the game state")
+            return ty
+        self.error("assign", "only a variable or a field can be assigned", t)
+        return ir.ANY
+
+    def zone(self, z: Expr) -> None:
+        t = self.expr(z)
+        member = z.ref if isinstance(z, Attr) and isinstance(z.ref, ir.Field) else None
+        if member is None or t != ir.list_of(ir.CARD) or member.const:
+            if t != ir.ANY:
+                self.error("type", "cards move between card fields of a player, like `p.hand`", z)
+
+    # -- expressions
+
+    def expect(self, node: Any, got: ir.Type, want: ir.Type, what: str) -> None:
+        if not _compatible(got, want):
+            self.error("type", f"{what} must be {_article(want)}, not {_article(got)}", node)
+        elif want.kind == "enum" and isinstance(node, Str):
+            self.enum_literal(node, want)
+
+    def enum_literal(self, s: Str, t: ir.Type) -> None:
+        values = self.game.enums[t.name].values
+        if s.is_plain and s.plain not in values:
+            self.error(
+                "unknown-name",
+                f"{s.plain!r} is not a value of {t.name}",
+                s,
+                _suggest(s.plain, values) or "values: " + ", ".join(values),
+            )
+
+    def elem_of(self, node: Expr, t: ir.Type) -> ir.Type:
+        if t.kind == "list":
+            assert t.elem is not None
+            return t.elem
+        if t != ir.ANY:
+            self.error("type", f"expected a list here, not {_article(t)}", node)
+        return ir.ANY
+
+    def is_statement_call(self, c: Call) -> bool:
+        if c.func in BUILTINS:
+            return BUILTINS[c.func].statement
+        r = self.game.functions.get(c.func)
+        return r is not None and r.kind == "procedure"
+
+    def value(self, e: Expr) -> ir.Type:
+        """Type of an expression that stands alone (a statement may call procedures here)."""
+        if isinstance(e, Call):
+            return self.call(e, statement=True)
+        return self.expr(e)
+
+    def expr(self, e: Expr) -> ir.Type:
+        t = self._expr(e)
+        e.ty = t
+        return t
+
+    def _expr(self, e: Expr) -> ir.Type:
+        if isinstance(e, Int):
+            return ir.INT
+        if isinstance(e, Bool):
+            return ir.BOOL
+        if isinstance(e, NoneLit):
+            return ir.NONE
+        if isinstance(e, Str):
+            for part in e.parts:
+                if not isinstance(part, str):
+                    self.expr(part)
+            return ir.STR
+        if isinstance(e, Name):
+            return self.name(e)
+        if isinstance(e, Attr):
+            return self.attr(e)
+        if isinstance(e, Call):
+            return self.call(e, statement=False)
+        if isinstance(e, ListLit):
+            if not e.items:
+                return ir.list_of(ir.ANY)
+            types = [self.expr(i) for i in e.items]
+            for item, t in zip(e.items[1:], types[1:], strict=True):
+                self.expect(item, t, types[0], "every element of a list")
+            return ir.list_of(types[0])
+        if isinstance(e, Comp):
+            it = self.expr(e.iter)
+            elem = self.elem_of(e.iter, it)
+            self.scopes.append({})
+            self.declare(e.var, elem, e)
+            if e.cond is not None:
+                self.expect(e.cond, self.expr(e.cond), ir.BOOL, "a filter condition")
+            t = self.expr(e.elt)
+            self.scopes.pop()
+            return ir.list_of(t)
+        if isinstance(e, BinOp):
+            lt, rt = self.expr(e.left), self.expr(e.right)
+            if e.op == "+" and lt.kind == "list":
+                self.expect(e.right, rt, lt, "the right side of '+'")
+                return lt
+            if e.op == "+" and lt == ir.STR:
+                self.expect(e.right, rt, ir.STR, "the right side of '+'")
+                return ir.STR
+            self.expect(e.left, lt, ir.INT, f"the left side of '{e.op}'")
+            self.expect(e.right, rt, ir.INT, f"the right side of '{e.op}'")
+            return ir.INT
+        if isinstance(e, Compare):
+            lt, rt = self.expr(e.left), self.expr(e.right)
+            if e.op in ("==", "!="):
+                if not _compatible(lt, rt):
+                    self.error("type", f"cannot compare {_article(lt)} with {_article(rt)}", e)
+                elif lt.kind == "enum" and isinstance(e.right, Str):
+                    self.enum_literal(e.right, lt)
+                elif rt.kind == "enum" and isinstance(e.left, Str):
+                    self.enum_literal(e.left, rt)
+            else:
+                self.expect(e.left, lt, ir.INT, f"the left side of '{e.op}'")
+                self.expect(e.right, rt, ir.INT, f"the right side of '{e.op}'")
+            return ir.BOOL
+        if isinstance(e, In):
+            it, ct = self.expr(e.item), self.expr(e.coll)
+            elem = self.elem_of(e.coll, ct)
+            if not _compatible(it, elem):
+                self.error("type", f"{_article(it)} is never in a list of {elem}", e)
+            elif elem.kind == "enum" and isinstance(e.item, Str):
+                self.enum_literal(e.item, elem)
+            return ir.BOOL
+        if isinstance(e, BoolOp):
+            self.expect(e.left, self.expr(e.left), ir.BOOL, f"each side of '{e.op}'")
+            self.expect(e.right, self.expr(e.right), ir.BOOL, f"each side of '{e.op}'")
+            return ir.BOOL
+        if isinstance(e, Not):
+            self.expect(e.operand, self.expr(e.operand), ir.BOOL, "the operand of 'not'")
+            return ir.BOOL
+        if isinstance(e, Neg):
+            self.expect(e.operand, self.expr(e.operand), ir.INT, "the operand of '-'")
+            return ir.INT
+        if isinstance(e, Ternary):
+            self.expect(e.cond, self.expr(e.cond), ir.BOOL, "a condition")
+            a, b = self.expr(e.then), self.expr(e.orelse)
+            if not _compatible(b, a):
+                self.error("type", f"both branches must have one type, not {a} and {b}", e.orelse)
+            return a if a.kind != "none" else b
+        raise AssertionError(e)  # pragma: no cover
+
+    def name(self, e: Name) -> ir.Type:
+        g = self.game
+        b = self.lookup(e.id)
+        if b is not None:
+            e.ref = ("local", e.id)
+            return b.type
+        if e.id == "players":
+            e.ref = ("players",)
+            return ir.list_of(ir.PLAYER)
+        plurals = g.plural_types()
+        if e.id in plurals:
+            e.ref = ("all", plurals[e.id])
+            return ir.list_of(ir.entity(plurals[e.id]))
+        if e.id in g.enums:
+            e.ref = ("enum", e.id)
+            return ir.list_of(ir.enum(e.id))
+        if e.id in g.globals:
+            e.ref = ("global", g.globals[e.id])
+            return g.globals[e.id].type
+        if e.id in g.constants:
+            e.ref = ("const", g.constants[e.id])
+            return g.constants[e.id].type
+        if e.id in g.functions or e.id in BUILTINS:
+            self.error("type", f"{e.id!r} is a function; call it with ()", e)
+            return ir.ANY
+        known = [
+            *(n for s in self.scopes for n in s),
+            "players",
+            *plurals,
+            *g.enums,
+            *g.globals,
+            *g.constants,
+        ]
+        self.error("unknown-name", f"unknown name {e.id!r}", e, _suggest(e.id, known))
+        return ir.ANY
+
+    def attr(self, e: Attr) -> ir.Type:
+        ot = self.expr(e.obj)
+        g = self.game
+        member: ir.Field | None = None
+        candidates: list[str] = []
+        if ot.kind == "player":
+            member = g.player_fields.get(e.name)
+            if e.name in ("id", "name") and member is None:
+                member = ir.Field(e.name, ir.STR, g.origin, const=True)
+            candidates = [*g.player_fields, "id", "name"]
+        elif ot.kind == "entity":
+            et = g.entities[ot.name]
+            member = et.member(e.name)
+            if e.name in ("id", "name") and member is None:
+                member = ir.Field(e.name, ir.STR, et.origin, const=True)
+            candidates = [*et.attributes, *et.fields, "id", "name"]
+        elif ot.kind == "card":
+            member = g.card_attributes.get(e.name)
+            if e.name in ("id", "name") and member is None:
+                member = ir.Field(e.name, ir.STR, g.origin, const=True)
+            candidates = [*g.card_attributes, "id", "name"]
+        elif ot == ir.ANY:
+            return ir.ANY
+        else:
+            self.error("type", f"{_article(ot)} has no attributes", e.obj)
+            return ir.ANY
+        if member is None:
+            self.error(
+                "unknown-name",
+                f"{ot} has no field {e.name!r}",
+                e.src.pos(e.name_off),
+                _suggest(e.name, candidates) or "fields: " + ", ".join(sorted(candidates)),
+            )
+            return ir.ANY
+        e.ref = member
+        return member.type
+
+    def call(self, c: Call, statement: bool) -> ir.Type:
+        g = self.game
+        r = g.routine(c.func)
+        if r is not None:
+            c.ref = r
+            if r.kind == "procedure" and not statement:
+                self.error(
+                    "decision",
+                    f"procedure {c.func!r} can only be called on its own line",
+                    c,
+                    "procedures change the game; functions compute values",
+                )
+            if r.kind == "procedure":
+                self.no_effects(c, f"call procedure {c.func!r}")
+            self.arity(c, len(r.params))
+            for arg, (pname, pt) in zip(c.args, r.params, strict=False):
+                self.expect(arg, self.expr(arg), pt, f"argument {pname!r} of {c.func!r}")
+            return r.returns
+        if c.func not in BUILTINS:
+            self.error(
+                "unknown-name",
+                f"unknown function {c.func!r}",
+                c,
+                _suggest(c.func, [*g.functions, *BUILTINS]),
+            )
+            for a in c.args:
+                self.expr(a)
+            return ir.ANY
+        b = BUILTINS[c.func]
+        c.ref = b
+        if b.statement and not statement:
+            what = "asks for a decision" if c.func in DECISIONS else "changes the game"
+            self.error(
+                "decision",
+                f"{c.func}() {what}; call it on its own line",
+                c,
+                f"for example: let x = {c.func}(...)" if c.func in DECISIONS else None,
+            )
+        if b.statement:
+            self.no_effects(c, f"call {c.func}()")
+        return getattr(self, f"b_{c.func}")(c)
+
+    def arity(self, c: Call, n: int, most: int | None = None) -> bool:
+        most = n if most is None else most
+        if not n <= len(c.args) <= most:
+            want = str(n) if n == most else f"{n} to {most}"
+            self.error(
+                "arity",
+                f"{c.func}() takes {want} argument{'s' if most != 1 else ''}, not {len(c.args)}",
+                c,
+            )
+            for a in c.args:
+                self.expr(a)
+            return False
+        return True
+
+    def args(self, c: Call, *types: ir.Type) -> list[ir.Type]:
+        if not self.arity(c, len(types)):
+            return [ir.ANY] * len(types)
+        out = []
+        for i, (a, t) in enumerate(zip(c.args, types, strict=True)):
+            got = self.expr(a)
+            self.expect(a, got, t, f"argument {i + 1} of {c.func}()")
+            out.append(got)
+        return out
+
+    def b_count(self, c: Call) -> ir.Type:
+        self.args(c, ir.list_of(ir.ANY))
+        return ir.INT
+
+    def b_sum(self, c: Call) -> ir.Type:
+        self.args(c, ir.list_of(ir.INT))
+        return ir.INT
+
+    def _minmax(self, c: Call) -> ir.Type:
+        if not c.args:
+            self.arity(c, 1, 99)
+            return ir.INT
+        if len(c.args) == 1:
+            self.args(c, ir.list_of(ir.INT))
+        else:
+            for a in c.args:
+                self.expect(a, self.expr(a), ir.INT, f"an argument of {c.func}()")
+        return ir.INT
+
+    b_min = _minmax
+    b_max = _minmax
+
+    def b_abs(self, c: Call) -> ir.Type:
+        self.args(c, ir.INT)
+        return ir.INT
+
+    def b_div_down(self, c: Call) -> ir.Type:
+        self.args(c, ir.INT, ir.INT)
+        return ir.INT
+
+    b_div_up = b_div_down
+
+    def b_first(self, c: Call) -> ir.Type:
+        (t,) = self.args(c, ir.list_of(ir.ANY))
+        return t.elem if t.kind == "list" and t.elem is not None else ir.ANY
+
+    def b_roll(self, c: Call) -> ir.Type:
+        self.args(c, ir.INT)
+        return ir.INT
+
+    def b_playable(self, c: Call) -> ir.Type:
+        self.args(c, ir.CARD, ir.PLAYER)
+        return ir.BOOL
+
+    def _prompt(self, c: Call, i: int) -> None:
+        if len(c.args) > i and not isinstance(c.args[i], Str):
+            self.error("type", f"argument {i + 1} of {c.func}() is a text in quotes", c.args[i])
+
+    def b_choose(self, c: Call) -> ir.Type:
+        _, opts, _ = self.args(c, ir.PLAYER, ir.list_of(ir.ANY), ir.STR)
+        self._prompt(c, 2)
+        return self._option_type(c, opts)
+
+    def b_choose_optional(self, c: Call) -> ir.Type:
+        _, opts, _, _ = self.args(c, ir.PLAYER, ir.list_of(ir.ANY), ir.STR, ir.STR)
+        self._prompt(c, 2)
+        self._prompt(c, 3)
+        return self._option_type(c, opts)
+
+    def _option_type(self, c: Call, opts: ir.Type) -> ir.Type:
+        elem = opts.elem if opts.kind == "list" and opts.elem is not None else ir.ANY
+        if elem.kind not in ("player", "card", "entity", "enum", "any"):
+            self.error(
+                "type",
+                f"options to choose from are players, cards, entities or enum values, not {elem}",
+                c.args[1],
+            )
+        return elem
+
+    def b_choose_yes_no(self, c: Call) -> ir.Type:
+        self.args(c, ir.PLAYER, ir.STR)
+        self._prompt(c, 1)
+        return ir.BOOL
+
+    def b_play(self, c: Call) -> ir.Type:
+        self.args(c, ir.CARD, ir.PLAYER)
+        return ir.VOID
+
+    def b_end_game(self, c: Call) -> ir.Type:
+        self.args(c, ir.list_of(ir.PLAYER), ir.STR)
+        return ir.VOID
+
+    def b_next_turn(self, c: Call) -> ir.Type:
+        self.args(c)
+        return ir.VOID
+
+    # -- which routines wait for decisions
+
+    def find_suspending(self) -> None:
+        g = self.game
+        block_kinds = ("card", "phase", "main")
+        for r in g.routines():
+            r.suspends = r.kind in block_kinds
+        changed = True
+        while changed:
+            changed = False
+            for r in g.routines():
+                if r.suspends:
+                    continue
+                for node in walk(r.body):
+                    if isinstance(node, Simultaneously) or (
+                        isinstance(node, Call)
+                        and (
+                            node.func in DECISIONS
+                            or node.func == "play"
+                            or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
+                        )
+                    ):
+                        r.suspends = True
+                        changed = True
+                        break
+
+
+class ScenarioChecker:
+    """Checks the values a scenario gives to seats, globals, constants and entities."""
+
+    def __init__(self, game: ir.Game, sc: ir.Scenario, sink: DiagnosticSink):
+        self.game = game
+        self.sc = sc
+        self.sink = sink
+        self.doc = sc.doc
+
+    def pos(self, *ypath: Any) -> Position:
+        return self.doc.pos(tuple(ypath)) if self.doc is not None else self.sc.origin.pos
+
+    def check(self) -> None:
+        g, sc = self.game, self.sc
+        seats = [s for s, _ in sc.seats]
+        if not seats:
+            self.sink.error("schema", f"scenario {sc.id!r} has no seats", sc.origin.pos)
+        for name, value in sc.constants.items():
+            c = g.constants.get(name)
+            if c is not None:
+                self.value(value, c.type, ("constants", name), f"constant {name!r}")
+        for name, value in sc.globals.items():
+            f = g.globals.get(name)
+            if f is None:
+                self.unknown("global field", name, g.globals, ("globals", name))
+            else:
+                self.value(value, f.type, ("globals", name), f"global {name!r}")
+        for name, f in g.globals.items():
+            if (
+                name not in sc.globals
+                and not f.optional
+                and f.type.kind not in ("int", "bool", "list", "player")
+            ):
+                self.sink.error(
+                    "missing-value",
+                    f"scenario {sc.id!r} gives no value for global {name!r}",
+                    sc.origin.pos,
+                )
+        for seat, values in sc.players.items():
+            key = seat if self.doc is not None and self.doc.has(("players", seat)) else "all"
+            for name, value in values.items():
+                f = g.player_fields.get(name)
+                if f is None:
+                    self.unknown("player field", name, g.player_fields, ("players", key, name))
+                else:
+                    self.value(value, f.type, ("players", key, name), f"{seat}'s {name!r}")
+            for name, f in g.player_fields.items():
+                if name not in values and f.type.kind in ("entity",) and not f.optional:
+                    self.sink.error(
+                        "missing-value",
+                        f"seat {seat!r} has no value for {name!r}",
+                        self.pos("players", key),
+                    )
+        for tname, records in sc.entities.items():
+            et = g.entities[tname]
+            for rec in records:
+                rid = rec["id"]
+                base = (
+                    ("entities", tname, rid)
+                    if "per_seat" not in (self.doc.get(("entities", tname)) or {})
+                    else ("entities", tname)
+                )
+                for name, value in rec.items():
+                    if name in ("id", "name", "__pos__"):
+                        continue
+                    f = et.member(name)
+                    if f is None:
+                        self.unknown(
+                            f"{tname} attribute or field",
+                            name,
+                            {**et.attributes, **et.fields},
+                            (*base, name),
+                        )
+                    else:
+                        self.value(value, f.type, (*base, name), f"{rid}'s {name!r}", f.optional)
+                for name, f in et.attributes.items():
+                    if name not in rec and not f.optional:
+                        self.sink.error(
+                            "missing-value",
+                            f"{tname} {rid!r} has no value for attribute {name!r}",
+                            rec["__pos__"],
+                        )
+        for tname in g.entities:
+            if tname not in sc.entities:
+                self.sink.error(
+                    "missing-value",
+                    f"scenario {sc.id!r} lists no {g.entities[tname].plural}",
+                    sc.origin.pos,
+                )
+
+    def unknown(self, what: str, name: str, known: Any, ypath: tuple) -> None:
+        self.sink.error(
+            "unknown-name",
+            f"unknown {what} {name!r}",
+            self.doc.key_pos(ypath),
+            _suggest(name, known) or "known: " + ", ".join(sorted(known)),
+        )
+
+    def ids(self, tname: str) -> list[str]:
+        return [r["id"] for r in self.sc.entities.get(tname, [])]
+
+    def value(self, v: Any, t: ir.Type, ypath: tuple, what: str, optional: bool = False) -> None:
+        pos = self.doc.pos(ypath)
+        bad = None
+        if v is None:
+            if not optional:
+                bad = "a value"
+        elif t.kind == "int":
+            if not isinstance(v, int) or isinstance(v, bool):
+                bad = "a whole number"
+        elif t.kind == "bool":
+            if not isinstance(v, bool):
+                bad = "true or false"
+        elif t.kind == "str":
+            if not isinstance(v, str):
+                bad = "a text"
+        elif t.kind == "player":
+            seats = [s for s, _ in self.sc.seats]
+            if v not in seats:
+                self.sink.error(
+                    "unknown-name", f"{what}: unknown seat {v!r}", pos, "seats: " + ", ".join(seats)
+                )
+        elif t.kind == "card":
+            if v not in self.game.cards:
+                self.sink.error(
+                    "unknown-name",
+                    f"{what}: undefined card {v!r}",
+                    pos,
+                    _suggest(str(v), self.game.cards),
+                )
+        elif t.kind == "enum":
+            values = self.game.enums[t.name].values
+            if str(v) not in values:
+                self.sink.error(
+                    "unknown-name",
+                    f"{what}: {v!r} is not a value of {t.name}",
+                    pos,
+                    "values: " + ", ".join(values),
+                )
+        elif t.kind == "entity":
+            ids = self.ids(t.name)
+            if v not in ids:
+                self.sink.error(
+                    "unknown-name",
+                    f"{what}: unknown {t.name} {v!r}",
+                    pos,
+                    _suggest(str(v), ids)
+                    or f"{self.game.entities[t.name].plural}: " + ", ".join(ids),
+                )
+        elif t.kind == "list":
+            if not isinstance(v, list):
+                bad = "a list"
+            else:
+                assert t.elem is not None
+                for i, item in enumerate(v):
+                    self.value(item, t.elem, (*ypath, i), what)
+        if bad:
+            self.sink.error("type", f"{what} must be {bad}, not {v!r}", pos)
+
+
+def _article(t: ir.Type) -> str:
+    s = str(t)
+    if t.kind in ("list", "any", "none", "void"):
+        return s
+    return ("an " if s[0] in "aeiou" else "a ") + s
+
+
+def check_game(game: ir.Game, sink: DiagnosticSink) -> None:
+    """Type-check every routine of the game and the values of every scenario."""
+    Checker(game, sink).check()

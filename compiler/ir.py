@@ -1,0 +1,200 @@
+"""The model of a game (the IR): the single source for generated code, sheets and reports.
+
+The builder (`builder.py`) fills it from the rules files; the checker (`checker.py`) gives
+every effect a type; the code generator (`codegen.py`) reads it.  Every element keeps the
+position it was declared at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Position
+from .effects import Expr, Stmt, Str
+
+# ---------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class Type:
+    """A type of the effect language.
+
+    ``kind`` is one of: int, bool, str, player, card, entity (``name`` = entity type),
+    enum (``name`` = enum), list (``elem``), none, void, any.
+    """
+
+    kind: str
+    name: str = ""
+    elem: Type | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "list":
+            return f"list of {self.elem}"
+        if self.kind in ("entity", "enum"):
+            return self.name
+        return self.kind
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind == "list"
+
+
+INT = Type("int")
+BOOL = Type("bool")
+STR = Type("str")
+PLAYER = Type("player")
+CARD = Type("card")
+NONE = Type("none")
+VOID = Type("void")
+ANY = Type("any")
+
+
+def list_of(t: Type) -> Type:
+    return Type("list", elem=t)
+
+
+def entity(name: str) -> Type:
+    return Type("entity", name=name)
+
+
+def enum(name: str) -> Type:
+    return Type("enum", name=name)
+
+
+# ---------------------------------------------------------------------------- declarations
+
+
+@dataclass
+class Origin:
+    """Where a declaration came from: its position and the rules-index ids it implements."""
+
+    pos: Position
+    rules: tuple[str, ...] = ()
+    doc: str = ""
+
+
+@dataclass
+class Field:
+    name: str
+    type: Type
+    origin: Origin
+    optional: bool = False
+    visible: str = "all"  # all | owner | none
+    min: int | str | None = None  # an int, or the name of an attribute of the same record
+    max: int | str | None = None
+    const: bool = False
+
+
+@dataclass
+class EntityType:
+    name: str
+    plural: str
+    origin: Origin
+    label: Str | None
+    attributes: dict[str, Field] = field(default_factory=dict)
+    fields: dict[str, Field] = field(default_factory=dict)
+
+    def member(self, name: str) -> Field | None:
+        return self.fields.get(name) or self.attributes.get(name)
+
+
+@dataclass
+class EnumDecl:
+    name: str
+    values: tuple[str, ...]
+    origin: Origin
+
+
+@dataclass
+class Constant:
+    """A named value (a number, a flag, or a rulebook reading a designer can switch)."""
+
+    name: str
+    type: Type
+    value: Any
+    origin: Origin
+    is_choice: bool = False
+
+
+@dataclass
+class Routine:
+    """A function, procedure, card effect or flow step: named code with parameters."""
+
+    name: str
+    kind: str  # function | procedure | card | phase | main
+    params: list[tuple[str, Type]]
+    returns: Type
+    body: list[Stmt]
+    origin: Origin
+    suspends: bool = False  # set by the checker: may wait for a decision
+
+
+@dataclass
+class Card:
+    id: str
+    name: str
+    attributes: dict[str, Any]
+    origin: Origin
+    effect: Routine
+    playable: Expr | None = None
+    index: int = 0
+
+
+@dataclass
+class Scenario:
+    id: str
+    title: str
+    origin: Origin
+    seats: list[tuple[str, str]]  # (id, display name)
+    constants: dict[str, Any]  # overrides of game constants
+    globals: dict[str, Any]
+    players: dict[str, dict[str, Any]]  # seat id -> field values (after "all" defaults)
+    entities: dict[str, list[dict[str, Any]]]  # type -> records (with "id" and "name")
+    max_turns: int = 1000
+    sources: tuple[str, ...] = ()
+    doc: Any = field(default=None, repr=False)  # the scenario's loader.Document
+
+
+@dataclass
+class Game:
+    id: str
+    title: str
+    source: str
+    origin: Origin
+    enums: dict[str, EnumDecl] = field(default_factory=dict)
+    constants: dict[str, Constant] = field(default_factory=dict)
+    globals: dict[str, Field] = field(default_factory=dict)
+    player_fields: dict[str, Field] = field(default_factory=dict)
+    entities: dict[str, EntityType] = field(default_factory=dict)
+    card_attributes: dict[str, Field] = field(default_factory=dict)
+    cards: dict[str, Card] = field(default_factory=dict)
+    functions: dict[str, Routine] = field(default_factory=dict)  # functions and procedures
+    setup: list[Routine] = field(default_factory=list)
+    turn: list[Routine] = field(default_factory=list)
+    end_of_turn: list[Routine] = field(default_factory=list)
+    main: Routine | None = None
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)
+    playable: dict[str, Expr] = field(default_factory=dict)
+
+    def routines(self) -> list[Routine]:
+        """Every routine, in a stable order."""
+        out = list(self.functions.values())
+        out += [c.effect for c in self.cards.values()]
+        out += self.setup + self.turn + self.end_of_turn
+        if self.main is not None:
+            out.append(self.main)
+        return out
+
+    def routine(self, name: str) -> Routine | None:
+        """A function, procedure or flow step by name."""
+        if name in self.functions:
+            return self.functions[name]
+        for r in self.setup + self.turn + self.end_of_turn:
+            if r.name == name:
+                return r
+        return None
+
+    def plural_types(self) -> dict[str, str]:
+        return {e.plural: e.name for e in self.entities.values()}

@@ -1,0 +1,104 @@
+"""Bots. An agent sees only ``(view, decision, spec)``: never the true state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from .game import Decision
+from .machine import GameError, State, answer, run
+from .spec import GameSpec
+from .view import determinize
+
+__all__ = ["Agent", "RandomAgent", "MonteCarloAgent", "make_agent", "AGENTS", "playout", "score"]
+
+
+class Agent(Protocol):
+    def choose(self, view: dict[str, Any], decision: Decision, spec: GameSpec) -> str:
+        """The id of the option to take."""
+        ...
+
+
+class RandomAgent:
+    """Uniform over the legal options, from its own generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], decision: Decision, spec: GameSpec) -> str:
+        return decision.options[self.rng.randrange(len(decision.options))].id
+
+
+def score(result: dict[str, Any], player: int) -> float:
+    """1 for a win (also a shared one), 0.5 for a tie the player is part of, else 0."""
+    winners = result["winners"]
+    if result["tie"]:
+        return 0.5 if not winners or player in winners else 0.0
+    return 1.0 if player in winners else 0.0
+
+
+def playout(S: State, spec: GameSpec, rng: random.Random) -> dict[str, Any]:
+    """Play ``S`` to the end with uniformly random decisions (in place); the result."""
+    blocks = spec.blocks
+    max_turns = spec.scenarios[S["scenario"]].max_turns
+    origins = spec.origins
+    rand = rng.random
+    while S["result"] is None:
+        options = S["pending"][0]["options"]
+        answer(S, 0, options[int(rand() * len(options))])
+        if S["pending"] is None:
+            run(S, blocks, max_turns, origins)
+    return S["result"]
+
+
+class MonteCarloAgent:
+    """Flat Monte Carlo: for each option, ``playouts`` random games from determinized views."""
+
+    def __init__(self, seed: int, playouts: int = 16) -> None:
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+
+    def choose(self, view: dict[str, Any], decision: Decision, spec: GameSpec) -> str:
+        options = decision.options
+        if len(options) == 1:
+            return options[0].id
+        me = decision.player
+        rng = self.rng
+        best, best_score = options[0].id, -1.0
+        for opt in options:
+            total = 0.0
+            for _ in range(self.playouts):
+                S = determinize(view, spec, rng)
+                if not _apply(S, me, opt.id):
+                    continue
+                if S["pending"] is None:
+                    run(S, spec.blocks, spec.scenarios[S["scenario"]].max_turns, spec.origins)
+                total += score(playout(S, spec, rng), me)
+            if total > best_score:
+                best, best_score = opt.id, total
+        return best
+
+
+def _apply(S: State, player: int, option_id: str) -> bool:
+    for k, d in enumerate(S["pending"] or ()):
+        if d["player"] == player:
+            for opt in d["options"]:
+                if opt[0] == option_id:
+                    answer(S, k, opt)
+                    return True
+    return False
+
+
+AGENTS = {"random": RandomAgent, "mc": MonteCarloAgent}
+
+
+def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent:
+    """An agent by name: ``random``, ``mc`` or ``mc:PLAYOUTS``."""
+    kind, _, arg = name.partition(":")
+    if kind == "mc":
+        if arg and not arg.isdigit():
+            raise GameError(f"bad agent {name!r}: write mc or mc:PLAYOUTS")
+        return MonteCarloAgent(seed, int(arg)) if arg else MonteCarloAgent(seed)
+    if kind == "random" and not arg:
+        return RandomAgent(seed)
+    raise GameError(f"unknown agent {name!r} (known: random, mc, mc:PLAYOUTS)")

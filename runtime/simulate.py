@@ -1,0 +1,261 @@
+"""Self-play: many games between agents, reported with confidence intervals."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .agents import make_agent
+from .game import Game
+from .machine import GameError
+from .registry import load_spec
+from .rng import derive_seed
+from .spec import GameSpec
+
+__all__ = ["simulate", "SimResult", "play_one", "wilson"]
+
+#: (index, winners, tie, turns, decisions)
+Outcome = tuple[int, list[int], bool, int, int]
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``k / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def play_one(spec: GameSpec, scenario: str, seed: int, agents: list[str]) -> tuple[Game, int]:
+    """Play one game; the seed feeds the game and (derived per seat) the agents."""
+    game = Game.new(spec, scenario, seed)
+    bots = [make_agent(name, derive_seed(seed, k)) for k, name in enumerate(agents)]
+    decisions = 0
+    while not game.finished:
+        for d in game.pending():
+            game.apply(d.player, bots[d.player].choose(game.view(d.player), d, spec))
+            decisions += 1
+    return game, decisions
+
+
+@dataclass
+class SimResult:
+    """Totals of a simulation run."""
+
+    game: str
+    scenario: str
+    seats: list[str]
+    agents: list[str]
+    seed: int
+    games: int
+    wins: dict[str, int]
+    ties: int
+    turns: int
+    decisions: int
+    seconds: float
+    outcomes: list[Outcome] = field(default_factory=list, repr=False)
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.games if self.games else 0.0
+
+    @property
+    def mean_decisions(self) -> float:
+        return self.decisions / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_dict(self) -> dict[str, Any]:
+        n = self.games
+        return {
+            "game": self.game,
+            "scenario": self.scenario,
+            "agents": dict(zip(self.seats, self.agents, strict=True)),
+            "seed": self.seed,
+            "games": n,
+            "wins": dict(self.wins),
+            "win_rate": {s: self.wins[s] / n if n else 0.0 for s in self.seats},
+            "win_ci95": {s: list(wilson(self.wins[s], n)) for s in self.seats},
+            "ties": self.ties,
+            "tie_rate": self.ties / n if n else 0.0,
+            "tie_ci95": list(wilson(self.ties, n)),
+            "mean_turns": self.mean_turns,
+            "mean_decisions": self.mean_decisions,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 2) if self.seconds > 0 else None,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def report(self) -> str:
+        n = self.games
+        agents = ", ".join(f"{s}={a}" for s, a in zip(self.seats, self.agents, strict=True))
+        lines = [f"{self.game}/{self.scenario}: {n} games, seed {self.seed}, agents {agents}"]
+        width = max(len(s) for s in [*self.seats, "ties"])
+        for s in self.seats:
+            lo, hi = wilson(self.wins[s], n)
+            rate = self.wins[s] / n if n else 0.0
+            lines.append(
+                f"  {s:<{width}}  wins {self.wins[s]:>6}  {rate:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
+            )
+        lo, hi = wilson(self.ties, n)
+        rate = self.ties / n if n else 0.0
+        lines.append(
+            f"  {'ties':<{width}}       {self.ties:>6}  {rate:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
+        )
+        gps = f"{self.games_per_second:.1f}" if self.seconds > 0 else "-"
+        lines.append(
+            f"  mean turns {self.mean_turns:.2f}, mean decisions {self.mean_decisions:.2f}, "
+            f"{gps} games/s ({self.seconds:.2f} s)"
+        )
+        return "\n".join(lines)
+
+
+def _run_chunk(args: tuple[str, str, str, int, list[int], list[str]]) -> list[Outcome]:
+    module, game, scenario, seed, indices, agents = args
+    spec = _find_spec(module, game)
+    out = []
+    for i in indices:
+        g, decisions = play_one(spec, scenario, derive_seed(seed, i), agents)
+        res = g.result or {}
+        out.append((i, res["winners"], res["tie"], g.turn, decisions))
+    return out
+
+
+def _find_spec(module: str, game: str) -> GameSpec:
+    try:
+        spec = getattr(importlib.import_module(module), "SPEC", None)
+    except ImportError:
+        spec = None
+    if isinstance(spec, GameSpec) and spec.game == game:
+        return spec
+    return load_spec(game)
+
+
+class _Progress:
+    """A tqdm bar on a terminal, else a plain line about every 10%."""
+
+    def __init__(self, total: int, stream: TextIO | None, label: str) -> None:
+        self.total, self.done, self.stream, self.label = total, 0, stream, label
+        self.bar = None
+        self.next_mark = max(1, total // 10)
+        if stream is not None and stream.isatty():
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, file=stream, unit="game", desc=label, leave=False)
+            except ImportError:
+                pass
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+        elif self.stream is not None and (self.done >= self.next_mark or self.done == self.total):
+            print(f"{self.label}: {self.done}/{self.total} games", file=self.stream, flush=True)
+            while self.next_mark <= self.done:
+                self.next_mark += max(1, self.total // 10)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _chunks(games: int, size: int) -> Iterator[list[int]]:
+    for start in range(0, games, size):
+        yield list(range(start, min(games, start + size)))
+
+
+def simulate(
+    spec: GameSpec,
+    scenario: str,
+    games: int,
+    seed: int,
+    agents: list[str],
+    jobs: int = 1,
+    progress: TextIO | bool | None = None,
+    on_game: Callable[[Outcome], None] | None = None,
+) -> SimResult:
+    """Play ``games`` games; game ``i`` is seeded ``derive_seed(seed, i)`` whatever ``jobs`` is.
+
+    ``progress``: a stream to report on (True: ``sys.stderr``; None/False: silent).
+    """
+    sc = spec.scenarios.get(scenario)
+    if sc is None:
+        raise GameError(f"game {spec.game!r} has no scenario {scenario!r}")
+    seats = list(sc.seats)
+    if len(agents) == 1:
+        agents = agents * len(seats)
+    if len(agents) != len(seats):
+        raise GameError(f"{len(agents)} agents for {len(seats)} seats ({', '.join(seats)})")
+    for name in agents:
+        make_agent(name, 0)  # refuse unknown names before starting workers
+    if games < 0:
+        raise GameError("the number of games cannot be negative")
+    stream = sys.stderr if progress is True else (progress or None)
+    bar = _Progress(games, stream, f"{spec.game}/{scenario}")
+    module = spec.blocks[0].__module__ if spec.blocks else ""
+    jobs = max(1, min(jobs, games, os.cpu_count() or 1)) if games else 1
+    size = max(1, min(50, games // (jobs * 8) or 1))
+    tasks = [(module, spec.game, scenario, seed, idx, list(agents)) for idx in _chunks(games, size)]
+    outcomes: list[Outcome] = []
+    start = time.perf_counter()
+    try:
+        if jobs == 1:
+            results: Iterator[list[Outcome]] = map(_run_chunk, tasks)
+            for chunk in results:
+                outcomes.extend(chunk)
+                bar.update(len(chunk))
+        else:
+            import multiprocessing
+
+            # fork shares already imported engines (also hand-written ones) with the workers
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+            with ctx.Pool(jobs) as pool:
+                for chunk in pool.imap_unordered(_run_chunk, tasks):
+                    outcomes.extend(chunk)
+                    bar.update(len(chunk))
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    outcomes.sort(key=lambda o: o[0])
+    wins = dict.fromkeys(seats, 0)
+    ties = turns = decisions = 0
+    for o in outcomes:
+        if on_game is not None:
+            on_game(o)
+        if o[2]:
+            ties += 1
+        else:
+            for w in o[1]:
+                wins[seats[w]] += 1
+        turns += o[3]
+        decisions += o[4]
+    return SimResult(
+        spec.game,
+        scenario,
+        seats,
+        list(agents),
+        seed,
+        games,
+        wins,
+        ties,
+        turns,
+        decisions,
+        seconds,
+        outcomes,
+    )

@@ -1,0 +1,233 @@
+"""Runtime: machine, rng, Game API, save/load, clone, errors, undo barrier."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from fixtures.toy_engine import SPEC
+from rulecraft.runtime import (
+    DeadEnd,
+    Game,
+    IllegalDecision,
+    MalformedDecision,
+    RulesError,
+    UnknownGame,
+    derive_seed,
+    load_spec,
+    randbelow,
+    resolve,
+    roll,
+    shuffle,
+    undo_barrier,
+)
+from rulecraft.runtime.machine import ask, run
+
+
+def random_game(seed: int, choices: int = 99, save_load: bool = False) -> tuple[Game, list]:
+    """Play with decisions from a separate generator; returns the game and the decisions."""
+    g = Game.new(SPEC, "duel", seed)
+    r = random.Random(choices)
+    made = []
+    while not g.finished:
+        if save_load:
+            g = Game.from_json(g.to_json())
+        d = g.pending()[0]
+        opt = d.options[r.randrange(len(d.options))].id
+        made.append((d.player, opt))
+        g.apply(d.player, opt)
+    return g, made
+
+
+def test_rng_is_deterministic_and_counts_draws():
+    S = {"rng": 12345, "draws": 0}
+    T = dict(S)
+    a = [roll(S, 6) for _ in range(200)]
+    b = [roll(T, 6) for _ in range(200)]
+    assert a == b and S["draws"] == 200
+    assert set(a) == {1, 2, 3, 4, 5, 6}
+    assert all(0 <= randbelow(S, 3) < 3 for _ in range(50))
+    lst = list(range(20))
+    shuffle(S, lst)
+    assert sorted(lst) == list(range(20)) and lst != list(range(20))
+    assert S["draws"] == 251
+    assert 0 <= S["rng"] < 2**64
+
+
+def test_rng_roughly_uniform():
+    S = {"rng": 1, "draws": 0}
+    counts = [0] * 6
+    for _ in range(60000):
+        counts[roll(S, 6) - 1] += 1
+    assert all(9500 < c < 10500 for c in counts)
+
+
+def test_derive_seed_spreads():
+    seeds = {derive_seed(7, i) for i in range(1000)}
+    assert len(seeds) == 1000
+    assert derive_seed(7, 3) == derive_seed(7, 3) != derive_seed(8, 3)
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_new_game_waits_for_a_simultaneous_decision():
+    g = Game.new(SPEC, "duel", 1)
+    assert not g.finished and g.result is None and g.turn == 0
+    pending = g.pending()
+    assert [d.player for d in pending] == [0, 1]
+    assert [d.seat for d in pending] == ["red", "blue"]
+    assert all(d.kind == "card" and len(d.options) == 3 for d in pending)
+    assert g.legal(0) == list(pending[0].options)
+    # the first answer is recorded; the machine waits for the second
+    g.apply(0, g.legal(0)[0].id)
+    assert [d.player for d in g.pending()] == [1]
+    assert g.legal(0) == []
+    g.apply(1, g.legal(1)[0].id)
+    assert [(d.player, d.kind) for d in g.pending()] == [(0, "stakes")]
+    assert g.state["steps"] == 2
+
+
+def test_determinism_same_seed_same_decisions_same_log():
+    g1, made = random_game(5)
+    g2 = Game.new(SPEC, "duel", 5)
+    for player, opt in made:
+        g2.apply(player, opt)
+    assert g2.state == g1.state
+    assert g1.state["log"] == g2.state["log"] and g1.finished
+
+
+def test_different_seeds_differ():
+    logs = {json.dumps(random_game(s)[0].state["log"]) for s in range(10)}
+    assert len(logs) > 5
+
+
+def test_save_and_load_at_every_decision_changes_nothing():
+    for seed in range(5):
+        plain, _ = random_game(seed)
+        reloaded, _ = random_game(seed, save_load=True)
+        assert reloaded.state == plain.state
+
+
+def test_json_round_trip_is_exact_and_spec_is_found_by_name():
+    g = Game.new(SPEC, "duel", 3)
+    g.apply(0, g.legal(0)[1].id)  # a secret answer is pending
+    h = Game.from_json(g.to_json())
+    assert h.state == g.state and h.spec is SPEC
+    h.apply(1, h.legal(1)[0].id)
+    g.apply(1, g.legal(1)[0].id)
+    assert h.state == g.state
+
+
+def test_clone_is_independent():
+    g = Game.new(SPEC, "duel", 2)
+    c = g.clone()
+    assert c.state == g.state and c.state is not g.state
+    c.apply(0, c.legal(0)[0].id)
+    c.apply(1, c.legal(1)[0].id)
+    assert g.state["steps"] == 0 and g.pending()[0].kind == "card"
+    assert g.state["p"][0]["hand"] != c.state["p"][0]["hand"]
+    assert g.state["log"] != c.state["log"]
+
+
+def test_illegal_decision_lists_legal_ids():
+    g = Game.new(SPEC, "duel", 1)
+    hand = g.state["p"][0]["hand"]
+    missing = next(c for c in ("c1", "c2", "c3", "c4", "c5") if c not in hand)
+    with pytest.raises(IllegalDecision) as exc:
+        g.apply(0, f"card:{missing}")
+    msg = str(exc.value)
+    assert f"'card:{missing}' is not a legal option for red" in msg
+    assert all(f"card:{c}" in msg for c in hand)
+    g.apply(0, f"card:{hand[0]}")
+    with pytest.raises(IllegalDecision, match="red has no decision to make .waiting for blue"):
+        g.apply(0, f"card:{hand[1]}")
+
+
+def test_malformed_decisions():
+    g = Game.new(SPEC, "duel", 1)
+    with pytest.raises(MalformedDecision, match="no player 2"):
+        g.apply(2, "card:c1")
+    with pytest.raises(MalformedDecision, match="string"):
+        g.apply(0, 1)  # type: ignore[arg-type]
+    assert g.state["steps"] == 0
+
+
+def test_finished_game_refuses_decisions():
+    g, _ = random_game(4)
+    assert g.finished and g.pending() == [] and g.legal(0) == []
+    assert set(g.result) == {"winners", "tie", "reason"}
+    with pytest.raises(IllegalDecision, match="over"):
+        g.apply(0, "yes")
+
+
+def test_endless_game_is_a_rules_error_with_origin():
+    g = Game.new(SPEC, "endless", 1)
+    r = random.Random(0)
+    with pytest.raises(RulesError, match="game runs endlessly") as exc:
+        for _ in range(500):
+            d = g.pending()[0]
+            g.apply(d.player, d.options[r.randrange(len(d.options))].id)
+    assert exc.value.origin.startswith("rules/toy/flow.yaml:")
+
+
+def test_failure_in_a_block_points_at_the_rules():
+    def broken(S, F):
+        S["g"]["missing"]
+
+    S = {"pending": None, "result": None, "stack": [[0, {}]], "g": {}, "turn": 0}
+    with pytest.raises(RulesError) as exc:
+        run(S, (broken,), origins=("rules/x/flow.yaml:3:7",))
+    assert exc.value.origin == "rules/x/flow.yaml:3:7"
+    assert "KeyError" in str(exc.value) and str(exc.value).startswith("rules/x/flow.yaml:3:7: ")
+
+
+def test_stack_running_empty_is_an_error():
+    def done(S, F):
+        S["stack"].pop()
+
+    S = {"pending": None, "result": None, "stack": [[0, {}]], "turn": 0}
+    with pytest.raises(RulesError, match="never ended the game"):
+        run(S, (done,))
+
+
+def test_ask_with_no_option_is_a_dead_end():
+    S = {"pending": None, "stack": [[0, {}]]}
+    with pytest.raises(DeadEnd, match="'card' for player 1 has no legal option"):
+        ask(S, S["stack"][0], 1, "card", "Pick", [], 1)
+
+
+def test_undo_barrier():
+    g = Game.new(SPEC, "duel", 1)
+    before = g.clone().state
+    g.apply(0, g.legal(0)[0].id)
+    assert undo_barrier(before, g.state) is None  # a secret answer: nothing was revealed
+    g.apply(1, g.legal(1)[0].id)
+    assert undo_barrier(before, g.state) is None  # committed, still hidden
+    mid = g.clone().state
+    g.apply(0, "yes")
+    assert undo_barrier(before, g.state) == "dice were rolled"
+    after = dict(mid, reveals=mid["reveals"] + 1)
+    assert undo_barrier(mid, after) == "hidden information was revealed"
+
+
+def test_load_spec_and_resolve_errors():
+    assert load_spec("toy") is SPEC
+    assert resolve("toy") == (SPEC, "duel")
+    assert resolve("toy/endless") == (SPEC, "endless")
+    with pytest.raises(UnknownGame, match="no scenario 'nope' .known: toy/duel, toy/endless"):
+        resolve("toy/nope")
+    with pytest.raises(UnknownGame, match="run `rulecraft compile`"):
+        load_spec("no_such_game")
+
+
+def test_runtime_imports_without_the_compiler():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import rulecraft.runtime as r; import rulecraft.runtime.terminal, "
+        "rulecraft.runtime.simulate, rulecraft.runtime.agents; "
+        "bad = [m for m in ('lark', 'jinja2', 'yaml', 'rulecraft.compiler') if m in sys.modules]; "
+        "assert not bad, bad; assert set(r.exported) <= set(r.__all__)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
