@@ -1,0 +1,99 @@
+"""`rulecraft sheet <game> [--scenario S] [--format html|pdf] [--paper a4|letter] -o FILE`.
+
+Writes a game's printable reference sheet (see `sheets.py`). The file is written whole or not at
+all: the sheet is rendered first and then moved into place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .sheets import PAPERS, SheetError, render_html, render_pdf
+
+__all__ = ["NAME", "HELP", "add_arguments", "run"]
+
+NAME = "sheet"
+HELP = "export a printable reference sheet (HTML or PDF)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of `rulecraft sheet`."""
+    parser.add_argument("game", help="game id, a folder under rules/ (e.g. westphalia)")
+    parser.add_argument("--scenario", default=None, help="only this scenario's set-up and aids")
+    parser.add_argument(
+        "--format",
+        choices=("html", "pdf"),
+        default=None,
+        help="output format (default: from the file name, else pdf)",
+    )
+    parser.add_argument(
+        "--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="file to write ('-' for standard output)",
+    )
+    parser.add_argument("--rules", default=None, metavar="DIR", help=argparse.SUPPRESS)
+
+
+def _format_of(args: argparse.Namespace) -> str:
+    if args.format:
+        return str(args.format)
+    suffix = Path(args.output).suffix.lower()
+    return "html" if suffix in (".html", ".htm") else "pdf"
+
+
+def _write(output: str, data: bytes) -> None:
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    target = Path(output)
+    if not target.parent.is_dir():
+        raise SheetError(f"cannot write {output}: folder {target.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except OSError as exc:
+        with_suppress_unlink(tmp)
+        raise SheetError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def with_suppress_unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def run(args: argparse.Namespace) -> int:
+    """Renders the sheet and writes it; a bad game, scenario or file is one error line, exit 1."""
+    rules_root = Path(args.rules) if getattr(args, "rules", None) else None
+    try:
+        fmt = _format_of(args)
+        if fmt == "html":
+            data = render_html(args.game, args.scenario, args.paper, rules_root=rules_root).encode()
+        else:
+            data = render_pdf(args.game, args.scenario, args.paper, rules_root=rules_root)
+        _write(args.output, data)
+    except SheetError as exc:
+        print(f"rulecraft: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+try:  # registered with the CLI when it is there (another module owns compiler/cli.py)
+    from .cli import command as _command
+except ImportError:  # pragma: no cover
+    _command = None
+if _command is not None:
+    _command(NAME, HELP, add_arguments, run)

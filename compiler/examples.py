@@ -1,0 +1,251 @@
+"""Examples of play as data: a starting position, scripted decisions, expected outcomes.
+
+An example (``rules/<game>/examples/*.yaml``) names a scenario and a seed, overrides parts of
+the state once set-up has run (``setup``: dotted paths such as ``p.blue.strength`` or
+``e.army.orange_1.location``, values written with the rules' own ids), then runs ``steps``:
+``decide`` (a seat picks an option by id) and ``expect`` (state values, log lines, the
+options offered, who must decide, the result).  Failures are diagnostics at the step's
+position in the YAML file.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import ir
+from .diagnostics import DiagnosticSink, Position
+from .loader import Document, load_yaml
+from .project import compile_project
+from .schema import SchemaStore
+
+
+@dataclass
+class ExampleResult:
+    path: str
+    title: str
+    rules: tuple[str, ...]
+    steps: int
+    ok: bool
+
+
+class _Fail(Exception):
+    def __init__(self, message: str, pos: Position, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.hint = hint
+
+
+class Converter:
+    """Converts between the rules' ids and the indices the engine keeps in its state."""
+
+    def __init__(self, game: ir.Game, S: dict[str, Any]):
+        self.game = game
+        self.S = S
+        self.seats = list(S["seats"])
+        self.card_ids = [c.id for c in sorted(game.cards.values(), key=lambda c: c.index)]
+
+    def field(self, path: list[str]) -> tuple[dict[str, Any], str, ir.Field | None]:
+        """The record holding a dotted path, the key inside it, and its declaration."""
+        g, S = self.game, self.S
+        head = path[0]
+        if head == "g" and len(path) == 2:
+            return S["g"], path[1], g.globals.get(path[1])
+        if head == "p" and len(path) == 3:
+            if path[1] not in self.seats:
+                raise KeyError(f"unknown seat {path[1]!r} (seats: {', '.join(self.seats)})")
+            return S["p"][self.seats.index(path[1])], path[2], g.player_fields.get(path[2])
+        if head == "e" and len(path) == 4:
+            et = g.entities.get(path[1])
+            if et is None:
+                raise KeyError(f"unknown entity type {path[1]!r}")
+            ids = [r["id"] for r in S["e"][path[1]]]
+            if path[2] not in ids:
+                raise KeyError(f"unknown {path[1]} {path[2]!r} (known: {', '.join(ids)})")
+            return S["e"][path[1]][ids.index(path[2])], path[3], et.member(path[3])
+        if head == "turn" and len(path) == 1:
+            return S, "turn", ir.Field("turn", ir.INT, g.origin)
+        raise KeyError(
+            f"cannot read {'.'.join(path)!r}: write g.FIELD, p.SEAT.FIELD, e.TYPE.ID.FIELD or turn"
+        )
+
+    def to_state(self, v: Any, t: ir.Type) -> Any:
+        if v is None:
+            return None
+        if t.kind == "player":
+            return self.seats.index(v)
+        if t.kind == "card":
+            return self.card_ids.index(v)
+        if t.kind == "entity":
+            return [r["id"] for r in self.S["e"][t.name]].index(v)
+        if t.kind == "list":
+            assert t.elem is not None
+            return [self.to_state(x, t.elem) for x in v]
+        return v
+
+    def from_state(self, v: Any, t: ir.Type) -> Any:
+        if v is None:
+            return None
+        if t.kind == "player":
+            return self.seats[v]
+        if t.kind == "card":
+            return self.card_ids[v]
+        if t.kind == "entity":
+            return self.S["e"][t.name][v]["id"]
+        if t.kind == "list":
+            assert t.elem is not None
+            return [self.from_state(x, t.elem) for x in v]
+        return v
+
+    def get(self, dotted: str) -> Any:
+        rec, key, f = self.field(dotted.split("."))
+        value = rec[key]
+        return self.from_state(value, f.type) if f is not None else value
+
+    def set(self, dotted: str, value: Any) -> None:
+        rec, key, f = self.field(dotted.split("."))
+        if f is None:
+            raise KeyError(f"{dotted!r} is not a declared field")
+        try:
+            rec[key] = self.to_state(value, f.type)
+        except ValueError:
+            raise KeyError(f"{value!r} is not a valid value for {dotted!r} ({f.type})") from None
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(got, list) and isinstance(want, list):
+        return sorted(map(str, got)) == sorted(map(str, want))
+    return got == want
+
+
+def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
+    """Run one example; returns the number of steps.  Raises ``_Fail`` at the first failure."""
+    from rulecraft.runtime import Game
+    from rulecraft.runtime.machine import GameError, run
+
+    d = doc.data
+    scenario = d["scenario"]
+    if scenario not in spec.scenarios:
+        raise _Fail(
+            f"unknown scenario {scenario!r}",
+            doc.pos(("scenario",)),
+            "scenarios: " + ", ".join(spec.scenarios),
+        )
+    g = Game.new(spec, scenario, int(d.get("seed", 0)))
+    conv = Converter(game, g.state)
+    for key, value in (d.get("setup") or {}).items():
+        try:
+            conv.set(key, value)
+        except KeyError as exc:
+            raise _Fail(str(exc.args[0]), doc.key_pos(("setup", key))) from None
+    if d.get("setup"):
+        # The pending decision was offered before the overrides: ask it again.
+        S = g.state
+        S["stack"][-1][0] = S["asked"]
+        S["pending"] = None
+        S["answers"] = {}
+        run(S, spec.blocks)
+    steps = d.get("steps") or []
+    for i, step in enumerate(steps):
+        where = ("steps", i)
+        if "decide" in step:
+            dec = step["decide"]
+            seat = dec["player"]
+            if seat not in conv.seats:
+                raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, "decide", "player")))
+            try:
+                g.apply(conv.seats.index(seat), dec["option"])
+            except GameError as exc:
+                raise _Fail(str(exc), doc.pos((*where, "decide", "option"))) from None
+        if "expect" in step:
+            expect(doc, (*where, "expect"), step["expect"], g, conv)
+    return len(steps)
+
+
+def expect(doc: Document, where: tuple, exp: dict[str, Any], g: Any, conv: Converter) -> None:
+    for key, want in (exp.get("state") or {}).items():
+        try:
+            got = conv.get(key)
+        except KeyError as exc:
+            raise _Fail(str(exc.args[0]), doc.key_pos((*where, "state", key))) from None
+        if not _same(got, want):
+            raise _Fail(f"{key} is {got!r}, expected {want!r}", doc.pos((*where, "state", key)))
+    log = [line for line, _ in g.state["log"]]
+    start = 0
+    for j, text in enumerate(exp.get("log") or []):
+        hit = next((k for k in range(start, len(log)) if text in log[k]), None)
+        if hit is None:
+            tail = "\n".join(log[-8:])
+            raise _Fail(
+                f"no log line contains {text!r} (in order)",
+                doc.pos((*where, "log", j)),
+                f"the last log lines:\n{tail}",
+            )
+        start = hit + 1
+    if "pending" in exp:
+        got = sorted(conv.seats[d.player] for d in g.pending())
+        if got != sorted(exp["pending"]):
+            raise _Fail(
+                f"pending decisions are for {got}, expected {exp['pending']}",
+                doc.pos((*where, "pending")),
+            )
+    if "options" in exp:
+        o = exp["options"]
+        seat = o["player"]
+        if seat not in conv.seats:
+            raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, "options", "player")))
+        ids = [opt.id for opt in g.legal(conv.seats.index(seat))]
+        if sorted(ids) != sorted(o["ids"]):
+            raise _Fail(
+                f"{seat} is offered {ids}, expected {o['ids']}", doc.pos((*where, "options", "ids"))
+            )
+    if "result" in exp:
+        r = g.result
+        want = exp["result"]
+        if r is None:
+            raise _Fail("the game has not ended", doc.pos((*where, "result")))
+        winners = sorted(conv.seats[w] for w in r["winners"])
+        if winners != sorted(want.get("winners", winners)) or bool(r["tie"]) != bool(
+            want.get("tie", r["tie"])
+        ):
+            raise _Fail(
+                f"the result is {winners} (tie: {r['tie']}), expected {want}",
+                doc.pos((*where, "result")),
+            )
+
+
+def example_files(root: Path, only: list[str] | None = None) -> list[Path]:
+    if only:
+        return [Path(p).resolve() for p in only]
+    return sorted((root / "rules").glob("*/examples/*.yaml"))
+
+
+def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[ExampleResult]:
+    """Run the example files; failures become diagnostics in ``sink``."""
+    schemas = SchemaStore()
+    results = []
+    compiled: dict[str, ir.Game] = {}
+    for path in files:
+        display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        doc = load_yaml(path, display, sink)
+        if doc is None or not schemas.validate(doc, "example", sink):
+            continue
+        game_id = path.parent.parent.name
+        if game_id not in compiled:
+            res = compile_project(root, sink, [game_id], generate=False)
+            if game_id not in res.games:
+                continue
+            compiled[game_id] = res.games[game_id]
+        spec = importlib.import_module(f"rulecraft.generated.{game_id}").SPEC
+        d = doc.data
+        title = str(d.get("title", d["example"]))
+        try:
+            n = run_example(doc, compiled[game_id], spec)
+            results.append(ExampleResult(display, title, tuple(d.get("rules") or ()), n, True))
+        except _Fail as f:
+            sink.error("example", f.message, f.pos, f.hint)
+            results.append(ExampleResult(display, title, tuple(d.get("rules") or ()), 0, False))
+    return results

@@ -1,0 +1,732 @@
+"""Printable reference sheets: a game's tables, sequence of play, cards and set-up as HTML or PDF.
+
+The sheet is built in two steps. `build_sheet` reads `rules/<game>/` (tables through
+`tables.load_tables`, and the optional `game.yaml`, flow, cards and scenarios files) into a small
+view model of plain dataclasses; `render_html` renders that model through the Jinja2 templates
+`templates/sheet*.j2` with a print stylesheet, and `render_pdf` turns the HTML into PDF through
+WeasyPrint.
+
+Printed, assumed and gap cells are told apart everywhere: assumed cells are italic and hatched with
+a numbered dagger and listed with their reasons in a footnote; gaps are shown as gaps, never filled.
+For die-driven columns the sheet prints the exact result probabilities computed by the table.
+
+The PDF is byte-for-byte reproducible: no dates or random identifiers are written, and the font
+subsets WeasyPrint embeds get a fixed timestamp (fontTools reads `SOURCE_DATE_EPOCH`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import markupsafe
+import yaml
+
+__all__ = [
+    "PAPERS",
+    "SheetError",
+    "build_sheet",
+    "default_rules_root",
+    "list_games",
+    "render_html",
+    "render_pdf",
+]
+
+PAPERS = {"a4": "A4", "letter": "letter"}
+# The fixed timestamp written into embedded font subsets (1 January 2000, UTC).
+_FIXED_EPOCH = "946684800"
+
+
+class SheetError(Exception):
+    """A sheet cannot be made (unknown game, scenario or paper, or broken rules data)."""
+
+
+# --------------------------------------------------------------------------------------------
+# View model
+
+
+@dataclass
+class Cell:
+    text: str
+    state: str = "printed"  # printed | assumed | gap
+    mark: int | None = None  # footnote number of an assumed cell
+    numeric: bool = False
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[Cell]
+    label_state: str = "printed"
+
+
+@dataclass
+class OddsRow:
+    label: str
+    values: list[str]
+
+
+@dataclass
+class Odds:
+    title: str
+    corner: str
+    results: list[str]
+    rows: list[OddsRow]
+
+
+@dataclass
+class TableView:
+    id: str
+    title: str
+    provenance: str
+    columns: list[str]
+    rows: list[Row]
+    has_row_labels: bool = True
+    corner: str = ""
+    intro: str = ""
+    notes: list[str] = field(default_factory=list)
+    odds: list[Odds] = field(default_factory=list)
+
+
+@dataclass
+class Node:
+    """A piece of free-form YAML data (flow, cards, scenarios) ready to print."""
+
+    kind: str  # text | list | map
+    text: str = ""
+    items: list[Any] = field(default_factory=list)
+    ordered: bool = False
+
+
+@dataclass
+class Section:
+    title: str
+    body: Node
+
+
+@dataclass
+class Footnote:
+    n: int
+    where: str
+    text: str
+    reason: str
+
+
+@dataclass
+class Sheet:
+    game: str
+    title: str
+    source: str
+    scenario: str | None = None
+    scenario_title: str | None = None
+    tables: list[TableView] = field(default_factory=list)
+    flow: list[Section] = field(default_factory=list)
+    cards: list[Section] = field(default_factory=list)
+    scenarios: list[Section] = field(default_factory=list)
+    assumed: list[Footnote] = field(default_factory=list)
+    gaps: list[Footnote] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the rules folder
+
+
+def default_rules_root() -> Path:
+    """The repository's `rules/` folder (the compiler lives in `<repo>/compiler/`)."""
+    return Path(__file__).resolve().parents[1] / "rules"
+
+
+def list_games(rules_root: Path | None = None) -> list[str]:
+    """The games that have a folder under the rules root, sorted."""
+    root = Path(rules_root) if rules_root else default_rules_root()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, yaml.YAMLError) as exc:
+        raise SheetError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
+
+
+def _optional_docs(game_dir: Path, stem: str) -> list[tuple[Path, Any]]:
+    """`<stem>.yaml` and every YAML file in `<stem>/`, sorted by path; missing ones are skipped."""
+    found: list[Path] = []
+    for ext in ("yaml", "yml"):
+        if (game_dir / f"{stem}.{ext}").is_file():
+            found.append(game_dir / f"{stem}.{ext}")
+    sub = game_dir / stem
+    if sub.is_dir():
+        found.extend(sorted(p for p in sub.rglob("*.y*ml") if p.is_file()))
+    return [(p, _read_yaml(p)) for p in found]
+
+
+def _humanize(key: Any) -> str:
+    text = str(key)
+    if "_" in text or text.islower():
+        text = text.replace("_", " ")
+        text = text[:1].upper() + text[1:]
+    return text
+
+
+def _fmt_scalar(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return str(value) if value.denominator != 1 else str(value.numerator)
+    return str(value)
+
+
+# Keys of the rules files that hold code or machinery, not text for players.
+_SKIP_KEYS = frozenset(
+    {
+        "do",
+        "effect",
+        "effects_code",
+        "body",
+        "params",
+        "returns",
+        "when",
+        "rules",
+        "schema",
+        "visible",
+        "type",
+        "version",
+        "game",
+        "values",
+        "per_seat",
+        "adjacent",
+        "enums",
+        "state",
+    }
+)
+
+
+def _readable(value: Any) -> Any:
+    """Drops code and machinery keys; a mapping that only documents itself becomes its `doc`."""
+    if isinstance(value, dict):
+        kept = {k: _readable(v) for k, v in value.items() if str(k) not in _SKIP_KEYS}
+        if "doc" in kept and all(k in ("doc", "value") for k in kept):
+            doc = str(kept["doc"])
+            return f"{_fmt_scalar(kept['value'])} — {doc}" if "value" in kept else doc
+        return {k: v for k, v in kept.items() if v not in ({}, [], None)}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    return value
+
+
+def _node(value: Any, depth: int = 0) -> Node:
+    """Free-form YAML (dicts, lists, scalars) as a printable tree; very deep data is flattened."""
+    if depth == 0:
+        value = _readable(value)
+    if (
+        isinstance(value, dict)
+        and value
+        and all(not isinstance(v, (dict, list)) for v in value.values())
+    ):
+        if len(value) > 1 or depth > 1:  # a record of scalars reads best on one line
+            return Node(
+                "text",
+                text="; ".join(f"{_humanize(k)}: {_fmt_scalar(v)}" for k, v in value.items()),
+            )
+    if isinstance(value, list) and value and all(not isinstance(v, (dict, list)) for v in value):
+        if sum(len(_fmt_scalar(v)) for v in value) < 160 and not any(" " in str(v) for v in value):
+            return Node("text", text=", ".join(_fmt_scalar(v) for v in value))
+    if isinstance(value, dict):
+        if depth > 6:
+            return Node("text", text=", ".join(f"{k}: {_fmt_scalar(v)}" for k, v in value.items()))
+        return Node("map", items=[(_humanize(k), _node(v, depth + 1)) for k, v in value.items()])
+    if isinstance(value, list):
+        ordered = all(not isinstance(v, (dict, list)) for v in value) and len(value) > 1
+        return Node("list", items=[_node(v, depth + 1) for v in value], ordered=ordered)
+    return Node("text", text=_fmt_scalar(value))
+
+
+_TITLE_KEYS = ("title", "name", "label", "id")
+
+
+def _title_of(value: Any, fallback: str) -> str:
+    if isinstance(value, dict):
+        for key in _TITLE_KEYS:
+            if isinstance(value.get(key), (str, int)):
+                return str(value[key])
+    return fallback
+
+
+def _without_title(value: Any) -> Any:
+    if isinstance(value, dict):
+        for key in _TITLE_KEYS:
+            if isinstance(value.get(key), (str, int)):
+                return {k: v for k, v in value.items() if k != key}
+    return value
+
+
+def _entries(doc: Any, list_keys: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """The entries of a cards/scenarios document: a list, a mapping by id, or one under a key."""
+    if isinstance(doc, dict):
+        for key in list_keys:
+            if key in doc and isinstance(doc[key], (list, dict)):
+                return _entries(doc[key], ())
+        items = [(str(k), v) for k, v in doc.items() if k not in ("game", "schema", "version")]
+        return [(_title_of(v, _humanize(k)), v) for k, v in items]
+    if isinstance(doc, list):
+        return [(_title_of(v, f"#{i + 1}"), v) for i, v in enumerate(doc)]
+    return []
+
+
+def _scenario_ids(docs: list[tuple[Path, Any]]) -> dict[str, tuple[str, Any]]:
+    """Scenario id -> (title, data) from the scenarios documents."""
+    out: dict[str, tuple[str, Any]] = {}
+    for path, doc in docs:
+        if (
+            isinstance(doc, dict)
+            and ("scenario" in doc or "id" in doc)
+            and path.parent.name == "scenarios"
+        ):
+            sid = str(doc.get("scenario") or doc.get("id"))
+            out[sid] = (_title_of(doc, _humanize(sid)), doc)
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("scenarios"), (list, dict)):
+            doc = doc["scenarios"]
+        if isinstance(doc, dict):
+            for k, v in doc.items():
+                if k in ("game", "schema", "version"):
+                    continue
+                sid = str(v.get("id", k)) if isinstance(v, dict) else str(k)
+                out[sid] = (_title_of(v, _humanize(k)), v)
+        elif isinstance(doc, list):
+            for i, v in enumerate(doc):
+                sid = (
+                    str(v.get("id", v.get("scenario", i + 1)))
+                    if isinstance(v, dict)
+                    else str(i + 1)
+                )
+                out[sid] = (_title_of(v, _humanize(sid)), v)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+#
+# The printed layout comes from the table YAML as documented in docs/tables.md (titles, columns,
+# rows, cells with their `assumed`/`gap` marks, footnotes, notes); `tables.load_tables` validates
+# the same files and supplies the exact distributions of die tables.
+
+_PROVENANCE_KEYS = ("assumed", "gap")
+
+
+def _table_docs(game_dir: Path) -> list[tuple[str, dict[str, Any], int]]:
+    """(id, raw table, position) for every table in `rules/<game>/tables/*.yaml`, in file order."""
+    paths = sorted((game_dir / "tables").glob("*.y*ml")) if (game_dir / "tables").is_dir() else []
+    out: list[tuple[str, dict[str, Any], int]] = []
+    for path in paths:
+        doc = _read_yaml(path)
+        tables = doc.get("tables") if isinstance(doc, dict) else None
+        if not isinstance(tables, dict):
+            raise SheetError(f"{path}: expected a mapping 'tables:'")
+        for table_id, raw in tables.items():
+            if isinstance(raw, dict):
+                out.append((str(table_id), raw, len(out)))
+    out.sort(key=lambda t: (t[1].get("order", 1_000_000), t[2]))
+    return out
+
+
+def _compiled_tables(game_dir: Path) -> dict[str, Any]:
+    """The game's tables through `tables.load_tables`; its errors become a `SheetError`."""
+    try:
+        from . import tables as tables_mod
+    except ImportError:  # the tables stage is not there: sheets print without odds
+        return {}
+    sink = _new_sink()
+    result = tables_mod.load_tables(game_dir, sink)
+    errors = _sink_errors(sink)
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise SheetError(f"{errors[0]}{more}")
+    return dict(result or {})
+
+
+def _new_sink() -> Any:
+    from . import diagnostics
+
+    return diagnostics.DiagnosticSink()
+
+
+def _sink_errors(sink: Any) -> list[str]:
+    diags = getattr(sink, "diagnostics", None)
+    if diags is None:
+        diags = getattr(sink, "items", None) or []
+    out = []
+    for d in diags:
+        severity = str(getattr(d, "severity", "error")).lower()
+        if "error" not in severity:
+            continue
+        header = getattr(d, "header", None)
+        text = header() if callable(header) else (header or str(d))
+        out.append(str(text).splitlines()[0])
+    return out
+
+
+def _is_numeric(text: str) -> bool:
+    t = text.replace("+", "").replace("-", "").replace("−", "").replace(" ", "")
+    return bool(t) and t.isdigit()
+
+
+def _pct(p: Fraction) -> str:
+    value = p * 100
+    if value.denominator == 1:
+        return f"{value.numerator}%"
+    return f"{float(value):.1f}%"
+
+
+def _marks(footnotes: Any) -> str:
+    return "".join(f" {m}" for m in footnotes) if isinstance(footnotes, list) else ""
+
+
+class _Numberer:
+    """Collects assumed and gap cells of a sheet, numbering the assumed ones in reading order."""
+
+    def __init__(self, sheet: Sheet) -> None:
+        self.sheet = sheet
+
+    def cell(self, raw: Any, where: str, *, inherited: dict[str, Any] | None = None) -> Cell:
+        """A printed cell from a scalar or a mapping with `value`/`result` and provenance keys."""
+        prov = dict(inherited or {})
+        text_value: Any = raw
+        footnotes = None
+        if isinstance(raw, dict):
+            for key in _PROVENANCE_KEYS:
+                if raw.get(key):
+                    prov = {key: raw[key]}
+            text_value = raw.get("value", raw.get("result", raw.get("text")))
+            footnotes = raw.get("footnotes")
+        if prov.get("gap"):
+            self.sheet.gaps.append(Footnote(0, where, "", str(prov["gap"])))
+            return Cell(text="", state="gap")
+        text = (
+            ""
+            if text_value is None and isinstance(raw, dict) and "value" in raw
+            else _fmt_scalar(text_value)
+            if text_value is not None
+            else ""
+        )
+        text += _marks(footnotes)
+        if prov.get("assumed"):
+            n = len(self.sheet.assumed) + 1
+            self.sheet.assumed.append(Footnote(n, where, text, str(prov["assumed"])))
+            return Cell(text=text, state="assumed", mark=n, numeric=_is_numeric(text))
+        return Cell(text=text, numeric=_is_numeric(text))
+
+
+def _row_prov(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row[k] for k in _PROVENANCE_KEYS if row.get(k)}
+
+
+def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numberer) -> TableView:
+    """One table of the YAML format (docs/tables.md) as a printable view."""
+    title = str(raw.get("title") or _humanize(table_id))
+    kind = raw.get("kind")
+    columns_raw = [c if isinstance(c, dict) else {"id": str(c)} for c in raw.get("columns") or []]
+    col_labels = [
+        str(c.get("label", c.get("id", ""))) + _marks(c.get("footnotes")) for c in columns_raw
+    ]
+    rows: list[Row] = []
+    columns: list[str] = []
+    corner = str(raw.get("corner") or raw.get("key_label") or "")
+    has_labels = True
+
+    if kind == "range":
+        columns = [str(raw.get("result_label") or "Result")]
+        corner = str(raw.get("key_label") or "Roll")
+        for row in raw.get("rows") or []:
+            result = row.get("result")
+            text = row.get("text")
+            shown = _fmt_scalar(result) if result is not None else ""
+            if text and str(text) != shown:
+                shown = f"{shown} — {text}" if shown else str(text)
+            if row.get("permanent"):
+                shown += " *"
+            cellraw = {"value": shown, "footnotes": row.get("footnotes")}
+            label = str(row.get("range", ""))
+            rows.append(
+                Row(label, [num.cell(cellraw, f"{title} / {label}", inherited=_row_prov(row))])
+            )
+    elif kind in ("column", "matrix", "list"):
+        columns = col_labels
+        for row in raw.get("rows") or []:
+            label = str(row.get("label", row.get("range", row.get("id", "")))) + _marks(
+                row.get("footnotes")
+            )
+            prov = _row_prov(row)
+            cells_raw = row.get("cells") or ([None] * len(columns) if prov else [])
+            cells = [
+                num.cell(
+                    c,
+                    " / ".join(
+                        x for x in (title, label, columns[i] if i < len(columns) else "") if x
+                    ),
+                    inherited=prov,
+                )
+                for i, c in enumerate(cells_raw)
+            ]
+            rows.append(Row(label, cells))
+        if kind == "column":
+            corner = str(raw.get("key_label") or "Roll")
+            if raw.get("column_label"):
+                corner = f"{corner} \\ {raw['column_label']}"
+    elif kind == "steps":
+        has_labels = False
+        for step in raw.get("steps") or []:
+            rows.append(Row("", [num.cell(step, title)]))
+    elif kind == "form":
+        columns = col_labels
+        for block in raw.get("blocks") or []:
+            rows.append(
+                Row(str(block.get("title", block.get("id", ""))), [Cell("") for _ in columns])
+            )
+            for r in block.get("rows") or []:
+                rows.append(Row(str(r.get("label", r.get("id", ""))), [Cell("") for _ in columns]))
+
+    if kind != "steps" and all(not c for c in columns) and not corner:
+        columns = []
+    if kind in ("list",) and not any(columns) and not corner:
+        columns = []
+
+    notes: list[str] = []
+    for cond in raw.get("conditions") or []:
+        notes.append(
+            "Condition: " + _fmt_scalar(cond.get("text") if isinstance(cond, dict) else cond)
+        )
+    for mod in raw.get("modifiers") or []:
+        notes.append("Modifier: " + _fmt_scalar(mod.get("text") if isinstance(mod, dict) else mod))
+    for shift in raw.get("shifts") or []:
+        notes.append(
+            "Column shift: " + _fmt_scalar(shift.get("text") if isinstance(shift, dict) else shift)
+        )
+    for code, res in (raw.get("results") or {}).items():
+        if isinstance(res, dict):
+            parts = [str(res[k]) for k in ("label", "text") if res.get(k)]
+            parts += [str(e) for e in res.get("effects") or []]
+            if parts:
+                notes.append(f"{code}: " + " — ".join(parts))
+    for note in raw.get("notes") or []:
+        if isinstance(note, dict):
+            cell = num.cell(note, f"{title} / note")
+            notes.append(cell.text + (f" †{cell.mark}" if cell.mark else ""))
+        else:
+            notes.append(str(note))
+    for mark, text in (raw.get("footnotes") or {}).items():
+        notes.append(f"{mark} {text}")
+    if raw.get("data_missing"):
+        notes.append(f"Not printed in the rulebook: {raw['data_missing']}")
+
+    source = raw.get("source") or {}
+    prov_parts = []
+    if source.get("section"):
+        prov_parts.append(f"Rulebook: {source['section']}")
+    if source.get("rules"):
+        prov_parts.append("Rules: " + ", ".join(source["rules"]))
+    if raw.get("group"):
+        prov_parts.insert(0, str(raw["group"]))
+    return TableView(
+        id=table_id,
+        title=title,
+        intro=str(raw.get("intro") or ""),
+        provenance="; ".join(prov_parts),
+        columns=columns,
+        rows=rows,
+        has_row_labels=has_labels,
+        corner=corner,
+        notes=notes,
+        odds=_odds_for(raw, compiled),
+    )
+
+
+def _odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
+    """Exact result probabilities of a die table: one row per column (or one for a range table)."""
+    if not raw.get("dice") or compiled is None or not hasattr(compiled, "distribution"):
+        return []
+    kind = raw.get("kind")
+    labelled: list[tuple[str, dict[Any, Fraction]]] = []
+    if kind == "column":
+        for col in raw.get("columns") or []:
+            cid = col.get("id") if isinstance(col, dict) else col
+            label = col.get("label", cid) if isinstance(col, dict) else cid
+            labelled.append((f"at {label}", compiled.distribution(cid)))
+    elif kind == "range":
+        labelled.append((f"{raw['dice']}, unmodified", compiled.distribution()))
+    else:
+        return []
+    results: list[str] = []
+    for _label, dist in labelled:
+        for outcome in dist:
+            key = _fmt_scalar(outcome)
+            if key not in results:
+                results.append(key)
+    rows = []
+    for label, dist in labelled:
+        by_key: dict[str, Fraction] = {}
+        for outcome, p in dist.items():
+            key = _fmt_scalar(outcome)
+            by_key[key] = by_key.get(key, Fraction(0)) + Fraction(p)
+        rows.append(OddsRow(label, [_pct(by_key[k]) if k in by_key else "–" for k in results]))
+    shown = ["gap" if r in ("GAP", "(gap)") else r for r in results]
+    return [Odds(f"Exact result probabilities ({raw['dice']})", "", shown, rows)]
+
+
+# --------------------------------------------------------------------------------------------
+# Building the sheet
+
+
+def build_sheet(game: str, scenario: str | None = None, rules_root: Path | None = None) -> Sheet:
+    """Reads `rules/<game>/` into the sheet's view model."""
+    root = Path(rules_root) if rules_root else default_rules_root()
+    game_dir = root / game
+    if not game or "/" in game or not game_dir.is_dir():
+        known = ", ".join(list_games(root)) or "none"
+        raise SheetError(f"unknown game '{game}' (known: {known})")
+
+    meta: dict[str, Any] = {}
+    for name in ("game.yaml", "game.yml"):
+        if (game_dir / name).is_file():
+            doc = _read_yaml(game_dir / name)
+            meta = doc if isinstance(doc, dict) else {}
+            break
+    sheet = Sheet(
+        game=game,
+        title=str(meta.get("title") or _humanize(game)),
+        source=str(meta.get("source") or f"rules/{game}/"),
+    )
+
+    scenario_docs = _optional_docs(game_dir, "scenarios")
+    known_scenarios = _scenario_ids(scenario_docs)
+    if scenario is not None:
+        if scenario not in known_scenarios:
+            known = ", ".join(sorted(known_scenarios)) or "none"
+            raise SheetError(f"unknown scenario '{scenario}' for {game} (known: {known})")
+        sheet.scenario = scenario
+        sheet.scenario_title = known_scenarios[scenario][0]
+
+    compiled = _compiled_tables(game_dir)
+    num = _Numberer(sheet)
+    for table_id, raw, _pos in _table_docs(game_dir):
+        if scenario is not None and not _for_scenario(
+            raw.get("group"), scenario, sheet.scenario_title
+        ):
+            continue
+        sheet.tables.append(_table_view(table_id, raw, compiled.get(table_id), num))
+
+    for _path, doc in _optional_docs(game_dir, "flow"):
+        body = doc.get("flow", doc) if isinstance(doc, dict) else doc
+        title = _title_of(doc, "") if isinstance(doc, dict) else ""
+        sheet.flow.append(Section(title, _node(_strip_meta(body))))
+
+    for _path, doc in _optional_docs(game_dir, "cards"):
+        for title, value in _entries(doc, ("cards",)):
+            sheet.cards.append(Section(title, _node(_without_title(value))))
+
+    for _sid, (title, value) in (
+        sorted(known_scenarios.items())
+        if scenario is None
+        else [(scenario, known_scenarios[scenario])]
+    ):
+        sheet.scenarios.append(Section(title, _node(_strip_meta(_without_title(value)))))
+    return sheet
+
+
+def _norm(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _for_scenario(group: Any, scenario: str, title: str | None) -> bool:
+    """A table grouped "Scenario: <title>" belongs to that scenario only; others to every one."""
+    if not isinstance(group, str) or not group.lower().startswith("scenario"):
+        return True
+    name = _norm(group.split(":", 1)[-1])
+    return bool(name) and (
+        name == _norm(scenario)
+        or (title is not None and (_norm(title).startswith(name) or name.startswith(_norm(title))))
+    )
+
+
+def _strip_meta(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k not in ("game", "schema", "version")}
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+
+
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def _css_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def render_html(
+    game: str, scenario: str | None = None, paper: str = "a4", *, rules_root: Path | None = None
+) -> str:
+    """The reference sheet of `game` (optionally one scenario) as a standalone HTML page."""
+    if paper not in PAPERS:
+        raise SheetError(f"unknown paper '{paper}' (use: {', '.join(PAPERS)})")
+    sheet = build_sheet(game, scenario, rules_root)
+    env = _env()
+    running = sheet.title + (f" — {sheet.scenario_title}" if sheet.scenario_title else "")
+    css = env.get_template("sheet.css.j2").render(
+        page_size=PAPERS[paper],
+        running_title=_css_string(running),
+        running_source=_css_string("rulecraft reference sheet"),
+    )
+    return env.get_template("sheet.html.j2").render(sheet=sheet, css=markupsafe.Markup(css))
+
+
+@contextlib.contextmanager
+def _fixed_font_timestamps() -> Iterator[None]:
+    """fontTools stamps each embedded font subset with the time unless SOURCE_DATE_EPOCH is set."""
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = _FIXED_EPOCH
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = old
+
+
+def html_to_pdf(html: str) -> bytes:
+    """HTML to PDF through WeasyPrint, reproducibly (same HTML, same bytes)."""
+    try:
+        import weasyprint
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise SheetError(f"PDF output needs WeasyPrint and its system libraries: {exc}") from None
+    base = str(Path(__file__).with_name("templates"))
+    with _fixed_font_timestamps():
+        return weasyprint.HTML(string=html, base_url=base).write_pdf(pdf_identifier=False)
+
+
+def render_pdf(
+    game: str, scenario: str | None = None, paper: str = "a4", *, rules_root: Path | None = None
+) -> bytes:
+    """The reference sheet as PDF bytes (byte-for-byte reproducible)."""
+    return html_to_pdf(render_html(game, scenario, paper, rules_root=rules_root))

@@ -1,0 +1,130 @@
+"""Reference sheets: every game renders to PDF with its tables, assumed cells and gaps."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from rulecraft.compiler import cmd_sheet, sheets
+
+GAMES = ["march_of_progress", "rise_of_totalitarianism", "westphalia"]
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+
+
+def _text(pdf: bytes, tmp: Path) -> str:
+    path = tmp / "sheet.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True)
+    return " ".join(out.stdout.decode("utf-8").split())
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    """Each game's sheet rendered once per session: (pdf bytes, extracted text)."""
+    tmp = tmp_path_factory.mktemp("sheets")
+    out = {}
+    for game in GAMES:
+        pdf = sheets.render_pdf(game)
+        out[game] = (pdf, _text(pdf, tmp))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_sheet_has_every_table_title(rendered, game):
+    _pdf, text = rendered[game]
+    for _id, raw, _pos in sheets._table_docs(sheets.default_rules_root() / game):
+        assert " ".join(raw["title"].split()) in text, raw["title"]
+
+
+def test_rot_sample_cells(rendered):
+    """Rules: ROT-CHIT-03, ROT-LAW-01, ROT-LHT-01, ROT-VP-03, ROT-VIC-03"""
+    _pdf, text = rendered["rise_of_totalitarianism"]
+    assert "to place a Putsch Action chit * 2 PPs" in text
+    assert "Nationalization Reform (Germany only) 5" in text
+    assert "Captured not captured 1d6, unmodified 33.3% 66.7%" in text  # exact 1d6 odds
+    assert "at least 30" in text and "Social-Democracy" in text
+
+
+def test_westphalia_gaps_shown(rendered):
+    """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02"""
+    _pdf, text = rendered["westphalia"]
+    assert "Arrears Table" in text and "— gap —" in text
+    assert "Gaps (referred to but not printed)" in text
+    assert "the rulebook refers to it but does not print it" in text
+    assert "Lorraine 1 French Army & Claim" in text
+    assert "The Dutch Republic 16" in text
+
+
+def test_mop_assumed_cells_in_footnote(rendered):
+    """Rules: MOP-SOA-01, MOP-AOM-SETUP-07, MOP-AOM-RULE-01"""
+    _pdf, text = rendered["march_of_progress"]
+    assert "MOVE 1 & MOVE 2 *" in text and "Then flip initiative." in text
+    assert "1d6, unmodified 33.3% 33.3% 33.3%" in text
+    assert "Assumed data (not printed in the rulebook)" in text
+    sheet = sheets.build_sheet("march_of_progress")
+    assert len(sheet.assumed) == 24
+    for note in sheet.assumed:
+        where = " ".join(note.where.split())
+        assert where in text, where
+    reason = (
+        "Play-aid card text not printed; summarised from the scenario's Rule changes (STRENGTH)."
+    )
+    assert reason in text
+
+
+def test_assumed_and_gap_cells_marked_in_html():
+    html = sheets.render_html("march_of_progress")
+    assert html.count('class="assumed"') == 24
+    assert '<span class="dagger">&dagger;1</span>' in html
+    html = sheets.render_html("westphalia")
+    assert html.count('<td class="gap">') == 9
+
+
+def test_pdf_is_reproducible(rendered):
+    again = sheets.render_pdf("westphalia")
+    assert again == rendered["westphalia"][0]
+    assert b"/CreationDate" not in again and b"/ModDate" not in again
+
+
+def test_paper_sizes():
+    assert "size: A4;" in sheets.render_html("westphalia", paper="a4")
+    assert "size: letter;" in sheets.render_html("westphalia", paper="letter")
+    with pytest.raises(sheets.SheetError, match="unknown paper"):
+        sheets.render_html("westphalia", paper="a3")
+
+
+def test_scenario_filter_keeps_its_own_aids():
+    sheet = sheets.build_sheet("march_of_progress", scenario="thirty_years_war")
+    titles = [t.title for t in sheet.tables]
+    assert "Sequence of Actions card" in titles
+    assert not any("play aid" in t for t in titles)
+    with pytest.raises(sheets.SheetError, match="unknown scenario 'nope'"):
+        sheets.build_sheet("march_of_progress", scenario="nope")
+
+
+def _args(**kw):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    cmd_sheet.add_arguments(parser)
+    argv = [kw.pop("game")]
+    for key, value in kw.items():
+        argv += [f"--{key}", value]
+    return parser.parse_args(argv)
+
+
+def test_command_writes_html(tmp_path, capsys):
+    out = tmp_path / "rot.html"
+    assert cmd_sheet.run(_args(game="rise_of_totalitarianism", output=str(out))) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_command_bad_input_is_one_line(tmp_path, capsys):
+    assert cmd_sheet.run(_args(game="chess", output=str(tmp_path / "x.pdf"))) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulecraft: error: unknown game 'chess'") and err.count("\n") == 1
+    assert not (tmp_path / "x.pdf").exists()
+    assert cmd_sheet.run(_args(game="westphalia", output=str(tmp_path / "no" / "x.pdf"))) == 1
+    assert "does not exist" in capsys.readouterr().err

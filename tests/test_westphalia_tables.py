@@ -1,0 +1,108 @@
+"""Westphalia tables read back through the compiled lookups, against the rules index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from rulecraft.compiler import diagnostics, tables
+
+REPO = Path(__file__).resolve().parents[1]
+INDEX = Path("/work/shared/rules-index/westphalia.yaml")
+if not INDEX.is_file():
+    INDEX = REPO.parent / "shared" / "rules-index" / "westphalia.yaml"
+
+
+@pytest.fixture(scope="module")
+def t():
+    sink = diagnostics.DiagnosticSink()
+    loaded = tables.load_tables(REPO / "rules" / "westphalia", sink)
+    assert not sink.has_errors, [d.header() for d in sink.diagnostics]
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def index():
+    if not INDEX.is_file():
+        pytest.skip("rules index not available")
+    items = yaml.safe_load(INDEX.read_text(encoding="utf-8"))["items"]
+    return {it["id"]: it for it in items}
+
+
+def test_setup(t, index):
+    """Rules: WEST-2-01, WEST-2-02, WEST-2-03, WEST-I4-02"""
+    for table_id, rule in (("setup_hre", "WEST-2-01"), ("setup_netherlands", "WEST-2-02")):
+        printed = index[rule]["table"]
+        table = t[table_id]
+        assert [r.label for r in table.rows] == list(printed)
+        for area, pieces in printed.items():
+            assert table.lookup(area=area, column="pieces").value == pieces
+    tracks = index["WEST-2-03"]["table"]
+    for label, value in tracks.items():
+        assert t["setup_tracks"].lookup(track=label, column="start").value == value
+    war = index["WEST-I4-02"]["table"]
+    for power, enemies in war.items():
+        assert t["starting_hostilities"].lookup(
+            power=power, column="at_war_with"
+        ).value == ", ".join(enemies)
+
+
+def test_starting_debts_gaps(t, index):
+    """Rules: WEST-I3D-02, WEST-2-09, WEST-2-05"""
+    powers = t["setup_powers"]
+    assert powers.lookup(power="dutch", column="debts").value == 16
+    assert powers.lookup(power="spain", column="debts").value == 20
+    with pytest.raises(tables.TableGap):
+        powers.lookup(power="austria", column="debts")
+    assert "16" in index["WEST-I3D-02"]["rule"] and "20 Debt" in index["WEST-2-09"]["rule"]
+
+
+def test_diplomacy_steps(t, index):
+    """Rules: WEST-4-01"""
+    assert [c.value for c in t["diplomacy_steps"].cells()] == index["WEST-4-01"]["table"]
+
+
+def test_arrears_table_is_a_gap(t, index):
+    """Rules: WEST-4B-01"""
+    assert "Arrears Table" in index["WEST-4B-01"]["data_missing"]
+    with pytest.raises(tables.TableGap) as err:
+        t["arrears"].lookup(debts="debts", prestige="prestige")
+    assert "not print" in str(err.value)
+    assert t["arrears"].counts() == {"printed": 0, "assumed": 0, "gap": 1}
+
+
+def test_battle_numbers(t, index):
+    """Rules: WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08"""
+    b = t["battle"]
+    assert b.lookup(item="defense_strength", column="rule").value.startswith("2 ×")
+    assert "2 x" in index["WEST-5C-04"]["rule"]
+    assert "sum of two dice" in b.lookup(item="attack_strength", column="rule").value
+    assert "greater than" in b.lookup(item="winner", column="rule").value
+    assert "doubles" in b.lookup(item="doubles", column="rule").value
+    assert "lesser of the two dice" in b.lookup(item="losses", column="rule").value
+
+
+def test_debt_resolution_order(t, index):
+    """Rules: WEST-9-01, WEST-9E-02"""
+    assert [r.label for r in t["debt_resolution"].rows] == index["WEST-9-01"]["table"]
+    printed = index["WEST-9E-02"]["table"]
+    rights = t["rights_reductions"]
+    for power, value in printed.items():
+        assert rights.lookup(power=power, column="reduces_debt_by").value == value
+
+
+def test_victory_and_scoring(t, index):
+    """Rules: WEST-10B-01, WEST-10F-01, WEST-11-01, WEST-11B-01"""
+    th = t["victory_thresholds"]
+    assert th.lookup(power="spain", column="debts_below").value == 25
+    assert th.lookup(power="france", column="debts_below").value == 20
+    assert "fewer than 25" in index["WEST-10B-01"]["rule"]
+    assert "fewer than 20" in index["WEST-10F-01"]["rule"]
+    vc = t["victory_conditions"]
+    assert {r.id for r in vc.rows} == {"bavaria", "spain", "austria", "dutch", "sweden", "france"}
+    scoring = t["final_scoring"]
+    assert scoring.lookup(group="all", column="vps").value == "−1 per Debt"
+    with pytest.raises(tables.TableGap):
+        scoring.lookup(group="catholic", column="members")
+    assert scoring.counts()["gap"] == 4
