@@ -385,7 +385,15 @@ class Builder:
                 for seat in seat_ids:
                     for n in range(1, int(spec["per_seat"]) + 1):
                         rec = dict(spec.get("values") or {})
-                        rec.update({"id": f"{seat}_{n}", "owner": seat, "number": n})
+                        label = dict(seats).get(seat, seat)
+                        rec.update(
+                            {
+                                "id": f"{seat}_{n}",
+                                "name": f"{label} {tname} {n}",
+                                "owner": seat,
+                                "number": n,
+                            }
+                        )
                         rec["__pos__"] = doc.key_pos(path)
                         records.append(rec)
             else:

@@ -855,20 +855,24 @@ class ScenarioChecker:
                     f"scenario {sc.id!r} gives no value for global {name!r}",
                     sc.origin.pos,
                 )
-        for seat, values in sc.players.items():
-            key = seat if self.doc is not None and self.doc.has(("players", seat)) else "all"
-            for name, value in values.items():
+        given = self.doc.data.get("players") or {}
+        for key in given:
+            if key != "all" and key not in seats:
+                continue  # reported by the builder
+            for name, value in (given[key] or {}).items():
                 f = g.player_fields.get(name)
                 if f is None:
                     self.unknown("player field", name, g.player_fields, ("players", key, name))
                 else:
-                    self.value(value, f.type, ("players", key, name), f"{seat}'s {name!r}")
+                    who = "every seat" if key == "all" else key
+                    self.value(value, f.type, ("players", key, name), f"{who}'s {name!r}")
+        for seat, values in sc.players.items():
             for name, f in g.player_fields.items():
                 if name not in values and f.type.kind in ("entity",) and not f.optional:
                     self.sink.error(
                         "missing-value",
                         f"seat {seat!r} has no value for {name!r}",
-                        self.pos("players", key),
+                        self.pos("players", seat) if seat in given else sc.origin.pos,
                     )
         for tname, records in sc.entities.items():
             et = g.entities[tname]

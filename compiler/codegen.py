@@ -829,6 +829,30 @@ def _visibility(game: ir.Game) -> dict[str, str]:
     return vis
 
 
+def _refs(game: ir.Game) -> dict[str, str]:
+    """Fields holding references (players, cards, entities), for readable boards."""
+
+    def kind(t: ir.Type) -> str | None:
+        if t.kind == "list":
+            return kind(t.elem) if t.elem is not None else None
+        if t.kind in ("player", "card"):
+            return t.kind
+        if t.kind == "entity":
+            return t.name
+        return None
+
+    out = {}
+    fields = [(f"g.{n}", f) for n, f in game.globals.items()]
+    fields += [(f"p.{n}", f) for n, f in game.player_fields.items()]
+    for tname, et in game.entities.items():
+        fields += [(f"e.{tname}.{n}", f) for n, f in {**et.attributes, **et.fields}.items()]
+    for path, f in fields:
+        k = kind(f.type)
+        if k is not None:
+            out[path] = k
+    return out
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader(__package__, "templates"),
@@ -921,6 +945,7 @@ def generate_module(game: ir.Game) -> str:
             scenarios=scenarios,
             playable=playable,
             visibility=_visibility(game),
+            refs=_refs(game),
             builtins=BUILTINS,
         )
     )

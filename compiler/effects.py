@@ -111,6 +111,7 @@ class Attr(Expr):
     obj: Expr
     name: str
     name_off: int = 0
+    ref: Any = field(default=None, init=False, repr=False)  # the field declaration
 
 
 @dataclass(eq=False)

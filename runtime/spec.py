@@ -46,6 +46,9 @@ class GameSpec:
     sources: tuple[str, ...] = ()
     #: ``origins[i]``: ``"rules/<game>/<file>.yaml:LINE:COL"`` of block ``i``, for errors
     origins: tuple[str, ...] = ()
+    #: fields that hold references, by path as in ``visibility`` -> ``"player"``, ``"card"``
+    #: or an entity type; the board shows their names instead of numbers
+    refs: dict[str, str] = field(default_factory=dict)
 
     def __hash__(self) -> int:
         return id(self)

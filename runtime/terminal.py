@@ -69,36 +69,53 @@ def _table(rows: list[list[str]]) -> list[str]:
     ]
 
 
+def _ref_name(V: dict[str, Any], spec: GameSpec, names: _Names, kind: str, v: Any) -> str:
+    """The name of a referenced player, card or entity record (``v`` is its number)."""
+    if isinstance(v, list):
+        return ", ".join(_ref_name(V, spec, names, kind, x) for x in v) if v else "-"
+    if v is None:
+        return "-"
+    if is_hidden(v):
+        return names.value(v)
+    if not isinstance(v, int):
+        return names.value(v)
+    if kind == "player":
+        labels = spec.scenarios[V["scenario"]].seat_labels
+        return labels[v] if 0 <= v < len(labels) else str(v)
+    if kind == "card":
+        return names.value(v, "card")
+    recs = V["e"].get(kind, [])
+    return str(recs[v].get("name", recs[v].get("id", v))) if 0 <= v < len(recs) else str(v)
+
+
 def render_view(V: dict[str, Any], spec: GameSpec) -> str:
     """The board as text, from a view (never from a full state)."""
     names = _Names(spec)
     labels = spec.scenarios[V["scenario"]].seat_labels
     me = V.get("viewer")
+    refs = spec.refs
+
+    def show(path: str, key: str, v: Any) -> str:
+        kind = refs.get(path) or ("player" if key == "owner" else None)
+        return _ref_name(V, spec, names, kind, v) if kind else names.value(v, key)
+
     lines = [f"== {spec.title} - turn {V['turn']} =="]
     if V["g"]:
-        lines.append("  " + "   ".join(f"{k}: {names.value(v, k)}" for k, v in V["g"].items()))
+        lines.append("  " + "   ".join(f"{k}: {show('g.' + k, k, v)}" for k, v in V["g"].items()))
     for i, pd in enumerate(V["p"]):
         who = labels[i] + (" (you)" if i == me else "")
         lines.append(f"{who}:")
-        skip = spec.card_universe
+        skip = {spec.card_universe, "id", "name"}
         for k, v in pd.items():
-            if k != skip:
-                lines.append(f"    {k}: {names.value(v, k)}")
+            if k not in skip:
+                lines.append(f"    {k}: {show('p.' + k, k, v)}")
     for etype, recs in V["e"].items():
         if not recs:
             continue
         cols: list[str] = []
         for r in recs:
-            cols.extend(c for c in r if c not in cols)
-        rows = [cols] + [
-            [
-                labels[r[c]]
-                if c == "owner" and isinstance(r.get(c), int) and 0 <= r[c] < len(labels)
-                else names.value(r.get(c), c)
-                for c in cols
-            ]
-            for r in recs
-        ]
+            cols.extend(c for c in r if c not in cols and c != "id")
+        rows = [cols] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
         lines.append(f"{etype}:")
         lines.extend("    " + line for line in _table(rows))
     return "\n".join(lines)

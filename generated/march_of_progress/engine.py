@@ -1714,7 +1714,7 @@ def _init_thirty_years_war():
             "army": [
                 {
                     "id": "blue_1",
-                    "name": "blue_1",
+                    "name": "Blue army 1",
                     "owner": 0,
                     "number": 1,
                     "location": None,
@@ -1723,7 +1723,7 @@ def _init_thirty_years_war():
                 },
                 {
                     "id": "blue_2",
-                    "name": "blue_2",
+                    "name": "Blue army 2",
                     "owner": 0,
                     "number": 2,
                     "location": None,
@@ -1732,7 +1732,7 @@ def _init_thirty_years_war():
                 },
                 {
                     "id": "blue_3",
-                    "name": "blue_3",
+                    "name": "Blue army 3",
                     "owner": 0,
                     "number": 3,
                     "location": None,
@@ -1741,7 +1741,7 @@ def _init_thirty_years_war():
                 },
                 {
                     "id": "orange_1",
-                    "name": "orange_1",
+                    "name": "Orange army 1",
                     "owner": 1,
                     "number": 1,
                     "location": None,
@@ -1750,7 +1750,7 @@ def _init_thirty_years_war():
                 },
                 {
                     "id": "orange_2",
-                    "name": "orange_2",
+                    "name": "Orange army 2",
                     "owner": 1,
                     "number": 2,
                     "location": None,
@@ -1759,7 +1759,7 @@ def _init_thirty_years_war():
                 },
                 {
                     "id": "orange_3",
-                    "name": "orange_3",
+                    "name": "Orange army 3",
                     "owner": 1,
                     "number": 3,
                     "location": None,
@@ -1795,6 +1795,19 @@ SPEC = register(
         },
         blocks=BLOCKS,
         visibility={"p.hand": "owner", "p.played": "owner"},
+        refs={
+            "g.initiative": "player",
+            "p.home": "country",
+            "p.cards": "card",
+            "p.hand": "card",
+            "p.played": "card",
+            "p.revealed": "card",
+            "p.discard": "card",
+            "e.country.owner": "player",
+            "e.country.adjacent": "country",
+            "e.army.owner": "player",
+            "e.army.location": "country",
+        },
         card_universe="cards",
         labels={"card": CARD_NAME},
         sources=(

@@ -1,0 +1,221 @@
+"""Every kind of error a designer can make in the effect language, with its message and place.
+
+Each test breaks one thing in a scratch copy of The March of Progress and checks the
+diagnostic's code, file, line and column: the place is inside the YAML file, also inside
+block, quoted and folded strings.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from compile_helpers import compile_errors, edit, line_col, scratch_project
+from rulecraft.compiler.cli import main
+
+CARDS = "rules/march_of_progress/cards.yaml"
+RULES = "rules/march_of_progress/rules.yaml"
+SCENARIO = "rules/march_of_progress/scenarios/thirty_years_war.yaml"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return scratch_project(tmp_path)
+
+
+def only_error(root: Path):
+    errors = compile_errors(root)
+    assert len(errors) == 1, "\n".join(d.render() for d in errors)
+    return errors[0]
+
+
+def test_syntax_error_in_block_string_missing_colon(root: Path) -> None:
+    edit(
+        root,
+        "cards.yaml",
+        'if count(mine) == 0:\n          log "{me} has no army in play: MOVE 1',
+        'if count(mine) == 0\n          log "{me} has no army in play: MOVE 1',
+    )
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "if count(mine) == 0\n")
+    assert (d.code, d.pos.file, d.pos.line) == ("syntax", CARDS, line)
+    assert d.pos.col == col + len("if count(mine) == 0")
+    assert "missing ':'" in d.message
+    assert "card 'move_1'" in d.message
+
+
+def test_syntax_error_inside_double_quoted_string(root: Path) -> None:
+    edit(
+        root, "cards.yaml", "playable: count(me.discard) > 0", 'playable: "count(me.discard) >> 0"'
+    )
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", '>> 0"')
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("syntax", CARDS, line, col + 1)
+
+
+def test_syntax_error_inside_folded_string(root: Path) -> None:
+    edit(
+        root,
+        "cards.yaml",
+        "playable: count(me.discard) > 0",
+        "playable: >-\n      count(me.discard)\n      > 0 and (true",
+    )
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "(true")
+    assert (d.code, d.pos.line, d.pos.col) == ("syntax", line, col)
+    assert "unclosed parenthesis" in d.message
+
+
+def test_unknown_name_with_suggestion(root: Path) -> None:
+    edit(root, "cards.yaml", ">= army_limit:", ">= army_limt:")
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "army_limt")
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("unknown-name", CARDS, line, col)
+    assert d.message == "unknown name 'army_limt'"
+    assert d.hint == "did you mean 'army_limit'?"
+
+
+def test_unknown_field(root: Path) -> None:
+    edit(root, "cards.yaml", "me.strength += 1", "me.strenght += 1")
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "strenght")
+    assert (d.code, d.pos.line, d.pos.col) == ("unknown-name", line, col)
+    assert d.message == "player has no field 'strenght'"
+
+
+def test_wrong_type(root: Path) -> None:
+    edit(root, "cards.yaml", "c.vp_die -= 1", "c.vp_die -= true")
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "-= true")
+    assert (d.code, d.pos.line, d.pos.col) == ("type", line, col + 3)
+    assert d.message == "the value of -= must be an int, not a bool"
+
+
+def test_wrong_number_of_arguments(root: Path) -> None:
+    edit(root, "cards.yaml", "elif not controls(me, me.home):", "elif not controls(me):")
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "controls(me):")
+    assert (d.code, d.pos.line, d.pos.col) == ("arity", line, col)
+    assert d.message == "controls() takes 2 arguments, not 1"
+
+
+def test_undefined_card_in_scenario(root: Path) -> None:
+    edit(root, "scenarios/thirty_years_war.yaml", "hand: [move_1,", "hand: [moove_1,")
+    d = only_error(root)
+    line, col = line_col(root, "scenarios/thirty_years_war.yaml", "moove_1")
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("unknown-name", SCENARIO, line, col)
+    assert "undefined card 'moove_1'" in d.message
+    assert d.hint == "did you mean 'move_1'?"
+
+
+def test_unknown_enum_value(root: Path) -> None:
+    edit(root, "rules.yaml", 'c.group != "score"', 'c.group != "scor"')
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", '"scor"')
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("unknown-name", RULES, line, col)
+    assert d.message == "'scor' is not a value of action_group"
+
+
+def test_decision_inside_an_expression(root: Path) -> None:
+    edit(root, "rules.yaml", "if stand:", 'if stand and choose_yes_no(me, "Really?"):')
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", 'choose_yes_no(me, "Really')
+    assert (d.code, d.pos.line, d.pos.col) == ("decision", line, col)
+    assert "call it on its own line" in d.message
+
+
+def test_function_with_a_side_effect(root: Path) -> None:
+    edit(
+        root,
+        "rules.yaml",
+        "      return 0\n\nprocedures:",
+        "      vp_stock = 0\n      return 0\n\nprocedures:",
+    )
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", "vp_stock = 0")
+    assert (d.code, d.pos.line, d.pos.col) == ("side-effect", line, col)
+
+
+def test_unknown_type_in_parameters(root: Path) -> None:
+    edit(
+        root,
+        "rules.yaml",
+        "params: {p: player, c: country}\n    returns: bool\n    body: |\n      if c.kind",
+        "params: {p: player, c: contry}\n    returns: bool\n    body: |\n      if c.kind",
+    )
+    errors = compile_errors(root)
+    assert errors[0].code == "unknown-name"
+    assert errors[0].message == "unknown type 'contry'"
+    line, col = line_col(root, "rules.yaml", "contry")
+    assert (errors[0].pos.line, errors[0].pos.col) == (line, col)
+
+
+def test_all_errors_of_a_run_are_reported_together(root: Path) -> None:
+    edit(root, "cards.yaml", ">= army_limit:", ">= army_limt:")
+    edit(root, "rules.yaml", 'c.group != "score"', 'c.group != "scor"')
+    edit(root, "scenarios/thirty_years_war.yaml", "vp_stock: 35", "vp_stok: 35")
+    errors = compile_errors(root)
+    assert [d.pos.file for d in errors] == [CARDS, RULES, SCENARIO]
+
+
+def test_cli_reports_with_caret_exit_1_and_leaves_generated_alone(
+    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(root)
+    assert main(["compile"]) == 0
+    engine = root / "generated" / "march_of_progress" / "engine.py"
+    before = engine.read_bytes()
+    mtime = os.stat(engine).st_mtime_ns
+    edit(root, "cards.yaml", "me.strength += 1", "me.strenght += 1")
+    edit(root, "cards.yaml", "group: fortify", "group: fortify\n    group: attack")
+    capsys.readouterr()
+    assert main(["compile"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert f"{CARDS}:" in err and ": error: duplicate key 'group'" in err
+    line, col = line_col(root, "cards.yaml", "strenght")
+    assert f"{CARDS}:{line}:{col}: error: player has no field 'strenght'" in err
+    assert f"{line:>5} |       me.strenght += 1\n" in err
+    assert "\n      |          ^\n" in err
+    assert err.rstrip().endswith("2 errors")
+    assert engine.read_bytes() == before and os.stat(engine).st_mtime_ns == mtime
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "needle"),
+    [
+        ("vp_stock: 35", "vp_stock: 035", "yaml11-trap", "035"),
+        ('title: "Introduction', 'titel: "Introduction', "schema", "titel"),
+        ("per_seat: 3", "per_seat: [3", "yaml-syntax", None),
+    ],
+)
+def test_bad_yaml_in_scenario(
+    root: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    code: str,
+    needle: str | None,
+) -> None:
+    edit(root, "scenarios/thirty_years_war.yaml", old, new)
+    errors = compile_errors(root)
+    assert errors and errors[0].code == code, [d.render() for d in errors]
+    assert errors[0].pos.file == SCENARIO
+    if needle is not None:
+        line, col = line_col(root, "scenarios/thirty_years_war.yaml", needle)
+        assert (errors[0].pos.line, errors[0].pos.col) == (line, col)
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_file_that_is_not_utf8(root: Path) -> None:
+    path = root / "rules" / "march_of_progress" / "cards.yaml"
+    data = path.read_bytes().replace(b"MOVE 1", b"MOVE \xe91", 1)
+    path.write_bytes(data)
+    d = compile_errors(root)[0]
+    assert d.code == "not-utf8"
+    assert d.pos.file == CARDS
