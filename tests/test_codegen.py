@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from compile_helpers import REPO, compile_errors, edit, scratch_project
 from rulecraft.compiler.cli import main
 from rulecraft.compiler.project import compile_project, diff_outputs, new_sink, write_outputs

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from compile_helpers import compile_errors, edit, line_col, scratch_project
 from rulecraft.compiler.cli import main
 
