@@ -28,6 +28,12 @@ GAME_FILES = {
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
+# Keys of a card that are not attributes.
+CARD_KEYS = {"name", "rules", "doc", "playable", "effect"}
+
+# Flow sections and the prefix of their steps' routine names.
+FLOW_SECTIONS = {"setup": "setup", "turn": "turn", "end_of_turn": "end"}
+
 SCALAR_TYPES = {"int": ir.INT, "bool": ir.BOOL, "str": ir.STR, "player": ir.PLAYER, "card": ir.CARD}
 PLURAL_SCALARS = {"ints": ir.INT, "players": ir.PLAYER, "cards": ir.CARD}
 
@@ -137,7 +143,7 @@ class Builder:
             title=g.get("title", g["game"]),
             source=g.get("source", ""),
             origin=self.origin(gdoc, ()),
-            sources=[d.path for d in self.src.docs.values()],
+            sources=[d.path for r, d in self.src.docs.items() if not r.startswith("scenarios/")],
         )
         if game.id != self.src.game_dir.name:
             self.sink.error(
@@ -160,9 +166,6 @@ class Builder:
         if fdoc is not None:
             self._routines(game, fdoc, ("procedures",), "procedure")
             self._flow(game, fdoc)
-        for rel, doc in sorted(self.src.docs.items()):
-            if rel.startswith("scenarios/"):
-                self._scenario(game, doc)
         return game
 
     def _enums(self, game: ir.Game, doc: Document) -> None:
@@ -258,179 +261,145 @@ class Builder:
             for p, t in (spec.get("params") or {}).items()
         ]
 
-    def _routines(self, game: ir.Game, doc: Document, ypath: YPath, kind: str) -> None:
+    def _routines(
+        self, game: ir.Game, doc: Document, ypath: YPath, kind: str, mode: str = "add"
+    ) -> None:
+        """Declare (``add``) or redefine (``replace``) the routines in a mapping."""
         for name, spec in (doc.get(ypath) or {}).items():
             path = (*ypath, name)
-            if name in game.functions:
+            if mode == "add" and game.routine(name) is not None:
                 self.sink.error(
                     "duplicate-name",
                     f"{kind} {name!r} is already declared",
                     doc.key_pos(path),
+                    "to change it in a scenario, put it under replace:",
                 )
                 continue
-            body = self.program(doc, (*path, "body"), f"{kind} {name!r}")
-            returns = ir.VOID
-            if "returns" in spec:
-                returns = self.type_of(game, spec["returns"], doc, (*path, "returns"))
-            game.functions[name] = ir.Routine(
-                name=name,
-                kind=kind,
-                params=self._params(game, doc, path, spec),
-                returns=returns,
-                body=body or [],
-                origin=self.origin(doc, path, spec),
-            )
-
-    def _cards(self, game: ir.Game, doc: Document) -> None:
-        for index, (cid, spec) in enumerate((doc.data.get("cards") or {}).items()):
-            path = ("cards", cid)
-            body = self.program(doc, (*path, "effect"), f"effect of card {cid!r}")
-            origin = self.origin(doc, path, spec)
-            attrs = {k: spec[k] for k in game.card_attributes if k in spec}
-            for k in game.card_attributes:
-                if k not in spec:
-                    self.sink.error(
-                        "schema",
-                        f"card {cid!r} has no {k!r}",
-                        doc.key_pos(path),
-                        f"every card gives a value for {k!r} (declared in game.yaml state.cards)",
+            if mode == "replace":
+                old = game.functions.get(name)
+                if old is None or old.kind != kind:
+                    self.missing(
+                        kind,
+                        name,
+                        [n for n, r in game.functions.items() if r.kind == kind],
+                        doc,
+                        path,
                     )
-            playable = None
-            if "playable" in spec:
-                playable = self.expression(doc, (*path, "playable"), f"playable of card {cid!r}")
-            effect = ir.Routine(
-                name=f"card__{cid}",
-                kind="card",
-                params=[("me", ir.PLAYER)],
-                returns=ir.VOID,
-                body=body or [],
-                origin=origin,
-            )
-            game.cards[cid] = ir.Card(
-                cid, spec.get("name", cid), attrs, origin, effect, playable, index
-            )
+                    continue
+            game.functions[name] = self.routine(game, doc, path, name, kind, spec)
+
+    def routine(
+        self, game: ir.Game, doc: Document, path: YPath, name: str, kind: str, spec: dict
+    ) -> ir.Routine:
+        body = self.program(doc, (*path, "body"), f"{kind} {name!r}")
+        returns = ir.VOID
+        if "returns" in spec:
+            returns = self.type_of(game, spec["returns"], doc, (*path, "returns"))
+        return ir.Routine(
+            name=name,
+            kind=kind,
+            params=self._params(game, doc, path, spec),
+            returns=returns,
+            body=body or [],
+            origin=self.origin(doc, path, spec),
+        )
+
+    def missing(self, what: str, name: str, known: Any, doc: Document, path: YPath) -> None:
+        """Report an overlay that targets something that does not exist."""
+        from .checker import _suggest
+
+        names = sorted(known)
+        self.sink.error(
+            "undefined",
+            f"there is no {what} {name!r} to change",
+            doc.key_pos(path),
+            _suggest(name, names) or (f"{what}s: " + ", ".join(names) if names else None),
+        )
+
+    def _cards(
+        self, game: ir.Game, doc: Document, ypath: YPath = ("cards",), mode: str = "add"
+    ) -> None:
+        for cid, spec in (doc.get(ypath) or {}).items():
+            path = (*ypath, cid)
+            if mode == "add" and cid in game.cards:
+                self.sink.error(
+                    "duplicate-name",
+                    f"card {cid!r} already exists",
+                    doc.key_pos(path),
+                    "to change it in a scenario, put it under replace:",
+                )
+                continue
+            if mode == "replace" and cid not in game.cards:
+                self.missing("card", cid, game.cards, doc, path)
+                continue
+            game.cards[cid] = self.card(game, doc, path, cid, spec)
+        for index, card in enumerate(game.cards.values()):
+            card.index = index
+
+    def card(self, game: ir.Game, doc: Document, path: YPath, cid: str, spec: dict) -> ir.Card:
+        body = self.program(doc, (*path, "effect"), f"effect of card {cid!r}")
+        origin = self.origin(doc, path, spec)
+        attrs = {k: spec[k] for k in game.card_attributes if k in spec}
+        for k in game.card_attributes:
+            if k not in spec:
+                self.sink.error(
+                    "schema",
+                    f"card {cid!r} has no {k!r}",
+                    doc.key_pos(path),
+                    f"every card gives a value for {k!r} (declared in game.yaml state.cards)",
+                )
+        for k in spec:
+            if k not in game.card_attributes and k not in CARD_KEYS:
+                self.sink.error(
+                    "unknown-name",
+                    f"card {cid!r}: {k!r} is not a card attribute",
+                    doc.key_pos((*path, k)),
+                    "card attributes (game.yaml state.cards): " + ", ".join(game.card_attributes),
+                )
+        playable = None
+        if "playable" in spec:
+            playable = self.expression(doc, (*path, "playable"), f"playable of card {cid!r}")
+        effect = ir.Routine(
+            name=f"card__{cid}",
+            kind="card",
+            params=[("me", ir.PLAYER)],
+            returns=ir.VOID,
+            body=body or [],
+            origin=origin,
+        )
+        return ir.Card(cid, str(spec.get("name", cid)), attrs, origin, effect, playable)
 
     def _flow(self, game: ir.Game, doc: Document) -> None:
-        for section, prefix, target in (
-            ("setup", "setup", game.setup),
-            ("turn", "turn", game.turn),
-            ("end_of_turn", "end", game.end_of_turn),
-        ):
+        for section in FLOW_SECTIONS:
             for name, spec in (doc.data.get(section) or {}).items():
-                path = (section, name)
-                body = self.program(doc, (*path, "do"), f"{section} step {name!r}")
-                target.append(
-                    ir.Routine(
-                        name=f"{prefix}__{name}",
-                        kind="phase",
-                        params=[],
-                        returns=ir.VOID,
-                        body=body or [],
-                        origin=self.origin(doc, path, spec),
-                    )
-                )
+                game.flow(section).append(self.step(doc, (section, name), section, name, spec))
+        game.flow_pos = doc.key_pos(("turn",)) if doc.has(("turn",)) else doc.pos(())
+
+    def step(self, doc: Document, path: YPath, section: str, name: str, spec: dict) -> ir.Routine:
+        body = self.program(doc, (*path, "do"), f"{section} step {name!r}")
+        return ir.Routine(
+            name=f"{FLOW_SECTIONS[section]}__{name}",
+            kind="phase",
+            params=[],
+            returns=ir.VOID,
+            body=body or [],
+            origin=self.origin(doc, path, spec),
+        )
+
+    def main(self, game: ir.Game) -> None:
+        """The flow of play as one routine: set-up steps, then turns until a game end."""
         lines = [f"{r.name}()" for r in game.setup]
         lines.append("while true:")
         lines.append("    next_turn()")
         lines += [f"    {r.name}()" for r in game.turn + game.end_of_turn]
         text = "\n".join(lines) + "\n"
-        turn_pos = doc.key_pos(("turn",)) if doc.has(("turn",)) else doc.pos(())
-        main_src = Snippet(text, lambda off, p=turn_pos: p, "the flow of play")
+        pos = game.flow_pos or game.origin.pos
+        main_src = Snippet(text, lambda off, p=pos: p, "the flow of play")
         game.main = ir.Routine(
             name="main",
             kind="main",
             params=[],
             returns=ir.VOID,
             body=parse_into(main_src, self.sink) or [],  # type: ignore[arg-type]
-            origin=ir.Origin(turn_pos, (), "The flow of play: set-up, then turns."),
+            origin=ir.Origin(pos, (), "The flow of play: set-up, then turns."),
         )
-
-    def _scenario(self, game: ir.Game, doc: Document) -> None:
-        d = doc.data
-        sid = d["scenario"]
-        expected = Path(doc.path).stem
-        if sid != expected:
-            self.sink.error(
-                "name-mismatch",
-                f"scenario id {sid!r} does not match its file name {expected!r}",
-                doc.pos(("scenario",)),
-            )
-        seats = [(s, str(v.get("name", s))) for s, v in (d.get("seats") or {}).items()]
-        seat_ids = [s for s, _ in seats]
-        players: dict[str, dict[str, Any]] = {}
-        defaults = (d.get("players") or {}).get("all") or {}
-        for seat in seat_ids:
-            players[seat] = {**defaults, **((d.get("players") or {}).get(seat) or {})}
-        for key in d.get("players") or {}:
-            if key != "all" and key not in seat_ids:
-                self.sink.error(
-                    "unknown-name",
-                    f"unknown seat {key!r}",
-                    doc.key_pos(("players", key)),
-                    "seats of this scenario: " + ", ".join(seat_ids),
-                )
-        entities: dict[str, list[dict[str, Any]]] = {}
-        for tname, spec in (d.get("entities") or {}).items():
-            path = ("entities", tname)
-            if tname not in game.entities:
-                self.sink.error(
-                    "unknown-name",
-                    f"unknown entity type {tname!r}",
-                    doc.key_pos(path),
-                    "entity types: " + ", ".join(sorted(game.entities)),
-                )
-                continue
-            if isinstance(spec, dict) and "per_seat" in spec:
-                records = []
-                for seat in seat_ids:
-                    for n in range(1, int(spec["per_seat"]) + 1):
-                        rec = dict(spec.get("values") or {})
-                        label = dict(seats).get(seat, seat)
-                        rec.update(
-                            {
-                                "id": f"{seat}_{n}",
-                                "name": f"{label} {tname} {n}",
-                                "owner": seat,
-                                "number": n,
-                            }
-                        )
-                        rec["__pos__"] = doc.key_pos(path)
-                        records.append(rec)
-            else:
-                records = []
-                for rid, values in (spec or {}).items():
-                    rec = {"id": rid, "name": str(rid), **(values or {})}
-                    rec["__pos__"] = doc.key_pos((*path, rid))
-                    records.append(rec)
-            entities[tname] = records
-        constants = {}
-        for name, spec in (d.get("constants") or {}).items():
-            value = spec["value"] if isinstance(spec, dict) else spec
-            constants[name] = value
-            if name not in game.constants:
-                # A scenario may declare constants of its own.
-                game.constants[name] = self._constant(
-                    doc,
-                    ("constants", name),
-                    name,
-                    spec if isinstance(spec, dict) else {"value": spec},
-                    False,
-                )
-        game.scenarios[sid] = ir.Scenario(
-            id=sid,
-            title=str(d.get("title", sid)),
-            origin=self.origin(doc, (), d),
-            seats=seats,
-            constants=constants,
-            globals=dict(d.get("globals") or {}),
-            players=players,
-            entities=entities,
-            max_turns=int(d.get("max_turns", 1000)),
-            sources=(doc.path,),
-            doc=doc,
-        )
-
-
-def build_game(src: Sources, sink: DiagnosticSink) -> ir.Game | None:
-    """Build the model of one game; None when nothing could be built."""
-    return Builder(src, sink).build()

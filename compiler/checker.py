@@ -818,115 +818,95 @@ class Checker:
 
 
 class ScenarioChecker:
-    """Checks the values a scenario gives to seats, globals, constants and entities."""
+    """Checks the values a scenario gives to constants, globals, seats and entities."""
 
     def __init__(self, game: ir.Game, sc: ir.Scenario, sink: DiagnosticSink):
         self.game = game
         self.sc = sc
         self.sink = sink
-        self.doc = sc.doc
-
-    def pos(self, *ypath: Any) -> Position:
-        return self.doc.pos(tuple(ypath)) if self.doc is not None else self.sc.origin.pos
 
     def check(self) -> None:
         g, sc = self.game, self.sc
         seats = [s for s, _ in sc.seats]
-        if not seats:
-            self.sink.error("schema", f"scenario {sc.id!r} has no seats", sc.origin.pos)
-        for name, value in sc.constants.items():
-            c = g.constants.get(name)
-            if c is not None:
-                self.value(value, c.type, ("constants", name), f"constant {name!r}")
-        for name, value in sc.globals.items():
-            f = g.globals.get(name)
-            if f is None:
-                self.unknown("global field", name, g.globals, ("globals", name))
-            else:
-                self.value(value, f.type, ("globals", name), f"global {name!r}")
-        for name, f in g.globals.items():
-            if (
-                name not in sc.globals
-                and not f.optional
-                and f.type.kind not in ("int", "bool", "list", "player")
-            ):
-                self.sink.error(
-                    "missing-value",
-                    f"scenario {sc.id!r} gives no value for global {name!r}",
-                    sc.origin.pos,
-                )
-        given = self.doc.data.get("players") or {}
-        for key in given:
-            if key != "all" and key not in seats:
-                continue  # reported by the builder
-            for name, value in (given[key] or {}).items():
+        for key, v in sc.values.items():
+            kind, _, rest = key.partition(".")
+            if kind == "c":
+                c = g.constants.get(rest)
+                if c is not None:
+                    self.value(v, c.type, f"constant {rest!r}")
+            elif kind == "g":
+                f = g.globals.get(rest)
+                if f is None:
+                    self.unknown("global field", rest, g.globals, v)
+                else:
+                    self.value(v, f.type, f"global {rest!r}", f.optional)
+            elif kind == "p":
+                seat, _, name = rest.partition(".")
                 f = g.player_fields.get(name)
                 if f is None:
-                    self.unknown("player field", name, g.player_fields, ("players", key, name))
+                    self.unknown("player field", name, g.player_fields, v)
                 else:
-                    who = "every seat" if key == "all" else key
-                    self.value(value, f.type, ("players", key, name), f"{who}'s {name!r}")
-        for seat, values in sc.players.items():
+                    who = "every seat" if v.shared else seat
+                    self.value(v, f.type, f"{who}'s {name!r}", f.optional)
+            elif kind == "e":
+                tname, rid, name = rest.split(".", 2)
+                et = g.entities[tname]
+                f = et.member(name)
+                if name == "name":
+                    continue
+                if f is None:
+                    self.unknown(f"{tname} field", name, {**et.attributes, **et.fields}, v)
+                else:
+                    self.value(v, f.type, f"{rid}'s {name!r}", f.optional)
+        for seat in seats:
+            given = sc.player_values(seat)
             for name, f in g.player_fields.items():
-                if name not in values and f.type.kind in ("entity",) and not f.optional:
+                if name not in given and f.type.kind == "entity" and not f.optional:
                     self.sink.error(
                         "missing-value",
                         f"seat {seat!r} has no value for {name!r}",
-                        self.pos("players", seat) if seat in given else sc.origin.pos,
+                        sc.origin.pos,
+                        f"give it under players: {seat}: {name}: ...",
                     )
-        for tname, records in sc.entities.items():
-            et = g.entities[tname]
-            for rec in records:
-                rid = rec["id"]
-                base = (
-                    ("entities", tname, rid)
-                    if "per_seat" not in (self.doc.get(("entities", tname)) or {})
-                    else ("entities", tname)
+        for tname, et in g.entities.items():
+            if tname not in sc.records:
+                self.sink.error(
+                    "missing-value",
+                    f"scenario {sc.id!r} lists no {et.plural}",
+                    sc.origin.pos,
+                    f"list them under entities: {tname}:",
                 )
-                for name, value in rec.items():
-                    if name in ("id", "name", "__pos__"):
-                        continue
-                    f = et.member(name)
-                    if f is None:
-                        self.unknown(
-                            f"{tname} attribute or field",
-                            name,
-                            {**et.attributes, **et.fields},
-                            (*base, name),
-                        )
-                    else:
-                        self.value(value, f.type, (*base, name), f"{rid}'s {name!r}", f.optional)
+                continue
+            for rid in sc.records[tname]:
+                given = sc.record_values(tname, rid)
                 for name, f in et.attributes.items():
-                    if name not in rec and not f.optional:
+                    if name not in given and not f.optional:
                         self.sink.error(
                             "missing-value",
                             f"{tname} {rid!r} has no value for attribute {name!r}",
-                            rec["__pos__"],
+                            given["name"].pos if "name" in given else sc.origin.pos,
                         )
-        for tname in g.entities:
-            if tname not in sc.entities:
-                self.sink.error(
-                    "missing-value",
-                    f"scenario {sc.id!r} lists no {g.entities[tname].plural}",
-                    sc.origin.pos,
-                )
 
-    def unknown(self, what: str, name: str, known: Any, ypath: tuple) -> None:
+    def unknown(self, what: str, name: str, known: Any, v: ir.Value) -> None:
         self.sink.error(
             "unknown-name",
             f"unknown {what} {name!r}",
-            self.doc.key_pos(ypath),
+            v.pos,
             _suggest(name, known) or "known: " + ", ".join(sorted(known)),
         )
 
-    def ids(self, tname: str) -> list[str]:
-        return [r["id"] for r in self.sc.entities.get(tname, [])]
+    def value(self, v: ir.Value, t: ir.Type, what: str, optional: bool = False) -> None:
+        if t.kind == "list" and isinstance(v.value, list):
+            assert t.elem is not None
+            for i, item in enumerate(v.value):
+                self.check_value(item, t.elem, v.item_pos(i), what, False)
+            return
+        self.check_value(v.value, t, v.pos, what, optional)
 
-    def value(self, v: Any, t: ir.Type, ypath: tuple, what: str, optional: bool = False) -> None:
-        pos = self.doc.pos(ypath)
+    def check_value(self, v: Any, t: ir.Type, pos: Position, what: str, optional: bool) -> None:
         bad = None
         if v is None:
-            if not optional:
+            if not optional and t.kind not in ("player", "entity", "card"):
                 bad = "a value"
         elif t.kind == "int":
             if not isinstance(v, int) or isinstance(v, bool):
@@ -961,22 +941,22 @@ class ScenarioChecker:
                     "values: " + ", ".join(values),
                 )
         elif t.kind == "entity":
-            ids = self.ids(t.name)
+            ids = self.sc.records.get(t.name, [])
             if v not in ids:
+                plural = self.game.entities[t.name].plural
                 self.sink.error(
                     "unknown-name",
                     f"{what}: unknown {t.name} {v!r}",
                     pos,
-                    _suggest(str(v), ids)
-                    or f"{self.game.entities[t.name].plural}: " + ", ".join(ids),
+                    _suggest(str(v), ids) or f"{plural}: " + ", ".join(ids),
                 )
         elif t.kind == "list":
             if not isinstance(v, list):
                 bad = "a list"
             else:
                 assert t.elem is not None
-                for i, item in enumerate(v):
-                    self.value(item, t.elem, (*ypath, i), what)
+                for item in v:
+                    self.check_value(item, t.elem, pos, what, False)
         if bad:
             self.sink.error("type", f"{what} must be {bad}, not {v!r}", pos)
 

@@ -760,9 +760,7 @@ class StateBuilder:
         self.game = game
         self.sc = sc
         self.seats = [s for s, _ in sc.seats]
-        self.index = {
-            t: {r["id"]: i for i, r in enumerate(recs)} for t, recs in sc.entities.items()
-        }
+        self.index = {t: {rid: i for i, rid in enumerate(ids)} for t, ids in sc.records.items()}
         self.cards = {cid: c.index for cid, c in game.cards.items()}
 
     def convert(self, v: Any, t: ir.Type) -> Any:
@@ -781,10 +779,11 @@ class StateBuilder:
             return str(v)
         return v
 
-    def fields(self, decl: dict[str, ir.Field], values: dict[str, Any]) -> dict[str, Any]:
+    def fields(self, decl: dict[str, ir.Field], values: dict[str, ir.Value]) -> dict[str, Any]:
         out = {}
         for name, f in decl.items():
-            out[name] = self.convert(values[name], f.type) if name in values else default_value(f)
+            v = values.get(name)
+            out[name] = self.convert(v.value, f.type) if v is not None else default_value(f)
         return out
 
     def build(self) -> dict[str, Any]:
@@ -794,20 +793,21 @@ class StateBuilder:
         players = []
         for seat, name in sc.seats:
             p = {"id": seat, "name": name}
-            p.update(self.fields(g.player_fields, sc.players.get(seat, {})))
+            p.update(self.fields(g.player_fields, sc.player_values(seat)))
             players.append(p)
         entities = {}
         for tname, et in g.entities.items():
             recs = []
-            for rec in sc.entities.get(tname, []):
-                r = {"id": rec["id"], "name": str(rec.get("name", rec["id"]))}
-                r.update(self.fields(et.attributes, rec))
-                r.update(self.fields(et.fields, rec))
+            for rid in sc.records.get(tname, []):
+                given = sc.record_values(tname, rid)
+                r = {"id": rid, "name": str(given["name"].value) if "name" in given else rid}
+                r.update(self.fields(et.attributes, given))
+                r.update(self.fields(et.fields, given))
                 recs.append(r)
             entities[tname] = recs
         return {
             "c": consts,
-            "g": self.fields(g.globals, sc.globals),
+            "g": self.fields(g.globals, sc.prefixed("g.")),
             "p": players,
             "e": entities,
             "turn": 0,

@@ -131,6 +131,17 @@ class Routine:
 
 
 @dataclass
+class Hook:
+    """Code that runs before or after a procedure, with the procedure's parameters."""
+
+    name: str
+    when: str  # before | after
+    target: str
+    body: list[Stmt]
+    origin: Origin
+
+
+@dataclass
 class Card:
     id: str
     name: str
@@ -142,18 +153,57 @@ class Card:
 
 
 @dataclass
+class Value:
+    """A value a scenario gives, and where it was written (file, line, layer)."""
+
+    value: Any
+    pos: Position
+    layer: str  # the scenario id whose file wrote it
+    shared: bool = False  # written under `players: all:`
+    doc: Any = field(default=None, repr=False, compare=False)  # where it was written
+    ypath: tuple = ()
+
+    def item_pos(self, index: int) -> Position:
+        """Position of element ``index`` of a list value."""
+        return self.doc.pos((*self.ypath, index)) if self.doc is not None else self.pos
+
+
+@dataclass
 class Scenario:
+    """The starting values of one scenario, each with its provenance.
+
+    ``values`` maps a dotted path to a `Value`: ``c.<constant>``, ``g.<global>``,
+    ``p.<seat>.<field>``, ``e.<type>.<record>.<field>``; ``records`` lists the record ids of
+    every entity type in order.
+    """
+
     id: str
     title: str
     origin: Origin
     seats: list[tuple[str, str]]  # (id, display name)
-    constants: dict[str, Any]  # overrides of game constants
-    globals: dict[str, Any]
-    players: dict[str, dict[str, Any]]  # seat id -> field values (after "all" defaults)
-    entities: dict[str, list[dict[str, Any]]]  # type -> records (with "id" and "name")
+    values: dict[str, Value] = field(default_factory=dict)
+    records: dict[str, list[str]] = field(default_factory=dict)
+    base: str | None = None
+    layers: tuple[str, ...] = ()  # the files applied, base first
     max_turns: int = 1000
-    sources: tuple[str, ...] = ()
-    doc: Any = field(default=None, repr=False)  # the scenario's loader.Document
+    doc: Any = field(default=None, repr=False)  # the scenario's own loader.Document
+
+    def prefixed(self, prefix: str) -> dict[str, Value]:
+        return {k[len(prefix) :]: v for k, v in self.values.items() if k.startswith(prefix)}
+
+    @property
+    def constants(self) -> dict[str, Any]:
+        return {k: v.value for k, v in self.prefixed("c.").items()}
+
+    @property
+    def globals(self) -> dict[str, Any]:
+        return {k: v.value for k, v in self.prefixed("g.").items()}
+
+    def player_values(self, seat: str) -> dict[str, Value]:
+        return self.prefixed(f"p.{seat}.")
+
+    def record_values(self, etype: str, rid: str) -> dict[str, Value]:
+        return self.prefixed(f"e.{etype}.{rid}.")
 
 
 @dataclass
@@ -174,9 +224,20 @@ class Game:
     turn: list[Routine] = field(default_factory=list)
     end_of_turn: list[Routine] = field(default_factory=list)
     main: Routine | None = None
+    flow_pos: Position | None = None
+    hooks: dict[str, Hook] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     playable: dict[str, Expr] = field(default_factory=dict)
+
+    def flow(self, section: str) -> list[Routine]:
+        """The steps of a flow section: ``setup``, ``turn`` or ``end_of_turn``."""
+        return {"setup": self.setup, "turn": self.turn, "end_of_turn": self.end_of_turn}[section]
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario of a resolved game (each resolved game has exactly one)."""
+        return next(iter(self.scenarios.values()))
 
     def routines(self) -> list[Routine]:
         """Every routine, in a stable order."""

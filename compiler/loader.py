@@ -190,6 +190,10 @@ def format_ypath(ypath: YPath) -> str:
 class Document:
     """One loaded YAML file: its plain data, with positions for every node and inside scalars."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Document:
+        # A loaded document never changes: models copied per scenario share it.
+        return self
+
     def __init__(self, path: str, data: Any, text: str, nodes: dict[YPath, _Node]) -> None:
         self.path = path
         self.data = data

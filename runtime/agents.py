@@ -14,19 +14,29 @@ __all__ = ["Agent", "RandomAgent", "MonteCarloAgent", "make_agent", "AGENTS", "p
 
 
 class Agent(Protocol):
-    def choose(self, view: dict[str, Any], decision: Decision, spec: GameSpec) -> str:
+    """``needs_view``: whether ``choose`` reads its ``view``. Drivers build the view (a copy of
+    everything the player may see) only for agents that need it and pass None to the others;
+    an agent without the attribute is treated as needing it. Either way an agent never gets
+    the true state."""
+
+    needs_view: bool
+
+    def choose(self, view: dict[str, Any] | None, decision: Decision, spec: GameSpec) -> str:
         """The id of the option to take."""
         ...
 
 
 class RandomAgent:
-    """Uniform over the legal options, from its own generator."""
+    """Uniform over the legal options, from its own generator; it does not look at the view."""
+
+    needs_view = False
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], decision: Decision, spec: GameSpec) -> str:
-        return decision.options[self.rng.randrange(len(decision.options))].id
+    def choose(self, view: dict[str, Any] | None, decision: Decision, spec: GameSpec) -> str:
+        options = decision.options
+        return options[self.rng.randrange(len(options))].id
 
 
 def score(result: dict[str, Any], player: int) -> float:
@@ -54,6 +64,8 @@ def playout(S: State, spec: GameSpec, rng: random.Random) -> dict[str, Any]:
 class MonteCarloAgent:
     """Flat Monte Carlo: for each option, ``playouts`` random games from determinized views."""
 
+    needs_view = True
+
     def __init__(self, seed: int, playouts: int = 16) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -64,18 +76,34 @@ class MonteCarloAgent:
             return options[0].id
         me = decision.player
         rng = self.rng
+        rand = rng.random
+        blocks = spec.blocks
+        origins = spec.origins
+        max_turns = spec.scenarios[view["scenario"]].max_turns
+        # Blocks only append to the log; a playout never reads it, so do not copy it
+        # (determinize copies its whole input) for every playout.
+        if view.get("log"):
+            view = dict(view)
+            view["log"] = []
         best, best_score = options[0].id, -1.0
         for opt in options:
+            oid = opt.id
             total = 0.0
             for _ in range(self.playouts):
                 S = determinize(view, spec, rng)
-                if not _apply(S, me, opt.id):
+                if not _apply(S, me, oid):
                     continue
+                # the bare machine loop (as in :func:`playout`), inlined
                 if S["pending"] is None:
-                    run(S, spec.blocks, spec.scenarios[S["scenario"]].max_turns, spec.origins)
-                total += score(playout(S, spec, rng), me)
+                    run(S, blocks, max_turns, origins)
+                while S["result"] is None:
+                    choices = S["pending"][0]["options"]
+                    answer(S, 0, choices[int(rand() * len(choices))])
+                    if S["pending"] is None:
+                        run(S, blocks, max_turns, origins)
+                total += score(S["result"], me)
             if total > best_score:
-                best, best_score = opt.id, total
+                best, best_score = oid, total
         return best
 
 

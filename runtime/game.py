@@ -35,6 +35,26 @@ class Decision:
     options: tuple[Option, ...]
 
 
+# Options are immutable values; games re-offer the same few (id, label) pairs all the time, so
+# share the instances instead of building a frozen dataclass per option per decision.
+_OPTIONS: dict[tuple[str, str], Option] = {}
+_OPTIONS_MAX = 1 << 14
+
+
+def _options(raw: list[list[Any]]) -> tuple[Option, ...]:
+    cache = _OPTIONS
+    out = []
+    for o in raw:
+        key = (o[0], o[1])
+        opt = cache.get(key)
+        if opt is None:
+            if len(cache) >= _OPTIONS_MAX:
+                cache.clear()
+            opt = cache[key] = Option(o[0], o[1])
+        out.append(opt)
+    return tuple(out)
+
+
 def new_state(spec: GameSpec, scenario: str, seed: int) -> State:
     """The state of a new game before the machine ran (see ``docs/runtime.md``)."""
     sc = _scenario(spec, scenario)
@@ -134,11 +154,7 @@ class Game:
         seats = S["seats"]
         return [
             Decision(
-                d["player"],
-                seats[d["player"]],
-                d["kind"],
-                d["prompt"],
-                tuple(Option(o[0], o[1]) for o in d["options"]),
+                d["player"], seats[d["player"]], d["kind"], d["prompt"], _options(d["options"])
             )
             for d in S["pending"] or ()
         ]
@@ -147,7 +163,7 @@ class Game:
         """The legal options of ``player`` now (empty if the game does not wait for them)."""
         for d in self.state["pending"] or ():
             if d["player"] == player:
-                return [Option(o[0], o[1]) for o in d["options"]]
+                return list(_options(d["options"]))
         return []
 
     def is_legal(self, player: int, option_id: str) -> bool:
@@ -195,7 +211,7 @@ class Game:
             )
         answer(S, k, opt)
         if S["pending"] is None:
-            self._run()
+            run(S, self._blocks, self._max_turns, self.spec.origins)
 
     def apply_index(self, player: int, index: int) -> None:
         """Apply the ``index``-th option of ``player``'s decision (for fast playouts)."""
@@ -214,7 +230,7 @@ class Game:
         """Restore a saved game; ``spec`` defaults to the compiled game named in it."""
         S = json.loads(text)
         if spec is None:
-            spec = load_spec(S["game"])
+            spec = load_spec(S["game"], S.get("scenario"))
         elif spec.game != S["game"]:
             raise RulesError(f"saved game is {S['game']!r}, not {spec.game!r}")
         return cls(spec, S)

@@ -14,8 +14,14 @@ _SPECS: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> GameSpec:
-    """Make ``spec`` findable by its name (used by hand-written engines and tests)."""
-    _SPECS[spec.game] = spec
+    """Make ``spec`` findable by its game name and by ``game/scenario`` for each scenario.
+
+    A generated game has one module per scenario, each with its own spec; the first one
+    registered also answers for the game name alone.
+    """
+    _SPECS.setdefault(spec.game, spec)
+    for scenario in spec.scenarios:
+        _SPECS[f"{spec.game}/{scenario}"] = spec
     return spec
 
 
@@ -32,13 +38,19 @@ def known_games() -> list[str]:
     return sorted(names)
 
 
-def load_spec(game: str) -> GameSpec:
-    """The :class:`GameSpec` of a compiled game (``rulecraft.generated.<game>.SPEC``)."""
-    spec = _SPECS.get(game)
+def load_spec(game: str, scenario: str | None = None) -> GameSpec:
+    """The :class:`GameSpec` of a compiled game, or of one of its scenarios.
+
+    Importing ``rulecraft.generated.<game>`` registers the spec of every scenario.
+    """
+    key = f"{game}/{scenario}" if scenario else game
+    spec = _SPECS.get(key)
     if spec is not None:
         return spec
     if not game.isidentifier():
         raise UnknownGame(f"no game named {game!r}")
+    if scenario and game in _SPECS:
+        _unknown_scenario(game, scenario)
     try:
         module = importlib.import_module(f"rulecraft.generated.{game}")
     except ModuleNotFoundError as exc:
@@ -54,19 +66,27 @@ def load_spec(game: str) -> GameSpec:
         raise UnknownGame(
             f"rulecraft.generated.{game} has no SPEC; run `rulecraft compile` to regenerate it"
         )
-    _SPECS[game] = spec
+    register(spec)
+    for other in getattr(module, "SPECS", {}).values():
+        register(other)
+    if scenario:
+        spec = _SPECS.get(key)
+        if spec is None:
+            _unknown_scenario(game, scenario)
     return spec
 
 
+def _unknown_scenario(game: str, scenario: str) -> None:
+    known = ", ".join(k for k in sorted(_SPECS) if k.startswith(game + "/"))
+    raise UnknownGame(f"game {game!r} has no scenario {scenario!r} (known: {known})")
+
+
 def resolve(name: str) -> tuple[GameSpec, str]:
-    """``"game/scenario"`` (or ``"game"`` with a single or first scenario) -> (spec, scenario)."""
+    """``"game/scenario"`` (or ``"game"``: its first scenario) -> (spec, scenario)."""
     game, _, scenario = name.partition("/")
-    spec = load_spec(game)
+    spec = load_spec(game, scenario or None)
     if not scenario:
         if not spec.scenarios:
             raise UnknownGame(f"game {game!r} has no scenario")
         return spec, next(iter(spec.scenarios))
-    if scenario not in spec.scenarios:
-        known = ", ".join(f"{game}/{s}" for s in spec.scenarios)
-        raise UnknownGame(f"game {game!r} has no scenario {scenario!r} (known: {known})")
     return spec, scenario

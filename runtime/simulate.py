@@ -37,13 +37,23 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def play_one(spec: GameSpec, scenario: str, seed: int, agents: list[str]) -> tuple[Game, int]:
-    """Play one game; the seed feeds the game and (derived per seat) the agents."""
+    """Play one game; the seed feeds the game and (derived per seat) the agents.
+
+    An agent gets the view of its player (built for each decision) only if it ``needs_view``
+    (see :class:`rulecraft.runtime.agents.Agent`); the others get None. No agent ever gets the
+    true state.
+    """
     game = Game.new(spec, scenario, seed)
     bots = [make_agent(name, derive_seed(seed, k)) for k, name in enumerate(agents)]
+    chooser = [b.choose for b in bots]
+    needs_view = [getattr(b, "needs_view", True) for b in bots]
+    S = game.state
+    pending, view, apply = game.pending, game.view, game.apply
     decisions = 0
-    while not game.finished:
-        for d in game.pending():
-            game.apply(d.player, bots[d.player].choose(game.view(d.player), d, spec))
+    while S["result"] is None:
+        for d in pending():
+            p = d.player
+            apply(p, chooser[p](view(p) if needs_view[p] else None, d, spec))
             decisions += 1
     return game, decisions
 

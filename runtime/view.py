@@ -65,7 +65,7 @@ def _spec_of(S: State, spec: GameSpec | None) -> GameSpec:
         return spec
     from .registry import load_spec
 
-    return load_spec(S["game"])
+    return load_spec(S["game"], S.get("scenario"))
 
 
 def view(S: State, player: int | None, spec: GameSpec | None = None) -> dict[str, Any]:

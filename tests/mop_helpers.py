@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulecraft.generated.march_of_progress import SPEC, engine
+from rulecraft.generated.march_of_progress import SPEC
+from rulecraft.generated.march_of_progress import thirty_years_war as engine
 from rulecraft.runtime import Game
 from rulecraft.runtime.machine import run
 

@@ -164,7 +164,7 @@ def test_cli_reports_with_caret_exit_1_and_leaves_generated_alone(
 ) -> None:
     monkeypatch.chdir(root)
     assert main(["compile"]) == 0
-    engine = root / "generated" / "march_of_progress" / "engine.py"
+    engine = root / "generated" / "march_of_progress" / "thirty_years_war.py"
     before = engine.read_bytes()
     mtime = os.stat(engine).st_mtime_ns
     edit(root, "cards.yaml", "me.strength += 1", "me.strenght += 1")

@@ -1,0 +1,175 @@
+"""Compile time of every game in ``rules/``: the whole pipeline and its stages.
+
+Usage::
+
+    python benchmarks/bench_compile.py [REPS=5]
+
+Measured, ``REPS`` times each, medians quoted (wall clock and process CPU time):
+
+* ``compile_project``: ``rulecraft.compiler.project.compile_project(root, sink)`` as the
+  ``rulecraft compile`` command runs it (nothing is written).
+* the same work split into stages, by calling the stage functions the way ``compile_project``
+  does, game by game:
+
+  - ``load tables``: ``tables.load_tables`` (games with ``tables/``: load and validate);
+  - ``load+validate``: ``SchemaStore()`` (reads and meta-checks the JSON schemas), the
+    ``game.yaml`` schema check of table-only games and
+    ``builder.load_sources`` (YAML + JSON schemas) of games with a flow;
+  - ``build+check``: ``variants.resolve_scenarios`` (build one model per scenario) and
+    ``checker.check_game`` per scenario;
+  - ``generate``: ``codegen.generate_module`` per scenario without its final formatting,
+    plus ``project.package_init``;
+  - ``format``: ``codegen.format_python`` (``ruff format`` in a subprocess) of every module.
+
+``staged`` mirrors ``compile_project`` step by step: when the pipeline changes, change it too.
+
+The stage sum can differ slightly from ``compile_project`` (timer overhead, noise).
+The first repetition also pays for imports and caches and is
+reported separately as ``cold``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shlex
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from rulecraft.compiler import builder, checker, codegen, project
+from rulecraft.compiler.schema import SchemaStore
+from rulecraft.compiler.variants import resolve_scenarios
+
+ROOT = Path(__file__).resolve().parents[1]
+STAGES = ("load tables", "load+validate", "build+check", "generate", "format")
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.wall: dict[str, float] = defaultdict(float)
+        self.cpu: dict[str, float] = defaultdict(float)
+
+    def time(self, stage: str, fn, *args, **kw):
+        w, c = time.perf_counter(), time.process_time()
+        try:
+            return fn(*args, **kw)
+        finally:
+            self.wall[stage] += time.perf_counter() - w
+            self.cpu[stage] += time.process_time() - c
+
+
+def staged(root: Path) -> tuple[_Clock, int, int]:
+    """One pass over the project, stage by stage: (clock, games, errors)."""
+    clock = _Clock()
+    sink = project.new_sink(root)
+    schemas = clock.time("load+validate", SchemaStore)
+    real_format = codegen.format_python
+    codegen.format_python = lambda text: clock.time("format", real_format, text)
+    games = 0
+    try:
+        for gdir in project.game_dirs(root):
+            if (gdir / "tables").is_dir():
+                from rulecraft.compiler.tables import load_tables
+
+                clock.time("load tables", load_tables, gdir, sink)
+            if not (gdir / "flow.yaml").exists():
+                if (gdir / "game.yaml").exists():
+                    from rulecraft.compiler.loader import load_yaml
+
+                    def validate(gdir=gdir):
+                        path = gdir / "game.yaml"
+                        doc = load_yaml(path, path.relative_to(root).as_posix(), sink)
+                        if doc is not None:
+                            schemas.validate(doc, "game", sink)
+
+                    clock.time("load+validate", validate)
+                continue
+            src = clock.time("load+validate", builder.load_sources, gdir, root, sink, schemas)
+            if src is None:
+                continue
+            before = len(sink.diagnostics)
+            resolved = clock.time("build+check", resolve_scenarios, src, sink)
+            if len(sink.diagnostics) > before:
+                continue
+            ok = []
+            for sid, game in resolved.items():
+                clock.time("build+check", checker.check_game, game, sink)
+                if len(sink.diagnostics) == before:
+                    ok.append(sid)
+            if len(sink.diagnostics) > before or not ok:
+                continue
+            for sid in ok:
+                games += 1
+                w, c = time.perf_counter(), time.process_time()
+                fmt_w, fmt_c = clock.wall["format"], clock.cpu["format"]
+                codegen.generate_module(resolved[sid])
+                # generate = the whole call minus the formatting inside it
+                clock.wall["generate"] += time.perf_counter() - w - (clock.wall["format"] - fmt_w)
+                clock.cpu["generate"] += time.process_time() - c - (clock.cpu["format"] - fmt_c)
+            init = clock.time("generate", project.package_init, resolved)
+            clock.time("format", real_format, init)
+    finally:
+        codegen.format_python = real_format
+    return clock, games, len(sink.diagnostics)
+
+
+def whole(root: Path) -> tuple[float, float, int, int]:
+    w, c = time.perf_counter(), time.process_time()
+    sink = project.new_sink(root)
+    compiled = project.compile_project(root, sink)
+    return (
+        time.perf_counter() - w,
+        time.process_time() - c,
+        len(compiled.games),
+        len(sink.diagnostics),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    reps = int(argv[0]) if argv else 5
+    print(f"$ {shlex.join(['python', sys.argv[0], *argv])}")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} cpus, {time.strftime('%Y-%m-%d %H:%M')}"
+    )
+    games = sorted(p.name for p in project.game_dirs(ROOT))
+    print(f"project {ROOT}: rules/ {', '.join(games)}; {reps} reps, interleaved\n")
+
+    cold = whole(ROOT)
+    runs_whole, runs_staged = [], []
+    for _ in range(reps):
+        runs_whole.append(whole(ROOT))
+        runs_staged.append(staged(ROOT))
+
+    def ms(x: float) -> str:
+        return f"{x * 1000:9.1f}"
+
+    print(f"{'':22}{'wall ms':>9}  {'cpu ms':>9}   (median of {reps}; wall min-max)")
+    wl = [r[0] for r in runs_whole]
+    print(
+        f"{'compile_project':22}{ms(statistics.median(wl))}  "
+        f"{ms(statistics.median(r[1] for r in runs_whole))}   "
+        f"{min(wl) * 1000:.0f}-{max(wl) * 1000:.0f}"
+    )
+    print(f"{'  cold (1st run)':22}{ms(cold[0])}  {ms(cold[1])}")
+    total_w = total_c = 0.0
+    for st in STAGES:
+        w = statistics.median(r[0].wall[st] for r in runs_staged)
+        c = statistics.median(r[0].cpu[st] for r in runs_staged)
+        total_w += w
+        total_c += c
+        print(f"{'  ' + st:22}{ms(w)}  {ms(c)}")
+    print(f"{'  sum of stages':22}{ms(total_w)}  {ms(total_c)}")
+    print(
+        f"\n{cold[2]} scenario engine(s) generated, {cold[3]} diagnostics; "
+        "format = ruff in a subprocess (its cpu time is not in this process's cpu column)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
