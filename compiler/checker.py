@@ -590,6 +590,19 @@ class Checker:
         if e.id in g.functions or e.id in BUILTINS:
             self.error("type", f"{e.id!r} is a function; call it with ()", e)
             return ir.ANY
+        # The ids of the scenario's seats, cards and records name those things.
+        sc = g.scenario if len(g.scenarios) == 1 else None
+        seats = [s for s, _ in sc.seats] if sc else []
+        if e.id in seats:
+            e.ref = ("seat", seats.index(e.id))
+            return ir.PLAYER
+        if e.id in g.cards:
+            e.ref = ("card", g.cards[e.id].index)
+            return ir.CARD
+        for tname, ids in sc.records.items() if sc else ():
+            if e.id in ids:
+                e.ref = ("record", tname, ids.index(e.id))
+                return ir.entity(tname)
         known = [
             *(n for s in self.scopes for n in s),
             "players",
@@ -597,6 +610,9 @@ class Checker:
             *g.enums,
             *g.globals,
             *g.constants,
+            *seats,
+            *g.cards,
+            *(i for ids in (sc.records.values() if sc else ()) for i in ids),
         ]
         self.error("unknown-name", f"unknown name {e.id!r}", e, _suggest(e.id, known))
         return ir.ANY

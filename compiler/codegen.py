@@ -127,6 +127,10 @@ class ExprGen:
             return f'S["c"][{e.id!r}]'
         if kind == "self":
             return f"r[{e.id!r}]"
+        if kind in ("seat", "card"):
+            return repr(ref[1])
+        if kind == "record":
+            return repr(ref[2])
         raise CodegenError(f"unresolved name {e.id!r}")
 
     def e_Attr(self, e: Attr) -> str:
@@ -779,6 +783,15 @@ class StateBuilder:
             return str(v)
         return v
 
+    def record_name(self, tname: str, rid: str, given: dict[str, ir.Value]) -> str:
+        """A record's given name; a seat's numbered pieces are named after the seat."""
+        if "name" in given:
+            return str(given["name"].value)
+        if "owner" in given and "number" in given:
+            seat = dict(self.sc.seats).get(given["owner"].value, given["owner"].value)
+            return f"{seat} {tname} {given['number'].value}"
+        return rid
+
     def fields(self, decl: dict[str, ir.Field], values: dict[str, ir.Value]) -> dict[str, Any]:
         out = {}
         for name, f in decl.items():
@@ -800,7 +813,7 @@ class StateBuilder:
             recs = []
             for rid in sc.records.get(tname, []):
                 given = sc.record_values(tname, rid)
-                r = {"id": rid, "name": str(given["name"].value) if "name" in given else rid}
+                r = {"id": rid, "name": self.record_name(tname, rid, given)}
                 r.update(self.fields(et.attributes, given))
                 r.update(self.fields(et.fields, given))
                 recs.append(r)

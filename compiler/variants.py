@@ -352,11 +352,10 @@ class Overlay:
                     for k in [k for k in values if k.startswith(f"e.{tname}.{rid}.")]:
                         del values[k]
                 records[tname] = []
-                for seat, label in seats:
+                for seat, _ in seats:
                     for n in range(1, int(spec["per_seat"]) + 1):
                         rid = f"{seat}_{n}"
                         records[tname].append(rid)
-                        put(f"e.{tname}.{rid}.name", f"{label} {tname} {n}", (*path, "per_seat"))
                         put(f"e.{tname}.{rid}.owner", seat, (*path, "per_seat"))
                         put(f"e.{tname}.{rid}.number", n, (*path, "per_seat"))
                         for k, v in (spec.get("values") or {}).items():

@@ -226,16 +226,34 @@ def f_army_value(S, v_a, v_defending):
     raise RulesError("army_value ended without a value", "rules/march_of_progress/rules.yaml:66:3")
 
 
+def f_scores_for(S, v_p, v_c):
+    "Whether a SCORE action counts the VP die of country `c` for player `p`. (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:78:3]"
+    return f_controls(S, v_p, v_c)
+    raise RulesError("scores_for ended without a value", "rules/march_of_progress/rules.yaml:78:3")
+
+
+def f_score_value(S, v_p):
+    "The VPs a SCORE action earns (before the limit of the stock). (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:86:3]"
+    return 1 + sum(
+        [
+            S["e"]["country"][v_c]["vp_die"]
+            for v_c in list(range(len(S["e"]["country"])))
+            if f_scores_for(S, v_p, v_c)
+        ]
+    )
+    raise RulesError("score_value ended without a value", "rules/march_of_progress/rules.yaml:86:3")
+
+
 def f_vp_die_floor(S, v_p, v_c):
-    "The lowest value STRENGTH may take the VP die of country `c` to. (MOP-STR-01) [rules/march_of_progress/rules.yaml:78:3]"
+    "The lowest value STRENGTH may take the VP die of country `c` to. (MOP-STR-01) [rules/march_of_progress/rules.yaml:94:3]"
     return 0
     raise RulesError(
-        "vp_die_floor ended without a value", "rules/march_of_progress/rules.yaml:78:3"
+        "vp_die_floor ended without a value", "rules/march_of_progress/rules.yaml:94:3"
     )
 
 
 def f_gain_vp(S, v_p, v_amount):
-    "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:87:3]"
+    "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:103:3]"
     v_k = min(v_amount, S["g"]["vp_stock"])
     S["g"]["vp_stock"] = max(S["g"]["vp_stock"] - v_k, 0)
     _r1 = S["p"][v_p]
@@ -277,7 +295,7 @@ def f_gain_vp(S, v_p, v_amount):
 
 
 def f_move_army(S, v_a, v_dest):
-    "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:100:3]"
+    "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:116:3]"
     v_start = S["e"]["army"][v_a]["location"]
     _r1 = S["e"]["army"][v_a]
     _r1["fortified"] = False
@@ -300,7 +318,7 @@ def f_move_army(S, v_a, v_dest):
 
 
 def f_destroy(S, v_a):
-    "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:111:3]"
+    "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:127:3]"
     _r1 = S["e"]["army"][v_a]
     _r1["location"] = None
     _r2 = S["e"]["army"][v_a]
@@ -310,7 +328,7 @@ def f_destroy(S, v_a):
 
 
 def f_combat(S, v_att, v_where, v_bonus):
-    "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:157:3]"
+    "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:173:3]"
     v_foe = f_enemy(S, v_att)
     v_attackers = [
         v_a for v_a in f_armies_in(S, v_att, v_where) if (not S["e"]["army"][v_a]["fortified"])
@@ -1046,20 +1064,7 @@ def _b47(S, F):
             ),
         )
     else:
-        f_gain_vp(
-            S,
-            L["me"],
-            (
-                1
-                + sum(
-                    [
-                        S["e"]["country"][v_c]["vp_die"]
-                        for v_c in list(range(len(S["e"]["country"])))
-                        if f_controls(S, L["me"], v_c)
-                    ]
-                )
-            ),
-        )
+        f_gain_vp(S, L["me"], f_score_value(S, L["me"]))
     _z1 = S["p"][L["me"]]["discard"]
     S["p"][L["me"]]["hand"].extend(_z1)
     _z1.clear()
@@ -1524,25 +1529,25 @@ BLOCKS = (
     _b83,
 )
 ORIGINS = (
-    "rules/march_of_progress/rules.yaml:120:3",
-    "rules/march_of_progress/rules.yaml:132:7",
-    "rules/march_of_progress/rules.yaml:133:11",
-    "rules/march_of_progress/rules.yaml:133:11",
-    "rules/march_of_progress/rules.yaml:135:11",
-    "rules/march_of_progress/rules.yaml:135:11",
-    "rules/march_of_progress/rules.yaml:141:7",
-    "rules/march_of_progress/rules.yaml:142:11",
-    "rules/march_of_progress/rules.yaml:143:11",
-    "rules/march_of_progress/rules.yaml:144:15",
-    "rules/march_of_progress/rules.yaml:144:15",
+    "rules/march_of_progress/rules.yaml:136:3",
     "rules/march_of_progress/rules.yaml:148:7",
     "rules/march_of_progress/rules.yaml:149:11",
-    "rules/march_of_progress/rules.yaml:148:7",
     "rules/march_of_progress/rules.yaml:149:11",
-    "rules/march_of_progress/rules.yaml:150:15",
-    "rules/march_of_progress/rules.yaml:151:15",
-    "rules/march_of_progress/rules.yaml:152:19",
-    "rules/march_of_progress/rules.yaml:152:19",
+    "rules/march_of_progress/rules.yaml:151:11",
+    "rules/march_of_progress/rules.yaml:151:11",
+    "rules/march_of_progress/rules.yaml:157:7",
+    "rules/march_of_progress/rules.yaml:158:11",
+    "rules/march_of_progress/rules.yaml:159:11",
+    "rules/march_of_progress/rules.yaml:160:15",
+    "rules/march_of_progress/rules.yaml:160:15",
+    "rules/march_of_progress/rules.yaml:164:7",
+    "rules/march_of_progress/rules.yaml:165:11",
+    "rules/march_of_progress/rules.yaml:164:7",
+    "rules/march_of_progress/rules.yaml:165:11",
+    "rules/march_of_progress/rules.yaml:166:15",
+    "rules/march_of_progress/rules.yaml:167:15",
+    "rules/march_of_progress/rules.yaml:168:19",
+    "rules/march_of_progress/rules.yaml:168:19",
     "rules/march_of_progress/flow.yaml:77:3",
     "rules/march_of_progress/flow.yaml:81:7",
     "rules/march_of_progress/flow.yaml:82:11",

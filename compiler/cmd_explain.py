@@ -1,0 +1,110 @@
+"""`rulecraft explain <game>/<scenario>`: the resolved scenario, and where each part came from.
+
+Every value, card, function, procedure, flow step and hook is listed with the file, line and
+layer (the game's own files, or the scenario file that set or changed it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from . import ir
+from .cli import CLIError, command
+from .project import ProjectError, compile_project, find_root, new_sink
+
+
+def _layer(pos: Any) -> str:
+    path = Path(str(pos.file))
+    return path.stem if path.parent.name == "scenarios" else "game"
+
+
+def explain(game: ir.Game) -> dict[str, list[dict[str, Any]]]:
+    """The resolved scenario as rows of (what, value, where, layer), grouped by section."""
+    sc = game.scenario
+    out: dict[str, list[dict[str, Any]]] = {}
+
+    def row(section: str, what: str, value: Any, pos: Any, layer: str | None = None) -> None:
+        out.setdefault(section, []).append(
+            {"what": what, "value": value, "where": str(pos), "layer": layer or _layer(pos)}
+        )
+
+    for sid, name in sc.seats:
+        row(
+            "seats",
+            sid,
+            name,
+            sc.doc.pos(("seats", sid)) if sc.doc.has(("seats", sid)) else sc.origin.pos,
+        )
+    for name, c in sorted(game.constants.items()):
+        v = sc.values.get(f"c.{name}")
+        if v is not None:
+            row("constants", name, v.value, v.pos, v.layer)
+        else:
+            row("constants", name, c.value, c.origin.pos)
+    for key, v in sc.values.items():
+        if not key.startswith("c."):
+            section = {"g": "globals", "p": "players", "e": "entities"}[key[0]]
+            row(section, key[2:], v.value, v.pos, v.layer)
+    for card in game.cards.values():
+        row("cards", card.id, card.name, card.origin.pos)
+    for r in game.functions.values():
+        if not r.name.endswith("__rules"):
+            row(f"{r.kind}s", r.name, r.origin.doc, r.origin.pos)
+    for section in ("setup", "turn", "end_of_turn"):
+        for r in game.flow(section):
+            row(f"flow {section}", r.name.split("__", 1)[1], r.origin.doc, r.origin.pos)
+    for h in game.hooks.values():
+        row("hooks", h.name, f"{h.when} {h.target}", h.origin.pos)
+    return out
+
+
+def render(name: str, game: ir.Game, table: dict[str, list[dict[str, Any]]]) -> str:
+    sc = game.scenario
+    lines = [f"{name}: {sc.title}", "layers: " + " -> ".join(sc.layers), ""]
+    for section, rows in table.items():
+        lines.append(f"{section}:")
+        width = max(len(r["what"]) for r in rows)
+        for r in rows:
+            value = r["value"]
+            shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            lines.append(f"  {r['what']:<{width}}  {shown:<60}  {r['where']}  [{r['layer']}]")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _add(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="game/scenario, e.g. march_of_progress/age_of_marlborough")
+    p.add_argument("--json", action="store_true", help="print the table as JSON")
+
+
+def _run(args: argparse.Namespace) -> int:
+    game_id, _, scenario = args.name.partition("/")
+    try:
+        root = find_root()
+        sink = new_sink(root)
+        result = compile_project(root, sink, [game_id], generate=False)
+    except ProjectError as exc:
+        raise CLIError(str(exc)) from None
+    if sink.has_errors:
+        print(sink.render_all())
+        return 1
+    names = sorted(k for k in result.games if k.startswith(game_id + "/"))
+    if not scenario:
+        scenario = names[0].split("/", 1)[1] if names else ""
+    key = f"{game_id}/{scenario}"
+    if key not in result.games:
+        raise CLIError(f"no scenario {key!r} (known: {', '.join(names)})")
+    game = result.games[key]
+    table = explain(game)
+    print(
+        json.dumps(table, indent=2, ensure_ascii=False) if args.json else render(key, game, table)
+    )
+    return 0
+
+
+command("explain", "show a resolved scenario and where every part of it came from", _add, _run)
