@@ -14,6 +14,7 @@ value goes through ``repr``.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -147,8 +148,16 @@ class ExprGen:
     def e_ListLit(self, e: ListLit) -> str:
         return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
 
+    def iterable(self, e: Expr) -> str:
+        """An expression only iterated over: the list of all players or records is a range."""
+        if isinstance(e, Name) and e.ref is not None and e.ref[0] == "players":
+            return 'range(len(S["p"]))'
+        if isinstance(e, Name) and e.ref is not None and e.ref[0] == "all":
+            return f'range(len(S["e"][{e.ref[1]!r}]))'
+        return self.expr(e)
+
     def e_Comp(self, e: Comp) -> str:
-        it = self.expr(e.iter)
+        it = self.iterable(e.iter)
         self.comp_vars.append({e.var})
         elt = self.expr(e.elt)
         cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
@@ -159,10 +168,30 @@ class ExprGen:
         return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
 
     def e_Compare(self, e: Compare) -> str:
+        test = self.emptiness(e)
+        if test is not None:
+            return test
         op = e.op
         if isinstance(e.right, NoneLit) or isinstance(e.left, NoneLit):
             op = {"==": "is", "!=": "is not"}[op]
         return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
+
+    def emptiness(self, e: Compare) -> str | None:
+        """``count([... if c]) > 0`` as ``any(c for ...)``: no list is built."""
+        left, right = e.left, e.right
+        if not (isinstance(right, Int) and right.value == 0 and e.op in (">", "!=", "==")):
+            return None
+        if not (isinstance(left, Call) and left.func == "count" and len(left.args) == 1):
+            return None
+        comp = left.args[0]
+        if not isinstance(comp, Comp):
+            return None
+        it = self.iterable(comp.iter)
+        self.comp_vars.append({comp.var})
+        cond = self.expr(comp.cond) if comp.cond is not None else "True"
+        self.comp_vars.pop()
+        test = f"any({cond} for v_{comp.var} in {it})"
+        return f"(not {test})" if e.op == "==" else test
 
     def e_In(self, e: In) -> str:
         op = "not in" if e.negate else "in"
@@ -348,12 +377,12 @@ class RoutineGen:
         elif isinstance(s, Log):
             text = eg.expr(s.text)
             if s.audience is None:
-                self.emit(lines, ind, f"log(S, {text})")
+                self.emit(lines, ind, f'S["log"].append([{text}, None])')
             else:
                 aud = eg.expr(s.audience)
                 if s.audience.ty == ir.PLAYER:
                     aud = f"[{aud}]"
-                self.emit(lines, ind, f"log(S, {text}, {aud})")
+                self.emit(lines, ind, f'S["log"].append([{text}, {aud}])')
         elif isinstance(s, Return):
             self.ret(s, lines, ind)
         elif isinstance(s, Break):
@@ -369,7 +398,7 @@ class RoutineGen:
             assert isinstance(c, Call)
             if c.func == "next_turn":
                 self.emit(lines, ind, 'S["turn"] += 1')
-                self.emit(lines, ind, 'log(S, "Turn " + str(S["turn"]))')
+                self.emit(lines, ind, 'S["log"].append(["Turn " + str(S["turn"]), None])')
             else:
                 self.emit(lines, ind, self.value(c))
         elif isinstance(s, If):
@@ -383,10 +412,10 @@ class RoutineGen:
         elif isinstance(s, For):
             if self.r.suspends:
                 v = self.fresh("v")
-                self.emit(lines, ind, f"for {v} in {eg.expr(s.iter)}:")
+                self.emit(lines, ind, f"for {v} in {eg.iterable(s.iter)}:")
                 self.emit(lines, ind + 1, f"{eg.local(s.var)} = {v}")
             else:
-                self.emit(lines, ind, f"for {eg.local(s.var)} in {eg.expr(s.iter)}:")
+                self.emit(lines, ind, f"for {eg.local(s.var)} in {eg.iterable(s.iter)}:")
             self.loops.append(("py",))
             self.simple_body(s.body, lines, ind + 1)
             self.loops.pop()
@@ -416,7 +445,7 @@ class RoutineGen:
         if self.r.suspends:
             if value is not None:
                 self.emit(lines, ind, f'S["ret"] = {value}')
-            self.emit(lines, ind, "ret(S)")
+            self.emit(lines, ind, 'S["stack"].pop()')
             self.emit(lines, ind, "return")
         else:
             self.emit(lines, ind, f"return {value}" if value is not None else "return")
@@ -456,7 +485,7 @@ class RoutineGen:
         self.cur = entry
         self.lower_body(self.r.body)
         if not self.cur.closed:
-            self.cur.lines.append("    ret(S)")
+            self.cur.lines.append('    S["stack"].pop()')
             self.cur.closed = True
         return entry.index
 
@@ -553,7 +582,8 @@ class RoutineGen:
                 f'"{p}": {eg.expr(a)}' for (p, _), a in zip(r.params, c.args, strict=True)
             )
             entry = self.mod.entry_name(r)
-            self.cur.lines.append(f"    call(S, F, {entry}, {{{local}}}, {cont.index})")
+            self.cur.lines.append(f"    F[0] = {cont.index}")
+            self.cur.lines.append(f'    S["stack"].append([{entry}, {{{local}}}])')
         self.cur.closed = True
         self.cur = cont
         self.assign_answer(cont, assign, 'S["ret"]')
@@ -697,6 +727,35 @@ def doc_literal(doc: str, origin: ir.Origin) -> str:
 # ---------------------------------------------------------------------------- module
 
 
+JUMP = re.compile(r"^( *)F\[0\] = (\d+)$")
+
+
+def chain_forward_jumps(blocks: list[Block]) -> None:
+    """A jump to a later block that ends its block calls that block directly.
+
+    The driver would call it next anyway; calling it here saves a round through the driver.
+    Only forward jumps are chained, so the chain is as deep as the number of blocks at most
+    (loops jump backwards and go through the driver).
+    """
+    for b in blocks:
+        out = []
+        lines = b.lines
+        for i, line in enumerate(lines):
+            out.append(line)
+            m = JUMP.match(line)
+            if m is None or int(m.group(2)) <= b.index:
+                continue
+            indent = m.group(1)
+            nxt = lines[i + 1] if i + 1 < len(lines) else None
+            outer = indent[:-4] if len(indent) >= 8 else None
+            ends_branch = nxt is None or (
+                outer is not None and (nxt == outer + "else:" or nxt.startswith(outer + "elif "))
+            )
+            if ends_branch:
+                out.append(f"{indent}_b{m.group(2)}(S, F)")
+        b.lines = out
+
+
 class ModuleGen:
     def __init__(self, game: ir.Game):
         self.game = game
@@ -726,6 +785,7 @@ class ModuleGen:
             entry = rg.lower()
             self.entries[r.name] = entry
             lowered.append((r, entry))
+        chain_forward_jumps(self.blocks)
         return {
             "functions": functions,
             "blocks": self.blocks,
