@@ -304,15 +304,18 @@ class Builder:
             origin=self.origin(doc, path, spec),
         )
 
-    def missing(self, what: str, name: str, known: Any, doc: Document, path: YPath) -> None:
-        """Report an overlay that targets something that does not exist."""
+    def missing(
+        self, what: str, name: str, known: Any, doc: Document, path: YPath, value: bool = False
+    ) -> None:
+        """Report an overlay that targets something that does not exist (at its key, or at
+        the value that names it)."""
         from .checker import _suggest
 
         names = sorted(known)
         self.sink.error(
             "undefined",
             f"there is no {what} {name!r} to change",
-            doc.key_pos(path),
+            doc.pos(path) if value else doc.key_pos(path),
             _suggest(name, names) or (f"{what}s: " + ", ".join(names) if names else None),
         )
 

@@ -85,7 +85,9 @@ def _names(text: str) -> list[str]:
 
 # -- play -------------------------------------------------------------------------------
 def _play_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="game or game/scenario, e.g. march_of_progress/thirty_years_war")
+    p.add_argument(
+        "name", help="GAME or GAME/SCENARIO (a folder under rules/ and a file under its scenarios/)"
+    )
     p.add_argument(
         "--seats",
         type=_names,
@@ -111,29 +113,111 @@ def _play(args: argparse.Namespace) -> int:
 
 
 # -- simulate ---------------------------------------------------------------------------
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}")
+    return n
+
+
 def _simulate_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="game or game/scenario")
-    p.add_argument("--games", type=_positive, required=True, help="number of games")
+    p.add_argument("name", help="game or game/scenario (with --all: a game)")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="balance report: every scenario of the game, random vs random and mc vs mc",
+    )
+    p.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        help="number of games (required; with --all: random-vs-random games per scenario, "
+        "default 200)",
+    )
     p.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     p.add_argument(
         "--agents",
         type=_names,
-        default=["random"],
-        help="per seat: random, mc or mc:PLAYOUTS (one name for all seats)",
+        default=None,
+        help="per seat: random, mc or mc:PLAYOUTS (one name for all seats; not with --all)",
     )
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument(
+        "--bot-games",
+        type=_count,
+        default=None,
+        help="with --all: mc-vs-mc games per scenario (default 20; 0 skips them)",
+    )
+    p.add_argument(
+        "--playouts",
+        type=_positive,
+        default=None,
+        help="with --all: playouts per option of the mc bot (default 8)",
+    )
+    p.add_argument("--html", metavar="FILE", default=None, help="with --all: write an HTML page")
 
 
 def _simulate(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import resolve
     from rulecraft.runtime.simulate import simulate
 
+    if args.all:
+        return _simulate_all(args)
+    for opt, value in (
+        ("--bot-games", args.bot_games),
+        ("--playouts", args.playouts),
+        ("--html", args.html),
+    ):
+        if value is not None:
+            raise CLIError(f"{opt} needs --all")
+    if args.games is None:
+        raise CLIError("the following arguments are required: --games")
     spec, scenario = resolve(args.name)
     result = simulate(
-        spec, scenario, args.games, args.seed, args.agents, jobs=args.jobs, progress=sys.stderr
+        spec,
+        scenario,
+        args.games,
+        args.seed,
+        args.agents or ["random"],
+        jobs=args.jobs,
+        progress=sys.stderr,
     )
     print(result.to_json() if args.json else result.report())
+    return 0
+
+
+def _simulate_all(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rulecraft.runtime import balance as bal
+
+    if "/" in args.name:
+        raise CLIError(f"--all takes a game name, not a scenario: {args.name!r}")
+    if args.agents is not None:
+        raise CLIError("--agents does not go with --all (it plays random and mc pairings)")
+    report = bal.balance(
+        args.name,
+        games=bal.DEFAULT_GAMES if args.games is None else args.games,
+        bot_games=bal.DEFAULT_BOT_GAMES if args.bot_games is None else args.bot_games,
+        playouts=bal.DEFAULT_PLAYOUTS if args.playouts is None else args.playouts,
+        seed=args.seed,
+        jobs=args.jobs,
+        progress=sys.stderr,
+    )
+    if args.html:
+        try:
+            Path(args.html).write_text(report.html(), encoding="utf-8")
+        except OSError as exc:
+            raise CLIError(f"cannot write {args.html}: {exc.strerror or exc}") from None
+        print(f"rulecraft: wrote {args.html}", file=sys.stderr)
+    print(report.to_json() if args.json else report.table())
+    if report.failed:
+        print("rulecraft: error: some pairings failed (see above)", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -78,7 +78,7 @@ def render(name: str, game: ir.Game, table: dict[str, list[dict[str, Any]]]) -> 
 
 
 def _add(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="game/scenario, e.g. march_of_progress/age_of_marlborough")
+    p.add_argument("name", help="GAME/SCENARIO, as in rulecraft play")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
 
 

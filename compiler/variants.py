@@ -204,7 +204,7 @@ class Overlay:
                 if where in spec:
                     anchor = spec[where]
                     if anchor not in names:
-                        self.b.missing(what, anchor, names, self.doc, (*here, where))
+                        self.b.missing(what, anchor, names, self.doc, (*here, where), value=True)
                         break
                     index = names.index(anchor) + delta
             steps.insert(index, step)
@@ -223,7 +223,7 @@ class Overlay:
             proc = g.functions.get(target)
             if proc is None or proc.kind != "procedure":
                 known = [n for n, r in g.functions.items() if r.kind == "procedure"]
-                self.b.missing("procedure", target, known, self.doc, (*path, when))
+                self.b.missing("procedure", target, known, self.doc, (*path, when), value=True)
                 continue
             body = self.b.program(self.doc, (*path, "do"), f"hook {name!r}") or []
             g.hooks[name] = ir.Hook(name, when, target, body, self.b.origin(self.doc, path, spec))
