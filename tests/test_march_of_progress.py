@@ -1090,26 +1090,38 @@ def test_equal_vps_is_a_tie():
     assert g.result == {"winners": [BLUE, ORANGE], "tie": True, "reason": "18 VPs reached"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="MOP-END-01/MOP-SEQ-06: the rulebook lets the game end when both players agree; "
-    "the engine offers no way to propose or accept ending the game",
-)
 def test_game_ends_by_agreement():
-    """Rules: MOP-END-01, MOP-SEQ-06"""
+    """With the reading end_by_agreement switched on, both players are asked in secret at the
+    end of every turn; the game ends only if both agree, and most VPs wins.
+
+    Rules: MOP-END-01, MOP-SEQ-06
+    """
     g = new_game()
-
-    def agree_option(p):
-        for d in g.pending():
-            if d.player == p:
-                for o in d.options:
-                    text = (o.id + " " + o.label).lower()
-                    if "agree" in text or "end the game" in text or "peace" in text:
-                        return o.id
-        return None
-
-    for p in (BLUE, ORANGE):
-        oid = agree_option(p)
-        assert oid is not None, "no option to agree to end the game"
-        g.apply(p, oid)
+    g.state["c"]["end_by_agreement"] = True
+    set_vps(g, 4, 2)
+    pick(g, "recruit", "recruit")
+    while not any(d.kind == "yes-no" for d in g.pending()):
+        answer(g, options(g)[0])
+    assert sorted(d.player for d in g.pending()) == [BLUE, ORANGE]
+    g.apply(BLUE, "yes")
+    g.apply(ORANGE, "no")
+    assert not g.finished
+    assert "The game goes on (1 of 2 agreed to end it)" in g.log_for(None)
+    pick(g, "fortify", "fortify")
+    while not any(d.kind == "yes-no" for d in g.pending()):
+        answer(g, options(g)[0])
+    g.apply(BLUE, "yes")
+    g.apply(ORANGE, "yes")
     assert g.finished
+    assert g.result["winners"] == [BLUE] and not g.result["tie"]
+    assert g.result["reason"] == "the players agreed to end the game"
+
+
+def test_agreement_is_not_asked_by_default():
+    """Rules: MOP-END-01"""
+    g = new_game()
+    assert g.state["c"]["end_by_agreement"] is False
+    pick(g, "recruit", "recruit")
+    while g.pending() and g.pending()[0].kind != "choose-card":
+        answer(g, options(g)[0])
+    assert all(d.kind == "choose-card" for d in g.pending()) and g.turn == 2
