@@ -534,27 +534,34 @@ class RoutineGen:
             assert isinstance(s, Assign)
             self.store(block.lines, 1, s.target, source, None)
 
+    def ask_blocks(self, s: Stmt) -> tuple[Block, Block]:
+        """The block that asks (a block of its own: determinization re-enters it to rebuild
+        the options) and the block that goes on with the answer."""
+        assert self.cur is not None
+        ask_block = self.cur if not self.cur.lines else self.new_block(s)
+        if ask_block is not self.cur:
+            self.jump(ask_block.index)
+        return ask_block, self.new_block(s)
+
+    def options(self, c: Call, lines: list[str], indent: str) -> tuple[str, str]:
+        """Emit ``_o = <the options of decision c>``; returns its kind and prompt code."""
+        eg = self.eg
+        if c.func == "choose_yes_no":
+            lines.append(indent + '_o = [["yes", "Yes", True], ["no", "No", False]]')
+            return "yes-no", eg.expr(c.args[1])
+        elem = c.args[1].ty.elem
+        lines.append(f"{indent}_o = {options_fn(elem)}(S, {eg.expr(c.args[1])})")
+        if c.func == "choose_optional":
+            lines.append(f'{indent}_o.append(["none", {eg.expr(c.args[3])}, None])')
+        return f"choose-{type_word(elem)}", eg.expr(c.args[2])
+
     def lower_call(self, c: Call, s: Stmt, target: str | None, assign: Stmt | None) -> None:
         eg = self.eg
         if c.func in DECISIONS:
-            # A decision gets a block of its own: determinization re-enters it to rebuild options.
-            ask_block = self.cur if not self.cur.lines else self.new_block(s)
-            if ask_block is not self.cur:
-                self.jump(ask_block.index)
-            resume = self.new_block(s)
+            ask_block, resume = self.ask_blocks(s)
             lines = ask_block.lines
             player = eg.expr(c.args[0])
-            if c.func == "choose_yes_no":
-                prompt = eg.expr(c.args[1])
-                lines.append('    _o = [["yes", "Yes", True], ["no", "No", False]]')
-                kind = "yes-no"
-            else:
-                prompt = eg.expr(c.args[2])
-                elem = c.args[1].ty.elem
-                lines.append(f"    _o = {options_fn(elem)}(S, {eg.expr(c.args[1])})")
-                if c.func == "choose_optional":
-                    lines.append(f'    _o.append(["none", {eg.expr(c.args[3])}, None])')
-                kind = f"choose-{type_word(elem)}"
+            kind, prompt = self.options(c, lines, "    ")
             lines.append(f"    ask(S, F, {player}, {kind!r}, {prompt}, _o, {resume.index})")
             ask_block.closed = True
             self.cur = resume
@@ -661,26 +668,13 @@ class RoutineGen:
         first = s.body[0]
         assert isinstance(first, Let) and isinstance(first.value, Call)
         c = first.value
-        ask_block = self.cur if not self.cur.lines else self.new_block(s)
-        if ask_block is not self.cur:
-            self.jump(ask_block.index)
-        resume = self.new_block(s)
+        ask_block, resume = self.ask_blocks(s)
         var = eg.local(s.var)
         lines = ask_block.lines
         lines.append("    _d = []")
         lines.append(f"    for _v in {eg.expr(s.iter)}:")
         lines.append(f"        {var} = _v")
-        if c.func == "choose_yes_no":
-            prompt = eg.expr(c.args[1])
-            lines.append('        _o = [["yes", "Yes", True], ["no", "No", False]]')
-            kind = "yes-no"
-        else:
-            prompt = eg.expr(c.args[2])
-            elem = c.args[1].ty.elem
-            lines.append(f"        _o = {options_fn(elem)}(S, {eg.expr(c.args[1])})")
-            if c.func == "choose_optional":
-                lines.append(f'        _o.append(["none", {eg.expr(c.args[3])}, None])')
-            kind = f"choose-{type_word(elem)}"
+        kind, prompt = self.options(c, lines, "        ")
         lines.append(f"        _d.append(({var}, {kind!r}, {prompt}, _o))")
         lines.append(f"    ask_all(S, F, _d, {resume.index})")
         ask_block.closed = True
