@@ -1,0 +1,109 @@
+"""`rulecraft coverage`: which rules-index items the rules encode and the tests check.
+
+An item counts as *encoded* when a rules file names its id (a ``rules:`` list, a table's
+``source.rules``) and as *tested* when a test names it in a docstring line ``Rules: ID, ...``
+or an example of play lists it.  Assumed data (table cells marked ``assumed:`` or ``gap:``,
+``# Assumed:`` notes in rules files) is listed so that nothing invented goes unnoticed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+from .cli import CLIError, command
+from .project import ProjectError, find_root
+
+ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+\b")
+RULES_LINE = re.compile(r"\bRules:[ \t]*([^\n]+)")
+
+
+def index_items(index_dir: Path) -> dict[str, dict[str, str]]:
+    """Game (file stem) -> {id: kind} from the rules index."""
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted(index_dir.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        out[path.stem] = {str(it["id"]): str(it.get("kind", "")) for it in data.get("items", [])}
+    return out
+
+
+def ids_in_tests(root: Path) -> set[str]:
+    found: set[str] = set()
+    for path in (root / "tests").rglob("*.py"):
+        for m in RULES_LINE.finditer(path.read_text(encoding="utf-8")):
+            found.update(ID.findall(m.group(1)))
+    for path in (root / "rules").glob("*/examples/*.yaml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        found.update(str(r) for r in data.get("rules") or [])
+    return found
+
+
+def ids_in_rules(root: Path) -> set[str]:
+    found: set[str] = set()
+    for path in (root / "rules").rglob("*.yaml"):
+        found.update(ID.findall(path.read_text(encoding="utf-8")))
+    return found
+
+
+def assumed_notes(root: Path) -> list[str]:
+    notes = []
+    for path in sorted((root / "rules").rglob("*.yaml")):
+        rel = path.relative_to(root).as_posix()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            text = line.strip()
+            if re.search(r"#\s*Assumed\b|^\s*assumed:|^\s*gap:|\bassumed:\s", line):
+                notes.append(f"{rel}:{n}: {text[:110]}")
+    return notes
+
+
+def _add(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--index", default=None, help="the rules-index folder (default ../shared/rules-index)"
+    )
+    p.add_argument("--missing", action="store_true", help="list the items no test names")
+    p.add_argument("--assumed", action="store_true", help="list every assumed datum and gap")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        root = find_root()
+    except ProjectError as exc:
+        raise CLIError(str(exc)) from None
+    index_dir = Path(args.index) if args.index else root.parent / "shared" / "rules-index"
+    if not index_dir.is_dir():
+        raise CLIError(f"no rules index at {index_dir} (use --index DIR)")
+    items = index_items(index_dir)
+    tested, encoded = ids_in_tests(root), ids_in_rules(root)
+    report = {}
+    for game, ids in items.items():
+        report[game] = {
+            "items": len(ids),
+            "encoded": sum(i in encoded for i in ids),
+            "tested": sum(i in tested for i in ids),
+            "untested": sorted(i for i in ids if i not in tested),
+        }
+    notes = assumed_notes(root)
+    if args.json:
+        print(json.dumps({"games": report, "assumed": notes}, indent=2))
+        return 0
+    print(f"{'game':<26} {'items':>6} {'encoded':>8} {'tested':>7}")
+    for game, r in report.items():
+        print(
+            f"{game:<26} {r['items']:>6} {r['encoded']:>8} {r['tested']:>7}  ({100 * r['tested'] // max(r['items'], 1)}%)"
+        )
+    print(f"{len(notes)} assumed data or gaps marked in rules/ (--assumed lists them)")
+    if args.missing:
+        for game, r in report.items():
+            if r["untested"]:
+                print(f"\n{game}: not named by any test:\n  " + "\n  ".join(r["untested"]))
+    if args.assumed:
+        print("\n" + "\n".join(notes))
+    return 0
+
+
+command("coverage", "count the rules-index items the rules encode and the tests check", _add, _run)
