@@ -93,9 +93,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     print(f"{'game':<26} {'items':>6} {'encoded':>8} {'tested':>7}")
     for game, r in report.items():
-        print(
-            f"{game:<26} {r['items']:>6} {r['encoded']:>8} {r['tested']:>7}  ({100 * r['tested'] // max(r['items'], 1)}%)"
-        )
+        share = 100 * r["tested"] // max(r["items"], 1)
+        print(f"{game:<26} {r['items']:>6} {r['encoded']:>8} {r['tested']:>7}  ({share}%)")
     print(f"{len(notes)} assumed data or gaps marked in rules/ (--assumed lists them)")
     if args.missing:
         for game, r in report.items():
