@@ -52,7 +52,7 @@ from .effects import (
 )
 
 # Builtins that wait for a decision; they may only stand alone in a statement.
-DECISIONS = {"choose", "choose_optional", "choose_yes_no"}
+DECISIONS = {"choose", "choose_optional", "choose_yes_no", "choose_number"}
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,12 @@ BUILTINS: dict[str, Builtin] = {
             "choose_yes_no",
             ("player", "prompt"),
             "the player answers yes (true) or no (false)",
+            True,
+        ),
+        Builtin(
+            "choose_number",
+            ("player", "lowest", "highest", "prompt"),
+            "the player picks a whole number from lowest to highest",
             True,
         ),
         Builtin("play", ("card", "player"), "carry out the card's effect for the player", True),
@@ -587,9 +593,6 @@ class Checker:
         if e.id in g.constants:
             e.ref = ("const", g.constants[e.id])
             return g.constants[e.id].type
-        if e.id in g.functions or e.id in BUILTINS:
-            self.error("type", f"{e.id!r} is a function; call it with ()", e)
-            return ir.ANY
         # The ids of the scenario's seats, cards and records name those things.
         sc = g.scenario if len(g.scenarios) == 1 else None
         seats = [s for s, _ in sc.seats] if sc else []
@@ -603,6 +606,9 @@ class Checker:
             if e.id in ids:
                 e.ref = ("record", tname, ids.index(e.id))
                 return ir.entity(tname)
+        if e.id in g.functions or e.id in BUILTINS:
+            self.error("type", f"{e.id!r} is a function; call it with ()", e)
+            return ir.ANY
         known = [
             *(n for s in self.scopes for n in s),
             "players",
@@ -794,6 +800,11 @@ class Checker:
         self._prompt(c, 1)
         return ir.BOOL
 
+    def b_choose_number(self, c: Call) -> ir.Type:
+        self.args(c, ir.PLAYER, ir.INT, ir.INT, ir.STR)
+        self._prompt(c, 3)
+        return ir.INT
+
     def b_play(self, c: Call) -> ir.Type:
         self.args(c, ir.CARD, ir.PLAYER)
         return ir.VOID
@@ -824,7 +835,7 @@ class Checker:
                         isinstance(node, Call)
                         and (
                             node.func in DECISIONS
-                            or node.func == "play"
+                            or node.func in ("play", "end_game")
                             or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
                         )
                     ):

@@ -549,6 +549,12 @@ class RoutineGen:
         if c.func == "choose_yes_no":
             lines.append(indent + '_o = [["yes", "Yes", True], ["no", "No", False]]')
             return "yes-no", eg.expr(c.args[1])
+        if c.func == "choose_number":
+            lo, hi = eg.expr(c.args[1]), eg.expr(c.args[2])
+            lines.append(
+                f'{indent}_o = [["number:" + str(n), str(n), n] for n in range({lo}, {hi} + 1)]'
+            )
+            return "choose-number", eg.expr(c.args[3])
         elem = c.args[1].ty.elem
         lines.append(f"{indent}_o = {options_fn(elem)}(S, {eg.expr(c.args[1])})")
         if c.func == "choose_optional":

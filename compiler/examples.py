@@ -10,7 +10,6 @@ position in the YAML file.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -225,27 +224,35 @@ def example_files(root: Path, only: list[str] | None = None) -> list[Path]:
 
 def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[ExampleResult]:
     """Run the example files; failures become diagnostics in ``sink``."""
+    from rulecraft.runtime import load_spec
+    from rulecraft.runtime.machine import GameError
+
     schemas = SchemaStore()
     results = []
-    compiled: dict[str, ir.Game] = {}
+    compiled: dict[str, dict[str, ir.Game]] = {}
     for path in files:
         display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         doc = load_yaml(path, display, sink)
         if doc is None or not schemas.validate(doc, "example", sink):
             continue
-        game_id = path.parent.parent.name
-        if game_id not in compiled:
-            res = compile_project(root, sink, [game_id], generate=False)
-            if game_id not in res.games:
-                continue
-            compiled[game_id] = res.games[game_id]
-        spec = importlib.import_module(f"rulecraft.generated.{game_id}").SPEC
         d = doc.data
         title = str(d.get("title", d["example"]))
+        rules = tuple(d.get("rules") or ())
+        game_id = path.parent.parent.name
+        if game_id not in compiled:
+            compiled[game_id] = compile_project(root, sink, [game_id], generate=False).games
+        key = f"{game_id}/{d['scenario']}"
         try:
-            n = run_example(doc, compiled[game_id], spec)
-            results.append(ExampleResult(display, title, tuple(d.get("rules") or ()), n, True))
+            if key not in compiled[game_id]:
+                known = ", ".join(sorted(compiled[game_id])) or "none (the rules have errors)"
+                raise _Fail(f"unknown scenario {key!r}", doc.pos(("scenario",)), f"known: {known}")
+            try:
+                spec = load_spec(game_id, d["scenario"])
+            except GameError as exc:
+                raise _Fail(str(exc), doc.pos(("scenario",)), "run `rulecraft compile`") from None
+            n = run_example(doc, compiled[game_id][key], spec)
+            results.append(ExampleResult(display, title, rules, n, True))
         except _Fail as f:
             sink.error("example", f.message, f.pos, f.hint)
-            results.append(ExampleResult(display, title, tuple(d.get("rules") or ()), 0, False))
+            results.append(ExampleResult(display, title, rules, 0, False))
     return results

@@ -129,8 +129,8 @@ def test_function_with_a_side_effect(root: Path) -> None:
     edit(
         root,
         "rules.yaml",
-        "      return 0\n\nprocedures:",
-        "      vp_stock = 0\n      return 0\n\nprocedures:",
+        "          return c.garrison\n      return 0\n",
+        "          return c.garrison\n      vp_stock = 0\n      return 0\n",
     )
     d = only_error(root)
     line, col = line_col(root, "rules.yaml", "vp_stock = 0")

@@ -11,9 +11,7 @@ from rulecraft.runtime import (
     ask_all,
     call,
     finish,
-    log,
     register,
-    ret,
     reveal,
     roll,
 )
@@ -147,7 +145,7 @@ def _options_player(S, values):
 
 def f_enemy(S, v_p):
     "The other player. [rules/march_of_progress/rules.yaml:8:3]"
-    return [v_q for v_q in list(range(len(S["p"]))) if (v_q != v_p)][0]
+    return [v_q for v_q in range(len(S["p"])) if (v_q != v_p)][0]
     raise RulesError("enemy ended without a value", "rules/march_of_progress/rules.yaml:8:3")
 
 
@@ -155,7 +153,7 @@ def f_armies_in_play(S, v_p):
     "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
     return [
         v_a
-        for v_a in list(range(len(S["e"]["army"])))
+        for v_a in range(len(S["e"]["army"]))
         if ((S["e"]["army"][v_a]["owner"] == v_p) and (S["e"]["army"][v_a]["location"] is not None))
     ]
     raise RulesError(
@@ -167,7 +165,7 @@ def f_armies_in(S, v_p, v_c):
     "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
     return [
         v_a
-        for v_a in list(range(len(S["e"]["army"])))
+        for v_a in range(len(S["e"]["army"]))
         if ((S["e"]["army"][v_a]["owner"] == v_p) and (S["e"]["army"][v_a]["location"] == v_c))
     ]
     raise RulesError("armies_in ended without a value", "rules/march_of_progress/rules.yaml:22:3")
@@ -175,15 +173,9 @@ def f_armies_in(S, v_p, v_c):
 
 def f_occupied(S, v_c):
     "Whether an enemy army stands on the capital of home country `c`. (MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:29:3]"
-    return (
-        len(
-            [
-                v_a
-                for v_a in list(range(len(S["e"]["army"])))
-                if ((S["e"]["army"][v_a]["location"] == v_c) and S["e"]["army"][v_a]["on_capital"])
-            ]
-        )
-        > 0
+    return any(
+        ((S["e"]["army"][v_a]["location"] == v_c) and S["e"]["army"][v_a]["on_capital"])
+        for v_a in range(len(S["e"]["army"]))
     )
     raise RulesError("occupied ended without a value", "rules/march_of_progress/rules.yaml:29:3")
 
@@ -196,7 +188,7 @@ def f_controls(S, v_p, v_c):
         )
     if S["e"]["country"][v_c]["owner"] == v_p:
         return not f_occupied(S, v_c)
-    return len([v_a for v_a in f_armies_in(S, v_p, v_c) if S["e"]["army"][v_a]["on_capital"]]) > 0
+    return any(S["e"]["army"][v_a]["on_capital"] for v_a in f_armies_in(S, v_p, v_c))
     raise RulesError("controls ended without a value", "rules/march_of_progress/rules.yaml:37:3")
 
 
@@ -237,7 +229,7 @@ def f_score_value(S, v_p):
     return 1 + sum(
         [
             S["e"]["country"][v_c]["vp_die"]
-            for v_c in list(range(len(S["e"]["country"])))
+            for v_c in range(len(S["e"]["country"]))
             if f_scores_for(S, v_p, v_c)
         ]
     )
@@ -252,50 +244,96 @@ def f_vp_die_floor(S, v_p, v_c):
     )
 
 
+def f_defence_extra(S, v_foe, v_where):
+    "What the defender adds to its total in `where` beyond armies and garrison (0 in the base game). (MOP-COMBAT-01) [rules/march_of_progress/rules.yaml:102:3]"
+    return 0
+    raise RulesError(
+        "defence_extra ended without a value", "rules/march_of_progress/rules.yaml:102:3"
+    )
+
+
+def f_attack_bonus(S, v_p, v_where, v_discarded):
+    "What ATTACK+1 adds to the attacker's total once the armies joining the attack in `where` are known; `discarded` is the card discarded for it (none: no card, no bonus). (MOP-ATT-03, MOP-ATT-04) [rules/march_of_progress/rules.yaml:110:3]"
+    return 0 if (v_discarded is None) else 1
+    raise RulesError(
+        "attack_bonus ended without a value", "rules/march_of_progress/rules.yaml:110:3"
+    )
+
+
+def f_actors_of(S, v_grp):
+    "The players whose revealed card resolves in row `grp` of the Sequence of Actions card. (MOP-SEQ-03, MOP-SOA-01) [rules/march_of_progress/rules.yaml:120:3]"
+    return [
+        v_p
+        for v_p in range(len(S["p"]))
+        if any((CARD_GROUP[v_c] == v_grp) for v_c in S["p"][v_p]["revealed"])
+    ]
+    raise RulesError("actors_of ended without a value", "rules/march_of_progress/rules.yaml:120:3")
+
+
+def f_side_total(S, v_p, v_where, v_defending):
+    "A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"
+    if v_defending:
+        return sum(
+            [f_army_value(S, v_a, True) for v_a in f_armies_in(S, v_p, v_where)]
+        ) + f_garrison_strength(S, v_p, v_where)
+    return sum(
+        [
+            f_army_value(S, v_a, False)
+            for v_a in f_armies_in(S, v_p, v_where)
+            if (not S["e"]["army"][v_a]["fortified"])
+        ]
+    )
+    raise RulesError("side_total ended without a value", "rules/march_of_progress/rules.yaml:128:3")
+
+
 def f_gain_vp(S, v_p, v_amount):
-    "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:103:3]"
+    "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"
     v_k = min(v_amount, S["g"]["vp_stock"])
     S["g"]["vp_stock"] = max(S["g"]["vp_stock"] - v_k, 0)
     _r1 = S["p"][v_p]
     _r1["vp"] = max(_r1["vp"] + v_k, 0)
     if v_k < v_amount:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, v_p),
-                    " scores ",
-                    str(v_k),
-                    " VP (the stock held only ",
-                    str(v_k),
-                    "); ",
-                    _name_player(S, v_p),
-                    " now has ",
-                    str(S["p"][v_p]["vp"]),
-                    " VPs",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, v_p),
+                        " scores ",
+                        str(v_k),
+                        " VP (the stock held only ",
+                        str(v_k),
+                        "); ",
+                        _name_player(S, v_p),
+                        " now has ",
+                        str(S["p"][v_p]["vp"]),
+                        " VPs",
+                    )
+                ),
+                None,
+            ]
         )
     else:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, v_p),
-                    " scores ",
-                    str(v_k),
-                    " VP; ",
-                    _name_player(S, v_p),
-                    " now has ",
-                    str(S["p"][v_p]["vp"]),
-                    " VPs",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, v_p),
+                        " scores ",
+                        str(v_k),
+                        " VP; ",
+                        _name_player(S, v_p),
+                        " now has ",
+                        str(S["p"][v_p]["vp"]),
+                        " VPs",
+                    )
+                ),
+                None,
+            ]
         )
 
 
 def f_move_army(S, v_a, v_dest):
-    "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:116:3]"
+    "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
     v_start = S["e"]["army"][v_a]["location"]
     _r1 = S["e"]["army"][v_a]
     _r1["fortified"] = False
@@ -303,22 +341,24 @@ def f_move_army(S, v_a, v_dest):
     _r2["on_capital"] = False
     _r3 = S["e"]["army"][v_a]
     _r3["location"] = v_dest
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, S["e"]["army"][v_a]["owner"]),
-                " moves an army from ",
-                _name_country(S, v_start),
-                " to ",
-                _name_country(S, v_dest),
-            )
-        ),
+    S["log"].append(
+        [
+            "".join(
+                (
+                    _name_player(S, S["e"]["army"][v_a]["owner"]),
+                    " moves an army from ",
+                    _name_country(S, v_start),
+                    " to ",
+                    _name_country(S, v_dest),
+                )
+            ),
+            None,
+        ]
     )
 
 
 def f_destroy(S, v_a):
-    "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:127:3]"
+    "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
     _r1 = S["e"]["army"][v_a]
     _r1["location"] = None
     _r2 = S["e"]["army"][v_a]
@@ -328,37 +368,70 @@ def f_destroy(S, v_a):
 
 
 def f_combat(S, v_att, v_where, v_bonus):
-    "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:173:3]"
+    "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
     v_foe = f_enemy(S, v_att)
     v_attackers = [
         v_a for v_a in f_armies_in(S, v_att, v_where) if (not S["e"]["army"][v_a]["fortified"])
     ]
-    v_att_total = sum([f_army_value(S, v_a, False) for v_a in v_attackers]) + v_bonus
-    v_def_total = sum(
-        [f_army_value(S, v_a, True) for v_a in f_armies_in(S, v_foe, v_where)]
-    ) + f_garrison_strength(S, v_foe, v_where)
-    log(
-        S,
-        "".join(
-            (
-                "Combat in ",
-                _name_country(S, v_where),
-                ": ",
-                _name_player(S, v_att),
-                " ",
-                str(v_att_total),
-                " against ",
-                _name_player(S, v_foe),
-                " ",
-                str(v_def_total),
-            )
-        ),
+    f_defence_bonus(S, v_foe, v_where)
+    v_att_total = f_side_total(S, v_att, v_where, False) + v_bonus
+    v_def_total = f_side_total(S, v_foe, v_where, True) + f_defence_extra(S, v_foe, v_where)
+    S["log"].append(
+        [
+            "".join(
+                (
+                    "Combat in ",
+                    _name_country(S, v_where),
+                    ": ",
+                    _name_player(S, v_att),
+                    " ",
+                    str(v_att_total),
+                    " against ",
+                    _name_player(S, v_foe),
+                    " ",
+                    str(v_def_total),
+                )
+            ),
+            None,
+        ]
     )
     if v_att_total == v_def_total:
-        for v_a in f_armies_in(S, v_att, v_where) + f_armies_in(S, v_foe, v_where):
-            f_destroy(S, v_a)
-        log(
-            S,
+        f_combat_tie(S, v_att, v_where)
+    elif v_att_total > v_def_total:
+        f_combat_loss(S, v_foe, v_where)
+        if (S["c"]["capital_occupation"] and (S["e"]["country"][v_where]["owner"] == v_foe)) and (
+            len(v_attackers) > 0
+        ):
+            if not any(S["e"]["army"][v_a]["on_capital"] for v_a in f_armies_in(S, v_att, v_where)):
+                _r1 = S["e"]["army"][v_attackers[0]]
+                _r1["on_capital"] = True
+                S["log"].append(
+                    [
+                        "".join(
+                            (
+                                _name_player(S, v_att),
+                                " occupies the capital of ",
+                                _name_country(S, v_where),
+                            )
+                        ),
+                        None,
+                    ]
+                )
+    else:
+        f_combat_loss(S, v_att, v_where)
+
+
+def f_defence_bonus(S, v_foe, v_where):
+    "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:243:3]"
+    pass
+
+
+def f_combat_tie(S, v_att, v_where):
+    "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:252:3]"
+    for v_a in f_armies_in(S, v_att, v_where) + f_armies_in(S, f_enemy(S, v_att), v_where):
+        f_destroy(S, v_a)
+    S["log"].append(
+        [
             "".join(
                 (
                     "The totals are equal: all armies in ",
@@ -366,64 +439,46 @@ def f_combat(S, v_att, v_where, v_bonus):
                     " are destroyed",
                 )
             ),
-        )
-    elif v_att_total > v_def_total:
-        for v_a in f_armies_in(S, v_foe, v_where):
-            f_destroy(S, v_a)
-        log(
-            S,
+            None,
+        ]
+    )
+
+
+def f_combat_loss(S, v_loser, v_where):
+    "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:261:3]"
+    for v_a in f_armies_in(S, v_loser, v_where):
+        f_destroy(S, v_a)
+    S["log"].append(
+        [
             "".join(
                 (
-                    _name_player(S, v_att),
+                    _name_player(S, f_enemy(S, v_loser)),
                     " wins: ",
-                    _name_player(S, v_foe),
+                    _name_player(S, v_loser),
                     "'s armies in ",
                     _name_country(S, v_where),
                     " are destroyed",
                 )
             ),
-        )
-        if (S["c"]["capital_occupation"] and (S["e"]["country"][v_where]["owner"] == v_foe)) and (
-            len(v_attackers) > 0
-        ):
-            if (
-                len(
-                    [
-                        v_a
-                        for v_a in f_armies_in(S, v_att, v_where)
-                        if S["e"]["army"][v_a]["on_capital"]
-                    ]
-                )
-                == 0
-            ):
-                _r1 = S["e"]["army"][v_attackers[0]]
-                _r1["on_capital"] = True
-                log(
-                    S,
-                    "".join(
-                        (
-                            _name_player(S, v_att),
-                            " occupies the capital of ",
-                            _name_country(S, v_where),
-                        )
-                    ),
-                )
-    else:
-        for v_a in f_armies_in(S, v_att, v_where):
-            f_destroy(S, v_a)
-        log(
-            S,
+            None,
+        ]
+    )
+
+
+def f_flip_initiative(S):
+    "After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"
+    S["g"]["initiative"] = f_enemy(S, S["g"]["initiative"])
+    S["log"].append(
+        [
             "".join(
                 (
-                    _name_player(S, v_foe),
-                    " wins: ",
-                    _name_player(S, v_att),
-                    "'s armies in ",
-                    _name_country(S, v_where),
-                    " are destroyed",
+                    "The initiative card flips to ",
+                    _name_player(S, S["g"]["initiative"]),
                 )
             ),
-        )
+            None,
+        ]
+    )
 
 
 # -- when a card may be played
@@ -455,49 +510,46 @@ def _b0(S, F):
     L["foe"] = f_enemy(S, L["me"])
     L["targets"] = [
         v_c
-        for v_c in list(range(len(S["e"]["country"])))
+        for v_c in range(len(S["e"]["country"]))
         if ((len(f_armies_in(S, L["me"], v_c)) > 0) and f_defended(S, L["foe"], v_c))
     ]
     if len(L["targets"]) == 0:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " has no army facing an enemy: the attack does nothing",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " has no army facing an enemy: the attack does nothing",
+                    )
+                ),
+                None,
+            ]
         )
-        ret(S)
+        S["stack"].pop()
         return
     L["ready"] = [
         v_c
         for v_c in L["targets"]
-        if (
-            len(
-                [
-                    v_a
-                    for v_a in f_armies_in(S, L["me"], v_c)
-                    if (not S["e"]["army"][v_a]["fortified"])
-                ]
-            )
-            > 0
-        )
+        if any((not S["e"]["army"][v_a]["fortified"]) for v_a in f_armies_in(S, L["me"], v_c))
     ]
     L["where"] = L["targets"][0]
     if len(L["ready"]) > 0:
         F[0] = 2
+        _b2(S, F)
     else:
         F[0] = 4
+        _b4(S, F)
 
 
 def _b1(S, F):
     L = F[1]
-    L["bonus"] = 0
+    L["discarded"] = None
     if L["plus"]:
         F[0] = 7
+        _b7(S, F)
     else:
         F[0] = 6
+        _b6(S, F)
 
 
 def _b2(S, F):
@@ -523,16 +575,18 @@ def _b5(S, F):
     L = F[1]
     L["pick"] = S["answer"]
     if L["pick"] is None:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " does not attack",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " does not attack",
+                    )
+                ),
+                None,
+            ]
         )
-        ret(S)
+        S["stack"].pop()
         return
     L["where"] = L["pick"]
     F[0] = 1
@@ -540,9 +594,10 @@ def _b5(S, F):
 
 def _b6(S, F):
     L = F[1]
-    L["_it2"] = list(f_armies_in(S, L["me"], L["where"]))
-    L["_i3"] = 0
     F[0] = 11
+    S["stack"].append(
+        [ENTRY_JOIN_ATTACK, {"me": L["me"], "where": L["where"], "discarded": L["discarded"]}]
+    )
 
 
 def _b7(S, F):
@@ -550,8 +605,10 @@ def _b7(S, F):
     L["discardable"] = [v_c for v_c in S["p"][L["me"]]["hand"] if (CARD_GROUP[v_c] != "score")]
     if len(L["discardable"]) > 0:
         F[0] = 9
+        _b9(S, F)
     else:
         F[0] = 8
+        _b8(S, F)
 
 
 def _b8(S, F):
@@ -571,76 +628,87 @@ def _b10(S, F):
     S["p"][L["me"]]["hand"].remove(_c1)
     S["p"][L["me"]]["discard"].append(_c1)
     reveal(S)
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, L["me"]),
-                " discards ",
-                _name_card(L["d"]),
-                " for ATTACK+1",
-            )
-        ),
+    S["log"].append(
+        [
+            "".join(
+                (
+                    _name_player(S, L["me"]),
+                    " discards ",
+                    _name_card(L["d"]),
+                    " for ATTACK+1",
+                )
+            ),
+            None,
+        ]
     )
-    L["bonus"] = 1
+    L["discarded"] = L["d"]
     F[0] = 8
 
 
 def _b11(S, F):
     L = F[1]
-    if L["_i3"] < len(L["_it2"]):
-        L["a"] = L["_it2"][L["_i3"]]
-        L["_i3"] += 1
-        F[0] = 12
-    else:
-        F[0] = 13
+    f_combat(S, L["me"], L["where"], f_attack_bonus(S, L["me"], L["where"], L["discarded"]))
+    S["stack"].pop()
 
 
 def _b12(S, F):
     L = F[1]
-    if S["e"]["army"][L["a"]]["fortified"]:
-        F[0] = 15
-    else:
-        F[0] = 14
+    L["_it1"] = list(f_armies_in(S, L["me"], L["where"]))
+    L["_i2"] = 0
+    F[0] = 13
+    _b13(S, F)
 
 
 def _b13(S, F):
     L = F[1]
-    f_combat(S, L["me"], L["where"], L["bonus"])
-    ret(S)
+    if L["_i2"] < len(L["_it1"]):
+        L["a"] = L["_it1"][L["_i2"]]
+        L["_i2"] += 1
+        F[0] = 14
+        _b14(S, F)
+    else:
+        F[0] = 15
+        _b15(S, F)
 
 
 def _b14(S, F):
-    F[0] = 11
+    L = F[1]
+    if S["e"]["army"][L["a"]]["fortified"]:
+        F[0] = 17
+        _b17(S, F)
+    else:
+        F[0] = 16
+        _b16(S, F)
 
 
 def _b15(S, F):
-    L = F[1]
-    L["stand"] = True
-    if (
-        len(
-            [
-                v_b
-                for v_b in f_armies_in(S, L["me"], L["where"])
-                if (not S["e"]["army"][v_b]["fortified"])
-            ]
-        )
-        > 0
-    ):
-        F[0] = 17
-    else:
-        F[0] = 16
+    S["stack"].pop()
 
 
 def _b16(S, F):
-    L = F[1]
-    if L["stand"]:
-        _r4 = S["e"]["army"][L["a"]]
-        _r4["fortified"] = False
-    F[0] = 14
+    F[0] = 13
 
 
 def _b17(S, F):
+    L = F[1]
+    L["stand"] = True
+    if any((not S["e"]["army"][v_b]["fortified"]) for v_b in f_armies_in(S, L["me"], L["where"])):
+        F[0] = 19
+        _b19(S, F)
+    else:
+        F[0] = 18
+        _b18(S, F)
+
+
+def _b18(S, F):
+    L = F[1]
+    if L["stand"]:
+        _r3 = S["e"]["army"][L["a"]]
+        _r3["fortified"] = False
+    F[0] = 16
+
+
+def _b19(S, F):
     L = F[1]
     _o = [["yes", "Yes", True], ["no", "No", False]]
     ask(
@@ -656,87 +724,96 @@ def _b17(S, F):
             )
         ),
         _o,
-        18,
+        20,
     )
-
-
-def _b18(S, F):
-    L = F[1]
-    L["stand"] = S["answer"]
-    F[0] = 16
-
-
-def _b19(S, F):
-    L = F[1]
-    L["_it1"] = list(S["p"][L["p"]]["revealed"])
-    L["_i2"] = 0
-    F[0] = 20
 
 
 def _b20(S, F):
     L = F[1]
-    if L["_i2"] < len(L["_it1"]):
-        L["c"] = L["_it1"][L["_i2"]]
-        L["_i2"] += 1
-        F[0] = 21
-    else:
-        F[0] = 22
+    L["stand"] = S["answer"]
+    F[0] = 18
 
 
 def _b21(S, F):
     L = F[1]
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, L["p"]),
-                " carries out ",
-                _name_card(L["c"]),
-            )
-        ),
-    )
-    call(S, F, CARD_ENTRY[L["c"]], {"me": L["p"]}, 23)
+    L["_it1"] = list(S["p"][L["p"]]["revealed"])
+    L["_i2"] = 0
+    F[0] = 22
+    _b22(S, F)
 
 
 def _b22(S, F):
-    ret(S)
+    L = F[1]
+    if L["_i2"] < len(L["_it1"]):
+        L["c"] = L["_it1"][L["_i2"]]
+        L["_i2"] += 1
+        F[0] = 23
+        _b23(S, F)
+    else:
+        F[0] = 24
+        _b24(S, F)
 
 
 def _b23(S, F):
-    F[0] = 20
+    L = F[1]
+    S["log"].append(
+        [
+            "".join(
+                (
+                    _name_player(S, L["p"]),
+                    " carries out ",
+                    _name_card(L["c"]),
+                )
+            ),
+            None,
+        ]
+    )
+    call(S, F, CARD_ENTRY[L["c"]], {"me": L["p"]}, 25)
 
 
 def _b24(S, F):
-    L = F[1]
-    L["mine"] = f_armies_in_play(S, L["me"])
-    if len(L["mine"]) == 0:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " has no army in play: MOVE 1 does nothing",
-                )
-            ),
-        )
-        ret(S)
-        return
-    F[0] = 25
+    S["stack"].pop()
 
 
 def _b25(S, F):
-    L = F[1]
-    _o = _options_army(S, L["mine"])
-    ask(S, F, L["me"], "choose-army", "Choose an army to move", _o, 26)
+    F[0] = 22
 
 
 def _b26(S, F):
     L = F[1]
-    L["a"] = S["answer"]
+    L["mine"] = f_armies_in_play(S, L["me"])
+    if len(L["mine"]) == 0:
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " has no army in play: MOVE 1 does nothing",
+                    )
+                ),
+                None,
+            ]
+        )
+        S["stack"].pop()
+        return
     F[0] = 27
+    _b27(S, F)
 
 
 def _b27(S, F):
+    L = F[1]
+    _o = _options_army(S, L["mine"])
+    ask(S, F, L["me"], "choose-army", "Choose an army to move", _o, 28)
+
+
+def _b28(S, F):
+    L = F[1]
+    L["a"] = S["answer"]
+    F[0] = 29
+    _b29(S, F)
+
+
+def _b29(S, F):
     L = F[1]
     _o = _options_country(S, S["e"]["country"][S["e"]["army"][L["a"]]["location"]]["adjacent"])
     ask(
@@ -754,42 +831,45 @@ def _b27(S, F):
             )
         ),
         _o,
-        28,
+        30,
     )
-
-
-def _b28(S, F):
-    L = F[1]
-    L["dest"] = S["answer"]
-    f_move_army(S, L["a"], L["dest"])
-    ret(S)
-
-
-def _b29(S, F):
-    L = F[1]
-    L["mine"] = f_armies_in_play(S, L["me"])
-    if len(L["mine"]) == 0:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " has no army in play: MOVE 2 does nothing",
-                )
-            ),
-        )
-        ret(S)
-        return
-    F[0] = 30
 
 
 def _b30(S, F):
     L = F[1]
-    _o = _options_army(S, L["mine"])
-    ask(S, F, L["me"], "choose-army", "Choose an army to move", _o, 31)
+    L["dest"] = S["answer"]
+    f_move_army(S, L["a"], L["dest"])
+    S["stack"].pop()
 
 
 def _b31(S, F):
+    L = F[1]
+    L["mine"] = f_armies_in_play(S, L["me"])
+    if len(L["mine"]) == 0:
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " has no army in play: MOVE 2 does nothing",
+                    )
+                ),
+                None,
+            ]
+        )
+        S["stack"].pop()
+        return
+    F[0] = 32
+    _b32(S, F)
+
+
+def _b32(S, F):
+    L = F[1]
+    _o = _options_army(S, L["mine"])
+    ask(S, F, L["me"], "choose-army", "Choose an army to move", _o, 33)
+
+
+def _b33(S, F):
     L = F[1]
     L["a"] = S["answer"]
     L["start"] = S["e"]["army"][L["a"]]["location"]
@@ -800,12 +880,14 @@ def _b31(S, F):
         if ((v_b != L["a"]) and (S["e"]["army"][v_b]["location"] == L["start"]))
     ]
     if len(L["partners"]) > 0:
-        F[0] = 33
+        F[0] = 35
+        _b35(S, F)
     else:
-        F[0] = 32
+        F[0] = 34
+        _b34(S, F)
 
 
-def _b32(S, F):
+def _b34(S, F):
     L = F[1]
     _o = _options_country(S, S["e"]["country"][L["start"]]["adjacent"])
     ask(
@@ -821,11 +903,11 @@ def _b32(S, F):
             )
         ),
         _o,
-        35,
+        37,
     )
 
 
-def _b33(S, F):
+def _b35(S, F):
     L = F[1]
     _o = _options_army(S, L["partners"])
     _o.append(
@@ -853,215 +935,237 @@ def _b33(S, F):
             )
         ),
         _o,
-        34,
+        36,
     )
 
 
-def _b34(S, F):
+def _b36(S, F):
     L = F[1]
     L["b"] = S["answer"]
     if L["b"] is not None:
         L["group"] = [L["a"], L["b"]]
-    F[0] = 32
+    F[0] = 34
 
 
-def _b35(S, F):
+def _b37(S, F):
     L = F[1]
     L["dest"] = S["answer"]
     for _v1 in L["group"]:
         L["x"] = _v1
         f_move_army(S, L["x"], L["dest"])
-    ret(S)
+    S["stack"].pop()
 
 
-def _b36(S, F):
+def _b38(S, F):
     L = F[1]
     L["stock"] = [
         v_a
-        for v_a in list(range(len(S["e"]["army"])))
+        for v_a in range(len(S["e"]["army"]))
         if ((S["e"]["army"][v_a]["owner"] == L["me"]) and (S["e"]["army"][v_a]["location"] is None))
     ]
     if len(L["stock"]) == 0:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " has no army in the stock: RECRUIT does nothing",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " has no army in the stock: RECRUIT does nothing",
+                    )
+                ),
+                None,
+            ]
         )
     elif not f_controls(S, L["me"], S["p"][L["me"]]["home"]):
-        log(
-            S,
-            "".join(
-                (
-                    "The enemy occupies ",
-                    _name_player(S, L["me"]),
-                    "'s capital: RECRUIT does nothing",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        "The enemy occupies ",
+                        _name_player(S, L["me"]),
+                        "'s capital: RECRUIT does nothing",
+                    )
+                ),
+                None,
+            ]
         )
     elif len(f_armies_in_play(S, L["me"])) >= S["c"]["army_limit"]:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " already has ",
-                    str(S["c"]["army_limit"]),
-                    " armies in play: RECRUIT does nothing",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " already has ",
+                        str(S["c"]["army_limit"]),
+                        " armies in play: RECRUIT does nothing",
+                    )
+                ),
+                None,
+            ]
         )
     else:
         L["a"] = L["stock"][0]
         _r1 = S["e"]["army"][L["a"]]
         _r1["location"] = S["p"][L["me"]]["home"]
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " recruits an army in ",
-                    _name_country(S, S["p"][L["me"]]["home"]),
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " recruits an army in ",
+                        _name_country(S, S["p"][L["me"]]["home"]),
+                    )
+                ),
+                None,
+            ]
         )
-    ret(S)
+    S["stack"].pop()
 
 
-def _b37(S, F):
+def _b39(S, F):
     L = F[1]
     L["candidates"] = [
         v_a for v_a in f_armies_in_play(S, L["me"]) if (not S["e"]["army"][v_a]["fortified"])
     ]
     if len(L["candidates"]) == 0:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " has no army to fortify: FORTIFY does nothing",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " has no army to fortify: FORTIFY does nothing",
+                    )
+                ),
+                None,
+            ]
         )
-        ret(S)
+        S["stack"].pop()
         return
-    F[0] = 38
-
-
-def _b38(S, F):
-    L = F[1]
-    _o = _options_army(S, L["candidates"])
-    ask(S, F, L["me"], "choose-army", "Choose an army to fortify", _o, 39)
-
-
-def _b39(S, F):
-    L = F[1]
-    L["a"] = S["answer"]
-    _r1 = S["e"]["army"][L["a"]]
-    _r1["fortified"] = True
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, L["me"]),
-                " fortifies an army in ",
-                _name_country(S, S["e"]["army"][L["a"]]["location"]),
-            )
-        ),
-    )
-    ret(S)
+    F[0] = 40
+    _b40(S, F)
 
 
 def _b40(S, F):
     L = F[1]
-    call(S, F, ENTRY_ATTACK, {"me": L["me"], "plus": False}, 41)
+    _o = _options_army(S, L["candidates"])
+    ask(S, F, L["me"], "choose-army", "Choose an army to fortify", _o, 41)
 
 
 def _b41(S, F):
-    ret(S)
+    L = F[1]
+    L["a"] = S["answer"]
+    _r1 = S["e"]["army"][L["a"]]
+    _r1["fortified"] = True
+    S["log"].append(
+        [
+            "".join(
+                (
+                    _name_player(S, L["me"]),
+                    " fortifies an army in ",
+                    _name_country(S, S["e"]["army"][L["a"]]["location"]),
+                )
+            ),
+            None,
+        ]
+    )
+    S["stack"].pop()
 
 
 def _b42(S, F):
     L = F[1]
-    call(S, F, ENTRY_ATTACK, {"me": L["me"], "plus": True}, 43)
+    F[0] = 43
+    S["stack"].append([ENTRY_ATTACK, {"me": L["me"], "plus": False}])
 
 
 def _b43(S, F):
-    ret(S)
+    S["stack"].pop()
 
 
 def _b44(S, F):
     L = F[1]
+    F[0] = 45
+    S["stack"].append([ENTRY_ATTACK, {"me": L["me"], "plus": True}])
+
+
+def _b45(S, F):
+    S["stack"].pop()
+
+
+def _b46(S, F):
+    L = F[1]
     L["sources"] = [
         v_c
-        for v_c in list(range(len(S["e"]["country"])))
+        for v_c in range(len(S["e"]["country"]))
         if (
             f_controls(S, L["me"], v_c)
             and (S["e"]["country"][v_c]["vp_die"] > f_vp_die_floor(S, L["me"], v_c))
         )
     ]
     if len(L["sources"]) == 0:
-        log(
-            S,
-            "".join(
-                (
-                    _name_player(S, L["me"]),
-                    " controls no country with a VP die to reduce: STRENGTH does nothing",
-                )
-            ),
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        _name_player(S, L["me"]),
+                        " controls no country with a VP die to reduce: STRENGTH does nothing",
+                    )
+                ),
+                None,
+            ]
         )
-        ret(S)
+        S["stack"].pop()
         return
-    F[0] = 45
+    F[0] = 47
+    _b47(S, F)
 
 
-def _b45(S, F):
+def _b47(S, F):
     L = F[1]
     _o = _options_country(S, L["sources"])
-    ask(S, F, L["me"], "choose-country", "Choose a country whose VP die to reduce", _o, 46)
+    ask(S, F, L["me"], "choose-country", "Choose a country whose VP die to reduce", _o, 48)
 
 
-def _b46(S, F):
+def _b48(S, F):
     L = F[1]
     L["c"] = S["answer"]
     _r1 = S["e"]["country"][L["c"]]
     _r1["vp_die"] = min(max(_r1["vp_die"] - 1, 0), _r1["vp_max"])
     _r2 = S["p"][L["me"]]
     _r2["strength"] = min(max(_r2["strength"] + 1, 1), 6)
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, L["me"]),
-                " reduces the VP die of ",
-                _name_country(S, L["c"]),
-                " to ",
-                str(S["e"]["country"][L["c"]]["vp_die"]),
-                "; army strength is now ",
-                str(S["p"][L["me"]]["strength"]),
-            )
-        ),
-    )
-    ret(S)
-
-
-def _b47(S, F):
-    L = F[1]
-    if not f_controls(S, L["me"], S["p"][L["me"]]["home"]):
-        log(
-            S,
+    S["log"].append(
+        [
             "".join(
                 (
-                    "The enemy occupies ",
                     _name_player(S, L["me"]),
-                    "'s capital: ",
-                    _name_player(S, L["me"]),
-                    " scores no VPs",
+                    " reduces the VP die of ",
+                    _name_country(S, L["c"]),
+                    " to ",
+                    str(S["e"]["country"][L["c"]]["vp_die"]),
+                    "; army strength is now ",
+                    str(S["p"][L["me"]]["strength"]),
                 )
             ),
+            None,
+        ]
+    )
+    S["stack"].pop()
+
+
+def _b49(S, F):
+    L = F[1]
+    if not f_controls(S, L["me"], S["p"][L["me"]]["home"]):
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        "The enemy occupies ",
+                        _name_player(S, L["me"]),
+                        "'s capital: ",
+                        _name_player(S, L["me"]),
+                        " scores no VPs",
+                    )
+                ),
+                None,
+            ]
         )
     else:
         f_gain_vp(S, L["me"], f_score_value(S, L["me"]))
@@ -1071,62 +1175,44 @@ def _b47(S, F):
     _z2 = S["p"][L["me"]]["revealed"]
     S["p"][L["me"]]["hand"].extend(_z2)
     _z2.clear()
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, L["me"]),
-                " takes all action cards back into hand",
-            )
-        ),
+    S["log"].append(
+        [
+            "".join(
+                (
+                    _name_player(S, L["me"]),
+                    " takes all action cards back into hand",
+                )
+            ),
+            None,
+        ]
     )
-    ret(S)
+    S["stack"].pop()
 
 
-def _b48(S, F):
+def _b50(S, F):
     L = F[1]
-    for _v1 in list(range(len(S["p"]))):
+    for _v1 in range(len(S["p"])):
         L["p"] = _v1
         _r2 = S["e"]["army"][
-            [
-                v_a
-                for v_a in list(range(len(S["e"]["army"])))
-                if (S["e"]["army"][v_a]["owner"] == L["p"])
-            ][0]
+            [v_a for v_a in range(len(S["e"]["army"])) if (S["e"]["army"][v_a]["owner"] == L["p"])][
+                0
+            ]
         ]
         _r2["location"] = S["p"][L["p"]]["home"]
-    ret(S)
+    S["stack"].pop()
 
 
-def _b49(S, F):
+def _b51(S, F):
     L = F[1]
     L["p1"] = list(range(len(S["p"])))[0]
     L["p2"] = f_enemy(S, L["p1"])
     L["r1"] = roll(S, 6)
     L["r2"] = roll(S, 6)
-    log(
-        S,
-        "".join(
-            (
-                "Initiative roll: ",
-                _name_player(S, L["p1"]),
-                " ",
-                str(L["r1"]),
-                ", ",
-                _name_player(S, L["p2"]),
-                " ",
-                str(L["r2"]),
-            )
-        ),
-    )
-    while L["r1"] == L["r2"]:
-        L["r1"] = roll(S, 6)
-        L["r2"] = roll(S, 6)
-        log(
-            S,
+    S["log"].append(
+        [
             "".join(
                 (
-                    "Tie; re-roll: ",
+                    "Initiative roll: ",
                     _name_player(S, L["p1"]),
                     " ",
                     str(L["r1"]),
@@ -1136,21 +1222,45 @@ def _b49(S, F):
                     str(L["r2"]),
                 )
             ),
+            None,
+        ]
+    )
+    while L["r1"] == L["r2"]:
+        L["r1"] = roll(S, 6)
+        L["r2"] = roll(S, 6)
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        "Tie; re-roll: ",
+                        _name_player(S, L["p1"]),
+                        " ",
+                        str(L["r1"]),
+                        ", ",
+                        _name_player(S, L["p2"]),
+                        " ",
+                        str(L["r2"]),
+                    )
+                ),
+                None,
+            ]
         )
     S["g"]["initiative"] = L["p1"] if (L["r1"] > L["r2"]) else L["p2"]
-    log(
-        S,
-        "".join(
-            (
-                _name_player(S, S["g"]["initiative"]),
-                " has the initiative",
-            )
-        ),
+    S["log"].append(
+        [
+            "".join(
+                (
+                    _name_player(S, S["g"]["initiative"]),
+                    " has the initiative",
+                )
+            ),
+            None,
+        ]
     )
-    ret(S)
+    S["stack"].pop()
 
 
-def _b50(S, F):
+def _b52(S, F):
     L = F[1]
     _d = []
     for _v in list(range(len(S["p"]))):
@@ -1159,10 +1269,10 @@ def _b50(S, F):
             S, [v_c for v_c in S["p"][L["p"]]["hand"] if CARD_PLAYABLE[v_c](S, L["p"])]
         )
         _d.append((L["p"], "choose-card", "Pick an action card to play face down", _o))
-    ask_all(S, F, _d, 51)
+    ask_all(S, F, _d, 53)
 
 
-def _b51(S, F):
+def _b53(S, F):
     L = F[1]
     _a = S["answers"]
     for _v in list(range(len(S["p"]))):
@@ -1171,24 +1281,25 @@ def _b51(S, F):
         _c1 = L["c"]
         S["p"][L["p"]]["hand"].remove(_c1)
         S["p"][L["p"]]["played"].append(_c1)
-        log(
-            S,
-            "".join(
-                (
-                    "You play ",
-                    _name_card(L["c"]),
-                    " face down",
-                )
-            ),
-            [L["p"]],
+        S["log"].append(
+            [
+                "".join(
+                    (
+                        "You play ",
+                        _name_card(L["c"]),
+                        " face down",
+                    )
+                ),
+                [L["p"]],
+            ]
         )
-    log(S, "Both players have played an action card face down")
-    ret(S)
+    S["log"].append(["Both players have played an action card face down", None])
+    S["stack"].pop()
 
 
-def _b52(S, F):
+def _b54(S, F):
     L = F[1]
-    for _v1 in list(range(len(S["p"]))):
+    for _v1 in range(len(S["p"])):
         L["p"] = _v1
         for _v2 in S["p"][L["p"]]["played"]:
             L["c"] = _v2
@@ -1196,118 +1307,91 @@ def _b52(S, F):
             S["p"][L["p"]]["played"].remove(_c3)
             S["p"][L["p"]]["revealed"].append(_c3)
             reveal(S)
-            log(
-                S,
-                "".join(
-                    (
-                        _name_player(S, L["p"]),
-                        " reveals ",
-                        _name_card(L["c"]),
-                    )
-                ),
+            S["log"].append(
+                [
+                    "".join(
+                        (
+                            _name_player(S, L["p"]),
+                            " reveals ",
+                            _name_card(L["c"]),
+                        )
+                    ),
+                    None,
+                ]
             )
-    ret(S)
-
-
-def _b53(S, F):
-    L = F[1]
-    L["_it1"] = list(E_ACTION_GROUP)
-    L["_i2"] = 0
-    F[0] = 54
-
-
-def _b54(S, F):
-    L = F[1]
-    if L["_i2"] < len(L["_it1"]):
-        L["grp"] = L["_it1"][L["_i2"]]
-        L["_i2"] += 1
-        F[0] = 55
-    else:
-        F[0] = 56
+    S["stack"].pop()
 
 
 def _b55(S, F):
     L = F[1]
-    L["actors"] = [
-        v_p
-        for v_p in list(range(len(S["p"])))
-        if (len([v_c for v_c in S["p"][v_p]["revealed"] if (CARD_GROUP[v_c] == L["grp"])]) > 0)
-    ]
-    if len(L["actors"]) == 1:
-        F[0] = 58
-    elif len(L["actors"]) == 2:
-        F[0] = 60
-    else:
-        F[0] = 57
+    L["_it1"] = list(E_ACTION_GROUP)
+    L["_i2"] = 0
+    F[0] = 56
+    _b56(S, F)
 
 
 def _b56(S, F):
-    ret(S)
+    L = F[1]
+    if L["_i2"] < len(L["_it1"]):
+        L["grp"] = L["_it1"][L["_i2"]]
+        L["_i2"] += 1
+        F[0] = 57
+        _b57(S, F)
+    else:
+        F[0] = 58
+        _b58(S, F)
 
 
 def _b57(S, F):
-    F[0] = 54
+    L = F[1]
+    L["actors"] = f_actors_of(S, L["grp"])
+    if len(L["actors"]) == 1:
+        F[0] = 60
+        _b60(S, F)
+    elif len(L["actors"]) == 2:
+        F[0] = 62
+        _b62(S, F)
+    else:
+        F[0] = 59
+        _b59(S, F)
 
 
 def _b58(S, F):
-    L = F[1]
-    call(S, F, ENTRY_PERFORM, {"p": L["actors"][0]}, 59)
+    S["stack"].pop()
 
 
 def _b59(S, F):
-    F[0] = 57
+    F[0] = 56
 
 
 def _b60(S, F):
     L = F[1]
-    L["first_actor"] = L["actors"][0]
-    if (L["grp"] == "move") or (L["grp"] == "attack"):
-        F[0] = 62
-    elif S["c"]["order_choice_without_flip"]:
-        F[0] = 64
-    else:
-        F[0] = 61
+    F[0] = 61
+    S["stack"].append([ENTRY_PERFORM, {"p": L["actors"][0]}])
 
 
 def _b61(S, F):
-    L = F[1]
-    call(S, F, ENTRY_PERFORM, {"p": L["first_actor"]}, 66)
+    F[0] = 59
 
 
 def _b62(S, F):
     L = F[1]
-    _o = _options_player(S, L["actors"])
-    ask(
-        S,
-        F,
-        S["g"]["initiative"],
-        "choose-player",
-        "".join(
-            (
-                "Both players play ",
-                str(L["grp"]),
-                " actions: who goes first?",
-            )
-        ),
-        _o,
-        63,
-    )
+    L["first_actor"] = L["actors"][0]
+    if (L["grp"] == "move") or (L["grp"] == "attack"):
+        F[0] = 64
+        _b64(S, F)
+    elif S["c"]["order_choice_without_flip"]:
+        F[0] = 66
+        _b66(S, F)
+    else:
+        F[0] = 63
+        _b63(S, F)
 
 
 def _b63(S, F):
     L = F[1]
-    L["first_actor"] = S["answer"]
-    S["g"]["initiative"] = f_enemy(S, S["g"]["initiative"])
-    log(
-        S,
-        "".join(
-            (
-                "The initiative card flips to ",
-                _name_player(S, S["g"]["initiative"]),
-            )
-        ),
-    )
-    F[0] = 61
+    F[0] = 68
+    S["stack"].append([ENTRY_PERFORM, {"p": L["first_actor"]}])
 
 
 def _b64(S, F):
@@ -1333,52 +1417,73 @@ def _b64(S, F):
 def _b65(S, F):
     L = F[1]
     L["first_actor"] = S["answer"]
-    F[0] = 61
+    f_flip_initiative(S)
+    F[0] = 63
 
 
 def _b66(S, F):
     L = F[1]
-    call(S, F, ENTRY_PERFORM, {"p": f_enemy(S, L["first_actor"])}, 67)
+    _o = _options_player(S, L["actors"])
+    ask(
+        S,
+        F,
+        S["g"]["initiative"],
+        "choose-player",
+        "".join(
+            (
+                "Both players play ",
+                str(L["grp"]),
+                " actions: who goes first?",
+            )
+        ),
+        _o,
+        67,
+    )
 
 
 def _b67(S, F):
-    F[0] = 57
+    L = F[1]
+    L["first_actor"] = S["answer"]
+    F[0] = 63
 
 
 def _b68(S, F):
     L = F[1]
-    for _v1 in list(range(len(S["p"]))):
+    F[0] = 69
+    S["stack"].append([ENTRY_PERFORM, {"p": f_enemy(S, L["first_actor"])}])
+
+
+def _b69(S, F):
+    F[0] = 59
+
+
+def _b70(S, F):
+    L = F[1]
+    for _v1 in range(len(S["p"])):
         L["p"] = _v1
         _z2 = S["p"][L["p"]]["revealed"]
         S["p"][L["p"]]["discard"].extend(_z2)
         _z2.clear()
-    ret(S)
-
-
-def _b69(S, F):
-    if (
-        len(
-            [
-                v_p
-                for v_p in list(range(len(S["p"])))
-                if (S["p"][v_p]["vp"] >= S["c"]["victory_vps"])
-            ]
-        )
-        > 0
-    ):
-        F[0] = 71
-    else:
-        F[0] = 70
-
-
-def _b70(S, F):
-    ret(S)
+    S["stack"].pop()
 
 
 def _b71(S, F):
+    if any((S["p"][v_p]["vp"] >= S["c"]["victory_vps"]) for v_p in range(len(S["p"]))):
+        F[0] = 73
+        _b73(S, F)
+    else:
+        F[0] = 72
+        _b72(S, F)
+
+
+def _b72(S, F):
+    S["stack"].pop()
+
+
+def _b73(S, F):
     L = F[1]
-    L["best"] = max([S["p"][v_p]["vp"] for v_p in list(range(len(S["p"])))])
-    _w1 = [v_p for v_p in list(range(len(S["p"]))) if (S["p"][v_p]["vp"] == L["best"])]
+    L["best"] = max([S["p"][v_p]["vp"] for v_p in range(len(S["p"]))])
+    _w1 = [v_p for v_p in range(len(S["p"])) if (S["p"][v_p]["vp"] == L["best"])]
     finish(
         S,
         _w1,
@@ -1392,54 +1497,143 @@ def _b71(S, F):
     )
 
 
-def _b72(S, F):
-    F[0] = 70
-
-
-def _b73(S, F):
-    call(S, F, ENTRY_SETUP__ARMIES, {}, 74)
-
-
 def _b74(S, F):
-    call(S, F, ENTRY_SETUP__INITIATIVE, {}, 75)
+    F[0] = 72
 
 
 def _b75(S, F):
-    F[0] = 76
+    if S["c"]["end_by_agreement"]:
+        F[0] = 77
+        _b77(S, F)
+    else:
+        F[0] = 76
+        _b76(S, F)
 
 
 def _b76(S, F):
-    F[0] = 77 if True else 78
+    S["stack"].pop()
 
 
 def _b77(S, F):
-    S["turn"] += 1
-    log(S, "Turn " + str(S["turn"]))
-    call(S, F, ENTRY_TURN__PICK, {}, 79)
+    L = F[1]
+    L["agreed"] = 0
+    F[0] = 78
+    _b78(S, F)
 
 
 def _b78(S, F):
-    ret(S)
+    L = F[1]
+    _d = []
+    for _v in list(range(len(S["p"]))):
+        L["p"] = _v
+        _o = [["yes", "Yes", True], ["no", "No", False]]
+        _d.append((L["p"], "yes-no", "End the game now, by agreement?", _o))
+    ask_all(S, F, _d, 79)
 
 
 def _b79(S, F):
-    call(S, F, ENTRY_TURN__REVEAL, {}, 80)
+    L = F[1]
+    _a = S["answers"]
+    for _v in list(range(len(S["p"]))):
+        L["p"] = _v
+        L["yes"] = _a[str(_v)]
+        if L["yes"]:
+            L["agreed"] = L["agreed"] + 1
+    if L["agreed"] == len(list(range(len(S["p"])))):
+        F[0] = 81
+        _b81(S, F)
+    else:
+        F[0] = 80
+        _b80(S, F)
 
 
 def _b80(S, F):
-    call(S, F, ENTRY_TURN__RESOLVE, {}, 81)
+    L = F[1]
+    S["log"].append(
+        [
+            "".join(
+                (
+                    "The game goes on (",
+                    str(L["agreed"]),
+                    " of ",
+                    str(len(list(range(len(S["p"]))))),
+                    " agreed to end it)",
+                )
+            ),
+            None,
+        ]
+    )
+    F[0] = 76
 
 
 def _b81(S, F):
-    call(S, F, ENTRY_TURN__CLEANUP, {}, 82)
+    L = F[1]
+    L["best"] = max([S["p"][v_p]["vp"] for v_p in range(len(S["p"]))])
+    _w1 = [v_p for v_p in range(len(S["p"])) if (S["p"][v_p]["vp"] == L["best"])]
+    finish(S, _w1, len(_w1) != 1, "the players agreed to end the game")
 
 
 def _b82(S, F):
-    call(S, F, ENTRY_END__EIGHTEEN_VPS, {}, 83)
+    F[0] = 80
 
 
 def _b83(S, F):
-    F[0] = 76
+    F[0] = 84
+    S["stack"].append([ENTRY_SETUP__ARMIES, {}])
+
+
+def _b84(S, F):
+    F[0] = 85
+    S["stack"].append([ENTRY_SETUP__INITIATIVE, {}])
+
+
+def _b85(S, F):
+    F[0] = 86
+    _b86(S, F)
+
+
+def _b86(S, F):
+    F[0] = 87 if True else 88
+
+
+def _b87(S, F):
+    S["turn"] += 1
+    S["log"].append(["Turn " + str(S["turn"]), None])
+    F[0] = 89
+    S["stack"].append([ENTRY_TURN__PICK, {}])
+
+
+def _b88(S, F):
+    S["stack"].pop()
+
+
+def _b89(S, F):
+    F[0] = 90
+    S["stack"].append([ENTRY_TURN__REVEAL, {}])
+
+
+def _b90(S, F):
+    F[0] = 91
+    S["stack"].append([ENTRY_TURN__RESOLVE, {}])
+
+
+def _b91(S, F):
+    F[0] = 92
+    S["stack"].append([ENTRY_TURN__CLEANUP, {}])
+
+
+def _b92(S, F):
+    F[0] = 93
+    S["stack"].append([ENTRY_END__EIGHTEEN_VPS, {}])
+
+
+def _b93(S, F):
+    F[0] = 94
+    S["stack"].append([ENTRY_END__AGREEMENT, {}])
+
+
+def _b94(S, F):
+    F[0] = 86
 
 
 BLOCKS = (
@@ -1527,32 +1721,45 @@ BLOCKS = (
     _b81,
     _b82,
     _b83,
+    _b84,
+    _b85,
+    _b86,
+    _b87,
+    _b88,
+    _b89,
+    _b90,
+    _b91,
+    _b92,
+    _b93,
+    _b94,
 )
 ORIGINS = (
-    "rules/march_of_progress/rules.yaml:136:3",
-    "rules/march_of_progress/rules.yaml:148:7",
-    "rules/march_of_progress/rules.yaml:149:11",
-    "rules/march_of_progress/rules.yaml:149:11",
-    "rules/march_of_progress/rules.yaml:151:11",
-    "rules/march_of_progress/rules.yaml:151:11",
-    "rules/march_of_progress/rules.yaml:157:7",
-    "rules/march_of_progress/rules.yaml:158:11",
-    "rules/march_of_progress/rules.yaml:159:11",
-    "rules/march_of_progress/rules.yaml:160:15",
-    "rules/march_of_progress/rules.yaml:160:15",
-    "rules/march_of_progress/rules.yaml:164:7",
-    "rules/march_of_progress/rules.yaml:165:11",
-    "rules/march_of_progress/rules.yaml:164:7",
-    "rules/march_of_progress/rules.yaml:165:11",
-    "rules/march_of_progress/rules.yaml:166:15",
-    "rules/march_of_progress/rules.yaml:167:15",
-    "rules/march_of_progress/rules.yaml:168:19",
-    "rules/march_of_progress/rules.yaml:168:19",
-    "rules/march_of_progress/flow.yaml:77:3",
-    "rules/march_of_progress/flow.yaml:81:7",
-    "rules/march_of_progress/flow.yaml:82:11",
-    "rules/march_of_progress/flow.yaml:81:7",
-    "rules/march_of_progress/flow.yaml:83:11",
+    "rules/march_of_progress/rules.yaml:174:3",
+    "rules/march_of_progress/rules.yaml:186:7",
+    "rules/march_of_progress/rules.yaml:187:11",
+    "rules/march_of_progress/rules.yaml:187:11",
+    "rules/march_of_progress/rules.yaml:189:11",
+    "rules/march_of_progress/rules.yaml:189:11",
+    "rules/march_of_progress/rules.yaml:195:7",
+    "rules/march_of_progress/rules.yaml:196:11",
+    "rules/march_of_progress/rules.yaml:197:11",
+    "rules/march_of_progress/rules.yaml:198:15",
+    "rules/march_of_progress/rules.yaml:198:15",
+    "rules/march_of_progress/rules.yaml:202:7",
+    "rules/march_of_progress/rules.yaml:205:3",
+    "rules/march_of_progress/rules.yaml:213:7",
+    "rules/march_of_progress/rules.yaml:214:11",
+    "rules/march_of_progress/rules.yaml:213:7",
+    "rules/march_of_progress/rules.yaml:214:11",
+    "rules/march_of_progress/rules.yaml:215:15",
+    "rules/march_of_progress/rules.yaml:216:15",
+    "rules/march_of_progress/rules.yaml:217:19",
+    "rules/march_of_progress/rules.yaml:217:19",
+    "rules/march_of_progress/flow.yaml:84:3",
+    "rules/march_of_progress/flow.yaml:88:7",
+    "rules/march_of_progress/flow.yaml:89:11",
+    "rules/march_of_progress/flow.yaml:88:7",
+    "rules/march_of_progress/flow.yaml:90:11",
     "rules/march_of_progress/cards.yaml:4:3",
     "rules/march_of_progress/cards.yaml:13:7",
     "rules/march_of_progress/cards.yaml:13:7",
@@ -1593,15 +1800,24 @@ ORIGINS = (
     "rules/march_of_progress/flow.yaml:60:15",
     "rules/march_of_progress/flow.yaml:61:19",
     "rules/march_of_progress/flow.yaml:61:19",
-    "rules/march_of_progress/flow.yaml:65:19",
-    "rules/march_of_progress/flow.yaml:65:19",
+    "rules/march_of_progress/flow.yaml:64:19",
+    "rules/march_of_progress/flow.yaml:64:19",
+    "rules/march_of_progress/flow.yaml:65:15",
     "rules/march_of_progress/flow.yaml:66:15",
-    "rules/march_of_progress/flow.yaml:67:15",
-    "rules/march_of_progress/flow.yaml:69:3",
-    "rules/march_of_progress/flow.yaml:86:3",
-    "rules/march_of_progress/flow.yaml:90:7",
-    "rules/march_of_progress/flow.yaml:91:11",
-    "rules/march_of_progress/flow.yaml:92:11",
+    "rules/march_of_progress/flow.yaml:68:3",
+    "rules/march_of_progress/flow.yaml:93:3",
+    "rules/march_of_progress/flow.yaml:97:7",
+    "rules/march_of_progress/flow.yaml:98:11",
+    "rules/march_of_progress/flow.yaml:99:11",
+    "rules/march_of_progress/flow.yaml:101:3",
+    "rules/march_of_progress/flow.yaml:105:7",
+    "rules/march_of_progress/flow.yaml:106:11",
+    "rules/march_of_progress/flow.yaml:107:11",
+    "rules/march_of_progress/flow.yaml:107:11",
+    "rules/march_of_progress/flow.yaml:111:11",
+    "rules/march_of_progress/flow.yaml:112:15",
+    "rules/march_of_progress/flow.yaml:113:15",
+    "rules/march_of_progress/flow.yaml:27:1",
     "rules/march_of_progress/flow.yaml:27:1",
     "rules/march_of_progress/flow.yaml:27:1",
     "rules/march_of_progress/flow.yaml:27:1",
@@ -1615,23 +1831,25 @@ ORIGINS = (
     "rules/march_of_progress/flow.yaml:27:1",
 )
 ENTRY_ATTACK = 0
-ENTRY_PERFORM = 19
-ENTRY_CARD__MOVE_1 = 24
-ENTRY_CARD__MOVE_2 = 29
-ENTRY_CARD__RECRUIT = 36
-ENTRY_CARD__FORTIFY = 37
-ENTRY_CARD__ATTACK = 40
-ENTRY_CARD__ATTACK_PLUS_1 = 42
-ENTRY_CARD__STRENGTH = 44
-ENTRY_CARD__SCORE = 47
-ENTRY_SETUP__ARMIES = 48
-ENTRY_SETUP__INITIATIVE = 49
-ENTRY_TURN__PICK = 50
-ENTRY_TURN__REVEAL = 52
-ENTRY_TURN__RESOLVE = 53
-ENTRY_TURN__CLEANUP = 68
-ENTRY_END__EIGHTEEN_VPS = 69
-ENTRY_MAIN = 73
+ENTRY_JOIN_ATTACK = 12
+ENTRY_PERFORM = 21
+ENTRY_CARD__MOVE_1 = 26
+ENTRY_CARD__MOVE_2 = 31
+ENTRY_CARD__RECRUIT = 38
+ENTRY_CARD__FORTIFY = 39
+ENTRY_CARD__ATTACK = 42
+ENTRY_CARD__ATTACK_PLUS_1 = 44
+ENTRY_CARD__STRENGTH = 46
+ENTRY_CARD__SCORE = 49
+ENTRY_SETUP__ARMIES = 50
+ENTRY_SETUP__INITIATIVE = 51
+ENTRY_TURN__PICK = 52
+ENTRY_TURN__REVEAL = 54
+ENTRY_TURN__RESOLVE = 55
+ENTRY_TURN__CLEANUP = 70
+ENTRY_END__EIGHTEEN_VPS = 71
+ENTRY_END__AGREEMENT = 75
+ENTRY_MAIN = 83
 CARD_ENTRY = (
     ENTRY_CARD__MOVE_1,
     ENTRY_CARD__MOVE_2,
@@ -1652,6 +1870,7 @@ def _init_thirty_years_war():
         "c": {
             "army_limit": 3,
             "capital_occupation": True,
+            "end_by_agreement": False,
             "fortified_adds_strength": True,
             "order_choice_without_flip": True,
             "victory_vps": 18,
@@ -1794,7 +2013,7 @@ SPEC = register(
                     "Orange",
                 ),
                 init=_init_thirty_years_war,
-                entry=73,
+                entry=83,
                 max_turns=1000,
             ),
         },
