@@ -699,7 +699,8 @@ def run_soak(games: int) -> Counter:
 def test_random_play_soak_default():
     """VP conservation with the 42-VP stock, fixed initiative, army limit, strength bounds,
     8 cards per side across hand/played/revealed/discard/set-aside, no dead end, bounded length.
-    Rules: MOP-VIVE-SETUP-05, MOP-VIVE-SETUP-07, MOP-VIVE-SETUP-08, MOP-VIVE-END-01, MOP-VIVE-END-02"""
+    Rules: MOP-VIVE-SETUP-05, MOP-VIVE-SETUP-07, MOP-VIVE-SETUP-08
+    Rules: MOP-VIVE-END-01, MOP-VIVE-END-02"""
     reasons = run_soak(100)
     assert sum(reasons.values()) == 100
     assert reasons["20 VPs reached"] > 0
@@ -708,5 +709,6 @@ def test_random_play_soak_default():
 
 @pytest.mark.soak
 def test_random_play_soak_long():
-    """Rules: MOP-VIVE-SETUP-05, MOP-VIVE-SETUP-07, MOP-VIVE-SETUP-08, MOP-VIVE-END-01, MOP-VIVE-END-02"""
+    """Rules: MOP-VIVE-SETUP-05, MOP-VIVE-SETUP-07, MOP-VIVE-SETUP-08
+    Rules: MOP-VIVE-END-01, MOP-VIVE-END-02"""
     run_soak(int(os.environ.get("RULECRAFT_SOAK_GAMES", "2000")))
