@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from mop_helpers import (
     BLUE,
     BLUE_HOME,
