@@ -60,12 +60,25 @@ def _write(output: str, data: bytes) -> None:
         raise SheetError(f"cannot write {output}: folder {target.parent} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
+        # mkstemp makes the file 0600; give it the mode of a new file (0666 less the umask), or
+        # keep the mode of the file it replaces.
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, target)
     except OSError as exc:
         with_suppress_unlink(tmp)
         raise SheetError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def with_suppress_unlink(path: str) -> None:

@@ -64,6 +64,7 @@ class Row:
     label: str
     cells: list[Cell]
     label_state: str = "printed"
+    heading: bool = False  # a block title inside a form (spans the row)
 
 
 @dataclass
@@ -92,6 +93,7 @@ class TableView:
     intro: str = ""
     notes: list[str] = field(default_factory=list)
     odds: list[Odds] = field(default_factory=list)
+    wide: bool = False  # long texts in cells: the table takes the full width
 
 
 @dataclass
@@ -116,6 +118,41 @@ class Footnote:
     where: str
     text: str
     reason: str
+    table: str = ""
+    cell: str = ""
+
+
+@dataclass
+class GapGroup:
+    """Gap cells of one table sharing one reason, printed as one note."""
+
+    table: str
+    cells: str
+    reason: str
+
+
+@dataclass
+class SetupTable:
+    """A compact table of a scenario set-up: a header row and rows led by a row label."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
+class ScenarioView:
+    """One scenario: its own title, its base (if it states only changes), its set-up tables."""
+
+    id: str
+    title: str
+    base_title: str = ""
+    doc: str = ""
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    tables: list[SetupTable] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    aids: list[str] = field(default_factory=list)  # titles of its play-aid tables
+    other: Node | None = None
 
 
 @dataclass
@@ -128,9 +165,13 @@ class Sheet:
     tables: list[TableView] = field(default_factory=list)
     flow: list[Section] = field(default_factory=list)
     cards: list[Section] = field(default_factory=list)
-    scenarios: list[Section] = field(default_factory=list)
+    scenarios: list[ScenarioView] = field(default_factory=list)
     assumed: list[Footnote] = field(default_factory=list)
     gaps: list[Footnote] = field(default_factory=list)
+
+    @property
+    def gap_groups(self) -> list[GapGroup]:
+        return _group_gaps(self.gaps)
 
 
 # --------------------------------------------------------------------------------------------
@@ -209,6 +250,7 @@ _SKIP_KEYS = frozenset(
         "adjacent",
         "enums",
         "state",
+        "playable",
     }
 )
 
@@ -236,10 +278,7 @@ def _node(value: Any, depth: int = 0) -> Node:
         and all(not isinstance(v, (dict, list)) for v in value.values())
     ):
         if len(value) > 1 or depth > 1:  # a record of scalars reads best on one line
-            return Node(
-                "text",
-                text="; ".join(f"{_humanize(k)}: {_fmt_scalar(v)}" for k, v in value.items()),
-            )
+            return Node("text", text=_join_fields(value))
     if isinstance(value, list) and value and all(not isinstance(v, (dict, list)) for v in value):
         if sum(len(_fmt_scalar(v)) for v in value) < 160 and not any(" " in str(v) for v in value):
             return Node("text", text=", ".join(_fmt_scalar(v) for v in value))
@@ -251,6 +290,16 @@ def _node(value: Any, depth: int = 0) -> Node:
         ordered = all(not isinstance(v, (dict, list)) for v in value) and len(value) > 1
         return Node("list", items=[_node(v, depth + 1) for v in value], ordered=ordered)
     return Node("text", text=_fmt_scalar(value))
+
+
+def _join_fields(value: dict[Any, Any]) -> str:
+    """ "Pick: Both players pick ... time. Reveal: ..." — no ".;" where a text ends a sentence."""
+    out = ""
+    for k, v in value.items():
+        if out:
+            out += " " if out.endswith((".", "!", "?")) else "; "
+        out += f"{_humanize(k)}: {_fmt_scalar(v)}"
+    return out
 
 
 _TITLE_KEYS = ("title", "name", "label", "id")
@@ -400,8 +449,13 @@ class _Numberer:
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
 
-    def cell(self, raw: Any, where: str, *, inherited: dict[str, Any] | None = None) -> Cell:
-        """A printed cell from a scalar or a mapping with `value`/`result` and provenance keys."""
+    def cell(
+        self, raw: Any, table: str, at: str = "", *, inherited: dict[str, Any] | None = None
+    ) -> Cell:
+        """A printed cell from a scalar or a mapping with `value`/`result` and provenance keys.
+
+        `table` is the table's title and `at` names the cell in it ("row / column")."""
+        where = f"{table} / {at}" if at else table
         prov = dict(inherited or {})
         text_value: Any = raw
         footnotes = None
@@ -412,7 +466,7 @@ class _Numberer:
             text_value = raw.get("value", raw.get("result", raw.get("text")))
             footnotes = raw.get("footnotes")
         if prov.get("gap"):
-            self.sheet.gaps.append(Footnote(0, where, "", str(prov["gap"])))
+            self.sheet.gaps.append(Footnote(0, where, "", str(prov["gap"]), table, at))
             return Cell(text="", state="gap")
         text = (
             ""
@@ -424,9 +478,32 @@ class _Numberer:
         text += _marks(footnotes)
         if prov.get("assumed"):
             n = len(self.sheet.assumed) + 1
-            self.sheet.assumed.append(Footnote(n, where, text, str(prov["assumed"])))
+            self.sheet.assumed.append(Footnote(n, where, text, str(prov["assumed"]), table, at))
             return Cell(text=text, state="assumed", mark=n, numeric=_is_numeric(text))
         return Cell(text=text, numeric=_is_numeric(text))
+
+
+def _group_gaps(gaps: list[Footnote]) -> list[GapGroup]:
+    """Gap cells of one table with one reason become one note: "rows 4, 5, 6 × columns a, b"."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for g in gaps:
+        groups.setdefault((g.table or g.where, g.reason), []).append(g.cell)
+    out = []
+    for (table, reason), cells in groups.items():
+        pairs = [c.split(" / ", 1) for c in cells if c]
+        text = ", ".join(c for c in cells if c)
+        if len(pairs) > 1 and all(len(p) == 2 for p in pairs):
+            rows = list(dict.fromkeys(p[0] for p in pairs))
+            cols = list(dict.fromkeys(p[1] for p in pairs))
+            if len(rows) * len(cols) == len(set(map(tuple, pairs))):
+                if len(rows) == 1:
+                    text = f"{rows[0]} / " + ", ".join(cols)
+                elif len(cols) == 1:
+                    text = ", ".join(rows) + f" / {cols[0]}"
+                else:
+                    text = f"rows {', '.join(rows)} × columns {', '.join(cols)}"
+        out.append(GapGroup(table, text, reason))
+    return out
 
 
 def _row_prov(row: dict[str, Any]) -> dict[str, Any]:
@@ -453,15 +530,15 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
             result = row.get("result")
             text = row.get("text")
             shown = _fmt_scalar(result) if result is not None else ""
+            if shown in (str(row.get("range", "")), str(row.get("label", ""))) and text:
+                shown = ""  # the result only repeats the row's heading: print the text alone
             if text and str(text) != shown:
                 shown = f"{shown} — {text}" if shown else str(text)
             if row.get("permanent"):
                 shown += " *"
             cellraw = {"value": shown, "footnotes": row.get("footnotes")}
-            label = str(row.get("range", ""))
-            rows.append(
-                Row(label, [num.cell(cellraw, f"{title} / {label}", inherited=_row_prov(row))])
-            )
+            label = str(row.get("label", row.get("range", "")))
+            rows.append(Row(label, [num.cell(cellraw, title, label, inherited=_row_prov(row))]))
     elif kind in ("column", "matrix", "list"):
         columns = col_labels
         for row in raw.get("rows") or []:
@@ -473,9 +550,8 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
             cells = [
                 num.cell(
                     c,
-                    " / ".join(
-                        x for x in (title, label, columns[i] if i < len(columns) else "") if x
-                    ),
+                    title,
+                    " / ".join(x for x in (label, columns[i] if i < len(columns) else "") if x),
                     inherited=prov,
                 )
                 for i, c in enumerate(cells_raw)
@@ -493,7 +569,11 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
         columns = col_labels
         for block in raw.get("blocks") or []:
             rows.append(
-                Row(str(block.get("title", block.get("id", ""))), [Cell("") for _ in columns])
+                Row(
+                    str(block.get("title", block.get("id", ""))),
+                    [Cell("") for _ in columns],
+                    heading=True,
+                )
             )
             for r in block.get("rows") or []:
                 rows.append(Row(str(r.get("label", r.get("id", ""))), [Cell("") for _ in columns]))
@@ -517,12 +597,14 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
     for code, res in (raw.get("results") or {}).items():
         if isinstance(res, dict):
             parts = [str(res[k]) for k in ("label", "text") if res.get(k)]
+            if parts and parts[0] == str(code):
+                parts = parts[1:]  # the label only repeats the code
             parts += [str(e) for e in res.get("effects") or []]
             if parts:
                 notes.append(f"{code}: " + " — ".join(parts))
     for note in raw.get("notes") or []:
         if isinstance(note, dict):
-            cell = num.cell(note, f"{title} / note")
+            cell = num.cell(note, title, "note")
             notes.append(cell.text + (f" †{cell.mark}" if cell.mark else ""))
         else:
             notes.append(str(note))
@@ -550,6 +632,7 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
         corner=corner,
         notes=notes,
         odds=_odds_for(raw, compiled),
+        wide=any(len(c.text) > 45 for r in rows for c in r.cells),
     )
 
 
@@ -583,6 +666,302 @@ def _odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
         rows.append(OddsRow(label, [_pct(by_key[k]) if k in by_key else "–" for k in results]))
     shown = ["gap" if r in ("GAP", "(gap)") else r for r in results]
     return [Odds(f"Exact result probabilities ({raw['dice']})", "", shown, rows)]
+
+
+# --------------------------------------------------------------------------------------------
+# Scenario set-ups
+#
+# A scenario file (schemas/scenario.schema.json) states seats, constants, globals, players and
+# entities; one with `base:` states only what it changes relative to its base. The sheet prints
+# each scenario's own title and, as compact tables with readable labels, what it states: the
+# whole set-up for a scenario without a base, the changes for one with a base.
+
+_WORDS = {
+    "vp": "VP",
+    "vps": "VPs",
+    "dp": "DP",
+    "dps": "DPs",
+    "pp": "PP",
+    "pps": "PPs",
+    "brp": "BRP",
+    "brps": "BRPs",
+    "tp": "TP",
+    "hre": "HRE",
+    "ww1": "WW1",
+    "ww2": "WW2",
+    "setup": "set-up",
+}
+_SCENARIO_HANDLED = frozenset(
+    {
+        "scenario",
+        "id",
+        "base",
+        "title",
+        "name",
+        "doc",
+        "rules",
+        "seats",
+        "constants",
+        "globals",
+        "players",
+        "entities",
+        "cards",
+        "flow",
+        "functions",
+        "procedures",
+        "hooks",
+        "enums",
+        "state",
+        "game",
+        "schema",
+        "version",
+    }
+)
+
+
+def _label(key: Any, titles: dict[str, str] | None = None) -> str:
+    """A readable label for a field or id: its declared `title`, else e.g. vp_max -> "VP max"."""
+    if titles and str(key) in titles:
+        return titles[str(key)]
+    words = [w for w in str(key).replace("-", "_").split("_") if w]
+    text = " ".join(_WORDS.get(w.lower(), w) for w in words)
+    return text[:1].upper() + text[1:]
+
+
+def _titles_in(value: Any, out: dict[str, str]) -> None:
+    """Field titles declared anywhere under `state:` (a `title:` next to a field's `type:`)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, dict) and "type" in v and isinstance(v.get("title"), str):
+                out.setdefault(str(k), v["title"])
+            _titles_in(v, out)
+
+
+class _Names:
+    """Printed names of seats, entities and cards, gathered from the game and its scenarios."""
+
+    def __init__(self, game_dir: Path, meta: dict[str, Any], docs: dict[str, Any]) -> None:
+        self.things: dict[str, str] = {}
+        self.titles: dict[str, str] = {}
+        self.plurals: dict[str, str] = {}
+        entities_state = (meta.get("state") or {}).get("entities") or {}
+        # Fields typed by an enum hold values, not ids: they are printed as they are.
+        enums = set(meta.get("enums") or {})
+        self.enum_fields: set[str] = set()
+        for kind_decl in entities_state.values() if isinstance(entities_state, dict) else []:
+            for part in ("attributes", "fields"):
+                decls = kind_decl.get(part) if isinstance(kind_decl, dict) else None
+                for f, d in decls.items() if isinstance(decls, dict) else []:
+                    if isinstance(d, dict) and d.get("type") in enums:
+                        self.enum_fields.add(str(f))
+        _titles_in(meta.get("state"), self.titles)
+        for kind, decl in entities_state.items() if isinstance(entities_state, dict) else []:
+            if isinstance(decl, dict) and isinstance(decl.get("plural"), str):
+                self.plurals[str(kind)] = decl["plural"]
+        for _path, doc in _optional_docs(game_dir, "cards"):
+            cards = doc.get("cards", doc) if isinstance(doc, dict) else None
+            for cid, card in cards.items() if isinstance(cards, dict) else []:
+                if isinstance(card, dict) and card.get("name"):
+                    self.things[str(cid)] = str(card["name"])
+        for doc in docs.values():
+            if not isinstance(doc, dict):
+                continue
+            _titles_in(doc.get("state"), self.titles)
+            for recs in (doc.get("entities") or {}).values():
+                for rid, rec in recs.items() if isinstance(recs, dict) else []:
+                    if isinstance(rec, dict) and rec.get("name"):
+                        self.things.setdefault(str(rid), str(rec["name"]))
+            for op in ("add", "replace"):
+                cards = (
+                    (doc.get("cards") or {}).get(op) if isinstance(doc.get("cards"), dict) else None
+                )
+                for cid, card in cards.items() if isinstance(cards, dict) else []:
+                    if isinstance(card, dict) and card.get("name"):
+                        self.things.setdefault(str(cid), str(card["name"]))
+
+    def of(self, value: Any, seats: dict[str, str]) -> str:
+        """A value as printed: ids become names, lists are joined, booleans read yes/no."""
+        if isinstance(value, list):
+            return ", ".join(self.of(v, seats) for v in value) if value else "none"
+        if isinstance(value, dict):
+            if "value" in value:
+                return self.of(value["value"], seats)
+            return "; ".join(
+                f"{_label(k, self.titles)}: {self.of(v, seats)}" for k, v in value.items()
+            )
+        if isinstance(value, str):
+            if value in seats:
+                return seats[value]
+            return self.things.get(value, value)
+        return _fmt_scalar(value)
+
+
+def _scenario_chain(sid: str, known: dict[str, tuple[str, Any]]) -> list[dict[str, Any]]:
+    """The scenario's documents from the root base to itself (a cycle stops the walk)."""
+    chain: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    cur: str | None = sid
+    while cur and cur in known and cur not in seen:
+        seen.add(cur)
+        doc = known[cur][1]
+        if not isinstance(doc, dict):
+            break
+        chain.insert(0, doc)
+        cur = str(doc["base"]) if doc.get("base") else None
+    return chain
+
+
+def _doc_of(rec: Any) -> str:
+    if isinstance(rec, dict) and rec.get("doc"):
+        return " ".join(str(rec["doc"]).split())
+    return ""
+
+
+def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -> ScenarioView:
+    title, doc = known[sid]
+    view = ScenarioView(id=sid, title=title)
+    if not isinstance(doc, dict):
+        view.other = _node(doc)
+        return view
+    base = str(doc["base"]) if doc.get("base") else ""
+    if base:
+        view.base_title = known[base][0] if base in known else _label(base)
+    view.doc = _doc_of(doc)
+    seats: dict[str, str] = {}
+    for d in _scenario_chain(sid, known):
+        for seat, rec in (d.get("seats") or {}).items():
+            seats[str(seat)] = str(rec.get("name", _label(seat)) if isinstance(rec, dict) else rec)
+    t = names.titles
+
+    if isinstance(doc.get("seats"), dict):
+        view.facts.append(
+            (
+                "Sides",
+                "; ".join(
+                    _label(k) if seats.get(str(k)) == _label(k) else f"{_label(k)}: {seats[str(k)]}"
+                    for k in doc["seats"]
+                ),
+            )
+        )
+    for key in ("constants", "globals"):
+        for k, v in (doc.get(key) or {}).items():
+            view.facts.append((_label(k, t), names.of(v, seats)))
+
+    players = doc.get("players")
+    if isinstance(players, dict) and players:
+        shared = players.get("all") if isinstance(players.get("all"), dict) else {}
+        cols = list(seats) if shared else [str(k) for k in players if k != "all"]
+        cols += [str(k) for k in players if k != "all" and str(k) not in cols]
+        fields: list[str] = []
+        for rec in players.values():
+            for f in rec if isinstance(rec, dict) else []:
+                if f not in fields:
+                    fields.append(f)
+        first = ("home", "vp", "strength", "cards", "hand", "discard")
+        fields.sort(key=lambda f: first.index(f) if f in first else len(first))
+        rows = []
+        for f in fields:
+            cells = []
+            for seat in cols:
+                own = players.get(seat) if isinstance(players.get(seat), dict) else {}
+                value = own.get(f, shared.get(f, None)) if (f in own or f in shared) else None
+                cards = own.get("cards", shared.get("cards"))
+                if value is None:
+                    cells.append("")
+                elif f == "hand" and value == cards:
+                    cells.append("all its cards")
+                else:
+                    cells.append(names.of(value, seats))
+            rows.append([_label(f, t)] + cells)
+        heads = [
+            seats[c]
+            if c in seats and seats[c] != _label(c) and not seats[c].startswith(_label(c))
+            else seats.get(c, _label(c))
+            for c in cols
+        ]
+        heads = [
+            f"{h} ({_label(c)})" if c in seats and h != _label(c) else h
+            for h, c in zip(heads, cols, strict=True)
+        ]
+        view.tables.append(SetupTable("Players", ["Player"] + heads, rows))
+
+    for kind, recs in (doc.get("entities") or {}).items():
+        if not isinstance(recs, dict):
+            continue
+        plural = _label(names.plurals.get(str(kind), f"{kind}s"))
+        records = {k: v for k, v in recs.items() if isinstance(v, dict)}
+        if isinstance(recs.get("remove"), list):
+            view.facts.append(
+                (f"{plural} removed", ", ".join(names.of(x, seats) for x in recs["remove"]))
+            )
+        if "per_seat" in recs:
+            view.facts.append((plural, f"{_fmt_scalar(recs['per_seat'])} per player"))
+        if records and all(set(r) <= {"owner", "number"} for r in records.values()):
+            counts: dict[str, int] = {}
+            for r in records.values():
+                who = names.of(r.get("owner", ""), seats)
+                counts[who] = counts.get(who, 0) + 1
+            view.facts.append((plural, ", ".join(f"{w} {n}" for w, n in counts.items())))
+        elif records:
+            fields = []
+            for r in records.values():
+                for f in r:
+                    if f != "name" and f not in fields:
+                        fields.append(f)
+            rows = [
+                [str(r.get("name") or _label(rid))]
+                + [
+                    (
+                        ""
+                        if f not in r
+                        else str(r[f])
+                        if f in names.enum_fields
+                        else names.of(r[f], seats)
+                    )
+                    for f in fields
+                ]
+                for rid, r in records.items()
+            ]
+            view.tables.append(
+                SetupTable(plural, [_label(kind)] + [_label(f, t) for f in fields], rows)
+            )
+
+    cards = doc.get("cards")
+    if isinstance(cards, dict):
+        for op, what in (("remove", "removed"), ("add", "added"), ("replace", "changed")):
+            ids = cards.get(op)
+            if isinstance(ids, (list, dict)) and ids:
+                view.facts.append(
+                    (f"Cards {what}", ", ".join(names.of(str(x), seats) for x in ids))
+                )
+            if isinstance(ids, dict):
+                for cid, rec in ids.items():
+                    if _doc_of(rec):
+                        view.changes.append(f"{names.of(str(cid), seats)}: {_doc_of(rec)}")
+
+    flow = doc.get("flow")
+    for phase, ops in flow.items() if isinstance(flow, dict) else []:
+        where = _label(phase)
+        for op, steps in ops.items() if isinstance(ops, dict) else []:
+            if op == "remove" and isinstance(steps, list):
+                view.changes.append(f"{where}: step {', '.join(_label(x) for x in steps)} removed.")
+            elif isinstance(steps, dict):
+                for _step, rec in steps.items():
+                    if _doc_of(rec):
+                        view.changes.append(f"{where}: {_doc_of(rec)}")
+    rest = {k: v for k, v in doc.items() if str(k) not in _SCENARIO_HANDLED}
+    if rest:
+        view.other = _node(rest)
+    return view
+
+
+def _scenario_order(known: dict[str, tuple[str, Any]]) -> list[str]:
+    """Scenarios without a base first, then each after its base, otherwise by id."""
+
+    def depth(sid: str) -> int:
+        return len(_scenario_chain(sid, known))
+
+    return sorted(known, key=lambda sid: (depth(sid), sid))
 
 
 # --------------------------------------------------------------------------------------------
@@ -636,12 +1015,16 @@ def build_sheet(game: str, scenario: str | None = None, rules_root: Path | None 
         for title, value in _entries(doc, ("cards",)):
             sheet.cards.append(Section(title, _node(_without_title(value))))
 
-    for _sid, (title, value) in (
-        sorted(known_scenarios.items())
-        if scenario is None
-        else [(scenario, known_scenarios[scenario])]
-    ):
-        sheet.scenarios.append(Section(title, _node(_strip_meta(_without_title(value)))))
+    names = _Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
+    for sid in _scenario_order(known_scenarios) if scenario is None else [scenario]:
+        view = _scenario_view(sid, known_scenarios, names)
+        view.aids = [
+            str(raw.get("title") or _humanize(tid))
+            for tid, raw, _pos in _table_docs(game_dir)
+            if str(raw.get("group") or "").lower().startswith("scenario")
+            and _for_scenario(raw.get("group"), sid, view.title)
+        ]
+        sheet.scenarios.append(view)
     return sheet
 
 
@@ -679,8 +1062,10 @@ def _env() -> jinja2.Environment:
     )
 
 
-def _css_string(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+def _css_string(text: str) -> markupsafe.Markup:
+    """Text for a CSS string literal inside <style>: escaped for CSS, not for HTML."""
+    text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return markupsafe.Markup(text.replace("<", "\\3C "))
 
 
 def render_html(

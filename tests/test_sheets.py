@@ -50,7 +50,7 @@ def test_rot_sample_cells(rendered):
 def test_westphalia_gaps_shown(rendered):
     """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02"""
     _pdf, text = rendered["westphalia"]
-    assert "Arrears Table" in text and "— gap —" in text
+    assert "Arrears Table" in text and "Debts gap" in text
     assert "Gaps (referred to but not printed)" in text
     assert "the rulebook refers to it but does not print it" in text
     assert "Lorraine 1 French Army & Claim" in text
@@ -80,6 +80,8 @@ def test_assumed_and_gap_cells_marked_in_html():
     assert '<span class="dagger">&dagger;1</span>' in html
     html = sheets.render_html("westphalia")
     assert html.count('<td class="gap">') == 9
+    assert html.count('<span class="gap-mark">gap</span>') == 10  # 9 cells and the legend
+    assert "— gap —" not in html
 
 
 def test_pdf_is_reproducible(rendered):
@@ -128,3 +130,67 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
     assert not (tmp_path / "x.pdf").exists()
     assert cmd_sheet.run(_args(game="westphalia", output=str(tmp_path / "no" / "x.pdf"))) == 1
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_gap_marker_does_not_wrap():
+    css = sheets.render_html("marlborough")
+    assert ".gap-mark {" in css and "white-space: nowrap" in css.split(".gap-mark {")[1][:200]
+    sheet = sheets.build_sheet("marlborough")
+    groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
+    crt = [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
+    assert crt and crt[0].startswith("rows 4, 5, 6 × columns")
+
+
+def test_scenario_setups_have_readable_labels():
+    """Rules: MOP-SETUP-01, MOP-AOM-SETUP-01"""
+    sheet = sheets.build_sheet("march_of_progress")
+    by_id = {s.id: s for s in sheet.scenarios}
+    assert list(by_id)[0] == "thirty_years_war"  # the base comes first
+    assert len(by_id) == len(
+        list((sheets.default_rules_root() / "march_of_progress" / "scenarios").glob("*.yaml"))
+    )
+    base = by_id["thirty_years_war"]
+    assert base.base_title == ""
+    countries = next(t for t in base.tables if t.title == "Countries")
+    assert countries.columns[:6] == ["Country", "Kind", "Owner", "Garrison", "VP max", "VP die"]
+    assert [r[0] for r in countries.rows] == ["Blue home", "Neutral", "Orange home"]
+    assert ("VP stock", "35") in base.facts
+    aom = by_id["age_of_marlborough"]
+    assert aom.title == "The Age of Marlborough"
+    assert aom.base_title == "Introduction: The Thirty Years War"
+    assert ("Countries removed", "Blue home, Neutral, Orange home") in aom.facts
+    assert ("Cards removed", "ATTACK+1") in aom.facts
+    players = next(t for t in aom.tables if t.title == "Players")
+    assert players.columns == ["Player", "France (Blue)", "The Dutch Republic (Orange)"]
+    assert ["Home", "France", "The Dutch Republic"] in players.rows
+    html = sheets.render_html("march_of_progress")
+    for raw in ("Vp max", "Vp stock", "blue_home", "Blue home; Kind", "count(me.discard)"):
+        assert raw not in html, raw
+
+
+def test_scenario_option_shows_its_base(tmp_path):
+    sheet = sheets.build_sheet("march_of_progress", scenario="vive_lempereur")
+    assert [s.title for s in sheet.scenarios] == ["Vive l'Empereur: The Napoleonic Wars"]
+    assert sheet.scenarios[0].base_title == "Introduction: The Thirty Years War"
+    assert any("play aid" in a for a in sheet.scenarios[0].aids)
+
+
+def test_running_title_is_not_html_escaped():
+    html = sheets.render_html("third_reich_diplomacy")
+    style = html.split("<style>")[1].split("</style>")[0]
+    assert "content: \"The Gamer's Guide" in style and "&#39;" not in style
+
+
+def test_written_file_has_normal_mode(tmp_path):
+    import os
+
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "w.html"
+        assert cmd_sheet.run(_args(game="westphalia", output=str(out))) == 0
+        assert out.stat().st_mode & 0o777 == 0o644
+        os.chmod(out, 0o640)  # an existing file keeps its mode
+        assert cmd_sheet.run(_args(game="westphalia", output=str(out))) == 0
+        assert out.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
