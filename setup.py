@@ -1,0 +1,30 @@
+"""Package layout for setuptools (the rest of the metadata is in pyproject.toml).
+
+The client's layout keeps compiler/, runtime/, generated/ and schemas/ at the top level; they
+install under the one namespace `rulecraft` so that no generic top-level module named
+`compiler`, `runtime` or `generated` lands in site-packages. Every generated game is a
+subpackage, found here so that a newly compiled game is packaged without editing this file.
+"""
+
+from pathlib import Path
+
+from setuptools import setup
+
+ROOT = Path(__file__).resolve().parent
+GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / "__init__.py").is_file())
+
+setup(
+    package_dir={
+        "rulecraft.compiler": "compiler",
+        "rulecraft.runtime": "runtime",
+        "rulecraft.generated": "generated",
+        "rulecraft.schemas": "schemas",
+    },
+    packages=[
+        "rulecraft.compiler",
+        "rulecraft.runtime",
+        "rulecraft.generated",
+        "rulecraft.schemas",
+        *(f"rulecraft.generated.{game}" for game in GAMES),
+    ],
+)
