@@ -1341,7 +1341,7 @@ def _b53(S, F):
 
 def _b54(S, F):
     L = F[1]
-    L["_it1"] = list(E_ACTION_GROUP)
+    L["_it1"] = list([v_row for v_row in E_ACTION_GROUP if (len(f_actors_of(S, v_row)) > 0)])
     L["_i2"] = 0
     F[0] = 55
     _b55(S, F)

@@ -1824,7 +1824,7 @@ def _b76(S, F):
 
 def _b77(S, F):
     L = F[1]
-    L["_it1"] = list(E_ACTION_GROUP)
+    L["_it1"] = list([v_row for v_row in E_ACTION_GROUP if (len(f_actors_of(S, v_row)) > 0)])
     L["_i2"] = 0
     F[0] = 78
     _b78(S, F)

@@ -1525,7 +1525,7 @@ def _b69(S, F):
 
 def _b70(S, F):
     L = F[1]
-    L["_it1"] = list(E_ACTION_GROUP)
+    L["_it1"] = list([v_row for v_row in E_ACTION_GROUP if (len(f_actors_of(S, v_row)) > 0)])
     L["_i2"] = 0
     F[0] = 71
     _b71(S, F)
