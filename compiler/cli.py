@@ -159,6 +159,12 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         help="with --all: playouts per option of the mc bot (default 8)",
     )
     p.add_argument("--html", metavar="FILE", default=None, help="with --all: write an HTML page")
+    p.add_argument(
+        "--scenarios",
+        type=_names,
+        default=None,
+        help="with --all: only these scenarios (comma-separated ids)",
+    )
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -171,6 +177,7 @@ def _simulate(args: argparse.Namespace) -> int:
         ("--bot-games", args.bot_games),
         ("--playouts", args.playouts),
         ("--html", args.html),
+        ("--scenarios", args.scenarios),
     ):
         if value is not None:
             raise CLIError(f"{opt} needs --all")
@@ -207,6 +214,7 @@ def _simulate_all(args: argparse.Namespace) -> int:
         seed=args.seed,
         jobs=args.jobs,
         progress=sys.stderr,
+        scenarios=args.scenarios,
     )
     if args.html:
         try:

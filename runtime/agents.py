@@ -6,7 +6,7 @@ import random
 from typing import Any, Protocol
 
 from .game import Decision
-from .machine import GameError, State, answer, run
+from .machine import DeadEnd, GameError, State, TurnLimit, answer, run
 from .spec import GameSpec
 from .view import determinize
 
@@ -93,14 +93,21 @@ class MonteCarloAgent:
                 S = determinize(view, spec, rng)
                 if not _apply(S, me, oid):
                     continue
-                # the bare machine loop (as in :func:`playout`), inlined
-                if S["pending"] is None:
-                    run(S, blocks, max_turns, origins)
-                while S["result"] is None:
-                    choices = S["pending"][0]["options"]
-                    answer(S, 0, choices[int(rand() * len(choices))])
+                try:
+                    # the bare machine loop (as in :func:`playout`), inlined
                     if S["pending"] is None:
                         run(S, blocks, max_turns, origins)
+                    while S["result"] is None:
+                        choices = S["pending"][0]["options"]
+                        answer(S, 0, choices[int(rand() * len(choices))])
+                        if S["pending"] is None:
+                            run(S, blocks, max_turns, origins)
+                except (DeadEnd, TurnLimit):
+                    # A determinized world deals the unseen cards at random and may be one
+                    # the real history could not reach (a dead end), or a playout may run
+                    # past the turn limit: it says nothing about this option.
+                    total += 0.5
+                    continue
                 total += score(S["result"], me)
             if total > best_score:
                 best, best_score = oid, total

@@ -23,6 +23,7 @@ __all__ = [
     "IllegalDecision",
     "MalformedDecision",
     "DeadEnd",
+    "TurnLimit",
     "RulesError",
     "UnknownGame",
     "run",
@@ -69,6 +70,10 @@ class DeadEnd(RulesError):
     """The rules asked for a decision with no legal option."""
 
 
+class TurnLimit(RulesError):
+    """A game went past its scenario's ``max_turns`` (random or stubborn play, or a rules bug)."""
+
+
 def run(
     S: State,
     blocks: Sequence[Block],
@@ -92,7 +97,7 @@ def run(
                 f = stack[-1]
                 blocks[f[0]](S, f)
                 if S["turn"] > max_turns:
-                    raise RulesError(
+                    raise TurnLimit(
                         f"game runs endlessly: turn {S['turn']} exceeds max_turns {max_turns}"
                     )
     except RulesError as exc:

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from .agents import make_agent
 from .game import Game
-from .machine import GameError
+from .machine import GameError, TurnLimit
 from .registry import load_spec
 from .rng import derive_seed
 from .spec import GameSpec
@@ -22,7 +22,11 @@ from .spec import GameSpec
 __all__ = ["simulate", "SimResult", "play_one", "wilson"]
 
 #: (index, winners, tie, turns, decisions)
-Outcome = tuple[int, list[int], bool, int, int]
+Outcome = tuple[
+    int, list[int], bool, int, int, bool
+]  # index, winners, tie, turns, decisions, limit
+#: the result reason of a game stopped at its scenario's ``max_turns``
+TURN_LIMIT = "turn limit reached"
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -50,11 +54,17 @@ def play_one(spec: GameSpec, scenario: str, seed: int, agents: list[str]) -> tup
     S = game.state
     pending, view, apply = game.pending, game.view, game.apply
     decisions = 0
-    while S["result"] is None:
-        for d in pending():
-            p = d.player
-            apply(p, chooser[p](view(p) if needs_view[p] else None, d, spec))
-            decisions += 1
+    try:
+        while S["result"] is None:
+            for d in pending():
+                p = d.player
+                apply(p, chooser[p](view(p) if needs_view[p] else None, d, spec))
+                decisions += 1
+    except TurnLimit:
+        # Agents that never bring the game to an end (bots that avoid every losing move
+        # in a scenario whose only end is a decisive result): a draw at the turn limit.
+        S["result"] = {"winners": [], "tie": True, "reason": TURN_LIMIT}
+        S["pending"] = None
     return game, decisions
 
 
@@ -74,6 +84,11 @@ class SimResult:
     decisions: int
     seconds: float
     outcomes: list[Outcome] = field(default_factory=list, repr=False)
+
+    @property
+    def turn_limit(self) -> int:
+        """Games stopped at the scenario's turn limit (counted as draws)."""
+        return sum(1 for o in self.outcomes if len(o) > 5 and o[5])
 
     @property
     def mean_turns(self) -> float:
@@ -99,6 +114,7 @@ class SimResult:
             "win_rate": {s: self.wins[s] / n if n else 0.0 for s in self.seats},
             "win_ci95": {s: list(wilson(self.wins[s], n)) for s in self.seats},
             "ties": self.ties,
+            "turn_limit": self.turn_limit,
             "tie_rate": self.ties / n if n else 0.0,
             "tie_ci95": list(wilson(self.ties, n)),
             "mean_turns": self.mean_turns,
@@ -126,6 +142,8 @@ class SimResult:
         lines.append(
             f"  {'ties':<{width}}       {self.ties:>6}  {rate:6.1%}  (95% CI {lo:.1%}-{hi:.1%})"
         )
+        if self.turn_limit:
+            lines.append(f"  ({self.turn_limit} of the ties stopped at the turn limit)")
         gps = f"{self.games_per_second:.1f}" if self.seconds > 0 else "-"
         lines.append(
             f"  mean turns {self.mean_turns:.2f}, mean decisions {self.mean_decisions:.2f}, "
@@ -141,7 +159,8 @@ def _run_chunk(args: tuple[str, str, str, int, list[int], list[str]]) -> list[Ou
     for i in indices:
         g, decisions = play_one(spec, scenario, derive_seed(seed, i), agents)
         res = g.result or {}
-        out.append((i, res["winners"], res["tie"], g.turn, decisions))
+        limit = res.get("reason") == TURN_LIMIT
+        out.append((i, res["winners"], res["tie"], g.turn, decisions, limit))
     return out
 
 
@@ -198,10 +217,12 @@ def simulate(
     jobs: int = 1,
     progress: TextIO | bool | None = None,
     on_game: Callable[[Outcome], None] | None = None,
+    label: str | None = None,
 ) -> SimResult:
     """Play ``games`` games; game ``i`` is seeded ``derive_seed(seed, i)`` whatever ``jobs`` is.
 
-    ``progress``: a stream to report on (True: ``sys.stderr``; None/False: silent).
+    ``progress``: a stream to report on (True: ``sys.stderr``; None/False: silent);
+    ``label`` names the run in progress lines (default ``game/scenario``).
     """
     sc = spec.scenarios.get(scenario)
     if sc is None:
@@ -216,7 +237,7 @@ def simulate(
     if games < 0:
         raise GameError("the number of games cannot be negative")
     stream = sys.stderr if progress is True else (progress or None)
-    bar = _Progress(games, stream, f"{spec.game}/{scenario}")
+    bar = _Progress(games, stream, label or f"{spec.game}/{scenario}")
     module = spec.blocks[0].__module__ if spec.blocks else ""
     jobs = max(1, min(jobs, games, os.cpu_count() or 1)) if games else 1
     size = max(1, min(50, games // (jobs * 8) or 1))

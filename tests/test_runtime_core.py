@@ -231,3 +231,18 @@ def test_runtime_imports_without_the_compiler():
         "assert not bad, bad; assert set(r.exported) <= set(r.__all__)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_simulate_counts_games_stopped_at_the_turn_limit_as_draws():
+    from rulecraft.runtime.machine import TurnLimit
+    from rulecraft.runtime.simulate import simulate
+
+    g = Game.new(SPEC, "endless", 1)
+    with pytest.raises(TurnLimit):
+        while not g.finished:
+            d = g.pending()[0]
+            g.apply(d.player, d.options[0].id)
+    result = simulate(SPEC, "endless", 3, 0, ["random"])
+    assert result.ties == 3 and result.turn_limit == 3
+    assert json.loads(result.to_json())["turn_limit"] == 3
+    assert "3 of the ties stopped at the turn limit" in result.report()

@@ -910,7 +910,7 @@ def test_materialschlacht_variant_is_named_and_off():
 # ---------------------------------------------------------------------------------------------
 # Random-play soak
 # ---------------------------------------------------------------------------------------------
-MAX_TURNS = 400
+MAX_TURNS = 1000  # the engine's own bound (max_turns); random games reach ~400 turns
 
 
 def check_invariants(g: Game) -> None:
