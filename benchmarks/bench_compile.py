@@ -17,9 +17,9 @@ Measured, ``REPS`` times each, medians quoted (wall clock and process CPU time):
     ``builder.load_sources`` (YAML + JSON schemas) of games with a flow;
   - ``build+check``: ``variants.resolve_scenarios`` (build one model per scenario) and
     ``checker.check_game`` per scenario;
-  - ``generate``: ``codegen.generate_module`` per scenario without its final formatting,
+  - ``generate``: ``codegen.generate_module`` per scenario (formatting is the next stage),
     plus ``project.package_init``;
-  - ``format``: ``codegen.format_python`` (``ruff format`` in a subprocess) of every module.
+  - ``format``: ``codegen.format_many``: one ``ruff format`` subprocess for all modules.
 
 ``staged`` mirrors ``compile_project`` step by step: when the pipeline changes, change it too.
 
@@ -66,53 +66,44 @@ def staged(root: Path) -> tuple[_Clock, int, int]:
     clock = _Clock()
     sink = project.new_sink(root)
     schemas = clock.time("load+validate", SchemaStore)
-    real_format = codegen.format_python
-    codegen.format_python = lambda text: clock.time("format", real_format, text)
     games = 0
-    try:
-        for gdir in project.game_dirs(root):
-            if (gdir / "tables").is_dir():
-                from rulecraft.compiler.tables import load_tables
+    for gdir in project.game_dirs(root):
+        if (gdir / "tables").is_dir():
+            from rulecraft.compiler.tables import load_tables
 
-                clock.time("load tables", load_tables, gdir, sink)
-            if not (gdir / "flow.yaml").exists():
-                if (gdir / "game.yaml").exists():
-                    from rulecraft.compiler.loader import load_yaml
+            clock.time("load tables", load_tables, gdir, sink)
+        if not (gdir / "flow.yaml").exists():
+            if (gdir / "game.yaml").exists():
+                from rulecraft.compiler.loader import load_yaml
 
-                    def validate(gdir=gdir):
-                        path = gdir / "game.yaml"
-                        doc = load_yaml(path, path.relative_to(root).as_posix(), sink)
-                        if doc is not None:
-                            schemas.validate(doc, "game", sink)
+                def validate(gdir=gdir):
+                    path = gdir / "game.yaml"
+                    doc = load_yaml(path, path.relative_to(root).as_posix(), sink)
+                    if doc is not None:
+                        schemas.validate(doc, "game", sink)
 
-                    clock.time("load+validate", validate)
-                continue
-            src = clock.time("load+validate", builder.load_sources, gdir, root, sink, schemas)
-            if src is None:
-                continue
-            before = len(sink.diagnostics)
-            resolved = clock.time("build+check", resolve_scenarios, src, sink)
-            if len(sink.diagnostics) > before:
-                continue
-            ok = []
-            for sid, game in resolved.items():
-                clock.time("build+check", checker.check_game, game, sink)
-                if len(sink.diagnostics) == before:
-                    ok.append(sid)
-            if len(sink.diagnostics) > before or not ok:
-                continue
-            for sid in ok:
-                games += 1
-                w, c = time.perf_counter(), time.process_time()
-                fmt_w, fmt_c = clock.wall["format"], clock.cpu["format"]
-                codegen.generate_module(resolved[sid])
-                # generate = the whole call minus the formatting inside it
-                clock.wall["generate"] += time.perf_counter() - w - (clock.wall["format"] - fmt_w)
-                clock.cpu["generate"] += time.process_time() - c - (clock.cpu["format"] - fmt_c)
-            init = clock.time("generate", project.package_init, resolved)
-            clock.time("format", real_format, init)
-    finally:
-        codegen.format_python = real_format
+                clock.time("load+validate", validate)
+            continue
+        src = clock.time("load+validate", builder.load_sources, gdir, root, sink, schemas)
+        if src is None:
+            continue
+        before = len(sink.diagnostics)
+        resolved = clock.time("build+check", resolve_scenarios, src, sink)
+        if len(sink.diagnostics) > before:
+            continue
+        ok = []
+        for sid, game in resolved.items():
+            clock.time("build+check", checker.check_game, game, sink)
+            if len(sink.diagnostics) == before:
+                ok.append(sid)
+        if len(sink.diagnostics) > before or not ok:
+            continue
+        texts = {}
+        for sid in ok:
+            games += 1
+            texts[f"{sid}.py"] = clock.time("generate", codegen.generate_module, resolved[sid])
+        texts["__init__.py"] = clock.time("generate", project.package_init, resolved)
+        clock.time("format", codegen.format_many, texts)
     return clock, games, len(sink.diagnostics)
 
 

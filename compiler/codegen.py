@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -957,7 +959,7 @@ def label_code(game: ir.Game, et: ir.EntityType) -> str:
 
 
 def generate_module(game: ir.Game) -> str:
-    """The source text of ``generated/<game>/engine.py`` (formatted)."""
+    """The source text of a scenario's engine module (before formatting: see `format_many`)."""
     mod = ModuleGen(game).generate()
     cards = sorted(game.cards.values(), key=lambda c: c.index)
     card_attrs = {
@@ -1022,21 +1024,26 @@ def generate_module(game: ir.Game) -> str:
             builtins=BUILTINS,
         )
     )
-    return format_python(text)
+    return text
+
+
+RUFF = [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100"]
 
 
 def format_python(text: str) -> str:
     """Format generated code with ruff (pinned), so it passes ``ruff format --check``."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100", "-"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise CodegenError("generated code does not parse:\n" + proc.stderr + "\n" + text)
-    return proc.stdout
+    return format_many({"module.py": text})["module.py"]
+
+
+def format_many(texts: dict[str, str]) -> dict[str, str]:
+    """Format several generated modules with one run of ruff (names are file names)."""
+    with tempfile.TemporaryDirectory(prefix="rulecraft-") as tmp:
+        for name, text in texts.items():
+            Path(tmp, name).write_text(text, encoding="utf-8")
+        proc = subprocess.run([*RUFF, tmp], capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise CodegenError("generated code does not parse:\n" + proc.stderr)
+        return {name: Path(tmp, name).read_text(encoding="utf-8") for name in texts}
 
 
 def template_text(name: str) -> str:

@@ -227,7 +227,7 @@ def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[Ex
     from rulecraft.runtime import load_spec
     from rulecraft.runtime.machine import GameError
 
-    schemas = SchemaStore()
+    schemas = SchemaStore.default()
     results = []
     compiled: dict[str, dict[str, ir.Game]] = {}
     for path in files:

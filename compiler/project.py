@@ -14,7 +14,7 @@ from pathlib import Path
 from . import ir
 from .builder import load_sources
 from .checker import check_game
-from .codegen import format_python, generate_module
+from .codegen import format_many, generate_module
 from .diagnostics import DiagnosticSink, SourceCache
 from .schema import SchemaStore
 from .variants import resolve_scenarios
@@ -69,7 +69,7 @@ def compile_project(
 
     Problems go to ``sink``; the outputs are only meaningful when it holds no errors.
     """
-    schemas = SchemaStore()
+    schemas = SchemaStore.default()
     games: dict[str, ir.Game] = {}
     outputs: dict[Path, str] = {}
     for gdir in game_dirs(root, only):
@@ -104,12 +104,10 @@ def compile_project(
         if len(sink.diagnostics) > before or not ok:
             continue
         if generate:
-            for sid in ok:
-                game = resolved[sid]
-                outputs[Path("generated", game.id, f"{sid}.py")] = generate_module(game)
-            outputs[Path("generated", gdir.name, "__init__.py")] = format_python(
-                package_init(resolved)
-            )
+            texts = {f"{sid}.py": generate_module(resolved[sid]) for sid in ok}
+            texts["__init__.py"] = package_init(resolved)
+            for name, text in format_many(texts).items():
+                outputs[Path("generated", gdir.name, name)] = text
     return Compiled(games, outputs)
 
 

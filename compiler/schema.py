@@ -84,6 +84,9 @@ def _join_or(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+_DEFAULT: SchemaStore | None = None
+
+
 class SchemaStore:
     """The JSON Schemas of the rules, loaded once, with a validator per schema name."""
 
@@ -107,6 +110,14 @@ class SchemaStore:
             self._schemas[name] = schema
             self._files[name] = filename
         self.registry: Registry[Any] = Registry().with_resources(pairs).crawl()
+
+    @classmethod
+    def default(cls) -> SchemaStore:
+        """The store of the bundled schemas, loaded (and each schema checked) once."""
+        global _DEFAULT
+        if _DEFAULT is None:
+            _DEFAULT = cls()
+        return _DEFAULT
 
     @staticmethod
     def _read(directory: Path | None) -> list[tuple[str, str, str]]:

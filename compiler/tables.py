@@ -1645,7 +1645,7 @@ def _schema_store() -> Any:
         from .schema import SchemaStore
     except ImportError:
         return None
-    return SchemaStore()
+    return SchemaStore.default()
 
 
 def all_game_tables(rules_root: Path, sink: DiagnosticSink) -> dict[str, dict[str, Table]]:
