@@ -1340,33 +1340,19 @@ class _Builder:
             rng = self.range_of(spec.get("range"), p + ("range",))
             ranges.append((rng, p + ("range",)))
             status, reason = self.status(spec, p, inherited)
-            raw = spec.get("cells")
             label = str(spec.get("range"))
-            if raw is None and status == "gap":
-                raw = [None] * len(columns)
-            if not isinstance(raw, list):
-                self.error("table-missing", "a row needs 'cells' (or 'gap: <reason>')", p, key=True)
-                raw = [None] * len(columns)
-            elif len(raw) != len(columns):
-                self.error(
-                    "table-width",
-                    f"row {label!r} has {len(raw)} cells but the table has {len(columns)} columns",
-                    p + ("cells",),
-                )
-                raw = (raw + [_PAD] * len(columns))[: len(columns)]
-            cells = [
-                self.cell(
-                    c,
-                    p + ("cells", j),
-                    results,
-                    (status, reason),
-                    {key: label, column_key: columns[j].id},
-                    notes,
-                )
-                if c is not _PAD
-                else Cell(None, "gap", "missing cell")
-                for j, c in enumerate(raw)
-            ]
+            cells = self.row_cells(
+                spec,
+                p,
+                label,
+                columns,
+                results,
+                (status, reason),
+                key,
+                column_key,
+                notes,
+                gap_ok=True,
+            )
             rows.append(
                 Row(label, str(spec.get("label", label)), cells, rng, status, reason, self.pos(p))
             )
@@ -1448,34 +1434,64 @@ class _Builder:
                 self.error("table-duplicate", f"duplicate row {rid!r}", p + ("id",))
             seen.add(rid)
             status, reason = self.status(spec, p, inherited)
-            raw = spec.get("cells")
-            if not isinstance(raw, list):
-                self.error("table-missing", "a row needs 'cells'", p, key=True)
-                raw = [None] * len(columns)
-            elif len(raw) != len(columns):
-                self.error(
-                    "table-width",
-                    f"row {rid!r} has {len(raw)} cells but the table has {len(columns)} columns",
-                    p + ("cells",),
-                )
-                raw = (raw + [_PAD] * len(columns))[: len(columns)]
-            cells = [
-                self.cell(
-                    c,
-                    p + ("cells", j),
-                    results if results else None,
-                    (status, reason),
-                    {row_key: rid, column_key: columns[j].id},
-                    notes,
-                )
-                if c is not _PAD
-                else Cell(None, "gap", "missing cell")
-                for j, c in enumerate(raw)
-            ]
+            cells = self.row_cells(
+                spec,
+                p,
+                rid,
+                columns,
+                results if results else None,
+                (status, reason),
+                row_key,
+                column_key,
+                notes,
+                gap_ok=False,
+            )
             rows.append(
                 Row(rid, str(spec.get("label", rid)), cells, None, status, reason, self.pos(p))
             )
         return rows
+
+    def row_cells(
+        self,
+        spec: Mapping[str, Any],
+        p: tuple[Any, ...],
+        label: str,
+        columns: list[Any],
+        results: Any,
+        status: tuple[str, str | None],
+        row_key: str,
+        column_key: str,
+        notes: Any,
+        gap_ok: bool,
+    ) -> list[Cell]:
+        """The cells of one row, checked against the columns (a short row is padded with gaps)."""
+        raw = spec.get("cells")
+        if raw is None and gap_ok and status[0] == "gap":
+            raw = [None] * len(columns)
+        if not isinstance(raw, list):
+            need = "a row needs 'cells' (or 'gap: <reason>')" if gap_ok else "a row needs 'cells'"
+            self.error("table-missing", need, p, key=True)
+            raw = [None] * len(columns)
+        elif len(raw) != len(columns):
+            self.error(
+                "table-width",
+                f"row {label!r} has {len(raw)} cells but the table has {len(columns)} columns",
+                p + ("cells",),
+            )
+            raw = (raw + [_PAD] * len(columns))[: len(columns)]
+        return [
+            self.cell(
+                c,
+                p + ("cells", j),
+                results,
+                status,
+                {row_key: label, column_key: columns[j].id},
+                notes,
+            )
+            if c is not _PAD
+            else Cell(None, "gap", "missing cell")
+            for j, c in enumerate(raw)
+        ]
 
     def _list(
         self,
