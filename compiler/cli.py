@@ -150,13 +150,13 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         "--bot-games",
         type=_count,
         default=None,
-        help="with --all: mc-vs-mc games per scenario (default 20; 0 skips them)",
+        help="with --all: mc-vs-mc games per scenario (default 10; 0 skips them; long scenarios take minutes a game)",
     )
     p.add_argument(
         "--playouts",
         type=_positive,
         default=None,
-        help="with --all: playouts per option of the mc bot (default 8)",
+        help="with --all: playouts per option of the mc bot (default 4)",
     )
     p.add_argument("--html", metavar="FILE", default=None, help="with --all: write an HTML page")
     p.add_argument(

@@ -26,8 +26,8 @@ from .spec import GameSpec
 __all__ = ["balance", "scenarios_of", "BalanceReport", "ScenarioBalance", "Pairing"]
 
 DEFAULT_GAMES = 200
-DEFAULT_BOT_GAMES = 20
-DEFAULT_PLAYOUTS = 8
+DEFAULT_BOT_GAMES = 10
+DEFAULT_PLAYOUTS = 4
 
 
 def scenarios_of(game: str) -> list[tuple[GameSpec, str]]:
