@@ -91,8 +91,8 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seats",
         type=_names,
-        default=["human", "random"],
-        help="per seat: human, random or mc (default human,random)",
+        default=None,
+        help="per seat: human, random or mc (default: human first, random for the others)",
     )
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: time-based)")
 
@@ -105,6 +105,8 @@ def _play(args: argparse.Namespace) -> int:
 
     spec, scenario = resolve(args.name)
     seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
+    if args.seats is None:
+        args.seats = ["human"] + ["random"] * (len(spec.scenarios[scenario].seats) - 1)
     for kind in args.seats:
         if kind not in ("human", "random", "mc") and not kind.startswith("mc:"):
             raise CLIError(f"unknown seat kind {kind!r} (use human, random or mc)")
@@ -150,7 +152,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         "--bot-games",
         type=_count,
         default=None,
-        help="with --all: mc-vs-mc games per scenario (default 10; 0 skips them; long scenarios take minutes a game)",
+        help="with --all: mc-vs-mc games per scenario (default 10; 0 skips them)",
     )
     p.add_argument(
         "--playouts",
