@@ -1,0 +1,74 @@
+"""The `rulecraft` command: the subcommands a designer runs, end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+from compile_helpers import REPO
+from rulecraft.compiler.cli import main
+
+
+@pytest.fixture(autouse=True)
+def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+
+
+def test_check_passes_on_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    assert "no errors" in capsys.readouterr().err
+
+
+def test_play_seats_a_human_and_bots_for_every_seat(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "march_of_progress/politics_by_other_means", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Blue (you):" in out and "Orange:" in out and "Neutral player:" in out
+    assert "Game abandoned." in out
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        "thirty_years_war",
+        "age_of_marlborough",
+        "vive_lempereur",
+        "war_to_end_war",
+        "ww2_in_the_west",
+        "politics_by_other_means",
+    ],
+)
+def test_every_scenario_simulates(scenario: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", f"march_of_progress/{scenario}", "--games", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 3
+    assert sum(data["wins"].values()) + data["ties"] >= 3
+
+
+def test_explain_shows_where_a_value_came_from(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "march_of_progress/age_of_marlborough"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.strip().startswith("vp_stock"))
+    assert "36" in line and "scenarios/age_of_marlborough.yaml:" in line
+    assert "[age_of_marlborough]" in line
+
+
+def test_coverage_counts_the_march_of_progress_items(capsys: pytest.CaptureFixture[str]) -> None:
+    if not (REPO.parent / "shared" / "rules-index").is_dir():
+        pytest.fail("the rules index (../shared/rules-index) is missing")
+    assert main(["coverage", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    mop = data["games"]["march_of_progress"]
+    assert mop["items"] == 168 and mop["tested"] >= 150
+    assert any("Assumed" in note for note in data["assumed"])
+
+
+def test_unknown_scenario_is_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "march_of_progress/nope", "--games", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulecraft: error: ") and "Traceback" not in err
+    assert "march_of_progress/thirty_years_war" in err
