@@ -80,6 +80,11 @@ BUILTINS: dict[str, Builtin] = {
             "roll one die with that many sides (from the game's seeded generator)",
         ),
         Builtin(
+            "lookup",
+            ("table id", "number"),
+            "the result of a range table of the game (rules/<game>/tables) for a number",
+        ),
+        Builtin(
             "playable",
             ("card", "player"),
             "whether the player may play the card (its `playable` condition)",
@@ -765,6 +770,34 @@ class Checker:
     def b_roll(self, c: Call) -> ir.Type:
         self.args(c, ir.INT)
         return ir.INT
+
+    def b_lookup(self, c: Call) -> ir.Type:
+        self.args(c, ir.STR, ir.INT)
+        if not c.args or not isinstance(c.args[0], Str) or not c.args[0].is_plain:
+            if c.args:
+                self.error("type", "the table of lookup() is its id in quotes", c.args[0])
+            return ir.ANY
+        tid = c.args[0].plain
+        table = self.game.tables.get(tid)
+        if table is None:
+            self.error(
+                "unknown-name",
+                f"unknown table {tid!r}",
+                c.args[0],
+                _suggest(tid, self.game.tables) or "tables are in rules/<game>/tables/*.yaml",
+            )
+            return ir.ANY
+        if getattr(table, "kind", None) != "range":
+            self.error(
+                "type",
+                f"table {tid!r} is a {table.kind} table; lookup() reads range tables by a number",
+                c.args[0],
+            )
+            return ir.ANY
+        values = [r.cells[0].value for r in table.rows if r.cells and not r.cells[0].gap]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            return ir.INT
+        return ir.STR
 
     def b_playable(self, c: Call) -> ir.Type:
         self.args(c, ir.CARD, ir.PLAYER)

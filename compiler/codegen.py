@@ -232,6 +232,9 @@ class ExprGen:
             return f"roll(S, {args[0]})"
         if f == "playable":
             return f"CARD_PLAYABLE[{args[0]}](S, {args[1]})"
+        if f == "lookup":
+            tid = e.args[0].plain  # type: ignore[attr-defined]
+            return f"_lookup({tid!r}, TABLE_{tid.upper()}, {args[1]})"
         raise CodegenError(f"{f}() is not an expression")
 
 
@@ -958,6 +961,16 @@ def label_code(game: ir.Game, et: ir.EntityType) -> str:
     return '"".join((' + ", ".join(parts) + ",))"
 
 
+def table_rows(table: Any) -> tuple:
+    """A range table as data for ``_lookup``: ((lo, hi, value, gap reason), ...) and clamps."""
+    rows = []
+    for r in table.rows:
+        cell = r.cells[0]
+        gap = (cell.reason or "not printed") if cell.gap else None
+        rows.append((r.range.lo, r.range.hi, None if gap else cell.value, gap))
+    return (tuple(rows), table.below_first == "first", table.above_last == "last")
+
+
 def generate_module(game: ir.Game) -> str:
     """The source text of a scenario's engine module (before formatting: see `format_many`)."""
     mod = ModuleGen(game).generate()
@@ -985,6 +998,15 @@ def generate_module(game: ir.Game) -> str:
                 "max_turns": sc.max_turns,
             }
         )
+    looked_up = sorted(
+        {
+            n.args[0].plain
+            for r in game.routines()
+            for n in walk(r.body)
+            if isinstance(n, Call) and n.func == "lookup"
+        }
+    )
+    tables = [(tid.upper(), table_rows(game.tables[tid])) for tid in looked_up]
     playable = {}
     for c in cards:
         if c.playable is not None:
@@ -998,7 +1020,9 @@ def generate_module(game: ir.Game) -> str:
         for n in ("ask", "ask_all", "call", "finish", "log", "ret", "reveal", "roll", "RulesError")
         if n + "(" in body_text
     )
-    imports = sorted({*imports, "GameSpec", "ScenarioSpec", "register"})
+    imports = sorted(
+        {*imports, "GameSpec", "ScenarioSpec", "register", *(["RulesError"] if tables else [])}
+    )
     text = (
         _environment()
         .get_template("engine.py.j2")
@@ -1021,6 +1045,7 @@ def generate_module(game: ir.Game) -> str:
             playable=playable,
             visibility=_visibility(game),
             refs=_refs(game),
+            tables=tables,
             builtins=BUILTINS,
         )
     )

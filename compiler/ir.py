@@ -226,6 +226,7 @@ class Game:
     main: Routine | None = None
     flow_pos: Position | None = None
     hooks: dict[str, Hook] = field(default_factory=dict)
+    tables: dict[str, Any] = field(default_factory=dict)  # id -> tables.Table (rules/<game>/tables)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     playable: dict[str, Expr] = field(default_factory=dict)

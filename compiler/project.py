@@ -73,10 +73,11 @@ def compile_project(
     games: dict[str, ir.Game] = {}
     outputs: dict[Path, str] = {}
     for gdir in game_dirs(root, only):
+        tables = {}
         if (gdir / "tables").is_dir():
             from .tables import load_tables
 
-            load_tables(gdir, sink)
+            tables = load_tables(gdir, sink)
         if not (gdir / "flow.yaml").exists():
             # A game with tables only (no engine yet): its game.yaml is still validated.
             if (gdir / "game.yaml").exists():
@@ -92,7 +93,7 @@ def compile_project(
         if src is None:
             continue
         before = len(sink.diagnostics)
-        resolved = resolve_scenarios(src, sink)
+        resolved = resolve_scenarios(src, sink, tables)
         if len(sink.diagnostics) > before:
             continue
         ok = []

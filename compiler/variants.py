@@ -34,12 +34,18 @@ from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
 
 
-def resolve_scenarios(src: Sources, sink: DiagnosticSink) -> dict[str, ir.Game]:
-    """One resolved (not yet checked) model per scenario: the base game plus its overlays."""
+def resolve_scenarios(
+    src: Sources, sink: DiagnosticSink, tables: dict[str, Any] | None = None
+) -> dict[str, ir.Game]:
+    """One resolved (not yet checked) model per scenario: the base game plus its overlays.
+
+    ``tables`` are the game's tables (``rules/<game>/tables``), which effects look up.
+    """
     b = Builder(src, sink)
     base = b.build()
     if base is None:
         return {}
+    base.tables = dict(tables or {})
     docs = {
         doc.data["scenario"]: doc
         for rel, doc in sorted(src.docs.items())

@@ -9,15 +9,23 @@ from rulecraft.compiler.diagnostics import Diagnostic
 from rulecraft.compiler.project import compile_project, new_sink
 
 REPO = Path(__file__).resolve().parent.parent
-ENGINE_FILES = ("game.yaml", "rules.yaml", "cards.yaml", "flow.yaml", "scenarios", "examples")
+GAME_FILES = (
+    "game.yaml",
+    "rules.yaml",
+    "cards.yaml",
+    "flow.yaml",
+    "scenarios",
+    "examples",
+    "tables",
+)
 
 
 def scratch_project(tmp_path: Path, game: str = "march_of_progress") -> Path:
-    """A project in ``tmp_path`` with a copy of one game's engine rules (no tables)."""
+    """A project in ``tmp_path`` with a copy of one game's rules."""
     src = REPO / "rules" / game
     dst = tmp_path / "rules" / game
     dst.mkdir(parents=True)
-    for name in ENGINE_FILES:
+    for name in GAME_FILES:
         path = src / name
         if path.is_dir():
             shutil.copytree(path, dst / name)

@@ -218,3 +218,22 @@ def test_file_that_is_not_utf8(root: Path) -> None:
     d = compile_errors(root)[0]
     assert d.code == "not-utf8"
     assert d.pos.file == CARDS
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        ('lookup("aom_neutral_vpp", r)', "unknown table 'aom_neutral_vpp'"),
+        ('lookup("aom_play_aid", r)', "table 'aom_play_aid' is a list table"),
+    ],
+)
+def test_lookup_of_a_table_that_does_not_fit(root: Path, new: str, message: str) -> None:
+    edit(root, "scenarios/age_of_marlborough.yaml", 'lookup("aom_neutral_vp", r)', new)
+    d = only_error(root)
+    line, col = line_col(root, "scenarios/age_of_marlborough.yaml", new.split("(")[1])
+    assert d.message.startswith(message)
+    assert (d.pos.file, d.pos.line, d.pos.col) == (
+        "rules/march_of_progress/scenarios/age_of_marlborough.yaml",
+        line,
+        col,
+    )

@@ -562,8 +562,7 @@ def test_germany_takes_vps_from_the_allies_when_the_stock_is_empty():
     assert vp(g, GER) == 13 and vp(g, ALL) == 29 and stock(g) == 0
     assert (
         "Germany scores 1 VP from the stock and takes 2 VP from Western Allies; "
-        "Germany now has 13 VPs"
-        in new_log(g, m)
+        "Germany now has 13 VPs" in new_log(g, m)
     )
 
 

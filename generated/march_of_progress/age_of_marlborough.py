@@ -137,6 +137,50 @@ def _options_player(S, values):
     return out
 
 
+# -- range tables the rules look up: ((lo, hi, result, gap reason), ...), clamp low, clamp high
+TABLE_AOM_NEUTRAL_VP = (
+    (
+        (
+            1,
+            2,
+            1,
+            None,
+        ),
+        (
+            3,
+            4,
+            2,
+            None,
+        ),
+        (
+            5,
+            6,
+            3,
+            None,
+        ),
+    ),
+    False,
+    False,
+)
+
+
+def _lookup(name, table, key):
+    rows, clamp_low, clamp_high = table
+    for row in rows:
+        if (row[0] is None or key >= row[0]) and (row[1] is None or key <= row[1]):
+            break
+    else:
+        if clamp_low and rows[0][0] is not None and key < rows[0][0]:
+            row = rows[0]
+        elif clamp_high and rows[-1][1] is not None and key > rows[-1][1]:
+            row = rows[-1]
+        else:
+            raise RulesError(f"table {name}: {key} is off the table")
+    if row[3] is not None:
+        raise RulesError(f"table {name}: {key} falls in a gap ({row[3]})")
+    return row[2]
+
+
 # -- functions and procedures that never wait for a decision
 
 
@@ -1201,7 +1245,9 @@ def _b49(S, F):
         if S["e"]["country"][L["c"]]["kind"] == "neutral":
             L["r"] = roll(S, 6)
             _r2 = S["e"]["country"][L["c"]]
-            _r2["vp_die"] = min(max((-(-L["r"] // 2)), 0), _r2["vp_max"])
+            _r2["vp_die"] = min(
+                max(_lookup("aom_neutral_vp", TABLE_AOM_NEUTRAL_VP, L["r"]), 0), _r2["vp_max"]
+            )
             S["log"].append(
                 [
                     "".join(
