@@ -8,7 +8,6 @@ its YAML file.  Names and types are left to the checker.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,6 @@ GAME_FILES = {
     "cards.yaml": "cards",
     "flow.yaml": "flow",
 }
-
-NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
 # Keys of a card that are not attributes.
 CARD_KEYS = {"name", "rules", "doc", "playable", "effect"}
@@ -45,9 +42,6 @@ class Sources:
     root: Path
     game_dir: Path
     docs: dict[str, Document]
-
-    def display(self, rel: str) -> str:
-        return self.docs[rel].path
 
 
 def load_sources(

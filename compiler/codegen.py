@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -500,9 +499,6 @@ class RoutineGen:
                 # Unreachable code after return/break: give it a block of its own anyway.
                 self.cur = self.new_block(s)
             self.lower_stmt(s)
-
-    def open_after(self, after: Block) -> None:
-        self.cur = after
 
     def lower_stmt(self, s: Stmt) -> None:
         assert self.cur is not None
@@ -1069,7 +1065,3 @@ def format_many(texts: dict[str, str]) -> dict[str, str]:
         if proc.returncode != 0:
             raise CodegenError("generated code does not parse:\n" + proc.stderr)
         return {name: Path(tmp, name).read_text(encoding="utf-8") for name in texts}
-
-
-def template_text(name: str) -> str:
-    return resources.files(__package__).joinpath("templates", name).read_text(encoding="utf-8")

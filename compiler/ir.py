@@ -35,10 +35,6 @@ class Type:
             return self.name
         return self.kind
 
-    @property
-    def is_list(self) -> bool:
-        return self.kind == "list"
-
 
 INT = Type("int")
 BOOL = Type("bool")
