@@ -160,6 +160,12 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="with --all: playouts per option of the mc bot (default 4)",
     )
+    p.add_argument(
+        "--bot-max-turns",
+        type=_positive,
+        default=None,
+        help="with --all: bot games stop as draws after this many turns (default 200)",
+    )
     p.add_argument("--html", metavar="FILE", default=None, help="with --all: write an HTML page")
     p.add_argument(
         "--scenarios",
@@ -178,6 +184,7 @@ def _simulate(args: argparse.Namespace) -> int:
     for opt, value in (
         ("--bot-games", args.bot_games),
         ("--playouts", args.playouts),
+        ("--bot-max-turns", args.bot_max_turns),
         ("--html", args.html),
         ("--scenarios", args.scenarios),
     ):
@@ -213,6 +220,9 @@ def _simulate_all(args: argparse.Namespace) -> int:
         games=bal.DEFAULT_GAMES if args.games is None else args.games,
         bot_games=bal.DEFAULT_BOT_GAMES if args.bot_games is None else args.bot_games,
         playouts=bal.DEFAULT_PLAYOUTS if args.playouts is None else args.playouts,
+        bot_max_turns=bal.DEFAULT_BOT_MAX_TURNS
+        if args.bot_max_turns is None
+        else args.bot_max_turns,
         seed=args.seed,
         jobs=args.jobs,
         progress=sys.stderr,

@@ -66,9 +66,12 @@ class MonteCarloAgent:
 
     needs_view = True
 
-    def __init__(self, seed: int, playouts: int = 16) -> None:
+    def __init__(self, seed: int, playouts: int = 16, depth: int = 400) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
+        # A playout stops after this many decisions and counts as a draw: in scenarios
+        # whose random games run for hundreds of turns it would otherwise cost minutes.
+        self.depth = depth
 
     def choose(self, view: dict[str, Any], decision: Decision, spec: GameSpec) -> str:
         options = decision.options
@@ -97,11 +100,16 @@ class MonteCarloAgent:
                     # the bare machine loop (as in :func:`playout`), inlined
                     if S["pending"] is None:
                         run(S, blocks, max_turns, origins)
-                    while S["result"] is None:
+                    left = self.depth
+                    while S["result"] is None and left:
                         choices = S["pending"][0]["options"]
                         answer(S, 0, choices[int(rand() * len(choices))])
                         if S["pending"] is None:
                             run(S, blocks, max_turns, origins)
+                        left -= 1
+                    if S["result"] is None:
+                        total += 0.5
+                        continue
                 except (DeadEnd, TurnLimit):
                     # A determinized world deals the unseen cards at random and may be one
                     # the real history could not reach (a dead end), or a playout may run

@@ -28,6 +28,7 @@ __all__ = ["balance", "scenarios_of", "BalanceReport", "ScenarioBalance", "Pairi
 DEFAULT_GAMES = 200
 DEFAULT_BOT_GAMES = 10
 DEFAULT_PLAYOUTS = 4
+DEFAULT_BOT_MAX_TURNS = 200
 
 
 def scenarios_of(game: str) -> list[tuple[GameSpec, str]]:
@@ -144,10 +145,12 @@ def balance(
     jobs: int = 1,
     progress: TextIO | bool | None = None,
     scenarios: list[str] | None = None,
+    bot_max_turns: int | None = DEFAULT_BOT_MAX_TURNS,
 ) -> BalanceReport:
     """Self-play every scenario of ``game`` (or only ``scenarios``): ``games``
     random-vs-random games and ``bot_games`` games of ``mc:playouts`` against itself
-    (0 skips a pairing)."""
+    (0 skips a pairing). Bot games stop as draws after ``bot_max_turns`` turns: two bots
+    that each refuse every losing move can stall a scenario whose only end is decisive."""
     if games < 0 or bot_games < 0:
         raise GameError("the number of games cannot be negative")
     if playouts < 1:
@@ -174,7 +177,15 @@ def balance(
             label = f"{game}/{sid} {p.agent}"
             try:
                 r = simulate(
-                    spec, sid, p.games, seed, [p.agent], jobs=jobs, progress=progress, label=label
+                    spec,
+                    sid,
+                    p.games,
+                    seed,
+                    [p.agent],
+                    jobs=jobs,
+                    progress=progress,
+                    label=label,
+                    max_turns=bot_max_turns if p.name == "mc" else None,
                 )
             except GameError as exc:  # report it and go on with the other scenarios
                 sb.errors.append((p, f"{type(exc).__name__}: {exc}"))
@@ -237,6 +248,12 @@ def render_table(report: BalanceReport) -> str:
             )
         if any(_shared(r) for _, r in sb.results):
             lines.append("  * shared victories count as a win for each winner")
+        for p, r in sb.results:
+            if r.turn_limit:
+                lines.append(
+                    f"  {p.agent} vs {p.agent}: {r.turn_limit} of {r.games} games stopped "
+                    "at the turn limit (counted as draws)"
+                )
         for p, msg in sb.errors:
             lines.append(f"  {p.agent} vs {p.agent}: FAILED: {msg}")
     return "\n".join(lines)

@@ -111,13 +111,14 @@ def undo_barrier(before: State, after: State) -> str | None:
 class Game:
     """A game in progress: always either waiting for decisions or finished."""
 
-    __slots__ = ("spec", "state", "_blocks", "_max_turns")
+    __slots__ = ("spec", "state", "_blocks", "max_turns")
 
     def __init__(self, spec: GameSpec, state: State) -> None:
         self.spec = spec
         self.state = state
         self._blocks = spec.blocks
-        self._max_turns = _scenario(spec, state["scenario"]).max_turns
+        #: a game past this turn raises TurnLimit (the scenario's max_turns unless changed)
+        self.max_turns = _scenario(spec, state["scenario"]).max_turns
 
     @classmethod
     def new(cls, spec: GameSpec, scenario: str, seed: int) -> Game:
@@ -133,7 +134,7 @@ class Game:
         return cls.new(spec, scenario, seed)
 
     def _run(self) -> None:
-        run(self.state, self._blocks, self._max_turns, self.spec.origins)
+        run(self.state, self._blocks, self.max_turns, self.spec.origins)
 
     # -- observing ---------------------------------------------------------------------
     @property
@@ -211,7 +212,7 @@ class Game:
             )
         answer(S, k, opt)
         if S["pending"] is None:
-            run(S, self._blocks, self._max_turns, self.spec.origins)
+            run(S, self._blocks, self.max_turns, self.spec.origins)
 
     def apply_index(self, player: int, index: int) -> None:
         """Apply the ``index``-th option of ``player``'s decision (for fast playouts)."""

@@ -40,7 +40,9 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
-def play_one(spec: GameSpec, scenario: str, seed: int, agents: list[str]) -> tuple[Game, int]:
+def play_one(
+    spec: GameSpec, scenario: str, seed: int, agents: list[str], max_turns: int | None = None
+) -> tuple[Game, int]:
     """Play one game; the seed feeds the game and (derived per seat) the agents.
 
     An agent gets the view of its player (built for each decision) only if it ``needs_view``
@@ -48,6 +50,8 @@ def play_one(spec: GameSpec, scenario: str, seed: int, agents: list[str]) -> tup
     true state.
     """
     game = Game.new(spec, scenario, seed)
+    if max_turns is not None:
+        game.max_turns = max_turns
     bots = [make_agent(name, derive_seed(seed, k)) for k, name in enumerate(agents)]
     chooser = [b.choose for b in bots]
     needs_view = [getattr(b, "needs_view", True) for b in bots]
@@ -152,12 +156,12 @@ class SimResult:
         return "\n".join(lines)
 
 
-def _run_chunk(args: tuple[str, str, str, int, list[int], list[str]]) -> list[Outcome]:
-    module, game, scenario, seed, indices, agents = args
+def _run_chunk(args: tuple[str, str, str, int, list[int], list[str], int | None]) -> list[Outcome]:
+    module, game, scenario, seed, indices, agents, max_turns = args
     spec = _find_spec(module, game)
     out = []
     for i in indices:
-        g, decisions = play_one(spec, scenario, derive_seed(seed, i), agents)
+        g, decisions = play_one(spec, scenario, derive_seed(seed, i), agents, max_turns)
         res = g.result or {}
         limit = res.get("reason") == TURN_LIMIT
         out.append((i, res["winners"], res["tie"], g.turn, decisions, limit))
@@ -218,11 +222,13 @@ def simulate(
     progress: TextIO | bool | None = None,
     on_game: Callable[[Outcome], None] | None = None,
     label: str | None = None,
+    max_turns: int | None = None,
 ) -> SimResult:
     """Play ``games`` games; game ``i`` is seeded ``derive_seed(seed, i)`` whatever ``jobs`` is.
 
     ``progress``: a stream to report on (True: ``sys.stderr``; None/False: silent);
-    ``label`` names the run in progress lines (default ``game/scenario``).
+    ``label`` names the run in progress lines (default ``game/scenario``); ``max_turns``
+    stops games earlier than the scenario's own limit (they count as draws at the limit).
     """
     sc = spec.scenarios.get(scenario)
     if sc is None:
@@ -241,7 +247,10 @@ def simulate(
     module = spec.blocks[0].__module__ if spec.blocks else ""
     jobs = max(1, min(jobs, games, os.cpu_count() or 1)) if games else 1
     size = max(1, min(50, games // (jobs * 8) or 1))
-    tasks = [(module, spec.game, scenario, seed, idx, list(agents)) for idx in _chunks(games, size)]
+    tasks = [
+        (module, spec.game, scenario, seed, idx, list(agents), max_turns)
+        for idx in _chunks(games, size)
+    ]
     outcomes: list[Outcome] = []
     start = time.perf_counter()
     try:
