@@ -9,6 +9,10 @@ from rulecraft.compiler.diagnostics import Diagnostic
 from rulecraft.compiler.project import compile_project, new_sink
 
 REPO = Path(__file__).resolve().parent.parent
+# The rulebooks and the rules index: shared/ beside the checkout (as in CI), else /work/shared.
+SHARED = REPO.parent / "shared"
+if not (SHARED / "rules-index").is_dir():
+    SHARED = Path("/work/shared")
 GAME_FILES = (
     "game.yaml",
     "rules.yaml",

@@ -57,13 +57,22 @@ def test_explain_shows_where_a_value_came_from(capsys: pytest.CaptureFixture[str
     assert "[age_of_marlborough]" in line
 
 
-def test_coverage_counts_the_march_of_progress_items(capsys: pytest.CaptureFixture[str]) -> None:
-    if not (REPO.parent / "shared" / "rules-index").is_dir():
-        pytest.fail("the rules index (../shared/rules-index) is missing")
-    assert main(["coverage", "--json"]) == 0
+def test_coverage_counts_items_named_by_tests_and_rules(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = tmp_path / "index"
+    index.mkdir()
+    (index / "march_of_progress.yaml").write_text(
+        "game: The March of Progress\nitems:\n"
+        "  - {id: MOP-ATT-03, kind: modifier, rule: ATTACK+1 adds 1}\n"
+        "  - {id: MOP-AOM-SETUP-07, kind: setup, rule: neutral dice}\n"
+        "  - {id: MOP-NOPE-99, kind: effect, rule: not a rule}\n"
+    )
+    assert main(["coverage", "--index", str(index), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     mop = data["games"]["march_of_progress"]
-    assert mop["items"] == 168 and mop["tested"] >= 150
+    assert (mop["items"], mop["encoded"], mop["tested"]) == (3, 2, 2)
+    assert mop["untested"] == ["MOP-NOPE-99"]
     assert any("Assumed" in note for note in data["assumed"])
 
 

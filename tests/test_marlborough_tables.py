@@ -12,13 +12,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from compile_helpers import SHARED
 from rulecraft.compiler.diagnostics import DiagnosticSink
 from rulecraft.compiler.tables import GAP, TableGap, load_tables
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-if not (SHARED / "rules-index").is_dir():
-    SHARED = Path("/work/shared")
 INDEX = {
     i["id"]: i
     for i in yaml.safe_load(

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from compile_helpers import SHARED
 from rulecraft.compiler import diagnostics, tables
 
 REPO = Path(__file__).resolve().parents[1]
-INDEX = Path("/work/shared/rules-index/march_of_progress.yaml")
+INDEX = SHARED / "rules-index" / "march_of_progress.yaml"
 if not INDEX.is_file():
     INDEX = REPO.parent / "shared" / "rules-index" / "march_of_progress.yaml"
 

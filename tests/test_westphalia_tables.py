@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from compile_helpers import SHARED
 from rulecraft.compiler import diagnostics, tables
 
 REPO = Path(__file__).resolve().parents[1]
-INDEX = Path("/work/shared/rules-index/westphalia.yaml")
+INDEX = SHARED / "rules-index" / "westphalia.yaml"
 if not INDEX.is_file():
     INDEX = REPO.parent / "shared" / "rules-index" / "westphalia.yaml"
 
