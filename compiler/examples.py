@@ -123,7 +123,7 @@ def _same(got: Any, want: Any) -> bool:
 def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
     """Run one example; returns the number of steps.  Raises ``_Fail`` at the first failure."""
     from rulecraft.runtime import Game
-    from rulecraft.runtime.machine import GameError, run
+    from rulecraft.runtime.machine import GameError
 
     d = doc.data
     scenario = d["scenario"]
@@ -142,11 +142,7 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
             raise _Fail(str(exc.args[0]), doc.key_pos(("setup", key))) from None
     if d.get("setup"):
         # The pending decision was offered before the overrides: ask it again.
-        S = g.state
-        S["stack"][-1][0] = S["asked"]
-        S["pending"] = None
-        S["answers"] = {}
-        run(S, spec.blocks)
+        g.reask()
     steps = d.get("steps") or []
     for i, step in enumerate(steps):
         where = ("steps", i)

@@ -7,7 +7,16 @@ import marshal
 from dataclasses import dataclass
 from typing import Any
 
-from .machine import IllegalDecision, MalformedDecision, RulesError, State, answer, run
+from .machine import (
+    GameError,
+    IllegalDecision,
+    MalformedDecision,
+    RulesError,
+    State,
+    answer,
+    reask,
+    run,
+)
 from .registry import load_spec, resolve
 from .rng import seed_state
 from .spec import GameSpec, ScenarioSpec
@@ -219,6 +228,13 @@ class Game:
         self.apply(player, self.legal(player)[index].id)
 
     # -- copying -----------------------------------------------------------------------
+    def reask(self) -> None:
+        """Offer the pending decisions again after ``state`` was edited (tests, examples of
+        play that start from a position): the options follow the edited state."""
+        if not self.state["pending"]:
+            raise GameError("no decision is pending")
+        reask(self.state, self._blocks)
+
     def clone(self) -> Game:
         """An independent copy (fast: a marshal round trip of plain data)."""
         return Game(self.spec, marshal.loads(marshal.dumps(self.state)))

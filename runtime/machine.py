@@ -33,6 +33,7 @@ __all__ = [
     "ret",
     "log",
     "reveal",
+    "reask",
     "finish",
 ]
 
@@ -161,6 +162,16 @@ def ask_all(
     S["simultaneous"] = True
     S["asked"] = F[0]
     F[0] = resume
+
+
+def reask(S: State, blocks: Sequence[Block]) -> None:
+    """Offer the pending decision again, from the block that asked it: its options follow
+    the state (after the state was edited, or rebuilt for a bot). Answers given so far to a
+    simultaneous decision are dropped."""
+    S["stack"][-1][0] = S["asked"]
+    S["pending"] = None
+    S["answers"] = {}
+    run(S, blocks)
 
 
 def answer(S: State, index: int, option: list[Any]) -> None:

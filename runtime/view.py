@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from .machine import GameError, State, answer, run
+from .machine import GameError, State, answer, reask, run
 from .rng import seed_state
 from .spec import GameSpec
 
@@ -181,10 +181,7 @@ def determinize(V: dict[str, Any], spec: GameSpec, rng: random.Random) -> State:
     if pending and (S.get("simultaneous") or any("options" not in d for d in pending)):
         own = S["answers"].get(str(viewer)) if viewer is not None else None
         had_own = viewer is not None and str(viewer) in S["answers"]
-        S["stack"][-1][0] = S["asked"]
-        S["pending"] = None
-        S["answers"] = {}
-        run(S, spec.blocks)
+        reask(S, spec.blocks)
         if had_own and S["pending"]:
             for k, d in enumerate(S["pending"]):
                 if d["player"] == viewer:

@@ -13,7 +13,6 @@ from typing import Any
 from rulecraft.generated.march_of_progress import SPEC
 from rulecraft.generated.march_of_progress import thirty_years_war as engine
 from rulecraft.runtime import Game
-from rulecraft.runtime.machine import run
 
 SCENARIO = "thirty_years_war"
 BLUE, ORANGE = 0, 1
@@ -35,16 +34,8 @@ def new_game(seed: int = 1, initiative: int | None = None) -> Game:
 
 
 def reask(g: Game) -> None:
-    """Ask the pending decision again after the state was edited (options follow the state).
-
-    Blocks that ask never change the state before asking, so re-entering the asking block is
-    safe (this is what ``determinize`` does)."""
-    S = g.state
-    assert S["pending"], "nothing pending"
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, SPEC.blocks)
+    """Ask the pending decision again after the state was edited (options follow the state)."""
+    g.reask()
 
 
 # -- reading the state -------------------------------------------------------------------------

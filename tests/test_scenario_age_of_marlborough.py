@@ -11,7 +11,6 @@ import random
 from collections import Counter
 
 from rulecraft.runtime import Game, resolve
-from rulecraft.runtime.machine import run
 
 SPEC, SCENARIO = resolve("march_of_progress/age_of_marlborough")
 engine = importlib.import_module("rulecraft.generated.march_of_progress.age_of_marlborough")
@@ -28,11 +27,8 @@ def new_game(seed: int = 1) -> Game:
 
 
 def reask(g: Game) -> None:
-    S = g.state
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, SPEC.blocks)
+    """Ask the pending decision again after the state was edited (options follow the state)."""
+    g.reask()
 
 
 def names(g: Game, zone: list[int]) -> list[str]:

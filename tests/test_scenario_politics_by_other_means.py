@@ -17,7 +17,6 @@ from collections import Counter
 import pytest
 from mop_helpers import play_random, replay
 from rulecraft.runtime import Game, resolve
-from rulecraft.runtime.machine import run
 
 SCENARIO = "politics_by_other_means"
 SPEC, _SC = resolve("march_of_progress/" + SCENARIO)
@@ -41,14 +40,8 @@ def new_game(seed: int = 1, initiative: int | None = BLUE) -> Game:
 
 
 def reask(g: Game) -> None:
-    """Ask the pending decision again after the state was edited (copy of mop_helpers.reask
-    for this scenario's engine)."""
-    S = g.state
-    assert S["pending"], "nothing pending"
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, SPEC.blocks)
+    """Ask the pending decision again after the state was edited (options follow the state)."""
+    g.reask()
 
 
 def army(g: Game, aid: str) -> dict:

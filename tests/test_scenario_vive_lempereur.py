@@ -26,7 +26,6 @@ from mop_helpers import (
     replay,
 )
 from rulecraft.runtime import Game, resolve
-from rulecraft.runtime.machine import run
 
 SPEC, SCENARIO = resolve("march_of_progress/vive_lempereur")
 engine = importlib.import_module("rulecraft.generated.march_of_progress.vive_lempereur")
@@ -43,12 +42,8 @@ SET_ASIDE = ["move_2", "attack_plus_1", "recruit"]
 
 # -- helpers (variants of tests/mop_helpers.py bound to this scenario) -------------------------
 def reask(g: Game) -> None:
-    S = g.state
-    assert S["pending"], "nothing pending"
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, SPEC.blocks)
+    """Ask the pending decision again after the state was edited (options follow the state)."""
+    g.reask()
 
 
 def new_game(seed: int = 1, neutral: str = "german_states") -> Game:

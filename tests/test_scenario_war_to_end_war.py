@@ -16,7 +16,6 @@ from collections import Counter
 import pytest
 from mop_helpers import answer, decision, mark, new_log, options, pick, play_random, replay
 from rulecraft.runtime import Game, resolve
-from rulecraft.runtime.machine import run
 
 SCENARIO = "war_to_end_war"
 SPEC, SC = resolve("march_of_progress/" + SCENARIO)
@@ -39,12 +38,8 @@ def new_game(seed: int = 1, initiative: int | None = None) -> Game:
 
 
 def reask(g: Game) -> None:
-    S = g.state
-    assert S["pending"], "nothing pending"
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, SPEC.blocks)
+    """Ask the pending decision again after the state was edited (options follow the state)."""
+    g.reask()
 
 
 def army(g: Game, aid: str) -> dict:

@@ -15,7 +15,6 @@ from collections import Counter
 import pytest
 from mop_helpers import answer, army, decision, mark, new_log, options, pick, place
 from rulecraft.runtime import Game, resolve
-from rulecraft.runtime.machine import run
 
 SCENARIO = "march_of_progress/ww2_in_the_west"
 SPEC, SC = resolve(SCENARIO)
@@ -35,14 +34,8 @@ def new_game(seed: int = 1) -> Game:
 
 
 def reask(g: Game) -> None:
-    """Ask the pending decision again after the state was edited (copy of mop_helpers.reask
-    for this scenario's blocks)."""
-    S = g.state
-    assert S["pending"], "nothing pending"
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, SPEC.blocks)
+    """Ask the pending decision again after the state was edited (options follow the state)."""
+    g.reask()
 
 
 def cards(g: Game, p: int, zone: str) -> list[str]:
