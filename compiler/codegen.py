@@ -631,40 +631,42 @@ class RoutineGen:
         self.cur = after
 
     def lower_while(self, s: While) -> None:
-        head = self.new_block(s)
-        self.jump(head.index)
-        body = self.new_block(s.body[0] if s.body else s)
-        after = self.new_block(s)
-        head.lines.append(f"    F[0] = {body.index} if {self.eg.expr(s.cond)} else {after.index}")
-        head.closed = True
-        self.loops.append(("block", head.index, after.index))
-        self.cur = body
-        self.lower_body(s.body)
-        if not self.cur.closed:
-            self.jump(head.index)
-        self.loops.pop()
-        self.cur = after
+        test = self.eg.expr(s.cond)
+        self.lower_loop(
+            s, s.body, lambda body, after: [f"    F[0] = {body} if {test} else {after}"]
+        )
 
     def lower_for(self, s: For) -> None:
         it, i = self.fresh("it"), self.fresh("i")
+        assert self.cur is not None
         self.cur.lines.append(f'    L["{it}"] = list({self.eg.expr(s.iter)})')
         self.cur.lines.append(f'    L["{i}"] = 0')
+        var = self.eg.local(s.var)
+        self.lower_loop(
+            s,
+            s.body,
+            lambda body, after: [
+                f'    if L["{i}"] < len(L["{it}"]):',
+                f'        {var} = L["{it}"][L["{i}"]]',
+                f'        L["{i}"] += 1',
+                f"        F[0] = {body}",
+                "    else:",
+                f"        F[0] = {after}",
+            ],
+        )
+
+    def lower_loop(self, s: Stmt, stmts: list[Stmt], head_lines: Any) -> None:
+        """A loop that may wait inside: a head block (``head_lines(body, after)`` picks the
+        next block), the body ending with a jump back to the head, and the block after."""
         head = self.new_block(s)
         self.jump(head.index)
-        body = self.new_block(s.body[0] if s.body else s)
+        body = self.new_block(stmts[0] if stmts else s)
         after = self.new_block(s)
-        head.lines += [
-            f'    if L["{i}"] < len(L["{it}"]):',
-            f'        {self.eg.local(s.var)} = L["{it}"][L["{i}"]]',
-            f'        L["{i}"] += 1',
-            f"        F[0] = {body.index}",
-            "    else:",
-            f"        F[0] = {after.index}",
-        ]
+        head.lines += head_lines(body.index, after.index)
         head.closed = True
         self.loops.append(("block", head.index, after.index))
         self.cur = body
-        self.lower_body(s.body)
+        self.lower_body(stmts)
         if not self.cur.closed:
             self.jump(head.index)
         self.loops.pop()
