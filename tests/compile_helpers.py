@@ -24,6 +24,26 @@ GAME_FILES = (
 )
 
 
+def rules_index(game: str) -> dict[str, dict]:
+    """The rules-index items of a game, by id (shared/rules-index/<game>.yaml)."""
+    import yaml
+
+    path = SHARED / "rules-index" / f"{game}.yaml"
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))["items"]
+    return {item["id"]: item for item in items}
+
+
+def game_tables(game: str) -> dict:
+    """The compiled tables of rules/<game>/tables, failing on any diagnostic."""
+    from rulecraft.compiler.diagnostics import DiagnosticSink
+    from rulecraft.compiler.tables import load_tables
+
+    sink = DiagnosticSink(root=REPO)
+    loaded = load_tables(REPO / "rules" / game, sink)
+    assert not sink.has_errors, sink.render_all()
+    return loaded
+
+
 def scratch_project(tmp_path: Path, game: str = "march_of_progress") -> Path:
     """A project in ``tmp_path`` with a copy of one game's rules."""
     src = REPO / "rules" / game

@@ -11,18 +11,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import yaml
-from compile_helpers import SHARED
-from rulecraft.compiler.diagnostics import DiagnosticSink
-from rulecraft.compiler.tables import GAP, TableGap, load_tables
+from compile_helpers import SHARED, game_tables, rules_index
+from rulecraft.compiler.tables import GAP, TableGap
 
 ROOT = Path(__file__).resolve().parents[1]
-INDEX = {
-    i["id"]: i
-    for i in yaml.safe_load(
-        (SHARED / "rules-index" / "marlborough.yaml").read_text(encoding="utf-8")
-    )["items"]
-}
+INDEX = rules_index("marlborough")
 BOOK = (SHARED / "rulebooks" / "marlborough.txt").read_text(encoding="utf-8")
 
 
@@ -32,10 +25,7 @@ def _norm(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def tables() -> dict:
-    sink = DiagnosticSink(root=ROOT)
-    out = load_tables(ROOT / "rules" / "marlborough", sink)
-    assert not sink.has_errors, sink.render_all()
-    return out
+    return game_tables("marlborough")
 
 
 def _grid(tables: dict, table_id: str, index_id: str) -> None:

@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import yaml
-from compile_helpers import SHARED
-from rulecraft.compiler import diagnostics, tables
-
-REPO = Path(__file__).resolve().parents[1]
-INDEX = SHARED / "rules-index" / "rise_of_totalitarianism.yaml"
-if not INDEX.is_file():
-    INDEX = REPO.parent / "shared" / "rules-index" / "rise_of_totalitarianism.yaml"
+from compile_helpers import game_tables, rules_index
 
 
 @pytest.fixture(scope="module")
 def t():
-    sink = diagnostics.DiagnosticSink()
-    loaded = tables.load_tables(REPO / "rules" / "rise_of_totalitarianism", sink)
-    assert not sink.has_errors, [d.header() for d in sink.diagnostics]
-    return loaded
+    return game_tables("rise_of_totalitarianism")
 
 
 @pytest.fixture(scope="module")
 def index():
-    if not INDEX.is_file():
-        pytest.skip("rules index not available")
-    items = yaml.safe_load(INDEX.read_text(encoding="utf-8"))["items"]
-    return {it["id"]: it for it in items}
+    return rules_index("rise_of_totalitarianism")
 
 
 def test_pp_costs(t, index):

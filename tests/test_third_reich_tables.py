@@ -12,18 +12,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import yaml
-from compile_helpers import SHARED
-from rulecraft.compiler.diagnostics import DiagnosticSink
-from rulecraft.compiler.tables import RangeTable, load_tables, parse_range
+from compile_helpers import SHARED, game_tables, rules_index
+from rulecraft.compiler.tables import RangeTable, parse_range
 
 ROOT = Path(__file__).resolve().parents[1]
-INDEX = {
-    i["id"]: i
-    for i in yaml.safe_load(
-        (SHARED / "rules-index" / "third_reich_diplomacy.yaml").read_text(encoding="utf-8")
-    )["items"]
-}
+INDEX = rules_index("third_reich_diplomacy")
 BOOK = re.sub(
     r"\s+", " ", (SHARED / "rulebooks" / "third_reich_diplomacy.txt").read_text(encoding="utf-8")
 )
@@ -60,10 +53,7 @@ COUNTRIES = {
 
 @pytest.fixture(scope="module")
 def tables() -> dict:
-    sink = DiagnosticSink(root=ROOT)
-    out = load_tables(ROOT / "rules" / "third_reich_diplomacy", sink)
-    assert not sink.has_errors, sink.render_all()
-    return out
+    return game_tables("third_reich_diplomacy")
 
 
 @pytest.mark.parametrize("table_id", sorted(COUNTRIES))
