@@ -22,7 +22,9 @@ setup(
     },
     packages=[
         "rulecraft.compiler",
+        "rulecraft.compiler.codegen",
         "rulecraft.runtime",
+        "rulecraft.runtime.tools",
         "rulecraft.generated",
         "rulecraft.schemas",
         *(f"rulecraft.generated.{game}" for game in GAMES),

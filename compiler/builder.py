@@ -182,6 +182,7 @@ class Builder:
             min=spec.get("min"),
             max=spec.get("max"),
             const=const,
+            ordered=bool(spec.get("ordered", False)),
         )
 
     def _state(self, game: ir.Game, doc: Document) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Callable
@@ -101,12 +102,12 @@ def _play(args: argparse.Namespace) -> int:
     import time
 
     from rulecraft.runtime.registry import resolve
-    from rulecraft.runtime.terminal import play
+    from rulecraft.runtime.tools.terminal import play
 
     spec, scenario = resolve(args.name)
     seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
     if args.seats is None:
-        args.seats = ["human"] + ["random"] * (len(spec.scenarios[scenario].seats) - 1)
+        args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)
     for kind in args.seats:
         if kind not in ("human", "random", "mc") and not kind.startswith("mc:"):
             raise CLIError(f"unknown seat kind {kind!r} (use human, random or mc)")
@@ -177,7 +178,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
 
 def _simulate(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import resolve
-    from rulecraft.runtime.simulate import simulate
+    from rulecraft.runtime.tools.simulate import simulate
 
     if args.all:
         return _simulate_all(args)
@@ -209,12 +210,15 @@ def _simulate(args: argparse.Namespace) -> int:
 def _simulate_all(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rulecraft.runtime import balance as bal
+    from rulecraft.runtime.tools import balance as bal
 
     if "/" in args.name:
         raise CLIError(f"--all takes a game name, not a scenario: {args.name!r}")
     if args.agents is not None:
         raise CLIError("--agents does not go with --all (it plays random and mc pairings)")
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        # say it before the games are played, not after
+        raise CLIError(f"cannot write {args.html}: folder {Path(args.html).parent} does not exist")
     report = bal.balance(
         args.name,
         games=bal.DEFAULT_GAMES if args.games is None else args.games,
@@ -292,6 +296,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulecraft: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`rulecraft explain ... | head`): stop quietly, as a shell
+        # command killed by SIGPIPE would, and keep Python from failing again at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141
 
 
 if __name__ == "__main__":

@@ -25,6 +25,11 @@ def _add_compile(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write nothing; exit 1 with a diff if generated/ is not what the rules generate",
     )
+    p.add_argument(
+        "--native",
+        action="store_true",
+        help="also compile the engines to C extension modules with mypyc (optional; faster)",
+    )
 
 
 def _compile(args: argparse.Namespace, generate: bool) -> int:
@@ -46,13 +51,65 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
             sys.stdout.write(diff)
             print("rulecraft: generated/ is stale; run `rulecraft compile`", file=sys.stderr)
             return 1
+        stale = stale_native(root, result.outputs)
+        if stale:
+            print(
+                f"rulecraft: the native build of {', '.join(stale)} is older than its "
+                "generated modules; run `rulecraft compile --native`",
+                file=sys.stderr,
+            )
+            return 1
         print("rulecraft: generated/ is up to date", file=sys.stderr)
         return 0
     changed = write_outputs(root, result.outputs, args.games or None)
     for rel in changed:
-        print(f"wrote {rel.as_posix()}", file=sys.stderr)
+        verb = "wrote" if (root / rel).exists() else "removed"
+        print(f"{verb} {rel.as_posix()}", file=sys.stderr)
     if not changed:
         print("rulecraft: generated/ is up to date", file=sys.stderr)
+    if getattr(args, "native", False):
+        return _native(root, sorted({rel.parts[1] for rel in result.outputs}))
+    return 0
+
+
+def stale_native(root, outputs) -> list[str]:  # type: ignore[no-untyped-def]
+    """Games whose native build was made from other generated modules than today's."""
+    import json
+
+    from .native import NATIVE_MANIFEST, source_hashes
+
+    out = []
+    for game in sorted({rel.parts[1] for rel in outputs}):
+        folder = root / "generated" / game
+        manifest = folder / NATIVE_MANIFEST
+        if manifest.exists():
+            try:
+                built = json.loads(manifest.read_text(encoding="utf-8"))["sources"]
+            except (OSError, ValueError, KeyError):
+                built = None
+            if built != source_hashes(folder):
+                out.append(game)
+    return out
+
+
+def _native(root, games: list[str]) -> int:  # type: ignore[no-untyped-def]
+    import time
+
+    from .native import NativeError, build_native
+
+    for game in games:
+        print(f"rulecraft: building {game} natively with mypyc (a few minutes)...", file=sys.stderr)
+        start = time.monotonic()
+        try:
+            written = build_native(root / "generated", game)
+        except NativeError as exc:
+            raise CLIError(str(exc)) from None
+        seconds = time.monotonic() - start
+        print(
+            f"rulecraft: {game}: {len(written) - 1} native modules in {seconds:.0f} s "
+            f"(generated/{game}/*.so; `rulecraft compile` removes them when the rules change)",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -39,13 +39,17 @@ class _Fail(Exception):
 
 
 class Converter:
-    """Converts between the rules' ids and the indices the engine keeps in its state."""
+    """Converts between the rules' ids and the indices the engine keeps in its state.
 
-    def __init__(self, game: ir.Game, S: dict[str, Any]):
+    ``S`` is the live state by field name (``Game.state``); ``spec`` the scenario's compiled
+    spec, whose ids number the players, cards and records as the engine does."""
+
+    def __init__(self, game: ir.Game, S: Any, spec: Any):
         self.game = game
         self.S = S
-        self.seats = list(S["seats"])
-        self.card_ids = [c.id for c in sorted(game.cards.values(), key=lambda c: c.index)]
+        self.ids: dict[str, tuple[str, ...]] = spec.ids
+        self.seats = list(spec.seats)
+        self.card_ids = list(spec.ids.get("card", ()))
 
     def field(self, path: list[str]) -> tuple[dict[str, Any], str, ir.Field | None]:
         """The record holding a dotted path, the key inside it, and its declaration."""
@@ -61,7 +65,7 @@ class Converter:
             et = g.entities.get(path[1])
             if et is None:
                 raise KeyError(f"unknown entity type {path[1]!r}")
-            ids = [r["id"] for r in S["e"][path[1]]]
+            ids = list(self.ids.get(path[1], ()))
             if path[2] not in ids:
                 raise KeyError(f"unknown {path[1]} {path[2]!r} (known: {', '.join(ids)})")
             return S["e"][path[1]][ids.index(path[2])], path[3], et.member(path[3])
@@ -79,7 +83,7 @@ class Converter:
         if t.kind == "card":
             return self.card_ids.index(v)
         if t.kind == "entity":
-            return [r["id"] for r in self.S["e"][t.name]].index(v)
+            return self.ids[t.name].index(v)
         if t.kind == "list":
             assert t.elem is not None
             return [self.to_state(x, t.elem) for x in v]
@@ -93,7 +97,7 @@ class Converter:
         if t.kind == "card":
             return self.card_ids[v]
         if t.kind == "entity":
-            return self.S["e"][t.name][v]["id"]
+            return self.ids[t.name][v]
         if t.kind == "list":
             assert t.elem is not None
             return [self.from_state(x, t.elem) for x in v]
@@ -134,7 +138,7 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
             "scenarios: " + ", ".join(spec.scenarios),
         )
     g = Game.new(spec, scenario, int(d.get("seed", 0)))
-    conv = Converter(game, g.state)
+    conv = Converter(game, g.state, g.spec)
     for key, value in (d.get("setup") or {}).items():
         try:
             conv.set(key, value)

@@ -80,6 +80,7 @@ class Field:
     min: int | str | None = None  # an int, or the name of an attribute of the same record
     max: int | str | None = None
     const: bool = False
+    ordered: bool = False  # a list field kept in order (a deck), not a set
 
 
 @dataclass

@@ -10,11 +10,12 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import ir
 from .builder import load_sources
 from .checker import check_game
-from .codegen import format_many, generate_module
+from .codegen import format_many, generate_game
 from .diagnostics import DiagnosticSink, SourceCache
 from .schema import SchemaStore
 from .variants import resolve_scenarios
@@ -105,35 +106,35 @@ def compile_project(
         if len(sink.diagnostics) > before or not ok:
             continue
         if generate:
-            texts = {f"{sid}.py": generate_module(resolved[sid]) for sid in ok}
-            texts["__init__.py"] = package_init(resolved)
+            texts = generate_game({sid: resolved[sid] for sid in ok}, looked_up(resolved))
             for name, text in format_many(texts).items():
                 outputs[Path("generated", gdir.name, name)] = text
     return Compiled(games, outputs)
 
 
-def package_init(resolved: dict[str, ir.Game]) -> str:
-    """The game's package: imports every scenario's engine and names their specs."""
-    games = [resolved[sid] for sid in sorted(resolved)]
-    first = games[0]
-    default = next((g for g in games if g.scenario.base is None), first).scenario.id
-    sources = sorted({s for g in games for s in g.sources})
-    sids = [g.scenario.id for g in games]
-    lines = [
-        f"{HEADER_MARK} from {', '.join(sources)}. DO NOT EDIT.",
-        repr(f"{first.title}: one generated engine per scenario."),
-        "",
-        f"from . import {', '.join(sids)}",
-        "",
-        "SPECS = {",
-        *(f'    "{sid}": {sid}.SPEC,' for sid in sids),
-        "}",
-        f"SPEC = {default}.SPEC",
-        "",
-        '__all__ = ["SPEC", "SPECS"]',
-        "",
-    ]
-    return "\n".join(lines)
+def looked_up(resolved: dict[str, ir.Game]) -> dict[str, Any]:
+    """The range tables the rules of any scenario look up, as data for the engine:
+    ``((lo, hi, result, gap reason), ...)``, clamp below the first row, clamp above the last."""
+    from .effects import Call, walk
+
+    out: dict[str, Any] = {}
+    for game in resolved.values():
+        for r in game.routines():
+            for n in walk(r.body):
+                if isinstance(n, Call) and n.func == "lookup" and n.args:
+                    tid = n.args[0].plain  # type: ignore[attr-defined]
+                    table = game.tables[tid]
+                    rows = []
+                    for row in table.rows:
+                        cell = row.cells[0]
+                        gap = (cell.reason or "not printed") if cell.gap else None
+                        rows.append((row.range.lo, row.range.hi, None if gap else cell.value, gap))
+                    out[tid] = (
+                        tuple(rows),
+                        table.below_first == "first",
+                        table.above_last == "last",
+                    )
+    return dict(sorted(out.items()))
 
 
 def stale_files(root: Path, outputs: dict[Path, str], only: list[str] | None) -> list[Path]:
@@ -160,7 +161,7 @@ def stale_files(root: Path, outputs: dict[Path, str], only: list[str] | None) ->
 
 def diff_outputs(root: Path, outputs: dict[Path, str], only: list[str] | None = None) -> str:
     """A unified diff from what is in ``generated/`` to what the rules generate ('' if none)."""
-    chunks = []
+    chunks: list[str] = []
     for rel, text in sorted(outputs.items()):
         path = root / rel
         old = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -187,6 +188,8 @@ def write_outputs(
     root: Path, outputs: dict[Path, str], only: list[str] | None = None
 ) -> list[Path]:
     """Write changed outputs and remove stale generated files; returns what changed."""
+    from .native import remove_native
+
     changed = []
     for rel, text in sorted(outputs.items()):
         path = root / rel
@@ -197,6 +200,9 @@ def write_outputs(
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
         changed.append(rel)
+    # a native build of modules that changed would run the old rules: remove it
+    for folder in sorted({(root / rel).parent for rel in changed}):
+        changed.extend(p.relative_to(root) for p in remove_native(folder))
     for rel in stale_files(root, outputs, only):
         (root / rel).unlink()
         changed.append(rel)

@@ -1,97 +1,128 @@
-"""rulecraft runtime: the game-agnostic machinery generated engines run on.
+"""rulecraft runtime: what a generated engine needs to run, and nothing more.
 
-Generated modules import only names listed in :data:`exported`; users import the rest
-(:class:`Game`, agents, :func:`simulate`, the terminal player) from here too. The runtime
-needs only the standard library (and tqdm, optionally, for progress bars).
+Generated modules import only names listed in :data:`exported`. Users drive games through
+:class:`Game`; bots, self-play, the balance report and terminal play are in
+:mod:`rulecraft.runtime.tools` (``agents``, ``simulate``, ``balance``, ``terminal``). The
+runtime needs only the standard library.
+
+| module | job |
+|---|---|
+| ``layout`` | the compact state: header slots, the layout of a scenario's fields |
+| ``machine`` | the driver of the machine form, random playouts, the errors |
+| ``spec`` | ``GameSpec``: a compiled scenario, rendering of log lines, prompts, options |
+| ``game`` | ``Game``: pending decisions, apply, clone, save and load |
+| ``view`` | visibility (views for players and bots) and determinization |
+| ``named`` | the state by field name: display, the live named view, saves |
+| ``rng`` | the seeded generator kept in the state |
+| ``registry`` | finding compiled games by name |
 """
 
 from __future__ import annotations
 
-from .agents import MonteCarloAgent, RandomAgent, make_agent
+from typing import Any
+
 from .game import Decision, Game, Option, load_spec, new_state, resolve, undo_barrier
+from .layout import ABI, Layout, engine_data
 from .machine import (
+    SUSPEND,
     DeadEnd,
+    GameEnded,
     GameError,
     IllegalDecision,
     MalformedDecision,
     RulesError,
+    TurnLimit,
     UnknownGame,
-    ask,
-    ask_all,
-    call,
-    finish,
-    log,
-    ret,
-    reveal,
+    playout,
     run,
 )
-from .registry import known_games, register
-from .rng import choice, derive_seed, randbelow, roll, shuffle
-from .simulate import SimResult, simulate
+from .named import NamedState, SaveError
+from .registry import check_native, known_games, register
+from .rng import derive_seed
 from .spec import GameSpec, ScenarioSpec
-from .terminal import play
-from .view import determinize, log_for, view
+from .view import determinize, is_hidden
 
 #: the names generated engine modules may import
 exported = (
-    "GameSpec",
-    "ScenarioSpec",
-    "RulesError",
+    "SUSPEND",
     "DeadEnd",
-    "ask",
-    "ask_all",
-    "call",
-    "ret",
-    "log",
-    "reveal",
-    "finish",
-    "roll",
-    "randbelow",
-    "choice",
-    "shuffle",
+    "GameEnded",
+    "RulesError",
+    "TurnLimit",
+    "GameSpec",
+    "engine_data",
     "register",
+    "check_native",
 )
 
 __all__ = [
-    # exported to generated engines
-    "GameSpec",
-    "ScenarioSpec",
-    "RulesError",
+    "SUSPEND",
     "DeadEnd",
-    "ask",
-    "ask_all",
-    "call",
-    "ret",
-    "log",
-    "reveal",
-    "finish",
-    "roll",
-    "randbelow",
-    "choice",
-    "shuffle",
+    "GameEnded",
+    "RulesError",
+    "TurnLimit",
+    "GameSpec",
+    "engine_data",
     "register",
-    # for users
+    "check_native",
+    "ABI",
     "Decision",
     "Game",
     "GameError",
     "IllegalDecision",
+    "Layout",
     "MalformedDecision",
+    "NamedState",
     "Option",
+    "SaveError",
+    "ScenarioSpec",
     "UnknownGame",
     "derive_seed",
     "determinize",
+    "is_hidden",
     "known_games",
     "load_spec",
-    "log_for",
     "new_state",
+    "playout",
     "resolve",
     "run",
     "undo_barrier",
     "view",
+    "log_for",
+    # tools, loaded on first use (rulecraft.runtime.tools)
     "make_agent",
-    "RandomAgent",
-    "MonteCarloAgent",
     "simulate",
-    "SimResult",
     "play",
 ]
+
+_TOOLS = {
+    "make_agent": ("agents", "make_agent"),
+    "RandomAgent": ("agents", "RandomAgent"),
+    "MonteCarloAgent": ("agents", "MonteCarloAgent"),
+    "simulate": ("simulate", "simulate"),
+    "SimResult": ("simulate", "SimResult"),
+    "play": ("terminal", "play"),
+}
+
+
+def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[Any]:
+    """What ``player`` may see of the compact state ``S`` (see :mod:`.view`)."""
+    from .view import view as _view
+
+    return _view(spec, S, player, log)
+
+
+def log_for(spec: Any, S: list[Any], player: int | None) -> list[str]:
+    """The log lines ``player`` may read (see :mod:`.view`)."""
+    from .view import log_for as _log_for
+
+    return _log_for(spec, S, player)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TOOLS:
+        import importlib
+
+        module, attr = _TOOLS[name]
+        return getattr(importlib.import_module(f"{__name__}.tools.{module}"), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 import json
-import marshal
 from dataclasses import dataclass
 from typing import Any
 
+from .layout import (
+    ANSWERS,
+    DRAWS,
+    LIMIT,
+    LOG,
+    PENDING,
+    RESULT,
+    REVEALS,
+    RNG,
+    SEED,
+    STACK,
+    STEPS,
+    TURN,
+)
 from .machine import (
     GameError,
     IllegalDecision,
     MalformedDecision,
     RulesError,
-    State,
     answer,
     reask,
     run,
 )
+from .named import NamedState, SaveError, load, save, to_named
 from .registry import load_spec, resolve
 from .rng import seed_state
-from .spec import GameSpec, ScenarioSpec
+from .spec import GameSpec
 from .view import log_for, view
 
 __all__ = ["Option", "Decision", "Game", "load_spec", "resolve", "undo_barrier", "new_state"]
@@ -44,210 +57,262 @@ class Decision:
     options: tuple[Option, ...]
 
 
-# Options are immutable values; games re-offer the same few (id, label) pairs all the time, so
-# share the instances instead of building a frozen dataclass per option per decision.
-_OPTIONS: dict[tuple[str, str], Option] = {}
-_OPTIONS_MAX = 1 << 14
+def new_state(spec: GameSpec, seed: int) -> list[Any]:
+    """The state of a new game before the machine ran: the scenario's initial state, the
+    generator seeded, the flow of play about to start."""
+    S = list(spec.init)
+    S[SEED] = seed
+    S[RNG] = seed_state(seed)
+    S[STACK] = ((spec.main_rid, 0, 0), None)
+    return S
 
 
-def _options(raw: list[list[Any]]) -> tuple[Option, ...]:
-    cache = _OPTIONS
-    out = []
-    for o in raw:
-        key = (o[0], o[1])
-        opt = cache.get(key)
-        if opt is None:
-            if len(cache) >= _OPTIONS_MAX:
-                cache.clear()
-            opt = cache[key] = Option(o[0], o[1])
-        out.append(opt)
-    return tuple(out)
-
-
-def new_state(spec: GameSpec, scenario: str, seed: int) -> State:
-    """The state of a new game before the machine ran (see ``docs/runtime.md``)."""
-    sc = _scenario(spec, scenario)
-    init = sc.init()
-    seats = list(sc.seats)
-    if len(init["p"]) != len(seats):
-        raise RulesError(
-            f"scenario {scenario!r} sets up {len(init['p'])} players for {len(seats)} seats"
-        )
-    return {
-        "game": spec.game,
-        "scenario": scenario,
-        "seats": seats,
-        "seed": seed,
-        "rng": seed_state(seed),
-        "draws": 0,
-        "reveals": 0,
-        "steps": 0,
-        "turn": init.get("turn", 0),
-        "c": init.get("c", {}),
-        "g": init["g"],
-        "p": init["p"],
-        "e": init.get("e", {}),
-        "stack": [[sc.entry, {}]],
-        "pending": None,
-        "simultaneous": False,
-        "asked": None,
-        "answer": None,
-        "answers": {},
-        "log": [],
-        "result": None,
-    }
-
-
-def _scenario(spec: GameSpec, scenario: str) -> ScenarioSpec:
-    try:
-        return spec.scenarios[scenario]
-    except KeyError:
-        known = ", ".join(spec.scenarios)
-        raise RulesError(
-            f"game {spec.game!r} has no scenario {scenario!r} (known: {known})"
-        ) from None
-
-
-def undo_barrier(before: State, after: State) -> str | None:
-    """Why the decisions between ``before`` and ``after`` cannot be taken back, or None."""
-    if after["draws"] != before["draws"]:
+def undo_barrier(before: Any, after: Any) -> str | None:
+    """Why the decisions between two states (or games) cannot be taken back, or None."""
+    b: Any = before.raw if isinstance(before, Game) else before
+    a: Any = after.raw if isinstance(after, Game) else after
+    if isinstance(b, list):
+        draws = (b[DRAWS], a[DRAWS])
+        reveals = (b[REVEALS], a[REVEALS])
+    else:  # named states
+        draws = (b["draws"], a["draws"])
+        reveals = (b["reveals"], a["reveals"])
+    if draws[0] != draws[1]:
         return "dice were rolled"
-    if after["reveals"] != before["reveals"]:
+    if reveals[0] != reveals[1]:
         return "hidden information was revealed"
     return None
 
 
 class Game:
-    """A game in progress: always either waiting for decisions or finished."""
+    """A game in progress: always either waiting for decisions or finished.
 
-    __slots__ = ("spec", "state", "_blocks", "max_turns")
+    ``raw`` is the compact state (a list, see :mod:`rulecraft.runtime.layout`); ``state`` is
+    a live view of it by field name, for tests, examples and tools.
+    """
 
-    def __init__(self, spec: GameSpec, state: State) -> None:
+    __slots__ = ("spec", "raw", "_decisions")
+
+    def __init__(self, spec: GameSpec, raw: list[Any]) -> None:
         self.spec = spec
-        self.state = state
-        self._blocks = spec.blocks
-        #: a game past this turn raises TurnLimit (the scenario's max_turns unless changed)
-        self.max_turns = _scenario(spec, state["scenario"]).max_turns
+        self.raw = raw
+        self._decisions: tuple[Any, list[Decision]] | None = None
 
     @classmethod
-    def new(cls, spec: GameSpec, scenario: str, seed: int) -> Game:
-        """Set up ``scenario`` with ``seed`` and run to the first decision."""
-        game = cls(spec, new_state(spec, scenario, seed))
-        game._run()
+    def new(cls, spec: GameSpec, scenario: str | None = None, seed: int = 0) -> Game:
+        """Set up the scenario with ``seed`` and run to the first decision."""
+        if scenario is not None and scenario != spec.scenario:
+            spec = load_spec(spec.game, scenario)
+        game = cls(spec, new_state(spec, seed))
+        run(spec, game.raw, None)
         return game
 
     @classmethod
     def named(cls, name: str, seed: int) -> Game:
         """``Game.named("game/scenario", seed)``."""
-        spec, scenario = resolve(name)
-        return cls.new(spec, scenario, seed)
-
-    def _run(self) -> None:
-        run(self.state, self._blocks, self.max_turns, self.spec.origins)
+        spec, _scenario = resolve(name)
+        return cls.new(spec, None, seed)
 
     # -- observing ---------------------------------------------------------------------
     @property
+    def state(self) -> NamedState:
+        return NamedState(self)
+
+    @property
     def finished(self) -> bool:
-        return self.state["result"] is not None
+        return self.raw[RESULT] is not None
 
     @property
     def result(self) -> dict[str, Any] | None:
-        return self.state["result"]
+        r = self.raw[RESULT]
+        if r is None:
+            return None
+        return {"winners": list(r[0]), "tie": bool(r[1]), "reason": r[2]}
 
     @property
     def turn(self) -> int:
-        return self.state["turn"]
+        return self.raw[TURN]
+
+    @property
+    def max_turns(self) -> int:
+        """The turn a game may not go beyond (a TurnLimit error); lower it to stop early."""
+        return self.raw[LIMIT]
+
+    @max_turns.setter
+    def max_turns(self, value: int) -> None:
+        self.raw[LIMIT] = value
 
     def pending(self) -> list[Decision]:
         """The decisions the game waits for (empty when finished)."""
-        S = self.state
-        seats = S["seats"]
-        return [
+        S = self.raw
+        pending = S[PENDING]
+        if not pending:
+            return []
+        key = (pending, S[STEPS])
+        cached = self._decisions
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
+        spec = self.spec
+        seats = spec.seats
+        out = [
             Decision(
-                d["player"], seats[d["player"]], d["kind"], d["prompt"], _options(d["options"])
+                d[0],
+                seats[d[0]],
+                spec.sites[d[1]].kind,
+                spec.prompt(d, S),
+                tuple(Option(i, label) for i, label, _v in spec.options(d, S)),
             )
-            for d in S["pending"] or ()
+            for d in pending
         ]
+        self._decisions = (key, out)
+        return list(out)
 
     def legal(self, player: int) -> list[Option]:
         """The legal options of ``player`` now (empty if the game does not wait for them)."""
-        for d in self.state["pending"] or ():
-            if d["player"] == player:
-                return list(_options(d["options"]))
+        for d in self.pending():
+            if d.player == player:
+                return list(d.options)
         return []
 
     def is_legal(self, player: int, option_id: str) -> bool:
-        for d in self.state["pending"] or ():
-            if d["player"] == player:
-                return any(o[0] == option_id for o in d["options"])
-        return False
+        return any(o.id == option_id for o in self.legal(player))
 
     def view(self, player: int | None) -> dict[str, Any]:
-        """What ``player`` (None: a spectator) may see, as JSON data."""
-        return view(self.state, player, self.spec)
+        """What ``player`` (None: a spectator) may see, as JSON data by field name."""
+        return to_named(self.spec, view(self.spec, self.raw, player), player)
+
+    def view_state(self, player: int | None, log: bool = False) -> list[Any]:
+        """What ``player`` may see, as a compact state with holes (for bots)."""
+        return view(self.spec, self.raw, player, log)
 
     def log_for(self, player: int | None) -> list[str]:
-        return log_for(self.state, player)
+        return log_for(self.spec, self.raw, player)
 
     # -- acting ------------------------------------------------------------------------
+    def _decision_of(self, player: Any) -> tuple[int, tuple[Any, ...]]:
+        S = self.raw
+        if type(player) is not int or not 0 <= player < len(self.spec.seats):
+            raise MalformedDecision(
+                f"no player {player!r} (players are 0..{len(self.spec.seats) - 1})"
+            )
+        if S[RESULT] is not None:
+            raise IllegalDecision("the game is over")
+        pending = S[PENDING] or ()
+        for k, d in enumerate(pending):
+            if d[0] == player:
+                return k, d
+        waiting = ", ".join(self.spec.seats[d[0]] for d in pending) or "nobody"
+        raise IllegalDecision(
+            f"{self.spec.seats[player]} has no decision to make (waiting for {waiting})"
+        )
+
     def apply(self, player: int, option_id: str) -> None:
         """Apply ``player``'s decision ``option_id`` and run to the next decision."""
-        S = self.state
-        if type(player) is not int or not 0 <= player < len(S["seats"]):
-            raise MalformedDecision(f"no player {player!r} (players are 0..{len(S['seats']) - 1})")
         if not isinstance(option_id, str):
             raise MalformedDecision(f"an option id is a string, not {option_id!r}")
-        if S["result"] is not None:
-            raise IllegalDecision("the game is over")
-        pending = S["pending"] or ()
-        k = 0
-        for d in pending:
-            if d["player"] == player:
-                break
-            k += 1
-        else:
-            waiting = ", ".join(S["seats"][d["player"]] for d in pending) or "nobody"
-            raise IllegalDecision(
-                f"{S['seats'][player]} has no decision to make (waiting for {waiting})"
-            )
-        for opt in d["options"]:
-            if opt[0] == option_id:
-                break
-        else:
-            ids = ", ".join(o[0] for o in d["options"])
-            raise IllegalDecision(
-                f"{option_id!r} is not a legal option for {S['seats'][player]} "
-                f"({d['kind']}); legal: {ids}"
-            )
-        answer(S, k, opt)
-        if S["pending"] is None:
-            run(S, self._blocks, self.max_turns, self.spec.origins)
+        k, d = self._decision_of(player)
+        for oid, _label, value in self.spec.options(d, self.raw):
+            if oid == option_id:
+                self._answer(k, d, value)
+                return
+        ids = ", ".join(o[0] for o in self.spec.options(d, self.raw))
+        kind = self.spec.sites[d[1]].kind
+        raise IllegalDecision(
+            f"{option_id!r} is not a legal option for {self.spec.seats[player]} "
+            f"({kind}); legal: {ids}"
+        )
 
     def apply_index(self, player: int, index: int) -> None:
-        """Apply the ``index``-th option of ``player``'s decision (for fast playouts)."""
-        self.apply(player, self.legal(player)[index].id)
+        """Apply the ``index``-th option of ``player``'s decision (0-based)."""
+        k, d = self._decision_of(player)
+        if type(index) is not int:
+            raise MalformedDecision(f"an option index is a whole number, not {index!r}")
+        site = self.spec.sites[d[1]]
+        n = len(d[2]) + site.optional
+        if not 0 <= index < n:
+            raise IllegalDecision(f"option {index} does not exist (there are {n}: 0..{n - 1})")
+        self._answer(k, d, d[2][index] if index < len(d[2]) else None)
+
+    def _answer(self, k: int, d: tuple[Any, ...], value: Any) -> None:
+        S = self.raw
+        ready, v = answer(S, k, value, self.spec.sites[d[1]].simultaneous)
+        if ready:
+            run(self.spec, S, v)
 
     # -- copying -----------------------------------------------------------------------
     def reask(self) -> None:
         """Offer the pending decisions again after ``state`` was edited (tests, examples of
         play that start from a position): the options follow the edited state."""
-        if not self.state["pending"]:
+        if not self.raw[PENDING]:
             raise GameError("no decision is pending")
-        reask(self.state, self._blocks)
+        reask(self.spec, self.raw)
 
     def clone(self) -> Game:
-        """An independent copy (fast: a marshal round trip of plain data)."""
-        return Game(self.spec, marshal.loads(marshal.dumps(self.state)))
+        """An independent copy (every slot of a state is immutable: a list copy)."""
+        return Game(self.spec, self.raw[:])
 
     def to_json(self) -> str:
-        return json.dumps(self.state, separators=(",", ":"))
+        return json.dumps(save(self.spec, self.raw), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str, spec: GameSpec | None = None) -> Game:
-        """Restore a saved game; ``spec`` defaults to the compiled game named in it."""
-        S = json.loads(text)
+        """Restore a saved game; ``spec`` defaults to the compiled game named in it. The
+        pending decision is asked again from the saved position, never read from the save."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise SaveError(f"this is not a saved game (not JSON: {exc})") from None
+        if not isinstance(data, dict):
+            raise SaveError("this is not a saved game (not a JSON object)")
+        game, scenario = data.get("game"), data.get("scenario")
+        if not isinstance(game, str) or not isinstance(scenario, str):
+            raise SaveError("this is not a saved game (no game and scenario named)")
         if spec is None:
-            spec = load_spec(S["game"], S.get("scenario"))
-        elif spec.game != S["game"]:
-            raise RulesError(f"saved game is {S['game']!r}, not {spec.game!r}")
-        return cls(spec, S)
+            spec = load_spec(game, scenario)
+        elif spec.game != game:
+            raise SaveError(f"saved game is {game!r}, not {spec.game!r}")
+        constants = data.get("constants")
+        if constants:
+            if not isinstance(constants, dict):
+                raise SaveError("'constants' in the save must be an object")
+            try:
+                spec = spec.with_constants(**constants)
+            except RulesError as exc:
+                raise SaveError(str(exc)) from None
+        S = load(spec, data)
+        g = cls(spec, S)
+        asked = data.get("asked")
+        if S[RESULT] is None:
+            if not isinstance(asked, int) or not 0 <= asked < len(spec.sites):
+                raise SaveError("the save does not say which decision the game waits for")
+            site = spec.sites[asked]
+            F = S[STACK][0]
+            if F[0] != site.routine:
+                raise SaveError("the saved position does not ask the decision the save names")
+            answers = S[ANSWERS]
+            S[STACK] = ((F[0], site.ask_pc, *F[2:]), S[STACK][1])
+            S[PENDING] = None
+            S[ANSWERS] = None
+            try:
+                run(spec, S, None)
+            except (RulesError, TypeError, IndexError, ValueError) as exc:
+                raise SaveError(f"the saved position cannot be resumed: {exc}") from None
+            if not S[PENDING] or S[PENDING][0][1] != asked:
+                raise SaveError("the saved position does not ask the decision the save names")
+            if answers:
+                for p, v in answers:
+                    for k, d in enumerate(S[PENDING] or ()):
+                        if d[0] == p:
+                            if v not in d[2] and not (v is None and spec.sites[d[1]].optional):
+                                raise SaveError(
+                                    f"the saved answer of {spec.seats[p]} is not one of its options"
+                                )
+                            answer(S, k, v, True)
+                            S[STEPS] -= 1
+                            break
+                    else:
+                        raise SaveError(
+                            f"the save holds an answer of {spec.seats[p]}, who is not asked"
+                        )
+        S[LOG] = S[LOG] if S[LOG] is not False else None
+        return g

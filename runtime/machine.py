@@ -1,22 +1,28 @@
-"""The state machine driver and the primitives generated blocks call.
+"""The driver of a generated engine, and the errors of the runtime.
 
-A generated engine is a tuple of block functions ``block(S, F)``; ``F`` is the top frame
-``[pc, locals]`` of ``S["stack"]``. :func:`run` calls the block of the top frame until a
-decision is pending, the game has a result, or the stack is empty (a rules bug).
+A generated engine has two forms of every routine that may wait for a decision:
 
-Contract for blocks (see ``docs/runtime.md``):
+- the *machine* form (``r_<name>``): straight-line Python between resume points. A routine
+  that must wait (a decision, or a call into a routine that waits) returns :data:`SUSPEND`
+  after appending its frame ``(routine id, resume pc, *locals)`` to ``S[UNWIND]``; each
+  caller appends its own frame and returns :data:`SUSPEND` too. :func:`run` links the
+  frames onto ``S[STACK]`` (innermost on top) and returns. Answering a decision resumes the
+  top frame with the answer; a routine that finishes returns its value to the frame below.
+- the *playout* form (``q_<name>``): the same rules as plain nested calls, each decision
+  drawn uniformly at random and no log written. :func:`playout` finishes the routines a
+  state is suspended in with the machine form, then plays the rest of the game with the
+  playout form.
 
-- continue: set ``F[0]``; call: set ``F[0]`` to the continuation, then
-  ``S["stack"].append([callee, locals])`` (or :func:`call`); return: ``S["stack"].pop()``.
-- a block that asks must not change ``S`` before calling :func:`ask`/:func:`ask_all`:
-  :func:`rulecraft.runtime.view.determinize` re-enters it to rebuild options a bot cannot see.
-- frame locals are public: secrets live in fields declared hidden in ``GameSpec.visibility``.
+The end of the game is the exception :class:`GameEnded` (the result is in ``S[RESULT]``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import bisect
+from collections.abc import Callable
 from typing import Any
+
+from .layout import ANSWERS, LIMIT, LOG, PENDING, RESULT, STACK, STEPS, TURN, UNWIND
 
 __all__ = [
     "GameError",
@@ -26,20 +32,14 @@ __all__ = [
     "TurnLimit",
     "RulesError",
     "UnknownGame",
+    "GameEnded",
+    "SUSPEND",
     "run",
-    "ask",
-    "ask_all",
-    "call",
-    "ret",
-    "log",
-    "reveal",
+    "answer",
     "reask",
-    "finish",
+    "playout",
+    "origin_of",
 ]
-
-State = dict[str, Any]
-Frame = list[Any]
-Block = Callable[[State, Frame], None]
 
 
 class GameError(Exception):
@@ -66,154 +66,228 @@ class RulesError(GameError):
         self.origin = origin
         super().__init__(f"{origin}: {message}" if origin else message)
 
+    def locate(self, origin: str | None) -> None:
+        """Give the error a rules position if it has none yet."""
+        if self.origin is None and origin is not None:
+            self.origin = origin
+            self.args = (f"{origin}: {self.message}",)
+
 
 class DeadEnd(RulesError):
     """The rules asked for a decision with no legal option."""
 
 
 class TurnLimit(RulesError):
-    """A game went past its scenario's ``max_turns`` (random or stubborn play, or a rules bug)."""
+    """A game went past its turn limit (random or stubborn play, or a rules bug)."""
 
 
-def run(
-    S: State,
-    blocks: Sequence[Block],
-    max_turns: int | None = None,
-    origins: Sequence[str] = (),
-) -> None:
-    """Run the machine until a decision is pending or the game is over.
+class GameEnded(Exception):
+    """Raised by ``end_game``: unwinds the routines; the result is in ``S[RESULT]``."""
 
-    ``max_turns`` bounds ``S["turn"]`` (an endless game is a :class:`RulesError`);
-    ``origins[i]`` names the rules position of block ``i`` for errors raised inside it.
+
+class _Suspend:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "SUSPEND"
+
+
+#: what a machine-form routine returns when it has to wait
+SUSPEND: Any = _Suspend()
+
+
+def origin_of(exc: BaseException) -> str | None:
+    """The rules position of the innermost generated-engine line in ``exc``'s traceback.
+
+    Generated modules carry ``_ORIGINS``: one ``"<line> <rules position>"`` row for each rules
+    statement, in line order; the nearest at or above the failing line is the one.
     """
-    stack = S["stack"]
-    f: Frame | None = None
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        g = tb.tb_frame.f_globals
+        table = _origin_table(g)
+        if table is not None:
+            lines, positions = table
+            i = bisect.bisect_right(lines, tb.tb_lineno) - 1
+            if i >= 0:
+                found = positions[i]
+        tb = tb.tb_next
+    return found
+
+
+_TABLES: dict[str, tuple[list[int], list[str]]] = {}
+
+
+def _origin_table(g: dict[str, Any]) -> tuple[list[int], list[str]] | None:
+    text = g.get("_ORIGINS")
+    if not isinstance(text, str):
+        return None
+    name = g.get("__name__", "")
+    table = _TABLES.get(name)
+    if table is None:
+        lines, positions = [], []
+        for row in text.split("\n"):
+            line, _, pos = row.partition(" ")
+            lines.append(int(line))
+            positions.append(pos)
+        table = _TABLES[name] = (lines, positions)
+    return table
+
+
+def _located(exc: Exception) -> RulesError:
+    if isinstance(exc, RulesError):
+        exc.locate(origin_of(exc))
+        return exc
+    if isinstance(exc, RecursionError):
+        message = "the rules call themselves too deeply (an endless recursion?)"
+    else:
+        message = f"{type(exc).__name__}: {exc}"
+    err = RulesError(message, origin_of(exc))
+    err.__cause__ = exc
+    return err
+
+
+def run(spec: Any, S: list[Any], v: Any = None) -> None:
+    """Resume the machine with ``v`` (an answer, or None) until it waits or the game ends.
+
+    ``spec`` is the scenario's :class:`~rulecraft.runtime.spec.GameSpec`."""
+    routines = spec.routines
+    unwound: list[tuple[Any, ...]] = []
+    S[UNWIND] = unwound
     try:
-        if max_turns is None:
-            while S["pending"] is None and S["result"] is None and stack:
-                f = stack[-1]
-                blocks[f[0]](S, f)
-        else:
-            while S["pending"] is None and S["result"] is None and stack:
-                f = stack[-1]
-                blocks[f[0]](S, f)
-                if S["turn"] > max_turns:
-                    raise TurnLimit(
-                        f"game runs endlessly: turn {S['turn']} exceeds max_turns {max_turns}"
-                    )
-    except RulesError as exc:
-        if exc.origin is None and f is not None and f[0] < len(origins):
-            exc.origin = origins[f[0]]
-            exc.args = (f"{exc.origin}: {exc.message}",)
+        while True:
+            st = S[STACK]
+            if st is None:
+                raise RulesError("the rules never ended the game (the state machine ran out)")
+            F = st[0]
+            S[STACK] = st[1]
+            v = routines[F[0]](S, F, v)
+            if v is SUSPEND:
+                st = S[STACK]
+                for f in reversed(unwound):
+                    st = (f, st)
+                S[STACK] = st
+                return
+    except GameEnded:
+        S[PENDING] = None
+    except GameError as exc:
+        if isinstance(exc, RulesError):
+            exc.locate(origin_of(exc))
         raise
-    except GameError:
-        raise
-    except Exception as exc:  # a bug surfacing in generated code: point at the rules
-        origin = origins[f[0]] if f is not None and f[0] < len(origins) else None
-        where = f" in block {f[0]}" if f is not None else ""
-        raise RulesError(f"{type(exc).__name__}: {exc}{where}", origin) from exc
-    if not stack and S["pending"] is None and S["result"] is None:
-        raise RulesError("the rules never ended the game (the state machine ran out of steps)")
+    except Exception as exc:  # a rules bug surfacing in generated code
+        raise _located(exc) from exc
+    finally:
+        S[UNWIND] = None
 
 
-def _check_options(player: int, kind: str, options: list[list[Any]]) -> None:
-    if not options:
-        raise DeadEnd(f"decision {kind!r} for player {player} has no legal option")
+def answer(S: list[Any], index: int, value: Any, simultaneous: bool) -> tuple[bool, Any]:
+    """Record the answer ``value`` to pending decision ``index`` (trusted: no validation).
 
-
-def ask(
-    S: State,
-    F: Frame,
-    player: int,
-    kind: str,
-    prompt: str,
-    options: list[list[Any]],
-    resume: int,
-) -> None:
-    """Wait for ``player`` to pick one of ``options`` (``[id, label, value]``), then go on at
-    block ``resume``; the chosen value is in ``S["answer"]``."""
-    if not options:
-        _check_options(player, kind, options)
-    S["pending"] = [{"player": player, "kind": kind, "prompt": prompt, "options": options}]
-    S["simultaneous"] = False
-    S["asked"] = F[0]
-    F[0] = resume
-
-
-def ask_all(
-    S: State,
-    F: Frame,
-    decisions: Sequence[tuple[int, str, str, list[list[Any]]]],
-    resume: int,
-) -> None:
-    """Several players decide at once, in secret; go on at ``resume`` once all have answered.
-
-    The values are in ``S["answers"][str(player)]``.
+    Returns ``(ready, v)``: whether the machine may resume, and the value to resume it
+    with (the answer; for a simultaneous decision, ``((player, answer), ...)`` in the order
+    the players were asked).
     """
-    pending = []
-    for player, kind, prompt, options in decisions:
-        if not options:
-            _check_options(player, kind, options)
-        pending.append({"player": player, "kind": kind, "prompt": prompt, "options": options})
-    if not pending:
-        raise DeadEnd("a simultaneous decision with no player")
-    S["pending"] = pending
-    S["answers"] = {}
-    S["simultaneous"] = True
-    S["asked"] = F[0]
-    F[0] = resume
+    pending = S[PENDING]
+    S[STEPS] += 1
+    if not simultaneous:
+        S[PENDING] = None
+        return True, value
+    d = pending[index]
+    given = (*(S[ANSWERS] or ()), (d[0], value))
+    rest = pending[:index] + pending[index + 1 :]
+    if rest:
+        S[ANSWERS] = given
+        S[PENDING] = rest
+        return False, None
+    S[ANSWERS] = None
+    S[PENDING] = None
+    return True, given
 
 
-def reask(S: State, blocks: Sequence[Block]) -> None:
-    """Offer the pending decision again, from the block that asked it: its options follow
+def reask(spec: Any, S: list[Any]) -> None:
+    """Ask the pending decision again, from the point it was asked at: its options follow
     the state (after the state was edited, or rebuilt for a bot). Answers given so far to a
     simultaneous decision are dropped."""
-    S["stack"][-1][0] = S["asked"]
-    S["pending"] = None
-    S["answers"] = {}
-    run(S, blocks)
+    pending = S[PENDING]
+    if not pending:
+        raise GameError("no decision is pending")
+    site = spec.sites[pending[0][1]]
+    F = S[STACK][0]
+    S[STACK] = ((F[0], site.ask_pc, *F[2:]), S[STACK][1])
+    S[PENDING] = None
+    S[ANSWERS] = None
+    run(spec, S, None)
 
 
-def answer(S: State, index: int, option: list[Any]) -> None:
-    """Record the answer ``option`` to pending decision ``index`` (no validation: trusted).
+def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
+    """Play the game in ``S`` to its end with uniformly random decisions, in place.
 
-    The machine may resume once no decision is left pending (the caller then calls :func:`run`).
+    ``R`` draws the decisions (``random.Random(...).random``); dice still come from the
+    game's own generator. The log is turned off (``S[LOG] = False``): a playout writes none.
+    A game that runs past ``S[LIMIT]`` raises :class:`TurnLimit`.
     """
-    pending = S["pending"]
-    S["steps"] += 1
-    if not S["simultaneous"]:
-        S["answer"] = option[2]
-        S["pending"] = None
-        return
-    S["answers"][str(pending[index]["player"])] = option[2]
-    if len(pending) == 1:
-        S["pending"] = None
-    else:
-        S["pending"] = pending[:index] + pending[index + 1 :]
+    sites = spec.sites
+    main = spec.main_rid
+    S[LOG] = False  # the log is off for the rest of this game
+    try:
+        while S[RESULT] is None:
+            pending = S[PENDING]
+            if pending is not None:
+                simultaneous = sites[pending[0][1]].simultaneous
+                ready, v = False, None
+                while not ready:
+                    d = S[PENDING][0]
+                    opts = d[2]
+                    n = len(opts) + sites[d[1]].optional
+                    i = int(R() * n) if n > 1 else 0
+                    ready, v = answer(S, 0, opts[i] if i < len(opts) else None, simultaneous)
+                _resume_until_main(spec, S, v)
+                continue
+            st = S[STACK]
+            if st is not None and st[1] is None and st[0][0] == main:
+                # Only the flow of play is left: hand over to the playout form.
+                S[STACK] = None
+                spec.engine.q_main(S, R, st[0][2] if len(st[0]) > 2 else 0)
+                return
+            raise RulesError("the game is neither waiting for a decision nor finished")
+    except GameEnded:
+        S[PENDING] = None
+    except GameError as exc:
+        if isinstance(exc, RulesError):
+            exc.locate(origin_of(exc))
+        raise
+    except Exception as exc:
+        raise _located(exc) from exc
 
 
-def call(S: State, F: Frame, callee: int, local: dict[str, Any], then: int) -> None:
-    """Call block ``callee`` with fresh ``local``; the caller continues at ``then``."""
-    F[0] = then
-    S["stack"].append([callee, local])
+def _resume_until_main(spec: Any, S: list[Any], v: Any) -> None:
+    """Run the machine form like :func:`run`, but stop before resuming the flow of play."""
+    routines = spec.routines
+    main = spec.main_rid
+    unwound: list[tuple[Any, ...]] = []
+    S[UNWIND] = unwound
+    try:
+        while True:
+            st = S[STACK]
+            if st is None:
+                raise RulesError("the rules never ended the game (the state machine ran out)")
+            F = st[0]
+            if F[0] == main and st[1] is None:
+                return
+            S[STACK] = st[1]
+            v = routines[F[0]](S, F, v)
+            if v is SUSPEND:
+                st = S[STACK]
+                for f in reversed(unwound):
+                    st = (f, st)
+                S[STACK] = st
+                return
+    finally:
+        S[UNWIND] = None
 
 
-def ret(S: State) -> None:
-    """Return from the current frame."""
-    S["stack"].pop()
-
-
-def log(S: State, text: str, audience: list[int] | None = None) -> None:
-    """Append a log line; ``audience`` None is everyone, else the list of players who see it."""
-    S["log"].append([text, audience])
-
-
-def reveal(S: State) -> None:
-    """Mark that hidden information became known (undo cannot go back past it)."""
-    S["reveals"] += 1
-
-
-def finish(S: State, winners: list[int], tie: bool, reason: str) -> None:
-    """End the game. ``tie`` means a draw among ``winners`` (all players if empty);
-    several winners without ``tie`` is a shared victory."""
-    S["result"] = {"winners": list(winners), "tie": bool(tie), "reason": reason}
+def check_turn(S: list[Any]) -> None:
+    """Raise :class:`TurnLimit` if the game went past its turn limit."""
+    if S[TURN] > S[LIMIT]:
+        raise TurnLimit(f"game runs endlessly: turn {S[TURN]} exceeds the limit of {S[LIMIT]}")

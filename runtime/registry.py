@@ -8,7 +8,7 @@ import pkgutil
 from .machine import UnknownGame
 from .spec import GameSpec
 
-__all__ = ["register", "load_spec", "known_games", "resolve"]
+__all__ = ["register", "load_spec", "known_games", "resolve", "check_native"]
 
 _SPECS: dict[str, GameSpec] = {}
 
@@ -23,6 +23,37 @@ def register(spec: GameSpec) -> GameSpec:
     for scenario in spec.scenarios:
         _SPECS[f"{spec.game}/{scenario}"] = spec
     return spec
+
+
+def check_native(package: str, folders: list[str]) -> None:
+    """Refuse a native build (``rulecraft compile --native``) whose generated sources
+    changed since it was built: it would run other rules than the ``.py`` files say.
+
+    Called by a generated game package before it imports its modules."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    for folder in map(Path, folders):
+        manifest = folder / "native.json"
+        if not manifest.exists():
+            continue
+        try:
+            built = json.loads(manifest.read_text(encoding="utf-8"))["sources"]
+        except (OSError, ValueError, KeyError, TypeError):
+            built = None
+        now = {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.glob("*.py"))
+            if p.name != "__init__.py"
+        }
+        if built != now:
+            game = package.rpartition(".")[2]
+            raise UnknownGame(
+                f"the native build of {game} is older than its generated modules: run "
+                f"`rulecraft compile --native {game}` again, or delete {folder}/*.so and "
+                f"{manifest} to run the modules interpreted"
+            )
 
 
 def known_games() -> list[str]:
@@ -70,9 +101,11 @@ def load_spec(game: str, scenario: str | None = None) -> GameSpec:
     for other in getattr(module, "SPECS", {}).values():
         register(other)
     if scenario:
-        spec = _SPECS.get(key)
-        if spec is None:
+        found = _SPECS.get(key)
+        if found is None:
             _unknown_scenario(game, scenario)
+        assert found is not None
+        spec = found
     return spec
 
 

@@ -1,197 +1,172 @@
 """Visibility: the one place where what a player may see is decided.
 
-``view(S, player)`` is the only way an agent, the terminal or a network client sees a
-game. ``determinize(view, spec, rng)`` turns a view back into a full state that is
-consistent with it, for bots that simulate; it never reads the true state.
+``view(spec, S, player)`` copies a state with everything ``player`` may not see replaced by
+:class:`~rulecraft.runtime.named.Hidden` (a hidden list keeps its length): fields declared
+``owner`` (unless the player owns them) or ``none``, the generator and the seed, other
+players' answers to a simultaneous decision, the options of other players' decisions and
+log lines addressed to others. ``determinize(spec, V, rng)`` turns such a view back into a
+full state consistent with it, for bots that simulate; it never reads the true state.
 """
 
 from __future__ import annotations
 
-import marshal
 import random
-from collections import Counter
 from typing import Any
 
-from .machine import GameError, State, answer, reask, run
+from .layout import ANSWERS, LOG, PENDING, RNG, SEED, STACK, STEPS, UNWIND, bits, mask_of
+from .machine import GameError, answer, reask, run
+from .named import Hidden
 from .rng import seed_state
-from .spec import GameSpec
 
-__all__ = ["view", "log_for", "determinize", "is_hidden"]
+__all__ = ["view", "determinize", "log_for", "is_hidden", "VIEWER"]
 
-_Rules = tuple[dict[str, str], dict[str, str], dict[str, dict[str, str]]]
-_CACHE: dict[int, tuple[GameSpec, _Rules]] = {}
-
-
-def _rules(spec: GameSpec) -> _Rules:
-    hit = _CACHE.get(id(spec))
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    g: dict[str, str] = {}
-    p: dict[str, str] = {}
-    e: dict[str, dict[str, str]] = {}
-    for key, mode in sorted(spec.visibility.items()):
-        if mode not in ("all", "owner", "none"):
-            raise GameError(f"visibility of {key!r} must be all, owner or none, not {mode!r}")
-        if mode == "all":
-            continue
-        scope, _, rest = key.partition(".")
-        if scope == "g":
-            g[rest] = "none"
-        elif scope == "p":
-            p[rest] = mode
-        elif scope == "e" and "." in rest:
-            etype, _, fld = rest.partition(".")
-            e.setdefault(etype, {})[fld] = mode
-        else:
-            raise GameError(f"bad visibility key {key!r} (expected p.F, g.F or e.TYPE.F)")
-    rules = (g, p, e)
-    _CACHE[id(spec)] = (spec, rules)
-    return rules
-
-
-def _hide(value: Any) -> dict[str, Any]:
-    if isinstance(value, list):
-        return {"hidden": len(value)}
-    return {"hidden": True}
+#: a view records its player in the slot of the machine's transient frames
+VIEWER = UNWIND
 
 
 def is_hidden(value: Any) -> bool:
-    """Whether ``value`` is a placeholder a view put in place of a hidden value."""
-    return type(value) is dict and len(value) == 1 and "hidden" in value
+    """Whether ``value`` is what a view put in place of a hidden value."""
+    return isinstance(value, Hidden) or (
+        type(value) is dict and len(value) == 1 and "hidden" in value
+    )
 
 
-def _spec_of(S: State, spec: GameSpec | None) -> GameSpec:
-    if spec is not None:
-        return spec
-    from .registry import load_spec
+def _owner_of(spec: Any, slot: Any, i: int, S: list[Any]) -> Any:
+    if slot.scope == "p":
+        return i
+    if slot.scope == "e":
+        t = slot.etype
+        owner_slot = spec.layout.by_path.get(f"e.{t}.owner")
+        if owner_slot is not None:
+            return S[owner_slot.offset + i]
+        owners = spec.data.get(f"s_e_{t}__owner")
+        return owners[i] if owners is not None else None
+    return None
 
-    return load_spec(S["game"], S.get("scenario"))
 
-
-def view(S: State, player: int | None, spec: GameSpec | None = None) -> dict[str, Any]:
-    """A JSON copy of what ``player`` (None: a spectator) may see of ``S``."""
-    g_rules, p_rules, e_rules = _rules(_spec_of(S, spec))
-    log = S["log"]
-    S["log"] = None  # copied below, filtered
-    try:
-        V = marshal.loads(marshal.dumps(S))
-    finally:
-        S["log"] = log
-    if player is None:
-        V["log"] = [[t, a] for t, a in log if a is None]
-    else:
-        V["log"] = [[t, None if a is None else list(a)] for t, a in log if a is None or player in a]
-    V["viewer"] = player
-    del V["rng"]
-    V["seed"] = None  # the seed and the draw count would predict every die and shuffle
-    V["answer"] = None
-    answers = V.get("answers") or {}
-    own = str(player)
-    V["answers"] = {own: answers[own]} if player is not None and own in answers else {}
-    if V["pending"]:
-        V["pending"] = [
-            d if d["player"] == player else {k: d[k] for k in ("player", "kind", "prompt")}
-            for d in V["pending"]
-        ]
-    for fld in g_rules:
-        if fld in V["g"]:
-            V["g"][fld] = _hide(V["g"][fld])
-    for i, pd in enumerate(V["p"]):
-        for fld, mode in p_rules.items():
-            if fld in pd and not (mode == "owner" and i == player):
-                pd[fld] = _hide(pd[fld])
-    for etype, fields in e_rules.items():
-        for rec in V["e"].get(etype, ()):
-            mine = player is not None and rec.get("owner") == player
-            for fld, mode in fields.items():
-                if fld in rec and not (mode == "owner" and mine):
-                    rec[fld] = _hide(rec[fld])
+def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[Any]:
+    """What ``player`` (None: a spectator) may see of ``S``, as a state with holes."""
+    V = S[:]
+    V[RNG] = Hidden(None)
+    V[SEED] = None
+    V[VIEWER] = player
+    for slot in spec.hidden_slots:
+        for i in range(slot.count):
+            if slot.visible == "owner" and player is not None:
+                if _owner_of(spec, slot, i, S) == player:
+                    continue
+            k = slot.offset + i
+            v = S[k]
+            if slot.kind == "set":
+                V[k] = Hidden(len(bits(v)))
+            elif slot.kind == "seq":
+                V[k] = Hidden(len(v))
+            else:
+                V[k] = Hidden(None)
+    answers = S[ANSWERS]
+    if answers:
+        mine = tuple((p, v) for p, v in answers if p == player)
+        V[ANSWERS] = mine or None
+    pending = S[PENDING]
+    if pending:
+        V[PENDING] = tuple(
+            d if d[0] == player else (d[0], d[1], Hidden(None), d[3]) for d in pending
+        )
+    if not log:
+        V[LOG] = False
+    elif S[LOG]:
+        events = []
+        node = S[LOG]
+        while node:
+            aud = node[2]
+            if aud is None or (player is not None and player in aud):
+                events.append(node)
+            node = node[3]
+        chain: Any = None
+        for e in reversed(events):
+            chain = (e[0], e[1], e[2], chain)
+        V[LOG] = chain
     return V
 
 
-def log_for(S: State, player: int | None) -> list[str]:
+def log_for(spec: Any, S: list[Any], player: int | None) -> list[str]:
     """The log lines ``player`` (None: a spectator) may read."""
-    if player is None:
-        return [t for t, a in S["log"] if a is None]
-    return [t for t, a in S["log"] if a is None or player in a]
+    out = []
+    node = S[LOG]
+    while node:
+        aud = node[2]
+        if aud is None or (player is not None and player in aud):
+            out.append(spec.render(node[0], node[1], S))
+        node = node[3]
+    out.reverse()
+    return out
 
 
-def determinize(V: dict[str, Any], spec: GameSpec, rng: random.Random) -> State:
-    """A full state consistent with the view ``V``, with hidden things drawn at random.
+def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
+    """A full state consistent with the view ``V``, hidden things drawn at random.
 
-    - each seat's hidden list zones get the cards of its universe (``spec.card_universe``)
-      that are not in its visible zones, shuffled, keeping each zone's size;
-    - other hidden values take their value from the scenario's fresh set-up;
-    - a pending simultaneous decision, or one whose options are hidden, is asked again (the
-      asking block is re-entered), and the viewer's own answer, if given, is re-applied;
-    - the generator state is fresh, drawn from ``rng`` (the bot's own generator).
+    - each seat's hidden card zones get the cards of its universe (the fixed player field
+      ``cards``) that are not in its visible zones, shuffled, keeping each zone's size;
+    - other hidden values take the scenario's initial value;
+    - a pending simultaneous decision, or one whose options are hidden, is asked again, and
+      the viewer's own answer, if given, is applied again;
+    - the generator is fresh, drawn from ``rng`` (the bot's own); the log is off.
     """
-    S = marshal.loads(marshal.dumps(V))
-    viewer = S.pop("viewer", None)
-    S["rng"] = seed_state(rng.getrandbits(64))
-    S["seed"] = None
-    S["answer"] = None
-    fresh: dict[str, Any] | None = None
-
-    def initial(*path: Any) -> Any:
-        nonlocal fresh
-        if fresh is None:
-            fresh = spec.scenarios[S["scenario"]].init()
-        node: Any = fresh
-        for key in path:
-            try:
-                node = node[key]
-            except (KeyError, IndexError, TypeError):
-                return None
-        return node
-
-    universe = spec.card_universe
-    for i, pd in enumerate(S["p"]):
-        zones = sorted(f for f, v in pd.items() if is_hidden(v) and v["hidden"] is not True)
-        pool: list[Any] = []
-        if zones and universe and isinstance(pd.get(universe), list):
-            unknown = Counter(pd[universe])
-            for fld, value in pd.items():
-                if fld != universe and isinstance(value, list):
-                    unknown.subtract(x for x in value if isinstance(x, (str, int)))
-            pool = [c for c, n in unknown.items() for _ in range(max(n, 0))]
-            rng.shuffle(pool)
-            need = sum(pd[f]["hidden"] for f in zones)
-            if need > len(pool):
-                raise GameError(
-                    f"cannot determinize seat {i}: {need} hidden cards but only "
-                    f"{len(pool)} unaccounted cards in its {universe!r}"
-                )
-            for fld in zones:
-                n = pd[fld]["hidden"]
-                pd[fld], pool = pool[:n], pool[n:]
-        for fld, value in pd.items():
-            if is_hidden(value):
-                pd[fld] = initial("p", i, fld)
-    for fld, value in S["g"].items():
-        if is_hidden(value):
-            S["g"][fld] = initial("g", fld)
-    for etype, recs in S["e"].items():
-        for j, rec in enumerate(recs):
-            for fld, value in rec.items():
-                if is_hidden(value):
-                    rec[fld] = initial("e", etype, j, fld)
-
-    pending = S["pending"]
-    if pending and (S.get("simultaneous") or any("options" not in d for d in pending)):
-        own = S["answers"].get(str(viewer)) if viewer is not None else None
-        had_own = viewer is not None and str(viewer) in S["answers"]
-        reask(S, spec.blocks)
-        if had_own and S["pending"]:
-            for k, d in enumerate(S["pending"]):
-                if d["player"] == viewer:
-                    for opt in d["options"]:
-                        if opt[2] == own:
-                            answer(S, k, opt)
-                            # re-applying is not a new decision of this game
-                            S["steps"] -= 1
-                            break
+    S = V[:]
+    viewer = V[VIEWER]
+    S[VIEWER] = None
+    S[RNG] = seed_state(rng.getrandbits(64))
+    S[SEED] = None
+    S[LOG] = False
+    universe = spec.data.get("s_p_cards")
+    card_slots = [s for s in spec.layout.slots if s.scope == "p" and s.ref == "card"]
+    for q in range(len(spec.seats)):
+        hidden = [s for s in card_slots if isinstance(S[s.offset + q], Hidden)]
+        if not hidden:
+            continue
+        if universe is None:
+            raise GameError("cannot determinize: the game declares no player field 'cards'")
+        known: list[int] = []
+        for s in card_slots:
+            v = S[s.offset + q]
+            if not isinstance(v, Hidden):
+                known.extend(bits(v) if s.kind == "set" else v)
+        pool = list(universe[q])
+        for c in known:
+            if c in pool:
+                pool.remove(c)
+        rng.shuffle(pool)
+        need = sum(S[s.offset + q].size for s in hidden)
+        if need > len(pool):
+            raise GameError(
+                f"cannot determinize seat {spec.seats[q]}: {need} hidden cards but only "
+                f"{len(pool)} unaccounted cards in its 'cards'"
+            )
+        for s in hidden:
+            n = S[s.offset + q].size
+            chosen, pool = pool[:n], pool[n:]
+            S[s.offset + q] = mask_of(chosen) if s.kind == "set" else tuple(chosen)
+    for k, v in enumerate(S):
+        if isinstance(v, Hidden):
+            S[k] = spec.init[k]
+    pending = S[PENDING]
+    if pending and (
+        spec.sites[pending[0][1]].simultaneous or any(isinstance(d[2], Hidden) for d in pending)
+    ):
+        own = None
+        had_own = False
+        for p, v in S[ANSWERS] or ():
+            if p == viewer:
+                own, had_own = v, True
+        reask(spec, S)
+        if had_own and S[PENDING]:
+            for i, d in enumerate(S[PENDING]):
+                if d[0] == viewer:
+                    if own in d[2] or (own is None and spec.sites[d[1]].optional):
+                        ready, v = answer(S, i, own, spec.sites[d[1]].simultaneous)
+                        S[STEPS] -= 1  # applying it again is not a new decision
+                        if ready:
+                            run(spec, S, v)
                     break
-            if S["pending"] is None:
-                run(S, spec.blocks)
+    assert S[STACK] is not None or S[PENDING] is None
     return S

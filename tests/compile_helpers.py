@@ -1,9 +1,14 @@
-"""Helpers for compiler tests: a scratch copy of a game to break on purpose."""
+"""Helpers for compiler tests: a scratch copy of a game to break on purpose, and a game
+compiled into a scratch project and imported from there."""
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import shutil
+import sys
 from pathlib import Path
+from types import ModuleType
 
 from rulecraft.compiler.diagnostics import Diagnostic
 from rulecraft.compiler.project import compile_project, new_sink
@@ -80,3 +85,55 @@ def compile_errors(root: Path, generate: bool = False) -> list[Diagnostic]:
     sink = new_sink(root)
     compile_project(root, sink, generate=generate)
     return sink.sorted()
+
+
+def compile_into(root: Path) -> dict[str, object]:
+    """Compile every game of the project ``root`` and write ``root/generated``; returns the
+    checked games by ``game/scenario`` (fails on any diagnostic)."""
+    sink = new_sink(root)
+    result = compile_project(root, sink)
+    assert not sink.has_errors, sink.render_all()
+    from rulecraft.compiler.project import write_outputs
+
+    write_outputs(root, result.outputs)
+    return result.games
+
+
+_PACKAGES = itertools.count()
+
+
+def import_generated(root: Path, game: str, register: bool = False) -> ModuleType:
+    """Import ``root/generated/<game>/`` (one engine module and one module per scenario,
+    which import each other relatively) as a package of its own name; its scenario modules
+    are attributes of the package's ``SPECS``, and ``sys.modules[package.__name__ + ".<id>"]``.
+
+    Importing a scenario module registers its spec by name; unless ``register``, the
+    registry is put back as it was, so that a scratch copy of a compiled game does not
+    answer for the game in later tests."""
+    from rulecraft.runtime import registry
+
+    folder = root / "generated" / game
+    name = f"_rulecraft_test_{game}_{next(_PACKAGES)}"
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    saved = dict(registry._SPECS)
+    sys.modules[name] = package
+    try:
+        spec.loader.exec_module(package)
+    except BaseException:
+        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+            del sys.modules[key]
+        raise
+    finally:
+        if not register:
+            registry._SPECS.clear()
+            registry._SPECS.update(saved)
+    return package
+
+
+def scenario_module(package: ModuleType, scenario: str) -> ModuleType:
+    """The module of one scenario of a package from :func:`import_generated`."""
+    return sys.modules[f"{package.__name__}.{scenario}"]

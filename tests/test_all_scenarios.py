@@ -9,11 +9,12 @@ here knows the rules: the checks hold for any generated engine.
 - save/load: ``Game.from_json(g.to_json())`` at a random decision, played on with the same
   decisions, gives the same log, result and final state as the uninterrupted game;
 - hidden information: after set-up, at random decisions and at the end, for every seat p, a
-  second state differing only in what p may not see (the other seats' hidden cards permuted
-  between their hidden fields and, with 3+ seats, swapped between those seats, keeping every
-  field's size; other hidden values, other seats' secret answers, options and private log
-  lines changed; ``rng``/``seed`` changed) has the same ``view`` for p. The owner of a
-  changed field must see the change.
+  second state differing only in what p may not see (the other seats' hidden cards dealt
+  again between their hidden fields, one card of each such field replaced by another card
+  and, with 3+ seats, cards swapped between those seats, keeping every field's size; other
+  hidden values, other seats' secret answers, options and private log lines changed;
+  ``rng``/``seed`` changed) has the same view for p (``to_named(view(...))``, what
+  ``Game.view`` gives). The owner of a changed field must see the change.
 
 ``pytest -m soak`` plays ``RULECRAFT_SOAK_GAMES`` games in total (default 3000), shared out
 among the scenarios, each scenario stopping early at its share of ``RULECRAFT_SOAK_SECONDS``
@@ -23,7 +24,6 @@ among the scenarios, each scenario stopping early at its share of ``RULECRAFT_SO
 from __future__ import annotations
 
 import json
-import marshal
 import os
 import random
 import time
@@ -32,6 +32,19 @@ from typing import Any
 import pytest
 from rulecraft.generated.march_of_progress import SPECS
 from rulecraft.runtime import Game, GameSpec, resolve
+from rulecraft.runtime.layout import (
+    ANSWERS,
+    LOG,
+    PENDING,
+    RNG,
+    SEED,
+    STEPS,
+    TURN,
+    Slot,
+    bits,
+    mask_of,
+)
+from rulecraft.runtime.named import log_events, to_named
 from rulecraft.runtime.view import view
 
 GAME = "march_of_progress"
@@ -98,31 +111,39 @@ def play_random(
 
 
 # -- hidden information --------------------------------------------------------------------------
-def hidden_fields(spec: GameSpec) -> tuple[dict[str, str], dict[str, dict[str, str]], list[str]]:
-    """(p-field -> mode, e-type -> {field -> mode}, hidden g-fields) of everything not "all"."""
-    p: dict[str, str] = {}
-    e: dict[str, dict[str, str]] = {}
-    g: list[str] = []
-    for key, mode in spec.visibility.items():
-        if mode == "all":
-            continue
-        scope, _, rest = key.partition(".")
-        if scope == "p":
-            p[rest] = mode
-        elif scope == "e":
-            etype, _, fld = rest.partition(".")
-            e.setdefault(etype, {})[fld] = mode
-        elif scope == "g":
-            g.append(rest)
-    return p, e, g
+def owner_of(spec: GameSpec, S: list[Any], slot: Slot, i: int) -> int | None:
+    """The seat that owns value ``i`` of a field: the seat of a player field, the ``owner`` of
+    a record (a field, else a fixed attribute), nobody for a global."""
+    if slot.scope == "p":
+        return i
+    if slot.scope == "e":
+        field = spec.layout.by_path.get(f"e.{slot.etype}.owner")
+        if field is not None:
+            return S[field.offset + i]
+        owners = spec.data.get(f"s_e_{slot.etype}__owner")
+        return owners[i] if owners is not None else None
+    return None
+
+
+def unseen(spec: GameSpec, S: list[Any], viewer: int | None) -> list[tuple[Slot, int]]:
+    """The values (field, index) that ``viewer`` (None: a spectator) may not see, by the
+    visibility each field declares."""
+    out = []
+    for slot in spec.hidden_slots:
+        for i in range(slot.count):
+            if slot.visible == "owner" and viewer is not None:
+                if owner_of(spec, S, slot, i) == viewer:
+                    continue
+            out.append((slot, i))
+    return out
 
 
 def _other_value(value: Any, rng: random.Random) -> Any:
-    """A different value of the same kind (for a hidden non-list value)."""
-    if isinstance(value, list):
+    """A different value of the same kind (for a hidden value that is not a card zone)."""
+    if isinstance(value, tuple):
         out = list(value)
         rng.shuffle(out)
-        return out
+        return tuple(out) if out != list(value) else (*value, 0)
     if isinstance(value, bool):
         return not value
     if isinstance(value, int):
@@ -131,85 +152,137 @@ def _other_value(value: Any, rng: random.Random) -> Any:
         return value + "?"
     if value is None:
         return 0
-    return {"changed": repr(value)}
+    return ("changed", repr(value))
 
 
-def disguise(S: dict[str, Any], spec: GameSpec, viewer: int, rng: random.Random) -> dict:
-    """A copy of ``S`` that differs only in what ``viewer`` may not see."""
-    T = marshal.loads(marshal.dumps(S))
-    p_fields, e_fields, g_fields = hidden_fields(spec)
-    seats = len(T["p"])
-    secret_of: dict[int, list[str]] = {}  # seat -> its hidden list fields the viewer can't see
-    for q in range(seats):
-        P = T["p"][q]
-        fields = sorted(f for f, m in p_fields.items() if f in P and (q != viewer or m == "none"))
-        lists = [f for f in fields if isinstance(P[f], list)]
-        secret_of[q] = lists
-        # the seat's hidden cards, permuted between its hidden zones (sizes kept)
-        pool = [c for f in lists for c in P[f]]
-        rng.shuffle(pool)
-        for f in lists:
-            n = len(P[f])
-            P[f], pool = pool[:n], pool[n:]
-        for f in fields:
-            if f not in lists:
-                P[f] = _other_value(P[f], rng)
-    # with 3+ seats: swap cards between two other seats' hidden zones (counts kept)
-    others = [q for q in range(seats) if q != viewer and any(T["p"][q][f] for f in secret_of[q])]
+def _other_word(spec: GameSpec, kind: str, value: Any) -> Any:
+    """Another value a log line can show where it shows ``value`` (of a template's ``kind``)."""
+    if kind.startswith("list:"):
+        return tuple(_other_word(spec, kind[5:], v) for v in value)
+    if kind == "int":
+        return value + 1
+    if kind == "bool":
+        return not value
+    if kind in ("str", "text"):
+        return f"{value} (changed)"
+    n = len(spec.ids.get(kind.removeprefix("e:"), ()))
+    return value if value is None or n < 2 else (value + 1) % n
+
+
+def _cards(slot: Slot, v: Any) -> list[int]:
+    return list(bits(v)) if slot.kind == "set" else list(v)
+
+
+def _stored(slot: Slot, cards: list[int]) -> Any:
+    return mask_of(cards) if slot.kind == "set" else tuple(cards)
+
+
+def _valid(slot: Slot, cards: list[int]) -> bool:
+    """Whether a zone can hold these cards (a set holds each card once)."""
+    return slot.kind != "set" or len(set(cards)) == len(cards)
+
+
+def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Random) -> list[Any]:
+    """A copy of the compact state ``S`` that differs only in what ``viewer`` may not see."""
+    T = S[:]
+    hidden = unseen(spec, S, viewer)
+    zones: dict[int, list[tuple[Slot, int]]] = {}  # seat -> its card zones the viewer can't see
+    for slot, i in hidden:
+        if slot.scope == "p" and slot.ref == "card" and slot.kind in ("set", "seq"):
+            zones.setdefault(i, []).append((slot, slot.offset + i))
+        else:
+            T[slot.offset + i] = _other_value(S[slot.offset + i], rng)
+    # each seat's hidden cards, dealt again between its hidden zones (sizes kept)
+    for found in zones.values():
+        pool = [c for slot, k in found for c in _cards(slot, S[k])]
+        for _attempt in range(5):
+            rng.shuffle(pool)
+            rest, dealt = pool, []
+            for slot, k in found:
+                n = len(_cards(slot, S[k]))
+                dealt.append(rest[:n])
+                rest = rest[n:]
+            if all(_valid(slot, cards) for (slot, _), cards in zip(found, dealt, strict=True)):
+                for (slot, k), cards in zip(found, dealt, strict=True):
+                    T[k] = _stored(slot, cards)
+                break
+    # a zone is a set: dealing again may change nothing, so one card of each zone becomes a
+    # card it does not hold (a state no game reaches, which the view must not tell either)
+    every = range(len(spec.ids["card"]))
+    for found in zones.values():
+        for slot, k in found:
+            cards = _cards(slot, T[k])
+            outside = [c for c in every if c not in cards]
+            if cards and outside:
+                cards[rng.randrange(len(cards))] = rng.choice(outside)
+                T[k] = _stored(slot, cards)
+    # with 3+ seats: swap cards between two other seats' hidden zones (sizes kept)
+    others = [q for q, found in zones.items() if any(_cards(s, T[k]) for s, k in found)]
     for _ in range(3 if len(others) >= 2 else 0):
         a, b = rng.sample(others, 2)
-        fa = rng.choice([f for f in secret_of[a] if T["p"][a][f]])
-        fb = rng.choice([f for f in secret_of[b] if T["p"][b][f]])
-        ia, ib = rng.randrange(len(T["p"][a][fa])), rng.randrange(len(T["p"][b][fb]))
-        T["p"][a][fa][ia], T["p"][b][fb][ib] = T["p"][b][fb][ib], T["p"][a][fa][ia]
-    for etype, fields in e_fields.items():
-        for rec in T.get("e", {}).get(etype, ()):
-            mine = rec.get("owner") == viewer
-            for f, m in fields.items():
-                if f in rec and not (m == "owner" and mine):
-                    rec[f] = _other_value(rec[f], rng)
-    for f in g_fields:
-        if f in T["g"]:
-            T["g"][f] = _other_value(T["g"][f], rng)
+        sa, ka = rng.choice([(s, k) for s, k in zones[a] if _cards(s, T[k])])
+        sb, kb = rng.choice([(s, k) for s, k in zones[b] if _cards(s, T[k])])
+        ca, cb = _cards(sa, T[ka]), _cards(sb, T[kb])
+        ia, ib = rng.randrange(len(ca)), rng.randrange(len(cb))
+        ca[ia], cb[ib] = cb[ib], ca[ia]
+        if _valid(sa, ca) and _valid(sb, cb):
+            T[ka], T[kb] = _stored(sa, ca), _stored(sb, cb)
     # the other seats' secret answers to a simultaneous decision (a face-down card)
-    for key, value in list((T.get("answers") or {}).items()):
-        q = int(key)
-        if q == viewer:
-            continue
-        pool = [c for f in secret_of.get(q, ()) for c in S["p"][q][f]]
-        T["answers"][key] = rng.choice(pool) if value in pool and pool else _other_value(value, rng)
-    # the other seats' options, and log lines the viewer may not read
-    for d in T["pending"] or ():
-        if d["player"] != viewer:
-            d["options"] = list(reversed(d["options"]))
-    for line in T["log"]:
-        if line[1] is not None and viewer not in line[1]:
-            line[0] = line[0] + " (changed)"
-    T["rng"] = (S["rng"] ^ 0x5DEECE66D) + 1
-    T["seed"] = (S["seed"] or 0) + 7919
+    if S[ANSWERS]:
+        answers = []
+        for q, value in S[ANSWERS]:
+            if q != viewer:
+                cards = [c for s, k in zones.get(q, ()) for c in _cards(s, S[k])]
+                others = [c for c in cards if c != value]
+                is_card = type(value) is int and value in cards
+                value = rng.choice(others) if is_card and others else _other_value(value, rng)
+            answers.append((q, value))
+        T[ANSWERS] = tuple(answers)
+    # the other seats' options, and log events the viewer may not read
+    if S[PENDING]:
+        T[PENDING] = tuple(
+            d if d[0] == viewer else (d[0], d[1], tuple(reversed(d[2])), d[3]) for d in S[PENDING]
+        )
+    node = None
+    for tid, args, audience in log_events(S):
+        if audience is not None and viewer not in audience:
+            kinds = spec.templates[tid].kinds
+            args = tuple(_other_word(spec, k, a) for k, a in zip(kinds, args, strict=True))
+        node = (tid, args, audience, node)
+    T[LOG] = node
+    T[RNG] = ((S[RNG] ^ 0x5DEECE66D) + 1) & (2**64 - 1)
+    T[SEED] = (S[SEED] or 0) + 7919
     return T
 
 
+def seen_by(spec: GameSpec, S: list[Any], player: int | None) -> dict[str, Any]:
+    """What ``player`` sees of ``S``, by field name (as ``Game.view``)."""
+    return to_named(spec, view(spec, S, player), player)
+
+
 def check_hidden_information(g: Game, rng: random.Random) -> None:
-    S, spec = g.state, g.spec
-    p_fields, _, _ = hidden_fields(spec)
-    seats = len(S["seats"])
+    S, spec = g.raw, g.spec
+    seats = len(spec.seats)
     for viewer in range(seats):
-        T = disguise(S, spec, viewer, rng)
-        assert view(S, viewer, spec) == view(T, viewer, spec), (
-            f"{S['seats'][viewer]} can tell apart two states that differ only in what it may "
-            f"not see (turn {S['turn']}, step {S['steps']})"
+        T = disguise(spec, S, viewer, rng)
+        assert seen_by(spec, S, viewer) == seen_by(spec, T, viewer), (
+            f"{spec.seats[viewer]} can tell apart two states that differ only in what it may "
+            f"not see (turn {S[TURN]}, step {S[STEPS]})"
         )
         # owners see their own hidden fields: a change there must show in their view
         for q in range(seats):
             if q == viewer:
                 continue
-            owned = [f for f, m in p_fields.items() if m == "owner" and f in S["p"][q]]
-            if any(S["p"][q][f] != T["p"][q][f] for f in owned):
-                assert view(S, q, spec) != view(T, q, spec), (
-                    f"{S['seats'][q]} does not see a change in its own hidden fields"
+            owned = [
+                slot.offset + i
+                for slot, i in unseen(spec, S, viewer)
+                if slot.visible == "owner" and owner_of(spec, S, slot, i) == q
+            ]
+            if any(S[k] != T[k] for k in owned):
+                assert seen_by(spec, S, q) != seen_by(spec, T, q), (
+                    f"{spec.seats[q]} does not see a change in its own hidden fields"
                 )
-    assert view(S, None, spec) == view(disguise(S, spec, -1, rng), None, spec)
+    assert seen_by(spec, S, None) == seen_by(spec, disguise(spec, S, None, rng), None)
 
 
 # -- the tests -----------------------------------------------------------------------------------

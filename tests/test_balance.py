@@ -11,11 +11,11 @@ from html.parser import HTMLParser
 
 import pytest
 from rulecraft.compiler.cli import main
-from rulecraft.runtime.agents import RandomAgent
-from rulecraft.runtime.balance import balance, scenarios_of, seat_colours
+from rulecraft.runtime.tools.agents import RandomAgent
+from rulecraft.runtime.tools.balance import balance, scenarios_of, seat_colours
 
-# the module (``rulecraft.runtime.simulate`` the attribute is the function)
-sim = importlib.import_module("rulecraft.runtime.simulate")
+# the module (``rulecraft.runtime.simulate`` is the function)
+sim = importlib.import_module("rulecraft.runtime.tools.simulate")
 
 GAME = "march_of_progress"
 GAMES, BOT_GAMES, PLAYOUTS = 4, 1, 1

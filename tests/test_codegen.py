@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import shutil
 import subprocess
@@ -10,7 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from compile_helpers import REPO, compile_errors, edit, scratch_project
+from compile_helpers import (
+    REPO,
+    compile_errors,
+    edit,
+    import_generated,
+    scenario_module,
+    scratch_project,
+)
 from rulecraft.compiler.cli import main
 from rulecraft.compiler.project import compile_project, diff_outputs, new_sink, write_outputs
 
@@ -69,7 +75,10 @@ def test_compile_check_fails_with_a_diff_when_stale(
     out = capsys.readouterr()
     assert "--- a/generated/march_of_progress/thirty_years_war.py" in out.out
     assert (
-        '-        "c": {' in out.out or "'army_limit': 3" in out.out or '"army_limit": 3' in out.out
+        '-        "c": {' in out.out
+        or "'army_limit': 3" in out.out
+        or '"army_limit": 3' in out.out
+        or any(x.startswith("-") and '"c_army_limit": 3' in x for x in out.out.splitlines())
     )
     assert "stale" in out.err
     # --check wrote nothing
@@ -84,14 +93,6 @@ def _duel(tmp_path: Path) -> Path:
     return root
 
 
-def _import_engine(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_injection_attempts_in_texts_stay_inert(tmp_path: Path) -> None:
     """A game invented for this test, compiled with no change to compiler or runtime."""
     from rulecraft.runtime import Game
@@ -101,9 +102,7 @@ def test_injection_attempts_in_texts_stay_inert(tmp_path: Path) -> None:
     root = _duel(tmp_path)
     outputs = generate(root)
     write_outputs(root, outputs)
-    engine = _import_engine(
-        root / "generated" / "duel" / "first_blood.py", "duel_engine_under_test"
-    )
+    engine = scenario_module(import_generated(root, "duel"), "first_blood")
     assert (
         engine.CARD_NAME[0] == "STRIKE'); __import__('os').system('touch /tmp/rulecraft-pwned'); ('"
     )

@@ -6,12 +6,12 @@ A player may see everything except the other player's hand, the other's face-dow
 
 from __future__ import annotations
 
-import json
 import random
 
 from mop_helpers import (
     BLUE,
     CARD,
+    CARDS,
     ORANGE,
     SCENARIO,
     SPEC,
@@ -21,7 +21,7 @@ from mop_helpers import (
     reask,
 )
 from rulecraft.runtime import Game, determinize
-from rulecraft.runtime.agents import RandomAgent
+from rulecraft.runtime.tools.agents import RandomAgent
 
 
 def blue_picked(seed: int = 1, card: str = "fortify") -> Game:
@@ -59,8 +59,11 @@ def test_view_same_when_only_the_others_hand_differs():
     pick(g, "fortify", "recruit")
     g.apply(BLUE, "army:blue_1")
     h = g.clone()
-    # Orange's hand swapped for another of the same size (the discard pile is public)
-    h.state["p"][ORANGE]["hand"] = list(reversed(h.state["p"][ORANGE]["hand"]))
+    # Orange's hand swapped for another of the same size (the discard pile is public; a hand
+    # is a set: one card is swapped for a card not in it)
+    hand = list(h.state["p"][ORANGE]["hand"])
+    other = next(c for c in range(len(CARDS)) if c not in hand)
+    h.state["p"][ORANGE]["hand"] = [other, *hand[1:]]
     h.state["rng"] += 1
     h.state["seed"] = 999
     assert g.view(BLUE) == h.view(BLUE)
@@ -147,7 +150,7 @@ def test_bot_input_never_contains_the_others_hand():
             checked += 1
         d = g.pending()[rng.randrange(len(g.pending()))]
         agent = RandomAgent(rng.randrange(1 << 30))
-        oid = agent.choose(g.view(d.player), _raw(g, d.player), SPEC)
+        oid = agent.choose(g.view_state(d.player), _raw(g, d.player), SPEC)
         g.apply(d.player, oid)
     assert checked > 20
 
@@ -174,12 +177,14 @@ def test_determinize_never_uses_the_hidden_truth():
     """determinize(view) gives the same state for two truths that look the same to the viewer."""
     g = blue_picked(5, "fortify")
     h = other_secrets(g, BLUE, "attack_plus_1")
-    Vg, Vh = g.view(ORANGE), h.view(ORANGE)
+    assert g.view(ORANGE) == h.view(ORANGE)
+    Vg, Vh = g.view_state(ORANGE), h.view_state(ORANGE)
     assert Vg == Vh
     for k in range(20):
-        Dg = determinize(Vg, SPEC, random.Random(k))
-        Dh = determinize(Vh, SPEC, random.Random(k))
-        assert json.dumps(Dg, sort_keys=True) == json.dumps(Dh, sort_keys=True)
+        Sg = determinize(SPEC, Vg, random.Random(k))
+        Sh = determinize(SPEC, Vh, random.Random(k))
+        assert Sg == Sh
+        Dg = Game(SPEC, Sg).state
         # consistent with the view: Orange's own cards are the truth, Blue's sizes are kept
         assert Dg["p"][ORANGE]["hand"] == g.state["p"][ORANGE]["hand"]
         assert len(Dg["p"][BLUE]["hand"]) + len(Dg["p"][BLUE]["played"]) == 8
@@ -198,14 +203,14 @@ def test_determinize_mid_game_keeps_public_facts():
         if g.finished:
             break
     for p in (BLUE, ORANGE):
-        V = g.view(p)
-        D = determinize(V, SPEC, random.Random(2))
+        S = determinize(SPEC, g.view_state(p), random.Random(2))
+        D = Game(SPEC, S).state
         assert D["p"][1 - p]["discard"] == g.state["p"][1 - p]["discard"]
         assert D["p"][p]["hand"] == g.state["p"][p]["hand"]
         assert D["e"] == g.state["e"] and D["g"] == g.state["g"]
         assert len(D["p"][1 - p]["hand"]) == len(g.state["p"][1 - p]["hand"])
         # a game continued from the determinized state runs to its end
-        play_random(Game(SPEC, D), random.Random(3))
+        play_random(Game(SPEC, S), random.Random(3))
 
 
 def test_reask_keeps_view_equal():

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from fixtures.toy_engine import SPEC
+from fixtures.toy import CARD_ID, ENDLESS, PACKAGE, SPEC, position_of
 from rulecraft.runtime import (
     DeadEnd,
     Game,
@@ -16,13 +16,13 @@ from rulecraft.runtime import (
     UnknownGame,
     derive_seed,
     load_spec,
-    randbelow,
+    new_state,
     resolve,
-    roll,
-    shuffle,
+    run,
     undo_barrier,
 )
-from rulecraft.runtime.machine import ask, run
+from rulecraft.runtime.layout import DRAWS, RNG, STACK
+from rulecraft.runtime.rng import randbelow, roll, shuffle
 
 
 def random_game(seed: int, choices: int = 99, save_load: bool = False) -> tuple[Game, list]:
@@ -40,27 +40,42 @@ def random_game(seed: int, choices: int = 99, save_load: bool = False) -> tuple[
     return g, made
 
 
+def generator(seed: int) -> list:
+    """The header slots the generator uses (the state of a game is a list)."""
+    S = [None] * (max(RNG, DRAWS) + 1)
+    S[RNG], S[DRAWS] = seed, 0
+    return S
+
+
 def test_rng_is_deterministic_and_counts_draws():
-    S = {"rng": 12345, "draws": 0}
-    T = dict(S)
+    S = generator(12345)
+    T = S[:]
     a = [roll(S, 6) for _ in range(200)]
     b = [roll(T, 6) for _ in range(200)]
-    assert a == b and S["draws"] == 200
+    assert a == b and S[DRAWS] == 200
     assert set(a) == {1, 2, 3, 4, 5, 6}
     assert all(0 <= randbelow(S, 3) < 3 for _ in range(50))
     lst = list(range(20))
     shuffle(S, lst)
     assert sorted(lst) == list(range(20)) and lst != list(range(20))
-    assert S["draws"] == 251
-    assert 0 <= S["rng"] < 2**64
+    assert S[DRAWS] == 251
+    assert 0 <= S[RNG] < 2**64
 
 
 def test_rng_roughly_uniform():
-    S = {"rng": 1, "draws": 0}
+    S = generator(1)
     counts = [0] * 6
     for _ in range(60000):
         counts[roll(S, 6) - 1] += 1
     assert all(9500 < c < 10500 for c in counts)
+
+
+def test_generated_engines_roll_as_the_runtime_does():
+    engine = PACKAGE.engine
+    for sides in (2, 5, 6, 20):
+        S, T = generator(777), generator(777)
+        assert [engine._roll(S, sides) for _ in range(100)] == [roll(T, sides) for _ in range(100)]
+        assert S == T
 
 
 def test_derive_seed_spreads():
@@ -72,18 +87,18 @@ def test_derive_seed_spreads():
 
 def test_new_game_waits_for_a_simultaneous_decision():
     g = Game.new(SPEC, "duel", 1)
-    assert not g.finished and g.result is None and g.turn == 0
+    assert not g.finished and g.result is None and g.turn == 1
     pending = g.pending()
     assert [d.player for d in pending] == [0, 1]
     assert [d.seat for d in pending] == ["red", "blue"]
-    assert all(d.kind == "card" and len(d.options) == 3 for d in pending)
+    assert all(d.kind == "choose-card" and len(d.options) == 3 for d in pending)
     assert g.legal(0) == list(pending[0].options)
     # the first answer is recorded; the machine waits for the second
     g.apply(0, g.legal(0)[0].id)
     assert [d.player for d in g.pending()] == [1]
     assert g.legal(0) == []
     g.apply(1, g.legal(1)[0].id)
-    assert [(d.player, d.kind) for d in g.pending()] == [(0, "stakes")]
+    assert [(d.player, d.kind) for d in g.pending()] == [(0, "yes-no")]
     assert g.state["steps"] == 2
 
 
@@ -121,17 +136,17 @@ def test_json_round_trip_is_exact_and_spec_is_found_by_name():
 def test_clone_is_independent():
     g = Game.new(SPEC, "duel", 2)
     c = g.clone()
-    assert c.state == g.state and c.state is not g.state
+    assert c.state == g.state and c.raw is not g.raw
     c.apply(0, c.legal(0)[0].id)
     c.apply(1, c.legal(1)[0].id)
-    assert g.state["steps"] == 0 and g.pending()[0].kind == "card"
+    assert g.state["steps"] == 0 and g.pending()[0].kind == "choose-card"
     assert g.state["p"][0]["hand"] != c.state["p"][0]["hand"]
     assert g.state["log"] != c.state["log"]
 
 
 def test_illegal_decision_lists_legal_ids():
     g = Game.new(SPEC, "duel", 1)
-    hand = g.state["p"][0]["hand"]
+    hand = [CARD_ID[c] for c in g.state["p"][0]["hand"]]
     missing = next(c for c in ("c1", "c2", "c3", "c4", "c5") if c not in hand)
     with pytest.raises(IllegalDecision) as exc:
         g.apply(0, f"card:{missing}")
@@ -162,38 +177,42 @@ def test_finished_game_refuses_decisions():
 
 def test_endless_game_is_a_rules_error_with_origin():
     g = Game.new(SPEC, "endless", 1)
+    assert g.spec is ENDLESS
     r = random.Random(0)
     with pytest.raises(RulesError, match="game runs endlessly") as exc:
         for _ in range(500):
             d = g.pending()[0]
             g.apply(d.player, d.options[r.randrange(len(d.options))].id)
-    assert exc.value.origin.startswith("rules/toy/flow.yaml:")
+    origin = exc.value.origin or ""
+    assert origin.startswith("rules/toy/flow.yaml:"), f"no rules position in {exc.value!r}"
 
 
-def test_failure_in_a_block_points_at_the_rules():
-    def broken(S, F):
-        S["g"]["missing"]
-
-    S = {"pending": None, "result": None, "stack": [[0, {}]], "g": {}, "turn": 0}
+def test_failure_in_the_rules_points_at_the_rules():
+    g = Game.new(SPEC, "duel", 1)
+    g.apply(0, g.legal(0)[0].id)
+    g.apply(1, g.legal(1)[0].id)
+    # Red's face-down card vanishes: the reveal names the first card of an empty list
+    g.state["p"][0]["played"] = []
+    where = position_of('log "{red} reveals')
     with pytest.raises(RulesError) as exc:
-        run(S, (broken,), origins=("rules/x/flow.yaml:3:7",))
-    assert exc.value.origin == "rules/x/flow.yaml:3:7"
-    assert "KeyError" in str(exc.value) and str(exc.value).startswith("rules/x/flow.yaml:3:7: ")
+        g.apply(0, "yes")
+    assert exc.value.origin == where
+    assert "first() of an empty list" in str(exc.value)
+    assert str(exc.value).startswith(where + ": ")
 
 
 def test_stack_running_empty_is_an_error():
-    def done(S, F):
-        S["stack"].pop()
-
-    S = {"pending": None, "result": None, "stack": [[0, {}]], "turn": 0}
+    S = new_state(SPEC, 1)
+    S[STACK] = None
     with pytest.raises(RulesError, match="never ended the game"):
-        run(S, (done,))
+        run(SPEC, S)
 
 
 def test_ask_with_no_option_is_a_dead_end():
-    S = {"pending": None, "stack": [[0, {}]]}
-    with pytest.raises(DeadEnd, match="'card' for player 1 has no legal option"):
-        ask(S, S["stack"][0], 1, "card", "Pick", [], 1)
+    g = Game.new(SPEC, "duel", 1)
+    g.state["p"][1]["hand"] = []
+    with pytest.raises(DeadEnd, match="'choose-card' for player 1 has no legal option"):
+        g.reask()
 
 
 def test_undo_barrier():
@@ -213,7 +232,7 @@ def test_undo_barrier():
 def test_load_spec_and_resolve_errors():
     assert load_spec("toy") is SPEC
     assert resolve("toy") == (SPEC, "duel")
-    assert resolve("toy/endless") == (SPEC, "endless")
+    assert resolve("toy/endless") == (ENDLESS, "endless")
     with pytest.raises(UnknownGame, match="no scenario 'nope' .known: toy/duel, toy/endless"):
         resolve("toy/nope")
     with pytest.raises(UnknownGame, match="run `rulecraft compile`"):
@@ -225,8 +244,8 @@ def test_runtime_imports_without_the_compiler():
     import sys
 
     code = (
-        "import sys; import rulecraft.runtime as r; import rulecraft.runtime.terminal, "
-        "rulecraft.runtime.simulate, rulecraft.runtime.agents; "
+        "import sys; import rulecraft.runtime as r; import rulecraft.runtime.tools.terminal, "
+        "rulecraft.runtime.tools.simulate, rulecraft.runtime.tools.agents; "
         "bad = [m for m in ('lark', 'jinja2', 'yaml', 'rulecraft.compiler') if m in sys.modules]; "
         "assert not bad, bad; assert set(r.exported) <= set(r.__all__)"
     )
@@ -235,14 +254,14 @@ def test_runtime_imports_without_the_compiler():
 
 def test_simulate_counts_games_stopped_at_the_turn_limit_as_draws():
     from rulecraft.runtime.machine import TurnLimit
-    from rulecraft.runtime.simulate import simulate
+    from rulecraft.runtime.tools.simulate import simulate
 
     g = Game.new(SPEC, "endless", 1)
     with pytest.raises(TurnLimit):
         while not g.finished:
             d = g.pending()[0]
             g.apply(d.player, d.options[0].id)
-    result = simulate(SPEC, "endless", 3, 0, ["random"])
+    result = simulate(ENDLESS, "endless", 3, 0, ["random"])
     assert result.ties == 3 and result.turn_limit == 3
     assert json.loads(result.to_json())["turn_limit"] == 3
     assert "3 of the ties stopped at the turn limit" in result.report()

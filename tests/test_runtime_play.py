@@ -7,29 +7,29 @@ import json
 import random
 
 import pytest
-from fixtures.toy_engine import SPEC
+from fixtures.toy import CARD_NAME, SPEC
 from rulecraft.compiler.cli import COMMANDS, main
 from rulecraft.runtime import Game, GameError, make_agent, simulate
-from rulecraft.runtime.agents import MonteCarloAgent, RandomAgent
-from rulecraft.runtime.simulate import wilson
-from rulecraft.runtime.terminal import play
+from rulecraft.runtime.tools.agents import MonteCarloAgent, RandomAgent
+from rulecraft.runtime.tools.simulate import wilson
+from rulecraft.runtime.tools.terminal import play
 
 
 def test_agents_see_only_the_view_and_choose_legal_options():
     g = Game.new(SPEC, "duel", 3)
     for agent in (RandomAgent(1), MonteCarloAgent(1, playouts=4)):
         for d in g.pending():
-            V = g.view(d.player)
-            assert "rng" not in V
+            assert "rng" not in g.view(d.player)
+            V = g.view_state(d.player)
             assert agent.choose(V, d, SPEC) in {o.id for o in d.options}
 
 
 def test_random_agent_does_not_touch_the_game_generator():
     g = Game.new(SPEC, "duel", 3)
     before = g.state["rng"]
-    RandomAgent(5).choose(g.view(0), g.pending()[0], SPEC)
-    MonteCarloAgent(5, playouts=2).choose(g.view(0), g.pending()[0], SPEC)
-    assert g.state["rng"] == before and g.state["draws"] == 2  # the two set-up shuffles
+    RandomAgent(5).choose(g.view_state(0), g.pending()[0], SPEC)
+    MonteCarloAgent(5, playouts=2).choose(g.view_state(0), g.pending()[0], SPEC)
+    assert g.state["rng"] == before and g.state["draws"] == 2  # the two set-up deals
 
 
 def test_monte_carlo_beats_random():
@@ -121,7 +121,7 @@ def test_terminal_never_shows_the_bots_secrets():
     assert not any(t in text for t in blue_private)
     # blue's opening hand is never listed as such
     assert (
-        "hand: " + ", ".join(f"Card {c[1]}" for c in g.state["p"][1]["hand"])
+        "hand: " + ", ".join(CARD_NAME[c] for c in g.state["p"][1]["hand"])
         not in text.split("Blue:")[1].split("marker:")[0]
     )
 

@@ -6,9 +6,11 @@ import json
 import random
 from collections import Counter
 
-from fixtures.toy_engine import SPEC
+from fixtures.toy import CARD_ID, SPEC
 from rulecraft.runtime import Game, determinize, log_for, view
-from rulecraft.runtime.agents import playout
+from rulecraft.runtime.layout import LOG
+from rulecraft.runtime.machine import playout
+from rulecraft.runtime.named import log_events
 
 
 def committed_game(seed: int = 1) -> Game:
@@ -19,6 +21,16 @@ def committed_game(seed: int = 1) -> Game:
     return g
 
 
+def reword_private_lines(g: Game, player: int) -> None:
+    """Every log line addressed only to ``player`` says something else."""
+    node = None
+    for tid, args, audience in log_events(g.raw):
+        if audience == (player,):
+            args = tuple(f"{a} (other)" if isinstance(a, str) else a for a in args)
+        node = (tid, args, audience, node)
+    g.raw[LOG] = node
+
+
 def swap_blue_secrets(g: Game) -> Game:
     """The same game except for things red cannot see (blue's hand, deck, played card)."""
     h = g.clone()
@@ -26,10 +38,10 @@ def swap_blue_secrets(g: Game) -> Game:
     blue["hand"][0], blue["deck"][0] = blue["deck"][0], blue["hand"][0]
     blue["played"][0], blue["hand"][1] = blue["hand"][1], blue["played"][0]
     h.state["e"]["marker"][1]["strength"] += 7
-    h.state["answers"]["1"] = "c9"
+    h.state["answers"]["1"] = 4
     h.state["rng"] ^= 0xFFFF
     h.state["seed"] += 1
-    h.state["log"] = [[t, a] if a != [1] else [t + " (other)", a] for t, a in h.state["log"]]
+    reword_private_lines(h, 1)
     return h
 
 
@@ -46,7 +58,8 @@ def test_view_hides_other_seats_fields_by_rule():
         "hidden": True
     }
     assert "rng" not in V and V["seed"] is None and V["viewer"] == 0
-    assert V["answers"] == {"0": g.state["answers"]["0"]}
+    # the answers of a simultaneous decision are kept only until every player has answered
+    assert V["answers"] == {} and g.state["answers"] == {}
     json.dumps(V)  # plain JSON
     assert "rng" in g.state and g.state["p"][1]["hand"] != {"hidden": 2}  # the state is untouched
 
@@ -56,9 +69,11 @@ def test_views_are_equal_for_states_differing_only_in_hidden_things():
         g = committed_game(seed)
         h = swap_blue_secrets(g)
         assert h.state != g.state
-        assert view(h.state, 0, SPEC) == view(g.state, 0, SPEC)
-        assert view(h.state, None, SPEC) == view(g.state, None, SPEC)
-        assert view(h.state, 1, SPEC) != view(g.state, 1, SPEC)
+        assert view(SPEC, h.raw, 0) == view(SPEC, g.raw, 0)
+        assert view(SPEC, h.raw, None) == view(SPEC, g.raw, None)
+        assert view(SPEC, h.raw, 1) != view(SPEC, g.raw, 1)
+        assert h.view(0) == g.view(0) and h.view(None) == g.view(None)
+        assert h.view(1) != g.view(1)
 
 
 def test_secret_answer_is_invisible_and_pending_options_of_others_hidden():
@@ -69,7 +84,11 @@ def test_secret_answer_is_invisible_and_pending_options_of_others_hidden():
     assert a.view(0) == b.view(0)
     assert a.view(1) != b.view(1)
     fresh = g.view(0)
-    assert fresh["pending"][1] == {"player": 1, "kind": "card", "prompt": g.pending()[1].prompt}
+    assert fresh["pending"][1] == {
+        "player": 1,
+        "kind": "choose-card",
+        "prompt": g.pending()[1].prompt,
+    }
     assert "options" in fresh["pending"][0]
     spectator = g.view(None)
     assert all("options" not in d for d in spectator["pending"])
@@ -84,39 +103,41 @@ def test_log_for_hides_private_lines():
     assert mine and theirs
     assert all(t in red and t not in blue and t not in anyone for t in mine)
     assert all(t in blue and t not in red for t in theirs)
-    assert log_for(g.state, 0) == [t for t, _ in g.view(0)["log"]]
+    assert log_for(SPEC, g.raw, 0) == [t for t, _ in g.view(0)["log"]]
     assert anyone == [t for t, a in g.state["log"] if a is None]
 
 
-def _summary(S):
-    blue = S["p"][1]
+def _summary(S: list) -> tuple:
+    blue = Game(SPEC, S).state["p"][1]
     return (tuple(sorted(blue["hand"])), tuple(blue["played"]), tuple(sorted(blue["deck"])))
 
 
 def test_determinize_never_uses_hidden_truth():
     g = committed_game(4)
     h = swap_blue_secrets(g)
-    V1, V2 = g.view(0), h.view(0)
-    d1 = [determinize(V1, SPEC, random.Random(i)) for i in range(40)]
-    d2 = [determinize(V2, SPEC, random.Random(i)) for i in range(40)]
+    V1, V2 = g.view_state(0), h.view_state(0)
+    d1 = [determinize(SPEC, V1, random.Random(i)) for i in range(40)]
+    d2 = [determinize(SPEC, V2, random.Random(i)) for i in range(40)]
     assert d1 == d2
     assert len({_summary(S) for S in d1}) > 3  # blue's cards really are drawn at random
 
 
 def test_determinized_state_is_consistent_with_the_view():
     g = committed_game(6)
-    V = g.view(0)
+    V = g.view_state(0)
     for i in range(30):
-        S = determinize(V, SPEC, random.Random(i))
+        D = determinize(SPEC, V, random.Random(i))
+        S = Game(SPEC, D).state
         red, blue = S["p"]
         assert red["hand"] == g.state["p"][0]["hand"] and red["played"] == g.state["p"][0]["played"]
         assert len(blue["hand"]) == 2 and len(blue["played"]) == 1 and len(blue["deck"]) == 2
         for p in S["p"]:
-            zones = p["hand"] + p["played"] + p["deck"] + p["discard"]
+            zones = p["hand"] + p["played"] + p["deck"] + p["revealed"] + p["discard"]
             assert Counter(zones) == Counter(p["cards"])
-        assert S["rng"] != g.state["rng"] and S["pending"][0]["kind"] == "stakes"
+        assert S["rng"] != g.state["rng"] and S["pending"][0]["kind"] == "yes-no"
         assert isinstance(S["e"]["marker"][1]["strength"], int)
-        assert playout(S, SPEC, random.Random(i))["reason"]
+        playout(SPEC, D, random.Random(i).random)
+        assert Game(SPEC, D).result["reason"]
 
 
 def test_determinize_asks_the_other_seats_simultaneous_decision_again():
@@ -124,13 +145,14 @@ def test_determinize_asks_the_other_seats_simultaneous_decision_again():
     g.apply(1, g.legal(1)[0].id)  # blue has answered in secret; red must pick
     V = g.view(0)
     assert [d["player"] for d in V["pending"]] == [0] and V["answers"] == {}
-    S = determinize(V, SPEC, random.Random(1))
+    S = Game(SPEC, determinize(SPEC, g.view_state(0), random.Random(1))).state
     assert sorted(d["player"] for d in S["pending"]) == [0, 1]
     assert all(d["options"] for d in S["pending"]) and S["answers"] == {}
     # the viewer's own answer survives determinization
     g2 = Game.new(SPEC, "duel", 8)
     pick = g2.legal(0)[2].id
     g2.apply(0, pick)
-    S2 = determinize(g2.view(0), SPEC, random.Random(1))
+    S2 = Game(SPEC, determinize(SPEC, g2.view_state(0), random.Random(1))).state
     assert [d["player"] for d in S2["pending"]] == [1]
-    assert S2["answers"] == {"0": pick.split(":")[1]} and S2["steps"] == g2.state["steps"]
+    assert S2["answers"] == {"0": CARD_ID.index(pick.split(":")[1])}
+    assert S2["steps"] == g2.state["steps"]

@@ -656,9 +656,11 @@ def test_view_same_when_only_another_hand_differs():
     assert decision(g).player == BLUE
     for secret in (BLUE, NP):
         h = g.clone()
-        hand = h.state["p"][secret]["hand"]
-        # same number of cards (the size of a hand is public), other cards
-        h.state["p"][secret]["hand"] = [hand[0]] * len(hand)
+        hand = list(h.state["p"][secret]["hand"])
+        # same number of cards (the size of a hand is public), other cards (a hand is a set:
+        # one card is swapped for a card not in it)
+        other = next(c for c in range(len(CARDS)) if c not in hand)
+        h.state["p"][secret]["hand"] = [other, *hand[1:]]
         others = [v for v in (BLUE, ORANGE, NP, None) if v != secret]
         for viewer in others:
             assert g.view(viewer) == h.view(viewer), (secret, viewer)

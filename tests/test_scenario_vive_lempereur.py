@@ -392,7 +392,7 @@ def test_army_reform_pays_two_vps_and_hides_the_card():
     d = decision(g)
     assert (d.player, d.kind) == (AUSTRIA, "choose-card")
     assert d.prompt == "Army reform: pay 2 VPs to return a set-aside card to hand?"
-    assert options(g) == ["card:move_2", "card:attack_plus_1", "card:recruit", "none"]
+    assert options(g) == ["card:move_2", "card:recruit", "card:attack_plus_1", "none"]
     # France sees that Austria decides, not what it may choose
     pv = g.view(FRANCE)["pending"]
     assert pv == [{"player": AUSTRIA, "kind": "choose-card", "prompt": d.prompt}]
@@ -478,7 +478,7 @@ def test_army_reform_when_capital_occupied():
     m = mark(g)
     pick(g, "fortify", "score")
     answer(g, "army:blue_2")
-    assert options(g) == ["card:move_2", "card:attack_plus_1", "card:recruit", "none"]
+    assert options(g) == ["card:move_2", "card:recruit", "card:attack_plus_1", "none"]
     answer(g, "card:recruit")
     log = new_log(g, m)
     assert "The enemy occupies Austria's capital: Austria scores no VPs" in log

@@ -194,8 +194,8 @@ def test_allied_cards_start_in_the_discard_pile():
         "card:recruit",
         "card:attack",
         "card:attack_plus_1",
-        "card:allied_strength",
         "card:score",
+        "card:allied_strength",
     ]
     assert "card:score" not in options(g, GER)
 

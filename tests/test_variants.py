@@ -4,16 +4,21 @@ every part of a resolved scenario came from."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
-from compile_helpers import REPO, compile_errors, scratch_project
+from compile_helpers import (
+    REPO,
+    compile_errors,
+    compile_into,
+    import_generated,
+    scenario_module,
+    scratch_project,
+)
 from rulecraft.compiler.cmd_explain import explain
-from rulecraft.compiler.project import compile_project, new_sink, write_outputs
 from rulecraft.runtime import Game
 
 LONG_WAR = """\
@@ -74,21 +79,9 @@ hooks:
 """
 
 
-def compile_into(root: Path) -> dict[str, object]:
-    sink = new_sink(root)
-    result = compile_project(root, sink)
-    assert not sink.has_errors, sink.render_all()
-    write_outputs(root, result.outputs)
-    return result.games
-
-
 def load(root: Path, scenario: str):
-    path = root / "generated" / "march_of_progress" / f"{scenario}.py"
-    spec = importlib.util.spec_from_file_location(f"variant_{scenario}_{id(root)}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The module of a scenario compiled into ``root`` (the registry keeps the real game)."""
+    return scenario_module(import_generated(root, "march_of_progress"), scenario)
 
 
 @pytest.fixture
@@ -140,7 +133,7 @@ def test_the_base_scenario_is_unchanged_by_its_variant(root: Path) -> None:
     compile_into(root)
     base = load(root, "thirty_years_war")
     assert "fortify" in base.CARD_ID and "levy" not in base.CARD_ID
-    assert base.SPEC.scenarios["thirty_years_war"].init()["c"]["victory_vps"] == 18
+    assert base.SPEC.constants["victory_vps"] == 18
 
 
 @pytest.mark.parametrize(

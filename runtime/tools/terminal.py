@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import marshal
 import sys
 from typing import Any, TextIO
 
+from ..game import Decision, Game, undo_barrier
+from ..machine import GameError
+from ..rng import derive_seed
+from ..spec import GameSpec
+from ..view import is_hidden
 from .agents import make_agent
-from .game import Decision, Game, undo_barrier
-from .machine import GameError
-from .rng import derive_seed
-from .spec import GameSpec
-from .view import is_hidden
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
 
@@ -24,42 +23,38 @@ Type the number or the id of an option.
   quit   leave the game"""
 
 
-class _Names:
-    """Readable names for ids, from ``spec.labels``."""
-
-    def __init__(self, spec: GameSpec) -> None:
-        self.by_id: dict[str, str] = {}
-        self.by_index: dict[str, tuple[str, ...]] = {}
-        for key, labels in sorted(spec.labels.items()):
-            if isinstance(labels, dict):
-                self.by_id.update({str(k): str(v) for k, v in labels.items()})
-            else:
-                self.by_index[key] = tuple(labels)
-
-    def value(self, v: Any, fld: str = "") -> str:
-        if is_hidden(v):
-            n = v["hidden"]
-            if n is True:
-                return "hidden"
-            return f"{n} hidden {'card' if n == 1 else 'cards'}"
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        if isinstance(v, str):
-            return self.by_id.get(v, v)
-        if isinstance(v, int):
-            names = self.by_index.get(fld) or self.by_index.get(_singular(fld))
-            if names and 0 <= v < len(names):
-                return names[v]
-            return str(v)
-        if isinstance(v, list):
-            return ", ".join(self.value(x, _singular(fld)) for x in v) if v else "-"
-        if isinstance(v, dict):
-            return "{" + ", ".join(f"{k}: {self.value(x, k)}" for k, x in v.items()) + "}"
-        return "-" if v is None else str(v)
+def _hidden(v: Any) -> str:
+    n = v.size if hasattr(v, "size") else v["hidden"]
+    if n is None or n is True:
+        return "hidden"
+    return f"{n} hidden {'card' if n == 1 else 'cards'}"
 
 
-def _singular(word: str) -> str:
-    return word[:-1] if word.endswith("s") and len(word) > 1 else word
+def _plain(v: Any) -> str:
+    """A value that refers to nothing: a number, a flag, a text, a list of numbers."""
+    if is_hidden(v):
+        return _hidden(v)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(_plain(x) for x in v) if v else "-"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_plain(x)}" for k, x in v.items()) + "}"
+    return "-" if v is None else str(v)
+
+
+def _ref_name(spec: GameSpec, kind: str, v: Any) -> str:
+    """The name of a referenced player, card or entity record (``v`` is its index), or of
+    each of a list of them."""
+    if isinstance(v, list):
+        return ", ".join(_ref_name(spec, kind, x) for x in v) if v else "-"
+    if v is None:
+        return "-"
+    if is_hidden(v):
+        return _hidden(v)
+    if not isinstance(v, int) or isinstance(v, bool):
+        return _plain(v)
+    return spec.name_of(kind, v)
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -69,43 +64,25 @@ def _table(rows: list[list[str]]) -> list[str]:
     ]
 
 
-def _ref_name(V: dict[str, Any], spec: GameSpec, names: _Names, kind: str, v: Any) -> str:
-    """The name of a referenced player, card or entity record (``v`` is its number)."""
-    if isinstance(v, list):
-        return ", ".join(_ref_name(V, spec, names, kind, x) for x in v) if v else "-"
-    if v is None:
-        return "-"
-    if is_hidden(v):
-        return names.value(v)
-    if not isinstance(v, int):
-        return names.value(v)
-    if kind == "player":
-        labels = spec.scenarios[V["scenario"]].seat_labels
-        return labels[v] if 0 <= v < len(labels) else str(v)
-    if kind == "card":
-        return names.value(v, "card")
-    recs = V["e"].get(kind, [])
-    return str(recs[v].get("name", recs[v].get("id", v))) if 0 <= v < len(recs) else str(v)
-
-
 def render_view(V: dict[str, Any], spec: GameSpec) -> str:
-    """The board as text, from a view (never from a full state)."""
-    names = _Names(spec)
-    labels = spec.scenarios[V["scenario"]].seat_labels
+    """The board as text, from a view (``Game.view(player)``; never from a full state)."""
+    labels = spec.seat_labels
     me = V.get("viewer")
     refs = spec.refs
 
     def show(path: str, key: str, v: Any) -> str:
+        # a fixed field named ``owner`` is a player (as for visibility) unless declared
         kind = refs.get(path) or ("player" if key == "owner" else None)
-        return _ref_name(V, spec, names, kind, v) if kind else names.value(v, key)
+        return _ref_name(spec, kind, v) if kind else _plain(v)
 
+    # the fixed list of cards each seat plays with (determinization's universe) is noise
+    skip = {"id", "name"} | ({"cards"} if "s_p_cards" in spec.data else set())
     lines = [f"== {spec.title} - turn {V['turn']} =="]
     if V["g"]:
         lines.append("  " + "   ".join(f"{k}: {show('g.' + k, k, v)}" for k, v in V["g"].items()))
     for i, pd in enumerate(V["p"]):
         who = labels[i] + (" (you)" if i == me else "")
         lines.append(f"{who}:")
-        skip = {spec.card_universe, "id", "name"}
         for k, v in pd.items():
             if k not in skip:
                 lines.append(f"    {k}: {show('p.' + k, k, v)}")
@@ -129,31 +106,29 @@ def play(
     input: TextIO | None = None,
     output: TextIO | None = None,
 ) -> dict[str, Any] | None:
-    """Play at the terminal; ``seats`` gives "human", "random" or "mc" per seat.
+    """Play at the terminal; ``seats`` gives "human", "random", "mc" or "mc:PLAYOUTS" per
+    seat (one kind: every seat).
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
     Returns the result, or None if a human quit.
     """
     input = sys.stdin if input is None else input
     output = sys.stdout if output is None else output
-    sc = spec.scenarios[scenario]
-    if len(seats) == 1:
-        seats = seats * len(sc.seats)
-    if len(seats) != len(sc.seats):
-        raise GameError(
-            f"{len(seats)} seat kinds for {len(sc.seats)} seats ({', '.join(sc.seats)})"
-        )
-    for kind in seats:
-        if kind != "human":
-            make_agent(kind, 0)
     game = Game.new(spec, scenario, seed)
+    spec = game.spec  # the scenario's own spec
+    if len(seats) == 1:
+        seats = seats * len(spec.seats)
+    if len(seats) != len(spec.seats):
+        raise GameError(
+            f"{len(seats)} seat kinds for {len(spec.seats)} seats ({', '.join(spec.seats)})"
+        )
     bots = {
         k: make_agent(kind, derive_seed(seed, k)) for k, kind in enumerate(seats) if kind != "human"
     }
     humans = [k for k, kind in enumerate(seats) if kind == "human"]
-    labels = sc.seat_labels
+    labels = spec.seat_labels
     seen = {p: 0 for p in humans} if humans else {None: 0}
-    history: list[tuple[int, bytes]] = []  # (player, state before their decision)
+    history: list[tuple[int, Game]] = []  # (player, the game before their decision)
     last_human: int | None = None
 
     def say(text: str = "") -> None:
@@ -165,7 +140,7 @@ def play(
             say(f"  > {text}")
         seen[player] = len(lines)
 
-    say(f"{spec.title} - {sc.title} (seed {seed})")
+    say(f"{spec.title} - {spec.scenario_title} (seed {seed})")
     while True:
         if game.finished:
             for p in seen:
@@ -182,14 +157,16 @@ def play(
         bot_turn = [d for d in pending if d.player in bots]
         if bot_turn:
             d = bot_turn[0]
-            game.apply(d.player, bots[d.player].choose(game.view(d.player), d, spec))
+            bot = bots[d.player]
+            view = game.view_state(d.player) if getattr(bot, "needs_view", True) else None
+            game.apply(d.player, bot.choose(view, d, game.spec))
             continue
         d = pending[0]
         if len(humans) > 1 and d.player != last_human:
             say(f"\n--- {labels[d.player]} to decide; other players look away ---")
         last_human = d.player
         say("")
-        say(render_view(game.view(d.player), spec))
+        say(render_view(game.view(d.player), game.spec))
         show_log(d.player)
         _prompt(say, d, labels)
         while True:
@@ -210,20 +187,19 @@ def play(
                 say(HELP)
                 continue
             if text == "undo":
-                if not history:
+                if not any(p == d.player for p, _ in history):
                     say("Nothing to undo.")
                     continue
-                who, saved = history[-1]
+                who, before = history[-1]
                 if who != d.player:
                     say(f"Cannot undo: {labels[who]} has decided since your last decision.")
                     continue
-                before = marshal.loads(saved)
-                why = undo_barrier(before, game.state)
+                why = undo_barrier(before, game)
                 if why:
                     say(f"Cannot undo: {why} since your last decision.")
                     continue
                 history.pop()
-                game.state = before
+                game = before
                 for p in seen:
                     seen[p] = min(seen[p], len(game.log_for(p)))
                 say("Your last decision is taken back.")
@@ -232,7 +208,7 @@ def play(
             if option is None:
                 say(f"No option {text!r}; type a number from 1 to {len(d.options)}, or help.")
                 continue
-            history.append((d.player, marshal.dumps(game.state)))
+            history.append((d.player, game.clone()))
             game.apply(d.player, option)
             break
 

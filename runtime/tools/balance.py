@@ -1,7 +1,7 @@
 """Balance of a game: self-play of every scenario, as a table, JSON or an HTML page.
 
 For each compiled scenario of a game, :func:`balance` runs two pairings through
-:func:`rulecraft.runtime.simulate.simulate`: random against random, and the Monte Carlo bot
+:func:`rulecraft.runtime.tools.simulate.simulate`: random against random, and the Monte Carlo bot
 (``mc:PLAYOUTS``) against itself. Each pairing of a scenario uses the run seed unchanged, so a
 row can be reproduced alone with ``rulecraft simulate game/scenario --games N --seed S
 --agents A``.
@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, TextIO
 
-from .machine import GameError, UnknownGame
-from .registry import load_spec, resolve
+from ..machine import GameError, UnknownGame
+from ..registry import known_games, load_spec
+from ..spec import GameSpec
 from .simulate import SimResult, simulate, wilson
-from .spec import GameSpec
 
 __all__ = ["balance", "scenarios_of", "BalanceReport", "ScenarioBalance", "Pairing"]
 
@@ -32,25 +32,26 @@ DEFAULT_BOT_MAX_TURNS = 200
 
 
 def scenarios_of(game: str) -> list[tuple[GameSpec, str]]:
-    """Every compiled scenario of ``game`` as ``(spec, scenario id)``, in ``SPECS`` order.
+    """Every compiled scenario of ``game`` as ``(spec, scenario id)``, in ``SCENARIOS`` order.
 
-    A generated game package has ``SPECS``: scenario id -> spec (one engine per scenario);
-    a single-module engine has only ``SPEC`` with all its scenarios.
+    A generated game package ``rulecraft.generated.<game>`` has ``SCENARIOS`` (the order) and
+    ``SPECS``: scenario id -> that scenario's spec. A game registered by hand (no package)
+    has just the scenario of its spec.
     """
     if "/" in game:
         raise GameError(f"expected a game name, not a scenario: {game!r}")
     spec = load_spec(game)  # a clear UnknownGame if it is not compiled
     try:
         module = importlib.import_module(f"rulecraft.generated.{game}")
-        specs = getattr(module, "SPECS", None)
     except ImportError:
-        specs = None
-    out: list[tuple[GameSpec, str]] = []
+        module = None
+    specs = getattr(module, "SPECS", None)
     if isinstance(specs, dict) and specs:
-        for sid in specs:
-            out.append(resolve(f"{game}/{sid}"))
-    else:
-        out = [(spec, sid) for sid in spec.scenarios]
+        order = getattr(module, "SCENARIOS", None) or tuple(specs)
+        out = [(specs[sid], sid) for sid in order if sid in specs]
+    else:  # registered by hand: every scenario registered under the game's name
+        sids = [n.split("/", 1)[1] for n in known_games() if n.startswith(game + "/")]
+        out = [(load_spec(game, sid), sid) for sid in sids] or [(spec, spec.scenario)]
     if not out:
         raise UnknownGame(f"game {game!r} has no scenario")
     return out
@@ -171,8 +172,9 @@ def balance(
         found = [(spec, sid) for spec, sid in found if sid in scenarios]
     report = BalanceReport(game, found[0][0].title, seed, pairings, [])
     for spec, sid in found:
-        sc = spec.scenarios[sid]
-        sb = ScenarioBalance(sid, sc.title, list(sc.seats), list(sc.seat_labels or sc.seats))
+        sb = ScenarioBalance(
+            sid, spec.scenario_title, list(spec.seats), list(spec.seat_labels or spec.seats)
+        )
         for p in pairings:
             label = f"{game}/{sid} {p.agent}"
             try:

@@ -1,0 +1,600 @@
+"""Expressions of the effect language as Python source text.
+
+Values are what the state and the static data hold (see ``data.py``): references are
+indices (``None`` for none), sets of cards, players or records are bitmask ints, and a list
+in an expression is a Python list or tuple (never changed in place). Reading a set field as
+a list gives ``_bits(mask)``; counting it, testing membership and filtering its elements on
+fixed card attributes work on the mask itself.
+
+Queries over all records of a type that filter on a fixed attribute iterate the records
+with that value only (``self.ix_T__A``); filters of a card set on fixed card attributes are
+masks (``self.mk_card__A``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .. import ir
+from ..effects import (
+    Attr,
+    BinOp,
+    Bool,
+    BoolOp,
+    Call,
+    Comp,
+    Compare,
+    Expr,
+    In,
+    Int,
+    ListLit,
+    Name,
+    Neg,
+    NoneLit,
+    Not,
+    Return,
+    Str,
+    Ternary,
+    walk,
+)
+from .data import ScenarioData
+
+
+class CodegenError(Exception):
+    """An internal inconsistency; the checker should have reported the problem first."""
+
+
+class Scope:
+    """Rule locals in scope and the Python names they compile to (unique in a routine)."""
+
+    def __init__(self) -> None:
+        self.stack: list[dict[str, str]] = [{}]
+        self.used: dict[str, int] = {}
+        self.declared: list[str] = []  # python names in order of declaration
+
+    def push(self) -> None:
+        self.stack.append({})
+
+    def pop(self) -> None:
+        self.stack.pop()
+
+    def declare(self, name: str, local: bool = True) -> str:
+        """A new Python name for rule local ``name``; ``local=False`` for the variable of a
+        comprehension (it lives only inside the comprehension, never in a frame)."""
+        n = self.used.get(name, 0) + 1
+        self.used[name] = n
+        py = f"v_{name}" if n == 1 else f"v_{name}_{n}"
+        self.stack[-1][name] = py
+        if local:
+            self.declared.append(py)
+        return py
+
+    def bind(self, name: str, py: str) -> None:
+        self.stack[-1][name] = py
+
+    def get(self, name: str) -> str:
+        for frame in reversed(self.stack):
+            if name in frame:
+                return frame[name]
+        raise CodegenError(f"local {name!r} used before it is declared")
+
+
+def type_kind(t: ir.Type | None) -> str:
+    """A short name of a type for option ids and log templates."""
+    if t is None:
+        return "any"
+    if t.kind == "entity":
+        return t.name
+    if t.kind == "enum":
+        return t.name
+    return t.kind
+
+
+class ExprGen:
+    """Compiles expressions of one routine of one scenario."""
+
+    def __init__(self, sd: ScenarioData, scope: Scope) -> None:
+        self.sd = sd
+        self.scope = scope
+        self.tmp = 0
+        #: in an entity label: (entity type, code of the record index)
+        self.record: tuple[str, str] | None = None
+        self.inlined = 0  # functions inlined so far (names their variables apart)
+        #: while compiling a comprehension's filter: loop-invariant masks to compute once, and
+        #: the scope depth of that comprehension (nothing is hoisted from deeper scopes)
+        self.hoist: tuple[list[tuple[str, str]], int] | None = None
+
+    # -- helpers
+
+    def fresh(self, stem: str) -> str:
+        self.tmp += 1
+        return f"_{stem}{self.tmp}"
+
+    def expr(self, e: Expr) -> str:
+        m = getattr(self, "e_" + type(e).__name__, None)
+        if m is None:
+            raise CodegenError(f"cannot compile {type(e).__name__}")
+        return m(e)
+
+    # -- fields
+
+    def field_parts(self, e: Attr) -> tuple[str, str, str | None, ir.Field, str]:
+        """``(scope, name, entity type, field, object code)`` of a field access."""
+        t = e.obj.ty
+        f = e.ref
+        if not isinstance(f, ir.Field):
+            raise CodegenError(f"unresolved field {e.name!r}")
+        obj = self.expr(e.obj)
+        if t.kind == "player":
+            return "p", e.name, None, f, obj
+        if t.kind == "entity":
+            return "e", e.name, t.name, f, obj
+        if t.kind == "card":
+            return "c", e.name, None, f, obj
+        raise CodegenError(f"attribute of {t}")
+
+    def slot_of(self, e: Expr) -> tuple[str, Any] | None:
+        """For a field that lives in the state: ``(state index code, slot info)``."""
+        if isinstance(e, Name) and e.ref is not None and e.ref[0] == "global":
+            info = self.sd.slot("g", e.id)
+            if info is not None:
+                return f"S[self.o_{info.key}]", info
+            return None
+        if isinstance(e, Attr) and isinstance(e.ref, ir.Field) and e.obj.ty is not None:
+            if e.obj.ty.kind not in ("player", "entity") or e.name in ("id", "name"):
+                return None
+            scope, name, etype, _f, obj = self.field_parts(e)
+            info = self.sd.slot(scope, name, etype)
+            if info is None:
+                return None
+            return f"S[self.o_{info.key} + {obj}]", info
+        return None
+
+    def mask(self, e: Expr) -> str | None:
+        """The bitmask code of a set-valued expression (a set field, or a filter of one on
+        fixed card attributes), or None if ``e`` is not one."""
+        e = self.inl(e)
+        s = self.slot_of(e)
+        if s is not None and s[1].kind == "set":
+            return s[0]
+        if isinstance(e, Comp) and isinstance(e.elt, Name) and e.elt.id == e.var:
+            e = self.flatten(e)
+            src = self.mask(e.iter)
+            if src is not None and e.iter.ty is not None and e.iter.ty.elem == ir.CARD:
+                if e.cond is None:
+                    return src
+                pred = self.card_predicate(e.cond, e.var)
+                if pred is not None:
+                    return f"({src} & {pred})"
+        return None
+
+    def card_predicate(self, cond: Expr, var: str) -> str | None:
+        """A mask of the cards for which ``cond`` holds, if ``cond`` reads only fixed card
+        attributes of ``var`` (compared with values that do not depend on ``var``)."""
+        if isinstance(cond, BoolOp):
+            a = self.card_predicate(cond.left, var)
+            b = self.card_predicate(cond.right, var)
+            if a is None or b is None:
+                return None
+            return f"({a} {'&' if cond.op == 'and' else '|'} {b})"
+        if isinstance(cond, Not):
+            a = self.card_predicate(cond.operand, var)
+            return None if a is None else f"(self.card_all & ~{a})"
+        if isinstance(cond, Compare) and cond.op in ("==", "!="):
+            for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+                if (
+                    isinstance(side, Attr)
+                    and isinstance(side.obj, Name)
+                    and side.obj.id == var
+                    and side.name in self.sd.game.card_attributes
+                    and not _mentions(other, var)
+                    and not isinstance(other, NoneLit)
+                ):
+                    m = f"self.mk_card__{side.name}.get({self.expr(other)}, 0)"
+                    if self.hoist is not None and self.hoist[1] == len(self.scope.stack):
+                        # directly in a comprehension's filter, and the same for every element
+                        if not _mentions_any(other, self.scope):
+                            name = self.fresh("m")
+                            self.hoist[0].append((name, m))
+                            m = name
+                    return m if cond.op == "==" else f"(self.card_all & ~{m})"
+        return None
+
+    # -- literals and names
+
+    def e_Int(self, e: Int) -> str:
+        return repr(e.value)
+
+    def e_Bool(self, e: Bool) -> str:
+        return "True" if e.value else "False"
+
+    def e_NoneLit(self, e: NoneLit) -> str:
+        return "None"
+
+    def e_Str(self, e: Str) -> str:
+        if e.is_plain:
+            return repr(e.plain)
+        parts = [repr(p) if isinstance(p, str) else self.text(p) for p in e.parts]
+        return '"".join((' + ", ".join(parts) + ",))"
+
+    def text(self, e: Expr) -> str:
+        """Python code giving the value of ``e`` as words for people."""
+        return self.text_of(self.expr(e), e.ty)
+
+    def text_of(self, code: str, t: ir.Type | None) -> str:
+        if t is None:
+            return f"str({code})"
+        if t.kind == "player":
+            return f"_name(self.name_player, {code})"
+        if t.kind == "card":
+            return f"_name(self.name_card, {code})"
+        if t.kind == "entity":
+            if t.name in self.sd.dynamic_labels:
+                return f"self.label_{t.name}(S, {code})"
+            return f"_name(self.lab_{t.name}, {code})"
+        if t.kind == "bool":
+            return f'("yes" if {code} else "no")'
+        if t.kind == "list":
+            return f'", ".join([{self.text_of("_x", t.elem)} for _x in {code}])'
+        return f"str({code})"
+
+    def e_Name(self, e: Name) -> str:
+        ref = e.ref
+        if ref is None:
+            raise CodegenError(f"unresolved name {e.id!r}")
+        kind = ref[0]
+        if kind == "local":
+            return self.scope.get(e.id)
+        if kind == "players":
+            return "self.all_player"
+        if kind == "all":
+            return f"self.all_{ref[1]}"
+        if kind == "enum":
+            return f"self.e_{ref[1]}"
+        if kind == "global":
+            s = self.slot_of(e)
+            if s is not None:
+                return f"_bits({s[0]})" if s[1].kind == "set" else s[0]
+            return f"self.s_g_{e.id}"
+        if kind == "const":
+            return f"self.c_{e.id}"
+        if kind == "seat":
+            return f"self.k_player__{self.sd.seats[ref[1]][0]}"
+        if kind == "card":
+            return f"self.k_card__{self.sd.card_ids[ref[1]]}"
+        if kind == "record":
+            return f"self.k_{ref[1]}__{self.sd.records[ref[1]][ref[2]]}"
+        if kind == "self" and self.record is not None:
+            tname, i = self.record
+            if e.id in ("id", "name"):
+                return f"self.{e.id}_{tname}[{i}]"
+            info = self.sd.slot("e", e.id, tname)
+            if info is not None:
+                return f"S[self.o_{info.key} + {i}]"
+            return f"self.s_e_{tname}__{e.id}[{i}]"
+        raise CodegenError(f"cannot compile name {e.id!r} ({kind})")
+
+    def e_Attr(self, e: Attr) -> str:
+        s = self.slot_of(e)
+        if s is not None:
+            return f"_bits({s[0]})" if s[1].kind == "set" else s[0]
+        scope, name, etype, f, obj = self.field_parts(e)
+        if scope == "c":
+            if name in ("id", "name"):
+                return f"self.{name}_card[{obj}]"
+            return f"self.card_{name}[{obj}]"
+        kind = "player" if scope == "p" else etype
+        if name in ("id", "name"):
+            return f"self.{name}_{kind}[{obj}]"
+        key = f"s_p_{name}" if scope == "p" else f"s_e_{etype}__{name}"
+        return f"self.{key}[{obj}]"
+
+    def e_ListLit(self, e: ListLit) -> str:
+        return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+
+    # -- comprehensions and iteration
+
+    def iterable(self, e: Expr) -> str:
+        """An expression only iterated over."""
+        e = self.inl(e)
+        m = self.mask(e)
+        if m is not None:
+            return f"_bits({m})"
+        return self.expr(e)
+
+    def flatten(self, e: Comp) -> Comp:
+        """``[x for x in [y for y in L if c(y)] if d(x)]`` as ``[x for x in L if c(x) and d(x)]``
+        (a filter of a filter builds no list in between)."""
+        while True:
+            inner = self.inl(e.iter)
+            if not (
+                isinstance(inner, Comp)
+                and isinstance(inner.elt, Name)
+                and inner.elt.id == inner.var
+            ):
+                return e
+            cond = None
+            if inner.cond is not None:
+                cond = _rename(copy.deepcopy(inner.cond), inner.var, e.var)
+            if e.cond is not None:
+                cond = e.cond if cond is None else _and(cond, e.cond)
+            flat = copy.copy(e)
+            flat.iter = inner.iter
+            flat.cond = cond
+            e = flat
+
+    def comp_source(self, e: Comp) -> tuple[str, Expr | None]:
+        """What a comprehension iterates over, and the part of its filter left to test.
+
+        Over all records of a type, a filter ``x.A == v`` on a fixed attribute ``A`` becomes
+        the records with that value (``self.ix_T__A``)."""
+        e = self.flatten(e)
+        it, cond = e.iter, e.cond
+        if isinstance(it, Name) and it.ref is not None and it.ref[0] == "all" and cond is not None:
+            tname = it.ref[1]
+            conjuncts = _conjuncts(cond)
+            for i, c in enumerate(conjuncts):
+                hit = self.static_equality(c, e.var, tname)
+                if hit is not None:
+                    attr, other = hit
+                    rest = conjuncts[:i] + conjuncts[i + 1 :]
+                    src = f"self.ix_{tname}__{attr}.get({self.expr(other)}, ())"
+                    return src, _join(rest)
+        return self.iterable(it), cond
+
+    def static_equality(self, c: Expr, var: str, tname: str) -> tuple[str, Expr] | None:
+        if not (isinstance(c, Compare) and c.op == "=="):
+            return None
+        et = self.sd.game.entities[tname]
+        for side, other in ((c.left, c.right), (c.right, c.left)):
+            if (
+                isinstance(side, Attr)
+                and isinstance(side.obj, Name)
+                and side.obj.id == var
+                and side.name in et.attributes
+                and f"ix_{tname}__{side.name}" in self.sd.data
+                and not _mentions(other, var)
+            ):
+                return side.name, other
+        return None
+
+    def e_Comp(self, e: Comp) -> str:
+        m = self.mask(e)
+        if m is not None:
+            return f"_bits({m})"
+        src, cond = self.comp_source(e)
+        self.scope.push()
+        var = self.scope.declare(e.var, local=False)
+        elt = self.expr(e.elt)
+        hoisted: list[tuple[str, str]] = []
+        outer, self.hoist = self.hoist, (hoisted, len(self.scope.stack))
+        test = f" if {self.expr(cond)}" if cond is not None else ""
+        self.hoist = outer
+        self.scope.pop()
+        lets = "".join(f" for {name} in ({code},)" for name, code in hoisted)
+        if lets:
+            return f"[{elt}{lets} for {var} in {src}{test}]"
+        return f"[{elt} for {var} in {src}{test}]"
+
+    def any_of(self, comp: Comp) -> str:
+        """``count(comp) > 0`` without building the list."""
+        m = self.mask(comp)
+        if m is not None:
+            return f"({m} != 0)"
+        src, cond = self.comp_source(comp)
+        if cond is None:
+            return f"(len({src}) > 0)"
+        self.scope.push()
+        var = self.scope.declare(comp.var, local=False)
+        test = self.expr(cond)
+        self.scope.pop()
+        return f"any({test} for {var} in {src})"
+
+    # -- operators
+
+    def e_BinOp(self, e: BinOp) -> str:
+        if e.op == "+" and e.ty is not None and e.ty.kind == "list":
+            return f"[*{self.iterable(e.left)}, *{self.iterable(e.right)}]"
+        return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+
+    def e_Compare(self, e: Compare) -> str:
+        left, right = e.left, e.right
+        if isinstance(right, Int) and right.value == 0 and e.op in (">", "!=", "=="):
+            if isinstance(left, Call) and left.func == "count" and len(left.args) == 1:
+                arg = self.inl(left.args[0])
+                m = self.mask(arg)
+                if m is not None:
+                    return f"({m} {'==' if e.op == '==' else '!='} 0)"
+                if isinstance(arg, Comp):
+                    test = self.any_of(arg)
+                    return f"(not {test})" if e.op == "==" else test
+        if isinstance(right, NoneLit) or isinstance(left, NoneLit):
+            op = {"==": "is", "!=": "is not"}[e.op]
+            return f"({self.expr(left)} {op} {self.expr(right)})"
+        if left.ty is not None and left.ty.kind == "list" and e.op in ("==", "!="):
+            return f"(list({self.iterable(left)}) {e.op} list({self.iterable(right)}))"
+        return f"({self.expr(left)} {e.op} {self.expr(right)})"
+
+    def e_In(self, e: In) -> str:
+        m = self.mask(e.coll)
+        if m is not None:
+            item = self.expr(e.item)
+            test = f"_has({m}, {item})"
+            return f"(not {test})" if e.negate else test
+        op = "not in" if e.negate else "in"
+        return f"({self.expr(e.item)} {op} {self.expr(e.coll)})"
+
+    def e_BoolOp(self, e: BoolOp) -> str:
+        return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+
+    def e_Not(self, e: Not) -> str:
+        return f"(not {self.expr(e.operand)})"
+
+    def e_Neg(self, e: Neg) -> str:
+        return f"(-{self.expr(e.operand)})"
+
+    def e_Ternary(self, e: Ternary) -> str:
+        return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
+
+    # -- calls that compute values
+
+    def e_Call(self, e: Call) -> str:
+        if isinstance(e.ref, ir.Routine):
+            if e.ref.kind != "function":
+                raise CodegenError(f"procedure {e.func!r} in an expression")
+            sub = self.inl(e)
+            if sub is not e:
+                return f"({self.expr(sub)})"
+            codes = [self.expr(a) for a in e.args]
+            return f"self.f_{e.func}({', '.join(['S', *codes])})"
+        f = e.func
+        if f == "count":
+            m = self.mask(e.args[0])
+            if m is not None:
+                return f"_count({m})"
+            return f"len({self.expr(self.inl(e.args[0]))})"
+        if f == "sum":
+            return f"sum({self.expr(e.args[0])})"
+        if f == "abs":
+            return f"abs({self.expr(e.args[0])})"
+        if f in ("min", "max"):
+            if len(e.args) == 1:
+                return f"{f}({self.iterable(e.args[0])})"
+            return f"{f}({', '.join(self.expr(a) for a in e.args)})"
+        if f == "div_down":
+            return f"({self.expr(e.args[0])} // {self.expr(e.args[1])})"
+        if f == "div_up":
+            return f"(-(-{self.expr(e.args[0])} // {self.expr(e.args[1])}))"
+        if f == "first":
+            m = self.mask(e.args[0])
+            if m is not None:
+                return f"_first({m})"
+            return f"{self.expr(e.args[0])}[0]"
+        if f == "roll":
+            return f"_roll(S, {self.expr(e.args[0])})"
+        if f == "playable":
+            card, player = self.expr(e.args[0]), self.expr(e.args[1])
+            return (
+                f"(self.card_playable[{card}] is None or self.card_playable[{card}](S, {player}))"
+            )
+        if f == "lookup":
+            tid = e.args[0].plain  # type: ignore[attr-defined]
+            return f"_lookup({tid!r}, self.t_{tid}, {self.expr(e.args[1])})"
+        raise CodegenError(f"{f}() is not an expression")
+
+    # -- inlining
+
+    def inl(self, e: Expr) -> Expr:
+        """``e``, or the body of the function it calls when that can stand in its place."""
+        while isinstance(e, Call) and isinstance(e.ref, ir.Routine) and e.ref.kind == "function":
+            sub = self.inline_ast(e)
+            if sub is None:
+                break
+            e = sub
+        return e
+
+    def inline_ast(self, c: Call) -> Expr | None:
+        """A function that only returns an expression, as that expression with its
+        parameters replaced by the arguments (comprehension variables renamed apart), when
+        it is the same in every scenario, not recursive, and no argument is evaluated twice."""
+        r = c.ref
+        assert isinstance(r, ir.Routine)
+        if r.name in self.sd.recursive() or r.name not in self.sd.stable:
+            return None
+        body = r.body
+        if len(body) != 1 or not isinstance(body[0], Return) or body[0].value is None:
+            return None
+        value = body[0].value
+        params = {name for name, _t in r.params}
+        uses: dict[str, int] = {}
+        for n in walk(value):
+            if isinstance(n, Name) and n.ref is not None and n.ref[0] == "local":
+                uses[n.id] = uses.get(n.id, 0) + 1
+        args = dict(zip([p for p, _ in r.params], c.args, strict=True))
+        for name, a in args.items():
+            if uses.get(name, 0) > 1 and not isinstance(a, (Name, Int, Bool, NoneLit)):
+                return None
+        self.inlined += 1
+        return _substitute(copy.deepcopy(value), args, params, f"__{self.inlined}")
+
+
+def _substitute(e: Any, args: dict[str, Expr], params: set[str], suffix: str) -> Any:
+    """Replace parameter names by (copies of) arguments; rename comprehension variables."""
+    renamed: dict[str, str] = {}
+
+    def visit(node: Any) -> Any:
+        if isinstance(node, Name) and node.ref is not None and node.ref[0] == "local":
+            if node.id in renamed:
+                node.id = renamed[node.id]
+                node.ref = ("local", node.id)
+                return node
+            if node.id in params:
+                return copy.deepcopy(args[node.id])
+            return node
+        if isinstance(node, Comp):
+            renamed[node.var] = node.var + suffix
+            node.var = renamed[node.var]
+        for name, value in list(vars(node).items()):
+            if name in ("src", "ty", "ref"):
+                continue
+            if isinstance(value, Expr):
+                setattr(node, name, visit(value))
+            elif isinstance(value, list):
+                setattr(node, name, [visit(x) if isinstance(x, Expr) else x for x in value])
+        return node
+
+    return visit(e)
+
+
+def _rename(e: Any, old: str, new: str) -> Any:
+    """Rename local ``old`` to ``new`` in an expression (not inside a comprehension of the
+    same name)."""
+    if isinstance(e, Name) and e.id == old and e.ref is not None and e.ref[0] == "local":
+        e.id = new
+        e.ref = ("local", new)
+        return e
+    if isinstance(e, Comp) and e.var == old:
+        e.iter = _rename(e.iter, old, new)
+        return e
+    for name, value in list(vars(e).items()):
+        if name in ("src", "ty", "ref"):
+            continue
+        if isinstance(value, Expr):
+            setattr(e, name, _rename(value, old, new))
+        elif isinstance(value, list):
+            setattr(e, name, [_rename(x, old, new) if isinstance(x, Expr) else x for x in value])
+    return e
+
+
+def _and(a: Expr, b: Expr) -> Expr:
+    out = BoolOp(a.src, a.off, "and", a, b)
+    out.ty = ir.BOOL
+    return out
+
+
+def _mentions_any(e: Expr, scope: Scope) -> bool:
+    """Whether ``e`` reads a variable bound by the innermost scope (a comprehension's)."""
+    inner = scope.stack[-1]
+    return any(isinstance(n, Name) and n.id in inner for n in walk(e))
+
+
+def _mentions(e: Expr, var: str) -> bool:
+    return any(isinstance(n, Name) and n.id == var for n in walk(e))
+
+
+def _conjuncts(e: Expr) -> list[Expr]:
+    if isinstance(e, BoolOp) and e.op == "and":
+        return [*_conjuncts(e.left), *_conjuncts(e.right)]
+    return [e]
+
+
+def _join(parts: list[Expr]) -> Expr | None:
+    if not parts:
+        return None
+    out = parts[0]
+    for p in parts[1:]:
+        b = BoolOp(p.src, p.off, "and", out, p)
+        b.ty = ir.BOOL
+        out = b
+    return out

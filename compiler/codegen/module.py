@@ -1,0 +1,615 @@
+"""One engine per game: the game's engine class, and a data module per scenario.
+
+Every scenario is compiled in full; the game's engine class (``engine.py``) holds the
+routines of the first scenario without a base, and a scenario's module holds its data and,
+only if some routine compiles differently for it, a subclass of its base's class with just
+those methods (a scenario that changes set-up data only adds no code).
+
+After formatting, the ``#@<position>`` marker lines the routines carry are removed and
+become the module's ``_ORIGINS`` table: (line, rules position) pairs the runtime uses to name
+the rules line an error came from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import jinja2
+
+from .. import ir
+from .data import ABI, ScenarioData, build_data, ref_kind, written_fields
+from .exprs import CodegenError, ExprGen, Scope
+from .routines import RoutineGen, Tables, find_suspending
+
+PRELUDE_NAMES = (
+    "_RNG",
+    "_DRAWS",
+    "_REVEALS",
+    "_TURN",
+    "_LIMIT",
+    "_RESULT",
+    "_PENDING",
+    "_LOG",
+    "_UNWIND",
+    "_roll",
+    "_bits",
+    "_mask",
+    "_count",
+    "_has",
+    "_first",
+    "_take",
+    "_remove",
+    "_uniq",
+    "_pick",
+    "_pick_optional",
+    "_name",
+    "_dead",
+    "_turn_limit",
+    "_lookup",
+    "_ask_all",
+    "_wait",
+    "_end",
+    "_log",
+    "_log_to",
+)
+RUNTIME_NAMES = ("SUSPEND", "DeadEnd", "GameEnded", "RulesError", "TurnLimit")
+HEADER_SLOTS = {
+    "S[2]": "S[_REVEALS]",
+    "S[4]": "S[_TURN]",
+    "S[5]": "S[_LIMIT]",
+    "S[7]": "S[_RESULT]",
+    "S[9]": "S[_PENDING]",
+    "S[11]": "S[_LOG]",
+    "S[12]": "S[_UNWIND]",
+}
+
+
+def rulecraft_version() -> str:
+    try:
+        return version("rulecraft")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
+def camel(name: str) -> str:
+    return "".join(w.capitalize() for w in name.split("_"))
+
+
+# ---------------------------------------------------------------------------- classes
+
+
+@dataclass
+class ClassGen:
+    """A generated engine class: the game's, or a scenario's subclass."""
+
+    name: str
+    module: str  # "engine" or a scenario id
+    parent: ClassGen | None
+    tables: Tables
+    methods: dict[str, str] = field(default_factory=dict)  # own methods by name
+    attrs: dict[str, str] = field(default_factory=dict)  # own data attributes -> type
+
+    def method(self, name: str) -> str | None:
+        c: ClassGen | None = self
+        while c is not None:
+            if name in c.methods:
+                return c.methods[name]
+            c = c.parent
+        return None
+
+    def all_attrs(self) -> set[str]:
+        out: set[str] = set()
+        c: ClassGen | None = self
+        while c is not None:
+            out |= set(c.attrs)
+            c = c.parent
+        return out
+
+
+@dataclass
+class Compiled:
+    """One scenario compiled: its data, its methods and the tables they use."""
+
+    sd: ScenarioData
+    methods: dict[str, str]
+    tables: Tables
+
+
+def compile_scenario(sd: ScenarioData, tables: Tables) -> Compiled:
+    g = sd.game
+    methods: dict[str, str] = {}
+    # The flow of play is data: the steps in order, None for "the next turn starts"; the
+    # game class's r_main / q_main run it (a scenario that changes the flow adds no code).
+    sd.primary["flow"] = sd.data["flow"] = (
+        *(r.name for r in g.setup),
+        None,
+        *(r.name for r in g.turn + g.end_of_turn),
+    )
+    sd.primary["flow_loop"] = sd.data["flow_loop"] = len(g.setup)
+    for r in g.routines():
+        if r.kind == "main":
+            continue
+        if r.kind == "function":
+            methods["f_" + r.name] = RoutineGen(sd, tables, r, "F").plain()
+            continue
+        if not r.suspends:
+            # one form for the machine and for playouts (the log is off in a playout)
+            methods["p_" + r.name] = RoutineGen(sd, tables, r, "P").plain()
+            continue
+        methods["r_" + r.name] = RoutineGen(sd, tables, r, "R").machine()
+        methods["q_" + r.name] = RoutineGen(sd, tables, r, "Q").plain()
+    for card in sorted(g.cards.values(), key=lambda c: c.index):
+        if card.playable is not None:
+            methods[f"f_playable__{card.id}"] = playable_method(sd, tables, card)
+    for tname in sorted(sd.dynamic_labels):
+        methods[f"label_{tname}"] = label_method(sd, tname)
+    return Compiled(sd, methods, tables)
+
+
+def playable_method(sd: ScenarioData, tables: Tables, card: ir.Card) -> str:
+    r = ir.Routine(
+        f"playable__{card.id}",
+        "function",
+        [("me", ir.PLAYER)],
+        ir.BOOL,
+        [],
+        card.origin,
+    )
+    gen = RoutineGen(sd, tables, r, "F")
+    me = gen.scope.declare("me")
+    assert card.playable is not None
+    return "\n".join(
+        [
+            f"def f_playable__{card.id}(self, S: list[Any], {me}: Any) -> bool:",
+            f"    {repr('When ' + card.name + ' may be played. [' + str(card.origin.pos) + ']')}",
+            f"    #@{card.playable.pos}",
+            f"    return bool({gen.expr(card.playable)})",
+        ]
+    )
+
+
+def label_method(sd: ScenarioData, tname: str) -> str:
+    """The label of a record whose label reads fields that change."""
+    et = sd.game.entities[tname]
+    assert et.label is not None
+    eg = ExprGen(sd, Scope())
+    eg.record = (tname, "i")
+    text = eg.expr(et.label)
+    return "\n".join(
+        [
+            f"def label_{tname}(self, S: list[Any], i: Any) -> str:",
+            f'    """The label of a {tname}."""',
+            '    if i is None:\n        return "none"',
+            f"    return {text}",
+        ]
+    )
+
+
+# ---------------------------------------------------------------------------- the game
+
+
+def scenario_order(games: dict[str, ir.Game]) -> list[str]:
+    """Scenarios with their bases first; the first one without a base leads."""
+    order: list[str] = []
+
+    def visit(sid: str) -> None:
+        if sid in order:
+            return
+        base = games[sid].scenario.base
+        if base is not None and base in games:
+            visit(base)
+        order.append(sid)
+
+    roots = sorted(s for s, g in games.items() if g.scenario.base is None)
+    for sid in roots + sorted(games):
+        visit(sid)
+    return order
+
+
+def attr_type(key: str, value: Any) -> str:
+    if key.startswith("k_"):
+        return "Any"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, tuple):
+        return "tuple[Any, ...]"
+    if isinstance(value, dict):
+        return "dict[Any, Any]"
+    return "Any"
+
+
+SELF_ATTR = re.compile(r"self\.([a-z][a-z0-9_]*)")
+
+
+def referenced_data(texts: list[str], data: dict[str, Any]) -> set[str]:
+    out = set()
+    for text in texts:
+        for m in SELF_ATTR.finditer(text):
+            name = m.group(1)
+            if name in data or name.startswith("k_"):
+                out.add(name)
+    return out
+
+
+def looked_up(g: ir.Game) -> list[str]:
+    from ..effects import Call, walk
+
+    return sorted(
+        {
+            n.args[0].plain  # type: ignore[attr-defined]
+            for r in g.routines()
+            for n in walk(r.body)
+            if isinstance(n, Call) and n.func == "lookup" and n.args
+        }
+    )
+
+
+def stable_functions(games: list[ir.Game]) -> set[str]:
+    """Functions with the same definition in every scenario, calling only such functions."""
+    from ..effects import Call, walk
+
+    origins: dict[str, set[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for g in games:
+        for name, r in g.functions.items():
+            if r.kind != "function":
+                continue
+            origins.setdefault(name, set()).add(str(r.origin.pos))
+            calls.setdefault(name, set()).update(
+                n.func
+                for n in walk(r.body)
+                if isinstance(n, Call) and isinstance(n.ref, ir.Routine)
+            )
+    stable = {n for n, o in origins.items() if len(o) == 1 and all(n in g.functions for g in games)}
+    changed = True
+    while changed:
+        changed = False
+        for n in sorted(stable):
+            if not calls[n] <= stable:
+                stable.discard(n)
+                changed = True
+    return stable
+
+
+def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dict[str, str]:
+    """The modules of one game: ``engine.py``, one module per scenario and ``__init__.py``.
+
+    ``games`` are the checked, resolved scenarios by id; ``tables_data`` the data of the
+    range tables the rules look up (by table id). Texts are not formatted yet.
+    """
+    order = scenario_order(games)
+    written = written_fields([games[s] for s in order])
+    waiting: set[str] = set()
+    while True:
+        found = set(waiting)
+        for g in games.values():
+            found |= find_suspending(g, waiting)
+        if found == waiting:
+            break
+        waiting = found
+    first = games[order[0]]
+    root_sid = order[0]
+    stable = stable_functions(list(games.values()))
+    classes: dict[str, ClassGen] = {}
+    compiled: dict[str, Compiled] = {}
+    for sid in order:
+        g = games[sid]
+        sd = build_data(g, written)
+        sd.stable = stable
+        for tid in looked_up(g):
+            sd.data[f"t_{tid}"] = sd.primary[f"t_{tid}"] = tables_data[tid]
+        base = g.scenario.base if g.scenario.base in games else None
+        parent = classes[base] if base is not None else classes.get(root_sid)
+        tables = parent.tables.copy() if parent is not None else Tables.new()
+        comp = compile_scenario(sd, tables)
+        compiled[sid] = comp
+        if parent is None:
+            cls = ClassGen(camel(g.id) + "Rules", "engine", None, tables, dict(comp.methods))
+        else:
+            own = {n: t for n, t in comp.methods.items() if parent.method(n) != t}
+            if not own:
+                classes[sid] = parent
+                continue
+            cls = ClassGen(camel(sid) + "Scenario", sid, parent, tables, own)
+        inherited = parent.all_attrs() if parent is not None else set()
+        for name in sorted(referenced_data(list(cls.methods.values()), sd.data) - inherited):
+            cls.attrs[name] = attr_type(name, sd.data.get(name))
+        classes[sid] = cls
+    out: dict[str, str] = {}
+    root = classes[root_sid]
+    env = environment()
+    sources = sorted({s for g in games.values() for s in g.sources})
+    out["engine.py"] = env.get_template("engine.py.j2").render(
+        sources=sources,
+        docstring=f"{first.title}: the engine of every scenario (rules/{first.id}/).",
+        abi=ABI,
+        version=rulecraft_version(),
+        classes=class_text(root),
+    )
+    for sid in order:
+        b = games[sid].scenario.base
+        of_base = (b, compiled[b], games[b]) if b in compiled else None
+        out[f"{sid}.py"] = scenario_module(env, games[sid], compiled[sid], classes[sid], of_base)
+    out["__init__.py"] = package_init(first, order, root_sid)
+    return out
+
+
+def class_text(cls: ClassGen) -> str:
+    """The source of a generated engine class (unformatted, methods indented)."""
+    lines: list[str] = []
+    parent = f"({cls.parent.name})" if cls.parent is not None else ""
+    lines.append(f"class {cls.name}{parent}:")
+    if cls.parent is None:
+        lines.append(
+            '    """The rules of the game as methods over a state list S (rulecraft.runtime)."""'
+        )
+    else:
+        lines.append(f'    """What scenario {cls.module!r} changes in the rules."""')
+    lines.append("")
+    t = cls.tables
+    if cls.parent is None:
+        lines.append(f"    TEMPLATES: ClassVar[Any] = {_py(tuple(t.templates))}")
+        lines.append(f"    SITES: ClassVar[Any] = {_py(tuple(t.sites))}")
+        lines.append(f"    ROUTINES: ClassVar[Any] = {_py(tuple(t.routines))}")
+    else:
+        p = cls.parent.tables
+        lines.append(
+            f"    TEMPLATES: ClassVar[Any] = {cls.parent.name}.TEMPLATES + "
+            f"{_py(tuple(t.templates[len(p.templates) :]))}"
+        )
+        lines.append(
+            f"    SITES: ClassVar[Any] = {cls.parent.name}.SITES + "
+            f"{_py(tuple(t.sites[len(p.sites) :]))}"
+        )
+        lines.append(
+            f"    ROUTINES: ClassVar[Any] = {cls.parent.name}.ROUTINES + "
+            f"{_py(tuple(t.routines[len(p.routines) :]))}"
+        )
+    if cls.parent is None:
+        for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
+            lines.append(f"    {name}: Any")
+        for name in ("flow_r", "flow_q", "flow_origin"):
+            lines.append(f"    {name}: Any")
+    for name, typ in sorted(cls.attrs.items()):
+        lines.append(f"    {name}: {typ}")
+    lines.append("")
+    lines.append("    def __init__(self, d: dict[str, Any]) -> None:")
+    if cls.parent is not None:
+        lines.append("        super().__init__(d)")
+    else:
+        lines.append("        self.d = d")
+    for name in sorted(cls.attrs):
+        getter = f"d.get({name!r})" if name.startswith("k_") else f"d[{name!r}]"
+        lines.append(f"        self.{name} = {getter}")
+    if cls.parent is None:
+        lines.extend(
+            environment().get_template("engine_class.py.j2").render().rstrip("\n").split("\n")
+        )
+    for name in sorted(cls.methods):
+        lines.append("")
+        lines.extend("    " + ln if ln else "" for ln in cls.methods[name].split("\n"))
+    text = "\n".join(lines)
+    for a, b in HEADER_SLOTS.items():
+        text = text.replace(a, b)
+    return text
+
+
+def scenario_module(
+    env: jinja2.Environment,
+    g: ir.Game,
+    comp: Compiled,
+    cls: ClassGen,
+    base: tuple[str, Compiled, ir.Game] | None,
+) -> str:
+    """A scenario's module: its data (what differs from its base's, the rest taken from the
+    base's module), and its engine class if it has one of its own."""
+    sd = comp.sd
+    sid = sd.sid
+    sc = g.scenario
+    own_class = cls.module == sid
+    class_code = class_text(cls) if own_class else ""
+    consts = module_constants(g, comp)
+    base_consts = module_constants(base[2], base[1]) if base is not None else {}
+    # the primary data refers to the module constants by name
+    named = {key: name for name, (key, _v) in consts.items() if key}
+    primary = dict(sd.primary)
+    lines = []
+    for name, (_key, value) in consts.items():
+        if name in base_consts and base_consts[name][1] == value:
+            lines.append(f"{name} = _base.{name}")
+        elif name == "LAYOUT":
+            rows = "".join(f"    {layout_row(row)},\n" for row in value)
+            lines.append(f"{name} = (\n{rows})")
+        else:
+            lines.append(f"{name} = {_py(value)}")
+    if base is not None and set(base[1].sd.primary) <= set(primary):
+        changed = {k: v for k, v in primary.items() if base[1].sd.primary.get(k, _MISSING) != v}
+        body = data_literal(changed, named)
+        data_text = "{**_base.PRIMARY, " + body[1:] if changed else "dict(_base.PRIMARY)"
+    else:
+        data_text = data_literal(primary, named)
+    # imports: the base module, the parent class, the helpers the class code uses
+    parent = cls.parent if own_class else cls
+    assert parent is not None
+    parent_module = ".engine" if parent.module == "engine" else f".{parent.module}"
+    used = sorted(n for n in PRELUDE_NAMES if re.search(rf"\b{n}\b", class_code))
+    runtime = sorted(n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", class_code))
+    imports: dict[str, list[str]] = {".engine": used}
+    imports.setdefault(parent_module, []).append(parent.name)
+    import_lines = [
+        f"from {module} import {', '.join(sorted(names))}"
+        for module, names in sorted(imports.items())
+        if names
+    ]
+    if base is not None:
+        import_lines.insert(0, f"from . import {base[0]} as _base")
+    return env.get_template("scenario.py.j2").render(
+        sources=sorted(set(g.sources)),
+        docstring=f"{sc.title}: the data of scenario {sid!r} of {g.title}.",
+        class_code=class_code,
+        runtime_imports=runtime,
+        import_lines=import_lines,
+        constants=lines,
+        data=data_text,
+        class_name=cls.name,
+        game_id=g.id,
+        game_title=g.title,
+        sid=sid,
+        scenario_title=sc.title,
+        max_turns=sc.max_turns,
+    )
+
+
+_MISSING = object()
+
+
+def layout_row(row: tuple[Any, ...]) -> str:
+    """A LAYOUT row; initial values that are all the same are written ``(value,) * n``."""
+    *head, values = row
+    if len(values) > 1 and all(v == values[0] for v in values):
+        init = f"({_py(values[0])},) * {len(values)}"
+    else:
+        init = _py(values)
+    return "(" + ", ".join([*map(_py, head), init]) + ")"
+
+
+def module_constants(g: ir.Game, comp: Compiled) -> dict[str, tuple[str, Any]]:
+    """The named data of a scenario module: name -> (key in the primary data or "", value)."""
+    sd = comp.sd
+    data = sd.primary
+    out: dict[str, tuple[str, Any]] = {
+        "CARD_ID": ("id_card", data["id_card"]),
+        "CARD_NAME": ("name_card", data["name_card"]),
+    }
+    for aname in g.card_attributes:
+        out[f"CARD_{aname.upper()}"] = (f"card_{aname}", data[f"card_{aname}"])
+    for e in sorted(g.enums):
+        out[f"E_{e.upper()}"] = (f"e_{e}", data[f"e_{e}"])
+    for k, v in sorted(data.items()):
+        if k.startswith("t_"):
+            out[f"TABLE_{k[2:].upper()}"] = (k, v)
+    out["SIZE"] = ("", sd.size)
+    out["LAYOUT"] = ("", sd.layout_rows())
+    out["FIELDS"] = (
+        "",
+        {
+            "g": tuple(g.globals),
+            "p": tuple(g.player_fields),
+            "e": {t: (*et.attributes, *et.fields) for t, et in g.entities.items()},
+        },
+    )
+    out["REFS"] = ("", static_refs(sd))
+    return out
+
+
+def static_refs(sd: ScenarioData) -> dict[str, str]:
+    """What the fixed fields of references refer to, by path (the layout says it for the
+    others): ``{"p.home": "country", "e.country.owner": "player"}``."""
+    out = {}
+    for key, f in sd.static.items():
+        kind = ref_kind(f.type)
+        if kind is not None:
+            scope, _, rest = key.partition("_")
+            out[f"e.{rest.replace('__', '.', 1)}" if scope == "e" else f"{scope}.{rest}"] = kind
+    return dict(sorted(out.items()))
+
+
+def data_literal(data: dict[str, Any], named: dict[str, str]) -> str:
+    parts = []
+    for k in sorted(data):
+        v = named.get(k) or _py(data[k])
+        parts.append(f"    {k!r}: {v},")
+    return "{\n" + "\n".join(parts) + "\n}"
+
+
+def package_init(first: ir.Game, order: list[str], default: str) -> str:
+    lines = [
+        f"# Code generated by rulecraft from rules/{first.id}/. DO NOT EDIT.",
+        repr(
+            f"{first.title}: the engine (engine.py) and the data of each scenario "
+            "(one module per scenario)."
+        ),
+        "",
+        "from importlib import import_module",
+        "",
+        "from rulecraft.runtime import check_native",
+        "",
+        "check_native(__name__, __path__)  # a native build (compile --native) must be current",
+        f"SCENARIOS = {_py(tuple(order))}",
+        "SPECS = {sid: import_module(f'{__name__}.{sid}').SPEC for sid in SCENARIOS}",
+        f"SPEC = SPECS[{default!r}]",
+        "",
+        '__all__ = ["SCENARIOS", "SPEC", "SPECS"]',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _py(v: Any) -> str:
+    """A Python literal for plain data (ints, strs, bools, None, tuples, lists, dicts)."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_py(k)}: {_py(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_py(x) for x in v) + "]"
+    if isinstance(v, tuple):
+        if len(v) == 1:
+            return f"({_py(v[0])},)"
+        return "(" + ", ".join(_py(x) for x in v) + ")"
+    if v is None or isinstance(v, (bool, int, str)):
+        return repr(v)
+    raise CodegenError(f"cannot write {type(v).__name__} as a literal")
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("rulecraft.compiler", "templates"),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["py"] = _py
+    env.filters["tuple"] = tuple
+    return env
+
+
+# ---------------------------------------------------------------------------- origins
+
+MARKER = re.compile(r"^\s*# ?@(.+)$")
+
+
+def extract_origins(text: str) -> str:
+    """Remove the ``#@position`` marker lines of formatted code and append ``_ORIGINS``."""
+    out: list[str] = []
+    table: list[tuple[int, str]] = []
+    pending: str | None = None
+    for line in text.split("\n"):
+        m = MARKER.match(line)
+        if m is not None:
+            pending = m.group(1).strip()
+            continue
+        out.append(line)
+        if pending is not None:
+            table.append((len(out), pending))
+            pending = None
+    if not table:
+        return "\n".join(out)
+    while out and out[-1] == "":
+        out.pop()
+    rows = "\\n".join(f"{line} {pos}" for line, pos in table)
+    out.append("")
+    out.append("")
+    out.append(
+        "#: line and rules position of each rules statement, for errors (see rulecraft.runtime)"
+    )
+    out.append(f'_ORIGINS = "{rows}"')
+    out.append("")
+    return "\n".join(out)

@@ -1,0 +1,1212 @@
+"""Routines of the effect language as methods of the generated engine class.
+
+Every routine compiles to plain Python methods (``self`` is the scenario's engine object,
+holding its static data; ``S`` is the state list):
+
+``f_<name>(S, ...)``
+    a function: computes a value, changes nothing.
+``p_<name>(S, ...)``
+    the *machine form* of a procedure, card effect or flow step that never waits: it changes
+    the state and writes the log.
+``r_<name>(S, F, v, ...)``
+    the machine form of one that may wait for a decision. Straight-line Python between
+    resume points; where it must wait it returns ``SUSPEND`` after appending its frame
+    ``(routine id, resume pc, *locals)`` to ``S[UNWIND]``. The driver resumes a frame ``F``
+    with ``v``, the answer or the value the routine it called returned. Only constructs
+    that contain a resume point are split into arms of a ``pc`` switch.
+``q_<name>(S, R, ...)``
+    the *playout form*: the same rules as plain calls, every decision drawn with ``R()``
+    (uniform over the options, a forced choice draws nothing) and no log.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import ir
+from ..checker import DECISIONS
+from ..effects import (
+    Assign,
+    Attr,
+    AugAssign,
+    Break,
+    Call,
+    Comp,
+    Expr,
+    ExprStmt,
+    For,
+    If,
+    Let,
+    ListLit,
+    Log,
+    Move,
+    MoveAll,
+    Name,
+    Pass,
+    Return,
+    Simultaneously,
+    Stmt,
+    Str,
+    While,
+    walk,
+)
+from .data import ScenarioData
+from .exprs import CodegenError, ExprGen, Scope, type_kind
+
+VISIBILITY_RANK = {"none": 0, "owner": 1, "all": 2}
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Tables:
+    """The log templates, decision sites and routine ids of a class (a scenario's engine
+    class extends its parent's tables; equal entries keep their ids)."""
+
+    templates: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    sites: list[tuple[Any, ...]] = field(default_factory=list)
+    routines: list[str] = field(default_factory=list)
+
+    @classmethod
+    def new(cls) -> Tables:
+        """The tables of a game's engine class: template 0 is "Turn N" (``next_turn``) and
+        routine 0 is the flow of play (``r_main``)."""
+        return cls([(("Turn ", ""), ("int",))], [], ["main"])
+
+    def copy(self) -> Tables:
+        return Tables(list(self.templates), list(self.sites), list(self.routines))
+
+    def template(self, parts: tuple[str, ...], kinds: tuple[str, ...]) -> int:
+        key = (parts, kinds)
+        try:
+            return self.templates.index(key)
+        except ValueError:
+            self.templates.append(key)
+            return len(self.templates) - 1
+
+    def site(self, entry: tuple[Any, ...]) -> int:
+        try:
+            return self.sites.index(entry)
+        except ValueError:
+            self.sites.append(entry)
+            return len(self.sites) - 1
+
+    def rid(self, name: str) -> int:
+        if name not in self.routines:
+            self.routines.append(name)
+        return self.routines.index(name)
+
+
+# ---------------------------------------------------------------------------- analysis
+
+
+def card_routines_suspend(game: ir.Game) -> bool:
+    """Whether some card effect may wait (then ``play`` may wait)."""
+    return any(c.effect.suspends for c in game.cards.values())
+
+
+def find_suspending(game: ir.Game, forced: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+    """Mark the routines that may wait for a decision; returns their names.
+
+    A routine waits if it asks, calls a routine that waits, or plays a card while some card
+    effect waits; ``forced`` routines count as waiting (they wait in another scenario of the
+    game: one calling convention for all scenarios keeps the callers' code the same). The flow
+    of play (``main``) always runs as the machine's bottom frame. A routine that never waits
+    has one form for both the machine and playouts.
+    """
+    routines = game.routines()
+    for r in routines:
+        r.suspends = r.kind == "main" or (r.kind != "function" and r.name in forced)
+    changed = True
+    while changed:
+        changed = False
+        cards_wait = card_routines_suspend(game)
+        for r in routines:
+            if r.suspends or r.kind == "function":
+                continue
+            for node in walk(r.body):
+                if isinstance(node, Simultaneously) or (
+                    isinstance(node, Call)
+                    and (
+                        node.func in DECISIONS
+                        or (node.func == "play" and cards_wait)
+                        or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
+                    )
+                ):
+                    r.suspends = True
+                    changed = True
+                    break
+    return {r.name for r in routines if r.suspends}
+
+
+def stops(node: Any, game: ir.Game) -> bool:
+    """Whether a statement contains a resume point (machine form)."""
+    cards_wait = card_routines_suspend(game)
+    for n in walk(node):
+        if isinstance(n, Simultaneously):
+            return True
+        if isinstance(n, Call):
+            if n.func in DECISIONS:
+                return True
+            if n.func == "play" and cards_wait:
+                return True
+            if isinstance(n.ref, ir.Routine) and n.ref.suspends:
+                return True
+    return False
+
+
+def method_stem(r: ir.Routine) -> str:
+    return r.name
+
+
+# ---------------------------------------------------------------------------- arms
+
+
+class Jump:
+    """A jump to an arm, rendered once arm indices are known."""
+
+    def __init__(self, target: Any, tail: bool) -> None:
+        self.target = target
+        self.tail = tail
+
+
+@dataclass
+class Arm:
+    index: int
+    lines: list[tuple[int, Any]] = field(default_factory=list)  # (indent, text | Jump)
+    closed: bool = False
+
+
+# ---------------------------------------------------------------------------- routines
+
+
+class RoutineGen:
+    """Compiles one routine of one scenario into one form.
+
+    ``form``: ``F`` (function), ``P`` (machine, never waits), ``R`` (machine, may wait),
+    ``Q`` (playout).
+    """
+
+    def __init__(self, sd: ScenarioData, tables: Tables, r: ir.Routine, form: str) -> None:
+        self.sd = sd
+        self.game = sd.game
+        self.tables = tables
+        self.r = r
+        self.form = form
+        self.scope = Scope()
+        self.eg = ExprGen(sd, self.scope)
+        self.cards_wait = card_routines_suspend(self.game)
+        # machine form with resume points
+        self.arms: list[Arm] = []
+        self.cur: Arm | None = None
+        self.loops: list[tuple[str, Any, Any]] = []  # ("py", -, -) or ("arm", head, after)
+        self.tokens: dict[str, Any] = {}
+        self.frame_order: list[str] = []
+        self.entries: list[tuple[Any, Any]] = []  # (resume arm, ask arm or None)
+        self.break_tokens: dict[str, Any] = {}
+        self.live: list[set[str]] = []
+        self.skipped: set[int] = set()  # arms that only jump (see thread_jumps)
+        self.rid = tables.rid(r.name) if form == "R" else -1
+        self.unique: set[str] | None = None
+
+    # -- small helpers
+
+    def origin(self, node: Any) -> str:
+        """A marker line naming the rules position of a statement; ``module.py`` turns the
+        markers into the module's ``_ORIGINS`` table after formatting."""
+        return f"#@{node.pos}"
+
+    def fresh(self, stem: str) -> str:
+        return self.eg.fresh(stem)
+
+    def expr(self, e: Expr) -> str:
+        return tidy(self.eg.expr(e))
+
+    def iterable(self, e: Expr) -> str:
+        return tidy(self.eg.iterable(e))
+
+    # ------------------------------------------------------------------ signatures
+
+    def params(self) -> list[tuple[str, ir.Type]]:
+        out = []
+        for name, t in self.r.params:
+            out.append((self.scope.declare(name), t))
+        return out
+
+    @staticmethod
+    def annotation(t: ir.Type) -> str:
+        if t == ir.INT:
+            return "int"
+        if t == ir.BOOL:
+            return "bool"
+        return "Any"
+
+    def returns(self) -> str:
+        t = self.r.returns
+        if t.kind == "void":
+            return "None"
+        return self.annotation(t)
+
+    # ------------------------------------------------------------------ plain forms
+
+    def plain(self) -> str:
+        """The F, P or Q form: one method with structured Python."""
+        r = self.r
+        prefix = {"F": "f", "P": "p", "Q": "q"}[self.form]
+        params = self.params()
+        args = ["self", "S: list[Any]"]
+        if self.form == "Q":
+            args.append("R: Any")
+        args += [f"{py}: {self.annotation(t)}" for py, t in params]
+        ret = self.returns()
+        lines = [f"def {prefix}_{method_stem(r)}({', '.join(args)}) -> {ret}:"]
+        lines.append(f"    {_doc(r)}")
+        body: list[str] = []
+        self.simple_body(r.body, body, 1)
+        lines.extend(body)
+        if r.returns.kind != "void" and not _ends_in_return(r.body):
+            msg = f"{r.name} ended without a value"
+            lines.append(f"    raise RulesError({msg!r}, {str(r.origin.pos)!r})")
+        return _mark_unused("\n".join(lines), self.scope.declared)
+
+    # ------------------------------------------------------------------ statements
+
+    def simple_body(self, body: list[Stmt], out: list[str], ind: int) -> None:
+        self.scope.push()
+        start = len(out)
+        for s in body:
+            self.simple(s, out, ind)
+        if all(line.lstrip().startswith("#@") for line in out[start:]):
+            out.append("    " * ind + "pass")
+        self.scope.pop()
+
+    def line(self, out: list[str], ind: int, text: str) -> None:
+        out.append("    " * ind + text)
+
+    def simple(self, s: Stmt, out: list[str], ind: int) -> None:
+        """A statement without a resume point, as structured Python."""
+        if isinstance(s, Log) and self.form in ("F", "Q"):
+            return
+        self.line(out, ind, self.origin(s))
+        if isinstance(s, Let):
+            if isinstance(s.value, Call) and s.value.func in DECISIONS:
+                value = self.random_decision(s.value)
+                py = self.scope.declare(s.name)
+                self.line(out, ind, f"{py} = {value}")
+                return
+            value = self.value(s.value)
+            py = self.scope.declare(s.name)
+            self.line(out, ind, f"{py} = {value}")
+        elif isinstance(s, Assign):
+            if isinstance(s.value, Call) and s.value.func in DECISIONS:
+                self.store(out, ind, s.target, self.random_decision(s.value), None)
+            else:
+                self.store(out, ind, s.target, self.value(s.value), None)
+        elif isinstance(s, AugAssign):
+            self.store(out, ind, s.target, self.expr(s.value), s.op[0])
+        elif isinstance(s, Move):
+            self.move(out, ind, s)
+        elif isinstance(s, MoveAll):
+            self.move_all(out, ind, s)
+        elif isinstance(s, Log):
+            self.log(out, ind, s)
+        elif isinstance(s, Return):
+            result = self.expr(s.value) if s.value is not None else "None"
+            self.line(out, ind, f"return {result}")
+        elif isinstance(s, Break):
+            if self.loops and self.loops[-1][0] == "arm":
+                for text in self.break_lines():
+                    self.line(out, ind, text)
+            else:
+                self.line(out, ind, "break")
+        elif isinstance(s, Pass):
+            self.line(out, ind, "pass")
+        elif isinstance(s, ExprStmt):
+            self.call_stmt(out, ind, s.expr)
+        elif isinstance(s, If):
+            for i, (cond, body) in enumerate(s.branches):
+                kw = "if" if i == 0 else "elif"
+                self.line(out, ind, f"{kw} {self.expr(cond)}:")
+                self.simple_body(body, out, ind + 1)
+            if s.orelse:
+                self.line(out, ind, "else:")
+                self.simple_body(s.orelse, out, ind + 1)
+        elif isinstance(s, For):
+            it = self.iterable(s.iter)
+            self.scope.push()
+            var = self.scope.declare(s.var)
+            self.line(out, ind, f"for {var} in {it}:")
+            self.loops.append(("py", None, None))
+            self.simple_body(s.body, out, ind + 1)
+            self.loops.pop()
+            self.scope.pop()
+        elif isinstance(s, While):
+            self.line(out, ind, f"while {self.expr(s.cond)}:")
+            self.loops.append(("py", None, None))
+            self.simple_body(s.body, out, ind + 1)
+            self.loops.pop()
+        elif isinstance(s, Simultaneously):
+            if self.form != "Q":
+                raise CodegenError("a simultaneous decision outside the playout form")
+            self.random_simultaneously(out, ind, s)
+        else:
+            raise CodegenError(f"cannot emit {type(s).__name__}")
+
+    def value(self, e: Expr) -> str:
+        """An expression in statement position: may call a procedure that returns a value."""
+        if isinstance(e, Call) and isinstance(e.ref, ir.Routine) and e.ref.kind != "function":
+            return self.call_code(e)
+        return self.expr(e)
+
+    def call_code(self, c: Call) -> str:
+        """A call to a procedure (or flow step) that does not wait (or any, in a playout)."""
+        r = c.ref
+        assert isinstance(r, ir.Routine)
+        args = [self.expr(a) for a in c.args]
+        if r.suspends:
+            if self.form != "Q":
+                raise CodegenError(f"call to {r.name!r}, which may wait, outside a resume point")
+            return f"self.q_{method_stem(r)}({', '.join(['S', 'R', *args])})"
+        return f"self.p_{method_stem(r)}({', '.join(['S', *args])})"
+
+    def call_stmt(self, out: list[str], ind: int, c: Expr) -> None:
+        assert isinstance(c, Call)
+        if c.func == "next_turn":
+            self.line(out, ind, "self.next_turn(S)")
+        elif c.func == "end_game":
+            self.line(out, ind, f"_end(S, {self.iterable(c.args[0])}, {self.expr(c.args[1])})")
+        elif c.func == "play":
+            card, player = self.expr(c.args[0]), self.expr(c.args[1])
+            if self.form == "Q":
+                self.line(out, ind, f"self.play_q(S, R, {card}, {player})")
+            elif self.cards_wait:
+                raise CodegenError("play() of a card that may wait outside a resume point")
+            else:
+                self.line(out, ind, f"self.card_p[{card}](S, {player})")
+        elif c.func in DECISIONS:
+            self.line(out, ind, self.random_decision(c))
+        else:
+            self.line(out, ind, self.value(c))
+
+    # -- stores
+
+    def store(self, out: list[str], ind: int, target: Expr, value: str, aug: str | None) -> None:
+        """Assign (or add to) a local or a field; int fields clamp to their bounds."""
+        if isinstance(target, Name) and target.ref is not None and target.ref[0] == "local":
+            py = self.scope.get(target.id)
+            self.line(out, ind, f"{py} {aug}= {value}" if aug else f"{py} = {value}")
+            return
+        slot = self.eg.slot_of(target)
+        if slot is None:
+            raise CodegenError("assignment to a field that is not in the state")
+        code, info = slot
+        f: ir.Field = info.field
+        if isinstance(target, Attr):
+            # evaluate the record once
+            obj = self.expr(target.obj)
+            if not _simple(obj):
+                tmp = self.fresh("r")
+                self.line(out, ind, f"{tmp} = {obj}")
+                obj = tmp
+            code = f"S[self.o_{info.key} + {obj}]"
+        else:
+            obj = None
+        if info.kind == "set":
+            self.line(out, ind, f"{code} = _mask({value})")
+            return
+        if info.kind == "seq":
+            self.line(out, ind, f"{code} = tuple({value})")
+            return
+        if aug is not None:
+            value = f"{code} {aug} {value}"
+        if f.type == ir.INT:
+            lo = self.bound(f.min, info, obj)
+            hi = self.bound(f.max, info, obj)
+            if lo is not None and hi is not None:
+                value = f"min(max({value}, {lo}), {hi})"
+            elif lo is not None:
+                value = f"max({value}, {lo})"
+            elif hi is not None:
+                value = f"min({value}, {hi})"
+        self.line(out, ind, f"{code} = {value}")
+
+    def bound(self, b: Any, info: Any, obj: str | None) -> str | None:
+        if b is None:
+            return None
+        if isinstance(b, int):
+            return repr(b)
+        if obj is None:
+            raise CodegenError(f"bound {b!r} needs a record")
+        key = info.key.rpartition("__")[0] if info.scope == "e" else None
+        if info.scope == "e":
+            slot = self.sd.slot("e", b, info.etype)
+            if slot is not None:
+                return f"S[self.o_{slot.key} + {obj}]"
+            return f"self.s_{key}__{b}[{obj}]"
+        slot = self.sd.slot("p", b)
+        if slot is not None:
+            return f"S[self.o_{slot.key} + {obj}]"
+        return f"self.s_p_{b}[{obj}]"
+
+    # -- cards
+
+    def zone(self, out: list[str], ind: int, z: Expr) -> tuple[str, Any]:
+        slot = self.eg.slot_of(z)
+        if slot is None:
+            raise CodegenError("cards move between card fields of the state")
+        code, info = slot
+        if isinstance(z, Attr):
+            obj = self.expr(z.obj)
+            if not _simple(obj):
+                tmp = self.fresh("r")
+                self.line(out, ind, f"{tmp} = {obj}")
+                obj = tmp
+            code = f"S[self.o_{info.key} + {obj}]"
+        return code, info
+
+    def reveals(self, src: Any, dst: Any) -> bool:
+        return VISIBILITY_RANK[dst.field.visible] > VISIBILITY_RANK[src.field.visible]
+
+    def move(self, out: list[str], ind: int, s: Move) -> None:
+        item = self.fresh("c")
+        self.line(out, ind, f"{item} = {self.expr(s.item)}")
+        src, sinfo = self.zone(out, ind, s.src_zone)
+        dst, dinfo = self.zone(out, ind, s.dst_zone)
+        if sinfo.kind == "set":
+            self.line(out, ind, f"{src} = _take({src}, {item})")
+        else:
+            self.line(out, ind, f"{src} = _remove({src}, {item})")
+        if dinfo.kind == "set":
+            self.line(out, ind, f"{dst} |= 1 << {item}")
+        else:
+            self.line(out, ind, f"{dst} = {dst} + ({item},)")
+        if self.reveals(sinfo, dinfo):
+            self.line(out, ind, "S[2] += 1")
+
+    def move_all(self, out: list[str], ind: int, s: MoveAll) -> None:
+        src, sinfo = self.zone(out, ind, s.src_zone)
+        dst, dinfo = self.zone(out, ind, s.dst_zone)
+        z = self.fresh("z")
+        self.line(out, ind, f"{z} = {src}")
+        if self.reveals(sinfo, dinfo):
+            self.line(out, ind, f"if {z}:")
+            self.line(out, ind + 1, "S[2] += 1")
+        if dinfo.kind == "set":
+            self.line(out, ind, f"{dst} |= {z if sinfo.kind == 'set' else f'_mask({z})'}")
+        else:
+            self.line(out, ind, f"{dst} = {dst} + {z if sinfo.kind == 'seq' else f'_bits({z})'}")
+        self.line(out, ind, f"{src} = {0 if sinfo.kind == 'set' else '()'}")
+
+    # -- log
+
+    def template(self, text: Expr, extra: list[Expr] | None = None) -> tuple[int, list[str]]:
+        """The template id of a text and the code of its arguments."""
+        assert isinstance(text, Str)
+        parts: list[str] = []
+        kinds: list[str] = []
+        args: list[str] = []
+        buf = ""
+        for p in text.parts:
+            if isinstance(p, str):
+                buf += p
+                continue
+            parts.append(buf)
+            buf = ""
+            kind, code = self.arg(p)
+            kinds.append(kind)
+            args.append(code)
+        parts.append(buf)
+        return self.tables.template(tuple(parts), tuple(kinds)), args
+
+    def arg(self, e: Expr) -> tuple[str, str]:
+        """How a template argument is kept in the log: its kind and the code of its value."""
+        t = e.ty
+        code = self.expr(e)
+        if t is None:
+            return "str", code
+        if t.kind == "entity" and t.name in self.sd.dynamic_labels:
+            return "text", f"self.label_{t.name}(S, {code})"
+        if t.kind == "list":
+            elem = t.elem
+            if elem is not None and elem.kind == "entity" and elem.name in self.sd.dynamic_labels:
+                return "list:text", f"tuple([self.label_{elem.name}(S, _x) for _x in {code}])"
+            return f"list:{_kind(elem)}", f"tuple({self.iterable(e)})"
+        return _kind(t), code
+
+    def log(self, out: list[str], ind: int, s: Log) -> None:
+        tid, args = self.template(s.text)
+        packed = _pack(args)
+        if s.audience is None:
+            self.line(out, ind, f"_log(S, {tid}, {packed})")
+            return
+        if s.audience.ty == ir.PLAYER:
+            aud = f"({self.expr(s.audience)},)"
+        else:
+            aud = f"tuple({self.iterable(s.audience)})"
+        self.line(out, ind, f"_log_to(S, {tid}, {packed}, {aud})")
+
+    # -- decisions drawn at random (playout form)
+
+    def options_code(self, c: Call) -> tuple[str, str]:
+        """Code of the option values of a decision (a tuple or list, no repeats) and the
+        kind of option (``player``, ``card``, an entity type, ``enum:E``, ``yes-no``,
+        ``number``)."""
+        if c.func == "choose_yes_no":
+            return "(True, False)", "yes-no"
+        if c.func == "choose_number":
+            lo, hi = self.expr(c.args[1]), self.expr(c.args[2])
+            return f"tuple(range({lo}, {hi} + 1))", "number"
+        seq = c.args[1]
+        elem = seq.ty.elem if seq.ty is not None else None
+        code = self.iterable(seq)
+        if self.unique is None:
+            self.unique = unique_locals(self.r, self.sd)
+        if _may_repeat(seq, self.eg, self.unique):
+            code = f"_uniq({code})"
+        kind = type_kind(elem)
+        if elem is not None and elem.kind == "enum":
+            kind = "enum:" + elem.name
+        return code, kind
+
+    def random_decision(self, c: Call) -> str:
+        opts, kind = self.options_code(c)
+        if c.func == "choose_yes_no":
+            return "(R() < 0.5)"
+        if c.func == "choose_optional":
+            return f"_pick_optional(R, {opts})"
+        return f"_pick(R, {opts})"
+
+    def random_simultaneously(self, out: list[str], ind: int, s: Simultaneously) -> None:
+        first = s.body[0]
+        assert isinstance(first, Let) and isinstance(first.value, Call)
+        ps = self.fresh("ps")
+        ans = self.fresh("ans")
+        self.line(out, ind, f"{ps} = tuple({self.iterable(s.iter)})")
+        self.scope.push()
+        var = self.scope.declare(s.var)
+        self.line(out, ind, f"{ans} = [")
+        self.line(out, ind + 1, f"{self.random_decision(first.value)} for {var} in {ps}")
+        self.line(out, ind, "]")
+        py = self.scope.declare(first.name)
+        self.line(out, ind, f"for {var}, {py} in zip({ps}, {ans}, strict=True):")
+        self.loops.append(("py", None, None))
+        for b in s.body[1:]:
+            self.simple(b, out, ind + 1)
+        if len(s.body) == 1:
+            self.line(out, ind + 1, "pass")
+        self.loops.pop()
+        self.scope.pop()
+
+    # ------------------------------------------------------------------ machine form
+
+    def late(self, fn: Any) -> str:
+        """A token in a line, replaced by ``fn()`` once the routine is compiled."""
+        token = f"\x00{len(self.tokens)}\x00"
+        self.tokens[token] = fn
+        return token
+
+    def arm_index(self, ref: Arm | ArmRef) -> str:
+        return self.late(lambda: str(ref.index if isinstance(ref, Arm) else ref.get().index))
+
+    def frame(self, resume: Arm | ArmRef, ask: Arm | None = None) -> str:
+        """Code of this routine's frame, resumed at ``resume`` (for a decision asked in arm
+        ``ask``, also re-entered there to ask again): the locals still needed from there."""
+        i = len(self.entries)
+        self.entries.append((resume, ask))
+
+        def text() -> str:
+            target, ask_arm = self.entries[i]  # after jump threading
+            layout = self.layout_of(target, ask_arm)
+            return "(" + ", ".join([str(self.rid), str(_index(target)), *layout]) + ")"
+
+        return self.late(text)
+
+    def layout_of(self, resume: Arm | ArmRef, ask: Arm | None) -> list[str]:
+        live = self.live[_index(resume)]
+        if ask is not None:
+            live = live | self.live[ask.index]
+        return [n for n in self.frame_order if n in live]
+
+    def thread_jumps(self) -> None:
+        """An arm whose only line is a jump is skipped: jumps and resume points that lead
+        to it lead to where it jumps. Its number stays unused."""
+        alias: dict[int, Arm] = {}
+        for arm in self.arms:
+            if len(arm.lines) == 1 and isinstance(arm.lines[0][1], Jump) and arm.lines[0][0] == 0:
+                alias[arm.index] = arm
+
+        def final(ref: Any) -> Arm:
+            arm = ref if isinstance(ref, Arm) else ref.get()
+            seen = set()
+            while arm.index in alias and arm.index not in seen:
+                seen.add(arm.index)
+                nxt = alias[arm.index].lines[0][1].target
+                arm = nxt if isinstance(nxt, Arm) else nxt.get()
+            return arm
+
+        if not alias:
+            return
+        for arm in self.arms:
+            arm.lines = [
+                (ind, Jump(final(t.target), t.tail) if isinstance(t, Jump) else t)
+                for ind, t in arm.lines
+            ]
+        self.entries = [(final(resume), ask) for resume, ask in self.entries]
+        for token, ref in list(self.break_tokens.items()):
+            target = final(ref)
+            self.break_tokens[token] = target
+            self.tokens[token] = _constant(str(target.index))
+        self.skipped = {i for i in alias if final(self.arms[i]).index != i}
+
+    def liveness(self) -> None:
+        """For each arm, the frame locals that may be read from its start on before they
+        are assigned (a safe over-estimate: only unconditional assignments at the arm's top
+        level count as assignments)."""
+        order = set(self.frame_order)
+        uses: list[set[str]] = []
+        defs: list[set[str]] = []
+        succs: list[set[int]] = []
+        for arm in self.arms:
+            used: set[str] = set()
+            defined: set[str] = set()
+            nexts: set[int] = set()
+            for ind, text in arm.lines:
+                if isinstance(text, Jump):
+                    nexts.add(_index(text.target))
+                    continue
+                m = _ASSIGN.match(text) if ind == 0 else None
+                if m is not None and m.group(1) in order:
+                    rhs = {n for n in _NAMES.findall(m.group(2)) if n in order}
+                    used |= rhs - defined
+                    if m.group(1) not in rhs:
+                        defined.add(m.group(1))
+                else:
+                    used |= {n for n in _NAMES.findall(text) if n in order} - defined
+                for token, ref in self.break_tokens.items():
+                    if token in text:
+                        nexts.add(_index(ref))
+            uses.append(used)
+            defs.append(defined)
+            succs.append(nexts)
+        for resume, ask in self.entries:
+            if ask is not None:
+                succs[ask.index].add(_index(resume))
+        live = [set(u) for u in uses]
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(self.arms) - 1, -1, -1):
+                for j in succs[i]:
+                    more = live[j] - defs[i] - live[i]
+                    if more:
+                        live[i] |= more
+                        changed = True
+        self.live = live
+
+    def machine(self) -> str:
+        """The R form: a ``pc`` switch whose arms start at resume points."""
+        r = self.r
+        self.tokens = {}
+        params = self.params()
+        self.cur = self.new_arm()
+        self.lower_body(r.body, top=True)
+        if not self.cur.closed:
+            self.arm_line(0, "return None")
+            self.cur.closed = True
+        self.thread_jumps()
+        names = {p for p, _ in params}
+        locals_ = [py for py in self.scope.declared if py not in names]
+        self.frame_order = [py for py, _ in params] + locals_
+        self.liveness()
+        unpack: dict[int, list[str]] = {}
+        for resume, ask in self.entries:
+            layout = self.layout_of(resume, ask)
+            unpack[_index(resume)] = layout
+            if ask is not None:
+                unpack[ask.index] = layout
+        args = ["self", "S: list[Any]", "F: Any", "v: Any"]
+        args += [f"{py}: {self.annotation(t)} = {_zero(t)}" for py, t in params]
+        out = [f"def r_{method_stem(r)}({', '.join(args)}) -> Any:", f"    {_doc(r)}"]
+        for py in locals_:
+            out.append(f"    {py}: Any = None")
+        multi = len(self.arms) - len(self.skipped) > 1
+        if multi:
+            out.append("    pc: int = 0 if F is None else F[1]")
+        # a loop around the arms only if some jump goes back (or out of a loop: break)
+        loop = bool(self.break_tokens) or any(
+            isinstance(t, Jump) and not (t.tail and _index(t.target) > arm.index)
+            for arm in self.arms
+            if arm.index not in self.skipped
+            for _ind, t in arm.lines
+        )
+        if loop:
+            out.append("    while True:")
+        base = (3 if loop else 2) if multi else 1
+        for arm in self.arms:
+            if arm.index in self.skipped:
+                continue
+            if multi:
+                out.append("    " * (base - 1) + f"if pc == {arm.index}:")
+            pad = "    " * base
+            saved = unpack.get(arm.index)
+            if saved is not None:
+                out.append(f"{pad}if F is not None:")
+                if saved:
+                    out.append(
+                        f"{pad}    {', '.join(saved)}{',' if len(saved) == 1 else ''} = F[2:]"
+                    )
+                out.append(f"{pad}    F = None")
+            if not arm.lines:
+                out.append(pad + "pass")
+            for ind, text in arm.lines:
+                pad = "    " * (base + ind)
+                if isinstance(text, Jump):
+                    k = _index(text.target)
+                    out.append(f"{pad}pc = {k}")
+                    if not (text.tail and k > arm.index):
+                        out.append(f"{pad}continue")
+                else:
+                    out.append(pad + text)
+        code = "\n".join(out)
+        while "\x00" in code:
+            for token, fn in self.tokens.items():
+                code = code.replace(token, fn())
+        return _mark_unused(code, self.scope.declared)
+
+    def new_arm(self) -> Arm:
+        arm = Arm(len(self.arms))
+        self.arms.append(arm)
+        return arm
+
+    def arm_line(self, ind: int, text: Any) -> None:
+        assert self.cur is not None
+        self.cur.lines.append((ind, text))
+
+    def jump(self, target: Arm | ArmRef, ind: int = 0) -> None:
+        """End the current arm (or a branch of it, at ``ind``) with a jump."""
+        assert self.cur is not None
+        self.cur.lines.append((ind, Jump(target, tail=True)))
+        if ind == 0:
+            self.cur.closed = True
+
+    def break_lines(self) -> list[str]:
+        """``break`` out of a loop that was split into arms."""
+        after = self.loops[-1][2]
+        token = self.arm_index(after)
+        self.break_tokens[token] = after
+        return [f"pc = {token}", "continue"]
+
+    def lower_body(self, body: list[Stmt], top: bool = False) -> None:
+        self.scope.push()
+        for s in body:
+            if self.cur is None or self.cur.closed:
+                # unreachable code after return or break: an arm of its own
+                self.cur = self.new_arm()
+            self.lower_stmt(s)
+        self.scope.pop()
+
+    def lower_stmt(self, s: Stmt) -> None:
+        assert self.cur is not None
+        if not stops(s, self.game):
+            lines: list[str] = []
+            self.simple(s, lines, 0)
+            for text in lines:
+                self.arm_line(0, text)
+            if isinstance(s, Return) or (
+                isinstance(s, Break) and self.loops and self.loops[-1][0] == "arm"
+            ):
+                self.cur.closed = True
+            return
+        self.arm_line(0, self.origin(s))
+        if isinstance(s, (Let, Assign)) and isinstance(s.value, Call):
+            self.lower_call(s.value, s)
+        elif isinstance(s, ExprStmt) and isinstance(s.expr, Call):
+            self.lower_call(s.expr, None)
+        elif isinstance(s, If):
+            self.lower_if(s)
+        elif isinstance(s, While):
+            self.lower_while(s)
+        elif isinstance(s, For):
+            self.lower_for(s)
+        elif isinstance(s, Simultaneously):
+            self.lower_simultaneously(s)
+        else:
+            raise CodegenError(f"cannot lower {type(s).__name__}")
+
+    def assign_result(self, s: Stmt | None) -> None:
+        """In the resume arm: the answer (or returned value) ``v`` into the statement's target."""
+        if s is None:
+            return
+        lines: list[str] = []
+        if isinstance(s, Let):
+            lines.append(f"{self.scope.declare(s.name)} = v")
+        else:
+            assert isinstance(s, Assign)
+            self.store(lines, 0, s.target, "v", None)
+        for text in lines:
+            self.arm_line(0, text)
+
+    def lower_call(self, c: Call, s: Stmt | None) -> None:
+        if c.func in DECISIONS:
+            self.lower_decision(c, s)
+            return
+        if c.func == "play":
+            card, player = self.expr(c.args[0]), self.expr(c.args[1])
+            call = f"self.play_r(S, {card}, {player})"
+        else:
+            r = c.ref
+            assert isinstance(r, ir.Routine)
+            args = "".join(", " + self.expr(a) for a in c.args)
+            call = f"self.r_{method_stem(r)}(S, None, None{args})"
+        resume = ArmRef()
+        test = f"(v := {call})" if s is not None else call
+        self.arm_line(0, f"if {test} is SUSPEND:")
+        self.arm_line(1, f"return _wait(S, {self.frame(resume)})")
+        arm = resume.set(self.new_arm())
+        self.jump(arm)
+        self.cur = arm
+        self.assign_result(s)
+
+    def decision_parts(self, c: Call) -> tuple[str, str, int, int, list[str]]:
+        """(options code, option kind, prompt template, decline template, argument codes)."""
+        opts, kind = self.options_code(c)
+        prompt_arg = {"choose": 2, "choose_optional": 2, "choose_yes_no": 1, "choose_number": 3}
+        tid, args = self.template(c.args[prompt_arg[c.func]])
+        decline = -1
+        if c.func == "choose_optional":
+            decline, more = self.template(c.args[3])
+            args = args + more
+        return opts, kind, tid, decline, args
+
+    @staticmethod
+    def site_kind(c: Call, kind: str) -> str:
+        if c.func == "choose_yes_no":
+            return "yes-no"
+        if c.func == "choose_number":
+            return "choose-number"
+        return "choose-" + kind.split(":")[-1]
+
+    def ask_arm(self) -> Arm:
+        """The arm a decision is asked in: re-entered to ask again (``reask``), so nothing
+        before the question may be in it."""
+        assert self.cur is not None
+        if all(isinstance(t, str) and t.startswith("#@") for _, t in self.cur.lines):
+            return self.cur
+        ask = self.new_arm()
+        self.jump(ask)
+        self.cur = ask
+        return ask
+
+    def lower_decision(self, c: Call, s: Stmt | None) -> None:
+        ask = self.ask_arm()
+        opts, kind, tid, decline, args = self.decision_parts(c)
+        site_kind = self.site_kind(c, kind)
+        player = self.expr(c.args[0])
+        site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, False))
+        resume = ArmRef()
+        frame = self.frame(resume, ask)
+        more = f", {_pack(args)}" if args else ""
+        self.arm_line(0, f"return self.ask(S, {frame}, {player}, {site}, {_as_tuple(opts)}{more})")
+        ask.closed = True
+        self.cur = resume.set(self.new_arm())
+        self.assign_result(s)
+
+    def lower_simultaneously(self, s: Simultaneously) -> None:
+        first = s.body[0]
+        assert isinstance(first, Let) and isinstance(first.value, Call)
+        c = first.value
+        ask = self.ask_arm()
+        ps = self.scope.declare("_ps")
+        self.arm_line(0, f"{ps} = tuple({self.iterable(s.iter)})")
+        self.scope.push()
+        var = self.scope.declare(s.var)
+        opts, kind, tid, decline, args = self.decision_parts(c)
+        site_kind = self.site_kind(c, kind)
+        site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, True))
+        resume = ArmRef()
+        self.arm_line(0, "_d = []")
+        self.arm_line(0, f"for {var} in {ps}:")
+        self.arm_line(1, f"_o = {_as_tuple(opts)}")
+        if c.func != "choose_optional":
+            self.arm_line(1, "if not _o:")
+            self.arm_line(2, f"_dead({site_kind!r}, {var})")
+        self.arm_line(1, f"_d.append(({var}, {site}, _o, {_pack(args)}))")
+        self.arm_line(0, f"return _ask_all(S, {self.frame(resume, ask)}, _d)")
+        ask.closed = True
+        self.cur = resume.set(self.new_arm())
+        self.arm_line(0, "_a = dict(v)")
+        self.arm_line(0, f"for {var} in {ps}:")
+        self.arm_line(1, f"{self.scope.declare(first.name)} = _a[{var}]")
+        self.loops.append(("py", None, None))
+        lines: list[str] = []
+        for b in s.body[1:]:
+            self.simple(b, lines, 1)
+        if len(s.body) == 1:
+            lines.append("    pass")
+        for text in lines:
+            self.arm_line(0, text)
+        self.loops.pop()
+        self.scope.pop()
+
+    def lower_if(self, s: If) -> None:
+        head = self.cur
+        assert head is not None
+        after = ArmRef()
+        for i, (cond, body) in enumerate(s.branches):
+            kw = "if" if i == 0 else "elif"
+            self.cur = head
+            head.lines.append((0, f"{kw} {self.expr(cond)}:"))
+            self.branch(head, body, after)
+        self.cur = head
+        head.lines.append((0, "else:"))
+        self.branch(head, s.orelse, after)
+        head.closed = True
+        self.cur = after.set(self.new_arm())
+
+    def branch(self, head: Arm, body: list[Stmt], after: ArmRef) -> None:
+        """One branch of an ``if`` another branch of which waits: inline if it does not."""
+        if not stops(body, self.game):
+            lines: list[str] = []
+            if body:
+                self.simple_body(body, lines, 1)
+            for text in lines:
+                head.lines.append((0, text))
+            if not (body and isinstance(body[-1], (Return, Break))):
+                head.lines.append((1, Jump(after, tail=True)))
+            return
+        arm = self.new_arm()
+        head.lines.append((1, Jump(arm, tail=True)))
+        self.cur = arm
+        self.lower_body(body)
+        if not self.cur.closed:
+            self.jump(after)
+
+    def lower_while(self, s: While) -> None:
+        head = self.new_arm()
+        self.jump(head)
+        self.cur = head
+        body = self.new_arm()
+        after = ArmRef()
+        self.arm_line(0, f"if {self.expr(s.cond)}:")
+        self.arm_line(1, Jump(body, tail=True))
+        self.arm_line(0, "else:")
+        self.arm_line(1, Jump(after, tail=True))
+        head.closed = True
+        self.cur = body
+        self.loops.append(("arm", head, after))
+        self.lower_body(s.body)
+        if not self.cur.closed:
+            self.jump(head)
+        self.loops.pop()
+        self.cur = after.set(self.new_arm())
+
+    def lower_for(self, s: For) -> None:
+        it = self.scope.declare("_it")
+        i = self.scope.declare("_i")
+        self.arm_line(0, f"{it} = tuple({self.iterable(s.iter)})")
+        self.arm_line(0, f"{i} = 0")
+        head = self.new_arm()
+        self.jump(head)
+        self.cur = head
+        self.scope.push()
+        var = self.scope.declare(s.var)
+        body = self.new_arm()
+        after = ArmRef()
+        self.arm_line(0, f"if {i} < len({it}):")
+        self.arm_line(1, f"{var} = {it}[{i}]")
+        self.arm_line(1, f"{i} += 1")
+        self.arm_line(1, Jump(body, tail=True))
+        self.arm_line(0, "else:")
+        self.arm_line(1, Jump(after, tail=True))
+        head.closed = True
+        self.cur = body
+        self.loops.append(("arm", head, after))
+        self.lower_body(s.body)
+        if not self.cur.closed:
+            self.jump(head)
+        self.loops.pop()
+        self.scope.pop()
+        self.cur = after.set(self.new_arm())
+
+
+# ---------------------------------------------------------------------------- arms
+
+
+class ArmRef:
+    """An arm that is created later (arms are numbered in program order)."""
+
+    def __init__(self) -> None:
+        self.arm: Arm | None = None
+
+    def set(self, arm: Arm) -> Arm:
+        self.arm = arm
+        return arm
+
+    def get(self) -> Arm:
+        if self.arm is None:
+            raise CodegenError("a jump to an arm that was never made")
+        return self.arm
+
+
+def _mark_unused(code: str, names: list[str]) -> str:
+    """Locals a method only assigns (never reads) get a leading underscore, as Python's
+    linters expect: a rule may compute a value this form of the routine does not use (the
+    player of a decision drawn at random in a playout, say)."""
+    for name in set(names):
+        uses = len(re.findall(rf"\b{name}\b", code))
+        if not uses:
+            continue
+        writes = len(re.findall(rf"(?m)^\s*{name}(: Any)? = ", code))
+        writes += len(re.findall(rf"\bfor {name}(, \w+)? in\b", code))
+        writes += len(re.findall(rf"\bfor \w+, {name} in\b", code))
+        if uses == writes:
+            code = re.sub(rf"\b{name}\b", "_" + name, code)
+    return code
+
+
+def _constant(text: str) -> Any:
+    return lambda: text
+
+
+_NAMES = re.compile(r"\bv_\w+")
+_ASSIGN = re.compile(r"^(v_\w+) = (.*)$")
+
+
+def _index(ref: Any) -> int:
+    return ref.index if isinstance(ref, Arm) else ref.get().index
+
+
+_TIDY: dict[str, str] = {}
+
+
+class _Unparser(ast._Unparser):  # type: ignore[name-defined,misc]
+    """``ast.unparse``, without doubling the parentheses of a call's only argument when
+    it is a generator expression (``any(x for x in y)``)."""
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.GeneratorExp):
+            self.set_precedence(ast._Precedence.ATOM, node.func)  # type: ignore[attr-defined]
+            self.traverse(node.func)
+            self.traverse(node.args[0])
+            return
+        super().visit_Call(node)
+
+
+def tidy(code: str) -> str:
+    """An expression with only the parentheses Python needs (the generator writes them all)."""
+    out = _TIDY.get(code)
+    if out is None:
+        out = _TIDY[code] = _Unparser().visit(ast.parse(code, mode="eval"))
+    return out
+
+
+def _as_tuple(code: str) -> str:
+    return code if code.startswith("(") or code.startswith("_bits(") else f"tuple({code})"
+
+
+def _pack(args: list[str]) -> str:
+    return f"({args[0]},)" if len(args) == 1 else "(" + ", ".join(args) + ")"
+
+
+def _doc(r: ir.Routine) -> str:
+    text = " ".join((r.origin.doc or r.name).split())
+    rules = f" ({', '.join(r.origin.rules)})" if r.origin.rules else ""
+    return repr(f"{text}{rules} [{r.origin.pos}]")
+
+
+def _zero(t: ir.Type) -> str:
+    if t == ir.INT:
+        return "0"
+    if t == ir.BOOL:
+        return "False"
+    return "None"
+
+
+def _kind(t: ir.Type | None) -> str:
+    if t is None:
+        return "str"
+    if t.kind in ("player", "card", "int", "bool"):
+        return t.kind
+    if t.kind == "entity":
+        return "e:" + t.name
+    return "str"
+
+
+def _simple(code: str) -> bool:
+    return code.isidentifier() or code.replace("self.", "").replace("_", "").isalnum()
+
+
+def _ends_in_return(body: list[Stmt]) -> bool:
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, Return):
+        return True
+    if isinstance(last, If) and last.orelse:
+        return all(_ends_in_return(b) for _, b in last.branches) and _ends_in_return(last.orelse)
+    return False
+
+
+def _may_repeat(seq: Expr, eg: ExprGen, unique_locals: set[str] | None = None) -> bool:
+    """Whether a list of options may hold a value twice (then options are de-duplicated)."""
+    return not _unique(seq, eg.sd, unique_locals or set())
+
+
+def _unique(e: Expr, sd: ScenarioData, unique_locals: set[str]) -> bool:
+    """Whether a list never holds a value twice: all players, records or enum values, a set,
+    fixed data, a filter of one of these, a local that only ever holds such lists."""
+    if isinstance(e, Name) and e.ref is not None:
+        if e.ref[0] in ("players", "all", "enum"):
+            return True
+        if e.ref[0] == "local":
+            return e.id in unique_locals
+        if e.ref[0] == "global":
+            info = sd.slot("g", e.id)
+            return info is None or info.kind == "set"
+        return False
+    if isinstance(e, Comp) and isinstance(e.elt, Name) and e.elt.id == e.var:
+        return _unique(e.iter, sd, unique_locals)
+    if isinstance(e, Attr) and isinstance(e.ref, ir.Field) and e.obj.ty is not None:
+        t = e.obj.ty
+        scope = "p" if t.kind == "player" else "e" if t.kind == "entity" else None
+        if scope is None:
+            return False
+        info = sd.slot(scope, e.name, t.name if scope == "e" else None)
+        return info is None or info.kind == "set"  # fixed data is de-duplicated when built
+    if isinstance(e, ListLit):
+        return len(e.items) <= 1
+    if isinstance(e, Call) and isinstance(e.ref, ir.Routine) and e.ref.kind == "function":
+        # a function that only returns a list without repeats (not recursive: depth-bounded)
+        body = e.ref.body
+        if len(body) == 1 and isinstance(body[0], Return) and body[0].value is not None:
+            depth = getattr(_unique, "depth", 0)
+            if depth < 4:
+                _unique.depth = depth + 1  # type: ignore[attr-defined]
+                try:
+                    return _unique(body[0].value, sd, set())
+                finally:
+                    _unique.depth = depth  # type: ignore[attr-defined]
+    return False
+
+
+def unique_locals(r: ir.Routine, sd: ScenarioData) -> set[str]:
+    """Rule locals whose every value is a list without repeats (see :func:`_unique`)."""
+    assigned: dict[str, list[Expr]] = {}
+    for n in walk(r.body):
+        if isinstance(n, Let):
+            assigned.setdefault(n.name, []).append(n.value)
+        elif isinstance(n, Assign) and isinstance(n.target, Name):
+            assigned.setdefault(n.target.id, []).append(n.value)
+    out = set(assigned)
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(out):
+            if not all(_unique(v, sd, out) for v in assigned[name]):
+                out.discard(name)
+                changed = True
+    return out

@@ -1,0 +1,231 @@
+"""The compact state of a game and the layout that names its slots.
+
+A game state is one flat Python list. Its first :data:`HEADER` slots are the machine's
+(random generator, counters, the stack of suspended routines, the pending decisions, the
+log, the result); every field of the game that can change during play follows at an
+offset the compiler fixed for the scenario:
+
+- a global field is one slot; a player field is one slot per seat; an entity field is one
+  slot per record (``offset + index``);
+- numbers and flags are ints and bools, texts are strs; a reference to a player, a card
+  or a record is its index, ``None`` for none;
+- a set of cards, players or records is a bitmask int (bit ``i`` is element ``i``); an
+  ordered list (a deck, a list of numbers) is a tuple.
+
+Every slot holds an immutable value, so ``S[:]`` is a complete, independent copy.
+Everything that cannot change during a game (the map, attributes of records, card texts,
+constants, tables) is data of the engine, never part of the state.
+
+:class:`Layout` describes the fields: the runtime writes saves, views and the named state
+through it, and refuses a save written for another layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ABI",
+    "HEADER",
+    "RNG",
+    "DRAWS",
+    "REVEALS",
+    "STEPS",
+    "TURN",
+    "LIMIT",
+    "SEED",
+    "RESULT",
+    "STACK",
+    "PENDING",
+    "ANSWERS",
+    "LOG",
+    "UNWIND",
+    "Slot",
+    "Layout",
+    "bits",
+    "mask_of",
+]
+
+#: the interface between generated engines and this runtime; an engine generated for
+#: another ABI is refused with "recompile"
+ABI = 2
+
+# The header: slots every state has, whatever the game.
+RNG = 0  #: splitmix64 state of the game's generator (int)
+DRAWS = 1  #: random draws so far (undo stops at a draw)
+REVEALS = 2  #: reveals of hidden information so far (undo stops at a reveal)
+STEPS = 3  #: decisions applied
+TURN = 4  #: the turn number
+LIMIT = 5  #: the turn a game may not go beyond (a RulesError: the game runs endlessly)
+SEED = 6  #: the seed the game started from
+RESULT = 7  #: None, or (winners tuple, tie, reason text)
+STACK = 8  #: suspended routines: None or (frame, rest); a frame is (routine, pc, *locals)
+PENDING = 9  #: None, or a tuple of decisions (player, site, options, args)
+ANSWERS = 10  #: answers given so far to a simultaneous decision: ((player, value), ...)
+LOG = 11  #: None or (template, args, audience, previous event)
+UNWIND = 12  #: frames collected while suspending (a list, only while the machine runs)
+HEADER = 13
+
+HEADER_NAMES = (
+    "rng",
+    "draws",
+    "reveals",
+    "steps",
+    "turn",
+    "limit",
+    "seed",
+    "result",
+    "stack",
+    "pending",
+    "answers",
+    "log",
+    "unwind",
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One field of the game and where its values live.
+
+    ``kind`` is how a value is stored: ``int``, ``bool``, ``str``, ``enum`` (the value's
+    name), ``ref`` (an index or None), ``set`` (a bitmask of indices), ``seq`` (a tuple).
+    ``ref`` names what an index refers to: ``player``, ``card`` or an entity type (for
+    ``ref``, ``set`` and ``seq`` of references; None for a tuple of ints); for ``enum``,
+    the enum's name.
+    ``lo``/``hi`` bound an ``int`` field: an int, or per record a tuple of ints.
+    """
+
+    path: str  # "g.vp_stock", "p.vp", "e.army.location"
+    offset: int
+    count: int
+    kind: str
+    ref: str | None = None
+    visible: str = "all"  # all | owner | none
+    optional: bool = False
+    lo: Any = None
+    hi: Any = None
+
+    @property
+    def scope(self) -> str:
+        return self.path[0]
+
+    @property
+    def name(self) -> str:
+        return self.path.rpartition(".")[2]
+
+    @property
+    def etype(self) -> str | None:
+        return self.path.split(".")[1] if self.scope == "e" else None
+
+
+class Layout:
+    """The slots of a scenario's state, by path; built from the data a generated module
+    declares (``LAYOUT``)."""
+
+    def __init__(self, size: int, slots: tuple[Slot, ...]) -> None:
+        self.size = size
+        self.slots = slots
+        self.by_path = {s.path: s for s in slots}
+        self.hash = _hash(size, slots)
+
+    @classmethod
+    def from_data(cls, size: int, rows: tuple[tuple[Any, ...], ...]) -> Layout:
+        return cls(size, tuple(Slot(*row) for row in rows))
+
+    def scope(self, scope: str) -> list[Slot]:
+        return [s for s in self.slots if s.scope == scope]
+
+
+def _hash(size: int, slots: tuple[Slot, ...]) -> str:
+    text = repr((ABI, size, [tuple(vars(s).values()) for s in slots]))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The indices set in a bitmask, in increasing order (cached)."""
+    out = _BITS.get(mask)
+    if out is None:
+        found = []
+        i = 0
+        m = mask
+        while m:
+            if m & 1:
+                found.append(i)
+            m >>= 1
+            i += 1
+        out = tuple(found)
+        if len(_BITS) < 1 << 16:
+            _BITS[mask] = out
+    return out
+
+
+def mask_of(indices: Any) -> int:
+    """The bitmask of some indices."""
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
+
+
+def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> dict[str, Any]:
+    """The static data of a scenario's engine: what its module gives (``primary``) plus what
+    follows from it, so that generated modules stay short and both stay consistent.
+
+    From ``LAYOUT`` rows: ``o_<field>`` offsets. From ``id_<kind>``: ``n_<kind>``,
+    ``all_<kind>`` (the indices) and ``k_<kind>__<id>`` (an id's index). From fixed record
+    values ``s_e_<type>__<attr>``: ``ix_<type>__<attr>`` (record indices by value). From card
+    attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
+    """
+    d = dict(primary)
+    for row in rows:
+        path = row[0]
+        scope, _, rest = path.partition(".")
+        key = "e_" + rest.replace(".", "__") if scope == "e" else f"{scope}_{rest}"
+        d["o_" + key] = row[1]
+    for key, names in primary.items():
+        if key.startswith("name_") and "lab_" + key[5:] not in primary:
+            d["lab_" + key[5:]] = names  # a record's label is its name unless it has its own
+    for key, ids in primary.items():
+        if not key.startswith("id_"):
+            continue
+        kind = key[3:]
+        d["n_" + kind] = len(ids)
+        d["all_" + kind] = tuple(range(len(ids)))
+        for i, name in enumerate(ids):
+            d[f"k_{kind}__{name}"] = i
+        if kind == "card":
+            d["card_all"] = (1 << len(ids)) - 1
+    for key, values in primary.items():
+        if key.startswith("s_e_") and _scalars(values):
+            index: dict[Any, tuple[int, ...]] = {}
+            for i, v in enumerate(values):
+                index[v] = (*index.get(v, ()), i)
+            d["ix_" + key[4:]] = index
+        elif key.startswith("card_") and _scalars(values):
+            masks: dict[Any, int] = {}
+            for i, v in enumerate(values):
+                masks[v] = masks.get(v, 0) | (1 << i)
+            d["mk_card__" + key[5:]] = masks
+    return d
+
+
+def initial_state(
+    size: int, header: tuple[Any, ...], rows: tuple[tuple[Any, ...], ...]
+) -> list[Any]:
+    """The state a scenario starts from: the header, then each field's initial values (the
+    last element of its ``LAYOUT`` row)."""
+    S = [None] * size
+    S[: len(header)] = header
+    for row in rows:
+        offset, count, values = row[1], row[2], row[-1]
+        S[offset : offset + count] = values
+    return S
+
+
+def _scalars(values: Any) -> bool:
+    return isinstance(values, tuple) and all(v is None or isinstance(v, (int, str)) for v in values)
