@@ -676,21 +676,8 @@ def _odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
 # each scenario's own title and, as compact tables with readable labels, what it states: the
 # whole set-up for a scenario without a base, the changes for one with a base.
 
-_WORDS = {
-    "vp": "VP",
-    "vps": "VPs",
-    "dp": "DP",
-    "dps": "DPs",
-    "pp": "PP",
-    "pps": "PPs",
-    "brp": "BRP",
-    "brps": "BRPs",
-    "tp": "TP",
-    "hre": "HRE",
-    "ww1": "WW1",
-    "ww2": "WW2",
-    "setup": "set-up",
-}
+#: English spellings of words in names; a game adds its own terms (`words:` in game.yaml)
+_WORDS = {"setup": "set-up"}
 _SCENARIO_HANDLED = frozenset(
     {
         "scenario",
@@ -719,12 +706,16 @@ _SCENARIO_HANDLED = frozenset(
 )
 
 
-def _label(key: Any, titles: dict[str, str] | None = None) -> str:
-    """A readable label for a field or id: its declared `title`, else e.g. vp_max -> "VP max"."""
+def _label(
+    key: Any, titles: dict[str, str] | None = None, spelled: dict[str, str] | None = None
+) -> str:
+    """A readable label for a field or id: its declared `title`, else its words, spelled as
+    the game says (`words:` in game.yaml): vp_max -> "VP max" with `words: {vp: VP}`."""
     if titles and str(key) in titles:
         return titles[str(key)]
+    spelled = _WORDS if spelled is None else spelled
     words = [w for w in str(key).replace("-", "_").split("_") if w]
-    text = " ".join(_WORDS.get(w.lower(), w) for w in words)
+    text = " ".join(spelled.get(w.lower(), w) for w in words)
     return text[:1].upper() + text[1:]
 
 
@@ -744,6 +735,8 @@ class _Names:
         self.things: dict[str, str] = {}
         self.titles: dict[str, str] = {}
         self.plurals: dict[str, str] = {}
+        words = meta.get("words")
+        self.words = {**_WORDS, **(words if isinstance(words, dict) else {})}
         entities_state = (meta.get("state") or {}).get("entities") or {}
         # Fields typed by an enum hold values, not ids: they are printed as they are.
         enums = set(meta.get("enums") or {})
@@ -779,6 +772,10 @@ class _Names:
                     if isinstance(card, dict) and card.get("name"):
                         self.things.setdefault(str(cid), str(card["name"]))
 
+    def label(self, key: Any, titles: dict[str, str] | None = None) -> str:
+        """A readable label for a field or id, in the game's own spelling."""
+        return _label(key, titles, self.words)
+
     def of(self, value: Any, seats: dict[str, str]) -> str:
         """A value as printed: ids become names, lists are joined, booleans read yes/no."""
         if isinstance(value, list):
@@ -787,7 +784,7 @@ class _Names:
             if "value" in value:
                 return self.of(value["value"], seats)
             return "; ".join(
-                f"{_label(k, self.titles)}: {self.of(v, seats)}" for k, v in value.items()
+                f"{self.label(k, self.titles)}: {self.of(v, seats)}" for k, v in value.items()
             )
         if isinstance(value, str):
             if value in seats:
@@ -825,12 +822,14 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
         return view
     base = str(doc["base"]) if doc.get("base") else ""
     if base:
-        view.base_title = known[base][0] if base in known else _label(base)
+        view.base_title = known[base][0] if base in known else names.label(base)
     view.doc = _doc_of(doc)
     seats: dict[str, str] = {}
     for d in _scenario_chain(sid, known):
         for seat, rec in (d.get("seats") or {}).items():
-            seats[str(seat)] = str(rec.get("name", _label(seat)) if isinstance(rec, dict) else rec)
+            seats[str(seat)] = str(
+                rec.get("name", names.label(seat)) if isinstance(rec, dict) else rec
+            )
     t = names.titles
 
     if isinstance(doc.get("seats"), dict):
@@ -838,14 +837,16 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
             (
                 "Sides",
                 "; ".join(
-                    _label(k) if seats.get(str(k)) == _label(k) else f"{_label(k)}: {seats[str(k)]}"
+                    names.label(k)
+                    if seats.get(str(k)) == names.label(k)
+                    else f"{names.label(k)}: {seats[str(k)]}"
                     for k in doc["seats"]
                 ),
             )
         )
     for key in ("constants", "globals"):
         for k, v in (doc.get(key) or {}).items():
-            view.facts.append((_label(k, t), names.of(v, seats)))
+            view.facts.append((names.label(k, t), names.of(v, seats)))
 
     players = doc.get("players")
     if isinstance(players, dict) and players:
@@ -872,15 +873,15 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                     cells.append("all its cards")
                 else:
                     cells.append(names.of(value, seats))
-            rows.append([_label(f, t)] + cells)
+            rows.append([names.label(f, t)] + cells)
         heads = [
             seats[c]
-            if c in seats and seats[c] != _label(c) and not seats[c].startswith(_label(c))
-            else seats.get(c, _label(c))
+            if c in seats and seats[c] != names.label(c) and not seats[c].startswith(names.label(c))
+            else seats.get(c, names.label(c))
             for c in cols
         ]
         heads = [
-            f"{h} ({_label(c)})" if c in seats and h != _label(c) else h
+            f"{h} ({names.label(c)})" if c in seats and h != names.label(c) else h
             for h, c in zip(heads, cols, strict=True)
         ]
         view.tables.append(SetupTable("Players", ["Player"] + heads, rows))
@@ -888,7 +889,7 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
     for kind, recs in (doc.get("entities") or {}).items():
         if not isinstance(recs, dict):
             continue
-        plural = _label(names.plurals.get(str(kind), f"{kind}s"))
+        plural = names.label(names.plurals.get(str(kind), f"{kind}s"))
         records = {k: v for k, v in recs.items() if isinstance(v, dict)}
         if isinstance(recs.get("remove"), list):
             view.facts.append(
@@ -909,7 +910,7 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                     if f != "name" and f not in fields:
                         fields.append(f)
             rows = [
-                [str(r.get("name") or _label(rid))]
+                [str(r.get("name") or names.label(rid))]
                 + [
                     (
                         ""
@@ -923,7 +924,7 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 for rid, r in records.items()
             ]
             view.tables.append(
-                SetupTable(plural, [_label(kind)] + [_label(f, t) for f in fields], rows)
+                SetupTable(plural, [names.label(kind)] + [names.label(f, t) for f in fields], rows)
             )
 
     cards = doc.get("cards")
@@ -941,10 +942,12 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
 
     flow = doc.get("flow")
     for phase, ops in flow.items() if isinstance(flow, dict) else []:
-        where = _label(phase)
+        where = names.label(phase)
         for op, steps in ops.items() if isinstance(ops, dict) else []:
             if op == "remove" and isinstance(steps, list):
-                view.changes.append(f"{where}: step {', '.join(_label(x) for x in steps)} removed.")
+                view.changes.append(
+                    f"{where}: step {', '.join(names.label(x) for x in steps)} removed."
+                )
             elif isinstance(steps, dict):
                 for _step, rec in steps.items():
                     if _doc_of(rec):
