@@ -928,6 +928,7 @@ class ScenarioChecker:
                         sc.origin.pos,
                         f"give it under players: {seat}: {name}: ...",
                     )
+        by_owner = sc.grouped()
         for tname, et in g.entities.items():
             if tname not in sc.records:
                 self.sink.error(
@@ -938,7 +939,7 @@ class ScenarioChecker:
                 )
                 continue
             for rid in sc.records[tname]:
-                given = sc.record_values(tname, rid)
+                given = by_owner.get(f"e.{tname}.{rid}.", {})
                 for name, f in et.attributes.items():
                     if name not in given and not f.optional:
                         self.sink.error(

@@ -16,7 +16,6 @@ from pathlib import Path
 import yaml
 
 from .cli import CLIError, command
-from .project import ProjectError, find_root
 
 ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+\b")
 RULES_LINE = re.compile(r"\bRules:[ \t]*([^\n]+)")
@@ -70,6 +69,8 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .project import ProjectError, find_root
+
     try:
         root = find_root()
     except ProjectError as exc:

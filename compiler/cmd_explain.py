@@ -9,11 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import ir
 from .cli import CLIError, command
-from .project import ProjectError, compile_project, find_root, new_sink
+
+if TYPE_CHECKING:
+    from . import ir
 
 
 def _layer(pos: Any) -> str:
@@ -83,6 +84,8 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .project import ProjectError, compile_project, find_root, new_sink
+
     game_id, _, scenario = args.name.partition("/")
     try:
         root = find_root()

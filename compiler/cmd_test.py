@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 
 from .cli import CLIError, command
-from .examples import example_files, run_examples
-from .project import ProjectError, find_root, new_sink
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -18,6 +16,9 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .examples import example_files, run_examples
+    from .project import ProjectError, find_root, new_sink
+
     try:
         root = find_root()
     except ProjectError as exc:

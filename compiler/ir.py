@@ -188,6 +188,16 @@ class Scenario:
     def prefixed(self, prefix: str) -> dict[str, Value]:
         return {k[len(prefix) :]: v for k, v in self.values.items() if k.startswith(prefix)}
 
+    def grouped(self) -> dict[str, dict[str, Value]]:
+        """Every value by the path of its owner (``"e.army.blue_1."``) and its own name: one
+        pass over the values, for callers that read every record (a scenario may have
+        thousands)."""
+        out: dict[str, dict[str, Value]] = {}
+        for k, v in self.values.items():
+            head, _, last = k.rpartition(".")
+            out.setdefault(head + ".", {})[last] = v
+        return out
+
     @property
     def constants(self) -> dict[str, Any]:
         return {k: v.value for k, v in self.prefixed("c.").items()}

@@ -258,7 +258,8 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
         data["o_" + info.key] = offset
         offset += count
 
-    globals_given = sc.prefixed("g.")
+    by_owner = sc.grouped()
+    globals_given = by_owner.get("g.", {})
     for name, f in game.globals.items():
         key = field_key("g", name)
         if ("g", None, name) in written:
@@ -279,7 +280,7 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
             )
     for tname, et in game.entities.items():
         rids = d.records[tname]
-        given = {rid: sc.record_values(tname, rid) for rid in rids}
+        given = {rid: by_owner.get(f"e.{tname}.{rid}.", {}) for rid in rids}
         for name, f in {**et.attributes, **et.fields}.items():
             key = field_key("e", name, tname)
             if ("e", tname, name) in written and name in et.fields:
@@ -306,7 +307,7 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
         rids = d.records[tname]
         data[f"id_{tname}"] = tuple(rids)
         data[f"name_{tname}"] = tuple(
-            conv.record_name(tname, rid, sc.record_values(tname, rid)) for rid in rids
+            conv.record_name(tname, rid, by_owner.get(f"e.{tname}.{rid}.", {})) for rid in rids
         )
     for ename, e in game.enums.items():
         data[f"e_{ename}"] = tuple(e.values)

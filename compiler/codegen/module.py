@@ -422,13 +422,21 @@ def scenario_module(
     primary = dict(sd.primary)
     lines = []
     for name, (_key, value) in consts.items():
+        # annotated: mypy (and mypyc) need no inference across the scenario modules
+        typ = (
+            "int"
+            if isinstance(value, int)
+            else "dict[str, Any]"
+            if isinstance(value, dict)
+            else "tuple[Any, ...]"
+        )
         if name in base_consts and base_consts[name][1] == value:
-            lines.append(f"{name} = _base.{name}")
+            lines.append(f"{name}: {typ} = _base.{name}")
         elif name == "LAYOUT":
             rows = "".join(f"    {layout_row(row)},\n" for row in value)
-            lines.append(f"{name} = (\n{rows})")
+            lines.append(f"{name}: {typ} = (\n{rows})")
         else:
-            lines.append(f"{name} = {_py(value)}")
+            lines.append(f"{name}: {typ} = {_py(value)}")
     if base is not None and set(base[1].sd.primary) <= set(primary):
         changed = {k: v for k, v in primary.items() if base[1].sd.primary.get(k, _MISSING) != v}
         body = data_literal(changed, named)

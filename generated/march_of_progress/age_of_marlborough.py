@@ -13,14 +13,26 @@ from .engine import MarchOfProgressRules, _end, _log, _lookup, _roll
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
 # values); every field by name (FIELDS) and what fixed references refer to (REFS).
-CARD_ID = ("move_1", "move_2", "recruit", "fortify", "attack", "strength", "score")
-CARD_NAME = ("MOVE 1", "MOVE 2", "RECRUIT", "FORTIFY", "ATTACK", "STRENGTH", "SCORE")
-CARD_GROUP = ("move", "move", "recruit", "fortify", "attack", "strength", "score")
-E_ACTION_GROUP = _base.E_ACTION_GROUP
-E_COUNTRY_KIND = _base.E_COUNTRY_KIND
-TABLE_AOM_NEUTRAL_VP = (((1, 2, 1, None), (3, 4, 2, None), (5, 6, 3, None)), False, False)
-SIZE = 49
-LAYOUT = (
+CARD_ID: tuple[Any, ...] = ("move_1", "move_2", "recruit", "fortify", "attack", "strength", "score")
+CARD_NAME: tuple[Any, ...] = (
+    "MOVE 1",
+    "MOVE 2",
+    "RECRUIT",
+    "FORTIFY",
+    "ATTACK",
+    "STRENGTH",
+    "SCORE",
+)
+CARD_GROUP: tuple[Any, ...] = ("move", "move", "recruit", "fortify", "attack", "strength", "score")
+E_ACTION_GROUP: tuple[Any, ...] = _base.E_ACTION_GROUP
+E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
+TABLE_AOM_NEUTRAL_VP: tuple[Any, ...] = (
+    ((1, 2, 1, None), (3, 4, 2, None), (5, 6, 3, None)),
+    False,
+    False,
+)
+SIZE: int = 49
+LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (36,)),
     ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
@@ -34,8 +46,8 @@ LAYOUT = (
     ("e.army.fortified", 37, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 43, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
-FIELDS = _base.FIELDS
-REFS = _base.REFS
+FIELDS: dict[str, Any] = _base.FIELDS
+REFS: dict[str, Any] = _base.REFS
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
@@ -155,4 +167,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "103 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n107 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n108 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n112 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n116 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n117 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n118 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n122 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n123 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n124 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n125 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n129 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"
+_ORIGINS = "115 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n119 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n120 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n124 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n128 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n129 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n130 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n134 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n135 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n136 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n137 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"

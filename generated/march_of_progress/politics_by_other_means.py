@@ -28,7 +28,7 @@ from .engine import (
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
 # values); every field by name (FIELDS) and what fixed references refer to (REFS).
-CARD_ID = (
+CARD_ID: tuple[Any, ...] = (
     "move_1",
     "move_2",
     "recruit",
@@ -41,7 +41,7 @@ CARD_ID = (
     "partisans",
     "militia",
 )
-CARD_NAME = (
+CARD_NAME: tuple[Any, ...] = (
     "MOVE 1",
     "MOVE 2",
     "RECRUIT",
@@ -54,7 +54,7 @@ CARD_NAME = (
     "PARTISANS",
     "MILITIA",
 )
-CARD_GROUP = (
+CARD_GROUP: tuple[Any, ...] = (
     "move",
     "move",
     "recruit",
@@ -67,11 +67,11 @@ CARD_GROUP = (
     "score",
     "score",
 )
-E_ACTION_GROUP = _base.E_ACTION_GROUP
-E_COUNTRY_KIND = _base.E_COUNTRY_KIND
-E_PARTISANS_OPTION = ("place_cube", "take_cubes")
-SIZE = 63
-LAYOUT = (
+E_ACTION_GROUP: tuple[Any, ...] = _base.E_ACTION_GROUP
+E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
+E_PARTISANS_OPTION: tuple[Any, ...] = ("place_cube", "take_cubes")
+SIZE: int = 63
+LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (37,)),
     ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("g.propaganda_level", 15, 1, "int", None, "all", False, 1, 6, (1,)),
@@ -92,7 +92,7 @@ LAYOUT = (
     ("e.army.fortified", 51, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 57, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
-FIELDS = {
+FIELDS: dict[str, Any] = {
     "g": (
         "vp_stock",
         "initiative",
@@ -109,7 +109,7 @@ FIELDS = {
         "army": ("owner", "number", "location", "fortified", "on_capital"),
     },
 }
-REFS = _base.REFS
+REFS: dict[str, Any] = _base.REFS
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {

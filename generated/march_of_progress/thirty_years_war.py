@@ -12,13 +12,40 @@ from .engine import MarchOfProgressRules
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
 # values); every field by name (FIELDS) and what fixed references refer to (REFS).
-CARD_ID = ("move_1", "move_2", "recruit", "fortify", "attack", "attack_plus_1", "strength", "score")
-CARD_NAME = ("MOVE 1", "MOVE 2", "RECRUIT", "FORTIFY", "ATTACK", "ATTACK+1", "STRENGTH", "SCORE")
-CARD_GROUP = ("move", "move", "recruit", "fortify", "attack", "attack", "strength", "score")
-E_ACTION_GROUP = ("move", "recruit", "fortify", "attack", "strength", "score")
-E_COUNTRY_KIND = ("home", "neutral")
-SIZE = 48
-LAYOUT = (
+CARD_ID: tuple[Any, ...] = (
+    "move_1",
+    "move_2",
+    "recruit",
+    "fortify",
+    "attack",
+    "attack_plus_1",
+    "strength",
+    "score",
+)
+CARD_NAME: tuple[Any, ...] = (
+    "MOVE 1",
+    "MOVE 2",
+    "RECRUIT",
+    "FORTIFY",
+    "ATTACK",
+    "ATTACK+1",
+    "STRENGTH",
+    "SCORE",
+)
+CARD_GROUP: tuple[Any, ...] = (
+    "move",
+    "move",
+    "recruit",
+    "fortify",
+    "attack",
+    "attack",
+    "strength",
+    "score",
+)
+E_ACTION_GROUP: tuple[Any, ...] = ("move", "recruit", "fortify", "attack", "strength", "score")
+E_COUNTRY_KIND: tuple[Any, ...] = ("home", "neutral")
+SIZE: int = 48
+LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (35,)),
     ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
@@ -32,7 +59,7 @@ LAYOUT = (
     ("e.army.fortified", 36, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 42, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
-FIELDS = {
+FIELDS: dict[str, Any] = {
     "g": ("vp_stock", "initiative"),
     "p": ("vp", "strength", "home", "cards", "hand", "played", "revealed", "discard"),
     "e": {
@@ -40,7 +67,7 @@ FIELDS = {
         "army": ("owner", "number", "location", "fortified", "on_capital"),
     },
 }
-REFS = {
+REFS: dict[str, Any] = {
     "e.army.owner": "player",
     "e.country.adjacent": "country",
     "e.country.owner": "player",

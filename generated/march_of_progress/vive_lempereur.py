@@ -24,13 +24,13 @@ from .engine import (
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
 # values); every field by name (FIELDS) and what fixed references refer to (REFS).
-CARD_ID = _base.CARD_ID
-CARD_NAME = _base.CARD_NAME
-CARD_GROUP = _base.CARD_GROUP
-E_ACTION_GROUP = _base.E_ACTION_GROUP
-E_COUNTRY_KIND = _base.E_COUNTRY_KIND
-SIZE = 51
-LAYOUT = (
+CARD_ID: tuple[Any, ...] = _base.CARD_ID
+CARD_NAME: tuple[Any, ...] = _base.CARD_NAME
+CARD_GROUP: tuple[Any, ...] = _base.CARD_GROUP
+E_ACTION_GROUP: tuple[Any, ...] = _base.E_ACTION_GROUP
+E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
+SIZE: int = 51
+LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (42,)),
     ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
@@ -45,7 +45,7 @@ LAYOUT = (
     ("e.army.fortified", 39, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 45, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
-FIELDS = {
+FIELDS: dict[str, Any] = {
     "g": ("vp_stock", "initiative"),
     "p": ("vp", "strength", "home", "cards", "hand", "played", "revealed", "discard", "set_aside"),
     "e": {
@@ -53,7 +53,7 @@ FIELDS = {
         "army": ("owner", "number", "location", "fortified", "on_capital"),
     },
 }
-REFS = _base.REFS
+REFS: dict[str, Any] = _base.REFS
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {

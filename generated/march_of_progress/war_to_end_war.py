@@ -25,13 +25,13 @@ from .engine import (
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
 # values); every field by name (FIELDS) and what fixed references refer to (REFS).
-CARD_ID = _base.CARD_ID
-CARD_NAME = _base.CARD_NAME
-CARD_GROUP = _base.CARD_GROUP
-E_ACTION_GROUP = _base.E_ACTION_GROUP
-E_COUNTRY_KIND = _base.E_COUNTRY_KIND
-SIZE = 57
-LAYOUT = (
+CARD_ID: tuple[Any, ...] = _base.CARD_ID
+CARD_NAME: tuple[Any, ...] = _base.CARD_NAME
+CARD_GROUP: tuple[Any, ...] = _base.CARD_GROUP
+E_ACTION_GROUP: tuple[Any, ...] = _base.E_ACTION_GROUP
+E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
+SIZE: int = 57
+LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (26,)),
     ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("g.vp_removed", 15, 1, "int", None, "all", False, 0, None, (0,)),
@@ -49,7 +49,7 @@ LAYOUT = (
     ("e.army.on_capital", 45, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.side", 51, 6, "ref", "country", "all", True, None, None, (None,) * 6),
 )
-FIELDS = {
+FIELDS: dict[str, Any] = {
     "g": ("vp_stock", "initiative", "vp_removed", "defence_plus", "attacker"),
     "p": ("vp", "strength", "home", "cards", "hand", "played", "revealed", "discard"),
     "e": {
@@ -57,7 +57,7 @@ FIELDS = {
         "army": ("owner", "number", "location", "fortified", "on_capital", "side"),
     },
 }
-REFS = _base.REFS
+REFS: dict[str, Any] = _base.REFS
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {

@@ -24,7 +24,7 @@ from .engine import (
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
 # values); every field by name (FIELDS) and what fixed references refer to (REFS).
-CARD_ID = (
+CARD_ID: tuple[Any, ...] = (
     "move_1",
     "move_2",
     "recruit",
@@ -41,7 +41,7 @@ CARD_ID = (
     "air_power",
     "vweapons",
 )
-CARD_NAME = (
+CARD_NAME: tuple[Any, ...] = (
     "MOVE 1",
     "MOVE 2",
     "RECRUIT",
@@ -58,7 +58,7 @@ CARD_NAME = (
     "ATTACK+1 WITH AIR POWER",
     "VWEAPONS",
 )
-CARD_GROUP = (
+CARD_GROUP: tuple[Any, ...] = (
     "move",
     "move",
     "recruit",
@@ -75,10 +75,10 @@ CARD_GROUP = (
     "attack",
     "move",
 )
-E_ACTION_GROUP = _base.E_ACTION_GROUP
-E_COUNTRY_KIND = _base.E_COUNTRY_KIND
-SIZE = 60
-LAYOUT = (
+E_ACTION_GROUP: tuple[Any, ...] = _base.E_ACTION_GROUP
+E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
+SIZE: int = 60
+LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (39,)),
     ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("g.part", 15, 1, "int", None, "all", False, 1, 2, (1,)),
@@ -98,7 +98,7 @@ LAYOUT = (
     ("e.army.on_capital", 48, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.moved", 54, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
-FIELDS = {
+FIELDS: dict[str, Any] = {
     "g": ("vp_stock", "initiative", "part", "vp_removed", "second_move_played", "air_power_bonus"),
     "p": ("vp", "strength", "home", "cards", "hand", "played", "revealed", "discard", "set_aside"),
     "e": {
@@ -106,7 +106,7 @@ FIELDS = {
         "army": ("owner", "number", "location", "fortified", "on_capital", "moved"),
     },
 }
-REFS = _base.REFS
+REFS: dict[str, Any] = _base.REFS
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
