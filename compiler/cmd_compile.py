@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
+from pathlib import Path
 
 from .cli import CLIError, command
-from .project import ProjectError, compile_project, diff_outputs, find_root, new_sink, write_outputs
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -25,14 +26,29 @@ def _add_compile(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write nothing; exit 1 with a diff if generated/ is not what the rules generate",
     )
-    p.add_argument(
+    native = p.add_mutually_exclusive_group()
+    native.add_argument(
         "--native",
         action="store_true",
         help="also compile the engines to C extension modules with mypyc (optional; faster)",
     )
+    native.add_argument(
+        "--no-native",
+        action="store_true",
+        help="remove the native build: the engines run as the generated Python again",
+    )
 
 
 def _compile(args: argparse.Namespace, generate: bool) -> int:
+    from .project import (
+        ProjectError,
+        compile_project,
+        diff_outputs,
+        find_root,
+        new_sink,
+        write_outputs,
+    )
+
     try:
         root = find_root()
         sink = new_sink(root)
@@ -67,12 +83,19 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
         print(f"{verb} {rel.as_posix()}", file=sys.stderr)
     if not changed:
         print("rulecraft: generated/ is up to date", file=sys.stderr)
+    games = sorted({rel.parts[1] for rel in result.outputs})
     if getattr(args, "native", False):
-        return _native(root, sorted({rel.parts[1] for rel in result.outputs}))
+        return _native(root, games)
+    if getattr(args, "no_native", False):
+        from .native import remove_native
+
+        for game in games:
+            for path in remove_native(root / "generated" / game):
+                print(f"removed {path.relative_to(root).as_posix()}", file=sys.stderr)
     return 0
 
 
-def stale_native(root, outputs) -> list[str]:  # type: ignore[no-untyped-def]
+def stale_native(root: Path, outputs: Iterable[Path]) -> list[str]:
     """Games whose native build was made from other generated modules than today's."""
     import json
 
@@ -92,7 +115,7 @@ def stale_native(root, outputs) -> list[str]:  # type: ignore[no-untyped-def]
     return out
 
 
-def _native(root, games: list[str]) -> int:  # type: ignore[no-untyped-def]
+def _native(root: Path, games: list[str]) -> int:
     import time
 
     from .native import NativeError, build_native

@@ -14,7 +14,7 @@ from rulecraft.compiler.cli import main
 from rulecraft.runtime.tools.agents import RandomAgent
 from rulecraft.runtime.tools.balance import balance, scenarios_of, seat_colours
 
-# the module (``rulecraft.runtime.simulate`` is the function)
+# the module (``rulecraft.runtime.tools.simulate``; ``rulecraft.runtime.simulate`` is the function)
 sim = importlib.import_module("rulecraft.runtime.tools.simulate")
 
 GAME = "march_of_progress"

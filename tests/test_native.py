@@ -2,8 +2,8 @@
 Python modules play: the same options, log lines and results for the same seeds and
 decisions, through the machine form (Game.apply) and the playout form.
 
-Runs with `-m native` once a native build exists (CI builds one where a C compiler is
-available); the two engines run in separate processes, since a process imports either the
+Runs with `-m native` after `rulecraft compile --native` (CI builds one where a C compiler
+is available); the two engines run in separate processes, since a process imports either the
 extension modules or the Python ones.
 """
 
@@ -80,7 +80,9 @@ def _run(mode: str, games: int) -> dict[str, str]:
 @pytest.mark.native
 def test_native_build_plays_the_same_games():
     if not _native_built():
-        pytest.skip("no native build: run `rulecraft compile --native march_of_progress`")
+        pytest.fail(
+            "no native build to test: run `rulecraft compile --native march_of_progress` first"
+        )
     games = int(os.environ.get("RULECRAFT_NATIVE_GAMES", "30"))
     native = _run("native", games)
     interpreted = _run("interpreted", games)
