@@ -1,8 +1,9 @@
-"""Compile time of every game in ``rules/``: the whole pipeline and its stages.
+"""Compile time of every game in ``rules/`` (the whole pipeline and its stages) and the size
+of the generated engines.
 
-Usage::
+Usage (from the repository root)::
 
-    python benchmarks/bench_compile.py [REPS=5]
+    python benchmarks/bench_compile.py [REPS=3]
 
 Measured, ``REPS`` times each, medians quoted (wall clock and process CPU time):
 
@@ -15,13 +16,21 @@ Measured, ``REPS`` times each, medians quoted (wall clock and process CPU time):
   - ``load+validate``: ``SchemaStore()`` (reads and meta-checks the JSON schemas), the
     ``game.yaml`` schema check of table-only games and
     ``builder.load_sources`` (YAML + JSON schemas) of games with a flow;
-  - ``build+check``: ``variants.resolve_scenarios`` (build one model per scenario) and
-    ``checker.check_game`` per scenario;
-  - ``generate``: ``codegen.generate_module`` per scenario (formatting is the next stage),
-    plus ``project.package_init``;
-  - ``format``: ``codegen.format_many``: one ``ruff format`` subprocess for all modules.
+  - ``build+check``: ``variants.resolve_scenarios`` (build one model per scenario, with the
+    game's tables) and ``checker.check_game`` per scenario;
+  - ``generate``: ``codegen.generate_game`` (engine v2: ``engine.py``, one data module per
+    scenario and ``__init__.py``, unformatted) with ``project.looked_up`` (the range tables
+    the rules look up);
+  - ``format``: ``codegen.format_many``: one ``ruff format`` (and import sort) subprocess
+    for all modules of a game, then the rules-position tables.
 
 ``staged`` mirrors ``compile_project`` step by step: when the pipeline changes, change it too.
+The schemas are loaded once per process (``SchemaStore.default()``), as ``compile_project``
+does: the cold run pays for it.
+
+Generated size: lines and bytes of ``generated/<game>/*.py`` as checked in (and whether the
+pipeline's output equals them), per module; for The March of Progress the ratio against
+15,040 lines, what engine v1 generated for its six scenarios (issue 7 aims at <= 40%).
 
 The stage sum can differ slightly from ``compile_project`` (timer overhead, noise).
 The first repetition also pays for imports and caches and is
@@ -45,6 +54,7 @@ from rulecraft.compiler.variants import resolve_scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
 STAGES = ("load tables", "load+validate", "build+check", "generate", "format")
+V1_LINES = {"march_of_progress": 15_040}  # engine v1's generated lines (all scenarios)
 
 
 class _Clock:
@@ -62,16 +72,17 @@ class _Clock:
 
 
 def staged(root: Path) -> tuple[_Clock, int, int]:
-    """One pass over the project, stage by stage: (clock, games, errors)."""
+    """One pass over the project, stage by stage: (clock, scenarios, diagnostics)."""
     clock = _Clock()
     sink = project.new_sink(root)
-    schemas = clock.time("load+validate", SchemaStore)
-    games = 0
+    schemas = clock.time("load+validate", SchemaStore.default)
+    scenarios = 0
     for gdir in project.game_dirs(root):
+        tables = {}
         if (gdir / "tables").is_dir():
             from rulecraft.compiler.tables import load_tables
 
-            clock.time("load tables", load_tables, gdir, sink)
+            tables = clock.time("load tables", load_tables, gdir, sink)
         if not (gdir / "flow.yaml").exists():
             if (gdir / "game.yaml").exists():
                 from rulecraft.compiler.loader import load_yaml
@@ -88,7 +99,7 @@ def staged(root: Path) -> tuple[_Clock, int, int]:
         if src is None:
             continue
         before = len(sink.diagnostics)
-        resolved = clock.time("build+check", resolve_scenarios, src, sink)
+        resolved = clock.time("build+check", resolve_scenarios, src, sink, tables)
         if len(sink.diagnostics) > before:
             continue
         ok = []
@@ -98,16 +109,19 @@ def staged(root: Path) -> tuple[_Clock, int, int]:
                 ok.append(sid)
         if len(sink.diagnostics) > before or not ok:
             continue
-        texts = {}
-        for sid in ok:
-            games += 1
-            texts[f"{sid}.py"] = clock.time("generate", codegen.generate_module, resolved[sid])
-        texts["__init__.py"] = clock.time("generate", project.package_init, resolved)
+        scenarios += len(ok)
+
+        def generate(resolved=resolved, ok=ok):
+            return codegen.generate_game(
+                {sid: resolved[sid] for sid in ok}, project.looked_up(resolved)
+            )
+
+        texts = clock.time("generate", generate)
         clock.time("format", codegen.format_many, texts)
-    return clock, games, len(sink.diagnostics)
+    return clock, scenarios, len(sink.diagnostics)
 
 
-def whole(root: Path) -> tuple[float, float, int, int]:
+def whole(root: Path) -> tuple[float, float, int, int, dict[Path, str]]:
     w, c = time.perf_counter(), time.process_time()
     sink = project.new_sink(root)
     compiled = project.compile_project(root, sink)
@@ -116,16 +130,51 @@ def whole(root: Path) -> tuple[float, float, int, int]:
         time.process_time() - c,
         len(compiled.games),
         len(sink.diagnostics),
+        compiled.outputs,
     )
+
+
+def sizes(outputs: dict[Path, str]) -> None:
+    """Lines and bytes of the generated modules, per game and module."""
+    games = sorted({rel.parts[1] for rel in outputs} | {p.name for p in game_dirs_generated()})
+    print("generated engines (generated/<game>/*.py as checked in):")
+    print(f"  {'module':48}{'lines':>8}{'bytes':>10}")
+    for game in games:
+        folder = ROOT / "generated" / game
+        files = sorted(folder.glob("*.py"))
+        total_lines = total_bytes = 0
+        same = all(
+            (ROOT / rel).exists() and (ROOT / rel).read_text(encoding="utf-8") == text
+            for rel, text in outputs.items()
+            if rel.parts[1] == game
+        )
+        for p in files:
+            text = p.read_text(encoding="utf-8")
+            lines, size = text.count("\n"), len(text.encode("utf-8"))
+            total_lines += lines
+            total_bytes += size
+            print(f"  {game + '/' + p.name:48}{lines:8,}{size:10,}")
+        note = "" if same else "  (differs from what the rules generate now: recompile)"
+        print(f"  {game + ' total':48}{total_lines:8,}{total_bytes:10,}{note}")
+        if game in V1_LINES:
+            v1 = V1_LINES[game]
+            print(f"  {'':48}{total_lines / v1:8.1%} of engine v1's {v1:,} lines (aim <= 40%)")
+    print()
+
+
+def game_dirs_generated() -> list[Path]:
+    gen = ROOT / "generated"
+    return sorted(p for p in gen.iterdir() if (p / "__init__.py").is_file())
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    reps = int(argv[0]) if argv else 5
-    print(f"$ {shlex.join(['python', sys.argv[0], *argv])}")
+    reps = int(argv[0]) if argv else 3
+    print(f"$ {shlex.join(['python', 'benchmarks/bench_compile.py', *argv])}")
     print(
         f"python {platform.python_version()} on {platform.machine()}, "
-        f"{os.cpu_count()} cpus, {time.strftime('%Y-%m-%d %H:%M')}"
+        f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}"
     )
     games = sorted(p.name for p in project.game_dirs(ROOT))
     print(f"project {ROOT}: rules/ {', '.join(games)}; {reps} reps, interleaved\n")
@@ -135,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(reps):
         runs_whole.append(whole(ROOT))
         runs_staged.append(staged(ROOT))
+
+    sizes(cold[4])
 
     def ms(x: float) -> str:
         return f"{x * 1000:9.1f}"
@@ -156,8 +207,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'  ' + st:22}{ms(w)}  {ms(c)}")
     print(f"{'  sum of stages':22}{ms(total_w)}  {ms(total_c)}")
     print(
-        f"\n{cold[2]} scenario engine(s) generated, {cold[3]} diagnostics; "
-        "format = ruff in a subprocess (its cpu time is not in this process's cpu column)"
+        f"\n{cold[2]} scenario(s) checked, {len(cold[4])} module(s) generated, {cold[3]} "
+        "diagnostics; format = ruff in a subprocess (its cpu time is not in this process's "
+        "cpu column)"
     )
     return 0
 

@@ -1,8 +1,9 @@
-"""Engine v2 guarantees not covered elsewhere: a save from a changed layout is refused, and
-routines that wait for decisions may call themselves (the machine keeps one frame per call).
+"""Engine v2 guarantees not covered elsewhere: a save from a changed layout is refused;
+routines that wait for decisions may call themselves (the machine keeps one frame per call);
+a scenario that changes only set-up data adds no routine code.
 
-Both compile a changed copy of the toy game (tests/fixtures/games/toy/) into a scratch
-project with the real pipeline.
+Each compiles a changed copy of a game (the toy game of tests/fixtures/games/toy/, or The
+March of Progress) into a scratch project with the real pipeline.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from compile_helpers import compile_into, import_generated
+from compile_helpers import compile_into, import_generated, scratch_project
 from fixtures.toy import SOURCE, SPEC
-
 from rulecraft.runtime import Game, SaveError
 
 
@@ -121,3 +121,40 @@ def test_a_routine_that_waits_may_call_itself(tmp_path):
             d = h.pending()[0]
             h.apply_index(d.player, r.randrange(len(d.options)))
         assert h.result is not None
+
+
+LONG_WAR = """\
+scenario: long_war
+base: thirty_years_war
+title: "The Long War"
+constants:
+  victory_vps: {value: 25}
+globals:
+  vp_stock: 42
+players:
+  all: {strength: 2}
+entities:
+  country:
+    neutral: {vp_die: 1, adjacent: [blue_home, orange_home, bavaria]}
+    bavaria: {name: Bavaria, kind: neutral, garrison: 0, vp_max: 2, vp_die: 2, adjacent: [neutral]}
+"""
+
+
+def test_a_scenario_that_changes_only_set_up_data_adds_no_routine_code(tmp_path):
+    root = scratch_project(tmp_path)
+    (root / "rules/march_of_progress/scenarios/long_war.yaml").write_text(
+        LONG_WAR, encoding="utf-8"
+    )
+    compile_into(root)
+    source = (root / "generated/march_of_progress/long_war.py").read_text(encoding="utf-8")
+    assert "\nclass " not in source and " def " not in source and "\ndef " not in source
+    # and it plays, with its data
+    spec = import_generated(root, "march_of_progress").SPECS["long_war"]
+    g = Game.new(spec, "long_war", 1)
+    assert g.state["g"]["vp_stock"] == 42
+    assert [p["strength"] for p in g.state["p"]] == [2, 2]
+    assert "bavaria" in spec.ids["country"]
+    r = random.Random(1)
+    while not g.finished:
+        d = g.pending()[0]
+        g.apply_index(d.player, r.randrange(len(d.options)))
