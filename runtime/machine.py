@@ -148,11 +148,13 @@ def _located(exc: Exception) -> RulesError:
     return err
 
 
-def run(spec: Any, S: list[Any], v: Any = None) -> None:
+def run(spec: Any, S: list[Any], v: Any = None, until_main: bool = False) -> None:
     """Resume the machine with ``v`` (an answer, or None) until it waits or the game ends.
 
-    ``spec`` is the scenario's :class:`~rulecraft.runtime.spec.GameSpec`."""
+    ``spec`` is the scenario's :class:`~rulecraft.runtime.spec.GameSpec`. With
+    ``until_main``, stop before resuming the flow of play itself (for :func:`playout`)."""
     routines = spec.routines
+    main = spec.main_rid if until_main else -1
     unwound: list[tuple[Any, ...]] = []
     S[UNWIND] = unwound
     try:
@@ -161,6 +163,8 @@ def run(spec: Any, S: list[Any], v: Any = None) -> None:
             if st is None:
                 raise RulesError("the rules never ended the game (the state machine ran out)")
             F = st[0]
+            if F[0] == main and st[1] is None:
+                return
             S[STACK] = st[1]
             v = routines[F[0]](S, F, v)
             if v is SUSPEND:
@@ -242,7 +246,7 @@ def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
                     n = len(opts) + sites[d[1]].optional
                     i = int(R() * n) if n > 1 else 0
                     ready, v = answer(S, 0, opts[i] if i < len(opts) else None, simultaneous)
-                _resume_until_main(spec, S, v)
+                run(spec, S, v, until_main=True)
                 continue
             st = S[STACK]
             if st is not None and st[1] is None and st[0][0] == main:
@@ -259,32 +263,6 @@ def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
         raise
     except Exception as exc:
         raise _located(exc) from exc
-
-
-def _resume_until_main(spec: Any, S: list[Any], v: Any) -> None:
-    """Run the machine form like :func:`run`, but stop before resuming the flow of play."""
-    routines = spec.routines
-    main = spec.main_rid
-    unwound: list[tuple[Any, ...]] = []
-    S[UNWIND] = unwound
-    try:
-        while True:
-            st = S[STACK]
-            if st is None:
-                raise RulesError("the rules never ended the game (the state machine ran out)")
-            F = st[0]
-            if F[0] == main and st[1] is None:
-                return
-            S[STACK] = st[1]
-            v = routines[F[0]](S, F, v)
-            if v is SUSPEND:
-                st = S[STACK]
-                for f in reversed(unwound):
-                    st = (f, st)
-                S[STACK] = st
-                return
-    finally:
-        S[UNWIND] = None
 
 
 def check_turn(S: list[Any]) -> None:

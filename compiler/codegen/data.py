@@ -26,27 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...runtime.layout import engine_data
+from ...runtime.layout import HEADER_NAMES, engine_data
 from .. import ir
 from ..effects import Assign, Attr, AugAssign, Move, MoveAll, Name, Str, walk
 
 # Header slots (rulecraft.runtime.layout); generated engines carry them as literals.
-HEADER = (
-    "RNG",
-    "DRAWS",
-    "REVEALS",
-    "STEPS",
-    "TURN",
-    "LIMIT",
-    "SEED",
-    "RESULT",
-    "STACK",
-    "PENDING",
-    "ANSWERS",
-    "LOG",
-    "UNWIND",
-)
-ABI = 2
+HEADER = tuple(name.upper() for name in HEADER_NAMES)
 
 
 class DataError(Exception):

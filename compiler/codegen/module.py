@@ -19,8 +19,9 @@ from typing import Any
 
 import jinja2
 
+from ...runtime.layout import ABI
 from .. import ir
-from .data import ABI, ScenarioData, build_data, ref_kind, written_fields
+from .data import ScenarioData, build_data, ref_kind, written_fields
 from .exprs import CodegenError, ExprGen, Scope
 from .routines import RoutineGen, Tables, find_suspending
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -986,50 +987,39 @@ class RoutineGen:
             self.jump(after)
 
     def lower_while(self, s: While) -> None:
-        head = self.new_arm()
-        self.jump(head)
-        self.cur = head
-        body = self.new_arm()
-        after = ArmRef()
-        self.arm_line(0, f"if {self.expr(s.cond)}:")
-        self.arm_line(1, Jump(body, tail=True))
-        self.arm_line(0, "else:")
-        self.arm_line(1, Jump(after, tail=True))
-        head.closed = True
-        self.cur = body
-        self.loops.append(("arm", head, after))
-        self.lower_body(s.body)
-        if not self.cur.closed:
-            self.jump(head)
-        self.loops.pop()
-        self.cur = after.set(self.new_arm())
+        self.lower_loop(lambda: self.expr(s.cond), (), s.body)
 
     def lower_for(self, s: For) -> None:
         it = self.scope.declare("_it")
         i = self.scope.declare("_i")
         self.arm_line(0, f"{it} = tuple({self.iterable(s.iter)})")
         self.arm_line(0, f"{i} = 0")
+        self.scope.push()
+        var = self.scope.declare(s.var)
+        self.lower_loop(lambda: f"{i} < len({it})", (f"{var} = {it}[{i}]", f"{i} += 1"), s.body)
+        self.scope.pop()
+
+    def lower_loop(self, test: Callable[[], str], enter: Sequence[str], body_stmts: Any) -> None:
+        """A loop across resume points: a head arm tests ``test()`` (read in the head), runs
+        the ``enter`` lines and jumps to the body, whose end jumps back to the head."""
         head = self.new_arm()
         self.jump(head)
         self.cur = head
-        self.scope.push()
-        var = self.scope.declare(s.var)
         body = self.new_arm()
         after = ArmRef()
-        self.arm_line(0, f"if {i} < len({it}):")
-        self.arm_line(1, f"{var} = {it}[{i}]")
-        self.arm_line(1, f"{i} += 1")
+        self.arm_line(0, f"if {test()}:")
+        for line in enter:
+            self.arm_line(1, line)
         self.arm_line(1, Jump(body, tail=True))
         self.arm_line(0, "else:")
         self.arm_line(1, Jump(after, tail=True))
         head.closed = True
         self.cur = body
         self.loops.append(("arm", head, after))
-        self.lower_body(s.body)
+        self.lower_body(body_stmts)
         if not self.cur.closed:
             self.jump(head)
         self.loops.pop()
-        self.scope.pop()
         self.cur = after.set(self.new_arm())
 
 
