@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from .layout import ANSWERS, LIMIT, LOG, PENDING, RESULT, STACK, STEPS, TURN, UNWIND
 
@@ -135,17 +135,19 @@ def _origin_table(g: dict[str, Any]) -> tuple[list[int], list[str]] | None:
     return table
 
 
-def _located(exc: Exception) -> RulesError:
-    if isinstance(exc, RulesError):
-        exc.locate(origin_of(exc))
-        return exc
+def _reraise(exc: Exception) -> NoReturn:
+    """Raise ``exc`` as the runtime reports it: a :class:`RulesError` gets the rules position
+    of the generated line that failed; another :class:`GameError` passes unchanged; any other
+    exception is a rules bug surfacing in generated code, raised as a located RulesError."""
+    if isinstance(exc, GameError):
+        if isinstance(exc, RulesError):
+            exc.locate(origin_of(exc))
+        raise exc
     if isinstance(exc, RecursionError):
         message = "the rules call themselves too deeply (an endless recursion?)"
     else:
         message = f"{type(exc).__name__}: {exc}"
-    err = RulesError(message, origin_of(exc))
-    err.__cause__ = exc
-    return err
+    raise RulesError(message, origin_of(exc)) from exc
 
 
 def run(spec: Any, S: list[Any], v: Any = None, until_main: bool = False) -> None:
@@ -175,12 +177,8 @@ def run(spec: Any, S: list[Any], v: Any = None, until_main: bool = False) -> Non
                 return
     except GameEnded:
         S[PENDING] = None
-    except GameError as exc:
-        if isinstance(exc, RulesError):
-            exc.locate(origin_of(exc))
-        raise
-    except Exception as exc:  # a rules bug surfacing in generated code
-        raise _located(exc) from exc
+    except Exception as exc:
+        _reraise(exc)
     finally:
         S[UNWIND] = None
 
@@ -257,12 +255,8 @@ def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
             raise RulesError("the game is neither waiting for a decision nor finished")
     except GameEnded:
         S[PENDING] = None
-    except GameError as exc:
-        if isinstance(exc, RulesError):
-            exc.locate(origin_of(exc))
-        raise
     except Exception as exc:
-        raise _located(exc) from exc
+        _reraise(exc)
 
 
 def check_turn(S: list[Any]) -> None:

@@ -292,7 +292,20 @@ class NamedState(MutableMapping[str, Any]):
         return sum(1 for _ in self)
 
 
-class _Fields(MutableMapping[str, Any]):
+class _LiveMapping(MutableMapping[str, Any]):
+    """A mapping read and written in place in a state; equal to any mapping with the same
+    items (``g.state["p"][0] == h.state["p"][0]``)."""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+class _Fields(_LiveMapping):
     """The fields of the globals (``scope == "g"``) or of one seat (``"p"``, ``index``)."""
 
     def __init__(self, owner: NamedState, scope: str, index: int) -> None:
@@ -342,15 +355,6 @@ class _Fields(MutableMapping[str, Any]):
     def __len__(self) -> int:
         return len(self._names()) + (2 if self._scope == "p" else 0)
 
-    def __eq__(self, other: object) -> bool:
-        # also equal to another live view with the same fields (``g.state["p"] == h.state["p"]``)
-        if isinstance(other, Mapping):
-            return dict(self.items()) == dict(other.items())
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(dict(self.items()))
-
 
 class _Records(MutableSequence[Any]):
     def __init__(self, owner: NamedState, tname: str) -> None:
@@ -383,7 +387,7 @@ class _Records(MutableSequence[Any]):
         return NotImplemented
 
 
-class _Record(MutableMapping[str, Any]):
+class _Record(_LiveMapping):
     def __init__(self, owner: NamedState, tname: str, index: int) -> None:
         self._owner = owner
         self._tname = tname
@@ -421,15 +425,6 @@ class _Record(MutableMapping[str, Any]):
 
     def __len__(self) -> int:
         return 2 + len(self._owner._spec.entity_fields[self._tname])
-
-    def __eq__(self, other: object) -> bool:
-        # also equal to another live view with the same fields (``g.state["p"] == h.state["p"]``)
-        if isinstance(other, Mapping):
-            return dict(self.items()) == dict(other.items())
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(dict(self.items()))
 
 
 class _ListField(MutableSequence[Any]):
@@ -483,7 +478,7 @@ class _ListField(MutableSequence[Any]):
         return repr(self._items())
 
 
-class _Answers(MutableMapping[str, Any]):
+class _Answers(_LiveMapping):
     """Answers given so far to a simultaneous decision: ``{str(player): value}``."""
 
     def __init__(self, owner: NamedState) -> None:
@@ -517,15 +512,6 @@ class _Answers(MutableMapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._pairs())
-
-    def __eq__(self, other: object) -> bool:
-        # also equal to another live view with the same fields (``g.state["p"] == h.state["p"]``)
-        if isinstance(other, Mapping):
-            return dict(self.items()) == dict(other.items())
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(dict(self.items()))
 
 
 class _Constants(MutableMapping[str, Any]):

@@ -406,16 +406,9 @@ class RoutineGen:
             raise CodegenError("assignment to a field that is not in the state")
         code, info = slot
         f: ir.Field = info.field
+        obj = None
         if isinstance(target, Attr):
-            # evaluate the record once
-            obj = self.expr(target.obj)
-            if not _simple(obj):
-                tmp = self.fresh("r")
-                self.line(out, ind, f"{tmp} = {obj}")
-                obj = tmp
-            code = f"S[self.o_{info.key} + {obj}]"
-        else:
-            obj = None
+            code, obj = self.record_slot(out, ind, target, info)
         if info.kind == "set":
             self.line(out, ind, f"{code} = _mask({value})")
             return
@@ -461,13 +454,18 @@ class RoutineGen:
             raise CodegenError("cards move between card fields of the state")
         code, info = slot
         if isinstance(z, Attr):
-            obj = self.expr(z.obj)
-            if not _simple(obj):
-                tmp = self.fresh("r")
-                self.line(out, ind, f"{tmp} = {obj}")
-                obj = tmp
-            code = f"S[self.o_{info.key} + {obj}]"
+            code, _ = self.record_slot(out, ind, z, info)
         return code, info
+
+    def record_slot(self, out: list[str], ind: int, target: Attr, info: Any) -> tuple[str, str]:
+        """The state slot of a record's field, the record evaluated once (into a local when
+        it is not a simple name): ``(S[...] code, record code)``."""
+        obj = self.expr(target.obj)
+        if not _simple(obj):
+            tmp = self.fresh("r")
+            self.line(out, ind, f"{tmp} = {obj}")
+            obj = tmp
+        return f"S[self.o_{info.key} + {obj}]", obj
 
     def reveals(self, src: Any, dst: Any) -> bool:
         return VISIBILITY_RANK[dst.field.visible] > VISIBILITY_RANK[src.field.visible]
