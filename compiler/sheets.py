@@ -737,6 +737,9 @@ class _Names:
         self.plurals: dict[str, str] = {}
         words = meta.get("words")
         self.words = {**_WORDS, **(words if isinstance(words, dict) else {})}
+        player_state = (meta.get("state") or {}).get("player")
+        # the player fields in the order game.yaml declares them
+        self.player_fields = list(map(str, player_state)) if isinstance(player_state, dict) else []
         entities_state = (meta.get("state") or {}).get("entities") or {}
         # Fields typed by an enum hold values, not ids: they are printed as they are.
         enums = set(meta.get("enums") or {})
@@ -858,8 +861,8 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
             for f in rec if isinstance(rec, dict) else []:
                 if f not in fields:
                     fields.append(f)
-        first = ("home", "vp", "strength", "cards", "hand", "discard")
-        fields.sort(key=lambda f: first.index(f) if f in first else len(first))
+        order = names.player_fields
+        fields.sort(key=lambda f: order.index(f) if f in order else len(order))
         rows = []
         for f in fields:
             cells = []
