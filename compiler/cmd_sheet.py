@@ -1,7 +1,9 @@
-"""`rulecraft sheet <game> [--scenario S] [--format html|pdf] [--paper a4|letter] -o FILE`.
+"""`rulecraft sheet <game> [--scenario S] [--record SAVE.json] [--format html|pdf]
+[--paper a4|letter] -o FILE`.
 
-Writes a game's printable reference sheet (see `sheets.py`). The file is written whole or not at
-all: the sheet is rendered first and then moved into place.
+Writes a game's printable reference sheet (see `sheets.py`), or with `--record` its record forms
+filled in from a saved game. The file is written whole or not at all: the sheet is rendered first
+and then moved into place.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .sheets import PAPERS, SheetError, render_html, render_pdf
+from .sheets import PAPERS, SaveFileError, SheetError, render_html, render_pdf
 
 __all__ = ["NAME", "HELP", "add_arguments", "run"]
 
@@ -24,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `rulecraft sheet`."""
     parser.add_argument("game", help="game id, a folder under rules/ (e.g. westphalia)")
     parser.add_argument("--scenario", default=None, help="only this scenario's set-up and aids")
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="SAVE.json",
+        help="print the game's record forms filled in from this saved game (JSON)",
+    )
     parser.add_argument(
         "--format",
         choices=("html", "pdf"),
@@ -89,15 +97,25 @@ def with_suppress_unlink(path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Renders the sheet and writes it; a bad game, scenario or file is one error line, exit 1."""
+    """Renders the sheet and writes it; a bad game, scenario or file is one error line, exit 1;
+    a save given with --record that cannot be used (not JSON, another game) is one line, exit 2."""
     rules_root = Path(args.rules) if getattr(args, "rules", None) else None
+    record = getattr(args, "record", None)
     try:
         fmt = _format_of(args)
         if fmt == "html":
-            data = render_html(args.game, args.scenario, args.paper, rules_root=rules_root).encode()
+            html = render_html(
+                args.game, args.scenario, args.paper, rules_root=rules_root, record=record
+            )
+            data = html.encode()
         else:
-            data = render_pdf(args.game, args.scenario, args.paper, rules_root=rules_root)
+            data = render_pdf(
+                args.game, args.scenario, args.paper, rules_root=rules_root, record=record
+            )
         _write(args.output, data)
+    except SaveFileError as exc:
+        print(f"rulecraft: error: {exc}", file=sys.stderr)
+        return 2
     except SheetError as exc:
         print(f"rulecraft: error: {exc}", file=sys.stderr)
         return 1

@@ -12,11 +12,17 @@ For die-driven columns the sheet prints the exact result probabilities computed 
 
 The PDF is byte-for-byte reproducible: no dates or random identifiers are written, and the font
 subsets WeasyPrint embeds get a fixed timestamp (fontTools reads `SOURCE_DATE_EPOCH`).
+
+With a saved game (`record=`, `rulecraft sheet --record SAVE.json`) the sheet is the game's record
+forms (`kind: form` tables) only, their cells filled in from the save as the tables say (`seat:` on
+columns, `fill:`/`format:`/`skip_zero:` on rows, `when:` on blocks; see docs/sheets.md). The save
+is read as JSON by field name (`g`, `p` by seat); the game's engine is not needed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,11 +36,14 @@ import yaml
 
 __all__ = [
     "PAPERS",
+    "SaveFileError",
+    "SavedRecord",
     "SheetError",
     "build_sheet",
     "default_rules_root",
     "list_games",
     "render_html",
+    "read_save",
     "render_pdf",
 ]
 
@@ -45,6 +54,11 @@ _FIXED_EPOCH = "946684800"
 
 class SheetError(Exception):
     """A sheet cannot be made (unknown game, scenario or paper, or broken rules data)."""
+
+
+class SaveFileError(SheetError):
+    """The saved game given to fill the record forms cannot be used (unreadable, not JSON, not a
+    save, or a save of another game or scenario). `rulecraft sheet` exits 2 on it."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -82,6 +96,14 @@ class Odds:
 
 
 @dataclass
+class BlockView:
+    """A block of a record form: its title (printed down the left) and its rows."""
+
+    title: str
+    rows: list[Row]
+
+
+@dataclass
 class TableView:
     id: str
     title: str
@@ -94,6 +116,20 @@ class TableView:
     notes: list[str] = field(default_factory=list)
     odds: list[Odds] = field(default_factory=list)
     wide: bool = False  # long texts in cells: the table takes the full width
+    blocks: list[BlockView] = field(default_factory=list)  # a record form's blocks
+    form: bool = False  # a record form: rows tall enough to write in by hand
+    filled_from: str = ""  # a record form filled in from a save: where from, what it says
+
+
+@dataclass
+class SavedRecord:
+    """What a record form reads from a saved game: fields by name (see `read_save`)."""
+
+    path: str  # as the user gave it, for messages and the sheet
+    game: str
+    scenario: str | None
+    globals: dict[str, Any]
+    players: dict[str, dict[str, Any]]  # seat id -> fields
 
 
 @dataclass
@@ -168,6 +204,7 @@ class Sheet:
     scenarios: list[ScenarioView] = field(default_factory=list)
     assumed: list[Footnote] = field(default_factory=list)
     gaps: list[Footnote] = field(default_factory=list)
+    record: SavedRecord | None = None  # the record forms only, filled in from this save
 
     @property
     def gap_groups(self) -> list[GapGroup]:
@@ -510,8 +547,15 @@ def _row_prov(row: dict[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in _PROVENANCE_KEYS if row.get(k)}
 
 
-def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numberer) -> TableView:
-    """One table of the YAML format (docs/tables.md) as a printable view."""
+def _table_view(
+    table_id: str,
+    raw: dict[str, Any],
+    compiled: Any,
+    num: _Numberer,
+    record: SavedRecord | None = None,
+) -> TableView:
+    """One table of the YAML format (docs/tables.md) as a printable view; a record form is filled
+    in from `record` when given."""
     title = str(raw.get("title") or _humanize(table_id))
     kind = raw.get("kind")
     columns_raw = [c if isinstance(c, dict) else {"id": str(c)} for c in raw.get("columns") or []]
@@ -519,6 +563,7 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
         str(c.get("label", c.get("id", ""))) + _marks(c.get("footnotes")) for c in columns_raw
     ]
     rows: list[Row] = []
+    blocks: list[BlockView] = []
     columns: list[str] = []
     corner = str(raw.get("corner") or raw.get("key_label") or "")
     has_labels = True
@@ -567,16 +612,29 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
             rows.append(Row("", [num.cell(step, title)]))
     elif kind == "form":
         columns = col_labels
+        col_ids = [str(c.get("id", "")) for c in columns_raw]
+        entries: dict[tuple[str, str, str], str] = {}
+        if record is not None and hasattr(compiled, "filled"):
+            entries = compiled.filled(record.globals, record.players)
         for block in raw.get("blocks") or []:
-            rows.append(
-                Row(
-                    str(block.get("title", block.get("id", ""))),
-                    [Cell("") for _ in columns],
-                    heading=True,
-                )
-            )
+            block_title = str(block.get("title", block.get("id", "")))
+            block_title = entries.get((str(block.get("id", "")), "", ""), block_title)
+            rows.append(Row(block_title, [Cell("") for _ in columns], heading=True))
+            view = BlockView(block_title, [])
             for r in block.get("rows") or []:
-                rows.append(Row(str(r.get("label", r.get("id", ""))), [Cell("") for _ in columns]))
+                key = (str(block.get("id", "")), str(r.get("id", "")))
+                cells = [
+                    Cell(entries[key + (cid,)], state="filled")
+                    if key + (cid,) in entries
+                    else Cell("")
+                    for cid in col_ids
+                ]
+                row = Row(str(r.get("label", r.get("id", ""))), cells)
+                rows.append(row)
+                view.rows.append(row)
+            if not view.rows:  # a block without rows still prints its title
+                view.rows.append(Row("", [Cell("") for _ in columns]))
+            blocks.append(view)
 
     if kind != "steps" and all(not c for c in columns) and not corner:
         columns = []
@@ -633,6 +691,81 @@ def _table_view(table_id: str, raw: dict[str, Any], compiled: Any, num: _Numbere
         notes=notes,
         odds=_odds_for(raw, compiled),
         wide=any(len(c.text) > 45 for r in rows for c in r.cells),
+        blocks=blocks,
+        form=kind == "form",
+    )
+
+
+def _filled_from(record: SavedRecord, form: Any, labels: _Names) -> str:
+    """The line under a filled-in form: the save, its scenario, and the globals the form reads
+    ("Filled in from save.json (scenario x): Year 1940, Season spring.")."""
+    names: list[str] = []
+    for block in getattr(form, "blocks", []):
+        if block.title_fill is not None:
+            names.append(block.title_fill)
+        for name in block.when:
+            names.append(name)
+        for row in block.rows:
+            if row.fill is not None and row.fill.scope == "g":
+                names.append(row.fill.field)
+    facts = [
+        f"{labels.label(n, labels.titles)} {_fmt_scalar(record.globals[n])}"
+        for n in dict.fromkeys(names)
+        if n in record.globals
+    ]
+    text = f"Filled in from {Path(record.path).name}"
+    if record.scenario:
+        text += f" (scenario {record.scenario})"
+    text += ": " + ", ".join(facts) + "." if facts else "."
+    return text + " Blank cells are not in the save: write them in by hand."
+
+
+# --------------------------------------------------------------------------------------------
+# Saved games
+
+
+def read_save(path: str | Path, game: str, game_ids: tuple[str, ...] = ()) -> SavedRecord:
+    """The fields of a saved game (`rulecraft` save or named state) for `game`'s record forms.
+
+    A save is a JSON object naming its "game" and "scenario", with the globals by name under "g"
+    and each seat's player fields under "p" (a mapping by seat id, as `runtime.named.save` writes
+    it, or a list of records with an "id", as `to_named` does). `game_ids` are other names of the
+    game (its game.yaml `game:`). Anything else is a `SaveFileError` naming the file."""
+    name = str(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise SaveFileError(f"{name}: cannot read the save: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{name}: not a saved game (not UTF-8 text)") from None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise SaveFileError(f"{name}: not a saved game (not JSON: {first})") from None
+    if not isinstance(data, dict):
+        raise SaveFileError(f"{name}: not a saved game (not a JSON object)")
+    saved_game = data.get("game")
+    if not isinstance(saved_game, str) or not saved_game:
+        raise SaveFileError(f'{name}: not a saved game (no "game" named)')
+    if saved_game not in (game, *game_ids):
+        raise SaveFileError(f"{name}: a saved game of {saved_game!r}, not of {game!r}")
+    scenario = data.get("scenario")
+    globals_ = data.get("g", {})
+    if not isinstance(globals_, dict):
+        raise SaveFileError(f'{name}: not a saved game ("g", the globals, is not an object)')
+    raw_players = data.get("p", {})
+    players: dict[str, dict[str, Any]] = {}
+    if isinstance(raw_players, dict) and all(isinstance(v, dict) for v in raw_players.values()):
+        players = {str(seat): dict(fields) for seat, fields in raw_players.items()}
+    elif isinstance(raw_players, list) and all(
+        isinstance(v, dict) and isinstance(v.get("id"), str) for v in raw_players
+    ):
+        players = {v["id"]: {k: x for k, x in v.items() if k != "id"} for v in raw_players}
+    else:
+        raise SaveFileError(f'{name}: not a saved game ("p", the players by seat, is malformed)')
+    return SavedRecord(
+        name, saved_game, scenario if isinstance(scenario, str) else None, dict(globals_), players
     )
 
 
@@ -974,8 +1107,14 @@ def _scenario_order(known: dict[str, tuple[str, Any]]) -> list[str]:
 # Building the sheet
 
 
-def build_sheet(game: str, scenario: str | None = None, rules_root: Path | None = None) -> Sheet:
-    """Reads `rules/<game>/` into the sheet's view model."""
+def build_sheet(
+    game: str,
+    scenario: str | None = None,
+    rules_root: Path | None = None,
+    record: str | Path | None = None,
+) -> Sheet:
+    """Reads `rules/<game>/` into the sheet's view model; with `record` (a saved game's file),
+    only the record forms, filled in from it."""
     root = Path(rules_root) if rules_root else default_rules_root()
     game_dir = root / game
     if not game or "/" in game or not game_dir.is_dir():
@@ -993,6 +1132,12 @@ def build_sheet(game: str, scenario: str | None = None, rules_root: Path | None 
         title=str(meta.get("title") or _humanize(game)),
         source=str(meta.get("source") or f"rules/{game}/"),
     )
+    if record is not None:
+        other = (str(meta["game"]),) if isinstance(meta.get("game"), str) else ()
+        sheet.record = read_save(record, game, other)
+        saved = sheet.record.scenario
+        if scenario is not None and saved is not None and saved != scenario:
+            raise SaveFileError(f"{record}: a save of scenario {saved!r}, not {scenario!r}")
 
     scenario_docs = _optional_docs(game_dir, "scenarios")
     known_scenarios = _scenario_ids(scenario_docs)
@@ -1010,7 +1155,16 @@ def build_sheet(game: str, scenario: str | None = None, rules_root: Path | None 
             raw.get("group"), scenario, sheet.scenario_title
         ):
             continue
-        sheet.tables.append(_table_view(table_id, raw, compiled.get(table_id), num))
+        if sheet.record is not None and raw.get("kind") != "form":
+            continue
+        sheet.tables.append(_table_view(table_id, raw, compiled.get(table_id), num, sheet.record))
+    if sheet.record is not None:
+        if not sheet.tables:
+            raise SheetError(f"{game} has no record form to fill in (no table of kind: form)")
+        names = _Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
+        for view in sheet.tables:  # globals named as the game titles them ("Year 1940")
+            view.filled_from = _filled_from(sheet.record, compiled.get(view.id), names)
+        return sheet  # the record forms only
 
     for _path, doc in _optional_docs(game_dir, "flow"):
         body = doc.get("flow", doc) if isinstance(doc, dict) else doc
@@ -1075,18 +1229,27 @@ def _css_string(text: str) -> markupsafe.Markup:
 
 
 def render_html(
-    game: str, scenario: str | None = None, paper: str = "a4", *, rules_root: Path | None = None
+    game: str,
+    scenario: str | None = None,
+    paper: str = "a4",
+    *,
+    rules_root: Path | None = None,
+    record: str | Path | None = None,
 ) -> str:
-    """The reference sheet of `game` (optionally one scenario) as a standalone HTML page."""
+    """The reference sheet of `game` (optionally one scenario) as a standalone HTML page; with
+    `record` (a saved game's file), the game's record forms filled in from it."""
     if paper not in PAPERS:
         raise SheetError(f"unknown paper '{paper}' (use: {', '.join(PAPERS)})")
-    sheet = build_sheet(game, scenario, rules_root)
+    sheet = build_sheet(game, scenario, rules_root, record)
     env = _env()
     running = sheet.title + (f" — {sheet.scenario_title}" if sheet.scenario_title else "")
     css = env.get_template("sheet.css.j2").render(
         page_size=PAPERS[paper],
+        record=sheet.record is not None,
         running_title=_css_string(running),
-        running_source=_css_string("rulecraft reference sheet"),
+        running_source=_css_string(
+            "rulecraft record form" if sheet.record else "rulecraft reference sheet"
+        ),
     )
     return env.get_template("sheet.html.j2").render(sheet=sheet, css=markupsafe.Markup(css))
 
@@ -1117,7 +1280,13 @@ def html_to_pdf(html: str) -> bytes:
 
 
 def render_pdf(
-    game: str, scenario: str | None = None, paper: str = "a4", *, rules_root: Path | None = None
+    game: str,
+    scenario: str | None = None,
+    paper: str = "a4",
+    *,
+    rules_root: Path | None = None,
+    record: str | Path | None = None,
 ) -> bytes:
-    """The reference sheet as PDF bytes (byte-for-byte reproducible)."""
-    return html_to_pdf(render_html(game, scenario, paper, rules_root=rules_root))
+    """The reference sheet as PDF bytes (byte-for-byte reproducible); `record` as for
+    `render_html`."""
+    return html_to_pdf(render_html(game, scenario, paper, rules_root=rules_root, record=record))

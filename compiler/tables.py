@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,6 +30,7 @@ __all__ = [
     "GAP",
     "Cell",
     "Column",
+    "Fill",
     "ColumnTable",
     "FormTable",
     "ListTable",
@@ -257,7 +259,10 @@ class Cell:
 
 @dataclass
 class Column:
-    """A column heading: id (used in lookups), printed label, and for value columns its range."""
+    """A column heading: id (used in lookups), printed label, and for value columns its range.
+
+    ``seats`` (form tables): the seats of the game whose values a record fills into the column
+    (one, or several sharing the column, printed ``"a / b"``)."""
 
     id: str
     label: str
@@ -266,14 +271,56 @@ class Column:
     footnotes: tuple[str, ...] = ()
     status: str = "printed"
     reason: str | None = None
+    seats: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.label
 
 
+@dataclass(frozen=True)
+class Fill:
+    """How a form row is filled in from a saved game (``fill:``, ``format:``, ``skip_zero:``).
+
+    ``scope`` is ``"g"`` (a global: the same value in every column) or ``"p"`` (a player field:
+    the value of each column's seat); ``field`` is the field name in the save."""
+
+    scope: str
+    field: str
+    format: str | None = None
+    skip_zero: bool = False
+
+    @property
+    def path(self) -> str:
+        """The field as written in the rules: ``p.yss_brps``, ``g.year``."""
+        return f"{self.scope}.{self.field}"
+
+    def text(self, value: Any) -> str:
+        """What the form prints for a saved value ("" for none, or a zero with skip_zero)."""
+        if value is None or value == "" or value == []:
+            return ""
+        if self.skip_zero and not isinstance(value, bool) and value == 0:
+            return ""
+        if isinstance(value, bool):
+            shown: Any = "yes" if value else "no"
+        elif isinstance(value, list):
+            shown = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            return ""
+        else:
+            shown = value
+        if self.format is None:
+            return str(shown)
+        try:
+            return self.format.format(value=shown)
+        except (ValueError, TypeError):  # a format spec that does not suit the value ({value:d})
+            return str(shown)
+
+
 @dataclass
 class Row:
-    """A row: id (range text for die rows), printed label, range and cells."""
+    """A row: id (range text for die rows), printed label, range and cells.
+
+    ``fill`` (form tables): how a saved game fills the row in, if it does."""
 
     id: str
     label: str
@@ -282,6 +329,7 @@ class Row:
     status: str = "printed"
     reason: str | None = None
     pos: Position | None = None
+    fill: Fill | None = None
 
 
 @dataclass
@@ -334,11 +382,31 @@ class OddsColumn:
 
 @dataclass
 class FormBlock:
-    """A block of rows on a record form."""
+    """A block of rows on a record form.
+
+    ``when`` (``when: {g.season: spring}``): the global fields and the values (any of) a saved
+    game must have for the block's rows to be filled in; empty: always. ``title_fill``
+    (``title_fill: g.year``): a global whose saved value follows the title ("YSS 1940")."""
 
     id: str
     title: str
     rows: list[Row]
+    when: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    title_fill: str | None = None
+
+    def applies(self, globals_: Mapping[str, Any]) -> bool:
+        """True when the saved globals match every ``when`` condition (a missing field: no)."""
+        for name, wanted in self.when.items():
+            if name not in globals_ or not any(_same(globals_[name], w) for w in wanted):
+                return False
+        return True
+
+
+def _same(saved: Any, wanted: Any) -> bool:
+    """A saved value equals a value written in the rules (``true`` is not ``1``)."""
+    if isinstance(saved, bool) or isinstance(wanted, bool):
+        return isinstance(saved, bool) and isinstance(wanted, bool) and saved == wanted
+    return bool(saved == wanted)
 
 
 @dataclass
@@ -361,6 +429,11 @@ class Table:
     results: dict[str, Result] = field(default_factory=dict)
     corner: str | None = None
     pos: Position | None = None
+    #: where the table is written (its programs are parsed from there; see table_programs)
+    doc: Any = field(default=None, repr=False, compare=False)
+    ypath: tuple[Any, ...] = ()
+    #: the params its programs take, set when the game is built
+    params: list[Any] = field(default_factory=list)
 
     @property
     def footnotes(self) -> list[str]:
@@ -757,6 +830,45 @@ class FormTable(Table):
 
     blocks: list[FormBlock] = field(default_factory=list)
     examples: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def fillable(self) -> bool:
+        """True when a saved game fills in some of its cells (a row has ``fill:``)."""
+        return any(row.fill is not None for b in self.blocks for row in b.rows)
+
+    def filled(
+        self, globals_: Mapping[str, Any], players: Mapping[str, Mapping[str, Any]]
+    ) -> dict[tuple[str, str, str], str]:
+        """The texts a saved game puts in the form: ``{(block, row, column): text}``.
+
+        ``globals_`` are the saved global fields by name, ``players`` each seat's fields by
+        name. A row without ``fill:``, a block whose ``when`` does not match, a column without
+        a seat (for a player field) and a field missing from the save give no entry. A column of
+        several seats prints each seat's text, joined by " / ", when any of them has one.
+        ``(block, "", "")`` holds a block's title followed by its ``title_fill`` value."""
+        out: dict[tuple[str, str, str], str] = {}
+        for block in self.blocks:
+            if block.title_fill is not None:
+                shown = Fill("g", block.title_fill).text(globals_.get(block.title_fill))
+                if shown:
+                    out[(block.id, "", "")] = f"{block.title} {shown}"
+            if not block.applies(globals_):
+                continue
+            for row in block.rows:
+                fill = row.fill
+                if fill is None:
+                    continue
+                for col in self.columns:
+                    if fill.scope == "g":
+                        text = fill.text(globals_.get(fill.field))
+                    else:
+                        parts = [
+                            fill.text((players.get(s) or {}).get(fill.field)) for s in col.seats
+                        ]
+                        text = " / ".join(parts).strip() if any(parts) else ""
+                    if text:
+                        out[(block.id, row.id, col.id)] = text
+        return out
 
     def cells(self) -> Iterator[Cell]:
         """Each column heading and each row label is one printed cell."""
@@ -1545,6 +1657,13 @@ class _Builder:
         notes: Mapping[str, str],
     ) -> Table:
         columns = self.axis(data.get("columns"), path + ("columns",), False, False, notes)
+        raw_columns = data.get("columns") if isinstance(data.get("columns"), list) else []
+        by_id = {c.id: c for c in columns}
+        for i, spec in enumerate(raw_columns):
+            if isinstance(spec, Mapping) and "seat" in spec and str(spec.get("id")) in by_id:
+                by_id[str(spec.get("id"))].seats = self.seats(
+                    spec["seat"], path + ("columns", i, "seat")
+                )
         blocks: list[FormBlock] = []
         row_ids: dict[str, set[str]] = {}
         for i, spec in enumerate(data.get("blocks") or []):
@@ -1553,6 +1672,11 @@ class _Builder:
                 self.error("table-type", "a block must be a mapping", p)
                 continue
             bid = self.ident(spec.get("id"), p + ("id",), "block id")
+            when = self.when(spec.get("when"), p + ("when",)) if "when" in spec else {}
+            title_fill = None
+            if "title_fill" in spec:
+                found = self.field_path(spec["title_fill"], p + ("title_fill",), "g")
+                title_fill = found[1] if found else None
             rows = []
             for j, r in enumerate(spec.get("rows") or []):
                 q = p + ("rows", j)
@@ -1570,11 +1694,12 @@ class _Builder:
                     keys={"block": bid, "row": rid},
                     pos=self.pos(q),
                 )
+                fill = self.fill(r, q, columns)
                 rows.append(
-                    Row(rid, str(r.get("label")), [cell], None, status, reason, self.pos(q))
+                    Row(rid, str(r.get("label")), [cell], None, status, reason, self.pos(q), fill)
                 )
             row_ids[bid] = {r.id for r in rows}
-            blocks.append(FormBlock(bid, str(spec.get("title", bid)), rows))
+            blocks.append(FormBlock(bid, str(spec.get("title", bid)), rows, when, title_fill))
         examples = []
         for i, ex in enumerate(data.get("examples") or []):
             p = path + ("examples", i)
@@ -1594,6 +1719,121 @@ class _Builder:
         table.rows = [row for b in blocks for row in b.rows]
         return table
 
+    # -- record forms filled from a save (docs/sheets.md) ------------------------------------
+
+    def seats(self, value: Any, path: tuple[Any, ...]) -> tuple[str, ...]:
+        """A column's ``seat:``: one seat id, or a list of seat ids sharing the column."""
+        items = value if isinstance(value, list) else [value]
+        out: list[str] = []
+        for j, item in enumerate(items):
+            p = path + (j,) if isinstance(value, list) else path
+            if not isinstance(item, str) or not _ID.match(item):
+                self.error(
+                    "table-fill", f"a seat must be a seat id (lower_snake_case), not {item!r}", p
+                )
+            elif item in out:
+                self.error("table-duplicate", f"seat {item!r} is named twice in one column", p)
+            else:
+                out.append(item)
+        if not out and not isinstance(value, str):
+            self.error("table-fill", "'seat' needs at least one seat id", path)
+        return tuple(out)
+
+    def field_path(self, value: Any, path: tuple[Any, ...], scopes: str) -> tuple[str, str] | None:
+        """``g.<field>`` or ``p.<field>`` (the scopes allowed) as (scope, field); None if bad."""
+        allowed = " or ".join(f"{sc}.<field>" for sc in scopes)
+        if isinstance(value, str):
+            scope, dot, name = value.partition(".")
+            if dot and scope in scopes and _ID.match(name):
+                return scope, name
+        self.error(
+            "table-fill",
+            f"expected a field of the saved game, {allowed}, not {value!r}",
+            path,
+            hint="g.<field> is a global (g.year); p.<field> a player field (p.vp), per seat",
+        )
+        return None
+
+    def when(self, value: Any, path: tuple[Any, ...]) -> dict[str, tuple[Any, ...]]:
+        """A block's ``when: {g.season: spring}``: global field -> the values (any of) it needs."""
+        if not isinstance(value, Mapping) or not value:
+            self.error(
+                "table-fill", "'when' must map global fields to values: {g.season: spring}", path
+            )
+            return {}
+        out: dict[str, tuple[Any, ...]] = {}
+        for key, wanted in value.items():
+            found = self.field_path(key, path + (key,), "g")
+            values = tuple(wanted) if isinstance(wanted, list) else (wanted,)
+            if not values or any(isinstance(v, (list, Mapping)) or v is None for v in values):
+                self.error(
+                    "table-fill",
+                    f"'when' needs a value or a list of values for {key}",
+                    path + (key,),
+                )
+                continue
+            if found is not None:
+                out[found[1]] = values
+        return out
+
+    def fill(
+        self, row: Mapping[str, Any], path: tuple[Any, ...], columns: list[Column]
+    ) -> Fill | None:
+        """A form row's ``fill:`` (with ``format:`` and ``skip_zero:``), checked."""
+        extra = [k for k in ("format", "skip_zero") if k in row]
+        if "fill" not in row:
+            for k in extra:
+                self.error(
+                    "table-fill", f"'{k}' needs a 'fill' on the same row", path + (k,), key=True
+                )
+            return None
+        found = self.field_path(row["fill"], path + ("fill",), "gp")
+        fmt = row.get("format")
+        if fmt is not None:
+            fmt = self.fill_format(fmt, path + ("format",))
+        skip_zero = row.get("skip_zero", False)
+        if not isinstance(skip_zero, bool):
+            self.error("table-type", "'skip_zero' must be true or false", path + ("skip_zero",))
+            skip_zero = False
+        if found is None:
+            return None
+        if found[0] == "p" and not any(c.seats for c in columns):
+            self.error(
+                "table-fill",
+                f"row fills the player field {row['fill']!r} but no column names a 'seat'",
+                path + ("fill",),
+                hint="give the columns a seat: {id: germany, label: GERMANY, seat: germany}",
+            )
+        return Fill(found[0], found[1], fmt, skip_zero)
+
+    def fill_format(self, value: Any, path: tuple[Any, ...]) -> str | None:
+        """``format:`` text with one placeholder, ``{value}`` (a format spec is allowed)."""
+        if not isinstance(value, str):
+            self.error("table-type", "'format' must be text such as \"FA -{value}\"", path)
+            return None
+        try:
+            parts = [(f, spec) for _lit, f, spec, _conv in string.Formatter().parse(value)]
+            names = [f for f, spec in parts if f is not None]
+            if any(spec and "{" in spec for _f, spec in parts):
+                names.append("(nested)")  # "{value:{width}}": no other placeholder
+        except ValueError as exc:
+            self.error(
+                "table-fill",
+                f"bad format {value!r}: {exc}",
+                path,
+                hint="write {{ and }} for braces",
+            )
+            return None
+        if names != ["value"]:
+            self.error(
+                "table-fill",
+                f"format {value!r} must hold {{value}} once and no other placeholder",
+                path,
+                hint='e.g. format: "FA -{value}"',
+            )
+            return None
+        return value
+
 
 def _game_of(game_dir: Path) -> str:
     return game_dir.resolve().name
@@ -1603,6 +1843,19 @@ def _table_files(game_dir: Path) -> list[Path]:
     files = sorted((game_dir / "tables").glob("*.yaml")) if (game_dir / "tables").is_dir() else []
     single = game_dir / "tables.yaml"
     return ([single] if single.is_file() else []) + files
+
+
+class _Shared:
+    """A loaded document kept by reference: copies of a game share it."""
+
+    def __init__(self, doc: Any) -> None:
+        self.doc = doc
+
+    def __deepcopy__(self, memo: Any) -> _Shared:
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.doc, name)
 
 
 def load_tables(game_dir: Path, sink: DiagnosticSink) -> dict[str, Table]:
@@ -1649,6 +1902,8 @@ def load_tables(game_dir: Path, sink: DiagnosticSink) -> dict[str, Table]:
                 continue
             errors = sink.error_count
             table = builder.table(tid, spec, tpath)
+            if table is not None:
+                table.doc, table.ypath = _Shared(doc), tpath
             where[tid] = builder.key_pos(tpath)
             if table is not None and sink.error_count == errors:
                 out[tid] = table
