@@ -31,7 +31,14 @@ CARD_KEYS = {"name", "rules", "doc", "playable", "effect"}
 # Flow sections and the prefix of their steps' routine names.
 FLOW_SECTIONS = {"setup": "setup", "turn": "turn", "end_of_turn": "end"}
 
-SCALAR_TYPES = {"int": ir.INT, "bool": ir.BOOL, "str": ir.STR, "player": ir.PLAYER, "card": ir.CARD}
+SCALAR_TYPES = {
+    "int": ir.INT,
+    "bool": ir.BOOL,
+    "str": ir.STR,
+    "player": ir.PLAYER,
+    "card": ir.CARD,
+    "table": ir.TABLE,
+}
 PLURAL_SCALARS = {"ints": ir.INT, "players": ir.PLAYER, "cards": ir.CARD}
 
 
@@ -183,6 +190,9 @@ class Builder:
             max=spec.get("max"),
             const=const,
             ordered=bool(spec.get("ordered", False)),
+            fact=bool(spec.get("fact", False)),
+            revealable=bool(spec.get("revealable", False)),
+            title=str(spec.get("title") or ""),
         )
 
     def _state(self, game: ir.Game, doc: Document) -> None:
@@ -224,6 +234,17 @@ class Builder:
             game.player_fields[fname] = self._field(
                 game, doc, ("state", "player", fname), fname, fspec, False
             )
+        # Who has seen each revealable value: a companion field `<name>_seen`.
+        holders = [game.globals, game.player_fields, *(et.fields for et in game.entities.values())]
+        for fields in holders:
+            for f in list(fields.values()):
+                if f.revealable:
+                    seen = f"{f.name}_seen"
+                    fields[seen] = ir.Field(
+                        seen,
+                        ir.list_of(ir.PLAYER),
+                        ir.Origin(f.origin.pos, f.origin.rules, f"who has seen {f.name}"),
+                    )
         for fname, fspec in (state.get("cards") or {}).items():
             game.card_attributes[fname] = self._field(
                 game, doc, ("state", "cards", fname), fname, fspec, True

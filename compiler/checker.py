@@ -35,6 +35,7 @@ from .effects import (
     Let,
     ListLit,
     Log,
+    Match,
     Move,
     MoveAll,
     Name,
@@ -43,6 +44,7 @@ from .effects import (
     Not,
     Pass,
     Return,
+    Reveal,
     Simultaneously,
     Stmt,
     Str,
@@ -52,7 +54,25 @@ from .effects import (
 )
 
 # Builtins that wait for a decision; they may only stand alone in a statement.
-DECISIONS = {"choose", "choose_optional", "choose_yes_no", "choose_number"}
+DECISIONS = {
+    "choose",
+    "choose_optional",
+    "choose_yes_no",
+    "choose_number",
+    "allocate",
+    "report",
+}
+
+#: the fields of a table result record and their types (``value`` depends on the table)
+RESULT_FIELDS = {"code": ir.STR, "permanent": ir.BOOL, "text": ir.STR, "table": ir.TABLE}
+
+#: table kinds `lookup` reads, and the keys it takes after the table
+LOOKUP_KEYS = {
+    "range": (ir.INT,),
+    "column": (ir.INT, ir.STR),
+    "matrix": (ir.STR, ir.STR),
+    "list": (ir.STR, ir.STR),
+}
 
 
 @dataclass(frozen=True)
@@ -81,8 +101,36 @@ BUILTINS: dict[str, Builtin] = {
         ),
         Builtin(
             "lookup",
-            ("table id", "number"),
-            "the result of a range table of the game (rules/<game>/tables) for a number",
+            ("table", "keys..."),
+            "the result record of a table of the game (rules/<game>/tables) for its keys",
+        ),
+        Builtin(
+            "modifiers",
+            ("table", "params..."),
+            "the sum of the table's modifiers whose conditions hold",
+        ),
+        Builtin(
+            "allows",
+            ("table", "params..."),
+            "whether every condition of the table that has a `when` holds",
+        ),
+        Builtin(
+            "apply",
+            ("result", "params..."),
+            "run the program of the table row a result came from",
+            True,
+        ),
+        Builtin(
+            "allocate",
+            ("player", "points", "targets", "prompt", "max_each="),
+            "the player splits up to `points` points over the targets (one secret decision)",
+            True,
+        ),
+        Builtin(
+            "report",
+            ("player", "prompt"),
+            "the player reports one change of an external fact (true), or none (false)",
+            True,
         ),
         Builtin(
             "playable",
@@ -138,6 +186,8 @@ def _compatible(src: ir.Type, dst: ir.Type) -> bool:
         return _compatible(src.elem, dst.elem)
     if {src.kind, dst.kind} == {"enum", "str"}:
         return True
+    if src.kind == dst.kind == "result":
+        return True
     return False
 
 
@@ -178,9 +228,60 @@ class Checker:
                 self.scopes = [{}]
                 self.label_expr(et, et.label)
         self.check_card_attributes()
+        self.check_special_fields()
         self.find_suspending()
+        self.check_table_programs()
         for sc in g.scenarios.values():
             ScenarioChecker(g, sc, self.sink).check()
+
+    def check_special_fields(self) -> None:
+        """Facts a report can set have a finite set of values; revealable values are hidden."""
+        g = self.game
+        fields = [*g.globals.values(), *g.player_fields.values()]
+        for et in g.entities.values():
+            fields += et.fields.values()
+        for f in fields:
+            if f.revealable and f.visible == "all":
+                self.error(
+                    "reveal",
+                    f"field {f.name!r} is revealable but everyone sees it",
+                    f.origin.pos,
+                    "hide it first: visible: owner (or none)",
+                )
+            if not f.fact:
+                continue
+            k = f.type.kind
+            if k == "int" and not (isinstance(f.min, int) and isinstance(f.max, int)):
+                self.error(
+                    "report",
+                    f"fact {f.name!r} is an int without whole-number bounds",
+                    f.origin.pos,
+                    "give it min and max (a report offers every value between)",
+                )
+            elif k not in ("int", "bool", "enum", "player", "entity"):
+                self.error(
+                    "report",
+                    f"fact {f.name!r} is {_article(f.type)}; facts are int, bool, an enum, "
+                    "a player or a record",
+                    f.origin.pos,
+                )
+
+    def check_table_programs(self) -> None:
+        """Result programs change the game but may not ask for decisions."""
+        for name, r in self.game.functions.items():
+            if name.startswith("tbl__") and r.suspends:
+                for node in walk(r.body):
+                    if isinstance(node, Call) and (
+                        node.func in DECISIONS
+                        or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
+                    ):
+                        self.error(
+                            "decision",
+                            "a table's result program may not ask for a decision",
+                            node,
+                            "ask in the procedure that calls apply(), before or after it",
+                        )
+                        break
 
     def check_card_attributes(self) -> None:
         for card in self.game.cards.values():
@@ -320,6 +421,10 @@ class Checker:
                 self.expr(s.expr)
             else:
                 self.value(s.expr)
+        elif isinstance(s, Reveal):
+            self.reveal(s)
+        elif isinstance(s, Match):
+            self.match(s)
         elif isinstance(s, If):
             for cond, body in s.branches:
                 self.expect(cond, self.expr(cond), ir.BOOL, "a condition")
@@ -380,6 +485,65 @@ class Checker:
                 if isinstance(node, (Simultaneously,)):
                     self.error("simultaneous", "simultaneously blocks do not nest", node)
         self.scopes.pop()
+
+    def reveal(self, s: Reveal) -> None:
+        self.no_effects(s, "reveal hidden values")
+        self.expr(s.target)
+        member = s.target.ref if isinstance(s.target, Attr) else None
+        if isinstance(s.target, Name) and s.target.ref and s.target.ref[0] == "global":
+            member = s.target.ref[1]
+        if not isinstance(member, ir.Field):
+            self.error("type", "reveal shows a field: `reveal k.dps to players`", s.target)
+        elif not member.revealable:
+            self.error(
+                "reveal",
+                f"field {member.name!r} is not revealable",
+                s.target,
+                "declare it hidden and revealable: {visible: owner, revealable: true}",
+            )
+        if s.audience is not None:
+            at = self.expr(s.audience)
+            if not (_compatible(at, ir.PLAYER) or _compatible(at, ir.list_of(ir.PLAYER))):
+                self.error(
+                    "type", f"reveal shows to a player or a list of players, not {at}", s.audience
+                )
+
+    def match(self, s: Match) -> None:
+        assert s.subject is not None
+        st = self.expr(s.subject)
+        codes: list[str] | None = None
+        if (
+            isinstance(s.subject, Attr)
+            and s.subject.name == "code"
+            and s.subject.obj.ty is not None
+            and s.subject.obj.ty.kind == "result"
+            and s.subject.obj.ty.name
+        ):
+            table = self.game.tables[s.subject.obj.ty.name]
+            codes = [c.code for c in table.cells() if c.code is not None]
+        seen: set[Any] = set()
+        for values in s.cases:
+            for v in values:
+                vt = self.expr(v)
+                if not _compatible(vt, st):
+                    self.error("type", f"a case of {_article(st)} cannot be {_article(vt)}", v)
+                elif st.kind == "enum" and isinstance(v, Str):
+                    self.enum_literal(v, st)
+                key = v.plain if isinstance(v, Str) and v.is_plain else getattr(v, "value", None)
+                if key in seen and key is not None:
+                    self.error("duplicate-name", f"case {key!r} is given twice", v)
+                seen.add(key)
+                if codes is not None and isinstance(v, Str) and v.is_plain and v.plain not in codes:
+                    self.error(
+                        "unknown-name",
+                        f"table {s.subject.obj.ty.name!r} has no result {v.plain!r}",  # type: ignore[union-attr]
+                        v,
+                        _suggest(v.plain, codes) or "results: " + ", ".join(codes),
+                    )
+        for cond, body in s.branches:
+            cond.ty = ir.BOOL
+            self.block(body)
+        self.block(s.orelse)
 
     def ret(self, s: Return) -> None:
         r = self.routine
@@ -649,6 +813,19 @@ class Checker:
             if e.name in ("id", "name") and member is None:
                 member = ir.Field(e.name, ir.STR, g.origin, const=True)
             candidates = [*g.card_attributes, "id", "name"]
+        elif ot.kind == "result":
+            if e.name == "value":
+                return self.result_value_type(ot.name)
+            if e.name in RESULT_FIELDS:
+                return RESULT_FIELDS[e.name]
+            self.error(
+                "unknown-name",
+                f"a table result has no field {e.name!r}",
+                e.src.pos(e.name_off),
+                _suggest(e.name, [*RESULT_FIELDS, "value"])
+                or "fields: code, value, permanent, text, table",
+            )
+            return ir.ANY
         elif ot == ir.ANY:
             return ir.ANY
         else:
@@ -670,6 +847,9 @@ class Checker:
         r = g.routine(c.func)
         if r is not None:
             c.ref = r
+            if c.kwargs:
+                name = next(iter(c.kwargs))
+                self.error("arity", f"{c.func}() takes no argument {name}=", c.kwargs[name])
             if r.kind == "procedure" and not statement:
                 self.error(
                     "decision",
@@ -695,6 +875,14 @@ class Checker:
             return ir.ANY
         b = BUILTINS[c.func]
         c.ref = b
+        extra = [k for k in c.kwargs if not (c.func == "allocate" and k == "max_each")]
+        if extra:
+            self.error(
+                "arity",
+                f"{c.func}() takes no argument {extra[0]}=",
+                c.kwargs[extra[0]],
+                "allocate() takes max_each=" if c.func == "allocate" else None,
+            )
         if b.statement and not statement:
             what = "asks for a decision" if c.func in DECISIONS else "changes the game"
             self.error(
@@ -771,33 +959,137 @@ class Checker:
         self.args(c, ir.INT)
         return ir.INT
 
-    def b_lookup(self, c: Call) -> ir.Type:
-        self.args(c, ir.STR, ir.INT)
-        if not c.args or not isinstance(c.args[0], Str) or not c.args[0].is_plain:
-            if c.args:
-                self.error("type", "the table of lookup() is its id in quotes", c.args[0])
-            return ir.ANY
-        tid = c.args[0].plain
-        table = self.game.tables.get(tid)
-        if table is None:
-            self.error(
-                "unknown-name",
-                f"unknown table {tid!r}",
-                c.args[0],
-                _suggest(tid, self.game.tables) or "tables are in rules/<game>/tables/*.yaml",
-            )
-            return ir.ANY
-        if getattr(table, "kind", None) != "range":
+    # -- tables
+
+    def table_arg(self, c: Call, what: str) -> Any:
+        """The table named by the first argument: a table object for an id in quotes, ``""``
+        for a table-typed value (known only at run time), None after an error."""
+        if not c.args:
+            self.arity(c, 1, 99)
+            return None
+        a = c.args[0]
+        if isinstance(a, Str) and a.is_plain:
+            a.ty = ir.STR
+            tid = a.plain
+            table = self.game.tables.get(tid)
+            if table is None:
+                self.error(
+                    "unknown-name",
+                    f"unknown table {tid!r}",
+                    a,
+                    _suggest(tid, self.game.tables) or "tables are in rules/<game>/tables/*.yaml",
+                )
+                return None
+            return table
+        t = self.expr(a)
+        if t.kind != "table" and t != ir.ANY:
             self.error(
                 "type",
-                f"table {tid!r} is a {table.kind} table; lookup() reads range tables by a number",
+                f"the table of {c.func}() is its id in quotes or a table value, not {_article(t)}",
+                a,
+                f'for example: {c.func}("greece", ...)',
+            )
+            return None
+        return ""
+
+    def b_lookup(self, c: Call) -> ir.Type:
+        table = self.table_arg(c, "lookup")
+        keys = c.args[1:]
+        if table is None:
+            for k in keys:
+                self.expr(k)
+            return ir.ANY
+        if table == "":
+            if len(keys) != 1:
+                self.error("arity", "lookup() of a table value takes one number", c)
+            for k in keys:
+                self.expect(k, self.expr(k), ir.INT, "the key of lookup()")
+            return ir.result()
+        want = LOOKUP_KEYS.get(table.kind)
+        if want is None:
+            self.error(
+                "type",
+                f"table {table.id!r} is a {table.kind} table; lookup() reads "
+                + ", ".join(LOOKUP_KEYS)
+                + " tables",
                 c.args[0],
             )
+            return ir.result()
+        if len(keys) != len(want):
+            self.error(
+                "arity",
+                f"lookup() of {table.kind} table {table.id!r} takes {len(want)} key"
+                f"{'s' if len(want) > 1 else ''} after the table, not {len(keys)}",
+                c.args[0],
+            )
+            for k in keys:
+                self.expr(k)
             return ir.ANY
-        values = [r.cells[0].value for r in table.rows if r.cells and not r.cells[0].gap]
+        for k, t in zip(keys, want, strict=True):
+            self.expect(k, self.expr(k), t, "a key of lookup()")
+        return ir.result(table.id)
+
+    def result_value_type(self, tid: str) -> ir.Type:
+        if not tid:
+            return ir.STR
+        values = [cell.value for cell in self.game.tables[tid].cells() if not cell.gap]
         if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             return ir.INT
         return ir.STR
+
+    def table_params(self, c: Call, table: Any, args: list[Expr]) -> None:
+        """Check the arguments a table's programs take (its ``params``)."""
+        if table is None:
+            for a in args:
+                self.expr(a)
+            return
+        if table == "":
+            signatures = self.game.table_params
+            params = next(iter(signatures.values()), [])
+            for tid, other in signatures.items():
+                if other != params:
+                    first = next(iter(signatures))
+                    self.error(
+                        "type",
+                        f"{c.func}() of a table value needs every table with programs to take the "
+                        f"same params; {first!r} and {tid!r} differ",
+                        c,
+                    )
+                    break
+        else:
+            params = getattr(table, "params", None) or []
+        if len(args) != len(params):
+            names = ", ".join(n for n, _ in params) or "none"
+            self.error(
+                "arity",
+                f"{c.func}() passes the table's params ({names}): {len(params)} after the "
+                f"table, not {len(args)}",
+                c,
+            )
+        for a, (pname, pt) in zip(args, params, strict=False):
+            self.expect(a, self.expr(a), pt, f"param {pname!r} of the table")
+        for a in args[len(params) :]:
+            self.expr(a)
+
+    def b_modifiers(self, c: Call) -> ir.Type:
+        self.table_params(c, self.table_arg(c, "modifiers"), c.args[1:])
+        return ir.INT
+
+    def b_allows(self, c: Call) -> ir.Type:
+        self.table_params(c, self.table_arg(c, "allows"), c.args[1:])
+        return ir.BOOL
+
+    def b_apply(self, c: Call) -> ir.Type:
+        if not c.args:
+            self.arity(c, 1, 99)
+            return ir.VOID
+        rt = self.expr(c.args[0])
+        if rt.kind != "result" and rt != ir.ANY:
+            self.error("type", f"apply() runs a table result, not {_article(rt)}", c.args[0])
+            return ir.VOID
+        table: Any = self.game.tables.get(rt.name) if rt.name else ""
+        self.table_params(c, table, c.args[1:])
+        return ir.VOID
 
     def b_playable(self, c: Call) -> ir.Type:
         self.args(c, ir.CARD, ir.PLAYER)
@@ -837,6 +1129,27 @@ class Checker:
         self.args(c, ir.PLAYER, ir.INT, ir.INT, ir.STR)
         self._prompt(c, 3)
         return ir.INT
+
+    def b_allocate(self, c: Call) -> ir.Type:
+        _, _, targets, _ = self.args(c, ir.PLAYER, ir.INT, ir.list_of(ir.ANY), ir.STR)
+        self._prompt(c, 3)
+        if "max_each" in c.kwargs:
+            me = c.kwargs["max_each"]
+            self.expect(me, self.expr(me), ir.INT, "max_each")
+        elem = self._option_type(c, targets)
+        return ir.list_of(elem)
+
+    def b_report(self, c: Call) -> ir.Type:
+        self.args(c, ir.PLAYER, ir.STR)
+        self._prompt(c, 1)
+        if not self.game.facts():
+            self.error(
+                "report",
+                "report() changes external facts, and this game declares none",
+                c,
+                "declare a field with fact: true in game.yaml",
+            )
+        return ir.BOOL
 
     def b_play(self, c: Call) -> ir.Type:
         self.args(c, ir.CARD, ir.PLAYER)

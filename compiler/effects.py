@@ -119,6 +119,7 @@ class Call(Expr):
     func: str
     args: list[Expr]
     ref: Any = field(default=None, init=False, repr=False)
+    kwargs: dict[str, Expr] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -253,6 +254,22 @@ class Simultaneously(Stmt):
     var: str
     iter: Expr
     body: list[Stmt]
+
+
+@dataclass(eq=False)
+class Match(If):
+    """``match subject: case v1, v2: ... else: ...``: an ``if`` chain comparing ``subject``
+    (a name or a field, evaluated once per case) with literal values; ``cases`` keeps the
+    values of each case for the checker."""
+
+    subject: Expr | None = None
+    cases: list[list[Expr]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Reveal(Stmt):
+    target: Expr
+    audience: Expr | None
 
 
 def walk(node: Any):
@@ -502,6 +519,46 @@ class _ToAST(Transformer):
     def simul_stmt(self, meta, items):
         return Simultaneously(self.src, self._o(meta), str(items[0]), items[1], items[2])
 
+    def match_stmt(self, meta, items):
+        subject, *rest = items
+        if not isinstance(subject, (Name, Attr)) or any(
+            not isinstance(n, (Name, Attr)) for n in walk(subject)
+        ):
+            raise _reject(
+                _start(subject),
+                "match reads a name or a field",
+                "compute it first: let x = ...; match x:",
+            )
+        branches: list[tuple[Expr, list[Stmt]]] = []
+        cases: list[list[Expr]] = []
+        orelse: list[Stmt] = []
+        for item in rest:
+            if item is None:
+                continue
+            if item[0] == "else":
+                orelse = item[1]
+                continue
+            values, body = item[1], item[2]
+            for v in values:
+                if not isinstance(v, (Str, Int, Neg, Bool, NoneLit)):
+                    raise _reject(_start(v), "a case is a literal value", 'write case "8+":')
+            cond: Expr | None = None
+            for v in values:
+                test = Compare(self.src, _start(v), "==", subject, v)
+                cond = test if cond is None else BoolOp(self.src, _start(v), "or", cond, test)
+            assert cond is not None
+            branches.append((cond, body))
+            cases.append(values)
+        return Match(self.src, self._o(meta), branches, orelse, subject, cases)
+
+    def case_clause(self, meta, items):
+        *values, body = items
+        return ("case", values, body)
+
+    def reveal_stmt(self, meta, items):
+        target, audience = items
+        return Reveal(self.src, self._o(meta), target, audience)
+
     # expressions
     def name(self, meta, items):
         return Name(self.src, items[0].start_pos, str(items[0]))
@@ -534,10 +591,27 @@ class _ToAST(Transformer):
 
     def call(self, meta, items):
         func, args = items
-        return Call(self.src, func.start_pos, str(func), list(args) if args else [])
+        positional: list[Expr] = []
+        kwargs: dict[str, Expr] = {}
+        for a in args or ():
+            if isinstance(a, tuple):
+                name, value = a
+                if name in kwargs:
+                    raise _reject(name.start_pos, f"argument {name}= given twice", None)
+                kwargs[str(name)] = value
+            elif kwargs:
+                raise _reject(_start(a), "a positional argument after a named one", None)
+            else:
+                positional.append(a)
+        c = Call(self.src, func.start_pos, str(func), positional)
+        c.kwargs = kwargs
+        return c
 
     def args(self, meta, items):
         return items
+
+    def kwarg(self, meta, items):
+        return (items[0], items[1])
 
     def binop(self, meta, items):
         left, op, right = items
@@ -605,6 +679,10 @@ class _ToAST(Transformer):
         if buf:
             parts.append("".join(buf))
         return Str(self.src, tok.start_pos, parts)
+
+
+def _reject(offset: int, message: str, hint: str | None) -> EffectSyntaxError:
+    return EffectSyntaxError(message, offset, hint)
 
 
 def _transform(src: Snippet, tree: Any) -> Any:

@@ -33,6 +33,8 @@ class Type:
             return f"list of {self.elem}"
         if self.kind in ("entity", "enum"):
             return self.name
+        if self.kind == "result":
+            return "table result"
         return self.kind
 
 
@@ -41,6 +43,7 @@ BOOL = Type("bool")
 STR = Type("str")
 PLAYER = Type("player")
 CARD = Type("card")
+TABLE = Type("table")
 NONE = Type("none")
 VOID = Type("void")
 ANY = Type("any")
@@ -48,6 +51,10 @@ ANY = Type("any")
 
 def list_of(t: Type) -> Type:
     return Type("list", elem=t)
+
+
+def result(table: str = "") -> Type:
+    return Type("result", name=table)
 
 
 def entity(name: str) -> Type:
@@ -81,6 +88,9 @@ class Field:
     max: int | str | None = None
     const: bool = False
     ordered: bool = False  # a list field kept in order (a deck), not a set
+    fact: bool = False  # external state: set by the scenario and by `report` decisions
+    revealable: bool = False  # a hidden value `reveal` may show to chosen players
+    title: str = ""  # how players call it (game.yaml `title:`), else made from the name
 
 
 @dataclass
@@ -234,6 +244,8 @@ class Game:
     flow_pos: Position | None = None
     hooks: dict[str, Hook] = field(default_factory=dict)
     tables: dict[str, Any] = field(default_factory=dict)  # id -> tables.Table (rules/<game>/tables)
+    #: the params of every table with programs (modifier/condition `when`, row `effect`)
+    table_params: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     playable: dict[str, Expr] = field(default_factory=dict)
@@ -264,6 +276,17 @@ class Game:
             if r.name == name:
                 return r
         return None
+
+    def facts(self) -> list[tuple[str, str | None, Field]]:
+        """``(scope, entity type, field)`` of every external fact (``fact: true``): globals
+        (``g``), player fields (``p``) and entity fields (``e``), in declaration order."""
+        out: list[tuple[str, str | None, Field]] = [
+            ("g", None, f) for f in self.globals.values() if f.fact
+        ]
+        out += [("p", None, f) for f in self.player_fields.values() if f.fact]
+        for et in self.entities.values():
+            out += [("e", et.name, f) for f in et.fields.values() if f.fact]
+        return out
 
     def plural_types(self) -> dict[str, str]:
         return {e.plural: e.name for e in self.entities.values()}

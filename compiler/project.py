@@ -113,27 +113,45 @@ def compile_project(
 
 
 def looked_up(resolved: dict[str, ir.Game]) -> dict[str, Any]:
-    """The range tables the rules of any scenario look up, as data for the engine:
-    ``((lo, hi, result, gap reason), ...)``, clamp below the first row, clamp above the last."""
-    from .effects import Call, walk
+    """Every table effects can look up, as data for the engine (by table id):
+    ``(id, by range, rows, column ids, cells, clamp below, clamp above, texts)``: rows are
+    ``(lo, hi)`` ranges (range and column tables) or row ids; a cell is ``(code, value,
+    permanent, gap reason)``, row by row; texts are the cells' explanations."""
+    from .codegen.data import LOOKUP_KINDS
 
     out: dict[str, Any] = {}
     for game in resolved.values():
-        for r in game.routines():
-            for n in walk(r.body):
-                if isinstance(n, Call) and n.func == "lookup" and n.args:
-                    tid = n.args[0].plain  # type: ignore[attr-defined]
-                    table = game.tables[tid]
-                    rows = []
-                    for row in table.rows:
-                        cell = row.cells[0]
-                        gap = (cell.reason or "not printed") if cell.gap else None
-                        rows.append((row.range.lo, row.range.hi, None if gap else cell.value, gap))
-                    out[tid] = (
-                        tuple(rows),
-                        table.below_first == "first",
-                        table.above_last == "last",
+        for tid, table in game.tables.items():
+            if tid in out or table.kind not in LOOKUP_KINDS:
+                continue
+            by_range = table.kind in ("range", "column")
+            if by_range:
+                rows = tuple((row.range.lo, row.range.hi) for row in table.rows)
+            else:
+                rows = tuple(row.id for row in table.rows)
+            cols = tuple(c.id for c in table.columns) if table.kind != "range" else ()
+            cells, texts = [], []
+            for row in table.rows:
+                for cell in row.cells[: max(len(cols), 1)]:
+                    gap = (cell.reason or "not printed") if cell.gap else None
+                    value = cell.value
+                    if not isinstance(value, (int, str)) or isinstance(value, bool):
+                        value = cell.code
+                    permanent = bool(cell.permanent or (cell.result and cell.result.permanent))
+                    cells.append((cell.code, value, permanent, gap))
+                    texts.append(
+                        cell.explanation or (cell.result.text if cell.result else "") or ""
                     )
+            out[tid] = (
+                tid,
+                by_range,
+                rows,
+                cols,
+                tuple(cells),
+                getattr(table, "below_first", "error") == "first",
+                getattr(table, "above_last", "error") == "last",
+                tuple(texts),
+            )
     return dict(sorted(out.items()))
 
 

@@ -32,6 +32,7 @@ from .checker import _suggest
 from .diagnostics import DiagnosticSink
 from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
+from .table_programs import add_table_programs
 
 
 def resolve_scenarios(
@@ -46,6 +47,9 @@ def resolve_scenarios(
     if base is None:
         return {}
     base.tables = dict(tables or {})
+    add_table_programs(b, base, sink)
+    for tid, params in base.table_params.items():
+        base.tables[tid].params = params
     docs = {
         doc.data["scenario"]: doc
         for rel, doc in sorted(src.docs.items())

@@ -40,14 +40,17 @@ from .named import NamedState, SaveError
 from .registry import check_native, known_games, register
 from .rng import derive_seed
 from .spec import GameSpec, ScenarioSpec
+from .split import Changes, Split
 from .view import determinize, is_hidden
 
 #: the names generated engine modules may import
 exported = (
     "SUSPEND",
+    "Changes",
     "DeadEnd",
     "GameEnded",
     "RulesError",
+    "Split",
     "TurnLimit",
     "GameSpec",
     "engine_data",
@@ -57,6 +60,7 @@ exported = (
 
 __all__ = [
     "SUSPEND",
+    "Changes",
     "DeadEnd",
     "GameEnded",
     "RulesError",
@@ -75,6 +79,7 @@ __all__ = [
     "NamedState",
     "Option",
     "SaveError",
+    "Split",
     "ScenarioSpec",
     "UnknownGame",
     "derive_seed",

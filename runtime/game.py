@@ -84,6 +84,32 @@ def undo_barrier(before: Any, after: Any) -> str | None:
     return None
 
 
+class _LazyOptions:
+    """The options of a decision with too many to list (an allocation), made on demand."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Any) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> Option:
+        oid, label, _v = self.rows[i]
+        return Option(oid, label)
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+
+def _options(rows: Any) -> Any:
+    if isinstance(rows, list):
+        return tuple(Option(i, label) for i, label, _v in rows)
+    return _LazyOptions(rows)
+
+
 class Game:
     """A game in progress: always either waiting for decisions or finished.
 
@@ -160,7 +186,7 @@ class Game:
                 seats[d[0]],
                 spec.sites[d[1]].kind,
                 spec.prompt(d, S),
-                tuple(Option(i, label) for i, label, _v in spec.options(d, S)),
+                _options(spec.options(d, S)),
             )
             for d in pending
         ]
@@ -175,7 +201,10 @@ class Game:
         return []
 
     def is_legal(self, player: int, option_id: str) -> bool:
-        return any(o.id == option_id for o in self.legal(player))
+        for d in self.raw[PENDING] or ():
+            if d[0] == player:
+                return self.spec.find_option(d, option_id, self.raw)[0]
+        return False
 
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` (None: a spectator) may see, as JSON data by field name."""
@@ -211,15 +240,24 @@ class Game:
         if not isinstance(option_id, str):
             raise MalformedDecision(f"an option id is a string, not {option_id!r}")
         k, d = self._decision_of(player)
-        for oid, _label, value in self.spec.options(d, self.raw):
-            if oid == option_id:
-                self._answer(k, d, value)
-                return
-        ids = ", ".join(o[0] for o in self.spec.options(d, self.raw))
+        found, value = self.spec.find_option(d, option_id, self.raw)
+        if found:
+            self._answer(k, d, value)
+            return
         kind = self.spec.sites[d[1]].kind
+        if kind == "allocate":
+            split = d[2]
+            targets = ", ".join(
+                self.spec._target_id(self.spec.sites[d[1]].options[6:], t) for t in split.targets
+            )
+            legal = (
+                f"an allocation such as alloc:<target>=<n>,... of at most {split.points} "
+                f"points, at most {split.max_each} on one, over: {targets}"
+            )
+        else:
+            legal = "legal: " + ", ".join(o[0] for o in self.spec.options(d, self.raw))
         raise IllegalDecision(
-            f"{option_id!r} is not a legal option for {self.spec.seats[player]} "
-            f"({kind}); legal: {ids}"
+            f"{option_id!r} is not a legal option for {self.spec.seats[player]} ({kind}); {legal}"
         )
 
     def apply_index(self, player: int, index: int) -> None:

@@ -176,8 +176,22 @@ def _static_named(spec: Any, key: str, i: int) -> Any:
 def named_decision(spec: Any, S: list[Any], d: tuple[Any, ...]) -> dict[str, Any]:
     site = spec.sites[d[1]]
     out: dict[str, Any] = {"player": d[0], "kind": site.kind, "prompt": spec.prompt(d, S)}
-    if not isinstance(d[2], Hidden):
-        out["options"] = [list(o) for o in spec.options(d, S)]
+    if isinstance(d[2], Hidden):
+        return out
+    if site.options.startswith("alloc:"):
+        split = d[2]
+        kind = site.options[6:]
+        out["allocate"] = {
+            "points": split.points,
+            "max_each": split.max_each,
+            "targets": [spec._target_id(kind, t) for t in split.targets],
+            "options": len(split),
+        }
+        return out
+    if site.options == "report":
+        out["report"] = {"changes": len(d[2])}  # every value of every fact: not listed
+        return out
+    out["options"] = [list(o) for o in spec.options(d, S)]
     return out
 
 
@@ -735,7 +749,7 @@ def _loaded(spec: Any, slot: Slot, i: int, v: Any, path: str) -> Any:
         if not isinstance(v, str) or (values is not None and v not in values):
             raise SaveError(f"{path!r} in the save: {v!r} is not an allowed value")
         return v
-    if v is None and slot.optional:
+    if v is None:  # a text not given yet (texts start as none)
         return None
     if not isinstance(v, str):
         raise SaveError(f"{path!r} in the save must be a text, not {v!r}")

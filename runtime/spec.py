@@ -167,6 +167,8 @@ class GameSpec:
         return "".join(out)
 
     def word(self, kind: str, value: Any, S: list[Any] | None = None) -> str:
+        if kind == "report":
+            return self.report_label(value, S)
         if kind.startswith("list:"):
             return ", ".join(self.word(kind[5:], v, S) for v in value)
         if kind in ("int", "str", "text"):
@@ -182,8 +184,153 @@ class GameSpec:
 
     # -- options
 
+    # -- external facts
+
+    def fact_at(self, k: int) -> tuple[Slot, int]:
+        """The fact slot holding state index ``k`` and the index in it."""
+        for slot in self.layout.slots:
+            if slot.offset <= k < slot.offset + slot.count:
+                return slot, k - slot.offset
+        raise RulesError(f"no field at state index {k}")
+
+    def _fact_value_id(self, slot: Slot, v: Any) -> str:
+        if slot.kind == "bool":
+            return "yes" if v else "no"
+        if v is None:
+            return "none"
+        if slot.kind == "ref" and slot.ref is not None:
+            return self.ids[slot.ref][v]
+        return str(v)
+
+    def _fact_where(self, slot: Slot, i: int) -> str:
+        if slot.scope == "g":
+            return slot.name
+        if slot.scope == "p":
+            return f"{self.seats[i]}.{slot.name}"
+        return f"{slot.etype}.{self.ids[slot.etype or ''][i]}.{slot.name}"
+
+    def parse_report(self, option_id: str) -> tuple[int, Any] | None:
+        """The change ``report:<where>=<value>`` names: ``(state index, value)``."""
+        if not option_id.startswith("report:"):
+            return None
+        where, eq, word = option_id[7:].rpartition("=")
+        if not eq:
+            return None
+        parts = where.split(".")
+        try:
+            if len(parts) == 1:
+                slot, i = self.layout.by_path["g." + parts[0]], 0
+            elif len(parts) == 2:
+                slot, i = self.layout.by_path["p." + parts[1]], self.seats.index(parts[0])
+            else:
+                slot = self.layout.by_path[f"e.{parts[0]}.{parts[2]}"]
+                i = self.ids[parts[0]].index(parts[1])
+        except (KeyError, ValueError):
+            return None
+        value: Any
+        if slot.kind == "bool":
+            if word not in ("yes", "no"):
+                return None
+            value = word == "yes"
+        elif word == "none":
+            value = None
+        elif slot.kind == "int":
+            if not word.lstrip("-").isdigit():
+                return None
+            value = int(word)
+        elif slot.kind == "ref" and slot.ref is not None:
+            if word not in self.ids[slot.ref]:
+                return None
+            value = self.ids[slot.ref].index(word)
+        else:
+            value = word
+        return (slot.offset + i, value)
+
+    def report_id(self, change: tuple[int, Any]) -> str:
+        slot, i = self.fact_at(change[0])
+        return f"report:{self._fact_where(slot, i)}={self._fact_value_id(slot, change[1])}"
+
+    def report_label(self, change: tuple[int, Any], S: list[Any] | None = None) -> str:
+        slot, i = self.fact_at(change[0])
+        title = self.data.get("fact_titles", {}).get(slot.path) or slot.name.replace("_", " ")
+        title = title[0].upper() + title[1:]
+        if slot.scope == "p":
+            title = f"{self.seat_labels[i]}: {title}"
+        elif slot.scope == "e":
+            title = f"{self.name_of(slot.etype or '', i)}: {title}"
+        v = change[1]
+        if slot.kind == "bool":
+            word = "yes" if v else "no"
+        elif slot.kind == "ref" and slot.ref is not None:
+            word = self.name_of(slot.ref, v)
+        else:
+            word = str(v)
+        return f"{title} → {word}"
+
+    # -- allocations
+
+    def split_id(self, kind: str, targets: tuple[Any, ...], value: tuple[Any, ...]) -> str:
+        counts: dict[Any, int] = {}
+        for t in value:
+            counts[t] = counts.get(t, 0) + 1
+        if not counts:
+            return "alloc:none"
+        parts = [f"{self._target_id(kind, t)}={n}" for t, n in counts.items()]
+        return "alloc:" + ",".join(parts)
+
+    def _target_id(self, kind: str, t: Any) -> str:
+        if kind.startswith("enum:") or kind == "any":
+            return str(t)
+        return self.ids[kind][t]
+
+    def split_label(self, kind: str, value: tuple[Any, ...], S: list[Any] | None) -> str:
+        counts: dict[Any, int] = {}
+        for t in value:
+            counts[t] = counts.get(t, 0) + 1
+        if not counts:
+            return "Nothing"
+        wk = kind if kind in ("player", "card") or ":" in kind else "e:" + kind
+        return ", ".join(f"{self.word(wk, t, S)} {n}" for t, n in counts.items())
+
+    def parse_split(self, split: Any, kind: str, option_id: str) -> tuple[Any, ...] | None:
+        """The allocation an id such as ``alloc:bulgaria=2,greece=1`` names, if it is one of
+        ``split``'s options (None otherwise)."""
+        if not option_id.startswith("alloc:"):
+            return None
+        body = option_id[6:]
+        by_id = {self._target_id(kind, t): t for t in split.targets}
+        counts: dict[Any, int] = {}
+        if body != "none":
+            for part in body.split(","):
+                name, eq, n = part.partition("=")
+                if not eq or name not in by_id or not n.isdigit() or by_id[name] in counts:
+                    return None
+                counts[by_id[name]] = int(n)
+        value = split.of_counts(counts)
+        return value if value in split else None
+
+    def find_option(
+        self, d: tuple[Any, ...], option_id: str, S: list[Any] | None = None
+    ) -> tuple[bool, Any]:
+        """``(found, value)`` of the option ``option_id`` of pending decision ``d``."""
+        site = self.sites[d[1]]
+        if site.options.startswith("alloc:"):
+            value = self.parse_split(d[2], site.options[6:], option_id)
+            return value is not None, value
+        if site.options == "report":
+            if option_id == "done":
+                return True, None
+            change = self.parse_report(option_id)
+            return (change is not None and change in d[2]), change
+        for oid, _label, value in self.options(d, S):
+            if oid == option_id:
+                return True, value
+        return False, None
+
     def option_id(self, site: Site, value: Any) -> str:
         kind = site.options
+        if kind == "report":
+            return "done" if value is None else self.report_id(value)
         if kind == "yes-no":
             return "yes" if value else "no"
         if value is None:
@@ -198,6 +345,8 @@ class GameSpec:
 
     def option_label(self, site: Site, value: Any, S: list[Any] | None = None) -> str:
         kind = site.options
+        if kind == "report":
+            return self.report_label(value, S)
         if kind == "yes-no":
             return "Yes" if value else "No"
         if kind == "number" or kind.startswith("enum:") or kind == "any":
@@ -207,10 +356,17 @@ class GameSpec:
     def options(self, d: tuple[Any, ...], S: list[Any] | None = None) -> list[tuple[str, str, Any]]:
         """``(id, label, value)`` of every option of pending decision ``d``."""
         site = self.sites[d[1]]
+        if site.options.startswith("alloc:"):
+            return SplitOptions(self, site.options[6:], d[2], S)  # type: ignore[return-value]
+        if site.options == "report":
+            n = len(self.templates[site.prompt].kinds)
+            done = ("done", self.render(site.decline, d[3][n:], S), None)
+            return ReportOptions(self, d[2], done, S)  # type: ignore[return-value]
         out = [(self.option_id(site, v), self.option_label(site, v, S), v) for v in d[2]]
         if site.optional:
             n = len(self.templates[site.prompt].kinds)
-            out.append(("none", self.render(site.decline, d[3][n:], S), None))
+            decline = "done" if site.options == "report" else "none"
+            out.append((decline, self.render(site.decline, d[3][n:], S), None))
         return out
 
     def prompt(self, d: tuple[Any, ...], S: list[Any] | None = None) -> str:
@@ -249,3 +405,49 @@ class GameSpec:
 
     def __hash__(self) -> int:
         return id(self)
+
+
+class SplitOptions:
+    """The options of an `allocate` decision as ``(id, label, value)`` rows, made on demand:
+    there may be millions (see :mod:`rulecraft.runtime.split`)."""
+
+    def __init__(self, spec: GameSpec, kind: str, split: Any, S: list[Any] | None) -> None:
+        self.spec, self.kind, self.split, self.S = spec, kind, split, S
+
+    def __len__(self) -> int:
+        return len(self.split)
+
+    def __getitem__(self, i: int) -> tuple[str, str, Any]:
+        v = self.split[i]
+        return (
+            self.spec.split_id(self.kind, self.split.targets, v),
+            self.spec.split_label(self.kind, v, self.S),
+            v,
+        )
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+
+class ReportOptions:
+    """The options of a `report` decision as ``(id, label, value)`` rows, made on demand
+    (every value of every fact), then ``done``."""
+
+    def __init__(self, spec: GameSpec, changes: Any, done: tuple[str, str, Any], S: Any) -> None:
+        self.spec, self.changes, self.done, self.S = spec, changes, done, S
+
+    def __len__(self) -> int:
+        return len(self.changes) + 1
+
+    def __getitem__(self, i: int) -> tuple[str, str, Any]:
+        if i < 0:
+            i += len(self)
+        if i == len(self.changes):
+            return self.done
+        v = self.changes[i]
+        return (self.spec.report_id(v), self.spec.report_label(v, self.S), v)
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]

@@ -51,9 +51,16 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
     V[SEED] = None
     V[VIEWER] = player
     for slot in spec.hidden_slots:
+        seen = spec.layout.by_path.get(slot.path + "_seen")
+        everyone = (1 << len(spec.seats)) - 1
         for i in range(slot.count):
             if slot.visible == "owner" and player is not None:
                 if _owner_of(spec, slot, i, S) == player:
+                    continue
+            if seen is not None:
+                # a revealed value: shown to the players who have seen it
+                who = S[seen.offset + i]
+                if (who >> player & 1) if player is not None else who == everyone:
                     continue
             k = slot.offset + i
             v = S[k]

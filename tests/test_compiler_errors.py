@@ -224,11 +224,11 @@ def test_file_that_is_not_utf8(root: Path) -> None:
     ("new", "message"),
     [
         ('lookup("aom_neutral_vpp", r)', "unknown table 'aom_neutral_vpp'"),
-        ('lookup("aom_play_aid", r)', "table 'aom_play_aid' is a list table"),
+        ('lookup("aom_play_aid", r)', "lookup() of list table 'aom_play_aid' takes 2 keys"),
     ],
 )
 def test_lookup_of_a_table_that_does_not_fit(root: Path, new: str, message: str) -> None:
-    edit(root, "scenarios/age_of_marlborough.yaml", 'lookup("aom_neutral_vp", r)', new)
+    edit(root, "scenarios/age_of_marlborough.yaml", 'lookup("aom_neutral_vp", r).value', new)
     d = only_error(root)
     line, col = line_col(root, "scenarios/age_of_marlborough.yaml", new.split("(")[1])
     assert d.message.startswith(message)

@@ -125,7 +125,9 @@ def test_neutral_vp_dice_rolled_through_the_play_aid_table():
             assert S["e"]["country"][c]["vp_die"] == {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}[roll]
             seen[S["e"]["country"][c]["vp_die"]] += 1
     assert set(seen) == {1, 2, 3}
-    assert engine.TABLE_AOM_NEUTRAL_VP[0] == ((1, 2, 1, None), (3, 4, 2, None), (5, 6, 3, None))
+    table = engine.TABLE_AOM_NEUTRAL_VP
+    assert table[2] == ((1, 2), (3, 4), (5, 6))  # the rows' ranges
+    assert [cell[1] for cell in table[4]] == [1, 2, 3]  # their values
 
 
 def test_strength_one_and_one_army_at_home():

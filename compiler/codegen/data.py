@@ -28,7 +28,7 @@ from typing import Any
 
 from ...runtime.layout import HEADER_NAMES, engine_data
 from .. import ir
-from ..effects import Assign, Attr, AugAssign, Move, MoveAll, Name, Str, walk
+from ..effects import Assign, Attr, AugAssign, Move, MoveAll, Name, Reveal, Str, walk
 
 # Header slots (rulecraft.runtime.layout); generated engines carry them as literals.
 HEADER = tuple(name.upper() for name in HEADER_NAMES)
@@ -68,7 +68,34 @@ def written_fields(games: list[ir.Game]) -> set[tuple[str, str | None, str]]:
                 elif isinstance(node, (Move, MoveAll)):
                     target(node.src_zone)
                     target(node.dst_zone)
+                elif isinstance(node, Reveal):
+                    target(node.target)
+        # facts change by report decisions; who has seen a revealable value changes with it
+        for scope, etype, f in g.facts():
+            out.add((scope, etype, f.name))
+        for scope, etype, name in list(out):
+            if (scope, etype, name + "_seen") in out:
+                continue
+            fields = (
+                g.globals
+                if scope == "g"
+                else g.player_fields
+                if scope == "p"
+                else g.entities[etype].fields  # type: ignore[index]
+            )
+            f = fields.get(name)
+            if f is not None and f.revealable:
+                out.add((scope, etype, name + "_seen"))
     return out
+
+
+def table_ids(game: ir.Game) -> tuple[str, ...]:
+    """The tables a `table` value can name (its index in this tuple): every table `lookup`
+    reads, by id."""
+    return tuple(sorted(t for t, table in game.tables.items() if table.kind in LOOKUP_KINDS))
+
+
+LOOKUP_KINDS = ("range", "column", "matrix", "list")
 
 
 def storage(t: ir.Type, f: ir.Field | None = None) -> str:
@@ -79,7 +106,7 @@ def storage(t: ir.Type, f: ir.Field | None = None) -> str:
         if elem in ("player", "card", "entity") and not ordered:
             return "set"
         return "seq"
-    if t.kind in ("player", "card", "entity"):
+    if t.kind in ("player", "card", "entity", "table"):
         return "ref"
     if t.kind in ("int", "bool", "str", "enum"):
         return t.kind
@@ -90,7 +117,7 @@ def ref_kind(t: ir.Type) -> str | None:
     """What an index of type ``t`` (or of its elements) refers to."""
     if t.kind == "list" and t.elem is not None:
         return ref_kind(t.elem)
-    if t.kind in ("player", "card"):
+    if t.kind in ("player", "card", "table"):
         return t.kind
     if t.kind == "entity":
         return t.name
@@ -278,6 +305,12 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
                 )
     d.size = offset
     d.init = init
+    if game.facts():
+        data["facts"] = fact_domains(game, d)
+        data["fact_titles"] = {
+            (f"e.{etype}.{f.name}" if scope == "e" else f"{scope}.{f.name}"): f.title or ""
+            for scope, etype, f in game.facts()
+        }
     assert len(init) == offset, (len(init), offset)
 
     # -- who and what exists
@@ -296,6 +329,9 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
         )
     for ename, e in game.enums.items():
         data[f"e_{ename}"] = tuple(e.values)
+    if any(f.type.kind == "table" for f in _all_fields(game)):
+        data["id_table"] = table_ids(game)
+        data["name_table"] = tuple(game.tables[t].title for t in data["id_table"])
     # where the flow of play is declared: errors of the turn loop (the turn limit) name it
     data["flow_origin"] = str(game.flow_pos or game.origin.pos)
     consts = {n: c.value for n, c in game.constants.items()}
@@ -318,6 +354,38 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     }
     d.data = engine_data(d.primary, d.layout_rows())
     return d
+
+
+def fact_domains(game: ir.Game, d: ScenarioData) -> tuple[tuple[int, int, tuple[Any, ...]], ...]:
+    """``(offset, count, values)`` of every external fact: the values a report may give it."""
+    out = []
+    for scope, etype, f in game.facts():
+        info = d.slot(scope, f.name, etype)
+        assert info is not None, f.name
+        t = f.type
+        values: tuple[Any, ...]
+        if t.kind == "bool":
+            values = (False, True)
+        elif t.kind == "int":
+            assert isinstance(f.min, int) and isinstance(f.max, int)
+            values = tuple(range(f.min, f.max + 1))
+        elif t.kind == "enum":
+            values = tuple(game.enums[t.name].values)
+        elif t.kind == "player":
+            values = tuple(range(len(d.seats)))
+        else:
+            values = tuple(range(len(d.records[t.name])))
+        if f.optional:
+            values = (*values, None)
+        out.append((info.offset, info.count, values))
+    return tuple(out)
+
+
+def _all_fields(game: ir.Game) -> list[ir.Field]:
+    out = [*game.globals.values(), *game.player_fields.values()]
+    for et in game.entities.values():
+        out += [*et.attributes.values(), *et.fields.values()]
+    return out
 
 
 class Converter:
@@ -349,6 +417,8 @@ class Converter:
             return self.index[t.name][v]
         if t.kind == "card":
             return self.cards[v]
+        if t.kind == "table":
+            return table_ids(self.d.game).index(v)
         if t.kind == "list":
             assert t.elem is not None
             items = [self.value_of(x, t.elem) for x in v]

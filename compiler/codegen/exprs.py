@@ -38,7 +38,8 @@ from ..effects import (
     Ternary,
     walk,
 )
-from .data import ScenarioData
+from ..table_programs import routine_name
+from .data import ScenarioData, table_ids
 
 
 class CodegenError(Exception):
@@ -276,6 +277,8 @@ class ExprGen:
         raise CodegenError(f"cannot compile name {e.id!r} ({kind})")
 
     def e_Attr(self, e: Attr) -> str:
+        if e.obj.ty is not None and e.obj.ty.kind == "result":
+            return self.result_field(e)
         s = self.slot_of(e)
         if s is not None:
             return f"_bits({s[0]})" if s[1].kind == "set" else s[0]
@@ -479,9 +482,41 @@ class ExprGen:
                 f"(self.card_playable[{card}] is None or self.card_playable[{card}](S, {player}))"
             )
         if f == "lookup":
-            tid = e.args[0].plain  # type: ignore[attr-defined]
-            return f"_lookup({tid!r}, self.t_{tid}, {self.expr(e.args[1])})"
+            keys = "".join(", " + self.expr(k) for k in e.args[1:])
+            tid = self.static_table(e.args[0])
+            if tid is not None:
+                return f"_lookup(self.t_{tid}, {table_ids(self.sd.game).index(tid)}{keys})"
+            t = self.expr(e.args[0])
+            return f"_lookup(self.tabs[{t}], {t}{keys})"
+        if f in ("modifiers", "allows"):
+            part = "mods" if f == "modifiers" else "allows"
+            default = "0" if f == "modifiers" else "True"
+            args = [self.expr(a) for a in e.args[1:]]
+            tid = self.static_table(e.args[0])
+            if tid is not None:
+                r = self.sd.game.functions.get(routine_name(tid, part))
+                if r is None:
+                    return default
+                return f"self.f_{r.name}({', '.join(['S', *args])})"
+            t = self.expr(e.args[0])
+            return f"_tcall(self, self.tprog_{part}, {t}, {default}, {', '.join(['S', *args])})"
         raise CodegenError(f"{f}() is not an expression")
+
+    def static_table(self, a: Expr) -> str | None:
+        """The id of a table named in quotes, or None for a table value."""
+        return a.plain if isinstance(a, Str) and a.is_plain else None
+
+    def result_field(self, e: Attr) -> str:
+        """A field of a table result record ``(table, cell, code, value, permanent)``."""
+        r = self.expr(e.obj)
+        index = {"table": 0, "code": 2, "value": 3, "permanent": 4}
+        if e.name in index:
+            return f"{r}[{index[e.name]}]"
+        assert e.name == "text"
+        tid = e.obj.ty.name if e.obj.ty is not None else ""
+        if tid:
+            return f"self.t_{tid}[7][{r}[1]]"
+        return f"self.tabs[{r}[0]][7][{r}[1]]"
 
     # -- inlining
 

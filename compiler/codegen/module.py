@@ -21,9 +21,9 @@ import jinja2
 
 from ...runtime.layout import ABI
 from .. import ir
-from .data import ScenarioData, build_data, ref_kind, written_fields
+from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
-from .routines import RoutineGen, Tables, find_suspending
+from .routines import RoutineGen, Tables, find_suspending, method_stem
 
 PRELUDE_NAMES = (
     "_RNG",
@@ -240,16 +240,36 @@ def referenced_data(texts: list[str], data: dict[str, Any]) -> set[str]:
 
 
 def looked_up(g: ir.Game) -> list[str]:
-    from ..effects import Call, walk
+    """The tables whose data the engine of ``g`` holds: those `lookup` names in quotes, or
+    every table when the rules look up a table value."""
+    from ..effects import Call, Str, walk
 
-    return sorted(
-        {
-            n.args[0].plain  # type: ignore[attr-defined]
-            for r in g.routines()
-            for n in walk(r.body)
-            if isinstance(n, Call) and n.func == "lookup" and n.args
-        }
-    )
+    named: set[str] = set()
+    for r in g.routines():
+        for n in walk(r.body):
+            if isinstance(n, Call) and n.func == "lookup" and n.args:
+                a = n.args[0]
+                if isinstance(a, Str) and a.is_plain:
+                    named.add(a.plain)
+                else:
+                    return list(table_ids(g))
+    return sorted(named)
+
+
+def table_programs(g: ir.Game) -> dict[str, tuple[Any, ...]]:
+    """``tprog_mods`` / ``tprog_allows`` / ``tprog_apply``: the method of each table's
+    program by table number (None where a table has none), for `modifiers`, `allows` and
+    `apply` of a table value."""
+    from ..table_programs import routine_name
+
+    out = {}
+    for part, prefix in (("mods", "f_"), ("allows", "f_"), ("apply", "p_")):
+        names = []
+        for tid in table_ids(g):
+            r = g.functions.get(routine_name(tid, part))
+            names.append(None if r is None else prefix + method_stem(r))
+        out[f"tprog_{part}"] = tuple(names)
+    return out
 
 
 def stable_functions(games: list[ir.Game]) -> set[str]:
@@ -306,6 +326,11 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         sd.stable = stable
         for tid in looked_up(g):
             sd.data[f"t_{tid}"] = sd.primary[f"t_{tid}"] = tables_data[tid]
+        if g.table_params or "id_table" in sd.data:
+            tabs = tuple(sd.data.get(f"t_{tid}") for tid in table_ids(g))
+            sd.data["tabs"] = sd.primary["tabs"] = tabs
+            for k, v in table_programs(g).items():
+                sd.data[k] = sd.primary[k] = v
         base = g.scenario.base if g.scenario.base in games else None
         parent = classes[base] if base is not None else classes.get(root_sid)
         tables = parent.tables.copy() if parent is not None else Tables.new()

@@ -48,12 +48,14 @@ from ..effects import (
     Name,
     Pass,
     Return,
+    Reveal,
     Simultaneously,
     Stmt,
     Str,
     While,
     walk,
 )
+from ..table_programs import routine_name
 from .data import ScenarioData
 from .exprs import CodegenError, ExprGen, Scope, type_kind
 
@@ -354,8 +356,42 @@ class RoutineGen:
             if self.form != "Q":
                 raise CodegenError("a simultaneous decision outside the playout form")
             self.random_simultaneously(out, ind, s)
+        elif isinstance(s, Reveal):
+            self.reveal(out, ind, s)
         else:
             raise CodegenError(f"cannot emit {type(s).__name__}")
+
+    def seen_slot(self, target: Expr) -> tuple[str, Any] | None:
+        """The state slot of who has seen a revealable field (``<name>_seen``)."""
+        if isinstance(target, Name):
+            info = self.sd.slot("g", target.id + "_seen")
+            return (f"S[self.o_{info.key}]", info) if info is not None else None
+        assert isinstance(target, Attr)
+        scope, name, etype, _f, _obj = self.eg.field_parts(target)
+        info = self.sd.slot(scope, name + "_seen", etype)
+        return (f"S[self.o_{info.key} + {{}}]", info) if info is not None else None
+
+    def reveal(self, out: list[str], ind: int, s: Reveal) -> None:
+        """Show a hidden value to players: add them to who has seen it."""
+        found = self.seen_slot(s.target)
+        if found is None:
+            raise CodegenError("reveal of a field that keeps no record of who has seen it")
+        code, _info = found
+        if isinstance(s.target, Attr):
+            obj = self.expr(s.target.obj)
+            if not _simple(obj):
+                tmp = self.fresh("r")
+                self.line(out, ind, f"{tmp} = {obj}")
+                obj = tmp
+            code = code.format(obj)
+        if s.audience is None:
+            mask = "((1 << self.n_player) - 1)"
+        elif s.audience.ty == ir.PLAYER:
+            mask = f"(1 << {self.expr(s.audience)})"
+        else:
+            mask = f"_mask({self.iterable(s.audience)})"
+        self.line(out, ind, f"{code} |= {mask}")
+        self.line(out, ind, "S[_REVEALS] += 1")
 
     def value(self, e: Expr) -> str:
         """An expression in statement position: may call a procedure that returns a value."""
@@ -390,8 +426,25 @@ class RoutineGen:
                 self.line(out, ind, f"self.card_p[{card}](S, {player})")
         elif c.func in DECISIONS:
             self.line(out, ind, self.random_decision(c))
+        elif c.func == "apply":
+            self.line(out, ind, self.apply_code(c))
         else:
             self.line(out, ind, self.value(c))
+
+    def apply_code(self, c: Call) -> str:
+        """Run the program of the row a table result came from (its cell, for range tables)."""
+        r = self.expr(c.args[0])
+        if not _simple(r):
+            r = f"({r})"
+        args = [self.expr(a) for a in c.args[1:]]
+        rt = c.args[0].ty
+        tid = rt.name if rt is not None and rt.kind == "result" else ""
+        if tid:
+            prog = self.sd.game.functions.get(routine_name(tid, "apply"))
+            if prog is None:
+                return "pass"
+            return f"self.p_{prog.name}({', '.join(['S', *args, f'{r}[1]'])})"
+        return f"_tcall(self, self.tprog_apply, {r}[0], None, {', '.join(['S', *args, f'{r}[1]'])})"
 
     # -- stores
 
@@ -415,6 +468,10 @@ class RoutineGen:
         if info.kind == "seq":
             self.line(out, ind, f"{code} = tuple({value})")
             return
+        if f.revealable:
+            seen = self.seen_slot(target)
+            if seen is not None:
+                self.line(out, ind, f"{seen[0].format(obj)} = 0")
         if aug is not None:
             value = f"{code} {aug} {value}"
         if f.type == ir.INT:
@@ -559,6 +616,18 @@ class RoutineGen:
         if c.func == "choose_number":
             lo, hi = self.expr(c.args[1]), self.expr(c.args[2])
             return f"tuple(range({lo}, {hi} + 1))", "number"
+        if c.func == "report":
+            return "_report_options(S, self.facts)", "report"
+        if c.func == "allocate":
+            seq = c.args[2]
+            elem = seq.ty.elem if seq.ty is not None else None
+            kind = type_kind(elem)
+            if elem is not None and elem.kind == "enum":
+                kind = "enum:" + elem.name
+            cap = c.kwargs.get("max_each")
+            most = f", {self.expr(cap)}" if cap is not None else ""
+            points = self.expr(c.args[1])
+            return f"Split({points}, {self.iterable(seq)}{most})", "alloc:" + kind
         seq = c.args[1]
         elem = seq.ty.elem if seq.ty is not None else None
         code = self.iterable(seq)
@@ -575,6 +644,8 @@ class RoutineGen:
         opts, kind = self.options_code(c)
         if c.func == "choose_yes_no":
             return "(R() < 0.5)"
+        if c.func == "report":
+            return f"_report(S, _pick_optional(R, {opts}))"
         if c.func == "choose_optional":
             return f"_pick_optional(R, {opts})"
         return f"_pick(R, {opts})"
@@ -873,12 +944,21 @@ class RoutineGen:
     def decision_parts(self, c: Call) -> tuple[str, str, int, int, list[str]]:
         """(options code, option kind, prompt template, decline template, argument codes)."""
         opts, kind = self.options_code(c)
-        prompt_arg = {"choose": 2, "choose_optional": 2, "choose_yes_no": 1, "choose_number": 3}
+        prompt_arg = {
+            "choose": 2,
+            "choose_optional": 2,
+            "choose_yes_no": 1,
+            "choose_number": 3,
+            "allocate": 3,
+            "report": 1,
+        }
         tid, args = self.template(c.args[prompt_arg[c.func]])
         decline = -1
         if c.func == "choose_optional":
             decline, more = self.template(c.args[3])
             args = args + more
+        elif c.func == "report":
+            decline, _ = self.template(Str(c.src, c.off, ["Nothing changed"]))
         return opts, kind, tid, decline, args
 
     @staticmethod
@@ -887,6 +967,8 @@ class RoutineGen:
             return "yes-no"
         if c.func == "choose_number":
             return "choose-number"
+        if c.func in ("allocate", "report"):
+            return c.func
         return "choose-" + kind.split(":")[-1]
 
     def ask_arm(self) -> Arm:
@@ -909,9 +991,16 @@ class RoutineGen:
         resume = ArmRef()
         frame = self.frame(resume, ask)
         more = f", {_pack(args)}" if args else ""
-        self.arm_line(0, f"return self.ask(S, {frame}, {player}, {site}, {_as_tuple(opts)}{more})")
+        if c.func not in ("allocate", "report"):
+            opts = _as_tuple(opts)
+        self.arm_line(0, f"return self.ask(S, {frame}, {player}, {site}, {opts}{more})")
         ask.closed = True
         self.cur = resume.set(self.new_arm())
+        if c.func == "report":
+            said = self.tables.template(("Reported: ", ""), ("report",))
+            self.arm_line(0, "if v is not None:")
+            self.arm_line(1, f"_log(S, {said}, (v,))")
+            self.arm_line(0, "v = _report(S, v)")
         self.assign_result(s)
 
     def lower_simultaneously(self, s: Simultaneously) -> None:
@@ -929,8 +1018,9 @@ class RoutineGen:
         resume = ArmRef()
         self.arm_line(0, "_d = []")
         self.arm_line(0, f"for {var} in {ps}:")
-        self.arm_line(1, f"_o = {_as_tuple(opts)}")
-        if c.func != "choose_optional":
+        lazy = c.func in ("allocate", "report")
+        self.arm_line(1, f"_o = {opts if lazy else _as_tuple(opts)}")
+        if c.func not in ("choose_optional", "report"):
             self.arm_line(1, "if not _o:")
             self.arm_line(2, f"_dead({site_kind!r}, {var})")
         self.arm_line(1, f"_d.append(({var}, {site}, _o, {_pack(args)}))")

@@ -27,9 +27,14 @@ CARD_GROUP: tuple[Any, ...] = ("move", "move", "recruit", "fortify", "attack", "
 E_ACTION_GROUP: tuple[Any, ...] = _base.E_ACTION_GROUP
 E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 TABLE_AOM_NEUTRAL_VP: tuple[Any, ...] = (
-    ((1, 2, 1, None), (3, 4, 2, None), (5, 6, 3, None)),
+    "aom_neutral_vp",
+    True,
+    ((1, 2), (3, 4), (5, 6)),
+    (),
+    (("1", 1, False, None), ("2", 2, False, None), ("3", 3, False, None)),
     False,
     False,
+    ("", "", ""),
 )
 SIZE: int = 49
 LAYOUT: tuple[Any, ...] = (
@@ -135,8 +140,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
             if self.s_e_country__kind[v_c] == "neutral":
                 v_r = _roll(S, 6)
                 S[self.o_e_country__vp_die + v_c] = min(
-                    max(_lookup("aom_neutral_vp", self.t_aom_neutral_vp, v_r), 0),
-                    self.s_e_country__vp_max[v_c],
+                    max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
                 )
                 _log(S, 47, (v_c, v_r, S[self.o_e_country__vp_die + v_c]))
 
@@ -167,4 +171,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "115 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n119 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n120 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n124 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n128 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n129 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n130 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n134 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n135 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n136 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n137 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"
+_ORIGINS = "120 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n124 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n125 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n129 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n133 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n134 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n135 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n140 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n142 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n145 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"

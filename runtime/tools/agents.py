@@ -61,13 +61,13 @@ def apply_id(spec: GameSpec, S: list[Any], player: int, option_id: str) -> bool:
     on (trusted: no validation beyond finding the option). False if there is no such option."""
     for k, d in enumerate(S[PENDING] or ()):
         if d[0] == player:
-            for oid, _label, value in spec.options(d, S):
-                if oid == option_id:
-                    ready, v = answer(S, k, value, spec.sites[d[1]].simultaneous)
-                    if ready:
-                        run(spec, S, v)
-                    return True
-            return False
+            found, value = spec.find_option(d, option_id, S)
+            if not found:
+                return False
+            ready, v = answer(S, k, value, spec.sites[d[1]].simultaneous)
+            if ready:
+                run(spec, S, v)
+            return True
     return False
 
 
@@ -79,15 +79,21 @@ class MonteCarloAgent:
 
     needs_view = True
 
+    #: a decision with more options than this (an allocation) is judged on a random sample
+    sample = 24
+
     def __init__(self, seed: int, playouts: int = 16, depth: int = 100) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.depth = depth
 
     def choose(self, view: list[Any], decision: Decision, spec: GameSpec) -> str:
-        options = decision.options
+        options: Any = decision.options
         if len(options) == 1:
             return options[0].id
+        if len(options) > self.sample:
+            picks = sorted({self.rng.randrange(len(options)) for _ in range(self.sample)})
+            options = [options[i] for i in picks]
         me = decision.player
         rng = self.rng
         rand = rng.random

@@ -6,6 +6,7 @@ import sys
 from typing import Any, TextIO
 
 from ..game import Decision, Game, undo_barrier
+from ..layout import PENDING
 from ..machine import GameError
 from ..rng import derive_seed
 from ..spec import GameSpec
@@ -168,7 +169,7 @@ def play(
         say("")
         say(render_view(game.view(d.player), game.spec))
         show_log(d.player)
-        _prompt(say, d, labels)
+        _prompt(say, d, labels, game)
         while True:
             output.write(f"{labels[d.player]}> ")
             output.flush()
@@ -185,6 +186,10 @@ def play(
                 return None
             if text in ("help", "?"):
                 say(HELP)
+                continue
+            if text == "facts" and d.kind == "report":
+                for row in _facts(game, d):
+                    say(row)
                 continue
             if text == "undo":
                 if not any(p == d.player for p, _ in history):
@@ -204,25 +209,107 @@ def play(
                     seen[p] = min(seen[p], len(game.log_for(p)))
                 say("Your last decision is taken back.")
                 break
-            option = _match(text, d)
+            option = _match(text, d, game)
             if option is None:
-                say(f"No option {text!r}; type a number from 1 to {len(d.options)}, or help.")
+                if d.kind == "allocate":
+                    say(f"No allocation {text!r}; type target=points ... (see above), or none.")
+                else:
+                    say(f"No option {text!r}; type a number from 1 to {len(d.options)}, or help.")
                 continue
             history.append((d.player, game.clone()))
             game.apply(d.player, option)
             break
 
 
-def _prompt(say: Any, d: Decision, labels: tuple[str, ...]) -> None:
+def _split_of(game: Any, d: Decision) -> tuple[Any, str]:
+    """The options of a pending allocation and the kind of its targets."""
+    for raw in game.raw[PENDING] or ():
+        if raw[0] == d.player:
+            return raw[2], game.spec.sites[raw[1]].options[6:]
+    raise GameError("no allocation pending")
+
+
+def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
     say(f"{labels[d.player]}: {d.prompt}")
+    if d.kind == "allocate":
+        split, kind = _split_of(game, d)
+        spec = game.spec
+        say(f"  Split up to {split.points} points, at most {split.max_each} on one, over:")
+        for t in split.targets:
+            name = spec.split_label(kind, (t,), game.raw).rsplit(" ", 1)[0]
+            say(f"    {spec._target_id(kind, t):<24} {name}")
+        say("  Type target=points for each target you give points to, e.g.")
+        example = " ".join(f"{spec._target_id(kind, t)}=1" for t in split.targets[:2])
+        say(f"    {example}")
+        say("  (a unique part of a target's id is enough), or none to place nothing.")
+        return
+    if d.kind == "report":
+        say(
+            "  Type what changed on the board as fact=value, e.g. "
+            + ", ".join(_fact_examples(game))
+        )
+        say("  (type facts to list every fact and its value), or done if nothing changed.")
+        return
     for n, opt in enumerate(d.options, 1):
         say(f"  {n:>2}. {opt.label}  [{opt.id}]")
 
 
-def _match(text: str, d: Decision) -> str | None:
+def _facts(game: Any, d: Decision) -> list[str]:
+    """Every fact the pending report may change, with its value now."""
+    for raw in game.raw[PENDING] or ():
+        if raw[0] == d.player:
+            spec = game.spec
+            out = []
+            for k, _values, now in raw[2].facts:
+                slot, i = spec.fact_at(k)
+                where = spec.report_id((k, now))[7:]
+                out.append(f"  {where:<40} {spec.report_label((k, now), game.raw)}")
+            return out
+    return []
+
+
+def _fact_examples(game: Any) -> list[str]:
+    for raw in game.raw[PENDING] or ():
+        changes = raw[2]
+        return [game.spec.report_id(changes[i])[7:] for i in (0, len(changes) - 1)]
+    return []
+
+
+def _match(text: str, d: Decision, game: Any = None) -> str | None:
+    if d.kind == "allocate" and game is not None:
+        return _allocation(text, d, game)
+    if d.kind == "report" and game is not None:
+        option = (
+            text if text in ("done", "none") or text.startswith("report:") else "report:" + text
+        )
+        option = "done" if option == "none" else option
+        return option if game.is_legal(d.player, option) else None
     if text.isdigit() and 1 <= int(text) <= len(d.options):
         return d.options[int(text) - 1].id
     for opt in d.options:
         if opt.id == text:
             return opt.id
     return None
+
+
+def _allocation(text: str, d: Decision, game: Any) -> str | None:
+    """``bulgaria=2 greece=1`` (or an ``alloc:`` id) as the id of a legal allocation."""
+    if text.startswith("alloc:"):
+        return text if game.is_legal(d.player, text) else None
+    if text in ("none", "nothing", "0"):
+        return "alloc:none"
+    split, kind = _split_of(game, d)
+    ids = [game.spec._target_id(kind, t) for t in split.targets]
+    counts: dict[str, int] = {}
+    for part in text.replace(",", " ").split():
+        name, eq, n = part.partition("=")
+        if not eq or not n.isdigit():
+            return None
+        found = [i for i in ids if i == name] or [i for i in ids if name in i]
+        if len(found) != 1 or found[0] in counts:
+            return None
+        if int(n):
+            counts[found[0]] = int(n)
+    parts = [f"{i}={counts[i]}" for i in ids if i in counts]
+    option = "alloc:" + (",".join(parts) if parts else "none")
+    return option if game.is_legal(d.player, option) else None
