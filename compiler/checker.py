@@ -237,6 +237,16 @@ class Checker:
     def check_special_fields(self) -> None:
         """Facts a report can set have a finite set of values; revealable values are hidden."""
         g = self.game
+        for name, f in g.globals.items():
+            if name in g.enums or name in g.plural_types():
+                self.error(
+                    "duplicate-name",
+                    f"global {name!r} has the name of "
+                    + ("enum" if name in g.enums else "a list of records")
+                    + f" {name!r}, which the name means in effects",
+                    f.origin.pos,
+                    f"rename one of them (e.g. the enum {name}_name)",
+                )
         fields = [*g.globals.values(), *g.player_fields.values()]
         for et in g.entities.values():
             fields += et.fields.values()
@@ -614,7 +624,23 @@ class Checker:
 
     # -- expressions
 
+    def table_literal(self, node: Any) -> bool:
+        """A table id in quotes where a table is expected: checked, then typed a table."""
+        if not (isinstance(node, Str) and node.is_plain):
+            return False
+        if node.plain not in self.game.tables:
+            self.error(
+                "unknown-name",
+                f"unknown table {node.plain!r}",
+                node,
+                _suggest(node.plain, self.game.tables) or "tables are in rules/<game>/tables/",
+            )
+        node.ty = ir.TABLE
+        return True
+
     def expect(self, node: Any, got: ir.Type, want: ir.Type, what: str) -> None:
+        if want.kind == "table" and got == ir.STR and self.table_literal(node):
+            return
         if not _compatible(got, want):
             self.error("type", f"{what} must be {_article(want)}, not {_article(got)}", node)
         elif want.kind == "enum" and isinstance(node, Str):
@@ -704,6 +730,10 @@ class Checker:
         if isinstance(e, Compare):
             lt, rt = self.expr(e.left), self.expr(e.right)
             if e.op in ("==", "!="):
+                if lt.kind == "table" and rt == ir.STR and self.table_literal(e.right):
+                    return ir.BOOL
+                if rt.kind == "table" and lt == ir.STR and self.table_literal(e.left):
+                    return ir.BOOL
                 if not _compatible(lt, rt):
                     self.error("type", f"cannot compare {_article(lt)} with {_article(rt)}", e)
                 elif lt.kind == "enum" and isinstance(e.right, Str):

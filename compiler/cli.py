@@ -93,7 +93,8 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "--seats",
         type=_names,
         default=None,
-        help="per seat: human, random or mc (default: human first, random for the others)",
+        help="per seat: human, random or mc (default: human first, random for the others); "
+        "human:NAME for a person who holds several seats (human:ann,human:ann,human:bob)",
     )
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: time-based)")
 
@@ -109,8 +110,8 @@ def _play(args: argparse.Namespace) -> int:
     if args.seats is None:
         args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)
     for kind in args.seats:
-        if kind not in ("human", "random", "mc") and not kind.startswith("mc:"):
-            raise CLIError(f"unknown seat kind {kind!r} (use human, random or mc)")
+        if kind not in ("human", "random", "mc") and not kind.startswith(("mc:", "human:")):
+            raise CLIError(f"unknown seat kind {kind!r} (use human, human:NAME, random or mc)")
     play(spec, scenario, args.seats, seed)
     return 0
 

@@ -84,6 +84,8 @@ class Converter:
             return self.card_ids.index(v)
         if t.kind == "entity":
             return self.ids[t.name].index(v)
+        if t.kind == "table":
+            return self.ids["table"].index(v)
         if t.kind == "list":
             assert t.elem is not None
             return [self.to_state(x, t.elem) for x in v]
@@ -98,6 +100,8 @@ class Converter:
             return self.card_ids[v]
         if t.kind == "entity":
             return self.ids[t.name][v]
+        if t.kind == "table":
+            return self.ids["table"][v]
         if t.kind == "list":
             assert t.elem is not None
             return [self.from_state(x, t.elem) for x in v]

@@ -214,3 +214,38 @@ def test_terminal_play_types_an_allocation(capsys):
     assert "No allocation 'port=1 fort=9'" in text
     assert "other players look away" in text
     assert "Name a city to court" in text  # both allocations were taken
+
+
+def test_one_person_at_several_seats_is_not_asked_to_look_away():
+    import io
+
+    from rulecraft.runtime.tools.terminal import play
+
+    moves = "done\nnone\nnone\nq\n"
+    out = io.StringIO()
+    play(SPEC, "rivals", ["human:ann", "human:ann"], 3, input=io.StringIO(moves), output=out)
+    assert "look away" not in out.getvalue()
+    out = io.StringIO()
+    play(SPEC, "rivals", ["human:ann", "human:bob"], 3, input=io.StringIO(moves), output=out)
+    assert "--- bob (West) to decide; other players look away ---" in out.getvalue()
+
+
+def test_a_table_id_in_quotes_is_checked_where_a_table_is_meant(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "rules" / "envoys", tmp_path / "rules" / "envoys")
+    rules = tmp_path / "rules" / "envoys" / "rules.yaml"
+    rules.write_text(rules.read_text().replace('c.table != "port"', 'c.table != "portt"'))
+    assert [d.message for d in compile_errors(tmp_path)] == ["unknown table 'portt'"]
+
+
+def test_a_global_named_like_an_enum_is_refused(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "rules" / "envoys", tmp_path / "rules" / "envoys")
+    game = tmp_path / "rules" / "envoys" / "game.yaml"
+    game.write_text(
+        game.read_text().replace("    round: {", "    mood: {type: mood}\n    round: {")
+    )
+    errors = [d.message for d in compile_errors(tmp_path)]
+    assert errors == ["global 'mood' has the name of enum 'mood', which the name means in effects"]

@@ -214,6 +214,8 @@ class ExprGen:
         return "None"
 
     def e_Str(self, e: Str) -> str:
+        if e.ty == ir.TABLE:  # a table id in quotes where a table is expected
+            return repr(table_ids(self.sd.game).index(e.plain))
         if e.is_plain:
             return repr(e.plain)
         parts = [repr(p) if isinstance(p, str) else self.text(p) for p in e.parts]

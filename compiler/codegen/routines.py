@@ -645,7 +645,9 @@ class RoutineGen:
         if c.func == "choose_yes_no":
             return "(R() < 0.5)"
         if c.func == "report":
-            return f"_report(S, _pick_optional(R, {opts}))"
+            # a random reporter says "nothing changed" half of the time, or the game would
+            # only ever report (a fact alone may have a thousand values)
+            return f"_report(S, None if R() < 0.5 else _pick(R, {opts}))"
         if c.func == "choose_optional":
             return f"_pick_optional(R, {opts})"
         return f"_pick(R, {opts})"

@@ -40,6 +40,8 @@ class RandomAgent:
 
     def choose(self, view: list[Any] | None, decision: Decision, spec: GameSpec) -> str:
         options = decision.options
+        if decision.kind == "report" and self.rng.random() < 0.5:
+            return "done"  # a random reporter: nothing changed, half of the time
         return options[self.rng.randrange(len(options))].id
 
 

@@ -107,8 +107,9 @@ def play(
     input: TextIO | None = None,
     output: TextIO | None = None,
 ) -> dict[str, Any] | None:
-    """Play at the terminal; ``seats`` gives "human", "random", "mc" or "mc:PLAYOUTS" per
-    seat (one kind: every seat).
+    """Play at the terminal; ``seats`` gives "human", "human:NAME", "random", "mc" or
+    "mc:PLAYOUTS" per seat (one kind: every seat). Seats of the same "human:NAME" are one
+    person: hot-seat play asks the others to look away only when the person changes.
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
     Returns the result, or None if a human quit.
@@ -123,10 +124,13 @@ def play(
         raise GameError(
             f"{len(seats)} seat kinds for {len(spec.seats)} seats ({', '.join(spec.seats)})"
         )
+    is_human = [kind == "human" or kind.startswith("human:") for kind in seats]
     bots = {
-        k: make_agent(kind, derive_seed(seed, k)) for k, kind in enumerate(seats) if kind != "human"
+        k: make_agent(kind, derive_seed(seed, k)) for k, kind in enumerate(seats) if not is_human[k]
     }
-    humans = [k for k, kind in enumerate(seats) if kind == "human"]
+    humans = [k for k in range(len(seats)) if is_human[k]]
+    #: who sits at each human seat: a name given with human:NAME, else the seat itself
+    person = {k: seats[k].partition(":")[2] or spec.seats[k] for k in humans}
     labels = spec.seat_labels
     seen = {p: 0 for p in humans} if humans else {None: 0}
     history: list[tuple[int, Game]] = []  # (player, the game before their decision)
@@ -163,8 +167,13 @@ def play(
             game.apply(d.player, bot.choose(view, d, game.spec))
             continue
         d = pending[0]
-        if len(humans) > 1 and d.player != last_human:
-            say(f"\n--- {labels[d.player]} to decide; other players look away ---")
+        if len(set(person.values())) > 1 and (
+            last_human is None or person[d.player] != person[last_human]
+        ):
+            who = labels[d.player]
+            if person[d.player] != spec.seats[d.player]:
+                who = f"{person[d.player]} ({who})"
+            say(f"\n--- {who} to decide; other players look away ---")
         last_human = d.player
         say("")
         say(render_view(game.view(d.player), game.spec))
