@@ -1,7 +1,7 @@
-"""Generic random-play checks of every compiled scenario of The March of Progress.
+"""Generic random-play checks of every compiled scenario of every game in ``generated/``.
 
-The scenarios are discovered from ``rulecraft.generated.march_of_progress.SPECS`` when this
-module is imported, so a newly compiled scenario is covered without editing this file. Nothing
+The scenarios are discovered from ``rulecraft.generated.<game>.SPECS`` when this module is
+imported, so a newly compiled game or scenario is covered without editing this file. Nothing
 here knows the rules: the checks hold for any generated engine.
 
 - no dead end: while the game runs, some decision is pending and each has >= 1 option (ids
@@ -18,11 +18,13 @@ here knows the rules: the checks hold for any generated engine.
 
 ``pytest -m soak`` plays ``RULECRAFT_SOAK_GAMES`` games in total (default 3000), shared out
 among the scenarios, each scenario stopping early at its share of ``RULECRAFT_SOAK_SECONDS``
-(default 540) so the whole soak stays under ~10 minutes.
+(default 540) so the whole soak stays under ~10 minutes. The default tests play ``GAMES``
+games of each scenario, fewer (at least ``MIN_GAMES``) where they take over ``SECONDS``.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -30,7 +32,6 @@ import time
 from typing import Any
 
 import pytest
-from rulecraft.generated.march_of_progress import SPECS
 from rulecraft.runtime import Game, GameSpec, resolve
 from rulecraft.runtime.layout import (
     ANSWERS,
@@ -45,10 +46,22 @@ from rulecraft.runtime.layout import (
     mask_of,
 )
 from rulecraft.runtime.named import log_events, to_named
+from rulecraft.runtime.registry import known_games
+from rulecraft.runtime.split import Changes, Split
 from rulecraft.runtime.view import view
 
-GAME = "march_of_progress"
-SCENARIOS = sorted(SPECS)
+#: ``game/scenario`` of every compiled scenario
+SCENARIOS = sorted(
+    f"{game}/{sid}"
+    for game in known_games()
+    for sid in importlib.import_module(f"rulecraft.generated.{game}").SPECS
+)
+#: decisions with more options than this (allocations) are checked on a sample of ids
+LISTED = 200
+#: the default (not soak) tests play GAMES games of each scenario, fewer (at least
+#: MIN_GAMES) in a scenario whose games take longer than SECONDS in all
+MIN_GAMES = 5
+SECONDS = 12.0
 GAMES = 30
 #: a game must end within its scenario's own ``max_turns`` (attrition scenarios legitimately
 #: run hundreds of turns in random play) and this many decisions
@@ -57,9 +70,9 @@ MAX_DECISIONS = 50_000
 HIDDEN_CHECKS = 6
 
 
-def _spec(scenario: str) -> GameSpec:
-    spec, sid = resolve(f"{GAME}/{scenario}")
-    assert sid == scenario
+def _spec(name: str) -> GameSpec:
+    spec, sid = resolve(name)
+    assert f"{spec.game}/{sid}" == name
     return spec
 
 
@@ -77,12 +90,13 @@ def check_live(g: Game, bound: int) -> None:
     assert pend, "dead end: a running game waits for nothing"
     for d in pend:
         assert d.options, f"dead end: {d.seat} has no option for {d.kind!r} ({d.prompt})"
-        ids = [o.id for o in d.options]
+        n = len(d.options)
+        ids = [d.options[i].id for i in (range(n) if n <= LISTED else range(0, n, n // LISTED))]
         assert len(set(ids)) == len(ids), f"duplicate option ids in {d.kind!r}: {ids}"
 
 
 def turn_bound(spec: GameSpec, scenario: str) -> int:
-    return spec.scenarios[scenario].max_turns
+    return spec.scenarios[scenario.rpartition("/")[2]].max_turns
 
 
 def play_random(
@@ -90,7 +104,7 @@ def play_random(
 ) -> tuple[Game, list[tuple[int, str]]]:
     """A uniformly random game (a random one of several pending decisions first); the
     decisions taken. ``on_step(g)`` runs after set-up and after every decision."""
-    g = Game.new(spec, scenario, seed)
+    g = Game.new(spec, None, seed)
     rng = random.Random(seed * 7919 + 17)
     bound = turn_bound(spec, scenario)
     taken: list[tuple[int, str]] = []
@@ -102,6 +116,8 @@ def play_random(
         pend = g.pending()
         d = pend[rng.randrange(len(pend))]
         oid = d.options[rng.randrange(len(d.options))].id
+        if d.kind == "report" and rng.random() < 0.5:
+            oid = "done"  # a reporter says nothing changed half of the time
         g.apply(d.player, oid)
         taken.append((d.player, oid))
         check_live(g, bound)
@@ -129,10 +145,16 @@ def unseen(spec: GameSpec, S: list[Any], viewer: int | None) -> list[tuple[Slot,
     """The values (field, index) that ``viewer`` (None: a spectator) may not see, by the
     visibility each field declares."""
     out = []
+    everyone = (1 << len(spec.seats)) - 1
     for slot in spec.hidden_slots:
+        seen = spec.layout.by_path.get(slot.path + "_seen")
         for i in range(slot.count):
             if slot.visible == "owner" and viewer is not None:
                 if owner_of(spec, S, slot, i) == viewer:
+                    continue
+            if seen is not None:  # revealed to the viewer
+                who = S[seen.offset + i]
+                if (who >> viewer & 1) if viewer is not None else who == everyone:
                     continue
             out.append((slot, i))
     return out
@@ -241,7 +263,7 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
     # the other seats' options, and log events the viewer may not read
     if S[PENDING]:
         T[PENDING] = tuple(
-            d if d[0] == viewer else (d[0], d[1], tuple(reversed(d[2])), d[3]) for d in S[PENDING]
+            d if d[0] == viewer else (d[0], d[1], _other_options(d[2]), d[3]) for d in S[PENDING]
         )
     node = None
     for tid, args, audience in log_events(S):
@@ -253,6 +275,15 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
     T[RNG] = ((S[RNG] ^ 0x5DEECE66D) + 1) & (2**64 - 1)
     T[SEED] = (S[SEED] or 0) + 7919
     return T
+
+
+def _other_options(opts: Any) -> Any:
+    """Other options of the same kind (those of a secret decision)."""
+    if isinstance(opts, Split):
+        return Split(opts.points + 1, opts.targets, opts.max_each + 1)
+    if isinstance(opts, Changes):
+        return Changes(opts.facts[1:])
+    return tuple(reversed(opts))
 
 
 def seen_by(spec: GameSpec, S: list[Any], player: int | None) -> dict[str, Any]:
@@ -291,8 +322,10 @@ def run_games(
 ) -> int:
     spec = _spec(scenario)
     played = 0
+    if deadline is None:
+        deadline = time.monotonic() + SECONDS
     for seed in seeds:
-        if deadline is not None and played >= GAMES and time.monotonic() > deadline:
+        if played >= MIN_GAMES and time.monotonic() > deadline:
             break
         g, taken = play_random(spec, scenario, seed)
         assert g.finished
@@ -309,7 +342,7 @@ def check_views_along(spec: GameSpec, scenario: str, seed: int, g: Game, taken: 
     and at the end (every decision would be quadratic in the log of a long game)."""
     rng = random.Random(seed * 131 + 5)
     at = {0, len(taken)} | {rng.randrange(len(taken) + 1) for _ in range(HIDDEN_CHECKS)}
-    h = Game.new(spec, scenario, seed)
+    h = Game.new(spec, None, seed)
     for k in range(len(taken) + 1):
         if k in at:
             check_hidden_information(h, rng)
@@ -320,12 +353,12 @@ def check_views_along(spec: GameSpec, scenario: str, seed: int, g: Game, taken: 
 
 def check_save_load(spec: GameSpec, scenario: str, seed: int, g: Game, taken: list) -> None:
     cut = random.Random(seed * 31 + 7).randrange(len(taken) + 1)
-    h = Game.new(spec, scenario, seed)
+    h = Game.new(spec, None, seed)
     for p, oid in taken[:cut]:
         h.apply(p, oid)
     saved = h.to_json()
     restored = Game.from_json(saved)
-    assert restored.spec is spec or restored.spec.scenarios.keys() >= {scenario}
+    assert restored.spec is spec or restored.spec.scenarios.keys() >= {spec.scenario}
     assert json.loads(restored.to_json()) == json.loads(saved)
     for p, oid in taken[cut:]:
         restored.apply(p, oid)
@@ -352,10 +385,11 @@ def test_views_hide_what_a_seat_may_not_see(scenario):
 
 
 def test_scenarios_are_discovered():
-    assert SCENARIOS, "no compiled scenario of march_of_progress"
-    for scenario in SCENARIOS:
-        spec = _spec(scenario)
-        assert scenario in spec.scenarios
+    games = {name.partition("/")[0] for name in SCENARIOS}
+    assert {"march_of_progress", "third_reich_diplomacy"} <= games
+    for name in SCENARIOS:
+        spec = _spec(name)
+        assert spec.scenario in spec.scenarios
 
 
 @pytest.mark.soak
@@ -373,4 +407,4 @@ def test_all_scenarios_soak(scenario):
         save_load=True,
         deadline=time.monotonic() + budget,
     )
-    assert played >= min(games, GAMES)
+    assert played >= min(games, MIN_GAMES)
