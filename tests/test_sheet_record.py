@@ -283,9 +283,9 @@ def test_third_reich_record_sheet_filled(tmp_path: Path) -> None:
     save = {
         "game": "third_reich_diplomacy",
         "scenario": "campaign",
-        "g": {"year": 1940, "season": "summer"},
+        "g": {"year": 1940, "season": "fall", "yss_season": "summer"},
         "p": {s: {"yss_brps": brps[s], "aid_brps": aid[s], "dps": 2} for s in seats},
-    }
+    }  # aid is spent at the YSS: it goes in the block of the season the YSS ran in
     sheet = sheets.build_sheet("third_reich_diplomacy", None, root, _save(tmp_path, save))
     grid = _grid(next(t for t in sheet.tables if t.id == "record_sheet"))
     assert grid[("YSS 1940", "YSS Total")] == ["150", "77", "125", "90", "85 / 0"]
