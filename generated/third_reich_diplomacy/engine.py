@@ -233,6 +233,10 @@ class ThirdReichDiplomacyRules:
 
     TEMPLATES: ClassVar[Any] = (
         (("Turn ", ""), ("int",)),
+        (
+            ("", " becomes a minor ally of ", ", whose ground units are closest to its capital"),
+            ("e:country", "player"),
+        ),
         (("Tie for ", " at ", " DPs broken by a die roll of ", ""), ("e:country", "int", "int")),
         (("", " becomes a minor ally of ", ""), ("e:country", "player")),
         (("", " may be named in a future year on the table of Hungary (Active)"), ("e:country",)),
@@ -282,11 +286,19 @@ class ThirdReichDiplomacyRules:
         (("The U.S.A. enters the war immediately",), ()),
         (("The U.S.A. will enter the war one game turn early (Winter 1941)",), ()),
         (("British ASW factors increase by ", ""), ("int",)),
+        (
+            (
+                "Vichy units in France follow the colonies: all Vichy hexes become Allied-controlled",
+            ),
+            (),
+        ),
+        (("Vichy forces in Europe deactivate",), ()),
         (("Spain's government: ", ""), ("str",)),
         (("Report a change on the board since the last turn (or done)",), ()),
         (("Nothing changed",), ()),
         (("Reported: ", ""), ("report",)),
         (("The United States enters the war (Spring 1942 at the latest)",), ()),
+        (("The United States enters the war in Winter 1941, one game turn early",), ()),
         (("", " ", ""), ("str", "int")),
         (
             ("German free passage through ", " ends; it resumes its minor neutral status"),
@@ -301,13 +313,13 @@ class ThirdReichDiplomacyRules:
         (("Year end: all DPs are wiped",), ()),
     )
     SITES: ClassVar[Any] = (
-        ("choose-country", 13, "country", 14, 1, 2, False),
-        ("choose-player", 19, "player", -1, 2, 2, True),
-        ("choose-number", 21, "number", -1, 3, 1, True),
-        ("choose-number", 21, "number", -1, 3, 5, False),
-        ("allocate", 24, "alloc:commitment", -1, 4, 1, True),
-        ("report", 32, "report", 33, 7, 5, False),
-        ("yes-no", 40, "yes-no", -1, 9, 3, False),
+        ("choose-country", 14, "country", 15, 1, 2, False),
+        ("choose-player", 20, "player", -1, 2, 2, True),
+        ("choose-number", 22, "number", -1, 3, 1, True),
+        ("choose-number", 22, "number", -1, 3, 5, False),
+        ("allocate", 25, "alloc:commitment", -1, 4, 1, True),
+        ("report", 35, "report", 36, 7, 5, False),
+        ("yes-no", 44, "yes-no", -1, 9, 3, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -407,6 +419,7 @@ class ThirdReichDiplomacyRules:
     o_e_commitment__dps_seen: int
     o_e_country__axis_attacked: int
     o_e_country__closed: int
+    o_e_country__closest_allied: int
     o_e_country__countdown: int
     o_e_country__german_factors: int
     o_e_country__last: int
@@ -420,6 +433,7 @@ class ThirdReichDiplomacyRules:
     o_g_allied_hex_balkans: int
     o_g_allied_hex_germany: int
     o_g_allied_hex_italy: int
+    o_g_allied_hex_next_to_vichy: int
     o_g_allied_med_objectives: int
     o_g_allied_unit_persia: int
     o_g_allies_all_north_africa: int
@@ -464,6 +478,7 @@ class ThirdReichDiplomacyRules:
     o_g_stalin_purged: int
     o_g_turn_no: int
     o_g_us_unit_france: int
+    o_g_usa_enters_early: int
     o_g_western_dow_minor: int
     o_g_western_factors_balkans: int
     o_g_western_objectives_germany: int
@@ -572,6 +587,7 @@ class ThirdReichDiplomacyRules:
         self.o_e_commitment__dps_seen = d["o_e_commitment__dps_seen"]
         self.o_e_country__axis_attacked = d["o_e_country__axis_attacked"]
         self.o_e_country__closed = d["o_e_country__closed"]
+        self.o_e_country__closest_allied = d["o_e_country__closest_allied"]
         self.o_e_country__countdown = d["o_e_country__countdown"]
         self.o_e_country__german_factors = d["o_e_country__german_factors"]
         self.o_e_country__last = d["o_e_country__last"]
@@ -585,6 +601,7 @@ class ThirdReichDiplomacyRules:
         self.o_g_allied_hex_balkans = d["o_g_allied_hex_balkans"]
         self.o_g_allied_hex_germany = d["o_g_allied_hex_germany"]
         self.o_g_allied_hex_italy = d["o_g_allied_hex_italy"]
+        self.o_g_allied_hex_next_to_vichy = d["o_g_allied_hex_next_to_vichy"]
         self.o_g_allied_med_objectives = d["o_g_allied_med_objectives"]
         self.o_g_allied_unit_persia = d["o_g_allied_unit_persia"]
         self.o_g_allies_all_north_africa = d["o_g_allies_all_north_africa"]
@@ -629,6 +646,7 @@ class ThirdReichDiplomacyRules:
         self.o_g_stalin_purged = d["o_g_stalin_purged"]
         self.o_g_turn_no = d["o_g_turn_no"]
         self.o_g_us_unit_france = d["o_g_us_unit_france"]
+        self.o_g_usa_enters_early = d["o_g_usa_enters_early"]
         self.o_g_western_dow_minor = d["o_g_western_dow_minor"]
         self.o_g_western_factors_balkans = d["o_g_western_factors_balkans"]
         self.o_g_western_objectives_germany = d["o_g_western_objectives_germany"]
@@ -1208,11 +1226,11 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__egypt__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__egypt__allows (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:422:3]"
+        "tbl__egypt__allows (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:421:3]"
         return True
 
     def f_tbl__egypt__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__egypt__mods (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:422:3]"
+        "tbl__egypt__mods (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:421:3]"
         v__total = 0
         if S[self.o_g_axis_unit_egypt]:
             v__total += 2
@@ -1221,7 +1239,7 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__finland_active__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__finland_active__allows (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:471:3]"
+        "tbl__finland_active__allows (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
         if not (
             S[self.o_g_russian_factors_finland] > S[self.o_g_axis_factors_finland]
             or (S[self.o_g_year] >= 1943 and S[self.o_g_russian_unit_warsaw_konigsberg])
@@ -1230,7 +1248,7 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__finland_active__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__finland_active__mods (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:471:3]"
+        "tbl__finland_active__mods (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
         v__total = 0
         if S[self.o_g_finns_outnumbered]:
             v__total += 1
@@ -1265,7 +1283,7 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__greece__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__greece__allows (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:513:3]"
+        "tbl__greece__allows (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
         if not (
             S[self.o_e_country__status + v_c] == "neutral"
             or S[self.o_e_country__last + v_c] == "8+"
@@ -1274,7 +1292,7 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__greece__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__greece__mods (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:513:3]"
+        "tbl__greece__mods (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
         v__total = 0
         v__total += -1 * max(0, S[self.o_g_allied_med_objectives] - 6)
         v__total += 1 * max(0, S[self.o_g_axis_med_objectives] - 7)
@@ -1285,13 +1303,13 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__hungary_active__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__hungary_active__allows (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:612:3]"
+        "tbl__hungary_active__allows (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
         if not self.f_hungary_table_allows(S, v_c):
             return False
         return True
 
     def f_tbl__hungary_active__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__hungary_active__mods (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:612:3]"
+        "tbl__hungary_active__mods (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
         v__total = 0
         if S[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
@@ -1300,11 +1318,11 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__iraq__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__iraq__allows (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:676:3]"
+        "tbl__iraq__allows (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:674:3]"
         return True
 
     def f_tbl__iraq__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__iraq__mods (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:676:3]"
+        "tbl__iraq__mods (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:674:3]"
         v__total = 0
         if S[self.o_e_country__status + self.k_country__persia] == "coup":
             v__total += 1
@@ -1322,13 +1340,13 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__japan__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__japan__allows (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:714:3]"
+        "tbl__japan__allows (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
         if not S[self.o_g_year] == 1941:
             return False
         return True
 
     def f_tbl__japan__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__japan__mods (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:714:3]"
+        "tbl__japan__mods (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
         v__total = 0
         if S[self.o_g_axis_hex_persia]:
             v__total += 3
@@ -1337,11 +1355,11 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__persia__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__persia__allows (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:767:3]"
+        "tbl__persia__allows (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:765:3]"
         return True
 
     def f_tbl__persia__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__persia__mods (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:767:3]"
+        "tbl__persia__mods (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:765:3]"
         v__total = 0
         if S[self.o_g_lend_lease_persia]:
             v__total += -1
@@ -1370,7 +1388,7 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__portugal__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__portugal__allows (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:843:3]"
+        "tbl__portugal__allows (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:841:3]"
         if not (
             S[self.o_e_country__status + v_c] == "neutral"
             and S[self.o_e_country__status + self.k_country__spain] == "neutral"
@@ -1379,18 +1397,18 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__portugal__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__portugal__mods (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:843:3]"
+        "tbl__portugal__mods (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:841:3]"
         v__total = 0
         return v__total
 
     def f_tbl__rumania_active__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__rumania_active__allows (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:879:3]"
+        "tbl__rumania_active__allows (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
         if not self.f_balkans_outnumbered(S):
             return False
         return True
 
     def f_tbl__rumania_active__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__rumania_active__mods (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:879:3]"
+        "tbl__rumania_active__mods (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
         v__total = 0
         if S[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
@@ -1399,13 +1417,13 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__soviet_union__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__soviet_union__allows (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:943:3]"
+        "tbl__soviet_union__allows (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
         if not not S[self.o_p_at_war + self.k_player__russia]:
             return False
         return True
 
     def f_tbl__soviet_union__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__soviet_union__mods (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:943:3]"
+        "tbl__soviet_union__mods (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
         v__total = 0
         if self.c_russia_independent:
             v__total += -1
@@ -1426,7 +1444,7 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__spain_communist__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__spain_communist__allows (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1202:3]"
+        "tbl__spain_communist__allows (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1199:3]"
         if not (
             S[self.o_p_at_war + self.k_player__russia]
             and S[self.o_e_country__status + v_c] == "neutral"
@@ -1435,7 +1453,7 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__spain_communist__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__spain_communist__mods (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1202:3]"
+        "tbl__spain_communist__mods (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1199:3]"
         v__total = 0
         if S[self.o_p_conquered + self.k_player__italy]:
             v__total += -2
@@ -1447,7 +1465,7 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__spain_franco__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__spain_franco__allows (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1064:3]"
+        "tbl__spain_franco__allows (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
         if not (
             S[self.o_p_conquered + self.k_player__france]
             and S[self.o_e_country__status + v_c] == "neutral"
@@ -1457,7 +1475,7 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__spain_franco__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__spain_franco__mods (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1064:3]"
+        "tbl__spain_franco__mods (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
         v__total = 0
         if S[self.o_g_axis_hexes_britain] > 0:
             v__total += 1
@@ -1466,13 +1484,13 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__spain_loyalist__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__spain_loyalist__allows (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1125:3]"
+        "tbl__spain_loyalist__allows (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
         if not (S[self.o_g_year] >= 1940 and S[self.o_e_country__status + v_c] == "neutral"):
             return False
         return True
 
     def f_tbl__spain_loyalist__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__spain_loyalist__mods (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1125:3]"
+        "tbl__spain_loyalist__mods (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
         v__total = 0
         if S[self.o_p_at_war + self.k_player__italy]:
             v__total += 1
@@ -1490,13 +1508,13 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__sweden__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__sweden__allows (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1261:3]"
+        "tbl__sweden__allows (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1258:3]"
         if not S[self.o_e_country__status + v_c] == "neutral":
             return False
         return True
 
     def f_tbl__sweden__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__sweden__mods (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1261:3]"
+        "tbl__sweden__mods (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1258:3]"
         v__total = 0
         if S[self.o_e_city__control + self.k_city__oslo] == "axis":
             v__total += 1
@@ -1508,7 +1526,7 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__turkey__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__turkey__allows (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1326:3]"
+        "tbl__turkey__allows (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"
         if not (
             S[self.o_e_country__status + v_c] == "neutral"
             or S[self.o_e_country__last + v_c] == "8+"
@@ -1517,7 +1535,7 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__turkey__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__turkey__mods (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1326:3]"
+        "tbl__turkey__mods (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"
         v__total = 0
         if S[self.o_g_axis_all_egypt]:
             v__total += 1
@@ -1555,13 +1573,13 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__ukraine__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__ukraine__allows (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1429:3]"
+        "tbl__ukraine__allows (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
         if not S[self.o_e_city__control + self.k_city__kiev] == "axis":
             return False
         return True
 
     def f_tbl__ukraine__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__ukraine__mods (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1429:3]"
+        "tbl__ukraine__mods (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
         v__total = 0
         v__total += -1 * max(0, S[self.o_g_soviet_objectives] - 6)
         v__total += 1 * max(0, S[self.o_g_axis_east_objectives] - 8)
@@ -1572,40 +1590,40 @@ class ThirdReichDiplomacyRules:
         return v__total
 
     def f_tbl__ulster__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__ulster__allows (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1509:3]"
+        "tbl__ulster__allows (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1506:3]"
         if not S[self.o_g_ireland_neutral]:
             return False
         return True
 
     def f_tbl__ulster__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__ulster__mods (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1509:3]"
+        "tbl__ulster__mods (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1506:3]"
         v__total = 0
         return v__total
 
     def f_tbl__usa__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__usa__allows (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1555:3]"
+        "tbl__usa__allows (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
         if not (S[self.o_g_year] == 1940 or S[self.o_g_year] == 1941):
             return False
         return True
 
     def f_tbl__usa__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__usa__mods (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1555:3]"
+        "tbl__usa__mods (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
         v__total = 0
         if S[self.o_g_axis_hexes_britain] > 0:
             v__total += -1
         return v__total
 
     def f_tbl__vichy_france__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__vichy_france__allows (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1622:3]"
+        "tbl__vichy_france__allows (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
         return True
 
     def f_tbl__vichy_france__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__vichy_france__mods (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1622:3]"
+        "tbl__vichy_france__mods (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
         v__total = 0
         return v__total
 
     def f_tbl__yugoslavia__allows(self, S: list[Any], v_c: Any) -> bool:
-        "tbl__yugoslavia__allows (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1668:3]"
+        "tbl__yugoslavia__allows (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1671:3]"
         if not (
             S[self.o_e_country__status + v_c] == "neutral"
             or S[self.o_e_country__last + v_c] == "8+"
@@ -1614,7 +1632,7 @@ class ThirdReichDiplomacyRules:
         return True
 
     def f_tbl__yugoslavia__mods(self, S: list[Any], v_c: Any) -> int:
-        "tbl__yugoslavia__mods (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1668:3]"
+        "tbl__yugoslavia__mods (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1671:3]"
         v__total = 0
         if not S[self.o_g_allied_hex_balkans]:
             v__total += 1
@@ -1633,7 +1651,7 @@ class ThirdReichDiplomacyRules:
         return self.s_p_side[v_p] == "allies" and v_p != self.k_player__russia
 
     def p_activate(self, S: list[Any], v_c: Any) -> None:
-        "Inactive Bulgaria/Hungary/Rumania or Finland become active Axis minor allies (Germany receives their BRPs at once, TR-DIP-ATT-10). Yugoslavia, after its 8+, joins with the three. Active Finland is named on its own table from now on; the three are named separately. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-ATT-10, TR-DIP-YUGO-04) [rules/third_reich_diplomacy/rules.yaml:382:3]"
+        "Inactive Bulgaria/Hungary/Rumania or Finland become active Axis minor allies (Germany receives their BRPs at once, TR-DIP-ATT-10). Yugoslavia, after its 8+, joins with the three. Active Finland is named on its own table from now on; the three are named separately. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-ATT-10, TR-DIP-YUGO-04) [rules/third_reich_diplomacy/rules.yaml:397:3]"
         S[self.o_e_country__countdown + v_c] = min(max(0, 0), 2)
         S[self.o_e_country__status + v_c] = "axis_ally"
         S[self.o_e_country__patron + v_c] = self.k_player__germany
@@ -1643,18 +1661,18 @@ class ThirdReichDiplomacyRules:
                 if self.s_e_country__part_of[v_x] == v_c:
                     S[self.o_e_country__status + v_x] = "axis_ally"
                     S[self.o_e_country__patron + v_x] = self.k_player__germany
-            _log(S, 4, ())
+            _log(S, 5, ())
             if S[self.o_e_country__status + self.k_country__yugoslavia] == "inactive_ally":
                 S[self.o_e_country__status + self.k_country__yugoslavia] = "axis_ally"
                 S[self.o_e_country__patron + self.k_country__yugoslavia] = self.k_player__germany
-                _log(S, 5, ())
+                _log(S, 6, ())
         else:
             S[self.o_e_country__table + v_c] = self.s_e_country__next_table[v_c]
             S[self.o_e_country__resolved_by + v_c] = "named"
-            _log(S, 6, (v_c,))
+            _log(S, 7, (v_c,))
 
     def p_ally_of_most_dps(self, S: list[Any], v_c: Any, v_s: Any) -> None:
-        "`c` becomes a minor ally of the power of side `s` that committed the most DPs to it; a tie is broken by a die roll (assumed: one die, re-rolled until it names one of the tied powers in seat order). Conquered powers are left out. (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-LOYAL-07, TR-DIP-TURKEY-10, TR-DIP-VICHY-02) [rules/third_reich_diplomacy/rules.yaml:347:3]"
+        "`c` becomes a minor ally of the power of side `s` that committed the most DPs to it; a tie is broken by a die roll (assumed: one die, re-rolled until it names one of the tied powers in seat order). Conquered powers are left out. (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-LOYAL-07, TR-DIP-TURKEY-10, TR-DIP-VICHY-02) [rules/third_reich_diplomacy/rules.yaml:362:3]"
         v_powers = [
             v_p
             for v_p in self.all_player
@@ -1694,18 +1712,18 @@ class ThirdReichDiplomacyRules:
                 v_n += 1
                 if v_n == v_i:
                     v_winner = v_p_4
-            _log(S, 1, (v_c, v_best, v_i))
+            _log(S, 2, (v_c, v_best, v_i))
         S[self.o_e_country__patron + v_c] = v_winner
         S[self.o_e_country__status + v_c] = "axis_ally" if v_s == "axis" else "allied_ally"
-        _log(S, 2, (v_c, v_winner))
+        _log(S, 3, (v_c, v_winner))
 
     def p_end__last_turn(self, S: list[Any]) -> None:
-        "The diplomacy layer has no victory of its own (victory is decided on the Third Reich board): the game ends after the Winter turn of the scenario's last year, with no winner. [rules/third_reich_diplomacy/flow.yaml:145:3]"
+        "The diplomacy layer has no victory of its own (victory is decided on the Third Reich board): the game ends after the Winter turn of the scenario's last year, with no winner. [rules/third_reich_diplomacy/flow.yaml:148:3]"
         if S[self.o_g_season] == "winter" and S[self.o_g_year] >= self.c_last_year:
             _end(S, [], "the last turn of the scenario has been played")
 
     def p_end__next_season(self, S: list[Any]) -> None:
-        "The next game turn. At the end of a year all committed DPs are wiped; countries may be named again in the new year. (TR-DIP-COMMIT-06, TR-DIP-ATT-09) [rules/third_reich_diplomacy/flow.yaml:153:3]"
+        "The next game turn. At the end of a year all committed DPs are wiped; countries may be named again in the new year. (TR-DIP-COMMIT-06, TR-DIP-ATT-09) [rules/third_reich_diplomacy/flow.yaml:156:3]"
         if S[self.o_g_season] == "winter":
             for v_k in self.all_commitment:
                 S[self.o_e_commitment__dps_seen + v_k] = 0
@@ -1716,7 +1734,7 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1939), 1946)
             S[self.o_g_season] = "spring"
-            _log(S, 44, ())
+            _log(S, 48, ())
         elif S[self.o_g_season] == "spring":
             S[self.o_g_season] = "summer"
         elif S[self.o_g_season] == "summer":
@@ -1725,7 +1743,7 @@ class ThirdReichDiplomacyRules:
             S[self.o_g_season] = "winter"
 
     def p_resolve(self, S: list[Any], v_c: Any) -> None:
-        "The diplomatic die roll for `c`: one die, plus the Axis DPs, minus the Allied DPs, plus the modifiers of its table; a roll lower than the first number listed counts as the first; the result is enforced; a result marked * closes the country for the rest of the game. (TR-DIP-ATT-06, TR-DIP-ATT-07, TR-DIP-ATT-12, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:410:3]"
+        "The diplomatic die roll for `c`: one die, plus the Axis DPs, minus the Allied DPs, plus the modifiers of its table; a roll lower than the first number listed counts as the first; the result is enforced; a result marked * closes the country for the rest of the game. (TR-DIP-ATT-06, TR-DIP-ATT-07, TR-DIP-ATT-12, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:425:3]"
         v_ax = self.f_axis_total(S, v_c)
         v_al = self.f_allied_total(S, v_c)
         v_m = _tcall(
@@ -1733,25 +1751,25 @@ class ThirdReichDiplomacyRules:
         ) + self.f_afterword_modifier(S, v_c)
         v_die = _roll(S, 6)
         v_n = v_die + v_ax - v_al + v_m
-        _log(S, 7, (v_c, v_die, v_ax, v_al, v_m, v_n))
+        _log(S, 8, (v_c, v_die, v_ax, v_al, v_m, v_n))
         v_r = _lookup(
             self.tabs[S[self.o_e_country__table + v_c]], S[self.o_e_country__table + v_c], v_n
         )
         S[self.o_e_country__last + v_c] = v_r[2]
-        _log(S, 8, (v_c, v_r[2], self.tabs[v_r[0]][7][v_r[1]]))
+        _log(S, 9, (v_c, v_r[2], self.tabs[v_r[0]][7][v_r[1]]))
         _tcall(self, self.tprog_apply, v_r[0], None, S, v_c, v_r[1])
         if v_r[4]:
             S[self.o_e_country__closed + v_c] = True
-            _log(S, 9, (v_c,))
+            _log(S, 10, (v_c,))
 
     def p_resolve_event(self, S: list[Any], v_c: Any) -> None:
-        "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:468:3]"
+        "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:483:3]"
         self.p_reveal_commitments(S, v_c)
         self.p_resolve(S, v_c)
         S[self.o_e_country__closed + v_c] = True
 
     def p_reveal_commitments(self, S: list[Any], v_c: Any) -> None:
-        "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:432:3]"
+        "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:447:3]"
         for v_k in self.all_commitment:
             if self.s_e_commitment__country[v_k] == v_c:
                 S[self.o_e_commitment__dps_seen + v_k] |= (1 << self.n_player) - 1
@@ -1759,7 +1777,7 @@ class ThirdReichDiplomacyRules:
                 if S[self.o_e_commitment__dps + v_k] > 0:
                     _log(
                         S,
-                        10,
+                        11,
                         (self.s_e_commitment__owner[v_k], S[self.o_e_commitment__dps + v_k], v_c),
                     )
 
@@ -1777,7 +1795,16 @@ class ThirdReichDiplomacyRules:
         else:
             S[self.o_g_spain_government] = "franco"
             S[self.o_e_country__table + self.k_country__spain] = 20
-        _log(S, 31, (S[self.o_g_spain_government],))
+        _log(S, 34, (S[self.o_g_spain_government],))
+
+    def p_switch_to_allies(self, S: list[Any], v_c: Any) -> None:
+        "`c` switches sides, becoming a minor ally of the Allied player with ground units closest to her capital (a reported fact); if none is reported (or the distance is tied), the greatest number of DPs committed decides, and then a die roll. (TR-DIP-BULGARIA-05, TR-DIP-HUNGARY-04, TR-DIP-RUMANIA-04) [rules/third_reich_diplomacy/rules.yaml:347:3]"
+        if S[self.o_e_country__closest_allied + v_c] is not None:
+            S[self.o_e_country__patron + v_c] = S[self.o_e_country__closest_allied + v_c]
+            S[self.o_e_country__status + v_c] = "allied_ally"
+            _log(S, 1, (v_c, S[self.o_e_country__patron + v_c]))
+        else:
+            self.p_ally_of_most_dps(S, v_c, "allies")
 
     def p_tbl__belgium_luxembourg__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
         "tbl__belgium_luxembourg__apply (TR-DIP-BELGIUM-02, TR-DIP-BELGIUM-01) [rules/third_reich_diplomacy/tables/countries.yaml:298:3]"
@@ -1790,8 +1817,7 @@ class ThirdReichDiplomacyRules:
     def p_tbl__bulgaria_active__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
         "tbl__bulgaria_active__apply (TR-DIP-BULGARIA-05, TR-DIP-BULGARIA-01, TR-DIP-BULGARIA-02, TR-DIP-BULGARIA-03, TR-DIP-BULGARIA-04) [rules/third_reich_diplomacy/tables/countries.yaml:350:3]"
         if v__row == 0:
-            S[self.o_e_country__status + v_c] = "allied_ally"
-            S[self.o_e_country__patron + v_c] = None
+            self.p_switch_to_allies(S, v_c)
         elif v__row == 1:
             S[self.o_e_country__status + v_c] = "surrendered"
 
@@ -1814,11 +1840,11 @@ class ThirdReichDiplomacyRules:
             self.p_activate(S, v_c)
 
     def p_tbl__egypt__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__egypt__apply (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:422:3]"
+        "tbl__egypt__apply (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:421:3]"
         pass
 
     def p_tbl__finland_active__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__finland_active__apply (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:471:3]"
+        "tbl__finland_active__apply (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
         if v__row == 0:
             S[self.o_e_country__status + v_c] = "surrendered"
 
@@ -1847,7 +1873,7 @@ class ThirdReichDiplomacyRules:
             S[self.o_e_country__status + self.k_country__vichy_france] = "neutral"
 
     def p_tbl__greece__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__greece__apply (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:513:3]"
+        "tbl__greece__apply (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
         if v__row == 0:
             S[self.o_e_country__status + v_c] = "cooperating_allies"
         elif v__row == 3:
@@ -1858,15 +1884,14 @@ class ThirdReichDiplomacyRules:
             self.p_to_hungary_table(S, v_c)
 
     def p_tbl__hungary_active__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__hungary_active__apply (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:612:3]"
+        "tbl__hungary_active__apply (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
         if v__row == 0:
-            S[self.o_e_country__status + v_c] = "allied_ally"
-            S[self.o_e_country__patron + v_c] = None
+            self.p_switch_to_allies(S, v_c)
         elif v__row == 1:
             S[self.o_e_country__status + v_c] = "surrendered"
 
     def p_tbl__iraq__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__iraq__apply (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:676:3]"
+        "tbl__iraq__apply (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:674:3]"
         if v__row == 2:
             S[self.o_e_country__status + v_c] = "coup"
 
@@ -1880,56 +1905,55 @@ class ThirdReichDiplomacyRules:
             S[self.o_e_country__status + v_c] = "conquered"
 
     def p_tbl__japan__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__japan__apply (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:714:3]"
+        "tbl__japan__apply (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
         if v__row == 2:
             S[self.o_e_country__status + v_c] = "at_war"
 
     def p_tbl__persia__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__persia__apply (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:767:3]"
+        "tbl__persia__apply (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:765:3]"
         if v__row == 2:
             S[self.o_e_country__status + v_c] = "coup"
 
     def p_tbl__portugal__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__portugal__apply (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:843:3]"
+        "tbl__portugal__apply (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:841:3]"
         if v__row == 0:
             S[self.o_e_country__status + v_c] = "allied_ally"
             S[self.o_e_country__patron + v_c] = self.k_player__britain
 
     def p_tbl__rumania_active__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__rumania_active__apply (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:879:3]"
+        "tbl__rumania_active__apply (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
         if v__row == 0:
-            S[self.o_e_country__status + v_c] = "allied_ally"
-            S[self.o_e_country__patron + v_c] = None
+            self.p_switch_to_allies(S, v_c)
         elif v__row == 1:
             S[self.o_e_country__status + v_c] = "surrendered"
 
     def p_tbl__soviet_union__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__soviet_union__apply (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:943:3]"
+        "tbl__soviet_union__apply (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
         pass
 
     def p_tbl__spain_communist__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__spain_communist__apply (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1202:3]"
+        "tbl__spain_communist__apply (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1199:3]"
         if v__row == 0:
             S[self.o_e_country__status + v_c] = "russian_ally"
             S[self.o_e_country__patron + v_c] = self.k_player__russia
 
     def p_tbl__spain_franco__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__spain_franco__apply (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1064:3]"
+        "tbl__spain_franco__apply (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
         if v__row == 2:
             self.p_ally_of_most_dps(S, v_c, "axis")
             self.p_to_hungary_table(S, v_c)
 
     def p_tbl__spain_loyalist__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__spain_loyalist__apply (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1125:3]"
+        "tbl__spain_loyalist__apply (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
         if v__row == 0:
             self.p_ally_of_most_dps(S, v_c, "allies")
 
     def p_tbl__sweden__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__sweden__apply (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1261:3]"
+        "tbl__sweden__apply (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1258:3]"
         pass
 
     def p_tbl__turkey__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__turkey__apply (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1326:3]"
+        "tbl__turkey__apply (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"
         if v__row == 0:
             self.p_ally_of_most_dps(S, v_c, "allies")
         elif v__row == 2:
@@ -1937,43 +1961,49 @@ class ThirdReichDiplomacyRules:
             self.p_to_hungary_table(S, v_c)
 
     def p_tbl__ukraine__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__ukraine__apply (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1429:3]"
+        "tbl__ukraine__apply (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
         if v__row == 2:
             S[self.o_e_country__status + v_c] = "axis_ally"
             S[self.o_e_country__patron + v_c] = self.k_player__germany
 
     def p_tbl__ulster__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__ulster__apply (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1509:3]"
+        "tbl__ulster__apply (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1506:3]"
         pass
 
     def p_tbl__usa__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__usa__apply (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1555:3]"
+        "tbl__usa__apply (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
         if v__row == 0:
             if S[self.o_g_axis_hexes_britain] >= 3:
                 S[self.o_p_active + self.k_player__usa] = True
-                _log(S, 28, ())
-            else:
                 _log(S, 29, ())
+            else:
+                S[self.o_g_usa_enters_early] = True
+                _log(S, 30, ())
             v_asw = _roll(S, 6) + _roll(S, 6)
-            _log(S, 30, (v_asw,))
+            _log(S, 31, (v_asw,))
         elif v__row == 1:
             v_asw_2 = _roll(S, 6) + _roll(S, 6)
-            _log(S, 30, (v_asw_2,))
+            _log(S, 31, (v_asw_2,))
         elif v__row == 2:
             v_asw_3 = _roll(S, 6)
-            _log(S, 30, (v_asw_3,))
+            _log(S, 31, (v_asw_3,))
 
     def p_tbl__vichy_france__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__vichy_france__apply (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1622:3]"
+        "tbl__vichy_france__apply (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
         if v__row == 0:
-            S[self.o_e_country__status + v_c] = "deactivated"
+            if S[self.o_g_allied_hex_next_to_vichy]:
+                S[self.o_e_country__status + v_c] = "allied_ally"
+                _log(S, 32, ())
+            else:
+                S[self.o_e_country__status + v_c] = "deactivated"
+                _log(S, 33, ())
         elif v__row == 1:
             S[self.o_e_country__status + v_c] = "deactivated"
         elif v__row == 3:
             self.p_ally_of_most_dps(S, v_c, "axis")
 
     def p_tbl__yugoslavia__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
-        "tbl__yugoslavia__apply (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1668:3]"
+        "tbl__yugoslavia__apply (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1671:3]"
         if v__row == 2:
             if S[self.o_e_country__status + self.k_country__bhr] == "axis_ally":
                 S[self.o_e_country__status + v_c] = "axis_ally"
@@ -1983,13 +2013,13 @@ class ThirdReichDiplomacyRules:
             self.p_to_hungary_table(S, v_c)
 
     def p_to_hungary_table(self, S: list[Any], v_c: Any) -> None:
-        "The country may be named in a future year on Hungary (Active)'s table. (TR-DIP-GREECE-06, TR-DIP-TURKEY-10, TR-DIP-YUGO-03, TR-DIP-SPAIN-FRANCO-05) [rules/third_reich_diplomacy/rules.yaml:373:3]"
+        "The country may be named in a future year on Hungary (Active)'s table. (TR-DIP-GREECE-06, TR-DIP-TURKEY-10, TR-DIP-YUGO-03, TR-DIP-SPAIN-FRANCO-05) [rules/third_reich_diplomacy/rules.yaml:388:3]"
         S[self.o_e_country__table + v_c] = self.s_e_country__next_table[v_c]
         S[self.o_e_country__switched + v_c] = True
-        _log(S, 3, (v_c,))
+        _log(S, 4, (v_c,))
 
     def p_turn__countdowns(self, S: list[Any]) -> None:
-        '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:78:3]'
+        '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:81:3]'
         for v_c in self.all_country:
             if S[self.o_e_country__countdown + v_c] > 0:
                 S[self.o_e_country__countdown + v_c] = min(
@@ -1998,25 +2028,25 @@ class ThirdReichDiplomacyRules:
                 if S[self.o_e_country__countdown + v_c] == 0:
                     if S[self.o_e_country__status + v_c] == "free_passage_axis":
                         S[self.o_e_country__status + v_c] = "neutral"
-                        _log(S, 37, (v_c,))
+                        _log(S, 41, (v_c,))
                     else:
                         self.p_activate(S, v_c)
 
     def p_turn__events(self, S: list[Any]) -> None:
-        "France is resolved upon its fall; Italy upon its conquest or surrender to the Allies (reported facts: the power is conquered). Vichy France then comes into play. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01, TR-DIP-COMMIT-07) [rules/third_reich_diplomacy/flow.yaml:94:3]"
+        "France is resolved upon its fall; Italy upon its conquest or surrender to the Allies (reported facts: the power is conquered). Vichy France then comes into play. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01, TR-DIP-COMMIT-07) [rules/third_reich_diplomacy/flow.yaml:97:3]"
         if S[self.o_p_conquered + self.k_player__france] and (
             not S[self.o_e_country__closed + self.k_country__france_fall]
         ):
-            _log(S, 38, ())
+            _log(S, 42, ())
             self.p_resolve_event(S, self.k_country__france_fall)
         if S[self.o_p_conquered + self.k_player__italy] and (
             not S[self.o_e_country__closed + self.k_country__italy_fall]
         ):
-            _log(S, 39, ())
+            _log(S, 43, ())
             self.p_resolve_event(S, self.k_country__italy_fall)
 
     def p_turn__track_board(self, S: list[Any]) -> None:
-        "What the rules remember of the board: whether the Axis has ever held a hex of Britain (TR-DP-GER-08), the turn Kiev was first Axis-controlled (TR-DIP-UKRAINE-04/05); the U.S. enters the war in Spring 1942 at the latest (TR-DIP-AFTER-02). (TR-DP-GER-08, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05, TR-DIP-AFTER-02) [rules/third_reich_diplomacy/flow.yaml:52:3]"
+        "What the rules remember of the board: whether the Axis has ever held a hex of Britain (TR-DP-GER-08), the turn Kiev was first Axis-controlled (TR-DIP-UKRAINE-04/05); the U.S. enters the war in Spring 1942 at the latest (TR-DIP-AFTER-02). (TR-DP-GER-08, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05, TR-DIP-AFTER-02, TR-DIP-USA-03) [rules/third_reich_diplomacy/flow.yaml:52:3]"
         S[self.o_g_turn_no] = min(max(S[self.o_g_turn_no] + 1, 0), 100)
         if S[self.o_g_axis_hexes_britain] > 0:
             S[self.o_g_axis_ever_in_britain] = True
@@ -2026,11 +2056,17 @@ class ThirdReichDiplomacyRules:
             S[self.o_g_kiev_turns] = min(max(1, 0), 3)
         if S[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
-            _log(S, 35, ())
-        _log(S, 36, (self.f_season_title(S), S[self.o_g_year]))
+            _log(S, 38, ())
+        elif (
+            (S[self.o_g_usa_enters_early] and S[self.o_g_year] == 1941)
+            and S[self.o_g_season] == "winter"
+        ) and (not S[self.o_p_active + self.k_player__usa]):
+            S[self.o_p_active + self.k_player__usa] = True
+            _log(S, 39, ())
+        _log(S, 40, (self.f_season_title(S), S[self.o_g_year]))
 
     def q_commit_dps(self, S: list[Any], R: Any) -> None:
-        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:534:3]"
+        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:549:3]"
         for v_p in self.all_player:
             if S[self.o_p_dps + v_p] < 0:
                 pass
@@ -2059,7 +2095,7 @@ class ThirdReichDiplomacyRules:
                     )
 
     def q_foreign_aid(self, S: list[Any], R: Any) -> None:
-        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:512:3]"
+        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:527:3]"
         v_buyers = [v_p for v_p in self.all_player if self.f_aid_limit(S, v_p) > 0]
         if self.c_aid_simultaneous:
             _ps1 = tuple(v_buyers)
@@ -2077,7 +2113,7 @@ class ThirdReichDiplomacyRules:
                 pass
 
     def q_offer_chance(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:443:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:458:3]"
         S[self.o_g_acted] = False
         if S[self.o_p_capital_lost + v_p]:
             pass
@@ -2096,7 +2132,7 @@ class ThirdReichDiplomacyRules:
                     self.p_resolve(S, v_c_2)
 
     def q_receive_dps(self, S: list[Any], R: Any) -> None:
-        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:477:3]"
+        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:492:3]"
         for v_p in self.all_player:
             S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_p_aid_brps + v_p] = min(max(0, 0), 100)
@@ -2138,7 +2174,7 @@ class ThirdReichDiplomacyRules:
         self.q_year_start(S, R)
 
     def q_turn__activation(self, S: list[Any], R: Any) -> None:
-        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:107:3]"
+        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:110:3]"
         for v_c in self.all_country:
             if (
                 (
@@ -2153,7 +2189,7 @@ class ThirdReichDiplomacyRules:
                     self.p_resolve(S, v_c)
 
     def q_turn__attempts(self, S: list[Any], R: Any) -> None:
-        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:122:3]"
+        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:125:3]"
         self.q_offer_chance(S, R, self.k_player__germany)
         if not S[self.o_g_acted]:
             self.q_offer_chance(S, R, self.k_player__italy)
@@ -2182,12 +2218,12 @@ class ThirdReichDiplomacyRules:
                     v_n += 1
 
     def q_turn__yss(self, S: list[Any], R: Any) -> None:
-        "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:71:3]"
+        "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:74:3]"
         if S[self.o_g_season] == "spring" and S[self.o_g_yss_year] != S[self.o_g_year]:
             self.q_year_start(S, R)
 
     def q_year_start(self, S: list[Any], R: Any) -> None:
-        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:551:3]"
+        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:566:3]"
         S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
         S[self.o_g_yss_season] = S[self.o_g_season]
         self.q_receive_dps(S, R)
@@ -2200,7 +2236,7 @@ class ThirdReichDiplomacyRules:
             pass
 
     def r_commit_dps(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:534:3]"
+        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:549:3]"
         v_p: Any = None
         v__ps: Any = None
         v_p_2: Any = None
@@ -2210,7 +2246,7 @@ class ThirdReichDiplomacyRules:
         if pc == 0:
             for v_p in self.all_player:
                 if S[self.o_p_dps + v_p] < 0:
-                    _log(S, 23, (v_p, S[self.o_p_dps + v_p]))
+                    _log(S, 24, (v_p, S[self.o_p_dps + v_p]))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -2245,11 +2281,11 @@ class ThirdReichDiplomacyRules:
                         S[self.o_e_commitment__dps + v_k_2] = min(
                             max(len([v_x for v_x in v_picks if v_x == v_k_2]), 0), 40
                         )
-            _log(S, 25, ())
+            _log(S, 26, ())
             return None
 
     def r_foreign_aid(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:512:3]"
+        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:527:3]"
         v_buyers: Any = None
         v__ps: Any = None
         v_p_2: Any = None
@@ -2324,25 +2360,25 @@ class ThirdReichDiplomacyRules:
             if pc == 8:
                 for v_p_4 in v_buyers:
                     if S[self.o_p_aid_brps + v_p_4] > 0:
-                        _log(S, 22, (v_p_4, S[self.o_p_aid_brps + v_p_4], S[self.o_p_dps + v_p_4]))
+                        _log(S, 23, (v_p_4, S[self.o_p_aid_brps + v_p_4], S[self.o_p_dps + v_p_4]))
                 return None
 
     def r_offer_chance(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:443:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:458:3]"
         v_options: Any = None
         v_c_2: Any = None
         pc: int = 0 if F is None else F[1]
         if pc == 0:
             S[self.o_g_acted] = False
             if S[self.o_p_capital_lost + v_p]:
-                _log(S, 11, (v_p,))
+                _log(S, 12, (v_p,))
                 pc = 5
             else:
                 pc = 1
         if pc == 1:
             v_options = [v_c for v_c in self.all_country if self.f_may_name(S, v_p, v_c)]
             if len(v_options) == 0:
-                _log(S, 12, (v_p,))
+                _log(S, 13, (v_p,))
                 pc = 5
             else:
                 pc = 2
@@ -2357,11 +2393,11 @@ class ThirdReichDiplomacyRules:
                 F = None
             v_c_2 = v
             if v_c_2 is None:
-                _log(S, 15, (v_p,))
+                _log(S, 16, (v_p,))
             else:
                 S[self.o_g_acted] = True
                 S[self.o_e_country__named_year + v_c_2] = True
-                _log(S, 16, (v_p, v_c_2))
+                _log(S, 17, (v_p, v_c_2))
                 self.p_reveal_commitments(S, v_c_2)
                 self.p_resolve(S, v_c_2)
             pc = 5
@@ -2369,7 +2405,7 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_receive_dps(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:477:3]"
+        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:492:3]"
         v_p: Any = None
         v_box: Any = None
         v_s: Any = None
@@ -2386,7 +2422,7 @@ class ThirdReichDiplomacyRules:
                 if self.f_allotment(S, v_p) > 0:
                     v_box = self.f_dp_box(S, v_p)
                     S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
-                    _log(S, 17, (v_p, S[self.o_p_dps + v_p], self.f_allotment(S, v_p), v_box))
+                    _log(S, 18, (v_p, S[self.o_p_dps + v_p], self.f_allotment(S, v_p), v_box))
             v_s = self.f_shared_gains(S)
             if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
                 pc = 1
@@ -2400,13 +2436,13 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_dps + self.k_player__britain] = min(
                     max(S[self.o_p_dps + self.k_player__britain] + v_s, -30), 40
                 )
-                _log(S, 18, (self.k_player__britain, v_s))
+                _log(S, 19, (self.k_player__britain, v_s))
                 pc = 5
             elif self.c_shared_western_dps == "usa":
                 S[self.o_p_dps + self.k_player__usa] = min(
                     max(S[self.o_p_dps + self.k_player__usa] + v_s, -30), 40
                 )
-                _log(S, 18, (self.k_player__usa, v_s))
+                _log(S, 19, (self.k_player__usa, v_s))
                 pc = 5
             else:
                 pc = 2
@@ -2436,9 +2472,9 @@ class ThirdReichDiplomacyRules:
             ):
                 v_taker = S[self.o_p_shared_pick + self.k_player__britain]
                 S[self.o_p_dps + v_taker] = min(max(S[self.o_p_dps + v_taker] + v_s, -30), 40)
-                _log(S, 18, (v_taker, v_s))
+                _log(S, 19, (v_taker, v_s))
             else:
-                _log(S, 20, (v_s,))
+                _log(S, 21, (v_s,))
             pc = 5
         if pc == 5:
             return None
@@ -2456,7 +2492,7 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_turn__activation(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:107:3]"
+        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:110:3]"
         v__it: Any = None
         v__i: Any = None
         v_c: Any = None
@@ -2499,7 +2535,7 @@ class ThirdReichDiplomacyRules:
                     F = None
                 v_go = v
                 if v_go:
-                    _log(S, 41, (v_c,))
+                    _log(S, 45, (v_c,))
                     self.p_reveal_commitments(S, v_c)
                     self.p_resolve(S, v_c)
                 pc = 1
@@ -2508,7 +2544,7 @@ class ThirdReichDiplomacyRules:
                 return None
 
     def r_turn__attempts(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:122:3]"
+        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:125:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         if pc == 0:
@@ -2561,10 +2597,10 @@ class ThirdReichDiplomacyRules:
             if v_r >= 5:
                 pc = 12
             else:
-                _log(S, 43, (v_r,))
+                _log(S, 47, (v_r,))
                 pc = 14
         if pc == 12:
-            _log(S, 42, (v_r,))
+            _log(S, 46, (v_r,))
             if self.r_offer_chance(S, None, None, self.k_player__russia) is SUSPEND:
                 return _wait(S, (10, 14))
             pc = 14
@@ -2621,7 +2657,7 @@ class ThirdReichDiplomacyRules:
                     v_n, v__it, v__i, v_p = F[2:]
                     F = None
                 if v is not None:
-                    _log(S, 34, (v,))
+                    _log(S, 37, (v,))
                 v = _report(S, v)
                 v_changed = v
                 v_more = v_changed
@@ -2632,7 +2668,7 @@ class ThirdReichDiplomacyRules:
                 return None
 
     def r_turn__yss(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:71:3]"
+        "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:74:3]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
             if S[self.o_g_season] == "spring" and S[self.o_g_yss_year] != S[self.o_g_year]:
@@ -2649,10 +2685,10 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_year_start(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:551:3]"
+        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:566:3]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
-            _log(S, 26, (S[self.o_g_year],))
+            _log(S, 27, (S[self.o_g_year],))
             S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
             S[self.o_g_yss_season] = S[self.o_g_season]
             if self.r_receive_dps(S, None, None) is SUSPEND:
@@ -2677,9 +2713,9 @@ class ThirdReichDiplomacyRules:
                 S[self.o_e_country__last + self.k_country__sweden] == "1"
                 and S[self.o_e_city__control + self.k_city__stockholm] != "axis"
             ):
-                _log(S, 27, ())
+                _log(S, 28, ())
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "750 rules/third_reich_diplomacy/rules.yaml:265:7\n751 rules/third_reich_diplomacy/rules.yaml:266:7\n752 rules/third_reich_diplomacy/rules.yaml:267:7\n753 rules/third_reich_diplomacy/rules.yaml:268:11\n754 rules/third_reich_diplomacy/rules.yaml:269:7\n757 rules/third_reich_diplomacy/rules.yaml:270:11\n766 rules/third_reich_diplomacy/rules.yaml:271:11\n767 rules/third_reich_diplomacy/rules.yaml:272:15\n768 rules/third_reich_diplomacy/rules.yaml:273:7\n775 rules/third_reich_diplomacy/rules.yaml:274:7\n776 rules/third_reich_diplomacy/rules.yaml:275:11\n784 rules/third_reich_diplomacy/rules.yaml:276:7\n787 rules/third_reich_diplomacy/rules.yaml:277:11\n788 rules/third_reich_diplomacy/rules.yaml:278:7\n792 rules/third_reich_diplomacy/rules.yaml:116:7\n793 rules/third_reich_diplomacy/rules.yaml:117:7\n797 rules/third_reich_diplomacy/rules.yaml:82:7\n804 rules/third_reich_diplomacy/rules.yaml:246:7\n817 rules/third_reich_diplomacy/rules.yaml:247:7\n824 rules/third_reich_diplomacy/rules.yaml:248:7\n827 rules/third_reich_diplomacy/rules.yaml:249:11\n828 rules/third_reich_diplomacy/rules.yaml:250:7\n831 rules/third_reich_diplomacy/rules.yaml:251:11\n832 rules/third_reich_diplomacy/rules.yaml:252:7\n836 rules/third_reich_diplomacy/rules.yaml:101:7\n837 rules/third_reich_diplomacy/rules.yaml:102:11\n838 rules/third_reich_diplomacy/rules.yaml:103:7\n839 rules/third_reich_diplomacy/rules.yaml:104:11\n840 rules/third_reich_diplomacy/rules.yaml:105:7\n844 rules/third_reich_diplomacy/rules.yaml:232:7\n857 rules/third_reich_diplomacy/rules.yaml:233:7\n858 rules/third_reich_diplomacy/rules.yaml:234:11\n859 rules/third_reich_diplomacy/rules.yaml:235:7\n863 rules/third_reich_diplomacy/rules.yaml:288:7\n864 rules/third_reich_diplomacy/rules.yaml:289:7\n865 rules/third_reich_diplomacy/rules.yaml:290:11\n866 rules/third_reich_diplomacy/rules.yaml:291:7\n870 rules/third_reich_diplomacy/rules.yaml:222:7\n880 rules/third_reich_diplomacy/rules.yaml:145:7\n881 rules/third_reich_diplomacy/rules.yaml:146:7\n885 rules/third_reich_diplomacy/rules.yaml:147:7\n886 rules/third_reich_diplomacy/rules.yaml:148:7\n887 rules/third_reich_diplomacy/rules.yaml:149:11\n901 rules/third_reich_diplomacy/rules.yaml:150:11\n904 rules/third_reich_diplomacy/rules.yaml:151:15\n905 rules/third_reich_diplomacy/rules.yaml:152:11\n916 rules/third_reich_diplomacy/rules.yaml:153:15\n917 rules/third_reich_diplomacy/rules.yaml:154:11\n927 rules/third_reich_diplomacy/rules.yaml:155:15\n928 rules/third_reich_diplomacy/rules.yaml:156:11\n929 rules/third_reich_diplomacy/rules.yaml:157:15\n930 rules/third_reich_diplomacy/rules.yaml:158:11\n931 rules/third_reich_diplomacy/rules.yaml:159:15\n932 rules/third_reich_diplomacy/rules.yaml:160:11\n933 rules/third_reich_diplomacy/rules.yaml:161:15\n938 rules/third_reich_diplomacy/rules.yaml:162:11\n939 rules/third_reich_diplomacy/rules.yaml:163:15\n940 rules/third_reich_diplomacy/rules.yaml:164:11\n941 rules/third_reich_diplomacy/rules.yaml:165:15\n943 rules/third_reich_diplomacy/rules.yaml:167:11\n944 rules/third_reich_diplomacy/rules.yaml:168:15\n945 rules/third_reich_diplomacy/rules.yaml:169:11\n952 rules/third_reich_diplomacy/rules.yaml:170:11\n953 rules/third_reich_diplomacy/rules.yaml:171:15\n954 rules/third_reich_diplomacy/rules.yaml:172:11\n955 rules/third_reich_diplomacy/rules.yaml:173:15\n956 rules/third_reich_diplomacy/rules.yaml:174:11\n957 rules/third_reich_diplomacy/rules.yaml:175:15\n958 rules/third_reich_diplomacy/rules.yaml:176:11\n959 rules/third_reich_diplomacy/rules.yaml:177:15\n960 rules/third_reich_diplomacy/rules.yaml:178:11\n967 rules/third_reich_diplomacy/rules.yaml:179:11\n968 rules/third_reich_diplomacy/rules.yaml:180:15\n970 rules/third_reich_diplomacy/rules.yaml:182:11\n971 rules/third_reich_diplomacy/rules.yaml:183:15\n972 rules/third_reich_diplomacy/rules.yaml:184:11\n973 rules/third_reich_diplomacy/rules.yaml:185:15\n974 rules/third_reich_diplomacy/rules.yaml:186:11\n975 rules/third_reich_diplomacy/rules.yaml:187:15\n976 rules/third_reich_diplomacy/rules.yaml:188:19\n977 rules/third_reich_diplomacy/rules.yaml:189:15\n978 rules/third_reich_diplomacy/rules.yaml:190:19\n980 rules/third_reich_diplomacy/rules.yaml:192:11\n993 rules/third_reich_diplomacy/rules.yaml:193:11\n996 rules/third_reich_diplomacy/rules.yaml:194:15\n997 rules/third_reich_diplomacy/rules.yaml:195:11\n1013 rules/third_reich_diplomacy/rules.yaml:196:11\n1014 rules/third_reich_diplomacy/rules.yaml:197:11\n1027 rules/third_reich_diplomacy/rules.yaml:199:11\n1034 rules/third_reich_diplomacy/rules.yaml:200:11\n1035 rules/third_reich_diplomacy/rules.yaml:201:15\n1036 rules/third_reich_diplomacy/rules.yaml:202:11\n1037 rules/third_reich_diplomacy/rules.yaml:203:11\n1038 rules/third_reich_diplomacy/rules.yaml:204:15\n1039 rules/third_reich_diplomacy/rules.yaml:205:11\n1040 rules/third_reich_diplomacy/rules.yaml:206:15\n1042 rules/third_reich_diplomacy/rules.yaml:208:11\n1043 rules/third_reich_diplomacy/rules.yaml:209:15\n1044 rules/third_reich_diplomacy/rules.yaml:210:11\n1051 rules/third_reich_diplomacy/rules.yaml:211:11\n1052 rules/third_reich_diplomacy/rules.yaml:212:15\n1053 rules/third_reich_diplomacy/rules.yaml:213:11\n1054 rules/third_reich_diplomacy/rules.yaml:214:15\n1055 rules/third_reich_diplomacy/rules.yaml:215:7\n1059 rules/third_reich_diplomacy/rules.yaml:68:7\n1063 rules/third_reich_diplomacy/rules.yaml:75:7\n1069 rules/third_reich_diplomacy/rules.yaml:342:7\n1070 rules/third_reich_diplomacy/rules.yaml:343:11\n1077 rules/third_reich_diplomacy/rules.yaml:344:7\n1081 rules/third_reich_diplomacy/rules.yaml:304:7\n1082 rules/third_reich_diplomacy/rules.yaml:305:11\n1083 rules/third_reich_diplomacy/rules.yaml:306:7\n1084 rules/third_reich_diplomacy/rules.yaml:307:11\n1085 rules/third_reich_diplomacy/rules.yaml:308:15\n1086 rules/third_reich_diplomacy/rules.yaml:309:7\n1087 rules/third_reich_diplomacy/rules.yaml:310:11\n1088 rules/third_reich_diplomacy/rules.yaml:311:15\n1089 rules/third_reich_diplomacy/rules.yaml:312:11\n1090 rules/third_reich_diplomacy/rules.yaml:313:15\n1091 rules/third_reich_diplomacy/rules.yaml:314:11\n1092 rules/third_reich_diplomacy/rules.yaml:315:15\n1093 rules/third_reich_diplomacy/rules.yaml:316:7\n1097 rules/third_reich_diplomacy/rules.yaml:327:7\n1101 rules/third_reich_diplomacy/rules.yaml:328:11\n1102 rules/third_reich_diplomacy/rules.yaml:329:7\n1118 rules/third_reich_diplomacy/rules.yaml:330:11\n1119 rules/third_reich_diplomacy/rules.yaml:331:7\n1123 rules/third_reich_diplomacy/rules.yaml:22:7\n1124 rules/third_reich_diplomacy/rules.yaml:24:15\n1126 rules/third_reich_diplomacy/rules.yaml:26:15\n1128 rules/third_reich_diplomacy/rules.yaml:28:15\n1130 rules/third_reich_diplomacy/rules.yaml:30:15\n1134 rules/third_reich_diplomacy/rules.yaml:37:7\n1135 rules/third_reich_diplomacy/rules.yaml:39:15\n1137 rules/third_reich_diplomacy/rules.yaml:41:15\n1139 rules/third_reich_diplomacy/rules.yaml:43:15\n1141 rules/third_reich_diplomacy/rules.yaml:45:15\n1145 rules/third_reich_diplomacy/rules.yaml:128:7\n1146 rules/third_reich_diplomacy/rules.yaml:129:7\n1156 rules/third_reich_diplomacy/rules.yaml:130:11\n1157 rules/third_reich_diplomacy/rules.yaml:131:7\n1162 rules/third_reich_diplomacy/rules.yaml:132:11\n1163 rules/third_reich_diplomacy/rules.yaml:133:7\n1167 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1168 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1169 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1173 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1174 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1179 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1180 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1184 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1185 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1186 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1187 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1188 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1189 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1190 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1191 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1195 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1199 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1200 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1203 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1206 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1207 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1208 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1212 rules/third_reich_diplomacy/tables/countries.yaml:422:3\n1216 rules/third_reich_diplomacy/tables/countries.yaml:422:3\n1217 rules/third_reich_diplomacy/tables/countries.yaml:441:14\n1218 rules/third_reich_diplomacy/tables/countries.yaml:422:3\n1219 rules/third_reich_diplomacy/tables/countries.yaml:448:14\n1220 rules/third_reich_diplomacy/tables/countries.yaml:422:3\n1221 rules/third_reich_diplomacy/tables/countries.yaml:422:3\n1225 rules/third_reich_diplomacy/tables/countries.yaml:491:14\n1229 rules/third_reich_diplomacy/tables/countries.yaml:471:3\n1230 rules/third_reich_diplomacy/tables/countries.yaml:471:3\n1234 rules/third_reich_diplomacy/tables/countries.yaml:471:3\n1235 rules/third_reich_diplomacy/tables/countries.yaml:496:14\n1236 rules/third_reich_diplomacy/tables/countries.yaml:471:3\n1237 rules/third_reich_diplomacy/tables/countries.yaml:471:3\n1241 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1245 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1246 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1249 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1252 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1253 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1254 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1255 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1256 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1260 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1264 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1265 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1269 rules/third_reich_diplomacy/tables/countries.yaml:535:14\n1273 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1274 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1278 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1279 rules/third_reich_diplomacy/tables/countries.yaml:540:15\n1280 rules/third_reich_diplomacy/tables/countries.yaml:547:15\n1281 rules/third_reich_diplomacy/tables/countries.yaml:554:14\n1282 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1283 rules/third_reich_diplomacy/tables/countries.yaml:561:14\n1284 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1285 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1289 rules/third_reich_diplomacy/tables/countries.yaml:634:14\n1290 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1291 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1295 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1296 rules/third_reich_diplomacy/tables/countries.yaml:639:14\n1297 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1298 rules/third_reich_diplomacy/tables/countries.yaml:646:14\n1299 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1300 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1304 rules/third_reich_diplomacy/tables/countries.yaml:676:3\n1308 rules/third_reich_diplomacy/tables/countries.yaml:676:3\n1309 rules/third_reich_diplomacy/tables/countries.yaml:694:14\n1310 rules/third_reich_diplomacy/tables/countries.yaml:676:3\n1311 rules/third_reich_diplomacy/tables/countries.yaml:676:3\n1315 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1319 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1320 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1321 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1322 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1326 rules/third_reich_diplomacy/tables/countries.yaml:734:14\n1327 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1328 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1332 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1333 rules/third_reich_diplomacy/tables/countries.yaml:739:14\n1334 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1335 rules/third_reich_diplomacy/tables/countries.yaml:746:14\n1336 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1337 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1341 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1345 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1346 rules/third_reich_diplomacy/tables/countries.yaml:789:14\n1347 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1348 rules/third_reich_diplomacy/tables/countries.yaml:796:14\n1349 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1350 rules/third_reich_diplomacy/tables/countries.yaml:803:14\n1365 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1366 rules/third_reich_diplomacy/tables/countries.yaml:810:14\n1367 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1368 rules/third_reich_diplomacy/tables/countries.yaml:817:14\n1369 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1370 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1374 rules/third_reich_diplomacy/tables/countries.yaml:861:14\n1378 rules/third_reich_diplomacy/tables/countries.yaml:843:3\n1379 rules/third_reich_diplomacy/tables/countries.yaml:843:3\n1383 rules/third_reich_diplomacy/tables/countries.yaml:843:3\n1384 rules/third_reich_diplomacy/tables/countries.yaml:843:3\n1388 rules/third_reich_diplomacy/tables/countries.yaml:901:14\n1389 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1390 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1394 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1395 rules/third_reich_diplomacy/tables/countries.yaml:906:14\n1396 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:913:14\n1398 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1399 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1403 rules/third_reich_diplomacy/tables/countries.yaml:968:14\n1404 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1405 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1409 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1410 rules/third_reich_diplomacy/tables/countries.yaml:973:14\n1411 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1412 rules/third_reich_diplomacy/tables/countries.yaml:981:15\n1415 rules/third_reich_diplomacy/tables/countries.yaml:988:14\n1419 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1420 rules/third_reich_diplomacy/tables/countries.yaml:995:15\n1421 rules/third_reich_diplomacy/tables/countries.yaml:1003:15\n1422 rules/third_reich_diplomacy/tables/countries.yaml:1011:14\n1423 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1424 rules/third_reich_diplomacy/tables/countries.yaml:1018:14\n1425 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1426 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1430 rules/third_reich_diplomacy/tables/countries.yaml:1223:14\n1434 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1435 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1439 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1440 rules/third_reich_diplomacy/tables/countries.yaml:1233:14\n1441 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1240:14\n1446 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1451 rules/third_reich_diplomacy/tables/countries.yaml:1085:14\n1456 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1457 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1461 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1462 rules/third_reich_diplomacy/tables/countries.yaml:1090:14\n1463 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1464 rules/third_reich_diplomacy/tables/countries.yaml:1097:14\n1465 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1466 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1470 rules/third_reich_diplomacy/tables/countries.yaml:1148:14\n1471 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1472 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1476 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1477 rules/third_reich_diplomacy/tables/countries.yaml:1153:14\n1478 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1479 rules/third_reich_diplomacy/tables/countries.yaml:1160:14\n1480 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1481 rules/third_reich_diplomacy/tables/countries.yaml:1167:14\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1483 rules/third_reich_diplomacy/tables/countries.yaml:1174:14\n1484 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1485 rules/third_reich_diplomacy/tables/countries.yaml:1181:14\n1489 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1490 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1494 rules/third_reich_diplomacy/tables/countries.yaml:1281:14\n1495 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1496 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1500 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1501 rules/third_reich_diplomacy/tables/countries.yaml:1286:14\n1502 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1503 rules/third_reich_diplomacy/tables/countries.yaml:1293:14\n1507 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1508 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1512 rules/third_reich_diplomacy/tables/countries.yaml:1352:14\n1516 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1517 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1521 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1522 rules/third_reich_diplomacy/tables/countries.yaml:1362:14\n1523 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1524 rules/third_reich_diplomacy/tables/countries.yaml:1369:14\n1525 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1526 rules/third_reich_diplomacy/tables/countries.yaml:1376:14\n1527 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1528 rules/third_reich_diplomacy/tables/countries.yaml:1383:14\n1535 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1536 rules/third_reich_diplomacy/tables/countries.yaml:1390:14\n1551 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1552 rules/third_reich_diplomacy/tables/countries.yaml:1397:15\n1553 rules/third_reich_diplomacy/tables/countries.yaml:1404:14\n1554 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1555 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1559 rules/third_reich_diplomacy/tables/countries.yaml:1451:14\n1560 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1561 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1565 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1566 rules/third_reich_diplomacy/tables/countries.yaml:1456:15\n1567 rules/third_reich_diplomacy/tables/countries.yaml:1463:15\n1568 rules/third_reich_diplomacy/tables/countries.yaml:1470:14\n1569 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1570 rules/third_reich_diplomacy/tables/countries.yaml:1477:14\n1571 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1572 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1576 rules/third_reich_diplomacy/tables/countries.yaml:1527:14\n1577 rules/third_reich_diplomacy/tables/countries.yaml:1509:3\n1578 rules/third_reich_diplomacy/tables/countries.yaml:1509:3\n1582 rules/third_reich_diplomacy/tables/countries.yaml:1509:3\n1583 rules/third_reich_diplomacy/tables/countries.yaml:1509:3\n1587 rules/third_reich_diplomacy/tables/countries.yaml:1574:14\n1588 rules/third_reich_diplomacy/tables/countries.yaml:1555:3\n1589 rules/third_reich_diplomacy/tables/countries.yaml:1555:3\n1593 rules/third_reich_diplomacy/tables/countries.yaml:1555:3\n1594 rules/third_reich_diplomacy/tables/countries.yaml:1579:14\n1595 rules/third_reich_diplomacy/tables/countries.yaml:1555:3\n1596 rules/third_reich_diplomacy/tables/countries.yaml:1555:3\n1600 rules/third_reich_diplomacy/tables/countries.yaml:1622:3\n1604 rules/third_reich_diplomacy/tables/countries.yaml:1622:3\n1605 rules/third_reich_diplomacy/tables/countries.yaml:1622:3\n1609 rules/third_reich_diplomacy/tables/countries.yaml:1687:14\n1613 rules/third_reich_diplomacy/tables/countries.yaml:1668:3\n1614 rules/third_reich_diplomacy/tables/countries.yaml:1668:3\n1618 rules/third_reich_diplomacy/tables/countries.yaml:1668:3\n1619 rules/third_reich_diplomacy/tables/countries.yaml:1692:14\n1620 rules/third_reich_diplomacy/tables/countries.yaml:1668:3\n1621 rules/third_reich_diplomacy/tables/countries.yaml:1668:3\n1625 rules/third_reich_diplomacy/rules.yaml:53:7\n1629 rules/third_reich_diplomacy/rules.yaml:61:7\n1633 rules/third_reich_diplomacy/rules.yaml:89:7\n1637 rules/third_reich_diplomacy/rules.yaml:391:7\n1638 rules/third_reich_diplomacy/rules.yaml:392:7\n1639 rules/third_reich_diplomacy/rules.yaml:393:7\n1640 rules/third_reich_diplomacy/rules.yaml:394:7\n1641 rules/third_reich_diplomacy/rules.yaml:395:11\n1642 rules/third_reich_diplomacy/rules.yaml:396:11\n1643 rules/third_reich_diplomacy/rules.yaml:397:15\n1644 rules/third_reich_diplomacy/rules.yaml:398:19\n1645 rules/third_reich_diplomacy/rules.yaml:399:19\n1646 rules/third_reich_diplomacy/rules.yaml:400:11\n1647 rules/third_reich_diplomacy/rules.yaml:401:11\n1648 rules/third_reich_diplomacy/rules.yaml:402:15\n1649 rules/third_reich_diplomacy/rules.yaml:403:15\n1650 rules/third_reich_diplomacy/rules.yaml:404:15\n1652 rules/third_reich_diplomacy/rules.yaml:406:11\n1653 rules/third_reich_diplomacy/rules.yaml:407:11\n1654 rules/third_reich_diplomacy/rules.yaml:408:11\n1658 rules/third_reich_diplomacy/rules.yaml:355:7\n1663 rules/third_reich_diplomacy/rules.yaml:356:7\n1675 rules/third_reich_diplomacy/rules.yaml:357:7\n1687 rules/third_reich_diplomacy/rules.yaml:358:7\n1688 rules/third_reich_diplomacy/rules.yaml:359:7\n1689 rules/third_reich_diplomacy/rules.yaml:360:11\n1690 rules/third_reich_diplomacy/rules.yaml:361:11\n1691 rules/third_reich_diplomacy/rules.yaml:362:15\n1692 rules/third_reich_diplomacy/rules.yaml:363:11\n1693 rules/third_reich_diplomacy/rules.yaml:364:11\n1694 rules/third_reich_diplomacy/rules.yaml:365:15\n1695 rules/third_reich_diplomacy/rules.yaml:366:15\n1696 rules/third_reich_diplomacy/rules.yaml:367:19\n1697 rules/third_reich_diplomacy/rules.yaml:368:11\n1698 rules/third_reich_diplomacy/rules.yaml:369:7\n1699 rules/third_reich_diplomacy/rules.yaml:370:7\n1700 rules/third_reich_diplomacy/rules.yaml:371:7\n1704 rules/third_reich_diplomacy/flow.yaml:150:7\n1705 rules/third_reich_diplomacy/flow.yaml:151:11\n1709 rules/third_reich_diplomacy/flow.yaml:159:7\n1710 rules/third_reich_diplomacy/flow.yaml:160:11\n1711 rules/third_reich_diplomacy/flow.yaml:161:15\n1713 rules/third_reich_diplomacy/flow.yaml:162:11\n1714 rules/third_reich_diplomacy/flow.yaml:163:15\n1715 rules/third_reich_diplomacy/flow.yaml:164:11\n1716 rules/third_reich_diplomacy/flow.yaml:165:15\n1717 rules/third_reich_diplomacy/flow.yaml:166:11\n1718 rules/third_reich_diplomacy/flow.yaml:167:11\n1719 rules/third_reich_diplomacy/flow.yaml:168:11\n1721 rules/third_reich_diplomacy/flow.yaml:170:11\n1723 rules/third_reich_diplomacy/flow.yaml:172:11\n1725 rules/third_reich_diplomacy/flow.yaml:174:11\n1729 rules/third_reich_diplomacy/rules.yaml:418:7\n1730 rules/third_reich_diplomacy/rules.yaml:419:7\n1731 rules/third_reich_diplomacy/rules.yaml:420:7\n1734 rules/third_reich_diplomacy/rules.yaml:421:7\n1735 rules/third_reich_diplomacy/rules.yaml:422:7\n1736 rules/third_reich_diplomacy/rules.yaml:423:7\n1737 rules/third_reich_diplomacy/rules.yaml:424:7\n1740 rules/third_reich_diplomacy/rules.yaml:425:7\n1741 rules/third_reich_diplomacy/rules.yaml:426:7\n1742 rules/third_reich_diplomacy/rules.yaml:427:7\n1743 rules/third_reich_diplomacy/rules.yaml:428:7\n1744 rules/third_reich_diplomacy/rules.yaml:429:11\n1745 rules/third_reich_diplomacy/rules.yaml:430:11\n1749 rules/third_reich_diplomacy/rules.yaml:473:7\n1750 rules/third_reich_diplomacy/rules.yaml:474:7\n1751 rules/third_reich_diplomacy/rules.yaml:475:7\n1755 rules/third_reich_diplomacy/rules.yaml:437:7\n1756 rules/third_reich_diplomacy/rules.yaml:438:11\n1757 rules/third_reich_diplomacy/rules.yaml:439:15\n1759 rules/third_reich_diplomacy/rules.yaml:440:15\n1760 rules/third_reich_diplomacy/rules.yaml:441:19\n1768 rules/third_reich_diplomacy/flow.yaml:14:7\n1769 rules/third_reich_diplomacy/flow.yaml:15:7\n1770 rules/third_reich_diplomacy/flow.yaml:16:11\n1771 rules/third_reich_diplomacy/flow.yaml:17:11\n1772 rules/third_reich_diplomacy/flow.yaml:18:15\n1773 rules/third_reich_diplomacy/flow.yaml:19:15\n1775 rules/third_reich_diplomacy/flow.yaml:21:15\n1776 rules/third_reich_diplomacy/flow.yaml:22:15\n1778 rules/third_reich_diplomacy/flow.yaml:24:11\n1779 rules/third_reich_diplomacy/flow.yaml:25:11\n1780 rules/third_reich_diplomacy/flow.yaml:26:7\n1784 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1785 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1787 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1788 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1792 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1793 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1794 rules/third_reich_diplomacy/tables/countries.yaml:403:9\n1796 rules/third_reich_diplomacy/tables/countries.yaml:415:9\n1802 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1803 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1804 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1805 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1806 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1807 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1808 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1810 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1812 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1814 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1818 rules/third_reich_diplomacy/tables/countries.yaml:422:3\n1822 rules/third_reich_diplomacy/tables/countries.yaml:471:3\n1823 rules/third_reich_diplomacy/tables/countries.yaml:506:9\n1827 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1828 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1829 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1831 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1833 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1835 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1839 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1840 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1841 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1843 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1844 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1846 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1847 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1851 rules/third_reich_diplomacy/tables/countries.yaml:513:3\n1852 rules/third_reich_diplomacy/tables/countries.yaml:571:9\n1854 rules/third_reich_diplomacy/tables/countries.yaml:588:9\n1856 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1857 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1858 rules/third_reich_diplomacy/tables/countries.yaml:600:9\n1862 rules/third_reich_diplomacy/tables/countries.yaml:612:3\n1863 rules/third_reich_diplomacy/tables/countries.yaml:656:9\n1864 rules/third_reich_diplomacy/tables/countries.yaml:657:9\n1866 rules/third_reich_diplomacy/tables/countries.yaml:669:9\n1870 rules/third_reich_diplomacy/tables/countries.yaml:676:3\n1871 rules/third_reich_diplomacy/tables/countries.yaml:712:9\n1875 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1876 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1878 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1880 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1884 rules/third_reich_diplomacy/tables/countries.yaml:714:3\n1885 rules/third_reich_diplomacy/tables/countries.yaml:763:9\n1889 rules/third_reich_diplomacy/tables/countries.yaml:767:3\n1890 rules/third_reich_diplomacy/tables/countries.yaml:835:9\n1894 rules/third_reich_diplomacy/tables/countries.yaml:843:3\n1895 rules/third_reich_diplomacy/tables/countries.yaml:868:9\n1896 rules/third_reich_diplomacy/tables/countries.yaml:869:9\n1900 rules/third_reich_diplomacy/tables/countries.yaml:879:3\n1901 rules/third_reich_diplomacy/tables/countries.yaml:923:9\n1902 rules/third_reich_diplomacy/tables/countries.yaml:924:9\n1904 rules/third_reich_diplomacy/tables/countries.yaml:936:9\n1908 rules/third_reich_diplomacy/tables/countries.yaml:943:3\n1912 rules/third_reich_diplomacy/tables/countries.yaml:1202:3\n1913 rules/third_reich_diplomacy/tables/countries.yaml:1250:9\n1914 rules/third_reich_diplomacy/tables/countries.yaml:1251:9\n1918 rules/third_reich_diplomacy/tables/countries.yaml:1064:3\n1919 rules/third_reich_diplomacy/tables/countries.yaml:1114:9\n1920 rules/third_reich_diplomacy/tables/countries.yaml:1115:9\n1924 rules/third_reich_diplomacy/tables/countries.yaml:1125:3\n1925 rules/third_reich_diplomacy/tables/countries.yaml:1191:9\n1929 rules/third_reich_diplomacy/tables/countries.yaml:1261:3\n1933 rules/third_reich_diplomacy/tables/countries.yaml:1326:3\n1934 rules/third_reich_diplomacy/tables/countries.yaml:1415:9\n1936 rules/third_reich_diplomacy/tables/countries.yaml:1424:9\n1937 rules/third_reich_diplomacy/tables/countries.yaml:1425:9\n1941 rules/third_reich_diplomacy/tables/countries.yaml:1429:3\n1942 rules/third_reich_diplomacy/tables/countries.yaml:1495:9\n1943 rules/third_reich_diplomacy/tables/countries.yaml:1496:9\n1947 rules/third_reich_diplomacy/tables/countries.yaml:1509:3\n1951 rules/third_reich_diplomacy/tables/countries.yaml:1555:3\n1952 rules/third_reich_diplomacy/tables/countries.yaml:1589:9\n1953 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1954 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1956 rules/third_reich_diplomacy/tables/countries.yaml:1593:13\n1957 rules/third_reich_diplomacy/tables/countries.yaml:1594:9\n1958 rules/third_reich_diplomacy/tables/countries.yaml:1595:9\n1960 rules/third_reich_diplomacy/tables/countries.yaml:1603:9\n1961 rules/third_reich_diplomacy/tables/countries.yaml:1604:9\n1963 rules/third_reich_diplomacy/tables/countries.yaml:1611:9\n1964 rules/third_reich_diplomacy/tables/countries.yaml:1612:9\n1968 rules/third_reich_diplomacy/tables/countries.yaml:1622:3\n1969 rules/third_reich_diplomacy/tables/countries.yaml:1648:9\n1971 rules/third_reich_diplomacy/tables/countries.yaml:1656:9\n1973 rules/third_reich_diplomacy/tables/countries.yaml:1665:9\n1977 rules/third_reich_diplomacy/tables/countries.yaml:1668:3\n1978 rules/third_reich_diplomacy/tables/countries.yaml:1709:9\n1979 rules/third_reich_diplomacy/tables/countries.yaml:1710:13\n1980 rules/third_reich_diplomacy/tables/countries.yaml:1711:13\n1982 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n1983 rules/third_reich_diplomacy/tables/countries.yaml:1714:9\n1987 rules/third_reich_diplomacy/rules.yaml:378:7\n1988 rules/third_reich_diplomacy/rules.yaml:379:7\n1989 rules/third_reich_diplomacy/rules.yaml:380:7\n1993 rules/third_reich_diplomacy/flow.yaml:84:7\n1994 rules/third_reich_diplomacy/flow.yaml:85:11\n1995 rules/third_reich_diplomacy/flow.yaml:86:15\n1998 rules/third_reich_diplomacy/flow.yaml:87:15\n1999 rules/third_reich_diplomacy/flow.yaml:88:19\n2000 rules/third_reich_diplomacy/flow.yaml:89:23\n2001 rules/third_reich_diplomacy/flow.yaml:90:23\n2003 rules/third_reich_diplomacy/flow.yaml:92:23\n2007 rules/third_reich_diplomacy/flow.yaml:100:7\n2010 rules/third_reich_diplomacy/flow.yaml:101:11\n2011 rules/third_reich_diplomacy/flow.yaml:102:11\n2012 rules/third_reich_diplomacy/flow.yaml:103:7\n2015 rules/third_reich_diplomacy/flow.yaml:104:11\n2016 rules/third_reich_diplomacy/flow.yaml:105:11\n2020 rules/third_reich_diplomacy/flow.yaml:59:7\n2021 rules/third_reich_diplomacy/flow.yaml:60:7\n2022 rules/third_reich_diplomacy/flow.yaml:61:11\n2023 rules/third_reich_diplomacy/flow.yaml:62:7\n2024 rules/third_reich_diplomacy/flow.yaml:63:11\n2026 rules/third_reich_diplomacy/flow.yaml:65:11\n2027 rules/third_reich_diplomacy/flow.yaml:66:7\n2028 rules/third_reich_diplomacy/flow.yaml:67:11\n2029 rules/third_reich_diplomacy/flow.yaml:68:11\n2030 rules/third_reich_diplomacy/flow.yaml:69:7\n2034 rules/third_reich_diplomacy/rules.yaml:541:7\n2035 rules/third_reich_diplomacy/rules.yaml:542:11\n2037 rules/third_reich_diplomacy/rules.yaml:544:7\n2054 rules/third_reich_diplomacy/rules.yaml:546:11\n2055 rules/third_reich_diplomacy/rules.yaml:547:15\n2056 rules/third_reich_diplomacy/rules.yaml:548:19\n2063 rules/third_reich_diplomacy/rules.yaml:519:7\n2064 rules/third_reich_diplomacy/rules.yaml:520:7\n2065 rules/third_reich_diplomacy/rules.yaml:521:11\n2068 rules/third_reich_diplomacy/rules.yaml:523:15\n2069 rules/third_reich_diplomacy/rules.yaml:524:15\n2071 rules/third_reich_diplomacy/rules.yaml:526:11\n2072 rules/third_reich_diplomacy/rules.yaml:527:15\n2073 rules/third_reich_diplomacy/rules.yaml:528:15\n2074 rules/third_reich_diplomacy/rules.yaml:529:15\n2075 rules/third_reich_diplomacy/rules.yaml:530:7\n2076 rules/third_reich_diplomacy/rules.yaml:531:11\n2081 rules/third_reich_diplomacy/rules.yaml:450:7\n2082 rules/third_reich_diplomacy/rules.yaml:451:7\n2085 rules/third_reich_diplomacy/rules.yaml:454:11\n2086 rules/third_reich_diplomacy/rules.yaml:455:11\n2089 rules/third_reich_diplomacy/rules.yaml:458:15\n2090 rules/third_reich_diplomacy/rules.yaml:459:15\n2093 rules/third_reich_diplomacy/rules.yaml:462:19\n2094 rules/third_reich_diplomacy/rules.yaml:463:19\n2095 rules/third_reich_diplomacy/rules.yaml:465:19\n2096 rules/third_reich_diplomacy/rules.yaml:466:19\n2100 rules/third_reich_diplomacy/rules.yaml:485:7\n2101 rules/third_reich_diplomacy/rules.yaml:486:11\n2102 rules/third_reich_diplomacy/rules.yaml:487:11\n2103 rules/third_reich_diplomacy/rules.yaml:488:11\n2104 rules/third_reich_diplomacy/rules.yaml:489:11\n2105 rules/third_reich_diplomacy/rules.yaml:490:15\n2106 rules/third_reich_diplomacy/rules.yaml:491:15\n2107 rules/third_reich_diplomacy/rules.yaml:493:7\n2108 rules/third_reich_diplomacy/rules.yaml:494:7\n2109 rules/third_reich_diplomacy/rules.yaml:495:11\n2113 rules/third_reich_diplomacy/rules.yaml:496:15\n2117 rules/third_reich_diplomacy/rules.yaml:499:15\n2121 rules/third_reich_diplomacy/rules.yaml:502:15\n2126 rules/third_reich_diplomacy/rules.yaml:504:19\n2127 rules/third_reich_diplomacy/rules.yaml:505:15\n2131 rules/third_reich_diplomacy/rules.yaml:506:19\n2132 rules/third_reich_diplomacy/rules.yaml:507:19\n2138 rules/third_reich_diplomacy/flow.yaml:34:7\n2142 rules/third_reich_diplomacy/flow.yaml:114:7\n2143 rules/third_reich_diplomacy/flow.yaml:115:11\n2150 rules/third_reich_diplomacy/flow.yaml:116:15\n2151 rules/third_reich_diplomacy/flow.yaml:117:15\n2152 rules/third_reich_diplomacy/flow.yaml:119:19\n2153 rules/third_reich_diplomacy/flow.yaml:120:19\n2157 rules/third_reich_diplomacy/flow.yaml:129:7\n2158 rules/third_reich_diplomacy/flow.yaml:130:7\n2159 rules/third_reich_diplomacy/flow.yaml:131:11\n2160 rules/third_reich_diplomacy/flow.yaml:132:7\n2161 rules/third_reich_diplomacy/flow.yaml:133:7\n2162 rules/third_reich_diplomacy/flow.yaml:134:11\n2163 rules/third_reich_diplomacy/flow.yaml:135:7\n2164 rules/third_reich_diplomacy/flow.yaml:136:11\n2165 rules/third_reich_diplomacy/flow.yaml:137:7\n2166 rules/third_reich_diplomacy/flow.yaml:138:7\n2167 rules/third_reich_diplomacy/flow.yaml:140:11\n2173 rules/third_reich_diplomacy/flow.yaml:43:7\n2174 rules/third_reich_diplomacy/flow.yaml:44:11\n2175 rules/third_reich_diplomacy/flow.yaml:45:11\n2176 rules/third_reich_diplomacy/flow.yaml:46:15\n2177 rules/third_reich_diplomacy/flow.yaml:47:15\n2178 rules/third_reich_diplomacy/flow.yaml:48:19\n2181 rules/third_reich_diplomacy/flow.yaml:49:19\n2182 rules/third_reich_diplomacy/flow.yaml:50:19\n2186 rules/third_reich_diplomacy/flow.yaml:75:7\n2187 rules/third_reich_diplomacy/flow.yaml:76:11\n2191 rules/third_reich_diplomacy/rules.yaml:559:7\n2192 rules/third_reich_diplomacy/rules.yaml:560:7\n2193 rules/third_reich_diplomacy/rules.yaml:561:7\n2194 rules/third_reich_diplomacy/rules.yaml:562:7\n2195 rules/third_reich_diplomacy/rules.yaml:563:7\n2196 rules/third_reich_diplomacy/rules.yaml:564:7\n2211 rules/third_reich_diplomacy/rules.yaml:541:7\n2212 rules/third_reich_diplomacy/rules.yaml:542:11\n2213 rules/third_reich_diplomacy/rules.yaml:543:15\n2214 rules/third_reich_diplomacy/rules.yaml:544:7\n2242 rules/third_reich_diplomacy/rules.yaml:546:11\n2243 rules/third_reich_diplomacy/rules.yaml:547:15\n2244 rules/third_reich_diplomacy/rules.yaml:548:19\n2248 rules/third_reich_diplomacy/rules.yaml:549:7\n2265 rules/third_reich_diplomacy/rules.yaml:519:7\n2266 rules/third_reich_diplomacy/rules.yaml:520:7\n2274 rules/third_reich_diplomacy/rules.yaml:521:11\n2289 rules/third_reich_diplomacy/rules.yaml:523:15\n2290 rules/third_reich_diplomacy/rules.yaml:524:15\n2293 rules/third_reich_diplomacy/rules.yaml:526:11\n2307 rules/third_reich_diplomacy/rules.yaml:527:15\n2320 rules/third_reich_diplomacy/rules.yaml:528:15\n2321 rules/third_reich_diplomacy/rules.yaml:529:15\n2325 rules/third_reich_diplomacy/rules.yaml:530:7\n2326 rules/third_reich_diplomacy/rules.yaml:531:11\n2327 rules/third_reich_diplomacy/rules.yaml:532:15\n2336 rules/third_reich_diplomacy/rules.yaml:450:7\n2337 rules/third_reich_diplomacy/rules.yaml:451:7\n2338 rules/third_reich_diplomacy/rules.yaml:452:11\n2343 rules/third_reich_diplomacy/rules.yaml:454:11\n2344 rules/third_reich_diplomacy/rules.yaml:455:11\n2345 rules/third_reich_diplomacy/rules.yaml:456:15\n2353 rules/third_reich_diplomacy/rules.yaml:458:15\n2359 rules/third_reich_diplomacy/rules.yaml:459:15\n2360 rules/third_reich_diplomacy/rules.yaml:460:19\n2362 rules/third_reich_diplomacy/rules.yaml:462:19\n2363 rules/third_reich_diplomacy/rules.yaml:463:19\n2364 rules/third_reich_diplomacy/rules.yaml:464:19\n2365 rules/third_reich_diplomacy/rules.yaml:465:19\n2366 rules/third_reich_diplomacy/rules.yaml:466:19\n2382 rules/third_reich_diplomacy/rules.yaml:485:7\n2383 rules/third_reich_diplomacy/rules.yaml:486:11\n2384 rules/third_reich_diplomacy/rules.yaml:487:11\n2385 rules/third_reich_diplomacy/rules.yaml:488:11\n2386 rules/third_reich_diplomacy/rules.yaml:489:11\n2387 rules/third_reich_diplomacy/rules.yaml:490:15\n2388 rules/third_reich_diplomacy/rules.yaml:491:15\n2389 rules/third_reich_diplomacy/rules.yaml:492:15\n2390 rules/third_reich_diplomacy/rules.yaml:493:7\n2391 rules/third_reich_diplomacy/rules.yaml:494:7\n2396 rules/third_reich_diplomacy/rules.yaml:495:11\n2400 rules/third_reich_diplomacy/rules.yaml:496:15\n2403 rules/third_reich_diplomacy/rules.yaml:497:15\n2406 rules/third_reich_diplomacy/rules.yaml:499:15\n2409 rules/third_reich_diplomacy/rules.yaml:500:15\n2417 rules/third_reich_diplomacy/rules.yaml:502:15\n2432 rules/third_reich_diplomacy/rules.yaml:504:19\n2433 rules/third_reich_diplomacy/rules.yaml:505:15\n2437 rules/third_reich_diplomacy/rules.yaml:506:19\n2438 rules/third_reich_diplomacy/rules.yaml:507:19\n2439 rules/third_reich_diplomacy/rules.yaml:508:19\n2441 rules/third_reich_diplomacy/rules.yaml:510:19\n2450 rules/third_reich_diplomacy/flow.yaml:34:7\n2467 rules/third_reich_diplomacy/flow.yaml:114:7\n2478 rules/third_reich_diplomacy/flow.yaml:115:11\n2493 rules/third_reich_diplomacy/flow.yaml:116:15\n2501 rules/third_reich_diplomacy/flow.yaml:117:15\n2502 rules/third_reich_diplomacy/flow.yaml:118:19\n2503 rules/third_reich_diplomacy/flow.yaml:119:19\n2504 rules/third_reich_diplomacy/flow.yaml:120:19\n2515 rules/third_reich_diplomacy/flow.yaml:129:7\n2521 rules/third_reich_diplomacy/flow.yaml:130:7\n2526 rules/third_reich_diplomacy/flow.yaml:131:11\n2532 rules/third_reich_diplomacy/flow.yaml:132:7\n2538 rules/third_reich_diplomacy/flow.yaml:133:7\n2543 rules/third_reich_diplomacy/flow.yaml:134:11\n2549 rules/third_reich_diplomacy/flow.yaml:135:7\n2554 rules/third_reich_diplomacy/flow.yaml:136:11\n2560 rules/third_reich_diplomacy/flow.yaml:137:7\n2561 rules/third_reich_diplomacy/flow.yaml:138:7\n2564 rules/third_reich_diplomacy/flow.yaml:142:11\n2567 rules/third_reich_diplomacy/flow.yaml:139:11\n2568 rules/third_reich_diplomacy/flow.yaml:140:11\n2587 rules/third_reich_diplomacy/flow.yaml:43:7\n2592 rules/third_reich_diplomacy/flow.yaml:44:11\n2593 rules/third_reich_diplomacy/flow.yaml:45:11\n2604 rules/third_reich_diplomacy/flow.yaml:46:15\n2605 rules/third_reich_diplomacy/flow.yaml:47:15\n2616 rules/third_reich_diplomacy/flow.yaml:48:19\n2627 rules/third_reich_diplomacy/flow.yaml:49:19\n2628 rules/third_reich_diplomacy/flow.yaml:50:19\n2638 rules/third_reich_diplomacy/flow.yaml:75:7\n2643 rules/third_reich_diplomacy/flow.yaml:76:11\n2655 rules/third_reich_diplomacy/rules.yaml:558:7\n2656 rules/third_reich_diplomacy/rules.yaml:559:7\n2657 rules/third_reich_diplomacy/rules.yaml:560:7\n2658 rules/third_reich_diplomacy/rules.yaml:561:7\n2664 rules/third_reich_diplomacy/rules.yaml:562:7\n2670 rules/third_reich_diplomacy/rules.yaml:563:7\n2676 rules/third_reich_diplomacy/rules.yaml:564:7\n2680 rules/third_reich_diplomacy/rules.yaml:565:11"
+_ORIGINS = "768 rules/third_reich_diplomacy/rules.yaml:265:7\n769 rules/third_reich_diplomacy/rules.yaml:266:7\n770 rules/third_reich_diplomacy/rules.yaml:267:7\n771 rules/third_reich_diplomacy/rules.yaml:268:11\n772 rules/third_reich_diplomacy/rules.yaml:269:7\n775 rules/third_reich_diplomacy/rules.yaml:270:11\n784 rules/third_reich_diplomacy/rules.yaml:271:11\n785 rules/third_reich_diplomacy/rules.yaml:272:15\n786 rules/third_reich_diplomacy/rules.yaml:273:7\n793 rules/third_reich_diplomacy/rules.yaml:274:7\n794 rules/third_reich_diplomacy/rules.yaml:275:11\n802 rules/third_reich_diplomacy/rules.yaml:276:7\n805 rules/third_reich_diplomacy/rules.yaml:277:11\n806 rules/third_reich_diplomacy/rules.yaml:278:7\n810 rules/third_reich_diplomacy/rules.yaml:116:7\n811 rules/third_reich_diplomacy/rules.yaml:117:7\n815 rules/third_reich_diplomacy/rules.yaml:82:7\n822 rules/third_reich_diplomacy/rules.yaml:246:7\n835 rules/third_reich_diplomacy/rules.yaml:247:7\n842 rules/third_reich_diplomacy/rules.yaml:248:7\n845 rules/third_reich_diplomacy/rules.yaml:249:11\n846 rules/third_reich_diplomacy/rules.yaml:250:7\n849 rules/third_reich_diplomacy/rules.yaml:251:11\n850 rules/third_reich_diplomacy/rules.yaml:252:7\n854 rules/third_reich_diplomacy/rules.yaml:101:7\n855 rules/third_reich_diplomacy/rules.yaml:102:11\n856 rules/third_reich_diplomacy/rules.yaml:103:7\n857 rules/third_reich_diplomacy/rules.yaml:104:11\n858 rules/third_reich_diplomacy/rules.yaml:105:7\n862 rules/third_reich_diplomacy/rules.yaml:232:7\n875 rules/third_reich_diplomacy/rules.yaml:233:7\n876 rules/third_reich_diplomacy/rules.yaml:234:11\n877 rules/third_reich_diplomacy/rules.yaml:235:7\n881 rules/third_reich_diplomacy/rules.yaml:288:7\n882 rules/third_reich_diplomacy/rules.yaml:289:7\n883 rules/third_reich_diplomacy/rules.yaml:290:11\n884 rules/third_reich_diplomacy/rules.yaml:291:7\n888 rules/third_reich_diplomacy/rules.yaml:222:7\n898 rules/third_reich_diplomacy/rules.yaml:145:7\n899 rules/third_reich_diplomacy/rules.yaml:146:7\n903 rules/third_reich_diplomacy/rules.yaml:147:7\n904 rules/third_reich_diplomacy/rules.yaml:148:7\n905 rules/third_reich_diplomacy/rules.yaml:149:11\n919 rules/third_reich_diplomacy/rules.yaml:150:11\n922 rules/third_reich_diplomacy/rules.yaml:151:15\n923 rules/third_reich_diplomacy/rules.yaml:152:11\n934 rules/third_reich_diplomacy/rules.yaml:153:15\n935 rules/third_reich_diplomacy/rules.yaml:154:11\n945 rules/third_reich_diplomacy/rules.yaml:155:15\n946 rules/third_reich_diplomacy/rules.yaml:156:11\n947 rules/third_reich_diplomacy/rules.yaml:157:15\n948 rules/third_reich_diplomacy/rules.yaml:158:11\n949 rules/third_reich_diplomacy/rules.yaml:159:15\n950 rules/third_reich_diplomacy/rules.yaml:160:11\n951 rules/third_reich_diplomacy/rules.yaml:161:15\n956 rules/third_reich_diplomacy/rules.yaml:162:11\n957 rules/third_reich_diplomacy/rules.yaml:163:15\n958 rules/third_reich_diplomacy/rules.yaml:164:11\n959 rules/third_reich_diplomacy/rules.yaml:165:15\n961 rules/third_reich_diplomacy/rules.yaml:167:11\n962 rules/third_reich_diplomacy/rules.yaml:168:15\n963 rules/third_reich_diplomacy/rules.yaml:169:11\n970 rules/third_reich_diplomacy/rules.yaml:170:11\n971 rules/third_reich_diplomacy/rules.yaml:171:15\n972 rules/third_reich_diplomacy/rules.yaml:172:11\n973 rules/third_reich_diplomacy/rules.yaml:173:15\n974 rules/third_reich_diplomacy/rules.yaml:174:11\n975 rules/third_reich_diplomacy/rules.yaml:175:15\n976 rules/third_reich_diplomacy/rules.yaml:176:11\n977 rules/third_reich_diplomacy/rules.yaml:177:15\n978 rules/third_reich_diplomacy/rules.yaml:178:11\n985 rules/third_reich_diplomacy/rules.yaml:179:11\n986 rules/third_reich_diplomacy/rules.yaml:180:15\n988 rules/third_reich_diplomacy/rules.yaml:182:11\n989 rules/third_reich_diplomacy/rules.yaml:183:15\n990 rules/third_reich_diplomacy/rules.yaml:184:11\n991 rules/third_reich_diplomacy/rules.yaml:185:15\n992 rules/third_reich_diplomacy/rules.yaml:186:11\n993 rules/third_reich_diplomacy/rules.yaml:187:15\n994 rules/third_reich_diplomacy/rules.yaml:188:19\n995 rules/third_reich_diplomacy/rules.yaml:189:15\n996 rules/third_reich_diplomacy/rules.yaml:190:19\n998 rules/third_reich_diplomacy/rules.yaml:192:11\n1011 rules/third_reich_diplomacy/rules.yaml:193:11\n1014 rules/third_reich_diplomacy/rules.yaml:194:15\n1015 rules/third_reich_diplomacy/rules.yaml:195:11\n1031 rules/third_reich_diplomacy/rules.yaml:196:11\n1032 rules/third_reich_diplomacy/rules.yaml:197:11\n1045 rules/third_reich_diplomacy/rules.yaml:199:11\n1052 rules/third_reich_diplomacy/rules.yaml:200:11\n1053 rules/third_reich_diplomacy/rules.yaml:201:15\n1054 rules/third_reich_diplomacy/rules.yaml:202:11\n1055 rules/third_reich_diplomacy/rules.yaml:203:11\n1056 rules/third_reich_diplomacy/rules.yaml:204:15\n1057 rules/third_reich_diplomacy/rules.yaml:205:11\n1058 rules/third_reich_diplomacy/rules.yaml:206:15\n1060 rules/third_reich_diplomacy/rules.yaml:208:11\n1061 rules/third_reich_diplomacy/rules.yaml:209:15\n1062 rules/third_reich_diplomacy/rules.yaml:210:11\n1069 rules/third_reich_diplomacy/rules.yaml:211:11\n1070 rules/third_reich_diplomacy/rules.yaml:212:15\n1071 rules/third_reich_diplomacy/rules.yaml:213:11\n1072 rules/third_reich_diplomacy/rules.yaml:214:15\n1073 rules/third_reich_diplomacy/rules.yaml:215:7\n1077 rules/third_reich_diplomacy/rules.yaml:68:7\n1081 rules/third_reich_diplomacy/rules.yaml:75:7\n1087 rules/third_reich_diplomacy/rules.yaml:342:7\n1088 rules/third_reich_diplomacy/rules.yaml:343:11\n1095 rules/third_reich_diplomacy/rules.yaml:344:7\n1099 rules/third_reich_diplomacy/rules.yaml:304:7\n1100 rules/third_reich_diplomacy/rules.yaml:305:11\n1101 rules/third_reich_diplomacy/rules.yaml:306:7\n1102 rules/third_reich_diplomacy/rules.yaml:307:11\n1103 rules/third_reich_diplomacy/rules.yaml:308:15\n1104 rules/third_reich_diplomacy/rules.yaml:309:7\n1105 rules/third_reich_diplomacy/rules.yaml:310:11\n1106 rules/third_reich_diplomacy/rules.yaml:311:15\n1107 rules/third_reich_diplomacy/rules.yaml:312:11\n1108 rules/third_reich_diplomacy/rules.yaml:313:15\n1109 rules/third_reich_diplomacy/rules.yaml:314:11\n1110 rules/third_reich_diplomacy/rules.yaml:315:15\n1111 rules/third_reich_diplomacy/rules.yaml:316:7\n1115 rules/third_reich_diplomacy/rules.yaml:327:7\n1119 rules/third_reich_diplomacy/rules.yaml:328:11\n1120 rules/third_reich_diplomacy/rules.yaml:329:7\n1136 rules/third_reich_diplomacy/rules.yaml:330:11\n1137 rules/third_reich_diplomacy/rules.yaml:331:7\n1141 rules/third_reich_diplomacy/rules.yaml:22:7\n1142 rules/third_reich_diplomacy/rules.yaml:24:15\n1144 rules/third_reich_diplomacy/rules.yaml:26:15\n1146 rules/third_reich_diplomacy/rules.yaml:28:15\n1148 rules/third_reich_diplomacy/rules.yaml:30:15\n1152 rules/third_reich_diplomacy/rules.yaml:37:7\n1153 rules/third_reich_diplomacy/rules.yaml:39:15\n1155 rules/third_reich_diplomacy/rules.yaml:41:15\n1157 rules/third_reich_diplomacy/rules.yaml:43:15\n1159 rules/third_reich_diplomacy/rules.yaml:45:15\n1163 rules/third_reich_diplomacy/rules.yaml:128:7\n1164 rules/third_reich_diplomacy/rules.yaml:129:7\n1174 rules/third_reich_diplomacy/rules.yaml:130:11\n1175 rules/third_reich_diplomacy/rules.yaml:131:7\n1180 rules/third_reich_diplomacy/rules.yaml:132:11\n1181 rules/third_reich_diplomacy/rules.yaml:133:7\n1185 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1186 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1187 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1191 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1192 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1196 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1197 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1198 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1202 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1203 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1204 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1205 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1206 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1207 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1208 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1209 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1213 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1217 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1218 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1221 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1224 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1225 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1226 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1230 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1234 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1235 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1236 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1237 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1238 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1239 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1243 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1247 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1248 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1252 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1253 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1254 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1255 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1259 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1263 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1264 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1267 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1270 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1271 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1272 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1273 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1274 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1278 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1282 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1283 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1287 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1291 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1292 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1296 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1297 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1298 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1299 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1300 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1301 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1302 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1303 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1307 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1308 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1309 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1313 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1314 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1315 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1316 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1317 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1318 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1322 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1326 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1327 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1328 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1329 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1333 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1337 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1338 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1339 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1340 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1344 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1345 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1346 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1350 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1351 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1352 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1353 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1354 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1355 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1359 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1363 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1364 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1365 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1366 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1367 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1368 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1383 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1384 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1385 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1386 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1387 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1388 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1392 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1396 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1401 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1402 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1406 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1407 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1408 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1412 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1413 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1414 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1415 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1416 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1417 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1421 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1422 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1423 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1427 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1428 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1429 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1430 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1433 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1437 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1438 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1439 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1440 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1441 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1443 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1444 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1448 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1452 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1453 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1457 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1458 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1459 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1460 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1464 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1465 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1469 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1474 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1475 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1479 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1480 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1481 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1483 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1484 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1488 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1489 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1490 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1494 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1495 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1496 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1497 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1498 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1499 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1500 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1501 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1502 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1503 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1507 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1508 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1512 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1513 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1514 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1518 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1519 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1520 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1521 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1525 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1526 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1530 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1534 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1535 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1539 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1540 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1541 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1542 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1543 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1544 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1545 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1546 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1553 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1554 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1569 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1570 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1571 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1572 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1573 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1577 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1578 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1579 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1583 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1584 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1585 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1586 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1587 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1588 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1589 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1590 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1594 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1595 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1596 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1600 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1601 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1605 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1606 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1607 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1611 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1612 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1613 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1614 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1618 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1622 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1623 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1627 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1631 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1632 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1636 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1637 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1638 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1639 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1643 rules/third_reich_diplomacy/rules.yaml:53:7\n1647 rules/third_reich_diplomacy/rules.yaml:61:7\n1651 rules/third_reich_diplomacy/rules.yaml:89:7\n1655 rules/third_reich_diplomacy/rules.yaml:406:7\n1656 rules/third_reich_diplomacy/rules.yaml:407:7\n1657 rules/third_reich_diplomacy/rules.yaml:408:7\n1658 rules/third_reich_diplomacy/rules.yaml:409:7\n1659 rules/third_reich_diplomacy/rules.yaml:410:11\n1660 rules/third_reich_diplomacy/rules.yaml:411:11\n1661 rules/third_reich_diplomacy/rules.yaml:412:15\n1662 rules/third_reich_diplomacy/rules.yaml:413:19\n1663 rules/third_reich_diplomacy/rules.yaml:414:19\n1664 rules/third_reich_diplomacy/rules.yaml:415:11\n1665 rules/third_reich_diplomacy/rules.yaml:416:11\n1666 rules/third_reich_diplomacy/rules.yaml:417:15\n1667 rules/third_reich_diplomacy/rules.yaml:418:15\n1668 rules/third_reich_diplomacy/rules.yaml:419:15\n1670 rules/third_reich_diplomacy/rules.yaml:421:11\n1671 rules/third_reich_diplomacy/rules.yaml:422:11\n1672 rules/third_reich_diplomacy/rules.yaml:423:11\n1676 rules/third_reich_diplomacy/rules.yaml:370:7\n1681 rules/third_reich_diplomacy/rules.yaml:371:7\n1693 rules/third_reich_diplomacy/rules.yaml:372:7\n1705 rules/third_reich_diplomacy/rules.yaml:373:7\n1706 rules/third_reich_diplomacy/rules.yaml:374:7\n1707 rules/third_reich_diplomacy/rules.yaml:375:11\n1708 rules/third_reich_diplomacy/rules.yaml:376:11\n1709 rules/third_reich_diplomacy/rules.yaml:377:15\n1710 rules/third_reich_diplomacy/rules.yaml:378:11\n1711 rules/third_reich_diplomacy/rules.yaml:379:11\n1712 rules/third_reich_diplomacy/rules.yaml:380:15\n1713 rules/third_reich_diplomacy/rules.yaml:381:15\n1714 rules/third_reich_diplomacy/rules.yaml:382:19\n1715 rules/third_reich_diplomacy/rules.yaml:383:11\n1716 rules/third_reich_diplomacy/rules.yaml:384:7\n1717 rules/third_reich_diplomacy/rules.yaml:385:7\n1718 rules/third_reich_diplomacy/rules.yaml:386:7\n1722 rules/third_reich_diplomacy/flow.yaml:153:7\n1723 rules/third_reich_diplomacy/flow.yaml:154:11\n1727 rules/third_reich_diplomacy/flow.yaml:162:7\n1728 rules/third_reich_diplomacy/flow.yaml:163:11\n1729 rules/third_reich_diplomacy/flow.yaml:164:15\n1731 rules/third_reich_diplomacy/flow.yaml:165:11\n1732 rules/third_reich_diplomacy/flow.yaml:166:15\n1733 rules/third_reich_diplomacy/flow.yaml:167:11\n1734 rules/third_reich_diplomacy/flow.yaml:168:15\n1735 rules/third_reich_diplomacy/flow.yaml:169:11\n1736 rules/third_reich_diplomacy/flow.yaml:170:11\n1737 rules/third_reich_diplomacy/flow.yaml:171:11\n1739 rules/third_reich_diplomacy/flow.yaml:173:11\n1741 rules/third_reich_diplomacy/flow.yaml:175:11\n1743 rules/third_reich_diplomacy/flow.yaml:177:11\n1747 rules/third_reich_diplomacy/rules.yaml:433:7\n1748 rules/third_reich_diplomacy/rules.yaml:434:7\n1749 rules/third_reich_diplomacy/rules.yaml:435:7\n1752 rules/third_reich_diplomacy/rules.yaml:436:7\n1753 rules/third_reich_diplomacy/rules.yaml:437:7\n1754 rules/third_reich_diplomacy/rules.yaml:438:7\n1755 rules/third_reich_diplomacy/rules.yaml:439:7\n1758 rules/third_reich_diplomacy/rules.yaml:440:7\n1759 rules/third_reich_diplomacy/rules.yaml:441:7\n1760 rules/third_reich_diplomacy/rules.yaml:442:7\n1761 rules/third_reich_diplomacy/rules.yaml:443:7\n1762 rules/third_reich_diplomacy/rules.yaml:444:11\n1763 rules/third_reich_diplomacy/rules.yaml:445:11\n1767 rules/third_reich_diplomacy/rules.yaml:488:7\n1768 rules/third_reich_diplomacy/rules.yaml:489:7\n1769 rules/third_reich_diplomacy/rules.yaml:490:7\n1773 rules/third_reich_diplomacy/rules.yaml:452:7\n1774 rules/third_reich_diplomacy/rules.yaml:453:11\n1775 rules/third_reich_diplomacy/rules.yaml:454:15\n1777 rules/third_reich_diplomacy/rules.yaml:455:15\n1778 rules/third_reich_diplomacy/rules.yaml:456:19\n1786 rules/third_reich_diplomacy/flow.yaml:14:7\n1787 rules/third_reich_diplomacy/flow.yaml:15:7\n1788 rules/third_reich_diplomacy/flow.yaml:16:11\n1789 rules/third_reich_diplomacy/flow.yaml:17:11\n1790 rules/third_reich_diplomacy/flow.yaml:18:15\n1791 rules/third_reich_diplomacy/flow.yaml:19:15\n1793 rules/third_reich_diplomacy/flow.yaml:21:15\n1794 rules/third_reich_diplomacy/flow.yaml:22:15\n1796 rules/third_reich_diplomacy/flow.yaml:24:11\n1797 rules/third_reich_diplomacy/flow.yaml:25:11\n1798 rules/third_reich_diplomacy/flow.yaml:26:7\n1802 rules/third_reich_diplomacy/rules.yaml:355:7\n1803 rules/third_reich_diplomacy/rules.yaml:356:11\n1804 rules/third_reich_diplomacy/rules.yaml:357:11\n1805 rules/third_reich_diplomacy/rules.yaml:358:11\n1807 rules/third_reich_diplomacy/rules.yaml:360:11\n1811 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1812 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1814 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1815 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1819 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1820 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1822 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1828 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1829 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1830 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1831 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1832 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1833 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1834 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1836 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1838 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1840 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1844 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1848 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1849 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n1853 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1854 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1855 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1857 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1859 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1861 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1865 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1866 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1867 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1869 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1870 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1872 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1873 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1877 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1878 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n1880 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n1882 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n1883 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1884 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1888 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1889 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n1891 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n1895 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1896 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n1900 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1901 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1903 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1905 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1909 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1910 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n1914 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1915 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n1919 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1920 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n1921 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n1925 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1926 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n1928 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n1932 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1936 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1937 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n1938 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n1942 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1943 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n1944 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n1948 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1949 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n1953 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1957 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1958 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n1960 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n1961 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n1965 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1966 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n1967 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n1971 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1975 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1976 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n1977 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n1978 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n1980 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1981 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1982 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n1983 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n1985 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n1986 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n1988 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n1989 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n1993 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1994 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n1995 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n1996 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n1998 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n1999 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n2001 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n2003 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n2007 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n2008 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n2009 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n2010 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n2012 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n2013 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n2017 rules/third_reich_diplomacy/rules.yaml:393:7\n2018 rules/third_reich_diplomacy/rules.yaml:394:7\n2019 rules/third_reich_diplomacy/rules.yaml:395:7\n2023 rules/third_reich_diplomacy/flow.yaml:87:7\n2024 rules/third_reich_diplomacy/flow.yaml:88:11\n2025 rules/third_reich_diplomacy/flow.yaml:89:15\n2028 rules/third_reich_diplomacy/flow.yaml:90:15\n2029 rules/third_reich_diplomacy/flow.yaml:91:19\n2030 rules/third_reich_diplomacy/flow.yaml:92:23\n2031 rules/third_reich_diplomacy/flow.yaml:93:23\n2033 rules/third_reich_diplomacy/flow.yaml:95:23\n2037 rules/third_reich_diplomacy/flow.yaml:103:7\n2040 rules/third_reich_diplomacy/flow.yaml:104:11\n2041 rules/third_reich_diplomacy/flow.yaml:105:11\n2042 rules/third_reich_diplomacy/flow.yaml:106:7\n2045 rules/third_reich_diplomacy/flow.yaml:107:11\n2046 rules/third_reich_diplomacy/flow.yaml:108:11\n2050 rules/third_reich_diplomacy/flow.yaml:59:7\n2051 rules/third_reich_diplomacy/flow.yaml:60:7\n2052 rules/third_reich_diplomacy/flow.yaml:61:11\n2053 rules/third_reich_diplomacy/flow.yaml:62:7\n2054 rules/third_reich_diplomacy/flow.yaml:63:11\n2056 rules/third_reich_diplomacy/flow.yaml:65:11\n2057 rules/third_reich_diplomacy/flow.yaml:66:7\n2058 rules/third_reich_diplomacy/flow.yaml:67:11\n2059 rules/third_reich_diplomacy/flow.yaml:68:11\n2064 rules/third_reich_diplomacy/flow.yaml:70:11\n2065 rules/third_reich_diplomacy/flow.yaml:71:11\n2066 rules/third_reich_diplomacy/flow.yaml:72:7\n2070 rules/third_reich_diplomacy/rules.yaml:556:7\n2071 rules/third_reich_diplomacy/rules.yaml:557:11\n2073 rules/third_reich_diplomacy/rules.yaml:559:7\n2090 rules/third_reich_diplomacy/rules.yaml:561:11\n2091 rules/third_reich_diplomacy/rules.yaml:562:15\n2092 rules/third_reich_diplomacy/rules.yaml:563:19\n2099 rules/third_reich_diplomacy/rules.yaml:534:7\n2100 rules/third_reich_diplomacy/rules.yaml:535:7\n2101 rules/third_reich_diplomacy/rules.yaml:536:11\n2104 rules/third_reich_diplomacy/rules.yaml:538:15\n2105 rules/third_reich_diplomacy/rules.yaml:539:15\n2107 rules/third_reich_diplomacy/rules.yaml:541:11\n2108 rules/third_reich_diplomacy/rules.yaml:542:15\n2109 rules/third_reich_diplomacy/rules.yaml:543:15\n2110 rules/third_reich_diplomacy/rules.yaml:544:15\n2111 rules/third_reich_diplomacy/rules.yaml:545:7\n2112 rules/third_reich_diplomacy/rules.yaml:546:11\n2117 rules/third_reich_diplomacy/rules.yaml:465:7\n2118 rules/third_reich_diplomacy/rules.yaml:466:7\n2121 rules/third_reich_diplomacy/rules.yaml:469:11\n2122 rules/third_reich_diplomacy/rules.yaml:470:11\n2125 rules/third_reich_diplomacy/rules.yaml:473:15\n2126 rules/third_reich_diplomacy/rules.yaml:474:15\n2129 rules/third_reich_diplomacy/rules.yaml:477:19\n2130 rules/third_reich_diplomacy/rules.yaml:478:19\n2131 rules/third_reich_diplomacy/rules.yaml:480:19\n2132 rules/third_reich_diplomacy/rules.yaml:481:19\n2136 rules/third_reich_diplomacy/rules.yaml:500:7\n2137 rules/third_reich_diplomacy/rules.yaml:501:11\n2138 rules/third_reich_diplomacy/rules.yaml:502:11\n2139 rules/third_reich_diplomacy/rules.yaml:503:11\n2140 rules/third_reich_diplomacy/rules.yaml:504:11\n2141 rules/third_reich_diplomacy/rules.yaml:505:15\n2142 rules/third_reich_diplomacy/rules.yaml:506:15\n2143 rules/third_reich_diplomacy/rules.yaml:508:7\n2144 rules/third_reich_diplomacy/rules.yaml:509:7\n2145 rules/third_reich_diplomacy/rules.yaml:510:11\n2149 rules/third_reich_diplomacy/rules.yaml:511:15\n2153 rules/third_reich_diplomacy/rules.yaml:514:15\n2157 rules/third_reich_diplomacy/rules.yaml:517:15\n2162 rules/third_reich_diplomacy/rules.yaml:519:19\n2163 rules/third_reich_diplomacy/rules.yaml:520:15\n2167 rules/third_reich_diplomacy/rules.yaml:521:19\n2168 rules/third_reich_diplomacy/rules.yaml:522:19\n2174 rules/third_reich_diplomacy/flow.yaml:34:7\n2178 rules/third_reich_diplomacy/flow.yaml:117:7\n2179 rules/third_reich_diplomacy/flow.yaml:118:11\n2186 rules/third_reich_diplomacy/flow.yaml:119:15\n2187 rules/third_reich_diplomacy/flow.yaml:120:15\n2188 rules/third_reich_diplomacy/flow.yaml:122:19\n2189 rules/third_reich_diplomacy/flow.yaml:123:19\n2193 rules/third_reich_diplomacy/flow.yaml:132:7\n2194 rules/third_reich_diplomacy/flow.yaml:133:7\n2195 rules/third_reich_diplomacy/flow.yaml:134:11\n2196 rules/third_reich_diplomacy/flow.yaml:135:7\n2197 rules/third_reich_diplomacy/flow.yaml:136:7\n2198 rules/third_reich_diplomacy/flow.yaml:137:11\n2199 rules/third_reich_diplomacy/flow.yaml:138:7\n2200 rules/third_reich_diplomacy/flow.yaml:139:11\n2201 rules/third_reich_diplomacy/flow.yaml:140:7\n2202 rules/third_reich_diplomacy/flow.yaml:141:7\n2203 rules/third_reich_diplomacy/flow.yaml:143:11\n2209 rules/third_reich_diplomacy/flow.yaml:43:7\n2210 rules/third_reich_diplomacy/flow.yaml:44:11\n2211 rules/third_reich_diplomacy/flow.yaml:45:11\n2212 rules/third_reich_diplomacy/flow.yaml:46:15\n2213 rules/third_reich_diplomacy/flow.yaml:47:15\n2214 rules/third_reich_diplomacy/flow.yaml:48:19\n2217 rules/third_reich_diplomacy/flow.yaml:49:19\n2218 rules/third_reich_diplomacy/flow.yaml:50:19\n2222 rules/third_reich_diplomacy/flow.yaml:78:7\n2223 rules/third_reich_diplomacy/flow.yaml:79:11\n2227 rules/third_reich_diplomacy/rules.yaml:574:7\n2228 rules/third_reich_diplomacy/rules.yaml:575:7\n2229 rules/third_reich_diplomacy/rules.yaml:576:7\n2230 rules/third_reich_diplomacy/rules.yaml:577:7\n2231 rules/third_reich_diplomacy/rules.yaml:578:7\n2232 rules/third_reich_diplomacy/rules.yaml:579:7\n2247 rules/third_reich_diplomacy/rules.yaml:556:7\n2248 rules/third_reich_diplomacy/rules.yaml:557:11\n2249 rules/third_reich_diplomacy/rules.yaml:558:15\n2250 rules/third_reich_diplomacy/rules.yaml:559:7\n2278 rules/third_reich_diplomacy/rules.yaml:561:11\n2279 rules/third_reich_diplomacy/rules.yaml:562:15\n2280 rules/third_reich_diplomacy/rules.yaml:563:19\n2284 rules/third_reich_diplomacy/rules.yaml:564:7\n2301 rules/third_reich_diplomacy/rules.yaml:534:7\n2302 rules/third_reich_diplomacy/rules.yaml:535:7\n2310 rules/third_reich_diplomacy/rules.yaml:536:11\n2325 rules/third_reich_diplomacy/rules.yaml:538:15\n2326 rules/third_reich_diplomacy/rules.yaml:539:15\n2329 rules/third_reich_diplomacy/rules.yaml:541:11\n2343 rules/third_reich_diplomacy/rules.yaml:542:15\n2356 rules/third_reich_diplomacy/rules.yaml:543:15\n2357 rules/third_reich_diplomacy/rules.yaml:544:15\n2361 rules/third_reich_diplomacy/rules.yaml:545:7\n2362 rules/third_reich_diplomacy/rules.yaml:546:11\n2363 rules/third_reich_diplomacy/rules.yaml:547:15\n2372 rules/third_reich_diplomacy/rules.yaml:465:7\n2373 rules/third_reich_diplomacy/rules.yaml:466:7\n2374 rules/third_reich_diplomacy/rules.yaml:467:11\n2379 rules/third_reich_diplomacy/rules.yaml:469:11\n2380 rules/third_reich_diplomacy/rules.yaml:470:11\n2381 rules/third_reich_diplomacy/rules.yaml:471:15\n2389 rules/third_reich_diplomacy/rules.yaml:473:15\n2395 rules/third_reich_diplomacy/rules.yaml:474:15\n2396 rules/third_reich_diplomacy/rules.yaml:475:19\n2398 rules/third_reich_diplomacy/rules.yaml:477:19\n2399 rules/third_reich_diplomacy/rules.yaml:478:19\n2400 rules/third_reich_diplomacy/rules.yaml:479:19\n2401 rules/third_reich_diplomacy/rules.yaml:480:19\n2402 rules/third_reich_diplomacy/rules.yaml:481:19\n2418 rules/third_reich_diplomacy/rules.yaml:500:7\n2419 rules/third_reich_diplomacy/rules.yaml:501:11\n2420 rules/third_reich_diplomacy/rules.yaml:502:11\n2421 rules/third_reich_diplomacy/rules.yaml:503:11\n2422 rules/third_reich_diplomacy/rules.yaml:504:11\n2423 rules/third_reich_diplomacy/rules.yaml:505:15\n2424 rules/third_reich_diplomacy/rules.yaml:506:15\n2425 rules/third_reich_diplomacy/rules.yaml:507:15\n2426 rules/third_reich_diplomacy/rules.yaml:508:7\n2427 rules/third_reich_diplomacy/rules.yaml:509:7\n2432 rules/third_reich_diplomacy/rules.yaml:510:11\n2436 rules/third_reich_diplomacy/rules.yaml:511:15\n2439 rules/third_reich_diplomacy/rules.yaml:512:15\n2442 rules/third_reich_diplomacy/rules.yaml:514:15\n2445 rules/third_reich_diplomacy/rules.yaml:515:15\n2453 rules/third_reich_diplomacy/rules.yaml:517:15\n2468 rules/third_reich_diplomacy/rules.yaml:519:19\n2469 rules/third_reich_diplomacy/rules.yaml:520:15\n2473 rules/third_reich_diplomacy/rules.yaml:521:19\n2474 rules/third_reich_diplomacy/rules.yaml:522:19\n2475 rules/third_reich_diplomacy/rules.yaml:523:19\n2477 rules/third_reich_diplomacy/rules.yaml:525:19\n2486 rules/third_reich_diplomacy/flow.yaml:34:7\n2503 rules/third_reich_diplomacy/flow.yaml:117:7\n2514 rules/third_reich_diplomacy/flow.yaml:118:11\n2529 rules/third_reich_diplomacy/flow.yaml:119:15\n2537 rules/third_reich_diplomacy/flow.yaml:120:15\n2538 rules/third_reich_diplomacy/flow.yaml:121:19\n2539 rules/third_reich_diplomacy/flow.yaml:122:19\n2540 rules/third_reich_diplomacy/flow.yaml:123:19\n2551 rules/third_reich_diplomacy/flow.yaml:132:7\n2557 rules/third_reich_diplomacy/flow.yaml:133:7\n2562 rules/third_reich_diplomacy/flow.yaml:134:11\n2568 rules/third_reich_diplomacy/flow.yaml:135:7\n2574 rules/third_reich_diplomacy/flow.yaml:136:7\n2579 rules/third_reich_diplomacy/flow.yaml:137:11\n2585 rules/third_reich_diplomacy/flow.yaml:138:7\n2590 rules/third_reich_diplomacy/flow.yaml:139:11\n2596 rules/third_reich_diplomacy/flow.yaml:140:7\n2597 rules/third_reich_diplomacy/flow.yaml:141:7\n2600 rules/third_reich_diplomacy/flow.yaml:145:11\n2603 rules/third_reich_diplomacy/flow.yaml:142:11\n2604 rules/third_reich_diplomacy/flow.yaml:143:11\n2623 rules/third_reich_diplomacy/flow.yaml:43:7\n2628 rules/third_reich_diplomacy/flow.yaml:44:11\n2629 rules/third_reich_diplomacy/flow.yaml:45:11\n2640 rules/third_reich_diplomacy/flow.yaml:46:15\n2641 rules/third_reich_diplomacy/flow.yaml:47:15\n2652 rules/third_reich_diplomacy/flow.yaml:48:19\n2663 rules/third_reich_diplomacy/flow.yaml:49:19\n2664 rules/third_reich_diplomacy/flow.yaml:50:19\n2674 rules/third_reich_diplomacy/flow.yaml:78:7\n2679 rules/third_reich_diplomacy/flow.yaml:79:11\n2691 rules/third_reich_diplomacy/rules.yaml:573:7\n2692 rules/third_reich_diplomacy/rules.yaml:574:7\n2693 rules/third_reich_diplomacy/rules.yaml:575:7\n2694 rules/third_reich_diplomacy/rules.yaml:576:7\n2700 rules/third_reich_diplomacy/rules.yaml:577:7\n2706 rules/third_reich_diplomacy/rules.yaml:578:7\n2712 rules/third_reich_diplomacy/rules.yaml:579:7\n2716 rules/third_reich_diplomacy/rules.yaml:580:11"
