@@ -624,6 +624,22 @@ class Checker:
 
     # -- expressions
 
+    def result_code(self, side: Expr, literal: Expr) -> None:
+        """``r.code == "8+"``: the text must be a result of the table ``r`` comes from."""
+        if not (isinstance(literal, Str) and literal.is_plain and isinstance(side, Attr)):
+            return
+        ot = side.obj.ty
+        if side.name != "code" or ot is None or ot.kind != "result" or not ot.name:
+            return
+        codes = [c.code for c in self.game.tables[ot.name].cells() if c.code is not None]
+        if literal.plain not in codes:
+            self.error(
+                "unknown-name",
+                f"table {ot.name!r} has no result {literal.plain!r}",
+                literal,
+                _suggest(literal.plain, codes) or "results: " + ", ".join(codes),
+            )
+
     def table_literal(self, node: Any) -> bool:
         """A table id in quotes where a table is expected: checked, then typed a table."""
         if not (isinstance(node, Str) and node.is_plain):
@@ -730,6 +746,8 @@ class Checker:
         if isinstance(e, Compare):
             lt, rt = self.expr(e.left), self.expr(e.right)
             if e.op in ("==", "!="):
+                for side, other in ((e.left, e.right), (e.right, e.left)):
+                    self.result_code(side, other)
                 if lt.kind == "table" and rt == ir.STR and self.table_literal(e.right):
                     return ir.BOOL
                 if rt.kind == "table" and lt == ir.STR and self.table_literal(e.left):

@@ -249,3 +249,19 @@ def test_a_global_named_like_an_enum_is_refused(tmp_path):
     )
     errors = [d.message for d in compile_errors(tmp_path)]
     assert errors == ["global 'mood' has the name of enum 'mood', which the name means in effects"]
+
+
+def test_comparing_a_result_code_with_a_text_the_table_never_gives_is_an_error(tmp_path):
+    """A code compared with == is checked like a case of match (it once hid a Spain that
+    was always Franco: `r.code == "6"` where the table prints "Loyalists won; roll again")."""
+    import shutil
+
+    shutil.copytree(ROOT / "rules" / "envoys", tmp_path / "rules" / "envoys")
+    rules = tmp_path / "rules" / "envoys" / "rules.yaml"
+    text = rules.read_text().replace("c.table, n)", '"port", n)')
+    rules.write_text(
+        text.replace("      if r.permanent:", '      if r.code == "5+" or r.permanent:')
+    )
+    errors = [(d.message, d.hint) for d in compile_errors(tmp_path)]
+    assert ("table 'port' has no result '5+'", "results: Closed, Calm, Ally") in errors
+    assert len(errors) == 2  # and the match's case "6+", a code of the abbey's table

@@ -4609,7 +4609,7 @@ PRIMARY: dict[str, Any] = {
         "end__next_season",
     ),
     "flow_loop": 2,
-    "flow_origin": "rules/third_reich_diplomacy/flow.yaml:36:1",
+    "flow_origin": "rules/third_reich_diplomacy/flow.yaml:38:1",
     "id_card": CARD_ID,
     "id_city": (
         "grozny",
