@@ -329,7 +329,7 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
         )
     for ename, e in game.enums.items():
         data[f"e_{ename}"] = tuple(e.values)
-    if any(f.type.kind == "table" for f in _all_fields(game)):
+    if any(f.type.kind == "table" for f in _all_fields(game)) or _reads_result_tables(game):
         data["id_table"] = table_ids(game)
         data["name_table"] = tuple(game.tables[t].title for t in data["id_table"])
     # where the flow of play is declared: errors of the turn loop (the turn limit) name it
@@ -379,6 +379,18 @@ def fact_domains(game: ir.Game, d: ScenarioData) -> tuple[tuple[int, int, tuple[
             values = (*values, None)
         out.append((info.offset, info.count, values))
     return tuple(out)
+
+
+def _reads_result_tables(game: ir.Game) -> bool:
+    """Whether some rule reads which table a result came from (``r.table``)."""
+    return any(
+        isinstance(n, Attr)
+        and n.name == "table"
+        and n.obj.ty is not None
+        and n.obj.ty.kind == "result"
+        for r in game.routines()
+        for n in walk(r.body)
+    )
 
 
 def _all_fields(game: ir.Game) -> list[ir.Field]:

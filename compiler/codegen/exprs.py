@@ -238,6 +238,8 @@ class ExprGen:
             return f"_name(self.lab_{t.name}, {code})"
         if t.kind == "bool":
             return f'("yes" if {code} else "no")'
+        if t.kind == "table":
+            return f"_name(self.name_table, {code})"
         if t.kind == "list":
             return f'", ".join([{self.text_of("_x", t.elem)} for _x in {code}])'
         return f"str({code})"

@@ -1209,7 +1209,7 @@ def _zero(t: ir.Type) -> str:
 def _kind(t: ir.Type | None) -> str:
     if t is None:
         return "str"
-    if t.kind in ("player", "card", "int", "bool"):
+    if t.kind in ("player", "card", "int", "bool", "table"):
         return t.kind
     if t.kind == "entity":
         return "e:" + t.name
