@@ -95,6 +95,11 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("div_up", ("int", "int"), "division rounded up (halve up: div_up(x, 2))"),
         Builtin("first", ("list",), "the first element of a non-empty list"),
         Builtin(
+            "plural",
+            ("number", "singular", "plural"),
+            'the singular word for 1 or -1, else the plural: plural(n, "DP", "DPs")',
+        ),
+        Builtin(
             "roll",
             ("sides",),
             "roll one die with that many sides (from the game's seeded generator)",
@@ -1002,6 +1007,10 @@ class Checker:
     def b_first(self, c: Call) -> ir.Type:
         (t,) = self.args(c, ir.list_of(ir.ANY))
         return t.elem if t.kind == "list" and t.elem is not None else ir.ANY
+
+    def b_plural(self, c: Call) -> ir.Type:
+        self.args(c, ir.INT, ir.STR, ir.STR)
+        return ir.STR
 
     def b_roll(self, c: Call) -> ir.Type:
         self.args(c, ir.INT)

@@ -265,3 +265,32 @@ def test_comparing_a_result_code_with_a_text_the_table_never_gives_is_an_error(t
     errors = [(d.message, d.hint) for d in compile_errors(tmp_path)]
     assert ("table 'port' has no result '5+'", "results: Closed, Calm, Ally") in errors
     assert len(errors) == 2  # and the match's case "6+", a code of the abbey's table
+
+
+def test_plural_picks_the_word_for_the_number(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "rules" / "envoys", tmp_path / "rules" / "envoys")
+    rules = tmp_path / "rules" / "envoys" / "rules.yaml"
+    rules.write_text(
+        rules.read_text().replace(
+            '      log "{p} courts {c}: {n}, {r.code}: {r.text}"',
+            '      let w = plural(envoys_at(p, c), "envoy", "envoys")\n'
+            '      log "{p} courts {c} with {envoys_at(p, c)} {w}"\n'
+            '      log "{p} courts {c}: {n}, {r.code}: {r.text}"',
+        )
+    )
+    (tmp_path / "generated").mkdir()
+    from compile_helpers import compile_into
+
+    compile_into(tmp_path)
+    spec = import_generated(tmp_path, "envoys").SPECS["rivals"]
+    lines = []
+    for east, west in (("alloc:east_port=1", "alloc:none"), ("alloc:east_port=2", "alloc:none")):
+        g = Game.new(spec, None, 3)
+        g.apply(EAST, "done")
+        g.apply(EAST, east)
+        g.apply(WEST, west)
+        g.apply(EAST, "city:port")
+        lines += [t for t in g.log_for(None) if "courts Port with" in t]
+    assert lines == ["East courts Port with 1 envoy", "East courts Port with 2 envoys"]

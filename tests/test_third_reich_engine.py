@@ -253,7 +253,7 @@ def test_commitments_secret_until_reveal_then_only_the_named_country() -> None:
     # the log lines of the reveal are public; no line tells the hidden Greek or Turkish DPs
     for viewer in range(6):
         text = " ".join(log(g, viewer))
-        assert "Germany committed 1 DPs to Sweden" in text
+        assert "Germany committed 1 DP to Sweden" in text
         assert "to Greece" not in text and "to Turkey" not in text
 
 

@@ -480,6 +480,9 @@ class ExprGen:
             return f"{self.expr(e.args[0])}[0]"
         if f == "roll":
             return f"_roll(S, {self.expr(e.args[0])})"
+        if f == "plural":
+            n, one, many = (self.expr(a) for a in e.args)
+            return f"({one} if {n} in (1, -1) else {many})"
         if f == "playable":
             card, player = self.expr(e.args[0]), self.expr(e.args[1])
             return (
