@@ -248,7 +248,7 @@ class Game:
         if kind == "allocate":
             split = d[2]
             targets = ", ".join(
-                self.spec._target_id(self.spec.sites[d[1]].options[6:], t) for t in split.targets
+                self.spec.target_id(self.spec.sites[d[1]].options[6:], t) for t in split.targets
             )
             legal = (
                 f"an allocation such as alloc:<target>=<n>,... of at most {split.points} "

@@ -184,7 +184,7 @@ def named_decision(spec: Any, S: list[Any], d: tuple[Any, ...]) -> dict[str, Any
         out["allocate"] = {
             "points": split.points,
             "max_each": split.max_each,
-            "targets": [spec._target_id(kind, t) for t in split.targets],
+            "targets": [spec.target_id(kind, t) for t in split.targets],
             "options": len(split),
         }
         return out

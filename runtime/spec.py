@@ -269,24 +269,20 @@ class GameSpec:
 
     # -- allocations
 
-    def split_id(self, kind: str, targets: tuple[Any, ...], value: tuple[Any, ...]) -> str:
-        counts: dict[Any, int] = {}
-        for t in value:
-            counts[t] = counts.get(t, 0) + 1
+    def split_id(self, kind: str, value: tuple[Any, ...]) -> str:
+        counts = _counts(value)
         if not counts:
             return "alloc:none"
-        parts = [f"{self._target_id(kind, t)}={n}" for t, n in counts.items()]
+        parts = [f"{self.target_id(kind, t)}={n}" for t, n in counts.items()]
         return "alloc:" + ",".join(parts)
 
-    def _target_id(self, kind: str, t: Any) -> str:
+    def target_id(self, kind: str, t: Any) -> str:
         if kind.startswith("enum:") or kind == "any":
             return str(t)
         return self.ids[kind][t]
 
     def split_label(self, kind: str, value: tuple[Any, ...], S: list[Any] | None) -> str:
-        counts: dict[Any, int] = {}
-        for t in value:
-            counts[t] = counts.get(t, 0) + 1
+        counts = _counts(value)
         if not counts:
             return "Nothing"
         wk = kind if kind in ("player", "card") or ":" in kind else "e:" + kind
@@ -298,7 +294,7 @@ class GameSpec:
         if not option_id.startswith("alloc:"):
             return None
         body = option_id[6:]
-        by_id = {self._target_id(kind, t): t for t in split.targets}
+        by_id = {self.target_id(kind, t): t for t in split.targets}
         counts: dict[Any, int] = {}
         if body != "none":
             for part in body.split(","):
@@ -357,11 +353,25 @@ class GameSpec:
         """``(id, label, value)`` of every option of pending decision ``d``."""
         site = self.sites[d[1]]
         if site.options.startswith("alloc:"):
-            return SplitOptions(self, site.options[6:], d[2], S)  # type: ignore[return-value]
+            kind, split = site.options[6:], d[2]
+
+            def split_row(i: int) -> tuple[str, str, Any]:
+                v = split[i]
+                return (self.split_id(kind, v), self.split_label(kind, v, S), v)
+
+            return OptionRows(len(split), split_row)  # type: ignore[return-value]
         if site.options == "report":
             n = len(self.templates[site.prompt].kinds)
             done = ("done", self.render(site.decline, d[3][n:], S), None)
-            return ReportOptions(self, d[2], done, S)  # type: ignore[return-value]
+            changes = d[2]
+
+            def report_row(i: int) -> tuple[str, str, Any]:
+                if i == len(changes):
+                    return done
+                v = changes[i]
+                return (self.report_id(v), self.report_label(v, S), v)
+
+            return OptionRows(len(changes) + 1, report_row)  # type: ignore[return-value]
         out = [(self.option_id(site, v), self.option_label(site, v, S), v) for v in d[2]]
         if site.optional:
             n = len(self.templates[site.prompt].kinds)
@@ -407,47 +417,31 @@ class GameSpec:
         return id(self)
 
 
-class SplitOptions:
-    """The options of an `allocate` decision as ``(id, label, value)`` rows, made on demand:
-    there may be millions (see :mod:`rulecraft.runtime.split`)."""
+class OptionRows:
+    """The options of a decision with too many to list (an allocation, a report) as
+    ``(id, label, value)`` rows, each made when asked for: ``row(i)`` makes row ``i``."""
 
-    def __init__(self, spec: GameSpec, kind: str, split: Any, S: list[Any] | None) -> None:
-        self.spec, self.kind, self.split, self.S = spec, kind, split, S
-
-    def __len__(self) -> int:
-        return len(self.split)
-
-    def __getitem__(self, i: int) -> tuple[str, str, Any]:
-        v = self.split[i]
-        return (
-            self.spec.split_id(self.kind, self.split.targets, v),
-            self.spec.split_label(self.kind, v, self.S),
-            v,
-        )
-
-    def __iter__(self) -> Any:
-        for i in range(len(self)):
-            yield self[i]
-
-
-class ReportOptions:
-    """The options of a `report` decision as ``(id, label, value)`` rows, made on demand
-    (every value of every fact), then ``done``."""
-
-    def __init__(self, spec: GameSpec, changes: Any, done: tuple[str, str, Any], S: Any) -> None:
-        self.spec, self.changes, self.done, self.S = spec, changes, done, S
+    def __init__(self, n: int, row: Any) -> None:
+        self.n, self.row = n, row
 
     def __len__(self) -> int:
-        return len(self.changes) + 1
+        return self.n
 
     def __getitem__(self, i: int) -> tuple[str, str, Any]:
         if i < 0:
-            i += len(self)
-        if i == len(self.changes):
-            return self.done
-        v = self.changes[i]
-        return (self.spec.report_id(v), self.spec.report_label(v, self.S), v)
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return self.row(i)
 
     def __iter__(self) -> Any:
-        for i in range(len(self)):
-            yield self[i]
+        for i in range(self.n):
+            yield self.row(i)
+
+
+def _counts(split: tuple[Any, ...]) -> dict[Any, int]:
+    """Points per target of a split (targets with repeats), in order."""
+    counts: dict[Any, int] = {}
+    for t in split:
+        counts[t] = counts.get(t, 0) + 1
+    return counts

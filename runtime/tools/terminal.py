@@ -246,9 +246,9 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
         say(f"  Split up to {split.points} points, at most {split.max_each} on one, over:")
         for t in split.targets:
             name = spec.split_label(kind, (t,), game.raw).rsplit(" ", 1)[0]
-            say(f"    {spec._target_id(kind, t):<24} {name}")
+            say(f"    {spec.target_id(kind, t):<24} {name}")
         say("  Type target=points for each target you give points to, e.g.")
-        example = " ".join(f"{spec._target_id(kind, t)}=1" for t in split.targets[:2])
+        example = " ".join(f"{spec.target_id(kind, t)}=1" for t in split.targets[:2])
         say(f"    {example}")
         say("  (a unique part of a target's id is enough), or none to place nothing.")
         return
@@ -308,7 +308,7 @@ def _allocation(text: str, d: Decision, game: Any) -> str | None:
     if text in ("none", "nothing", "0"):
         return "alloc:none"
     split, kind = _split_of(game, d)
-    ids = [game.spec._target_id(kind, t) for t in split.targets]
+    ids = [game.spec.target_id(kind, t) for t in split.targets]
     counts: dict[str, int] = {}
     for part in text.replace(",", " ").split():
         name, eq, n = part.partition("=")
