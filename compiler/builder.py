@@ -214,6 +214,7 @@ class Builder:
                 plural=spec.get("plural", name + "s"),
                 origin=self.origin(doc, ("state", "entities", name), spec),
                 label=label,  # type: ignore[arg-type]
+                deck=bool(spec.get("deck", False)),
             )
         for name, spec in (state.get("entities") or {}).items():
             et = game.entities[name]

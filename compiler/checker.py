@@ -61,7 +61,11 @@ DECISIONS = {
     "choose_number",
     "allocate",
     "report",
+    "propose",
 }
+
+#: keyword arguments builtins take
+KWARGS = {"allocate": ("max_each",), "end_game": ("shared",)}
 
 #: the fields of a table result record and their types (``value`` depends on the table)
 RESULT_FIELDS = {"code": ir.STR, "permanent": ir.BOOL, "text": ir.STR, "table": ir.TABLE}
@@ -165,7 +169,41 @@ BUILTINS: dict[str, Builtin] = {
         ),
         Builtin("play", ("card", "player"), "carry out the card's effect for the player", True),
         Builtin(
-            "end_game", ("winners", "reason"), "end the game; several winners make a tie", True
+            "end_game",
+            ("winners", "reason", "shared="),
+            "end the game; several winners make a tie, unless shared=true (they share the "
+            "victory; none: all share in defeat)",
+            True,
+        ),
+        Builtin(
+            "shuffled",
+            ("list",),
+            "the list in a random order (from the game's seeded generator): a shuffled deck",
+        ),
+        Builtin(
+            "reachable",
+            ("start", "through"),
+            "the records reachable from `start` along `adjacent`, stepping only on records "
+            "of `through` (start included)",
+        ),
+        Builtin(
+            "path_cost",
+            ("start", "goal", "free", "passable"),
+            "the fewest records outside `free` passed through on a path from start to goal "
+            "that steps only on `passable` records (-1: no path)",
+        ),
+        Builtin(
+            "propose",
+            ("player", "seats", "prompt"),
+            "the player offers a deal to some of the seats, or passes (none)",
+            True,
+        ),
+        Builtin("deal_parties", ("deal",), "the players a deal concerns, in seat order"),
+        Builtin("carry_out", ("deal",), "carry out every item of a deal, in order", True),
+        Builtin(
+            "promised",
+            ("promise", "a", "b"),
+            "whether `a` has promised `b` the promise (a good with `promise:`), still in force",
         ),
         Builtin("next_turn", (), "start the next turn (the flow of play does this)", True),
     ]
@@ -183,9 +221,9 @@ def _compatible(src: ir.Type, dst: ir.Type) -> bool:
     if src == dst or ir.ANY in (src, dst):
         return True
     if src.kind == "none":
-        return dst.kind in ("player", "card", "entity", "enum", "str", "none")
+        return dst.kind in ("player", "card", "entity", "enum", "str", "deal", "none")
     if dst.kind == "none":
-        return src.kind in ("player", "card", "entity", "enum", "str")
+        return src.kind in ("player", "card", "entity", "enum", "str", "deal")
     if src.kind == "list" and dst.kind == "list":
         assert src.elem is not None and dst.elem is not None
         return _compatible(src.elem, dst.elem)
@@ -928,13 +966,14 @@ class Checker:
             return ir.ANY
         b = BUILTINS[c.func]
         c.ref = b
-        extra = [k for k in c.kwargs if not (c.func == "allocate" and k == "max_each")]
+        extra = [k for k in c.kwargs if k not in KWARGS.get(c.func, ())]
         if extra:
+            takes = KWARGS.get(c.func)
             self.error(
                 "arity",
                 f"{c.func}() takes no argument {extra[0]}=",
                 c.kwargs[extra[0]],
-                "allocate() takes max_each=" if c.func == "allocate" else None,
+                f"{c.func}() takes {'=, '.join(takes)}=" if takes else None,
             )
         if b.statement and not statement:
             what = "asks for a decision" if c.func in DECISIONS else "changes the game"
@@ -1214,7 +1253,89 @@ class Checker:
 
     def b_end_game(self, c: Call) -> ir.Type:
         self.args(c, ir.list_of(ir.PLAYER), ir.STR)
+        if "shared" in c.kwargs:
+            sh = c.kwargs["shared"]
+            if not isinstance(sh, Bool):
+                self.error("type", "shared= is true or false", sh)
+            else:
+                sh.ty = ir.BOOL
         return ir.VOID
+
+    def b_shuffled(self, c: Call) -> ir.Type:
+        (t,) = self.args(c, ir.list_of(ir.ANY))
+        return t
+
+    def _graph_type(self, c: Call, start: ir.Type) -> ir.Type:
+        """The entity type of a graph builtin's start, which must have `adjacent`."""
+        et = self.game.entities.get(start.name) if start.kind == "entity" else None
+        adj = et.attributes.get("adjacent") if et is not None else None
+        if start != ir.ANY and (adj is None or adj.type != ir.list_of(start)):
+            self.error(
+                "type",
+                f"{c.func}() walks the attribute `adjacent` of a record, and "
+                f"{_article(start)} has none",
+                c.args[0],
+                "declare adjacent: {type: <plural>} among the entity's attributes",
+            )
+        return start
+
+    def b_reachable(self, c: Call) -> ir.Type:
+        start, _ = self.args(c, ir.ANY, ir.list_of(ir.ANY))
+        t = self._graph_type(c, start)
+        self.expect(c.args[1], c.args[1].ty or ir.ANY, ir.list_of(t), "argument 2 of reachable()")
+        return ir.list_of(t)
+
+    def b_path_cost(self, c: Call) -> ir.Type:
+        start, *_ = self.args(c, ir.ANY, ir.ANY, ir.list_of(ir.ANY), ir.list_of(ir.ANY))
+        t = self._graph_type(c, start)
+        if len(c.args) == 4:
+            self.expect(c.args[1], c.args[1].ty or ir.ANY, t, "argument 2 of path_cost()")
+            for i in (2, 3):
+                a = c.args[i]
+                self.expect(a, a.ty or ir.ANY, ir.list_of(t), f"argument {i + 1} of path_cost()")
+        return ir.INT
+
+    def b_propose(self, c: Call) -> ir.Type:
+        self.args(c, ir.PLAYER, ir.list_of(ir.PLAYER), ir.STR)
+        self._prompt(c, 2)
+        if not self.game.goods:
+            self.error(
+                "negotiation",
+                "propose() offers goods, and this game declares none",
+                c,
+                "declare negotiation: {goods: ...} in rules.yaml",
+            )
+        return ir.DEAL
+
+    def b_deal_parties(self, c: Call) -> ir.Type:
+        self.args(c, ir.DEAL)
+        return ir.list_of(ir.PLAYER)
+
+    def b_carry_out(self, c: Call) -> ir.Type:
+        self.args(c, ir.DEAL)
+        return ir.VOID
+
+    def b_promised(self, c: Call) -> ir.Type:
+        if not self.arity(c, 3):
+            return ir.BOOL
+        a = c.args[0]
+        name = a.plain if isinstance(a, Str) and a.is_plain else ""
+        field = f"promised_{name}"
+        if name not in self.game.promises:
+            self.error(
+                "unknown-name",
+                "the first argument of promised() is a promise of the game, in quotes",
+                a,
+                "promises: " + (", ".join(self.game.promises) or "none declared"),
+            )
+            for x in c.args[1:]:
+                self.expr(x)
+            return ir.BOOL
+        a.ty = ir.STR
+        test = In(c.src, c.off, c.args[2], Attr(c.src, c.off, c.args[1], field), False)
+        self.expr(test)
+        c.ref = test
+        return ir.BOOL
 
     def b_next_turn(self, c: Call) -> ir.Type:
         self.args(c)

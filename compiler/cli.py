@@ -110,8 +110,12 @@ def _play(args: argparse.Namespace) -> int:
     if args.seats is None:
         args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)
     for kind in args.seats:
-        if kind not in ("human", "random", "mc") and not kind.startswith(("mc:", "human:")):
-            raise CLIError(f"unknown seat kind {kind!r} (use human, human:NAME, random or mc)")
+        if kind not in ("human", "random", "mc", "trader") and not kind.startswith(
+            ("mc:", "human:")
+        ):
+            raise CLIError(
+                f"unknown seat kind {kind!r} (use human, human:NAME, random, mc or trader)"
+            )
     play(spec, scenario, args.seats, seed)
     return 0
 
@@ -146,7 +150,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         "--agents",
         type=_names,
         default=None,
-        help="per seat: random, mc or mc:PLAYOUTS (one name for all seats; not with --all)",
+        help="per seat: random, mc, mc:PLAYOUTS or trader (one name for all seats; not with --all)",
     )
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -163,6 +163,24 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
                 g.apply(conv.seats.index(seat), dec["option"])
             except GameError as exc:
                 raise _Fail(str(exc), doc.pos((*where, "decide", "option"))) from None
+        if "refuse" in step:
+            ref = step["refuse"]
+            seat = ref["player"]
+            if seat not in conv.seats:
+                raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, "refuse", "player")))
+            try:
+                g.apply(conv.seats.index(seat), ref["option"])
+            except GameError as exc:
+                if ref["reason"] not in str(exc):
+                    raise _Fail(
+                        f"{ref['option']!r} is refused, but with {str(exc)!r}",
+                        doc.pos((*where, "refuse", "reason")),
+                    ) from None
+            else:
+                raise _Fail(
+                    f"{ref['option']!r} was accepted, expected it refused",
+                    doc.pos((*where, "refuse", "option")),
+                )
         if "expect" in step:
             expect(doc, (*where, "expect"), step["expect"], g, conv)
     return len(steps)

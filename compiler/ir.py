@@ -44,6 +44,7 @@ STR = Type("str")
 PLAYER = Type("player")
 CARD = Type("card")
 TABLE = Type("table")
+DEAL = Type("deal")  # a deal of a negotiation window (runtime/deals.py)
 NONE = Type("none")
 VOID = Type("void")
 ANY = Type("any")
@@ -101,6 +102,7 @@ class EntityType:
     label: Str | None
     attributes: dict[str, Field] = field(default_factory=dict)
     fields: dict[str, Field] = field(default_factory=dict)
+    deck: bool = False  # records are cards: each in exactly one place (`deck: true`)
 
     def member(self, name: str) -> Field | None:
         return self.fields.get(name) or self.attributes.get(name)
@@ -249,6 +251,12 @@ class Game:
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     playable: dict[str, Expr] = field(default_factory=dict)
+    #: the goods of `negotiation:` in rules.yaml: (name, title, shape, item type, why)
+    goods: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    #: the goods that are promises (`promise:`), kept in player fields ``promised_<name>``
+    promises: list[str] = field(default_factory=list)
+    #: the function bots judge deals by (`negotiation: value:`), if any
+    deal_value: str = ""
 
     def flow(self, section: str) -> list[Routine]:
         """The steps of a flow section: ``setup``, ``turn`` or ``end_of_turn``."""

@@ -32,6 +32,7 @@ from .checker import _suggest
 from .diagnostics import DiagnosticSink
 from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
+from .negotiation import add_negotiation
 from .table_programs import add_table_programs
 
 
@@ -48,6 +49,7 @@ def resolve_scenarios(
         return {}
     base.tables = dict(tables or {})
     add_table_programs(b, base, sink)
+    add_negotiation(b, base, sink)
     for tid, params in base.table_params.items():
         base.tables[tid].params = params
     docs = {

@@ -245,7 +245,12 @@ class Game:
             self._answer(k, d, value)
             return
         kind = self.spec.sites[d[1]].kind
-        if kind == "allocate":
+        why = self.spec.why_refused(d, option_id, self.raw)
+        if why is not None:
+            raise IllegalDecision(f"{option_id!r} is refused: {why}")
+        if kind == "propose":
+            legal = "an offer such as offer:<good>:<giver>><receiver>=<n>;... or pass"
+        elif kind == "allocate":
             split = d[2]
             targets = ", ".join(
                 self.spec.target_id(self.spec.sites[d[1]].options[6:], t) for t in split.targets

@@ -243,7 +243,8 @@ def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
                     opts = d[2]
                     n = len(opts) + sites[d[1]].optional
                     i = int(R() * n) if n > 1 else 0
-                    if sites[d[1]].options == "report":  # nothing changed, half of the time
+                    if sites[d[1]].options in ("report", "offer"):
+                        # nothing changed, or pass, half of the time
                         i = len(opts) if R() < 0.5 or not opts else int(R() * len(opts))
                     ready, v = answer(S, 0, opts[i] if i < len(opts) else None, simultaneous)
                 run(spec, S, v, until_main=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import deals
 from .layout import ABI, HEADER, Layout, Slot, initial_state
 from .machine import RulesError
 
@@ -169,6 +170,8 @@ class GameSpec:
     def word(self, kind: str, value: Any, S: list[Any] | None = None) -> str:
         if kind == "report":
             return self.report_label(value, S)
+        if kind == "deal":
+            return "nothing" if value is None else deals.label(self, value, S)
         if kind.startswith("list:"):
             return ", ".join(self.word(kind[5:], v, S) for v in value)
         if kind in ("int", "str", "text"):
@@ -318,6 +321,13 @@ class GameSpec:
                 return True, None
             change = self.parse_report(option_id)
             return (change is not None and change in d[2]), change
+        if site.options == "offer":
+            if option_id == "pass":
+                return True, None
+            deal = deals.parse(self, option_id)
+            if isinstance(deal, str) or S is None or deals.check(self, S, d[2], deal):
+                return False, None
+            return True, deal
         for oid, _label, value in self.options(d, S):
             if oid == option_id:
                 return True, value
@@ -327,6 +337,8 @@ class GameSpec:
         kind = site.options
         if kind == "report":
             return "done" if value is None else self.report_id(value)
+        if kind == "offer":
+            return "pass" if value is None else deals.deal_id(self, value)
         if kind == "yes-no":
             return "yes" if value else "no"
         if value is None:
@@ -343,6 +355,8 @@ class GameSpec:
         kind = site.options
         if kind == "report":
             return self.report_label(value, S)
+        if kind == "offer":
+            return "Pass" if value is None else deals.label(self, value, S)
         if kind == "yes-no":
             return "Yes" if value else "No"
         if kind == "number" or kind.startswith("enum:") or kind == "any":
@@ -372,12 +386,34 @@ class GameSpec:
                 return (self.report_id(v), self.report_label(v, S), v)
 
             return OptionRows(len(changes) + 1, report_row)  # type: ignore[return-value]
+        if site.options == "offer":
+            n = len(self.templates[site.prompt].kinds)
+            passing = ("pass", self.render(site.decline, d[3][n:], S), None)
+            offers = d[2]
+
+            def offer_row(i: int) -> tuple[str, str, Any]:
+                if i == len(offers):
+                    return passing
+                v = offers[i]
+                return (deals.deal_id(self, v), deals.label(self, v, S), v)
+
+            return OptionRows(len(offers) + 1, offer_row)  # type: ignore[return-value]
         out = [(self.option_id(site, v), self.option_label(site, v, S), v) for v in d[2]]
         if site.optional:
             n = len(self.templates[site.prompt].kinds)
             decline = "done" if site.options == "report" else "none"
             out.append((decline, self.render(site.decline, d[3][n:], S), None))
         return out
+
+    def why_refused(self, d: tuple[Any, ...], option_id: str, S: list[Any]) -> str | None:
+        """Why an offer ``option_id`` is not a legal answer to pending decision ``d`` (a
+        `propose`), in words; None if it is not an offer."""
+        if self.sites[d[1]].options != "offer" or not option_id.startswith("offer:"):
+            return None
+        deal = deals.parse(self, option_id)
+        if isinstance(deal, str):
+            return deal
+        return deals.check(self, S, d[2], deal)
 
     def prompt(self, d: tuple[Any, ...], S: list[Any] | None = None) -> str:
         site = self.sites[d[1]]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .deals import is_deal, parties
 from .layout import ANSWERS, LOG, PENDING, RNG, SEED, STACK, STEPS, UNWIND, bits, mask_of
 from .machine import GameError, answer, reask, run
 from .named import Hidden
@@ -79,6 +80,7 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
         V[PENDING] = tuple(
             d if d[0] == player else (d[0], d[1], Hidden(None), d[3]) for d in pending
         )
+    V[STACK] = _stack_for(S[STACK], player)
     if not log:
         V[LOG] = False
     elif S[LOG]:
@@ -94,6 +96,69 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
             chain = (e[0], e[1], e[2], chain)
         V[LOG] = chain
     return V
+
+
+def _stack_for(node: Any, player: int | None) -> Any:
+    """The stack with every deal in a routine's locals hidden from those not its parties
+    (an offer being answered is seen by its parties only)."""
+    top = node
+    frames = []
+    changed = False
+    while node is not None:
+        F = node[0]
+        if any(is_deal(x) and (player is None or player not in parties(x)) for x in F[2:]):
+            F = (
+                *F[:2],
+                *(
+                    Hidden(None)
+                    if is_deal(x) and (player is None or player not in parties(x))
+                    else x
+                    for x in F[2:]
+                ),
+            )
+            changed = True
+        frames.append(F)
+        node = node[1]
+    return _restack(frames) if changed else top
+
+
+def _restack(frames: list[Any]) -> Any:
+    out: Any = None
+    for F in reversed(frames):
+        out = (F, out)
+    return out
+
+
+def _fill_decks(spec: Any, S: list[Any], rng: random.Random) -> None:
+    """Hidden places of deck cards (`deck: true` records) get the cards not seen elsewhere:
+    every card is in one place, so what the viewer cannot see is what is left, shuffled."""
+    for t in spec.data.get("deck_types", ()):
+        slots = [s for s in spec.layout.slots if s.ref == t and s.kind in ("ref", "set", "seq")]
+        known: set[int] = set()
+        holes: list[tuple[Any, int]] = []
+        for s in slots:
+            for i in range(s.count):
+                v = S[s.offset + i]
+                if isinstance(v, Hidden):
+                    holes.append((s, s.offset + i))
+                elif s.kind == "ref":
+                    if v is not None:
+                        known.add(v)
+                else:
+                    known.update(bits(v) if s.kind == "set" else v)
+        if not holes:
+            continue
+        pool = [c for c in range(len(spec.ids[t])) if c not in known]
+        rng.shuffle(pool)
+        for s, k in holes:
+            n = 1 if s.kind == "ref" else (S[k].size or 0)
+            if n > len(pool):
+                continue  # more hidden than unseen: left to the scenario's value below
+            chosen, pool = pool[:n], pool[n:]
+            if s.kind == "ref":
+                S[k] = chosen[0]
+            else:
+                S[k] = mask_of(chosen) if s.kind == "set" else tuple(chosen)
 
 
 def log_for(spec: Any, S: list[Any], player: int | None) -> list[str]:
@@ -114,6 +179,7 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
 
     - each seat's hidden card zones get the cards of its universe (the fixed player field
       ``cards``) that are not in its visible zones, shuffled, keeping each zone's size;
+    - hidden places of deck cards (`deck: true`) get the cards not seen elsewhere, shuffled;
     - other hidden values take the scenario's initial value;
     - a pending simultaneous decision, or one whose options are hidden, is asked again, and
       the viewer's own answer, if given, is applied again;
@@ -153,6 +219,7 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
             n = S[s.offset + q].size
             chosen, pool = pool[:n], pool[n:]
             S[s.offset + q] = mask_of(chosen) if s.kind == "set" else tuple(chosen)
+    _fill_decks(spec, S, rng)
     for k, v in enumerate(S):
         if isinstance(v, Hidden):
             S[k] = spec.init[k]

@@ -146,6 +146,10 @@ def test_single_scenario_output_unchanged(capsys):
         "mean_decisions",
         "seconds",
         "games_per_second",
+        "shared_victories",
+        "shared_victory_rate",
+        "shared_defeats",
+        "endings",
     ]
     assert main(["simulate", f"{GAME}/thirty_years_war"]) == 1
     assert "required: --games" in capsys.readouterr().err

@@ -287,8 +287,8 @@ def test_title_must_be_text(store: SchemaStore) -> None:
             (
                 4,
                 5,
-                "a step is either decide or expect, not both: write them as two steps "
-                "(- decide: ... then - expect: ...)",
+                "a step is one of decide, refuse or expect, not two: write them as separate "
+                "steps (- decide: ... then - expect: ...)",
             ),
         ),
         (

@@ -480,6 +480,26 @@ class ExprGen:
             return f"{self.expr(e.args[0])}[0]"
         if f == "roll":
             return f"_roll(S, {self.expr(e.args[0])})"
+        if f == "shuffled":
+            return f"_shuffled(S, {self.iterable(e.args[0])})"
+        if f in ("reachable", "path_cost"):
+            t = e.args[0].ty
+            adj = f"self.s_e_{t.name}__adjacent"
+            args = [self.expr(e.args[0])]
+            if f == "path_cost":
+                args.append(self.expr(e.args[1]))
+            args += [f"set({self.iterable(a)})" for a in e.args[len(args) :]]
+            return f"_{f}({adj}, {', '.join(args)})"
+        if f == "deal_parties":
+            return f"_deal_parties({self.expr(e.args[0])})"
+        if f == "promised":
+            # the test the checker built, on this call's arguments (an inlined call has
+            # its arguments substituted; the test it built still names the parameters)
+            coll = copy.copy(e.ref.coll)
+            coll.obj = e.args[1]
+            test = copy.copy(e.ref)
+            test.item, test.coll = e.args[2], coll
+            return self.expr(test)
         if f == "plural":
             n, one, many = (self.expr(a) for a in e.args)
             return f"({one} if {n} in (1, -1) else {many})"

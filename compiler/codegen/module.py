@@ -55,6 +55,12 @@ PRELUDE_NAMES = (
     "_end",
     "_log",
     "_log_to",
+    "_shuffled",
+    "_reachable",
+    "_path_cost",
+    "_offers",
+    "_carry_out",
+    "_deal_parties",
 )
 RUNTIME_NAMES = ("SUSPEND", "DeadEnd", "GameEnded", "RulesError", "TurnLimit")
 HEADER_SLOTS = {
@@ -331,6 +337,10 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
             sd.data["tabs"] = sd.primary["tabs"] = tabs
             for k, v in table_programs(g).items():
                 sd.data[k] = sd.primary[k] = v
+        sd.data["deal_goods"] = sd.primary["deal_goods"] = tuple(g.goods)
+        sd.data["deal_value"] = sd.primary["deal_value"] = g.deal_value
+        decks = tuple(t for t, et in g.entities.items() if et.deck)
+        sd.data["deck_types"] = sd.primary["deck_types"] = decks
         base = g.scenario.base if g.scenario.base in games else None
         parent = classes[base] if base is not None else classes.get(root_sid)
         tables = parent.tables.copy() if parent is not None else Tables.new()

@@ -33,6 +33,7 @@ from ..effects import (
     Assign,
     Attr,
     AugAssign,
+    Bool,
     Break,
     Call,
     Comp,
@@ -415,7 +416,13 @@ class RoutineGen:
         if c.func == "next_turn":
             self.line(out, ind, "self.next_turn(S)")
         elif c.func == "end_game":
-            self.line(out, ind, f"_end(S, {self.iterable(c.args[0])}, {self.expr(c.args[1])})")
+            shared = c.kwargs.get("shared")
+            flag = ", True" if isinstance(shared, Bool) and shared.value else ""
+            self.line(
+                out, ind, f"_end(S, {self.iterable(c.args[0])}, {self.expr(c.args[1])}{flag})"
+            )
+        elif c.func == "carry_out":
+            self.line(out, ind, f"_carry_out(self, S, {self.expr(c.args[0])})")
         elif c.func == "play":
             card, player = self.expr(c.args[0]), self.expr(c.args[1])
             if self.form == "Q":
@@ -618,6 +625,8 @@ class RoutineGen:
             return f"tuple(range({lo}, {hi} + 1))", "number"
         if c.func == "report":
             return "_report_options(S, self.facts)", "report"
+        if c.func == "propose":
+            return f"_offers(self, S, {self.expr(c.args[0])}, {self.iterable(c.args[1])})", "offer"
         if c.func == "allocate":
             seq = c.args[2]
             elem = seq.ty.elem if seq.ty is not None else None
@@ -650,6 +659,9 @@ class RoutineGen:
             return f"_report(S, None if R() < 0.5 else _pick(R, {opts}))"
         if c.func == "choose_optional":
             return f"_pick_optional(R, {opts})"
+        if c.func == "propose":
+            # a random proposer passes half of the time, or a window would never close
+            return f"(None if R() < 0.5 else _pick_optional(R, {opts}))"
         return f"_pick(R, {opts})"
 
     def random_simultaneously(self, out: list[str], ind: int, s: Simultaneously) -> None:
@@ -953,6 +965,7 @@ class RoutineGen:
             "choose_number": 3,
             "allocate": 3,
             "report": 1,
+            "propose": 2,
         }
         tid, args = self.template(c.args[prompt_arg[c.func]])
         decline = -1
@@ -961,6 +974,8 @@ class RoutineGen:
             args = args + more
         elif c.func == "report":
             decline, _ = self.template(Str(c.src, c.off, ["Nothing changed"]))
+        elif c.func == "propose":
+            decline, _ = self.template(Str(c.src, c.off, ["Pass"]))
         return opts, kind, tid, decline, args
 
     @staticmethod
@@ -969,7 +984,7 @@ class RoutineGen:
             return "yes-no"
         if c.func == "choose_number":
             return "choose-number"
-        if c.func in ("allocate", "report"):
+        if c.func in ("allocate", "report", "propose"):
             return c.func
         return "choose-" + kind.split(":")[-1]
 
@@ -993,7 +1008,7 @@ class RoutineGen:
         resume = ArmRef()
         frame = self.frame(resume, ask)
         more = f", {_pack(args)}" if args else ""
-        if c.func not in ("allocate", "report"):
+        if c.func not in ("allocate", "report", "propose"):
             opts = _as_tuple(opts)
         self.arm_line(0, f"return self.ask(S, {frame}, {player}, {site}, {opts}{more})")
         ask.closed = True
@@ -1020,9 +1035,9 @@ class RoutineGen:
         resume = ArmRef()
         self.arm_line(0, "_d = []")
         self.arm_line(0, f"for {var} in {ps}:")
-        lazy = c.func in ("allocate", "report")
+        lazy = c.func in ("allocate", "report", "propose")
         self.arm_line(1, f"_o = {opts if lazy else _as_tuple(opts)}")
-        if c.func not in ("choose_optional", "report"):
+        if c.func not in ("choose_optional", "report", "propose"):
             self.arm_line(1, "if not _o:")
             self.arm_line(2, f"_dead({site_kind!r}, {var})")
         self.arm_line(1, f"_d.append(({var}, {site}, _o, {_pack(args)}))")
@@ -1209,7 +1224,7 @@ def _zero(t: ir.Type) -> str:
 def _kind(t: ir.Type | None) -> str:
     if t is None:
         return "str"
-    if t.kind in ("player", "card", "int", "bool", "table"):
+    if t.kind in ("player", "card", "int", "bool", "table", "deal"):
         return t.kind
     if t.kind == "entity":
         return "e:" + t.name

@@ -84,6 +84,9 @@ PRIMARY: dict[str, Any] = {
     "c_order_choice_without_flip": True,
     "c_victory_vps": 18,
     "card_group": CARD_GROUP,
+    "deal_goods": (),
+    "deal_value": "",
+    "deck_types": (),
     "e_action_group": E_ACTION_GROUP,
     "e_country_kind": E_COUNTRY_KIND,
     "flow": (

@@ -9,13 +9,24 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from ..deals import is_deal, parties
 from ..game import Decision
-from ..layout import LIMIT, PENDING, RESULT, TURN
+from ..layout import LIMIT, LOG, PENDING, RESULT, STACK, TURN
 from ..machine import DeadEnd, GameError, TurnLimit, answer, playout, run
 from ..spec import GameSpec
 from ..view import determinize
 
-__all__ = ["Agent", "RandomAgent", "MonteCarloAgent", "make_agent", "AGENTS", "score", "apply_id"]
+__all__ = [
+    "Agent",
+    "RandomAgent",
+    "MonteCarloAgent",
+    "TraderAgent",
+    "make_agent",
+    "AGENTS",
+    "score",
+    "apply_id",
+    "trade",
+]
 
 
 class Agent(Protocol):
@@ -40,9 +51,80 @@ class RandomAgent:
 
     def choose(self, view: list[Any] | None, decision: Decision, spec: GameSpec) -> str:
         options = decision.options
-        if decision.kind == "report" and self.rng.random() < 0.5:
-            return "done"  # a random reporter: nothing changed, half of the time
+        if decision.kind in ("report", "propose") and self.rng.random() < 0.5:
+            # a random reporter says nothing changed, a random trader passes, half of the time
+            return options[len(options) - 1].id
         return options[self.rng.randrange(len(options))].id
+
+
+def offer_in(view: list[Any], player: int) -> Any:
+    """The deal ``player`` is asked to answer: one in the locals of the routine waiting for
+    the answer (the negotiation window), ``player`` a party to it."""
+    st = view[STACK]
+    if st is None:
+        return None
+    for x in st[0][2:]:
+        if is_deal(x) and player in parties(x):
+            return x
+    return None
+
+
+def trade(
+    view: list[Any], decision: Decision, spec: GameSpec, rng: random.Random, sample: int = 40
+) -> str | None:
+    """A deal decision judged by the game's declared value (`negotiation: value:`): propose
+    the sampled deal that raises the proposer's value most without lowering any other
+    party's, or pass; accept an offer that does not lower one's own value. None: not a deal
+    decision, or the game declares no value."""
+    value = spec.engine.deal_value
+    if value is None:
+        return None
+    me = decision.player
+    if decision.kind == "yes-no":
+        deal = offer_in(view, me)
+        if deal is None:
+            return None
+        S = determinize(spec, view, rng)
+        T = S[:]
+        for g, giver, receiver, x in deal[1:]:
+            spec.engine.deal_give(T, g, giver, receiver, x)
+        return "yes" if value(T, me) >= value(S, me) else "no"
+    if decision.kind != "propose":
+        return None
+    options: Any = decision.options
+    n = len(options) - 1  # the last is "pass"
+    if n <= 0:
+        return "pass"
+    S = determinize(spec, view, rng)
+    S[LOG] = False
+    base = {q: value(S, q) for q in range(len(spec.seats))}
+    best, best_gain = "pass", 0
+    for i in sorted({rng.randrange(n) for _ in range(min(sample, n))}):
+        opt = options[i]
+        found, deal = spec.find_option(view[PENDING][0], opt.id, S)
+        if not found:
+            continue
+        T = S[:]
+        for g, giver, receiver, x in deal[1:]:
+            spec.engine.deal_give(T, g, giver, receiver, x)
+        gain = value(T, me) - base[me]
+        if gain > best_gain and all(value(T, q) >= base[q] for q in parties(deal) if q != me):
+            best, best_gain = opt.id, gain
+    return best
+
+
+class TraderAgent:
+    """Trades by the game's declared value (see :func:`trade`); random otherwise."""
+
+    needs_view = True
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.fallback = RandomAgent(seed + 1)
+
+    def choose(self, view: list[Any], decision: Decision, spec: GameSpec) -> str:
+        picked = trade(view, decision, spec, self.rng)
+        return picked if picked is not None else self.fallback.choose(view, decision, spec)
 
 
 def score(result: Any, player: int) -> float:
@@ -93,6 +175,9 @@ class MonteCarloAgent:
         options: Any = decision.options
         if len(options) == 1:
             return options[0].id
+        picked = trade(view, decision, spec, self.rng)  # deals: by the game's value
+        if picked is not None:
+            return picked
         if len(options) > self.sample:
             picks = sorted({self.rng.randrange(len(options)) for _ in range(self.sample)})
             options = [options[i] for i in picks]
@@ -121,11 +206,11 @@ class MonteCarloAgent:
         return best
 
 
-AGENTS = {"random": RandomAgent, "mc": MonteCarloAgent}
+AGENTS = {"random": RandomAgent, "mc": MonteCarloAgent, "trader": TraderAgent}
 
 
-def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent:
-    """An agent by name: ``random``, ``mc`` or ``mc:PLAYOUTS``."""
+def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent | TraderAgent:
+    """An agent by name: ``random``, ``mc``, ``mc:PLAYOUTS`` or ``trader``."""
     kind, _, arg = name.partition(":")
     if kind == "mc":
         if arg and not arg.isdigit():
@@ -133,4 +218,6 @@ def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent:
         return MonteCarloAgent(seed, int(arg)) if arg else MonteCarloAgent(seed)
     if kind == "random" and not arg:
         return RandomAgent(seed)
-    raise GameError(f"unknown agent {name!r} (known: random, mc, mc:PLAYOUTS)")
+    if kind == "trader" and not arg:
+        return TraderAgent(seed)
+    raise GameError(f"unknown agent {name!r} (known: random, mc, mc:PLAYOUTS, trader)")

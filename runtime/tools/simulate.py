@@ -25,8 +25,8 @@ __all__ = ["simulate", "SimResult", "play_one", "wilson"]
 
 #: (index, winners, tie, turns, decisions)
 Outcome = tuple[
-    int, list[int], bool, int, int, bool
-]  # index, winners, tie, turns, decisions, limit
+    int, list[int], bool, int, int, bool, str
+]  # index, winners, tie, turns, decisions, limit, reason
 #: the result reason of a game stopped at its scenario's ``max_turns``
 TURN_LIMIT = "turn limit reached"
 
@@ -120,6 +120,25 @@ class SimResult:
         return sum(1 for o in self.outcomes if len(o) > 5 and o[5])
 
     @property
+    def shared_victories(self) -> int:
+        """Games that several players won together (not a tie)."""
+        return sum(1 for o in self.outcomes if not o[2] and len(o[1]) > 1)
+
+    @property
+    def shared_defeats(self) -> int:
+        """Games nobody won, all sharing in defeat (not a tie)."""
+        return sum(1 for o in self.outcomes if not o[2] and not o[1])
+
+    @property
+    def endings(self) -> dict[str, int]:
+        """How many games ended for each reason the rules give (`end_game`)."""
+        out: dict[str, int] = {}
+        for o in self.outcomes:
+            if len(o) > 6:
+                out[o[6]] = out.get(o[6], 0) + 1
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    @property
     def mean_turns(self) -> float:
         return self.turns / self.games if self.games else 0.0
 
@@ -150,6 +169,10 @@ class SimResult:
             "mean_decisions": self.mean_decisions,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2) if self.seconds > 0 else None,
+            "shared_victories": self.shared_victories,
+            "shared_victory_rate": self.shared_victories / n if n else 0.0,
+            "shared_defeats": self.shared_defeats,
+            "endings": self.endings,
         }
 
     def to_json(self) -> str:
@@ -173,6 +196,18 @@ class SimResult:
         )
         if self.turn_limit:
             lines.append(f"  ({self.turn_limit} of the ties stopped at the turn limit)")
+        for what, k in (
+            ("shared victories", self.shared_victories),
+            ("shared defeats", self.shared_defeats),
+        ):
+            if k:
+                lo, hi = wilson(k, n)
+                lines.append(f"  {what}: {k} ({k / n:.1%}, 95% CI {lo:.1%}-{hi:.1%})")
+        endings = self.endings
+        if len(endings) > 1:
+            lines.append("  endings:")
+            for reason, k in endings.items():
+                lines.append(f"    {k:>6}  {k / n:6.1%}  {reason}")
         gps = f"{self.games_per_second:.1f}" if self.seconds > 0 else "-"
         lines.append(
             f"  mean turns {self.mean_turns:.2f}, mean decisions {self.mean_decisions:.2f}, "
@@ -188,7 +223,7 @@ def _run_chunk(args: tuple[Any, ...]) -> list[Outcome]:
     for i in indices:
         g, decisions = play_one(spec, scenario, derive_seed(seed, i), agents, max_turns)
         winners, tie, reason = g.raw[RESULT]
-        out.append((i, list(winners), tie, g.raw[TURN], decisions, reason == TURN_LIMIT))
+        out.append((i, list(winners), tie, g.raw[TURN], decisions, reason == TURN_LIMIT, reason))
     return out
 
 

@@ -15,7 +15,7 @@ from .agents import make_agent
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
 
-SEAT_KINDS = ("human", "random", "mc")
+SEAT_KINDS = ("human", "random", "mc", "trader")
 
 HELP = """\
 Type the number or the id of an option.
@@ -200,6 +200,10 @@ def play(
                 for row in _facts(game, d):
                     say(row)
                 continue
+            if d.kind == "propose" and text.split()[0] in ("offers", "goods"):
+                for row in _offer_help(game, d, text):
+                    say(row)
+                continue
             if text == "undo":
                 if not any(p == d.player for p, _ in history):
                     say("Nothing to undo.")
@@ -219,6 +223,9 @@ def play(
                 say("Your last decision is taken back.")
                 break
             option = _match(text, d, game)
+            if option is None and d.kind == "propose":
+                say(f"Offer refused: {_offer_refusal(game, d, text)}")
+                continue
             if option is None:
                 if d.kind == "allocate":
                     say(f"No allocation {text!r}; type target=points ... (see above), or none.")
@@ -252,6 +259,17 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
         say(f"    {example}")
         say("  (a unique part of a target's id is enough), or none to place nothing.")
         return
+    if d.kind == "propose":
+        n = len(d.options) - 1
+        say(f"  {n} small deals can be listed (type offers, or offers 2 for page 2).")
+        say("  Make an offer: one item or more, separated by ';', each good:giver>receiver=amount,")
+        say("  e.g. " + _offer_example(game, d))
+        say("  (type goods to list the goods), or pass.")
+        return
+    if d.kind == "yes-no":
+        offer = _offer_to_answer(game, d.player)
+        if offer:
+            say(f"  The offer: {offer}")
     if d.kind == "report":
         say(
             "  Type what changed on the board as fact=value, e.g. "
@@ -284,7 +302,56 @@ def _fact_examples(game: Any) -> list[str]:
     return []
 
 
+def _offer_to_answer(game: Any, player: int) -> str:
+    from ..deals import label
+    from .agents import offer_in
+
+    deal = offer_in(game.view_state(player), player)
+    return "" if deal is None else label(game.spec, deal, game.raw)
+
+
+def _offer_example(game: Any, d: Decision) -> str:
+    if len(d.options) > 1:
+        return d.options[0].id[6:]
+    return "units:<giver>><receiver>=2"
+
+
+def _offer_help(game: Any, d: Decision, text: str) -> list[str]:
+    """``goods``: the goods of the game; ``offers [page]``: a page of the listed deals."""
+    spec = game.spec
+    if text.split()[0] == "goods":
+        out = ["  Goods (good: what it is):"]
+        for name, title, shape, ref, why in spec.engine.deal_goods:
+            how = {"amount": "=<how many>", "pick": f"=<{ref} id>", "flag": ""}[shape]
+            syntax = f"{name}:<giver>><receiver>{how}"
+            out.append(f"    {syntax:<44} {title}" + (f" ({why})" if why else ""))
+        return out
+    parts = text.split()
+    page = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1
+    size = 20
+    n = len(d.options) - 1
+    first = (page - 1) * size
+    out = [f"  Deals {first + 1}-{min(n, first + size)} of {n}:"]
+    for i in range(first, min(n, first + size)):
+        opt = d.options[i]
+        out.append(f"    {opt.id[6:]:<48} {opt.label}")
+    return out
+
+
+def _offer_refusal(game: Any, d: Decision, text: str) -> str:
+    option = text if text.startswith("offer:") else "offer:" + text.replace(" ", "")
+    for raw in game.raw[PENDING] or ():
+        if raw[0] == d.player:
+            return game.spec.why_refused(raw, option, game.raw) or "not an offer"
+    return "not an offer"
+
+
 def _match(text: str, d: Decision, game: Any = None) -> str | None:
+    if d.kind == "propose" and game is not None:
+        if text in ("pass", "none"):
+            return "pass"
+        option = text if text.startswith("offer:") else "offer:" + text.replace(" ", "")
+        return option if game.is_legal(d.player, option) else None
     if d.kind == "allocate" and game is not None:
         return _allocation(text, d, game)
     if d.kind == "report" and game is not None:

@@ -1,0 +1,260 @@
+"""Deals: what players trade in a negotiation window (`negotiation:` in rules.yaml).
+
+A **deal** is a tuple ``("deal", item, item, ...)``; an item is ``(good, giver, receiver, x)``:
+the index of a declared good, two seats and the good's argument (an amount, the index of a
+record, or None for a good without one, such as a peace). The marker in front lets the
+runtime recognise a deal wherever it is kept (a routine's locals, a log line) after a save
+and a load, and hide it from the players who are not its parties (:func:`parties`).
+
+``propose(p, seats, "prompt")`` asks ``p`` for a deal or ``pass``. Its options are an
+:class:`Offers`: every legal single item between ``p`` and one partner, and every swap of one
+item each way with one partner, numbered and never listed (a power with 20 Units, 10 Claims
+and 15 Debts has thousands). Any other deal among the seats (three items, three parties) can
+still be typed or scripted: :func:`check` decides whether it is legal, and says why not.
+
+Option ids: ``offer:<item>;<item>...`` with an item ``<good>:<giver>><receiver>[=<x>]``, e.g.
+``offer:units:spain>bavaria=2;prestige:bavaria>spain=1``. A record argument is its id
+(``offer:claim:austria>sweden=saxony``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .layout import LOG
+
+__all__ = ["DEAL", "Offers", "is_deal", "parties", "check", "carry_out", "label", "deal_id"]
+
+DEAL = "deal"
+
+
+def is_deal(v: Any) -> bool:
+    return type(v) is tuple and len(v) > 0 and v[0] == DEAL
+
+
+def parties(deal: tuple[Any, ...]) -> tuple[int, ...]:
+    """The seats a deal concerns (givers and receivers), in seat order."""
+    out: set[int] = set()
+    for _g, giver, receiver, _x in deal[1:]:
+        out.add(giver)
+        out.add(receiver)
+    return tuple(sorted(out))
+
+
+def item_args(engine: Any, S: list[Any], g: int, giver: int, receiver: int) -> tuple[Any, ...]:
+    """The arguments good ``g`` can take from ``giver`` to ``receiver`` now."""
+    name, _title, shape, _ref, _why = engine.deal_goods[g]
+    if shape == "amount":
+        most = getattr(engine, f"f_deal__{name}__most")(S, giver, receiver)
+        return tuple(range(1, most + 1))
+    if shape == "pick":
+        return tuple(getattr(engine, f"f_deal__{name}__options")(S, giver, receiver))
+    return (None,) if getattr(engine, f"f_deal__{name}__ok")(S, giver, receiver) else ()
+
+
+class Offers:
+    """The listed options of ``propose``: single items and one-for-one swaps between the
+    proposer and one partner, numbered. Immutable and hashable (it sits in a pending
+    decision); ``offers[i]`` is deal ``i``."""
+
+    __slots__ = ("proposer", "seats", "singles", "_swaps", "_n")
+
+    def __init__(self, engine: Any, S: list[Any], proposer: int, seats: Any) -> None:
+        self.proposer = proposer
+        self.seats = tuple(sorted(set(seats)))
+        singles: list[tuple[Any, ...]] = []
+        swaps: list[tuple[int, int, int, int]] = []  # (start, len out, start in, len in)
+        shape = [gd[2] for gd in engine.deal_goods]
+        goods = sorted(range(len(shape)), key=lambda g: shape[g] == "flag")
+        if proposer in self.seats:
+            for q in self.seats:
+                if q == proposer:
+                    continue
+                # goods with an amount or a list first: only they are swapped (a one-off,
+                # such as a promise, is given whole once, and a swap may not repeat it)
+                out_start = len(singles)
+                for g in goods:
+                    singles += [(g, proposer, q, x) for x in item_args(engine, S, g, proposer, q)]
+                n_out = sum(1 for it in singles[out_start:] if shape[it[0]] != "flag")
+                in_start = len(singles)
+                for g in goods:
+                    singles += [(g, q, proposer, x) for x in item_args(engine, S, g, q, proposer)]
+                n_in = sum(1 for it in singles[in_start:] if shape[it[0]] != "flag")
+                if n_out and n_in:
+                    swaps.append((out_start, n_out, in_start, n_in))
+        self.singles = tuple(singles)
+        self._swaps = tuple(swaps)
+        self._n = len(singles) + sum(a * b for _s, a, _t, b in swaps)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: int) -> tuple[Any, ...]:
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(f"offer {i} of {self._n}")
+        if i < len(self.singles):
+            return (DEAL, self.singles[i])
+        i -= len(self.singles)
+        for out_start, n_out, in_start, n_in in self._swaps:
+            if i < n_out * n_in:
+                a, b = divmod(i, n_in)
+                return (DEAL, self.singles[out_start + a], self.singles[in_start + b])
+            i -= n_out * n_in
+        raise IndexError(i)  # pragma: no cover - the blocks add up to _n
+
+    def __iter__(self) -> Any:
+        for i in range(self._n):
+            yield self[i]
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.proposer, self.seats, self.singles)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Offers) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Offers(proposer={self.proposer}, {self._n} listed)"
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (self.proposer, self.seats, self.singles, self._swaps, self._n))
+
+
+def _rebuild(proposer: int, seats: Any, singles: Any, swaps: Any, n: int) -> Offers:
+    o = object.__new__(Offers)
+    o.proposer, o.seats, o.singles, o._swaps, o._n = proposer, seats, singles, swaps, n
+    return o
+
+
+def check(spec: Any, S: list[Any], offers: Offers, deal: Any) -> str | None:
+    """Why ``deal`` may not be offered now (None: it may). Each item is checked in order on
+    a copy of the state the items before it have changed, so one cannot give the same Units
+    twice."""
+    if not is_deal(deal) or len(deal) < 2:
+        return "a deal has at least one item"
+    engine = spec.engine
+    for _g, giver, receiver, _x in deal[1:]:
+        for q in (giver, receiver):
+            if q not in offers.seats:
+                return f"{spec.seat_labels[q]} does not take part in this negotiation"
+        if giver == receiver:
+            return f"{spec.seat_labels[giver]} cannot give something to themselves"
+    if offers.proposer not in parties(deal):
+        return "a player may only propose a deal they are a party to"
+    T = S[:]
+    T[LOG] = False
+    for g, giver, receiver, x in deal[1:]:
+        if x not in item_args(engine, T, g, giver, receiver):
+            return _why_not(spec, T, (g, giver, receiver, x))
+        engine.deal_give(T, g, giver, receiver, x)
+    return None
+
+
+def _why_not(spec: Any, S: list[Any], item: tuple[Any, ...]) -> str:
+    g, giver, receiver, x = item
+    engine = spec.engine
+    name, title, shape, _ref, why = engine.deal_goods[g]
+    who, to = spec.seat_labels[giver], spec.seat_labels[receiver]
+    can = item_args(engine, S, g, giver, receiver)
+    if shape == "amount":
+        if not can:
+            text = f"{who} has no {title} to give to {to}"
+        else:
+            text = f"{who} can give at most {len(can)} {title} to {to}"
+    elif shape == "pick":
+        if not can:
+            text = f"{who} has no {title} to give to {to}"
+        else:
+            text = f"{who} cannot give {title} {_arg_label(spec, g, x, S)} to {to}"
+    else:
+        text = f"{who} cannot give {title} to {to} now"
+    return f"{text} ({why})" if why else text
+
+
+def carry_out(engine: Any, S: list[Any], deal: Any) -> None:
+    """Every item of ``deal``, in order."""
+    for g, giver, receiver, x in deal[1:]:
+        engine.deal_give(S, g, giver, receiver, x)
+
+
+# -- names
+
+
+def _arg_label(spec: Any, g: int, x: Any, S: list[Any] | None) -> str:
+    ref = spec.engine.deal_goods[g][3]
+    if x is None:
+        return ""
+    if ref:
+        return spec.word("player" if ref == "player" else "e:" + ref, x, S)
+    return str(x)
+
+
+def item_label(spec: Any, item: tuple[Any, ...], S: list[Any] | None = None) -> str:
+    g, giver, receiver, x = item
+    _name, title, shape, _ref, _why = spec.engine.deal_goods[g]
+    who, to = spec.seat_labels[giver], spec.seat_labels[receiver]
+    if shape == "amount":
+        what = f"{x} {title}"
+    elif shape == "pick":
+        what = f"{title} {_arg_label(spec, g, x, S)}"
+    else:
+        what = title
+    return f"{who} gives {to} {what}"
+
+
+def label(spec: Any, deal: Any, S: list[Any] | None = None) -> str:
+    return "; ".join(item_label(spec, it, S) for it in deal[1:])
+
+
+def _arg_id(spec: Any, g: int, x: Any) -> str:
+    ref = spec.engine.deal_goods[g][3]
+    if x is None:
+        return ""
+    if ref:
+        return "=" + spec.ids[ref][x]
+    return f"={x}"
+
+
+def deal_id(spec: Any, deal: Any) -> str:
+    items = []
+    for g, giver, receiver, x in deal[1:]:
+        name = spec.engine.deal_goods[g][0]
+        items.append(f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}")
+    return "offer:" + ";".join(items)
+
+
+def parse(spec: Any, option_id: str) -> tuple[Any, ...] | str:
+    """The deal an id names, or a text saying what is wrong with it."""
+    if not option_id.startswith("offer:"):
+        return "an offer is offer:<good>:<giver>><receiver>[=<amount or id>];..."
+    goods = {gd[0]: g for g, gd in enumerate(spec.engine.deal_goods)}
+    items: list[tuple[Any, ...]] = []
+    for part in option_id[6:].split(";"):
+        name, colon, rest = part.partition(":")
+        if not colon or name not in goods:
+            return f"unknown good {name!r} (goods: {', '.join(goods)})"
+        g = goods[name]
+        who, gt, rest = rest.partition(">")
+        to, eq, arg = rest.partition("=")
+        if not gt or who not in spec.seats or to not in spec.seats:
+            seats = ", ".join(spec.seats)
+            return f"{part!r}: write <good>:<giver>><receiver>, with seat ids ({seats})"
+        shape, ref = spec.engine.deal_goods[g][2], spec.engine.deal_goods[g][3]
+        x: Any = None
+        if shape == "amount":
+            if not eq or not arg.isdigit() or int(arg) < 1:
+                return f"{part!r}: say how many, e.g. {name}:{who}>{to}=2"
+            x = int(arg)
+        elif shape == "pick":
+            ids = spec.ids.get(ref, ())
+            if not eq or arg not in ids:
+                return f"{part!r}: say which, e.g. {name}:{who}>{to}={ids[0] if ids else 'id'}"
+            x = list(ids).index(arg)
+        elif eq:
+            return f"{part!r}: {name} takes no amount"
+        items.append((g, spec.seats.index(who), spec.seats.index(to), x))
+    return (DEAL, *items)
