@@ -1376,8 +1376,35 @@ class ScenarioChecker:
         self.sc = sc
         self.sink = sink
 
+    def check_assumed(self) -> None:
+        """Every path the scenario says it assumed (`assumed:`) names something of the game."""
+        doc = self.sc.doc
+        data = getattr(doc, "data", None)
+        if not isinstance(data, dict) or not isinstance(data.get("assumed"), dict):
+            return
+        g = self.game
+        for path in data["assumed"]:
+            parts = str(path).split(".")
+            head, name = parts[0], parts[1] if len(parts) > 1 else ""
+            if head == "entities":
+                et = g.entities.get(name)
+                known = et is not None and (len(parts) == 2 or et.member(parts[2]) is not None)
+                names = sorted(g.entities) if et is None else sorted([*et.attributes, *et.fields])
+            else:
+                where = {"globals": g.globals, "players": g.player_fields, "constants": g.constants}
+                names = sorted(where.get(head, {}))
+                known = name in where.get(head, {})
+            if not known:
+                self.sink.error(
+                    "unknown-name",
+                    f"assumed: {path!r} names nothing of the game",
+                    doc.key_pos(("assumed", path)),
+                    _suggest(parts[-1], names) or "known: " + ", ".join(names[:12]),
+                )
+
     def check(self) -> None:
         g, sc = self.game, self.sc
+        self.check_assumed()
         seats = [s for s, _ in sc.seats]
         for key, v in sc.values.items():
             kind, _, rest = key.partition(".")

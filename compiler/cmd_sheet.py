@@ -24,7 +24,7 @@ HELP = "export a printable reference sheet (HTML or PDF)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of `rulecraft sheet`."""
-    parser.add_argument("game", help="game id, a folder under rules/ (e.g. westphalia)")
+    parser.add_argument("game", help="game id, a folder under rules/ (e.g. march_of_progress)")
     parser.add_argument("--scenario", default=None, help="only this scenario's set-up and aids")
     parser.add_argument(
         "--record",

@@ -188,6 +188,8 @@ class ScenarioView:
     tables: list[SetupTable] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
     aids: list[str] = field(default_factory=list)  # titles of its play-aid tables
+    #: what the scenario says it assumed (`assumed:`): (what, reason), marked † in its tables
+    assumed: list[tuple[str, str]] = field(default_factory=list)
     other: Node | None = None
 
 
@@ -816,6 +818,7 @@ _SCENARIO_HANDLED = frozenset(
         "scenario",
         "id",
         "base",
+        "assumed",
         "title",
         "name",
         "doc",
@@ -853,12 +856,24 @@ def _label(
 
 
 def _titles_in(value: Any, out: dict[str, str]) -> None:
-    """Field titles declared anywhere under `state:` (a `title:` next to a field's `type:`)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if isinstance(v, dict) and "type" in v and isinstance(v.get("title"), str):
+    """Field titles declared anywhere under `state:` (a `title:` next to a field's `type:`),
+    by name, and by scope: ``players.<f>``, ``globals.<f>``, ``entities.<kind>.<f>`` (two
+    kinds may title a field of the same name differently)."""
+    if not isinstance(value, dict):
+        return
+    scopes: list[tuple[str, Any]] = [
+        ("globals", value.get("globals")),
+        ("players", value.get("player")),
+    ]
+    entities = value.get("entities")
+    for kind, decl in entities.items() if isinstance(entities, dict) else []:
+        for part in ("attributes", "fields"):
+            scopes.append((f"entities.{kind}", decl.get(part) if isinstance(decl, dict) else None))
+    for scope, decls in scopes:
+        for k, v in decls.items() if isinstance(decls, dict) else []:
+            if isinstance(v, dict) and isinstance(v.get("title"), str):
                 out.setdefault(str(k), v["title"])
-            _titles_in(v, out)
+                out[f"{scope}.{k}"] = v["title"]
 
 
 class _Names:
@@ -967,6 +982,13 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 rec.get("name", names.label(seat)) if isinstance(rec, dict) else rec
             )
     t = names.titles
+    assumed = doc.get("assumed") if isinstance(doc.get("assumed"), dict) else {}
+    for what, why in assumed.items():
+        view.assumed.append((_assumed_label(str(what), names, t), " ".join(str(why).split())))
+
+    def mark(path: str) -> str:
+        """` †` after what the scenario says it assumed."""
+        return " †" if path in assumed else ""
 
     if isinstance(doc.get("seats"), dict):
         view.facts.append(
@@ -1009,7 +1031,11 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                     cells.append("all its cards")
                 else:
                     cells.append(names.of(value, seats))
-            rows.append([names.label(f, t)] + cells)
+            rows.append(
+                [names.label(f"players.{f}", t) if f"players.{f}" in t else names.label(f, t)]
+                + cells
+            )
+            rows[-1][0] += mark(f"players.{f}")
         heads = [
             seats[c]
             if c in seats and seats[c] != names.label(c) and not seats[c].startswith(names.label(c))
@@ -1059,8 +1085,16 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 ]
                 for rid, r in records.items()
             ]
+            heads = [
+                (t.get(f"entities.{kind}.{f}") or names.label(f, t)) + mark(f"entities.{kind}.{f}")
+                for f in fields
+            ]
             view.tables.append(
-                SetupTable(plural, [names.label(kind)] + [names.label(f, t) for f in fields], rows)
+                SetupTable(
+                    plural + mark(f"entities.{kind}"),
+                    [names.label(kind) + mark(f"entities.{kind}")] + heads,
+                    rows,
+                )
             )
 
     cards = doc.get("cards")
@@ -1092,6 +1126,20 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
     if rest:
         view.other = _node(rest)
     return view
+
+
+def _assumed_label(path: str, names: _Names, t: dict[str, str]) -> str:
+    """``entities.area.points`` as "Areas: Territory points", ``players.debt`` as "Players:
+    Debts", ``entities.goal`` as "Goals"."""
+    parts = path.split(".")
+    if parts[0] == "entities" and len(parts) >= 2:
+        plural = names.label(names.plurals.get(parts[1], f"{parts[1]}s"))
+        if len(parts) == 2:
+            return plural
+        return f"{plural}: {t.get(path) or names.label(parts[2], t)}"
+    if len(parts) == 2:
+        return f"{names.label(parts[0])}: {t.get(path) or names.label(parts[1], t)}"
+    return path
 
 
 def _scenario_order(known: dict[str, tuple[str, Any]]) -> list[str]:

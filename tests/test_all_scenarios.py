@@ -177,6 +177,16 @@ def _other_value(value: Any, rng: random.Random) -> Any:
     return ("changed", repr(value))
 
 
+def _other_set(mask: int, n: int, rng: random.Random) -> int:
+    """Another set (bitmask) of as many of ``n`` records, if there is one."""
+    size = bin(mask).count("1")
+    chosen = rng.sample(range(n), size)
+    out = 0
+    for c in chosen:
+        out |= 1 << c
+    return out
+
+
 def _other_word(spec: GameSpec, kind: str, value: Any) -> Any:
     """Another value a log line can show where it shows ``value`` (of a template's ``kind``)."""
     if kind.startswith("list:"):
@@ -212,6 +222,14 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
     for slot, i in hidden:
         if slot.scope == "p" and slot.ref == "card" and slot.kind in ("set", "seq"):
             zones.setdefault(i, []).append((slot, slot.offset + i))
+        elif slot.kind == "set" and slot.ref in spec.ids:
+            # a hidden set of records shows its size only: other records, as many
+            T[slot.offset + i] = _other_set(S[slot.offset + i], len(spec.ids[slot.ref]), rng)
+        elif slot.kind == "seq" and slot.ref in spec.ids:
+            # a hidden list of records (a face-down deck) shows its length only
+            seq = list(S[slot.offset + i])
+            n = len(spec.ids[slot.ref])
+            T[slot.offset + i] = tuple(rng.randrange(n) for _ in seq)
         else:
             T[slot.offset + i] = _other_value(S[slot.offset + i], rng)
     # each seat's hidden cards, dealt again between its hidden zones (sizes kept)

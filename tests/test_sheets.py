@@ -48,11 +48,14 @@ def test_rot_sample_cells(rendered):
 
 
 def test_westphalia_gaps_shown(rendered):
-    """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02"""
+    """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02, WEST-I3A-02"""
     _pdf, text = rendered["westphalia"]
-    assert "Arrears Table" in text and "Debts gap" in text
+    # the Arrears Table is not printed: every cell is assumed, with the reason in the notes
+    assert "Arrears Table / 0-9 / 0: 2" in text and "printed only on the Arrears cards" in text
     assert "Gaps (referred to but not printed)" in text
-    assert "the rulebook refers to it but does not print it" in text
+    # the assumed map and Powers cards of the scenario are marked, with their reasons
+    assert "Assumed by this scenario" in text and "Adjacent †" in text
+    assert "Areas: Adjacent: Not printed: roughly geographic." in text
     assert "Lorraine 1 French Army & Claim" in text
     assert "The Dutch Republic 16" in text
 
@@ -79,8 +82,10 @@ def test_assumed_and_gap_cells_marked_in_html():
     assert html.count('class="assumed"') == 24
     assert '<span class="dagger">&dagger;1</span>' in html
     html = sheets.render_html("westphalia")
-    assert html.count('<td class="gap">') == 9
-    assert html.count('<span class="gap-mark">gap</span>') == 10  # 9 cells and the legend
+    assert html.count('<td class="gap">') == 8
+    assert html.count('<span class="gap-mark">gap</span>') == 9  # 8 cells and the legend
+    assert "&dagger;30" in html  # the 30 assumed cells of the Arrears Table
+    assert html.count('<span class="assumed">') == 15  # what the scenario says it assumed
     assert "— gap —" not in html
 
 

@@ -50,13 +50,15 @@ def test_diplomacy_steps(t, index):
     assert [c.value for c in t["diplomacy_steps"].cells()] == index["WEST-4-01"]["table"]
 
 
-def test_arrears_table_is_a_gap(t, index):
+def test_arrears_table_is_assumed_whole(t, index):
     """Rules: WEST-4B-01"""
     assert "Arrears Table" in index["WEST-4B-01"]["data_missing"]
-    with pytest.raises(tables.TableGap) as err:
-        t["arrears"].lookup(debts="debts", prestige="prestige")
-    assert "not print" in str(err.value)
-    assert t["arrears"].counts() == {"printed": 0, "assumed": 0, "gap": 1}
+    arrears = t["arrears"]
+    assert arrears.counts() == {"printed": 0, "assumed": 30, "gap": 0}
+    # rises with Debts, falls with Prestige (the assumed shape)
+    assert arrears.lookup(debts=5, prestige=0).value == 2
+    assert arrears.lookup(debts=45, prestige=0).value == 6
+    assert arrears.lookup(debts=45, prestige=9).value == 3
 
 
 def test_battle_numbers(t, index):

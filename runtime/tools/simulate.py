@@ -204,7 +204,7 @@ class SimResult:
                 lo, hi = wilson(k, n)
                 lines.append(f"  {what}: {k} ({k / n:.1%}, 95% CI {lo:.1%}-{hi:.1%})")
         endings = self.endings
-        if len(endings) > 1:
+        if endings:
             lines.append("  endings:")
             for reason, k in endings.items():
                 lines.append(f"    {k:>6}  {k / n:6.1%}  {reason}")
