@@ -154,33 +154,29 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
     steps = d.get("steps") or []
     for i, step in enumerate(steps):
         where = ("steps", i)
-        if "decide" in step:
-            dec = step["decide"]
+        for kind in ("decide", "refuse"):
+            if kind not in step:
+                continue
+            dec = step[kind]
             seat = dec["player"]
             if seat not in conv.seats:
-                raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, "decide", "player")))
+                raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, kind, "player")))
             try:
                 g.apply(conv.seats.index(seat), dec["option"])
             except GameError as exc:
-                raise _Fail(str(exc), doc.pos((*where, "decide", "option"))) from None
-        if "refuse" in step:
-            ref = step["refuse"]
-            seat = ref["player"]
-            if seat not in conv.seats:
-                raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, "refuse", "player")))
-            try:
-                g.apply(conv.seats.index(seat), ref["option"])
-            except GameError as exc:
-                if ref["reason"] not in str(exc):
+                if kind == "decide":
+                    raise _Fail(str(exc), doc.pos((*where, kind, "option"))) from None
+                if dec["reason"] not in str(exc):
                     raise _Fail(
-                        f"{ref['option']!r} is refused, but with {str(exc)!r}",
-                        doc.pos((*where, "refuse", "reason")),
+                        f"{dec['option']!r} is refused, but with {str(exc)!r}",
+                        doc.pos((*where, kind, "reason")),
                     ) from None
             else:
-                raise _Fail(
-                    f"{ref['option']!r} was accepted, expected it refused",
-                    doc.pos((*where, "refuse", "option")),
-                )
+                if kind == "refuse":
+                    raise _Fail(
+                        f"{dec['option']!r} was accepted, expected it refused",
+                        doc.pos((*where, kind, "option")),
+                    )
         if "expect" in step:
             expect(doc, (*where, "expect"), step["expect"], g, conv)
     return len(steps)

@@ -129,19 +129,22 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
             continue
         arg: list[tuple[str, ir.Type]] = []
         ref = ""
+
+        def query(
+            part: str, returns: ir.Type, value: Any, name: str = name, o: Any = gorigin
+        ) -> None:
+            """The function ``deal__<good>__<part>(giver, receiver)`` returning ``value``."""
+            fname = f"deal__{name}__{part}"
+            game.functions[fname] = ir.Routine(
+                fname, "function", list(parties), returns, [Return(here, 0, value)], o
+            )
+
         if shape == "amount":
             most = b.expression(doc, (*gpath, "amount"), f"amount of good {name!r}")
             if most is None:
                 continue
             value = most if when is None else Ternary(here, 0, when, most, Int(here, 0, 0))
-            game.functions[f"deal__{name}__most"] = ir.Routine(
-                f"deal__{name}__most",
-                "function",
-                list(parties),
-                ir.INT,
-                [Return(here, 0, value)],
-                gorigin,
-            )
+            query("most", ir.INT, value)
             arg = [("n", ir.INT)]
         elif shape == "pick":
             if "item" not in good:
@@ -157,26 +160,10 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
             source = b.expression(doc, (*gpath, "from"), f"list of good {name!r}")
             if source is None:
                 continue
-            comp = Comp(here, 0, Name(here, 0, "x"), "x", source, when)
-            game.functions[f"deal__{name}__options"] = ir.Routine(
-                f"deal__{name}__options",
-                "function",
-                list(parties),
-                ir.list_of(t),
-                [Return(here, 0, comp)],
-                gorigin,
-            )
+            query("options", ir.list_of(t), Comp(here, 0, Name(here, 0, "x"), "x", source, when))
             arg = [("x", t)]
         else:
-            ok = when if when is not None else Bool(here, 0, True)
-            game.functions[f"deal__{name}__ok"] = ir.Routine(
-                f"deal__{name}__ok",
-                "function",
-                list(parties),
-                ir.BOOL,
-                [Return(here, 0, ok)],
-                gorigin,
-            )
+            query("ok", ir.BOOL, when if when is not None else Bool(here, 0, True))
         body: list[Stmt] | None
         if promise is not None:
             title = str(good.get("title") or name.replace("_", " "))

@@ -374,30 +374,27 @@ class GameSpec:
                 return (self.split_id(kind, v), self.split_label(kind, v, S), v)
 
             return OptionRows(len(split), split_row)  # type: ignore[return-value]
-        if site.options == "report":
+        if site.options in ("report", "offer"):
+            # numbered options, then the decline ("done": nothing changed; "pass")
             n = len(self.templates[site.prompt].kinds)
-            done = ("done", self.render(site.decline, d[3][n:], S), None)
-            changes = d[2]
+            word = "done" if site.options == "report" else "pass"
+            decline = (word, self.render(site.decline, d[3][n:], S), None)
+            values = d[2]
+            if site.options == "report":
+                ident, label = self.report_id, (lambda v: self.report_label(v, S))
+            else:
+                ident, label = (
+                    (lambda v: deals.deal_id(self, v)),
+                    (lambda v: deals.label(self, v, S)),
+                )
 
-            def report_row(i: int) -> tuple[str, str, Any]:
-                if i == len(changes):
-                    return done
-                v = changes[i]
-                return (self.report_id(v), self.report_label(v, S), v)
+            def row(i: int) -> tuple[str, str, Any]:
+                if i == len(values):
+                    return decline
+                v = values[i]
+                return (ident(v), label(v), v)
 
-            return OptionRows(len(changes) + 1, report_row)  # type: ignore[return-value]
-        if site.options == "offer":
-            n = len(self.templates[site.prompt].kinds)
-            passing = ("pass", self.render(site.decline, d[3][n:], S), None)
-            offers = d[2]
-
-            def offer_row(i: int) -> tuple[str, str, Any]:
-                if i == len(offers):
-                    return passing
-                v = offers[i]
-                return (deals.deal_id(self, v), deals.label(self, v, S), v)
-
-            return OptionRows(len(offers) + 1, offer_row)  # type: ignore[return-value]
+            return OptionRows(len(values) + 1, row)  # type: ignore[return-value]
         out = [(self.option_id(site, v), self.option_label(site, v, S), v) for v in d[2]]
         if site.optional:
             n = len(self.templates[site.prompt].kinds)

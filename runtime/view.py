@@ -3,9 +3,10 @@
 ``view(spec, S, player)`` copies a state with everything ``player`` may not see replaced by
 :class:`~rulecraft.runtime.named.Hidden` (a hidden list keeps its length): fields declared
 ``owner`` (unless the player owns them) or ``none``, the generator and the seed, other
-players' answers to a simultaneous decision, the options of other players' decisions and
-log lines addressed to others. ``determinize(spec, V, rng)`` turns such a view back into a
-full state consistent with it, for bots that simulate; it never reads the true state.
+players' answers to a simultaneous decision, the options of other players' decisions, log
+lines addressed to others, and the deals in routines' locals it is not a party to.
+``determinize(spec, V, rng)`` turns such a view back into a full state consistent with it,
+for bots that simulate; it never reads the true state.
 """
 
 from __future__ import annotations
@@ -101,21 +102,17 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
 def _stack_for(node: Any, player: int | None) -> Any:
     """The stack with every deal in a routine's locals hidden from those not its parties
     (an offer being answered is seen by its parties only)."""
+
+    def secret(x: Any) -> bool:
+        return is_deal(x) and (player is None or player not in parties(x))
+
     top = node
     frames = []
     changed = False
     while node is not None:
         F = node[0]
-        if any(is_deal(x) and (player is None or player not in parties(x)) for x in F[2:]):
-            F = (
-                *F[:2],
-                *(
-                    Hidden(None)
-                    if is_deal(x) and (player is None or player not in parties(x))
-                    else x
-                    for x in F[2:]
-                ),
-            )
+        if any(secret(x) for x in F[2:]):
+            F = (*F[:2], *(Hidden(None) if secret(x) else x for x in F[2:]))
             changed = True
         frames.append(F)
         node = node[1]

@@ -9,6 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from rulecraft.compiler.diagnostics import Diagnostic
 from rulecraft.compiler.project import compile_project, new_sink
@@ -137,3 +138,24 @@ def import_generated(root: Path, game: str, register: bool = False) -> ModuleTyp
 def scenario_module(package: ModuleType, scenario: str) -> ModuleType:
     """The module of one scenario of a package from :func:`import_generated`."""
     return sys.modules[f"{package.__name__}.{scenario}"]
+
+
+#: scratch projects of fixture games, kept for the whole test process
+_FIXTURE_DIRS: list[Any] = []
+
+
+def fixture_game(name: str) -> tuple[Path, ModuleType]:
+    """The fixture game ``tests/fixtures/games/<name>/`` compiled by the real pipeline into a
+    scratch project (kept until the test process ends): its root and its generated package."""
+    import tempfile
+
+    scratch = tempfile.TemporaryDirectory(prefix=f"rulecraft-{name}-")
+    _FIXTURE_DIRS.append(scratch)
+    root = Path(scratch.name)
+    (root / "rules").mkdir()
+    (root / "generated").mkdir()
+    shutil.copytree(
+        Path(__file__).resolve().parent / "fixtures" / "games" / name, root / "rules" / name
+    )
+    compile_into(root)
+    return root, import_generated(root, name)

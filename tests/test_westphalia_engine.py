@@ -158,6 +158,7 @@ def test_simulate_counts_shared_victories_and_final_scoring():
     r = simulate(Game.named(f"{GAME}/congress", 0).spec, "congress", 40, 7, ["random"] * 6)
     assert sum(r.wins.values()) >= r.games - r.shared_defeats
     assert r.shared_victories > 0 and r.ties == 0
+    assert "all six met their Victory Conditions: Final Scoring" in r.endings
     assert set(r.endings) <= {
         "Victory Conditions after Debt Resolution",
         "all six met their Victory Conditions: Final Scoring",

@@ -278,6 +278,21 @@ def table_programs(g: ir.Game) -> dict[str, tuple[Any, ...]]:
     return out
 
 
+def end_reasons(g: ir.Game) -> tuple[str, ...]:
+    """The reasons the rules give for ending the game (`end_game(..., "reason")` with a reason
+    written out), in the order they appear: reports count games for each, zeros included."""
+    from ..effects import Call, Str, walk
+
+    out: list[str] = []
+    for r in g.routines():
+        for n in walk(r.body):
+            if isinstance(n, Call) and n.func == "end_game" and len(n.args) > 1:
+                a = n.args[1]
+                if isinstance(a, Str) and a.is_plain and a.plain not in out:
+                    out.append(a.plain)
+    return tuple(out)
+
+
 def stable_functions(games: list[ir.Game]) -> set[str]:
     """Functions with the same definition in every scenario, calling only such functions."""
     from ..effects import Call, walk
@@ -341,6 +356,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         sd.data["deal_value"] = sd.primary["deal_value"] = g.deal_value
         decks = tuple(t for t, et in g.entities.items() if et.deck)
         sd.data["deck_types"] = sd.primary["deck_types"] = decks
+        sd.data["end_reasons"] = sd.primary["end_reasons"] = end_reasons(g)
         base = g.scenario.base if g.scenario.base in games else None
         parent = classes[base] if base is not None else classes.get(root_sid)
         tables = parent.tables.copy() if parent is not None else Tables.new()

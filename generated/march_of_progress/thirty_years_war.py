@@ -89,6 +89,7 @@ PRIMARY: dict[str, Any] = {
     "deck_types": (),
     "e_action_group": E_ACTION_GROUP,
     "e_country_kind": E_COUNTRY_KIND,
+    "end_reasons": ("the players agreed to end the game",),
     "flow": (
         "setup__armies",
         "setup__initiative",

@@ -1375,6 +1375,7 @@ PRIMARY: dict[str, Any] = {
     "e_season_name": E_SEASON_NAME,
     "e_side": E_SIDE,
     "e_spain_regime": E_SPAIN_REGIME,
+    "end_reasons": ("the last turn of the scenario has been played",),
     "fact_titles": {
         "g.allied_hex_next_to_vichy": "Allies control a supplied continental hex adjacent to Vichy France",
         "g.moves_first": "Side moving first this game turn",

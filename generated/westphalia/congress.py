@@ -307,6 +307,10 @@ PRIMARY: dict[str, Any] = {
     "e_partnership": E_PARTNERSHIP,
     "e_theater": E_THEATER,
     "e_track": E_TRACK,
+    "end_reasons": (
+        "Victory Conditions after Debt Resolution",
+        "all six met their Victory Conditions: Final Scoring",
+    ),
     "flow": (
         "setup__decks",
         None,

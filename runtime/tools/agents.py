@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from ..deals import is_deal, parties
+from ..deals import carry_out, deal_id, is_deal, parties
 from ..game import Decision
 from ..layout import LIMIT, LOG, PENDING, RESULT, STACK, TURN
 from ..machine import DeadEnd, GameError, TurnLimit, answer, playout, run
@@ -80,37 +80,32 @@ def trade(
     if value is None:
         return None
     me = decision.player
+    engine = spec.engine
     if decision.kind == "yes-no":
         deal = offer_in(view, me)
         if deal is None:
             return None
         S = determinize(spec, view, rng)
         T = S[:]
-        for g, giver, receiver, x in deal[1:]:
-            spec.engine.deal_give(T, g, giver, receiver, x)
+        carry_out(engine, T, deal)
         return "yes" if value(T, me) >= value(S, me) else "no"
     if decision.kind != "propose":
         return None
-    options: Any = decision.options
-    n = len(options) - 1  # the last is "pass"
-    if n <= 0:
+    offers = next(d[2] for d in view[PENDING] if d[0] == me)  # its own: never hidden
+    if len(offers) == 0:
         return "pass"
     S = determinize(spec, view, rng)
     S[LOG] = False
     base = {q: value(S, q) for q in range(len(spec.seats))}
-    best, best_gain = "pass", 0
-    for i in sorted({rng.randrange(n) for _ in range(min(sample, n))}):
-        opt = options[i]
-        found, deal = spec.find_option(view[PENDING][0], opt.id, S)
-        if not found:
-            continue
+    best, best_gain = None, 0
+    for i in sorted({rng.randrange(len(offers)) for _ in range(min(sample, len(offers)))}):
+        deal = offers[i]
         T = S[:]
-        for g, giver, receiver, x in deal[1:]:
-            spec.engine.deal_give(T, g, giver, receiver, x)
+        carry_out(engine, T, deal)
         gain = value(T, me) - base[me]
         if gain > best_gain and all(value(T, q) >= base[q] for q in parties(deal) if q != me):
-            best, best_gain = opt.id, gain
-    return best
+            best, best_gain = deal, gain
+    return "pass" if best is None else deal_id(spec, best)
 
 
 class TraderAgent:

@@ -129,14 +129,17 @@ class SimResult:
         """Games nobody won, all sharing in defeat (not a tie)."""
         return sum(1 for o in self.outcomes if not o[2] and not o[1])
 
+    #: the reasons the rules give for ending a game (the engine's ``end_reasons``)
+    reasons: tuple[str, ...] = ()
+
     @property
     def endings(self) -> dict[str, int]:
-        """How many games ended for each reason the rules give (`end_game`)."""
-        out: dict[str, int] = {}
+        """How many games ended for each reason the rules give (`end_game`), zeros included."""
+        out: dict[str, int] = dict.fromkeys(self.reasons, 0)
         for o in self.outcomes:
             if len(o) > 6:
                 out[o[6]] = out.get(o[6], 0) + 1
-        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+        return out
 
     @property
     def mean_turns(self) -> float:
@@ -377,4 +380,5 @@ def simulate(
         decisions,
         seconds,
         outcomes,
+        tuple(spec.data.get("end_reasons", ())),
     )
