@@ -23,6 +23,7 @@ setup(
     packages=[
         "rulecraft.compiler",
         "rulecraft.compiler.codegen",
+        "rulecraft.compiler.templates",  # data only: the Jinja2 templates
         "rulecraft.runtime",
         "rulecraft.runtime.tools",
         "rulecraft.generated",

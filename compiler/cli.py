@@ -268,12 +268,59 @@ def _discover() -> None:
                 UNAVAILABLE[mod] = str(exc)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulecraft")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
+# -- list -------------------------------------------------------------------------------
+def _list_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", nargs="?", help="only this game")
+
+
+def _list(args: argparse.Namespace) -> int:
+    """Every compiled game, its scenarios and their seats: what `play` and `simulate` take."""
+    from rulecraft.runtime.registry import known_games, load_spec
+    from rulecraft.runtime.tools.balance import scenarios_of
+
+    games = [g for g in known_games() if "/" not in g]
+    if args.game is not None:
+        if args.game not in games:
+            known = ", ".join(games) or "none"
+            raise CLIError(f"unknown game {args.game!r} (compiled games: {known})")
+        games = [args.game]
+    if not games:
+        raise CLIError("no compiled game: run `rulecraft compile` in a checkout with rules/")
+    for game in games:
+        load_spec(game)  # a clear error if it is not compiled
+        scenarios = scenarios_of(game)
+        print(f"{game}: {scenarios[0][0].title}")
+        for spec, sid in scenarios:
+            seats = ", ".join(
+                f"{seat} ({label})" if label.lower() != seat else seat
+                for seat, label in zip(spec.seats, spec.seat_labels, strict=True)
+            )
+            print(f"  {game}/{sid}: {spec.scenarios[sid].title}")
+            print(f"      seats: {seats}")
+    return 0
+
+
+command("list", "the compiled games, their scenarios and seats", _list_args, _list)
+
+
 def build_parser() -> argparse.ArgumentParser:
     epilog = "; ".join(f"{m} unavailable ({why})" for m, why in sorted(UNAVAILABLE.items()))
     parser = _Parser(
         prog="rulecraft",
         description="Board-game rules as data, compiled to engines.",
         epilog=epilog or None,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"rulecraft {_version()}", help="show the version"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in sorted(COMMANDS):

@@ -81,3 +81,19 @@ def test_unknown_scenario_is_one_line_error(capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err
     assert err.startswith("rulecraft: error: ") and "Traceback" not in err
     assert "march_of_progress/thirty_years_war" in err
+
+
+def test_version_and_list(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith("rulecraft ")
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "march_of_progress/thirty_years_war: Introduction: The Thirty Years War" in out
+    assert "seats: blue (France), orange (The Dutch Republic)" in out
+    assert "westphalia/congress" in out
+    assert main(["list", "westphalia"]) == 0
+    assert "march_of_progress" not in capsys.readouterr().out
+    assert main(["list", "nothing"]) == 1
+    assert "unknown game 'nothing'" in capsys.readouterr().err

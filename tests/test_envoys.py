@@ -206,12 +206,14 @@ def test_terminal_play_types_an_allocation(capsys):
 
     from rulecraft.runtime.tools.terminal import play
 
-    moves = "done\nport=2 abbey=2\nport=1 fort=9\nwest_fort=2\nq\n"
+    # an empty line where the screen passes to the other player
+    moves = "done\nport=2 abbey=2\n\nport=1 fort=9\nwest_fort=2\n\nq\n"
     out = io.StringIO()
     play(SPEC, "rivals", ["human", "human"], 3, input=io.StringIO(moves), output=out)
     text = out.getvalue()
     assert "Split up to 4 points, at most 2 on one, over:" in text
     assert "No allocation 'port=1 fort=9'" in text
+    assert "--- Pass to West and press Enter ---" in text
     assert "other players look away" in text
     assert "Name a city to court" in text  # both allocations were taken
 

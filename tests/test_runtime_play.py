@@ -197,3 +197,13 @@ def test_random_playout_speed_smoke():
         while not c.finished:
             d = c.pending()[0]
             c.apply(d.player, d.options[r.randrange(len(d.options))].id)
+
+
+def test_terminal_accepts_a_label_or_the_unique_start_of_one():
+    g = Game.new(SPEC, "duel", 3)
+    second = g.legal(0)[1]
+    result, text = _play(f"card\n{second.label.upper()}\nquit\n")
+    assert "No option 'card'" in text  # the start of every label: not unique
+    assert f"You commit {second.id.split(':')[1]}." in text
+    result, text = _play(f"{second.id.split(':')[1]}\nquit\n")  # the id without its kind
+    assert f"You commit {second.id.split(':')[1]}." in text

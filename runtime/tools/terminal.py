@@ -18,7 +18,8 @@ __all__ = ["play", "render_view", "SEAT_KINDS"]
 SEAT_KINDS = ("human", "random", "mc", "trader")
 
 HELP = """\
-Type the number or the id of an option.
+Type the number, the id or the name of an option (the start of a name is enough when only
+one option has it).
   undo   take back your last decision (not past a die roll or a reveal)
   help   this text
   quit   leave the game"""
@@ -109,7 +110,8 @@ def play(
 ) -> dict[str, Any] | None:
     """Play at the terminal; ``seats`` gives "human", "human:NAME", "random", "mc" or
     "mc:PLAYOUTS" per seat (one kind: every seat). Seats of the same "human:NAME" are one
-    person: hot-seat play asks the others to look away only when the person changes.
+    person: when the person changes, the screen is cleared and the game waits for Enter ("pass
+    to ...") before it shows the next person's view.
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
     Returns the result, or None if a human quit.
@@ -139,6 +141,13 @@ def play(
     def say(text: str = "") -> None:
         print(text, file=output)
 
+    def clear() -> None:
+        """Clear a real screen (a script or a pipe gets a blank line instead)."""
+        if getattr(output, "isatty", lambda: False)():
+            output.write("\033[2J\033[H")
+        else:
+            say("")
+
     def show_log(player: int | None) -> None:
         lines = game.log_for(player)
         for text in lines[seen[player] :]:
@@ -155,8 +164,12 @@ def play(
             if res.get("tie"):
                 among = f" between {winners}" if winners else ""
                 say(f"Game over: a tie{among} ({res.get('reason')}).")
+            elif len(res.get("winners", [])) > 1:
+                say(f"Game over: {winners} share the victory ({res.get('reason')}).")
+            elif not res.get("winners"):
+                say(f"Game over: nobody wins, all share in defeat ({res.get('reason')}).")
             else:
-                say(f"Game over: {winners or 'nobody'} wins ({res.get('reason')}).")
+                say(f"Game over: {winners} wins ({res.get('reason')}).")
             return res
         pending = game.pending()
         bot_turn = [d for d in pending if d.player in bots]
@@ -173,6 +186,16 @@ def play(
             who = labels[d.player]
             if person[d.player] != spec.seats[d.player]:
                 who = f"{person[d.player]} ({who})"
+            if last_human is not None:
+                # hot seat: the last person's screen goes before the next one sits down
+                clear()
+                output.write(f"--- Pass to {who} and press Enter ---")
+                output.flush()
+                if not input.readline():
+                    say("")
+                    say("End of input: game abandoned.")
+                    return None
+                clear()
             say(f"\n--- {who} to decide; other players look away ---")
         last_human = d.player
         say("")
@@ -365,7 +388,26 @@ def _match(text: str, d: Decision, game: Any = None) -> str | None:
     for opt in d.options:
         if opt.id == text:
             return opt.id
-    return None
+    return _by_name(text, d)
+
+
+def _by_name(text: str, d: Decision) -> str | None:
+    """The option a label names (any case), or the only one whose label or id (without its
+    ``kind:``) starts with ``text``: ``brandenburg``, ``Bran``, ``march``."""
+    want = text.strip().lower()
+    if not want:
+        return None
+    names = [
+        (opt.id, opt.label.lower(), opt.id.partition(":")[2].lower() or opt.id.lower())
+        for opt in d.options
+    ]
+    exact = [oid for oid, label, short in names if want in (label, short)]
+    if len(exact) == 1:
+        return exact[0]
+    starts = {
+        oid for oid, label, short in names if label.startswith(want) or short.startswith(want)
+    }
+    return next(iter(starts)) if len(starts) == 1 else None
 
 
 def _allocation(text: str, d: Decision, game: Any) -> str | None:
