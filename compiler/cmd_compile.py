@@ -59,7 +59,21 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
         print(sink.render_all(), file=sys.stderr)
         return 1
     if not generate:
-        print(f"rulecraft: {len(result.games)} engine game(s) checked, no errors", file=sys.stderr)
+        scenarios: dict[str, list[str]] = {}
+        for key in result.games:
+            game, _, sid = key.partition("/")
+            scenarios.setdefault(game, []).append(sid)
+        names = args.games or sorted(
+            p.name for p in (root / "rules").iterdir() if p.is_dir() and not p.name.startswith(".")
+        )
+        for game in names:
+            sids = scenarios.get(game)
+            what = (
+                f"{len(sids)} scenario{'s' if len(sids) != 1 else ''} ({', '.join(sids)})"
+                if sids
+                else "tables only (no scenario to play yet)"
+            )
+            print(f"rulecraft: {game}: {what}, no errors", file=sys.stderr)
         return 0
     if getattr(args, "check", False):
         diff = diff_outputs(root, result.outputs, args.games or None)

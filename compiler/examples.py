@@ -141,7 +141,17 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
             doc.pos(("scenario",)),
             "scenarios: " + ", ".join(spec.scenarios),
         )
-    g = Game.new(spec, scenario, int(d.get("seed", 0)))
+    if scenario != spec.scenario:
+        from rulecraft.runtime.registry import load_spec
+
+        spec = load_spec(spec.game, scenario)
+    readings = d.get("constants") or {}
+    if readings:
+        try:
+            spec = spec.with_constants(**readings)
+        except GameError as exc:
+            raise _Fail(str(exc), doc.key_pos(("constants",))) from None
+    g = Game.new(spec, None, int(d.get("seed", 0)))
     conv = Converter(game, g.state, g.spec)
     for key, value in (d.get("setup") or {}).items():
         try:
@@ -190,18 +200,26 @@ def expect(doc: Document, where: tuple, exp: dict[str, Any], g: Any, conv: Conve
             raise _Fail(str(exc.args[0]), doc.key_pos((*where, "state", key))) from None
         if not _same(got, want):
             raise _Fail(f"{key} is {got!r}, expected {want!r}", doc.pos((*where, "state", key)))
-    log = [line for line, _ in g.state["log"]]
-    start = 0
-    for j, text in enumerate(exp.get("log") or []):
-        hit = next((k for k in range(start, len(log)) if text in log[k]), None)
-        if hit is None:
-            tail = "\n".join(log[-8:])
-            raise _Fail(
-                f"no log line contains {text!r} (in order)",
-                doc.pos((*where, "log", j)),
-                f"the last log lines:\n{tail}",
-            )
-        start = hit + 1
+    # `log`: the public log (what a spectator reads); `log_of`: what one seat reads
+    checks: list[tuple[tuple, list[str], list[str]]] = [
+        ((*where, "log"), exp.get("log") or [], g.log_for(None))
+    ]
+    for seat, lines in (exp.get("log_of") or {}).items():
+        if seat not in conv.seats:
+            raise _Fail(f"unknown seat {seat!r}", doc.key_pos((*where, "log_of", seat)))
+        checks.append(((*where, "log_of", seat), lines, g.log_for(conv.seats.index(seat))))
+    for at, wanted, log in checks:
+        start = 0
+        for j, text in enumerate(wanted):
+            hit = next((k for k in range(start, len(log)) if text in log[k]), None)
+            if hit is None:
+                tail = "\n".join(log[-8:])
+                raise _Fail(
+                    f"no log line contains {text!r} (in order)",
+                    doc.pos((*at, j)),
+                    f"the last log lines:\n{tail}",
+                )
+            start = hit + 1
     if "pending" in exp:
         got = sorted(conv.seats[d.player] for d in g.pending())
         if got != sorted(exp["pending"]):
@@ -256,10 +274,29 @@ def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[Ex
         d = doc.data
         title = str(d.get("title", d["example"]))
         rules = tuple(d.get("rules") or ())
-        game_id = path.parent.parent.name
+        # `scenario: game/scenario` names the game; the short form keeps working inside
+        # rules/<game>/examples/
+        game_id, slash, sid = str(d["scenario"]).rpartition("/")
+        if not slash:
+            game_id = path.parent.parent.name
+            if path.parent.name != "examples" or not (root / "rules" / game_id).is_dir():
+                sink.error(
+                    "example",
+                    f"example {display!r} is outside rules/<game>/examples/: its scenario must "
+                    "name the game",
+                    doc.pos(("scenario",)),
+                    f"write scenario: <game>/{sid}",
+                )
+                results.append(ExampleResult(display, title, rules, 0, False))
+                continue
+        d["scenario"] = sid
         if game_id not in compiled:
+            if not (root / "rules" / game_id).is_dir():
+                sink.error("example", f"unknown game {game_id!r}", doc.pos(("scenario",)))
+                results.append(ExampleResult(display, title, rules, 0, False))
+                continue
             compiled[game_id] = compile_project(root, sink, [game_id], generate=False).games
-        key = f"{game_id}/{d['scenario']}"
+        key = f"{game_id}/{sid}"
         try:
             if key not in compiled[game_id]:
                 known = ", ".join(sorted(compiled[game_id])) or "none (the rules have errors)"

@@ -19,6 +19,10 @@ def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_check_passes_on_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
     assert "no errors" in capsys.readouterr().err
+    assert main(["check", "westphalia"]) == 0
+    assert capsys.readouterr().err == "rulecraft: westphalia: 1 scenario (congress), no errors\n"
+    assert main(["check", "marlborough"]) == 0
+    assert "marlborough: tables only" in capsys.readouterr().err
 
 
 def test_play_seats_a_human_and_bots_for_every_seat(

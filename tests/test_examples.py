@@ -47,3 +47,40 @@ def test_a_position_the_state_cannot_hold_is_an_error_at_its_key(tmp_path: Path)
     [err] = errors
     assert err.code == "example" and "not a valid value for 'p.blue.discard'" in err.message
     assert (err.pos.line, err.pos.col) == line_col(root, EXAMPLE, "p.blue.discard")
+
+
+def test_an_example_kept_anywhere_names_its_game(tmp_path: Path) -> None:
+    src = (REPO / "rules" / "westphalia" / "examples" / "n_private_offers.yaml").read_text()
+    anywhere = tmp_path / "mine.yaml"
+    anywhere.write_text(src.replace("scenario: congress", "scenario: westphalia/congress"))
+    sink = new_sink(REPO)
+    [result] = run_examples(REPO, [anywhere], sink)
+    assert result.ok and not sink.sorted()
+    short = tmp_path / "short.yaml"
+    short.write_text(src)
+    sink = new_sink(REPO)
+    [result] = run_examples(REPO, [short], sink)
+    [err] = sink.sorted()
+    assert not result.ok and "its scenario must name the game" in err.message
+    assert err.hint == "write scenario: <game>/congress"
+
+
+def test_log_is_the_public_log_and_log_of_what_a_seat_reads(tmp_path: Path) -> None:
+    """Rules: WEST-1-01"""
+    src = (REPO / "rules" / "westphalia" / "examples" / "n_private_offers.yaml").read_text()
+    private = "Austria offers: Austria gives Bavaria 2 Units"
+    mine = tmp_path / "public.yaml"
+    # the terms are private under this reading: the public log does not have them
+    mine.write_text(
+        src.replace("scenario: congress", "scenario: westphalia/congress").replace(
+            "log: [Austria makes an offer to Bavaria]", f'log: ["{private}"]'
+        )
+    )
+    sink = new_sink(REPO)
+    [result] = run_examples(REPO, [mine], sink)
+    assert not result.ok and f"no log line contains {private!r}" in sink.sorted()[0].message
+    # under the literal reading (offers public) the same expectation holds
+    mine.write_text(mine.read_text().replace("open_negotiation: false", "open_negotiation: true"))
+    sink = new_sink(REPO)
+    [result] = run_examples(REPO, [mine], sink)
+    assert result.ok, [e.render() for e in sink.sorted()]
