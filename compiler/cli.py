@@ -97,6 +97,12 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "human:NAME for a person who holds several seats (human:ann,human:ann,human:bob)",
     )
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: time-based)")
+    p.add_argument(
+        "--auto",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="answer a decision with a single option at once (default: on against bots)",
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -116,7 +122,7 @@ def _play(args: argparse.Namespace) -> int:
             raise CLIError(
                 f"unknown seat kind {kind!r} (use human, human:NAME, random, mc or trader)"
             )
-    play(spec, scenario, args.seats, seed)
+    play(spec, scenario, args.seats, seed, auto=args.auto)
     return 0
 
 

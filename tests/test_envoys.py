@@ -296,3 +296,23 @@ def test_plural_picks_the_word_for_the_number(tmp_path):
         g.apply(EAST, "city:port")
         lines += [t for t in g.log_for(None) if "courts Port with" in t]
     assert lines == ["East courts Port with 1 envoy", "East courts Port with 2 envoys"]
+
+
+def test_terminal_answers_a_single_option_at_once_against_bots():
+    import io
+
+    from rulecraft.runtime.tools.terminal import play
+
+    # West (a human) sends one envoy, to the port only: the city to court is then the port
+    def run(auto: bool | None) -> str:
+        out = io.StringIO()
+        moves = "port=1\n" + "q\n"
+        play(
+            SPEC, "rivals", ["random", "human"], 0, input=io.StringIO(moves), output=out, auto=auto
+        )
+        return out.getvalue()
+
+    text = run(None)  # default: on, since a bot plays
+    assert "West: Name a city to court - Port (the only option)" in text
+    text = run(False)
+    assert "(the only option)" not in text and "1. Port  [city:port]" in text

@@ -107,11 +107,15 @@ def play(
     seed: int,
     input: TextIO | None = None,
     output: TextIO | None = None,
+    auto: bool | None = None,
 ) -> dict[str, Any] | None:
     """Play at the terminal; ``seats`` gives "human", "human:NAME", "random", "mc" or
     "mc:PLAYOUTS" per seat (one kind: every seat). Seats of the same "human:NAME" are one
     person: when the person changes, the screen is cleared and the game waits for Enter ("pass
     to ...") before it shows the next person's view.
+
+    ``auto``: a human decision with a single option is answered at once (said in one line);
+    by default on when bots play, off when only humans do.
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
     Returns the result, or None if a human quit.
@@ -131,6 +135,8 @@ def play(
         k: make_agent(kind, derive_seed(seed, k)) for k, kind in enumerate(seats) if not is_human[k]
     }
     humans = [k for k in range(len(seats)) if is_human[k]]
+    if auto is None:
+        auto = bool(bots)
     #: who sits at each human seat: a name given with human:NAME, else the seat itself
     person = {k: seats[k].partition(":")[2] or spec.seats[k] for k in humans}
     labels = spec.seat_labels
@@ -180,6 +186,11 @@ def play(
             game.apply(d.player, bot.choose(view, d, game.spec))
             continue
         d = pending[0]
+        if auto and len(d.options) == 1:
+            only = d.options[0]
+            say(f"  {labels[d.player]}: {d.prompt} - {only.label} (the only option)")
+            game.apply(d.player, only.id)
+            continue
         if len(set(person.values())) > 1 and (
             last_human is None or person[d.player] != person[last_human]
         ):
