@@ -192,6 +192,7 @@ class Builder:
             ordered=bool(spec.get("ordered", False)),
             fact=bool(spec.get("fact", False)),
             revealable=bool(spec.get("revealable", False)),
+            internal=bool(spec.get("internal", False)),
             title=str(spec.get("title") or ""),
         )
 
@@ -215,6 +216,7 @@ class Builder:
                 origin=self.origin(doc, ("state", "entities", name), spec),
                 label=label,  # type: ignore[arg-type]
                 deck=bool(spec.get("deck", False)),
+                internal=bool(spec.get("internal", False)),
             )
         for name, spec in (state.get("entities") or {}).items():
             et = game.entities[name]

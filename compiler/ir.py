@@ -92,6 +92,7 @@ class Field:
     fact: bool = False  # external state: set by the scenario and by `report` decisions
     revealable: bool = False  # a hidden value `reveal` may show to chosen players
     title: str = ""  # how players call it (game.yaml `title:`), else made from the name
+    internal: bool = False  # bookkeeping the board does not show (`internal: true`)
 
 
 @dataclass
@@ -103,6 +104,7 @@ class EntityType:
     attributes: dict[str, Field] = field(default_factory=dict)
     fields: dict[str, Field] = field(default_factory=dict)
     deck: bool = False  # records are cards: each in exactly one place (`deck: true`)
+    internal: bool = False  # records players do not see as pieces (`internal: true`)
 
     def member(self, name: str) -> Field | None:
         return self.fields.get(name) or self.attributes.get(name)

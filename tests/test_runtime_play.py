@@ -207,3 +207,21 @@ def test_terminal_accepts_a_label_or_the_unique_start_of_one():
     assert f"You commit {second.id.split(':')[1]}." in text
     result, text = _play(f"{second.id.split(':')[1]}\nquit\n")  # the id without its kind
     assert f"You commit {second.id.split(':')[1]}." in text
+
+
+def test_the_board_uses_titles_hides_bookkeeping_and_fits_80_columns():
+    from rulecraft.runtime.registry import known_games
+    from rulecraft.runtime.tools.balance import scenarios_of
+    from rulecraft.runtime.tools.terminal import render_view
+
+    for game in [g for g in known_games() if "/" not in g]:
+        for spec, sid in scenarios_of(game):
+            g = Game.new(spec, sid, 1)
+            text = render_view(g.view(0), g.spec)
+            wide = [line for line in text.splitlines()[1:] if len(line) > 80]
+            assert not wide, (game, sid, wide[:2])
+    g = Game.named("westphalia/congress", 1)
+    text = render_view(g.view(0), g.spec)
+    assert "Tolerance Track: 3" in text and "Debts: 12" in text  # titles, not field names
+    assert "turn_over" not in text and "The acting Army's turn has ended" not in text
+    assert "Final score" not in text and "action:" not in text  # internal: not shown

@@ -312,6 +312,21 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
             for scope, etype, f in game.facts()
         }
     assert len(init) == offset, (len(init), offset)
+    # how the board names each field, and what it leaves out (`title:`, `internal:`)
+    scoped = [("g", "", game.globals), ("p", "", game.player_fields)] + [
+        ("e", t, {**et.attributes, **et.fields}) for t, et in game.entities.items()
+    ]
+    titles: dict[str, str] = {}
+    internal: list[str] = [f"e.{t}" for t, et in game.entities.items() if et.internal]
+    for scope, etype, fields in scoped:
+        for f in fields.values():
+            path = f"e.{etype}.{f.name}" if scope == "e" else f"{scope}.{f.name}"
+            if f.title:
+                titles[path] = f.title
+            if f.internal or f.name.endswith("_seen"):
+                internal.append(path)
+    data["field_titles"] = titles
+    data["internal"] = tuple(internal)
 
     # -- who and what exists
     data["id_player"] = tuple(s for s, _ in d.seats)

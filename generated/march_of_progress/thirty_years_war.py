@@ -90,6 +90,7 @@ PRIMARY: dict[str, Any] = {
     "e_action_group": E_ACTION_GROUP,
     "e_country_kind": E_COUNTRY_KIND,
     "end_reasons": ("the players agreed to end the game",),
+    "field_titles": {},
     "flow": (
         "setup__armies",
         "setup__initiative",
@@ -107,6 +108,7 @@ PRIMARY: dict[str, Any] = {
     "id_card": CARD_ID,
     "id_country": ("blue_home", "neutral", "orange_home"),
     "id_player": ("blue", "orange"),
+    "internal": (),
     "name_army": (
         "Blue army 1",
         "Blue army 2",

@@ -59,11 +59,48 @@ def _ref_name(spec: GameSpec, kind: str, v: Any) -> str:
     return spec.name_of(kind, v)
 
 
-def _table(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    return [
-        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows
-    ]
+def _table(rows: list[list[str]], width: int = 76) -> list[str]:
+    """Rows as aligned columns within ``width`` characters: the widest columns wrap (at
+    spaces) until the table fits, a row taking as many lines as its tallest cell."""
+    import textwrap
+
+    n = len(rows[0])
+    widths = [max(len(r[c]) for r in rows) for c in range(n)]
+    # a column never gets narrower than its longest word: words are not cut
+    least = [max((len(w) for r in rows for w in r[c].split()), default=1) for c in range(n)]
+    while sum(widths) + 2 * (n - 1) > width:
+        room = [c for c in range(n) if widths[c] > least[c]]
+        if not room:
+            # too many columns even with every cell wrapped: a block per record instead
+            return _blocks(rows, width)
+        c = max(room, key=lambda c: widths[c])
+        widths[c] -= 1
+    out = []
+    for r in rows:
+        cells = [
+            textwrap.wrap(cell, w, break_long_words=False) or [""]
+            for cell, w in zip(r, widths, strict=True)
+        ]
+        for i in range(max(len(c) for c in cells)):
+            parts = [
+                (c[i] if i < len(c) else "").ljust(w) for c, w in zip(cells, widths, strict=True)
+            ]
+            out.append("  ".join(parts).rstrip())
+    return out
+
+
+def _blocks(rows: list[list[str]], width: int) -> list[str]:
+    """Each record (after the header row) as its first cell, then ``column: value`` pairs
+    wrapped within ``width``."""
+    import textwrap
+
+    head, *body = rows
+    out = []
+    for r in body:
+        pairs = "; ".join(f"{h}: {v}" for h, v in zip(head[1:], r[1:], strict=True))
+        out.append(r[0])
+        out.extend(textwrap.wrap(pairs, width, initial_indent="  ", subsequent_indent="  "))
+    return out
 
 
 def render_view(V: dict[str, Any], spec: GameSpec) -> str:
@@ -77,24 +114,51 @@ def render_view(V: dict[str, Any], spec: GameSpec) -> str:
         kind = refs.get(path) or ("player" if key == "owner" else None)
         return _ref_name(spec, kind, v) if kind else _plain(v)
 
-    # the fixed list of cards each seat plays with (determinization's universe) is noise
+    import textwrap
+
+    titles: dict[str, str] = spec.data.get("field_titles", {})
+    internal = set(spec.data.get("internal", ()))
+
+    def title(path: str, key: str) -> str:
+        """The name players read: the field's `title:`, else its name in words."""
+        return titles.get(path) or key.replace("_", " ")
+
+    # the fixed list of cards each seat plays with (determinization's universe) is noise;
+    # so is what the rules declare internal (scratch flags, counters)
     skip = {"id", "name"} | ({"cards"} if "s_p_cards" in spec.data else set())
     lines = [f"== {spec.title} - turn {V['turn']} =="]
-    if V["g"]:
-        lines.append("  " + "   ".join(f"{k}: {show('g.' + k, k, v)}" for k, v in V["g"].items()))
+    shown = [(k, v) for k, v in V["g"].items() if f"g.{k}" not in internal]
+    row = ""
+    for k, v in shown:  # the globals, as many to a line as fit in 80 columns
+        item = f"{title('g.' + k, k)}: {show('g.' + k, k, v)}"
+        if row and len(row) + 3 + len(item) > 78:
+            lines.append(row)
+            row = ""
+        if not row and len(item) > 76:
+            lines.extend(textwrap.wrap(item, 78, initial_indent="  ", subsequent_indent="    "))
+            continue
+        row = f"{row}   {item}" if row else f"  {item}"
+    if row:
+        lines.append(row)
     for i, pd in enumerate(V["p"]):
         who = labels[i] + (" (you)" if i == me else "")
         lines.append(f"{who}:")
         for k, v in pd.items():
-            if k not in skip:
-                lines.append(f"    {k}: {show('p.' + k, k, v)}")
+            if k not in skip and f"p.{k}" not in internal:
+                item = f"{title('p.' + k, k)}: {show('p.' + k, k, v)}"
+                lines.extend(
+                    textwrap.wrap(item, 78, initial_indent="    ", subsequent_indent="      ")
+                )
     for etype, recs in V["e"].items():
-        if not recs:
+        if not recs or f"e.{etype}" in internal:
             continue
         cols: list[str] = []
         for r in recs:
-            cols.extend(c for c in r if c not in cols and c != "id")
-        rows = [cols] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
+            cols.extend(
+                c for c in r if c not in cols and c != "id" and f"e.{etype}.{c}" not in internal
+            )
+        heads = [title(f"e.{etype}.{c}", c) for c in cols]
+        rows = [heads] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
         lines.append(f"{etype}:")
         lines.extend("    " + line for line in _table(rows))
     return "\n".join(lines)
