@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .cli import CLIError, command
+from .codegen import FormatterMissing
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -53,7 +54,7 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
         root = find_root()
         sink = new_sink(root)
         result = compile_project(root, sink, args.games or None, generate=generate)
-    except ProjectError as exc:
+    except (ProjectError, FormatterMissing) as exc:
         raise CLIError(str(exc)) from None
     if sink.has_errors:
         print(sink.render_all(), file=sys.stderr)

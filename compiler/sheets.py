@@ -1321,7 +1321,10 @@ def html_to_pdf(html: str) -> bytes:
     try:
         import weasyprint
     except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise SheetError(f"PDF output needs WeasyPrint and its system libraries: {exc}") from None
+        raise SheetError(
+            f"PDF output needs WeasyPrint and its system libraries ({exc}): "
+            "pip install 'rulecraft[sheets]', or --format html"
+        ) from None
     base = str(Path(__file__).with_name("templates"))
     with _fixed_font_timestamps():
         return weasyprint.HTML(string=html, base_url=base).write_pdf(pdf_identifier=False)

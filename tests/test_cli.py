@@ -101,3 +101,15 @@ def test_version_and_list(capsys):
     assert "march_of_progress" not in capsys.readouterr().out
     assert main(["list", "nothing"]) == 1
     assert "unknown game 'nothing'" in capsys.readouterr().err
+
+
+def test_compile_without_the_formatter_says_which_extra(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ruff" else real(name, *a)
+    )
+    assert main(["compile", "westphalia"]) == 1
+    err = capsys.readouterr().err
+    assert "pip install 'rulecraft[compile]'" in err and "Traceback" not in err

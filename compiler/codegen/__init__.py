@@ -16,7 +16,14 @@ from .exprs import CodegenError
 from .module import _py as py_value
 from .module import extract_origins, generate_game
 
-__all__ = ["CodegenError", "format_many", "format_python", "generate_game", "py_value"]
+__all__ = [
+    "CodegenError",
+    "FormatterMissing",
+    "format_many",
+    "format_python",
+    "generate_game",
+    "py_value",
+]
 
 RUFF = [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100"]
 SORT_IMPORTS = [
@@ -25,8 +32,19 @@ SORT_IMPORTS = [
 ]
 
 
+class FormatterMissing(Exception):
+    """The pinned formatter (ruff, the `compile` extra) is not installed."""
+
+
 def format_many(texts: dict[str, str]) -> dict[str, str]:
     """Format generated modules with one run of ruff (names are file names)."""
+    import importlib.util
+
+    if importlib.util.find_spec("ruff") is None:
+        raise FormatterMissing(
+            "generating engines needs the pinned formatter ruff: "
+            "pip install 'rulecraft[compile]' (scripts/bootstrap installs everything)"
+        )
     with tempfile.TemporaryDirectory(prefix="rulecraft-") as tmp:
         for name, text in texts.items():
             Path(tmp, name).write_text(text, encoding="utf-8")
