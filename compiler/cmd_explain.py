@@ -59,21 +59,50 @@ def explain(game: ir.Game) -> dict[str, list[dict[str, Any]]]:
             row(f"flow {section}", r.name.split("__", 1)[1], r.origin.doc, r.origin.pos)
     for h in game.hooks.values():
         row("hooks", h.name, f"{h.when} {h.target}", h.origin.pos)
+    # what the scenario's own file takes away from its base
+    data = getattr(sc.doc, "data", None) or {}
+    removed: list[tuple[str, Any, tuple]] = []
+    for etype, recs in (data.get("entities") or {}).items():
+        if isinstance(recs, dict) and isinstance(recs.get("remove"), list):
+            removed.append((etype, recs["remove"], ("entities", etype, "remove")))
+    for part in ("cards", "functions", "procedures"):
+        ops = data.get(part)
+        if isinstance(ops, dict) and isinstance(ops.get("remove"), list):
+            removed.append((part, ops["remove"], (part, "remove")))
+    for section, ops in (data.get("flow") or {}).items():
+        if isinstance(ops, dict) and isinstance(ops.get("remove"), list):
+            removed.append((f"flow {section}", ops["remove"], ("flow", section, "remove")))
+    for what, ids, path in removed:
+        row("removed", what, ", ".join(map(str, ids)), sc.doc.pos(path))
     return out
 
 
+#: the width explain's text fits in
+WIDTH = 100
+
+
 def render(name: str, game: ir.Game, table: dict[str, list[dict[str, Any]]]) -> str:
+    """The table as text within WIDTH columns: what, its value (cut short with ...), and
+    where it came from (the file under rules/<game>/, line and column), right-aligned."""
     sc = game.scenario
-    lines = [f"{name}: {sc.title}", "layers: " + " -> ".join(sc.layers), ""]
+    prefix = f"rules/{game.id}/"
+    lines = [f"{name}: {sc.title}", "layers:"]
+    lines += [f"  {layer.removeprefix(prefix)}" for layer in sc.layers]
+    lines.append("")
     for section, rows in table.items():
         lines.append(f"{section}:")
-        width = max(len(r["what"]) for r in rows)
+        width = min(max(len(r["what"]) for r in rows), 32)
+        wheres = max(len(r["where"].removeprefix(prefix)) for r in rows)
+        room = max(WIDTH - 2 - width - 2 - 2 - wheres, 16)
         for r in rows:
             value = r["value"]
             shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
-            lines.append(f"  {r['what']:<{width}}  {shown:<60}  {r['where']}  [{r['layer']}]")
+            shown = " ".join(shown.split())
+            where = r["where"].removeprefix(prefix)
+            what = r["what"] if len(r["what"]) <= width else r["what"][: width - 3] + "..."
+            if len(shown) > room:
+                shown = shown[: room - 3] + "..."
+            lines.append(f"  {what:<{width}}  {shown:<{room}}  {where}".rstrip())
         lines.append("")
     return "\n".join(lines)
 
@@ -98,6 +127,8 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     names = sorted(k for k in result.games if k.startswith(game_id + "/"))
     if not scenario:
+        if len(names) > 1:
+            raise CLIError(f"{game_id} has {len(names)} scenarios: name one ({', '.join(names)})")
         scenario = names[0].split("/", 1)[1] if names else ""
     key = f"{game_id}/{scenario}"
     if key not in result.games:

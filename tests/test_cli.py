@@ -57,8 +57,14 @@ def test_explain_shows_where_a_value_came_from(capsys: pytest.CaptureFixture[str
     assert main(["explain", "march_of_progress/age_of_marlborough"]) == 0
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.strip().startswith("vp_stock"))
-    assert "36" in line and "scenarios/age_of_marlborough.yaml:" in line
-    assert "[age_of_marlborough]" in line
+    assert "36" in line and line.endswith("scenarios/age_of_marlborough.yaml:13:13")
+    assert max(len(x) for x in out.splitlines()) <= 100
+    assert main(["explain", "march_of_progress/politics_by_other_means"]) == 0
+    out = capsys.readouterr().out
+    removed = out.split("removed:\n", 1)[1].splitlines()[0]
+    assert "flow end_of_turn" in removed and "eighteen_vps" in removed
+    assert main(["explain", "march_of_progress"]) == 1
+    assert "has 6 scenarios: name one" in capsys.readouterr().err
 
 
 def test_coverage_counts_items_named_by_tests_and_rules(
