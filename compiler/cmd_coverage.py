@@ -2,8 +2,9 @@
 
 An item counts as *encoded* when a rules file names its id (a ``rules:`` list, a table's
 ``source.rules``) and as *tested* when a test names it in a docstring line ``Rules: ID, ...``
-or an example of play lists it.  Assumed data (table cells marked ``assumed:`` or ``gap:``,
-``# Assumed:`` notes in rules files) is listed so that nothing invented goes unnoticed.
+(continued on indented lines) or an example of play lists it.  Assumed data (table cells
+marked ``assumed:`` or ``gap:``, ``# Assumed:`` notes in rules files) is listed so that
+nothing invented goes unnoticed.
 """
 
 from __future__ import annotations
@@ -18,15 +19,26 @@ import yaml
 from .cli import CLIError, command
 
 ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+\b")
-RULES_LINE = re.compile(r"\bRules:[ \t]*([^\n]+)")
+#: ``Rules: ID, ID, ...`` in a test, continued on indented lines that start with an id
+RULES_LINE = re.compile(r"\bRules:[ \t]*([^\n]+(?:\n[ \t]+[A-Z][A-Z0-9]*-[^\n]*)*)")
 
 
 def index_items(index_dir: Path) -> dict[str, dict[str, str]]:
     """Game (file stem) -> {id: kind} from the rules index."""
-    out: dict[str, dict[str, str]] = {}
+    return {
+        g: {i: kind for i, (kind, _rule) in items.items()} for g, items in _index(index_dir).items()
+    }
+
+
+def _index(index_dir: Path) -> dict[str, dict[str, tuple[str, str]]]:
+    """Game (file stem) -> {id: (kind, the rule's text)} from the rules index."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
     for path in sorted(index_dir.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        out[path.stem] = {str(it["id"]): str(it.get("kind", "")) for it in data.get("items", [])}
+        out[path.stem] = {
+            str(it["id"]): (str(it.get("kind", "")), " ".join(str(it.get("rule", "")).split()))
+            for it in data.get("items", [])
+        }
     return out
 
 
@@ -78,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
     index_dir = Path(args.index) if args.index else root.parent / "shared" / "rules-index"
     if not index_dir.is_dir():
         raise CLIError(f"no rules index at {index_dir} (use --index DIR)")
-    items = index_items(index_dir)
+    items = _index(index_dir)
     tested, encoded = ids_in_tests(root), ids_in_rules(root)
     report = {}
     for game, ids in items.items():
@@ -88,19 +100,26 @@ def _run(args: argparse.Namespace) -> int:
             "tested": sum(i in tested for i in ids),
             "untested": sorted(i for i in ids if i not in tested),
         }
+    rule_of = {i: rule for ids in items.values() for i, (_kind, rule) in ids.items()}
     notes = assumed_notes(root)
     if args.json:
         print(json.dumps({"games": report, "assumed": notes}, indent=2))
         return 0
-    print(f"{'game':<26} {'items':>6} {'encoded':>8} {'tested':>7}")
+    print(f"{'game':<26} {'items':>6} {'encoded':>14} {'tested':>14}")
     for game, r in report.items():
-        share = 100 * r["tested"] // max(r["items"], 1)
-        print(f"{game:<26} {r['items']:>6} {r['encoded']:>8} {r['tested']:>7}  ({share}%)")
+        n = max(r["items"], 1)
+        enc = f"{r['encoded']} ({100 * r['encoded'] // n}%)"
+        tst = f"{r['tested']} ({100 * r['tested'] // n}%)"
+        print(f"{game:<26} {r['items']:>6} {enc:>14} {tst:>14}")
+    print("encoded: a rules file names the item; tested: a test or an example of play names it")
     print(f"{len(notes)} assumed data or gaps marked in rules/ (--assumed lists them)")
     if args.missing:
         for game, r in report.items():
             if r["untested"]:
-                print(f"\n{game}: not named by any test:\n  " + "\n  ".join(r["untested"]))
+                print(f"\n{game}: not named by any test:")
+                for i in r["untested"]:
+                    rule = rule_of.get(i, "")
+                    print(f"  {i:<16} {rule[:80] + '...' if len(rule) > 83 else rule}")
     if args.assumed:
         print("\n" + "\n".join(notes))
     return 0

@@ -100,6 +100,14 @@ def run(args: argparse.Namespace) -> int:
     """Renders the sheet and writes it; a bad game, scenario or file is one error line, exit 1;
     a save given with --record that cannot be used (not JSON, another game) is one line, exit 2."""
     rules_root = Path(args.rules) if getattr(args, "rules", None) else None
+    if rules_root is None:
+        # the project the command runs in (as check and compile), else rulecraft's own games
+        from .project import ProjectError, find_root
+
+        try:
+            rules_root = find_root() / "rules"
+        except ProjectError:
+            rules_root = None
     record = getattr(args, "record", None)
     try:
         fmt = _format_of(args)

@@ -30,6 +30,8 @@ def need_shared() -> None:
 
     if not HAVE_SHARED:
         pytest.skip(NO_SHARED, allow_module_level=True)
+
+
 GAME_FILES = (
     "game.yaml",
     "rules.yaml",

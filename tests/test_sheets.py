@@ -199,3 +199,15 @@ def test_written_file_has_normal_mode(tmp_path):
         assert out.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(old)
+
+
+def test_sheet_reads_the_project_it_runs_in_and_refuses_a_bad_table(tmp_path, capsys, monkeypatch):
+    from compile_helpers import edit, scratch_project
+
+    root = scratch_project(tmp_path, "marlborough")
+    edit(root, "tables/campaign_markers.yaml", "kind: list", "kind: bogus", game="marlborough")
+    monkeypatch.chdir(root)
+    assert cmd_sheet.run(_args(game="marlborough", output=str(tmp_path / "m.html"))) == 1
+    err = capsys.readouterr().err
+    assert "campaign_markers.yaml:5:11" in err and "'bogus' is not one of" in err
+    assert not (tmp_path / "m.html").exists()
