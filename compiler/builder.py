@@ -26,7 +26,7 @@ GAME_FILES = {
 }
 
 # Keys of a card that are not attributes.
-CARD_KEYS = {"name", "rules", "doc", "playable", "effect"}
+CARD_KEYS = {"name", "rules", "doc", "text", "playable", "unplayable", "effect"}
 
 # Flow sections and the prefix of their steps' routine names.
 FLOW_SECTIONS = {"setup": "setup", "turn": "turn", "end_of_turn": "end"}
@@ -389,7 +389,16 @@ class Builder:
             body=body or [],
             origin=origin,
         )
-        return ir.Card(cid, str(spec.get("name", cid)), attrs, origin, effect, playable)
+        return ir.Card(
+            cid,
+            str(spec.get("name", cid)),
+            attrs,
+            origin,
+            effect,
+            playable,
+            text=" ".join(str(spec.get("text") or "").split()),
+            unplayable=" ".join(str(spec.get("unplayable") or "").split()),
+        )
 
     def _flow(self, game: ir.Game, doc: Document) -> None:
         for section in FLOW_SECTIONS:

@@ -161,6 +161,8 @@ class Card:
     effect: Routine
     playable: Expr | None = None
     index: int = 0
+    text: str = ""  # the card's printed text (`text:`), for players
+    unplayable: str = ""  # why it may not be played when `playable` fails (`unplayable:`)
 
 
 @dataclass

@@ -290,6 +290,7 @@ _SKIP_KEYS = frozenset(
         "enums",
         "state",
         "playable",
+        "unplayable",
     }
 )
 
@@ -1221,7 +1222,14 @@ def build_sheet(
 
     for _path, doc in _optional_docs(game_dir, "cards"):
         for title, value in _entries(doc, ("cards",)):
-            sheet.cards.append(Section(title, _node(_without_title(value))))
+            if isinstance(value, dict) and value.get("text"):
+                # a card with its printed text: the text is what a player reads
+                text = " ".join(str(value["text"]).split())
+                if value.get("unplayable"):
+                    text += f" ({' '.join(str(value['unplayable']).split())}.)"
+                sheet.cards.append(Section(title, Node("text", text=text)))
+            else:
+                sheet.cards.append(Section(title, _node(_without_title(value))))
 
     names = _Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
     for sid in _scenario_order(known_scenarios) if scenario is None else [scenario]:

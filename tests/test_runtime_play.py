@@ -225,3 +225,20 @@ def test_the_board_uses_titles_hides_bookkeeping_and_fits_80_columns():
     assert "Tolerance Track: 3" in text and "Debts: 12" in text  # titles, not field names
     assert "turn_over" not in text and "The acting Army's turn has ended" not in text
     assert "Final score" not in text and "action:" not in text  # internal: not shown
+
+
+def test_terminal_shows_card_texts_and_why_a_card_is_not_offered():
+    """Rules: MOP-SCORE-01"""
+    from rulecraft.runtime.registry import resolve
+
+    spec, sc = resolve("march_of_progress/thirty_years_war")
+    out = io.StringIO()
+    script = "cards\nhelp attack+1\nscore\nquit\n"
+    play(spec, sc, ["human", "random"], 3, input=io.StringIO(script), output=out)
+    text = out.getvalue()
+    assert "MOVE 1: Move 1 of your armies from the country card it occupies" in text
+    assert text.count("ATTACK+1: As for ATTACK") == 2  # in `cards` and in `help attack+1`
+    assert (
+        "SCORE is not offered now: you cannot play your SCORE card until your discard pile "
+        "has at least 1 card in it." in text
+    )

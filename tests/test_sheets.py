@@ -211,3 +211,12 @@ def test_sheet_reads_the_project_it_runs_in_and_refuses_a_bad_table(tmp_path, ca
     err = capsys.readouterr().err
     assert "campaign_markers.yaml:5:11" in err and "'bogus' is not one of" in err
     assert not (tmp_path / "m.html").exists()
+
+
+def test_mop_cards_show_their_printed_text():
+    """Rules: MOP-ACT-01"""
+    html = sheets.render_html("march_of_progress")
+    assert "Move 1 of your armies from the country card it occupies to an adjacent" in html
+    assert "you cannot play your SCORE card until your discard pile" in html
+    cards = html.split("<h2>Cards</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "<dt>Group</dt>" not in cards  # the text, not the engine's grouping

@@ -333,6 +333,8 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     data["name_player"] = tuple(n for _, n in d.seats)
     data["id_card"] = tuple(d.card_ids)
     data["name_card"] = tuple(c.name for c in cards)
+    data["text_card"] = tuple(c.text for c in cards)
+    data["unplayable_card"] = tuple(c.unplayable for c in cards)
     data["playable_cards"] = tuple(c.id for c in cards if c.playable is not None)
     for aname, f in game.card_attributes.items():
         data[f"card_{aname}"] = tuple(conv.value_of(c.attributes.get(aname), f.type) for c in cards)

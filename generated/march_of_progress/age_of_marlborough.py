@@ -97,6 +97,24 @@ PRIMARY: dict[str, Any] = {
     "s_p_cards": ((0, 1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4, 5, 6)),
     "s_p_home": (0, 3),
     "t_aom_neutral_vp": TABLE_AOM_NEUTRAL_VP,
+    "text_card": (
+        "Move 1 of your armies from the country card it occupies to an adjacent country card.",
+        "Move 1 of your armies or a group of 2 of your armies from a single country card they both occupy to a single adjacent country card.",
+        "Put 1 of your armies from the stock onto your home country card (only in your home country and only if you control it; limit: 3 armies in play at any one time).",
+        "Choose 1 of your armies in play and place it on its side. It is now a fortified army and is worth +1 strength in defence.",
+        "Carry out a combat between all your non-fortified armies on 1 country card and all enemy forces on that country card.",
+        "Choose any country card that you control. Reduce that country card's VP dice by 1 (minimum 0; if it reaches 0, remove the dice). Then increase the army strength dice on your home country card by 1 (maximum 6).",
+        "Score 1VP plus the VPs shown on the current VP dice of country cards that you control. Then return all your action cards to your hand, including the SCORE card.",
+    ),
+    "unplayable_card": (
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "you cannot play your SCORE card until your discard pile has at least 1 card in it",
+    ),
 }
 DATA = engine_data(PRIMARY, LAYOUT)
 
@@ -171,4 +189,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "120 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n124 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n125 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n129 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n133 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n134 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n135 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n140 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n142 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n145 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"
+_ORIGINS = "138 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n142 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"

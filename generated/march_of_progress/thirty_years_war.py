@@ -130,6 +130,26 @@ PRIMARY: dict[str, Any] = {
     "s_e_country__vp_max": (3, 2, 3),
     "s_p_cards": ((0, 1, 2, 3, 4, 5, 6, 7), (0, 1, 2, 3, 4, 5, 6, 7)),
     "s_p_home": (0, 2),
+    "text_card": (
+        "Move 1 of your armies from the country card it occupies to an adjacent country card.",
+        "Move 1 of your armies or a group of 2 of your armies from a single country card they both occupy to a single adjacent country card.",
+        "Put 1 of your armies from the stock onto your home country card (only in your home country and only if you control it; limit: 3 armies in play at any one time).",
+        "Choose 1 of your armies in play and place it on its side. It is now a fortified army and is worth +1 strength in defence.",
+        "Carry out a combat between all your non-fortified armies on 1 country card and all enemy forces on that country card.",
+        "As for ATTACK, but your total strength is increased by +1. If you have any cards in hand in addition to the SCORE card, you must choose and discard 1 of them; you cannot discard the SCORE card.",
+        "Choose any country card that you control. Reduce that country card's VP dice by 1 (minimum 0; if it reaches 0, remove the dice). Then increase the army strength dice on your home country card by 1 (maximum 6).",
+        "Score 1VP plus the VPs shown on the current VP dice of country cards that you control. Then return all your action cards to your hand, including the SCORE card.",
+    ),
+    "unplayable_card": (
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "you cannot play your SCORE card until your discard pile has at least 1 card in it",
+    ),
 }
 DATA = engine_data(PRIMARY, LAYOUT)
 

@@ -6766,6 +6766,7 @@ PRIMARY: dict[str, Any] = {
             ),
         ),
     ),
+    "text_card": (),
     "tprog_allows": (
         "f_tbl__belgium_luxembourg__allows",
         "f_tbl__bulgaria_active__allows",
@@ -6865,6 +6866,7 @@ PRIMARY: dict[str, Any] = {
         "f_tbl__vichy_france__mods",
         "f_tbl__yugoslavia__mods",
     ),
+    "unplayable_card": (),
 }
 DATA = engine_data(PRIMARY, LAYOUT)
 

@@ -707,6 +707,8 @@ PRIMARY: dict[str, Any] = {
     "s_p_protestant": (False, False, False, False, True, True),
     "s_p_recruit": (3, 4, 2, 3, 3, 2),
     "t_arrears": TABLE_ARREARS,
+    "text_card": (),
+    "unplayable_card": (),
 }
 DATA = engine_data(PRIMARY, LAYOUT)
 

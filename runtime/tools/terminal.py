@@ -20,6 +20,7 @@ SEAT_KINDS = ("human", "random", "mc", "trader")
 HELP = """\
 Type the number, the id or the name of an option (the start of a name is enough when only
 one option has it).
+  cards  what every card does (help CARD: one card)
   undo   take back your last decision (not past a die roll or a reveal)
   help   this text
   quit   leave the game"""
@@ -294,6 +295,10 @@ def play(
             if text in ("help", "?"):
                 say(HELP)
                 continue
+            if text == "cards" or text.startswith("help "):
+                for row in _card_help(game.spec, text[5:].strip() if text != "cards" else ""):
+                    say(row)
+                continue
             if text == "facts" and d.kind == "report":
                 for row in _facts(game, d):
                     say(row)
@@ -323,6 +328,9 @@ def play(
             option = _match(text, d, game)
             if option is None and d.kind == "propose":
                 say(f"Offer refused: {_offer_refusal(game, d, text)}")
+                continue
+            if option is None and _card_named(game.spec, text) is not None:
+                say(_not_offered(game.spec, _card_named(game.spec, text)))
                 continue
             if option is None:
                 if d.kind == "allocate":
@@ -464,6 +472,44 @@ def _match(text: str, d: Decision, game: Any = None) -> str | None:
         if opt.id == text:
             return opt.id
     return _by_name(text, d)
+
+
+def _card_named(spec: GameSpec, text: str) -> int | None:
+    """The card whose id or name is ``text`` (any case), if one is."""
+    want = text.strip().lower()
+    for i, cid in enumerate(spec.ids.get("card", ())):
+        if want in (cid.lower(), spec.name_of("card", i).lower()):
+            return i
+    return None
+
+
+def _card_help(spec: GameSpec, name: str) -> list[str]:
+    """``cards``: every card's text; ``help CARD``: one card's."""
+    import textwrap
+
+    texts = spec.data.get("text_card", ())
+    which = range(len(spec.ids.get("card", ())))
+    if name:
+        c = _card_named(spec, name)
+        if c is None:
+            return [f"No card {name!r}; type cards to list them."]
+        which = range(c, c + 1)
+    out = []
+    for c in which:
+        text = texts[c] if c < len(texts) and texts[c] else "(no card text in the rules data)"
+        out += textwrap.wrap(
+            f"{spec.name_of('card', c)}: {text}", 78, initial_indent="  ", subsequent_indent="    "
+        )
+    return out
+
+
+def _not_offered(spec: GameSpec, c: int) -> str:
+    """Why card ``c`` is not among the options, in the rules' words where they give them."""
+    why = spec.data.get("unplayable_card", ())
+    name = spec.name_of("card", c)
+    if c < len(why) and why[c]:
+        return f"{name} is not offered now: {why[c]}."
+    return f"{name} is not one of the options now."
 
 
 def _by_name(text: str, d: Decision) -> str | None:
