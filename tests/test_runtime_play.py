@@ -129,15 +129,18 @@ def test_terminal_never_shows_the_bots_secrets():
 def test_terminal_accepts_ids_help_and_refuses_unknown_input():
     g = Game.new(SPEC, "duel", 3)
     first = g.legal(0)[1].id
-    result, text = _play(f"help\nbanana\n{first}\nquit\n")
+    result, text = _play(f"help\nbanana\n{first}\n\nquit\n")  # Enter: the secret pick stands
     assert result is None and "Game abandoned." in text
     assert "undo   take back" in text and "No option 'banana'" in text
     assert f"You commit {first.split(':')[1]}." in text
 
 
 def test_terminal_undo_and_its_barrier():
-    _, text = _play("1\nundo\n2\nyes\nundo\nquit\n")
-    assert "Your last decision is taken back." in text
+    # a secret pick can be taken back before the bot picks and all is revealed
+    _, text = _play("1\nundo\n2\n\nyes\nundo\nquit\n")
+    assert "Your pick stays secret until everyone has picked" in text
+    assert "Your pick is taken back." in text
+    assert text.count("You commit") == 1 and "You commit c2." in text
     assert "Cannot undo: dice were rolled since your last decision." in text
     _, text = _play("undo\nquit\n")
     assert "Nothing to undo." in text

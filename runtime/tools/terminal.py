@@ -244,13 +244,15 @@ def play(
             return res
         pending = game.pending()
         bot_turn = [d for d in pending if d.player in bots]
+        if _secret(game) and any(d.player not in bots for d in pending):
+            bot_turn = []  # a secret pick: the people first, so that theirs can be taken back
         if bot_turn:
             d = bot_turn[0]
             bot = bots[d.player]
             view = game.view_state(d.player) if getattr(bot, "needs_view", True) else None
             game.apply(d.player, bot.choose(view, d, game.spec))
             continue
-        d = pending[0]
+        d = next(q for q in pending if q.player not in bots)
         if auto and len(d.options) == 1:
             only = d.options[0]
             say(f"  {labels[d.player]}: {d.prompt} - {only.label} (the only option)")
@@ -339,8 +341,25 @@ def play(
                     say(f"No option {text!r}; type a number from 1 to {len(d.options)}, or help.")
                 continue
             history.append((d.player, game.clone()))
+            secret = _secret(game)
             game.apply(d.player, option)
+            if secret and any(q.player in bots for q in game.pending()):
+                # the bots pick next and everything is revealed: the last chance to take it back
+                output.write(
+                    "  Your pick stays secret until everyone has picked. "
+                    "Enter to go on, or undo to take it back: "
+                )
+                output.flush()
+                if input.readline().strip() == "undo":
+                    game = history.pop()[1]
+                    say("Your pick is taken back.")
             break
+
+
+def _secret(game: Any) -> bool:
+    """Whether the game waits for a simultaneous secret decision."""
+    pending = game.raw[PENDING]
+    return bool(pending) and game.spec.sites[pending[0][1]].simultaneous
 
 
 def _split_of(game: Any, d: Decision) -> tuple[Any, str]:
