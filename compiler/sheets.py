@@ -192,6 +192,12 @@ class ScenarioView:
     assumed: list[tuple[str, str]] = field(default_factory=list)
     other: Node | None = None
 
+    @property
+    def long(self) -> bool:
+        """Too long to keep on one page: it may break between its tables (a short one is
+        kept whole, on the next page if need be)."""
+        return sum(len(t.rows) for t in self.tables) + len(self.assumed) > 40
+
 
 @dataclass
 class Sheet:
@@ -900,6 +906,12 @@ class _Names:
                     if isinstance(d, dict) and d.get("type") in enums:
                         self.enum_fields.add(str(f))
         _titles_in(meta.get("state"), self.titles)
+        #: entity types the rules declare internal (not pieces players see): not printed
+        self.internal_kinds = {
+            str(k)
+            for k, decl in (entities_state.items() if isinstance(entities_state, dict) else [])
+            if isinstance(decl, dict) and decl.get("internal")
+        }
         for kind, decl in entities_state.items() if isinstance(entities_state, dict) else []:
             if isinstance(decl, dict) and isinstance(decl.get("plural"), str):
                 self.plurals[str(kind)] = decl["plural"]
@@ -1050,7 +1062,7 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
         view.tables.append(SetupTable("Players", ["Player"] + heads, rows))
 
     for kind, recs in (doc.get("entities") or {}).items():
-        if not isinstance(recs, dict):
+        if not isinstance(recs, dict) or str(kind) in names.internal_kinds:
             continue
         plural = names.label(names.plurals.get(str(kind), f"{kind}s"))
         records = {k: v for k, v in recs.items() if isinstance(v, dict)}

@@ -220,3 +220,11 @@ def test_mop_cards_show_their_printed_text():
     assert "you cannot play your SCORE card until your discard pile" in html
     cards = html.split("<h2>Cards</h2>", 1)[1].split("<h2>", 1)[0]
     assert "<dt>Group</dt>" not in cards  # the text, not the engine's grouping
+
+
+def test_a_long_scenario_block_may_break_and_internal_kinds_are_left_out():
+    html = sheets.render_html("westphalia")
+    assert 'class="scenario long"' in html  # the map and cards span pages: no empty page first
+    assert "Replace a Claim" not in html  # Westphalia's actions are internal: true
+    mop = sheets.render_html("march_of_progress")
+    assert 'class="scenario long"' not in mop.split('id="s-thirty_years_war"')[0][-40:]
