@@ -272,7 +272,15 @@ class Builder:
     ) -> ir.Constant:
         value = spec["value"]
         t = ir.BOOL if isinstance(value, bool) else ir.INT if isinstance(value, int) else ir.STR
-        return ir.Constant(name, t, value, self.origin(doc, ypath, spec), is_choice)
+        return ir.Constant(
+            name,
+            t,
+            value,
+            self.origin(doc, ypath, spec),
+            is_choice,
+            title=str(spec.get("title") or ""),
+            board=bool(spec.get("board", False)),
+        )
 
     def _params(self, game: ir.Game, doc: Document, ypath: YPath, spec: dict) -> list:
         return [

@@ -126,6 +126,8 @@ class Constant:
     value: Any
     origin: Origin
     is_choice: bool = False
+    title: str = ""  # how players call it (`title:`)
+    board: bool = False  # shown on the terminal's board (`board: true`)
 
 
 @dataclass

@@ -223,6 +223,8 @@ def test_the_board_uses_titles_hides_bookkeeping_and_fits_80_columns():
             text = render_view(g.view(0), g.spec)
             wide = [line for line in text.splitlines()[1:] if len(line) > 80]
             assert not wide, (game, sid, wide[:2])
+    g = Game.named("march_of_progress/ww2_in_the_west", 1)
+    assert "VPs to win: 15" in render_view(g.view(0), g.spec)  # a constant put on the board
     g = Game.named("westphalia/congress", 1)
     text = render_view(g.view(0), g.spec)
     assert "Tolerance Track: 3" in text and "Debts: 12" in text  # titles, not field names

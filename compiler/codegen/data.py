@@ -327,6 +327,9 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
                 internal.append(path)
     data["field_titles"] = titles
     data["internal"] = tuple(internal)
+    data["board_constants"] = tuple(
+        (c.name, c.title or c.name.replace("_", " ")) for c in game.constants.values() if c.board
+    )
 
     # -- who and what exists
     data["id_player"] = tuple(s for s, _ in d.seats)

@@ -129,9 +129,15 @@ def render_view(V: dict[str, Any], spec: GameSpec) -> str:
     skip = {"id", "name"} | ({"cards"} if "s_p_cards" in spec.data else set())
     lines = [f"== {spec.title} - turn {V['turn']} =="]
     shown = [(k, v) for k, v in V["g"].items() if f"g.{k}" not in internal]
+    # constants the rules put on the board (a victory target): shown first, by their titles
+    for name, label in reversed(spec.data.get("board_constants", ())):
+        shown.insert(0, (f"\x00{label}", spec.constants.get(name)))
     row = ""
     for k, v in shown:  # the globals, as many to a line as fit in 80 columns
-        item = f"{title('g.' + k, k)}: {show('g.' + k, k, v)}"
+        if k.startswith("\x00"):
+            item = f"{k[1:]}: {_plain(v)}"
+        else:
+            item = f"{title('g.' + k, k)}: {show('g.' + k, k, v)}"
         if row and len(row) + 3 + len(item) > 78:
             lines.append(row)
             row = ""
