@@ -176,7 +176,8 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         "--bot-max-turns",
         type=_positive,
         default=None,
-        help="with --all: bot games stop as draws after this many turns (default 200)",
+        help="games stop as draws after this many turns (with --all: the bot games only; "
+        "default 200 there, the scenario's own limit otherwise)",
     )
     p.add_argument("--html", metavar="FILE", default=None, help="with --all: write an HTML page")
     p.add_argument(
@@ -196,7 +197,6 @@ def _simulate(args: argparse.Namespace) -> int:
     for opt, value in (
         ("--bot-games", args.bot_games),
         ("--playouts", args.playouts),
-        ("--bot-max-turns", args.bot_max_turns),
         ("--html", args.html),
         ("--scenarios", args.scenarios),
     ):
@@ -213,6 +213,7 @@ def _simulate(args: argparse.Namespace) -> int:
         args.agents or ["random"],
         jobs=args.jobs,
         progress=sys.stderr,
+        max_turns=args.bot_max_turns,
     )
     print(result.to_json() if args.json else result.report())
     return 0

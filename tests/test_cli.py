@@ -119,3 +119,23 @@ def test_compile_without_the_formatter_says_which_extra(monkeypatch, capsys):
     assert main(["compile", "westphalia"]) == 1
     err = capsys.readouterr().err
     assert "pip install 'rulecraft[compile]'" in err and "Traceback" not in err
+
+
+def test_simulate_one_scenario_with_a_turn_limit(capsys):
+    assert (
+        main(
+            [
+                "simulate",
+                "march_of_progress/war_to_end_war",
+                "--games",
+                "4",
+                "--bot-max-turns",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["turn_limit"] == 4 and data["endings"]["turn limit reached"] == 4
+    assert "All VPs have been claimed" in data["endings"]  # every end the rules give, zeros too

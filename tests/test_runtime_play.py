@@ -83,7 +83,9 @@ def test_simulate_progress_lines_when_not_a_terminal():
     err = io.StringIO()
     simulate(SPEC, "duel", 40, 1, ["random"], progress=err)
     lines = err.getvalue().splitlines()
-    assert 3 <= len(lines) <= 11 and lines[-1] == "toy/duel: 40/40 games"
+    assert 3 <= len(lines) <= 11 and lines[-1].startswith("toy/duel: 40/40 games, ")
+    assert "/40 games, " in lines[0] and " left" in lines[0]  # elapsed time and what is left
+    assert " left" not in lines[-1]
 
 
 def test_simulate_refuses_bad_agents():

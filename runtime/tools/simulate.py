@@ -264,6 +264,7 @@ class _Progress:
 
     def __init__(self, total: int, stream: TextIO | None, label: str) -> None:
         self.total, self.done, self.stream, self.label = total, 0, stream, label
+        self.start = time.perf_counter()
         self.bar = None
         self.next_mark = max(1, total // 10)
         if stream is not None and stream.isatty():
@@ -279,13 +280,30 @@ class _Progress:
         if self.bar is not None:
             self.bar.update(n)
         elif self.stream is not None and (self.done >= self.next_mark or self.done == self.total):
-            print(f"{self.label}: {self.done}/{self.total} games", file=self.stream, flush=True)
+            elapsed = time.perf_counter() - self.start
+            left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+            eta = f", about {_duration(left)} left" if self.done < self.total else ""
+            print(
+                f"{self.label}: {self.done}/{self.total} games, {_duration(elapsed)}{eta}",
+                file=self.stream,
+                flush=True,
+            )
             while self.next_mark <= self.done:
                 self.next_mark += max(1, self.total // 10)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+def _duration(seconds: float) -> str:
+    """``8 s``, ``2 min 05 s``, ``1 h 03 min``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 def _chunks(games: int, size: int) -> Iterator[list[int]]:
