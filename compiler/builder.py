@@ -247,6 +247,7 @@ class Builder:
                         seen,
                         ir.list_of(ir.PLAYER),
                         ir.Origin(f.origin.pos, f.origin.rules, f"who has seen {f.name}"),
+                        internal=True,
                     )
         for fname, fspec in (state.get("cards") or {}).items():
             game.card_attributes[fname] = self._field(

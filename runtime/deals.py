@@ -43,13 +43,13 @@ def parties(deal: tuple[Any, ...]) -> tuple[int, ...]:
 
 def item_args(engine: Any, S: list[Any], g: int, giver: int, receiver: int) -> tuple[Any, ...]:
     """The arguments good ``g`` can take from ``giver`` to ``receiver`` now."""
-    name, _title, shape, _ref, _why = engine.deal_goods[g]
+    shape = engine.deal_goods[g][2]
+    found = engine.deal_queries[g](S, giver, receiver)
     if shape == "amount":
-        most = getattr(engine, f"f_deal__{name}__most")(S, giver, receiver)
-        return tuple(range(1, most + 1))
+        return tuple(range(1, found + 1))
     if shape == "pick":
-        return tuple(getattr(engine, f"f_deal__{name}__options")(S, giver, receiver))
-    return (None,) if getattr(engine, f"f_deal__{name}__ok")(S, giver, receiver) else ()
+        return tuple(found)
+    return (None,) if found else ()
 
 
 class Offers:

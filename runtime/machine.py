@@ -222,6 +222,12 @@ def reask(spec: Any, S: list[Any]) -> None:
     run(spec, S, None)
 
 
+#: decisions random players decline half of the time (a report: nothing changed; an offer:
+#: pass), or a game would only ever report, a window never close (the generated playout form
+#: does the same)
+DECLINE_HALF = frozenset({"report", "propose"})
+
+
 def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
     """Play the game in ``S`` to its end with uniformly random decisions, in place.
 
@@ -243,8 +249,7 @@ def playout(spec: Any, S: list[Any], R: Callable[[], float]) -> None:
                     opts = d[2]
                     n = len(opts) + sites[d[1]].optional
                     i = int(R() * n) if n > 1 else 0
-                    if sites[d[1]].options in ("report", "offer"):
-                        # nothing changed, or pass, half of the time
+                    if sites[d[1]].kind in DECLINE_HALF:
                         i = len(opts) if R() < 0.5 or not opts else int(R() * len(opts))
                     ready, v = answer(S, 0, opts[i] if i < len(opts) else None, simultaneous)
                 run(spec, S, v, until_main=True)

@@ -81,7 +81,8 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
         V[PENDING] = tuple(
             d if d[0] == player else (d[0], d[1], Hidden(None), d[3]) for d in pending
         )
-    V[STACK] = _stack_for(S[STACK], player)
+    if spec.data.get("deal_goods"):  # only negotiation games keep deals in their locals
+        V[STACK] = _stack_for(S[STACK], player)
     if not log:
         V[LOG] = False
     elif S[LOG]:
@@ -126,11 +127,22 @@ def _restack(frames: list[Any]) -> Any:
     return out
 
 
+def _deck_slots(spec: Any) -> list[tuple[str, list[Any]]]:
+    """Per deck type (`deck: true`), the slots that hold its cards: found once per spec."""
+    found = spec.__dict__.get("_deck_slots")
+    if found is None:
+        found = [
+            (t, [s for s in spec.layout.slots if s.ref == t and s.kind in ("ref", "set", "seq")])
+            for t in spec.data.get("deck_types", ())
+        ]
+        spec.__dict__["_deck_slots"] = found
+    return found
+
+
 def _fill_decks(spec: Any, S: list[Any], rng: random.Random) -> None:
     """Hidden places of deck cards (`deck: true` records) get the cards not seen elsewhere:
     every card is in one place, so what the viewer cannot see is what is left, shuffled."""
-    for t in spec.data.get("deck_types", ()):
-        slots = [s for s in spec.layout.slots if s.ref == t and s.kind in ("ref", "set", "seq")]
+    for t, slots in _deck_slots(spec):
         known: set[int] = set()
         holes: list[tuple[Any, int]] = []
         for s in slots:

@@ -323,7 +323,7 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
             path = f"e.{etype}.{f.name}" if scope == "e" else f"{scope}.{f.name}"
             if f.title:
                 titles[path] = f.title
-            if f.internal or f.name.endswith("_seen"):
+            if f.internal:
                 internal.append(path)
     data["field_titles"] = titles
     data["internal"] = tuple(internal)

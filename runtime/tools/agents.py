@@ -11,8 +11,8 @@ from typing import Any, Protocol
 
 from ..deals import carry_out, deal_id, is_deal, parties
 from ..game import Decision
-from ..layout import LIMIT, LOG, PENDING, RESULT, STACK, TURN
-from ..machine import DeadEnd, GameError, TurnLimit, answer, playout, run
+from ..layout import LIMIT, PENDING, RESULT, STACK, TURN
+from ..machine import DECLINE_HALF, DeadEnd, GameError, TurnLimit, answer, playout, run
 from ..spec import GameSpec
 from ..view import determinize
 
@@ -51,9 +51,8 @@ class RandomAgent:
 
     def choose(self, view: list[Any] | None, decision: Decision, spec: GameSpec) -> str:
         options = decision.options
-        if decision.kind in ("report", "propose") and self.rng.random() < 0.5:
-            # a random reporter says nothing changed, a random trader passes, half of the time
-            return options[len(options) - 1].id
+        if decision.kind in DECLINE_HALF and self.rng.random() < 0.5:
+            return options[len(options) - 1].id  # nothing changed, or pass
         return options[self.rng.randrange(len(options))].id
 
 
@@ -95,7 +94,6 @@ def trade(
     if len(offers) == 0:
         return "pass"
     S = determinize(spec, view, rng)
-    S[LOG] = False
     base = {q: value(S, q) for q in range(len(spec.seats))}
     best, best_gain = None, 0
     for i in sorted({rng.randrange(len(offers)) for _ in range(min(sample, len(offers)))}):

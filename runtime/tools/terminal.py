@@ -469,8 +469,13 @@ def _offer_help(game: Any, d: Decision, text: str) -> list[str]:
     return out
 
 
+def _as_offer(text: str) -> str:
+    """A typed offer as an option id (``units:a>b=2`` or ``offer:units:a>b=2``)."""
+    return text if text.startswith("offer:") else "offer:" + text.replace(" ", "")
+
+
 def _offer_refusal(game: Any, d: Decision, text: str) -> str:
-    option = text if text.startswith("offer:") else "offer:" + text.replace(" ", "")
+    option = _as_offer(text)
     for raw in game.raw[PENDING] or ():
         if raw[0] == d.player:
             return game.spec.why_refused(raw, option, game.raw) or "not an offer"
@@ -481,7 +486,7 @@ def _match(text: str, d: Decision, game: Any = None) -> str | None:
     if d.kind == "propose" and game is not None:
         if text in ("pass", "none"):
             return "pass"
-        option = text if text.startswith("offer:") else "offer:" + text.replace(" ", "")
+        option = _as_offer(text)
         return option if game.is_legal(d.player, option) else None
     if d.kind == "allocate" and game is not None:
         return _allocation(text, d, game)
