@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -96,6 +97,16 @@ class Odds:
 
 
 @dataclass
+class SetupTable:
+    """A compact table (a scenario's set-up, a table's shifts): a header row and rows led by a
+    row label."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+@dataclass
 class BlockView:
     """A block of a record form: its title (printed down the left) and its rows."""
 
@@ -119,6 +130,15 @@ class TableView:
     blocks: list[BlockView] = field(default_factory=list)  # a record form's blocks
     form: bool = False  # a record form: rows tall enough to write in by hand
     filled_from: str = ""  # a record form filled in from a save: where from, what it says
+    #: small tables printed under the table and its odds (column shifts, modifiers)
+    extras: list[SetupTable] = field(default_factory=list)
+
+    @property
+    def long(self) -> bool:
+        """Longer than about half a page: it is not kept whole (a table kept whole would move
+        to the next page and leave this one half empty); it breaks between rows instead."""
+        lines = sum(1 + sum(len(c.text) for c in r.cells) // 90 for r in self.rows)
+        return not self.form and lines > 30
 
 
 @dataclass
@@ -165,15 +185,6 @@ class GapGroup:
     table: str
     cells: str
     reason: str
-
-
-@dataclass
-class SetupTable:
-    """A compact table of a scenario set-up: a header row and rows led by a row label."""
-
-    title: str
-    columns: list[str]
-    rows: list[list[str]]
 
 
 @dataclass
@@ -494,6 +505,8 @@ class _Numberer:
 
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
+        #: result explanations already printed: (code, text) -> title of the table
+        self.results_seen: dict[tuple[str, str], str] = {}
 
     def cell(
         self, raw: Any, table: str, at: str = "", *, inherited: dict[str, Any] | None = None
@@ -586,7 +599,9 @@ def _table_view(
             shown = _fmt_scalar(result) if result is not None else ""
             if shown in (str(row.get("range", "")), str(row.get("label", ""))) and text:
                 shown = ""  # the result only repeats the row's heading: print the text alone
-            if text and str(text) != shown:
+            if text and _norm(str(text)).startswith(_norm(shown)):
+                shown = str(text)  # the text begins with the result: print it once
+            elif text and str(text) != shown:
                 shown = f"{shown} — {text}" if shown else str(text)
             if row.get("permanent"):
                 shown += " *"
@@ -645,30 +660,34 @@ def _table_view(
                 view.rows.append(Row("", [Cell("") for _ in columns]))
             blocks.append(view)
 
+    group_by = _sheet_option(raw, "group_by")
+    if isinstance(group_by, list) and kind in ("column", "matrix", "list"):
+        rows, columns, has_labels = _grouped(rows, columns_raw, columns, [str(g) for g in group_by])
+        if not has_labels:
+            corner = ""
+
     if kind != "steps" and all(not c for c in columns) and not corner:
         columns = []
     if kind in ("list",) and not any(columns) and not corner:
         columns = []
 
     notes: list[str] = []
+    extras: list[SetupTable] = []
     for cond in raw.get("conditions") or []:
         notes.append(
             "Condition: " + _fmt_scalar(cond.get("text") if isinstance(cond, dict) else cond)
         )
-    for mod in raw.get("modifiers") or []:
-        notes.append("Modifier: " + _fmt_scalar(mod.get("text") if isinstance(mod, dict) else mod))
-    for shift in raw.get("shifts") or []:
-        notes.append(
-            "Column shift: " + _fmt_scalar(shift.get("text") if isinstance(shift, dict) else shift)
-        )
-    for code, res in (raw.get("results") or {}).items():
-        if isinstance(res, dict):
-            parts = [str(res[k]) for k in ("label", "text") if res.get(k)]
-            if parts and parts[0] == str(code):
-                parts = parts[1:]  # the label only repeats the code
-            parts += [str(e) for e in res.get("effects") or []]
-            if parts:
-                notes.append(f"{code}: " + " — ".join(parts))
+    for key, what in (("modifiers", "Modifier"), ("shifts", "Column shift")):
+        items = [x for x in raw.get(key) or [] if x]
+        as_table = _amount_table(items, what, key == "shifts")
+        if as_table is not None:
+            extras.append(as_table)
+            continue
+        for item in items:
+            notes.append(
+                f"{what}: " + _fmt_scalar(item.get("text") if isinstance(item, dict) else item)
+            )
+    notes += _result_notes(raw.get("results") or {}, title, num.results_seen)
     for note in raw.get("notes") or []:
         if isinstance(note, dict):
             cell = num.cell(note, title, "note")
@@ -685,7 +704,7 @@ def _table_view(
     if source.get("section"):
         prov_parts.append(f"Rulebook: {source['section']}")
     if source.get("rules"):
-        prov_parts.append("Rules: " + ", ".join(source["rules"]))
+        prov_parts.append("Rules: " + _rule_ranges(source["rules"]))
     if raw.get("group"):
         prov_parts.insert(0, str(raw["group"]))
     return TableView(
@@ -699,10 +718,145 @@ def _table_view(
         corner=corner,
         notes=notes,
         odds=_odds_for(raw, compiled),
-        wide=any(len(c.text) > 45 for r in rows for c in r.cells),
+        wide=any(len(c.text) > 45 for r in rows for c in r.cells) or any(r.heading for r in rows),
         blocks=blocks,
         form=kind == "form",
+        extras=extras,
     )
+
+
+def _grouped(
+    rows: list[Row], columns_raw: list[dict[str, Any]], columns: list[str], group_by: list[str]
+) -> tuple[list[Row], list[str], bool]:
+    """`sheet: {group_by: [label, basis]}`: consecutive rows that share the row heading
+    (`label`) and the named columns print under one heading row ("Germany — Receives ...")
+    instead of repeating them; those columns are left out."""
+    ids = [str(c.get("id", "")) for c in columns_raw]
+    idx = [ids.index(g) for g in group_by if g in ids]
+    by_label = "label" in group_by
+    out: list[Row] = []
+    prev: list[str] | None = None
+    for r in rows:
+        if r.heading:
+            out.append(r)
+            prev = None
+            continue
+        key = ([r.label] if by_label else []) + [r.cells[i].text for i in idx if i < len(r.cells)]
+        if key != prev:
+            out.append(Row(" — ".join(k for k in key if k), [], heading=True))
+            prev = key
+        cells = [c for i, c in enumerate(r.cells) if i not in idx]
+        out.append(Row("" if by_label else r.label, cells, r.label_state))
+    kept = [c for i, c in enumerate(columns) if i not in idx]
+    return out, kept, not by_label
+
+
+def _rule_ranges(ids: list[str]) -> str:
+    """Rules-index ids, runs of one prefix shortened: "TR-DIP-FINI-01–07, TR-DP-GB-01, 03"."""
+    groups: dict[str, list[str]] = {}
+    for rid in ids:
+        prefix, _, num = str(rid).rpartition("-")
+        if not prefix or not num.isdigit():
+            prefix, num = str(rid), ""
+        groups.setdefault(prefix, [])
+        if num and num not in groups[prefix]:
+            groups[prefix].append(num)
+    out = []
+    for prefix, nums in groups.items():
+        if not nums:
+            out.append(prefix)
+            continue
+        nums.sort(key=int)
+        runs: list[list[str]] = []
+        for n in nums:
+            if runs and int(n) == int(runs[-1][-1]) + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        parts = [r[0] if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs]
+        out.append(f"{prefix}-" + ", ".join(parts))
+    return ", ".join(out)
+
+
+def _same_words(a: str, b: str) -> bool:
+    return _norm(a) == _norm(b)
+
+
+def _result_notes(
+    results: dict[Any, Any], table: str, seen: dict[tuple[str, str], str]
+) -> list[str]:
+    """A results table's explanations, each code once: a label or text that repeats the code
+    or each other is printed once; a result that is another's code plus a suffix ("Go to CRT
+    +1" after "Go to CRT") prints only what it adds; results explained the same way in an
+    earlier table are named once, "as under <table>"."""
+    texts: dict[str, str] = {}
+    raw_texts: dict[str, str] = {}
+    for code, res in results.items():
+        if not isinstance(res, dict):
+            continue
+        label = str(res.get("label") or "")
+        text = " ".join(str(res.get("text") or "").split())
+        raw_texts[str(code)] = text
+        parts: list[str] = []
+        if label and not _same_words(label, str(code)) and not _norm(text).startswith(_norm(label)):
+            parts.append(label)
+        if text and not (parts and _same_words(text, parts[0])):
+            parts.append(text)
+        parts += [str(e) for e in res.get("effects") or []]
+        texts[str(code)] = " — ".join(parts)
+    notes: list[str] = []
+    earlier: dict[str, list[str]] = {}
+    for code, text in texts.items():
+        if not text:
+            continue
+        where = seen.get((code, text))
+        if where is not None:
+            earlier.setdefault(where, []).append(code)
+            continue
+        seen[(code, text)] = table
+        shown = text
+        raw = raw_texts[code]
+        for base, base_raw in raw_texts.items():
+            # "Go to CRT +1" explained as "Go to CRT"'s text plus "+1: ...": print the "+1" part
+            if base != code and code.startswith(base) and base_raw and raw.startswith(base_raw):
+                suffix = code[len(base) :].strip()
+                rest = raw[len(base_raw) :].strip(" —")
+                if suffix and rest.startswith(f"{suffix}:"):
+                    rest = rest[len(suffix) + 1 :].strip()
+                if rest:
+                    shown = f"{base}; {rest[:1].lower()}{rest[1:]}"
+                break
+        notes.append(f"{code}: {shown}")
+    for where, codes in earlier.items():
+        notes.append(f"{', '.join(codes)}: as under {where}.")
+    return notes
+
+
+_AMOUNT = re.compile(r"^\s*([+\-−±?][^:]{0,24}):\s+(.+)$", re.S)
+
+
+def _amount_table(items: list[Any], what: str, shifts: bool) -> SetupTable | None:
+    """Modifiers or column shifts as one table ("Shift" | "For") when each states its amount:
+    a text "+1 (right): attacker War Commissioner marker", or a shift's `direction`/`amount`.
+    None when they are sentences ("Add 2 if ..."), which stay notes."""
+    rows: list[list[str]] = []
+    for item in items:
+        text = " ".join(str(item.get("text") if isinstance(item, dict) else item).split())
+        m = _AMOUNT.match(text)
+        if m:
+            rows.append([m.group(1).strip(), m.group(2).strip()])
+            continue
+        if not (shifts and isinstance(item, dict) and item.get("direction")):
+            return None
+        direction = str(item["direction"])
+        sign = {"right": "+", "left": "−"}.get(direction, "±")
+        amount = item.get("amount")
+        head = f"{sign}{amount if amount is not None else ''} ({direction})"
+        rows.append([head, text])
+    if not rows:
+        return None
+    plural = "Column shifts" if shifts else "Modifiers"
+    return SetupTable(plural, [what if shifts else "Modifier", "For" if shifts else "When"], rows)
 
 
 def _filled_from(record: SavedRecord, form: Any, labels: _Names) -> str:
@@ -778,20 +932,67 @@ def read_save(path: str | Path, game: str, game_ids: tuple[str, ...] = ()) -> Sa
     )
 
 
+def _sheet_option(raw: dict[str, Any], name: str) -> Any:
+    """A table's sheet option (`sheet: {odds: ..., group_by: [...]}`), None if not given."""
+    opts = raw.get("sheet")
+    return opts.get(name) if isinstance(opts, dict) else None
+
+
+def _modified_roll(raw: dict[str, Any], compiled: Any) -> bool:
+    """A range table read with a modified roll: it has modifiers, or it prints rows the bare
+    dice cannot roll (a 0 or an 8+ on one die)."""
+    if raw.get("modifiers"):
+        return True
+    try:
+        from .tables import dice_outcomes
+    except ImportError:  # pragma: no cover
+        return False
+    rolls = set(dice_outcomes(str(raw["dice"])))
+    lo, hi = min(rolls), max(rolls)
+    for row in getattr(compiled, "rows", []):
+        rng = getattr(row, "range", None)
+        if rng is None:
+            continue
+        if (rng.lo is not None and rng.lo > hi) or (rng.hi is not None and rng.hi < lo):
+            return True
+    return False
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
+
+
 def _odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
-    """Exact result probabilities of a die table: one row per column (or one for a range table)."""
+    """Exact result probabilities of a die table: one row per column of a column table; for a
+    range table one row for the bare roll, or with `sheet: {odds: {by_modifier: [lo, hi]}}` one
+    row per net modifier. A modified roll's table prints none unless it asks (docs/sheets.md);
+    `sheet: {odds: none}` prints none. Rows that are a single 100% are left out."""
     if not raw.get("dice") or compiled is None or not hasattr(compiled, "distribution"):
+        return []
+    option = _sheet_option(raw, "odds")
+    if option == "none":
         return []
     kind = raw.get("kind")
     labelled: list[tuple[str, dict[Any, Fraction]]] = []
+    corner = ""
     if kind == "column":
         for col in raw.get("columns") or []:
             cid = col.get("id") if isinstance(col, dict) else col
             label = col.get("label", cid) if isinstance(col, dict) else cid
             labelled.append((f"at {label}", compiled.distribution(cid)))
+    elif kind == "range" and isinstance(option, dict) and option.get("by_modifier"):
+        lo, hi = (int(x) for x in option["by_modifier"])
+        corner = "Net modifier"
+        for mod in range(lo, hi + 1):
+            labelled.append((_signed(mod), compiled.distribution(modifiers=mod)))
     elif kind == "range":
-        labelled.append((f"{raw['dice']}, unmodified", compiled.distribution()))
+        if _modified_roll(raw, compiled) and option != "unmodified":
+            return []  # the bare roll's odds would mislead: the roll is always modified
+        labelled.append((f"{raw['dice']}", compiled.distribution()))
     else:
+        return []
+    labelled = [(label, dist) for label, dist in labelled if len(dist) > 1]
+    if not labelled:
         return []
     results: list[str] = []
     for _label, dist in labelled:
@@ -807,7 +1008,7 @@ def _odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
             by_key[key] = by_key.get(key, Fraction(0)) + Fraction(p)
         rows.append(OddsRow(label, [_pct(by_key[k]) if k in by_key else "–" for k in results]))
     shown = ["gap" if r in ("GAP", "(gap)") else r for r in results]
-    return [Odds(f"Exact result probabilities ({raw['dice']})", "", shown, rows)]
+    return [Odds(f"Exact result probabilities ({raw['dice']})", corner, shown, rows)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ def test_rot_sample_cells(rendered):
     _pdf, text = rendered["rise_of_totalitarianism"]
     assert "to place a Putsch Action chit * 2 PPs" in text
     assert "Nationalization Reform (Germany only) 5" in text
-    assert "Captured not captured 1d6, unmodified 33.3% 66.7%" in text  # exact 1d6 odds
+    assert "Captured not captured 1d6 33.3% 66.7%" in text  # exact 1d6 odds
     assert "at least 30" in text and "Social-Democracy" in text
 
 
@@ -64,7 +64,7 @@ def test_mop_assumed_cells_in_footnote(rendered):
     """Rules: MOP-SOA-01, MOP-AOM-SETUP-07, MOP-AOM-RULE-01"""
     _pdf, text = rendered["march_of_progress"]
     assert "MOVE 1 & MOVE 2 *" in text and "Then flip initiative." in text
-    assert "1d6, unmodified 33.3% 33.3% 33.3%" in text
+    assert "1 2 3 1d6 33.3% 33.3% 33.3%" in text
     assert "Assumed data (not printed in the rulebook)" in text
     sheet = sheets.build_sheet("march_of_progress")
     assert len(sheet.assumed) == 24
