@@ -9,6 +9,12 @@ decision they must agree on the pending decisions (players, kinds, prompts and t
 options as (id, label); v1 listed a hand in the order the cards entered it, v2 in card
 order), on every log line with its audience, and at the end on the result.
 
+One rule changed on purpose since v1 (MOP-ATT-05, "you may turn any of your fortified armies
+in the combat country back into normal armies"): when all the attacker's armies in the
+country are fortified, v1 stood up the first by id without asking and v2 lets the attacker
+choose, and the stand-up question names the army. The comparison takes v1's reading on that
+question (the first army) and compares the yes/no question without the army's name.
+
 The default run plays ``GAMES`` games per scenario; ``pytest -m soak`` plays
 ``RULECRAFT_SOAK_GAMES`` games (default 3000) shared out among the scenarios. Without the
 git history (a source archive) the test is skipped.
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,11 +91,30 @@ def v1(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     return runtime
 
 
+#: v2's question of MOP-ATT-05 that v1 did not ask (v1 took the first army by id)
+_STANDS_FIRST = "Choose the fortified army that stands up to attack in "
+#: v2's stand-up question names the army; v1's did not
+_STAND_UP = re.compile(r"Stand up .* \(fortified\) in (.*) to join the attack\?")
+
+
+def _v1_prompt(prompt: str) -> str:
+    return _STAND_UP.sub(r"Stand up the fortified army in \1 to join the attack?", prompt)
+
+
 def _decisions(g: Any) -> list[tuple[int, str, str, frozenset[tuple[str, str]]]]:
     return [
-        (d.player, d.kind, d.prompt, frozenset((o.id, o.label) for o in d.options))
+        (d.player, d.kind, _v1_prompt(d.prompt), frozenset((o.id, o.label) for o in d.options))
         for d in g.pending()
     ]
+
+
+def _take_v1_reading(g2: Game) -> bool:
+    """Answer v2's MOP-ATT-05 question as v1 did (the first army by id); whether it asked."""
+    for d in g2.pending():
+        if d.prompt.startswith(_STANDS_FIRST):
+            g2.apply(d.player, d.options[0].id)
+            return True
+    return False
 
 
 class _Log:
@@ -130,6 +156,8 @@ def play_both(v1: ModuleType, spec2: GameSpec, scenario: str, seed: int) -> int:
         lines1 = [(t, _audience(a)) for t, a in g1.state["log"][log2.count :]]
         lines2 = log2.new_lines()
         assert lines2 == lines1, f"{where}, decision {step}: new log lines differ"
+        if not g2.finished and _take_v1_reading(g2):
+            continue
         assert g2.finished == g1.finished, f"{where}, decision {step}: only one game ended"
         if g1.finished:
             assert g2.result == g1.result, f"{where}: results differ"

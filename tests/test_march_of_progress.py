@@ -735,6 +735,42 @@ def test_only_fortified_armies_attack_is_optional():
     assert army(g, "blue_1")["fortified"] and location(g, "orange_1") == NEUTRAL
 
 
+def test_attacker_chooses_which_fortified_army_stands_up():
+    """Rules: MOP-ATT-05"""
+    g = new_game()
+    for aid in ("blue_1", "blue_2", "blue_3"):
+        place(g, aid, NEUTRAL, fortified=True)
+    place(g, "orange_1", NEUTRAL)
+    m = mark(g)
+    pick(g, "attack", "recruit")
+    answer(g, "country:neutral")
+    d = decision(g)
+    assert d.player == BLUE
+    assert d.prompt == "Choose the fortified army that stands up to attack in Neutral"
+    assert [o.id for o in d.options] == ["army:blue_1", "army:blue_2", "army:blue_3"]
+    answer(g, "army:blue_2")
+    # the armies left are asked by name, in order; blue_2 already stands
+    d = decision(g)
+    assert d.prompt == "Stand up Blue army 1 (fortified) in Neutral to join the attack?"
+    answer(g, "no")
+    assert decision(g).prompt == "Stand up Blue army 3 (fortified) in Neutral to join the attack?"
+    answer(g, "yes")
+    assert combat_line(new_log(g, m)) == "Combat in Neutral: Blue 2 against Orange 1"
+    assert location(g, "orange_1") is None
+    assert army(g, "blue_1")["fortified"] and not army(g, "blue_2")["fortified"]
+
+
+def test_a_lone_fortified_attacker_stands_up_without_a_question():
+    """Rules: MOP-ATT-05"""
+    g = new_game()
+    place(g, "blue_1", NEUTRAL, fortified=True)
+    place(g, "orange_1", NEUTRAL)
+    m = mark(g)
+    pick(g, "attack", "recruit")
+    answer(g, "country:neutral")
+    assert combat_line(new_log(g, m)) == "Combat in Neutral: Blue 1 against Orange 1"
+
+
 def test_attack_does_nothing_without_a_target_and_no_discard():
     """Rules: MOP-ATT-06"""
     g = new_game()

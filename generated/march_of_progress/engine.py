@@ -309,7 +309,8 @@ class MarchOfProgressRules:
         (("", " does not attack"), ("player",)),
         (("Discard a card for ATTACK+1",), ()),
         (("", " discards ", " for ATTACK+1"), ("player", "card")),
-        (("Stand up the fortified army in ", " to join the attack?"), ("e:country",)),
+        (("Choose the fortified army that stands up to attack in ", ""), ("e:country",)),
+        (("Stand up ", " (fortified) in ", " to join the attack?"), ("e:army", "e:country")),
         (
             ("Combat in ", ": ", " ", " against ", " ", ""),
             ("e:country", "player", "int", "player", "int"),
@@ -356,18 +357,19 @@ class MarchOfProgressRules:
         ("choose-country", 5, "country", -1, 1, 1, False),
         ("choose-country", 6, "country", 7, 1, 3, False),
         ("choose-card", 9, "card", -1, 1, 7, False),
-        ("yes-no", 11, "yes-no", -1, 2, 4, False),
-        ("choose-army", 19, "army", -1, 8, 1, False),
-        ("choose-country", 20, "country", -1, 8, 3, False),
-        ("choose-army", 19, "army", -1, 9, 1, False),
-        ("choose-army", 22, "army", 23, 9, 3, False),
-        ("choose-country", 24, "country", -1, 9, 5, False),
-        ("choose-army", 30, "army", -1, 10, 1, False),
-        ("choose-country", 33, "country", -1, 13, 1, False),
-        ("choose-card", 40, "card", -1, 16, 0, True),
-        ("choose-player", 44, "player", -1, 17, 6, False),
-        ("choose-player", 44, "player", -1, 17, 8, False),
-        ("yes-no", 45, "yes-no", -1, 18, 2, True),
+        ("choose-army", 11, "army", -1, 2, 2, False),
+        ("yes-no", 12, "yes-no", -1, 2, 8, False),
+        ("choose-army", 20, "army", -1, 8, 1, False),
+        ("choose-country", 21, "country", -1, 8, 3, False),
+        ("choose-army", 20, "army", -1, 9, 1, False),
+        ("choose-army", 23, "army", 24, 9, 3, False),
+        ("choose-country", 25, "country", -1, 9, 5, False),
+        ("choose-army", 31, "army", -1, 10, 1, False),
+        ("choose-country", 34, "country", -1, 13, 1, False),
+        ("choose-card", 41, "card", -1, 16, 0, True),
+        ("choose-player", 45, "player", -1, 17, 6, False),
+        ("choose-player", 45, "player", -1, 17, 8, False),
+        ("yes-no", 46, "yes-no", -1, 18, 2, True),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -712,9 +714,9 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a] is None
         ]
         if len(v_stock) == 0:
-            _log(S, 25, (v_me,))
-        elif not self.f_controls(S, v_me, self.s_p_home[v_me]):
             _log(S, 26, (v_me,))
+        elif not self.f_controls(S, v_me, self.s_p_home[v_me]):
+            _log(S, 27, (v_me,))
         elif (
             len(
                 [
@@ -725,11 +727,11 @@ class MarchOfProgressRules:
             )
             >= self.c_army_limit
         ):
-            _log(S, 27, (v_me, self.c_army_limit))
+            _log(S, 28, (v_me, self.c_army_limit))
         else:
             v_a_2 = v_stock[0]
             S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
-            _log(S, 28, (v_me, self.s_p_home[v_me]))
+            _log(S, 29, (v_me, self.s_p_home[v_me]))
 
     def p_destroy(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
@@ -750,7 +752,7 @@ class MarchOfProgressRules:
     def p_flip_initiative(self, S: list[Any]) -> None:
         "After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"
         S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
-        _log(S, 16, (S[self.o_g_initiative],))
+        _log(S, 17, (S[self.o_g_initiative],))
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"
@@ -776,13 +778,13 @@ class MarchOfProgressRules:
         v_p2 = self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
-        _log(S, 37, (v_p1, v_r1, v_p2, v_r2))
+        _log(S, 38, (v_p1, v_r1, v_p2, v_r2))
         while v_r1 == v_r2:
             v_r1 = _roll(S, 6)
             v_r2 = _roll(S, 6)
-            _log(S, 38, (v_p1, v_r1, v_p2, v_r2))
+            _log(S, 39, (v_p1, v_r1, v_p2, v_r2))
         S[self.o_g_initiative] = v_p1 if v_r1 > v_r2 else v_p2
-        _log(S, 39, (S[self.o_g_initiative],))
+        _log(S, 40, (S[self.o_g_initiative],))
 
     def p_turn__cleanup(self, S: list[Any]) -> None:
         "Played cards go to the discard pile (SCORE has already returned them to hand). (MOP-SEQ-04) [rules/march_of_progress/flow.yaml:68:3]"
@@ -799,7 +801,7 @@ class MarchOfProgressRules:
                 S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
                 S[self.o_p_revealed + v_p] |= 1 << _c1
                 S[_REVEALS] += 1
-                _log(S, 43, (v_p, v_c))
+                _log(S, 44, (v_p, v_c))
 
     def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
         "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
@@ -940,7 +942,7 @@ class MarchOfProgressRules:
         S[self.o_p_strength + v_me] = min(max(S[self.o_p_strength + v_me] + 1, 1), 6)
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
@@ -971,7 +973,7 @@ class MarchOfProgressRules:
             self.q_combat_loss(S, R, v_att, v_where)
 
     def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
-        "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:261:3]"
+        "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         for v_a in [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_loser, ())
@@ -980,7 +982,7 @@ class MarchOfProgressRules:
             self.p_destroy(S, v_a)
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
-        "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:252:3]"
+        "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
         for v_a in [
             *[
                 v_a__1
@@ -996,7 +998,7 @@ class MarchOfProgressRules:
             self.p_destroy(S, v_a)
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
-        "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:243:3]"
+        "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:250:3]"
         pass
 
     def q_end__agreement(self, S: list[Any], R: Any) -> None:
@@ -1019,22 +1021,36 @@ class MarchOfProgressRules:
     def q_join_attack(
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
     ) -> None:
-        "Fortified armies of `me` in `where` may stand up and join the attack (a fortified army alone must). `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"
-        for v_a in [
-            v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if S[self.o_e_army__location + v_a__1] == v_where
+        '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        v_fortified = [
+            v_a
+            for v_a in self.ix_army__owner.get(v_me, ())
+            if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
+        ]
+        if (
+            len(v_fortified)
+            == len(
+                [
+                    v_a__4
+                    for v_a__4 in self.ix_army__owner.get(v_me, ())
+                    if S[self.o_e_army__location + v_a__4] == v_where
+                ]
+            )
+            and len(v_fortified) > 0
+        ):
+            v_first_up = v_fortified[0]
+            if len(v_fortified) > 1:
+                v_first_up = _pick(R, v_fortified)
+            S[self.o_e_army__fortified + v_first_up] = False
+        for v_a_2 in [
+            v_a__5
+            for v_a__5 in self.ix_army__owner.get(v_me, ())
+            if S[self.o_e_army__location + v_a__5] == v_where
         ]:
-            if S[self.o_e_army__fortified + v_a]:
-                v_stand = True
-                if any(
-                    S[self.o_e_army__location + v_b] == v_where
-                    and (not S[self.o_e_army__fortified + v_b])
-                    for v_b in self.ix_army__owner.get(v_me, ())
-                ):
-                    v_stand = R() < 0.5
+            if S[self.o_e_army__fortified + v_a_2]:
+                v_stand = R() < 0.5
                 if v_stand:
-                    S[self.o_e_army__fortified + v_a] = False
+                    S[self.o_e_army__fortified + v_a_2] = False
 
     def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
@@ -1242,21 +1258,21 @@ class MarchOfProgressRules:
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if len(v_candidates) == 0:
-                _log(S, 29, (v_me,))
+                _log(S, 30, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_candidates = F[2:]
                 F = None
-            return self.ask(S, (10, 2, v_me, v_candidates), v_me, 9, tuple(v_candidates))
+            return self.ask(S, (10, 2, v_me, v_candidates), v_me, 10, tuple(v_candidates))
         if pc == 2:
             if F is not None:
                 v_me, v_candidates = F[2:]
                 F = None
             v_a_2 = v
             S[self.o_e_army__fortified + v_a_2] = True
-            _log(S, 31, (v_me, S[self.o_e_army__location + v_a_2]))
+            _log(S, 32, (v_me, S[self.o_e_army__location + v_a_2]))
             return None
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1272,14 +1288,14 @@ class MarchOfProgressRules:
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
-                _log(S, 18, (v_me,))
+                _log(S, 19, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_mine = F[2:]
                 F = None
-            return self.ask(S, (8, 2, v_me, v_mine), v_me, 4, tuple(v_mine))
+            return self.ask(S, (8, 2, v_me, v_mine), v_me, 5, tuple(v_mine))
         if pc == 2:
             if F is not None:
                 v_me, v_mine = F[2:]
@@ -1294,7 +1310,7 @@ class MarchOfProgressRules:
                 S,
                 (8, 4, v_me, v_a),
                 v_me,
-                5,
+                6,
                 tuple(self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]),
                 (v_a, S[self.o_e_army__location + v_a]),
             )
@@ -1324,14 +1340,14 @@ class MarchOfProgressRules:
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
-                _log(S, 21, (v_me,))
+                _log(S, 22, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_mine, v_x = F[2:]
                 F = None
-            return self.ask(S, (9, 2, v_me, v_mine, v_x), v_me, 6, tuple(v_mine))
+            return self.ask(S, (9, 2, v_me, v_mine, v_x), v_me, 7, tuple(v_mine))
         if pc == 2:
             if F is not None:
                 v_me, v_mine, v_x = F[2:]
@@ -1354,7 +1370,7 @@ class MarchOfProgressRules:
                 S,
                 (9, 4, v_me, v_a, v_start, v_group, v_partners, v_x),
                 v_me,
-                7,
+                8,
                 tuple(v_partners),
                 (v_start, v_a),
             )
@@ -1374,7 +1390,7 @@ class MarchOfProgressRules:
                 S,
                 (9, 6, v_me, v_start, v_group, v_x),
                 v_me,
-                8,
+                9,
                 tuple(self.s_e_country__adjacent[v_start]),
                 (v_start,),
             )
@@ -1390,7 +1406,7 @@ class MarchOfProgressRules:
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:104:3]"
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 35, (v_me, v_me))
+            _log(S, 36, (v_me, v_me))
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
@@ -1399,7 +1415,7 @@ class MarchOfProgressRules:
         _z2 = S[self.o_p_revealed + v_me]
         S[self.o_p_hand + v_me] |= _z2
         S[self.o_p_revealed + v_me] = 0
-        _log(S, 36, (v_me,))
+        _log(S, 37, (v_me,))
         return None
 
     def r_card__strength(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1415,14 +1431,14 @@ class MarchOfProgressRules:
                 and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
             ]
             if len(v_sources) == 0:
-                _log(S, 32, (v_me,))
+                _log(S, 33, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_sources = F[2:]
                 F = None
-            return self.ask(S, (13, 2, v_me, v_sources), v_me, 10, tuple(v_sources))
+            return self.ask(S, (13, 2, v_me, v_sources), v_me, 11, tuple(v_sources))
         if pc == 2:
             if F is not None:
                 v_me, v_sources = F[2:]
@@ -1434,7 +1450,7 @@ class MarchOfProgressRules:
             S[self.o_p_strength + v_me] = min(max(S[self.o_p_strength + v_me] + 1, 1), 6)
             _log(
                 S,
-                34,
+                35,
                 (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2], S[self.o_p_strength + v_me]),
             )
             return None
@@ -1442,7 +1458,7 @@ class MarchOfProgressRules:
     def r_combat(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -1467,7 +1483,7 @@ class MarchOfProgressRules:
             v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
                 S, v_foe, v_where
             )
-            _log(S, 12, (v_where, v_att, v_att_total, v_foe, v_def_total))
+            _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
             elif v_att_total > v_def_total:
@@ -1496,7 +1512,7 @@ class MarchOfProgressRules:
                 ):
                     _r1 = v_attackers[0]
                     S[self.o_e_army__on_capital + _r1] = True
-                    _log(S, 13, (v_att, v_where))
+                    _log(S, 14, (v_att, v_where))
             pc = 8
         if pc == 6:
             if self.r_combat_loss(S, None, None, v_att, v_where) is SUSPEND:
@@ -1510,7 +1526,7 @@ class MarchOfProgressRules:
     def r_combat_loss(
         self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
     ) -> Any:
-        "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:261:3]"
+        "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
         v_a: Any = None
         for v_a in [
             v_a__1
@@ -1518,13 +1534,13 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
-        _log(S, 15, (self.f_enemy(S, v_loser), v_loser, v_where))
+        _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
         return None
 
     def r_combat_tie(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None
     ) -> Any:
-        "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:252:3]"
+        "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
         v_a: Any = None
         for v_a in [
             *[
@@ -1539,13 +1555,13 @@ class MarchOfProgressRules:
             ],
         ]:
             self.p_destroy(S, v_a)
-        _log(S, 14, (v_where,))
+        _log(S, 15, (v_where,))
         return None
 
     def r_defence_bonus(
         self, S: list[Any], F: Any, v: Any, v_foe: Any = None, v_where: Any = None
     ) -> Any:
-        "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:243:3]"
+        "Hook point in combat, before the totals are added up: the defender's decisions that raise the defence (none in the base game; a scenario replaces it and reports the bonus through the function `defence_extra`). [rules/march_of_progress/rules.yaml:250:3]"
         pass
         return None
 
@@ -1575,7 +1591,7 @@ class MarchOfProgressRules:
                 _o = (True, False)
                 if not _o:
                     _dead("yes-no", v_p)
-                _d.append((v_p, 14, _o, ()))
+                _d.append((v_p, 15, _o, ()))
             return _ask_all(S, (18, 3, v_agreed, v__ps, v_p, v_yes, v_best), _d)
         if pc == 3:
             if F is not None:
@@ -1593,7 +1609,7 @@ class MarchOfProgressRules:
                     [v_p_3 for v_p_3 in self.all_player if S[self.o_p_vp + v_p_3] == v_best],
                     "the players agreed to end the game",
                 )
-            _log(S, 46, (v_agreed, len(self.all_player)))
+            _log(S, 47, (v_agreed, len(self.all_player)))
             pc = 4
         if pc == 4:
             return None
@@ -1607,65 +1623,108 @@ class MarchOfProgressRules:
         v_where: Any = None,
         v_discarded: Any = None,
     ) -> Any:
-        "Fortified armies of `me` in `where` may stand up and join the attack (a fortified army alone must). `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"
+        '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        v_fortified: Any = None
+        v_first_up: Any = None
         v__it: Any = None
         v__i: Any = None
-        v_a: Any = None
+        v_a_2: Any = None
         v_stand: Any = None
         pc: int = 0 if F is None else F[1]
         while True:
             if pc == 0:
+                v_fortified = [
+                    v_a
+                    for v_a in self.ix_army__owner.get(v_me, ())
+                    if S[self.o_e_army__location + v_a] == v_where
+                    and S[self.o_e_army__fortified + v_a]
+                ]
+                if (
+                    len(v_fortified)
+                    == len(
+                        [
+                            v_a__4
+                            for v_a__4 in self.ix_army__owner.get(v_me, ())
+                            if S[self.o_e_army__location + v_a__4] == v_where
+                        ]
+                    )
+                    and len(v_fortified) > 0
+                ):
+                    pc = 1
+                else:
+                    pc = 5
+            if pc == 1:
+                v_first_up = v_fortified[0]
+                if len(v_fortified) > 1:
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if F is not None:
+                    v_me, v_where, v_fortified, v_a_2 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (2, 3, v_me, v_where, v_fortified, v_a_2),
+                    v_me,
+                    3,
+                    tuple(v_fortified),
+                    (v_where,),
+                )
+            if pc == 3:
+                if F is not None:
+                    v_me, v_where, v_fortified, v_a_2 = F[2:]
+                    F = None
+                v_first_up = v
+                pc = 4
+            if pc == 4:
+                S[self.o_e_army__fortified + v_first_up] = False
+                pc = 5
+            if pc == 5:
                 v__it = tuple(
                     [
-                        v_a__1
-                        for v_a__1 in self.ix_army__owner.get(v_me, ())
-                        if S[self.o_e_army__location + v_a__1] == v_where
+                        v_a__5
+                        for v_a__5 in self.ix_army__owner.get(v_me, ())
+                        if S[self.o_e_army__location + v_a__5] == v_where
                     ]
                 )
                 v__i = 0
-                pc = 1
-            if pc == 1:
-                if v__i < len(v__it):
-                    v_a = v__it[v__i]
-                    v__i += 1
-                    pc = 2
-                else:
-                    pc = 8
-            if pc == 2:
-                if S[self.o_e_army__fortified + v_a]:
-                    pc = 3
-                else:
-                    pc = 1
-                    continue
-            if pc == 3:
-                v_stand = True
-                if any(
-                    S[self.o_e_army__location + v_b] == v_where
-                    and (not S[self.o_e_army__fortified + v_b])
-                    for v_b in self.ix_army__owner.get(v_me, ())
-                ):
-                    pc = 4
-                else:
-                    pc = 6
-            if pc == 4:
-                if F is not None:
-                    v_me, v_where, v__it, v__i, v_a = F[2:]
-                    F = None
-                return self.ask(
-                    S, (2, 5, v_me, v_where, v__it, v__i, v_a), v_me, 3, (True, False), (v_where,)
-                )
-            if pc == 5:
-                if F is not None:
-                    v_me, v_where, v__it, v__i, v_a = F[2:]
-                    F = None
-                v_stand = v
                 pc = 6
             if pc == 6:
-                if v_stand:
-                    S[self.o_e_army__fortified + v_a] = False
-                pc = 1
-                continue
+                if v__i < len(v__it):
+                    v_a_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 7
+                else:
+                    pc = 11
+            if pc == 7:
+                if S[self.o_e_army__fortified + v_a_2]:
+                    pc = 8
+                else:
+                    pc = 6
+                    continue
             if pc == 8:
+                if F is not None:
+                    v_me, v_where, v__it, v__i, v_a_2 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (2, 9, v_me, v_where, v__it, v__i, v_a_2),
+                    v_me,
+                    4,
+                    (True, False),
+                    (v_a_2, v_where),
+                )
+            if pc == 9:
+                if F is not None:
+                    v_me, v_where, v__it, v__i, v_a_2 = F[2:]
+                    F = None
+                v_stand = v
+                if v_stand:
+                    S[self.o_e_army__fortified + v_a_2] = False
+                pc = 6
+                continue
+            if pc == 11:
                 return None
 
     def r_perform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
@@ -1690,7 +1749,7 @@ class MarchOfProgressRules:
                 else:
                     pc = 4
             if pc == 2:
-                _log(S, 17, (v_p, v_c))
+                _log(S, 18, (v_p, v_c))
                 if self.play_r(S, v_c, v_p) is SUSPEND:
                     return _wait(S, (7, 1, v_p, v__it, v__i, v_c))
                 pc = 1
@@ -1728,7 +1787,7 @@ class MarchOfProgressRules:
                 )
                 if not _o:
                     _dead("choose-card", v_p)
-                _d.append((v_p, 11, _o, ()))
+                _d.append((v_p, 12, _o, ()))
             return _ask_all(S, (16, 1, v__ps, v_p, v_c_2), _d)
         if pc == 1:
             if F is not None:
@@ -1740,8 +1799,8 @@ class MarchOfProgressRules:
                 _c1 = v_c_2
                 S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c1)
                 S[self.o_p_played + v_p] |= 1 << _c1
-                _log_to(S, 41, (v_c_2,), (v_p,))
-            _log(S, 42, ())
+                _log_to(S, 42, (v_c_2,), (v_p,))
+            _log(S, 43, ())
             return None
 
     def r_turn__resolve(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -1797,7 +1856,7 @@ class MarchOfProgressRules:
                     S,
                     (17, 7, v__it, v__i, v_grp, v_actors),
                     S[self.o_g_initiative],
-                    12,
+                    13,
                     tuple(v_actors),
                     (v_grp,),
                 )
@@ -1816,7 +1875,7 @@ class MarchOfProgressRules:
                     S,
                     (17, 9, v__it, v__i, v_grp, v_actors),
                     S[self.o_g_initiative],
-                    13,
+                    14,
                     tuple(v_actors),
                     (v_grp,),
                 )
@@ -1843,4 +1902,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "573 rules/march_of_progress/rules.yaml:126:7\n582 rules/march_of_progress/rules.yaml:27:7\n590 rules/march_of_progress/rules.yaml:20:7\n598 rules/march_of_progress/rules.yaml:72:7\n599 rules/march_of_progress/rules.yaml:73:11\n600 rules/march_of_progress/rules.yaml:74:15\n601 rules/march_of_progress/rules.yaml:75:11\n602 rules/march_of_progress/rules.yaml:76:7\n606 rules/march_of_progress/rules.yaml:118:7\n610 rules/march_of_progress/rules.yaml:43:7\n611 rules/march_of_progress/rules.yaml:44:11\n620 rules/march_of_progress/rules.yaml:45:7\n621 rules/march_of_progress/rules.yaml:46:11\n625 rules/march_of_progress/rules.yaml:47:7\n632 rules/march_of_progress/rules.yaml:108:7\n636 rules/march_of_progress/rules.yaml:64:7\n646 rules/march_of_progress/rules.yaml:13:7\n650 rules/march_of_progress/rules.yaml:55:7\n656 rules/march_of_progress/rules.yaml:56:11\n657 rules/march_of_progress/rules.yaml:57:7\n661 rules/march_of_progress/rules.yaml:35:7\n668 rules/march_of_progress/cards.yaml:109:15\n672 rules/march_of_progress/rules.yaml:92:7\n682 rules/march_of_progress/rules.yaml:84:7\n686 rules/march_of_progress/rules.yaml:136:7\n687 rules/march_of_progress/rules.yaml:137:11\n694 rules/march_of_progress/rules.yaml:138:7\n705 rules/march_of_progress/rules.yaml:100:7\n709 rules/march_of_progress/cards.yaml:47:7\n714 rules/march_of_progress/cards.yaml:48:7\n715 rules/march_of_progress/cards.yaml:49:11\n717 rules/march_of_progress/cards.yaml:51:11\n728 rules/march_of_progress/cards.yaml:53:11\n730 rules/march_of_progress/cards.yaml:55:11\n731 rules/march_of_progress/cards.yaml:56:11\n732 rules/march_of_progress/cards.yaml:57:11\n736 rules/march_of_progress/rules.yaml:170:7\n737 rules/march_of_progress/rules.yaml:171:7\n738 rules/march_of_progress/rules.yaml:172:7\n742 rules/march_of_progress/flow.yaml:97:7\n743 rules/march_of_progress/flow.yaml:98:11\n744 rules/march_of_progress/flow.yaml:99:11\n752 rules/march_of_progress/flow.yaml:81:7\n753 rules/march_of_progress/flow.yaml:82:7\n757 rules/march_of_progress/rules.yaml:146:7\n758 rules/march_of_progress/rules.yaml:147:7\n759 rules/march_of_progress/rules.yaml:148:7\n760 rules/march_of_progress/rules.yaml:149:7\n761 rules/march_of_progress/rules.yaml:150:11\n763 rules/march_of_progress/rules.yaml:152:11\n767 rules/march_of_progress/rules.yaml:159:7\n768 rules/march_of_progress/rules.yaml:160:7\n769 rules/march_of_progress/rules.yaml:161:7\n770 rules/march_of_progress/rules.yaml:162:7\n771 rules/march_of_progress/rules.yaml:163:7\n775 rules/march_of_progress/flow.yaml:15:7\n776 rules/march_of_progress/flow.yaml:16:7\n777 rules/march_of_progress/flow.yaml:17:7\n778 rules/march_of_progress/flow.yaml:18:7\n779 rules/march_of_progress/flow.yaml:19:7\n780 rules/march_of_progress/flow.yaml:20:7\n781 rules/march_of_progress/flow.yaml:21:11\n782 rules/march_of_progress/flow.yaml:22:11\n783 rules/march_of_progress/flow.yaml:23:11\n784 rules/march_of_progress/flow.yaml:24:7\n785 rules/march_of_progress/flow.yaml:25:7\n789 rules/march_of_progress/flow.yaml:72:7\n790 rules/march_of_progress/flow.yaml:73:11\n796 rules/march_of_progress/flow.yaml:42:7\n797 rules/march_of_progress/flow.yaml:43:11\n798 rules/march_of_progress/flow.yaml:44:15\n802 rules/march_of_progress/flow.yaml:45:15\n806 rules/march_of_progress/rules.yaml:179:7\n807 rules/march_of_progress/rules.yaml:180:7\n822 rules/march_of_progress/rules.yaml:181:7\n823 rules/march_of_progress/rules.yaml:183:11\n824 rules/march_of_progress/rules.yaml:184:7\n833 rules/march_of_progress/rules.yaml:185:7\n834 rules/march_of_progress/rules.yaml:186:7\n835 rules/march_of_progress/rules.yaml:187:11\n837 rules/march_of_progress/rules.yaml:189:11\n838 rules/march_of_progress/rules.yaml:190:11\n839 rules/march_of_progress/rules.yaml:192:15\n840 rules/march_of_progress/rules.yaml:193:11\n841 rules/march_of_progress/rules.yaml:194:7\n842 rules/march_of_progress/rules.yaml:195:7\n843 rules/march_of_progress/rules.yaml:196:11\n846 rules/march_of_progress/rules.yaml:197:11\n847 rules/march_of_progress/rules.yaml:198:15\n848 rules/march_of_progress/rules.yaml:199:15\n852 rules/march_of_progress/rules.yaml:201:15\n853 rules/march_of_progress/rules.yaml:202:7\n854 rules/march_of_progress/rules.yaml:203:7\n858 rules/march_of_progress/cards.yaml:79:7\n862 rules/march_of_progress/cards.yaml:87:7\n866 rules/march_of_progress/cards.yaml:65:7\n872 rules/march_of_progress/cards.yaml:66:7\n873 rules/march_of_progress/cards.yaml:68:11\n874 rules/march_of_progress/cards.yaml:69:7\n875 rules/march_of_progress/cards.yaml:70:7\n879 rules/march_of_progress/cards.yaml:11:7\n884 rules/march_of_progress/cards.yaml:12:7\n885 rules/march_of_progress/cards.yaml:14:11\n886 rules/march_of_progress/cards.yaml:15:7\n887 rules/march_of_progress/cards.yaml:16:7\n888 rules/march_of_progress/cards.yaml:17:7\n892 rules/march_of_progress/cards.yaml:25:7\n897 rules/march_of_progress/cards.yaml:26:7\n898 rules/march_of_progress/cards.yaml:28:11\n899 rules/march_of_progress/cards.yaml:29:7\n900 rules/march_of_progress/cards.yaml:30:7\n901 rules/march_of_progress/cards.yaml:31:7\n902 rules/march_of_progress/cards.yaml:32:7\n905 rules/march_of_progress/cards.yaml:33:7\n906 rules/march_of_progress/cards.yaml:34:11\n907 rules/march_of_progress/cards.yaml:35:11\n908 rules/march_of_progress/cards.yaml:36:15\n909 rules/march_of_progress/cards.yaml:37:7\n910 rules/march_of_progress/cards.yaml:38:7\n911 rules/march_of_progress/cards.yaml:39:11\n915 rules/march_of_progress/cards.yaml:112:7\n918 rules/march_of_progress/cards.yaml:115:11\n919 rules/march_of_progress/cards.yaml:116:7\n922 rules/march_of_progress/cards.yaml:117:7\n928 rules/march_of_progress/cards.yaml:95:7\n934 rules/march_of_progress/cards.yaml:96:7\n935 rules/march_of_progress/cards.yaml:98:11\n936 rules/march_of_progress/cards.yaml:99:7\n937 rules/march_of_progress/cards.yaml:100:7\n940 rules/march_of_progress/cards.yaml:101:7\n944 rules/march_of_progress/rules.yaml:226:7\n945 rules/march_of_progress/rules.yaml:227:7\n951 rules/march_of_progress/rules.yaml:228:7\n952 rules/march_of_progress/rules.yaml:229:7\n953 rules/march_of_progress/rules.yaml:230:7\n956 rules/march_of_progress/rules.yaml:232:7\n957 rules/march_of_progress/rules.yaml:233:11\n959 rules/march_of_progress/rules.yaml:235:11\n960 rules/march_of_progress/rules.yaml:236:11\n963 rules/march_of_progress/rules.yaml:237:15\n968 rules/march_of_progress/rules.yaml:238:19\n971 rules/march_of_progress/rules.yaml:241:11\n975 rules/march_of_progress/rules.yaml:266:7\n980 rules/march_of_progress/rules.yaml:267:11\n984 rules/march_of_progress/rules.yaml:257:7\n996 rules/march_of_progress/rules.yaml:258:11\n1000 rules/march_of_progress/rules.yaml:250:7\n1004 rules/march_of_progress/flow.yaml:105:7\n1005 rules/march_of_progress/flow.yaml:106:11\n1006 rules/march_of_progress/flow.yaml:107:11\n1009 rules/march_of_progress/flow.yaml:109:15\n1010 rules/march_of_progress/flow.yaml:110:19\n1011 rules/march_of_progress/flow.yaml:111:11\n1012 rules/march_of_progress/flow.yaml:112:15\n1013 rules/march_of_progress/flow.yaml:113:15\n1023 rules/march_of_progress/rules.yaml:213:7\n1028 rules/march_of_progress/rules.yaml:214:11\n1029 rules/march_of_progress/rules.yaml:215:15\n1030 rules/march_of_progress/rules.yaml:216:15\n1035 rules/march_of_progress/rules.yaml:217:19\n1036 rules/march_of_progress/rules.yaml:218:15\n1037 rules/march_of_progress/rules.yaml:219:19\n1041 rules/march_of_progress/flow.yaml:88:7\n1042 rules/march_of_progress/flow.yaml:90:11\n1046 rules/march_of_progress/flow.yaml:8:7\n1047 rules/march_of_progress/flow.yaml:9:11\n1052 rules/march_of_progress/flow.yaml:32:7\n1065 rules/march_of_progress/flow.yaml:34:11\n1071 rules/march_of_progress/flow.yaml:54:7\n1072 rules/march_of_progress/flow.yaml:55:11\n1073 rules/march_of_progress/flow.yaml:56:11\n1074 rules/march_of_progress/flow.yaml:57:15\n1076 rules/march_of_progress/flow.yaml:59:15\n1077 rules/march_of_progress/flow.yaml:60:15\n1078 rules/march_of_progress/flow.yaml:61:19\n1079 rules/march_of_progress/flow.yaml:62:19\n1081 rules/march_of_progress/flow.yaml:64:19\n1082 rules/march_of_progress/flow.yaml:65:15\n1083 rules/march_of_progress/flow.yaml:66:15\n1097 rules/march_of_progress/rules.yaml:179:7\n1098 rules/march_of_progress/rules.yaml:180:7\n1113 rules/march_of_progress/rules.yaml:181:7\n1114 rules/march_of_progress/rules.yaml:182:11\n1115 rules/march_of_progress/rules.yaml:183:11\n1116 rules/march_of_progress/rules.yaml:184:7\n1125 rules/march_of_progress/rules.yaml:185:7\n1126 rules/march_of_progress/rules.yaml:186:7\n1134 rules/march_of_progress/rules.yaml:187:11\n1145 rules/march_of_progress/rules.yaml:189:11\n1151 rules/march_of_progress/rules.yaml:190:11\n1152 rules/march_of_progress/rules.yaml:191:15\n1153 rules/march_of_progress/rules.yaml:192:15\n1154 rules/march_of_progress/rules.yaml:193:11\n1157 rules/march_of_progress/rules.yaml:194:7\n1158 rules/march_of_progress/rules.yaml:195:7\n1163 rules/march_of_progress/rules.yaml:196:11\n1166 rules/march_of_progress/rules.yaml:197:11\n1174 rules/march_of_progress/rules.yaml:198:15\n1180 rules/march_of_progress/rules.yaml:199:15\n1184 rules/march_of_progress/rules.yaml:200:15\n1185 rules/march_of_progress/rules.yaml:201:15\n1188 rules/march_of_progress/rules.yaml:202:7\n1195 rules/march_of_progress/rules.yaml:203:7\n1212 rules/march_of_progress/cards.yaml:79:7\n1224 rules/march_of_progress/cards.yaml:87:7\n1238 rules/march_of_progress/cards.yaml:65:7\n1244 rules/march_of_progress/cards.yaml:66:7\n1245 rules/march_of_progress/cards.yaml:67:11\n1246 rules/march_of_progress/cards.yaml:68:11\n1247 rules/march_of_progress/cards.yaml:69:7\n1258 rules/march_of_progress/cards.yaml:70:7\n1259 rules/march_of_progress/cards.yaml:71:7\n1269 rules/march_of_progress/cards.yaml:11:7\n1274 rules/march_of_progress/cards.yaml:12:7\n1275 rules/march_of_progress/cards.yaml:13:11\n1276 rules/march_of_progress/cards.yaml:14:11\n1277 rules/march_of_progress/cards.yaml:15:7\n1288 rules/march_of_progress/cards.yaml:16:7\n1306 rules/march_of_progress/cards.yaml:17:7\n1321 rules/march_of_progress/cards.yaml:25:7\n1326 rules/march_of_progress/cards.yaml:26:7\n1327 rules/march_of_progress/cards.yaml:27:11\n1328 rules/march_of_progress/cards.yaml:28:11\n1329 rules/march_of_progress/cards.yaml:29:7\n1340 rules/march_of_progress/cards.yaml:30:7\n1341 rules/march_of_progress/cards.yaml:31:7\n1342 rules/march_of_progress/cards.yaml:32:7\n1345 rules/march_of_progress/cards.yaml:33:7\n1353 rules/march_of_progress/cards.yaml:34:11\n1366 rules/march_of_progress/cards.yaml:35:11\n1367 rules/march_of_progress/cards.yaml:36:15\n1373 rules/march_of_progress/cards.yaml:37:7\n1386 rules/march_of_progress/cards.yaml:38:7\n1387 rules/march_of_progress/cards.yaml:39:11\n1392 rules/march_of_progress/cards.yaml:112:7\n1393 rules/march_of_progress/cards.yaml:113:11\n1395 rules/march_of_progress/cards.yaml:115:11\n1396 rules/march_of_progress/cards.yaml:116:7\n1399 rules/march_of_progress/cards.yaml:117:7\n1402 rules/march_of_progress/cards.yaml:118:7\n1411 rules/march_of_progress/cards.yaml:95:7\n1417 rules/march_of_progress/cards.yaml:96:7\n1418 rules/march_of_progress/cards.yaml:97:11\n1419 rules/march_of_progress/cards.yaml:98:11\n1420 rules/march_of_progress/cards.yaml:99:7\n1431 rules/march_of_progress/cards.yaml:100:7\n1434 rules/march_of_progress/cards.yaml:101:7\n1435 rules/march_of_progress/cards.yaml:102:7\n1452 rules/march_of_progress/rules.yaml:226:7\n1453 rules/march_of_progress/rules.yaml:227:7\n1459 rules/march_of_progress/rules.yaml:228:7\n1466 rules/march_of_progress/rules.yaml:229:7\n1467 rules/march_of_progress/rules.yaml:230:7\n1470 rules/march_of_progress/rules.yaml:231:7\n1471 rules/march_of_progress/rules.yaml:232:7\n1478 rules/march_of_progress/rules.yaml:233:11\n1482 rules/march_of_progress/rules.yaml:235:11\n1489 rules/march_of_progress/rules.yaml:236:11\n1492 rules/march_of_progress/rules.yaml:237:15\n1497 rules/march_of_progress/rules.yaml:238:19\n1499 rules/march_of_progress/rules.yaml:239:19\n1502 rules/march_of_progress/rules.yaml:241:11\n1515 rules/march_of_progress/rules.yaml:266:7\n1520 rules/march_of_progress/rules.yaml:267:11\n1521 rules/march_of_progress/rules.yaml:268:7\n1529 rules/march_of_progress/rules.yaml:257:7\n1541 rules/march_of_progress/rules.yaml:258:11\n1542 rules/march_of_progress/rules.yaml:259:7\n1549 rules/march_of_progress/rules.yaml:250:7\n1561 rules/march_of_progress/flow.yaml:105:7\n1566 rules/march_of_progress/flow.yaml:106:11\n1567 rules/march_of_progress/flow.yaml:107:11\n1587 rules/march_of_progress/flow.yaml:109:15\n1588 rules/march_of_progress/flow.yaml:110:19\n1589 rules/march_of_progress/flow.yaml:111:11\n1590 rules/march_of_progress/flow.yaml:112:15\n1591 rules/march_of_progress/flow.yaml:113:15\n1596 rules/march_of_progress/flow.yaml:114:11\n1618 rules/march_of_progress/rules.yaml:213:7\n1635 rules/march_of_progress/rules.yaml:214:11\n1641 rules/march_of_progress/rules.yaml:215:15\n1642 rules/march_of_progress/rules.yaml:216:15\n1654 rules/march_of_progress/rules.yaml:217:19\n1664 rules/march_of_progress/rules.yaml:218:15\n1665 rules/march_of_progress/rules.yaml:219:19\n1679 rules/march_of_progress/flow.yaml:88:7\n1693 rules/march_of_progress/flow.yaml:89:11\n1694 rules/march_of_progress/flow.yaml:90:11\n1704 rules/march_of_progress/flow.yaml:8:7\n1705 rules/march_of_progress/flow.yaml:9:11\n1719 rules/march_of_progress/flow.yaml:32:7\n1740 rules/march_of_progress/flow.yaml:34:11\n1743 rules/march_of_progress/flow.yaml:35:11\n1744 rules/march_of_progress/flow.yaml:36:7\n1757 rules/march_of_progress/flow.yaml:54:7\n1771 rules/march_of_progress/flow.yaml:55:11\n1772 rules/march_of_progress/flow.yaml:56:11\n1780 rules/march_of_progress/flow.yaml:57:15\n1785 rules/march_of_progress/flow.yaml:59:15\n1786 rules/march_of_progress/flow.yaml:60:15\n1796 rules/march_of_progress/flow.yaml:61:19\n1809 rules/march_of_progress/flow.yaml:62:19\n1815 rules/march_of_progress/flow.yaml:64:19\n1830 rules/march_of_progress/flow.yaml:65:15\n1837 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "575 rules/march_of_progress/rules.yaml:126:7\n584 rules/march_of_progress/rules.yaml:27:7\n592 rules/march_of_progress/rules.yaml:20:7\n600 rules/march_of_progress/rules.yaml:72:7\n601 rules/march_of_progress/rules.yaml:73:11\n602 rules/march_of_progress/rules.yaml:74:15\n603 rules/march_of_progress/rules.yaml:75:11\n604 rules/march_of_progress/rules.yaml:76:7\n608 rules/march_of_progress/rules.yaml:118:7\n612 rules/march_of_progress/rules.yaml:43:7\n613 rules/march_of_progress/rules.yaml:44:11\n622 rules/march_of_progress/rules.yaml:45:7\n623 rules/march_of_progress/rules.yaml:46:11\n627 rules/march_of_progress/rules.yaml:47:7\n634 rules/march_of_progress/rules.yaml:108:7\n638 rules/march_of_progress/rules.yaml:64:7\n648 rules/march_of_progress/rules.yaml:13:7\n652 rules/march_of_progress/rules.yaml:55:7\n658 rules/march_of_progress/rules.yaml:56:11\n659 rules/march_of_progress/rules.yaml:57:7\n663 rules/march_of_progress/rules.yaml:35:7\n670 rules/march_of_progress/cards.yaml:109:15\n674 rules/march_of_progress/rules.yaml:92:7\n684 rules/march_of_progress/rules.yaml:84:7\n688 rules/march_of_progress/rules.yaml:136:7\n689 rules/march_of_progress/rules.yaml:137:11\n696 rules/march_of_progress/rules.yaml:138:7\n707 rules/march_of_progress/rules.yaml:100:7\n711 rules/march_of_progress/cards.yaml:47:7\n716 rules/march_of_progress/cards.yaml:48:7\n717 rules/march_of_progress/cards.yaml:49:11\n719 rules/march_of_progress/cards.yaml:51:11\n730 rules/march_of_progress/cards.yaml:53:11\n732 rules/march_of_progress/cards.yaml:55:11\n733 rules/march_of_progress/cards.yaml:56:11\n734 rules/march_of_progress/cards.yaml:57:11\n738 rules/march_of_progress/rules.yaml:170:7\n739 rules/march_of_progress/rules.yaml:171:7\n740 rules/march_of_progress/rules.yaml:172:7\n744 rules/march_of_progress/flow.yaml:97:7\n745 rules/march_of_progress/flow.yaml:98:11\n746 rules/march_of_progress/flow.yaml:99:11\n754 rules/march_of_progress/flow.yaml:81:7\n755 rules/march_of_progress/flow.yaml:82:7\n759 rules/march_of_progress/rules.yaml:146:7\n760 rules/march_of_progress/rules.yaml:147:7\n761 rules/march_of_progress/rules.yaml:148:7\n762 rules/march_of_progress/rules.yaml:149:7\n763 rules/march_of_progress/rules.yaml:150:11\n765 rules/march_of_progress/rules.yaml:152:11\n769 rules/march_of_progress/rules.yaml:159:7\n770 rules/march_of_progress/rules.yaml:160:7\n771 rules/march_of_progress/rules.yaml:161:7\n772 rules/march_of_progress/rules.yaml:162:7\n773 rules/march_of_progress/rules.yaml:163:7\n777 rules/march_of_progress/flow.yaml:15:7\n778 rules/march_of_progress/flow.yaml:16:7\n779 rules/march_of_progress/flow.yaml:17:7\n780 rules/march_of_progress/flow.yaml:18:7\n781 rules/march_of_progress/flow.yaml:19:7\n782 rules/march_of_progress/flow.yaml:20:7\n783 rules/march_of_progress/flow.yaml:21:11\n784 rules/march_of_progress/flow.yaml:22:11\n785 rules/march_of_progress/flow.yaml:23:11\n786 rules/march_of_progress/flow.yaml:24:7\n787 rules/march_of_progress/flow.yaml:25:7\n791 rules/march_of_progress/flow.yaml:72:7\n792 rules/march_of_progress/flow.yaml:73:11\n798 rules/march_of_progress/flow.yaml:42:7\n799 rules/march_of_progress/flow.yaml:43:11\n800 rules/march_of_progress/flow.yaml:44:15\n804 rules/march_of_progress/flow.yaml:45:15\n808 rules/march_of_progress/rules.yaml:179:7\n809 rules/march_of_progress/rules.yaml:180:7\n824 rules/march_of_progress/rules.yaml:181:7\n825 rules/march_of_progress/rules.yaml:183:11\n826 rules/march_of_progress/rules.yaml:184:7\n835 rules/march_of_progress/rules.yaml:185:7\n836 rules/march_of_progress/rules.yaml:186:7\n837 rules/march_of_progress/rules.yaml:187:11\n839 rules/march_of_progress/rules.yaml:189:11\n840 rules/march_of_progress/rules.yaml:190:11\n841 rules/march_of_progress/rules.yaml:192:15\n842 rules/march_of_progress/rules.yaml:193:11\n843 rules/march_of_progress/rules.yaml:194:7\n844 rules/march_of_progress/rules.yaml:195:7\n845 rules/march_of_progress/rules.yaml:196:11\n848 rules/march_of_progress/rules.yaml:197:11\n849 rules/march_of_progress/rules.yaml:198:15\n850 rules/march_of_progress/rules.yaml:199:15\n854 rules/march_of_progress/rules.yaml:201:15\n855 rules/march_of_progress/rules.yaml:202:7\n856 rules/march_of_progress/rules.yaml:203:7\n860 rules/march_of_progress/cards.yaml:79:7\n864 rules/march_of_progress/cards.yaml:87:7\n868 rules/march_of_progress/cards.yaml:65:7\n874 rules/march_of_progress/cards.yaml:66:7\n875 rules/march_of_progress/cards.yaml:68:11\n876 rules/march_of_progress/cards.yaml:69:7\n877 rules/march_of_progress/cards.yaml:70:7\n881 rules/march_of_progress/cards.yaml:11:7\n886 rules/march_of_progress/cards.yaml:12:7\n887 rules/march_of_progress/cards.yaml:14:11\n888 rules/march_of_progress/cards.yaml:15:7\n889 rules/march_of_progress/cards.yaml:16:7\n890 rules/march_of_progress/cards.yaml:17:7\n894 rules/march_of_progress/cards.yaml:25:7\n899 rules/march_of_progress/cards.yaml:26:7\n900 rules/march_of_progress/cards.yaml:28:11\n901 rules/march_of_progress/cards.yaml:29:7\n902 rules/march_of_progress/cards.yaml:30:7\n903 rules/march_of_progress/cards.yaml:31:7\n904 rules/march_of_progress/cards.yaml:32:7\n907 rules/march_of_progress/cards.yaml:33:7\n908 rules/march_of_progress/cards.yaml:34:11\n909 rules/march_of_progress/cards.yaml:35:11\n910 rules/march_of_progress/cards.yaml:36:15\n911 rules/march_of_progress/cards.yaml:37:7\n912 rules/march_of_progress/cards.yaml:38:7\n913 rules/march_of_progress/cards.yaml:39:11\n917 rules/march_of_progress/cards.yaml:112:7\n920 rules/march_of_progress/cards.yaml:115:11\n921 rules/march_of_progress/cards.yaml:116:7\n924 rules/march_of_progress/cards.yaml:117:7\n930 rules/march_of_progress/cards.yaml:95:7\n936 rules/march_of_progress/cards.yaml:96:7\n937 rules/march_of_progress/cards.yaml:98:11\n938 rules/march_of_progress/cards.yaml:99:7\n939 rules/march_of_progress/cards.yaml:100:7\n942 rules/march_of_progress/cards.yaml:101:7\n946 rules/march_of_progress/rules.yaml:233:7\n947 rules/march_of_progress/rules.yaml:234:7\n953 rules/march_of_progress/rules.yaml:235:7\n954 rules/march_of_progress/rules.yaml:236:7\n955 rules/march_of_progress/rules.yaml:237:7\n958 rules/march_of_progress/rules.yaml:239:7\n959 rules/march_of_progress/rules.yaml:240:11\n961 rules/march_of_progress/rules.yaml:242:11\n962 rules/march_of_progress/rules.yaml:243:11\n965 rules/march_of_progress/rules.yaml:244:15\n970 rules/march_of_progress/rules.yaml:245:19\n973 rules/march_of_progress/rules.yaml:248:11\n977 rules/march_of_progress/rules.yaml:273:7\n982 rules/march_of_progress/rules.yaml:274:11\n986 rules/march_of_progress/rules.yaml:264:7\n998 rules/march_of_progress/rules.yaml:265:11\n1002 rules/march_of_progress/rules.yaml:257:7\n1006 rules/march_of_progress/flow.yaml:105:7\n1007 rules/march_of_progress/flow.yaml:106:11\n1008 rules/march_of_progress/flow.yaml:107:11\n1011 rules/march_of_progress/flow.yaml:109:15\n1012 rules/march_of_progress/flow.yaml:110:19\n1013 rules/march_of_progress/flow.yaml:111:11\n1014 rules/march_of_progress/flow.yaml:112:15\n1015 rules/march_of_progress/flow.yaml:113:15\n1025 rules/march_of_progress/rules.yaml:216:7\n1030 rules/march_of_progress/rules.yaml:217:7\n1041 rules/march_of_progress/rules.yaml:218:11\n1042 rules/march_of_progress/rules.yaml:219:11\n1043 rules/march_of_progress/rules.yaml:220:15\n1044 rules/march_of_progress/rules.yaml:221:11\n1045 rules/march_of_progress/rules.yaml:222:7\n1050 rules/march_of_progress/rules.yaml:223:11\n1051 rules/march_of_progress/rules.yaml:224:15\n1052 rules/march_of_progress/rules.yaml:225:15\n1053 rules/march_of_progress/rules.yaml:226:19\n1057 rules/march_of_progress/flow.yaml:88:7\n1058 rules/march_of_progress/flow.yaml:90:11\n1062 rules/march_of_progress/flow.yaml:8:7\n1063 rules/march_of_progress/flow.yaml:9:11\n1068 rules/march_of_progress/flow.yaml:32:7\n1081 rules/march_of_progress/flow.yaml:34:11\n1087 rules/march_of_progress/flow.yaml:54:7\n1088 rules/march_of_progress/flow.yaml:55:11\n1089 rules/march_of_progress/flow.yaml:56:11\n1090 rules/march_of_progress/flow.yaml:57:15\n1092 rules/march_of_progress/flow.yaml:59:15\n1093 rules/march_of_progress/flow.yaml:60:15\n1094 rules/march_of_progress/flow.yaml:61:19\n1095 rules/march_of_progress/flow.yaml:62:19\n1097 rules/march_of_progress/flow.yaml:64:19\n1098 rules/march_of_progress/flow.yaml:65:15\n1099 rules/march_of_progress/flow.yaml:66:15\n1113 rules/march_of_progress/rules.yaml:179:7\n1114 rules/march_of_progress/rules.yaml:180:7\n1129 rules/march_of_progress/rules.yaml:181:7\n1130 rules/march_of_progress/rules.yaml:182:11\n1131 rules/march_of_progress/rules.yaml:183:11\n1132 rules/march_of_progress/rules.yaml:184:7\n1141 rules/march_of_progress/rules.yaml:185:7\n1142 rules/march_of_progress/rules.yaml:186:7\n1150 rules/march_of_progress/rules.yaml:187:11\n1161 rules/march_of_progress/rules.yaml:189:11\n1167 rules/march_of_progress/rules.yaml:190:11\n1168 rules/march_of_progress/rules.yaml:191:15\n1169 rules/march_of_progress/rules.yaml:192:15\n1170 rules/march_of_progress/rules.yaml:193:11\n1173 rules/march_of_progress/rules.yaml:194:7\n1174 rules/march_of_progress/rules.yaml:195:7\n1179 rules/march_of_progress/rules.yaml:196:11\n1182 rules/march_of_progress/rules.yaml:197:11\n1190 rules/march_of_progress/rules.yaml:198:15\n1196 rules/march_of_progress/rules.yaml:199:15\n1200 rules/march_of_progress/rules.yaml:200:15\n1201 rules/march_of_progress/rules.yaml:201:15\n1204 rules/march_of_progress/rules.yaml:202:7\n1211 rules/march_of_progress/rules.yaml:203:7\n1228 rules/march_of_progress/cards.yaml:79:7\n1240 rules/march_of_progress/cards.yaml:87:7\n1254 rules/march_of_progress/cards.yaml:65:7\n1260 rules/march_of_progress/cards.yaml:66:7\n1261 rules/march_of_progress/cards.yaml:67:11\n1262 rules/march_of_progress/cards.yaml:68:11\n1263 rules/march_of_progress/cards.yaml:69:7\n1274 rules/march_of_progress/cards.yaml:70:7\n1275 rules/march_of_progress/cards.yaml:71:7\n1285 rules/march_of_progress/cards.yaml:11:7\n1290 rules/march_of_progress/cards.yaml:12:7\n1291 rules/march_of_progress/cards.yaml:13:11\n1292 rules/march_of_progress/cards.yaml:14:11\n1293 rules/march_of_progress/cards.yaml:15:7\n1304 rules/march_of_progress/cards.yaml:16:7\n1322 rules/march_of_progress/cards.yaml:17:7\n1337 rules/march_of_progress/cards.yaml:25:7\n1342 rules/march_of_progress/cards.yaml:26:7\n1343 rules/march_of_progress/cards.yaml:27:11\n1344 rules/march_of_progress/cards.yaml:28:11\n1345 rules/march_of_progress/cards.yaml:29:7\n1356 rules/march_of_progress/cards.yaml:30:7\n1357 rules/march_of_progress/cards.yaml:31:7\n1358 rules/march_of_progress/cards.yaml:32:7\n1361 rules/march_of_progress/cards.yaml:33:7\n1369 rules/march_of_progress/cards.yaml:34:11\n1382 rules/march_of_progress/cards.yaml:35:11\n1383 rules/march_of_progress/cards.yaml:36:15\n1389 rules/march_of_progress/cards.yaml:37:7\n1402 rules/march_of_progress/cards.yaml:38:7\n1403 rules/march_of_progress/cards.yaml:39:11\n1408 rules/march_of_progress/cards.yaml:112:7\n1409 rules/march_of_progress/cards.yaml:113:11\n1411 rules/march_of_progress/cards.yaml:115:11\n1412 rules/march_of_progress/cards.yaml:116:7\n1415 rules/march_of_progress/cards.yaml:117:7\n1418 rules/march_of_progress/cards.yaml:118:7\n1427 rules/march_of_progress/cards.yaml:95:7\n1433 rules/march_of_progress/cards.yaml:96:7\n1434 rules/march_of_progress/cards.yaml:97:11\n1435 rules/march_of_progress/cards.yaml:98:11\n1436 rules/march_of_progress/cards.yaml:99:7\n1447 rules/march_of_progress/cards.yaml:100:7\n1450 rules/march_of_progress/cards.yaml:101:7\n1451 rules/march_of_progress/cards.yaml:102:7\n1468 rules/march_of_progress/rules.yaml:233:7\n1469 rules/march_of_progress/rules.yaml:234:7\n1475 rules/march_of_progress/rules.yaml:235:7\n1482 rules/march_of_progress/rules.yaml:236:7\n1483 rules/march_of_progress/rules.yaml:237:7\n1486 rules/march_of_progress/rules.yaml:238:7\n1487 rules/march_of_progress/rules.yaml:239:7\n1494 rules/march_of_progress/rules.yaml:240:11\n1498 rules/march_of_progress/rules.yaml:242:11\n1505 rules/march_of_progress/rules.yaml:243:11\n1508 rules/march_of_progress/rules.yaml:244:15\n1513 rules/march_of_progress/rules.yaml:245:19\n1515 rules/march_of_progress/rules.yaml:246:19\n1518 rules/march_of_progress/rules.yaml:248:11\n1531 rules/march_of_progress/rules.yaml:273:7\n1536 rules/march_of_progress/rules.yaml:274:11\n1537 rules/march_of_progress/rules.yaml:275:7\n1545 rules/march_of_progress/rules.yaml:264:7\n1557 rules/march_of_progress/rules.yaml:265:11\n1558 rules/march_of_progress/rules.yaml:266:7\n1565 rules/march_of_progress/rules.yaml:257:7\n1577 rules/march_of_progress/flow.yaml:105:7\n1582 rules/march_of_progress/flow.yaml:106:11\n1583 rules/march_of_progress/flow.yaml:107:11\n1603 rules/march_of_progress/flow.yaml:109:15\n1604 rules/march_of_progress/flow.yaml:110:19\n1605 rules/march_of_progress/flow.yaml:111:11\n1606 rules/march_of_progress/flow.yaml:112:15\n1607 rules/march_of_progress/flow.yaml:113:15\n1612 rules/march_of_progress/flow.yaml:114:11\n1636 rules/march_of_progress/rules.yaml:216:7\n1642 rules/march_of_progress/rules.yaml:217:7\n1657 rules/march_of_progress/rules.yaml:218:11\n1658 rules/march_of_progress/rules.yaml:219:11\n1666 rules/march_of_progress/rules.yaml:220:15\n1681 rules/march_of_progress/rules.yaml:221:11\n1684 rules/march_of_progress/rules.yaml:222:7\n1701 rules/march_of_progress/rules.yaml:223:11\n1710 rules/march_of_progress/rules.yaml:224:15\n1723 rules/march_of_progress/rules.yaml:225:15\n1724 rules/march_of_progress/rules.yaml:226:19\n1738 rules/march_of_progress/flow.yaml:88:7\n1752 rules/march_of_progress/flow.yaml:89:11\n1753 rules/march_of_progress/flow.yaml:90:11\n1763 rules/march_of_progress/flow.yaml:8:7\n1764 rules/march_of_progress/flow.yaml:9:11\n1778 rules/march_of_progress/flow.yaml:32:7\n1799 rules/march_of_progress/flow.yaml:34:11\n1802 rules/march_of_progress/flow.yaml:35:11\n1803 rules/march_of_progress/flow.yaml:36:7\n1816 rules/march_of_progress/flow.yaml:54:7\n1830 rules/march_of_progress/flow.yaml:55:11\n1831 rules/march_of_progress/flow.yaml:56:11\n1839 rules/march_of_progress/flow.yaml:57:15\n1844 rules/march_of_progress/flow.yaml:59:15\n1845 rules/march_of_progress/flow.yaml:60:15\n1855 rules/march_of_progress/flow.yaml:61:19\n1868 rules/march_of_progress/flow.yaml:62:19\n1874 rules/march_of_progress/flow.yaml:64:19\n1889 rules/march_of_progress/flow.yaml:65:15\n1896 rules/march_of_progress/flow.yaml:66:15"

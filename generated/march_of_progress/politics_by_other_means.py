@@ -216,11 +216,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         (("All players have played an action card face down",), ()),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("choose-player", 47, "player", 48, 3, 2, False),
-        ("choose-card", 52, "card", -1, 19, 0, False),
-        ("yes-no", 54, "yes-no", -1, 12, 1, False),
-        ("choose-partisans_option", 58, "enum:partisans_option", -1, 22, 0, False),
-        ("yes-no", 65, "yes-no", -1, 23, 1, False),
+        ("choose-player", 48, "player", 49, 3, 2, False),
+        ("choose-card", 53, "card", -1, 19, 0, False),
+        ("yes-no", 55, "yes-no", -1, 12, 1, False),
+        ("choose-partisans_option", 59, "enum:partisans_option", -1, 22, 0, False),
+        ("yes-no", 66, "yes-no", -1, 23, 1, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + (
         "counter_insurgency",
@@ -347,12 +347,12 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def p_card__propaganda(self, S: list[Any], v_me: Any) -> None:
         "card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:5]"
         if not S[self.o_g_propaganda_due]:
-            _log(S, 55, (self.k_country__neutral,))
+            _log(S, 56, (self.k_country__neutral,))
         elif S[self.o_g_propaganda_level] == 6:
-            _log(S, 56, ())
+            _log(S, 57, ())
         else:
             S[self.o_g_propaganda_level] = min(max(S[self.o_g_propaganda_level] + 1, 1), 6)
-            _log(S, 57, (S[self.o_g_propaganda_level],))
+            _log(S, 58, (S[self.o_g_propaganda_level],))
 
     def p_end__stock_empty(self, S: list[Any]) -> None:
         "The game ends at the end of a turn when the VP stock is empty; most VPs wins, the Neutral player counting VPs x Propaganda level; equal tallies tie. (MOP-POL-END-01, MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:7]"
@@ -367,13 +367,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def p_place_cube(self, S: list[Any]) -> None:
         "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:5]"
         if S[self.o_g_vp_stock] == 0:
-            _log(S, 50, (self.k_country__neutral,))
+            _log(S, 51, (self.k_country__neutral,))
             return None
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - 1, 0)
         S[self.o_e_country__cubes + self.k_country__neutral] = max(
             S[self.o_e_country__cubes + self.k_country__neutral] + 1, 0
         )
-        _log(S, 51, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
+        _log(S, 52, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
 
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
         "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:297:7]"
@@ -426,7 +426,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] + v_k, 0)
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         S[self.o_g_militia_for] = None
         if (
             not S[self.o_g_militia_used]
@@ -442,7 +442,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_militia_for] = None
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
@@ -559,7 +559,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if F is not None:
                 (v_me,) = F[2:]
                 F = None
-            return self.ask(S, (12, 2, v_me), v_me, 17, (True, False), (self.k_country__neutral,))
+            return self.ask(S, (12, 2, v_me), v_me, 18, (True, False), (self.k_country__neutral,))
         if pc == 2:
             if F is not None:
                 (v_me,) = F[2:]
@@ -593,20 +593,20 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if pc == 0:
             if S[self.o_g_militia_used]:
                 if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
-                    _log(S, 62, (self.k_country__neutral,))
+                    _log(S, 63, (self.k_country__neutral,))
                     self.p_gain_vp(S, v_me, 1)
                 else:
-                    _log(S, 63, ())
+                    _log(S, 64, ())
                 return None
             if self.f_armies_in_neutral(S) > 0:
-                _log(S, 64, (self.k_country__neutral,))
+                _log(S, 65, (self.k_country__neutral,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 (v_me,) = F[2:]
                 F = None
-            return self.ask(S, (23, 2, v_me), v_me, 19, (True, False), (self.k_country__neutral,))
+            return self.ask(S, (23, 2, v_me), v_me, 20, (True, False), (self.k_country__neutral,))
         if pc == 2:
             if F is not None:
                 (v_me,) = F[2:]
@@ -615,7 +615,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if v_one:
                 self.p_place_cube(S)
             else:
-                _log(S, 66, (v_me,))
+                _log(S, 67, (v_me,))
             return None
 
     def r_card__partisans(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -627,7 +627,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if F is not None:
                 v_me, v_k = F[2:]
                 F = None
-            return self.ask(S, (22, 1, v_me, v_k), v_me, 18, tuple(self.e_partisans_option))
+            return self.ask(S, (22, 1, v_me, v_k), v_me, 19, tuple(self.e_partisans_option))
         if pc == 1:
             if F is not None:
                 v_me, v_k = F[2:]
@@ -635,22 +635,22 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_opt = v
             if v_opt == "place_cube":
                 if self.f_armies_in_neutral(S) == 0:
-                    _log(S, 59, (self.k_country__neutral,))
+                    _log(S, 60, (self.k_country__neutral,))
                 else:
                     self.p_place_cube(S)
             elif S[self.o_e_country__cubes + self.k_country__neutral] == 0:
-                _log(S, 60, (self.k_country__neutral,))
+                _log(S, 61, (self.k_country__neutral,))
             else:
                 v_k = S[self.o_e_country__cubes + self.k_country__neutral]
                 S[self.o_e_country__cubes + self.k_country__neutral] = max(0, 0)
                 S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] + v_k, 0)
-                _log(S, 61, (v_me, v_k, self.k_country__neutral, v_me, S[self.o_p_vp + v_me]))
+                _log(S, 62, (v_me, v_k, self.k_country__neutral, v_me, S[self.o_p_vp + v_me]))
             return None
 
     def r_combat(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe: Any = None
         v_side: Any = None
         pc: int = 0 if F is None else F[1]
@@ -674,7 +674,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 S,
                 (3, 3, v_att, v_where, v_bonus, v_foe),
                 self.k_player__neutral_player,
-                15,
+                16,
                 tuple(_uniq([v_att, v_foe])),
                 (v_att, v_foe, v_where),
             )
@@ -687,7 +687,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 S[self.o_g_militia_for] = v_side
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
-                _log(S, 49, (self.k_player__neutral_player, v_side, v_where))
+                _log(S, 50, (self.k_player__neutral_player, v_side, v_where))
             pc = 4
         if pc == 4:
             if self.r_combat__rules(S, None, None, v_att, v_where, v_bonus) is SUSPEND:
@@ -702,7 +702,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def r_combat__rules(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -727,7 +727,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
                 S, v_foe, v_where
             )
-            _log(S, 12, (v_where, v_att, v_att_total, v_foe, v_def_total))
+            _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
             elif v_att_total > v_def_total:
@@ -756,7 +756,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 ):
                     _r1 = v_attackers[0]
                     S[self.o_e_army__on_capital + _r1] = True
-                    _log(S, 13, (v_att, v_where))
+                    _log(S, 14, (v_att, v_where))
             pc = 8
         if pc == 6:
             if self.r_combat_loss(S, None, None, v_att, v_where) is SUSPEND:
@@ -779,7 +779,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 S,
                 (19, 1, v_me),
                 v_me,
-                16,
+                17,
                 tuple(
                     [
                         v_c
@@ -801,7 +801,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 S[self.o_e_country__cubes + self.k_country__neutral] - 1, 0
             )
             S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + 1, 0)
-            _log(S, 53, (v_me, v_d, self.k_country__neutral))
+            _log(S, 54, (v_me, v_d, self.k_country__neutral))
             return None
 
     def r_perform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
@@ -858,7 +858,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 else:
                     pc = 4
             if pc == 2:
-                _log(S, 17, (v_p, v_c))
+                _log(S, 18, (v_p, v_c))
                 if self.play_r(S, v_c, v_p) is SUSPEND:
                     return _wait(S, (21, 1, v_p, v__it, v__i, v_c))
                 pc = 1
@@ -908,7 +908,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 )
                 if not _o:
                     _dead("choose-card", v_p)
-                _d.append((v_p, 11, _o, ()))
+                _d.append((v_p, 12, _o, ()))
             return _ask_all(S, (16, 1, v__ps, v_p, v_c_2), _d)
         if pc == 1:
             if F is not None:
@@ -920,8 +920,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _c1 = v_c_2
                 S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c1)
                 S[self.o_p_played + v_p] |= 1 << _c1
-                _log_to(S, 41, (v_c_2,), (v_p,))
-            _log(S, 67, ())
+                _log_to(S, 42, (v_c_2,), (v_p,))
+            _log(S, 68, ())
             return None
 
 
@@ -951,4 +951,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "273 rules/march_of_progress/scenarios/politics_by_other_means.yaml:126:9\n282 rules/march_of_progress/scenarios/politics_by_other_means.yaml:90:9\n292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:106:9\n293 rules/march_of_progress/scenarios/politics_by_other_means.yaml:107:13\n294 rules/march_of_progress/scenarios/politics_by_other_means.yaml:108:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:109:13\n301 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n308 rules/march_of_progress/scenarios/politics_by_other_means.yaml:117:9\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:84:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:133:9\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:134:9\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:135:13\n329 rules/march_of_progress/scenarios/politics_by_other_means.yaml:136:9\n343 rules/march_of_progress/scenarios/politics_by_other_means.yaml:97:9\n344 rules/march_of_progress/scenarios/politics_by_other_means.yaml:98:13\n345 rules/march_of_progress/scenarios/politics_by_other_means.yaml:99:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:183:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:184:13\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:186:13\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:189:13\n359 rules/march_of_progress/scenarios/politics_by_other_means.yaml:316:11\n360 rules/march_of_progress/scenarios/politics_by_other_means.yaml:317:15\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:318:15\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:145:9\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:146:13\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:147:13\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:148:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:9\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:302:11\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:303:11\n384 rules/march_of_progress/scenarios/politics_by_other_means.yaml:304:11\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:305:11\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:169:9\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:170:13\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:171:13\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:172:17\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:17\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:213:9\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:214:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:216:17\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:13\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:195:9\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:196:9\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:197:13\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:17\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:13\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:205:13\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:254:7\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:255:7\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:256:11\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:257:11\n437 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:11\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:15\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:15\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:15\n441 rules/march_of_progress/rules.yaml:221:3\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:268:7\n446 rules/march_of_progress/rules.yaml:226:7\n447 rules/march_of_progress/rules.yaml:227:7\n453 rules/march_of_progress/rules.yaml:228:7\n454 rules/march_of_progress/rules.yaml:229:7\n455 rules/march_of_progress/rules.yaml:230:7\n458 rules/march_of_progress/rules.yaml:232:7\n459 rules/march_of_progress/rules.yaml:233:11\n461 rules/march_of_progress/rules.yaml:235:11\n462 rules/march_of_progress/rules.yaml:236:11\n465 rules/march_of_progress/rules.yaml:237:15\n470 rules/march_of_progress/rules.yaml:238:19\n473 rules/march_of_progress/rules.yaml:241:11\n477 rules/march_of_progress/scenarios/politics_by_other_means.yaml:156:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:157:9\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:158:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:159:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:235:7\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:236:11\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:237:11\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:238:15\n502 rules/march_of_progress/flow.yaml:84:3\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:244:7\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:245:11\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:246:15\n517 rules/march_of_progress/flow.yaml:88:7\n518 rules/march_of_progress/flow.yaml:90:11\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:11\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:278:15\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:296:11\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:11\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:287:15\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:169:9\n562 rules/march_of_progress/scenarios/politics_by_other_means.yaml:170:13\n568 rules/march_of_progress/scenarios/politics_by_other_means.yaml:171:13\n573 rules/march_of_progress/scenarios/politics_by_other_means.yaml:172:17\n579 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:17\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:9\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:213:9\n595 rules/march_of_progress/scenarios/politics_by_other_means.yaml:214:13\n596 rules/march_of_progress/scenarios/politics_by_other_means.yaml:215:17\n597 rules/march_of_progress/scenarios/politics_by_other_means.yaml:216:17\n599 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:17\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:13\n601 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:9\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:221:13\n603 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:13\n604 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:9\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n616 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:13\n630 rules/march_of_progress/scenarios/politics_by_other_means.yaml:195:9\n636 rules/march_of_progress/scenarios/politics_by_other_means.yaml:196:9\n637 rules/march_of_progress/scenarios/politics_by_other_means.yaml:197:13\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:198:17\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:17\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:13\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:13\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:205:13\n646 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n647 rules/march_of_progress/scenarios/politics_by_other_means.yaml:207:13\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:254:7\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:255:7\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:256:11\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:257:11\n686 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:11\n687 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:15\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:15\n689 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:15\n690 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:15\n693 rules/march_of_progress/rules.yaml:221:3\n699 rules/march_of_progress/scenarios/politics_by_other_means.yaml:268:7\n712 rules/march_of_progress/rules.yaml:226:7\n713 rules/march_of_progress/rules.yaml:227:7\n719 rules/march_of_progress/rules.yaml:228:7\n726 rules/march_of_progress/rules.yaml:229:7\n727 rules/march_of_progress/rules.yaml:230:7\n730 rules/march_of_progress/rules.yaml:231:7\n731 rules/march_of_progress/rules.yaml:232:7\n738 rules/march_of_progress/rules.yaml:233:11\n742 rules/march_of_progress/rules.yaml:235:11\n749 rules/march_of_progress/rules.yaml:236:11\n752 rules/march_of_progress/rules.yaml:237:15\n757 rules/march_of_progress/rules.yaml:238:19\n759 rules/march_of_progress/rules.yaml:239:19\n762 rules/march_of_progress/rules.yaml:241:11\n778 rules/march_of_progress/scenarios/politics_by_other_means.yaml:156:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:157:9\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:158:9\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:159:9\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:235:7\n812 rules/march_of_progress/scenarios/politics_by_other_means.yaml:236:11\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:237:11\n818 rules/march_of_progress/scenarios/politics_by_other_means.yaml:238:15\n819 rules/march_of_progress/flow.yaml:84:3\n826 rules/march_of_progress/scenarios/politics_by_other_means.yaml:244:7\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:245:11\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:246:15\n847 rules/march_of_progress/flow.yaml:88:7\n861 rules/march_of_progress/flow.yaml:89:11\n862 rules/march_of_progress/flow.yaml:90:11\n872 rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:11\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:278:15\n881 rules/march_of_progress/scenarios/politics_by_other_means.yaml:296:11\n899 rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:11\n920 rules/march_of_progress/scenarios/politics_by_other_means.yaml:287:15\n923 rules/march_of_progress/scenarios/politics_by_other_means.yaml:288:15\n924 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11"
+_ORIGINS = "273 rules/march_of_progress/scenarios/politics_by_other_means.yaml:126:9\n282 rules/march_of_progress/scenarios/politics_by_other_means.yaml:90:9\n292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:106:9\n293 rules/march_of_progress/scenarios/politics_by_other_means.yaml:107:13\n294 rules/march_of_progress/scenarios/politics_by_other_means.yaml:108:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:109:13\n301 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n308 rules/march_of_progress/scenarios/politics_by_other_means.yaml:117:9\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:84:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:133:9\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:134:9\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:135:13\n329 rules/march_of_progress/scenarios/politics_by_other_means.yaml:136:9\n343 rules/march_of_progress/scenarios/politics_by_other_means.yaml:97:9\n344 rules/march_of_progress/scenarios/politics_by_other_means.yaml:98:13\n345 rules/march_of_progress/scenarios/politics_by_other_means.yaml:99:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:183:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:184:13\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:186:13\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:189:13\n359 rules/march_of_progress/scenarios/politics_by_other_means.yaml:316:11\n360 rules/march_of_progress/scenarios/politics_by_other_means.yaml:317:15\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:318:15\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:145:9\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:146:13\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:147:13\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:148:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:9\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:302:11\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:303:11\n384 rules/march_of_progress/scenarios/politics_by_other_means.yaml:304:11\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:305:11\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:169:9\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:170:13\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:171:13\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:172:17\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:17\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:213:9\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:214:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:216:17\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:13\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:195:9\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:196:9\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:197:13\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:17\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:13\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:205:13\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:254:7\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:255:7\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:256:11\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:257:11\n437 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:11\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:15\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:15\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:15\n441 rules/march_of_progress/rules.yaml:228:3\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:268:7\n446 rules/march_of_progress/rules.yaml:233:7\n447 rules/march_of_progress/rules.yaml:234:7\n453 rules/march_of_progress/rules.yaml:235:7\n454 rules/march_of_progress/rules.yaml:236:7\n455 rules/march_of_progress/rules.yaml:237:7\n458 rules/march_of_progress/rules.yaml:239:7\n459 rules/march_of_progress/rules.yaml:240:11\n461 rules/march_of_progress/rules.yaml:242:11\n462 rules/march_of_progress/rules.yaml:243:11\n465 rules/march_of_progress/rules.yaml:244:15\n470 rules/march_of_progress/rules.yaml:245:19\n473 rules/march_of_progress/rules.yaml:248:11\n477 rules/march_of_progress/scenarios/politics_by_other_means.yaml:156:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:157:9\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:158:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:159:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:235:7\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:236:11\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:237:11\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:238:15\n502 rules/march_of_progress/flow.yaml:84:3\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:244:7\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:245:11\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:246:15\n517 rules/march_of_progress/flow.yaml:88:7\n518 rules/march_of_progress/flow.yaml:90:11\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:11\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:278:15\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:296:11\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:11\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:287:15\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:169:9\n562 rules/march_of_progress/scenarios/politics_by_other_means.yaml:170:13\n568 rules/march_of_progress/scenarios/politics_by_other_means.yaml:171:13\n573 rules/march_of_progress/scenarios/politics_by_other_means.yaml:172:17\n579 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:17\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:9\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:213:9\n595 rules/march_of_progress/scenarios/politics_by_other_means.yaml:214:13\n596 rules/march_of_progress/scenarios/politics_by_other_means.yaml:215:17\n597 rules/march_of_progress/scenarios/politics_by_other_means.yaml:216:17\n599 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:17\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:13\n601 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:9\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:221:13\n603 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:13\n604 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:9\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n616 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:13\n630 rules/march_of_progress/scenarios/politics_by_other_means.yaml:195:9\n636 rules/march_of_progress/scenarios/politics_by_other_means.yaml:196:9\n637 rules/march_of_progress/scenarios/politics_by_other_means.yaml:197:13\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:198:17\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:17\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:13\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:13\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:205:13\n646 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n647 rules/march_of_progress/scenarios/politics_by_other_means.yaml:207:13\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:254:7\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:255:7\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:256:11\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:257:11\n686 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:11\n687 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:15\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:15\n689 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:15\n690 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:15\n693 rules/march_of_progress/rules.yaml:228:3\n699 rules/march_of_progress/scenarios/politics_by_other_means.yaml:268:7\n712 rules/march_of_progress/rules.yaml:233:7\n713 rules/march_of_progress/rules.yaml:234:7\n719 rules/march_of_progress/rules.yaml:235:7\n726 rules/march_of_progress/rules.yaml:236:7\n727 rules/march_of_progress/rules.yaml:237:7\n730 rules/march_of_progress/rules.yaml:238:7\n731 rules/march_of_progress/rules.yaml:239:7\n738 rules/march_of_progress/rules.yaml:240:11\n742 rules/march_of_progress/rules.yaml:242:11\n749 rules/march_of_progress/rules.yaml:243:11\n752 rules/march_of_progress/rules.yaml:244:15\n757 rules/march_of_progress/rules.yaml:245:19\n759 rules/march_of_progress/rules.yaml:246:19\n762 rules/march_of_progress/rules.yaml:248:11\n778 rules/march_of_progress/scenarios/politics_by_other_means.yaml:156:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:157:9\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:158:9\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:159:9\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:235:7\n812 rules/march_of_progress/scenarios/politics_by_other_means.yaml:236:11\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:237:11\n818 rules/march_of_progress/scenarios/politics_by_other_means.yaml:238:15\n819 rules/march_of_progress/flow.yaml:84:3\n826 rules/march_of_progress/scenarios/politics_by_other_means.yaml:244:7\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:245:11\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:246:15\n847 rules/march_of_progress/flow.yaml:88:7\n861 rules/march_of_progress/flow.yaml:89:11\n862 rules/march_of_progress/flow.yaml:90:11\n872 rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:11\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:278:15\n881 rules/march_of_progress/scenarios/politics_by_other_means.yaml:296:11\n899 rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:11\n920 rules/march_of_progress/scenarios/politics_by_other_means.yaml:287:15\n923 rules/march_of_progress/scenarios/politics_by_other_means.yaml:288:15\n924 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11"

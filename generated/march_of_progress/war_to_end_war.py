@@ -149,8 +149,8 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("choose-card", 47, "card", 48, 4, 1, False),
-        ("choose-army", 54, "army", -1, 19, 1, False),
+        ("choose-card", 48, "card", 49, 4, 1, False),
+        ("choose-army", 55, "army", -1, 19, 1, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + ("lose_one", "combat__rules")
     c_casualty_chosen_by_owner: bool
@@ -281,7 +281,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
-            _log(S, 52, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
+            _log(S, 53, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:90:5]"
@@ -354,12 +354,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
             S[self.o_g_vp_removed] = max(S[self.o_g_vp_removed] + v_k, 0)
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         S[self.o_g_attacker] = v_att
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
@@ -448,7 +448,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
-                _log(S, 18, (v_me,))
+                _log(S, 19, (v_me,))
                 return None
             v_mine = [
                 v_a
@@ -456,14 +456,14 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
             ]
             if len(v_mine) == 0:
-                _log(S, 56, (v_me,))
+                _log(S, 57, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_mine = F[2:]
                 F = None
-            return self.ask(S, (8, 2, v_me, v_mine), v_me, 4, tuple(v_mine))
+            return self.ask(S, (8, 2, v_me, v_mine), v_me, 5, tuple(v_mine))
         if pc == 2:
             if F is not None:
                 v_me, v_mine = F[2:]
@@ -478,7 +478,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S,
                 (8, 4, v_me, v_a_2),
                 v_me,
-                5,
+                6,
                 tuple(_uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2]))),
                 (v_a_2, S[self.o_e_army__location + v_a_2]),
             )
@@ -510,7 +510,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
-                _log(S, 21, (v_me,))
+                _log(S, 22, (v_me,))
                 return None
             v_mine = [
                 v_a
@@ -518,14 +518,14 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
             ]
             if len(v_mine) == 0:
-                _log(S, 57, (v_me,))
+                _log(S, 58, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_mine, v_x = F[2:]
                 F = None
-            return self.ask(S, (9, 2, v_me, v_mine, v_x), v_me, 6, tuple(v_mine))
+            return self.ask(S, (9, 2, v_me, v_mine, v_x), v_me, 7, tuple(v_mine))
         if pc == 2:
             if F is not None:
                 v_me, v_mine, v_x = F[2:]
@@ -550,7 +550,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S,
                 (9, 4, v_me, v_a_2, v_start, v_group, v_partners, v_x),
                 v_me,
-                7,
+                8,
                 tuple(v_partners),
                 (v_start, v_a_2),
             )
@@ -570,7 +570,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S,
                 (9, 6, v_me, v_start, v_group, v_x),
                 v_me,
-                8,
+                9,
                 tuple(_uniq(self.f_destinations(S, v_me, v_start))),
                 (v_start,),
             )
@@ -590,7 +590,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_k: Any = None
         v_attacked = S[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 35, (v_me, v_me))
+            _log(S, 36, (v_me, v_me))
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
@@ -599,18 +599,18 @@ class WarToEndWarScenario(MarchOfProgressRules):
         _z2 = S[self.o_p_revealed + v_me]
         S[self.o_p_hand + v_me] |= _z2
         S[self.o_p_revealed + v_me] = 0
-        _log(S, 36, (v_me,))
+        _log(S, 37, (v_me,))
         if not v_attacked:
             v_k = min(1, S[self.o_p_vp + v_me])
             S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - v_k, 0)
             S[self.o_g_vp_removed] = max(S[self.o_g_vp_removed] + v_k, 0)
-            _log(S, 58, (v_me, v_k, v_me, S[self.o_p_vp + v_me]))
+            _log(S, 59, (v_me, v_k, v_me, S[self.o_p_vp + v_me]))
         return None
 
     def r_combat(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
             S[self.o_g_attacker] = v_att
@@ -625,7 +625,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
     def r_combat__rules(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:221:3]"
+        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -650,7 +650,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
                 S, v_foe, v_where
             )
-            _log(S, 12, (v_where, v_att, v_att_total, v_foe, v_def_total))
+            _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
             elif v_att_total > v_def_total:
@@ -679,7 +679,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 ):
                     _r1 = v_attackers[0]
                     S[self.o_e_army__on_capital + _r1] = True
-                    _log(S, 13, (v_att, v_where))
+                    _log(S, 14, (v_att, v_where))
             pc = 8
         if pc == 6:
             if self.r_combat_loss(S, None, None, v_att, v_where) is SUSPEND:
@@ -704,9 +704,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
                     if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
-                _log(S, 15, (self.f_enemy(S, v_loser), v_loser, v_where))
+                _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
                 return None
-            _log(S, 51, (self.f_enemy(S, v_loser), v_where, v_loser))
+            _log(S, 52, (self.f_enemy(S, v_loser), v_where, v_loser))
             if self.r_lose_one(S, None, None, v_loser, v_where) is SUSPEND:
                 return _wait(S, (6, 1))
             pc = 1
@@ -721,7 +721,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:262:5]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
-            _log(S, 50, (v_where,))
+            _log(S, 51, (v_where,))
             if self.r_lose_one(S, None, None, v_att, v_where) is SUSPEND:
                 return _wait(S, (5, 1, v_att, v_where))
             pc = 1
@@ -756,7 +756,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_foe, v_where, v_moves = F[2:]
                 F = None
             return self.ask(
-                S, (4, 2, v_foe, v_where, v_moves), v_foe, 15, tuple(v_moves), (v_where,)
+                S, (4, 2, v_foe, v_where, v_moves), v_foe, 16, tuple(v_moves), (v_where,)
             )
         if pc == 2:
             if F is not None:
@@ -769,7 +769,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S[self.o_p_discard + v_foe] |= 1 << _c1
                 S[_REVEALS] += 1
                 S[self.o_g_defence_plus] = min(max(1, 0), 1)
-                _log(S, 49, (v_foe, v_d))
+                _log(S, 50, (v_foe, v_d))
             pc = 3
         if pc == 3:
             return None
@@ -787,7 +787,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]
             if len(v_mine) == 0:
-                _log(S, 53, (v_p, v_where))
+                _log(S, 54, (v_p, v_where))
                 return None
             v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
             v_a = v_mine[0]
@@ -803,7 +803,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S,
                 (19, 2, v_p, v_where, v_mine, v_picker),
                 v_picker,
-                16,
+                17,
                 tuple(v_mine),
                 (v_p, v_where),
             )
@@ -815,7 +815,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             pc = 3
         if pc == 3:
             self.p_destroy(S, v_a)
-            _log(S, 55, (v_a, v_where))
+            _log(S, 56, (v_a, v_where))
             return None
 
 
@@ -845,4 +845,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "176 rules/march_of_progress/scenarios/war_to_end_war.yaml:213:9\n180 rules/march_of_progress/scenarios/war_to_end_war.yaml:197:9\n185 rules/march_of_progress/scenarios/war_to_end_war.yaml:198:9\n193 rules/march_of_progress/scenarios/war_to_end_war.yaml:161:9\n194 rules/march_of_progress/scenarios/war_to_end_war.yaml:162:9\n195 rules/march_of_progress/scenarios/war_to_end_war.yaml:163:9\n196 rules/march_of_progress/scenarios/war_to_end_war.yaml:164:13\n202 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:13\n203 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:17\n204 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:13\n205 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n206 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:9\n210 rules/march_of_progress/scenarios/war_to_end_war.yaml:187:9\n211 rules/march_of_progress/scenarios/war_to_end_war.yaml:188:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:139:17\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:206:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:176:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:177:13\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:178:9\n235 rules/march_of_progress/rules.yaml:165:3\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:292:7\n240 rules/march_of_progress/rules.yaml:170:7\n241 rules/march_of_progress/rules.yaml:171:7\n242 rules/march_of_progress/rules.yaml:172:7\n246 rules/march_of_progress/scenarios/war_to_end_war.yaml:304:11\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:305:11\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:306:15\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:15\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:311:15\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:224:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:225:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:226:13\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:227:9\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:13\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:17\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:17\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:96:9\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:97:9\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:99:13\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:9\n305 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:9\n309 rules/march_of_progress/scenarios/war_to_end_war.yaml:114:9\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:115:9\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:117:13\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:9\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:13\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:13\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:17\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:9\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:141:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:142:9\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n348 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:13\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:287:7\n359 rules/march_of_progress/rules.yaml:221:3\n363 rules/march_of_progress/rules.yaml:226:7\n364 rules/march_of_progress/rules.yaml:227:7\n370 rules/march_of_progress/rules.yaml:228:7\n371 rules/march_of_progress/rules.yaml:229:7\n372 rules/march_of_progress/rules.yaml:230:7\n375 rules/march_of_progress/rules.yaml:232:7\n376 rules/march_of_progress/rules.yaml:233:11\n378 rules/march_of_progress/rules.yaml:235:11\n379 rules/march_of_progress/rules.yaml:236:11\n382 rules/march_of_progress/rules.yaml:237:15\n387 rules/march_of_progress/rules.yaml:238:19\n390 rules/march_of_progress/rules.yaml:241:11\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:275:9\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:276:13\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:277:17\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:13\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:268:9\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:269:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:254:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:255:9\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:256:9\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:257:13\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:13\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:17\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:17\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:238:9\n429 rules/march_of_progress/scenarios/war_to_end_war.yaml:239:9\n430 rules/march_of_progress/scenarios/war_to_end_war.yaml:241:13\n431 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:96:9\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:97:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:98:13\n452 rules/march_of_progress/scenarios/war_to_end_war.yaml:99:13\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:9\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:114:9\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:115:9\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:116:13\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:117:13\n515 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n520 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n521 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n523 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:9\n536 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:9\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n549 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:13\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:13\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:17\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:9\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:141:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:142:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:13\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:13\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:9\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:148:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:13\n605 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:13\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:13\n607 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:13\n616 rules/march_of_progress/scenarios/war_to_end_war.yaml:287:7\n617 rules/march_of_progress/rules.yaml:221:3\n635 rules/march_of_progress/rules.yaml:226:7\n636 rules/march_of_progress/rules.yaml:227:7\n642 rules/march_of_progress/rules.yaml:228:7\n649 rules/march_of_progress/rules.yaml:229:7\n650 rules/march_of_progress/rules.yaml:230:7\n653 rules/march_of_progress/rules.yaml:231:7\n654 rules/march_of_progress/rules.yaml:232:7\n661 rules/march_of_progress/rules.yaml:233:11\n665 rules/march_of_progress/rules.yaml:235:11\n672 rules/march_of_progress/rules.yaml:236:11\n675 rules/march_of_progress/rules.yaml:237:15\n680 rules/march_of_progress/rules.yaml:238:19\n682 rules/march_of_progress/rules.yaml:239:19\n685 rules/march_of_progress/rules.yaml:241:11\n700 rules/march_of_progress/scenarios/war_to_end_war.yaml:275:9\n701 rules/march_of_progress/scenarios/war_to_end_war.yaml:276:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:277:17\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:278:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:13\n709 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:9\n710 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:267:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:268:9\n732 rules/march_of_progress/scenarios/war_to_end_war.yaml:269:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:254:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:255:9\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:256:9\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:257:13\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:17\n771 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:17\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:17\n784 rules/march_of_progress/scenarios/war_to_end_war.yaml:238:9\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:239:9\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:240:13\n791 rules/march_of_progress/scenarios/war_to_end_war.yaml:241:13\n792 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n794 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:9\n802 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n818 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9"
+_ORIGINS = "176 rules/march_of_progress/scenarios/war_to_end_war.yaml:213:9\n180 rules/march_of_progress/scenarios/war_to_end_war.yaml:197:9\n185 rules/march_of_progress/scenarios/war_to_end_war.yaml:198:9\n193 rules/march_of_progress/scenarios/war_to_end_war.yaml:161:9\n194 rules/march_of_progress/scenarios/war_to_end_war.yaml:162:9\n195 rules/march_of_progress/scenarios/war_to_end_war.yaml:163:9\n196 rules/march_of_progress/scenarios/war_to_end_war.yaml:164:13\n202 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:13\n203 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:17\n204 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:13\n205 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n206 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:9\n210 rules/march_of_progress/scenarios/war_to_end_war.yaml:187:9\n211 rules/march_of_progress/scenarios/war_to_end_war.yaml:188:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:139:17\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:206:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:176:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:177:13\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:178:9\n235 rules/march_of_progress/rules.yaml:165:3\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:292:7\n240 rules/march_of_progress/rules.yaml:170:7\n241 rules/march_of_progress/rules.yaml:171:7\n242 rules/march_of_progress/rules.yaml:172:7\n246 rules/march_of_progress/scenarios/war_to_end_war.yaml:304:11\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:305:11\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:306:15\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:15\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:311:15\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:224:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:225:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:226:13\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:227:9\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:13\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:17\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:17\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:96:9\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:97:9\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:99:13\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:9\n305 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:9\n309 rules/march_of_progress/scenarios/war_to_end_war.yaml:114:9\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:115:9\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:117:13\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:9\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:13\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:13\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:17\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:9\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:141:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:142:9\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n348 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:13\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:287:7\n359 rules/march_of_progress/rules.yaml:228:3\n363 rules/march_of_progress/rules.yaml:233:7\n364 rules/march_of_progress/rules.yaml:234:7\n370 rules/march_of_progress/rules.yaml:235:7\n371 rules/march_of_progress/rules.yaml:236:7\n372 rules/march_of_progress/rules.yaml:237:7\n375 rules/march_of_progress/rules.yaml:239:7\n376 rules/march_of_progress/rules.yaml:240:11\n378 rules/march_of_progress/rules.yaml:242:11\n379 rules/march_of_progress/rules.yaml:243:11\n382 rules/march_of_progress/rules.yaml:244:15\n387 rules/march_of_progress/rules.yaml:245:19\n390 rules/march_of_progress/rules.yaml:248:11\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:275:9\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:276:13\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:277:17\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:13\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:268:9\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:269:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:254:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:255:9\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:256:9\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:257:13\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:13\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:17\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:17\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:238:9\n429 rules/march_of_progress/scenarios/war_to_end_war.yaml:239:9\n430 rules/march_of_progress/scenarios/war_to_end_war.yaml:241:13\n431 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:96:9\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:97:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:98:13\n452 rules/march_of_progress/scenarios/war_to_end_war.yaml:99:13\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:9\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:114:9\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:115:9\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:116:13\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:117:13\n515 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n520 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n521 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n523 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:9\n536 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:9\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n549 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:13\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:13\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:17\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:9\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:141:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:142:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:13\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:13\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:9\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:148:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:13\n605 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:13\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:13\n607 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:13\n616 rules/march_of_progress/scenarios/war_to_end_war.yaml:287:7\n617 rules/march_of_progress/rules.yaml:228:3\n635 rules/march_of_progress/rules.yaml:233:7\n636 rules/march_of_progress/rules.yaml:234:7\n642 rules/march_of_progress/rules.yaml:235:7\n649 rules/march_of_progress/rules.yaml:236:7\n650 rules/march_of_progress/rules.yaml:237:7\n653 rules/march_of_progress/rules.yaml:238:7\n654 rules/march_of_progress/rules.yaml:239:7\n661 rules/march_of_progress/rules.yaml:240:11\n665 rules/march_of_progress/rules.yaml:242:11\n672 rules/march_of_progress/rules.yaml:243:11\n675 rules/march_of_progress/rules.yaml:244:15\n680 rules/march_of_progress/rules.yaml:245:19\n682 rules/march_of_progress/rules.yaml:246:19\n685 rules/march_of_progress/rules.yaml:248:11\n700 rules/march_of_progress/scenarios/war_to_end_war.yaml:275:9\n701 rules/march_of_progress/scenarios/war_to_end_war.yaml:276:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:277:17\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:278:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:13\n709 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:9\n710 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:267:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:268:9\n732 rules/march_of_progress/scenarios/war_to_end_war.yaml:269:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:254:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:255:9\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:256:9\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:257:13\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:17\n771 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:17\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:17\n784 rules/march_of_progress/scenarios/war_to_end_war.yaml:238:9\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:239:9\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:240:13\n791 rules/march_of_progress/scenarios/war_to_end_war.yaml:241:13\n792 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n794 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:9\n802 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n818 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9"

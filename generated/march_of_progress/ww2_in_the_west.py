@@ -270,20 +270,21 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         ),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("yes-no", 48, "yes-no", -1, 2, 4, False),
-        ("choose-army", 19, "army", -1, 19, 1, False),
-        ("choose-country", 20, "country", -1, 19, 3, False),
-        ("choose-army", 19, "army", -1, 20, 1, False),
-        ("choose-army", 22, "army", 23, 20, 3, False),
-        ("choose-country", 24, "country", -1, 20, 5, False),
-        ("choose-card", 52, "card", 53, 21, 1, False),
-        ("yes-no", 56, "yes-no", -1, 22, 2, False),
-        ("choose-country", 33, "country", 58, 22, 4, False),
-        ("choose-country", 33, "country", -1, 22, 7, False),
-        ("yes-no", 62, "yes-no", -1, 23, 1, False),
-        ("yes-no", 11, "yes-no", -1, 24, 4, False),
-        ("choose-player", 44, "player", -1, 17, 7, False),
-        ("choose-player", 44, "player", -1, 17, 10, False),
+        ("yes-no", 49, "yes-no", -1, 2, 4, False),
+        ("choose-army", 20, "army", -1, 19, 1, False),
+        ("choose-country", 21, "country", -1, 19, 3, False),
+        ("choose-army", 20, "army", -1, 20, 1, False),
+        ("choose-army", 23, "army", 24, 20, 3, False),
+        ("choose-country", 25, "country", -1, 20, 5, False),
+        ("choose-card", 53, "card", 54, 21, 1, False),
+        ("yes-no", 57, "yes-no", -1, 22, 2, False),
+        ("choose-country", 34, "country", 59, 22, 4, False),
+        ("choose-country", 34, "country", -1, 22, 7, False),
+        ("yes-no", 63, "yes-no", -1, 23, 1, False),
+        ("choose-army", 11, "army", -1, 24, 2, False),
+        ("yes-no", 12, "yes-no", -1, 24, 8, False),
+        ("choose-player", 45, "player", -1, 17, 7, False),
+        ("choose-player", 45, "player", -1, 17, 10, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + (
         "move_one_army",
@@ -424,7 +425,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             )
             S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] + v_taken, 0)
         if v_taken > 0:
-            _log(S, 47, (v_p, v_k, v_taken, self.k_player__orange, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 48, (v_p, v_k, v_taken, self.k_player__orange, v_p, S[self.o_p_vp + v_p]))
         elif v_k < v_amount:
             _log(S, 1, (v_p, v_k, v_k, v_p, S[self.o_p_vp + v_p]))
         else:
@@ -446,20 +447,20 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     def p_setup__initiative(self, S: list[Any]) -> None:
         "The Germans start with the initiative. (MOP-WW2-SETUP1-07) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:442:7]"
         S[self.o_g_initiative] = self.k_player__blue
-        _log(S, 39, (self.k_player__blue,))
+        _log(S, 40, (self.k_player__blue,))
 
     def p_setup__variants(self, S: list[Any]) -> None:
         "Name the variants in play; Materialschlacht's rules are not printed. (MOP-WW2-VAR-01, MOP-WW2-VAR-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:7]"
         if self.c_economic_breakthrough:
-            _log(S, 70, ())
-        if self.c_materialschlacht:
             _log(S, 71, ())
+        if self.c_materialschlacht:
+            _log(S, 72, ())
 
     def p_start_part_two(self, S: list[Any]) -> None:
         "Germany won part 1: the board stays, both players take all their cards into hand, Air Power and VWEAPONS replace the Allied ATTACK+1 and the German MOVE 1, and the side with more VPs keeps the difference. (MOP-WW2-SETUP2-01, MOP-WW2-SETUP2-02, MOP-WW2-SETUP2-03, MOP-WW2-SETUP2-04, MOP-WW2-SETUP2-05, MOP-WW2-VAR-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:5]"
         _log(
             S,
-            64,
+            65,
             (
                 self.k_player__blue,
                 S[self.o_p_vp + self.k_player__blue],
@@ -507,7 +508,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         S[self.o_p_vp + self.k_player__orange] = max(max(0 - v_diff, 0), 0)
         _log(
             S,
-            65,
+            66,
             (
                 self.k_player__blue,
                 S[self.o_p_vp + self.k_player__blue],
@@ -520,7 +521,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c] = min(
                     max(S[self.o_e_country__vp_die + v_c] + 1, 0), self.s_e_country__vp_max[v_c]
                 )
-                _log(S, 66, (v_c, S[self.o_e_country__vp_die + v_c]))
+                _log(S, 67, (v_c, S[self.o_e_country__vp_die + v_c]))
 
     def q_card__air_power(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:181:5]"
@@ -586,7 +587,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     def q_join_attack(
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
     ) -> None:
-        "Fortified armies of `me` in `where` may stand up and join the attack (a fortified army alone must). `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"
+        '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
         self.q_join_attack__rules(S, R, v_me, v_where, v_discarded)
         S[self.o_g_air_power_bonus] = max(0, 0)
         if (
@@ -614,22 +615,36 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     def q_join_attack__rules(
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
     ) -> None:
-        "Fortified armies of `me` in `where` may stand up and join the attack (a fortified army alone must). `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"
-        for v_a in [
-            v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if S[self.o_e_army__location + v_a__1] == v_where
+        '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        v_fortified = [
+            v_a
+            for v_a in self.ix_army__owner.get(v_me, ())
+            if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
+        ]
+        if (
+            len(v_fortified)
+            == len(
+                [
+                    v_a__4
+                    for v_a__4 in self.ix_army__owner.get(v_me, ())
+                    if S[self.o_e_army__location + v_a__4] == v_where
+                ]
+            )
+            and len(v_fortified) > 0
+        ):
+            v_first_up = v_fortified[0]
+            if len(v_fortified) > 1:
+                v_first_up = _pick(R, v_fortified)
+            S[self.o_e_army__fortified + v_first_up] = False
+        for v_a_2 in [
+            v_a__5
+            for v_a__5 in self.ix_army__owner.get(v_me, ())
+            if S[self.o_e_army__location + v_a__5] == v_where
         ]:
-            if S[self.o_e_army__fortified + v_a]:
-                v_stand = True
-                if any(
-                    S[self.o_e_army__location + v_b] == v_where
-                    and (not S[self.o_e_army__fortified + v_b])
-                    for v_b in self.ix_army__owner.get(v_me, ())
-                ):
-                    v_stand = R() < 0.5
+            if S[self.o_e_army__fortified + v_a_2]:
+                v_stand = R() < 0.5
                 if v_stand:
-                    S[self.o_e_army__fortified + v_a] = False
+                    S[self.o_e_army__fortified + v_a_2] = False
 
     def q_move_one_army(self, S: list[Any], R: Any, v_me: Any) -> None:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:264:5]"
@@ -870,11 +885,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                         S[self.o_p_vp + self.k_player__orange] - 1, 0
                     )
                     S[self.o_g_vp_removed] = max(S[self.o_g_vp_removed] + 1, 0)
-                    _log(S, 67, (S[self.o_p_vp + self.k_player__orange],))
+                    _log(S, 68, (S[self.o_p_vp + self.k_player__orange],))
                 else:
-                    _log(S, 68, ())
+                    _log(S, 69, ())
             else:
-                _log(S, 69, ())
+                _log(S, 70, ())
             if self.c_vweapons_also_moves:
                 pc = 1
             else:
@@ -908,7 +923,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S,
                 (23, 2),
                 self.k_player__blue,
-                25,
+                26,
                 (True, False),
                 (self.c_initiative_flip_cost, self.k_player__blue),
             )
@@ -922,7 +937,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 )
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_initiative_flip_cost, 0)
                 S[self.o_g_initiative] = self.k_player__blue
-                _log(S, 63, (self.k_player__blue, self.c_initiative_flip_cost, self.k_player__blue))
+                _log(S, 64, (self.k_player__blue, self.c_initiative_flip_cost, self.k_player__blue))
             return None
 
     def r_join_attack(
@@ -934,7 +949,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_where: Any = None,
         v_discarded: Any = None,
     ) -> Any:
-        "Fortified armies of `me` in `where` may stand up and join the attack (a fortified army alone must). `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"
+        '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
         v_limit: Any = None
         v_more: Any = None
         pc: int = 0 if F is None else F[1]
@@ -979,7 +994,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     S,
                     (2, 5, v_me, v_limit),
                     v_me,
-                    15,
+                    16,
                     (True, False),
                     (S[self.o_g_air_power_bonus], v_limit),
                 )
@@ -996,7 +1011,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 continue
             if pc == 6:
                 if S[self.o_g_air_power_bonus] > 0:
-                    _log(S, 49, (v_me, S[self.o_g_air_power_bonus], S[self.o_g_air_power_bonus]))
+                    _log(S, 50, (v_me, S[self.o_g_air_power_bonus], S[self.o_g_air_power_bonus]))
                 pc = 7
             if pc == 7:
                 return None
@@ -1010,65 +1025,108 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_where: Any = None,
         v_discarded: Any = None,
     ) -> Any:
-        "Fortified armies of `me` in `where` may stand up and join the attack (a fortified army alone must). `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"
+        '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        v_fortified: Any = None
+        v_first_up: Any = None
         v__it: Any = None
         v__i: Any = None
-        v_a: Any = None
+        v_a_2: Any = None
         v_stand: Any = None
         pc: int = 0 if F is None else F[1]
         while True:
             if pc == 0:
+                v_fortified = [
+                    v_a
+                    for v_a in self.ix_army__owner.get(v_me, ())
+                    if S[self.o_e_army__location + v_a] == v_where
+                    and S[self.o_e_army__fortified + v_a]
+                ]
+                if (
+                    len(v_fortified)
+                    == len(
+                        [
+                            v_a__4
+                            for v_a__4 in self.ix_army__owner.get(v_me, ())
+                            if S[self.o_e_army__location + v_a__4] == v_where
+                        ]
+                    )
+                    and len(v_fortified) > 0
+                ):
+                    pc = 1
+                else:
+                    pc = 5
+            if pc == 1:
+                v_first_up = v_fortified[0]
+                if len(v_fortified) > 1:
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if F is not None:
+                    v_me, v_where, v_fortified, v_a_2 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (24, 3, v_me, v_where, v_fortified, v_a_2),
+                    v_me,
+                    27,
+                    tuple(v_fortified),
+                    (v_where,),
+                )
+            if pc == 3:
+                if F is not None:
+                    v_me, v_where, v_fortified, v_a_2 = F[2:]
+                    F = None
+                v_first_up = v
+                pc = 4
+            if pc == 4:
+                S[self.o_e_army__fortified + v_first_up] = False
+                pc = 5
+            if pc == 5:
                 v__it = tuple(
                     [
-                        v_a__1
-                        for v_a__1 in self.ix_army__owner.get(v_me, ())
-                        if S[self.o_e_army__location + v_a__1] == v_where
+                        v_a__5
+                        for v_a__5 in self.ix_army__owner.get(v_me, ())
+                        if S[self.o_e_army__location + v_a__5] == v_where
                     ]
                 )
                 v__i = 0
-                pc = 1
-            if pc == 1:
-                if v__i < len(v__it):
-                    v_a = v__it[v__i]
-                    v__i += 1
-                    pc = 2
-                else:
-                    pc = 8
-            if pc == 2:
-                if S[self.o_e_army__fortified + v_a]:
-                    pc = 3
-                else:
-                    pc = 1
-                    continue
-            if pc == 3:
-                v_stand = True
-                if any(
-                    S[self.o_e_army__location + v_b] == v_where
-                    and (not S[self.o_e_army__fortified + v_b])
-                    for v_b in self.ix_army__owner.get(v_me, ())
-                ):
-                    pc = 4
-                else:
-                    pc = 6
-            if pc == 4:
-                if F is not None:
-                    v_me, v_where, v__it, v__i, v_a = F[2:]
-                    F = None
-                return self.ask(
-                    S, (24, 5, v_me, v_where, v__it, v__i, v_a), v_me, 26, (True, False), (v_where,)
-                )
-            if pc == 5:
-                if F is not None:
-                    v_me, v_where, v__it, v__i, v_a = F[2:]
-                    F = None
-                v_stand = v
                 pc = 6
             if pc == 6:
-                if v_stand:
-                    S[self.o_e_army__fortified + v_a] = False
-                pc = 1
-                continue
+                if v__i < len(v__it):
+                    v_a_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 7
+                else:
+                    pc = 11
+            if pc == 7:
+                if S[self.o_e_army__fortified + v_a_2]:
+                    pc = 8
+                else:
+                    pc = 6
+                    continue
             if pc == 8:
+                if F is not None:
+                    v_me, v_where, v__it, v__i, v_a_2 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (24, 9, v_me, v_where, v__it, v__i, v_a_2),
+                    v_me,
+                    28,
+                    (True, False),
+                    (v_a_2, v_where),
+                )
+            if pc == 9:
+                if F is not None:
+                    v_me, v_where, v__it, v__i, v_a_2 = F[2:]
+                    F = None
+                v_stand = v
+                if v_stand:
+                    S[self.o_e_army__fortified + v_a_2] = False
+                pc = 6
+                continue
+            if pc == 11:
                 return None
 
     def r_move_one_army(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1080,14 +1138,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if pc == 0:
             v_mine = self.f_unmoved_armies(S, v_me)
             if len(v_mine) == 0:
-                _log(S, 50, (v_me,))
+                _log(S, 51, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_mine = F[2:]
                 F = None
-            return self.ask(S, (19, 2, v_me, v_mine), v_me, 16, tuple(v_mine))
+            return self.ask(S, (19, 2, v_me, v_mine), v_me, 17, tuple(v_mine))
         if pc == 2:
             if F is not None:
                 v_me, v_mine = F[2:]
@@ -1102,7 +1160,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S,
                 (19, 4, v_me, v_a),
                 v_me,
-                17,
+                18,
                 tuple(self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]),
                 (v_a, S[self.o_e_army__location + v_a]),
             )
@@ -1128,14 +1186,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if pc == 0:
             v_mine = self.f_unmoved_armies(S, v_me)
             if len(v_mine) == 0:
-                _log(S, 51, (v_me,))
+                _log(S, 52, (v_me,))
                 return None
             pc = 1
         if pc == 1:
             if F is not None:
                 v_me, v_mine, v_x = F[2:]
                 F = None
-            return self.ask(S, (20, 2, v_me, v_mine, v_x), v_me, 18, tuple(v_mine))
+            return self.ask(S, (20, 2, v_me, v_mine, v_x), v_me, 19, tuple(v_mine))
         if pc == 2:
             if F is not None:
                 v_me, v_mine, v_x = F[2:]
@@ -1158,7 +1216,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S,
                 (20, 4, v_me, v_a, v_start, v_group, v_partners, v_x),
                 v_me,
-                19,
+                20,
                 tuple(v_partners),
                 (v_start, v_a),
             )
@@ -1178,7 +1236,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S,
                 (20, 6, v_me, v_start, v_group, v_x),
                 v_me,
-                20,
+                21,
                 tuple(self.s_e_country__adjacent[v_start]),
                 (v_start,),
             )
@@ -1210,7 +1268,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_me, v_extra = F[2:]
                 F = None
             return self.ask(
-                S, (21, 2, v_me, v_extra), v_me, 21, tuple(v_extra), (self.c_second_move_cost,)
+                S, (21, 2, v_me, v_extra), v_me, 22, tuple(v_extra), (self.c_second_move_cost,)
             )
         if pc == 2:
             if F is not None:
@@ -1226,7 +1284,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
             S[self.o_p_discard + v_me] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 54, (v_me, self.c_second_move_cost, v_c))
+            _log(S, 55, (v_me, self.c_second_move_cost, v_c))
             if self.play_r(S, v_c, v_me) is SUSPEND:
                 return _wait(S, (21, 3))
             pc = 3
@@ -1302,7 +1360,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     S,
                     (17, 8, v__it, v__i, v_grp, v_actors),
                     S[self.o_g_initiative],
-                    27,
+                    29,
                     tuple(v_actors),
                     (v_grp,),
                 )
@@ -1312,7 +1370,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     F = None
                 v_first_actor = v
                 S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
-                _log(S, 16, (S[self.o_g_initiative],))
+                _log(S, 17, (S[self.o_g_initiative],))
                 pc = 12
             if pc == 9:
                 if self.r_german_flip(S, None, None, "order_choice") is SUSPEND:
@@ -1326,7 +1384,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     S,
                     (17, 11, v__it, v__i, v_grp, v_actors),
                     S[self.o_g_initiative],
-                    28,
+                    30,
                     tuple(v_actors),
                     (v_grp,),
                 )
@@ -1395,7 +1453,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if self.c_german_strength_cap_blocks and S[
                 self.o_p_strength + v_me
             ] >= self.f_strength_cap(S, v_me):
-                _log(S, 55, (v_me, self.f_strength_cap(S, v_me)))
+                _log(S, 56, (v_me, self.f_strength_cap(S, v_me)))
                 return None
             v_sources = [
                 v_c
@@ -1407,7 +1465,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if S[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
                 pc = 1
             elif len(v_sources) == 0:
-                _log(S, 32, (v_me,))
+                _log(S, 33, (v_me,))
                 return None
             else:
                 pc = 7
@@ -1420,14 +1478,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if F is not None:
                 (v_me,) = F[2:]
                 F = None
-            return self.ask(S, (22, 3, v_me), v_me, 22, (True, False), (self.c_strength_vp_cost,))
+            return self.ask(S, (22, 3, v_me), v_me, 23, (True, False), (self.c_strength_vp_cost,))
         if pc == 3:
             if F is not None:
                 (v_me,) = F[2:]
                 F = None
             v_pay = v
             if not v_pay:
-                _log(S, 57, (v_me,))
+                _log(S, 58, (v_me,))
                 return None
             pc = 9
         if pc == 4:
@@ -1438,7 +1496,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S,
                 (22, 5, v_me, v_sources, v_pay),
                 v_me,
-                23,
+                24,
                 tuple(v_sources),
                 (self.c_strength_vp_cost,),
             )
@@ -1453,13 +1511,13 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c_2] = min(
                     max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
                 )
-                _log(S, 59, (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2]))
+                _log(S, 60, (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2]))
             pc = 9
         if pc == 7:
             if F is not None:
                 v_me, v_sources, v_pay = F[2:]
                 F = None
-            return self.ask(S, (22, 8, v_me, v_sources, v_pay), v_me, 24, tuple(v_sources))
+            return self.ask(S, (22, 8, v_me, v_sources, v_pay), v_me, 25, tuple(v_sources))
         if pc == 8:
             if F is not None:
                 v_me, v_sources, v_pay = F[2:]
@@ -1468,17 +1526,17 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_e_country__vp_die + v_c_3] = min(
                 max(S[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
             )
-            _log(S, 59, (v_me, v_c_3, S[self.o_e_country__vp_die + v_c_3]))
+            _log(S, 60, (v_me, v_c_3, S[self.o_e_country__vp_die + v_c_3]))
             pc = 9
         if pc == 9:
             if v_pay:
                 S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - self.c_strength_vp_cost, 0)
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_strength_vp_cost, 0)
-                _log(S, 60, (v_me, self.c_strength_vp_cost, v_me, S[self.o_p_vp + v_me]))
+                _log(S, 61, (v_me, self.c_strength_vp_cost, v_me, S[self.o_p_vp + v_me]))
             S[self.o_p_strength + v_me] = min(
                 max(min(S[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
             )
-            _log(S, 61, (v_me, S[self.o_p_strength + v_me]))
+            _log(S, 62, (v_me, S[self.o_p_strength + v_me]))
             return None
 
 
@@ -1508,4 +1566,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "370 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:214:9\n371 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:215:13\n372 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:216:9\n373 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:217:13\n374 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:218:17\n375 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:13\n376 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:17\n377 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n378 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n379 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:9\n383 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:231:9\n387 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:238:9\n395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:506:11\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:507:11\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:508:11\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:509:15\n404 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:511:15\n410 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:513:15\n412 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:15\n416 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:249:9\n417 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:250:9\n418 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:251:9\n419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:252:9\n420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:253:9\n421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:13\n422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:13\n425 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:13\n426 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:13\n429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:13\n435 rules/march_of_progress/rules.yaml:154:3\n436 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:7\n440 rules/march_of_progress/rules.yaml:159:7\n441 rules/march_of_progress/rules.yaml:160:7\n442 rules/march_of_progress/rules.yaml:161:7\n443 rules/march_of_progress/rules.yaml:162:7\n444 rules/march_of_progress/rules.yaml:163:7\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:446:11\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:454:11\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:15\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:457:15\n460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:9\n469 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:381:9\n470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:382:9\n471 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:383:13\n474 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:384:13\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:385:13\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:386:9\n486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:387:9\n491 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:388:9\n495 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n500 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n501 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:9\n506 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:9\n507 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:9\n508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n518 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:13\n520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:17\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:399:17\n527 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:9\n531 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:154:9\n532 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:155:9\n536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:161:9\n537 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:162:9\n541 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:168:9\n545 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:180:9\n549 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:174:9\n553 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:9\n557 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:193:13\n558 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:194:17\n561 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:195:17\n566 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:9\n567 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:202:13\n571 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:13\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:365:13\n578 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:366:9\n579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:367:9\n580 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:368:13\n583 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:369:13\n584 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:370:13\n590 rules/march_of_progress/rules.yaml:205:3\n591 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:419:7\n596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:420:11\n604 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:421:11\n605 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:422:11\n606 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:423:15\n607 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:424:15\n608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:19\n609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:426:19\n610 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:427:19\n611 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:11\n618 rules/march_of_progress/rules.yaml:213:7\n623 rules/march_of_progress/rules.yaml:214:11\n624 rules/march_of_progress/rules.yaml:215:15\n625 rules/march_of_progress/rules.yaml:216:15\n630 rules/march_of_progress/rules.yaml:217:19\n631 rules/march_of_progress/rules.yaml:218:15\n632 rules/march_of_progress/rules.yaml:219:19\n636 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:9\n637 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:270:9\n638 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:272:13\n639 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:273:9\n640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n645 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n646 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:284:13\n648 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:285:9\n649 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:286:9\n650 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:287:9\n651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n654 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n655 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n656 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n657 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:17\n658 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n659 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n660 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n664 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n667 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n668 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:9\n669 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:306:9\n670 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:307:13\n671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:308:9\n672 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:309:9\n673 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:310:13\n674 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:311:9\n675 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n676 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:9\n677 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n681 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:9\n685 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:11\n687 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:439:11\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:440:11\n689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:441:11\n693 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n694 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:478:15\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:15\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:480:19\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:482:19\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:483:19\n705 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:484:23\n706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:485:23\n707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:23\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:23\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:490:23\n711 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n712 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n717 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:19\n719 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:15\n724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:19\n728 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n729 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:11\n730 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:467:15\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:468:11\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n738 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:13\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:327:9\n745 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:328:9\n746 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:329:9\n747 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:330:13\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:331:17\n749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:332:17\n750 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:21\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:17\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:17\n754 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:21\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:21\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:344:13\n763 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:13\n764 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:13\n767 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:9\n768 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:13\n769 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:351:13\n770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:9\n778 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:9\n790 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:154:9\n797 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:155:9\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:161:9\n816 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:162:9\n828 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:168:9\n840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:180:9\n852 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:174:9\n864 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:9\n868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:193:13\n869 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:194:17\n872 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:195:17\n873 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:196:17\n875 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:17\n877 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:13\n878 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:9\n883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:202:13\n896 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n897 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:13\n898 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:9\n902 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:365:13\n903 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:366:9\n919 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:367:9\n920 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:368:13\n923 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:369:13\n924 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:370:13\n925 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:13\n943 rules/march_of_progress/rules.yaml:205:3\n950 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n951 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:419:7\n959 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:420:11\n967 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:421:11\n968 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:422:11\n978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:423:15\n991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:424:15\n992 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:19\n993 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:426:19\n994 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:427:19\n998 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:11\n999 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:15\n1021 rules/march_of_progress/rules.yaml:213:7\n1038 rules/march_of_progress/rules.yaml:214:11\n1044 rules/march_of_progress/rules.yaml:215:15\n1045 rules/march_of_progress/rules.yaml:216:15\n1057 rules/march_of_progress/rules.yaml:217:19\n1067 rules/march_of_progress/rules.yaml:218:15\n1068 rules/march_of_progress/rules.yaml:219:19\n1081 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:9\n1082 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:270:9\n1083 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:271:13\n1084 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:272:13\n1085 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:273:9\n1096 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1114 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1129 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1130 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1131 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:13\n1132 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:284:13\n1133 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:285:9\n1144 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:286:9\n1145 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:287:9\n1146 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1149 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1157 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1170 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1171 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:17\n1177 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1190 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1191 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1200 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1203 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1204 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:9\n1205 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:306:9\n1206 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:307:13\n1207 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:308:9\n1220 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:309:9\n1221 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:310:13\n1222 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:311:9\n1223 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1224 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:9\n1225 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1229 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1230 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:9\n1241 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:11\n1243 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:439:11\n1244 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:440:11\n1245 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:441:11\n1258 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1269 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:478:15\n1275 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:15\n1282 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:480:19\n1286 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:482:19\n1287 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:483:19\n1294 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:484:23\n1301 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:485:23\n1314 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:23\n1315 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:23\n1318 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:23\n1325 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:490:23\n1340 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1347 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1352 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1353 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:19\n1360 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:15\n1365 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:19\n1376 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n1377 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:11\n1378 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:467:15\n1379 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:468:11\n1395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:13\n1399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:13\n1400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:327:9\n1406 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:328:9\n1407 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:329:9\n1410 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:13\n1411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:344:13\n1415 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:330:13\n1423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:331:17\n1429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:332:17\n1430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:21\n1431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:21\n1437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:17\n1450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:17\n1451 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:21\n1453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:21\n1456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:21\n1462 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:13\n1468 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:13\n1471 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:348:13\n1474 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:9\n1475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:13\n1476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:351:13\n1477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1478 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:9\n1481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:354:9"
+_ORIGINS = "371 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:214:9\n372 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:215:13\n373 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:216:9\n374 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:217:13\n375 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:218:17\n376 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:13\n377 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:17\n378 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n379 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n380 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:9\n384 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:231:9\n388 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:238:9\n396 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:506:11\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:507:11\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:508:11\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:509:15\n405 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:511:15\n411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:513:15\n413 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:15\n417 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:249:9\n418 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:250:9\n419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:251:9\n420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:252:9\n421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:253:9\n422 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:13\n423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:13\n426 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:13\n427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:13\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:13\n436 rules/march_of_progress/rules.yaml:154:3\n437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:7\n441 rules/march_of_progress/rules.yaml:159:7\n442 rules/march_of_progress/rules.yaml:160:7\n443 rules/march_of_progress/rules.yaml:161:7\n444 rules/march_of_progress/rules.yaml:162:7\n445 rules/march_of_progress/rules.yaml:163:7\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:446:11\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:454:11\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:15\n456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:457:15\n461 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:9\n470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:381:9\n471 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:382:9\n472 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:383:13\n475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:384:13\n478 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:385:13\n481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:386:9\n487 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:387:9\n492 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:388:9\n496 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n501 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:9\n507 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:9\n508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:9\n509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:13\n521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:17\n524 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:399:17\n528 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:9\n532 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:154:9\n533 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:155:9\n537 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:161:9\n538 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:162:9\n542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:168:9\n546 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:180:9\n550 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:174:9\n554 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:9\n558 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:193:13\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:194:17\n562 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:195:17\n567 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:9\n568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:202:13\n572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:13\n574 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:9\n578 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:365:13\n579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:366:9\n580 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:367:9\n581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:368:13\n584 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:369:13\n585 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:370:13\n591 rules/march_of_progress/rules.yaml:205:3\n592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:419:7\n597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:420:11\n605 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:421:11\n606 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:422:11\n607 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:423:15\n608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:424:15\n609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:19\n610 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:426:19\n611 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:427:19\n612 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:11\n619 rules/march_of_progress/rules.yaml:216:7\n624 rules/march_of_progress/rules.yaml:217:7\n635 rules/march_of_progress/rules.yaml:218:11\n636 rules/march_of_progress/rules.yaml:219:11\n637 rules/march_of_progress/rules.yaml:220:15\n638 rules/march_of_progress/rules.yaml:221:11\n639 rules/march_of_progress/rules.yaml:222:7\n644 rules/march_of_progress/rules.yaml:223:11\n645 rules/march_of_progress/rules.yaml:224:15\n646 rules/march_of_progress/rules.yaml:225:15\n647 rules/march_of_progress/rules.yaml:226:19\n651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:9\n652 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:270:9\n653 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:272:13\n654 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:273:9\n655 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n656 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n660 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n661 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n662 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:284:13\n663 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:285:9\n664 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:286:9\n665 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:287:9\n666 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n669 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n670 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n672 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:17\n673 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n674 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n675 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n682 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n683 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:9\n684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:306:9\n685 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:307:13\n686 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:308:9\n687 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:309:9\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:310:13\n689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:311:9\n690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:9\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:9\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:11\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:439:11\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:440:11\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:441:11\n708 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:478:15\n715 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:15\n716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:480:19\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:482:19\n719 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:483:19\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:484:23\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:485:23\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:23\n724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:23\n725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:490:23\n726 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n732 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:19\n734 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:15\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:19\n743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n744 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:11\n745 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:467:15\n746 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:468:11\n750 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:13\n754 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:327:9\n760 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:328:9\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:329:9\n762 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:330:13\n763 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:331:17\n764 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:332:17\n765 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:21\n767 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:17\n768 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:17\n769 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:21\n771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:21\n776 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:344:13\n778 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:13\n779 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:13\n782 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:9\n783 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:13\n784 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:351:13\n785 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:9\n793 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:9\n805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:154:9\n812 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:155:9\n824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:161:9\n831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:162:9\n843 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:168:9\n855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:180:9\n867 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:174:9\n879 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:9\n883 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:193:13\n884 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:194:17\n887 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:195:17\n888 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:196:17\n890 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:17\n892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:13\n893 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:9\n898 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:202:13\n911 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n912 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:13\n913 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:9\n917 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:365:13\n918 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:366:9\n934 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:367:9\n935 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:368:13\n938 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:369:13\n939 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:370:13\n940 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:13\n958 rules/march_of_progress/rules.yaml:205:3\n965 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n966 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:419:7\n974 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:420:11\n982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:421:11\n983 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:422:11\n993 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:423:15\n1006 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:424:15\n1007 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:19\n1008 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:426:19\n1009 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:427:19\n1013 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:11\n1014 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:15\n1038 rules/march_of_progress/rules.yaml:216:7\n1044 rules/march_of_progress/rules.yaml:217:7\n1059 rules/march_of_progress/rules.yaml:218:11\n1060 rules/march_of_progress/rules.yaml:219:11\n1068 rules/march_of_progress/rules.yaml:220:15\n1083 rules/march_of_progress/rules.yaml:221:11\n1086 rules/march_of_progress/rules.yaml:222:7\n1103 rules/march_of_progress/rules.yaml:223:11\n1112 rules/march_of_progress/rules.yaml:224:15\n1125 rules/march_of_progress/rules.yaml:225:15\n1126 rules/march_of_progress/rules.yaml:226:19\n1139 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:9\n1140 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:270:9\n1141 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:271:13\n1142 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:272:13\n1143 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:273:9\n1154 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1172 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1187 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1188 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1189 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:13\n1190 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:284:13\n1191 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:285:9\n1202 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:286:9\n1203 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:287:9\n1204 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1207 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1215 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1228 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1229 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:17\n1235 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1248 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1249 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1258 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1261 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1262 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:9\n1263 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:306:9\n1264 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:307:13\n1265 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:308:9\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:309:9\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:310:13\n1280 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:311:9\n1281 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1282 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:9\n1283 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1287 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1288 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:9\n1299 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:11\n1301 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:439:11\n1302 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:440:11\n1303 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:441:11\n1316 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1327 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:478:15\n1333 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:15\n1340 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:480:19\n1344 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:482:19\n1345 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:483:19\n1352 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:484:23\n1359 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:485:23\n1372 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:23\n1373 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:23\n1376 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:23\n1383 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:490:23\n1398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1405 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1410 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:19\n1418 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:15\n1423 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:19\n1434 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n1435 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:11\n1436 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:467:15\n1437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:468:11\n1453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:13\n1457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:13\n1458 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:327:9\n1464 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:328:9\n1465 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:329:9\n1468 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:13\n1469 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:344:13\n1473 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:330:13\n1481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:331:17\n1487 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:332:17\n1488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:21\n1489 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:21\n1495 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:17\n1508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:17\n1509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:21\n1511 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:21\n1514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:21\n1520 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:13\n1526 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:13\n1529 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:348:13\n1532 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:9\n1533 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:13\n1534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:351:13\n1535 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:9\n1539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:354:9"
