@@ -1,10 +1,12 @@
 """Examples of play as data: a starting position, scripted decisions, expected outcomes.
 
 An example (``rules/<game>/examples/*.yaml``) names a scenario and a seed, overrides parts of
-the state once set-up has run (``setup``: dotted paths such as ``p.blue.strength`` or
-``e.army.orange_1.location``, values written with the rules' own ids), then runs ``steps``:
-``decide`` (a seat picks an option by id) and ``expect`` (state values, log lines, the
-options offered, who must decide, the result).  Failures are diagnostics at the step's
+the state once set-up is over, before turn 1 starts (``setup``: dotted paths such as
+``p.blue.strength`` or ``e.army.orange_1.location``, values written with the rules' own ids),
+then runs ``steps``: ``decide`` (a seat picks an option by id), ``refuse`` (an option that must
+be refused), ``set`` (state values written where the script stands, say inside a set-up that
+asks questions) and ``expect`` (state values, log lines, the options offered, who must decide,
+the result).  Failures are diagnostics at the step's
 position in the YAML file.
 """
 
@@ -131,6 +133,7 @@ def _same(got: Any, want: Any) -> bool:
 def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
     """Run one example; returns the number of steps.  Raises ``_Fail`` at the first failure."""
     from rulecraft.runtime import Game
+    from rulecraft.runtime.game import new_state
     from rulecraft.runtime.machine import GameError
 
     d = doc.data
@@ -151,16 +154,32 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
             spec = spec.with_constants(**readings)
         except GameError as exc:
             raise _Fail(str(exc), doc.key_pos(("constants",))) from None
-    g = Game.new(spec, None, int(d.get("seed", 0)))
-    conv = Converter(game, g.state, g.spec)
-    for key, value in (d.get("setup") or {}).items():
+    seed = int(d.get("seed", 0))
+    overrides = d.get("setup") or {}
+    # `setup` is written once set-up is over, before turn 1 starts (after the set-up's own
+    # questions, which the first steps answer). Its paths and values are checked beforehand,
+    # on the state before set-up, so that a mistake points at its key.
+    check = Converter(game, Game(spec, new_state(spec, seed)).state, spec)
+    for key, value in overrides.items():
+        if key == "turn" and (type(value) is not int or value < 1):
+            raise _Fail(f"turn is a number from 1, not {value!r}", doc.pos(("setup", key)))
         try:
-            conv.set(key, value)
+            check.set(key, value)
         except KeyError as exc:
             raise _Fail(str(exc.args[0]), doc.key_pos(("setup", key))) from None
-    if d.get("setup"):
-        # The pending decision was offered before the overrides: ask it again.
-        g.reask()
+    written = [not overrides]
+    if overrides:
+
+        def write_setup(S: list[Any]) -> None:
+            at = Converter(game, Game(spec, S).state, spec)
+            for key, value in overrides.items():
+                # `turn: n` names the turn about to start (turns count up as they start)
+                at.set(key, value - 1 if key == "turn" else value)
+            written[0] = True
+
+        spec = spec.with_after_setup(write_setup)
+    g = Game.new(spec, None, seed)
+    conv = Converter(game, g.state, g.spec)
     steps = d.get("steps") or []
     for i, step in enumerate(steps):
         where = ("steps", i)
@@ -187,8 +206,23 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
                         f"{dec['option']!r} was accepted, expected it refused",
                         doc.pos((*where, kind, "option")),
                     )
+        if "set" in step:
+            for key, value in step["set"].items():
+                try:
+                    conv.set(key, value)
+                except KeyError as exc:
+                    raise _Fail(str(exc.args[0]), doc.key_pos((*where, "set", key))) from None
+            # The pending decision was offered before the change: ask it again.
+            g.reask()
         if "expect" in step:
             expect(doc, (*where, "expect"), step["expect"], g, conv)
+    if not written[0]:
+        raise _Fail(
+            "`setup` was never applied: set-up was not over when the steps ended",
+            doc.key_pos(("setup",)),
+            "answer the set-up's questions with `decide` steps (`setup` is written when set-up is"
+            " over), or change the state where you are with a `set` step",
+        )
     return len(steps)
 
 

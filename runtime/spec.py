@@ -7,11 +7,12 @@ and the tables the runtime renders log lines, prompts and options from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import deals
-from .layout import ABI, HEADER, Layout, Slot, initial_state
+from .layout import ABI, HEADER, TURN, Layout, Slot, initial_state
 from .machine import RulesError
 
 __all__ = ["GameSpec", "ScenarioSpec", "Site", "Template"]
@@ -441,6 +442,29 @@ class GameSpec:
         spec.routines = engine.routines
         spec.constants = {**self.constants, **values}
         spec.overrides = {**getattr(self, "overrides", {}), **values}
+        return spec
+
+    def with_after_setup(self, fn: Callable[[list[Any]], None]) -> GameSpec:
+        """The same scenario, calling ``fn(S)`` once when set-up is over, before turn 1 starts.
+
+        Examples of play write their starting position there: after the set-up's questions are
+        answered and before anything of the first turn happens."""
+        engine = type(self.engine)(self.data)
+        start = self.data["flow"].index(None)  # the first turn starts after the set-up steps
+
+        def first_turn(S: list[Any]) -> None:
+            if S[TURN] == 0:
+                fn(S)
+            engine.next_turn(S)
+
+        for attr in ("flow_r", "flow_q"):
+            flow = list(getattr(engine, attr))
+            flow[start] = (first_turn, False)
+            setattr(engine, attr, tuple(flow))
+        spec = object.__new__(GameSpec)
+        spec.__dict__.update(self.__dict__)
+        spec.engine = engine
+        spec.routines = engine.routines
         return spec
 
     #: constants changed from the scenario's (by :meth:`with_constants`)

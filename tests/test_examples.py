@@ -84,3 +84,59 @@ def test_log_is_the_public_log_and_log_of_what_a_seat_reads(tmp_path: Path) -> N
     sink = new_sink(REPO)
     [result] = run_examples(REPO, [mine], sink)
     assert result.ok, [e.render() for e in sink.sorted()]
+
+
+SET_UP_ASKS = """\
+example: setup_after_questions
+scenario: westphalia/congress
+seed: 0
+setup:
+  p.austria.goal: goal_1
+steps:
+  - expect: {options: {player: austria, ids: [goal:goal_4, goal:goal_5, goal:goal_6]}}
+"""
+
+
+def _run_one(path: Path) -> tuple[bool, list]:
+    sink = new_sink(REPO)
+    [result] = run_examples(REPO, [path], sink)
+    return result.ok, sink.sorted()
+
+
+def test_setup_is_written_once_set_up_asked_its_questions(tmp_path: Path) -> None:
+    """Austria keeps a Goal card in set-up (WEST-2-06); `setup` is written after that."""
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(
+        SET_UP_ASKS
+        + """\
+  - decide: {player: austria, option: "goal:goal_5"}
+  - expect: {state: {p.austria.goal: goal_1, g.goal_discards: [goal_4, goal_6]}}
+"""
+    )
+    ok, errors = _run_one(mine)
+    assert ok, [e.render() for e in errors]
+
+
+def test_a_set_step_writes_where_the_script_stands(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(
+        SET_UP_ASKS.replace("setup:\n  p.austria.goal: goal_1\n", "")
+        + """\
+  - set: {g.goal_discards: [goal_1]}
+  - decide: {player: austria, option: "goal:goal_5"}
+  - expect: {state: {p.austria.goal: goal_5, g.goal_discards: [goal_4, goal_6]}}
+  - set: {p.austria.goal: goal_2}
+  - expect: {state: {p.austria.goal: goal_2}}
+"""
+    )
+    ok, errors = _run_one(mine)
+    assert ok, [e.render() for e in errors]
+
+
+def test_setup_never_written_is_an_error_at_its_key(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(SET_UP_ASKS)
+    ok, [err] = _run_one(mine)
+    assert not ok and err.message.startswith("`setup` was never applied")
+    assert (err.pos.line, err.pos.col) == (4, 1)
+    assert "decide" in err.hint

@@ -287,7 +287,7 @@ def test_title_must_be_text(store: SchemaStore) -> None:
             (
                 4,
                 5,
-                "a step is one of decide, refuse or expect, not two: write them as separate "
+                "a step is one of decide, refuse, set or expect, not two: write them as separate "
                 "steps (- decide: ... then - expect: ...)",
             ),
         ),
