@@ -197,17 +197,27 @@ class ScenarioView:
     doc: str = ""
     facts: list[tuple[str, str]] = field(default_factory=list)
     tables: list[SetupTable] = field(default_factory=list)
-    changes: list[str] = field(default_factory=list)
     aids: list[str] = field(default_factory=list)  # titles of its play-aid tables
     #: what the scenario says it assumed (`assumed:`): (what, reason), marked † in its tables
     assumed: list[tuple[str, str]] = field(default_factory=list)
     other: Node | None = None
+    #: what the scenario changes in the flow and the cards, by phase title ("Set-up", "Cards")
+    by_phase: dict[str, list[str]] = field(default_factory=dict)
+    #: records of one field listed by value: (title, [(value, names)])
+    groups: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    left_out: bool = False  # a complete set-up left out values at 0 / no / none
+
+    @property
+    def facts_wide(self) -> bool:
+        """Facts with long labels print one to a line (two pairs a line would overflow)."""
+        return any(len(k) > 28 or len(v) > 40 for k, v in self.facts)
 
     @property
     def long(self) -> bool:
         """Too long to keep on one page: it may break between its tables (a short one is
         kept whole, on the next page if need be)."""
-        return sum(len(t.rows) for t in self.tables) + len(self.assumed) > 40
+        lines = sum(len(t.rows) for t in self.tables) + len(self.assumed) + len(self.facts) // 2
+        return lines + sum(len(g) for _t, g in self.groups) > 40
 
 
 @dataclass
@@ -1026,6 +1036,8 @@ _SCENARIO_HANDLED = frozenset(
         "scenario",
         "id",
         "base",
+        "text",
+        "max_turns",
         "assumed",
         "title",
         "name",
@@ -1099,6 +1111,11 @@ class _Names:
         entities_state = (meta.get("state") or {}).get("entities") or {}
         # Fields typed by an enum hold values, not ids: they are printed as they are.
         enums = set(meta.get("enums") or {})
+        self.enum_values: dict[str, list[str]] = {
+            str(k): [str(v) for v in (d.get("values") or [])]
+            for k, d in (meta.get("enums") or {}).items()
+            if isinstance(d, dict)
+        }
         self.enum_fields: set[str] = set()
         for kind_decl in entities_state.values() if isinstance(entities_state, dict) else []:
             for part in ("attributes", "fields"):
@@ -1106,6 +1123,27 @@ class _Names:
                 for f, d in decls.items() if isinstance(decls, dict) else []:
                     if isinstance(d, dict) and d.get("type") in enums:
                         self.enum_fields.add(str(f))
+        #: the declared type of each entity field, by "kind.field" (enum names, "table", ...)
+        self.field_types: dict[str, str] = {}
+        for kind, kind_decl in entities_state.items() if isinstance(entities_state, dict) else []:
+            for part in ("attributes", "fields"):
+                decls = kind_decl.get(part) if isinstance(kind_decl, dict) else None
+                for f, d in decls.items() if isinstance(decls, dict) else []:
+                    if isinstance(d, dict) and isinstance(d.get("type"), str):
+                        self.field_types[f"{kind}.{f}"] = d["type"]
+        self.enums = enums
+        #: the base game's flow steps, by "phase.step": their doc (a removed step is named)
+        self.steps: dict[str, str] = {}
+        for _path, fdoc in _optional_docs(game_dir, "flow"):
+            body = fdoc.get("flow", fdoc) if isinstance(fdoc, dict) else None
+            for phase, steps in body.items() if isinstance(body, dict) else []:
+                for step, rec in steps.items() if isinstance(steps, dict) else []:
+                    if _doc_of(rec):
+                        self.steps[f"{phase}.{step}"] = _doc_of(rec)
+        #: table titles by id: a field typed `table` prints the table's title
+        self.tables = {
+            tid: str(raw.get("title") or _humanize(tid)) for tid, raw, _p in _table_docs(game_dir)
+        }
         _titles_in(meta.get("state"), self.titles)
         #: entity types the rules declare internal (not pieces players see): not printed
         self.internal_kinds = {
@@ -1141,8 +1179,19 @@ class _Names:
         """A readable label for a field or id, in the game's own spelling."""
         return _label(key, titles, self.words)
 
+    def field_value(self, kind: str, f: str, value: Any, seats: dict[str, str]) -> str:
+        """A record's field as printed: an enum value in words ("axis_ally" -> "Axis ally"),
+        a table by its title, anything else as `of`."""
+        typ = self.field_types.get(f"{kind}.{f}")
+        if typ == "table" and isinstance(value, str):
+            return self.tables.get(value, self.label(value))
+        if typ in self.enums and isinstance(value, str):
+            return self.label(value)
+        return self.of(value, seats)
+
     def of(self, value: Any, seats: dict[str, str]) -> str:
-        """A value as printed: ids become names, lists are joined, booleans read yes/no."""
+        """A value as printed: ids become names, lists are joined, booleans read yes/no, enum
+        values read as words."""
         if isinstance(value, list):
             return ", ".join(self.of(v, seats) for v in value) if value else "none"
         if isinstance(value, dict):
@@ -1154,7 +1203,11 @@ class _Names:
         if isinstance(value, str):
             if value in seats:
                 return seats[value]
-            return self.things.get(value, value)
+            if value in self.things:
+                return self.things[value]
+            if any(value in vals for vals in self.enum_values.values()):
+                return self.label(value)
+            return value
         return _fmt_scalar(value)
 
 
@@ -1173,13 +1226,38 @@ def _scenario_chain(sid: str, known: dict[str, tuple[str, Any]]) -> list[dict[st
     return chain
 
 
+def _card_text(rec: Any) -> str:
+    """A card as a player reads it: its printed `text:`, else its `doc`."""
+    if isinstance(rec, dict) and rec.get("text"):
+        return " ".join(str(rec["text"]).split())
+    return _doc_of(rec)
+
+
+def _is_zero(value: Any) -> bool:
+    """0, no, none or empty: what a complete set-up leaves out ("not listed: 0, no or none")."""
+    if isinstance(value, dict) and "value" in value:
+        value = value["value"]
+    return value is None or value is False or value == 0 or value in ("", [], {})
+
+
+def _kinds(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    ents = doc.get("entities")
+    return [v for v in ents.values() if isinstance(v, dict)] if isinstance(ents, dict) else []
+
+
+def _record_name(rid: Any, rec: dict[str, Any], names: _Names) -> str:
+    return str(rec.get("name") or names.things.get(str(rid)) or names.label(rid))
+
+
 def _doc_of(rec: Any) -> str:
     if isinstance(rec, dict) and rec.get("doc"):
         return " ".join(str(rec["doc"]).split())
     return ""
 
 
-def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -> ScenarioView:
+def _scenario_view(
+    sid: str, known: dict[str, tuple[str, Any]], names: _Names, num: _Numberer | None = None
+) -> ScenarioView:
     title, doc = known[sid]
     view = ScenarioView(id=sid, title=title)
     if not isinstance(doc, dict):
@@ -1188,7 +1266,9 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
     base = str(doc["base"]) if doc.get("base") else ""
     if base:
         view.base_title = known[base][0] if base in known else names.label(base)
-    view.doc = _doc_of(doc)
+    # the player wording (`text:`) if the scenario has it, else its description
+    view.doc = " ".join(str(doc["text"]).split()) if doc.get("text") else _doc_of(doc)
+    complete = not base
     seats: dict[str, str] = {}
     for d in _scenario_chain(sid, known):
         for seat, rec in (d.get("seats") or {}).items():
@@ -1197,12 +1277,22 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
             )
     t = names.titles
     assumed = doc.get("assumed") if isinstance(doc.get("assumed"), dict) else {}
+    numbers: dict[str, int] = {}
     for what, why in assumed.items():
-        view.assumed.append((_assumed_label(str(what), names, t), " ".join(str(why).split())))
+        label = _assumed_label(str(what), names, t)
+        view.assumed.append((label, " ".join(str(why).split())))
+        if num is not None:
+            n = len(num.sheet.assumed) + 1
+            num.sheet.assumed.append(
+                Footnote(n, f"{title} / {label}", "", " ".join(str(why).split()), title, label)
+            )
+            numbers[str(what)] = n
 
     def mark(path: str) -> str:
-        """` †` after what the scenario says it assumed."""
-        return " †" if path in assumed else ""
+        """` †n` after what the scenario says it assumed (its reason is note n)."""
+        if path not in assumed:
+            return ""
+        return f" †{numbers[path]}" if path in numbers else " †"
 
     if isinstance(doc.get("seats"), dict):
         view.facts.append(
@@ -1216,9 +1306,16 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 ),
             )
         )
-    for key in ("constants", "globals"):
-        for k, v in (doc.get(key) or {}).items():
-            view.facts.append((names.label(k, t), names.of(v, seats)))
+    for v in (doc.get("constants") or {}).values():
+        # a constant is printed under its title; one without (a reading the engine names, a
+        # switch for self-play) is not a rule a player looks up
+        if isinstance(v, dict) and isinstance(v.get("title"), str):
+            view.facts.append((v["title"], names.of(v, seats)))
+    for k, v in (doc.get("globals") or {}).items():
+        if complete and _is_zero(v):
+            view.left_out = True
+            continue
+        view.facts.append((names.label(k, t), names.of(v, seats)))
 
     players = doc.get("players")
     if isinstance(players, dict) and players:
@@ -1239,12 +1336,17 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 own = players.get(seat) if isinstance(players.get(seat), dict) else {}
                 value = own.get(f, shared.get(f, None)) if (f in own or f in shared) else None
                 cards = own.get("cards", shared.get("cards"))
-                if value is None:
+                if complete and _is_zero(value) and value is not None:
+                    view.left_out = True
+                    cells.append("")
+                elif value is None:
                     cells.append("")
                 elif f == "hand" and value == cards:
                     cells.append("all its cards")
                 else:
                     cells.append(names.of(value, seats))
+            if not any(cells):
+                continue  # every seat starts at 0 / no
             rows.append(
                 [names.label(f"players.{f}", t) if f"players.{f}" in t else names.label(f, t)]
                 + cells
@@ -1285,16 +1387,46 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 for f in r:
                     if f != "name" and f not in fields:
                         fields.append(f)
+            if complete:  # a field at 0 / no / none in every record is left out
+                zero = [f for f in fields if all(_is_zero(r.get(f)) for r in records.values())]
+                view.left_out = view.left_out or bool(zero)
+                fields = [f for f in fields if f not in zero]
+            refs = (
+                set(seats)
+                | set(names.things)
+                | {str(rid) for d in _scenario_chain(sid, known) for k in _kinds(d) for rid in k}
+            )
+            if fields and all(
+                isinstance(r.get(f), str) and r[f] in refs
+                for r in records.values()
+                for f in fields
+                if f in r
+            ):
+                # bookkeeping records that only pair other things (one per power and country)
+                what = ", ".join(names.label(f, t) for f in fields)
+                view.facts.append((plural, f"{len(records)}, one per {what.lower()}"))
+                continue
+            if len(fields) == 1:
+                # one field: the records listed by its value ("Controlled by — Axis: Rome, ...")
+                f = fields[0]
+                by_value: dict[str, list[str]] = {}
+                for rid, r in records.items():
+                    if f in r:
+                        shown = names.field_value(str(kind), f, r[f], seats)
+                        by_value.setdefault(shown, []).append(_record_name(rid, r, names))
+                head = t.get(f"entities.{kind}.{f}") or names.label(f, t)
+                where = f"{plural}{mark(f'entities.{kind}')}"
+                head += mark(f"entities.{kind}.{f}")
+                view.groups.append(
+                    (f"{where} — {head}", [(v, ", ".join(rs)) for v, rs in by_value.items()])
+                )
+                continue
             rows = [
-                [str(r.get("name") or names.label(rid))]
+                [_record_name(rid, r, names)]
                 + [
-                    (
-                        ""
-                        if f not in r
-                        else str(r[f])
-                        if f in names.enum_fields
-                        else names.of(r[f], seats)
-                    )
+                    ""
+                    if f not in r or (complete and _is_zero(r[f]))
+                    else names.field_value(str(kind), f, r[f], seats)
                     for f in fields
                 ]
                 for rid, r in records.items()
@@ -1321,21 +1453,26 @@ def _scenario_view(sid: str, known: dict[str, tuple[str, Any]], names: _Names) -
                 )
             if isinstance(ids, dict):
                 for cid, rec in ids.items():
-                    if _doc_of(rec):
-                        view.changes.append(f"{names.of(str(cid), seats)}: {_doc_of(rec)}")
+                    text = _card_text(rec)
+                    if text:
+                        view.by_phase.setdefault("Cards", []).append(
+                            f"{names.of(str(cid), seats)}: {text}"
+                        )
 
     flow = doc.get("flow")
     for phase, ops in flow.items() if isinstance(flow, dict) else []:
         where = names.label(phase)
         for op, steps in ops.items() if isinstance(ops, dict) else []:
             if op == "remove" and isinstance(steps, list):
-                view.changes.append(
-                    f"{where}: step {', '.join(names.label(x) for x in steps)} removed."
-                )
+                for x in steps:
+                    was = names.steps.get(f"{phase}.{x}")
+                    view.by_phase.setdefault(where, []).append(
+                        f"Not in this scenario: {was}" if was else f"{names.label(x)}: left out."
+                    )
             elif isinstance(steps, dict):
                 for _step, rec in steps.items():
                     if _doc_of(rec):
-                        view.changes.append(f"{where}: {_doc_of(rec)}")
+                        view.by_phase.setdefault(where, []).append(_doc_of(rec))
     rest = {k: v for k, v in doc.items() if str(k) not in _SCENARIO_HANDLED}
     if rest:
         view.other = _node(rest)
@@ -1446,7 +1583,7 @@ def build_sheet(
 
     names = _Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
     for sid in _scenario_order(known_scenarios) if scenario is None else [scenario]:
-        view = _scenario_view(sid, known_scenarios, names)
+        view = _scenario_view(sid, known_scenarios, names, num)
         view.aids = [
             str(raw.get("title") or _humanize(tid))
             for tid, raw, _pos in _table_docs(game_dir)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -54,8 +55,9 @@ def test_westphalia_gaps_shown(rendered):
     assert "Arrears Table / 0-9 / 0: 2" in text and "printed only on the Arrears cards" in text
     assert "Gaps (referred to but not printed)" in text
     # the assumed map and Powers cards of the scenario are marked, with their reasons
-    assert "Assumed by this scenario" in text and "Adjacent †" in text
-    assert "Areas: Adjacent: Not printed: roughly geographic." in text
+    # marked with the number of the footnote that gives the reason
+    assert re.search(r"Adjacent †\d+", text)
+    assert re.search(r"Congress[^/]*/ Areas: Adjacent: Not printed: roughly geographic\.", text)
     assert "Lorraine 1 French Army & Claim" in text
     assert "The Dutch Republic 16" in text
 
@@ -85,7 +87,10 @@ def test_assumed_and_gap_cells_marked_in_html():
     assert html.count('<td class="gap">') == 8
     assert html.count('<span class="gap-mark">gap</span>') == 9  # 8 cells and the legend
     assert "&dagger;30" in html  # the 30 assumed cells of the Arrears Table
-    assert html.count('<span class="assumed">') == 15  # what the scenario says it assumed
+    # what the scenario says it assumed: marked †31.. in its tables, the reasons in the notes
+    assert len(sheets.build_sheet("westphalia").assumed) == 30 + 15
+    assert "Territory points †32" in html
+    assert "The Congress: the six-player game / Areas: Territory" in html
     assert "— gap —" not in html
 
 

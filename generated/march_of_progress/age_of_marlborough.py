@@ -134,7 +134,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         self.t_aom_neutral_vp = d["t_aom_neutral_vp"]
 
     def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
-        "No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:62:5]"
+        "No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"
         if self.s_e_country__owner[v_c] == v_p and any(
             S[self.o_e_army__location + v_a__1] == v_c
             for v_a__1 in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
@@ -143,17 +143,17 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         return self.f_controls(S, v_p, v_c)
 
     def f_vp_die_floor(self, S: list[Any], v_p: Any, v_c: Any) -> int:
-        "STRENGTH cannot reduce your home country's VP die below 2. (MOP-AOM-RULE-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:5]"
+        "STRENGTH cannot reduce your home country's VP die below 2. (MOP-AOM-RULE-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:60:5]"
         return 2 if self.s_e_country__owner[v_c] == v_p else 0
 
     def p_end__eighteen_vps(self, S: list[Any]) -> None:
-        "The first player with 18 VPs at the end of a turn wins; both at once is a tie. (MOP-AOM-END-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:7]"
+        "The first player with 18 VPs at the end of a turn wins; both at once is a tie. (MOP-AOM-END-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:7]"
         v_reached = [v_p for v_p in self.all_player if S[self.o_p_vp + v_p] >= self.c_victory_vps]
         if len(v_reached) > 0:
             _end(S, v_reached, "".join((str(self.c_victory_vps), " VPs reached")))
 
     def p_setup__neutral_vp_dice(self, S: list[Any]) -> None:
-        "Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:34:7]"
+        "Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:7]"
         for v_c in self.all_country:
             if self.s_e_country__kind[v_c] == "neutral":
                 v_r = _roll(S, 6)
@@ -189,4 +189,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "138 rules/march_of_progress/scenarios/age_of_marlborough.yaml:68:9\n142 rules/march_of_progress/scenarios/age_of_marlborough.yaml:69:13\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:70:9\n147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:61:9\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:50:11\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:52:15\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:40:15\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:41:19\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:42:19\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:43:19"
+_ORIGINS = "138 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n142 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

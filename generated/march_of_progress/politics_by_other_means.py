@@ -269,7 +269,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         self.o_g_propaganda_level = d["o_g_propaganda_level"]
 
     def f_actors_of(self, S: list[Any], v_grp: Any) -> Any:
-        "Blue and Orange resolve by the rows of the Sequence of Actions card; the Neutral player's card resolves after all of them (MOP-POL-RULE-02), in the step neutral_actions. (MOP-SEQ-03, MOP-SOA-01, MOP-POL-RULE-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:118:5]"
+        "Blue and Orange resolve by the rows of the Sequence of Actions card; the Neutral player's card resolves after all of them (MOP-POL-RULE-02), in the step neutral_actions. (MOP-SEQ-03, MOP-SOA-01, MOP-POL-RULE-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:122:5]"
         return [
             v_p
             for _m1 in (self.mk_card__group.get(v_grp, 0),)
@@ -278,7 +278,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         ]
 
     def f_armies_in_neutral(self, S: list[Any]) -> int:
-        "How many armies stand in the neutral country. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:85:5]"
+        "How many armies stand in the neutral country. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:89:5]"
         return len(
             [
                 v_a
@@ -288,7 +288,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         )
 
     def f_counter_insurgency_possible(self, S: list[Any], v_p: Any) -> bool:
-        "Whether `p` may use ATTACK+1 against the partisans and militia in the neutral country. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:100:5]"
+        "Whether `p` may use ATTACK+1 against the partisans and militia in the neutral country. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:104:5]"
         if S[self.o_e_country__cubes + self.k_country__neutral] == 0:
             return False
         if self.c_counter_insurgency_needs_army and (
@@ -304,15 +304,15 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         )
 
     def f_enemy(self, S: list[Any], v_p: Any) -> Any:
-        "The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:5]"
+        "The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:116:5]"
         return [v_q for v_q in self.f_powers(S) if v_q != v_p][0]
 
     def f_powers(self, S: list[Any]) -> Any:
-        "The players with armies (Blue and Orange), in seat order. (MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:78:5]"
+        "The players with armies (Blue and Orange), in seat order. (MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:82:5]"
         return [v_p for v_p in self.all_player if len(self.ix_army__owner.get(v_p, ())) > 0]
 
     def f_side_total(self, S: list[Any], v_p: Any, v_where: Any, v_defending: bool) -> int:
-        "The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:127:5]"
+        "The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"
         v_militia_bonus = 1 if S[self.o_g_militia_for] == v_p else 0
         if v_defending:
             return (
@@ -339,13 +339,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         )
 
     def f_tally(self, S: list[Any], v_p: Any) -> int:
-        "The VPs compared for victory; the Neutral player's VPs are multiplied by the Propaganda level. (MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:91:5]"
+        "The VPs compared for victory; the Neutral player's VPs are multiplied by the Propaganda level. (MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:95:5]"
         if v_p == self.k_player__neutral_player:
             return S[self.o_p_vp + v_p] * S[self.o_g_propaganda_level]
         return S[self.o_p_vp + v_p]
 
     def p_card__propaganda(self, S: list[Any], v_me: Any) -> None:
-        "card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:5]"
+        "card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"
         if not S[self.o_g_propaganda_due]:
             _log(S, 56, (self.k_country__neutral,))
         elif S[self.o_g_propaganda_level] == 6:
@@ -355,7 +355,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             _log(S, 58, (S[self.o_g_propaganda_level],))
 
     def p_end__stock_empty(self, S: list[Any]) -> None:
-        "The game ends at the end of a turn when the VP stock is empty; most VPs wins, the Neutral player counting VPs x Propaganda level; equal tallies tie. (MOP-POL-END-01, MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:7]"
+        "The game ends at the end of a turn when the VP stock is empty; most VPs wins, the Neutral player counting VPs x Propaganda level; equal tallies tie. (MOP-POL-END-01, MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:314:7]"
         if S[self.o_g_vp_stock] == 0:
             v_best = max([self.f_tally(S, v_p) for v_p in self.all_player])
             _end(
@@ -365,7 +365,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             )
 
     def p_place_cube(self, S: list[Any]) -> None:
-        "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:5]"
+        "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:144:5]"
         if S[self.o_g_vp_stock] == 0:
             _log(S, 51, (self.k_country__neutral,))
             return None
@@ -376,7 +376,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         _log(S, 52, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
 
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
-        "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:297:7]"
+        "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:301:7]"
         _z1 = S[self.o_p_revealed + self.k_player__neutral_player]
         S[self.o_p_hand + self.k_player__neutral_player] |= _z1
         S[self.o_p_revealed + self.k_player__neutral_player] = 0
@@ -386,7 +386,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_militia_for] = None
 
     def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:5]"
+        "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
         if self.f_counter_insurgency_possible(S, v_me):
             v_ci = R() < 0.5
             if v_ci:
@@ -395,7 +395,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         self.q_attack(S, R, v_me, True)
 
     def q_card__militia(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:5]"
+        "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"
         if S[self.o_g_militia_used]:
             if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
                 self.p_gain_vp(S, v_me, 1)
@@ -411,7 +411,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             pass
 
     def q_card__partisans(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:5]"
+        "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"
         v_opt = _pick(R, self.e_partisans_option)
         if v_opt == "place_cube":
             if self.f_armies_in_neutral(S) == 0:
@@ -473,7 +473,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             self.q_combat_loss(S, R, v_att, v_where)
 
     def q_counter_insurgency(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:5]"
+        "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
         v_d = _pick(
             R,
             [
@@ -518,17 +518,17 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
-        "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:273:7]"
+        "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
         for v_p in self.f_powers(S):
             _r1 = [v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())][0]
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__neutral_actions(self, S: list[Any], R: Any) -> None:
-        "After all other actions, the Neutral player's PARTISANS, PROPAGANDA or MILITIA (option 1, or option 2's VP). (MOP-POL-RULE-01, MOP-POL-RULE-02, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:7]"
+        "After all other actions, the Neutral player's PARTISANS, PROPAGANDA or MILITIA (option 1, or option 2's VP). (MOP-POL-RULE-01, MOP-POL-RULE-02, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:295:7]"
         self.q_perform(S, R, self.k_player__neutral_player)
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
-        "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:7]"
+        "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"
         _ps1 = tuple(self.all_player)
         _ans2 = [
             _pick(
@@ -547,7 +547,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             S[self.o_p_played + v_p] |= 1 << _c3
 
     def r_card__attack_plus_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:5]"
+        "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
         v_ci: Any = None
         pc: int = 0 if F is None else F[1]
         if pc == 0:
@@ -587,7 +587,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             return None
 
     def r_card__militia(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:5]"
+        "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"
         v_one: Any = None
         pc: int = 0 if F is None else F[1]
         if pc == 0:
@@ -619,7 +619,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             return None
 
     def r_card__partisans(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:5]"
+        "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"
         v_opt: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -768,7 +768,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             return None
 
     def r_counter_insurgency(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:5]"
+        "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
         v_d: Any = None
         pc: int = 0 if F is None else F[1]
         if pc == 0:
@@ -867,7 +867,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 return None
 
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
-        "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:273:7]"
+        "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
         v_p: Any = None
         for v_p in self.f_powers(S):
             _r1 = [v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())][0]
@@ -875,7 +875,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         return None
 
     def r_turn__neutral_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "After all other actions, the Neutral player's PARTISANS, PROPAGANDA or MILITIA (option 1, or option 2's VP). (MOP-POL-RULE-01, MOP-POL-RULE-02, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:7]"
+        "After all other actions, the Neutral player's PARTISANS, PROPAGANDA or MILITIA (option 1, or option 2's VP). (MOP-POL-RULE-01, MOP-POL-RULE-02, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:295:7]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
             if self.r_perform(S, None, None, self.k_player__neutral_player) is SUSPEND:
@@ -887,7 +887,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             return None
 
     def r_turn__pick(self, S: list[Any], F: Any, v: Any) -> Any:
-        "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:7]"
+        "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"
         v__ps: Any = None
         v_p: Any = None
         v_c_2: Any = None
@@ -951,4 +951,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "273 rules/march_of_progress/scenarios/politics_by_other_means.yaml:126:9\n282 rules/march_of_progress/scenarios/politics_by_other_means.yaml:90:9\n292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:106:9\n293 rules/march_of_progress/scenarios/politics_by_other_means.yaml:107:13\n294 rules/march_of_progress/scenarios/politics_by_other_means.yaml:108:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:109:13\n301 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n308 rules/march_of_progress/scenarios/politics_by_other_means.yaml:117:9\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:84:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:133:9\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:134:9\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:135:13\n329 rules/march_of_progress/scenarios/politics_by_other_means.yaml:136:9\n343 rules/march_of_progress/scenarios/politics_by_other_means.yaml:97:9\n344 rules/march_of_progress/scenarios/politics_by_other_means.yaml:98:13\n345 rules/march_of_progress/scenarios/politics_by_other_means.yaml:99:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:183:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:184:13\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:186:13\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:189:13\n359 rules/march_of_progress/scenarios/politics_by_other_means.yaml:316:11\n360 rules/march_of_progress/scenarios/politics_by_other_means.yaml:317:15\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:318:15\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:145:9\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:146:13\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:147:13\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:148:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:9\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:302:11\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:303:11\n384 rules/march_of_progress/scenarios/politics_by_other_means.yaml:304:11\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:305:11\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:169:9\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:170:13\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:171:13\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:172:17\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:17\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:213:9\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:214:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:216:17\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:13\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:195:9\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:196:9\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:197:13\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:17\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:13\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:205:13\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:254:7\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:255:7\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:256:11\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:257:11\n437 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:11\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:15\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:15\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:15\n441 rules/march_of_progress/rules.yaml:228:3\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:268:7\n446 rules/march_of_progress/rules.yaml:233:7\n447 rules/march_of_progress/rules.yaml:234:7\n453 rules/march_of_progress/rules.yaml:235:7\n454 rules/march_of_progress/rules.yaml:236:7\n455 rules/march_of_progress/rules.yaml:237:7\n458 rules/march_of_progress/rules.yaml:239:7\n459 rules/march_of_progress/rules.yaml:240:11\n461 rules/march_of_progress/rules.yaml:242:11\n462 rules/march_of_progress/rules.yaml:243:11\n465 rules/march_of_progress/rules.yaml:244:15\n470 rules/march_of_progress/rules.yaml:245:19\n473 rules/march_of_progress/rules.yaml:248:11\n477 rules/march_of_progress/scenarios/politics_by_other_means.yaml:156:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:157:9\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:158:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:159:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:235:7\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:236:11\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:237:11\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:238:15\n502 rules/march_of_progress/flow.yaml:84:3\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:244:7\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:245:11\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:246:15\n517 rules/march_of_progress/flow.yaml:88:7\n518 rules/march_of_progress/flow.yaml:90:11\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:11\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:278:15\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:296:11\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:11\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:287:15\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:169:9\n562 rules/march_of_progress/scenarios/politics_by_other_means.yaml:170:13\n568 rules/march_of_progress/scenarios/politics_by_other_means.yaml:171:13\n573 rules/march_of_progress/scenarios/politics_by_other_means.yaml:172:17\n579 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:17\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:9\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:213:9\n595 rules/march_of_progress/scenarios/politics_by_other_means.yaml:214:13\n596 rules/march_of_progress/scenarios/politics_by_other_means.yaml:215:17\n597 rules/march_of_progress/scenarios/politics_by_other_means.yaml:216:17\n599 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:17\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:13\n601 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:9\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:221:13\n603 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:13\n604 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:9\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n616 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:13\n630 rules/march_of_progress/scenarios/politics_by_other_means.yaml:195:9\n636 rules/march_of_progress/scenarios/politics_by_other_means.yaml:196:9\n637 rules/march_of_progress/scenarios/politics_by_other_means.yaml:197:13\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:198:17\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:17\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:13\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:13\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:205:13\n646 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n647 rules/march_of_progress/scenarios/politics_by_other_means.yaml:207:13\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:254:7\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:255:7\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:256:11\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:257:11\n686 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:11\n687 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:15\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:15\n689 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:15\n690 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:15\n693 rules/march_of_progress/rules.yaml:228:3\n699 rules/march_of_progress/scenarios/politics_by_other_means.yaml:268:7\n712 rules/march_of_progress/rules.yaml:233:7\n713 rules/march_of_progress/rules.yaml:234:7\n719 rules/march_of_progress/rules.yaml:235:7\n726 rules/march_of_progress/rules.yaml:236:7\n727 rules/march_of_progress/rules.yaml:237:7\n730 rules/march_of_progress/rules.yaml:238:7\n731 rules/march_of_progress/rules.yaml:239:7\n738 rules/march_of_progress/rules.yaml:240:11\n742 rules/march_of_progress/rules.yaml:242:11\n749 rules/march_of_progress/rules.yaml:243:11\n752 rules/march_of_progress/rules.yaml:244:15\n757 rules/march_of_progress/rules.yaml:245:19\n759 rules/march_of_progress/rules.yaml:246:19\n762 rules/march_of_progress/rules.yaml:248:11\n778 rules/march_of_progress/scenarios/politics_by_other_means.yaml:156:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:157:9\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:158:9\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:159:9\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:235:7\n812 rules/march_of_progress/scenarios/politics_by_other_means.yaml:236:11\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:237:11\n818 rules/march_of_progress/scenarios/politics_by_other_means.yaml:238:15\n819 rules/march_of_progress/flow.yaml:84:3\n826 rules/march_of_progress/scenarios/politics_by_other_means.yaml:244:7\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:245:11\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:246:15\n847 rules/march_of_progress/flow.yaml:88:7\n861 rules/march_of_progress/flow.yaml:89:11\n862 rules/march_of_progress/flow.yaml:90:11\n872 rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:11\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:278:15\n881 rules/march_of_progress/scenarios/politics_by_other_means.yaml:296:11\n899 rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:11\n920 rules/march_of_progress/scenarios/politics_by_other_means.yaml:287:15\n923 rules/march_of_progress/scenarios/politics_by_other_means.yaml:288:15\n924 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11"
+_ORIGINS = "273 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n282 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n293 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n294 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n301 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n308 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n329 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n343 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n344 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n345 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n359 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n360 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n384 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n437 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n441 rules/march_of_progress/rules.yaml:228:3\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n446 rules/march_of_progress/rules.yaml:233:7\n447 rules/march_of_progress/rules.yaml:234:7\n453 rules/march_of_progress/rules.yaml:235:7\n454 rules/march_of_progress/rules.yaml:236:7\n455 rules/march_of_progress/rules.yaml:237:7\n458 rules/march_of_progress/rules.yaml:239:7\n459 rules/march_of_progress/rules.yaml:240:11\n461 rules/march_of_progress/rules.yaml:242:11\n462 rules/march_of_progress/rules.yaml:243:11\n465 rules/march_of_progress/rules.yaml:244:15\n470 rules/march_of_progress/rules.yaml:245:19\n473 rules/march_of_progress/rules.yaml:248:11\n477 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n485 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n502 rules/march_of_progress/flow.yaml:84:3\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n517 rules/march_of_progress/flow.yaml:88:7\n518 rules/march_of_progress/flow.yaml:90:11\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n532 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n562 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n568 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n573 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n579 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n595 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n596 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n597 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n599 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n601 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n603 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n604 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n616 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n630 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n636 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n637 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n646 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n647 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n686 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n687 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n689 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n690 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n693 rules/march_of_progress/rules.yaml:228:3\n699 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n712 rules/march_of_progress/rules.yaml:233:7\n713 rules/march_of_progress/rules.yaml:234:7\n719 rules/march_of_progress/rules.yaml:235:7\n726 rules/march_of_progress/rules.yaml:236:7\n727 rules/march_of_progress/rules.yaml:237:7\n730 rules/march_of_progress/rules.yaml:238:7\n731 rules/march_of_progress/rules.yaml:239:7\n738 rules/march_of_progress/rules.yaml:240:11\n742 rules/march_of_progress/rules.yaml:242:11\n749 rules/march_of_progress/rules.yaml:243:11\n752 rules/march_of_progress/rules.yaml:244:15\n757 rules/march_of_progress/rules.yaml:245:19\n759 rules/march_of_progress/rules.yaml:246:19\n762 rules/march_of_progress/rules.yaml:248:11\n778 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n796 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n800 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n803 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n804 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n812 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n818 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n819 rules/march_of_progress/flow.yaml:84:3\n826 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n847 rules/march_of_progress/flow.yaml:88:7\n861 rules/march_of_progress/flow.yaml:89:11\n862 rules/march_of_progress/flow.yaml:90:11\n872 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n881 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n899 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n920 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n923 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n924 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

@@ -172,11 +172,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.o_g_vp_removed = d["o_g_vp_removed"]
 
     def f_defence_extra(self, S: list[Any], v_foe: Any, v_where: Any) -> int:
-        "The +1 the defender gained by discarding MOVE 1 or MOVE 2 in this combat. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:207:5]"
+        "The +1 the defender gained by discarding MOVE 1 or MOVE 2 in this combat. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:211:5]"
         return S[self.o_g_defence_plus]
 
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any) -> Any:
-        "The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:189:5]"
+        "The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"
         v_forts = [
             v_b
             for v_b in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
@@ -189,7 +189,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
 
     def f_distance(self, S: list[Any], v_frm: Any, v_to: Any) -> int:
-        "The number of steps between two country cards (the number of cards if unconnected). [rules/march_of_progress/scenarios/war_to_end_war.yaml:156:5]"
+        "The number of steps between two country cards (the number of cards if unconnected). [rules/march_of_progress/scenarios/war_to_end_war.yaml:160:5]"
         v_reached = [v_frm]
         v_n = 0
         while v_to not in v_reached:
@@ -206,16 +206,16 @@ class WarToEndWarScenario(MarchOfProgressRules):
         return v_n
 
     def f_past(self, S: list[Any], v_b: Any, v_start: Any, v_dest: Any) -> bool:
-        "Whether moving from `start` to `dest` moves past army `b` standing in `start`: `dest` lies on b's side of the card, i.e. nearer than `start` to the home country of that side. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:179:5]"
+        "Whether moving from `start` to `dest` moves past army `b` standing in `start`: `dest` lies on b's side of the card, i.e. nearer than `start` to the home country of that side. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:183:5]"
         v_h = self.f_side_of(S, v_b)
         return self.f_distance(S, v_dest, v_h) < self.f_distance(S, v_start, v_h)
 
     def f_playable__score(self, S: list[Any], v_me: Any) -> bool:
-        "When SCORE may be played. [rules/march_of_progress/scenarios/war_to_end_war.yaml:134:5]"
+        "When SCORE may be played. [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         return bool(S[self.o_p_discard + v_me] != 0)
 
     def f_score_value(self, S: list[Any], v_p: Any) -> int:
-        "SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:200:5]"
+        "SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:204:5]"
         return sum(
             [
                 S[self.o_e_country__vp_die + v_c]
@@ -225,7 +225,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         )
 
     def f_side_of(self, S: list[Any], v_a: Any) -> Any:
-        "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:170:5]"
+        "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:174:5]"
         if S[self.o_e_army__side + v_a] is None:
             return self.s_p_home[self.s_e_army__owner[v_a]]
         return S[self.o_e_army__side + v_a]
@@ -242,7 +242,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         S[self.o_e_army__on_capital + v_a] = False
 
     def p_end__ww1_game_end(self, S: list[Any]) -> None:
-        "At the end of a turn a side with no VPs loses; otherwise, when all VPs have been claimed (the stock is empty), the most VPs wins and equal VPs is a draw. (MOP-WW1-END-02, MOP-WW1-END-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:297:7]"
+        "At the end of a turn a side with no VPs loses; otherwise, when all VPs have been claimed (the stock is empty), the most VPs wins and equal VPs is a draw. (MOP-WW1-END-02, MOP-WW1-END-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:301:7]"
         v_broke = [v_p for v_p in self.all_player if S[self.o_p_vp + v_p] == 0]
         if len(v_broke) == 1:
             _end(
@@ -261,7 +261,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             )
 
     def p_take_sides(self, S: list[Any], v_p: Any, v_group: Any, v_dest: Any) -> None:
-        "After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:216:5]"
+        "After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"
         v_foe = self.f_enemy(S, v_p)
         for v_x in v_group:
             S[self.o_e_army__side + v_x] = None
@@ -284,7 +284,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             _log(S, 53, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:90:5]"
+        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_me, ())
@@ -305,7 +305,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:108:5]"
+        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_me, ())
@@ -336,7 +336,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_take_sides(S, v_me, v_group, v_dest)
 
     def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:134:5]"
+        "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         v_attacked = S[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
@@ -390,7 +390,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             self.q_combat_loss(S, R, v_att, v_where)
 
     def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
-        "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:270:5]"
+        "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
         if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
             for v_a in [
                 v_a__1
@@ -402,12 +402,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.q_lose_one(S, R, v_loser, v_where)
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
-        "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:262:5]"
+        "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
         self.q_lose_one(S, R, self.f_enemy(S, v_att), v_where)
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
-        "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:249:5]"
+        "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
         S[self.o_g_defence_plus] = min(max(0, 0), 1)
         v_moves = _bits(S[self.o_p_hand + v_foe] & self.mk_card__group.get("move", 0))
         if len(v_moves) > 0:
@@ -420,7 +420,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S[self.o_g_defence_plus] = min(max(1, 0), 1)
 
     def q_lose_one(self, S: list[Any], R: Any, v_p: Any, v_where: Any) -> None:
-        "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:233:5]"
+        "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
         v_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_p, ())
@@ -435,7 +435,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_destroy(S, v_a)
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:90:5]"
+        "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
         v_all_mine: Any = None
         v_mine: Any = None
         v_a_2: Any = None
@@ -492,7 +492,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             return None
 
     def r_card__move_2(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:108:5]"
+        "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
         v_all_mine: Any = None
         v_mine: Any = None
         v_a_2: Any = None
@@ -585,7 +585,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             return None
 
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:134:5]"
+        "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         v_attacked: Any = None
         v_k: Any = None
         v_attacked = S[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
@@ -693,7 +693,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
     def r_combat_loss(
         self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
     ) -> Any:
-        "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:270:5]"
+        "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
         v_a: Any = None
         pc: int = 0 if F is None else F[1]
         if pc == 0:
@@ -718,7 +718,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
     def r_combat_tie(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None
     ) -> Any:
-        "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:262:5]"
+        "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
             _log(S, 51, (v_where,))
@@ -740,7 +740,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
     def r_defence_bonus(
         self, S: list[Any], F: Any, v: Any, v_foe: Any = None, v_where: Any = None
     ) -> Any:
-        "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:249:5]"
+        "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
         v_moves: Any = None
         v_d: Any = None
         pc: int = 0 if F is None else F[1]
@@ -775,7 +775,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             return None
 
     def r_lose_one(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_where: Any = None) -> Any:
-        "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:233:5]"
+        "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
         v_mine: Any = None
         v_picker: Any = None
         v_a: Any = None
@@ -845,4 +845,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "176 rules/march_of_progress/scenarios/war_to_end_war.yaml:213:9\n180 rules/march_of_progress/scenarios/war_to_end_war.yaml:197:9\n185 rules/march_of_progress/scenarios/war_to_end_war.yaml:198:9\n193 rules/march_of_progress/scenarios/war_to_end_war.yaml:161:9\n194 rules/march_of_progress/scenarios/war_to_end_war.yaml:162:9\n195 rules/march_of_progress/scenarios/war_to_end_war.yaml:163:9\n196 rules/march_of_progress/scenarios/war_to_end_war.yaml:164:13\n202 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:13\n203 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:17\n204 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:13\n205 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n206 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:9\n210 rules/march_of_progress/scenarios/war_to_end_war.yaml:187:9\n211 rules/march_of_progress/scenarios/war_to_end_war.yaml:188:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:139:17\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:206:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:176:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:177:13\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:178:9\n235 rules/march_of_progress/rules.yaml:165:3\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:292:7\n240 rules/march_of_progress/rules.yaml:170:7\n241 rules/march_of_progress/rules.yaml:171:7\n242 rules/march_of_progress/rules.yaml:172:7\n246 rules/march_of_progress/scenarios/war_to_end_war.yaml:304:11\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:305:11\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:306:15\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:15\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:311:15\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:224:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:225:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:226:13\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:227:9\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:13\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:17\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:17\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:96:9\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:97:9\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:99:13\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:9\n305 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:9\n309 rules/march_of_progress/scenarios/war_to_end_war.yaml:114:9\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:115:9\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:117:13\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:9\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:13\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:13\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:17\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:9\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:141:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:142:9\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n348 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:13\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:287:7\n359 rules/march_of_progress/rules.yaml:228:3\n363 rules/march_of_progress/rules.yaml:233:7\n364 rules/march_of_progress/rules.yaml:234:7\n370 rules/march_of_progress/rules.yaml:235:7\n371 rules/march_of_progress/rules.yaml:236:7\n372 rules/march_of_progress/rules.yaml:237:7\n375 rules/march_of_progress/rules.yaml:239:7\n376 rules/march_of_progress/rules.yaml:240:11\n378 rules/march_of_progress/rules.yaml:242:11\n379 rules/march_of_progress/rules.yaml:243:11\n382 rules/march_of_progress/rules.yaml:244:15\n387 rules/march_of_progress/rules.yaml:245:19\n390 rules/march_of_progress/rules.yaml:248:11\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:275:9\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:276:13\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:277:17\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:13\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:268:9\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:269:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:254:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:255:9\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:256:9\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:257:13\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:13\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:17\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:17\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:238:9\n429 rules/march_of_progress/scenarios/war_to_end_war.yaml:239:9\n430 rules/march_of_progress/scenarios/war_to_end_war.yaml:241:13\n431 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:96:9\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:97:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:98:13\n452 rules/march_of_progress/scenarios/war_to_end_war.yaml:99:13\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:9\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:114:9\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:115:9\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:116:13\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:117:13\n515 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n520 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n521 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n523 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:9\n536 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:9\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n549 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:13\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:13\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:17\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:9\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:141:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:142:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:13\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:13\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:9\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:148:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:13\n605 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:13\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:13\n607 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:13\n616 rules/march_of_progress/scenarios/war_to_end_war.yaml:287:7\n617 rules/march_of_progress/rules.yaml:228:3\n635 rules/march_of_progress/rules.yaml:233:7\n636 rules/march_of_progress/rules.yaml:234:7\n642 rules/march_of_progress/rules.yaml:235:7\n649 rules/march_of_progress/rules.yaml:236:7\n650 rules/march_of_progress/rules.yaml:237:7\n653 rules/march_of_progress/rules.yaml:238:7\n654 rules/march_of_progress/rules.yaml:239:7\n661 rules/march_of_progress/rules.yaml:240:11\n665 rules/march_of_progress/rules.yaml:242:11\n672 rules/march_of_progress/rules.yaml:243:11\n675 rules/march_of_progress/rules.yaml:244:15\n680 rules/march_of_progress/rules.yaml:245:19\n682 rules/march_of_progress/rules.yaml:246:19\n685 rules/march_of_progress/rules.yaml:248:11\n700 rules/march_of_progress/scenarios/war_to_end_war.yaml:275:9\n701 rules/march_of_progress/scenarios/war_to_end_war.yaml:276:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:277:17\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:278:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:13\n709 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:9\n710 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:267:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:268:9\n732 rules/march_of_progress/scenarios/war_to_end_war.yaml:269:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:254:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:255:9\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:256:9\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:257:13\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:17\n771 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:17\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:17\n784 rules/march_of_progress/scenarios/war_to_end_war.yaml:238:9\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:239:9\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:240:13\n791 rules/march_of_progress/scenarios/war_to_end_war.yaml:241:13\n792 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n794 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:9\n802 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n818 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9"
+_ORIGINS = "176 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n180 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n185 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n193 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n194 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n195 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n196 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n202 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n203 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n204 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n205 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n206 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n210 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n211 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n235 rules/march_of_progress/rules.yaml:165:3\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n240 rules/march_of_progress/rules.yaml:170:7\n241 rules/march_of_progress/rules.yaml:171:7\n242 rules/march_of_progress/rules.yaml:172:7\n246 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n305 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n309 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n348 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n359 rules/march_of_progress/rules.yaml:228:3\n363 rules/march_of_progress/rules.yaml:233:7\n364 rules/march_of_progress/rules.yaml:234:7\n370 rules/march_of_progress/rules.yaml:235:7\n371 rules/march_of_progress/rules.yaml:236:7\n372 rules/march_of_progress/rules.yaml:237:7\n375 rules/march_of_progress/rules.yaml:239:7\n376 rules/march_of_progress/rules.yaml:240:11\n378 rules/march_of_progress/rules.yaml:242:11\n379 rules/march_of_progress/rules.yaml:243:11\n382 rules/march_of_progress/rules.yaml:244:15\n387 rules/march_of_progress/rules.yaml:245:19\n390 rules/march_of_progress/rules.yaml:248:11\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n413 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n420 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n429 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n430 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n431 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n451 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n452 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n512 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n513 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n515 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n520 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n521 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n523 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n536 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n549 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n584 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n605 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n606 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n607 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n616 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n617 rules/march_of_progress/rules.yaml:228:3\n635 rules/march_of_progress/rules.yaml:233:7\n636 rules/march_of_progress/rules.yaml:234:7\n642 rules/march_of_progress/rules.yaml:235:7\n649 rules/march_of_progress/rules.yaml:236:7\n650 rules/march_of_progress/rules.yaml:237:7\n653 rules/march_of_progress/rules.yaml:238:7\n654 rules/march_of_progress/rules.yaml:239:7\n661 rules/march_of_progress/rules.yaml:240:11\n665 rules/march_of_progress/rules.yaml:242:11\n672 rules/march_of_progress/rules.yaml:243:11\n675 rules/march_of_progress/rules.yaml:244:15\n680 rules/march_of_progress/rules.yaml:245:19\n682 rules/march_of_progress/rules.yaml:246:19\n685 rules/march_of_progress/rules.yaml:248:11\n700 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n701 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n709 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n710 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n732 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n750 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n771 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n772 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n784 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n791 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n792 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n794 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n802 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n818 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
