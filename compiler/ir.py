@@ -201,6 +201,8 @@ class Scenario:
     base: str | None = None
     layers: tuple[str, ...] = ()  # the files applied, base first
     max_turns: int = 1000
+    #: tooling, not rules: bot games in `rulecraft simulate` stop here (``simulate:`` block)
+    bot_max_turns: int | None = None
     doc: Any = field(default=None, repr=False)  # the scenario's own loader.Document
 
     def prefixed(self, prefix: str) -> dict[str, Value]:

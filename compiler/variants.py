@@ -389,6 +389,21 @@ class Overlay:
                     put(f"e.{tname}.{rid}.name", str(rid), (*path, rid))
                 for k, v in (fields or {}).items():
                     put(f"e.{tname}.{rid}.{k}", v, (*path, rid, k))
+        max_turns = int(d.get("max_turns", parent.max_turns if parent else 1000))
+        bot_max_turns = parent.bot_max_turns if parent else None
+        sim = d.get("simulate")
+        if isinstance(sim, dict) and isinstance(sim.get("bot_max_turns"), int):
+            bot_max_turns = sim["bot_max_turns"]
+        if bot_max_turns is not None and bot_max_turns > max_turns:
+            own = isinstance(sim, dict) and "bot_max_turns" in sim
+            at = (
+                ("simulate", "bot_max_turns") if own else ("max_turns",) if "max_turns" in d else ()
+            )
+            self.sink.error(
+                "schema",
+                f"bot_max_turns {bot_max_turns} is above the scenario's max_turns {max_turns}",
+                doc.pos(at),
+            )
         return ir.Scenario(
             id=sid,
             title=str(d.get("title") or (parent.title if parent else sid)),
@@ -398,7 +413,8 @@ class Overlay:
             records=records,
             base=d.get("base"),
             layers=(*(parent.layers if parent else ()), doc.path),
-            max_turns=int(d.get("max_turns", parent.max_turns if parent else 1000)),
+            max_turns=max_turns,
+            bot_max_turns=bot_max_turns,
             doc=doc,
         )
 

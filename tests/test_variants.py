@@ -190,6 +190,43 @@ def test_overlay_targets_that_do_not_exist_are_errors_at_their_key(
         assert (d.pos.line, d.pos.col) == (line, col)
 
 
+def test_the_bot_turn_limit_is_tooling_data_inherited_from_the_base(root: Path) -> None:
+    """`simulate: bot_max_turns` reaches the engine data; a variant without it inherits it."""
+    from rulecraft.runtime.tools.simulate import bot_max_turns, default_max_turns
+
+    scen = root / "rules" / "march_of_progress" / "scenarios"
+    base = yaml.safe_load((scen / "thirty_years_war.yaml").read_text())["simulate"]
+    (scen / "long_war.yaml").write_text(LONG_WAR)
+    short = LONG_WAR.replace("scenario: long_war", "scenario: short_war")
+    (scen / "short_war.yaml").write_text(short + "simulate:\n  bot_max_turns: 42\n")
+    compile_into(root)
+    package = import_generated(root, "march_of_progress")
+    specs = {s: scenario_module(package, s).SPEC for s in ("long_war", "short_war")}
+    assert bot_max_turns(specs["long_war"]) == base["bot_max_turns"]
+    assert bot_max_turns(specs["short_war"]) == 42
+    # games with a bot stop there; random games at the scenario's own limit
+    assert default_max_turns(specs["short_war"], ["mc:2", "random"]) == 42
+    assert default_max_turns(specs["short_war"], ["random"]) is None
+
+
+@pytest.mark.parametrize(
+    ("tail", "needle"),
+    [
+        ("max_turns: 100\nsimulate:\n  bot_max_turns: 120\n", "120"),
+        ("max_turns: 100\n", "100"),  # below the base's bot limit, inherited
+    ],
+)
+def test_a_bot_turn_limit_above_max_turns_is_an_error(root: Path, tail: str, needle: str) -> None:
+    text = LONG_WAR + tail
+    (root / "rules" / "march_of_progress" / "scenarios" / "long_war.yaml").write_text(text)
+    errors = [d for d in compile_errors(root) if "is above the scenario's max_turns" in d.message]
+    assert len(errors) == 1, [d.render() for d in compile_errors(root)]
+    d = errors[0]
+    assert d.code == "schema" and d.pos.file == "rules/march_of_progress/scenarios/long_war.yaml"
+    i = text.rindex(needle)
+    assert (d.pos.line, d.pos.col) == (text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i))
+
+
 def test_explain_names_the_file_line_and_layer_of_every_part(root: Path) -> None:
     (root / "rules" / "march_of_progress" / "scenarios" / "long_war.yaml").write_text(LONG_WAR)
     games = compile_into(root)

@@ -357,6 +357,8 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         decks = tuple(t for t, et in g.entities.items() if et.deck)
         sd.data["deck_types"] = sd.primary["deck_types"] = decks
         sd.data["end_reasons"] = sd.primary["end_reasons"] = end_reasons(g)
+        if g.scenario.bot_max_turns is not None:  # tooling data (`simulate:`), not rules
+            sd.data["bot_max_turns"] = sd.primary["bot_max_turns"] = g.scenario.bot_max_turns
         base = g.scenario.base if g.scenario.base in games else None
         parent = classes[base] if base is not None else classes.get(root_sid)
         tables = parent.tables.copy() if parent is not None else Tables.new()

@@ -57,6 +57,7 @@ REFS: dict[str, Any] = _base.REFS
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     **_base.PRIMARY,
+    "bot_max_turns": 90,
     "card_group": CARD_GROUP,
     "flow": (
         "setup__armies",
@@ -189,4 +190,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "138 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n142 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n144 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n154 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

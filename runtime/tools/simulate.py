@@ -21,7 +21,7 @@ from ..rng import derive_seed
 from ..spec import GameSpec
 from .agents import make_agent
 
-__all__ = ["simulate", "SimResult", "play_one", "wilson"]
+__all__ = ["simulate", "SimResult", "play_one", "wilson", "bot_max_turns", "default_max_turns"]
 
 #: (index, winners, tie, turns, decisions)
 Outcome = tuple[
@@ -40,6 +40,26 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (max(0.0, c - h), min(1.0, c + h))
+
+
+def bot_max_turns(spec: GameSpec) -> int | None:
+    """The scenario's turn limit for games with a bot in a seat, if its data gives one.
+
+    A tooling setting, not a rule: the scenario file's ``simulate: {bot_max_turns: T}``,
+    compiled into the engine data. Bots that each refuse every losing move can stall a
+    scenario whose only end is decisive; the limit turns such a game into a draw.
+    """
+    value = spec.data.get("bot_max_turns")
+    return value if isinstance(value, int) else None
+
+
+def default_max_turns(spec: GameSpec, agents: list[str]) -> int | None:
+    """The turn limit `simulate` plays ``agents`` at when none is asked for: the scenario's
+    :func:`bot_max_turns` if a seat is not ``random``, else None (the scenario's own
+    ``max_turns``)."""
+    if all(a == "random" for a in agents):
+        return None
+    return bot_max_turns(spec)
 
 
 def play_one(
