@@ -15,6 +15,8 @@ from typing import Any
 
 from . import ir
 from .diagnostics import DiagnosticSink, Position
+from .displays import PREFIX as DISPLAY
+from .displays import check_displays
 from .effects import (
     Assign,
     Attr,
@@ -272,6 +274,7 @@ class Checker:
                 self.label_expr(et, et.label)
         self.check_card_attributes()
         self.check_special_fields()
+        check_displays(g, self.sink)
         self.find_suspending()
         self.check_table_programs()
         for sc in g.scenarios.values():
@@ -418,6 +421,14 @@ class Checker:
         return self.routine is not None and self.routine.kind == "function"
 
     def no_effects(self, node: Any, what: str) -> None:
+        r = self.routine
+        if r is not None and r.name.startswith(DISPLAY) and what != "write to the log":
+            self.error(
+                "side-effect",
+                f"board display {r.name[len(DISPLAY) :]!r} may not {what}",
+                node,
+                "a display shows the game as it is: compute with functions and log the lines",
+            )
         if self.is_function:
             assert self.routine is not None
             self.error(

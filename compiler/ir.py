@@ -261,6 +261,8 @@ class Game:
     playable: dict[str, Expr] = field(default_factory=dict)
     #: the goods of `negotiation:` in rules.yaml: (name, title, shape, item type, why)
     goods: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    #: the board displays of `board:` in rules.yaml: (name, title); procedures ``board__<name>``
+    displays: list[tuple[str, str]] = field(default_factory=list)
     #: the goods that are promises (`promise:`), kept in player fields ``promised_<name>``
     promises: list[str] = field(default_factory=list)
     #: the function bots judge deals by (`negotiation: value:`), if any

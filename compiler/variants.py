@@ -30,6 +30,7 @@ from . import ir
 from .builder import FLOW_SECTIONS, Builder, Sources
 from .checker import _suggest
 from .diagnostics import DiagnosticSink
+from .displays import add_displays
 from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
 from .negotiation import add_negotiation
@@ -50,6 +51,7 @@ def resolve_scenarios(
     base.tables = dict(tables or {})
     add_table_programs(b, base, sink)
     add_negotiation(b, base, sink)
+    add_displays(b, base, sink)
     for tid, params in base.table_params.items():
         base.tables[tid].params = params
     docs = {

@@ -217,6 +217,17 @@ class Game:
     def log_for(self, player: int | None) -> list[str]:
         return log_for(self.spec, self.raw, player)
 
+    def displays(self, player: int | None) -> list[tuple[str, list[str]]]:
+        """The rules' board displays (`board:` in rules.yaml) now: (title, lines) as ``player``
+        reads them. A display reads only what every player sees (the compiler checks it)."""
+        out = []
+        for title, method in self.spec.data.get("board_displays", ()):
+            S = self.raw[:]
+            S[LOG] = None  # the display's lines are logged into a log of its own
+            getattr(self.spec.engine, method)(S)
+            out.append((title, log_for(self.spec, S, player)))
+        return out
+
     # -- acting ------------------------------------------------------------------------
     def _decision_of(self, player: Any) -> tuple[int, tuple[Any, ...]]:
         S = self.raw

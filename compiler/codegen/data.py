@@ -330,6 +330,8 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     data["board_constants"] = tuple(
         (c.name, c.title or c.name.replace("_", " ")) for c in game.constants.values() if c.board
     )
+    # the board displays (`board:` in rules.yaml): (title, method of procedure board__<name>)
+    data["board_displays"] = tuple((title, "p_board__" + name) for name, title in game.displays)
 
     # -- who and what exists
     data["id_player"] = tuple(s for s, _ in d.seats)

@@ -161,7 +161,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c] = min(
                     max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
                 )
-                _log(S, 48, (v_c, v_r, S[self.o_e_country__vp_die + v_c]))
+                _log(S, 55, (v_c, v_r, S[self.o_e_country__vp_die + v_c]))
 
 
 ENGINE = AgeOfMarlboroughScenario(DATA)

@@ -320,6 +320,25 @@ class MarchOfProgressRules:
         (("", " wins: ", "'s armies in ", " are destroyed"), ("player", "player", "e:country")),
         (("The initiative card flips to ", ""), ("player",)),
         (("", " carries out ", ""), ("player", "card")),
+        (("In ", ":"), ("e:country",)),
+        (
+            ("  ", " attacks with ", " (", " ", "; ", " fortified ", " may stand up and join)"),
+            ("player", "int", "int", "str", "int", "str"),
+        ),
+        (("  ", " attacks with ", " (", " ", ")"), ("player", "int", "int", "str")),
+        (
+            ("  ", " attacks with ", " (", " fortified ", " may stand up and join)"),
+            ("player", "int", "int", "str"),
+        ),
+        (
+            ("  ", " defends with ", " = armies ", " + garrison ", " + other ", ""),
+            ("player", "int", "int", "int", "int"),
+        ),
+        (
+            ("  ", " defends with ", " = armies ", " + garrison ", ""),
+            ("player", "int", "int", "int"),
+        ),
+        (("  ", " defends with ", " = armies ", ""), ("player", "int", "int")),
         (("", " has no army in play: MOVE 1 does nothing"), ("player",)),
         (("Choose an army to move",), ()),
         (("Move ", " from ", " to"), ("e:army", "e:country")),
@@ -359,17 +378,17 @@ class MarchOfProgressRules:
         ("choose-card", 9, "card", -1, 1, 7, False),
         ("choose-army", 11, "army", -1, 2, 2, False),
         ("yes-no", 12, "yes-no", -1, 2, 8, False),
-        ("choose-army", 20, "army", -1, 8, 1, False),
-        ("choose-country", 21, "country", -1, 8, 3, False),
-        ("choose-army", 20, "army", -1, 9, 1, False),
-        ("choose-army", 23, "army", 24, 9, 3, False),
-        ("choose-country", 25, "country", -1, 9, 5, False),
-        ("choose-army", 31, "army", -1, 10, 1, False),
-        ("choose-country", 34, "country", -1, 13, 1, False),
-        ("choose-card", 41, "card", -1, 16, 0, True),
-        ("choose-player", 45, "player", -1, 17, 6, False),
-        ("choose-player", 45, "player", -1, 17, 8, False),
-        ("yes-no", 46, "yes-no", -1, 18, 2, True),
+        ("choose-army", 27, "army", -1, 8, 1, False),
+        ("choose-country", 28, "country", -1, 8, 3, False),
+        ("choose-army", 27, "army", -1, 9, 1, False),
+        ("choose-army", 30, "army", 31, 9, 3, False),
+        ("choose-country", 32, "country", -1, 9, 5, False),
+        ("choose-army", 38, "army", -1, 10, 1, False),
+        ("choose-country", 41, "country", -1, 13, 1, False),
+        ("choose-card", 48, "card", -1, 16, 0, True),
+        ("choose-player", 52, "player", -1, 17, 6, False),
+        ("choose-player", 52, "player", -1, 17, 8, False),
+        ("yes-no", 53, "yes-no", -1, 18, 2, True),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -706,6 +725,65 @@ class MarchOfProgressRules:
         "The lowest value STRENGTH may take the VP die of country `c` to. (MOP-STR-01) [rules/march_of_progress/rules.yaml:94:3]"
         return 0
 
+    def p_board__combat(self, S: list[Any]) -> None:
+        "Each side's total if a combat were fought in the country now, and where it comes from: in attack its armies that are not fortified (a fortified army may stand up and join), in defence all its armies (a fortified one counts +1) and a usable capital garrison. An ATTACK+1 discard adds 1 to the attack. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-ATT-05) [rules/march_of_progress/rules.yaml:279:3]"
+        for v_c in self.all_country:
+            v_sides = [
+                v_p
+                for v_p in self.all_player
+                if any(
+                    S[self.o_e_army__location + v_a__2] == v_c
+                    for v_a__2 in self.ix_army__owner.get(v_p, ())
+                )
+                or self.f_garrison_strength(S, v_p, v_c) > 0
+            ]
+            if len(v_sides) > 1:
+                _log(S, 19, (v_c,))
+                for v_p_2 in v_sides:
+                    v_ready = len(
+                        [
+                            v_a
+                            for v_a in self.ix_army__owner.get(v_p_2, ())
+                            if S[self.o_e_army__location + v_a] == v_c
+                            and (not S[self.o_e_army__fortified + v_a])
+                        ]
+                    )
+                    v_dug_in = (
+                        len(
+                            [
+                                v_a__7
+                                for v_a__7 in self.ix_army__owner.get(v_p_2, ())
+                                if S[self.o_e_army__location + v_a__7] == v_c
+                            ]
+                        )
+                        - v_ready
+                    )
+                    v_w = "army" if v_ready in (1, -1) else "armies"
+                    v_wf = "army" if v_dug_in in (1, -1) else "armies"
+                    v_armies_def = sum(
+                        [
+                            self.f_army_value(S, v_a_2, True)
+                            for v_a_2 in self.ix_army__owner.get(v_p_2, ())
+                            if S[self.o_e_army__location + v_a_2] == v_c
+                        ]
+                    )
+                    v_garrison = self.f_garrison_strength(S, v_p_2, v_c)
+                    v_defence = self.f_side_total(S, v_p_2, v_c, True)
+                    v_other = v_defence - v_armies_def - v_garrison
+                    v_attack = self.f_side_total(S, v_p_2, v_c, False)
+                    if v_ready > 0 and v_dug_in > 0:
+                        _log(S, 20, (v_p_2, v_attack, v_ready, v_w, v_dug_in, v_wf))
+                    elif v_ready > 0:
+                        _log(S, 21, (v_p_2, v_attack, v_ready, v_w))
+                    elif v_dug_in > 0:
+                        _log(S, 22, (v_p_2, v_attack, v_dug_in, v_wf))
+                    if v_other != 0:
+                        _log(S, 23, (v_p_2, v_defence, v_armies_def, v_garrison, v_other))
+                    elif v_garrison > 0:
+                        _log(S, 24, (v_p_2, v_defence, v_armies_def, v_garrison))
+                    else:
+                        _log(S, 25, (v_p_2, v_defence, v_armies_def))
+
     def p_card__recruit(self, S: list[Any], v_me: Any) -> None:
         "card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:41:3]"
         v_stock = [
@@ -714,9 +792,9 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a] is None
         ]
         if len(v_stock) == 0:
-            _log(S, 26, (v_me,))
+            _log(S, 33, (v_me,))
         elif not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 27, (v_me,))
+            _log(S, 34, (v_me,))
         elif (
             len(
                 [
@@ -727,11 +805,11 @@ class MarchOfProgressRules:
             )
             >= self.c_army_limit
         ):
-            _log(S, 28, (v_me, self.c_army_limit))
+            _log(S, 35, (v_me, self.c_army_limit))
         else:
             v_a_2 = v_stock[0]
             S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
-            _log(S, 29, (v_me, self.s_p_home[v_me]))
+            _log(S, 36, (v_me, self.s_p_home[v_me]))
 
     def p_destroy(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
@@ -778,13 +856,13 @@ class MarchOfProgressRules:
         v_p2 = self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
-        _log(S, 38, (v_p1, v_r1, v_p2, v_r2))
+        _log(S, 45, (v_p1, v_r1, v_p2, v_r2))
         while v_r1 == v_r2:
             v_r1 = _roll(S, 6)
             v_r2 = _roll(S, 6)
-            _log(S, 39, (v_p1, v_r1, v_p2, v_r2))
+            _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
         S[self.o_g_initiative] = v_p1 if v_r1 > v_r2 else v_p2
-        _log(S, 40, (S[self.o_g_initiative],))
+        _log(S, 47, (S[self.o_g_initiative],))
 
     def p_turn__cleanup(self, S: list[Any]) -> None:
         "Played cards go to the discard pile (SCORE has already returned them to hand). (MOP-SEQ-04) [rules/march_of_progress/flow.yaml:68:3]"
@@ -801,7 +879,7 @@ class MarchOfProgressRules:
                 S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
                 S[self.o_p_revealed + v_p] |= 1 << _c1
                 S[_REVEALS] += 1
-                _log(S, 44, (v_p, v_c))
+                _log(S, 51, (v_p, v_c))
 
     def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
         "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
@@ -1258,7 +1336,7 @@ class MarchOfProgressRules:
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if len(v_candidates) == 0:
-                _log(S, 30, (v_me,))
+                _log(S, 37, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -1272,7 +1350,7 @@ class MarchOfProgressRules:
                 F = None
             v_a_2 = v
             S[self.o_e_army__fortified + v_a_2] = True
-            _log(S, 32, (v_me, S[self.o_e_army__location + v_a_2]))
+            _log(S, 39, (v_me, S[self.o_e_army__location + v_a_2]))
             return None
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1288,7 +1366,7 @@ class MarchOfProgressRules:
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
-                _log(S, 19, (v_me,))
+                _log(S, 26, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -1340,7 +1418,7 @@ class MarchOfProgressRules:
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
-                _log(S, 22, (v_me,))
+                _log(S, 29, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -1406,7 +1484,7 @@ class MarchOfProgressRules:
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:104:3]"
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 36, (v_me, v_me))
+            _log(S, 43, (v_me, v_me))
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
@@ -1415,7 +1493,7 @@ class MarchOfProgressRules:
         _z2 = S[self.o_p_revealed + v_me]
         S[self.o_p_hand + v_me] |= _z2
         S[self.o_p_revealed + v_me] = 0
-        _log(S, 37, (v_me,))
+        _log(S, 44, (v_me,))
         return None
 
     def r_card__strength(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1431,7 +1509,7 @@ class MarchOfProgressRules:
                 and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
             ]
             if len(v_sources) == 0:
-                _log(S, 33, (v_me,))
+                _log(S, 40, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -1450,7 +1528,7 @@ class MarchOfProgressRules:
             S[self.o_p_strength + v_me] = min(max(S[self.o_p_strength + v_me] + 1, 1), 6)
             _log(
                 S,
-                35,
+                42,
                 (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2], S[self.o_p_strength + v_me]),
             )
             return None
@@ -1609,7 +1687,7 @@ class MarchOfProgressRules:
                     [v_p_3 for v_p_3 in self.all_player if S[self.o_p_vp + v_p_3] == v_best],
                     "the players agreed to end the game",
                 )
-            _log(S, 47, (v_agreed, len(self.all_player)))
+            _log(S, 54, (v_agreed, len(self.all_player)))
             pc = 4
         if pc == 4:
             return None
@@ -1799,8 +1877,8 @@ class MarchOfProgressRules:
                 _c1 = v_c_2
                 S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c1)
                 S[self.o_p_played + v_p] |= 1 << _c1
-                _log_to(S, 42, (v_c_2,), (v_p,))
-            _log(S, 43, ())
+                _log_to(S, 49, (v_c_2,), (v_p,))
+            _log(S, 50, ())
             return None
 
     def r_turn__resolve(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -1902,4 +1980,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "575 rules/march_of_progress/rules.yaml:126:7\n584 rules/march_of_progress/rules.yaml:27:7\n592 rules/march_of_progress/rules.yaml:20:7\n600 rules/march_of_progress/rules.yaml:72:7\n601 rules/march_of_progress/rules.yaml:73:11\n602 rules/march_of_progress/rules.yaml:74:15\n603 rules/march_of_progress/rules.yaml:75:11\n604 rules/march_of_progress/rules.yaml:76:7\n608 rules/march_of_progress/rules.yaml:118:7\n612 rules/march_of_progress/rules.yaml:43:7\n613 rules/march_of_progress/rules.yaml:44:11\n622 rules/march_of_progress/rules.yaml:45:7\n623 rules/march_of_progress/rules.yaml:46:11\n627 rules/march_of_progress/rules.yaml:47:7\n634 rules/march_of_progress/rules.yaml:108:7\n638 rules/march_of_progress/rules.yaml:64:7\n648 rules/march_of_progress/rules.yaml:13:7\n652 rules/march_of_progress/rules.yaml:55:7\n658 rules/march_of_progress/rules.yaml:56:11\n659 rules/march_of_progress/rules.yaml:57:7\n663 rules/march_of_progress/rules.yaml:35:7\n670 rules/march_of_progress/cards.yaml:109:15\n674 rules/march_of_progress/rules.yaml:92:7\n684 rules/march_of_progress/rules.yaml:84:7\n688 rules/march_of_progress/rules.yaml:136:7\n689 rules/march_of_progress/rules.yaml:137:11\n696 rules/march_of_progress/rules.yaml:138:7\n707 rules/march_of_progress/rules.yaml:100:7\n711 rules/march_of_progress/cards.yaml:47:7\n716 rules/march_of_progress/cards.yaml:48:7\n717 rules/march_of_progress/cards.yaml:49:11\n719 rules/march_of_progress/cards.yaml:51:11\n730 rules/march_of_progress/cards.yaml:53:11\n732 rules/march_of_progress/cards.yaml:55:11\n733 rules/march_of_progress/cards.yaml:56:11\n734 rules/march_of_progress/cards.yaml:57:11\n738 rules/march_of_progress/rules.yaml:170:7\n739 rules/march_of_progress/rules.yaml:171:7\n740 rules/march_of_progress/rules.yaml:172:7\n744 rules/march_of_progress/flow.yaml:97:7\n745 rules/march_of_progress/flow.yaml:98:11\n746 rules/march_of_progress/flow.yaml:99:11\n754 rules/march_of_progress/flow.yaml:81:7\n755 rules/march_of_progress/flow.yaml:82:7\n759 rules/march_of_progress/rules.yaml:146:7\n760 rules/march_of_progress/rules.yaml:147:7\n761 rules/march_of_progress/rules.yaml:148:7\n762 rules/march_of_progress/rules.yaml:149:7\n763 rules/march_of_progress/rules.yaml:150:11\n765 rules/march_of_progress/rules.yaml:152:11\n769 rules/march_of_progress/rules.yaml:159:7\n770 rules/march_of_progress/rules.yaml:160:7\n771 rules/march_of_progress/rules.yaml:161:7\n772 rules/march_of_progress/rules.yaml:162:7\n773 rules/march_of_progress/rules.yaml:163:7\n777 rules/march_of_progress/flow.yaml:15:7\n778 rules/march_of_progress/flow.yaml:16:7\n779 rules/march_of_progress/flow.yaml:17:7\n780 rules/march_of_progress/flow.yaml:18:7\n781 rules/march_of_progress/flow.yaml:19:7\n782 rules/march_of_progress/flow.yaml:20:7\n783 rules/march_of_progress/flow.yaml:21:11\n784 rules/march_of_progress/flow.yaml:22:11\n785 rules/march_of_progress/flow.yaml:23:11\n786 rules/march_of_progress/flow.yaml:24:7\n787 rules/march_of_progress/flow.yaml:25:7\n791 rules/march_of_progress/flow.yaml:72:7\n792 rules/march_of_progress/flow.yaml:73:11\n798 rules/march_of_progress/flow.yaml:42:7\n799 rules/march_of_progress/flow.yaml:43:11\n800 rules/march_of_progress/flow.yaml:44:15\n804 rules/march_of_progress/flow.yaml:45:15\n808 rules/march_of_progress/rules.yaml:179:7\n809 rules/march_of_progress/rules.yaml:180:7\n824 rules/march_of_progress/rules.yaml:181:7\n825 rules/march_of_progress/rules.yaml:183:11\n826 rules/march_of_progress/rules.yaml:184:7\n835 rules/march_of_progress/rules.yaml:185:7\n836 rules/march_of_progress/rules.yaml:186:7\n837 rules/march_of_progress/rules.yaml:187:11\n839 rules/march_of_progress/rules.yaml:189:11\n840 rules/march_of_progress/rules.yaml:190:11\n841 rules/march_of_progress/rules.yaml:192:15\n842 rules/march_of_progress/rules.yaml:193:11\n843 rules/march_of_progress/rules.yaml:194:7\n844 rules/march_of_progress/rules.yaml:195:7\n845 rules/march_of_progress/rules.yaml:196:11\n848 rules/march_of_progress/rules.yaml:197:11\n849 rules/march_of_progress/rules.yaml:198:15\n850 rules/march_of_progress/rules.yaml:199:15\n854 rules/march_of_progress/rules.yaml:201:15\n855 rules/march_of_progress/rules.yaml:202:7\n856 rules/march_of_progress/rules.yaml:203:7\n860 rules/march_of_progress/cards.yaml:79:7\n864 rules/march_of_progress/cards.yaml:87:7\n868 rules/march_of_progress/cards.yaml:65:7\n874 rules/march_of_progress/cards.yaml:66:7\n875 rules/march_of_progress/cards.yaml:68:11\n876 rules/march_of_progress/cards.yaml:69:7\n877 rules/march_of_progress/cards.yaml:70:7\n881 rules/march_of_progress/cards.yaml:11:7\n886 rules/march_of_progress/cards.yaml:12:7\n887 rules/march_of_progress/cards.yaml:14:11\n888 rules/march_of_progress/cards.yaml:15:7\n889 rules/march_of_progress/cards.yaml:16:7\n890 rules/march_of_progress/cards.yaml:17:7\n894 rules/march_of_progress/cards.yaml:25:7\n899 rules/march_of_progress/cards.yaml:26:7\n900 rules/march_of_progress/cards.yaml:28:11\n901 rules/march_of_progress/cards.yaml:29:7\n902 rules/march_of_progress/cards.yaml:30:7\n903 rules/march_of_progress/cards.yaml:31:7\n904 rules/march_of_progress/cards.yaml:32:7\n907 rules/march_of_progress/cards.yaml:33:7\n908 rules/march_of_progress/cards.yaml:34:11\n909 rules/march_of_progress/cards.yaml:35:11\n910 rules/march_of_progress/cards.yaml:36:15\n911 rules/march_of_progress/cards.yaml:37:7\n912 rules/march_of_progress/cards.yaml:38:7\n913 rules/march_of_progress/cards.yaml:39:11\n917 rules/march_of_progress/cards.yaml:112:7\n920 rules/march_of_progress/cards.yaml:115:11\n921 rules/march_of_progress/cards.yaml:116:7\n924 rules/march_of_progress/cards.yaml:117:7\n930 rules/march_of_progress/cards.yaml:95:7\n936 rules/march_of_progress/cards.yaml:96:7\n937 rules/march_of_progress/cards.yaml:98:11\n938 rules/march_of_progress/cards.yaml:99:7\n939 rules/march_of_progress/cards.yaml:100:7\n942 rules/march_of_progress/cards.yaml:101:7\n946 rules/march_of_progress/rules.yaml:233:7\n947 rules/march_of_progress/rules.yaml:234:7\n953 rules/march_of_progress/rules.yaml:235:7\n954 rules/march_of_progress/rules.yaml:236:7\n955 rules/march_of_progress/rules.yaml:237:7\n958 rules/march_of_progress/rules.yaml:239:7\n959 rules/march_of_progress/rules.yaml:240:11\n961 rules/march_of_progress/rules.yaml:242:11\n962 rules/march_of_progress/rules.yaml:243:11\n965 rules/march_of_progress/rules.yaml:244:15\n970 rules/march_of_progress/rules.yaml:245:19\n973 rules/march_of_progress/rules.yaml:248:11\n977 rules/march_of_progress/rules.yaml:273:7\n982 rules/march_of_progress/rules.yaml:274:11\n986 rules/march_of_progress/rules.yaml:264:7\n998 rules/march_of_progress/rules.yaml:265:11\n1002 rules/march_of_progress/rules.yaml:257:7\n1006 rules/march_of_progress/flow.yaml:105:7\n1007 rules/march_of_progress/flow.yaml:106:11\n1008 rules/march_of_progress/flow.yaml:107:11\n1011 rules/march_of_progress/flow.yaml:109:15\n1012 rules/march_of_progress/flow.yaml:110:19\n1013 rules/march_of_progress/flow.yaml:111:11\n1014 rules/march_of_progress/flow.yaml:112:15\n1015 rules/march_of_progress/flow.yaml:113:15\n1025 rules/march_of_progress/rules.yaml:216:7\n1030 rules/march_of_progress/rules.yaml:217:7\n1041 rules/march_of_progress/rules.yaml:218:11\n1042 rules/march_of_progress/rules.yaml:219:11\n1043 rules/march_of_progress/rules.yaml:220:15\n1044 rules/march_of_progress/rules.yaml:221:11\n1045 rules/march_of_progress/rules.yaml:222:7\n1050 rules/march_of_progress/rules.yaml:223:11\n1051 rules/march_of_progress/rules.yaml:224:15\n1052 rules/march_of_progress/rules.yaml:225:15\n1053 rules/march_of_progress/rules.yaml:226:19\n1057 rules/march_of_progress/flow.yaml:88:7\n1058 rules/march_of_progress/flow.yaml:90:11\n1062 rules/march_of_progress/flow.yaml:8:7\n1063 rules/march_of_progress/flow.yaml:9:11\n1068 rules/march_of_progress/flow.yaml:32:7\n1081 rules/march_of_progress/flow.yaml:34:11\n1087 rules/march_of_progress/flow.yaml:54:7\n1088 rules/march_of_progress/flow.yaml:55:11\n1089 rules/march_of_progress/flow.yaml:56:11\n1090 rules/march_of_progress/flow.yaml:57:15\n1092 rules/march_of_progress/flow.yaml:59:15\n1093 rules/march_of_progress/flow.yaml:60:15\n1094 rules/march_of_progress/flow.yaml:61:19\n1095 rules/march_of_progress/flow.yaml:62:19\n1097 rules/march_of_progress/flow.yaml:64:19\n1098 rules/march_of_progress/flow.yaml:65:15\n1099 rules/march_of_progress/flow.yaml:66:15\n1113 rules/march_of_progress/rules.yaml:179:7\n1114 rules/march_of_progress/rules.yaml:180:7\n1129 rules/march_of_progress/rules.yaml:181:7\n1130 rules/march_of_progress/rules.yaml:182:11\n1131 rules/march_of_progress/rules.yaml:183:11\n1132 rules/march_of_progress/rules.yaml:184:7\n1141 rules/march_of_progress/rules.yaml:185:7\n1142 rules/march_of_progress/rules.yaml:186:7\n1150 rules/march_of_progress/rules.yaml:187:11\n1161 rules/march_of_progress/rules.yaml:189:11\n1167 rules/march_of_progress/rules.yaml:190:11\n1168 rules/march_of_progress/rules.yaml:191:15\n1169 rules/march_of_progress/rules.yaml:192:15\n1170 rules/march_of_progress/rules.yaml:193:11\n1173 rules/march_of_progress/rules.yaml:194:7\n1174 rules/march_of_progress/rules.yaml:195:7\n1179 rules/march_of_progress/rules.yaml:196:11\n1182 rules/march_of_progress/rules.yaml:197:11\n1190 rules/march_of_progress/rules.yaml:198:15\n1196 rules/march_of_progress/rules.yaml:199:15\n1200 rules/march_of_progress/rules.yaml:200:15\n1201 rules/march_of_progress/rules.yaml:201:15\n1204 rules/march_of_progress/rules.yaml:202:7\n1211 rules/march_of_progress/rules.yaml:203:7\n1228 rules/march_of_progress/cards.yaml:79:7\n1240 rules/march_of_progress/cards.yaml:87:7\n1254 rules/march_of_progress/cards.yaml:65:7\n1260 rules/march_of_progress/cards.yaml:66:7\n1261 rules/march_of_progress/cards.yaml:67:11\n1262 rules/march_of_progress/cards.yaml:68:11\n1263 rules/march_of_progress/cards.yaml:69:7\n1274 rules/march_of_progress/cards.yaml:70:7\n1275 rules/march_of_progress/cards.yaml:71:7\n1285 rules/march_of_progress/cards.yaml:11:7\n1290 rules/march_of_progress/cards.yaml:12:7\n1291 rules/march_of_progress/cards.yaml:13:11\n1292 rules/march_of_progress/cards.yaml:14:11\n1293 rules/march_of_progress/cards.yaml:15:7\n1304 rules/march_of_progress/cards.yaml:16:7\n1322 rules/march_of_progress/cards.yaml:17:7\n1337 rules/march_of_progress/cards.yaml:25:7\n1342 rules/march_of_progress/cards.yaml:26:7\n1343 rules/march_of_progress/cards.yaml:27:11\n1344 rules/march_of_progress/cards.yaml:28:11\n1345 rules/march_of_progress/cards.yaml:29:7\n1356 rules/march_of_progress/cards.yaml:30:7\n1357 rules/march_of_progress/cards.yaml:31:7\n1358 rules/march_of_progress/cards.yaml:32:7\n1361 rules/march_of_progress/cards.yaml:33:7\n1369 rules/march_of_progress/cards.yaml:34:11\n1382 rules/march_of_progress/cards.yaml:35:11\n1383 rules/march_of_progress/cards.yaml:36:15\n1389 rules/march_of_progress/cards.yaml:37:7\n1402 rules/march_of_progress/cards.yaml:38:7\n1403 rules/march_of_progress/cards.yaml:39:11\n1408 rules/march_of_progress/cards.yaml:112:7\n1409 rules/march_of_progress/cards.yaml:113:11\n1411 rules/march_of_progress/cards.yaml:115:11\n1412 rules/march_of_progress/cards.yaml:116:7\n1415 rules/march_of_progress/cards.yaml:117:7\n1418 rules/march_of_progress/cards.yaml:118:7\n1427 rules/march_of_progress/cards.yaml:95:7\n1433 rules/march_of_progress/cards.yaml:96:7\n1434 rules/march_of_progress/cards.yaml:97:11\n1435 rules/march_of_progress/cards.yaml:98:11\n1436 rules/march_of_progress/cards.yaml:99:7\n1447 rules/march_of_progress/cards.yaml:100:7\n1450 rules/march_of_progress/cards.yaml:101:7\n1451 rules/march_of_progress/cards.yaml:102:7\n1468 rules/march_of_progress/rules.yaml:233:7\n1469 rules/march_of_progress/rules.yaml:234:7\n1475 rules/march_of_progress/rules.yaml:235:7\n1482 rules/march_of_progress/rules.yaml:236:7\n1483 rules/march_of_progress/rules.yaml:237:7\n1486 rules/march_of_progress/rules.yaml:238:7\n1487 rules/march_of_progress/rules.yaml:239:7\n1494 rules/march_of_progress/rules.yaml:240:11\n1498 rules/march_of_progress/rules.yaml:242:11\n1505 rules/march_of_progress/rules.yaml:243:11\n1508 rules/march_of_progress/rules.yaml:244:15\n1513 rules/march_of_progress/rules.yaml:245:19\n1515 rules/march_of_progress/rules.yaml:246:19\n1518 rules/march_of_progress/rules.yaml:248:11\n1531 rules/march_of_progress/rules.yaml:273:7\n1536 rules/march_of_progress/rules.yaml:274:11\n1537 rules/march_of_progress/rules.yaml:275:7\n1545 rules/march_of_progress/rules.yaml:264:7\n1557 rules/march_of_progress/rules.yaml:265:11\n1558 rules/march_of_progress/rules.yaml:266:7\n1565 rules/march_of_progress/rules.yaml:257:7\n1577 rules/march_of_progress/flow.yaml:105:7\n1582 rules/march_of_progress/flow.yaml:106:11\n1583 rules/march_of_progress/flow.yaml:107:11\n1603 rules/march_of_progress/flow.yaml:109:15\n1604 rules/march_of_progress/flow.yaml:110:19\n1605 rules/march_of_progress/flow.yaml:111:11\n1606 rules/march_of_progress/flow.yaml:112:15\n1607 rules/march_of_progress/flow.yaml:113:15\n1612 rules/march_of_progress/flow.yaml:114:11\n1636 rules/march_of_progress/rules.yaml:216:7\n1642 rules/march_of_progress/rules.yaml:217:7\n1657 rules/march_of_progress/rules.yaml:218:11\n1658 rules/march_of_progress/rules.yaml:219:11\n1666 rules/march_of_progress/rules.yaml:220:15\n1681 rules/march_of_progress/rules.yaml:221:11\n1684 rules/march_of_progress/rules.yaml:222:7\n1701 rules/march_of_progress/rules.yaml:223:11\n1710 rules/march_of_progress/rules.yaml:224:15\n1723 rules/march_of_progress/rules.yaml:225:15\n1724 rules/march_of_progress/rules.yaml:226:19\n1738 rules/march_of_progress/flow.yaml:88:7\n1752 rules/march_of_progress/flow.yaml:89:11\n1753 rules/march_of_progress/flow.yaml:90:11\n1763 rules/march_of_progress/flow.yaml:8:7\n1764 rules/march_of_progress/flow.yaml:9:11\n1778 rules/march_of_progress/flow.yaml:32:7\n1799 rules/march_of_progress/flow.yaml:34:11\n1802 rules/march_of_progress/flow.yaml:35:11\n1803 rules/march_of_progress/flow.yaml:36:7\n1816 rules/march_of_progress/flow.yaml:54:7\n1830 rules/march_of_progress/flow.yaml:55:11\n1831 rules/march_of_progress/flow.yaml:56:11\n1839 rules/march_of_progress/flow.yaml:57:15\n1844 rules/march_of_progress/flow.yaml:59:15\n1845 rules/march_of_progress/flow.yaml:60:15\n1855 rules/march_of_progress/flow.yaml:61:19\n1868 rules/march_of_progress/flow.yaml:62:19\n1874 rules/march_of_progress/flow.yaml:64:19\n1889 rules/march_of_progress/flow.yaml:65:15\n1896 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "594 rules/march_of_progress/rules.yaml:126:7\n603 rules/march_of_progress/rules.yaml:27:7\n611 rules/march_of_progress/rules.yaml:20:7\n619 rules/march_of_progress/rules.yaml:72:7\n620 rules/march_of_progress/rules.yaml:73:11\n621 rules/march_of_progress/rules.yaml:74:15\n622 rules/march_of_progress/rules.yaml:75:11\n623 rules/march_of_progress/rules.yaml:76:7\n627 rules/march_of_progress/rules.yaml:118:7\n631 rules/march_of_progress/rules.yaml:43:7\n632 rules/march_of_progress/rules.yaml:44:11\n641 rules/march_of_progress/rules.yaml:45:7\n642 rules/march_of_progress/rules.yaml:46:11\n646 rules/march_of_progress/rules.yaml:47:7\n653 rules/march_of_progress/rules.yaml:108:7\n657 rules/march_of_progress/rules.yaml:64:7\n667 rules/march_of_progress/rules.yaml:13:7\n671 rules/march_of_progress/rules.yaml:55:7\n677 rules/march_of_progress/rules.yaml:56:11\n678 rules/march_of_progress/rules.yaml:57:7\n682 rules/march_of_progress/rules.yaml:35:7\n689 rules/march_of_progress/cards.yaml:109:15\n693 rules/march_of_progress/rules.yaml:92:7\n703 rules/march_of_progress/rules.yaml:84:7\n707 rules/march_of_progress/rules.yaml:136:7\n708 rules/march_of_progress/rules.yaml:137:11\n715 rules/march_of_progress/rules.yaml:138:7\n726 rules/march_of_progress/rules.yaml:100:7\n730 rules/march_of_progress/rules.yaml:288:7\n731 rules/march_of_progress/rules.yaml:289:11\n740 rules/march_of_progress/rules.yaml:290:11\n741 rules/march_of_progress/rules.yaml:291:15\n742 rules/march_of_progress/rules.yaml:292:15\n743 rules/march_of_progress/rules.yaml:293:19\n751 rules/march_of_progress/rules.yaml:294:19\n761 rules/march_of_progress/rules.yaml:295:19\n762 rules/march_of_progress/rules.yaml:296:19\n763 rules/march_of_progress/rules.yaml:297:19\n770 rules/march_of_progress/rules.yaml:298:19\n771 rules/march_of_progress/rules.yaml:299:19\n772 rules/march_of_progress/rules.yaml:300:19\n773 rules/march_of_progress/rules.yaml:301:19\n774 rules/march_of_progress/rules.yaml:302:19\n775 rules/march_of_progress/rules.yaml:303:23\n777 rules/march_of_progress/rules.yaml:305:23\n779 rules/march_of_progress/rules.yaml:307:23\n780 rules/march_of_progress/rules.yaml:308:19\n781 rules/march_of_progress/rules.yaml:309:23\n783 rules/march_of_progress/rules.yaml:311:23\n785 rules/march_of_progress/rules.yaml:313:23\n789 rules/march_of_progress/cards.yaml:47:7\n794 rules/march_of_progress/cards.yaml:48:7\n795 rules/march_of_progress/cards.yaml:49:11\n797 rules/march_of_progress/cards.yaml:51:11\n808 rules/march_of_progress/cards.yaml:53:11\n810 rules/march_of_progress/cards.yaml:55:11\n811 rules/march_of_progress/cards.yaml:56:11\n812 rules/march_of_progress/cards.yaml:57:11\n816 rules/march_of_progress/rules.yaml:170:7\n817 rules/march_of_progress/rules.yaml:171:7\n818 rules/march_of_progress/rules.yaml:172:7\n822 rules/march_of_progress/flow.yaml:97:7\n823 rules/march_of_progress/flow.yaml:98:11\n824 rules/march_of_progress/flow.yaml:99:11\n832 rules/march_of_progress/flow.yaml:81:7\n833 rules/march_of_progress/flow.yaml:82:7\n837 rules/march_of_progress/rules.yaml:146:7\n838 rules/march_of_progress/rules.yaml:147:7\n839 rules/march_of_progress/rules.yaml:148:7\n840 rules/march_of_progress/rules.yaml:149:7\n841 rules/march_of_progress/rules.yaml:150:11\n843 rules/march_of_progress/rules.yaml:152:11\n847 rules/march_of_progress/rules.yaml:159:7\n848 rules/march_of_progress/rules.yaml:160:7\n849 rules/march_of_progress/rules.yaml:161:7\n850 rules/march_of_progress/rules.yaml:162:7\n851 rules/march_of_progress/rules.yaml:163:7\n855 rules/march_of_progress/flow.yaml:15:7\n856 rules/march_of_progress/flow.yaml:16:7\n857 rules/march_of_progress/flow.yaml:17:7\n858 rules/march_of_progress/flow.yaml:18:7\n859 rules/march_of_progress/flow.yaml:19:7\n860 rules/march_of_progress/flow.yaml:20:7\n861 rules/march_of_progress/flow.yaml:21:11\n862 rules/march_of_progress/flow.yaml:22:11\n863 rules/march_of_progress/flow.yaml:23:11\n864 rules/march_of_progress/flow.yaml:24:7\n865 rules/march_of_progress/flow.yaml:25:7\n869 rules/march_of_progress/flow.yaml:72:7\n870 rules/march_of_progress/flow.yaml:73:11\n876 rules/march_of_progress/flow.yaml:42:7\n877 rules/march_of_progress/flow.yaml:43:11\n878 rules/march_of_progress/flow.yaml:44:15\n882 rules/march_of_progress/flow.yaml:45:15\n886 rules/march_of_progress/rules.yaml:179:7\n887 rules/march_of_progress/rules.yaml:180:7\n902 rules/march_of_progress/rules.yaml:181:7\n903 rules/march_of_progress/rules.yaml:183:11\n904 rules/march_of_progress/rules.yaml:184:7\n913 rules/march_of_progress/rules.yaml:185:7\n914 rules/march_of_progress/rules.yaml:186:7\n915 rules/march_of_progress/rules.yaml:187:11\n917 rules/march_of_progress/rules.yaml:189:11\n918 rules/march_of_progress/rules.yaml:190:11\n919 rules/march_of_progress/rules.yaml:192:15\n920 rules/march_of_progress/rules.yaml:193:11\n921 rules/march_of_progress/rules.yaml:194:7\n922 rules/march_of_progress/rules.yaml:195:7\n923 rules/march_of_progress/rules.yaml:196:11\n926 rules/march_of_progress/rules.yaml:197:11\n927 rules/march_of_progress/rules.yaml:198:15\n928 rules/march_of_progress/rules.yaml:199:15\n932 rules/march_of_progress/rules.yaml:201:15\n933 rules/march_of_progress/rules.yaml:202:7\n934 rules/march_of_progress/rules.yaml:203:7\n938 rules/march_of_progress/cards.yaml:79:7\n942 rules/march_of_progress/cards.yaml:87:7\n946 rules/march_of_progress/cards.yaml:65:7\n952 rules/march_of_progress/cards.yaml:66:7\n953 rules/march_of_progress/cards.yaml:68:11\n954 rules/march_of_progress/cards.yaml:69:7\n955 rules/march_of_progress/cards.yaml:70:7\n959 rules/march_of_progress/cards.yaml:11:7\n964 rules/march_of_progress/cards.yaml:12:7\n965 rules/march_of_progress/cards.yaml:14:11\n966 rules/march_of_progress/cards.yaml:15:7\n967 rules/march_of_progress/cards.yaml:16:7\n968 rules/march_of_progress/cards.yaml:17:7\n972 rules/march_of_progress/cards.yaml:25:7\n977 rules/march_of_progress/cards.yaml:26:7\n978 rules/march_of_progress/cards.yaml:28:11\n979 rules/march_of_progress/cards.yaml:29:7\n980 rules/march_of_progress/cards.yaml:30:7\n981 rules/march_of_progress/cards.yaml:31:7\n982 rules/march_of_progress/cards.yaml:32:7\n985 rules/march_of_progress/cards.yaml:33:7\n986 rules/march_of_progress/cards.yaml:34:11\n987 rules/march_of_progress/cards.yaml:35:11\n988 rules/march_of_progress/cards.yaml:36:15\n989 rules/march_of_progress/cards.yaml:37:7\n990 rules/march_of_progress/cards.yaml:38:7\n991 rules/march_of_progress/cards.yaml:39:11\n995 rules/march_of_progress/cards.yaml:112:7\n998 rules/march_of_progress/cards.yaml:115:11\n999 rules/march_of_progress/cards.yaml:116:7\n1002 rules/march_of_progress/cards.yaml:117:7\n1008 rules/march_of_progress/cards.yaml:95:7\n1014 rules/march_of_progress/cards.yaml:96:7\n1015 rules/march_of_progress/cards.yaml:98:11\n1016 rules/march_of_progress/cards.yaml:99:7\n1017 rules/march_of_progress/cards.yaml:100:7\n1020 rules/march_of_progress/cards.yaml:101:7\n1024 rules/march_of_progress/rules.yaml:233:7\n1025 rules/march_of_progress/rules.yaml:234:7\n1031 rules/march_of_progress/rules.yaml:235:7\n1032 rules/march_of_progress/rules.yaml:236:7\n1033 rules/march_of_progress/rules.yaml:237:7\n1036 rules/march_of_progress/rules.yaml:239:7\n1037 rules/march_of_progress/rules.yaml:240:11\n1039 rules/march_of_progress/rules.yaml:242:11\n1040 rules/march_of_progress/rules.yaml:243:11\n1043 rules/march_of_progress/rules.yaml:244:15\n1048 rules/march_of_progress/rules.yaml:245:19\n1051 rules/march_of_progress/rules.yaml:248:11\n1055 rules/march_of_progress/rules.yaml:273:7\n1060 rules/march_of_progress/rules.yaml:274:11\n1064 rules/march_of_progress/rules.yaml:264:7\n1076 rules/march_of_progress/rules.yaml:265:11\n1080 rules/march_of_progress/rules.yaml:257:7\n1084 rules/march_of_progress/flow.yaml:105:7\n1085 rules/march_of_progress/flow.yaml:106:11\n1086 rules/march_of_progress/flow.yaml:107:11\n1089 rules/march_of_progress/flow.yaml:109:15\n1090 rules/march_of_progress/flow.yaml:110:19\n1091 rules/march_of_progress/flow.yaml:111:11\n1092 rules/march_of_progress/flow.yaml:112:15\n1093 rules/march_of_progress/flow.yaml:113:15\n1103 rules/march_of_progress/rules.yaml:216:7\n1108 rules/march_of_progress/rules.yaml:217:7\n1119 rules/march_of_progress/rules.yaml:218:11\n1120 rules/march_of_progress/rules.yaml:219:11\n1121 rules/march_of_progress/rules.yaml:220:15\n1122 rules/march_of_progress/rules.yaml:221:11\n1123 rules/march_of_progress/rules.yaml:222:7\n1128 rules/march_of_progress/rules.yaml:223:11\n1129 rules/march_of_progress/rules.yaml:224:15\n1130 rules/march_of_progress/rules.yaml:225:15\n1131 rules/march_of_progress/rules.yaml:226:19\n1135 rules/march_of_progress/flow.yaml:88:7\n1136 rules/march_of_progress/flow.yaml:90:11\n1140 rules/march_of_progress/flow.yaml:8:7\n1141 rules/march_of_progress/flow.yaml:9:11\n1146 rules/march_of_progress/flow.yaml:32:7\n1159 rules/march_of_progress/flow.yaml:34:11\n1165 rules/march_of_progress/flow.yaml:54:7\n1166 rules/march_of_progress/flow.yaml:55:11\n1167 rules/march_of_progress/flow.yaml:56:11\n1168 rules/march_of_progress/flow.yaml:57:15\n1170 rules/march_of_progress/flow.yaml:59:15\n1171 rules/march_of_progress/flow.yaml:60:15\n1172 rules/march_of_progress/flow.yaml:61:19\n1173 rules/march_of_progress/flow.yaml:62:19\n1175 rules/march_of_progress/flow.yaml:64:19\n1176 rules/march_of_progress/flow.yaml:65:15\n1177 rules/march_of_progress/flow.yaml:66:15\n1191 rules/march_of_progress/rules.yaml:179:7\n1192 rules/march_of_progress/rules.yaml:180:7\n1207 rules/march_of_progress/rules.yaml:181:7\n1208 rules/march_of_progress/rules.yaml:182:11\n1209 rules/march_of_progress/rules.yaml:183:11\n1210 rules/march_of_progress/rules.yaml:184:7\n1219 rules/march_of_progress/rules.yaml:185:7\n1220 rules/march_of_progress/rules.yaml:186:7\n1228 rules/march_of_progress/rules.yaml:187:11\n1239 rules/march_of_progress/rules.yaml:189:11\n1245 rules/march_of_progress/rules.yaml:190:11\n1246 rules/march_of_progress/rules.yaml:191:15\n1247 rules/march_of_progress/rules.yaml:192:15\n1248 rules/march_of_progress/rules.yaml:193:11\n1251 rules/march_of_progress/rules.yaml:194:7\n1252 rules/march_of_progress/rules.yaml:195:7\n1257 rules/march_of_progress/rules.yaml:196:11\n1260 rules/march_of_progress/rules.yaml:197:11\n1268 rules/march_of_progress/rules.yaml:198:15\n1274 rules/march_of_progress/rules.yaml:199:15\n1278 rules/march_of_progress/rules.yaml:200:15\n1279 rules/march_of_progress/rules.yaml:201:15\n1282 rules/march_of_progress/rules.yaml:202:7\n1289 rules/march_of_progress/rules.yaml:203:7\n1306 rules/march_of_progress/cards.yaml:79:7\n1318 rules/march_of_progress/cards.yaml:87:7\n1332 rules/march_of_progress/cards.yaml:65:7\n1338 rules/march_of_progress/cards.yaml:66:7\n1339 rules/march_of_progress/cards.yaml:67:11\n1340 rules/march_of_progress/cards.yaml:68:11\n1341 rules/march_of_progress/cards.yaml:69:7\n1352 rules/march_of_progress/cards.yaml:70:7\n1353 rules/march_of_progress/cards.yaml:71:7\n1363 rules/march_of_progress/cards.yaml:11:7\n1368 rules/march_of_progress/cards.yaml:12:7\n1369 rules/march_of_progress/cards.yaml:13:11\n1370 rules/march_of_progress/cards.yaml:14:11\n1371 rules/march_of_progress/cards.yaml:15:7\n1382 rules/march_of_progress/cards.yaml:16:7\n1400 rules/march_of_progress/cards.yaml:17:7\n1415 rules/march_of_progress/cards.yaml:25:7\n1420 rules/march_of_progress/cards.yaml:26:7\n1421 rules/march_of_progress/cards.yaml:27:11\n1422 rules/march_of_progress/cards.yaml:28:11\n1423 rules/march_of_progress/cards.yaml:29:7\n1434 rules/march_of_progress/cards.yaml:30:7\n1435 rules/march_of_progress/cards.yaml:31:7\n1436 rules/march_of_progress/cards.yaml:32:7\n1439 rules/march_of_progress/cards.yaml:33:7\n1447 rules/march_of_progress/cards.yaml:34:11\n1460 rules/march_of_progress/cards.yaml:35:11\n1461 rules/march_of_progress/cards.yaml:36:15\n1467 rules/march_of_progress/cards.yaml:37:7\n1480 rules/march_of_progress/cards.yaml:38:7\n1481 rules/march_of_progress/cards.yaml:39:11\n1486 rules/march_of_progress/cards.yaml:112:7\n1487 rules/march_of_progress/cards.yaml:113:11\n1489 rules/march_of_progress/cards.yaml:115:11\n1490 rules/march_of_progress/cards.yaml:116:7\n1493 rules/march_of_progress/cards.yaml:117:7\n1496 rules/march_of_progress/cards.yaml:118:7\n1505 rules/march_of_progress/cards.yaml:95:7\n1511 rules/march_of_progress/cards.yaml:96:7\n1512 rules/march_of_progress/cards.yaml:97:11\n1513 rules/march_of_progress/cards.yaml:98:11\n1514 rules/march_of_progress/cards.yaml:99:7\n1525 rules/march_of_progress/cards.yaml:100:7\n1528 rules/march_of_progress/cards.yaml:101:7\n1529 rules/march_of_progress/cards.yaml:102:7\n1546 rules/march_of_progress/rules.yaml:233:7\n1547 rules/march_of_progress/rules.yaml:234:7\n1553 rules/march_of_progress/rules.yaml:235:7\n1560 rules/march_of_progress/rules.yaml:236:7\n1561 rules/march_of_progress/rules.yaml:237:7\n1564 rules/march_of_progress/rules.yaml:238:7\n1565 rules/march_of_progress/rules.yaml:239:7\n1572 rules/march_of_progress/rules.yaml:240:11\n1576 rules/march_of_progress/rules.yaml:242:11\n1583 rules/march_of_progress/rules.yaml:243:11\n1586 rules/march_of_progress/rules.yaml:244:15\n1591 rules/march_of_progress/rules.yaml:245:19\n1593 rules/march_of_progress/rules.yaml:246:19\n1596 rules/march_of_progress/rules.yaml:248:11\n1609 rules/march_of_progress/rules.yaml:273:7\n1614 rules/march_of_progress/rules.yaml:274:11\n1615 rules/march_of_progress/rules.yaml:275:7\n1623 rules/march_of_progress/rules.yaml:264:7\n1635 rules/march_of_progress/rules.yaml:265:11\n1636 rules/march_of_progress/rules.yaml:266:7\n1643 rules/march_of_progress/rules.yaml:257:7\n1655 rules/march_of_progress/flow.yaml:105:7\n1660 rules/march_of_progress/flow.yaml:106:11\n1661 rules/march_of_progress/flow.yaml:107:11\n1681 rules/march_of_progress/flow.yaml:109:15\n1682 rules/march_of_progress/flow.yaml:110:19\n1683 rules/march_of_progress/flow.yaml:111:11\n1684 rules/march_of_progress/flow.yaml:112:15\n1685 rules/march_of_progress/flow.yaml:113:15\n1690 rules/march_of_progress/flow.yaml:114:11\n1714 rules/march_of_progress/rules.yaml:216:7\n1720 rules/march_of_progress/rules.yaml:217:7\n1735 rules/march_of_progress/rules.yaml:218:11\n1736 rules/march_of_progress/rules.yaml:219:11\n1744 rules/march_of_progress/rules.yaml:220:15\n1759 rules/march_of_progress/rules.yaml:221:11\n1762 rules/march_of_progress/rules.yaml:222:7\n1779 rules/march_of_progress/rules.yaml:223:11\n1788 rules/march_of_progress/rules.yaml:224:15\n1801 rules/march_of_progress/rules.yaml:225:15\n1802 rules/march_of_progress/rules.yaml:226:19\n1816 rules/march_of_progress/flow.yaml:88:7\n1830 rules/march_of_progress/flow.yaml:89:11\n1831 rules/march_of_progress/flow.yaml:90:11\n1841 rules/march_of_progress/flow.yaml:8:7\n1842 rules/march_of_progress/flow.yaml:9:11\n1856 rules/march_of_progress/flow.yaml:32:7\n1877 rules/march_of_progress/flow.yaml:34:11\n1880 rules/march_of_progress/flow.yaml:35:11\n1881 rules/march_of_progress/flow.yaml:36:7\n1894 rules/march_of_progress/flow.yaml:54:7\n1908 rules/march_of_progress/flow.yaml:55:11\n1909 rules/march_of_progress/flow.yaml:56:11\n1917 rules/march_of_progress/flow.yaml:57:15\n1922 rules/march_of_progress/flow.yaml:59:15\n1923 rules/march_of_progress/flow.yaml:60:15\n1933 rules/march_of_progress/flow.yaml:61:19\n1946 rules/march_of_progress/flow.yaml:62:19\n1952 rules/march_of_progress/flow.yaml:64:19\n1967 rules/march_of_progress/flow.yaml:65:15\n1974 rules/march_of_progress/flow.yaml:66:15"

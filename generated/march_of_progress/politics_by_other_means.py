@@ -217,11 +217,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         (("All players have played an action card face down",), ()),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("choose-player", 48, "player", 49, 3, 2, False),
-        ("choose-card", 53, "card", -1, 19, 0, False),
-        ("yes-no", 55, "yes-no", -1, 12, 1, False),
-        ("choose-partisans_option", 59, "enum:partisans_option", -1, 22, 0, False),
-        ("yes-no", 66, "yes-no", -1, 23, 1, False),
+        ("choose-player", 55, "player", 56, 3, 2, False),
+        ("choose-card", 60, "card", -1, 19, 0, False),
+        ("yes-no", 62, "yes-no", -1, 12, 1, False),
+        ("choose-partisans_option", 66, "enum:partisans_option", -1, 22, 0, False),
+        ("yes-no", 73, "yes-no", -1, 23, 1, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + (
         "counter_insurgency",
@@ -348,12 +348,12 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def p_card__propaganda(self, S: list[Any], v_me: Any) -> None:
         "card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"
         if not S[self.o_g_propaganda_due]:
-            _log(S, 56, (self.k_country__neutral,))
+            _log(S, 63, (self.k_country__neutral,))
         elif S[self.o_g_propaganda_level] == 6:
-            _log(S, 57, ())
+            _log(S, 64, ())
         else:
             S[self.o_g_propaganda_level] = min(max(S[self.o_g_propaganda_level] + 1, 1), 6)
-            _log(S, 58, (S[self.o_g_propaganda_level],))
+            _log(S, 65, (S[self.o_g_propaganda_level],))
 
     def p_end__stock_empty(self, S: list[Any]) -> None:
         "The game ends at the end of a turn when the VP stock is empty; most VPs wins, the Neutral player counting VPs x Propaganda level; equal tallies tie. (MOP-POL-END-01, MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:314:7]"
@@ -368,13 +368,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def p_place_cube(self, S: list[Any]) -> None:
         "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:144:5]"
         if S[self.o_g_vp_stock] == 0:
-            _log(S, 51, (self.k_country__neutral,))
+            _log(S, 58, (self.k_country__neutral,))
             return None
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - 1, 0)
         S[self.o_e_country__cubes + self.k_country__neutral] = max(
             S[self.o_e_country__cubes + self.k_country__neutral] + 1, 0
         )
-        _log(S, 52, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
+        _log(S, 59, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
 
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
         "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:301:7]"
@@ -594,13 +594,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if pc == 0:
             if S[self.o_g_militia_used]:
                 if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
-                    _log(S, 63, (self.k_country__neutral,))
+                    _log(S, 70, (self.k_country__neutral,))
                     self.p_gain_vp(S, v_me, 1)
                 else:
-                    _log(S, 64, ())
+                    _log(S, 71, ())
                 return None
             if self.f_armies_in_neutral(S) > 0:
-                _log(S, 65, (self.k_country__neutral,))
+                _log(S, 72, (self.k_country__neutral,))
                 return None
             pc = 1
         if pc == 1:
@@ -616,7 +616,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if v_one:
                 self.p_place_cube(S)
             else:
-                _log(S, 67, (v_me,))
+                _log(S, 74, (v_me,))
             return None
 
     def r_card__partisans(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -636,16 +636,16 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_opt = v
             if v_opt == "place_cube":
                 if self.f_armies_in_neutral(S) == 0:
-                    _log(S, 60, (self.k_country__neutral,))
+                    _log(S, 67, (self.k_country__neutral,))
                 else:
                     self.p_place_cube(S)
             elif S[self.o_e_country__cubes + self.k_country__neutral] == 0:
-                _log(S, 61, (self.k_country__neutral,))
+                _log(S, 68, (self.k_country__neutral,))
             else:
                 v_k = S[self.o_e_country__cubes + self.k_country__neutral]
                 S[self.o_e_country__cubes + self.k_country__neutral] = max(0, 0)
                 S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] + v_k, 0)
-                _log(S, 62, (v_me, v_k, self.k_country__neutral, v_me, S[self.o_p_vp + v_me]))
+                _log(S, 69, (v_me, v_k, self.k_country__neutral, v_me, S[self.o_p_vp + v_me]))
             return None
 
     def r_combat(
@@ -688,7 +688,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 S[self.o_g_militia_for] = v_side
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
-                _log(S, 50, (self.k_player__neutral_player, v_side, v_where))
+                _log(S, 57, (self.k_player__neutral_player, v_side, v_where))
             pc = 4
         if pc == 4:
             if self.r_combat__rules(S, None, None, v_att, v_where, v_bonus) is SUSPEND:
@@ -802,7 +802,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 S[self.o_e_country__cubes + self.k_country__neutral] - 1, 0
             )
             S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + 1, 0)
-            _log(S, 54, (v_me, v_d, self.k_country__neutral))
+            _log(S, 61, (v_me, v_d, self.k_country__neutral))
             return None
 
     def r_perform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
@@ -921,8 +921,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _c1 = v_c_2
                 S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c1)
                 S[self.o_p_played + v_p] |= 1 << _c1
-                _log_to(S, 42, (v_c_2,), (v_p,))
-            _log(S, 68, ())
+                _log_to(S, 49, (v_c_2,), (v_p,))
+            _log(S, 75, ())
             return None
 
 

@@ -78,6 +78,7 @@ REFS: dict[str, Any] = {
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     "board_constants": (("victory_vps", "VPs to win"),),
+    "board_displays": (("Combat strength now (where both sides have forces)", "p_board__combat"),),
     "bot_max_turns": 190,
     "c_army_limit": 3,
     "c_capital_occupation": True,

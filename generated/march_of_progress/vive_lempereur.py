@@ -120,8 +120,8 @@ class ViveLempereurScenario(MarchOfProgressRules):
         (("", " has the initiative for the whole game"), ("player",)),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("choose-card", 50, "card", 51, 19, 1, False),
-        ("choose-country", 55, "country", -1, 15, 1, False),
+        ("choose-card", 57, "card", 58, 19, 1, False),
+        ("choose-country", 62, "country", -1, 15, 1, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + ("army_reform",)
     c_army_reform_cost: int
@@ -174,14 +174,14 @@ class ViveLempereurScenario(MarchOfProgressRules):
             and S[self.o_e_army__location + v_a] != self.s_p_home[v_p]
             for v_a in self.ix_army__owner.get(v_p, ())
         ):
-            _log(S, 54, (v_p,))
+            _log(S, 61, (v_p,))
             self.p_gain_vp(S, v_p, 1)
 
     def p_destroy(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         self.p_destroy__rules(S, v_a)
         if self.s_e_army__owner[v_a] == self.k_player__orange:
-            _log(S, 48, (self.k_player__orange, self.k_player__blue))
+            _log(S, 55, (self.k_player__orange, self.k_player__blue))
             self.p_gain_vp(S, self.k_player__blue, 1)
 
     def p_destroy__rules(self, S: list[Any], v_a: Any) -> None:
@@ -208,12 +208,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         "The French keep the initiative for the whole game; the card never flips. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:167:5]"
-        _log(S, 49, (S[self.o_g_initiative],))
+        _log(S, 56, (S[self.o_g_initiative],))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         "The French have the initiative for the whole game. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:101:7]"
         S[self.o_g_initiative] = self.k_player__blue
-        _log(S, 57, (self.k_player__blue,))
+        _log(S, 64, (self.k_player__blue,))
 
     def q_army_reform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
@@ -308,8 +308,8 @@ class ViveLempereurScenario(MarchOfProgressRules):
             _c1 = v_c
             S[self.o_p_set_aside + v_p] = _take(S[self.o_p_set_aside + v_p], _c1)
             S[self.o_p_hand + v_p] |= 1 << _c1
-            _log(S, 52, (v_p, self.c_army_reform_cost, v_p, S[self.o_p_vp + v_p]))
-            _log_to(S, 53, (v_c,), (v_p,))
+            _log(S, 59, (v_p, self.c_army_reform_cost, v_p, S[self.o_p_vp + v_p]))
+            _log_to(S, 60, (v_c,), (v_p,))
             return None
 
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -335,7 +335,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 v_me, v_held = F[2:]
                 F = None
             if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-                _log(S, 36, (v_me, v_me))
+                _log(S, 43, (v_me, v_me))
             else:
                 self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
                 if v_me == self.k_player__orange:
@@ -346,7 +346,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
             _z2 = S[self.o_p_revealed + v_me]
             S[self.o_p_hand + v_me] |= _z2
             S[self.o_p_revealed + v_me] = 0
-            _log(S, 37, (v_me,))
+            _log(S, 44, (v_me,))
             if v_me == self.k_player__blue:
                 v_held = [v_c for v_c in self.all_country if self.f_controls(S, v_me, v_c)]
                 if len(v_held) >= self.c_french_winning_countries:
@@ -402,7 +402,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 F = None
             v_where = v
             S[self.o_e_army__location + v_third] = v_where
-            _log(S, 56, (self.k_player__orange, v_where))
+            _log(S, 63, (self.k_player__orange, v_where))
             return None
 
 

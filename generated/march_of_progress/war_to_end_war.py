@@ -150,8 +150,8 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("choose-card", 48, "card", 49, 4, 1, False),
-        ("choose-army", 55, "army", -1, 19, 1, False),
+        ("choose-card", 55, "card", 56, 4, 1, False),
+        ("choose-army", 62, "army", -1, 19, 1, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + ("lose_one", "combat__rules")
     c_casualty_chosen_by_owner: bool
@@ -282,7 +282,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
-            _log(S, 53, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
+            _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
@@ -449,7 +449,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
-                _log(S, 19, (v_me,))
+                _log(S, 26, (v_me,))
                 return None
             v_mine = [
                 v_a
@@ -457,7 +457,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
             ]
             if len(v_mine) == 0:
-                _log(S, 57, (v_me,))
+                _log(S, 64, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -511,7 +511,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
-                _log(S, 22, (v_me,))
+                _log(S, 29, (v_me,))
                 return None
             v_mine = [
                 v_a
@@ -519,7 +519,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
             ]
             if len(v_mine) == 0:
-                _log(S, 58, (v_me,))
+                _log(S, 65, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -591,7 +591,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         v_k: Any = None
         v_attacked = S[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 36, (v_me, v_me))
+            _log(S, 43, (v_me, v_me))
         else:
             self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
@@ -600,12 +600,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
         _z2 = S[self.o_p_revealed + v_me]
         S[self.o_p_hand + v_me] |= _z2
         S[self.o_p_revealed + v_me] = 0
-        _log(S, 37, (v_me,))
+        _log(S, 44, (v_me,))
         if not v_attacked:
             v_k = min(1, S[self.o_p_vp + v_me])
             S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - v_k, 0)
             S[self.o_g_vp_removed] = max(S[self.o_g_vp_removed] + v_k, 0)
-            _log(S, 59, (v_me, v_k, v_me, S[self.o_p_vp + v_me]))
+            _log(S, 66, (v_me, v_k, v_me, S[self.o_p_vp + v_me]))
         return None
 
     def r_combat(
@@ -707,7 +707,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                     self.p_destroy(S, v_a)
                 _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
                 return None
-            _log(S, 52, (self.f_enemy(S, v_loser), v_where, v_loser))
+            _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
             if self.r_lose_one(S, None, None, v_loser, v_where) is SUSPEND:
                 return _wait(S, (6, 1))
             pc = 1
@@ -722,7 +722,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         pc: int = 0 if F is None else F[1]
         if pc == 0:
-            _log(S, 51, (v_where,))
+            _log(S, 58, (v_where,))
             if self.r_lose_one(S, None, None, v_att, v_where) is SUSPEND:
                 return _wait(S, (5, 1, v_att, v_where))
             pc = 1
@@ -770,7 +770,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 S[self.o_p_discard + v_foe] |= 1 << _c1
                 S[_REVEALS] += 1
                 S[self.o_g_defence_plus] = min(max(1, 0), 1)
-                _log(S, 50, (v_foe, v_d))
+                _log(S, 57, (v_foe, v_d))
             pc = 3
         if pc == 3:
             return None
@@ -788,7 +788,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]
             if len(v_mine) == 0:
-                _log(S, 54, (v_p, v_where))
+                _log(S, 61, (v_p, v_where))
                 return None
             v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
             v_a = v_mine[0]
@@ -816,7 +816,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             pc = 3
         if pc == 3:
             self.p_destroy(S, v_a)
-            _log(S, 56, (v_a, v_where))
+            _log(S, 63, (v_a, v_where))
             return None
 
 

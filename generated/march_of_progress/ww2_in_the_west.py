@@ -271,21 +271,21 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         ),
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + (
-        ("yes-no", 49, "yes-no", -1, 2, 4, False),
-        ("choose-army", 20, "army", -1, 19, 1, False),
-        ("choose-country", 21, "country", -1, 19, 3, False),
-        ("choose-army", 20, "army", -1, 20, 1, False),
-        ("choose-army", 23, "army", 24, 20, 3, False),
-        ("choose-country", 25, "country", -1, 20, 5, False),
-        ("choose-card", 53, "card", 54, 21, 1, False),
-        ("yes-no", 57, "yes-no", -1, 22, 2, False),
-        ("choose-country", 34, "country", 59, 22, 4, False),
-        ("choose-country", 34, "country", -1, 22, 7, False),
-        ("yes-no", 63, "yes-no", -1, 23, 1, False),
+        ("yes-no", 56, "yes-no", -1, 2, 4, False),
+        ("choose-army", 27, "army", -1, 19, 1, False),
+        ("choose-country", 28, "country", -1, 19, 3, False),
+        ("choose-army", 27, "army", -1, 20, 1, False),
+        ("choose-army", 30, "army", 31, 20, 3, False),
+        ("choose-country", 32, "country", -1, 20, 5, False),
+        ("choose-card", 60, "card", 61, 21, 1, False),
+        ("yes-no", 64, "yes-no", -1, 22, 2, False),
+        ("choose-country", 41, "country", 66, 22, 4, False),
+        ("choose-country", 41, "country", -1, 22, 7, False),
+        ("yes-no", 70, "yes-no", -1, 23, 1, False),
         ("choose-army", 11, "army", -1, 24, 2, False),
         ("yes-no", 12, "yes-no", -1, 24, 8, False),
-        ("choose-player", 45, "player", -1, 17, 7, False),
-        ("choose-player", 45, "player", -1, 17, 10, False),
+        ("choose-player", 52, "player", -1, 17, 7, False),
+        ("choose-player", 52, "player", -1, 17, 10, False),
     )
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + (
         "move_one_army",
@@ -426,7 +426,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             )
             S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] + v_taken, 0)
         if v_taken > 0:
-            _log(S, 48, (v_p, v_k, v_taken, self.k_player__orange, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 55, (v_p, v_k, v_taken, self.k_player__orange, v_p, S[self.o_p_vp + v_p]))
         elif v_k < v_amount:
             _log(S, 1, (v_p, v_k, v_k, v_p, S[self.o_p_vp + v_p]))
         else:
@@ -448,20 +448,20 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     def p_setup__initiative(self, S: list[Any]) -> None:
         "The Germans start with the initiative. (MOP-WW2-SETUP1-07) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:7]"
         S[self.o_g_initiative] = self.k_player__blue
-        _log(S, 40, (self.k_player__blue,))
+        _log(S, 47, (self.k_player__blue,))
 
     def p_setup__variants(self, S: list[Any]) -> None:
         "Name the variants in play; Materialschlacht's rules are not printed. (MOP-WW2-VAR-01, MOP-WW2-VAR-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:454:7]"
         if self.c_economic_breakthrough:
-            _log(S, 71, ())
+            _log(S, 78, ())
         if self.c_materialschlacht:
-            _log(S, 72, ())
+            _log(S, 79, ())
 
     def p_start_part_two(self, S: list[Any]) -> None:
         "Germany won part 1: the board stays, both players take all their cards into hand, Air Power and VWEAPONS replace the Allied ATTACK+1 and the German MOVE 1, and the side with more VPs keeps the difference. (MOP-WW2-SETUP2-01, MOP-WW2-SETUP2-02, MOP-WW2-SETUP2-03, MOP-WW2-SETUP2-04, MOP-WW2-SETUP2-05, MOP-WW2-VAR-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:5]"
         _log(
             S,
-            65,
+            72,
             (
                 self.k_player__blue,
                 S[self.o_p_vp + self.k_player__blue],
@@ -509,7 +509,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         S[self.o_p_vp + self.k_player__orange] = max(max(0 - v_diff, 0), 0)
         _log(
             S,
-            66,
+            73,
             (
                 self.k_player__blue,
                 S[self.o_p_vp + self.k_player__blue],
@@ -522,7 +522,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c] = min(
                     max(S[self.o_e_country__vp_die + v_c] + 1, 0), self.s_e_country__vp_max[v_c]
                 )
-                _log(S, 67, (v_c, S[self.o_e_country__vp_die + v_c]))
+                _log(S, 74, (v_c, S[self.o_e_country__vp_die + v_c]))
 
     def q_card__air_power(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:5]"
@@ -886,11 +886,11 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                         S[self.o_p_vp + self.k_player__orange] - 1, 0
                     )
                     S[self.o_g_vp_removed] = max(S[self.o_g_vp_removed] + 1, 0)
-                    _log(S, 68, (S[self.o_p_vp + self.k_player__orange],))
+                    _log(S, 75, (S[self.o_p_vp + self.k_player__orange],))
                 else:
-                    _log(S, 69, ())
+                    _log(S, 76, ())
             else:
-                _log(S, 70, ())
+                _log(S, 77, ())
             if self.c_vweapons_also_moves:
                 pc = 1
             else:
@@ -938,7 +938,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 )
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_initiative_flip_cost, 0)
                 S[self.o_g_initiative] = self.k_player__blue
-                _log(S, 64, (self.k_player__blue, self.c_initiative_flip_cost, self.k_player__blue))
+                _log(S, 71, (self.k_player__blue, self.c_initiative_flip_cost, self.k_player__blue))
             return None
 
     def r_join_attack(
@@ -1012,7 +1012,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 continue
             if pc == 6:
                 if S[self.o_g_air_power_bonus] > 0:
-                    _log(S, 50, (v_me, S[self.o_g_air_power_bonus], S[self.o_g_air_power_bonus]))
+                    _log(S, 57, (v_me, S[self.o_g_air_power_bonus], S[self.o_g_air_power_bonus]))
                 pc = 7
             if pc == 7:
                 return None
@@ -1139,7 +1139,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if pc == 0:
             v_mine = self.f_unmoved_armies(S, v_me)
             if len(v_mine) == 0:
-                _log(S, 51, (v_me,))
+                _log(S, 58, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -1187,7 +1187,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if pc == 0:
             v_mine = self.f_unmoved_armies(S, v_me)
             if len(v_mine) == 0:
-                _log(S, 52, (v_me,))
+                _log(S, 59, (v_me,))
                 return None
             pc = 1
         if pc == 1:
@@ -1285,7 +1285,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
             S[self.o_p_discard + v_me] |= 1 << _c1
             S[_REVEALS] += 1
-            _log(S, 55, (v_me, self.c_second_move_cost, v_c))
+            _log(S, 62, (v_me, self.c_second_move_cost, v_c))
             if self.play_r(S, v_c, v_me) is SUSPEND:
                 return _wait(S, (21, 3))
             pc = 3
@@ -1454,7 +1454,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if self.c_german_strength_cap_blocks and S[
                 self.o_p_strength + v_me
             ] >= self.f_strength_cap(S, v_me):
-                _log(S, 56, (v_me, self.f_strength_cap(S, v_me)))
+                _log(S, 63, (v_me, self.f_strength_cap(S, v_me)))
                 return None
             v_sources = [
                 v_c
@@ -1466,7 +1466,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if S[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
                 pc = 1
             elif len(v_sources) == 0:
-                _log(S, 33, (v_me,))
+                _log(S, 40, (v_me,))
                 return None
             else:
                 pc = 7
@@ -1486,7 +1486,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 F = None
             v_pay = v
             if not v_pay:
-                _log(S, 58, (v_me,))
+                _log(S, 65, (v_me,))
                 return None
             pc = 9
         if pc == 4:
@@ -1512,7 +1512,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c_2] = min(
                     max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
                 )
-                _log(S, 60, (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2]))
+                _log(S, 67, (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2]))
             pc = 9
         if pc == 7:
             if F is not None:
@@ -1527,17 +1527,17 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_e_country__vp_die + v_c_3] = min(
                 max(S[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
             )
-            _log(S, 60, (v_me, v_c_3, S[self.o_e_country__vp_die + v_c_3]))
+            _log(S, 67, (v_me, v_c_3, S[self.o_e_country__vp_die + v_c_3]))
             pc = 9
         if pc == 9:
             if v_pay:
                 S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - self.c_strength_vp_cost, 0)
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_strength_vp_cost, 0)
-                _log(S, 61, (v_me, self.c_strength_vp_cost, v_me, S[self.o_p_vp + v_me]))
+                _log(S, 68, (v_me, self.c_strength_vp_cost, v_me, S[self.o_p_vp + v_me]))
             S[self.o_p_strength + v_me] = min(
                 max(min(S[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
             )
-            _log(S, 62, (v_me, S[self.o_p_strength + v_me]))
+            _log(S, 69, (v_me, S[self.o_p_strength + v_me]))
             return None
 
 

@@ -1359,6 +1359,7 @@ REFS: dict[str, Any] = {
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     "board_constants": (),
+    "board_displays": (),
     "c_aid_simultaneous": True,
     "c_dps_per_aid": 5,
     "c_last_year": 1945,

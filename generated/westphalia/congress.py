@@ -230,6 +230,7 @@ REFS: dict[str, Any] = {
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     "board_constants": (),
+    "board_displays": (),
     "c_army_max": 8,
     "c_debt_below_zero": False,
     "c_france_debt_limit": 20,

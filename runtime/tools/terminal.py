@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..game import Decision, Game, undo_barrier
@@ -104,8 +105,13 @@ def _blocks(rows: list[list[str]], width: int) -> list[str]:
     return out
 
 
-def render_view(V: dict[str, Any], spec: GameSpec) -> str:
-    """The board as text, from a view (``Game.view(player)``; never from a full state)."""
+def render_view(
+    V: dict[str, Any],
+    spec: GameSpec,
+    displays: Sequence[tuple[str, list[str]]] = (),
+) -> str:
+    """The board as text, from a view (``Game.view(player)``; never from a full state), and
+    the rules' board displays (``Game.displays(player)``: what every player may see)."""
     labels = spec.seat_labels
     me = V.get("viewer")
     refs = spec.refs
@@ -168,6 +174,15 @@ def render_view(V: dict[str, Any], spec: GameSpec) -> str:
         rows = [heads] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
         lines.append(f"{etype}:")
         lines.extend("    " + line for line in _table(rows))
+    for heading, shown_lines in displays:
+        if not shown_lines:
+            continue
+        lines.append(f"{heading}:")
+        for line in shown_lines:
+            ind = "    " + " " * (len(line) - len(line.lstrip()))
+            lines.extend(
+                textwrap.wrap(line.strip(), 78, initial_indent=ind, subsequent_indent=ind + "  ")
+            )
     return "\n".join(lines)
 
 
@@ -283,7 +298,7 @@ def play(
             say(f"\n--- {who} to decide; other players look away ---")
         last_human = d.player
         say("")
-        say(render_view(game.view(d.player), game.spec))
+        say(render_view(game.view(d.player), game.spec, game.displays(d.player)))
         show_log(d.player)
         _prompt(say, d, labels, game)
         while True:
