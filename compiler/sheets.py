@@ -698,7 +698,17 @@ def _table_view(
                 f"{what}: " + _fmt_scalar(item.get("text") if isinstance(item, dict) else item)
             )
     notes += _result_notes(raw.get("results") or {}, title, num.results_seen)
+    restated = {
+        _norm(f"{title} result {r.get('range', r.get('label', ''))}")
+        for r in raw.get("rows") or []
+        if isinstance(r, dict) and r.get("text")
+    }
     for note in raw.get("notes") or []:
+        text_of = note.get("text") if isinstance(note, dict) else note
+        if _norm(str(text_of).split(":", 1)[0]) in restated and not _row_prov(
+            note if isinstance(note, dict) else {}
+        ):
+            continue  # "Ulster result 8+: ..." restates a row printed in full just above
         if isinstance(note, dict):
             cell = num.cell(note, title, "note")
             notes.append(cell.text + (f" †{cell.mark}" if cell.mark else ""))
@@ -1038,6 +1048,7 @@ _SCENARIO_HANDLED = frozenset(
         "base",
         "text",
         "max_turns",
+        "simulate",
         "assumed",
         "title",
         "name",
@@ -1193,7 +1204,11 @@ class _Names:
         """A value as printed: ids become names, lists are joined, booleans read yes/no, enum
         values read as words."""
         if isinstance(value, list):
-            return ", ".join(self.of(v, seats) for v in value) if value else "none"
+            if not value:
+                return "none"
+            shown = [self.of(v, seats) for v in value]
+            counts = {x: shown.count(x) for x in dict.fromkeys(shown)}
+            return ", ".join(x if n == 1 else f"{x} ×{n}" for x, n in counts.items())
         if isinstance(value, dict):
             if "value" in value:
                 return self.of(value["value"], seats)
@@ -1230,7 +1245,7 @@ def _card_text(rec: Any) -> str:
     """A card as a player reads it: its printed `text:`, else its `doc`."""
     if isinstance(rec, dict) and rec.get("text"):
         return " ".join(str(rec["text"]).split())
-    return _doc_of(rec)
+    return _player_text(_doc_of(rec))
 
 
 def _is_zero(value: Any) -> bool:
@@ -1267,7 +1282,7 @@ def _scenario_view(
     if base:
         view.base_title = known[base][0] if base in known else names.label(base)
     # the player wording (`text:`) if the scenario has it, else its description
-    view.doc = " ".join(str(doc["text"]).split()) if doc.get("text") else _doc_of(doc)
+    view.doc = _player_text(doc["text"]) if doc.get("text") else _player_text(_doc_of(doc))
     complete = not base
     seats: dict[str, str] = {}
     for d in _scenario_chain(sid, known):
@@ -1406,6 +1421,15 @@ def _scenario_view(
                 what = ", ".join(names.label(f, t) for f in fields)
                 view.facts.append((plural, f"{len(records)}, one per {what.lower()}"))
                 continue
+            if any(k.startswith(f"entities.{kind}.") for k in t):
+                # a kind that titles its fields shows players those; the untitled ones are
+                # the engine's (which table comes next, membership of a group), unless the
+                # scenario says it assumed them: assumed data is always shown
+                fields = [
+                    f
+                    for f in fields
+                    if f"entities.{kind}.{f}" in t or f"entities.{kind}.{f}" in assumed
+                ]
             if len(fields) == 1:
                 # one field: the records listed by its value ("Controlled by — Axis: Rome, ...")
                 f = fields[0]
@@ -1472,7 +1496,7 @@ def _scenario_view(
             elif isinstance(steps, dict):
                 for _step, rec in steps.items():
                     if _doc_of(rec):
-                        view.by_phase.setdefault(where, []).append(_doc_of(rec))
+                        view.by_phase.setdefault(where, []).append(_player_text(_doc_of(rec)))
     rest = {k: v for k, v in doc.items() if str(k) not in _SCENARIO_HANDLED}
     if rest:
         view.other = _node(rest)
@@ -1556,6 +1580,8 @@ def build_sheet(
             continue
         if sheet.record is not None and raw.get("kind") != "form":
             continue
+        if scenario is not None and raw.get("key") == "scenario":
+            raw = _rows_of_scenario(raw, scenario, sheet.scenario_title or "")
         sheet.tables.append(_table_view(table_id, raw, compiled.get(table_id), num, sheet.record))
     if sheet.record is not None:
         if not sheet.tables:
@@ -1565,10 +1591,22 @@ def build_sheet(
             view.filled_from = _filled_from(sheet.record, compiled.get(view.id), names)
         return sheet  # the record forms only
 
-    for _path, doc in _optional_docs(game_dir, "flow"):
-        body = doc.get("flow", doc) if isinstance(doc, dict) else doc
-        title = _title_of(doc, "") if isinstance(doc, dict) else ""
-        sheet.flow.append(Section(title, _node(_strip_meta(body))))
+    resolved = _resolved(root, game, scenario) if scenario is not None else None
+    if resolved is not None:
+        # the scenario's own sequence of play: its base's steps with its changes
+        for section in _FLOW_SECTIONS:
+            docs = [_player_text(r.origin.doc) for r in resolved.flow(section)]
+            if any(docs):
+                sheet.flow.append(Section(_label(section, None, _WORDS), _steps([docs])))
+    else:
+        for _path, doc in _optional_docs(game_dir, "flow"):
+            body = doc.get("flow", doc) if isinstance(doc, dict) else doc
+            for phase, steps in body.items() if isinstance(body, dict) else []:
+                if phase not in _FLOW_SECTIONS or not isinstance(steps, dict):
+                    continue  # procedures are what the steps call, not steps of play
+                docs = [_player_text(_doc_of(rec)) for rec in steps.values()]
+                if any(docs):
+                    sheet.flow.append(Section(_label(phase, None, _WORDS), _steps([docs])))
 
     for _path, doc in _optional_docs(game_dir, "cards"):
         for title, value in _entries(doc, ("cards",)):
@@ -1581,6 +1619,14 @@ def build_sheet(
             else:
                 sheet.cards.append(Section(title, _node(_without_title(value))))
 
+    if resolved is not None:
+        # the scenario's own cards: replaced ones as it plays them, removed ones gone
+        sheet.cards = []
+        for c in sorted(resolved.cards.values(), key=lambda c: c.index):
+            text = " ".join((c.text or c.origin.doc).split())
+            if c.unplayable:
+                text += f" ({' '.join(c.unplayable.split())}.)"
+            sheet.cards.append(Section(c.name, Node("text", text=text)))
     names = _Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
     for sid in _scenario_order(known_scenarios) if scenario is None else [scenario]:
         view = _scenario_view(sid, known_scenarios, names, num)
@@ -1592,6 +1638,60 @@ def build_sheet(
         ]
         sheet.scenarios.append(view)
     return sheet
+
+
+#: the sections of a flow, in order of play (a flow's `procedures` are what its steps call)
+_FLOW_SECTIONS = ("setup", "turn", "end_of_turn")
+#: a parenthesis that only names the engine's own things or rules-index ids: "(choice
+#: end_by_agreement)", "(constant report_board_changes)", "(TR-DIP-UKRAINE-04/05)"
+_ENGINE_NOTE = re.compile(
+    r"\s*\((?:(?:choice|constant|function|procedure|step|global)s?\s+[a-z][a-z0-9_]*"
+    r"|[A-Z]+(?:-[A-Za-z0-9./]+)+(?:,\s*[A-Z]+(?:-[A-Za-z0-9./]+)+)*)\)"
+)
+
+
+def _player_text(text: str) -> str:
+    """A rules `doc` as a player reads it: one line, without parentheses that only name the
+    engine's choices and constants or rules-index ids."""
+    return _ENGINE_NOTE.sub("", " ".join(str(text or "").split()))
+
+
+def _steps(groups: list[list[str]]) -> Node:
+    """Steps of play as a numbered list (the empty ones left out)."""
+    items = [Node("text", text=d) for docs in groups for d in docs if d]
+    return Node("list", items=items, ordered=True)
+
+
+def _rows_of_scenario(raw: dict[str, Any], scenario: str, title: str) -> dict[str, Any]:
+    """A table keyed by scenario (`key: scenario`, one row each) keeps only the row of the
+    scenario printed (row id = scenario id, or its label part of the scenario's title)."""
+    rows = [
+        r
+        for r in raw.get("rows") or []
+        if isinstance(r, dict)
+        and (
+            str(r.get("id")) == scenario
+            or (bool(_norm(str(r.get("label", "")))) and _norm(str(r["label"])) in _norm(title))
+        )
+    ]
+    return {**raw, "rows": rows} if rows else raw
+
+
+def _resolved(root: Path, game: str, scenario: str) -> Any:
+    """The scenario as the compiler resolves it (its base with every overlay applied: the
+    variants stage), or None for a game without an engine (tables only)."""
+    if not (root / game / "flow.yaml").is_file():
+        return None
+    try:
+        from .project import compile_project, new_sink
+    except ImportError:  # pragma: no cover - the compiler is not there
+        return None
+    sink = new_sink(root.parent)
+    result = compile_project(root.parent, sink, [game], generate=False)
+    if sink.has_errors:
+        first = sink.render_all().strip().splitlines()[0]
+        raise SheetError(f"{game}: the rules do not compile: {first}")
+    return result.games.get(f"{game}/{scenario}")
 
 
 def _norm(text: str) -> str:

@@ -233,3 +233,145 @@ def test_a_long_scenario_block_may_break_and_internal_kinds_are_left_out():
     assert "Replace a Claim" not in html  # Westphalia's actions are internal: true
     mop = sheets.render_html("march_of_progress")
     assert 'class="scenario long"' not in mop.split('id="s-thirty_years_war"')[0][-40:]
+
+
+# --------------------------------------------------------------------------------------------
+# What a player pins next to the board: pages, scenario pages without engine names, the
+# resolved --scenario sheet, odds that say something, grouped and de-duplicated tables.
+
+#: pages each game's sheet may take (A4), with a margin: TR diplomacy was 26, MoP 10,
+#: Westphalia 9 before the sheets were made compact
+PAGE_BUDGET = {
+    "march_of_progress": 10,
+    "marlborough": 7,
+    "rise_of_totalitarianism": 3,
+    "third_reich_diplomacy": 17,
+    "westphalia": 8,
+}
+
+
+def _pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+def test_sheet_fits_its_page_budget(game):
+    assert _pages(sheets.render_pdf(game)) <= PAGE_BUDGET[game]
+
+
+def _scenario_text(html: str) -> str:
+    part = html.split('<div class="scenario', 1)[1].split(">", 1)[1]
+    part = part.split('<div class="footnotes">', 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", part).split())
+
+
+def test_mop_scenario_pages_have_no_engine_names():
+    """Rules: MOP-AOM-SETUP-01, MOP-VIVE-SETUP-01, MOP-WW1-SETUP-01, MOP-WW2-01, MOP-POL-SETUP-01"""
+    text = _scenario_text(sheets.render_html("march_of_progress"))
+    assert not re.findall(r"\b[a-z]+_[a-z0-9_]+\b", text)  # ids, constants, flags
+    assert not re.findall(r"\b(?:true|false)\b", text)
+    assert "`" not in text and not re.findall(r"\bMOP-[A-Z0-9]", text)
+    # player wording from the data: a constant under its title, the rulebook's introduction
+    assert "VPs to win 18" in text and "Countries the French control to win 3" in text
+    assert "Neutral countries are rarely powerless" in text
+    assert "Counter insurgency" not in text  # a reading the engine names, not a rule
+    # assumed items keep their dagger; the reason is a numbered note at the end
+    html = sheets.render_html("westphalia")
+    n = re.search(r"Territory points †(\d+)", _scenario_text(html)).group(1)
+    assert f'<li value="{n}"' in html
+
+
+def test_complete_setup_leaves_out_zeros_and_summarises_bookkeeping():
+    text = _scenario_text(sheets.render_html("third_reich_diplomacy"))
+    assert "Commitments 138, one per owner, country" in text
+    assert "Germany to Bulgaria" not in text  # not 138 rows of 0 DPs
+    assert "Not listed: at 0, no or none at the start." in text
+    assert "Axis: Rome, Genoa, Milan, Trieste, Venice" in text.replace("Axis Rome", "Axis: Rome")
+    assert "Inactive ally" in text and "inactive_ally" not in text  # enum values in words
+    assert "Finland (Inactive)" in text  # a table id as the table's title
+
+
+def test_scenario_option_shows_the_resolved_scenario():
+    """Rules: MOP-AOM-SETUP-03, MOP-AOM-SETUP-05, MOP-AOM-SETUP-07, MOP-AOM-END-01"""
+    sheet = sheets.build_sheet("march_of_progress", "age_of_marlborough")
+    cards = [c.title for c in sheet.cards]
+    assert "ATTACK+1" not in cards and "SCORE" in cards  # the scenario removes ATTACK+1
+    steps = {s.title: [n.text for n in s.body.items] for s in sheet.flow}
+    assert any("Roll a die for each neutral country" in t for t in steps["Set-up"])
+    assert any("18 VPs at the end of a turn wins" in t for t in steps["End of turn"])
+    assert not any("at least 18 VPs; most VPs wins" in t for t in steps["End of turn"])
+    stock = next(t for t in sheet.tables if t.title == "VP stock by scenario")
+    assert [r.label for r in stock.rows] == ["The Age of Marlborough"]
+    politics = sheets.build_sheet("march_of_progress", "politics_by_other_means")
+    assert {"PROPAGANDA", "PARTISANS", "MILITIA"} <= {c.title for c in politics.cards}
+    stock = next(t for t in politics.tables if t.title == "VP stock by scenario")
+    assert [r.label for r in stock.rows] == ["Politics By Other Means"]
+
+
+@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+def test_no_odds_row_is_a_single_100_percent(game):
+    sheet = sheets.build_sheet(game)
+    for t in sheet.tables:
+        for o in t.odds:
+            for row in o.rows:
+                assert sum(v != "–" for v in row.values) > 1, (t.title, row)
+
+
+def test_modified_rolls_print_no_bare_roll_odds():
+    """Rules: TR-DIP-ATT-07, TR-DIP-ATT-12"""
+    sheet = sheets.build_sheet("third_reich_diplomacy")
+    by_id = {t.id: t for t in sheet.tables}
+    assert by_id["portugal"].odds == []  # no modifiers, but a 0 row: the roll is modified
+    assert by_id["egypt"].odds == []
+    assert by_id["spain_government"].odds  # the bare roll before the game
+    assert "unmodified" not in sheets.render_html("third_reich_diplomacy")
+
+
+def test_odds_by_modifier_option():
+    compiled = sheets._compiled_tables(sheets.default_rules_root() / "third_reich_diplomacy")
+    raw = {"dice": "1d6", "kind": "range", "sheet": {"odds": {"by_modifier": [-1, 1]}}}
+    (odds,) = sheets._odds_for(raw, compiled["portugal"])
+    assert [r.label for r in odds.rows] == ["−1", "0", "+1"] and odds.corner == "Net modifier"
+    assert odds.results == ["0", "1-4", "5+"]
+    assert odds.rows[1].values == ["–", "66.7%", "33.3%"]  # the bare roll never makes a 0
+    assert odds.rows[0].values == ["16.7%", "66.7%", "16.7%"]  # 1d6-1: a 1 makes a 0
+    assert sheets._odds_for({**raw, "sheet": {"odds": "none"}}, compiled["portugal"]) == []
+
+
+def test_dp_box_groups_power_and_basis():
+    """Rules: TR-DP-GER-01, TR-DP-GB-01"""
+    sheet = sheets.build_sheet("third_reich_diplomacy")
+    box = next(t for t in sheet.tables if t.id == "dp_gains_losses")
+    headings = [r.label for r in box.rows if r.heading]
+    assert headings[0] == "Germany — Receives Additional DPs for Axis control of"
+    assert len(headings) == len(set(headings)) == 12
+    assert box.columns == ["Control of", "DP"] and not box.has_row_labels
+    assert all(len(r.cells) == 2 for r in box.rows if not r.heading)
+
+
+def test_marlborough_results_shifts_and_odds():
+    """Rules: MARL-PA17.0R-01, MARL-PA18.6-02, MARL-PA17.0R-07"""
+    sheet = sheets.build_sheet("marlborough")
+    by_id = {t.id: t for t in sheet.tables}
+    battle, siege, crt = by_id["battle_matrix"], by_id["siege_matrix"], by_id["crt"]
+    assert "DW: Defender Withdraws (retreats after combat) one hex." in " ".join(battle.notes)
+    assert any(n.startswith("Go to CRT +1: Go to CRT; shift the odds") for n in battle.notes)
+    for t in (battle, siege, crt):
+        for note in t.notes:
+            code, _, rest = note.partition(": ")
+            assert not rest.startswith(f"{code} —"), note  # the code is not repeated
+    assert "Go to CRT, Go to CRT +1, Go to CRT +2, Go to CRT -1, Go to CRT -2, HW: as under" in (
+        " ".join(siege.notes)
+    )
+    (shifts,) = crt.extras
+    assert shifts.columns == ["Column shift", "For"] and len(shifts.rows) == 7
+    assert not any(n.startswith("Column shift:") for n in crt.notes)
+    html = sheets.render_html("marlborough")
+    block = html.split('id="t-crt"', 1)[1]
+    assert block.index("Exact result probabilities") < block.index('<ul class="notes">')
+
+
+def test_rule_ids_are_shortened_to_runs():
+    ids = ["TR-DIP-FINI-07", "TR-DIP-FINI-01", "TR-DIP-FINI-02", "TR-DP-GB-01", "TR-DP-GB-03"]
+    assert sheets._rule_ranges(ids) == "TR-DIP-FINI-01–02, 07, TR-DP-GB-01, 03"
+    assert sheets._rule_ranges(["MARL-PA17.0A-01", "MARL-ERR"]) == "MARL-PA17.0A-01, MARL-ERR"
