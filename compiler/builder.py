@@ -143,6 +143,7 @@ class Builder:
             id=g["game"],
             title=g.get("title", g["game"]),
             source=g.get("source", ""),
+            words={str(k): str(v) for k, v in (g.get("words") or {}).items()},
             origin=self.origin(gdoc, ()),
             sources=[d.path for r, d in self.src.docs.items() if not r.startswith("scenarios/")],
         )

@@ -239,6 +239,8 @@ class Game:
     title: str
     source: str
     origin: Origin
+    #: how words of names are spelled for players (`words:` in game.yaml): {"vp": "VP"}
+    words: dict[str, str] = field(default_factory=dict)
     enums: dict[str, EnumDecl] = field(default_factory=dict)
     constants: dict[str, Constant] = field(default_factory=dict)
     globals: dict[str, Field] = field(default_factory=dict)

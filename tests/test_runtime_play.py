@@ -226,7 +226,11 @@ def test_the_board_uses_titles_hides_bookkeeping_and_fits_80_columns():
             wide = [line for line in text.splitlines()[1:] if len(line) > 80]
             assert not wide, (game, sid, wide[:2])
     g = Game.named("march_of_progress/ww2_in_the_west", 1)
-    assert "VPs to win: 15" in render_view(g.view(0), g.spec)  # a constant put on the board
+    text = render_view(g.view(0), g.spec, g.displays(0))
+    assert "VPs to win: 15" in text  # a constant put on the board
+    # names spelled as the game spells its words (`words: {vp: VP}`), or their titles
+    assert "VP stock: " in text and "VP die" in text and "    VPs: " in text
+    assert "vp" not in text.replace("VP", "")
     g = Game.named("westphalia/congress", 1)
     text = render_view(g.view(0), g.spec)
     assert "Tolerance Track: 3" in text and "Debts: 12" in text  # titles, not field names

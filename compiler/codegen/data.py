@@ -312,7 +312,7 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
             for scope, etype, f in game.facts()
         }
     assert len(init) == offset, (len(init), offset)
-    # how the board names each field, and what it leaves out (`title:`, `internal:`)
+    # how the board names each field, and what it leaves out (`title:`, `words:`, `internal:`)
     scoped = [("g", "", game.globals), ("p", "", game.player_fields)] + [
         ("e", t, {**et.attributes, **et.fields}) for t, et in game.entities.items()
     ]
@@ -321,8 +321,9 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     for scope, etype, fields in scoped:
         for f in fields.values():
             path = f"e.{etype}.{f.name}" if scope == "e" else f"{scope}.{f.name}"
-            if f.title:
-                titles[path] = f.title
+            spelled = " ".join(game.words.get(w, w) for w in f.name.split("_"))
+            if f.title or spelled != f.name.replace("_", " "):
+                titles[path] = f.title or spelled  # `title:`, else the game's spelling
             if f.internal:
                 internal.append(path)
     data["field_titles"] = titles

@@ -93,7 +93,13 @@ PRIMARY: dict[str, Any] = {
     "e_action_group": E_ACTION_GROUP,
     "e_country_kind": E_COUNTRY_KIND,
     "end_reasons": ("the players agreed to end the game",),
-    "field_titles": {},
+    "field_titles": {
+        "g.vp_stock": "VP stock",
+        "p.vp": "VPs",
+        "p.strength": "army strength",
+        "e.country.vp_max": "VP max",
+        "e.country.vp_die": "VP die",
+    },
     "flow": (
         "setup__armies",
         "setup__initiative",

@@ -4682,6 +4682,7 @@ PRIMARY: dict[str, Any] = {
         "e.country.german_factors": "German ground factors in the country",
         "e.country.axis_attacked": "The Axis has declared war on it",
         "e.commitment.dps": "DPs committed",
+        "e.commitment.dps_seen": "DPs seen",
     },
     "flow": (
         "setup__spain_government",
