@@ -81,7 +81,10 @@ def _positive(text: str) -> int:
 
 
 def _names(text: str) -> list[str]:
-    return [s.strip() for s in text.split(",") if s.strip()]
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected names separated by commas, not {text!r}")
+    return names
 
 
 # -- play -------------------------------------------------------------------------------

@@ -173,6 +173,13 @@ def test_cli_simulate_json(capsys):
         (["simulate", "toy", "--games", "0"], "expected a positive integer"),
         (["simulate", "toy", "--games", "3", "--agents", "x"], "unknown agent 'x'"),
         (["play", "toy", "--seats", "human,robot"], "unknown seat kind 'robot'"),
+        # bot budgets are bounded; empty lists are errors, not "everything"
+        (["play", "toy", "--seats", "mc:99999999999999999999"], "PLAYOUTS from 1 to 10,000"),
+        (["simulate", "toy", "--games", "3", "--agents", "mc:0"], "PLAYOUTS from 1 to 10,000"),
+        (["simulate", "toy", "--games", "3", "--agents", "mc:²"], "bad agent 'mc:²'"),
+        (["simulate", "toy", "--games", "3", "--agents", ""], "expected names separated"),
+        (["simulate", "--all", "toy", "--games", "3", "--scenarios", ","], "expected names"),
+        (["play", "toy", "--seats", ","], "expected names separated by commas"),
         (["frobnicate"], "invalid choice"),
     ],
 )
@@ -253,3 +260,20 @@ def test_terminal_shows_card_texts_and_why_a_card_is_not_offered():
         "SCORE is not offered now: you cannot play your SCORE card until your discard pile "
         "has at least 1 card in it." in text
     )
+
+
+def test_play_refuses_garbage_input_with_a_message():
+    # "²".isdigit() is true and int("²") fails; over 4,300 digits int() fails too
+    script = "²\n①\n" + "9" * 5000 + "\n0\n-1\n\udcff\nquit\n"
+    out = io.StringIO()
+    assert play(SPEC, "duel", ["human", "random"], 1, input=io.StringIO(script), output=out) is None
+    text = out.getvalue()
+    assert text.count("No option ") == 6 and "Game abandoned." in text
+    assert "9" * 41 not in text  # a long input is shortened when it is quoted back
+
+
+def test_play_on_a_closed_input_says_so():
+    closed = io.StringIO()
+    closed.close()
+    with pytest.raises(GameError, match="standard input is closed"):
+        play(SPEC, "duel", ["human", "random"], 1, input=closed, output=io.StringIO())

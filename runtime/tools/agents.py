@@ -202,13 +202,25 @@ class MonteCarloAgent:
 AGENTS = {"random": RandomAgent, "mc": MonteCarloAgent, "trader": TraderAgent}
 
 
+#: the most playouts per option a Monte Carlo bot may be given (a bound on its thinking time:
+#: a decision of ten options then takes some seconds, not hours)
+MAX_PLAYOUTS = 10_000
+
+
 def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent | TraderAgent:
     """An agent by name: ``random``, ``mc``, ``mc:PLAYOUTS`` or ``trader``."""
     kind, _, arg = name.partition(":")
     if kind == "mc":
-        if arg and not arg.isdigit():
-            raise GameError(f"bad agent {name!r}: write mc or mc:PLAYOUTS")
-        return MonteCarloAgent(seed, int(arg)) if arg else MonteCarloAgent(seed)
+        if not arg:
+            return MonteCarloAgent(seed)
+        if not (arg.isascii() and arg.isdigit() and len(arg) <= 6) or not (
+            1 <= int(arg) <= MAX_PLAYOUTS
+        ):
+            raise GameError(
+                f"bad agent {name!r}: write mc, or mc:PLAYOUTS with PLAYOUTS from 1 to "
+                f"{MAX_PLAYOUTS:,}"
+            )
+        return MonteCarloAgent(seed, int(arg))
     if kind == "random" and not arg:
         return RandomAgent(seed)
     if kind == "trader" and not arg:

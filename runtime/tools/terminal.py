@@ -208,6 +208,8 @@ def play(
     """
     input = sys.stdin if input is None else input
     output = sys.stdout if output is None else output
+    if input is None or input.closed:
+        raise GameError("standard input is closed: play needs a terminal, or moves piped in")
     game = Game.new(spec, scenario, seed)
     spec = game.spec  # the scenario's own spec
     if len(seats) == 1:
@@ -290,7 +292,7 @@ def play(
                 clear()
                 output.write(f"--- Pass to {who} and press Enter ---")
                 output.flush()
-                if not input.readline():
+                if not _read(input):
                     say("")
                     say("End of input: game abandoned.")
                     return None
@@ -304,7 +306,7 @@ def play(
         while True:
             output.write(f"{labels[d.player]}> ")
             output.flush()
-            line = input.readline()
+            line = _read(input)
             if not line:
                 say("")
                 say("End of input: game abandoned.")
@@ -359,7 +361,8 @@ def play(
                 if d.kind == "allocate":
                     say(f"No allocation {text!r}; type target=points ... (see above), or none.")
                 else:
-                    say(f"No option {text!r}; type a number from 1 to {len(d.options)}, or help.")
+                    shown = text if len(text) <= 40 else text[:40] + "..."
+                    say(f"No option {shown!r}; type a number from 1 to {len(d.options)}, or help.")
                 continue
             history.append((d.player, game.clone()))
             secret = _secret(game)
@@ -371,7 +374,7 @@ def play(
                     "Enter to go on, or undo to take it back: "
                 )
                 output.flush()
-                if input.readline().strip() == "undo":
+                if _read(input).strip() == "undo":
                     game = history.pop()[1]
                     say("Your pick is taken back.")
             break
@@ -381,6 +384,22 @@ def _secret(game: Any) -> bool:
     """Whether the game waits for a simultaneous secret decision."""
     pending = game.raw[PENDING]
     return bool(pending) and game.spec.sites[pending[0][1]].simultaneous
+
+
+def _number(text: str) -> int | None:
+    """A number a player typed: ASCII digits only ("²".isdigit() is true, and int() refuses
+    it) and at most nine of them; None for anything else."""
+    if text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
+
+
+def _read(input: TextIO) -> str:
+    """A line of input; "" at its end, or when it cannot be read (closed, not text)."""
+    try:
+        return input.readline()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
 
 
 def _split_of(game: Any, d: Decision) -> tuple[Any, str]:
@@ -473,7 +492,7 @@ def _offer_help(game: Any, d: Decision, text: str) -> list[str]:
             out.append(f"    {syntax:<44} {title}" + (f" ({why})" if why else ""))
         return out
     parts = text.split()
-    page = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1
+    page = (_number(parts[1]) if len(parts) > 1 else None) or 1
     size = 20
     n = len(d.options) - 1
     first = (page - 1) * size
@@ -511,8 +530,9 @@ def _match(text: str, d: Decision, game: Any = None) -> str | None:
         )
         option = "done" if option == "none" else option
         return option if game.is_legal(d.player, option) else None
-    if text.isdigit() and 1 <= int(text) <= len(d.options):
-        return d.options[int(text) - 1].id
+    k = _number(text)
+    if k is not None and 1 <= k <= len(d.options):
+        return d.options[k - 1].id
     for opt in d.options:
         if opt.id == text:
             return opt.id
@@ -587,13 +607,14 @@ def _allocation(text: str, d: Decision, game: Any) -> str | None:
     counts: dict[str, int] = {}
     for part in text.replace(",", " ").split():
         name, eq, n = part.partition("=")
-        if not eq or not n.isdigit():
+        points = _number(n)
+        if not eq or points is None:
             return None
         found = [i for i in ids if i == name] or [i for i in ids if name in i]
         if len(found) != 1 or found[0] in counts:
             return None
-        if int(n):
-            counts[found[0]] = int(n)
+        if points:
+            counts[found[0]] = points
     parts = [f"{i}={counts[i]}" for i in ids if i in counts]
     option = "alloc:" + (",".join(parts) if parts else "none")
     return option if game.is_legal(d.player, option) else None
