@@ -239,6 +239,19 @@ class Sheet:
     def gap_groups(self) -> list[GapGroup]:
         return _group_gaps(self.gaps)
 
+    @property
+    def assumed_groups(self) -> list[list[Footnote]]:
+        """Assumed notes in order, those in a row with one table and one reason together (the
+        30 cells of an assumed table make one note, not 30)."""
+        out: list[list[Footnote]] = []
+        for f in self.assumed:
+            last = out[-1][-1] if out else None
+            if last is not None and f.table and (last.table, last.reason) == (f.table, f.reason):
+                out[-1].append(f)
+            else:
+                out.append([f])
+        return out
+
 
 # --------------------------------------------------------------------------------------------
 # Reading the rules folder
@@ -1650,10 +1663,15 @@ _ENGINE_NOTE = re.compile(
 )
 
 
+#: a parenthesis that names an engine identifier ("(at most reports_per_turn changes ...)")
+_ENGINE_ASIDE = re.compile(r"\s*\([^()]*\b[a-z][a-z0-9]*_[a-z0-9_]+\b[^()]*\)")
+
+
 def _player_text(text: str) -> str:
     """A rules `doc` as a player reads it: one line, without parentheses that only name the
-    engine's choices and constants or rules-index ids."""
-    return _ENGINE_NOTE.sub("", " ".join(str(text or "").split()))
+    engine's choices and constants or rules-index ids, or that speak of engine identifiers."""
+    text = _ENGINE_NOTE.sub("", " ".join(str(text or "").split()))
+    return _ENGINE_ASIDE.sub("", text)
 
 
 def _steps(groups: list[list[str]]) -> Node:

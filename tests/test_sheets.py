@@ -52,7 +52,9 @@ def test_westphalia_gaps_shown(rendered):
     """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02, WEST-I3A-02"""
     _pdf, text = rendered["westphalia"]
     # the Arrears Table is not printed: every cell is assumed, with the reason in the notes
-    assert "Arrears Table / 0-9 / 0: 2" in text and "printed only on the Arrears cards" in text
+    # its 30 cells share one reason: one note for them all
+    assert "1–30. Arrears Table: 0-9 / 0: 2; 0-9 / 1: 1;" in text
+    assert "printed only on the Arrears cards" in text
     assert "Gaps (referred to but not printed)" in text
     # the assumed map and Powers cards of the scenario are marked, with their reasons
     # marked with the number of the footnote that gives the reason
@@ -70,9 +72,10 @@ def test_mop_assumed_cells_in_footnote(rendered):
     assert "Assumed data (not printed in the rulebook)" in text
     sheet = sheets.build_sheet("march_of_progress")
     assert len(sheet.assumed) == 24
-    for note in sheet.assumed:
-        where = " ".join(note.where.split())
-        assert where in text, where
+    for group in sheet.assumed_groups:
+        for note in group:  # one note per cell, or one per table and reason
+            where = " ".join((note.where if len(group) == 1 else note.cell).split())
+            assert where in text, where
     reason = (
         "Play-aid card text not printed; summarised from the scenario's Rule changes (STRENGTH)."
     )
@@ -278,7 +281,7 @@ def test_mop_scenario_pages_have_no_engine_names():
     # assumed items keep their dagger; the reason is a numbered note at the end
     html = sheets.render_html("westphalia")
     n = re.search(r"Territory points †(\d+)", _scenario_text(html)).group(1)
-    assert f'<li value="{n}"' in html
+    assert f'<li id="fn{n}"><span class="n">{n}.</span>' in html
 
 
 def test_complete_setup_leaves_out_zeros_and_summarises_bookkeeping():
