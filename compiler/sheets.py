@@ -1636,7 +1636,7 @@ def build_sheet(
         # the scenario's own cards: replaced ones as it plays them, removed ones gone
         sheet.cards = []
         for c in sorted(resolved.cards.values(), key=lambda c: c.index):
-            text = " ".join((c.text or c.origin.doc).split())
+            text = " ".join((c.text or c.origin.doc).split()) or "Text not printed in the rulebook."
             if c.unplayable:
                 text += f" ({' '.join(c.unplayable.split())}.)"
             sheet.cards.append(Section(c.name, Node("text", text=text)))

@@ -309,6 +309,12 @@ def test_scenario_option_shows_the_resolved_scenario():
     assert {"PROPAGANDA", "PARTISANS", "MILITIA"} <= {c.title for c in politics.cards}
     stock = next(t for t in politics.tables if t.title == "VP stock by scenario")
     assert [r.label for r in stock.rows] == ["Politics By Other Means"]
+    # a card the scenario adds without a printed text says so, not an empty box
+    ww2 = {
+        c.title: c.body.text
+        for c in sheets.build_sheet("march_of_progress", "ww2_in_the_west").cards
+    }
+    assert ww2["VWEAPONS"] == "Text not printed in the rulebook."
 
 
 @pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
