@@ -101,6 +101,12 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: time-based)")
     p.add_argument(
+        "--load",
+        metavar="SAVE",
+        default=None,
+        help="go on with a game saved with `save FILE` at the terminal (NAME must be its game)",
+    )
+    p.add_argument(
         "--auto",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -115,6 +121,21 @@ def _play(args: argparse.Namespace) -> int:
     from rulecraft.runtime.tools.terminal import play
 
     spec, scenario = resolve(args.name)
+    start = None
+    if args.load is not None:
+        from pathlib import Path
+
+        from rulecraft.runtime import Game
+
+        try:
+            text = Path(args.load).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            raise CLIError(f"cannot read {args.load}: {why}") from None
+        start = Game.from_json(text)
+        if start.spec.game != spec.game:
+            raise CLIError(f"{args.load} is a game of {start.spec.game}, not of {spec.game}")
+        spec, scenario = start.spec, start.spec.scenario
     seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
     if args.seats is None:
         args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)
@@ -125,7 +146,7 @@ def _play(args: argparse.Namespace) -> int:
             raise CLIError(
                 f"unknown seat kind {kind!r} (use human, human:NAME, random, mc or trader)"
             )
-    play(spec, scenario, args.seats, seed, auto=args.auto)
+    play(spec, scenario, args.seats, seed, auto=args.auto, start=start)
     return 0
 
 

@@ -9,10 +9,10 @@ and then moved into place.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from rulecraft.runtime.files import FileWriteError, write_file
 
 from .sheets import PAPERS, SaveFileError, SheetError, render_html, render_pdf
 
@@ -63,37 +63,10 @@ def _write(output: str, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    target = Path(output)
-    if not target.parent.is_dir():
-        raise SheetError(f"cannot write {output}: folder {target.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
-        # mkstemp makes the file 0600; give it the mode of a new file (0666 less the umask), or
-        # keep the mode of the file it replaces.
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except OSError:
-            mode = 0o666 & ~_umask()
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except OSError as exc:
-        with_suppress_unlink(tmp)
-        raise SheetError(f"cannot write {output}: {exc.strerror or exc}") from None
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def with_suppress_unlink(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+        write_file(output, data)
+    except FileWriteError as exc:
+        raise SheetError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -306,7 +306,23 @@ class Game:
         return Game(self.spec, self.raw[:])
 
     def to_json(self) -> str:
+        """The whole game, every secret included (to resume it: :meth:`from_json`)."""
         return json.dumps(save(self.spec, self.raw), separators=(",", ":"))
+
+    def export(self, player: int | None) -> str:
+        """What ``player`` (None: a spectator) sees of the game, as JSON, to share a position
+        without its secrets: the view by field name and the log they read. It cannot be
+        resumed (a save, :meth:`to_json`, holds what the others hide)."""
+        data = {
+            "rulecraft_view": 1,
+            "game": self.spec.game,
+            "scenario": self.spec.scenario,
+            "seat": None if player is None else self.spec.seats[player],
+            "view": self.view(player),
+            "log": self.log_for(player),
+            "displays": [{"title": t, "lines": lines} for t, lines in self.displays(player)],
+        }
+        return json.dumps(data, indent=1)
 
     @classmethod
     def from_json(cls, text: str, spec: GameSpec | None = None) -> Game:

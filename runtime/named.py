@@ -662,6 +662,9 @@ def load(spec: Any, data: dict[str, Any]) -> list[Any]:
             raise SaveError(f"{name!r} in the save is out of range: {S[k]}")
     S[TURN] = get("turn", int)
     S[LIMIT] = get("limit", int)
+    if not 0 <= S[TURN] < 1 << 63 or not 1 <= S[LIMIT] < 1 << 63:
+        raise SaveError(f"'turn' and 'limit' in the save are out of range: {S[TURN]}, {S[LIMIT]}")
+    _no_strangers(spec, data)
     for slot in spec.layout.slots:
         for i in range(slot.count):
             if slot.scope == "g":
@@ -695,6 +698,43 @@ def load(spec: Any, data: dict[str, Any]) -> list[Any]:
     )
     S[LOG] = _loaded_log(spec, data.get("log"))
     return S
+
+
+#: the keys of a save (see :func:`save`)
+_SAVE_KEYS = frozenset(
+    {"rulecraft", "game", "scenario", "layout", "constants", "seed", "rng", "draws", "reveals"}
+    | {"steps", "turn", "limit", "result", "g", "p", "e", "stack", "asked", "answers", "log"}
+)
+
+
+def _no_strangers(spec: Any, data: dict[str, Any]) -> None:
+    """Refuse a save that holds what this game does not have: a seat, a field, a record."""
+    fields: dict[str, set[str]] = {"g": set(), "p": set()}
+    for slot in spec.layout.slots:
+        fields.setdefault(slot.scope if slot.scope != "e" else f"e.{slot.etype}", set()).add(
+            slot.name
+        )
+
+    def refuse(what: str, have: Any, known: Any) -> None:
+        extra = sorted(set(have) - set(known), key=str) if isinstance(have, dict) else []
+        if extra:
+            raise SaveError(
+                f"the save has {what} {extra[0]!r}, which this game does not have"
+                + (f" (it has: {', '.join(map(str, known))})" if len(known) < 12 else "")
+            )
+
+    refuse("an entry", data, sorted(_SAVE_KEYS))
+    refuse("a global", data.get("g"), sorted(fields["g"]))
+    refuse("a seat", data.get("p"), list(spec.seats))
+    for seat, rec in (data.get("p") or {}).items() if isinstance(data.get("p"), dict) else ():
+        refuse(f"for {seat} a field", rec, sorted(fields["p"]))
+    kinds = data.get("e")
+    types = sorted(k[2:] for k in fields if k.startswith("e."))
+    refuse("a kind of record", kinds, types)
+    for t, recs in kinds.items() if isinstance(kinds, dict) else ():
+        refuse(f"a {t}", recs, list(spec.data.get("id_" + t, ())))
+        for rid, rec in recs.items() if isinstance(recs, dict) else ():
+            refuse(f"for {t} {rid} a field", rec, sorted(fields.get(f"e.{t}", ())))
 
 
 def _kind_name(kind: Any) -> str:
@@ -737,6 +777,8 @@ def _loaded(spec: Any, slot: Slot, i: int, v: Any, path: str) -> Any:
         hi = slot.hi[i] if isinstance(slot.hi, tuple) else slot.hi
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             raise SaveError(f"{path!r} in the save is {v}, outside its bounds {lo}..{hi}")
+        if not -(1 << 63) <= v < 1 << 63:
+            raise SaveError(f"{path!r} in the save is out of range ({len(str(v))} digits)")
         return v
     if kind == "bool":
         if not isinstance(v, bool):

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ..files import FileWriteError, write_file
 from ..game import Decision, Game, undo_barrier
 from ..layout import PENDING
 from ..machine import GameError
@@ -23,6 +24,8 @@ Type the number, the id or the name of an option (the start of a name is enough 
 one option has it).
   cards  what every card does (help CARD: one card)
   undo   take back your last decision (not past a die roll or a reveal)
+  save FILE    save the whole game, every secret in it (rulecraft play --load FILE)
+  export FILE  write only what you see, to share the position
   help   this text
   quit   leave the game"""
 
@@ -194,6 +197,7 @@ def play(
     input: TextIO | None = None,
     output: TextIO | None = None,
     auto: bool | None = None,
+    start: Game | None = None,
 ) -> dict[str, Any] | None:
     """Play at the terminal; ``seats`` gives "human", "human:NAME", "random", "mc" or
     "mc:PLAYOUTS" per seat (one kind: every seat). Seats of the same "human:NAME" are one
@@ -204,13 +208,14 @@ def play(
     by default on when bots play, off when only humans do.
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
+    ``start``: a game to go on with (a loaded save) instead of a new one.
     Returns the result, or None if a human quit.
     """
     input = sys.stdin if input is None else input
     output = sys.stdout if output is None else output
     if input is None or input.closed:
         raise GameError("standard input is closed: play needs a terminal, or moves piped in")
-    game = Game.new(spec, scenario, seed)
+    game = start if start is not None else Game.new(spec, scenario, seed)
     spec = game.spec  # the scenario's own spec
     if len(seats) == 1:
         seats = seats * len(spec.seats)
@@ -324,6 +329,9 @@ def play(
                 for row in _card_help(game.spec, text[5:].strip() if text != "cards" else ""):
                     say(row)
                 continue
+            if text.split()[0] in ("save", "export"):
+                say(_save(game, d.player, text))
+                continue
             if text == "facts" and d.kind == "report":
                 for row in _facts(game, d):
                     say(row)
@@ -384,6 +392,24 @@ def _secret(game: Any) -> bool:
     """Whether the game waits for a simultaneous secret decision."""
     pending = game.raw[PENDING]
     return bool(pending) and game.spec.sites[pending[0][1]].simultaneous
+
+
+def _save(game: Game, player: int, text: str) -> str:
+    """``save FILE`` (the whole game) or ``export FILE`` (what ``player`` sees)."""
+    what, _, path = text.partition(" ")
+    path = path.strip()
+    if not path:
+        return (
+            "Write save FILE (the whole game, every secret in it; go on with rulecraft play "
+            "--load FILE) or export FILE (only what you see, to share the position)."
+        )
+    try:
+        write_file(path, game.to_json() if what == "save" else game.export(player))
+    except FileWriteError as exc:
+        return f"Not written: {exc}"
+    if what == "save":
+        return f"Saved to {path} (every secret is in it: go on with rulecraft play --load {path})."
+    return f"Exported what you see to {path}."
 
 
 def _number(text: str) -> int | None:
