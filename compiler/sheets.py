@@ -132,6 +132,8 @@ class TableView:
     filled_from: str = ""  # a record form filled in from a save: where from, what it says
     #: small tables printed under the table and its odds (column shifts, modifiers)
     extras: list[SetupTable] = field(default_factory=list)
+    group: str = ""  # `group:`, printed once as a heading over the tables that share it
+    group_heading: bool = False  # the first table of its group: the heading goes above it
 
     @property
     def long(self) -> bool:
@@ -734,12 +736,10 @@ def _table_view(
 
     source = raw.get("source") or {}
     prov_parts = []
-    if source.get("section"):
-        prov_parts.append(f"Rulebook: {source['section']}")
+    if source.get("section") and _norm(str(source["section"])) != _norm(title):
+        prov_parts.append(f"Rulebook: {source['section']}")  # (a section named as the table: once)
     if source.get("rules"):
         prov_parts.append("Rules: " + _rule_ranges(source["rules"]))
-    if raw.get("group"):
-        prov_parts.insert(0, str(raw["group"]))
     return TableView(
         id=table_id,
         title=title,
@@ -755,6 +755,7 @@ def _table_view(
         blocks=blocks,
         form=kind == "form",
         extras=extras,
+        group=str(raw.get("group") or ""),
     )
 
 
@@ -1596,6 +1597,10 @@ def build_sheet(
         if scenario is not None and raw.get("key") == "scenario":
             raw = _rows_of_scenario(raw, scenario, sheet.scenario_title or "")
         sheet.tables.append(_table_view(table_id, raw, compiled.get(table_id), num, sheet.record))
+    previous = None
+    for view in sheet.tables:
+        view.group_heading = bool(view.group) and view.group != previous
+        previous = view.group
     if sheet.record is not None:
         if not sheet.tables:
             raise SheetError(f"{game} has no record form to fill in (no table of kind: form)")
