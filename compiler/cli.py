@@ -200,8 +200,9 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         "--bot-max-turns",
         type=_positive,
         default=None,
-        help="games stop as draws after this many turns (with --all: the bot games only; "
-        "default 200 there, the scenario's own limit otherwise)",
+        help="games stop as draws after this many turns (with --all: the bot games only). "
+        "Default: the scenario's simulate: bot_max_turns for games with a bot (with --all: "
+        "200 where a scenario gives none), the scenario's own limit otherwise",
     )
     p.add_argument("--html", metavar="FILE", default=None, help="with --all: write an HTML page")
     p.add_argument(
@@ -214,7 +215,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
 
 def _simulate(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import resolve
-    from rulecraft.runtime.tools.simulate import simulate
+    from rulecraft.runtime.tools.simulate import default_max_turns, simulate
 
     if args.all:
         return _simulate_all(args)
@@ -229,15 +230,19 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.games is None:
         raise CLIError("the following arguments are required: --games")
     spec, scenario = resolve(args.name)
+    agents = args.agents or ["random"]
+    limit = args.bot_max_turns
+    if limit is None:
+        limit = default_max_turns(spec, agents)
     result = simulate(
         spec,
         scenario,
         args.games,
         args.seed,
-        args.agents or ["random"],
+        agents,
         jobs=args.jobs,
         progress=sys.stderr,
-        max_turns=args.bot_max_turns,
+        max_turns=limit,
     )
     print(result.to_json() if args.json else result.report())
     return 0
@@ -260,9 +265,7 @@ def _simulate_all(args: argparse.Namespace) -> int:
         games=bal.DEFAULT_GAMES if args.games is None else args.games,
         bot_games=bal.DEFAULT_BOT_GAMES if args.bot_games is None else args.bot_games,
         playouts=bal.DEFAULT_PLAYOUTS if args.playouts is None else args.playouts,
-        bot_max_turns=bal.DEFAULT_BOT_MAX_TURNS
-        if args.bot_max_turns is None
-        else args.bot_max_turns,
+        bot_max_turns=args.bot_max_turns,  # None: each scenario's own (or the default)
         seed=args.seed,
         jobs=args.jobs,
         progress=sys.stderr,

@@ -3,8 +3,11 @@
 For each compiled scenario of a game, :func:`balance` runs two pairings through
 :func:`rulecraft.runtime.tools.simulate.simulate`: random against random, and the Monte Carlo bot
 (``mc:PLAYOUTS``) against itself. Each pairing of a scenario uses the run seed unchanged, so a
-row can be reproduced alone with ``rulecraft simulate game/scenario --games N --seed S
---agents A``.
+row can be reproduced alone: :func:`reproduce` gives its command (``rulecraft simulate
+game/scenario --games N --seed S --agents A [--bot-max-turns T]``).
+
+Bot games stop as draws at the scenario's bot turn limit (its data, ``simulate:
+bot_max_turns``; else :data:`DEFAULT_BOT_MAX_TURNS`) unless the caller gives one for all.
 
 Standard library only (the runtime never imports jinja2): the HTML page is built here, with
 inline CSS and inline SVG, no scripts and no external resources.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shlex
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, TextIO
@@ -21,14 +25,26 @@ from typing import Any, TextIO
 from ..machine import GameError, UnknownGame
 from ..registry import known_games, load_spec
 from ..spec import GameSpec
-from .simulate import SimResult, simulate, wilson
+from .simulate import TURN_LIMIT, SimResult, simulate, wilson
+from .simulate import bot_max_turns as scenario_bot_limit
 
-__all__ = ["balance", "scenarios_of", "BalanceReport", "ScenarioBalance", "Pairing"]
+__all__ = [
+    "balance",
+    "scenarios_of",
+    "off_even",
+    "reproduce",
+    "BalanceReport",
+    "ScenarioBalance",
+    "Pairing",
+]
 
 DEFAULT_GAMES = 200
 DEFAULT_BOT_GAMES = 10
 DEFAULT_PLAYOUTS = 4
 DEFAULT_BOT_MAX_TURNS = 200
+#: a pairing with fewer games is a small sample: its intervals are wide (about +-13 points
+#: at 50 games), so the page draws it faint and the summary weighs it less
+SMALL_SAMPLE = 50
 
 
 def scenarios_of(game: str) -> list[tuple[GameSpec, str]]:
@@ -77,6 +93,14 @@ class ScenarioBalance:
     results: list[tuple[Pairing, SimResult]] = field(default_factory=list)
     #: pairings that failed (a rules error during play): (pairing, message)
     errors: list[tuple[Pairing, str]] = field(default_factory=list)
+    #: the turn limit of the bot games (the pairing ``mc``): where it came from is
+    #: ``limit_from``: "scenario" (its data), "default" or "option" (the caller's)
+    bot_max_turns: int = DEFAULT_BOT_MAX_TURNS
+    limit_from: str = "default"
+
+    def max_turns(self, p: Pairing) -> int | None:
+        """The turn limit the pairing's games were played at (None: the scenario's own)."""
+        return self.bot_max_turns if p.name == "mc" else None
 
 
 def _shared(r: SimResult) -> int:
@@ -84,11 +108,51 @@ def _shared(r: SimResult) -> int:
     return sum(len(o[1]) - 1 for o in r.outcomes if not o[2] and len(o[1]) > 1)
 
 
-def _pairing_dict(p: Pairing, r: SimResult) -> dict[str, Any]:
+def off_even(r: SimResult, seats: list[str]) -> dict[str, str]:
+    """The seats whose 95% win-rate interval excludes an even share (1 / number of seats):
+    seat -> ``"above"`` or ``"below"``, in seat order. Empty: no evidence of a bias."""
+    n = r.games
+    if not n or not seats:
+        return {}
+    even = 1 / len(seats)
+    out: dict[str, str] = {}
+    for s in seats:
+        lo, hi = wilson(r.wins[s], n)
+        if lo > even:
+            out[s] = "above"
+        elif hi < even:
+            out[s] = "below"
+    return out
+
+
+def _small(r: SimResult) -> bool:
+    return r.games < SMALL_SAMPLE
+
+
+def _pairing_dict(
+    report: BalanceReport, sb: ScenarioBalance, p: Pairing, r: SimResult
+) -> dict[str, Any]:
     d = r.to_dict()
     d = {"pairing": p.name, "agent": p.agent, **d}
     d["shared_wins"] = _shared(r)
+    d["max_turns"] = sb.max_turns(p)
+    d["off_even"] = off_even(r, sb.seats)
+    d["small_sample"] = _small(r)
+    d["reproduce"] = reproduce(report, sb, p)
     return d
+
+
+def reproduce(report: BalanceReport, sb: ScenarioBalance, p: Pairing) -> str:
+    """The command that plays one row again alone, game for game: ``rulecraft simulate
+    game/scenario --games N --seed S --agents A`` (and the bot games' turn limit)."""
+    argv = ["rulecraft", "simulate", f"{report.game}/{sb.scenario}", "--games", str(p.games)]
+    argv += ["--seed", str(report.seed), "--agents", p.agent]
+    limit = sb.max_turns(p)
+    if limit is not None:
+        argv += ["--bot-max-turns", str(limit)]
+    if report.jobs > 1:
+        argv += ["--jobs", str(report.jobs)]
+    return shlex.join(argv)
 
 
 @dataclass
@@ -98,12 +162,38 @@ class BalanceReport:
     seed: int
     pairings: list[Pairing]
     scenarios: list[ScenarioBalance]
+    playouts: int = DEFAULT_PLAYOUTS
+    #: the turn limit the caller gave for every scenario's bot games (None: each its own)
+    bot_max_turns: int | None = None
+    #: the scenarios the caller asked for (None: all)
+    only: list[str] | None = None
+    jobs: int = 1
+
+    @property
+    def command(self) -> str:
+        """The command that plays the whole report again."""
+        by = {p.name: p for p in self.pairings}
+        argv = ["rulecraft", "simulate", "--all", self.game]
+        if "random" in by:
+            argv += ["--games", str(by["random"].games)]
+        argv += ["--bot-games", str(by["mc"].games if "mc" in by else 0)]
+        if "mc" in by:
+            argv += ["--playouts", str(self.playouts)]
+        argv += ["--seed", str(self.seed)]
+        if self.bot_max_turns is not None:
+            argv += ["--bot-max-turns", str(self.bot_max_turns)]
+        if self.only is not None:
+            argv += ["--scenarios", ",".join(sb.scenario for sb in self.scenarios)]
+        if self.jobs > 1:
+            argv += ["--jobs", str(self.jobs)]
+        return shlex.join(argv)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "title": self.title,
             "seed": self.seed,
+            "command": self.command,
             "pairings": [
                 {"pairing": p.name, "agent": p.agent, "games": p.games} for p in self.pairings
             ],
@@ -113,7 +203,9 @@ class BalanceReport:
                     "title": sb.title,
                     "seats": list(sb.seats),
                     "seat_labels": list(sb.seat_labels),
-                    "results": [_pairing_dict(p, r) for p, r in sb.results],
+                    "bot_max_turns": sb.bot_max_turns,
+                    "bot_max_turns_from": sb.limit_from,
+                    "results": [_pairing_dict(self, sb, p, r) for p, r in sb.results],
                     "errors": [
                         {"pairing": p.name, "agent": p.agent, "error": msg} for p, msg in sb.errors
                     ],
@@ -146,12 +238,14 @@ def balance(
     jobs: int = 1,
     progress: TextIO | bool | None = None,
     scenarios: list[str] | None = None,
-    bot_max_turns: int | None = DEFAULT_BOT_MAX_TURNS,
+    bot_max_turns: int | None = None,
 ) -> BalanceReport:
-    """Self-play every scenario of ``game`` (or only ``scenarios``): ``games``
-    random-vs-random games and ``bot_games`` games of ``mc:playouts`` against itself
-    (0 skips a pairing). Bot games stop as draws after ``bot_max_turns`` turns: two bots
-    that each refuse every losing move can stall a scenario whose only end is decisive."""
+    """Self-play every scenario of ``game`` (or only ``scenarios``, reported in the game's
+    order): ``games`` random-vs-random games and ``bot_games`` games of ``mc:playouts``
+    against itself (0 skips a pairing). Bot games stop as draws at a turn limit: two bots
+    that each refuse every losing move can stall a scenario whose only end is decisive. The
+    limit is ``bot_max_turns`` if given, else the scenario's own (``simulate:
+    bot_max_turns`` in its file), else :data:`DEFAULT_BOT_MAX_TURNS`."""
     if games < 0 or bot_games < 0:
         raise GameError("the number of games cannot be negative")
     if playouts < 1:
@@ -170,11 +264,26 @@ def balance(
             known = ", ".join(sid for _, sid in found)
             raise UnknownGame(f"game {game!r} has no scenario {unknown[0]!r} (known: {known})")
         found = [(spec, sid) for spec, sid in found if sid in scenarios]
-    report = BalanceReport(game, found[0][0].title, seed, pairings, [])
+    report = BalanceReport(
+        game,
+        found[0][0].title,
+        seed,
+        pairings,
+        [],
+        playouts=playouts,
+        bot_max_turns=bot_max_turns,
+        only=None if scenarios is None else [sid for _, sid in found],
+        jobs=jobs,
+    )
     for spec, sid in found:
         sb = ScenarioBalance(
             sid, spec.scenario_title, list(spec.seats), list(spec.seat_labels or spec.seats)
         )
+        own = scenario_bot_limit(spec)
+        if bot_max_turns is not None:
+            sb.bot_max_turns, sb.limit_from = bot_max_turns, "option"
+        elif own is not None:
+            sb.bot_max_turns, sb.limit_from = own, "scenario"
         for p in pairings:
             label = f"{game}/{sid} {p.agent}"
             try:
@@ -187,7 +296,7 @@ def balance(
                     jobs=jobs,
                     progress=progress,
                     label=label,
-                    max_turns=bot_max_turns if p.name == "mc" else None,
+                    max_turns=sb.max_turns(p),
                 )
             except GameError as exc:  # report it and go on with the other scenarios
                 sb.errors.append((p, f"{type(exc).__name__}: {exc}"))
@@ -208,12 +317,31 @@ def _cell(k: int, n: int) -> str:
     return f"{_pct(rate)}% ({_pct(lo)}-{_pct(hi)})"
 
 
+def _endings(r: SimResult) -> list[tuple[str, int]]:
+    """How many games ended for each reason the rules give (the turn limit apart)."""
+    return [(why, k) for why, k in r.endings.items() if why != TURN_LIMIT]
+
+
+def _limit_note(sb: ScenarioBalance, p: Pairing) -> str:
+    limit = sb.max_turns(p)
+    if limit is None:
+        return "the scenario's own turn limit"
+    source = {
+        "scenario": "the scenario's bot turn limit",
+        "option": "the turn limit of --bot-max-turns",
+        "default": "the default bot turn limit",
+    }
+    return f"{source[sb.limit_from]}, {limit}"
+
+
 def render_table(report: BalanceReport) -> str:
     """The balance table as plain text: one block per scenario, one row per pairing."""
     ps = ", ".join(f"{p.agent} vs {p.agent} x{p.games}" for p in report.pairings)
     lines = [
         f"{report.title} ({report.game}): balance, seed {report.seed}; {ps}",
-        "win and draw rates in %, 95% Wilson intervals in brackets",
+        f"win and draw rates in %, 95% Wilson intervals in brackets; ! the interval excludes "
+        f"an even share (1/seats); ~ fewer than {SMALL_SAMPLE} games, weak evidence",
+        f"again: {report.command}",
     ]
     for sb in report.scenarios:
         lines.append("")
@@ -222,11 +350,12 @@ def render_table(report: BalanceReport) -> str:
         head = ["pairing", "games", *sb.seats, "draws", "turns", "decisions"]
         rows = []
         for p, r in sb.results:
+            off = off_even(r, sb.seats)
             rows.append(
                 [
                     f"{p.agent} vs {p.agent}",
-                    str(r.games),
-                    *[_cell(r.wins[s], r.games) for s in sb.seats],
+                    str(r.games) + (" ~" if _small(r) else ""),
+                    *[_cell(r.wins[s], r.games) + (" !" if s in off else "") for s in sb.seats],
                     _cell(r.ties, r.games),
                     f"{r.mean_turns:.1f}",
                     f"{r.mean_decisions:.1f}",
@@ -251,11 +380,13 @@ def render_table(report: BalanceReport) -> str:
         if any(_shared(r) for _, r in sb.results):
             lines.append("  * shared victories count as a win for each winner")
         for p, r in sb.results:
-            if r.turn_limit:
-                lines.append(
-                    f"  {p.agent} vs {p.agent}: {r.turn_limit} of {r.games} games stopped "
-                    "at the turn limit (counted as draws)"
-                )
+            ended = ", ".join(f"{why} {k}" for why, k in _endings(r))
+            lines.append(f"  {p.agent} vs {p.agent} ended: {ended or '-'}")
+            lines.append(
+                f"    {r.turn_limit} of {r.games} games stopped at {_limit_note(sb, p)}"
+                + (" (counted as draws)" if r.turn_limit else "")
+            )
+            lines.append(f"    again: {reproduce(report, sb, p)}")
         for p, msg in sb.errors:
             lines.append(f"  {p.agent} vs {p.agent}: FAILED: {msg}")
     return "\n".join(lines)
@@ -283,6 +414,7 @@ _NAMED = {
 }
 _PALETTE = ("#3a6ea5", "#e0862d", "#3f8f5a", "#7b5ea7", "#c0392b", "#2a9d8f", "#8b5a2b")
 _DRAW = "#c9c6bf"
+_WEAK = "0.45"  # the opacity of a small sample
 
 _CSS = """
 body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#222;background:#faf9f6;
@@ -307,6 +439,16 @@ td .ci{color:#888;font-size:11px}
 .note{color:#777;font-size:11px;margin:6px 0 0}
 .error{color:#a12a1f;font-size:12px;margin:6px 0 0}
 code{font-size:11px}
+.summary td,.summary th{text-align:left;vertical-align:top;white-space:normal;
+ padding:4px 14px 4px 0}
+.summary td.num{text-align:right;white-space:nowrap}
+.summary a{color:#222;text-decoration:none}
+.weak{opacity:0.45}
+.flag{color:#a12a1f;font-weight:bold}
+.even{color:#3f7f4f}
+.limit{color:#a12a1f}
+.seat{margin-right:10px;white-space:nowrap}
+.again code{background:#f3f1ec;padding:1px 4px;border-radius:3px}
 @page{size:A4 landscape;margin:8mm}
 """
 
@@ -357,11 +499,14 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
         y0 = top + row * row_h
         cy = y0 + row_h / 2
         n = r.games
+        # a small sample is drawn faint: its wide intervals weigh little
+        o.append(f'<g class="weak" opacity="{_WEAK}">' if _small(r) else "<g>")
         o.append(
             f'<text x="0" y="{cy - 3:.1f}" font-size="12" font-weight="bold" fill="#222">'
             f"{escape(p.agent)} vs {escape(p.agent)}</text>"
         )
-        o.append(f'<text x="0" y="{cy + 11:.1f}" font-size="11" fill="#777">{n} games</text>')
+        few = " (few)" if _small(r) else ""
+        o.append(f'<text x="0" y="{cy + 11:.1f}" font-size="11" fill="#777">{n} games{few}</text>')
         if row:
             o.append(
                 f'<line x1="0" x2="{len_x + len_w:.1f}" y1="{y0:.1f}" y2="{y0:.1f}" stroke="#eee"/>'
@@ -446,6 +591,7 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
             f'<text x="{len_x}" y="{cy + 20:.1f}" font-size="10" fill="#888">'
             f"{r.mean_decisions:.1f} decisions</text>"
         )
+        o.append("</g>")
     # axes under the last row
     ay = top + row_h * len(sb.results) + 4
     for frac in (0, 0.25, 0.5, 0.75, 1):
@@ -473,16 +619,19 @@ def _table_html(sb: ScenarioBalance) -> str:
     head = "".join(f"<th>{escape(lab)} wins</th>" for lab in sb.seat_labels)
     rows = []
     for p, r in sb.results:
+        off = off_even(r, sb.seats)
         cells = []
-        for k in [*(r.wins[s] for s in sb.seats), r.ties]:
+        for who, k in [*((s, r.wins[s]) for s in sb.seats), ("", r.ties)]:
             lo, hi = wilson(k, r.games)
             rate = k / r.games if r.games else 0.0
+            flag = f' <span class="flag">{_ARROW[off[who]]}</span>' if who in off else ""
             cells.append(
                 f'<td>{100 * rate:.1f}% <span class="ci">({100 * lo:.1f}&ndash;'
-                f"{100 * hi:.1f})</span></td>"
+                f"{100 * hi:.1f})</span>{flag}</td>"
             )
+        weak = ' class="weak"' if _small(r) else ""
         rows.append(
-            f"<tr><td>{escape(p.agent)} vs {escape(p.agent)}</td><td>{r.games}</td>"
+            f"<tr{weak}><td>{escape(p.agent)} vs {escape(p.agent)}</td><td>{r.games}</td>"
             + "".join(cells)
             + f"<td>{r.mean_turns:.1f}</td><td>{r.mean_decisions:.1f}</td></tr>"
         )
@@ -490,6 +639,98 @@ def _table_html(sb: ScenarioBalance) -> str:
         f"<table><tr><th>pairing</th><th>games</th>{head}<th>draws</th><th>turns</th>"
         f"<th>decisions</th></tr>{''.join(rows)}</table>"
     )
+
+
+_MARK = {"above": "&#9650;", "below": "&#9660;"}
+_ARROW = {d: f"{m} {d} an even share" for d, m in _MARK.items()}
+
+
+def _endings_html(sb: ScenarioBalance) -> str:
+    """Why the games ended: per reason the rules give, and at the turn limit, per pairing."""
+    reasons: list[str] = []
+    for _, r in sb.results:
+        reasons += [why for why, _ in _endings(r) if why not in reasons]
+    head = "".join(f"<th>{escape(p.agent)} vs {escape(p.agent)}</th>" for p, _ in sb.results)
+    rows = []
+    for why in reasons:
+        cells = "".join(
+            f"<td>{_count_pct(r.endings.get(why, 0), r.games)}</td>" for _, r in sb.results
+        )
+        rows.append(f"<tr><td>{escape(why)}</td>{cells}</tr>")
+    cells = ""
+    for p, r in sb.results:
+        limit = sb.max_turns(p)
+        at = f" at {limit}" if limit is not None else ""
+        cls = ' class="limit"' if r.turn_limit else ""
+        cells += f"<td{cls}>{_count_pct(r.turn_limit, r.games)}{at}</td>"
+    rows.append(f"<tr><td>stopped at the turn limit (a draw)</td>{cells}</tr>")
+    return f'<table class="endings"><tr><th>games ended by</th>{head}</tr>{"".join(rows)}</table>'
+
+
+def _count_pct(k: int, n: int) -> str:
+    return f"{k} ({100 * k / n:.0f}%)" if n else str(k)
+
+
+def _summary_html(report: BalanceReport) -> str:
+    """One row per scenario, in the game's order: per pairing the seats' win rates, which seat
+    an interval puts off an even share, and how many games stopped at the turn limit."""
+    head = "".join(
+        f"<th>{escape(p.agent)} vs {escape(p.agent)}</th><th>turn limit</th>"
+        for p in report.pairings
+    )
+    rows = []
+    for sb in report.scenarios:
+        colours = seat_colours(sb.seats)
+        got = {p.name: r for p, r in sb.results}
+        failed = {p.name for p, _ in sb.errors}
+        cells = []
+        for p in report.pairings:
+            r = got.get(p.name)
+            if r is None:
+                what = "failed" if p.name in failed else "not played"
+                cells.append(f'<td class="flag">{what}</td><td></td>')
+                continue
+            off = off_even(r, sb.seats)
+            seats = "".join(
+                f'<span class="seat" style="color:{c}">{escape(lab)} '
+                f"{100 * r.wins[s] / r.games if r.games else 0:.0f}%"
+                + (f" {_MARK[off[s]]}" if s in off else "")
+                + "</span>"
+                for s, lab, c in zip(sb.seats, sb.seat_labels, colours, strict=True)
+            )
+            if off:
+                names = ", ".join(
+                    f"{sb.seat_labels[sb.seats.index(s)]} {d}" for s, d in off.items()
+                )
+                verdict = f'<span class="flag">&#9873; {escape(names)} an even share</span>'
+            else:
+                verdict = '<span class="even">every interval holds an even share</span>'
+            ended = ", ".join(
+                f"{escape(why)} {100 * k / r.games:.0f}%" for why, k in _endings(r) if k
+            )
+            few = f"ended: {ended or '-'}; {r.games} games"
+            few += ", few: weak evidence" if _small(r) else ""
+            weak = ' class="weak"' if _small(r) else ""
+            cls = ' class="num limit"' if r.turn_limit else ' class="num"'
+            cells.append(
+                f"<td{weak}>{seats}<br>{verdict}<br><small>{few}</small></td>"
+                f"<td{cls}>{r.turn_limit} of {r.games}</td>"
+            )
+        rows.append(
+            f'<tr><td><a href="#{_anchor(sb)}">{escape(sb.title)}</a><br>'
+            f"<small>{escape(sb.scenario)}</small></td>{''.join(cells)}</tr>"
+        )
+    return (
+        '<section class="summary"><h2>Summary</h2><table>'
+        f"<tr><th>scenario</th>{head}</tr>{''.join(rows)}</table>"
+        f'<p class="note">&#9873;: a seat\'s 95% interval excludes an even share (1 / seats); '
+        f"faint: fewer than {SMALL_SAMPLE} games, weak evidence either way. Turn limit: games "
+        "stopped as draws.</p></section>"
+    )
+
+
+def _anchor(sb: ScenarioBalance) -> str:
+    return f"s-{sb.scenario}"
 
 
 def render_html(report: BalanceReport) -> str:
@@ -508,6 +749,7 @@ def render_html(report: BalanceReport) -> str:
         "Bars: share of games won by each seat and drawn (first seat from the left, last "
         "seat from the right, whiskers: their 95% Wilson intervals). Dots: every seat's win "
         "rate with its 95% interval; the dashed line is an even share.</p>",
+        _summary_html(report),
     ]
     for k, sb in enumerate(report.scenarios):
         colours = seat_colours(sb.seats)
@@ -523,12 +765,22 @@ def render_html(report: BalanceReport) -> str:
             "</svg>draw</span>"
         )
         parts.append(
-            f"<section><h2>{escape(sb.title)} <small>{escape(sb.scenario)}</small></h2>"
+            f'<section id="{_anchor(sb)}"><h2>{escape(sb.title)} '
+            f"<small>{escape(sb.scenario)}</small></h2>"
             f'<div class="legend">{legend}</div>'
-            + (f"{_chart(sb, colours, max_turns, str(k))}{_table_html(sb)}" if sb.results else "")
+            + (
+                f"{_chart(sb, colours, max_turns, str(k))}{_table_html(sb)}{_endings_html(sb)}"
+                if sb.results
+                else ""
+            )
         )
         if any(_shared(r) for _, r in sb.results):
             parts.append('<p class="note">A shared victory counts as a win for each winner.</p>')
+        for p, _ in sb.results:
+            parts.append(
+                f'<p class="note again">{escape(p.agent)} vs {escape(p.agent)} again: '
+                f"<code>{escape(reproduce(report, sb, p))}</code></p>"
+            )
         for p, msg in sb.errors:
             parts.append(
                 f'<p class="error">{escape(p.agent)} vs {escape(p.agent)} failed: '
@@ -536,7 +788,8 @@ def render_html(report: BalanceReport) -> str:
             )
         parts.append("</section>")
     parts.append(
-        '<p class="note">Reproduce one row: <code>rulecraft simulate GAME/SCENARIO --games N '
-        f"--seed {report.seed} --agents AGENT</code>.</p></body></html>"
+        f'<p class="note again">The whole page again: <code>{escape(report.command)}</code>; '
+        "each row alone: the command under its scenario (the same games, one by one).</p>"
+        "</body></html>"
     )
     return "\n".join(parts)
