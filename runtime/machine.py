@@ -174,6 +174,8 @@ def run(spec: Any, S: list[Any], v: Any = None, until_main: bool = False) -> Non
                 for f in reversed(unwound):
                     st = (f, st)
                 S[STACK] = st
+                if not S[STEPS] & 63:  # now and then: rules that call themselves endlessly
+                    _check_depth(spec, st)
                 return
     except GameEnded:
         S[PENDING] = None
@@ -181,6 +183,28 @@ def run(spec: Any, S: list[Any], v: Any = None, until_main: bool = False) -> Non
         _reraise(exc)
     finally:
         S[UNWIND] = None
+
+
+#: the most routines that may wait at once (each call that asks a decision waits in its
+#: caller): a bound on rules that call themselves endlessly across decisions (a card that
+#: plays itself again), far above what a game needs
+MAX_DEPTH = 500
+
+
+def _check_depth(spec: Any, st: Any) -> None:
+    depth, top = 0, st
+    while st is not None:
+        depth += 1
+        st = st[1]
+    if depth > MAX_DEPTH:
+        routine = spec.routines[top[0][0]]
+        doc = getattr(routine, "__doc__", None) or ""
+        origin = doc.rsplit("[", 1)[1].rstrip("]") if doc.endswith("]") else None
+        raise RulesError(
+            f"the rules call themselves too deeply: {depth} routines wait at once "
+            "(an endless recursion?)",
+            origin,
+        )
 
 
 def answer(S: list[Any], index: int, value: Any, simultaneous: bool) -> tuple[bool, Any]:

@@ -49,6 +49,8 @@ PRELUDE_NAMES = (
     "_name",
     "_dead",
     "_turn_limit",
+    "_endless_loop",
+    "MAX_LOOP",
     "_lookup",
     "_ask_all",
     "_wait",

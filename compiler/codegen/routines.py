@@ -349,7 +349,13 @@ class RoutineGen:
             self.loops.pop()
             self.scope.pop()
         elif isinstance(s, While):
+            # a bound on runaway rules: the loop's count of runs (see MAX_LOOP)
+            runs = f"_runs{len(self.loops)}"
+            self.line(out, ind, f"{runs} = 0")
             self.line(out, ind, f"while {self.expr(s.cond)}:")
+            self.line(out, ind + 1, f"{runs} += 1")
+            self.line(out, ind + 1, f"if {runs} > MAX_LOOP:")
+            self.line(out, ind + 2, "_endless_loop()")
             self.loops.append(("py", None, None))
             self.simple_body(s.body, out, ind + 1)
             self.loops.pop()
@@ -1092,7 +1098,11 @@ class RoutineGen:
             self.jump(after)
 
     def lower_while(self, s: While) -> None:
-        self.lower_loop(lambda: self.expr(s.cond), (), s.body)
+        # a bound on runaway rules, counted across the decisions the loop asks (see MAX_LOOP)
+        runs = self.scope.declare("_runs")
+        self.arm_line(0, f"{runs} = 0")
+        enter = (f"{runs} += 1", f"if {runs} > MAX_LOOP: _endless_loop()")
+        self.lower_loop(lambda: self.expr(s.cond), enter, s.body)
 
     def lower_for(self, s: For) -> None:
         it = self.scope.declare("_it")

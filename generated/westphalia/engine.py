@@ -225,6 +225,15 @@ def _dead(kind: str, player: Any) -> NoReturn:
     raise DeadEnd(f"decision {kind!r} for player {player} has no legal option")
 
 
+#: the most times one loop of the rules may run (between two decisions, for a loop that asks
+#: none): a bound on runaway rules (`while true: pass`), far above what a game needs
+MAX_LOOP: Final = 1_000_000
+
+
+def _endless_loop() -> NoReturn:
+    raise RulesError(f"a loop ran {MAX_LOOP:,} times (an endless loop?)")
+
+
 def _turn_limit(S: list[Any], origin: str) -> NoReturn:
     raise TurnLimit(
         f"game runs endlessly: turn {S[_TURN]} exceeds the limit of {S[_LIMIT]}", origin
@@ -1787,7 +1796,11 @@ class WestphaliaRules:
         S[self.o_e_area__claims + v_a] = tuple(
             [v_c_2 for v_c_2 in S[self.o_e_area__claims + v_a] if v_c_2 != v_q]
         )
+        _runs0 = 0
         while v_n > 0:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
             S[self.o_e_area__claims + v_a] = tuple([*S[self.o_e_area__claims + v_a], *[v_q]])
             v_n -= 1
 
@@ -1896,7 +1909,11 @@ class WestphaliaRules:
         else:
             S[self.o_g_turn_over] = False
             S[self.o_g_moves] = max(0, 0)
+            _runs0 = 0
             while not S[self.o_g_turn_over]:
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
                 v_acts = [v_k for v_k in self.all_action if self.f_action_ok(S, v_k, v_x)]
                 v_k_2 = _pick(R, v_acts)
                 if v_k_2 == self.k_action__march:
@@ -2135,7 +2152,11 @@ class WestphaliaRules:
         "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:743:1]"
         v_w_passes = 0
         v_w_round = 0
+        _runs0 = 0
         while v_w_passes < len(v_w_seats) and v_w_round < v_w_rounds:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
             v_w_round += 1
             for v_w_p in v_w_seats:
                 if v_w_passes < len(v_w_seats):
@@ -2280,7 +2301,11 @@ class WestphaliaRules:
         "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:76:3]"
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
+        _runs0 = 0
         while v_a == v_b:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
             v_a = _roll(S, 6)
             v_b = _roll(S, 6)
         v_n = min(v_a, v_b)
@@ -2365,7 +2390,11 @@ class WestphaliaRules:
             pass
         S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
         S[self.o_p_unrest_pick + self.k_player__france] = min(max(0, 0), 2)
+        _runs0 = 0
         while v_n > 0 and len(S[self.o_g_unrest_deck]) > 0:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
             v_n -= 1
             S[self.o_p_units + self.k_player__sweden] = min(
                 max(S[self.o_p_units + self.k_player__sweden] - 1, 0), 64
@@ -2410,6 +2439,7 @@ class WestphaliaRules:
 
     def r_activate(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
         "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:603:3]"
+        v__runs: Any = None
         v_acts: Any = None
         v_k_2: Any = None
         v_dest: Any = None
@@ -2426,9 +2456,13 @@ class WestphaliaRules:
             if pc == 1:
                 S[self.o_g_turn_over] = False
                 S[self.o_g_moves] = max(0, 0)
+                v__runs = 0
                 pc = 2
             if pc == 2:
                 if not S[self.o_g_turn_over]:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
                     pc = 3
                 else:
                     pc = 19
@@ -2437,11 +2471,11 @@ class WestphaliaRules:
                 pc = 4
             if pc == 4:
                 if F is not None:
-                    v_x, v_acts = F[2:]
+                    v_x, v__runs, v_acts = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (5, 5, v_x, v_acts),
+                    (5, 5, v_x, v__runs, v_acts),
                     self.s_e_army__owner[v_x],
                     4,
                     tuple(v_acts),
@@ -2449,7 +2483,7 @@ class WestphaliaRules:
                 )
             if pc == 5:
                 if F is not None:
-                    v_x, v_acts = F[2:]
+                    v_x, v__runs, v_acts = F[2:]
                     F = None
                 v_k_2 = v
                 if v_k_2 == self.k_action__march:
@@ -2463,11 +2497,11 @@ class WestphaliaRules:
                     continue
             if pc == 6:
                 if F is not None:
-                    (v_x,) = F[2:]
+                    v_x, v__runs = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (5, 7, v_x),
+                    (5, 7, v_x, v__runs),
                     self.s_e_army__owner[v_x],
                     5,
                     tuple(
@@ -2507,7 +2541,7 @@ class WestphaliaRules:
                 )
             if pc == 7:
                 if F is not None:
-                    (v_x,) = F[2:]
+                    v_x, v__runs = F[2:]
                     F = None
                 v_dest = v
                 S[self.o_e_army__location + v_x] = v_dest
@@ -2529,11 +2563,11 @@ class WestphaliaRules:
                     continue
             if pc == 8:
                 if self.r_battle(S, None, None, v_x, v_foes) is SUSPEND:
-                    return _wait(S, (5, 9, v_x, v_foes))
+                    return _wait(S, (5, 9, v_x, v__runs, v_foes))
                 pc = 9
             if pc == 9:
                 if F is not None:
-                    v_x, v_foes = F[2:]
+                    v_x, v__runs, v_foes = F[2:]
                     F = None
                 if S[self.o_g_attacker_won]:
                     pc = 10
@@ -2547,22 +2581,22 @@ class WestphaliaRules:
                     )
                     is SUSPEND
                 ):
-                    return _wait(S, (5, 12, v_x))
+                    return _wait(S, (5, 12, v_x, v__runs))
                 pc = 12
             if pc == 12:
                 if F is not None:
-                    (v_x,) = F[2:]
+                    v_x, v__runs = F[2:]
                     F = None
                 S[self.o_g_turn_over] = True
                 pc = 2
                 continue
             if pc == 14:
                 if F is not None:
-                    (v_x,) = F[2:]
+                    v_x, v__runs = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (5, 15, v_x),
+                    (5, 15, v_x, v__runs),
                     self.s_e_army__owner[v_x],
                     6,
                     tuple(
@@ -2576,7 +2610,7 @@ class WestphaliaRules:
                 )
             if pc == 15:
                 if F is not None:
-                    (v_x,) = F[2:]
+                    v_x, v__runs = F[2:]
                     F = None
                 v_q = v
                 _log(S, 30, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
@@ -2584,11 +2618,11 @@ class WestphaliaRules:
                     self.r_intercept(S, None, None, v_x, v_q, S[self.o_e_army__location + v_x])
                     is SUSPEND
                 ):
-                    return _wait(S, (5, 16, v_x, v_q))
+                    return _wait(S, (5, 16, v_x, v__runs, v_q))
                 pc = 16
             if pc == 16:
                 if F is not None:
-                    v_x, v_q = F[2:]
+                    v_x, v__runs, v_q = F[2:]
                     F = None
                 if S[self.o_g_intercepted]:
                     S[self.o_g_turn_over] = True
@@ -3125,6 +3159,7 @@ class WestphaliaRules:
         "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:743:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
+        v__runs: Any = None
         v__it: Any = None
         v__i: Any = None
         v_w_p: Any = None
@@ -3140,9 +3175,13 @@ class WestphaliaRules:
             if pc == 0:
                 v_w_passes = 0
                 v_w_round = 0
+                v__runs = 0
                 pc = 1
             if pc == 1:
                 if v_w_passes < len(v_w_seats) and v_w_round < v_w_rounds:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
                     pc = 2
                 else:
                     pc = 17
@@ -3167,18 +3206,50 @@ class WestphaliaRules:
                     continue
             if pc == 5:
                 if F is not None:
-                    v_w_seats, v_w_rounds, v_w_passes, v_w_round, v__it, v__i, v_w_p, v_w_q = F[2:]
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ) = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (8, 6, v_w_seats, v_w_rounds, v_w_passes, v_w_round, v__it, v__i, v_w_p, v_w_q),
+                    (
+                        8,
+                        6,
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ),
                     v_w_p,
                     9,
                     _offers(self, S, v_w_p, v_w_seats),
                 )
             if pc == 6:
                 if F is not None:
-                    v_w_seats, v_w_rounds, v_w_passes, v_w_round, v__it, v__i, v_w_p, v_w_q = F[2:]
+                    (
+                        v_w_seats,
+                        v_w_rounds,
+                        v_w_passes,
+                        v_w_round,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_w_p,
+                        v_w_q,
+                    ) = F[2:]
                     F = None
                 v_w_offer = v
                 if v_w_offer is None:
@@ -3219,6 +3290,7 @@ class WestphaliaRules:
                         v_w_rounds,
                         v_w_passes,
                         v_w_round,
+                        v__runs,
                         v__it,
                         v__i,
                         v_w_p,
@@ -3238,6 +3310,7 @@ class WestphaliaRules:
                         v_w_rounds,
                         v_w_passes,
                         v_w_round,
+                        v__runs,
                         v__it,
                         v__i,
                         v_w_p,
@@ -3259,6 +3332,7 @@ class WestphaliaRules:
                         v_w_rounds,
                         v_w_passes,
                         v_w_round,
+                        v__runs,
                         v__it,
                         v__i,
                         v_w_p,
@@ -3501,7 +3575,11 @@ class WestphaliaRules:
             if pc == 0:
                 v_a = _roll(S, 6)
                 v_b = _roll(S, 6)
+                _runs0 = 0
                 while v_a == v_b:
+                    _runs0 += 1
+                    if _runs0 > MAX_LOOP:
+                        _endless_loop()
                     _log(S, 63, (v_a, v_b))
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
@@ -3690,6 +3768,7 @@ class WestphaliaRules:
         v_p: Any = None
         v_k: Any = None
         v_n: Any = None
+        v__runs: Any = None
         v_k_2: Any = None
         v_taken: Any = None
         v__it: Any = None
@@ -3741,9 +3820,13 @@ class WestphaliaRules:
                     )
                 S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
                 S[self.o_p_unrest_pick + self.k_player__france] = min(max(0, 0), 2)
+                v__runs = 0
                 pc = 3
             if pc == 3:
                 if v_n > 0 and len(S[self.o_g_unrest_deck]) > 0:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
                     pc = 4
                 else:
                     pc = 14
@@ -3780,11 +3863,11 @@ class WestphaliaRules:
                     continue
             if pc == 7:
                 if F is not None:
-                    v_n, v_k_2, v__it, v__i, v_p_2 = F[2:]
+                    v_n, v__runs, v_k_2, v__it, v__i, v_p_2 = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (13, 8, v_n, v_k_2, v__it, v__i, v_p_2),
+                    (13, 8, v_n, v__runs, v_k_2, v__it, v__i, v_p_2),
                     v_p_2,
                     15,
                     (True, False),
@@ -3792,7 +3875,7 @@ class WestphaliaRules:
                 )
             if pc == 8:
                 if F is not None:
-                    v_n, v_k_2, v__it, v__i, v_p_2 = F[2:]
+                    v_n, v__runs, v_k_2, v__it, v__i, v_p_2 = F[2:]
                     F = None
                 v_taken = v
                 if v_taken:
@@ -3816,11 +3899,11 @@ class WestphaliaRules:
                     continue
             if pc == 11:
                 if F is not None:
-                    v_n, v_k_2, v_p_2 = F[2:]
+                    v_n, v__runs, v_k_2, v_p_2 = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (13, 12, v_n, v_k_2, v_p_2),
+                    (13, 12, v_n, v__runs, v_k_2, v_p_2),
                     self.k_player__austria,
                     16,
                     (True, False),
@@ -3828,7 +3911,7 @@ class WestphaliaRules:
                 )
             if pc == 12:
                 if F is not None:
-                    v_n, v_k_2, v_p_2 = F[2:]
+                    v_n, v__runs, v_k_2, v_p_2 = F[2:]
                     F = None
                 v_back = v
                 if v_back:
@@ -3854,4 +3937,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "807 rules/westphalia/rules.yaml:169:7\n808 rules/westphalia/rules.yaml:170:11\n833 rules/westphalia/rules.yaml:171:7\n834 rules/westphalia/rules.yaml:172:11\n838 rules/westphalia/rules.yaml:173:7\n842 rules/westphalia/rules.yaml:323:7\n843 rules/westphalia/rules.yaml:324:11\n844 rules/westphalia/rules.yaml:325:7\n845 rules/westphalia/rules.yaml:326:11\n846 rules/westphalia/rules.yaml:327:7\n847 rules/westphalia/rules.yaml:328:11\n848 rules/westphalia/rules.yaml:329:7\n849 rules/westphalia/rules.yaml:330:11\n850 rules/westphalia/rules.yaml:331:7\n851 rules/westphalia/rules.yaml:332:11\n852 rules/westphalia/rules.yaml:333:7\n856 rules/westphalia/rules.yaml:181:7\n866 rules/westphalia/rules.yaml:182:7\n872 rules/westphalia/rules.yaml:229:7\n873 rules/westphalia/rules.yaml:230:11\n880 rules/westphalia/rules.yaml:231:7\n881 rules/westphalia/rules.yaml:232:11\n890 rules/westphalia/rules.yaml:233:7\n896 rules/westphalia/rules.yaml:163:7\n904 rules/westphalia/rules.yaml:157:7\n920 rules/westphalia/rules.yaml:743:1\n950 rules/westphalia/rules.yaml:743:1\n954 rules/westphalia/rules.yaml:743:1\n958 rules/westphalia/rules.yaml:743:1\n962 rules/westphalia/rules.yaml:743:1\n973 rules/westphalia/rules.yaml:743:1\n984 rules/westphalia/rules.yaml:743:1\n992 rules/westphalia/rules.yaml:743:1\n996 rules/westphalia/rules.yaml:743:1\n1007 rules/westphalia/rules.yaml:743:1\n1018 rules/westphalia/rules.yaml:743:1\n1025 rules/westphalia/rules.yaml:743:1\n1029 rules/westphalia/rules.yaml:141:7\n1038 rules/westphalia/rules.yaml:135:7\n1042 rules/westphalia/rules.yaml:303:7\n1043 rules/westphalia/rules.yaml:304:7\n1044 rules/westphalia/rules.yaml:305:11\n1051 rules/westphalia/rules.yaml:306:11\n1059 rules/westphalia/rules.yaml:307:7\n1060 rules/westphalia/rules.yaml:308:11\n1061 rules/westphalia/rules.yaml:309:7\n1062 rules/westphalia/rules.yaml:310:11\n1063 rules/westphalia/rules.yaml:311:7\n1064 rules/westphalia/rules.yaml:312:11\n1065 rules/westphalia/rules.yaml:313:7\n1066 rules/westphalia/rules.yaml:314:11\n1067 rules/westphalia/rules.yaml:315:7\n1071 rules/westphalia/rules.yaml:31:7\n1072 rules/westphalia/rules.yaml:32:11\n1073 rules/westphalia/rules.yaml:33:7\n1074 rules/westphalia/rules.yaml:34:11\n1075 rules/westphalia/rules.yaml:35:7\n1076 rules/westphalia/rules.yaml:36:11\n1077 rules/westphalia/rules.yaml:37:7\n1078 rules/westphalia/rules.yaml:38:11\n1079 rules/westphalia/rules.yaml:39:7\n1087 rules/westphalia/rules.yaml:74:7\n1094 rules/westphalia/rules.yaml:80:7\n1105 rules/westphalia/rules.yaml:105:7\n1112 rules/westphalia/rules.yaml:95:7\n1113 rules/westphalia/rules.yaml:96:11\n1114 rules/westphalia/rules.yaml:97:7\n1126 rules/westphalia/rules.yaml:23:7\n1130 rules/westphalia/rules.yaml:213:7\n1136 rules/westphalia/rules.yaml:205:7\n1140 rules/westphalia/rules.yaml:352:7\n1141 rules/westphalia/rules.yaml:353:7\n1142 rules/westphalia/rules.yaml:354:11\n1146 rules/westphalia/rules.yaml:355:7\n1147 rules/westphalia/rules.yaml:356:11\n1148 rules/westphalia/rules.yaml:357:7\n1149 rules/westphalia/rules.yaml:358:11\n1150 rules/westphalia/rules.yaml:359:11\n1170 rules/westphalia/rules.yaml:360:7\n1171 rules/westphalia/rules.yaml:361:11\n1186 rules/westphalia/rules.yaml:362:7\n1187 rules/westphalia/rules.yaml:363:11\n1188 rules/westphalia/rules.yaml:364:7\n1194 rules/westphalia/rules.yaml:282:7\n1195 rules/westphalia/rules.yaml:283:11\n1200 rules/westphalia/rules.yaml:284:7\n1201 rules/westphalia/rules.yaml:285:11\n1202 rules/westphalia/rules.yaml:286:7\n1203 rules/westphalia/rules.yaml:287:11\n1204 rules/westphalia/rules.yaml:288:11\n1205 rules/westphalia/rules.yaml:289:15\n1206 rules/westphalia/rules.yaml:290:11\n1224 rules/westphalia/rules.yaml:291:7\n1225 rules/westphalia/rules.yaml:292:11\n1240 rules/westphalia/rules.yaml:293:7\n1241 rules/westphalia/rules.yaml:294:11\n1245 rules/westphalia/rules.yaml:295:7\n1252 rules/westphalia/rules.yaml:149:7\n1281 rules/westphalia/rules.yaml:66:7\n1285 rules/westphalia/rules.yaml:87:7\n1294 rules/westphalia/rules.yaml:55:7\n1295 rules/westphalia/rules.yaml:56:11\n1296 rules/westphalia/rules.yaml:57:15\n1297 rules/westphalia/rules.yaml:58:11\n1298 rules/westphalia/rules.yaml:59:7\n1302 rules/westphalia/rules.yaml:375:7\n1303 rules/westphalia/rules.yaml:376:7\n1304 rules/westphalia/rules.yaml:377:11\n1305 rules/westphalia/rules.yaml:378:7\n1306 rules/westphalia/rules.yaml:379:11\n1313 rules/westphalia/rules.yaml:380:7\n1314 rules/westphalia/rules.yaml:381:11\n1321 rules/westphalia/rules.yaml:382:7\n1322 rules/westphalia/rules.yaml:383:11\n1323 rules/westphalia/rules.yaml:384:7\n1327 rules/westphalia/rules.yaml:127:7\n1331 rules/westphalia/rules.yaml:342:7\n1338 rules/westphalia/rules.yaml:343:7\n1343 rules/westphalia/rules.yaml:344:7\n1359 rules/westphalia/rules.yaml:345:7\n1370 rules/westphalia/rules.yaml:199:7\n1374 rules/westphalia/rules.yaml:190:7\n1401 rules/westphalia/rules.yaml:191:7\n1402 rules/westphalia/rules.yaml:192:11\n1411 rules/westphalia/rules.yaml:193:7\n1419 rules/westphalia/rules.yaml:241:7\n1420 rules/westphalia/rules.yaml:242:7\n1421 rules/westphalia/rules.yaml:243:11\n1422 rules/westphalia/rules.yaml:244:15\n1425 rules/westphalia/rules.yaml:245:19\n1426 rules/westphalia/rules.yaml:246:19\n1430 rules/westphalia/rules.yaml:247:23\n1431 rules/westphalia/rules.yaml:248:7\n1432 rules/westphalia/rules.yaml:249:11\n1443 rules/westphalia/rules.yaml:250:7\n1444 rules/westphalia/rules.yaml:251:11\n1455 rules/westphalia/rules.yaml:252:7\n1456 rules/westphalia/rules.yaml:253:11\n1462 rules/westphalia/rules.yaml:254:7\n1468 rules/westphalia/rules.yaml:255:7\n1475 rules/westphalia/rules.yaml:256:7\n1476 rules/westphalia/rules.yaml:257:11\n1477 rules/westphalia/rules.yaml:258:7\n1478 rules/westphalia/rules.yaml:259:11\n1479 rules/westphalia/rules.yaml:260:7\n1483 rules/westphalia/rules.yaml:112:7\n1491 rules/westphalia/rules.yaml:268:7\n1492 rules/westphalia/rules.yaml:269:11\n1493 rules/westphalia/rules.yaml:270:7\n1494 rules/westphalia/rules.yaml:271:11\n1495 rules/westphalia/rules.yaml:272:7\n1496 rules/westphalia/rules.yaml:273:11\n1499 rules/westphalia/rules.yaml:274:7\n1503 rules/westphalia/rules.yaml:221:7\n1513 rules/westphalia/rules.yaml:47:7\n1519 rules/westphalia/rules.yaml:120:7\n1535 rules/westphalia/rules.yaml:390:7\n1539 rules/westphalia/rules.yaml:781:9\n1543 rules/westphalia/rules.yaml:788:9\n1546 rules/westphalia/rules.yaml:789:9\n1552 rules/westphalia/rules.yaml:764:9\n1553 rules/westphalia/rules.yaml:765:9\n1557 rules/westphalia/rules.yaml:802:9\n1563 rules/westphalia/rules.yaml:803:9\n1567 rules/westphalia/rules.yaml:831:9\n1571 rules/westphalia/rules.yaml:824:9\n1575 rules/westphalia/rules.yaml:796:9\n1579 rules/westphalia/rules.yaml:771:9\n1580 rules/westphalia/rules.yaml:772:9\n1584 rules/westphalia/rules.yaml:817:9\n1588 rules/westphalia/rules.yaml:810:9\n1592 rules/westphalia/rules.yaml:743:1\n1595 rules/westphalia/rules.yaml:743:1\n1601 rules/westphalia/rules.yaml:757:9\n1602 rules/westphalia/rules.yaml:758:9\n1606 rules/westphalia/rules.yaml:696:7\n1607 rules/westphalia/rules.yaml:697:7\n1608 rules/westphalia/rules.yaml:698:7\n1609 rules/westphalia/rules.yaml:699:7\n1610 rules/westphalia/rules.yaml:700:11\n1612 rules/westphalia/rules.yaml:702:11\n1613 rules/westphalia/rules.yaml:703:11\n1614 rules/westphalia/rules.yaml:704:11\n1615 rules/westphalia/rules.yaml:705:15\n1616 rules/westphalia/rules.yaml:706:7\n1617 rules/westphalia/rules.yaml:707:11\n1618 rules/westphalia/rules.yaml:708:15\n1636 rules/westphalia/rules.yaml:710:15\n1647 rules/westphalia/rules.yaml:711:7\n1648 rules/westphalia/rules.yaml:712:11\n1649 rules/westphalia/rules.yaml:713:7\n1650 rules/westphalia/rules.yaml:714:11\n1668 rules/westphalia/rules.yaml:715:7\n1669 rules/westphalia/rules.yaml:716:11\n1678 rules/westphalia/rules.yaml:460:7\n1679 rules/westphalia/rules.yaml:461:11\n1681 rules/westphalia/rules.yaml:463:11\n1682 rules/westphalia/rules.yaml:464:11\n1683 rules/westphalia/rules.yaml:465:15\n1684 rules/westphalia/rules.yaml:466:15\n1686 rules/westphalia/rules.yaml:468:15\n1689 rules/westphalia/rules.yaml:469:15\n1692 rules/westphalia/rules.yaml:470:15\n1693 rules/westphalia/rules.yaml:471:15\n1697 rules/westphalia/flow.yaml:201:7\n1698 rules/westphalia/flow.yaml:202:11\n1699 rules/westphalia/flow.yaml:203:11\n1703 rules/westphalia/rules.yaml:407:7\n1708 rules/westphalia/rules.yaml:408:11\n1709 rules/westphalia/rules.yaml:409:11\n1711 rules/westphalia/rules.yaml:411:11\n1715 rules/westphalia/rules.yaml:416:7\n1716 rules/westphalia/rules.yaml:417:11\n1717 rules/westphalia/rules.yaml:418:11\n1721 rules/westphalia/rules.yaml:445:7\n1722 rules/westphalia/rules.yaml:446:7\n1729 rules/westphalia/rules.yaml:447:7\n1736 rules/westphalia/rules.yaml:448:7\n1737 rules/westphalia/rules.yaml:449:11\n1741 rules/westphalia/rules.yaml:450:15\n1747 rules/westphalia/rules.yaml:451:15\n1748 rules/westphalia/rules.yaml:452:15\n1749 rules/westphalia/rules.yaml:453:7\n1753 rules/westphalia/rules.yaml:478:7\n1754 rules/westphalia/rules.yaml:479:11\n1771 rules/westphalia/rules.yaml:480:15\n1772 rules/westphalia/rules.yaml:481:15\n1773 rules/westphalia/rules.yaml:482:15\n1777 rules/westphalia/rules.yaml:396:7\n1778 rules/westphalia/rules.yaml:397:7\n1779 rules/westphalia/rules.yaml:398:11\n1781 rules/westphalia/rules.yaml:400:11\n1782 rules/westphalia/rules.yaml:401:7\n1786 rules/westphalia/rules.yaml:424:7\n1787 rules/westphalia/rules.yaml:425:7\n1790 rules/westphalia/rules.yaml:426:7\n1791 rules/westphalia/rules.yaml:427:11\n1792 rules/westphalia/rules.yaml:428:11\n1796 rules/westphalia/rules.yaml:435:7\n1797 rules/westphalia/rules.yaml:436:11\n1798 rules/westphalia/rules.yaml:437:7\n1799 rules/westphalia/rules.yaml:438:11\n1803 rules/westphalia/flow.yaml:52:7\n1804 rules/westphalia/flow.yaml:53:11\n1810 rules/westphalia/flow.yaml:54:11\n1811 rules/westphalia/flow.yaml:55:11\n1812 rules/westphalia/flow.yaml:56:11\n1816 rules/westphalia/flow.yaml:103:7\n1817 rules/westphalia/flow.yaml:104:11\n1818 rules/westphalia/flow.yaml:105:11\n1820 rules/westphalia/flow.yaml:107:11\n1821 rules/westphalia/flow.yaml:108:11\n1822 rules/westphalia/flow.yaml:109:15\n1823 rules/westphalia/flow.yaml:110:15\n1825 rules/westphalia/flow.yaml:112:15\n1828 rules/westphalia/flow.yaml:113:15\n1832 rules/westphalia/flow.yaml:34:7\n1833 rules/westphalia/flow.yaml:35:7\n1834 rules/westphalia/flow.yaml:36:7\n1835 rules/westphalia/flow.yaml:37:11\n1839 rules/westphalia/flow.yaml:38:11\n1840 rules/westphalia/flow.yaml:39:7\n1841 rules/westphalia/flow.yaml:40:7\n1845 rules/westphalia/flow.yaml:119:7\n1846 rules/westphalia/flow.yaml:120:7\n1847 rules/westphalia/flow.yaml:121:11\n1848 rules/westphalia/flow.yaml:122:11\n1849 rules/westphalia/flow.yaml:123:11\n1850 rules/westphalia/flow.yaml:124:15\n1852 rules/westphalia/flow.yaml:126:11\n1853 rules/westphalia/flow.yaml:127:7\n1854 rules/westphalia/flow.yaml:128:7\n1857 rules/westphalia/flow.yaml:129:7\n1858 rules/westphalia/flow.yaml:130:11\n1862 rules/westphalia/rules.yaml:723:7\n1870 rules/westphalia/rules.yaml:724:11\n1871 rules/westphalia/rules.yaml:725:11\n1872 rules/westphalia/rules.yaml:726:15\n1874 rules/westphalia/rules.yaml:728:15\n1875 rules/westphalia/rules.yaml:729:7\n1876 rules/westphalia/rules.yaml:730:11\n1878 rules/westphalia/rules.yaml:731:11\n1879 rules/westphalia/rules.yaml:732:7\n1880 rules/westphalia/rules.yaml:733:7\n1881 rules/westphalia/rules.yaml:734:11\n1883 rules/westphalia/rules.yaml:736:11\n1884 rules/westphalia/rules.yaml:737:15\n1885 rules/westphalia/rules.yaml:738:15\n1886 rules/westphalia/rules.yaml:739:11\n1887 rules/westphalia/rules.yaml:740:11\n1890 rules/westphalia/rules.yaml:741:11\n1894 rules/westphalia/rules.yaml:608:7\n1897 rules/westphalia/rules.yaml:611:11\n1898 rules/westphalia/rules.yaml:612:11\n1899 rules/westphalia/rules.yaml:613:11\n1900 rules/westphalia/rules.yaml:614:15\n1901 rules/westphalia/rules.yaml:615:15\n1902 rules/westphalia/rules.yaml:616:15\n1903 rules/westphalia/rules.yaml:617:19\n1937 rules/westphalia/rules.yaml:618:19\n1938 rules/westphalia/rules.yaml:619:19\n1939 rules/westphalia/rules.yaml:621:19\n1948 rules/westphalia/rules.yaml:622:19\n1949 rules/westphalia/rules.yaml:623:23\n1950 rules/westphalia/rules.yaml:624:23\n1951 rules/westphalia/rules.yaml:625:27\n1955 rules/westphalia/rules.yaml:627:27\n1956 rules/westphalia/rules.yaml:628:23\n1958 rules/westphalia/rules.yaml:630:19\n1966 rules/westphalia/rules.yaml:632:19\n1967 rules/westphalia/rules.yaml:633:19\n1968 rules/westphalia/rules.yaml:634:23\n1969 rules/westphalia/rules.yaml:635:23\n1972 rules/westphalia/rules.yaml:636:27\n1975 rules/westphalia/rules.yaml:637:27\n1979 rules/westphalia/rules.yaml:640:23\n1982 rules/westphalia/rules.yaml:641:23\n1986 rules/westphalia/rules.yaml:644:19\n1990 rules/westphalia/rules.yaml:675:7\n1995 rules/westphalia/rules.yaml:676:7\n1996 rules/westphalia/rules.yaml:677:7\n1997 rules/westphalia/rules.yaml:678:11\n1998 rules/westphalia/rules.yaml:679:11\n2000 rules/westphalia/rules.yaml:681:11\n2003 rules/westphalia/rules.yaml:682:11\n2004 rules/westphalia/rules.yaml:683:15\n2007 rules/westphalia/rules.yaml:684:7\n2008 rules/westphalia/rules.yaml:685:7\n2009 rules/westphalia/rules.yaml:686:7\n2011 rules/westphalia/rules.yaml:688:7\n2016 rules/westphalia/rules.yaml:517:7\n2017 rules/westphalia/rules.yaml:518:7\n2018 rules/westphalia/rules.yaml:519:7\n2019 rules/westphalia/rules.yaml:520:7\n2020 rules/westphalia/rules.yaml:521:11\n2021 rules/westphalia/rules.yaml:522:11\n2022 rules/westphalia/rules.yaml:523:15\n2023 rules/westphalia/rules.yaml:524:15\n2024 rules/westphalia/rules.yaml:525:19\n2025 rules/westphalia/rules.yaml:527:7\n2026 rules/westphalia/rules.yaml:528:7\n2027 rules/westphalia/rules.yaml:529:11\n2028 rules/westphalia/rules.yaml:530:11\n2030 rules/westphalia/rules.yaml:532:11\n2031 rules/westphalia/rules.yaml:533:11\n2032 rules/westphalia/rules.yaml:534:11\n2033 rules/westphalia/rules.yaml:535:11\n2034 rules/westphalia/rules.yaml:536:11\n2035 rules/westphalia/rules.yaml:537:11\n2036 rules/westphalia/rules.yaml:538:11\n2037 rules/westphalia/rules.yaml:539:11\n2038 rules/westphalia/rules.yaml:541:15\n2042 rules/westphalia/rules.yaml:543:15\n2043 rules/westphalia/rules.yaml:544:15\n2044 rules/westphalia/rules.yaml:546:15\n2047 rules/westphalia/rules.yaml:547:15\n2048 rules/westphalia/rules.yaml:548:19\n2051 rules/westphalia/rules.yaml:549:11\n2052 rules/westphalia/rules.yaml:550:15\n2053 rules/westphalia/rules.yaml:551:19\n2054 rules/westphalia/rules.yaml:552:15\n2055 rules/westphalia/rules.yaml:553:15\n2056 rules/westphalia/rules.yaml:554:19\n2057 rules/westphalia/rules.yaml:556:15\n2058 rules/westphalia/rules.yaml:557:19\n2060 rules/westphalia/rules.yaml:559:15\n2061 rules/westphalia/rules.yaml:560:15\n2062 rules/westphalia/rules.yaml:561:19\n2063 rules/westphalia/rules.yaml:562:15\n2064 rules/westphalia/rules.yaml:563:19\n2065 rules/westphalia/rules.yaml:565:15\n2069 rules/westphalia/rules.yaml:572:7\n2074 rules/westphalia/rules.yaml:573:7\n2075 rules/westphalia/rules.yaml:574:11\n2076 rules/westphalia/rules.yaml:575:11\n2077 rules/westphalia/rules.yaml:576:15\n2080 rules/westphalia/rules.yaml:577:15\n2084 rules/westphalia/rules.yaml:588:7\n2085 rules/westphalia/rules.yaml:589:7\n2086 rules/westphalia/rules.yaml:590:7\n2087 rules/westphalia/rules.yaml:591:11\n2091 rules/westphalia/rules.yaml:592:15\n2092 rules/westphalia/rules.yaml:593:19\n2102 rules/westphalia/rules.yaml:594:23\n2103 rules/westphalia/rules.yaml:595:23\n2104 rules/westphalia/rules.yaml:596:27\n2105 rules/westphalia/rules.yaml:598:27\n2106 rules/westphalia/rules.yaml:599:27\n2107 rules/westphalia/rules.yaml:600:27\n2108 rules/westphalia/rules.yaml:601:31\n2112 rules/westphalia/rules.yaml:652:7\n2113 rules/westphalia/rules.yaml:653:11\n2114 rules/westphalia/rules.yaml:654:7\n2115 rules/westphalia/rules.yaml:655:7\n2120 rules/westphalia/rules.yaml:656:7\n2123 rules/westphalia/rules.yaml:659:11\n2125 rules/westphalia/rules.yaml:661:11\n2126 rules/westphalia/rules.yaml:662:11\n2127 rules/westphalia/rules.yaml:663:11\n2130 rules/westphalia/rules.yaml:666:15\n2131 rules/westphalia/rules.yaml:667:19\n2132 rules/westphalia/rules.yaml:668:23\n2136 rules/westphalia/rules.yaml:743:1\n2137 rules/westphalia/rules.yaml:743:1\n2138 rules/westphalia/rules.yaml:743:1\n2139 rules/westphalia/rules.yaml:743:1\n2140 rules/westphalia/rules.yaml:743:1\n2141 rules/westphalia/rules.yaml:743:1\n2142 rules/westphalia/rules.yaml:743:1\n2145 rules/westphalia/rules.yaml:743:1\n2146 rules/westphalia/rules.yaml:743:1\n2148 rules/westphalia/rules.yaml:743:1\n2149 rules/westphalia/rules.yaml:743:1\n2150 rules/westphalia/rules.yaml:743:1\n2154 rules/westphalia/rules.yaml:743:1\n2155 rules/westphalia/rules.yaml:743:1\n2156 rules/westphalia/rules.yaml:743:1\n2157 rules/westphalia/rules.yaml:743:1\n2158 rules/westphalia/rules.yaml:743:1\n2159 rules/westphalia/rules.yaml:743:1\n2160 rules/westphalia/rules.yaml:743:1\n2161 rules/westphalia/rules.yaml:743:1\n2162 rules/westphalia/rules.yaml:743:1\n2166 rules/westphalia/rules.yaml:492:7\n2175 rules/westphalia/rules.yaml:493:7\n2194 rules/westphalia/rules.yaml:494:7\n2227 rules/westphalia/rules.yaml:495:7\n2228 rules/westphalia/rules.yaml:496:11\n2234 rules/westphalia/rules.yaml:497:11\n2237 rules/westphalia/rules.yaml:498:7\n2238 rules/westphalia/rules.yaml:499:11\n2239 rules/westphalia/rules.yaml:500:11\n2249 rules/westphalia/rules.yaml:502:11\n2250 rules/westphalia/rules.yaml:503:11\n2256 rules/westphalia/flow.yaml:12:7\n2257 rules/westphalia/flow.yaml:13:7\n2258 rules/westphalia/flow.yaml:14:7\n2259 rules/westphalia/flow.yaml:15:7\n2260 rules/westphalia/flow.yaml:16:7\n2261 rules/westphalia/flow.yaml:17:7\n2262 rules/westphalia/flow.yaml:18:7\n2263 rules/westphalia/flow.yaml:19:7\n2264 rules/westphalia/flow.yaml:20:7\n2265 rules/westphalia/flow.yaml:21:7\n2268 rules/westphalia/flow.yaml:22:7\n2269 rules/westphalia/flow.yaml:23:7\n2271 rules/westphalia/flow.yaml:24:7\n2275 rules/westphalia/flow.yaml:183:7\n2276 rules/westphalia/flow.yaml:184:7\n2277 rules/westphalia/flow.yaml:185:11\n2281 rules/westphalia/flow.yaml:80:7\n2282 rules/westphalia/flow.yaml:81:7\n2283 rules/westphalia/flow.yaml:82:7\n2284 rules/westphalia/flow.yaml:84:11\n2285 rules/westphalia/flow.yaml:85:11\n2286 rules/westphalia/flow.yaml:86:7\n2287 rules/westphalia/flow.yaml:88:7\n2288 rules/westphalia/flow.yaml:89:11\n2289 rules/westphalia/flow.yaml:90:11\n2290 rules/westphalia/flow.yaml:91:15\n2291 rules/westphalia/flow.yaml:92:11\n2292 rules/westphalia/flow.yaml:93:15\n2294 rules/westphalia/flow.yaml:96:15\n2298 rules/westphalia/flow.yaml:191:7\n2299 rules/westphalia/flow.yaml:193:11\n2300 rules/westphalia/flow.yaml:194:15\n2301 rules/westphalia/rules.yaml:743:1\n2302 rules/westphalia/rules.yaml:743:1\n2306 rules/westphalia/flow.yaml:46:7\n2310 rules/westphalia/flow.yaml:62:7\n2329 rules/westphalia/flow.yaml:65:11\n2330 rules/westphalia/flow.yaml:66:15\n2333 rules/westphalia/flow.yaml:68:7\n2337 rules/westphalia/flow.yaml:69:7\n2338 rules/westphalia/flow.yaml:70:11\n2339 rules/westphalia/flow.yaml:71:11\n2342 rules/westphalia/flow.yaml:72:11\n2345 rules/westphalia/flow.yaml:73:11\n2350 rules/westphalia/flow.yaml:139:7\n2351 rules/westphalia/flow.yaml:140:7\n2354 rules/westphalia/flow.yaml:142:11\n2355 rules/westphalia/flow.yaml:143:7\n2361 rules/westphalia/flow.yaml:144:7\n2366 rules/westphalia/flow.yaml:146:7\n2367 rules/westphalia/flow.yaml:147:7\n2368 rules/westphalia/flow.yaml:148:7\n2369 rules/westphalia/flow.yaml:149:11\n2370 rules/westphalia/flow.yaml:150:11\n2373 rules/westphalia/flow.yaml:151:11\n2376 rules/westphalia/flow.yaml:152:11\n2377 rules/westphalia/flow.yaml:153:11\n2380 rules/westphalia/flow.yaml:154:11\n2381 rules/westphalia/flow.yaml:156:11\n2382 rules/westphalia/flow.yaml:157:11\n2383 rules/westphalia/flow.yaml:158:15\n2384 rules/westphalia/flow.yaml:159:19\n2385 rules/westphalia/flow.yaml:160:19\n2386 rules/westphalia/flow.yaml:161:23\n2389 rules/westphalia/flow.yaml:162:23\n2390 rules/westphalia/flow.yaml:163:27\n2392 rules/westphalia/flow.yaml:165:27\n2393 rules/westphalia/flow.yaml:167:11\n2394 rules/westphalia/flow.yaml:168:15\n2395 rules/westphalia/flow.yaml:169:15\n2396 rules/westphalia/flow.yaml:170:19\n2404 rules/westphalia/flow.yaml:171:19\n2405 rules/westphalia/flow.yaml:172:23\n2407 rules/westphalia/flow.yaml:174:23\n2421 rules/westphalia/rules.yaml:608:7\n2422 rules/westphalia/rules.yaml:609:11\n2427 rules/westphalia/rules.yaml:611:11\n2428 rules/westphalia/rules.yaml:612:11\n2429 rules/westphalia/rules.yaml:613:11\n2436 rules/westphalia/rules.yaml:614:15\n2437 rules/westphalia/rules.yaml:615:15\n2455 rules/westphalia/rules.yaml:616:15\n2460 rules/westphalia/rules.yaml:644:19\n2461 rules/westphalia/rules.yaml:645:19\n2468 rules/westphalia/rules.yaml:617:19\n2513 rules/westphalia/rules.yaml:618:19\n2514 rules/westphalia/rules.yaml:619:19\n2515 rules/westphalia/rules.yaml:620:19\n2516 rules/westphalia/rules.yaml:621:19\n2525 rules/westphalia/rules.yaml:622:19\n2531 rules/westphalia/rules.yaml:623:23\n2538 rules/westphalia/rules.yaml:624:23\n2541 rules/westphalia/rules.yaml:627:27\n2544 rules/westphalia/rules.yaml:625:27\n2556 rules/westphalia/rules.yaml:628:23\n2563 rules/westphalia/rules.yaml:630:19\n2582 rules/westphalia/rules.yaml:631:19\n2583 rules/westphalia/rules.yaml:632:19\n2593 rules/westphalia/rules.yaml:633:19\n2594 rules/westphalia/rules.yaml:634:23\n2595 rules/westphalia/rules.yaml:635:23\n2598 rules/westphalia/rules.yaml:636:27\n2601 rules/westphalia/rules.yaml:637:27\n2604 rules/westphalia/rules.yaml:638:27\n2610 rules/westphalia/rules.yaml:640:23\n2613 rules/westphalia/rules.yaml:641:23\n2616 rules/westphalia/rules.yaml:642:23\n2632 rules/westphalia/rules.yaml:675:7\n2637 rules/westphalia/rules.yaml:676:7\n2638 rules/westphalia/rules.yaml:677:7\n2639 rules/westphalia/rules.yaml:678:11\n2640 rules/westphalia/rules.yaml:679:11\n2650 rules/westphalia/rules.yaml:681:11\n2663 rules/westphalia/rules.yaml:682:11\n2664 rules/westphalia/rules.yaml:683:15\n2669 rules/westphalia/rules.yaml:684:7\n2670 rules/westphalia/rules.yaml:685:7\n2671 rules/westphalia/rules.yaml:686:7\n2672 rules/westphalia/rules.yaml:687:11\n2673 rules/westphalia/rules.yaml:688:7\n2674 rules/westphalia/rules.yaml:689:11\n2703 rules/westphalia/rules.yaml:517:7\n2704 rules/westphalia/rules.yaml:518:7\n2705 rules/westphalia/rules.yaml:519:7\n2706 rules/westphalia/rules.yaml:520:7\n2717 rules/westphalia/rules.yaml:521:11\n2718 rules/westphalia/rules.yaml:522:11\n2740 rules/westphalia/rules.yaml:523:15\n2781 rules/westphalia/rules.yaml:524:15\n2782 rules/westphalia/rules.yaml:525:19\n2783 rules/westphalia/rules.yaml:526:19\n2787 rules/westphalia/rules.yaml:527:7\n2790 rules/westphalia/rules.yaml:528:7\n2791 rules/westphalia/rules.yaml:529:11\n2792 rules/westphalia/rules.yaml:530:11\n2797 rules/westphalia/rules.yaml:532:11\n2798 rules/westphalia/rules.yaml:533:11\n2799 rules/westphalia/rules.yaml:534:11\n2800 rules/westphalia/rules.yaml:535:11\n2801 rules/westphalia/rules.yaml:536:11\n2802 rules/westphalia/rules.yaml:537:11\n2803 rules/westphalia/rules.yaml:538:11\n2804 rules/westphalia/rules.yaml:539:11\n2805 rules/westphalia/rules.yaml:540:15\n2820 rules/westphalia/rules.yaml:541:15\n2824 rules/westphalia/rules.yaml:543:15\n2825 rules/westphalia/rules.yaml:544:15\n2826 rules/westphalia/rules.yaml:545:15\n2843 rules/westphalia/rules.yaml:546:15\n2846 rules/westphalia/rules.yaml:547:15\n2847 rules/westphalia/rules.yaml:548:19\n2850 rules/westphalia/rules.yaml:549:11\n2855 rules/westphalia/rules.yaml:550:15\n2856 rules/westphalia/rules.yaml:551:19\n2857 rules/westphalia/rules.yaml:552:15\n2858 rules/westphalia/rules.yaml:553:15\n2859 rules/westphalia/rules.yaml:554:19\n2860 rules/westphalia/rules.yaml:555:19\n2861 rules/westphalia/rules.yaml:556:15\n2875 rules/westphalia/rules.yaml:557:19\n2880 rules/westphalia/rules.yaml:559:15\n2881 rules/westphalia/rules.yaml:560:15\n2882 rules/westphalia/rules.yaml:561:19\n2883 rules/westphalia/rules.yaml:562:15\n2884 rules/westphalia/rules.yaml:563:19\n2885 rules/westphalia/rules.yaml:564:19\n2886 rules/westphalia/rules.yaml:565:15\n2902 rules/westphalia/rules.yaml:572:7\n2907 rules/westphalia/rules.yaml:573:7\n2915 rules/westphalia/rules.yaml:574:11\n2928 rules/westphalia/rules.yaml:575:11\n2929 rules/westphalia/rules.yaml:576:15\n2932 rules/westphalia/rules.yaml:577:15\n2933 rules/westphalia/rules.yaml:578:15\n2953 rules/westphalia/rules.yaml:588:7\n2954 rules/westphalia/rules.yaml:589:7\n2955 rules/westphalia/rules.yaml:590:7\n2966 rules/westphalia/rules.yaml:591:11\n2975 rules/westphalia/rules.yaml:592:15\n2987 rules/westphalia/rules.yaml:593:19\n3005 rules/westphalia/rules.yaml:594:23\n3018 rules/westphalia/rules.yaml:595:23\n3024 rules/westphalia/rules.yaml:596:27\n3025 rules/westphalia/rules.yaml:597:27\n3026 rules/westphalia/rules.yaml:598:27\n3027 rules/westphalia/rules.yaml:599:27\n3034 rules/westphalia/rules.yaml:600:27\n3035 rules/westphalia/rules.yaml:601:31\n3051 rules/westphalia/rules.yaml:652:7\n3052 rules/westphalia/rules.yaml:653:11\n3053 rules/westphalia/rules.yaml:654:7\n3054 rules/westphalia/rules.yaml:655:7\n3059 rules/westphalia/rules.yaml:656:7\n3060 rules/westphalia/rules.yaml:657:11\n3067 rules/westphalia/rules.yaml:659:11\n3074 rules/westphalia/rules.yaml:661:11\n3080 rules/westphalia/rules.yaml:662:11\n3087 rules/westphalia/rules.yaml:663:11\n3088 rules/westphalia/rules.yaml:664:15\n3093 rules/westphalia/rules.yaml:666:15\n3107 rules/westphalia/rules.yaml:667:19\n3113 rules/westphalia/rules.yaml:668:23\n3141 rules/westphalia/rules.yaml:743:1\n3142 rules/westphalia/rules.yaml:743:1\n3143 rules/westphalia/rules.yaml:743:1\n3150 rules/westphalia/rules.yaml:743:1\n3151 rules/westphalia/rules.yaml:743:1\n3163 rules/westphalia/rules.yaml:743:1\n3172 rules/westphalia/rules.yaml:743:1\n3184 rules/westphalia/rules.yaml:743:1\n3185 rules/westphalia/rules.yaml:743:1\n3191 rules/westphalia/rules.yaml:743:1\n3192 rules/westphalia/rules.yaml:743:1\n3193 rules/westphalia/rules.yaml:743:1\n3194 rules/westphalia/rules.yaml:743:1\n3195 rules/westphalia/rules.yaml:743:1\n3197 rules/westphalia/rules.yaml:743:1\n3198 rules/westphalia/rules.yaml:743:1\n3199 rules/westphalia/rules.yaml:743:1\n3210 rules/westphalia/rules.yaml:743:1\n3232 rules/westphalia/rules.yaml:743:1\n3273 rules/westphalia/rules.yaml:743:1\n3274 rules/westphalia/rules.yaml:743:1\n3275 rules/westphalia/rules.yaml:743:1\n3279 rules/westphalia/rules.yaml:743:1\n3280 rules/westphalia/rules.yaml:743:1\n3281 rules/westphalia/rules.yaml:743:1\n3282 rules/westphalia/rules.yaml:743:1\n3297 rules/westphalia/rules.yaml:492:7\n3306 rules/westphalia/rules.yaml:493:7\n3325 rules/westphalia/rules.yaml:494:7\n3358 rules/westphalia/rules.yaml:495:7\n3359 rules/westphalia/rules.yaml:496:11\n3365 rules/westphalia/rules.yaml:497:11\n3368 rules/westphalia/rules.yaml:498:7\n3371 rules/westphalia/rules.yaml:505:11\n3377 rules/westphalia/rules.yaml:499:11\n3390 rules/westphalia/rules.yaml:500:11\n3400 rules/westphalia/rules.yaml:501:11\n3401 rules/westphalia/rules.yaml:502:11\n3402 rules/westphalia/rules.yaml:503:11\n3416 rules/westphalia/flow.yaml:12:7\n3417 rules/westphalia/flow.yaml:13:7\n3418 rules/westphalia/flow.yaml:14:7\n3419 rules/westphalia/flow.yaml:15:7\n3420 rules/westphalia/flow.yaml:16:7\n3421 rules/westphalia/flow.yaml:17:7\n3422 rules/westphalia/flow.yaml:18:7\n3425 rules/westphalia/flow.yaml:19:7\n3426 rules/westphalia/flow.yaml:20:7\n3429 rules/westphalia/flow.yaml:21:7\n3434 rules/westphalia/flow.yaml:22:7\n3445 rules/westphalia/flow.yaml:23:7\n3447 rules/westphalia/flow.yaml:24:7\n3448 rules/westphalia/flow.yaml:25:7\n3459 rules/westphalia/flow.yaml:183:7\n3469 rules/westphalia/flow.yaml:184:7\n3483 rules/westphalia/flow.yaml:185:11\n3502 rules/westphalia/flow.yaml:80:7\n3503 rules/westphalia/flow.yaml:81:7\n3504 rules/westphalia/flow.yaml:82:7\n3505 rules/westphalia/flow.yaml:83:11\n3506 rules/westphalia/flow.yaml:84:11\n3507 rules/westphalia/flow.yaml:85:11\n3508 rules/westphalia/flow.yaml:86:7\n3509 rules/westphalia/flow.yaml:87:7\n3510 rules/westphalia/flow.yaml:88:7\n3521 rules/westphalia/flow.yaml:89:11\n3522 rules/westphalia/flow.yaml:90:11\n3530 rules/westphalia/flow.yaml:91:15\n3540 rules/westphalia/flow.yaml:92:11\n3541 rules/westphalia/flow.yaml:93:15\n3542 rules/westphalia/flow.yaml:94:15\n3544 rules/westphalia/flow.yaml:96:15\n3545 rules/westphalia/flow.yaml:97:15\n3560 rules/westphalia/flow.yaml:191:7\n3565 rules/westphalia/flow.yaml:192:11\n3566 rules/westphalia/flow.yaml:193:11\n3580 rules/westphalia/flow.yaml:194:15\n3585 rules/westphalia/rules.yaml:743:1\n3586 rules/westphalia/rules.yaml:743:1\n3593 rules/westphalia/flow.yaml:46:7\n3611 rules/westphalia/flow.yaml:62:7\n3628 rules/westphalia/flow.yaml:63:11\n3649 rules/westphalia/flow.yaml:65:11\n3650 rules/westphalia/flow.yaml:66:15\n3653 rules/westphalia/flow.yaml:67:15\n3654 rules/westphalia/flow.yaml:68:7\n3658 rules/westphalia/flow.yaml:69:7\n3666 rules/westphalia/flow.yaml:70:11\n3674 rules/westphalia/flow.yaml:71:11\n3677 rules/westphalia/flow.yaml:72:11\n3680 rules/westphalia/flow.yaml:73:11\n3681 rules/westphalia/flow.yaml:74:15\n3702 rules/westphalia/flow.yaml:139:7\n3703 rules/westphalia/flow.yaml:140:7\n3723 rules/westphalia/flow.yaml:142:11\n3724 rules/westphalia/flow.yaml:143:7\n3730 rules/westphalia/flow.yaml:144:7\n3734 rules/westphalia/flow.yaml:145:11\n3742 rules/westphalia/flow.yaml:146:7\n3743 rules/westphalia/flow.yaml:147:7\n3744 rules/westphalia/flow.yaml:148:7\n3751 rules/westphalia/flow.yaml:149:11\n3752 rules/westphalia/flow.yaml:150:11\n3755 rules/westphalia/flow.yaml:151:11\n3758 rules/westphalia/flow.yaml:152:11\n3759 rules/westphalia/flow.yaml:153:11\n3762 rules/westphalia/flow.yaml:154:11\n3763 rules/westphalia/flow.yaml:155:11\n3764 rules/westphalia/flow.yaml:156:11\n3765 rules/westphalia/flow.yaml:157:11\n3776 rules/westphalia/flow.yaml:158:15\n3785 rules/westphalia/flow.yaml:159:19\n3798 rules/westphalia/flow.yaml:160:19\n3799 rules/westphalia/flow.yaml:161:23\n3802 rules/westphalia/flow.yaml:162:23\n3803 rules/westphalia/flow.yaml:163:27\n3805 rules/westphalia/flow.yaml:165:27\n3806 rules/westphalia/flow.yaml:166:23\n3812 rules/westphalia/flow.yaml:167:11\n3821 rules/westphalia/flow.yaml:168:15\n3834 rules/westphalia/flow.yaml:169:15\n3835 rules/westphalia/flow.yaml:170:19\n3843 rules/westphalia/flow.yaml:171:19\n3844 rules/westphalia/flow.yaml:172:23\n3846 rules/westphalia/flow.yaml:174:23\n3847 rules/westphalia/flow.yaml:175:19\n3849 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "816 rules/westphalia/rules.yaml:169:7\n817 rules/westphalia/rules.yaml:170:11\n842 rules/westphalia/rules.yaml:171:7\n843 rules/westphalia/rules.yaml:172:11\n847 rules/westphalia/rules.yaml:173:7\n851 rules/westphalia/rules.yaml:323:7\n852 rules/westphalia/rules.yaml:324:11\n853 rules/westphalia/rules.yaml:325:7\n854 rules/westphalia/rules.yaml:326:11\n855 rules/westphalia/rules.yaml:327:7\n856 rules/westphalia/rules.yaml:328:11\n857 rules/westphalia/rules.yaml:329:7\n858 rules/westphalia/rules.yaml:330:11\n859 rules/westphalia/rules.yaml:331:7\n860 rules/westphalia/rules.yaml:332:11\n861 rules/westphalia/rules.yaml:333:7\n865 rules/westphalia/rules.yaml:181:7\n875 rules/westphalia/rules.yaml:182:7\n881 rules/westphalia/rules.yaml:229:7\n882 rules/westphalia/rules.yaml:230:11\n889 rules/westphalia/rules.yaml:231:7\n890 rules/westphalia/rules.yaml:232:11\n899 rules/westphalia/rules.yaml:233:7\n905 rules/westphalia/rules.yaml:163:7\n913 rules/westphalia/rules.yaml:157:7\n929 rules/westphalia/rules.yaml:743:1\n959 rules/westphalia/rules.yaml:743:1\n963 rules/westphalia/rules.yaml:743:1\n967 rules/westphalia/rules.yaml:743:1\n971 rules/westphalia/rules.yaml:743:1\n982 rules/westphalia/rules.yaml:743:1\n993 rules/westphalia/rules.yaml:743:1\n1001 rules/westphalia/rules.yaml:743:1\n1005 rules/westphalia/rules.yaml:743:1\n1016 rules/westphalia/rules.yaml:743:1\n1027 rules/westphalia/rules.yaml:743:1\n1034 rules/westphalia/rules.yaml:743:1\n1038 rules/westphalia/rules.yaml:141:7\n1047 rules/westphalia/rules.yaml:135:7\n1051 rules/westphalia/rules.yaml:303:7\n1052 rules/westphalia/rules.yaml:304:7\n1053 rules/westphalia/rules.yaml:305:11\n1060 rules/westphalia/rules.yaml:306:11\n1068 rules/westphalia/rules.yaml:307:7\n1069 rules/westphalia/rules.yaml:308:11\n1070 rules/westphalia/rules.yaml:309:7\n1071 rules/westphalia/rules.yaml:310:11\n1072 rules/westphalia/rules.yaml:311:7\n1073 rules/westphalia/rules.yaml:312:11\n1074 rules/westphalia/rules.yaml:313:7\n1075 rules/westphalia/rules.yaml:314:11\n1076 rules/westphalia/rules.yaml:315:7\n1080 rules/westphalia/rules.yaml:31:7\n1081 rules/westphalia/rules.yaml:32:11\n1082 rules/westphalia/rules.yaml:33:7\n1083 rules/westphalia/rules.yaml:34:11\n1084 rules/westphalia/rules.yaml:35:7\n1085 rules/westphalia/rules.yaml:36:11\n1086 rules/westphalia/rules.yaml:37:7\n1087 rules/westphalia/rules.yaml:38:11\n1088 rules/westphalia/rules.yaml:39:7\n1096 rules/westphalia/rules.yaml:74:7\n1103 rules/westphalia/rules.yaml:80:7\n1114 rules/westphalia/rules.yaml:105:7\n1121 rules/westphalia/rules.yaml:95:7\n1122 rules/westphalia/rules.yaml:96:11\n1123 rules/westphalia/rules.yaml:97:7\n1135 rules/westphalia/rules.yaml:23:7\n1139 rules/westphalia/rules.yaml:213:7\n1145 rules/westphalia/rules.yaml:205:7\n1149 rules/westphalia/rules.yaml:352:7\n1150 rules/westphalia/rules.yaml:353:7\n1151 rules/westphalia/rules.yaml:354:11\n1155 rules/westphalia/rules.yaml:355:7\n1156 rules/westphalia/rules.yaml:356:11\n1157 rules/westphalia/rules.yaml:357:7\n1158 rules/westphalia/rules.yaml:358:11\n1159 rules/westphalia/rules.yaml:359:11\n1179 rules/westphalia/rules.yaml:360:7\n1180 rules/westphalia/rules.yaml:361:11\n1195 rules/westphalia/rules.yaml:362:7\n1196 rules/westphalia/rules.yaml:363:11\n1197 rules/westphalia/rules.yaml:364:7\n1203 rules/westphalia/rules.yaml:282:7\n1204 rules/westphalia/rules.yaml:283:11\n1209 rules/westphalia/rules.yaml:284:7\n1210 rules/westphalia/rules.yaml:285:11\n1211 rules/westphalia/rules.yaml:286:7\n1212 rules/westphalia/rules.yaml:287:11\n1213 rules/westphalia/rules.yaml:288:11\n1214 rules/westphalia/rules.yaml:289:15\n1215 rules/westphalia/rules.yaml:290:11\n1233 rules/westphalia/rules.yaml:291:7\n1234 rules/westphalia/rules.yaml:292:11\n1249 rules/westphalia/rules.yaml:293:7\n1250 rules/westphalia/rules.yaml:294:11\n1254 rules/westphalia/rules.yaml:295:7\n1261 rules/westphalia/rules.yaml:149:7\n1290 rules/westphalia/rules.yaml:66:7\n1294 rules/westphalia/rules.yaml:87:7\n1303 rules/westphalia/rules.yaml:55:7\n1304 rules/westphalia/rules.yaml:56:11\n1305 rules/westphalia/rules.yaml:57:15\n1306 rules/westphalia/rules.yaml:58:11\n1307 rules/westphalia/rules.yaml:59:7\n1311 rules/westphalia/rules.yaml:375:7\n1312 rules/westphalia/rules.yaml:376:7\n1313 rules/westphalia/rules.yaml:377:11\n1314 rules/westphalia/rules.yaml:378:7\n1315 rules/westphalia/rules.yaml:379:11\n1322 rules/westphalia/rules.yaml:380:7\n1323 rules/westphalia/rules.yaml:381:11\n1330 rules/westphalia/rules.yaml:382:7\n1331 rules/westphalia/rules.yaml:383:11\n1332 rules/westphalia/rules.yaml:384:7\n1336 rules/westphalia/rules.yaml:127:7\n1340 rules/westphalia/rules.yaml:342:7\n1347 rules/westphalia/rules.yaml:343:7\n1352 rules/westphalia/rules.yaml:344:7\n1368 rules/westphalia/rules.yaml:345:7\n1379 rules/westphalia/rules.yaml:199:7\n1383 rules/westphalia/rules.yaml:190:7\n1410 rules/westphalia/rules.yaml:191:7\n1411 rules/westphalia/rules.yaml:192:11\n1420 rules/westphalia/rules.yaml:193:7\n1428 rules/westphalia/rules.yaml:241:7\n1429 rules/westphalia/rules.yaml:242:7\n1430 rules/westphalia/rules.yaml:243:11\n1431 rules/westphalia/rules.yaml:244:15\n1434 rules/westphalia/rules.yaml:245:19\n1435 rules/westphalia/rules.yaml:246:19\n1439 rules/westphalia/rules.yaml:247:23\n1440 rules/westphalia/rules.yaml:248:7\n1441 rules/westphalia/rules.yaml:249:11\n1452 rules/westphalia/rules.yaml:250:7\n1453 rules/westphalia/rules.yaml:251:11\n1464 rules/westphalia/rules.yaml:252:7\n1465 rules/westphalia/rules.yaml:253:11\n1471 rules/westphalia/rules.yaml:254:7\n1477 rules/westphalia/rules.yaml:255:7\n1484 rules/westphalia/rules.yaml:256:7\n1485 rules/westphalia/rules.yaml:257:11\n1486 rules/westphalia/rules.yaml:258:7\n1487 rules/westphalia/rules.yaml:259:11\n1488 rules/westphalia/rules.yaml:260:7\n1492 rules/westphalia/rules.yaml:112:7\n1500 rules/westphalia/rules.yaml:268:7\n1501 rules/westphalia/rules.yaml:269:11\n1502 rules/westphalia/rules.yaml:270:7\n1503 rules/westphalia/rules.yaml:271:11\n1504 rules/westphalia/rules.yaml:272:7\n1505 rules/westphalia/rules.yaml:273:11\n1508 rules/westphalia/rules.yaml:274:7\n1512 rules/westphalia/rules.yaml:221:7\n1522 rules/westphalia/rules.yaml:47:7\n1528 rules/westphalia/rules.yaml:120:7\n1544 rules/westphalia/rules.yaml:390:7\n1548 rules/westphalia/rules.yaml:781:9\n1552 rules/westphalia/rules.yaml:788:9\n1555 rules/westphalia/rules.yaml:789:9\n1561 rules/westphalia/rules.yaml:764:9\n1562 rules/westphalia/rules.yaml:765:9\n1566 rules/westphalia/rules.yaml:802:9\n1572 rules/westphalia/rules.yaml:803:9\n1576 rules/westphalia/rules.yaml:831:9\n1580 rules/westphalia/rules.yaml:824:9\n1584 rules/westphalia/rules.yaml:796:9\n1588 rules/westphalia/rules.yaml:771:9\n1589 rules/westphalia/rules.yaml:772:9\n1593 rules/westphalia/rules.yaml:817:9\n1597 rules/westphalia/rules.yaml:810:9\n1601 rules/westphalia/rules.yaml:743:1\n1604 rules/westphalia/rules.yaml:743:1\n1610 rules/westphalia/rules.yaml:757:9\n1611 rules/westphalia/rules.yaml:758:9\n1615 rules/westphalia/rules.yaml:696:7\n1616 rules/westphalia/rules.yaml:697:7\n1617 rules/westphalia/rules.yaml:698:7\n1618 rules/westphalia/rules.yaml:699:7\n1619 rules/westphalia/rules.yaml:700:11\n1621 rules/westphalia/rules.yaml:702:11\n1622 rules/westphalia/rules.yaml:703:11\n1623 rules/westphalia/rules.yaml:704:11\n1624 rules/westphalia/rules.yaml:705:15\n1625 rules/westphalia/rules.yaml:706:7\n1626 rules/westphalia/rules.yaml:707:11\n1627 rules/westphalia/rules.yaml:708:15\n1645 rules/westphalia/rules.yaml:710:15\n1656 rules/westphalia/rules.yaml:711:7\n1657 rules/westphalia/rules.yaml:712:11\n1658 rules/westphalia/rules.yaml:713:7\n1659 rules/westphalia/rules.yaml:714:11\n1677 rules/westphalia/rules.yaml:715:7\n1678 rules/westphalia/rules.yaml:716:11\n1687 rules/westphalia/rules.yaml:460:7\n1688 rules/westphalia/rules.yaml:461:11\n1690 rules/westphalia/rules.yaml:463:11\n1691 rules/westphalia/rules.yaml:464:11\n1692 rules/westphalia/rules.yaml:465:15\n1693 rules/westphalia/rules.yaml:466:15\n1695 rules/westphalia/rules.yaml:468:15\n1698 rules/westphalia/rules.yaml:469:15\n1701 rules/westphalia/rules.yaml:470:15\n1702 rules/westphalia/rules.yaml:471:15\n1706 rules/westphalia/flow.yaml:201:7\n1707 rules/westphalia/flow.yaml:202:11\n1708 rules/westphalia/flow.yaml:203:11\n1712 rules/westphalia/rules.yaml:407:7\n1717 rules/westphalia/rules.yaml:408:11\n1718 rules/westphalia/rules.yaml:409:11\n1720 rules/westphalia/rules.yaml:411:11\n1724 rules/westphalia/rules.yaml:416:7\n1725 rules/westphalia/rules.yaml:417:11\n1726 rules/westphalia/rules.yaml:418:11\n1730 rules/westphalia/rules.yaml:445:7\n1731 rules/westphalia/rules.yaml:446:7\n1738 rules/westphalia/rules.yaml:447:7\n1745 rules/westphalia/rules.yaml:448:7\n1746 rules/westphalia/rules.yaml:449:11\n1750 rules/westphalia/rules.yaml:450:15\n1756 rules/westphalia/rules.yaml:451:15\n1757 rules/westphalia/rules.yaml:452:15\n1758 rules/westphalia/rules.yaml:453:7\n1762 rules/westphalia/rules.yaml:478:7\n1763 rules/westphalia/rules.yaml:479:11\n1780 rules/westphalia/rules.yaml:480:15\n1781 rules/westphalia/rules.yaml:481:15\n1782 rules/westphalia/rules.yaml:482:15\n1786 rules/westphalia/rules.yaml:396:7\n1787 rules/westphalia/rules.yaml:397:7\n1788 rules/westphalia/rules.yaml:398:11\n1790 rules/westphalia/rules.yaml:400:11\n1791 rules/westphalia/rules.yaml:401:7\n1795 rules/westphalia/rules.yaml:424:7\n1796 rules/westphalia/rules.yaml:425:7\n1799 rules/westphalia/rules.yaml:426:7\n1804 rules/westphalia/rules.yaml:427:11\n1805 rules/westphalia/rules.yaml:428:11\n1809 rules/westphalia/rules.yaml:435:7\n1810 rules/westphalia/rules.yaml:436:11\n1811 rules/westphalia/rules.yaml:437:7\n1812 rules/westphalia/rules.yaml:438:11\n1816 rules/westphalia/flow.yaml:52:7\n1817 rules/westphalia/flow.yaml:53:11\n1823 rules/westphalia/flow.yaml:54:11\n1824 rules/westphalia/flow.yaml:55:11\n1825 rules/westphalia/flow.yaml:56:11\n1829 rules/westphalia/flow.yaml:103:7\n1830 rules/westphalia/flow.yaml:104:11\n1831 rules/westphalia/flow.yaml:105:11\n1833 rules/westphalia/flow.yaml:107:11\n1834 rules/westphalia/flow.yaml:108:11\n1835 rules/westphalia/flow.yaml:109:15\n1836 rules/westphalia/flow.yaml:110:15\n1838 rules/westphalia/flow.yaml:112:15\n1841 rules/westphalia/flow.yaml:113:15\n1845 rules/westphalia/flow.yaml:34:7\n1846 rules/westphalia/flow.yaml:35:7\n1847 rules/westphalia/flow.yaml:36:7\n1848 rules/westphalia/flow.yaml:37:11\n1852 rules/westphalia/flow.yaml:38:11\n1853 rules/westphalia/flow.yaml:39:7\n1854 rules/westphalia/flow.yaml:40:7\n1858 rules/westphalia/flow.yaml:119:7\n1859 rules/westphalia/flow.yaml:120:7\n1860 rules/westphalia/flow.yaml:121:11\n1861 rules/westphalia/flow.yaml:122:11\n1862 rules/westphalia/flow.yaml:123:11\n1863 rules/westphalia/flow.yaml:124:15\n1865 rules/westphalia/flow.yaml:126:11\n1866 rules/westphalia/flow.yaml:127:7\n1867 rules/westphalia/flow.yaml:128:7\n1870 rules/westphalia/flow.yaml:129:7\n1871 rules/westphalia/flow.yaml:130:11\n1875 rules/westphalia/rules.yaml:723:7\n1883 rules/westphalia/rules.yaml:724:11\n1884 rules/westphalia/rules.yaml:725:11\n1885 rules/westphalia/rules.yaml:726:15\n1887 rules/westphalia/rules.yaml:728:15\n1888 rules/westphalia/rules.yaml:729:7\n1889 rules/westphalia/rules.yaml:730:11\n1891 rules/westphalia/rules.yaml:731:11\n1892 rules/westphalia/rules.yaml:732:7\n1893 rules/westphalia/rules.yaml:733:7\n1894 rules/westphalia/rules.yaml:734:11\n1896 rules/westphalia/rules.yaml:736:11\n1897 rules/westphalia/rules.yaml:737:15\n1898 rules/westphalia/rules.yaml:738:15\n1899 rules/westphalia/rules.yaml:739:11\n1900 rules/westphalia/rules.yaml:740:11\n1903 rules/westphalia/rules.yaml:741:11\n1907 rules/westphalia/rules.yaml:608:7\n1910 rules/westphalia/rules.yaml:611:11\n1911 rules/westphalia/rules.yaml:612:11\n1912 rules/westphalia/rules.yaml:613:11\n1917 rules/westphalia/rules.yaml:614:15\n1918 rules/westphalia/rules.yaml:615:15\n1919 rules/westphalia/rules.yaml:616:15\n1920 rules/westphalia/rules.yaml:617:19\n1954 rules/westphalia/rules.yaml:618:19\n1955 rules/westphalia/rules.yaml:619:19\n1956 rules/westphalia/rules.yaml:621:19\n1965 rules/westphalia/rules.yaml:622:19\n1966 rules/westphalia/rules.yaml:623:23\n1967 rules/westphalia/rules.yaml:624:23\n1968 rules/westphalia/rules.yaml:625:27\n1972 rules/westphalia/rules.yaml:627:27\n1973 rules/westphalia/rules.yaml:628:23\n1975 rules/westphalia/rules.yaml:630:19\n1983 rules/westphalia/rules.yaml:632:19\n1984 rules/westphalia/rules.yaml:633:19\n1985 rules/westphalia/rules.yaml:634:23\n1986 rules/westphalia/rules.yaml:635:23\n1989 rules/westphalia/rules.yaml:636:27\n1992 rules/westphalia/rules.yaml:637:27\n1996 rules/westphalia/rules.yaml:640:23\n1999 rules/westphalia/rules.yaml:641:23\n2003 rules/westphalia/rules.yaml:644:19\n2007 rules/westphalia/rules.yaml:675:7\n2012 rules/westphalia/rules.yaml:676:7\n2013 rules/westphalia/rules.yaml:677:7\n2014 rules/westphalia/rules.yaml:678:11\n2015 rules/westphalia/rules.yaml:679:11\n2017 rules/westphalia/rules.yaml:681:11\n2020 rules/westphalia/rules.yaml:682:11\n2021 rules/westphalia/rules.yaml:683:15\n2024 rules/westphalia/rules.yaml:684:7\n2025 rules/westphalia/rules.yaml:685:7\n2026 rules/westphalia/rules.yaml:686:7\n2028 rules/westphalia/rules.yaml:688:7\n2033 rules/westphalia/rules.yaml:517:7\n2034 rules/westphalia/rules.yaml:518:7\n2035 rules/westphalia/rules.yaml:519:7\n2036 rules/westphalia/rules.yaml:520:7\n2037 rules/westphalia/rules.yaml:521:11\n2038 rules/westphalia/rules.yaml:522:11\n2039 rules/westphalia/rules.yaml:523:15\n2040 rules/westphalia/rules.yaml:524:15\n2041 rules/westphalia/rules.yaml:525:19\n2042 rules/westphalia/rules.yaml:527:7\n2043 rules/westphalia/rules.yaml:528:7\n2044 rules/westphalia/rules.yaml:529:11\n2045 rules/westphalia/rules.yaml:530:11\n2047 rules/westphalia/rules.yaml:532:11\n2048 rules/westphalia/rules.yaml:533:11\n2049 rules/westphalia/rules.yaml:534:11\n2050 rules/westphalia/rules.yaml:535:11\n2051 rules/westphalia/rules.yaml:536:11\n2052 rules/westphalia/rules.yaml:537:11\n2053 rules/westphalia/rules.yaml:538:11\n2054 rules/westphalia/rules.yaml:539:11\n2055 rules/westphalia/rules.yaml:541:15\n2059 rules/westphalia/rules.yaml:543:15\n2060 rules/westphalia/rules.yaml:544:15\n2061 rules/westphalia/rules.yaml:546:15\n2064 rules/westphalia/rules.yaml:547:15\n2065 rules/westphalia/rules.yaml:548:19\n2068 rules/westphalia/rules.yaml:549:11\n2069 rules/westphalia/rules.yaml:550:15\n2070 rules/westphalia/rules.yaml:551:19\n2071 rules/westphalia/rules.yaml:552:15\n2072 rules/westphalia/rules.yaml:553:15\n2073 rules/westphalia/rules.yaml:554:19\n2074 rules/westphalia/rules.yaml:556:15\n2075 rules/westphalia/rules.yaml:557:19\n2077 rules/westphalia/rules.yaml:559:15\n2078 rules/westphalia/rules.yaml:560:15\n2079 rules/westphalia/rules.yaml:561:19\n2080 rules/westphalia/rules.yaml:562:15\n2081 rules/westphalia/rules.yaml:563:19\n2082 rules/westphalia/rules.yaml:565:15\n2086 rules/westphalia/rules.yaml:572:7\n2091 rules/westphalia/rules.yaml:573:7\n2092 rules/westphalia/rules.yaml:574:11\n2093 rules/westphalia/rules.yaml:575:11\n2094 rules/westphalia/rules.yaml:576:15\n2097 rules/westphalia/rules.yaml:577:15\n2101 rules/westphalia/rules.yaml:588:7\n2102 rules/westphalia/rules.yaml:589:7\n2103 rules/westphalia/rules.yaml:590:7\n2104 rules/westphalia/rules.yaml:591:11\n2108 rules/westphalia/rules.yaml:592:15\n2109 rules/westphalia/rules.yaml:593:19\n2119 rules/westphalia/rules.yaml:594:23\n2120 rules/westphalia/rules.yaml:595:23\n2121 rules/westphalia/rules.yaml:596:27\n2122 rules/westphalia/rules.yaml:598:27\n2123 rules/westphalia/rules.yaml:599:27\n2124 rules/westphalia/rules.yaml:600:27\n2125 rules/westphalia/rules.yaml:601:31\n2129 rules/westphalia/rules.yaml:652:7\n2130 rules/westphalia/rules.yaml:653:11\n2131 rules/westphalia/rules.yaml:654:7\n2132 rules/westphalia/rules.yaml:655:7\n2137 rules/westphalia/rules.yaml:656:7\n2140 rules/westphalia/rules.yaml:659:11\n2142 rules/westphalia/rules.yaml:661:11\n2143 rules/westphalia/rules.yaml:662:11\n2144 rules/westphalia/rules.yaml:663:11\n2147 rules/westphalia/rules.yaml:666:15\n2148 rules/westphalia/rules.yaml:667:19\n2149 rules/westphalia/rules.yaml:668:23\n2153 rules/westphalia/rules.yaml:743:1\n2154 rules/westphalia/rules.yaml:743:1\n2155 rules/westphalia/rules.yaml:743:1\n2160 rules/westphalia/rules.yaml:743:1\n2161 rules/westphalia/rules.yaml:743:1\n2162 rules/westphalia/rules.yaml:743:1\n2163 rules/westphalia/rules.yaml:743:1\n2166 rules/westphalia/rules.yaml:743:1\n2167 rules/westphalia/rules.yaml:743:1\n2169 rules/westphalia/rules.yaml:743:1\n2170 rules/westphalia/rules.yaml:743:1\n2171 rules/westphalia/rules.yaml:743:1\n2175 rules/westphalia/rules.yaml:743:1\n2176 rules/westphalia/rules.yaml:743:1\n2177 rules/westphalia/rules.yaml:743:1\n2178 rules/westphalia/rules.yaml:743:1\n2179 rules/westphalia/rules.yaml:743:1\n2180 rules/westphalia/rules.yaml:743:1\n2181 rules/westphalia/rules.yaml:743:1\n2182 rules/westphalia/rules.yaml:743:1\n2183 rules/westphalia/rules.yaml:743:1\n2187 rules/westphalia/rules.yaml:492:7\n2196 rules/westphalia/rules.yaml:493:7\n2215 rules/westphalia/rules.yaml:494:7\n2248 rules/westphalia/rules.yaml:495:7\n2249 rules/westphalia/rules.yaml:496:11\n2255 rules/westphalia/rules.yaml:497:11\n2258 rules/westphalia/rules.yaml:498:7\n2259 rules/westphalia/rules.yaml:499:11\n2260 rules/westphalia/rules.yaml:500:11\n2270 rules/westphalia/rules.yaml:502:11\n2271 rules/westphalia/rules.yaml:503:11\n2277 rules/westphalia/flow.yaml:12:7\n2278 rules/westphalia/flow.yaml:13:7\n2279 rules/westphalia/flow.yaml:14:7\n2280 rules/westphalia/flow.yaml:15:7\n2281 rules/westphalia/flow.yaml:16:7\n2282 rules/westphalia/flow.yaml:17:7\n2283 rules/westphalia/flow.yaml:18:7\n2284 rules/westphalia/flow.yaml:19:7\n2285 rules/westphalia/flow.yaml:20:7\n2286 rules/westphalia/flow.yaml:21:7\n2289 rules/westphalia/flow.yaml:22:7\n2290 rules/westphalia/flow.yaml:23:7\n2292 rules/westphalia/flow.yaml:24:7\n2296 rules/westphalia/flow.yaml:183:7\n2297 rules/westphalia/flow.yaml:184:7\n2298 rules/westphalia/flow.yaml:185:11\n2302 rules/westphalia/flow.yaml:80:7\n2303 rules/westphalia/flow.yaml:81:7\n2304 rules/westphalia/flow.yaml:82:7\n2309 rules/westphalia/flow.yaml:84:11\n2310 rules/westphalia/flow.yaml:85:11\n2311 rules/westphalia/flow.yaml:86:7\n2312 rules/westphalia/flow.yaml:88:7\n2313 rules/westphalia/flow.yaml:89:11\n2314 rules/westphalia/flow.yaml:90:11\n2315 rules/westphalia/flow.yaml:91:15\n2316 rules/westphalia/flow.yaml:92:11\n2317 rules/westphalia/flow.yaml:93:15\n2319 rules/westphalia/flow.yaml:96:15\n2323 rules/westphalia/flow.yaml:191:7\n2324 rules/westphalia/flow.yaml:193:11\n2325 rules/westphalia/flow.yaml:194:15\n2326 rules/westphalia/rules.yaml:743:1\n2327 rules/westphalia/rules.yaml:743:1\n2331 rules/westphalia/flow.yaml:46:7\n2335 rules/westphalia/flow.yaml:62:7\n2354 rules/westphalia/flow.yaml:65:11\n2355 rules/westphalia/flow.yaml:66:15\n2358 rules/westphalia/flow.yaml:68:7\n2362 rules/westphalia/flow.yaml:69:7\n2363 rules/westphalia/flow.yaml:70:11\n2364 rules/westphalia/flow.yaml:71:11\n2367 rules/westphalia/flow.yaml:72:11\n2370 rules/westphalia/flow.yaml:73:11\n2375 rules/westphalia/flow.yaml:139:7\n2376 rules/westphalia/flow.yaml:140:7\n2379 rules/westphalia/flow.yaml:142:11\n2380 rules/westphalia/flow.yaml:143:7\n2386 rules/westphalia/flow.yaml:144:7\n2391 rules/westphalia/flow.yaml:146:7\n2392 rules/westphalia/flow.yaml:147:7\n2393 rules/westphalia/flow.yaml:148:7\n2398 rules/westphalia/flow.yaml:149:11\n2399 rules/westphalia/flow.yaml:150:11\n2402 rules/westphalia/flow.yaml:151:11\n2405 rules/westphalia/flow.yaml:152:11\n2406 rules/westphalia/flow.yaml:153:11\n2409 rules/westphalia/flow.yaml:154:11\n2410 rules/westphalia/flow.yaml:156:11\n2411 rules/westphalia/flow.yaml:157:11\n2412 rules/westphalia/flow.yaml:158:15\n2413 rules/westphalia/flow.yaml:159:19\n2414 rules/westphalia/flow.yaml:160:19\n2415 rules/westphalia/flow.yaml:161:23\n2418 rules/westphalia/flow.yaml:162:23\n2419 rules/westphalia/flow.yaml:163:27\n2421 rules/westphalia/flow.yaml:165:27\n2422 rules/westphalia/flow.yaml:167:11\n2423 rules/westphalia/flow.yaml:168:15\n2424 rules/westphalia/flow.yaml:169:15\n2425 rules/westphalia/flow.yaml:170:19\n2433 rules/westphalia/flow.yaml:171:19\n2434 rules/westphalia/flow.yaml:172:23\n2436 rules/westphalia/flow.yaml:174:23\n2451 rules/westphalia/rules.yaml:608:7\n2452 rules/westphalia/rules.yaml:609:11\n2457 rules/westphalia/rules.yaml:611:11\n2458 rules/westphalia/rules.yaml:612:11\n2459 rules/westphalia/rules.yaml:613:11\n2470 rules/westphalia/rules.yaml:614:15\n2471 rules/westphalia/rules.yaml:615:15\n2489 rules/westphalia/rules.yaml:616:15\n2494 rules/westphalia/rules.yaml:644:19\n2495 rules/westphalia/rules.yaml:645:19\n2502 rules/westphalia/rules.yaml:617:19\n2547 rules/westphalia/rules.yaml:618:19\n2548 rules/westphalia/rules.yaml:619:19\n2549 rules/westphalia/rules.yaml:620:19\n2550 rules/westphalia/rules.yaml:621:19\n2559 rules/westphalia/rules.yaml:622:19\n2565 rules/westphalia/rules.yaml:623:23\n2572 rules/westphalia/rules.yaml:624:23\n2575 rules/westphalia/rules.yaml:627:27\n2578 rules/westphalia/rules.yaml:625:27\n2590 rules/westphalia/rules.yaml:628:23\n2597 rules/westphalia/rules.yaml:630:19\n2616 rules/westphalia/rules.yaml:631:19\n2617 rules/westphalia/rules.yaml:632:19\n2627 rules/westphalia/rules.yaml:633:19\n2628 rules/westphalia/rules.yaml:634:23\n2629 rules/westphalia/rules.yaml:635:23\n2632 rules/westphalia/rules.yaml:636:27\n2635 rules/westphalia/rules.yaml:637:27\n2638 rules/westphalia/rules.yaml:638:27\n2644 rules/westphalia/rules.yaml:640:23\n2647 rules/westphalia/rules.yaml:641:23\n2650 rules/westphalia/rules.yaml:642:23\n2666 rules/westphalia/rules.yaml:675:7\n2671 rules/westphalia/rules.yaml:676:7\n2672 rules/westphalia/rules.yaml:677:7\n2673 rules/westphalia/rules.yaml:678:11\n2674 rules/westphalia/rules.yaml:679:11\n2684 rules/westphalia/rules.yaml:681:11\n2697 rules/westphalia/rules.yaml:682:11\n2698 rules/westphalia/rules.yaml:683:15\n2703 rules/westphalia/rules.yaml:684:7\n2704 rules/westphalia/rules.yaml:685:7\n2705 rules/westphalia/rules.yaml:686:7\n2706 rules/westphalia/rules.yaml:687:11\n2707 rules/westphalia/rules.yaml:688:7\n2708 rules/westphalia/rules.yaml:689:11\n2737 rules/westphalia/rules.yaml:517:7\n2738 rules/westphalia/rules.yaml:518:7\n2739 rules/westphalia/rules.yaml:519:7\n2740 rules/westphalia/rules.yaml:520:7\n2751 rules/westphalia/rules.yaml:521:11\n2752 rules/westphalia/rules.yaml:522:11\n2774 rules/westphalia/rules.yaml:523:15\n2815 rules/westphalia/rules.yaml:524:15\n2816 rules/westphalia/rules.yaml:525:19\n2817 rules/westphalia/rules.yaml:526:19\n2821 rules/westphalia/rules.yaml:527:7\n2824 rules/westphalia/rules.yaml:528:7\n2825 rules/westphalia/rules.yaml:529:11\n2826 rules/westphalia/rules.yaml:530:11\n2831 rules/westphalia/rules.yaml:532:11\n2832 rules/westphalia/rules.yaml:533:11\n2833 rules/westphalia/rules.yaml:534:11\n2834 rules/westphalia/rules.yaml:535:11\n2835 rules/westphalia/rules.yaml:536:11\n2836 rules/westphalia/rules.yaml:537:11\n2837 rules/westphalia/rules.yaml:538:11\n2838 rules/westphalia/rules.yaml:539:11\n2839 rules/westphalia/rules.yaml:540:15\n2854 rules/westphalia/rules.yaml:541:15\n2858 rules/westphalia/rules.yaml:543:15\n2859 rules/westphalia/rules.yaml:544:15\n2860 rules/westphalia/rules.yaml:545:15\n2877 rules/westphalia/rules.yaml:546:15\n2880 rules/westphalia/rules.yaml:547:15\n2881 rules/westphalia/rules.yaml:548:19\n2884 rules/westphalia/rules.yaml:549:11\n2889 rules/westphalia/rules.yaml:550:15\n2890 rules/westphalia/rules.yaml:551:19\n2891 rules/westphalia/rules.yaml:552:15\n2892 rules/westphalia/rules.yaml:553:15\n2893 rules/westphalia/rules.yaml:554:19\n2894 rules/westphalia/rules.yaml:555:19\n2895 rules/westphalia/rules.yaml:556:15\n2909 rules/westphalia/rules.yaml:557:19\n2914 rules/westphalia/rules.yaml:559:15\n2915 rules/westphalia/rules.yaml:560:15\n2916 rules/westphalia/rules.yaml:561:19\n2917 rules/westphalia/rules.yaml:562:15\n2918 rules/westphalia/rules.yaml:563:19\n2919 rules/westphalia/rules.yaml:564:19\n2920 rules/westphalia/rules.yaml:565:15\n2936 rules/westphalia/rules.yaml:572:7\n2941 rules/westphalia/rules.yaml:573:7\n2949 rules/westphalia/rules.yaml:574:11\n2962 rules/westphalia/rules.yaml:575:11\n2963 rules/westphalia/rules.yaml:576:15\n2966 rules/westphalia/rules.yaml:577:15\n2967 rules/westphalia/rules.yaml:578:15\n2987 rules/westphalia/rules.yaml:588:7\n2988 rules/westphalia/rules.yaml:589:7\n2989 rules/westphalia/rules.yaml:590:7\n3000 rules/westphalia/rules.yaml:591:11\n3009 rules/westphalia/rules.yaml:592:15\n3021 rules/westphalia/rules.yaml:593:19\n3039 rules/westphalia/rules.yaml:594:23\n3052 rules/westphalia/rules.yaml:595:23\n3058 rules/westphalia/rules.yaml:596:27\n3059 rules/westphalia/rules.yaml:597:27\n3060 rules/westphalia/rules.yaml:598:27\n3061 rules/westphalia/rules.yaml:599:27\n3068 rules/westphalia/rules.yaml:600:27\n3069 rules/westphalia/rules.yaml:601:31\n3085 rules/westphalia/rules.yaml:652:7\n3086 rules/westphalia/rules.yaml:653:11\n3087 rules/westphalia/rules.yaml:654:7\n3088 rules/westphalia/rules.yaml:655:7\n3093 rules/westphalia/rules.yaml:656:7\n3094 rules/westphalia/rules.yaml:657:11\n3101 rules/westphalia/rules.yaml:659:11\n3108 rules/westphalia/rules.yaml:661:11\n3114 rules/westphalia/rules.yaml:662:11\n3121 rules/westphalia/rules.yaml:663:11\n3122 rules/westphalia/rules.yaml:664:15\n3127 rules/westphalia/rules.yaml:666:15\n3141 rules/westphalia/rules.yaml:667:19\n3147 rules/westphalia/rules.yaml:668:23\n3176 rules/westphalia/rules.yaml:743:1\n3177 rules/westphalia/rules.yaml:743:1\n3178 rules/westphalia/rules.yaml:743:1\n3189 rules/westphalia/rules.yaml:743:1\n3190 rules/westphalia/rules.yaml:743:1\n3202 rules/westphalia/rules.yaml:743:1\n3221 rules/westphalia/rules.yaml:743:1\n3255 rules/westphalia/rules.yaml:743:1\n3256 rules/westphalia/rules.yaml:743:1\n3262 rules/westphalia/rules.yaml:743:1\n3263 rules/westphalia/rules.yaml:743:1\n3264 rules/westphalia/rules.yaml:743:1\n3265 rules/westphalia/rules.yaml:743:1\n3266 rules/westphalia/rules.yaml:743:1\n3268 rules/westphalia/rules.yaml:743:1\n3269 rules/westphalia/rules.yaml:743:1\n3270 rules/westphalia/rules.yaml:743:1\n3281 rules/westphalia/rules.yaml:743:1\n3304 rules/westphalia/rules.yaml:743:1\n3347 rules/westphalia/rules.yaml:743:1\n3348 rules/westphalia/rules.yaml:743:1\n3349 rules/westphalia/rules.yaml:743:1\n3353 rules/westphalia/rules.yaml:743:1\n3354 rules/westphalia/rules.yaml:743:1\n3355 rules/westphalia/rules.yaml:743:1\n3356 rules/westphalia/rules.yaml:743:1\n3371 rules/westphalia/rules.yaml:492:7\n3380 rules/westphalia/rules.yaml:493:7\n3399 rules/westphalia/rules.yaml:494:7\n3432 rules/westphalia/rules.yaml:495:7\n3433 rules/westphalia/rules.yaml:496:11\n3439 rules/westphalia/rules.yaml:497:11\n3442 rules/westphalia/rules.yaml:498:7\n3445 rules/westphalia/rules.yaml:505:11\n3451 rules/westphalia/rules.yaml:499:11\n3464 rules/westphalia/rules.yaml:500:11\n3474 rules/westphalia/rules.yaml:501:11\n3475 rules/westphalia/rules.yaml:502:11\n3476 rules/westphalia/rules.yaml:503:11\n3490 rules/westphalia/flow.yaml:12:7\n3491 rules/westphalia/flow.yaml:13:7\n3492 rules/westphalia/flow.yaml:14:7\n3493 rules/westphalia/flow.yaml:15:7\n3494 rules/westphalia/flow.yaml:16:7\n3495 rules/westphalia/flow.yaml:17:7\n3496 rules/westphalia/flow.yaml:18:7\n3499 rules/westphalia/flow.yaml:19:7\n3500 rules/westphalia/flow.yaml:20:7\n3503 rules/westphalia/flow.yaml:21:7\n3508 rules/westphalia/flow.yaml:22:7\n3519 rules/westphalia/flow.yaml:23:7\n3521 rules/westphalia/flow.yaml:24:7\n3522 rules/westphalia/flow.yaml:25:7\n3533 rules/westphalia/flow.yaml:183:7\n3543 rules/westphalia/flow.yaml:184:7\n3557 rules/westphalia/flow.yaml:185:11\n3576 rules/westphalia/flow.yaml:80:7\n3577 rules/westphalia/flow.yaml:81:7\n3578 rules/westphalia/flow.yaml:82:7\n3583 rules/westphalia/flow.yaml:83:11\n3584 rules/westphalia/flow.yaml:84:11\n3585 rules/westphalia/flow.yaml:85:11\n3586 rules/westphalia/flow.yaml:86:7\n3587 rules/westphalia/flow.yaml:87:7\n3588 rules/westphalia/flow.yaml:88:7\n3599 rules/westphalia/flow.yaml:89:11\n3600 rules/westphalia/flow.yaml:90:11\n3608 rules/westphalia/flow.yaml:91:15\n3618 rules/westphalia/flow.yaml:92:11\n3619 rules/westphalia/flow.yaml:93:15\n3620 rules/westphalia/flow.yaml:94:15\n3622 rules/westphalia/flow.yaml:96:15\n3623 rules/westphalia/flow.yaml:97:15\n3638 rules/westphalia/flow.yaml:191:7\n3643 rules/westphalia/flow.yaml:192:11\n3644 rules/westphalia/flow.yaml:193:11\n3658 rules/westphalia/flow.yaml:194:15\n3663 rules/westphalia/rules.yaml:743:1\n3664 rules/westphalia/rules.yaml:743:1\n3671 rules/westphalia/flow.yaml:46:7\n3689 rules/westphalia/flow.yaml:62:7\n3706 rules/westphalia/flow.yaml:63:11\n3727 rules/westphalia/flow.yaml:65:11\n3728 rules/westphalia/flow.yaml:66:15\n3731 rules/westphalia/flow.yaml:67:15\n3732 rules/westphalia/flow.yaml:68:7\n3736 rules/westphalia/flow.yaml:69:7\n3744 rules/westphalia/flow.yaml:70:11\n3752 rules/westphalia/flow.yaml:71:11\n3755 rules/westphalia/flow.yaml:72:11\n3758 rules/westphalia/flow.yaml:73:11\n3759 rules/westphalia/flow.yaml:74:15\n3781 rules/westphalia/flow.yaml:139:7\n3782 rules/westphalia/flow.yaml:140:7\n3802 rules/westphalia/flow.yaml:142:11\n3803 rules/westphalia/flow.yaml:143:7\n3809 rules/westphalia/flow.yaml:144:7\n3813 rules/westphalia/flow.yaml:145:11\n3821 rules/westphalia/flow.yaml:146:7\n3822 rules/westphalia/flow.yaml:147:7\n3823 rules/westphalia/flow.yaml:148:7\n3834 rules/westphalia/flow.yaml:149:11\n3835 rules/westphalia/flow.yaml:150:11\n3838 rules/westphalia/flow.yaml:151:11\n3841 rules/westphalia/flow.yaml:152:11\n3842 rules/westphalia/flow.yaml:153:11\n3845 rules/westphalia/flow.yaml:154:11\n3846 rules/westphalia/flow.yaml:155:11\n3847 rules/westphalia/flow.yaml:156:11\n3848 rules/westphalia/flow.yaml:157:11\n3859 rules/westphalia/flow.yaml:158:15\n3868 rules/westphalia/flow.yaml:159:19\n3881 rules/westphalia/flow.yaml:160:19\n3882 rules/westphalia/flow.yaml:161:23\n3885 rules/westphalia/flow.yaml:162:23\n3886 rules/westphalia/flow.yaml:163:27\n3888 rules/westphalia/flow.yaml:165:27\n3889 rules/westphalia/flow.yaml:166:23\n3895 rules/westphalia/flow.yaml:167:11\n3904 rules/westphalia/flow.yaml:168:15\n3917 rules/westphalia/flow.yaml:169:15\n3918 rules/westphalia/flow.yaml:170:19\n3926 rules/westphalia/flow.yaml:171:19\n3927 rules/westphalia/flow.yaml:172:23\n3929 rules/westphalia/flow.yaml:174:23\n3930 rules/westphalia/flow.yaml:175:19\n3932 rules/westphalia/flow.yaml:177:19"
