@@ -199,15 +199,27 @@ class ScenarioView:
     doc: str = ""
     facts: list[tuple[str, str]] = field(default_factory=list)
     tables: list[SetupTable] = field(default_factory=list)
-    aids: list[str] = field(default_factory=list)  # titles of its play-aid tables
+    aid_tables: list[TableView] = field(default_factory=list)  # its play aids, in its block
     #: what the scenario says it assumed (`assumed:`): (what, reason), marked † in its tables
     assumed: list[tuple[str, str]] = field(default_factory=list)
     other: Node | None = None
-    #: what the scenario changes in the flow and the cards, by phase title ("Set-up", "Cards")
+    #: what the scenario changes in the flow and the cards, by heading ("Set-up", ...)
     by_phase: dict[str, list[str]] = field(default_factory=dict)
     #: records of one field listed by value: (title, [(value, names)])
     groups: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
     left_out: bool = False  # a complete set-up left out values at 0 / no / none
+
+    @property
+    def sections(self) -> list[tuple[str, list[str], list[TableView]]]:
+        """What the scenario changes, as a player looks it up: set-up, its play aids, special
+        rules (steps of the turn, cards), game end and victory."""
+        out = []
+        for title in _SCENARIO_SECTIONS:
+            items = self.by_phase.get(title, [])
+            tables = self.aid_tables if title == "Play aids" else []
+            if items or tables:
+                out.append((title, items, tables))
+        return out
 
     @property
     def facts_wide(self) -> bool:
@@ -1493,13 +1505,13 @@ def _scenario_view(
                 for cid, rec in ids.items():
                     text = _card_text(rec)
                     if text:
-                        view.by_phase.setdefault("Cards", []).append(
+                        view.by_phase.setdefault("Special rules", []).append(
                             f"{names.of(str(cid), seats)}: {text}"
                         )
 
     flow = doc.get("flow")
     for phase, ops in flow.items() if isinstance(flow, dict) else []:
-        where = names.label(phase)
+        where = _PHASE_TITLES.get(str(phase), "Special rules")
         for op, steps in ops.items() if isinstance(ops, dict) else []:
             if op == "remove" and isinstance(steps, list):
                 for x in steps:
@@ -1539,6 +1551,11 @@ def _scenario_order(known: dict[str, tuple[str, Any]]) -> list[str]:
 
     return sorted(known, key=lambda sid: (depth(sid), sid))
 
+
+#: the headings of what a scenario changes, in the order a player looks them up; each flow
+#: section has its heading (`_PHASE_TITLES`), changed cards are special rules
+_SCENARIO_SECTIONS = ("Set-up", "Play aids", "Special rules", "Game end and victory")
+_PHASE_TITLES = {"setup": "Set-up", "turn": "Special rules", "end_of_turn": "Game end and victory"}
 
 # --------------------------------------------------------------------------------------------
 # Building the sheet
@@ -1648,13 +1665,17 @@ def build_sheet(
     names = _Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
     for sid in _scenario_order(known_scenarios) if scenario is None else [scenario]:
         view = _scenario_view(sid, known_scenarios, names, num)
-        view.aids = [
-            str(raw.get("title") or _humanize(tid))
-            for tid, raw, _pos in _table_docs(game_dir)
-            if str(raw.get("group") or "").lower().startswith("scenario")
-            and _for_scenario(raw.get("group"), sid, view.title)
+        # the scenario's play aids (tables grouped "Scenario: <title>") print in its block
+        view.aid_tables = [
+            t
+            for t in sheet.tables
+            if t.group.lower().startswith("scenario") and _for_scenario(t.group, sid, view.title)
         ]
+        for t in view.aid_tables:
+            t.group_heading = False
         sheet.scenarios.append(view)
+    shown = {id(t) for v in sheet.scenarios for t in v.aid_tables}
+    sheet.tables = [t for t in sheet.tables if id(t) not in shown]
     return sheet
 
 
@@ -1728,7 +1749,8 @@ def _for_scenario(group: Any, scenario: str, title: str | None) -> bool:
     name = _norm(group.split(":", 1)[-1])
     return bool(name) and (
         name == _norm(scenario)
-        or (title is not None and (_norm(title).startswith(name) or name.startswith(_norm(title))))
+        # "Scenario: World War 1 in the West" names "The War to End War: World War 1 in the West"
+        or (title is not None and (name in _norm(title) or name.startswith(_norm(title))))
     )
 
 

@@ -185,7 +185,15 @@ def test_scenario_option_shows_its_base(tmp_path):
     sheet = sheets.build_sheet("march_of_progress", scenario="vive_lempereur")
     assert [s.title for s in sheet.scenarios] == ["Vive l'Empereur: The Napoleonic Wars"]
     assert sheet.scenarios[0].base_title == "Introduction: The Thirty Years War"
-    assert any("play aid" in a for a in sheet.scenarios[0].aids)
+    # its play aid prints in its block, under "Play aids", not among the game's tables
+    assert any("play aid" in t.title for t in sheet.scenarios[0].aid_tables)
+    assert [x[0] for x in sheet.scenarios[0].sections] == [
+        "Set-up",
+        "Play aids",
+        "Special rules",
+        "Game end and victory",
+    ]
+    assert not any("play aid" in t.title for t in sheet.tables)
 
 
 def test_running_title_is_not_html_escaped():
@@ -265,6 +273,8 @@ def test_sheet_fits_its_page_budget(game):
 def _scenario_text(html: str) -> str:
     part = html.split('<div class="scenario', 1)[1].split(">", 1)[1]
     part = part.split('<div class="footnotes">', 1)[0]
+    # a play aid's small print names its rulebook section and rules-index ids, as every table's
+    part = re.sub(r'<span class="prov">.*?</span>', " ", part)
     return " ".join(re.sub(r"<[^>]+>", " ", part).split())
 
 
