@@ -325,6 +325,9 @@ def test_scenario_option_shows_the_resolved_scenario():
         for c in sheets.build_sheet("march_of_progress", "ww2_in_the_west").cards
     }
     assert ww2["VWEAPONS"] == "Text not printed in the rulebook."
+    # a play aid grouped by a part of the scenario's title is its own
+    ww1 = sheets.build_sheet("march_of_progress", "war_to_end_war").scenarios[0]
+    assert [t.title for t in ww1.aid_tables] == ["World War 1 in the West — play aid"]
 
 
 @pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
