@@ -1615,8 +1615,12 @@ def build_sheet(
             raw = _rows_of_scenario(raw, scenario, sheet.scenario_title or "")
         sheet.tables.append(_table_view(table_id, raw, compiled.get(table_id), num, sheet.record))
     previous = None
+    sizes: dict[str, int] = {}
     for view in sheet.tables:
-        view.group_heading = bool(view.group) and view.group != previous
+        sizes[view.group] = sizes.get(view.group, 0) + 1
+    for view in sheet.tables:
+        # a group of one table needs no heading over its title
+        view.group_heading = bool(view.group) and view.group != previous and sizes[view.group] > 1
         previous = view.group
     if sheet.record is not None:
         if not sheet.tables:

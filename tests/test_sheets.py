@@ -397,3 +397,13 @@ def test_rule_ids_are_shortened_to_runs():
     ids = ["TR-DIP-FINI-07", "TR-DIP-FINI-01", "TR-DIP-FINI-02", "TR-DP-GB-01", "TR-DP-GB-03"]
     assert sheets._rule_ranges(ids) == "TR-DIP-FINI-01–02, 07, TR-DP-GB-01, 03"
     assert sheets._rule_ranges(["MARL-PA17.0A-01", "MARL-ERR"]) == "MARL-PA17.0A-01, MARL-ERR"
+
+
+def test_third_reich_record_form_stays_on_one_page_of_the_reference_sheet(tmp_path):
+    """Rules: TR-REC-01"""
+    path = tmp_path / "tr.pdf"
+    path.write_bytes(sheets.render_pdf("third_reich_diplomacy"))
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True)
+    pages = out.stdout.decode("utf-8").split("\f")
+    (page,) = [p for p in pages if "Record Keeping in Third Reich" in p]
+    assert "Previous Base" in page and "WINTER" in page  # first and last block together
