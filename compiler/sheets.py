@@ -849,6 +849,8 @@ def _result_notes(
         if text and not (parts and _same_words(text, parts[0])):
             parts.append(text)
         parts += [str(e) for e in res.get("effects") or []]
+        if len(parts) == 1 and _same_words(parts[0], str(code)):
+            parts = []  # "No Effect: No Effect." explains nothing
         texts[str(code)] = " — ".join(parts)
     notes: list[str] = []
     earlier: dict[str, list[str]] = {}

@@ -385,6 +385,7 @@ def test_marlborough_results_shifts_and_odds():
     assert "Go to CRT, Go to CRT +1, Go to CRT +2, Go to CRT -1, Go to CRT -2, HW: as under" in (
         " ".join(siege.notes)
     )
+    assert not any(n.startswith("No Effect:") for n in siege.notes)  # "No Effect: No Effect."
     (shifts,) = crt.extras
     assert shifts.columns == ["Column shift", "For"] and len(shifts.rows) == 7
     assert not any(n.startswith("Column shift:") for n in crt.notes)
