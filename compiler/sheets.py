@@ -189,6 +189,10 @@ class GapGroup:
     reason: str
 
 
+#: a fact whose value is longer than this prints on a line of its own
+_LONG_FACT = 36
+
+
 @dataclass
 class ScenarioView:
     """One scenario: its own title, its base (if it states only changes), its set-up tables."""
@@ -222,9 +226,20 @@ class ScenarioView:
         return out
 
     @property
+    def short_facts(self) -> list[tuple[str, str]]:
+        """The facts printed two to a line."""
+        return [(k, v) for k, v in self.facts if len(v) <= _LONG_FACT]
+
+    @property
+    def long_facts(self) -> list[tuple[str, str]]:
+        """The facts with long values (the sides, a list of cards): one to a line."""
+        return [(k, v) for k, v in self.facts if len(v) > _LONG_FACT]
+
+    @property
     def facts_wide(self) -> bool:
-        """Facts with long labels print one to a line (two pairs a line would overflow)."""
-        return any(len(k) > 28 or len(v) > 40 for k, v in self.facts)
+        """Facts with long labels: the grid's columns take fixed shares and wrap their text
+        (as wide as their content, two pairs a line would overflow the page)."""
+        return any(len(k) > 28 for k, _v in self.short_facts)
 
     @property
     def long(self) -> bool:
