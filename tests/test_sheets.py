@@ -71,7 +71,7 @@ def test_mop_assumed_cells_in_footnote(rendered):
     assert "1 2 3 1d6 33.3% 33.3% 33.3%" in text
     assert "Assumed data (not printed in the rulebook)" in text
     sheet = sheets.build_sheet("march_of_progress")
-    assert len(sheet.assumed) == 24
+    assert len(sheet.assumed) == 24 + 8  # play-aid cells, and what the scenarios assumed
     for group in sheet.assumed_groups:
         for note in group:  # one note per cell, or one per table and reason
             where = " ".join((note.where if len(group) == 1 else note.cell).split())
@@ -253,7 +253,7 @@ def test_a_long_scenario_block_may_break_and_internal_kinds_are_left_out():
 #: pages each game's sheet may take (A4), with a margin: TR diplomacy was 26, MoP 10,
 #: Westphalia 9 before the sheets were made compact
 PAGE_BUDGET = {
-    "march_of_progress": 8,  # 7 now
+    "march_of_progress": 9,  # 8 now
     "marlborough": 7,  # 6 now
     "rise_of_totalitarianism": 3,
     "third_reich_diplomacy": 15,  # 14 now
@@ -293,6 +293,10 @@ def test_mop_scenario_pages_have_no_engine_names():
     assert "VPs to win 18" in text and "Countries the French control to win 3" in text
     assert "Neutral countries are rarely powerless" in text
     assert "Counter insurgency" not in text  # a reading the engine names, not a rule
+    # what a scenario assumed (unprinted scenario cards) is marked, its reason a note
+    n = re.search(r"Garrison †(\d+)", text).group(1)
+    html = sheets.render_html("march_of_progress")
+    assert f'<li id="fn{n}"><span class="n">{n}.</span>' in html and "garrison 2" in html
     # assumed items keep their dagger; the reason is a numbered note at the end
     html = sheets.render_html("westphalia")
     n = re.search(r"Territory points †(\d+)", _scenario_text(html)).group(1)
