@@ -74,6 +74,7 @@ def compile_project(
     games: dict[str, ir.Game] = {}
     outputs: dict[Path, str] = {}
     for gdir in game_dirs(root, only):
+        start = sink.error_count  # a game with any error, its tables' too, is not generated
         tables = {}
         if (gdir / "tables").is_dir():
             from .tables import load_tables
@@ -105,7 +106,7 @@ def compile_project(
                 ok.append(sid)
         if len(sink.diagnostics) > before or not ok:
             continue
-        if generate:
+        if generate and sink.error_count == start:
             texts = generate_game({sid: resolved[sid] for sid in ok}, looked_up(resolved))
             for name, text in format_many(texts).items():
                 outputs[Path("generated", gdir.name, name)] = text

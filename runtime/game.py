@@ -180,6 +180,10 @@ class Game:
             return list(cached[1])
         spec = self.spec
         seats = spec.seats
+        for d in pending:
+            if type(d[0]) is not int or not 0 <= d[0] < len(seats):
+                site = spec.sites[d[1]]
+                raise RulesError(f"a decision ({site.kind}) is asked of no player: {d[0]!r}")
         out = [
             Decision(
                 d[0],
@@ -385,4 +389,12 @@ class Game:
                             f"the save holds an answer of {spec.seats[p]}, who is not asked"
                         )
         S[LOG] = S[LOG] if S[LOG] is not False else None
+        try:
+            g.pending()  # the decisions are built from the saved routines' locals: check them
+        except GameError as exc:
+            raise SaveError(f"the saved position cannot be resumed: {exc}") from None
+        except (TypeError, IndexError, ValueError, KeyError, AttributeError) as exc:
+            raise SaveError(
+                f"the saved position cannot be resumed: its routines' locals are damaged ({exc})"
+            ) from None
         return g

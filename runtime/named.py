@@ -691,8 +691,10 @@ def load(spec: Any, data: dict[str, Any]) -> list[Any]:
     # a finished game waits nowhere: its stack may be empty
     S[STACK] = None if S[RESULT] is not None and frames == [] else _loaded_stack(spec, frames)
     answers = data.get("answers") or []
-    if not isinstance(answers, list):
-        raise SaveError("'answers' in the save must be a list")
+    if not isinstance(answers, list) or not all(
+        isinstance(a, list) and len(a) == 2 for a in answers
+    ):
+        raise SaveError("'answers' in the save must be a list of [seat, answer] pairs")
     S[ANSWERS] = (
         tuple((_ref_index(spec, "player", p, "answers"), _tuples(v)) for p, v in answers) or None
     )

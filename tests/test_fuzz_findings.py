@@ -1,0 +1,48 @@
+"""Regression tests of what the fuzzers found (tests/test_fuzz_*.py, ``-m fuzz``): each
+class of finding keeps a small test here, run by default."""
+
+from __future__ import annotations
+
+from compile_helpers import compile_errors
+from fuzz_helpers import scratch
+
+
+def test_a_broken_table_a_scenario_names_is_an_error_not_a_crash() -> None:
+    """Found by the rules mutation fuzzer (envoys, a range '2' made '1e3'): the table was
+    left out with an error, and generating the scenario that names it raised ValueError."""
+    root = scratch("envoys")
+    cities = root / "rules" / "envoys" / "tables" / "cities.yaml"
+    text = cities.read_text()
+    cities.write_text(text.replace("- {range: '2', result: '2'", "- {range: '1e3', result: '2'"))
+    [err] = compile_errors(root, generate=True)
+    assert err.message == "malformed range '1e3'"
+    assert (err.pos.file, err.pos.line) == ("rules/envoys/tables/cities.yaml", 42)
+
+
+def test_a_save_with_malformed_answers_is_refused() -> None:
+    """Found by the save fuzzer: an answer that is not a [seat, answer] pair raised TypeError."""
+    import json
+
+    import pytest
+    from rulecraft.runtime import Game
+    from rulecraft.runtime.named import SaveError
+
+    data = json.loads(Game.named("march_of_progress/thirty_years_war", 1).to_json())
+    data["answers"] = [["blue", 1], 5]
+    with pytest.raises(SaveError, match=r"list of \[seat, answer\] pairs"):
+        Game.from_json(json.dumps(data))
+
+
+def test_a_decision_of_no_player_is_a_rules_error() -> None:
+    """Found by the save fuzzer: damaged locals in a saved frame loaded, and the next
+    decision, asked of the player None, raised TypeError in Game.pending()."""
+    import pytest
+    from fixtures.toy import SPEC
+    from rulecraft.runtime import Game, RulesError
+    from rulecraft.runtime.layout import PENDING
+
+    g = Game.new(SPEC, "duel", 1)
+    d = g.raw[PENDING][0]
+    g.raw[PENDING] = ((None, *d[1:]),)
+    with pytest.raises(RulesError, match=r"is asked of no player: None"):
+        g.pending()
