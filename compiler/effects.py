@@ -8,13 +8,13 @@ point into the YAML file even inside quoted, folded and block strings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -25,6 +25,7 @@ from lark.exceptions import (
 from lark.indenter import Indenter
 
 from .diagnostics import DiagnosticSink, Position
+from .limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH, MAX_NUMBER_DIGITS
 
 # ---------------------------------------------------------------------------- snippets
 
@@ -295,12 +296,45 @@ def walk(node: Any):
 
 
 class _EffectIndenter(Indenter):
+    """Lark's indenter, with its two failures as positioned syntax errors: a line indented
+    to no column a block started at (lark raises a bare ``DedentError``), and blocks nested
+    deeper than :data:`MAX_BLOCK_DEPTH`."""
+
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
     CLOSE_PAREN_types = ["RPAR", "RSQB"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        if self.paren_level > 0:
+            return
+        yield token
+        # the token ends with the indentation of the next line with code
+        indent_str = token.rsplit("\n", 1)[1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        line_start = token.end_pos if token.end_pos is not None else 0
+        if indent > self.indent_level[-1]:
+            if len(self.indent_level) > MAX_BLOCK_DEPTH:
+                raise EffectSyntaxError(
+                    f"blocks nested more than {MAX_BLOCK_DEPTH} deep",
+                    line_start,
+                    "move the inner part into a function of its own (functions: in rules.yaml)",
+                    "limit",
+                )
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        if indent not in self.indent_level:
+            raise EffectSyntaxError(
+                "the indentation of this line matches no block above it",
+                line_start,
+                "indent it exactly as far as the other lines of its block",
+            )
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
 
 
 @cache
@@ -317,13 +351,15 @@ def _parser() -> Lark:
 
 
 class EffectSyntaxError(Exception):
-    """A syntax error at ``offset`` inside a snippet."""
+    """A syntax error at ``offset`` inside a snippet (``code`` "limit" when the text is
+    well-formed but over one of the limits of :mod:`.limits`)."""
 
-    def __init__(self, message: str, offset: int, hint: str | None = None):
+    def __init__(self, message: str, offset: int, hint: str | None = None, code: str = "syntax"):
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.hint = hint
+        self.code = code
 
 
 _TOKEN_WORDS = {
@@ -539,6 +575,13 @@ class _ToAST(Transformer):
                 orelse = item[1]
                 continue
             values, body = item[1], item[2]
+            if len(values) > MAX_EXPR_DEPTH:  # they become a chain of `or`s
+                raise _reject(
+                    _start(values[MAX_EXPR_DEPTH]),
+                    f"a case with more than {MAX_EXPR_DEPTH} values",
+                    "split it into several cases, or test membership: if x in [...]:",
+                    "limit",
+                )
             for v in values:
                 if not isinstance(v, (Str, Int, Neg, Bool, NoneLit)):
                     raise _reject(_start(v), "a case is a literal value", 'write case "8+":')
@@ -564,7 +607,15 @@ class _ToAST(Transformer):
         return Name(self.src, items[0].start_pos, str(items[0]))
 
     def int_(self, meta, items):
-        return Int(self.src, items[0].start_pos, int(items[0]))
+        digits = str(items[0]).lstrip("0") or "0"
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise _reject(
+                items[0].start_pos,
+                f"a number of {len(digits)} digits; numbers have at most {MAX_NUMBER_DIGITS}",
+                "write a smaller number",
+                "limit",
+            )
+        return Int(self.src, items[0].start_pos, int(digits))
 
     def string(self, meta, items):
         return self._string(items[0])
@@ -681,11 +732,49 @@ class _ToAST(Transformer):
         return Str(self.src, tok.start_pos, parts)
 
 
-def _reject(offset: int, message: str, hint: str | None) -> EffectSyntaxError:
-    return EffectSyntaxError(message, offset, hint)
+def _reject(offset: int, message: str, hint: str | None, code: str = "syntax") -> EffectSyntaxError:
+    return EffectSyntaxError(message, offset, hint, code)
+
+
+# Rules of the grammar that are statements (or hold them): an expression starts below them.
+_STATEMENT_RULES = frozenset(
+    (
+        "program suite if_stmt elif_clause else_clause for_stmt while_stmt simul_stmt "
+        "match_stmt case_clause let_stmt assign_stmt aug_assign_stmt move_stmt move_all_stmt "
+        "log_stmt reveal_stmt return_stmt break_stmt pass_stmt expr_stmt"
+    ).split()
+)
+
+
+# Rules that add no level: a call's arguments (one level with the call) and the leaves.
+_FLAT_RULES = frozenset(("args", "name", "int_", "string", "true", "false", "none"))
+
+
+def _check_depth(tree: Tree) -> None:
+    """Refuse an expression nested deeper than :data:`MAX_EXPR_DEPTH` before anything walks
+    the tree recursively (the transformer, the checker and the generator all do)."""
+    stack: list[tuple[Any, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        if node.data in _STATEMENT_RULES:
+            depth = 0
+        elif node.data not in _FLAT_RULES:
+            depth += 1
+        if depth > MAX_EXPR_DEPTH:
+            raise EffectSyntaxError(
+                f"an expression nested more than {MAX_EXPR_DEPTH} levels deep (each operator, "
+                "call, bracket and 'not' is a level; a + b + c is two)",
+                node.meta.start_pos if not node.meta.empty else 0,
+                "compute parts of it first with let, or in a function",
+                "limit",
+            )
+        stack.extend((child, depth) for child in reversed(node.children))
 
 
 def _transform(src: Snippet, tree: Any) -> Any:
+    _check_depth(tree)
     try:
         return _ToAST(src).transform(tree)
     except VisitError as err:
@@ -737,5 +826,5 @@ def parse_into(
     try:
         return parse_expr(src) if expression else parse_program(src)
     except EffectSyntaxError as err:
-        sink.error("syntax", f"{err.message} in {src.what}", src.pos(err.offset), err.hint)
+        sink.error(err.code, f"{err.message} in {src.what}", src.pos(err.offset), err.hint)
         return None

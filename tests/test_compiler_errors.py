@@ -11,8 +11,17 @@ import os
 from pathlib import Path
 
 import pytest
-from compile_helpers import compile_errors, edit, line_col, scratch_project
+from compile_helpers import (
+    compile_errors,
+    compile_into,
+    edit,
+    import_generated,
+    line_col,
+    scratch_project,
+)
 from rulecraft.compiler.cli import main
+from rulecraft.compiler.limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH, MAX_NUMBER_DIGITS
+from rulecraft.runtime import Game
 
 CARDS = "rules/march_of_progress/cards.yaml"
 RULES = "rules/march_of_progress/rules.yaml"
@@ -237,3 +246,104 @@ def test_lookup_of_a_table_that_does_not_fit(root: Path, new: str, message: str)
         line,
         col,
     )
+
+
+# -- bad effect code is a positioned error, never a traceback (docs/errors.md, "Limits")
+
+
+def add_function(root: Path, body: str, returns: str = "int") -> None:
+    """Add a function ``zz_test(p: player)`` with ``body`` at the top of rules.yaml."""
+    lines = "".join(f"      {line}\n" if line else "\n" for line in body.split("\n"))
+    edit(
+        root,
+        "rules.yaml",
+        "functions:\n",
+        f"functions:\n  zz_test:\n    params: {{p: player}}\n    returns: {returns}\n"
+        f"    body: |\n{lines}\n",
+    )
+
+
+def test_dedent_to_a_column_no_block_started_at(root: Path) -> None:
+    add_function(root, "if p.vp > 0:\n        return 1\n    return 2\nreturn 0")
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", "return 2")
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("syntax", RULES, line, col)
+    assert d.message == (
+        "the indentation of this line matches no block above it in function 'zz_test'"
+    )
+    assert d.hint == "indent it exactly as far as the other lines of its block"
+
+
+def test_comment_lines_may_be_indented_anyhow(root: Path) -> None:
+    add_function(root, "if p.vp > 0:\n    return 1\n  # a note\n        # another\nreturn 0")
+    assert compile_errors(root) == []
+
+
+def test_blocks_nested_over_the_limit(root: Path) -> None:
+    body = "".join("    " * i + f"if p.vp > {i}:\n" for i in range(MAX_BLOCK_DEPTH + 1))
+    add_function(root, body + "    " * (MAX_BLOCK_DEPTH + 1) + "return 1\nreturn 0")
+    d = only_error(root)
+    # the first line inside one block more than the limit
+    line, col = line_col(root, "rules.yaml", f"if p.vp > {MAX_BLOCK_DEPTH}:")
+    assert (d.code, d.pos.line, d.pos.col) == ("limit", line + 1, col + 4)
+    assert d.message.startswith(f"blocks nested more than {MAX_BLOCK_DEPTH} deep")
+
+
+@pytest.mark.parametrize(
+    ("expr", "returns", "needle"),
+    [
+        ("not " * 240 + "true", "bool", "not " * (240 - MAX_EXPR_DEPTH) + "true"),
+        ("count(" + "[" * 160 + "]" * 160 + ")", "int", "[" * (161 - MAX_EXPR_DEPTH) + "]"),
+        ("1" + " + 1" * 240, "int", "1 + 1"),
+        ("min(1, " * 100 + "1" + ")" * 100, "int", "min(1, " * (100 - MAX_EXPR_DEPTH) + "1)"),
+    ],
+    ids=["not", "lists", "sum", "calls"],
+)
+def test_expression_nested_over_the_limit(root: Path, expr: str, returns: str, needle: str) -> None:
+    add_function(root, f"return {expr}", returns)
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", needle)
+    assert (d.code, d.pos.line, d.pos.col) == ("limit", line, col)
+    assert d.message.startswith(f"an expression nested more than {MAX_EXPR_DEPTH} levels deep")
+
+
+def test_number_over_the_limit_in_effect_code(root: Path) -> None:
+    add_function(root, "return " + "9" * 5000)
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", "9999")
+    assert (d.code, d.pos.line, d.pos.col) == ("limit", line, col)
+    assert d.message.startswith(
+        f"a number of 5000 digits; numbers have at most {MAX_NUMBER_DIGITS}"
+    )
+
+
+def test_case_with_values_over_the_limit(root: Path) -> None:
+    values = ", ".join(str(i) for i in range(200))
+    add_function(root, f"match p.vp:\n    case {values}:\n        return 1\nreturn 0")
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", f" {MAX_EXPR_DEPTH}, ")
+    assert (d.code, d.pos.line, d.pos.col) == ("limit", line, col + 1)
+
+
+def test_code_at_every_limit_compiles_and_runs(tmp_path: Path) -> None:
+    """Everything under the limits goes through every stage: the checker, the generator, ruff
+    and Python recurse on the nesting too."""
+    root = scratch_project(tmp_path)
+    # `+`, 62 calls and `.vp`: 64 levels
+    deep = "min(1, " * (MAX_EXPR_DEPTH - 2) + "p.vp" + ")" * (MAX_EXPR_DEPTH - 2)
+    body = "".join("    " * i + f"for q{i} in players:\n" for i in range(MAX_BLOCK_DEPTH))
+    body += "    " * MAX_BLOCK_DEPTH + f"return {deep} + {'9' * MAX_NUMBER_DIGITS}\nreturn 0"
+    add_function(root, body)
+    edit(
+        root,
+        "rules.yaml",
+        "functions:\n",
+        "functions:\n  zz_not:\n    params: {}\n"
+        f"    returns: bool\n    body: return {'not ' * MAX_EXPR_DEPTH}true\n",
+    )
+    compile_into(root)
+    spec = import_generated(root, "march_of_progress").SPEC
+    game = Game.new(spec, None, 1)
+    engine = spec.engine
+    assert engine.f_zz_test(game.raw, engine.all_player[0]) == 10**MAX_NUMBER_DIGITS - 1
+    assert engine.f_zz_not(game.raw) is True
