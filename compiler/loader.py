@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import DiagnosticSink, Position
+from .limits import MAX_ALIAS_VALUES, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
 
 __all__ = ["Document", "YPath", "load_yaml", "load_yaml_text", "format_ypath"]
 
@@ -149,6 +150,17 @@ def _classify_plain(text: str) -> tuple[Any, str | None]:
     return text, None
 
 
+def _long_number(text: str) -> bool:
+    """True for a plain scalar that YAML reads as a number of more than
+    :data:`MAX_NUMBER_DIGITS` digits (Python refuses to convert 4,300 and more)."""
+    if len(text) <= MAX_NUMBER_DIGITS or text[0] not in _NUMBER_START:
+        return False
+    if sum(ch.isalnum() for ch in text) <= MAX_NUMBER_DIGITS:
+        return False
+    tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, text, (True, False))
+    return tag.endswith((":int", ":float")) or _YAML12_NUMBER.match(text) is not None
+
+
 # --------------------------------------------------------------------------------------------------
 # The document
 # --------------------------------------------------------------------------------------------------
@@ -200,6 +212,8 @@ class Document:
         self.text = text
         self._nodes = nodes
         self._line_starts: list[int] | None = None
+        # scalar maps by node id: every statement of an effect asks for one (see scalar_pos)
+        self._maps: dict[int, list[int] | None] = {}
 
     # -- positions
     # -------------------------------------------------------------------------------------
@@ -311,7 +325,15 @@ class Document:
         return self.index_pos(index[offset])
 
     def _scalar_map(self, node: _Node) -> list[int] | None:
-        """For each character of the loaded value, its index in the text; None if not certain."""
+        """For each character of the loaded value, its index in the text; None if not certain.
+
+        Computed once per scalar: a long effect asks for a position per statement."""
+        key = id(node)
+        if key not in self._maps:
+            self._maps[key] = self._compute_map(node)
+        return self._maps[key]
+
+    def _compute_map(self, node: _Node) -> list[int] | None:
         mapper = _MAPPERS.get(node.style or "")
         if mapper is None:
             return None
@@ -623,6 +645,8 @@ class _Frame:
         "anchor",
         "start",
         "is_key",
+        "height",
+        "count",
     )
 
     def __init__(
@@ -640,15 +664,19 @@ class _Frame:
         self.anchor = anchor
         self.start = start
         self.is_key = False
+        self.height = 1  # lists and mappings nested in this one, itself included
+        self.count = 0  # values composed before this one (to size an anchor)
 
 
 class _Anchor:
-    __slots__ = ("data", "path", "complete")
+    __slots__ = ("data", "path", "complete", "size", "height")
 
     def __init__(self, data: Any, path: YPath | None, complete: bool) -> None:
         self.data = data
         self.path = path
         self.complete = complete
+        self.size = 1  # values an alias to it repeats
+        self.height = 0  # lists and mappings nested in it
 
 
 class _Composer:
@@ -658,12 +686,33 @@ class _Composer:
         self.sink = sink
         self.nodes: dict[YPath, _Node] = {}
         self.anchors: dict[str, _Anchor] = {}
+        self.count = 0  # values composed, those repeated by aliases included
+        self.repeated = 0  # values repeated by aliases
+        self.too_many = False  # MAX_ALIAS_VALUES was reported
+
+    def _too_deep(self, mark: Any, alias: str | None = None) -> None:
+        through = f" (through the alias *{alias})" if alias else ""
+        self.error(
+            "limit",
+            f"lists and mappings nested more than {MAX_YAML_DEPTH} deep{through}",
+            mark,
+            "flatten the data: give inner parts names of their own",
+        )
 
     def pos(self, mark: Any) -> Position:
         return Position(self.display, mark.line + 1, mark.column + 1)
 
     def error(self, code: str, message: str, mark: Any, hint: str | None = None) -> None:
         self.sink.error(code, message, self.pos(mark), hint)
+
+    def _long_number(self, ev: Any) -> None:
+        self.error(
+            "limit",
+            f"a number of {len(ev.value)} characters; numbers have at most "
+            f"{MAX_NUMBER_DIGITS} digits",
+            ev.start_mark,
+            "write a smaller number, or quote it if it is text",
+        )
 
     def _key(self, ev: Any, frame: _Frame) -> tuple[bool, Any]:
         """Turn a key event into a key: (ok, key)."""
@@ -679,6 +728,9 @@ class _Composer:
                 )
                 return True, raw
             if ev.style or ev.tag is not None:
+                return True, raw
+            if _long_number(raw):
+                self._long_number(ev)
                 return True, raw
             if raw == "<<":
                 self.error(
@@ -752,10 +804,14 @@ class _Composer:
                     if node is not None:
                         node.end = ev.end_mark
                 if frame.anchor is not None:
-                    self.anchors[frame.anchor].complete = True
+                    done = self.anchors[frame.anchor]
+                    done.complete = True
+                    done.size = self.count - frame.count
+                    done.height = frame.height
                 if frame.is_key:
                     continue
                 value = frame.data
+                height = frame.height
             elif cls is yaml.DocumentEndEvent:
                 break
             else:
@@ -800,11 +856,16 @@ class _Composer:
                     register = True
                     path = ()
                     key_mark = None
+                height = 0
+                self.count += 1
                 if cls is ScalarEvent:
                     raw = ev.value
                     style = ev.style
                     tag = ev.tag
-                    if not style and tag is None:
+                    if not style and tag is None and _long_number(raw):
+                        self._long_number(ev)
+                        value = 0
+                    elif not style and tag is None:
                         value, trap = _classify_plain(raw)
                         if trap is not None:
                             self.error(
@@ -847,6 +908,25 @@ class _Composer:
                         value = None
                     else:
                         value = anchor.data
+                        height = anchor.height
+                        self.count += anchor.size - 1
+                        self.repeated += anchor.size
+                        if len(stack) + height > MAX_YAML_DEPTH:
+                            if not stack or stack[-1].data is not None:
+                                self._too_deep(ev.start_mark, ev.anchor)
+                            value = None
+                        elif self.repeated > MAX_ALIAS_VALUES:
+                            if not self.too_many:
+                                self.too_many = True
+                                self.error(
+                                    "limit",
+                                    f"aliases repeat more than {MAX_ALIAS_VALUES:,} values in "
+                                    "this file",
+                                    ev.start_mark,
+                                    "aliases of aliases multiply: write the data out, or "
+                                    "alias smaller parts",
+                                )
+                            value = None
                     if register:
                         nodes[path] = _Node(
                             ev.start_mark,
@@ -866,11 +946,19 @@ class _Composer:
                             "remove the tag",
                         )
                     data: Any = {} if is_map else []
+                    if len(stack) >= MAX_YAML_DEPTH:
+                        # kept out of the data, its contents only read through
+                        if stack[-1].data is not None:
+                            self._too_deep(ev.start_mark)
+                        data = None
+                        register = False
                     if register:
                         nodes[path] = _Node(ev.start_mark, ev.end_mark, key_mark, None, None)
                     if ev.anchor is not None:
                         self.anchors[ev.anchor] = _Anchor(data, path if register else None, False)
-                    stack.append(_Frame(is_map, data, path, register, ev.anchor, ev.start_mark))
+                    frame = _Frame(is_map, data, path, register, ev.anchor, ev.start_mark)
+                    frame.count = self.count - 1
+                    stack.append(frame)
                     continue
                 else:  # pragma: no cover - the parser yields no other event here
                     continue
@@ -879,6 +967,7 @@ class _Composer:
                 root.append(value)
                 continue
             parent = stack[-1]
+            parent.height = max(parent.height, height + 1)
             if parent.is_map:
                 if not parent.skip and parent.data is not None:
                     parent.data[parent.key] = value

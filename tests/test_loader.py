@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from rulecraft.compiler.diagnostics import DiagnosticSink, Position
+from rulecraft.compiler.limits import MAX_ALIAS_VALUES, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
 from rulecraft.compiler.loader import Document, format_ypath, load_yaml, load_yaml_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "loader"
@@ -485,6 +486,87 @@ def test_all_errors_at_once_sorted() -> None:
     out = sink.render_all()
     assert out.splitlines()[-1] == "4 errors"
     assert "    5 | c: 010\n      |    ^" in out
+
+
+# -- limits (docs/errors.md, compiler/limits.py): positioned errors, never a crash or a hang
+# --------------------------------------------------------------------------------------------
+
+
+def test_billion_laughs_is_refused_at_the_alias_that_crosses_the_limit() -> None:
+    # 9 ** 9 strings from ten short lines: 56 s and 1.1 GB in the later stages before
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 10):
+        name, prev = chr(97 + i), chr(96 + i)
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    t0 = time.perf_counter()
+    doc, sink = load("\n".join(lines) + "\n")
+    assert time.perf_counter() - t0 < 1
+    # *a repeats 10 values (the list and its 9), *b 91, *c 820, *d 7381: the first *d in e
+    # brings the values repeated to 9 * (10 + 91 + 820) + 7381 > 10,000
+    assert only(sink) == ("limit", "t.yaml", 5, len("e: &e [") + 1)
+    assert (
+        sink.diagnostics[0].message
+        == f"aliases repeat more than {MAX_ALIAS_VALUES:,} values in this file"
+    )
+    assert doc is not None and doc.data["d"][0][0][0] == ["x"] * 9
+    assert doc.data["e"] == doc.data["i"] == [None] * 9
+
+
+def test_aliases_that_repeat_little_are_fine() -> None:
+    doc = ok("a: &a {k: [1, 2]}\nb: *a\nc: [*a, *a]\n")
+    assert doc.data["c"] == [{"k": [1, 2]}, {"k": [1, 2]}]
+
+
+def test_nesting_over_the_limit() -> None:
+    # the top-level mapping is one level
+    inner = MAX_YAML_DEPTH - 1
+    assert ok("a: " + "[" * inner + "]" * inner + "\n").data["a"] is not None
+    doc, sink = load("a: " + "[" * (inner + 1) + "]" * (inner + 1) + "\nb: 1\n")
+    assert only(sink) == ("limit", "t.yaml", 1, 4 + inner)
+    assert doc is not None and doc.data["b"] == 1
+
+
+def test_nesting_over_the_limit_through_an_alias() -> None:
+    half = MAX_YAML_DEPTH // 2
+    deep = "[" * half + "]" * half
+    doc, sink = load(f"a: &x {deep}\nb: {'[' * half}*x{']' * half}\n")
+    assert only(sink) == ("limit", "t.yaml", 2, 4 + half)
+    assert "through the alias *x" in sink.diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["9" * 5000, "-" + "9" * 101, "0x" + "f" * 4000, "1" + "0" * 200 + ".5", "1_" * 120 + "1"],
+)
+def test_long_numbers_are_refused(number: str) -> None:
+    # Python refuses to convert more than 4,300 digits; rules need a handful
+    doc, sink = load(f"a: 1\nb: {number}\n")
+    assert only(sink) == ("limit", "t.yaml", 2, 4)
+    assert sink.diagnostics[0].hint == "write a smaller number, or quote it if it is text"
+    assert doc is not None and doc.data["a"] == 1
+
+
+def test_long_number_as_a_key_is_refused() -> None:
+    _, sink = load(f"a: 1\n{'9' * 200}: 2\n")
+    assert only(sink) == ("limit", "t.yaml", 2, 1)
+
+
+def test_long_numbers_at_the_limit_and_long_text_are_fine() -> None:
+    doc = ok(f"a: {'9' * MAX_NUMBER_DIGITS}\nb: '{'9' * 5000}'\nc: {'x9' * 100}\n")
+    assert doc.data["a"] == int("9" * MAX_NUMBER_DIGITS)
+    assert doc.data["b"] == "9" * 5000
+
+
+def test_scalar_positions_are_mapped_once_per_scalar(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every statement of an effect asks for its position: re-mapping the block each time made
+    # a rule of a few thousand lines take minutes
+    doc = ok("body: |\n" + "  x += 1\n" * 2000)
+    calls = []
+    real = Document._compute_map
+    monkeypatch.setattr(Document, "_compute_map", lambda self, n: calls.append(n) or real(self, n))
+    for i in range(0, 2000 * len("x += 1\n"), len("x += 1\n")):
+        assert doc.scalar_pos(("body",), i) == Position("t.yaml", 2 + i // 7, 3)
+    assert len(calls) == 1
 
 
 # -- speed
