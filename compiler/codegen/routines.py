@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -1161,16 +1162,23 @@ def _mark_unused(code: str, names: list[str]) -> str:
     """Locals a method only assigns (never reads) get a leading underscore, as Python's
     linters expect: a rule may compute a value this form of the routine does not use (the
     player of a decision drawn at random in a playout, say)."""
-    for name in set(names):
-        uses = len(re.findall(rf"\b{name}\b", code))
-        if not uses:
-            continue
-        writes = len(re.findall(rf"(?m)^\s*{name}(: Any)? = ", code))
-        writes += len(re.findall(rf"\bfor {name}(, \w+)? in\b", code))
-        writes += len(re.findall(rf"\bfor \w+, {name} in\b", code))
-        if uses == writes:
-            code = re.sub(rf"\b{name}\b", "_" + name, code)
-    return code
+    # one pass over the code for all the names (a pass per name is quadratic in a long rule)
+    wanted = set(names)
+    uses = Counter(w for w in _WORD.findall(code) if w in wanted)
+    writes: Counter[str] = Counter()
+    for m in _WRITE.finditer(code):
+        writes[m.group(1)] += 1
+    for m in _FOR.finditer(code):
+        writes.update(g for g in m.groups() if g is not None)
+    unused = {n for n, k in uses.items() if k == writes[n]}
+    if not unused:
+        return code
+    return _WORD.sub(lambda m: "_" + m.group() if m.group() in unused else m.group(), code)
+
+
+_WORD = re.compile(r"\b\w+\b")
+_WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any)? = ")
+_FOR = re.compile(r"\bfor (\w+)(?:, (\w+))? in\b")
 
 
 def _constant(text: str) -> Any:
