@@ -57,7 +57,7 @@ REFS: dict[str, Any] = _base.REFS
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     **_base.PRIMARY,
-    "bot_max_turns": 90,
+    "bot_max_turns": 70,
     "card_group": CARD_GROUP,
     "flow": (
         "setup__armies",

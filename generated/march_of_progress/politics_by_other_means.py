@@ -114,7 +114,7 @@ REFS: dict[str, Any] = _base.REFS
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     **_base.PRIMARY,
-    "bot_max_turns": 170,
+    "bot_max_turns": 130,
     "c_counter_insurgency_needs_army": True,
     "c_propaganda_depletion_to_zero": False,
     "card_group": CARD_GROUP,

@@ -79,7 +79,7 @@ REFS: dict[str, Any] = {
 PRIMARY: dict[str, Any] = {
     "board_constants": (("victory_vps", "VPs to win"),),
     "board_displays": (("Combat strength now (where both sides have forces)", "p_board__combat"),),
-    "bot_max_turns": 190,
+    "bot_max_turns": 140,
     "c_army_limit": 3,
     "c_capital_occupation": True,
     "c_end_by_agreement": False,

@@ -58,7 +58,7 @@ REFS: dict[str, Any] = _base.REFS
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     **_base.PRIMARY,
-    "bot_max_turns": 140,
+    "bot_max_turns": 110,
     "c_army_reform_cost": 2,
     "c_army_reform_when_occupied": True,
     "c_french_winning_countries": 3,

@@ -64,7 +64,7 @@ REFS: dict[str, Any] = _base.REFS
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
 PRIMARY: dict[str, Any] = {
     **_base.PRIMARY,
-    "bot_max_turns": 150,
+    "bot_max_turns": 110,
     "c_casualty_chosen_by_owner": False,
     "c_one_loss_when_defender_wins": True,
     "c_starting_vps": 3,
