@@ -1364,16 +1364,16 @@ def _scenario_view(
                 ),
             )
         )
-    for v in (doc.get("constants") or {}).values():
+    for k, v in (doc.get("constants") or {}).items():
         # a constant is printed under its title; one without (a reading the engine names, a
         # switch for self-play) is not a rule a player looks up
         if isinstance(v, dict) and isinstance(v.get("title"), str):
-            view.facts.append((v["title"], names.of(v, seats)))
+            view.facts.append((v["title"] + mark(f"constants.{k}"), names.of(v, seats)))
     for k, v in (doc.get("globals") or {}).items():
         if complete and _is_zero(v):
             view.left_out = True
             continue
-        view.facts.append((names.label(k, t), names.of(v, seats)))
+        view.facts.append((names.label(k, t) + mark(f"globals.{k}"), names.of(v, seats)))
 
     players = doc.get("players")
     if isinstance(players, dict) and players:
