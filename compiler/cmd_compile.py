@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .cli import CLIError, command
-from .codegen import FormatterMissing
+from .codegen import CodegenError, FormatterMissing
+from .diagnostics import CompileError
+from .effects import EffectSyntaxError
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -56,6 +58,12 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
         result = compile_project(root, sink, args.games or None, generate=generate)
     except (ProjectError, FormatterMissing) as exc:
         raise CLIError(str(exc)) from None
+    except (CodegenError, CompileError, EffectSyntaxError) as exc:
+        # the stages report the designer's mistakes to the sink; reaching this is a bug
+        raise CLIError(
+            f"the compiler failed on these rules ({type(exc).__name__}: {exc}); this is a bug "
+            "in rulecraft, not in the rules: please report it with the rules that cause it"
+        ) from None
     if sink.has_errors:
         print(sink.render_all(), file=sys.stderr)
         return 1

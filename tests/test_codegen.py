@@ -139,6 +139,43 @@ def test_names_that_are_not_identifiers_are_refused(tmp_path: Path, old: str, ne
     assert errors and errors[0].code == "schema", [d.render() for d in errors]
 
 
+def test_scenario_ids_that_python_reserves_compile_and_play(tmp_path: Path) -> None:
+    """A scenario's module is named by its id unless Python or the package reserves the name:
+    ``import`` (a keyword, the base of five scenarios) and ``engine`` (the engine's module)
+    passed check and then crashed compile."""
+    from rulecraft.runtime import Game
+
+    root = scratch_project(tmp_path)
+    folder = root / "rules" / "march_of_progress" / "scenarios"
+    renames = {"thirty_years_war": "import", "age_of_marlborough": "engine"}
+    for path in sorted(folder.glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        for old, new in renames.items():
+            text = text.replace(f"scenario: {old}\n", f"scenario: {new}\n")
+            text = text.replace(f"base: {old}\n", f"base: {new}\n")
+        path.write_text(text, encoding="utf-8")
+        if path.stem in renames:
+            path.rename(folder / f"{renames[path.stem]}.yaml")
+    write_outputs(root, generate(root))
+    files = sorted(p.name for p in (root / "generated" / "march_of_progress").glob("*.py"))
+    assert {"import_.py", "engine_.py", "engine.py"} <= set(files)
+    package = import_generated(root, "march_of_progress")
+    assert package.SCENARIOS[0] == "import"
+    assert {"import", "engine", "vive_lempereur"} <= set(package.SPECS)
+    assert "from . import import_ as _base" in (
+        root / "generated" / "march_of_progress" / "vive_lempereur.py"
+    ).read_text(encoding="utf-8")
+    for sid in ("import", "engine", "vive_lempereur"):
+        spec = package.SPECS[sid]
+        assert spec.scenario == sid
+        game = Game.new(spec, None, 1)
+        for _ in range(20):
+            if game.finished:
+                break
+            decision = game.pending()[0]
+            game.apply(decision.player, decision.options[0].id)
+
+
 def test_wheel_installs_under_one_namespace(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(REPO)],

@@ -347,3 +347,22 @@ def test_code_at_every_limit_compiles_and_runs(tmp_path: Path) -> None:
     engine = spec.engine
     assert engine.f_zz_test(game.raw, engine.all_player[0]) == 10**MAX_NUMBER_DIGITS - 1
     assert engine.f_zz_not(game.raw) is True
+
+
+def test_a_compiler_failure_is_one_line_at_the_cli_not_a_traceback(
+    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last resort, for a bug in the compiler: the stages report the designer's mistakes."""
+    from rulecraft.compiler import project
+    from rulecraft.compiler.codegen import CodegenError
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise CodegenError("generated code does not parse")
+
+    monkeypatch.setattr(project, "generate_game", broken)
+    monkeypatch.chdir(root)
+    assert main(["compile"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.startswith("rulecraft: error: the compiler failed on these rules (CodegenError: ")
+    assert "a bug in rulecraft, not in the rules" in err

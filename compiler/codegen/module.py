@@ -12,6 +12,7 @@ the rules line an error came from.
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -87,6 +88,37 @@ def camel(name: str) -> str:
     return "".join(w.capitalize() for w in name.split("_"))
 
 
+#: module names of generated/<game>/ that no scenario's module may take
+_TAKEN_MODULES = frozenset(("engine",))
+
+
+def module_name(sid: str) -> str:
+    """The module of scenario ``sid`` in generated/<game>/: its id, unless the id is a Python
+    keyword (``import``) or the engine's module name; then the id and ``_``, which no
+    designer's name ends with (a name is lowercase words joined by single underscores)."""
+    if not sid.isidentifier():  # the schema's name pattern keeps this from happening
+        raise CodegenError(f"scenario id {sid!r} is not a name")
+    if keyword.iskeyword(sid) or sid in _TAKEN_MODULES:
+        return sid + "_"
+    return sid
+
+
+def class_names(sids: list[str]) -> dict[str, str]:
+    """The engine class name of each scenario (``CamelCaseScenario``), made unique: ``a_1b``
+    and ``a1b`` both read ``A1b``."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for sid in sids:
+        name = camel(sid) + "Scenario"
+        n = 1
+        while name in taken:
+            n += 1
+            name = f"{camel(sid)}{n}Scenario"
+        taken.add(name)
+        out[sid] = name
+    return out
+
+
 # ---------------------------------------------------------------------------- classes
 
 
@@ -95,7 +127,7 @@ class ClassGen:
     """A generated engine class: the game's, or a scenario's subclass."""
 
     name: str
-    module: str  # "engine" or a scenario id
+    module: str  # "engine" or a scenario's module (see module_name)
     parent: ClassGen | None
     tables: Tables
     methods: dict[str, str] = field(default_factory=dict)  # own methods by name
@@ -343,6 +375,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     stable = stable_functions(list(games.values()))
     classes: dict[str, ClassGen] = {}
     compiled: dict[str, Compiled] = {}
+    class_name = class_names(order)
     for sid in order:
         g = games[sid]
         sd = build_data(g, written)
@@ -373,7 +406,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
             if not own:
                 classes[sid] = parent
                 continue
-            cls = ClassGen(camel(sid) + "Scenario", sid, parent, tables, own)
+            cls = ClassGen(class_name[sid], module_name(sid), parent, tables, own)
         inherited = parent.all_attrs() if parent is not None else set()
         for name in sorted(referenced_data(list(cls.methods.values()), sd.data) - inherited):
             cls.attrs[name] = attr_type(name, sd.data.get(name))
@@ -392,13 +425,16 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     for sid in order:
         b = games[sid].scenario.base
         of_base = (b, compiled[b], games[b]) if b in compiled else None
-        out[f"{sid}.py"] = scenario_module(env, games[sid], compiled[sid], classes[sid], of_base)
+        out[f"{module_name(sid)}.py"] = scenario_module(
+            env, games[sid], compiled[sid], classes[sid], of_base
+        )
     out["__init__.py"] = package_init(first, order, root_sid)
     return out
 
 
-def class_text(cls: ClassGen) -> str:
-    """The source of a generated engine class (unformatted, methods indented)."""
+def class_text(cls: ClassGen, sid: str = "") -> str:
+    """The source of a generated engine class (unformatted, methods indented); ``sid`` is the
+    scenario of a scenario's class."""
     lines: list[str] = []
     parent = f"({cls.parent.name})" if cls.parent is not None else ""
     lines.append(f"class {cls.name}{parent}:")
@@ -407,7 +443,7 @@ def class_text(cls: ClassGen) -> str:
             '    """The rules of the game as methods over a state list S (rulecraft.runtime)."""'
         )
     else:
-        lines.append(f'    """What scenario {cls.module!r} changes in the rules."""')
+        lines.append(f'    """What scenario {sid!r} changes in the rules."""')
     lines.append("")
     t = cls.tables
     if cls.parent is None:
@@ -469,8 +505,8 @@ def scenario_module(
     sd = comp.sd
     sid = sd.sid
     sc = g.scenario
-    own_class = cls.module == sid
-    class_code = class_text(cls) if own_class else ""
+    own_class = cls.module == module_name(sid)
+    class_code = class_text(cls, sid) if own_class else ""
     consts = module_constants(g, comp)
     base_consts = module_constants(base[2], base[1]) if base is not None else {}
     # the primary data refers to the module constants by name
@@ -513,7 +549,7 @@ def scenario_module(
         if names
     ]
     if base is not None:
-        import_lines.insert(0, f"from . import {base[0]} as _base")
+        import_lines.insert(0, f"from . import {module_name(base[0])} as _base")
     return env.get_template("scenario.py.j2").render(
         sources=sorted(set(g.sources)),
         docstring=f"{sc.title}: the data of scenario {sid!r} of {g.title}.",
@@ -594,6 +630,17 @@ def data_literal(data: dict[str, Any], named: dict[str, str]) -> str:
 
 
 def package_init(first: ir.Game, order: list[str], default: str) -> str:
+    renamed = {sid: module_name(sid) for sid in order if module_name(sid) != sid}
+    if renamed:
+        specs = [
+            f"_MODULES = {_py(renamed)}  # scenarios whose id is not their module's name",
+            "SPECS = {",
+            "    sid: import_module(f'{__name__}.{_MODULES.get(sid, sid)}').SPEC",
+            "    for sid in SCENARIOS",
+            "}",
+        ]
+    else:
+        specs = ["SPECS = {sid: import_module(f'{__name__}.{sid}').SPEC for sid in SCENARIOS}"]
     lines = [
         f"# Code generated by rulecraft from rules/{first.id}/. DO NOT EDIT.",
         repr(
@@ -607,7 +654,7 @@ def package_init(first: ir.Game, order: list[str], default: str) -> str:
         "",
         "check_native(__name__, __path__)  # a native build (compile --native) must be current",
         f"SCENARIOS = {_py(tuple(order))}",
-        "SPECS = {sid: import_module(f'{__name__}.{sid}').SPEC for sid in SCENARIOS}",
+        *specs,
         f"SPEC = SPECS[{default!r}]",
         "",
         '__all__ = ["SCENARIOS", "SPEC", "SPECS"]',
