@@ -62,6 +62,34 @@ def test_generated_code_passes_ruff_and_uses_no_eval() -> None:
         assert "eval(" not in text and "exec(" not in text, path
 
 
+def _lint(root: Path) -> str:
+    """``ruff check`` of a scratch project's generated/ with the project's own settings."""
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "generated"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    return "" if proc.returncode == 0 else proc.stdout
+
+
+def test_double_negation_generates_lint_clean_code(tmp_path: Path) -> None:
+    """`--1` is 1; written as `--1` (or `-(-1)`) Python reads it right but ruff takes it for
+    a decrement (B002), and the generated code must pass the project's own ruff check."""
+    root = scratch_project(tmp_path)
+    edit(
+        root,
+        "rules.yaml",
+        "let k = min(amount, vp_stock)",
+        "let k = min(--amount, -(-(-(-vp_stock))))",
+    )
+    write_outputs(root, generate(root))
+    assert _lint(root) == ""
+    engine = (root / "generated" / "march_of_progress" / "engine.py").read_text()
+    assert "min(v_amount, S[" in engine
+
+
 def test_compile_check_fails_with_a_diff_when_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

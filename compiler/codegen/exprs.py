@@ -439,6 +439,9 @@ class ExprGen:
         return f"(not {self.expr(e.operand)})"
 
     def e_Neg(self, e: Neg) -> str:
+        if isinstance(e.operand, Neg):
+            # -(-x) is x (an int): `-(-x)` in Python, in any parentheses, fails lint (B002)
+            return self.expr(e.operand.operand)
         return f"(-{self.expr(e.operand)})"
 
     def e_Ternary(self, e: Ternary) -> str:
