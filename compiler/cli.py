@@ -15,6 +15,10 @@ new file::
 
 Errors meant for the user raise :class:`CLIError` (or a runtime ``GameError``): they print
 one line ``rulecraft: error: ...`` and exit 1, never a traceback.
+
+Every command works on a project (:func:`project_of`): ``--project DIR``, else the nearest
+folder at or above the working folder with a ``rulecraft.toml``; its games come before the
+games bundled with rulecraft.
 """
 
 from __future__ import annotations
@@ -25,9 +29,9 @@ import os
 import pkgutil
 import sys
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-__all__ = ["CLIError", "Command", "COMMANDS", "command", "main"]
+__all__ = ["CLIError", "Command", "COMMANDS", "command", "main", "project_of"]
 
 
 class CLIError(Exception):
@@ -56,6 +60,27 @@ def command(
     cmd = Command(name, help, add_arguments, run)
     COMMANDS[name] = cmd
     return cmd
+
+
+def project_of(args: argparse.Namespace, required: bool = True) -> Any:
+    """The project a command works on (a :class:`rulecraft.runtime.config.Project`):
+    ``--project DIR``, else the nearest one at or above the working folder. Its engines are
+    found by name from then on. Without ``required``, None outside any project."""
+    from rulecraft.runtime.config import ProjectError, find_project
+    from rulecraft.runtime.registry import use_project
+
+    explicit = getattr(args, "project", None)
+    try:
+        project = find_project(explicit=explicit)
+    except ProjectError as exc:
+        if required or explicit is not None:
+            raise CLIError(str(exc)) from None
+        return None
+    try:
+        use_project(project)
+    except ImportError as exc:
+        raise CLIError(f"cannot import the engines of {project.root}: {exc}") from None
+    return project
 
 
 class _Parser(argparse.ArgumentParser):
@@ -120,6 +145,7 @@ def _play(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import resolve
     from rulecraft.runtime.tools.terminal import play
 
+    project_of(args, required=False)
     spec, scenario = resolve(args.name)
     start = None
     if args.load is not None:
@@ -217,6 +243,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import resolve
     from rulecraft.runtime.tools.simulate import default_max_turns, simulate
 
+    project_of(args, required=False)
     if args.all:
         return _simulate_all(args)
     for opt, value in (
@@ -321,6 +348,7 @@ def _list(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import known_games, load_spec
     from rulecraft.runtime.tools.balance import scenarios_of
 
+    project_of(args, required=False)
     games = [g for g in known_games() if "/" not in g]
     if args.game is not None:
         if args.game not in games:
@@ -356,11 +384,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"rulecraft {_version()}", help="show the version"
     )
+    project_help = (
+        "the project folder (default: the nearest folder with a rulecraft.toml at or above "
+        "the working folder)"
+    )
+    parser.add_argument("--project", metavar="DIR", default=None, help=project_help)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in sorted(COMMANDS):
         cmd = COMMANDS[name]
         p = sub.add_parser(name, help=cmd.help, description=cmd.help)
         cmd.add_arguments(p)
+        if not any(a.dest == "project" for a in p._actions):
+            # also after the command (`rulecraft check --project DIR`)
+            p.add_argument("--project", metavar="DIR", default=argparse.SUPPRESS, help=project_help)
     return parser
 
 

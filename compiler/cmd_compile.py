@@ -11,8 +11,9 @@ import argparse
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from .cli import CLIError, command
+from .cli import CLIError, command, project_of
 from .codegen import CodegenError, FormatterMissing
 from .diagnostics import CompileError
 from .effects import EffectSyntaxError
@@ -43,19 +44,14 @@ def _add_compile(p: argparse.ArgumentParser) -> None:
 
 
 def _compile(args: argparse.Namespace, generate: bool) -> int:
-    from .project import (
-        ProjectError,
-        compile_project,
-        diff_outputs,
-        find_root,
-        new_sink,
-        write_outputs,
-    )
+    from .project import ProjectError, compile_project, diff_outputs, new_sink, write_outputs
 
+    project = project_of(args)
+    root = project.root
+    gen = project.generated_rel.as_posix()
     try:
-        root = find_root()
-        sink = new_sink(root)
-        result = compile_project(root, sink, args.games or None, generate=generate)
+        sink = new_sink(project)
+        result = compile_project(project, sink, args.games or None, generate=generate)
     except (ProjectError, FormatterMissing) as exc:
         raise CLIError(str(exc)) from None
     except (CodegenError, CompileError, EffectSyntaxError) as exc:
@@ -72,9 +68,7 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
         for key in result.games:
             game, _, sid = key.partition("/")
             scenarios.setdefault(game, []).append(sid)
-        names = args.games or sorted(
-            p.name for p in (root / "rules").iterdir() if p.is_dir() and not p.name.startswith(".")
-        )
+        names = args.games or project.games()
         for game in names:
             sids = scenarios.get(game)
             what = (
@@ -85,12 +79,12 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
             print(f"rulecraft: {game}: {what}, no errors", file=sys.stderr)
         return 0
     if getattr(args, "check", False):
-        diff = diff_outputs(root, result.outputs, args.games or None)
+        diff = diff_outputs(project, result.outputs, args.games or None)
         if diff:
             sys.stdout.write(diff)
-            print("rulecraft: generated/ is stale; run `rulecraft compile`", file=sys.stderr)
+            print(f"rulecraft: {gen}/ is stale; run `rulecraft compile`", file=sys.stderr)
             return 1
-        stale = stale_native(root, result.outputs)
+        stale = stale_native(project.generated, result.outputs)
         if stale:
             print(
                 f"rulecraft: the native build of {', '.join(stale)} is older than its "
@@ -98,35 +92,35 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
                 file=sys.stderr,
             )
             return 1
-        print("rulecraft: generated/ is up to date", file=sys.stderr)
+        print(f"rulecraft: {gen}/ is up to date", file=sys.stderr)
         return 0
-    changed = write_outputs(root, result.outputs, args.games or None)
+    changed = write_outputs(project, result.outputs, args.games or None)
     for rel in changed:
         verb = "wrote" if (root / rel).exists() else "removed"
         print(f"{verb} {rel.as_posix()}", file=sys.stderr)
     if not changed:
-        print("rulecraft: generated/ is up to date", file=sys.stderr)
-    games = sorted({rel.parts[1] for rel in result.outputs})
+        print(f"rulecraft: {gen}/ is up to date", file=sys.stderr)
+    games = sorted({rel.parent.name for rel in result.outputs})
     if getattr(args, "native", False):
-        return _native(root, games)
+        return _native(project, games)
     if getattr(args, "no_native", False):
         from .native import remove_native
 
         for game in games:
-            for path in remove_native(root / "generated" / game):
+            for path in remove_native(project.generated / game):
                 print(f"removed {path.relative_to(root).as_posix()}", file=sys.stderr)
     return 0
 
 
-def stale_native(root: Path, outputs: Iterable[Path]) -> list[str]:
+def stale_native(generated: Path, outputs: Iterable[Path]) -> list[str]:
     """Games whose native build was made from other generated modules than today's."""
     import json
 
     from .native import NATIVE_MANIFEST, source_hashes
 
     out = []
-    for game in sorted({rel.parts[1] for rel in outputs}):
-        folder = root / "generated" / game
+    for game in sorted({rel.parent.name for rel in outputs}):
+        folder = generated / game
         manifest = folder / NATIVE_MANIFEST
         if manifest.exists():
             try:
@@ -138,7 +132,7 @@ def stale_native(root: Path, outputs: Iterable[Path]) -> list[str]:
     return out
 
 
-def _native(root: Path, games: list[str]) -> int:
+def _native(project: Any, games: list[str]) -> int:
     import time
 
     from .native import NativeError, build_native
@@ -147,13 +141,14 @@ def _native(root: Path, games: list[str]) -> int:
         print(f"rulecraft: building {game} natively with mypyc (a few minutes)...", file=sys.stderr)
         start = time.monotonic()
         try:
-            written = build_native(root / "generated", game)
+            written = build_native(project.generated, game, package=project.package)
         except NativeError as exc:
             raise CLIError(str(exc)) from None
         seconds = time.monotonic() - start
         print(
             f"rulecraft: {game}: {len(written) - 1} native modules in {seconds:.0f} s "
-            f"(generated/{game}/*.so; `rulecraft compile` removes them when the rules change)",
+            f"({project.generated_rel.as_posix()}/{game}/*.so; `rulecraft compile` removes "
+            "them when the rules change)",
             file=sys.stderr,
         )
     return 0

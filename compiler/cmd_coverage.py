@@ -16,7 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from .cli import CLIError, command
+from .cli import CLIError, command, project_of
+from .project import Project, as_project
 
 ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+\b")
 #: ``Rules: ID, ID, ...`` in a test, continued on indented lines that start with an id
@@ -42,28 +43,30 @@ def _index(index_dir: Path) -> dict[str, dict[str, tuple[str, str]]]:
     return out
 
 
-def ids_in_tests(root: Path) -> set[str]:
+def ids_in_tests(root: Path | Project) -> set[str]:
+    project = as_project(root)
     found: set[str] = set()
-    for path in (root / "tests").rglob("*.py"):
+    for path in (project.root / "tests").rglob("*.py"):
         for m in RULES_LINE.finditer(path.read_text(encoding="utf-8")):
             found.update(ID.findall(m.group(1)))
-    for path in (root / "rules").glob("*/examples/*.yaml"):
+    for path in project.rules.glob("*/examples/*.yaml"):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         found.update(str(r) for r in data.get("rules") or [])
     return found
 
 
-def ids_in_rules(root: Path) -> set[str]:
+def ids_in_rules(root: Path | Project) -> set[str]:
     found: set[str] = set()
-    for path in (root / "rules").rglob("*.yaml"):
+    for path in as_project(root).rules.rglob("*.yaml"):
         found.update(ID.findall(path.read_text(encoding="utf-8")))
     return found
 
 
-def assumed_notes(root: Path) -> list[str]:
+def assumed_notes(root: Path | Project) -> list[str]:
+    project = as_project(root)
     notes = []
-    for path in sorted((root / "rules").rglob("*.yaml")):
-        rel = path.relative_to(root).as_posix()
+    for path in sorted(project.rules.rglob("*.yaml")):
+        rel = path.relative_to(project.root).as_posix()
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             text = line.strip()
             if re.search(r"#\s*Assumed\b|^\s*assumed:|^\s*gap:|\bassumed:\s", line):
@@ -73,7 +76,10 @@ def assumed_notes(root: Path) -> list[str]:
 
 def _add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--index", default=None, help="the rules-index folder (default ../shared/rules-index)"
+        "--index",
+        default=None,
+        help="the rules-index folder (default: the project's rules-index/, else "
+        "../shared/rules-index)",
     )
     p.add_argument("--missing", action="store_true", help="list the items no test names")
     p.add_argument("--assumed", action="store_true", help="list every assumed datum and gap")
@@ -81,13 +87,10 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .project import ProjectError, find_root
-
-    try:
-        root = find_root()
-    except ProjectError as exc:
-        raise CLIError(str(exc)) from None
-    index_dir = Path(args.index) if args.index else root.parent / "shared" / "rules-index"
+    root = project_of(args)
+    index_dir = Path(args.index) if args.index else root.root / "rules-index"
+    if not args.index and not index_dir.is_dir():
+        index_dir = root.root.parent / "shared" / "rules-index"
     if not index_dir.is_dir():
         raise CLIError(f"no rules index at {index_dir} (use --index DIR)")
     items = _index(index_dir)

@@ -113,11 +113,16 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .project import ProjectError, compile_project, find_root, new_sink
+    from .cli import project_of
+    from .project import ProjectError, bundled_project, compile_project, new_sink
 
     game_id, _, scenario = args.name.partition("/")
+    root = project_of(args, required=False)
+    if root is None or not (root.rules / game_id).is_dir():
+        bundled = bundled_project()  # a game bundled with rulecraft
+        if root is None or (bundled.rules / game_id).is_dir():
+            root = bundled
     try:
-        root = find_root()
         sink = new_sink(root)
         result = compile_project(root, sink, [game_id], generate=False)
     except ProjectError as exc:

@@ -74,13 +74,13 @@ def run(args: argparse.Namespace) -> int:
     a save given with --record that cannot be used (not JSON, another game) is one line, exit 2."""
     rules_root = Path(args.rules) if getattr(args, "rules", None) else None
     if rules_root is None:
-        # the project the command runs in (as check and compile), else rulecraft's own games
-        from .project import ProjectError, find_root
+        # the project the command runs in (as check and compile) if it has the game, else
+        # rulecraft's own games
+        from .cli import project_of
 
-        try:
-            rules_root = find_root() / "rules"
-        except ProjectError:
-            rules_root = None
+        project = project_of(args, required=False)
+        if project is not None and (project.rules / args.game).is_dir():
+            rules_root = project.rules
     record = getattr(args, "record", None)
     try:
         fmt = _format_of(args)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli import CLIError, command
+from .cli import CLIError, command, project_of
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -17,12 +17,9 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from .examples import example_files, run_examples
-    from .project import ProjectError, find_root, new_sink
+    from .project import new_sink
 
-    try:
-        root = find_root()
-    except ProjectError as exc:
-        raise CLIError(str(exc)) from None
+    root = project_of(args)
     files = example_files(root, args.files or None)
     missing = [f for f in files if not Path(f).exists()]
     if missing:

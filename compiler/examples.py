@@ -19,7 +19,7 @@ from typing import Any
 from . import ir
 from .diagnostics import DiagnosticSink, Position
 from .loader import Document, load_yaml
-from .project import compile_project
+from .project import Project, as_project, compile_project
 from .schema import SchemaStore
 
 
@@ -286,17 +286,21 @@ def expect(doc: Document, where: tuple, exp: dict[str, Any], g: Any, conv: Conve
             )
 
 
-def example_files(root: Path, only: list[str] | None = None) -> list[Path]:
+def example_files(root: Path | Project, only: list[str] | None = None) -> list[Path]:
     if only:
         return [Path(p).resolve() for p in only]
-    return sorted((root / "rules").glob("*/examples/*.yaml"))
+    return sorted(as_project(root).rules.glob("*/examples/*.yaml"))
 
 
-def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[ExampleResult]:
+def run_examples(
+    root: Path | Project, files: list[Path], sink: DiagnosticSink
+) -> list[ExampleResult]:
     """Run the example files; failures become diagnostics in ``sink``."""
     from rulecraft.runtime import load_spec
     from rulecraft.runtime.machine import GameError
 
+    project = as_project(root)
+    root, rules_dir = project.root, project.rules
     schemas = SchemaStore.default()
     results = []
     compiled: dict[str, dict[str, ir.Game]] = {}
@@ -313,7 +317,7 @@ def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[Ex
         game_id, slash, sid = str(d["scenario"]).rpartition("/")
         if not slash:
             game_id = path.parent.parent.name
-            if path.parent.name != "examples" or not (root / "rules" / game_id).is_dir():
+            if path.parent.name != "examples" or not (rules_dir / game_id).is_dir():
                 sink.error(
                     "example",
                     f"example {display!r} is outside rules/<game>/examples/: its scenario must "
@@ -325,11 +329,11 @@ def run_examples(root: Path, files: list[Path], sink: DiagnosticSink) -> list[Ex
                 continue
         d["scenario"] = sid
         if game_id not in compiled:
-            if not (root / "rules" / game_id).is_dir():
+            if not (rules_dir / game_id).is_dir():
                 sink.error("example", f"unknown game {game_id!r}", doc.pos(("scenario",)))
                 results.append(ExampleResult(display, title, rules, 0, False))
                 continue
-            compiled[game_id] = compile_project(root, sink, [game_id], generate=False).games
+            compiled[game_id] = compile_project(project, sink, [game_id], generate=False).games
         key = f"{game_id}/{sid}"
         try:
             if key not in compiled[game_id]:

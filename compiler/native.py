@@ -96,8 +96,11 @@ def _check_tools() -> None:
         )
 
 
-def build_native(generated: Path, game: str, log: Path | None = None) -> list[Path]:
-    """Compile ``generated/<game>/`` with mypyc; returns the files written beside it."""
+def build_native(
+    generated: Path, game: str, log: Path | None = None, package: str = "rulecraft.generated"
+) -> list[Path]:
+    """Compile ``generated/<game>/`` (imported as ``<package>.<game>``) with mypyc; returns
+    the files written beside it."""
     _check_tools()
     folder = generated / game
     modules = sorted(p for p in folder.glob("*.py") if p.name != "__init__.py")
@@ -106,16 +109,17 @@ def build_native(generated: Path, game: str, log: Path | None = None) -> list[Pa
     remove_native(folder)
     with tempfile.TemporaryDirectory(prefix="rulecraft-native-") as tmp:
         root = Path(tmp)
-        pkg = root / "rulecraft" / "generated" / game
+        parts = package.split(".")
+        pkg = root.joinpath(*parts, game)
         pkg.mkdir(parents=True)
-        (root / "rulecraft" / "__init__.py").write_text("")
-        (root / "rulecraft" / "generated" / "__init__.py").write_text("")
+        for n in range(1, len(parts) + 1):
+            root.joinpath(*parts[:n], "__init__.py").write_text("")
         for p in [*modules, folder / "__init__.py"]:
             shutil.copy(p, pkg / p.name)
         (root / "mypy.ini").write_text(MYPY_CONFIG)
-        group = f"rulecraft.generated.{game}.native"
+        group = f"{package}.{game}.native"
         (root / "setup_native.py").write_text(f"GROUP = {group!r}\n" + SETUP)
-        files = [f"rulecraft/generated/{game}/{p.name}" for p in modules]
+        files = ["/".join([*parts, game, p.name]) for p in modules]
         proc = subprocess.run(
             [sys.executable, "setup_native.py", *files],
             cwd=root,

@@ -14,7 +14,8 @@ runtime needs only the standard library.
 | ``view`` | visibility (views for players and bots) and determinization |
 | ``named`` | the state by field name: display, the live named view, saves |
 | ``rng`` | the seeded generator kept in the state |
-| ``registry`` | finding compiled games by name |
+| ``registry`` | finding compiled games by name, also a project's (``use_project``) |
+| ``config`` | a rules project's ``rulecraft.toml``: its folders and package |
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from .machine import (
     run,
 )
 from .named import NamedState, SaveError
-from .registry import check_native, known_games, register
+from .registry import check_native, known_games, register, use_project
 from .rng import derive_seed
 from .spec import GameSpec, ScenarioSpec
 from .split import Changes, Split
@@ -92,6 +93,7 @@ __all__ = [
     "resolve",
     "run",
     "undo_barrier",
+    "use_project",
     "view",
     "log_for",
     # tools, loaded on first use (rulecraft.runtime.tools)

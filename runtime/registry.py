@@ -1,16 +1,107 @@
-"""Finding compiled games by name."""
+"""Finding compiled games by name.
+
+A game ``g`` is the module ``<package>.g`` of the first package in :data:`PACKAGES` that has
+it: the packages of the projects in use (:func:`use_project`; the rulecraft command uses the
+project it runs in) come before the games bundled with rulecraft (``rulecraft.generated``).
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+import sys
+from pathlib import Path
+from types import ModuleType
 
+from .config import Project, find_project
 from .machine import UnknownGame
 from .spec import GameSpec
 
-__all__ = ["register", "load_spec", "known_games", "resolve", "check_native"]
+__all__ = [
+    "register",
+    "load_spec",
+    "known_games",
+    "resolve",
+    "check_native",
+    "game_module",
+    "use_package",
+    "use_project",
+    "PACKAGES",
+]
 
 _SPECS: dict[str, GameSpec] = {}
+BUNDLED = "rulecraft.generated"
+#: the packages games are looked up in, first first
+PACKAGES: list[str] = [BUNDLED]
+
+
+def use_package(package: str, folder: Path | str | None = None) -> None:
+    """Look games up in ``package`` before the others; with ``folder``, import the package
+    from that folder (its ``__init__.py``) unless it is already imported from there."""
+    if folder is not None:
+        folder = Path(folder).resolve()
+        if (folder / "__init__.py").is_file() and not _imports_from(package, folder):
+            spec = importlib.util.spec_from_file_location(
+                package, folder / "__init__.py", submodule_search_locations=[str(folder)]
+            )
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[package] = module
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:
+                del sys.modules[package]
+                raise
+    if package in PACKAGES:
+        PACKAGES.remove(package)
+    PACKAGES.insert(0, package)
+    # a game of this package hides one of the same name found before (a bundled one)
+    loaded = sys.modules.get(package)
+    for found in pkgutil.iter_modules(getattr(loaded, "__path__", None) or []):
+        for key in [k for k in _SPECS if k.partition("/")[0] == found.name]:
+            if not _SPECS[key].engine.__module__.startswith(package + "."):
+                del _SPECS[key]
+
+
+def _imports_from(package: str, folder: Path) -> bool:
+    """Whether ``package`` is (or would be) imported from ``folder``; a package imported
+    from elsewhere is left as it is."""
+    module = sys.modules.get(package)
+    if module is not None:
+        return True  # already imported: games already loaded from it stay as they are
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return False
+    places = spec.submodule_search_locations if spec is not None else None
+    return bool(places) and any(Path(p).resolve() == folder for p in places or ())
+
+
+def use_project(where: Path | str | Project | None = None) -> Project:
+    """Find a project's engines: ``where`` is a project, or a folder in one (default: the
+    working folder); its ``rulecraft.toml`` names the package. Returns the project."""
+    project = where if isinstance(where, Project) else find_project(where)
+    use_package(project.package, project.generated)
+    return project
+
+
+def game_module(game: str) -> ModuleType:
+    """The generated package of ``game`` (``<package>.<game>``), imported."""
+    if not game.isidentifier():
+        raise UnknownGame(f"no game named {game!r}")
+    for package in PACKAGES:
+        name = f"{package}.{game}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and not name.startswith(exc.name):
+                raise
+    known = ", ".join(g for g in known_games() if "/" not in g) or "none"
+    raise UnknownGame(
+        f"no compiled game named {game!r} (known: {known}); "
+        f"run `rulecraft compile` if rules/{game}/ exists"
+    )
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -59,13 +150,16 @@ def check_native(package: str, folders: list[str]) -> None:
 def known_games() -> list[str]:
     """Names of the registered and compiled games, sorted."""
     names = set(_SPECS)
-    try:
-        pkg = importlib.import_module("rulecraft.generated")
+    for package in PACKAGES:
+        try:
+            pkg = importlib.import_module(package)
+        except ImportError:
+            continue
         names.update(
-            m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")
+            m.name
+            for m in pkgutil.iter_modules(getattr(pkg, "__path__", []))
+            if m.ispkg and not m.name.startswith("_")
         )
-    except ImportError:
-        pass
     return sorted(names)
 
 
@@ -82,20 +176,11 @@ def load_spec(game: str, scenario: str | None = None) -> GameSpec:
         raise UnknownGame(f"no game named {game!r}")
     if scenario and game in _SPECS:
         _unknown_scenario(game, scenario)
-    try:
-        module = importlib.import_module(f"rulecraft.generated.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and not f"rulecraft.generated.{game}".startswith(exc.name):
-            raise
-        known = ", ".join(known_games()) or "none"
-        raise UnknownGame(
-            f"no compiled game named {game!r} (known: {known}); "
-            f"run `rulecraft compile` if rules/{game}/ exists"
-        ) from None
+    module = game_module(game)
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
         raise UnknownGame(
-            f"rulecraft.generated.{game} has no SPEC; run `rulecraft compile` to regenerate it"
+            f"{module.__name__} has no SPEC; run `rulecraft compile` to regenerate it"
         )
     register(spec)
     for other in getattr(module, "SPECS", {}).values():

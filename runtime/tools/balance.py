@@ -15,7 +15,6 @@ inline CSS and inline SVG, no scripts and no external resources.
 
 from __future__ import annotations
 
-import importlib
 import json
 import shlex
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from html import escape
 from typing import Any, TextIO
 
 from ..machine import GameError, UnknownGame
-from ..registry import known_games, load_spec
+from ..registry import game_module, known_games, load_spec
 from ..spec import GameSpec
 from .simulate import TURN_LIMIT, SimResult, simulate, wilson
 from .simulate import bot_max_turns as scenario_bot_limit
@@ -50,16 +49,16 @@ SMALL_SAMPLE = 50
 def scenarios_of(game: str) -> list[tuple[GameSpec, str]]:
     """Every compiled scenario of ``game`` as ``(spec, scenario id)``, in ``SCENARIOS`` order.
 
-    A generated game package ``rulecraft.generated.<game>`` has ``SCENARIOS`` (the order) and
-    ``SPECS``: scenario id -> that scenario's spec. A game registered by hand (no package)
-    has just the scenario of its spec.
+    A generated game package (``rulecraft.generated.<game>``, or a project's) has
+    ``SCENARIOS`` (the order) and ``SPECS``: scenario id -> that scenario's spec. A game
+    registered by hand (no package) has just the scenario of its spec.
     """
     if "/" in game:
         raise GameError(f"expected a game name, not a scenario: {game!r}")
     spec = load_spec(game)  # a clear UnknownGame if it is not compiled
     try:
-        module = importlib.import_module(f"rulecraft.generated.{game}")
-    except ImportError:
+        module = game_module(game)
+    except (ImportError, UnknownGame):
         module = None
     specs = getattr(module, "SPECS", None)
     if isinstance(specs, dict) and specs:

@@ -1,0 +1,141 @@
+"""A rules project: where its games, its generated engines and their Python package are.
+
+A project is a folder with a ``rulecraft.toml`` (or a ``[tool.rulecraft]`` table in its
+``pyproject.toml``)::
+
+    rules = "rules"              # one folder per game
+    generated = "generated"      # where `rulecraft compile` writes the engines
+    package = "my_game_engines"  # the Python package they are imported as
+
+Every key is optional: ``rules`` and ``generated`` default to those names, ``package`` to the
+name of the generated folder. A folder with a ``rules/`` folder and no configuration is a
+project with the defaults (how rulecraft's own tests make scratch projects).
+
+This module reads only the standard library, so that a project's engines can be found and
+played without the compiler.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CONFIG", "KEYS", "Project", "ProjectError", "find_project", "read_project"]
+
+CONFIG = "rulecraft.toml"
+#: the keys of the configuration and what each names
+KEYS = {
+    "rules": "the folder of the games (one folder each)",
+    "generated": "the folder `rulecraft compile` writes the engines into",
+    "package": "the Python package the engines are imported as",
+}
+
+
+class ProjectError(Exception):
+    """The folder is not a rulecraft project, or its configuration is wrong."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project's folders (absolute) and the package its engines are imported as."""
+
+    root: Path
+    rules: Path
+    generated: Path
+    package: str
+    #: the file the configuration came from (None: a rules/ folder and the defaults)
+    config: Path | None = None
+
+    @property
+    def generated_rel(self) -> Path:
+        """The generated folder relative to the root (how `compile` names what it writes)."""
+        return Path(self.generated.relative_to(self.root))
+
+    def games(self) -> list[str]:
+        """The game folders under ``rules``, sorted."""
+        if not self.rules.is_dir():
+            return []
+        return sorted(
+            p.name for p in self.rules.iterdir() if p.is_dir() and not p.name.startswith(".")
+        )
+
+
+def _table(folder: Path) -> tuple[dict[str, Any], Path] | None:
+    """The configuration table of ``folder`` and its file, or None if it has none."""
+    own = folder / CONFIG
+    if own.is_file():
+        return _read(own), own
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        tool = _read(pyproject).get("tool")
+        if isinstance(tool, dict) and "rulecraft" in tool:
+            table = tool["rulecraft"]
+            if not isinstance(table, dict):
+                raise ProjectError(f"{pyproject}: [tool.rulecraft] must be a table")
+            return table, pyproject
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProjectError(f"cannot read {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProjectError(f"{path}: not valid TOML: {exc}") from None
+
+
+def read_project(root: Path, table: dict[str, Any], config: Path | None = None) -> Project:
+    """The project at ``root`` described by ``table`` (the keys of :data:`KEYS`)."""
+    where = config or root
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        known = ", ".join(KEYS)
+        raise ProjectError(f"{where}: unknown key {unknown[0]!r} (known: {known})")
+    for key, value in table.items():
+        if not isinstance(value, str) or not value:
+            raise ProjectError(f"{where}: {key} must be a non-empty string, not {value!r}")
+    rules = (root / table.get("rules", "rules")).resolve()
+    generated = (root / table.get("generated", "generated")).resolve()
+    if not generated.is_relative_to(root):
+        raise ProjectError(f"{where}: generated must be a folder inside {root}")
+    package = table.get("package", generated.name)
+    if not all(part.isidentifier() for part in package.split(".")):
+        raise ProjectError(f"{where}: package must be a dotted Python name, not {package!r}")
+    return Project(root, rules, generated, package, config)
+
+
+def find_project(start: Path | str | None = None, explicit: Path | str | None = None) -> Project:
+    """The project in ``explicit`` (``--project DIR``), else the nearest one at or above
+    ``start`` (default: the working folder)."""
+    if explicit is not None:
+        folder = Path(explicit).resolve()
+        if not folder.is_dir():
+            raise ProjectError(f"no folder {explicit}")
+        found = _at(folder)
+        if found is None:
+            raise ProjectError(
+                f"{explicit} is not a rulecraft project (no {CONFIG}, no [tool.rulecraft] in a "
+                "pyproject.toml, no rules/ folder): `rulecraft init` makes one"
+            )
+        return found
+    here = Path(start or Path.cwd()).resolve()
+    for folder in [here, *here.parents]:
+        found = _at(folder)
+        if found is not None:
+            return found
+    raise ProjectError(
+        f"no {CONFIG} (or rules/ folder) in {here} or above: run rulecraft inside a project, "
+        "name one with --project DIR, or make one with `rulecraft init`"
+    )
+
+
+def _at(folder: Path) -> Project | None:
+    found = _table(folder)
+    if found is not None:
+        return read_project(folder, *found)
+    if (folder / "rules").is_dir():
+        return read_project(folder, {})
+    return None
