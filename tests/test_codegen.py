@@ -90,6 +90,27 @@ def test_double_negation_generates_lint_clean_code(tmp_path: Path) -> None:
     assert "min(v_amount, S[" in engine
 
 
+def test_simultaneously_whose_body_ignores_the_player_is_lint_clean() -> None:
+    """The bots' form picks every player's answer in a comprehension over the players, then
+    loops over (player, answer): a body that never reads the player left a loop variable the
+    loop does not use (ruff B007)."""
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    old = '      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")\n'
+    new = (
+        "      simultaneously p in players:\n"
+        '          let c = choose(p, p.hand, "A card to show")\n'
+        "          stakes += 1\n"
+    )
+    text = flow.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    flow.write_text(text.replace(old, new + old), encoding="utf-8")
+    write_outputs(root, generate(root))
+    assert _lint(root) == ""
+
+
 def test_compile_check_fails_with_a_diff_when_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

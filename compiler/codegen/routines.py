@@ -683,14 +683,19 @@ class RoutineGen:
         self.line(out, ind + 1, f"{self.random_decision(first.value)} for {var} in {ps}")
         self.line(out, ind, "]")
         py = self.scope.declare(first.name)
-        self.line(out, ind, f"for {var}, {py} in zip({ps}, {ans}, strict=True):")
         self.loops.append(("py", None, None))
+        body: list[str] = []
         for b in s.body[1:]:
-            self.simple(b, out, ind + 1)
+            self.simple(b, body, ind + 1)
         if len(s.body) == 1:
-            self.line(out, ind + 1, "pass")
+            self.line(body, ind + 1, "pass")
         self.loops.pop()
         self.scope.pop()
+        # the comprehension above binds the player too: a body that does not read it marks
+        # it unused (a leading _), or linters see a loop variable the loop never uses (B007)
+        target = var if any(re.search(rf"\b{var}\b", line) for line in body) else "_" + var
+        self.line(out, ind, f"for {target}, {py} in zip({ps}, {ans}, strict=True):")
+        out.extend(body)
 
     # ------------------------------------------------------------------ machine form
 
