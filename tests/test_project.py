@@ -1,4 +1,4 @@
-"""A designer's own rules project: rulecraft.toml, `--project`, the registry."""
+"""A designer's own rules project: rulecraft.toml, `--project`, the registry, `rulecraft init`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from compile_helpers import REPO, scratch_project
 from rulecraft.compiler.cli import main
 from rulecraft.runtime import registry
@@ -24,6 +25,12 @@ def clean_registry() -> Iterator[None]:
     for name in set(sys.modules) - modules:
         if not name.startswith("rulecraft."):
             del sys.modules[name]
+
+
+def _new(tmp_path: Path, *argv: str) -> Path:
+    root = tmp_path / "race"
+    assert main(["init", str(root), *argv]) == 0
+    return root
 
 
 # -- finding the project -------------------------------------------------------------------
@@ -107,3 +114,113 @@ def test_a_configured_project_compiles_into_its_folder_and_plays_by_name(
     registry.PACKAGES.remove("westphalia_engines")
     registry._SPECS.clear()
     assert registry.load_spec("westphalia").title == "Westphalia"
+
+
+# -- init and the whole flow ----------------------------------------------------------------
+def test_init_writes_a_project_that_checks_compiles_tests_and_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _new(tmp_path)
+    for name in [
+        "rulecraft.toml",
+        "README.md",
+        ".github/workflows/rules.yml",
+        ".vscode/settings.json",
+        "schemas/scenario.schema.json",
+        "rules/race/game.yaml",
+        "rules/race/scenarios/first_race.yaml",
+        "rules/race/examples/first_turn.yaml",
+    ]:
+        assert (root / name).is_file(), name
+    workflow = yaml.safe_load((root / ".github" / "workflows" / "rules.yml").read_text())
+    runs = "\n".join(step.get("run", "") for step in workflow["jobs"]["rules"]["steps"])
+    for step in ["check", "compile --check", "test", "simulate", "sheet", "simulate --all"]:
+        assert f"rulecraft {step}" in runs, step
+    assert 'pip install "rulecraft[compile,sheets]==' in runs  # the version that made it
+    for path in (root / "rules").rglob("*.yaml"):  # a modeline that reaches the schemas
+        first = path.read_text().splitlines()[0]
+        schema = first.removeprefix("# yaml-language-server: $schema=")
+        assert schema != first and (path.parent / schema).resolve().is_file(), path
+    monkeypatch.chdir(root / "rules" / "race")  # found from below
+    assert main(["check"]) == 0
+    assert main(["compile"]) == 0
+    assert (root / "generated" / "race" / "engine.py").is_file()
+    assert main(["compile", "--check"]) == 0
+    assert main(["test"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "race", "--games", "20", "--json"]) == 0
+    assert '"games": 20' in capsys.readouterr().out
+    assert main(["list", "race"]) == 0
+    assert "race/first_race: The First Race" in capsys.readouterr().out
+    assert main(["explain", "race/first_race"]) == 0
+    assert "scenarios/first_race.yaml:" in capsys.readouterr().out
+    assert main(["sheet", "race", "--format", "html", "-o", str(tmp_path / "race.html")]) == 0
+    assert "The First Race" in (tmp_path / "race.html").read_text()
+    # the bundled games stay available by name from inside the project
+    assert main(["list", "westphalia"]) == 0
+    assert main(["sheet", "westphalia", "--format", "html", "-o", str(tmp_path / "w.html")]) == 0
+    assert main(["explain", "march_of_progress/age_of_marlborough"]) == 0
+
+
+def test_compile_check_is_stale_after_an_edit_and_names_the_project_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _new(tmp_path)
+    monkeypatch.chdir(tmp_path)  # outside it: --project, before or after the command
+    assert main(["--project", str(root), "compile"]) == 0
+    rules = root / "rules" / "race" / "rules.yaml"
+    rules.write_text(rules.read_text().replace("value: 10", "value: 12"))
+    capsys.readouterr()
+    assert main(["compile", "--check", "--project", str(root)]) == 1
+    out = capsys.readouterr()
+    assert "value: 10" not in out.out and "10" in out.out and "12" in out.out
+    assert "generated/ is stale" in out.err
+
+
+def test_a_project_game_comes_before_a_bundled_game_of_the_same_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _new(tmp_path, "--from", "march_of_progress")
+    scenario = root / "rules" / "march_of_progress" / "scenarios" / "thirty_years_war.yaml"
+    scenario.write_text(
+        scenario.read_text().replace("victory_vps: {value: 18", "victory_vps: {value: 7")
+    )
+    monkeypatch.chdir(root)
+    assert main(["compile"]) == 0
+    assert (root / "generated" / "march_of_progress" / "thirty_years_war.py").is_file()
+    registry.use_project(root)  # now that its generated package exists
+    spec, _ = registry.resolve("march_of_progress/thirty_years_war")
+    assert spec.engine.__module__.startswith("march_of_progress_engines.")
+    capsys.readouterr()
+    assert main(["explain", "march_of_progress/thirty_years_war", "--json"]) == 0
+    assert '"value": 7' in capsys.readouterr().out
+
+
+def test_init_refuses_to_overwrite_and_an_unknown_game_to_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _new(tmp_path)
+    capsys.readouterr()
+    assert main(["init", str(root)]) == 1
+    assert "already a project" in capsys.readouterr().err
+    assert main(["init", str(tmp_path / "b"), "--from", "chess"]) == 1
+    err = capsys.readouterr().err
+    assert "no bundled game 'chess'" in err and "march_of_progress" in err
+    assert not (tmp_path / "b" / "rulecraft.toml").exists()
+
+
+def test_use_project_plays_a_project_game_from_python(tmp_path: Path) -> None:
+    """The README's example: the engines found from the project's rulecraft.toml."""
+    root = _new(tmp_path)
+    assert main(["compile", "--project", str(root)]) == 0
+    from rulecraft.runtime import Game, use_project
+    from rulecraft.runtime.tools.agents import make_agent
+
+    project = use_project(root)
+    assert project.package == "race_engines"
+    game = Game.named("race", seed=1)
+    bots = [make_agent("random", seed=n) for n in range(len(game.spec.seats))]
+    while not game.finished:
+        d = game.pending()[0]
+        game.apply(d.player, bots[d.player].choose(game.view_state(d.player), d, game.spec))
+    assert game.result["reason"] == "the goal is reached"
