@@ -380,6 +380,17 @@ class Checker:
         self.routine = r
         self.scopes = [{name: Binding(t, "param") for name, t in r.params}]
         self.block(r.body)
+        if r.returns.kind not in ("void", "any") and _may_finish(r.body):
+            # the engine would hand back None where the rules promise a value
+            last = r.body[-1] if r.body else None
+            self.sink.error(
+                "missing-return",
+                f"{r.kind} {r.name!r} must return {_article(r.returns)}, but can reach its end "
+                "without a return",
+                last.pos if last is not None else r.origin.pos,
+                "end every path with `return ...`: give the last `if` an `else:` that returns, "
+                "or add a return at the end",
+            )
 
     def lookup(self, name: str) -> Binding | None:
         for scope in reversed(self.scopes):
@@ -1549,6 +1560,34 @@ class ScenarioChecker:
                     self.check_value(item, t.elem, pos, what, False)
         if bad:
             self.sink.error("type", f"{what} must be {bad}, not {v!r}", pos)
+
+
+def _may_finish(stmts: list[Stmt]) -> bool:
+    """Whether running ``stmts`` can reach their end (and so go on after them). A loop may
+    run no time at all, except ``while true`` without a ``break`` of its own."""
+    return all(_may_go_on(s) for s in stmts)
+
+
+def _may_go_on(s: Stmt) -> bool:
+    if isinstance(s, Return):
+        return False
+    if isinstance(s, If):  # and match
+        return any(_may_finish(body) for _cond, body in s.branches) or _may_finish(s.orelse)
+    if isinstance(s, While) and isinstance(s.cond, Bool) and s.cond.value:
+        return _breaks(s.body)
+    return True
+
+
+def _breaks(stmts: list[Stmt]) -> bool:
+    """Whether ``stmts`` hold a ``break`` of the loop they are the body of."""
+    for s in stmts:
+        if isinstance(s, Break):
+            return True
+        if isinstance(s, If) and (
+            any(_breaks(body) for _cond, body in s.branches) or _breaks(s.orelse)
+        ):
+            return True
+    return False
 
 
 def _article(t: ir.Type) -> str:

@@ -366,3 +366,45 @@ def test_a_compiler_failure_is_one_line_at_the_cli_not_a_traceback(
     assert "Traceback" not in err
     assert err.startswith("rulecraft: error: the compiler failed on these rules (CodegenError: ")
     assert "a bug in rulecraft, not in the rules" in err
+
+
+# -- what would fail at run time is caught at compile time
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if p.vp > 0:\n    return 1",
+        "if p.vp > 0:\n    return 1\nelif p.vp < 0:\n    return 2",
+        "for q in players:\n    return 1",
+        "while true:\n    if p.vp > 0:\n        break\n    return 1",
+        "match p.vp:\n    case 1:\n        return 1\n    case 2:\n        return 2",
+        "if p.vp > 0:\n    pass\nelse:\n    return 1",
+    ],
+    ids=["if", "elif", "for", "while-break", "match", "if-pass"],
+)
+def test_function_that_can_end_without_a_return(root: Path, body: str) -> None:
+    add_function(root, body)
+    d = only_error(root)
+    # at the last statement of the body, the one that can go on past the end
+    line, col = line_col(root, "rules.yaml", body.split("\n")[0])
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("missing-return", RULES, line, col)
+    assert d.message == (
+        "function 'zz_test' must return an int, but can reach its end without a return"
+    )
+    assert d.hint.startswith("end every path with `return ...`")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if p.vp > 0:\n    return 1\nelse:\n    return 2",
+        "if p.vp > 0:\n    return 1\nreturn 2",
+        "while true:\n    for q in players:\n        break\n    return 1",
+        "match p.vp:\n    case 1:\n        return 1\n    else:\n        return 2",
+    ],
+    ids=["if-else", "return-after", "while-true", "match-else"],
+)
+def test_function_that_returns_on_every_path(root: Path, body: str) -> None:
+    add_function(root, body)
+    assert compile_errors(root) == []
