@@ -54,6 +54,7 @@ from .effects import (
     While,
     walk,
 )
+from .nones import check_nones
 
 # Builtins that wait for a decision; they may only stand alone in a statement.
 DECISIONS = {
@@ -277,6 +278,7 @@ class Checker:
         check_displays(g, self.sink)
         self.find_suspending()
         self.check_table_programs()
+        check_nones(g, self.sink)
         for sc in g.scenarios.values():
             ScenarioChecker(g, sc, self.sink).check()
 

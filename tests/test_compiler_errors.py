@@ -408,3 +408,31 @@ def test_function_that_can_end_without_a_return(root: Path, body: str) -> None:
 def test_function_that_returns_on_every_path(root: Path, body: str) -> None:
     add_function(root, body)
     assert compile_errors(root) == []
+
+
+MOVE_2_SECOND = "          if b != none:\n              group = [a, b]\n"
+
+
+def test_field_of_an_optional_answer_read_without_a_test(root: Path) -> None:
+    edit(root, "cards.yaml", MOVE_2_SECOND, '          log "{b.location}"\n' + MOVE_2_SECOND)
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "b.location}")
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("maybe-none", CARDS, line, col)
+    assert d.message == "b may be none here: reading its 'location' fails when it is"
+    assert d.hint == "test it first: `if b != none:` (or return early when it is none)"
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        '          if b != none:\n              log "{b.location}"\n',
+        '          if b == none:\n              return\n          log "{b.location}"\n',
+        "          let where = b.location if b != none else a.location\n",
+        "          let same = b != none and b.location == start\n",
+        "          let n = count([x for x in mine if b == none or x.location != b.location])\n",
+    ],
+    ids=["if", "early-return", "ternary", "and", "comprehension-or"],
+)
+def test_field_of_an_optional_answer_read_after_a_test(root: Path, new: str) -> None:
+    edit(root, "cards.yaml", MOVE_2_SECOND, new + MOVE_2_SECOND)
+    assert compile_errors(root) == []
