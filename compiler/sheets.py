@@ -212,6 +212,8 @@ class ScenarioView:
     #: records of one field listed by value: (title, [(value, names)])
     groups: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
     left_out: bool = False  # a complete set-up left out values at 0 / no / none
+    #: the note numbers of what the scenario assumed, by path ("players.yss_brps" -> 6)
+    numbers: dict[str, int] = field(default_factory=dict)
 
     @property
     def sections(self) -> list[tuple[str, list[str], list[TableView]]]:
@@ -263,6 +265,8 @@ class Sheet:
     assumed: list[Footnote] = field(default_factory=list)
     gaps: list[Footnote] = field(default_factory=list)
     record: SavedRecord | None = None  # the record forms only, filled in from this save
+    #: the scenarios' set-ups side by side (then their blocks print only their own texts)
+    comparison: Comparison | None = None
 
     @property
     def gap_groups(self) -> list[GapGroup]:
@@ -1314,8 +1318,15 @@ def _doc_of(rec: Any) -> str:
 
 
 def _scenario_view(
-    sid: str, known: dict[str, tuple[str, Any]], names: _Names, num: _Numberer | None = None
+    sid: str,
+    known: dict[str, tuple[str, Any]],
+    names: _Names,
+    num: _Numberer | None = None,
+    marks: dict[str, int] | None = None,
 ) -> ScenarioView:
+    """One scenario's block. `marks` (path -> note number): mark these paths with notes
+    already numbered instead of numbering the scenario's own `assumed:` (a resolved scenario,
+    see `_compared`)."""
     title, doc = known[sid]
     view = ScenarioView(id=sid, title=title)
     if not isinstance(doc, dict):
@@ -1335,8 +1346,11 @@ def _scenario_view(
             )
     t = names.titles
     assumed = doc.get("assumed") if isinstance(doc.get("assumed"), dict) else {}
-    numbers: dict[str, int] = {}
-    for what, why in assumed.items():
+    numbers: dict[str, int] = view.numbers
+    if marks is not None:
+        assumed, num = dict(marks), None
+        numbers.update(marks)
+    for what, why in assumed.items() if marks is None else []:
         label = _assumed_label(str(what), names, t)
         view.assumed.append((label, " ".join(str(why).split())))
         if num is not None:
@@ -1546,6 +1560,127 @@ def _scenario_view(
     return view
 
 
+def _resolved_doc(sid: str, known: dict[str, tuple[str, Any]]) -> dict[str, Any]:
+    """The scenario as a complete set-up: its base's seats, constants, globals, players and
+    entities with its own on top (a record field by field, `remove:` drops records) and what
+    the chain says it assumed. Flow, cards and texts stay the scenario's own."""
+    out: dict[str, Any] = {}
+    for d in _scenario_chain(sid, known):
+        for key in ("seats", "constants", "globals", "assumed"):
+            if isinstance(d.get(key), dict):
+                out[key] = {**out.get(key, {}), **d[key]}
+        for key in ("players", "entities"):
+            mine = d.get(key)
+            if not isinstance(mine, dict):
+                continue
+            merged = dict(out.get(key, {}))
+            for name, recs in mine.items():
+                old = merged.get(name) if isinstance(merged.get(name), dict) else {}
+                if not isinstance(recs, dict):
+                    merged[name] = recs
+                    continue
+                new = {k: v for k, v in old.items() if k not in (recs.get("remove") or [])}
+                for rid, rec in recs.items():
+                    if isinstance(rec, dict) and isinstance(new.get(rid), dict):
+                        new[rid] = {**new[rid], **rec}
+                    elif rid != "remove" or key == "players":
+                        new[rid] = rec
+                merged[name] = new
+            out[key] = merged
+    return out
+
+
+@dataclass
+class CompareRow:
+    """A row of a scenario comparison: its labels (a record, then its fields the same in every
+    scenario) and one value per scenario column."""
+
+    labels: list[str]
+    cells: list[str]
+
+    @property
+    def same(self) -> bool:
+        """The same value in every scenario: printed once, across the columns."""
+        return len(set(self.cells)) == 1 and len(self.cells) > 1
+
+
+@dataclass
+class CompareTable:
+    title: str
+    heads: list[str]  # the label columns' headings
+    rows: list[CompareRow]
+    compare: bool = True  # False: nothing differs, no scenario columns
+
+    @property
+    def share(self) -> int:
+        """The percentage of the width the scenario columns share: what the label columns,
+        as wide as their longest label (a fact's wraps at 40%), leave."""
+        if len(self.heads) > 1:
+            return 58
+        longest = max([len(r.labels[0]) for r in self.rows] + [len(self.title) // 2, 8])
+        return 100 - min(40, int(longest * 0.75))
+
+
+@dataclass
+class Comparison:
+    """The scenarios' set-ups side by side (game.yaml `sheet: {scenarios: side_by_side}`): a
+    column per scenario (scenarios with the same values share one), a row per fact."""
+
+    columns: list[str]
+    tables: list[CompareTable]
+    left_out: bool = False
+
+
+_MARK = re.compile(r" ?†\d*")
+
+
+def _unmarked(text: str) -> tuple[str, str]:
+    """("Season †1") -> ("Season", " †1"): a label and the marks in it."""
+    return _MARK.sub("", text), "".join(_MARK.findall(text))
+
+
+def _union(lists: list[list[str]]) -> list[str]:
+    return list(dict.fromkeys(x for xs in lists for x in xs))
+
+
+def _compared(views: list[ScenarioView], columns: list[str]) -> Comparison:
+    """Lines up the resolved views of the scenarios (one per column, marks in their labels):
+    facts by label, a player table by field and seat, an entity table by record and field (its
+    fields the same in every scenario as leading columns), records listed by value by value."""
+    out = Comparison(columns, [], any(v.left_out for v in views))
+    blank = "–"
+
+    def marks_of(texts: list[str]) -> str:
+        return "".join(dict.fromkeys(m for t in texts for m in _MARK.findall(t)))
+
+    facts = [{_unmarked(k)[0]: v + _unmarked(k)[1] for k, v in w.facts} for w in views]
+    rows = [
+        CompareRow([k], [f.get(k, blank) for f in facts]) for k in _union([list(f) for f in facts])
+    ]
+    if rows:
+        out.tables.append(CompareTable("", [""], rows))
+
+    by_title: dict[str, list[SetupTable | None]] = {}
+    for i, w in enumerate(views):
+        for t in w.tables:
+            by_title.setdefault(_unmarked(t.title)[0], [None] * len(views))[i] = t
+    for title, tables in by_title.items():
+        out.tables.append(_compared_table(title, tables, blank))
+
+    by_group: dict[str, list[dict[str, str] | None]] = {}
+    group_marks: dict[str, str] = {}
+    for i, w in enumerate(views):
+        for gt, items in w.groups:
+            key = _unmarked(gt)[0]
+            by_group.setdefault(key, [None] * len(views))[i] = dict(items)
+            group_marks[key] = marks_of([group_marks.get(key, ""), gt])
+    for gt, groups in by_group.items():
+        values = _union([list(g) for g in groups if g is not None])
+        rows = [CompareRow([v], [(g or {}).get(v) or blank for g in groups]) for v in values]
+        out.tables.append(CompareTable(gt + group_marks[gt], [""], rows))
+    return out
+
+
 def _assumed_label(path: str, names: _Names, t: dict[str, str]) -> str:
     """``entities.area.points`` as "Areas: Territory points", ``players.debt`` as "Players:
     Debts", ``entities.goal`` as "Goals"."""
@@ -1697,7 +1832,138 @@ def build_sheet(
         sheet.scenarios.append(view)
     shown = {id(t) for v in sheet.scenarios for t in v.aid_tables}
     sheet.tables = [t for t in sheet.tables if id(t) not in shown]
+    layout = _sheet_option(meta, "scenarios")
+    if scenario is None and len(sheet.scenarios) > 1 and layout == "side_by_side":
+        sheet.comparison = _comparison(sheet.scenarios, known_scenarios, names)
     return sheet
+
+
+def _compared_table(title: str, tables: list[SetupTable | None], blank: str) -> CompareTable:
+    """One set-up table of every scenario (None: not in it) as one table: a row per record
+    (a player table's seats are its records); a field the same in every scenario is a column
+    of its own (for all records but one in ten: the others print their values " / " in
+    scenario order); the first of the others, the table's main field, fills the scenario
+    columns, each other field set follows it by name ("Axis ally; At war; German factors: 8")."""
+    present = [t for t in tables if t is not None]
+    players = _unmarked(present[0].columns[0])[0] == "Player"
+    heads = _union([[_unmarked(c)[0] for c in t.columns[1:]] for t in present])
+    rows = _union([[_unmarked(r[0])[0] for r in t.rows] for t in present])
+    grids: list[dict[tuple[str, str], str]] = []
+    for t in tables:
+        grid: dict[tuple[str, str], str] = {}
+        for r in t.rows if t is not None else []:
+            for c, v in zip(t.columns[1:], r[1:], strict=False):
+                key = (_unmarked(c)[0], _unmarked(r[0])[0])
+                grid[key if players else key[::-1]] = v
+        grids.append(grid)
+    # (record, field): a player table has the fields down the side, the seats across
+    records, fields = (heads, rows) if players else (rows, heads)
+    marks = {
+        f: "".join(
+            dict.fromkeys(
+                m
+                for t in present
+                for x in ([r[0] for r in t.rows] if players else t.columns[1:])
+                if _unmarked(x)[0] == f
+                for m in _MARK.findall(x)
+            )
+        )
+        for f in fields
+    }
+    title_marks = "".join(
+        dict.fromkeys(m for t in present for m in _MARK.findall(t.title + t.columns[0]))
+    )
+
+    def values(n: str, f: str) -> list[str]:
+        return [g.get((n, f)) or blank for g in grids]
+
+    def varies(f: str) -> int:
+        return sum(len(set(values(n, f))) > 1 for n in records)
+
+    leading = [f for f in fields if varies(f) <= len(records) // 10]
+    rest = [f for f in fields if f not in leading]
+    # where a record's value of a leading field differs, it is named in the scenario columns
+    odd = {(n, f) for n in records for f in leading if len(set(values(n, f))) > 1}
+    first = "Player" if players else _unmarked(present[0].columns[0])[0]
+    head = title + title_marks + (f" — {rest[0]}{marks[rest[0]]}" if rest else "")
+    out = CompareTable(head, [first] + [f + marks[f] for f in leading], [], bool(rest or odd))
+    for n in records:
+        lead = ["" if (n, f) in odd else values(n, f)[0] for f in leading]
+        cells = []
+        for g in grids:
+            parts = [g.get((n, rest[0])) or ""] if rest else []
+            for f in rest[1:] + [f for f in leading if (n, f) in odd]:
+                v = g.get((n, f)) or ""
+                if v == "yes":
+                    parts.append(f)
+                elif v and v != "no":
+                    parts.append(f"{f}: {v}")
+            cells.append("; ".join(p for p in parts if p) or blank)
+        out.rows.append(CompareRow([n, *lead], cells if out.compare else []))
+    return out
+
+
+def _comparison(
+    views: list[ScenarioView], known: dict[str, tuple[str, Any]], names: _Names
+) -> Comparison:
+    """The scenarios' set-ups resolved (a scenario with a base as a complete set-up) and lined
+    up, one column per scenario; scenarios whose set-ups print the same share a column."""
+    numbers = {v.id: v.numbers for v in views}
+    resolved: list[ScenarioView] = []
+    for v in views:
+        doc = _resolved_doc(v.id, known)
+        chain, cur = [], v.id  # its base's notes, then its own
+        while cur in known and cur not in chain:
+            chain.insert(0, cur)
+            base = known[cur][1].get("base") if isinstance(known[cur][1], dict) else None
+            cur = str(base) if base else ""
+        marks: dict[str, int] = {}
+        for sid in chain:
+            # a value the scenario sets itself is not its base's assumption
+            own = known[sid][1] if isinstance(known[sid][1], dict) else {}
+            marks = {p: n for p, n in marks.items() if not _sets(own, p)}
+            marks.update(numbers.get(sid, {}))
+        marks = {p: n for p, n in marks.items() if p in (doc.get("assumed") or {})}
+        resolved.append(_scenario_view(v.id, {**known, v.id: (v.title, doc)}, names, marks=marks))
+    columns: list[tuple[list[str], ScenarioView]] = []
+    for v, r in zip(views, resolved, strict=True):
+        shown = (r.facts, r.tables, r.groups)
+        same = next((c for c in columns if (c[1].facts, c[1].tables, c[1].groups) == shown), None)
+        if same is None:
+            columns.append(([v.title], r))
+        else:
+            same[0].append(v.title)
+    return _compared([r for _t, r in columns], [_joined_titles(t) for t, _r in columns])
+
+
+def _joined_titles(titles: list[str]) -> str:
+    """Scenarios sharing a column: "The Campaign Game, Fall 1939 / (self-play)" (words the
+    first title begins with are not repeated)."""
+    out = [titles[0]]
+    for t in titles[1:]:
+        words, first = t.split(" "), titles[0].split(" ")
+        n = 0
+        while n < min(len(words), len(first)) and words[n] == first[n]:
+            n += 1
+        out.append(" ".join(words[n:]) or t)
+    return " / ".join(out)
+
+
+def _sets(doc: dict[str, Any], path: str) -> bool:
+    """Whether a scenario document sets what `path` names ("globals.season", "players.vp",
+    "entities.city.control", "entities.country")."""
+    parts = path.split(".")
+    where = doc.get(parts[0])
+    if not isinstance(where, dict) or len(parts) < 2:
+        return False
+    if parts[0] == "players":
+        return any(isinstance(r, dict) and parts[1] in r for r in where.values())
+    if parts[0] == "entities":
+        recs = where.get(parts[1])
+        if not isinstance(recs, dict):
+            return False
+        return len(parts) == 2 or any(isinstance(r, dict) and parts[2] in r for r in recs.values())
+    return parts[1] in where
 
 
 #: the sections of a flow, in order of play (a flow's `procedures` are what its steps call)

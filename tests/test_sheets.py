@@ -304,7 +304,8 @@ def test_mop_scenario_pages_have_no_engine_names():
 
 
 def test_complete_setup_leaves_out_zeros_and_summarises_bookkeeping():
-    text = _scenario_text(sheets.render_html("third_reich_diplomacy"))
+    # one scenario's own block (the full sheet prints Third Reich's side by side, below)
+    text = _scenario_text(sheets.render_html("third_reich_diplomacy", "campaign_1939"))
     assert "Commitments 138, one per owner, country" in text
     assert "Germany to Bulgaria" not in text  # not 138 rows of 0 DPs
     assert "Not listed: at 0, no or none at the start." in text
@@ -417,3 +418,103 @@ def test_third_reich_record_form_stays_on_one_page_of_the_reference_sheet(tmp_pa
     pages = out.stdout.decode("utf-8").split("\f")
     (page,) = [p for p in pages if "Record Keeping in Third Reich" in p]
     assert "Previous Base" in page and "WINTER" in page  # first and last block together
+
+
+# --------------------------------------------------------------------------------------------
+# Scenarios side by side (game.yaml `sheet: {scenarios: side_by_side}`)
+
+
+def _compare_table(sheet: sheets.Sheet, title: str) -> sheets.CompareTable:
+    return next(t for t in sheet.comparison.tables if t.title.startswith(title))
+
+
+def _row(table: sheets.CompareTable, label: str) -> sheets.CompareRow:
+    return next(r for r in table.rows if r.labels[0] == label)
+
+
+def test_third_reich_scenarios_print_side_by_side():
+    sheet = sheets.build_sheet("third_reich_diplomacy")
+    notes = {f.where: f.n for f in sheet.assumed}
+    # the self-play campaign prints the same set-up as the campaign: they share a column
+    assert sheet.comparison.columns == [
+        "The Campaign Game, Fall 1939 / (self-play)",
+        "Situation: Spring 1941",
+        "Situation: Spring 1942",
+    ]
+    facts = sheet.comparison.tables[0]
+    n41 = notes["Situation: Spring 1941 / Constants: Last year"]
+    n42 = notes["Situation: Spring 1942 / Constants: Last year"]
+    assert _row(facts, "Last year of the game").cells == ["1945", f"1942 †{n41}", f"1943 †{n42}"]
+    # a base's assumption is not marked on a value the scenario sets itself
+    n39 = notes["The Campaign Game, Fall 1939 / Globals: Season"]
+    assert _row(facts, "Season").cells == [f"Fall †{n39}", "Spring", "Spring"]
+    # a value a derived scenario does not set is its base's; the same everywhere: printed once
+    assert _row(facts, "Spain's government").cells == ["Franco"] * 3
+    assert _row(facts, "Spain's government").same
+    assert not _row(facts, "Year").same
+    assert _row(facts, "Axis combat factors in Finland").cells == ["–", "–", "40"]
+    # players: a row per seat, what is the same in every scenario in columns of its own
+    players = _compare_table(sheet, "Players — YSS BRPs")
+    assert players.heads == ["Player", "Side", "Basic DP allotment"]
+    assert _row(players, "Germany").labels == ["Germany", "Axis", "3"]
+    assert _row(players, "Germany").cells == [
+        "150; At war; Active",
+        "250; At war; Active",
+        "300; At war; Active",
+    ]
+    # records: their main field across, other fields set by name; an odd record's leading
+    # field (Finland's table changes in 1942) is named in its scenario cells
+    countries = _compare_table(sheet, "Countries")
+    assert countries.title.endswith("— Status")
+    assert countries.heads == ["Country", "Diplomatic table", "Resolved by"]
+    bulgaria = _row(countries, "Bulgaria")
+    assert bulgaria.labels == ["Bulgaria", "Bulgaria (Active)", "Named"]
+    assert bulgaria.cells[0] == "Inactive ally"
+    assert bulgaria.cells[1].startswith("Axis ally; ") and "Germany" in bulgaria.cells[1]
+    finland = _row(countries, "Finland")
+    assert finland.labels[1] == ""
+    assert "Diplomatic table: Finland (Active)" in finland.cells[2]
+    assert _row(countries, "Egypt").same
+    cities = _compare_table(sheet, "Cities — Controlled by")
+    assert "Paris" in _row(cities, "Western").cells[0]
+    assert (
+        "Paris" not in _row(cities, "Western").cells[1] and "Paris" in _row(cities, "Axis").cells[1]
+    )
+
+
+def test_side_by_side_html_has_one_comparison_and_no_scenario_blocks():
+    html = sheets.render_html("third_reich_diplomacy")
+    assert html.count('<table class="rt compare">') == 4  # facts, players, countries, cities
+    assert 'class="scenario"' not in html and 'class="scenario long"' not in html
+    for sid in ("campaign_1939", "campaign_1939_solo", "situation_1941", "situation_1942"):
+        assert f'id="s-{sid}"' in html  # each scenario's own text, in a short block
+    assert '<td class="same" colspan="3">Franco</td>' in html
+    assert (
+        '<strong>Situation: Spring 1941</strong> <span class="prov">(based on '
+        "&ldquo;The Campaign Game, Fall 1939&rdquo;)</span>"
+    ) in html
+    text = _scenario_text(html)
+    assert "–: at 0, no or none at the start." in text.replace("&ndash;", "–")
+
+
+def test_one_scenario_and_games_without_the_option_print_blocks(tmp_path):
+    one = sheets.build_sheet("third_reich_diplomacy", "situation_1941")
+    assert one.comparison is None
+    assert 'class="scenario' in sheets.render_html("third_reich_diplomacy", "situation_1941")
+    assert sheets.build_sheet("march_of_progress").comparison is None
+    # the option is what prints Third Reich's side by side: without it, a block each
+    game = tmp_path / "third_reich_diplomacy"
+    shutil.copytree(sheets.default_rules_root() / "third_reich_diplomacy", game)
+    meta = game / "game.yaml"
+    meta.write_text(meta.read_text().replace("sheet: {scenarios: side_by_side}", ""))
+    plain = sheets.build_sheet("third_reich_diplomacy", rules_root=tmp_path)
+    assert plain.comparison is None and len(plain.scenarios) == 4
+    assert (
+        sheets.render_html("third_reich_diplomacy", rules_root=tmp_path).count(
+            '<div class="scenario"'
+        )
+        + sheets.render_html("third_reich_diplomacy", rules_root=tmp_path).count(
+            '<div class="scenario long"'
+        )
+        == 4
+    )
