@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -38,13 +39,13 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    written = init_project(Path(args.dir), game=args.game, source=args.source)
-    root = Path(args.dir)
+    root = Path(args.dir).resolve()
+    written = init_project(root, game=args.game, source=args.source)
     for path in written:
         print(f"wrote {path.relative_to(root).as_posix()}", file=sys.stderr)
-    where = "" if args.dir == "." else f"cd {args.dir} && "
+    where = "" if args.dir == "." else f"cd {shlex.quote(args.dir)} && "
     print(
-        f"rulecraft: a project in {root.resolve()}; next: {where}rulecraft check && "
+        f"rulecraft: a project in {root}; next: {where}rulecraft check && "
         "rulecraft compile && rulecraft test (README.md says more)",
         file=sys.stderr,
     )
@@ -255,6 +256,7 @@ source: invented by its designer
 state:
   player:
     points: {{type: int, min: 0, title: Points}}
+    cards: {{type: cards, doc: "Every card the player owns (bots need it to guess hands)."}}
     hand: {{type: cards, visible: owner}}
     played: {{type: cards, internal: true}}
     discard: {{type: cards}}
@@ -326,7 +328,7 @@ seats:
   red: {{name: Red}}
   blue: {{name: Blue}}
 players:
-  all: {{points: 0, hand: [step, dash, rest]}}
+  all: {{points: 0, cards: [step, dash, rest], hand: [step, dash, rest]}}
 max_turns: 100
 """,
     "examples/first_turn.yaml": """\

@@ -151,6 +151,7 @@ def test_init_writes_a_project_that_checks_compiles_tests_and_plays(
     capsys.readouterr()
     assert main(["simulate", "race", "--games", "20", "--json"]) == 0
     assert '"games": 20' in capsys.readouterr().out
+    assert main(["simulate", "race", "--games", "2", "--agents", "mc"]) == 0  # bots can guess
     assert main(["list", "race"]) == 0
     assert "race/first_race: The First Race" in capsys.readouterr().out
     assert main(["explain", "race/first_race"]) == 0
@@ -208,6 +209,16 @@ def test_init_refuses_to_overwrite_and_an_unknown_game_to_copy(
     err = capsys.readouterr().err
     assert "no bundled game 'chess'" in err and "march_of_progress" in err
     assert not (tmp_path / "b" / "rulecraft.toml").exists()
+
+
+def test_init_into_a_relative_folder_names_the_game_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "My Game"]) == 0
+    err = capsys.readouterr().err
+    assert "wrote rules/my_game/flow.yaml\n" in err and "cd 'My Game' && rulecraft check" in err
+    assert 'package = "my_game_engines"' in (tmp_path / "My Game" / "rulecraft.toml").read_text()
 
 
 def test_use_project_plays_a_project_game_from_python(tmp_path: Path) -> None:
