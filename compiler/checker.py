@@ -382,7 +382,8 @@ class Checker:
         self.routine = r
         self.scopes = [{name: Binding(t, "param") for name, t in r.params}]
         self.block(r.body)
-        if r.returns.kind not in ("void", "any") and _may_finish(r.body):
+        # an empty body is one that did not parse (its syntax error is reported)
+        if r.returns.kind not in ("void", "any") and r.body and _may_finish(r.body):
             # the engine would hand back None where the rules promise a value
             last = r.body[-1] if r.body else None
             self.sink.error(

@@ -122,12 +122,15 @@ def compile_project(
                 if doc is not None:
                     schemas.validate(doc, "game", sink)
             continue
+        # examples are read, not run (rulecraft test runs them): a broken one fails check
+        scenarios = {p.stem for p in (gdir / "scenarios").glob("*.yaml")}
+        _check_examples(gdir, root, sink, schemas, scenarios)
         src = load_sources(gdir, root, sink, schemas)
         if src is None:
             continue
         before = len(sink.diagnostics)
         resolved = resolve_scenarios(src, sink, tables)
-        if len(sink.diagnostics) > before:
+        if any(d.code not in _EMPTIED_ONLY for d in sink.diagnostics[before:]):
             continue
         ok = []
         for sid, game in resolved.items():
@@ -142,6 +145,20 @@ def compile_project(
             for name, text in format_many(texts).items():
                 outputs[project.generated_rel / gdir.name / name] = text
     return Compiled(games, outputs)
+
+
+#: errors after which the game is still checked: a snippet that does not parse (or is over a
+#: limit) leaves its routine empty and changes nothing else, so the name and type errors of
+#: every other snippet are reported in the same run
+_EMPTIED_ONLY = frozenset(("syntax", "limit"))
+
+
+def _check_examples(
+    gdir: Path, root: Path, sink: DiagnosticSink, schemas: SchemaStore, scenarios: set[str]
+) -> None:
+    from .examples import check_example_files
+
+    check_example_files(gdir, root, sink, schemas, scenarios)
 
 
 def looked_up(resolved: dict[str, ir.Game]) -> dict[str, Any]:

@@ -436,3 +436,55 @@ def test_field_of_an_optional_answer_read_without_a_test(root: Path) -> None:
 def test_field_of_an_optional_answer_read_after_a_test(root: Path, new: str) -> None:
     edit(root, "cards.yaml", MOVE_2_SECOND, new + MOVE_2_SECOND)
     assert compile_errors(root) == []
+
+
+# -- every error of a run at once, examples included
+
+
+def test_a_syntax_error_hides_no_name_or_type_error_elsewhere(root: Path) -> None:
+    edit(root, "cards.yaml", "me.strength += 1", "me.strength += += 1")
+    edit(root, "rules.yaml", "if q != p])", "if q != p]]")  # a function that returns a player
+    edit(root, "rules.yaml", 'c.group != "score"', 'c.group != "scor"')
+    edit(root, "cards.yaml", ">= army_limit:", ">= army_limt:")
+    errors = compile_errors(root)
+    assert [(d.code, d.pos.file) for d in errors] == [
+        ("unknown-name", CARDS),
+        ("syntax", CARDS),
+        ("syntax", RULES),
+        ("unknown-name", RULES),
+    ], [d.render() for d in errors]
+
+
+EXAMPLE = "rules/march_of_progress/examples/example_of_play.yaml"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "needle"),
+    [
+        ("scenario: ", "scenari: ", "schema", "scenari:"),
+        ("scenario: thirty_years_war", "scenario: thirty_year_war", "example", "thirty_year_war"),
+        ("scenario: thirty_years_war", "scenario: westphalia/congress", "example", "westphalia"),
+    ],
+    ids=["schema", "unknown-scenario", "other-game"],
+)
+def test_check_reads_the_examples(
+    root: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    code: str,
+    needle: str,
+) -> None:
+    path = root / EXAMPLE
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    errors = compile_errors(root)
+    assert errors and {d.pos.file for d in errors} == {EXAMPLE}, [d.render() for d in errors]
+    line, col = line_col(root, "examples/example_of_play.yaml", needle)
+    assert (errors[-1].code, errors[-1].pos.line, errors[-1].pos.col) == (code, line, col)
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 1
+    err = capsys.readouterr().err
+    assert f"{EXAMPLE}:{line}:{col}: error:" in err and "Traceback" not in err
