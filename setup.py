@@ -1,9 +1,11 @@
 """Package layout for setuptools (the rest of the metadata is in pyproject.toml).
 
-The client's layout keeps compiler/, runtime/, generated/ and schemas/ at the top level; they
-install under the one namespace `rulecraft` so that no generic top-level module named
-`compiler`, `runtime` or `generated` lands in site-packages. Every generated game is a
+The client's layout keeps compiler/, runtime/, generated/, schemas/ and rules/ at the top
+level; they install under the one namespace `rulecraft` so that no generic top-level module
+named `compiler`, `runtime` or `generated` lands in site-packages. Every generated game is a
 subpackage, found here so that a newly compiled game is packaged without editing this file.
+The bundled games' rules are package data (`rulecraft/rules/`): `rulecraft init --from GAME`
+copies them, and `sheet` and `explain` read them outside the repository.
 """
 
 from pathlib import Path
@@ -19,6 +21,7 @@ setup(
         "rulecraft.runtime": "runtime",
         "rulecraft.generated": "generated",
         "rulecraft.schemas": "schemas",
+        "rulecraft.rules": "rules",
     },
     packages=[
         "rulecraft.compiler",
@@ -28,6 +31,7 @@ setup(
         "rulecraft.runtime.tools",
         "rulecraft.generated",
         "rulecraft.schemas",
+        "rulecraft.rules",  # data only: the bundled games' rules
         *(f"rulecraft.generated.{game}" for game in GAMES),
     ],
 )
