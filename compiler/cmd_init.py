@@ -236,8 +236,8 @@ Play from Python (only the rulecraft runtime is needed, not the compiler):
 from rulecraft.runtime import Game, use_project
 from rulecraft.runtime.tools.agents import make_agent
 
-use_project(".")                       # the engines this folder's rulecraft.toml names
-game = Game.named("{game}", seed=1)    # its first scenario
+use_project(".")  # the engines this folder's rulecraft.toml names
+game = Game.named("{game}", seed=1)  # its first scenario
 bots = [make_agent("mc", seed=n) for n in range(len(game.spec.seats))]
 while not game.finished:
     d = game.pending()[0]
