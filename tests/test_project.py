@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from collections.abc import Iterator
@@ -278,3 +279,50 @@ def test_the_step_by_step_page_works_as_written(
     [example] = re.findall(r"```python\n(.*?)```", page, re.S)
     readme = (root / "README.md").read_text()
     assert example in readme and len(example.strip().splitlines()) <= 10
+
+
+def test_play_and_coverage_work_on_a_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _new(tmp_path)
+    monkeypatch.chdir(root)
+    assert main(["compile"]) == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "race", "--seed", "1"]) == 0
+    assert "Game abandoned." in capsys.readouterr().out
+    # a rules index of the designer's own, in rules-index/ (the default)
+    (root / "rules-index").mkdir()
+    (root / "rules-index" / "race.yaml").write_text(
+        "items:\n"
+        "- {id: RACE-GOAL-01, kind: victory, rule: The first to the goal wins.}\n"
+        "- {id: RACE-CARD-01, kind: card, rule: STEP gains a point.}\n"
+    )
+    example = root / "rules" / "race" / "examples" / "first_turn.yaml"
+    example.write_text(example.read_text().replace("seed: 1\n", "seed: 1\nrules: [RACE-CARD-01]\n"))
+    assert main(["coverage", "--missing"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"race\s+2\s+1 \(50%\)\s+1 \(50%\)", out), out  # the example names it
+    assert "RACE-GOAL-01" in out
+
+
+@pytest.mark.native
+def test_compile_native_builds_a_project_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """mypyc compiles the engines under the project's package name, not rulecraft.generated."""
+    root = _new(tmp_path)
+    assert main(["compile", "--native", "--project", str(root)]) == 0
+    folder = root / "generated" / "race"
+    assert sorted(p.name.split(".")[0] for p in folder.glob("*.so")) == [
+        "engine",
+        "first_race",
+        "native__mypyc",
+    ]
+    assert main(["compile", "--check", "--project", str(root)]) == 0
+    registry.use_project(root)
+    spec = registry.load_spec("race")
+    assert spec.engine.__module__ == "race_engines.race.engine"
+    assert sys.modules[spec.engine.__module__].__file__.endswith(".so")
+    assert main(["simulate", "race", "--games", "50", "--project", str(root)]) == 0
+    assert main(["compile", "--no-native", "--project", str(root)]) == 0
+    assert not list(folder.glob("*.so"))
