@@ -12,6 +12,8 @@ from __future__ import annotations
 __all__ = [
     "MAX_ALIAS_VALUES",
     "MAX_BLOCK_DEPTH",
+    "MAX_DICE",
+    "MAX_DIE_SIDES",
     "MAX_EXPR_DEPTH",
     "MAX_NUMBER_DIGITS",
     "MAX_YAML_DEPTH",
@@ -33,3 +35,8 @@ MAX_YAML_DEPTH = 64
 
 #: values (scalars, lists, mappings) that aliases (``*name``) may add to one YAML file
 MAX_ALIAS_VALUES = 10_000
+
+#: dice rolled together, and sides of a die, in a table's ``dice: NdM`` (its distribution is
+#: computed exactly)
+MAX_DICE = 10
+MAX_DIE_SIDES = 100

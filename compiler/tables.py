@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import DiagnosticSink, Position
+from .limits import MAX_DICE, MAX_DIE_SIDES
 
 __all__ = [
     "GAP",
@@ -143,6 +144,11 @@ def dice_outcomes(dice: str) -> dict[int, Fraction]:
     m = _DICE.match(dice)
     if not m:
         raise ValueError(f"unknown dice {dice!r}")
+    # the distribution takes dice x sides x totals steps: bound them, or a typo never ends
+    if len(dice) > 7 or int(m.group(1)) > MAX_DICE or int(m.group(2)) > MAX_DIE_SIDES:
+        shown = dice if len(dice) <= 12 else dice[:8] + "..."
+        most = f"at most {MAX_DICE} dice of at most {MAX_DIE_SIDES} sides"
+        raise ValueError(f"dice {shown!r}: {most}")
     n, sides = int(m.group(1)), int(m.group(2))
     dist: dict[int, Fraction] = {0: Fraction(1)}
     for _ in range(n):
@@ -1331,12 +1337,12 @@ class _Builder:
             return None
         try:
             dice_outcomes(str(dice))
-        except ValueError:
+        except ValueError as exc:
             self.error(
                 "table-dice",
-                f"unknown dice {dice!r}",
+                str(exc),
                 path + ("dice",),
-                hint="write 1d6, 2d6, NdM or d66",
+                hint=f"write 1d6, 2d6, NdM (N up to {MAX_DICE}, M up to {MAX_DIE_SIDES}) or d66",
             )
             return None
         return str(dice)

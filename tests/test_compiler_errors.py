@@ -488,3 +488,26 @@ def test_check_reads_the_examples(
     assert main(["check"]) == 1
     err = capsys.readouterr().err
     assert f"{EXAMPLE}:{line}:{col}: error:" in err and "Traceback" not in err
+
+
+def test_dice_over_the_limit_are_an_error_not_an_endless_computation(root: Path) -> None:
+    # the exact distribution of 900d600 took longer than anyone waits
+    edit(root, "tables/play_aids.yaml", "dice: 1d6", "dice: 900d600")
+    errors = compile_errors(root)
+    d = next(d for d in errors if d.code == "table-dice")
+    line, col = line_col(root, "tables/play_aids.yaml", "900d600")
+    assert (d.pos.file, d.pos.line, d.pos.col) == (
+        "rules/march_of_progress/tables/play_aids.yaml",
+        line,
+        col,
+    )
+    assert d.message == "dice '900d600': at most 10 dice of at most 100 sides"
+
+
+def test_records_per_seat_over_the_limit(root: Path) -> None:
+    # 30 million armies a seat never finished building
+    edit(root, "scenarios/thirty_years_war.yaml", "per_seat: 3", "per_seat: 30000000")
+    d = only_error(root)
+    line, col = line_col(root, "scenarios/thirty_years_war.yaml", "30000000")
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("schema", SCENARIO, line, col)
+    assert d.message == "per_seat must be at most 1000, got 30000000"
