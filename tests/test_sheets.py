@@ -256,8 +256,8 @@ PAGE_BUDGET = {
     "march_of_progress": 9,  # 8 now
     "marlborough": 7,  # 6 now
     "rise_of_totalitarianism": 3,
-    "third_reich_diplomacy": 15,  # 14 now
-    "westphalia": 8,  # 7 now
+    "third_reich_diplomacy": 14,  # 13 now (14 before its scenarios were side by side)
+    "westphalia": 7,  # 6 now
 }
 
 
@@ -518,3 +518,30 @@ def test_one_scenario_and_games_without_the_option_print_blocks(tmp_path):
         )
         == 4
     )
+
+
+def test_record_form_comes_last_on_a_page_of_its_own(tmp_path):
+    """The form is the sheet's last page (one to copy), after the notes; its notes fit under it."""
+    html = sheets.render_html("third_reich_diplomacy")
+    assert html.index('<div class="footnotes">') < html.index('<div class="form-page">')
+    assert html.index('<div class="form-page">') > html.index('class="rt compare"')
+    path = tmp_path / "tr.pdf"
+    path.write_bytes(sheets.render_pdf("third_reich_diplomacy"))
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True)
+    pages = out.stdout.decode("utf-8").rstrip("\f").split("\f")
+    assert "Record Keeping in Third Reich" in pages[-1]
+    assert "Not printed in the rulebook: The Vol. 18" in pages[-1]  # the form's last note
+    assert "Scenario set-ups" not in pages[-1]
+    # with a save, the sheet is the form only, as before
+    assert '<div class="form-page">' not in sheets.render_html(
+        "third_reich_diplomacy", record=_save_file(tmp_path)
+    )
+
+
+def _save_file(tmp_path: Path) -> Path:
+    save = tmp_path / "save.json"
+    save.write_text(
+        '{"game": "third_reich_diplomacy", "g": {"year": 1940, "season": "spring"},'
+        ' "p": {"germany": {"yss_brps": 150}}}'
+    )
+    return save
