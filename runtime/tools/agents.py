@@ -23,6 +23,7 @@ __all__ = [
     "TraderAgent",
     "make_agent",
     "AGENTS",
+    "AGENT_NAMES",
     "score",
     "apply_id",
     "trade",
@@ -207,9 +208,36 @@ AGENTS = {"random": RandomAgent, "mc": MonteCarloAgent, "trader": TraderAgent}
 MAX_PLAYOUTS = 10_000
 
 
-def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent | TraderAgent:
-    """An agent by name: ``random``, ``mc``, ``mc:PLAYOUTS`` or ``trader``."""
+#: the names :func:`make_agent` knows, as its error message and the command's help list them
+AGENT_NAMES = "random, mc, mc:PLAYOUTS, ismcts, ismcts:ITERATIONS, ismcts:SECONDSs, trader"
+
+
+def make_agent(name: str, seed: int) -> Any:
+    """An agent by name: ``random``, ``mc``, ``mc:PLAYOUTS``, ``ismcts``,
+    ``ismcts:ITERATIONS``, ``ismcts:SECONDSs`` (a time budget per decision, ``ismcts:2s``,
+    ``ismcts:0.5s``) or ``trader``."""
     kind, _, arg = name.partition(":")
+    if kind == "ismcts":
+        from .ismcts import MAX_ITERATIONS, MAX_SECONDS, ISMCTSAgent
+
+        if not arg:
+            return ISMCTSAgent(seed)
+        if arg.isascii() and arg.isdigit() and len(arg) <= 7 and 1 <= int(arg) <= MAX_ITERATIONS:
+            return ISMCTSAgent(seed, int(arg))
+        number = arg[:-1]
+        if (
+            arg.endswith("s")
+            and number.replace(".", "", 1).isdigit()
+            and number.isascii()
+            and len(number) <= 8
+            and 0 < float(number) <= MAX_SECONDS
+        ):
+            return ISMCTSAgent(seed, seconds=float(number))
+        raise GameError(
+            f"bad agent {name!r}: write ismcts, ismcts:ITERATIONS with ITERATIONS from 1 to "
+            f"{MAX_ITERATIONS:,}, or ismcts:SECONDSs (seconds per decision, above 0 and at "
+            f"most {MAX_SECONDS:g}: ismcts:2s, ismcts:0.5s)"
+        )
     if kind == "mc":
         if not arg:
             return MonteCarloAgent(seed)
@@ -225,4 +253,4 @@ def make_agent(name: str, seed: int) -> RandomAgent | MonteCarloAgent | TraderAg
         return RandomAgent(seed)
     if kind == "trader" and not arg:
         return TraderAgent(seed)
-    raise GameError(f"unknown agent {name!r} (known: random, mc, mc:PLAYOUTS, trader)")
+    raise GameError(f"unknown agent {name!r} (known: {AGENT_NAMES})")
