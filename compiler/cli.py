@@ -121,7 +121,8 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "--seats",
         type=_names,
         default=None,
-        help="per seat: human, random or mc (default: human first, random for the others); "
+        help="per seat: human, random, mc, mc:PLAYOUTS, ismcts, ismcts:ITERATIONS, "
+        "ismcts:SECONDSs or trader (default: human first, random for the others); "
         "human:NAME for a person who holds several seats (human:ann,human:ann,human:bob)",
     )
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: time-based)")
@@ -166,11 +167,11 @@ def _play(args: argparse.Namespace) -> int:
     if args.seats is None:
         args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)
     for kind in args.seats:
-        if kind not in ("human", "random", "mc", "trader") and not kind.startswith(
-            ("mc:", "human:")
+        if kind not in ("human", "random", "mc", "ismcts", "trader") and not kind.startswith(
+            ("mc:", "ismcts:", "human:")
         ):
             raise CLIError(
-                f"unknown seat kind {kind!r} (use human, human:NAME, random, mc or trader)"
+                f"unknown seat kind {kind!r} (use human, human:NAME, random, mc, ismcts or trader)"
             )
     play(spec, scenario, args.seats, seed, auto=args.auto, start=start)
     return 0
@@ -206,7 +207,8 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         "--agents",
         type=_names,
         default=None,
-        help="per seat: random, mc, mc:PLAYOUTS or trader (one name for all seats; not with --all)",
+        help="per seat: random, mc, mc:PLAYOUTS, ismcts, ismcts:ITERATIONS, ismcts:SECONDSs "
+        "or trader (one name for all seats; not with --all)",
     )
     p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

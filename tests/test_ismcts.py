@@ -8,6 +8,7 @@ by the same check (the check can fail).
 
 from __future__ import annotations
 
+import io
 import random
 from typing import Any
 
@@ -191,3 +192,11 @@ def test_commands_take_ismcts(capsys):
     assert "red=ismcts:5" in capsys.readouterr().out
     assert main(["simulate", "toy", "--games", "2", "--agents", "ismcts:0"]) == 1
     assert "ITERATIONS from 1 to" in capsys.readouterr().err
+
+
+def test_play_takes_an_ismcts_seat(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 40))
+    assert main(["play", "toy", "--seats", "human,ismcts:5", "--seed", "9"]) == 0
+    assert "Game over:" in capsys.readouterr().out
+    assert main(["play", "toy", "--seats", "human,ismcts:abc"]) == 1
+    assert "bad agent 'ismcts:abc'" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from .agents import make_agent
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
 
-SEAT_KINDS = ("human", "random", "mc", "trader")
+SEAT_KINDS = ("human", "random", "mc", "ismcts", "trader")
 
 HELP = """\
 Type the number, the id or the name of an option (the start of a name is enough when only
@@ -199,8 +199,9 @@ def play(
     auto: bool | None = None,
     start: Game | None = None,
 ) -> dict[str, Any] | None:
-    """Play at the terminal; ``seats`` gives "human", "human:NAME", "random", "mc" or
-    "mc:PLAYOUTS" per seat (one kind: every seat). Seats of the same "human:NAME" are one
+    """Play at the terminal; ``seats`` gives "human", "human:NAME" or an agent's name
+    (:func:`~.agents.make_agent`: "random", "mc", "mc:PLAYOUTS", "ismcts", "ismcts:2s",
+    "trader", ...) per seat (one kind: every seat). Seats of the same "human:NAME" are one
     person: when the person changes, the screen is cleared and the game waits for Enter ("pass
     to ...") before it shows the next person's view.
 
