@@ -1603,6 +1603,18 @@ class CompareRow:
         """The same value in every scenario: printed once, across the columns."""
         return len(set(self.cells)) == 1 and len(self.cells) > 1
 
+    @property
+    def runs(self) -> list[tuple[str, int]]:
+        """The cells as printed: a value the same in neighbouring scenarios once, across
+        their columns ("Axis ally", 2)."""
+        out: list[tuple[str, int]] = []
+        for c in self.cells:
+            if out and out[-1][0] == c:
+                out[-1] = (c, out[-1][1] + 1)
+            else:
+                out.append((c, 1))
+        return out
+
 
 @dataclass
 class CompareTable:
