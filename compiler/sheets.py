@@ -1845,6 +1845,10 @@ def build_sheet(
     shown = {id(t) for v in sheet.scenarios for t in v.aid_tables}
     sheet.tables = [t for t in sheet.tables if id(t) not in shown]
     layout = _sheet_option(meta, "scenarios")
+    if layout not in (None, "one_by_one", "side_by_side"):
+        raise SheetError(
+            f"{game}: game.yaml sheet: scenarios: {layout!r} is not one_by_one or side_by_side"
+        )
     if scenario is None and len(sheet.scenarios) > 1 and layout == "side_by_side":
         sheet.comparison = _comparison(sheet.scenarios, known_scenarios, names)
     return sheet

@@ -510,6 +510,10 @@ def test_one_scenario_and_games_without_the_option_print_blocks(tmp_path):
     shutil.copytree(sheets.default_rules_root() / "third_reich_diplomacy", game)
     meta = game / "game.yaml"
     meta.write_text(meta.read_text().replace("sheet: {scenarios: side_by_side}", ""))
+    meta.write_text(meta.read_text() + "sheet: {scenarios: sideways}\n")
+    with pytest.raises(sheets.SheetError, match="'sideways' is not one_by_one or side_by_side"):
+        sheets.build_sheet("third_reich_diplomacy", rules_root=tmp_path)
+    meta.write_text(meta.read_text().replace("sheet: {scenarios: sideways}\n", ""))
     plain = sheets.build_sheet("third_reich_diplomacy", rules_root=tmp_path)
     assert plain.comparison is None and len(plain.scenarios) == 4
     assert (
