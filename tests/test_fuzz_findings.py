@@ -46,3 +46,29 @@ def test_a_decision_of_no_player_is_a_rules_error() -> None:
     g.raw[PENDING] = ((None, *d[1:]),)
     with pytest.raises(RulesError, match=r"is asked of no player: None"):
         g.pending()
+
+
+def test_first_of_an_empty_list_is_a_rules_error_that_says_so() -> None:
+    """Found by the effects fuzzer (`move first(red.deck) from red.deck to red.discard` with
+    an empty deck): first() of a list compiled to `[0]`, and the game stopped with Python's
+    'IndexError: tuple index out of range'."""
+    import pytest
+    from compile_helpers import compile_into, import_generated
+    from rulecraft.runtime import Game, RulesError
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    old = '      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")\n'
+    text = flow.read_text()
+    assert text.count(old) == 1
+    flow.write_text(
+        text.replace(old, "      let nobody = first([p for p in players if false])\n" + old)
+    )
+    compile_into(root)
+    spec = import_generated(root, "toy").SPECS["duel"]
+    with pytest.raises(RulesError, match=r"first\(\) of an empty list") as err:
+        g = Game.new(spec, "duel", 1)
+        for _ in range(10):  # the step runs once both players have picked a card
+            d = g.pending()[0]
+            g.apply(d.player, d.options[0].id)
+    assert err.value.origin and "rules/toy/flow.yaml" in str(err.value)

@@ -480,7 +480,8 @@ class ExprGen:
             m = self.mask(e.args[0])
             if m is not None:
                 return f"_first({m})"
-            return f"{self.expr(e.args[0])}[0]"
+            # an empty list is a rules error with its place, not Python's IndexError
+            return f"_head({self.expr(e.args[0])})"
         if f == "roll":
             return f"_roll(S, {self.expr(e.args[0])})"
         if f == "shuffled":

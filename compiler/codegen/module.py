@@ -42,6 +42,7 @@ PRELUDE_NAMES = (
     "_count",
     "_has",
     "_first",
+    "_head",
     "_take",
     "_remove",
     "_uniq",
