@@ -1867,11 +1867,13 @@ def _compared_table(title: str, tables: list[SetupTable | None], blank: str) -> 
     grids: list[dict[tuple[str, str], str]] = []
     for t in tables:
         grid: dict[tuple[str, str], str] = {}
-        for r in t.rows if t is not None else []:
+        grids.append(grid)
+        if t is None:
+            continue  # not in this scenario
+        for r in t.rows:
             for c, v in zip(t.columns[1:], r[1:], strict=False):
                 key = (_unmarked(c)[0], _unmarked(r[0])[0])
                 grid[key if players else key[::-1]] = v
-        grids.append(grid)
     # (record, field): a player table has the fields down the side, the seats across
     records, fields = (heads, rows) if players else (rows, heads)
     marks = {
@@ -1928,7 +1930,8 @@ def _comparison(
     resolved: list[ScenarioView] = []
     for v in views:
         doc = _resolved_doc(v.id, known)
-        chain, cur = [], v.id  # its base's notes, then its own
+        chain: list[str] = []  # its base's notes, then its own
+        cur = v.id
         while cur in known and cur not in chain:
             chain.insert(0, cur)
             base = known[cur][1].get("base") if isinstance(known[cur][1], dict) else None
