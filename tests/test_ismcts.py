@@ -200,3 +200,23 @@ def test_play_takes_an_ismcts_seat(capsys, monkeypatch):
     assert "Game over:" in capsys.readouterr().out
     assert main(["play", "toy", "--seats", "human,ismcts:abc"]) == 1
     assert "bad agent 'ismcts:abc'" in capsys.readouterr().err
+
+
+def test_a_secret_pick_is_chosen_without_seeing_the_other_pick():
+    """At the first secret pick both seats choose at the root from statistics of their own
+    (keyed by their own options only), and the child is the pair of choices."""
+    g = Game.new(SPEC, "duel", 4)
+    d = g.pending()[0]
+    assert len(g.pending()) == 2 and SPEC.sites[g.raw[PENDING][0][1]].simultaneous
+    bot = ISMCTSAgent(3, iterations=80)
+    bot.choose(g.view_state(d.player), d, SPEC)
+    root = bot.last_tree
+    assert root is not None
+    by_seat: dict[int, int] = {}
+    for (p, _site, _value), st in root.stats.items():
+        by_seat[p] = by_seat.get(p, 0) + st[0]
+    assert by_seat == {0: 80, 1: 80}  # each seat chose once per iteration, on its own
+    assert root.children and all(len(k) == 2 and k[0][0] != k[1][0] for k in root.children)
+    # the other's options are drawn from worlds: cards it may hold, not only its true hand
+    theirs = {k[2] for k in root.stats if k[0] == 1 - d.player}
+    assert len(theirs) > len(g.legal(1 - d.player))

@@ -101,8 +101,9 @@ class ISMCTSAgent:
         self.seconds = seconds
         self.depth = depth
         self.c = c
-        #: iterations run for the last decision (for benchmarks and tests)
+        #: iterations run for the last decision, and its tree (for benchmarks and tests)
         self.last_iterations = 0
+        self.last_tree: _Node | None = None
 
     def determinize(self, spec: GameSpec, view: list[Any]) -> list[Any]:
         """A world consistent with ``view``: the only way the search learns about the game."""
@@ -136,6 +137,7 @@ class ISMCTSAgent:
                 self._iterate(spec, view, root, me, values)
             done = self.iterations
         self.last_iterations = done
+        self.last_tree = root
         best, best_key = picks[0], (-1, 0.0)
         for i in picks:
             st = root.stats.get((me, own[1], values[i]))
