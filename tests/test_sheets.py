@@ -491,7 +491,7 @@ def test_side_by_side_html_has_one_comparison_and_no_scenario_blocks():
     for sid in ("campaign_1939", "campaign_1939_solo", "situation_1941", "situation_1942"):
         assert f'id="s-{sid}"' in html  # each scenario's own text, in a short block
     assert '<td class="same" colspan="3">Franco</td>' in html
-    assert '<td>Inactive ally</td><td class="same" colspan="2">Axis ally; ' in html
+    assert '<td>Inactive ally</td><td class="same long" colspan="2">Axis ally; ' in html
     assert (
         '<strong>Situation: Spring 1941</strong> <span class="prov">(based on '
         "&ldquo;The Campaign Game, Fall 1939&rdquo;)</span>"
