@@ -552,3 +552,47 @@ def _save_file(tmp_path: Path) -> Path:
         ' "p": {"germany": {"yss_brps": 150}}}'
     )
     return save
+
+
+def test_side_by_side_is_the_data_not_the_game(tmp_path):
+    """Any game's scenarios line up: a complete one, one based on it, one that changes nothing
+    a player reads (it shares its base's column)."""
+    game = tmp_path / "skirmish"
+    (game / "scenarios").mkdir(parents=True)
+    (game / "game.yaml").write_text(
+        "game: skirmish\ntitle: Skirmish\nsheet: {scenarios: side_by_side}\n"
+        "state:\n  entities:\n    fort:\n      plural: forts\n"
+    )
+    (game / "scenarios" / "early.yaml").write_text(
+        "scenario: early\ntitle: Early War\ntext: The first clash.\n"
+        "seats: {red: {name: Red}, blue: {name: Blue}}\n"
+        "globals: {year: 1700, rain: false}\n"
+        "players:\n  red: {gold: 5}\n  blue: {gold: 4}\n"
+        "entities:\n  fort:\n"
+        "    a: {name: Alpha, owner: red, guns: 2}\n"
+        "    b: {name: Beta, owner: blue, guns: 3}\n"
+        "assumed: {globals.year: A guess.}\n"
+    )
+    (game / "scenarios" / "late.yaml").write_text(
+        "scenario: late\nbase: early\ntitle: Late War\ntext: The last clash.\n"
+        "globals: {year: 1710, rain: true}\nplayers:\n  red: {gold: 9}\n"
+        "entities:\n  fort:\n    b: {owner: red}\n"
+    )
+    (game / "scenarios" / "late_solo.yaml").write_text(
+        "scenario: late_solo\nbase: late\ntitle: Late War (solo)\ntext: Alone.\n"
+        "constants: {bots: {value: 1}}\n"
+    )
+    sheet = sheets.build_sheet("skirmish", rules_root=tmp_path)
+    assert sheet.comparison.columns == ["Early War", "Late War / (solo)"]
+    facts = sheet.comparison.tables[0]
+    n = next(f.n for f in sheet.assumed if f.where == "Early War / Globals: Year")
+    assert _row(facts, "Year").cells == [f"1700 †{n}", "1710"]
+    assert _row(facts, "Rain").cells == ["–", "yes"]
+    players = _compare_table(sheet, "Players — Gold")
+    assert _row(players, "Red").cells == ["5", "9"] and _row(players, "Blue").same
+    forts = _compare_table(sheet, "Forts — Owner")
+    assert forts.heads == ["Fort", "Guns"]
+    assert _row(forts, "Beta").labels == ["Beta", "3"]
+    assert _row(forts, "Beta").cells == ["Blue", "Red"]
+    html = sheets.render_html("skirmish", rules_root=tmp_path)
+    assert "The last clash." in html and "Alone." in html
