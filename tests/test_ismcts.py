@@ -220,3 +220,35 @@ def test_a_secret_pick_is_chosen_without_seeing_the_other_pick():
     # the other's options are drawn from worlds: cards it may hold, not only its true hand
     theirs = {k[2] for k in root.stats if k[0] == 1 - d.player}
     assert len(theirs) > len(g.legal(1 - d.player))
+
+
+@pytest.mark.parametrize("name", ["westphalia", "third_reich_diplomacy"])
+def test_larger_games_choice_depends_only_on_the_view(name):
+    """Westphalia (six seats, negotiation) and the Third Reich diplomacy companion (secret
+    commitments): another truth drawn consistent with the seat's view (its hidden parts
+    dealt anew) shows the same view and gets the same, legal, choice."""
+    from rulecraft.runtime import determinize, resolve
+    from rulecraft.runtime.view import view
+
+    spec, scenario = resolve(name)
+    g = Game.new(spec, scenario, 3)
+    rng = random.Random(3)
+    checked = 0
+    for step in range(60):
+        if g.finished or checked == 3:
+            break
+        asked = [d for d in g.pending() if len(d.options) > 1]
+        if asked and step % 10 == 0:
+            d = asked[0]
+            V = g.view_state(d.player)
+            other = determinize(spec, V, random.Random(step))
+            if view(spec, other, d.player, False) == V and other != g.raw:
+                a = ISMCTSAgent(step, iterations=8).choose(V, d, spec)
+                b = ISMCTSAgent(step, iterations=8).choose(
+                    view(spec, other, d.player, False), d, spec
+                )
+                assert a == b and g.is_legal(d.player, a)
+                checked += 1
+        d = g.pending()[0]
+        g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
+    assert checked >= 2
