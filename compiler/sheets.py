@@ -2033,11 +2033,13 @@ def _resolved(root: Path, game: str, scenario: str) -> Any:
     if not (root / game / "flow.yaml").is_file():
         return None
     try:
-        from .project import compile_project, new_sink
+        from .project import Project, compile_project, new_sink
     except ImportError:  # pragma: no cover - the compiler is not there
         return None
-    sink = new_sink(root.parent)
-    result = compile_project(root.parent, sink, [game], generate=False)
+    rules = Path(root).resolve()  # a project's rules folder, whatever its name
+    project = Project(rules.parent, rules, rules.parent / "generated", "generated")
+    sink = new_sink(project)
+    result = compile_project(project, sink, [game], generate=False)
     if sink.has_errors:
         first = sink.render_all().strip().splitlines()[0]
         raise SheetError(f"{game}: the rules do not compile: {first}")

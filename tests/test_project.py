@@ -112,6 +112,9 @@ def test_a_configured_project_compiles_into_its_folder_and_plays_by_name(
     spec, scenario = registry.resolve("westphalia")
     assert spec.engine.__module__ == "westphalia_engines.westphalia.engine"
     assert main(["simulate", "westphalia", "--games", "2", "--json"]) == 0
+    out = tmp_path / "w.html"
+    assert main(["sheet", "westphalia", "--scenario", "congress", "-o", str(out)]) == 0
+    assert "Westfalen" in out.read_text()
     monkeypatch.chdir(tmp_path.parent)  # outside the project: the bundled game again
     registry.PACKAGES.remove("westphalia_engines")
     registry._SPECS.clear()
