@@ -34,14 +34,37 @@ _SPECS: dict[str, GameSpec] = {}
 BUNDLED = "rulecraft.generated"
 #: the packages games are looked up in, first first
 PACKAGES: list[str] = [BUNDLED]
+#: the folders of packages imported from a folder (a project's generated folder)
+_FOLDERS: dict[str, Path] = {}
 
 
 def use_package(package: str, folder: Path | str | None = None) -> None:
-    """Look games up in ``package`` before the others; with ``folder``, import the package
-    from that folder (its ``__init__.py``) unless it is already imported from there."""
+    """Look games up in ``package`` before the others; with ``folder``, the package is
+    imported from that folder (its ``__init__.py``) when a game is first looked up, unless
+    it is already imported. A game of this package hides one of the same name found before
+    (a bundled one)."""
     if folder is not None:
-        folder = Path(folder).resolve()
-        if (folder / "__init__.py").is_file() and not _imports_from(package, folder):
+        _FOLDERS[package] = Path(folder).resolve()
+    if package in PACKAGES:
+        PACKAGES.remove(package)
+    PACKAGES.insert(0, package)
+    places = [_FOLDERS[package]] if package in _FOLDERS else []
+    places += list(getattr(sys.modules.get(package), "__path__", None) or [])
+    for place in places:
+        for found in pkgutil.iter_modules([str(place)]):
+            for key in [k for k in _SPECS if k.partition("/")[0] == found.name]:
+                if not _SPECS[key].engine.__module__.startswith(package + "."):
+                    del _SPECS[key]
+
+
+def _package(package: str) -> ModuleType:
+    """``package``, imported (from its folder if :func:`use_package` gave one)."""
+    module = sys.modules.get(package)
+    if module is not None:
+        return module
+    folder = _FOLDERS.get(package)
+    if folder is not None and (folder / "__init__.py").is_file():
+        if not _imports_from(package, folder):
             spec = importlib.util.spec_from_file_location(
                 package, folder / "__init__.py", submodule_search_locations=[str(folder)]
             )
@@ -53,23 +76,12 @@ def use_package(package: str, folder: Path | str | None = None) -> None:
             except BaseException:
                 del sys.modules[package]
                 raise
-    if package in PACKAGES:
-        PACKAGES.remove(package)
-    PACKAGES.insert(0, package)
-    # a game of this package hides one of the same name found before (a bundled one)
-    loaded = sys.modules.get(package)
-    for found in pkgutil.iter_modules(getattr(loaded, "__path__", None) or []):
-        for key in [k for k in _SPECS if k.partition("/")[0] == found.name]:
-            if not _SPECS[key].engine.__module__.startswith(package + "."):
-                del _SPECS[key]
+            return module
+    return importlib.import_module(package)
 
 
 def _imports_from(package: str, folder: Path) -> bool:
-    """Whether ``package`` is (or would be) imported from ``folder``; a package imported
-    from elsewhere is left as it is."""
-    module = sys.modules.get(package)
-    if module is not None:
-        return True  # already imported: games already loaded from it stay as they are
+    """Whether a normal import of ``package`` would find it in ``folder``."""
     try:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):
@@ -93,6 +105,7 @@ def game_module(game: str) -> ModuleType:
     for package in PACKAGES:
         name = f"{package}.{game}"
         try:
+            _package(package)
             return importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name is not None and not name.startswith(exc.name):
@@ -152,7 +165,7 @@ def known_games() -> list[str]:
     names = set(_SPECS)
     for package in PACKAGES:
         try:
-            pkg = importlib.import_module(package)
+            pkg = _package(package)
         except ImportError:
             continue
         names.update(
