@@ -300,6 +300,10 @@ def test_endings_and_turn_limit_stops_in_html_json_and_table():
     assert "2 of 5 games stopped at the scenario's bot turn limit, 150 (counted as draws)" in table
 
 
+def test_a_rare_ending_does_not_read_as_none():
+    assert [bal._percent(k, 200) for k in (0, 1, 2, 200)] == ["0%", "<1%", "1%", "100%"]
+
+
 def test_endings_of_a_real_run_add_up(run):
     for sc in json.loads(run["json"])["scenarios"]:
         for r in sc["results"]:

@@ -520,7 +520,7 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
         order = [*segs[:-1], draw, segs[-1]] if n_seats > 1 else [*segs, draw]
         total = sum(x for x, _, _ in order)
         scale = bar_w / max(1.0, total)  # shared victories can overfill; keep it in the box
-        x = bar_x
+        x: float = bar_x
         o.append(f'<rect x="{bar_x}" y="{by:.1f}" width="{bar_w}" height="{bh}" fill="#f1efea"/>')
         for share, colour, name in order:
             w = share * scale
@@ -666,8 +666,14 @@ def _endings_html(sb: ScenarioBalance) -> str:
     return f'<table class="endings"><tr><th>games ended by</th>{head}</tr>{"".join(rows)}</table>'
 
 
+def _percent(k: int, n: int) -> str:
+    """``k`` of ``n`` in whole percent; a share under 1% but not 0 is ``<1%``."""
+    pct = 100 * k / n if n else 0.0
+    return "<1%" if 0 < pct < 1 else f"{pct:.0f}%"
+
+
 def _count_pct(k: int, n: int) -> str:
-    return f"{k} ({100 * k / n:.0f}%)" if n else str(k)
+    return f"{k} ({_percent(k, n)})" if n else str(k)
 
 
 def _summary_html(report: BalanceReport) -> str:
@@ -705,7 +711,7 @@ def _summary_html(report: BalanceReport) -> str:
             else:
                 verdict = '<span class="even">every interval holds an even share</span>'
             ended = ", ".join(
-                f"{escape(why)} {100 * k / r.games:.0f}%" for why, k in _endings(r) if k
+                f"{escape(why)} {_percent(k, r.games)}" for why, k in _endings(r) if k
             )
             few = f"ended: {ended or '-'}; {r.games} games"
             few += ", few: weak evidence" if _small(r) else ""
