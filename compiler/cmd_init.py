@@ -91,7 +91,9 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
         title = game.replace("_", " ").title()
         for name, text in STARTER.items():
             files[f"rules/{game}/{name}"] = text.format(game=game, title=title)
+    schemas = sorted((Path(__file__).resolve().parents[1] / "schemas").glob("*.schema.json"))
     clashes = [n for n in sorted(files) if (folder / n).exists()]
+    clashes += [f"schemas/{p.name}" for p in schemas if (folder / "schemas" / p.name).exists()]
     if source is not None and (folder / "rules" / game).exists():
         clashes.append(f"rules/{game}/")
     if clashes:
@@ -105,9 +107,8 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
     if source is not None:
         shutil.copytree(bundled.rules / source, folder / "rules" / game)
         written.extend(sorted(p for p in (folder / "rules" / game).rglob("*") if p.is_file()))
-    schemas = Path(__file__).resolve().parents[1] / "schemas"
     (folder / "schemas").mkdir(exist_ok=True)
-    for path in sorted(schemas.glob("*.schema.json")):
+    for path in schemas:
         target = folder / "schemas" / path.name
         shutil.copyfile(path, target)
         written.append(target)

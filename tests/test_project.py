@@ -208,6 +208,12 @@ def test_init_refuses_to_overwrite_and_an_unknown_game_to_copy(
     capsys.readouterr()
     assert main(["init", str(root)]) == 1
     assert "already a project" in capsys.readouterr().err
+    (tmp_path / "a" / "schemas").mkdir(parents=True)
+    (tmp_path / "a" / "schemas" / "game.schema.json").write_text("{}")
+    assert main(["init", str(tmp_path / "a")]) == 1
+    assert "game.schema.json is already there" in capsys.readouterr().err
+    assert (tmp_path / "a" / "schemas" / "game.schema.json").read_text() == "{}"
+    assert not (tmp_path / "a" / "rulecraft.toml").exists()
     assert main(["init", str(tmp_path / "b"), "--from", "chess"]) == 1
     err = capsys.readouterr().err
     assert "no bundled game 'chess'" in err and "march_of_progress" in err
