@@ -29,6 +29,7 @@ setup(
         "rulecraft.compiler.templates",  # data only: the Jinja2 templates
         "rulecraft.runtime",
         "rulecraft.runtime.tools",
+        "rulecraft.runtime.adapters",  # OpenSpiel and PettingZoo (extras openspiel, pettingzoo)
         "rulecraft.generated",
         "rulecraft.schemas",
         "rulecraft.rules",  # data only: the bundled games' rules
