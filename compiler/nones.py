@@ -50,7 +50,8 @@ from .effects import (
 
 __all__ = ["check_nones"]
 
-#: "cannot go on": the facts after a block that returns or breaks
+#: the paths known not to be none at a point of a routine; a block that returns or breaks
+#: has no facts after it (None)
 Facts = frozenset[str]
 _NOTHING: Facts = frozenset()
 
