@@ -4,18 +4,20 @@ PettingZoo: ``pettingzoo.test.api_test`` and ``seed_test``; OpenSpiel: ``pyspiel
 (clone, legal actions sorted and masked, unique action strings, observation and
 information-state strings and tensors for every player at every node, returns in range) on
 the game and on its turn-based conversion. Every March of Progress scenario runs in the
-default suite; Third Reich and Westphalia, long games in Python, run with ``-m soak``. The
-suite passes without the extras: each test skips when its library is not installed.
+default suite; the other compiled games (Third Reich, Westphalia, and those to come), long
+games in Python, run with ``-m soak``. The suite passes without the extras: each test skips
+when its library is not installed.
 """
 
 from __future__ import annotations
 
 import random
 import warnings
+from importlib import import_module
 
 import pytest
-from rulecraft.generated import march_of_progress, third_reich_diplomacy, westphalia
-from rulecraft.runtime import Game
+from rulecraft.generated import march_of_progress
+from rulecraft.runtime import Game, known_games
 
 np = pytest.importorskip("numpy")
 
@@ -27,8 +29,12 @@ from rulecraft.runtime.adapters.encoding import (  # noqa: E402
 )
 
 MOP = [f"march_of_progress/{s}" for s in march_of_progress.SCENARIOS]
-OTHERS = [f"third_reich_diplomacy/{s}" for s in third_reich_diplomacy.SCENARIOS] + [
-    f"westphalia/{s}" for s in westphalia.SCENARIOS
+#: every scenario of the other compiled games (Third Reich, Westphalia, and games to come)
+OTHERS = [
+    f"{game}/{s}"
+    for game in sorted({name.partition("/")[0] for name in known_games()})
+    if game != "march_of_progress"
+    for s in import_module(f"rulecraft.generated.{game}").SCENARIOS
 ]
 #: the numbered slots of the other games' tests: a report or an offer is declined with
 #: probability 1/(K+1) by uniform play, so a small K keeps random games short

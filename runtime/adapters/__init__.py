@@ -2,7 +2,7 @@
 
 | module | extra | what |
 |---|---|---|
-| ``openspiel`` | ``rulecraft[openspiel]`` | the OpenSpiel game ``rulecraft(game=<game>/<scenario>)`` |
+| ``openspiel`` | ``rulecraft[openspiel]`` | the OpenSpiel game ``rulecraft(game=G/S)`` |
 | ``pettingzoo`` | ``rulecraft[pettingzoo]`` | ``RulecraftEnv``, a PettingZoo AEC environment |
 | ``encoding`` | (numpy) | the action numbering and observation vector both share |
 

@@ -26,7 +26,8 @@ state in layout order (an int as itself, a flag as 0/1, a reference or an enum o
 set multi-hot with its size, a list as counts and first positions of its elements with its
 length, a text as 0/1 for "set"); a field another player may not see has a "hidden" cell,
 and a hidden set or list still shows its size (as the view does). Prompt arguments, the
-routines' locals and texts appear only in the strings.
+routines' locals, texts and one's own answer to a secret pick still waiting for the others
+appear only in the OpenSpiel strings.
 """
 
 from __future__ import annotations

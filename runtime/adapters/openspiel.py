@@ -231,7 +231,8 @@ class RulecraftState(pyspiel.State):
 
 class Observer:
     """OpenSpiel's Python observer: the default one gives observations, the perfect-recall one
-    information states; with ``private_info`` NONE it shows what a spectator sees."""
+    information states; with ``private_info`` NONE it shows what a spectator sees now (and
+    no player's own moves)."""
 
     def __init__(self, game: RulecraftGame, iig_obs_type: Any) -> None:
         self.game = game
@@ -251,14 +252,15 @@ class Observer:
             own = self.dict["own_actions"]
             own.fill(0)
             counts = state.match.counts
-            for a in counts[player] if counts else ():
-                own[a] += 1
+            if counts and not self.public:
+                for a in counts[player]:
+                    own[a] += 1
 
     def string_from(self, state: RulecraftState, player: int) -> str:
         viewer = None if self.public else player
         now = observation_text(state.match.game, viewer)
-        if not self.recall:
-            return now
+        if not self.recall or self.public:
+            return now  # a spectator's observation: no one's trace
         seat = self.game.spec.seats[player]
         m = state.match
         start = digest(observation_text(m.start, viewer))
