@@ -1956,7 +1956,7 @@ def _comparison(
 
 
 def _joined_titles(titles: list[str]) -> str:
-    """Scenarios sharing a column: "The Campaign Game, Fall 1939 / (self-play)" (words the
+    """Scenarios sharing a column: "The Long Game, Spring 1700 / (two players)" (words the
     first title begins with are not repeated)."""
     out = [titles[0]]
     for t in titles[1:]:
