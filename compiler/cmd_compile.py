@@ -48,6 +48,15 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
 
     project = project_of(args)
     root = project.root
+    if project.config is not None and project.config.name == "rulecraft.toml":
+        from .cmd_init import stale_schemas
+
+        if stale_schemas(root):
+            print(
+                "rulecraft: note: schemas/ is not this rulecraft's (completion in the editor "
+                "may be out of date); `rulecraft init --schemas` refreshes it",
+                file=sys.stderr,
+            )
     gen = project.generated_rel.as_posix()
     try:
         sink = new_sink(project)

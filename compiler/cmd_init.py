@@ -36,10 +36,28 @@ def _add(p: argparse.ArgumentParser) -> None:
         metavar="GAME",
         help="start from a copy of a game bundled with rulecraft (e.g. march_of_progress)",
     )
+    p.add_argument(
+        "--schemas",
+        action="store_true",
+        help="only replace the schemas/ of an existing project with this rulecraft's (after "
+        "an upgrade: completion in the editor follows the installed rulecraft)",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
     root = Path(args.dir).resolve()
+    if args.schemas:
+        if args.game is not None or args.source is not None:
+            raise CLIError("--schemas goes alone: it only refreshes schemas/")
+        if not (root / "rulecraft.toml").is_file() and not (root / "schemas").is_dir():
+            raise CLIError(f"{root} is not a project made by rulecraft init (no rulecraft.toml)")
+        (root / "schemas").mkdir(exist_ok=True)
+        for path in _schemas():
+            target = root / "schemas" / path.name
+            if not target.exists() or target.read_bytes() != path.read_bytes():
+                shutil.copyfile(path, target)
+                print(f"wrote schemas/{path.name}", file=sys.stderr)
+        return 0
     written = init_project(root, game=args.game, source=args.source)
     for path in written:
         print(f"wrote {path.relative_to(root).as_posix()}", file=sys.stderr)
@@ -50,6 +68,25 @@ def _run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _schemas() -> list[Path]:
+    """The JSON Schemas of the installed rulecraft."""
+    return sorted((Path(__file__).resolve().parents[1] / "schemas").glob("*.schema.json"))
+
+
+def stale_schemas(root: Path) -> list[str]:
+    """The files of ``root/schemas/`` that differ from the installed rulecraft's (a project
+    made by an older rulecraft); [] when there is no such folder or it is the installed one."""
+    folder = root / "schemas"
+    ours = _schemas()
+    if not folder.is_dir() or not ours or folder.resolve() == ours[0].parent:
+        return []
+    return [
+        p.name
+        for p in ours
+        if not (folder / p.name).is_file() or (folder / p.name).read_bytes() != p.read_bytes()
+    ]
 
 
 def _identifier(name: str) -> str:
@@ -91,7 +128,7 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
         title = game.replace("_", " ").title()
         for name, text in STARTER.items():
             files[f"rules/{game}/{name}"] = text.format(game=game, title=title)
-    schemas = sorted((Path(__file__).resolve().parents[1] / "schemas").glob("*.schema.json"))
+    schemas = _schemas()
     clashes = [n for n in sorted(files) if (folder / n).exists()]
     clashes += [f"schemas/{p.name}" for p in schemas if (folder / "schemas" / p.name).exists()]
     if source is not None and (folder / "rules" / game).exists():
@@ -229,7 +266,8 @@ rulecraft sheet {game} -o out/{game}.pdf     # the printable reference sheet
 Editor support: open the folder in VS Code with the "YAML" extension (Red Hat); the
 `# yaml-language-server: $schema=...` first line of every rules file and `.vscode/settings.json`
 give completion and a description of every key. After upgrading rulecraft, run
-`rulecraft compile`: engines made by another version are refused with a message saying so.
+`rulecraft init --schemas` (the schemas of the new version) and `rulecraft compile`: engines
+made for another runtime interface are refused with a message saying so.
 
 Play from Python (only the rulecraft runtime is needed, not the compiler):
 

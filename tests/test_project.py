@@ -220,6 +220,23 @@ def test_init_refuses_to_overwrite_and_an_unknown_game_to_copy(
     assert not (tmp_path / "b" / "rulecraft.toml").exists()
 
 
+def test_check_notes_schemas_of_another_rulecraft_and_init_schemas_refreshes_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _new(tmp_path)
+    capsys.readouterr()
+    assert main(["check", "--project", str(root)]) == 0
+    assert "note" not in capsys.readouterr().err
+    old = root / "schemas" / "flow.schema.json"
+    old.write_text(old.read_text().replace('"description"', '"title"', 1))
+    assert main(["check", "--project", str(root)]) == 0
+    assert "`rulecraft init --schemas` refreshes it" in capsys.readouterr().err
+    assert main(["init", str(root), "--schemas"]) == 0
+    assert capsys.readouterr().err == "wrote schemas/flow.schema.json\n"
+    assert main(["check", "--project", str(root)]) == 0
+    assert "note" not in capsys.readouterr().err
+
+
 def test_init_into_a_relative_folder_names_the_game_after_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
