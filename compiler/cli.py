@@ -358,7 +358,7 @@ def _list(args: argparse.Namespace) -> int:
             raise CLIError(f"unknown game {args.game!r} (compiled games: {known})")
         games = [args.game]
     if not games:
-        raise CLIError("no compiled game: run `rulecraft compile` in a checkout with rules/")
+        raise CLIError("no compiled game: run `rulecraft compile` in a project (`rulecraft init`)")
     for game in games:
         load_spec(game)  # a clear error if it is not compiled
         scenarios = scenarios_of(game)
