@@ -8,7 +8,7 @@ its YAML file.  Names and types are left to the checker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,9 @@ class Sources:
     root: Path
     game_dir: Path
     docs: dict[str, Document]
+    #: scenarios whose file did not load or validate (their errors are reported): left out,
+    #: and so are the scenarios based on them, while the rest of the game is checked
+    broken: set[str] = field(default_factory=set)
 
 
 def load_sources(
@@ -56,6 +59,7 @@ def load_sources(
 ) -> Sources | None:
     """Load and validate every rules file of one game.  None if a file could not be loaded."""
     docs: dict[str, Document] = {}
+    broken: set[str] = set()
     ok = True
     files = [game_dir / name for name in GAME_FILES if (game_dir / name).exists()]
     files += sorted((game_dir / "scenarios").glob("*.yaml"))
@@ -63,11 +67,15 @@ def load_sources(
         rel = path.relative_to(game_dir).as_posix()
         display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         doc = load_yaml(path, display, sink)
+        schema = GAME_FILES.get(rel, "scenario")
+        valid = doc is not None and schemas.validate(doc, schema, sink)
+        if not valid and rel not in GAME_FILES:
+            broken.add(path.stem)  # one broken scenario hides no error of the others
+            continue
         if doc is None:
             ok = False
             continue
-        schema = GAME_FILES.get(rel, "scenario")
-        if not schemas.validate(doc, schema, sink):
+        if not valid:
             ok = False
         docs[rel] = doc
     if "game.yaml" not in docs and ok:
@@ -78,7 +86,7 @@ def load_sources(
             "every game folder starts with a game.yaml naming the game",
         )
         return None
-    return Sources(root, game_dir, docs) if ok else None
+    return Sources(root, game_dir, docs, broken) if ok else None
 
 
 class Builder:

@@ -77,6 +77,8 @@ def resolve_scenarios(
         parent_id = doc.data.get("base")
         parent = None
         if parent_id is not None:
+            if parent_id in src.broken:
+                return None  # its file's errors are reported; this one waits for them
             if parent_id not in docs:
                 sink.error(
                     "undefined",

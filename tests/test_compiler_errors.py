@@ -511,3 +511,13 @@ def test_records_per_seat_over_the_limit(root: Path) -> None:
     line, col = line_col(root, "scenarios/thirty_years_war.yaml", "30000000")
     assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("schema", SCENARIO, line, col)
     assert d.message == "per_seat must be at most 1000, got 30000000"
+
+
+def test_a_broken_scenario_file_hides_no_error_of_the_other_files(root: Path) -> None:
+    edit(root, "scenarios/vive_lempereur.yaml", "base: thirty_years_war", "base: [thirty_years_war")
+    edit(root, "cards.yaml", ">= army_limit:", ">= army_limt:")
+    errors = compile_errors(root)
+    assert [(d.code, d.pos.file) for d in errors] == [
+        ("unknown-name", CARDS),
+        ("yaml-syntax", "rules/march_of_progress/scenarios/vive_lempereur.yaml"),
+    ], [d.render() for d in errors]
