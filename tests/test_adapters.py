@@ -171,6 +171,18 @@ def test_pettingzoo_random_games_end_with_rewards(name):
     assert env.agents == []
 
 
+def test_pettingzoo_a_game_cut_short_is_truncated_with_no_reward():
+    env = _pettingzoo().RulecraftEnv("march_of_progress/war_to_end_war", max_moves=5)
+    env.reset(seed=1)
+    for _ in range(5):
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert set(env.rewards.values()) == {0.0}
+    while env.agents:
+        env.step(None)
+
+
 def test_pettingzoo_a_secret_pick_stays_secret_until_all_picked():
     """Thirty Years War starts with both players picking a card face down: after blue
     picks, orange sees the same whichever card blue picked, and blue's pick is not applied
@@ -265,3 +277,17 @@ def test_openspiel_observations_hide_what_the_rules_hide():
     a.apply_actions([blue[0], orange[0]])
     b.apply_actions([blue[1], orange[0]])
     assert a.information_state_string(0) != b.information_state_string(0)
+
+
+def test_openspiel_a_game_cut_short_ends_with_zero_returns():
+    pyspiel, adapter = _openspiel()
+    game = adapter.load_game("march_of_progress/war_to_end_war", max_moves=5)
+    assert game.max_game_length() == 5
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_simultaneous_node():
+            state.apply_actions([(state.legal_actions(p) or [0])[0] for p in range(2)])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert state.move_number() <= 5 and state.returns() == [0.0, 0.0]
+    assert not state.match.game.finished
