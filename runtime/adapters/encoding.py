@@ -8,7 +8,7 @@ other. Everything here is computed from the compiled spec; nothing knows a game 
 
 - one action per option id the rules can offer in a listable domain, in the order the
   decision sites first name them: ``card:move_2``, ``country:bohemia``, ``player:blue``,
-  ``yes``/``no``, ``partisans_option:take_cubes``, and the declines ``none``, ``done``,
+  ``yes``/``no``, an enum value ``<enum>:<value>``, and the declines ``none``, ``done``,
   ``pass``. An action means the same option in every state.
 - then ``max_options`` numbered slots ``#0 .. #K-1`` for the decisions whose options are
   numbers, allocations (``alloc:...``), reports or offers: slot ``j`` is the ``j``-th of

@@ -2,7 +2,7 @@
 
 Importing this module registers the game ``rulecraft`` with ``pyspiel``::
 
-    game = pyspiel.load_game("rulecraft(game=march_of_progress/thirty_years_war)")
+    game = pyspiel.load_game("rulecraft(game=<game>/<scenario>)")
 
 Parameters: ``game`` (``game/scenario``, required), ``seed`` (the dice of the first game;
 each new initial state takes the next seed, ``derive_seed(seed, n)``), ``max_options`` (the

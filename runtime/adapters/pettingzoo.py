@@ -2,10 +2,10 @@
 
 ::
 
-    env = RulecraftEnv("march_of_progress/thirty_years_war")
+    env = RulecraftEnv("<game>/<scenario>")
     env.reset(seed=1)
 
-- **Agents** are the seats (``blue``, ``orange``); the agent selected is a player the game
+- **Agents** are the seats (the ids of ``spec.seats``); the agent selected is a player the game
   waits for. A simultaneous decision (a secret pick) is asked of its players one after the
   other; none sees the others' answers before all have answered (the view hides them), and
   the game goes on when the last has answered.
