@@ -14,6 +14,13 @@ from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / "__init__.py").is_file())
+# Every folder of the bundled rules is a data-only package (a folder of package data that is
+# not listed would be "absent from the packages configuration", a warning on every install).
+RULES = sorted(
+    ".".join(p.relative_to(ROOT / "rules").parts)
+    for p in (ROOT / "rules").rglob("*")
+    if p.is_dir() and any(f.is_file() for f in p.iterdir())
+)
 
 setup(
     package_dir={
@@ -34,5 +41,6 @@ setup(
         "rulecraft.schemas",
         "rulecraft.rules",  # data only: the bundled games' rules
         *(f"rulecraft.generated.{game}" for game in GAMES),
+        *(f"rulecraft.rules.{folder}" for folder in RULES),
     ],
 )
