@@ -161,8 +161,8 @@ def check_native(package: str, folders: list[str]) -> None:
 
 
 def known_games() -> list[str]:
-    """Names of the registered and compiled games, sorted."""
-    names = set(_SPECS)
+    """Names of the registered and compiled games, sorted (games only: not ``game/scenario``)."""
+    names = {key for key in _SPECS if "/" not in key}
     for package in PACKAGES:
         try:
             pkg = _package(package)
