@@ -204,7 +204,7 @@ jobs:
       - name: Install rulecraft
         id: install
         run: |
-          sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0
+          sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
           pip install "rulecraft[compile,sheets]=={version}"
       - name: Check the rules
         run: rulecraft check
