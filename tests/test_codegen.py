@@ -90,6 +90,29 @@ def test_double_negation_generates_lint_clean_code(tmp_path: Path) -> None:
     assert "min(v_amount, S[" in engine
 
 
+@pytest.mark.parametrize(
+    ("orelse", "repeats"), [("[]", False), ("[me.home, me.home]", True)], ids=["empty", "twice"]
+)
+def test_options_from_a_ternary_are_deduplicated_only_when_a_branch_may_repeat(
+    tmp_path: Path, orelse: str, repeats: bool
+) -> None:
+    """A decision's options hold no value twice; a ternary of two lists without repeats (a
+    none guard: ``x.adjacent if x != none else []``) is offered as it is."""
+    root = scratch_project(tmp_path)
+    edit(
+        root,
+        "cards.yaml",
+        "let dest = choose(me, a.location.adjacent,",
+        f"let dest = choose(me, a.location.adjacent if a.location != none else {orelse},",
+    )
+    write_outputs(root, generate(root))
+    engine = (root / "generated" / "march_of_progress" / "engine.py").read_text()
+    for form in ("q_card__move_1", "r_card__move_1"):  # the bots' form and the machine form
+        body = engine.split(f"def {form}(")[1].split("\n    def ")[0]
+        assert "is not None" in body
+        assert ("_uniq(" in body) == repeats, body
+
+
 def test_simultaneously_whose_body_ignores_the_player_is_lint_clean() -> None:
     """The bots' form picks every player's answer in a comprehension over the players, then
     loops over (player, answer): a body that never reads the player left a loop variable the

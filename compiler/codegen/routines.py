@@ -54,6 +54,7 @@ from ..effects import (
     Simultaneously,
     Stmt,
     Str,
+    Ternary,
     While,
     walk,
 )
@@ -1276,7 +1277,8 @@ def _may_repeat(seq: Expr, eg: ExprGen, unique_locals: set[str] | None = None) -
 
 def _unique(e: Expr, sd: ScenarioData, unique_locals: set[str]) -> bool:
     """Whether a list never holds a value twice: all players, records or enum values, a set,
-    fixed data, a filter of one of these, a local that only ever holds such lists."""
+    fixed data, a filter of one of these, either branch of a ternary of these (``x.location.
+    adjacent if x.location != none else []``), a local that only ever holds such lists."""
     if isinstance(e, Name) and e.ref is not None:
         if e.ref[0] in ("players", "all", "enum"):
             return True
@@ -1297,6 +1299,8 @@ def _unique(e: Expr, sd: ScenarioData, unique_locals: set[str]) -> bool:
         return info is None or info.kind == "set"  # fixed data is de-duplicated when built
     if isinstance(e, ListLit):
         return len(e.items) <= 1
+    if isinstance(e, Ternary):
+        return _unique(e.then, sd, unique_locals) and _unique(e.orelse, sd, unique_locals)
     if isinstance(e, Call) and isinstance(e.ref, ir.Routine) and e.ref.kind == "function":
         # a function that only returns a list without repeats (not recursive: depth-bounded)
         body = e.ref.body
