@@ -818,7 +818,7 @@ class WestphaliaRules:
             f(S, R, p)
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
-        "action_ok [rules/westphalia/rules.yaml:165:3]"
+        "action_ok [rules/westphalia/rules.yaml:166:3]"
         if v_k == self.k_action__march:
             return S[self.o_g_moves] < self.c_max_moves and any(
                 (
@@ -843,7 +843,11 @@ class WestphaliaRules:
                         for v_y__1 in self.all_army
                     )
                 )
-                for v_a__1 in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                for v_a__1 in (
+                    self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                    if S[self.o_e_army__location + v_x] is not None
+                    else []
+                )
             )
         if v_k == self.k_action__claim:
             return any(
@@ -853,7 +857,7 @@ class WestphaliaRules:
         return True
 
     def f_arrears_column(self, S: list[Any], v_k: int) -> Any:
-        "The Prestige column of the Arrears Table. (WEST-4B-01) [rules/westphalia/rules.yaml:317:3]"
+        "The Prestige column of the Arrears Table. (WEST-4B-01) [rules/westphalia/rules.yaml:320:3]"
         if v_k <= 0:
             return "p0"
         if v_k == 1:
@@ -867,7 +871,7 @@ class WestphaliaRules:
         return "p5"
 
     def f_can_trace(self, S: list[Any], v_w: Any, v_a: Any) -> bool:
-        "Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:175:3]"
+        "Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"
         v_through = [
             v_b
             for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ())
@@ -883,7 +887,7 @@ class WestphaliaRules:
         )
 
     def f_claim_markers(self, S: list[Any], v_p: Any) -> int:
-        "The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:223:3]"
+        "The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:226:3]"
         if self.c_vc_claims_by_confession and v_p == self.k_player__bavaria:
             return sum(
                 [
@@ -907,7 +911,7 @@ class WestphaliaRules:
         )
 
     def f_claim_targets(self, S: list[Any], v_x: Any) -> Any:
-        "claim_targets [rules/westphalia/rules.yaml:159:3]"
+        "claim_targets [rules/westphalia/rules.yaml:160:3]"
         return [
             v_q
             for v_q in self.all_player
@@ -915,7 +919,7 @@ class WestphaliaRules:
         ]
 
     def f_claimable(self, S: list[Any], v_x: Any, v_q: Any, v_a: Any) -> bool:
-        "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:151:3]"
+        "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:152:3]"
         return (
             (
                 (
@@ -931,7 +935,7 @@ class WestphaliaRules:
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:773:5]"
+        "deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"
         return [
             v_x
             for v_x in self.all_area
@@ -961,19 +965,19 @@ class WestphaliaRules:
         ]
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:782:5]"
+        "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
         return [v_x for v_x in _bits(S[self.o_p_commerce + v_giver])]
 
     def f_deal__debts__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__debts__most (WEST-1-02) [rules/westphalia/rules.yaml:759:5]"
+        "deal__debts__most (WEST-1-02) [rules/westphalia/rules.yaml:762:5]"
         return max(0, S[self.o_p_debt + v_giver])
 
     def f_deal__initiative__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__initiative__ok (WEST-1-02) [rules/westphalia/rules.yaml:797:5]"
+        "deal__initiative__ok (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"
         return v_giver != v_receiver
 
     def f_deal__liberties_down__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__liberties_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:825:5]"
+        "deal__liberties_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:828:5]"
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__bavaria)
@@ -984,7 +988,7 @@ class WestphaliaRules:
         ) and S[self.o_g_liberties] > 0
 
     def f_deal__liberties_up__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__liberties_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:818:5]"
+        "deal__liberties_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:821:5]"
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__bavaria)
@@ -995,7 +999,7 @@ class WestphaliaRules:
         ) and S[self.o_g_liberties] < self.c_track_max
 
     def f_deal__peace__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__peace__ok (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:790:5]"
+        "deal__peace__ok (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:793:5]"
         return (
             v_giver == self.k_player__spain
             and v_receiver == self.k_player__dutch
@@ -1003,11 +1007,11 @@ class WestphaliaRules:
         ) and (not S[self.o_g_spanish_dutch_peace])
 
     def f_deal__prestige__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__prestige__most (WEST-1-02) [rules/westphalia/rules.yaml:766:5]"
+        "deal__prestige__most (WEST-1-02) [rules/westphalia/rules.yaml:769:5]"
         return S[self.o_p_prestige + v_giver]
 
     def f_deal__tolerance_down__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__tolerance_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:811:5]"
+        "deal__tolerance_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:814:5]"
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__dutch)
@@ -1018,7 +1022,7 @@ class WestphaliaRules:
         ) and S[self.o_g_tolerance] > 0
 
     def f_deal__tolerance_up__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__tolerance_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:804:5]"
+        "deal__tolerance_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:807:5]"
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__dutch)
@@ -1029,14 +1033,14 @@ class WestphaliaRules:
         ) and S[self.o_g_tolerance] < self.c_track_max
 
     def f_deal__truce__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__truce__ok (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:832:5]"
+        "deal__truce__ok (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:835:5]"
         return (
             _has(S[self.o_p_hostile_to + v_giver], v_receiver)
             and (not _has(S[self.o_p_promised_truce + v_giver], v_receiver))
         ) and (not _has(S[self.o_p_promised_truce + v_receiver], v_giver))
 
     def f_deal__units__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__units__most (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:752:5]"
+        "deal__units__most (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:755:5]"
         return S[self.o_p_units + v_giver]
 
     def f_enemy_armies_in(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
@@ -1053,7 +1057,7 @@ class WestphaliaRules:
         return any(_has(S[self.o_p_hostile_to + v_p], v_q) for v_q in self.s_e_area__home_of[v_a])
 
     def f_final_score(self, S: list[Any], v_p: Any) -> int:
-        "A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:297:3]"
+        "A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"
         v_s = 0 - S[self.o_p_debt + v_p]
         if self.s_p_catholic[v_p]:
             v_s += len(
@@ -1141,17 +1145,17 @@ class WestphaliaRules:
         return _has(S[self.o_p_hostile_to + v_p], v_q)
 
     def f_hre_discs(self, S: list[Any]) -> int:
-        "Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:207:3]"
+        "Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"
         return sum(
             [len(S[self.o_e_area__claims + v_a]) for v_a in self.ix_area__theater.get("hre", ())]
         )
 
     def f_is_catholic(self, S: list[Any], v_a: Any) -> bool:
-        "is_catholic [rules/westphalia/rules.yaml:201:3]"
+        "is_catholic [rules/westphalia/rules.yaml:204:3]"
         return self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
 
     def f_looks_won(self, S: list[Any], v_p: Any) -> bool:
-        "Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:347:3]"
+        "Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"
         v_d = self.f_projected_debt(S, v_p)
         if v_p == self.k_player__bavaria:
             return (
@@ -1205,7 +1209,7 @@ class WestphaliaRules:
         ) and self.f_looks_won(S, self.k_player__sweden)
 
     def f_meets_vc(self, S: list[Any], v_p: Any) -> bool:
-        "Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:276:3]"
+        "Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"
         if v_p == self.k_player__bavaria:
             return (
                 S[self.o_g_liberties] > S[self.o_g_tolerance]
@@ -1266,7 +1270,11 @@ class WestphaliaRules:
         "Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"
         return [
             v_a
-            for v_a in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+            for v_a in (
+                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                if S[self.o_e_army__location + v_x] is not None
+                else []
+            )
             if (
                 self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
                 and (
@@ -1313,7 +1321,7 @@ class WestphaliaRules:
         return len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_q])
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
-        "How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:366:3]"
+        "How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"
         v_v = 0 - self.f_projected_debt(S, v_p)
         if self.f_looks_won(S, v_p):
             v_v += 10
@@ -1342,7 +1350,7 @@ class WestphaliaRules:
         return self.c_prestige_total - sum([S[self.o_p_prestige + v_p] for v_p in self.all_player])
 
     def f_projected_debt(self, S: list[Any], v_p: Any) -> int:
-        "The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:335:3]"
+        "The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"
         v_armies_on_map = len(
             [
                 v_x
@@ -1381,11 +1389,11 @@ class WestphaliaRules:
         )
 
     def f_recatholicized_count(self, S: list[Any]) -> int:
-        "recatholicized_count [rules/westphalia/rules.yaml:195:3]"
+        "recatholicized_count [rules/westphalia/rules.yaml:198:3]"
         return len([v_a for v_a in self.all_area if S[self.o_e_area__recatholicized + v_a]])
 
     def f_refuges(self, S: list[Any], v_x: Any) -> Any:
-        "Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:184:3]"
+        "Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"
         v_safe = [
             v_a
             for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
@@ -1423,6 +1431,8 @@ class WestphaliaRules:
                 )
                 if v_a_2 != S[self.o_e_army__location + v_x]
             ]
+        if S[self.o_e_army__location + v_x] is None:
+            return []
         return [
             v_a_3
             for v_a_3 in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
@@ -1430,7 +1440,7 @@ class WestphaliaRules:
         ]
 
     def f_taxes(self, S: list[Any], v_p: Any) -> int:
-        "What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:235:3]"
+        "What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:238:3]"
         v_n = 0
         if v_p == self.k_player__sweden or v_p == self.k_player__bavaria:
             for v_a in self.all_area:
@@ -1502,7 +1512,7 @@ class WestphaliaRules:
         )
 
     def f_track_reduction(self, S: list[Any], v_p: Any) -> int:
-        "What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:262:3]"
+        "What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"
         if v_p == self.k_player__sweden:
             return S[self.o_g_tolerance] + S[self.o_g_liberties]
         if v_p == self.k_player__dutch:
@@ -1514,7 +1524,7 @@ class WestphaliaRules:
         return 0
 
     def f_trade_agreements(self, S: list[Any]) -> int:
-        "The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:215:3]"
+        "The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"
         return sum(
             [
                 min([self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])])
@@ -1546,15 +1556,15 @@ class WestphaliaRules:
         )
 
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "add_debt [rules/westphalia/rules.yaml:387:3]"
+        "add_debt [rules/westphalia/rules.yaml:390:3]"
         S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_amount, -200), 999)
 
     def p_deal__claim__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:773:5]"
+        "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"
         self.p_transfer_point(S, v_x, v_giver, v_receiver)
 
     def p_deal__commerce__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__commerce__give (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:782:5]"
+        "deal__commerce__give (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
         S[self.o_p_commerce + v_giver] = _mask(
             [v_k for v_k in _bits(S[self.o_p_commerce + v_giver]) if v_k != v_x]
         )
@@ -1563,12 +1573,12 @@ class WestphaliaRules:
         )
 
     def p_deal__debts__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:759:5]"
+        "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:762:5]"
         S[self.o_p_debt + v_giver] = min(max(S[self.o_p_debt + v_giver] - v_n, -200), 999)
         S[self.o_p_debt + v_receiver] = min(max(S[self.o_p_debt + v_receiver] + v_n, -200), 999)
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:797:5]"
+        "deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"
         S[self.o_g_initiative] = tuple(
             [
                 v_receiver if v_q == v_giver else v_giver if v_q == v_receiver else v_q
@@ -1578,32 +1588,32 @@ class WestphaliaRules:
         _log(S, 46, (v_giver, v_receiver))
 
     def p_deal__liberties_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:825:5]"
+        "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:828:5]"
         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
 
     def p_deal__liberties_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:818:5]"
+        "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:821:5]"
         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
 
     def p_deal__peace__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:790:5]"
+        "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:793:5]"
         self.p_make_peace(S)
 
     def p_deal__prestige__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:766:5]"
+        "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:769:5]"
         S[self.o_p_prestige + v_giver] = min(max(S[self.o_p_prestige + v_giver] - v_n, 0), 15)
         S[self.o_p_prestige + v_receiver] = min(max(S[self.o_p_prestige + v_receiver] + v_n, 0), 15)
 
     def p_deal__tolerance_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:811:5]"
+        "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:814:5]"
         S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
 
     def p_deal__tolerance_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:804:5]"
+        "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:807:5]"
         S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
 
     def p_deal__truce__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:832:5]"
+        "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:835:5]"
         S[self.o_p_promised_truce + v_giver] = _mask(
             [*_bits(S[self.o_p_promised_truce + v_giver]), *[v_receiver]]
         )
@@ -1612,12 +1622,12 @@ class WestphaliaRules:
         )
 
     def p_deal__units__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:752:5]"
+        "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:755:5]"
         S[self.o_p_units + v_giver] = min(max(S[self.o_p_units + v_giver] - v_n, 0), 64)
         S[self.o_p_units + v_receiver] = min(max(S[self.o_p_units + v_receiver] + v_n, 0), 64)
 
     def p_debt_resolution(self, S: list[Any]) -> None:
-        "Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:691:3]"
+        "Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"
         _log(S, 39, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
@@ -1689,7 +1699,7 @@ class WestphaliaRules:
             )
 
     def p_draw_commerce(self, S: list[Any]) -> None:
-        "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:455:3]"
+        "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:458:3]"
         if len(S[self.o_g_commerce_deck]) == 0:
             _log(S, 6, ())
         else:
@@ -1714,7 +1724,7 @@ class WestphaliaRules:
             self.p_victory(S)
 
     def p_gain_prestige(self, S: list[Any], v_p: Any) -> None:
-        "gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:403:3]"
+        "gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"
         if (
             self.c_prestige_total
             - sum([S[self.o_p_prestige + v_p__1] for v_p__1 in self.all_player])
@@ -1726,13 +1736,13 @@ class WestphaliaRules:
             _log(S, 3, (v_p,))
 
     def p_lose_prestige(self, S: list[Any], v_p: Any) -> None:
-        "lose_prestige [rules/westphalia/rules.yaml:413:3]"
+        "lose_prestige [rules/westphalia/rules.yaml:416:3]"
         if S[self.o_p_prestige + v_p] > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
             _log(S, 4, (v_p, S[self.o_p_prestige + v_p]))
 
     def p_make_peace(self, S: list[Any]) -> None:
-        "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:440:3]"
+        "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:443:3]"
         S[self.o_g_spanish_dutch_peace] = True
         S[self.o_p_hostile_to + self.k_player__spain] = _mask(
             [
@@ -1764,7 +1774,7 @@ class WestphaliaRules:
         _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
-        "At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:473:3]"
+        "At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"
         for v_a in self.all_area:
             if (
                 (
@@ -1788,7 +1798,7 @@ class WestphaliaRules:
                 _log(S, 10, (v_a, S[self.o_g_tolerance]))
 
     def p_reduce_debt(self, S: list[Any], v_p: Any, v_amount: int, v_why: Any) -> None:
-        "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:392:3]"
+        "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:395:3]"
         v_before = S[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] - v_amount, -200), 999)
@@ -1797,7 +1807,7 @@ class WestphaliaRules:
         _log(S, 1, (v_why, v_p, v_amount, v_before, S[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
-        "Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:420:3]"
+        "Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"
         v_n = len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_q]) - 1
         S[self.o_e_area__claims + v_a] = tuple(
             [v_c_2 for v_c_2 in S[self.o_e_area__claims + v_a] if v_c_2 != v_q]
@@ -1811,7 +1821,7 @@ class WestphaliaRules:
             v_n -= 1
 
     def p_transfer_point(self, S: list[Any], v_a: Any, v_q: Any, v_p: Any) -> None:
-        "A point of Territory in a passes from q to p (Austria's HRE points are those without a disc). (WEST-6-01) [rules/westphalia/rules.yaml:430:3]"
+        "A point of Territory in a passes from q to p (Austria's HRE points are those without a disc). (WEST-6-01) [rules/westphalia/rules.yaml:433:3]"
         if v_q != self.k_player__austria:
             self.p_remove_one_claim(S, v_a, v_q)
         if v_p != self.k_player__austria:
@@ -1877,7 +1887,7 @@ class WestphaliaRules:
             _log(S, 73, (v_lost,))
 
     def p_victory(self, S: list[Any]) -> None:
-        "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:718:3]"
+        "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:721:3]"
         for v_p in [
             self.k_player__bavaria,
             self.k_player__spain,
@@ -1909,7 +1919,7 @@ class WestphaliaRules:
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
-        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:603:3]"
+        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"
         if S[self.o_e_army__units + v_x] == 0:
             pass
         else:
@@ -1927,7 +1937,11 @@ class WestphaliaRules:
                         R,
                         [
                             v_a__1
-                            for v_a__1 in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                            for v_a__1 in (
+                                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                                if S[self.o_e_army__location + v_x] is not None
+                                else []
+                            )
                             if (
                                 self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
                                 and (
@@ -2009,7 +2023,7 @@ class WestphaliaRules:
                     S[self.o_g_turn_over] = True
 
     def q_assign_units(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:670:3]"
+        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"
         v_mine = [
             v_x
             for v_x in self.ix_army__owner.get(v_p, ())
@@ -2035,7 +2049,7 @@ class WestphaliaRules:
             pass
 
     def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
-        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:507:3]"
+        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"
         v_where = S[self.o_e_army__location + v_att]
         S[self.o_g_refused] = False
         S[self.o_g_attacker_won] = False
@@ -2088,7 +2102,7 @@ class WestphaliaRules:
                 self.q_retreat(S, R, v_att)
 
     def q_claim_after_win(self, S: list[Any], R: Any, v_x: Any, v_foes: Any) -> None:
-        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:567:3]"
+        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:570:3]"
         v_ts = [
             v_q
             for v_q in self.all_player
@@ -2103,7 +2117,7 @@ class WestphaliaRules:
                 S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
 
     def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: Any, v_a: Any) -> None:
-        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:580:3]"
+        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:583:3]"
         S[self.o_g_intercepted] = False
         v_order = [*[v_q], *[v_r for v_r in S[self.o_g_initiative] if v_r != v_q]]
         for v_r_2 in v_order:
@@ -2131,7 +2145,7 @@ class WestphaliaRules:
                                 S[self.o_g_lost_battle] = True
 
     def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:647:3]"
+        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
         if v_p == self.k_player__bavaria:
             self.p_recatholicize(S)
         S[self.o_g_lost_battle] = False
@@ -2155,7 +2169,7 @@ class WestphaliaRules:
                         self.q_activate(S, R, v_x_2)
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:743:1]"
+        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:746:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -2189,7 +2203,7 @@ class WestphaliaRules:
                         v_w_offer = None
 
     def q_retreat(self, S: list[Any], R: Any, v_x: Any) -> None:
-        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:484:3]"
+        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"
         v_friendly = [
             v_a__1
             for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
@@ -2444,7 +2458,7 @@ class WestphaliaRules:
                     pass
 
     def r_activate(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
-        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:603:3]"
+        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"
         v__runs: Any = None
         v_acts: Any = None
         v_k_2: Any = None
@@ -2513,7 +2527,11 @@ class WestphaliaRules:
                     tuple(
                         [
                             v_a__1
-                            for v_a__1 in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                            for v_a__1 in (
+                                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                                if S[self.o_e_army__location + v_x] is not None
+                                else []
+                            )
                             if (
                                 self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
                                 and (
@@ -2660,7 +2678,7 @@ class WestphaliaRules:
                 return None
 
     def r_assign_units(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:670:3]"
+        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"
         v_mine: Any = None
         v_held: Any = None
         v_x_2: Any = None
@@ -2715,7 +2733,7 @@ class WestphaliaRules:
             return None
 
     def r_battle(self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_defs: Any = None) -> Any:
-        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:507:3]"
+        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"
         v_where: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -2936,7 +2954,7 @@ class WestphaliaRules:
     def r_claim_after_win(
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_foes: Any = None
     ) -> Any:
-        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:567:3]"
+        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:570:3]"
         v_ts: Any = None
         v_q_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -2980,7 +2998,7 @@ class WestphaliaRules:
     def r_intercept(
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_q: Any = None, v_a: Any = None
     ) -> Any:
-        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:580:3]"
+        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:583:3]"
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -3081,7 +3099,7 @@ class WestphaliaRules:
                 return None
 
     def r_military_turn(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:647:3]"
+        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
         v_mine: Any = None
         v_one: Any = None
         v__it: Any = None
@@ -3164,7 +3182,7 @@ class WestphaliaRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:743:1]"
+        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:746:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -3368,7 +3386,7 @@ class WestphaliaRules:
                 return None
 
     def r_retreat(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
-        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:484:3]"
+        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"
         v_friendly: Any = None
         v_passable: Any = None
         v_dests: Any = None
@@ -3945,4 +3963,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "822 rules/westphalia/rules.yaml:169:7\n823 rules/westphalia/rules.yaml:170:11\n848 rules/westphalia/rules.yaml:171:7\n849 rules/westphalia/rules.yaml:172:11\n853 rules/westphalia/rules.yaml:173:7\n857 rules/westphalia/rules.yaml:323:7\n858 rules/westphalia/rules.yaml:324:11\n859 rules/westphalia/rules.yaml:325:7\n860 rules/westphalia/rules.yaml:326:11\n861 rules/westphalia/rules.yaml:327:7\n862 rules/westphalia/rules.yaml:328:11\n863 rules/westphalia/rules.yaml:329:7\n864 rules/westphalia/rules.yaml:330:11\n865 rules/westphalia/rules.yaml:331:7\n866 rules/westphalia/rules.yaml:332:11\n867 rules/westphalia/rules.yaml:333:7\n871 rules/westphalia/rules.yaml:181:7\n881 rules/westphalia/rules.yaml:182:7\n887 rules/westphalia/rules.yaml:229:7\n888 rules/westphalia/rules.yaml:230:11\n895 rules/westphalia/rules.yaml:231:7\n896 rules/westphalia/rules.yaml:232:11\n905 rules/westphalia/rules.yaml:233:7\n911 rules/westphalia/rules.yaml:163:7\n919 rules/westphalia/rules.yaml:157:7\n935 rules/westphalia/rules.yaml:743:1\n965 rules/westphalia/rules.yaml:743:1\n969 rules/westphalia/rules.yaml:743:1\n973 rules/westphalia/rules.yaml:743:1\n977 rules/westphalia/rules.yaml:743:1\n988 rules/westphalia/rules.yaml:743:1\n999 rules/westphalia/rules.yaml:743:1\n1007 rules/westphalia/rules.yaml:743:1\n1011 rules/westphalia/rules.yaml:743:1\n1022 rules/westphalia/rules.yaml:743:1\n1033 rules/westphalia/rules.yaml:743:1\n1040 rules/westphalia/rules.yaml:743:1\n1044 rules/westphalia/rules.yaml:141:7\n1053 rules/westphalia/rules.yaml:135:7\n1057 rules/westphalia/rules.yaml:303:7\n1058 rules/westphalia/rules.yaml:304:7\n1059 rules/westphalia/rules.yaml:305:11\n1066 rules/westphalia/rules.yaml:306:11\n1074 rules/westphalia/rules.yaml:307:7\n1075 rules/westphalia/rules.yaml:308:11\n1076 rules/westphalia/rules.yaml:309:7\n1077 rules/westphalia/rules.yaml:310:11\n1078 rules/westphalia/rules.yaml:311:7\n1079 rules/westphalia/rules.yaml:312:11\n1080 rules/westphalia/rules.yaml:313:7\n1081 rules/westphalia/rules.yaml:314:11\n1082 rules/westphalia/rules.yaml:315:7\n1086 rules/westphalia/rules.yaml:31:7\n1087 rules/westphalia/rules.yaml:32:11\n1088 rules/westphalia/rules.yaml:33:7\n1089 rules/westphalia/rules.yaml:34:11\n1090 rules/westphalia/rules.yaml:35:7\n1091 rules/westphalia/rules.yaml:36:11\n1092 rules/westphalia/rules.yaml:37:7\n1093 rules/westphalia/rules.yaml:38:11\n1094 rules/westphalia/rules.yaml:39:7\n1102 rules/westphalia/rules.yaml:74:7\n1109 rules/westphalia/rules.yaml:80:7\n1120 rules/westphalia/rules.yaml:105:7\n1127 rules/westphalia/rules.yaml:95:7\n1128 rules/westphalia/rules.yaml:96:11\n1129 rules/westphalia/rules.yaml:97:7\n1141 rules/westphalia/rules.yaml:23:7\n1145 rules/westphalia/rules.yaml:213:7\n1151 rules/westphalia/rules.yaml:205:7\n1155 rules/westphalia/rules.yaml:352:7\n1156 rules/westphalia/rules.yaml:353:7\n1157 rules/westphalia/rules.yaml:354:11\n1161 rules/westphalia/rules.yaml:355:7\n1162 rules/westphalia/rules.yaml:356:11\n1163 rules/westphalia/rules.yaml:357:7\n1164 rules/westphalia/rules.yaml:358:11\n1165 rules/westphalia/rules.yaml:359:11\n1185 rules/westphalia/rules.yaml:360:7\n1186 rules/westphalia/rules.yaml:361:11\n1201 rules/westphalia/rules.yaml:362:7\n1202 rules/westphalia/rules.yaml:363:11\n1203 rules/westphalia/rules.yaml:364:7\n1209 rules/westphalia/rules.yaml:282:7\n1210 rules/westphalia/rules.yaml:283:11\n1215 rules/westphalia/rules.yaml:284:7\n1216 rules/westphalia/rules.yaml:285:11\n1217 rules/westphalia/rules.yaml:286:7\n1218 rules/westphalia/rules.yaml:287:11\n1219 rules/westphalia/rules.yaml:288:11\n1220 rules/westphalia/rules.yaml:289:15\n1221 rules/westphalia/rules.yaml:290:11\n1239 rules/westphalia/rules.yaml:291:7\n1240 rules/westphalia/rules.yaml:292:11\n1255 rules/westphalia/rules.yaml:293:7\n1256 rules/westphalia/rules.yaml:294:11\n1260 rules/westphalia/rules.yaml:295:7\n1267 rules/westphalia/rules.yaml:149:7\n1296 rules/westphalia/rules.yaml:66:7\n1300 rules/westphalia/rules.yaml:87:7\n1309 rules/westphalia/rules.yaml:55:7\n1310 rules/westphalia/rules.yaml:56:11\n1311 rules/westphalia/rules.yaml:57:15\n1312 rules/westphalia/rules.yaml:58:11\n1313 rules/westphalia/rules.yaml:59:7\n1317 rules/westphalia/rules.yaml:375:7\n1318 rules/westphalia/rules.yaml:376:7\n1319 rules/westphalia/rules.yaml:377:11\n1320 rules/westphalia/rules.yaml:378:7\n1321 rules/westphalia/rules.yaml:379:11\n1328 rules/westphalia/rules.yaml:380:7\n1329 rules/westphalia/rules.yaml:381:11\n1336 rules/westphalia/rules.yaml:382:7\n1337 rules/westphalia/rules.yaml:383:11\n1338 rules/westphalia/rules.yaml:384:7\n1342 rules/westphalia/rules.yaml:127:7\n1346 rules/westphalia/rules.yaml:342:7\n1353 rules/westphalia/rules.yaml:343:7\n1358 rules/westphalia/rules.yaml:344:7\n1374 rules/westphalia/rules.yaml:345:7\n1385 rules/westphalia/rules.yaml:199:7\n1389 rules/westphalia/rules.yaml:190:7\n1416 rules/westphalia/rules.yaml:191:7\n1417 rules/westphalia/rules.yaml:192:11\n1426 rules/westphalia/rules.yaml:193:7\n1434 rules/westphalia/rules.yaml:241:7\n1435 rules/westphalia/rules.yaml:242:7\n1436 rules/westphalia/rules.yaml:243:11\n1437 rules/westphalia/rules.yaml:244:15\n1440 rules/westphalia/rules.yaml:245:19\n1441 rules/westphalia/rules.yaml:246:19\n1445 rules/westphalia/rules.yaml:247:23\n1446 rules/westphalia/rules.yaml:248:7\n1447 rules/westphalia/rules.yaml:249:11\n1458 rules/westphalia/rules.yaml:250:7\n1459 rules/westphalia/rules.yaml:251:11\n1470 rules/westphalia/rules.yaml:252:7\n1471 rules/westphalia/rules.yaml:253:11\n1477 rules/westphalia/rules.yaml:254:7\n1483 rules/westphalia/rules.yaml:255:7\n1490 rules/westphalia/rules.yaml:256:7\n1491 rules/westphalia/rules.yaml:257:11\n1492 rules/westphalia/rules.yaml:258:7\n1493 rules/westphalia/rules.yaml:259:11\n1494 rules/westphalia/rules.yaml:260:7\n1498 rules/westphalia/rules.yaml:112:7\n1506 rules/westphalia/rules.yaml:268:7\n1507 rules/westphalia/rules.yaml:269:11\n1508 rules/westphalia/rules.yaml:270:7\n1509 rules/westphalia/rules.yaml:271:11\n1510 rules/westphalia/rules.yaml:272:7\n1511 rules/westphalia/rules.yaml:273:11\n1514 rules/westphalia/rules.yaml:274:7\n1518 rules/westphalia/rules.yaml:221:7\n1528 rules/westphalia/rules.yaml:47:7\n1534 rules/westphalia/rules.yaml:120:7\n1550 rules/westphalia/rules.yaml:390:7\n1554 rules/westphalia/rules.yaml:781:9\n1558 rules/westphalia/rules.yaml:788:9\n1561 rules/westphalia/rules.yaml:789:9\n1567 rules/westphalia/rules.yaml:764:9\n1568 rules/westphalia/rules.yaml:765:9\n1572 rules/westphalia/rules.yaml:802:9\n1578 rules/westphalia/rules.yaml:803:9\n1582 rules/westphalia/rules.yaml:831:9\n1586 rules/westphalia/rules.yaml:824:9\n1590 rules/westphalia/rules.yaml:796:9\n1594 rules/westphalia/rules.yaml:771:9\n1595 rules/westphalia/rules.yaml:772:9\n1599 rules/westphalia/rules.yaml:817:9\n1603 rules/westphalia/rules.yaml:810:9\n1607 rules/westphalia/rules.yaml:743:1\n1610 rules/westphalia/rules.yaml:743:1\n1616 rules/westphalia/rules.yaml:757:9\n1617 rules/westphalia/rules.yaml:758:9\n1621 rules/westphalia/rules.yaml:696:7\n1622 rules/westphalia/rules.yaml:697:7\n1623 rules/westphalia/rules.yaml:698:7\n1624 rules/westphalia/rules.yaml:699:7\n1625 rules/westphalia/rules.yaml:700:11\n1627 rules/westphalia/rules.yaml:702:11\n1628 rules/westphalia/rules.yaml:703:11\n1629 rules/westphalia/rules.yaml:704:11\n1630 rules/westphalia/rules.yaml:705:15\n1631 rules/westphalia/rules.yaml:706:7\n1632 rules/westphalia/rules.yaml:707:11\n1633 rules/westphalia/rules.yaml:708:15\n1651 rules/westphalia/rules.yaml:710:15\n1662 rules/westphalia/rules.yaml:711:7\n1663 rules/westphalia/rules.yaml:712:11\n1664 rules/westphalia/rules.yaml:713:7\n1665 rules/westphalia/rules.yaml:714:11\n1683 rules/westphalia/rules.yaml:715:7\n1684 rules/westphalia/rules.yaml:716:11\n1693 rules/westphalia/rules.yaml:460:7\n1694 rules/westphalia/rules.yaml:461:11\n1696 rules/westphalia/rules.yaml:463:11\n1697 rules/westphalia/rules.yaml:464:11\n1698 rules/westphalia/rules.yaml:465:15\n1699 rules/westphalia/rules.yaml:466:15\n1701 rules/westphalia/rules.yaml:468:15\n1704 rules/westphalia/rules.yaml:469:15\n1707 rules/westphalia/rules.yaml:470:15\n1708 rules/westphalia/rules.yaml:471:15\n1712 rules/westphalia/flow.yaml:201:7\n1713 rules/westphalia/flow.yaml:202:11\n1714 rules/westphalia/flow.yaml:203:11\n1718 rules/westphalia/rules.yaml:407:7\n1723 rules/westphalia/rules.yaml:408:11\n1724 rules/westphalia/rules.yaml:409:11\n1726 rules/westphalia/rules.yaml:411:11\n1730 rules/westphalia/rules.yaml:416:7\n1731 rules/westphalia/rules.yaml:417:11\n1732 rules/westphalia/rules.yaml:418:11\n1736 rules/westphalia/rules.yaml:445:7\n1737 rules/westphalia/rules.yaml:446:7\n1744 rules/westphalia/rules.yaml:447:7\n1751 rules/westphalia/rules.yaml:448:7\n1752 rules/westphalia/rules.yaml:449:11\n1756 rules/westphalia/rules.yaml:450:15\n1762 rules/westphalia/rules.yaml:451:15\n1763 rules/westphalia/rules.yaml:452:15\n1764 rules/westphalia/rules.yaml:453:7\n1768 rules/westphalia/rules.yaml:478:7\n1769 rules/westphalia/rules.yaml:479:11\n1786 rules/westphalia/rules.yaml:480:15\n1787 rules/westphalia/rules.yaml:481:15\n1788 rules/westphalia/rules.yaml:482:15\n1792 rules/westphalia/rules.yaml:396:7\n1793 rules/westphalia/rules.yaml:397:7\n1794 rules/westphalia/rules.yaml:398:11\n1796 rules/westphalia/rules.yaml:400:11\n1797 rules/westphalia/rules.yaml:401:7\n1801 rules/westphalia/rules.yaml:424:7\n1802 rules/westphalia/rules.yaml:425:7\n1805 rules/westphalia/rules.yaml:426:7\n1810 rules/westphalia/rules.yaml:427:11\n1811 rules/westphalia/rules.yaml:428:11\n1815 rules/westphalia/rules.yaml:435:7\n1816 rules/westphalia/rules.yaml:436:11\n1817 rules/westphalia/rules.yaml:437:7\n1818 rules/westphalia/rules.yaml:438:11\n1822 rules/westphalia/flow.yaml:52:7\n1823 rules/westphalia/flow.yaml:53:11\n1829 rules/westphalia/flow.yaml:54:11\n1830 rules/westphalia/flow.yaml:55:11\n1831 rules/westphalia/flow.yaml:56:11\n1835 rules/westphalia/flow.yaml:103:7\n1836 rules/westphalia/flow.yaml:104:11\n1837 rules/westphalia/flow.yaml:105:11\n1839 rules/westphalia/flow.yaml:107:11\n1840 rules/westphalia/flow.yaml:108:11\n1841 rules/westphalia/flow.yaml:109:15\n1842 rules/westphalia/flow.yaml:110:15\n1844 rules/westphalia/flow.yaml:112:15\n1847 rules/westphalia/flow.yaml:113:15\n1851 rules/westphalia/flow.yaml:34:7\n1852 rules/westphalia/flow.yaml:35:7\n1853 rules/westphalia/flow.yaml:36:7\n1854 rules/westphalia/flow.yaml:37:11\n1858 rules/westphalia/flow.yaml:38:11\n1859 rules/westphalia/flow.yaml:39:7\n1860 rules/westphalia/flow.yaml:40:7\n1864 rules/westphalia/flow.yaml:119:7\n1865 rules/westphalia/flow.yaml:120:7\n1866 rules/westphalia/flow.yaml:121:11\n1867 rules/westphalia/flow.yaml:122:11\n1868 rules/westphalia/flow.yaml:123:11\n1869 rules/westphalia/flow.yaml:124:15\n1871 rules/westphalia/flow.yaml:126:11\n1872 rules/westphalia/flow.yaml:127:7\n1873 rules/westphalia/flow.yaml:128:7\n1876 rules/westphalia/flow.yaml:129:7\n1877 rules/westphalia/flow.yaml:130:11\n1881 rules/westphalia/rules.yaml:723:7\n1889 rules/westphalia/rules.yaml:724:11\n1890 rules/westphalia/rules.yaml:725:11\n1891 rules/westphalia/rules.yaml:726:15\n1893 rules/westphalia/rules.yaml:728:15\n1894 rules/westphalia/rules.yaml:729:7\n1895 rules/westphalia/rules.yaml:730:11\n1897 rules/westphalia/rules.yaml:731:11\n1898 rules/westphalia/rules.yaml:732:7\n1899 rules/westphalia/rules.yaml:733:7\n1900 rules/westphalia/rules.yaml:734:11\n1902 rules/westphalia/rules.yaml:736:11\n1903 rules/westphalia/rules.yaml:737:15\n1904 rules/westphalia/rules.yaml:738:15\n1905 rules/westphalia/rules.yaml:739:11\n1906 rules/westphalia/rules.yaml:740:11\n1909 rules/westphalia/rules.yaml:741:11\n1913 rules/westphalia/rules.yaml:608:7\n1916 rules/westphalia/rules.yaml:611:11\n1917 rules/westphalia/rules.yaml:612:11\n1918 rules/westphalia/rules.yaml:613:11\n1923 rules/westphalia/rules.yaml:614:15\n1924 rules/westphalia/rules.yaml:615:15\n1925 rules/westphalia/rules.yaml:616:15\n1926 rules/westphalia/rules.yaml:617:19\n1960 rules/westphalia/rules.yaml:618:19\n1961 rules/westphalia/rules.yaml:619:19\n1962 rules/westphalia/rules.yaml:621:19\n1971 rules/westphalia/rules.yaml:622:19\n1972 rules/westphalia/rules.yaml:623:23\n1973 rules/westphalia/rules.yaml:624:23\n1974 rules/westphalia/rules.yaml:625:27\n1978 rules/westphalia/rules.yaml:627:27\n1979 rules/westphalia/rules.yaml:628:23\n1981 rules/westphalia/rules.yaml:630:19\n1989 rules/westphalia/rules.yaml:632:19\n1990 rules/westphalia/rules.yaml:633:19\n1991 rules/westphalia/rules.yaml:634:23\n1992 rules/westphalia/rules.yaml:635:23\n1995 rules/westphalia/rules.yaml:636:27\n1998 rules/westphalia/rules.yaml:637:27\n2002 rules/westphalia/rules.yaml:640:23\n2005 rules/westphalia/rules.yaml:641:23\n2009 rules/westphalia/rules.yaml:644:19\n2013 rules/westphalia/rules.yaml:675:7\n2018 rules/westphalia/rules.yaml:676:7\n2019 rules/westphalia/rules.yaml:677:7\n2020 rules/westphalia/rules.yaml:678:11\n2021 rules/westphalia/rules.yaml:679:11\n2023 rules/westphalia/rules.yaml:681:11\n2026 rules/westphalia/rules.yaml:682:11\n2027 rules/westphalia/rules.yaml:683:15\n2030 rules/westphalia/rules.yaml:684:7\n2031 rules/westphalia/rules.yaml:685:7\n2032 rules/westphalia/rules.yaml:686:7\n2034 rules/westphalia/rules.yaml:688:7\n2039 rules/westphalia/rules.yaml:517:7\n2040 rules/westphalia/rules.yaml:518:7\n2041 rules/westphalia/rules.yaml:519:7\n2042 rules/westphalia/rules.yaml:520:7\n2043 rules/westphalia/rules.yaml:521:11\n2044 rules/westphalia/rules.yaml:522:11\n2045 rules/westphalia/rules.yaml:523:15\n2046 rules/westphalia/rules.yaml:524:15\n2047 rules/westphalia/rules.yaml:525:19\n2048 rules/westphalia/rules.yaml:527:7\n2049 rules/westphalia/rules.yaml:528:7\n2050 rules/westphalia/rules.yaml:529:11\n2051 rules/westphalia/rules.yaml:530:11\n2053 rules/westphalia/rules.yaml:532:11\n2054 rules/westphalia/rules.yaml:533:11\n2055 rules/westphalia/rules.yaml:534:11\n2056 rules/westphalia/rules.yaml:535:11\n2057 rules/westphalia/rules.yaml:536:11\n2058 rules/westphalia/rules.yaml:537:11\n2059 rules/westphalia/rules.yaml:538:11\n2060 rules/westphalia/rules.yaml:539:11\n2061 rules/westphalia/rules.yaml:541:15\n2065 rules/westphalia/rules.yaml:543:15\n2066 rules/westphalia/rules.yaml:544:15\n2067 rules/westphalia/rules.yaml:546:15\n2070 rules/westphalia/rules.yaml:547:15\n2071 rules/westphalia/rules.yaml:548:19\n2074 rules/westphalia/rules.yaml:549:11\n2075 rules/westphalia/rules.yaml:550:15\n2076 rules/westphalia/rules.yaml:551:19\n2077 rules/westphalia/rules.yaml:552:15\n2078 rules/westphalia/rules.yaml:553:15\n2079 rules/westphalia/rules.yaml:554:19\n2080 rules/westphalia/rules.yaml:556:15\n2081 rules/westphalia/rules.yaml:557:19\n2083 rules/westphalia/rules.yaml:559:15\n2084 rules/westphalia/rules.yaml:560:15\n2085 rules/westphalia/rules.yaml:561:19\n2086 rules/westphalia/rules.yaml:562:15\n2087 rules/westphalia/rules.yaml:563:19\n2088 rules/westphalia/rules.yaml:565:15\n2092 rules/westphalia/rules.yaml:572:7\n2097 rules/westphalia/rules.yaml:573:7\n2098 rules/westphalia/rules.yaml:574:11\n2099 rules/westphalia/rules.yaml:575:11\n2100 rules/westphalia/rules.yaml:576:15\n2103 rules/westphalia/rules.yaml:577:15\n2107 rules/westphalia/rules.yaml:588:7\n2108 rules/westphalia/rules.yaml:589:7\n2109 rules/westphalia/rules.yaml:590:7\n2110 rules/westphalia/rules.yaml:591:11\n2114 rules/westphalia/rules.yaml:592:15\n2115 rules/westphalia/rules.yaml:593:19\n2125 rules/westphalia/rules.yaml:594:23\n2126 rules/westphalia/rules.yaml:595:23\n2127 rules/westphalia/rules.yaml:596:27\n2128 rules/westphalia/rules.yaml:598:27\n2129 rules/westphalia/rules.yaml:599:27\n2130 rules/westphalia/rules.yaml:600:27\n2131 rules/westphalia/rules.yaml:601:31\n2135 rules/westphalia/rules.yaml:652:7\n2136 rules/westphalia/rules.yaml:653:11\n2137 rules/westphalia/rules.yaml:654:7\n2138 rules/westphalia/rules.yaml:655:7\n2143 rules/westphalia/rules.yaml:656:7\n2146 rules/westphalia/rules.yaml:659:11\n2148 rules/westphalia/rules.yaml:661:11\n2149 rules/westphalia/rules.yaml:662:11\n2150 rules/westphalia/rules.yaml:663:11\n2153 rules/westphalia/rules.yaml:666:15\n2154 rules/westphalia/rules.yaml:667:19\n2155 rules/westphalia/rules.yaml:668:23\n2159 rules/westphalia/rules.yaml:743:1\n2160 rules/westphalia/rules.yaml:743:1\n2161 rules/westphalia/rules.yaml:743:1\n2166 rules/westphalia/rules.yaml:743:1\n2167 rules/westphalia/rules.yaml:743:1\n2168 rules/westphalia/rules.yaml:743:1\n2169 rules/westphalia/rules.yaml:743:1\n2172 rules/westphalia/rules.yaml:743:1\n2173 rules/westphalia/rules.yaml:743:1\n2175 rules/westphalia/rules.yaml:743:1\n2176 rules/westphalia/rules.yaml:743:1\n2177 rules/westphalia/rules.yaml:743:1\n2181 rules/westphalia/rules.yaml:743:1\n2182 rules/westphalia/rules.yaml:743:1\n2183 rules/westphalia/rules.yaml:743:1\n2184 rules/westphalia/rules.yaml:743:1\n2185 rules/westphalia/rules.yaml:743:1\n2186 rules/westphalia/rules.yaml:743:1\n2187 rules/westphalia/rules.yaml:743:1\n2188 rules/westphalia/rules.yaml:743:1\n2189 rules/westphalia/rules.yaml:743:1\n2193 rules/westphalia/rules.yaml:492:7\n2202 rules/westphalia/rules.yaml:493:7\n2221 rules/westphalia/rules.yaml:494:7\n2254 rules/westphalia/rules.yaml:495:7\n2255 rules/westphalia/rules.yaml:496:11\n2261 rules/westphalia/rules.yaml:497:11\n2264 rules/westphalia/rules.yaml:498:7\n2265 rules/westphalia/rules.yaml:499:11\n2266 rules/westphalia/rules.yaml:500:11\n2276 rules/westphalia/rules.yaml:502:11\n2277 rules/westphalia/rules.yaml:503:11\n2283 rules/westphalia/flow.yaml:12:7\n2284 rules/westphalia/flow.yaml:13:7\n2285 rules/westphalia/flow.yaml:14:7\n2286 rules/westphalia/flow.yaml:15:7\n2287 rules/westphalia/flow.yaml:16:7\n2288 rules/westphalia/flow.yaml:17:7\n2289 rules/westphalia/flow.yaml:18:7\n2290 rules/westphalia/flow.yaml:19:7\n2291 rules/westphalia/flow.yaml:20:7\n2292 rules/westphalia/flow.yaml:21:7\n2295 rules/westphalia/flow.yaml:22:7\n2296 rules/westphalia/flow.yaml:23:7\n2298 rules/westphalia/flow.yaml:24:7\n2302 rules/westphalia/flow.yaml:183:7\n2303 rules/westphalia/flow.yaml:184:7\n2304 rules/westphalia/flow.yaml:185:11\n2308 rules/westphalia/flow.yaml:80:7\n2309 rules/westphalia/flow.yaml:81:7\n2310 rules/westphalia/flow.yaml:82:7\n2315 rules/westphalia/flow.yaml:84:11\n2316 rules/westphalia/flow.yaml:85:11\n2317 rules/westphalia/flow.yaml:86:7\n2318 rules/westphalia/flow.yaml:88:7\n2319 rules/westphalia/flow.yaml:89:11\n2320 rules/westphalia/flow.yaml:90:11\n2321 rules/westphalia/flow.yaml:91:15\n2322 rules/westphalia/flow.yaml:92:11\n2323 rules/westphalia/flow.yaml:93:15\n2325 rules/westphalia/flow.yaml:96:15\n2329 rules/westphalia/flow.yaml:191:7\n2330 rules/westphalia/flow.yaml:193:11\n2331 rules/westphalia/flow.yaml:194:15\n2332 rules/westphalia/rules.yaml:743:1\n2333 rules/westphalia/rules.yaml:743:1\n2337 rules/westphalia/flow.yaml:46:7\n2341 rules/westphalia/flow.yaml:62:7\n2360 rules/westphalia/flow.yaml:65:11\n2361 rules/westphalia/flow.yaml:66:15\n2364 rules/westphalia/flow.yaml:68:7\n2368 rules/westphalia/flow.yaml:69:7\n2369 rules/westphalia/flow.yaml:70:11\n2370 rules/westphalia/flow.yaml:71:11\n2373 rules/westphalia/flow.yaml:72:11\n2376 rules/westphalia/flow.yaml:73:11\n2381 rules/westphalia/flow.yaml:139:7\n2382 rules/westphalia/flow.yaml:140:7\n2385 rules/westphalia/flow.yaml:142:11\n2386 rules/westphalia/flow.yaml:143:7\n2392 rules/westphalia/flow.yaml:144:7\n2397 rules/westphalia/flow.yaml:146:7\n2398 rules/westphalia/flow.yaml:147:7\n2399 rules/westphalia/flow.yaml:148:7\n2404 rules/westphalia/flow.yaml:149:11\n2405 rules/westphalia/flow.yaml:150:11\n2408 rules/westphalia/flow.yaml:151:11\n2411 rules/westphalia/flow.yaml:152:11\n2412 rules/westphalia/flow.yaml:153:11\n2415 rules/westphalia/flow.yaml:154:11\n2416 rules/westphalia/flow.yaml:156:11\n2417 rules/westphalia/flow.yaml:157:11\n2418 rules/westphalia/flow.yaml:158:15\n2419 rules/westphalia/flow.yaml:159:19\n2420 rules/westphalia/flow.yaml:160:19\n2421 rules/westphalia/flow.yaml:161:23\n2424 rules/westphalia/flow.yaml:162:23\n2425 rules/westphalia/flow.yaml:163:27\n2427 rules/westphalia/flow.yaml:165:27\n2428 rules/westphalia/flow.yaml:167:11\n2429 rules/westphalia/flow.yaml:168:15\n2430 rules/westphalia/flow.yaml:169:15\n2431 rules/westphalia/flow.yaml:170:19\n2439 rules/westphalia/flow.yaml:171:19\n2440 rules/westphalia/flow.yaml:172:23\n2442 rules/westphalia/flow.yaml:174:23\n2457 rules/westphalia/rules.yaml:608:7\n2458 rules/westphalia/rules.yaml:609:11\n2463 rules/westphalia/rules.yaml:611:11\n2464 rules/westphalia/rules.yaml:612:11\n2465 rules/westphalia/rules.yaml:613:11\n2476 rules/westphalia/rules.yaml:614:15\n2477 rules/westphalia/rules.yaml:615:15\n2495 rules/westphalia/rules.yaml:616:15\n2500 rules/westphalia/rules.yaml:644:19\n2501 rules/westphalia/rules.yaml:645:19\n2508 rules/westphalia/rules.yaml:617:19\n2553 rules/westphalia/rules.yaml:618:19\n2554 rules/westphalia/rules.yaml:619:19\n2555 rules/westphalia/rules.yaml:620:19\n2556 rules/westphalia/rules.yaml:621:19\n2565 rules/westphalia/rules.yaml:622:19\n2571 rules/westphalia/rules.yaml:623:23\n2578 rules/westphalia/rules.yaml:624:23\n2581 rules/westphalia/rules.yaml:627:27\n2584 rules/westphalia/rules.yaml:625:27\n2596 rules/westphalia/rules.yaml:628:23\n2603 rules/westphalia/rules.yaml:630:19\n2622 rules/westphalia/rules.yaml:631:19\n2623 rules/westphalia/rules.yaml:632:19\n2633 rules/westphalia/rules.yaml:633:19\n2634 rules/westphalia/rules.yaml:634:23\n2635 rules/westphalia/rules.yaml:635:23\n2638 rules/westphalia/rules.yaml:636:27\n2641 rules/westphalia/rules.yaml:637:27\n2644 rules/westphalia/rules.yaml:638:27\n2650 rules/westphalia/rules.yaml:640:23\n2653 rules/westphalia/rules.yaml:641:23\n2656 rules/westphalia/rules.yaml:642:23\n2672 rules/westphalia/rules.yaml:675:7\n2677 rules/westphalia/rules.yaml:676:7\n2678 rules/westphalia/rules.yaml:677:7\n2679 rules/westphalia/rules.yaml:678:11\n2680 rules/westphalia/rules.yaml:679:11\n2690 rules/westphalia/rules.yaml:681:11\n2703 rules/westphalia/rules.yaml:682:11\n2704 rules/westphalia/rules.yaml:683:15\n2709 rules/westphalia/rules.yaml:684:7\n2710 rules/westphalia/rules.yaml:685:7\n2711 rules/westphalia/rules.yaml:686:7\n2712 rules/westphalia/rules.yaml:687:11\n2713 rules/westphalia/rules.yaml:688:7\n2714 rules/westphalia/rules.yaml:689:11\n2743 rules/westphalia/rules.yaml:517:7\n2744 rules/westphalia/rules.yaml:518:7\n2745 rules/westphalia/rules.yaml:519:7\n2746 rules/westphalia/rules.yaml:520:7\n2757 rules/westphalia/rules.yaml:521:11\n2758 rules/westphalia/rules.yaml:522:11\n2780 rules/westphalia/rules.yaml:523:15\n2821 rules/westphalia/rules.yaml:524:15\n2822 rules/westphalia/rules.yaml:525:19\n2823 rules/westphalia/rules.yaml:526:19\n2827 rules/westphalia/rules.yaml:527:7\n2830 rules/westphalia/rules.yaml:528:7\n2831 rules/westphalia/rules.yaml:529:11\n2832 rules/westphalia/rules.yaml:530:11\n2837 rules/westphalia/rules.yaml:532:11\n2838 rules/westphalia/rules.yaml:533:11\n2839 rules/westphalia/rules.yaml:534:11\n2840 rules/westphalia/rules.yaml:535:11\n2841 rules/westphalia/rules.yaml:536:11\n2842 rules/westphalia/rules.yaml:537:11\n2843 rules/westphalia/rules.yaml:538:11\n2844 rules/westphalia/rules.yaml:539:11\n2845 rules/westphalia/rules.yaml:540:15\n2860 rules/westphalia/rules.yaml:541:15\n2864 rules/westphalia/rules.yaml:543:15\n2865 rules/westphalia/rules.yaml:544:15\n2868 rules/westphalia/rules.yaml:545:15\n2885 rules/westphalia/rules.yaml:546:15\n2888 rules/westphalia/rules.yaml:547:15\n2889 rules/westphalia/rules.yaml:548:19\n2892 rules/westphalia/rules.yaml:549:11\n2897 rules/westphalia/rules.yaml:550:15\n2898 rules/westphalia/rules.yaml:551:19\n2899 rules/westphalia/rules.yaml:552:15\n2900 rules/westphalia/rules.yaml:553:15\n2901 rules/westphalia/rules.yaml:554:19\n2902 rules/westphalia/rules.yaml:555:19\n2903 rules/westphalia/rules.yaml:556:15\n2917 rules/westphalia/rules.yaml:557:19\n2922 rules/westphalia/rules.yaml:559:15\n2923 rules/westphalia/rules.yaml:560:15\n2924 rules/westphalia/rules.yaml:561:19\n2925 rules/westphalia/rules.yaml:562:15\n2926 rules/westphalia/rules.yaml:563:19\n2927 rules/westphalia/rules.yaml:564:19\n2928 rules/westphalia/rules.yaml:565:15\n2944 rules/westphalia/rules.yaml:572:7\n2949 rules/westphalia/rules.yaml:573:7\n2957 rules/westphalia/rules.yaml:574:11\n2970 rules/westphalia/rules.yaml:575:11\n2971 rules/westphalia/rules.yaml:576:15\n2974 rules/westphalia/rules.yaml:577:15\n2975 rules/westphalia/rules.yaml:578:15\n2995 rules/westphalia/rules.yaml:588:7\n2996 rules/westphalia/rules.yaml:589:7\n2997 rules/westphalia/rules.yaml:590:7\n3008 rules/westphalia/rules.yaml:591:11\n3017 rules/westphalia/rules.yaml:592:15\n3029 rules/westphalia/rules.yaml:593:19\n3047 rules/westphalia/rules.yaml:594:23\n3060 rules/westphalia/rules.yaml:595:23\n3066 rules/westphalia/rules.yaml:596:27\n3067 rules/westphalia/rules.yaml:597:27\n3068 rules/westphalia/rules.yaml:598:27\n3069 rules/westphalia/rules.yaml:599:27\n3076 rules/westphalia/rules.yaml:600:27\n3077 rules/westphalia/rules.yaml:601:31\n3093 rules/westphalia/rules.yaml:652:7\n3094 rules/westphalia/rules.yaml:653:11\n3095 rules/westphalia/rules.yaml:654:7\n3096 rules/westphalia/rules.yaml:655:7\n3101 rules/westphalia/rules.yaml:656:7\n3102 rules/westphalia/rules.yaml:657:11\n3109 rules/westphalia/rules.yaml:659:11\n3116 rules/westphalia/rules.yaml:661:11\n3122 rules/westphalia/rules.yaml:662:11\n3129 rules/westphalia/rules.yaml:663:11\n3130 rules/westphalia/rules.yaml:664:15\n3135 rules/westphalia/rules.yaml:666:15\n3149 rules/westphalia/rules.yaml:667:19\n3155 rules/westphalia/rules.yaml:668:23\n3184 rules/westphalia/rules.yaml:743:1\n3185 rules/westphalia/rules.yaml:743:1\n3186 rules/westphalia/rules.yaml:743:1\n3197 rules/westphalia/rules.yaml:743:1\n3198 rules/westphalia/rules.yaml:743:1\n3210 rules/westphalia/rules.yaml:743:1\n3229 rules/westphalia/rules.yaml:743:1\n3263 rules/westphalia/rules.yaml:743:1\n3264 rules/westphalia/rules.yaml:743:1\n3270 rules/westphalia/rules.yaml:743:1\n3271 rules/westphalia/rules.yaml:743:1\n3272 rules/westphalia/rules.yaml:743:1\n3273 rules/westphalia/rules.yaml:743:1\n3274 rules/westphalia/rules.yaml:743:1\n3276 rules/westphalia/rules.yaml:743:1\n3277 rules/westphalia/rules.yaml:743:1\n3278 rules/westphalia/rules.yaml:743:1\n3289 rules/westphalia/rules.yaml:743:1\n3312 rules/westphalia/rules.yaml:743:1\n3355 rules/westphalia/rules.yaml:743:1\n3356 rules/westphalia/rules.yaml:743:1\n3357 rules/westphalia/rules.yaml:743:1\n3361 rules/westphalia/rules.yaml:743:1\n3362 rules/westphalia/rules.yaml:743:1\n3363 rules/westphalia/rules.yaml:743:1\n3364 rules/westphalia/rules.yaml:743:1\n3379 rules/westphalia/rules.yaml:492:7\n3388 rules/westphalia/rules.yaml:493:7\n3407 rules/westphalia/rules.yaml:494:7\n3440 rules/westphalia/rules.yaml:495:7\n3441 rules/westphalia/rules.yaml:496:11\n3447 rules/westphalia/rules.yaml:497:11\n3450 rules/westphalia/rules.yaml:498:7\n3453 rules/westphalia/rules.yaml:505:11\n3459 rules/westphalia/rules.yaml:499:11\n3472 rules/westphalia/rules.yaml:500:11\n3482 rules/westphalia/rules.yaml:501:11\n3483 rules/westphalia/rules.yaml:502:11\n3484 rules/westphalia/rules.yaml:503:11\n3498 rules/westphalia/flow.yaml:12:7\n3499 rules/westphalia/flow.yaml:13:7\n3500 rules/westphalia/flow.yaml:14:7\n3501 rules/westphalia/flow.yaml:15:7\n3502 rules/westphalia/flow.yaml:16:7\n3503 rules/westphalia/flow.yaml:17:7\n3504 rules/westphalia/flow.yaml:18:7\n3507 rules/westphalia/flow.yaml:19:7\n3508 rules/westphalia/flow.yaml:20:7\n3511 rules/westphalia/flow.yaml:21:7\n3516 rules/westphalia/flow.yaml:22:7\n3527 rules/westphalia/flow.yaml:23:7\n3529 rules/westphalia/flow.yaml:24:7\n3530 rules/westphalia/flow.yaml:25:7\n3541 rules/westphalia/flow.yaml:183:7\n3551 rules/westphalia/flow.yaml:184:7\n3565 rules/westphalia/flow.yaml:185:11\n3584 rules/westphalia/flow.yaml:80:7\n3585 rules/westphalia/flow.yaml:81:7\n3586 rules/westphalia/flow.yaml:82:7\n3591 rules/westphalia/flow.yaml:83:11\n3592 rules/westphalia/flow.yaml:84:11\n3593 rules/westphalia/flow.yaml:85:11\n3594 rules/westphalia/flow.yaml:86:7\n3595 rules/westphalia/flow.yaml:87:7\n3596 rules/westphalia/flow.yaml:88:7\n3607 rules/westphalia/flow.yaml:89:11\n3608 rules/westphalia/flow.yaml:90:11\n3616 rules/westphalia/flow.yaml:91:15\n3626 rules/westphalia/flow.yaml:92:11\n3627 rules/westphalia/flow.yaml:93:15\n3628 rules/westphalia/flow.yaml:94:15\n3630 rules/westphalia/flow.yaml:96:15\n3631 rules/westphalia/flow.yaml:97:15\n3646 rules/westphalia/flow.yaml:191:7\n3651 rules/westphalia/flow.yaml:192:11\n3652 rules/westphalia/flow.yaml:193:11\n3666 rules/westphalia/flow.yaml:194:15\n3671 rules/westphalia/rules.yaml:743:1\n3672 rules/westphalia/rules.yaml:743:1\n3679 rules/westphalia/flow.yaml:46:7\n3697 rules/westphalia/flow.yaml:62:7\n3714 rules/westphalia/flow.yaml:63:11\n3735 rules/westphalia/flow.yaml:65:11\n3736 rules/westphalia/flow.yaml:66:15\n3739 rules/westphalia/flow.yaml:67:15\n3740 rules/westphalia/flow.yaml:68:7\n3744 rules/westphalia/flow.yaml:69:7\n3752 rules/westphalia/flow.yaml:70:11\n3760 rules/westphalia/flow.yaml:71:11\n3763 rules/westphalia/flow.yaml:72:11\n3766 rules/westphalia/flow.yaml:73:11\n3767 rules/westphalia/flow.yaml:74:15\n3789 rules/westphalia/flow.yaml:139:7\n3790 rules/westphalia/flow.yaml:140:7\n3810 rules/westphalia/flow.yaml:142:11\n3811 rules/westphalia/flow.yaml:143:7\n3817 rules/westphalia/flow.yaml:144:7\n3821 rules/westphalia/flow.yaml:145:11\n3829 rules/westphalia/flow.yaml:146:7\n3830 rules/westphalia/flow.yaml:147:7\n3831 rules/westphalia/flow.yaml:148:7\n3842 rules/westphalia/flow.yaml:149:11\n3843 rules/westphalia/flow.yaml:150:11\n3846 rules/westphalia/flow.yaml:151:11\n3849 rules/westphalia/flow.yaml:152:11\n3850 rules/westphalia/flow.yaml:153:11\n3853 rules/westphalia/flow.yaml:154:11\n3854 rules/westphalia/flow.yaml:155:11\n3855 rules/westphalia/flow.yaml:156:11\n3856 rules/westphalia/flow.yaml:157:11\n3867 rules/westphalia/flow.yaml:158:15\n3876 rules/westphalia/flow.yaml:159:19\n3889 rules/westphalia/flow.yaml:160:19\n3890 rules/westphalia/flow.yaml:161:23\n3893 rules/westphalia/flow.yaml:162:23\n3894 rules/westphalia/flow.yaml:163:27\n3896 rules/westphalia/flow.yaml:165:27\n3897 rules/westphalia/flow.yaml:166:23\n3903 rules/westphalia/flow.yaml:167:11\n3912 rules/westphalia/flow.yaml:168:15\n3925 rules/westphalia/flow.yaml:169:15\n3926 rules/westphalia/flow.yaml:170:19\n3934 rules/westphalia/flow.yaml:171:19\n3935 rules/westphalia/flow.yaml:172:23\n3937 rules/westphalia/flow.yaml:174:23\n3938 rules/westphalia/flow.yaml:175:19\n3940 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "822 rules/westphalia/rules.yaml:170:7\n823 rules/westphalia/rules.yaml:171:11\n852 rules/westphalia/rules.yaml:172:7\n853 rules/westphalia/rules.yaml:173:11\n857 rules/westphalia/rules.yaml:174:7\n861 rules/westphalia/rules.yaml:326:7\n862 rules/westphalia/rules.yaml:327:11\n863 rules/westphalia/rules.yaml:328:7\n864 rules/westphalia/rules.yaml:329:11\n865 rules/westphalia/rules.yaml:330:7\n866 rules/westphalia/rules.yaml:331:11\n867 rules/westphalia/rules.yaml:332:7\n868 rules/westphalia/rules.yaml:333:11\n869 rules/westphalia/rules.yaml:334:7\n870 rules/westphalia/rules.yaml:335:11\n871 rules/westphalia/rules.yaml:336:7\n875 rules/westphalia/rules.yaml:182:7\n885 rules/westphalia/rules.yaml:183:7\n891 rules/westphalia/rules.yaml:232:7\n892 rules/westphalia/rules.yaml:233:11\n899 rules/westphalia/rules.yaml:234:7\n900 rules/westphalia/rules.yaml:235:11\n909 rules/westphalia/rules.yaml:236:7\n915 rules/westphalia/rules.yaml:164:7\n923 rules/westphalia/rules.yaml:158:7\n939 rules/westphalia/rules.yaml:746:1\n969 rules/westphalia/rules.yaml:746:1\n973 rules/westphalia/rules.yaml:746:1\n977 rules/westphalia/rules.yaml:746:1\n981 rules/westphalia/rules.yaml:746:1\n992 rules/westphalia/rules.yaml:746:1\n1003 rules/westphalia/rules.yaml:746:1\n1011 rules/westphalia/rules.yaml:746:1\n1015 rules/westphalia/rules.yaml:746:1\n1026 rules/westphalia/rules.yaml:746:1\n1037 rules/westphalia/rules.yaml:746:1\n1044 rules/westphalia/rules.yaml:746:1\n1048 rules/westphalia/rules.yaml:141:7\n1057 rules/westphalia/rules.yaml:135:7\n1061 rules/westphalia/rules.yaml:306:7\n1062 rules/westphalia/rules.yaml:307:7\n1063 rules/westphalia/rules.yaml:308:11\n1070 rules/westphalia/rules.yaml:309:11\n1078 rules/westphalia/rules.yaml:310:7\n1079 rules/westphalia/rules.yaml:311:11\n1080 rules/westphalia/rules.yaml:312:7\n1081 rules/westphalia/rules.yaml:313:11\n1082 rules/westphalia/rules.yaml:314:7\n1083 rules/westphalia/rules.yaml:315:11\n1084 rules/westphalia/rules.yaml:316:7\n1085 rules/westphalia/rules.yaml:317:11\n1086 rules/westphalia/rules.yaml:318:7\n1090 rules/westphalia/rules.yaml:31:7\n1091 rules/westphalia/rules.yaml:32:11\n1092 rules/westphalia/rules.yaml:33:7\n1093 rules/westphalia/rules.yaml:34:11\n1094 rules/westphalia/rules.yaml:35:7\n1095 rules/westphalia/rules.yaml:36:11\n1096 rules/westphalia/rules.yaml:37:7\n1097 rules/westphalia/rules.yaml:38:11\n1098 rules/westphalia/rules.yaml:39:7\n1106 rules/westphalia/rules.yaml:74:7\n1113 rules/westphalia/rules.yaml:80:7\n1124 rules/westphalia/rules.yaml:105:7\n1131 rules/westphalia/rules.yaml:95:7\n1132 rules/westphalia/rules.yaml:96:11\n1133 rules/westphalia/rules.yaml:97:7\n1145 rules/westphalia/rules.yaml:23:7\n1149 rules/westphalia/rules.yaml:216:7\n1155 rules/westphalia/rules.yaml:208:7\n1159 rules/westphalia/rules.yaml:355:7\n1160 rules/westphalia/rules.yaml:356:7\n1161 rules/westphalia/rules.yaml:357:11\n1165 rules/westphalia/rules.yaml:358:7\n1166 rules/westphalia/rules.yaml:359:11\n1167 rules/westphalia/rules.yaml:360:7\n1168 rules/westphalia/rules.yaml:361:11\n1169 rules/westphalia/rules.yaml:362:11\n1189 rules/westphalia/rules.yaml:363:7\n1190 rules/westphalia/rules.yaml:364:11\n1205 rules/westphalia/rules.yaml:365:7\n1206 rules/westphalia/rules.yaml:366:11\n1207 rules/westphalia/rules.yaml:367:7\n1213 rules/westphalia/rules.yaml:285:7\n1214 rules/westphalia/rules.yaml:286:11\n1219 rules/westphalia/rules.yaml:287:7\n1220 rules/westphalia/rules.yaml:288:11\n1221 rules/westphalia/rules.yaml:289:7\n1222 rules/westphalia/rules.yaml:290:11\n1223 rules/westphalia/rules.yaml:291:11\n1224 rules/westphalia/rules.yaml:292:15\n1225 rules/westphalia/rules.yaml:293:11\n1243 rules/westphalia/rules.yaml:294:7\n1244 rules/westphalia/rules.yaml:295:11\n1259 rules/westphalia/rules.yaml:296:7\n1260 rules/westphalia/rules.yaml:297:11\n1264 rules/westphalia/rules.yaml:298:7\n1271 rules/westphalia/rules.yaml:150:7\n1304 rules/westphalia/rules.yaml:66:7\n1308 rules/westphalia/rules.yaml:87:7\n1317 rules/westphalia/rules.yaml:55:7\n1318 rules/westphalia/rules.yaml:56:11\n1319 rules/westphalia/rules.yaml:57:15\n1320 rules/westphalia/rules.yaml:58:11\n1321 rules/westphalia/rules.yaml:59:7\n1325 rules/westphalia/rules.yaml:378:7\n1326 rules/westphalia/rules.yaml:379:7\n1327 rules/westphalia/rules.yaml:380:11\n1328 rules/westphalia/rules.yaml:381:7\n1329 rules/westphalia/rules.yaml:382:11\n1336 rules/westphalia/rules.yaml:383:7\n1337 rules/westphalia/rules.yaml:384:11\n1344 rules/westphalia/rules.yaml:385:7\n1345 rules/westphalia/rules.yaml:386:11\n1346 rules/westphalia/rules.yaml:387:7\n1350 rules/westphalia/rules.yaml:127:7\n1354 rules/westphalia/rules.yaml:345:7\n1361 rules/westphalia/rules.yaml:346:7\n1366 rules/westphalia/rules.yaml:347:7\n1382 rules/westphalia/rules.yaml:348:7\n1393 rules/westphalia/rules.yaml:202:7\n1397 rules/westphalia/rules.yaml:191:7\n1424 rules/westphalia/rules.yaml:192:7\n1425 rules/westphalia/rules.yaml:193:11\n1434 rules/westphalia/rules.yaml:194:7\n1435 rules/westphalia/rules.yaml:195:11\n1436 rules/westphalia/rules.yaml:196:7\n1444 rules/westphalia/rules.yaml:244:7\n1445 rules/westphalia/rules.yaml:245:7\n1446 rules/westphalia/rules.yaml:246:11\n1447 rules/westphalia/rules.yaml:247:15\n1450 rules/westphalia/rules.yaml:248:19\n1451 rules/westphalia/rules.yaml:249:19\n1455 rules/westphalia/rules.yaml:250:23\n1456 rules/westphalia/rules.yaml:251:7\n1457 rules/westphalia/rules.yaml:252:11\n1468 rules/westphalia/rules.yaml:253:7\n1469 rules/westphalia/rules.yaml:254:11\n1480 rules/westphalia/rules.yaml:255:7\n1481 rules/westphalia/rules.yaml:256:11\n1487 rules/westphalia/rules.yaml:257:7\n1493 rules/westphalia/rules.yaml:258:7\n1500 rules/westphalia/rules.yaml:259:7\n1501 rules/westphalia/rules.yaml:260:11\n1502 rules/westphalia/rules.yaml:261:7\n1503 rules/westphalia/rules.yaml:262:11\n1504 rules/westphalia/rules.yaml:263:7\n1508 rules/westphalia/rules.yaml:112:7\n1516 rules/westphalia/rules.yaml:271:7\n1517 rules/westphalia/rules.yaml:272:11\n1518 rules/westphalia/rules.yaml:273:7\n1519 rules/westphalia/rules.yaml:274:11\n1520 rules/westphalia/rules.yaml:275:7\n1521 rules/westphalia/rules.yaml:276:11\n1524 rules/westphalia/rules.yaml:277:7\n1528 rules/westphalia/rules.yaml:224:7\n1538 rules/westphalia/rules.yaml:47:7\n1544 rules/westphalia/rules.yaml:120:7\n1560 rules/westphalia/rules.yaml:393:7\n1564 rules/westphalia/rules.yaml:784:9\n1568 rules/westphalia/rules.yaml:791:9\n1571 rules/westphalia/rules.yaml:792:9\n1577 rules/westphalia/rules.yaml:767:9\n1578 rules/westphalia/rules.yaml:768:9\n1582 rules/westphalia/rules.yaml:805:9\n1588 rules/westphalia/rules.yaml:806:9\n1592 rules/westphalia/rules.yaml:834:9\n1596 rules/westphalia/rules.yaml:827:9\n1600 rules/westphalia/rules.yaml:799:9\n1604 rules/westphalia/rules.yaml:774:9\n1605 rules/westphalia/rules.yaml:775:9\n1609 rules/westphalia/rules.yaml:820:9\n1613 rules/westphalia/rules.yaml:813:9\n1617 rules/westphalia/rules.yaml:746:1\n1620 rules/westphalia/rules.yaml:746:1\n1626 rules/westphalia/rules.yaml:760:9\n1627 rules/westphalia/rules.yaml:761:9\n1631 rules/westphalia/rules.yaml:699:7\n1632 rules/westphalia/rules.yaml:700:7\n1633 rules/westphalia/rules.yaml:701:7\n1634 rules/westphalia/rules.yaml:702:7\n1635 rules/westphalia/rules.yaml:703:11\n1637 rules/westphalia/rules.yaml:705:11\n1638 rules/westphalia/rules.yaml:706:11\n1639 rules/westphalia/rules.yaml:707:11\n1640 rules/westphalia/rules.yaml:708:15\n1641 rules/westphalia/rules.yaml:709:7\n1642 rules/westphalia/rules.yaml:710:11\n1643 rules/westphalia/rules.yaml:711:15\n1661 rules/westphalia/rules.yaml:713:15\n1672 rules/westphalia/rules.yaml:714:7\n1673 rules/westphalia/rules.yaml:715:11\n1674 rules/westphalia/rules.yaml:716:7\n1675 rules/westphalia/rules.yaml:717:11\n1693 rules/westphalia/rules.yaml:718:7\n1694 rules/westphalia/rules.yaml:719:11\n1703 rules/westphalia/rules.yaml:463:7\n1704 rules/westphalia/rules.yaml:464:11\n1706 rules/westphalia/rules.yaml:466:11\n1707 rules/westphalia/rules.yaml:467:11\n1708 rules/westphalia/rules.yaml:468:15\n1709 rules/westphalia/rules.yaml:469:15\n1711 rules/westphalia/rules.yaml:471:15\n1714 rules/westphalia/rules.yaml:472:15\n1717 rules/westphalia/rules.yaml:473:15\n1718 rules/westphalia/rules.yaml:474:15\n1722 rules/westphalia/flow.yaml:201:7\n1723 rules/westphalia/flow.yaml:202:11\n1724 rules/westphalia/flow.yaml:203:11\n1728 rules/westphalia/rules.yaml:410:7\n1733 rules/westphalia/rules.yaml:411:11\n1734 rules/westphalia/rules.yaml:412:11\n1736 rules/westphalia/rules.yaml:414:11\n1740 rules/westphalia/rules.yaml:419:7\n1741 rules/westphalia/rules.yaml:420:11\n1742 rules/westphalia/rules.yaml:421:11\n1746 rules/westphalia/rules.yaml:448:7\n1747 rules/westphalia/rules.yaml:449:7\n1754 rules/westphalia/rules.yaml:450:7\n1761 rules/westphalia/rules.yaml:451:7\n1762 rules/westphalia/rules.yaml:452:11\n1766 rules/westphalia/rules.yaml:453:15\n1772 rules/westphalia/rules.yaml:454:15\n1773 rules/westphalia/rules.yaml:455:15\n1774 rules/westphalia/rules.yaml:456:7\n1778 rules/westphalia/rules.yaml:481:7\n1779 rules/westphalia/rules.yaml:482:11\n1796 rules/westphalia/rules.yaml:483:15\n1797 rules/westphalia/rules.yaml:484:15\n1798 rules/westphalia/rules.yaml:485:15\n1802 rules/westphalia/rules.yaml:399:7\n1803 rules/westphalia/rules.yaml:400:7\n1804 rules/westphalia/rules.yaml:401:11\n1806 rules/westphalia/rules.yaml:403:11\n1807 rules/westphalia/rules.yaml:404:7\n1811 rules/westphalia/rules.yaml:427:7\n1812 rules/westphalia/rules.yaml:428:7\n1815 rules/westphalia/rules.yaml:429:7\n1820 rules/westphalia/rules.yaml:430:11\n1821 rules/westphalia/rules.yaml:431:11\n1825 rules/westphalia/rules.yaml:438:7\n1826 rules/westphalia/rules.yaml:439:11\n1827 rules/westphalia/rules.yaml:440:7\n1828 rules/westphalia/rules.yaml:441:11\n1832 rules/westphalia/flow.yaml:52:7\n1833 rules/westphalia/flow.yaml:53:11\n1839 rules/westphalia/flow.yaml:54:11\n1840 rules/westphalia/flow.yaml:55:11\n1841 rules/westphalia/flow.yaml:56:11\n1845 rules/westphalia/flow.yaml:103:7\n1846 rules/westphalia/flow.yaml:104:11\n1847 rules/westphalia/flow.yaml:105:11\n1849 rules/westphalia/flow.yaml:107:11\n1850 rules/westphalia/flow.yaml:108:11\n1851 rules/westphalia/flow.yaml:109:15\n1852 rules/westphalia/flow.yaml:110:15\n1854 rules/westphalia/flow.yaml:112:15\n1857 rules/westphalia/flow.yaml:113:15\n1861 rules/westphalia/flow.yaml:34:7\n1862 rules/westphalia/flow.yaml:35:7\n1863 rules/westphalia/flow.yaml:36:7\n1864 rules/westphalia/flow.yaml:37:11\n1868 rules/westphalia/flow.yaml:38:11\n1869 rules/westphalia/flow.yaml:39:7\n1870 rules/westphalia/flow.yaml:40:7\n1874 rules/westphalia/flow.yaml:119:7\n1875 rules/westphalia/flow.yaml:120:7\n1876 rules/westphalia/flow.yaml:121:11\n1877 rules/westphalia/flow.yaml:122:11\n1878 rules/westphalia/flow.yaml:123:11\n1879 rules/westphalia/flow.yaml:124:15\n1881 rules/westphalia/flow.yaml:126:11\n1882 rules/westphalia/flow.yaml:127:7\n1883 rules/westphalia/flow.yaml:128:7\n1886 rules/westphalia/flow.yaml:129:7\n1887 rules/westphalia/flow.yaml:130:11\n1891 rules/westphalia/rules.yaml:726:7\n1899 rules/westphalia/rules.yaml:727:11\n1900 rules/westphalia/rules.yaml:728:11\n1901 rules/westphalia/rules.yaml:729:15\n1903 rules/westphalia/rules.yaml:731:15\n1904 rules/westphalia/rules.yaml:732:7\n1905 rules/westphalia/rules.yaml:733:11\n1907 rules/westphalia/rules.yaml:734:11\n1908 rules/westphalia/rules.yaml:735:7\n1909 rules/westphalia/rules.yaml:736:7\n1910 rules/westphalia/rules.yaml:737:11\n1912 rules/westphalia/rules.yaml:739:11\n1913 rules/westphalia/rules.yaml:740:15\n1914 rules/westphalia/rules.yaml:741:15\n1915 rules/westphalia/rules.yaml:742:11\n1916 rules/westphalia/rules.yaml:743:11\n1919 rules/westphalia/rules.yaml:744:11\n1923 rules/westphalia/rules.yaml:611:7\n1926 rules/westphalia/rules.yaml:614:11\n1927 rules/westphalia/rules.yaml:615:11\n1928 rules/westphalia/rules.yaml:616:11\n1933 rules/westphalia/rules.yaml:617:15\n1934 rules/westphalia/rules.yaml:618:15\n1935 rules/westphalia/rules.yaml:619:15\n1936 rules/westphalia/rules.yaml:620:19\n1974 rules/westphalia/rules.yaml:621:19\n1975 rules/westphalia/rules.yaml:622:19\n1976 rules/westphalia/rules.yaml:624:19\n1985 rules/westphalia/rules.yaml:625:19\n1986 rules/westphalia/rules.yaml:626:23\n1987 rules/westphalia/rules.yaml:627:23\n1988 rules/westphalia/rules.yaml:628:27\n1992 rules/westphalia/rules.yaml:630:27\n1993 rules/westphalia/rules.yaml:631:23\n1995 rules/westphalia/rules.yaml:633:19\n2003 rules/westphalia/rules.yaml:635:19\n2004 rules/westphalia/rules.yaml:636:19\n2005 rules/westphalia/rules.yaml:637:23\n2006 rules/westphalia/rules.yaml:638:23\n2009 rules/westphalia/rules.yaml:639:27\n2012 rules/westphalia/rules.yaml:640:27\n2016 rules/westphalia/rules.yaml:643:23\n2019 rules/westphalia/rules.yaml:644:23\n2023 rules/westphalia/rules.yaml:647:19\n2027 rules/westphalia/rules.yaml:678:7\n2032 rules/westphalia/rules.yaml:679:7\n2033 rules/westphalia/rules.yaml:680:7\n2034 rules/westphalia/rules.yaml:681:11\n2035 rules/westphalia/rules.yaml:682:11\n2037 rules/westphalia/rules.yaml:684:11\n2040 rules/westphalia/rules.yaml:685:11\n2041 rules/westphalia/rules.yaml:686:15\n2044 rules/westphalia/rules.yaml:687:7\n2045 rules/westphalia/rules.yaml:688:7\n2046 rules/westphalia/rules.yaml:689:7\n2048 rules/westphalia/rules.yaml:691:7\n2053 rules/westphalia/rules.yaml:520:7\n2054 rules/westphalia/rules.yaml:521:7\n2055 rules/westphalia/rules.yaml:522:7\n2056 rules/westphalia/rules.yaml:523:7\n2057 rules/westphalia/rules.yaml:524:11\n2058 rules/westphalia/rules.yaml:525:11\n2059 rules/westphalia/rules.yaml:526:15\n2060 rules/westphalia/rules.yaml:527:15\n2061 rules/westphalia/rules.yaml:528:19\n2062 rules/westphalia/rules.yaml:530:7\n2063 rules/westphalia/rules.yaml:531:7\n2064 rules/westphalia/rules.yaml:532:11\n2065 rules/westphalia/rules.yaml:533:11\n2067 rules/westphalia/rules.yaml:535:11\n2068 rules/westphalia/rules.yaml:536:11\n2069 rules/westphalia/rules.yaml:537:11\n2070 rules/westphalia/rules.yaml:538:11\n2071 rules/westphalia/rules.yaml:539:11\n2072 rules/westphalia/rules.yaml:540:11\n2073 rules/westphalia/rules.yaml:541:11\n2074 rules/westphalia/rules.yaml:542:11\n2075 rules/westphalia/rules.yaml:544:15\n2079 rules/westphalia/rules.yaml:546:15\n2080 rules/westphalia/rules.yaml:547:15\n2081 rules/westphalia/rules.yaml:549:15\n2084 rules/westphalia/rules.yaml:550:15\n2085 rules/westphalia/rules.yaml:551:19\n2088 rules/westphalia/rules.yaml:552:11\n2089 rules/westphalia/rules.yaml:553:15\n2090 rules/westphalia/rules.yaml:554:19\n2091 rules/westphalia/rules.yaml:555:15\n2092 rules/westphalia/rules.yaml:556:15\n2093 rules/westphalia/rules.yaml:557:19\n2094 rules/westphalia/rules.yaml:559:15\n2095 rules/westphalia/rules.yaml:560:19\n2097 rules/westphalia/rules.yaml:562:15\n2098 rules/westphalia/rules.yaml:563:15\n2099 rules/westphalia/rules.yaml:564:19\n2100 rules/westphalia/rules.yaml:565:15\n2101 rules/westphalia/rules.yaml:566:19\n2102 rules/westphalia/rules.yaml:568:15\n2106 rules/westphalia/rules.yaml:575:7\n2111 rules/westphalia/rules.yaml:576:7\n2112 rules/westphalia/rules.yaml:577:11\n2113 rules/westphalia/rules.yaml:578:11\n2114 rules/westphalia/rules.yaml:579:15\n2117 rules/westphalia/rules.yaml:580:15\n2121 rules/westphalia/rules.yaml:591:7\n2122 rules/westphalia/rules.yaml:592:7\n2123 rules/westphalia/rules.yaml:593:7\n2124 rules/westphalia/rules.yaml:594:11\n2128 rules/westphalia/rules.yaml:595:15\n2129 rules/westphalia/rules.yaml:596:19\n2139 rules/westphalia/rules.yaml:597:23\n2140 rules/westphalia/rules.yaml:598:23\n2141 rules/westphalia/rules.yaml:599:27\n2142 rules/westphalia/rules.yaml:601:27\n2143 rules/westphalia/rules.yaml:602:27\n2144 rules/westphalia/rules.yaml:603:27\n2145 rules/westphalia/rules.yaml:604:31\n2149 rules/westphalia/rules.yaml:655:7\n2150 rules/westphalia/rules.yaml:656:11\n2151 rules/westphalia/rules.yaml:657:7\n2152 rules/westphalia/rules.yaml:658:7\n2157 rules/westphalia/rules.yaml:659:7\n2160 rules/westphalia/rules.yaml:662:11\n2162 rules/westphalia/rules.yaml:664:11\n2163 rules/westphalia/rules.yaml:665:11\n2164 rules/westphalia/rules.yaml:666:11\n2167 rules/westphalia/rules.yaml:669:15\n2168 rules/westphalia/rules.yaml:670:19\n2169 rules/westphalia/rules.yaml:671:23\n2173 rules/westphalia/rules.yaml:746:1\n2174 rules/westphalia/rules.yaml:746:1\n2175 rules/westphalia/rules.yaml:746:1\n2180 rules/westphalia/rules.yaml:746:1\n2181 rules/westphalia/rules.yaml:746:1\n2182 rules/westphalia/rules.yaml:746:1\n2183 rules/westphalia/rules.yaml:746:1\n2186 rules/westphalia/rules.yaml:746:1\n2187 rules/westphalia/rules.yaml:746:1\n2189 rules/westphalia/rules.yaml:746:1\n2190 rules/westphalia/rules.yaml:746:1\n2191 rules/westphalia/rules.yaml:746:1\n2195 rules/westphalia/rules.yaml:746:1\n2196 rules/westphalia/rules.yaml:746:1\n2197 rules/westphalia/rules.yaml:746:1\n2198 rules/westphalia/rules.yaml:746:1\n2199 rules/westphalia/rules.yaml:746:1\n2200 rules/westphalia/rules.yaml:746:1\n2201 rules/westphalia/rules.yaml:746:1\n2202 rules/westphalia/rules.yaml:746:1\n2203 rules/westphalia/rules.yaml:746:1\n2207 rules/westphalia/rules.yaml:495:7\n2216 rules/westphalia/rules.yaml:496:7\n2235 rules/westphalia/rules.yaml:497:7\n2268 rules/westphalia/rules.yaml:498:7\n2269 rules/westphalia/rules.yaml:499:11\n2275 rules/westphalia/rules.yaml:500:11\n2278 rules/westphalia/rules.yaml:501:7\n2279 rules/westphalia/rules.yaml:502:11\n2280 rules/westphalia/rules.yaml:503:11\n2290 rules/westphalia/rules.yaml:505:11\n2291 rules/westphalia/rules.yaml:506:11\n2297 rules/westphalia/flow.yaml:12:7\n2298 rules/westphalia/flow.yaml:13:7\n2299 rules/westphalia/flow.yaml:14:7\n2300 rules/westphalia/flow.yaml:15:7\n2301 rules/westphalia/flow.yaml:16:7\n2302 rules/westphalia/flow.yaml:17:7\n2303 rules/westphalia/flow.yaml:18:7\n2304 rules/westphalia/flow.yaml:19:7\n2305 rules/westphalia/flow.yaml:20:7\n2306 rules/westphalia/flow.yaml:21:7\n2309 rules/westphalia/flow.yaml:22:7\n2310 rules/westphalia/flow.yaml:23:7\n2312 rules/westphalia/flow.yaml:24:7\n2316 rules/westphalia/flow.yaml:183:7\n2317 rules/westphalia/flow.yaml:184:7\n2318 rules/westphalia/flow.yaml:185:11\n2322 rules/westphalia/flow.yaml:80:7\n2323 rules/westphalia/flow.yaml:81:7\n2324 rules/westphalia/flow.yaml:82:7\n2329 rules/westphalia/flow.yaml:84:11\n2330 rules/westphalia/flow.yaml:85:11\n2331 rules/westphalia/flow.yaml:86:7\n2332 rules/westphalia/flow.yaml:88:7\n2333 rules/westphalia/flow.yaml:89:11\n2334 rules/westphalia/flow.yaml:90:11\n2335 rules/westphalia/flow.yaml:91:15\n2336 rules/westphalia/flow.yaml:92:11\n2337 rules/westphalia/flow.yaml:93:15\n2339 rules/westphalia/flow.yaml:96:15\n2343 rules/westphalia/flow.yaml:191:7\n2344 rules/westphalia/flow.yaml:193:11\n2345 rules/westphalia/flow.yaml:194:15\n2346 rules/westphalia/rules.yaml:746:1\n2347 rules/westphalia/rules.yaml:746:1\n2351 rules/westphalia/flow.yaml:46:7\n2355 rules/westphalia/flow.yaml:62:7\n2374 rules/westphalia/flow.yaml:65:11\n2375 rules/westphalia/flow.yaml:66:15\n2378 rules/westphalia/flow.yaml:68:7\n2382 rules/westphalia/flow.yaml:69:7\n2383 rules/westphalia/flow.yaml:70:11\n2384 rules/westphalia/flow.yaml:71:11\n2387 rules/westphalia/flow.yaml:72:11\n2390 rules/westphalia/flow.yaml:73:11\n2395 rules/westphalia/flow.yaml:139:7\n2396 rules/westphalia/flow.yaml:140:7\n2399 rules/westphalia/flow.yaml:142:11\n2400 rules/westphalia/flow.yaml:143:7\n2406 rules/westphalia/flow.yaml:144:7\n2411 rules/westphalia/flow.yaml:146:7\n2412 rules/westphalia/flow.yaml:147:7\n2413 rules/westphalia/flow.yaml:148:7\n2418 rules/westphalia/flow.yaml:149:11\n2419 rules/westphalia/flow.yaml:150:11\n2422 rules/westphalia/flow.yaml:151:11\n2425 rules/westphalia/flow.yaml:152:11\n2426 rules/westphalia/flow.yaml:153:11\n2429 rules/westphalia/flow.yaml:154:11\n2430 rules/westphalia/flow.yaml:156:11\n2431 rules/westphalia/flow.yaml:157:11\n2432 rules/westphalia/flow.yaml:158:15\n2433 rules/westphalia/flow.yaml:159:19\n2434 rules/westphalia/flow.yaml:160:19\n2435 rules/westphalia/flow.yaml:161:23\n2438 rules/westphalia/flow.yaml:162:23\n2439 rules/westphalia/flow.yaml:163:27\n2441 rules/westphalia/flow.yaml:165:27\n2442 rules/westphalia/flow.yaml:167:11\n2443 rules/westphalia/flow.yaml:168:15\n2444 rules/westphalia/flow.yaml:169:15\n2445 rules/westphalia/flow.yaml:170:19\n2453 rules/westphalia/flow.yaml:171:19\n2454 rules/westphalia/flow.yaml:172:23\n2456 rules/westphalia/flow.yaml:174:23\n2471 rules/westphalia/rules.yaml:611:7\n2472 rules/westphalia/rules.yaml:612:11\n2477 rules/westphalia/rules.yaml:614:11\n2478 rules/westphalia/rules.yaml:615:11\n2479 rules/westphalia/rules.yaml:616:11\n2490 rules/westphalia/rules.yaml:617:15\n2491 rules/westphalia/rules.yaml:618:15\n2509 rules/westphalia/rules.yaml:619:15\n2514 rules/westphalia/rules.yaml:647:19\n2515 rules/westphalia/rules.yaml:648:19\n2522 rules/westphalia/rules.yaml:620:19\n2571 rules/westphalia/rules.yaml:621:19\n2572 rules/westphalia/rules.yaml:622:19\n2573 rules/westphalia/rules.yaml:623:19\n2574 rules/westphalia/rules.yaml:624:19\n2583 rules/westphalia/rules.yaml:625:19\n2589 rules/westphalia/rules.yaml:626:23\n2596 rules/westphalia/rules.yaml:627:23\n2599 rules/westphalia/rules.yaml:630:27\n2602 rules/westphalia/rules.yaml:628:27\n2614 rules/westphalia/rules.yaml:631:23\n2621 rules/westphalia/rules.yaml:633:19\n2640 rules/westphalia/rules.yaml:634:19\n2641 rules/westphalia/rules.yaml:635:19\n2651 rules/westphalia/rules.yaml:636:19\n2652 rules/westphalia/rules.yaml:637:23\n2653 rules/westphalia/rules.yaml:638:23\n2656 rules/westphalia/rules.yaml:639:27\n2659 rules/westphalia/rules.yaml:640:27\n2662 rules/westphalia/rules.yaml:641:27\n2668 rules/westphalia/rules.yaml:643:23\n2671 rules/westphalia/rules.yaml:644:23\n2674 rules/westphalia/rules.yaml:645:23\n2690 rules/westphalia/rules.yaml:678:7\n2695 rules/westphalia/rules.yaml:679:7\n2696 rules/westphalia/rules.yaml:680:7\n2697 rules/westphalia/rules.yaml:681:11\n2698 rules/westphalia/rules.yaml:682:11\n2708 rules/westphalia/rules.yaml:684:11\n2721 rules/westphalia/rules.yaml:685:11\n2722 rules/westphalia/rules.yaml:686:15\n2727 rules/westphalia/rules.yaml:687:7\n2728 rules/westphalia/rules.yaml:688:7\n2729 rules/westphalia/rules.yaml:689:7\n2730 rules/westphalia/rules.yaml:690:11\n2731 rules/westphalia/rules.yaml:691:7\n2732 rules/westphalia/rules.yaml:692:11\n2761 rules/westphalia/rules.yaml:520:7\n2762 rules/westphalia/rules.yaml:521:7\n2763 rules/westphalia/rules.yaml:522:7\n2764 rules/westphalia/rules.yaml:523:7\n2775 rules/westphalia/rules.yaml:524:11\n2776 rules/westphalia/rules.yaml:525:11\n2798 rules/westphalia/rules.yaml:526:15\n2839 rules/westphalia/rules.yaml:527:15\n2840 rules/westphalia/rules.yaml:528:19\n2841 rules/westphalia/rules.yaml:529:19\n2845 rules/westphalia/rules.yaml:530:7\n2848 rules/westphalia/rules.yaml:531:7\n2849 rules/westphalia/rules.yaml:532:11\n2850 rules/westphalia/rules.yaml:533:11\n2855 rules/westphalia/rules.yaml:535:11\n2856 rules/westphalia/rules.yaml:536:11\n2857 rules/westphalia/rules.yaml:537:11\n2858 rules/westphalia/rules.yaml:538:11\n2859 rules/westphalia/rules.yaml:539:11\n2860 rules/westphalia/rules.yaml:540:11\n2861 rules/westphalia/rules.yaml:541:11\n2862 rules/westphalia/rules.yaml:542:11\n2863 rules/westphalia/rules.yaml:543:15\n2878 rules/westphalia/rules.yaml:544:15\n2882 rules/westphalia/rules.yaml:546:15\n2883 rules/westphalia/rules.yaml:547:15\n2886 rules/westphalia/rules.yaml:548:15\n2903 rules/westphalia/rules.yaml:549:15\n2906 rules/westphalia/rules.yaml:550:15\n2907 rules/westphalia/rules.yaml:551:19\n2910 rules/westphalia/rules.yaml:552:11\n2915 rules/westphalia/rules.yaml:553:15\n2916 rules/westphalia/rules.yaml:554:19\n2917 rules/westphalia/rules.yaml:555:15\n2918 rules/westphalia/rules.yaml:556:15\n2919 rules/westphalia/rules.yaml:557:19\n2920 rules/westphalia/rules.yaml:558:19\n2921 rules/westphalia/rules.yaml:559:15\n2935 rules/westphalia/rules.yaml:560:19\n2940 rules/westphalia/rules.yaml:562:15\n2941 rules/westphalia/rules.yaml:563:15\n2942 rules/westphalia/rules.yaml:564:19\n2943 rules/westphalia/rules.yaml:565:15\n2944 rules/westphalia/rules.yaml:566:19\n2945 rules/westphalia/rules.yaml:567:19\n2946 rules/westphalia/rules.yaml:568:15\n2962 rules/westphalia/rules.yaml:575:7\n2967 rules/westphalia/rules.yaml:576:7\n2975 rules/westphalia/rules.yaml:577:11\n2988 rules/westphalia/rules.yaml:578:11\n2989 rules/westphalia/rules.yaml:579:15\n2992 rules/westphalia/rules.yaml:580:15\n2993 rules/westphalia/rules.yaml:581:15\n3013 rules/westphalia/rules.yaml:591:7\n3014 rules/westphalia/rules.yaml:592:7\n3015 rules/westphalia/rules.yaml:593:7\n3026 rules/westphalia/rules.yaml:594:11\n3035 rules/westphalia/rules.yaml:595:15\n3047 rules/westphalia/rules.yaml:596:19\n3065 rules/westphalia/rules.yaml:597:23\n3078 rules/westphalia/rules.yaml:598:23\n3084 rules/westphalia/rules.yaml:599:27\n3085 rules/westphalia/rules.yaml:600:27\n3086 rules/westphalia/rules.yaml:601:27\n3087 rules/westphalia/rules.yaml:602:27\n3094 rules/westphalia/rules.yaml:603:27\n3095 rules/westphalia/rules.yaml:604:31\n3111 rules/westphalia/rules.yaml:655:7\n3112 rules/westphalia/rules.yaml:656:11\n3113 rules/westphalia/rules.yaml:657:7\n3114 rules/westphalia/rules.yaml:658:7\n3119 rules/westphalia/rules.yaml:659:7\n3120 rules/westphalia/rules.yaml:660:11\n3127 rules/westphalia/rules.yaml:662:11\n3134 rules/westphalia/rules.yaml:664:11\n3140 rules/westphalia/rules.yaml:665:11\n3147 rules/westphalia/rules.yaml:666:11\n3148 rules/westphalia/rules.yaml:667:15\n3153 rules/westphalia/rules.yaml:669:15\n3167 rules/westphalia/rules.yaml:670:19\n3173 rules/westphalia/rules.yaml:671:23\n3202 rules/westphalia/rules.yaml:746:1\n3203 rules/westphalia/rules.yaml:746:1\n3204 rules/westphalia/rules.yaml:746:1\n3215 rules/westphalia/rules.yaml:746:1\n3216 rules/westphalia/rules.yaml:746:1\n3228 rules/westphalia/rules.yaml:746:1\n3247 rules/westphalia/rules.yaml:746:1\n3281 rules/westphalia/rules.yaml:746:1\n3282 rules/westphalia/rules.yaml:746:1\n3288 rules/westphalia/rules.yaml:746:1\n3289 rules/westphalia/rules.yaml:746:1\n3290 rules/westphalia/rules.yaml:746:1\n3291 rules/westphalia/rules.yaml:746:1\n3292 rules/westphalia/rules.yaml:746:1\n3294 rules/westphalia/rules.yaml:746:1\n3295 rules/westphalia/rules.yaml:746:1\n3296 rules/westphalia/rules.yaml:746:1\n3307 rules/westphalia/rules.yaml:746:1\n3330 rules/westphalia/rules.yaml:746:1\n3373 rules/westphalia/rules.yaml:746:1\n3374 rules/westphalia/rules.yaml:746:1\n3375 rules/westphalia/rules.yaml:746:1\n3379 rules/westphalia/rules.yaml:746:1\n3380 rules/westphalia/rules.yaml:746:1\n3381 rules/westphalia/rules.yaml:746:1\n3382 rules/westphalia/rules.yaml:746:1\n3397 rules/westphalia/rules.yaml:495:7\n3406 rules/westphalia/rules.yaml:496:7\n3425 rules/westphalia/rules.yaml:497:7\n3458 rules/westphalia/rules.yaml:498:7\n3459 rules/westphalia/rules.yaml:499:11\n3465 rules/westphalia/rules.yaml:500:11\n3468 rules/westphalia/rules.yaml:501:7\n3471 rules/westphalia/rules.yaml:508:11\n3477 rules/westphalia/rules.yaml:502:11\n3490 rules/westphalia/rules.yaml:503:11\n3500 rules/westphalia/rules.yaml:504:11\n3501 rules/westphalia/rules.yaml:505:11\n3502 rules/westphalia/rules.yaml:506:11\n3516 rules/westphalia/flow.yaml:12:7\n3517 rules/westphalia/flow.yaml:13:7\n3518 rules/westphalia/flow.yaml:14:7\n3519 rules/westphalia/flow.yaml:15:7\n3520 rules/westphalia/flow.yaml:16:7\n3521 rules/westphalia/flow.yaml:17:7\n3522 rules/westphalia/flow.yaml:18:7\n3525 rules/westphalia/flow.yaml:19:7\n3526 rules/westphalia/flow.yaml:20:7\n3529 rules/westphalia/flow.yaml:21:7\n3534 rules/westphalia/flow.yaml:22:7\n3545 rules/westphalia/flow.yaml:23:7\n3547 rules/westphalia/flow.yaml:24:7\n3548 rules/westphalia/flow.yaml:25:7\n3559 rules/westphalia/flow.yaml:183:7\n3569 rules/westphalia/flow.yaml:184:7\n3583 rules/westphalia/flow.yaml:185:11\n3602 rules/westphalia/flow.yaml:80:7\n3603 rules/westphalia/flow.yaml:81:7\n3604 rules/westphalia/flow.yaml:82:7\n3609 rules/westphalia/flow.yaml:83:11\n3610 rules/westphalia/flow.yaml:84:11\n3611 rules/westphalia/flow.yaml:85:11\n3612 rules/westphalia/flow.yaml:86:7\n3613 rules/westphalia/flow.yaml:87:7\n3614 rules/westphalia/flow.yaml:88:7\n3625 rules/westphalia/flow.yaml:89:11\n3626 rules/westphalia/flow.yaml:90:11\n3634 rules/westphalia/flow.yaml:91:15\n3644 rules/westphalia/flow.yaml:92:11\n3645 rules/westphalia/flow.yaml:93:15\n3646 rules/westphalia/flow.yaml:94:15\n3648 rules/westphalia/flow.yaml:96:15\n3649 rules/westphalia/flow.yaml:97:15\n3664 rules/westphalia/flow.yaml:191:7\n3669 rules/westphalia/flow.yaml:192:11\n3670 rules/westphalia/flow.yaml:193:11\n3684 rules/westphalia/flow.yaml:194:15\n3689 rules/westphalia/rules.yaml:746:1\n3690 rules/westphalia/rules.yaml:746:1\n3697 rules/westphalia/flow.yaml:46:7\n3715 rules/westphalia/flow.yaml:62:7\n3732 rules/westphalia/flow.yaml:63:11\n3753 rules/westphalia/flow.yaml:65:11\n3754 rules/westphalia/flow.yaml:66:15\n3757 rules/westphalia/flow.yaml:67:15\n3758 rules/westphalia/flow.yaml:68:7\n3762 rules/westphalia/flow.yaml:69:7\n3770 rules/westphalia/flow.yaml:70:11\n3778 rules/westphalia/flow.yaml:71:11\n3781 rules/westphalia/flow.yaml:72:11\n3784 rules/westphalia/flow.yaml:73:11\n3785 rules/westphalia/flow.yaml:74:15\n3807 rules/westphalia/flow.yaml:139:7\n3808 rules/westphalia/flow.yaml:140:7\n3828 rules/westphalia/flow.yaml:142:11\n3829 rules/westphalia/flow.yaml:143:7\n3835 rules/westphalia/flow.yaml:144:7\n3839 rules/westphalia/flow.yaml:145:11\n3847 rules/westphalia/flow.yaml:146:7\n3848 rules/westphalia/flow.yaml:147:7\n3849 rules/westphalia/flow.yaml:148:7\n3860 rules/westphalia/flow.yaml:149:11\n3861 rules/westphalia/flow.yaml:150:11\n3864 rules/westphalia/flow.yaml:151:11\n3867 rules/westphalia/flow.yaml:152:11\n3868 rules/westphalia/flow.yaml:153:11\n3871 rules/westphalia/flow.yaml:154:11\n3872 rules/westphalia/flow.yaml:155:11\n3873 rules/westphalia/flow.yaml:156:11\n3874 rules/westphalia/flow.yaml:157:11\n3885 rules/westphalia/flow.yaml:158:15\n3894 rules/westphalia/flow.yaml:159:19\n3907 rules/westphalia/flow.yaml:160:19\n3908 rules/westphalia/flow.yaml:161:23\n3911 rules/westphalia/flow.yaml:162:23\n3912 rules/westphalia/flow.yaml:163:27\n3914 rules/westphalia/flow.yaml:165:27\n3915 rules/westphalia/flow.yaml:166:23\n3921 rules/westphalia/flow.yaml:167:11\n3930 rules/westphalia/flow.yaml:168:15\n3943 rules/westphalia/flow.yaml:169:15\n3944 rules/westphalia/flow.yaml:170:19\n3952 rules/westphalia/flow.yaml:171:19\n3953 rules/westphalia/flow.yaml:172:23\n3955 rules/westphalia/flow.yaml:174:23\n3956 rules/westphalia/flow.yaml:175:19\n3958 rules/westphalia/flow.yaml:177:19"
