@@ -183,6 +183,11 @@ def load_spec(game: str, scenario: str | None = None) -> GameSpec:
     """
     key = f"{game}/{scenario}" if scenario else game
     spec = _SPECS.get(key)
+    if spec is not None and _shadowed(spec):
+        # a project compiled a game of this name since the bundled one was registered
+        for k in [k for k in _SPECS if k.partition("/")[0] == spec.game]:
+            del _SPECS[k]
+        spec = None
     if spec is not None:
         return spec
     if not game.isidentifier():
@@ -205,6 +210,18 @@ def load_spec(game: str, scenario: str | None = None) -> GameSpec:
         assert found is not None
         spec = found
     return spec
+
+
+def _shadowed(spec: GameSpec) -> bool:
+    """Whether a package looked up before ``spec``'s own holds a game of the same name."""
+    for package in PACKAGES:
+        if spec.engine.__module__.startswith(package + "."):
+            return False
+        places = [_FOLDERS[package]] if package in _FOLDERS else []
+        places += [Path(p) for p in getattr(sys.modules.get(package), "__path__", None) or []]
+        if any((place / spec.game / "__init__.py").is_file() for place in places):
+            return True
+    return False
 
 
 def _unknown_scenario(game: str, scenario: str) -> None:
