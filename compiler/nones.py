@@ -1,18 +1,20 @@
 """Values that may be none: reading a field of one needs a test first.
 
-The answer of ``choose_optional`` may be ``none``, and so may a local given ``none`` or such
-an answer; reading a field of it (``o.value``) fails when the game is played. This stage,
-run on checked (typed) code, follows each routine and refuses such a read unless a test on
-the way makes the value known not to be none:
+The answer of ``choose_optional`` may be ``none``, and so may a field declared ``optional:
+true`` (an army's ``location``: none while in the stock), a local given ``none`` or such a
+value; reading a field of it (``o.value``, ``a.location.owner``) fails when the game is
+played. This stage, run on checked (typed) code, follows each routine (and each card's
+playable condition and each record's label) and refuses such a read unless a test on the
+way makes the value known not to be none:
 
 - ``if x != none:`` (or ``x == y`` with ``y`` never none, or ``x in some_list``) in an ``if``,
   ``elif``, ``while``, ternary or comprehension condition, and across ``and`` / ``or`` / ``not``;
 - ``if x == none:`` whose block ends with ``return`` or ``break``, for what follows it.
 
-A test holds until the value may change: an assignment to it. Fields declared
-``optional: true`` are not followed: the rules keep invariants this stage cannot see (an
-army chosen from the armies in play has a location), and every game in rules/ relies on
-them.
+A test holds until the value may change: an assignment to it, or (for a field) a
+procedure call or a builtin that changes the game (``apply``, ``play``, ``report``, ...).
+Invariants the rules keep (an army chosen from the armies in play has a location) are not
+seen here: the rules state them with a test.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ from .effects import (
 
 __all__ = ["check_nones"]
 
+#: builtins that change the game (or, ``report``, its facts): a field tested before may differ
+#: after them
+CHANGING_BUILTINS = frozenset({"apply", "carry_out", "end_game", "next_turn", "play", "report"})
+
 #: the paths known not to be none at a point of a routine; a block that returns or breaks
 #: has no facts after it (None)
 Facts = frozenset[str]
@@ -59,7 +65,13 @@ _NOTHING: Facts = frozenset()
 def check_nones(game: ir.Game, sink: DiagnosticSink) -> None:
     """Report every read of a field of a value that may be none where no test rules it out."""
     for r in game.routines():
-        _Walker(game, sink, r).block(r.body, _NOTHING)
+        _Walker(game, sink).block(r.body, _NOTHING)
+    for card in game.cards.values():
+        if card.playable is not None:
+            _Walker(game, sink).expr(card.playable, _NOTHING)
+    for et in game.entities.values():
+        if et.label is not None:
+            _Walker(game, sink).expr(et.label, _NOTHING)
 
 
 def _key(e: Any) -> str | None:
@@ -73,10 +85,9 @@ def _key(e: Any) -> str | None:
 
 
 class _Walker:
-    def __init__(self, game: ir.Game, sink: DiagnosticSink, routine: ir.Routine) -> None:
+    def __init__(self, game: ir.Game, sink: DiagnosticSink) -> None:
         self.game = game
         self.sink = sink
-        self.routine = routine
         self.maybe_locals: set[str] = set()  # locals that may hold none
         self.reported: set[int] = set()
 
@@ -92,7 +103,12 @@ class _Walker:
             ref = e.ref
             if isinstance(ref, tuple) and ref[:1] == ("local",):
                 return e.id in self.maybe_locals
+            # a global, or a record's own field in its label
+            if isinstance(ref, tuple) and ref[:1] in (("global",), ("self",)):
+                return isinstance(ref[1], ir.Field) and ref[1].optional
             return False
+        if isinstance(e, Attr):
+            return isinstance(e.ref, ir.Field) and e.ref.optional
         if isinstance(e, Call):
             return e.func == "choose_optional"
         if isinstance(e, Ternary):
@@ -189,11 +205,13 @@ class _Walker:
             self.expr(s.value, facts)
             maybe = self.maybe_none(s.value, facts)
             (self.maybe_locals.add if maybe else self.maybe_locals.discard)(s.name)
-            return _kill_name(facts, s.name)
+            after = _kill_fields(facts) if self.changes_state(s.value) else facts
+            return _kill_name(after, s.name)
         if isinstance(s, (Assign, AugAssign)):
             self.target(s.target, facts)
             self.expr(s.value, facts)
-            after = _kill_write(facts, s.target)
+            after = _kill_fields(facts) if self.changes_state(s.value) else facts
+            after = _kill_write(after, s.target)
             if isinstance(s, Assign) and isinstance(s.target, Name):
                 if self.maybe_none(s.value, facts):
                     self.maybe_locals.add(s.target.id)
@@ -249,11 +267,11 @@ class _Walker:
             self.expr(t, facts)
 
     def changes_state(self, e: Any) -> bool:
-        return (
-            isinstance(e, Call)
-            and e.func in self.game.functions
-            and (self.game.functions[e.func].kind != "function")
-        )
+        if not isinstance(e, Call):
+            return False
+        if e.func in self.game.functions:
+            return self.game.functions[e.func].kind != "function"
+        return e.func in CHANGING_BUILTINS
 
     def loop_facts(self, body: list[Stmt], facts: Facts) -> Facts:
         """What holds on every pass of a loop: ``facts`` without what its body changes."""
@@ -261,8 +279,12 @@ class _Walker:
         for node in _walk_stmts(body):
             if isinstance(node, Let):
                 out = _kill_name(out, node.name)
+                if self.changes_state(node.value):
+                    out = _kill_fields(out)
             elif isinstance(node, (Assign, AugAssign)):
                 out = _kill_write(out, node.target)
+                if self.changes_state(node.value):
+                    out = _kill_fields(out)
             elif isinstance(node, ExprStmt) and self.changes_state(node.expr):
                 out = _kill_fields(out)
             elif isinstance(node, (For, Simultaneously)):

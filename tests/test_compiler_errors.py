@@ -438,6 +438,199 @@ def test_field_of_an_optional_answer_read_after_a_test(root: Path, new: str) -> 
     assert compile_errors(root) == []
 
 
+GAME = "rules/march_of_progress/game.yaml"
+
+
+@pytest.mark.parametrize(
+    ("body", "needle", "what", "field"),
+    [
+        (
+            "let a = first(armies)\nreturn a.location.garrison",
+            "a.location.garrison",
+            "a.location",
+            "garrison",
+        ),
+        ("return p.home.owner.vp", "p.home.owner.vp", "p.home.owner", "vp"),
+        ("let c = first(armies).location\nreturn c.garrison", "c.garrison", "c", "garrison"),
+    ],
+    ids=["field", "attribute", "local-from-field"],
+)
+def test_field_of_an_optional_field_read_without_a_test(
+    root: Path, body: str, needle: str, what: str, field: str
+) -> None:
+    """An army's `location` and a country's `owner` are `optional: true`: none is a value."""
+    add_function(root, body)
+    d = only_error(root)
+    line, col = line_col(root, "rules.yaml", needle)
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("maybe-none", RULES, line, col)
+    assert d.message == f"{what} may be none here: reading its {field!r} fails when it is"
+    assert d.hint == f"test it first: `if {what} != none:` (or return early when it is none)"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "let a = first(armies)\nif a.location != none:\n    return a.location.garrison\nreturn 0",
+        "let a = first(armies)\nif a.location == none:\n    return 0\nreturn a.location.garrison",
+        "let a = first(armies)\nreturn a.location.garrison if a.location != none else 0",
+        "return count([a for a in armies if a.location != none and a.location.garrison > 0])",
+        "return count([a for a in armies if a.location == none or a.location.garrison > 0])",
+        "let a = first(armies)\nif not (a.location == none):\n    return a.location.garrison\n"
+        "return 0",
+        "let a = first(armies)\nif a.location == p.home:\n    return a.location.garrison\nreturn 0",
+        "let a = first(armies)\nif a.location in p.home.adjacent:\n"
+        "    return a.location.garrison\nreturn 0",
+        "let a = first(armies)\nwhile a.location != none:\n    return a.location.garrison\n"
+        "return 0",
+        "for a in armies:\n    if a.location == none:\n        break\n"
+        "    return a.location.garrison\nreturn 0",
+        "let c = first(armies).location\nif c != none:\n    return c.garrison\nreturn 0",
+        "let o = p.home.owner\nreturn o.vp if o != none else 0",
+    ],
+    ids=[
+        "if",
+        "early-return",
+        "ternary",
+        "and",
+        "or",
+        "not",
+        "equal",
+        "in",
+        "while",
+        "break",
+        "local",
+        "attribute",
+    ],
+)
+def test_field_of_an_optional_field_read_after_a_test(root: Path, body: str) -> None:
+    add_function(root, body)
+    assert compile_errors(root) == []
+
+
+MOVE_1_GUARD = (
+    "      if a.location == none:  # never: an army in play has a location\n          return\n"
+)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "      a.location = none\n",
+        "      move_army(a, first(me.home.adjacent))\n",
+        "      play(first(me.hand), me)\n",
+    ],
+    ids=["assignment", "procedure", "builtin"],
+)
+def test_a_change_of_the_field_undoes_its_test(root: Path, change: str) -> None:
+    edit(root, "cards.yaml", MOVE_1_GUARD, MOVE_1_GUARD + change)
+    d = only_error(root)
+    line, col = line_col(root, "cards.yaml", "a.location.adjacent")
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == ("maybe-none", CARDS, line, col)
+
+
+@pytest.mark.parametrize(
+    ("rel", "old", "new", "needle"),
+    [
+        (
+            "game.yaml",
+            'label: "{owner} army {number}"',
+            'label: "{owner} army {number} in {location.name}"',
+            "location.name",
+        ),
+        (
+            "cards.yaml",
+            "playable: count(me.discard) > 0",
+            "playable: count(me.discard) > 0 and me.home.owner.vp >= 0",
+            "me.home.owner.vp",
+        ),
+    ],
+    ids=["label", "playable"],
+)
+def test_labels_and_playable_conditions_test_optional_fields_too(
+    root: Path, rel: str, old: str, new: str, needle: str
+) -> None:
+    edit(root, rel, old, new)
+    d = only_error(root)
+    line, col = line_col(root, rel, needle)
+    assert (d.code, d.pos.file, d.pos.line, d.pos.col) == (
+        "maybe-none",
+        f"rules/march_of_progress/{rel}",
+        line,
+        col,
+    )
+
+
+#: the tests the bundled games write before reading a field of an optional field, and the
+#: read each one guards
+BUNDLED_GUARDS = [
+    ("march_of_progress", "cards.yaml", MOVE_1_GUARD, "", "a.location.adjacent"),
+    (
+        "march_of_progress",
+        "cards.yaml",
+        "      if start == none:  # never: an army in play has a location\n          return\n",
+        "",
+        "start.adjacent",
+    ),
+    (
+        "march_of_progress",
+        "scenarios/ww2_in_the_west.yaml",
+        "        if a.location == none:  # never: an army in play has a location\n"
+        "            return\n",
+        "",
+        "a.location.adjacent",
+    ),
+    (
+        "march_of_progress",
+        "scenarios/ww2_in_the_west.yaml",
+        "        if start == none:  # never: an army in play has a location\n            return\n",
+        "",
+        "start.adjacent",
+    ),
+    (
+        "third_reich_diplomacy",
+        "rules.yaml",
+        "if britain.shared_pick != none and britain.shared_pick == usa.shared_pick:",
+        "if britain.shared_pick == usa.shared_pick:",
+        "taker.dps += s",
+    ),
+    (
+        "westphalia",
+        "rules.yaml",
+        "(x.location.adjacent if x.location != none else [])",
+        "x.location.adjacent",
+        "x.location.adjacent if a.theater",
+    ),
+    (
+        "westphalia",
+        "rules.yaml",
+        "      if x.location == none:  # never: an army in battle is on the map\n"
+        "          return []\n",
+        "",
+        "x.location.adjacent if a in safe",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "rel", "guarded", "unguarded", "needle"),
+    BUNDLED_GUARDS,
+    ids=[f"{g}:{rel}:{n.split()[0]}" for g, rel, _o, _n, n in BUNDLED_GUARDS],
+)
+def test_the_bundled_games_test_optional_fields_they_read_through(
+    tmp_path: Path, game: str, rel: str, guarded: str, unguarded: str, needle: str
+) -> None:
+    """Each game compiles as it is (the other tests of this module and `rulecraft check`);
+    without one of its tests the read it guards is refused, at its place."""
+    root = scratch_project(tmp_path, game)
+    assert compile_errors(root) == []
+    edit(root, rel, guarded, unguarded, game=game)
+    errors = compile_errors(root)
+    line, col = line_col(root, rel, needle, game=game)
+    assert [(d.code, d.pos.file, d.pos.line, d.pos.col) for d in errors] == [
+        ("maybe-none", f"rules/{game}/{rel}", line, col)
+    ], [d.render() for d in errors]
+
+
 # -- every error of a run at once, examples included
 
 
