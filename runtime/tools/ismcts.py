@@ -40,8 +40,9 @@ from .agents import score, trade
 
 __all__ = ["ISMCTSAgent", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS"]
 
-#: iterations per decision of ``ismcts``: about the playouts flat ``mc`` spends on a March of
-#: Progress decision (16 per option), so the two compare at equal cost
+#: iterations per decision of ``ismcts``: an iteration costs about one playout, so this thinks
+#: 2-4 times as long as ``mc`` on a March of Progress decision, about as long as ``mc:40``
+#: (measured in benchmarks/README.md)
 DEFAULT_ITERATIONS = 200
 #: the most iterations per decision ``ismcts:N`` may ask (a bound on thinking time)
 MAX_ITERATIONS = 100_000
