@@ -54,7 +54,7 @@ from .effects import (
     While,
     walk,
 )
-from .nones import check_nones
+from .nones import breaks, check_nones
 
 # Builtins that wait for a decision; they may only stand alone in a statement.
 DECISIONS = {
@@ -1577,20 +1577,8 @@ def _may_go_on(s: Stmt) -> bool:
     if isinstance(s, If):  # and match
         return any(_may_finish(body) for _cond, body in s.branches) or _may_finish(s.orelse)
     if isinstance(s, While) and isinstance(s.cond, Bool) and s.cond.value:
-        return _breaks(s.body)
+        return breaks(s.body)
     return True
-
-
-def _breaks(stmts: list[Stmt]) -> bool:
-    """Whether ``stmts`` hold a ``break`` of the loop they are the body of."""
-    for s in stmts:
-        if isinstance(s, Break):
-            return True
-        if isinstance(s, If) and (
-            any(_breaks(body) for _cond, body in s.branches) or _breaks(s.orelse)
-        ):
-            return True
-    return False
 
 
 def _article(t: ir.Type) -> str:

@@ -251,7 +251,7 @@ class _Walker:
             inside = self.loop_facts(s.body, facts)
             self.expr(s.cond, inside)
             self.block(s.body, inside | self.when(s.cond, True, inside))
-            if isinstance(s.cond, Bool) and s.cond.value and not _breaks(s.body):
+            if isinstance(s.cond, Bool) and s.cond.value and not breaks(s.body):
                 return None
             return inside
         # move, move all, log, reveal, pass: they read values and change no reference
@@ -316,12 +316,13 @@ def _walk_stmts(stmts: list[Stmt]) -> list[Stmt]:
     return out
 
 
-def _breaks(stmts: list[Stmt]) -> bool:
+def breaks(stmts: list[Stmt]) -> bool:
+    """Whether ``stmts`` hold a ``break`` of the loop they are the body of."""
     for s in stmts:
         if isinstance(s, Break):
             return True
         if isinstance(s, If) and (
-            any(_breaks(body) for _cond, body in s.branches) or _breaks(s.orelse)
+            any(breaks(body) for _cond, body in s.branches) or breaks(s.orelse)
         ):
             return True
     return False
