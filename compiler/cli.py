@@ -188,6 +188,25 @@ def _count(text: str) -> int:
     return n
 
 
+def _executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_positive, default=1, help="local worker processes (default 1)")
+    p.add_argument(
+        "--executor",
+        metavar="WHERE",
+        default=None,
+        help="where the games run: local (processes on this machine, the default) or "
+        "dask://HOST:PORT (a Dask distributed scheduler; pip install 'rulecraft[distributed]')",
+    )
+
+
+def _executor(args: argparse.Namespace):  # -> Executor
+    from rulecraft.runtime.tools.executors import executor_for
+
+    if args.executor not in (None, "local") and args.jobs != 1:
+        raise CLIError("--jobs is for --executor local (a Dask cluster has its own workers)")
+    return executor_for(args.executor, args.jobs)
+
+
 def _simulate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="game or game/scenario (with --all: a game)")
     p.add_argument(
@@ -210,7 +229,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
         help="per seat: random, mc, mc:PLAYOUTS, ismcts, ismcts:ITERATIONS, ismcts:SECONDSs "
         "or trader (one name for all seats; not with --all)",
     )
-    p.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1)")
+    _executor_args(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
         "--bot-games",
@@ -263,16 +282,20 @@ def _simulate(args: argparse.Namespace) -> int:
     limit = args.bot_max_turns
     if limit is None:
         limit = default_max_turns(spec, agents)
-    result = simulate(
-        spec,
-        scenario,
-        args.games,
-        args.seed,
-        agents,
-        jobs=args.jobs,
-        progress=sys.stderr,
-        max_turns=limit,
-    )
+    executor = _executor(args)
+    try:
+        result = simulate(
+            spec,
+            scenario,
+            args.games,
+            args.seed,
+            agents,
+            progress=sys.stderr,
+            max_turns=limit,
+            executor=executor,
+        )
+    finally:
+        executor.close()
     print(result.to_json() if args.json else result.report())
     return 0
 
@@ -289,17 +312,22 @@ def _simulate_all(args: argparse.Namespace) -> int:
     if args.html and not Path(args.html).resolve().parent.is_dir():
         # say it before the games are played, not after
         raise CLIError(f"cannot write {args.html}: folder {Path(args.html).parent} does not exist")
-    report = bal.balance(
-        args.name,
-        games=bal.DEFAULT_GAMES if args.games is None else args.games,
-        bot_games=bal.DEFAULT_BOT_GAMES if args.bot_games is None else args.bot_games,
-        playouts=bal.DEFAULT_PLAYOUTS if args.playouts is None else args.playouts,
-        bot_max_turns=args.bot_max_turns,  # None: each scenario's own (or the default)
-        seed=args.seed,
-        jobs=args.jobs,
-        progress=sys.stderr,
-        scenarios=args.scenarios,
-    )
+    executor = _executor(args)
+    try:
+        report = bal.balance(
+            args.name,
+            games=bal.DEFAULT_GAMES if args.games is None else args.games,
+            bot_games=bal.DEFAULT_BOT_GAMES if args.bot_games is None else args.bot_games,
+            playouts=bal.DEFAULT_PLAYOUTS if args.playouts is None else args.playouts,
+            bot_max_turns=args.bot_max_turns,  # None: each scenario's own (or the default)
+            seed=args.seed,
+            jobs=args.jobs,
+            progress=sys.stderr,
+            scenarios=args.scenarios,
+            executor=executor,
+        )
+    finally:
+        executor.close()
     if args.html:
         try:
             Path(args.html).write_text(report.html(), encoding="utf-8")

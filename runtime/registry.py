@@ -57,6 +57,11 @@ def use_package(package: str, folder: Path | str | None = None) -> None:
                     del _SPECS[key]
 
 
+def folders() -> dict[str, Path]:
+    """The packages :func:`use_package` imports from a folder, and their folders."""
+    return dict(_FOLDERS)
+
+
 def _package(package: str) -> ModuleType:
     """``package``, imported (from its folder if :func:`use_package` gave one)."""
     module = sys.modules.get(package)

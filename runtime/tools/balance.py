@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from ..machine import GameError, UnknownGame
 from ..registry import game_module, known_games, load_spec
 from ..spec import GameSpec
+from .executors import Executor
 from .simulate import TURN_LIMIT, SimResult, simulate, wilson
 from .simulate import bot_max_turns as scenario_bot_limit
 
@@ -238,13 +239,15 @@ def balance(
     progress: TextIO | bool | None = None,
     scenarios: list[str] | None = None,
     bot_max_turns: int | None = None,
+    executor: Executor | None = None,
 ) -> BalanceReport:
     """Self-play every scenario of ``game`` (or only ``scenarios``, reported in the game's
     order): ``games`` random-vs-random games and ``bot_games`` games of ``mc:playouts``
     against itself (0 skips a pairing). Bot games stop as draws at a turn limit: two bots
     that each refuse every losing move can stall a scenario whose only end is decisive. The
     limit is ``bot_max_turns`` if given, else the scenario's own (``simulate:
-    bot_max_turns`` in its file), else :data:`DEFAULT_BOT_MAX_TURNS`."""
+    bot_max_turns`` in its file), else :data:`DEFAULT_BOT_MAX_TURNS`. The games run on
+    ``executor`` (default: ``jobs`` local processes)."""
     if games < 0 or bot_games < 0:
         raise GameError("the number of games cannot be negative")
     if playouts < 1:
@@ -295,6 +298,7 @@ def balance(
                     jobs=jobs,
                     progress=progress,
                     label=label,
+                    executor=executor,
                     max_turns=sb.max_turns(p),
                 )
             except GameError as exc:  # report it and go on with the other scenarios

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import os
 import random
 import sys
 import time
@@ -13,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .. import registry
 from ..game import Game, new_state
 from ..layout import LIMIT, RESULT, TURN
 from ..machine import GameError, TurnLimit, playout
@@ -20,6 +20,7 @@ from ..registry import load_spec
 from ..rng import derive_seed
 from ..spec import GameSpec
 from .agents import make_agent
+from .executors import Executor, LocalExecutor
 
 __all__ = ["simulate", "SimResult", "play_one", "wilson", "bot_max_turns", "default_max_turns"]
 
@@ -240,7 +241,10 @@ class SimResult:
 
 
 def _run_chunk(args: tuple[Any, ...]) -> list[Outcome]:
-    module, game, scenario, seed, indices, agents, max_turns, constants = args
+    module, where, game, scenario, seed, indices, agents, max_turns, constants = args
+    if where is not None and where[0] not in registry.PACKAGES:
+        # a project's games on a worker that has not imported them: from the same folder
+        registry.use_package(*where)
     spec = _spec_with(module, game, scenario, constants)
     out = []
     for i in indices:
@@ -326,9 +330,19 @@ def _duration(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
-def _chunks(games: int, size: int) -> Iterator[list[int]]:
-    for start in range(0, games, size):
-        yield list(range(start, min(games, start + size)))
+def _chunks(first: int, games: int, size: int) -> Iterator[list[int]]:
+    end = first + games
+    for start in range(first, end, size):
+        yield list(range(start, min(end, start + size)))
+
+
+def _project_package(module: str) -> tuple[str, str] | None:
+    """The package of a project's games and the folder it was imported from (workers in
+    other processes import it from there); None for a package found on the path."""
+    for package, folder in registry.folders().items():
+        if module.startswith(package + "."):
+            return package, str(folder)
+    return None
 
 
 def simulate(
@@ -342,12 +356,17 @@ def simulate(
     on_game: Callable[[Outcome], None] | None = None,
     label: str | None = None,
     max_turns: int | None = None,
+    executor: Executor | None = None,
+    first: int = 0,
 ) -> SimResult:
-    """Play ``games`` games; game ``i`` is seeded ``derive_seed(seed, i)`` whatever ``jobs`` is.
+    """Play games ``first`` to ``first + games - 1``; game ``i`` is seeded
+    ``derive_seed(seed, i)`` whatever runs it.
 
-    ``progress``: a stream to report on (True: ``sys.stderr``; None/False: silent);
-    ``label`` names the run in progress lines (default ``game/scenario``); ``max_turns``
-    stops games earlier than the scenario's own limit (they count as draws at the limit).
+    ``executor``: where the games run (default: :class:`LocalExecutor` with ``jobs``
+    processes; the caller closes one it passes). ``progress``: a stream to report on (True:
+    ``sys.stderr``; None/False: silent); ``label`` names the run in progress lines (default
+    ``game/scenario``); ``max_turns`` stops games earlier than the scenario's own limit (they
+    count as draws at the limit).
     """
     sc = spec.scenarios.get(scenario)
     if sc is None:
@@ -364,31 +383,22 @@ def simulate(
     stream = sys.stderr if progress is True else (progress or None)
     bar = _Progress(games, stream, label or f"{spec.game}/{scenario}")
     module = type(spec.engine).__module__
+    where = _project_package(module)
     constants = tuple(sorted(spec.overrides.items()))
-    jobs = max(1, min(jobs, games, os.cpu_count() or 1)) if games else 1
-    size = max(1, min(50, games // (jobs * 8) or 1))
+    if executor is None:
+        executor = LocalExecutor(jobs)
+    workers = max(1, min(executor.workers, games)) if games else 1
+    size = max(1, min(50, games // (workers * 8) or 1))
     tasks = [
-        (module, spec.game, scenario, seed, idx, list(agents), max_turns, constants)
-        for idx in _chunks(games, size)
+        (module, where, spec.game, scenario, seed, idx, list(agents), max_turns, constants)
+        for idx in _chunks(first, games, size)
     ]
     outcomes: list[Outcome] = []
     start = time.perf_counter()
     try:
-        if jobs == 1:
-            results: Iterator[list[Outcome]] = map(_run_chunk, tasks)
-            for chunk in results:
-                outcomes.extend(chunk)
-                bar.update(len(chunk))
-        else:
-            import multiprocessing
-
-            # fork shares already imported engines (also hand-written ones) with the workers
-            methods = multiprocessing.get_all_start_methods()
-            ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with ctx.Pool(jobs) as pool:
-                for chunk in pool.imap_unordered(_run_chunk, tasks):
-                    outcomes.extend(chunk)
-                    bar.update(len(chunk))
+        for chunk in executor.map_unordered(_run_chunk, tasks):
+            outcomes.extend(chunk)
+            bar.update(len(chunk))
     finally:
         bar.close()
     seconds = time.perf_counter() - start

@@ -1,0 +1,125 @@
+"""Where simulated games run: in this process, in local worker processes, or on a Dask cluster.
+
+An executor maps a function over tasks and yields the results as they finish, in any order.
+A task is a chunk of game indices; game ``i`` is seeded from the run seed and ``i`` alone, so
+the totals of a run do not depend on the executor, the number of workers or the order chunks
+finish in (with a time-budgeted bot they do: how far it searches depends on the machine).
+
+- :class:`LocalExecutor` (``--executor local``, the default): ``jobs`` worker processes, or
+  this process when ``jobs`` is 1. Needs nothing beyond rulecraft.
+- :class:`DaskExecutor` (``--executor dask://HOST:PORT``): the workers of a Dask distributed
+  cluster. Needs the ``distributed`` extra (``pip install 'rulecraft[distributed]'``) here and
+  rulecraft on every worker; a project's games are found on the workers at the same path as
+  here. A chunk lost with its worker is run again by the scheduler (up to Dask's
+  ``distributed.scheduler.allowed-failures`` times), so its games are not lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
+
+from ..machine import GameError
+
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for", "DEFAULT_EXECUTOR"]
+
+DEFAULT_EXECUTOR = "local"
+
+
+class Executor(Protocol):
+    #: how many chunks run at once (sizes the chunks so every worker stays busy)
+    workers: int
+
+    def map_unordered(
+        self, fn: Callable[[Any], Any], tasks: Iterable[Any]
+    ) -> Iterator[Any]:  # pragma: no cover - a protocol
+        ...
+
+    def close(self) -> None:  # pragma: no cover - a protocol
+        ...
+
+
+class LocalExecutor:
+    """``jobs`` processes on this machine (forked, so they share the engines already imported,
+    hand-written ones too); ``jobs == 1`` runs in this process."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.workers = max(1, jobs)
+
+    def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        tasks = list(tasks)
+        jobs = min(self.workers, len(tasks))
+        if jobs <= 1:
+            yield from map(fn, tasks)
+            return
+        import multiprocessing
+
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ctx.Pool(jobs) as pool:
+            yield from pool.imap_unordered(fn, tasks)
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"local ({self.workers} worker{'s' if self.workers != 1 else ''})"
+
+
+class DaskExecutor:
+    """The workers of the Dask scheduler at ``address`` (``tcp://HOST:PORT``)."""
+
+    def __init__(self, address: str, timeout: float = 10.0) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise GameError(
+                "--executor dask:// needs Dask distributed: pip install 'rulecraft[distributed]'"
+            ) from None
+        self.address = address
+        try:
+            self.client = Client(address, timeout=timeout, set_as_default=False)
+        except OSError as exc:
+            raise GameError(
+                f"cannot reach the Dask scheduler at {address} ({exc}); start one with "
+                "`dask scheduler` and workers with `dask worker ADDRESS --nthreads 1`"
+            ) from None
+        threads = sum(self.client.nthreads().values())
+        if threads == 0:
+            self.client.wait_for_workers(1, timeout=timeout * 6)
+            threads = sum(self.client.nthreads().values())
+        self.workers = max(1, threads)
+
+    def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
+        from distributed import as_completed
+
+        # The client holds every future until its result is read, so the scheduler runs a
+        # chunk again when the worker holding it (or its result) is lost.
+        futures = self.client.map(fn, list(tasks), pure=False)
+        try:
+            done = as_completed(futures, loop=self.client.loop, with_results=True)
+            for _future, result in done:
+                yield result
+        finally:
+            self.client.cancel(futures)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __repr__(self) -> str:
+        return f"dask ({self.address}, {self.workers} worker threads)"
+
+
+def executor_for(name: str | None, jobs: int = 1) -> Executor:
+    """The executor ``--executor NAME`` names: ``local`` or ``dask://HOST:PORT``
+    (``tcp://HOST:PORT`` too)."""
+    if name is None or name == "local":
+        return LocalExecutor(jobs)
+    for prefix in ("dask://", "tcp://"):
+        if name.startswith(prefix):
+            rest = name[len(prefix) :]
+            host, _, port = rest.rpartition(":")
+            if not host or not port.isdigit():
+                raise GameError(f"--executor {name}: expected dask://HOST:PORT")
+            return DaskExecutor("tcp://" + rest)
+    raise GameError(f"unknown executor {name!r} (use local or dask://HOST:PORT)")
