@@ -17,6 +17,7 @@ from rulecraft.runtime.machine import GameError
 from rulecraft.runtime.registry import load_spec
 from rulecraft.runtime.tools.executors import DaskExecutor, LocalExecutor, executor_for
 from rulecraft.runtime.tools.simulate import simulate
+from rulecraft.runtime.tools.sweep import parse_set, sweep
 
 if os.environ.get("CI") != "true":  # CI installs the extra, and there the test must run
     pytest.importorskip("distributed")
@@ -109,12 +110,47 @@ def test_dask_results_equal_local_results(cluster: tuple[str, list]) -> None:
         # a scenario constant changed here reaches the workers too
         variant = spec.with_constants(victory_vps=6)
         short = simulate(variant, "thirty_years_war", 60, 7, ["random"], executor=ex)
+        params = [parse_set(spec, "victory_vps=6,12"), parse_set(spec, "army_limit=2,3")]
+        on_dask = sweep(spec, "thirty_years_war", params, ["random"], 100, 50, 4, executor=ex)
     finally:
         ex.close()
     assert remote.outcomes == local.outcomes
     assert (remote.wins, remote.ties, remote.turns) == (local.wins, local.ties, local.turns)
     assert short.outcomes == simulate(variant, "thirty_years_war", 60, 7, ["random"]).outcomes
     assert short.mean_turns < remote.mean_turns  # 6 VPs are won sooner than 18
+    here = sweep(spec, "thirty_years_war", params, ["random"], 100, 50, 4, LocalExecutor(1))
+    assert on_dask.to_dict()["points"] == here.to_dict()["points"]
+
+
+def test_a_projects_games_are_found_on_the_workers(
+    cluster: tuple[str, list], tmp_path: Path
+) -> None:
+    """A designer's project (rulecraft.toml) is not importable on the workers: they import
+    its engines from the same folder, as the task names it."""
+    from rulecraft.compiler.cli import main
+    from rulecraft.runtime import registry
+
+    root = tmp_path / "race"
+    assert main(["init", str(root)]) == 0
+    assert main(["compile", "--project", str(root)]) == 0
+    saved = list(registry.PACKAGES), dict(registry._SPECS), set(sys.modules)
+    try:
+        registry.use_project(root)
+        spec = load_spec("race")
+        assert type(spec.engine).__module__.startswith("race_engines.")
+        ex = _connect(cluster[0])
+        try:
+            remote = simulate(spec, spec.scenario, 200, 9, ["random"], executor=ex)
+        finally:
+            ex.close()
+        assert remote.outcomes == simulate(spec, spec.scenario, 200, 9, ["random"]).outcomes
+    finally:
+        registry.PACKAGES[:] = saved[0]
+        registry._SPECS.clear()
+        registry._SPECS.update(saved[1])
+        for name in set(sys.modules) - saved[2]:
+            if not name.startswith("rulecraft."):
+                del sys.modules[name]
 
 
 class _KillAfterFirstChunk(DaskExecutor):

@@ -35,15 +35,23 @@ def point(
     decided: str | None = None,
     stopped_early: bool = False,
 ) -> Point:
-    """A point of ``games`` games; those not in ``wins`` (a seat's games won alone) are draws."""
+    """A point of ``games`` games; those not in ``wins`` (a seat's games won alone) are draws;
+    ``decided`` as its verdict reads ("red ahead", "france and sweden behind")."""
     return Point(
         values=dict(values),
         games=games,
         wins=dict(wins),
         turns=round(turns * games),
-        decided=decided,
+        decided=_decided(decided),
         stopped_early=stopped_early,
     )
+
+
+def _decided(verdict: str | None) -> tuple[str, tuple[str, ...]] | None:
+    if verdict is None:
+        return None
+    *seats, side = verdict.split(" ")
+    return side, tuple(s for s in seats if s != "and")
 
 
 def result(
@@ -278,7 +286,7 @@ def test_two_by_three_grid_small_multiples_and_heatmap():
     lo, hi = wilson(61, 100)
     assert cells[0] == f"61% ({100 * lo:.0f}–{100 * hi:.0f}) n=100"
     assert cells[0].startswith("61% (51–") or cells[0].startswith("61% (52–")
-    # blue-ish where the first seat is ahead, orange-ish behind, near white near even
+    # in the first seat's colour (blue) where it is ahead, its rival's behind, white near even
     colours = re.findall(r'<td class="cell[^"]*" style="background:#(\w{6})', heat)
 
     def rgb(h):
@@ -300,9 +308,11 @@ def test_three_parameters_small_multiples_no_heatmap():
     params = [Param("a", (1, 2)), Param("b", (0.5, 1.5, 2.5)), Param("c", (True, False))]
     page = render_html(result(params, grid(params)))
     check_page(page)
-    assert page.count('class="panel"') == 6
-    assert "<h3>a = 1, b = 0.5</h3>" in page and "<h3>a = 2, b = 2.5</h3>" in page
-    assert len(charts(page, "win")) == 6 and len(charts(page, "length")) == 6
+    # across: b, the parameter with the most values; a panel for each a × c
+    assert page.count('class="panel"') == 4
+    assert "Win rate against b, for each a × c" in page
+    assert "<h3>a = 1, c = true</h3>" in page and "<h3>a = 2, c = false</h3>" in page
+    assert len(charts(page, "win")) == 4 and len(charts(page, "length")) == 4
     assert 'class="heat"' not in page
     assert "sweep of a × b × c" in page
 
@@ -438,7 +448,7 @@ def example() -> SweepResult:
                     pt.games += 1
                 lo, hi = wilson(pt.wins.get("blue", 0), sum(pt.wins.values()), z)
                 if lo > 0.5 or hi < 0.5:
-                    pt.decided = "blue ahead" if lo > 0.5 else "red ahead"
+                    pt.decided = ("ahead", ("blue",) if lo > 0.5 else ("red",))
                     pt.stopped_early = pt.games < max_games
             pts.append(pt)
     return result(

@@ -361,6 +361,8 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     consts.update(sc.constants)
     for name, value in sorted(consts.items()):
         data[f"c_{name}"] = value
+    # which constants are switchable readings of the rule text (game.yaml choices)
+    data["choice_names"] = tuple(n for n, c in game.constants.items() if c.is_choice)
     # labels that read only fixed data are names computed here
     for tname, et in game.entities.items():
         labels = conv.static_labels(tname, et)

@@ -87,6 +87,7 @@ PRIMARY: dict[str, Any] = {
     "c_order_choice_without_flip": True,
     "c_victory_vps": 18,
     "card_group": CARD_GROUP,
+    "choice_names": ("order_choice_without_flip", "fortified_adds_strength", "end_by_agreement"),
     "deal_goods": (),
     "deal_value": "",
     "deck_types": (),

@@ -1368,6 +1368,12 @@ PRIMARY: dict[str, Any] = {
     "c_russia_independent": False,
     "c_shared_western_dps": "ask",
     "c_us_deductions_as_printed": True,
+    "choice_names": (
+        "aid_simultaneous",
+        "shared_western_dps",
+        "us_deductions_as_printed",
+        "russia_independent",
+    ),
     "deal_goods": (),
     "deal_value": "",
     "deck_types": (),

@@ -248,6 +248,13 @@ PRIMARY: dict[str, Any] = {
     "c_unit_total": 64,
     "c_vc_claims_by_confession": False,
     "c_window_rounds": 3,
+    "choice_names": (
+        "open_negotiation",
+        "friendly_if_not_hostile",
+        "refuse_through_friendly_areas",
+        "vc_claims_by_confession",
+        "debt_below_zero",
+    ),
     "deal_goods": (
         ("units", "Units", "amount", "", ""),
         ("debts", "Debts", "amount", "", ""),

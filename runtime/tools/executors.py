@@ -45,22 +45,26 @@ class LocalExecutor:
 
     def __init__(self, jobs: int = 1) -> None:
         self.workers = max(1, jobs)
+        self._pool: Any = None
 
     def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         tasks = list(tasks)
-        jobs = min(self.workers, len(tasks))
-        if jobs <= 1:
+        if self.workers == 1 or len(tasks) <= 1:
             yield from map(fn, tasks)
             return
-        import multiprocessing
+        if self._pool is None:  # started once, kept until close(): a sweep maps many times
+            import multiprocessing
 
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ctx.Pool(jobs) as pool:
-            yield from pool.imap_unordered(fn, tasks)
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._pool = ctx.Pool(self.workers)
+        yield from self._pool.imap_unordered(fn, tasks)
 
     def close(self) -> None:
-        pass
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
 
     def __repr__(self) -> str:
         return f"local ({self.workers} worker{'s' if self.workers != 1 else ''})"

@@ -245,7 +245,7 @@ def _run_chunk(args: tuple[Any, ...]) -> list[Outcome]:
     if where is not None and where[0] not in registry.PACKAGES:
         # a project's games on a worker that has not imported them: from the same folder
         registry.use_package(*where)
-    spec = _spec_with(module, game, scenario, constants)
+    spec = _spec_with(module, where, game, scenario, constants)
     out = []
     for i in indices:
         g, decisions = play_one(spec, scenario, derive_seed(seed, i), agents, max_turns)
@@ -264,16 +264,20 @@ def _find_spec(module: str, game: str) -> GameSpec:
     return load_spec(game)
 
 
-_VARIANTS: dict[tuple[str, str, tuple[tuple[str, Any], ...]], GameSpec] = {}
+_VARIANTS: dict[tuple[Any, ...], GameSpec] = {}
 
 
 def _spec_with(
-    module: str, game: str, scenario: str, constants: tuple[tuple[str, Any], ...]
+    module: str,
+    where: tuple[str, str] | None,
+    game: str,
+    scenario: str,
+    constants: tuple[tuple[str, Any], ...],
 ) -> GameSpec:
     """The scenario's spec in a worker (with the same constants as the caller's)."""
-    key = (game, scenario, constants)
+    key = (module, where, game, scenario, constants)
     spec = _VARIANTS.get(key)
-    if spec is None:
+    if spec is None or not _current(spec):
         spec = _find_spec(module, game)
         if spec.scenario != scenario:
             spec = load_spec(game, scenario)
@@ -281,6 +285,13 @@ def _spec_with(
             spec = spec.with_constants(**dict(constants))
         _VARIANTS[key] = spec
     return spec
+
+
+def _current(spec: GameSpec) -> bool:
+    """Whether ``spec``'s engine is still the one its module holds (not an engine of a
+    module imported again since, as after a recompile or another project's)."""
+    cls = type(spec.engine)
+    return getattr(sys.modules.get(cls.__module__), cls.__name__, None) is cls
 
 
 class _Progress:
@@ -300,6 +311,8 @@ class _Progress:
                 pass
 
     def update(self, n: int) -> None:
+        if n == 0:
+            return
         self.done += n
         if self.bar is not None:
             self.bar.update(n)
@@ -328,6 +341,29 @@ def _duration(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60} min {s % 60:02d} s"
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def game_tasks(
+    spec: GameSpec,
+    scenario: str,
+    seed: int,
+    first: int,
+    games: int,
+    agents: list[str],
+    max_turns: int | None,
+    workers: int,
+) -> list[tuple[Any, ...]]:
+    """Games ``first`` to ``first + games - 1`` of ``spec`` as chunks for :func:`_run_chunk`,
+    sized so that ``workers`` workers each get several (a chunk's results come back at once)."""
+    module = type(spec.engine).__module__
+    where = _project_package(module)
+    constants = tuple(sorted(spec.overrides.items()))
+    workers = max(1, min(workers, games)) if games else 1
+    size = max(1, min(50, games // (workers * 8) or 1))
+    return [
+        (module, where, spec.game, scenario, seed, idx, list(agents), max_turns, constants)
+        for idx in _chunks(first, games, size)
+    ]
 
 
 def _chunks(first: int, games: int, size: int) -> Iterator[list[int]]:
@@ -382,17 +418,11 @@ def simulate(
         raise GameError("the number of games cannot be negative")
     stream = sys.stderr if progress is True else (progress or None)
     bar = _Progress(games, stream, label or f"{spec.game}/{scenario}")
-    module = type(spec.engine).__module__
-    where = _project_package(module)
-    constants = tuple(sorted(spec.overrides.items()))
     if executor is None:
-        executor = LocalExecutor(jobs)
-    workers = max(1, min(executor.workers, games)) if games else 1
-    size = max(1, min(50, games // (workers * 8) or 1))
-    tasks = [
-        (module, where, spec.game, scenario, seed, idx, list(agents), max_turns, constants)
-        for idx in _chunks(first, games, size)
-    ]
+        executor = own = LocalExecutor(jobs)
+    else:
+        own = None
+    tasks = game_tasks(spec, scenario, seed, first, games, agents, max_turns, executor.workers)
     outcomes: list[Outcome] = []
     start = time.perf_counter()
     try:
@@ -401,6 +431,8 @@ def simulate(
             bar.update(len(chunk))
     finally:
         bar.close()
+        if own is not None:
+            own.close()
     seconds = time.perf_counter() - start
     outcomes.sort(key=lambda o: o[0])
     wins = dict.fromkeys(seats, 0)

@@ -28,8 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["render_html"]
 
 _LENGTH = "#8c8577"  # the game-length line, as the balance page's length bars
-_AHEAD = (58, 110, 165)  # heatmap: the first seat ahead of an even share
-_BEHIND = (208, 96, 45)  # heatmap: behind it
+_BEHIND = (150, 150, 150)  # heatmap: the first seat behind, when it has no single rival
 _SATURATE = 0.25  # heatmap: this far from an even share is the full colour
 _LABEL_CHARS = 14  # an x label longer than this is cut short (in full in its tooltip)
 _CHAR_W = 6.4  # the rough width of a character of an 11px label
@@ -87,33 +86,20 @@ def _num(x: float) -> str:
 
 
 def _seat_label(result: SweepResult, seat: str) -> str:
-    seats, labels = list(result.seats), list(result.seat_labels)
-    if seat in seats and len(labels) == len(seats):
-        return labels[seats.index(seat)]
-    return seat
+    return result.labels.get(seat, seat)
 
 
 def _verdict(result: SweepResult, p: Point) -> str:
-    """The point's verdict ("blue ahead", "red and green behind", "not decided") in the
-    seats' display names."""
-    seats = set(result.seats)
-    return " ".join(_seat_label(result, w) if w in seats else w for w in p.verdict.split(" "))
+    """The point's verdict ("France ahead", "not decided") in the seats' display names."""
+    return p.verdict(result.labels)
 
 
-def _sides(result: SweepResult, p: Point) -> dict[str, str]:
+def _sides(p: Point) -> dict[str, str]:
     """The seats a decided point names, each "above" or "below" the even share."""
-    if not p.decided:
+    if p.decided is None:
         return {}
-    words = p.decided.split(" ")
-    side = {"ahead": "above", "behind": "below"}.get(words[-1])
-    if side is None:
-        return {}
-    return {w: side for w in words[:-1] if w in result.seats}
-
-
-def _decisive(p: Point) -> int:
-    """The games a win share counts: those one seat won alone."""
-    return p.decisive
+    side, seats = p.decided
+    return dict.fromkeys(seats, "above" if side == "ahead" else "below")
 
 
 def _where(params: Sequence[Param], values: Sequence[Any]) -> str:
@@ -259,7 +245,7 @@ def _win_chart(
             f'text-anchor="end">{_pct(frac)}</text>'
         )
     _x_axis(o, f, param, cells, counts=True, axis_title=True)
-    runs = _runs(cells, _decisive)
+    runs = _runs(cells, lambda p: p.decisive)
     # bands under the lines, lines under the dots
     half = min(6.0, f.slot / 4)
     for k, seat in enumerate(seats):
@@ -312,7 +298,7 @@ def _win_chart(
                 at = _where([param], [param.values[i]])
                 tip = (
                     f"{name} at {at}{', ' + where if where else ''}: {100 * rate:.1f}% of "
-                    f"{_decisive(p)} decisive games (95% interval {100 * lo:.1f}–"
+                    f"{p.decisive} decisive games (95% interval {100 * lo:.1f}–"
                     f"{100 * hi:.1f}); {p.games} games, {100 * p.tie_rate:.0f}% drawn; "
                     f"{_verdict(result, p)}"
                 )
@@ -334,7 +320,7 @@ def _win_chart(
                 f"early, decided after {p.games} of {result.max_games} games "
                 f"({escape(_verdict(result, p))})</title></path>"
             )
-        if p is None or _decisive(p) == 0:
+        if p is None or p.decisive == 0:
             x, y = f.x(i), f.bottom - 5
             what = "every game drawn" if p is not None and p.games else "no games"
             tip = f"{_where([param], [param.values[i]])}: {what}"
@@ -414,24 +400,35 @@ def _mix(rgb: tuple[int, int, int], t: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _heat_colour(rate: float, even: float) -> tuple[str, bool]:
-    """The cell's colour, diverging around the even share, and whether its text is white."""
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _heat_colour(
+    rate: float, even: float, ahead: tuple[int, int, int], behind: tuple[int, int, int]
+) -> tuple[str, bool]:
+    """The cell's colour, diverging around the even share from ``behind`` to ``ahead``, and
+    whether its text is white."""
     if rate >= even:
         span = min(_SATURATE, 1 - even)
         t = (rate - even) / span if span > 0 else 0.0
-        rgb = _AHEAD
+        rgb = ahead
     else:
         span = min(_SATURATE, even)
         t = (even - rate) / span if span > 0 else 0.0
-        rgb = _BEHIND
+        rgb = behind
     t = min(1.0, t)
     return _mix(rgb, t), t > 0.62
 
 
-def _heatmap(result: SweepResult, index: dict[tuple, Point]) -> str:
+def _heatmap(result: SweepResult, index: dict[tuple, Point], colours: list[str]) -> str:
     rows_p, cols_p = result.params[0], result.params[1]
     seat = result.seats[0]
     name = escape(_seat_label(result, seat))
+    # the first seat's colour where it is ahead; its rival's (or grey) where it is behind
+    ahead = _rgb(colours[0])
+    behind = _rgb(colours[1]) if len(colours) == 2 else _BEHIND
+    rival = escape(_seat_label(result, result.seats[1])) if len(colours) == 2 else ""
     even = result.even
     head = "".join(
         f'<th title="{escape(cols_p.name)} = {escape(_value(v))}">'
@@ -444,19 +441,17 @@ def _heatmap(result: SweepResult, index: dict[tuple, Point]) -> str:
         for cv in cols_p.values:
             p = index.get((_key(rv), _key(cv)))
             where = _where([rows_p, cols_p], [rv, cv])
-            if p is None or _decisive(p) == 0:
+            if p is None or p.decisive == 0:
                 n = p.games if p is not None else 0
                 what = "every game drawn" if n else "no games"
                 cells.append(f'<td class="cell none" title="{escape(where)}: {what}">– n={n}</td>')
                 continue
             rate, (lo, hi) = p.win_rate(seat), p.interval(seat)
-            bg, white = _heat_colour(rate, even)
+            bg, white = _heat_colour(rate, even, ahead, behind)
             fg = "#fff" if white else "#222"
             cls = "cell d" if p.decided else "cell"
             early = "; stopped early" if p.stopped_early else ""
-            tip = (
-                f"{where}: {_decisive(p)} decisive games of {p.games}; {_verdict(result, p)}{early}"
-            )
+            tip = f"{where}: {p.decisive} decisive games of {p.games}; {_verdict(result, p)}{early}"
             cells.append(
                 f'<td class="{cls}" style="background:{bg};color:{fg}" title="{escape(tip)}">'
                 f"{100 * rate:.0f}% ({100 * lo:.0f}–{100 * hi:.0f}) n={p.games}</td>"
@@ -470,7 +465,8 @@ def _heatmap(result: SweepResult, index: dict[tuple, Point]) -> str:
         f"<section><h2>{name}'s win rate over the grid <small>(95% interval, games)</small></h2>"
         f'<div class="wide"><table class="heat"><tr><th class="row">{corner}</th>{head}</tr>'
         f"{''.join(rows)}</table></div>"
-        f'<p class="note">Blue: {name} wins more than an even share ({_pct(even)}); orange: '
+        f'<p class="note">In {name}\'s colour: {name} wins more than an even share '
+        f"({_pct(even)}); in {f'{rival}' + chr(39) + 's colour' if rival else 'grey'}: "
         f"less; white: near even (full colour at {_pct(_SATURATE)} off it). Bold: the point is "
         "decided (a seat's interval excludes the even share); hover a cell for its verdict.</p>"
         "</section>"
@@ -492,9 +488,9 @@ def _points_table(result: SweepResult, colours: list[str]) -> str:
             f'<td class="v">{escape(_value(p.values.get(q.name, "")))}</td>' for q in result.params
         )
         cells += f"<td>{p.games}</td>"
-        sides = _sides(result, p)
+        sides = _sides(p)
         for s in seats:
-            if _decisive(p) == 0:
+            if p.decisive == 0:
                 cells += "<td>–</td>"
                 continue
             lo, hi = p.interval(s)
@@ -612,12 +608,19 @@ def render_html(result: SweepResult) -> str:
     for p in result.points:
         index.setdefault(tuple(_key(p.values.get(n)) for n in names), p)
     if params:
-        xparam, others = params[-1], params[:-1]
+        # across: the parameter with the most values (the last of equals); one panel for
+        # each combination of the others
+        xi = max(range(len(params)), key=lambda i: (len(params[i].values), i))
+        xparam, others = params[xi], params[:xi] + params[xi + 1 :]
         played = [p.mean_turns for p in result.points if p.games > 0]
         top_turns = _nice_max(max(played, default=0.0))
         panels = []
         for combo in itertools.product(*(q.values for q in others)):
-            cells = [index.get(tuple(_key(v) for v in (*combo, xv))) for xv in xparam.values]
+            cells = []
+            for xv in xparam.values:
+                at = dict(zip([q.name for q in others], combo, strict=True))
+                at[xparam.name] = xv
+                cells.append(index.get(tuple(_key(at[n]) for n in names)))
             panels.append((_where(others, combo), cells))
         key = _key_html(colours, result)
         if not others:
@@ -643,7 +646,7 @@ def render_html(result: SweepResult) -> str:
                 f'{key}<div class="panels">{boxes}</div></section>'
             )
         if len(params) == 2 and seats:
-            parts.append(_heatmap(result, index))
+            parts.append(_heatmap(result, index, colours))
     parts.append(_points_table(result, colours))
     parts.append(
         '<p class="note">Sequential stopping: each point is played in batches of '

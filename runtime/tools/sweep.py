@@ -1,0 +1,438 @@
+"""Parameter sweeps: a scenario played at every point of a grid of constants and readings.
+
+``rulecraft sweep GAME/SCENARIO --set NAME=VALUES ...`` varies scenario constants and
+switchable readings (``choices``) over ranges and lists, several at once as a grid, and plays
+each point on an executor (local processes or a Dask cluster). Every point uses the same run
+seed, so game ``i`` of one point and game ``i`` of another start from the same random stream:
+the difference between two points is the rule change's, not the dice's (common random
+numbers).
+
+**Win shares.** Balance is measured on the *decisive* games, those one seat won alone: a
+seat's win share is its part of them, and the even share is one in the number of seats.
+Draws (ties, shared victories and defeats, games stopped at the turn limit) are reported
+beside it, so a rule that makes games end in draws does not look like one that favours a side.
+
+**Sequential stopping.** A point is played in batches, up to ``max_games``. After each batch,
+every seat's win share is compared with the even share: once a seat's interval lies wholly
+above or below it, the point is *decided* and plays no more, so a
+sweep spends its games on the points near balance, where they matter. Looking after every
+batch would make a 95% interval stop wrongly more often than 5% of the time, so the stopping
+test uses a wider interval: the Wilson interval at confidence ``1 - 0.05 / looks`` (Bonferroni
+over the planned looks, ``looks = ceil(max_games / batch)``), which keeps the chance that a
+balanced point is ever called decided under 5%. The intervals *reported* are plain 95% Wilson
+intervals of the games played.
+
+Standard library only, like the rest of the runtime; :mod:`.sweep_html` draws the page.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Any, TextIO
+
+from ..machine import GameError
+from ..spec import GameSpec
+from .agents import make_agent
+from .executors import Executor, LocalExecutor
+from .simulate import Outcome, _Progress, _run_chunk, game_tasks, wilson
+
+__all__ = [
+    "Param",
+    "Point",
+    "SweepResult",
+    "parse_set",
+    "sweep",
+    "DEFAULT_MAX_GAMES",
+    "DEFAULT_BATCH",
+]
+
+DEFAULT_MAX_GAMES = 400
+DEFAULT_BATCH = 50
+#: the largest grid a sweep plays (a typo in a range should not start a night's run)
+MAX_POINTS = 1000
+
+
+@dataclass(frozen=True)
+class Param:
+    """A constant or reading varied by the sweep, and its values in the order given."""
+
+    name: str
+    values: tuple[Any, ...]
+    #: "reading" for a switchable reading of the rules (game.yaml ``choices``), else "constant"
+    kind: str = "constant"
+
+
+@dataclass
+class Point:
+    """One point of the grid: its values and the games played there."""
+
+    values: dict[str, Any]
+    seats: list[str] = field(default_factory=list, repr=False)
+    games: int = 0
+    #: games each seat won alone
+    wins: dict[str, int] = field(default_factory=dict)
+    turns: int = 0
+    #: once decided: the seats clearly "ahead" or "behind" an even share,
+    #: ("ahead", ("blue",)) or ("behind", ("red", "green"))
+    decided: tuple[str, tuple[str, ...]] | None = None
+    #: decided before ``max_games`` were played
+    stopped_early: bool = False
+
+    @property
+    def decisive(self) -> int:
+        """Games one seat won alone."""
+        return sum(self.wins.values())
+
+    def win_rate(self, seat: str) -> float:
+        """``seat``'s share of the decisive games (those one seat won alone)."""
+        return self.wins.get(seat, 0) / self.decisive if self.decisive else 0.0
+
+    def interval(self, seat: str) -> tuple[float, float]:
+        """The 95% Wilson interval of ``seat``'s share of the decisive games."""
+        return wilson(self.wins.get(seat, 0), self.decisive)
+
+    @property
+    def tie_rate(self) -> float:
+        """The share of games nobody won alone: ties, shared victories and defeats, and
+        games stopped at the turn limit."""
+        return (self.games - self.decisive) / self.games if self.games else 0.0
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.games if self.games else 0.0
+
+    def verdict(self, labels: dict[str, str] | None = None) -> str:
+        """In words ("blue ahead", "red and green behind", "not decided"), the seats named by
+        ``labels`` where given."""
+        if self.decided is None:
+            return "not decided"
+        side, seats = self.decided
+        return " and ".join((labels or {}).get(s, s) for s in seats) + " " + side
+
+    def add(self, outcomes: list[Outcome]) -> None:
+        """Count games played at this point."""
+        for o in outcomes:
+            self.games += 1
+            if not o[2] and len(o[1]) == 1:
+                seat = self.seats[o[1][0]]
+                self.wins[seat] = self.wins.get(seat, 0) + 1
+            self.turns += o[3]
+
+
+@dataclass
+class SweepResult:
+    game: str
+    scenario: str
+    title: str
+    seats: list[str]
+    seat_labels: list[str]
+    agents: list[str]
+    seed: int
+    params: list[Param]
+    points: list[Point]
+    max_games: int
+    batch: int
+    #: the confidence of the stopping test (see the module's text)
+    stop_confidence: float
+    seconds: float = 0.0
+    executor: str = "local"
+
+    @property
+    def even(self) -> float:
+        """The even share of wins: one in the number of seats."""
+        return 1 / len(self.seats)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Each seat's name for players (its id where the game gives none)."""
+        return dict(zip(self.seats, self.seat_labels or self.seats, strict=True))
+
+    @property
+    def games(self) -> int:
+        return sum(p.games for p in self.points)
+
+    @property
+    def games_saved(self) -> int:
+        """Games sequential stopping did not need to play."""
+        return self.max_games * len(self.points) - self.games
+
+    def command(self) -> str:
+        """The command that runs this sweep again."""
+        parts = [f"rulecraft sweep {self.game}/{self.scenario}"]
+        for p in self.params:
+            parts.append(f"--set {p.name}={','.join(_text(v) for v in p.values)}")
+        parts.append(f"--games {self.max_games} --batch {self.batch} --seed {self.seed}")
+        if set(self.agents) != {"random"}:
+            parts.append(f"--agents {','.join(self.agents)}")
+        return " ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "scenario": self.scenario,
+            "seats": self.seats,
+            "agents": dict(zip(self.seats, self.agents, strict=True)),
+            "seed": self.seed,
+            "max_games": self.max_games,
+            "batch": self.batch,
+            "stop_confidence": self.stop_confidence,
+            "even_share": self.even,
+            "params": [
+                {"name": p.name, "kind": p.kind, "values": list(p.values)} for p in self.params
+            ],
+            "games": self.games,
+            "games_saved": self.games_saved,
+            "seconds": round(self.seconds, 3),
+            "points": [
+                {
+                    "values": p.values,
+                    "games": p.games,
+                    "wins": dict(p.wins),
+                    "win_share": {s: p.win_rate(s) for s in self.seats},
+                    "win_share_ci95": {s: list(p.interval(s)) for s in self.seats},
+                    "decisive": p.decisive,
+                    "draw_rate": p.tie_rate,
+                    "mean_turns": p.mean_turns,
+                    "decided": None
+                    if p.decided is None
+                    else {"side": p.decided[0], "seats": list(p.decided[1])},
+                    "stopped_early": p.stopped_early,
+                    "verdict": p.verdict(),
+                }
+                for p in self.points
+            ],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def table(self) -> str:
+        """The sweep as a text table: a row per point."""
+        names = [p.name for p in self.params]
+        labels = [self.labels[s] for s in self.seats]
+        agents = ", ".join(f"{s}={a}" for s, a in zip(labels, self.agents, strict=True))
+        lines = [
+            f"{self.game}/{self.scenario}: sweep of {' × '.join(names)}; agents {agents}; "
+            f"seed {self.seed}; up to {self.max_games} games per point in batches of "
+            f"{self.batch}",
+            "each seat's share of the games one seat won, with its 95% interval; draws: the "
+            "games nobody won alone",
+            f"a point stops once a seat's {self.stop_confidence:.2%} interval excludes the even "
+            f"share {self.even:.0%}",
+            "",
+        ]
+        header = [*names, "games", *labels, "draws", "turns", "verdict"]
+        rows = []
+        for p in self.points:
+            cells = [_text(p.values[n]) for n in names] + [str(p.games)]
+            for s in self.seats:
+                lo, hi = p.interval(s)
+                cells.append(f"{p.win_rate(s):.1%} ({lo:.0%}-{hi:.0%})")
+            cells += [f"{p.tie_rate:.1%}", f"{p.mean_turns:.1f}", p.verdict(self.labels)]
+            if p.stopped_early:
+                cells[-1] += " (stopped early)"
+            rows.append(cells)
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        last = len(header) - 1
+        for r in [header, *rows]:
+            lines.append(
+                "  ".join(c if i == last else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
+            )
+        lines.append("")
+        lines.append(
+            f"{self.games} games in {self.seconds:.1f} s on {self.executor}; sequential stopping "
+            f"saved {self.games_saved} of {self.max_games * len(self.points)}"
+        )
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        from .sweep_html import render_html
+
+        return render_html(self)
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# -- --set NAME=VALUES -------------------------------------------------------------------------
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(\d+)\s*)?$")
+
+
+def parse_set(spec: GameSpec, text: str) -> Param:
+    """``NAME=VALUES``: a list (``12,15,18``; ``true,false``; ``both`` for a yes/no reading)
+    or a range of whole numbers (``12..20``, ``12..20:2`` in steps of 2), of the type of the
+    constant or reading ``NAME``."""
+    name, eq, values = text.partition("=")
+    name, values = name.strip(), values.strip()
+    where = f"--set {text}"
+    if not eq or not name or not values:
+        raise GameError(f"{where}: expected NAME=VALUES (e.g. victory_vps=12..20:2)")
+    if name not in spec.constants:
+        known = ", ".join(sorted(spec.constants))
+        raise GameError(f"{where}: {spec.game} has no constant or reading {name!r} ({known})")
+    old = spec.constants[name]
+    kind = "reading" if name in spec.data.get("choice_names", ()) else "constant"
+    out: list[Any]
+    if isinstance(old, bool):
+        words = [v.strip().lower() for v in values.split(",")]
+        if words == ["both"]:
+            out = [old, not old]
+        else:
+            bad = [w for w in words if w not in ("true", "false")]
+            if bad:
+                raise GameError(f"{where}: {name} is true or false (or both), not {bad[0]!r}")
+            out = [w == "true" for w in words]
+    elif isinstance(old, int):
+        m = _RANGE.match(values)
+        try:
+            if m:
+                lo, hi, step = int(m[1]), int(m[2]), int(m[3] or 1)
+                if step <= 0:
+                    raise GameError(f"{where}: the step of a range must be positive")
+                if hi < lo:
+                    raise GameError(f"{where}: the range runs down, from {lo} to {hi}")
+                if (hi - lo) // step + 1 > MAX_POINTS:
+                    raise GameError(f"{where}: more than {MAX_POINTS} values")
+                out = list(range(lo, hi + 1, step))
+            else:
+                out = [int(v) for v in values.split(",")]
+        except ValueError:
+            raise GameError(
+                f"{where}: {name} is a whole number (e.g. {name}=1,2,3 or {name}=1..5 or "
+                f"{name}=0..10:2)"
+            ) from None
+    else:
+        out = [v.strip() for v in values.split(",")]
+    if len(set(out)) != len(out):
+        raise GameError(f"{where}: a value is given twice")
+    return Param(name, tuple(out), kind)
+
+
+# -- the sweep ---------------------------------------------------------------------------------
+def _run_point_chunk(task: tuple[int, tuple[Any, ...]]) -> tuple[int, list[Outcome]]:
+    return task[0], _run_chunk(task[1])
+
+
+def stop_confidence(max_games: int, batch: int) -> float:
+    """The confidence of the stopping test: 95% shared over the planned looks."""
+    looks = max(1, math.ceil(max_games / batch))
+    return 1 - 0.05 / looks
+
+
+def _decided(point: Point, seats: list[str], z: float) -> tuple[str, tuple[str, ...]] | None:
+    """Once some seat's share of the decisive games, its interval at ``z``, excludes the even
+    share: the seats clearly ahead of it, else those clearly behind (of two seats, the other
+    one is then ahead); None while the point is not decided."""
+    even = 1 / len(seats)
+    above, below = [], []
+    for s in seats:
+        lo, hi = wilson(point.wins.get(s, 0), point.decisive, z)
+        if lo > even:
+            above.append(s)
+        elif hi < even:
+            below.append(s)
+    if above:
+        return "ahead", tuple(above)
+    if not below:
+        return None
+    if len(seats) == 2:
+        return "ahead", tuple(s for s in seats if s not in below)
+    return "behind", tuple(below)
+
+
+def sweep(
+    spec: GameSpec,
+    scenario: str,
+    params: list[Param],
+    agents: list[str],
+    max_games: int = DEFAULT_MAX_GAMES,
+    batch: int = DEFAULT_BATCH,
+    seed: int = 0,
+    executor: Executor | None = None,
+    max_turns: int | None = None,
+    progress: TextIO | None = None,
+    sequential: bool = True,
+) -> SweepResult:
+    """Play every point of the grid of ``params`` (their values' product, the first
+    parameter varying slowest) up to ``max_games`` games each, in batches of ``batch``,
+    stopping a point early once it is decided (``sequential``). ``max_turns`` stops games
+    as draws earlier than the scenario's own limit; the games run on ``executor`` (default:
+    this process)."""
+    if not params:
+        raise GameError("nothing to sweep: give at least one --set NAME=VALUES")
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise GameError(f"--set {next(n for n in names if names.count(n) > 1)} is given twice")
+    if max_games < 1 or batch < 1:
+        raise GameError("--games and --batch must be at least 1")
+    combos = itertools.product(*(p.values for p in params))
+    grid = [dict(zip(names, combo, strict=True)) for combo in combos]
+    if len(grid) > MAX_POINTS:
+        raise GameError(f"the grid has {len(grid)} points (at most {MAX_POINTS})")
+    variants = [spec.with_constants(**values) for values in grid]  # refuses bad values first
+    seats = list(spec.seats)
+    if len(agents) == 1:
+        agents = agents * len(seats)
+    if len(agents) != len(seats):
+        raise GameError(f"{len(agents)} agents for {len(seats)} seats ({', '.join(seats)})")
+    for name in agents:
+        make_agent(name, 0)  # refuse unknown names before starting workers
+    points = [Point(values, seats, wins=dict.fromkeys(seats, 0)) for values in grid]
+    conf = stop_confidence(max_games, batch) if sequential else 0.95
+    z = NormalDist().inv_cdf(1 - (1 - conf) / 2)
+    ex = executor or LocalExecutor(1)
+    bar = _Progress(max_games * len(points), progress, f"{spec.game}/{scenario} sweep")
+    start = time.perf_counter()
+    try:
+        open_points = list(range(len(points)))
+        first = 0
+        while open_points and first < max_games:
+            # a round: the next batch of every open point, all on the executor at once
+            n = min(batch, max_games - first)
+            tasks = [
+                (i, task)
+                for i in open_points
+                for task in game_tasks(
+                    variants[i], scenario, seed, first, n, agents, max_turns, ex.workers
+                )
+            ]
+            for i, outcomes in ex.map_unordered(_run_point_chunk, tasks):
+                points[i].add(outcomes)
+                bar.update(len(outcomes))
+            first += n
+            for i in list(open_points):
+                p = points[i]
+                p.decided = _decided(p, seats, z)
+                if sequential and p.decided is not None:
+                    p.stopped_early = first < max_games
+                    open_points.remove(i)
+                    bar.update(max_games - p.games)  # the games it will not play
+    finally:
+        bar.close()
+        if executor is None:
+            ex.close()
+    return SweepResult(
+        spec.game,
+        scenario,
+        spec.scenario_title,
+        seats,
+        list(spec.seat_labels or seats),
+        list(agents),
+        seed,
+        list(params),
+        points,
+        max_games,
+        batch,
+        conf,
+        time.perf_counter() - start,
+        repr(ex),
+    )
