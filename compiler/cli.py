@@ -207,6 +207,33 @@ def _executor(args: argparse.Namespace):  # -> Executor
     return executor_for(args.executor, args.jobs)
 
 
+def _check_page_folder(path: str | None) -> None:
+    """Refuse an --html page whose folder does not exist before the games, not after."""
+    from pathlib import Path
+
+    if path and not Path(path).resolve().parent.is_dir():
+        raise CLIError(f"cannot write {path}: folder {Path(path).parent} does not exist")
+
+
+def _write_page(path: str, text: str) -> None:
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CLIError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"rulecraft: wrote {path}", file=sys.stderr)
+
+
+def _bot_limit(args: argparse.Namespace, spec: Any, agents: list[str]) -> int | None:
+    """--bot-max-turns, else the scenario's bot limit for games with a bot in them."""
+    from rulecraft.runtime.tools.simulate import default_max_turns
+
+    if args.bot_max_turns is not None:
+        return int(args.bot_max_turns)
+    return default_max_turns(spec, agents)
+
+
 def _simulate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="game or game/scenario (with --all: a game)")
     p.add_argument(
@@ -262,7 +289,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
 
 def _simulate(args: argparse.Namespace) -> int:
     from rulecraft.runtime.registry import resolve
-    from rulecraft.runtime.tools.simulate import default_max_turns, simulate
+    from rulecraft.runtime.tools.simulate import simulate
 
     project_of(args, required=False)
     if args.all:
@@ -279,9 +306,7 @@ def _simulate(args: argparse.Namespace) -> int:
         raise CLIError("the following arguments are required: --games")
     spec, scenario = resolve(args.name)
     agents = args.agents or ["random"]
-    limit = args.bot_max_turns
-    if limit is None:
-        limit = default_max_turns(spec, agents)
+    limit = _bot_limit(args, spec, agents)
     executor = _executor(args)
     try:
         result = simulate(
@@ -301,7 +326,6 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_all(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from rulecraft.runtime.tools import balance as bal
 
@@ -309,9 +333,7 @@ def _simulate_all(args: argparse.Namespace) -> int:
         raise CLIError(f"--all takes a game name, not a scenario: {args.name!r}")
     if args.agents is not None:
         raise CLIError("--agents does not go with --all (it plays random and mc pairings)")
-    if args.html and not Path(args.html).resolve().parent.is_dir():
-        # say it before the games are played, not after
-        raise CLIError(f"cannot write {args.html}: folder {Path(args.html).parent} does not exist")
+    _check_page_folder(args.html)
     executor = _executor(args)
     try:
         report = bal.balance(
@@ -329,11 +351,7 @@ def _simulate_all(args: argparse.Namespace) -> int:
     finally:
         executor.close()
     if args.html:
-        try:
-            Path(args.html).write_text(report.html(), encoding="utf-8")
-        except OSError as exc:
-            raise CLIError(f"cannot write {args.html}: {exc.strerror or exc}") from None
-        print(f"rulecraft: wrote {args.html}", file=sys.stderr)
+        _write_page(args.html, report.html())
     print(report.to_json() if args.json else report.table())
     if report.failed:
         print("rulecraft: error: some pairings failed (see above)", file=sys.stderr)
@@ -392,21 +410,16 @@ def _sweep_args(p: argparse.ArgumentParser) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from rulecraft.runtime.registry import resolve
-    from rulecraft.runtime.tools.simulate import default_max_turns
     from rulecraft.runtime.tools.sweep import parse_set, sweep
 
     project_of(args, required=False)
-    if args.html and not Path(args.html).resolve().parent.is_dir():
-        raise CLIError(f"cannot write {args.html}: folder {Path(args.html).parent} does not exist")
+    _check_page_folder(args.html)
     spec, scenario = resolve(args.name)
     params = [parse_set(spec, text) for text in args.sets]
     agents = args.agents or ["random"]
-    limit = args.bot_max_turns
-    if limit is None:
-        limit = default_max_turns(spec, agents)
+    limit = _bot_limit(args, spec, agents)
     executor = _executor(args)
     try:
         result = sweep(
@@ -425,11 +438,7 @@ def _sweep(args: argparse.Namespace) -> int:
     finally:
         executor.close()
     if args.html:
-        try:
-            Path(args.html).write_text(result.html(), encoding="utf-8")
-        except OSError as exc:
-            raise CLIError(f"cannot write {args.html}: {exc.strerror or exc}") from None
-        print(f"rulecraft: wrote {args.html}", file=sys.stderr)
+        _write_page(args.html, result.html())
     print(result.to_json() if args.json else result.table())
     return 0
 

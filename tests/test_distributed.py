@@ -130,11 +130,11 @@ def test_a_projects_games_are_found_on_the_workers(
     from rulecraft.compiler.cli import main
     from rulecraft.runtime import registry
 
-    root = tmp_path / "race"
-    assert main(["init", str(root)]) == 0
-    assert main(["compile", "--project", str(root)]) == 0
     saved = list(registry.PACKAGES), dict(registry._SPECS), set(sys.modules)
+    root = tmp_path / "race"
     try:
+        assert main(["init", str(root)]) == 0
+        assert main(["compile", "--project", str(root)]) == 0
         registry.use_project(root)
         spec = load_spec("race")
         assert type(spec.engine).__module__.startswith("race_engines.")

@@ -60,11 +60,10 @@ def test_each_point_plays_the_games_simulate_plays_with_its_constants() -> None:
     """Common random numbers: point values v play games 0..n-1 of the run seed, the games
     `simulate` plays for the scenario with v, whatever the batches and the executor."""
     params = [parse_set(SPEC, "rounds=2..4"), parse_set(SPEC, "endless=false")]
-    ex = LocalExecutor(2)
-    try:
+    with LocalExecutor(2) as ex:
         r = sweep(SPEC, "duel", params, ["random"], max_games=90, batch=40, seed=5, executor=ex)
-    finally:
-        ex.close()
+        assert ex._pool is not None  # one pool for every round of the sweep
+    assert ex._pool is None  # closed
     assert [p.values for p in r.points] == [{"rounds": n, "endless": False} for n in (2, 3, 4)]
     for p in r.points:
         alone = simulate(SPEC.with_constants(**p.values), "duel", p.games, 5, ["random"])

@@ -17,13 +17,13 @@ finish in (with a time-budgeted bot they do: how far it searches depends on the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..machine import GameError
 
-__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for", "DEFAULT_EXECUTOR"]
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for"]
 
-DEFAULT_EXECUTOR = "local"
+_E = TypeVar("_E", bound="_Closing")
 
 
 class Executor(Protocol):
@@ -39,7 +39,20 @@ class Executor(Protocol):
         ...
 
 
-class LocalExecutor:
+class _Closing:
+    """``with executor: ...`` closes it at the end."""
+
+    def close(self) -> None:  # pragma: no cover - each executor has its own
+        pass
+
+    def __enter__(self: _E) -> _E:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LocalExecutor(_Closing):
     """``jobs`` processes on this machine (forked, so they share the engines already imported,
     hand-written ones too); ``jobs == 1`` runs in this process."""
 
@@ -70,7 +83,7 @@ class LocalExecutor:
         return f"local ({self.workers} worker{'s' if self.workers != 1 else ''})"
 
 
-class DaskExecutor:
+class DaskExecutor(_Closing):
     """The workers of the Dask scheduler at ``address`` (``tcp://HOST:PORT``)."""
 
     def __init__(self, address: str, timeout: float = 10.0) -> None:

@@ -381,6 +381,22 @@ def _project_package(module: str) -> tuple[str, str] | None:
     return None
 
 
+def seat_agents(spec: GameSpec, scenario: str, agents: list[str]) -> tuple[list[str], list[str]]:
+    """The scenario's seats and an agent for each (one name is for every seat); unknown
+    scenarios, agent names and counts are refused before any worker starts."""
+    sc = spec.scenarios.get(scenario)
+    if sc is None:
+        raise GameError(f"game {spec.game!r} has no scenario {scenario!r}")
+    seats = list(sc.seats)
+    if len(agents) == 1:
+        agents = agents * len(seats)
+    if len(agents) != len(seats):
+        raise GameError(f"{len(agents)} agents for {len(seats)} seats ({', '.join(seats)})")
+    for name in agents:
+        make_agent(name, 0)
+    return seats, list(agents)
+
+
 def simulate(
     spec: GameSpec,
     scenario: str,
@@ -404,16 +420,7 @@ def simulate(
     ``game/scenario``); ``max_turns`` stops games earlier than the scenario's own limit (they
     count as draws at the limit).
     """
-    sc = spec.scenarios.get(scenario)
-    if sc is None:
-        raise GameError(f"game {spec.game!r} has no scenario {scenario!r}")
-    seats = list(sc.seats)
-    if len(agents) == 1:
-        agents = agents * len(seats)
-    if len(agents) != len(seats):
-        raise GameError(f"{len(agents)} agents for {len(seats)} seats ({', '.join(seats)})")
-    for name in agents:
-        make_agent(name, 0)  # refuse unknown names before starting workers
+    seats, agents = seat_agents(spec, scenario, agents)
     if games < 0:
         raise GameError("the number of games cannot be negative")
     stream = sys.stderr if progress is True else (progress or None)

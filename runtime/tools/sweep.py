@@ -38,9 +38,8 @@ from typing import Any, TextIO
 
 from ..machine import GameError
 from ..spec import GameSpec
-from .agents import make_agent
 from .executors import Executor, LocalExecutor
-from .simulate import Outcome, _Progress, _run_chunk, game_tasks, wilson
+from .simulate import Outcome, _Progress, _run_chunk, game_tasks, seat_agents, wilson
 
 __all__ = [
     "Param",
@@ -379,13 +378,7 @@ def sweep(
     if len(grid) > MAX_POINTS:
         raise GameError(f"the grid has {len(grid)} points (at most {MAX_POINTS})")
     variants = [spec.with_constants(**values) for values in grid]  # refuses bad values first
-    seats = list(spec.seats)
-    if len(agents) == 1:
-        agents = agents * len(seats)
-    if len(agents) != len(seats):
-        raise GameError(f"{len(agents)} agents for {len(seats)} seats ({', '.join(seats)})")
-    for name in agents:
-        make_agent(name, 0)  # refuse unknown names before starting workers
+    seats, agents = seat_agents(spec, scenario, agents)
     points = [Point(values, seats, wins=dict.fromkeys(seats, 0)) for values in grid]
     conf = stop_confidence(max_games, batch) if sequential else 0.95
     z = NormalDist().inv_cdf(1 - (1 - conf) / 2)

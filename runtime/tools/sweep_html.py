@@ -215,6 +215,41 @@ def _x_axis(
 
 
 # -- the charts --------------------------------------------------------------------------------
+def _plot_area(f: _Frame, fracs: Sequence[float], label: Callable[[float], str]) -> str:
+    """The plot's background, and a grid line at each height in ``fracs`` labelled on the
+    left."""
+    o = [
+        f'<rect x="{f.left}" y="{f.top}" width="{f.plot_w:.1f}" height="{f.plot_h:.1f}" '
+        'fill="#f7f6f2"/>'
+    ]
+    for frac in fracs:
+        y = f.y(frac)
+        o.append(
+            f'<line x1="{f.left}" x2="{f.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e3dc"/>'
+            f'<text x="{f.left - 5}" y="{y + 3.5:.1f}" font-size="10" fill="#888" '
+            f'text-anchor="end">{label(frac)}</text>'
+        )
+    return "".join(o)
+
+
+def _polyline(
+    f: _Frame, runs: list[list[tuple[int, Point]]], value: Callable[[Point], float], colour: str
+) -> str:
+    """A line through the points of each run (a run of one point draws none); ``value`` is
+    the point's height as a fraction of the chart."""
+    d = [
+        "M" + "L".join(f"{f.x(i):.1f},{f.y(value(p)):.1f}" for i, p in run)
+        for run in runs
+        if len(run) > 1
+    ]
+    if not d:
+        return ""
+    return (
+        f'<path class="line" d="{"".join(d)}" fill="none" stroke="{colour}" '
+        'stroke-width="2" stroke-linejoin="round"/>'
+    )
+
+
 def _win_chart(
     result: SweepResult,
     colours: list[str],
@@ -230,20 +265,7 @@ def _win_chart(
     seats = list(result.seats)
     f = _Frame(width, height, 44, 62, 16, 46, len(param.values))
     label = f"win rate against {param.name}" + (f" ({where})" if where else "")
-    o = [_open_svg(width, height, "chart win", label)]
-    o.append(
-        f'<rect x="{f.left}" y="{f.top}" width="{f.plot_w:.1f}" height="{f.plot_h:.1f}" '
-        'fill="#f7f6f2"/>'
-    )
-    for frac in (0, 0.25, 0.5, 0.75, 1):
-        y = f.y(frac)
-        o.append(
-            f'<line x1="{f.left}" x2="{f.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e3dc"/>'
-        )
-        o.append(
-            f'<text x="{f.left - 5}" y="{y + 3.5:.1f}" font-size="10" fill="#888" '
-            f'text-anchor="end">{_pct(frac)}</text>'
-        )
+    o = [_open_svg(width, height, "chart win", label), _plot_area(f, (0, 0.25, 0.5, 0.75, 1), _pct)]
     _x_axis(o, f, param, cells, counts=True, axis_title=True)
     runs = _runs(cells, lambda p: p.decisive)
     # bands under the lines, lines under the dots
@@ -279,16 +301,7 @@ def _win_chart(
         f"{100 * even:.3g}%</text>"
     )
     for k, seat in enumerate(seats):
-        d = [
-            "M" + "L".join(f"{f.x(i):.1f},{f.y(p.win_rate(seat)):.1f}" for i, p in run)
-            for run in runs
-            if len(run) > 1
-        ]
-        if d:
-            o.append(
-                f'<path class="line" d="{"".join(d)}" fill="none" stroke="{colours[k]}" '
-                'stroke-width="2" stroke-linejoin="round"/>'
-            )
+        o.append(_polyline(f, runs, lambda p, s=seat: p.win_rate(s), colours[k]))
     radius = min(4.2, max(2.2, f.slot / 3))
     for k, seat in enumerate(seats):
         name = _seat_label(result, seat)
@@ -348,35 +361,16 @@ def _length_chart(
     """The mean game length in turns at each point, from 0."""
     f = _Frame(width, height, 44, 62, 10, 22, len(param.values))
     label = f"game length against {param.name}" + (f" ({where})" if where else "")
-    o = [_open_svg(width, height, "chart length", label)]
-    o.append(
-        f'<rect x="{f.left}" y="{f.top}" width="{f.plot_w:.1f}" height="{f.plot_h:.1f}" '
-        'fill="#f7f6f2"/>'
-    )
-    for frac in (0, 0.5, 1):
-        y = f.y(frac)
-        o.append(
-            f'<line x1="{f.left}" x2="{f.right:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e6e3dc"/>'
-        )
-        o.append(
-            f'<text x="{f.left - 5}" y="{y + 3.5:.1f}" font-size="10" fill="#888" '
-            f'text-anchor="end">{_num(frac * top_turns)}</text>'
-        )
+    o = [
+        _open_svg(width, height, "chart length", label),
+        _plot_area(f, (0, 0.5, 1), lambda frac: _num(frac * top_turns)),
+    ]
     o.append(
         f'<text x="{f.right + 5:.1f}" y="{f.top + 9:.1f}" font-size="10" fill="#888">turns</text>'
     )
     _x_axis(o, f, param, cells, counts=False, axis_title=False)
     runs = _runs(cells, lambda p: p.games)
-    d = [
-        "M" + "L".join(f"{f.x(i):.1f},{f.y(p.mean_turns / top_turns):.1f}" for i, p in run)
-        for run in runs
-        if len(run) > 1
-    ]
-    if d:
-        o.append(
-            f'<path class="line" d="{"".join(d)}" fill="none" stroke="{_LENGTH}" '
-            'stroke-width="2" stroke-linejoin="round"/>'
-        )
+    o.append(_polyline(f, runs, lambda p: p.mean_turns / top_turns, _LENGTH))
     radius = min(3.4, max(1.8, f.slot / 3))
     for run in runs:
         for i, p in run:
