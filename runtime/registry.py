@@ -40,11 +40,16 @@ _FOLDERS: dict[str, Path] = {}
 
 def use_package(package: str, folder: Path | str | None = None) -> None:
     """Look games up in ``package`` before the others; with ``folder``, the package is
-    imported from that folder (its ``__init__.py``) when a game is first looked up, unless
-    it is already imported. A game of this package hides one of the same name found before
-    (a bundled one)."""
+    imported from that folder (its ``__init__.py``) when a game is first looked up. A package
+    of that name already imported from elsewhere (another project's) is forgotten, with its
+    games. A game of this package hides one of the same name found before (a bundled one)."""
     if folder is not None:
-        _FOLDERS[package] = Path(folder).resolve()
+        _FOLDERS[package] = where = Path(folder).resolve()
+        old = sys.modules.get(package)
+        if old is not None and all(
+            Path(p).resolve() != where for p in getattr(old, "__path__", None) or ()
+        ):
+            _forget(package)
     if package in PACKAGES:
         PACKAGES.remove(package)
     PACKAGES.insert(0, package)
@@ -55,6 +60,16 @@ def use_package(package: str, folder: Path | str | None = None) -> None:
             for key in [k for k in _SPECS if k.partition("/")[0] == found.name]:
                 if not _SPECS[key].engine.__module__.startswith(package + "."):
                     del _SPECS[key]
+
+
+def _forget(package: str) -> None:
+    """Drop ``package``, its modules and their games (another folder's package is next)."""
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[name]
+    for key in [
+        k for k, spec in _SPECS.items() if spec.engine.__module__.startswith(package + ".")
+    ]:
+        del _SPECS[key]
 
 
 def folders() -> dict[str, Path]:

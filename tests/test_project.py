@@ -264,6 +264,28 @@ def test_use_project_plays_a_project_game_from_python(tmp_path: Path) -> None:
     assert game.result["reason"] == "the goal is reached"
 
 
+def test_another_project_with_the_same_package_name_replaces_the_first(tmp_path: Path) -> None:
+    """Two projects whose engines are both the package race_engines, used one after the
+    other in one process: the second's games are found, not the first's still imported."""
+    from rulecraft.runtime import use_project
+    from rulecraft.runtime.registry import load_spec
+
+    first = _new(tmp_path / "a")
+    second = _new(tmp_path / "b")
+    game = second / "rules" / "race" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Race\n", "title: Second Race\n"))
+    for root in (first, second):
+        assert main(["compile", "--project", str(root)]) == 0
+    use_project(first)
+    assert load_spec("race").title == "Race"
+    use_project(second)
+    spec = load_spec("race")
+    assert spec.title == "Second Race"
+    assert Path(sys.modules[type(spec.engine).__module__].__file__).is_relative_to(second)
+    use_project(first)  # and back
+    assert load_spec("race").title == "Race"
+
+
 def test_engines_generated_by_another_rulecraft_are_refused_with_recompile(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
