@@ -34,35 +34,28 @@ def _start(args: list[str], log: Path) -> subprocess.Popen:
     )
 
 
+def _scheduler(tmp: Path) -> tuple[subprocess.Popen, str]:
+    """A Dask scheduler on a free port, and its address once it listens."""
+    info = tmp / "scheduler.json"
+    args = ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"]
+    proc = _start([*args, "--scheduler-file", str(info)], tmp / "scheduler.log")
+    deadline = time.monotonic() + 60
+    while not info.exists() or not info.read_text().strip():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("the Dask scheduler did not start: " + (tmp / "scheduler.log").read_text())
+        time.sleep(0.2)
+    return proc, json.loads(info.read_text())["address"]
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list]]:
     """A scheduler and two single-threaded workers (no nanny: a killed worker stays dead)."""
     tmp = tmp_path_factory.mktemp("dask")
-    info = tmp / "scheduler.json"
-    procs = [
-        _start(
-            [
-                "scheduler",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--no-dashboard",
-                "--scheduler-file",
-                str(info),
-            ],
-            tmp / "scheduler.log",
-        )
-    ]
+    scheduler, address = _scheduler(tmp)
+    procs = [scheduler]
     try:
-        deadline = time.monotonic() + 60
-        while not info.exists() or not info.read_text().strip():
-            if time.monotonic() > deadline or procs[0].poll() is not None:
-                pytest.fail(
-                    "the Dask scheduler did not start: " + (tmp / "scheduler.log").read_text()
-                )
-            time.sleep(0.2)
-        address = json.loads(info.read_text())["address"]
         workers = [
             _start(
                 [
@@ -191,6 +184,16 @@ def test_a_lost_workers_games_are_run_again(cluster: tuple[str, list]) -> None:
     local = simulate(spec, "thirty_years_war", 3000, 3, agents)
     assert [o[0] for o in remote.outcomes] == list(range(3000))
     assert remote.outcomes == local.outcomes
+
+
+def test_a_scheduler_without_workers_is_an_error(tmp_path: Path) -> None:
+    scheduler, address = _scheduler(tmp_path)
+    try:
+        with pytest.raises(GameError, match="has no workers .* start some with `dask worker"):
+            DaskExecutor(address, timeout=0.5)
+    finally:
+        os.killpg(scheduler.pid, signal.SIGTERM)
+        scheduler.wait(timeout=20)
 
 
 def test_executor_names() -> None:

@@ -103,12 +103,19 @@ class DaskExecutor(_Closing):
             ) from None
         threads = sum(self.client.nthreads().values())
         if threads == 0:
-            self.client.wait_for_workers(1, timeout=timeout * 6)
+            try:
+                self.client.wait_for_workers(1, timeout=timeout * 6)
+            except TimeoutError:
+                self.client.close()
+                raise GameError(
+                    f"the Dask scheduler at {address} has no workers (waited "
+                    f"{timeout * 6:g} s); start some with `dask worker {address} --nthreads 1`"
+                ) from None
             threads = sum(self.client.nthreads().values())
         self.workers = max(1, threads)
 
     def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
-        from distributed import as_completed
+        from distributed import KilledWorker, as_completed
 
         # The client holds every future until its result is read, so the scheduler runs a
         # chunk again when the worker holding it (or its result) is lost.
@@ -117,6 +124,11 @@ class DaskExecutor(_Closing):
             done = as_completed(futures, loop=self.client.loop, with_results=True)
             for _future, result in done:
                 yield result
+        except KilledWorker:
+            raise GameError(
+                "Dask gave up on a chunk of games: every worker that ran it died (see the "
+                "workers' logs; out of memory?)"
+            ) from None
         finally:
             self.client.cancel(futures)
 
