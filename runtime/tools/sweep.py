@@ -391,11 +391,12 @@ def sweep(
         while open_points and first < max_games:
             # a round: the next batch of every open point, all on the executor at once
             n = min(batch, max_games - first)
+            share = -(-ex.workers // len(open_points))  # workers per point, rounded up
             tasks = [
                 (i, task)
                 for i in open_points
                 for task in game_tasks(
-                    variants[i], scenario, seed, first, n, agents, max_turns, ex.workers
+                    variants[i], scenario, seed, first, n, agents, max_turns, share
                 )
             ]
             for i, outcomes in ex.map_unordered(_run_point_chunk, tasks):
