@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -66,24 +67,30 @@ def _asked(g: Game) -> list[Any]:
     return [d for d in g.pending() if len(d.options) > 1]
 
 
-def test_choice_depends_only_on_the_view():
-    """Across many positions, the garbled game shows the same view and gets the same choice,
-    and the agent leaves the view as it was."""
+def _garbled_positions() -> Iterator[tuple[int, Game, Game, Any]]:
+    """(seed, game, the game garbled where the asked seat cannot see, decision) at every
+    decision with a choice of three random games' first 30 steps."""
     rng = random.Random(5)
-    checked = 0
     for seed in (1, 2, 3):
         for g in _positions(seed, 30):
             for d in _asked(g):
-                h = _garbled(g, d.player, rng)
-                assert h.raw != g.raw
-                Vg, Vh = g.view_state(d.player), h.view_state(d.player)
-                assert Vg == Vh  # the garbling touched only what the seat cannot see
-                before = Vg[:]
-                a = ISMCTSAgent(seed, iterations=60).choose(Vg, d, SPEC)
-                b = ISMCTSAgent(seed, iterations=60).choose(Vh, d, SPEC)
-                assert a == b and a in {o.id for o in d.options}
-                assert Vg == before
-                checked += 1
+                yield seed, g, _garbled(g, d.player, rng), d
+
+
+def test_choice_depends_only_on_the_view():
+    """Across many positions, the garbled game shows the same view and gets the same choice,
+    and the agent leaves the view as it was."""
+    checked = 0
+    for seed, g, h, d in _garbled_positions():
+        assert h.raw != g.raw
+        Vg, Vh = g.view_state(d.player), h.view_state(d.player)
+        assert Vg == Vh  # the garbling touched only what the seat cannot see
+        before = Vg[:]
+        a = ISMCTSAgent(seed, iterations=60).choose(Vg, d, SPEC)
+        b = ISMCTSAgent(seed, iterations=60).choose(Vh, d, SPEC)
+        assert a == b and a in {o.id for o in d.options}
+        assert Vg == before
+        checked += 1
     assert checked >= 20
 
 
@@ -100,18 +107,14 @@ class _Peeking(ISMCTSAgent):
 
 
 def test_the_check_catches_a_bot_that_peeks():
-    rng = random.Random(5)
     differ = 0
-    for seed in (1, 2, 3):
-        for g in _positions(seed, 30):
-            for d in _asked(g):
-                h = _garbled(g, d.player, rng)
-                picks = []
-                for game in (g, h):
-                    bot = _Peeking(seed, iterations=60)
-                    bot.truth = game.raw
-                    picks.append(bot.choose(game.view_state(d.player), d, SPEC))
-                differ += picks[0] != picks[1]
+    for seed, g, h, d in _garbled_positions():
+        picks = []
+        for game in (g, h):
+            bot = _Peeking(seed, iterations=60)
+            bot.truth = game.raw
+            picks.append(bot.choose(game.view_state(d.player), d, SPEC))
+        differ += picks[0] != picks[1]
     assert differ > 0
 
 

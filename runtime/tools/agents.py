@@ -107,6 +107,24 @@ def trade(
     return "pass" if best is None else deal_id(spec, best)
 
 
+def forced_or_traded(
+    view: list[Any], decision: Decision, spec: GameSpec, rng: random.Random
+) -> str | None:
+    """What a searching bot answers without searching: the only option, or a deal judged by
+    the game's declared value (:func:`trade`); None when it must search."""
+    if len(decision.options) == 1:
+        return decision.options[0].id
+    return trade(view, decision, spec, rng)
+
+
+def sample_options(n: int, sample: int, rng: random.Random) -> list[int]:
+    """The indices of the options a searching bot judges: all ``n``, or at most ``sample``
+    drawn at random when there are more (an allocation's splits)."""
+    if n <= sample:
+        return list(range(n))
+    return sorted({rng.randrange(n) for _ in range(sample)})
+
+
 class TraderAgent:
     """Trades by the game's declared value (see :func:`trade`); random otherwise."""
 
@@ -166,15 +184,12 @@ class MonteCarloAgent:
         self.depth = depth
 
     def choose(self, view: list[Any], decision: Decision, spec: GameSpec) -> str:
-        options: Any = decision.options
-        if len(options) == 1:
-            return options[0].id
-        picked = trade(view, decision, spec, self.rng)  # deals: by the game's value
+        picked = forced_or_traded(view, decision, spec, self.rng)
         if picked is not None:
             return picked
+        options: Any = decision.options
         if len(options) > self.sample:
-            picks = sorted({self.rng.randrange(len(options)) for _ in range(self.sample)})
-            options = [options[i] for i in picks]
+            options = [options[i] for i in sample_options(len(options), self.sample, self.rng)]
         me = decision.player
         rng = self.rng
         rand = rng.random

@@ -36,7 +36,7 @@ from ..layout import LIMIT, PENDING, RESULT, TURN
 from ..machine import DECLINE_HALF, DeadEnd, TurnLimit, answer, playout, run
 from ..spec import GameSpec
 from ..view import determinize
-from .agents import score, trade
+from .agents import forced_or_traded, sample_options, score
 
 __all__ = ["ISMCTSAgent", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS"]
 
@@ -111,19 +111,13 @@ class ISMCTSAgent:
         return determinize(spec, view, self.rng)
 
     def choose(self, view: list[Any], decision: Decision, spec: GameSpec) -> str:
-        options: Any = decision.options
-        if len(options) == 1:
-            return options[0].id
-        picked = trade(view, decision, spec, self.rng)  # deals: by the game's value
+        picked = forced_or_traded(view, decision, spec, self.rng)
         if picked is not None:
             return picked
+        options: Any = decision.options
         me = decision.player
         own = next(d for d in view[PENDING] if d[0] == me)  # its own: never hidden
-        n = len(options)
-        if n > self.sample:
-            picks = sorted({self.rng.randrange(n) for _ in range(self.sample)})
-        else:
-            picks = list(range(n))
+        picks = sample_options(len(options), self.sample, self.rng)
         # option index -> value of the answer (the decline, "none"/"done"/"pass", is last)
         values = {i: own[2][i] if i < len(own[2]) else None for i in picks}
         root = _Node()
