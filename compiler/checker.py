@@ -402,6 +402,8 @@ class Checker:
         return None
 
     def declare(self, name: str, t: ir.Type, node: Any) -> None:
+        if isinstance(node, (Let, For, Simultaneously)):
+            node.declared = t
         if self.lookup(name) is not None:
             self.error(
                 "duplicate-name",

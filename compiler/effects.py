@@ -177,6 +177,7 @@ class Stmt(Node):
 class Let(Stmt):
     name: str
     value: Expr
+    declared: Any = field(default=None, init=False, repr=False)  # the local's type (checker)
 
 
 @dataclass(eq=False)
@@ -242,6 +243,7 @@ class For(Stmt):
     var: str
     iter: Expr
     body: list[Stmt]
+    declared: Any = field(default=None, init=False, repr=False)  # the local's type (checker)
 
 
 @dataclass(eq=False)
@@ -255,6 +257,7 @@ class Simultaneously(Stmt):
     var: str
     iter: Expr
     body: list[Stmt]
+    declared: Any = field(default=None, init=False, repr=False)  # the local's type (checker)
 
 
 @dataclass(eq=False)

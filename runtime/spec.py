@@ -122,6 +122,10 @@ class GameSpec:
         self.templates = tuple(Template(tuple(p), tuple(k)) for p, k in cls.TEMPLATES)
         self.sites = tuple(Site(*s) for s in cls.SITES)
         self.routine_names: tuple[str, ...] = tuple(cls.ROUTINES)
+        #: (routine id, resume pc) -> ((frame local, stand-in), ...): the locals of a waiting
+        #: routine that may hold a hidden value (the compiler's ``secrecy`` analysis); views
+        #: hide them from every seat, and a bot's imagined world holds the stand-in there
+        self.secrets: dict[tuple[int, int], tuple[tuple[int, Any], ...]] = dict(cls.SECRETS)
         self.routines = engine.routines
         self.main_rid = self.routine_names.index("main")
         self.scenarios = {

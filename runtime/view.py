@@ -4,7 +4,9 @@
 :class:`~rulecraft.runtime.named.Hidden` (a hidden list keeps its length): fields declared
 ``owner`` (unless the player owns them) or ``none``, the generator and the seed, other
 players' answers to a simultaneous decision, the options of other players' decisions, log
-lines addressed to others, and the deals in routines' locals it is not a party to.
+lines addressed to others, the locals of waiting routines that may hold a hidden value (the
+compiler's secrecy analysis marks them, :mod:`rulecraft.compiler.secrecy`), and the deals in
+routines' locals it is not a party to.
 ``determinize(spec, V, rng)`` turns such a view back into a full state consistent with it,
 for bots that simulate; it never reads the true state.
 """
@@ -81,8 +83,7 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
         V[PENDING] = tuple(
             d if d[0] == player else (d[0], d[1], Hidden(None), d[3]) for d in pending
         )
-    if spec.data.get("deal_goods"):  # only negotiation games keep deals in their locals
-        V[STACK] = _stack_for(S[STACK], player)
+    V[STACK] = _stack_for(spec, S[STACK], player)
     if not log:
         V[LOG] = False
     elif S[LOG]:
@@ -100,20 +101,50 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
     return V
 
 
-def _stack_for(node: Any, player: int | None) -> Any:
-    """The stack with every deal in a routine's locals hidden from those not its parties
-    (an offer being answered is seen by its parties only)."""
-
-    def secret(x: Any) -> bool:
-        return is_deal(x) and (player is None or player not in parties(x))
-
+def _stack_for(spec: Any, node: Any, player: int | None) -> Any:
+    """The stack with the routines' locals that may hold a hidden value hidden from every
+    seat (the compiler marks them: ``spec.secrets``), and every deal hidden from those who
+    are not its parties (an offer being answered is seen by its parties only)."""
+    secrets = spec.secrets
+    negotiation = bool(spec.data.get("deal_goods"))
     top = node
     frames = []
     changed = False
     while node is not None:
         F = node[0]
-        if any(secret(x) for x in F[2:]):
-            F = (*F[:2], *(Hidden(None) if secret(x) else x for x in F[2:]))
+        secret = secrets.get((F[0], F[1]), ())
+        if secret or negotiation:
+            locals_ = list(F[2:])
+            hidden = {k for k, _fill in secret}
+            for k, x in enumerate(locals_):
+                if is_deal(x):
+                    hide = player is None or player not in parties(x)
+                else:
+                    hide = k in hidden and not isinstance(x, Hidden)
+                if hide:
+                    locals_[k] = Hidden(None)
+                    changed = True
+            F = (F[0], F[1], *locals_)
+        frames.append(F)
+        node = node[1]
+    return _restack(frames) if changed else top
+
+
+def _fill_stack(spec: Any, node: Any) -> Any:
+    """The stack of a view with each hidden local replaced by its stand-in: a value of its
+    type the compiler chose (``spec.secrets``); a hidden deal becomes None."""
+    top = node
+    frames = []
+    changed = False
+    while node is not None:
+        F = node[0]
+        if any(isinstance(x, Hidden) for x in F[2:]):
+            fills = dict(spec.secrets.get((F[0], F[1]), ()))
+            F = (
+                F[0],
+                F[1],
+                *(fills.get(k) if isinstance(x, Hidden) else x for k, x in enumerate(F[2:])),
+            )
             changed = True
         frames.append(F)
         node = node[1]
@@ -189,7 +220,8 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
     - each seat's hidden card zones get the cards of its universe (the fixed player field
       ``cards``) that are not in its visible zones, shuffled, keeping each zone's size;
     - hidden places of deck cards (`deck: true`) get the cards not seen elsewhere, shuffled;
-    - other hidden values take the scenario's initial value;
+    - other hidden values take the scenario's initial value, and hidden locals of waiting
+      routines the stand-in of their type the compiler chose;
     - a pending simultaneous decision, or one whose options are hidden, is asked again, and
       the viewer's own answer, if given, is applied again;
     - the generator is fresh, drawn from ``rng`` (the bot's own); the log is off.
@@ -232,6 +264,7 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
     for k, v in enumerate(S):
         if isinstance(v, Hidden):
             S[k] = spec.init[k]
+    S[STACK] = _fill_stack(spec, S[STACK])
     pending = S[PENDING]
     if pending and (
         spec.sites[pending[0][1]].simultaneous or any(isinstance(d[2], Hidden) for d in pending)

@@ -53,6 +53,7 @@ class Scope:
         self.stack: list[dict[str, str]] = [{}]
         self.used: dict[str, int] = {}
         self.declared: list[str] = []  # python names in order of declaration
+        self.rule_name: dict[str, str] = {}  # python name -> the rule local it holds
 
     def push(self) -> None:
         self.stack.append({})
@@ -69,6 +70,7 @@ class Scope:
         self.stack[-1][name] = py
         if local:
             self.declared.append(py)
+            self.rule_name[py] = name
         return py
 
     def bind(self, name: str, py: str) -> None:

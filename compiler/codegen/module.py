@@ -465,6 +465,8 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
             f"    ROUTINES: ClassVar[Any] = {cls.parent.name}.ROUTINES + "
             f"{_py(tuple(t.routines[len(p.routines) :]))}"
         )
+    # every class has the whole map: a scenario's routines have their own resume points
+    lines.append(f"    SECRETS: ClassVar[Any] = {_py(dict(sorted(t.secrets.items())))}")
     if cls.parent is None:
         for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
             lines.append(f"    {name}: Any")

@@ -58,6 +58,7 @@ from ..effects import (
     While,
     walk,
 )
+from ..secrecy import secret_locals
 from ..table_programs import routine_name
 from .data import ScenarioData
 from .exprs import CodegenError, ExprGen, Scope, type_kind
@@ -76,6 +77,10 @@ class Tables:
     templates: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     sites: list[tuple[Any, ...]] = field(default_factory=list)
     routines: list[str] = field(default_factory=list)
+    #: (routine id, resume pc) -> ((frame local, stand-in), ...): the locals that may hold a
+    #: hidden value (see :mod:`..secrecy`); made anew for each class, as every routine is
+    #: compiled for it
+    secrets: dict[tuple[int, int], tuple[tuple[int, Any], ...]] = field(default_factory=dict)
 
     @classmethod
     def new(cls) -> Tables:
@@ -108,6 +113,14 @@ class Tables:
 
 
 # ---------------------------------------------------------------------------- analysis
+
+
+def secret_locals_of(sd: ScenarioData) -> dict[str, dict[str, Any]]:
+    """The secret locals of every routine of the scenario (:mod:`..secrecy`), found once."""
+    found = sd.__dict__.get("_secret_locals")
+    if found is None:
+        found = sd.__dict__["_secret_locals"] = secret_locals(sd.game)
+    return found
 
 
 def card_routines_suspend(game: ir.Game) -> bool:
@@ -718,9 +731,24 @@ class RoutineGen:
         def text() -> str:
             target, ask_arm = self.entries[i]  # after jump threading
             layout = self.layout_of(target, ask_arm)
+            self.note_secrets(_index(target), layout)
             return "(" + ", ".join([str(self.rid), str(_index(target)), *layout]) + ")"
 
         return self.late(text)
+
+    def note_secrets(self, pc: int, layout: list[str]) -> None:
+        """Record which slots of the frame resumed at ``pc`` hold secret locals, each with
+        the stand-in a bot's imagined world puts there."""
+        secret = secret_locals_of(self.sd).get(self.r.name, {})
+        found = {}
+        for k, py in enumerate(layout):
+            name = self.scope.rule_name.get(py)
+            if name in secret:
+                found[k] = secret[name]
+        if found:
+            key = (self.rid, pc)
+            found.update(dict(self.tables.secrets.get(key, ())))
+            self.tables.secrets[key] = tuple(sorted(found.items()))
 
     def layout_of(self, resume: Arm | ArmRef, ask: Arm | None) -> list[str]:
         live = self.live[_index(resume)]
