@@ -6,7 +6,8 @@ hidden too while its routine waits for a decision: the waiting routine's frame i
 the state a view is made from. This analysis finds those locals, once per routine, from the
 checked rules; the code generator records, for every resume point of every routine, which
 frame slots they are (the engine's ``SECRETS``), and :func:`rulecraft.runtime.view.view`
-hides them from every seat.
+hides them from every seat. A decision whose prompt shows a secret value has its prompt's
+arguments hidden from the seats it does not ask (the engine's ``SECRET_PROMPTS``).
 
 A local is *secret* when any value assigned to it may depend on hidden data:
 
@@ -47,7 +48,7 @@ from .effects import (
     walk,
 )
 
-__all__ = ["secret_locals", "stand_in", "SIMULTANEOUS_PLAYERS"]
+__all__ = ["Secrecy", "stand_in", "SIMULTANEOUS_PLAYERS"]
 
 #: the rule-level name of the list of players a ``simultaneously`` block asks (a frame local)
 SIMULTANEOUS_PLAYERS = "_ps"
@@ -247,6 +248,21 @@ class _Analysis:
         }
 
 
+class Secrecy:
+    """The secrecy of a checked game's routines: :attr:`locals` holds, for each routine that
+    has some, its secret locals and parameters by rule name, each with its stand-in
+    (:func:`stand_in`); :meth:`secret` tells whether an expression of a routine is."""
+
+    def __init__(self, game: ir.Game) -> None:
+        self._analysis = _Analysis(game)
+        self.locals = self._analysis.run()
+
+    def secret(self, routine: str, e: Any, simultaneous: bool = False) -> bool:
+        if routine not in self._analysis.secret:
+            return True  # not a routine the analysis saw: hide rather than guess
+        return self._analysis.sec(e, routine, simultaneous)
+
+
 def stand_in(game: ir.Game, t: ir.Type | None) -> Any:
     """A value of type ``t`` that a bot's imagined world holds where a secret local was:
     any legal value serves (the bot does not know the real one), and a value of the right
@@ -267,9 +283,3 @@ def stand_in(game: ir.Game, t: ir.Type | None) -> Any:
     if t.kind == "list":
         return ()
     return None
-
-
-def secret_locals(game: ir.Game) -> dict[str, dict[str, Any]]:
-    """For each routine of a checked game that has some, its secret locals and parameters by
-    rule name, each with its stand-in (:func:`stand_in`)."""
-    return _Analysis(game).run()

@@ -14,6 +14,7 @@ from typing import Any
 from . import deals
 from .layout import ABI, HEADER, TURN, Layout, Slot, initial_state
 from .machine import RulesError
+from .named import Hidden
 
 __all__ = ["GameSpec", "ScenarioSpec", "Site", "Template"]
 
@@ -126,6 +127,9 @@ class GameSpec:
         #: routine that may hold a hidden value (the compiler's ``secrecy`` analysis); views
         #: hide them from every seat, and a bot's imagined world holds the stand-in there
         self.secrets: dict[tuple[int, int], tuple[tuple[int, Any], ...]] = dict(cls.SECRETS)
+        #: the decision sites whose prompt shows a secret value: views hide its arguments
+        #: from the seats it does not ask
+        self.secret_prompts = frozenset(cls.SECRET_PROMPTS)
         self.routines = engine.routines
         self.main_rid = self.routine_names.index("main")
         self.scenarios = {
@@ -186,6 +190,8 @@ class GameSpec:
         return "".join(out)
 
     def word(self, kind: str, value: Any, S: list[Any] | None = None) -> str:
+        if isinstance(value, Hidden):
+            return "(hidden)"
         if kind == "report":
             return self.report_label(value, S)
         if kind == "deal":

@@ -80,8 +80,17 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
         V[ANSWERS] = mine or None
     pending = S[PENDING]
     if pending:
+        secret = spec.secret_prompts
         V[PENDING] = tuple(
-            d if d[0] == player else (d[0], d[1], Hidden(None), d[3]) for d in pending
+            d
+            if d[0] == player
+            else (
+                d[0],
+                d[1],
+                Hidden(None),
+                tuple(Hidden(None) for _ in d[3]) if d[1] in secret else d[3],
+            )
+            for d in pending
         )
     V[STACK] = _stack_for(spec, S[STACK], player)
     if not log:

@@ -5,8 +5,9 @@ The twin of a state is made here from the declarations alone, not from the runti
 every field value hidden from the seat (``visible: owner`` of another seat or record owner,
 ``visible: none``, unless revealed to it), the generator and the seed, the locals of waiting
 routines that the compiler declares secret (``spec.secrets``), deals the seat is no party to,
-other seats' answers to a simultaneous decision and the options of their decisions, and log
-lines addressed to others. Then the seat's view, its export, its log, its view for bots, the
+other seats' answers to a simultaneous decision, the options of their decisions and the
+prompt arguments the compiler declares secret (``spec.secret_prompts``), and log lines
+addressed to others. Then the seat's view, its export, its log, its view for bots, the
 OpenSpiel/PettingZoo observation string and tensor must be byte-identical in both. A view that
 leaks any of these fails (``test_a_leaking_view_is_caught``). A longer run is under ``soak``.
 """
@@ -103,6 +104,13 @@ def _other_field(spec: Any, slot: Any, v: Any, rng: random.Random) -> Any:
     return _other(rng, v)
 
 
+def _other_prompt(spec: Any, d: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:
+    """The prompt's arguments of a decision, changed where the compiler says they are secret."""
+    if d[1] in spec.secret_prompts:
+        return tuple(_other(rng, x) for x in d[3])
+    return d[3]
+
+
 def twin(spec: Any, S: list[Any], seat: int | None, rng: random.Random) -> list[Any]:
     """A state that differs from ``S`` only in what ``seat`` may not see."""
     T = S[:]
@@ -131,7 +139,10 @@ def twin(spec: Any, S: list[Any], seat: int | None, rng: random.Random) -> list[
     if S[ANSWERS]:
         T[ANSWERS] = tuple((p, v if p == seat else _other(rng, v)) for p, v in S[ANSWERS])
     if S[PENDING]:
-        T[PENDING] = tuple(d if d[0] == seat else (d[0], d[1], (), *d[3:]) for d in S[PENDING])
+        T[PENDING] = tuple(
+            d if d[0] == seat else (d[0], d[1], (), _other_prompt(spec, d, rng))
+            for d in S[PENDING]
+        )
     events = []
     node = S[LOG]
     while node:

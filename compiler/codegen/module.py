@@ -467,6 +467,7 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         )
     # every class has the whole map: a scenario's routines have their own resume points
     lines.append(f"    SECRETS: ClassVar[Any] = {_py(dict(sorted(t.secrets.items())))}")
+    lines.append(f"    SECRET_PROMPTS: ClassVar[Any] = {_py(tuple(sorted(t.secret_prompts)))}")
     if cls.parent is None:
         for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
             lines.append(f"    {name}: Any")

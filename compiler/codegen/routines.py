@@ -58,7 +58,7 @@ from ..effects import (
     While,
     walk,
 )
-from ..secrecy import secret_locals
+from ..secrecy import Secrecy
 from ..table_programs import routine_name
 from .data import ScenarioData
 from .exprs import CodegenError, ExprGen, Scope, type_kind
@@ -81,6 +81,8 @@ class Tables:
     #: hidden value (see :mod:`..secrecy`); made anew for each class, as every routine is
     #: compiled for it
     secrets: dict[tuple[int, int], tuple[tuple[int, Any], ...]] = field(default_factory=dict)
+    #: the decision sites whose prompt shows a secret value (hidden from the seats not asked)
+    secret_prompts: set[int] = field(default_factory=set)
 
     @classmethod
     def new(cls) -> Tables:
@@ -115,11 +117,23 @@ class Tables:
 # ---------------------------------------------------------------------------- analysis
 
 
-def secret_locals_of(sd: ScenarioData) -> dict[str, dict[str, Any]]:
-    """The secret locals of every routine of the scenario (:mod:`..secrecy`), found once."""
-    found = sd.__dict__.get("_secret_locals")
+#: the argument that is a decision's prompt (``choose_optional``'s decline text follows it)
+PROMPT_ARG = {
+    "choose": 2,
+    "choose_optional": 2,
+    "choose_yes_no": 1,
+    "choose_number": 3,
+    "allocate": 3,
+    "report": 1,
+    "propose": 2,
+}
+
+
+def secrecy_of(sd: ScenarioData) -> Secrecy:
+    """The secrecy of the scenario's routines (:mod:`..secrecy`), found once."""
+    found = sd.__dict__.get("_secrecy")
     if found is None:
-        found = sd.__dict__["_secret_locals"] = secret_locals(sd.game)
+        found = sd.__dict__["_secrecy"] = Secrecy(sd.game)
     return found
 
 
@@ -739,7 +753,7 @@ class RoutineGen:
     def note_secrets(self, pc: int, layout: list[str]) -> None:
         """Record which slots of the frame resumed at ``pc`` hold secret locals, each with
         the stand-in a bot's imagined world puts there."""
-        secret = secret_locals_of(self.sd).get(self.r.name, {})
+        secret = secrecy_of(self.sd).locals.get(self.r.name, {})
         found = {}
         for k, py in enumerate(layout):
             name = self.scope.rule_name.get(py)
@@ -999,16 +1013,7 @@ class RoutineGen:
     def decision_parts(self, c: Call) -> tuple[str, str, int, int, list[str]]:
         """(options code, option kind, prompt template, decline template, argument codes)."""
         opts, kind = self.options_code(c)
-        prompt_arg = {
-            "choose": 2,
-            "choose_optional": 2,
-            "choose_yes_no": 1,
-            "choose_number": 3,
-            "allocate": 3,
-            "report": 1,
-            "propose": 2,
-        }
-        tid, args = self.template(c.args[prompt_arg[c.func]])
+        tid, args = self.template(c.args[PROMPT_ARG[c.func]])
         decline = -1
         if c.func == "choose_optional":
             decline, more = self.template(c.args[3])
@@ -1040,12 +1045,20 @@ class RoutineGen:
         self.cur = ask
         return ask
 
+    def note_prompt(self, site: int, c: Call, simultaneous: bool) -> None:
+        """Record a decision site whose prompt (or decline text) shows a secret value."""
+        at = PROMPT_ARG[c.func]
+        texts = c.args[at : at + 2] if c.func == "choose_optional" else c.args[at : at + 1]
+        if any(secrecy_of(self.sd).secret(self.r.name, t) for t in texts):
+            self.tables.secret_prompts.add(site)
+
     def lower_decision(self, c: Call, s: Stmt | None) -> None:
         ask = self.ask_arm()
         opts, kind, tid, decline, args = self.decision_parts(c)
         site_kind = self.site_kind(c, kind)
         player = self.expr(c.args[0])
         site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, False))
+        self.note_prompt(site, c, False)
         resume = ArmRef()
         frame = self.frame(resume, ask)
         more = f", {_pack(args)}" if args else ""
@@ -1073,6 +1086,7 @@ class RoutineGen:
         opts, kind, tid, decline, args = self.decision_parts(c)
         site_kind = self.site_kind(c, kind)
         site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, True))
+        self.note_prompt(site, c, True)
         resume = ArmRef()
         self.arm_line(0, "_d = []")
         self.arm_line(0, f"for {var} in {ps}:")

@@ -135,6 +135,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         (16, 1): ((2, 0),),
         (18, 3): ((0, 0), (3, False), (4, 0)),
     }
+    SECRET_PROMPTS: ClassVar[Any] = ()
     t_aom_neutral_vp: tuple[Any, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
@@ -197,4 +198,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "146 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n150 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n156 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
