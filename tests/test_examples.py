@@ -282,3 +282,16 @@ def test_the_new_checks_are_in_the_schema(tmp_path: Path) -> None:
             "a fixed roll is the whole number a die shows, from 1 up, e.g. dice: [6, 1]",
         ),
     ]
+
+
+def test_dice_need_an_engine_that_can_fix_rolls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine generated before rolls could be fixed would ignore them: refused, with
+    what to do."""
+    from fixtures.toy import PACKAGE
+
+    monkeypatch.delattr(PACKAGE.engine, "_FIXED_ROLLS")
+    ok, [err], _ = _toy(tmp_path, TOY)
+    assert not ok and err.message == "the engine of 'toy' was generated before rolls could be fixed"
+    assert err.hint == "run `rulecraft compile`" and (err.pos.line, err.pos.col) == (5, 5)
