@@ -5,9 +5,9 @@ the state once set-up is over, before turn 1 starts (``setup``: dotted paths suc
 ``p.blue.strength`` or ``e.army.orange_1.location``, values written with the rules' own ids),
 then runs ``steps``: ``decide`` (a seat picks an option by id), ``refuse`` (an option that must
 be refused), ``set`` (state values written where the script stands, say inside a set-up that
-asks questions) and ``expect`` (state values, log lines, the options offered, who must decide,
-the result).  Failures are diagnostics at the step's
-position in the YAML file.
+asks questions), ``dice`` (the values the next die rolls show) and ``expect`` (state values,
+log lines present or absent, what one seat sees and does not see, the options offered, who
+must decide, the result).  Failures are diagnostics at the step's position in the YAML file.
 """
 
 from __future__ import annotations
@@ -124,6 +124,49 @@ class Converter:
             raise KeyError(f"{value!r} is not a valid value for {dotted!r} ({f.type})") from None
 
 
+class Dice:
+    """The die values a script fixed (``dice`` steps), and where it wrote each, so that a
+    value the die cannot show, or one never rolled, is an error at that value."""
+
+    def __init__(self, doc: Document, S: list[Any]) -> None:
+        self.doc = doc
+        self.S = S
+        self.fixed: list[tuple[int, tuple]] = []  # (value, its path in the file), in order
+
+    def fix(self, where: tuple, values: list[int]) -> None:
+        from rulecraft.runtime.rng import fix_rolls
+
+        fix_rolls(self.S, values)
+        self.fixed += [(v, (*where, j)) for j, v in enumerate(values)]
+
+    def refused(self, exc: Any) -> _Fail:
+        """The failure for a fixed value its die could not show (``FixedRollError``)."""
+        from rulecraft.runtime.rng import fixed_left
+
+        # the value was taken from the fixed ones before it was refused
+        value, at = self.fixed[len(self.fixed) - len(fixed_left(self.S)) - 1]
+        where = f"the die rolled at {exc.origin}" if exc.origin else "the die rolled"
+        return _Fail(
+            f"{where} has {exc.sides} sides: it cannot show {value}",
+            self.doc.pos(at),
+            "the dice step fixes the next rolls in order, whatever die the rules roll",
+        )
+
+    def all_rolled(self, by: str) -> None:
+        """Fail at the first fixed value not rolled yet (``by``: where the script stands)."""
+        from rulecraft.runtime.rng import fixed_left
+
+        left = fixed_left(self.S)
+        if left:
+            value, at = self.fixed[len(self.fixed) - len(left)]
+            raise _Fail(
+                f"the roll fixed as {value} was not made {by} (not rolled: {left})",
+                self.doc.pos(at),
+                "fix only the rolls the rules make before the next expect step; a roll made "
+                "later needs its own dice step",
+            )
+
+
 def _same(got: Any, want: Any) -> bool:
     if isinstance(got, list) and isinstance(want, list):
         return sorted(map(str, got)) == sorted(map(str, want))
@@ -135,6 +178,7 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
     from rulecraft.runtime import Game
     from rulecraft.runtime.game import new_state
     from rulecraft.runtime.machine import GameError
+    from rulecraft.runtime.rng import FixedRollError, unfix_rolls
 
     d = doc.data
     scenario = d["scenario"]
@@ -178,44 +222,36 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
             written[0] = True
 
         spec = spec.with_after_setup(write_setup)
-    g = Game.new(spec, None, seed)
+    # The game is set up (run to its first decision) at the first step that is not `dice`:
+    # dice steps at the start of the script fix the rolls of set-up too.
+    g = Game(spec, new_state(spec, seed))
     conv = Converter(game, g.state, g.spec)
+    dice = Dice(doc, g.raw)
     steps = d.get("steps") or []
-    for i, step in enumerate(steps):
-        where = ("steps", i)
-        for kind in ("decide", "refuse"):
-            if kind not in step:
-                continue
-            dec = step[kind]
-            seat = dec["player"]
-            if seat not in conv.seats:
-                raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, kind, "player")))
-            try:
-                g.apply(conv.seats.index(seat), dec["option"])
-            except GameError as exc:
-                if kind == "decide":
-                    raise _Fail(str(exc), doc.pos((*where, kind, "option"))) from None
-                if dec["reason"] not in str(exc):
+    started = False
+    try:
+        for i, step in enumerate(steps):
+            where = ("steps", i)
+            if "dice" in step:
+                if not _rolls_can_be_fixed(spec):
                     raise _Fail(
-                        f"{dec['option']!r} is refused, but with {str(exc)!r}",
-                        doc.pos((*where, kind, "reason")),
-                    ) from None
-            else:
-                if kind == "refuse":
-                    raise _Fail(
-                        f"{dec['option']!r} was accepted, expected it refused",
-                        doc.pos((*where, kind, "option")),
+                        f"the engine of {spec.game!r} was generated before rolls could be fixed",
+                        doc.key_pos((*where, "dice")),
+                        "run `rulecraft compile`",
                     )
-        if "set" in step:
-            for key, value in step["set"].items():
-                try:
-                    conv.set(key, value)
-                except KeyError as exc:
-                    raise _Fail(str(exc.args[0]), doc.key_pos((*where, "set", key))) from None
-            # The pending decision was offered before the change: ask it again.
-            g.reask()
-        if "expect" in step:
-            expect(doc, (*where, "expect"), step["expect"], g, conv)
+                dice.fix((*where, "dice"), step["dice"])
+                continue
+            if not started:
+                _set_up(doc, g)
+                started = True
+            _step(doc, where, step, g, conv, dice)
+        if not started:
+            _set_up(doc, g)
+        dice.all_rolled("by the end of the example")
+    except FixedRollError as exc:
+        raise dice.refused(exc) from None
+    finally:
+        unfix_rolls(g.raw)
     if not written[0]:
         raise _Fail(
             "`setup` was never applied: set-up was not over when the steps ended",
@@ -224,6 +260,75 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
             " over), or change the state where you are with a `set` step",
         )
     return len(steps)
+
+
+def _rolls_can_be_fixed(spec: Any) -> bool:
+    """Whether the scenario's engine rolls through ``rulecraft.runtime.rng.FIXED_ROLLS`` (an
+    engine generated before rolls could be fixed ignores them)."""
+    import sys
+
+    from rulecraft.runtime.rng import FIXED_ROLLS
+
+    module = sys.modules.get(type(spec.engine).__mro__[-2].__module__)
+    return getattr(module, "_FIXED_ROLLS", None) is FIXED_ROLLS
+
+
+def _set_up(doc: Document, g: Any) -> None:
+    """Run the new game to its first decision, as ``Game.new`` does."""
+    from rulecraft.runtime.machine import GameError, run
+    from rulecraft.runtime.rng import FixedRollError
+
+    try:
+        run(g.spec, g.raw, None)
+    except FixedRollError:
+        raise
+    except GameError as exc:
+        raise _Fail(f"the game cannot be set up: {exc}", doc.pos(("scenario",))) from None
+
+
+def _step(
+    doc: Document, where: tuple, step: dict[str, Any], g: Any, conv: Converter, dice: Dice
+) -> None:
+    """One step of the script other than ``dice``."""
+    from rulecraft.runtime.machine import GameError
+    from rulecraft.runtime.rng import FixedRollError
+
+    for kind in ("decide", "refuse"):
+        if kind not in step:
+            continue
+        dec = step[kind]
+        seat = dec["player"]
+        if seat not in conv.seats:
+            raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, kind, "player")))
+        try:
+            g.apply(conv.seats.index(seat), dec["option"])
+        except FixedRollError:
+            raise
+        except GameError as exc:
+            if kind == "decide":
+                raise _Fail(str(exc), doc.pos((*where, kind, "option"))) from None
+            if dec["reason"] not in str(exc):
+                raise _Fail(
+                    f"{dec['option']!r} is refused, but with {str(exc)!r}",
+                    doc.pos((*where, kind, "reason")),
+                ) from None
+        else:
+            if kind == "refuse":
+                raise _Fail(
+                    f"{dec['option']!r} was accepted, expected it refused",
+                    doc.pos((*where, kind, "option")),
+                )
+    if "set" in step:
+        for key, value in step["set"].items():
+            try:
+                conv.set(key, value)
+            except KeyError as exc:
+                raise _Fail(str(exc.args[0]), doc.key_pos((*where, "set", key))) from None
+        # The pending decision was offered before the change: ask it again.
+        g.reask()
+    if "expect" in step:
+        dice.all_rolled(f"by the expect step of line {doc.pos(where).line}")
+        expect(doc, (*where, "expect"), step["expect"], g, conv)
 
 
 def expect(doc: Document, where: tuple, exp: dict[str, Any], g: Any, conv: Converter) -> None:
@@ -254,6 +359,25 @@ def expect(doc: Document, where: tuple, exp: dict[str, Any], g: Any, conv: Conve
                     f"the last log lines:\n{tail}",
                 )
             start = hit + 1
+    # `log_absent`, `log_absent_of`: texts no line of the whole log contains
+    absent: list[tuple[tuple, list[str], list[str], str]] = [
+        ((*where, "log_absent"), exp.get("log_absent") or [], g.log_for(None), "the public log")
+    ]
+    for seat, lines in (exp.get("log_absent_of") or {}).items():
+        if seat not in conv.seats:
+            raise _Fail(f"unknown seat {seat!r}", doc.key_pos((*where, "log_absent_of", seat)))
+        log = g.log_for(conv.seats.index(seat))
+        absent.append(((*where, "log_absent_of", seat), lines, log, f"{seat}'s log"))
+    for at, unwanted, log, whose in absent:
+        for j, text in enumerate(unwanted):
+            line = next((x for x in log if text in x), None)
+            if line is not None:
+                raise _Fail(
+                    f"{whose} has a line containing {text!r}, expected none: {line!r}",
+                    doc.pos((*at, j)),
+                )
+    if "view" in exp:
+        seen(doc, (*where, "view"), exp["view"], g, conv)
     if "pending" in exp:
         got = sorted(conv.seats[d.player] for d in g.pending())
         if got != sorted(exp["pending"]):
@@ -283,6 +407,49 @@ def expect(doc: Document, where: tuple, exp: dict[str, Any], g: Any, conv: Conve
             raise _Fail(
                 f"the result is {winners} (tie: {r['tie']}), expected {want}",
                 doc.pos((*where, "result")),
+            )
+
+
+def seen(doc: Document, where: tuple, want: dict[str, Any], g: Any, conv: Converter) -> None:
+    """``expect: {view: {player, state, hidden}}``: what one seat sees, through ``Game.view``
+    (the one place visibility is decided): the values it must see, and the paths it must
+    see only as hidden."""
+    from rulecraft.runtime.view import is_hidden
+
+    seat = want["player"]
+    if seat not in conv.seats:
+        raise _Fail(f"unknown seat {seat!r}", doc.pos((*where, "player")))
+    sight = Converter(conv.game, g.view(conv.seats.index(seat)), g.spec)
+
+    def value(key: str, at: tuple) -> tuple[Any, ir.Field | None]:
+        try:
+            rec, name, f = sight.field(key.split("."))
+        except KeyError as exc:
+            raise _Fail(str(exc.args[0]), at) from None
+        if name not in rec:
+            raise _Fail(f"{key!r} is not a declared field", at)
+        return rec[name], f
+
+    for key, expected in (want.get("state") or {}).items():
+        v, f = value(key, doc.key_pos((*where, "state", key)))
+        if is_hidden(v):
+            raise _Fail(
+                f"{seat} does not see {key} (it is hidden), expected {expected!r}",
+                doc.pos((*where, "state", key)),
+            )
+        got = sight.from_state(v, f.type) if f is not None else v
+        if not _same(got, expected):
+            raise _Fail(
+                f"{seat} sees {key} as {got!r}, expected {expected!r}",
+                doc.pos((*where, "state", key)),
+            )
+    for j, key in enumerate(want.get("hidden") or []):
+        v, f = value(key, doc.pos((*where, "hidden", j)))
+        if not is_hidden(v):
+            got = sight.from_state(v, f.type) if f is not None else v
+            raise _Fail(
+                f"{seat} sees {key} as {got!r}, expected it hidden",
+                doc.pos((*where, "hidden", j)),
             )
 
 

@@ -13,7 +13,7 @@ runtime needs only the standard library.
 | ``game`` | ``Game``: pending decisions, apply, clone, save and load |
 | ``view`` | visibility (views for players and bots) and determinization |
 | ``named`` | the state by field name: display, the live named view, saves |
-| ``rng`` | the seeded generator kept in the state |
+| ``rng`` | the seeded generator kept in the state; die values fixed in advance (examples) |
 | ``registry`` | finding compiled games by name, also a project's (``use_project``) |
 | ``config`` | a rules project's ``rulecraft.toml``: its folders and package |
 """
@@ -39,7 +39,7 @@ from .machine import (
 )
 from .named import NamedState, SaveError
 from .registry import check_native, known_games, register, use_project
-from .rng import derive_seed
+from .rng import FIXED_ROLLS, derive_seed, fixed_roll
 from .spec import GameSpec, ScenarioSpec
 from .split import Changes, Split
 from .view import determinize, is_hidden
@@ -57,6 +57,8 @@ exported = (
     "engine_data",
     "register",
     "check_native",
+    "FIXED_ROLLS",
+    "fixed_roll",
 )
 
 __all__ = [
@@ -70,6 +72,8 @@ __all__ = [
     "engine_data",
     "register",
     "check_native",
+    "FIXED_ROLLS",
+    "fixed_roll",
     "ABI",
     "Decision",
     "Game",

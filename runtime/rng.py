@@ -5,6 +5,10 @@ advanced by a fixed odd constant, and each output is a bijective mix of the coun
 It is fast in pure Python, passes BigCrush, and its state (``S[RNG]``) is one int.
 Every draw increments ``S[DRAWS]`` so that undo can refuse to take back chance. Generated
 engines carry the same generator (``_roll``); a test checks both give the same numbers.
+
+Die values can be fixed in advance for one game (:func:`fix_rolls`; examples of play script
+their dice with it): the generator still draws as usual, so the rest of the game's chance is
+as it would have been, but the die shows the value fixed. Shuffles never take fixed values.
 """
 
 from __future__ import annotations
@@ -12,8 +16,22 @@ from __future__ import annotations
 from typing import Any
 
 from .layout import DRAWS, RNG
+from .machine import RulesError
 
-__all__ = ["seed_state", "derive_seed", "roll", "randbelow", "shuffle", "choice"]
+__all__ = [
+    "seed_state",
+    "derive_seed",
+    "roll",
+    "randbelow",
+    "shuffle",
+    "choice",
+    "FIXED_ROLLS",
+    "FixedRollError",
+    "fix_rolls",
+    "fixed_left",
+    "unfix_rolls",
+    "fixed_roll",
+]
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -58,9 +76,10 @@ def randbelow(S: list[Any], n: int) -> int:
 
 
 def roll(S: list[Any], sides: int = 6) -> int:
-    """A die roll ``1 .. sides``; counts as one draw."""
+    """A die roll ``1 .. sides`` (or the value fixed for it); counts as one draw."""
     S[DRAWS] += 1
-    return _below(S, sides) + 1
+    v = _below(S, sides) + 1
+    return fixed_roll(S, sides, v) if FIXED_ROLLS else v
 
 
 def choice(S: list[Any], seq: list[Any]) -> Any:
@@ -75,3 +94,53 @@ def shuffle(S: list[Any], lst: list[Any]) -> None:
     for i in range(len(lst) - 1, 0, -1):
         j = _below(S, i + 1)
         lst[i], lst[j] = lst[j], lst[i]
+
+
+#: The die values fixed in advance, by game: ``id(S)`` -> ``(S, values not rolled yet)``.
+#: A generated engine's ``_roll`` looks here only while it is not empty.
+FIXED_ROLLS: dict[int, tuple[list[Any], list[int]]] = {}
+
+
+class FixedRollError(RulesError):
+    """A fixed value that the die rolled cannot show (``value`` on a die of ``sides``)."""
+
+    def __init__(self, value: int, sides: int) -> None:
+        super().__init__(f"a die of {sides} sides cannot show {value} (a fixed roll)")
+        self.value = value
+        self.sides = sides
+
+
+def fix_rolls(S: list[Any], values: list[int]) -> None:
+    """The next die rolls of the game whose state is ``S`` (this list, not a copy of it) show
+    ``values``, in order, after the values fixed before and not rolled yet."""
+    entry = FIXED_ROLLS.get(id(S))
+    left = entry[1] if entry is not None and entry[0] is S else []
+    FIXED_ROLLS[id(S)] = (S, left + [int(v) for v in values])
+
+
+def fixed_left(S: list[Any]) -> list[int]:
+    """The values fixed for the game in ``S`` and not rolled yet."""
+    entry = FIXED_ROLLS.get(id(S))
+    return list(entry[1]) if entry is not None and entry[0] is S else []
+
+
+def unfix_rolls(S: list[Any]) -> list[int]:
+    """Stop fixing the rolls of the game in ``S``; returns the values not rolled."""
+    left = fixed_left(S)
+    entry = FIXED_ROLLS.get(id(S))
+    if entry is not None and entry[0] is S:
+        del FIXED_ROLLS[id(S)]
+    return left
+
+
+def fixed_roll(S: list[Any], sides: int, rolled: int) -> int:
+    """What a die of ``sides`` that the generator rolled as ``rolled`` shows: the next value
+    fixed for the game in ``S`` if there is one (a :class:`FixedRollError` if the die cannot
+    show it), else ``rolled``."""
+    entry = FIXED_ROLLS.get(id(S))
+    if entry is None or entry[0] is not S or not entry[1]:
+        return rolled
+    v = entry[1].pop(0)
+    if not 1 <= v <= sides:
+        raise FixedRollError(v, sides)
+    return v

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from compile_helpers import REPO, edit, line_col, scratch_project
 from rulecraft.compiler.examples import example_files, run_examples
 from rulecraft.compiler.project import new_sink
@@ -13,9 +14,13 @@ from rulecraft.compiler.project import new_sink
 EXAMPLE = "examples/example_of_play.yaml"
 
 
-def run(root: Path) -> tuple[list, list]:
+def run(root: Path, only: str | None = None) -> tuple[list, list]:
+    """Run a project's examples (``only``: one of March of Progress's)."""
     sink = new_sink(root)
-    results = run_examples(root, example_files(root), sink)
+    files = example_files(root)
+    if only is not None:
+        files = [f for f in files if f.as_posix().endswith(f"march_of_progress/{only}")]
+    results = run_examples(root, files, sink)
     return results, sink.sorted()
 
 
@@ -29,7 +34,7 @@ def test_the_examples_of_play_pass() -> None:
 def test_an_unmet_expectation_is_an_error_at_its_step(tmp_path: Path) -> None:
     root = scratch_project(tmp_path)
     edit(root, EXAMPLE, "state: {g.initiative: orange}", "state: {g.initiative: blue}")
-    results, errors = run(root)
+    results, errors = run(root, EXAMPLE)
     assert [r.ok for r in results] == [False]
     [err] = errors
     assert err.code == "example"
@@ -42,7 +47,7 @@ def test_a_position_the_state_cannot_hold_is_an_error_at_its_key(tmp_path: Path)
     root = scratch_project(tmp_path)
     # a card pile is a set: a card is in it once
     edit(root, EXAMPLE, "p.blue.discard: [move_1, strength]", "p.blue.discard: [move_1, move_1]")
-    results, errors = run(root)
+    results, errors = run(root, EXAMPLE)
     assert [r.ok for r in results] == [False]
     [err] = errors
     assert err.code == "example" and "not a valid value for 'p.blue.discard'" in err.message
@@ -140,3 +145,153 @@ def test_setup_never_written_is_an_error_at_its_key(tmp_path: Path) -> None:
     assert not ok and err.message.startswith("`setup` was never applied")
     assert (err.pos.line, err.pos.col) == (4, 1)
     assert "decide" in err.hint
+
+
+# -- what must not happen: fixed dice, absent log lines, a seat's view (on the toy game of
+# tests/fixtures/games/toy: set-up rolls roll(5) to pick the two cards left in each face-down
+# deck; each trick rolls roll(6), odd adding 1 to Red, even to Blue)
+
+TOY = """\
+example: secrets_and_dice
+scenario: toy/duel
+seed: 3
+steps:
+  - dice: [2, 2]
+  - expect:
+      state: {p.red.hand: [c1, c4, c5], p.blue.hand: [c1, c4, c5]}
+      view: {player: red, state: {p.red.hand: [c1, c4, c5]}, hidden: [p.blue.hand, p.red.deck]}
+      log_absent: [You commit]
+  - decide: {player: red, option: "card:c5"}
+  - decide: {player: blue, option: "card:c4"}
+  - expect:
+      view: {player: red, state: {p.red.played: [c5]}, hidden: [p.blue.played]}
+      log_absent_of: {red: [You commit c4.]}
+  - dice: [4]
+  - decide: {player: red, option: "no"}
+  - expect:
+      log: ["The die shows 4: Red 5, Blue 5", The trick is drawn.]
+      log_of: {red: [You commit c5.]}
+      log_absent: [wins the trick]
+      view:
+        player: blue
+        state: {g.last_die: 4, p.red.discard: [c5], e.marker.m1.strength: 4}
+        hidden: [e.marker.m0.strength]
+"""
+
+
+def _toy(tmp_path: Path, text: str) -> tuple[bool, list, Path]:
+    from fixtures.toy import ROOT
+
+    path = tmp_path / "secrets_and_dice.yaml"
+    path.write_text(text)
+    sink = new_sink(ROOT)
+    results = run_examples(ROOT, [path], sink)
+    return bool(results) and all(r.ok for r in results), sink.sorted(), path
+
+
+def _at(text: str, needle: str) -> tuple[int, int]:
+    i = text.index(needle)
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+
+
+def test_fixed_dice_absent_lines_and_a_seats_view(tmp_path: Path) -> None:
+    """The set-up's rolls, then a trick's, are fixed; what Red may not see is hidden from it,
+    and what did not happen is in no log."""
+    ok, errors, _ = _toy(tmp_path, TOY)
+    assert ok and not errors, [e.render() for e in errors]
+
+
+CAN_FAIL = [
+    # (what is changed, into what, the error message, where it points)
+    ("dice: [4]", "dice: [7]", "has 6 sides: it cannot show 7", "7]"),
+    ("dice: [2, 2]", "dice: [2, 6]", "has 5 sides: it cannot show 6", "6]"),
+    (
+        "dice: [4]",
+        "dice: [4, 1]",
+        "the roll fixed as 1 was not made by the expect step of line 17 (not rolled: [1])",
+        "1]",
+    ),
+    (
+        "[e.marker.m0.strength]\n",
+        "[e.marker.m0.strength]\n  - dice: [3]\n",
+        "the roll fixed as 3 was not made by the end of the example",
+        "3]",
+    ),
+    ("log_absent: [You commit]", "log_absent: [dealt]", "the public log has a line", "dealt"),
+    (
+        "log_absent_of: {red: [You commit c4.]}",
+        "log_absent_of: {red: [You commit c5.]}",
+        "red's log has a line containing 'You commit c5.', expected none: 'You commit c5.'",
+        "You commit c5.]",
+    ),
+    ("g.last_die: 4", "g.last_die: 3", "blue sees g.last_die as 4, expected 3", "3,"),
+    (
+        "hidden: [e.marker.m0.strength]",
+        "hidden: [e.marker.m1.strength]",
+        "blue sees e.marker.m1.strength as 4, expected it hidden",
+        "e.marker.m1.strength]",
+    ),
+    (
+        "state: {p.red.played: [c5]}",
+        "state: {p.blue.played: [c4]}",
+        "red does not see p.blue.played (it is hidden), expected ['c4']",
+        "[c4]}",
+    ),
+    (
+        "view: {player: red, state: {p.red.played",
+        "view: {player: grey, state: {p.red.played",
+        "unknown seat 'grey'",
+        "grey",
+    ),
+    (
+        "hidden: [p.blue.played]",
+        "hidden: [p.blue.plaid]",
+        "'p.blue.plaid' is not a declared field",
+        "p.blue.plaid",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message", "at"), CAN_FAIL, ids=[c[2][:40] for c in CAN_FAIL]
+)
+def test_each_new_check_can_fail_at_its_place(
+    tmp_path: Path, old: str, new: str, message: str, at: str
+) -> None:
+    text = TOY.replace(old, new)
+    assert text != TOY
+    ok, [err], path = _toy(tmp_path, text)
+    assert not ok and err.code == "example" and message in err.message, err.render()
+    assert (err.pos.file, err.pos.line, err.pos.col) == (str(path), *_at(text, at))
+
+
+def test_the_new_checks_are_in_the_schema(tmp_path: Path) -> None:
+    text = TOY.replace("dice: [4]", "dice: [0]").replace(
+        "view: {player: red, state: {p.red.played: [c5]}, hidden: [p.blue.played]}",
+        "view: {player: red}",
+    )
+    ok, errors, path = _toy(tmp_path, text)
+    assert not ok
+    assert [(e.pos.line, e.pos.col, e.message) for e in errors] == [
+        (
+            *_at(text, "{player: red}"),
+            "a view check names the player and what it sees (state) or does not see (hidden)",
+        ),
+        (
+            *_at(text, "0]"),
+            "a fixed roll is the whole number a die shows, from 1 up, e.g. dice: [6, 1]",
+        ),
+    ]
+
+
+def test_dice_need_an_engine_that_can_fix_rolls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine generated before rolls could be fixed would ignore them: refused, with
+    what to do."""
+    from fixtures.toy import PACKAGE
+
+    monkeypatch.delattr(PACKAGE.engine, "_FIXED_ROLLS")
+    ok, [err], _ = _toy(tmp_path, TOY)
+    assert not ok and err.message == "the engine of 'toy' was generated before rolls could be fixed"
+    assert err.hint == "run `rulecraft compile`" and (err.pos.line, err.pos.col) == (5, 5)

@@ -78,6 +78,53 @@ def test_generated_engines_roll_as_the_runtime_does():
         assert S == T
 
 
+def test_fixed_rolls_show_their_values_and_leave_the_generator_as_it_was():
+    """A fixed roll still draws (the rest of the game's chance is unchanged) and counts as a
+    draw; the values are the game's own (a copy of its state rolls freely); a shuffle takes
+    none; a value the die cannot show is refused when it is rolled."""
+    from rulecraft.runtime.rng import FixedRollError, fix_rolls, fixed_left, unfix_rolls
+
+    engine = PACKAGE.engine
+    S, T = generator(777), generator(777)
+    fix_rolls(S, [6, 1])
+    fix_rolls(S, [20, 3])
+    try:
+        assert engine._shuffled(S, range(5)) == engine._shuffled(T, range(5))
+        copy, free = S[:], T[:]
+        assert [engine._roll(copy, 6) for _ in range(2)] == [roll(free, 6) for _ in range(2)]
+        assert [engine._roll(S, 6), roll(S, 6), engine._roll(S, 20)] == [6, 1, 20]
+        assert fixed_left(S) == [3]
+        roll(T, 6), roll(T, 6), roll(T, 20)
+        assert S == T
+        with pytest.raises(FixedRollError, match="a die of 2 sides cannot show 3"):
+            engine._roll(S, 2)
+        assert fixed_left(S) == []
+        assert engine._roll(S, 6) == (roll(T, 2), roll(T, 6))[1]
+    finally:
+        unfix_rolls(S)
+    assert unfix_rolls(S) == []
+
+
+def test_fixed_rolls_in_the_machine_and_the_playout_form():
+    """Rules: both forms of an engine roll through the same die."""
+    from rulecraft.runtime.machine import playout
+    from rulecraft.runtime.rng import FixedRollError, fix_rolls, fixed_left, unfix_rolls
+
+    g = Game.new(SPEC, "duel", 3)
+    fix_rolls(g.raw, [5])
+    try:
+        for d in g.pending():
+            g.apply(d.player, d.options[0].id)
+        g.apply(0, "no")
+        assert g.state["g"]["last_die"] == 5 and fixed_left(g.raw) == []
+        fix_rolls(g.raw, [7])
+        with pytest.raises(FixedRollError) as err:
+            playout(g.spec, g.raw, random.Random(1).random)
+        assert err.value.origin == position_of("let die = roll(6)")
+    finally:
+        unfix_rolls(g.raw)
+
+
 def test_derive_seed_spreads():
     seeds = {derive_seed(7, i) for i in range(1000)}
     assert len(seeds) == 1000

@@ -287,8 +287,8 @@ def test_title_must_be_text(store: SchemaStore) -> None:
             (
                 4,
                 5,
-                "a step is one of decide, refuse, set or expect, not two: write them as separate "
-                "steps (- decide: ... then - expect: ...)",
+                "a step is one of decide, refuse, set, dice or expect, not two: write them as "
+                "separate steps (- decide: ... then - expect: ...)",
             ),
         ),
         (
