@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
+from .checker import DECISIONS
 from .effects import (
     AugAssign,
     Assign,
@@ -56,16 +57,6 @@ SIMULTANEOUS_PLAYERS = "_ps"
 #: builtins that give only the size of a list
 _SIZES = {"count", "len"}
 
-#: decisions: their answers come from a player
-_DECISIONS = {
-    "choose",
-    "choose_optional",
-    "choose_yes_no",
-    "choose_number",
-    "allocate",
-    "report",
-    "propose",
-}
 
 
 def _hidden_field(f: Any) -> bool:
@@ -106,7 +97,7 @@ class _Analysis:
             if isinstance(n, Call):
                 if isinstance(n.ref, ir.Routine) and self.reads_hidden.get(n.ref.name, False):
                     return True
-                if simultaneous and n.func in _DECISIONS:
+                if simultaneous and n.func in DECISIONS:
                     return True
             if isinstance(n, Node):
                 for fname in n.__dataclass_fields__:

@@ -465,9 +465,13 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
             f"    ROUTINES: ClassVar[Any] = {cls.parent.name}.ROUTINES + "
             f"{_py(tuple(t.routines[len(p.routines) :]))}"
         )
-    # every class has the whole map: a scenario's routines have their own resume points
-    lines.append(f"    SECRETS: ClassVar[Any] = {_py(dict(sorted(t.secrets.items())))}")
-    lines.append(f"    SECRET_PROMPTS: ClassVar[Any] = {_py(tuple(sorted(t.secret_prompts)))}")
+    # the whole map where it differs from the parent's (a scenario's routines may have their
+    # own resume points)
+    p_t = cls.parent.tables if cls.parent is not None else None
+    if p_t is None or p_t.secrets != t.secrets:
+        lines.append(f"    SECRETS: ClassVar[Any] = {_py(dict(sorted(t.secrets.items())))}")
+    if p_t is None or p_t.secret_prompts != t.secret_prompts:
+        lines.append(f"    SECRET_PROMPTS: ClassVar[Any] = {_py(tuple(sorted(t.secret_prompts)))}")
     if cls.parent is None:
         for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
             lines.append(f"    {name}: Any")

@@ -128,14 +128,6 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + ()
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + ()
-    SECRETS: ClassVar[Any] = {
-        (1, 8): ((2, ()),),
-        (1, 11): ((2, None),),
-        (3, 1): ((2, 0),),
-        (16, 1): ((2, 0),),
-        (18, 3): ((0, 0), (3, False), (4, 0)),
-    }
-    SECRET_PROMPTS: ClassVar[Any] = ()
     t_aom_neutral_vp: tuple[Any, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
@@ -198,4 +190,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n156 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n144 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n154 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
