@@ -150,16 +150,10 @@ def _play(args: argparse.Namespace) -> int:
     spec, scenario = resolve(args.name)
     start = None
     if args.load is not None:
-        from pathlib import Path
-
         from rulecraft.runtime import Game
+        from rulecraft.runtime.files import read_text
 
-        try:
-            text = Path(args.load).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = getattr(exc, "strerror", None) or exc
-            raise CLIError(f"cannot read {args.load}: {why}") from None
-        start = Game.from_json(text)
+        start = Game.from_json(read_text(args.load))
         if start.spec.game != spec.game:
             raise CLIError(f"{args.load} is a game of {start.spec.game}, not of {spec.game}")
         spec, scenario = start.spec, start.spec.scenario

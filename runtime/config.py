@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .files import FileReadError, read_text
+
 __all__ = ["CONFIG", "KEYS", "Project", "ProjectError", "find_project", "read_project"]
 
 CONFIG = "rulecraft.toml"
@@ -80,9 +82,9 @@ def _table(folder: Path) -> tuple[dict[str, Any], Path] | None:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProjectError(f"cannot read {path}: {exc}") from None
+        return tomllib.loads(read_text(path))
+    except FileReadError as exc:
+        raise ProjectError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ProjectError(f"{path}: not valid TOML: {exc}") from None
 

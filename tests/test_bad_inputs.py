@@ -6,10 +6,14 @@ its fix."""
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 import pytest
 from fuzz_helpers import no_hang
+from rulecraft.compiler.cli import main
 from rulecraft.runtime import Game, GameError, IllegalDecision
+from rulecraft.runtime.files import FileReadError, read_file, read_text
 from rulecraft.runtime.numbers import parse_int
 from rulecraft.runtime.tools.terminal import play
 
@@ -109,3 +113,56 @@ def test_an_allocation_in_all_over_its_points_is_refused() -> None:
     germany = g.spec.seats.index("germany")
     with pytest.raises(GameError):
         g.apply(germany, "alloc:germany_portugal=4,germany_sweden=4")
+
+
+# -- files a user names ------------------------------------------------------------------
+
+
+def _special(tmp_path: Path, kind: str) -> str:
+    if kind == "fifo":
+        fifo = tmp_path / "save.json"
+        os.mkfifo(fifo)  # nobody ever writes to it: reading it would wait for ever
+        return str(fifo)
+    if kind == "folder":
+        return str(tmp_path)
+    return "/dev/zero"  # reading it to its end never ends, and fills memory
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
+def test_a_file_a_user_names_must_be_a_regular_file(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz campaign: ``rulecraft sheet ... --record FIFO`` blocked for ever and
+    ``--record /dev/zero`` read until memory ran out; so did ``play --load``."""
+    path = _special(tmp_path, kind)
+    out = tmp_path / "record.html"
+    with no_hang(20):
+        code = main(["sheet", "third_reich_diplomacy", "--record", path, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert err.startswith(f"rulecraft: error: {path}: cannot read the save: it is ")
+    assert err.count("\n") == 1 and "give the path of a file" in err
+    with no_hang(20):
+        code = main(["play", "march_of_progress/thirty_years_war", "--load", path])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith(f"rulecraft: error: cannot read {path}: it is ")
+    with no_hang(20):
+        code = main(["test", path])
+    out_err = capsys.readouterr()
+    assert code == 1 and f"can't read {path}: it is " in out_err.err
+
+
+def test_read_file_refuses_a_file_over_its_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(FileReadError, match=r"big.json: it is 101 bytes, more than the 100 bytes"):
+        read_file(big, limit=100)
+    assert read_file(big, limit=101) == b"x" * 101
+    link = tmp_path / "link.json"
+    link.symlink_to(big)  # a link to a regular file is read
+    assert read_file(link) == b"x" * 101
+    with pytest.raises(FileReadError, match="no such file"):
+        read_file(tmp_path / "none.json")
+    (tmp_path / "latin.txt").write_bytes(b"caf\xe9")
+    with pytest.raises(FileReadError, match="not UTF-8 text"):
+        read_text(tmp_path / "latin.txt")
