@@ -166,3 +166,22 @@ def test_read_file_refuses_a_file_over_its_limit(tmp_path: Path) -> None:
     (tmp_path / "latin.txt").write_bytes(b"caf\xe9")
     with pytest.raises(FileReadError, match="not UTF-8 text"):
         read_text(tmp_path / "latin.txt")
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def test_init_into_a_file_is_an_error_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz campaign: ``rulecraft init FILE`` was a NotADirectoryError traceback."""
+    path = tmp_path / "notes.txt"
+    path.write_text("keep")
+    assert main(["init", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"rulecraft: error: {path} is a file, not a folder: name a new or empty folder to init\n"
+    )
+    assert main(["init", str(path / "inside")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulecraft: error: cannot write {path}") and err.count("\n") == 1
+    assert path.read_text() == "keep"
