@@ -105,6 +105,27 @@ def _positive(text: str) -> int:
     return n
 
 
+def _games(text: str) -> int:
+    from rulecraft.runtime.tools.simulate import MAX_GAMES, too_many_games
+
+    n = _positive(text)
+    if n > MAX_GAMES:
+        raise argparse.ArgumentTypeError(too_many_games(n))
+    return n
+
+
+def _jobs(text: str) -> int:
+    from rulecraft.runtime.tools.executors import JOBS_PER_CORE, max_jobs
+
+    n = _positive(text)
+    if n > max_jobs():
+        raise argparse.ArgumentTypeError(
+            f"{n} is too many: at most {max_jobs()} local processes ({JOBS_PER_CORE} per core; "
+            f"this machine has {os.cpu_count() or 1})"
+        )
+    return n
+
+
 def _names(text: str) -> list[str]:
     names = [s.strip() for s in text.split(",") if s.strip()]
     if not names:
@@ -182,8 +203,17 @@ def _count(text: str) -> int:
     return n
 
 
+def _bot_games(text: str) -> int:
+    return 0 if _count(text) == 0 else _games(text)
+
+
 def _executor_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=_positive, default=1, help="local worker processes (default 1)")
+    p.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        help="local worker processes (default 1; at most 4 per core)",
+    )
     p.add_argument(
         "--executor",
         metavar="WHERE",
@@ -237,7 +267,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--games",
-        type=_positive,
+        type=_games,
         default=None,
         help="number of games (required; with --all: random-vs-random games per scenario, "
         "default 200)",
@@ -254,7 +284,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
         "--bot-games",
-        type=_count,
+        type=_bot_games,
         default=None,
         help="with --all: mc-vs-mc games per scenario (default 10; 0 skips them)",
     )
@@ -369,7 +399,7 @@ def _sweep_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--games",
-        type=_positive,
+        type=_games,
         default=DEFAULT_MAX_GAMES,
         help=f"games per point at most (default {DEFAULT_MAX_GAMES})",
     )

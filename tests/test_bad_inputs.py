@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import io
 import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -185,3 +190,129 @@ def test_init_into_a_file_is_an_error_in_words(
     err = capsys.readouterr().err
     assert err.startswith(f"rulecraft: error: cannot write {path}") and err.count("\n") == 1
     assert path.read_text() == "keep"
+
+
+@contextmanager
+def _silent_server(lifetime: float = 30.0) -> Iterator[int]:
+    """A server on 127.0.0.1 that accepts connections and never says a word; it stops by
+    itself after ``lifetime`` seconds (or when the block ends). Yields its port."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+    deadline = time.monotonic() + lifetime
+
+    def serve() -> None:
+        while not stop.is_set() and time.monotonic() < deadline:
+            try:
+                held.append(server.accept()[0])
+            except TimeoutError:
+                continue
+        for conn in held:
+            conn.close()
+        server.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def test_a_scheduler_that_never_answers_is_an_error_in_words() -> None:
+    """Found by the fuzz campaign: a server that accepts the connection and never answers
+    hung ``--executor dask://...`` for ever (Dask waits for the handshake without a limit)."""
+    pytest.importorskip("distributed")
+    from rulecraft.runtime.tools.executors import DaskExecutor
+
+    with _silent_server() as port, no_hang(30):
+        start = time.monotonic()
+        with pytest.raises(
+            GameError, match=r"did not answer in 1 s \(it accepted the connection\)"
+        ):
+            DaskExecutor(f"tcp://127.0.0.1:{port}", timeout=1)
+        assert time.monotonic() - start < 10
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "dask://[::1",
+        "dask://[::1]:x",
+        "dask://::1:8786",
+        "dask://h:0",
+        "dask://h:99999",
+        "dask://h:²",
+    ],
+)
+def test_a_malformed_scheduler_address_is_an_error_in_words(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz campaign: ``dask://[::1`` was a raw ValueError."""
+    args = ["simulate", "march_of_progress/thirty_years_war", "--games", "5"]
+    assert main([*args, "--executor", address]) == 1
+    assert capsys.readouterr().err == (
+        f"rulecraft: error: --executor {address}: expected dask://HOST:PORT (a port of 1 to "
+        "65535; an IPv6 host in brackets, dask://[::1]:8786)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--jobs", "100000"],
+            f"argument --jobs: 100000 is too many: at most {4 * (os.cpu_count() or 1)} local "
+            f"processes (4 per core; this machine has {os.cpu_count() or 1})",
+        ),
+        (
+            ["--games", str(10**26)],
+            f"argument --games: {10**26} games is too many for one run: at most 10,000,000 "
+            "(each game's outcome is kept in memory); run several seeds and add them up",
+        ),
+        (["--games", "-5"], "argument --games: expected a positive integer, not '-5'"),
+    ],
+)
+def test_counts_of_games_and_processes_are_bounded(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz campaign: ``--jobs 100000`` asked for 100,000 processes and
+    ``--games 10**26`` was accepted."""
+    args = ["simulate", "march_of_progress/thirty_years_war", "--games", "5"]
+    assert main([*args, *argv]) == 1
+    assert capsys.readouterr().err == f"rulecraft: error: {message}\n"
+
+
+def test_the_api_bounds_processes_and_games_too() -> None:
+    from rulecraft.runtime.tools.executors import LocalExecutor, max_jobs
+    from rulecraft.runtime.tools.simulate import simulate
+
+    with pytest.raises(GameError, match=r"--jobs 100000 is too many: at most \d+ local"):
+        LocalExecutor(100_000)
+    assert LocalExecutor(max_jobs()).workers == max_jobs()
+    spec = Game.named("march_of_progress/thirty_years_war", 1).spec
+    with pytest.raises(GameError, match="too many for one run: at most 10,000,000"):
+        simulate(spec, "thirty_years_war", 10**26, 0, ["random"])
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ("-1", "victory_vps is a count (the rules give 18); it cannot be -1"),
+        ("-3..3", "victory_vps is a count (the rules give 18); it cannot be -3"),
+        (
+            "12,1000000",
+            "victory_vps is at most 180 in a sweep (10 times the rules' 18), not 1000000",
+        ),
+    ],
+)
+def test_a_sweep_keeps_a_count_a_count(
+    values: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz campaign: ``sweep --set victory_vps=-1`` was accepted (the rules
+    declare a constant's type, not its range: a count stays one, within ten times its value)."""
+    argv = ["sweep", "march_of_progress/thirty_years_war", "--set", f"victory_vps={values}"]
+    assert main(argv) == 1
+    assert capsys.readouterr().err == f"rulecraft: error: --set victory_vps={values}: {message}\n"
