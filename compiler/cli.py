@@ -66,16 +66,18 @@ def project_of(args: argparse.Namespace, required: bool = True) -> Any:
     """The project a command works on (a :class:`rulecraft.runtime.config.Project`):
     ``--project DIR``, else the nearest one at or above the working folder. Its engines are
     found by name from then on. Without ``required``, None outside any project."""
-    from rulecraft.runtime.config import ProjectError, find_project
+    from rulecraft.runtime.config import NoProject, ProjectError, find_project
     from rulecraft.runtime.registry import use_project
 
     explicit = getattr(args, "project", None)
     try:
         project = find_project(explicit=explicit)
-    except ProjectError as exc:
+    except NoProject as exc:  # outside any project: the bundled games only
         if required or explicit is not None:
             raise CLIError(str(exc)) from None
         return None
+    except ProjectError as exc:  # a project whose configuration is broken
+        raise CLIError(str(exc)) from None
     try:
         use_project(project)
     except ImportError as exc:

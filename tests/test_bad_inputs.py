@@ -316,3 +316,68 @@ def test_a_sweep_keeps_a_count_a_count(
     argv = ["sweep", "march_of_progress/thirty_years_war", "--set", f"victory_vps={values}"]
     assert main(argv) == 1
     assert capsys.readouterr().err == f"rulecraft: error: --set victory_vps={values}: {message}\n"
+
+
+# -- project configurations ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('rules = "rules"\npackage = [\n', "rulecraft.toml:3:1: not valid TOML: invalid value"),
+        ('rules = "rules"\nx = 1 = 2\n', "rulecraft.toml:2:7: not valid TOML: expected newline"),
+        ('rule = "rules"\n', "rulecraft.toml: unknown key 'rule' (known: rules, generated"),
+        (
+            'package = "rulecraft.runtime"\n',
+            "rulecraft.toml: package 'rulecraft.runtime' is taken ('rulecraft' is rulecraft "
+            "itself): name the engines' package after your project",
+        ),
+        ('package = "rulecraft"\n', "package 'rulecraft' is taken ('rulecraft' is rulecraft"),
+        ('package = "json"\n', "('json' is a module of the standard library)"),
+    ],
+)
+@pytest.mark.parametrize("command", [["list"], ["play", "march_of_progress"], ["check"]])
+def test_a_broken_project_config_is_an_error_for_every_command(
+    tmp_path: Path,
+    config: str,
+    message: str,
+    command: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by the fuzz campaign: ``rulecraft list`` ignored a broken rulecraft.toml (and
+    went on with the bundled games), and ``package = "rulecraft.runtime"`` was accepted and
+    broke every game with an ImportError traceback."""
+    (tmp_path / "rulecraft.toml").write_text(config)
+    (tmp_path / "rules").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulecraft: error: {tmp_path / 'rulecraft.toml'}")
+    assert message in err and err.count("\n") == 1
+
+
+def test_compile_does_not_write_through_a_link_out_of_the_project(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz campaign: a ``generated/<game>`` that is a symbolic link out of the
+    project was written through."""
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "generated" / "toy").symlink_to(outside)
+    assert main(["--project", str(root), "compile"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"rulecraft: error: generated/toy is a symbolic link out of the project (to {outside}): "
+        f"compile writes only inside {root}; remove the link\n"
+    )
+    assert list(outside.iterdir()) == []
+    (root / "generated" / "toy").unlink()
+    inside = root / "engines_toy"
+    inside.mkdir()
+    (root / "generated" / "toy").symlink_to(inside)  # a link inside the project is fine
+    assert main(["--project", str(root), "compile"]) == 0
+    assert (inside / "__init__.py").exists()
