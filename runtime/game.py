@@ -285,10 +285,10 @@ class Game:
                 f"points, at most {split.max_each} on one, over: {targets}"
             )
         else:
-            ids = [o[0] for o in self.spec.options(d, self.raw)]
-            legal = "legal: " + ", ".join(ids[:_LISTED])
-            if len(ids) > _LISTED:  # a report over a fact of 0..999 has thousands
-                legal += f" and {len(ids) - _LISTED} more"
+            rows = self.spec.options(d, self.raw)  # numbered, not listed: a report has thousands
+            legal = "legal: " + ", ".join(rows[k][0] for k in range(min(len(rows), _LISTED)))
+            if len(rows) > _LISTED:
+                legal += f" and {len(rows) - _LISTED} more"
         raise IllegalDecision(
             f"{shown} is not a legal option for {self.spec.seats[player]} ({kind}); {legal}"
         )
