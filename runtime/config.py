@@ -136,8 +136,13 @@ def read_project(root: Path, table: dict[str, Any], config: Path | None = None) 
     for key, value in table.items():
         if not isinstance(value, str) or not value:
             raise ProjectError(f"{where}: {key} must be a non-empty string, not {value!r}")
-    rules = (root / table.get("rules", "rules")).resolve()
-    generated = (root / table.get("generated", "generated")).resolve()
+        if not value.isprintable():  # a NUL is no path at all
+            raise ProjectError(f"{where}: {key} holds a control character: {value!r}")
+    try:
+        rules = (root / table.get("rules", "rules")).resolve()
+        generated = (root / table.get("generated", "generated")).resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links
+        raise ProjectError(f"{where}: cannot follow the folders it names: {exc}") from None
     if not generated.is_relative_to(root):
         raise ProjectError(f"{where}: generated must be a folder inside {root}")
     package = table.get("package", generated.name)

@@ -334,6 +334,8 @@ def test_a_sweep_keeps_a_count_a_count(
         ),
         ('package = "rulecraft"\n', "package 'rulecraft' is taken ('rulecraft' is rulecraft"),
         ('package = "json"\n', "('json' is a module of the standard library)"),
+        # found by the configuration fuzzer: a NUL in a folder's name was a raw ValueError
+        ('generated = "a\\u0000b"\n', "rulecraft.toml: generated holds a control character"),
     ],
 )
 @pytest.mark.parametrize("command", [["list"], ["play", "march_of_progress"], ["check"]])
