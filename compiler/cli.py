@@ -117,14 +117,11 @@ def _games(text: str) -> int:
 
 
 def _jobs(text: str) -> int:
-    from rulecraft.runtime.tools.executors import JOBS_PER_CORE, max_jobs
+    from rulecraft.runtime.tools.executors import max_jobs, too_many_jobs
 
     n = _positive(text)
     if n > max_jobs():
-        raise argparse.ArgumentTypeError(
-            f"{n} is too many: at most {max_jobs()} local processes ({JOBS_PER_CORE} per core; "
-            f"this machine has {os.cpu_count() or 1})"
-        )
+        raise argparse.ArgumentTypeError(too_many_jobs(n))
     return n
 
 

@@ -265,7 +265,8 @@ def test_a_malformed_scheduler_address_is_an_error_in_words(
         (
             ["--jobs", "100000"],
             f"argument --jobs: 100000 is too many: at most {4 * (os.cpu_count() or 1)} local "
-            f"processes (4 per core; this machine has {os.cpu_count() or 1})",
+            f"processes (4 per core; this machine has {os.cpu_count() or 1}); a cluster runs "
+            "more with --executor dask://HOST:PORT",
         ),
         (
             ["--games", str(10**26)],

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..machine import GameError
 
-__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for", "max_jobs"]
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for", "max_jobs", "too_many_jobs"]
 
 _E = TypeVar("_E", bound="_Closing")
 
@@ -65,18 +65,21 @@ def max_jobs() -> int:
     return JOBS_PER_CORE * (os.cpu_count() or 1)
 
 
+def too_many_jobs(jobs: int) -> str:
+    return (
+        f"{jobs} is too many: at most {max_jobs()} local processes ({JOBS_PER_CORE} per core; "
+        f"this machine has {os.cpu_count() or 1}); a cluster runs more with --executor "
+        "dask://HOST:PORT"
+    )
+
+
 class LocalExecutor(_Closing):
     """``jobs`` processes on this machine (forked, so they share the engines already imported,
     hand-written ones too); ``jobs == 1`` runs in this process. At most :func:`max_jobs`."""
 
     def __init__(self, jobs: int = 1) -> None:
         if jobs > max_jobs():
-            cores = os.cpu_count() or 1
-            raise GameError(
-                f"--jobs {jobs} is too many: at most {max_jobs()} local processes "
-                f"({JOBS_PER_CORE} per core; this machine has {cores}); a cluster runs more "
-                "with --executor dask://HOST:PORT"
-            )
+            raise GameError(f"--jobs {too_many_jobs(jobs)}")
         self.workers = max(1, jobs)
         self._pool: Any = None
 
