@@ -86,7 +86,7 @@ class Project:
 def _table(folder: Path) -> tuple[dict[str, Any], Path] | None:
     """The configuration table of ``folder`` and its file, or None if it has none."""
     own = folder / CONFIG
-    if own.is_file():
+    if own.is_file() or own.is_symlink() or own.exists():  # not a file: an error, not ignored
         return _read(own), own
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():

@@ -384,3 +384,23 @@ def test_compile_does_not_write_through_a_link_out_of_the_project(
     (root / "generated" / "toy").symlink_to(inside)  # a link inside the project is fine
     assert main(["--project", str(root), "compile"]) == 0
     assert (inside / "__init__.py").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dangling link"])
+def test_a_project_config_that_is_not_a_file_is_an_error(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rulecraft.toml that is a pipe, a folder or a dangling link was passed over (the
+    folder was then a project with the defaults): a broken configuration is an error."""
+    config = tmp_path / "rulecraft.toml"
+    if kind == "fifo":
+        os.mkfifo(config)
+    elif kind == "folder":
+        config.mkdir()
+    else:
+        config.symlink_to(tmp_path / "nowhere.toml")
+    (tmp_path / "rules").mkdir()
+    with no_hang(20):
+        assert main(["--project", str(tmp_path), "list"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulecraft: error: cannot read {config}: ") and err.count("\n") == 1

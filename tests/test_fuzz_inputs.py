@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
 import shutil
 import tempfile
@@ -297,8 +298,15 @@ def test_project_configurations_are_used_or_refused_in_a_line(fuzz_budget: int) 
         root = Path(tempfile.mkdtemp(prefix="rulecraft-fuzz-config-"))
         try:
             data = _config(rng)
-            if rng.random() < 0.2:
+            odd = rng.random()
+            if odd < 0.2:
                 (root / "pyproject.toml").write_bytes(b"[tool.rulecraft]\n" + data)
+            elif odd < 0.22:
+                os.mkfifo(root / "rulecraft.toml")  # nobody writes to it
+                data = b"(a pipe)"
+            elif odd < 0.24:
+                (root / "rulecraft.toml").symlink_to(rng.choice(["/dev/zero", "/nowhere", "."]))
+                data = b"(a link to " + os.readlink(root / "rulecraft.toml").encode() + b")"
             else:
                 (root / "rulecraft.toml").write_bytes(data)
             layout = _layout(root, rng)
