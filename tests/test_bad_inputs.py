@@ -404,3 +404,22 @@ def test_a_project_config_that_is_not_a_file_is_an_error(
         assert main(["--project", str(tmp_path), "list"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"rulecraft: error: cannot read {config}: ") and err.count("\n") == 1
+
+
+def test_coverage_reads_only_regular_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rulecraft coverage`` read every rules file whole: a pipe among them hung it."""
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    fifo = root / "rules" / "toy" / "notes.yaml"
+    os.mkfifo(fifo)
+    with no_hang(20):
+        (tmp_path / "index").mkdir()
+        assert main(["--project", str(root), "coverage", "--index", str(tmp_path / "index")]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"rulecraft: error: cannot read {fifo}: it is not a regular file (a pipe, a device or "
+        "a socket); give the path of a file\n"
+    )
