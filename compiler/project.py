@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.runtime.config import Project, ProjectError, find_project, read_project
+from rulecraft.runtime.files import FileReadError, read_file
 
 from . import ir
 from .builder import load_sources
@@ -222,8 +223,8 @@ def stale_files(
         if only and game not in only and game not in games:
             continue
         try:
-            head = path.read_text(encoding="utf-8").split("\n", 1)[0]
-        except (OSError, UnicodeDecodeError):
+            head = read_file(path).decode("utf-8").split("\n", 1)[0]
+        except (FileReadError, UnicodeDecodeError):  # a pipe named *.py is not ours either
             continue
         if head.startswith(HEADER_MARK):
             out.append(rel)

@@ -423,3 +423,16 @@ def test_coverage_reads_only_regular_files(
         f"rulecraft: error: cannot read {fifo}: it is not a regular file (a pipe, a device or "
         "a socket); give the path of a file\n"
     )
+
+
+def test_compile_passes_over_a_pipe_among_the_generated_files() -> None:
+    """Looking for stale generated files, compile read every ``*.py`` under generated/: a
+    pipe named like a module hung it. It is not rulecraft's, so it stays."""
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    (root / "generated" / "toy").mkdir()
+    os.mkfifo(root / "generated" / "toy" / "stray.py")
+    with no_hang(60):
+        assert main(["--project", str(root), "compile"]) == 0
+    assert (root / "generated" / "toy" / "stray.py").exists()
