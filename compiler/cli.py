@@ -66,16 +66,18 @@ def project_of(args: argparse.Namespace, required: bool = True) -> Any:
     """The project a command works on (a :class:`rulecraft.runtime.config.Project`):
     ``--project DIR``, else the nearest one at or above the working folder. Its engines are
     found by name from then on. Without ``required``, None outside any project."""
-    from rulecraft.runtime.config import ProjectError, find_project
+    from rulecraft.runtime.config import NoProject, ProjectError, find_project
     from rulecraft.runtime.registry import use_project
 
     explicit = getattr(args, "project", None)
     try:
         project = find_project(explicit=explicit)
-    except ProjectError as exc:
+    except NoProject as exc:  # outside any project: the bundled games only
         if required or explicit is not None:
             raise CLIError(str(exc)) from None
         return None
+    except ProjectError as exc:  # a project whose configuration is broken
+        raise CLIError(str(exc)) from None
     try:
         use_project(project)
     except ImportError as exc:
@@ -102,6 +104,24 @@ def _positive(text: str) -> int:
         n = 0
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return n
+
+
+def _games(text: str) -> int:
+    from rulecraft.runtime.tools.simulate import MAX_GAMES, too_many_games
+
+    n = _positive(text)
+    if n > MAX_GAMES:
+        raise argparse.ArgumentTypeError(too_many_games(n))
+    return n
+
+
+def _jobs(text: str) -> int:
+    from rulecraft.runtime.tools.executors import max_jobs, too_many_jobs
+
+    n = _positive(text)
+    if n > max_jobs():
+        raise argparse.ArgumentTypeError(too_many_jobs(n))
     return n
 
 
@@ -150,16 +170,10 @@ def _play(args: argparse.Namespace) -> int:
     spec, scenario = resolve(args.name)
     start = None
     if args.load is not None:
-        from pathlib import Path
-
         from rulecraft.runtime import Game
+        from rulecraft.runtime.files import read_text
 
-        try:
-            text = Path(args.load).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = getattr(exc, "strerror", None) or exc
-            raise CLIError(f"cannot read {args.load}: {why}") from None
-        start = Game.from_json(text)
+        start = Game.from_json(read_text(args.load))
         if start.spec.game != spec.game:
             raise CLIError(f"{args.load} is a game of {start.spec.game}, not of {spec.game}")
         spec, scenario = start.spec, start.spec.scenario
@@ -188,8 +202,17 @@ def _count(text: str) -> int:
     return n
 
 
+def _bot_games(text: str) -> int:
+    return 0 if _count(text) == 0 else _games(text)
+
+
 def _executor_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=_positive, default=1, help="local worker processes (default 1)")
+    p.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        help="local worker processes (default 1; at most 4 per core)",
+    )
     p.add_argument(
         "--executor",
         metavar="WHERE",
@@ -243,7 +266,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--games",
-        type=_positive,
+        type=_games,
         default=None,
         help="number of games (required; with --all: random-vs-random games per scenario, "
         "default 200)",
@@ -260,7 +283,7 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
         "--bot-games",
-        type=_count,
+        type=_bot_games,
         default=None,
         help="with --all: mc-vs-mc games per scenario (default 10; 0 skips them)",
     )
@@ -375,7 +398,7 @@ def _sweep_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--games",
-        type=_positive,
+        type=_games,
         default=DEFAULT_MAX_GAMES,
         help=f"games per point at most (default {DEFAULT_MAX_GAMES})",
     )

@@ -103,7 +103,10 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
             return 1
         print(f"rulecraft: {gen}/ is up to date", file=sys.stderr)
         return 0
-    changed = write_outputs(project, result.outputs, args.games or None)
+    try:
+        changed = write_outputs(project, result.outputs, args.games or None)
+    except ProjectError as exc:
+        raise CLIError(str(exc)) from None
     for rel in changed:
         verb = "wrote" if (root / rel).exists() else "removed"
         print(f"{verb} {rel.as_posix()}", file=sys.stderr)

@@ -13,8 +13,10 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
+from rulecraft.runtime.files import read_text
 
 from .cli import CLIError, command, project_of
 from .project import Project, as_project
@@ -22,6 +24,18 @@ from .project import Project, as_project
 ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+\b")
 #: ``Rules: ID, ID, ...`` in a test, continued on indented lines that start with an id
 RULES_LINE = re.compile(r"\bRules:[ \t]*([^\n]+(?:\n[ \t]+[A-Z][A-Z0-9]*-[^\n]*)*)")
+
+
+def _yaml(path: Path) -> Any:
+    """A YAML file the coverage reads (a rules index, an example): its data, or one line."""
+    try:
+        data = yaml.safe_load(read_text(path))
+    except yaml.YAMLError as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CLIError(f"{path}: not valid YAML ({first}); `rulecraft check` shows where") from None
+    if data is not None and not isinstance(data, dict):
+        raise CLIError(f"{path}: expected a mapping of keys at the top of the file")
+    return data
 
 
 def index_items(index_dir: Path) -> dict[str, dict[str, str]]:
@@ -35,7 +49,7 @@ def _index(index_dir: Path) -> dict[str, dict[str, tuple[str, str]]]:
     """Game (file stem) -> {id: (kind, the rule's text)} from the rules index."""
     out: dict[str, dict[str, tuple[str, str]]] = {}
     for path in sorted(index_dir.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = _yaml(path) or {}
         out[path.stem] = {
             str(it["id"]): (str(it.get("kind", "")), " ".join(str(it.get("rule", "")).split()))
             for it in data.get("items", [])
@@ -47,10 +61,10 @@ def ids_in_tests(root: Path | Project) -> set[str]:
     project = as_project(root)
     found: set[str] = set()
     for path in (project.root / "tests").rglob("*.py"):
-        for m in RULES_LINE.finditer(path.read_text(encoding="utf-8")):
+        for m in RULES_LINE.finditer(read_text(path)):
             found.update(ID.findall(m.group(1)))
     for path in project.rules.glob("*/examples/*.yaml"):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = _yaml(path) or {}
         found.update(str(r) for r in data.get("rules") or [])
     return found
 
@@ -58,7 +72,7 @@ def ids_in_tests(root: Path | Project) -> set[str]:
 def ids_in_rules(root: Path | Project) -> set[str]:
     found: set[str] = set()
     for path in as_project(root).rules.rglob("*.yaml"):
-        found.update(ID.findall(path.read_text(encoding="utf-8")))
+        found.update(ID.findall(read_text(path)))
     return found
 
 
@@ -67,7 +81,7 @@ def assumed_notes(root: Path | Project) -> list[str]:
     notes = []
     for path in sorted(project.rules.rglob("*.yaml")):
         rel = path.relative_to(project.root).as_posix()
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(read_text(path).splitlines(), 1):
             text = line.strip()
             if re.search(r"#\s*Assumed\b|^\s*assumed:|^\s*gap:|\bassumed:\s", line):
                 notes.append(f"{rel}:{n}: {text[:110]}")

@@ -102,6 +102,8 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
     from .project import bundled_project
 
     folder = folder.resolve()
+    if folder.exists() and not folder.is_dir():
+        raise CLIError(f"{folder} is a file, not a folder: name a new or empty folder to init")
     bundled = bundled_project()
     if source is not None:
         src = bundled.rules / source
@@ -135,6 +137,16 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
         clashes.append(f"rules/{game}/")
     if clashes:
         raise CLIError(f"{folder / clashes[0]} is already there: init writes only new files")
+    try:
+        return _write(folder, files, schemas, bundled.rules / source if source else None, game)
+    except OSError as exc:  # a file where a folder goes, no permission, a full disk
+        where = exc.filename or folder
+        raise CLIError(f"cannot write {where}: {exc.strerror or exc}") from None
+
+
+def _write(
+    folder: Path, files: dict[str, str], schemas: list[Path], source: Path | None, game: str
+) -> list[Path]:
     written = []
     for name, text in sorted(files.items()):
         path = folder / name
@@ -142,7 +154,7 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
         path.write_text(text, encoding="utf-8")
         written.append(path)
     if source is not None:
-        shutil.copytree(bundled.rules / source, folder / "rules" / game)
+        shutil.copytree(source, folder / "rules" / game)
         written.extend(sorted(p for p in (folder / "rules" / game).rglob("*") if p.is_file()))
     (folder / "schemas").mkdir(exist_ok=True)
     for path in schemas:

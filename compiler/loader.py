@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rulecraft.runtime.files import FileReadError, read_file
 
 from .diagnostics import DiagnosticSink, Position
 from .limits import MAX_ALIAS_VALUES, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
@@ -1118,8 +1119,8 @@ def _report_not_utf8(
 def load_yaml(path: Path, display_path: str, sink: DiagnosticSink) -> Document | None:
     """Read and load the YAML file at ``path`` (see :func:`load_yaml_text`)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        sink.error("io", f"can't read {display_path}: {exc.strerror or exc}", None)
+        data = read_file(path)
+    except FileReadError as exc:
+        sink.error("io", f"can't read {display_path}: {exc.why}", None)
         return None
     return load_yaml_text(data, display_path, sink)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.runtime.config import Project, ProjectError, find_project, read_project
+from rulecraft.runtime.files import FileReadError, read_file
 
 from . import ir
 from .builder import load_sources
@@ -222,8 +223,8 @@ def stale_files(
         if only and game not in only and game not in games:
             continue
         try:
-            head = path.read_text(encoding="utf-8").split("\n", 1)[0]
-        except (OSError, UnicodeDecodeError):
+            head = read_file(path).decode("utf-8").split("\n", 1)[0]
+        except (FileReadError, UnicodeDecodeError):  # a pipe named *.py is not ours either
             continue
         if head.startswith(HEADER_MARK):
             out.append(rel)
@@ -272,6 +273,9 @@ def write_outputs(
 
     project = as_project(root)
     root = project.root
+    stale = stale_files(project, outputs, only)
+    init = project.generated / "__init__.py"
+    _refuse_links_out(project, [*outputs, *stale, init.relative_to(root)])
     changed = []
     for rel, text in sorted(outputs.items()):
         path = root / rel
@@ -285,10 +289,27 @@ def write_outputs(
     # a native build of modules that changed would run the old rules: remove it
     for folder in sorted({(root / rel).parent for rel in changed}):
         changed.extend(p.relative_to(root) for p in remove_native(folder))
-    for rel in stale_files(project, outputs, only):
+    for rel in stale:
         (root / rel).unlink()
         changed.append(rel)
-    init = project.generated / "__init__.py"
     if not init.exists():
         init.write_text('"""Generated engines (see rules/); written by rulecraft compile."""\n')
     return changed
+
+
+def _refuse_links_out(project: Project, paths: list[Path]) -> None:
+    """Refuse to write any of ``paths`` (relative to the root) if a symbolic link on its way
+    leads out of the project: `compile` writes inside the project only."""
+    root = project.root.resolve()
+    for rel in paths:
+        if (root / rel).resolve().is_relative_to(root):
+            continue
+        link = root / rel
+        for i in range(1, len(rel.parts) + 1):
+            if (root / Path(*rel.parts[:i])).is_symlink():
+                link = root / Path(*rel.parts[:i])
+                break
+        raise ProjectError(
+            f"{link.relative_to(root).as_posix()} is a symbolic link out of the project (to "
+            f"{link.resolve()}): compile writes only inside {root}; remove the link"
+        )

@@ -34,6 +34,7 @@ from typing import Any
 import jinja2
 import markupsafe
 import yaml
+from rulecraft.runtime.files import FileReadError, read_file
 
 __all__ = [
     "PAPERS",
@@ -305,9 +306,11 @@ def list_games(rules_root: Path | None = None) -> list[str]:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (OSError, yaml.YAMLError) as exc:
+        text = read_file(path).decode("utf-8")
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except FileReadError as exc:
+        raise SheetError(f"{path}: cannot read: {exc.why}") from None
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:
         raise SheetError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
 
 
@@ -963,9 +966,9 @@ def read_save(path: str | Path, game: str, game_ids: tuple[str, ...] = ()) -> Sa
     game (its game.yaml `game:`). Anything else is a `SaveFileError` naming the file."""
     name = str(path)
     try:
-        text = Path(path).read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise SaveFileError(f"{name}: cannot read the save: {exc.strerror or exc}") from None
+        text = read_file(path).decode("utf-8-sig")
+    except FileReadError as exc:
+        raise SaveFileError(f"{name}: cannot read the save: {exc.why}") from None
     except UnicodeDecodeError:
         raise SaveFileError(f"{name}: not a saved game (not UTF-8 text)") from None
     try:

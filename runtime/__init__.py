@@ -16,6 +16,8 @@ runtime needs only the standard library.
 | ``rng`` | the seeded generator kept in the state; die values fixed in advance (examples) |
 | ``registry`` | finding compiled games by name, also a project's (``use_project``) |
 | ``config`` | a rules project's ``rulecraft.toml``: its folders and package |
+| ``files`` | reading and writing the files people name: regular files only, reads bounded |
+| ``numbers`` | numbers people type (offers, allocations, reports): ASCII digits, bounded |
 """
 
 from __future__ import annotations

@@ -17,12 +17,24 @@ played without the compiler.
 
 from __future__ import annotations
 
+import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CONFIG", "KEYS", "Project", "ProjectError", "find_project", "read_project"]
+from .files import FileReadError, read_text
+
+__all__ = [
+    "CONFIG",
+    "KEYS",
+    "NoProject",
+    "Project",
+    "ProjectError",
+    "find_project",
+    "read_project",
+]
 
 CONFIG = "rulecraft.toml"
 #: the keys of the configuration and what each names
@@ -32,9 +44,18 @@ KEYS = {
     "package": "the Python package the engines are imported as",
 }
 
+#: the engines bundled with rulecraft (``rulecraft.generated``; in a checkout, the repository's
+#: generated/ folder, whose pyproject.toml names that package)
+_BUNDLED = Path(__file__).resolve().parents[1] / "generated"
+
 
 class ProjectError(Exception):
     """The folder is not a rulecraft project, or its configuration is wrong."""
+
+
+class NoProject(ProjectError):
+    """No project at or above the folder: commands that also work on the bundled games go
+    on without one (a broken configuration is a :class:`ProjectError`, never ignored)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +86,7 @@ class Project:
 def _table(folder: Path) -> tuple[dict[str, Any], Path] | None:
     """The configuration table of ``folder`` and its file, or None if it has none."""
     own = folder / CONFIG
-    if own.is_file():
+    if own.is_file() or own.is_symlink() or own.exists():  # not a file: an error, not ignored
         return _read(own), own
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
@@ -80,11 +101,29 @@ def _table(folder: Path) -> tuple[dict[str, Any], Path] | None:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProjectError(f"cannot read {path}: {exc}") from None
+        text = read_text(path)
+    except FileReadError as exc:
+        raise ProjectError(str(exc)) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ProjectError(f"{path}: not valid TOML: {exc}") from None
+        # tomllib (3.11) gives the place only in its message: "... (at line 3, column 9)"
+        message = str(exc)
+        at = _AT.search(message)
+        if at is not None:
+            line, col = int(at[1]), int(at[2])
+        elif message.endswith("(at end of document)"):
+            lines = text.split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+        else:
+            raise ProjectError(f"{path}: not valid TOML: {message}") from None
+        what = message[: message.rindex("(")].rstrip()
+        raise ProjectError(
+            f"{path}:{line}:{col}: not valid TOML: {what[:1].lower()}{what[1:]}"
+        ) from None
+
+
+_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
 
 
 def read_project(root: Path, table: dict[str, Any], config: Path | None = None) -> Project:
@@ -97,13 +136,28 @@ def read_project(root: Path, table: dict[str, Any], config: Path | None = None) 
     for key, value in table.items():
         if not isinstance(value, str) or not value:
             raise ProjectError(f"{where}: {key} must be a non-empty string, not {value!r}")
-    rules = (root / table.get("rules", "rules")).resolve()
-    generated = (root / table.get("generated", "generated")).resolve()
+        if not value.isprintable():  # a NUL is no path at all
+            raise ProjectError(f"{where}: {key} holds a control character: {value!r}")
+    try:
+        rules = (root / table.get("rules", "rules")).resolve()
+        generated = (root / table.get("generated", "generated")).resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links
+        raise ProjectError(f"{where}: cannot follow the folders it names: {exc}") from None
     if not generated.is_relative_to(root):
         raise ProjectError(f"{where}: generated must be a folder inside {root}")
     package = table.get("package", generated.name)
     if not all(part.isidentifier() for part in package.split(".")):
         raise ProjectError(f"{where}: package must be a dotted Python name, not {package!r}")
+    top = package.partition(".")[0]
+    bundled = package == "rulecraft.generated" and generated == _BUNDLED  # rulecraft's own
+    if (top == "rulecraft" and not bundled) or top in sys.stdlib_module_names:
+        # the engines would replace rulecraft's own modules (or the standard library's) on
+        # import, and every game would fail
+        whose = "rulecraft itself" if top == "rulecraft" else "a module of the standard library"
+        raise ProjectError(
+            f"{where}: package {package!r} is taken ({top!r} is {whose}): name the engines' "
+            'package after your project (package = "my_game_engines")'
+        )
     return Project(root, rules, generated, package, config)
 
 
@@ -126,7 +180,7 @@ def find_project(start: Path | str | None = None, explicit: Path | str | None = 
         found = _at(folder)
         if found is not None:
             return found
-    raise ProjectError(
+    raise NoProject(
         f"no {CONFIG} (or rules/ folder) in {here} or above: run rulecraft inside a project, "
         "name one with --project DIR, or make one with `rulecraft init`"
     )

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .layout import LOG
+from .numbers import parse_int
 
 __all__ = ["DEAL", "Offers", "is_deal", "parties", "check", "carry_out", "label", "deal_id"]
 
@@ -227,6 +228,10 @@ def deal_id(spec: Any, deal: Any) -> str:
     return "offer:" + ";".join(items)
 
 
+def _quoted(part: str) -> str:
+    return repr(part) if len(part) <= 40 else repr(part[:40]) + "..."
+
+
 def parse(spec: Any, option_id: str) -> tuple[Any, ...] | str:
     """The deal an id names, or a text saying what is wrong with it."""
     if not option_id.startswith("offer:"):
@@ -236,25 +241,27 @@ def parse(spec: Any, option_id: str) -> tuple[Any, ...] | str:
     for part in option_id[6:].split(";"):
         name, colon, rest = part.partition(":")
         if not colon or name not in goods:
-            return f"unknown good {name!r} (goods: {', '.join(goods)})"
+            return f"unknown good {_quoted(name)} (goods: {', '.join(goods)})"
         g = goods[name]
         who, gt, rest = rest.partition(">")
         to, eq, arg = rest.partition("=")
         if not gt or who not in spec.seats or to not in spec.seats:
             seats = ", ".join(spec.seats)
-            return f"{part!r}: write <good>:<giver>><receiver>, with seat ids ({seats})"
+            return f"{_quoted(part)}: write <good>:<giver>><receiver>, with seat ids ({seats})"
         shape, ref = spec.engine.deal_goods[g][2], spec.engine.deal_goods[g][3]
         x: Any = None
         if shape == "amount":
-            if not eq or not arg.isdigit() or int(arg) < 1:
-                return f"{part!r}: say how many, e.g. {name}:{who}>{to}=2"
-            x = int(arg)
+            x = parse_int(arg) if eq else None
+            if x is None or x < 1:
+                return f"{_quoted(part)}: say how many in digits, e.g. {name}:{who}>{to}=2"
         elif shape == "pick":
             ids = spec.ids.get(ref, ())
             if not eq or arg not in ids:
-                return f"{part!r}: say which, e.g. {name}:{who}>{to}={ids[0] if ids else 'id'}"
+                return (
+                    f"{_quoted(part)}: say which, e.g. {name}:{who}>{to}={ids[0] if ids else 'id'}"
+                )
             x = list(ids).index(arg)
         elif eq:
-            return f"{part!r}: {name} takes no amount"
+            return f"{_quoted(part)}: {name} takes no amount"
         items.append((g, spec.seats.index(who), spec.seats.index(to), x))
     return (DEAL, *items)

@@ -1,7 +1,11 @@
-"""Writing the files people ask for (a sheet, a save, a balance page) safely: only regular
-files are written or replaced, never a symbolic link, a pipe, a device or a folder (as root,
-replacing ``/dev/full`` with a sheet is one ``-o`` away), and a file is replaced whole or not
-at all."""
+"""Reading and writing the files people name (a save, a record, an example, a sheet, a
+balance page) safely.
+
+Only regular files are written or replaced, never a symbolic link, a pipe, a device or a
+folder (as root, replacing ``/dev/full`` with a sheet is one ``-o`` away), and a file is
+replaced whole or not at all. Only regular files are read, and at most :data:`MAX_READ`
+bytes of them: a pipe named as a save would block for ever, and ``/dev/zero`` would be read
+until memory runs out."""
 
 from __future__ import annotations
 
@@ -12,11 +16,74 @@ from pathlib import Path
 
 from .machine import GameError
 
-__all__ = ["FileWriteError", "write_file"]
+__all__ = ["MAX_READ", "FileReadError", "FileWriteError", "read_file", "read_text", "write_file"]
+
+#: the most bytes :func:`read_file` reads (a long game's save is a few megabytes)
+MAX_READ = 64 * 2**20
 
 
 class FileWriteError(GameError):
     """A file could not be written; the message names it and says why."""
+
+
+class FileReadError(GameError):
+    """A file could not be read; the message names it and says why (``why`` alone)."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"cannot read {path}: {why}")
+        self.path = path
+        self.why = why
+
+
+def read_file(path: str | os.PathLike[str], limit: int = MAX_READ) -> bytes:
+    """The bytes of the regular file ``path`` (a symbolic link to one is followed), refused
+    in words if it is anything else, or larger than ``limit`` bytes."""
+    name = os.fspath(path)
+    try:
+        # O_NONBLOCK: opening a pipe does not wait for a writer (it is refused just below)
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise FileReadError(name, "no such file") from None
+    except OSError as exc:
+        raise FileReadError(name, f"{exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise FileReadError(name, "it is a folder; give the path of a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise FileReadError(
+                name,
+                "it is not a regular file (a pipe, a device or a socket); give the path of a file",
+            )
+        if st.st_size > limit:
+            raise FileReadError(
+                name, f"it is {_size(st.st_size)}, more than the {_size(limit)} rulecraft reads"
+            )
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise FileReadError(name, f"{exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew while being read
+        raise FileReadError(name, f"it is more than the {_size(limit)} rulecraft reads")
+    return data
+
+
+def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
+    """The text of the UTF-8 file ``path`` (a leading byte-order mark dropped), as
+    :func:`read_file` reads it."""
+    data = read_file(path, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileReadError(
+            os.fspath(path), f"not UTF-8 text (byte {exc.start}); save it as UTF-8"
+        ) from None
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.0f} MB" if n >= 2**20 else f"{n} bytes"
 
 
 def write_file(path: str | os.PathLike[str], data: bytes | str) -> None:

@@ -110,6 +110,15 @@ def _options(rows: Any) -> Any:
     return _LazyOptions(rows)
 
 
+#: the legal options an error lists at most
+_LISTED = 20
+
+
+def _shown(option_id: str) -> str:
+    """An option id as an error quotes it: whole if short, else its first 60 characters."""
+    return repr(option_id) if len(option_id) <= 60 else repr(option_id[:60]) + "..."
+
+
 class Game:
     """A game in progress: always either waiting for decisions or finished.
 
@@ -260,9 +269,10 @@ class Game:
             self._answer(k, d, value)
             return
         kind = self.spec.sites[d[1]].kind
+        shown = _shown(option_id)
         why = self.spec.why_refused(d, option_id, self.raw)
         if why is not None:
-            raise IllegalDecision(f"{option_id!r} is refused: {why}")
+            raise IllegalDecision(f"{shown} is refused: {why}")
         if kind == "propose":
             legal = "an offer such as offer:<good>:<giver>><receiver>=<n>;... or pass"
         elif kind == "allocate":
@@ -275,9 +285,12 @@ class Game:
                 f"points, at most {split.max_each} on one, over: {targets}"
             )
         else:
-            legal = "legal: " + ", ".join(o[0] for o in self.spec.options(d, self.raw))
+            rows = self.spec.options(d, self.raw)  # numbered, not listed: a report has thousands
+            legal = "legal: " + ", ".join(rows[k][0] for k in range(min(len(rows), _LISTED)))
+            if len(rows) > _LISTED:
+                legal += f" and {len(rows) - _LISTED} more"
         raise IllegalDecision(
-            f"{option_id!r} is not a legal option for {self.spec.seats[player]} ({kind}); {legal}"
+            f"{shown} is not a legal option for {self.spec.seats[player]} ({kind}); {legal}"
         )
 
     def apply_index(self, player: int, index: int) -> None:

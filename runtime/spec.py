@@ -15,6 +15,7 @@ from . import deals
 from .layout import ABI, HEADER, TURN, Layout, Slot, initial_state
 from .machine import RulesError
 from .named import Hidden
+from .numbers import parse_int
 
 __all__ = ["GameSpec", "ScenarioSpec", "Site", "Template"]
 
@@ -262,9 +263,9 @@ class GameSpec:
         elif word == "none":
             value = None
         elif slot.kind == "int":
-            if not word.lstrip("-").isdigit():
+            value = parse_int(word, signed=True)
+            if value is None:
                 return None
-            value = int(word)
         elif slot.kind == "ref" and slot.ref is not None:
             if word not in self.ids[slot.ref]:
                 return None
@@ -326,9 +327,13 @@ class GameSpec:
         if body != "none":
             for part in body.split(","):
                 name, eq, n = part.partition("=")
-                if not eq or name not in by_id or not n.isdigit() or by_id[name] in counts:
+                points = parse_int(n)
+                if not eq or name not in by_id or points is None or by_id[name] in counts:
                     return None
-                counts[by_id[name]] = int(n)
+                counts[by_id[name]] = points
+        # bounded before the split is built: alloc:x=999999999 would build a list that long
+        if any(n > split.max_each for n in counts.values()) or sum(counts.values()) > split.points:
+            return None
         value = split.of_counts(counts)
         return value if value in split else None
 

@@ -16,12 +16,15 @@ finish in (with a time-budgeted bot they do: how far it searches depends on the 
 
 from __future__ import annotations
 
+import os
+import socket
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from ..machine import GameError
 
-__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for"]
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "executor_for", "max_jobs", "too_many_jobs"]
 
 _E = TypeVar("_E", bound="_Closing")
 
@@ -52,11 +55,31 @@ class _Closing:
         self.close()
 
 
+#: local worker processes per core at most: more only share the same cores, and each holds
+#: a copy of the engines
+JOBS_PER_CORE = 4
+
+
+def max_jobs() -> int:
+    """The most local worker processes: :data:`JOBS_PER_CORE` per core of this machine."""
+    return JOBS_PER_CORE * (os.cpu_count() or 1)
+
+
+def too_many_jobs(jobs: int) -> str:
+    return (
+        f"{jobs} is too many: at most {max_jobs()} local processes ({JOBS_PER_CORE} per core; "
+        f"this machine has {os.cpu_count() or 1}); a cluster runs more with --executor "
+        "dask://HOST:PORT"
+    )
+
+
 class LocalExecutor(_Closing):
     """``jobs`` processes on this machine (forked, so they share the engines already imported,
-    hand-written ones too); ``jobs == 1`` runs in this process."""
+    hand-written ones too); ``jobs == 1`` runs in this process. At most :func:`max_jobs`."""
 
     def __init__(self, jobs: int = 1) -> None:
+        if jobs > max_jobs():
+            raise GameError(f"--jobs {too_many_jobs(jobs)}")
         self.workers = max(1, jobs)
         self._pool: Any = None
 
@@ -94,12 +117,15 @@ class DaskExecutor(_Closing):
                 "--executor dask:// needs Dask distributed: pip install 'rulecraft[distributed]'"
             ) from None
         self.address = address
+        host, port = _host_port(address)
+        _greeted(address, host, port, timeout)
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # TimeoutError is an OSError
             raise GameError(
-                f"cannot reach the Dask scheduler at {address} ({exc}); start one with "
-                "`dask scheduler` and workers with `dask worker ADDRESS --nthreads 1`"
+                f"cannot reach the Dask scheduler at {address} ({exc or type(exc).__name__}); "
+                "start one with `dask scheduler` and workers with `dask worker ADDRESS "
+                "--nthreads 1`"
             ) from None
         threads = sum(self.client.nthreads().values())
         if threads == 0:
@@ -139,6 +165,48 @@ class DaskExecutor(_Closing):
         return f"dask ({self.address}, {self.workers} worker threads)"
 
 
+def _host_port(address: str, shown: str | None = None) -> tuple[str, int]:
+    """The host and port of ``tcp://HOST:PORT`` (an IPv6 host in brackets: ``[::1]:8786``)."""
+    try:
+        parts = urllib.parse.urlsplit(address)
+        host, port = parts.hostname, parts.port  # .port refuses a port over 65535
+    except ValueError:
+        host = port = None
+    if not host or not port or parts.path or parts.query or parts.fragment:
+        raise GameError(
+            f"--executor {shown or address}: expected dask://HOST:PORT (a port of 1 to 65535; "
+            "an IPv6 host in brackets, dask://[::1]:8786)"
+        )
+    return host, port
+
+
+def _greeted(address: str, host: str, port: int, timeout: float) -> None:
+    """Refuse a server at ``host:port`` that is not a Dask scheduler answering now.
+
+    A scheduler writes its handshake as soon as it accepts a connection; Dask's client waits
+    for it with no time-out, so a server that accepts and never answers would hang the run."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            greeting = sock.recv(1)
+    except TimeoutError:
+        raise GameError(
+            f"the Dask scheduler at {address} did not answer in {timeout:g} s (it accepted "
+            "the connection): is it a Dask scheduler, and is it running? Start one with "
+            "`dask scheduler`"
+        ) from None
+    except OSError as exc:
+        raise GameError(
+            f"cannot reach the Dask scheduler at {address} ({exc.strerror or exc}); start one "
+            "with `dask scheduler` and workers with `dask worker ADDRESS --nthreads 1`"
+        ) from None
+    if not greeting:
+        raise GameError(
+            f"the server at {address} closed the connection without a word: is it a Dask "
+            "scheduler? Start one with `dask scheduler`"
+        )
+
+
 def executor_for(name: str | None, jobs: int = 1) -> Executor:
     """The executor ``--executor NAME`` names: ``local`` or ``dask://HOST:PORT``
     (``tcp://HOST:PORT`` too)."""
@@ -147,8 +215,6 @@ def executor_for(name: str | None, jobs: int = 1) -> Executor:
     for prefix in ("dask://", "tcp://"):
         if name.startswith(prefix):
             rest = name[len(prefix) :]
-            host, _, port = rest.rpartition(":")
-            if not host or not port.isdigit():
-                raise GameError(f"--executor {name}: expected dask://HOST:PORT")
+            _host_port("tcp://" + rest, name)
             return DaskExecutor("tcp://" + rest)
     raise GameError(f"unknown executor {name!r} (use local or dask://HOST:PORT)")

@@ -22,7 +22,15 @@ from ..spec import GameSpec
 from .agents import make_agent
 from .executors import Executor, LocalExecutor
 
-__all__ = ["simulate", "SimResult", "play_one", "wilson", "bot_max_turns", "default_max_turns"]
+__all__ = [
+    "MAX_GAMES",
+    "simulate",
+    "SimResult",
+    "play_one",
+    "wilson",
+    "bot_max_turns",
+    "default_max_turns",
+]
 
 #: (index, winners, tie, turns, decisions)
 Outcome = tuple[
@@ -397,6 +405,17 @@ def seat_agents(spec: GameSpec, scenario: str, agents: list[str]) -> tuple[list[
     return seats, list(agents)
 
 
+#: the most games one run plays: each keeps its outcome in memory until the report
+MAX_GAMES = 10_000_000
+
+
+def too_many_games(games: int) -> str:
+    return (
+        f"{games} games is too many for one run: at most {MAX_GAMES:,} (each game's outcome is "
+        "kept in memory); run several seeds and add them up"
+    )
+
+
 def simulate(
     spec: GameSpec,
     scenario: str,
@@ -423,6 +442,8 @@ def simulate(
     seats, agents = seat_agents(spec, scenario, agents)
     if games < 0:
         raise GameError("the number of games cannot be negative")
+    if games > MAX_GAMES:
+        raise GameError(too_many_games(games))
     stream = sys.stderr if progress is True else (progress or None)
     bar = _Progress(games, stream, label or f"{spec.game}/{scenario}")
     if executor is None:

@@ -309,11 +309,35 @@ def parse_set(spec: GameSpec, text: str) -> Param:
                 f"{where}: {name} is a whole number (e.g. {name}=1,2,3 or {name}=1..5 or "
                 f"{name}=0..10:2)"
             ) from None
+        _check_count(where, name, old, out)
     else:
         out = [v.strip() for v in values.split(",")]
     if len(set(out)) != len(out):
         raise GameError(f"{where}: a value is given twice")
     return Param(name, tuple(out), kind)
+
+
+#: a count constant's sweep values go up to this many times its value in the rules (at
+#: least to COUNT_FLOOR): the rules declare a constant's type, not its range, and a limit of
+#: armies or points a million times the printed one would build a million options
+COUNT_TIMES = 10
+COUNT_FLOOR = 100
+
+
+def _check_count(where: str, name: str, old: int, values: list[int]) -> None:
+    """A constant the rules give as a count (a whole number, not negative) stays one: not
+    negative, and at most :data:`COUNT_TIMES` its rules value."""
+    if old < 0:
+        return
+    most = max(COUNT_TIMES * old, COUNT_FLOOR)
+    for v in values:
+        if v < 0:
+            raise GameError(f"{where}: {name} is a count (the rules give {old}); it cannot be {v}")
+        if v > most:
+            raise GameError(
+                f"{where}: {name} is at most {most} in a sweep ({COUNT_TIMES} times the rules' "
+                f"{old}), not {v}"
+            )
 
 
 # -- the sweep ---------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from ..files import FileWriteError, write_file
 from ..game import Decision, Game, undo_barrier
 from ..layout import PENDING
 from ..machine import GameError
+from ..numbers import parse_int
 from ..rng import derive_seed
 from ..spec import GameSpec
 from ..view import is_hidden
@@ -414,11 +415,9 @@ def _save(game: Game, player: int, text: str) -> str:
 
 
 def _number(text: str) -> int | None:
-    """A number a player typed: ASCII digits only ("²".isdigit() is true, and int() refuses
-    it) and at most nine of them; None for anything else."""
-    if text.isascii() and text.isdigit() and len(text) <= 9:
-        return int(text)
-    return None
+    """A number a player typed: ASCII digits only, at most nine of them; None for anything
+    else."""
+    return parse_int(text, digits=9)
 
 
 def _read(input: TextIO) -> str:
