@@ -239,6 +239,51 @@ class _Analysis:
         }
 
 
+#: builtins that read the state and change nothing (a hidden local defined by a pure
+#: expression of them can be worked out again in a bot's imagined world)
+_PURE = {
+    "count", "sum", "min", "max", "abs", "div_down", "div_up", "first", "plural", "lookup",
+    "modifiers", "allows", "playable", "reachable", "path_cost", "deal_parties", "len",
+}  # fmt: skip
+
+
+def _definitions(game: ir.Game, routine: ir.Routine) -> dict[str, Let]:
+    """The locals of ``routine`` assigned once, by a ``let`` of a pure expression: the value
+    they held can be computed again from the state (in a bot's world, see
+    :meth:`Secrecy.definition`)."""
+    assigned: dict[str, list[Any]] = {}
+    for n in walk(routine.body):
+        if isinstance(n, Let):
+            assigned.setdefault(n.name, []).append(n)
+        elif isinstance(n, (Assign, AugAssign)) and isinstance(n.target, Name):
+            assigned.setdefault(n.target.id, []).append(n)
+        elif isinstance(n, (For, Simultaneously)):
+            assigned.setdefault(n.var, []).append(n)
+    return {
+        name: nodes[0]
+        for name, nodes in assigned.items()
+        if len(nodes) == 1 and isinstance(nodes[0], Let) and _pure(game, nodes[0].value, set())
+    }
+
+
+def _pure(game: ir.Game, e: Any, seen: set[str]) -> bool:
+    for n in walk(e):
+        if isinstance(n, Call):
+            if isinstance(n.ref, ir.Routine):
+                r = n.ref
+                if r.kind != "function":
+                    return False
+                if r.name not in seen:
+                    seen.add(r.name)
+                    if not _pure(game, r.body, seen):
+                        return False
+            elif n.func not in _PURE:
+                return False
+            if any(not _pure(game, v, seen) for v in getattr(n, "kwargs", {}).values()):
+                return False
+    return True
+
+
 class Secrecy:
     """The secrecy of a checked game's routines: :attr:`locals` holds, for each routine that
     has some, its secret locals and parameters by rule name, each with its stand-in
@@ -247,6 +292,18 @@ class Secrecy:
     def __init__(self, game: ir.Game) -> None:
         self._analysis = _Analysis(game)
         self.locals = self._analysis.run()
+        self._definitions: dict[str, dict[str, Let]] = {}
+
+    def definition(self, routine: str, local: str) -> Let | None:
+        """The ``let`` that alone gives secret ``local`` of ``routine`` its value, if it is a
+        pure expression: a bot's imagined world computes it again there."""
+        defs = self._definitions.get(routine)
+        if defs is None:
+            r = self._analysis.routines.get(routine)
+            defs = self._definitions[routine] = {} if r is None else _definitions(
+                self._analysis.game, r
+            )
+        return defs.get(local) if local in self.locals.get(routine, {}) else None
 
     def secret(self, routine: str, e: Any, simultaneous: bool = False) -> bool:
         if routine not in self._analysis.secret:

@@ -124,10 +124,11 @@ class GameSpec:
         self.templates = tuple(Template(tuple(p), tuple(k)) for p, k in cls.TEMPLATES)
         self.sites = tuple(Site(*s) for s in cls.SITES)
         self.routine_names: tuple[str, ...] = tuple(cls.ROUTINES)
-        #: (routine id, resume pc) -> ((frame local, stand-in), ...): the locals of a waiting
-        #: routine that may hold a hidden value (the compiler's ``secrecy`` analysis); views
-        #: hide them from every seat, and a bot's imagined world holds the stand-in there
-        self.secrets: dict[tuple[int, int], tuple[tuple[int, Any], ...]] = dict(cls.SECRETS)
+        #: (routine id, resume pc) -> ((frame local, stand-in, method or None), ...): the
+        #: locals of a waiting routine that may hold a hidden value (the compiler's
+        #: ``secrecy`` analysis); views hide them from every seat, and a bot's imagined world
+        #: computes them again with the method, or holds the stand-in
+        self.secrets: dict[tuple[int, int], tuple[tuple[int, Any, Any], ...]] = dict(cls.SECRETS)
         #: the decision sites whose prompt shows a secret value: views hide its arguments
         #: from the seats it does not ask
         self.secret_prompts = frozenset(cls.SECRET_PROMPTS)

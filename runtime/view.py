@@ -18,7 +18,7 @@ from typing import Any
 
 from .deals import is_deal, parties
 from .layout import ANSWERS, LOG, PENDING, RNG, SEED, STACK, STEPS, UNWIND, bits, mask_of
-from .machine import GameError, answer, reask, run
+from .machine import DeadEnd, GameError, answer, reask, run
 from .named import Hidden
 from .rng import seed_state
 
@@ -124,7 +124,7 @@ def _stack_for(spec: Any, node: Any, player: int | None) -> Any:
         secret = secrets.get((F[0], F[1]), ())
         if secret or negotiation:
             locals_ = list(F[2:])
-            hidden = {k for k, _fill in secret}
+            hidden = {row[0] for row in secret}
             for k, x in enumerate(locals_):
                 if is_deal(x):
                     hide = player is None or player not in parties(x)
@@ -139,25 +139,40 @@ def _stack_for(spec: Any, node: Any, player: int | None) -> Any:
     return _restack(frames) if changed else top
 
 
-def _fill_stack(spec: Any, node: Any) -> Any:
-    """The stack of a view with each hidden local replaced by its stand-in: a value of its
-    type the compiler chose (``spec.secrets``); a hidden deal becomes None."""
+def _fill_stack(spec: Any, S: list[Any]) -> Any:
+    """The stack of a view with each hidden local filled in for a bot's world: computed again
+    from the world's state where the compiler left a way (a local defined by a pure
+    expression of shown ones), else its stand-in, a value of its type (``spec.secrets``); a
+    hidden deal becomes None."""
+    node = S[STACK]
     top = node
     frames = []
     changed = False
     while node is not None:
         F = node[0]
         if any(isinstance(x, Hidden) for x in F[2:]):
-            fills = dict(spec.secrets.get((F[0], F[1]), ()))
-            F = (
-                F[0],
-                F[1],
-                *(fills.get(k) if isinstance(x, Hidden) else x for k, x in enumerate(F[2:])),
-            )
+            rows = {row[0]: row for row in spec.secrets.get((F[0], F[1]), ())}
+            locals_ = list(F[2:])
+            for k, x in enumerate(locals_):
+                if isinstance(x, Hidden):
+                    locals_[k] = _filled(spec, S, F, rows.get(k))
+            F = (F[0], F[1], *locals_)
             changed = True
         frames.append(F)
         node = node[1]
     return _restack(frames) if changed else top
+
+
+def _filled(spec: Any, S: list[Any], F: Any, row: Any) -> Any:
+    if row is None:
+        return None
+    _k, fill, method = row
+    if method is not None:
+        try:
+            return getattr(spec.engine, method)(S, F)
+        except GameError:
+            pass  # the world drawn is one its definition cannot be read in: the stand-in
+    return fill
 
 
 def _restack(frames: list[Any]) -> Any:
@@ -229,10 +244,12 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
     - each seat's hidden card zones get the cards of its universe (the fixed player field
       ``cards``) that are not in its visible zones, shuffled, keeping each zone's size;
     - hidden places of deck cards (`deck: true`) get the cards not seen elsewhere, shuffled;
-    - other hidden values take the scenario's initial value, and hidden locals of waiting
-      routines the stand-in of their type the compiler chose;
+    - other hidden values take the scenario's initial value; a hidden local of a waiting
+      routine is computed again from the world drawn where it is a pure expression of the
+      frame's shown locals, else it takes the stand-in of its type the compiler chose;
     - a pending simultaneous decision, or one whose options are hidden, is asked again, and
-      the viewer's own answer, if given, is applied again;
+      the viewer's own answer, if given, is applied again; where the world drawn cannot ask
+      it (it has no option there), it stays asked with no option: a dead end for playouts;
     - the generator is fresh, drawn from ``rng`` (the bot's own); the log is off.
     """
     S = V[:]
@@ -273,7 +290,7 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
     for k, v in enumerate(S):
         if isinstance(v, Hidden):
             S[k] = spec.init[k]
-    S[STACK] = _fill_stack(spec, S[STACK])
+    S[STACK] = _fill_stack(spec, S)
     pending = S[PENDING]
     if pending and (
         spec.sites[pending[0][1]].simultaneous or any(isinstance(d[2], Hidden) for d in pending)
@@ -283,7 +300,20 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
         for p, v in S[ANSWERS] or ():
             if p == viewer:
                 own, had_own = v, True
-        reask(spec, S)
+        before = S[:]
+        try:
+            reask(spec, S)
+        except DeadEnd:
+            # The world drawn cannot ask what the view shows asked (another seat's options
+            # come from what this viewer cannot see, and the world gave it none): a world the
+            # real history could not reach, left at that decision with no option, where a
+            # playout meets the dead end as it meets any other.
+            S[:] = before
+            S[PENDING] = tuple(
+                (d[0], d[1], (), *d[3:]) if isinstance(d[2], Hidden) else d for d in pending
+            )
+            S[ANSWERS] = None
+            return S
         if had_own and S[PENDING]:
             for i, d in enumerate(S[PENDING]):
                 if d[0] == viewer:

@@ -228,9 +228,11 @@ def test_scenario_ids_that_python_reserves_compile_and_play(tmp_path: Path) -> N
         path.write_text(text, encoding="utf-8")
         if path.stem in renames:
             path.rename(folder / f"{renames[path.stem]}.yaml")
-    example = root / "rules" / "march_of_progress" / "examples" / "example_of_play.yaml"
-    text = example.read_text(encoding="utf-8")
-    example.write_text(text.replace("scenario: thirty_years_war", "scenario: import"))
+    for example in sorted((root / "rules" / "march_of_progress" / "examples").glob("*.yaml")):
+        text = example.read_text(encoding="utf-8")
+        for old, new in renames.items():
+            text = text.replace(f"scenario: {old}\n", f"scenario: {new}\n")
+        example.write_text(text, encoding="utf-8")
     write_outputs(root, generate(root))
     files = sorted(p.name for p in (root / "generated" / "march_of_progress").glob("*.py"))
     assert {"import_.py", "engine_.py", "engine.py"} <= set(files)

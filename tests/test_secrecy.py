@@ -87,7 +87,7 @@ def _at_peek(seed: int = 1) -> Game:
 
 def test_a_local_read_from_a_hidden_field_is_hidden_from_every_seat():
     g = _at_peek()
-    secret = {k for k, _fill in SPEC.secrets[(g.raw[STACK][0][0], g.raw[STACK][0][1])]}
+    secret = {row[0] for row in SPEC.secrets[(g.raw[STACK][0][0], g.raw[STACK][0][1])]}
     F = g.raw[STACK][0]  # (routine, resume point, *the locals still needed)
     for seat in (None, 0, 1):
         shown = view(SPEC, g.raw, seat)[STACK][0]
@@ -118,7 +118,7 @@ def test_what_is_secret_and_what_is_not():
     g = _at_peek()
     F = g.raw[STACK][0]
     names = _frame_names("turn__peek", F[1])
-    secret = {names[k] for k, _fill in SPEC.secrets[(F[0], F[1])]}
+    secret = {names[row[0]] for row in SPEC.secrets[(F[0], F[1])]}
     assert secret == {"top", "worth", "high"}, names
     assert {"holding", "die"} <= set(names) - secret
 
@@ -128,7 +128,7 @@ def test_a_parameter_passed_a_hidden_value_is_hidden():
     g.apply(1, g.pending()[0].options[0].id)  # Blue answers; confide(red, top) waits
     F = g.raw[STACK][0]
     assert SPEC.routine_names[F[0]] == "confide"
-    secret = {k for k, _fill in SPEC.secrets[(F[0], F[1])]}
+    secret = {row[0] for row in SPEC.secrets[(F[0], F[1])]}
     assert secret, "c and seen hold the hidden top card"
     for seat in (None, 0, 1):
         shown = view(SPEC, g.raw, seat)[STACK][0][2:]
@@ -142,7 +142,8 @@ def test_a_bot_world_holds_a_stand_in_and_plays_on():
     rng = random.Random(0)
     S = determinize(SPEC, view(SPEC, g.raw, 1), rng)
     F = S[STACK][0]
-    for k, fill in SPEC.secrets[(F[0], F[1])]:
-        assert F[2 + k] == fill
+    for k, fill, method in SPEC.secrets[(F[0], F[1])]:
+        if method is None:
+            assert F[2 + k] == fill
     h = Game(SPEC, S)
     h.apply(1, h.pending()[0].options[0].id)  # the imagined world goes on without error

@@ -77,10 +77,10 @@ class Tables:
     templates: list[tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     sites: list[tuple[Any, ...]] = field(default_factory=list)
     routines: list[str] = field(default_factory=list)
-    #: (routine id, resume pc) -> ((frame local, stand-in), ...): the locals that may hold a
-    #: hidden value (see :mod:`..secrecy`); made anew for each class, as every routine is
-    #: compiled for it
-    secrets: dict[tuple[int, int], tuple[tuple[int, Any], ...]] = field(default_factory=dict)
+    #: (routine id, resume pc) -> ((frame local, stand-in, method or None), ...): the locals
+    #: that may hold a hidden value (see :mod:`..secrecy`) and how a bot's world fills them;
+    #: made anew for each class, as every routine is compiled for it
+    secrets: dict[tuple[int, int], tuple[tuple[int, Any, Any], ...]] = field(default_factory=dict)
     #: the decision sites whose prompt shows a secret value (hidden from the seats not asked)
     secret_prompts: set[int] = field(default_factory=set)
 
@@ -245,6 +245,10 @@ class RoutineGen:
         self.skipped: set[int] = set()  # arms that only jump (see thread_jumps)
         self.rid = tables.rid(r.name) if form == "R" else -1
         self.unique: set[str] | None = None
+        #: secret locals defined by a pure expression: python name -> the expression's code
+        self.recompute: dict[str, str] = {}
+        #: the methods that compute them again for a frame (name -> code; see note_secrets)
+        self.recompute_defs: dict[str, str] = {}
 
     # -- small helpers
 
@@ -334,6 +338,8 @@ class RoutineGen:
             value = self.value(s.value)
             py = self.scope.declare(s.name)
             self.line(out, ind, f"{py} = {value}")
+            if self.form == "R" and secrecy_of(self.sd).definition(self.r.name, s.name) is s:
+                self.recompute[py] = value
         elif isinstance(s, Assign):
             if isinstance(s.value, Call) and s.value.func in DECISIONS:
                 self.store(out, ind, s.target, self.random_decision(s.value), None)
@@ -752,17 +758,43 @@ class RoutineGen:
 
     def note_secrets(self, pc: int, layout: list[str]) -> None:
         """Record which slots of the frame resumed at ``pc`` hold secret locals, each with
-        the stand-in a bot's imagined world puts there."""
+        the stand-in a bot's imagined world puts there and, for a local defined by a pure
+        expression of the frame's other (shown) locals, a method that computes it again
+        from that world's state."""
         secret = secrecy_of(self.sd).locals.get(self.r.name, {})
         found = {}
+        hidden = {py for py in layout if self.scope.rule_name.get(py) in secret}
         for k, py in enumerate(layout):
-            name = self.scope.rule_name.get(py)
-            if name in secret:
-                found[k] = secret[name]
+            if py not in hidden:
+                continue
+            found[k] = (k, secret[self.scope.rule_name[py]], self.recompute_method(pc, k, py, layout, hidden))
         if found:
             key = (self.rid, pc)
-            found.update(dict(self.tables.secrets.get(key, ())))
-            self.tables.secrets[key] = tuple(sorted(found.items()))
+            for row in self.tables.secrets.get(key, ()):
+                found.setdefault(row[0], row)
+            self.tables.secrets[key] = tuple(found[k] for k in sorted(found))
+
+    def recompute_method(
+        self, pc: int, k: int, py: str, layout: list[str], hidden: set[str]
+    ) -> str | None:
+        code = self.recompute.get(py)
+        if code is None:
+            return None
+        declared = set(self.scope.declared)
+        used = {n for n in _NAMES.findall(code) if n in declared}
+        if not used <= set(layout) - hidden:
+            return None  # it reads a local the frame does not keep, or one that is hidden
+        name = f"z_{method_stem(self.r)}__{pc}_{k}"
+        lines = [
+            f"def {name}(self, S: list[Any], F: Any) -> Any:",
+            f'    "Local {self.scope.rule_name[py]!r} of a frame, computed again in a bot\'s world."',
+        ]
+        for j, other in enumerate(layout):
+            if other in used:
+                lines.append(f"    {other} = F[{j + 2}]")
+        lines.append(f"    return {code}")
+        self.recompute_defs[name] = "\n".join(lines)
+        return name
 
     def layout_of(self, resume: Arm | ArmRef, ask: Arm | None) -> list[str]:
         live = self.live[_index(resume)]
@@ -914,7 +946,8 @@ class RoutineGen:
         while "\x00" in code:
             for token, fn in self.tokens.items():
                 code = code.replace(token, fn())
-        return _mark_unused(code, self.scope.declared)
+        code = _mark_unused(code, self.scope.declared)
+        return "\n\n".join([code, *(self.recompute_defs[n] for n in sorted(self.recompute_defs))])
 
     def new_arm(self) -> Arm:
         arm = Arm(len(self.arms))

@@ -233,13 +233,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         "turn__neutral_actions",
     )
     SECRETS: ClassVar[Any] = {
-        (1, 8): ((2, ()),),
-        (1, 11): ((2, None),),
-        (3, 3): ((2, 0),),
-        (16, 1): ((2, 0),),
-        (18, 3): ((0, 0), (3, False), (4, 0)),
-        (19, 1): ((0, 0),),
-        (20, 1): ((2, 0),),
+        (1, 8): ((2, (), "z_attack__8_2"),),
+        (1, 11): ((2, None, None),),
+        (3, 3): ((2, 0, None),),
+        (16, 1): ((2, 0, None),),
+        (18, 3): ((0, 0, None), (3, False, None), (4, 0, "z_end__agreement__3_4")),
+        (19, 1): ((0, 0, None),),
+        (20, 1): ((2, 0, None),),
     }
     c_counter_insurgency_needs_army: bool
     c_propaganda_depletion_to_zero: bool

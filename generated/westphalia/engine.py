@@ -527,10 +527,10 @@ class WestphaliaRules:
         "turn__military",
     )
     SECRETS: ClassVar[Any] = {
-        (9, 2): ((0, ()),),
-        (13, 2): ((3, 0),),
-        (13, 8): ((2, 0),),
-        (13, 12): ((2, 0),),
+        (9, 2): ((0, (), None),),
+        (13, 2): ((3, 0, None),),
+        (13, 8): ((2, 0, None),),
+        (13, 12): ((2, 0, None),),
     }
     SECRET_PROMPTS: ClassVar[Any] = (15, 16)
     d: Any
