@@ -130,7 +130,8 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "--load",
         metavar="SAVE",
         default=None,
-        help="go on with a game saved with `save FILE` at the terminal (NAME must be its game)",
+        help="go on with a game saved with `save FILE` at the terminal, with its seed and "
+        "seats (NAME must be its game; --seats gives the seats to others)",
     )
     p.add_argument(
         "--auto",
@@ -150,19 +151,23 @@ def _play(args: argparse.Namespace) -> int:
     spec, scenario = resolve(args.name)
     start = None
     if args.load is not None:
-        from pathlib import Path
-
         from rulecraft.runtime import Game
+        from rulecraft.runtime.saves import read_text
 
-        try:
-            text = Path(args.load).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = getattr(exc, "strerror", None) or exc
-            raise CLIError(f"cannot read {args.load}: {why}") from None
-        start = Game.from_json(text)
+        start = Game.from_json(read_text(args.load))  # replayed: every decision checked
         if start.spec.game != spec.game:
             raise CLIError(f"{args.load} is a game of {start.spec.game}, not of {spec.game}")
         spec, scenario = start.spec, start.spec.scenario
+        # the same seed (the bots' seeds come from it) and, unless --seats says, the same seats
+        saved = start.state["seed"]
+        if args.seed is not None and args.seed != saved:
+            raise CLIError(
+                f"{args.load} was played with seed {saved}: --seed cannot change it "
+                "(leave --seed out)"
+            )
+        args.seed = saved
+        if args.seats is None and start.seat_kinds is not None:
+            args.seats = list(start.seat_kinds)
     seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
     if args.seats is None:
         args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)

@@ -26,6 +26,7 @@ from .machine import (
     IllegalDecision,
     MalformedDecision,
     RulesError,
+    UnknownGame,
     answer,
     reask,
     run,
@@ -544,7 +545,10 @@ def _spec_of(data: dict[str, Any], spec: GameSpec | None) -> GameSpec:
     if not isinstance(game, str) or not isinstance(scenario, str):
         raise SaveError("this is not a saved game (no game and scenario named)")
     if spec is None:
-        return load_spec(game, scenario)
+        try:
+            return load_spec(game, scenario)
+        except UnknownGame as exc:
+            raise SaveError(f"the save is of {game}/{scenario}: {exc}") from None
     if spec.game != game:
         raise SaveError(f"saved game is {game!r}, not {spec.game!r}")
     if spec.scenario != scenario:

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_NESTING",
     "GameSave",
     "parse",
+    "read_text",
     "check_version",
     "position",
     "write",
@@ -128,6 +129,22 @@ def _nesting(data: Any) -> int:
             return depth
         todo.extend((x, depth + 1) for x in node if isinstance(x, (list, dict)))
     return deepest
+
+
+def read_text(path: Any) -> str:
+    """The text of the save in file ``path``, refused in words (a :class:`SaveError`) if it
+    cannot be read, is not UTF-8 or is longer than a save can be (without reading it all)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_SAVE_CHARS * 4 + 1)  # a character is at most 4 bytes
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_SAVE_CHARS * 4:
+        raise SaveError(f"{path} is longer than a save can be ({MAX_SAVE_CHARS:,} characters)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SaveError(f"{path} is not a saved game (not UTF-8 text)") from None
 
 
 def position(spec: Any, S: list[Any]) -> dict[str, Any]:
