@@ -707,6 +707,8 @@ def load(spec: Any, data: dict[str, Any]) -> list[Any]:
     if result is not None:
         if not isinstance(result, dict):
             raise SaveError("'result' in the save must be an object or null")
+        if not isinstance(result.get("winners", []), list):
+            raise SaveError("'result.winners' in the save must be a list of seats")
         winners = [
             _ref_index(spec, "player", w, "result.winners") for w in result.get("winners", [])
         ]
