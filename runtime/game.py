@@ -386,6 +386,11 @@ class Game:
         ):
             raise SaveError(f"name who plays each of the {len(self.spec.seats)} seats: {kinds!r}")
         decisions = self.decisions()
+        if len(decisions) != self.raw[STEPS]:  # answered past Game.apply, on game.raw
+            raise SaveError(
+                f"this game cannot be saved as a game: its state counts {self.raw[STEPS]} "
+                f"decisions, but {len(decisions)} were applied through Game.apply"
+            )
         if len(decisions) > saves.MAX_DECISIONS:
             raise SaveError(
                 f"this game has {len(decisions):,} decisions; a save holds at most "

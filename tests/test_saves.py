@@ -328,6 +328,16 @@ def test_a_lower_turn_limit_is_saved_and_replayed() -> None:
     assert h.max_turns == 9 and h.raw == g.raw
 
 
+def test_a_decision_answered_past_game_apply_cannot_be_saved() -> None:
+    from rulecraft.runtime.tools.agents import apply_id
+
+    g = GAME.clone()
+    d = g.pending()[0]
+    apply_id(g.spec, g.raw, d.player, d.options[0].id)  # on the compact state: not recorded
+    with pytest.raises(SaveError, match="its state counts 6 decisions, but 5 were applied"):
+        g.to_json()
+
+
 def test_a_game_made_from_a_compact_state_cannot_be_saved() -> None:
     with pytest.raises(SaveError, match=r"made from a compact state \(Game\(spec, raw\)\)"):
         Game(GAME.spec, GAME.raw[:]).to_json()
