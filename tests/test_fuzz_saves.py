@@ -195,7 +195,8 @@ def test_mutated_saves_are_replayed_or_refused(fuzz_budget: int) -> None:
         where = f"input {i}: {g.spec.game}/{g.spec.scenario} ({len(g.decisions())}): {what}"
         try:
             h = Game.from_json(json.dumps(data))
-        except SaveError:
+        except SaveError as exc:
+            assert str(exc) and "\n" not in str(exc), f"{where}: refused in no words: {exc!r}"
             counts["refused"] += 1
             continue
         except Exception as exc:
@@ -208,6 +209,8 @@ def test_mutated_saves_are_replayed_or_refused(fuzz_budget: int) -> None:
             assert [list(d) for d in h.decisions()] == [
                 [h.spec.seats.index(s), oid] for s, oid in data["decisions"]
             ]
+            seats = data.get("seats")
+            assert h.seat_kinds == (seats and tuple(seats[s] for s in h.spec.seats)), "seats"
             if same:
                 assert _same(h, g), "the decisions were kept but the game differs"
             else:
