@@ -150,7 +150,8 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "--load",
         metavar="SAVE",
         default=None,
-        help="go on with a game saved with `save FILE` at the terminal (NAME must be its game)",
+        help="go on with a game saved with `save FILE` at the terminal, with its seed and "
+        "seats (NAME must be its game; --seats gives the seats to others)",
     )
     p.add_argument(
         "--auto",
@@ -171,12 +172,22 @@ def _play(args: argparse.Namespace) -> int:
     start = None
     if args.load is not None:
         from rulecraft.runtime import Game
-        from rulecraft.runtime.files import read_text
+        from rulecraft.runtime.saves import read_text
 
-        start = Game.from_json(read_text(args.load))
+        start = Game.from_json(read_text(args.load))  # replayed: every decision checked
         if start.spec.game != spec.game:
             raise CLIError(f"{args.load} is a game of {start.spec.game}, not of {spec.game}")
         spec, scenario = start.spec, start.spec.scenario
+        # the same seed (the bots' seeds come from it) and, unless --seats says, the same seats
+        saved = start.state["seed"]
+        if args.seed is not None and args.seed != saved:
+            raise CLIError(
+                f"{args.load} was played with seed {saved}: --seed cannot change it "
+                "(leave --seed out)"
+            )
+        args.seed = saved
+        if args.seats is None and start.seat_kinds is not None:
+            args.seats = list(start.seat_kinds)
     seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
     if args.seats is None:
         args.seats = ["human"] + ["random"] * (len(spec.seats) - 1)

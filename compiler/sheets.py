@@ -958,12 +958,15 @@ def _filled_from(record: SavedRecord, form: Any, labels: _Names) -> str:
 
 
 def read_save(path: str | Path, game: str, game_ids: tuple[str, ...] = ()) -> SavedRecord:
-    """The fields of a saved game (`rulecraft` save or named state) for `game`'s record forms.
+    """The fields of a saved game (`rulecraft` save, position or named state) for `game`'s
+    record forms.
 
-    A save is a JSON object naming its "game" and "scenario", with the globals by name under "g"
-    and each seat's player fields under "p" (a mapping by seat id, as `runtime.named.save` writes
-    it, or a list of records with an "id", as `to_named` does). `game_ids` are other names of the
-    game (its game.yaml `game:`). Anything else is a `SaveFileError` naming the file."""
+    A save of a game (`Game.to_json`: its decisions) is replayed by the compiled engine and the
+    forms read the position it reaches. A position or named state is a JSON object naming its
+    "game" and "scenario", with the globals by name under "g" and each seat's player fields
+    under "p" (a mapping by seat id, as `runtime.named.save` writes it, or a list of records
+    with an "id", as `to_named` does). `game_ids` are other names of the game (its game.yaml
+    `game:`). Anything else is a `SaveFileError` naming the file."""
     name = str(path)
     try:
         text = read_file(path).decode("utf-8-sig")
@@ -984,6 +987,8 @@ def read_save(path: str | Path, game: str, game_ids: tuple[str, ...] = ()) -> Sa
     if saved_game not in (game, *game_ids):
         raise SaveFileError(f"{name}: a saved game of {saved_game!r}, not of {game!r}")
     scenario = data.get("scenario")
+    if "decisions" in data or data.get("rulecraft") == 3:
+        data = _replayed(name, text)  # a save of a game: its decisions, replayed
     globals_ = data.get("g", {})
     if not isinstance(globals_, dict):
         raise SaveFileError(f'{name}: not a saved game ("g", the globals, is not an object)')
@@ -1000,6 +1005,21 @@ def read_save(path: str | Path, game: str, game_ids: tuple[str, ...] = ()) -> Sa
     return SavedRecord(
         name, saved_game, scenario if isinstance(scenario, str) else None, dict(globals_), players
     )
+
+
+def _replayed(name: str, text: str) -> dict[str, Any]:
+    """The position a save of a game (its decisions, `rulecraft.runtime.saves`) reaches when
+    the compiled engine replays it: what a record form is filled in from, never a position
+    the save merely claims."""
+    from rulecraft.runtime.game import Game
+    from rulecraft.runtime.machine import GameError
+    from rulecraft.runtime.saves import position
+
+    try:
+        game = Game.from_json(text)
+    except GameError as exc:  # a decision that does not replay, a game not compiled here
+        raise SaveFileError(f"{name}: {exc}") from None
+    return position(game.spec, game.raw)
 
 
 def _sheet_option(raw: dict[str, Any], name: str) -> Any:

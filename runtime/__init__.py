@@ -12,7 +12,8 @@ runtime needs only the standard library.
 | ``spec`` | ``GameSpec``: a compiled scenario, rendering of log lines, prompts, options |
 | ``game`` | ``Game``: pending decisions, apply, clone, save and load |
 | ``view`` | visibility (views for players and bots) and determinization |
-| ``named`` | the state by field name: display, the live named view, saves |
+| ``named`` | the state by field name: display, the live named view, positions |
+| ``saves`` | saves of games: seed and decisions, replayed to load them |
 | ``rng`` | the seeded generator kept in the state; die values fixed in advance (examples) |
 | ``registry`` | finding compiled games by name, also a project's (``use_project``) |
 | ``config`` | a rules project's ``rulecraft.toml``: its folders and package |

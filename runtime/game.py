@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from . import saves
 from .layout import (
     ANSWERS,
     DRAWS,
@@ -25,6 +26,7 @@ from .machine import (
     IllegalDecision,
     MalformedDecision,
     RulesError,
+    UnknownGame,
     answer,
     reask,
     run,
@@ -32,7 +34,7 @@ from .machine import (
 from .named import NamedState, SaveError, load, save, to_named
 from .registry import load_spec, resolve
 from .rng import seed_state
-from .spec import GameSpec
+from .spec import GameSpec, Site
 from .view import log_for, view
 
 __all__ = ["Option", "Decision", "Game", "load_spec", "resolve", "undo_barrier", "new_state"]
@@ -119,19 +121,39 @@ def _shown(option_id: str) -> str:
     return repr(option_id) if len(option_id) <= 60 else repr(option_id[:60]) + "..."
 
 
+def _option_id(spec: GameSpec, site: Site, value: Any) -> str:
+    """The id of the option ``value`` of a decision asked at ``site``."""
+    if site.options.startswith("alloc:"):
+        return spec.split_id(site.options[6:], value or ())
+    return spec.option_id(site, value)
+
+
+#: why a game made from a compact state cannot be saved as a game
+_FROM_RAW = "it was made from a compact state (Game(spec, raw)), not played from Game.new"
+
+
 class Game:
     """A game in progress: always either waiting for decisions or finished.
 
     ``raw`` is the compact state (a list, see :mod:`rulecraft.runtime.layout`); ``state`` is
-    a live view of it by field name, for tests, examples and tools.
+    a live view of it by field name, for tests, examples and tools. A game made by
+    :meth:`new` records its decisions as they are applied (:meth:`decisions`): they are its
+    save (:meth:`to_json`). ``seat_kinds``, if the caller sets it, says who plays each seat
+    (``human``, ``human:NAME``, a bot's name); a save keeps it.
     """
 
-    __slots__ = ("spec", "raw", "_decisions")
+    __slots__ = ("spec", "raw", "_decisions", "_record", "_unverified", "seat_kinds")
 
     def __init__(self, spec: GameSpec, raw: list[Any]) -> None:
         self.spec = spec
         self.raw = raw
         self._decisions: tuple[Any, list[Decision]] | None = None
+        #: the decisions applied, newest first: ``((player, id or None, site, value), older)``
+        #: (a clone shares it; an id is made from the value when a save asks for it)
+        self._record: Any = None
+        #: None, or why the recorded decisions do not make this game (it cannot be saved)
+        self._unverified: str | None = _FROM_RAW
+        self.seat_kinds: tuple[str, ...] | None = None
 
     @classmethod
     def new(cls, spec: GameSpec, scenario: str | None = None, seed: int = 0) -> Game:
@@ -139,6 +161,7 @@ class Game:
         if scenario is not None and scenario != spec.scenario:
             spec = load_spec(spec.game, scenario)
         game = cls(spec, new_state(spec, seed))
+        game._unverified = None
         run(spec, game.raw, None)
         return game
 
@@ -266,7 +289,7 @@ class Game:
         k, d = self._decision_of(player)
         found, value = self.spec.find_option(d, option_id, self.raw)
         if found:
-            self._answer(k, d, value)
+            self._answer(k, d, value, option_id)
             return
         kind = self.spec.sites[d[1]].kind
         shown = _shown(option_id)
@@ -302,13 +325,41 @@ class Game:
         n = len(d[2]) + site.optional
         if not 0 <= index < n:
             raise IllegalDecision(f"option {index} does not exist (there are {n}: 0..{n - 1})")
-        self._answer(k, d, d[2][index] if index < len(d[2]) else None)
+        self._answer(k, d, d[2][index] if index < len(d[2]) else None, None)
 
-    def _answer(self, k: int, d: tuple[Any, ...], value: Any) -> None:
+    def _answer(self, k: int, d: tuple[Any, ...], value: Any, option_id: str | None) -> None:
         S = self.raw
+        # recorded before the machine runs: a decision the rules then fail on was made
+        self._record = ((d[0], option_id, d[1], value), self._record)
         ready, v = answer(S, k, value, self.spec.sites[d[1]].simultaneous)
         if ready:
             run(self.spec, S, v)
+
+    # -- the record --------------------------------------------------------------------
+    def decisions(self) -> list[tuple[int, str]]:
+        """The decisions applied since :meth:`new`, in order: ``(player, option id)``."""
+        out = []
+        node = self._record
+        spec = self.spec
+        while node is not None:
+            (player, oid, site, value), node = node
+            if oid is None:
+                oid = _option_id(spec, spec.sites[site], value)
+            out.append((player, oid))
+        out.reverse()
+        return out
+
+    @property
+    def unverified(self) -> str | None:
+        """None if the game is the one its decisions make from its seed (it can be saved);
+        otherwise why not: its state was edited by hand, it was made from a compact state or
+        loaded from a position."""
+        return self._unverified or self.spec.unverified
+
+    def _edit(self, why: str) -> None:
+        """The state was changed other than by a decision: the record no longer makes it."""
+        if self._unverified is None:
+            self._unverified = why
 
     # -- copying -----------------------------------------------------------------------
     def reask(self) -> None:
@@ -316,14 +367,54 @@ class Game:
         play that start from a position): the options follow the edited state."""
         if not self.raw[PENDING]:
             raise GameError("no decision is pending")
+        self._edit("its pending decision was asked again (Game.reask, after an edit)")
         reask(self.spec, self.raw)
 
     def clone(self) -> Game:
-        """An independent copy (every slot of a state is immutable: a list copy)."""
-        return Game(self.spec, self.raw[:])
+        """An independent copy (every slot of a state is immutable: a list copy; the record
+        of decisions is shared, being immutable too)."""
+        g = Game(self.spec, self.raw[:])
+        g._record = self._record
+        g._unverified = self._unverified
+        g.seat_kinds = self.seat_kinds
+        return g
 
-    def to_json(self) -> str:
-        """The whole game, every secret included (to resume it: :meth:`from_json`)."""
+    def to_json(self, seats: Any = None) -> str:
+        """The game as a save (:mod:`rulecraft.runtime.saves`): its seed, its decisions and
+        the position they reach, every secret included; ``seats`` (default
+        :attr:`seat_kinds`) says who plays each seat. :meth:`from_json` replays it.
+
+        A game whose state was edited by hand has no decisions that make it: it is refused
+        (:class:`SaveError`, saying why); :meth:`position_json` writes its position."""
+        why = self.unverified
+        if why is not None:
+            raise SaveError(
+                f"this game cannot be saved as a game: {why}, so its decisions do not replay "
+                "to it. Game.position_json() writes the position alone (only "
+                "Game.from_position reads it, trusting it)"
+            )
+        kinds = self.seat_kinds if seats is None else tuple(seats)
+        if kinds is not None and (
+            len(kinds) != len(self.spec.seats) or not all(isinstance(k, str) for k in kinds)
+        ):
+            raise SaveError(f"name who plays each of the {len(self.spec.seats)} seats: {kinds!r}")
+        decisions = self.decisions()
+        if len(decisions) != self.raw[STEPS]:  # answered past Game.apply, on game.raw
+            raise SaveError(
+                f"this game cannot be saved as a game: its state counts {self.raw[STEPS]} "
+                f"decisions, but {len(decisions)} were applied through Game.apply"
+            )
+        if len(decisions) > saves.MAX_DECISIONS:
+            raise SaveError(
+                f"this game has {len(decisions):,} decisions; a save holds at most "
+                f"{saves.MAX_DECISIONS:,}"
+            )
+        data = saves.write(self.spec, self.raw, decisions, kinds)
+        return json.dumps(data, separators=(",", ":"))
+
+    def position_json(self) -> str:
+        """The position alone, every secret included, edited or not; nothing verifies it, so
+        only :meth:`from_position` reads it (for tests and tools that trust their source)."""
         return json.dumps(save(self.spec, self.raw), separators=(",", ":"))
 
     def export(self, player: int | None) -> str:
@@ -343,21 +434,73 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, spec: GameSpec | None = None) -> Game:
-        """Restore a saved game; ``spec`` defaults to the compiled game named in it. The
-        pending decision is asked again from the saved position, never read from the save."""
+        """Load a save (:meth:`to_json`): replay its decisions from :meth:`new` with its seed
+        through :meth:`apply`, so that every rule check applies, then check that the position
+        saved with them is the one they reach. ``spec`` defaults to the compiled game the
+        save names. Anything else is a :class:`SaveError` naming what is wrong: a decision
+        that is not legal (its number, seat, option id and why), a field of the position
+        that differs, a position without decisions (a save of rulecraft before version 3)."""
+        data = saves.parse(text)
+        saves.check_version(data)
+        spec = _spec_of(data, spec)
+        got = saves.read(data, spec)
+        if got.constants:
+            try:
+                spec = spec.with_constants(**got.constants)
+            except RulesError as exc:
+                raise SaveError(f"'constants' in the save: {exc}") from None
+        g = cls._replay(spec, got.seed, got.limit, got.decisions)
+        if got.position is not None:
+            if got.layout != spec.layout.hash:
+                raise SaveError(
+                    f"the position in this save was written for another version of "
+                    f"{spec.game}/{spec.scenario} (layout {got.layout!r}, this engine has "
+                    f"{spec.layout.hash!r}) and cannot be checked against the replay; leave "
+                    "'position' out of the save to load its decisions alone under these rules"
+                )
+            where = saves.compare(got.position, saves.position(spec, g.raw))
+            if where is not None:
+                raise SaveError(
+                    f"the position in the save is not the one its decisions reach: {where} "
+                    "(the save was edited, or the rules changed since it was written; leave "
+                    "'position' out of the save to load its decisions alone)"
+                )
+        g.seat_kinds = got.seats
+        return g
+
+    @classmethod
+    def _replay(cls, spec: GameSpec, seed: int, limit: int | None, decisions: Any) -> Game:
+        """The game ``decisions`` make from ``seed`` (a SaveError at the first that fails)."""
+        S = new_state(spec, seed)
+        if limit is not None:
+            S[LIMIT] = limit
+        g = cls(spec, S)
+        g._unverified = None
         try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise SaveError(f"this is not a saved game (not JSON: {exc})") from None
-        if not isinstance(data, dict):
-            raise SaveError("this is not a saved game (not a JSON object)")
-        game, scenario = data.get("game"), data.get("scenario")
-        if not isinstance(game, str) or not isinstance(scenario, str):
-            raise SaveError("this is not a saved game (no game and scenario named)")
-        if spec is None:
-            spec = load_spec(game, scenario)
-        elif spec.game != game:
-            raise SaveError(f"saved game is {game!r}, not {spec.game!r}")
+            run(spec, S, None)
+        except GameError as exc:
+            raise SaveError(f"the game cannot be set up again from the save: {exc}") from None
+        for n, (player, oid) in enumerate(decisions, 1):
+            try:
+                g.apply(player, oid)
+            except GameError as exc:
+                raise SaveError(
+                    f"decision {n} of the save ({spec.seats[player]}: {oid!r}) cannot be "
+                    f"replayed: {exc}"
+                ) from None
+        return g
+
+    @classmethod
+    def from_position(cls, text: str, spec: GameSpec | None = None) -> Game:
+        """Load a position (:meth:`position_json`, or a save of rulecraft before version 3)
+        **trusting it**: its values are checked against the fields' types and bounds, but
+        nothing checks that the rules can reach it. For tests and tools that made the
+        position themselves; a game loaded so cannot be saved as a game. ``rulecraft play
+        --load`` never reads positions (it uses :meth:`from_json`)."""
+        data = saves.parse(text)
+        if data.get("rulecraft") == saves.SAVE_VERSION:
+            raise SaveError("this is a save of a game (version 3): load it with Game.from_json")
+        spec = _spec_of(data, spec)
         constants = data.get("constants")
         if constants:
             if not isinstance(constants, dict):
@@ -368,6 +511,7 @@ class Game:
                 raise SaveError(str(exc)) from None
         S = load(spec, data)
         g = cls(spec, S)
+        g._unverified = "it was loaded from a position (Game.from_position), which nothing verifies"
         asked = data.get("asked")
         if S[RESULT] is None:
             if not isinstance(asked, int) or not 0 <= asked < len(spec.sites):
@@ -411,3 +555,20 @@ class Game:
                 f"the saved position cannot be resumed: its routines' locals are damaged ({exc})"
             ) from None
         return g
+
+
+def _spec_of(data: dict[str, Any], spec: GameSpec | None) -> GameSpec:
+    """The compiled scenario a save names (``spec``: the caller's, which must be its game)."""
+    game, scenario = data.get("game"), data.get("scenario")
+    if not isinstance(game, str) or not isinstance(scenario, str):
+        raise SaveError("this is not a saved game (no game and scenario named)")
+    if spec is None:
+        try:
+            return load_spec(game, scenario)
+        except UnknownGame as exc:
+            raise SaveError(f"the save is of {game}/{scenario}: {exc}") from None
+    if spec.game != game:
+        raise SaveError(f"saved game is {game!r}, not {spec.game!r}")
+    if spec.scenario != scenario:
+        raise SaveError(f"the save is of scenario {scenario!r}, not {spec.scenario!r}")
+    return spec

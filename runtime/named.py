@@ -8,9 +8,11 @@ and saves written through the layout.
   ``{"hidden": true}``.
 - :class:`NamedState` is the same shape, live: reading a field reads the state, assigning
   one writes it (``g.state["p"][0]["vp"] = 3``). Slow; for tests, examples and tools.
-- :func:`save` / :func:`load` write and read a game as JSON by field name with ids
-  (``"location": "neutral"``) and the layout's hash; a save for another layout, or with a
-  value outside its field's type or bounds, is refused with a message naming the field.
+- :func:`save` / :func:`load` write and read a *position* as JSON by field name with ids
+  (``"location": "neutral"``) and the layout's hash; a position for another layout, or with
+  a value outside its field's type or bounds, is refused with a message naming the field. A
+  position is not a save of a game: nothing verifies that the rules can reach it (saves of
+  games are their decisions, :mod:`rulecraft.runtime.saves`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ __all__ = ["Hidden", "to_named", "NamedState", "save", "load", "SaveError", "log
 
 
 class SaveError(GameError):
-    """A save that cannot be loaded into this game (another layout, a bad value)."""
+    """A save that cannot be loaded into this game (a decision that does not replay, another
+    layout, a bad value), or a game that cannot be saved (its state was edited by hand)."""
 
 
 class Hidden:
@@ -240,6 +243,13 @@ class NamedState(MutableMapping[str, Any]):
     def _S(self) -> list[Any]:
         return self._game.raw
 
+    def _edited(self, why: str = "its state was edited by name (game.state[...] = ...)") -> None:
+        """Mark the game as no longer the one its decisions made (it cannot be saved as a
+        game, only as a position)."""
+        mark = getattr(self._game, "_edit", None)
+        if mark is not None:
+            mark(why)
+
     @property
     def _spec(self) -> Any:
         return self._game.spec
@@ -292,6 +302,8 @@ class NamedState(MutableMapping[str, Any]):
         header.update(seed=SEED, limit=LIMIT)
         if key not in header:
             raise KeyError(f"{key!r} cannot be assigned (assign its fields)")
+        if key != "limit":  # the turn limit is a setting of the game, saved with it
+            self._edited()
         self._S[header[key]] = value
 
     def __delitem__(self, key: str) -> None:
@@ -347,7 +359,7 @@ class _Fields(_LiveMapping):
             )
         k = slot.offset + (i if self._scope == "p" else 0)
         if slot.kind in ("set", "seq"):
-            return _ListField(S, k, slot)
+            return _ListField(S, k, slot, self._owner)
         return S[k]
 
     def __setitem__(self, key: str, value: Any) -> None:
@@ -357,6 +369,7 @@ class _Fields(_LiveMapping):
             raise KeyError(f"{self._scope}.{key} is fixed in this game (no rule changes it)")
         k = slot.offset + (self._index if self._scope == "p" else 0)
         S[k] = _stored(slot, value)
+        self._owner._edited()
 
     def __delitem__(self, key: str) -> None:
         raise TypeError("fields cannot be deleted")
@@ -420,7 +433,7 @@ class _Record(_LiveMapping):
         if slot is None:
             return _static_named(spec, f"s_e_{t}__{key}", i)
         if slot.kind in ("set", "seq"):
-            return _ListField(S, slot.offset + i, slot)
+            return _ListField(S, slot.offset + i, slot, self._owner)
         return S[slot.offset + i]
 
     def __setitem__(self, key: str, value: Any) -> None:
@@ -429,6 +442,7 @@ class _Record(_LiveMapping):
         if slot is None:
             raise KeyError(f"{self._tname}.{key} is fixed in this game (no rule changes it)")
         S[slot.offset + self._index] = _stored(slot, value)
+        self._owner._edited()
 
     def __delitem__(self, key: str) -> None:
         raise TypeError("fields cannot be deleted")
@@ -444,10 +458,11 @@ class _Record(_LiveMapping):
 class _ListField(MutableSequence[Any]):
     """A list field (a set or an ordered list) read and written in place."""
 
-    def __init__(self, S: list[Any], k: int, slot: Slot) -> None:
+    def __init__(self, S: list[Any], k: int, slot: Slot, owner: NamedState | None = None) -> None:
         self._S = S
         self._k = k
         self._slot = slot
+        self._owner = owner
 
     def _items(self) -> list[Any]:
         v = self._S[self._k]
@@ -455,6 +470,8 @@ class _ListField(MutableSequence[Any]):
 
     def _write(self, items: list[Any]) -> None:
         self._S[self._k] = _stored(self._slot, items)
+        if self._owner is not None:
+            self._owner._edited()
 
     def __getitem__(self, i: Any) -> Any:
         return self._items()[i]
@@ -516,10 +533,12 @@ class _Answers(_LiveMapping):
         else:
             pairs.append((int(key), value))
         self._owner._S[ANSWERS] = tuple(pairs)
+        self._owner._edited()
 
     def __delitem__(self, key: str) -> None:
         pairs = [(p, v) for p, v in self._pairs() if str(p) != key]
         self._owner._S[ANSWERS] = tuple(pairs) or None
+        self._owner._edited()
 
     def __iter__(self) -> Iterator[str]:
         return (str(p) for p, _ in self._pairs())
@@ -540,6 +559,9 @@ class _Constants(MutableMapping[str, Any]):
 
     def __setitem__(self, key: str, value: Any) -> None:
         self._game.spec = self._game.spec.with_constants(**{key: value})
+        mark = getattr(self._game, "_edit", None)
+        if mark is not None:  # the decisions so far were made under the old constants
+            mark(f"its constant {key!r} was changed during play (game.state['c'][...] = ...)")
 
     def __delitem__(self, key: str) -> None:
         raise TypeError("constants cannot be deleted")
@@ -567,13 +589,15 @@ def _stored(slot: Slot, value: Any) -> Any:
 
 # ---------------------------------------------------------------------------- saves
 
-SAVE_VERSION = 2
+#: the version of a position (what saves were before they held decisions; see
+#: :mod:`rulecraft.runtime.saves`)
+POSITION_VERSION = 2
 
 
 def save(spec: Any, S: list[Any]) -> dict[str, Any]:
-    """A game as JSON data by field name, with ids for references."""
+    """A position as JSON data by field name, with ids for references."""
     out: dict[str, Any] = {
-        "rulecraft": SAVE_VERSION,
+        "rulecraft": POSITION_VERSION,
         "game": spec.game,
         "scenario": spec.scenario,
         "layout": spec.layout.hash,
@@ -624,15 +648,15 @@ def _saved(spec: Any, slot: Slot, v: Any) -> Any:
 
 
 def load(spec: Any, data: dict[str, Any]) -> list[Any]:
-    """The state saved in ``data`` (see :func:`save`), checked against the layout.
+    """The state of the position ``data`` (see :func:`save`), checked against the layout.
 
     The pending decision is not read from the save: it is asked again from the saved
     position (the caller does that), so a save cannot offer options the rules do not."""
     if not isinstance(data, dict):
         raise SaveError("a save is a JSON object")
-    if data.get("rulecraft") != SAVE_VERSION:
+    if data.get("rulecraft") != POSITION_VERSION:
         raise SaveError(
-            f"this save is not a rulecraft save of version {SAVE_VERSION} "
+            f"this is not a rulecraft position of version {POSITION_VERSION} "
             f"(it says {data.get('rulecraft')!r})"
         )
     if data.get("layout") != spec.layout.hash:
@@ -683,6 +707,8 @@ def load(spec: Any, data: dict[str, Any]) -> list[Any]:
     if result is not None:
         if not isinstance(result, dict):
             raise SaveError("'result' in the save must be an object or null")
+        if not isinstance(result.get("winners", []), list):
+            raise SaveError("'result.winners' in the save must be a list of seats")
         winners = [
             _ref_index(spec, "player", w, "result.winners") for w in result.get("winners", [])
         ]

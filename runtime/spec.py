@@ -494,10 +494,14 @@ class GameSpec:
         spec.__dict__.update(self.__dict__)
         spec.engine = engine
         spec.routines = engine.routines
+        spec.unverified = "its set-up is written by hand (GameSpec.with_after_setup)"
         return spec
 
     #: constants changed from the scenario's (by :meth:`with_constants`)
     overrides: dict[str, Any] = {}  # noqa: RUF012 - replaced, never changed in place
+    #: None, or why a game of this spec is not made by its decisions alone (a save of it
+    #: could not be replayed: ``Game.to_json`` refuses it)
+    unverified: str | None = None
 
     def __hash__(self) -> int:
         return id(self)

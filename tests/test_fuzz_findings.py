@@ -20,17 +20,18 @@ def test_a_broken_table_a_scenario_names_is_an_error_not_a_crash() -> None:
 
 
 def test_a_save_with_malformed_answers_is_refused() -> None:
-    """Found by the save fuzzer: an answer that is not a [seat, answer] pair raised TypeError."""
+    """Found by the save fuzzer: an answer that is not a [seat, answer] pair raised TypeError.
+    (Saves were positions then; a position is now read only by Game.from_position.)"""
     import json
 
     import pytest
     from rulecraft.runtime import Game
     from rulecraft.runtime.named import SaveError
 
-    data = json.loads(Game.named("march_of_progress/thirty_years_war", 1).to_json())
+    data = json.loads(Game.named("march_of_progress/thirty_years_war", 1).position_json())
     data["answers"] = [["blue", 1], 5]
     with pytest.raises(SaveError, match=r"list of \[seat, answer\] pairs"):
-        Game.from_json(json.dumps(data))
+        Game.from_position(json.dumps(data))
 
 
 def test_a_decision_of_no_player_is_a_rules_error() -> None:

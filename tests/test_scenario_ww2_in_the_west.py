@@ -974,10 +974,11 @@ def test_random_play_soak_long():
 
 
 def test_save_and_restore_mid_game():
-    """A game saved in part 2 and restored continues identically.
+    """A game saved in part 2 and restored continues identically. Its VPs were set by hand,
+    so it is saved as a position (a save of a game would be its decisions alone).
     Rules: MOP-WW2-01"""
     g = new_game(5)
     to_part_two(g, 15, 0)
-    h = Game.from_json(g.to_json(), SPEC)
+    h = Game.from_position(g.position_json(), SPEC)
     assert h.state["g"]["part"] == 2 and h.state["p"] == g.state["p"]
     assert [(d.player, d.kind) for d in h.pending()] == [(d.player, d.kind) for d in g.pending()]

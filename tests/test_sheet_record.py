@@ -295,3 +295,56 @@ def test_third_reich_record_sheet_filled(tmp_path: Path) -> None:
         assert grid[(season, builds)] == [""] * 5
     filled = [(k, v) for k, v in grid.items() if any(v)]
     assert len(filled) == 2  # everything else the save cannot know stays blank
+
+
+def _third_reich_save() -> tuple[str, object]:
+    """A Third Reich campaign played a few decisions in, saved by the runtime (its decisions)."""
+    from rulecraft.runtime.game import Game
+
+    g = Game.named("third_reich_diplomacy/campaign_1939", 2)
+    for _ in range(12):
+        d = g.pending()[0]
+        g.apply(d.player, d.options[len(d.options) - 1].id)
+    return g.to_json(), g
+
+
+def test_a_save_of_a_game_is_replayed_for_the_record(tmp_path: Path) -> None:
+    """A save (version 3) holds decisions: the forms are filled in from the position the
+    engine reaches by replaying them. Rules: TR-REC-01"""
+    text, g = _third_reich_save()
+    rec = sheets.read_save(_save(tmp_path, text), "third_reich_diplomacy")
+    assert rec.scenario == "campaign_1939"
+    assert rec.globals["year"] == g.state["g"]["year"]
+    assert rec.globals["season"] == g.state["g"]["season"]
+    assert rec.players["germany"]["yss_brps"] == g.state["p"][0]["yss_brps"]
+    out = tmp_path / "record.html"
+    args = argparse.ArgumentParser()
+    cmd_sheet.add_arguments(args)
+    save = str(_save(tmp_path, text))
+    ns = args.parse_args(["third_reich_diplomacy", "--record", save, "-o", str(out)])
+    assert cmd_sheet.run(ns) == 0
+    assert f"YSS {g.state['g']['year']}" in out.read_text(encoding="utf-8")
+
+
+def test_a_forged_save_of_a_game_is_exit_2(tmp_path: Path, capsys) -> None:
+    """The record is never filled in from a position its decisions do not reach."""
+    text, _g = _third_reich_save()
+    data = json.loads(text)
+    data["position"]["p"]["germany"]["yss_brps"] = 999
+    args = argparse.ArgumentParser()
+    cmd_sheet.add_arguments(args)
+    out = tmp_path / "record.html"
+    ns = args.parse_args(
+        ["third_reich_diplomacy", "--record", str(_save(tmp_path, data)), "-o", str(out)]
+    )
+    assert cmd_sheet.run(ns) == 2
+    err = capsys.readouterr().err
+    assert "position.p.germany.yss_brps: the save says 999" in err and err.count("\n") == 1
+    data["position"] = None
+    data["decisions"][3][1] = "number:99"
+    ns = args.parse_args(
+        ["third_reich_diplomacy", "--record", str(_save(tmp_path, data)), "-o", str(out)]
+    )
+    assert cmd_sheet.run(ns) == 2
+    assert "decision 4 of the save (" in capsys.readouterr().err
+    assert not out.exists()

@@ -11,6 +11,7 @@ from ..game import Decision, Game, undo_barrier
 from ..layout import PENDING
 from ..machine import GameError
 from ..numbers import parse_int
+from ..named import SaveError
 from ..rng import derive_seed
 from ..spec import GameSpec
 from ..view import is_hidden
@@ -210,8 +211,10 @@ def play(
     by default on when bots play, off when only humans do.
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
-    ``start``: a game to go on with (a loaded save) instead of a new one.
-    Returns the result, or None if a human quit.
+    ``start``: a game to go on with (a loaded save) instead of a new one; ``seed`` is then
+    the one it was saved with (the bots' seeds come from it). ``save FILE`` writes the
+    seats with the game (``Game.seat_kinds``), so that ``--load`` seats the same people and
+    bots. Returns the result, or None if a human quit.
     """
     input = sys.stdin if input is None else input
     output = sys.stdout if output is None else output
@@ -225,6 +228,7 @@ def play(
         raise GameError(
             f"{len(seats)} seat kinds for {len(spec.seats)} seats ({', '.join(spec.seats)})"
         )
+    game.seat_kinds = tuple(seats)  # written with a save (undo's copies keep it)
     is_human = [kind == "human" or kind.startswith("human:") for kind in seats]
     bots = {
         k: make_agent(kind, derive_seed(seed, k)) for k, kind in enumerate(seats) if not is_human[k]
@@ -409,6 +413,8 @@ def _save(game: Game, player: int, text: str) -> str:
         write_file(path, game.to_json() if what == "save" else game.export(player))
     except FileWriteError as exc:
         return f"Not written: {exc}"
+    except SaveError as exc:  # a game edited by hand (tests) has no decisions to save
+        return f"Not saved: {exc}"
     if what == "save":
         return f"Saved to {path} (every secret is in it: go on with rulecraft play --load {path})."
     return f"Exported what you see to {path}."
