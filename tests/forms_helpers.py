@@ -1,0 +1,313 @@
+"""One game played by both forms of an engine in lockstep (tests/test_forms.py, the effect
+fuzzer, the native build's check).
+
+The *machine form* is driven through :meth:`Game.apply` with option ids, choosing at every
+decision from one seeded sequence of choices; each decision is recorded with the state it
+was asked in. The *playout form* (``q_main``) then plays the same game from the same seed:
+its decisions are drawn with ``R()``, and the ``R`` given here answers each draw with the
+choice the machine form made, so both forms see the same decisions and the same dice.
+
+``R()`` learns what the playout form knows of a decision from how it uses the draw:
+``int(R() * n)`` picks one of ``n`` options, ``R() < 0.5`` answers yes or no (or declines a
+report or an offer). At each decision the lockstep compares the kind of draw, the number of
+options and the whole state of the game (every slot but the machine's own: stack, pending
+decisions, log), and at the end the state and the result, or the error both forms stop with.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulecraft.runtime import Game, GameError, new_state
+from rulecraft.runtime.layout import (
+    ANSWERS,
+    LOG,
+    PENDING,
+    RESULT,
+    STACK,
+    STEPS,
+    UNWIND,
+)
+from rulecraft.runtime.machine import GameEnded, _reraise
+
+#: header slots that belong to the machine form alone (its stack, questions, log)
+MACHINE_ONLY = frozenset({STEPS, STACK, PENDING, ANSWERS, LOG, UNWIND})
+#: decisions a random player declines half of the time, in both forms
+DECLINE_HALF = frozenset({"report", "propose"})
+
+
+class FormsDiffer(AssertionError):
+    """The two forms of an engine played the same decisions differently."""
+
+
+def game_slots(S: list[Any]) -> tuple[Any, ...]:
+    """The state of the game in ``S``: every slot but the machine form's own."""
+    return tuple(x for i, x in enumerate(S) if i not in MACHINE_ONLY)
+
+
+def slot_name(spec: Any, i: int) -> str:
+    """A slot's name, for a message: a header slot or a field's path."""
+    from rulecraft.runtime.layout import HEADER_NAMES
+
+    if i < len(HEADER_NAMES):
+        return HEADER_NAMES[i]
+    for s in spec.layout.slots:
+        if s.offset <= i < s.offset + max(1, s.count):
+            return f"{s.path}[{i - s.offset}]"
+    return f"slot {i}"
+
+
+def state_diff(spec: Any, a: list[Any], b: list[Any]) -> str:
+    """The first slots where two states differ (machine form ``a``, playout form ``b``)."""
+    rows = [
+        f"  {slot_name(spec, i)}: machine {x!r}, playout {y!r}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True))
+        if i not in MACHINE_ONLY and x != y
+    ]
+    return "\n".join(rows[:8])
+
+
+@dataclass
+class Asked:
+    """One decision of the machine form: what the playout form must draw to make it."""
+
+    kind: str  # the site's kind
+    n: int  # options listed
+    optional: bool  # may be declined (choose_optional)
+    index: int  # the option chosen; n for "none" (declined)
+    value: Any  # the answer given
+    state: list[Any]  # the state it was asked in
+    label: str  # for messages: the decision and the answer
+
+    def draws(self) -> list[tuple[str, Any]]:
+        """The draws the playout form makes for it: ``("lt", answer)`` for ``R() < 0.5``,
+        ``("mul", (factor, index))`` for ``int(R() * factor)``."""
+        declined = self.index >= self.n
+        if self.kind == "yes-no":
+            return [("lt", self.value is True)]
+        if self.kind == "report":
+            # `None if R() < 0.5 else _pick(R, opts)`: a pick of one option draws nothing
+            return [("lt", declined)] + (
+                [] if declined or self.n == 1 else [("mul", (self.n, self.index))]
+            )
+        if self.kind == "propose":
+            return [("lt", declined)] + ([] if declined else [("mul", (self.n + 1, self.index))])
+        if self.optional:
+            return [("mul", (self.n + 1, self.index))]
+        return [] if self.n == 1 else [("mul", (self.n, self.index))]
+
+
+@dataclass
+class Ending:
+    """How a form's game ended: its result, or the error it stopped with (type, origin,
+    message), or ``cut`` after the most decisions the lockstep plays."""
+
+    result: Any = None
+    error: tuple[str, str | None, str] | None = None
+    cut: bool = False
+
+
+@dataclass
+class Lockstep:
+    """The record of one game played by both forms."""
+
+    decisions: list[Asked] = field(default_factory=list)
+    draws: int = 0
+    #: the machine form's state at its end, or at the cut
+    final: list[Any] | None = None
+    machine: Ending = field(default_factory=Ending)
+    playout: Ending = field(default_factory=Ending)
+
+
+def choose(rng: random.Random, kind: str, n: int, optional: bool) -> int:
+    """The index chosen among ``n`` options (``n`` for none): uniform, but a report or an
+    offer is declined half of the time (or a game would never stop reporting)."""
+    if kind in DECLINE_HALF:
+        return n if rng.random() < 0.5 or n == 0 else rng.randrange(n)
+    return rng.randrange(n + optional)
+
+
+def _error(exc: BaseException) -> tuple[str, str | None, str]:
+    """An error as the runtime reports it (a Python error in generated code is a located
+    RulesError): its type, rules position and message."""
+    try:
+        _reraise(exc)  # type: ignore[arg-type]
+    except GameError as err:
+        return (type(err).__name__, getattr(err, "origin", None), getattr(err, "message", str(err)))
+    raise AssertionError("unreachable")
+
+
+def play_machine(spec: Any, seed: int, choices: int, most: int) -> Lockstep:
+    """Play seed ``seed`` with the machine form, through ``Game.apply``, choosing with
+    ``random.Random(choices)``; cut after ``most`` decisions, before one the playout form
+    draws (a decision with one option it takes without a draw)."""
+    rec = Lockstep()
+    rng = random.Random(choices)
+    g = None
+    try:
+        g = Game.new(spec, None, seed)
+        while not g.finished:
+            S = g.raw
+            state = S[:]
+            d = g.pending()[0]
+            raw = S[PENDING][0]
+            site = spec.sites[raw[1]]
+            n = len(raw[2])
+            if (
+                len(rec.decisions) >= most
+                and Asked(site.kind, n, site.optional, 0, None, [], "").draws()
+            ):
+                rec.machine.cut = True
+                break
+            i = choose(rng, site.kind, n, site.optional)
+            value = raw[2][i] if i < n else None
+            if len(d.options) != n + site.optional:
+                raise FormsDiffer(
+                    f"{d.kind} lists {len(d.options)} options, not {n + site.optional}"
+                )
+            option = d.options[i]
+            label = f"{d.kind} of {d.seat}: {option.id}"
+            rec.decisions.append(Asked(site.kind, n, site.optional, i, value, state, label))
+            g.apply(d.player, option.id)
+        else:
+            rec.machine.result = g.raw[RESULT]
+    except GameError as exc:
+        rec.machine.error = _error(exc)
+    rec.final = g.raw[:] if g is not None else None
+    return rec
+
+
+class _Cut(Exception):
+    """The playout form reached the decision the machine form stopped before."""
+
+
+class _Draw(float):
+    """A draw of the scripted ``R``: learns how the playout form uses it."""
+
+    __slots__ = ("script",)
+
+    def __mul__(self, factor: Any) -> float:  # type: ignore[override]
+        return self.script.take("mul", factor)
+
+    def __lt__(self, other: Any) -> bool:  # type: ignore[override]
+        return self.script.take("lt", other)
+
+
+class Script:
+    """The ``R`` of the playout form: answers every draw as the machine form chose."""
+
+    def __init__(self, spec: Any, rec: Lockstep, S: list[Any]) -> None:
+        self.spec = spec
+        self.rec = rec
+        self.S = S
+        self.queue: list[tuple[int, str, Any]] = []
+        for k, asked in enumerate(rec.decisions):
+            for j, (op, want) in enumerate(asked.draws()):
+                self.queue.append((k if j == 0 else -1, op, want))
+        self.at = 0
+        self.decision = -1
+
+    def __call__(self) -> float:
+        if self.at >= len(self.queue):
+            if self.rec.machine.cut:
+                final = self.rec.final
+                assert final is not None
+                if game_slots(self.S) != game_slots(final):
+                    raise FormsDiffer(
+                        f"at the decision after the last: the states differ:\n"
+                        f"{state_diff(self.spec, final, self.S)}"
+                    )
+                raise _Cut
+            raise FormsDiffer(
+                f"the playout form draws a decision after the machine form's "
+                f"{len(self.rec.decisions)} decisions and end ({self.rec.machine})"
+            )
+        d = _Draw(0.5)
+        d.script = self
+        return d
+
+    def _where(self) -> str:
+        if self.decision < 0:
+            return "before the first decision"
+        asked = self.rec.decisions[self.decision]
+        return f"at decision {self.decision + 1} ({asked.label})"
+
+    def take(self, op: str, arg: Any) -> Any:
+        k, want_op, want = self.queue[self.at]
+        self.at += 1
+        self.rec.draws += 1
+        if k >= 0:
+            self.decision = k
+            asked = self.rec.decisions[k]
+            if game_slots(self.S) != game_slots(asked.state):
+                raise FormsDiffer(
+                    f"{self._where()}: the states differ:\n"
+                    f"{state_diff(self.spec, asked.state, self.S)}"
+                )
+        if op != want_op:
+            raise FormsDiffer(
+                f"{self._where()}: the playout form draws {op!r}, the machine form "
+                f"asked for {want_op!r}"
+            )
+        if op == "lt":
+            if arg != 0.5:
+                raise FormsDiffer(f"{self._where()}: R() < {arg!r}")
+            return want
+        factor, index = want
+        if arg != factor:
+            raise FormsDiffer(
+                f"{self._where()}: the playout form picks among {arg} options, "
+                f"the machine form offered {factor}"
+            )
+        return index + 0.5
+
+
+def play_playout(spec: Any, seed: int, rec: Lockstep) -> list[Any]:
+    """Play seed ``seed`` with the playout form, every decision as ``rec`` made it."""
+    S = new_state(spec, seed)
+    S[STACK] = None
+    S[LOG] = False
+    script = Script(spec, rec, S)
+    try:
+        spec.engine.q_main(S, script, 0)
+        raise FormsDiffer("the playout form returned without ending the game")
+    except GameEnded:
+        rec.playout.result = S[RESULT]
+    except _Cut:
+        rec.playout.cut = True
+    except FormsDiffer:
+        raise
+    except Exception as exc:
+        rec.playout.error = _error(exc)
+    if script.at != len(script.queue) and not rec.playout.cut:
+        raise FormsDiffer(
+            f"the playout form ended ({rec.playout}) after {script.at} of the machine form's "
+            f"{len(script.queue)} draws ({script._where()})"
+        )
+    return S
+
+
+def lockstep(spec: Any, seed: int, choices: int | None = None, most: int = 400) -> Lockstep:
+    """Play one game with both forms (seed ``seed``, choices from ``choices``, at most
+    ``most`` decisions) and raise :class:`FormsDiffer` where they differ."""
+    rec = play_machine(spec, seed, seed if choices is None else choices, most)
+    S = play_playout(spec, seed, rec)
+    m, p = rec.machine, rec.playout
+    where = f"{spec.game}/{spec.scenario} seed {seed}"
+    if m.error is not None or p.error is not None:
+        # the same error at the same rules line (a dead end words its message by form)
+        if m.error is None or p.error is None or m.error[:2] != p.error[:2]:
+            raise FormsDiffer(
+                f"{where}: the machine form stopped with {m.error}, the playout form with {p.error}"
+            )
+        return rec
+    if m.cut != p.cut:
+        raise FormsDiffer(f"{where}: the machine form {m}, the playout form {p}")
+    if m.result != p.result:
+        raise FormsDiffer(f"{where}: results differ: machine {m.result}, playout {p.result}")
+    assert rec.final is not None
+    if game_slots(S) != game_slots(rec.final):
+        raise FormsDiffer(f"{where}: the final states differ:\n{state_diff(spec, rec.final, S)}")
+    return rec

@@ -1,0 +1,65 @@
+"""One meaning for every form of an engine: the machine form (``Game.apply``, play, examples
+of play) and the playout form (simulate, bots) play the same games.
+
+Every scenario of every bundled game is played by both forms in lockstep
+(tests/forms_helpers.py): the same seed, the same seeded choices; at every decision the
+same kind of decision with as many options and the same state; at the end the same state
+and result. ``-m soak`` plays ``RULECRAFT_SOAK_GAMES`` games of each scenario (default 200).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import time
+
+import pytest
+import rulecraft.generated
+from forms_helpers import lockstep
+
+#: ``game/scenario`` of every bundled scenario (not a test game a test registered)
+SCENARIOS = sorted(
+    f"{m.name}/{sid}"
+    for m in pkgutil.iter_modules(rulecraft.generated.__path__)
+    if m.ispkg
+    for sid in importlib.import_module(f"rulecraft.generated.{m.name}").SPECS
+)
+#: the default run: games of each scenario, and the decisions after which a game is cut
+GAMES = 4
+MOST = 300
+
+
+def _spec(name: str):  # type: ignore[no-untyped-def]
+    game, sid = name.split("/")
+    return importlib.import_module(f"rulecraft.generated.{game}").SPECS[sid]
+
+
+def _play(name: str, games: int, most: int) -> dict[str, int]:
+    spec = _spec(name)
+    seen = {"games": 0, "decisions": 0, "draws": 0, "ended": 0, "cut": 0, "stopped": 0}
+    for seed in range(games):
+        rec = lockstep(spec, seed, most=most)
+        seen["games"] += 1
+        seen["decisions"] += len(rec.decisions)
+        seen["draws"] += rec.draws
+        m = rec.machine
+        seen["cut" if m.cut else "stopped" if m.error else "ended"] += 1
+    return seen
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_both_forms_play_the_same_games(name: str) -> None:
+    seen = _play(name, GAMES, MOST)
+    assert seen["decisions"] > 0
+    assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_both_forms_play_the_same_games_soak(name: str) -> None:
+    games = int(os.environ.get("RULECRAFT_SOAK_GAMES", "200"))
+    start = time.perf_counter()
+    seen = _play(name, games, 2000)
+    print(f"{name}: {seen} in {time.perf_counter() - start:.1f} s")
+    assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
