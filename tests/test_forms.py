@@ -63,3 +63,53 @@ def test_both_forms_play_the_same_games_soak(name: str) -> None:
     seen = _play(name, games, 2000)
     print(f"{name}: {seen} in {time.perf_counter() - start:.1f} s")
     assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
+
+
+# -- what the lockstep found ------------------------------------------------------------------
+
+STAKES = """      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")
+      stakes = 2 if raise else 1
+"""
+KEEP = """      let kept = 2
+      while true:
+          let stop = choose_yes_no(red, "Stop?")
+          if stop:
+              break
+          kept = 1
+      stakes = kept
+"""
+
+
+def test_a_local_kept_across_a_decision_survives_a_break_before_its_new_value() -> None:
+    """A local set before ``while true:`` and given a new value after a decision in the
+    loop, below a ``break`` that follows the decision: the machine form did not keep the
+    local in its frame across the decision (the new value below the ``break`` hid it from
+    the ``break``'s way out), and read None after the loop ("TypeError: '>' not supported
+    between instances of 'int' and 'NoneType'" at ``stakes = kept``) while the playout form
+    played on."""
+    from compile_helpers import compile_into, import_generated
+    from fuzz_helpers import scratch
+    from rulecraft.runtime import Game
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    text = flow.read_text(encoding="utf-8")
+    assert text.count(STAKES) == 1
+    flow.write_text(text.replace(STAKES, KEEP), encoding="utf-8")
+    compile_into(root)
+    spec = import_generated(root, "toy").SPECS["duel"]
+    for noes, stakes in ((0, 2), (1, 1)):  # stop at once; go round once first
+        g = Game.new(spec, "duel", 1)
+        while True:
+            d = g.pending()[0]
+            if d.kind != "yes-no":
+                g.apply(d.player, d.options[0].id)
+                continue
+            if noes == 0:
+                break
+            g.apply(d.player, "no")
+            noes -= 1
+        g.apply(d.player, "yes")
+        assert g.state["g"]["stakes"] == stakes
+    for seed in range(6):
+        lockstep(spec, seed)

@@ -762,18 +762,24 @@ class RoutineGen:
     def liveness(self) -> None:
         """For each arm, the frame locals that may be read from its start on before they
         are assigned (a safe over-estimate: only unconditional assignments at the arm's top
-        level count as assignments)."""
+        level count as assignments).
+
+        An arm may leave before its end (a ``break`` or a branch's jump inside an ``if``):
+        each way out is an edge that only the assignments above it hide. A local assigned
+        after a conditional ``break`` is still live on the way out through the ``break``.
+        """
         order = set(self.frame_order)
         uses: list[set[str]] = []
-        defs: list[set[str]] = []
-        succs: list[set[int]] = []
+        # per arm, its ways out: (target arm, the locals assigned before leaving that way)
+        exits: list[list[tuple[int, frozenset[str]]]] = []
+        defs: list[frozenset[str]] = []
         for arm in self.arms:
             used: set[str] = set()
             defined: set[str] = set()
-            nexts: set[int] = set()
+            outs: list[tuple[int, frozenset[str]]] = []
             for ind, text in arm.lines:
                 if isinstance(text, Jump):
-                    nexts.add(_index(text.target))
+                    outs.append((_index(text.target), frozenset(defined)))
                     continue
                 m = _ASSIGN.match(text) if ind == 0 else None
                 if m is not None and m.group(1) in order:
@@ -785,20 +791,21 @@ class RoutineGen:
                     used |= {n for n in _NAMES.findall(text) if n in order} - defined
                 for token, ref in self.break_tokens.items():
                     if token in text:
-                        nexts.add(_index(ref))
+                        outs.append((_index(ref), frozenset(defined)))
             uses.append(used)
-            defs.append(defined)
-            succs.append(nexts)
+            exits.append(outs)
+            defs.append(frozenset(defined))
         for resume, ask in self.entries:
             if ask is not None:
-                succs[ask.index].add(_index(resume))
+                # the question ends its arm: every assignment of the arm comes before it
+                exits[ask.index].append((_index(resume), defs[ask.index]))
         live = [set(u) for u in uses]
         changed = True
         while changed:
             changed = False
             for i in range(len(self.arms) - 1, -1, -1):
-                for j in succs[i]:
-                    more = live[j] - defs[i] - live[i]
+                for j, hidden in exits[i]:
+                    more = live[j] - hidden - live[i]
                     if more:
                         live[i] |= more
                         changed = True
