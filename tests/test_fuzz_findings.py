@@ -72,3 +72,18 @@ def test_first_of_an_empty_list_is_a_rules_error_that_says_so() -> None:
             d = g.pending()[0]
             g.apply(d.player, d.options[0].id)
     assert err.value.origin and "rules/toy/flow.yaml" in str(err.value)
+
+
+def test_a_simultaneous_decision_whose_body_only_logs_compiles() -> None:
+    """Found by the rules mutation fuzzer (toy, `move c from p.hand to p.played` deleted in
+    the `simultaneously` block): the playout form drops log lines, and the loop over the
+    players' answers was left without a body ("generated code does not parse")."""
+    from compile_helpers import compile_into
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    old = "          move c from p.hand to p.played\n"
+    text = flow.read_text()
+    assert text.count(old) == 1
+    flow.write_text(text.replace(old, ""))
+    compile_into(root)

@@ -286,7 +286,7 @@ class RoutineGen:
         start = len(out)
         for s in body:
             self.simple(s, out, ind)
-        if all(line.lstrip().startswith("#@") for line in out[start:]):
+        if _only_markers(out[start:]):
             out.append("    " * ind + "pass")
         self.scope.pop()
 
@@ -688,7 +688,7 @@ class RoutineGen:
         body: list[str] = []
         for b in s.body[1:]:
             self.simple(b, body, ind + 1)
-        if len(s.body) == 1:
+        if _only_markers(body):  # nothing left once the playout form drops the log
             self.line(body, ind + 1, "pass")
         self.loops.pop()
         self.scope.pop()
@@ -1071,7 +1071,7 @@ class RoutineGen:
         lines: list[str] = []
         for b in s.body[1:]:
             self.simple(b, lines, 1)
-        if len(s.body) == 1:
+        if _only_markers(lines):
             lines.append("    pass")
         for text in lines:
             self.arm_line(0, text)
@@ -1192,6 +1192,12 @@ def _mark_unused(code: str, names: list[str]) -> str:
 _WORD = re.compile(r"\b\w+\b")
 _WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any)? = ")
 _FOR = re.compile(r"\bfor (\w+)(?:, (\w+))? in\b")
+
+
+def _only_markers(lines: list[str]) -> bool:
+    """Whether a block holds no statement, only rules-position markers (a block of log lines
+    in a form without a log): Python needs a ``pass`` there."""
+    return all(line.lstrip().startswith("#@") for line in lines)
 
 
 def _constant(text: str) -> Any:
