@@ -13,6 +13,7 @@ import importlib
 import os
 import pkgutil
 import time
+from typing import Any
 
 import pytest
 import rulecraft.generated
@@ -80,6 +81,20 @@ KEEP = """      let kept = 2
 """
 
 
+def _toy(stakes: str) -> Any:
+    """The toy game with its stakes step replaced, compiled; its ``duel`` spec."""
+    from compile_helpers import compile_into, import_generated
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    text = flow.read_text(encoding="utf-8")
+    assert text.count(STAKES) == 1
+    flow.write_text(text.replace(STAKES, stakes), encoding="utf-8")
+    compile_into(root)
+    return import_generated(root, "toy").SPECS["duel"]
+
+
 def test_a_local_kept_across_a_decision_survives_a_break_before_its_new_value() -> None:
     """A local set before ``while true:`` and given a new value after a decision in the
     loop, below a ``break`` that follows the decision: the machine form did not keep the
@@ -87,17 +102,9 @@ def test_a_local_kept_across_a_decision_survives_a_break_before_its_new_value() 
     the ``break``'s way out), and read None after the loop ("TypeError: '>' not supported
     between instances of 'int' and 'NoneType'" at ``stakes = kept``) while the playout form
     played on."""
-    from compile_helpers import compile_into, import_generated
-    from fuzz_helpers import scratch
     from rulecraft.runtime import Game
 
-    root = scratch("toy")
-    flow = root / "rules" / "toy" / "flow.yaml"
-    text = flow.read_text(encoding="utf-8")
-    assert text.count(STAKES) == 1
-    flow.write_text(text.replace(STAKES, KEEP), encoding="utf-8")
-    compile_into(root)
-    spec = import_generated(root, "toy").SPECS["duel"]
+    spec = _toy(KEEP)
     for noes, stakes in ((0, 2), (1, 1)):  # stop at once; go round once first
         g = Game.new(spec, "duel", 1)
         while True:
@@ -111,5 +118,19 @@ def test_a_local_kept_across_a_decision_survives_a_break_before_its_new_value() 
             noes -= 1
         g.apply(d.player, "yes")
         assert g.state["g"]["stakes"] == stakes
+    for seed in range(6):
+        lockstep(spec, seed)
+
+
+def test_a_die_rolled_in_a_log_line_is_rolled_in_a_playout_too() -> None:
+    """The playout form writes no log, and left out log lines whole: a die rolled (or a
+    list shuffled) in a log line's text was not rolled in a playout, and the two forms went
+    on with different dice. A log line whose arguments may roll or fail is now run in the
+    playout form too (with the log off it writes nothing)."""
+    spec = _toy(
+        '      log "The omens: {roll(6)}."\n'
+        '      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")\n'
+        "      stakes = 2 if raise else 1\n"
+    )
     for seed in range(6):
         lockstep(spec, seed)

@@ -78,7 +78,8 @@ def test_a_simultaneous_decision_whose_body_only_logs_compiles() -> None:
     """Found by the rules mutation fuzzer (toy, `move c from p.hand to p.played` deleted in
     the `simultaneously` block): the playout form drops log lines, and the loop over the
     players' answers was left without a body ("generated code does not parse")."""
-    from compile_helpers import compile_into
+    from compile_helpers import compile_into, import_generated
+    from forms_helpers import lockstep
 
     root = scratch("toy")
     flow = root / "rules" / "toy" / "flow.yaml"
@@ -87,3 +88,7 @@ def test_a_simultaneous_decision_whose_body_only_logs_compiles() -> None:
     assert text.count(old) == 1
     flow.write_text(text.replace(old, ""))
     compile_into(root)
+    spec = import_generated(root, "toy").SPECS["duel"]
+    # no card is played, so the trick finds none revealed: both forms stop at that line
+    rec = lockstep(spec, 1)
+    assert rec.machine.error is not None and "first() of an empty list" in rec.machine.error[2]

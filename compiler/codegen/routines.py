@@ -42,6 +42,7 @@ from ..effects import (
     ExprStmt,
     For,
     If,
+    Int,
     Let,
     ListLit,
     Log,
@@ -163,6 +164,42 @@ def stops(node: Any, game: ir.Game) -> bool:
             if isinstance(n.ref, ir.Routine) and n.ref.suspends:
                 return True
     return False
+
+
+#: builtins that compute a value without a die, a shuffle or a way to fail
+QUIET_BUILTINS = frozenset(
+    {"count", "sum", "abs", "plural", "reachable", "path_cost", "deal_parties", "promised"}
+)
+
+
+def quiet(node: Any, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether evaluating ``node`` (an expression, or a function's body) can neither change
+    the state (a die, a shuffle) nor stop the game with an error (``first`` of an empty
+    list, a table without the row, a division by a number that may be 0, a loop that runs
+    away). The playout form leaves out only log lines whose arguments are quiet: any other
+    is run as in the machine form (with the log off it writes nothing), so the playout
+    rolls the same dice and stops at the same error."""
+    for n in walk(node):
+        if isinstance(n, While):
+            return False
+        if not isinstance(n, Call):
+            continue
+        if isinstance(n.ref, ir.Routine):
+            r = n.ref
+            if r.kind != "function" or r.name in seen or not _ends_in_return(r.body):
+                return False
+            if not quiet(r.body, seen | {r.name}):
+                return False
+        elif n.func in ("div_down", "div_up"):
+            d = n.args[1]
+            if not (isinstance(d, Int) and d.value != 0):
+                return False
+        elif n.func in ("min", "max"):
+            if len(n.args) == 1:  # of a list, which may be empty
+                return False
+        elif n.func not in QUIET_BUILTINS:
+            return False
+    return True
 
 
 def method_stem(r: ir.Routine) -> str:
@@ -295,7 +332,7 @@ class RoutineGen:
 
     def simple(self, s: Stmt, out: list[str], ind: int) -> None:
         """A statement without a resume point, as structured Python."""
-        if isinstance(s, Log) and self.form in ("F", "Q"):
+        if isinstance(s, Log) and self.form in ("F", "Q") and quiet([s.text, s.audience]):
             return
         self.line(out, ind, self.origin(s))
         if isinstance(s, Let):
