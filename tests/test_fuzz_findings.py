@@ -92,3 +92,23 @@ def test_a_simultaneous_decision_whose_body_only_logs_compiles() -> None:
     # no card is played, so the trick finds none revealed: both forms stop at that line
     rec = lockstep(spec, 1)
     assert rec.machine.error is not None and "first() of an empty list" in rec.machine.error[2]
+
+
+def test_a_record_naming_a_table_that_is_not_there_is_an_error_not_a_crash() -> None:
+    """Found by the rules mutation fuzzer (envoys, tables/cities.yaml cut short at byte 886,
+    which leaves out the table `abbey`): the scenario's cities still name it, the checker let
+    it through, and generating the engine raised "ValueError: tuple.index(x): x not in
+    tuple". A value of type table must name a table of the game."""
+    root = scratch("envoys")
+    cities = root / "rules" / "envoys" / "tables" / "cities.yaml"
+    cities.write_bytes(cities.read_bytes()[:886])
+    errors = compile_errors(root, generate=True)
+    assert [(e.code, e.message) for e in errors] == [
+        ("unknown-name", "abbey's 'table': unknown table 'abbey'"),
+        ("unknown-name", "fort's 'table': unknown table 'abbey'"),
+    ]
+    scenario = "rules/envoys/scenarios/rivals.yaml"
+    assert [(e.pos.file, e.pos.line, e.pos.col) for e in errors] == [
+        (scenario, 15, 33),
+        (scenario, 16, 31),
+    ]
