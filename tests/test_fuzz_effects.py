@@ -7,7 +7,10 @@ error has a file:line:col; accepted, the generated code passes ruff and three sh
 (machine form, random decisions) and a playout (the bots' form) may only stop with a
 located RulesError of the rules themselves (an empty list's first(), a card not where it
 is moved from, a loop that never ends), never a Python error the checker should have
-caught, and never without a rules position. ``--fuzz-budget N``: N // 4 programs."""
+caught, and never without a rules position. Both forms of the engine play the same games:
+each program's games are played in lockstep by the machine form and the playout form
+(tests/forms_helpers.py), which must agree at every decision and at the end.
+``--fuzz-budget N``: N // 4 programs."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import pytest
 pytest.importorskip("hypothesis", reason="the effect-program fuzzer needs hypothesis (.[test])")
 
 from compile_helpers import REPO, import_generated  # noqa: E402
+from forms_helpers import FormsDiffer, lockstep  # noqa: E402
 from fuzz_helpers import Hang, bad_positions, no_hang, scratch  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -107,6 +111,7 @@ wrong = st.sampled_from(
 def statements(depth: int) -> st.SearchStrategy[list[str]]:
     simple = st.one_of(
         st.tuples(names, ints(2)).map(lambda t: [f"let {t[0]} = {t[1]}"]),
+        st.tuples(names, ints(2)).map(lambda t: [f"{t[0]} = {t[1]}"]),
         ints(2).map(lambda e: [f"stakes = {e}"]),
         st.tuples(players_, ints(1)).map(lambda t: [f"{t[0]}.vp += {t[1]}"]),
         ints(2).map(lambda e: [f'log "value {{{e}}}"']),
@@ -144,6 +149,18 @@ def statements(depth: int) -> st.SearchStrategy[list[str]]:
         st.tuples(st.integers(0, 4), sub).map(
             lambda t: ["let n = 0", f"while n < {t[0]}:", "    n += 1", *block(t[1])]
         ),
+        # a loop left by a break: at most twice round, the second time to its last break
+        st.tuples(sub, bools(1), sub).map(
+            lambda t: [
+                "let n = 0",
+                "while true:",
+                "    n += 1",
+                *block(t[0]),
+                f"    if {t[1]} or n > 1:",
+                "        break",
+                *block(t[2]),
+            ]
+        ),
     )
 
 
@@ -156,7 +173,15 @@ programs = st.lists(statements(2), min_size=1, max_size=5).map(
 ROOT = Path()
 FLOW = Path()
 ORIGINAL = ""
-SEEN = {"programs": 0, "refused": 0, "accepted": 0, "games": 0, "rules errors": 0}
+SEEN = {
+    "programs": 0,
+    "refused": 0,
+    "accepted": 0,
+    "games": 0,
+    "rules errors": 0,
+    "lockstep games": 0,
+    "lockstep decisions": 0,
+}
 
 
 def _ruff(root: Path) -> str:
@@ -174,6 +199,14 @@ def _located_rules_error(exc: BaseException, program: str) -> None:
         SEEN["rules errors"] += 1
         assert exc.origin, f"a rules error without a rules position: {exc}\n{program}"
         assert not PYTHON_ERROR.match(exc.message), f"the checker let through: {exc}\n{program}"
+
+
+def _both_forms(spec: object) -> None:
+    """Games of the program played by both forms in lockstep (FormsDiffer where they differ)."""
+    for seed in range(2):
+        rec = lockstep(spec, seed, most=200)
+        SEEN["lockstep games"] += 1
+        SEEN["lockstep decisions"] += len(rec.decisions)
 
 
 def _games(spec: object, program: str) -> None:
@@ -215,9 +248,12 @@ def _effect_program_property(lines: list[str]) -> None:
     spec = import_generated(ROOT, "toy").SPECS["duel"]
     try:
         with no_hang():
+            _both_forms(spec)
             _games(spec, program)
     except Hang as exc:
         raise AssertionError(f"a game hangs: {exc}\n{program}") from None
+    except FormsDiffer as exc:
+        raise AssertionError(f"the two forms of the engine differ: {exc}\n{program}") from None
     except Exception as exc:
         _located_rules_error(exc, program)
 
