@@ -818,12 +818,18 @@ class RoutineGen:
                 if isinstance(text, Jump):
                     outs.append((_index(text.target), frozenset(defined)))
                     continue
-                m = _ASSIGN.match(text) if ind == 0 else None
-                if m is not None and m.group(1) in order:
-                    rhs = {n for n in _NAMES.findall(m.group(2)) if n in order}
+                m = _ASSIGN_ANY.match(text)
+                f = _FOR_LINE.match(text) if m is None else None
+                if m is not None and m.group(2) in order:
+                    # an assignment reads only its right side; only one at the arm's top
+                    # level is sure to run (a conditional one hides nothing)
+                    rhs = {n for n in _NAMES.findall(m.group(3)) if n in order}
                     used |= rhs - defined
-                    if m.group(1) not in rhs:
-                        defined.add(m.group(1))
+                    if ind == 0 and not m.group(1) and m.group(2) not in rhs:
+                        defined.add(m.group(2))
+                elif f is not None:
+                    # a loop reads what it loops over, not its variables (it sets them)
+                    used |= {n for n in _NAMES.findall(f.group(2)) if n in order} - defined
                 else:
                     used |= {n for n in _NAMES.findall(text) if n in order} - defined
                 for token, ref in self.break_tokens.items():
@@ -1242,7 +1248,8 @@ def _constant(text: str) -> Any:
 
 
 _NAMES = re.compile(r"\bv_\w+")
-_ASSIGN = re.compile(r"^(v_\w+) = (.*)$")
+_ASSIGN_ANY = re.compile(r"^(\s*)(v_\w+) = (.*)$")
+_FOR_LINE = re.compile(r"^\s*for (v_\w+(?:, v_\w+)?) in (.*):$")
 
 
 def _index(ref: Any) -> int:
