@@ -54,7 +54,7 @@ def ints(depth: int) -> st.SearchStrategy[str]:
     leaf = st.one_of(
         small,
         huge,
-        st.sampled_from(["stakes", "last_die", "round", "x", "n"]),
+        st.sampled_from(["stakes", "last_die", "round", "x", "n", "c.value"]),
         players_.map(lambda p: f"{p}.vp"),
         players_.map(lambda p: f"shown({p})"),
         players_.map(lambda p: f"count({p}.hand)"),
@@ -76,7 +76,7 @@ def ints(depth: int) -> st.SearchStrategy[str]:
 
 def bools(depth: int) -> st.SearchStrategy[str]:
     leaf = st.one_of(
-        st.sampled_from(["true", "false", "red == enemy(red)"]),
+        st.sampled_from(["true", "false", "b", "red == enemy(red)"]),
         st.tuples(small, st.sampled_from(["<", "<=", "==", "!=", ">"]), small).map(" ".join),
     )
     if depth <= 0:
@@ -108,24 +108,65 @@ wrong = st.sampled_from(
 )
 
 
+#: decisions: where the machine form and the playout form of a routine part ways
+#: (into the locals every program declares first: a second `let` of a name is refused)
+decisions = st.one_of(
+    players_.map(lambda p: [f'b = choose_yes_no({p}, "Yes?")']),
+    players_.map(lambda p: [f'c = choose({p}, {p}.hand, "Which card?")']),
+    players_.map(
+        lambda p: [
+            f'o = choose_optional({p}, {p}.hand, "A card?", "None")',
+            "if o != none:",
+            "    x = o.value",
+        ]
+    ),
+)
+#: the locals of every program
+PRELUDE = [
+    "let x = 0",
+    "let y = 0",
+    "let n = 0",
+    "let b = false",
+    "let c = first(red.cards)",
+    "let o = c if false else none",  # a card or none
+]
+
+
+def _block(body: list[str]) -> list[str]:
+    return ["    " + line for line in body]
+
+
+def breaking_loop(sub: st.SearchStrategy[list[str]]) -> st.SearchStrategy[list[str]]:
+    """A loop left by a break after a decision (at most twice round), then a local given a
+    new value below the break, read after the loop: on the way out through the break the
+    local keeps the value it had (the loop bug of issue 20)."""
+    return st.tuples(decisions, sub, bools(1), sub, st.sampled_from(["x", "y"]), ints(1)).map(
+        lambda t: [
+            "n = 0",
+            "while true:",
+            "    n += 1",
+            *_block(t[0]),
+            *_block(t[1]),
+            f"    if {t[2]} or n > 1:",
+            "        break",
+            *_block(t[3]),
+            f"    {t[4]} = {t[5]}",
+            f"stakes = {t[4]}",
+        ]
+    )
+
+
 def statements(depth: int) -> st.SearchStrategy[list[str]]:
     simple = st.one_of(
-        st.tuples(names, ints(2)).map(lambda t: [f"let {t[0]} = {t[1]}"]),
+        ints(2).map(lambda e: [f"let z = {e}"]),
         st.tuples(names, ints(2)).map(lambda t: [f"{t[0]} = {t[1]}"]),
         ints(2).map(lambda e: [f"stakes = {e}"]),
         st.tuples(players_, ints(1)).map(lambda t: [f"{t[0]}.vp += {t[1]}"]),
         ints(2).map(lambda e: [f'log "value {{{e}}}"']),
-        players_.map(lambda p: [f'let x = choose_yes_no({p}, "Yes?")']),
+        decisions,
         cards_.map(lambda z: [f"let x = count({z})"]),
         st.tuples(players_, cards_).map(
             lambda t: [f"move first({t[1]}) from {t[1]} to {t[0]}.discard"]
-        ),
-        players_.map(lambda p: [f'let c = choose({p}, {p}.hand, "Which card?")']),
-        players_.map(
-            lambda p: [
-                f'let o = choose_optional({p}, {p}.hand, "A card?", "None")',
-                "let x = o.value",
-            ]
         ),
         wrong.map(lambda w: [w]),
         st.just(["pass"]),
@@ -133,39 +174,35 @@ def statements(depth: int) -> st.SearchStrategy[list[str]]:
     if depth <= 0:
         return simple
 
-    def block(body: list[str]) -> list[str]:
-        return ["    " + line for line in body]
-
+    block = _block
     sub = st.lists(statements(depth - 1), min_size=1, max_size=3).map(
         lambda blocks: [line for b in blocks for line in b]
     )
     return st.one_of(
         simple,
+        breaking_loop(sub),
         st.tuples(bools(1), sub).map(lambda t: [f"if {t[0]}:", *block(t[1])]),
         st.tuples(bools(1), sub, sub).map(
             lambda t: [f"if {t[0]}:", *block(t[1]), "else:", *block(t[2])]
         ),
         sub.map(lambda b: ["for p in players:", *block(b)]),
         st.tuples(st.integers(0, 4), sub).map(
-            lambda t: ["let n = 0", f"while n < {t[0]}:", "    n += 1", *block(t[1])]
-        ),
-        # a loop left by a break: at most twice round, the second time to its last break
-        st.tuples(sub, bools(1), sub).map(
-            lambda t: [
-                "let n = 0",
-                "while true:",
-                "    n += 1",
-                *block(t[0]),
-                f"    if {t[1]} or n > 1:",
-                "        break",
-                *block(t[2]),
-            ]
+            lambda t: ["n = 0", f"while n < {t[0]}:", "    n += 1", *block(t[1])]
         ),
     )
 
 
-programs = st.lists(statements(2), min_size=1, max_size=5).map(
-    lambda blocks: ["let x = 0", "let n = 0", *[line for b in blocks for line in b]]
+def _program(blocks: list[list[str]], at: int, decision: list[str]) -> list[str]:
+    """The blocks with a decision among them (most programs then wait: two forms)."""
+    blocks = [*blocks[: at % (len(blocks) + 1)], decision, *blocks[at % (len(blocks) + 1) :]]
+    return [*PRELUDE, *[line for b in blocks for line in b]]
+
+
+programs = st.builds(
+    _program,
+    st.lists(statements(2), min_size=1, max_size=5),
+    st.integers(0, 5),
+    st.one_of(decisions, breaking_loop(statements(1))),
 )
 
 # -- the property --------------------------------------------------------------------------
