@@ -23,6 +23,7 @@ from typing import Any
 from rulecraft.runtime import Game, GameError, new_state
 from rulecraft.runtime.layout import (
     ANSWERS,
+    HEADER_NAMES,
     LOG,
     PENDING,
     RESULT,
@@ -49,8 +50,6 @@ def game_slots(S: list[Any]) -> tuple[Any, ...]:
 
 def slot_name(spec: Any, i: int) -> str:
     """A slot's name, for a message: a header slot or a field's path."""
-    from rulecraft.runtime.layout import HEADER_NAMES
-
     if i < len(HEADER_NAMES):
         return HEADER_NAMES[i]
     for s in spec.layout.slots:
