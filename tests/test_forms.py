@@ -27,7 +27,7 @@ SCENARIOS = sorted(
     for sid in importlib.import_module(f"rulecraft.generated.{m.name}").SPECS
 )
 #: the default run: games of each scenario, and the decisions after which a game is cut
-GAMES = 4
+GAMES = 6
 MOST = 300
 
 
