@@ -12,6 +12,10 @@ choice the machine form made, so both forms see the same decisions and the same 
 report or an offer). At each decision the lockstep compares the kind of draw, the number of
 options and the whole state of the game (every slot but the machine's own: stack, pending
 decisions, log), and at the end the state and the result, or the error both forms stop with.
+
+The game is also played out from its middle decision, as bots play out a position: the
+runtime's driver (:func:`rulecraft.runtime.machine.playout`) finishes the flow step under way
+in the machine form, then hands over to the playout form.
 """
 
 from __future__ import annotations
@@ -29,9 +33,10 @@ from rulecraft.runtime.layout import (
     RESULT,
     STACK,
     STEPS,
+    TURN,
     UNWIND,
 )
-from rulecraft.runtime.machine import GameEnded, _reraise
+from rulecraft.runtime.machine import GameEnded, _reraise, playout
 
 #: header slots that belong to the machine form alone (its stack, questions, log)
 MACHINE_ONLY = frozenset({STEPS, STACK, PENDING, ANSWERS, LOG, UNWIND})
@@ -97,6 +102,21 @@ class Asked:
             return [("mul", (self.n + 1, self.index))]
         return [] if self.n == 1 else [("mul", (self.n, self.index))]
 
+    def runtime_draws(self) -> list[tuple[str, Any]]:
+        """The draws :func:`rulecraft.runtime.machine.playout` makes for it while it finishes
+        a routine in the machine form: ``int(R() * n)`` over the options and "none" (for a
+        report or an offer a draw it drops, then ``R() < 0.5`` to decline, then a pick)."""
+        out: list[tuple[str, Any]] = []
+        if self.n + self.optional > 1:
+            keep = self.kind not in DECLINE_HALF
+            out.append(("mul", (self.n + self.optional, self.index if keep else None)))
+        if self.kind in DECLINE_HALF:
+            declined = self.index >= self.n
+            out.append(("lt", declined))
+            if not declined:
+                out.append(("mul", (self.n, self.index)))
+        return out
+
 
 @dataclass
 class Ending:
@@ -118,6 +138,8 @@ class Lockstep:
     final: list[Any] | None = None
     machine: Ending = field(default_factory=Ending)
     playout: Ending = field(default_factory=Ending)
+    #: the playout from the middle of the game (the runtime's driver, then the playout form)
+    handover: Ending | None = None
 
 
 def choose(rng: random.Random, kind: str, n: int, optional: bool) -> int:
@@ -194,22 +216,48 @@ class _Draw(float):
         return self.script.take("lt", other)
 
 
-class Script:
-    """The ``R`` of the playout form: answers every draw as the machine form chose."""
+def _activation(S: list[Any]) -> tuple[Any, ...]:
+    """Which run of a flow step a state is in: the step the flow goes on with, and the turn."""
+    st = S[STACK]
+    while st[1] is not None:
+        st = st[1]
+    return (st[0][2] if len(st[0]) > 2 else 0, S[TURN])
 
-    def __init__(self, spec: Any, rec: Lockstep, S: list[Any]) -> None:
+
+class Script:
+    """The ``R`` of the playout form: answers every draw as the machine form chose.
+
+    From decision ``start`` on (a playout from the middle of a game, as bots run one), the
+    decisions of the flow step under way are drawn by the runtime's driver of the machine
+    form (:meth:`Asked.runtime_draws`), the rest by the playout form."""
+
+    def __init__(self, spec: Any, rec: Lockstep, S: list[Any], start: int = 0) -> None:
         self.spec = spec
         self.rec = rec
         self.S = S
-        self.queue: list[tuple[int, str, Any]] = []
-        for k, asked in enumerate(rec.decisions):
-            for j, (op, want) in enumerate(asked.draws()):
-                self.queue.append((k if j == 0 else -1, op, want))
-        self.at = 0
-        self.decision = -1
+        self.k = start - 1  # the decision drawn now
+        self.left: list[tuple[str, Any]] = []  # its draws still to come
+        self.step = _activation(rec.decisions[start].state) if start else None
+
+    def _next(self) -> bool:
+        """On to the next decision that draws; False after the last."""
+        decisions = self.rec.decisions
+        while self.k + 1 < len(decisions):
+            self.k += 1
+            asked = decisions[self.k]
+            driver = self.step is not None and _activation(asked.state) == self.step
+            self.left = asked.runtime_draws() if driver else asked.draws()
+            if self.left:
+                if game_slots(self.S) != game_slots(asked.state):
+                    raise FormsDiffer(
+                        f"{self._where()}: the states differ:\n"
+                        f"{state_diff(self.spec, asked.state, self.S)}"
+                    )
+                return True
+        return False
 
     def __call__(self) -> float:
-        if self.at >= len(self.queue):
+        if not self.left and not self._next():
             if self.rec.machine.cut:
                 final = self.rec.final
                 assert final is not None
@@ -228,23 +276,17 @@ class Script:
         return d
 
     def _where(self) -> str:
-        if self.decision < 0:
+        if self.k < 0:
             return "before the first decision"
-        asked = self.rec.decisions[self.decision]
-        return f"at decision {self.decision + 1} ({asked.label})"
+        return f"at decision {self.k + 1} ({self.rec.decisions[self.k].label})"
+
+    def done(self) -> bool:
+        """Whether every draw of the machine form's decisions was made."""
+        return not self.left and not any(a.draws() for a in self.rec.decisions[self.k + 1 :])
 
     def take(self, op: str, arg: Any) -> Any:
-        k, want_op, want = self.queue[self.at]
-        self.at += 1
+        want_op, want = self.left.pop(0)
         self.rec.draws += 1
-        if k >= 0:
-            self.decision = k
-            asked = self.rec.decisions[k]
-            if game_slots(self.S) != game_slots(asked.state):
-                raise FormsDiffer(
-                    f"{self._where()}: the states differ:\n"
-                    f"{state_diff(self.spec, asked.state, self.S)}"
-                )
         if op != want_op:
             raise FormsDiffer(
                 f"{self._where()}: the playout form draws {op!r}, the machine form "
@@ -260,48 +302,82 @@ class Script:
                 f"{self._where()}: the playout form picks among {arg} options, "
                 f"the machine form offered {factor}"
             )
-        return index + 0.5
+        return 0.5 if index is None else index + 0.5
 
 
-def play_playout(spec: Any, seed: int, rec: Lockstep) -> list[Any]:
-    """Play seed ``seed`` with the playout form, every decision as ``rec`` made it."""
-    S = new_state(spec, seed)
-    S[STACK] = None
-    S[LOG] = False
-    script = Script(spec, rec, S)
+def play_playout(spec: Any, seed: int, rec: Lockstep, start: int | None = None) -> list[Any]:
+    """Play seed ``seed`` with the playout form, every decision as ``rec`` made it: from
+    the start (``q_main``), or with ``start`` from the machine form's state at that
+    decision, as bots do (:func:`rulecraft.runtime.machine.playout`)."""
+    if start is None:
+        S = new_state(spec, seed)
+        S[STACK] = None
+        S[LOG] = False
+    else:
+        S = rec.decisions[start].state[:]
+    script = Script(spec, rec, S, start or 0)
+    ending = Ending()
     try:
-        spec.engine.q_main(S, script, 0)
-        raise FormsDiffer("the playout form returned without ending the game")
+        if start is None:
+            spec.engine.q_main(S, script, 0)
+            raise FormsDiffer("the playout form returned without ending the game")
+        playout(spec, S, script)
+        ending.result = S[RESULT]
     except GameEnded:
-        rec.playout.result = S[RESULT]
+        ending.result = S[RESULT]
     except _Cut:
-        rec.playout.cut = True
+        ending.cut = True
     except FormsDiffer:
         raise
     except Exception as exc:
-        rec.playout.error = _error(exc)
-    if script.at != len(script.queue) and not rec.playout.cut:
+        cause = exc.__cause__  # the runtime's driver reports what R raised as a RulesError
+        if isinstance(cause, FormsDiffer):
+            raise cause from None
+        if isinstance(cause, _Cut):
+            ending.cut = True
+        else:
+            ending.error = _error(exc)
+    if start is None:
+        rec.playout = ending
+    else:
+        rec.handover = ending
+    if not ending.cut and not script.done():
         raise FormsDiffer(
-            f"the playout form ended ({rec.playout}) after {script.at} of the machine form's "
-            f"{len(script.queue)} draws ({script._where()})"
+            f"the playout form ended ({ending}) before the machine form's last draw "
+            f"({script._where()})"
         )
     return S
 
 
-def lockstep(spec: Any, seed: int, choices: int | None = None, most: int = 400) -> Lockstep:
+def lockstep(
+    spec: Any, seed: int, choices: int | None = None, most: int = 400, middle: bool = True
+) -> Lockstep:
     """Play one game with both forms (seed ``seed``, choices from ``choices``, at most
-    ``most`` decisions) and raise :class:`FormsDiffer` where they differ."""
+    ``most`` decisions) and raise :class:`FormsDiffer` where they differ. With ``middle``,
+    also play it out from its middle decision on as bots do (the runtime's driver finishes
+    the flow step under way, the playout form plays the rest)."""
     rec = play_machine(spec, seed, seed if choices is None else choices, most)
-    S = play_playout(spec, seed, rec)
-    m, p = rec.machine, rec.playout
     where = f"{spec.game}/{spec.scenario} seed {seed}"
+    S = play_playout(spec, seed, rec)
+    _compare(where, spec, rec, rec.playout, S)
+    if middle and rec.decisions:
+        start = len(rec.decisions) // 2
+        S = play_playout(spec, seed, rec, start)
+        assert rec.handover is not None
+        _compare(f"{where} from decision {start + 1}", spec, rec, rec.handover, S)
+    return rec
+
+
+def _compare(where: str, spec: Any, rec: Lockstep, p: Ending, S: list[Any]) -> None:
+    """How the playout form ended (``p``, state ``S``) against the machine form."""
+    m = rec.machine
     if m.error is not None or p.error is not None:
         # the same error at the same rules line (a dead end words its message by form)
         if m.error is None or p.error is None or m.error[:2] != p.error[:2]:
             raise FormsDiffer(
                 f"{where}: the machine form stopped with {m.error}, the playout form with {p.error}"
             )
-        return rec
+        return
     if m.cut != p.cut:
         raise FormsDiffer(f"{where}: the machine form {m}, the playout form {p}")
     if m.result != p.result:
@@ -309,4 +385,3 @@ def lockstep(spec: Any, seed: int, choices: int | None = None, most: int = 400) 
     assert rec.final is not None
     if game_slots(S) != game_slots(rec.final):
         raise FormsDiffer(f"{where}: the final states differ:\n{state_diff(spec, rec.final, S)}")
-    return rec
