@@ -267,9 +267,11 @@ class Script:
                         f"{state_diff(self.spec, final, self.S)}"
                     )
                 raise _Cut
+            m = self.rec.machine
+            end = f"stopped with {m.error}" if m.error else f"ended ({m.result})"
             raise FormsDiffer(
-                f"the playout form draws a decision after the machine form's "
-                f"{len(self.rec.decisions)} decisions and end ({self.rec.machine})"
+                f"the machine form {end} after {len(self.rec.decisions)} decisions; "
+                "the playout form plays on"
             )
         d = _Draw(0.5)
         d.script = self
