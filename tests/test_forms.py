@@ -4,7 +4,8 @@ of play) and the playout form (simulate, bots) play the same games.
 Every scenario of every bundled game is played by both forms in lockstep
 (tests/forms_helpers.py): the same seed, the same seeded choices; at every decision the
 same kind of decision with as many options and the same state; at the end the same state
-and result. ``-m soak`` plays ``RULECRAFT_SOAK_GAMES`` games of each scenario (default 200).
+and result. ``-m soak`` plays ``RULECRAFT_SOAK_GAMES`` games in all, shared out among the
+scenarios (default 2200: 200 of each).
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def test_both_forms_play_the_same_games(name: str) -> None:
 @pytest.mark.soak
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_both_forms_play_the_same_games_soak(name: str) -> None:
-    games = int(os.environ.get("RULECRAFT_SOAK_GAMES", "200"))
+    total = int(os.environ.get("RULECRAFT_SOAK_GAMES", "2200"))
+    games = max(GAMES, total // len(SCENARIOS))
     start = time.perf_counter()
     seen = _play(name, games, 2000)
     print(f"{name}: {seen} in {time.perf_counter() - start:.1f} s")
