@@ -36,7 +36,7 @@ from rulecraft.runtime.layout import (
     TURN,
     UNWIND,
 )
-from rulecraft.runtime.machine import GameEnded, _reraise, playout
+from rulecraft.runtime.machine import GameEnded, origin_of, playout
 
 #: header slots that belong to the machine form alone (its stack, questions, log)
 MACHINE_ONLY = frozenset({STEPS, STACK, PENDING, ANSWERS, LOG, UNWIND})
@@ -151,13 +151,12 @@ def choose(rng: random.Random, kind: str, n: int, optional: bool) -> int:
 
 
 def _error(exc: BaseException) -> tuple[str, str | None, str]:
-    """An error as the runtime reports it (a Python error in generated code is a located
-    RulesError): its type, rules position and message."""
-    try:
-        _reraise(exc)  # type: ignore[arg-type]
-    except GameError as err:
-        return (type(err).__name__, getattr(err, "origin", None), getattr(err, "message", str(err)))
-    raise AssertionError("unreachable")
+    """An error as the runtime reports it (a Python error in generated code is a RulesError
+    with the message ``"<type>: <text>"``): its type, rules position and message."""
+    if isinstance(exc, GameError):
+        origin = getattr(exc, "origin", None) or origin_of(exc)
+        return (type(exc).__name__, origin, getattr(exc, "message", str(exc)))
+    return ("RulesError", origin_of(exc), f"{type(exc).__name__}: {exc}")
 
 
 def play_machine(spec: Any, seed: int, choices: int, most: int) -> Lockstep:
