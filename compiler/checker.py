@@ -1556,6 +1556,14 @@ class ScenarioChecker:
                     pos,
                     _suggest(str(v), ids) or f"{plural}: " + ", ".join(ids),
                 )
+        elif t.kind == "table":
+            if v not in self.game.tables and not self.game.tables_incomplete:
+                self.sink.error(
+                    "unknown-name",
+                    f"{what}: unknown table {v!r}",
+                    pos,
+                    _suggest(str(v), self.game.tables) or "tables are in rules/<game>/tables/",
+                )
         elif t.kind == "list":
             if not isinstance(v, list):
                 bad = "a list"

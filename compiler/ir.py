@@ -256,6 +256,9 @@ class Game:
     flow_pos: Position | None = None
     hooks: dict[str, Hook] = field(default_factory=dict)
     tables: dict[str, Any] = field(default_factory=dict)  # id -> tables.Table (rules/<game>/tables)
+    #: some table had errors and was left out (its id is not known; data naming it is not
+    #: reported again)
+    tables_incomplete: bool = False
     #: the params of every table with programs (modifier/condition `when`, row `effect`)
     table_params: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)

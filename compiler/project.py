@@ -112,6 +112,7 @@ def compile_project(
             from .tables import load_tables
 
             tables = load_tables(gdir, sink)
+        tables_incomplete = sink.error_count > start
         if not (gdir / "flow.yaml").exists():
             # A game with tables only (no engine yet): its game.yaml is still validated.
             if (gdir / "game.yaml").exists():
@@ -135,6 +136,7 @@ def compile_project(
             continue
         ok = []
         for sid, game in resolved.items():
+            game.tables_incomplete = tables_incomplete
             check_game(game, sink)
             if len(sink.diagnostics) == before:
                 games[f"{game.id}/{sid}"] = game

@@ -134,6 +134,27 @@ def test_simultaneously_whose_body_ignores_the_player_is_lint_clean() -> None:
     assert _lint(root) == ""
 
 
+def test_a_loop_variable_a_waiting_routine_never_reads_is_kept_in_no_frame() -> None:
+    """Found by the effect-program fuzzer (a decision, then `for p in players:` whose body
+    never reads `p`): liveness took the `for` line for a read of its variable, kept `p` in
+    the frame of the decision, and ruff saw a loop variable the loop never uses (B007)."""
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    old = "      stakes = 2 if raise else 1\n"
+    new = "      for p in players:\n          let z = 3\n"
+    text = flow.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    flow.write_text(text.replace(old, old + new), encoding="utf-8")
+    outputs = generate(root)
+    write_outputs(root, outputs)
+    assert _lint(root) == ""
+    engine = next(t for p, t in outputs.items() if p.name == "engine.py")
+    body = engine.split("def r_turn__stakes(")[1].split("\n    def ")[0]
+    assert "return self.ask(S, (2, 2, v_red), " in body  # the frame: only the player asked
+
+
 def test_compile_check_fails_with_a_diff_when_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,7 +7,10 @@ error has a file:line:col; accepted, the generated code passes ruff and three sh
 (machine form, random decisions) and a playout (the bots' form) may only stop with a
 located RulesError of the rules themselves (an empty list's first(), a card not where it
 is moved from, a loop that never ends), never a Python error the checker should have
-caught, and never without a rules position. ``--fuzz-budget N``: N // 4 programs."""
+caught, and never without a rules position. Both forms of the engine play the same games:
+each program's games are played in lockstep by the machine form and the playout form
+(tests/forms_helpers.py), which must agree at every decision and at the end.
+``--fuzz-budget N``: N // 4 programs."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import pytest
 pytest.importorskip("hypothesis", reason="the effect-program fuzzer needs hypothesis (.[test])")
 
 from compile_helpers import REPO, import_generated  # noqa: E402
+from forms_helpers import FormsDiffer, lockstep  # noqa: E402
 from fuzz_helpers import Hang, bad_positions, no_hang, scratch  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -50,7 +54,7 @@ def ints(depth: int) -> st.SearchStrategy[str]:
     leaf = st.one_of(
         small,
         huge,
-        st.sampled_from(["stakes", "last_die", "round", "x", "n"]),
+        st.sampled_from(["stakes", "last_die", "round", "x", "n", "c.value"]),
         players_.map(lambda p: f"{p}.vp"),
         players_.map(lambda p: f"shown({p})"),
         players_.map(lambda p: f"count({p}.hand)"),
@@ -72,7 +76,7 @@ def ints(depth: int) -> st.SearchStrategy[str]:
 
 def bools(depth: int) -> st.SearchStrategy[str]:
     leaf = st.one_of(
-        st.sampled_from(["true", "false", "red == enemy(red)"]),
+        st.sampled_from(["true", "false", "b", "red == enemy(red)"]),
         st.tuples(small, st.sampled_from(["<", "<=", "==", "!=", ">"]), small).map(" ".join),
     )
     if depth <= 0:
@@ -104,23 +108,65 @@ wrong = st.sampled_from(
 )
 
 
+#: decisions: where the machine form and the playout form of a routine part ways
+#: (into the locals every program declares first: a second `let` of a name is refused)
+decisions = st.one_of(
+    players_.map(lambda p: [f'b = choose_yes_no({p}, "Yes?")']),
+    players_.map(lambda p: [f'c = choose({p}, {p}.hand, "Which card?")']),
+    players_.map(
+        lambda p: [
+            f'o = choose_optional({p}, {p}.hand, "A card?", "None")',
+            "if o != none:",
+            "    x = o.value",
+        ]
+    ),
+)
+#: the locals of every program
+PRELUDE = [
+    "let x = 0",
+    "let y = 0",
+    "let n = 0",
+    "let b = false",
+    "let c = first(red.cards)",
+    "let o = c if false else none",  # a card or none
+]
+
+
+def _block(body: list[str]) -> list[str]:
+    return ["    " + line for line in body]
+
+
+def breaking_loop(sub: st.SearchStrategy[list[str]]) -> st.SearchStrategy[list[str]]:
+    """A loop left by a break after a decision (at most twice round), then a local given a
+    new value below the break, read after the loop: on the way out through the break the
+    local keeps the value it had (the loop bug of issue 20)."""
+    return st.tuples(decisions, sub, bools(1), sub, st.sampled_from(["x", "y"]), ints(1)).map(
+        lambda t: [
+            "n = 0",
+            "while true:",
+            "    n += 1",
+            *_block(t[0]),
+            *_block(t[1]),
+            f"    if {t[2]} or n > 1:",
+            "        break",
+            *_block(t[3]),
+            f"    {t[4]} = {t[5]}",
+            f"stakes = {t[4]}",
+        ]
+    )
+
+
 def statements(depth: int) -> st.SearchStrategy[list[str]]:
     simple = st.one_of(
-        st.tuples(names, ints(2)).map(lambda t: [f"let {t[0]} = {t[1]}"]),
+        ints(2).map(lambda e: [f"let z = {e}"]),
+        st.tuples(names, ints(2)).map(lambda t: [f"{t[0]} = {t[1]}"]),
         ints(2).map(lambda e: [f"stakes = {e}"]),
         st.tuples(players_, ints(1)).map(lambda t: [f"{t[0]}.vp += {t[1]}"]),
         ints(2).map(lambda e: [f'log "value {{{e}}}"']),
-        players_.map(lambda p: [f'let x = choose_yes_no({p}, "Yes?")']),
+        decisions,
         cards_.map(lambda z: [f"let x = count({z})"]),
         st.tuples(players_, cards_).map(
             lambda t: [f"move first({t[1]}) from {t[1]} to {t[0]}.discard"]
-        ),
-        players_.map(lambda p: [f'let c = choose({p}, {p}.hand, "Which card?")']),
-        players_.map(
-            lambda p: [
-                f'let o = choose_optional({p}, {p}.hand, "A card?", "None")',
-                "let x = o.value",
-            ]
         ),
         wrong.map(lambda w: [w]),
         st.just(["pass"]),
@@ -128,27 +174,35 @@ def statements(depth: int) -> st.SearchStrategy[list[str]]:
     if depth <= 0:
         return simple
 
-    def block(body: list[str]) -> list[str]:
-        return ["    " + line for line in body]
-
+    block = _block
     sub = st.lists(statements(depth - 1), min_size=1, max_size=3).map(
         lambda blocks: [line for b in blocks for line in b]
     )
     return st.one_of(
         simple,
+        breaking_loop(sub),
         st.tuples(bools(1), sub).map(lambda t: [f"if {t[0]}:", *block(t[1])]),
         st.tuples(bools(1), sub, sub).map(
             lambda t: [f"if {t[0]}:", *block(t[1]), "else:", *block(t[2])]
         ),
         sub.map(lambda b: ["for p in players:", *block(b)]),
         st.tuples(st.integers(0, 4), sub).map(
-            lambda t: ["let n = 0", f"while n < {t[0]}:", "    n += 1", *block(t[1])]
+            lambda t: ["n = 0", f"while n < {t[0]}:", "    n += 1", *block(t[1])]
         ),
     )
 
 
-programs = st.lists(statements(2), min_size=1, max_size=5).map(
-    lambda blocks: ["let x = 0", "let n = 0", *[line for b in blocks for line in b]]
+def _program(blocks: list[list[str]], at: int, decision: list[str]) -> list[str]:
+    """The blocks with a decision among them (most programs then wait: two forms)."""
+    blocks = [*blocks[: at % (len(blocks) + 1)], decision, *blocks[at % (len(blocks) + 1) :]]
+    return [*PRELUDE, *[line for b in blocks for line in b]]
+
+
+programs = st.builds(
+    _program,
+    st.lists(statements(2), min_size=1, max_size=5),
+    st.integers(0, 5),
+    st.one_of(decisions, breaking_loop(statements(1))),
 )
 
 # -- the property --------------------------------------------------------------------------
@@ -156,7 +210,15 @@ programs = st.lists(statements(2), min_size=1, max_size=5).map(
 ROOT = Path()
 FLOW = Path()
 ORIGINAL = ""
-SEEN = {"programs": 0, "refused": 0, "accepted": 0, "games": 0, "rules errors": 0}
+SEEN = {
+    "programs": 0,
+    "refused": 0,
+    "accepted": 0,
+    "games": 0,
+    "rules errors": 0,
+    "lockstep games": 0,
+    "lockstep decisions": 0,
+}
 
 
 def _ruff(root: Path) -> str:
@@ -174,6 +236,14 @@ def _located_rules_error(exc: BaseException, program: str) -> None:
         SEEN["rules errors"] += 1
         assert exc.origin, f"a rules error without a rules position: {exc}\n{program}"
         assert not PYTHON_ERROR.match(exc.message), f"the checker let through: {exc}\n{program}"
+
+
+def _both_forms(spec: object) -> None:
+    """Games of the program played by both forms in lockstep (FormsDiffer where they differ)."""
+    for seed in range(2):
+        rec = lockstep(spec, seed, most=200)
+        SEEN["lockstep games"] += 1
+        SEEN["lockstep decisions"] += len(rec.decisions)
 
 
 def _games(spec: object, program: str) -> None:
@@ -215,9 +285,12 @@ def _effect_program_property(lines: list[str]) -> None:
     spec = import_generated(ROOT, "toy").SPECS["duel"]
     try:
         with no_hang():
+            _both_forms(spec)
             _games(spec, program)
     except Hang as exc:
         raise AssertionError(f"a game hangs: {exc}\n{program}") from None
+    except FormsDiffer as exc:
+        raise AssertionError(f"the two forms of the engine differ: {exc}\n{program}") from None
     except Exception as exc:
         _located_rules_error(exc, program)
 

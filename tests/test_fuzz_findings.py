@@ -73,3 +73,43 @@ def test_first_of_an_empty_list_is_a_rules_error_that_says_so() -> None:
             d = g.pending()[0]
             g.apply(d.player, d.options[0].id)
     assert err.value.origin and "rules/toy/flow.yaml" in str(err.value)
+
+
+def test_a_simultaneous_decision_whose_body_only_logs_compiles() -> None:
+    """Found by the rules mutation fuzzer (toy, `move c from p.hand to p.played` deleted in
+    the `simultaneously` block): the playout form drops log lines, and the loop over the
+    players' answers was left without a body ("generated code does not parse")."""
+    from compile_helpers import compile_into, import_generated
+    from forms_helpers import lockstep
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    old = "          move c from p.hand to p.played\n"
+    text = flow.read_text()
+    assert text.count(old) == 1
+    flow.write_text(text.replace(old, ""))
+    compile_into(root)
+    spec = import_generated(root, "toy").SPECS["duel"]
+    # no card is played, so the trick finds none revealed: both forms stop at that line
+    rec = lockstep(spec, 1)
+    assert rec.machine.error is not None and "first() of an empty list" in rec.machine.error[2]
+
+
+def test_a_record_naming_a_table_that_is_not_there_is_an_error_not_a_crash() -> None:
+    """Found by the rules mutation fuzzer (envoys, tables/cities.yaml cut short at byte 886,
+    which leaves out the table `abbey`): the scenario's cities still name it, the checker let
+    it through, and generating the engine raised "ValueError: tuple.index(x): x not in
+    tuple". A value of type table must name a table of the game."""
+    root = scratch("envoys")
+    cities = root / "rules" / "envoys" / "tables" / "cities.yaml"
+    cities.write_bytes(cities.read_bytes()[:886])
+    errors = compile_errors(root, generate=True)
+    assert [(e.code, e.message) for e in errors] == [
+        ("unknown-name", "abbey's 'table': unknown table 'abbey'"),
+        ("unknown-name", "fort's 'table': unknown table 'abbey'"),
+    ]
+    scenario = "rules/envoys/scenarios/rivals.yaml"
+    assert [(e.pos.file, e.pos.line, e.pos.col) for e in errors] == [
+        (scenario, 15, 33),
+        (scenario, 16, 31),
+    ]

@@ -5,8 +5,9 @@ them: a line deleted, doubled, shifted left or right, a number replaced (by 0, -
 one), two names swapped, a stray character or YAML anchor inserted, the file cut short, a
 type changed. ``rulecraft check`` (and, for the small fixture games, ``compile``) must either
 accept it or report errors, each with a file:line:col in the project, never raise, never
-hang; generated code of an accepted input must pass ruff. A finding names the seed that
-reproduces it."""
+hang; generated code of an accepted input must pass ruff, and its two forms (the machine
+form and the playout form) must play a game of each scenario alike (tests/forms_helpers.py).
+A finding names the seed that reproduces it."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ import traceback
 from pathlib import Path
 
 import pytest
-from compile_helpers import REPO
+from compile_helpers import REPO, import_generated
+from forms_helpers import FormsDiffer, lockstep
 from fuzz_helpers import Hang, bad_positions, no_hang, scratch
 from rulecraft.compiler.project import compile_project, new_sink
 
@@ -109,6 +111,18 @@ def _ruff_findings(root: Path, outputs: dict[Path, str]) -> str:
     return "" if done.returncode == 0 else done.stdout[-2000:]
 
 
+def _forms_differ(root: Path, game: str) -> str:
+    """Where the two forms of the generated engine part ways in a game of each scenario
+    (written by :func:`_ruff_findings`), or ``""``."""
+    pkg = import_generated(root, game)
+    for sid, spec in sorted(pkg.SPECS.items()):
+        try:
+            lockstep(spec, 0, most=200)
+        except FormsDiffer as exc:
+            return f"{sid}: {exc}"
+    return ""
+
+
 #: (game, share of the budget, whether to generate engines too): the fixture games are fast
 #: enough to generate; the real games are checked only
 PLAN = [
@@ -149,6 +163,11 @@ def test_mutated_rules_are_accepted_or_refused_with_positions(
                     lint = _ruff_findings(root, result.outputs)
                     if lint:
                         findings.append(f"{where}: generated code fails ruff:\n{lint}")
+                    else:
+                        with no_hang():
+                            differ = _forms_differ(root, game)
+                        if differ:
+                            findings.append(f"{where}: the two forms differ: {differ}")
         except Hang as exc:
             findings.append(f"{where}: {exc}")
         except Exception:

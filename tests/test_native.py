@@ -1,6 +1,8 @@
 """The native build (`rulecraft compile --native`) plays exactly the games the generated
 Python modules play: the same options, log lines and results for the same seeds and
-decisions, through the machine form (Game.apply) and the playout form.
+decisions, through the machine form (Game.apply) and the playout form; and within each
+build the two forms play the same games in lockstep (tests/forms_helpers.py, as
+tests/test_forms.py checks the Python modules).
 
 Runs with `-m native` after `rulecraft compile --native` (CI builds one where a C compiler
 is available); the two engines run in separate processes, since a process imports either the
@@ -24,6 +26,8 @@ import hashlib, json, random, shutil, sys, tempfile
 from pathlib import Path
 
 game, mode, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, sys.argv[5])  # tests/: the lockstep of the two forms
+from forms_helpers import lockstep
 if mode == "interpreted":
     # a copy of the generated Python modules, imported under another package name
     tmp = Path(tempfile.mkdtemp())
@@ -55,6 +59,9 @@ for sid, spec in sorted(pkg.SPECS.items()):
         S = new_state(spec, seed)
         playout(spec, S, random.Random(seed).random)
         h.update(repr(S[:13] + S[13:]).encode())
+        # the machine form and the playout form of this build, in lockstep (FormsDiffer)
+        rec = lockstep(spec, seed, most=2000)
+        h.update(repr(([a.label for a in rec.decisions], rec.machine, rec.playout)).encode())
     out[sid] = h.hexdigest()
 print(json.dumps(out))
 """
@@ -66,7 +73,16 @@ def _native_built() -> bool:
 
 def _run(mode: str, games: int) -> dict[str, str]:
     proc = subprocess.run(
-        [sys.executable, "-c", PLAYER, GAME, mode, str(games), str(REPO / "generated" / GAME)],
+        [
+            sys.executable,
+            "-c",
+            PLAYER,
+            GAME,
+            mode,
+            str(games),
+            str(REPO / "generated" / GAME),
+            str(REPO / "tests"),
+        ],
         capture_output=True,
         text=True,
         timeout=1200,

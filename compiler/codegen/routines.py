@@ -42,6 +42,7 @@ from ..effects import (
     ExprStmt,
     For,
     If,
+    Int,
     Let,
     ListLit,
     Log,
@@ -192,6 +193,42 @@ def stops(node: Any, game: ir.Game) -> bool:
     return False
 
 
+#: builtins that compute a value without a die, a shuffle or a way to fail
+QUIET_BUILTINS = frozenset(
+    {"count", "sum", "abs", "plural", "reachable", "path_cost", "deal_parties", "promised"}
+)
+
+
+def quiet(node: Any, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether evaluating ``node`` (an expression, or a function's body) can neither change
+    the state (a die, a shuffle) nor stop the game with an error (``first`` of an empty
+    list, a table without the row, a division by a number that may be 0, a loop that runs
+    away). The playout form leaves out only log lines whose arguments are quiet: any other
+    is run as in the machine form (with the log off it writes nothing), so the playout
+    rolls the same dice and stops at the same error."""
+    for n in walk(node):
+        if isinstance(n, While):
+            return False
+        if not isinstance(n, Call):
+            continue
+        if isinstance(n.ref, ir.Routine):
+            r = n.ref
+            if r.kind != "function" or r.name in seen or not _ends_in_return(r.body):
+                return False
+            if not quiet(r.body, seen | {r.name}):
+                return False
+        elif n.func in ("div_down", "div_up"):
+            d = n.args[1]
+            if not (isinstance(d, Int) and d.value != 0):
+                return False
+        elif n.func in ("min", "max"):
+            if len(n.args) == 1:  # of a list, which may be empty
+                return False
+        elif n.func not in QUIET_BUILTINS:
+            return False
+    return True
+
+
 def method_stem(r: ir.Routine) -> str:
     return r.name
 
@@ -317,7 +354,7 @@ class RoutineGen:
         start = len(out)
         for s in body:
             self.simple(s, out, ind)
-        if all(line.lstrip().startswith("#@") for line in out[start:]):
+        if _only_markers(out[start:]):
             out.append("    " * ind + "pass")
         self.scope.pop()
 
@@ -326,7 +363,7 @@ class RoutineGen:
 
     def simple(self, s: Stmt, out: list[str], ind: int) -> None:
         """A statement without a resume point, as structured Python."""
-        if isinstance(s, Log) and self.form in ("F", "Q"):
+        if isinstance(s, Log) and self.form in ("F", "Q") and quiet([s.text, s.audience]):
             return
         self.line(out, ind, self.origin(s))
         if isinstance(s, Let):
@@ -721,7 +758,7 @@ class RoutineGen:
         body: list[str] = []
         for b in s.body[1:]:
             self.simple(b, body, ind + 1)
-        if len(s.body) == 1:
+        if _only_markers(body):  # nothing left once the playout form drops the log
             self.line(body, ind + 1, "pass")
         self.loops.pop()
         self.scope.pop()
@@ -836,43 +873,56 @@ class RoutineGen:
     def liveness(self) -> None:
         """For each arm, the frame locals that may be read from its start on before they
         are assigned (a safe over-estimate: only unconditional assignments at the arm's top
-        level count as assignments)."""
+        level count as assignments).
+
+        An arm may leave before its end (a ``break`` or a branch's jump inside an ``if``):
+        each way out is an edge that only the assignments above it hide. A local assigned
+        after a conditional ``break`` is still live on the way out through the ``break``.
+        """
         order = set(self.frame_order)
         uses: list[set[str]] = []
-        defs: list[set[str]] = []
-        succs: list[set[int]] = []
+        # per arm, its ways out: (target arm, the locals assigned before leaving that way)
+        exits: list[list[tuple[int, frozenset[str]]]] = []
+        defs: list[frozenset[str]] = []
         for arm in self.arms:
             used: set[str] = set()
             defined: set[str] = set()
-            nexts: set[int] = set()
+            outs: list[tuple[int, frozenset[str]]] = []
             for ind, text in arm.lines:
                 if isinstance(text, Jump):
-                    nexts.add(_index(text.target))
+                    outs.append((_index(text.target), frozenset(defined)))
                     continue
-                m = _ASSIGN.match(text) if ind == 0 else None
-                if m is not None and m.group(1) in order:
-                    rhs = {n for n in _NAMES.findall(m.group(2)) if n in order}
+                m = _ASSIGN_ANY.match(text)
+                f = _FOR_LINE.match(text) if m is None else None
+                if m is not None and m.group(2) in order:
+                    # an assignment reads only its right side; only one at the arm's top
+                    # level is sure to run (a conditional one hides nothing)
+                    rhs = {n for n in _NAMES.findall(m.group(3)) if n in order}
                     used |= rhs - defined
-                    if m.group(1) not in rhs:
-                        defined.add(m.group(1))
+                    if ind == 0 and not m.group(1) and m.group(2) not in rhs:
+                        defined.add(m.group(2))
+                elif f is not None:
+                    # a loop reads what it loops over, not its variables (it sets them)
+                    used |= {n for n in _NAMES.findall(f.group(2)) if n in order} - defined
                 else:
                     used |= {n for n in _NAMES.findall(text) if n in order} - defined
                 for token, ref in self.break_tokens.items():
                     if token in text:
-                        nexts.add(_index(ref))
+                        outs.append((_index(ref), frozenset(defined)))
             uses.append(used)
-            defs.append(defined)
-            succs.append(nexts)
+            exits.append(outs)
+            defs.append(frozenset(defined))
         for resume, ask in self.entries:
             if ask is not None:
-                succs[ask.index].add(_index(resume))
+                # the question ends its arm: every assignment of the arm comes before it
+                exits[ask.index].append((_index(resume), defs[ask.index]))
         live = [set(u) for u in uses]
         changed = True
         while changed:
             changed = False
             for i in range(len(self.arms) - 1, -1, -1):
-                for j in succs[i]:
-                    more = live[j] - defs[i] - live[i]
+                for j, hidden in exits[i]:
+                    more = live[j] - hidden - live[i]
                     if more:
                         live[i] |= more
                         changed = True
@@ -1139,7 +1189,7 @@ class RoutineGen:
         lines: list[str] = []
         for b in s.body[1:]:
             self.simple(b, lines, 1)
-        if len(s.body) == 1:
+        if _only_markers(lines):
             lines.append("    pass")
         for text in lines:
             self.arm_line(0, text)
@@ -1262,12 +1312,19 @@ _WRITE = re.compile(r"(?m)^\s*(\w+)(?:: Any)? = ")
 _FOR = re.compile(r"\bfor (\w+)(?:, (\w+))? in\b")
 
 
+def _only_markers(lines: list[str]) -> bool:
+    """Whether a block holds no statement, only rules-position markers (a block of log lines
+    in a form without a log): Python needs a ``pass`` there."""
+    return all(line.lstrip().startswith("#@") for line in lines)
+
+
 def _constant(text: str) -> Any:
     return lambda: text
 
 
 _NAMES = re.compile(r"\bv_\w+")
-_ASSIGN = re.compile(r"^(v_\w+) = (.*)$")
+_ASSIGN_ANY = re.compile(r"^(\s*)(v_\w+) = (.*)$")
+_FOR_LINE = re.compile(r"^\s*for (v_\w+(?:, v_\w+)?) in (.*):$")
 
 
 def _index(ref: Any) -> int:

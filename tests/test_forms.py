@@ -1,0 +1,138 @@
+"""One meaning for every form of an engine: the machine form (``Game.apply``, play, examples
+of play) and the playout form (simulate, bots) play the same games.
+
+Every scenario of every bundled game is played by both forms in lockstep
+(tests/forms_helpers.py): the same seed, the same seeded choices; at every decision the
+same kind of decision with as many options and the same state; at the end the same state
+and result. ``-m soak`` plays ``RULECRAFT_SOAK_GAMES`` games in all, shared out among the
+scenarios (default 2200: 200 of each).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import time
+from typing import Any
+
+import pytest
+import rulecraft.generated
+from forms_helpers import lockstep
+
+#: ``game/scenario`` of every bundled scenario (not a test game a test registered)
+SCENARIOS = sorted(
+    f"{m.name}/{sid}"
+    for m in pkgutil.iter_modules(rulecraft.generated.__path__)
+    if m.ispkg
+    for sid in importlib.import_module(f"rulecraft.generated.{m.name}").SPECS
+)
+#: the default run: games of each scenario, and the decisions after which a game is cut
+GAMES = 6
+MOST = 300
+
+
+def _spec(name: str):  # type: ignore[no-untyped-def]
+    game, sid = name.split("/")
+    return importlib.import_module(f"rulecraft.generated.{game}").SPECS[sid]
+
+
+def _play(name: str, games: int, most: int) -> dict[str, int]:
+    spec = _spec(name)
+    seen = {"games": 0, "decisions": 0, "draws": 0, "ended": 0, "cut": 0, "stopped": 0}
+    for seed in range(games):
+        rec = lockstep(spec, seed, most=most)
+        seen["games"] += 1
+        seen["decisions"] += len(rec.decisions)
+        seen["draws"] += rec.draws
+        m = rec.machine
+        seen["cut" if m.cut else "stopped" if m.error else "ended"] += 1
+    return seen
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_both_forms_play_the_same_games(name: str) -> None:
+    seen = _play(name, GAMES, MOST)
+    assert seen["decisions"] > 0
+    assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_both_forms_play_the_same_games_soak(name: str) -> None:
+    total = int(os.environ.get("RULECRAFT_SOAK_GAMES", "2200"))
+    games = max(GAMES, total // len(SCENARIOS))
+    start = time.perf_counter()
+    seen = _play(name, games, 2000)
+    print(f"{name}: {seen} in {time.perf_counter() - start:.1f} s")
+    assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
+
+
+# -- what the lockstep found ------------------------------------------------------------------
+
+STAKES = """      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")
+      stakes = 2 if raise else 1
+"""
+KEEP = """      let kept = 2
+      while true:
+          let stop = choose_yes_no(red, "Stop?")
+          if stop:
+              break
+          kept = 1
+      stakes = kept
+"""
+
+
+def _toy(stakes: str) -> Any:
+    """The toy game with its stakes step replaced, compiled; its ``duel`` spec."""
+    from compile_helpers import compile_into, import_generated
+    from fuzz_helpers import scratch
+
+    root = scratch("toy")
+    flow = root / "rules" / "toy" / "flow.yaml"
+    text = flow.read_text(encoding="utf-8")
+    assert text.count(STAKES) == 1
+    flow.write_text(text.replace(STAKES, stakes), encoding="utf-8")
+    compile_into(root)
+    return import_generated(root, "toy").SPECS["duel"]
+
+
+def test_a_local_kept_across_a_decision_survives_a_break_before_its_new_value() -> None:
+    """A local set before ``while true:`` and given a new value after a decision in the
+    loop, below a ``break`` that follows the decision: the machine form did not keep the
+    local in its frame across the decision (the new value below the ``break`` hid it from
+    the ``break``'s way out), and read None after the loop ("TypeError: '>' not supported
+    between instances of 'int' and 'NoneType'" at ``stakes = kept``) while the playout form
+    played on."""
+    from rulecraft.runtime import Game
+
+    spec = _toy(KEEP)
+    for noes, stakes in ((0, 2), (1, 1)):  # stop at once; go round once first
+        g = Game.new(spec, "duel", 1)
+        while True:
+            d = g.pending()[0]
+            if d.kind != "yes-no":
+                g.apply(d.player, d.options[0].id)
+                continue
+            if noes == 0:
+                break
+            g.apply(d.player, "no")
+            noes -= 1
+        g.apply(d.player, "yes")
+        assert g.state["g"]["stakes"] == stakes
+    for seed in range(6):
+        lockstep(spec, seed)
+
+
+def test_a_die_rolled_in_a_log_line_is_rolled_in_a_playout_too() -> None:
+    """The playout form writes no log, and left out log lines whole: a die rolled (or a
+    list shuffled) in a log line's text was not rolled in a playout, and the two forms went
+    on with different dice. A log line whose arguments may roll or fail is now run in the
+    playout form too (with the log off it writes nothing)."""
+    spec = _toy(
+        '      log "The omens: {roll(6)}."\n'
+        '      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")\n'
+        "      stakes = 2 if raise else 1\n"
+    )
+    for seed in range(6):
+        lockstep(spec, seed)
