@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rulecraft.runtime import Game, GameSpec
+from rulecraft.runtime import Game, GameSpec, RulesError
 from rulecraft.runtime.named import SaveError
 from rulecraft.runtime.saves import MAX_DECISIONS, MAX_NESTING, MAX_SAVE_CHARS
 
@@ -508,3 +508,21 @@ def test_play_load_resumes_with_the_same_seats_and_seed(
     assert "decision 1 of the save (red: 'card:nope') cannot be replayed" in (
         capsys.readouterr().err
     )
+
+
+def test_a_frame_at_no_resume_point_is_a_rules_error_not_an_endless_loop() -> None:
+    """A position whose waiting routine names a resume point its routine does not have (a
+    forged ``pc``) loads by ``from_position``, which trusts it, and then stops with a rules
+    error where the game reaches that frame; it looped forever in the generated code."""
+    g = Game.named("westphalia", 3)
+    for _ in range(5):
+        d = g.pending()[0]
+        g.apply(d.player, d.options[0].id)
+    data = json.loads(g.position_json())
+    assert data["stack"][1]["routine"] == "turn__negotiation"
+    data["stack"][1]["pc"] = 999
+    h = Game.from_position(json.dumps(data))
+    with pytest.raises(RulesError, match="routine turn__negotiation: no resume point 999"):
+        for _ in range(300):
+            d = h.pending()[0]
+            h.apply(d.player, d.options[-1].id)

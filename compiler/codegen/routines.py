@@ -957,6 +957,13 @@ class RoutineGen:
         multi = len(self.arms) - len(self.skipped) > 1
         if multi:
             out.append("    pc: int = 0 if F is None else F[1]")
+            # a frame that names no resume point (a forged position) is an error, not a loop
+            # that never ends
+            points = ", ".join(map(str, sorted(unpack))) + ("," if len(unpack) == 1 else "")
+            out.append(f"    if F is not None and pc not in ({points}):")
+            out.append(
+                f"        raise RulesError(f'routine {r.name}: no resume point {{pc}}')"
+            )
         # a loop around the arms only if some jump goes back (or out of a loop: break)
         loop = bool(self.break_tokens) or any(
             isinstance(t, Jump) and not (t.tail and _index(t.target) > arm.index)
