@@ -58,7 +58,6 @@ SIMULTANEOUS_PLAYERS = "_ps"
 _SIZES = {"count", "len"}
 
 
-
 def _hidden_field(f: Any) -> bool:
     return isinstance(f, ir.Field) and f.visible != "all"
 
@@ -300,8 +299,8 @@ class Secrecy:
         defs = self._definitions.get(routine)
         if defs is None:
             r = self._analysis.routines.get(routine)
-            defs = self._definitions[routine] = {} if r is None else _definitions(
-                self._analysis.game, r
+            defs = self._definitions[routine] = (
+                {} if r is None else _definitions(self._analysis.game, r)
             )
         return defs.get(local) if local in self.locals.get(routine, {}) else None
 

@@ -29,8 +29,10 @@ def _registry_as_it_was():
     and the toy game), whatever projects an earlier test put first (``use_package``)."""
     from rulecraft.runtime import registry
 
-    packages, folders, specs = list(registry.PACKAGES), dict(registry._FOLDERS), dict(
-        registry._SPECS
+    packages, folders, specs = (
+        list(registry.PACKAGES),
+        dict(registry._FOLDERS),
+        dict(registry._SPECS),
     )
     yield
     registry.PACKAGES[:] = packages

@@ -13,8 +13,10 @@ here knows the rules: the checks hold for any generated engine.
   again between their hidden fields, one card of each such field replaced by another card
   and, with 3+ seats, cards swapped between those seats, keeping every field's size; other
   hidden values, other seats' secret answers, options and private log lines changed;
-  ``rng``/``seed`` changed) has the same view for p (``to_named(view(...))``, what
-  ``Game.view`` gives). The owner of a changed field must see the change.
+  ``rng``/``seed`` changed; the locals of waiting routines and prompt arguments the compiler
+  declares secret, deals p is no party to) gives p the same view, export, log, bot view and
+  observation string and tensor (tests/leak_helpers.py). The owner of a changed field must
+  see the change.
 
 ``pytest -m soak`` plays ``RULECRAFT_SOAK_GAMES`` games in total (default 3000), shared out
 among the scenarios, each scenario stopping early at its share of ``RULECRAFT_SOAK_SECONDS``
@@ -29,26 +31,15 @@ import json
 import os
 import random
 import time
-from typing import Any
 
 import pytest
+from leak_helpers import disguise, given, owner_of, unseen
 from rulecraft.runtime import Game, GameSpec, resolve
 from rulecraft.runtime.layout import (
-    ANSWERS,
-    LOG,
-    PENDING,
-    RNG,
-    SEED,
     STEPS,
     TURN,
-    Slot,
-    bits,
-    mask_of,
 )
-from rulecraft.runtime.named import log_events, to_named
 from rulecraft.runtime.registry import known_games
-from rulecraft.runtime.split import Changes, Split
-from rulecraft.runtime.view import view
 
 #: ``game/scenario`` of every compiled scenario
 SCENARIOS = sorted(
@@ -126,198 +117,23 @@ def play_random(
     return g, taken
 
 
-# -- hidden information --------------------------------------------------------------------------
-def owner_of(spec: GameSpec, S: list[Any], slot: Slot, i: int) -> int | None:
-    """The seat that owns value ``i`` of a field: the seat of a player field, the ``owner`` of
-    a record (a field, else a fixed attribute), nobody for a global."""
-    if slot.scope == "p":
-        return i
-    if slot.scope == "e":
-        field = spec.layout.by_path.get(f"e.{slot.etype}.owner")
-        if field is not None:
-            return S[field.offset + i]
-        owners = spec.data.get(f"s_e_{slot.etype}__owner")
-        return owners[i] if owners is not None else None
-    return None
-
-
-def unseen(spec: GameSpec, S: list[Any], viewer: int | None) -> list[tuple[Slot, int]]:
-    """The values (field, index) that ``viewer`` (None: a spectator) may not see, by the
-    visibility each field declares."""
-    out = []
-    everyone = (1 << len(spec.seats)) - 1
-    for slot in spec.hidden_slots:
-        seen = spec.layout.by_path.get(slot.path + "_seen")
-        for i in range(slot.count):
-            if slot.visible == "owner" and viewer is not None:
-                if owner_of(spec, S, slot, i) == viewer:
-                    continue
-            if seen is not None:  # revealed to the viewer
-                who = S[seen.offset + i]
-                if (who >> viewer & 1) if viewer is not None else who == everyone:
-                    continue
-            out.append((slot, i))
-    return out
-
-
-def _other_value(value: Any, rng: random.Random) -> Any:
-    """A different value of the same kind (for a hidden value that is not a card zone)."""
-    if isinstance(value, tuple):
-        out = list(value)
-        rng.shuffle(out)
-        return tuple(out) if out != list(value) else (*value, 0)
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1 + rng.randrange(5)
-    if isinstance(value, str):
-        return value + "?"
-    if value is None:
-        return 0
-    return ("changed", repr(value))
-
-
-def _other_set(mask: int, n: int, rng: random.Random) -> int:
-    """Another set (bitmask) of as many of ``n`` records, if there is one."""
-    size = bin(mask).count("1")
-    chosen = rng.sample(range(n), size)
-    out = 0
-    for c in chosen:
-        out |= 1 << c
-    return out
-
-
-def _other_word(spec: GameSpec, kind: str, value: Any) -> Any:
-    """Another value a log line can show where it shows ``value`` (of a template's ``kind``)."""
-    if kind.startswith("list:"):
-        return tuple(_other_word(spec, kind[5:], v) for v in value)
-    if kind == "int":
-        return value + 1
-    if kind == "bool":
-        return not value
-    if kind in ("str", "text"):
-        return f"{value} (changed)"
-    n = len(spec.ids.get(kind.removeprefix("e:"), ()))
-    return value if value is None or n < 2 else (value + 1) % n
-
-
-def _cards(slot: Slot, v: Any) -> list[int]:
-    return list(bits(v)) if slot.kind == "set" else list(v)
-
-
-def _stored(slot: Slot, cards: list[int]) -> Any:
-    return mask_of(cards) if slot.kind == "set" else tuple(cards)
-
-
-def _valid(slot: Slot, cards: list[int]) -> bool:
-    """Whether a zone can hold these cards (a set holds each card once)."""
-    return slot.kind != "set" or len(set(cards)) == len(cards)
-
-
-def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Random) -> list[Any]:
-    """A copy of the compact state ``S`` that differs only in what ``viewer`` may not see."""
-    T = S[:]
-    hidden = unseen(spec, S, viewer)
-    zones: dict[int, list[tuple[Slot, int]]] = {}  # seat -> its card zones the viewer can't see
-    for slot, i in hidden:
-        if slot.scope == "p" and slot.ref == "card" and slot.kind in ("set", "seq"):
-            zones.setdefault(i, []).append((slot, slot.offset + i))
-        elif slot.kind == "set" and slot.ref in spec.ids:
-            # a hidden set of records shows its size only: other records, as many
-            T[slot.offset + i] = _other_set(S[slot.offset + i], len(spec.ids[slot.ref]), rng)
-        elif slot.kind == "seq" and slot.ref in spec.ids:
-            # a hidden list of records (a face-down deck) shows its length only
-            seq = list(S[slot.offset + i])
-            n = len(spec.ids[slot.ref])
-            T[slot.offset + i] = tuple(rng.randrange(n) for _ in seq)
-        else:
-            T[slot.offset + i] = _other_value(S[slot.offset + i], rng)
-    # each seat's hidden cards, dealt again between its hidden zones (sizes kept)
-    for found in zones.values():
-        pool = [c for slot, k in found for c in _cards(slot, S[k])]
-        for _attempt in range(5):
-            rng.shuffle(pool)
-            rest, dealt = pool, []
-            for slot, k in found:
-                n = len(_cards(slot, S[k]))
-                dealt.append(rest[:n])
-                rest = rest[n:]
-            if all(_valid(slot, cards) for (slot, _), cards in zip(found, dealt, strict=True)):
-                for (slot, k), cards in zip(found, dealt, strict=True):
-                    T[k] = _stored(slot, cards)
-                break
-    # a zone is a set: dealing again may change nothing, so one card of each zone becomes a
-    # card it does not hold (a state no game reaches, which the view must not tell either)
-    every = range(len(spec.ids["card"]))
-    for found in zones.values():
-        for slot, k in found:
-            cards = _cards(slot, T[k])
-            outside = [c for c in every if c not in cards]
-            if cards and outside:
-                cards[rng.randrange(len(cards))] = rng.choice(outside)
-                T[k] = _stored(slot, cards)
-    # with 3+ seats: swap cards between two other seats' hidden zones (sizes kept)
-    others = [q for q, found in zones.items() if any(_cards(s, T[k]) for s, k in found)]
-    for _ in range(3 if len(others) >= 2 else 0):
-        a, b = rng.sample(others, 2)
-        sa, ka = rng.choice([(s, k) for s, k in zones[a] if _cards(s, T[k])])
-        sb, kb = rng.choice([(s, k) for s, k in zones[b] if _cards(s, T[k])])
-        ca, cb = _cards(sa, T[ka]), _cards(sb, T[kb])
-        ia, ib = rng.randrange(len(ca)), rng.randrange(len(cb))
-        ca[ia], cb[ib] = cb[ib], ca[ia]
-        if _valid(sa, ca) and _valid(sb, cb):
-            T[ka], T[kb] = _stored(sa, ca), _stored(sb, cb)
-    # the other seats' secret answers to a simultaneous decision (a face-down card)
-    if S[ANSWERS]:
-        answers = []
-        for q, value in S[ANSWERS]:
-            if q != viewer:
-                cards = [c for s, k in zones.get(q, ()) for c in _cards(s, S[k])]
-                others = [c for c in cards if c != value]
-                is_card = type(value) is int and value in cards
-                value = rng.choice(others) if is_card and others else _other_value(value, rng)
-            answers.append((q, value))
-        T[ANSWERS] = tuple(answers)
-    # the other seats' options, and log events the viewer may not read
-    if S[PENDING]:
-        T[PENDING] = tuple(
-            d if d[0] == viewer else (d[0], d[1], _other_options(d[2]), d[3]) for d in S[PENDING]
-        )
-    node = None
-    for tid, args, audience in log_events(S):
-        if audience is not None and viewer not in audience:
-            kinds = spec.templates[tid].kinds
-            args = tuple(_other_word(spec, k, a) for k, a in zip(kinds, args, strict=True))
-        node = (tid, args, audience, node)
-    T[LOG] = node
-    T[RNG] = ((S[RNG] ^ 0x5DEECE66D) + 1) & (2**64 - 1)
-    T[SEED] = (S[SEED] or 0) + 7919
-    return T
-
-
-def _other_options(opts: Any) -> Any:
-    """Other options of the same kind (those of a secret decision)."""
-    if isinstance(opts, Split):
-        return Split(opts.points + 1, opts.targets, opts.max_each + 1)
-    if isinstance(opts, Changes):
-        return Changes(opts.facts[1:])
-    return tuple(reversed(opts))
-
-
-def seen_by(spec: GameSpec, S: list[Any], player: int | None) -> dict[str, Any]:
-    """What ``player`` sees of ``S``, by field name (as ``Game.view``)."""
-    return to_named(spec, view(spec, S, player), player)
-
-
 def check_hidden_information(g: Game, rng: random.Random) -> None:
+    """Every seat and the spectator are given the same in ``g`` and a twin that differs only
+    in what they may not see (tests/leak_helpers.py); a seat that owns a changed value sees
+    the change."""
     S, spec = g.raw, g.spec
     seats = len(spec.seats)
-    for viewer in range(seats):
+    for viewer in [*range(seats), None]:
         T = disguise(spec, S, viewer, rng)
-        assert seen_by(spec, S, viewer) == seen_by(spec, T, viewer), (
-            f"{spec.seats[viewer]} can tell apart two states that differ only in what it may "
-            f"not see (turn {S[TURN]}, step {S[STEPS]})"
+        mine, twin = given(spec, S, viewer), given(spec, T, viewer)
+        leaks = [k for k in mine if mine[k] != twin[k]]
+        who = "a spectator" if viewer is None else spec.seats[viewer]
+        assert not leaks, (
+            f"{who} is given {', '.join(leaks)} differently in two states that differ only in "
+            f"what it may not see (turn {S[TURN]}, step {S[STEPS]})"
         )
+        if viewer is None:
+            continue
         # owners see their own hidden fields: a change there must show in their view
         for q in range(seats):
             if q == viewer:
@@ -328,10 +144,9 @@ def check_hidden_information(g: Game, rng: random.Random) -> None:
                 if slot.visible == "owner" and owner_of(spec, S, slot, i) == q
             ]
             if any(S[k] != T[k] for k in owned):
-                assert seen_by(spec, S, q) != seen_by(spec, T, q), (
+                assert Game(spec, S).view(q) != Game(spec, T).view(q), (
                     f"{spec.seats[q]} does not see a change in its own hidden fields"
                 )
-    assert seen_by(spec, S, None) == seen_by(spec, disguise(spec, S, None, rng), None)
 
 
 # -- the tests -----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from rulecraft.runtime.view import determinize, view
 
 SOURCE = Path(__file__).resolve().parent / "fixtures" / "games" / "toy"
 
-PEEK = '''
+PEEK = """
   peek:
     do: |
       let red = first(players)
@@ -34,9 +34,9 @@ PEEK = '''
       let go = choose_yes_no(enemy(red), "Go on? ({holding} cards, die {die})")
       confide(red, top)
       log "{holding} {die} {worth} {high} {go}"
-'''
+"""
 
-CONFIDE = '''
+CONFIDE = """
   confide:
     doc: Waits for an answer while it holds a card it was passed.
     params: {p: player, c: card}
@@ -46,9 +46,9 @@ CONFIDE = '''
       if ok:
           log to p "You keep {seen.id} in mind."
 
-  deal:'''
+  deal:"""
 
-TOP_VALUE = '''
+TOP_VALUE = """
   top_value:
     doc: The value of the top card of a player's face-down deck (a hidden read).
     params: {p: player}
@@ -56,7 +56,7 @@ TOP_VALUE = '''
     body: |
       return sum([c.value for c in p.deck])
 
-  enemy:'''
+  enemy:"""
 
 
 def _peek_game() -> object:
