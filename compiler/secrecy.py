@@ -33,9 +33,9 @@ from typing import Any
 from . import ir
 from .checker import DECISIONS
 from .effects import (
-    AugAssign,
     Assign,
     Attr,
+    AugAssign,
     Call,
     For,
     If,
@@ -125,8 +125,10 @@ class _Analysis:
             self.secret[name].add(local)
             self.changed = True
 
-    def calls(self, e: Any, name: str, ctx: bool) -> None:
-        """A call passing a secret argument makes that parameter secret in the callee."""
+    def calls(self, e: Any, name: str) -> None:
+        """A call passing a secret argument makes that parameter secret in the callee. A call
+        under a secret condition does not: that the callee runs shows in every view (its
+        frame), and its arguments are what they are."""
         for n in walk(e):
             if not isinstance(n, Call):
                 continue
@@ -142,7 +144,7 @@ class _Analysis:
             if callee is None or callee.name not in self.secret:
                 continue
             for arg, (pname, _t) in zip(n.args, callee.params, strict=False):
-                if ctx or self.sec(arg, name):
+                if self.sec(arg, name):
                     self.mark(callee.name, pname)
 
     def typed(self, name: str, local: str, t: ir.Type | None) -> None:
@@ -159,7 +161,7 @@ class _Analysis:
         if isinstance(s, If):
             cond = ctx
             for test, body in s.branches:
-                self.calls(test, name, cond)
+                self.calls(test, name)
                 cond = cond or self.sec(test, name)
                 self.body(body, name, cond)
             subject = getattr(s, "subject", None)
@@ -168,12 +170,12 @@ class _Analysis:
             self.body(s.orelse, name, cond)
             return
         if isinstance(s, While):
-            self.calls(s.cond, name, ctx)
+            self.calls(s.cond, name)
             self.body(s.body, name, ctx or self.sec(s.cond, name))
             return
         if isinstance(s, For):
             self.typed(name, s.var, s.declared)
-            self.calls(s.iter, name, ctx)
+            self.calls(s.iter, name)
             inner = ctx or self.sec(s.iter, name)
             if inner:
                 self.mark(name, s.var)
@@ -182,7 +184,7 @@ class _Analysis:
         if isinstance(s, Simultaneously):
             self.typed(name, s.var, ir.PLAYER)
             self.typed(name, SIMULTANEOUS_PLAYERS, ir.list_of(ir.PLAYER))
-            self.calls(s.iter, name, ctx)
+            self.calls(s.iter, name)
             inner = ctx or self.sec(s.iter, name)
             if inner:
                 self.mark(name, s.var)
@@ -190,14 +192,14 @@ class _Analysis:
             first, *rest = s.body
             if isinstance(first, Let):
                 self.typed(name, first.name, first.declared)
-                self.calls(first.value, name, inner)
+                self.calls(first.value, name)
                 if inner or self.sec(first.value, name, simultaneous=True):
                     self.mark(name, first.name)
             else:
                 self.stmt(first, name, inner)
             self.body(rest, name, inner)
             return
-        self.calls(s, name, ctx)
+        self.calls(s, name)
         if isinstance(s, Let):
             self.typed(name, s.name, s.declared)
             if ctx or self.sec(s.value, name):

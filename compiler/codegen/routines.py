@@ -804,7 +804,11 @@ class RoutineGen:
         for k, py in enumerate(layout):
             if py not in hidden:
                 continue
-            found[k] = (k, secret[self.scope.rule_name[py]], self.recompute_method(pc, k, py, layout, hidden))
+            found[k] = (
+                k,
+                secret[self.scope.rule_name[py]],
+                self.recompute_method(pc, k, py, layout, hidden),
+            )
         if found:
             key = (self.rid, pc)
             for row in self.tables.secrets.get(key, ()):
@@ -961,9 +965,7 @@ class RoutineGen:
             # that never ends
             points = ", ".join(map(str, sorted(unpack))) + ("," if len(unpack) == 1 else "")
             out.append(f"    if F is not None and pc not in ({points}):")
-            out.append(
-                f"        raise RulesError(f'routine {r.name}: no resume point {{pc}}')"
-            )
+            out.append(f"        raise RulesError(f'routine {r.name}: no resume point {{pc}}')")
         # a loop around the arms only if some jump goes back (or out of a loop: break)
         loop = bool(self.break_tokens) or any(
             isinstance(t, Jump) and not (t.tail and _index(t.target) > arm.index)

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from ..deals import carry_out, deal_id, is_deal, parties
 from ..game import Decision
 from ..layout import LIMIT, PENDING, RESULT, STACK, TURN
-from ..machine import DECLINE_HALF, DeadEnd, GameError, TurnLimit, answer, playout, run
+from ..machine import DECLINE_HALF, GameError, RulesError, answer, playout, run
 from ..spec import GameSpec
 from ..view import determinize
 
@@ -203,10 +203,12 @@ class MonteCarloAgent:
                     if not apply_id(spec, S, me, opt.id):
                         continue
                     playout(spec, S, rand)
-                except (DeadEnd, TurnLimit):
-                    # A determinized world deals the unseen cards at random and may be one
-                    # the real history could not reach (a dead end), or a playout may run
-                    # past its depth: it says nothing about this option.
+                except RulesError:
+                    # A determinized world deals the unseen cards at random and holds
+                    # stand-ins for the hidden values in the routines' locals: it may be one
+                    # the real history could not reach (a dead end, a card not where a
+                    # routine holds it), or a playout may run past its depth: it says nothing
+                    # about this option.
                     total += 0.5
                     continue
                 total += score(S[RESULT], me) if S[RESULT] is not None else 0.5

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..game import Decision
 from ..layout import LIMIT, PENDING, RESULT, TURN
-from ..machine import DECLINE_HALF, DeadEnd, TurnLimit, answer, playout, run
+from ..machine import DECLINE_HALF, RulesError, answer, playout, run
 from ..spec import GameSpec
 from ..view import determinize
 from .agents import forced_or_traded, sample_options, score
@@ -202,9 +202,10 @@ class ISMCTSAgent:
                     break
             if S[RESULT] is None:
                 playout(spec, S, rng.random)
-        except (DeadEnd, TurnLimit):
-            # An impossible world (unseen cards dealt at random) or a playout past its
-            # depth: it says nothing, a draw for everyone (as the flat bot counts it).
+        except RulesError:
+            # An impossible world (unseen cards dealt at random, stand-ins for hidden locals)
+            # or a playout past its depth: it says nothing, a draw for everyone (as the flat
+            # bot counts it).
             rewards = [0.5] * seats
         else:
             result = S[RESULT]
