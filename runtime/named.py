@@ -594,16 +594,23 @@ def _stored(slot: Slot, value: Any) -> Any:
 POSITION_VERSION = 2
 
 
-def save(spec: Any, S: list[Any]) -> dict[str, Any]:
-    """A position as JSON data by field name, with ids for references."""
+def header(spec: Any, version: int) -> dict[str, Any]:
+    """What a save or a position opens with: its version, the game and scenario, the layout
+    it was written for and the constants changed from the scenario's."""
     out: dict[str, Any] = {
-        "rulecraft": POSITION_VERSION,
+        "rulecraft": version,
         "game": spec.game,
         "scenario": spec.scenario,
         "layout": spec.layout.hash,
     }
     if spec.overrides:
         out["constants"] = dict(spec.overrides)
+    return out
+
+
+def save(spec: Any, S: list[Any]) -> dict[str, Any]:
+    """A position as JSON data by field name, with ids for references."""
+    out = header(spec, POSITION_VERSION)
     for name, k in (("seed", SEED), ("rng", RNG), ("draws", DRAWS), ("reveals", REVEALS)):
         out[name] = S[k]
     out.update(steps=S[STEPS], turn=S[TURN], limit=S[LIMIT])

@@ -24,7 +24,7 @@ from typing import Any
 
 from .files import FileReadError, read_file
 from .layout import LIMIT, SEED
-from .named import SaveError, save
+from .named import SaveError, header, save
 
 __all__ = [
     "SAVE_VERSION",
@@ -162,14 +162,7 @@ def write(
     seats: tuple[str, ...] | None,
 ) -> dict[str, Any]:
     """A save of the game in state ``S`` made by ``decisions`` from its seed."""
-    out: dict[str, Any] = {
-        "rulecraft": SAVE_VERSION,
-        "game": spec.game,
-        "scenario": spec.scenario,
-        "layout": spec.layout.hash,
-    }
-    if spec.overrides:
-        out["constants"] = dict(spec.overrides)
+    out = header(spec, SAVE_VERSION)
     out["seed"] = S[SEED]
     out["limit"] = S[LIMIT]
     if seats is not None:

@@ -218,18 +218,23 @@ def test_mutated_saves_are_replayed_or_refused(fuzz_budget: int) -> None:
                 assert _same(Game.from_json(h.to_json()), h), "its own save does not load"
         except AssertionError as exc:
             raise AssertionError(f"{where}: loaded, but {exc}") from exc
-        try:
-            for _ in range(20):  # it plays on, or stops with an error of the runtime
-                if h.finished:
-                    break
-                d = h.pending()[0]
-                h.apply(d.player, d.options[rng.randrange(len(d.options))].id)
-        except GameError:
-            pass
-        except Exception as exc:
-            raise AssertionError(f"{where}: loaded, then {type(exc).__name__}: {exc}") from exc
+        _plays_on(h, rng, where)
     print(f"saves: {fuzz_budget} inputs, {counts}")
     assert counts["refused"] and counts["loaded"]
+
+
+def _plays_on(h: Game, rng: random.Random, where: str) -> None:
+    """A loaded game plays on for 20 decisions, or stops with an error of the runtime."""
+    try:
+        for _ in range(20):
+            if h.finished:
+                break
+            d = h.pending()[0]
+            h.apply(d.player, d.options[rng.randrange(len(d.options))].id)
+    except GameError:
+        pass
+    except Exception as exc:
+        raise AssertionError(f"{where}: loaded, then {type(exc).__name__}: {exc}") from exc
 
 
 def test_mutated_positions_are_never_loaded_as_games(fuzz_budget: int) -> None:
@@ -261,16 +266,7 @@ def test_mutated_positions_are_never_loaded_as_games(fuzz_budget: int) -> None:
         except Exception as exc:
             raise AssertionError(f"{where}: raised {type(exc).__name__}: {exc}") from exc
         counts["loaded by from_position"] += 1
-        try:
-            for _ in range(20):
-                if h.finished:
-                    break
-                d = h.pending()[0]
-                h.apply(d.player, d.options[rng.randrange(len(d.options))].id)
-        except GameError:
-            pass
-        except Exception as exc:
-            raise AssertionError(f"{where}: loaded, then {type(exc).__name__}: {exc}") from exc
+        _plays_on(h, rng, where)
     print(f"positions: {fuzz_budget} inputs, {counts}")
 
 
