@@ -16,6 +16,15 @@ ROOT = Path(__file__).resolve().parent
 GAMES = sorted(p.name for p in (ROOT / "generated").iterdir() if (p / "__init__.py").is_file())
 # Every folder of the bundled rules is a data-only package (a folder of package data that is
 # not listed would be "absent from the packages configuration", a warning on every install).
+# compiler/ and runtime/ with their wings: every folder of Python code below them
+CODE = sorted(
+    ".".join(("rulecraft", *p.relative_to(ROOT).parts))
+    for top in ("compiler", "runtime")
+    for p in [ROOT / top, *(ROOT / top).rglob("*")]
+    if p.is_dir() and (p / "__init__.py").is_file()
+)
+# the Jinja2 templates of the code generator and of the sheets: data-only packages
+TEMPLATES = ["rulecraft.compiler.codegen.templates", "rulecraft.compiler.publish.templates"]
 RULES = sorted(
     ".".join(p.relative_to(ROOT / "rules").parts)
     for p in (ROOT / "rules").rglob("*")
@@ -31,12 +40,8 @@ setup(
         "rulecraft.rules": "rules",
     },
     packages=[
-        "rulecraft.compiler",
-        "rulecraft.compiler.codegen",
-        "rulecraft.compiler.templates",  # data only: the Jinja2 templates
-        "rulecraft.runtime",
-        "rulecraft.runtime.tools",
-        "rulecraft.runtime.adapters",  # OpenSpiel and PettingZoo (extras openspiel, pettingzoo)
+        *CODE,
+        *TEMPLATES,
         "rulecraft.generated",
         "rulecraft.schemas",
         "rulecraft.rules",  # data only: the bundled games' rules

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ir
-from .diagnostics import DiagnosticSink, Position
+from .diagnostics import DiagnosticSink, Position, did_you_mean
 from .effects import Snippet, parse_into
 from .loader import Document, YPath, load_yaml
 from .schema import SchemaStore
@@ -346,14 +346,13 @@ class Builder:
     ) -> None:
         """Report an overlay that targets something that does not exist (at its key, or at
         the value that names it)."""
-        from .checker import _suggest
 
         names = sorted(known)
         self.sink.error(
             "undefined",
             f"there is no {what} {name!r} to change",
             doc.pos(path) if value else doc.key_pos(path),
-            _suggest(name, names) or (f"{what}s: " + ", ".join(names) if names else None),
+            did_you_mean(name, names) or (f"{what}s: " + ", ".join(names) if names else None),
         )
 
     def _cards(

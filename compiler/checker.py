@@ -8,13 +8,11 @@ functions free of side effects, and works out which routines may wait for a deci
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from . import ir
-from .diagnostics import DiagnosticSink, Position
+from .diagnostics import DiagnosticSink, Position, did_you_mean
 from .displays import PREFIX as DISPLAY
 from .displays import check_displays
 from .effects import (
@@ -237,11 +235,6 @@ def _compatible(src: ir.Type, dst: ir.Type) -> bool:
     return False
 
 
-def _suggest(name: str, candidates: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
-    return f"did you mean {close[0]!r}?" if close else None
-
-
 class Checker:
     def __init__(self, game: ir.Game, sink: DiagnosticSink):
         self.game = game
@@ -369,7 +362,7 @@ class Checker:
                         "unknown-name",
                         f"{et.name} has no attribute or field {node.id!r}",
                         node,
-                        _suggest(node.id, [*et.attributes, *et.fields, "id", "name"]),
+                        did_you_mean(node.id, [*et.attributes, *et.fields, "id", "name"]),
                     )
                     node.ty = ir.ANY
                 else:
@@ -618,7 +611,7 @@ class Checker:
                         "unknown-name",
                         f"table {s.subject.obj.ty.name!r} has no result {v.plain!r}",  # type: ignore[union-attr]
                         v,
-                        _suggest(v.plain, codes) or "results: " + ", ".join(codes),
+                        did_you_mean(v.plain, codes) or "results: " + ", ".join(codes),
                     )
         for cond, body in s.branches:
             cond.ty = ir.BOOL
@@ -707,7 +700,7 @@ class Checker:
                 "unknown-name",
                 f"table {ot.name!r} has no result {literal.plain!r}",
                 literal,
-                _suggest(literal.plain, codes) or "results: " + ", ".join(codes),
+                did_you_mean(literal.plain, codes) or "results: " + ", ".join(codes),
             )
 
     def table_literal(self, node: Any) -> bool:
@@ -719,7 +712,7 @@ class Checker:
                 "unknown-name",
                 f"unknown table {node.plain!r}",
                 node,
-                _suggest(node.plain, self.game.tables) or "tables are in rules/<game>/tables/",
+                did_you_mean(node.plain, self.game.tables) or "tables are in rules/<game>/tables/",
             )
         node.ty = ir.TABLE
         return True
@@ -739,7 +732,7 @@ class Checker:
                 "unknown-name",
                 f"{s.plain!r} is not a value of {t.name}",
                 s,
-                _suggest(s.plain, values) or "values: " + ", ".join(values),
+                did_you_mean(s.plain, values) or "values: " + ", ".join(values),
             )
 
     def elem_of(self, node: Expr, t: ir.Type) -> ir.Type:
@@ -907,7 +900,7 @@ class Checker:
             *g.cards,
             *(i for ids in (sc.records.values() if sc else ()) for i in ids),
         ]
-        self.error("unknown-name", f"unknown name {e.id!r}", e, _suggest(e.id, known))
+        self.error("unknown-name", f"unknown name {e.id!r}", e, did_you_mean(e.id, known))
         return ir.ANY
 
     def attr(self, e: Attr) -> ir.Type:
@@ -940,7 +933,7 @@ class Checker:
                 "unknown-name",
                 f"a table result has no field {e.name!r}",
                 e.src.pos(e.name_off),
-                _suggest(e.name, [*RESULT_FIELDS, "value"])
+                did_you_mean(e.name, [*RESULT_FIELDS, "value"])
                 or "fields: code, value, permanent, text, table",
             )
             return ir.ANY
@@ -954,7 +947,7 @@ class Checker:
                 "unknown-name",
                 f"{ot} has no field {e.name!r}",
                 e.src.pos(e.name_off),
-                _suggest(e.name, candidates) or "fields: " + ", ".join(sorted(candidates)),
+                did_you_mean(e.name, candidates) or "fields: " + ", ".join(sorted(candidates)),
             )
             return ir.ANY
         e.ref = member
@@ -986,7 +979,7 @@ class Checker:
                 "unknown-name",
                 f"unknown function {c.func!r}",
                 c,
-                _suggest(c.func, [*g.functions, *BUILTINS]),
+                did_you_mean(c.func, [*g.functions, *BUILTINS]),
             )
             for a in c.args:
                 self.expr(a)
@@ -1100,7 +1093,8 @@ class Checker:
                     "unknown-name",
                     f"unknown table {tid!r}",
                     a,
-                    _suggest(tid, self.game.tables) or "tables are in rules/<game>/tables/*.yaml",
+                    did_you_mean(tid, self.game.tables)
+                    or "tables are in rules/<game>/tables/*.yaml",
                 )
                 return None
             return table
@@ -1426,7 +1420,7 @@ class ScenarioChecker:
                     "unknown-name",
                     f"assumed: {path!r} names nothing of the game",
                     doc.key_pos(("assumed", path)),
-                    _suggest(parts[-1], names) or "known: " + ", ".join(names[:12]),
+                    did_you_mean(parts[-1], names) or "known: " + ", ".join(names[:12]),
                 )
 
     def check(self) -> None:
@@ -1498,7 +1492,7 @@ class ScenarioChecker:
             "unknown-name",
             f"unknown {what} {name!r}",
             v.pos,
-            _suggest(name, known) or "known: " + ", ".join(sorted(known)),
+            did_you_mean(name, known) or "known: " + ", ".join(sorted(known)),
         )
 
     def value(self, v: ir.Value, t: ir.Type, what: str, optional: bool = False) -> None:
@@ -1535,7 +1529,7 @@ class ScenarioChecker:
                     "unknown-name",
                     f"{what}: undefined card {v!r}",
                     pos,
-                    _suggest(str(v), self.game.cards),
+                    did_you_mean(str(v), self.game.cards),
                 )
         elif t.kind == "enum":
             values = self.game.enums[t.name].values
@@ -1554,7 +1548,7 @@ class ScenarioChecker:
                     "unknown-name",
                     f"{what}: unknown {t.name} {v!r}",
                     pos,
-                    _suggest(str(v), ids) or f"{plural}: " + ", ".join(ids),
+                    did_you_mean(str(v), ids) or f"{plural}: " + ", ".join(ids),
                 )
         elif t.kind == "table":
             if v not in self.game.tables and not self.game.tables_incomplete:
@@ -1562,7 +1556,7 @@ class ScenarioChecker:
                     "unknown-name",
                     f"{what}: unknown table {v!r}",
                     pos,
-                    _suggest(str(v), self.game.tables) or "tables are in rules/<game>/tables/",
+                    did_you_mean(str(v), self.game.tables) or "tables are in rules/<game>/tables/",
                 )
         elif t.kind == "list":
             if not isinstance(v, list):

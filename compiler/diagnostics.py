@@ -12,12 +12,15 @@ source line and a caret under the column::
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "did_you_mean",
     "CompileError",
     "Diagnostic",
     "DiagnosticSink",
@@ -220,3 +223,9 @@ class DiagnosticSink:
         """Raise :class:`CompileError` with the sorted diagnostics if any error was reported."""
         if self.has_errors:
             raise CompileError(self.sorted())
+
+
+def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.7) -> str | None:
+    """A hint for a misspelt name: ``did you mean 'x'?`` with the closest candidate, or None."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=cutoff)
+    return f"did you mean {close[0]!r}?" if close else None

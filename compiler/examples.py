@@ -453,34 +453,6 @@ def seen(doc: Document, where: tuple, want: dict[str, Any], g: Any, conv: Conver
             )
 
 
-def check_example_files(
-    game_dir: Path, root: Path, sink: DiagnosticSink, schemas: SchemaStore, scenarios: set[str]
-) -> None:
-    """Load and validate ``game_dir/examples/*.yaml`` without running them (``check`` and
-    ``compile``; ``rulecraft test`` runs them): the schema, and that the scenario named is one
-    of ``scenarios`` (when the game's scenarios are known)."""
-    for path in sorted((game_dir / "examples").glob("*.yaml")):
-        display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        doc = load_yaml(path, display, sink)
-        if doc is None or not schemas.validate(doc, "example", sink):
-            continue
-        game_id, slash, sid = str(doc.data["scenario"]).rpartition("/")
-        if slash and game_id != game_dir.name:
-            sink.error(
-                "example",
-                f"an example in rules/{game_dir.name}/examples/ of game {game_id!r}",
-                doc.pos(("scenario",)),
-                f"write scenario: {game_dir.name}/{sid}, or move the example to its game",
-            )
-        elif scenarios and sid not in scenarios:
-            sink.error(
-                "example",
-                f"unknown scenario {sid!r} of {game_dir.name!r}",
-                doc.pos(("scenario",)),
-                "known: " + ", ".join(sorted(scenarios)),
-            )
-
-
 def example_files(root: Path | Project, only: list[str] | None = None) -> list[Path]:
     if only:
         return [Path(p).resolve() for p in only]

@@ -22,6 +22,7 @@ from .builder import load_sources
 from .checker import check_game
 from .codegen import format_many, generate_game
 from .diagnostics import DiagnosticSink, SourceCache
+from .loader import load_yaml
 from .schema import SchemaStore
 from .variants import resolve_scenarios
 
@@ -116,8 +117,6 @@ def compile_project(
         if not (gdir / "flow.yaml").exists():
             # A game with tables only (no engine yet): its game.yaml is still validated.
             if (gdir / "game.yaml").exists():
-                from .loader import load_yaml
-
                 doc = load_yaml(
                     gdir / "game.yaml", (gdir / "game.yaml").relative_to(root).as_posix(), sink
                 )
@@ -157,11 +156,31 @@ _EMPTIED_ONLY = frozenset(("syntax", "limit"))
 
 
 def _check_examples(
-    gdir: Path, root: Path, sink: DiagnosticSink, schemas: SchemaStore, scenarios: set[str]
+    game_dir: Path, root: Path, sink: DiagnosticSink, schemas: SchemaStore, scenarios: set[str]
 ) -> None:
-    from .examples import check_example_files
-
-    check_example_files(gdir, root, sink, schemas, scenarios)
+    """Load and validate ``game_dir/examples/*.yaml`` without running them (``check`` and
+    ``compile``; ``rulecraft test`` runs them): the schema, and that the scenario named is one
+    of ``scenarios`` (when the game's scenarios are known)."""
+    for path in sorted((game_dir / "examples").glob("*.yaml")):
+        display = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        doc = load_yaml(path, display, sink)
+        if doc is None or not schemas.validate(doc, "example", sink):
+            continue
+        game_id, slash, sid = str(doc.data["scenario"]).rpartition("/")
+        if slash and game_id != game_dir.name:
+            sink.error(
+                "example",
+                f"an example in rules/{game_dir.name}/examples/ of game {game_id!r}",
+                doc.pos(("scenario",)),
+                f"write scenario: {game_dir.name}/{sid}, or move the example to its game",
+            )
+        elif scenarios and sid not in scenarios:
+            sink.error(
+                "example",
+                f"unknown scenario {sid!r} of {game_dir.name!r}",
+                doc.pos(("scenario",)),
+                "known: " + ", ".join(sorted(scenarios)),
+            )
 
 
 def looked_up(resolved: dict[str, ir.Game]) -> dict[str, Any]:

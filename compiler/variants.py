@@ -28,8 +28,7 @@ from typing import Any
 
 from . import ir
 from .builder import FLOW_SECTIONS, Builder, Sources
-from .checker import _suggest
-from .diagnostics import DiagnosticSink
+from .diagnostics import DiagnosticSink, did_you_mean
 from .displays import add_displays
 from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
@@ -84,7 +83,7 @@ def resolve_scenarios(
                     "undefined",
                     f"unknown base scenario {parent_id!r}",
                     doc.pos(("base",)),
-                    _suggest(parent_id, docs) or "scenarios: " + ", ".join(sorted(docs)),
+                    did_you_mean(parent_id, docs) or "scenarios: " + ", ".join(sorted(docs)),
                 )
                 return None
             if parent_id in visiting:

@@ -8,7 +8,6 @@ Seats: ``blue`` is France (player 0), ``orange`` is Austria (player 1).
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import random
 from collections import Counter

@@ -11,8 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from rulecraft.compiler import cmd_sheet, sheets
+from rulecraft.compiler.commands import sheet as cmd_sheet
 from rulecraft.compiler.diagnostics import DiagnosticSink
+from rulecraft.compiler.publish import sheets
 from rulecraft.compiler.tables import load_tables
 
 REPO = Path(__file__).resolve().parent.parent

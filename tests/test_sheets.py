@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from rulecraft.compiler import cmd_sheet, sheets
+from rulecraft.compiler.commands import sheet as cmd_sheet
+from rulecraft.compiler.publish import sheets
 
 GAMES = ["march_of_progress", "rise_of_totalitarianism", "westphalia"]
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")

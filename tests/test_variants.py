@@ -18,7 +18,7 @@ from compile_helpers import (
     scenario_module,
     scratch_project,
 )
-from rulecraft.compiler.cmd_explain import explain
+from rulecraft.compiler.commands.explain import explain
 from rulecraft.runtime import Game
 
 LONG_WAR = """\

@@ -13,7 +13,6 @@ import tempfile
 from pathlib import Path
 
 from .exprs import CodegenError
-from .module import _py as py_value
 from .module import extract_origins, generate_game
 
 __all__ = [
@@ -22,7 +21,6 @@ __all__ = [
     "format_many",
     "format_python",
     "generate_game",
-    "py_value",
 ]
 
 RUFF = [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100"]

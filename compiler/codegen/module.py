@@ -688,7 +688,7 @@ def _py(v: Any) -> str:
 
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("rulecraft.compiler", "templates"),
+        loader=jinja2.PackageLoader("rulecraft.compiler.codegen", "templates"),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

@@ -828,7 +828,8 @@ class RoutineGen:
         name = f"z_{method_stem(self.r)}__{pc}_{k}"
         lines = [
             f"def {name}(self, S: list[Any], F: Any) -> Any:",
-            f'    "Local {self.scope.rule_name[py]!r} of a frame, computed again in a bot\'s world."',
+            f'    "Local {self.scope.rule_name[py]!r} of a frame, '
+            "computed again in a bot's world.\"",
         ]
         for j, other in enumerate(layout):
             if other in used:

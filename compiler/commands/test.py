@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli import CLIError, command, project_of
+from .registry import CLIError, command, project_of
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -16,8 +16,8 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .examples import example_files, run_examples
-    from .project import new_sink
+    from ..examples import example_files, run_examples
+    from ..project import new_sink
 
     root = project_of(args)
     files = example_files(root, args.files or None)

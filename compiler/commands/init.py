@@ -16,7 +16,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from .cli import CLIError, command
+from ..schema import installed_schemas
+from .registry import CLIError, command, version
 
 __all__ = ["init_project", "WORKFLOW"]
 
@@ -52,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
         if not (root / "rulecraft.toml").is_file() and not (root / "schemas").is_dir():
             raise CLIError(f"{root} is not a project made by rulecraft init (no rulecraft.toml)")
         (root / "schemas").mkdir(exist_ok=True)
-        for path in _schemas():
+        for path in installed_schemas():
             target = root / "schemas" / path.name
             if not target.exists() or target.read_bytes() != path.read_bytes():
                 shutil.copyfile(path, target)
@@ -70,25 +71,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _schemas() -> list[Path]:
-    """The JSON Schemas of the installed rulecraft."""
-    return sorted((Path(__file__).resolve().parents[1] / "schemas").glob("*.schema.json"))
-
-
-def stale_schemas(root: Path) -> list[str]:
-    """The files of ``root/schemas/`` that differ from the installed rulecraft's (a project
-    made by an older rulecraft); [] when there is no such folder or it is the installed one."""
-    folder = root / "schemas"
-    ours = _schemas()
-    if not folder.is_dir() or not ours or folder.resolve() == ours[0].parent:
-        return []
-    return [
-        p.name
-        for p in ours
-        if not (folder / p.name).is_file() or (folder / p.name).read_bytes() != p.read_bytes()
-    ]
-
-
 def _identifier(name: str) -> str:
     ident = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     if not ident or not ident[0].isalpha():
@@ -98,8 +80,7 @@ def _identifier(name: str) -> str:
 
 def init_project(folder: Path, game: str | None = None, source: str | None = None) -> list[Path]:
     """Write a new project into ``folder``; returns the files written, sorted."""
-    from .cli import _version
-    from .project import bundled_project
+    from ..project import bundled_project
 
     folder = folder.resolve()
     if folder.exists() and not folder.is_dir():
@@ -121,8 +102,8 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
     package = f"{game}_engines"
     files: dict[str, str] = {
         "rulecraft.toml": CONFIG.format(package=package),
-        "README.md": README.format(game=game, version=_version()),
-        WORKFLOW: CI.format(version=_version()),
+        "README.md": README.format(game=game, version=version()),
+        WORKFLOW: CI.format(version=version()),
         ".gitignore": GITIGNORE,
         ".vscode/settings.json": VSCODE,
     }
@@ -130,7 +111,7 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
         title = game.replace("_", " ").title()
         for name, text in STARTER.items():
             files[f"rules/{game}/{name}"] = text.format(game=game, title=title)
-    schemas = _schemas()
+    schemas = installed_schemas()
     clashes = [n for n in sorted(files) if (folder / n).exists()]
     clashes += [f"schemas/{p.name}" for p in schemas if (folder / "schemas" / p.name).exists()]
     if source is not None and (folder / "rules" / game).exists():

@@ -1,9 +1,9 @@
 """`rulecraft sheet <game> [--scenario S] [--record SAVE.json] [--format html|pdf]
 [--paper a4|letter] -o FILE`.
 
-Writes a game's printable reference sheet (see `sheets.py`), or with `--record` its record forms
-filled in from a saved game. The file is written whole or not at all: the sheet is rendered first
-and then moved into place.
+Writes a game's printable reference sheet (see `compiler/publish/`), or with `--record` its
+record forms filled in from a saved game. The file is written whole or not at all: the sheet
+is rendered first and then moved into place.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 from rulecraft.runtime.files import FileWriteError, write_file
 
-from .sheets import PAPERS, SaveFileError, SheetError, render_html, render_pdf
+from ..publish.sheets import PAPERS, SaveFileError, SheetError, render_html, render_pdf
+from .registry import command
 
 __all__ = ["NAME", "HELP", "add_arguments", "run"]
 
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if rules_root is None:
         # the project the command runs in (as check and compile) if it has the game, else
         # rulecraft's own games
-        from .cli import project_of
+        from .registry import project_of
 
         project = project_of(args, required=False)
         if project is not None and (project.rules / args.game).is_dir():
@@ -103,9 +104,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-try:  # registered with the CLI when it is there (another module owns compiler/cli.py)
-    from .cli import command as _command
-except ImportError:  # pragma: no cover
-    _command = None
-if _command is not None:
-    _command(NAME, HELP, add_arguments, run)
+command(NAME, HELP, add_arguments, run)

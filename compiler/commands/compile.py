@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .cli import CLIError, command, project_of
-from .codegen import CodegenError, FormatterMissing
-from .diagnostics import CompileError
-from .effects import EffectSyntaxError
+from ..codegen import CodegenError, FormatterMissing
+from ..diagnostics import CompileError
+from ..effects import EffectSyntaxError
+from .registry import CLIError, command, project_of
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -44,12 +44,12 @@ def _add_compile(p: argparse.ArgumentParser) -> None:
 
 
 def _compile(args: argparse.Namespace, generate: bool) -> int:
-    from .project import ProjectError, compile_project, diff_outputs, new_sink, write_outputs
+    from ..project import ProjectError, compile_project, diff_outputs, new_sink, write_outputs
 
     project = project_of(args)
     root = project.root
     if project.config is not None and project.config.name == "rulecraft.toml":
-        from .cmd_init import stale_schemas
+        from ..schema import stale_schemas
 
         if stale_schemas(root):
             print(
@@ -116,7 +116,7 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
     if getattr(args, "native", False):
         return _native(project, games)
     if getattr(args, "no_native", False):
-        from .native import remove_native
+        from ..native import remove_native
 
         for game in games:
             for path in remove_native(project.generated / game):
@@ -128,7 +128,7 @@ def stale_native(generated: Path, outputs: Iterable[Path]) -> list[str]:
     """Games whose native build was made from other generated modules than today's."""
     import json
 
-    from .native import NATIVE_MANIFEST, source_hashes
+    from ..native import NATIVE_MANIFEST, source_hashes
 
     out = []
     for game in sorted({rel.parent.name for rel in outputs}):
@@ -147,7 +147,7 @@ def stale_native(generated: Path, outputs: Iterable[Path]) -> list[str]:
 def _native(project: Any, games: list[str]) -> int:
     import time
 
-    from .native import NativeError, build_native
+    from ..native import NativeError, build_native
 
     for game in games:
         print(f"rulecraft: building {game} natively with mypyc (a few minutes)...", file=sys.stderr)

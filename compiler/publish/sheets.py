@@ -293,7 +293,7 @@ class Sheet:
 
 def default_rules_root() -> Path:
     """The repository's `rules/` folder (the compiler lives in `<repo>/compiler/`)."""
-    return Path(__file__).resolve().parents[1] / "rules"
+    return Path(__file__).resolve().parents[2] / "rules"
 
 
 def list_games(rules_root: Path | None = None) -> list[str]:
@@ -510,7 +510,7 @@ def _table_docs(game_dir: Path) -> list[tuple[str, dict[str, Any], int]]:
 def _compiled_tables(game_dir: Path) -> dict[str, Any]:
     """The game's tables through `tables.load_tables`; its errors become a `SheetError`."""
     try:
-        from . import tables as tables_mod
+        from .. import tables as tables_mod
     except ImportError:  # the tables stage is not there: sheets print without odds
         return {}
     sink = _new_sink()
@@ -523,7 +523,7 @@ def _compiled_tables(game_dir: Path) -> dict[str, Any]:
 
 
 def _new_sink() -> Any:
-    from . import diagnostics
+    from .. import diagnostics
 
     return diagnostics.DiagnosticSink()
 
@@ -1034,7 +1034,7 @@ def _modified_roll(raw: dict[str, Any], compiled: Any) -> bool:
     if raw.get("modifiers"):
         return True
     try:
-        from .tables import dice_outcomes
+        from ..tables import dice_outcomes
     except ImportError:  # pragma: no cover
         return False
     rolls = set(dice_outcomes(str(raw["dice"])))
@@ -2056,7 +2056,7 @@ def _resolved(root: Path, game: str, scenario: str) -> Any:
     if not (root / game / "flow.yaml").is_file():
         return None
     try:
-        from .project import Project, compile_project, new_sink
+        from ..project import Project, compile_project, new_sink
     except ImportError:  # pragma: no cover - the compiler is not there
         return None
     rules = Path(root).resolve()  # a project's rules folder, whatever its name

@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 from rulecraft.runtime.files import read_text
 
-from .cli import CLIError, command, project_of
-from .project import Project, as_project
+from ..project import Project, as_project
+from .registry import CLIError, command, project_of
 
 ID = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9.]+)+\b")
 #: ``Rules: ID, ID, ...`` in a test, continued on indented lines that start with an id

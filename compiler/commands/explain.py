@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli import CLIError, command
+from .registry import CLIError, command
 
 if TYPE_CHECKING:
-    from . import ir
+    from .. import ir
 
 
 def _layer(pos: Any) -> str:
@@ -113,8 +113,8 @@ def _add(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .cli import project_of
-    from .project import ProjectError, bundled_project, compile_project, new_sink
+    from ..project import ProjectError, bundled_project, compile_project, new_sink
+    from .registry import project_of
 
     game_id, _, scenario = args.name.partition("/")
     root = project_of(args, required=False)

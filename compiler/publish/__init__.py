@@ -1,0 +1,1 @@
+"""What rulecraft publishes besides engines: printable reference sheets and record forms."""
