@@ -29,6 +29,7 @@ from .simulate import TURN_LIMIT, SimResult, simulate, wilson
 from .simulate import bot_max_turns as scenario_bot_limit
 
 __all__ = [
+    "PAGE_CSS",
     "balance",
     "scenarios_of",
     "off_even",
@@ -419,7 +420,7 @@ _PALETTE = ("#3a6ea5", "#e0862d", "#3f8f5a", "#7b5ea7", "#c0392b", "#2a9d8f", "#
 _DRAW = "#c9c6bf"
 _WEAK = "0.45"  # the opacity of a small sample
 
-_CSS = """
+PAGE_CSS = """
 body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#222;background:#faf9f6;
  margin:0;padding:24px 32px;font-size:13px}
 h1{font-size:22px;margin:0 0 4px}
@@ -752,7 +753,7 @@ def render_html(report: BalanceReport) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{escape(report.title)}: balance</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{PAGE_CSS}</style></head><body>",
         f"<h1>{escape(report.title)}: balance</h1>",
         f'<p class="sub">Self-play of every scenario ({ps}; seed {report.seed}). '
         "Bars: share of games won by each seat and drawn (first seat from the left, last "

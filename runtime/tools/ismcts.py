@@ -18,7 +18,7 @@ with a random playout and credits every seat on the path with its own score.
   tree the options of such a decision grow by progressive widening (a new sampled option
   each time the node's visits allow ``2 * sqrt(visits)`` of them), and offers in a
   negotiation window are drawn at random. Deals the agent proposes or answers itself are
-  judged by the game's declared value, as the other bots do (:func:`.agents.trade`).
+  judged by the game's declared value, as the other bots do (:func:`.judging.trade`).
 
 Budget: a number of iterations, or seconds of thinking per decision (wall clock: the
 choices then depend on the machine's speed; an iteration budget is reproducible).
@@ -36,7 +36,7 @@ from ..layout import LIMIT, PENDING, RESULT, TURN
 from ..machine import DECLINE_HALF, RulesError, answer, playout, run
 from ..spec import GameSpec
 from ..view import determinize
-from .agents import forced_or_traded, sample_options, score
+from .judging import forced_or_traded, sample_options, score
 
 __all__ = ["ISMCTSAgent", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS"]
 

@@ -24,6 +24,8 @@ from .executors import Executor, LocalExecutor
 
 __all__ = [
     "MAX_GAMES",
+    "Progress",
+    "run_chunk",
     "simulate",
     "SimResult",
     "play_one",
@@ -248,7 +250,7 @@ class SimResult:
         return "\n".join(lines)
 
 
-def _run_chunk(args: tuple[Any, ...]) -> list[Outcome]:
+def run_chunk(args: tuple[Any, ...]) -> list[Outcome]:
     module, where, game, scenario, seed, indices, agents, max_turns, constants = args
     if where is not None and where[0] not in registry.PACKAGES:
         # a project's games on a worker that has not imported them: from the same folder
@@ -302,7 +304,7 @@ def _current(spec: GameSpec) -> bool:
     return getattr(sys.modules.get(cls.__module__), cls.__name__, None) is cls
 
 
-class _Progress:
+class Progress:
     """A tqdm bar on a terminal, else a plain line about every 10%."""
 
     def __init__(self, total: int, stream: TextIO | None, label: str) -> None:
@@ -361,7 +363,7 @@ def game_tasks(
     max_turns: int | None,
     workers: int,
 ) -> list[tuple[Any, ...]]:
-    """Games ``first`` to ``first + games - 1`` of ``spec`` as chunks for :func:`_run_chunk`,
+    """Games ``first`` to ``first + games - 1`` of ``spec`` as chunks for :func:`run_chunk`,
     sized so that ``workers`` workers each get several (a chunk's results come back at once)."""
     module = type(spec.engine).__module__
     where = _project_package(module)
@@ -445,7 +447,7 @@ def simulate(
     if games > MAX_GAMES:
         raise GameError(too_many_games(games))
     stream = sys.stderr if progress is True else (progress or None)
-    bar = _Progress(games, stream, label or f"{spec.game}/{scenario}")
+    bar = Progress(games, stream, label or f"{spec.game}/{scenario}")
     if executor is None:
         executor = own = LocalExecutor(jobs)
     else:
@@ -454,7 +456,7 @@ def simulate(
     outcomes: list[Outcome] = []
     start = time.perf_counter()
     try:
-        for chunk in executor.map_unordered(_run_chunk, tasks):
+        for chunk in executor.map_unordered(run_chunk, tasks):
             outcomes.extend(chunk)
             bar.update(len(chunk))
     finally:

@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .balance import _CSS, seat_colours
+from .balance import PAGE_CSS, seat_colours
 
 if TYPE_CHECKING:
-    from .sweep import Param, Point, SweepResult
+    from .sweep_model import Param, Point, SweepData
 
 __all__ = ["render_html"]
 
@@ -85,11 +85,11 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
-def _seat_label(result: SweepResult, seat: str) -> str:
+def _seat_label(result: SweepData, seat: str) -> str:
     return result.labels.get(seat, seat)
 
 
-def _verdict(result: SweepResult, p: Point) -> str:
+def _verdict(result: SweepData, p: Point) -> str:
     """The point's verdict ("France ahead", "not decided") in the seats' display names."""
     return p.verdict(result.labels)
 
@@ -251,7 +251,7 @@ def _polyline(
 
 
 def _win_chart(
-    result: SweepResult,
+    result: SweepData,
     colours: list[str],
     param: Param,
     cells: Sequence[Point | None],
@@ -415,7 +415,7 @@ def _heat_colour(
     return _mix(rgb, t), t > 0.62
 
 
-def _heatmap(result: SweepResult, index: dict[tuple, Point], colours: list[str]) -> str:
+def _heatmap(result: SweepData, index: dict[tuple, Point], colours: list[str]) -> str:
     rows_p, cols_p = result.params[0], result.params[1]
     seat = result.seats[0]
     name = escape(_seat_label(result, seat))
@@ -467,7 +467,7 @@ def _heatmap(result: SweepResult, index: dict[tuple, Point], colours: list[str])
     )
 
 
-def _points_table(result: SweepResult, colours: list[str]) -> str:
+def _points_table(result: SweepData, colours: list[str]) -> str:
     seats = list(result.seats)
     head = "".join(f'<th title="{escape(p.kind)}">{escape(p.name)}</th>' for p in result.params)
     head += "<th>games</th>"
@@ -514,7 +514,7 @@ def _points_table(result: SweepResult, colours: list[str]) -> str:
 
 
 # -- the page ----------------------------------------------------------------------------------
-def _key_html(colours: list[str], result: SweepResult) -> str:
+def _key_html(colours: list[str], result: SweepData) -> str:
     legend = "".join(
         f'<span><i style="background:{c}"></i>{escape(_seat_label(result, s))}'
         + (
@@ -553,7 +553,7 @@ def _key_html(colours: list[str], result: SweepResult) -> str:
     return f'<div class="legend">{legend}</div><div class="key">{key}</div>'
 
 
-def _summary(result: SweepResult) -> str:
+def _summary(result: SweepData) -> str:
     counts = Counter(_verdict(result, p) for p in result.points)
     n = len(result.points)
     undecided = counts.pop("not decided", 0)
@@ -566,7 +566,7 @@ def _summary(result: SweepResult) -> str:
     return f'<p class="summary-line"><b>{text}</b></p>'
 
 
-def render_html(result: SweepResult) -> str:
+def render_html(result: SweepData) -> str:
     """A self-contained page: inline CSS and SVG, no scripts, no external resources."""
     seats = list(result.seats)
     colours = seat_colours(seats)
@@ -592,7 +592,7 @@ def render_html(result: SweepResult) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{escape(heading)}</title>",
-        f"<style>{_CSS}{_EXTRA_CSS}</style></head><body>",
+        f"<style>{PAGE_CSS}{_EXTRA_CSS}</style></head><body>",
         f"<h1>{escape(heading)}</h1>",
         f'<p class="sub">{sub}</p>',
         f'<p class="note again">Again: <code>{escape(result.command())}</code></p>',
