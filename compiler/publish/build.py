@@ -10,16 +10,15 @@ from .compare import comparison
 from .records import filled_from, read_save
 from .scenarios import Names, scenario_order, scenario_view
 from .source import (
-    compiled_tables,
     default_rules_root,
     entries,
+    game_tables,
     list_games,
     node_of,
     optional_docs,
     read_yaml,
     resolved_game,
     scenario_ids,
-    table_docs,
     without_title,
 )
 from .table_views import Numberer, for_scenario, rows_of_scenario, sheet_option, table_view
@@ -68,9 +67,10 @@ def build_sheet(
         sheet.scenario = scenario
         sheet.scenario_title = known_scenarios[scenario][0]
 
-    compiled = compiled_tables(game_dir)
+    tables = game_tables(game_dir)  # the model's tables, with the data each was built from
+    compiled = {tid: t for tid, _raw, t in tables}
     num = Numberer(sheet)
-    for table_id, raw, _pos in table_docs(game_dir):
+    for table_id, raw, _table in tables:
         if scenario is not None and not for_scenario(
             raw.get("group"), scenario, sheet.scenario_title
         ):

@@ -185,18 +185,20 @@ def scenario_ids(docs: list[tuple[Path, Any]]) -> dict[str, tuple[str, Any]]:
 
 
 def table_docs(game_dir: Path) -> list[tuple[str, dict[str, Any], int]]:
-    """(id, raw table, position) for every table in `rules/<game>/tables/*.yaml`, in file order."""
-    paths = sorted((game_dir / "tables").glob("*.y*ml")) if (game_dir / "tables").is_dir() else []
-    out: list[tuple[str, dict[str, Any], int]] = []
-    for path in paths:
-        doc = read_yaml(path)
-        tables = doc.get("tables") if isinstance(doc, dict) else None
-        if not isinstance(tables, dict):
-            raise SheetError(f"{path}: expected a mapping 'tables:'")
-        for table_id, raw in tables.items():
-            if isinstance(raw, dict):
-                out.append((str(table_id), raw, len(out)))
-    out.sort(key=lambda t: (t[1].get("order", 1_000_000), t[2]))
+    """(id, printed layout, position) of every table of the game, in sheet order (`order:`, then
+    file order); see `game_tables`."""
+    return [(tid, raw, i) for i, (tid, raw, _table) in enumerate(game_tables(game_dir))]
+
+
+def game_tables(game_dir: Path) -> list[tuple[str, dict[str, Any], Any]]:
+    """(id, printed layout, model) of every table of the game, in sheet order: the tables the
+    compiler loads and checks (`tables.load_tables`), each with the data it was built from
+    (the loaded document it keeps, not a second reading of the file); ordered by the model's
+    `order`, then file order."""
+    loaded = compiled_tables(game_dir)
+    out = [(tid, t.doc.get(t.ypath), t) for tid, t in loaded.items()]
+    order = {tid: i for i, tid in enumerate(loaded)}
+    out.sort(key=lambda x: (1_000_000 if x[2].order is None else x[2].order, order[x[0]]))
     return out
 
 
