@@ -33,7 +33,7 @@ from .displays import add_displays
 from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
 from .negotiation import add_negotiation
-from .table_programs import add_table_programs
+from .tables.programs import add_table_programs
 
 
 def resolve_scenarios(

@@ -1,0 +1,166 @@
+"""Building a sheet: the game's tables, sequence of play, cards and scenarios gathered into the
+view model (`views.Sheet`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .compare import comparison
+from .records import filled_from, read_save
+from .scenarios import Names, scenario_order, scenario_view
+from .source import (
+    default_rules_root,
+    entries,
+    game_tables,
+    list_games,
+    node_of,
+    optional_docs,
+    read_yaml,
+    resolved_game,
+    scenario_ids,
+    without_title,
+)
+from .table_views import Numberer, for_scenario, rows_of_scenario, sheet_option, table_view
+from .text import WORDS, doc_of, humanize, player_text, readable_label
+from .views import Node, SaveFileError, Section, Sheet, SheetError
+
+
+def build_sheet(
+    game: str,
+    scenario: str | None = None,
+    rules_root: Path | None = None,
+    record: str | Path | None = None,
+) -> Sheet:
+    """Reads `rules/<game>/` into the sheet's view model; with `record` (a saved game's file),
+    only the record forms, filled in from it."""
+    root = Path(rules_root) if rules_root else default_rules_root()
+    game_dir = root / game
+    if not game or "/" in game or not game_dir.is_dir():
+        known = ", ".join(list_games(root)) or "none"
+        raise SheetError(f"unknown game '{game}' (known: {known})")
+
+    meta: dict[str, Any] = {}
+    for name in ("game.yaml", "game.yml"):
+        if (game_dir / name).is_file():
+            doc = read_yaml(game_dir / name)
+            meta = doc if isinstance(doc, dict) else {}
+            break
+    sheet = Sheet(
+        game=game,
+        title=str(meta.get("title") or humanize(game)),
+        source=str(meta.get("source") or f"rules/{game}/"),
+    )
+    if record is not None:
+        other = (str(meta["game"]),) if isinstance(meta.get("game"), str) else ()
+        sheet.record = read_save(record, game, other)
+        saved = sheet.record.scenario
+        if scenario is not None and saved is not None and saved != scenario:
+            raise SaveFileError(f"{record}: a save of scenario {saved!r}, not {scenario!r}")
+
+    scenario_docs = optional_docs(game_dir, "scenarios")
+    known_scenarios = scenario_ids(scenario_docs)
+    if scenario is not None:
+        if scenario not in known_scenarios:
+            known = ", ".join(sorted(known_scenarios)) or "none"
+            raise SheetError(f"unknown scenario '{scenario}' for {game} (known: {known})")
+        sheet.scenario = scenario
+        sheet.scenario_title = known_scenarios[scenario][0]
+
+    tables = game_tables(game_dir)  # the model's tables, with the data each was built from
+    compiled = {tid: t for tid, _raw, t in tables}
+    num = Numberer(sheet)
+    for table_id, raw, _table in tables:
+        if scenario is not None and not for_scenario(
+            raw.get("group"), scenario, sheet.scenario_title
+        ):
+            continue
+        if sheet.record is not None and raw.get("kind") != "form":
+            continue
+        if scenario is not None and raw.get("key") == "scenario":
+            raw = rows_of_scenario(raw, scenario, sheet.scenario_title or "")
+        sheet.tables.append(table_view(table_id, raw, compiled.get(table_id), num, sheet.record))
+    previous = None
+    sizes: dict[str, int] = {}
+    for view in sheet.tables:
+        sizes[view.group] = sizes.get(view.group, 0) + 1
+    for view in sheet.tables:
+        # a group of one table needs no heading over its title
+        view.group_heading = bool(view.group) and view.group != previous and sizes[view.group] > 1
+        previous = view.group
+    if sheet.record is not None:
+        if not sheet.tables:
+            raise SheetError(f"{game} has no record form to fill in (no table of kind: form)")
+        names = Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
+        for view in sheet.tables:  # globals named as the game titles them ("Year 1940")
+            view.filled_from = filled_from(sheet.record, compiled.get(view.id), names)
+        return sheet  # the record forms only
+
+    resolved = resolved_game(root, game, scenario) if scenario is not None else None
+    if resolved is not None:
+        # the scenario's own sequence of play: its base's steps with its changes
+        for section in FLOW_SECTIONS:
+            docs = [player_text(r.origin.doc) for r in resolved.flow(section)]
+            if any(docs):
+                sheet.flow.append(Section(readable_label(section, None, WORDS), _steps([docs])))
+    else:
+        for _path, doc in optional_docs(game_dir, "flow"):
+            body = doc.get("flow", doc) if isinstance(doc, dict) else doc
+            for phase, steps in body.items() if isinstance(body, dict) else []:
+                if phase not in FLOW_SECTIONS or not isinstance(steps, dict):
+                    continue  # procedures are what the steps call, not steps of play
+                docs = [player_text(doc_of(rec)) for rec in steps.values()]
+                if any(docs):
+                    sheet.flow.append(Section(readable_label(phase, None, WORDS), _steps([docs])))
+
+    for _path, doc in optional_docs(game_dir, "cards"):
+        for title, value in entries(doc, ("cards",)):
+            if isinstance(value, dict) and value.get("text"):
+                # a card with its printed text: the text is what a player reads
+                text = " ".join(str(value["text"]).split())
+                if value.get("unplayable"):
+                    text += f" ({' '.join(str(value['unplayable']).split())}.)"
+                sheet.cards.append(Section(title, Node("text", text=text)))
+            else:
+                sheet.cards.append(Section(title, node_of(without_title(value))))
+
+    if resolved is not None:
+        # the scenario's own cards: replaced ones as it plays them, removed ones gone
+        sheet.cards = []
+        for c in sorted(resolved.cards.values(), key=lambda c: c.index):
+            text = " ".join((c.text or c.origin.doc).split()) or "Text not printed in the rulebook."
+            if c.unplayable:
+                text += f" ({' '.join(c.unplayable.split())}.)"
+            sheet.cards.append(Section(c.name, Node("text", text=text)))
+    names = Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
+    for sid in scenario_order(known_scenarios) if scenario is None else [scenario]:
+        view = scenario_view(sid, known_scenarios, names, num)
+        # the scenario's play aids (tables grouped "Scenario: <title>") print in its block
+        view.aid_tables = [
+            t
+            for t in sheet.tables
+            if t.group.lower().startswith("scenario") and for_scenario(t.group, sid, view.title)
+        ]
+        for t in view.aid_tables:
+            t.group_heading = False
+        sheet.scenarios.append(view)
+    shown = {id(t) for v in sheet.scenarios for t in v.aid_tables}
+    sheet.tables = [t for t in sheet.tables if id(t) not in shown]
+    layout = sheet_option(meta, "scenarios")
+    if layout not in (None, "one_by_one", "side_by_side"):
+        raise SheetError(
+            f"{game}: game.yaml sheet: scenarios: {layout!r} is not one_by_one or side_by_side"
+        )
+    if scenario is None and len(sheet.scenarios) > 1 and layout == "side_by_side":
+        sheet.comparison = comparison(sheet.scenarios, known_scenarios, names)
+    return sheet
+
+
+#: the sections of a flow, in order of play (a flow's `procedures` are what its steps call)
+FLOW_SECTIONS = ("setup", "turn", "end_of_turn")
+
+
+def _steps(groups: list[list[str]]) -> Node:
+    """Steps of play as a numbered list (the empty ones left out)."""
+    items = [Node("text", text=d) for docs in groups for d in docs if d]
+    return Node("list", items=items, ordered=True)
