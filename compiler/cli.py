@@ -26,16 +26,39 @@ class _Parser(argparse.ArgumentParser):
         raise CLIError(message)
 
 
-def discover() -> None:
-    """Import every module of ``rulecraft.compiler.commands`` so that it registers its command."""
+def discover(first: str | None = None) -> None:
+    """Import every module of ``rulecraft.compiler.commands`` so that it registers its command.
+
+    With ``first``, the name of a command: if a module of that name registers it, that module
+    alone (a command that runs does not pay for importing the others: a no-op ``rulecraft
+    compile`` is a fraction of a second)."""
     from . import commands
 
-    for mod in sorted(m.name for m in pkgutil.iter_modules(commands.__path__)):
+    modules = sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+    if first in modules and first not in _NOT_COMMANDS:
+        try:
+            importlib.import_module(f"{commands.__name__}.{first}")
+        except ImportError as exc:
+            UNAVAILABLE[first] = str(exc)
+        if first in COMMANDS:
+            return
+    for mod in modules:
         if mod not in _NOT_COMMANDS:
             try:
                 importlib.import_module(f"{commands.__name__}.{mod}")
             except ImportError as exc:  # one broken optional command must not break the rest
                 UNAVAILABLE[mod] = str(exc)
+
+
+def _command_word(argv: list[str]) -> str | None:
+    """The command named in ``argv`` (the first word that is not an option), if any."""
+    words = iter(argv)
+    for word in words:
+        if word == "--project":
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return None if word == "--" else word
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,8 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``rulecraft``; returns (and, as a script, exits with) the status."""
     from rulecraft.runtime.machine import GameError
 
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        discover()
+        discover(_command_word(argv))
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:

@@ -26,6 +26,7 @@ from referencing.jsonschema import DRAFT202012
 
 from .diagnostics import DiagnosticSink, Position
 from .loader import Document, YPath, format_ypath
+from .schema_files import installed_schemas, stale_schemas
 
 __all__ = ["SchemaStore", "SCHEMA_BASE", "installed_schemas", "stale_schemas"]
 
@@ -311,22 +312,3 @@ class SchemaStore:
         if types and len(types) == len(error.context or []):
             return f"expected {_join_or(types)} here, got {_got(inst)}"
         return f"{_got(inst)} does not match any of the allowed forms"
-
-
-def installed_schemas() -> list[Path]:
-    """The JSON Schemas of the installed rulecraft."""
-    return sorted((Path(__file__).resolve().parents[1] / "schemas").glob("*.schema.json"))
-
-
-def stale_schemas(root: Path) -> list[str]:
-    """The files of ``root/schemas/`` that differ from the installed rulecraft's (a project
-    made by an older rulecraft); [] when there is no such folder or it is the installed one."""
-    folder = root / "schemas"
-    ours = installed_schemas()
-    if not folder.is_dir() or not ours or folder.resolve() == ours[0].parent:
-        return []
-    return [
-        p.name
-        for p in ours
-        if not (folder / p.name).is_file() or (folder / p.name).read_bytes() != p.read_bytes()
-    ]

@@ -13,9 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..codegen import CodegenError, FormatterMissing
-from ..diagnostics import CompileError
-from ..effects import EffectSyntaxError
+from ..cache import CACHE_DIR, CompileCache, game_key
 from .registry import CLIError, command, project_of
 
 
@@ -29,6 +27,12 @@ def _add_compile(p: argparse.ArgumentParser) -> None:
         "--check",
         action="store_true",
         help="write nothing; exit 1 with a diff if generated/ is not what the rules generate",
+    )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="compile every game, also those unchanged since the last compile "
+        f"(the cache in {CACHE_DIR}/)",
     )
     native = p.add_mutually_exclusive_group()
     native.add_argument(
@@ -44,12 +48,10 @@ def _add_compile(p: argparse.ArgumentParser) -> None:
 
 
 def _compile(args: argparse.Namespace, generate: bool) -> int:
-    from ..project import ProjectError, compile_project, diff_outputs, new_sink, write_outputs
-
     project = project_of(args)
     root = project.root
     if project.config is not None and project.config.name == "rulecraft.toml":
-        from ..schema import stale_schemas
+        from ..schema_files import stale_schemas
 
         if stale_schemas(root):
             print(
@@ -58,9 +60,44 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
                 file=sys.stderr,
             )
     gen = project.generated_rel.as_posix()
+    check = getattr(args, "check", False)
+    names = args.games or project.games()
+    # The cache vouches for the games unchanged since the last compile: their generated
+    # files, as on disk, stand in for what the pipeline would make of them.
+    cache = CompileCache.load(project) if generate else None
+    fresh: dict[Path, str] = {}
+    skipped: list[str] = []
+    # the formatter is part of the compiler: without it the cache vouches for nothing, and
+    # compiling says which extra to install
+    if cache is not None and not getattr(args, "no_cache", False) and _have_formatter():
+        for game in names:
+            files = cache.fresh(game)
+            if files is not None:
+                fresh.update(files)
+                skipped.append(game)
+    todo = [game for game in names if game not in skipped]
+    if skipped:
+        print(
+            f"rulecraft: unchanged since the last compile: {', '.join(skipped)}",
+            file=sys.stderr,
+        )
+        if not todo and _still_current(project, cache, names, args.games, check):
+            return _finish(project, args, fresh, [], check)
+
+    from ..codegen import CodegenError, FormatterMissing
+    from ..diagnostics import CompileError
+    from ..effects import EffectSyntaxError
+    from ..project import Compiled, ProjectError, compile_project, diff_outputs, new_sink
+
+    keys = {game: game_key(project, game) for game in todo} if cache is not None else {}
     try:
         sink = new_sink(project)
-        result = compile_project(project, sink, args.games or None, generate=generate)
+        if todo:
+            result = compile_project(
+                project, sink, todo if skipped else args.games or None, generate=generate
+            )
+        else:
+            result = Compiled({}, {})
     except (ProjectError, FormatterMissing) as exc:
         raise CLIError(str(exc)) from None
     except (CodegenError, CompileError, EffectSyntaxError) as exc:
@@ -87,13 +124,67 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
             )
             print(f"rulecraft: {game}: {what}, no errors", file=sys.stderr)
         return 0
-    if getattr(args, "check", False):
-        diff = diff_outputs(project, result.outputs, args.games or None)
+    outputs = {**fresh, **result.outputs}
+    changed: list[Path] = []
+    if check:
+        diff = diff_outputs(project, outputs, args.games or None)
         if diff:
             sys.stdout.write(diff)
             print(f"rulecraft: {gen}/ is stale; run `rulecraft compile`", file=sys.stderr)
             return 1
-        stale = stale_native(project.generated, result.outputs)
+    else:
+        from ..project import write_outputs
+
+        try:
+            changed = write_outputs(project, outputs, args.games or None)
+        except ProjectError as exc:
+            raise CLIError(str(exc)) from None
+        for rel in changed:
+            verb = "wrote" if (root / rel).exists() else "removed"
+            print(f"{verb} {rel.as_posix()}", file=sys.stderr)
+    if cache is not None:
+        # generated/ now holds what the rules of these games make (written, or checked)
+        for game in todo:
+            made = [rel for rel in result.outputs if _game_of(project, rel) == game]
+            cache.record(game, keys[game], made)
+        cache.forget_except(project.games())
+        cache.save()
+    return _finish(project, args, outputs, changed, check)
+
+
+def _have_formatter() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("ruff") is not None
+
+
+def _game_of(project: Any, rel: Path) -> str:
+    """The game a generated file (relative to the root) belongs to."""
+    return rel.relative_to(project.generated_rel).parts[0]
+
+
+def _still_current(
+    project: Any, cache: CompileCache, games: list[str], only: list[str], check: bool
+) -> bool:
+    """With every game vouched for by the cache: True if nothing else in the generated folder
+    needs the pipeline (a module of a game no longer in the rules is removed by it, the
+    folder's ``__init__.py`` written)."""
+    if not only and cache.strays(games):
+        return False
+    return check or (project.generated / "__init__.py").is_file()
+
+
+def _finish(
+    project: Any,
+    args: argparse.Namespace,
+    outputs: dict[Path, str],
+    changed: list[Path],
+    check: bool,
+) -> int:
+    """After generated/ is written or checked: the native builds, and the last word."""
+    gen = project.generated_rel.as_posix()
+    if check:
+        stale = stale_native(project.generated, outputs)
         if stale:
             print(
                 f"rulecraft: the native build of {', '.join(stale)} is older than its "
@@ -103,16 +194,9 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
             return 1
         print(f"rulecraft: {gen}/ is up to date", file=sys.stderr)
         return 0
-    try:
-        changed = write_outputs(project, result.outputs, args.games or None)
-    except ProjectError as exc:
-        raise CLIError(str(exc)) from None
-    for rel in changed:
-        verb = "wrote" if (root / rel).exists() else "removed"
-        print(f"{verb} {rel.as_posix()}", file=sys.stderr)
     if not changed:
         print(f"rulecraft: {gen}/ is up to date", file=sys.stderr)
-    games = sorted({rel.parent.name for rel in result.outputs})
+    games = sorted({_game_of(project, rel) for rel in outputs})
     if getattr(args, "native", False):
         return _native(project, games)
     if getattr(args, "no_native", False):
@@ -120,7 +204,7 @@ def _compile(args: argparse.Namespace, generate: bool) -> int:
 
         for game in games:
             for path in remove_native(project.generated / game):
-                print(f"removed {path.relative_to(root).as_posix()}", file=sys.stderr)
+                print(f"removed {path.relative_to(project.root).as_posix()}", file=sys.stderr)
     return 0
 
 

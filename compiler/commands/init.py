@@ -16,7 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..schema import installed_schemas
+from ..schema_files import installed_schemas
 from .registry import CLIError, command, version
 
 __all__ = ["init_project", "WORKFLOW"]
@@ -159,6 +159,7 @@ GITIGNORE = """\
 __pycache__/
 *.so
 /out/
+.rulecraft-cache/
 """
 
 VSCODE = """\
