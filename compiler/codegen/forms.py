@@ -287,6 +287,10 @@ class PlainForms:
         else:
             self.line(out, ind, self.value(c))
 
+    def break_lines(self) -> list[str]:
+        """``break`` out of a loop split into arms: only the machine form splits loops."""
+        raise CodegenError("a loop split into arms outside the machine form")
+
     def atom(self, code: str) -> str:
         """``code`` in parentheses, unless it is a name or an attribute."""
         return code if is_simple(code) else f"({code})"
