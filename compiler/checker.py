@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import ir
+from .builtins import BUILTINS, DECISIONS
 from .diagnostics import DiagnosticSink, Position, did_you_mean
 from .displays import PREFIX as DISPLAY
 from .displays import check_displays
@@ -53,186 +54,17 @@ from .effects import (
     walk,
 )
 from .nones import breaks, check_nones
-
-# Builtins that wait for a decision; they may only stand alone in a statement.
-DECISIONS = {
-    "choose",
-    "choose_optional",
-    "choose_yes_no",
-    "choose_number",
-    "allocate",
-    "report",
-    "propose",
-}
-
-#: keyword arguments builtins take
-KWARGS = {"allocate": ("max_each",), "end_game": ("shared",)}
+from .scenario_values import ScenarioChecker
+from .typerules import article, compatible
 
 #: the fields of a table result record and their types (``value`` depends on the table)
 RESULT_FIELDS = {"code": ir.STR, "permanent": ir.BOOL, "text": ir.STR, "table": ir.TABLE}
-
-#: table kinds `lookup` reads, and the keys it takes after the table
-LOOKUP_KEYS = {
-    "range": (ir.INT,),
-    "column": (ir.INT, ir.STR),
-    "matrix": (ir.STR, ir.STR),
-    "list": (ir.STR, ir.STR),
-}
-
-
-@dataclass(frozen=True)
-class Builtin:
-    name: str
-    params: tuple[str, ...]  # documentation of the parameters
-    doc: str
-    statement: bool = False  # only as a statement (side effects or decisions)
-
-
-BUILTINS: dict[str, Builtin] = {
-    b.name: b
-    for b in [
-        Builtin("count", ("list",), "the number of elements of a list"),
-        Builtin("sum", ("list of int",), "the sum of a list of numbers"),
-        Builtin("min", ("int or list", "..."), "the smallest of its arguments (or of a list)"),
-        Builtin("max", ("int or list", "..."), "the largest of its arguments (or of a list)"),
-        Builtin("abs", ("int",), "the absolute value"),
-        Builtin("div_down", ("int", "int"), "division rounded down (halve down: div_down(x, 2))"),
-        Builtin("div_up", ("int", "int"), "division rounded up (halve up: div_up(x, 2))"),
-        Builtin("first", ("list",), "the first element of a non-empty list"),
-        Builtin(
-            "plural",
-            ("number", "singular", "plural"),
-            'the singular word for 1 or -1, else the plural: plural(n, "DP", "DPs")',
-        ),
-        Builtin(
-            "roll",
-            ("sides",),
-            "roll one die with that many sides (from the game's seeded generator)",
-        ),
-        Builtin(
-            "lookup",
-            ("table", "keys..."),
-            "the result record of a table of the game (rules/<game>/tables) for its keys",
-        ),
-        Builtin(
-            "modifiers",
-            ("table", "params..."),
-            "the sum of the table's modifiers whose conditions hold",
-        ),
-        Builtin(
-            "allows",
-            ("table", "params..."),
-            "whether every condition of the table that has a `when` holds",
-        ),
-        Builtin(
-            "apply",
-            ("result", "params..."),
-            "run the program of the table row a result came from",
-            True,
-        ),
-        Builtin(
-            "allocate",
-            ("player", "points", "targets", "prompt", "max_each="),
-            "the player splits up to `points` points over the targets (one secret decision)",
-            True,
-        ),
-        Builtin(
-            "report",
-            ("player", "prompt"),
-            "the player reports one change of an external fact (true), or none (false)",
-            True,
-        ),
-        Builtin(
-            "playable",
-            ("card", "player"),
-            "whether the player may play the card (its `playable` condition)",
-        ),
-        Builtin(
-            "choose", ("player", "options", "prompt"), "the player picks one of the options", True
-        ),
-        Builtin(
-            "choose_optional",
-            ("player", "options", "prompt", "decline label"),
-            "the player picks one of the options, or declines (gives none)",
-            True,
-        ),
-        Builtin(
-            "choose_yes_no",
-            ("player", "prompt"),
-            "the player answers yes (true) or no (false)",
-            True,
-        ),
-        Builtin(
-            "choose_number",
-            ("player", "lowest", "highest", "prompt"),
-            "the player picks a whole number from lowest to highest",
-            True,
-        ),
-        Builtin("play", ("card", "player"), "carry out the card's effect for the player", True),
-        Builtin(
-            "end_game",
-            ("winners", "reason", "shared="),
-            "end the game; several winners make a tie, unless shared=true (they share the "
-            "victory; none: all share in defeat)",
-            True,
-        ),
-        Builtin(
-            "shuffled",
-            ("list",),
-            "the list in a random order (from the game's seeded generator): a shuffled deck",
-        ),
-        Builtin(
-            "reachable",
-            ("start", "through"),
-            "the records reachable from `start` along `adjacent`, stepping only on records "
-            "of `through` (start included)",
-        ),
-        Builtin(
-            "path_cost",
-            ("start", "goal", "free", "passable"),
-            "the fewest records outside `free` passed through on a path from start to goal "
-            "that steps only on `passable` records (-1: no path)",
-        ),
-        Builtin(
-            "propose",
-            ("player", "seats", "prompt"),
-            "the player offers a deal to some of the seats, or passes (none)",
-            True,
-        ),
-        Builtin("deal_parties", ("deal",), "the players a deal concerns, in seat order"),
-        Builtin("carry_out", ("deal",), "carry out every item of a deal, in order", True),
-        Builtin(
-            "promised",
-            ("promise", "a", "b"),
-            "whether `a` has promised `b` the promise (a good with `promise:`), still in force",
-        ),
-        Builtin("next_turn", (), "start the next turn (the flow of play does this)", True),
-    ]
-}
 
 
 @dataclass
 class Binding:
     type: ir.Type
     kind: str  # local | param
-
-
-def _compatible(src: ir.Type, dst: ir.Type) -> bool:
-    """Whether a value of type ``src`` may be used where ``dst`` is expected."""
-    if src == dst or ir.ANY in (src, dst):
-        return True
-    if src.kind == "none":
-        return dst.kind in ("player", "card", "entity", "enum", "str", "deal", "none")
-    if dst.kind == "none":
-        return src.kind in ("player", "card", "entity", "enum", "str", "deal")
-    if src.kind == "list" and dst.kind == "list":
-        assert src.elem is not None and dst.elem is not None
-        return _compatible(src.elem, dst.elem)
-    if {src.kind, dst.kind} == {"enum", "str"}:
-        return True
-    if src.kind == dst.kind == "result":
-        return True
-    return False
 
 
 class Checker:
@@ -312,7 +144,7 @@ class Checker:
             elif k not in ("int", "bool", "enum", "player", "entity"):
                 self.error(
                     "report",
-                    f"fact {f.name!r} is {_article(f.type)}; facts are int, bool, an enum, "
+                    f"fact {f.name!r} is {article(f.type)}; facts are int, bool, an enum, "
                     "a player or a record",
                     f.origin.pos,
                 )
@@ -381,7 +213,7 @@ class Checker:
             last = r.body[-1] if r.body else None
             self.sink.error(
                 "missing-return",
-                f"{r.kind} {r.name!r} must return {_article(r.returns)}, but can reach its end "
+                f"{r.kind} {r.name!r} must return {article(r.returns)}, but can reach its end "
                 "without a return",
                 last.pos if last is not None else r.origin.pos,
                 "end every path with `return ...`: give the last `if` an `else:` that returns, "
@@ -474,7 +306,7 @@ class Checker:
             self.no_effects(s, "write to the log")
             if s.audience is not None:
                 at = self.expr(s.audience)
-                if not (_compatible(at, ir.PLAYER) or _compatible(at, ir.list_of(ir.PLAYER))):
+                if not (compatible(at, ir.PLAYER) or compatible(at, ir.list_of(ir.PLAYER))):
                     self.error(
                         "type",
                         f"a log audience is a player or a list of players, not {at}",
@@ -549,7 +381,7 @@ class Checker:
             self.stmt(b)
         for b in s.body[1:]:
             for node in walk(b):
-                if isinstance(node, Call) and (node.func in DECISIONS or node.func == "play"):
+                if isinstance(node, Call) and _waits(node.func):
                     self.error(
                         "simultaneous",
                         "only the first statement of a simultaneously block may ask for a decision",
@@ -576,7 +408,7 @@ class Checker:
             )
         if s.audience is not None:
             at = self.expr(s.audience)
-            if not (_compatible(at, ir.PLAYER) or _compatible(at, ir.list_of(ir.PLAYER))):
+            if not (compatible(at, ir.PLAYER) or compatible(at, ir.list_of(ir.PLAYER))):
                 self.error(
                     "type", f"reveal shows to a player or a list of players, not {at}", s.audience
                 )
@@ -598,8 +430,8 @@ class Checker:
         for values in s.cases:
             for v in values:
                 vt = self.expr(v)
-                if not _compatible(vt, st):
-                    self.error("type", f"a case of {_article(st)} cannot be {_article(vt)}", v)
+                if not compatible(vt, st):
+                    self.error("type", f"a case of {article(st)} cannot be {article(vt)}", v)
                 elif st.kind == "enum" and isinstance(v, Str):
                     self.enum_literal(v, st)
                 key = v.plain if isinstance(v, Str) and v.is_plain else getattr(v, "value", None)
@@ -720,8 +552,8 @@ class Checker:
     def expect(self, node: Any, got: ir.Type, want: ir.Type, what: str) -> None:
         if want.kind == "table" and got == ir.STR and self.table_literal(node):
             return
-        if not _compatible(got, want):
-            self.error("type", f"{what} must be {_article(want)}, not {_article(got)}", node)
+        if not compatible(got, want):
+            self.error("type", f"{what} must be {article(want)}, not {article(got)}", node)
         elif want.kind == "enum" and isinstance(node, Str):
             self.enum_literal(node, want)
 
@@ -740,7 +572,7 @@ class Checker:
             assert t.elem is not None
             return t.elem
         if t != ir.ANY:
-            self.error("type", f"expected a list here, not {_article(t)}", node)
+            self.error("type", f"expected a list here, not {article(t)}", node)
         return ir.ANY
 
     def is_statement_call(self, c: Call) -> bool:
@@ -815,8 +647,8 @@ class Checker:
                     return ir.BOOL
                 if rt.kind == "table" and lt == ir.STR and self.table_literal(e.left):
                     return ir.BOOL
-                if not _compatible(lt, rt):
-                    self.error("type", f"cannot compare {_article(lt)} with {_article(rt)}", e)
+                if not compatible(lt, rt):
+                    self.error("type", f"cannot compare {article(lt)} with {article(rt)}", e)
                 elif lt.kind == "enum" and isinstance(e.right, Str):
                     self.enum_literal(e.right, lt)
                 elif rt.kind == "enum" and isinstance(e.left, Str):
@@ -828,8 +660,8 @@ class Checker:
         if isinstance(e, In):
             it, ct = self.expr(e.item), self.expr(e.coll)
             elem = self.elem_of(e.coll, ct)
-            if not _compatible(it, elem):
-                self.error("type", f"{_article(it)} is never in a list of {elem}", e)
+            if not compatible(it, elem):
+                self.error("type", f"{article(it)} is never in a list of {elem}", e)
             elif elem.kind == "enum" and isinstance(e.item, Str):
                 self.enum_literal(e.item, elem)
             return ir.BOOL
@@ -846,7 +678,7 @@ class Checker:
         if isinstance(e, Ternary):
             self.expect(e.cond, self.expr(e.cond), ir.BOOL, "a condition")
             a, b = self.expr(e.then), self.expr(e.orelse)
-            if not _compatible(b, a):
+            if not compatible(b, a):
                 self.error("type", f"both branches must have one type, not {a} and {b}", e.orelse)
             return a if a.kind != "none" else b
         raise AssertionError(e)  # pragma: no cover
@@ -940,7 +772,7 @@ class Checker:
         elif ot == ir.ANY:
             return ir.ANY
         else:
-            self.error("type", f"{_article(ot)} has no attributes", e.obj)
+            self.error("type", f"{article(ot)} has no attributes", e.obj)
             return ir.ANY
         if member is None:
             self.error(
@@ -986,9 +818,9 @@ class Checker:
             return ir.ANY
         b = BUILTINS[c.func]
         c.ref = b
-        extra = [k for k in c.kwargs if k not in KWARGS.get(c.func, ())]
+        extra = [k for k in c.kwargs if k not in b.kwargs]
         if extra:
-            takes = KWARGS.get(c.func)
+            takes = tuple(b.kwargs)
             self.error(
                 "arity",
                 f"{c.func}() takes no argument {extra[0]}=",
@@ -1005,7 +837,7 @@ class Checker:
             )
         if b.statement:
             self.no_effects(c, f"call {c.func}()")
-        return getattr(self, f"b_{c.func}")(c)
+        return b.check(self, c)
 
     def arity(self, c: Call, n: int, most: int | None = None) -> bool:
         most = n if most is None else most
@@ -1031,121 +863,6 @@ class Checker:
             out.append(got)
         return out
 
-    def b_count(self, c: Call) -> ir.Type:
-        self.args(c, ir.list_of(ir.ANY))
-        return ir.INT
-
-    def b_sum(self, c: Call) -> ir.Type:
-        self.args(c, ir.list_of(ir.INT))
-        return ir.INT
-
-    def _minmax(self, c: Call) -> ir.Type:
-        if not c.args:
-            self.arity(c, 1, 99)
-            return ir.INT
-        if len(c.args) == 1:
-            self.args(c, ir.list_of(ir.INT))
-        else:
-            for a in c.args:
-                self.expect(a, self.expr(a), ir.INT, f"an argument of {c.func}()")
-        return ir.INT
-
-    b_min = _minmax
-    b_max = _minmax
-
-    def b_abs(self, c: Call) -> ir.Type:
-        self.args(c, ir.INT)
-        return ir.INT
-
-    def b_div_down(self, c: Call) -> ir.Type:
-        self.args(c, ir.INT, ir.INT)
-        return ir.INT
-
-    b_div_up = b_div_down
-
-    def b_first(self, c: Call) -> ir.Type:
-        (t,) = self.args(c, ir.list_of(ir.ANY))
-        return t.elem if t.kind == "list" and t.elem is not None else ir.ANY
-
-    def b_plural(self, c: Call) -> ir.Type:
-        self.args(c, ir.INT, ir.STR, ir.STR)
-        return ir.STR
-
-    def b_roll(self, c: Call) -> ir.Type:
-        self.args(c, ir.INT)
-        return ir.INT
-
-    # -- tables
-
-    def table_arg(self, c: Call, what: str) -> Any:
-        """The table named by the first argument: a table object for an id in quotes, ``""``
-        for a table-typed value (known only at run time), None after an error."""
-        if not c.args:
-            self.arity(c, 1, 99)
-            return None
-        a = c.args[0]
-        if isinstance(a, Str) and a.is_plain:
-            a.ty = ir.STR
-            tid = a.plain
-            table = self.game.tables.get(tid)
-            if table is None:
-                self.error(
-                    "unknown-name",
-                    f"unknown table {tid!r}",
-                    a,
-                    did_you_mean(tid, self.game.tables)
-                    or "tables are in rules/<game>/tables/*.yaml",
-                )
-                return None
-            return table
-        t = self.expr(a)
-        if t.kind != "table" and t != ir.ANY:
-            self.error(
-                "type",
-                f"the table of {c.func}() is its id in quotes or a table value, not {_article(t)}",
-                a,
-                f'for example: {c.func}("greece", ...)',
-            )
-            return None
-        return ""
-
-    def b_lookup(self, c: Call) -> ir.Type:
-        table = self.table_arg(c, "lookup")
-        keys = c.args[1:]
-        if table is None:
-            for k in keys:
-                self.expr(k)
-            return ir.ANY
-        if table == "":
-            if len(keys) != 1:
-                self.error("arity", "lookup() of a table value takes one number", c)
-            for k in keys:
-                self.expect(k, self.expr(k), ir.INT, "the key of lookup()")
-            return ir.result()
-        want = LOOKUP_KEYS.get(table.kind)
-        if want is None:
-            self.error(
-                "type",
-                f"table {table.id!r} is a {table.kind} table; lookup() reads "
-                + ", ".join(LOOKUP_KEYS)
-                + " tables",
-                c.args[0],
-            )
-            return ir.result()
-        if len(keys) != len(want):
-            self.error(
-                "arity",
-                f"lookup() of {table.kind} table {table.id!r} takes {len(want)} key"
-                f"{'s' if len(want) > 1 else ''} after the table, not {len(keys)}",
-                c.args[0],
-            )
-            for k in keys:
-                self.expr(k)
-            return ir.ANY
-        for k, t in zip(keys, want, strict=True):
-            self.expect(k, self.expr(k), t, "a key of lookup()")
-        return ir.result(table.id)
-
     def result_value_type(self, tid: str) -> ir.Type:
         if not tid:
             return ir.STR
@@ -1154,80 +871,13 @@ class Checker:
             return ir.INT
         return ir.STR
 
-    def table_params(self, c: Call, table: Any, args: list[Expr]) -> None:
-        """Check the arguments a table's programs take (its ``params``)."""
-        if table is None:
-            for a in args:
-                self.expr(a)
-            return
-        if table == "":
-            signatures = self.game.table_params
-            params = next(iter(signatures.values()), [])
-            for tid, other in signatures.items():
-                if other != params:
-                    first = next(iter(signatures))
-                    self.error(
-                        "type",
-                        f"{c.func}() of a table value needs every table with programs to take the "
-                        f"same params; {first!r} and {tid!r} differ",
-                        c,
-                    )
-                    break
-        else:
-            params = getattr(table, "params", None) or []
-        if len(args) != len(params):
-            names = ", ".join(n for n, _ in params) or "none"
-            self.error(
-                "arity",
-                f"{c.func}() passes the table's params ({names}): {len(params)} after the "
-                f"table, not {len(args)}",
-                c,
-            )
-        for a, (pname, pt) in zip(args, params, strict=False):
-            self.expect(a, self.expr(a), pt, f"param {pname!r} of the table")
-        for a in args[len(params) :]:
-            self.expr(a)
-
-    def b_modifiers(self, c: Call) -> ir.Type:
-        self.table_params(c, self.table_arg(c, "modifiers"), c.args[1:])
-        return ir.INT
-
-    def b_allows(self, c: Call) -> ir.Type:
-        self.table_params(c, self.table_arg(c, "allows"), c.args[1:])
-        return ir.BOOL
-
-    def b_apply(self, c: Call) -> ir.Type:
-        if not c.args:
-            self.arity(c, 1, 99)
-            return ir.VOID
-        rt = self.expr(c.args[0])
-        if rt.kind != "result" and rt != ir.ANY:
-            self.error("type", f"apply() runs a table result, not {_article(rt)}", c.args[0])
-            return ir.VOID
-        table: Any = self.game.tables.get(rt.name) if rt.name else ""
-        self.table_params(c, table, c.args[1:])
-        return ir.VOID
-
-    def b_playable(self, c: Call) -> ir.Type:
-        self.args(c, ir.CARD, ir.PLAYER)
-        return ir.BOOL
-
-    def _prompt(self, c: Call, i: int) -> None:
+    def prompt_arg(self, c: Call, i: int) -> None:
+        """Argument ``i`` of a decision (its prompt) is a text in quotes."""
         if len(c.args) > i and not isinstance(c.args[i], Str):
             self.error("type", f"argument {i + 1} of {c.func}() is a text in quotes", c.args[i])
 
-    def b_choose(self, c: Call) -> ir.Type:
-        _, opts, _ = self.args(c, ir.PLAYER, ir.list_of(ir.ANY), ir.STR)
-        self._prompt(c, 2)
-        return self._option_type(c, opts)
-
-    def b_choose_optional(self, c: Call) -> ir.Type:
-        _, opts, _, _ = self.args(c, ir.PLAYER, ir.list_of(ir.ANY), ir.STR, ir.STR)
-        self._prompt(c, 2)
-        self._prompt(c, 3)
-        return self._option_type(c, opts)
-
-    def _option_type(self, c: Call, opts: ir.Type) -> ir.Type:
+    def option_type(self, c: Call, opts: ir.Type) -> ir.Type:
+        """The type of one option of a decision over the list ``opts`` (argument 2)."""
         elem = opts.elem if opts.kind == "list" and opts.elem is not None else ir.ANY
         if elem.kind not in ("player", "card", "entity", "enum", "any"):
             self.error(
@@ -1236,131 +886,6 @@ class Checker:
                 c.args[1],
             )
         return elem
-
-    def b_choose_yes_no(self, c: Call) -> ir.Type:
-        self.args(c, ir.PLAYER, ir.STR)
-        self._prompt(c, 1)
-        return ir.BOOL
-
-    def b_choose_number(self, c: Call) -> ir.Type:
-        self.args(c, ir.PLAYER, ir.INT, ir.INT, ir.STR)
-        self._prompt(c, 3)
-        return ir.INT
-
-    def b_allocate(self, c: Call) -> ir.Type:
-        _, _, targets, _ = self.args(c, ir.PLAYER, ir.INT, ir.list_of(ir.ANY), ir.STR)
-        self._prompt(c, 3)
-        if "max_each" in c.kwargs:
-            me = c.kwargs["max_each"]
-            self.expect(me, self.expr(me), ir.INT, "max_each")
-        elem = self._option_type(c, targets)
-        return ir.list_of(elem)
-
-    def b_report(self, c: Call) -> ir.Type:
-        self.args(c, ir.PLAYER, ir.STR)
-        self._prompt(c, 1)
-        if not self.game.facts():
-            self.error(
-                "report",
-                "report() changes external facts, and this game declares none",
-                c,
-                "declare a field with fact: true in game.yaml",
-            )
-        return ir.BOOL
-
-    def b_play(self, c: Call) -> ir.Type:
-        self.args(c, ir.CARD, ir.PLAYER)
-        return ir.VOID
-
-    def b_end_game(self, c: Call) -> ir.Type:
-        self.args(c, ir.list_of(ir.PLAYER), ir.STR)
-        if "shared" in c.kwargs:
-            sh = c.kwargs["shared"]
-            if not isinstance(sh, Bool):
-                self.error("type", "shared= is true or false", sh)
-            else:
-                sh.ty = ir.BOOL
-        return ir.VOID
-
-    def b_shuffled(self, c: Call) -> ir.Type:
-        (t,) = self.args(c, ir.list_of(ir.ANY))
-        return t
-
-    def _graph_type(self, c: Call, start: ir.Type) -> ir.Type:
-        """The entity type of a graph builtin's start, which must have `adjacent`."""
-        et = self.game.entities.get(start.name) if start.kind == "entity" else None
-        adj = et.attributes.get("adjacent") if et is not None else None
-        if start != ir.ANY and (adj is None or adj.type != ir.list_of(start)):
-            self.error(
-                "type",
-                f"{c.func}() walks the attribute `adjacent` of a record, and "
-                f"{_article(start)} has none",
-                c.args[0],
-                "declare adjacent: {type: <plural>} among the entity's attributes",
-            )
-        return start
-
-    def b_reachable(self, c: Call) -> ir.Type:
-        start, _ = self.args(c, ir.ANY, ir.list_of(ir.ANY))
-        t = self._graph_type(c, start)
-        self.expect(c.args[1], c.args[1].ty or ir.ANY, ir.list_of(t), "argument 2 of reachable()")
-        return ir.list_of(t)
-
-    def b_path_cost(self, c: Call) -> ir.Type:
-        start, *_ = self.args(c, ir.ANY, ir.ANY, ir.list_of(ir.ANY), ir.list_of(ir.ANY))
-        t = self._graph_type(c, start)
-        if len(c.args) == 4:
-            self.expect(c.args[1], c.args[1].ty or ir.ANY, t, "argument 2 of path_cost()")
-            for i in (2, 3):
-                a = c.args[i]
-                self.expect(a, a.ty or ir.ANY, ir.list_of(t), f"argument {i + 1} of path_cost()")
-        return ir.INT
-
-    def b_propose(self, c: Call) -> ir.Type:
-        self.args(c, ir.PLAYER, ir.list_of(ir.PLAYER), ir.STR)
-        self._prompt(c, 2)
-        if not self.game.goods:
-            self.error(
-                "negotiation",
-                "propose() offers goods, and this game declares none",
-                c,
-                "declare negotiation: {goods: ...} in rules.yaml",
-            )
-        return ir.DEAL
-
-    def b_deal_parties(self, c: Call) -> ir.Type:
-        self.args(c, ir.DEAL)
-        return ir.list_of(ir.PLAYER)
-
-    def b_carry_out(self, c: Call) -> ir.Type:
-        self.args(c, ir.DEAL)
-        return ir.VOID
-
-    def b_promised(self, c: Call) -> ir.Type:
-        if not self.arity(c, 3):
-            return ir.BOOL
-        a = c.args[0]
-        name = a.plain if isinstance(a, Str) and a.is_plain else ""
-        field = f"promised_{name}"
-        if name not in self.game.promises:
-            self.error(
-                "unknown-name",
-                "the first argument of promised() is a promise of the game, in quotes",
-                a,
-                "promises: " + (", ".join(self.game.promises) or "none declared"),
-            )
-            for x in c.args[1:]:
-                self.expr(x)
-            return ir.BOOL
-        a.ty = ir.STR
-        test = In(c.src, c.off, c.args[2], Attr(c.src, c.off, c.args[1], field), False)
-        self.expr(test)
-        c.ref = test
-        return ir.BOOL
-
-    def b_next_turn(self, c: Call) -> ir.Type:
-        self.args(c)
-        return ir.VOID
 
     # -- which routines wait for decisions
 
@@ -1379,194 +904,13 @@ class Checker:
                     if isinstance(node, Simultaneously) or (
                         isinstance(node, Call)
                         and (
-                            node.func in DECISIONS
-                            or node.func in ("play", "end_game")
+                            _stops(node.func)
                             or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
                         )
                     ):
                         r.suspends = True
                         changed = True
                         break
-
-
-class ScenarioChecker:
-    """Checks the values a scenario gives to constants, globals, seats and entities."""
-
-    def __init__(self, game: ir.Game, sc: ir.Scenario, sink: DiagnosticSink):
-        self.game = game
-        self.sc = sc
-        self.sink = sink
-
-    def check_assumed(self) -> None:
-        """Every path the scenario says it assumed (`assumed:`) names something of the game."""
-        doc = self.sc.doc
-        data = getattr(doc, "data", None)
-        if not isinstance(data, dict) or not isinstance(data.get("assumed"), dict):
-            return
-        g = self.game
-        for path in data["assumed"]:
-            parts = str(path).split(".")
-            head, name = parts[0], parts[1] if len(parts) > 1 else ""
-            if head == "entities":
-                et = g.entities.get(name)
-                known = et is not None and (len(parts) == 2 or et.member(parts[2]) is not None)
-                names = sorted(g.entities) if et is None else sorted([*et.attributes, *et.fields])
-            else:
-                where = {"globals": g.globals, "players": g.player_fields, "constants": g.constants}
-                names = sorted(where.get(head, {}))
-                known = name in where.get(head, {})
-            if not known:
-                self.sink.error(
-                    "unknown-name",
-                    f"assumed: {path!r} names nothing of the game",
-                    doc.key_pos(("assumed", path)),
-                    did_you_mean(parts[-1], names) or "known: " + ", ".join(names[:12]),
-                )
-
-    def check(self) -> None:
-        g, sc = self.game, self.sc
-        self.check_assumed()
-        seats = [s for s, _ in sc.seats]
-        for key, v in sc.values.items():
-            kind, _, rest = key.partition(".")
-            if kind == "c":
-                c = g.constants.get(rest)
-                if c is not None:
-                    self.value(v, c.type, f"constant {rest!r}")
-            elif kind == "g":
-                f = g.globals.get(rest)
-                if f is None:
-                    self.unknown("global field", rest, g.globals, v)
-                else:
-                    self.value(v, f.type, f"global {rest!r}", f.optional)
-            elif kind == "p":
-                seat, _, name = rest.partition(".")
-                f = g.player_fields.get(name)
-                if f is None:
-                    self.unknown("player field", name, g.player_fields, v)
-                else:
-                    who = "every seat" if v.shared else seat
-                    self.value(v, f.type, f"{who}'s {name!r}", f.optional)
-            elif kind == "e":
-                tname, rid, name = rest.split(".", 2)
-                et = g.entities[tname]
-                f = et.member(name)
-                if name == "name":
-                    continue
-                if f is None:
-                    self.unknown(f"{tname} field", name, {**et.attributes, **et.fields}, v)
-                else:
-                    self.value(v, f.type, f"{rid}'s {name!r}", f.optional)
-        for seat in seats:
-            given = sc.player_values(seat)
-            for name, f in g.player_fields.items():
-                if name not in given and f.type.kind == "entity" and not f.optional:
-                    self.sink.error(
-                        "missing-value",
-                        f"seat {seat!r} has no value for {name!r}",
-                        sc.origin.pos,
-                        f"give it under players: {seat}: {name}: ...",
-                    )
-        by_owner = sc.grouped()
-        for tname, et in g.entities.items():
-            if tname not in sc.records:
-                self.sink.error(
-                    "missing-value",
-                    f"scenario {sc.id!r} lists no {et.plural}",
-                    sc.origin.pos,
-                    f"list them under entities: {tname}:",
-                )
-                continue
-            for rid in sc.records[tname]:
-                given = by_owner.get(f"e.{tname}.{rid}.", {})
-                for name, f in et.attributes.items():
-                    if name not in given and not f.optional:
-                        self.sink.error(
-                            "missing-value",
-                            f"{tname} {rid!r} has no value for attribute {name!r}",
-                            given["name"].pos if "name" in given else sc.origin.pos,
-                        )
-
-    def unknown(self, what: str, name: str, known: Any, v: ir.Value) -> None:
-        self.sink.error(
-            "unknown-name",
-            f"unknown {what} {name!r}",
-            v.pos,
-            did_you_mean(name, known) or "known: " + ", ".join(sorted(known)),
-        )
-
-    def value(self, v: ir.Value, t: ir.Type, what: str, optional: bool = False) -> None:
-        if t.kind == "list" and isinstance(v.value, list):
-            assert t.elem is not None
-            for i, item in enumerate(v.value):
-                self.check_value(item, t.elem, v.item_pos(i), what, False)
-            return
-        self.check_value(v.value, t, v.pos, what, optional)
-
-    def check_value(self, v: Any, t: ir.Type, pos: Position, what: str, optional: bool) -> None:
-        bad = None
-        if v is None:
-            if not optional and t.kind not in ("player", "entity", "card"):
-                bad = "a value"
-        elif t.kind == "int":
-            if not isinstance(v, int) or isinstance(v, bool):
-                bad = "a whole number"
-        elif t.kind == "bool":
-            if not isinstance(v, bool):
-                bad = "true or false"
-        elif t.kind == "str":
-            if not isinstance(v, str):
-                bad = "a text"
-        elif t.kind == "player":
-            seats = [s for s, _ in self.sc.seats]
-            if v not in seats:
-                self.sink.error(
-                    "unknown-name", f"{what}: unknown seat {v!r}", pos, "seats: " + ", ".join(seats)
-                )
-        elif t.kind == "card":
-            if v not in self.game.cards:
-                self.sink.error(
-                    "unknown-name",
-                    f"{what}: undefined card {v!r}",
-                    pos,
-                    did_you_mean(str(v), self.game.cards),
-                )
-        elif t.kind == "enum":
-            values = self.game.enums[t.name].values
-            if str(v) not in values:
-                self.sink.error(
-                    "unknown-name",
-                    f"{what}: {v!r} is not a value of {t.name}",
-                    pos,
-                    "values: " + ", ".join(values),
-                )
-        elif t.kind == "entity":
-            ids = self.sc.records.get(t.name, [])
-            if v not in ids:
-                plural = self.game.entities[t.name].plural
-                self.sink.error(
-                    "unknown-name",
-                    f"{what}: unknown {t.name} {v!r}",
-                    pos,
-                    did_you_mean(str(v), ids) or f"{plural}: " + ", ".join(ids),
-                )
-        elif t.kind == "table":
-            if v not in self.game.tables and not self.game.tables_incomplete:
-                self.sink.error(
-                    "unknown-name",
-                    f"{what}: unknown table {v!r}",
-                    pos,
-                    did_you_mean(str(v), self.game.tables) or "tables are in rules/<game>/tables/",
-                )
-        elif t.kind == "list":
-            if not isinstance(v, list):
-                bad = "a list"
-            else:
-                assert t.elem is not None
-                for item in v:
-                    self.check_value(item, t.elem, pos, what, False)
-        if bad:
-            self.sink.error("type", f"{what} must be {bad}, not {v!r}", pos)
 
 
 def _may_finish(stmts: list[Stmt]) -> bool:
@@ -1585,11 +929,13 @@ def _may_go_on(s: Stmt) -> bool:
     return True
 
 
-def _article(t: ir.Type) -> str:
-    s = str(t)
-    if t.kind in ("list", "any", "none", "void"):
-        return s
-    return ("an " if s[0] in "aeiou" else "a ") + s
+def _waits(func: str) -> bool:
+    """Whether a call of ``func`` may wait (a decision, a card played)."""
+    return func in BUILTINS and BUILTINS[func].waits != ""
+
+
+def _stops(func: str) -> bool:
+    return func in BUILTINS and BUILTINS[func].stops
 
 
 def check_game(game: ir.Game, sink: DiagnosticSink) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
+from .builtins import BUILTINS
 from .diagnostics import DiagnosticSink
 from .effects import (
     Assign,
@@ -51,10 +52,6 @@ from .effects import (
 )
 
 __all__ = ["check_nones"]
-
-#: builtins that change the game (or, ``report``, its facts): a field tested before may differ
-#: after them
-CHANGING_BUILTINS = frozenset({"apply", "carry_out", "end_game", "next_turn", "play", "report"})
 
 #: the paths known not to be none at a point of a routine; a block that returns or breaks
 #: has no facts after it (None)
@@ -271,7 +268,9 @@ class _Walker:
             return False
         if e.func in self.game.functions:
             return self.game.functions[e.func].kind != "function"
-        return e.func in CHANGING_BUILTINS
+        # a builtin that changes the game (or, ``report``, its facts): a field tested before
+        # may differ after it
+        return e.func in BUILTINS and BUILTINS[e.func].changes
 
     def loop_facts(self, body: list[Stmt], facts: Facts) -> Facts:
         """What holds on every pass of a loop: ``facts`` without what its body changes."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
-from .checker import DECISIONS
+from .builtins import DECISIONS
 from .effects import (
     Assign,
     Attr,

@@ -17,6 +17,7 @@ import copy
 from typing import Any
 
 from .. import ir
+from ..builtins import BUILTINS
 from ..effects import (
     Attr,
     BinOp,
@@ -38,7 +39,6 @@ from ..effects import (
     Ternary,
     walk,
 )
-from ..table_programs import routine_name
 from .data import ScenarioData, table_ids
 
 
@@ -217,7 +217,7 @@ class ExprGen:
 
     def e_Str(self, e: Str) -> str:
         if e.ty == ir.TABLE:  # a table id in quotes where a table is expected
-            return repr(table_ids(self.sd.game).index(e.plain))
+            return repr(self.table_index(e.plain))
         if e.is_plain:
             return repr(e.plain)
         parts = [repr(p) if isinstance(p, str) else self.text(p) for p in e.parts]
@@ -460,80 +460,14 @@ class ExprGen:
                 return f"({self.expr(sub)})"
             codes = [self.expr(a) for a in e.args]
             return f"self.f_{e.func}({', '.join(['S', *codes])})"
-        f = e.func
-        if f == "count":
-            m = self.mask(e.args[0])
-            if m is not None:
-                return f"_count({m})"
-            return f"len({self.expr(self.inl(e.args[0]))})"
-        if f == "sum":
-            return f"sum({self.expr(e.args[0])})"
-        if f == "abs":
-            return f"abs({self.expr(e.args[0])})"
-        if f in ("min", "max"):
-            if len(e.args) == 1:
-                return f"{f}({self.iterable(e.args[0])})"
-            return f"{f}({', '.join(self.expr(a) for a in e.args)})"
-        if f == "div_down":
-            return f"({self.expr(e.args[0])} // {self.expr(e.args[1])})"
-        if f == "div_up":
-            return f"(-(-{self.expr(e.args[0])} // {self.expr(e.args[1])}))"
-        if f == "first":
-            m = self.mask(e.args[0])
-            if m is not None:
-                return f"_first({m})"
-            # an empty list is a rules error with its place, not Python's IndexError
-            return f"_head({self.expr(e.args[0])})"
-        if f == "roll":
-            return f"_roll(S, {self.expr(e.args[0])})"
-        if f == "shuffled":
-            return f"_shuffled(S, {self.iterable(e.args[0])})"
-        if f in ("reachable", "path_cost"):
-            t = e.args[0].ty
-            adj = f"self.s_e_{t.name}__adjacent"
-            args = [self.expr(e.args[0])]
-            if f == "path_cost":
-                args.append(self.expr(e.args[1]))
-            args += [f"set({self.iterable(a)})" for a in e.args[len(args) :]]
-            return f"_{f}({adj}, {', '.join(args)})"
-        if f == "deal_parties":
-            return f"_deal_parties({self.expr(e.args[0])})"
-        if f == "promised":
-            # the test the checker built, on this call's arguments (an inlined call has
-            # its arguments substituted; the test it built still names the parameters)
-            coll = copy.copy(e.ref.coll)
-            coll.obj = e.args[1]
-            test = copy.copy(e.ref)
-            test.item, test.coll = e.args[2], coll
-            return self.expr(test)
-        if f == "plural":
-            n, one, many = (self.expr(a) for a in e.args)
-            return f"({one} if {n} in (1, -1) else {many})"
-        if f == "playable":
-            card, player = self.expr(e.args[0]), self.expr(e.args[1])
-            return (
-                f"(self.card_playable[{card}] is None or self.card_playable[{card}](S, {player}))"
-            )
-        if f == "lookup":
-            keys = "".join(", " + self.expr(k) for k in e.args[1:])
-            tid = self.static_table(e.args[0])
-            if tid is not None:
-                return f"_lookup(self.t_{tid}, {table_ids(self.sd.game).index(tid)}{keys})"
-            t = self.expr(e.args[0])
-            return f"_lookup(self.tabs[{t}], {t}{keys})"
-        if f in ("modifiers", "allows"):
-            part = "mods" if f == "modifiers" else "allows"
-            default = "0" if f == "modifiers" else "True"
-            args = [self.expr(a) for a in e.args[1:]]
-            tid = self.static_table(e.args[0])
-            if tid is not None:
-                r = self.sd.game.functions.get(routine_name(tid, part))
-                if r is None:
-                    return default
-                return f"self.f_{r.name}({', '.join(['S', *args])})"
-            t = self.expr(e.args[0])
-            return f"_tcall(self, self.tprog_{part}, {t}, {default}, {', '.join(['S', *args])})"
-        raise CodegenError(f"{f}() is not an expression")
+        b = BUILTINS.get(e.func)
+        if b is None or b.emit is None:
+            raise CodegenError(f"{e.func}() is not an expression")
+        return b.emit(self, e)
+
+    def table_index(self, tid: str) -> int:
+        """The number of a table of the game (its index in the scenario's tables)."""
+        return table_ids(self.sd.game).index(tid)
 
     def static_table(self, a: Expr) -> str | None:
         """The id of a table named in quotes, or None for a table value."""

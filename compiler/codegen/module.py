@@ -24,7 +24,7 @@ from ...runtime.layout import ABI
 from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
-from .routines import RoutineGen, Tables, find_suspending, method_stem
+from .routines import ClassTables, RoutineGen, find_suspending, method_stem
 
 PRELUDE_NAMES = (
     "_RNG",
@@ -130,7 +130,7 @@ class ClassGen:
     name: str
     module: str  # "engine" or a scenario's module (see module_name)
     parent: ClassGen | None
-    tables: Tables
+    tables: ClassTables
     methods: dict[str, str] = field(default_factory=dict)  # own methods by name
     attrs: dict[str, str] = field(default_factory=dict)  # own data attributes -> type
 
@@ -157,10 +157,10 @@ class Compiled:
 
     sd: ScenarioData
     methods: dict[str, str]
-    tables: Tables
+    tables: ClassTables
 
 
-def compile_scenario(sd: ScenarioData, tables: Tables) -> Compiled:
+def compile_scenario(sd: ScenarioData, tables: ClassTables) -> Compiled:
     g = sd.game
     methods: dict[str, str] = {}
     # The flow of play is data: the steps in order, None for "the next turn starts"; the
@@ -191,7 +191,7 @@ def compile_scenario(sd: ScenarioData, tables: Tables) -> Compiled:
     return Compiled(sd, methods, tables)
 
 
-def playable_method(sd: ScenarioData, tables: Tables, card: ir.Card) -> str:
+def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str:
     r = ir.Routine(
         f"playable__{card.id}",
         "function",
@@ -397,7 +397,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
             sd.data["bot_max_turns"] = sd.primary["bot_max_turns"] = g.scenario.bot_max_turns
         base = g.scenario.base if g.scenario.base in games else None
         parent = classes[base] if base is not None else classes.get(root_sid)
-        tables = parent.tables.copy() if parent is not None else Tables.new()
+        tables = parent.tables.copy() if parent is not None else ClassTables.new()
         comp = compile_scenario(sd, tables)
         compiled[sid] = comp
         if parent is None:

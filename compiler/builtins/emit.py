@@ -1,0 +1,159 @@
+"""How the builtins are compiled: the code of a value in an expression (the expression
+generator calls these with itself and the call), the line of a statement and the options of a
+decision (the routine generator's)."""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING
+
+from ..effects import Bool, Call
+from ..table_programs import routine_name
+from .row import Emitter
+
+if TYPE_CHECKING:
+    from ..codegen.exprs import ExprGen
+    from ..codegen.routines import RoutineGen
+
+
+def emit_count(eg: ExprGen, c: Call) -> str:
+    m = eg.mask(c.args[0])
+    if m is not None:
+        return f"_count({m})"
+    return f"len({eg.expr(eg.inl(c.args[0]))})"
+
+
+def emit_minmax(eg: ExprGen, c: Call) -> str:
+    if len(c.args) == 1:
+        return f"{c.func}({eg.iterable(c.args[0])})"
+    return f"{c.func}({', '.join(eg.expr(a) for a in c.args)})"
+
+
+def emit_first(eg: ExprGen, c: Call) -> str:
+    m = eg.mask(c.args[0])
+    if m is not None:
+        return f"_first({m})"
+    # an empty list is a rules error with its place, not Python's IndexError
+    return f"_head({eg.expr(c.args[0])})"
+
+
+def emit_graph(eg: ExprGen, c: Call) -> str:
+    """``reachable`` and ``path_cost``: the records' ``adjacent`` and the arguments, the
+    lists as sets."""
+    t = c.args[0].ty
+    adj = f"self.s_e_{t.name}__adjacent"
+    args = [eg.expr(c.args[0])]
+    if c.func == "path_cost":
+        args.append(eg.expr(c.args[1]))
+    args += [f"set({eg.iterable(a)})" for a in c.args[len(args) :]]
+    return f"_{c.func}({adj}, {', '.join(args)})"
+
+
+def emit_promised(eg: ExprGen, c: Call) -> str:
+    # the test the checker built, on this call's arguments (an inlined call has its
+    # arguments substituted; the test it built still names the parameters)
+    coll = copy.copy(c.ref.coll)
+    coll.obj = c.args[1]
+    test = copy.copy(c.ref)
+    test.item, test.coll = c.args[2], coll
+    return eg.expr(test)
+
+
+def emit_plural(eg: ExprGen, c: Call) -> str:
+    n, one, many = (eg.expr(a) for a in c.args)
+    return f"({one} if {n} in (1, -1) else {many})"
+
+
+def emit_playable(eg: ExprGen, c: Call) -> str:
+    card, player = eg.expr(c.args[0]), eg.expr(c.args[1])
+    return f"(self.card_playable[{card}] is None or self.card_playable[{card}](S, {player}))"
+
+
+def emit_lookup(eg: ExprGen, c: Call) -> str:
+    keys = "".join(", " + eg.expr(k) for k in c.args[1:])
+    tid = eg.static_table(c.args[0])
+    if tid is not None:
+        return f"_lookup(self.t_{tid}, {eg.table_index(tid)}{keys})"
+    t = eg.expr(c.args[0])
+    return f"_lookup(self.tabs[{t}], {t}{keys})"
+
+
+def emit_table_program(part: str, default: str) -> Emitter:
+    """``modifiers`` and ``allows``: the table's program of that part, or its default when
+    the table has none."""
+
+    def emit(eg: ExprGen, c: Call) -> str:
+        args = [eg.expr(a) for a in c.args[1:]]
+        tid = eg.static_table(c.args[0])
+        if tid is not None:
+            r = eg.sd.game.functions.get(routine_name(tid, part))
+            if r is None:
+                return default
+            return f"self.f_{r.name}({', '.join(['S', *args])})"
+        t = eg.expr(c.args[0])
+        return f"_tcall(self, self.tprog_{part}, {t}, {default}, {', '.join(['S', *args])})"
+
+    return emit
+
+
+def run_end_game(g: RoutineGen, c: Call) -> str:
+    shared = c.kwargs.get("shared")
+    flag = ", True" if isinstance(shared, Bool) and shared.value else ""
+    return f"_end(S, {g.iterable(c.args[0])}, {g.expr(c.args[1])}{flag})"
+
+
+def run_play(g: RoutineGen, c: Call) -> str:
+    card, player = g.expr(c.args[0]), g.expr(c.args[1])
+    if g.form == "Q":
+        return f"self.play_q(S, R, {card}, {player})"
+    if g.cards_wait:
+        g.fail("play() of a card that may wait outside a resume point")
+    return f"self.card_p[{card}](S, {player})"
+
+
+def resume_play(g: RoutineGen, c: Call) -> str:
+    card, player = g.expr(c.args[0]), g.expr(c.args[1])
+    return f"self.play_r(S, {card}, {player})"
+
+
+def run_apply(g: RoutineGen, c: Call) -> str:
+    """Run the program of the row a table result came from (its cell, for range tables)."""
+    r = g.atom(g.expr(c.args[0]))
+    args = [g.expr(a) for a in c.args[1:]]
+    rt = c.args[0].ty
+    tid = rt.name if rt is not None and rt.kind == "result" else ""
+    if tid:
+        prog = g.sd.game.functions.get(routine_name(tid, "apply"))
+        if prog is None:
+            return "pass"
+        return f"self.p_{prog.name}({', '.join(['S', *args, f'{r}[1]'])})"
+    return f"_tcall(self, self.tprog_apply, {r}[0], None, {', '.join(['S', *args, f'{r}[1]'])})"
+
+
+# -- decisions
+
+
+def options_choose_number(g: RoutineGen, c: Call) -> tuple[str, str]:
+    lo, hi = g.expr(c.args[1]), g.expr(c.args[2])
+    return f"tuple(range({lo}, {hi} + 1))", "number"
+
+
+def options_propose(g: RoutineGen, c: Call) -> tuple[str, str]:
+    return f"_offers(self, S, {g.expr(c.args[0])}, {g.iterable(c.args[1])})", "offer"
+
+
+def options_allocate(g: RoutineGen, c: Call) -> tuple[str, str]:
+    seq = c.args[2]
+    kind = g.option_kind(seq.ty.elem if seq.ty is not None else None)
+    cap = c.kwargs.get("max_each")
+    most = f", {g.expr(cap)}" if cap is not None else ""
+    points = g.expr(c.args[1])
+    return f"Split({points}, {g.iterable(seq)}{most})", "alloc:" + kind
+
+
+def answered_report(g: RoutineGen) -> None:
+    """A report is logged, then applied to the facts (``v``: whether one changed)."""
+    said = g.tables.template(("Reported: ", ""), ("report",))
+    g.arm_line(0, "if v is not None:")
+    g.arm_line(1, f"_log(S, {said}, (v,))")
+    g.arm_line(0, "v = _report(S, v)")

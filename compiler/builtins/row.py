@@ -1,0 +1,87 @@
+"""A row of the table of builtins: what the compiler knows of one builtin."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .. import ir
+from ..effects import Call
+
+if TYPE_CHECKING:
+    from ..checker import Checker
+    from ..codegen.exprs import ExprGen
+    from ..codegen.routines import RoutineGen
+
+#: a builtin's type rule: checks a call's arguments, gives the type of its value
+TypeRule = Callable[["Checker", Call], ir.Type]
+#: Python code of a builtin's value in an expression
+Emitter = Callable[["ExprGen", Call], str]
+#: Python code of a statement-only builtin (a line of a routine that runs it at once)
+Runner = Callable[["RoutineGen", Call], str]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """How a builtin that asks a player is compiled (see ``codegen/machine.py``)."""
+
+    #: the argument that is the prompt
+    prompt: int
+    #: the playout's random answer; ``{opts}`` is the code of the options
+    draw: str
+    #: the kind of decision site; None: ``choose-`` and the kind of the options
+    site: str | None = None
+    #: the options' code and kind; None: the list in argument 2, without repeats
+    options: Callable[[RoutineGen, Call], tuple[str, str]] | None = None
+    #: the label of declining: the argument after the prompt (int), a fixed text, or None
+    #: (then a decision without options is a dead end the runtime reports)
+    decline: int | str | None = None
+    #: the options are built by a runtime helper when asked (not made a tuple)
+    lazy: bool = False
+    #: lines of the resume arm before the answer ``v`` is stored
+    answered: Callable[[RoutineGen], None] | None = None
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One builtin of the effect language."""
+
+    name: str
+    #: the parameters as the language reference shows them
+    params: tuple[str, ...]
+    #: what it gives or does, as the language reference says it (Markdown)
+    doc: str
+    #: the type rule (checker)
+    check: TypeRule
+    #: the code of its value in an expression (None: a statement only)
+    emit: Emitter | None = None
+    #: the line that runs it on its own line, without waiting
+    run: Runner | None = None
+    #: keyword arguments it takes, with the example value the reference shows
+    kwargs: dict[str, str] = field(default_factory=dict)
+    #: only on its own line (it has side effects or asks for a decision)
+    statement: bool = False
+    #: "decision": it waits for a player's answer; "card": it waits when a card effect may
+    waits: str = ""
+    #: how a decision is asked and drawn
+    decision: Decision | None = None
+    #: the routine that runs it may stop there (a decision, a card, the end of the game):
+    #: the checker's first, cautious count of the routines that wait
+    stops: bool = False
+    #: it changes the game (or its facts): a field tested before may differ after it
+    changes: bool = False
+    #: it can neither change the state (a die, a shuffle) nor fail; a function of the call
+    #: when that depends on the arguments
+    quiet: bool | Callable[[Call], bool] = False
+    #: the call of its machine form, which may return SUSPEND (``waits`` builtins that are
+    #: not decisions)
+    resume: Runner | None = None
+
+    def usage(self) -> str:
+        """The call as the language reference writes it: ``allocate(p, ..., max_each=n)``."""
+        args = [*self.params, *(f"{k}={v}" for k, v in self.kwargs.items())]
+        return f"{self.name}({', '.join(args)})"
+
+    def is_quiet(self, c: Call) -> bool:
+        return self.quiet(c) if callable(self.quiet) else self.quiet

@@ -1,0 +1,521 @@
+"""The plain forms of a routine: one method of structured Python each.
+
+``f_<name>(S, ...)`` (a function), ``p_<name>(S, ...)`` (the machine form of one that never
+waits) and ``q_<name>(S, R, ...)`` (the playout form: every decision drawn with ``R()``, no
+log). The statements here are also the straight-line parts of the machine form
+(``machine.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NoReturn
+
+from .. import ir
+from ..builtins import BUILTINS, DECISIONS, Decision
+from ..effects import (
+    Assign,
+    Attr,
+    AugAssign,
+    Break,
+    Call,
+    Expr,
+    ExprStmt,
+    For,
+    If,
+    Let,
+    Log,
+    Move,
+    MoveAll,
+    Name,
+    Pass,
+    Return,
+    Reveal,
+    Simultaneously,
+    Stmt,
+    Str,
+    While,
+)
+from .analysis import (
+    card_routines_suspend,
+    ends_in_return,
+    may_repeat,
+    method_stem,
+    quiet,
+    secrecy_of,
+    unique_locals,
+)
+from .class_tables import ClassTables
+from .data import ScenarioData
+from .exprs import CodegenError, ExprGen, Scope, type_kind
+from .pytext import doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
+
+VISIBILITY_RANK = {"none": 0, "owner": 1, "all": 2}
+
+
+class PlainForms:
+    """Compiles one routine of one scenario into one form.
+
+    ``form``: ``F`` (function), ``P`` (machine, never waits), ``R`` (machine, may wait: see
+    :class:`.machine.MachineForm`), ``Q`` (playout).
+    """
+
+    def __init__(self, sd: ScenarioData, tables: ClassTables, r: ir.Routine, form: str) -> None:
+        self.sd = sd
+        self.game = sd.game
+        self.tables = tables
+        self.r = r
+        self.form = form
+        self.scope = Scope()
+        self.eg = ExprGen(sd, self.scope)
+        self.cards_wait = card_routines_suspend(self.game)
+        self.loops: list[tuple[str, Any, Any]] = []  # ("py", -, -) or ("arm", head, after)
+        self.rid = tables.rid(r.name) if form == "R" else -1
+        self.unique: set[str] | None = None
+        #: secret locals defined by a pure expression: python name -> the expression's code
+        self.recompute: dict[str, str] = {}
+
+    # -- small helpers
+
+    def origin(self, node: Any) -> str:
+        """A marker line naming the rules position of a statement; ``module.py`` turns the
+        markers into the module's ``_ORIGINS`` table after formatting."""
+        return f"#@{node.pos}"
+
+    def fresh(self, stem: str) -> str:
+        return self.eg.fresh(stem)
+
+    def expr(self, e: Expr) -> str:
+        return tidy(self.eg.expr(e))
+
+    def iterable(self, e: Expr) -> str:
+        return tidy(self.eg.iterable(e))
+
+    # ------------------------------------------------------------------ signatures
+
+    def params(self) -> list[tuple[str, ir.Type]]:
+        out = []
+        for name, t in self.r.params:
+            out.append((self.scope.declare(name), t))
+        return out
+
+    @staticmethod
+    def annotation(t: ir.Type) -> str:
+        if t == ir.INT:
+            return "int"
+        if t == ir.BOOL:
+            return "bool"
+        return "Any"
+
+    def returns(self) -> str:
+        t = self.r.returns
+        if t.kind == "void":
+            return "None"
+        return self.annotation(t)
+
+    # ------------------------------------------------------------------ plain forms
+
+    def plain(self) -> str:
+        """The F, P or Q form: one method with structured Python."""
+        r = self.r
+        prefix = {"F": "f", "P": "p", "Q": "q"}[self.form]
+        params = self.params()
+        args = ["self", "S: list[Any]"]
+        if self.form == "Q":
+            args.append("R: Any")
+        args += [f"{py}: {self.annotation(t)}" for py, t in params]
+        ret = self.returns()
+        lines = [f"def {prefix}_{method_stem(r)}({', '.join(args)}) -> {ret}:"]
+        lines.append(f"    {doc_string(r)}")
+        body: list[str] = []
+        self.simple_body(r.body, body, 1)
+        lines.extend(body)
+        if r.returns.kind != "void" and not ends_in_return(r.body):
+            msg = f"{r.name} ended without a value"
+            lines.append(f"    raise RulesError({msg!r}, {str(r.origin.pos)!r})")
+        return mark_unused("\n".join(lines), self.scope.declared)
+
+    # ------------------------------------------------------------------ statements
+
+    def simple_body(self, body: list[Stmt], out: list[str], ind: int) -> None:
+        self.scope.push()
+        start = len(out)
+        for s in body:
+            self.simple(s, out, ind)
+        if only_markers(out[start:]):
+            out.append("    " * ind + "pass")
+        self.scope.pop()
+
+    def line(self, out: list[str], ind: int, text: str) -> None:
+        out.append("    " * ind + text)
+
+    def simple(self, s: Stmt, out: list[str], ind: int) -> None:
+        """A statement without a resume point, as structured Python."""
+        if isinstance(s, Log) and self.form in ("F", "Q") and quiet([s.text, s.audience]):
+            return
+        self.line(out, ind, self.origin(s))
+        if isinstance(s, Let):
+            if isinstance(s.value, Call) and s.value.func in DECISIONS:
+                value = self.random_decision(s.value)
+                py = self.scope.declare(s.name)
+                self.line(out, ind, f"{py} = {value}")
+                return
+            value = self.value(s.value)
+            py = self.scope.declare(s.name)
+            self.line(out, ind, f"{py} = {value}")
+            if self.form == "R" and secrecy_of(self.sd).definition(self.r.name, s.name) is s:
+                self.recompute[py] = value
+        elif isinstance(s, Assign):
+            if isinstance(s.value, Call) and s.value.func in DECISIONS:
+                self.store(out, ind, s.target, self.random_decision(s.value), None)
+            else:
+                self.store(out, ind, s.target, self.value(s.value), None)
+        elif isinstance(s, AugAssign):
+            self.store(out, ind, s.target, self.expr(s.value), s.op[0])
+        elif isinstance(s, Move):
+            self.move(out, ind, s)
+        elif isinstance(s, MoveAll):
+            self.move_all(out, ind, s)
+        elif isinstance(s, Log):
+            self.log(out, ind, s)
+        elif isinstance(s, Return):
+            result = self.expr(s.value) if s.value is not None else "None"
+            self.line(out, ind, f"return {result}")
+        elif isinstance(s, Break):
+            if self.loops and self.loops[-1][0] == "arm":
+                for text in self.break_lines():
+                    self.line(out, ind, text)
+            else:
+                self.line(out, ind, "break")
+        elif isinstance(s, Pass):
+            self.line(out, ind, "pass")
+        elif isinstance(s, ExprStmt):
+            self.call_stmt(out, ind, s.expr)
+        elif isinstance(s, If):
+            for i, (cond, body) in enumerate(s.branches):
+                kw = "if" if i == 0 else "elif"
+                self.line(out, ind, f"{kw} {self.expr(cond)}:")
+                self.simple_body(body, out, ind + 1)
+            if s.orelse:
+                self.line(out, ind, "else:")
+                self.simple_body(s.orelse, out, ind + 1)
+        elif isinstance(s, For):
+            it = self.iterable(s.iter)
+            self.scope.push()
+            var = self.scope.declare(s.var)
+            self.line(out, ind, f"for {var} in {it}:")
+            self.loops.append(("py", None, None))
+            self.simple_body(s.body, out, ind + 1)
+            self.loops.pop()
+            self.scope.pop()
+        elif isinstance(s, While):
+            # a bound on runaway rules: the loop's count of runs (see MAX_LOOP)
+            runs = f"_runs{len(self.loops)}"
+            self.line(out, ind, f"{runs} = 0")
+            self.line(out, ind, f"while {self.expr(s.cond)}:")
+            self.line(out, ind + 1, f"{runs} += 1")
+            self.line(out, ind + 1, f"if {runs} > MAX_LOOP:")
+            self.line(out, ind + 2, "_endless_loop()")
+            self.loops.append(("py", None, None))
+            self.simple_body(s.body, out, ind + 1)
+            self.loops.pop()
+        elif isinstance(s, Simultaneously):
+            if self.form != "Q":
+                raise CodegenError("a simultaneous decision outside the playout form")
+            self.random_simultaneously(out, ind, s)
+        elif isinstance(s, Reveal):
+            self.reveal(out, ind, s)
+        else:
+            raise CodegenError(f"cannot emit {type(s).__name__}")
+
+    def seen_slot(self, target: Expr) -> tuple[str, Any] | None:
+        """The state slot of who has seen a revealable field (``<name>_seen``)."""
+        if isinstance(target, Name):
+            info = self.sd.slot("g", target.id + "_seen")
+            return (f"S[self.o_{info.key}]", info) if info is not None else None
+        assert isinstance(target, Attr)
+        scope, name, etype, _f, _obj = self.eg.field_parts(target)
+        info = self.sd.slot(scope, name + "_seen", etype)
+        return (f"S[self.o_{info.key} + {{}}]", info) if info is not None else None
+
+    def reveal(self, out: list[str], ind: int, s: Reveal) -> None:
+        """Show a hidden value to players: add them to who has seen it."""
+        found = self.seen_slot(s.target)
+        if found is None:
+            raise CodegenError("reveal of a field that keeps no record of who has seen it")
+        code, _info = found
+        if isinstance(s.target, Attr):
+            obj = self.expr(s.target.obj)
+            if not is_simple(obj):
+                tmp = self.fresh("r")
+                self.line(out, ind, f"{tmp} = {obj}")
+                obj = tmp
+            code = code.format(obj)
+        if s.audience is None:
+            mask = "((1 << self.n_player) - 1)"
+        elif s.audience.ty == ir.PLAYER:
+            mask = f"(1 << {self.expr(s.audience)})"
+        else:
+            mask = f"_mask({self.iterable(s.audience)})"
+        self.line(out, ind, f"{code} |= {mask}")
+        self.line(out, ind, "S[_REVEALS] += 1")
+
+    def value(self, e: Expr) -> str:
+        """An expression in statement position: may call a procedure that returns a value."""
+        if isinstance(e, Call) and isinstance(e.ref, ir.Routine) and e.ref.kind != "function":
+            return self.call_code(e)
+        return self.expr(e)
+
+    def call_code(self, c: Call) -> str:
+        """A call to a procedure (or flow step) that does not wait (or any, in a playout)."""
+        r = c.ref
+        assert isinstance(r, ir.Routine)
+        args = [self.expr(a) for a in c.args]
+        if r.suspends:
+            if self.form != "Q":
+                raise CodegenError(f"call to {r.name!r}, which may wait, outside a resume point")
+            return f"self.q_{method_stem(r)}({', '.join(['S', 'R', *args])})"
+        return f"self.p_{method_stem(r)}({', '.join(['S', *args])})"
+
+    def call_stmt(self, out: list[str], ind: int, c: Expr) -> None:
+        assert isinstance(c, Call)
+        b = BUILTINS.get(c.func)
+        if b is not None and b.decision is not None:
+            self.line(out, ind, self.random_decision(c))
+        elif b is not None and b.run is not None:
+            self.line(out, ind, b.run(self, c))  # type: ignore[arg-type]
+        else:
+            self.line(out, ind, self.value(c))
+
+    def break_lines(self) -> list[str]:
+        """``break`` out of a loop split into arms: only the machine form splits loops."""
+        raise CodegenError("a loop split into arms outside the machine form")
+
+    def atom(self, code: str) -> str:
+        """``code`` in parentheses, unless it is a name or an attribute."""
+        return code if is_simple(code) else f"({code})"
+
+    def fail(self, message: str) -> NoReturn:
+        """Stop at an inconsistency the checker should have reported."""
+        raise CodegenError(message)
+
+    # -- stores
+
+    def store(self, out: list[str], ind: int, target: Expr, value: str, aug: str | None) -> None:
+        """Assign (or add to) a local or a field; int fields clamp to their bounds."""
+        if isinstance(target, Name) and target.ref is not None and target.ref[0] == "local":
+            py = self.scope.get(target.id)
+            self.line(out, ind, f"{py} {aug}= {value}" if aug else f"{py} = {value}")
+            return
+        slot = self.eg.slot_of(target)
+        if slot is None:
+            raise CodegenError("assignment to a field that is not in the state")
+        code, info = slot
+        f: ir.Field = info.field
+        obj = None
+        if isinstance(target, Attr):
+            code, obj = self.record_slot(out, ind, target, info)
+        if info.kind == "set":
+            self.line(out, ind, f"{code} = _mask({value})")
+            return
+        if info.kind == "seq":
+            self.line(out, ind, f"{code} = tuple({value})")
+            return
+        if f.revealable:
+            seen = self.seen_slot(target)
+            if seen is not None:
+                self.line(out, ind, f"{seen[0].format(obj)} = 0")
+        if aug is not None:
+            value = f"{code} {aug} {value}"
+        if f.type == ir.INT:
+            lo = self.bound(f.min, info, obj)
+            hi = self.bound(f.max, info, obj)
+            if lo is not None and hi is not None:
+                value = f"min(max({value}, {lo}), {hi})"
+            elif lo is not None:
+                value = f"max({value}, {lo})"
+            elif hi is not None:
+                value = f"min({value}, {hi})"
+        self.line(out, ind, f"{code} = {value}")
+
+    def bound(self, b: Any, info: Any, obj: str | None) -> str | None:
+        if b is None:
+            return None
+        if isinstance(b, int):
+            return repr(b)
+        if obj is None:
+            raise CodegenError(f"bound {b!r} needs a record")
+        key = info.key.rpartition("__")[0] if info.scope == "e" else None
+        if info.scope == "e":
+            slot = self.sd.slot("e", b, info.etype)
+            if slot is not None:
+                return f"S[self.o_{slot.key} + {obj}]"
+            return f"self.s_{key}__{b}[{obj}]"
+        slot = self.sd.slot("p", b)
+        if slot is not None:
+            return f"S[self.o_{slot.key} + {obj}]"
+        return f"self.s_p_{b}[{obj}]"
+
+    # -- cards
+
+    def zone(self, out: list[str], ind: int, z: Expr) -> tuple[str, Any]:
+        slot = self.eg.slot_of(z)
+        if slot is None:
+            raise CodegenError("cards move between card fields of the state")
+        code, info = slot
+        if isinstance(z, Attr):
+            code, _ = self.record_slot(out, ind, z, info)
+        return code, info
+
+    def record_slot(self, out: list[str], ind: int, target: Attr, info: Any) -> tuple[str, str]:
+        """The state slot of a record's field, the record evaluated once (into a local when
+        it is not a simple name): ``(S[...] code, record code)``."""
+        obj = self.expr(target.obj)
+        if not is_simple(obj):
+            tmp = self.fresh("r")
+            self.line(out, ind, f"{tmp} = {obj}")
+            obj = tmp
+        return f"S[self.o_{info.key} + {obj}]", obj
+
+    def reveals(self, src: Any, dst: Any) -> bool:
+        return VISIBILITY_RANK[dst.field.visible] > VISIBILITY_RANK[src.field.visible]
+
+    def move(self, out: list[str], ind: int, s: Move) -> None:
+        item = self.fresh("c")
+        self.line(out, ind, f"{item} = {self.expr(s.item)}")
+        src, sinfo = self.zone(out, ind, s.src_zone)
+        dst, dinfo = self.zone(out, ind, s.dst_zone)
+        if sinfo.kind == "set":
+            self.line(out, ind, f"{src} = _take({src}, {item})")
+        else:
+            self.line(out, ind, f"{src} = _remove({src}, {item})")
+        if dinfo.kind == "set":
+            self.line(out, ind, f"{dst} |= 1 << {item}")
+        else:
+            self.line(out, ind, f"{dst} = {dst} + ({item},)")
+        if self.reveals(sinfo, dinfo):
+            self.line(out, ind, "S[2] += 1")
+
+    def move_all(self, out: list[str], ind: int, s: MoveAll) -> None:
+        src, sinfo = self.zone(out, ind, s.src_zone)
+        dst, dinfo = self.zone(out, ind, s.dst_zone)
+        z = self.fresh("z")
+        self.line(out, ind, f"{z} = {src}")
+        if self.reveals(sinfo, dinfo):
+            self.line(out, ind, f"if {z}:")
+            self.line(out, ind + 1, "S[2] += 1")
+        if dinfo.kind == "set":
+            self.line(out, ind, f"{dst} |= {z if sinfo.kind == 'set' else f'_mask({z})'}")
+        else:
+            self.line(out, ind, f"{dst} = {dst} + {z if sinfo.kind == 'seq' else f'_bits({z})'}")
+        self.line(out, ind, f"{src} = {0 if sinfo.kind == 'set' else '()'}")
+
+    # -- log
+
+    def template(self, text: Expr, extra: list[Expr] | None = None) -> tuple[int, list[str]]:
+        """The template id of a text and the code of its arguments."""
+        assert isinstance(text, Str)
+        parts: list[str] = []
+        kinds: list[str] = []
+        args: list[str] = []
+        buf = ""
+        for p in text.parts:
+            if isinstance(p, str):
+                buf += p
+                continue
+            parts.append(buf)
+            buf = ""
+            kind, code = self.arg(p)
+            kinds.append(kind)
+            args.append(code)
+        parts.append(buf)
+        return self.tables.template(tuple(parts), tuple(kinds)), args
+
+    def arg(self, e: Expr) -> tuple[str, str]:
+        """How a template argument is kept in the log: its kind and the code of its value."""
+        t = e.ty
+        code = self.expr(e)
+        if t is None:
+            return "str", code
+        if t.kind == "entity" and t.name in self.sd.dynamic_labels:
+            return "text", f"self.label_{t.name}(S, {code})"
+        if t.kind == "list":
+            elem = t.elem
+            if elem is not None and elem.kind == "entity" and elem.name in self.sd.dynamic_labels:
+                return "list:text", f"tuple([self.label_{elem.name}(S, _x) for _x in {code}])"
+            return f"list:{value_kind(elem)}", f"tuple({self.iterable(e)})"
+        return value_kind(t), code
+
+    def log(self, out: list[str], ind: int, s: Log) -> None:
+        tid, args = self.template(s.text)
+        packed = pack(args)
+        if s.audience is None:
+            self.line(out, ind, f"_log(S, {tid}, {packed})")
+            return
+        if s.audience.ty == ir.PLAYER:
+            aud = f"({self.expr(s.audience)},)"
+        else:
+            aud = f"tuple({self.iterable(s.audience)})"
+        self.line(out, ind, f"_log_to(S, {tid}, {packed}, {aud})")
+
+    # -- decisions drawn at random (playout form)
+
+    def options_code(self, c: Call) -> tuple[str, str]:
+        """Code of the option values of a decision (a tuple or list, no repeats) and the
+        kind of option (``player``, ``card``, an entity type, ``enum:E``, ``yes-no``,
+        ``number``)."""
+        d = decision_of(c)
+        if d.options is not None:
+            return d.options(self, c)  # type: ignore[arg-type]
+        seq = c.args[1]
+        code = self.iterable(seq)
+        if self.unique is None:
+            self.unique = unique_locals(self.r, self.sd)
+        if may_repeat(seq, self.eg, self.unique):
+            code = f"_uniq({code})"
+        return code, self.option_kind(seq.ty.elem if seq.ty is not None else None)
+
+    @staticmethod
+    def option_kind(elem: ir.Type | None) -> str:
+        """The kind of an option of that type (``enum:E`` for an enum value)."""
+        if elem is not None and elem.kind == "enum":
+            return "enum:" + elem.name
+        return type_kind(elem)
+
+    def random_decision(self, c: Call) -> str:
+        """The playout's answer to a decision, drawn with ``R()``."""
+        opts, _kind = self.options_code(c)
+        return decision_of(c).draw.replace("{opts}", opts)
+
+    def random_simultaneously(self, out: list[str], ind: int, s: Simultaneously) -> None:
+        first = s.body[0]
+        assert isinstance(first, Let) and isinstance(first.value, Call)
+        ps = self.fresh("ps")
+        ans = self.fresh("ans")
+        self.line(out, ind, f"{ps} = tuple({self.iterable(s.iter)})")
+        self.scope.push()
+        var = self.scope.declare(s.var)
+        self.line(out, ind, f"{ans} = [")
+        self.line(out, ind + 1, f"{self.random_decision(first.value)} for {var} in {ps}")
+        self.line(out, ind, "]")
+        py = self.scope.declare(first.name)
+        self.loops.append(("py", None, None))
+        body: list[str] = []
+        for b in s.body[1:]:
+            self.simple(b, body, ind + 1)
+        if only_markers(body):  # nothing left once the playout form drops the log
+            self.line(body, ind + 1, "pass")
+        self.loops.pop()
+        self.scope.pop()
+        # the comprehension above binds the player too: a body that does not read it marks
+        # it unused (a leading _), or linters see a loop variable the loop never uses (B007)
+        target = var if any(re.search(rf"\b{var}\b", line) for line in body) else "_" + var
+        self.line(out, ind, f"for {target}, {py} in zip({ps}, {ans}, strict=True):")
+        out.extend(body)
+
+
+def decision_of(c: Call) -> Decision:
+    """How the decision a call asks is compiled (its builtin's row)."""
+    d = BUILTINS[c.func].decision
+    assert d is not None
+    return d

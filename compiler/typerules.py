@@ -1,0 +1,34 @@
+"""Which type may stand where another is expected, and how a type is named in a message.
+
+Shared by the checker and the type rules of the builtins (``builtins.py``).
+"""
+
+from __future__ import annotations
+
+from . import ir
+
+
+def compatible(src: ir.Type, dst: ir.Type) -> bool:
+    """Whether a value of type ``src`` may be used where ``dst`` is expected."""
+    if src == dst or ir.ANY in (src, dst):
+        return True
+    if src.kind == "none":
+        return dst.kind in ("player", "card", "entity", "enum", "str", "deal", "none")
+    if dst.kind == "none":
+        return src.kind in ("player", "card", "entity", "enum", "str", "deal")
+    if src.kind == "list" and dst.kind == "list":
+        assert src.elem is not None and dst.elem is not None
+        return compatible(src.elem, dst.elem)
+    if {src.kind, dst.kind} == {"enum", "str"}:
+        return True
+    if src.kind == dst.kind == "result":
+        return True
+    return False
+
+
+def article(t: ir.Type) -> str:
+    """A type as a message names it: ``a player``, ``an int``, ``list[card]``."""
+    s = str(t)
+    if t.kind in ("list", "any", "none", "void"):
+        return s
+    return ("an " if s[0] in "aeiou" else "a ") + s
