@@ -5,15 +5,10 @@ decision (the routine generator's)."""
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
 
 from ..effects import Bool, Call
 from ..table_programs import routine_name
-from .row import Emitter
-
-if TYPE_CHECKING:
-    from ..codegen.exprs import ExprGen
-    from ..codegen.routines import RoutineGen
+from .row import Emitter, ExprGen, RoutineGen
 
 
 def emit_count(eg: ExprGen, c: Call) -> str:

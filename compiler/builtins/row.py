@@ -4,22 +4,66 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, NoReturn, Protocol
 
 from .. import ir
-from ..effects import Call
+from ..effects import Call, Expr
 
-if TYPE_CHECKING:
-    from ..checker import Checker
-    from ..codegen.exprs import ExprGen
-    from ..codegen.routines import RoutineGen
+# What a row may ask of the stage that reads it. The rows are below the checker and the
+# code generator (which import them), so they name these interfaces, not those classes.
+
+
+class Checker(Protocol):
+    """What a type rule uses of the checker (:class:`rulecraft.compiler.checker.Checker`)."""
+
+    game: ir.Game
+
+    def expr(self, e: Expr) -> ir.Type: ...
+    def expect(self, node: Any, got: ir.Type, want: ir.Type, what: str) -> None: ...
+    def error(self, code: str, message: str, node: Any, hint: str | None = None) -> None: ...
+    def arity(self, c: Call, n: int, most: int | None = None) -> bool: ...
+    def args(self, c: Call, *types: ir.Type) -> list[ir.Type]: ...
+    def prompt_arg(self, c: Call, i: int) -> None: ...
+    def option_type(self, c: Call, opts: ir.Type) -> ir.Type: ...
+
+
+class ExprGen(Protocol):
+    """What an emitter uses of the expression generator (``codegen/exprs.py``)."""
+
+    sd: Any  # the scenario's data (codegen.data.ScenarioData)
+
+    def expr(self, e: Expr) -> str: ...
+    def iterable(self, e: Expr) -> str: ...
+    def inl(self, e: Expr) -> Expr: ...
+    def mask(self, e: Expr) -> str | None: ...
+    def static_table(self, a: Expr) -> str | None: ...
+    def table_index(self, tid: str) -> int: ...
+
+
+class RoutineGen(Protocol):
+    """What a statement line or a decision uses of the routine generator
+    (``codegen/routines.py``)."""
+
+    sd: Any  # the scenario's data (codegen.data.ScenarioData)
+    tables: Any  # the class's log templates and sites (codegen.class_tables.ClassTables)
+    form: str  # "F", "P", "Q" or "R"
+    cards_wait: bool
+
+    def expr(self, e: Expr) -> str: ...
+    def iterable(self, e: Expr) -> str: ...
+    def atom(self, code: str) -> str: ...
+    def fail(self, message: str) -> NoReturn: ...
+    def arm_line(self, ind: int, text: Any) -> None: ...
+    @staticmethod
+    def option_kind(elem: ir.Type | None) -> str: ...
+
 
 #: a builtin's type rule: checks a call's arguments, gives the type of its value
-TypeRule = Callable[["Checker", Call], ir.Type]
+TypeRule = Callable[[Checker, Call], ir.Type]
 #: Python code of a builtin's value in an expression
-Emitter = Callable[["ExprGen", Call], str]
+Emitter = Callable[[ExprGen, Call], str]
 #: Python code of a statement-only builtin (a line of a routine that runs it at once)
-Runner = Callable[["RoutineGen", Call], str]
+Runner = Callable[[RoutineGen, Call], str]
 
 
 @dataclass(frozen=True)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import ir
 from ..diagnostics import did_you_mean
 from ..effects import Attr, Bool, Call, Expr, In, Str
 from ..typerules import article
-from .row import TypeRule
-
-if TYPE_CHECKING:
-    from ..checker import Checker
+from .row import Checker, TypeRule
 
 
 def takes(*params: ir.Type, gives: ir.Type) -> TypeRule:
