@@ -20,62 +20,43 @@ from typing import Any
 
 import jinja2
 
+from ...runtime import prelude
 from ...runtime.layout import ABI
 from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
 from .routines import RoutineGen, Tables, find_suspending, method_stem
 
-PRELUDE_NAMES = (
-    "_RNG",
-    "_DRAWS",
-    "_REVEALS",
-    "_TURN",
-    "_LIMIT",
-    "_RESULT",
-    "_PENDING",
-    "_LOG",
-    "_UNWIND",
-    "_roll",
-    "_bits",
-    "_mask",
-    "_count",
-    "_has",
-    "_first",
-    "_head",
-    "_take",
-    "_remove",
-    "_uniq",
-    "_pick",
-    "_pick_optional",
-    "_name",
-    "_dead",
-    "_turn_limit",
-    "_endless_loop",
-    "MAX_LOOP",
-    "_lookup",
-    "_ask_all",
-    "_wait",
-    "_end",
-    "_log",
-    "_log_to",
-    "_shuffled",
-    "_reachable",
-    "_path_cost",
-    "_offers",
-    "_carry_out",
-    "_deal_parties",
-)
+#: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
+_PLAIN = frozenset(("MAX_LOOP",))
+
+
+def prelude_alias(name: str) -> str:
+    """The name generated code calls a helper of ``rulecraft.runtime.prelude`` by: ``_roll``
+    for ``roll``, ``_REVEALS`` for the header slot ``REVEALS``."""
+    return name if name in _PLAIN else "_" + name
+
+
+#: the helpers of rulecraft.runtime.prelude by the names generated code calls them
+PRELUDE_NAMES = {prelude_alias(n): n for n in prelude.__all__}
 RUNTIME_NAMES = ("SUSPEND", "DeadEnd", "GameEnded", "RulesError", "TurnLimit")
-HEADER_SLOTS = {
-    "S[2]": "S[_REVEALS]",
-    "S[4]": "S[_TURN]",
-    "S[5]": "S[_LIMIT]",
-    "S[7]": "S[_RESULT]",
-    "S[9]": "S[_PENDING]",
-    "S[11]": "S[_LOG]",
-    "S[12]": "S[_UNWIND]",
-}
+
+
+def uses(code: str, names: Any) -> list[str]:
+    """The ``names`` that ``code`` mentions, sorted."""
+    return sorted(n for n in names if re.search(rf"\b{n}\b", code))
+
+
+def prelude_imports(code: str) -> list[str]:
+    """The import of every prelude helper (one statement each: ruff's isort keeps aliased
+    imports apart), unused ones by ``code`` marked for ruff: the scenario modules import
+    theirs from the engine's module."""
+    used = set(uses(code, PRELUDE_NAMES))
+    out = []
+    for alias, n in sorted(PRELUDE_NAMES.items()):
+        line = f"from rulecraft.runtime.prelude import {n if alias == n else f'{n} as {alias}'}"
+        out.append(line if alias in used else line + "  # noqa: F401")
+    return out
 
 
 def rulecraft_version() -> str:
@@ -416,12 +397,14 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     root = classes[root_sid]
     env = environment()
     sources = sorted({s for g in games.values() for s in g.sources})
+    classes_code = class_text(root)
     out["engine.py"] = env.get_template("engine.py.j2").render(
         sources=sources,
         docstring=f"{first.title}: the engine of every scenario (rules/{first.id}/).",
+        prelude_imports=prelude_imports(classes_code),
         abi=ABI,
         version=rulecraft_version(),
-        classes=class_text(root),
+        classes=classes_code,
     )
     for sid in order:
         b = games[sid].scenario.base
@@ -495,10 +478,7 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
     for name in sorted(cls.methods):
         lines.append("")
         lines.extend("    " + ln if ln else "" for ln in cls.methods[name].split("\n"))
-    text = "\n".join(lines)
-    for a, b in HEADER_SLOTS.items():
-        text = text.replace(a, b)
-    return text
+    return "\n".join(lines)
 
 
 def scenario_module(
@@ -547,8 +527,8 @@ def scenario_module(
     parent = cls.parent if own_class else cls
     assert parent is not None
     parent_module = ".engine" if parent.module == "engine" else f".{parent.module}"
-    used = sorted(n for n in PRELUDE_NAMES if re.search(rf"\b{n}\b", class_code))
-    runtime = sorted(n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", class_code))
+    used = uses(class_code, PRELUDE_NAMES)
+    runtime = uses(class_code, RUNTIME_NAMES)
     imports: dict[str, list[str]] = {".engine": used}
     imports.setdefault(parent_module, []).append(parent.name)
     import_lines = [
