@@ -499,6 +499,7 @@ def scenario_module(
     base_consts = module_constants(base[2], base[1]) if base is not None else {}
     # the primary data refers to the module constants by name
     named = {key: name for name, (key, _v) in consts.items() if key}
+    tables = {name: v for name, (key, v) in consts.items() if key.startswith("t_")}
     primary = dict(sd.primary)
     lines = []
     for name, (_key, value) in consts.items():
@@ -519,10 +520,10 @@ def scenario_module(
             lines.append(f"{name}: {typ} = {_py(value)}")
     if base is not None and set(base[1].sd.primary) <= set(primary):
         changed = {k: v for k, v in primary.items() if base[1].sd.primary.get(k, _MISSING) != v}
-        body = data_literal(changed, named)
+        body = data_literal(changed, named, tables)
         data_text = "{**_base.PRIMARY, " + body[1:] if changed else "dict(_base.PRIMARY)"
     else:
-        data_text = data_literal(primary, named)
+        data_text = data_literal(primary, named, tables)
     # imports: the base module, the parent class, the helpers the class code uses
     parent = cls.parent if own_class else cls
     assert parent is not None
@@ -609,12 +610,25 @@ def static_refs(sd: ScenarioData) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def data_literal(data: dict[str, Any], named: dict[str, str]) -> str:
+def data_literal(
+    data: dict[str, Any], named: dict[str, str], constants: dict[str, Any] | None = None
+) -> str:
+    """The primary data as a dict literal: a key whose value is a module constant by the
+    constant's name (``named``), and a tuple holding constants (``tabs``, the tables) by their
+    names (``constants``: name -> value), not written out twice."""
     parts = []
     for k in sorted(data):
-        v = named.get(k) or _py(data[k])
+        v = named.get(k) or _py_named(data[k], constants or {})
         parts.append(f"    {k!r}: {v},")
     return "{\n" + "\n".join(parts) + "\n}"
+
+
+def _py_named(v: Any, constants: dict[str, Any]) -> str:
+    if isinstance(v, tuple) and len(v) > 1 and any(isinstance(x, tuple) for x in v):
+        names = [next((n for n, c in constants.items() if c == x), None) for x in v]
+        if any(names):
+            return "(" + ", ".join(n or _py(x) for n, x in zip(names, v, strict=True)) + ")"
+    return _py(v)
 
 
 def package_init(first: ir.Game, order: list[str], default: str) -> str:
@@ -652,7 +666,8 @@ def package_init(first: ir.Game, order: list[str], default: str) -> str:
 
 
 def _py(v: Any) -> str:
-    """A Python literal for plain data (ints, strs, bools, None, tuples, lists, dicts)."""
+    """A Python literal for plain data (ints, strs, bools, None, tuples, lists, dicts); a long
+    tuple of numbers is written compactly (see :func:`_numbers`)."""
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_py(k)}: {_py(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
@@ -660,10 +675,82 @@ def _py(v: Any) -> str:
     if isinstance(v, tuple):
         if len(v) == 1:
             return f"({_py(v[0])},)"
-        return "(" + ", ".join(_py(x) for x in v) + ")"
+        text = "(" + ", ".join(_py(x) for x in v) + ")"
+        if len(text) > COMPACT_WIDTH and all(x is None or isinstance(x, int) for x in v):
+            return _numbers(v)
+        return text
     if v is None or isinstance(v, (bool, int, str)):
         return repr(v)
     raise CodegenError(f"cannot write {type(v).__name__} as a literal")
+
+
+#: the longest tuple of numbers written out as it is: ruff format puts a tuple that does not
+#: fit on its line one element a line, so a longer one is written in pieces that fit
+COMPACT_WIDTH = 56
+#: the shortest run of one value, or of ints counting up or down by one step, written as such
+_RUN = 4
+
+
+def _numbers(v: tuple[Any, ...]) -> str:
+    """A long tuple of ints, bools and Nones as an expression whose pieces each fit on a line:
+    ``tuple(range(a, b))`` for a range, ``(x,) * n`` for one value repeated, and otherwise
+    ``(*range(a, b), *(x,) * n, *(x, y, z), ...)`` (the same tuple, built once at import)."""
+    parts: list[str] = []
+    loose: list[str] = []
+
+    def flush() -> None:
+        # the values that are not in a run, in pieces of at most COMPACT_WIDTH characters
+        piece: list[str] = []
+        for text in loose:
+            if piece and len(", ".join([*piece, text])) + 4 > COMPACT_WIDTH:
+                parts.append("*" + _tuple_text(piece))
+                piece = []
+            piece.append(text)
+        if piece:
+            parts.append("*" + _tuple_text(piece))
+        loose.clear()
+
+    i = 0
+    while i < len(v):
+        j = i + 1
+        while j < len(v) and type(v[j]) is type(v[i]) and v[j] == v[i]:
+            j += 1
+        if j - i >= _RUN:
+            flush()
+            parts.append(f"*({_py(v[i])},) * {j - i}")
+            i = j
+            continue
+        step = _step(v, i)
+        if step:
+            j = i + 1
+            while j < len(v) and type(v[j]) is int and v[j] - v[j - 1] == step:
+                j += 1
+            if j - i >= _RUN:
+                flush()
+                stop = v[j - 1] + step
+                parts.append(f"*range({v[i]}, {stop}{'' if step == 1 else f', {step}'})")
+                i = j
+                continue
+        loose.append(_py(v[i]))
+        i += 1
+    flush()
+    if len(parts) > 1:
+        return "(" + ", ".join(parts) + ")"
+    if parts[0].startswith("*range("):
+        return f"tuple({parts[0][1:]})"
+    return parts[0][1:]
+
+
+def _tuple_text(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+
+def _step(v: tuple[Any, ...], i: int) -> int:
+    """The step (1 or -1) from ``v[i]`` to ``v[i + 1]`` if both are ints (not bools), else 0."""
+    if i + 1 < len(v) and type(v[i]) is int and type(v[i + 1]) is int:
+        d = v[i + 1] - v[i]
+        return d if d in (1, -1) else 0
+    return 0
 
 
 def environment() -> jinja2.Environment:
