@@ -13,7 +13,7 @@ as it would have been, but the die shows the value fixed. Shuffles never take fi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .layout import DRAWS, RNG
 from .machine import RulesError
@@ -33,8 +33,8 @@ __all__ = [
     "fixed_roll",
 ]
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
 
 
 def _mix(z: int) -> int:
