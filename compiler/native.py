@@ -4,9 +4,10 @@ The generated modules are typed Python; mypyc compiles them to C extension modul
 import in their place (Python prefers ``engine.cpython-*.so`` to ``engine.py`` in the same
 folder). The build happens in a temporary tree that mirrors the installed names
 (``rulecraft/generated/<game>/``), and its products are copied beside the ``.py`` files with
-``native.json``, the hashes of the sources they were built from: the runtime refuses a
-native build whose sources changed since (``rulecraft.runtime.registry.check_native``), and
-``rulecraft compile`` deletes the native build of a game whose modules it rewrites.
+``native.json``, the hashes of the sources they were built from (and of the runtime modules
+whose copy it compiles, below): the runtime refuses a native build whose sources changed
+since (``rulecraft.runtime.registry.check_native``), and ``rulecraft compile`` deletes the
+native build of a game whose modules it rewrites.
 
 The engines call the helpers of ``rulecraft.runtime.prelude`` in their hot loops; so that
 mypyc compiles those calls as native calls, the build compiles a standalone copy of the
@@ -29,6 +30,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from ..runtime.registry import native_runtime_hashes
 
 __all__ = [
     "NativeError",
@@ -164,7 +167,12 @@ def build_native(
             written.append(folder / so.name)
     manifest = folder / NATIVE_MANIFEST
     manifest.write_text(
-        json.dumps({"sources": source_hashes(folder)}, indent=2, sort_keys=True) + "\n",
+        json.dumps(
+            {"sources": source_hashes(folder), "runtime": native_runtime_hashes()},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n",
         encoding="utf-8",
     )
     return [*written, manifest]

@@ -290,6 +290,28 @@ def test_the_standalone_prelude_is_the_prelude_with_its_runtime_functions_copied
         unfix_rolls(S)
 
 
+def test_a_native_build_of_another_prelude_is_refused(tmp_path: Path) -> None:
+    import hashlib
+    import json
+
+    from rulecraft.runtime import UnknownGame
+    from rulecraft.runtime.registry import check_native, native_runtime_hashes
+
+    (tmp_path / "engine.py").write_text("x = 1\n")
+    sources = {"engine.py": hashlib.sha256(b"x = 1\n").hexdigest()}
+    manifest = tmp_path / "native.json"
+    for runtime, refused in ((None, False), (native_runtime_hashes(), False), ({"a": "b"}, True)):
+        data: dict[str, Any] = {"sources": sources}
+        if runtime is not None:
+            data["runtime"] = runtime
+        manifest.write_text(json.dumps(data))
+        if refused:
+            with pytest.raises(UnknownGame, match="native build of toy is older"):
+                check_native("pkg.toy", [str(tmp_path)])
+        else:
+            check_native("pkg.toy", [str(tmp_path)])
+
+
 # -- compact data
 
 
