@@ -10,8 +10,8 @@ from ..files import FileWriteError, write_file
 from ..game import Decision, Game, undo_barrier
 from ..layout import PENDING
 from ..machine import GameError
-from ..numbers import parse_int
 from ..named import SaveError
+from ..numbers import parse_int
 from ..rng import derive_seed
 from ..spec import GameSpec
 from ..view import is_hidden
