@@ -4,14 +4,24 @@ The generated modules are typed Python; mypyc compiles them to C extension modul
 import in their place (Python prefers ``engine.cpython-*.so`` to ``engine.py`` in the same
 folder). The build happens in a temporary tree that mirrors the installed names
 (``rulecraft/generated/<game>/``), and its products are copied beside the ``.py`` files with
-``native.json``, the hashes of the sources they were built from: the runtime refuses a
-native build whose sources changed since (``rulecraft.runtime.registry.check_native``), and
-``rulecraft compile`` deletes the native build of a game whose modules it rewrites.
+``native.json``, the hashes of the sources they were built from (and of the runtime modules
+whose copy it compiles, below): the runtime refuses a native build whose sources changed
+since (``rulecraft.runtime.registry.check_native``), and ``rulecraft compile`` deletes the
+native build of a game whose modules it rewrites.
+
+The engines call the helpers of ``rulecraft.runtime.prelude`` in their hot loops; so that
+mypyc compiles those calls as native calls, the build compiles a standalone copy of the
+prelude with them (``_prelude``, written by :func:`standalone_prelude` from the real modules,
+as Lark's standalone generator extracts its parser from its own source), and the build's
+copies of the engines import it in place of ``rulecraft.runtime.prelude``.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib
+import inspect
 import json
 import shutil
 import subprocess
@@ -19,10 +29,23 @@ import sys
 import sysconfig
 import tempfile
 from pathlib import Path
+from typing import Any
 
-__all__ = ["NativeError", "build_native", "remove_native", "NATIVE_MANIFEST"]
+from ..runtime.registry import native_runtime_hashes
+
+__all__ = [
+    "NativeError",
+    "build_native",
+    "remove_native",
+    "standalone_prelude",
+    "NATIVE_MANIFEST",
+    "PRELUDE_MODULE",
+]
 
 NATIVE_MANIFEST = "native.json"
+#: the module of a native build that holds its copy of rulecraft.runtime.prelude
+PRELUDE_MODULE = "_prelude"
+RUNTIME = "rulecraft.runtime"
 
 MYPY_CONFIG = """\
 [mypy]
@@ -115,11 +138,17 @@ def build_native(
         for n in range(1, len(parts) + 1):
             root.joinpath(*parts[:n], "__init__.py").write_text("")
         for p in [*modules, folder / "__init__.py"]:
-            shutil.copy(p, pkg / p.name)
+            text = p.read_text(encoding="utf-8")
+            (pkg / p.name).write_text(
+                text.replace(f"from {RUNTIME}.prelude import ", f"from .{PRELUDE_MODULE} import "),
+                encoding="utf-8",
+            )
+        prelude = pkg / f"{PRELUDE_MODULE}.py"
+        prelude.write_text(standalone_prelude(), encoding="utf-8")
         (root / "mypy.ini").write_text(MYPY_CONFIG)
         group = f"{package}.{game}.native"
         (root / "setup_native.py").write_text(f"GROUP = {group!r}\n" + SETUP)
-        files = ["/".join([*parts, game, p.name]) for p in modules]
+        files = ["/".join([*parts, game, p.name]) for p in [*modules, prelude]]
         proc = subprocess.run(
             [sys.executable, "setup_native.py", *files],
             cwd=root,
@@ -138,7 +167,137 @@ def build_native(
             written.append(folder / so.name)
     manifest = folder / NATIVE_MANIFEST
     manifest.write_text(
-        json.dumps({"sources": source_hashes(folder)}, indent=2, sort_keys=True) + "\n",
+        json.dumps(
+            {"sources": source_hashes(folder), "runtime": native_runtime_hashes()},
+            indent=2,
+            sort_keys=True,
+        )
+        + "\n",
         encoding="utf-8",
     )
     return [*written, manifest]
+
+
+# ---------------------------------------------------------------------------- the prelude
+
+
+def standalone_prelude() -> str:
+    """``rulecraft.runtime.prelude`` as one module that mypyc compiles with the engines.
+
+    Its relative imports are replaced: a function of the runtime it imports (``roll`` from
+    ``rng``, ``bits`` from ``layout``) is copied in from its module's source with the private
+    names it uses (``_MASK``, ``_BITS8``, ...); an int constant (a header slot) becomes a
+    ``Final`` with its value, which mypyc compiles as a constant; anything else (the errors,
+    ``FIXED_ROLLS``, ``deals``, typing names) is imported from where the module has it, so
+    there is one of it.
+    """
+    source = inspect.getsource(importlib.import_module(f"{RUNTIME}.prelude"))
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    given = {  # names the prelude defines or imports from elsewhere (typing)
+        t.id
+        for node in tree.body
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(t, ast.Name)
+    } | {
+        a.asname or a.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.level == 0
+        for a in node.names
+    }
+    out = _Standalone(given)
+    head: list[str] = []
+    done = 0
+    for node in tree.body:
+        if not (isinstance(node, ast.ImportFrom) and node.level == 1):
+            continue
+        head.append("".join(lines[done : node.lineno - 1]))
+        done = node.end_lineno or node.lineno
+        if node.module is None:  # from . import deals
+            for a in node.names:
+                out.imports[a.asname or a.name] = f"from {RUNTIME} import {_alias_text(a)}\n"
+            continue
+        module = importlib.import_module(f"{RUNTIME}.{node.module}")
+        for a in node.names:
+            out.take(module, a.name, a.asname or a.name)
+    body = "".join(lines[done:])
+    return (
+        "# A copy of rulecraft.runtime.prelude for the native build (rulecraft.compiler.native).\n"
+        + "".join(head)
+        + "".join(out.imports.values())
+        + "".join(out.constants.values())
+        + "".join(out.definitions.values())
+        + body
+    )
+
+
+def _alias_text(a: ast.alias) -> str:
+    return a.name if a.asname is None else f"{a.name} as {a.asname}"
+
+
+class _Standalone:
+    """What stands for the prelude's imports from the runtime: imports, constants and copied
+    definitions, by the name they bind."""
+
+    def __init__(self, given: set[str]) -> None:
+        self.given = given
+        self.imports: dict[str, str] = {}
+        self.constants: dict[str, str] = {}
+        self.definitions: dict[str, str] = {}
+
+    def bound(self, name: str) -> bool:
+        return (
+            name in self.given
+            or name in self.imports
+            or name in self.constants
+            or name in self.definitions
+        )
+
+    def take(self, module: Any, name: str, asname: str) -> None:
+        """``from .<module> import name as asname``, made standalone."""
+        if self.bound(asname):
+            return
+        obj = getattr(module, name)
+        if isinstance(obj, int) and not isinstance(obj, bool):
+            self.constants[asname] = f"{asname}: Final = {obj!r}\n"
+        elif inspect.isfunction(obj) and obj.__module__ == module.__name__:
+            self.copy(module, name, asname)
+        else:
+            alias = name if name == asname else f"{name} as {asname}"
+            self.imports[asname] = f"from {module.__name__} import {alias}\n"
+
+    def copy(self, module: Any, name: str, asname: str) -> None:
+        """Copy the definition of ``name`` in ``module`` (a function as ``asname``) and what
+        it uses: the private module-level names copied too, the others taken."""
+        source = inspect.getsource(module)
+        defs: dict[str, ast.stmt] = {}
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef):
+                defs[node.name] = node
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                if isinstance(node.targets[0], ast.Name):
+                    defs[node.targets[0].id] = node
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                defs[node.target.id] = node
+        node = defs[name]
+        text = ast.get_source_segment(source, node) or ""
+        if isinstance(node, ast.FunctionDef):
+            text = "\n\n" + text.replace(f"def {name}(", f"def {asname}(", 1) + "\n"
+        else:
+            text = text + "\n"
+        self.definitions[asname] = text
+        local = {x.arg for x in ast.walk(node) if isinstance(x, ast.arg)} | {
+            x.id for x in ast.walk(node) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store)
+        }
+        for x in ast.walk(node):
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load):
+                used = x.id
+                if used in local or used == name or self.bound(used):
+                    continue
+                if not hasattr(module, used):
+                    continue  # a builtin
+                if used.startswith("_") and used in defs:
+                    self.copy(module, used, used)
+                else:
+                    self.take(module, used, used)

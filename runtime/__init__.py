@@ -1,6 +1,7 @@
 """rulecraft runtime: what a generated engine needs to run, and nothing more.
 
-Generated modules import only names listed in :data:`exported`. Users drive games through
+Generated modules import only names listed in :data:`exported` and the helpers of
+:mod:`.prelude`. Users drive games through
 :class:`Game`; bots, self-play, the balance report and terminal play are in
 :mod:`rulecraft.runtime.tools` (``agents``, ``simulate``, ``balance``, ``terminal``). The
 runtime needs only the standard library.
@@ -15,6 +16,7 @@ runtime needs only the standard library.
 | ``named`` | the state by field name: display, the live named view, positions |
 | ``saves`` | saves of games: seed and decisions, replayed to load them |
 | ``rng`` | the seeded generator kept in the state; die values fixed in advance (examples) |
+| ``prelude`` | the helpers every generated engine calls (dice, bitmasks, the log, tables) |
 | ``registry`` | finding compiled games by name, also a project's (``use_project``) |
 | ``config`` | a rules project's ``rulecraft.toml``: its folders and package |
 | ``files`` | reading and writing the files people name: regular files only, reads bounded |

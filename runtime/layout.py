@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "ABI",
@@ -50,23 +50,23 @@ __all__ = [
 
 #: the interface between generated engines and this runtime; an engine generated for
 #: another ABI is refused with "recompile"
-ABI = 2
+ABI: Final = 2
 
 # The header: slots every state has, whatever the game.
-RNG = 0  #: splitmix64 state of the game's generator (int)
-DRAWS = 1  #: random draws so far (undo stops at a draw)
-REVEALS = 2  #: reveals of hidden information so far (undo stops at a reveal)
-STEPS = 3  #: decisions applied
-TURN = 4  #: the turn number
-LIMIT = 5  #: the turn a game may not go beyond (a RulesError: the game runs endlessly)
-SEED = 6  #: the seed the game started from
-RESULT = 7  #: None, or (winners tuple, tie, reason text)
-STACK = 8  #: suspended routines: None or (frame, rest); a frame is (routine, pc, *locals)
-PENDING = 9  #: None, or a tuple of decisions (player, site, options, args)
-ANSWERS = 10  #: answers given so far to a simultaneous decision: ((player, value), ...)
-LOG = 11  #: None or (template, args, audience, previous event)
-UNWIND = 12  #: frames collected while suspending (a list, only while the machine runs)
-HEADER = 13
+RNG: Final = 0  #: splitmix64 state of the game's generator (int)
+DRAWS: Final = 1  #: random draws so far (undo stops at a draw)
+REVEALS: Final = 2  #: reveals of hidden information so far (undo stops at a reveal)
+STEPS: Final = 3  #: decisions applied
+TURN: Final = 4  #: the turn number
+LIMIT: Final = 5  #: the turn a game may not go beyond (a RulesError: the game runs endlessly)
+SEED: Final = 6  #: the seed the game started from
+RESULT: Final = 7  #: None, or (winners tuple, tie, reason text)
+STACK: Final = 8  #: suspended routines: None or (frame, rest); a frame is (routine, pc, *locals)
+PENDING: Final = 9  #: None, or a tuple of decisions (player, site, options, args)
+ANSWERS: Final = 10  #: answers given so far to a simultaneous decision: ((player, value), ...)
+LOG: Final = 11  #: None or (template, args, audience, previous event)
+UNWIND: Final = 12  #: frames collected while suspending (a list, only while the machine runs)
+HEADER: Final = 13
 
 HEADER_NAMES = (
     "rng",
@@ -144,10 +144,14 @@ def _hash(size: int, slots: tuple[Slot, ...]) -> str:
 
 
 _BITS: dict[int, tuple[int, ...]] = {}
+#: the indices in every mask below 256 (most sets of cards, players or records are small)
+_BITS8: Final = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The indices set in a bitmask, in increasing order (cached)."""
+    if 0 <= mask < 256:
+        return _BITS8[mask]
     out = _BITS.get(mask)
     if out is None:
         found = []

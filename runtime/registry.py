@@ -149,9 +149,23 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+#: the runtime modules a native build compiles a copy of (the prelude and what it copies in)
+NATIVE_RUNTIME = ("prelude.py", "rng.py", "layout.py")
+
+
+def native_runtime_hashes() -> dict[str, str]:
+    """sha256 of the runtime modules a native build holds a copy of, by file name."""
+    import hashlib
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    return {n: hashlib.sha256((here / n).read_bytes()).hexdigest() for n in NATIVE_RUNTIME}
+
+
 def check_native(package: str, folders: list[str]) -> None:
     """Refuse a native build (``rulecraft compile --native``) whose generated sources
-    changed since it was built: it would run other rules than the ``.py`` files say.
+    changed since it was built, or the runtime modules it holds a copy of (the prelude): it
+    would run other rules than the ``.py`` files say.
 
     Called by a generated game package before it imports its modules."""
     import hashlib
@@ -163,15 +177,16 @@ def check_native(package: str, folders: list[str]) -> None:
         if not manifest.exists():
             continue
         try:
-            built = json.loads(manifest.read_text(encoding="utf-8"))["sources"]
-        except (OSError, ValueError, KeyError, TypeError):
-            built = None
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+            built, runtime = data["sources"], data.get("runtime")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            built = runtime = None
         now = {
             p.name: hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(folder.glob("*.py"))
             if p.name != "__init__.py"
         }
-        if built != now:
+        if built != now or (runtime is not None and runtime != native_runtime_hashes()):
             game = package.rpartition(".")[2]
             raise UnknownGame(
                 f"the native build of {game} is older than its generated modules: run "

@@ -4,7 +4,7 @@ The generator is splitmix64 (Steele, Lea, Flood 2014): the state is a 64-bit cou
 advanced by a fixed odd constant, and each output is a bijective mix of the counter.
 It is fast in pure Python, passes BigCrush, and its state (``S[RNG]``) is one int.
 Every draw increments ``S[DRAWS]`` so that undo can refuse to take back chance. Generated
-engines carry the same generator (``_roll``); a test checks both give the same numbers.
+engines roll with :func:`roll` (through ``rulecraft.runtime.prelude``).
 
 Die values can be fixed in advance for one game (:func:`fix_rolls`; examples of play script
 their dice with it): the generator still draws as usual, so the rest of the game's chance is
@@ -13,7 +13,7 @@ as it would have been, but the die shows the value fixed. Shuffles never take fi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .layout import DRAWS, RNG
 from .machine import RulesError
@@ -33,8 +33,8 @@ __all__ = [
     "fixed_roll",
 ]
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
 
 
 def _mix(z: int) -> int:
@@ -53,12 +53,16 @@ def derive_seed(seed: int, index: int) -> int:
     return _mix((seed & _MASK) ^ _mix(((index + 1) * _GAMMA) & _MASK)) >> 1
 
 
-def _below(S: list[Any], n: int) -> int:
+def roll(S: list[Any], sides: int = 6, fixed: bool = True) -> int:
+    """A die roll ``1 .. sides`` (or the value fixed for it, unless not ``fixed``: a shuffle's
+    draws); counts as one draw. The die of every generated engine
+    (``rulecraft.runtime.prelude``), so written out in full: it is in the hot loop."""
+    if sides <= 0:
+        raise RulesError(f"cannot roll a die with {sides} sides")
+    S[DRAWS] += 1
     # Unbiased: reject the top partial block of the 64-bit range (rarely taken for small n).
-    if n <= 0:
-        raise ValueError(f"cannot draw below {n}")
-    limit = _MASK + 1 - ((_MASK + 1) % n)
-    x = S[RNG]
+    limit = _MASK + 1 - ((_MASK + 1) % sides)
+    x: int = S[RNG]
     while True:
         x = (x + _GAMMA) & _MASK
         z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -66,38 +70,34 @@ def _below(S: list[Any], n: int) -> int:
         z ^= z >> 31
         if z < limit:
             S[RNG] = x
-            return z % n
+            if FIXED_ROLLS and fixed:
+                return fixed_roll(S, sides, z % sides + 1)
+            return z % sides + 1
 
 
 def randbelow(S: list[Any], n: int) -> int:
     """A uniform int in ``0 .. n-1``; counts as one draw."""
-    S[DRAWS] += 1
-    return _below(S, n)
-
-
-def roll(S: list[Any], sides: int = 6) -> int:
-    """A die roll ``1 .. sides`` (or the value fixed for it); counts as one draw."""
-    S[DRAWS] += 1
-    v = _below(S, sides) + 1
-    return fixed_roll(S, sides, v) if FIXED_ROLLS else v
+    if n <= 0:
+        raise ValueError(f"cannot draw below {n}")
+    return roll(S, n, False) - 1
 
 
 def choice(S: list[Any], seq: list[Any]) -> Any:
     """A uniform element of a non-empty list; counts as one draw."""
-    S[DRAWS] += 1
-    return seq[_below(S, len(seq))]
+    return seq[randbelow(S, len(seq))]
 
 
 def shuffle(S: list[Any], lst: list[Any]) -> None:
     """Shuffle ``lst`` in place (Fisher-Yates); the whole shuffle counts as one draw."""
-    S[DRAWS] += 1
+    draws = S[DRAWS]
     for i in range(len(lst) - 1, 0, -1):
-        j = _below(S, i + 1)
+        j = roll(S, i + 1, False) - 1
         lst[i], lst[j] = lst[j], lst[i]
+    S[DRAWS] = draws + 1
 
 
 #: The die values fixed in advance, by game: ``id(S)`` -> ``(S, values not rolled yet)``.
-#: A generated engine's ``_roll`` looks here only while it is not empty.
+#: :func:`roll` looks here only while it is not empty.
 FIXED_ROLLS: dict[int, tuple[list[Any], list[int]]] = {}
 
 

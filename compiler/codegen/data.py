@@ -30,7 +30,7 @@ from ...runtime.layout import HEADER_NAMES, engine_data
 from .. import ir
 from ..effects import Assign, Attr, AugAssign, Move, MoveAll, Name, Reveal, Str, walk
 
-# Header slots (rulecraft.runtime.layout); generated engines carry them as literals.
+# Header slots (rulecraft.runtime.layout); generated engines import their names (prelude).
 HEADER = tuple(name.upper() for name in HEADER_NAMES)
 
 

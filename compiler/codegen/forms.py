@@ -394,7 +394,7 @@ class PlainForms:
         else:
             self.line(out, ind, f"{dst} = {dst} + ({item},)")
         if self.reveals(sinfo, dinfo):
-            self.line(out, ind, "S[2] += 1")
+            self.line(out, ind, "S[_REVEALS] += 1")
 
     def move_all(self, out: list[str], ind: int, s: MoveAll) -> None:
         src, sinfo = self.zone(out, ind, s.src_zone)
@@ -403,7 +403,7 @@ class PlainForms:
         self.line(out, ind, f"{z} = {src}")
         if self.reveals(sinfo, dinfo):
             self.line(out, ind, f"if {z}:")
-            self.line(out, ind + 1, "S[2] += 1")
+            self.line(out, ind + 1, "S[_REVEALS] += 1")
         if dinfo.kind == "set":
             self.line(out, ind, f"{dst} |= {z if sinfo.kind == 'set' else f'_mask({z})'}")
         else:

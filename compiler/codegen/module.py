@@ -20,62 +20,43 @@ from typing import Any
 
 import jinja2
 
+from ...runtime import prelude
 from ...runtime.layout import ABI
 from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
 
-PRELUDE_NAMES = (
-    "_RNG",
-    "_DRAWS",
-    "_REVEALS",
-    "_TURN",
-    "_LIMIT",
-    "_RESULT",
-    "_PENDING",
-    "_LOG",
-    "_UNWIND",
-    "_roll",
-    "_bits",
-    "_mask",
-    "_count",
-    "_has",
-    "_first",
-    "_head",
-    "_take",
-    "_remove",
-    "_uniq",
-    "_pick",
-    "_pick_optional",
-    "_name",
-    "_dead",
-    "_turn_limit",
-    "_endless_loop",
-    "MAX_LOOP",
-    "_lookup",
-    "_ask_all",
-    "_wait",
-    "_end",
-    "_log",
-    "_log_to",
-    "_shuffled",
-    "_reachable",
-    "_path_cost",
-    "_offers",
-    "_carry_out",
-    "_deal_parties",
-)
+#: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
+_PLAIN = frozenset(("MAX_LOOP",))
+
+
+def prelude_alias(name: str) -> str:
+    """The name generated code calls a helper of ``rulecraft.runtime.prelude`` by: ``_roll``
+    for ``roll``, ``_REVEALS`` for the header slot ``REVEALS``."""
+    return name if name in _PLAIN else "_" + name
+
+
+#: the helpers of rulecraft.runtime.prelude by the names generated code calls them
+PRELUDE_NAMES = {prelude_alias(n): n for n in prelude.__all__}
 RUNTIME_NAMES = ("SUSPEND", "DeadEnd", "GameEnded", "RulesError", "TurnLimit")
-HEADER_SLOTS = {
-    "S[2]": "S[_REVEALS]",
-    "S[4]": "S[_TURN]",
-    "S[5]": "S[_LIMIT]",
-    "S[7]": "S[_RESULT]",
-    "S[9]": "S[_PENDING]",
-    "S[11]": "S[_LOG]",
-    "S[12]": "S[_UNWIND]",
-}
+
+
+def uses(code: str, names: Any) -> list[str]:
+    """The ``names`` that ``code`` mentions, sorted."""
+    return sorted(n for n in names if re.search(rf"\b{n}\b", code))
+
+
+def prelude_imports(code: str) -> list[str]:
+    """The import of every prelude helper (one statement each: ruff's isort keeps aliased
+    imports apart), unused ones by ``code`` marked for ruff: the scenario modules import
+    theirs from the engine's module."""
+    used = set(uses(code, PRELUDE_NAMES))
+    out = []
+    for alias, n in sorted(PRELUDE_NAMES.items()):
+        line = f"from rulecraft.runtime.prelude import {n if alias == n else f'{n} as {alias}'}"
+        out.append(line if alias in used else line + "  # noqa: F401")
+    return out
 
 
 def rulecraft_version() -> str:
@@ -416,12 +397,14 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     root = classes[root_sid]
     env = environment()
     sources = sorted({s for g in games.values() for s in g.sources})
+    classes_code = class_text(root)
     out["engine.py"] = env.get_template("engine.py.j2").render(
         sources=sources,
         docstring=f"{first.title}: the engine of every scenario (rules/{first.id}/).",
+        prelude_imports=prelude_imports(classes_code),
         abi=ABI,
         version=rulecraft_version(),
-        classes=class_text(root),
+        classes=classes_code,
     )
     for sid in order:
         b = games[sid].scenario.base
@@ -495,10 +478,7 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
     for name in sorted(cls.methods):
         lines.append("")
         lines.extend("    " + ln if ln else "" for ln in cls.methods[name].split("\n"))
-    text = "\n".join(lines)
-    for a, b in HEADER_SLOTS.items():
-        text = text.replace(a, b)
-    return text
+    return "\n".join(lines)
 
 
 def scenario_module(
@@ -519,6 +499,7 @@ def scenario_module(
     base_consts = module_constants(base[2], base[1]) if base is not None else {}
     # the primary data refers to the module constants by name
     named = {key: name for name, (key, _v) in consts.items() if key}
+    tables = {name: v for name, (key, v) in consts.items() if key.startswith("t_")}
     primary = dict(sd.primary)
     lines = []
     for name, (_key, value) in consts.items():
@@ -539,16 +520,16 @@ def scenario_module(
             lines.append(f"{name}: {typ} = {_py(value)}")
     if base is not None and set(base[1].sd.primary) <= set(primary):
         changed = {k: v for k, v in primary.items() if base[1].sd.primary.get(k, _MISSING) != v}
-        body = data_literal(changed, named)
+        body = data_literal(changed, named, tables)
         data_text = "{**_base.PRIMARY, " + body[1:] if changed else "dict(_base.PRIMARY)"
     else:
-        data_text = data_literal(primary, named)
+        data_text = data_literal(primary, named, tables)
     # imports: the base module, the parent class, the helpers the class code uses
     parent = cls.parent if own_class else cls
     assert parent is not None
     parent_module = ".engine" if parent.module == "engine" else f".{parent.module}"
-    used = sorted(n for n in PRELUDE_NAMES if re.search(rf"\b{n}\b", class_code))
-    runtime = sorted(n for n in RUNTIME_NAMES if re.search(rf"\b{n}\b", class_code))
+    used = uses(class_code, PRELUDE_NAMES)
+    runtime = uses(class_code, RUNTIME_NAMES)
     imports: dict[str, list[str]] = {".engine": used}
     imports.setdefault(parent_module, []).append(parent.name)
     import_lines = [
@@ -629,12 +610,25 @@ def static_refs(sd: ScenarioData) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def data_literal(data: dict[str, Any], named: dict[str, str]) -> str:
+def data_literal(
+    data: dict[str, Any], named: dict[str, str], constants: dict[str, Any] | None = None
+) -> str:
+    """The primary data as a dict literal: a key whose value is a module constant by the
+    constant's name (``named``), and a tuple holding constants (``tabs``, the tables) by their
+    names (``constants``: name -> value), not written out twice."""
     parts = []
     for k in sorted(data):
-        v = named.get(k) or _py(data[k])
+        v = named.get(k) or _py_named(data[k], constants or {})
         parts.append(f"    {k!r}: {v},")
     return "{\n" + "\n".join(parts) + "\n}"
+
+
+def _py_named(v: Any, constants: dict[str, Any]) -> str:
+    if isinstance(v, tuple) and len(v) > 1 and any(isinstance(x, tuple) for x in v):
+        names = [next((n for n, c in constants.items() if c == x), None) for x in v]
+        if any(names):
+            return "(" + ", ".join(n or _py(x) for n, x in zip(names, v, strict=True)) + ")"
+    return _py(v)
 
 
 def package_init(first: ir.Game, order: list[str], default: str) -> str:
@@ -672,7 +666,8 @@ def package_init(first: ir.Game, order: list[str], default: str) -> str:
 
 
 def _py(v: Any) -> str:
-    """A Python literal for plain data (ints, strs, bools, None, tuples, lists, dicts)."""
+    """A Python literal for plain data (ints, strs, bools, None, tuples, lists, dicts); a long
+    tuple of numbers is written compactly (see :func:`_numbers`)."""
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_py(k)}: {_py(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
@@ -680,10 +675,82 @@ def _py(v: Any) -> str:
     if isinstance(v, tuple):
         if len(v) == 1:
             return f"({_py(v[0])},)"
-        return "(" + ", ".join(_py(x) for x in v) + ")"
+        text = "(" + ", ".join(_py(x) for x in v) + ")"
+        if len(text) > COMPACT_WIDTH and all(x is None or isinstance(x, int) for x in v):
+            return _numbers(v)
+        return text
     if v is None or isinstance(v, (bool, int, str)):
         return repr(v)
     raise CodegenError(f"cannot write {type(v).__name__} as a literal")
+
+
+#: the longest tuple of numbers written out as it is: ruff format puts a tuple that does not
+#: fit on its line one element a line, so a longer one is written in pieces that fit
+COMPACT_WIDTH = 56
+#: the shortest run of one value, or of ints counting up or down by one step, written as such
+_RUN = 4
+
+
+def _numbers(v: tuple[Any, ...]) -> str:
+    """A long tuple of ints, bools and Nones as an expression whose pieces each fit on a line:
+    ``tuple(range(a, b))`` for a range, ``(x,) * n`` for one value repeated, and otherwise
+    ``(*range(a, b), *(x,) * n, *(x, y, z), ...)`` (the same tuple, built once at import)."""
+    parts: list[str] = []
+    loose: list[str] = []
+
+    def flush() -> None:
+        # the values that are not in a run, in pieces of at most COMPACT_WIDTH characters
+        piece: list[str] = []
+        for text in loose:
+            if piece and len(", ".join([*piece, text])) + 4 > COMPACT_WIDTH:
+                parts.append("*" + _tuple_text(piece))
+                piece = []
+            piece.append(text)
+        if piece:
+            parts.append("*" + _tuple_text(piece))
+        loose.clear()
+
+    i = 0
+    while i < len(v):
+        j = i + 1
+        while j < len(v) and type(v[j]) is type(v[i]) and v[j] == v[i]:
+            j += 1
+        if j - i >= _RUN:
+            flush()
+            parts.append(f"*({_py(v[i])},) * {j - i}")
+            i = j
+            continue
+        step = _step(v, i)
+        if step:
+            j = i + 1
+            while j < len(v) and type(v[j]) is int and v[j] - v[j - 1] == step:
+                j += 1
+            if j - i >= _RUN:
+                flush()
+                stop = v[j - 1] + step
+                parts.append(f"*range({v[i]}, {stop}{'' if step == 1 else f', {step}'})")
+                i = j
+                continue
+        loose.append(_py(v[i]))
+        i += 1
+    flush()
+    if len(parts) > 1:
+        return "(" + ", ".join(parts) + ")"
+    if parts[0].startswith("*range("):
+        return f"tuple({parts[0][1:]})"
+    return parts[0][1:]
+
+
+def _tuple_text(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+
+def _step(v: tuple[Any, ...], i: int) -> int:
+    """The step (1 or -1) from ``v[i]`` to ``v[i + 1]`` if both are ints (not bools), else 0."""
+    if i + 1 < len(v) and type(v[i]) is int and type(v[i + 1]) is int:
+        d = v[i + 1] - v[i]
+        return d if d in (1, -1) else 0
+    return 0
 
 
 def environment() -> jinja2.Environment:

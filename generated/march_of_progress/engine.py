@@ -3,312 +3,60 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, NoReturn
+from typing import Any, ClassVar, Final
 
-from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS
+from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
-from rulecraft.runtime import deals as _deals
-from rulecraft.runtime import fixed_roll as _fixed_roll
+from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
+from rulecraft.runtime.prelude import LIMIT as _LIMIT
+from rulecraft.runtime.prelude import LOG as _LOG  # noqa: F401
+from rulecraft.runtime.prelude import MAX_LOOP
+from rulecraft.runtime.prelude import PENDING as _PENDING
+from rulecraft.runtime.prelude import RESULT as _RESULT  # noqa: F401
+from rulecraft.runtime.prelude import REVEALS as _REVEALS
+from rulecraft.runtime.prelude import RNG as _RNG  # noqa: F401
+from rulecraft.runtime.prelude import TURN as _TURN
+from rulecraft.runtime.prelude import UNWIND as _UNWIND
+from rulecraft.runtime.prelude import ask_all as _ask_all
+from rulecraft.runtime.prelude import bits as _bits
+from rulecraft.runtime.prelude import carry_out as _carry_out  # noqa: F401
+from rulecraft.runtime.prelude import count as _count  # noqa: F401
+from rulecraft.runtime.prelude import dead as _dead
+from rulecraft.runtime.prelude import deal_parties as _deal_parties  # noqa: F401
+from rulecraft.runtime.prelude import end as _end
+from rulecraft.runtime.prelude import endless_loop as _endless_loop
+from rulecraft.runtime.prelude import first as _first  # noqa: F401
+from rulecraft.runtime.prelude import has as _has  # noqa: F401
+from rulecraft.runtime.prelude import head as _head
+from rulecraft.runtime.prelude import log as _log
+from rulecraft.runtime.prelude import log_to as _log_to
+from rulecraft.runtime.prelude import lookup as _lookup  # noqa: F401
+from rulecraft.runtime.prelude import mask as _mask  # noqa: F401
+from rulecraft.runtime.prelude import name as _name  # noqa: F401
+from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
+from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
+from rulecraft.runtime.prelude import pick as _pick
+from rulecraft.runtime.prelude import pick_optional as _pick_optional
+from rulecraft.runtime.prelude import reachable as _reachable  # noqa: F401
+from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
+from rulecraft.runtime.prelude import report as _report  # noqa: F401
+from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
+from rulecraft.runtime.prelude import roll as _roll
+from rulecraft.runtime.prelude import shuffled as _shuffled  # noqa: F401
+from rulecraft.runtime.prelude import take as _take
+from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
+from rulecraft.runtime.prelude import turn_limit as _turn_limit
+from rulecraft.runtime.prelude import uniq as _uniq  # noqa: F401
+from rulecraft.runtime.prelude import wait as _wait
+
+# Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
+# scenario modules import theirs from here); _FIXED_ROLLS marks an engine whose dice
+# `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
 ABI: Final = 2
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
-
-# The header slots of every state (rulecraft.runtime.layout).
-_RNG: Final = 0
-_DRAWS: Final = 1
-_REVEALS: Final = 2
-_TURN: Final = 4
-_LIMIT: Final = 5
-_RESULT: Final = 7
-_PENDING: Final = 9
-_LOG: Final = 11
-_UNWIND: Final = 12
-
-_MASK64: Final = (1 << 64) - 1
-_GAMMA: Final = 0x9E3779B97F4A7C15
-_BITS: dict[int, tuple[int, ...]] = {}
-#: the indices in every mask below 256 (most sets of cards, players or records are small)
-_BITS8: Final = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
-
-
-def _roll(S: list[Any], sides: int, fixed: bool = True) -> int:
-    """A die roll 1..sides from the game's generator (splitmix64, as rulecraft.runtime.rng),
-    or the value fixed for it (``fixed``: not for a shuffle)."""
-    if sides <= 0:
-        raise RulesError(f"cannot roll a die with {sides} sides")
-    S[_DRAWS] += 1
-    limit = _MASK64 + 1 - ((_MASK64 + 1) % sides)
-    x: int = S[_RNG]
-    while True:
-        x = (x + _GAMMA) & _MASK64
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-        if z < limit:
-            S[_RNG] = x
-            if _FIXED_ROLLS and fixed:
-                return _fixed_roll(S, sides, z % sides + 1)
-            return z % sides + 1
-
-
-def _bits(m: int) -> tuple[int, ...]:
-    """The indices in a bitmask, in increasing order."""
-    if 0 <= m < 256:
-        return _BITS8[m]
-    out = _BITS.get(m)
-    if out is None:
-        found = []
-        i = 0
-        x = m
-        while x:
-            if x & 1:
-                found.append(i)
-            x >>= 1
-            i += 1
-        out = tuple(found)
-        if len(_BITS) < 65536:
-            _BITS[m] = out
-    return out
-
-
-def _mask(seq: Any) -> int:
-    m = 0
-    for i in seq:
-        m |= 1 << i
-    return m
-
-
-def _count(m: int) -> int:
-    return len(_bits(m))
-
-
-def _has(m: int, x: Any) -> bool:
-    return x is not None and (m >> x) & 1 == 1
-
-
-def _first(m: int) -> int:
-    if m == 0:
-        raise RulesError("first() of an empty list")
-    return (m & -m).bit_length() - 1
-
-
-def _head(t: Any) -> Any:
-    if not t:
-        raise RulesError("first() of an empty list")
-    return t[0]
-
-
-def _take(m: int, c: Any) -> int:
-    if c is None or not (m >> c) & 1:
-        raise RulesError(f"card {c!r} is not in the zone it is moved from")
-    return m & ~(1 << c)
-
-
-def _remove(t: tuple[Any, ...], c: Any) -> tuple[Any, ...]:
-    for i in range(len(t)):
-        if t[i] == c:
-            return t[:i] + t[i + 1 :]
-    raise RulesError(f"card {c!r} is not in the zone it is moved from")
-
-
-def _uniq(seq: Any) -> list[Any]:
-    return list(dict.fromkeys(seq))
-
-
-def _pick(R: Any, opts: Any) -> Any:
-    n = len(opts)
-    if n == 1:
-        return opts[0]
-    if n == 0:
-        raise DeadEnd("a decision with no legal option")
-    return opts[int(R() * n)]
-
-
-def _pick_optional(R: Any, opts: Any) -> Any:
-    n = len(opts)
-    i = int(R() * (n + 1))
-    return opts[i] if i < n else None
-
-
-def _ask_all(S: list[Any], F: Any, decisions: list[Any]) -> Any:
-    """Wait for several players' secret decisions at once."""
-    if not decisions:
-        _dead("simultaneous", None)
-    S[_UNWIND].append(F)
-    S[_PENDING] = tuple(decisions)
-    return SUSPEND
-
-
-def _wait(S: list[Any], F: Any) -> Any:
-    """A routine this one called waits: this one's frame goes below it on the stack."""
-    S[_UNWIND].append(F)
-    return SUSPEND
-
-
-def _log(S: list[Any], template: int, args: tuple[Any, ...]) -> None:
-    """A log line for everyone (nothing while the log is off, in a playout)."""
-    if S[_LOG] is not False:
-        S[_LOG] = (template, args, None, S[_LOG])
-
-
-def _log_to(S: list[Any], template: int, args: tuple[Any, ...], audience: Any) -> None:
-    """A log line only the players in ``audience`` may read."""
-    if S[_LOG] is not False:
-        S[_LOG] = (template, args, audience, S[_LOG])
-
-
-def _end(S: list[Any], winners: Any, reason: str, shared: bool = False) -> NoReturn:
-    """The game ends; more than one winner (or none) is a tie, unless the winners share the
-    victory (``shared``: several winners, or none, all sharing in defeat)."""
-    w = tuple(winners)
-    S[_RESULT] = (w, len(w) != 1 and not shared, reason)
-    raise GameEnded
-
-
-def _shuffled(S: list[Any], seq: Any) -> tuple[Any, ...]:
-    """``seq`` in a random order from the game's generator (Fisher-Yates, one draw a card)."""
-    out = list(seq)
-    for i in range(len(out) - 1, 0, -1):
-        j = _roll(S, i + 1, False) - 1
-        out[i], out[j] = out[j], out[i]
-    return tuple(out)
-
-
-def _reachable(adjacent: Any, start: Any, through: set[Any]) -> list[Any]:
-    """The records reachable from ``start`` stepping only on ``through`` (start included)."""
-    seen = {start}
-    todo = [start]
-    while todo:
-        a = todo.pop()
-        for b in adjacent[a]:
-            if b not in seen and b in through:
-                seen.add(b)
-                todo.append(b)
-    return sorted(seen)
-
-
-def _path_cost(adjacent: Any, start: Any, goal: Any, free: set[Any], passable: set[Any]) -> int:
-    """The fewest records outside ``free`` stepped through (start and goal not counted) on a
-    path from ``start`` to ``goal`` over ``passable`` records; -1 if there is none."""
-    if start == goal:
-        return 0
-    best = {start: 0}
-    frontier = [start]
-    cost = 0
-    while frontier:
-        nxt: list[Any] = []
-        for a in frontier:
-            for b in adjacent[a]:
-                if b not in passable or b in best:
-                    continue
-                if b == goal:
-                    return cost
-                best[b] = cost
-                (frontier if b in free else nxt).append(b)
-        frontier = nxt
-        cost += 1
-    return -1
-
-
-def _offers(engine: Any, S: list[Any], p: Any, seats: Any) -> Any:
-    """The listed deals ``p`` may propose to ``seats`` (numbered, not listed)."""
-    return _deals.Offers(engine, S, p, seats)
-
-
-def _carry_out(engine: Any, S: list[Any], deal: Any) -> None:
-    if deal is None:
-        raise RulesError("carry_out() of no deal")
-    _deals.carry_out(engine, S, deal)
-
-
-def _deal_parties(deal: Any) -> tuple[Any, ...]:
-    """The players a deal concerns, in seat order."""
-    return () if deal is None else _deals.parties(deal)
-
-
-def _name(names: tuple[Any, ...], i: Any) -> str:
-    return "none" if i is None else str(names[i])
-
-
-def _dead(kind: str, player: Any) -> NoReturn:
-    raise DeadEnd(f"decision {kind!r} for player {player} has no legal option")
-
-
-#: the most times one loop of the rules may run (between two decisions, for a loop that asks
-#: none): a bound on runaway rules (`while true: pass`), far above what a game needs
-MAX_LOOP: Final = 1_000_000
-
-
-def _endless_loop() -> NoReturn:
-    raise RulesError(f"a loop ran {MAX_LOOP:,} times (an endless loop?)")
-
-
-def _turn_limit(S: list[Any], origin: str) -> NoReturn:
-    raise TurnLimit(
-        f"game runs endlessly: turn {S[_TURN]} exceeds the limit of {S[_LIMIT]}", origin
-    )
-
-
-def _lookup(table: Any, t: int, *keys: Any) -> Any:
-    """The result record ``(table, cell, code, value, permanent)`` of ``table`` (number ``t``)
-    for its keys: a range table by one number (open ends and the first row for lower rolls as
-    the table says), a column table by a number and a column id, a matrix or list table by
-    a row id and a column id."""
-    name, by_range, rows, cols, cells, clamp_low, clamp_high, _texts = table
-    key = keys[0]
-    if by_range:
-        found = [
-            i
-            for i, (lo, hi) in enumerate(rows)
-            if (lo is None or key >= lo) and (hi is None or key <= hi)
-        ]
-        if found:
-            r = found[0]
-        elif clamp_low and rows[0][0] is not None and key < rows[0][0]:
-            r = 0
-        elif clamp_high and rows[-1][1] is not None and key > rows[-1][1]:
-            r = len(rows) - 1
-        else:
-            raise RulesError(f"table {name}: {key} is off the table")
-    elif key in rows:
-        r = rows.index(key)
-    else:
-        raise RulesError(f"table {name}: no row {key!r} (rows: {', '.join(rows)})")
-    c = 0
-    if cols:
-        if keys[-1] not in cols:
-            raise RulesError(f"table {name}: no column {keys[-1]!r} (columns: {', '.join(cols)})")
-        c = cols.index(keys[-1])
-    i = r * max(len(cols), 1) + c
-    code, value, permanent, gap = cells[i]
-    if gap is not None:
-        raise RulesError(f"table {name}: {', '.join(map(str, keys))} falls in a gap ({gap})")
-    return (t, i, code, value, permanent)
-
-
-def _tcall(
-    engine: Any, names: tuple[Any, ...], t: int, default: Any, S: list[Any], *args: Any
-) -> Any:
-    """Call the program ``names[t]`` of table number ``t`` (``default`` if it has none)."""
-    name = names[t]
-    return default if name is None else getattr(engine, name)(S, *args)
-
-
-def _report_options(S: list[Any], facts: Any) -> Any:
-    """Every change of one external fact: ``(state index, new value)`` (numbered, not listed)."""
-    return Changes(
-        tuple((off + i, values, S[off + i]) for off, count, values in facts for i in range(count))
-    )
-
-
-def _report(S: list[Any], change: Any) -> bool:
-    """Make a reported change (None: nothing changed)."""
-    if change is None:
-        return False
-    S[change[0]] = change[1]
-    return True
 
 
 class MarchOfProgressRules:
@@ -2058,4 +1806,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "622 rules/march_of_progress/rules.yaml:126:7\n631 rules/march_of_progress/rules.yaml:27:7\n639 rules/march_of_progress/rules.yaml:20:7\n647 rules/march_of_progress/rules.yaml:72:7\n648 rules/march_of_progress/rules.yaml:73:11\n649 rules/march_of_progress/rules.yaml:74:15\n650 rules/march_of_progress/rules.yaml:75:11\n651 rules/march_of_progress/rules.yaml:76:7\n655 rules/march_of_progress/rules.yaml:118:7\n659 rules/march_of_progress/rules.yaml:43:7\n660 rules/march_of_progress/rules.yaml:44:11\n669 rules/march_of_progress/rules.yaml:45:7\n670 rules/march_of_progress/rules.yaml:46:11\n674 rules/march_of_progress/rules.yaml:47:7\n681 rules/march_of_progress/rules.yaml:108:7\n685 rules/march_of_progress/rules.yaml:64:7\n695 rules/march_of_progress/rules.yaml:13:7\n699 rules/march_of_progress/rules.yaml:55:7\n705 rules/march_of_progress/rules.yaml:56:11\n706 rules/march_of_progress/rules.yaml:57:7\n710 rules/march_of_progress/rules.yaml:35:7\n717 rules/march_of_progress/cards.yaml:113:15\n721 rules/march_of_progress/rules.yaml:92:7\n731 rules/march_of_progress/rules.yaml:84:7\n735 rules/march_of_progress/rules.yaml:136:7\n736 rules/march_of_progress/rules.yaml:137:11\n743 rules/march_of_progress/rules.yaml:138:7\n754 rules/march_of_progress/rules.yaml:100:7\n758 rules/march_of_progress/rules.yaml:288:7\n759 rules/march_of_progress/rules.yaml:289:11\n768 rules/march_of_progress/rules.yaml:290:11\n769 rules/march_of_progress/rules.yaml:291:15\n770 rules/march_of_progress/rules.yaml:292:15\n771 rules/march_of_progress/rules.yaml:293:19\n779 rules/march_of_progress/rules.yaml:294:19\n789 rules/march_of_progress/rules.yaml:295:19\n790 rules/march_of_progress/rules.yaml:296:19\n791 rules/march_of_progress/rules.yaml:297:19\n798 rules/march_of_progress/rules.yaml:298:19\n799 rules/march_of_progress/rules.yaml:299:19\n800 rules/march_of_progress/rules.yaml:300:19\n801 rules/march_of_progress/rules.yaml:301:19\n802 rules/march_of_progress/rules.yaml:302:19\n803 rules/march_of_progress/rules.yaml:303:23\n805 rules/march_of_progress/rules.yaml:305:23\n807 rules/march_of_progress/rules.yaml:307:23\n808 rules/march_of_progress/rules.yaml:308:19\n809 rules/march_of_progress/rules.yaml:309:23\n811 rules/march_of_progress/rules.yaml:311:23\n813 rules/march_of_progress/rules.yaml:313:23\n817 rules/march_of_progress/cards.yaml:51:7\n822 rules/march_of_progress/cards.yaml:52:7\n823 rules/march_of_progress/cards.yaml:53:11\n825 rules/march_of_progress/cards.yaml:55:11\n836 rules/march_of_progress/cards.yaml:57:11\n838 rules/march_of_progress/cards.yaml:59:11\n839 rules/march_of_progress/cards.yaml:60:11\n840 rules/march_of_progress/cards.yaml:61:11\n844 rules/march_of_progress/rules.yaml:170:7\n845 rules/march_of_progress/rules.yaml:171:7\n846 rules/march_of_progress/rules.yaml:172:7\n850 rules/march_of_progress/flow.yaml:97:7\n851 rules/march_of_progress/flow.yaml:98:11\n852 rules/march_of_progress/flow.yaml:99:11\n860 rules/march_of_progress/flow.yaml:81:7\n861 rules/march_of_progress/flow.yaml:82:7\n865 rules/march_of_progress/rules.yaml:146:7\n866 rules/march_of_progress/rules.yaml:147:7\n867 rules/march_of_progress/rules.yaml:148:7\n868 rules/march_of_progress/rules.yaml:149:7\n869 rules/march_of_progress/rules.yaml:150:11\n871 rules/march_of_progress/rules.yaml:152:11\n875 rules/march_of_progress/rules.yaml:159:7\n876 rules/march_of_progress/rules.yaml:160:7\n877 rules/march_of_progress/rules.yaml:161:7\n878 rules/march_of_progress/rules.yaml:162:7\n879 rules/march_of_progress/rules.yaml:163:7\n883 rules/march_of_progress/flow.yaml:15:7\n884 rules/march_of_progress/flow.yaml:16:7\n885 rules/march_of_progress/flow.yaml:17:7\n886 rules/march_of_progress/flow.yaml:18:7\n887 rules/march_of_progress/flow.yaml:19:7\n888 rules/march_of_progress/flow.yaml:20:7\n893 rules/march_of_progress/flow.yaml:21:11\n894 rules/march_of_progress/flow.yaml:22:11\n895 rules/march_of_progress/flow.yaml:23:11\n896 rules/march_of_progress/flow.yaml:24:7\n897 rules/march_of_progress/flow.yaml:25:7\n901 rules/march_of_progress/flow.yaml:72:7\n902 rules/march_of_progress/flow.yaml:73:11\n908 rules/march_of_progress/flow.yaml:42:7\n909 rules/march_of_progress/flow.yaml:43:11\n910 rules/march_of_progress/flow.yaml:44:15\n914 rules/march_of_progress/flow.yaml:45:15\n918 rules/march_of_progress/rules.yaml:179:7\n919 rules/march_of_progress/rules.yaml:180:7\n934 rules/march_of_progress/rules.yaml:181:7\n935 rules/march_of_progress/rules.yaml:183:11\n936 rules/march_of_progress/rules.yaml:184:7\n945 rules/march_of_progress/rules.yaml:185:7\n946 rules/march_of_progress/rules.yaml:186:7\n947 rules/march_of_progress/rules.yaml:187:11\n949 rules/march_of_progress/rules.yaml:189:11\n950 rules/march_of_progress/rules.yaml:190:11\n951 rules/march_of_progress/rules.yaml:192:15\n952 rules/march_of_progress/rules.yaml:193:11\n953 rules/march_of_progress/rules.yaml:194:7\n954 rules/march_of_progress/rules.yaml:195:7\n955 rules/march_of_progress/rules.yaml:196:11\n958 rules/march_of_progress/rules.yaml:197:11\n959 rules/march_of_progress/rules.yaml:198:15\n960 rules/march_of_progress/rules.yaml:199:15\n964 rules/march_of_progress/rules.yaml:201:15\n965 rules/march_of_progress/rules.yaml:202:7\n966 rules/march_of_progress/rules.yaml:203:7\n970 rules/march_of_progress/cards.yaml:83:7\n974 rules/march_of_progress/cards.yaml:91:7\n978 rules/march_of_progress/cards.yaml:69:7\n984 rules/march_of_progress/cards.yaml:70:7\n985 rules/march_of_progress/cards.yaml:72:11\n986 rules/march_of_progress/cards.yaml:73:7\n987 rules/march_of_progress/cards.yaml:74:7\n991 rules/march_of_progress/cards.yaml:11:7\n996 rules/march_of_progress/cards.yaml:12:7\n997 rules/march_of_progress/cards.yaml:14:11\n998 rules/march_of_progress/cards.yaml:15:7\n999 rules/march_of_progress/cards.yaml:16:7\n1000 rules/march_of_progress/cards.yaml:17:11\n1001 rules/march_of_progress/cards.yaml:18:7\n1002 rules/march_of_progress/cards.yaml:19:7\n1006 rules/march_of_progress/cards.yaml:27:7\n1011 rules/march_of_progress/cards.yaml:28:7\n1012 rules/march_of_progress/cards.yaml:30:11\n1013 rules/march_of_progress/cards.yaml:31:7\n1014 rules/march_of_progress/cards.yaml:32:7\n1015 rules/march_of_progress/cards.yaml:33:7\n1016 rules/march_of_progress/cards.yaml:34:11\n1017 rules/march_of_progress/cards.yaml:35:7\n1018 rules/march_of_progress/cards.yaml:36:7\n1021 rules/march_of_progress/cards.yaml:37:7\n1022 rules/march_of_progress/cards.yaml:38:11\n1023 rules/march_of_progress/cards.yaml:39:11\n1024 rules/march_of_progress/cards.yaml:40:15\n1025 rules/march_of_progress/cards.yaml:41:7\n1026 rules/march_of_progress/cards.yaml:42:7\n1027 rules/march_of_progress/cards.yaml:43:11\n1031 rules/march_of_progress/cards.yaml:116:7\n1034 rules/march_of_progress/cards.yaml:119:11\n1035 rules/march_of_progress/cards.yaml:120:7\n1038 rules/march_of_progress/cards.yaml:121:7\n1044 rules/march_of_progress/cards.yaml:99:7\n1050 rules/march_of_progress/cards.yaml:100:7\n1051 rules/march_of_progress/cards.yaml:102:11\n1052 rules/march_of_progress/cards.yaml:103:7\n1053 rules/march_of_progress/cards.yaml:104:7\n1056 rules/march_of_progress/cards.yaml:105:7\n1060 rules/march_of_progress/rules.yaml:233:7\n1061 rules/march_of_progress/rules.yaml:234:7\n1067 rules/march_of_progress/rules.yaml:235:7\n1068 rules/march_of_progress/rules.yaml:236:7\n1069 rules/march_of_progress/rules.yaml:237:7\n1072 rules/march_of_progress/rules.yaml:239:7\n1073 rules/march_of_progress/rules.yaml:240:11\n1075 rules/march_of_progress/rules.yaml:242:11\n1076 rules/march_of_progress/rules.yaml:243:11\n1079 rules/march_of_progress/rules.yaml:244:15\n1084 rules/march_of_progress/rules.yaml:245:19\n1087 rules/march_of_progress/rules.yaml:248:11\n1091 rules/march_of_progress/rules.yaml:273:7\n1096 rules/march_of_progress/rules.yaml:274:11\n1097 rules/march_of_progress/rules.yaml:275:7\n1101 rules/march_of_progress/rules.yaml:264:7\n1113 rules/march_of_progress/rules.yaml:265:11\n1117 rules/march_of_progress/rules.yaml:257:7\n1121 rules/march_of_progress/flow.yaml:105:7\n1122 rules/march_of_progress/flow.yaml:106:11\n1123 rules/march_of_progress/flow.yaml:107:11\n1126 rules/march_of_progress/flow.yaml:109:15\n1127 rules/march_of_progress/flow.yaml:110:19\n1128 rules/march_of_progress/flow.yaml:111:11\n1129 rules/march_of_progress/flow.yaml:112:15\n1130 rules/march_of_progress/flow.yaml:113:15\n1140 rules/march_of_progress/rules.yaml:216:7\n1145 rules/march_of_progress/rules.yaml:217:7\n1156 rules/march_of_progress/rules.yaml:218:11\n1157 rules/march_of_progress/rules.yaml:219:11\n1158 rules/march_of_progress/rules.yaml:220:15\n1159 rules/march_of_progress/rules.yaml:221:11\n1160 rules/march_of_progress/rules.yaml:222:7\n1165 rules/march_of_progress/rules.yaml:223:11\n1166 rules/march_of_progress/rules.yaml:224:15\n1167 rules/march_of_progress/rules.yaml:225:15\n1168 rules/march_of_progress/rules.yaml:226:19\n1172 rules/march_of_progress/flow.yaml:88:7\n1173 rules/march_of_progress/flow.yaml:90:11\n1177 rules/march_of_progress/flow.yaml:8:7\n1178 rules/march_of_progress/flow.yaml:9:11\n1183 rules/march_of_progress/flow.yaml:32:7\n1196 rules/march_of_progress/flow.yaml:34:11\n1202 rules/march_of_progress/flow.yaml:54:7\n1203 rules/march_of_progress/flow.yaml:55:11\n1204 rules/march_of_progress/flow.yaml:56:11\n1205 rules/march_of_progress/flow.yaml:57:15\n1207 rules/march_of_progress/flow.yaml:59:15\n1208 rules/march_of_progress/flow.yaml:60:15\n1209 rules/march_of_progress/flow.yaml:61:19\n1210 rules/march_of_progress/flow.yaml:62:19\n1212 rules/march_of_progress/flow.yaml:64:19\n1213 rules/march_of_progress/flow.yaml:65:15\n1214 rules/march_of_progress/flow.yaml:66:15\n1230 rules/march_of_progress/rules.yaml:179:7\n1231 rules/march_of_progress/rules.yaml:180:7\n1246 rules/march_of_progress/rules.yaml:181:7\n1247 rules/march_of_progress/rules.yaml:182:11\n1248 rules/march_of_progress/rules.yaml:183:11\n1249 rules/march_of_progress/rules.yaml:184:7\n1258 rules/march_of_progress/rules.yaml:185:7\n1259 rules/march_of_progress/rules.yaml:186:7\n1267 rules/march_of_progress/rules.yaml:187:11\n1278 rules/march_of_progress/rules.yaml:189:11\n1284 rules/march_of_progress/rules.yaml:190:11\n1285 rules/march_of_progress/rules.yaml:191:15\n1286 rules/march_of_progress/rules.yaml:192:15\n1287 rules/march_of_progress/rules.yaml:193:11\n1290 rules/march_of_progress/rules.yaml:194:7\n1291 rules/march_of_progress/rules.yaml:195:7\n1296 rules/march_of_progress/rules.yaml:196:11\n1299 rules/march_of_progress/rules.yaml:197:11\n1307 rules/march_of_progress/rules.yaml:198:15\n1313 rules/march_of_progress/rules.yaml:199:15\n1317 rules/march_of_progress/rules.yaml:200:15\n1318 rules/march_of_progress/rules.yaml:201:15\n1321 rules/march_of_progress/rules.yaml:202:7\n1328 rules/march_of_progress/rules.yaml:203:7\n1354 rules/march_of_progress/cards.yaml:83:7\n1368 rules/march_of_progress/cards.yaml:91:7\n1384 rules/march_of_progress/cards.yaml:69:7\n1390 rules/march_of_progress/cards.yaml:70:7\n1391 rules/march_of_progress/cards.yaml:71:11\n1392 rules/march_of_progress/cards.yaml:72:11\n1393 rules/march_of_progress/cards.yaml:73:7\n1404 rules/march_of_progress/cards.yaml:74:7\n1405 rules/march_of_progress/cards.yaml:75:7\n1417 rules/march_of_progress/cards.yaml:11:7\n1422 rules/march_of_progress/cards.yaml:12:7\n1423 rules/march_of_progress/cards.yaml:13:11\n1424 rules/march_of_progress/cards.yaml:14:11\n1425 rules/march_of_progress/cards.yaml:15:7\n1436 rules/march_of_progress/cards.yaml:16:7\n1437 rules/march_of_progress/cards.yaml:17:11\n1438 rules/march_of_progress/cards.yaml:18:7\n1456 rules/march_of_progress/cards.yaml:19:7\n1473 rules/march_of_progress/cards.yaml:27:7\n1478 rules/march_of_progress/cards.yaml:28:7\n1479 rules/march_of_progress/cards.yaml:29:11\n1480 rules/march_of_progress/cards.yaml:30:11\n1481 rules/march_of_progress/cards.yaml:31:7\n1492 rules/march_of_progress/cards.yaml:32:7\n1493 rules/march_of_progress/cards.yaml:33:7\n1494 rules/march_of_progress/cards.yaml:34:11\n1495 rules/march_of_progress/cards.yaml:35:7\n1496 rules/march_of_progress/cards.yaml:36:7\n1499 rules/march_of_progress/cards.yaml:37:7\n1507 rules/march_of_progress/cards.yaml:38:11\n1520 rules/march_of_progress/cards.yaml:39:11\n1521 rules/march_of_progress/cards.yaml:40:15\n1527 rules/march_of_progress/cards.yaml:41:7\n1540 rules/march_of_progress/cards.yaml:42:7\n1541 rules/march_of_progress/cards.yaml:43:11\n1546 rules/march_of_progress/cards.yaml:116:7\n1547 rules/march_of_progress/cards.yaml:117:11\n1549 rules/march_of_progress/cards.yaml:119:11\n1550 rules/march_of_progress/cards.yaml:120:7\n1553 rules/march_of_progress/cards.yaml:121:7\n1556 rules/march_of_progress/cards.yaml:122:7\n1567 rules/march_of_progress/cards.yaml:99:7\n1573 rules/march_of_progress/cards.yaml:100:7\n1574 rules/march_of_progress/cards.yaml:101:11\n1575 rules/march_of_progress/cards.yaml:102:11\n1576 rules/march_of_progress/cards.yaml:103:7\n1587 rules/march_of_progress/cards.yaml:104:7\n1590 rules/march_of_progress/cards.yaml:105:7\n1591 rules/march_of_progress/cards.yaml:106:7\n1610 rules/march_of_progress/rules.yaml:233:7\n1611 rules/march_of_progress/rules.yaml:234:7\n1617 rules/march_of_progress/rules.yaml:235:7\n1624 rules/march_of_progress/rules.yaml:236:7\n1625 rules/march_of_progress/rules.yaml:237:7\n1628 rules/march_of_progress/rules.yaml:238:7\n1629 rules/march_of_progress/rules.yaml:239:7\n1636 rules/march_of_progress/rules.yaml:240:11\n1640 rules/march_of_progress/rules.yaml:242:11\n1647 rules/march_of_progress/rules.yaml:243:11\n1650 rules/march_of_progress/rules.yaml:244:15\n1655 rules/march_of_progress/rules.yaml:245:19\n1657 rules/march_of_progress/rules.yaml:246:19\n1660 rules/march_of_progress/rules.yaml:248:11\n1673 rules/march_of_progress/rules.yaml:273:7\n1678 rules/march_of_progress/rules.yaml:274:11\n1679 rules/march_of_progress/rules.yaml:275:7\n1687 rules/march_of_progress/rules.yaml:264:7\n1699 rules/march_of_progress/rules.yaml:265:11\n1700 rules/march_of_progress/rules.yaml:266:7\n1707 rules/march_of_progress/rules.yaml:257:7\n1721 rules/march_of_progress/flow.yaml:105:7\n1726 rules/march_of_progress/flow.yaml:106:11\n1727 rules/march_of_progress/flow.yaml:107:11\n1747 rules/march_of_progress/flow.yaml:109:15\n1748 rules/march_of_progress/flow.yaml:110:19\n1749 rules/march_of_progress/flow.yaml:111:11\n1750 rules/march_of_progress/flow.yaml:112:15\n1751 rules/march_of_progress/flow.yaml:113:15\n1756 rules/march_of_progress/flow.yaml:114:11\n1786 rules/march_of_progress/rules.yaml:216:7\n1792 rules/march_of_progress/rules.yaml:217:7\n1807 rules/march_of_progress/rules.yaml:218:11\n1808 rules/march_of_progress/rules.yaml:219:11\n1816 rules/march_of_progress/rules.yaml:220:15\n1831 rules/march_of_progress/rules.yaml:221:11\n1834 rules/march_of_progress/rules.yaml:222:7\n1851 rules/march_of_progress/rules.yaml:223:11\n1860 rules/march_of_progress/rules.yaml:224:15\n1873 rules/march_of_progress/rules.yaml:225:15\n1874 rules/march_of_progress/rules.yaml:226:19\n1890 rules/march_of_progress/flow.yaml:88:7\n1904 rules/march_of_progress/flow.yaml:89:11\n1905 rules/march_of_progress/flow.yaml:90:11\n1915 rules/march_of_progress/flow.yaml:8:7\n1916 rules/march_of_progress/flow.yaml:9:11\n1932 rules/march_of_progress/flow.yaml:32:7\n1953 rules/march_of_progress/flow.yaml:34:11\n1956 rules/march_of_progress/flow.yaml:35:11\n1957 rules/march_of_progress/flow.yaml:36:7\n1972 rules/march_of_progress/flow.yaml:54:7\n1986 rules/march_of_progress/flow.yaml:55:11\n1987 rules/march_of_progress/flow.yaml:56:11\n1995 rules/march_of_progress/flow.yaml:57:15\n2000 rules/march_of_progress/flow.yaml:59:15\n2001 rules/march_of_progress/flow.yaml:60:15\n2011 rules/march_of_progress/flow.yaml:61:19\n2024 rules/march_of_progress/flow.yaml:62:19\n2030 rules/march_of_progress/flow.yaml:64:19\n2045 rules/march_of_progress/flow.yaml:65:15\n2052 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "370 rules/march_of_progress/rules.yaml:126:7\n379 rules/march_of_progress/rules.yaml:27:7\n387 rules/march_of_progress/rules.yaml:20:7\n395 rules/march_of_progress/rules.yaml:72:7\n396 rules/march_of_progress/rules.yaml:73:11\n397 rules/march_of_progress/rules.yaml:74:15\n398 rules/march_of_progress/rules.yaml:75:11\n399 rules/march_of_progress/rules.yaml:76:7\n403 rules/march_of_progress/rules.yaml:118:7\n407 rules/march_of_progress/rules.yaml:43:7\n408 rules/march_of_progress/rules.yaml:44:11\n417 rules/march_of_progress/rules.yaml:45:7\n418 rules/march_of_progress/rules.yaml:46:11\n422 rules/march_of_progress/rules.yaml:47:7\n429 rules/march_of_progress/rules.yaml:108:7\n433 rules/march_of_progress/rules.yaml:64:7\n443 rules/march_of_progress/rules.yaml:13:7\n447 rules/march_of_progress/rules.yaml:55:7\n453 rules/march_of_progress/rules.yaml:56:11\n454 rules/march_of_progress/rules.yaml:57:7\n458 rules/march_of_progress/rules.yaml:35:7\n465 rules/march_of_progress/cards.yaml:113:15\n469 rules/march_of_progress/rules.yaml:92:7\n479 rules/march_of_progress/rules.yaml:84:7\n483 rules/march_of_progress/rules.yaml:136:7\n484 rules/march_of_progress/rules.yaml:137:11\n491 rules/march_of_progress/rules.yaml:138:7\n502 rules/march_of_progress/rules.yaml:100:7\n506 rules/march_of_progress/rules.yaml:288:7\n507 rules/march_of_progress/rules.yaml:289:11\n516 rules/march_of_progress/rules.yaml:290:11\n517 rules/march_of_progress/rules.yaml:291:15\n518 rules/march_of_progress/rules.yaml:292:15\n519 rules/march_of_progress/rules.yaml:293:19\n527 rules/march_of_progress/rules.yaml:294:19\n537 rules/march_of_progress/rules.yaml:295:19\n538 rules/march_of_progress/rules.yaml:296:19\n539 rules/march_of_progress/rules.yaml:297:19\n546 rules/march_of_progress/rules.yaml:298:19\n547 rules/march_of_progress/rules.yaml:299:19\n548 rules/march_of_progress/rules.yaml:300:19\n549 rules/march_of_progress/rules.yaml:301:19\n550 rules/march_of_progress/rules.yaml:302:19\n551 rules/march_of_progress/rules.yaml:303:23\n553 rules/march_of_progress/rules.yaml:305:23\n555 rules/march_of_progress/rules.yaml:307:23\n556 rules/march_of_progress/rules.yaml:308:19\n557 rules/march_of_progress/rules.yaml:309:23\n559 rules/march_of_progress/rules.yaml:311:23\n561 rules/march_of_progress/rules.yaml:313:23\n565 rules/march_of_progress/cards.yaml:51:7\n570 rules/march_of_progress/cards.yaml:52:7\n571 rules/march_of_progress/cards.yaml:53:11\n573 rules/march_of_progress/cards.yaml:55:11\n584 rules/march_of_progress/cards.yaml:57:11\n586 rules/march_of_progress/cards.yaml:59:11\n587 rules/march_of_progress/cards.yaml:60:11\n588 rules/march_of_progress/cards.yaml:61:11\n592 rules/march_of_progress/rules.yaml:170:7\n593 rules/march_of_progress/rules.yaml:171:7\n594 rules/march_of_progress/rules.yaml:172:7\n598 rules/march_of_progress/flow.yaml:97:7\n599 rules/march_of_progress/flow.yaml:98:11\n600 rules/march_of_progress/flow.yaml:99:11\n608 rules/march_of_progress/flow.yaml:81:7\n609 rules/march_of_progress/flow.yaml:82:7\n613 rules/march_of_progress/rules.yaml:146:7\n614 rules/march_of_progress/rules.yaml:147:7\n615 rules/march_of_progress/rules.yaml:148:7\n616 rules/march_of_progress/rules.yaml:149:7\n617 rules/march_of_progress/rules.yaml:150:11\n619 rules/march_of_progress/rules.yaml:152:11\n623 rules/march_of_progress/rules.yaml:159:7\n624 rules/march_of_progress/rules.yaml:160:7\n625 rules/march_of_progress/rules.yaml:161:7\n626 rules/march_of_progress/rules.yaml:162:7\n627 rules/march_of_progress/rules.yaml:163:7\n631 rules/march_of_progress/flow.yaml:15:7\n632 rules/march_of_progress/flow.yaml:16:7\n633 rules/march_of_progress/flow.yaml:17:7\n634 rules/march_of_progress/flow.yaml:18:7\n635 rules/march_of_progress/flow.yaml:19:7\n636 rules/march_of_progress/flow.yaml:20:7\n641 rules/march_of_progress/flow.yaml:21:11\n642 rules/march_of_progress/flow.yaml:22:11\n643 rules/march_of_progress/flow.yaml:23:11\n644 rules/march_of_progress/flow.yaml:24:7\n645 rules/march_of_progress/flow.yaml:25:7\n649 rules/march_of_progress/flow.yaml:72:7\n650 rules/march_of_progress/flow.yaml:73:11\n656 rules/march_of_progress/flow.yaml:42:7\n657 rules/march_of_progress/flow.yaml:43:11\n658 rules/march_of_progress/flow.yaml:44:15\n662 rules/march_of_progress/flow.yaml:45:15\n666 rules/march_of_progress/rules.yaml:179:7\n667 rules/march_of_progress/rules.yaml:180:7\n682 rules/march_of_progress/rules.yaml:181:7\n683 rules/march_of_progress/rules.yaml:183:11\n684 rules/march_of_progress/rules.yaml:184:7\n693 rules/march_of_progress/rules.yaml:185:7\n694 rules/march_of_progress/rules.yaml:186:7\n695 rules/march_of_progress/rules.yaml:187:11\n697 rules/march_of_progress/rules.yaml:189:11\n698 rules/march_of_progress/rules.yaml:190:11\n699 rules/march_of_progress/rules.yaml:192:15\n700 rules/march_of_progress/rules.yaml:193:11\n701 rules/march_of_progress/rules.yaml:194:7\n702 rules/march_of_progress/rules.yaml:195:7\n703 rules/march_of_progress/rules.yaml:196:11\n706 rules/march_of_progress/rules.yaml:197:11\n707 rules/march_of_progress/rules.yaml:198:15\n708 rules/march_of_progress/rules.yaml:199:15\n712 rules/march_of_progress/rules.yaml:201:15\n713 rules/march_of_progress/rules.yaml:202:7\n714 rules/march_of_progress/rules.yaml:203:7\n718 rules/march_of_progress/cards.yaml:83:7\n722 rules/march_of_progress/cards.yaml:91:7\n726 rules/march_of_progress/cards.yaml:69:7\n732 rules/march_of_progress/cards.yaml:70:7\n733 rules/march_of_progress/cards.yaml:72:11\n734 rules/march_of_progress/cards.yaml:73:7\n735 rules/march_of_progress/cards.yaml:74:7\n739 rules/march_of_progress/cards.yaml:11:7\n744 rules/march_of_progress/cards.yaml:12:7\n745 rules/march_of_progress/cards.yaml:14:11\n746 rules/march_of_progress/cards.yaml:15:7\n747 rules/march_of_progress/cards.yaml:16:7\n748 rules/march_of_progress/cards.yaml:17:11\n749 rules/march_of_progress/cards.yaml:18:7\n750 rules/march_of_progress/cards.yaml:19:7\n754 rules/march_of_progress/cards.yaml:27:7\n759 rules/march_of_progress/cards.yaml:28:7\n760 rules/march_of_progress/cards.yaml:30:11\n761 rules/march_of_progress/cards.yaml:31:7\n762 rules/march_of_progress/cards.yaml:32:7\n763 rules/march_of_progress/cards.yaml:33:7\n764 rules/march_of_progress/cards.yaml:34:11\n765 rules/march_of_progress/cards.yaml:35:7\n766 rules/march_of_progress/cards.yaml:36:7\n769 rules/march_of_progress/cards.yaml:37:7\n770 rules/march_of_progress/cards.yaml:38:11\n771 rules/march_of_progress/cards.yaml:39:11\n772 rules/march_of_progress/cards.yaml:40:15\n773 rules/march_of_progress/cards.yaml:41:7\n774 rules/march_of_progress/cards.yaml:42:7\n775 rules/march_of_progress/cards.yaml:43:11\n779 rules/march_of_progress/cards.yaml:116:7\n782 rules/march_of_progress/cards.yaml:119:11\n783 rules/march_of_progress/cards.yaml:120:7\n786 rules/march_of_progress/cards.yaml:121:7\n792 rules/march_of_progress/cards.yaml:99:7\n798 rules/march_of_progress/cards.yaml:100:7\n799 rules/march_of_progress/cards.yaml:102:11\n800 rules/march_of_progress/cards.yaml:103:7\n801 rules/march_of_progress/cards.yaml:104:7\n804 rules/march_of_progress/cards.yaml:105:7\n808 rules/march_of_progress/rules.yaml:233:7\n809 rules/march_of_progress/rules.yaml:234:7\n815 rules/march_of_progress/rules.yaml:235:7\n816 rules/march_of_progress/rules.yaml:236:7\n817 rules/march_of_progress/rules.yaml:237:7\n820 rules/march_of_progress/rules.yaml:239:7\n821 rules/march_of_progress/rules.yaml:240:11\n823 rules/march_of_progress/rules.yaml:242:11\n824 rules/march_of_progress/rules.yaml:243:11\n827 rules/march_of_progress/rules.yaml:244:15\n832 rules/march_of_progress/rules.yaml:245:19\n835 rules/march_of_progress/rules.yaml:248:11\n839 rules/march_of_progress/rules.yaml:273:7\n844 rules/march_of_progress/rules.yaml:274:11\n845 rules/march_of_progress/rules.yaml:275:7\n849 rules/march_of_progress/rules.yaml:264:7\n861 rules/march_of_progress/rules.yaml:265:11\n865 rules/march_of_progress/rules.yaml:257:7\n869 rules/march_of_progress/flow.yaml:105:7\n870 rules/march_of_progress/flow.yaml:106:11\n871 rules/march_of_progress/flow.yaml:107:11\n874 rules/march_of_progress/flow.yaml:109:15\n875 rules/march_of_progress/flow.yaml:110:19\n876 rules/march_of_progress/flow.yaml:111:11\n877 rules/march_of_progress/flow.yaml:112:15\n878 rules/march_of_progress/flow.yaml:113:15\n888 rules/march_of_progress/rules.yaml:216:7\n893 rules/march_of_progress/rules.yaml:217:7\n904 rules/march_of_progress/rules.yaml:218:11\n905 rules/march_of_progress/rules.yaml:219:11\n906 rules/march_of_progress/rules.yaml:220:15\n907 rules/march_of_progress/rules.yaml:221:11\n908 rules/march_of_progress/rules.yaml:222:7\n913 rules/march_of_progress/rules.yaml:223:11\n914 rules/march_of_progress/rules.yaml:224:15\n915 rules/march_of_progress/rules.yaml:225:15\n916 rules/march_of_progress/rules.yaml:226:19\n920 rules/march_of_progress/flow.yaml:88:7\n921 rules/march_of_progress/flow.yaml:90:11\n925 rules/march_of_progress/flow.yaml:8:7\n926 rules/march_of_progress/flow.yaml:9:11\n931 rules/march_of_progress/flow.yaml:32:7\n944 rules/march_of_progress/flow.yaml:34:11\n950 rules/march_of_progress/flow.yaml:54:7\n951 rules/march_of_progress/flow.yaml:55:11\n952 rules/march_of_progress/flow.yaml:56:11\n953 rules/march_of_progress/flow.yaml:57:15\n955 rules/march_of_progress/flow.yaml:59:15\n956 rules/march_of_progress/flow.yaml:60:15\n957 rules/march_of_progress/flow.yaml:61:19\n958 rules/march_of_progress/flow.yaml:62:19\n960 rules/march_of_progress/flow.yaml:64:19\n961 rules/march_of_progress/flow.yaml:65:15\n962 rules/march_of_progress/flow.yaml:66:15\n978 rules/march_of_progress/rules.yaml:179:7\n979 rules/march_of_progress/rules.yaml:180:7\n994 rules/march_of_progress/rules.yaml:181:7\n995 rules/march_of_progress/rules.yaml:182:11\n996 rules/march_of_progress/rules.yaml:183:11\n997 rules/march_of_progress/rules.yaml:184:7\n1006 rules/march_of_progress/rules.yaml:185:7\n1007 rules/march_of_progress/rules.yaml:186:7\n1015 rules/march_of_progress/rules.yaml:187:11\n1026 rules/march_of_progress/rules.yaml:189:11\n1032 rules/march_of_progress/rules.yaml:190:11\n1033 rules/march_of_progress/rules.yaml:191:15\n1034 rules/march_of_progress/rules.yaml:192:15\n1035 rules/march_of_progress/rules.yaml:193:11\n1038 rules/march_of_progress/rules.yaml:194:7\n1039 rules/march_of_progress/rules.yaml:195:7\n1044 rules/march_of_progress/rules.yaml:196:11\n1047 rules/march_of_progress/rules.yaml:197:11\n1055 rules/march_of_progress/rules.yaml:198:15\n1061 rules/march_of_progress/rules.yaml:199:15\n1065 rules/march_of_progress/rules.yaml:200:15\n1066 rules/march_of_progress/rules.yaml:201:15\n1069 rules/march_of_progress/rules.yaml:202:7\n1076 rules/march_of_progress/rules.yaml:203:7\n1102 rules/march_of_progress/cards.yaml:83:7\n1116 rules/march_of_progress/cards.yaml:91:7\n1132 rules/march_of_progress/cards.yaml:69:7\n1138 rules/march_of_progress/cards.yaml:70:7\n1139 rules/march_of_progress/cards.yaml:71:11\n1140 rules/march_of_progress/cards.yaml:72:11\n1141 rules/march_of_progress/cards.yaml:73:7\n1152 rules/march_of_progress/cards.yaml:74:7\n1153 rules/march_of_progress/cards.yaml:75:7\n1165 rules/march_of_progress/cards.yaml:11:7\n1170 rules/march_of_progress/cards.yaml:12:7\n1171 rules/march_of_progress/cards.yaml:13:11\n1172 rules/march_of_progress/cards.yaml:14:11\n1173 rules/march_of_progress/cards.yaml:15:7\n1184 rules/march_of_progress/cards.yaml:16:7\n1185 rules/march_of_progress/cards.yaml:17:11\n1186 rules/march_of_progress/cards.yaml:18:7\n1204 rules/march_of_progress/cards.yaml:19:7\n1221 rules/march_of_progress/cards.yaml:27:7\n1226 rules/march_of_progress/cards.yaml:28:7\n1227 rules/march_of_progress/cards.yaml:29:11\n1228 rules/march_of_progress/cards.yaml:30:11\n1229 rules/march_of_progress/cards.yaml:31:7\n1240 rules/march_of_progress/cards.yaml:32:7\n1241 rules/march_of_progress/cards.yaml:33:7\n1242 rules/march_of_progress/cards.yaml:34:11\n1243 rules/march_of_progress/cards.yaml:35:7\n1244 rules/march_of_progress/cards.yaml:36:7\n1247 rules/march_of_progress/cards.yaml:37:7\n1255 rules/march_of_progress/cards.yaml:38:11\n1268 rules/march_of_progress/cards.yaml:39:11\n1269 rules/march_of_progress/cards.yaml:40:15\n1275 rules/march_of_progress/cards.yaml:41:7\n1288 rules/march_of_progress/cards.yaml:42:7\n1289 rules/march_of_progress/cards.yaml:43:11\n1294 rules/march_of_progress/cards.yaml:116:7\n1295 rules/march_of_progress/cards.yaml:117:11\n1297 rules/march_of_progress/cards.yaml:119:11\n1298 rules/march_of_progress/cards.yaml:120:7\n1301 rules/march_of_progress/cards.yaml:121:7\n1304 rules/march_of_progress/cards.yaml:122:7\n1315 rules/march_of_progress/cards.yaml:99:7\n1321 rules/march_of_progress/cards.yaml:100:7\n1322 rules/march_of_progress/cards.yaml:101:11\n1323 rules/march_of_progress/cards.yaml:102:11\n1324 rules/march_of_progress/cards.yaml:103:7\n1335 rules/march_of_progress/cards.yaml:104:7\n1338 rules/march_of_progress/cards.yaml:105:7\n1339 rules/march_of_progress/cards.yaml:106:7\n1358 rules/march_of_progress/rules.yaml:233:7\n1359 rules/march_of_progress/rules.yaml:234:7\n1365 rules/march_of_progress/rules.yaml:235:7\n1372 rules/march_of_progress/rules.yaml:236:7\n1373 rules/march_of_progress/rules.yaml:237:7\n1376 rules/march_of_progress/rules.yaml:238:7\n1377 rules/march_of_progress/rules.yaml:239:7\n1384 rules/march_of_progress/rules.yaml:240:11\n1388 rules/march_of_progress/rules.yaml:242:11\n1395 rules/march_of_progress/rules.yaml:243:11\n1398 rules/march_of_progress/rules.yaml:244:15\n1403 rules/march_of_progress/rules.yaml:245:19\n1405 rules/march_of_progress/rules.yaml:246:19\n1408 rules/march_of_progress/rules.yaml:248:11\n1421 rules/march_of_progress/rules.yaml:273:7\n1426 rules/march_of_progress/rules.yaml:274:11\n1427 rules/march_of_progress/rules.yaml:275:7\n1435 rules/march_of_progress/rules.yaml:264:7\n1447 rules/march_of_progress/rules.yaml:265:11\n1448 rules/march_of_progress/rules.yaml:266:7\n1455 rules/march_of_progress/rules.yaml:257:7\n1469 rules/march_of_progress/flow.yaml:105:7\n1474 rules/march_of_progress/flow.yaml:106:11\n1475 rules/march_of_progress/flow.yaml:107:11\n1495 rules/march_of_progress/flow.yaml:109:15\n1496 rules/march_of_progress/flow.yaml:110:19\n1497 rules/march_of_progress/flow.yaml:111:11\n1498 rules/march_of_progress/flow.yaml:112:15\n1499 rules/march_of_progress/flow.yaml:113:15\n1504 rules/march_of_progress/flow.yaml:114:11\n1534 rules/march_of_progress/rules.yaml:216:7\n1540 rules/march_of_progress/rules.yaml:217:7\n1555 rules/march_of_progress/rules.yaml:218:11\n1556 rules/march_of_progress/rules.yaml:219:11\n1564 rules/march_of_progress/rules.yaml:220:15\n1579 rules/march_of_progress/rules.yaml:221:11\n1582 rules/march_of_progress/rules.yaml:222:7\n1599 rules/march_of_progress/rules.yaml:223:11\n1608 rules/march_of_progress/rules.yaml:224:15\n1621 rules/march_of_progress/rules.yaml:225:15\n1622 rules/march_of_progress/rules.yaml:226:19\n1638 rules/march_of_progress/flow.yaml:88:7\n1652 rules/march_of_progress/flow.yaml:89:11\n1653 rules/march_of_progress/flow.yaml:90:11\n1663 rules/march_of_progress/flow.yaml:8:7\n1664 rules/march_of_progress/flow.yaml:9:11\n1680 rules/march_of_progress/flow.yaml:32:7\n1701 rules/march_of_progress/flow.yaml:34:11\n1704 rules/march_of_progress/flow.yaml:35:11\n1705 rules/march_of_progress/flow.yaml:36:7\n1720 rules/march_of_progress/flow.yaml:54:7\n1734 rules/march_of_progress/flow.yaml:55:11\n1735 rules/march_of_progress/flow.yaml:56:11\n1743 rules/march_of_progress/flow.yaml:57:15\n1748 rules/march_of_progress/flow.yaml:59:15\n1749 rules/march_of_progress/flow.yaml:60:15\n1759 rules/march_of_progress/flow.yaml:61:19\n1772 rules/march_of_progress/flow.yaml:62:19\n1778 rules/march_of_progress/flow.yaml:64:19\n1793 rules/march_of_progress/flow.yaml:65:15\n1800 rules/march_of_progress/flow.yaml:66:15"
