@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from compile_helpers import REPO, edit, line_col, scratch_project
+from fixtures.toy import PACKAGE, ROOT  # compiled and registered at collection
 from rulecraft.compiler.examples import example_files, run_examples
 from rulecraft.compiler.project import new_sink
 
@@ -180,8 +181,6 @@ steps:
 
 
 def _toy(tmp_path: Path, text: str) -> tuple[bool, list, Path]:
-    from fixtures.toy import ROOT
-
     path = tmp_path / "secrets_and_dice.yaml"
     path.write_text(text)
     sink = new_sink(ROOT)
@@ -289,8 +288,6 @@ def test_dice_need_an_engine_that_can_fix_rolls(
 ) -> None:
     """An engine generated before rolls could be fixed would ignore them: refused, with
     what to do."""
-    from fixtures.toy import PACKAGE
-
     monkeypatch.delattr(PACKAGE.engine, "_FIXED_ROLLS")
     ok, [err], _ = _toy(tmp_path, TOY)
     assert not ok and err.message == "the engine of 'toy' was generated before rolls could be fixed"
