@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 from ..effects import Bool, Call
-from ..table_programs import routine_name
+from ..tables.programs import routine_name
 from .row import Emitter, ExprGen, RoutineGen
 
 

@@ -282,7 +282,7 @@ def table_programs(g: ir.Game) -> dict[str, tuple[Any, ...]]:
     """``tprog_mods`` / ``tprog_allows`` / ``tprog_apply``: the method of each table's
     program by table number (None where a table has none), for `modifiers`, `allows` and
     `apply` of a table value."""
-    from ..table_programs import routine_name
+    from ..tables.programs import routine_name
 
     out = {}
     for part, prefix in (("mods", "f_"), ("allows", "f_"), ("apply", "p_")):

@@ -423,7 +423,7 @@ class Table:
     results: dict[str, Result] = field(default_factory=dict)
     corner: str | None = None
     pos: Position | None = None
-    #: where the table is written (its programs are parsed from there; see table_programs)
+    #: where the table is written (its programs are parsed from there; see programs.py)
     doc: Any = field(default=None, repr=False, compare=False)
     ypath: tuple[Any, ...] = ()
     #: the params its programs take, set when the game is built
