@@ -154,6 +154,7 @@ class Builder:
             words={str(k): str(v) for k, v in (g.get("words") or {}).items()},
             origin=self.origin(gdoc, ()),
             sources=[d.path for r, d in self.src.docs.items() if not r.startswith("scenarios/")],
+            documents=dict(self.src.docs),
         )
         if game.id != self.src.game_dir.name:
             self.sink.error(

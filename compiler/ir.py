@@ -204,6 +204,8 @@ class Scenario:
     #: tooling, not rules: bot games in `rulecraft simulate` stop here (``simulate:`` block)
     bot_max_turns: int | None = None
     doc: Any = field(default=None, repr=False)  # the scenario's own loader.Document
+    #: the ids of the tables that are this scenario's play aids (`play_aids:`, else its base's)
+    play_aids: tuple[str, ...] = ()
 
     def prefixed(self, prefix: str) -> dict[str, Value]:
         return {k[len(prefix) :]: v for k, v in self.values.items() if k.startswith(prefix)}
@@ -263,6 +265,10 @@ class Game:
     table_params: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
+    #: the loaded, validated documents the model was built from, by file name in the game
+    #: folder ("game.yaml", "scenarios/<id>.yaml"): their data as written, for readers
+    #: that print it (the reference sheets)
+    documents: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     playable: dict[str, Expr] = field(default_factory=dict)
     #: the goods of `negotiation:` in rules.yaml: (name, title, shape, item type, why)
     goods: list[tuple[str, str, str, str, str]] = field(default_factory=list)

@@ -10,7 +10,7 @@ take a project, or a folder with ``rules/`` and ``generated/`` in it.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +21,10 @@ from . import ir
 from .builder import load_sources
 from .checker import check_game
 from .codegen import format_many, generate_game
-from .diagnostics import DiagnosticSink, SourceCache
+from .diagnostics import DiagnosticSink, Position, SourceCache
 from .loader import load_yaml
 from .schema import SchemaStore
-from .variants import resolve_scenarios
+from .variants import base_model, resolve_scenarios
 
 __all__ = [
     "Compiled",
@@ -84,6 +84,10 @@ def game_dirs(root: Path | Project, only: list[str] | None = None) -> list[Path]
 class Compiled:
     games: dict[str, ir.Game]
     outputs: dict[Path, str]  # path relative to the root -> text
+    #: the model of every game, by game id, tables-only games included: the game before any
+    #: scenario (its documents, tables, flow, cards) with every scenario it resolved in
+    #: ``scenarios``; what the reference sheets read
+    models: dict[str, ir.Game] = field(default_factory=dict)
 
 
 def new_sink(root: Path | Project) -> DiagnosticSink:
@@ -106,6 +110,7 @@ def compile_project(
     schemas = SchemaStore.default()
     games: dict[str, ir.Game] = {}
     outputs: dict[Path, str] = {}
+    models: dict[str, ir.Game] = {}
     for gdir in game_dirs(project, only):
         start = sink.error_count  # a game with any error, its tables' too, is not generated
         tables = {}
@@ -114,23 +119,28 @@ def compile_project(
 
             tables = load_tables(gdir, sink)
         tables_incomplete = sink.error_count > start
-        if not (gdir / "flow.yaml").exists():
-            # A game with tables only (no engine yet): its game.yaml is still validated.
-            if (gdir / "game.yaml").exists():
-                doc = load_yaml(
-                    gdir / "game.yaml", (gdir / "game.yaml").relative_to(root).as_posix(), sink
-                )
-                if doc is not None:
-                    schemas.validate(doc, "game", sink)
+        engine = (gdir / "flow.yaml").exists()
+        if not engine and not (gdir / "scenarios").is_dir():
+            # a game with tables only (no engine yet): its game.yaml is still validated
+            models[gdir.name] = _tables_only(gdir, root, sink, schemas, tables)
             continue
-        # examples are read, not run (rulecraft test runs them): a broken one fails check
-        scenarios = {p.stem for p in (gdir / "scenarios").glob("*.yaml")}
-        _check_examples(gdir, root, sink, schemas, scenarios)
+        if engine:
+            # examples are read, not run (rulecraft test runs them): a broken one fails check
+            scenarios = {p.stem for p in (gdir / "scenarios").glob("*.yaml")}
+            _check_examples(gdir, root, sink, schemas, scenarios)
         src = load_sources(gdir, root, sink, schemas)
         if src is None:
             continue
         before = len(sink.diagnostics)
-        resolved = resolve_scenarios(src, sink, tables)
+        model = base_model(src, sink, tables)
+        if model is None:
+            continue
+        model.tables_incomplete = tables_incomplete
+        resolved = resolve_scenarios(src, sink, tables, model)
+        model.scenarios = {sid: game.scenario for sid, game in resolved.items()}
+        models[gdir.name] = model
+        if not engine:
+            continue  # scenarios but no flow.yaml (no engine yet): built, not checked
         if any(d.code not in _EMPTIED_ONLY for d in sink.diagnostics[before:]):
             continue
         ok = []
@@ -146,7 +156,28 @@ def compile_project(
             texts = generate_game({sid: resolved[sid] for sid in ok}, looked_up(resolved))
             for name, text in format_many(texts).items():
                 outputs[project.generated_rel / gdir.name / name] = text
-    return Compiled(games, outputs)
+    return Compiled(games, outputs, models)
+
+
+def _tables_only(
+    game_dir: Path, root: Path, sink: DiagnosticSink, schemas: SchemaStore, tables: dict[str, Any]
+) -> ir.Game:
+    """The model of a game with tables only: its tables and what its game.yaml (if any, and
+    validated) says of the game, its id, title, source and words."""
+    rel = game_dir.relative_to(root).as_posix() if game_dir.is_relative_to(root) else game_dir
+    game = ir.Game(game_dir.name, "", "", ir.Origin(Position(str(rel), 1, 1)), tables=tables)
+    if not (game_dir / "game.yaml").exists():
+        return game
+    doc = load_yaml(game_dir / "game.yaml", f"{rel}/game.yaml", sink)
+    if doc is None or not schemas.validate(doc, "game", sink):
+        return game
+    g = doc.data
+    game.id, game.title, game.source = g["game"], g.get("title", g["game"]), g.get("source", "")
+    game.words = {str(k): str(v) for k, v in (g.get("words") or {}).items()}
+    game.origin = ir.Origin(doc.pos(()))
+    game.sources = [doc.path]
+    game.documents = {"game.yaml": doc}
+    return game
 
 
 #: errors after which the game is still checked: a snippet that does not parse (or is over a

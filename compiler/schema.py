@@ -7,7 +7,7 @@ in words a designer reads: "unknown key 'efect' in cards.move_1 (did you mean 'e
 violated schema rule is named only in the hint.
 
 A subschema may carry ``"x-error": "..."`` to replace the generated message for errors it raises
-directly.
+directly; ``{got}`` in it stands for the value found ("{got} is not one_by_one or side_by_side").
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ class SchemaStore:
         else:
             pos = doc.pos(path)
         if isinstance(custom, str):
-            return [(pos, custom)]
+            return [(pos, custom.replace("{got}", _short(inst)))]
         prefix = f"key {_short(inst)}: " if on_key else ""
         subject = f"key {_short(inst)}" if on_key else _short(inst)
         last = path[-1] if path else None

@@ -14,6 +14,9 @@ entities) and may change the rules themselves with keyed overlays:
     new enums; values for the readings a designer can switch; constants (new or changed).
 ``hooks``
     named code that runs ``before:`` or ``after:`` a procedure, with its parameters.
+``play_aids``
+    the ids of the game's tables that are the scenario's play aids (the reference sheet prints
+    them with the scenario); a scenario's own list replaces its base's.
 
 With ``base: <scenario>`` everything of that scenario, values and overlays, is inherited.
 Targeting something that does not exist is an error at the overlay's key.  Every value
@@ -36,23 +39,40 @@ from .negotiation import add_negotiation
 from .tables.programs import add_table_programs
 
 
-def resolve_scenarios(
+def base_model(
     src: Sources, sink: DiagnosticSink, tables: dict[str, Any] | None = None
-) -> dict[str, ir.Game]:
-    """One resolved (not yet checked) model per scenario: the base game plus its overlays.
-
-    ``tables`` are the game's tables (``rules/<game>/tables``), which effects look up.
-    """
+) -> ir.Game | None:
+    """The game before any scenario: its files built, with its tables (``rules/<game>/tables``,
+    which effects look up) and their programs, its negotiation and its board displays."""
     b = Builder(src, sink)
     base = b.build()
     if base is None:
-        return {}
+        return None
     base.tables = dict(tables or {})
     add_table_programs(b, base, sink)
     add_negotiation(b, base, sink)
     add_displays(b, base, sink)
     for tid, params in base.table_params.items():
         base.tables[tid].params = params
+    return base
+
+
+def resolve_scenarios(
+    src: Sources,
+    sink: DiagnosticSink,
+    tables: dict[str, Any] | None = None,
+    base: ir.Game | None = None,
+) -> dict[str, ir.Game]:
+    """One resolved (not yet checked) model per scenario: the base game plus its overlays.
+
+    ``base`` is the game's `base_model` if the caller has it (it is not changed), else it is
+    built here from ``src`` and ``tables``.
+    """
+    b = Builder(src, sink)
+    if base is None:
+        base = base_model(src, sink, tables)
+        if base is None:
+            return {}
     docs = {
         doc.data["scenario"]: doc
         for rel, doc in sorted(src.docs.items())
@@ -392,6 +412,9 @@ class Overlay:
                     put(f"e.{tname}.{rid}.name", str(rid), (*path, rid))
                 for k, v in (fields or {}).items():
                     put(f"e.{tname}.{rid}.{k}", v, (*path, rid, k))
+        play_aids = parent.play_aids if parent else ()
+        if "play_aids" in d:  # its own list replaces its base's
+            play_aids = tuple(self.tables_named(("play_aids",)))
         max_turns = int(d.get("max_turns", parent.max_turns if parent else 1000))
         bot_max_turns = parent.bot_max_turns if parent else None
         sim = d.get("simulate")
@@ -419,7 +442,26 @@ class Overlay:
             max_turns=max_turns,
             bot_max_turns=bot_max_turns,
             doc=doc,
+            play_aids=play_aids,
         )
+
+    def tables_named(self, path: YPath) -> list[str]:
+        """The table ids listed at ``path``; an id that is not a table of the game is an error
+        at it (unless some table had errors and was left out: its id is not known)."""
+        out = []
+        for i, tid in enumerate(self.doc.get(path) or []):
+            if tid in self.game.tables or self.game.tables_incomplete:
+                out.append(str(tid))
+                continue
+            known = sorted(self.game.tables)
+            self.sink.error(
+                "undefined",
+                f"unknown table {tid!r}",
+                self.doc.pos((*path, i)),
+                did_you_mean(tid, known)
+                or ("tables: " + ", ".join(known) if known else "the game has no tables/"),
+            )
+        return out
 
 
 def weave_hooks(b: Builder, game: ir.Game) -> None:

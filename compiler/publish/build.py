@@ -4,25 +4,23 @@ view model (`views.Sheet`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from .compare import comparison
 from .records import filled_from, read_save
 from .scenarios import Names, scenario_order, scenario_view
 from .source import (
     default_rules_root,
+    document,
     entries,
+    game_model,
     game_tables,
     list_games,
     node_of,
-    optional_docs,
-    read_yaml,
-    resolved_game,
     scenario_ids,
     without_title,
 )
 from .table_views import Numberer, for_scenario, rows_of_scenario, sheet_option, table_view
-from .text import WORDS, doc_of, humanize, player_text, readable_label
+from .text import WORDS, humanize, player_text, readable_label
 from .views import Node, SaveFileError, Section, Sheet, SheetError
 
 
@@ -40,12 +38,9 @@ def build_sheet(
         known = ", ".join(list_games(root)) or "none"
         raise SheetError(f"unknown game '{game}' (known: {known})")
 
-    meta: dict[str, Any] = {}
-    for name in ("game.yaml", "game.yml"):
-        if (game_dir / name).is_file():
-            doc = read_yaml(game_dir / name)
-            meta = doc if isinstance(doc, dict) else {}
-            break
+    found = game_model(root, game)  # the checked model: one run of the pipeline
+    model = found.model
+    meta = document(model, "game.yaml") or {}
     sheet = Sheet(
         game=game,
         title=str(meta.get("title") or humanize(game)),
@@ -58,8 +53,7 @@ def build_sheet(
         if scenario is not None and saved is not None and saved != scenario:
             raise SaveFileError(f"{record}: a save of scenario {saved!r}, not {scenario!r}")
 
-    scenario_docs = optional_docs(game_dir, "scenarios")
-    known_scenarios = scenario_ids(scenario_docs)
+    known_scenarios = scenario_ids(model)
     if scenario is not None:
         if scenario not in known_scenarios:
             known = ", ".join(sorted(known_scenarios)) or "none"
@@ -67,13 +61,12 @@ def build_sheet(
         sheet.scenario = scenario
         sheet.scenario_title = known_scenarios[scenario][0]
 
-    tables = game_tables(game_dir)  # the model's tables, with the data each was built from
+    tables = game_tables(model)  # the model's tables, with the data each was built from
     compiled = {tid: t for tid, _raw, t in tables}
+    aids = {sid: sc.play_aids for sid, sc in model.scenarios.items()}
     num = Numberer(sheet)
     for table_id, raw, _table in tables:
-        if scenario is not None and not for_scenario(
-            raw.get("group"), scenario, sheet.scenario_title
-        ):
+        if scenario is not None and not for_scenario(table_id, scenario, aids):
             continue
         if sheet.record is not None and raw.get("kind") != "form":
             continue
@@ -91,30 +84,27 @@ def build_sheet(
     if sheet.record is not None:
         if not sheet.tables:
             raise SheetError(f"{game} has no record form to fill in (no table of kind: form)")
-        names = Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
+        names = Names(model, {k: v for k, (_t, v) in known_scenarios.items()})
         for view in sheet.tables:  # globals named as the game titles them ("Year 1940")
             view.filled_from = filled_from(sheet.record, compiled.get(view.id), names)
         return sheet  # the record forms only
 
-    resolved = resolved_game(root, game, scenario) if scenario is not None else None
-    if resolved is not None:
-        # the scenario's own sequence of play: its base's steps with its changes
-        for section in FLOW_SECTIONS:
-            docs = [player_text(r.origin.doc) for r in resolved.flow(section)]
-            if any(docs):
-                sheet.flow.append(Section(readable_label(section, None, WORDS), _steps([docs])))
-    else:
-        for _path, doc in optional_docs(game_dir, "flow"):
-            body = doc.get("flow", doc) if isinstance(doc, dict) else doc
-            for phase, steps in body.items() if isinstance(body, dict) else []:
-                if phase not in FLOW_SECTIONS or not isinstance(steps, dict):
-                    continue  # procedures are what the steps call, not steps of play
-                docs = [player_text(doc_of(rec)) for rec in steps.values()]
-                if any(docs):
-                    sheet.flow.append(Section(readable_label(phase, None, WORDS), _steps([docs])))
+    resolved = found.resolved.get(scenario) if scenario is not None else None
+    # the sequence of play: with a scenario, its base's steps with its changes
+    for section in FLOW_SECTIONS:
+        docs = [player_text(r.origin.doc) for r in (resolved or model).flow(section)]
+        if any(docs):
+            sheet.flow.append(Section(readable_label(section, None, WORDS), _steps([docs])))
 
-    for _path, doc in optional_docs(game_dir, "cards"):
-        for title, value in entries(doc, ("cards",)):
+    if resolved is not None:
+        # the scenario's own cards: replaced ones as it plays them, removed ones gone
+        for c in sorted(resolved.cards.values(), key=lambda c: c.index):
+            text = " ".join((c.text or c.origin.doc).split()) or "Text not printed in the rulebook."
+            if c.unplayable:
+                text += f" ({' '.join(c.unplayable.split())}.)"
+            sheet.cards.append(Section(c.name, Node("text", text=text)))
+    else:
+        for title, value in entries(document(model, "cards.yaml"), ("cards",)):
             if isinstance(value, dict) and value.get("text"):
                 # a card with its printed text: the text is what a player reads
                 text = " ".join(str(value["text"]).split())
@@ -123,34 +113,19 @@ def build_sheet(
                 sheet.cards.append(Section(title, Node("text", text=text)))
             else:
                 sheet.cards.append(Section(title, node_of(without_title(value))))
-
-    if resolved is not None:
-        # the scenario's own cards: replaced ones as it plays them, removed ones gone
-        sheet.cards = []
-        for c in sorted(resolved.cards.values(), key=lambda c: c.index):
-            text = " ".join((c.text or c.origin.doc).split()) or "Text not printed in the rulebook."
-            if c.unplayable:
-                text += f" ({' '.join(c.unplayable.split())}.)"
-            sheet.cards.append(Section(c.name, Node("text", text=text)))
-    names = Names(game_dir, meta, {k: v for k, (_t, v) in known_scenarios.items()})
+    names = Names(model, {k: v for k, (_t, v) in known_scenarios.items()})
+    shown: set[str] = set()
     for sid in scenario_order(known_scenarios) if scenario is None else [scenario]:
         view = scenario_view(sid, known_scenarios, names, num)
-        # the scenario's play aids (tables grouped "Scenario: <title>") print in its block
-        view.aid_tables = [
-            t
-            for t in sheet.tables
-            if t.group.lower().startswith("scenario") and for_scenario(t.group, sid, view.title)
-        ]
+        # the scenario's play aids (`play_aids:`) print in its block, a table in the first
+        # block that names it (a base's, before the scenarios that inherit its list)
+        view.aid_tables = [t for t in sheet.tables if t.id in aids[sid] and t.id not in shown]
         for t in view.aid_tables:
             t.group_heading = False
+            shown.add(t.id)
         sheet.scenarios.append(view)
-    shown = {id(t) for v in sheet.scenarios for t in v.aid_tables}
-    sheet.tables = [t for t in sheet.tables if id(t) not in shown]
-    layout = sheet_option(meta, "scenarios")
-    if layout not in (None, "one_by_one", "side_by_side"):
-        raise SheetError(
-            f"{game}: game.yaml sheet: scenarios: {layout!r} is not one_by_one or side_by_side"
-        )
+    sheet.tables = [t for t in sheet.tables if t.id not in shown]
+    layout = sheet_option(meta, "scenarios")  # one_by_one or side_by_side (the schema's check)
     if scenario is None and len(sheet.scenarios) > 1 and layout == "side_by_side":
         sheet.comparison = comparison(sheet.scenarios, known_scenarios, names)
     return sheet

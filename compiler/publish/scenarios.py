@@ -3,10 +3,9 @@ with readable labels from the game's declarations."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from .source import node_of, optional_docs, table_docs
+from .source import document, game_tables, node_of
 from .table_views import Numberer
 from .text import WORDS, doc_of, fmt_scalar, humanize, player_text, readable_label
 from .views import Footnote, ScenarioView, SetupTable
@@ -39,6 +38,7 @@ _SCENARIO_HANDLED = frozenset(
         "game",
         "schema",
         "version",
+        "play_aids",
     }
 )
 
@@ -67,7 +67,10 @@ def _titles_in(value: Any, out: dict[str, str]) -> None:
 class Names:
     """Printed names of seats, entities and cards, gathered from the game and its scenarios."""
 
-    def __init__(self, game_dir: Path, meta: dict[str, Any], docs: dict[str, Any]) -> None:
+    def __init__(self, model: Any, docs: dict[str, Any]) -> None:
+        """`model`: the game's `ir.Game` (the data of its game.yaml and cards.yaml, its flow
+        steps and tables); `docs`: each scenario's data, by id."""
+        meta = document(model, "game.yaml") or {}
         self.things: dict[str, str] = {}
         self.titles: dict[str, str] = {}
         self.plurals: dict[str, str] = {}
@@ -102,15 +105,14 @@ class Names:
         self.enums = enums
         #: the base game's flow steps, by "phase.step": their doc (a removed step is named)
         self.steps: dict[str, str] = {}
-        for _path, fdoc in optional_docs(game_dir, "flow"):
-            body = fdoc.get("flow", fdoc) if isinstance(fdoc, dict) else None
-            for phase, steps in body.items() if isinstance(body, dict) else []:
-                for step, rec in steps.items() if isinstance(steps, dict) else []:
-                    if doc_of(rec):
-                        self.steps[f"{phase}.{step}"] = doc_of(rec)
+        for phase in ("setup", "turn", "end_of_turn"):
+            for r in model.flow(phase):
+                if r.origin.doc.split():  # the step's doc, on one line
+                    step = r.name.split("__", 1)[1]
+                    self.steps[f"{phase}.{step}"] = " ".join(r.origin.doc.split())
         #: table titles by id: a field typed `table` prints the table's title
         self.tables = {
-            tid: str(raw.get("title") or humanize(tid)) for tid, raw, _p in table_docs(game_dir)
+            tid: str(raw.get("title") or humanize(tid)) for tid, raw, _t in game_tables(model)
         }
         _titles_in(meta.get("state"), self.titles)
         #: entity types the rules declare internal (not pieces players see): not printed
@@ -122,11 +124,11 @@ class Names:
         for kind, decl in entities_state.items() if isinstance(entities_state, dict) else []:
             if isinstance(decl, dict) and isinstance(decl.get("plural"), str):
                 self.plurals[str(kind)] = decl["plural"]
-        for _path, doc in optional_docs(game_dir, "cards"):
-            cards = doc.get("cards", doc) if isinstance(doc, dict) else None
-            for cid, card in cards.items() if isinstance(cards, dict) else []:
-                if isinstance(card, dict) and card.get("name"):
-                    self.things[str(cid)] = str(card["name"])
+        cards_doc = document(model, "cards.yaml")
+        cards = cards_doc.get("cards", cards_doc) if isinstance(cards_doc, dict) else None
+        for cid, card in cards.items() if isinstance(cards, dict) else []:
+            if isinstance(card, dict) and card.get("name"):
+                self.things[str(cid)] = str(card["name"])
         for doc in docs.values():
             if not isinstance(doc, dict):
                 continue

@@ -1,8 +1,9 @@
 """Printable reference sheets: a game's tables, sequence of play, cards and set-up as HTML or PDF.
 
-The sheet is built in two steps. `build_sheet` reads `rules/<game>/` (tables through
-`tables.load_tables`, and the optional `game.yaml`, flow, cards and scenarios files) into a small
-view model of plain dataclasses; `render_html` renders that model through the Jinja2 templates
+The sheet is built in two steps. `build_sheet` reads the game's checked model (one run of the
+compiler's pipeline without code generation: its tables, flow, cards and scenarios, and the
+validated data of the files it was built from; never the YAML a second time) into a small view
+model of plain dataclasses; `render_html` renders that model through the Jinja2 templates
 `templates/sheet*.j2` with a print stylesheet, and `render_pdf` turns the HTML into PDF through
 WeasyPrint.
 
@@ -19,9 +20,9 @@ columns, `fill:`/`format:`/`skip_zero:` on rows, `when:` on blocks; see docs/she
 is read as JSON by field name (`g`, `p` by seat); the game's engine is not needed.
 
 This module is the public face of the publishing wing; the work is done in its job modules:
-`views` (the dataclasses), `source` (the game's files and its checked model), `table_views`
-(tables as printed), `scenarios` (scenario blocks), `compare` (scenarios side by side),
-`records` (saves and record forms), `build` (`build_sheet`) and `render` (HTML and PDF).
+`views` (the dataclasses), `source` (the game's checked model and its documents' data),
+`table_views` (tables as printed), `scenarios` (scenario blocks), `compare` (scenarios side by
+side), `records` (saves and record forms), `build` (`build_sheet`) and `render` (HTML and PDF).
 """
 
 from __future__ import annotations

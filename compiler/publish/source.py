@@ -1,13 +1,11 @@
-"""Reading a game's rules folder for a sheet: the game's files, its tables' printed layout and
-the checked model (`compile_project`)."""
+"""A game for a sheet: its checked model (`compile_project`, once), the data of the documents
+the model was built from, its tables' printed layout, and YAML values as printable trees."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import yaml
-from rulecraft.runtime.files import FileReadError, read_file
 
 from .text import fmt_scalar, humanize
 from .views import Node, SheetError
@@ -24,28 +22,6 @@ def list_games(rules_root: Path | None = None) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
-
-
-def read_yaml(path: Path) -> Any:
-    try:
-        text = read_file(path).decode("utf-8")
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except FileReadError as exc:
-        raise SheetError(f"{path}: cannot read: {exc.why}") from None
-    except (UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise SheetError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
-
-
-def optional_docs(game_dir: Path, stem: str) -> list[tuple[Path, Any]]:
-    """`<stem>.yaml` and every YAML file in `<stem>/`, sorted by path; missing ones are skipped."""
-    found: list[Path] = []
-    for ext in ("yaml", "yml"):
-        if (game_dir / f"{stem}.{ext}").is_file():
-            found.append(game_dir / f"{stem}.{ext}")
-    sub = game_dir / stem
-    if sub.is_dir():
-        found.extend(sorted(p for p in sub.rglob("*.y*ml") if p.is_file()))
-    return [(p, read_yaml(p)) for p in found]
 
 
 _SKIP_KEYS = frozenset(
@@ -153,49 +129,34 @@ def entries(doc: Any, list_keys: tuple[str, ...]) -> list[tuple[str, Any]]:
     return []
 
 
-def scenario_ids(docs: list[tuple[Path, Any]]) -> dict[str, tuple[str, Any]]:
-    """Scenario id -> (title, data) from the scenarios documents."""
-    out: dict[str, tuple[str, Any]] = {}
-    for path, doc in docs:
-        if (
-            isinstance(doc, dict)
-            and ("scenario" in doc or "id" in doc)
-            and path.parent.name == "scenarios"
-        ):
-            sid = str(doc.get("scenario") or doc.get("id"))
-            out[sid] = (_title_of(doc, humanize(sid)), doc)
-            continue
-        if isinstance(doc, dict) and isinstance(doc.get("scenarios"), (list, dict)):
-            doc = doc["scenarios"]
-        if isinstance(doc, dict):
-            for k, v in doc.items():
-                if k in ("game", "schema", "version"):
-                    continue
-                sid = str(v.get("id", k)) if isinstance(v, dict) else str(k)
-                out[sid] = (_title_of(v, humanize(k)), v)
-        elif isinstance(doc, list):
-            for i, v in enumerate(doc):
-                sid = (
-                    str(v.get("id", v.get("scenario", i + 1)))
-                    if isinstance(v, dict)
-                    else str(i + 1)
-                )
-                out[sid] = (_title_of(v, humanize(sid)), v)
-    return out
+def scenario_ids(model: Any) -> dict[str, tuple[str, Any]]:
+    """Scenario id -> (title, data as its file gives it) of every scenario of the model."""
+    return {
+        sid: (_title_of(sc.doc.data, humanize(sid)), sc.doc.data)
+        for sid, sc in model.scenarios.items()
+    }
+
+
+def document(model: Any, name: str) -> Any:
+    """The data of one of the model's documents (``"game.yaml"``, ``"cards.yaml"``), as loaded
+    and validated by the pipeline; None if the game has no such file."""
+    doc = model.documents.get(name)
+    return doc.data if doc is not None else None
 
 
 def table_docs(game_dir: Path) -> list[tuple[str, dict[str, Any], int]]:
     """(id, printed layout, position) of every table of the game, in sheet order (`order:`, then
     file order); see `game_tables`."""
-    return [(tid, raw, i) for i, (tid, raw, _table) in enumerate(game_tables(game_dir))]
+    model = game_model(game_dir.parent, game_dir.name).model
+    return [(tid, raw, i) for i, (tid, raw, _table) in enumerate(game_tables(model))]
 
 
-def game_tables(game_dir: Path) -> list[tuple[str, dict[str, Any], Any]]:
-    """(id, printed layout, model) of every table of the game, in sheet order: the tables the
-    compiler loads and checks (`tables.load_tables`), each with the data it was built from
-    (the loaded document it keeps, not a second reading of the file); ordered by the model's
+def game_tables(model: Any) -> list[tuple[str, dict[str, Any], Any]]:
+    """(id, printed layout, table) of every table of the model, in sheet order: the tables the
+    compiler loaded and checked (`tables.load_tables`), each with the data it was built from
+    (the loaded document it keeps, not a second reading of the file); ordered by the table's
     `order`, then file order."""
-    loaded = compiled_tables(game_dir)
+    loaded = model.tables
     out = [(tid, t.doc.get(t.ypath), t) for tid, t in loaded.items()]
     order = {tid: i for i, tid in enumerate(loaded)}
     out.sort(key=lambda x: (1_000_000 if x[2].order is None else x[2].order, order[x[0]]))
@@ -203,61 +164,64 @@ def game_tables(game_dir: Path) -> list[tuple[str, dict[str, Any], Any]]:
 
 
 def compiled_tables(game_dir: Path) -> dict[str, Any]:
-    """The game's tables through `tables.load_tables`; its errors become a `SheetError`."""
-    try:
-        from .. import tables as tables_mod
-    except ImportError:  # the tables stage is not there: sheets print without odds
-        return {}
-    sink = new_sink()
-    result = tables_mod.load_tables(game_dir, sink)
-    errors = sink_errors(sink)
-    if errors:
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise SheetError(f"{errors[0]}{more}")
-    return dict(result or {})
+    """The game's tables, from its model (see `game_model`)."""
+    return dict(game_model(game_dir.parent, game_dir.name).model.tables)
 
 
-def new_sink() -> Any:
-    from .. import diagnostics
+@dataclass
+class GameModel:
+    """What the pipeline made of a game: its model (`ir.Game`: the game before any scenario,
+    with every scenario's starting values) and, for a game with an engine, each scenario
+    resolved and checked, by id."""
 
-    return diagnostics.DiagnosticSink()
-
-
-def sink_errors(sink: Any) -> list[str]:
-    diags = getattr(sink, "diagnostics", None)
-    if diags is None:
-        diags = getattr(sink, "items", None) or []
-    out = []
-    for d in diags:
-        severity = str(getattr(d, "severity", "error")).lower()
-        if "error" not in severity:
-            continue
-        header = getattr(d, "header", None)
-        text = header() if callable(header) else (header or str(d))
-        out.append(str(text).splitlines()[0])
-    return out
+    model: Any
+    resolved: dict[str, Any]
 
 
-def resolved_game(root: Path, game: str, scenario: str) -> Any:
-    """The scenario as the compiler resolves it (its base with every overlay applied: the
-    variants stage), or None for a game without an engine (tables only)."""
-    if not (root / game / "flow.yaml").is_file():
-        return None
-    try:
-        from ..project import Project, compile_project, new_sink
-    except ImportError:  # pragma: no cover - the compiler is not there
-        return None
+def game_model(root: Path, game: str) -> GameModel:
+    """The game's checked model: one run of the compiler's pipeline over `root/<game>`
+    (`compile_project` without code generation). Any error of the rules is a `SheetError`
+    naming the first. The model is kept while the game's files do not change, so that the
+    sheets of one game built in one process share one run."""
     rules = Path(root).resolve()  # a project's rules folder, whatever its name
+    key = (rules, game, _fingerprint(rules / game))
+    if key in _MODELS:
+        return _MODELS[key]
+    from ..project import Project, ProjectError, compile_project, new_sink
+
     project = Project(rules.parent, rules, rules.parent / "generated", "generated")
     sink = new_sink(project)
-    result = compile_project(project, sink, [game], generate=False)
-    if sink.has_errors:
-        first = sink.render_all().strip().splitlines()[0]
-        raise SheetError(f"{game}: the rules do not compile: {first}")
-    return result.games.get(f"{game}/{scenario}")
+    try:
+        result = compile_project(project, sink, [game], generate=False)
+    except ProjectError as exc:
+        raise SheetError(str(exc)) from None
+    errors = [d.header() for d in sink.diagnostics if d.severity == "error"]
+    if errors or game not in result.models:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        first = errors[0] if errors else "the rules do not compile"
+        raise SheetError(f"{first}{more}")
+    prefix = f"{result.models[game].id}/"
+    found = GameModel(
+        result.models[game],
+        {k[len(prefix) :]: g for k, g in result.games.items() if k.startswith(prefix)},
+    )
+    while len(_MODELS) >= 4:
+        del _MODELS[next(iter(_MODELS))]
+    _MODELS[key] = found
+    return found
 
 
-def _strip_meta(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: v for k, v in value.items() if k not in ("game", "schema", "version")}
-    return value
+#: models of games by (rules folder, game, the state of the game's files); see `game_model`
+_MODELS: dict[tuple[Path, str, tuple[Any, ...]], GameModel] = {}
+
+
+def _fingerprint(game_dir: Path) -> tuple[Any, ...]:
+    """The name, size and time of change of every file in the game's folder."""
+    out = []
+    for path in sorted(game_dir.rglob("*")):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        out.append((path.relative_to(game_dir).as_posix(), st.st_size, st.st_mtime_ns))
+    return tuple(out)

@@ -481,13 +481,8 @@ def rows_of_scenario(raw: dict[str, Any], scenario: str, title: str) -> dict[str
     return {**raw, "rows": rows} if rows else raw
 
 
-def for_scenario(group: Any, scenario: str, title: str | None) -> bool:
-    """A table grouped "Scenario: <title>" belongs to that scenario only; others to every one."""
-    if not isinstance(group, str) or not group.lower().startswith("scenario"):
-        return True
-    name = norm(group.split(":", 1)[-1])
-    return bool(name) and (
-        name == norm(scenario)
-        # "Scenario: World War 1 in the West" names "The War to End War: World War 1 in the West"
-        or (title is not None and (name in norm(title) or name.startswith(norm(title))))
-    )
+def for_scenario(table: str, scenario: str, aids: dict[str, tuple[str, ...]]) -> bool:
+    """Whether a table prints on the sheet of `scenario`: a table some scenario names as a play
+    aid (`aids`: scenario id -> its `play_aids` in the model) belongs to those scenarios only;
+    any other to every one."""
+    return table in aids.get(scenario, ()) or not any(table in ids for ids in aids.values())
