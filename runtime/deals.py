@@ -19,6 +19,7 @@ Option ids: ``offer:<item>;<item>...`` with an item ``<good>:<giver>><receiver>[
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from .layout import LOG
@@ -55,17 +56,27 @@ def item_args(engine: Any, S: list[Any], g: int, giver: int, receiver: int) -> t
 
 class Offers:
     """The listed options of ``propose``: single items and one-for-one swaps between the
-    proposer and one partner, numbered. Immutable and hashable (it sits in a pending
-    decision); ``offers[i]`` is deal ``i``."""
+    proposer and one partner, numbered and built one at a time. Immutable and hashable (it
+    sits in a pending decision); ``offers[i]`` is deal ``i``.
 
-    __slots__ = ("proposer", "seats", "singles", "_swaps", "_n")
+    Making one runs each good's query once per direction and partner and keeps what it
+    found (a number of Units, the list of Claims): a block of items per good. No item is
+    built until it is asked for, so a playout that draws one offer builds one deal."""
+
+    __slots__ = ("proposer", "seats", "_blocks", "_starts", "_n_singles", "_swaps", "_n")
 
     def __init__(self, engine: Any, S: list[Any], proposer: int, seats: Any) -> None:
         self.proposer = proposer
         self.seats = tuple(sorted(set(seats)))
-        singles: list[tuple[Any, ...]] = []
+        # a block: (good, giver, receiver, shape, found) with found a count ("amount") or
+        # a tuple of arguments ("pick"); a flag good that may be given has found None
+        blocks: list[tuple[Any, ...]] = []
+        starts: list[int] = []
         swaps: list[tuple[int, int, int, int]] = []  # (start, len out, start in, len in)
-        shape = [gd[2] for gd in engine.deal_goods]
+        n = 0
+        goods_of = engine.deal_goods
+        queries = engine.deal_queries
+        shape = [gd[2] for gd in goods_of]
         goods = sorted(range(len(shape)), key=lambda g: shape[g] == "flag")
         if proposer in self.seats:
             for q in self.seats:
@@ -73,35 +84,67 @@ class Offers:
                     continue
                 # goods with an amount or a list first: only they are swapped (a one-off,
                 # such as a promise, is given whole once, and a swap may not repeat it)
-                out_start = len(singles)
-                for g in goods:
-                    singles += [(g, proposer, q, x) for x in item_args(engine, S, g, proposer, q)]
-                n_out = sum(1 for it in singles[out_start:] if shape[it[0]] != "flag")
-                in_start = len(singles)
-                for g in goods:
-                    singles += [(g, q, proposer, x) for x in item_args(engine, S, g, q, proposer)]
-                n_in = sum(1 for it in singles[in_start:] if shape[it[0]] != "flag")
+                ends = []
+                for giver, receiver in ((proposer, q), (q, proposer)):
+                    start = n
+                    tradable = 0
+                    for g in goods:
+                        found = queries[g](S, giver, receiver)
+                        kind = shape[g]
+                        if kind == "amount":
+                            found = k = found if found > 0 else 0
+                        elif kind == "pick":
+                            found = tuple(found)
+                            k = len(found)
+                        else:
+                            found, k = None, 1 if found else 0
+                        if k:
+                            blocks.append((g, giver, receiver, kind, found))
+                            starts.append(n)
+                            n += k
+                            if kind != "flag":
+                                tradable += k
+                    ends.append((start, tradable))
+                (out_start, n_out), (in_start, n_in) = ends
                 if n_out and n_in:
                     swaps.append((out_start, n_out, in_start, n_in))
-        self.singles = tuple(singles)
+        self._blocks = tuple(blocks)
+        self._starts = tuple(starts)
+        self._n_singles = n
         self._swaps = tuple(swaps)
-        self._n = len(singles) + sum(a * b for _s, a, _t, b in swaps)
+        self._n = n + sum(a * b for _s, a, _t, b in swaps)
 
     def __len__(self) -> int:
         return self._n
+
+    def single(self, i: int) -> tuple[Any, ...]:
+        """Single item ``i`` (``0 <= i < `` the number of single items)."""
+        b = bisect.bisect_right(self._starts, i) - 1
+        g, giver, receiver, kind, found = self._blocks[b]
+        j = i - self._starts[b]
+        if kind == "amount":
+            return (g, giver, receiver, j + 1)
+        if kind == "pick":
+            return (g, giver, receiver, found[j])
+        return (g, giver, receiver, None)
+
+    @property
+    def singles(self) -> tuple[tuple[Any, ...], ...]:
+        """Every single item, in order (built on each call)."""
+        return tuple(self.single(i) for i in range(self._n_singles))
 
     def __getitem__(self, i: int) -> tuple[Any, ...]:
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError(f"offer {i} of {self._n}")
-        if i < len(self.singles):
-            return (DEAL, self.singles[i])
-        i -= len(self.singles)
+        if i < self._n_singles:
+            return (DEAL, self.single(i))
+        i -= self._n_singles
         for out_start, n_out, in_start, n_in in self._swaps:
             if i < n_out * n_in:
                 a, b = divmod(i, n_in)
-                return (DEAL, self.singles[out_start + a], self.singles[in_start + b])
+                return (DEAL, self.single(out_start + a), self.single(in_start + b))
             i -= n_out * n_in
         raise IndexError(i)  # pragma: no cover - the blocks add up to _n
 
@@ -110,7 +153,7 @@ class Offers:
             yield self[i]
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.proposer, self.seats, self.singles)
+        return (self.proposer, self.seats, self._blocks)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Offers) and self._key() == other._key()
@@ -122,12 +165,18 @@ class Offers:
         return f"Offers(proposer={self.proposer}, {self._n} listed)"
 
     def __reduce__(self) -> Any:
-        return (_rebuild, (self.proposer, self.seats, self.singles, self._swaps, self._n))
+        return (_rebuild, (self.proposer, self.seats, self._blocks, self._swaps))
 
 
-def _rebuild(proposer: int, seats: Any, singles: Any, swaps: Any, n: int) -> Offers:
+def _rebuild(proposer: int, seats: Any, blocks: Any, swaps: Any) -> Offers:
     o = object.__new__(Offers)
-    o.proposer, o.seats, o.singles, o._swaps, o._n = proposer, seats, singles, swaps, n
+    o.proposer, o.seats, o._blocks, o._swaps = proposer, seats, blocks, swaps
+    starts, n = [], 0
+    for _g, _giver, _receiver, kind, found in blocks:
+        starts.append(n)
+        n += found if kind == "amount" else len(found) if kind == "pick" else 1
+    o._starts, o._n_singles = tuple(starts), n
+    o._n = n + sum(a * b for _s, a, _t, b in swaps)
     return o
 
 

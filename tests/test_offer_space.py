@@ -1,0 +1,102 @@
+"""The offer space of a negotiation window (`runtime/deals.py` `Offers`): numbered and built one
+deal at a time, in exactly the order of the full list (every single item, partner by partner,
+the proposer's gifts before the partner's, then every one-for-one swap), which is built here
+independently from the goods' queries and compared deal for deal."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from rulecraft.runtime import Game, load_spec
+from rulecraft.runtime.deals import DEAL, Offers, deal_id, item_args
+from rulecraft.runtime.tools.agents import RandomAgent
+
+WESTPHALIA = load_spec("westphalia", "congress")
+
+
+def full_list(engine, S, proposer, seats):
+    """Every listed deal, built in full (the order the option ids have always had)."""
+    seats = sorted(set(seats))
+    shape = [gd[2] for gd in engine.deal_goods]
+    goods = sorted(range(len(shape)), key=lambda g: shape[g] == "flag")
+    singles, swaps = [], []
+    if proposer not in seats:
+        return []
+    for q in seats:
+        if q == proposer:
+            continue
+        sides = []
+        for giver, receiver in ((proposer, q), (q, proposer)):
+            items = [
+                (g, giver, receiver, x)
+                for g in goods
+                for x in item_args(engine, S, g, giver, receiver)
+            ]
+            singles += items
+            sides.append([it for it in items if shape[it[0]] != "flag"])
+        swaps += [(DEAL, a, b) for a in sides[0] for b in sides[1]]
+    return [(DEAL, it) for it in singles] + swaps
+
+
+def states(spec, games=3, steps=120):
+    """Positions of random games of ``spec``, every few decisions."""
+    for seed in range(games):
+        g = Game.new(spec, spec.scenario, seed)
+        agent = RandomAgent(seed)
+        for step in range(steps):
+            if g.finished:
+                break
+            d = g.pending()[0]
+            if step % 7 == 0:
+                yield g.raw
+            g.apply(d.player, agent.choose(None, d, spec))
+
+
+def test_the_offer_space_numbers_the_full_list_in_its_order():
+    engine = WESTPHALIA.engine
+    seen = 0
+    for S in states(WESTPHALIA):
+        for p in range(len(WESTPHALIA.seats)):
+            seats = range(len(WESTPHALIA.seats))
+            offers = Offers(engine, S, p, seats)
+            full = full_list(engine, S, p, seats)
+            assert len(offers) == len(full)
+            assert list(offers) == full
+            rng = random.Random(p)
+            for i in rng.sample(range(len(full)), min(len(full), 30)):
+                assert offers[i] == full[i]
+                assert offers[i - len(full)] == full[i]  # negative indexes count from the end
+                assert deal_id(WESTPHALIA, offers[i]) == deal_id(WESTPHALIA, full[i])
+            seen += len(full)
+    assert seen > 1000  # the positions had deals to offer
+
+
+def test_an_offer_index_out_of_range_is_refused():
+    S = next(states(WESTPHALIA, games=1))
+    offers = Offers(WESTPHALIA.engine, S, 0, range(len(WESTPHALIA.seats)))
+    n = len(offers)
+    assert n > 0
+    for i in (n, n + 5, -n - 1):
+        with pytest.raises(IndexError):
+            offers[i]
+
+
+def test_a_proposer_outside_the_window_has_no_offers():
+    S = next(states(WESTPHALIA, games=1))
+    offers = Offers(WESTPHALIA.engine, S, 0, (1, 2))
+    assert len(offers) == 0 and list(offers) == []
+    with pytest.raises(IndexError):
+        offers[0]
+
+
+def test_the_offer_space_is_a_value_that_pickles():
+    S = next(states(WESTPHALIA, games=1))
+    seats = range(len(WESTPHALIA.seats))
+    a = Offers(WESTPHALIA.engine, S, 1, seats)
+    b = Offers(WESTPHALIA.engine, S[:], 1, list(seats)[::-1])
+    assert a == b and hash(a) == hash(b)
+    assert a != Offers(WESTPHALIA.engine, S, 2, seats)
+    c = pickle.loads(pickle.dumps(a))
+    assert c == a and len(c) == len(a) and list(c) == list(a)
