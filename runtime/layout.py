@@ -182,7 +182,8 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
 
     From ``LAYOUT`` rows: ``o_<field>`` offsets. From ``id_<kind>``: ``n_<kind>``,
     ``all_<kind>`` (the indices) and ``k_<kind>__<id>`` (an id's index). From fixed record
-    values ``s_e_<type>__<attr>``: ``ix_<type>__<attr>`` (record indices by value). From card
+    values ``s_e_<type>__<attr>``: ``ix_<type>__<attr>`` (record indices by value) and
+    ``ix_<type>__<a>__<b>`` (by the pair of values of two attributes, a < b). From card
     attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
     """
     d = dict(primary)
@@ -210,6 +211,15 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
             for i, v in enumerate(values):
                 index[v] = (*index.get(v, ()), i)
             d["ix_" + key[4:]] = index
+            # and by the values of two fixed attributes (``ix_<type>__<a>__<b>``, a < b)
+            etype, _, attr = key[4:].partition("__")
+            for other, more in primary.items():
+                prefix = f"s_e_{etype}__"
+                if other.startswith(prefix) and other > key and _scalars(more):
+                    pairs: dict[Any, tuple[int, ...]] = {}
+                    for i, vv in enumerate(zip(values, more, strict=True)):
+                        pairs[vv] = (*pairs.get(vv, ()), i)
+                    d[f"ix_{etype}__{attr}__{other[len(prefix) :]}"] = pairs
         elif key.startswith("card_") and _scalars(values):
             masks: dict[Any, int] = {}
             for i, v in enumerate(values):

@@ -40,6 +40,7 @@ from ..effects import (
     walk,
 )
 from .data import ScenarioData, table_ids
+from .hoist import hoistable
 
 
 class CodegenError(Exception):
@@ -115,10 +116,27 @@ class ExprGen:
         return f"_{stem}{self.tmp}"
 
     def expr(self, e: Expr) -> str:
+        if (
+            self.hoist is not None
+            and self.hoist[1] == len(self.scope.stack)
+            and hoistable(e, self.scope.stack[-1])
+        ):
+            return self.hoisted(e)
         m = getattr(self, "e_" + type(e).__name__, None)
         if m is None:
             raise CodegenError(f"cannot compile {type(e).__name__}")
         return m(e)
+
+    def hoisted(self, e: Expr) -> str:
+        """A loop-invariant query of a comprehension, computed once before it (``hoist.py``)."""
+        lets = self.hoist
+        assert lets is not None
+        self.hoist = None
+        code = self.expr(e)
+        self.hoist = lets
+        name = self.fresh("h")
+        lets[0].append((name, code))
+        return name
 
     # -- fields
 
@@ -337,7 +355,8 @@ class ExprGen:
         """What a comprehension iterates over, and the part of its filter left to test.
 
         Over all records of a type, a filter ``x.A == v`` on a fixed attribute ``A`` becomes
-        the records with that value (``self.ix_T__A``)."""
+        the records with that value (``self.ix_T__A``); ``x.A == v and x.B == w`` on two, the
+        records with both (``self.ix_T__A__B``, attributes in name order)."""
         e = self.flatten(e)
         it, cond = e.iter, e.cond
         if isinstance(it, Name) and it.ref is not None and it.ref[0] == "all" and cond is not None:
@@ -348,6 +367,14 @@ class ExprGen:
                 if hit is not None:
                     attr, other = hit
                     rest = conjuncts[:i] + conjuncts[i + 1 :]
+                    for j, c2 in enumerate(rest):
+                        # a second fixed attribute: the records with both values
+                        hit2 = self.static_equality(c2, e.var, tname)
+                        pair = sorted([hit, hit2], key=lambda h: h[0]) if hit2 else []
+                        key = f"ix_{tname}__" + "__".join(a for a, _o in pair)
+                        if pair and pair[0][0] != pair[1][0] and key in self.sd.data:
+                            vals = ", ".join(self.expr(o) for _a, o in pair)
+                            return f"self.{key}.get(({vals}), ())", _join(rest[:j] + rest[j + 1 :])
                     src = f"self.ix_{tname}__{attr}.get({self.expr(other)}, ())"
                     return src, _join(rest)
         return self.iterable(it), cond
@@ -375,9 +402,9 @@ class ExprGen:
         src, cond = self.comp_source(e)
         self.scope.push()
         var = self.scope.declare(e.var, local=False)
-        elt = self.expr(e.elt)
         hoisted: list[tuple[str, str]] = []
         outer, self.hoist = self.hoist, (hoisted, len(self.scope.stack))
+        elt = self.expr(e.elt)
         test = f" if {self.expr(cond)}" if cond is not None else ""
         self.hoist = outer
         self.scope.pop()
@@ -396,9 +423,13 @@ class ExprGen:
             return f"(len({src}) > 0)"
         self.scope.push()
         var = self.scope.declare(comp.var, local=False)
+        hoisted: list[tuple[str, str]] = []
+        outer, self.hoist = self.hoist, (hoisted, len(self.scope.stack))
         test = self.expr(cond)
+        self.hoist = outer
         self.scope.pop()
-        return f"any({test} for {var} in {src})"
+        lets = "".join(f" for {name} in ({code},)" for name, code in hoisted)
+        return f"any({test}{lets} for {var} in {src})"
 
     # -- operators
 
