@@ -26,6 +26,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
+from .specialise import lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
 _PLAIN = frozenset(("MAX_LOOP",))
@@ -156,20 +157,25 @@ def compile_scenario(sd: ScenarioData, tables: ClassTables) -> Compiled:
         if r.kind == "main":
             continue
         if r.kind == "function":
-            methods["f_" + r.name] = RoutineGen(sd, tables, r, "F").plain()
+            methods["f_" + r.name] = specialise(RoutineGen(sd, tables, r, "F").plain(), sd)
             continue
         if not r.suspends:
             # one form for the machine and for playouts (the log is off in a playout)
-            methods["p_" + r.name] = RoutineGen(sd, tables, r, "P").plain()
+            methods["p_" + r.name] = specialise(RoutineGen(sd, tables, r, "P").plain(), sd)
             continue
         methods["r_" + r.name] = RoutineGen(sd, tables, r, "R").machine()
-        methods["q_" + r.name] = RoutineGen(sd, tables, r, "Q").plain()
+        methods["q_" + r.name] = specialise(RoutineGen(sd, tables, r, "Q").plain(), sd)
     for card in sorted(g.cards.values(), key=lambda c: c.index):
         if card.playable is not None:
             methods[f"f_playable__{card.id}"] = playable_method(sd, tables, card)
     for tname in sorted(sd.dynamic_labels):
         methods[f"label_{tname}"] = label_method(sd, tname)
     return Compiled(sd, methods, tables)
+
+
+def specialise(code: str, sd: ScenarioData) -> str:
+    """A plain method through the specialising passes (see ``specialise.py``)."""
+    return lower_loops(code)
 
 
 def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str:

@@ -135,11 +135,16 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         self.t_aom_neutral_vp = d["t_aom_neutral_vp"]
 
     def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
-        "No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"
-        if self.s_e_country__owner[v_c] == v_p and any(
-            S[self.o_e_army__location + v_a__1] == v_c
-            for v_a__1 in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
-        ):
+        """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
+        _w2 = self.s_e_country__owner[v_c] == v_p
+        if _w2:
+            _w1 = False
+            for v_a__1 in self.ix_army__owner.get(self.f_enemy(S, v_p), ()):
+                if S[self.o_e_army__location + v_a__1] == v_c:
+                    _w1 = True
+                    break
+            _w2 = _w1
+        if _w2:
             return False
         return self.f_controls(S, v_p, v_c)
 
@@ -190,4 +195,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n144 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n154 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n149 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

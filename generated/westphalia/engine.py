@@ -578,42 +578,52 @@ class WestphaliaRules:
             f(S, R, p)
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
-        "action_ok [rules/westphalia/rules.yaml:166:3]"
+        """action_ok [rules/westphalia/rules.yaml:166:3]"""
         if v_k == self.k_action__march:
-            return S[self.o_g_moves] < self.c_max_moves and any(
-                (
-                    self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
-                    and (
-                        not any(
-                            _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2)
-                            for v_q__2 in self.s_e_area__home_of[v_a__1]
-                        )
-                    )
-                )
-                and (
-                    not any(
-                        (
-                            S[self.o_e_army__location + v_y__1] == v_a__1
-                            and _has(
-                                S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                self.s_e_army__owner[v_y__1],
-                            )
-                        )
-                        and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1])
-                        for v_y__1 in self.all_army
-                    )
-                )
+            _w6 = S[self.o_g_moves] < self.c_max_moves
+            if _w6:
+                _w1 = False
                 for v_a__1 in (
                     self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
                     if S[self.o_e_army__location + v_x] is not None
                     else []
-                )
-            )
+                ):
+                    _w3 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
+                    if _w3:
+                        _w2 = False
+                        for v_q__2 in self.s_e_area__home_of[v_a__1]:
+                            if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
+                                _w2 = True
+                                break
+                        _w3 = not _w2
+                    _w5 = _w3
+                    if _w5:
+                        _w4 = False
+                        for v_y__1 in self.all_army:
+                            if (
+                                S[self.o_e_army__location + v_y__1] == v_a__1
+                                and _has(
+                                    S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                    self.s_e_army__owner[v_y__1],
+                                )
+                            ) and self.f_truce(
+                                S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1]
+                            ):
+                                _w4 = True
+                                break
+                        _w5 = not _w4
+                    if _w5:
+                        _w1 = True
+                        break
+                _w6 = _w1
+            return _w6
         if v_k == self.k_action__claim:
-            return any(
-                self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x])
-                for v_q__8 in self.all_player
-            )
+            _w7 = False
+            for v_q__8 in self.all_player:
+                if self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x]):
+                    _w7 = True
+                    break
+            return _w7
         return True
 
     def f_arrears_column(self, S: list[Any], v_k: int) -> Any:
@@ -631,44 +641,44 @@ class WestphaliaRules:
         return "p5"
 
     def f_can_trace(self, S: list[Any], v_w: Any, v_a: Any) -> bool:
-        "Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"
-        v_through = [
-            v_b
-            for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ())
-            if (v_b == v_a or v_b == S[self.o_e_army__location + v_w])
-            or any(
-                self.f_points_of(S, v_q__1, v_b) > 0
-                and self.f_friendly(S, self.s_e_army__owner[v_w], v_q__1)
-                for v_q__1 in self.all_player
-            )
-        ]
+        """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"""
+        _w3 = []
+        for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ()):
+            _w5 = v_b == v_a or v_b == S[self.o_e_army__location + v_w]
+            if not _w5:
+                _w4 = False
+                for v_q__1 in self.all_player:
+                    if self.f_points_of(S, v_q__1, v_b) > 0 and self.f_friendly(
+                        S, self.s_e_army__owner[v_w], v_q__1
+                    ):
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5:
+                _w3.append(v_b)
+        v_through = _w3
         return v_a in _reachable(
             self.s_e_area__adjacent, S[self.o_e_army__location + v_w], set(v_through)
         )
 
     def f_claim_markers(self, S: list[Any], v_p: Any) -> int:
-        "The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:226:3]"
+        """The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:226:3]"""
         if self.c_vc_claims_by_confession and v_p == self.k_player__bavaria:
-            return sum(
-                [
-                    self.f_points_of(S, v_p, v_a)
-                    for v_a in self.ix_area__theater.get("hre", ())
-                    if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
-                ]
-            )
+            _w1 = 0
+            for v_a in self.ix_area__theater.get("hre", ()):
+                if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]:
+                    _w1 += self.f_points_of(S, v_p, v_a)
+            return _w1
         if self.c_vc_claims_by_confession and v_p == self.k_player__sweden:
-            return sum(
-                [
-                    self.f_points_of(S, v_p, v_a_2)
-                    for v_a_2 in self.ix_area__theater.get("hre", ())
-                    if not (
-                        self.s_e_area__catholic[v_a_2] or S[self.o_e_area__recatholicized + v_a_2]
-                    )
-                ]
-            )
-        return sum(
-            [self.f_points_of(S, v_p, v_a_3) for v_a_3 in self.ix_area__theater.get("hre", ())]
-        )
+            _w2 = 0
+            for v_a_2 in self.ix_area__theater.get("hre", ()):
+                if not (self.s_e_area__catholic[v_a_2] or S[self.o_e_area__recatholicized + v_a_2]):
+                    _w2 += self.f_points_of(S, v_p, v_a_2)
+            return _w2
+        _w3 = 0
+        for v_a_3 in self.ix_area__theater.get("hre", ()):
+            _w3 += self.f_points_of(S, v_p, v_a_3)
+        return _w3
 
     def f_claim_targets(self, S: list[Any], v_x: Any) -> Any:
         "claim_targets [rules/westphalia/rules.yaml:160:3]"
@@ -695,34 +705,36 @@ class WestphaliaRules:
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"
-        return [
-            v_x
-            for v_x in self.all_area
-            if (
-                (
-                    self.f_points_of(S, v_giver, v_x) > 0
-                    and any(
+        """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
+        _w5 = []
+        for v_x in self.all_area:
+            _w7 = self.f_points_of(S, v_giver, v_x) > 0
+            if _w7:
+                _w6 = False
+                for v_x__1 in self.ix_army__owner.get(v_giver, ()):
+                    if (
                         self.s_e_army__theater[v_x__1] == self.s_e_area__theater[v_x]
                         and S[self.o_e_army__location + v_x__1] is not None
-                        for v_x__1 in self.ix_army__owner.get(v_giver, ())
-                    )
-                )
-                and (
-                    not (
-                        v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_x]
-                    )
-                )
+                    ):
+                        _w6 = True
+                        break
+                _w7 = _w6
+            _w9 = _w7 and (
+                not (v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_x])
             )
-            and (
-                any(
-                    self.s_e_army__theater[v_x__2] == self.s_e_area__theater[v_x]
-                    and S[self.o_e_army__location + v_x__2] is not None
-                    for v_x__2 in self.ix_army__owner.get(v_receiver, ())
-                )
-                and self.f_has_free_disc(S, v_receiver, v_x)
-            )
-        ]
+            if _w9:
+                _w8 = False
+                for v_x__2 in self.ix_army__owner.get(v_receiver, ()):
+                    if (
+                        self.s_e_army__theater[v_x__2] == self.s_e_area__theater[v_x]
+                        and S[self.o_e_army__location + v_x__2] is not None
+                    ):
+                        _w8 = True
+                        break
+                _w9 = _w8 and self.f_has_free_disc(S, v_receiver, v_x)
+            if _w9:
+                _w5.append(v_x)
+        return _w5
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
@@ -813,28 +825,31 @@ class WestphaliaRules:
         ]
 
     def f_enemy_home(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        "An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:129:3]"
-        return any(_has(S[self.o_p_hostile_to + v_p], v_q) for v_q in self.s_e_area__home_of[v_a])
+        """An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:129:3]"""
+        _w1 = False
+        for v_q in self.s_e_area__home_of[v_a]:
+            if _has(S[self.o_p_hostile_to + v_p], v_q):
+                _w1 = True
+                break
+        return _w1
 
     def f_final_score(self, S: list[Any], v_p: Any) -> int:
-        "A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"
+        """A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"""
         v_s = 0 - S[self.o_p_debt + v_p]
         if self.s_p_catholic[v_p]:
-            v_s += len(
-                [
-                    v_a
-                    for v_a in self.ix_area__theater.get("hre", ())
-                    if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
-                ]
-            )
-            v_s -= S[self.o_g_tolerance] + len(
-                [
-                    v_a_2
-                    for v_a_2 in self.all_area
-                    if self.k_player__sweden in S[self.o_e_area__claims + v_a_2]
+            _w1 = 0
+            for v_a in self.ix_area__theater.get("hre", ()):
+                if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]:
+                    _w1 += 1
+            v_s += _w1
+            _w2 = 0
+            for v_a_2 in self.all_area:
+                if (
+                    self.k_player__sweden in S[self.o_e_area__claims + v_a_2]
                     or self.k_player__dutch in S[self.o_e_area__claims + v_a_2]
-                ]
-            )
+                ):
+                    _w2 += 1
+            v_s -= S[self.o_g_tolerance] + _w2
         if self.s_p_protestant[v_p]:
             v_s += S[self.o_g_tolerance]
         if self.s_p_major[v_p]:
@@ -862,60 +877,66 @@ class WestphaliaRules:
         )
 
     def f_friendly_area(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        "An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:68:3]"
-        return any(
-            self.f_points_of(S, v_q, v_a) > 0 and self.f_friendly(S, v_p, v_q)
-            for v_q in self.all_player
-        )
+        """An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:68:3]"""
+        _w1 = False
+        for v_q in self.all_player:
+            if self.f_points_of(S, v_q, v_a) > 0 and self.f_friendly(S, v_p, v_q):
+                _w1 = True
+                break
+        return _w1
 
     def f_friendly_areas(self, S: list[Any], v_p: Any, v_t: Any) -> Any:
-        "friendly_areas [rules/westphalia/rules.yaml:76:3]"
-        return [
-            v_a
-            for v_a in self.ix_area__theater.get(v_t, ())
-            if any(
-                self.f_points_of(S, v_q__1, v_a) > 0 and self.f_friendly(S, v_p, v_q__1)
-                for v_q__1 in self.all_player
-            )
-        ]
+        """friendly_areas [rules/westphalia/rules.yaml:76:3]"""
+        _w2 = []
+        for v_a in self.ix_area__theater.get(v_t, ()):
+            _w3 = False
+            for v_q__1 in self.all_player:
+                if self.f_points_of(S, v_q__1, v_a) > 0 and self.f_friendly(S, v_p, v_q__1):
+                    _w3 = True
+                    break
+            if _w3:
+                _w2.append(v_a)
+        return _w2
 
     def f_has_army_in(self, S: list[Any], v_p: Any, v_t: Any) -> bool:
-        "Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:99:3]"
-        return any(
-            self.s_e_army__theater[v_x] == v_t and S[self.o_e_army__location + v_x] is not None
-            for v_x in self.ix_army__owner.get(v_p, ())
-        )
+        """Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:99:3]"""
+        _w1 = False
+        for v_x in self.ix_army__owner.get(v_p, ()):
+            if self.s_e_army__theater[v_x] == v_t and S[self.o_e_army__location + v_x] is not None:
+                _w1 = True
+                break
+        return _w1
 
     def f_has_free_disc(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        "Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:89:3]"
+        """Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:89:3]"""
         if v_p == self.k_player__austria:
             return self.s_e_area__theater[v_a] == "hre"
-        return (
-            sum(
-                [
-                    len([v_c__1 for v_c__1 in S[self.o_e_area__claims + v_a__1] if v_c__1 == v_p])
-                    for v_a__1 in self.all_area
-                ]
-            )
-            < self.s_p_discs[v_p]
-        )
+        _w1 = 0
+        for v_a__1 in self.all_area:
+            _w2 = 0
+            for v_c__1 in S[self.o_e_area__claims + v_a__1]:
+                if v_c__1 == v_p:
+                    _w2 += 1
+            _w1 += _w2
+        return _w1 < self.s_p_discs[v_p]
 
     def f_hostile(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:17:3]"
         return _has(S[self.o_p_hostile_to + v_p], v_q)
 
     def f_hre_discs(self, S: list[Any]) -> int:
-        "Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"
-        return sum(
-            [len(S[self.o_e_area__claims + v_a]) for v_a in self.ix_area__theater.get("hre", ())]
-        )
+        """Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"""
+        _w1 = 0
+        for v_a in self.ix_area__theater.get("hre", ()):
+            _w1 += len(S[self.o_e_area__claims + v_a])
+        return _w1
 
     def f_is_catholic(self, S: list[Any], v_a: Any) -> bool:
         "is_catholic [rules/westphalia/rules.yaml:204:3]"
         return self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
 
     def f_looks_won(self, S: list[Any], v_p: Any) -> bool:
-        "Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"
+        """Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"""
         v_d = self.f_projected_debt(S, v_p)
         if v_p == self.k_player__bavaria:
             return (
@@ -926,19 +947,16 @@ class WestphaliaRules:
             return v_d < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
             v_g = S[self.o_p_goal + self.k_player__austria]
+            _w2 = v_g is not None
+            if _w2:
+                _w1 = 0
+                for v_a__1 in self.ix_area__theater.get("hre", ()):
+                    _w1 += len(S[self.o_e_area__claims + v_a__1])
+                _w2 = _w1 <= self.s_e_goal__territory[v_g]
             return (
                 (
                     (
-                        (
-                            v_g is not None
-                            and sum(
-                                [
-                                    len(S[self.o_e_area__claims + v_a__1])
-                                    for v_a__1 in self.ix_area__theater.get("hre", ())
-                                ]
-                            )
-                            <= self.s_e_goal__territory[v_g]
-                        )
+                        _w2
                         and S[self.o_g_liberties] + S[self.o_g_tolerance]
                         <= self.s_e_goal__authoritarian[v_g]
                     )
@@ -947,21 +965,16 @@ class WestphaliaRules:
                 and self.f_looks_won(S, self.k_player__bavaria)
             ) and self.f_looks_won(S, self.k_player__spain)
         if v_p == self.k_player__dutch:
-            return (
-                sum(
-                    [
-                        min(
-                            [
-                                self.s_e_commerce__value[v_k__2]
-                                for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
-                            ]
-                        )
-                        for v_p__2 in self.all_player
-                        if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0
-                    ]
-                )
-                > v_d
-            )
+            _w3 = 0
+            for v_p__2 in self.all_player:
+                if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0:
+                    _w3 += min(
+                        [
+                            self.s_e_commerce__value[v_k__2]
+                            for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
+                        ]
+                    )
+            return _w3 > v_d
         if v_p == self.k_player__sweden:
             return S[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden) > v_d
         return (
@@ -969,7 +982,7 @@ class WestphaliaRules:
         ) and self.f_looks_won(S, self.k_player__sweden)
 
     def f_meets_vc(self, S: list[Any], v_p: Any) -> bool:
-        "Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"
+        """Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"""
         if v_p == self.k_player__bavaria:
             return (
                 S[self.o_g_liberties] > S[self.o_g_tolerance]
@@ -982,16 +995,13 @@ class WestphaliaRules:
             v_g = S[self.o_p_goal + self.k_player__austria]
             if v_g is None:
                 return False
+            _w1 = 0
+            for v_a__1 in self.ix_area__theater.get("hre", ()):
+                _w1 += len(S[self.o_e_area__claims + v_a__1])
             return (
                 (
                     (
-                        sum(
-                            [
-                                len(S[self.o_e_area__claims + v_a__1])
-                                for v_a__1 in self.ix_area__theater.get("hre", ())
-                            ]
-                        )
-                        <= self.s_e_goal__territory[v_g]
+                        _w1 <= self.s_e_goal__territory[v_g]
                         and S[self.o_g_liberties] + S[self.o_g_tolerance]
                         <= self.s_e_goal__authoritarian[v_g]
                     )
@@ -1001,21 +1011,16 @@ class WestphaliaRules:
                 and S[self.o_p_won + self.k_player__bavaria]
             ) and S[self.o_p_won + self.k_player__spain]
         if v_p == self.k_player__dutch:
-            return (
-                sum(
-                    [
-                        min(
-                            [
-                                self.s_e_commerce__value[v_k__2]
-                                for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
-                            ]
-                        )
-                        for v_p__2 in self.all_player
-                        if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0
-                    ]
-                )
-                > S[self.o_p_debt + self.k_player__dutch]
-            )
+            _w2 = 0
+            for v_p__2 in self.all_player:
+                if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0:
+                    _w2 += min(
+                        [
+                            self.s_e_commerce__value[v_k__2]
+                            for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
+                        ]
+                    )
+            return _w2 > S[self.o_p_debt + self.k_player__dutch]
         if v_p == self.k_player__sweden:
             return (
                 S[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden)
@@ -1027,118 +1032,126 @@ class WestphaliaRules:
         ) and S[self.o_p_won + self.k_player__sweden]
 
     def f_move_targets(self, S: list[Any], v_x: Any) -> Any:
-        "Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"
-        return [
-            v_a
-            for v_a in (
-                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                if S[self.o_e_army__location + v_x] is not None
-                else []
-            )
-            if (
-                self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
-                and (
-                    not any(
-                        _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__1)
-                        for v_q__1 in self.s_e_area__home_of[v_a]
-                    )
-                )
-            )
-            and (
-                not any(
-                    (
+        """Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"""
+        _w5 = []
+        for v_a in (
+            self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+            if S[self.o_e_army__location + v_x] is not None
+            else []
+        ):
+            _w7 = self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
+            if _w7:
+                _w6 = False
+                for v_q__1 in self.s_e_area__home_of[v_a]:
+                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__1):
+                        _w6 = True
+                        break
+                _w7 = not _w6
+            _w9 = _w7
+            if _w9:
+                _w8 = False
+                for v_y in self.all_army:
+                    if (
                         S[self.o_e_army__location + v_y] == v_a
                         and _has(
                             S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_y],
                         )
-                    )
-                    and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y])
-                    for v_y in self.all_army
-                )
-            )
-        ]
+                    ) and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y]):
+                        _w8 = True
+                        break
+                _w9 = not _w8
+            if _w9:
+                _w5.append(v_a)
+        return _w5
 
     def f_owners(self, S: list[Any], v_a: Any) -> Any:
         "The players holding at least one point of an Area. [rules/westphalia/rules.yaml:61:3]"
         return [v_q for v_q in self.all_player if self.f_points_of(S, v_q, v_a) > 0]
 
     def f_placed_discs(self, S: list[Any], v_p: Any) -> int:
-        "Claims discs of p on the map. [rules/westphalia/rules.yaml:82:3]"
-        return sum(
-            [
-                len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_p])
-                for v_a in self.all_area
-            ]
-        )
+        """Claims discs of p on the map. [rules/westphalia/rules.yaml:82:3]"""
+        _w1 = 0
+        for v_a in self.all_area:
+            _w2 = 0
+            for v_c in S[self.o_e_area__claims + v_a]:
+                if v_c == v_p:
+                    _w2 += 1
+            _w1 += _w2
+        return _w1
 
     def f_points_of(self, S: list[Any], v_q: Any, v_a: Any) -> int:
-        "The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"
+        """The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"""
         if v_q == self.k_player__austria:
             if self.s_e_area__theater[v_a] == "hre":
                 return self.s_e_area__points[v_a] - len(S[self.o_e_area__claims + v_a])
             return 0
-        return len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_q])
+        _w1 = 0
+        for v_c in S[self.o_e_area__claims + v_a]:
+            if v_c == v_q:
+                _w1 += 1
+        return _w1
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
-        "How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"
+        """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"""
         v_v = 0 - self.f_projected_debt(S, v_p)
         if self.f_looks_won(S, v_p):
             v_v += 10
         if v_p == self.k_player__austria:
-            v_v += 4 * len(
-                [
-                    v_q
-                    for v_q in [self.k_player__bavaria, self.k_player__spain]
-                    if self.f_looks_won(S, v_q)
-                ]
-            )
+            _w1 = 0
+            for v_q in [self.k_player__bavaria, self.k_player__spain]:
+                if self.f_looks_won(S, v_q):
+                    _w1 += 1
+            v_v += 4 * _w1
         if v_p == self.k_player__france:
-            v_v += 4 * len(
-                [
-                    v_q_2
-                    for v_q_2 in [self.k_player__dutch, self.k_player__sweden]
-                    if self.f_looks_won(S, v_q_2)
-                ]
-            )
+            _w2 = 0
+            for v_q_2 in [self.k_player__dutch, self.k_player__sweden]:
+                if self.f_looks_won(S, v_q_2):
+                    _w2 += 1
+            v_v += 4 * _w2
         if v_p == self.k_player__bavaria:
             v_v += 2 * min(3, S[self.o_g_liberties] - S[self.o_g_tolerance])
         return v_v
 
     def f_prestige_supply(self, S: list[Any]) -> int:
-        "prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:122:3]"
-        return self.c_prestige_total - sum([S[self.o_p_prestige + v_p] for v_p in self.all_player])
+        """prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:122:3]"""
+        _w1 = 0
+        for v_p in self.all_player:
+            _w1 += S[self.o_p_prestige + v_p]
+        return self.c_prestige_total - _w1
 
     def f_projected_debt(self, S: list[Any], v_p: Any) -> int:
-        "The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"
-        v_armies_on_map = len(
-            [
-                v_x
-                for v_x in self.ix_army__owner.get(v_p, ())
-                if S[self.o_e_army__location + v_x] is not None
-            ]
-        )
-        v_usable = (
+        """The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"""
+        _w1 = 0
+        for v_x in self.ix_army__owner.get(v_p, ()):
+            if S[self.o_e_army__location + v_x] is not None:
+                _w1 += 1
+        v_armies_on_map = _w1
+        _w3 = (
             min(S[self.o_p_units + v_p], self.c_army_max * v_armies_on_map)
             + S[self.o_p_ships + v_p]
-            + sum([S[self.o_e_army__units + v_x_2] for v_x_2 in self.ix_army__owner.get(v_p, ())])
         )
-        v_commerce = (
-            sum(
-                [
-                    min(
+        _w2 = 0
+        for v_x_2 in self.ix_army__owner.get(v_p, ()):
+            _w2 += S[self.o_e_army__units + v_x_2]
+        v_usable = _w3 + _w2
+        if v_p == self.k_player__dutch:
+            _w4 = 0
+            for v_p__1 in self.all_player:
+                if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0:
+                    _w4 += min(
                         [
                             self.s_e_commerce__value[v_k__1]
                             for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
                         ]
                     )
-                    for v_p__1 in self.all_player
-                    if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0
-                ]
-            )
-            if v_p == self.k_player__dutch
-            else sum([self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])])
-        )
+            _w6 = _w4
+        else:
+            _w5 = 0
+            for v_k in _bits(S[self.o_p_commerce + v_p]):
+                _w5 += self.s_e_commerce__value[v_k]
+            _w6 = _w5
+        v_commerce = _w6
         return (
             S[self.o_p_debt + v_p]
             - v_commerce
@@ -1149,38 +1162,46 @@ class WestphaliaRules:
         )
 
     def f_recatholicized_count(self, S: list[Any]) -> int:
-        "recatholicized_count [rules/westphalia/rules.yaml:198:3]"
-        return len([v_a for v_a in self.all_area if S[self.o_e_area__recatholicized + v_a]])
+        """recatholicized_count [rules/westphalia/rules.yaml:198:3]"""
+        _w1 = 0
+        for v_a in self.all_area:
+            if S[self.o_e_area__recatholicized + v_a]:
+                _w1 += 1
+        return _w1
 
     def f_refuges(self, S: list[Any], v_x: Any) -> Any:
-        "Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"
-        v_safe = [
-            v_a
-            for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
-            if (
-                any(
-                    self.f_points_of(S, v_q__3, v_a) > 0
-                    and self.f_friendly(S, self.s_e_army__owner[v_x], v_q__3)
-                    for v_q__3 in self.all_player
-                )
-                and (
-                    not any(
-                        S[self.o_e_army__location + v_x__7] == v_a
-                        and _has(
-                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__7],
-                        )
-                        for v_x__7 in self.all_army
-                    )
-                )
-            )
-            and (
-                not any(
-                    _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9)
-                    for v_q__9 in self.s_e_area__home_of[v_a]
-                )
-            )
-        ]
+        """Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"""
+        _w6 = []
+        for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
+            _w7 = False
+            for v_q__3 in self.all_player:
+                if self.f_points_of(S, v_q__3, v_a) > 0 and self.f_friendly(
+                    S, self.s_e_army__owner[v_x], v_q__3
+                ):
+                    _w7 = True
+                    break
+            _w9 = _w7
+            if _w9:
+                _w8 = False
+                for v_x__7 in self.all_army:
+                    if S[self.o_e_army__location + v_x__7] == v_a and _has(
+                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                        self.s_e_army__owner[v_x__7],
+                    ):
+                        _w8 = True
+                        break
+                _w9 = not _w8
+            _w11 = _w9
+            if _w11:
+                _w10 = False
+                for v_q__9 in self.s_e_area__home_of[v_a]:
+                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9):
+                        _w10 = True
+                        break
+                _w11 = not _w10
+            if _w11:
+                _w6.append(v_a)
+        v_safe = _w6
         if self.c_refuse_through_friendly_areas:
             return [
                 v_a_2
@@ -1200,7 +1221,7 @@ class WestphaliaRules:
         ]
 
     def f_taxes(self, S: list[Any], v_p: Any) -> int:
-        "What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:238:3]"
+        """What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:238:3]"""
         v_n = 0
         if v_p == self.k_player__sweden or v_p == self.k_player__bavaria:
             for v_a in self.all_area:
@@ -1214,49 +1235,46 @@ class WestphaliaRules:
                     ):
                         v_n += 1
         if v_p == self.k_player__austria:
-            v_n += len(
-                [
-                    v_a_2
-                    for v_a_2 in self.ix_area__theater.get("hre", ())
-                    if not any(
-                        (v_c == self.k_player__sweden or v_c == self.k_player__france)
-                        or v_c == self.k_player__bavaria
-                        for v_c in S[self.o_e_area__claims + v_a_2]
-                    )
-                ]
-            )
+            _w1 = 0
+            for v_a_2 in self.ix_area__theater.get("hre", ()):
+                _w2 = False
+                for v_c in S[self.o_e_area__claims + v_a_2]:
+                    if (
+                        v_c == self.k_player__sweden or v_c == self.k_player__france
+                    ) or v_c == self.k_player__bavaria:
+                        _w2 = True
+                        break
+                if not _w2:
+                    _w1 += 1
+            v_n += _w1
         if v_p == self.k_player__france:
-            v_n += len(
-                [
-                    v_a_3
-                    for v_a_3 in self.ix_area__theater.get("hre", ())
-                    if any(
-                        (v_c_2 == self.k_player__sweden or v_c_2 == self.k_player__france)
-                        or v_c_2 == self.k_player__bavaria
-                        for v_c_2 in S[self.o_e_area__claims + v_a_3]
-                    )
-                ]
-            )
+            _w3 = 0
+            for v_a_3 in self.ix_area__theater.get("hre", ()):
+                _w4 = False
+                for v_c_2 in S[self.o_e_area__claims + v_a_3]:
+                    if (
+                        v_c_2 == self.k_player__sweden or v_c_2 == self.k_player__france
+                    ) or v_c_2 == self.k_player__bavaria:
+                        _w4 = True
+                        break
+                if _w4:
+                    _w3 += 1
+            v_n += _w3
         if v_p == self.k_player__dutch:
-            v_n += sum(
-                [
-                    self.f_points_of(S, v_p, v_a_4)
-                    for v_a_4 in self.ix_area__theater.get("netherlands", ())
-                ]
+            _w5 = 0
+            for v_a_4 in self.ix_area__theater.get("netherlands", ()):
+                _w5 += self.f_points_of(S, v_p, v_a_4)
+            v_n += _w5
+        _w6 = 0
+        for v_a_5 in self.ix_area__theater.get("netherlands", ()):
+            _w6 += self.f_points_of(S, self.k_player__spain, v_a_5)
+        v_spanish = _w6
+        _w7 = 0
+        for v_a_6 in self.ix_area__theater.get("netherlands", ()):
+            _w7 += self.f_points_of(S, self.k_player__france, v_a_6) + self.f_points_of(
+                S, self.k_player__dutch, v_a_6
             )
-        v_spanish = sum(
-            [
-                self.f_points_of(S, self.k_player__spain, v_a_5)
-                for v_a_5 in self.ix_area__theater.get("netherlands", ())
-            ]
-        )
-        v_french = sum(
-            [
-                self.f_points_of(S, self.k_player__france, v_a_6)
-                + self.f_points_of(S, self.k_player__dutch, v_a_6)
-                for v_a_6 in self.ix_area__theater.get("netherlands", ())
-            ]
-        )
+        v_french = _w7
         if v_p == self.k_player__france and v_french >= v_spanish:
             v_n += self.c_netherlands_majority
         if v_p == self.k_player__spain and v_spanish > v_french:
@@ -1264,34 +1282,35 @@ class WestphaliaRules:
         return v_n
 
     def f_total_units(self, S: list[Any], v_p: Any) -> int:
-        "Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:107:3]"
-        return (
-            S[self.o_p_units + v_p]
-            + S[self.o_p_ships + v_p]
-            + sum([S[self.o_e_army__units + v_x] for v_x in self.ix_army__owner.get(v_p, ())])
-        )
+        """Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:107:3]"""
+        _w1 = 0
+        for v_x in self.ix_army__owner.get(v_p, ()):
+            _w1 += S[self.o_e_army__units + v_x]
+        return S[self.o_p_units + v_p] + S[self.o_p_ships + v_p] + _w1
 
     def f_track_reduction(self, S: list[Any], v_p: Any) -> int:
-        "What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"
+        """What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"""
         if v_p == self.k_player__sweden:
             return S[self.o_g_tolerance] + S[self.o_g_liberties]
         if v_p == self.k_player__dutch:
             return S[self.o_g_tolerance]
         if v_p == self.k_player__bavaria:
-            return S[self.o_g_liberties] + len(
-                [v_a__1 for v_a__1 in self.all_area if S[self.o_e_area__recatholicized + v_a__1]]
-            )
+            _w1 = 0
+            for v_a__1 in self.all_area:
+                if S[self.o_e_area__recatholicized + v_a__1]:
+                    _w1 += 1
+            return S[self.o_g_liberties] + _w1
         return 0
 
     def f_trade_agreements(self, S: list[Any]) -> int:
-        "The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"
-        return sum(
-            [
-                min([self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])])
-                for v_p in self.all_player
-                if v_p != self.k_player__dutch and S[self.o_p_commerce + v_p] != 0
-            ]
-        )
+        """The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"""
+        _w1 = 0
+        for v_p in self.all_player:
+            if v_p != self.k_player__dutch and S[self.o_p_commerce + v_p] != 0:
+                _w1 += min(
+                    [self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])]
+                )
+        return _w1
 
     def f_truce(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p and q agreed a Truce for this Military Phase. (WEST-8-04) [rules/westphalia/rules.yaml:41:3]"
@@ -1300,20 +1319,14 @@ class WestphaliaRules:
         )
 
     def f_unit_pool(self, S: list[Any]) -> int:
-        "Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:114:3]"
-        return self.c_unit_total - sum(
-            [
-                S[self.o_p_units + v_p]
-                + S[self.o_p_ships + v_p]
-                + sum(
-                    [
-                        S[self.o_e_army__units + v_x__1]
-                        for v_x__1 in self.ix_army__owner.get(v_p, ())
-                    ]
-                )
-                for v_p in self.all_player
-            ]
-        )
+        """Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:114:3]"""
+        _w1 = 0
+        for v_p in self.all_player:
+            _w2 = 0
+            for v_x__1 in self.ix_army__owner.get(v_p, ()):
+                _w2 += S[self.o_e_army__units + v_x__1]
+            _w1 += S[self.o_p_units + v_p] + S[self.o_p_ships + v_p] + _w2
+        return self.c_unit_total - _w1
 
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "add_debt [rules/westphalia/rules.yaml:390:3]"
@@ -1387,7 +1400,7 @@ class WestphaliaRules:
         S[self.o_p_units + v_receiver] = min(max(S[self.o_p_units + v_receiver] + v_n, 0), 64)
 
     def p_debt_resolution(self, S: list[Any]) -> None:
-        "Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"
+        """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"""
         _log(S, 39, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
@@ -1400,54 +1413,31 @@ class WestphaliaRules:
                 self.p_add_debt(S, v_p, v_low)
         for v_p_2 in self.all_player:
             if v_p_2 == self.k_player__dutch:
-                self.p_reduce_debt(
-                    S,
-                    v_p_2,
-                    sum(
-                        [
-                            min(
-                                [
-                                    self.s_e_commerce__value[v_k__1]
-                                    for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
-                                ]
-                            )
-                            for v_p__1 in self.all_player
-                            if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0
-                        ]
-                    ),
-                    "Commerce (Trade Agreements)",
-                )
+                _w1 = 0
+                for v_p__1 in self.all_player:
+                    if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0:
+                        _w1 += min(
+                            [
+                                self.s_e_commerce__value[v_k__1]
+                                for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
+                            ]
+                        )
+                self.p_reduce_debt(S, v_p_2, _w1, "Commerce (Trade Agreements)")
             else:
-                self.p_reduce_debt(
-                    S,
-                    v_p_2,
-                    sum(
-                        [
-                            self.s_e_commerce__value[v_k]
-                            for v_k in _bits(S[self.o_p_commerce + v_p_2])
-                        ]
-                    ),
-                    "Commerce",
-                )
+                _w2 = 0
+                for v_k in _bits(S[self.o_p_commerce + v_p_2]):
+                    _w2 += self.s_e_commerce__value[v_k]
+                self.p_reduce_debt(S, v_p_2, _w2, "Commerce")
         for v_p_3 in self.all_player:
             self.p_reduce_debt(S, v_p_3, self.f_taxes(S, v_p_3), "Taxes")
         for v_p_4 in self.all_player:
+            _w3 = 0
+            for v_x__2 in self.ix_army__owner.get(v_p_4, ()):
+                _w3 += S[self.o_e_army__units + v_x__2]
             self.p_reduce_debt(
                 S,
                 v_p_4,
-                -(
-                    -(
-                        S[self.o_p_units + v_p_4]
-                        + S[self.o_p_ships + v_p_4]
-                        + sum(
-                            [
-                                S[self.o_e_army__units + v_x__2]
-                                for v_x__2 in self.ix_army__owner.get(v_p_4, ())
-                            ]
-                        )
-                    )
-                    // 2
-                ),
+                -(-(S[self.o_p_units + v_p_4] + S[self.o_p_ships + v_p_4] + _w3) // 2),
                 "Units/Ships",
             )
         for v_p_5 in self.all_player:
@@ -1484,12 +1474,11 @@ class WestphaliaRules:
             self.p_victory(S)
 
     def p_gain_prestige(self, S: list[Any], v_p: Any) -> None:
-        "gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"
-        if (
-            self.c_prestige_total
-            - sum([S[self.o_p_prestige + v_p__1] for v_p__1 in self.all_player])
-            > 0
-        ):
+        """gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"""
+        _w1 = 0
+        for v_p__1 in self.all_player:
+            _w1 += S[self.o_p_prestige + v_p__1]
+        if self.c_prestige_total - _w1 > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
             _log(S, 2, (v_p, S[self.o_p_prestige + v_p]))
         else:
@@ -1534,25 +1523,27 @@ class WestphaliaRules:
         _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
-        "At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"
+        """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"""
         for v_a in self.all_area:
-            if (
-                (
-                    (
-                        (
-                            self.s_e_area__theater[v_a] == "hre"
-                            and (not self.s_e_area__catholic[v_a])
-                        )
-                        and (not S[self.o_e_area__recatholicized + v_a])
-                    )
-                    and len(S[self.o_e_area__claims + v_a]) == self.s_e_area__points[v_a]
-                )
-                and (
-                    not any(v_c != self.k_player__bavaria for v_c in S[self.o_e_area__claims + v_a])
-                )
-            ) and len(
-                [v_a__1 for v_a__1 in self.all_area if S[self.o_e_area__recatholicized + v_a__1]]
-            ) < self.c_recatholicized_markers:
+            _w2 = (
+                (self.s_e_area__theater[v_a] == "hre" and (not self.s_e_area__catholic[v_a]))
+                and (not S[self.o_e_area__recatholicized + v_a])
+            ) and len(S[self.o_e_area__claims + v_a]) == self.s_e_area__points[v_a]
+            if _w2:
+                _w1 = False
+                for v_c in S[self.o_e_area__claims + v_a]:
+                    if v_c != self.k_player__bavaria:
+                        _w1 = True
+                        break
+                _w2 = not _w1
+            _w4 = _w2
+            if _w4:
+                _w3 = 0
+                for v_a__1 in self.all_area:
+                    if S[self.o_e_area__recatholicized + v_a__1]:
+                        _w3 += 1
+                _w4 = _w3 < self.c_recatholicized_markers
+            if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
                 S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
                 _log(S, 10, (v_a, S[self.o_g_tolerance]))
@@ -1567,8 +1558,12 @@ class WestphaliaRules:
         _log(S, 1, (v_why, v_p, v_amount, v_before, S[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
-        "Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"
-        v_n = len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_q]) - 1
+        """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"""
+        _w1 = 0
+        for v_c in S[self.o_e_area__claims + v_a]:
+            if v_c == v_q:
+                _w1 += 1
+        v_n = _w1 - 1
         S[self.o_e_area__claims + v_a] = tuple(
             [v_c_2 for v_c_2 in S[self.o_e_area__claims + v_a] if v_c_2 != v_q]
         )
@@ -1679,7 +1674,7 @@ class WestphaliaRules:
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
-        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"
+        """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"""
         if S[self.o_e_army__units + v_x] == 0:
             pass
         else:
@@ -1693,44 +1688,39 @@ class WestphaliaRules:
                 v_acts = [v_k for v_k in self.all_action if self.f_action_ok(S, v_k, v_x)]
                 v_k_2 = _pick(R, v_acts)
                 if v_k_2 == self.k_action__march:
-                    v_dest = _pick(
-                        R,
-                        [
-                            v_a__1
-                            for v_a__1 in (
-                                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                                if S[self.o_e_army__location + v_x] is not None
-                                else []
-                            )
-                            if (
-                                self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
-                                and (
-                                    not any(
-                                        _has(
-                                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                            v_q__2,
-                                        )
-                                        for v_q__2 in self.s_e_area__home_of[v_a__1]
+                    _w5 = []
+                    for v_a__1 in (
+                        self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                        if S[self.o_e_army__location + v_x] is not None
+                        else []
+                    ):
+                        _w7 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
+                        if _w7:
+                            _w6 = False
+                            for v_q__2 in self.s_e_area__home_of[v_a__1]:
+                                if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
+                                    _w6 = True
+                                    break
+                            _w7 = not _w6
+                        _w9 = _w7
+                        if _w9:
+                            _w8 = False
+                            for v_y__1 in self.all_army:
+                                if (
+                                    S[self.o_e_army__location + v_y__1] == v_a__1
+                                    and _has(
+                                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                        self.s_e_army__owner[v_y__1],
                                     )
-                                )
-                            )
-                            and (
-                                not any(
-                                    (
-                                        S[self.o_e_army__location + v_y__1] == v_a__1
-                                        and _has(
-                                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                            self.s_e_army__owner[v_y__1],
-                                        )
-                                    )
-                                    and self.f_truce(
-                                        S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1]
-                                    )
-                                    for v_y__1 in self.all_army
-                                )
-                            )
-                        ],
-                    )
+                                ) and self.f_truce(
+                                    S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1]
+                                ):
+                                    _w8 = True
+                                    break
+                            _w9 = not _w8
+                        if _w9:
+                            _w5.append(v_a__1)
+                    v_dest = _pick(R, _w5)
                     S[self.o_e_army__location + v_x] = v_dest
                     S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                     v_foes = [
@@ -1783,7 +1773,7 @@ class WestphaliaRules:
                     S[self.o_g_turn_over] = True
 
     def q_assign_units(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"
+        """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"""
         v_mine = [
             v_x
             for v_x in self.ix_army__owner.get(v_p, ())
@@ -1798,10 +1788,15 @@ class WestphaliaRules:
                 R, Split(min(v_held, self.c_army_max * len(v_mine)), v_mine, self.c_army_max)
             )
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(
-                    max(len([v_y for v_y in v_picks if v_y == v_x_3]), 0), 64
-                )
-        v_kept = sum([S[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
+                _w1 = 0
+                for v_y in v_picks:
+                    if v_y == v_x_3:
+                        _w1 += 1
+                S[self.o_e_army__units + v_x_3] = min(max(_w1, 0), 64)
+        _w2 = 0
+        for v_x_4 in v_mine:
+            _w2 += S[self.o_e_army__units + v_x_4]
+        v_kept = _w2
         S[self.o_p_units + v_p] = min(max(0, 0), 64)
         if v_held > v_kept:
             pass
@@ -1809,7 +1804,7 @@ class WestphaliaRules:
             pass
 
     def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
-        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"
+        """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"""
         v_where = S[self.o_e_army__location + v_att]
         S[self.o_g_refused] = False
         S[self.o_g_attacker_won] = False
@@ -1828,9 +1823,15 @@ class WestphaliaRules:
             v_b = _roll(S, 6)
             v_low = min(v_a, v_b)
             v_attack = S[self.o_e_army__units + v_att] + v_a + v_b
-            v_defense = 2 * sum([S[self.o_e_army__units + v_d_3] for v_d_3 in v_fighting])
+            _w1 = 0
+            for v_d_3 in v_fighting:
+                _w1 += S[self.o_e_army__units + v_d_3]
+            v_defense = 2 * _w1
             v_losers = [self.s_e_army__owner[v_d_4] for v_d_4 in v_fighting]
-            _v_units = sum([S[self.o_e_army__units + v_d_5] for v_d_5 in v_fighting])
+            _w2 = 0
+            for v_d_5 in v_fighting:
+                _w2 += S[self.o_e_army__units + v_d_5]
+            _v_units = _w2
             if v_a == v_b:
                 S[self.o_e_army__units + v_att] = min(
                     max(S[self.o_e_army__units + v_att] - v_low, 0), 64
@@ -1857,7 +1858,12 @@ class WestphaliaRules:
                 self.p_lose_prestige(S, self.s_e_army__owner[v_att])
                 for v_d_9 in v_fighting:
                     self.p_gain_prestige(S, self.s_e_army__owner[v_d_9])
-                if any(self.s_p_protestant[self.s_e_army__owner[v_d_10]] for v_d_10 in v_fighting):
+                _w3 = False
+                for v_d_10 in v_fighting:
+                    if self.s_p_protestant[self.s_e_army__owner[v_d_10]]:
+                        _w3 = True
+                        break
+                if _w3:
                     S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
                 self.q_retreat(S, R, v_att)
 
@@ -1963,68 +1969,77 @@ class WestphaliaRules:
                         v_w_offer = None
 
     def q_retreat(self, S: list[Any], R: Any, v_x: Any) -> None:
-        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"
-        v_friendly = [
-            v_a__1
-            for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
-            if any(
-                self.f_points_of(S, v_q__2, v_a__1) > 0
-                and self.f_friendly(S, self.s_e_army__owner[v_x], v_q__2)
-                for v_q__2 in self.all_player
-            )
-        ]
-        v_passable = [
-            v_a
-            for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
-            if not any(
-                _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6)
-                for v_q__6 in self.s_e_area__home_of[v_a]
-            )
-            and (
-                v_a == S[self.o_e_army__location + v_x]
-                or not any(
-                    S[self.o_e_army__location + v_x__8] == v_a
-                    and _has(
+        """The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"""
+        _w2 = []
+        for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
+            _w3 = False
+            for v_q__2 in self.all_player:
+                if self.f_points_of(S, v_q__2, v_a__1) > 0 and self.f_friendly(
+                    S, self.s_e_army__owner[v_x], v_q__2
+                ):
+                    _w3 = True
+                    break
+            if _w3:
+                _w2.append(v_a__1)
+        v_friendly = _w2
+        _w8 = []
+        for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
+            _w9 = False
+            for v_q__6 in self.s_e_area__home_of[v_a]:
+                if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6):
+                    _w9 = True
+                    break
+            _w12 = not _w9
+            if _w12:
+                _w11 = v_a == S[self.o_e_army__location + v_x]
+                if not _w11:
+                    _w10 = False
+                    for v_x__8 in self.all_army:
+                        if S[self.o_e_army__location + v_x__8] == v_a and _has(
+                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                            self.s_e_army__owner[v_x__8],
+                        ):
+                            _w10 = True
+                            break
+                    _w11 = not _w10
+                _w12 = _w11
+            if _w12:
+                _w8.append(v_a)
+        v_passable = _w8
+        _w17 = []
+        for v_a_2 in v_friendly:
+            _w19 = v_a_2 != S[self.o_e_army__location + v_x]
+            if _w19:
+                _w18 = False
+                for v_x__10 in self.all_army:
+                    if S[self.o_e_army__location + v_x__10] == v_a_2 and _has(
                         S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__8],
-                    )
-                    for v_x__8 in self.all_army
-                )
-            )
-        ]
-        v_dests = [
-            v_a_2
-            for v_a_2 in v_friendly
+                        self.s_e_army__owner[v_x__10],
+                    ):
+                        _w18 = True
+                        break
+                _w19 = not _w18
+            _w21 = _w19
+            if _w21:
+                _w20 = False
+                for v_q__12 in self.s_e_area__home_of[v_a_2]:
+                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12):
+                        _w20 = True
+                        break
+                _w21 = not _w20
             if (
-                (
-                    v_a_2 != S[self.o_e_army__location + v_x]
-                    and (
-                        not any(
-                            S[self.o_e_army__location + v_x__10] == v_a_2
-                            and _has(
-                                S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                self.s_e_army__owner[v_x__10],
-                            )
-                            for v_x__10 in self.all_army
-                        )
-                    )
+                _w21
+                and _path_cost(
+                    self.s_e_area__adjacent,
+                    S[self.o_e_army__location + v_x],
+                    v_a_2,
+                    set(v_friendly),
+                    set(v_passable),
                 )
-                and (
-                    not any(
-                        _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12)
-                        for v_q__12 in self.s_e_area__home_of[v_a_2]
-                    )
-                )
-            )
-            and _path_cost(
-                self.s_e_area__adjacent,
-                S[self.o_e_army__location + v_x],
-                v_a_2,
-                set(v_friendly),
-                set(v_passable),
-            )
-            >= 0
-        ]
+                >= 0
+            ):
+                _w17.append(v_a_2)
+        v_dests = _w17
         if len(v_dests) == 0:
             v_dests = [
                 v_a_3
@@ -2111,24 +2126,14 @@ class WestphaliaRules:
         self.q_negotiate(S, R, S[self.o_g_initiative], self.c_window_rounds)
 
     def q_turn__recruitment(self, S: list[Any], R: Any) -> None:
-        "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"
-        if (
-            self.c_unit_total
-            - sum(
-                [
-                    S[self.o_p_units + v_p__1]
-                    + S[self.o_p_ships + v_p__1]
-                    + sum(
-                        [
-                            S[self.o_e_army__units + v_x__2]
-                            for v_x__2 in self.ix_army__owner.get(v_p__1, ())
-                        ]
-                    )
-                    for v_p__1 in self.all_player
-                ]
-            )
-            < self.c_recruit_floor
-        ):
+        """Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"""
+        _w1 = 0
+        for v_p__1 in self.all_player:
+            _w2 = 0
+            for v_x__2 in self.ix_army__owner.get(v_p__1, ()):
+                _w2 += S[self.o_e_army__units + v_x__2]
+            _w1 += S[self.o_p_units + v_p__1] + S[self.o_p_ships + v_p__1] + _w2
+        if self.c_unit_total - _w1 < self.c_recruit_floor:
             pass
         else:
             for v_p in self.all_player:
@@ -3753,4 +3758,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "582 rules/westphalia/rules.yaml:170:7\n583 rules/westphalia/rules.yaml:171:11\n612 rules/westphalia/rules.yaml:172:7\n613 rules/westphalia/rules.yaml:173:11\n617 rules/westphalia/rules.yaml:174:7\n621 rules/westphalia/rules.yaml:326:7\n622 rules/westphalia/rules.yaml:327:11\n623 rules/westphalia/rules.yaml:328:7\n624 rules/westphalia/rules.yaml:329:11\n625 rules/westphalia/rules.yaml:330:7\n626 rules/westphalia/rules.yaml:331:11\n627 rules/westphalia/rules.yaml:332:7\n628 rules/westphalia/rules.yaml:333:11\n629 rules/westphalia/rules.yaml:334:7\n630 rules/westphalia/rules.yaml:335:11\n631 rules/westphalia/rules.yaml:336:7\n635 rules/westphalia/rules.yaml:182:7\n645 rules/westphalia/rules.yaml:183:7\n651 rules/westphalia/rules.yaml:232:7\n652 rules/westphalia/rules.yaml:233:11\n659 rules/westphalia/rules.yaml:234:7\n660 rules/westphalia/rules.yaml:235:11\n669 rules/westphalia/rules.yaml:236:7\n675 rules/westphalia/rules.yaml:164:7\n683 rules/westphalia/rules.yaml:158:7\n699 rules/westphalia/rules.yaml:746:1\n729 rules/westphalia/rules.yaml:746:1\n733 rules/westphalia/rules.yaml:746:1\n737 rules/westphalia/rules.yaml:746:1\n741 rules/westphalia/rules.yaml:746:1\n752 rules/westphalia/rules.yaml:746:1\n763 rules/westphalia/rules.yaml:746:1\n771 rules/westphalia/rules.yaml:746:1\n775 rules/westphalia/rules.yaml:746:1\n786 rules/westphalia/rules.yaml:746:1\n797 rules/westphalia/rules.yaml:746:1\n804 rules/westphalia/rules.yaml:746:1\n808 rules/westphalia/rules.yaml:141:7\n817 rules/westphalia/rules.yaml:135:7\n821 rules/westphalia/rules.yaml:306:7\n822 rules/westphalia/rules.yaml:307:7\n823 rules/westphalia/rules.yaml:308:11\n830 rules/westphalia/rules.yaml:309:11\n838 rules/westphalia/rules.yaml:310:7\n839 rules/westphalia/rules.yaml:311:11\n840 rules/westphalia/rules.yaml:312:7\n841 rules/westphalia/rules.yaml:313:11\n842 rules/westphalia/rules.yaml:314:7\n843 rules/westphalia/rules.yaml:315:11\n844 rules/westphalia/rules.yaml:316:7\n845 rules/westphalia/rules.yaml:317:11\n846 rules/westphalia/rules.yaml:318:7\n850 rules/westphalia/rules.yaml:31:7\n851 rules/westphalia/rules.yaml:32:11\n852 rules/westphalia/rules.yaml:33:7\n853 rules/westphalia/rules.yaml:34:11\n854 rules/westphalia/rules.yaml:35:7\n855 rules/westphalia/rules.yaml:36:11\n856 rules/westphalia/rules.yaml:37:7\n857 rules/westphalia/rules.yaml:38:11\n858 rules/westphalia/rules.yaml:39:7\n866 rules/westphalia/rules.yaml:74:7\n873 rules/westphalia/rules.yaml:80:7\n884 rules/westphalia/rules.yaml:105:7\n891 rules/westphalia/rules.yaml:95:7\n892 rules/westphalia/rules.yaml:96:11\n893 rules/westphalia/rules.yaml:97:7\n905 rules/westphalia/rules.yaml:23:7\n909 rules/westphalia/rules.yaml:216:7\n915 rules/westphalia/rules.yaml:208:7\n919 rules/westphalia/rules.yaml:355:7\n920 rules/westphalia/rules.yaml:356:7\n921 rules/westphalia/rules.yaml:357:11\n925 rules/westphalia/rules.yaml:358:7\n926 rules/westphalia/rules.yaml:359:11\n927 rules/westphalia/rules.yaml:360:7\n928 rules/westphalia/rules.yaml:361:11\n929 rules/westphalia/rules.yaml:362:11\n949 rules/westphalia/rules.yaml:363:7\n950 rules/westphalia/rules.yaml:364:11\n965 rules/westphalia/rules.yaml:365:7\n966 rules/westphalia/rules.yaml:366:11\n967 rules/westphalia/rules.yaml:367:7\n973 rules/westphalia/rules.yaml:285:7\n974 rules/westphalia/rules.yaml:286:11\n979 rules/westphalia/rules.yaml:287:7\n980 rules/westphalia/rules.yaml:288:11\n981 rules/westphalia/rules.yaml:289:7\n982 rules/westphalia/rules.yaml:290:11\n983 rules/westphalia/rules.yaml:291:11\n984 rules/westphalia/rules.yaml:292:15\n985 rules/westphalia/rules.yaml:293:11\n1003 rules/westphalia/rules.yaml:294:7\n1004 rules/westphalia/rules.yaml:295:11\n1019 rules/westphalia/rules.yaml:296:7\n1020 rules/westphalia/rules.yaml:297:11\n1024 rules/westphalia/rules.yaml:298:7\n1031 rules/westphalia/rules.yaml:150:7\n1064 rules/westphalia/rules.yaml:66:7\n1068 rules/westphalia/rules.yaml:87:7\n1077 rules/westphalia/rules.yaml:55:7\n1078 rules/westphalia/rules.yaml:56:11\n1079 rules/westphalia/rules.yaml:57:15\n1080 rules/westphalia/rules.yaml:58:11\n1081 rules/westphalia/rules.yaml:59:7\n1085 rules/westphalia/rules.yaml:378:7\n1086 rules/westphalia/rules.yaml:379:7\n1087 rules/westphalia/rules.yaml:380:11\n1088 rules/westphalia/rules.yaml:381:7\n1089 rules/westphalia/rules.yaml:382:11\n1096 rules/westphalia/rules.yaml:383:7\n1097 rules/westphalia/rules.yaml:384:11\n1104 rules/westphalia/rules.yaml:385:7\n1105 rules/westphalia/rules.yaml:386:11\n1106 rules/westphalia/rules.yaml:387:7\n1110 rules/westphalia/rules.yaml:127:7\n1114 rules/westphalia/rules.yaml:345:7\n1121 rules/westphalia/rules.yaml:346:7\n1126 rules/westphalia/rules.yaml:347:7\n1142 rules/westphalia/rules.yaml:348:7\n1153 rules/westphalia/rules.yaml:202:7\n1157 rules/westphalia/rules.yaml:191:7\n1184 rules/westphalia/rules.yaml:192:7\n1185 rules/westphalia/rules.yaml:193:11\n1194 rules/westphalia/rules.yaml:194:7\n1195 rules/westphalia/rules.yaml:195:11\n1196 rules/westphalia/rules.yaml:196:7\n1204 rules/westphalia/rules.yaml:244:7\n1205 rules/westphalia/rules.yaml:245:7\n1206 rules/westphalia/rules.yaml:246:11\n1207 rules/westphalia/rules.yaml:247:15\n1210 rules/westphalia/rules.yaml:248:19\n1211 rules/westphalia/rules.yaml:249:19\n1215 rules/westphalia/rules.yaml:250:23\n1216 rules/westphalia/rules.yaml:251:7\n1217 rules/westphalia/rules.yaml:252:11\n1228 rules/westphalia/rules.yaml:253:7\n1229 rules/westphalia/rules.yaml:254:11\n1240 rules/westphalia/rules.yaml:255:7\n1241 rules/westphalia/rules.yaml:256:11\n1247 rules/westphalia/rules.yaml:257:7\n1253 rules/westphalia/rules.yaml:258:7\n1260 rules/westphalia/rules.yaml:259:7\n1261 rules/westphalia/rules.yaml:260:11\n1262 rules/westphalia/rules.yaml:261:7\n1263 rules/westphalia/rules.yaml:262:11\n1264 rules/westphalia/rules.yaml:263:7\n1268 rules/westphalia/rules.yaml:112:7\n1276 rules/westphalia/rules.yaml:271:7\n1277 rules/westphalia/rules.yaml:272:11\n1278 rules/westphalia/rules.yaml:273:7\n1279 rules/westphalia/rules.yaml:274:11\n1280 rules/westphalia/rules.yaml:275:7\n1281 rules/westphalia/rules.yaml:276:11\n1284 rules/westphalia/rules.yaml:277:7\n1288 rules/westphalia/rules.yaml:224:7\n1298 rules/westphalia/rules.yaml:47:7\n1304 rules/westphalia/rules.yaml:120:7\n1320 rules/westphalia/rules.yaml:393:7\n1324 rules/westphalia/rules.yaml:784:9\n1328 rules/westphalia/rules.yaml:791:9\n1331 rules/westphalia/rules.yaml:792:9\n1337 rules/westphalia/rules.yaml:767:9\n1338 rules/westphalia/rules.yaml:768:9\n1342 rules/westphalia/rules.yaml:805:9\n1348 rules/westphalia/rules.yaml:806:9\n1352 rules/westphalia/rules.yaml:834:9\n1356 rules/westphalia/rules.yaml:827:9\n1360 rules/westphalia/rules.yaml:799:9\n1364 rules/westphalia/rules.yaml:774:9\n1365 rules/westphalia/rules.yaml:775:9\n1369 rules/westphalia/rules.yaml:820:9\n1373 rules/westphalia/rules.yaml:813:9\n1377 rules/westphalia/rules.yaml:746:1\n1380 rules/westphalia/rules.yaml:746:1\n1386 rules/westphalia/rules.yaml:760:9\n1387 rules/westphalia/rules.yaml:761:9\n1391 rules/westphalia/rules.yaml:699:7\n1392 rules/westphalia/rules.yaml:700:7\n1393 rules/westphalia/rules.yaml:701:7\n1394 rules/westphalia/rules.yaml:702:7\n1395 rules/westphalia/rules.yaml:703:11\n1397 rules/westphalia/rules.yaml:705:11\n1398 rules/westphalia/rules.yaml:706:11\n1399 rules/westphalia/rules.yaml:707:11\n1400 rules/westphalia/rules.yaml:708:15\n1401 rules/westphalia/rules.yaml:709:7\n1402 rules/westphalia/rules.yaml:710:11\n1403 rules/westphalia/rules.yaml:711:15\n1421 rules/westphalia/rules.yaml:713:15\n1432 rules/westphalia/rules.yaml:714:7\n1433 rules/westphalia/rules.yaml:715:11\n1434 rules/westphalia/rules.yaml:716:7\n1435 rules/westphalia/rules.yaml:717:11\n1453 rules/westphalia/rules.yaml:718:7\n1454 rules/westphalia/rules.yaml:719:11\n1463 rules/westphalia/rules.yaml:463:7\n1464 rules/westphalia/rules.yaml:464:11\n1466 rules/westphalia/rules.yaml:466:11\n1467 rules/westphalia/rules.yaml:467:11\n1468 rules/westphalia/rules.yaml:468:15\n1469 rules/westphalia/rules.yaml:469:15\n1471 rules/westphalia/rules.yaml:471:15\n1474 rules/westphalia/rules.yaml:472:15\n1477 rules/westphalia/rules.yaml:473:15\n1478 rules/westphalia/rules.yaml:474:15\n1482 rules/westphalia/flow.yaml:201:7\n1483 rules/westphalia/flow.yaml:202:11\n1484 rules/westphalia/flow.yaml:203:11\n1488 rules/westphalia/rules.yaml:410:7\n1493 rules/westphalia/rules.yaml:411:11\n1494 rules/westphalia/rules.yaml:412:11\n1496 rules/westphalia/rules.yaml:414:11\n1500 rules/westphalia/rules.yaml:419:7\n1501 rules/westphalia/rules.yaml:420:11\n1502 rules/westphalia/rules.yaml:421:11\n1506 rules/westphalia/rules.yaml:448:7\n1507 rules/westphalia/rules.yaml:449:7\n1514 rules/westphalia/rules.yaml:450:7\n1521 rules/westphalia/rules.yaml:451:7\n1522 rules/westphalia/rules.yaml:452:11\n1526 rules/westphalia/rules.yaml:453:15\n1532 rules/westphalia/rules.yaml:454:15\n1533 rules/westphalia/rules.yaml:455:15\n1534 rules/westphalia/rules.yaml:456:7\n1538 rules/westphalia/rules.yaml:481:7\n1539 rules/westphalia/rules.yaml:482:11\n1556 rules/westphalia/rules.yaml:483:15\n1557 rules/westphalia/rules.yaml:484:15\n1558 rules/westphalia/rules.yaml:485:15\n1562 rules/westphalia/rules.yaml:399:7\n1563 rules/westphalia/rules.yaml:400:7\n1564 rules/westphalia/rules.yaml:401:11\n1566 rules/westphalia/rules.yaml:403:11\n1567 rules/westphalia/rules.yaml:404:7\n1571 rules/westphalia/rules.yaml:427:7\n1572 rules/westphalia/rules.yaml:428:7\n1575 rules/westphalia/rules.yaml:429:7\n1580 rules/westphalia/rules.yaml:430:11\n1581 rules/westphalia/rules.yaml:431:11\n1585 rules/westphalia/rules.yaml:438:7\n1586 rules/westphalia/rules.yaml:439:11\n1587 rules/westphalia/rules.yaml:440:7\n1588 rules/westphalia/rules.yaml:441:11\n1592 rules/westphalia/flow.yaml:52:7\n1593 rules/westphalia/flow.yaml:53:11\n1599 rules/westphalia/flow.yaml:54:11\n1600 rules/westphalia/flow.yaml:55:11\n1601 rules/westphalia/flow.yaml:56:11\n1605 rules/westphalia/flow.yaml:103:7\n1606 rules/westphalia/flow.yaml:104:11\n1607 rules/westphalia/flow.yaml:105:11\n1609 rules/westphalia/flow.yaml:107:11\n1610 rules/westphalia/flow.yaml:108:11\n1611 rules/westphalia/flow.yaml:109:15\n1612 rules/westphalia/flow.yaml:110:15\n1614 rules/westphalia/flow.yaml:112:15\n1617 rules/westphalia/flow.yaml:113:15\n1621 rules/westphalia/flow.yaml:34:7\n1622 rules/westphalia/flow.yaml:35:7\n1623 rules/westphalia/flow.yaml:36:7\n1624 rules/westphalia/flow.yaml:37:11\n1628 rules/westphalia/flow.yaml:38:11\n1629 rules/westphalia/flow.yaml:39:7\n1630 rules/westphalia/flow.yaml:40:7\n1634 rules/westphalia/flow.yaml:119:7\n1635 rules/westphalia/flow.yaml:120:7\n1636 rules/westphalia/flow.yaml:121:11\n1637 rules/westphalia/flow.yaml:122:11\n1638 rules/westphalia/flow.yaml:123:11\n1639 rules/westphalia/flow.yaml:124:15\n1641 rules/westphalia/flow.yaml:126:11\n1642 rules/westphalia/flow.yaml:127:7\n1643 rules/westphalia/flow.yaml:128:7\n1646 rules/westphalia/flow.yaml:129:7\n1647 rules/westphalia/flow.yaml:130:11\n1651 rules/westphalia/rules.yaml:726:7\n1659 rules/westphalia/rules.yaml:727:11\n1660 rules/westphalia/rules.yaml:728:11\n1661 rules/westphalia/rules.yaml:729:15\n1663 rules/westphalia/rules.yaml:731:15\n1664 rules/westphalia/rules.yaml:732:7\n1665 rules/westphalia/rules.yaml:733:11\n1667 rules/westphalia/rules.yaml:734:11\n1668 rules/westphalia/rules.yaml:735:7\n1669 rules/westphalia/rules.yaml:736:7\n1670 rules/westphalia/rules.yaml:737:11\n1672 rules/westphalia/rules.yaml:739:11\n1673 rules/westphalia/rules.yaml:740:15\n1674 rules/westphalia/rules.yaml:741:15\n1675 rules/westphalia/rules.yaml:742:11\n1676 rules/westphalia/rules.yaml:743:11\n1679 rules/westphalia/rules.yaml:744:11\n1683 rules/westphalia/rules.yaml:611:7\n1686 rules/westphalia/rules.yaml:614:11\n1687 rules/westphalia/rules.yaml:615:11\n1688 rules/westphalia/rules.yaml:616:11\n1693 rules/westphalia/rules.yaml:617:15\n1694 rules/westphalia/rules.yaml:618:15\n1695 rules/westphalia/rules.yaml:619:15\n1696 rules/westphalia/rules.yaml:620:19\n1734 rules/westphalia/rules.yaml:621:19\n1735 rules/westphalia/rules.yaml:622:19\n1736 rules/westphalia/rules.yaml:624:19\n1745 rules/westphalia/rules.yaml:625:19\n1746 rules/westphalia/rules.yaml:626:23\n1747 rules/westphalia/rules.yaml:627:23\n1748 rules/westphalia/rules.yaml:628:27\n1752 rules/westphalia/rules.yaml:630:27\n1753 rules/westphalia/rules.yaml:631:23\n1755 rules/westphalia/rules.yaml:633:19\n1763 rules/westphalia/rules.yaml:635:19\n1764 rules/westphalia/rules.yaml:636:19\n1765 rules/westphalia/rules.yaml:637:23\n1766 rules/westphalia/rules.yaml:638:23\n1769 rules/westphalia/rules.yaml:639:27\n1772 rules/westphalia/rules.yaml:640:27\n1776 rules/westphalia/rules.yaml:643:23\n1779 rules/westphalia/rules.yaml:644:23\n1783 rules/westphalia/rules.yaml:647:19\n1787 rules/westphalia/rules.yaml:678:7\n1792 rules/westphalia/rules.yaml:679:7\n1793 rules/westphalia/rules.yaml:680:7\n1794 rules/westphalia/rules.yaml:681:11\n1795 rules/westphalia/rules.yaml:682:11\n1797 rules/westphalia/rules.yaml:684:11\n1800 rules/westphalia/rules.yaml:685:11\n1801 rules/westphalia/rules.yaml:686:15\n1804 rules/westphalia/rules.yaml:687:7\n1805 rules/westphalia/rules.yaml:688:7\n1806 rules/westphalia/rules.yaml:689:7\n1808 rules/westphalia/rules.yaml:691:7\n1813 rules/westphalia/rules.yaml:520:7\n1814 rules/westphalia/rules.yaml:521:7\n1815 rules/westphalia/rules.yaml:522:7\n1816 rules/westphalia/rules.yaml:523:7\n1817 rules/westphalia/rules.yaml:524:11\n1818 rules/westphalia/rules.yaml:525:11\n1819 rules/westphalia/rules.yaml:526:15\n1820 rules/westphalia/rules.yaml:527:15\n1821 rules/westphalia/rules.yaml:528:19\n1822 rules/westphalia/rules.yaml:530:7\n1823 rules/westphalia/rules.yaml:531:7\n1824 rules/westphalia/rules.yaml:532:11\n1825 rules/westphalia/rules.yaml:533:11\n1827 rules/westphalia/rules.yaml:535:11\n1828 rules/westphalia/rules.yaml:536:11\n1829 rules/westphalia/rules.yaml:537:11\n1830 rules/westphalia/rules.yaml:538:11\n1831 rules/westphalia/rules.yaml:539:11\n1832 rules/westphalia/rules.yaml:540:11\n1833 rules/westphalia/rules.yaml:541:11\n1834 rules/westphalia/rules.yaml:542:11\n1835 rules/westphalia/rules.yaml:544:15\n1839 rules/westphalia/rules.yaml:546:15\n1840 rules/westphalia/rules.yaml:547:15\n1841 rules/westphalia/rules.yaml:549:15\n1844 rules/westphalia/rules.yaml:550:15\n1845 rules/westphalia/rules.yaml:551:19\n1848 rules/westphalia/rules.yaml:552:11\n1849 rules/westphalia/rules.yaml:553:15\n1850 rules/westphalia/rules.yaml:554:19\n1851 rules/westphalia/rules.yaml:555:15\n1852 rules/westphalia/rules.yaml:556:15\n1853 rules/westphalia/rules.yaml:557:19\n1854 rules/westphalia/rules.yaml:559:15\n1855 rules/westphalia/rules.yaml:560:19\n1857 rules/westphalia/rules.yaml:562:15\n1858 rules/westphalia/rules.yaml:563:15\n1859 rules/westphalia/rules.yaml:564:19\n1860 rules/westphalia/rules.yaml:565:15\n1861 rules/westphalia/rules.yaml:566:19\n1862 rules/westphalia/rules.yaml:568:15\n1866 rules/westphalia/rules.yaml:575:7\n1871 rules/westphalia/rules.yaml:576:7\n1872 rules/westphalia/rules.yaml:577:11\n1873 rules/westphalia/rules.yaml:578:11\n1874 rules/westphalia/rules.yaml:579:15\n1877 rules/westphalia/rules.yaml:580:15\n1881 rules/westphalia/rules.yaml:591:7\n1882 rules/westphalia/rules.yaml:592:7\n1883 rules/westphalia/rules.yaml:593:7\n1884 rules/westphalia/rules.yaml:594:11\n1888 rules/westphalia/rules.yaml:595:15\n1889 rules/westphalia/rules.yaml:596:19\n1899 rules/westphalia/rules.yaml:597:23\n1900 rules/westphalia/rules.yaml:598:23\n1901 rules/westphalia/rules.yaml:599:27\n1902 rules/westphalia/rules.yaml:601:27\n1903 rules/westphalia/rules.yaml:602:27\n1904 rules/westphalia/rules.yaml:603:27\n1905 rules/westphalia/rules.yaml:604:31\n1909 rules/westphalia/rules.yaml:655:7\n1910 rules/westphalia/rules.yaml:656:11\n1911 rules/westphalia/rules.yaml:657:7\n1912 rules/westphalia/rules.yaml:658:7\n1917 rules/westphalia/rules.yaml:659:7\n1920 rules/westphalia/rules.yaml:662:11\n1922 rules/westphalia/rules.yaml:664:11\n1923 rules/westphalia/rules.yaml:665:11\n1924 rules/westphalia/rules.yaml:666:11\n1927 rules/westphalia/rules.yaml:669:15\n1928 rules/westphalia/rules.yaml:670:19\n1929 rules/westphalia/rules.yaml:671:23\n1933 rules/westphalia/rules.yaml:746:1\n1934 rules/westphalia/rules.yaml:746:1\n1935 rules/westphalia/rules.yaml:746:1\n1940 rules/westphalia/rules.yaml:746:1\n1941 rules/westphalia/rules.yaml:746:1\n1942 rules/westphalia/rules.yaml:746:1\n1943 rules/westphalia/rules.yaml:746:1\n1946 rules/westphalia/rules.yaml:746:1\n1947 rules/westphalia/rules.yaml:746:1\n1949 rules/westphalia/rules.yaml:746:1\n1950 rules/westphalia/rules.yaml:746:1\n1951 rules/westphalia/rules.yaml:746:1\n1955 rules/westphalia/rules.yaml:746:1\n1956 rules/westphalia/rules.yaml:746:1\n1957 rules/westphalia/rules.yaml:746:1\n1958 rules/westphalia/rules.yaml:746:1\n1959 rules/westphalia/rules.yaml:746:1\n1960 rules/westphalia/rules.yaml:746:1\n1961 rules/westphalia/rules.yaml:746:1\n1962 rules/westphalia/rules.yaml:746:1\n1963 rules/westphalia/rules.yaml:746:1\n1967 rules/westphalia/rules.yaml:495:7\n1976 rules/westphalia/rules.yaml:496:7\n1995 rules/westphalia/rules.yaml:497:7\n2028 rules/westphalia/rules.yaml:498:7\n2029 rules/westphalia/rules.yaml:499:11\n2035 rules/westphalia/rules.yaml:500:11\n2038 rules/westphalia/rules.yaml:501:7\n2039 rules/westphalia/rules.yaml:502:11\n2040 rules/westphalia/rules.yaml:503:11\n2050 rules/westphalia/rules.yaml:505:11\n2051 rules/westphalia/rules.yaml:506:11\n2057 rules/westphalia/flow.yaml:12:7\n2058 rules/westphalia/flow.yaml:13:7\n2059 rules/westphalia/flow.yaml:14:7\n2060 rules/westphalia/flow.yaml:15:7\n2061 rules/westphalia/flow.yaml:16:7\n2062 rules/westphalia/flow.yaml:17:7\n2063 rules/westphalia/flow.yaml:18:7\n2064 rules/westphalia/flow.yaml:19:7\n2065 rules/westphalia/flow.yaml:20:7\n2066 rules/westphalia/flow.yaml:21:7\n2069 rules/westphalia/flow.yaml:22:7\n2070 rules/westphalia/flow.yaml:23:7\n2072 rules/westphalia/flow.yaml:24:7\n2076 rules/westphalia/flow.yaml:183:7\n2077 rules/westphalia/flow.yaml:184:7\n2078 rules/westphalia/flow.yaml:185:11\n2082 rules/westphalia/flow.yaml:80:7\n2083 rules/westphalia/flow.yaml:81:7\n2084 rules/westphalia/flow.yaml:82:7\n2089 rules/westphalia/flow.yaml:84:11\n2090 rules/westphalia/flow.yaml:85:11\n2091 rules/westphalia/flow.yaml:86:7\n2092 rules/westphalia/flow.yaml:88:7\n2093 rules/westphalia/flow.yaml:89:11\n2094 rules/westphalia/flow.yaml:90:11\n2095 rules/westphalia/flow.yaml:91:15\n2096 rules/westphalia/flow.yaml:92:11\n2097 rules/westphalia/flow.yaml:93:15\n2099 rules/westphalia/flow.yaml:96:15\n2103 rules/westphalia/flow.yaml:191:7\n2104 rules/westphalia/flow.yaml:193:11\n2105 rules/westphalia/flow.yaml:194:15\n2106 rules/westphalia/rules.yaml:746:1\n2107 rules/westphalia/rules.yaml:746:1\n2111 rules/westphalia/flow.yaml:46:7\n2115 rules/westphalia/flow.yaml:62:7\n2134 rules/westphalia/flow.yaml:65:11\n2135 rules/westphalia/flow.yaml:66:15\n2138 rules/westphalia/flow.yaml:68:7\n2142 rules/westphalia/flow.yaml:69:7\n2143 rules/westphalia/flow.yaml:70:11\n2144 rules/westphalia/flow.yaml:71:11\n2147 rules/westphalia/flow.yaml:72:11\n2150 rules/westphalia/flow.yaml:73:11\n2155 rules/westphalia/flow.yaml:139:7\n2156 rules/westphalia/flow.yaml:140:7\n2159 rules/westphalia/flow.yaml:142:11\n2160 rules/westphalia/flow.yaml:143:7\n2166 rules/westphalia/flow.yaml:144:7\n2171 rules/westphalia/flow.yaml:146:7\n2172 rules/westphalia/flow.yaml:147:7\n2173 rules/westphalia/flow.yaml:148:7\n2178 rules/westphalia/flow.yaml:149:11\n2179 rules/westphalia/flow.yaml:150:11\n2182 rules/westphalia/flow.yaml:151:11\n2185 rules/westphalia/flow.yaml:152:11\n2186 rules/westphalia/flow.yaml:153:11\n2189 rules/westphalia/flow.yaml:154:11\n2190 rules/westphalia/flow.yaml:156:11\n2191 rules/westphalia/flow.yaml:157:11\n2192 rules/westphalia/flow.yaml:158:15\n2193 rules/westphalia/flow.yaml:159:19\n2194 rules/westphalia/flow.yaml:160:19\n2195 rules/westphalia/flow.yaml:161:23\n2198 rules/westphalia/flow.yaml:162:23\n2199 rules/westphalia/flow.yaml:163:27\n2201 rules/westphalia/flow.yaml:165:27\n2202 rules/westphalia/flow.yaml:167:11\n2203 rules/westphalia/flow.yaml:168:15\n2204 rules/westphalia/flow.yaml:169:15\n2205 rules/westphalia/flow.yaml:170:19\n2213 rules/westphalia/flow.yaml:171:19\n2214 rules/westphalia/flow.yaml:172:23\n2216 rules/westphalia/flow.yaml:174:23\n2233 rules/westphalia/rules.yaml:611:7\n2234 rules/westphalia/rules.yaml:612:11\n2239 rules/westphalia/rules.yaml:614:11\n2240 rules/westphalia/rules.yaml:615:11\n2241 rules/westphalia/rules.yaml:616:11\n2252 rules/westphalia/rules.yaml:617:15\n2253 rules/westphalia/rules.yaml:618:15\n2271 rules/westphalia/rules.yaml:619:15\n2276 rules/westphalia/rules.yaml:647:19\n2277 rules/westphalia/rules.yaml:648:19\n2284 rules/westphalia/rules.yaml:620:19\n2333 rules/westphalia/rules.yaml:621:19\n2334 rules/westphalia/rules.yaml:622:19\n2335 rules/westphalia/rules.yaml:623:19\n2336 rules/westphalia/rules.yaml:624:19\n2345 rules/westphalia/rules.yaml:625:19\n2351 rules/westphalia/rules.yaml:626:23\n2358 rules/westphalia/rules.yaml:627:23\n2361 rules/westphalia/rules.yaml:630:27\n2364 rules/westphalia/rules.yaml:628:27\n2376 rules/westphalia/rules.yaml:631:23\n2383 rules/westphalia/rules.yaml:633:19\n2402 rules/westphalia/rules.yaml:634:19\n2403 rules/westphalia/rules.yaml:635:19\n2413 rules/westphalia/rules.yaml:636:19\n2414 rules/westphalia/rules.yaml:637:23\n2415 rules/westphalia/rules.yaml:638:23\n2418 rules/westphalia/rules.yaml:639:27\n2421 rules/westphalia/rules.yaml:640:27\n2424 rules/westphalia/rules.yaml:641:27\n2430 rules/westphalia/rules.yaml:643:23\n2433 rules/westphalia/rules.yaml:644:23\n2436 rules/westphalia/rules.yaml:645:23\n2454 rules/westphalia/rules.yaml:678:7\n2459 rules/westphalia/rules.yaml:679:7\n2460 rules/westphalia/rules.yaml:680:7\n2461 rules/westphalia/rules.yaml:681:11\n2462 rules/westphalia/rules.yaml:682:11\n2472 rules/westphalia/rules.yaml:684:11\n2485 rules/westphalia/rules.yaml:685:11\n2486 rules/westphalia/rules.yaml:686:15\n2491 rules/westphalia/rules.yaml:687:7\n2492 rules/westphalia/rules.yaml:688:7\n2493 rules/westphalia/rules.yaml:689:7\n2494 rules/westphalia/rules.yaml:690:11\n2495 rules/westphalia/rules.yaml:691:7\n2496 rules/westphalia/rules.yaml:692:11\n2527 rules/westphalia/rules.yaml:520:7\n2528 rules/westphalia/rules.yaml:521:7\n2529 rules/westphalia/rules.yaml:522:7\n2530 rules/westphalia/rules.yaml:523:7\n2541 rules/westphalia/rules.yaml:524:11\n2542 rules/westphalia/rules.yaml:525:11\n2564 rules/westphalia/rules.yaml:526:15\n2605 rules/westphalia/rules.yaml:527:15\n2606 rules/westphalia/rules.yaml:528:19\n2607 rules/westphalia/rules.yaml:529:19\n2611 rules/westphalia/rules.yaml:530:7\n2614 rules/westphalia/rules.yaml:531:7\n2615 rules/westphalia/rules.yaml:532:11\n2616 rules/westphalia/rules.yaml:533:11\n2621 rules/westphalia/rules.yaml:535:11\n2622 rules/westphalia/rules.yaml:536:11\n2623 rules/westphalia/rules.yaml:537:11\n2624 rules/westphalia/rules.yaml:538:11\n2625 rules/westphalia/rules.yaml:539:11\n2626 rules/westphalia/rules.yaml:540:11\n2627 rules/westphalia/rules.yaml:541:11\n2628 rules/westphalia/rules.yaml:542:11\n2629 rules/westphalia/rules.yaml:543:15\n2644 rules/westphalia/rules.yaml:544:15\n2648 rules/westphalia/rules.yaml:546:15\n2649 rules/westphalia/rules.yaml:547:15\n2652 rules/westphalia/rules.yaml:548:15\n2669 rules/westphalia/rules.yaml:549:15\n2672 rules/westphalia/rules.yaml:550:15\n2673 rules/westphalia/rules.yaml:551:19\n2676 rules/westphalia/rules.yaml:552:11\n2681 rules/westphalia/rules.yaml:553:15\n2682 rules/westphalia/rules.yaml:554:19\n2683 rules/westphalia/rules.yaml:555:15\n2684 rules/westphalia/rules.yaml:556:15\n2685 rules/westphalia/rules.yaml:557:19\n2686 rules/westphalia/rules.yaml:558:19\n2687 rules/westphalia/rules.yaml:559:15\n2701 rules/westphalia/rules.yaml:560:19\n2706 rules/westphalia/rules.yaml:562:15\n2707 rules/westphalia/rules.yaml:563:15\n2708 rules/westphalia/rules.yaml:564:19\n2709 rules/westphalia/rules.yaml:565:15\n2710 rules/westphalia/rules.yaml:566:19\n2711 rules/westphalia/rules.yaml:567:19\n2712 rules/westphalia/rules.yaml:568:15\n2730 rules/westphalia/rules.yaml:575:7\n2735 rules/westphalia/rules.yaml:576:7\n2743 rules/westphalia/rules.yaml:577:11\n2756 rules/westphalia/rules.yaml:578:11\n2757 rules/westphalia/rules.yaml:579:15\n2760 rules/westphalia/rules.yaml:580:15\n2761 rules/westphalia/rules.yaml:581:15\n2783 rules/westphalia/rules.yaml:591:7\n2784 rules/westphalia/rules.yaml:592:7\n2785 rules/westphalia/rules.yaml:593:7\n2796 rules/westphalia/rules.yaml:594:11\n2805 rules/westphalia/rules.yaml:595:15\n2817 rules/westphalia/rules.yaml:596:19\n2835 rules/westphalia/rules.yaml:597:23\n2848 rules/westphalia/rules.yaml:598:23\n2854 rules/westphalia/rules.yaml:599:27\n2855 rules/westphalia/rules.yaml:600:27\n2856 rules/westphalia/rules.yaml:601:27\n2857 rules/westphalia/rules.yaml:602:27\n2864 rules/westphalia/rules.yaml:603:27\n2865 rules/westphalia/rules.yaml:604:31\n2883 rules/westphalia/rules.yaml:655:7\n2884 rules/westphalia/rules.yaml:656:11\n2885 rules/westphalia/rules.yaml:657:7\n2886 rules/westphalia/rules.yaml:658:7\n2891 rules/westphalia/rules.yaml:659:7\n2892 rules/westphalia/rules.yaml:660:11\n2899 rules/westphalia/rules.yaml:662:11\n2906 rules/westphalia/rules.yaml:664:11\n2912 rules/westphalia/rules.yaml:665:11\n2919 rules/westphalia/rules.yaml:666:11\n2920 rules/westphalia/rules.yaml:667:15\n2925 rules/westphalia/rules.yaml:669:15\n2939 rules/westphalia/rules.yaml:670:19\n2945 rules/westphalia/rules.yaml:671:23\n2976 rules/westphalia/rules.yaml:746:1\n2977 rules/westphalia/rules.yaml:746:1\n2978 rules/westphalia/rules.yaml:746:1\n2989 rules/westphalia/rules.yaml:746:1\n2990 rules/westphalia/rules.yaml:746:1\n3002 rules/westphalia/rules.yaml:746:1\n3021 rules/westphalia/rules.yaml:746:1\n3055 rules/westphalia/rules.yaml:746:1\n3056 rules/westphalia/rules.yaml:746:1\n3062 rules/westphalia/rules.yaml:746:1\n3063 rules/westphalia/rules.yaml:746:1\n3064 rules/westphalia/rules.yaml:746:1\n3065 rules/westphalia/rules.yaml:746:1\n3066 rules/westphalia/rules.yaml:746:1\n3068 rules/westphalia/rules.yaml:746:1\n3069 rules/westphalia/rules.yaml:746:1\n3070 rules/westphalia/rules.yaml:746:1\n3081 rules/westphalia/rules.yaml:746:1\n3104 rules/westphalia/rules.yaml:746:1\n3147 rules/westphalia/rules.yaml:746:1\n3148 rules/westphalia/rules.yaml:746:1\n3149 rules/westphalia/rules.yaml:746:1\n3153 rules/westphalia/rules.yaml:746:1\n3154 rules/westphalia/rules.yaml:746:1\n3155 rules/westphalia/rules.yaml:746:1\n3156 rules/westphalia/rules.yaml:746:1\n3173 rules/westphalia/rules.yaml:495:7\n3182 rules/westphalia/rules.yaml:496:7\n3201 rules/westphalia/rules.yaml:497:7\n3234 rules/westphalia/rules.yaml:498:7\n3235 rules/westphalia/rules.yaml:499:11\n3241 rules/westphalia/rules.yaml:500:11\n3244 rules/westphalia/rules.yaml:501:7\n3247 rules/westphalia/rules.yaml:508:11\n3253 rules/westphalia/rules.yaml:502:11\n3266 rules/westphalia/rules.yaml:503:11\n3276 rules/westphalia/rules.yaml:504:11\n3277 rules/westphalia/rules.yaml:505:11\n3278 rules/westphalia/rules.yaml:506:11\n3294 rules/westphalia/flow.yaml:12:7\n3295 rules/westphalia/flow.yaml:13:7\n3296 rules/westphalia/flow.yaml:14:7\n3297 rules/westphalia/flow.yaml:15:7\n3298 rules/westphalia/flow.yaml:16:7\n3299 rules/westphalia/flow.yaml:17:7\n3300 rules/westphalia/flow.yaml:18:7\n3303 rules/westphalia/flow.yaml:19:7\n3304 rules/westphalia/flow.yaml:20:7\n3307 rules/westphalia/flow.yaml:21:7\n3312 rules/westphalia/flow.yaml:22:7\n3323 rules/westphalia/flow.yaml:23:7\n3325 rules/westphalia/flow.yaml:24:7\n3326 rules/westphalia/flow.yaml:25:7\n3339 rules/westphalia/flow.yaml:183:7\n3349 rules/westphalia/flow.yaml:184:7\n3363 rules/westphalia/flow.yaml:185:11\n3384 rules/westphalia/flow.yaml:80:7\n3385 rules/westphalia/flow.yaml:81:7\n3386 rules/westphalia/flow.yaml:82:7\n3391 rules/westphalia/flow.yaml:83:11\n3392 rules/westphalia/flow.yaml:84:11\n3393 rules/westphalia/flow.yaml:85:11\n3394 rules/westphalia/flow.yaml:86:7\n3395 rules/westphalia/flow.yaml:87:7\n3396 rules/westphalia/flow.yaml:88:7\n3407 rules/westphalia/flow.yaml:89:11\n3408 rules/westphalia/flow.yaml:90:11\n3416 rules/westphalia/flow.yaml:91:15\n3426 rules/westphalia/flow.yaml:92:11\n3427 rules/westphalia/flow.yaml:93:15\n3428 rules/westphalia/flow.yaml:94:15\n3430 rules/westphalia/flow.yaml:96:15\n3431 rules/westphalia/flow.yaml:97:15\n3448 rules/westphalia/flow.yaml:191:7\n3453 rules/westphalia/flow.yaml:192:11\n3454 rules/westphalia/flow.yaml:193:11\n3468 rules/westphalia/flow.yaml:194:15\n3473 rules/westphalia/rules.yaml:746:1\n3474 rules/westphalia/rules.yaml:746:1\n3483 rules/westphalia/flow.yaml:46:7\n3503 rules/westphalia/flow.yaml:62:7\n3520 rules/westphalia/flow.yaml:63:11\n3541 rules/westphalia/flow.yaml:65:11\n3542 rules/westphalia/flow.yaml:66:15\n3545 rules/westphalia/flow.yaml:67:15\n3546 rules/westphalia/flow.yaml:68:7\n3550 rules/westphalia/flow.yaml:69:7\n3558 rules/westphalia/flow.yaml:70:11\n3566 rules/westphalia/flow.yaml:71:11\n3569 rules/westphalia/flow.yaml:72:11\n3572 rules/westphalia/flow.yaml:73:11\n3573 rules/westphalia/flow.yaml:74:15\n3597 rules/westphalia/flow.yaml:139:7\n3598 rules/westphalia/flow.yaml:140:7\n3618 rules/westphalia/flow.yaml:142:11\n3619 rules/westphalia/flow.yaml:143:7\n3625 rules/westphalia/flow.yaml:144:7\n3629 rules/westphalia/flow.yaml:145:11\n3637 rules/westphalia/flow.yaml:146:7\n3638 rules/westphalia/flow.yaml:147:7\n3639 rules/westphalia/flow.yaml:148:7\n3650 rules/westphalia/flow.yaml:149:11\n3651 rules/westphalia/flow.yaml:150:11\n3654 rules/westphalia/flow.yaml:151:11\n3657 rules/westphalia/flow.yaml:152:11\n3658 rules/westphalia/flow.yaml:153:11\n3661 rules/westphalia/flow.yaml:154:11\n3662 rules/westphalia/flow.yaml:155:11\n3663 rules/westphalia/flow.yaml:156:11\n3664 rules/westphalia/flow.yaml:157:11\n3675 rules/westphalia/flow.yaml:158:15\n3684 rules/westphalia/flow.yaml:159:19\n3697 rules/westphalia/flow.yaml:160:19\n3698 rules/westphalia/flow.yaml:161:23\n3701 rules/westphalia/flow.yaml:162:23\n3702 rules/westphalia/flow.yaml:163:27\n3704 rules/westphalia/flow.yaml:165:27\n3705 rules/westphalia/flow.yaml:166:23\n3711 rules/westphalia/flow.yaml:167:11\n3720 rules/westphalia/flow.yaml:168:15\n3733 rules/westphalia/flow.yaml:169:15\n3734 rules/westphalia/flow.yaml:170:19\n3742 rules/westphalia/flow.yaml:171:19\n3743 rules/westphalia/flow.yaml:172:23\n3745 rules/westphalia/flow.yaml:174:23\n3746 rules/westphalia/flow.yaml:175:19\n3748 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "582 rules/westphalia/rules.yaml:170:7\n583 rules/westphalia/rules.yaml:171:11\n620 rules/westphalia/rules.yaml:172:7\n621 rules/westphalia/rules.yaml:173:11\n627 rules/westphalia/rules.yaml:174:7\n631 rules/westphalia/rules.yaml:326:7\n632 rules/westphalia/rules.yaml:327:11\n633 rules/westphalia/rules.yaml:328:7\n634 rules/westphalia/rules.yaml:329:11\n635 rules/westphalia/rules.yaml:330:7\n636 rules/westphalia/rules.yaml:331:11\n637 rules/westphalia/rules.yaml:332:7\n638 rules/westphalia/rules.yaml:333:11\n639 rules/westphalia/rules.yaml:334:7\n640 rules/westphalia/rules.yaml:335:11\n641 rules/westphalia/rules.yaml:336:7\n645 rules/westphalia/rules.yaml:182:7\n660 rules/westphalia/rules.yaml:183:7\n666 rules/westphalia/rules.yaml:232:7\n667 rules/westphalia/rules.yaml:233:11\n672 rules/westphalia/rules.yaml:234:7\n673 rules/westphalia/rules.yaml:235:11\n678 rules/westphalia/rules.yaml:236:7\n685 rules/westphalia/rules.yaml:164:7\n693 rules/westphalia/rules.yaml:158:7\n709 rules/westphalia/rules.yaml:746:1\n741 rules/westphalia/rules.yaml:746:1\n745 rules/westphalia/rules.yaml:746:1\n749 rules/westphalia/rules.yaml:746:1\n753 rules/westphalia/rules.yaml:746:1\n764 rules/westphalia/rules.yaml:746:1\n775 rules/westphalia/rules.yaml:746:1\n783 rules/westphalia/rules.yaml:746:1\n787 rules/westphalia/rules.yaml:746:1\n798 rules/westphalia/rules.yaml:746:1\n809 rules/westphalia/rules.yaml:746:1\n816 rules/westphalia/rules.yaml:746:1\n820 rules/westphalia/rules.yaml:141:7\n829 rules/westphalia/rules.yaml:135:7\n838 rules/westphalia/rules.yaml:306:7\n839 rules/westphalia/rules.yaml:307:7\n840 rules/westphalia/rules.yaml:308:11\n845 rules/westphalia/rules.yaml:309:11\n853 rules/westphalia/rules.yaml:310:7\n854 rules/westphalia/rules.yaml:311:11\n855 rules/westphalia/rules.yaml:312:7\n856 rules/westphalia/rules.yaml:313:11\n857 rules/westphalia/rules.yaml:314:7\n858 rules/westphalia/rules.yaml:315:11\n859 rules/westphalia/rules.yaml:316:7\n860 rules/westphalia/rules.yaml:317:11\n861 rules/westphalia/rules.yaml:318:7\n865 rules/westphalia/rules.yaml:31:7\n866 rules/westphalia/rules.yaml:32:11\n867 rules/westphalia/rules.yaml:33:7\n868 rules/westphalia/rules.yaml:34:11\n869 rules/westphalia/rules.yaml:35:7\n870 rules/westphalia/rules.yaml:36:11\n871 rules/westphalia/rules.yaml:37:7\n872 rules/westphalia/rules.yaml:38:11\n873 rules/westphalia/rules.yaml:39:7\n881 rules/westphalia/rules.yaml:74:7\n890 rules/westphalia/rules.yaml:80:7\n903 rules/westphalia/rules.yaml:105:7\n912 rules/westphalia/rules.yaml:95:7\n913 rules/westphalia/rules.yaml:96:11\n914 rules/westphalia/rules.yaml:97:7\n925 rules/westphalia/rules.yaml:23:7\n929 rules/westphalia/rules.yaml:216:7\n936 rules/westphalia/rules.yaml:208:7\n940 rules/westphalia/rules.yaml:355:7\n941 rules/westphalia/rules.yaml:356:7\n942 rules/westphalia/rules.yaml:357:11\n946 rules/westphalia/rules.yaml:358:7\n947 rules/westphalia/rules.yaml:359:11\n948 rules/westphalia/rules.yaml:360:7\n949 rules/westphalia/rules.yaml:361:11\n950 rules/westphalia/rules.yaml:362:11\n967 rules/westphalia/rules.yaml:363:7\n968 rules/westphalia/rules.yaml:364:11\n978 rules/westphalia/rules.yaml:365:7\n979 rules/westphalia/rules.yaml:366:11\n980 rules/westphalia/rules.yaml:367:7\n986 rules/westphalia/rules.yaml:285:7\n987 rules/westphalia/rules.yaml:286:11\n992 rules/westphalia/rules.yaml:287:7\n993 rules/westphalia/rules.yaml:288:11\n994 rules/westphalia/rules.yaml:289:7\n995 rules/westphalia/rules.yaml:290:11\n996 rules/westphalia/rules.yaml:291:11\n997 rules/westphalia/rules.yaml:292:15\n998 rules/westphalia/rules.yaml:293:11\n1013 rules/westphalia/rules.yaml:294:7\n1014 rules/westphalia/rules.yaml:295:11\n1024 rules/westphalia/rules.yaml:296:7\n1025 rules/westphalia/rules.yaml:297:11\n1029 rules/westphalia/rules.yaml:298:7\n1036 rules/westphalia/rules.yaml:150:7\n1070 rules/westphalia/rules.yaml:66:7\n1074 rules/westphalia/rules.yaml:87:7\n1085 rules/westphalia/rules.yaml:55:7\n1086 rules/westphalia/rules.yaml:56:11\n1087 rules/westphalia/rules.yaml:57:15\n1088 rules/westphalia/rules.yaml:58:11\n1089 rules/westphalia/rules.yaml:59:7\n1097 rules/westphalia/rules.yaml:378:7\n1098 rules/westphalia/rules.yaml:379:7\n1099 rules/westphalia/rules.yaml:380:11\n1100 rules/westphalia/rules.yaml:381:7\n1101 rules/westphalia/rules.yaml:382:11\n1106 rules/westphalia/rules.yaml:383:7\n1107 rules/westphalia/rules.yaml:384:11\n1112 rules/westphalia/rules.yaml:385:7\n1113 rules/westphalia/rules.yaml:386:11\n1114 rules/westphalia/rules.yaml:387:7\n1118 rules/westphalia/rules.yaml:127:7\n1125 rules/westphalia/rules.yaml:345:7\n1130 rules/westphalia/rules.yaml:346:7\n1138 rules/westphalia/rules.yaml:347:7\n1155 rules/westphalia/rules.yaml:348:7\n1166 rules/westphalia/rules.yaml:202:7\n1174 rules/westphalia/rules.yaml:191:7\n1205 rules/westphalia/rules.yaml:192:7\n1206 rules/westphalia/rules.yaml:193:11\n1215 rules/westphalia/rules.yaml:194:7\n1216 rules/westphalia/rules.yaml:195:11\n1217 rules/westphalia/rules.yaml:196:7\n1225 rules/westphalia/rules.yaml:244:7\n1226 rules/westphalia/rules.yaml:245:7\n1227 rules/westphalia/rules.yaml:246:11\n1228 rules/westphalia/rules.yaml:247:15\n1231 rules/westphalia/rules.yaml:248:19\n1232 rules/westphalia/rules.yaml:249:19\n1236 rules/westphalia/rules.yaml:250:23\n1237 rules/westphalia/rules.yaml:251:7\n1238 rules/westphalia/rules.yaml:252:11\n1250 rules/westphalia/rules.yaml:253:7\n1251 rules/westphalia/rules.yaml:254:11\n1263 rules/westphalia/rules.yaml:255:7\n1264 rules/westphalia/rules.yaml:256:11\n1268 rules/westphalia/rules.yaml:257:7\n1272 rules/westphalia/rules.yaml:258:7\n1278 rules/westphalia/rules.yaml:259:7\n1279 rules/westphalia/rules.yaml:260:11\n1280 rules/westphalia/rules.yaml:261:7\n1281 rules/westphalia/rules.yaml:262:11\n1282 rules/westphalia/rules.yaml:263:7\n1286 rules/westphalia/rules.yaml:112:7\n1293 rules/westphalia/rules.yaml:271:7\n1294 rules/westphalia/rules.yaml:272:11\n1295 rules/westphalia/rules.yaml:273:7\n1296 rules/westphalia/rules.yaml:274:11\n1297 rules/westphalia/rules.yaml:275:7\n1298 rules/westphalia/rules.yaml:276:11\n1303 rules/westphalia/rules.yaml:277:7\n1307 rules/westphalia/rules.yaml:224:7\n1317 rules/westphalia/rules.yaml:47:7\n1323 rules/westphalia/rules.yaml:120:7\n1333 rules/westphalia/rules.yaml:393:7\n1337 rules/westphalia/rules.yaml:784:9\n1341 rules/westphalia/rules.yaml:791:9\n1344 rules/westphalia/rules.yaml:792:9\n1350 rules/westphalia/rules.yaml:767:9\n1351 rules/westphalia/rules.yaml:768:9\n1355 rules/westphalia/rules.yaml:805:9\n1361 rules/westphalia/rules.yaml:806:9\n1365 rules/westphalia/rules.yaml:834:9\n1369 rules/westphalia/rules.yaml:827:9\n1373 rules/westphalia/rules.yaml:799:9\n1377 rules/westphalia/rules.yaml:774:9\n1378 rules/westphalia/rules.yaml:775:9\n1382 rules/westphalia/rules.yaml:820:9\n1386 rules/westphalia/rules.yaml:813:9\n1390 rules/westphalia/rules.yaml:746:1\n1393 rules/westphalia/rules.yaml:746:1\n1399 rules/westphalia/rules.yaml:760:9\n1400 rules/westphalia/rules.yaml:761:9\n1404 rules/westphalia/rules.yaml:699:7\n1405 rules/westphalia/rules.yaml:700:7\n1406 rules/westphalia/rules.yaml:701:7\n1407 rules/westphalia/rules.yaml:702:7\n1408 rules/westphalia/rules.yaml:703:11\n1410 rules/westphalia/rules.yaml:705:11\n1411 rules/westphalia/rules.yaml:706:11\n1412 rules/westphalia/rules.yaml:707:11\n1413 rules/westphalia/rules.yaml:708:15\n1414 rules/westphalia/rules.yaml:709:7\n1415 rules/westphalia/rules.yaml:710:11\n1416 rules/westphalia/rules.yaml:711:15\n1427 rules/westphalia/rules.yaml:713:15\n1431 rules/westphalia/rules.yaml:714:7\n1432 rules/westphalia/rules.yaml:715:11\n1433 rules/westphalia/rules.yaml:716:7\n1434 rules/westphalia/rules.yaml:717:11\n1443 rules/westphalia/rules.yaml:718:7\n1444 rules/westphalia/rules.yaml:719:11\n1453 rules/westphalia/rules.yaml:463:7\n1454 rules/westphalia/rules.yaml:464:11\n1456 rules/westphalia/rules.yaml:466:11\n1457 rules/westphalia/rules.yaml:467:11\n1458 rules/westphalia/rules.yaml:468:15\n1459 rules/westphalia/rules.yaml:469:15\n1461 rules/westphalia/rules.yaml:471:15\n1464 rules/westphalia/rules.yaml:472:15\n1467 rules/westphalia/rules.yaml:473:15\n1468 rules/westphalia/rules.yaml:474:15\n1472 rules/westphalia/flow.yaml:201:7\n1473 rules/westphalia/flow.yaml:202:11\n1474 rules/westphalia/flow.yaml:203:11\n1478 rules/westphalia/rules.yaml:410:7\n1482 rules/westphalia/rules.yaml:411:11\n1483 rules/westphalia/rules.yaml:412:11\n1485 rules/westphalia/rules.yaml:414:11\n1489 rules/westphalia/rules.yaml:419:7\n1490 rules/westphalia/rules.yaml:420:11\n1491 rules/westphalia/rules.yaml:421:11\n1495 rules/westphalia/rules.yaml:448:7\n1496 rules/westphalia/rules.yaml:449:7\n1503 rules/westphalia/rules.yaml:450:7\n1510 rules/westphalia/rules.yaml:451:7\n1511 rules/westphalia/rules.yaml:452:11\n1515 rules/westphalia/rules.yaml:453:15\n1521 rules/westphalia/rules.yaml:454:15\n1522 rules/westphalia/rules.yaml:455:15\n1523 rules/westphalia/rules.yaml:456:7\n1527 rules/westphalia/rules.yaml:481:7\n1528 rules/westphalia/rules.yaml:482:11\n1547 rules/westphalia/rules.yaml:483:15\n1548 rules/westphalia/rules.yaml:484:15\n1549 rules/westphalia/rules.yaml:485:15\n1553 rules/westphalia/rules.yaml:399:7\n1554 rules/westphalia/rules.yaml:400:7\n1555 rules/westphalia/rules.yaml:401:11\n1557 rules/westphalia/rules.yaml:403:11\n1558 rules/westphalia/rules.yaml:404:7\n1562 rules/westphalia/rules.yaml:427:7\n1567 rules/westphalia/rules.yaml:428:7\n1570 rules/westphalia/rules.yaml:429:7\n1575 rules/westphalia/rules.yaml:430:11\n1576 rules/westphalia/rules.yaml:431:11\n1580 rules/westphalia/rules.yaml:438:7\n1581 rules/westphalia/rules.yaml:439:11\n1582 rules/westphalia/rules.yaml:440:7\n1583 rules/westphalia/rules.yaml:441:11\n1587 rules/westphalia/flow.yaml:52:7\n1588 rules/westphalia/flow.yaml:53:11\n1594 rules/westphalia/flow.yaml:54:11\n1595 rules/westphalia/flow.yaml:55:11\n1596 rules/westphalia/flow.yaml:56:11\n1600 rules/westphalia/flow.yaml:103:7\n1601 rules/westphalia/flow.yaml:104:11\n1602 rules/westphalia/flow.yaml:105:11\n1604 rules/westphalia/flow.yaml:107:11\n1605 rules/westphalia/flow.yaml:108:11\n1606 rules/westphalia/flow.yaml:109:15\n1607 rules/westphalia/flow.yaml:110:15\n1609 rules/westphalia/flow.yaml:112:15\n1612 rules/westphalia/flow.yaml:113:15\n1616 rules/westphalia/flow.yaml:34:7\n1617 rules/westphalia/flow.yaml:35:7\n1618 rules/westphalia/flow.yaml:36:7\n1619 rules/westphalia/flow.yaml:37:11\n1623 rules/westphalia/flow.yaml:38:11\n1624 rules/westphalia/flow.yaml:39:7\n1625 rules/westphalia/flow.yaml:40:7\n1629 rules/westphalia/flow.yaml:119:7\n1630 rules/westphalia/flow.yaml:120:7\n1631 rules/westphalia/flow.yaml:121:11\n1632 rules/westphalia/flow.yaml:122:11\n1633 rules/westphalia/flow.yaml:123:11\n1634 rules/westphalia/flow.yaml:124:15\n1636 rules/westphalia/flow.yaml:126:11\n1637 rules/westphalia/flow.yaml:127:7\n1638 rules/westphalia/flow.yaml:128:7\n1641 rules/westphalia/flow.yaml:129:7\n1642 rules/westphalia/flow.yaml:130:11\n1646 rules/westphalia/rules.yaml:726:7\n1654 rules/westphalia/rules.yaml:727:11\n1655 rules/westphalia/rules.yaml:728:11\n1656 rules/westphalia/rules.yaml:729:15\n1658 rules/westphalia/rules.yaml:731:15\n1659 rules/westphalia/rules.yaml:732:7\n1660 rules/westphalia/rules.yaml:733:11\n1662 rules/westphalia/rules.yaml:734:11\n1663 rules/westphalia/rules.yaml:735:7\n1664 rules/westphalia/rules.yaml:736:7\n1665 rules/westphalia/rules.yaml:737:11\n1667 rules/westphalia/rules.yaml:739:11\n1668 rules/westphalia/rules.yaml:740:15\n1669 rules/westphalia/rules.yaml:741:15\n1670 rules/westphalia/rules.yaml:742:11\n1671 rules/westphalia/rules.yaml:743:11\n1674 rules/westphalia/rules.yaml:744:11\n1678 rules/westphalia/rules.yaml:611:7\n1681 rules/westphalia/rules.yaml:614:11\n1682 rules/westphalia/rules.yaml:615:11\n1683 rules/westphalia/rules.yaml:616:11\n1688 rules/westphalia/rules.yaml:617:15\n1689 rules/westphalia/rules.yaml:618:15\n1690 rules/westphalia/rules.yaml:619:15\n1691 rules/westphalia/rules.yaml:620:19\n1724 rules/westphalia/rules.yaml:621:19\n1725 rules/westphalia/rules.yaml:622:19\n1726 rules/westphalia/rules.yaml:624:19\n1735 rules/westphalia/rules.yaml:625:19\n1736 rules/westphalia/rules.yaml:626:23\n1737 rules/westphalia/rules.yaml:627:23\n1738 rules/westphalia/rules.yaml:628:27\n1742 rules/westphalia/rules.yaml:630:27\n1743 rules/westphalia/rules.yaml:631:23\n1745 rules/westphalia/rules.yaml:633:19\n1753 rules/westphalia/rules.yaml:635:19\n1754 rules/westphalia/rules.yaml:636:19\n1755 rules/westphalia/rules.yaml:637:23\n1756 rules/westphalia/rules.yaml:638:23\n1759 rules/westphalia/rules.yaml:639:27\n1762 rules/westphalia/rules.yaml:640:27\n1766 rules/westphalia/rules.yaml:643:23\n1769 rules/westphalia/rules.yaml:644:23\n1773 rules/westphalia/rules.yaml:647:19\n1777 rules/westphalia/rules.yaml:678:7\n1782 rules/westphalia/rules.yaml:679:7\n1783 rules/westphalia/rules.yaml:680:7\n1784 rules/westphalia/rules.yaml:681:11\n1785 rules/westphalia/rules.yaml:682:11\n1787 rules/westphalia/rules.yaml:684:11\n1790 rules/westphalia/rules.yaml:685:11\n1791 rules/westphalia/rules.yaml:686:15\n1796 rules/westphalia/rules.yaml:687:7\n1800 rules/westphalia/rules.yaml:688:7\n1801 rules/westphalia/rules.yaml:689:7\n1803 rules/westphalia/rules.yaml:691:7\n1808 rules/westphalia/rules.yaml:520:7\n1809 rules/westphalia/rules.yaml:521:7\n1810 rules/westphalia/rules.yaml:522:7\n1811 rules/westphalia/rules.yaml:523:7\n1812 rules/westphalia/rules.yaml:524:11\n1813 rules/westphalia/rules.yaml:525:11\n1814 rules/westphalia/rules.yaml:526:15\n1815 rules/westphalia/rules.yaml:527:15\n1816 rules/westphalia/rules.yaml:528:19\n1817 rules/westphalia/rules.yaml:530:7\n1818 rules/westphalia/rules.yaml:531:7\n1819 rules/westphalia/rules.yaml:532:11\n1820 rules/westphalia/rules.yaml:533:11\n1822 rules/westphalia/rules.yaml:535:11\n1823 rules/westphalia/rules.yaml:536:11\n1824 rules/westphalia/rules.yaml:537:11\n1825 rules/westphalia/rules.yaml:538:11\n1826 rules/westphalia/rules.yaml:539:11\n1830 rules/westphalia/rules.yaml:540:11\n1831 rules/westphalia/rules.yaml:541:11\n1835 rules/westphalia/rules.yaml:542:11\n1836 rules/westphalia/rules.yaml:544:15\n1840 rules/westphalia/rules.yaml:546:15\n1841 rules/westphalia/rules.yaml:547:15\n1842 rules/westphalia/rules.yaml:549:15\n1845 rules/westphalia/rules.yaml:550:15\n1846 rules/westphalia/rules.yaml:551:19\n1849 rules/westphalia/rules.yaml:552:11\n1850 rules/westphalia/rules.yaml:553:15\n1851 rules/westphalia/rules.yaml:554:19\n1852 rules/westphalia/rules.yaml:555:15\n1853 rules/westphalia/rules.yaml:556:15\n1854 rules/westphalia/rules.yaml:557:19\n1855 rules/westphalia/rules.yaml:559:15\n1856 rules/westphalia/rules.yaml:560:19\n1858 rules/westphalia/rules.yaml:562:15\n1859 rules/westphalia/rules.yaml:563:15\n1860 rules/westphalia/rules.yaml:564:19\n1861 rules/westphalia/rules.yaml:565:15\n1867 rules/westphalia/rules.yaml:566:19\n1868 rules/westphalia/rules.yaml:568:15\n1872 rules/westphalia/rules.yaml:575:7\n1877 rules/westphalia/rules.yaml:576:7\n1878 rules/westphalia/rules.yaml:577:11\n1879 rules/westphalia/rules.yaml:578:11\n1880 rules/westphalia/rules.yaml:579:15\n1883 rules/westphalia/rules.yaml:580:15\n1887 rules/westphalia/rules.yaml:591:7\n1888 rules/westphalia/rules.yaml:592:7\n1889 rules/westphalia/rules.yaml:593:7\n1890 rules/westphalia/rules.yaml:594:11\n1894 rules/westphalia/rules.yaml:595:15\n1895 rules/westphalia/rules.yaml:596:19\n1905 rules/westphalia/rules.yaml:597:23\n1906 rules/westphalia/rules.yaml:598:23\n1907 rules/westphalia/rules.yaml:599:27\n1908 rules/westphalia/rules.yaml:601:27\n1909 rules/westphalia/rules.yaml:602:27\n1910 rules/westphalia/rules.yaml:603:27\n1911 rules/westphalia/rules.yaml:604:31\n1915 rules/westphalia/rules.yaml:655:7\n1916 rules/westphalia/rules.yaml:656:11\n1917 rules/westphalia/rules.yaml:657:7\n1918 rules/westphalia/rules.yaml:658:7\n1923 rules/westphalia/rules.yaml:659:7\n1926 rules/westphalia/rules.yaml:662:11\n1928 rules/westphalia/rules.yaml:664:11\n1929 rules/westphalia/rules.yaml:665:11\n1930 rules/westphalia/rules.yaml:666:11\n1933 rules/westphalia/rules.yaml:669:15\n1934 rules/westphalia/rules.yaml:670:19\n1935 rules/westphalia/rules.yaml:671:23\n1939 rules/westphalia/rules.yaml:746:1\n1940 rules/westphalia/rules.yaml:746:1\n1941 rules/westphalia/rules.yaml:746:1\n1946 rules/westphalia/rules.yaml:746:1\n1947 rules/westphalia/rules.yaml:746:1\n1948 rules/westphalia/rules.yaml:746:1\n1949 rules/westphalia/rules.yaml:746:1\n1952 rules/westphalia/rules.yaml:746:1\n1953 rules/westphalia/rules.yaml:746:1\n1955 rules/westphalia/rules.yaml:746:1\n1956 rules/westphalia/rules.yaml:746:1\n1957 rules/westphalia/rules.yaml:746:1\n1961 rules/westphalia/rules.yaml:746:1\n1962 rules/westphalia/rules.yaml:746:1\n1963 rules/westphalia/rules.yaml:746:1\n1964 rules/westphalia/rules.yaml:746:1\n1965 rules/westphalia/rules.yaml:746:1\n1966 rules/westphalia/rules.yaml:746:1\n1967 rules/westphalia/rules.yaml:746:1\n1968 rules/westphalia/rules.yaml:746:1\n1969 rules/westphalia/rules.yaml:746:1\n1973 rules/westphalia/rules.yaml:495:7\n1985 rules/westphalia/rules.yaml:496:7\n2009 rules/westphalia/rules.yaml:497:7\n2043 rules/westphalia/rules.yaml:498:7\n2044 rules/westphalia/rules.yaml:499:11\n2050 rules/westphalia/rules.yaml:500:11\n2053 rules/westphalia/rules.yaml:501:7\n2054 rules/westphalia/rules.yaml:502:11\n2055 rules/westphalia/rules.yaml:503:11\n2065 rules/westphalia/rules.yaml:505:11\n2066 rules/westphalia/rules.yaml:506:11\n2072 rules/westphalia/flow.yaml:12:7\n2073 rules/westphalia/flow.yaml:13:7\n2074 rules/westphalia/flow.yaml:14:7\n2075 rules/westphalia/flow.yaml:15:7\n2076 rules/westphalia/flow.yaml:16:7\n2077 rules/westphalia/flow.yaml:17:7\n2078 rules/westphalia/flow.yaml:18:7\n2079 rules/westphalia/flow.yaml:19:7\n2080 rules/westphalia/flow.yaml:20:7\n2081 rules/westphalia/flow.yaml:21:7\n2084 rules/westphalia/flow.yaml:22:7\n2085 rules/westphalia/flow.yaml:23:7\n2087 rules/westphalia/flow.yaml:24:7\n2091 rules/westphalia/flow.yaml:183:7\n2092 rules/westphalia/flow.yaml:184:7\n2093 rules/westphalia/flow.yaml:185:11\n2097 rules/westphalia/flow.yaml:80:7\n2098 rules/westphalia/flow.yaml:81:7\n2099 rules/westphalia/flow.yaml:82:7\n2104 rules/westphalia/flow.yaml:84:11\n2105 rules/westphalia/flow.yaml:85:11\n2106 rules/westphalia/flow.yaml:86:7\n2107 rules/westphalia/flow.yaml:88:7\n2108 rules/westphalia/flow.yaml:89:11\n2109 rules/westphalia/flow.yaml:90:11\n2110 rules/westphalia/flow.yaml:91:15\n2111 rules/westphalia/flow.yaml:92:11\n2112 rules/westphalia/flow.yaml:93:15\n2114 rules/westphalia/flow.yaml:96:15\n2118 rules/westphalia/flow.yaml:191:7\n2119 rules/westphalia/flow.yaml:193:11\n2120 rules/westphalia/flow.yaml:194:15\n2121 rules/westphalia/rules.yaml:746:1\n2122 rules/westphalia/rules.yaml:746:1\n2126 rules/westphalia/flow.yaml:46:7\n2130 rules/westphalia/flow.yaml:62:7\n2139 rules/westphalia/flow.yaml:65:11\n2140 rules/westphalia/flow.yaml:66:15\n2143 rules/westphalia/flow.yaml:68:7\n2147 rules/westphalia/flow.yaml:69:7\n2148 rules/westphalia/flow.yaml:70:11\n2149 rules/westphalia/flow.yaml:71:11\n2152 rules/westphalia/flow.yaml:72:11\n2155 rules/westphalia/flow.yaml:73:11\n2160 rules/westphalia/flow.yaml:139:7\n2161 rules/westphalia/flow.yaml:140:7\n2164 rules/westphalia/flow.yaml:142:11\n2165 rules/westphalia/flow.yaml:143:7\n2171 rules/westphalia/flow.yaml:144:7\n2176 rules/westphalia/flow.yaml:146:7\n2177 rules/westphalia/flow.yaml:147:7\n2178 rules/westphalia/flow.yaml:148:7\n2183 rules/westphalia/flow.yaml:149:11\n2184 rules/westphalia/flow.yaml:150:11\n2187 rules/westphalia/flow.yaml:151:11\n2190 rules/westphalia/flow.yaml:152:11\n2191 rules/westphalia/flow.yaml:153:11\n2194 rules/westphalia/flow.yaml:154:11\n2195 rules/westphalia/flow.yaml:156:11\n2196 rules/westphalia/flow.yaml:157:11\n2197 rules/westphalia/flow.yaml:158:15\n2198 rules/westphalia/flow.yaml:159:19\n2199 rules/westphalia/flow.yaml:160:19\n2200 rules/westphalia/flow.yaml:161:23\n2203 rules/westphalia/flow.yaml:162:23\n2204 rules/westphalia/flow.yaml:163:27\n2206 rules/westphalia/flow.yaml:165:27\n2207 rules/westphalia/flow.yaml:167:11\n2208 rules/westphalia/flow.yaml:168:15\n2209 rules/westphalia/flow.yaml:169:15\n2210 rules/westphalia/flow.yaml:170:19\n2218 rules/westphalia/flow.yaml:171:19\n2219 rules/westphalia/flow.yaml:172:23\n2221 rules/westphalia/flow.yaml:174:23\n2238 rules/westphalia/rules.yaml:611:7\n2239 rules/westphalia/rules.yaml:612:11\n2244 rules/westphalia/rules.yaml:614:11\n2245 rules/westphalia/rules.yaml:615:11\n2246 rules/westphalia/rules.yaml:616:11\n2257 rules/westphalia/rules.yaml:617:15\n2258 rules/westphalia/rules.yaml:618:15\n2276 rules/westphalia/rules.yaml:619:15\n2281 rules/westphalia/rules.yaml:647:19\n2282 rules/westphalia/rules.yaml:648:19\n2289 rules/westphalia/rules.yaml:620:19\n2338 rules/westphalia/rules.yaml:621:19\n2339 rules/westphalia/rules.yaml:622:19\n2340 rules/westphalia/rules.yaml:623:19\n2341 rules/westphalia/rules.yaml:624:19\n2350 rules/westphalia/rules.yaml:625:19\n2356 rules/westphalia/rules.yaml:626:23\n2363 rules/westphalia/rules.yaml:627:23\n2366 rules/westphalia/rules.yaml:630:27\n2369 rules/westphalia/rules.yaml:628:27\n2381 rules/westphalia/rules.yaml:631:23\n2388 rules/westphalia/rules.yaml:633:19\n2407 rules/westphalia/rules.yaml:634:19\n2408 rules/westphalia/rules.yaml:635:19\n2418 rules/westphalia/rules.yaml:636:19\n2419 rules/westphalia/rules.yaml:637:23\n2420 rules/westphalia/rules.yaml:638:23\n2423 rules/westphalia/rules.yaml:639:27\n2426 rules/westphalia/rules.yaml:640:27\n2429 rules/westphalia/rules.yaml:641:27\n2435 rules/westphalia/rules.yaml:643:23\n2438 rules/westphalia/rules.yaml:644:23\n2441 rules/westphalia/rules.yaml:645:23\n2459 rules/westphalia/rules.yaml:678:7\n2464 rules/westphalia/rules.yaml:679:7\n2465 rules/westphalia/rules.yaml:680:7\n2466 rules/westphalia/rules.yaml:681:11\n2467 rules/westphalia/rules.yaml:682:11\n2477 rules/westphalia/rules.yaml:684:11\n2490 rules/westphalia/rules.yaml:685:11\n2491 rules/westphalia/rules.yaml:686:15\n2496 rules/westphalia/rules.yaml:687:7\n2497 rules/westphalia/rules.yaml:688:7\n2498 rules/westphalia/rules.yaml:689:7\n2499 rules/westphalia/rules.yaml:690:11\n2500 rules/westphalia/rules.yaml:691:7\n2501 rules/westphalia/rules.yaml:692:11\n2532 rules/westphalia/rules.yaml:520:7\n2533 rules/westphalia/rules.yaml:521:7\n2534 rules/westphalia/rules.yaml:522:7\n2535 rules/westphalia/rules.yaml:523:7\n2546 rules/westphalia/rules.yaml:524:11\n2547 rules/westphalia/rules.yaml:525:11\n2569 rules/westphalia/rules.yaml:526:15\n2610 rules/westphalia/rules.yaml:527:15\n2611 rules/westphalia/rules.yaml:528:19\n2612 rules/westphalia/rules.yaml:529:19\n2616 rules/westphalia/rules.yaml:530:7\n2619 rules/westphalia/rules.yaml:531:7\n2620 rules/westphalia/rules.yaml:532:11\n2621 rules/westphalia/rules.yaml:533:11\n2626 rules/westphalia/rules.yaml:535:11\n2627 rules/westphalia/rules.yaml:536:11\n2628 rules/westphalia/rules.yaml:537:11\n2629 rules/westphalia/rules.yaml:538:11\n2630 rules/westphalia/rules.yaml:539:11\n2631 rules/westphalia/rules.yaml:540:11\n2632 rules/westphalia/rules.yaml:541:11\n2633 rules/westphalia/rules.yaml:542:11\n2634 rules/westphalia/rules.yaml:543:15\n2649 rules/westphalia/rules.yaml:544:15\n2653 rules/westphalia/rules.yaml:546:15\n2654 rules/westphalia/rules.yaml:547:15\n2657 rules/westphalia/rules.yaml:548:15\n2674 rules/westphalia/rules.yaml:549:15\n2677 rules/westphalia/rules.yaml:550:15\n2678 rules/westphalia/rules.yaml:551:19\n2681 rules/westphalia/rules.yaml:552:11\n2686 rules/westphalia/rules.yaml:553:15\n2687 rules/westphalia/rules.yaml:554:19\n2688 rules/westphalia/rules.yaml:555:15\n2689 rules/westphalia/rules.yaml:556:15\n2690 rules/westphalia/rules.yaml:557:19\n2691 rules/westphalia/rules.yaml:558:19\n2692 rules/westphalia/rules.yaml:559:15\n2706 rules/westphalia/rules.yaml:560:19\n2711 rules/westphalia/rules.yaml:562:15\n2712 rules/westphalia/rules.yaml:563:15\n2713 rules/westphalia/rules.yaml:564:19\n2714 rules/westphalia/rules.yaml:565:15\n2715 rules/westphalia/rules.yaml:566:19\n2716 rules/westphalia/rules.yaml:567:19\n2717 rules/westphalia/rules.yaml:568:15\n2735 rules/westphalia/rules.yaml:575:7\n2740 rules/westphalia/rules.yaml:576:7\n2748 rules/westphalia/rules.yaml:577:11\n2761 rules/westphalia/rules.yaml:578:11\n2762 rules/westphalia/rules.yaml:579:15\n2765 rules/westphalia/rules.yaml:580:15\n2766 rules/westphalia/rules.yaml:581:15\n2788 rules/westphalia/rules.yaml:591:7\n2789 rules/westphalia/rules.yaml:592:7\n2790 rules/westphalia/rules.yaml:593:7\n2801 rules/westphalia/rules.yaml:594:11\n2810 rules/westphalia/rules.yaml:595:15\n2822 rules/westphalia/rules.yaml:596:19\n2840 rules/westphalia/rules.yaml:597:23\n2853 rules/westphalia/rules.yaml:598:23\n2859 rules/westphalia/rules.yaml:599:27\n2860 rules/westphalia/rules.yaml:600:27\n2861 rules/westphalia/rules.yaml:601:27\n2862 rules/westphalia/rules.yaml:602:27\n2869 rules/westphalia/rules.yaml:603:27\n2870 rules/westphalia/rules.yaml:604:31\n2888 rules/westphalia/rules.yaml:655:7\n2889 rules/westphalia/rules.yaml:656:11\n2890 rules/westphalia/rules.yaml:657:7\n2891 rules/westphalia/rules.yaml:658:7\n2896 rules/westphalia/rules.yaml:659:7\n2897 rules/westphalia/rules.yaml:660:11\n2904 rules/westphalia/rules.yaml:662:11\n2911 rules/westphalia/rules.yaml:664:11\n2917 rules/westphalia/rules.yaml:665:11\n2924 rules/westphalia/rules.yaml:666:11\n2925 rules/westphalia/rules.yaml:667:15\n2930 rules/westphalia/rules.yaml:669:15\n2944 rules/westphalia/rules.yaml:670:19\n2950 rules/westphalia/rules.yaml:671:23\n2981 rules/westphalia/rules.yaml:746:1\n2982 rules/westphalia/rules.yaml:746:1\n2983 rules/westphalia/rules.yaml:746:1\n2994 rules/westphalia/rules.yaml:746:1\n2995 rules/westphalia/rules.yaml:746:1\n3007 rules/westphalia/rules.yaml:746:1\n3026 rules/westphalia/rules.yaml:746:1\n3060 rules/westphalia/rules.yaml:746:1\n3061 rules/westphalia/rules.yaml:746:1\n3067 rules/westphalia/rules.yaml:746:1\n3068 rules/westphalia/rules.yaml:746:1\n3069 rules/westphalia/rules.yaml:746:1\n3070 rules/westphalia/rules.yaml:746:1\n3071 rules/westphalia/rules.yaml:746:1\n3073 rules/westphalia/rules.yaml:746:1\n3074 rules/westphalia/rules.yaml:746:1\n3075 rules/westphalia/rules.yaml:746:1\n3086 rules/westphalia/rules.yaml:746:1\n3109 rules/westphalia/rules.yaml:746:1\n3152 rules/westphalia/rules.yaml:746:1\n3153 rules/westphalia/rules.yaml:746:1\n3154 rules/westphalia/rules.yaml:746:1\n3158 rules/westphalia/rules.yaml:746:1\n3159 rules/westphalia/rules.yaml:746:1\n3160 rules/westphalia/rules.yaml:746:1\n3161 rules/westphalia/rules.yaml:746:1\n3178 rules/westphalia/rules.yaml:495:7\n3187 rules/westphalia/rules.yaml:496:7\n3206 rules/westphalia/rules.yaml:497:7\n3239 rules/westphalia/rules.yaml:498:7\n3240 rules/westphalia/rules.yaml:499:11\n3246 rules/westphalia/rules.yaml:500:11\n3249 rules/westphalia/rules.yaml:501:7\n3252 rules/westphalia/rules.yaml:508:11\n3258 rules/westphalia/rules.yaml:502:11\n3271 rules/westphalia/rules.yaml:503:11\n3281 rules/westphalia/rules.yaml:504:11\n3282 rules/westphalia/rules.yaml:505:11\n3283 rules/westphalia/rules.yaml:506:11\n3299 rules/westphalia/flow.yaml:12:7\n3300 rules/westphalia/flow.yaml:13:7\n3301 rules/westphalia/flow.yaml:14:7\n3302 rules/westphalia/flow.yaml:15:7\n3303 rules/westphalia/flow.yaml:16:7\n3304 rules/westphalia/flow.yaml:17:7\n3305 rules/westphalia/flow.yaml:18:7\n3308 rules/westphalia/flow.yaml:19:7\n3309 rules/westphalia/flow.yaml:20:7\n3312 rules/westphalia/flow.yaml:21:7\n3317 rules/westphalia/flow.yaml:22:7\n3328 rules/westphalia/flow.yaml:23:7\n3330 rules/westphalia/flow.yaml:24:7\n3331 rules/westphalia/flow.yaml:25:7\n3344 rules/westphalia/flow.yaml:183:7\n3354 rules/westphalia/flow.yaml:184:7\n3368 rules/westphalia/flow.yaml:185:11\n3389 rules/westphalia/flow.yaml:80:7\n3390 rules/westphalia/flow.yaml:81:7\n3391 rules/westphalia/flow.yaml:82:7\n3396 rules/westphalia/flow.yaml:83:11\n3397 rules/westphalia/flow.yaml:84:11\n3398 rules/westphalia/flow.yaml:85:11\n3399 rules/westphalia/flow.yaml:86:7\n3400 rules/westphalia/flow.yaml:87:7\n3401 rules/westphalia/flow.yaml:88:7\n3412 rules/westphalia/flow.yaml:89:11\n3413 rules/westphalia/flow.yaml:90:11\n3421 rules/westphalia/flow.yaml:91:15\n3431 rules/westphalia/flow.yaml:92:11\n3432 rules/westphalia/flow.yaml:93:15\n3433 rules/westphalia/flow.yaml:94:15\n3435 rules/westphalia/flow.yaml:96:15\n3436 rules/westphalia/flow.yaml:97:15\n3453 rules/westphalia/flow.yaml:191:7\n3458 rules/westphalia/flow.yaml:192:11\n3459 rules/westphalia/flow.yaml:193:11\n3473 rules/westphalia/flow.yaml:194:15\n3478 rules/westphalia/rules.yaml:746:1\n3479 rules/westphalia/rules.yaml:746:1\n3488 rules/westphalia/flow.yaml:46:7\n3508 rules/westphalia/flow.yaml:62:7\n3525 rules/westphalia/flow.yaml:63:11\n3546 rules/westphalia/flow.yaml:65:11\n3547 rules/westphalia/flow.yaml:66:15\n3550 rules/westphalia/flow.yaml:67:15\n3551 rules/westphalia/flow.yaml:68:7\n3555 rules/westphalia/flow.yaml:69:7\n3563 rules/westphalia/flow.yaml:70:11\n3571 rules/westphalia/flow.yaml:71:11\n3574 rules/westphalia/flow.yaml:72:11\n3577 rules/westphalia/flow.yaml:73:11\n3578 rules/westphalia/flow.yaml:74:15\n3602 rules/westphalia/flow.yaml:139:7\n3603 rules/westphalia/flow.yaml:140:7\n3623 rules/westphalia/flow.yaml:142:11\n3624 rules/westphalia/flow.yaml:143:7\n3630 rules/westphalia/flow.yaml:144:7\n3634 rules/westphalia/flow.yaml:145:11\n3642 rules/westphalia/flow.yaml:146:7\n3643 rules/westphalia/flow.yaml:147:7\n3644 rules/westphalia/flow.yaml:148:7\n3655 rules/westphalia/flow.yaml:149:11\n3656 rules/westphalia/flow.yaml:150:11\n3659 rules/westphalia/flow.yaml:151:11\n3662 rules/westphalia/flow.yaml:152:11\n3663 rules/westphalia/flow.yaml:153:11\n3666 rules/westphalia/flow.yaml:154:11\n3667 rules/westphalia/flow.yaml:155:11\n3668 rules/westphalia/flow.yaml:156:11\n3669 rules/westphalia/flow.yaml:157:11\n3680 rules/westphalia/flow.yaml:158:15\n3689 rules/westphalia/flow.yaml:159:19\n3702 rules/westphalia/flow.yaml:160:19\n3703 rules/westphalia/flow.yaml:161:23\n3706 rules/westphalia/flow.yaml:162:23\n3707 rules/westphalia/flow.yaml:163:27\n3709 rules/westphalia/flow.yaml:165:27\n3710 rules/westphalia/flow.yaml:166:23\n3716 rules/westphalia/flow.yaml:167:11\n3725 rules/westphalia/flow.yaml:168:15\n3738 rules/westphalia/flow.yaml:169:15\n3739 rules/westphalia/flow.yaml:170:19\n3747 rules/westphalia/flow.yaml:171:19\n3748 rules/westphalia/flow.yaml:172:23\n3750 rules/westphalia/flow.yaml:174:23\n3751 rules/westphalia/flow.yaml:175:19\n3753 rules/westphalia/flow.yaml:177:19"
