@@ -26,6 +26,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
+from .specialise import lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
 _PLAIN = frozenset(("MAX_LOOP",))
@@ -156,20 +157,25 @@ def compile_scenario(sd: ScenarioData, tables: ClassTables) -> Compiled:
         if r.kind == "main":
             continue
         if r.kind == "function":
-            methods["f_" + r.name] = RoutineGen(sd, tables, r, "F").plain()
+            methods["f_" + r.name] = specialise(RoutineGen(sd, tables, r, "F").plain(), sd)
             continue
         if not r.suspends:
             # one form for the machine and for playouts (the log is off in a playout)
-            methods["p_" + r.name] = RoutineGen(sd, tables, r, "P").plain()
+            methods["p_" + r.name] = specialise(RoutineGen(sd, tables, r, "P").plain(), sd)
             continue
         methods["r_" + r.name] = RoutineGen(sd, tables, r, "R").machine()
-        methods["q_" + r.name] = RoutineGen(sd, tables, r, "Q").plain()
+        methods["q_" + r.name] = specialise(RoutineGen(sd, tables, r, "Q").plain(), sd)
     for card in sorted(g.cards.values(), key=lambda c: c.index):
         if card.playable is not None:
             methods[f"f_playable__{card.id}"] = playable_method(sd, tables, card)
     for tname in sorted(sd.dynamic_labels):
         methods[f"label_{tname}"] = label_method(sd, tname)
     return Compiled(sd, methods, tables)
+
+
+def specialise(code: str, sd: ScenarioData) -> str:
+    """A plain method through the specialising passes (see ``specialise.py``)."""
+    return lower_loops(code)
 
 
 def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str:
@@ -309,33 +315,6 @@ def end_reasons(g: ir.Game) -> tuple[str, ...]:
     return tuple(out)
 
 
-def stable_functions(games: list[ir.Game]) -> set[str]:
-    """Functions with the same definition in every scenario, calling only such functions."""
-    from ..effects import Call, walk
-
-    origins: dict[str, set[str]] = {}
-    calls: dict[str, set[str]] = {}
-    for g in games:
-        for name, r in g.functions.items():
-            if r.kind != "function":
-                continue
-            origins.setdefault(name, set()).add(str(r.origin.pos))
-            calls.setdefault(name, set()).update(
-                n.func
-                for n in walk(r.body)
-                if isinstance(n, Call) and isinstance(n.ref, ir.Routine)
-            )
-    stable = {n for n, o in origins.items() if len(o) == 1 and all(n in g.functions for g in games)}
-    changed = True
-    while changed:
-        changed = False
-        for n in sorted(stable):
-            if not calls[n] <= stable:
-                stable.discard(n)
-                changed = True
-    return stable
-
-
 def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dict[str, str]:
     """The modules of one game: ``engine.py``, one module per scenario and ``__init__.py``.
 
@@ -354,14 +333,12 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         waiting = found
     first = games[order[0]]
     root_sid = order[0]
-    stable = stable_functions(list(games.values()))
     classes: dict[str, ClassGen] = {}
     compiled: dict[str, Compiled] = {}
     class_name = class_names(order)
     for sid in order:
         g = games[sid]
         sd = build_data(g, written)
-        sd.stable = stable
         for tid in looked_up(g):
             sd.data[f"t_{tid}"] = sd.primary[f"t_{tid}"] = tables_data[tid]
         if g.table_params or "id_table" in sd.data:

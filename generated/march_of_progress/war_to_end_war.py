@@ -196,20 +196,27 @@ class WarToEndWarScenario(MarchOfProgressRules):
         return S[self.o_g_defence_plus]
 
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any) -> Any:
-        "The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"
+        """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
         v_forts = [
             v_b
-            for v_b in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
+            for v_b in self.ix_army__owner.get(
+                _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_p]), ()
+            )
             if S[self.o_e_army__location + v_b] == v_start and S[self.o_e_army__fortified + v_b]
         ]
-        return [
-            v_d
-            for v_d in self.s_e_country__adjacent[v_start]
-            if not any(self.f_past(S, v_b_2, v_start, v_d) for v_b_2 in v_forts)
-        ]
+        _w2 = []
+        for v_d in self.s_e_country__adjacent[v_start]:
+            _w3 = False
+            for v_b_2 in v_forts:
+                if self.f_past(S, v_b_2, v_start, v_d):
+                    _w3 = True
+                    break
+            if not _w3:
+                _w2.append(v_d)
+        return _w2
 
     def f_distance(self, S: list[Any], v_frm: Any, v_to: Any) -> int:
-        "The number of steps between two country cards (the number of cards if unconnected). [rules/march_of_progress/scenarios/war_to_end_war.yaml:160:5]"
+        """The number of steps between two country cards (the number of cards if unconnected). [rules/march_of_progress/scenarios/war_to_end_war.yaml:160:5]"""
         v_reached = [v_frm]
         v_n = 0
         _runs0 = 0
@@ -217,12 +224,19 @@ class WarToEndWarScenario(MarchOfProgressRules):
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
-            v_grown = [
-                v_c
-                for v_c in self.all_country
-                if v_c in v_reached
-                or any(v_d in v_reached for v_d in self.s_e_country__adjacent[v_c])
-            ]
+            _w3 = []
+            for v_c in self.all_country:
+                _w5 = v_c in v_reached
+                if not _w5:
+                    _w4 = False
+                    for v_d in self.s_e_country__adjacent[v_c]:
+                        if v_d in v_reached:
+                            _w4 = True
+                            break
+                    _w5 = _w4
+                if _w5:
+                    _w3.append(v_c)
+            v_grown = _w3
             if len(v_grown) == len(v_reached):
                 return len(self.all_country)
             v_reached = v_grown
@@ -239,14 +253,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
         return bool(S[self.o_p_discard + v_me] != 0)
 
     def f_score_value(self, S: list[Any], v_p: Any) -> int:
-        "SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:204:5]"
-        return sum(
-            [
-                S[self.o_e_country__vp_die + v_c]
-                for v_c in self.all_country
-                if self.f_scores_for(S, v_p, v_c)
-            ]
-        )
+        """SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:204:5]"""
+        _w1 = 0
+        for v_c in self.all_country:
+            if self.f_controls(S, v_p, v_c):
+                _w1 += S[self.o_e_country__vp_die + v_c]
+        return _w1
 
     def f_side_of(self, S: list[Any], v_a: Any) -> Any:
         "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:174:5]"
@@ -271,7 +283,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if len(v_broke) == 1:
             _end(
                 S,
-                [self.f_enemy(S, _head(v_broke))],
+                [_head([v_q__1 for v_q__1 in self.all_player if v_q__1 != _head(v_broke)])],
                 "".join((_name(self.name_player, _head(v_broke)), " has no VPs")),
             )
         elif len(v_broke) == 2:
@@ -285,24 +297,26 @@ class WarToEndWarScenario(MarchOfProgressRules):
             )
 
     def p_take_sides(self, S: list[Any], v_p: Any, v_group: Any, v_dest: Any) -> None:
-        "After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"
-        v_foe = self.f_enemy(S, v_p)
+        """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
+        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         for v_x in v_group:
             S[self.o_e_army__side + v_x] = None
-        if any(
-            S[self.o_e_army__location + v_a__1] == v_dest
-            for v_a__1 in self.ix_army__owner.get(v_foe, ())
-        ):
+        _w1 = False
+        for v_a__2 in self.ix_army__owner.get(v_foe, ()):
+            if S[self.o_e_army__location + v_a__2] == v_dest:
+                _w1 = True
+                break
+        if _w1:
             for v_x_2 in [
-                v_a__2
-                for v_a__2 in self.ix_army__owner.get(v_p, ())
-                if S[self.o_e_army__location + v_a__2] == v_dest
+                v_a__3
+                for v_a__3 in self.ix_army__owner.get(v_p, ())
+                if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
-                v_a__3
-                for v_a__3 in self.ix_army__owner.get(v_foe, ())
-                if S[self.o_e_army__location + v_a__3] == v_dest
+                v_a__4
+                for v_a__4 in self.ix_army__owner.get(v_foe, ())
+                if S[self.o_e_army__location + v_a__4] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
             _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
@@ -360,12 +374,16 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_take_sides(S, v_me, v_group, v_dest)
 
     def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
+        """card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"""
         v_attacked = S[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
         else:
-            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
+            _w1 = 0
+            for v_c__1 in self.all_country:
+                if self.f_controls(S, v_me, v_c__1):
+                    _w1 += S[self.o_e_country__vp_die + v_c__1]
+            self.p_gain_vp(S, v_me, _w1)
         _z1 = S[self.o_p_discard + v_me]
         S[self.o_p_hand + v_me] |= _z1
         S[self.o_p_discard + v_me] = 0
@@ -383,8 +401,8 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
-        "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
-        v_foe = self.f_enemy(S, v_att)
+        """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
+        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att])
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
@@ -393,9 +411,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
         v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-        v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
-            S, v_foe, v_where
-        )
+        v_def_total = self.f_side_total(S, v_foe, v_where, True) + S[self.o_g_defence_plus]
         if v_att_total == v_def_total:
             self.q_combat_tie(S, R, v_att, v_where)
         elif v_att_total > v_def_total:
@@ -403,11 +419,15 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if (self.c_capital_occupation and self.s_e_country__owner[v_where] == v_foe) and len(
                 v_attackers
             ) > 0:
-                if not any(
-                    S[self.o_e_army__location + v_a_2] == v_where
-                    and S[self.o_e_army__on_capital + v_a_2]
-                    for v_a_2 in self.ix_army__owner.get(v_att, ())
-                ):
+                _w1 = False
+                for v_a_2 in self.ix_army__owner.get(v_att, ()):
+                    if (
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        and S[self.o_e_army__on_capital + v_a_2]
+                    ):
+                        _w1 = True
+                        break
+                if not _w1:
                     _r1 = _head(v_attackers)
                     S[self.o_e_army__on_capital + _r1] = True
         else:
@@ -422,15 +442,29 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
-            _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
+            _log(
+                S,
+                16,
+                (
+                    _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_loser]),
+                    v_loser,
+                    v_where,
+                ),
+            )
             return None
-        _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
+        _log(
+            S,
+            59,
+            (_head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_loser]), v_where, v_loser),
+        )
         self.q_lose_one(S, R, v_loser, v_where)
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
-        self.q_lose_one(S, R, self.f_enemy(S, v_att), v_where)
+        self.q_lose_one(
+            S, R, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att]), v_where
+        )
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
         "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
@@ -454,7 +488,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        _v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
+        _v_picker = (
+            v_p
+            if self.c_casualty_chosen_by_owner
+            else _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+        )
         v_a = _head(v_mine)
         if len(v_mine) > 1:
             v_a = _pick(R, v_mine)
@@ -622,7 +660,17 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             _log(S, 43, (v_me, v_me))
         else:
-            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
+            self.p_gain_vp(
+                S,
+                v_me,
+                sum(
+                    [
+                        S[self.o_e_country__vp_die + v_c__1]
+                        for v_c__1 in self.all_country
+                        if self.f_controls(S, v_me, v_c__1)
+                    ]
+                ),
+            )
         _z1 = S[self.o_p_discard + v_me]
         S[self.o_p_hand + v_me] |= _z1
         S[self.o_p_discard + v_me] = 0
@@ -666,7 +714,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if F is not None and pc not in (1, 5, 8):
             raise RulesError(f"routine combat__rules: no resume point {pc}")
         if pc == 0:
-            v_foe = self.f_enemy(S, v_att)
+            v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att])
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
@@ -681,9 +729,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_att, v_where, v_bonus, v_foe, v_attackers = F[2:]
                 F = None
             v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-            v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
-                S, v_foe, v_where
-            )
+            v_def_total = self.f_side_total(S, v_foe, v_where, True) + S[self.o_g_defence_plus]
             _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
@@ -740,9 +786,25 @@ class WarToEndWarScenario(MarchOfProgressRules):
                     if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
-                _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
+                _log(
+                    S,
+                    16,
+                    (
+                        _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_loser]),
+                        v_loser,
+                        v_where,
+                    ),
+                )
                 return None
-            _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
+            _log(
+                S,
+                59,
+                (
+                    _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_loser]),
+                    v_where,
+                    v_loser,
+                ),
+            )
             if self.r_lose_one(S, None, None, v_loser, v_where) is SUSPEND:
                 return _wait(S, (6, 1))
             pc = 1
@@ -767,7 +829,16 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if F is not None:
                 v_att, v_where = F[2:]
                 F = None
-            if self.r_lose_one(S, None, None, self.f_enemy(S, v_att), v_where) is SUSPEND:
+            if (
+                self.r_lose_one(
+                    S,
+                    None,
+                    None,
+                    _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att]),
+                    v_where,
+                )
+                is SUSPEND
+            ):
                 return _wait(S, (5, 2))
             pc = 2
         if pc == 2:
@@ -836,7 +907,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if len(v_mine) == 0:
                 _log(S, 61, (v_p, v_where))
                 return None
-            v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
+            v_picker = (
+                v_p
+                if self.c_casualty_chosen_by_owner
+                else _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
+            )
             v_a = _head(v_mine)
             if len(v_mine) > 1:
                 pc = 1
@@ -892,4 +967,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "196 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n200 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n205 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n213 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n214 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n215 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n226 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n227 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n228 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n235 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n239 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n243 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n254 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n259 rules/march_of_progress/rules.yaml:165:3\n260 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n264 rules/march_of_progress/rules.yaml:170:7\n265 rules/march_of_progress/rules.yaml:171:7\n266 rules/march_of_progress/rules.yaml:172:7\n270 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n271 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n280 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n281 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n289 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n290 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n291 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n307 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n312 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n317 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n318 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n327 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n338 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n347 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n348 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n356 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n377 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n383 rules/march_of_progress/rules.yaml:228:3\n387 rules/march_of_progress/rules.yaml:233:7\n388 rules/march_of_progress/rules.yaml:234:7\n394 rules/march_of_progress/rules.yaml:235:7\n395 rules/march_of_progress/rules.yaml:236:7\n396 rules/march_of_progress/rules.yaml:237:7\n399 rules/march_of_progress/rules.yaml:239:7\n400 rules/march_of_progress/rules.yaml:240:11\n402 rules/march_of_progress/rules.yaml:242:11\n403 rules/march_of_progress/rules.yaml:243:11\n406 rules/march_of_progress/rules.yaml:244:15\n411 rules/march_of_progress/rules.yaml:245:19\n414 rules/march_of_progress/rules.yaml:248:11\n418 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n419 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n424 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n425 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n426 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n427 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n428 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n433 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n437 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n438 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n439 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n440 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n441 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n442 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n450 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n457 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n478 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n479 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n480 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n481 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n486 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n487 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n488 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n489 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n500 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n519 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n537 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n542 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n543 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n544 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n545 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n550 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n551 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n552 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n553 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n564 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n565 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n566 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n571 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n579 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n592 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n613 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n621 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n622 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n623 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n625 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n626 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n629 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n632 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n633 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n634 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n635 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n636 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n637 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n648 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n649 rules/march_of_progress/rules.yaml:228:3\n669 rules/march_of_progress/rules.yaml:233:7\n670 rules/march_of_progress/rules.yaml:234:7\n676 rules/march_of_progress/rules.yaml:235:7\n683 rules/march_of_progress/rules.yaml:236:7\n684 rules/march_of_progress/rules.yaml:237:7\n687 rules/march_of_progress/rules.yaml:238:7\n688 rules/march_of_progress/rules.yaml:239:7\n695 rules/march_of_progress/rules.yaml:240:11\n699 rules/march_of_progress/rules.yaml:242:11\n706 rules/march_of_progress/rules.yaml:243:11\n709 rules/march_of_progress/rules.yaml:244:15\n714 rules/march_of_progress/rules.yaml:245:19\n716 rules/march_of_progress/rules.yaml:246:19\n719 rules/march_of_progress/rules.yaml:248:11\n736 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n742 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n743 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n744 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n745 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n762 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n763 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n770 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n788 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n790 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n798 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n806 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n807 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n811 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n812 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n831 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n836 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n837 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n838 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n839 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n840 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n841 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n849 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n864 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n865 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "196 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n200 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n207 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n221 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n222 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n227 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n243 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n244 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n271 rules/march_of_progress/rules.yaml:165:3\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n276 rules/march_of_progress/rules.yaml:170:7\n277 rules/march_of_progress/rules.yaml:171:7\n278 rules/march_of_progress/rules.yaml:172:7\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n290 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n338 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n342 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n347 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n396 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n401 rules/march_of_progress/rules.yaml:228:3\n405 rules/march_of_progress/rules.yaml:233:7\n406 rules/march_of_progress/rules.yaml:234:7\n412 rules/march_of_progress/rules.yaml:235:7\n413 rules/march_of_progress/rules.yaml:236:7\n414 rules/march_of_progress/rules.yaml:237:7\n415 rules/march_of_progress/rules.yaml:239:7\n416 rules/march_of_progress/rules.yaml:240:11\n418 rules/march_of_progress/rules.yaml:242:11\n419 rules/march_of_progress/rules.yaml:243:11\n422 rules/march_of_progress/rules.yaml:244:15\n431 rules/march_of_progress/rules.yaml:245:19\n434 rules/march_of_progress/rules.yaml:248:11\n438 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n439 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n471 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n474 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n475 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n476 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n480 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n484 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n489 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n496 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n498 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n499 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n517 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n519 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n524 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n525 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n538 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n556 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n557 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n575 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n580 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n581 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n589 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n609 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n617 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n630 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n631 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n637 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n650 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n651 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n652 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n659 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n660 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n661 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n674 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n677 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n683 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n684 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n685 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n696 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n697 rules/march_of_progress/rules.yaml:228:3\n717 rules/march_of_progress/rules.yaml:233:7\n718 rules/march_of_progress/rules.yaml:234:7\n724 rules/march_of_progress/rules.yaml:235:7\n731 rules/march_of_progress/rules.yaml:236:7\n732 rules/march_of_progress/rules.yaml:237:7\n733 rules/march_of_progress/rules.yaml:238:7\n734 rules/march_of_progress/rules.yaml:239:7\n741 rules/march_of_progress/rules.yaml:240:11\n745 rules/march_of_progress/rules.yaml:242:11\n752 rules/march_of_progress/rules.yaml:243:11\n755 rules/march_of_progress/rules.yaml:244:15\n760 rules/march_of_progress/rules.yaml:245:19\n762 rules/march_of_progress/rules.yaml:246:19\n765 rules/march_of_progress/rules.yaml:248:11\n782 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n783 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n788 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n798 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n799 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n808 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n824 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n825 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n832 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n859 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n860 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n869 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n877 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n878 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n882 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n883 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n902 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n908 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n909 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n910 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n915 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n916 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n924 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n939 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n940 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

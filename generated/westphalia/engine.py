@@ -580,42 +580,52 @@ class WestphaliaRules:
             f(S, R, p)
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
-        "action_ok [rules/westphalia/rules.yaml:166:3]"
+        """action_ok [rules/westphalia/rules.yaml:166:3]"""
         if v_k == self.k_action__march:
-            return S[self.o_g_moves] < self.c_max_moves and any(
-                (
-                    self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
-                    and (
-                        not any(
-                            _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2)
-                            for v_q__2 in self.s_e_area__home_of[v_a__1]
-                        )
-                    )
-                )
-                and (
-                    not any(
-                        (
-                            S[self.o_e_army__location + v_y__1] == v_a__1
-                            and _has(
-                                S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                self.s_e_army__owner[v_y__1],
-                            )
-                        )
-                        and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1])
-                        for v_y__1 in self.all_army
-                    )
-                )
+            _w6 = S[self.o_g_moves] < self.c_max_moves
+            if _w6:
+                _w1 = False
                 for v_a__1 in (
                     self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
                     if S[self.o_e_army__location + v_x] is not None
                     else []
-                )
-            )
+                ):
+                    _w3 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
+                    if _w3:
+                        _w2 = False
+                        for v_q__2 in self.s_e_area__home_of[v_a__1]:
+                            if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
+                                _w2 = True
+                                break
+                        _w3 = not _w2
+                    _w5 = _w3
+                    if _w5:
+                        _w4 = False
+                        for v_y__1 in self.all_army:
+                            if (
+                                S[self.o_e_army__location + v_y__1] == v_a__1
+                                and _has(
+                                    S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                    self.s_e_army__owner[v_y__1],
+                                )
+                            ) and self.f_truce(
+                                S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1]
+                            ):
+                                _w4 = True
+                                break
+                        _w5 = not _w4
+                    if _w5:
+                        _w1 = True
+                        break
+                _w6 = _w1
+            return _w6
         if v_k == self.k_action__claim:
-            return any(
-                self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x])
-                for v_q__8 in self.all_player
-            )
+            _w7 = False
+            for v_q__8 in self.all_player:
+                if self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x]):
+                    _w7 = True
+                    break
+            return _w7
         return True
 
     def f_arrears_column(self, S: list[Any], v_k: int) -> Any:
@@ -633,44 +643,44 @@ class WestphaliaRules:
         return "p5"
 
     def f_can_trace(self, S: list[Any], v_w: Any, v_a: Any) -> bool:
-        "Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"
-        v_through = [
-            v_b
-            for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ())
-            if (v_b == v_a or v_b == S[self.o_e_army__location + v_w])
-            or any(
-                self.f_points_of(S, v_q__1, v_b) > 0
-                and self.f_friendly(S, self.s_e_army__owner[v_w], v_q__1)
-                for v_q__1 in self.all_player
-            )
-        ]
+        """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"""
+        _w3 = []
+        for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ()):
+            _w5 = v_b == v_a or v_b == S[self.o_e_army__location + v_w]
+            if not _w5:
+                _w4 = False
+                for v_q__1 in self.all_player:
+                    if self.f_points_of(S, v_q__1, v_b) > 0 and self.f_friendly(
+                        S, self.s_e_army__owner[v_w], v_q__1
+                    ):
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5:
+                _w3.append(v_b)
+        v_through = _w3
         return v_a in _reachable(
             self.s_e_area__adjacent, S[self.o_e_army__location + v_w], set(v_through)
         )
 
     def f_claim_markers(self, S: list[Any], v_p: Any) -> int:
-        "The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:226:3]"
+        """The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:226:3]"""
         if self.c_vc_claims_by_confession and v_p == self.k_player__bavaria:
-            return sum(
-                [
-                    self.f_points_of(S, v_p, v_a)
-                    for v_a in self.ix_area__theater.get("hre", ())
-                    if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
-                ]
-            )
+            _w1 = 0
+            for v_a in self.ix_area__theater.get("hre", ()):
+                if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]:
+                    _w1 += self.f_points_of(S, v_p, v_a)
+            return _w1
         if self.c_vc_claims_by_confession and v_p == self.k_player__sweden:
-            return sum(
-                [
-                    self.f_points_of(S, v_p, v_a_2)
-                    for v_a_2 in self.ix_area__theater.get("hre", ())
-                    if not (
-                        self.s_e_area__catholic[v_a_2] or S[self.o_e_area__recatholicized + v_a_2]
-                    )
-                ]
-            )
-        return sum(
-            [self.f_points_of(S, v_p, v_a_3) for v_a_3 in self.ix_area__theater.get("hre", ())]
-        )
+            _w2 = 0
+            for v_a_2 in self.ix_area__theater.get("hre", ()):
+                if not (self.s_e_area__catholic[v_a_2] or S[self.o_e_area__recatholicized + v_a_2]):
+                    _w2 += self.f_points_of(S, v_p, v_a_2)
+            return _w2
+        _w3 = 0
+        for v_a_3 in self.ix_area__theater.get("hre", ()):
+            _w3 += self.f_points_of(S, v_p, v_a_3)
+        return _w3
 
     def f_claim_targets(self, S: list[Any], v_x: Any) -> Any:
         "claim_targets [rules/westphalia/rules.yaml:160:3]"
@@ -697,54 +707,46 @@ class WestphaliaRules:
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"
-        return [
-            v_x
-            for _h1 in (
-                sum(
-                    [
-                        len(
-                            [
-                                v_c__4
-                                for v_c__4 in S[self.o_e_area__claims + v_a__4]
-                                if v_c__4 == v_receiver
-                            ]
-                        )
-                        for v_a__4 in self.all_area
-                    ]
-                ),
+        """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
+        _w5 = []
+        _w6 = 0
+        for v_a__4 in self.all_area:
+            _w7 = 0
+            for v_c__4 in S[self.o_e_area__claims + v_a__4]:
+                if v_c__4 == v_receiver:
+                    _w7 += 1
+            _w6 += _w7
+        _h1 = _w6
+        for v_x in self.all_area:
+            _w9 = self.f_points_of(S, v_giver, v_x) > 0
+            if _w9:
+                _w8 = False
+                for v_x__1 in self.ix_army__owner__theater.get(
+                    (v_giver, self.s_e_area__theater[v_x]), ()
+                ):
+                    if S[self.o_e_army__location + v_x__1] is not None:
+                        _w8 = True
+                        break
+                _w9 = _w8
+            _w11 = _w9 and (
+                not (v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_x])
             )
-            for v_x in self.all_area
-            if (
-                (
-                    self.f_points_of(S, v_giver, v_x) > 0
-                    and any(
-                        S[self.o_e_army__location + v_x__1] is not None
-                        for v_x__1 in self.ix_army__owner__theater.get(
-                            (v_giver, self.s_e_area__theater[v_x]), ()
-                        )
-                    )
-                )
-                and (
-                    not (
-                        v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_x]
-                    )
-                )
-            )
-            and (
-                any(
-                    S[self.o_e_army__location + v_x__2] is not None
-                    for v_x__2 in self.ix_army__owner__theater.get(
-                        (v_receiver, self.s_e_area__theater[v_x]), ()
-                    )
-                )
-                and (
+            if _w11:
+                _w10 = False
+                for v_x__2 in self.ix_army__owner__theater.get(
+                    (v_receiver, self.s_e_area__theater[v_x]), ()
+                ):
+                    if S[self.o_e_army__location + v_x__2] is not None:
+                        _w10 = True
+                        break
+                _w11 = _w10 and (
                     v_receiver == self.k_player__austria
                     and self.s_e_area__theater[v_x] == "hre"
                     or (v_receiver != self.k_player__austria and _h1 < self.s_p_discs[v_receiver])
                 )
-            )
-        ]
+            if _w11:
+                _w5.append(v_x)
+        return _w5
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
@@ -835,28 +837,31 @@ class WestphaliaRules:
         ]
 
     def f_enemy_home(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        "An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:129:3]"
-        return any(_has(S[self.o_p_hostile_to + v_p], v_q) for v_q in self.s_e_area__home_of[v_a])
+        """An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:129:3]"""
+        _w1 = False
+        for v_q in self.s_e_area__home_of[v_a]:
+            if _has(S[self.o_p_hostile_to + v_p], v_q):
+                _w1 = True
+                break
+        return _w1
 
     def f_final_score(self, S: list[Any], v_p: Any) -> int:
-        "A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"
+        """A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"""
         v_s = 0 - S[self.o_p_debt + v_p]
         if self.s_p_catholic[v_p]:
-            v_s += len(
-                [
-                    v_a
-                    for v_a in self.ix_area__theater.get("hre", ())
-                    if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
-                ]
-            )
-            v_s -= S[self.o_g_tolerance] + len(
-                [
-                    v_a_2
-                    for v_a_2 in self.all_area
-                    if self.k_player__sweden in S[self.o_e_area__claims + v_a_2]
+            _w1 = 0
+            for v_a in self.ix_area__theater.get("hre", ()):
+                if self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]:
+                    _w1 += 1
+            v_s += _w1
+            _w2 = 0
+            for v_a_2 in self.all_area:
+                if (
+                    self.k_player__sweden in S[self.o_e_area__claims + v_a_2]
                     or self.k_player__dutch in S[self.o_e_area__claims + v_a_2]
-                ]
-            )
+                ):
+                    _w2 += 1
+            v_s -= S[self.o_g_tolerance] + _w2
         if self.s_p_protestant[v_p]:
             v_s += S[self.o_g_tolerance]
         if self.s_p_major[v_p]:
@@ -884,69 +889,70 @@ class WestphaliaRules:
         )
 
     def f_friendly_area(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        "An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:68:3]"
-        return any(
-            self.f_points_of(S, v_q, v_a) > 0 and self.f_friendly(S, v_p, v_q)
-            for v_q in self.all_player
-        )
+        """An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:68:3]"""
+        _w1 = False
+        for v_q in self.all_player:
+            if self.f_points_of(S, v_q, v_a) > 0 and self.f_friendly(S, v_p, v_q):
+                _w1 = True
+                break
+        return _w1
 
     def f_friendly_areas(self, S: list[Any], v_p: Any, v_t: Any) -> Any:
-        "friendly_areas [rules/westphalia/rules.yaml:76:3]"
-        return [
-            v_a
-            for v_a in self.ix_area__theater.get(v_t, ())
-            if any(
-                self.f_points_of(S, v_q__1, v_a) > 0 and self.f_friendly(S, v_p, v_q__1)
-                for v_q__1 in self.all_player
-            )
-        ]
+        """friendly_areas [rules/westphalia/rules.yaml:76:3]"""
+        _w2 = []
+        for v_a in self.ix_area__theater.get(v_t, ()):
+            _w3 = False
+            for v_q__1 in self.all_player:
+                if self.f_points_of(S, v_q__1, v_a) > 0 and self.f_friendly(S, v_p, v_q__1):
+                    _w3 = True
+                    break
+            if _w3:
+                _w2.append(v_a)
+        return _w2
 
     def f_has_army_in(self, S: list[Any], v_p: Any, v_t: Any) -> bool:
-        "Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:99:3]"
-        return any(
-            S[self.o_e_army__location + v_x] is not None
-            for v_x in self.ix_army__owner__theater.get((v_p, v_t), ())
-        )
+        """Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:99:3]"""
+        _w1 = False
+        for v_x in self.ix_army__owner__theater.get((v_p, v_t), ()):
+            if S[self.o_e_army__location + v_x] is not None:
+                _w1 = True
+                break
+        return _w1
 
     def f_has_free_disc(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        "Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:89:3]"
-        return (
-            v_p == self.k_player__austria
-            and self.s_e_area__theater[v_a] == "hre"
-            or (
-                v_p != self.k_player__austria
-                and sum(
-                    [
-                        len(
-                            [
-                                v_c__1
-                                for v_c__1 in S[self.o_e_area__claims + v_a__1]
-                                if v_c__1 == v_p
-                            ]
-                        )
-                        for v_a__1 in self.all_area
-                    ]
-                )
-                < self.s_p_discs[v_p]
-            )
-        )
+        """Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:89:3]"""
+        _w4 = v_p == self.k_player__austria and self.s_e_area__theater[v_a] == "hre"
+        if not _w4:
+            _w3 = v_p != self.k_player__austria
+            if _w3:
+                _w1 = 0
+                for v_a__1 in self.all_area:
+                    _w2 = 0
+                    for v_c__1 in S[self.o_e_area__claims + v_a__1]:
+                        if v_c__1 == v_p:
+                            _w2 += 1
+                    _w1 += _w2
+                _w3 = _w1 < self.s_p_discs[v_p]
+            _w4 = _w3
+        return _w4
 
     def f_hostile(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:17:3]"
         return _has(S[self.o_p_hostile_to + v_p], v_q)
 
     def f_hre_discs(self, S: list[Any]) -> int:
-        "Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"
-        return sum(
-            [len(S[self.o_e_area__claims + v_a]) for v_a in self.ix_area__theater.get("hre", ())]
-        )
+        """Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"""
+        _w1 = 0
+        for v_a in self.ix_area__theater.get("hre", ()):
+            _w1 += len(S[self.o_e_area__claims + v_a])
+        return _w1
 
     def f_is_catholic(self, S: list[Any], v_a: Any) -> bool:
         "is_catholic [rules/westphalia/rules.yaml:204:3]"
         return self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
 
     def f_looks_won(self, S: list[Any], v_p: Any) -> bool:
-        "Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"
+        """Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"""
         v_d = self.f_projected_debt(S, v_p)
         if v_p == self.k_player__bavaria:
             return (
@@ -957,19 +963,16 @@ class WestphaliaRules:
             return v_d < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
             v_g = S[self.o_p_goal + self.k_player__austria]
+            _w2 = v_g is not None
+            if _w2:
+                _w1 = 0
+                for v_a__1 in self.ix_area__theater.get("hre", ()):
+                    _w1 += len(S[self.o_e_area__claims + v_a__1])
+                _w2 = _w1 <= self.s_e_goal__territory[v_g]
             return (
                 (
                     (
-                        (
-                            v_g is not None
-                            and sum(
-                                [
-                                    len(S[self.o_e_area__claims + v_a__1])
-                                    for v_a__1 in self.ix_area__theater.get("hre", ())
-                                ]
-                            )
-                            <= self.s_e_goal__territory[v_g]
-                        )
+                        _w2
                         and S[self.o_g_liberties] + S[self.o_g_tolerance]
                         <= self.s_e_goal__authoritarian[v_g]
                     )
@@ -978,21 +981,16 @@ class WestphaliaRules:
                 and self.f_looks_won(S, self.k_player__bavaria)
             ) and self.f_looks_won(S, self.k_player__spain)
         if v_p == self.k_player__dutch:
-            return (
-                sum(
-                    [
-                        min(
-                            [
-                                self.s_e_commerce__value[v_k__2]
-                                for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
-                            ]
-                        )
-                        for v_p__2 in self.all_player
-                        if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0
-                    ]
-                )
-                > v_d
-            )
+            _w3 = 0
+            for v_p__2 in self.all_player:
+                if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0:
+                    _w3 += min(
+                        [
+                            self.s_e_commerce__value[v_k__2]
+                            for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
+                        ]
+                    )
+            return _w3 > v_d
         if v_p == self.k_player__sweden:
             return S[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden) > v_d
         return (
@@ -1000,7 +998,7 @@ class WestphaliaRules:
         ) and self.f_looks_won(S, self.k_player__sweden)
 
     def f_meets_vc(self, S: list[Any], v_p: Any) -> bool:
-        "Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"
+        """Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"""
         if v_p == self.k_player__bavaria:
             return (
                 S[self.o_g_liberties] > S[self.o_g_tolerance]
@@ -1013,16 +1011,13 @@ class WestphaliaRules:
             v_g = S[self.o_p_goal + self.k_player__austria]
             if v_g is None:
                 return False
+            _w1 = 0
+            for v_a__1 in self.ix_area__theater.get("hre", ()):
+                _w1 += len(S[self.o_e_area__claims + v_a__1])
             return (
                 (
                     (
-                        sum(
-                            [
-                                len(S[self.o_e_area__claims + v_a__1])
-                                for v_a__1 in self.ix_area__theater.get("hre", ())
-                            ]
-                        )
-                        <= self.s_e_goal__territory[v_g]
+                        _w1 <= self.s_e_goal__territory[v_g]
                         and S[self.o_g_liberties] + S[self.o_g_tolerance]
                         <= self.s_e_goal__authoritarian[v_g]
                     )
@@ -1032,21 +1027,16 @@ class WestphaliaRules:
                 and S[self.o_p_won + self.k_player__bavaria]
             ) and S[self.o_p_won + self.k_player__spain]
         if v_p == self.k_player__dutch:
-            return (
-                sum(
-                    [
-                        min(
-                            [
-                                self.s_e_commerce__value[v_k__2]
-                                for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
-                            ]
-                        )
-                        for v_p__2 in self.all_player
-                        if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0
-                    ]
-                )
-                > S[self.o_p_debt + self.k_player__dutch]
-            )
+            _w2 = 0
+            for v_p__2 in self.all_player:
+                if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0:
+                    _w2 += min(
+                        [
+                            self.s_e_commerce__value[v_k__2]
+                            for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
+                        ]
+                    )
+            return _w2 > S[self.o_p_debt + self.k_player__dutch]
         if v_p == self.k_player__sweden:
             return (
                 S[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden)
@@ -1058,118 +1048,126 @@ class WestphaliaRules:
         ) and S[self.o_p_won + self.k_player__sweden]
 
     def f_move_targets(self, S: list[Any], v_x: Any) -> Any:
-        "Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"
-        return [
-            v_a
-            for v_a in (
-                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                if S[self.o_e_army__location + v_x] is not None
-                else []
-            )
-            if (
-                self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
-                and (
-                    not any(
-                        _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__1)
-                        for v_q__1 in self.s_e_area__home_of[v_a]
-                    )
-                )
-            )
-            and (
-                not any(
-                    (
+        """Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"""
+        _w5 = []
+        for v_a in (
+            self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+            if S[self.o_e_army__location + v_x] is not None
+            else []
+        ):
+            _w7 = self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
+            if _w7:
+                _w6 = False
+                for v_q__1 in self.s_e_area__home_of[v_a]:
+                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__1):
+                        _w6 = True
+                        break
+                _w7 = not _w6
+            _w9 = _w7
+            if _w9:
+                _w8 = False
+                for v_y in self.all_army:
+                    if (
                         S[self.o_e_army__location + v_y] == v_a
                         and _has(
                             S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_y],
                         )
-                    )
-                    and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y])
-                    for v_y in self.all_army
-                )
-            )
-        ]
+                    ) and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y]):
+                        _w8 = True
+                        break
+                _w9 = not _w8
+            if _w9:
+                _w5.append(v_a)
+        return _w5
 
     def f_owners(self, S: list[Any], v_a: Any) -> Any:
         "The players holding at least one point of an Area. [rules/westphalia/rules.yaml:61:3]"
         return [v_q for v_q in self.all_player if self.f_points_of(S, v_q, v_a) > 0]
 
     def f_placed_discs(self, S: list[Any], v_p: Any) -> int:
-        "Claims discs of p on the map. [rules/westphalia/rules.yaml:82:3]"
-        return sum(
-            [
-                len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_p])
-                for v_a in self.all_area
-            ]
-        )
+        """Claims discs of p on the map. [rules/westphalia/rules.yaml:82:3]"""
+        _w1 = 0
+        for v_a in self.all_area:
+            _w2 = 0
+            for v_c in S[self.o_e_area__claims + v_a]:
+                if v_c == v_p:
+                    _w2 += 1
+            _w1 += _w2
+        return _w1
 
     def f_points_of(self, S: list[Any], v_q: Any, v_a: Any) -> int:
-        "The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"
+        """The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"""
         if v_q == self.k_player__austria:
             if self.s_e_area__theater[v_a] == "hre":
                 return self.s_e_area__points[v_a] - len(S[self.o_e_area__claims + v_a])
             return 0
-        return len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_q])
+        _w1 = 0
+        for v_c in S[self.o_e_area__claims + v_a]:
+            if v_c == v_q:
+                _w1 += 1
+        return _w1
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
-        "How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"
+        """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"""
         v_v = 0 - self.f_projected_debt(S, v_p)
         if self.f_looks_won(S, v_p):
             v_v += 10
         if v_p == self.k_player__austria:
-            v_v += 4 * len(
-                [
-                    v_q
-                    for v_q in [self.k_player__bavaria, self.k_player__spain]
-                    if self.f_looks_won(S, v_q)
-                ]
-            )
+            _w1 = 0
+            for v_q in [self.k_player__bavaria, self.k_player__spain]:
+                if self.f_looks_won(S, v_q):
+                    _w1 += 1
+            v_v += 4 * _w1
         if v_p == self.k_player__france:
-            v_v += 4 * len(
-                [
-                    v_q_2
-                    for v_q_2 in [self.k_player__dutch, self.k_player__sweden]
-                    if self.f_looks_won(S, v_q_2)
-                ]
-            )
+            _w2 = 0
+            for v_q_2 in [self.k_player__dutch, self.k_player__sweden]:
+                if self.f_looks_won(S, v_q_2):
+                    _w2 += 1
+            v_v += 4 * _w2
         if v_p == self.k_player__bavaria:
             v_v += 2 * min(3, S[self.o_g_liberties] - S[self.o_g_tolerance])
         return v_v
 
     def f_prestige_supply(self, S: list[Any]) -> int:
-        "prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:122:3]"
-        return self.c_prestige_total - sum([S[self.o_p_prestige + v_p] for v_p in self.all_player])
+        """prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:122:3]"""
+        _w1 = 0
+        for v_p in self.all_player:
+            _w1 += S[self.o_p_prestige + v_p]
+        return self.c_prestige_total - _w1
 
     def f_projected_debt(self, S: list[Any], v_p: Any) -> int:
-        "The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"
-        v_armies_on_map = len(
-            [
-                v_x
-                for v_x in self.ix_army__owner.get(v_p, ())
-                if S[self.o_e_army__location + v_x] is not None
-            ]
-        )
-        v_usable = (
+        """The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"""
+        _w1 = 0
+        for v_x in self.ix_army__owner.get(v_p, ()):
+            if S[self.o_e_army__location + v_x] is not None:
+                _w1 += 1
+        v_armies_on_map = _w1
+        _w3 = (
             min(S[self.o_p_units + v_p], self.c_army_max * v_armies_on_map)
             + S[self.o_p_ships + v_p]
-            + sum([S[self.o_e_army__units + v_x_2] for v_x_2 in self.ix_army__owner.get(v_p, ())])
         )
-        v_commerce = (
-            sum(
-                [
-                    min(
+        _w2 = 0
+        for v_x_2 in self.ix_army__owner.get(v_p, ()):
+            _w2 += S[self.o_e_army__units + v_x_2]
+        v_usable = _w3 + _w2
+        if v_p == self.k_player__dutch:
+            _w4 = 0
+            for v_p__1 in self.all_player:
+                if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0:
+                    _w4 += min(
                         [
                             self.s_e_commerce__value[v_k__1]
                             for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
                         ]
                     )
-                    for v_p__1 in self.all_player
-                    if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0
-                ]
-            )
-            if v_p == self.k_player__dutch
-            else sum([self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])])
-        )
+            _w6 = _w4
+        else:
+            _w5 = 0
+            for v_k in _bits(S[self.o_p_commerce + v_p]):
+                _w5 += self.s_e_commerce__value[v_k]
+            _w6 = _w5
+        v_commerce = _w6
         return (
             S[self.o_p_debt + v_p]
             - v_commerce
@@ -1180,38 +1178,46 @@ class WestphaliaRules:
         )
 
     def f_recatholicized_count(self, S: list[Any]) -> int:
-        "recatholicized_count [rules/westphalia/rules.yaml:198:3]"
-        return len([v_a for v_a in self.all_area if S[self.o_e_area__recatholicized + v_a]])
+        """recatholicized_count [rules/westphalia/rules.yaml:198:3]"""
+        _w1 = 0
+        for v_a in self.all_area:
+            if S[self.o_e_area__recatholicized + v_a]:
+                _w1 += 1
+        return _w1
 
     def f_refuges(self, S: list[Any], v_x: Any) -> Any:
-        "Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"
-        v_safe = [
-            v_a
-            for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
-            if (
-                any(
-                    self.f_points_of(S, v_q__3, v_a) > 0
-                    and self.f_friendly(S, self.s_e_army__owner[v_x], v_q__3)
-                    for v_q__3 in self.all_player
-                )
-                and (
-                    not any(
-                        S[self.o_e_army__location + v_x__7] == v_a
-                        and _has(
-                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__7],
-                        )
-                        for v_x__7 in self.all_army
-                    )
-                )
-            )
-            and (
-                not any(
-                    _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9)
-                    for v_q__9 in self.s_e_area__home_of[v_a]
-                )
-            )
-        ]
+        """Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"""
+        _w6 = []
+        for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
+            _w7 = False
+            for v_q__3 in self.all_player:
+                if self.f_points_of(S, v_q__3, v_a) > 0 and self.f_friendly(
+                    S, self.s_e_army__owner[v_x], v_q__3
+                ):
+                    _w7 = True
+                    break
+            _w9 = _w7
+            if _w9:
+                _w8 = False
+                for v_x__7 in self.all_army:
+                    if S[self.o_e_army__location + v_x__7] == v_a and _has(
+                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                        self.s_e_army__owner[v_x__7],
+                    ):
+                        _w8 = True
+                        break
+                _w9 = not _w8
+            _w11 = _w9
+            if _w11:
+                _w10 = False
+                for v_q__9 in self.s_e_area__home_of[v_a]:
+                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9):
+                        _w10 = True
+                        break
+                _w11 = not _w10
+            if _w11:
+                _w6.append(v_a)
+        v_safe = _w6
         if self.c_refuse_through_friendly_areas:
             return [
                 v_a_2
@@ -1231,7 +1237,7 @@ class WestphaliaRules:
         ]
 
     def f_taxes(self, S: list[Any], v_p: Any) -> int:
-        "What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:238:3]"
+        """What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:238:3]"""
         v_n = 0
         if v_p == self.k_player__sweden or v_p == self.k_player__bavaria:
             for v_a in self.all_area:
@@ -1245,49 +1251,46 @@ class WestphaliaRules:
                     ):
                         v_n += 1
         if v_p == self.k_player__austria:
-            v_n += len(
-                [
-                    v_a_2
-                    for v_a_2 in self.ix_area__theater.get("hre", ())
-                    if not any(
-                        (v_c == self.k_player__sweden or v_c == self.k_player__france)
-                        or v_c == self.k_player__bavaria
-                        for v_c in S[self.o_e_area__claims + v_a_2]
-                    )
-                ]
-            )
+            _w1 = 0
+            for v_a_2 in self.ix_area__theater.get("hre", ()):
+                _w2 = False
+                for v_c in S[self.o_e_area__claims + v_a_2]:
+                    if (
+                        v_c == self.k_player__sweden or v_c == self.k_player__france
+                    ) or v_c == self.k_player__bavaria:
+                        _w2 = True
+                        break
+                if not _w2:
+                    _w1 += 1
+            v_n += _w1
         if v_p == self.k_player__france:
-            v_n += len(
-                [
-                    v_a_3
-                    for v_a_3 in self.ix_area__theater.get("hre", ())
-                    if any(
-                        (v_c_2 == self.k_player__sweden or v_c_2 == self.k_player__france)
-                        or v_c_2 == self.k_player__bavaria
-                        for v_c_2 in S[self.o_e_area__claims + v_a_3]
-                    )
-                ]
-            )
+            _w3 = 0
+            for v_a_3 in self.ix_area__theater.get("hre", ()):
+                _w4 = False
+                for v_c_2 in S[self.o_e_area__claims + v_a_3]:
+                    if (
+                        v_c_2 == self.k_player__sweden or v_c_2 == self.k_player__france
+                    ) or v_c_2 == self.k_player__bavaria:
+                        _w4 = True
+                        break
+                if _w4:
+                    _w3 += 1
+            v_n += _w3
         if v_p == self.k_player__dutch:
-            v_n += sum(
-                [
-                    self.f_points_of(S, v_p, v_a_4)
-                    for v_a_4 in self.ix_area__theater.get("netherlands", ())
-                ]
+            _w5 = 0
+            for v_a_4 in self.ix_area__theater.get("netherlands", ()):
+                _w5 += self.f_points_of(S, v_p, v_a_4)
+            v_n += _w5
+        _w6 = 0
+        for v_a_5 in self.ix_area__theater.get("netherlands", ()):
+            _w6 += self.f_points_of(S, self.k_player__spain, v_a_5)
+        v_spanish = _w6
+        _w7 = 0
+        for v_a_6 in self.ix_area__theater.get("netherlands", ()):
+            _w7 += self.f_points_of(S, self.k_player__france, v_a_6) + self.f_points_of(
+                S, self.k_player__dutch, v_a_6
             )
-        v_spanish = sum(
-            [
-                self.f_points_of(S, self.k_player__spain, v_a_5)
-                for v_a_5 in self.ix_area__theater.get("netherlands", ())
-            ]
-        )
-        v_french = sum(
-            [
-                self.f_points_of(S, self.k_player__france, v_a_6)
-                + self.f_points_of(S, self.k_player__dutch, v_a_6)
-                for v_a_6 in self.ix_area__theater.get("netherlands", ())
-            ]
-        )
+        v_french = _w7
         if v_p == self.k_player__france and v_french >= v_spanish:
             v_n += self.c_netherlands_majority
         if v_p == self.k_player__spain and v_spanish > v_french:
@@ -1295,34 +1298,35 @@ class WestphaliaRules:
         return v_n
 
     def f_total_units(self, S: list[Any], v_p: Any) -> int:
-        "Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:107:3]"
-        return (
-            S[self.o_p_units + v_p]
-            + S[self.o_p_ships + v_p]
-            + sum([S[self.o_e_army__units + v_x] for v_x in self.ix_army__owner.get(v_p, ())])
-        )
+        """Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:107:3]"""
+        _w1 = 0
+        for v_x in self.ix_army__owner.get(v_p, ()):
+            _w1 += S[self.o_e_army__units + v_x]
+        return S[self.o_p_units + v_p] + S[self.o_p_ships + v_p] + _w1
 
     def f_track_reduction(self, S: list[Any], v_p: Any) -> int:
-        "What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"
+        """What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"""
         if v_p == self.k_player__sweden:
             return S[self.o_g_tolerance] + S[self.o_g_liberties]
         if v_p == self.k_player__dutch:
             return S[self.o_g_tolerance]
         if v_p == self.k_player__bavaria:
-            return S[self.o_g_liberties] + len(
-                [v_a__1 for v_a__1 in self.all_area if S[self.o_e_area__recatholicized + v_a__1]]
-            )
+            _w1 = 0
+            for v_a__1 in self.all_area:
+                if S[self.o_e_area__recatholicized + v_a__1]:
+                    _w1 += 1
+            return S[self.o_g_liberties] + _w1
         return 0
 
     def f_trade_agreements(self, S: list[Any]) -> int:
-        "The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"
-        return sum(
-            [
-                min([self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])])
-                for v_p in self.all_player
-                if v_p != self.k_player__dutch and S[self.o_p_commerce + v_p] != 0
-            ]
-        )
+        """The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"""
+        _w1 = 0
+        for v_p in self.all_player:
+            if v_p != self.k_player__dutch and S[self.o_p_commerce + v_p] != 0:
+                _w1 += min(
+                    [self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])]
+                )
+        return _w1
 
     def f_truce(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p and q agreed a Truce for this Military Phase. (WEST-8-04) [rules/westphalia/rules.yaml:41:3]"
@@ -1331,20 +1335,14 @@ class WestphaliaRules:
         )
 
     def f_unit_pool(self, S: list[Any]) -> int:
-        "Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:114:3]"
-        return self.c_unit_total - sum(
-            [
-                S[self.o_p_units + v_p]
-                + S[self.o_p_ships + v_p]
-                + sum(
-                    [
-                        S[self.o_e_army__units + v_x__1]
-                        for v_x__1 in self.ix_army__owner.get(v_p, ())
-                    ]
-                )
-                for v_p in self.all_player
-            ]
-        )
+        """Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:114:3]"""
+        _w1 = 0
+        for v_p in self.all_player:
+            _w2 = 0
+            for v_x__1 in self.ix_army__owner.get(v_p, ()):
+                _w2 += S[self.o_e_army__units + v_x__1]
+            _w1 += S[self.o_p_units + v_p] + S[self.o_p_ships + v_p] + _w2
+        return self.c_unit_total - _w1
 
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "add_debt [rules/westphalia/rules.yaml:390:3]"
@@ -1418,7 +1416,7 @@ class WestphaliaRules:
         S[self.o_p_units + v_receiver] = min(max(S[self.o_p_units + v_receiver] + v_n, 0), 64)
 
     def p_debt_resolution(self, S: list[Any]) -> None:
-        "Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"
+        """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"""
         _log(S, 39, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
@@ -1431,54 +1429,31 @@ class WestphaliaRules:
                 self.p_add_debt(S, v_p, v_low)
         for v_p_2 in self.all_player:
             if v_p_2 == self.k_player__dutch:
-                self.p_reduce_debt(
-                    S,
-                    v_p_2,
-                    sum(
-                        [
-                            min(
-                                [
-                                    self.s_e_commerce__value[v_k__1]
-                                    for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
-                                ]
-                            )
-                            for v_p__1 in self.all_player
-                            if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0
-                        ]
-                    ),
-                    "Commerce (Trade Agreements)",
-                )
+                _w1 = 0
+                for v_p__1 in self.all_player:
+                    if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0:
+                        _w1 += min(
+                            [
+                                self.s_e_commerce__value[v_k__1]
+                                for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
+                            ]
+                        )
+                self.p_reduce_debt(S, v_p_2, _w1, "Commerce (Trade Agreements)")
             else:
-                self.p_reduce_debt(
-                    S,
-                    v_p_2,
-                    sum(
-                        [
-                            self.s_e_commerce__value[v_k]
-                            for v_k in _bits(S[self.o_p_commerce + v_p_2])
-                        ]
-                    ),
-                    "Commerce",
-                )
+                _w2 = 0
+                for v_k in _bits(S[self.o_p_commerce + v_p_2]):
+                    _w2 += self.s_e_commerce__value[v_k]
+                self.p_reduce_debt(S, v_p_2, _w2, "Commerce")
         for v_p_3 in self.all_player:
             self.p_reduce_debt(S, v_p_3, self.f_taxes(S, v_p_3), "Taxes")
         for v_p_4 in self.all_player:
+            _w3 = 0
+            for v_x__2 in self.ix_army__owner.get(v_p_4, ()):
+                _w3 += S[self.o_e_army__units + v_x__2]
             self.p_reduce_debt(
                 S,
                 v_p_4,
-                -(
-                    -(
-                        S[self.o_p_units + v_p_4]
-                        + S[self.o_p_ships + v_p_4]
-                        + sum(
-                            [
-                                S[self.o_e_army__units + v_x__2]
-                                for v_x__2 in self.ix_army__owner.get(v_p_4, ())
-                            ]
-                        )
-                    )
-                    // 2
-                ),
+                -(-(S[self.o_p_units + v_p_4] + S[self.o_p_ships + v_p_4] + _w3) // 2),
                 "Units/Ships",
             )
         for v_p_5 in self.all_player:
@@ -1515,12 +1490,11 @@ class WestphaliaRules:
             self.p_victory(S)
 
     def p_gain_prestige(self, S: list[Any], v_p: Any) -> None:
-        "gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"
-        if (
-            self.c_prestige_total
-            - sum([S[self.o_p_prestige + v_p__1] for v_p__1 in self.all_player])
-            > 0
-        ):
+        """gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"""
+        _w1 = 0
+        for v_p__1 in self.all_player:
+            _w1 += S[self.o_p_prestige + v_p__1]
+        if self.c_prestige_total - _w1 > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
             _log(S, 2, (v_p, S[self.o_p_prestige + v_p]))
         else:
@@ -1565,25 +1539,27 @@ class WestphaliaRules:
         _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
-        "At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"
+        """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"""
         for v_a in self.all_area:
-            if (
-                (
-                    (
-                        (
-                            self.s_e_area__theater[v_a] == "hre"
-                            and (not self.s_e_area__catholic[v_a])
-                        )
-                        and (not S[self.o_e_area__recatholicized + v_a])
-                    )
-                    and len(S[self.o_e_area__claims + v_a]) == self.s_e_area__points[v_a]
-                )
-                and (
-                    not any(v_c != self.k_player__bavaria for v_c in S[self.o_e_area__claims + v_a])
-                )
-            ) and len(
-                [v_a__1 for v_a__1 in self.all_area if S[self.o_e_area__recatholicized + v_a__1]]
-            ) < self.c_recatholicized_markers:
+            _w2 = (
+                (self.s_e_area__theater[v_a] == "hre" and (not self.s_e_area__catholic[v_a]))
+                and (not S[self.o_e_area__recatholicized + v_a])
+            ) and len(S[self.o_e_area__claims + v_a]) == self.s_e_area__points[v_a]
+            if _w2:
+                _w1 = False
+                for v_c in S[self.o_e_area__claims + v_a]:
+                    if v_c != self.k_player__bavaria:
+                        _w1 = True
+                        break
+                _w2 = not _w1
+            _w4 = _w2
+            if _w4:
+                _w3 = 0
+                for v_a__1 in self.all_area:
+                    if S[self.o_e_area__recatholicized + v_a__1]:
+                        _w3 += 1
+                _w4 = _w3 < self.c_recatholicized_markers
+            if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
                 S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
                 _log(S, 10, (v_a, S[self.o_g_tolerance]))
@@ -1598,8 +1574,12 @@ class WestphaliaRules:
         _log(S, 1, (v_why, v_p, v_amount, v_before, S[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
-        "Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"
-        v_n = len([v_c for v_c in S[self.o_e_area__claims + v_a] if v_c == v_q]) - 1
+        """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"""
+        _w1 = 0
+        for v_c in S[self.o_e_area__claims + v_a]:
+            if v_c == v_q:
+                _w1 += 1
+        v_n = _w1 - 1
         S[self.o_e_area__claims + v_a] = tuple(
             [v_c_2 for v_c_2 in S[self.o_e_area__claims + v_a] if v_c_2 != v_q]
         )
@@ -1710,7 +1690,7 @@ class WestphaliaRules:
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
-        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"
+        """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"""
         if S[self.o_e_army__units + v_x] == 0:
             pass
         else:
@@ -1724,44 +1704,39 @@ class WestphaliaRules:
                 v_acts = [v_k for v_k in self.all_action if self.f_action_ok(S, v_k, v_x)]
                 v_k_2 = _pick(R, v_acts)
                 if v_k_2 == self.k_action__march:
-                    v_dest = _pick(
-                        R,
-                        [
-                            v_a__1
-                            for v_a__1 in (
-                                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
-                                if S[self.o_e_army__location + v_x] is not None
-                                else []
-                            )
-                            if (
-                                self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
-                                and (
-                                    not any(
-                                        _has(
-                                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                            v_q__2,
-                                        )
-                                        for v_q__2 in self.s_e_area__home_of[v_a__1]
+                    _w5 = []
+                    for v_a__1 in (
+                        self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                        if S[self.o_e_army__location + v_x] is not None
+                        else []
+                    ):
+                        _w7 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
+                        if _w7:
+                            _w6 = False
+                            for v_q__2 in self.s_e_area__home_of[v_a__1]:
+                                if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
+                                    _w6 = True
+                                    break
+                            _w7 = not _w6
+                        _w9 = _w7
+                        if _w9:
+                            _w8 = False
+                            for v_y__1 in self.all_army:
+                                if (
+                                    S[self.o_e_army__location + v_y__1] == v_a__1
+                                    and _has(
+                                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                        self.s_e_army__owner[v_y__1],
                                     )
-                                )
-                            )
-                            and (
-                                not any(
-                                    (
-                                        S[self.o_e_army__location + v_y__1] == v_a__1
-                                        and _has(
-                                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                            self.s_e_army__owner[v_y__1],
-                                        )
-                                    )
-                                    and self.f_truce(
-                                        S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1]
-                                    )
-                                    for v_y__1 in self.all_army
-                                )
-                            )
-                        ],
-                    )
+                                ) and self.f_truce(
+                                    S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y__1]
+                                ):
+                                    _w8 = True
+                                    break
+                            _w9 = not _w8
+                        if _w9:
+                            _w5.append(v_a__1)
+                    v_dest = _pick(R, _w5)
                     S[self.o_e_army__location + v_x] = v_dest
                     S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                     v_foes = [
@@ -1814,7 +1789,7 @@ class WestphaliaRules:
                     S[self.o_g_turn_over] = True
 
     def q_assign_units(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"
+        """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"""
         v_mine = [
             v_x
             for v_x in self.ix_army__owner.get(v_p, ())
@@ -1829,10 +1804,15 @@ class WestphaliaRules:
                 R, Split(min(v_held, self.c_army_max * len(v_mine)), v_mine, self.c_army_max)
             )
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(
-                    max(len([v_y for v_y in v_picks if v_y == v_x_3]), 0), 64
-                )
-        v_kept = sum([S[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
+                _w1 = 0
+                for v_y in v_picks:
+                    if v_y == v_x_3:
+                        _w1 += 1
+                S[self.o_e_army__units + v_x_3] = min(max(_w1, 0), 64)
+        _w2 = 0
+        for v_x_4 in v_mine:
+            _w2 += S[self.o_e_army__units + v_x_4]
+        v_kept = _w2
         S[self.o_p_units + v_p] = min(max(0, 0), 64)
         if v_held > v_kept:
             pass
@@ -1840,7 +1820,7 @@ class WestphaliaRules:
             pass
 
     def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
-        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"
+        """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"""
         v_where = S[self.o_e_army__location + v_att]
         S[self.o_g_refused] = False
         S[self.o_g_attacker_won] = False
@@ -1859,9 +1839,15 @@ class WestphaliaRules:
             v_b = _roll(S, 6)
             v_low = min(v_a, v_b)
             v_attack = S[self.o_e_army__units + v_att] + v_a + v_b
-            v_defense = 2 * sum([S[self.o_e_army__units + v_d_3] for v_d_3 in v_fighting])
+            _w1 = 0
+            for v_d_3 in v_fighting:
+                _w1 += S[self.o_e_army__units + v_d_3]
+            v_defense = 2 * _w1
             v_losers = [self.s_e_army__owner[v_d_4] for v_d_4 in v_fighting]
-            _v_units = sum([S[self.o_e_army__units + v_d_5] for v_d_5 in v_fighting])
+            _w2 = 0
+            for v_d_5 in v_fighting:
+                _w2 += S[self.o_e_army__units + v_d_5]
+            _v_units = _w2
             if v_a == v_b:
                 S[self.o_e_army__units + v_att] = min(
                     max(S[self.o_e_army__units + v_att] - v_low, 0), 64
@@ -1888,7 +1874,12 @@ class WestphaliaRules:
                 self.p_lose_prestige(S, self.s_e_army__owner[v_att])
                 for v_d_9 in v_fighting:
                     self.p_gain_prestige(S, self.s_e_army__owner[v_d_9])
-                if any(self.s_p_protestant[self.s_e_army__owner[v_d_10]] for v_d_10 in v_fighting):
+                _w3 = False
+                for v_d_10 in v_fighting:
+                    if self.s_p_protestant[self.s_e_army__owner[v_d_10]]:
+                        _w3 = True
+                        break
+                if _w3:
                     S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
                 self.q_retreat(S, R, v_att)
 
@@ -1994,68 +1985,77 @@ class WestphaliaRules:
                         v_w_offer = None
 
     def q_retreat(self, S: list[Any], R: Any, v_x: Any) -> None:
-        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"
-        v_friendly = [
-            v_a__1
-            for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
-            if any(
-                self.f_points_of(S, v_q__2, v_a__1) > 0
-                and self.f_friendly(S, self.s_e_army__owner[v_x], v_q__2)
-                for v_q__2 in self.all_player
-            )
-        ]
-        v_passable = [
-            v_a
-            for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
-            if not any(
-                _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6)
-                for v_q__6 in self.s_e_area__home_of[v_a]
-            )
-            and (
-                v_a == S[self.o_e_army__location + v_x]
-                or not any(
-                    S[self.o_e_army__location + v_x__8] == v_a
-                    and _has(
+        """The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"""
+        _w2 = []
+        for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
+            _w3 = False
+            for v_q__2 in self.all_player:
+                if self.f_points_of(S, v_q__2, v_a__1) > 0 and self.f_friendly(
+                    S, self.s_e_army__owner[v_x], v_q__2
+                ):
+                    _w3 = True
+                    break
+            if _w3:
+                _w2.append(v_a__1)
+        v_friendly = _w2
+        _w8 = []
+        for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
+            _w9 = False
+            for v_q__6 in self.s_e_area__home_of[v_a]:
+                if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6):
+                    _w9 = True
+                    break
+            _w12 = not _w9
+            if _w12:
+                _w11 = v_a == S[self.o_e_army__location + v_x]
+                if not _w11:
+                    _w10 = False
+                    for v_x__8 in self.all_army:
+                        if S[self.o_e_army__location + v_x__8] == v_a and _has(
+                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                            self.s_e_army__owner[v_x__8],
+                        ):
+                            _w10 = True
+                            break
+                    _w11 = not _w10
+                _w12 = _w11
+            if _w12:
+                _w8.append(v_a)
+        v_passable = _w8
+        _w17 = []
+        for v_a_2 in v_friendly:
+            _w19 = v_a_2 != S[self.o_e_army__location + v_x]
+            if _w19:
+                _w18 = False
+                for v_x__10 in self.all_army:
+                    if S[self.o_e_army__location + v_x__10] == v_a_2 and _has(
                         S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__8],
-                    )
-                    for v_x__8 in self.all_army
-                )
-            )
-        ]
-        v_dests = [
-            v_a_2
-            for v_a_2 in v_friendly
+                        self.s_e_army__owner[v_x__10],
+                    ):
+                        _w18 = True
+                        break
+                _w19 = not _w18
+            _w21 = _w19
+            if _w21:
+                _w20 = False
+                for v_q__12 in self.s_e_area__home_of[v_a_2]:
+                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12):
+                        _w20 = True
+                        break
+                _w21 = not _w20
             if (
-                (
-                    v_a_2 != S[self.o_e_army__location + v_x]
-                    and (
-                        not any(
-                            S[self.o_e_army__location + v_x__10] == v_a_2
-                            and _has(
-                                S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                self.s_e_army__owner[v_x__10],
-                            )
-                            for v_x__10 in self.all_army
-                        )
-                    )
+                _w21
+                and _path_cost(
+                    self.s_e_area__adjacent,
+                    S[self.o_e_army__location + v_x],
+                    v_a_2,
+                    set(v_friendly),
+                    set(v_passable),
                 )
-                and (
-                    not any(
-                        _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12)
-                        for v_q__12 in self.s_e_area__home_of[v_a_2]
-                    )
-                )
-            )
-            and _path_cost(
-                self.s_e_area__adjacent,
-                S[self.o_e_army__location + v_x],
-                v_a_2,
-                set(v_friendly),
-                set(v_passable),
-            )
-            >= 0
-        ]
+                >= 0
+            ):
+                _w17.append(v_a_2)
+        v_dests = _w17
         if len(v_dests) == 0:
             v_dests = [
                 v_a_3
@@ -2142,24 +2142,14 @@ class WestphaliaRules:
         self.q_negotiate(S, R, S[self.o_g_initiative], self.c_window_rounds)
 
     def q_turn__recruitment(self, S: list[Any], R: Any) -> None:
-        "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"
-        if (
-            self.c_unit_total
-            - sum(
-                [
-                    S[self.o_p_units + v_p__1]
-                    + S[self.o_p_ships + v_p__1]
-                    + sum(
-                        [
-                            S[self.o_e_army__units + v_x__2]
-                            for v_x__2 in self.ix_army__owner.get(v_p__1, ())
-                        ]
-                    )
-                    for v_p__1 in self.all_player
-                ]
-            )
-            < self.c_recruit_floor
-        ):
+        """Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"""
+        _w1 = 0
+        for v_p__1 in self.all_player:
+            _w2 = 0
+            for v_x__2 in self.ix_army__owner.get(v_p__1, ()):
+                _w2 += S[self.o_e_army__units + v_x__2]
+            _w1 += S[self.o_p_units + v_p__1] + S[self.o_p_ships + v_p__1] + _w2
+        if self.c_unit_total - _w1 < self.c_recruit_floor:
             pass
         else:
             for v_p in self.all_player:
@@ -3784,4 +3774,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "584 rules/westphalia/rules.yaml:170:7\n585 rules/westphalia/rules.yaml:171:11\n614 rules/westphalia/rules.yaml:172:7\n615 rules/westphalia/rules.yaml:173:11\n619 rules/westphalia/rules.yaml:174:7\n623 rules/westphalia/rules.yaml:326:7\n624 rules/westphalia/rules.yaml:327:11\n625 rules/westphalia/rules.yaml:328:7\n626 rules/westphalia/rules.yaml:329:11\n627 rules/westphalia/rules.yaml:330:7\n628 rules/westphalia/rules.yaml:331:11\n629 rules/westphalia/rules.yaml:332:7\n630 rules/westphalia/rules.yaml:333:11\n631 rules/westphalia/rules.yaml:334:7\n632 rules/westphalia/rules.yaml:335:11\n633 rules/westphalia/rules.yaml:336:7\n637 rules/westphalia/rules.yaml:182:7\n647 rules/westphalia/rules.yaml:183:7\n653 rules/westphalia/rules.yaml:232:7\n654 rules/westphalia/rules.yaml:233:11\n661 rules/westphalia/rules.yaml:234:7\n662 rules/westphalia/rules.yaml:235:11\n671 rules/westphalia/rules.yaml:236:7\n677 rules/westphalia/rules.yaml:164:7\n685 rules/westphalia/rules.yaml:158:7\n701 rules/westphalia/rules.yaml:746:1\n751 rules/westphalia/rules.yaml:746:1\n755 rules/westphalia/rules.yaml:746:1\n759 rules/westphalia/rules.yaml:746:1\n763 rules/westphalia/rules.yaml:746:1\n774 rules/westphalia/rules.yaml:746:1\n785 rules/westphalia/rules.yaml:746:1\n793 rules/westphalia/rules.yaml:746:1\n797 rules/westphalia/rules.yaml:746:1\n808 rules/westphalia/rules.yaml:746:1\n819 rules/westphalia/rules.yaml:746:1\n826 rules/westphalia/rules.yaml:746:1\n830 rules/westphalia/rules.yaml:141:7\n839 rules/westphalia/rules.yaml:135:7\n843 rules/westphalia/rules.yaml:306:7\n844 rules/westphalia/rules.yaml:307:7\n845 rules/westphalia/rules.yaml:308:11\n852 rules/westphalia/rules.yaml:309:11\n860 rules/westphalia/rules.yaml:310:7\n861 rules/westphalia/rules.yaml:311:11\n862 rules/westphalia/rules.yaml:312:7\n863 rules/westphalia/rules.yaml:313:11\n864 rules/westphalia/rules.yaml:314:7\n865 rules/westphalia/rules.yaml:315:11\n866 rules/westphalia/rules.yaml:316:7\n867 rules/westphalia/rules.yaml:317:11\n868 rules/westphalia/rules.yaml:318:7\n872 rules/westphalia/rules.yaml:31:7\n873 rules/westphalia/rules.yaml:32:11\n874 rules/westphalia/rules.yaml:33:7\n875 rules/westphalia/rules.yaml:34:11\n876 rules/westphalia/rules.yaml:35:7\n877 rules/westphalia/rules.yaml:36:11\n878 rules/westphalia/rules.yaml:37:7\n879 rules/westphalia/rules.yaml:38:11\n880 rules/westphalia/rules.yaml:39:7\n888 rules/westphalia/rules.yaml:74:7\n895 rules/westphalia/rules.yaml:80:7\n906 rules/westphalia/rules.yaml:105:7\n913 rules/westphalia/rules.yaml:97:7\n936 rules/westphalia/rules.yaml:23:7\n940 rules/westphalia/rules.yaml:216:7\n946 rules/westphalia/rules.yaml:208:7\n950 rules/westphalia/rules.yaml:355:7\n951 rules/westphalia/rules.yaml:356:7\n952 rules/westphalia/rules.yaml:357:11\n956 rules/westphalia/rules.yaml:358:7\n957 rules/westphalia/rules.yaml:359:11\n958 rules/westphalia/rules.yaml:360:7\n959 rules/westphalia/rules.yaml:361:11\n960 rules/westphalia/rules.yaml:362:11\n980 rules/westphalia/rules.yaml:363:7\n981 rules/westphalia/rules.yaml:364:11\n996 rules/westphalia/rules.yaml:365:7\n997 rules/westphalia/rules.yaml:366:11\n998 rules/westphalia/rules.yaml:367:7\n1004 rules/westphalia/rules.yaml:285:7\n1005 rules/westphalia/rules.yaml:286:11\n1010 rules/westphalia/rules.yaml:287:7\n1011 rules/westphalia/rules.yaml:288:11\n1012 rules/westphalia/rules.yaml:289:7\n1013 rules/westphalia/rules.yaml:290:11\n1014 rules/westphalia/rules.yaml:291:11\n1015 rules/westphalia/rules.yaml:292:15\n1016 rules/westphalia/rules.yaml:293:11\n1034 rules/westphalia/rules.yaml:294:7\n1035 rules/westphalia/rules.yaml:295:11\n1050 rules/westphalia/rules.yaml:296:7\n1051 rules/westphalia/rules.yaml:297:11\n1055 rules/westphalia/rules.yaml:298:7\n1062 rules/westphalia/rules.yaml:150:7\n1095 rules/westphalia/rules.yaml:66:7\n1099 rules/westphalia/rules.yaml:87:7\n1108 rules/westphalia/rules.yaml:55:7\n1109 rules/westphalia/rules.yaml:56:11\n1110 rules/westphalia/rules.yaml:57:15\n1111 rules/westphalia/rules.yaml:58:11\n1112 rules/westphalia/rules.yaml:59:7\n1116 rules/westphalia/rules.yaml:378:7\n1117 rules/westphalia/rules.yaml:379:7\n1118 rules/westphalia/rules.yaml:380:11\n1119 rules/westphalia/rules.yaml:381:7\n1120 rules/westphalia/rules.yaml:382:11\n1127 rules/westphalia/rules.yaml:383:7\n1128 rules/westphalia/rules.yaml:384:11\n1135 rules/westphalia/rules.yaml:385:7\n1136 rules/westphalia/rules.yaml:386:11\n1137 rules/westphalia/rules.yaml:387:7\n1141 rules/westphalia/rules.yaml:127:7\n1145 rules/westphalia/rules.yaml:345:7\n1152 rules/westphalia/rules.yaml:346:7\n1157 rules/westphalia/rules.yaml:347:7\n1173 rules/westphalia/rules.yaml:348:7\n1184 rules/westphalia/rules.yaml:202:7\n1188 rules/westphalia/rules.yaml:191:7\n1215 rules/westphalia/rules.yaml:192:7\n1216 rules/westphalia/rules.yaml:193:11\n1225 rules/westphalia/rules.yaml:194:7\n1226 rules/westphalia/rules.yaml:195:11\n1227 rules/westphalia/rules.yaml:196:7\n1235 rules/westphalia/rules.yaml:244:7\n1236 rules/westphalia/rules.yaml:245:7\n1237 rules/westphalia/rules.yaml:246:11\n1238 rules/westphalia/rules.yaml:247:15\n1241 rules/westphalia/rules.yaml:248:19\n1242 rules/westphalia/rules.yaml:249:19\n1246 rules/westphalia/rules.yaml:250:23\n1247 rules/westphalia/rules.yaml:251:7\n1248 rules/westphalia/rules.yaml:252:11\n1259 rules/westphalia/rules.yaml:253:7\n1260 rules/westphalia/rules.yaml:254:11\n1271 rules/westphalia/rules.yaml:255:7\n1272 rules/westphalia/rules.yaml:256:11\n1278 rules/westphalia/rules.yaml:257:7\n1284 rules/westphalia/rules.yaml:258:7\n1291 rules/westphalia/rules.yaml:259:7\n1292 rules/westphalia/rules.yaml:260:11\n1293 rules/westphalia/rules.yaml:261:7\n1294 rules/westphalia/rules.yaml:262:11\n1295 rules/westphalia/rules.yaml:263:7\n1299 rules/westphalia/rules.yaml:112:7\n1307 rules/westphalia/rules.yaml:271:7\n1308 rules/westphalia/rules.yaml:272:11\n1309 rules/westphalia/rules.yaml:273:7\n1310 rules/westphalia/rules.yaml:274:11\n1311 rules/westphalia/rules.yaml:275:7\n1312 rules/westphalia/rules.yaml:276:11\n1315 rules/westphalia/rules.yaml:277:7\n1319 rules/westphalia/rules.yaml:224:7\n1329 rules/westphalia/rules.yaml:47:7\n1335 rules/westphalia/rules.yaml:120:7\n1351 rules/westphalia/rules.yaml:393:7\n1355 rules/westphalia/rules.yaml:784:9\n1359 rules/westphalia/rules.yaml:791:9\n1362 rules/westphalia/rules.yaml:792:9\n1368 rules/westphalia/rules.yaml:767:9\n1369 rules/westphalia/rules.yaml:768:9\n1373 rules/westphalia/rules.yaml:805:9\n1379 rules/westphalia/rules.yaml:806:9\n1383 rules/westphalia/rules.yaml:834:9\n1387 rules/westphalia/rules.yaml:827:9\n1391 rules/westphalia/rules.yaml:799:9\n1395 rules/westphalia/rules.yaml:774:9\n1396 rules/westphalia/rules.yaml:775:9\n1400 rules/westphalia/rules.yaml:820:9\n1404 rules/westphalia/rules.yaml:813:9\n1408 rules/westphalia/rules.yaml:746:1\n1411 rules/westphalia/rules.yaml:746:1\n1417 rules/westphalia/rules.yaml:760:9\n1418 rules/westphalia/rules.yaml:761:9\n1422 rules/westphalia/rules.yaml:699:7\n1423 rules/westphalia/rules.yaml:700:7\n1424 rules/westphalia/rules.yaml:701:7\n1425 rules/westphalia/rules.yaml:702:7\n1426 rules/westphalia/rules.yaml:703:11\n1428 rules/westphalia/rules.yaml:705:11\n1429 rules/westphalia/rules.yaml:706:11\n1430 rules/westphalia/rules.yaml:707:11\n1431 rules/westphalia/rules.yaml:708:15\n1432 rules/westphalia/rules.yaml:709:7\n1433 rules/westphalia/rules.yaml:710:11\n1434 rules/westphalia/rules.yaml:711:15\n1452 rules/westphalia/rules.yaml:713:15\n1463 rules/westphalia/rules.yaml:714:7\n1464 rules/westphalia/rules.yaml:715:11\n1465 rules/westphalia/rules.yaml:716:7\n1466 rules/westphalia/rules.yaml:717:11\n1484 rules/westphalia/rules.yaml:718:7\n1485 rules/westphalia/rules.yaml:719:11\n1494 rules/westphalia/rules.yaml:463:7\n1495 rules/westphalia/rules.yaml:464:11\n1497 rules/westphalia/rules.yaml:466:11\n1498 rules/westphalia/rules.yaml:467:11\n1499 rules/westphalia/rules.yaml:468:15\n1500 rules/westphalia/rules.yaml:469:15\n1502 rules/westphalia/rules.yaml:471:15\n1505 rules/westphalia/rules.yaml:472:15\n1508 rules/westphalia/rules.yaml:473:15\n1509 rules/westphalia/rules.yaml:474:15\n1513 rules/westphalia/flow.yaml:201:7\n1514 rules/westphalia/flow.yaml:202:11\n1515 rules/westphalia/flow.yaml:203:11\n1519 rules/westphalia/rules.yaml:410:7\n1524 rules/westphalia/rules.yaml:411:11\n1525 rules/westphalia/rules.yaml:412:11\n1527 rules/westphalia/rules.yaml:414:11\n1531 rules/westphalia/rules.yaml:419:7\n1532 rules/westphalia/rules.yaml:420:11\n1533 rules/westphalia/rules.yaml:421:11\n1537 rules/westphalia/rules.yaml:448:7\n1538 rules/westphalia/rules.yaml:449:7\n1545 rules/westphalia/rules.yaml:450:7\n1552 rules/westphalia/rules.yaml:451:7\n1553 rules/westphalia/rules.yaml:452:11\n1557 rules/westphalia/rules.yaml:453:15\n1563 rules/westphalia/rules.yaml:454:15\n1564 rules/westphalia/rules.yaml:455:15\n1565 rules/westphalia/rules.yaml:456:7\n1569 rules/westphalia/rules.yaml:481:7\n1570 rules/westphalia/rules.yaml:482:11\n1587 rules/westphalia/rules.yaml:483:15\n1588 rules/westphalia/rules.yaml:484:15\n1589 rules/westphalia/rules.yaml:485:15\n1593 rules/westphalia/rules.yaml:399:7\n1594 rules/westphalia/rules.yaml:400:7\n1595 rules/westphalia/rules.yaml:401:11\n1597 rules/westphalia/rules.yaml:403:11\n1598 rules/westphalia/rules.yaml:404:7\n1602 rules/westphalia/rules.yaml:427:7\n1603 rules/westphalia/rules.yaml:428:7\n1606 rules/westphalia/rules.yaml:429:7\n1611 rules/westphalia/rules.yaml:430:11\n1612 rules/westphalia/rules.yaml:431:11\n1616 rules/westphalia/rules.yaml:438:7\n1617 rules/westphalia/rules.yaml:439:11\n1618 rules/westphalia/rules.yaml:440:7\n1619 rules/westphalia/rules.yaml:441:11\n1623 rules/westphalia/flow.yaml:52:7\n1624 rules/westphalia/flow.yaml:53:11\n1630 rules/westphalia/flow.yaml:54:11\n1631 rules/westphalia/flow.yaml:55:11\n1632 rules/westphalia/flow.yaml:56:11\n1636 rules/westphalia/flow.yaml:103:7\n1637 rules/westphalia/flow.yaml:104:11\n1638 rules/westphalia/flow.yaml:105:11\n1640 rules/westphalia/flow.yaml:107:11\n1641 rules/westphalia/flow.yaml:108:11\n1642 rules/westphalia/flow.yaml:109:15\n1643 rules/westphalia/flow.yaml:110:15\n1645 rules/westphalia/flow.yaml:112:15\n1648 rules/westphalia/flow.yaml:113:15\n1652 rules/westphalia/flow.yaml:34:7\n1653 rules/westphalia/flow.yaml:35:7\n1654 rules/westphalia/flow.yaml:36:7\n1655 rules/westphalia/flow.yaml:37:11\n1659 rules/westphalia/flow.yaml:38:11\n1660 rules/westphalia/flow.yaml:39:7\n1661 rules/westphalia/flow.yaml:40:7\n1665 rules/westphalia/flow.yaml:119:7\n1666 rules/westphalia/flow.yaml:120:7\n1667 rules/westphalia/flow.yaml:121:11\n1668 rules/westphalia/flow.yaml:122:11\n1669 rules/westphalia/flow.yaml:123:11\n1670 rules/westphalia/flow.yaml:124:15\n1672 rules/westphalia/flow.yaml:126:11\n1673 rules/westphalia/flow.yaml:127:7\n1674 rules/westphalia/flow.yaml:128:7\n1677 rules/westphalia/flow.yaml:129:7\n1678 rules/westphalia/flow.yaml:130:11\n1682 rules/westphalia/rules.yaml:726:7\n1690 rules/westphalia/rules.yaml:727:11\n1691 rules/westphalia/rules.yaml:728:11\n1692 rules/westphalia/rules.yaml:729:15\n1694 rules/westphalia/rules.yaml:731:15\n1695 rules/westphalia/rules.yaml:732:7\n1696 rules/westphalia/rules.yaml:733:11\n1698 rules/westphalia/rules.yaml:734:11\n1699 rules/westphalia/rules.yaml:735:7\n1700 rules/westphalia/rules.yaml:736:7\n1701 rules/westphalia/rules.yaml:737:11\n1703 rules/westphalia/rules.yaml:739:11\n1704 rules/westphalia/rules.yaml:740:15\n1705 rules/westphalia/rules.yaml:741:15\n1706 rules/westphalia/rules.yaml:742:11\n1707 rules/westphalia/rules.yaml:743:11\n1710 rules/westphalia/rules.yaml:744:11\n1714 rules/westphalia/rules.yaml:611:7\n1717 rules/westphalia/rules.yaml:614:11\n1718 rules/westphalia/rules.yaml:615:11\n1719 rules/westphalia/rules.yaml:616:11\n1724 rules/westphalia/rules.yaml:617:15\n1725 rules/westphalia/rules.yaml:618:15\n1726 rules/westphalia/rules.yaml:619:15\n1727 rules/westphalia/rules.yaml:620:19\n1765 rules/westphalia/rules.yaml:621:19\n1766 rules/westphalia/rules.yaml:622:19\n1767 rules/westphalia/rules.yaml:624:19\n1776 rules/westphalia/rules.yaml:625:19\n1777 rules/westphalia/rules.yaml:626:23\n1778 rules/westphalia/rules.yaml:627:23\n1779 rules/westphalia/rules.yaml:628:27\n1783 rules/westphalia/rules.yaml:630:27\n1784 rules/westphalia/rules.yaml:631:23\n1786 rules/westphalia/rules.yaml:633:19\n1794 rules/westphalia/rules.yaml:635:19\n1795 rules/westphalia/rules.yaml:636:19\n1796 rules/westphalia/rules.yaml:637:23\n1797 rules/westphalia/rules.yaml:638:23\n1800 rules/westphalia/rules.yaml:639:27\n1803 rules/westphalia/rules.yaml:640:27\n1807 rules/westphalia/rules.yaml:643:23\n1810 rules/westphalia/rules.yaml:644:23\n1814 rules/westphalia/rules.yaml:647:19\n1818 rules/westphalia/rules.yaml:678:7\n1823 rules/westphalia/rules.yaml:679:7\n1824 rules/westphalia/rules.yaml:680:7\n1825 rules/westphalia/rules.yaml:681:11\n1826 rules/westphalia/rules.yaml:682:11\n1828 rules/westphalia/rules.yaml:684:11\n1831 rules/westphalia/rules.yaml:685:11\n1832 rules/westphalia/rules.yaml:686:15\n1835 rules/westphalia/rules.yaml:687:7\n1836 rules/westphalia/rules.yaml:688:7\n1837 rules/westphalia/rules.yaml:689:7\n1839 rules/westphalia/rules.yaml:691:7\n1844 rules/westphalia/rules.yaml:520:7\n1845 rules/westphalia/rules.yaml:521:7\n1846 rules/westphalia/rules.yaml:522:7\n1847 rules/westphalia/rules.yaml:523:7\n1848 rules/westphalia/rules.yaml:524:11\n1849 rules/westphalia/rules.yaml:525:11\n1850 rules/westphalia/rules.yaml:526:15\n1851 rules/westphalia/rules.yaml:527:15\n1852 rules/westphalia/rules.yaml:528:19\n1853 rules/westphalia/rules.yaml:530:7\n1854 rules/westphalia/rules.yaml:531:7\n1855 rules/westphalia/rules.yaml:532:11\n1856 rules/westphalia/rules.yaml:533:11\n1858 rules/westphalia/rules.yaml:535:11\n1859 rules/westphalia/rules.yaml:536:11\n1860 rules/westphalia/rules.yaml:537:11\n1861 rules/westphalia/rules.yaml:538:11\n1862 rules/westphalia/rules.yaml:539:11\n1863 rules/westphalia/rules.yaml:540:11\n1864 rules/westphalia/rules.yaml:541:11\n1865 rules/westphalia/rules.yaml:542:11\n1866 rules/westphalia/rules.yaml:544:15\n1870 rules/westphalia/rules.yaml:546:15\n1871 rules/westphalia/rules.yaml:547:15\n1872 rules/westphalia/rules.yaml:549:15\n1875 rules/westphalia/rules.yaml:550:15\n1876 rules/westphalia/rules.yaml:551:19\n1879 rules/westphalia/rules.yaml:552:11\n1880 rules/westphalia/rules.yaml:553:15\n1881 rules/westphalia/rules.yaml:554:19\n1882 rules/westphalia/rules.yaml:555:15\n1883 rules/westphalia/rules.yaml:556:15\n1884 rules/westphalia/rules.yaml:557:19\n1885 rules/westphalia/rules.yaml:559:15\n1886 rules/westphalia/rules.yaml:560:19\n1888 rules/westphalia/rules.yaml:562:15\n1889 rules/westphalia/rules.yaml:563:15\n1890 rules/westphalia/rules.yaml:564:19\n1891 rules/westphalia/rules.yaml:565:15\n1892 rules/westphalia/rules.yaml:566:19\n1893 rules/westphalia/rules.yaml:568:15\n1897 rules/westphalia/rules.yaml:575:7\n1902 rules/westphalia/rules.yaml:576:7\n1903 rules/westphalia/rules.yaml:577:11\n1904 rules/westphalia/rules.yaml:578:11\n1905 rules/westphalia/rules.yaml:579:15\n1908 rules/westphalia/rules.yaml:580:15\n1912 rules/westphalia/rules.yaml:591:7\n1913 rules/westphalia/rules.yaml:592:7\n1914 rules/westphalia/rules.yaml:593:7\n1915 rules/westphalia/rules.yaml:594:11\n1919 rules/westphalia/rules.yaml:595:15\n1920 rules/westphalia/rules.yaml:596:19\n1930 rules/westphalia/rules.yaml:597:23\n1931 rules/westphalia/rules.yaml:598:23\n1932 rules/westphalia/rules.yaml:599:27\n1933 rules/westphalia/rules.yaml:601:27\n1934 rules/westphalia/rules.yaml:602:27\n1935 rules/westphalia/rules.yaml:603:27\n1936 rules/westphalia/rules.yaml:604:31\n1940 rules/westphalia/rules.yaml:655:7\n1941 rules/westphalia/rules.yaml:656:11\n1942 rules/westphalia/rules.yaml:657:7\n1943 rules/westphalia/rules.yaml:658:7\n1948 rules/westphalia/rules.yaml:659:7\n1951 rules/westphalia/rules.yaml:662:11\n1953 rules/westphalia/rules.yaml:664:11\n1954 rules/westphalia/rules.yaml:665:11\n1955 rules/westphalia/rules.yaml:666:11\n1958 rules/westphalia/rules.yaml:669:15\n1959 rules/westphalia/rules.yaml:670:19\n1960 rules/westphalia/rules.yaml:671:23\n1964 rules/westphalia/rules.yaml:746:1\n1965 rules/westphalia/rules.yaml:746:1\n1966 rules/westphalia/rules.yaml:746:1\n1971 rules/westphalia/rules.yaml:746:1\n1972 rules/westphalia/rules.yaml:746:1\n1973 rules/westphalia/rules.yaml:746:1\n1974 rules/westphalia/rules.yaml:746:1\n1977 rules/westphalia/rules.yaml:746:1\n1978 rules/westphalia/rules.yaml:746:1\n1980 rules/westphalia/rules.yaml:746:1\n1981 rules/westphalia/rules.yaml:746:1\n1982 rules/westphalia/rules.yaml:746:1\n1986 rules/westphalia/rules.yaml:746:1\n1987 rules/westphalia/rules.yaml:746:1\n1988 rules/westphalia/rules.yaml:746:1\n1989 rules/westphalia/rules.yaml:746:1\n1990 rules/westphalia/rules.yaml:746:1\n1991 rules/westphalia/rules.yaml:746:1\n1992 rules/westphalia/rules.yaml:746:1\n1993 rules/westphalia/rules.yaml:746:1\n1994 rules/westphalia/rules.yaml:746:1\n1998 rules/westphalia/rules.yaml:495:7\n2007 rules/westphalia/rules.yaml:496:7\n2026 rules/westphalia/rules.yaml:497:7\n2059 rules/westphalia/rules.yaml:498:7\n2060 rules/westphalia/rules.yaml:499:11\n2066 rules/westphalia/rules.yaml:500:11\n2069 rules/westphalia/rules.yaml:501:7\n2070 rules/westphalia/rules.yaml:502:11\n2071 rules/westphalia/rules.yaml:503:11\n2081 rules/westphalia/rules.yaml:505:11\n2082 rules/westphalia/rules.yaml:506:11\n2088 rules/westphalia/flow.yaml:12:7\n2089 rules/westphalia/flow.yaml:13:7\n2090 rules/westphalia/flow.yaml:14:7\n2091 rules/westphalia/flow.yaml:15:7\n2092 rules/westphalia/flow.yaml:16:7\n2093 rules/westphalia/flow.yaml:17:7\n2094 rules/westphalia/flow.yaml:18:7\n2095 rules/westphalia/flow.yaml:19:7\n2096 rules/westphalia/flow.yaml:20:7\n2097 rules/westphalia/flow.yaml:21:7\n2100 rules/westphalia/flow.yaml:22:7\n2101 rules/westphalia/flow.yaml:23:7\n2103 rules/westphalia/flow.yaml:24:7\n2107 rules/westphalia/flow.yaml:183:7\n2108 rules/westphalia/flow.yaml:184:7\n2109 rules/westphalia/flow.yaml:185:11\n2113 rules/westphalia/flow.yaml:80:7\n2114 rules/westphalia/flow.yaml:81:7\n2115 rules/westphalia/flow.yaml:82:7\n2120 rules/westphalia/flow.yaml:84:11\n2121 rules/westphalia/flow.yaml:85:11\n2122 rules/westphalia/flow.yaml:86:7\n2123 rules/westphalia/flow.yaml:88:7\n2124 rules/westphalia/flow.yaml:89:11\n2125 rules/westphalia/flow.yaml:90:11\n2126 rules/westphalia/flow.yaml:91:15\n2127 rules/westphalia/flow.yaml:92:11\n2128 rules/westphalia/flow.yaml:93:15\n2130 rules/westphalia/flow.yaml:96:15\n2134 rules/westphalia/flow.yaml:191:7\n2135 rules/westphalia/flow.yaml:193:11\n2136 rules/westphalia/flow.yaml:194:15\n2137 rules/westphalia/rules.yaml:746:1\n2138 rules/westphalia/rules.yaml:746:1\n2142 rules/westphalia/flow.yaml:46:7\n2146 rules/westphalia/flow.yaml:62:7\n2165 rules/westphalia/flow.yaml:65:11\n2166 rules/westphalia/flow.yaml:66:15\n2169 rules/westphalia/flow.yaml:68:7\n2173 rules/westphalia/flow.yaml:69:7\n2174 rules/westphalia/flow.yaml:70:11\n2175 rules/westphalia/flow.yaml:71:11\n2178 rules/westphalia/flow.yaml:72:11\n2181 rules/westphalia/flow.yaml:73:11\n2186 rules/westphalia/flow.yaml:139:7\n2187 rules/westphalia/flow.yaml:140:7\n2190 rules/westphalia/flow.yaml:142:11\n2191 rules/westphalia/flow.yaml:143:7\n2197 rules/westphalia/flow.yaml:144:7\n2202 rules/westphalia/flow.yaml:146:7\n2203 rules/westphalia/flow.yaml:147:7\n2204 rules/westphalia/flow.yaml:148:7\n2209 rules/westphalia/flow.yaml:149:11\n2210 rules/westphalia/flow.yaml:150:11\n2213 rules/westphalia/flow.yaml:151:11\n2216 rules/westphalia/flow.yaml:152:11\n2217 rules/westphalia/flow.yaml:153:11\n2220 rules/westphalia/flow.yaml:154:11\n2221 rules/westphalia/flow.yaml:156:11\n2222 rules/westphalia/flow.yaml:157:11\n2223 rules/westphalia/flow.yaml:158:15\n2224 rules/westphalia/flow.yaml:159:19\n2225 rules/westphalia/flow.yaml:160:19\n2226 rules/westphalia/flow.yaml:161:23\n2229 rules/westphalia/flow.yaml:162:23\n2230 rules/westphalia/flow.yaml:163:27\n2232 rules/westphalia/flow.yaml:165:27\n2233 rules/westphalia/flow.yaml:167:11\n2234 rules/westphalia/flow.yaml:168:15\n2235 rules/westphalia/flow.yaml:169:15\n2236 rules/westphalia/flow.yaml:170:19\n2244 rules/westphalia/flow.yaml:171:19\n2245 rules/westphalia/flow.yaml:172:23\n2247 rules/westphalia/flow.yaml:174:23\n2264 rules/westphalia/rules.yaml:611:7\n2265 rules/westphalia/rules.yaml:612:11\n2270 rules/westphalia/rules.yaml:614:11\n2271 rules/westphalia/rules.yaml:615:11\n2272 rules/westphalia/rules.yaml:616:11\n2283 rules/westphalia/rules.yaml:617:15\n2284 rules/westphalia/rules.yaml:618:15\n2302 rules/westphalia/rules.yaml:619:15\n2307 rules/westphalia/rules.yaml:647:19\n2308 rules/westphalia/rules.yaml:648:19\n2315 rules/westphalia/rules.yaml:620:19\n2364 rules/westphalia/rules.yaml:621:19\n2365 rules/westphalia/rules.yaml:622:19\n2366 rules/westphalia/rules.yaml:623:19\n2367 rules/westphalia/rules.yaml:624:19\n2376 rules/westphalia/rules.yaml:625:19\n2382 rules/westphalia/rules.yaml:626:23\n2389 rules/westphalia/rules.yaml:627:23\n2392 rules/westphalia/rules.yaml:630:27\n2395 rules/westphalia/rules.yaml:628:27\n2407 rules/westphalia/rules.yaml:631:23\n2414 rules/westphalia/rules.yaml:633:19\n2433 rules/westphalia/rules.yaml:634:19\n2434 rules/westphalia/rules.yaml:635:19\n2444 rules/westphalia/rules.yaml:636:19\n2445 rules/westphalia/rules.yaml:637:23\n2446 rules/westphalia/rules.yaml:638:23\n2449 rules/westphalia/rules.yaml:639:27\n2452 rules/westphalia/rules.yaml:640:27\n2455 rules/westphalia/rules.yaml:641:27\n2461 rules/westphalia/rules.yaml:643:23\n2464 rules/westphalia/rules.yaml:644:23\n2467 rules/westphalia/rules.yaml:645:23\n2485 rules/westphalia/rules.yaml:678:7\n2490 rules/westphalia/rules.yaml:679:7\n2491 rules/westphalia/rules.yaml:680:7\n2492 rules/westphalia/rules.yaml:681:11\n2493 rules/westphalia/rules.yaml:682:11\n2503 rules/westphalia/rules.yaml:684:11\n2516 rules/westphalia/rules.yaml:685:11\n2517 rules/westphalia/rules.yaml:686:15\n2522 rules/westphalia/rules.yaml:687:7\n2523 rules/westphalia/rules.yaml:688:7\n2524 rules/westphalia/rules.yaml:689:7\n2525 rules/westphalia/rules.yaml:690:11\n2526 rules/westphalia/rules.yaml:691:7\n2527 rules/westphalia/rules.yaml:692:11\n2558 rules/westphalia/rules.yaml:520:7\n2559 rules/westphalia/rules.yaml:521:7\n2560 rules/westphalia/rules.yaml:522:7\n2561 rules/westphalia/rules.yaml:523:7\n2572 rules/westphalia/rules.yaml:524:11\n2573 rules/westphalia/rules.yaml:525:11\n2595 rules/westphalia/rules.yaml:526:15\n2636 rules/westphalia/rules.yaml:527:15\n2637 rules/westphalia/rules.yaml:528:19\n2638 rules/westphalia/rules.yaml:529:19\n2642 rules/westphalia/rules.yaml:530:7\n2645 rules/westphalia/rules.yaml:531:7\n2646 rules/westphalia/rules.yaml:532:11\n2647 rules/westphalia/rules.yaml:533:11\n2652 rules/westphalia/rules.yaml:535:11\n2653 rules/westphalia/rules.yaml:536:11\n2654 rules/westphalia/rules.yaml:537:11\n2655 rules/westphalia/rules.yaml:538:11\n2656 rules/westphalia/rules.yaml:539:11\n2657 rules/westphalia/rules.yaml:540:11\n2658 rules/westphalia/rules.yaml:541:11\n2659 rules/westphalia/rules.yaml:542:11\n2660 rules/westphalia/rules.yaml:543:15\n2675 rules/westphalia/rules.yaml:544:15\n2679 rules/westphalia/rules.yaml:546:15\n2680 rules/westphalia/rules.yaml:547:15\n2683 rules/westphalia/rules.yaml:548:15\n2700 rules/westphalia/rules.yaml:549:15\n2703 rules/westphalia/rules.yaml:550:15\n2704 rules/westphalia/rules.yaml:551:19\n2707 rules/westphalia/rules.yaml:552:11\n2712 rules/westphalia/rules.yaml:553:15\n2713 rules/westphalia/rules.yaml:554:19\n2714 rules/westphalia/rules.yaml:555:15\n2715 rules/westphalia/rules.yaml:556:15\n2716 rules/westphalia/rules.yaml:557:19\n2717 rules/westphalia/rules.yaml:558:19\n2718 rules/westphalia/rules.yaml:559:15\n2732 rules/westphalia/rules.yaml:560:19\n2737 rules/westphalia/rules.yaml:562:15\n2738 rules/westphalia/rules.yaml:563:15\n2739 rules/westphalia/rules.yaml:564:19\n2740 rules/westphalia/rules.yaml:565:15\n2741 rules/westphalia/rules.yaml:566:19\n2742 rules/westphalia/rules.yaml:567:19\n2743 rules/westphalia/rules.yaml:568:15\n2761 rules/westphalia/rules.yaml:575:7\n2766 rules/westphalia/rules.yaml:576:7\n2774 rules/westphalia/rules.yaml:577:11\n2787 rules/westphalia/rules.yaml:578:11\n2788 rules/westphalia/rules.yaml:579:15\n2791 rules/westphalia/rules.yaml:580:15\n2792 rules/westphalia/rules.yaml:581:15\n2814 rules/westphalia/rules.yaml:591:7\n2815 rules/westphalia/rules.yaml:592:7\n2816 rules/westphalia/rules.yaml:593:7\n2827 rules/westphalia/rules.yaml:594:11\n2836 rules/westphalia/rules.yaml:595:15\n2848 rules/westphalia/rules.yaml:596:19\n2866 rules/westphalia/rules.yaml:597:23\n2879 rules/westphalia/rules.yaml:598:23\n2885 rules/westphalia/rules.yaml:599:27\n2886 rules/westphalia/rules.yaml:600:27\n2887 rules/westphalia/rules.yaml:601:27\n2888 rules/westphalia/rules.yaml:602:27\n2895 rules/westphalia/rules.yaml:603:27\n2896 rules/westphalia/rules.yaml:604:31\n2914 rules/westphalia/rules.yaml:655:7\n2915 rules/westphalia/rules.yaml:656:11\n2916 rules/westphalia/rules.yaml:657:7\n2917 rules/westphalia/rules.yaml:658:7\n2922 rules/westphalia/rules.yaml:659:7\n2923 rules/westphalia/rules.yaml:660:11\n2930 rules/westphalia/rules.yaml:662:11\n2937 rules/westphalia/rules.yaml:664:11\n2943 rules/westphalia/rules.yaml:665:11\n2950 rules/westphalia/rules.yaml:666:11\n2951 rules/westphalia/rules.yaml:667:15\n2956 rules/westphalia/rules.yaml:669:15\n2970 rules/westphalia/rules.yaml:670:19\n2976 rules/westphalia/rules.yaml:671:23\n3007 rules/westphalia/rules.yaml:746:1\n3008 rules/westphalia/rules.yaml:746:1\n3009 rules/westphalia/rules.yaml:746:1\n3020 rules/westphalia/rules.yaml:746:1\n3021 rules/westphalia/rules.yaml:746:1\n3033 rules/westphalia/rules.yaml:746:1\n3052 rules/westphalia/rules.yaml:746:1\n3086 rules/westphalia/rules.yaml:746:1\n3087 rules/westphalia/rules.yaml:746:1\n3093 rules/westphalia/rules.yaml:746:1\n3094 rules/westphalia/rules.yaml:746:1\n3095 rules/westphalia/rules.yaml:746:1\n3096 rules/westphalia/rules.yaml:746:1\n3097 rules/westphalia/rules.yaml:746:1\n3099 rules/westphalia/rules.yaml:746:1\n3100 rules/westphalia/rules.yaml:746:1\n3101 rules/westphalia/rules.yaml:746:1\n3112 rules/westphalia/rules.yaml:746:1\n3135 rules/westphalia/rules.yaml:746:1\n3178 rules/westphalia/rules.yaml:746:1\n3179 rules/westphalia/rules.yaml:746:1\n3180 rules/westphalia/rules.yaml:746:1\n3184 rules/westphalia/rules.yaml:746:1\n3185 rules/westphalia/rules.yaml:746:1\n3186 rules/westphalia/rules.yaml:746:1\n3187 rules/westphalia/rules.yaml:746:1\n3204 rules/westphalia/rules.yaml:495:7\n3213 rules/westphalia/rules.yaml:496:7\n3232 rules/westphalia/rules.yaml:497:7\n3265 rules/westphalia/rules.yaml:498:7\n3266 rules/westphalia/rules.yaml:499:11\n3272 rules/westphalia/rules.yaml:500:11\n3275 rules/westphalia/rules.yaml:501:7\n3278 rules/westphalia/rules.yaml:508:11\n3284 rules/westphalia/rules.yaml:502:11\n3297 rules/westphalia/rules.yaml:503:11\n3307 rules/westphalia/rules.yaml:504:11\n3308 rules/westphalia/rules.yaml:505:11\n3309 rules/westphalia/rules.yaml:506:11\n3325 rules/westphalia/flow.yaml:12:7\n3326 rules/westphalia/flow.yaml:13:7\n3327 rules/westphalia/flow.yaml:14:7\n3328 rules/westphalia/flow.yaml:15:7\n3329 rules/westphalia/flow.yaml:16:7\n3330 rules/westphalia/flow.yaml:17:7\n3331 rules/westphalia/flow.yaml:18:7\n3334 rules/westphalia/flow.yaml:19:7\n3335 rules/westphalia/flow.yaml:20:7\n3338 rules/westphalia/flow.yaml:21:7\n3343 rules/westphalia/flow.yaml:22:7\n3354 rules/westphalia/flow.yaml:23:7\n3356 rules/westphalia/flow.yaml:24:7\n3357 rules/westphalia/flow.yaml:25:7\n3370 rules/westphalia/flow.yaml:183:7\n3380 rules/westphalia/flow.yaml:184:7\n3394 rules/westphalia/flow.yaml:185:11\n3415 rules/westphalia/flow.yaml:80:7\n3416 rules/westphalia/flow.yaml:81:7\n3417 rules/westphalia/flow.yaml:82:7\n3422 rules/westphalia/flow.yaml:83:11\n3423 rules/westphalia/flow.yaml:84:11\n3424 rules/westphalia/flow.yaml:85:11\n3425 rules/westphalia/flow.yaml:86:7\n3426 rules/westphalia/flow.yaml:87:7\n3427 rules/westphalia/flow.yaml:88:7\n3438 rules/westphalia/flow.yaml:89:11\n3439 rules/westphalia/flow.yaml:90:11\n3447 rules/westphalia/flow.yaml:91:15\n3457 rules/westphalia/flow.yaml:92:11\n3458 rules/westphalia/flow.yaml:93:15\n3459 rules/westphalia/flow.yaml:94:15\n3461 rules/westphalia/flow.yaml:96:15\n3462 rules/westphalia/flow.yaml:97:15\n3479 rules/westphalia/flow.yaml:191:7\n3484 rules/westphalia/flow.yaml:192:11\n3485 rules/westphalia/flow.yaml:193:11\n3499 rules/westphalia/flow.yaml:194:15\n3504 rules/westphalia/rules.yaml:746:1\n3505 rules/westphalia/rules.yaml:746:1\n3514 rules/westphalia/flow.yaml:46:7\n3534 rules/westphalia/flow.yaml:62:7\n3551 rules/westphalia/flow.yaml:63:11\n3572 rules/westphalia/flow.yaml:65:11\n3573 rules/westphalia/flow.yaml:66:15\n3576 rules/westphalia/flow.yaml:67:15\n3577 rules/westphalia/flow.yaml:68:7\n3581 rules/westphalia/flow.yaml:69:7\n3589 rules/westphalia/flow.yaml:70:11\n3597 rules/westphalia/flow.yaml:71:11\n3600 rules/westphalia/flow.yaml:72:11\n3603 rules/westphalia/flow.yaml:73:11\n3604 rules/westphalia/flow.yaml:74:15\n3628 rules/westphalia/flow.yaml:139:7\n3629 rules/westphalia/flow.yaml:140:7\n3649 rules/westphalia/flow.yaml:142:11\n3650 rules/westphalia/flow.yaml:143:7\n3656 rules/westphalia/flow.yaml:144:7\n3660 rules/westphalia/flow.yaml:145:11\n3668 rules/westphalia/flow.yaml:146:7\n3669 rules/westphalia/flow.yaml:147:7\n3670 rules/westphalia/flow.yaml:148:7\n3681 rules/westphalia/flow.yaml:149:11\n3682 rules/westphalia/flow.yaml:150:11\n3685 rules/westphalia/flow.yaml:151:11\n3688 rules/westphalia/flow.yaml:152:11\n3689 rules/westphalia/flow.yaml:153:11\n3692 rules/westphalia/flow.yaml:154:11\n3693 rules/westphalia/flow.yaml:155:11\n3694 rules/westphalia/flow.yaml:156:11\n3695 rules/westphalia/flow.yaml:157:11\n3706 rules/westphalia/flow.yaml:158:15\n3715 rules/westphalia/flow.yaml:159:19\n3728 rules/westphalia/flow.yaml:160:19\n3729 rules/westphalia/flow.yaml:161:23\n3732 rules/westphalia/flow.yaml:162:23\n3733 rules/westphalia/flow.yaml:163:27\n3735 rules/westphalia/flow.yaml:165:27\n3736 rules/westphalia/flow.yaml:166:23\n3742 rules/westphalia/flow.yaml:167:11\n3751 rules/westphalia/flow.yaml:168:15\n3764 rules/westphalia/flow.yaml:169:15\n3765 rules/westphalia/flow.yaml:170:19\n3773 rules/westphalia/flow.yaml:171:19\n3774 rules/westphalia/flow.yaml:172:23\n3776 rules/westphalia/flow.yaml:174:23\n3777 rules/westphalia/flow.yaml:175:19\n3779 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "584 rules/westphalia/rules.yaml:170:7\n585 rules/westphalia/rules.yaml:171:11\n622 rules/westphalia/rules.yaml:172:7\n623 rules/westphalia/rules.yaml:173:11\n629 rules/westphalia/rules.yaml:174:7\n633 rules/westphalia/rules.yaml:326:7\n634 rules/westphalia/rules.yaml:327:11\n635 rules/westphalia/rules.yaml:328:7\n636 rules/westphalia/rules.yaml:329:11\n637 rules/westphalia/rules.yaml:330:7\n638 rules/westphalia/rules.yaml:331:11\n639 rules/westphalia/rules.yaml:332:7\n640 rules/westphalia/rules.yaml:333:11\n641 rules/westphalia/rules.yaml:334:7\n642 rules/westphalia/rules.yaml:335:11\n643 rules/westphalia/rules.yaml:336:7\n647 rules/westphalia/rules.yaml:182:7\n662 rules/westphalia/rules.yaml:183:7\n668 rules/westphalia/rules.yaml:232:7\n669 rules/westphalia/rules.yaml:233:11\n674 rules/westphalia/rules.yaml:234:7\n675 rules/westphalia/rules.yaml:235:11\n680 rules/westphalia/rules.yaml:236:7\n687 rules/westphalia/rules.yaml:164:7\n695 rules/westphalia/rules.yaml:158:7\n711 rules/westphalia/rules.yaml:746:1\n753 rules/westphalia/rules.yaml:746:1\n757 rules/westphalia/rules.yaml:746:1\n761 rules/westphalia/rules.yaml:746:1\n765 rules/westphalia/rules.yaml:746:1\n776 rules/westphalia/rules.yaml:746:1\n787 rules/westphalia/rules.yaml:746:1\n795 rules/westphalia/rules.yaml:746:1\n799 rules/westphalia/rules.yaml:746:1\n810 rules/westphalia/rules.yaml:746:1\n821 rules/westphalia/rules.yaml:746:1\n828 rules/westphalia/rules.yaml:746:1\n832 rules/westphalia/rules.yaml:141:7\n841 rules/westphalia/rules.yaml:135:7\n850 rules/westphalia/rules.yaml:306:7\n851 rules/westphalia/rules.yaml:307:7\n852 rules/westphalia/rules.yaml:308:11\n857 rules/westphalia/rules.yaml:309:11\n865 rules/westphalia/rules.yaml:310:7\n866 rules/westphalia/rules.yaml:311:11\n867 rules/westphalia/rules.yaml:312:7\n868 rules/westphalia/rules.yaml:313:11\n869 rules/westphalia/rules.yaml:314:7\n870 rules/westphalia/rules.yaml:315:11\n871 rules/westphalia/rules.yaml:316:7\n872 rules/westphalia/rules.yaml:317:11\n873 rules/westphalia/rules.yaml:318:7\n877 rules/westphalia/rules.yaml:31:7\n878 rules/westphalia/rules.yaml:32:11\n879 rules/westphalia/rules.yaml:33:7\n880 rules/westphalia/rules.yaml:34:11\n881 rules/westphalia/rules.yaml:35:7\n882 rules/westphalia/rules.yaml:36:11\n883 rules/westphalia/rules.yaml:37:7\n884 rules/westphalia/rules.yaml:38:11\n885 rules/westphalia/rules.yaml:39:7\n893 rules/westphalia/rules.yaml:74:7\n902 rules/westphalia/rules.yaml:80:7\n915 rules/westphalia/rules.yaml:105:7\n924 rules/westphalia/rules.yaml:97:7\n941 rules/westphalia/rules.yaml:23:7\n945 rules/westphalia/rules.yaml:216:7\n952 rules/westphalia/rules.yaml:208:7\n956 rules/westphalia/rules.yaml:355:7\n957 rules/westphalia/rules.yaml:356:7\n958 rules/westphalia/rules.yaml:357:11\n962 rules/westphalia/rules.yaml:358:7\n963 rules/westphalia/rules.yaml:359:11\n964 rules/westphalia/rules.yaml:360:7\n965 rules/westphalia/rules.yaml:361:11\n966 rules/westphalia/rules.yaml:362:11\n983 rules/westphalia/rules.yaml:363:7\n984 rules/westphalia/rules.yaml:364:11\n994 rules/westphalia/rules.yaml:365:7\n995 rules/westphalia/rules.yaml:366:11\n996 rules/westphalia/rules.yaml:367:7\n1002 rules/westphalia/rules.yaml:285:7\n1003 rules/westphalia/rules.yaml:286:11\n1008 rules/westphalia/rules.yaml:287:7\n1009 rules/westphalia/rules.yaml:288:11\n1010 rules/westphalia/rules.yaml:289:7\n1011 rules/westphalia/rules.yaml:290:11\n1012 rules/westphalia/rules.yaml:291:11\n1013 rules/westphalia/rules.yaml:292:15\n1014 rules/westphalia/rules.yaml:293:11\n1029 rules/westphalia/rules.yaml:294:7\n1030 rules/westphalia/rules.yaml:295:11\n1040 rules/westphalia/rules.yaml:296:7\n1041 rules/westphalia/rules.yaml:297:11\n1045 rules/westphalia/rules.yaml:298:7\n1052 rules/westphalia/rules.yaml:150:7\n1086 rules/westphalia/rules.yaml:66:7\n1090 rules/westphalia/rules.yaml:87:7\n1101 rules/westphalia/rules.yaml:55:7\n1102 rules/westphalia/rules.yaml:56:11\n1103 rules/westphalia/rules.yaml:57:15\n1104 rules/westphalia/rules.yaml:58:11\n1105 rules/westphalia/rules.yaml:59:7\n1113 rules/westphalia/rules.yaml:378:7\n1114 rules/westphalia/rules.yaml:379:7\n1115 rules/westphalia/rules.yaml:380:11\n1116 rules/westphalia/rules.yaml:381:7\n1117 rules/westphalia/rules.yaml:382:11\n1122 rules/westphalia/rules.yaml:383:7\n1123 rules/westphalia/rules.yaml:384:11\n1128 rules/westphalia/rules.yaml:385:7\n1129 rules/westphalia/rules.yaml:386:11\n1130 rules/westphalia/rules.yaml:387:7\n1134 rules/westphalia/rules.yaml:127:7\n1141 rules/westphalia/rules.yaml:345:7\n1146 rules/westphalia/rules.yaml:346:7\n1154 rules/westphalia/rules.yaml:347:7\n1171 rules/westphalia/rules.yaml:348:7\n1182 rules/westphalia/rules.yaml:202:7\n1190 rules/westphalia/rules.yaml:191:7\n1221 rules/westphalia/rules.yaml:192:7\n1222 rules/westphalia/rules.yaml:193:11\n1231 rules/westphalia/rules.yaml:194:7\n1232 rules/westphalia/rules.yaml:195:11\n1233 rules/westphalia/rules.yaml:196:7\n1241 rules/westphalia/rules.yaml:244:7\n1242 rules/westphalia/rules.yaml:245:7\n1243 rules/westphalia/rules.yaml:246:11\n1244 rules/westphalia/rules.yaml:247:15\n1247 rules/westphalia/rules.yaml:248:19\n1248 rules/westphalia/rules.yaml:249:19\n1252 rules/westphalia/rules.yaml:250:23\n1253 rules/westphalia/rules.yaml:251:7\n1254 rules/westphalia/rules.yaml:252:11\n1266 rules/westphalia/rules.yaml:253:7\n1267 rules/westphalia/rules.yaml:254:11\n1279 rules/westphalia/rules.yaml:255:7\n1280 rules/westphalia/rules.yaml:256:11\n1284 rules/westphalia/rules.yaml:257:7\n1288 rules/westphalia/rules.yaml:258:7\n1294 rules/westphalia/rules.yaml:259:7\n1295 rules/westphalia/rules.yaml:260:11\n1296 rules/westphalia/rules.yaml:261:7\n1297 rules/westphalia/rules.yaml:262:11\n1298 rules/westphalia/rules.yaml:263:7\n1302 rules/westphalia/rules.yaml:112:7\n1309 rules/westphalia/rules.yaml:271:7\n1310 rules/westphalia/rules.yaml:272:11\n1311 rules/westphalia/rules.yaml:273:7\n1312 rules/westphalia/rules.yaml:274:11\n1313 rules/westphalia/rules.yaml:275:7\n1314 rules/westphalia/rules.yaml:276:11\n1319 rules/westphalia/rules.yaml:277:7\n1323 rules/westphalia/rules.yaml:224:7\n1333 rules/westphalia/rules.yaml:47:7\n1339 rules/westphalia/rules.yaml:120:7\n1349 rules/westphalia/rules.yaml:393:7\n1353 rules/westphalia/rules.yaml:784:9\n1357 rules/westphalia/rules.yaml:791:9\n1360 rules/westphalia/rules.yaml:792:9\n1366 rules/westphalia/rules.yaml:767:9\n1367 rules/westphalia/rules.yaml:768:9\n1371 rules/westphalia/rules.yaml:805:9\n1377 rules/westphalia/rules.yaml:806:9\n1381 rules/westphalia/rules.yaml:834:9\n1385 rules/westphalia/rules.yaml:827:9\n1389 rules/westphalia/rules.yaml:799:9\n1393 rules/westphalia/rules.yaml:774:9\n1394 rules/westphalia/rules.yaml:775:9\n1398 rules/westphalia/rules.yaml:820:9\n1402 rules/westphalia/rules.yaml:813:9\n1406 rules/westphalia/rules.yaml:746:1\n1409 rules/westphalia/rules.yaml:746:1\n1415 rules/westphalia/rules.yaml:760:9\n1416 rules/westphalia/rules.yaml:761:9\n1420 rules/westphalia/rules.yaml:699:7\n1421 rules/westphalia/rules.yaml:700:7\n1422 rules/westphalia/rules.yaml:701:7\n1423 rules/westphalia/rules.yaml:702:7\n1424 rules/westphalia/rules.yaml:703:11\n1426 rules/westphalia/rules.yaml:705:11\n1427 rules/westphalia/rules.yaml:706:11\n1428 rules/westphalia/rules.yaml:707:11\n1429 rules/westphalia/rules.yaml:708:15\n1430 rules/westphalia/rules.yaml:709:7\n1431 rules/westphalia/rules.yaml:710:11\n1432 rules/westphalia/rules.yaml:711:15\n1443 rules/westphalia/rules.yaml:713:15\n1447 rules/westphalia/rules.yaml:714:7\n1448 rules/westphalia/rules.yaml:715:11\n1449 rules/westphalia/rules.yaml:716:7\n1450 rules/westphalia/rules.yaml:717:11\n1459 rules/westphalia/rules.yaml:718:7\n1460 rules/westphalia/rules.yaml:719:11\n1469 rules/westphalia/rules.yaml:463:7\n1470 rules/westphalia/rules.yaml:464:11\n1472 rules/westphalia/rules.yaml:466:11\n1473 rules/westphalia/rules.yaml:467:11\n1474 rules/westphalia/rules.yaml:468:15\n1475 rules/westphalia/rules.yaml:469:15\n1477 rules/westphalia/rules.yaml:471:15\n1480 rules/westphalia/rules.yaml:472:15\n1483 rules/westphalia/rules.yaml:473:15\n1484 rules/westphalia/rules.yaml:474:15\n1488 rules/westphalia/flow.yaml:201:7\n1489 rules/westphalia/flow.yaml:202:11\n1490 rules/westphalia/flow.yaml:203:11\n1494 rules/westphalia/rules.yaml:410:7\n1498 rules/westphalia/rules.yaml:411:11\n1499 rules/westphalia/rules.yaml:412:11\n1501 rules/westphalia/rules.yaml:414:11\n1505 rules/westphalia/rules.yaml:419:7\n1506 rules/westphalia/rules.yaml:420:11\n1507 rules/westphalia/rules.yaml:421:11\n1511 rules/westphalia/rules.yaml:448:7\n1512 rules/westphalia/rules.yaml:449:7\n1519 rules/westphalia/rules.yaml:450:7\n1526 rules/westphalia/rules.yaml:451:7\n1527 rules/westphalia/rules.yaml:452:11\n1531 rules/westphalia/rules.yaml:453:15\n1537 rules/westphalia/rules.yaml:454:15\n1538 rules/westphalia/rules.yaml:455:15\n1539 rules/westphalia/rules.yaml:456:7\n1543 rules/westphalia/rules.yaml:481:7\n1544 rules/westphalia/rules.yaml:482:11\n1563 rules/westphalia/rules.yaml:483:15\n1564 rules/westphalia/rules.yaml:484:15\n1565 rules/westphalia/rules.yaml:485:15\n1569 rules/westphalia/rules.yaml:399:7\n1570 rules/westphalia/rules.yaml:400:7\n1571 rules/westphalia/rules.yaml:401:11\n1573 rules/westphalia/rules.yaml:403:11\n1574 rules/westphalia/rules.yaml:404:7\n1578 rules/westphalia/rules.yaml:427:7\n1583 rules/westphalia/rules.yaml:428:7\n1586 rules/westphalia/rules.yaml:429:7\n1591 rules/westphalia/rules.yaml:430:11\n1592 rules/westphalia/rules.yaml:431:11\n1596 rules/westphalia/rules.yaml:438:7\n1597 rules/westphalia/rules.yaml:439:11\n1598 rules/westphalia/rules.yaml:440:7\n1599 rules/westphalia/rules.yaml:441:11\n1603 rules/westphalia/flow.yaml:52:7\n1604 rules/westphalia/flow.yaml:53:11\n1610 rules/westphalia/flow.yaml:54:11\n1611 rules/westphalia/flow.yaml:55:11\n1612 rules/westphalia/flow.yaml:56:11\n1616 rules/westphalia/flow.yaml:103:7\n1617 rules/westphalia/flow.yaml:104:11\n1618 rules/westphalia/flow.yaml:105:11\n1620 rules/westphalia/flow.yaml:107:11\n1621 rules/westphalia/flow.yaml:108:11\n1622 rules/westphalia/flow.yaml:109:15\n1623 rules/westphalia/flow.yaml:110:15\n1625 rules/westphalia/flow.yaml:112:15\n1628 rules/westphalia/flow.yaml:113:15\n1632 rules/westphalia/flow.yaml:34:7\n1633 rules/westphalia/flow.yaml:35:7\n1634 rules/westphalia/flow.yaml:36:7\n1635 rules/westphalia/flow.yaml:37:11\n1639 rules/westphalia/flow.yaml:38:11\n1640 rules/westphalia/flow.yaml:39:7\n1641 rules/westphalia/flow.yaml:40:7\n1645 rules/westphalia/flow.yaml:119:7\n1646 rules/westphalia/flow.yaml:120:7\n1647 rules/westphalia/flow.yaml:121:11\n1648 rules/westphalia/flow.yaml:122:11\n1649 rules/westphalia/flow.yaml:123:11\n1650 rules/westphalia/flow.yaml:124:15\n1652 rules/westphalia/flow.yaml:126:11\n1653 rules/westphalia/flow.yaml:127:7\n1654 rules/westphalia/flow.yaml:128:7\n1657 rules/westphalia/flow.yaml:129:7\n1658 rules/westphalia/flow.yaml:130:11\n1662 rules/westphalia/rules.yaml:726:7\n1670 rules/westphalia/rules.yaml:727:11\n1671 rules/westphalia/rules.yaml:728:11\n1672 rules/westphalia/rules.yaml:729:15\n1674 rules/westphalia/rules.yaml:731:15\n1675 rules/westphalia/rules.yaml:732:7\n1676 rules/westphalia/rules.yaml:733:11\n1678 rules/westphalia/rules.yaml:734:11\n1679 rules/westphalia/rules.yaml:735:7\n1680 rules/westphalia/rules.yaml:736:7\n1681 rules/westphalia/rules.yaml:737:11\n1683 rules/westphalia/rules.yaml:739:11\n1684 rules/westphalia/rules.yaml:740:15\n1685 rules/westphalia/rules.yaml:741:15\n1686 rules/westphalia/rules.yaml:742:11\n1687 rules/westphalia/rules.yaml:743:11\n1690 rules/westphalia/rules.yaml:744:11\n1694 rules/westphalia/rules.yaml:611:7\n1697 rules/westphalia/rules.yaml:614:11\n1698 rules/westphalia/rules.yaml:615:11\n1699 rules/westphalia/rules.yaml:616:11\n1704 rules/westphalia/rules.yaml:617:15\n1705 rules/westphalia/rules.yaml:618:15\n1706 rules/westphalia/rules.yaml:619:15\n1707 rules/westphalia/rules.yaml:620:19\n1740 rules/westphalia/rules.yaml:621:19\n1741 rules/westphalia/rules.yaml:622:19\n1742 rules/westphalia/rules.yaml:624:19\n1751 rules/westphalia/rules.yaml:625:19\n1752 rules/westphalia/rules.yaml:626:23\n1753 rules/westphalia/rules.yaml:627:23\n1754 rules/westphalia/rules.yaml:628:27\n1758 rules/westphalia/rules.yaml:630:27\n1759 rules/westphalia/rules.yaml:631:23\n1761 rules/westphalia/rules.yaml:633:19\n1769 rules/westphalia/rules.yaml:635:19\n1770 rules/westphalia/rules.yaml:636:19\n1771 rules/westphalia/rules.yaml:637:23\n1772 rules/westphalia/rules.yaml:638:23\n1775 rules/westphalia/rules.yaml:639:27\n1778 rules/westphalia/rules.yaml:640:27\n1782 rules/westphalia/rules.yaml:643:23\n1785 rules/westphalia/rules.yaml:644:23\n1789 rules/westphalia/rules.yaml:647:19\n1793 rules/westphalia/rules.yaml:678:7\n1798 rules/westphalia/rules.yaml:679:7\n1799 rules/westphalia/rules.yaml:680:7\n1800 rules/westphalia/rules.yaml:681:11\n1801 rules/westphalia/rules.yaml:682:11\n1803 rules/westphalia/rules.yaml:684:11\n1806 rules/westphalia/rules.yaml:685:11\n1807 rules/westphalia/rules.yaml:686:15\n1812 rules/westphalia/rules.yaml:687:7\n1816 rules/westphalia/rules.yaml:688:7\n1817 rules/westphalia/rules.yaml:689:7\n1819 rules/westphalia/rules.yaml:691:7\n1824 rules/westphalia/rules.yaml:520:7\n1825 rules/westphalia/rules.yaml:521:7\n1826 rules/westphalia/rules.yaml:522:7\n1827 rules/westphalia/rules.yaml:523:7\n1828 rules/westphalia/rules.yaml:524:11\n1829 rules/westphalia/rules.yaml:525:11\n1830 rules/westphalia/rules.yaml:526:15\n1831 rules/westphalia/rules.yaml:527:15\n1832 rules/westphalia/rules.yaml:528:19\n1833 rules/westphalia/rules.yaml:530:7\n1834 rules/westphalia/rules.yaml:531:7\n1835 rules/westphalia/rules.yaml:532:11\n1836 rules/westphalia/rules.yaml:533:11\n1838 rules/westphalia/rules.yaml:535:11\n1839 rules/westphalia/rules.yaml:536:11\n1840 rules/westphalia/rules.yaml:537:11\n1841 rules/westphalia/rules.yaml:538:11\n1842 rules/westphalia/rules.yaml:539:11\n1846 rules/westphalia/rules.yaml:540:11\n1847 rules/westphalia/rules.yaml:541:11\n1851 rules/westphalia/rules.yaml:542:11\n1852 rules/westphalia/rules.yaml:544:15\n1856 rules/westphalia/rules.yaml:546:15\n1857 rules/westphalia/rules.yaml:547:15\n1858 rules/westphalia/rules.yaml:549:15\n1861 rules/westphalia/rules.yaml:550:15\n1862 rules/westphalia/rules.yaml:551:19\n1865 rules/westphalia/rules.yaml:552:11\n1866 rules/westphalia/rules.yaml:553:15\n1867 rules/westphalia/rules.yaml:554:19\n1868 rules/westphalia/rules.yaml:555:15\n1869 rules/westphalia/rules.yaml:556:15\n1870 rules/westphalia/rules.yaml:557:19\n1871 rules/westphalia/rules.yaml:559:15\n1872 rules/westphalia/rules.yaml:560:19\n1874 rules/westphalia/rules.yaml:562:15\n1875 rules/westphalia/rules.yaml:563:15\n1876 rules/westphalia/rules.yaml:564:19\n1877 rules/westphalia/rules.yaml:565:15\n1883 rules/westphalia/rules.yaml:566:19\n1884 rules/westphalia/rules.yaml:568:15\n1888 rules/westphalia/rules.yaml:575:7\n1893 rules/westphalia/rules.yaml:576:7\n1894 rules/westphalia/rules.yaml:577:11\n1895 rules/westphalia/rules.yaml:578:11\n1896 rules/westphalia/rules.yaml:579:15\n1899 rules/westphalia/rules.yaml:580:15\n1903 rules/westphalia/rules.yaml:591:7\n1904 rules/westphalia/rules.yaml:592:7\n1905 rules/westphalia/rules.yaml:593:7\n1906 rules/westphalia/rules.yaml:594:11\n1910 rules/westphalia/rules.yaml:595:15\n1911 rules/westphalia/rules.yaml:596:19\n1921 rules/westphalia/rules.yaml:597:23\n1922 rules/westphalia/rules.yaml:598:23\n1923 rules/westphalia/rules.yaml:599:27\n1924 rules/westphalia/rules.yaml:601:27\n1925 rules/westphalia/rules.yaml:602:27\n1926 rules/westphalia/rules.yaml:603:27\n1927 rules/westphalia/rules.yaml:604:31\n1931 rules/westphalia/rules.yaml:655:7\n1932 rules/westphalia/rules.yaml:656:11\n1933 rules/westphalia/rules.yaml:657:7\n1934 rules/westphalia/rules.yaml:658:7\n1939 rules/westphalia/rules.yaml:659:7\n1942 rules/westphalia/rules.yaml:662:11\n1944 rules/westphalia/rules.yaml:664:11\n1945 rules/westphalia/rules.yaml:665:11\n1946 rules/westphalia/rules.yaml:666:11\n1949 rules/westphalia/rules.yaml:669:15\n1950 rules/westphalia/rules.yaml:670:19\n1951 rules/westphalia/rules.yaml:671:23\n1955 rules/westphalia/rules.yaml:746:1\n1956 rules/westphalia/rules.yaml:746:1\n1957 rules/westphalia/rules.yaml:746:1\n1962 rules/westphalia/rules.yaml:746:1\n1963 rules/westphalia/rules.yaml:746:1\n1964 rules/westphalia/rules.yaml:746:1\n1965 rules/westphalia/rules.yaml:746:1\n1968 rules/westphalia/rules.yaml:746:1\n1969 rules/westphalia/rules.yaml:746:1\n1971 rules/westphalia/rules.yaml:746:1\n1972 rules/westphalia/rules.yaml:746:1\n1973 rules/westphalia/rules.yaml:746:1\n1977 rules/westphalia/rules.yaml:746:1\n1978 rules/westphalia/rules.yaml:746:1\n1979 rules/westphalia/rules.yaml:746:1\n1980 rules/westphalia/rules.yaml:746:1\n1981 rules/westphalia/rules.yaml:746:1\n1982 rules/westphalia/rules.yaml:746:1\n1983 rules/westphalia/rules.yaml:746:1\n1984 rules/westphalia/rules.yaml:746:1\n1985 rules/westphalia/rules.yaml:746:1\n1989 rules/westphalia/rules.yaml:495:7\n2001 rules/westphalia/rules.yaml:496:7\n2025 rules/westphalia/rules.yaml:497:7\n2059 rules/westphalia/rules.yaml:498:7\n2060 rules/westphalia/rules.yaml:499:11\n2066 rules/westphalia/rules.yaml:500:11\n2069 rules/westphalia/rules.yaml:501:7\n2070 rules/westphalia/rules.yaml:502:11\n2071 rules/westphalia/rules.yaml:503:11\n2081 rules/westphalia/rules.yaml:505:11\n2082 rules/westphalia/rules.yaml:506:11\n2088 rules/westphalia/flow.yaml:12:7\n2089 rules/westphalia/flow.yaml:13:7\n2090 rules/westphalia/flow.yaml:14:7\n2091 rules/westphalia/flow.yaml:15:7\n2092 rules/westphalia/flow.yaml:16:7\n2093 rules/westphalia/flow.yaml:17:7\n2094 rules/westphalia/flow.yaml:18:7\n2095 rules/westphalia/flow.yaml:19:7\n2096 rules/westphalia/flow.yaml:20:7\n2097 rules/westphalia/flow.yaml:21:7\n2100 rules/westphalia/flow.yaml:22:7\n2101 rules/westphalia/flow.yaml:23:7\n2103 rules/westphalia/flow.yaml:24:7\n2107 rules/westphalia/flow.yaml:183:7\n2108 rules/westphalia/flow.yaml:184:7\n2109 rules/westphalia/flow.yaml:185:11\n2113 rules/westphalia/flow.yaml:80:7\n2114 rules/westphalia/flow.yaml:81:7\n2115 rules/westphalia/flow.yaml:82:7\n2120 rules/westphalia/flow.yaml:84:11\n2121 rules/westphalia/flow.yaml:85:11\n2122 rules/westphalia/flow.yaml:86:7\n2123 rules/westphalia/flow.yaml:88:7\n2124 rules/westphalia/flow.yaml:89:11\n2125 rules/westphalia/flow.yaml:90:11\n2126 rules/westphalia/flow.yaml:91:15\n2127 rules/westphalia/flow.yaml:92:11\n2128 rules/westphalia/flow.yaml:93:15\n2130 rules/westphalia/flow.yaml:96:15\n2134 rules/westphalia/flow.yaml:191:7\n2135 rules/westphalia/flow.yaml:193:11\n2136 rules/westphalia/flow.yaml:194:15\n2137 rules/westphalia/rules.yaml:746:1\n2138 rules/westphalia/rules.yaml:746:1\n2142 rules/westphalia/flow.yaml:46:7\n2146 rules/westphalia/flow.yaml:62:7\n2155 rules/westphalia/flow.yaml:65:11\n2156 rules/westphalia/flow.yaml:66:15\n2159 rules/westphalia/flow.yaml:68:7\n2163 rules/westphalia/flow.yaml:69:7\n2164 rules/westphalia/flow.yaml:70:11\n2165 rules/westphalia/flow.yaml:71:11\n2168 rules/westphalia/flow.yaml:72:11\n2171 rules/westphalia/flow.yaml:73:11\n2176 rules/westphalia/flow.yaml:139:7\n2177 rules/westphalia/flow.yaml:140:7\n2180 rules/westphalia/flow.yaml:142:11\n2181 rules/westphalia/flow.yaml:143:7\n2187 rules/westphalia/flow.yaml:144:7\n2192 rules/westphalia/flow.yaml:146:7\n2193 rules/westphalia/flow.yaml:147:7\n2194 rules/westphalia/flow.yaml:148:7\n2199 rules/westphalia/flow.yaml:149:11\n2200 rules/westphalia/flow.yaml:150:11\n2203 rules/westphalia/flow.yaml:151:11\n2206 rules/westphalia/flow.yaml:152:11\n2207 rules/westphalia/flow.yaml:153:11\n2210 rules/westphalia/flow.yaml:154:11\n2211 rules/westphalia/flow.yaml:156:11\n2212 rules/westphalia/flow.yaml:157:11\n2213 rules/westphalia/flow.yaml:158:15\n2214 rules/westphalia/flow.yaml:159:19\n2215 rules/westphalia/flow.yaml:160:19\n2216 rules/westphalia/flow.yaml:161:23\n2219 rules/westphalia/flow.yaml:162:23\n2220 rules/westphalia/flow.yaml:163:27\n2222 rules/westphalia/flow.yaml:165:27\n2223 rules/westphalia/flow.yaml:167:11\n2224 rules/westphalia/flow.yaml:168:15\n2225 rules/westphalia/flow.yaml:169:15\n2226 rules/westphalia/flow.yaml:170:19\n2234 rules/westphalia/flow.yaml:171:19\n2235 rules/westphalia/flow.yaml:172:23\n2237 rules/westphalia/flow.yaml:174:23\n2254 rules/westphalia/rules.yaml:611:7\n2255 rules/westphalia/rules.yaml:612:11\n2260 rules/westphalia/rules.yaml:614:11\n2261 rules/westphalia/rules.yaml:615:11\n2262 rules/westphalia/rules.yaml:616:11\n2273 rules/westphalia/rules.yaml:617:15\n2274 rules/westphalia/rules.yaml:618:15\n2292 rules/westphalia/rules.yaml:619:15\n2297 rules/westphalia/rules.yaml:647:19\n2298 rules/westphalia/rules.yaml:648:19\n2305 rules/westphalia/rules.yaml:620:19\n2354 rules/westphalia/rules.yaml:621:19\n2355 rules/westphalia/rules.yaml:622:19\n2356 rules/westphalia/rules.yaml:623:19\n2357 rules/westphalia/rules.yaml:624:19\n2366 rules/westphalia/rules.yaml:625:19\n2372 rules/westphalia/rules.yaml:626:23\n2379 rules/westphalia/rules.yaml:627:23\n2382 rules/westphalia/rules.yaml:630:27\n2385 rules/westphalia/rules.yaml:628:27\n2397 rules/westphalia/rules.yaml:631:23\n2404 rules/westphalia/rules.yaml:633:19\n2423 rules/westphalia/rules.yaml:634:19\n2424 rules/westphalia/rules.yaml:635:19\n2434 rules/westphalia/rules.yaml:636:19\n2435 rules/westphalia/rules.yaml:637:23\n2436 rules/westphalia/rules.yaml:638:23\n2439 rules/westphalia/rules.yaml:639:27\n2442 rules/westphalia/rules.yaml:640:27\n2445 rules/westphalia/rules.yaml:641:27\n2451 rules/westphalia/rules.yaml:643:23\n2454 rules/westphalia/rules.yaml:644:23\n2457 rules/westphalia/rules.yaml:645:23\n2475 rules/westphalia/rules.yaml:678:7\n2480 rules/westphalia/rules.yaml:679:7\n2481 rules/westphalia/rules.yaml:680:7\n2482 rules/westphalia/rules.yaml:681:11\n2483 rules/westphalia/rules.yaml:682:11\n2493 rules/westphalia/rules.yaml:684:11\n2506 rules/westphalia/rules.yaml:685:11\n2507 rules/westphalia/rules.yaml:686:15\n2512 rules/westphalia/rules.yaml:687:7\n2513 rules/westphalia/rules.yaml:688:7\n2514 rules/westphalia/rules.yaml:689:7\n2515 rules/westphalia/rules.yaml:690:11\n2516 rules/westphalia/rules.yaml:691:7\n2517 rules/westphalia/rules.yaml:692:11\n2548 rules/westphalia/rules.yaml:520:7\n2549 rules/westphalia/rules.yaml:521:7\n2550 rules/westphalia/rules.yaml:522:7\n2551 rules/westphalia/rules.yaml:523:7\n2562 rules/westphalia/rules.yaml:524:11\n2563 rules/westphalia/rules.yaml:525:11\n2585 rules/westphalia/rules.yaml:526:15\n2626 rules/westphalia/rules.yaml:527:15\n2627 rules/westphalia/rules.yaml:528:19\n2628 rules/westphalia/rules.yaml:529:19\n2632 rules/westphalia/rules.yaml:530:7\n2635 rules/westphalia/rules.yaml:531:7\n2636 rules/westphalia/rules.yaml:532:11\n2637 rules/westphalia/rules.yaml:533:11\n2642 rules/westphalia/rules.yaml:535:11\n2643 rules/westphalia/rules.yaml:536:11\n2644 rules/westphalia/rules.yaml:537:11\n2645 rules/westphalia/rules.yaml:538:11\n2646 rules/westphalia/rules.yaml:539:11\n2647 rules/westphalia/rules.yaml:540:11\n2648 rules/westphalia/rules.yaml:541:11\n2649 rules/westphalia/rules.yaml:542:11\n2650 rules/westphalia/rules.yaml:543:15\n2665 rules/westphalia/rules.yaml:544:15\n2669 rules/westphalia/rules.yaml:546:15\n2670 rules/westphalia/rules.yaml:547:15\n2673 rules/westphalia/rules.yaml:548:15\n2690 rules/westphalia/rules.yaml:549:15\n2693 rules/westphalia/rules.yaml:550:15\n2694 rules/westphalia/rules.yaml:551:19\n2697 rules/westphalia/rules.yaml:552:11\n2702 rules/westphalia/rules.yaml:553:15\n2703 rules/westphalia/rules.yaml:554:19\n2704 rules/westphalia/rules.yaml:555:15\n2705 rules/westphalia/rules.yaml:556:15\n2706 rules/westphalia/rules.yaml:557:19\n2707 rules/westphalia/rules.yaml:558:19\n2708 rules/westphalia/rules.yaml:559:15\n2722 rules/westphalia/rules.yaml:560:19\n2727 rules/westphalia/rules.yaml:562:15\n2728 rules/westphalia/rules.yaml:563:15\n2729 rules/westphalia/rules.yaml:564:19\n2730 rules/westphalia/rules.yaml:565:15\n2731 rules/westphalia/rules.yaml:566:19\n2732 rules/westphalia/rules.yaml:567:19\n2733 rules/westphalia/rules.yaml:568:15\n2751 rules/westphalia/rules.yaml:575:7\n2756 rules/westphalia/rules.yaml:576:7\n2764 rules/westphalia/rules.yaml:577:11\n2777 rules/westphalia/rules.yaml:578:11\n2778 rules/westphalia/rules.yaml:579:15\n2781 rules/westphalia/rules.yaml:580:15\n2782 rules/westphalia/rules.yaml:581:15\n2804 rules/westphalia/rules.yaml:591:7\n2805 rules/westphalia/rules.yaml:592:7\n2806 rules/westphalia/rules.yaml:593:7\n2817 rules/westphalia/rules.yaml:594:11\n2826 rules/westphalia/rules.yaml:595:15\n2838 rules/westphalia/rules.yaml:596:19\n2856 rules/westphalia/rules.yaml:597:23\n2869 rules/westphalia/rules.yaml:598:23\n2875 rules/westphalia/rules.yaml:599:27\n2876 rules/westphalia/rules.yaml:600:27\n2877 rules/westphalia/rules.yaml:601:27\n2878 rules/westphalia/rules.yaml:602:27\n2885 rules/westphalia/rules.yaml:603:27\n2886 rules/westphalia/rules.yaml:604:31\n2904 rules/westphalia/rules.yaml:655:7\n2905 rules/westphalia/rules.yaml:656:11\n2906 rules/westphalia/rules.yaml:657:7\n2907 rules/westphalia/rules.yaml:658:7\n2912 rules/westphalia/rules.yaml:659:7\n2913 rules/westphalia/rules.yaml:660:11\n2920 rules/westphalia/rules.yaml:662:11\n2927 rules/westphalia/rules.yaml:664:11\n2933 rules/westphalia/rules.yaml:665:11\n2940 rules/westphalia/rules.yaml:666:11\n2941 rules/westphalia/rules.yaml:667:15\n2946 rules/westphalia/rules.yaml:669:15\n2960 rules/westphalia/rules.yaml:670:19\n2966 rules/westphalia/rules.yaml:671:23\n2997 rules/westphalia/rules.yaml:746:1\n2998 rules/westphalia/rules.yaml:746:1\n2999 rules/westphalia/rules.yaml:746:1\n3010 rules/westphalia/rules.yaml:746:1\n3011 rules/westphalia/rules.yaml:746:1\n3023 rules/westphalia/rules.yaml:746:1\n3042 rules/westphalia/rules.yaml:746:1\n3076 rules/westphalia/rules.yaml:746:1\n3077 rules/westphalia/rules.yaml:746:1\n3083 rules/westphalia/rules.yaml:746:1\n3084 rules/westphalia/rules.yaml:746:1\n3085 rules/westphalia/rules.yaml:746:1\n3086 rules/westphalia/rules.yaml:746:1\n3087 rules/westphalia/rules.yaml:746:1\n3089 rules/westphalia/rules.yaml:746:1\n3090 rules/westphalia/rules.yaml:746:1\n3091 rules/westphalia/rules.yaml:746:1\n3102 rules/westphalia/rules.yaml:746:1\n3125 rules/westphalia/rules.yaml:746:1\n3168 rules/westphalia/rules.yaml:746:1\n3169 rules/westphalia/rules.yaml:746:1\n3170 rules/westphalia/rules.yaml:746:1\n3174 rules/westphalia/rules.yaml:746:1\n3175 rules/westphalia/rules.yaml:746:1\n3176 rules/westphalia/rules.yaml:746:1\n3177 rules/westphalia/rules.yaml:746:1\n3194 rules/westphalia/rules.yaml:495:7\n3203 rules/westphalia/rules.yaml:496:7\n3222 rules/westphalia/rules.yaml:497:7\n3255 rules/westphalia/rules.yaml:498:7\n3256 rules/westphalia/rules.yaml:499:11\n3262 rules/westphalia/rules.yaml:500:11\n3265 rules/westphalia/rules.yaml:501:7\n3268 rules/westphalia/rules.yaml:508:11\n3274 rules/westphalia/rules.yaml:502:11\n3287 rules/westphalia/rules.yaml:503:11\n3297 rules/westphalia/rules.yaml:504:11\n3298 rules/westphalia/rules.yaml:505:11\n3299 rules/westphalia/rules.yaml:506:11\n3315 rules/westphalia/flow.yaml:12:7\n3316 rules/westphalia/flow.yaml:13:7\n3317 rules/westphalia/flow.yaml:14:7\n3318 rules/westphalia/flow.yaml:15:7\n3319 rules/westphalia/flow.yaml:16:7\n3320 rules/westphalia/flow.yaml:17:7\n3321 rules/westphalia/flow.yaml:18:7\n3324 rules/westphalia/flow.yaml:19:7\n3325 rules/westphalia/flow.yaml:20:7\n3328 rules/westphalia/flow.yaml:21:7\n3333 rules/westphalia/flow.yaml:22:7\n3344 rules/westphalia/flow.yaml:23:7\n3346 rules/westphalia/flow.yaml:24:7\n3347 rules/westphalia/flow.yaml:25:7\n3360 rules/westphalia/flow.yaml:183:7\n3370 rules/westphalia/flow.yaml:184:7\n3384 rules/westphalia/flow.yaml:185:11\n3405 rules/westphalia/flow.yaml:80:7\n3406 rules/westphalia/flow.yaml:81:7\n3407 rules/westphalia/flow.yaml:82:7\n3412 rules/westphalia/flow.yaml:83:11\n3413 rules/westphalia/flow.yaml:84:11\n3414 rules/westphalia/flow.yaml:85:11\n3415 rules/westphalia/flow.yaml:86:7\n3416 rules/westphalia/flow.yaml:87:7\n3417 rules/westphalia/flow.yaml:88:7\n3428 rules/westphalia/flow.yaml:89:11\n3429 rules/westphalia/flow.yaml:90:11\n3437 rules/westphalia/flow.yaml:91:15\n3447 rules/westphalia/flow.yaml:92:11\n3448 rules/westphalia/flow.yaml:93:15\n3449 rules/westphalia/flow.yaml:94:15\n3451 rules/westphalia/flow.yaml:96:15\n3452 rules/westphalia/flow.yaml:97:15\n3469 rules/westphalia/flow.yaml:191:7\n3474 rules/westphalia/flow.yaml:192:11\n3475 rules/westphalia/flow.yaml:193:11\n3489 rules/westphalia/flow.yaml:194:15\n3494 rules/westphalia/rules.yaml:746:1\n3495 rules/westphalia/rules.yaml:746:1\n3504 rules/westphalia/flow.yaml:46:7\n3524 rules/westphalia/flow.yaml:62:7\n3541 rules/westphalia/flow.yaml:63:11\n3562 rules/westphalia/flow.yaml:65:11\n3563 rules/westphalia/flow.yaml:66:15\n3566 rules/westphalia/flow.yaml:67:15\n3567 rules/westphalia/flow.yaml:68:7\n3571 rules/westphalia/flow.yaml:69:7\n3579 rules/westphalia/flow.yaml:70:11\n3587 rules/westphalia/flow.yaml:71:11\n3590 rules/westphalia/flow.yaml:72:11\n3593 rules/westphalia/flow.yaml:73:11\n3594 rules/westphalia/flow.yaml:74:15\n3618 rules/westphalia/flow.yaml:139:7\n3619 rules/westphalia/flow.yaml:140:7\n3639 rules/westphalia/flow.yaml:142:11\n3640 rules/westphalia/flow.yaml:143:7\n3646 rules/westphalia/flow.yaml:144:7\n3650 rules/westphalia/flow.yaml:145:11\n3658 rules/westphalia/flow.yaml:146:7\n3659 rules/westphalia/flow.yaml:147:7\n3660 rules/westphalia/flow.yaml:148:7\n3671 rules/westphalia/flow.yaml:149:11\n3672 rules/westphalia/flow.yaml:150:11\n3675 rules/westphalia/flow.yaml:151:11\n3678 rules/westphalia/flow.yaml:152:11\n3679 rules/westphalia/flow.yaml:153:11\n3682 rules/westphalia/flow.yaml:154:11\n3683 rules/westphalia/flow.yaml:155:11\n3684 rules/westphalia/flow.yaml:156:11\n3685 rules/westphalia/flow.yaml:157:11\n3696 rules/westphalia/flow.yaml:158:15\n3705 rules/westphalia/flow.yaml:159:19\n3718 rules/westphalia/flow.yaml:160:19\n3719 rules/westphalia/flow.yaml:161:23\n3722 rules/westphalia/flow.yaml:162:23\n3723 rules/westphalia/flow.yaml:163:27\n3725 rules/westphalia/flow.yaml:165:27\n3726 rules/westphalia/flow.yaml:166:23\n3732 rules/westphalia/flow.yaml:167:11\n3741 rules/westphalia/flow.yaml:168:15\n3754 rules/westphalia/flow.yaml:169:15\n3755 rules/westphalia/flow.yaml:170:19\n3763 rules/westphalia/flow.yaml:171:19\n3764 rules/westphalia/flow.yaml:172:23\n3766 rules/westphalia/flow.yaml:174:23\n3767 rules/westphalia/flow.yaml:175:19\n3769 rules/westphalia/flow.yaml:177:19"
