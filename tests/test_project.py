@@ -365,6 +365,7 @@ def test_compile_native_builds_a_project_package(
     assert main(["compile", "--native", "--project", str(root)]) == 0
     folder = root / "generated" / "race"
     assert sorted(p.name.split(".")[0] for p in folder.glob("*.so")) == [
+        "_prelude",  # the runtime prelude's standalone copy, compiled with the engines
         "engine",
         "first_race",
         "native__mypyc",
