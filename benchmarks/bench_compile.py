@@ -3,7 +3,7 @@ of the generated engines.
 
 Usage (from the repository root)::
 
-    python benchmarks/bench_compile.py [REPS=3]
+    python benchmarks/bench_compile.py [REPS=3] [--native]
 
 Measured, ``REPS`` times each, medians quoted (wall clock and process CPU time):
 
@@ -32,6 +32,13 @@ Generated size: lines and bytes of ``generated/<game>/*.py`` as checked in (and 
 pipeline's output equals them), per module; for The March of Progress the ratio against
 15,040 lines, what engine v1 generated for its six scenarios (issue 7 aims at <= 40%).
 
+With ``--native`` (it takes minutes), also the native build of each game with generated
+engines: ``rulecraft.compiler.native.build_native`` as ``rulecraft compile --native GAME``
+runs it, on a copy of ``generated/<game>/`` in a temporary folder (a native build in
+``generated/`` is left alone), once per game: wall clock, the CPU time of the build's
+processes (mypyc and the C compilers), the load before and after, the modules compiled and
+the C compilations run at once (``RULECRAFT_NATIVE_JOBS``, default the cores).
+
 The stage sum can differ slightly from ``compile_project`` (timer overhead, noise).
 The first repetition also pays for imports and caches and is
 reported separately as ``cold``.
@@ -42,8 +49,10 @@ from __future__ import annotations
 import os
 import platform
 import shlex
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -162,6 +171,36 @@ def sizes(outputs: dict[Path, str]) -> None:
     print()
 
 
+def native_builds() -> None:
+    """The native build of each game with generated engines, timed on a copy."""
+    from rulecraft.compiler.native import build_jobs, build_native, native_modules
+
+    jobs = build_jobs()
+    print(f"native builds (rulecraft compile --native GAME; {jobs} C compilations at once):")
+    print(f"  {'game':24}{'wall s':>8}{'cpu s':>8}  {'load':>11}  modules compiled")
+    for folder in game_dirs_generated():
+        game = folder.name
+        with tempfile.TemporaryDirectory(prefix="bench-native-") as tmp:
+            copy = Path(tmp) / game
+            copy.mkdir()
+            for p in folder.glob("*.py"):
+                shutil.copy(p, copy / p.name)
+            compiled = [p.name for p in native_modules(copy)]
+            load = os.getloadavg()[0]
+            before, wall = os.times(), time.perf_counter()
+            build_native(Path(tmp), game)
+            wall = time.perf_counter() - wall
+            after = os.times()
+            cpu = (after.children_user - before.children_user) + (
+                after.children_system - before.children_system
+            )
+        print(
+            f"  {game:24}{wall:8.1f}{cpu:8.1f}  {load:5.2f}-{os.getloadavg()[0]:<5.2f}  "
+            f"{', '.join(compiled)}"
+        )
+    print()
+
+
 def game_dirs_generated() -> list[Path]:
     gen = ROOT / "generated"
     return sorted(p for p in gen.iterdir() if (p / "__init__.py").is_file())
@@ -169,7 +208,9 @@ def game_dirs_generated() -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    reps = int(argv[0]) if argv else 3
+    native = "--native" in argv
+    counts = [a for a in argv if a != "--native"]
+    reps = int(counts[0]) if counts else 3
     print(f"$ {shlex.join(['python', 'benchmarks/bench_compile.py', *argv])}")
     print(
         f"python {platform.python_version()} on {platform.machine()}, "
@@ -186,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         runs_staged.append(staged(ROOT))
 
     sizes(cold[4])
+    if native:
+        native_builds()
 
     def ms(x: float) -> str:
         return f"{x * 1000:9.1f}"
