@@ -234,7 +234,10 @@ def _native(project: Any, games: list[str]) -> int:
     from ..native import NativeError, build_native
 
     for game in games:
-        print(f"rulecraft: building {game} natively with mypyc (about half a minute on 2 cores)...", file=sys.stderr)
+        print(
+            f"rulecraft: building {game} natively with mypyc (about half a minute on 2 cores)...",
+            file=sys.stderr,
+        )
         start = time.monotonic()
         try:
             written = build_native(project.generated, game, package=project.package)
