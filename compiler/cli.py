@@ -34,20 +34,20 @@ def discover(first: str | None = None) -> None:
     compile`` is a fraction of a second)."""
     from . import commands
 
-    modules = sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
-    if first in modules and first not in _NOT_COMMANDS:
+    def load(mod: str) -> None:
         try:
-            importlib.import_module(f"{commands.__name__}.{first}")
-        except ImportError as exc:
-            UNAVAILABLE[first] = str(exc)
+            importlib.import_module(f"{commands.__name__}.{mod}")
+        except ImportError as exc:  # one broken optional command must not break the rest
+            UNAVAILABLE[mod] = str(exc)
+
+    modules = [m.name for m in pkgutil.iter_modules(commands.__path__)]
+    names = sorted(m for m in modules if m not in _NOT_COMMANDS)
+    if first in names:
+        load(first)
         if first in COMMANDS:
             return
-    for mod in modules:
-        if mod not in _NOT_COMMANDS:
-            try:
-                importlib.import_module(f"{commands.__name__}.{mod}")
-            except ImportError as exc:  # one broken optional command must not break the rest
-                UNAVAILABLE[mod] = str(exc)
+    for mod in names:
+        load(mod)
 
 
 def _command_word(argv: list[str]) -> str | None:

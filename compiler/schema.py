@@ -26,9 +26,8 @@ from referencing.jsonschema import DRAFT202012
 
 from .diagnostics import DiagnosticSink, Position
 from .loader import Document, YPath, format_ypath
-from .schema_files import installed_schemas, stale_schemas
 
-__all__ = ["SchemaStore", "SCHEMA_BASE", "installed_schemas", "stale_schemas"]
+__all__ = ["SchemaStore", "SCHEMA_BASE"]
 
 SCHEMA_BASE = "https://rulecraft.dev/schemas/"
 _SUFFIX = ".schema.json"

@@ -175,6 +175,7 @@ class ScenarioData:
     header: tuple[Any, ...] = ()
     _recursive: set[str] | None = None
     #: functions the same in every scenario of the game (inlining them changes no scenario)
+    stable: set[str] = field(default_factory=set)
 
     # -- what a field is
 

@@ -530,11 +530,10 @@ class ExprGen:
     def inline_ast(self, c: Call) -> Expr | None:
         """A function that only returns an expression, as that expression with its
         parameters replaced by the arguments (comprehension variables renamed apart), when
-        it is not recursive and no argument is evaluated twice. The body is this scenario's:
-        a scenario that defines the function differently gets its own copy of the callers."""
+        it is the same in every scenario, not recursive, and no argument is evaluated twice."""
         r = c.ref
         assert isinstance(r, ir.Routine)
-        if r.name in self.sd.recursive():
+        if r.name in self.sd.recursive() or r.name not in self.sd.stable:
             return None
         body = r.body
         if len(body) != 1 or not isinstance(body[0], Return) or body[0].value is None:

@@ -315,6 +315,33 @@ def end_reasons(g: ir.Game) -> tuple[str, ...]:
     return tuple(out)
 
 
+def stable_functions(games: list[ir.Game]) -> set[str]:
+    """Functions with the same definition in every scenario, calling only such functions."""
+    from ..effects import Call, walk
+
+    origins: dict[str, set[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for g in games:
+        for name, r in g.functions.items():
+            if r.kind != "function":
+                continue
+            origins.setdefault(name, set()).add(str(r.origin.pos))
+            calls.setdefault(name, set()).update(
+                n.func
+                for n in walk(r.body)
+                if isinstance(n, Call) and isinstance(n.ref, ir.Routine)
+            )
+    stable = {n for n, o in origins.items() if len(o) == 1 and all(n in g.functions for g in games)}
+    changed = True
+    while changed:
+        changed = False
+        for n in sorted(stable):
+            if not calls[n] <= stable:
+                stable.discard(n)
+                changed = True
+    return stable
+
+
 def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dict[str, str]:
     """The modules of one game: ``engine.py``, one module per scenario and ``__init__.py``.
 
@@ -333,12 +360,14 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         waiting = found
     first = games[order[0]]
     root_sid = order[0]
+    stable = stable_functions(list(games.values()))
     classes: dict[str, ClassGen] = {}
     compiled: dict[str, Compiled] = {}
     class_name = class_names(order)
     for sid in order:
         g = games[sid]
         sd = build_data(g, written)
+        sd.stable = stable
         for tid in looked_up(g):
             sd.data[f"t_{tid}"] = sd.primary[f"t_{tid}"] = tables_data[tid]
         if g.table_params or "id_table" in sd.data:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rulecraft.runtime import GameSpec, RulesError, engine_data, register
+from rulecraft.runtime import GameSpec, engine_data, register
 
 from . import thirty_years_war as _base
-from .engine import MarchOfProgressRules, _end, _head, _log, _lookup, _pick, _roll
+from .engine import MarchOfProgressRules, _end, _log, _lookup, _roll
 
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
@@ -134,22 +134,12 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         super().__init__(d)
         self.t_aom_neutral_vp = d["t_aom_neutral_vp"]
 
-    def f_score_value(self, S: list[Any], v_p: Any) -> int:
-        """The VPs a SCORE action earns (before the limit of the stock). (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:86:3]"""
-        _w1 = 0
-        for v_c in self.all_country:
-            if self.f_scores_for(S, v_p, v_c):
-                _w1 += S[self.o_e_country__vp_die + v_c]
-        return 1 + _w1
-
     def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """No VPs for your home country while an enemy army is anywhere in it. (MOP-AOM-RULE-02) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:67:5]"""
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
-            for v_a__1 in self.ix_army__owner.get(
-                _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p]), ()
-            ):
+            for v_a__1 in self.ix_army__owner.get(self.f_enemy(S, v_p), ()):
                 if S[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
@@ -178,106 +168,6 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
                 )
                 _log(S, 55, (v_c, v_r, S[self.o_e_country__vp_die + v_c]))
 
-    def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"""
-        if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            pass
-        else:
-            _w1 = 0
-            for v_c__1 in self.all_country:
-                if self.f_scores_for(S, v_me, v_c__1):
-                    _w1 += S[self.o_e_country__vp_die + v_c__1]
-            self.p_gain_vp(S, v_me, 1 + _w1)
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
-
-    def q_card__strength(self, S: list[Any], R: Any, v_me: Any) -> None:
-        "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
-        v_sources = [
-            v_c
-            for v_c in self.all_country
-            if self.f_controls(S, v_me, v_c)
-            and S[self.o_e_country__vp_die + v_c]
-            > (2 if self.s_e_country__owner[v_c] == v_me else 0)
-        ]
-        if len(v_sources) == 0:
-            return None
-        v_c_2 = _pick(R, v_sources)
-        S[self.o_e_country__vp_die + v_c_2] = min(
-            max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
-        )
-        S[self.o_p_strength + v_me] = min(max(S[self.o_p_strength + v_me] + 1, 1), 6)
-
-    def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"
-        if not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 43, (v_me, v_me))
-        else:
-            self.p_gain_vp(
-                S,
-                v_me,
-                1
-                + sum(
-                    [
-                        S[self.o_e_country__vp_die + v_c__1]
-                        for v_c__1 in self.all_country
-                        if self.f_scores_for(S, v_me, v_c__1)
-                    ]
-                ),
-            )
-        _z1 = S[self.o_p_discard + v_me]
-        S[self.o_p_hand + v_me] |= _z1
-        S[self.o_p_discard + v_me] = 0
-        _z2 = S[self.o_p_revealed + v_me]
-        S[self.o_p_hand + v_me] |= _z2
-        S[self.o_p_revealed + v_me] = 0
-        _log(S, 44, (v_me,))
-        return None
-
-    def r_card__strength(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
-        "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
-        v_sources: Any = None
-        v_c_2: Any = None
-        pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (1, 2):
-            raise RulesError(f"routine card__strength: no resume point {pc}")
-        if pc == 0:
-            v_sources = [
-                v_c
-                for v_c in self.all_country
-                if self.f_controls(S, v_me, v_c)
-                and S[self.o_e_country__vp_die + v_c]
-                > (2 if self.s_e_country__owner[v_c] == v_me else 0)
-            ]
-            if len(v_sources) == 0:
-                _log(S, 40, (v_me,))
-                return None
-            pc = 1
-        if pc == 1:
-            if F is not None:
-                v_me, v_sources = F[2:]
-                F = None
-            return self.ask(S, (13, 2, v_me, v_sources), v_me, 11, tuple(v_sources))
-        if pc == 2:
-            if F is not None:
-                v_me, v_sources = F[2:]
-                F = None
-            v_c_2 = v
-            S[self.o_e_country__vp_die + v_c_2] = min(
-                max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
-            )
-            S[self.o_p_strength + v_me] = min(max(S[self.o_p_strength + v_me] + 1, 1), 6)
-            _log(
-                S,
-                42,
-                (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2], S[self.o_p_strength + v_me]),
-            )
-            return None
-
 
 ENGINE = AgeOfMarlboroughScenario(DATA)
 SPEC = register(
@@ -305,4 +195,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "139 rules/march_of_progress/rules.yaml:92:7\n147 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n175 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n176 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n179 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19\n183 rules/march_of_progress/cards.yaml:116:7\n186 rules/march_of_progress/cards.yaml:119:11\n191 rules/march_of_progress/cards.yaml:120:7\n194 rules/march_of_progress/cards.yaml:121:7\n200 rules/march_of_progress/cards.yaml:99:7\n207 rules/march_of_progress/cards.yaml:100:7\n208 rules/march_of_progress/cards.yaml:102:11\n209 rules/march_of_progress/cards.yaml:103:7\n210 rules/march_of_progress/cards.yaml:104:7\n213 rules/march_of_progress/cards.yaml:105:7\n217 rules/march_of_progress/cards.yaml:116:7\n218 rules/march_of_progress/cards.yaml:117:11\n220 rules/march_of_progress/cards.yaml:119:11\n232 rules/march_of_progress/cards.yaml:120:7\n235 rules/march_of_progress/cards.yaml:121:7\n238 rules/march_of_progress/cards.yaml:122:7\n249 rules/march_of_progress/cards.yaml:99:7\n256 rules/march_of_progress/cards.yaml:100:7\n257 rules/march_of_progress/cards.yaml:101:11\n258 rules/march_of_progress/cards.yaml:102:11\n259 rules/march_of_progress/cards.yaml:103:7\n270 rules/march_of_progress/cards.yaml:104:7\n273 rules/march_of_progress/cards.yaml:105:7\n274 rules/march_of_progress/cards.yaml:106:7"
+_ORIGINS = "139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n149 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

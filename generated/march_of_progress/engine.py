@@ -413,9 +413,7 @@ class MarchOfProgressRules:
             _w3 = _w1
             if _w3:
                 _w2 = False
-                for v_a__2 in self.ix_army__owner.get(
-                    _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_p]), ()
-                ):
+                for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_p), ()):
                     if S[self.o_e_army__location + v_a__2] == v_c:
                         _w2 = True
                         break
@@ -423,10 +421,10 @@ class MarchOfProgressRules:
             return _w3
         if self.s_e_country__owner[v_c] == v_p:
             _w4 = False
-            for v_a__4 in self.all_army:
+            for v_a__3 in self.all_army:
                 if (
-                    S[self.o_e_army__location + v_a__4] == v_c
-                    and S[self.o_e_army__on_capital + v_a__4]
+                    S[self.o_e_army__location + v_a__3] == v_c
+                    and S[self.o_e_army__on_capital + v_a__3]
                 ):
                     _w4 = True
                     break
@@ -489,7 +487,7 @@ class MarchOfProgressRules:
         """The VPs a SCORE action earns (before the limit of the stock). (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:86:3]"""
         _w1 = 0
         for v_c in self.all_country:
-            if self.f_controls(S, v_p, v_c):
+            if self.f_scores_for(S, v_p, v_c):
                 _w1 += S[self.o_e_country__vp_die + v_c]
         return 1 + _w1
 
@@ -615,9 +613,7 @@ class MarchOfProgressRules:
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         "After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"
-        S[self.o_g_initiative] = _head(
-            [v_q__1 for v_q__1 in self.all_player if v_q__1 != S[self.o_g_initiative]]
-        )
+        S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
         _log(S, 17, (S[self.o_g_initiative],))
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
@@ -641,7 +637,7 @@ class MarchOfProgressRules:
     def p_setup__initiative(self, S: list[Any]) -> None:
         "Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"
         v_p1 = _head(self.all_player)
-        v_p2 = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p1])
+        v_p2 = self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
         _log(S, 45, (v_p1, v_r1, v_p2, v_r2))
@@ -675,19 +671,19 @@ class MarchOfProgressRules:
 
     def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
-        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_me])
+        v_foe = self.f_enemy(S, v_me)
         _w4 = []
         for v_c in self.all_country:
             _w5 = False
-            for v_a__2 in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a__2] == v_c:
+            for v_a__1 in self.ix_army__owner.get(v_me, ()):
+                if S[self.o_e_army__location + v_a__1] == v_c:
                     _w5 = True
                     break
             _w7 = _w5
             if _w7:
                 _w6 = False
-                for v_a__4 in self.ix_army__owner.get(v_foe, ()):
-                    if S[self.o_e_army__location + v_a__4] == v_c:
+                for v_a__3 in self.ix_army__owner.get(v_foe, ()):
+                    if S[self.o_e_army__location + v_a__3] == v_c:
                         _w6 = True
                         break
                 _w7 = _w6 or self.f_garrison_strength(S, v_foe, v_c) > 0
@@ -729,7 +725,7 @@ class MarchOfProgressRules:
                 S[_REVEALS] += 1
                 v_discarded = v_d
         self.q_join_attack(S, R, v_me, v_where, v_discarded)
-        self.q_combat(S, R, v_me, v_where, 0 if v_discarded is None else 1)
+        self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
 
     def q_card__attack(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__attack (MOP-ATT-01, MOP-ATT-02, MOP-ATT-05, MOP-ATT-06) [rules/march_of_progress/cards.yaml:77:3]"
@@ -793,15 +789,11 @@ class MarchOfProgressRules:
             self.p_move_army(S, v_x, v_dest)
 
     def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"""
+        "card__score (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04) [rules/march_of_progress/cards.yaml:108:3]"
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
         else:
-            _w1 = 0
-            for v_c__1 in self.all_country:
-                if self.f_controls(S, v_me, v_c__1):
-                    _w1 += S[self.o_e_country__vp_die + v_c__1]
-            self.p_gain_vp(S, v_me, 1 + _w1)
+            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
         S[self.o_p_hand + v_me] |= _z1
         S[self.o_p_discard + v_me] = 0
@@ -814,7 +806,8 @@ class MarchOfProgressRules:
         v_sources = [
             v_c
             for v_c in self.all_country
-            if self.f_controls(S, v_me, v_c) and S[self.o_e_country__vp_die + v_c] > 0
+            if self.f_controls(S, v_me, v_c)
+            and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
         ]
         if len(v_sources) == 0:
             return None
@@ -826,7 +819,7 @@ class MarchOfProgressRules:
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att])
+        v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
@@ -835,7 +828,9 @@ class MarchOfProgressRules:
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
         v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-        v_def_total = self.f_side_total(S, v_foe, v_where, True) + 0
+        v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
+            S, v_foe, v_where
+        )
         if v_att_total == v_def_total:
             self.q_combat_tie(S, R, v_att, v_where)
         elif v_att_total > v_def_total:
@@ -865,11 +860,7 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
-        _log(
-            S,
-            16,
-            (_head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_loser]), v_loser, v_where),
-        )
+        _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
@@ -881,9 +872,7 @@ class MarchOfProgressRules:
             ],
             *[
                 v_a__2
-                for v_a__2 in self.ix_army__owner.get(
-                    _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_att]), ()
-                )
+                for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_att), ())
                 if S[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
@@ -970,14 +959,9 @@ class MarchOfProgressRules:
             S[self.o_p_played + v_p] |= 1 << _c3
 
     def q_turn__resolve(self, S: list[Any], R: Any) -> None:
-        """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
+        "Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"
         for v_grp in self.e_action_group:
-            _w1 = []
-            _m1 = self.mk_card__group.get(v_grp, 0)
-            for v_p__1 in self.all_player:
-                if S[self.o_p_revealed + v_p__1] & _m1 != 0:
-                    _w1.append(v_p__1)
-            v_actors = _w1
+            v_actors = self.f_actors_of(S, v_grp)
             if len(v_actors) == 1:
                 self.q_perform(S, R, _head(v_actors))
             elif len(v_actors) == 2:
@@ -988,9 +972,7 @@ class MarchOfProgressRules:
                 elif self.c_order_choice_without_flip:
                     v_first_actor = _pick(R, v_actors)
                 self.q_perform(S, R, v_first_actor)
-                self.q_perform(
-                    S, R, _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_first_actor])
-                )
+                self.q_perform(S, R, self.f_enemy(S, v_first_actor))
 
     def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
         "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
@@ -1006,18 +988,18 @@ class MarchOfProgressRules:
         if F is not None and pc not in (1, 2, 3, 4, 7, 8, 11, 12):
             raise RulesError(f"routine attack: no resume point {pc}")
         if pc == 0:
-            v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_me])
+            v_foe = self.f_enemy(S, v_me)
             v_targets = [
                 v_c
                 for v_c in self.all_country
                 if any(
-                    S[self.o_e_army__location + v_a__2] == v_c
-                    for v_a__2 in self.ix_army__owner.get(v_me, ())
+                    S[self.o_e_army__location + v_a__1] == v_c
+                    for v_a__1 in self.ix_army__owner.get(v_me, ())
                 )
                 and (
                     any(
-                        S[self.o_e_army__location + v_a__4] == v_c
-                        for v_a__4 in self.ix_army__owner.get(v_foe, ())
+                        S[self.o_e_army__location + v_a__3] == v_c
+                        for v_a__3 in self.ix_army__owner.get(v_foe, ())
                     )
                     or self.f_garrison_strength(S, v_foe, v_c) > 0
                 )
@@ -1105,7 +1087,9 @@ class MarchOfProgressRules:
                 v_me, v_where, v_discarded = F[2:]
                 F = None
             if (
-                self.r_combat(S, None, None, v_me, v_where, 0 if v_discarded is None else 1)
+                self.r_combat(
+                    S, None, None, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded)
+                )
                 is SUSPEND
             ):
                 return _wait(S, (1, 12))
@@ -1323,18 +1307,7 @@ class MarchOfProgressRules:
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             _log(S, 43, (v_me, v_me))
         else:
-            self.p_gain_vp(
-                S,
-                v_me,
-                1
-                + sum(
-                    [
-                        S[self.o_e_country__vp_die + v_c__1]
-                        for v_c__1 in self.all_country
-                        if self.f_controls(S, v_me, v_c__1)
-                    ]
-                ),
-            )
+            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
         S[self.o_p_hand + v_me] |= _z1
         S[self.o_p_discard + v_me] = 0
@@ -1355,7 +1328,8 @@ class MarchOfProgressRules:
             v_sources = [
                 v_c
                 for v_c in self.all_country
-                if self.f_controls(S, v_me, v_c) and S[self.o_e_country__vp_die + v_c] > 0
+                if self.f_controls(S, v_me, v_c)
+                and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
             ]
             if len(v_sources) == 0:
                 _log(S, 40, (v_me,))
@@ -1394,7 +1368,7 @@ class MarchOfProgressRules:
         if F is not None and pc not in (1, 5, 8):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att])
+            v_foe = self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
@@ -1409,7 +1383,9 @@ class MarchOfProgressRules:
                 v_att, v_where, v_bonus, v_foe, v_attackers = F[2:]
                 F = None
             v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-            v_def_total = self.f_side_total(S, v_foe, v_where, True) + 0
+            v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
+                S, v_foe, v_where
+            )
             _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
@@ -1461,11 +1437,7 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
-        _log(
-            S,
-            16,
-            (_head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_loser]), v_loser, v_where),
-        )
+        _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
         return None
 
     def r_combat_tie(
@@ -1481,9 +1453,7 @@ class MarchOfProgressRules:
             ],
             *[
                 v_a__2
-                for v_a__2 in self.ix_army__owner.get(
-                    _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_att]), ()
-                )
+                for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_att), ())
                 if S[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
@@ -1774,12 +1744,7 @@ class MarchOfProgressRules:
                 else:
                     pc = 14
             if pc == 2:
-                v_actors = [
-                    v_p__1
-                    for _m1 in (self.mk_card__group.get(v_grp, 0),)
-                    for v_p__1 in self.all_player
-                    if S[self.o_p_revealed + v_p__1] & _m1 != 0
-                ]
+                v_actors = self.f_actors_of(S, v_grp)
                 if len(v_actors) == 1:
                     pc = 3
                 elif len(v_actors) == 2:
@@ -1845,15 +1810,7 @@ class MarchOfProgressRules:
                 if F is not None:
                     v__it, v__i, v_grp, v_first_actor = F[2:]
                     F = None
-                if (
-                    self.r_perform(
-                        S,
-                        None,
-                        None,
-                        _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_first_actor]),
-                    )
-                    is SUSPEND
-                ):
+                if self.r_perform(S, None, None, self.f_enemy(S, v_first_actor)) is SUSPEND:
                     return _wait(S, (17, 1, v__it, v__i, v_grp))
                 pc = 1
                 continue
@@ -1862,4 +1819,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "370 rules/march_of_progress/rules.yaml:126:7\n379 rules/march_of_progress/rules.yaml:27:7\n387 rules/march_of_progress/rules.yaml:20:7\n395 rules/march_of_progress/rules.yaml:72:7\n396 rules/march_of_progress/rules.yaml:73:11\n397 rules/march_of_progress/rules.yaml:74:15\n398 rules/march_of_progress/rules.yaml:75:11\n399 rules/march_of_progress/rules.yaml:76:7\n403 rules/march_of_progress/rules.yaml:118:7\n407 rules/march_of_progress/rules.yaml:43:7\n408 rules/march_of_progress/rules.yaml:44:11\n424 rules/march_of_progress/rules.yaml:45:7\n425 rules/march_of_progress/rules.yaml:46:11\n434 rules/march_of_progress/rules.yaml:47:7\n443 rules/march_of_progress/rules.yaml:108:7\n447 rules/march_of_progress/rules.yaml:64:7\n456 rules/march_of_progress/rules.yaml:13:7\n460 rules/march_of_progress/rules.yaml:55:7\n472 rules/march_of_progress/rules.yaml:56:11\n473 rules/march_of_progress/rules.yaml:57:7\n477 rules/march_of_progress/rules.yaml:35:7\n486 rules/march_of_progress/cards.yaml:113:15\n490 rules/march_of_progress/rules.yaml:92:7\n498 rules/march_of_progress/rules.yaml:84:7\n502 rules/march_of_progress/rules.yaml:136:7\n503 rules/march_of_progress/rules.yaml:137:11\n508 rules/march_of_progress/rules.yaml:138:7\n518 rules/march_of_progress/rules.yaml:100:7\n522 rules/march_of_progress/rules.yaml:288:7\n523 rules/march_of_progress/rules.yaml:289:11\n533 rules/march_of_progress/rules.yaml:290:11\n534 rules/march_of_progress/rules.yaml:291:15\n535 rules/march_of_progress/rules.yaml:292:15\n536 rules/march_of_progress/rules.yaml:293:19\n543 rules/march_of_progress/rules.yaml:294:19\n548 rules/march_of_progress/rules.yaml:295:19\n549 rules/march_of_progress/rules.yaml:296:19\n550 rules/march_of_progress/rules.yaml:297:19\n555 rules/march_of_progress/rules.yaml:298:19\n556 rules/march_of_progress/rules.yaml:299:19\n557 rules/march_of_progress/rules.yaml:300:19\n558 rules/march_of_progress/rules.yaml:301:19\n559 rules/march_of_progress/rules.yaml:302:19\n560 rules/march_of_progress/rules.yaml:303:23\n562 rules/march_of_progress/rules.yaml:305:23\n564 rules/march_of_progress/rules.yaml:307:23\n565 rules/march_of_progress/rules.yaml:308:19\n566 rules/march_of_progress/rules.yaml:309:23\n568 rules/march_of_progress/rules.yaml:311:23\n570 rules/march_of_progress/rules.yaml:313:23\n574 rules/march_of_progress/cards.yaml:51:7\n579 rules/march_of_progress/cards.yaml:52:7\n580 rules/march_of_progress/cards.yaml:53:11\n582 rules/march_of_progress/cards.yaml:55:11\n589 rules/march_of_progress/cards.yaml:57:11\n591 rules/march_of_progress/cards.yaml:59:11\n592 rules/march_of_progress/cards.yaml:60:11\n593 rules/march_of_progress/cards.yaml:61:11\n597 rules/march_of_progress/rules.yaml:170:7\n598 rules/march_of_progress/rules.yaml:171:7\n599 rules/march_of_progress/rules.yaml:172:7\n603 rules/march_of_progress/flow.yaml:97:7\n609 rules/march_of_progress/flow.yaml:98:11\n610 rules/march_of_progress/flow.yaml:99:11\n618 rules/march_of_progress/flow.yaml:81:7\n621 rules/march_of_progress/flow.yaml:82:7\n625 rules/march_of_progress/rules.yaml:146:7\n626 rules/march_of_progress/rules.yaml:147:7\n627 rules/march_of_progress/rules.yaml:148:7\n628 rules/march_of_progress/rules.yaml:149:7\n629 rules/march_of_progress/rules.yaml:150:11\n631 rules/march_of_progress/rules.yaml:152:11\n635 rules/march_of_progress/rules.yaml:159:7\n636 rules/march_of_progress/rules.yaml:160:7\n637 rules/march_of_progress/rules.yaml:161:7\n638 rules/march_of_progress/rules.yaml:162:7\n639 rules/march_of_progress/rules.yaml:163:7\n643 rules/march_of_progress/flow.yaml:15:7\n644 rules/march_of_progress/flow.yaml:16:7\n645 rules/march_of_progress/flow.yaml:17:7\n646 rules/march_of_progress/flow.yaml:18:7\n647 rules/march_of_progress/flow.yaml:19:7\n648 rules/march_of_progress/flow.yaml:20:7\n653 rules/march_of_progress/flow.yaml:21:11\n654 rules/march_of_progress/flow.yaml:22:11\n655 rules/march_of_progress/flow.yaml:23:11\n656 rules/march_of_progress/flow.yaml:24:7\n657 rules/march_of_progress/flow.yaml:25:7\n661 rules/march_of_progress/flow.yaml:72:7\n662 rules/march_of_progress/flow.yaml:73:11\n668 rules/march_of_progress/flow.yaml:42:7\n669 rules/march_of_progress/flow.yaml:43:11\n670 rules/march_of_progress/flow.yaml:44:15\n674 rules/march_of_progress/flow.yaml:45:15\n678 rules/march_of_progress/rules.yaml:179:7\n679 rules/march_of_progress/rules.yaml:180:7\n697 rules/march_of_progress/rules.yaml:181:7\n698 rules/march_of_progress/rules.yaml:183:11\n699 rules/march_of_progress/rules.yaml:184:7\n711 rules/march_of_progress/rules.yaml:185:7\n712 rules/march_of_progress/rules.yaml:186:7\n713 rules/march_of_progress/rules.yaml:187:11\n715 rules/march_of_progress/rules.yaml:189:11\n716 rules/march_of_progress/rules.yaml:190:11\n717 rules/march_of_progress/rules.yaml:192:15\n718 rules/march_of_progress/rules.yaml:193:11\n719 rules/march_of_progress/rules.yaml:194:7\n720 rules/march_of_progress/rules.yaml:195:7\n721 rules/march_of_progress/rules.yaml:196:11\n724 rules/march_of_progress/rules.yaml:197:11\n725 rules/march_of_progress/rules.yaml:198:15\n726 rules/march_of_progress/rules.yaml:199:15\n730 rules/march_of_progress/rules.yaml:201:15\n731 rules/march_of_progress/rules.yaml:202:7\n732 rules/march_of_progress/rules.yaml:203:7\n736 rules/march_of_progress/cards.yaml:83:7\n740 rules/march_of_progress/cards.yaml:91:7\n744 rules/march_of_progress/cards.yaml:69:7\n750 rules/march_of_progress/cards.yaml:70:7\n751 rules/march_of_progress/cards.yaml:72:11\n752 rules/march_of_progress/cards.yaml:73:7\n753 rules/march_of_progress/cards.yaml:74:7\n757 rules/march_of_progress/cards.yaml:11:7\n762 rules/march_of_progress/cards.yaml:12:7\n763 rules/march_of_progress/cards.yaml:14:11\n764 rules/march_of_progress/cards.yaml:15:7\n765 rules/march_of_progress/cards.yaml:16:7\n766 rules/march_of_progress/cards.yaml:17:11\n767 rules/march_of_progress/cards.yaml:18:7\n768 rules/march_of_progress/cards.yaml:19:7\n772 rules/march_of_progress/cards.yaml:27:7\n777 rules/march_of_progress/cards.yaml:28:7\n778 rules/march_of_progress/cards.yaml:30:11\n779 rules/march_of_progress/cards.yaml:31:7\n780 rules/march_of_progress/cards.yaml:32:7\n781 rules/march_of_progress/cards.yaml:33:7\n782 rules/march_of_progress/cards.yaml:34:11\n783 rules/march_of_progress/cards.yaml:35:7\n784 rules/march_of_progress/cards.yaml:36:7\n787 rules/march_of_progress/cards.yaml:37:7\n788 rules/march_of_progress/cards.yaml:38:11\n789 rules/march_of_progress/cards.yaml:39:11\n790 rules/march_of_progress/cards.yaml:40:15\n791 rules/march_of_progress/cards.yaml:41:7\n792 rules/march_of_progress/cards.yaml:42:7\n793 rules/march_of_progress/cards.yaml:43:11\n797 rules/march_of_progress/cards.yaml:116:7\n800 rules/march_of_progress/cards.yaml:119:11\n805 rules/march_of_progress/cards.yaml:120:7\n808 rules/march_of_progress/cards.yaml:121:7\n814 rules/march_of_progress/cards.yaml:99:7\n819 rules/march_of_progress/cards.yaml:100:7\n820 rules/march_of_progress/cards.yaml:102:11\n821 rules/march_of_progress/cards.yaml:103:7\n822 rules/march_of_progress/cards.yaml:104:7\n825 rules/march_of_progress/cards.yaml:105:7\n829 rules/march_of_progress/rules.yaml:233:7\n830 rules/march_of_progress/rules.yaml:234:7\n836 rules/march_of_progress/rules.yaml:235:7\n837 rules/march_of_progress/rules.yaml:236:7\n838 rules/march_of_progress/rules.yaml:237:7\n839 rules/march_of_progress/rules.yaml:239:7\n840 rules/march_of_progress/rules.yaml:240:11\n842 rules/march_of_progress/rules.yaml:242:11\n843 rules/march_of_progress/rules.yaml:243:11\n846 rules/march_of_progress/rules.yaml:244:15\n855 rules/march_of_progress/rules.yaml:245:19\n858 rules/march_of_progress/rules.yaml:248:11\n862 rules/march_of_progress/rules.yaml:273:7\n867 rules/march_of_progress/rules.yaml:274:11\n868 rules/march_of_progress/rules.yaml:275:7\n876 rules/march_of_progress/rules.yaml:264:7\n890 rules/march_of_progress/rules.yaml:265:11\n894 rules/march_of_progress/rules.yaml:257:7\n898 rules/march_of_progress/flow.yaml:105:7\n899 rules/march_of_progress/flow.yaml:106:11\n900 rules/march_of_progress/flow.yaml:107:11\n903 rules/march_of_progress/flow.yaml:109:15\n904 rules/march_of_progress/flow.yaml:110:19\n905 rules/march_of_progress/flow.yaml:111:11\n906 rules/march_of_progress/flow.yaml:112:15\n907 rules/march_of_progress/flow.yaml:113:15\n917 rules/march_of_progress/rules.yaml:216:7\n922 rules/march_of_progress/rules.yaml:217:7\n928 rules/march_of_progress/rules.yaml:218:11\n929 rules/march_of_progress/rules.yaml:219:11\n930 rules/march_of_progress/rules.yaml:220:15\n931 rules/march_of_progress/rules.yaml:221:11\n932 rules/march_of_progress/rules.yaml:222:7\n937 rules/march_of_progress/rules.yaml:223:11\n938 rules/march_of_progress/rules.yaml:224:15\n939 rules/march_of_progress/rules.yaml:225:15\n940 rules/march_of_progress/rules.yaml:226:19\n944 rules/march_of_progress/flow.yaml:88:7\n945 rules/march_of_progress/flow.yaml:90:11\n949 rules/march_of_progress/flow.yaml:8:7\n950 rules/march_of_progress/flow.yaml:9:11\n955 rules/march_of_progress/flow.yaml:32:7\n968 rules/march_of_progress/flow.yaml:34:11\n974 rules/march_of_progress/flow.yaml:54:7\n975 rules/march_of_progress/flow.yaml:55:11\n981 rules/march_of_progress/flow.yaml:56:11\n982 rules/march_of_progress/flow.yaml:57:15\n984 rules/march_of_progress/flow.yaml:59:15\n985 rules/march_of_progress/flow.yaml:60:15\n986 rules/march_of_progress/flow.yaml:61:19\n987 rules/march_of_progress/flow.yaml:62:19\n989 rules/march_of_progress/flow.yaml:64:19\n990 rules/march_of_progress/flow.yaml:65:15\n991 rules/march_of_progress/flow.yaml:66:15\n1009 rules/march_of_progress/rules.yaml:179:7\n1010 rules/march_of_progress/rules.yaml:180:7\n1025 rules/march_of_progress/rules.yaml:181:7\n1026 rules/march_of_progress/rules.yaml:182:11\n1027 rules/march_of_progress/rules.yaml:183:11\n1028 rules/march_of_progress/rules.yaml:184:7\n1037 rules/march_of_progress/rules.yaml:185:7\n1038 rules/march_of_progress/rules.yaml:186:7\n1046 rules/march_of_progress/rules.yaml:187:11\n1057 rules/march_of_progress/rules.yaml:189:11\n1063 rules/march_of_progress/rules.yaml:190:11\n1064 rules/march_of_progress/rules.yaml:191:15\n1065 rules/march_of_progress/rules.yaml:192:15\n1066 rules/march_of_progress/rules.yaml:193:11\n1069 rules/march_of_progress/rules.yaml:194:7\n1070 rules/march_of_progress/rules.yaml:195:7\n1075 rules/march_of_progress/rules.yaml:196:11\n1078 rules/march_of_progress/rules.yaml:197:11\n1086 rules/march_of_progress/rules.yaml:198:15\n1092 rules/march_of_progress/rules.yaml:199:15\n1096 rules/march_of_progress/rules.yaml:200:15\n1097 rules/march_of_progress/rules.yaml:201:15\n1100 rules/march_of_progress/rules.yaml:202:7\n1107 rules/march_of_progress/rules.yaml:203:7\n1131 rules/march_of_progress/cards.yaml:83:7\n1145 rules/march_of_progress/cards.yaml:91:7\n1161 rules/march_of_progress/cards.yaml:69:7\n1167 rules/march_of_progress/cards.yaml:70:7\n1168 rules/march_of_progress/cards.yaml:71:11\n1169 rules/march_of_progress/cards.yaml:72:11\n1170 rules/march_of_progress/cards.yaml:73:7\n1181 rules/march_of_progress/cards.yaml:74:7\n1182 rules/march_of_progress/cards.yaml:75:7\n1194 rules/march_of_progress/cards.yaml:11:7\n1199 rules/march_of_progress/cards.yaml:12:7\n1200 rules/march_of_progress/cards.yaml:13:11\n1201 rules/march_of_progress/cards.yaml:14:11\n1202 rules/march_of_progress/cards.yaml:15:7\n1213 rules/march_of_progress/cards.yaml:16:7\n1214 rules/march_of_progress/cards.yaml:17:11\n1215 rules/march_of_progress/cards.yaml:18:7\n1233 rules/march_of_progress/cards.yaml:19:7\n1250 rules/march_of_progress/cards.yaml:27:7\n1255 rules/march_of_progress/cards.yaml:28:7\n1256 rules/march_of_progress/cards.yaml:29:11\n1257 rules/march_of_progress/cards.yaml:30:11\n1258 rules/march_of_progress/cards.yaml:31:7\n1269 rules/march_of_progress/cards.yaml:32:7\n1270 rules/march_of_progress/cards.yaml:33:7\n1271 rules/march_of_progress/cards.yaml:34:11\n1272 rules/march_of_progress/cards.yaml:35:7\n1273 rules/march_of_progress/cards.yaml:36:7\n1276 rules/march_of_progress/cards.yaml:37:7\n1284 rules/march_of_progress/cards.yaml:38:11\n1297 rules/march_of_progress/cards.yaml:39:11\n1298 rules/march_of_progress/cards.yaml:40:15\n1304 rules/march_of_progress/cards.yaml:41:7\n1317 rules/march_of_progress/cards.yaml:42:7\n1318 rules/march_of_progress/cards.yaml:43:11\n1323 rules/march_of_progress/cards.yaml:116:7\n1324 rules/march_of_progress/cards.yaml:117:11\n1326 rules/march_of_progress/cards.yaml:119:11\n1338 rules/march_of_progress/cards.yaml:120:7\n1341 rules/march_of_progress/cards.yaml:121:7\n1344 rules/march_of_progress/cards.yaml:122:7\n1355 rules/march_of_progress/cards.yaml:99:7\n1360 rules/march_of_progress/cards.yaml:100:7\n1361 rules/march_of_progress/cards.yaml:101:11\n1362 rules/march_of_progress/cards.yaml:102:11\n1363 rules/march_of_progress/cards.yaml:103:7\n1374 rules/march_of_progress/cards.yaml:104:7\n1377 rules/march_of_progress/cards.yaml:105:7\n1378 rules/march_of_progress/cards.yaml:106:7\n1397 rules/march_of_progress/rules.yaml:233:7\n1398 rules/march_of_progress/rules.yaml:234:7\n1404 rules/march_of_progress/rules.yaml:235:7\n1411 rules/march_of_progress/rules.yaml:236:7\n1412 rules/march_of_progress/rules.yaml:237:7\n1413 rules/march_of_progress/rules.yaml:238:7\n1414 rules/march_of_progress/rules.yaml:239:7\n1421 rules/march_of_progress/rules.yaml:240:11\n1425 rules/march_of_progress/rules.yaml:242:11\n1432 rules/march_of_progress/rules.yaml:243:11\n1435 rules/march_of_progress/rules.yaml:244:15\n1440 rules/march_of_progress/rules.yaml:245:19\n1442 rules/march_of_progress/rules.yaml:246:19\n1445 rules/march_of_progress/rules.yaml:248:11\n1458 rules/march_of_progress/rules.yaml:273:7\n1463 rules/march_of_progress/rules.yaml:274:11\n1464 rules/march_of_progress/rules.yaml:275:7\n1476 rules/march_of_progress/rules.yaml:264:7\n1490 rules/march_of_progress/rules.yaml:265:11\n1491 rules/march_of_progress/rules.yaml:266:7\n1498 rules/march_of_progress/rules.yaml:257:7\n1512 rules/march_of_progress/flow.yaml:105:7\n1517 rules/march_of_progress/flow.yaml:106:11\n1518 rules/march_of_progress/flow.yaml:107:11\n1538 rules/march_of_progress/flow.yaml:109:15\n1539 rules/march_of_progress/flow.yaml:110:19\n1540 rules/march_of_progress/flow.yaml:111:11\n1541 rules/march_of_progress/flow.yaml:112:15\n1542 rules/march_of_progress/flow.yaml:113:15\n1547 rules/march_of_progress/flow.yaml:114:11\n1577 rules/march_of_progress/rules.yaml:216:7\n1583 rules/march_of_progress/rules.yaml:217:7\n1598 rules/march_of_progress/rules.yaml:218:11\n1599 rules/march_of_progress/rules.yaml:219:11\n1607 rules/march_of_progress/rules.yaml:220:15\n1622 rules/march_of_progress/rules.yaml:221:11\n1625 rules/march_of_progress/rules.yaml:222:7\n1642 rules/march_of_progress/rules.yaml:223:11\n1651 rules/march_of_progress/rules.yaml:224:15\n1664 rules/march_of_progress/rules.yaml:225:15\n1665 rules/march_of_progress/rules.yaml:226:19\n1681 rules/march_of_progress/flow.yaml:88:7\n1695 rules/march_of_progress/flow.yaml:89:11\n1696 rules/march_of_progress/flow.yaml:90:11\n1706 rules/march_of_progress/flow.yaml:8:7\n1707 rules/march_of_progress/flow.yaml:9:11\n1723 rules/march_of_progress/flow.yaml:32:7\n1744 rules/march_of_progress/flow.yaml:34:11\n1747 rules/march_of_progress/flow.yaml:35:11\n1748 rules/march_of_progress/flow.yaml:36:7\n1763 rules/march_of_progress/flow.yaml:54:7\n1777 rules/march_of_progress/flow.yaml:55:11\n1783 rules/march_of_progress/flow.yaml:56:11\n1791 rules/march_of_progress/flow.yaml:57:15\n1796 rules/march_of_progress/flow.yaml:59:15\n1797 rules/march_of_progress/flow.yaml:60:15\n1807 rules/march_of_progress/flow.yaml:61:19\n1820 rules/march_of_progress/flow.yaml:62:19\n1826 rules/march_of_progress/flow.yaml:64:19\n1841 rules/march_of_progress/flow.yaml:65:15\n1848 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "370 rules/march_of_progress/rules.yaml:126:7\n379 rules/march_of_progress/rules.yaml:27:7\n387 rules/march_of_progress/rules.yaml:20:7\n395 rules/march_of_progress/rules.yaml:72:7\n396 rules/march_of_progress/rules.yaml:73:11\n397 rules/march_of_progress/rules.yaml:74:15\n398 rules/march_of_progress/rules.yaml:75:11\n399 rules/march_of_progress/rules.yaml:76:7\n403 rules/march_of_progress/rules.yaml:118:7\n407 rules/march_of_progress/rules.yaml:43:7\n408 rules/march_of_progress/rules.yaml:44:11\n422 rules/march_of_progress/rules.yaml:45:7\n423 rules/march_of_progress/rules.yaml:46:11\n432 rules/march_of_progress/rules.yaml:47:7\n441 rules/march_of_progress/rules.yaml:108:7\n445 rules/march_of_progress/rules.yaml:64:7\n454 rules/march_of_progress/rules.yaml:13:7\n458 rules/march_of_progress/rules.yaml:55:7\n470 rules/march_of_progress/rules.yaml:56:11\n471 rules/march_of_progress/rules.yaml:57:7\n475 rules/march_of_progress/rules.yaml:35:7\n484 rules/march_of_progress/cards.yaml:113:15\n488 rules/march_of_progress/rules.yaml:92:7\n496 rules/march_of_progress/rules.yaml:84:7\n500 rules/march_of_progress/rules.yaml:136:7\n501 rules/march_of_progress/rules.yaml:137:11\n506 rules/march_of_progress/rules.yaml:138:7\n516 rules/march_of_progress/rules.yaml:100:7\n520 rules/march_of_progress/rules.yaml:288:7\n521 rules/march_of_progress/rules.yaml:289:11\n531 rules/march_of_progress/rules.yaml:290:11\n532 rules/march_of_progress/rules.yaml:291:15\n533 rules/march_of_progress/rules.yaml:292:15\n534 rules/march_of_progress/rules.yaml:293:19\n541 rules/march_of_progress/rules.yaml:294:19\n546 rules/march_of_progress/rules.yaml:295:19\n547 rules/march_of_progress/rules.yaml:296:19\n548 rules/march_of_progress/rules.yaml:297:19\n553 rules/march_of_progress/rules.yaml:298:19\n554 rules/march_of_progress/rules.yaml:299:19\n555 rules/march_of_progress/rules.yaml:300:19\n556 rules/march_of_progress/rules.yaml:301:19\n557 rules/march_of_progress/rules.yaml:302:19\n558 rules/march_of_progress/rules.yaml:303:23\n560 rules/march_of_progress/rules.yaml:305:23\n562 rules/march_of_progress/rules.yaml:307:23\n563 rules/march_of_progress/rules.yaml:308:19\n564 rules/march_of_progress/rules.yaml:309:23\n566 rules/march_of_progress/rules.yaml:311:23\n568 rules/march_of_progress/rules.yaml:313:23\n572 rules/march_of_progress/cards.yaml:51:7\n577 rules/march_of_progress/cards.yaml:52:7\n578 rules/march_of_progress/cards.yaml:53:11\n580 rules/march_of_progress/cards.yaml:55:11\n587 rules/march_of_progress/cards.yaml:57:11\n589 rules/march_of_progress/cards.yaml:59:11\n590 rules/march_of_progress/cards.yaml:60:11\n591 rules/march_of_progress/cards.yaml:61:11\n595 rules/march_of_progress/rules.yaml:170:7\n596 rules/march_of_progress/rules.yaml:171:7\n597 rules/march_of_progress/rules.yaml:172:7\n601 rules/march_of_progress/flow.yaml:97:7\n607 rules/march_of_progress/flow.yaml:98:11\n608 rules/march_of_progress/flow.yaml:99:11\n616 rules/march_of_progress/flow.yaml:81:7\n617 rules/march_of_progress/flow.yaml:82:7\n621 rules/march_of_progress/rules.yaml:146:7\n622 rules/march_of_progress/rules.yaml:147:7\n623 rules/march_of_progress/rules.yaml:148:7\n624 rules/march_of_progress/rules.yaml:149:7\n625 rules/march_of_progress/rules.yaml:150:11\n627 rules/march_of_progress/rules.yaml:152:11\n631 rules/march_of_progress/rules.yaml:159:7\n632 rules/march_of_progress/rules.yaml:160:7\n633 rules/march_of_progress/rules.yaml:161:7\n634 rules/march_of_progress/rules.yaml:162:7\n635 rules/march_of_progress/rules.yaml:163:7\n639 rules/march_of_progress/flow.yaml:15:7\n640 rules/march_of_progress/flow.yaml:16:7\n641 rules/march_of_progress/flow.yaml:17:7\n642 rules/march_of_progress/flow.yaml:18:7\n643 rules/march_of_progress/flow.yaml:19:7\n644 rules/march_of_progress/flow.yaml:20:7\n649 rules/march_of_progress/flow.yaml:21:11\n650 rules/march_of_progress/flow.yaml:22:11\n651 rules/march_of_progress/flow.yaml:23:11\n652 rules/march_of_progress/flow.yaml:24:7\n653 rules/march_of_progress/flow.yaml:25:7\n657 rules/march_of_progress/flow.yaml:72:7\n658 rules/march_of_progress/flow.yaml:73:11\n664 rules/march_of_progress/flow.yaml:42:7\n665 rules/march_of_progress/flow.yaml:43:11\n666 rules/march_of_progress/flow.yaml:44:15\n670 rules/march_of_progress/flow.yaml:45:15\n674 rules/march_of_progress/rules.yaml:179:7\n675 rules/march_of_progress/rules.yaml:180:7\n693 rules/march_of_progress/rules.yaml:181:7\n694 rules/march_of_progress/rules.yaml:183:11\n695 rules/march_of_progress/rules.yaml:184:7\n707 rules/march_of_progress/rules.yaml:185:7\n708 rules/march_of_progress/rules.yaml:186:7\n709 rules/march_of_progress/rules.yaml:187:11\n711 rules/march_of_progress/rules.yaml:189:11\n712 rules/march_of_progress/rules.yaml:190:11\n713 rules/march_of_progress/rules.yaml:192:15\n714 rules/march_of_progress/rules.yaml:193:11\n715 rules/march_of_progress/rules.yaml:194:7\n716 rules/march_of_progress/rules.yaml:195:7\n717 rules/march_of_progress/rules.yaml:196:11\n720 rules/march_of_progress/rules.yaml:197:11\n721 rules/march_of_progress/rules.yaml:198:15\n722 rules/march_of_progress/rules.yaml:199:15\n726 rules/march_of_progress/rules.yaml:201:15\n727 rules/march_of_progress/rules.yaml:202:7\n728 rules/march_of_progress/rules.yaml:203:7\n732 rules/march_of_progress/cards.yaml:83:7\n736 rules/march_of_progress/cards.yaml:91:7\n740 rules/march_of_progress/cards.yaml:69:7\n746 rules/march_of_progress/cards.yaml:70:7\n747 rules/march_of_progress/cards.yaml:72:11\n748 rules/march_of_progress/cards.yaml:73:7\n749 rules/march_of_progress/cards.yaml:74:7\n753 rules/march_of_progress/cards.yaml:11:7\n758 rules/march_of_progress/cards.yaml:12:7\n759 rules/march_of_progress/cards.yaml:14:11\n760 rules/march_of_progress/cards.yaml:15:7\n761 rules/march_of_progress/cards.yaml:16:7\n762 rules/march_of_progress/cards.yaml:17:11\n763 rules/march_of_progress/cards.yaml:18:7\n764 rules/march_of_progress/cards.yaml:19:7\n768 rules/march_of_progress/cards.yaml:27:7\n773 rules/march_of_progress/cards.yaml:28:7\n774 rules/march_of_progress/cards.yaml:30:11\n775 rules/march_of_progress/cards.yaml:31:7\n776 rules/march_of_progress/cards.yaml:32:7\n777 rules/march_of_progress/cards.yaml:33:7\n778 rules/march_of_progress/cards.yaml:34:11\n779 rules/march_of_progress/cards.yaml:35:7\n780 rules/march_of_progress/cards.yaml:36:7\n783 rules/march_of_progress/cards.yaml:37:7\n784 rules/march_of_progress/cards.yaml:38:11\n785 rules/march_of_progress/cards.yaml:39:11\n786 rules/march_of_progress/cards.yaml:40:15\n787 rules/march_of_progress/cards.yaml:41:7\n788 rules/march_of_progress/cards.yaml:42:7\n789 rules/march_of_progress/cards.yaml:43:11\n793 rules/march_of_progress/cards.yaml:116:7\n796 rules/march_of_progress/cards.yaml:119:11\n797 rules/march_of_progress/cards.yaml:120:7\n800 rules/march_of_progress/cards.yaml:121:7\n806 rules/march_of_progress/cards.yaml:99:7\n812 rules/march_of_progress/cards.yaml:100:7\n813 rules/march_of_progress/cards.yaml:102:11\n814 rules/march_of_progress/cards.yaml:103:7\n815 rules/march_of_progress/cards.yaml:104:7\n818 rules/march_of_progress/cards.yaml:105:7\n822 rules/march_of_progress/rules.yaml:233:7\n823 rules/march_of_progress/rules.yaml:234:7\n829 rules/march_of_progress/rules.yaml:235:7\n830 rules/march_of_progress/rules.yaml:236:7\n831 rules/march_of_progress/rules.yaml:237:7\n834 rules/march_of_progress/rules.yaml:239:7\n835 rules/march_of_progress/rules.yaml:240:11\n837 rules/march_of_progress/rules.yaml:242:11\n838 rules/march_of_progress/rules.yaml:243:11\n841 rules/march_of_progress/rules.yaml:244:15\n850 rules/march_of_progress/rules.yaml:245:19\n853 rules/march_of_progress/rules.yaml:248:11\n857 rules/march_of_progress/rules.yaml:273:7\n862 rules/march_of_progress/rules.yaml:274:11\n863 rules/march_of_progress/rules.yaml:275:7\n867 rules/march_of_progress/rules.yaml:264:7\n879 rules/march_of_progress/rules.yaml:265:11\n883 rules/march_of_progress/rules.yaml:257:7\n887 rules/march_of_progress/flow.yaml:105:7\n888 rules/march_of_progress/flow.yaml:106:11\n889 rules/march_of_progress/flow.yaml:107:11\n892 rules/march_of_progress/flow.yaml:109:15\n893 rules/march_of_progress/flow.yaml:110:19\n894 rules/march_of_progress/flow.yaml:111:11\n895 rules/march_of_progress/flow.yaml:112:15\n896 rules/march_of_progress/flow.yaml:113:15\n906 rules/march_of_progress/rules.yaml:216:7\n911 rules/march_of_progress/rules.yaml:217:7\n917 rules/march_of_progress/rules.yaml:218:11\n918 rules/march_of_progress/rules.yaml:219:11\n919 rules/march_of_progress/rules.yaml:220:15\n920 rules/march_of_progress/rules.yaml:221:11\n921 rules/march_of_progress/rules.yaml:222:7\n926 rules/march_of_progress/rules.yaml:223:11\n927 rules/march_of_progress/rules.yaml:224:15\n928 rules/march_of_progress/rules.yaml:225:15\n929 rules/march_of_progress/rules.yaml:226:19\n933 rules/march_of_progress/flow.yaml:88:7\n934 rules/march_of_progress/flow.yaml:90:11\n938 rules/march_of_progress/flow.yaml:8:7\n939 rules/march_of_progress/flow.yaml:9:11\n944 rules/march_of_progress/flow.yaml:32:7\n957 rules/march_of_progress/flow.yaml:34:11\n963 rules/march_of_progress/flow.yaml:54:7\n964 rules/march_of_progress/flow.yaml:55:11\n965 rules/march_of_progress/flow.yaml:56:11\n966 rules/march_of_progress/flow.yaml:57:15\n968 rules/march_of_progress/flow.yaml:59:15\n969 rules/march_of_progress/flow.yaml:60:15\n970 rules/march_of_progress/flow.yaml:61:19\n971 rules/march_of_progress/flow.yaml:62:19\n973 rules/march_of_progress/flow.yaml:64:19\n974 rules/march_of_progress/flow.yaml:65:15\n975 rules/march_of_progress/flow.yaml:66:15\n991 rules/march_of_progress/rules.yaml:179:7\n992 rules/march_of_progress/rules.yaml:180:7\n1007 rules/march_of_progress/rules.yaml:181:7\n1008 rules/march_of_progress/rules.yaml:182:11\n1009 rules/march_of_progress/rules.yaml:183:11\n1010 rules/march_of_progress/rules.yaml:184:7\n1019 rules/march_of_progress/rules.yaml:185:7\n1020 rules/march_of_progress/rules.yaml:186:7\n1028 rules/march_of_progress/rules.yaml:187:11\n1039 rules/march_of_progress/rules.yaml:189:11\n1045 rules/march_of_progress/rules.yaml:190:11\n1046 rules/march_of_progress/rules.yaml:191:15\n1047 rules/march_of_progress/rules.yaml:192:15\n1048 rules/march_of_progress/rules.yaml:193:11\n1051 rules/march_of_progress/rules.yaml:194:7\n1052 rules/march_of_progress/rules.yaml:195:7\n1057 rules/march_of_progress/rules.yaml:196:11\n1060 rules/march_of_progress/rules.yaml:197:11\n1068 rules/march_of_progress/rules.yaml:198:15\n1074 rules/march_of_progress/rules.yaml:199:15\n1078 rules/march_of_progress/rules.yaml:200:15\n1079 rules/march_of_progress/rules.yaml:201:15\n1082 rules/march_of_progress/rules.yaml:202:7\n1089 rules/march_of_progress/rules.yaml:203:7\n1115 rules/march_of_progress/cards.yaml:83:7\n1129 rules/march_of_progress/cards.yaml:91:7\n1145 rules/march_of_progress/cards.yaml:69:7\n1151 rules/march_of_progress/cards.yaml:70:7\n1152 rules/march_of_progress/cards.yaml:71:11\n1153 rules/march_of_progress/cards.yaml:72:11\n1154 rules/march_of_progress/cards.yaml:73:7\n1165 rules/march_of_progress/cards.yaml:74:7\n1166 rules/march_of_progress/cards.yaml:75:7\n1178 rules/march_of_progress/cards.yaml:11:7\n1183 rules/march_of_progress/cards.yaml:12:7\n1184 rules/march_of_progress/cards.yaml:13:11\n1185 rules/march_of_progress/cards.yaml:14:11\n1186 rules/march_of_progress/cards.yaml:15:7\n1197 rules/march_of_progress/cards.yaml:16:7\n1198 rules/march_of_progress/cards.yaml:17:11\n1199 rules/march_of_progress/cards.yaml:18:7\n1217 rules/march_of_progress/cards.yaml:19:7\n1234 rules/march_of_progress/cards.yaml:27:7\n1239 rules/march_of_progress/cards.yaml:28:7\n1240 rules/march_of_progress/cards.yaml:29:11\n1241 rules/march_of_progress/cards.yaml:30:11\n1242 rules/march_of_progress/cards.yaml:31:7\n1253 rules/march_of_progress/cards.yaml:32:7\n1254 rules/march_of_progress/cards.yaml:33:7\n1255 rules/march_of_progress/cards.yaml:34:11\n1256 rules/march_of_progress/cards.yaml:35:7\n1257 rules/march_of_progress/cards.yaml:36:7\n1260 rules/march_of_progress/cards.yaml:37:7\n1268 rules/march_of_progress/cards.yaml:38:11\n1281 rules/march_of_progress/cards.yaml:39:11\n1282 rules/march_of_progress/cards.yaml:40:15\n1288 rules/march_of_progress/cards.yaml:41:7\n1301 rules/march_of_progress/cards.yaml:42:7\n1302 rules/march_of_progress/cards.yaml:43:11\n1307 rules/march_of_progress/cards.yaml:116:7\n1308 rules/march_of_progress/cards.yaml:117:11\n1310 rules/march_of_progress/cards.yaml:119:11\n1311 rules/march_of_progress/cards.yaml:120:7\n1314 rules/march_of_progress/cards.yaml:121:7\n1317 rules/march_of_progress/cards.yaml:122:7\n1328 rules/march_of_progress/cards.yaml:99:7\n1334 rules/march_of_progress/cards.yaml:100:7\n1335 rules/march_of_progress/cards.yaml:101:11\n1336 rules/march_of_progress/cards.yaml:102:11\n1337 rules/march_of_progress/cards.yaml:103:7\n1348 rules/march_of_progress/cards.yaml:104:7\n1351 rules/march_of_progress/cards.yaml:105:7\n1352 rules/march_of_progress/cards.yaml:106:7\n1371 rules/march_of_progress/rules.yaml:233:7\n1372 rules/march_of_progress/rules.yaml:234:7\n1378 rules/march_of_progress/rules.yaml:235:7\n1385 rules/march_of_progress/rules.yaml:236:7\n1386 rules/march_of_progress/rules.yaml:237:7\n1389 rules/march_of_progress/rules.yaml:238:7\n1390 rules/march_of_progress/rules.yaml:239:7\n1397 rules/march_of_progress/rules.yaml:240:11\n1401 rules/march_of_progress/rules.yaml:242:11\n1408 rules/march_of_progress/rules.yaml:243:11\n1411 rules/march_of_progress/rules.yaml:244:15\n1416 rules/march_of_progress/rules.yaml:245:19\n1418 rules/march_of_progress/rules.yaml:246:19\n1421 rules/march_of_progress/rules.yaml:248:11\n1434 rules/march_of_progress/rules.yaml:273:7\n1439 rules/march_of_progress/rules.yaml:274:11\n1440 rules/march_of_progress/rules.yaml:275:7\n1448 rules/march_of_progress/rules.yaml:264:7\n1460 rules/march_of_progress/rules.yaml:265:11\n1461 rules/march_of_progress/rules.yaml:266:7\n1468 rules/march_of_progress/rules.yaml:257:7\n1482 rules/march_of_progress/flow.yaml:105:7\n1487 rules/march_of_progress/flow.yaml:106:11\n1488 rules/march_of_progress/flow.yaml:107:11\n1508 rules/march_of_progress/flow.yaml:109:15\n1509 rules/march_of_progress/flow.yaml:110:19\n1510 rules/march_of_progress/flow.yaml:111:11\n1511 rules/march_of_progress/flow.yaml:112:15\n1512 rules/march_of_progress/flow.yaml:113:15\n1517 rules/march_of_progress/flow.yaml:114:11\n1547 rules/march_of_progress/rules.yaml:216:7\n1553 rules/march_of_progress/rules.yaml:217:7\n1568 rules/march_of_progress/rules.yaml:218:11\n1569 rules/march_of_progress/rules.yaml:219:11\n1577 rules/march_of_progress/rules.yaml:220:15\n1592 rules/march_of_progress/rules.yaml:221:11\n1595 rules/march_of_progress/rules.yaml:222:7\n1612 rules/march_of_progress/rules.yaml:223:11\n1621 rules/march_of_progress/rules.yaml:224:15\n1634 rules/march_of_progress/rules.yaml:225:15\n1635 rules/march_of_progress/rules.yaml:226:19\n1651 rules/march_of_progress/flow.yaml:88:7\n1665 rules/march_of_progress/flow.yaml:89:11\n1666 rules/march_of_progress/flow.yaml:90:11\n1676 rules/march_of_progress/flow.yaml:8:7\n1677 rules/march_of_progress/flow.yaml:9:11\n1693 rules/march_of_progress/flow.yaml:32:7\n1714 rules/march_of_progress/flow.yaml:34:11\n1717 rules/march_of_progress/flow.yaml:35:11\n1718 rules/march_of_progress/flow.yaml:36:7\n1733 rules/march_of_progress/flow.yaml:54:7\n1747 rules/march_of_progress/flow.yaml:55:11\n1748 rules/march_of_progress/flow.yaml:56:11\n1756 rules/march_of_progress/flow.yaml:57:15\n1761 rules/march_of_progress/flow.yaml:59:15\n1762 rules/march_of_progress/flow.yaml:60:15\n1772 rules/march_of_progress/flow.yaml:61:19\n1785 rules/march_of_progress/flow.yaml:62:19\n1791 rules/march_of_progress/flow.yaml:64:19\n1806 rules/march_of_progress/flow.yaml:65:15\n1813 rules/march_of_progress/flow.yaml:66:15"

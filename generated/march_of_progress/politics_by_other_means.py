@@ -10,20 +10,17 @@ from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, regist
 from . import thirty_years_war as _base
 from .engine import (
     _REVEALS,
-    MAX_LOOP,
     MarchOfProgressRules,
     _ask_all,
     _bits,
     _dead,
     _end,
-    _endless_loop,
     _has,
     _head,
     _log,
     _log_to,
     _pick,
     _pick_optional,
-    _roll,
     _take,
     _uniq,
     _wait,
@@ -285,8 +282,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         """Blue and Orange resolve by the rows of the Sequence of Actions card; the Neutral player's card resolves after all of them (MOP-POL-RULE-02), in the step neutral_actions. (MOP-SEQ-03, MOP-SOA-01, MOP-POL-RULE-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:122:5]"""
         _w1 = []
         _m1 = self.mk_card__group.get(v_grp, 0)
-        for v_p in self.all_player:
-            if len(self.ix_army__owner.get(v_p, ())) > 0 and S[self.o_p_revealed + v_p] & _m1 != 0:
+        for v_p in self.f_powers(S):
+            if S[self.o_p_revealed + v_p] & _m1 != 0:
                 _w1.append(v_p)
         return _w1
 
@@ -297,49 +294,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if S[self.o_e_army__location + v_a] == self.k_country__neutral:
                 _w1 += 1
         return _w1
-
-    def f_controls(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
-        """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
-        if self.s_e_country__kind[v_c] == "neutral":
-            _w1 = False
-            for v_a__1 in self.ix_army__owner.get(v_p, ()):
-                if S[self.o_e_army__location + v_a__1] == v_c:
-                    _w1 = True
-                    break
-            _w3 = _w1
-            if _w3:
-                _w2 = False
-                for v_a__2 in self.ix_army__owner.get(
-                    _head(
-                        [
-                            v_q__3
-                            for v_q__3 in self.all_player
-                            if len(self.ix_army__owner.get(v_q__3, ())) > 0 and v_q__3 != v_p
-                        ]
-                    ),
-                    (),
-                ):
-                    if S[self.o_e_army__location + v_a__2] == v_c:
-                        _w2 = True
-                        break
-                _w3 = not _w2
-            return _w3
-        if self.s_e_country__owner[v_c] == v_p:
-            _w4 = False
-            for v_a__7 in self.all_army:
-                if (
-                    S[self.o_e_army__location + v_a__7] == v_c
-                    and S[self.o_e_army__on_capital + v_a__7]
-                ):
-                    _w4 = True
-                    break
-            return not _w4
-        _w5 = False
-        for v_a in self.ix_army__owner.get(v_p, ()):
-            if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
-                _w5 = True
-                break
-        return _w5
 
     def f_counter_insurgency_possible(self, S: list[Any], v_p: Any) -> bool:
         """Whether `p` may use ATTACK+1 against the partisans and militia in the neutral country. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:104:5]"""
@@ -364,13 +318,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_enemy(self, S: list[Any], v_p: Any) -> Any:
         "The other power (Blue or Orange); the Neutral player is nobody's enemy. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:116:5]"
-        return _head(
-            [
-                v_q
-                for v_q in self.all_player
-                if len(self.ix_army__owner.get(v_q, ())) > 0 and v_q != v_p
-            ]
-        )
+        return _head([v_q for v_q in self.f_powers(S) if v_q != v_p])
 
     def f_powers(self, S: list[Any]) -> Any:
         "The players with armies (Blue and Orange), in seat order. (MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:82:5]"
@@ -419,17 +367,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 "The VP stock is empty",
             )
 
-    def p_flip_initiative(self, S: list[Any]) -> None:
-        "After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"
-        S[self.o_g_initiative] = _head(
-            [
-                v_q__1
-                for v_q__1 in self.all_player
-                if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != S[self.o_g_initiative]
-            ]
-        )
-        _log(S, 17, (S[self.o_g_initiative],))
-
     def p_place_cube(self, S: list[Any]) -> None:
         "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:144:5]"
         if S[self.o_g_vp_stock] == 0:
@@ -441,30 +378,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         )
         _log(S, 59, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
 
-    def p_setup__initiative(self, S: list[Any]) -> None:
-        "Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"
-        v_p1 = _head(self.all_player)
-        v_p2 = _head(
-            [
-                v_q__1
-                for v_q__1 in self.all_player
-                if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_p1
-            ]
-        )
-        v_r1 = _roll(S, 6)
-        v_r2 = _roll(S, 6)
-        _log(S, 45, (v_p1, v_r1, v_p2, v_r2))
-        _runs0 = 0
-        while v_r1 == v_r2:
-            _runs0 += 1
-            if _runs0 > MAX_LOOP:
-                _endless_loop()
-            v_r1 = _roll(S, 6)
-            v_r2 = _roll(S, 6)
-            _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
-        S[self.o_g_initiative] = v_p1 if v_r1 > v_r2 else v_p2
-        _log(S, 47, (S[self.o_g_initiative],))
-
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
         "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:301:7]"
         _z1 = S[self.o_p_revealed + self.k_player__neutral_player]
@@ -474,70 +387,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_militia_used] = False
         S[self.o_g_militia_in_neutral] = False
         S[self.o_g_militia_for] = None
-
-    def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
-        """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
-        v_foe = _head(
-            [
-                v_q__1
-                for v_q__1 in self.all_player
-                if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_me
-            ]
-        )
-        _w4 = []
-        for v_c in self.all_country:
-            _w5 = False
-            for v_a__5 in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a__5] == v_c:
-                    _w5 = True
-                    break
-            _w7 = _w5
-            if _w7:
-                _w6 = False
-                for v_a__7 in self.ix_army__owner.get(v_foe, ()):
-                    if S[self.o_e_army__location + v_a__7] == v_c:
-                        _w6 = True
-                        break
-                _w7 = _w6 or self.f_garrison_strength(S, v_foe, v_c) > 0
-            if _w7:
-                _w4.append(v_c)
-        v_targets = _w4
-        if len(v_targets) == 0:
-            return None
-        _w9 = []
-        for v_c_2 in v_targets:
-            _w10 = False
-            for v_a in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a] == v_c_2 and (
-                    not S[self.o_e_army__fortified + v_a]
-                ):
-                    _w10 = True
-                    break
-            if _w10:
-                _w9.append(v_c_2)
-        v_ready = _w9
-        v_where = _head(v_targets)
-        if len(v_ready) > 0:
-            v_where = _pick(R, v_targets)
-        else:
-            v_pick = _pick_optional(R, v_targets)
-            if v_pick is None:
-                return None
-            v_where = v_pick
-        v_discarded = None
-        if v_plus:
-            v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-            )
-            if len(v_discardable) > 0:
-                v_d = _pick(R, v_discardable)
-                _c1 = v_d
-                S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-                S[self.o_p_discard + v_me] |= 1 << _c1
-                S[_REVEALS] += 1
-                v_discarded = v_d
-        self.q_join_attack(S, R, v_me, v_where, v_discarded)
-        self.q_combat(S, R, v_me, v_where, 0 if v_discarded is None else 1)
 
     def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
@@ -549,25 +398,14 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         self.q_attack(S, R, v_me, True)
 
     def q_card__militia(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"""
+        "card__militia (MOP-POL-RULE-09, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:212:5]"
         if S[self.o_g_militia_used]:
-            _w2 = S[self.o_g_militia_in_neutral]
-            if _w2:
-                _w1 = 0
-                for v_a__1 in self.all_army:
-                    if S[self.o_e_army__location + v_a__1] == self.k_country__neutral:
-                        _w1 += 1
-                _w2 = _w1 == 0
-            if _w2:
+            if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
                 self.p_gain_vp(S, v_me, 1)
             else:
                 pass
             return None
-        _w3 = 0
-        for v_a__2 in self.all_army:
-            if S[self.o_e_army__location + v_a__2] == self.k_country__neutral:
-                _w3 += 1
-        if _w3 > 0:
+        if self.f_armies_in_neutral(S) > 0:
             return None
         v_one = R() < 0.5
         if v_one:
@@ -576,14 +414,10 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             pass
 
     def q_card__partisans(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"""
+        "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"
         v_opt = _pick(R, self.e_partisans_option)
         if v_opt == "place_cube":
-            _w1 = 0
-            for v_a__1 in self.all_army:
-                if S[self.o_e_army__location + v_a__1] == self.k_country__neutral:
-                    _w1 += 1
-            if _w1 == 0:
+            if self.f_armies_in_neutral(S) == 0:
                 pass
             else:
                 self.p_place_cube(S)
@@ -601,13 +435,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             not S[self.o_g_militia_used]
             and _has(S[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
         ) and S[self.o_e_country__cubes + self.k_country__neutral] > 0:
-            v_foe = _head(
-                [
-                    v_q__1
-                    for v_q__1 in self.all_player
-                    if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_att
-                ]
-            )
+            v_foe = self.f_enemy(S, v_att)
             v_side = _pick_optional(R, _uniq([v_att, v_foe]))
             if v_side is not None:
                 S[self.o_g_militia_for] = v_side
@@ -618,13 +446,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        v_foe = _head(
-            [
-                v_q__1
-                for v_q__1 in self.all_player
-                if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_att
-            ]
-        )
+        v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
@@ -633,7 +455,9 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
         v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-        v_def_total = self.f_side_total(S, v_foe, v_where, True) + 0
+        v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
+            S, v_foe, v_where
+        )
         if v_att_total == v_def_total:
             self.q_combat_tie(S, R, v_att, v_where)
         elif v_att_total > v_def_total:
@@ -654,55 +478,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                     S[self.o_e_army__on_capital + _r1] = True
         else:
             self.q_combat_loss(S, R, v_att, v_where)
-
-    def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
-        "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
-        for v_a in [
-            v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_loser, ())
-            if S[self.o_e_army__location + v_a__1] == v_where
-        ]:
-            self.p_destroy(S, v_a)
-        _log(
-            S,
-            16,
-            (
-                _head(
-                    [
-                        v_q__2
-                        for v_q__2 in self.all_player
-                        if len(self.ix_army__owner.get(v_q__2, ())) > 0 and v_q__2 != v_loser
-                    ]
-                ),
-                v_loser,
-                v_where,
-            ),
-        )
-
-    def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
-        "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
-        for v_a in [
-            *[
-                v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_att, ())
-                if S[self.o_e_army__location + v_a__1] == v_where
-            ],
-            *[
-                v_a__2
-                for v_a__2 in self.ix_army__owner.get(
-                    _head(
-                        [
-                            v_q__3
-                            for v_q__3 in self.all_player
-                            if len(self.ix_army__owner.get(v_q__3, ())) > 0 and v_q__3 != v_att
-                        ]
-                    ),
-                    (),
-                )
-                if S[self.o_e_army__location + v_a__2] == v_where
-            ],
-        ]:
-            self.p_destroy(S, v_a)
 
     def q_counter_insurgency(self, S: list[Any], R: Any, v_me: Any) -> None:
         "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
@@ -751,9 +526,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
         "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
-        for v_p in [
-            v_p__1 for v_p__1 in self.all_player if len(self.ix_army__owner.get(v_p__1, ())) > 0
-        ]:
+        for v_p in self.f_powers(S):
             _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
@@ -779,177 +552,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             _c3 = v_c_2
             S[self.o_p_hand + v_p] = _take(S[self.o_p_hand + v_p], _c3)
             S[self.o_p_played + v_p] |= 1 << _c3
-
-    def q_turn__resolve(self, S: list[Any], R: Any) -> None:
-        """Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"""
-        for v_grp in self.e_action_group:
-            _w1 = []
-            _m1 = self.mk_card__group.get(v_grp, 0)
-            for v_p__1 in self.all_player:
-                if (
-                    len(self.ix_army__owner.get(v_p__1, ())) > 0
-                    and S[self.o_p_revealed + v_p__1] & _m1 != 0
-                ):
-                    _w1.append(v_p__1)
-            v_actors = _w1
-            if len(v_actors) == 1:
-                self.q_perform(S, R, _head(v_actors))
-            elif len(v_actors) == 2:
-                v_first_actor = _head(v_actors)
-                if v_grp == "move" or v_grp == "attack":
-                    v_first_actor = _pick(R, v_actors)
-                    self.p_flip_initiative(S)
-                elif self.c_order_choice_without_flip:
-                    v_first_actor = _pick(R, v_actors)
-                self.q_perform(S, R, v_first_actor)
-                self.q_perform(
-                    S,
-                    R,
-                    _head(
-                        [
-                            v_q__4
-                            for v_q__4 in self.all_player
-                            if len(self.ix_army__owner.get(v_q__4, ())) > 0
-                            and v_q__4 != v_first_actor
-                        ]
-                    ),
-                )
-
-    def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
-        "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
-        v_foe: Any = None
-        v_targets: Any = None
-        v_ready: Any = None
-        v_where: Any = None
-        v_pick: Any = None
-        v_discarded: Any = None
-        v_discardable: Any = None
-        v_d: Any = None
-        pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (1, 2, 3, 4, 7, 8, 11, 12):
-            raise RulesError(f"routine attack: no resume point {pc}")
-        if pc == 0:
-            v_foe = _head(
-                [
-                    v_q__1
-                    for v_q__1 in self.all_player
-                    if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_me
-                ]
-            )
-            v_targets = [
-                v_c
-                for v_c in self.all_country
-                if any(
-                    S[self.o_e_army__location + v_a__5] == v_c
-                    for v_a__5 in self.ix_army__owner.get(v_me, ())
-                )
-                and (
-                    any(
-                        S[self.o_e_army__location + v_a__7] == v_c
-                        for v_a__7 in self.ix_army__owner.get(v_foe, ())
-                    )
-                    or self.f_garrison_strength(S, v_foe, v_c) > 0
-                )
-            ]
-            if len(v_targets) == 0:
-                _log(S, 4, (v_me,))
-                return None
-            v_ready = [
-                v_c_2
-                for v_c_2 in v_targets
-                if any(
-                    S[self.o_e_army__location + v_a] == v_c_2
-                    and (not S[self.o_e_army__fortified + v_a])
-                    for v_a in self.ix_army__owner.get(v_me, ())
-                )
-            ]
-            v_where = _head(v_targets)
-            if len(v_ready) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            return self.ask(S, (1, 2, v_me, v_plus, v_targets), v_me, 0, tuple(v_targets))
-        if pc == 2:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            v_where = v
-            pc = 5
-        if pc == 3:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            return self.ask(S, (1, 4, v_me, v_plus, v_targets), v_me, 1, tuple(v_targets))
-        if pc == 4:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            v_pick = v
-            if v_pick is None:
-                _log(S, 8, (v_me,))
-                return None
-            v_where = v_pick
-            pc = 5
-        if pc == 5:
-            v_discarded = None
-            if v_plus:
-                pc = 6
-            else:
-                pc = 10
-        if pc == 6:
-            v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-            )
-            if len(v_discardable) > 0:
-                pc = 7
-            else:
-                pc = 10
-        if pc == 7:
-            if F is not None:
-                v_me, v_where, v_discardable = F[2:]
-                F = None
-            return self.ask(S, (1, 8, v_me, v_where, v_discardable), v_me, 2, tuple(v_discardable))
-        if pc == 8:
-            if F is not None:
-                v_me, v_where, v_discardable = F[2:]
-                F = None
-            v_d = v
-            _c1 = v_d
-            S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-            S[self.o_p_discard + v_me] |= 1 << _c1
-            S[_REVEALS] += 1
-            _log(S, 10, (v_me, v_d))
-            v_discarded = v_d
-            pc = 10
-        if pc == 10:
-            if self.r_join_attack(S, None, None, v_me, v_where, v_discarded) is SUSPEND:
-                return _wait(S, (1, 11, v_me, v_where, v_discarded))
-            pc = 11
-        if pc == 11:
-            if F is not None:
-                v_me, v_where, v_discarded = F[2:]
-                F = None
-            if (
-                self.r_combat(S, None, None, v_me, v_where, 0 if v_discarded is None else 1)
-                is SUSPEND
-            ):
-                return _wait(S, (1, 12))
-            pc = 12
-        if pc == 12:
-            if F is not None:
-                F = None
-            return None
-
-    def z_attack__8_2(self, S: list[Any], F: Any) -> Any:
-        "Local 'discardable' of a frame, computed again in a bot's world."
-        v_me = F[2]
-        return _bits(
-            S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-        )
 
     def r_card__attack_plus_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
@@ -1001,32 +603,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             raise RulesError(f"routine card__militia: no resume point {pc}")
         if pc == 0:
             if S[self.o_g_militia_used]:
-                if (
-                    S[self.o_g_militia_in_neutral]
-                    and len(
-                        [
-                            v_a__1
-                            for v_a__1 in self.all_army
-                            if S[self.o_e_army__location + v_a__1] == self.k_country__neutral
-                        ]
-                    )
-                    == 0
-                ):
+                if S[self.o_g_militia_in_neutral] and self.f_armies_in_neutral(S) == 0:
                     _log(S, 70, (self.k_country__neutral,))
                     self.p_gain_vp(S, v_me, 1)
                 else:
                     _log(S, 71, ())
                 return None
-            if (
-                len(
-                    [
-                        v_a__2
-                        for v_a__2 in self.all_army
-                        if S[self.o_e_army__location + v_a__2] == self.k_country__neutral
-                    ]
-                )
-                > 0
-            ):
+            if self.f_armies_in_neutral(S) > 0:
                 _log(S, 72, (self.k_country__neutral,))
                 return None
             pc = 1
@@ -1064,16 +647,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 F = None
             v_opt = v
             if v_opt == "place_cube":
-                if (
-                    len(
-                        [
-                            v_a__1
-                            for v_a__1 in self.all_army
-                            if S[self.o_e_army__location + v_a__1] == self.k_country__neutral
-                        ]
-                    )
-                    == 0
-                ):
+                if self.f_armies_in_neutral(S) == 0:
                     _log(S, 67, (self.k_country__neutral,))
                 else:
                     self.p_place_cube(S)
@@ -1105,13 +679,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             else:
                 pc = 4
         if pc == 1:
-            v_foe = _head(
-                [
-                    v_q__1
-                    for v_q__1 in self.all_player
-                    if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_att
-                ]
-            )
+            v_foe = self.f_enemy(S, v_att)
             pc = 2
         if pc == 2:
             if F is not None:
@@ -1158,13 +726,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if F is not None and pc not in (1, 5, 8):
             raise RulesError(f"routine combat__rules: no resume point {pc}")
         if pc == 0:
-            v_foe = _head(
-                [
-                    v_q__1
-                    for v_q__1 in self.all_player
-                    if len(self.ix_army__owner.get(v_q__1, ())) > 0 and v_q__1 != v_att
-                ]
-            )
+            v_foe = self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
@@ -1179,7 +741,9 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 v_att, v_where, v_bonus, v_foe, v_attackers = F[2:]
                 F = None
             v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-            v_def_total = self.f_side_total(S, v_foe, v_where, True) + 0
+            v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
+                S, v_foe, v_where
+            )
             _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
@@ -1219,64 +783,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             if F is not None:
                 F = None
             return None
-
-    def r_combat_loss(
-        self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
-    ) -> Any:
-        "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
-        v_a: Any = None
-        for v_a in [
-            v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_loser, ())
-            if S[self.o_e_army__location + v_a__1] == v_where
-        ]:
-            self.p_destroy(S, v_a)
-        _log(
-            S,
-            16,
-            (
-                _head(
-                    [
-                        v_q__2
-                        for v_q__2 in self.all_player
-                        if len(self.ix_army__owner.get(v_q__2, ())) > 0 and v_q__2 != v_loser
-                    ]
-                ),
-                v_loser,
-                v_where,
-            ),
-        )
-        return None
-
-    def r_combat_tie(
-        self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None
-    ) -> Any:
-        "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
-        v_a: Any = None
-        for v_a in [
-            *[
-                v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_att, ())
-                if S[self.o_e_army__location + v_a__1] == v_where
-            ],
-            *[
-                v_a__2
-                for v_a__2 in self.ix_army__owner.get(
-                    _head(
-                        [
-                            v_q__3
-                            for v_q__3 in self.all_player
-                            if len(self.ix_army__owner.get(v_q__3, ())) > 0 and v_q__3 != v_att
-                        ]
-                    ),
-                    (),
-                )
-                if S[self.o_e_army__location + v_a__2] == v_where
-            ],
-        ]:
-            self.p_destroy(S, v_a)
-        _log(S, 15, (v_where,))
-        return None
 
     def r_counter_insurgency(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
@@ -1386,9 +892,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
         "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
         v_p: Any = None
-        for v_p in [
-            v_p__1 for v_p__1 in self.all_player if len(self.ix_army__owner.get(v_p__1, ())) > 0
-        ]:
+        for v_p in self.f_powers(S):
             _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
             S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
@@ -1447,126 +951,6 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             _log(S, 75, ())
             return None
 
-    def r_turn__resolve(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"
-        v__it: Any = None
-        v__i: Any = None
-        v_grp: Any = None
-        v_actors: Any = None
-        v_first_actor: Any = None
-        pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (1, 6, 7, 8, 9, 11):
-            raise RulesError(f"routine turn__resolve: no resume point {pc}")
-        while True:
-            if pc == 0:
-                v__it = tuple(self.e_action_group)
-                v__i = 0
-                pc = 1
-            if pc == 1:
-                if F is not None:
-                    v__it, v__i, v_grp = F[2:]
-                    F = None
-                if v__i < len(v__it):
-                    v_grp = v__it[v__i]
-                    v__i += 1
-                    pc = 2
-                else:
-                    pc = 14
-            if pc == 2:
-                v_actors = [
-                    v_p__1
-                    for _m1 in (self.mk_card__group.get(v_grp, 0),)
-                    for v_p__1 in self.all_player
-                    if len(self.ix_army__owner.get(v_p__1, ())) > 0
-                    and S[self.o_p_revealed + v_p__1] & _m1 != 0
-                ]
-                if len(v_actors) == 1:
-                    pc = 3
-                elif len(v_actors) == 2:
-                    pc = 5
-                else:
-                    pc = 1
-                    continue
-            if pc == 3:
-                if self.r_perform(S, None, None, _head(v_actors)) is SUSPEND:
-                    return _wait(S, (17, 1, v__it, v__i, v_grp))
-                pc = 1
-                continue
-            if pc == 5:
-                v_first_actor = _head(v_actors)
-                if v_grp == "move" or v_grp == "attack":
-                    pc = 6
-                elif self.c_order_choice_without_flip:
-                    pc = 8
-                else:
-                    pc = 10
-            if pc == 6:
-                if F is not None:
-                    v__it, v__i, v_grp, v_actors = F[2:]
-                    F = None
-                return self.ask(
-                    S,
-                    (17, 7, v__it, v__i, v_grp, v_actors),
-                    S[self.o_g_initiative],
-                    13,
-                    tuple(v_actors),
-                    (v_grp,),
-                )
-            if pc == 7:
-                if F is not None:
-                    v__it, v__i, v_grp, v_actors = F[2:]
-                    F = None
-                v_first_actor = v
-                self.p_flip_initiative(S)
-                pc = 10
-            if pc == 8:
-                if F is not None:
-                    v__it, v__i, v_grp, v_actors = F[2:]
-                    F = None
-                return self.ask(
-                    S,
-                    (17, 9, v__it, v__i, v_grp, v_actors),
-                    S[self.o_g_initiative],
-                    14,
-                    tuple(v_actors),
-                    (v_grp,),
-                )
-            if pc == 9:
-                if F is not None:
-                    v__it, v__i, v_grp, v_actors = F[2:]
-                    F = None
-                v_first_actor = v
-                pc = 10
-            if pc == 10:
-                if self.r_perform(S, None, None, v_first_actor) is SUSPEND:
-                    return _wait(S, (17, 11, v__it, v__i, v_grp, v_first_actor))
-                pc = 11
-            if pc == 11:
-                if F is not None:
-                    v__it, v__i, v_grp, v_first_actor = F[2:]
-                    F = None
-                if (
-                    self.r_perform(
-                        S,
-                        None,
-                        None,
-                        _head(
-                            [
-                                v_q__4
-                                for v_q__4 in self.all_player
-                                if len(self.ix_army__owner.get(v_q__4, ())) > 0
-                                and v_q__4 != v_first_actor
-                            ]
-                        ),
-                    )
-                    is SUSPEND
-                ):
-                    return _wait(S, (17, 1, v__it, v__i, v_grp))
-                pc = 1
-                continue
-            if pc == 14:
-                return None
-
 
 ENGINE = PoliticsByOtherMeansScenario(DATA)
 SPEC = register(
@@ -1594,4 +978,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "286 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n295 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n303 rules/march_of_progress/rules.yaml:43:7\n304 rules/march_of_progress/rules.yaml:44:11\n327 rules/march_of_progress/rules.yaml:45:7\n328 rules/march_of_progress/rules.yaml:46:11\n337 rules/march_of_progress/rules.yaml:47:7\n346 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n347 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n348 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n358 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n367 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n377 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n381 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n398 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n414 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n424 rules/march_of_progress/flow.yaml:81:7\n431 rules/march_of_progress/flow.yaml:82:7\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n437 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n446 rules/march_of_progress/flow.yaml:15:7\n447 rules/march_of_progress/flow.yaml:16:7\n454 rules/march_of_progress/flow.yaml:17:7\n455 rules/march_of_progress/flow.yaml:18:7\n456 rules/march_of_progress/flow.yaml:19:7\n457 rules/march_of_progress/flow.yaml:20:7\n462 rules/march_of_progress/flow.yaml:21:11\n463 rules/march_of_progress/flow.yaml:22:11\n464 rules/march_of_progress/flow.yaml:23:11\n465 rules/march_of_progress/flow.yaml:24:7\n466 rules/march_of_progress/flow.yaml:25:7\n470 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n473 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n474 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n475 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n476 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n480 rules/march_of_progress/rules.yaml:179:7\n487 rules/march_of_progress/rules.yaml:180:7\n505 rules/march_of_progress/rules.yaml:181:7\n506 rules/march_of_progress/rules.yaml:183:11\n507 rules/march_of_progress/rules.yaml:184:7\n519 rules/march_of_progress/rules.yaml:185:7\n520 rules/march_of_progress/rules.yaml:186:7\n521 rules/march_of_progress/rules.yaml:187:11\n523 rules/march_of_progress/rules.yaml:189:11\n524 rules/march_of_progress/rules.yaml:190:11\n525 rules/march_of_progress/rules.yaml:192:15\n526 rules/march_of_progress/rules.yaml:193:11\n527 rules/march_of_progress/rules.yaml:194:7\n528 rules/march_of_progress/rules.yaml:195:7\n529 rules/march_of_progress/rules.yaml:196:11\n532 rules/march_of_progress/rules.yaml:197:11\n533 rules/march_of_progress/rules.yaml:198:15\n534 rules/march_of_progress/rules.yaml:199:15\n538 rules/march_of_progress/rules.yaml:201:15\n539 rules/march_of_progress/rules.yaml:202:7\n540 rules/march_of_progress/rules.yaml:203:7\n544 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n546 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n547 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n548 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n549 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n553 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n554 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n562 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n565 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n566 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n571 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n572 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n573 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n574 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n580 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n582 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n589 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n593 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n595 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n599 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n604 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n611 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n612 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n613 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n614 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n616 rules/march_of_progress/rules.yaml:228:3\n617 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n621 rules/march_of_progress/rules.yaml:233:7\n628 rules/march_of_progress/rules.yaml:234:7\n634 rules/march_of_progress/rules.yaml:235:7\n635 rules/march_of_progress/rules.yaml:236:7\n636 rules/march_of_progress/rules.yaml:237:7\n637 rules/march_of_progress/rules.yaml:239:7\n638 rules/march_of_progress/rules.yaml:240:11\n640 rules/march_of_progress/rules.yaml:242:11\n641 rules/march_of_progress/rules.yaml:243:11\n644 rules/march_of_progress/rules.yaml:244:15\n653 rules/march_of_progress/rules.yaml:245:19\n656 rules/march_of_progress/rules.yaml:248:11\n660 rules/march_of_progress/rules.yaml:273:7\n665 rules/march_of_progress/rules.yaml:274:11\n666 rules/march_of_progress/rules.yaml:275:7\n684 rules/march_of_progress/rules.yaml:264:7\n705 rules/march_of_progress/rules.yaml:265:11\n709 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n717 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n721 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n724 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n728 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n729 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n730 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n733 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n734 rules/march_of_progress/flow.yaml:84:3\n735 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n741 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n745 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n749 rules/march_of_progress/flow.yaml:88:7\n750 rules/march_of_progress/flow.yaml:90:11\n754 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n757 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n762 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n766 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n779 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n785 rules/march_of_progress/flow.yaml:54:7\n786 rules/march_of_progress/flow.yaml:55:11\n795 rules/march_of_progress/flow.yaml:56:11\n796 rules/march_of_progress/flow.yaml:57:15\n798 rules/march_of_progress/flow.yaml:59:15\n799 rules/march_of_progress/flow.yaml:60:15\n800 rules/march_of_progress/flow.yaml:61:19\n801 rules/march_of_progress/flow.yaml:62:19\n803 rules/march_of_progress/flow.yaml:64:19\n804 rules/march_of_progress/flow.yaml:65:15\n805 rules/march_of_progress/flow.yaml:66:15\n832 rules/march_of_progress/rules.yaml:179:7\n839 rules/march_of_progress/rules.yaml:180:7\n854 rules/march_of_progress/rules.yaml:181:7\n855 rules/march_of_progress/rules.yaml:182:11\n856 rules/march_of_progress/rules.yaml:183:11\n857 rules/march_of_progress/rules.yaml:184:7\n866 rules/march_of_progress/rules.yaml:185:7\n867 rules/march_of_progress/rules.yaml:186:7\n875 rules/march_of_progress/rules.yaml:187:11\n886 rules/march_of_progress/rules.yaml:189:11\n892 rules/march_of_progress/rules.yaml:190:11\n893 rules/march_of_progress/rules.yaml:191:15\n894 rules/march_of_progress/rules.yaml:192:15\n895 rules/march_of_progress/rules.yaml:193:11\n898 rules/march_of_progress/rules.yaml:194:7\n899 rules/march_of_progress/rules.yaml:195:7\n904 rules/march_of_progress/rules.yaml:196:11\n907 rules/march_of_progress/rules.yaml:197:11\n915 rules/march_of_progress/rules.yaml:198:15\n921 rules/march_of_progress/rules.yaml:199:15\n925 rules/march_of_progress/rules.yaml:200:15\n926 rules/march_of_progress/rules.yaml:201:15\n929 rules/march_of_progress/rules.yaml:202:7\n936 rules/march_of_progress/rules.yaml:203:7\n961 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n969 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n975 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n980 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n986 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n988 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n1003 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n1004 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n1015 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n1016 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n1018 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n1019 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n1020 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n1030 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n1031 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n1032 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n1043 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n1044 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n1046 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n1060 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n1066 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n1067 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n1077 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n1079 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n1081 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n1083 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n1084 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n1085 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n1086 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n1099 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n1100 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n1108 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n1115 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n1133 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n1134 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n1135 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n1136 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n1137 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n1140 rules/march_of_progress/rules.yaml:228:3\n1146 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n1161 rules/march_of_progress/rules.yaml:233:7\n1168 rules/march_of_progress/rules.yaml:234:7\n1174 rules/march_of_progress/rules.yaml:235:7\n1181 rules/march_of_progress/rules.yaml:236:7\n1182 rules/march_of_progress/rules.yaml:237:7\n1183 rules/march_of_progress/rules.yaml:238:7\n1184 rules/march_of_progress/rules.yaml:239:7\n1191 rules/march_of_progress/rules.yaml:240:11\n1195 rules/march_of_progress/rules.yaml:242:11\n1202 rules/march_of_progress/rules.yaml:243:11\n1205 rules/march_of_progress/rules.yaml:244:15\n1210 rules/march_of_progress/rules.yaml:245:19\n1212 rules/march_of_progress/rules.yaml:246:19\n1215 rules/march_of_progress/rules.yaml:248:11\n1228 rules/march_of_progress/rules.yaml:273:7\n1233 rules/march_of_progress/rules.yaml:274:11\n1234 rules/march_of_progress/rules.yaml:275:7\n1256 rules/march_of_progress/rules.yaml:264:7\n1277 rules/march_of_progress/rules.yaml:265:11\n1278 rules/march_of_progress/rules.yaml:266:7\n1291 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n1309 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n1313 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n1316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n1317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n1326 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n1327 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n1330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n1333 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n1334 rules/march_of_progress/flow.yaml:84:3\n1341 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n1347 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n1351 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1364 rules/march_of_progress/flow.yaml:88:7\n1378 rules/march_of_progress/flow.yaml:89:11\n1379 rules/march_of_progress/flow.yaml:90:11\n1389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1422 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1443 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1446 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1447 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11\n1462 rules/march_of_progress/flow.yaml:54:7\n1476 rules/march_of_progress/flow.yaml:55:11\n1483 rules/march_of_progress/flow.yaml:56:11\n1491 rules/march_of_progress/flow.yaml:57:15\n1496 rules/march_of_progress/flow.yaml:59:15\n1497 rules/march_of_progress/flow.yaml:60:15\n1507 rules/march_of_progress/flow.yaml:61:19\n1520 rules/march_of_progress/flow.yaml:62:19\n1526 rules/march_of_progress/flow.yaml:64:19\n1541 rules/march_of_progress/flow.yaml:65:15\n1548 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "283 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n301 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n302 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n311 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n321 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n325 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n329 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n331 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n336 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n346 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n347 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n348 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n353 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n358 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n362 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n363 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n364 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n374 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n375 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n387 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n396 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n397 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n398 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n411 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n412 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n419 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n423 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n428 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n429 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n433 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n434 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n441 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n443 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n444 rules/march_of_progress/rules.yaml:228:3\n445 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n449 rules/march_of_progress/rules.yaml:233:7\n450 rules/march_of_progress/rules.yaml:234:7\n456 rules/march_of_progress/rules.yaml:235:7\n457 rules/march_of_progress/rules.yaml:236:7\n458 rules/march_of_progress/rules.yaml:237:7\n461 rules/march_of_progress/rules.yaml:239:7\n462 rules/march_of_progress/rules.yaml:240:11\n464 rules/march_of_progress/rules.yaml:242:11\n465 rules/march_of_progress/rules.yaml:243:11\n468 rules/march_of_progress/rules.yaml:244:15\n477 rules/march_of_progress/rules.yaml:245:19\n480 rules/march_of_progress/rules.yaml:248:11\n484 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n504 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n509 rules/march_of_progress/flow.yaml:84:3\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n516 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n524 rules/march_of_progress/flow.yaml:88:7\n525 rules/march_of_progress/flow.yaml:90:11\n529 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n539 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n552 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n563 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n571 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n577 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n582 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n588 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n590 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n605 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n606 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n607 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n608 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n610 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n611 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n612 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n613 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n614 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n626 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n627 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n629 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n643 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n649 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n650 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n651 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n653 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n655 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n657 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n660 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n673 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n674 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n682 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n683 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n701 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n702 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n703 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n704 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n705 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n708 rules/march_of_progress/rules.yaml:228:3\n714 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n729 rules/march_of_progress/rules.yaml:233:7\n730 rules/march_of_progress/rules.yaml:234:7\n736 rules/march_of_progress/rules.yaml:235:7\n743 rules/march_of_progress/rules.yaml:236:7\n744 rules/march_of_progress/rules.yaml:237:7\n747 rules/march_of_progress/rules.yaml:238:7\n748 rules/march_of_progress/rules.yaml:239:7\n755 rules/march_of_progress/rules.yaml:240:11\n759 rules/march_of_progress/rules.yaml:242:11\n766 rules/march_of_progress/rules.yaml:243:11\n769 rules/march_of_progress/rules.yaml:244:15\n774 rules/march_of_progress/rules.yaml:245:19\n776 rules/march_of_progress/rules.yaml:246:19\n779 rules/march_of_progress/rules.yaml:248:11\n797 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n822 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n823 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n833 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n839 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n840 rules/march_of_progress/flow.yaml:84:3\n847 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n853 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n857 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n870 rules/march_of_progress/flow.yaml:88:7\n884 rules/march_of_progress/flow.yaml:89:11\n885 rules/march_of_progress/flow.yaml:90:11\n895 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n896 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n906 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n926 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n947 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n950 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n951 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

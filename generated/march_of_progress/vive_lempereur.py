@@ -9,7 +9,6 @@ from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, regist
 
 from . import thirty_years_war as _base
 from .engine import (
-    _REVEALS,
     MarchOfProgressRules,
     _bits,
     _end,
@@ -243,77 +242,15 @@ class ViveLempereurScenario(MarchOfProgressRules):
         S[self.o_p_set_aside + v_p] = _take(S[self.o_p_set_aside + v_p], _c1)
         S[self.o_p_hand + v_p] |= 1 << _c1
 
-    def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
-        """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
-        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_me])
-        _w4 = []
-        for v_c in self.all_country:
-            _w5 = False
-            for v_a__2 in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a__2] == v_c:
-                    _w5 = True
-                    break
-            _w7 = _w5
-            if _w7:
-                _w6 = False
-                for v_a__4 in self.ix_army__owner.get(v_foe, ()):
-                    if S[self.o_e_army__location + v_a__4] == v_c:
-                        _w6 = True
-                        break
-                _w7 = _w6 or self.f_garrison_strength(S, v_foe, v_c) > 0
-            if _w7:
-                _w4.append(v_c)
-        v_targets = _w4
-        if len(v_targets) == 0:
-            return None
-        _w9 = []
-        for v_c_2 in v_targets:
-            _w10 = False
-            for v_a in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a] == v_c_2 and (
-                    not S[self.o_e_army__fortified + v_a]
-                ):
-                    _w10 = True
-                    break
-            if _w10:
-                _w9.append(v_c_2)
-        v_ready = _w9
-        v_where = _head(v_targets)
-        if len(v_ready) > 0:
-            v_where = _pick(R, v_targets)
-        else:
-            v_pick = _pick_optional(R, v_targets)
-            if v_pick is None:
-                return None
-            v_where = v_pick
-        v_discarded = None
-        if v_plus:
-            v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-            )
-            if len(v_discardable) > 0:
-                v_d = _pick(R, v_discardable)
-                _c1 = v_d
-                S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-                S[self.o_p_discard + v_me] |= 1 << _c1
-                S[_REVEALS] += 1
-                v_discarded = v_d
-        self.q_join_attack(S, R, v_me, v_where, v_discarded)
-        self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
-
     def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"""
+        "The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"
         if v_me == self.k_player__orange:
             if self.c_army_reform_when_occupied or self.f_controls(S, v_me, self.s_p_home[v_me]):
                 self.q_army_reform(S, R, v_me)
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
         else:
-            _w1 = 0
-            for v_c__1 in self.all_country:
-                if self.f_controls(S, v_me, v_c__1):
-                    _w1 += S[self.o_e_country__vp_die + v_c__1]
-            self.p_gain_vp(S, v_me, 1 + _w1)
+            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
             if v_me == self.k_player__orange:
                 self.p_british_support(S, v_me)
         _z1 = S[self.o_p_discard + v_me]
@@ -389,138 +326,6 @@ class ViveLempereurScenario(MarchOfProgressRules):
             _log_to(S, 60, (v_c,), (v_p,))
             return None
 
-    def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
-        "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
-        v_foe: Any = None
-        v_targets: Any = None
-        v_ready: Any = None
-        v_where: Any = None
-        v_pick: Any = None
-        v_discarded: Any = None
-        v_discardable: Any = None
-        v_d: Any = None
-        pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (1, 2, 3, 4, 7, 8, 11, 12):
-            raise RulesError(f"routine attack: no resume point {pc}")
-        if pc == 0:
-            v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_me])
-            v_targets = [
-                v_c
-                for v_c in self.all_country
-                if any(
-                    S[self.o_e_army__location + v_a__2] == v_c
-                    for v_a__2 in self.ix_army__owner.get(v_me, ())
-                )
-                and (
-                    any(
-                        S[self.o_e_army__location + v_a__4] == v_c
-                        for v_a__4 in self.ix_army__owner.get(v_foe, ())
-                    )
-                    or self.f_garrison_strength(S, v_foe, v_c) > 0
-                )
-            ]
-            if len(v_targets) == 0:
-                _log(S, 4, (v_me,))
-                return None
-            v_ready = [
-                v_c_2
-                for v_c_2 in v_targets
-                if any(
-                    S[self.o_e_army__location + v_a] == v_c_2
-                    and (not S[self.o_e_army__fortified + v_a])
-                    for v_a in self.ix_army__owner.get(v_me, ())
-                )
-            ]
-            v_where = _head(v_targets)
-            if len(v_ready) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            return self.ask(S, (1, 2, v_me, v_plus, v_targets), v_me, 0, tuple(v_targets))
-        if pc == 2:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            v_where = v
-            pc = 5
-        if pc == 3:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            return self.ask(S, (1, 4, v_me, v_plus, v_targets), v_me, 1, tuple(v_targets))
-        if pc == 4:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            v_pick = v
-            if v_pick is None:
-                _log(S, 8, (v_me,))
-                return None
-            v_where = v_pick
-            pc = 5
-        if pc == 5:
-            v_discarded = None
-            if v_plus:
-                pc = 6
-            else:
-                pc = 10
-        if pc == 6:
-            v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-            )
-            if len(v_discardable) > 0:
-                pc = 7
-            else:
-                pc = 10
-        if pc == 7:
-            if F is not None:
-                v_me, v_where, v_discardable = F[2:]
-                F = None
-            return self.ask(S, (1, 8, v_me, v_where, v_discardable), v_me, 2, tuple(v_discardable))
-        if pc == 8:
-            if F is not None:
-                v_me, v_where, v_discardable = F[2:]
-                F = None
-            v_d = v
-            _c1 = v_d
-            S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-            S[self.o_p_discard + v_me] |= 1 << _c1
-            S[_REVEALS] += 1
-            _log(S, 10, (v_me, v_d))
-            v_discarded = v_d
-            pc = 10
-        if pc == 10:
-            if self.r_join_attack(S, None, None, v_me, v_where, v_discarded) is SUSPEND:
-                return _wait(S, (1, 11, v_me, v_where, v_discarded))
-            pc = 11
-        if pc == 11:
-            if F is not None:
-                v_me, v_where, v_discarded = F[2:]
-                F = None
-            if (
-                self.r_combat(
-                    S, None, None, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded)
-                )
-                is SUSPEND
-            ):
-                return _wait(S, (1, 12))
-            pc = 12
-        if pc == 12:
-            if F is not None:
-                F = None
-            return None
-
-    def z_attack__8_2(self, S: list[Any], F: Any) -> Any:
-        "Local 'discardable' of a frame, computed again in a bot's world."
-        v_me = F[2]
-        return _bits(
-            S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-        )
-
     def r_card__score(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "The Vive l'Empereur SCORE cards of both sides: the base SCORE, plus Austrian Army reform and British support for Austria, and the French win by controlling 3 countries and completing a SCORE (the card texts are not printed; read from the rule changes). (MOP-SCORE-01, MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-VIVE-SETUP-04, MOP-VIVE-RULE-03, MOP-VIVE-RULE-04, MOP-VIVE-END-01) [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"
         v_held: Any = None
@@ -548,18 +353,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
             if not self.f_controls(S, v_me, self.s_p_home[v_me]):
                 _log(S, 43, (v_me, v_me))
             else:
-                self.p_gain_vp(
-                    S,
-                    v_me,
-                    1
-                    + sum(
-                        [
-                            S[self.o_e_country__vp_die + v_c__1]
-                            for v_c__1 in self.all_country
-                            if self.f_controls(S, v_me, v_c__1)
-                        ]
-                    ),
-                )
+                self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
                 if v_me == self.k_player__orange:
                     self.p_british_support(S, v_me)
             _z1 = S[self.o_p_discard + v_me]
@@ -654,4 +448,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "157 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n158 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n160 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n167 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n171 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n175 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n187 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n188 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n192 rules/march_of_progress/rules.yaml:165:3\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n195 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n199 rules/march_of_progress/rules.yaml:170:7\n200 rules/march_of_progress/rules.yaml:171:7\n201 rules/march_of_progress/rules.yaml:172:7\n205 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n211 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n212 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n213 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n214 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n222 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n226 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n230 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n235 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n238 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n240 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n241 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n242 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n248 rules/march_of_progress/rules.yaml:179:7\n249 rules/march_of_progress/rules.yaml:180:7\n267 rules/march_of_progress/rules.yaml:181:7\n268 rules/march_of_progress/rules.yaml:183:11\n269 rules/march_of_progress/rules.yaml:184:7\n281 rules/march_of_progress/rules.yaml:185:7\n282 rules/march_of_progress/rules.yaml:186:7\n283 rules/march_of_progress/rules.yaml:187:11\n285 rules/march_of_progress/rules.yaml:189:11\n286 rules/march_of_progress/rules.yaml:190:11\n287 rules/march_of_progress/rules.yaml:192:15\n288 rules/march_of_progress/rules.yaml:193:11\n289 rules/march_of_progress/rules.yaml:194:7\n290 rules/march_of_progress/rules.yaml:195:7\n291 rules/march_of_progress/rules.yaml:196:11\n294 rules/march_of_progress/rules.yaml:197:11\n295 rules/march_of_progress/rules.yaml:198:15\n296 rules/march_of_progress/rules.yaml:199:15\n300 rules/march_of_progress/rules.yaml:201:15\n301 rules/march_of_progress/rules.yaml:202:7\n302 rules/march_of_progress/rules.yaml:203:7\n306 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n307 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n308 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n309 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n312 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n317 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n318 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n319 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n325 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n326 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n327 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n328 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n343 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n344 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n347 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n348 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n351 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n352 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n361 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n363 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n381 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n382 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n383 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n384 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n385 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n388 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n389 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n406 rules/march_of_progress/rules.yaml:179:7\n407 rules/march_of_progress/rules.yaml:180:7\n422 rules/march_of_progress/rules.yaml:181:7\n423 rules/march_of_progress/rules.yaml:182:11\n424 rules/march_of_progress/rules.yaml:183:11\n425 rules/march_of_progress/rules.yaml:184:7\n434 rules/march_of_progress/rules.yaml:185:7\n435 rules/march_of_progress/rules.yaml:186:7\n443 rules/march_of_progress/rules.yaml:187:11\n454 rules/march_of_progress/rules.yaml:189:11\n460 rules/march_of_progress/rules.yaml:190:11\n461 rules/march_of_progress/rules.yaml:191:15\n462 rules/march_of_progress/rules.yaml:192:15\n463 rules/march_of_progress/rules.yaml:193:11\n466 rules/march_of_progress/rules.yaml:194:7\n467 rules/march_of_progress/rules.yaml:195:7\n472 rules/march_of_progress/rules.yaml:196:11\n475 rules/march_of_progress/rules.yaml:197:11\n483 rules/march_of_progress/rules.yaml:198:15\n489 rules/march_of_progress/rules.yaml:199:15\n493 rules/march_of_progress/rules.yaml:200:15\n494 rules/march_of_progress/rules.yaml:201:15\n497 rules/march_of_progress/rules.yaml:202:7\n504 rules/march_of_progress/rules.yaml:203:7\n531 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n536 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n541 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n548 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n549 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n551 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n563 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n564 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n565 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n568 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n571 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n572 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n573 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n574 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n575 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n599 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n600 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n605 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n606 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n609 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n626 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n627 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "156 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n157 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n158 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n166 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n170 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n174 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n186 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n187 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n191 rules/march_of_progress/rules.yaml:165:3\n192 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n198 rules/march_of_progress/rules.yaml:170:7\n199 rules/march_of_progress/rules.yaml:171:7\n200 rules/march_of_progress/rules.yaml:172:7\n204 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n210 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n211 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n212 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n213 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n221 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n225 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n229 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n230 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n234 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n235 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n238 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n240 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n241 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n247 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n249 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n254 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n255 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n256 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n262 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n263 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n280 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n281 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n284 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n285 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n288 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n289 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n298 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n299 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n300 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n318 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n319 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n320 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n321 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n325 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n326 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n336 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n341 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n346 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n353 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n354 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n356 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n359 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n365 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n366 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n367 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n369 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n393 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n399 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n400 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n420 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n421 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

@@ -199,9 +199,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
         v_forts = [
             v_b
-            for v_b in self.ix_army__owner.get(
-                _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_p]), ()
-            )
+            for v_b in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
             if S[self.o_e_army__location + v_b] == v_start and S[self.o_e_army__fortified + v_b]
         ]
         _w2 = []
@@ -256,7 +254,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         """SCORE: no automatic 1 VP, only the VPs of each country you control. (MOP-WW1-RULE-06) [rules/march_of_progress/scenarios/war_to_end_war.yaml:204:5]"""
         _w1 = 0
         for v_c in self.all_country:
-            if self.f_controls(S, v_p, v_c):
+            if self.f_scores_for(S, v_p, v_c):
                 _w1 += S[self.o_e_country__vp_die + v_c]
         return _w1
 
@@ -283,7 +281,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if len(v_broke) == 1:
             _end(
                 S,
-                [_head([v_q__1 for v_q__1 in self.all_player if v_q__1 != _head(v_broke)])],
+                [self.f_enemy(S, _head(v_broke))],
                 "".join((_name(self.name_player, _head(v_broke)), " has no VPs")),
             )
         elif len(v_broke) == 2:
@@ -298,25 +296,25 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def p_take_sides(self, S: list[Any], v_p: Any, v_group: Any, v_dest: Any) -> None:
         """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
-        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_foe = self.f_enemy(S, v_p)
         for v_x in v_group:
             S[self.o_e_army__side + v_x] = None
         _w1 = False
-        for v_a__2 in self.ix_army__owner.get(v_foe, ()):
-            if S[self.o_e_army__location + v_a__2] == v_dest:
+        for v_a__1 in self.ix_army__owner.get(v_foe, ()):
+            if S[self.o_e_army__location + v_a__1] == v_dest:
                 _w1 = True
                 break
         if _w1:
             for v_x_2 in [
-                v_a__3
-                for v_a__3 in self.ix_army__owner.get(v_p, ())
-                if S[self.o_e_army__location + v_a__3] == v_dest
+                v_a__2
+                for v_a__2 in self.ix_army__owner.get(v_p, ())
+                if S[self.o_e_army__location + v_a__2] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
-                v_a__4
-                for v_a__4 in self.ix_army__owner.get(v_foe, ())
-                if S[self.o_e_army__location + v_a__4] == v_dest
+                v_a__3
+                for v_a__3 in self.ix_army__owner.get(v_foe, ())
+                if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
                 S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
             _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
@@ -374,16 +372,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self.p_take_sides(S, v_me, v_group, v_dest)
 
     def q_card__score(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"""
+        "card__score (MOP-SCORE-02, MOP-SCORE-03, MOP-SCORE-04, MOP-WW1-RULE-06, MOP-WW1-RULE-07) [rules/march_of_progress/scenarios/war_to_end_war.yaml:138:5]"
         v_attacked = S[self.o_p_discard + v_me] & self.mk_card__group.get("attack", 0) != 0
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             pass
         else:
-            _w1 = 0
-            for v_c__1 in self.all_country:
-                if self.f_controls(S, v_me, v_c__1):
-                    _w1 += S[self.o_e_country__vp_die + v_c__1]
-            self.p_gain_vp(S, v_me, _w1)
+            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
         S[self.o_p_hand + v_me] |= _z1
         S[self.o_p_discard + v_me] = 0
@@ -402,7 +396,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att])
+        v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
@@ -411,7 +405,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
         v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-        v_def_total = self.f_side_total(S, v_foe, v_where, True) + S[self.o_g_defence_plus]
+        v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
+            S, v_foe, v_where
+        )
         if v_att_total == v_def_total:
             self.q_combat_tie(S, R, v_att, v_where)
         elif v_att_total > v_def_total:
@@ -442,29 +438,15 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
-            _log(
-                S,
-                16,
-                (
-                    _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_loser]),
-                    v_loser,
-                    v_where,
-                ),
-            )
+            _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
             return None
-        _log(
-            S,
-            59,
-            (_head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_loser]), v_where, v_loser),
-        )
+        _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
         self.q_lose_one(S, R, v_loser, v_where)
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
-        self.q_lose_one(
-            S, R, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att]), v_where
-        )
+        self.q_lose_one(S, R, self.f_enemy(S, v_att), v_where)
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
         "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
@@ -488,11 +470,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        _v_picker = (
-            v_p
-            if self.c_casualty_chosen_by_owner
-            else _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
-        )
+        _v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
         v_a = _head(v_mine)
         if len(v_mine) > 1:
             v_a = _pick(R, v_mine)
@@ -660,17 +638,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if not self.f_controls(S, v_me, self.s_p_home[v_me]):
             _log(S, 43, (v_me, v_me))
         else:
-            self.p_gain_vp(
-                S,
-                v_me,
-                sum(
-                    [
-                        S[self.o_e_country__vp_die + v_c__1]
-                        for v_c__1 in self.all_country
-                        if self.f_controls(S, v_me, v_c__1)
-                    ]
-                ),
-            )
+            self.p_gain_vp(S, v_me, self.f_score_value(S, v_me))
         _z1 = S[self.o_p_discard + v_me]
         S[self.o_p_hand + v_me] |= _z1
         S[self.o_p_discard + v_me] = 0
@@ -714,7 +682,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if F is not None and pc not in (1, 5, 8):
             raise RulesError(f"routine combat__rules: no resume point {pc}")
         if pc == 0:
-            v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att])
+            v_foe = self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
@@ -729,7 +697,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_att, v_where, v_bonus, v_foe, v_attackers = F[2:]
                 F = None
             v_att_total = self.f_side_total(S, v_att, v_where, False) + v_bonus
-            v_def_total = self.f_side_total(S, v_foe, v_where, True) + S[self.o_g_defence_plus]
+            v_def_total = self.f_side_total(S, v_foe, v_where, True) + self.f_defence_extra(
+                S, v_foe, v_where
+            )
             _log(S, 13, (v_where, v_att, v_att_total, v_foe, v_def_total))
             if v_att_total == v_def_total:
                 pc = 2
@@ -786,25 +756,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
                     if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
-                _log(
-                    S,
-                    16,
-                    (
-                        _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_loser]),
-                        v_loser,
-                        v_where,
-                    ),
-                )
+                _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
                 return None
-            _log(
-                S,
-                59,
-                (
-                    _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_loser]),
-                    v_where,
-                    v_loser,
-                ),
-            )
+            _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
             if self.r_lose_one(S, None, None, v_loser, v_where) is SUSPEND:
                 return _wait(S, (6, 1))
             pc = 1
@@ -829,16 +783,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if F is not None:
                 v_att, v_where = F[2:]
                 F = None
-            if (
-                self.r_lose_one(
-                    S,
-                    None,
-                    None,
-                    _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_att]),
-                    v_where,
-                )
-                is SUSPEND
-            ):
+            if self.r_lose_one(S, None, None, self.f_enemy(S, v_att), v_where) is SUSPEND:
                 return _wait(S, (5, 2))
             pc = 2
         if pc == 2:
@@ -907,11 +852,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if len(v_mine) == 0:
                 _log(S, 61, (v_p, v_where))
                 return None
-            v_picker = (
-                v_p
-                if self.c_casualty_chosen_by_owner
-                else _head([v_q__2 for v_q__2 in self.all_player if v_q__2 != v_p])
-            )
+            v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
             v_a = _head(v_mine)
             if len(v_mine) > 1:
                 pc = 1
@@ -967,4 +908,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "196 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n200 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n207 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n221 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n222 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n227 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n243 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n244 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n271 rules/march_of_progress/rules.yaml:165:3\n272 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n276 rules/march_of_progress/rules.yaml:170:7\n277 rules/march_of_progress/rules.yaml:171:7\n278 rules/march_of_progress/rules.yaml:172:7\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n290 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n338 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n342 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n347 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n396 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n400 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n401 rules/march_of_progress/rules.yaml:228:3\n405 rules/march_of_progress/rules.yaml:233:7\n406 rules/march_of_progress/rules.yaml:234:7\n412 rules/march_of_progress/rules.yaml:235:7\n413 rules/march_of_progress/rules.yaml:236:7\n414 rules/march_of_progress/rules.yaml:237:7\n415 rules/march_of_progress/rules.yaml:239:7\n416 rules/march_of_progress/rules.yaml:240:11\n418 rules/march_of_progress/rules.yaml:242:11\n419 rules/march_of_progress/rules.yaml:243:11\n422 rules/march_of_progress/rules.yaml:244:15\n431 rules/march_of_progress/rules.yaml:245:19\n434 rules/march_of_progress/rules.yaml:248:11\n438 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n439 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n465 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n471 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n474 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n475 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n476 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n480 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n484 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n489 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n496 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n498 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n499 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n517 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n519 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n524 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n525 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n526 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n527 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n538 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n556 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n557 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n575 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n580 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n581 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n589 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n602 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n603 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n604 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n609 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n617 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n630 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n631 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n637 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n650 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n651 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n652 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n659 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n660 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n661 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n674 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n677 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n680 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n683 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n684 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n685 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n696 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n697 rules/march_of_progress/rules.yaml:228:3\n717 rules/march_of_progress/rules.yaml:233:7\n718 rules/march_of_progress/rules.yaml:234:7\n724 rules/march_of_progress/rules.yaml:235:7\n731 rules/march_of_progress/rules.yaml:236:7\n732 rules/march_of_progress/rules.yaml:237:7\n733 rules/march_of_progress/rules.yaml:238:7\n734 rules/march_of_progress/rules.yaml:239:7\n741 rules/march_of_progress/rules.yaml:240:11\n745 rules/march_of_progress/rules.yaml:242:11\n752 rules/march_of_progress/rules.yaml:243:11\n755 rules/march_of_progress/rules.yaml:244:15\n760 rules/march_of_progress/rules.yaml:245:19\n762 rules/march_of_progress/rules.yaml:246:19\n765 rules/march_of_progress/rules.yaml:248:11\n782 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n783 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n788 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n789 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n798 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n799 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n808 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n824 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n825 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n832 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n859 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n860 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n869 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n877 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n878 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n882 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n883 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n902 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n908 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n909 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n910 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n915 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n916 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n924 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n939 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n940 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "196 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n200 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n205 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n218 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n225 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n238 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n239 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n246 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n264 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n265 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n269 rules/march_of_progress/rules.yaml:165:3\n270 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n274 rules/march_of_progress/rules.yaml:170:7\n275 rules/march_of_progress/rules.yaml:171:7\n276 rules/march_of_progress/rules.yaml:172:7\n280 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n281 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n288 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n290 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n291 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n299 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n313 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n329 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n330 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n337 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n338 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n367 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n368 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n377 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n384 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n395 rules/march_of_progress/rules.yaml:228:3\n399 rules/march_of_progress/rules.yaml:233:7\n400 rules/march_of_progress/rules.yaml:234:7\n406 rules/march_of_progress/rules.yaml:235:7\n407 rules/march_of_progress/rules.yaml:236:7\n408 rules/march_of_progress/rules.yaml:237:7\n411 rules/march_of_progress/rules.yaml:239:7\n412 rules/march_of_progress/rules.yaml:240:11\n414 rules/march_of_progress/rules.yaml:242:11\n415 rules/march_of_progress/rules.yaml:243:11\n418 rules/march_of_progress/rules.yaml:244:15\n427 rules/march_of_progress/rules.yaml:245:19\n430 rules/march_of_progress/rules.yaml:248:11\n434 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n435 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n440 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n441 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n442 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n443 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n444 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n449 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n457 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n466 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n471 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n474 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n475 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n476 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n489 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n494 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n495 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n496 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n497 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n502 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n503 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n504 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n505 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n516 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n535 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n553 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n558 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n559 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n560 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n561 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n566 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n567 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n568 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n580 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n581 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n582 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n587 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n608 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n609 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n615 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n628 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n629 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n630 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n637 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n638 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n639 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n641 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n642 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n645 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n648 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n649 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n650 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n651 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n652 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n653 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n664 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n665 rules/march_of_progress/rules.yaml:228:3\n685 rules/march_of_progress/rules.yaml:233:7\n686 rules/march_of_progress/rules.yaml:234:7\n692 rules/march_of_progress/rules.yaml:235:7\n699 rules/march_of_progress/rules.yaml:236:7\n700 rules/march_of_progress/rules.yaml:237:7\n703 rules/march_of_progress/rules.yaml:238:7\n704 rules/march_of_progress/rules.yaml:239:7\n711 rules/march_of_progress/rules.yaml:240:11\n715 rules/march_of_progress/rules.yaml:242:11\n722 rules/march_of_progress/rules.yaml:243:11\n725 rules/march_of_progress/rules.yaml:244:15\n730 rules/march_of_progress/rules.yaml:245:19\n732 rules/march_of_progress/rules.yaml:246:19\n735 rules/march_of_progress/rules.yaml:248:11\n752 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n753 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n758 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n759 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n760 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n761 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n762 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n778 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n779 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n786 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n804 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n805 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n806 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n814 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n822 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n823 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n827 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n828 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n847 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n852 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n853 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n854 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n855 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n856 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n857 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n865 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n880 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n881 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

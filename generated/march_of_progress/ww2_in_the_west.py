@@ -550,64 +550,6 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 )
                 _log(S, 74, (v_c, S[self.o_e_country__vp_die + v_c]))
 
-    def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
-        """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
-        v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_me])
-        _w4 = []
-        for v_c in self.all_country:
-            _w5 = False
-            for v_a__2 in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a__2] == v_c:
-                    _w5 = True
-                    break
-            _w7 = _w5
-            if _w7:
-                _w6 = False
-                for v_a__4 in self.ix_army__owner.get(v_foe, ()):
-                    if S[self.o_e_army__location + v_a__4] == v_c:
-                        _w6 = True
-                        break
-                _w7 = _w6 or self.f_garrison_strength(S, v_foe, v_c) > 0
-            if _w7:
-                _w4.append(v_c)
-        v_targets = _w4
-        if len(v_targets) == 0:
-            return None
-        _w9 = []
-        for v_c_2 in v_targets:
-            _w10 = False
-            for v_a in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a] == v_c_2 and (
-                    not S[self.o_e_army__fortified + v_a]
-                ):
-                    _w10 = True
-                    break
-            if _w10:
-                _w9.append(v_c_2)
-        v_ready = _w9
-        v_where = _head(v_targets)
-        if len(v_ready) > 0:
-            v_where = _pick(R, v_targets)
-        else:
-            v_pick = _pick_optional(R, v_targets)
-            if v_pick is None:
-                return None
-            v_where = v_pick
-        v_discarded = None
-        if v_plus:
-            v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-            )
-            if len(v_discardable) > 0:
-                v_d = _pick(R, v_discardable)
-                _c1 = v_d
-                S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-                S[self.o_p_discard + v_me] |= 1 << _c1
-                S[_REVEALS] += 1
-                v_discarded = v_d
-        self.q_join_attack(S, R, v_me, v_where, v_discarded)
-        self.q_combat(S, R, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded))
-
     def q_card__air_power(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:5]"
         self.q_attack(S, R, v_me, True)
@@ -733,12 +675,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_move_one_army(self, S: list[Any], R: Any, v_me: Any) -> None:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"
-        v_mine = [
-            v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if S[self.o_e_army__location + v_a__1] is not None
-            and (not S[self.o_e_army__moved + v_a__1])
-        ]
+        v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
         v_a = _pick(R, v_mine)
@@ -749,12 +686,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_move_two_armies(self, S: list[Any], R: Any, v_me: Any) -> None:
         "MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"
-        v_mine = [
-            v_a__1
-            for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if S[self.o_e_army__location + v_a__1] is not None
-            and (not S[self.o_e_army__moved + v_a__1])
-        ]
+        v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
         v_a = _pick(R, v_mine)
@@ -774,23 +706,13 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             self.p_move_army(S, v_x, v_dest)
 
     def q_second_move(self, S: list[Any], R: Any, v_me: Any) -> None:
-        """The Western Allies (only) may pay 2 VPs to the stock to play a second MOVE card from hand immediately after a MOVE; no army moves twice in the turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:5]"""
+        "The Western Allies (only) may pay 2 VPs to the stock to play a second MOVE card from hand immediately after a MOVE; no army moves twice in the turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:5]"
         if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or S[
             self.o_p_vp + v_me
         ] < self.c_second_move_cost:
             return None
         v_extra = _bits(S[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
-        _w2 = len(v_extra) == 0
-        if not _w2:
-            _w1 = False
-            for v_a__1 in self.ix_army__owner.get(v_me, ()):
-                if S[self.o_e_army__location + v_a__1] is not None and (
-                    not S[self.o_e_army__moved + v_a__1]
-                ):
-                    _w1 = True
-                    break
-            _w2 = not _w1
-        if _w2:
+        if len(v_extra) == 0 or len(self.f_unmoved_armies(S, v_me)) == 0:
             return None
         v_c = _pick_optional(R, v_extra)
         if v_c is None:
@@ -828,9 +750,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if v_grp == "move" or v_grp == "attack":
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = _pick(R, v_actors)
-                    S[self.o_g_initiative] = _head(
-                        [v_q__1 for v_q__1 in self.all_player if v_q__1 != S[self.o_g_initiative]]
-                    )
+                    S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
                 elif self.c_order_choice_without_flip:
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = _pick(R, v_actors)
@@ -838,26 +758,24 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 _w3 = self.c_allied_win_at_any_time
                 if _w3:
                     _w2 = False
-                    for v_a__2 in self.all_army:
+                    for v_a__1 in self.all_army:
                         if (
-                            S[self.o_e_army__location + v_a__2] == self.k_country__germany
-                            and S[self.o_e_army__on_capital + v_a__2]
+                            S[self.o_e_army__location + v_a__1] == self.k_country__germany
+                            and S[self.o_e_army__on_capital + v_a__1]
                         ):
                             _w2 = True
                             break
                     _w3 = _w2
                 if _w3:
                     _end(S, [self.k_player__orange], "The Western Allies occupy the German capital")
-                self.q_perform(
-                    S, R, _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_first_actor])
-                )
+                self.q_perform(S, R, self.f_enemy(S, v_first_actor))
             _w5 = self.c_allied_win_at_any_time
             if _w5:
                 _w4 = False
-                for v_a__4 in self.all_army:
+                for v_a__2 in self.all_army:
                     if (
-                        S[self.o_e_army__location + v_a__4] == self.k_country__germany
-                        and S[self.o_e_army__on_capital + v_a__4]
+                        S[self.o_e_army__location + v_a__2] == self.k_country__germany
+                        and S[self.o_e_army__on_capital + v_a__2]
                     ):
                         _w4 = True
                         break
@@ -874,14 +792,15 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_ww2_strength(self, S: list[Any], R: Any, v_me: Any) -> None:
         "STRENGTH (WW2): reduce the VP die of a country you control, or discard 5 VPs to the stock instead; then +1 army strength (Germany at most 5). (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:5]"
-        if self.c_german_strength_cap_blocks and S[self.o_p_strength + v_me] >= (
-            self.c_german_strength_max if v_me == self.k_player__blue else 6
+        if self.c_german_strength_cap_blocks and S[self.o_p_strength + v_me] >= self.f_strength_cap(
+            S, v_me
         ):
             return None
         v_sources = [
             v_c
             for v_c in self.all_country
-            if self.f_controls(S, v_me, v_c) and S[self.o_e_country__vp_die + v_c] > 0
+            if self.f_controls(S, v_me, v_c)
+            and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
         ]
         v_pay = False
         if S[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
@@ -909,146 +828,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - self.c_strength_vp_cost, 0)
             S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_strength_vp_cost, 0)
         S[self.o_p_strength + v_me] = min(
-            max(
-                min(
-                    S[self.o_p_strength + v_me] + 1,
-                    self.c_german_strength_max if v_me == self.k_player__blue else 6,
-                ),
-                1,
-            ),
-            6,
-        )
-
-    def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
-        "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
-        v_foe: Any = None
-        v_targets: Any = None
-        v_ready: Any = None
-        v_where: Any = None
-        v_pick: Any = None
-        v_discarded: Any = None
-        v_discardable: Any = None
-        v_d: Any = None
-        pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (1, 2, 3, 4, 7, 8, 11, 12):
-            raise RulesError(f"routine attack: no resume point {pc}")
-        if pc == 0:
-            v_foe = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_me])
-            v_targets = [
-                v_c
-                for v_c in self.all_country
-                if any(
-                    S[self.o_e_army__location + v_a__2] == v_c
-                    for v_a__2 in self.ix_army__owner.get(v_me, ())
-                )
-                and (
-                    any(
-                        S[self.o_e_army__location + v_a__4] == v_c
-                        for v_a__4 in self.ix_army__owner.get(v_foe, ())
-                    )
-                    or self.f_garrison_strength(S, v_foe, v_c) > 0
-                )
-            ]
-            if len(v_targets) == 0:
-                _log(S, 4, (v_me,))
-                return None
-            v_ready = [
-                v_c_2
-                for v_c_2 in v_targets
-                if any(
-                    S[self.o_e_army__location + v_a] == v_c_2
-                    and (not S[self.o_e_army__fortified + v_a])
-                    for v_a in self.ix_army__owner.get(v_me, ())
-                )
-            ]
-            v_where = _head(v_targets)
-            if len(v_ready) > 0:
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            return self.ask(S, (1, 2, v_me, v_plus, v_targets), v_me, 0, tuple(v_targets))
-        if pc == 2:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            v_where = v
-            pc = 5
-        if pc == 3:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            return self.ask(S, (1, 4, v_me, v_plus, v_targets), v_me, 1, tuple(v_targets))
-        if pc == 4:
-            if F is not None:
-                v_me, v_plus, v_targets = F[2:]
-                F = None
-            v_pick = v
-            if v_pick is None:
-                _log(S, 8, (v_me,))
-                return None
-            v_where = v_pick
-            pc = 5
-        if pc == 5:
-            v_discarded = None
-            if v_plus:
-                pc = 6
-            else:
-                pc = 10
-        if pc == 6:
-            v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
-            )
-            if len(v_discardable) > 0:
-                pc = 7
-            else:
-                pc = 10
-        if pc == 7:
-            if F is not None:
-                v_me, v_where, v_discardable = F[2:]
-                F = None
-            return self.ask(S, (1, 8, v_me, v_where, v_discardable), v_me, 2, tuple(v_discardable))
-        if pc == 8:
-            if F is not None:
-                v_me, v_where, v_discardable = F[2:]
-                F = None
-            v_d = v
-            _c1 = v_d
-            S[self.o_p_hand + v_me] = _take(S[self.o_p_hand + v_me], _c1)
-            S[self.o_p_discard + v_me] |= 1 << _c1
-            S[_REVEALS] += 1
-            _log(S, 10, (v_me, v_d))
-            v_discarded = v_d
-            pc = 10
-        if pc == 10:
-            if self.r_join_attack(S, None, None, v_me, v_where, v_discarded) is SUSPEND:
-                return _wait(S, (1, 11, v_me, v_where, v_discarded))
-            pc = 11
-        if pc == 11:
-            if F is not None:
-                v_me, v_where, v_discarded = F[2:]
-                F = None
-            if (
-                self.r_combat(
-                    S, None, None, v_me, v_where, self.f_attack_bonus(S, v_me, v_where, v_discarded)
-                )
-                is SUSPEND
-            ):
-                return _wait(S, (1, 12))
-            pc = 12
-        if pc == 12:
-            if F is not None:
-                F = None
-            return None
-
-    def z_attack__8_2(self, S: list[Any], F: Any) -> Any:
-        "Local 'discardable' of a frame, computed again in a bot's world."
-        v_me = F[2]
-        return _bits(
-            S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
+            max(min(S[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
         )
 
     def r_card__air_power(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1428,12 +1208,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if F is not None and pc not in (1, 2, 3, 4):
             raise RulesError(f"routine move_one_army: no resume point {pc}")
         if pc == 0:
-            v_mine = [
-                v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
-                if S[self.o_e_army__location + v_a__1] is not None
-                and (not S[self.o_e_army__moved + v_a__1])
-            ]
+            v_mine = self.f_unmoved_armies(S, v_me)
             if len(v_mine) == 0:
                 _log(S, 58, (v_me,))
                 return None
@@ -1485,12 +1260,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if F is not None and pc not in (1, 2, 3, 4, 5, 6):
             raise RulesError(f"routine move_two_armies: no resume point {pc}")
         if pc == 0:
-            v_mine = [
-                v_a__1
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
-                if S[self.o_e_army__location + v_a__1] is not None
-                and (not S[self.o_e_army__moved + v_a__1])
-            ]
+            v_mine = self.f_unmoved_armies(S, v_me)
             if len(v_mine) == 0:
                 _log(S, 59, (v_me,))
                 return None
@@ -1570,11 +1340,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             ] < self.c_second_move_cost:
                 return None
             v_extra = _bits(S[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
-            if len(v_extra) == 0 or not any(
-                S[self.o_e_army__location + v_a__1] is not None
-                and (not S[self.o_e_army__moved + v_a__1])
-                for v_a__1 in self.ix_army__owner.get(v_me, ())
-            ):
+            if len(v_extra) == 0 or len(self.f_unmoved_armies(S, v_me)) == 0:
                 return None
             pc = 1
         if pc == 1:
@@ -1690,9 +1456,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp, v_actors = F[2:]
                     F = None
                 v_first_actor = v
-                S[self.o_g_initiative] = _head(
-                    [v_q__1 for v_q__1 in self.all_player if v_q__1 != S[self.o_g_initiative]]
-                )
+                S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
                 _log(S, 17, (S[self.o_g_initiative],))
                 pc = 12
             if pc == 9:
@@ -1726,20 +1490,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp, v_first_actor = F[2:]
                     F = None
                 if self.c_allied_win_at_any_time and any(
-                    S[self.o_e_army__location + v_a__2] == self.k_country__germany
-                    and S[self.o_e_army__on_capital + v_a__2]
-                    for v_a__2 in self.all_army
+                    S[self.o_e_army__location + v_a__1] == self.k_country__germany
+                    and S[self.o_e_army__on_capital + v_a__1]
+                    for v_a__1 in self.all_army
                 ):
                     _end(S, [self.k_player__orange], "The Western Allies occupy the German capital")
-                if (
-                    self.r_perform(
-                        S,
-                        None,
-                        None,
-                        _head([v_q__3 for v_q__3 in self.all_player if v_q__3 != v_first_actor]),
-                    )
-                    is SUSPEND
-                ):
+                if self.r_perform(S, None, None, self.f_enemy(S, v_first_actor)) is SUSPEND:
                     return _wait(S, (17, 15, v__it, v__i, v_grp))
                 pc = 15
             if pc == 15:
@@ -1747,9 +1503,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp = F[2:]
                     F = None
                 if self.c_allied_win_at_any_time and any(
-                    S[self.o_e_army__location + v_a__4] == self.k_country__germany
-                    and S[self.o_e_army__on_capital + v_a__4]
-                    for v_a__4 in self.all_army
+                    S[self.o_e_army__location + v_a__2] == self.k_country__germany
+                    and S[self.o_e_army__on_capital + v_a__2]
+                    for v_a__2 in self.all_army
                 ):
                     _end(S, [self.k_player__orange], "The Western Allies occupy the German capital")
                 pc = 1
@@ -1785,17 +1541,16 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if F is not None and pc not in (2, 3, 4, 5, 7, 8):
             raise RulesError(f"routine ww2_strength: no resume point {pc}")
         if pc == 0:
-            if self.c_german_strength_cap_blocks and S[self.o_p_strength + v_me] >= (
-                self.c_german_strength_max if v_me == self.k_player__blue else 6
-            ):
-                _log(
-                    S, 63, (v_me, self.c_german_strength_max if v_me == self.k_player__blue else 6)
-                )
+            if self.c_german_strength_cap_blocks and S[
+                self.o_p_strength + v_me
+            ] >= self.f_strength_cap(S, v_me):
+                _log(S, 63, (v_me, self.f_strength_cap(S, v_me)))
                 return None
             v_sources = [
                 v_c
                 for v_c in self.all_country
-                if self.f_controls(S, v_me, v_c) and S[self.o_e_country__vp_die + v_c] > 0
+                if self.f_controls(S, v_me, v_c)
+                and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
             ]
             v_pay = False
             if S[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
@@ -1870,14 +1625,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_strength_vp_cost, 0)
                 _log(S, 68, (v_me, self.c_strength_vp_cost, v_me, S[self.o_p_vp + v_me]))
             S[self.o_p_strength + v_me] = min(
-                max(
-                    min(
-                        S[self.o_p_strength + v_me] + 1,
-                        self.c_german_strength_max if v_me == self.k_player__blue else 6,
-                    ),
-                    1,
-                ),
-                6,
+                max(min(S[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
             )
             _log(S, 69, (v_me, S[self.o_p_strength + v_me]))
             return None
@@ -1909,4 +1657,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "394 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n396 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n397 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n407 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n438 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n444 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n445 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n446 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n463 rules/march_of_progress/rules.yaml:154:3\n464 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n468 rules/march_of_progress/rules.yaml:159:7\n469 rules/march_of_progress/rules.yaml:160:7\n470 rules/march_of_progress/rules.yaml:161:7\n471 rules/march_of_progress/rules.yaml:162:7\n472 rules/march_of_progress/rules.yaml:163:7\n476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n483 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n498 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n499 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n528 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n529 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n535 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n546 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n547 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n548 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n551 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n555 rules/march_of_progress/rules.yaml:179:7\n556 rules/march_of_progress/rules.yaml:180:7\n574 rules/march_of_progress/rules.yaml:181:7\n575 rules/march_of_progress/rules.yaml:183:11\n576 rules/march_of_progress/rules.yaml:184:7\n588 rules/march_of_progress/rules.yaml:185:7\n589 rules/march_of_progress/rules.yaml:186:7\n590 rules/march_of_progress/rules.yaml:187:11\n592 rules/march_of_progress/rules.yaml:189:11\n593 rules/march_of_progress/rules.yaml:190:11\n594 rules/march_of_progress/rules.yaml:192:15\n595 rules/march_of_progress/rules.yaml:193:11\n596 rules/march_of_progress/rules.yaml:194:7\n597 rules/march_of_progress/rules.yaml:195:7\n598 rules/march_of_progress/rules.yaml:196:11\n601 rules/march_of_progress/rules.yaml:197:11\n602 rules/march_of_progress/rules.yaml:198:15\n603 rules/march_of_progress/rules.yaml:199:15\n607 rules/march_of_progress/rules.yaml:201:15\n608 rules/march_of_progress/rules.yaml:202:7\n609 rules/march_of_progress/rules.yaml:203:7\n613 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n618 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n622 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n623 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n627 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n631 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n635 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n639 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n645 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n646 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n649 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n654 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n655 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n659 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n660 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n661 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n665 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n666 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n667 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n668 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n672 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n678 rules/march_of_progress/rules.yaml:205:3\n679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n698 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n699 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n709 rules/march_of_progress/rules.yaml:216:7\n714 rules/march_of_progress/rules.yaml:217:7\n720 rules/march_of_progress/rules.yaml:218:11\n721 rules/march_of_progress/rules.yaml:219:11\n722 rules/march_of_progress/rules.yaml:220:15\n723 rules/march_of_progress/rules.yaml:221:11\n724 rules/march_of_progress/rules.yaml:222:7\n729 rules/march_of_progress/rules.yaml:223:11\n730 rules/march_of_progress/rules.yaml:224:15\n731 rules/march_of_progress/rules.yaml:225:15\n732 rules/march_of_progress/rules.yaml:226:19\n736 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n742 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n744 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n745 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n746 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n747 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n758 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n760 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n762 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n763 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n764 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n765 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n768 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n769 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n772 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n773 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n774 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n778 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n781 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n782 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n783 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n794 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n795 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n796 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n797 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n798 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n799 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n800 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n801 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n811 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n812 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n813 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n817 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n818 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n825 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n827 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n828 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n829 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n830 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n835 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n836 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n837 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n851 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n866 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n870 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n872 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n873 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n877 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n880 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n881 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n886 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n887 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n888 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n889 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n890 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n891 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n893 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n894 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n895 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n897 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n902 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n904 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n905 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n908 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n909 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n910 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n911 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n936 rules/march_of_progress/rules.yaml:179:7\n937 rules/march_of_progress/rules.yaml:180:7\n952 rules/march_of_progress/rules.yaml:181:7\n953 rules/march_of_progress/rules.yaml:182:11\n954 rules/march_of_progress/rules.yaml:183:11\n955 rules/march_of_progress/rules.yaml:184:7\n964 rules/march_of_progress/rules.yaml:185:7\n965 rules/march_of_progress/rules.yaml:186:7\n973 rules/march_of_progress/rules.yaml:187:11\n984 rules/march_of_progress/rules.yaml:189:11\n990 rules/march_of_progress/rules.yaml:190:11\n991 rules/march_of_progress/rules.yaml:191:15\n992 rules/march_of_progress/rules.yaml:192:15\n993 rules/march_of_progress/rules.yaml:193:11\n996 rules/march_of_progress/rules.yaml:194:7\n997 rules/march_of_progress/rules.yaml:195:7\n1002 rules/march_of_progress/rules.yaml:196:11\n1005 rules/march_of_progress/rules.yaml:197:11\n1013 rules/march_of_progress/rules.yaml:198:15\n1019 rules/march_of_progress/rules.yaml:199:15\n1023 rules/march_of_progress/rules.yaml:200:15\n1024 rules/march_of_progress/rules.yaml:201:15\n1027 rules/march_of_progress/rules.yaml:202:7\n1034 rules/march_of_progress/rules.yaml:203:7\n1060 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n1074 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n1081 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n1095 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n1102 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n1116 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n1130 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n1144 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n1158 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n1162 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n1163 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n1166 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n1167 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n1169 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n1171 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n1172 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n1177 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n1192 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n1193 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n1194 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n1198 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n1199 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1215 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1216 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1219 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1220 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1221 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1242 rules/march_of_progress/rules.yaml:205:3\n1249 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1250 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1258 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1266 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1267 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1281 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1294 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1295 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1296 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1297 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1301 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1302 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1328 rules/march_of_progress/rules.yaml:216:7\n1334 rules/march_of_progress/rules.yaml:217:7\n1349 rules/march_of_progress/rules.yaml:218:11\n1350 rules/march_of_progress/rules.yaml:219:11\n1358 rules/march_of_progress/rules.yaml:220:15\n1373 rules/march_of_progress/rules.yaml:221:11\n1376 rules/march_of_progress/rules.yaml:222:7\n1393 rules/march_of_progress/rules.yaml:223:11\n1402 rules/march_of_progress/rules.yaml:224:15\n1415 rules/march_of_progress/rules.yaml:225:15\n1416 rules/march_of_progress/rules.yaml:226:19\n1431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1438 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1439 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1451 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1452 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1471 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1494 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1495 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1496 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1510 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1511 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1512 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1515 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1537 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1543 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1557 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1571 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1578 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1594 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1595 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1601 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1618 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1621 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1622 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1637 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1648 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1654 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1661 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1665 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1666 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1673 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1693 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1699 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1728 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1734 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1754 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1767 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1768 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1769 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1788 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1791 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1794 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1795 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1800 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1801 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1804 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1817 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1823 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1825 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1844 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1845 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1847 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1856 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1862 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1865 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1869 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1870 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1872 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"
+_ORIGINS = "394 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n396 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n397 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n407 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n438 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n444 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n445 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n446 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n463 rules/march_of_progress/rules.yaml:154:3\n464 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n468 rules/march_of_progress/rules.yaml:159:7\n469 rules/march_of_progress/rules.yaml:160:7\n470 rules/march_of_progress/rules.yaml:161:7\n471 rules/march_of_progress/rules.yaml:162:7\n472 rules/march_of_progress/rules.yaml:163:7\n476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n483 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n498 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n499 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n528 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n529 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n535 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n546 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n547 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n548 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n551 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n560 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n569 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n587 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n588 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n591 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n601 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n603 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n607 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n610 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n613 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n614 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n620 rules/march_of_progress/rules.yaml:205:3\n621 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n622 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n626 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n633 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n634 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n639 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n642 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n643 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n644 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n651 rules/march_of_progress/rules.yaml:216:7\n656 rules/march_of_progress/rules.yaml:217:7\n662 rules/march_of_progress/rules.yaml:218:11\n663 rules/march_of_progress/rules.yaml:219:11\n664 rules/march_of_progress/rules.yaml:220:15\n665 rules/march_of_progress/rules.yaml:221:11\n666 rules/march_of_progress/rules.yaml:222:7\n671 rules/march_of_progress/rules.yaml:223:11\n672 rules/march_of_progress/rules.yaml:224:15\n673 rules/march_of_progress/rules.yaml:225:15\n674 rules/march_of_progress/rules.yaml:226:19\n678 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n681 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n682 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n683 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n685 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n693 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n694 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n695 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n705 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n713 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n714 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n715 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n717 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n719 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n734 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n740 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n746 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n747 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n750 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n751 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n757 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n758 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n772 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n784 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n788 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n789 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n790 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n791 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n795 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n798 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n799 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n806 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n807 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n808 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n810 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n812 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n813 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n814 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n816 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n821 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n823 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n827 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n828 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n829 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n830 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n861 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n875 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n896 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n910 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n924 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n938 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n942 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n943 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n946 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n947 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n951 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n952 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n972 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n973 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n974 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n979 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n995 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n996 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n999 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1000 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1001 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1022 rules/march_of_progress/rules.yaml:205:3\n1029 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1030 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1038 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1046 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1047 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1061 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1074 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1075 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1076 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1077 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1081 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1082 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1108 rules/march_of_progress/rules.yaml:216:7\n1114 rules/march_of_progress/rules.yaml:217:7\n1129 rules/march_of_progress/rules.yaml:218:11\n1130 rules/march_of_progress/rules.yaml:219:11\n1138 rules/march_of_progress/rules.yaml:220:15\n1153 rules/march_of_progress/rules.yaml:221:11\n1156 rules/march_of_progress/rules.yaml:222:7\n1173 rules/march_of_progress/rules.yaml:223:11\n1182 rules/march_of_progress/rules.yaml:224:15\n1195 rules/march_of_progress/rules.yaml:225:15\n1196 rules/march_of_progress/rules.yaml:226:19\n1211 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1212 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1213 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1214 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1215 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1226 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1227 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1228 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1246 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1263 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1264 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1265 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1266 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1267 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1280 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1281 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1282 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1285 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1293 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1307 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1313 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1326 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1327 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1338 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1341 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1342 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1343 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1344 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1345 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1358 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1359 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1360 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1361 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1362 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1363 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1367 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1368 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1384 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1386 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1387 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1388 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1414 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1439 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1446 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1463 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1492 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1498 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1510 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1524 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1525 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1526 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1544 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1547 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1548 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1549 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1560 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1578 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1580 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1586 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1599 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1600 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1605 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1611 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1623 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1624 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1625 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1626 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1627 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1630 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"
