@@ -239,6 +239,9 @@ class Builder:
                 et.fields[fname] = self._field(
                     game, doc, (*base, "fields", fname), fname, fspec, False
                 )
+        for name, spec in (state.get("entities") or {}).items():
+            if "fog" in spec:
+                self._fog(game.entities[name], doc, ("state", "entities", name, "fog"), spec["fog"])
         for fname, fspec in (state.get("globals") or {}).items():
             game.globals[fname] = self._field(
                 game, doc, ("state", "globals", fname), fname, fspec, False
@@ -263,6 +266,64 @@ class Builder:
             game.card_attributes[fname] = self._field(
                 game, doc, ("state", "cards", fname), fname, fspec, True
             )
+
+    def _fog(self, et: ir.EntityType, doc: Document, ypath: YPath, spec: dict) -> None:
+        """Fog of war over an entity type: its fields (but its position and those declared
+        public) are hidden from all but the record's owner, the position is hidden record by
+        record (a view shows only the places that hold the owner's records), and the record
+        gets the field `seen`: who has been shown it."""
+        fog = ir.Fog(
+            at=str(spec["at"]),
+            label=str(spec.get("label") or ir.Fog.label),
+            public=tuple(str(x) for x in spec.get("public") or ()),
+        )
+        at = et.fields.get(fog.at)
+        if at is None or at.type.kind != "entity":
+            self.sink.error(
+                "fog",
+                f"fog of war needs a field {fog.at!r} of {et.name} that holds a record (a place)",
+                doc.pos((*ypath, "at")),
+                f"declare it under fields: {fog.at}: {{type: hex, optional: true}}",
+            )
+            return
+        if et.member("owner") is None or et.member("owner").type != ir.PLAYER:  # type: ignore[union-attr]
+            self.sink.error(
+                "fog",
+                f"fog of war hides {et.plural} from all but their owner: {et.name} needs "
+                "an attribute 'owner' of type player",
+                doc.pos(ypath),
+            )
+            return
+        for k, name in enumerate(fog.public):
+            if name not in et.fields:
+                self.sink.error(
+                    "fog",
+                    f"{et.name} has no field {name!r} to show in the fog",
+                    doc.pos((*ypath, "public", k)),
+                )
+        if ir.FOG_SEEN in et.fields:
+            self.sink.error(
+                "fog",
+                f"a fogged {et.name} keeps who has seen it in the field {ir.FOG_SEEN!r}: "
+                "rename your field",
+                doc.pos((*ypath[:-1], "fields", ir.FOG_SEEN)),
+            )
+            return
+        hidden = [fog.at]
+        for f in et.fields.values():
+            if f.name not in fog.public and f.name != "owner" and f.visible == "all":
+                f.visible = "owner"
+                if f.name != fog.at:
+                    hidden.append(f.name)
+        fog.fields = tuple(hidden)
+        fog.place = at.type.name or ""
+        et.fields[ir.FOG_SEEN] = ir.Field(
+            ir.FOG_SEEN,
+            ir.list_of(ir.PLAYER),
+            ir.Origin(et.origin.pos, et.origin.rules, f"who has seen a {et.name} in the fog"),
+            internal=True,
+        )
+        et.fog = fog
 
     def _constants(self, game: ir.Game, gdoc: Document) -> None:
         for name, spec in (gdoc.data.get("choices") or {}).items():

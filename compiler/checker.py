@@ -18,6 +18,7 @@ from .displays import PREFIX as DISPLAY
 from .displays import check_displays
 from .effects import (
     Assign,
+    AtOnce,
     Attr,
     AugAssign,
     BinOp,
@@ -352,6 +353,8 @@ class Checker:
             self.loop_depth -= 1
         elif isinstance(s, Simultaneously):
             self.simultaneously(s)
+        elif isinstance(s, AtOnce):
+            self.at_once(s)
         else:  # pragma: no cover - the parser makes no other statements
             raise AssertionError(s)
 
@@ -391,10 +394,46 @@ class Checker:
                     self.error("simultaneous", "simultaneously blocks do not nest", node)
         self.scopes.pop()
 
+    def at_once(self, s: AtOnce) -> None:
+        """``simultaneously:``: each line a decision of its own player, asked at once; the
+        answers are locals of the routine once all have decided."""
+        self.no_effects(s, "ask for decisions")
+        hint = "write one `let x = choose(player, ...)` per line, each for another player"
+        names: set[str] = set()
+        for b in s.body:
+            ok = (
+                isinstance(b, Let)
+                and isinstance(b.value, Call)
+                and b.value.func in DECISIONS
+                and b.value.func not in ("report", "propose")
+                and bool(b.value.args)
+            )
+            if not ok:
+                self.error(
+                    "simultaneous", "each line of `simultaneously:` asks a decision", b, hint
+                )
+                continue
+            assert isinstance(b, Let) and isinstance(b.value, Call)
+            for node in walk(b.value):
+                if isinstance(node, Name) and node.id in names:
+                    self.error(
+                        "simultaneous",
+                        f"{node.id!r} is not known yet: the decisions of `simultaneously:` "
+                        "are asked at once",
+                        node,
+                    )
+            self.stmt(b)
+            names.add(b.name)
+        if len(s.body) < 2:
+            self.error("simultaneous", "`simultaneously:` asks two or more decisions", s, hint)
+
     def reveal(self, s: Reveal) -> None:
         self.no_effects(s, "reveal hidden values")
-        self.expr(s.target)
+        t = self.expr(s.target)
         member = s.target.ref if isinstance(s.target, Attr) else None
+        if t.kind == "entity" and t.name in self.game.entities and self.game.entities[t.name].fog:
+            member = self.game.entities[t.name].fields[ir.FOG_SEEN]  # a record in the fog
+            member = ir.Field(member.name, member.type, member.origin, revealable=True)
         if isinstance(s.target, Name) and s.target.ref and s.target.ref[0] == "global":
             member = s.target.ref[1]
         if not isinstance(member, ir.Field):
@@ -901,7 +940,7 @@ class Checker:
                 if r.suspends:
                     continue
                 for node in walk(r.body):
-                    if isinstance(node, Simultaneously) or (
+                    if isinstance(node, (Simultaneously, AtOnce)) or (
                         isinstance(node, Call)
                         and (
                             _stops(node.func)

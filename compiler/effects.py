@@ -261,6 +261,14 @@ class Simultaneously(Stmt):
 
 
 @dataclass(eq=False)
+class AtOnce(Stmt):
+    """``simultaneously:`` with one decision per line, each by its own player, asked at
+    once and in secret (the option sets may differ: attack plans, defence plans)."""
+
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
 class Match(If):
     """``match subject: case v1, v2: ... else: ...``: an ``if`` chain comparing ``subject``
     (a name or a field, evaluated once per case) with literal values; ``cases`` keeps the
@@ -558,6 +566,9 @@ class _ToAST(Transformer):
     def simul_stmt(self, meta, items):
         return Simultaneously(self.src, self._o(meta), str(items[0]), items[1], items[2])
 
+    def at_once_stmt(self, meta, items):
+        return AtOnce(self.src, self._o(meta), items[0])
+
     def match_stmt(self, meta, items):
         subject, *rest = items
         if not isinstance(subject, (Name, Attr)) or any(
@@ -742,7 +753,7 @@ def _reject(offset: int, message: str, hint: str | None, code: str = "syntax") -
 # Rules of the grammar that are statements (or hold them): an expression starts below them.
 _STATEMENT_RULES = frozenset(
     (
-        "program suite if_stmt elif_clause else_clause for_stmt while_stmt simul_stmt "
+        "program suite if_stmt elif_clause else_clause for_stmt while_stmt simul_stmt at_once_stmt "
         "match_stmt case_clause let_stmt assign_stmt aug_assign_stmt move_stmt move_all_stmt "
         "log_stmt reveal_stmt return_stmt break_stmt pass_stmt expr_stmt"
     ).split()

@@ -96,6 +96,22 @@ class Field:
 
 
 @dataclass
+class Fog:
+    """Fog of war over an entity type: others see that the owner has records at a position
+    (the field ``at``), not which records nor their other fields, unless shown to them."""
+
+    at: str
+    label: str = "{owner} force of unknown size"
+    public: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()  # the fields the fog hides (the position first)
+    place: str = ""  # the entity type of the position
+
+
+#: the field of a fogged record that holds who has seen it (`reveal r to p` adds to it)
+FOG_SEEN = "seen"
+
+
+@dataclass
 class EntityType:
     name: str
     plural: str
@@ -105,6 +121,7 @@ class EntityType:
     fields: dict[str, Field] = field(default_factory=dict)
     deck: bool = False  # records are cards: each in exactly one place (`deck: true`)
     internal: bool = False  # records players do not see as pieces (`internal: true`)
+    fog: Fog | None = None  # fog of war: others see where a record is, not which (`fog:`)
 
     def member(self, name: str) -> Field | None:
         return self.fields.get(name) or self.attributes.get(name)

@@ -26,6 +26,7 @@ from .builtins import BUILTINS
 from .diagnostics import DiagnosticSink
 from .effects import (
     Assign,
+    AtOnce,
     Attr,
     AugAssign,
     Bool,
@@ -238,6 +239,8 @@ class _Walker:
             if not exits:
                 return None
             return frozenset.intersection(*exits)
+        if isinstance(s, AtOnce):
+            return self.block(s.body, facts)
         if isinstance(s, (For, Simultaneously)):
             self.expr(s.iter, facts)
             inside = self.loop_facts(s.body, _kill_name(facts, s.var))
@@ -310,7 +313,7 @@ def _walk_stmts(stmts: list[Stmt]) -> list[Stmt]:
             for _cond, body in s.branches:
                 todo.extend(body)
             todo.extend(s.orelse)
-        elif isinstance(s, (For, Simultaneously, While)):
+        elif isinstance(s, (For, Simultaneously, While, AtOnce)):
             todo.extend(s.body)
     return out
 

@@ -34,6 +34,7 @@ from . import ir
 from .builtins import DECISIONS
 from .effects import (
     Assign,
+    AtOnce,
     Attr,
     AugAssign,
     Call,
@@ -180,6 +181,14 @@ class _Analysis:
             if inner:
                 self.mark(name, s.var)
             self.body(s.body, name, inner)
+            return
+        if isinstance(s, AtOnce):
+            # each answer is secret until all have answered (and kept so: flow-insensitive)
+            for b in s.body:
+                if isinstance(b, Let):
+                    self.typed(name, b.name, b.declared)
+                    self.calls(b.value, name)
+                    self.mark(name, b.name)
             return
         if isinstance(s, Simultaneously):
             self.typed(name, s.var, ir.PLAYER)

@@ -39,7 +39,18 @@ from .layout import (
 )
 from .machine import GameError
 
-__all__ = ["Hidden", "to_named", "NamedState", "save", "load", "SaveError", "log_events"]
+__all__ = [
+    "Hidden",
+    "Fog",
+    "fog_label",
+    "fog_lines",
+    "to_named",
+    "NamedState",
+    "save",
+    "load",
+    "SaveError",
+    "log_events",
+]
 
 
 class SaveError(GameError):
@@ -66,6 +77,59 @@ class Hidden:
 
     def __repr__(self) -> str:
         return f"Hidden({self.size})"
+
+
+class Fog(Hidden):
+    """What a view puts in place of a record's position in the fog of war (``fog:``), and of
+    the record where a log line names it: the record's type, its owner and the places where
+    that owner has records in the fog (the same for each of them: which record stands where
+    is not told)."""
+
+    __slots__ = ("etype", "owner", "where")
+
+    def __init__(self, etype: str, owner: Any, where: tuple[Any, ...] = ()) -> None:
+        super().__init__(None)
+        self.etype = etype
+        self.owner = owner
+        self.where = where
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fog) and (other.etype, other.owner, other.where) == (
+            self.etype,
+            self.owner,
+            self.where,
+        )
+
+    def __hash__(self) -> int:
+        return hash(("fog", self.etype, self.owner, self.where))
+
+    def __repr__(self) -> str:
+        return f"Fog({self.etype!r}, {self.owner!r}, {self.where!r})"
+
+
+def fog_label(spec: Any, etype: str, owner: Any) -> str:
+    """How a record of ``etype`` in the fog is named: its type's ``fog: label``."""
+    label = spec.data["fog"][etype][1]
+    return label.replace("{owner}", spec.name_of("player", owner))
+
+
+def fog_lines(spec: Any, S: list[Any]) -> list[str]:
+    """What a view (``S``) shows of the records in the fog: "Red force of unknown size at
+    Wood", one line per owner and place, in the order of the places' records."""
+    seen: set[Any] = set()
+    out = []
+    for etype, (at, *_rest) in sorted((spec.data.get("fog") or {}).items()):
+        slot = spec.layout.by_path.get(f"e.{etype}.{at}")
+        if slot is None:
+            continue
+        for k in range(slot.offset, slot.offset + slot.count):
+            v = S[k]
+            if isinstance(v, Fog) and v not in seen:
+                seen.add(v)
+                place = spec.data["fog"][etype][3]
+                for x in v.where:
+                    out.append(f"{fog_label(spec, etype, v.owner)} at {spec.name_of(place, x)}")
+    return out
 
 
 # ---------------------------------------------------------------------------- values
@@ -162,6 +226,8 @@ def to_named(spec: Any, S: list[Any], viewer: Any = "absent") -> dict[str, Any]:
     answers = S[ANSWERS] or ()
     out["answers"] = {str(p): v for p, v in answers if not isinstance(v, Hidden)}
     out["log"] = log_lines(spec, S)
+    if spec.data.get("fog"):
+        out["fog"] = fog_lines(spec, S)
     out["result"] = named_result(S)
     if viewer != "absent":
         out["viewer"] = viewer

@@ -19,6 +19,8 @@ playout's source of random numbers in ``[0, 1)``.
 
 from __future__ import annotations
 
+from itertools import combinations
+from math import comb
 from typing import Any, Final, NoReturn
 
 from . import deals
@@ -70,11 +72,15 @@ __all__ = [
     "tcall",
     "report_options",
     "report",
+    "subsets",
 ]
 
 #: the most times one loop of the rules may run (between two decisions, for a loop that asks
 #: none): a bound on runaway rules (`while true: pass`), far above what a game needs
 MAX_LOOP: Final = 1_000_000
+
+#: the most picks a `choose_some` decision may list (every pick is an option)
+MAX_SUBSETS: Final = 100_000
 
 
 # -- sets of cards, players and records (bitmasks) and lists
@@ -335,3 +341,21 @@ def report(S: list[Any], change: Any) -> bool:
         return False
     S[change[0]] = change[1]
     return True
+
+
+# -- several picks
+
+
+def subsets(targets: Any, lo: int, hi: int) -> tuple[tuple[Any, ...], ...]:
+    """The options of ``choose_some``: every pick of ``lo`` to ``hi`` (-1: all) of
+    ``targets`` (repeats dropped), the fewest first, each in the order of ``targets``."""
+    items = tuple(dict.fromkeys(targets))
+    n = len(items)
+    hi = n if hi < 0 else min(hi, n)
+    lo = max(lo, 0)
+    if sum(comb(n, k) for k in range(lo, hi + 1)) > MAX_SUBSETS:
+        raise RulesError(
+            f"choose_some lists every pick: {n} options give more than {MAX_SUBSETS:,} picks "
+            "(offer fewer options, or lower max=)"
+        )
+    return tuple(c for k in range(lo, hi + 1) for c in combinations(items, k))

@@ -14,7 +14,7 @@ from typing import Any
 from . import deals
 from .layout import ABI, HEADER, TURN, Layout, Slot, initial_state
 from .machine import RulesError
-from .named import Hidden
+from .named import Fog, Hidden, fog_label
 from .numbers import parse_int
 
 __all__ = ["GameSpec", "ScenarioSpec", "Site", "Template"]
@@ -192,6 +192,8 @@ class GameSpec:
         return "".join(out)
 
     def word(self, kind: str, value: Any, S: list[Any] | None = None) -> str:
+        if isinstance(value, Fog):
+            return fog_label(self, value.etype, value.owner)
         if isinstance(value, Hidden):
             return "(hidden)"
         if kind == "report":
@@ -371,6 +373,9 @@ class GameSpec:
             return "pass" if value is None else deals.deal_id(self, value)
         if kind == "yes-no":
             return "yes" if value else "no"
+        if kind.startswith("some:"):  # several picks: `some:blue_guard+blue_line`
+            parts = [self.target_id(kind[5:], t) for t in value or ()]
+            return "some:" + ("+".join(parts) if parts else "none")
         if value is None:
             return "none"
         if kind == "number":
@@ -389,6 +394,10 @@ class GameSpec:
             return "Pass" if value is None else deals.label(self, value, S)
         if kind == "yes-no":
             return "Yes" if value else "No"
+        if kind.startswith("some:"):
+            k = kind[5:]
+            wk = k if k in ("player", "card") or ":" in k else "e:" + k
+            return ", ".join(self.word(wk, t, S) for t in value) if value else "Nothing"
         if kind == "number" or kind.startswith("enum:") or kind == "any":
             return str(value)
         return self.word(kind if kind in ("player", "card") else "e:" + kind, value, S)

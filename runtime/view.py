@@ -19,10 +19,10 @@ from typing import Any
 from .deals import is_deal, parties
 from .layout import ANSWERS, LOG, PENDING, RNG, SEED, STACK, STEPS, UNWIND, bits, mask_of
 from .machine import DeadEnd, GameError, answer, reask, run
-from .named import Hidden
+from .named import Fog, Hidden
 from .rng import seed_state
 
-__all__ = ["view", "determinize", "log_for", "is_hidden", "VIEWER"]
+__all__ = ["view", "determinize", "log_for", "is_hidden", "in_fog", "mask_event", "VIEWER"]
 
 #: a view records its player in the slot of the machine's transient frames
 VIEWER = UNWIND
@@ -48,13 +48,98 @@ def _owner_of(spec: Any, slot: Any, i: int, S: list[Any]) -> Any:
     return None
 
 
+def in_fog(spec: Any, S: list[Any], player: int | None) -> dict[str, set[int]]:
+    """Per fogged entity type (``fog:``), the records ``player`` (None: a spectator) sees
+    only as "a force of unknown size" at their place: on the board (a position), not the
+    player's own, and not shown to the player (``reveal``; to a spectator, to everyone)."""
+    fogs = spec.data.get("fog")
+    if not fogs:
+        return {}
+    out: dict[str, set[int]] = {}
+    everyone = (1 << len(spec.seats)) - 1
+    for etype, (at, *_rest) in fogs.items():
+        slot = spec.layout.by_path.get(f"e.{etype}.{at}")
+        if slot is None:
+            continue  # records that never move: where each one stands is in the rules
+        seen = spec.layout.by_path.get(f"e.{etype}.seen")
+        hidden = set()
+        for i in range(slot.count):
+            if S[slot.offset + i] is None:
+                continue  # off the board: its counter is in a box everyone sees
+            if player is not None and _owner_of(spec, slot, i, S) == player:
+                continue
+            if seen is not None:
+                who = S[seen.offset + i]
+                if (who >> player & 1) if player is not None else who == everyone:
+                    continue
+            hidden.add(i)
+        out[etype] = hidden
+    return out
+
+
+def _fog_fields(spec: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {t: (row[0], row[2]) for t, row in (spec.data.get("fog") or {}).items()}
+
+
+def _fog_at(spec: Any, S: list[Any], slot: Any, hidden: set[int]) -> dict[int, Any]:
+    """The :class:`Fog` each hidden record's position becomes: per owner, the places where
+    that owner has records in the fog (the same value for each of them)."""
+    where: dict[Any, set[Any]] = {}
+    for i in hidden:
+        where.setdefault(_owner_of(spec, slot, i, S), set()).add(S[slot.offset + i])
+    fog = {q: Fog(slot.etype, q, tuple(sorted(xs))) for q, xs in where.items()}
+    return {i: fog[_owner_of(spec, slot, i, S)] for i in hidden}
+
+
+def mask_event(spec: Any, S: list[Any], fog: dict[str, set[int]], tid: int, args: Any) -> Any:
+    """A log event's arguments with each record in the fog replaced by its :class:`Fog`
+    (named as the fog names it: "Red force of unknown size")."""
+    kinds = spec.templates[tid].kinds
+    out = list(args)
+    changed = False
+    for k, (kind, a) in enumerate(zip(kinds, args, strict=True)):
+        t = kind.removeprefix("list:").removeprefix("e:")
+        if t not in fog or not fog[t] or not kind.removeprefix("list:").startswith("e:"):
+            continue
+        slot = spec.layout.by_path[f"e.{t}.{spec.data['fog'][t][0]}"]
+        if kind.startswith("list:"):
+            # records in the fog named together: one "force" per owner (not how many)
+            named: list[Any] = []
+            for x in a:
+                f = Fog(t, _owner_of(spec, slot, x, S)) if x in fog[t] else None
+                if f is None or f not in named:
+                    named.append(x if f is None else f)
+            out[k] = tuple(named)
+        elif a in fog[t]:
+            out[k] = Fog(t, _owner_of(spec, slot, a, S))
+        else:
+            continue
+        changed = True
+    return tuple(out) if changed else args
+
+
 def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[Any]:
     """What ``player`` (None: a spectator) may see of ``S``, as a state with holes."""
     V = S[:]
     V[RNG] = Hidden(None)
     V[SEED] = None
     V[VIEWER] = player
+    fog = in_fog(spec, S, player)
+    fog_fields = _fog_fields(spec) if fog else {}
     for slot in spec.hidden_slots:
+        fogged = fog_fields.get(slot.etype or "")
+        if fogged is not None and (slot.name == fogged[0] or slot.name in fogged[1]):
+            hidden = fog[slot.etype]  # type: ignore[index]
+            if slot.name == fogged[0]:
+                for i, f in _fog_at(spec, S, slot, hidden).items():
+                    V[slot.offset + i] = f
+                continue
+            for i in hidden:
+                v = S[slot.offset + i]
+                V[slot.offset + i] = Hidden(
+                    len(bits(v)) if slot.kind == "set" else len(v) if slot.kind == "seq" else None
+                )
+            continue
         seen = spec.layout.by_path.get(slot.path + "_seen")
         everyone = (1 << len(spec.seats)) - 1
         for i in range(slot.count):
@@ -105,7 +190,8 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
             node = node[3]
         chain: Any = None
         for e in reversed(events):
-            chain = (e[0], e[1], e[2], chain)
+            args = mask_event(spec, S, fog, e[0], e[1]) if fog else e[1]
+            chain = (e[0], args, e[2], chain)
         V[LOG] = chain
     return V
 
@@ -225,14 +311,37 @@ def _fill_decks(spec: Any, S: list[Any], rng: random.Random) -> None:
                 S[k] = mask_of(chosen) if s.kind == "set" else tuple(chosen)
 
 
+def _fill_fog(spec: Any, S: list[Any], rng: random.Random) -> None:
+    """Records in the fog get places again: each place the view shows the owner at gets one
+    of them, the others go to those places at random (which record is where, and how many
+    stand at a place, is what the viewer does not know). Their other hidden fields take the
+    scenario's values below."""
+    for etype, (at, *_rest) in (spec.data.get("fog") or {}).items():
+        slot = spec.layout.by_path.get(f"e.{etype}.{at}")
+        if slot is None:
+            continue
+        groups: dict[Any, list[int]] = {}
+        for i in range(slot.count):
+            v = S[slot.offset + i]
+            if isinstance(v, Fog):
+                groups.setdefault(v, []).append(i)
+        for fog, records in groups.items():
+            rng.shuffle(records)
+            places = list(fog.where)
+            for k, i in enumerate(records):
+                S[slot.offset + i] = places[k] if k < len(places) else rng.choice(places)
+
+
 def log_for(spec: Any, S: list[Any], player: int | None) -> list[str]:
     """The log lines ``player`` (None: a spectator) may read."""
     out = []
     node = S[LOG]
+    fog = in_fog(spec, S, player)
     while node:
         aud = node[2]
         if aud is None or (player is not None and player in aud):
-            out.append(spec.render(node[0], node[1], S))
+            args = mask_event(spec, S, fog, node[0], node[1]) if fog else node[1]
+            out.append(spec.render(node[0], args, S))
         node = node[3]
     out.reverse()
     return out
@@ -244,6 +353,8 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
     - each seat's hidden card zones get the cards of its universe (the fixed player field
       ``cards``) that are not in its visible zones, shuffled, keeping each zone's size;
     - hidden places of deck cards (`deck: true`) get the cards not seen elsewhere, shuffled;
+    - records in the fog of war (`fog:`) are put back at the places the view shows their
+      owner at, each place getting at least one, at random;
     - other hidden values take the scenario's initial value; a hidden local of a waiting
       routine is computed again from the world drawn where it is a pure expression of the
       frame's shown locals, else it takes the stand-in of its type the compiler chose;
@@ -287,6 +398,7 @@ def determinize(spec: Any, V: list[Any], rng: random.Random) -> list[Any]:
             chosen, pool = pool[:n], pool[n:]
             S[s.offset + q] = mask_of(chosen) if s.kind == "set" else tuple(chosen)
     _fill_decks(spec, S, rng)
+    _fill_fog(spec, S, rng)
     for k, v in enumerate(S):
         if isinstance(v, Hidden):
             S[k] = spec.init[k]

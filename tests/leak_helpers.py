@@ -40,13 +40,41 @@ def owner_of(spec: GameSpec, S: list[Any], slot: Slot, i: int) -> int | None:
     return None
 
 
+def fogged(spec: GameSpec, S: list[Any], viewer: int | None) -> dict[str, set[int]]:
+    """Per entity type under fog of war (``fog:``), the records ``viewer`` may see only as
+    "a force of unknown size" at a place: on the board, not its own, not revealed to it."""
+    out: dict[str, set[int]] = {}
+    everyone = (1 << len(spec.seats)) - 1
+    for etype, (at, *_rest) in (spec.data.get("fog") or {}).items():
+        slot = spec.layout.by_path.get(f"e.{etype}.{at}")
+        seen = spec.layout.by_path.get(f"e.{etype}.seen")
+        if slot is None:
+            continue
+        out[etype] = set()
+        for i in range(slot.count):
+            if S[slot.offset + i] is None or (
+                viewer is not None and owner_of(spec, S, slot, i) == viewer
+            ):
+                continue
+            who = S[seen.offset + i] if seen is not None else 0
+            if (who >> viewer & 1) if viewer is not None else who == everyone:
+                continue
+            out[etype].add(i)
+    return out
+
+
 def unseen(spec: GameSpec, S: list[Any], viewer: int | None) -> list[tuple[Slot, int]]:
     """The values (field, index) that ``viewer`` (None: a spectator) may not see, by the
-    visibility each field declares."""
+    visibility each field declares (and the fog of war over records on the board)."""
     out = []
     everyone = (1 << len(spec.seats)) - 1
+    fog = fogged(spec, S, viewer)
     for slot in spec.layout.slots:  # the declarations, not the runtime's list of them
         if slot.visible == "all":
+            continue
+        declared = (spec.data.get("fog") or {}).get(slot.etype or "")
+        if declared is not None and (slot.name == declared[0] or slot.name in declared[2]):
+            out.extend((slot, i) for i in sorted(fog.get(slot.etype or "", ())))
             continue
         seen = spec.layout.by_path.get(slot.path + "_seen")
         for i in range(slot.count):
@@ -120,8 +148,12 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
     """A copy of the compact state ``S`` that differs only in what ``viewer`` may not see."""
     T = S[:]
     hidden = unseen(spec, S, viewer)
+    fog = fogged(spec, S, viewer)
     zones: dict[int, list[tuple[Slot, int]]] = {}  # seat -> its card zones the viewer can't see
     for slot, i in hidden:
+        declared = (spec.data.get("fog") or {}).get(slot.etype or "")
+        if declared is not None and slot.name == declared[0]:
+            continue  # the places of records in the fog: moved between them below
         if slot.scope == "p" and slot.ref == "card" and slot.kind in ("set", "seq"):
             zones.setdefault(i, []).append((slot, slot.offset + i))
         elif slot.kind == "set" and slot.ref in spec.ids:
@@ -169,6 +201,23 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
         ca[ia], cb[ib] = cb[ib], ca[ia]
         if _valid(sa, ca) and _valid(sb, cb):
             T[ka], T[kb] = _stored(sa, ca), _stored(sb, cb)
+    # records in the fog: which stands where, and how many at a place, is not seen (each
+    # place keeps at least one of the owner's records); a log line names another of them
+    swap: dict[str, dict[int, int]] = {}
+    for etype, records in fog.items():
+        slot = spec.layout.by_path[f"e.{etype}.{spec.data['fog'][etype][0]}"]
+        swap[etype] = {}
+        by_owner: dict[Any, list[int]] = {}
+        for i in sorted(records):
+            by_owner.setdefault(owner_of(spec, S, slot, i), []).append(i)
+        for group in by_owner.values():
+            places = sorted({S[slot.offset + i] for i in group})
+            order = group[:]
+            rng.shuffle(order)
+            for k, i in enumerate(order):
+                T[slot.offset + i] = places[k] if k < len(places) else rng.choice(places)
+            for a, b in zip(group, [*group[1:], group[0]], strict=True):
+                swap[etype][a] = b
     # the other seats' secret answers to a simultaneous decision (a face-down card)
     if S[ANSWERS]:
         answers = []
@@ -190,14 +239,27 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
     T[STACK] = _other_frames(spec, S[STACK], viewer, rng)
     node = None
     for tid, args, audience in log_events(S):
+        kinds = spec.templates[tid].kinds
         if audience is not None and viewer not in audience:
-            kinds = spec.templates[tid].kinds
             args = tuple(_other_word(spec, k, a) for k, a in zip(kinds, args, strict=True))
+        elif fog:
+            args = tuple(_other_record(swap, k, a) for k, a in zip(kinds, args, strict=True))
         node = (tid, args, audience, node)
     T[LOG] = node
     T[RNG] = ((S[RNG] ^ 0x5DEECE66D) + 1) & (2**64 - 1)
     T[SEED] = (S[SEED] or 0) + 7919
     return T
+
+
+def _other_record(swap: dict[str, dict[int, int]], kind: str, value: Any) -> Any:
+    """Where a log line names a record in the fog: another of the same owner's."""
+    plain = kind.removeprefix("list:")
+    if not plain.startswith("e:") or plain[2:] not in swap:
+        return value
+    moved = swap[plain[2:]]
+    if kind.startswith("list:"):
+        return tuple(moved.get(x, x) for x in value)
+    return moved.get(value, value)
 
 
 def _other_prompt(spec: GameSpec, d: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:

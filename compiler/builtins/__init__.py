@@ -31,6 +31,7 @@ from .emit import (
     emit_table_program,
     options_allocate,
     options_choose_number,
+    options_choose_some,
     options_propose,
     resume_play,
     run_apply,
@@ -44,6 +45,7 @@ from .rules import (
     check_choose,
     check_choose_number,
     check_choose_optional,
+    check_choose_some,
     check_choose_yes_no,
     check_end_game,
     check_first,
@@ -270,6 +272,20 @@ _ROWS = [
         statement=True,
         waits="decision",
         decision=Decision(3, "_pick(R, {opts})", "allocate", options_allocate, lazy=True),
+        stops=True,
+    ),
+    Builtin(
+        "choose_some",
+        ("p", "options", '"prompt"'),
+        "`p` picks several of `options` as one decision: from `min` (default 1) to `max` "
+        "(default all) of them, and only picks for which the function `where` holds (given "
+        "its arguments and the pick); gives the list picked, in the order of `options` (see "
+        "[Several picks](#several-picks-choose_some))",
+        check_choose_some,
+        kwargs={"min": "n", "max": "n", "where": "f(...)"},
+        statement=True,
+        waits="decision",
+        decision=Decision(2, "_pick(R, {opts})", "choose-some", options_choose_some),
         stops=True,
     ),
     Builtin(

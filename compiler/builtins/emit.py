@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+from .. import ir
 from ..effects import Bool, Call
 from ..tables.programs import routine_name
 from .row import Emitter, ExprGen, RoutineGen
@@ -144,6 +145,21 @@ def options_allocate(g: RoutineGen, c: Call) -> tuple[str, str]:
     most = f", {g.expr(cap)}" if cap is not None else ""
     points = g.expr(c.args[1])
     return f"Split({points}, {g.iterable(seq)}{most})", "alloc:" + kind
+
+
+def options_choose_some(g: RoutineGen, c: Call) -> tuple[str, str]:
+    """Every pick, listed (``_subsets``), kept where the function ``where`` holds."""
+    seq = c.args[1]
+    kind = g.option_kind(seq.ty.elem if seq.ty is not None else None)
+    lo = g.expr(c.kwargs["min"]) if "min" in c.kwargs else "1"
+    hi = g.expr(c.kwargs["max"]) if "max" in c.kwargs else "-1"
+    code = f"_subsets({g.iterable(seq)}, {lo}, {hi})"
+    where = c.kwargs.get("where")
+    if isinstance(where, Call) and isinstance(where.ref, ir.Routine):
+        x = g.fresh("pk")
+        args = ", ".join(["S", *(g.expr(a) for a in where.args), x])
+        code = f"tuple({x} for {x} in {code} if self.f_{where.ref.name}({args}))"
+    return code, "some:" + kind
 
 
 def answered_report(g: RoutineGen) -> None:

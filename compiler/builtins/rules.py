@@ -7,7 +7,7 @@ from typing import Any
 from .. import ir
 from ..diagnostics import did_you_mean
 from ..effects import Attr, Bool, Call, Expr, In, Str
-from ..typerules import article
+from ..typerules import article, compatible
 from .row import Checker, TypeRule
 
 
@@ -213,6 +213,50 @@ def check_allocate(ck: Checker, c: Call) -> ir.Type:
         ck.expect(me, ck.expr(me), ir.INT, "max_each")
     elem = ck.option_type(c, targets)
     return ir.list_of(elem)
+
+
+def check_choose_some(ck: Checker, c: Call) -> ir.Type:
+    _, opts, _ = ck.args(c, ir.PLAYER, ir.list_of(ir.ANY), ir.STR)
+    ck.prompt_arg(c, 2)
+    for k in ("min", "max"):
+        if k in c.kwargs:
+            ck.expect(c.kwargs[k], ck.expr(c.kwargs[k]), ir.INT, k)
+    elem = ck.option_type(c, opts)
+    picked = ir.list_of(elem)
+    where = c.kwargs.get("where")
+    if where is None:
+        return picked
+    r = ck.game.functions.get(where.func) if isinstance(where, Call) else None
+    if r is None:
+        ck.error(
+            "type",
+            "where= names a function and its arguments but the pick: `where=fits(p)` "
+            "for a function fits(p, picked) that returns a bool",
+            where,
+        )
+        return picked
+    where.ref = r
+    where.ty = r.returns
+    if len(r.params) != len(where.args) + 1:
+        ck.error(
+            "arity",
+            f"{r.name}() takes {len(r.params)} argument{'s' if len(r.params) != 1 else ''}; "
+            "where= gives all but the last, "
+            "the pick",
+            where,
+        )
+        return picked
+    for a, (_name, t) in zip(where.args, r.params, strict=False):
+        ck.expect(a, ck.expr(a), t, f"argument of {r.name}")
+    last = r.params[-1][1]
+    if not (compatible(picked, last) and r.returns == ir.BOOL):
+        ck.error(
+            "type",
+            f"where= needs a function whose last parameter takes the pick ({picked}) and that "
+            f"returns bool; {r.name} takes {last} and returns {r.returns}",
+            where,
+        )
+    return picked
 
 
 def check_report(ck: Checker, c: Call) -> ir.Type:

@@ -10,6 +10,7 @@ from .. import ir
 from ..builtins import BUILTINS
 from ..effects import (
     Assign,
+    AtOnce,
     Attr,
     Call,
     Comp,
@@ -63,7 +64,7 @@ def find_suspending(game: ir.Game, forced: set[str] = frozenset()) -> set[str]: 
             if r.suspends or r.kind == "function":
                 continue
             for node in walk(r.body):
-                if isinstance(node, Simultaneously) or (
+                if isinstance(node, (Simultaneously, AtOnce)) or (
                     isinstance(node, Call)
                     and (
                         builtin_waits(node, cards_wait)
@@ -87,7 +88,7 @@ def stops(node: Any, game: ir.Game) -> bool:
     """Whether a statement contains a resume point (machine form)."""
     cards_wait = card_routines_suspend(game)
     for n in walk(node):
-        if isinstance(n, Simultaneously):
+        if isinstance(n, (Simultaneously, AtOnce)):
             return True
         if isinstance(n, Call):
             if builtin_waits(n, cards_wait):

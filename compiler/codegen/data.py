@@ -70,10 +70,16 @@ def written_fields(games: list[ir.Game]) -> set[tuple[str, str | None, str]]:
                     target(node.dst_zone)
                 elif isinstance(node, Reveal):
                     target(node.target)
+                    t = node.target.ty
+                    if t is not None and t.kind == "entity" and g.entities[t.name].fog:
+                        out.add(("e", t.name, ir.FOG_SEEN))  # a record shown in the fog
         # facts change by report decisions; who has seen a revealable value changes with it
         for scope, etype, f in g.facts():
             out.add((scope, etype, f.name))
         for scope, etype, name in list(out):
+            fog = g.entities[etype].fog if scope == "e" and etype is not None else None
+            if fog is not None and name == fog.at:
+                out.add((scope, etype, ir.FOG_SEEN))  # a record that moves is hidden again
             if (scope, etype, name + "_seen") in out:
                 continue
             fields = (

@@ -15,6 +15,7 @@ from .. import ir
 from ..builtins import BUILTINS, DECISIONS, Decision
 from ..effects import (
     Assign,
+    AtOnce,
     Attr,
     AugAssign,
     Break,
@@ -223,6 +224,10 @@ class PlainForms:
             if self.form != "Q":
                 raise CodegenError("a simultaneous decision outside the playout form")
             self.random_simultaneously(out, ind, s)
+        elif isinstance(s, AtOnce):
+            if self.form != "Q":
+                raise CodegenError("a simultaneous decision outside the playout form")
+            self.random_at_once(out, ind, s)
         elif isinstance(s, Reveal):
             self.reveal(out, ind, s)
         else:
@@ -238,13 +243,31 @@ class PlainForms:
         info = self.sd.slot(scope, name + "_seen", etype)
         return (f"S[self.o_{info.key} + {{}}]", info) if info is not None else None
 
+    def fogged(self, t: ir.Type | None) -> ir.Fog | None:
+        """The fog of war over records of type ``t``, if it is a fogged entity type."""
+        if t is None or t.kind != "entity" or t.name not in self.game.entities:
+            return None
+        return self.game.entities[t.name].fog
+
     def reveal(self, out: list[str], ind: int, s: Reveal) -> None:
         """Show a hidden value to players: add them to who has seen it."""
-        found = self.seen_slot(s.target)
+        record = self.fogged(s.target.ty) is not None  # a whole record in the fog
+        if record:
+            info = self.sd.slot("e", ir.FOG_SEEN, s.target.ty.name)  # type: ignore[union-attr]
+            found = (f"S[self.o_{info.key} + {{}}]", info) if info is not None else None
+        else:
+            found = self.seen_slot(s.target)
         if found is None:
             raise CodegenError("reveal of a field that keeps no record of who has seen it")
         code, _info = found
-        if isinstance(s.target, Attr):
+        if record:
+            obj = self.expr(s.target)
+            if not is_simple(obj):
+                tmp = self.fresh("r")
+                self.line(out, ind, f"{tmp} = {obj}")
+                obj = tmp
+            code = code.format(obj)
+        elif isinstance(s.target, Attr):
             obj = self.expr(s.target.obj)
             if not is_simple(obj):
                 tmp = self.fresh("r")
@@ -325,6 +348,12 @@ class PlainForms:
             seen = self.seen_slot(target)
             if seen is not None:
                 self.line(out, ind, f"{seen[0].format(obj)} = 0")
+        fog = self.fogged(target.obj.ty) if isinstance(target, Attr) else None
+        if fog is not None and f.name == fog.at:
+            # a record that moves is in the fog again (`reveal` shows it until it moves)
+            seen_info = self.sd.slot("e", ir.FOG_SEEN, target.obj.ty.name)  # type: ignore[union-attr]
+            if seen_info is not None:
+                self.line(out, ind, f"S[self.o_{seen_info.key} + {obj}] = 0")
         if aug is not None:
             value = f"{code} {aug} {value}"
         if f.type == ir.INT:
@@ -487,6 +516,16 @@ class PlainForms:
         opts, _kind = self.options_code(c)
         return decision_of(c).draw.replace("{opts}", opts)
 
+    def random_at_once(self, out: list[str], ind: int, s: AtOnce) -> None:
+        """``simultaneously:`` in a playout: each line's decision drawn in turn."""
+        lets = [b for b in s.body if isinstance(b, Let) and isinstance(b.value, Call)]
+        who = [self.expr(b.value.args[0]) for b in lets]  # type: ignore[union-attr]
+        self.line(out, ind, f"if len({{{', '.join(who)}}}) < {len(who)}:")
+        self.line(out, ind + 1, f"raise RulesError({SAME_PLAYER!r})")
+        for b in lets:
+            assert isinstance(b.value, Call)
+            self.line(out, ind, f"{self.scope.declare(b.name)} = {self.random_decision(b.value)}")
+
     def random_simultaneously(self, out: list[str], ind: int, s: Simultaneously) -> None:
         first = s.body[0]
         assert isinstance(first, Let) and isinstance(first.value, Call)
@@ -512,6 +551,10 @@ class PlainForms:
         target = var if any(re.search(rf"\b{var}\b", line) for line in body) else "_" + var
         self.line(out, ind, f"for {target}, {py} in zip({ps}, {ans}, strict=True):")
         out.extend(body)
+
+
+#: the rules error of a `simultaneously:` block that asks one player twice
+SAME_PLAYER = "a `simultaneously:` block asks one player twice: each line is another player's"
 
 
 def decision_of(c: Call) -> Decision:

@@ -13,6 +13,7 @@ from .. import ir
 from ..builtins import BUILTINS
 from ..effects import (
     Assign,
+    AtOnce,
     Break,
     Call,
     ExprStmt,
@@ -29,7 +30,7 @@ from .analysis import method_stem, secrecy_of, stops
 from .class_tables import ClassTables
 from .data import ScenarioData
 from .exprs import CodegenError
-from .forms import PlainForms, decision_of
+from .forms import SAME_PLAYER, PlainForms, decision_of
 from .pytext import as_tuple, doc_string, mark_unused, only_markers, pack, zero
 
 
@@ -361,6 +362,8 @@ class MachineForm(PlainForms):
             self.lower_for(s)
         elif isinstance(s, Simultaneously):
             self.lower_simultaneously(s)
+        elif isinstance(s, AtOnce):
+            self.lower_at_once(s)
         else:
             raise CodegenError(f"cannot lower {type(s).__name__}")
 
@@ -494,6 +497,40 @@ class MachineForm(PlainForms):
             self.arm_line(0, text)
         self.loops.pop()
         self.scope.pop()
+
+    def lower_at_once(self, s: AtOnce) -> None:
+        """``simultaneously:``: each line's decision asked of its own player, all at once
+        (each at its own site: the options may differ); once all have answered, each answer
+        goes into its local."""
+        lets = [b for b in s.body if isinstance(b, Let) and isinstance(b.value, Call)]
+        ask = self.ask_arm()
+        who = [self.scope.declare(f"_w{k}") for k in range(len(lets))]
+        for w, b in zip(who, lets, strict=True):
+            assert isinstance(b.value, Call)
+            self.arm_line(0, f"{w} = {self.expr(b.value.args[0])}")
+        self.arm_line(0, f"if len({{{', '.join(who)}}}) < {len(who)}:")
+        self.arm_line(1, f"raise RulesError({SAME_PLAYER!r})")
+        resume = ArmRef()
+        self.arm_line(0, "_d = []")
+        for w, b in zip(who, lets, strict=True):
+            c = b.value
+            assert isinstance(c, Call)
+            opts, kind, tid, decline, args = self.decision_parts(c)
+            site_kind = self.site_kind(c, kind)
+            site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, True))
+            self.note_prompt(site, c, True)
+            d = decision_of(c)
+            self.arm_line(0, f"_o = {opts if d.lazy else as_tuple(opts)}")
+            if d.decline is None:  # nothing to choose and no way to decline: a dead end
+                self.arm_line(0, "if not _o:")
+                self.arm_line(1, f"_dead({site_kind!r}, {w})")
+            self.arm_line(0, f"_d.append(({w}, {site}, _o, {pack(args)}))")
+        self.arm_line(0, f"return _ask_all(S, {self.frame(resume, ask)}, _d)")
+        ask.closed = True
+        self.cur = resume.set(self.new_arm())
+        self.arm_line(0, "_a = dict(v)")
+        for w, b in zip(who, lets, strict=True):
+            self.arm_line(0, f"{self.scope.declare(b.name)} = _a[{w}]")
 
     def lower_if(self, s: If) -> None:
         head = self.cur

@@ -380,6 +380,13 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         decks = tuple(t for t, et in g.entities.items() if et.deck)
         sd.data["deck_types"] = sd.primary["deck_types"] = decks
         sd.data["end_reasons"] = sd.primary["end_reasons"] = end_reasons(g)
+        fogs = {
+            t: (et.fog.at, et.fog.label, et.fog.fields, et.fog.place)
+            for t, et in sorted(g.entities.items())
+            if et.fog
+        }
+        if fogs:  # fog of war: a fogged type's position field and its label in the fog
+            sd.data["fog"] = sd.primary["fog"] = fogs
         if g.scenario.bot_max_turns is not None:  # tooling data (`simulate:`), not rules
             sd.data["bot_max_turns"] = sd.primary["bot_max_turns"] = g.scenario.bot_max_turns
         base = g.scenario.base if g.scenario.base in games else None

@@ -1,0 +1,295 @@
+"""Fog of war, several picks and simultaneous plans on an invented game
+(tests/fixtures/games/outposts/): units whose identity and strength are hidden while their
+position is public (`fog:`), shown to one side by a rule (`reveal u to p`) until they move,
+a force formed as one decision (`choose_some` with `min`, `max` and `where`), and combat
+plans picked at once from sets that differ per side (`simultaneously:`). The views, logs,
+bots' worlds, saves and both forms of the engine follow them (the leak, save/load and form
+checks every bundled game gets, run here on the fixture)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from typing import Any
+
+import pytest
+from compile_helpers import compile_errors
+from fixtures.outposts import ROOT, SPEC
+from forms_helpers import lockstep
+from leak_helpers import differences
+from rulecraft.runtime import Game, IllegalDecision
+from rulecraft.runtime.named import Fog
+from rulecraft.runtime.tools.agents import RandomAgent
+from rulecraft.runtime.tools.ismcts import ISMCTSAgent
+from rulecraft.runtime.view import determinize
+from test_all_scenarios import check_hidden_information, play_random
+
+BLUE, RED = 0, 1
+UNITS = SPEC.ids["unit"]
+POSTS = SPEC.ids["post"]
+
+
+def unit(name: str) -> int:
+    return UNITS.index(name)
+
+
+def where(g: Game, seat: int | None, name: str) -> Any:
+    """Where ``seat`` sees unit ``name`` (its named view)."""
+    return g.view(seat)["e"]["unit"][unit(name)]["at"]
+
+
+def answer(g: Game, seat: int, option: str) -> None:
+    g.apply(seat, option)
+
+
+def to_march(g: Game, seat: int) -> None:
+    """Decline scouting (if asked) up to ``seat``'s march."""
+    d = g.pending()[0]
+    assert d.player == seat
+    if d.prompt.startswith("Scout"):
+        g.apply(seat, "none")
+
+
+# -- fog of war
+
+
+def test_a_seat_sees_an_enemy_force_of_unknown_size_at_a_place():
+    g = Game.new(SPEC, None, 1)
+    # Blue sees where Red stands, not which units nor how many
+    assert g.view(BLUE)["fog"] == [
+        "Red force of unknown size at Wood",
+        "Red force of unknown size at East",
+    ]
+    for name in ("red_guard", "red_line", "red_scouts", "red_militia"):
+        assert where(g, BLUE, name) == {"hidden": True}
+        assert g.view(BLUE)["e"]["unit"][unit(name)]["tired"] == {"hidden": True}
+    # its own units it sees whole; Red sees its own, and Blue's in the fog
+    assert where(g, BLUE, "blue_scouts") == POSTS.index("hill")
+    assert where(g, RED, "red_scouts") == POSTS.index("wood")
+    assert where(g, RED, "blue_guard") == {"hidden": True}
+    assert "Blue force of unknown size at West" in g.view(RED)["fog"]
+    # a spectator sees both sides in the fog
+    assert len(g.view(None)["fog"]) == 4
+    # the bots' view: every hidden Red position is the same value (which stands where is
+    # not told)
+    V = g.view_state(BLUE)
+    slot = SPEC.layout.by_path["e.unit.at"]
+    fogs = {V[slot.offset + unit(n)] for n in ("red_guard", "red_scouts", "red_militia")}
+    assert fogs == {Fog("unit", RED, (POSTS.index("wood"), POSTS.index("east")))}
+
+
+def test_scouting_reveals_the_units_at_a_post_to_the_scout_until_they_move():
+    g = Game.new(SPEC, None, 1)
+    g.apply(BLUE, "post:east")  # Blue scouts East
+    for name in ("red_guard", "red_line", "red_militia"):
+        assert where(g, BLUE, name) == POSTS.index("east")
+        assert where(g, None, name) == {"hidden": True}  # shown to Blue only
+    assert where(g, BLUE, "red_scouts") == {"hidden": True}  # Wood was not scouted
+    assert "Red force of unknown size at East" not in g.view(BLUE)["fog"]
+    assert "Blue scouts East and finds Red Guard, Red Line, Red Militia" in g.log_for(BLUE)
+    # the log names units in the fog as the fog names them, once per owner
+    assert "Blue scouts East and finds Red force of unknown size" in g.log_for(None)
+    g.apply(BLUE, "none")  # Blue stays
+    g.apply(RED, "none")  # Red does not scout
+    g.apply(RED, "post:east")  # Red marches from East ...
+    g.apply(RED, "some:red_guard")  # ... with its Guard ...
+    g.apply(RED, "post:wood")  # ... to Wood
+    assert where(g, BLUE, "red_guard") == {"hidden": True}  # it moved: in the fog again
+    assert where(g, BLUE, "red_line") == POSTS.index("east")  # the others did not
+    # and the old log line no longer names it to Blue
+    assert "Blue scouts East and finds Red force of unknown size, Red Line, Red Militia" in (
+        g.log_for(BLUE)
+    )
+
+
+def test_contact_reveals_both_sides_to_everyone():
+    g = Game.new(SPEC, None, 3)
+    g.apply(BLUE, "none")
+    g.apply(BLUE, "post:hill")
+    g.apply(BLUE, "some:blue_scouts")
+    g.apply(BLUE, "post:ford")
+    g.apply(RED, "none")
+    g.apply(RED, "post:wood")
+    g.apply(RED, "some:red_scouts")
+    g.apply(RED, "post:ford")  # an attack: both sides' units at Ford are shown
+    assert where(g, BLUE, "red_scouts") == POSTS.index("ford")
+    assert where(g, None, "blue_scouts") == POSTS.index("ford")
+    assert where(g, BLUE, "red_guard") == {"hidden": True}
+
+
+def test_a_bots_world_puts_the_units_in_the_fog_back_at_the_places_shown():
+    g = Game.new(SPEC, None, 1)
+    V = g.view_state(BLUE)
+    slot = SPEC.layout.by_path["e.unit.at"]
+    reds = [unit(n) for n in UNITS if n.startswith("red")]
+    worlds = set()
+    for k in range(40):
+        S = determinize(SPEC, V, random.Random(k))
+        places = [S[slot.offset + i] for i in reds]
+        assert set(places) == {POSTS.index("wood"), POSTS.index("east")}
+        worlds.add(tuple(places))
+        for i in range(len(UNITS)):  # Blue's own units are where they are
+            if i not in reds:
+                assert S[slot.offset + i] == g.raw[slot.offset + i]
+    assert len(worlds) > 4  # which unit stands where is drawn, not copied from the truth
+
+
+def test_a_view_that_shows_the_fog_is_caught(monkeypatch):
+    """The twin check fails where a view leaks which unit stands where."""
+    import importlib
+
+    view_module = importlib.import_module("rulecraft.runtime.view")
+    g = Game.new(SPEC, None, 1)
+    rng = random.Random(2)
+    assert differences(SPEC, g.raw, BLUE, rng) == []
+    monkeypatch.setattr(view_module, "in_fog", lambda spec, S, player: {})
+    monkeypatch.setattr(SPEC, "hidden_slots", ())
+    leaks = differences(SPEC, g.raw, BLUE, rng)
+    assert {"view", "export", "view_state"} <= set(leaks)
+
+
+# -- several picks
+
+
+def test_a_force_is_formed_as_one_decision_with_min_max_and_a_condition():
+    g = Game.new(SPEC, None, 1)
+    to_march(g, BLUE)
+    g.apply(BLUE, "post:west")
+    d = g.pending()[0]
+    assert d.kind == "choose-some" and d.prompt == "Form a force"
+    ids = [o.id for o in d.options]
+    # one to three of the units at West, the fewest first; never over 5 strong (where=)
+    assert ids == [
+        "some:blue_guard",
+        "some:blue_line",
+        "some:blue_militia",
+        "some:blue_guard+blue_line",
+        "some:blue_guard+blue_militia",
+        "some:blue_line+blue_militia",
+    ]
+    assert [o.label for o in d.options][3] == "Blue Guard, Blue Line"
+    with pytest.raises(IllegalDecision):
+        g.apply(BLUE, "some:blue_guard+blue_line+blue_militia")  # 6 strong
+    g.apply(BLUE, "some:blue_line+blue_militia")
+    g.apply(BLUE, "post:hill")
+    assert g.state["e"]["unit"][unit("blue_line")]["at"] == POSTS.index("hill")
+    assert g.state["e"]["unit"][unit("blue_guard")]["at"] == POSTS.index("west")
+
+
+# -- simultaneous plans whose sets differ per side
+
+
+def test_combat_plans_are_picked_at_once_from_each_sides_own_set():
+    g = Game.new(SPEC, None, 3)
+    for seat, option in (
+        (BLUE, "none"),
+        (BLUE, "post:hill"),
+        (BLUE, "some:blue_scouts"),
+        (BLUE, "post:ford"),
+        (RED, "none"),
+        (RED, "post:wood"),
+        (RED, "some:red_scouts"),
+        (RED, "post:ford"),
+    ):
+        g.apply(seat, option)
+    pend = g.pending()
+    assert [(d.player, d.kind) for d in pend] == [
+        (RED, "choose-attack_plan"),
+        (BLUE, "choose-defence_plan"),
+    ]
+    assert [o.id for o in pend[0].options] == ["attack_plan:probe", "attack_plan:assault"]
+    assert [o.id for o in pend[1].options] == ["defence_plan:hold", "defence_plan:withdraw"]
+    g.apply(BLUE, "defence_plan:hold")
+    # Red cannot see Blue's plan before it picks its own
+    assert g.view(RED)["answers"] == {}
+    assert g.view(BLUE)["answers"] == {str(BLUE): "hold"}
+    assert differences(SPEC, g.raw, RED, random.Random(1)) == []
+    g.apply(RED, "attack_plan:assault")
+    assert "Red attacks Ford with assault against hold: 3 to 2" in g.log_for(None)
+    assert "Blue Scouts driven off Ford" in g.log_for(None)
+
+
+# -- what every bundled game gets: leaks, save/load, both forms, bots
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_views_saves_and_forms_hold_along_random_games(seed):
+    g, taken = play_random(SPEC, "outposts/road", seed)
+    rng = random.Random(seed)
+    h = Game.new(SPEC, None, seed)
+    for k, (p, oid) in enumerate(taken):
+        if k % 3 == 0:
+            check_hidden_information(h, rng)
+        h.apply(p, oid)
+    check_hidden_information(h, rng)
+    # a save at a random decision, loaded and played on, ends as the game did
+    cut = random.Random(seed * 31 + 7).randrange(len(taken) + 1)
+    h = Game.new(SPEC, None, seed)
+    for p, oid in taken[:cut]:
+        h.apply(p, oid)
+    restored = Game.from_json(h.to_json(), SPEC)
+    for p, oid in taken[cut:]:
+        restored.apply(p, oid)
+    assert restored.state["log"] == g.state["log"] and restored.result == g.result
+    assert restored.to_json() == g.to_json()
+    lockstep(SPEC, seed)
+
+
+def test_bots_play_the_game_to_its_end():
+    for agents in (
+        [RandomAgent(1), RandomAgent(2)],
+        [ISMCTSAgent(1, iterations=20), RandomAgent(3)],
+    ):
+        g = Game.new(SPEC, None, 5)
+        while not g.finished:
+            d = g.pending()[0]
+            a = agents[d.player]
+            view = g.view_state(d.player) if getattr(a, "needs_view", False) else None
+            g.apply(d.player, a.choose(view, d, SPEC))
+        assert g.result["reason"] == "the strongest holds the road"
+
+
+# -- errors a designer sees
+
+
+def _errors(tmp_path, file: str, old: str, new: str) -> str:
+    root = tmp_path
+    (root / "rules").mkdir()
+    shutil.copytree(ROOT / "rules" / "outposts", root / "rules" / "outposts")
+    path = root / "rules" / "outposts" / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    return "\n".join(f"{d.pos}: {d.message} ({d.hint})" for d in compile_errors(root))
+
+
+def test_fog_needs_a_place_field_and_an_owner(tmp_path):
+    errors = _errors(tmp_path, "game.yaml", "fog: {at: at,", "fog: {at: tired,")
+    assert "rules/outposts/game.yaml:35" in errors
+    assert "fog of war needs a field 'tired' of unit that holds a record" in errors
+
+
+def test_fog_reveal_of_a_record_without_fog_is_an_error(tmp_path):
+    errors = _errors(
+        tmp_path, "rules.yaml", "              reveal u to p", "              reveal x to p"
+    )
+    assert "reveal shows a field" in errors
+
+
+def test_choose_some_where_must_name_a_function_of_the_pick(tmp_path):
+    errors = _errors(tmp_path, "rules.yaml", "where=fits(p)", "where=fits(p, p)")
+    assert "fits() takes 2 arguments; where= gives all but the last" in errors
+    (tmp_path / "b").mkdir()
+    errors = _errors(tmp_path / "b", "rules.yaml", "where=fits(p)", "where=strength_at(p)")
+    assert "needs a function whose last parameter takes the pick (list of unit)" in errors
+    assert "strength_at takes post and returns int" in errors
+
+
+def test_simultaneously_lines_are_decisions_of_their_own(tmp_path):
+    errors = _errors(
+        tmp_path,
+        "rules.yaml",
+        '          let d = choose(q, defence_plan, "Choose a defence plan")',
+        '          let d = choose(q, [x for x in defence_plan if a == "probe"], "Choose")',
+    )
+    assert "'a' is not known yet: the decisions of `simultaneously:` are asked at once" in errors
