@@ -5,8 +5,10 @@
 ``owner`` (unless the player owns them) or ``none``, the generator and the seed, other
 players' answers to a simultaneous decision, the options of other players' decisions, log
 lines addressed to others, the locals of waiting routines that may hold a hidden value (the
-compiler's secrecy analysis marks them, :mod:`rulecraft.compiler.secrecy`), and the deals in
-routines' locals it is not a party to.
+compiler's secrecy analysis marks them, :mod:`rulecraft.compiler.secrecy`), the deals in
+routines' locals it is not a party to, and records in the fog of war (``fog:``): which of
+another seat's records stands where (a :class:`~rulecraft.runtime.named.Fog` in place of
+each position, the same for all of that owner's) and the fields the fog covers, unless shown.
 ``determinize(spec, V, rng)`` turns such a view back into a full state consistent with it,
 for bots that simulate; it never reads the true state.
 """

@@ -293,3 +293,40 @@ def test_simultaneously_lines_are_decisions_of_their_own(tmp_path):
         '          let d = choose(q, [x for x in defence_plan if a == "probe"], "Choose")',
     )
     assert "'a' is not known yet: the decisions of `simultaneously:` are asked at once" in errors
+
+
+def test_the_terminal_board_says_where_the_enemy_stands_not_who():
+    from rulecraft.runtime.tools.terminal import render_view
+
+    g = Game.new(SPEC, None, 1)
+    board = render_view(g.view(BLUE), SPEC)
+    assert "in the fog of war:\n    Red force of unknown size at Wood\n" in board
+    assert "Blue Guard" in board and "Red Guard" not in board
+    g.apply(BLUE, "post:east")  # scouted: the units at East are listed by name
+    board = render_view(g.view(BLUE), SPEC)
+    assert "Red Guard" in board and "Red Scouts" not in board
+
+
+def test_an_ismcts_bot_chooses_from_what_it_sees_only():
+    """In a state and a twin that differs only in what the bot's seat cannot see (which Red
+    unit stands where in the fog, and their hidden fields), the bot gets the same view and
+    makes the same choice."""
+    from leak_helpers import disguise
+
+    checked = 0
+    for seed in range(4):
+        g, taken = play_random(SPEC, "outposts/road", seed)
+        h = Game.new(SPEC, None, seed)
+        for p, oid in taken[: len(taken) // 2]:
+            h.apply(p, oid)
+        d = h.pending()[0]
+        twin = Game(SPEC, disguise(SPEC, h.raw, d.player, random.Random(seed)))
+        if twin.raw == h.raw:
+            continue
+        V, W = h.view_state(d.player), twin.view_state(d.player)
+        assert V == W
+        a = ISMCTSAgent(seed, iterations=30).choose(V, d, SPEC)
+        b = ISMCTSAgent(seed, iterations=30).choose(W, d, SPEC)
+        assert a == b and a in {o.id for o in d.options}
+        checked += 1
+    assert checked >= 2

@@ -167,7 +167,10 @@ def render_view(
                 lines.extend(
                     textwrap.wrap(item, 78, initial_indent="    ", subsequent_indent="      ")
                 )
+    fogs = spec.data.get("fog") or {}
     for etype, recs in V["e"].items():
+        if etype in fogs:  # records in the fog of war: said below, not listed one by one
+            recs = [r for r in recs if not is_hidden(r.get(fogs[etype][0]))]
         if not recs or f"e.{etype}" in internal:
             continue
         cols: list[str] = []
@@ -179,6 +182,9 @@ def render_view(
         rows = [heads] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
         lines.append(f"{etype}:")
         lines.extend("    " + line for line in _table(rows))
+    if V.get("fog"):
+        lines.append("in the fog of war:")
+        lines.extend(f"    {line}" for line in V["fog"])
     for heading, shown_lines in displays:
         if not shown_lines:
             continue
