@@ -68,8 +68,9 @@ def in_fog(spec: Any, S: list[Any], player: int | None) -> dict[str, set[int]]:
         for i in range(slot.count):
             if S[slot.offset + i] is None:
                 continue  # off the board: its counter is in a box everyone sees
-            if player is not None and _owner_of(spec, slot, i, S) == player:
-                continue
+            owner = _owner_of(spec, slot, i, S)
+            if owner is None or (player is not None and owner == player):
+                continue  # nobody's (neutral) records are seen by all, one's own by oneself
             if seen is not None:
                 who = S[seen.offset + i]
                 if (who >> player & 1) if player is not None else who == everyone:

@@ -52,9 +52,8 @@ def fogged(spec: GameSpec, S: list[Any], viewer: int | None) -> dict[str, set[in
             continue
         out[etype] = set()
         for i in range(slot.count):
-            if S[slot.offset + i] is None or (
-                viewer is not None and owner_of(spec, S, slot, i) == viewer
-            ):
+            owner = owner_of(spec, S, slot, i)
+            if S[slot.offset + i] is None or owner is None or owner == viewer:
                 continue
             who = S[seen.offset + i] if seen is not None else 0
             if (who >> viewer & 1) if viewer is not None else who == everyone:

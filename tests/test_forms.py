@@ -68,6 +68,20 @@ def test_both_forms_play_the_same_games_soak(name: str) -> None:
     assert seen["stopped"] == 0, f"{name}: a game stopped with a rules error"
 
 
+def test_both_forms_play_the_same_games_with_fog_picks_and_plans() -> None:
+    """The constructs of the outposts fixture game (tests/fixtures/games/outposts/): reveals
+    of records in the fog of war, several picks (``choose_some`` with ``where=``) and
+    ``simultaneously:`` with a decision per player from sets of its own."""
+    from fixtures.outposts import SPEC
+
+    kinds: set[str] = set()
+    for seed in range(3 * GAMES):
+        rec = lockstep(SPEC, seed)
+        assert rec.machine.error is None and not rec.machine.cut
+        kinds |= {d.kind for d in rec.decisions}
+    assert {"choose-some", "choose-attack_plan", "choose-defence_plan"} <= kinds
+
+
 # -- what the lockstep found ------------------------------------------------------------------
 
 STAKES = """      let raise = choose_yes_no(red, "Raise the stakes to 2 VP?")
