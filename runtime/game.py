@@ -35,7 +35,7 @@ from .named import NamedState, SaveError, load, save, to_named
 from .registry import load_spec, resolve
 from .rng import seed_state
 from .spec import GameSpec, Site
-from .view import log_for, view
+from .view import in_fog, log_for, mask_prompt, view
 
 __all__ = ["Option", "Decision", "Game", "load_spec", "resolve", "undo_barrier", "new_state"]
 
@@ -216,12 +216,13 @@ class Game:
             if type(d[0]) is not int or not 0 <= d[0] < len(seats):
                 site = spec.sites[d[1]]
                 raise RulesError(f"a decision ({site.kind}) is asked of no player: {d[0]!r}")
+        fogged = bool(spec.data.get("fog"))  # the prompt as the seat asked may read it
         out = [
             Decision(
                 d[0],
                 seats[d[0]],
                 spec.sites[d[1]].kind,
-                spec.prompt(d, S),
+                spec.prompt(mask_prompt(spec, S, in_fog(spec, S, d[0]), d) if fogged else d, S),
                 _options(spec.options(d, S)),
             )
             for d in pending

@@ -24,7 +24,16 @@ from .machine import DeadEnd, GameError, answer, reask, run
 from .named import Fog, Hidden
 from .rng import seed_state
 
-__all__ = ["view", "determinize", "log_for", "is_hidden", "in_fog", "mask_event", "VIEWER"]
+__all__ = [
+    "view",
+    "determinize",
+    "log_for",
+    "is_hidden",
+    "in_fog",
+    "mask_event",
+    "mask_prompt",
+    "VIEWER",
+]
 
 #: a view records its player in the slot of the machine's transient frames
 VIEWER = UNWIND
@@ -97,12 +106,27 @@ def _fog_at(spec: Any, S: list[Any], slot: Any, hidden: set[int]) -> dict[int, A
 def mask_event(spec: Any, S: list[Any], fog: dict[str, set[int]], tid: int, args: Any) -> Any:
     """A log event's arguments with each record in the fog replaced by its :class:`Fog`
     (named as the fog names it: "Red force of unknown size")."""
-    kinds = spec.templates[tid].kinds
+    return _mask_args(spec, S, fog, spec.templates[tid].kinds, args)
+
+
+def mask_prompt(spec: Any, S: list[Any], fog: dict[str, set[int]], d: Any) -> Any:
+    """A pending decision with the records in the fog its prompt names masked (the seat
+    asked reads "Attack Red force of unknown size?", not which unit it is)."""
+    site = spec.sites[d[1]]
+    kinds = spec.templates[site.prompt].kinds
+    if site.decline >= 0:
+        kinds = kinds + spec.templates[site.decline].kinds
+    args = _mask_args(spec, S, fog, kinds, d[3])
+    return d if args is d[3] else (*d[:3], args, *d[4:])
+
+
+def _mask_args(spec: Any, S: list[Any], fog: dict[str, set[int]], kinds: Any, args: Any) -> Any:
     out = list(args)
     changed = False
-    for k, (kind, a) in enumerate(zip(kinds, args, strict=True)):
-        t = kind.removeprefix("list:").removeprefix("e:")
-        if t not in fog or not fog[t] or not kind.removeprefix("list:").startswith("e:"):
+    for k, (kind, a) in enumerate(zip(kinds, args, strict=False)):
+        plain = kind.removeprefix("list:")
+        t = plain.removeprefix("e:")
+        if not plain.startswith("e:") or not fog.get(t) or isinstance(a, Hidden):
             continue
         slot = spec.layout.by_path[f"e.{t}.{spec.data['fog'][t][0]}"]
         if kind.startswith("list:"):
@@ -180,6 +204,8 @@ def view(spec: Any, S: list[Any], player: int | None, log: bool = True) -> list[
             )
             for d in pending
         )
+    if fog and V[PENDING]:
+        V[PENDING] = tuple(mask_prompt(spec, S, fog, d) for d in V[PENDING])
     V[STACK] = _stack_for(spec, S[STACK], player)
     if not log:
         V[LOG] = False

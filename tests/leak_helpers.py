@@ -235,6 +235,8 @@ def disguise(spec: GameSpec, S: list[Any], viewer: int | None, rng: random.Rando
             d if d[0] == viewer else (d[0], d[1], _other_options(d[2]), _other_prompt(spec, d, rng))
             for d in S[PENDING]
         )
+        if fog:  # a prompt that names a record in the fog: another of the same owner's
+            T[PENDING] = tuple(_other_records_in_prompt(spec, swap, d) for d in T[PENDING])
     T[STACK] = _other_frames(spec, S[STACK], viewer, rng)
     node = None
     for tid, args, audience in log_events(S):
@@ -259,6 +261,19 @@ def _other_record(swap: dict[str, dict[int, int]], kind: str, value: Any) -> Any
     if kind.startswith("list:"):
         return tuple(moved.get(x, x) for x in value)
     return moved.get(value, value)
+
+
+def _other_records_in_prompt(
+    spec: GameSpec, swap: dict[str, dict[int, int]], d: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    site = spec.sites[d[1]]
+    kinds = spec.templates[site.prompt].kinds
+    if site.decline >= 0:
+        kinds += spec.templates[site.decline].kinds
+    args = tuple(_other_record(swap, k, a) for k, a in zip(kinds, d[3], strict=False)) + tuple(
+        d[3][len(kinds) :]
+    )
+    return (*d[:3], args, *d[4:])
 
 
 def _other_prompt(spec: GameSpec, d: tuple[Any, ...], rng: random.Random) -> tuple[Any, ...]:

@@ -59,6 +59,7 @@ CONTACT = (
     (RED, "post:wood"),
     (RED, "some:red_scouts"),
     (RED, "post:ford"),
+    (RED, "yes"),  # attacking is voluntary (Marlborough 16.21)
 )
 
 
@@ -117,8 +118,15 @@ def test_scouting_reveals_the_units_at_a_post_to_the_scout_until_they_move():
 
 def test_contact_reveals_both_sides_to_everyone():
     g = Game.new(SPEC, None, 3)
-    for seat, option in CONTACT:  # an attack: both sides' units at the Ford are shown
+    for seat, option in CONTACT[:-1]:
         g.apply(seat, option)
+    # the attacker is asked about a force it cannot see: the prompt names it as the fog does
+    d = g.pending()[0]
+    assert d.prompt == "Attack Blue force of unknown size at Ford?"
+    assert g.view(RED)["pending"][0]["prompt"] == d.prompt
+    for seat in (BLUE, RED, None):  # the twin check holds the prompt to it
+        assert differences(SPEC, g.raw, seat, random.Random(1)) == []
+    g.apply(RED, "yes")  # an attack: both sides' units at the Ford are shown
     assert where(g, BLUE, "red_scouts") == POSTS.index("ford")
     assert where(g, None, "blue_scouts") == POSTS.index("ford")
     assert where(g, BLUE, "red_guard") == {"hidden": True}
