@@ -358,3 +358,31 @@ def test_a_units_of_nobody_are_seen_by_all_and_reveals_end_with_the_round():
         g.apply(seat, option)  # nobody marches: the round ends
     assert g.state["turn"] == 2
     assert where(g, BLUE, "red_line") == {"hidden": True}
+
+
+def test_the_research_adapters_number_several_picks_and_hide_the_fog():
+    """The shared action space gives a `choose_some` decision numbered slots (its picks are
+    no fixed domain), and the observation of a twin in the fog is the same."""
+    import numpy as np
+    from leak_helpers import disguise
+    from rulecraft.runtime.adapters.encoding import ActionMap, ObservationEncoder
+
+    actions = ActionMap(SPEC, 4)
+    encoder = ObservationEncoder(SPEC)
+    g = Game.new(SPEC, None, 2)
+    rng = random.Random(2)
+    kinds = set()
+    while not g.finished:
+        d = g.pending()[0]
+        kinds.add(d.kind)
+        legal = next(x for x in actions.legal(g) if x.player == d.player)
+        if d.kind == "choose-some":
+            assert all(a >= actions.base for a in legal.actions)  # numbered slots
+            assert len(legal.actions) == min(len(d.options), 4)
+        twin = Game(SPEC, disguise(SPEC, g.raw, d.player, rng))
+        a, b = np.zeros(encoder.size), np.zeros(encoder.size)
+        encoder.encode(g, d.player, a)
+        encoder.encode(twin, d.player, b)
+        assert (a == b).all()
+        g.apply_index(d.player, legal.option_index(rng.choice(legal.actions)))
+    assert "choose-some" in kinds

@@ -11,8 +11,8 @@ other. Everything here is computed from the compiled spec; nothing knows a game 
   ``yes``/``no``, an enum value ``<enum>:<value>``, and the declines ``none``, ``done``,
   ``pass``. An action means the same option in every state.
 - then ``max_options`` numbered slots ``#0 .. #K-1`` for the decisions whose options are
-  numbers, allocations (``alloc:...``), reports or offers: slot ``j`` is the ``j``-th of
-  the options the adapter exposes for the decision now. When a decision has more than
+  numbers, allocations (``alloc:...``), several picks (``some:...``), reports or offers:
+  slot ``j`` is the ``j``-th of the options the adapter exposes for the decision now. When a decision has more than
   ``K`` such options, ``K`` of them, evenly spaced in the engine's order (the first and the
   last included), are exposed; the others cannot be chosen through the adapter. A scenario
   without such decisions has no slots (``K`` is 0).
@@ -55,7 +55,7 @@ _NUMBERED = ("number", "any", "report", "offer")
 
 
 def _numbered(site: Site) -> bool:
-    return site.options in _NUMBERED or site.options.startswith("alloc:")
+    return site.options in _NUMBERED or site.options.startswith(("alloc:", "some:"))
 
 
 def _decline(site: Site) -> str:
