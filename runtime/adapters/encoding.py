@@ -14,8 +14,8 @@ other. Everything here is computed from the compiled spec; nothing knows a game 
   numbers, allocations (``alloc:...``), several picks (``some:...``), reports or offers:
   slot ``j`` is the ``j``-th of the options the adapter exposes for the decision now. When
   a decision has more than ``K`` such options, ``K`` of them, evenly spaced in the engine's
-  order (the first and the last included), are exposed; the others cannot be chosen through the adapter. A scenario
-  without such decisions has no slots (``K`` is 0).
+  order (the first and the last included), are exposed; the others cannot be chosen
+  through the adapter. A scenario without such decisions has no slots (``K`` is 0).
 
 The legal actions and the masks are exactly the exposed options of the pending decision.
 
