@@ -437,7 +437,12 @@ class Checker:
         if isinstance(s.target, Name) and s.target.ref and s.target.ref[0] == "global":
             member = s.target.ref[1]
         if not isinstance(member, ir.Field):
-            self.error("type", "reveal shows a field: `reveal k.dps to players`", s.target)
+            self.error(
+                "type",
+                "reveal shows a field (`reveal k.dps to players`) or a record in the fog of "
+                "war (`reveal u to p`, a type with `fog:`)",
+                s.target,
+            )
         elif not member.revealable:
             self.error(
                 "reveal",

@@ -386,3 +386,25 @@ def test_the_research_adapters_number_several_picks_and_hide_the_fog():
         assert (a == b).all()
         g.apply_index(d.player, legal.option_index(rng.choice(legal.actions)))
     assert "choose-some" in kinds
+
+
+def test_a_simultaneously_block_that_asks_one_player_twice_is_a_rules_error(tmp_path):
+    from compile_helpers import compile_into, import_generated
+    from rulecraft.runtime import RulesError
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "generated").mkdir()
+    shutil.copytree(ROOT / "rules" / "outposts", tmp_path / "rules" / "outposts")
+    path = tmp_path / "rules" / "outposts" / "rules.yaml"
+    text = path.read_text()
+    old = 'let d = choose(q, defence_plan, "Choose a defence plan")'
+    assert old in text
+    path.write_text(text.replace(old, old.replace("(q,", "(p,")))
+    compile_into(tmp_path)
+    spec = import_generated(tmp_path, "outposts").SPECS["road"]
+    g = Game.new(spec, None, 3)
+    for seat, option in CONTACT[:-1]:
+        g.apply(seat, option)
+    with pytest.raises(RulesError, match="asks one player twice") as caught:
+        g.apply(RED, "yes")
+    assert "rules/outposts/rules.yaml" in str(caught.value.origin)
