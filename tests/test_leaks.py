@@ -90,3 +90,22 @@ def test_the_compiler_marks_locals_that_hold_hidden_values():
     assert "attack" in {mop.routine_names[r] for r, _pc in mop.secrets}
     trd = load_spec("third_reich_diplomacy", "campaign_1939")
     assert "commit_dps" in {trd.routine_names[r] for r, _pc in trd.secrets}
+
+
+def test_a_view_that_tells_which_record_stands_where_in_the_fog_is_caught(monkeypatch):
+    """Fog of war (tests/fixtures/games/outposts/): a view that gives each enemy record in
+    the fog its own place, instead of the places where the owner has some, tells which unit
+    stands where, and the twin check fails on it."""
+    from fixtures.outposts import SPEC
+    from rulecraft.runtime.named import Fog
+
+    g = Game.new(SPEC, None, 1)
+    rng = random.Random(3)
+    assert differences(SPEC, g.raw, 0, rng) == []
+
+    def own_place(spec, S, slot, hidden):  # type: ignore[no-untyped-def]
+        owners = spec.data["s_e_unit__owner"]
+        return {i: Fog("unit", owners[i], (S[slot.offset + i],)) for i in hidden}
+
+    monkeypatch.setattr(view_module, "_fog_at", own_place)
+    assert "view_state" in differences(SPEC, g.raw, 0, rng)  # what the bots are given
