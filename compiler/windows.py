@@ -24,13 +24,13 @@ windows:
 
 Nothing new reaches the runtime: a window ``w`` becomes the procedure ``w(params)`` written in
 the effect language (``WINDOW`` below), calling functions made from the declaration
-(``window__w__ask``, ``__order``, ``__opens``, ``__options`` or ``__may``, ``__rounds``) and
-the procedure ``window__w__act``; a player acts or passes through ``choose_optional``
-(``choose_yes_no`` without an item), so views, saves, forms and bots treat it like any
-decision. How many openings of a window are in progress is kept in the internal global
-``window__w__depth``, which bounds reopening (``nesting``). Openings before or after a
-procedure become hooks; before or after a flow step, the step's body moves into the
-procedure ``<step>__rules``.
+(``window__w__ask``, ``__order``, ``__start``, ``__opens``, ``__options`` or ``__may``,
+``__rounds``) and the procedure ``window__w__act``; a player acts or passes through
+``choose_optional`` (``choose_yes_no`` without an item), so views, saves, forms and bots
+treat it like any decision. How many openings of a window are in progress is kept in the
+internal global ``window__w__depth``, which bounds reopening (``nesting``). Openings before
+or after a procedure become hooks; before or after a flow step, the step's body moves into
+the procedure ``<step>__rules``.
 """
 
 from __future__ import annotations
@@ -88,13 +88,34 @@ else:
         window____W____act(__ARGS_P__)
 """
 
-#: the reversal of the players asked (`reverse: true`), in the effect language
-REVERSE = """\
+#: the players asked when `start_after` or `reverse` reorders `ask`, in the effect language:
+#: first the players after the start (then those before it, the start itself last), then the
+#: reversal
+ORDER = """\
 let w_order = __ASK__
+__START__
+__REVERSE__
+return w_order
+"""
+START = """\
+let w_start = __START__
+let w_after = []
+let w_before = []
+let w_seen = false
+for w_q in w_order:
+    if w_seen:
+        w_after = w_after + [w_q]
+    else:
+        w_before = w_before + [w_q]
+    if w_q == w_start:
+        w_seen = true
+w_order = w_after + w_before
+"""
+REVERSE = """\
 let w_back = []
 for w_q in w_order:
     w_back = [w_q] + w_back
-return w_back
+w_order = w_back
 """
 
 RESERVED = ("p", "x")
@@ -156,9 +177,21 @@ def _window(b: Any, game: ir.Game, doc: Any, name: str, spec: dict, sink: Diagno
     if ask is None:
         return
     names = [p for p, _t in params]
-    if spec.get("reverse", False):
+    if spec.get("reverse", False) or "start_after" in spec:
+        args = ", ".join(names)
         function("order", params, ir.list_of(ir.PLAYER), [Return(here, 0, ask)])
-        text = REVERSE.replace("__ASK__", f"{prefix}order({', '.join(names)})")
+        start = ""
+        if "start_after" in spec:
+            first = expr("start_after")
+            if first is None:
+                return
+            function("start", params, ir.PLAYER, [Return(here, 0, first)])
+            start = START.replace("__START__", f"{prefix}start({args})")
+        text = (
+            ORDER.replace("__ASK__", f"{prefix}order({args})")
+            .replace("__START__\n", start)
+            .replace("__REVERSE__\n", REVERSE if spec.get("reverse", False) else "")
+        )
         body = parse_into(Snippet(text, lambda off, p=pos: p, f"window {name!r}"), sink)
         if body is None:
             return

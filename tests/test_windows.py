@@ -151,6 +151,35 @@ def test_a_window_opens_before_a_flow_step():
     assert asked(g)[:2] == ("green", "Play a card")  # round 2: the order has turned
 
 
+TOAST = "Raise a toast for 1 VP?"
+
+
+def test_a_yes_or_no_window_asks_from_after_a_player_and_is_bounded_by_rounds():
+    """The toast window (no item: yes or no, `may`), after the score, starting after the
+    first in the order of play (green, once the order has turned) and closed after one round
+    although red's toast used up nothing."""
+    g = Game.new(SPECS["toasts"], None, 1)
+    play(
+        g, "card:envoy", "none", "none", "card:bribe", "none", "none", "card:feast", "none", "none"
+    )
+    assert g.state["g"]["order"] == [GREEN, BLUE, RED]
+    seen = play(g, "no", "yes", "no")
+    assert seen == [("blue", TOAST), ("red", TOAST), ("green", TOAST)]
+    assert "Red raises a toast" in g.log_for(None)
+    assert g.state["p"][RED]["vp"] == 1
+    # one round only: blue is not asked again after red's toast
+    assert asked(g)[:2] == ("green", "Play a card")
+
+
+def test_a_window_whose_when_does_not_hold_opens_nothing():
+    g = Game.new(SPECS["court"], None, 1)
+    play(
+        g, "card:envoy", "none", "none", "card:bribe", "none", "none", "card:feast", "none", "none"
+    )
+    assert asked(g)[:2] == ("green", "Play a card")
+    assert "toast" not in " ".join(g.log_for(None))
+
+
 # -- saves, views, bots, forms
 
 
@@ -182,7 +211,7 @@ def test_a_waiting_reaction_shows_its_options_to_the_player_asked_only():
         assert "rumour" not in json.dumps(g.view(seat)), seat
 
 
-@pytest.mark.parametrize("scenario", ["court", "crowded"])
+@pytest.mark.parametrize("scenario", ["court", "crowded", "toasts"])
 def test_views_hide_what_a_seat_may_not_see_along_random_games(scenario):
     spec = SPECS[scenario]
     for seed in range(8):
@@ -194,7 +223,7 @@ def test_views_hide_what_a_seat_may_not_see_along_random_games(scenario):
             g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
 
 
-@pytest.mark.parametrize("scenario", ["court", "crowded"])
+@pytest.mark.parametrize("scenario", ["court", "crowded", "toasts"])
 def test_random_games_end(scenario):
     spec = SPECS[scenario]
     acted = 0
@@ -228,7 +257,7 @@ def test_monte_carlo_bots_act_or_pass_in_windows():
     assert g.result is not None and answers
 
 
-@pytest.mark.parametrize("scenario", ["court", "crowded"])
+@pytest.mark.parametrize("scenario", ["court", "crowded", "toasts"])
 def test_both_forms_play_the_same_games(scenario):
     for seed in range(6):
         rec = lockstep(SPECS[scenario], seed)
