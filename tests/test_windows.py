@@ -18,6 +18,7 @@ from fixtures.courtiers import SPECS
 from forms_helpers import lockstep
 from rulecraft.runtime import Game
 from rulecraft.runtime.tools.agents import MonteCarloAgent, RandomAgent
+from rulecraft.runtime.tools.ismcts import ISMCTSAgent
 from test_all_scenarios import check_hidden_information
 
 RED, GREEN, BLUE = 0, 1, 2
@@ -255,6 +256,21 @@ def test_monte_carlo_bots_act_or_pass_in_windows():
             answers.append(oid)
         g.apply(d.player, oid)
     assert g.result is not None and answers
+
+
+def test_ismcts_bots_play_games_with_windows():
+    spec = SPECS["crowded"]
+    for seed in range(2):
+        bots = [ISMCTSAgent(seed * 3 + s, iterations=20) for s in range(3)]
+        g = Game.new(spec, None, seed)
+        answers = []
+        while not g.finished:
+            d = g.pending()[0]
+            oid = bots[d.player].choose(g.view_state(d.player), d, spec)
+            if d.prompt in (MARKER, REACT.format(spec.seat_labels[0])):
+                answers.append(oid)
+            g.apply(d.player, oid)
+        assert g.result is not None and answers
 
 
 @pytest.mark.parametrize("scenario", ["court", "crowded", "toasts"])
