@@ -295,6 +295,9 @@ class Game:
     promises: list[str] = field(default_factory=list)
     #: the function bots judge deals by (`negotiation: value:`), if any
     deal_value: str = ""
+    #: where `windows:` open: (window, "before" | "after", procedure or `turn.<step>`, where
+    #: `opens:` says it); woven in per scenario (compiler/windows.py)
+    window_opens: list[tuple[str, str, str, Position]] = field(default_factory=list)
 
     def flow(self, section: str) -> list[Routine]:
         """The steps of a flow section: ``setup``, ``turn`` or ``end_of_turn``."""

@@ -37,6 +37,7 @@ from .effects import Call, ExprStmt, Name, Snippet, parse_into
 from .loader import Document, YPath
 from .negotiation import add_negotiation
 from .tables.programs import add_table_programs
+from .windows import add_windows, weave_windows
 
 
 def base_model(
@@ -51,6 +52,7 @@ def base_model(
     base.tables = dict(tables or {})
     add_table_programs(b, base, sink)
     add_negotiation(b, base, sink)
+    add_windows(b, base, sink)
     add_displays(b, base, sink)
     for tid, params in base.table_params.items():
         base.tables[tid].params = params
@@ -130,6 +132,7 @@ def resolve_scenarios(
 def finish(b: Builder, game: ir.Game) -> ir.Game:
     """A copy ready for checking: hooks woven into their procedures, the main routine made."""
     game = copy.deepcopy(game)
+    weave_windows(b, game)
     weave_hooks(b, game)
     b.main(game)
     return game

@@ -45,8 +45,13 @@ NAMED: dict[str, dict[str, Any]] = {
 }
 
 
-def new(scenario: str, seed: int = 1) -> Game:
-    return Game.named(f"{GAME}/{scenario}", seed)
+def new(scenario: str, seed: int = 1, fixed: bool = True) -> Game:
+    """A new game; ``fixed``: Germany's activation attempts are asked at their fixed point
+    each turn (the choice activation_at_any_time off), as these scripts were written."""
+    g = Game.named(f"{GAME}/{scenario}", seed)
+    if fixed:
+        g = Game.new(g.spec.with_constants(activation_at_any_time=False), None, seed)
+    return g
 
 
 def idx(g: Game, kind: str, rid: str) -> int:
@@ -281,9 +286,34 @@ def test_self_play_games_end() -> None:
 
     for scenario in ("situation_1941", "situation_1942", "campaign_1939_solo"):
         for seed in range(3):
-            g = new(scenario, seed)
+            g = new(scenario, seed, fixed=False)
             rng = random.Random(seed)
             while not g.finished:
                 d = g.pending()[0]
                 g.apply_index(d.player, rng.randrange(len(d.options)))
             assert g.result["winners"] == [] and "last turn" in g.result["reason"]
+
+
+def test_activation_window_offers_an_attempt_before_each_chance() -> None:
+    """Rules: TR-DIP-AFTER-03 (activation attempts at any time, in addition to the three
+    attempts). With the choice on, Germany is asked after the countdowns and before each
+    power's chance; an attempt between the chances resolves the country there."""
+    g = new("campaign_1939_solo", 1, fixed=False)
+    answer_all(g, "number:0")
+    answer_all(g, "alloc:none")
+    prompts = []
+    for _ in range(3):  # after the countdowns, before Germany's and before Italy's chance
+        d = g.pending()[0]
+        assert d.player == GER and [o.id for o in d.options][-1] == "none"
+        prompts.append(d.prompt)
+        if len(prompts) < 3:
+            g.apply(GER, "none")
+    assert prompts == ["Attempt to activate a country now?"] * 3
+    assert "Germany has no country to name and passes" in log(g)
+    assert "Italy has no country to name" not in " ".join(log(g))
+    g.apply(GER, "country:finland")
+    text = log(g)
+    assert text.index("Germany attempts to activate Finland") > text.index(
+        "Germany has no country to name and passes"
+    )
+    assert rec(g, "country", "finland")["last"] in codes("finland_inactive")

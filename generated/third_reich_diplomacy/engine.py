@@ -91,12 +91,7 @@ class ThirdReichDiplomacyRules:
         (("", " result ", ": ", ""), ("e:country", "str", "str")),
         (("", " may not be named again"), ("e:country",)),
         (("", " committed ", " ", " to ", ""), ("player", "int", "str", "e:country")),
-        (("", " must pass: its capital is controlled by the enemy"), ("player",)),
-        (("", " has no country to name and passes"), ("player",)),
-        (("Name a country for a diplomatic die roll",), ()),
-        (("Pass",), ()),
-        (("", " passes"), ("player",)),
-        (("", " names ", ""), ("player", "e:country")),
+        (("Germany attempts to activate ", ""), ("e:country",)),
         (
             ("", " receives ", " ", " (basic ", ", Diplomacy Points box ", ")"),
             ("player", "int", "str", "int", "int"),
@@ -132,6 +127,20 @@ class ThirdReichDiplomacyRules:
             (),
         ),
         (("Vichy forces in Europe deactivate",), ()),
+        (("Attempt to activate a country now?",), ()),
+        (("Not now",), ()),
+        (
+            ("German free passage through ", " ends; it resumes its minor neutral status"),
+            ("e:country",),
+        ),
+        (("Russia rolls ", " and may exercise its chance"), ("int",)),
+        (("Russia rolls ", ": no Russian diplomatic chance this turn"), ("int",)),
+        (("", " must pass: its capital is controlled by the enemy"), ("player",)),
+        (("", " has no country to name and passes"), ("player",)),
+        (("Name a country for a diplomatic die roll",), ()),
+        (("Pass",), ()),
+        (("", " passes"), ("player",)),
+        (("", " names ", ""), ("player", "e:country")),
         (("Spain's government: ", ""), ("str",)),
         (("Report a change on the board since the last turn (or done)",), ()),
         (("Nothing changed",), ()),
@@ -139,10 +148,6 @@ class ThirdReichDiplomacyRules:
         (("The United States enters the war (Spring 1942 at the latest)",), ()),
         (("The United States enters the war in Winter 1941, one game turn early",), ()),
         (("", " ", ""), ("str", "int")),
-        (
-            ("German free passage through ", " ends; it resumes its minor neutral status"),
-            ("e:country",),
-        ),
         (("France has fallen",), ()),
         (("Italy has been conquered or has surrendered",), ()),
         (
@@ -153,19 +158,17 @@ class ThirdReichDiplomacyRules:
         ),
         (("Italy falls before American entry: substitute the UK for the U.S. in the result",), ()),
         (("Attempt to activate ", "?"), ("e:country",)),
-        (("Germany attempts to activate ", ""), ("e:country",)),
-        (("Russia rolls ", " and may exercise its chance"), ("int",)),
-        (("Russia rolls ", ": no Russian diplomatic chance this turn"), ("int",)),
         (("Year end: all DPs are wiped",), ()),
     )
     SITES: ClassVar[Any] = (
-        ("choose-country", 15, "country", 16, 1, 2, False),
-        ("choose-player", 21, "player", -1, 2, 2, True),
-        ("choose-number", 23, "number", -1, 3, 1, True),
-        ("choose-number", 23, "number", -1, 3, 5, False),
-        ("allocate", 26, "alloc:commitment", -1, 4, 1, True),
-        ("report", 36, "report", 37, 7, 5, False),
-        ("yes-no", 47, "yes-no", -1, 9, 3, False),
+        ("choose-player", 16, "player", -1, 2, 2, True),
+        ("choose-number", 18, "number", -1, 3, 1, True),
+        ("choose-number", 18, "number", -1, 3, 5, False),
+        ("allocate", 21, "alloc:commitment", -1, 4, 1, True),
+        ("choose-country", 30, "country", 31, 6, 7, False),
+        ("choose-country", 37, "country", 38, 8, 2, False),
+        ("report", 42, "report", 43, 10, 5, False),
+        ("yes-no", 52, "yes-no", -1, 13, 4, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -174,17 +177,21 @@ class ThirdReichDiplomacyRules:
         "foreign_aid",
         "commit_dps",
         "year_start",
+        "activation_attempts",
+        "turn__attempts__rules",
+        "offer_chance__rules",
         "setup__opening_yss",
         "turn__report",
         "turn__yss",
+        "turn__countdowns",
         "turn__activation",
         "turn__attempts",
     )
     SECRETS: ClassVar[Any] = {
-        (1, 3): ((1, (), "z_offer_chance__3_1"),),
         (2, 3): ((3, 0, None),),
         (3, 2): ((3, 0, None),),
         (4, 2): ((2, (), None),),
+        (8, 3): ((1, (), "z_offer_chance__rules__3_1"),),
     }
     SECRET_PROMPTS: ClassVar[Any] = ()
     d: Any
@@ -199,6 +206,7 @@ class ThirdReichDiplomacyRules:
     all_commitment: tuple[Any, ...]
     all_country: tuple[Any, ...]
     all_player: tuple[Any, ...]
+    c_activation_at_any_time: bool
     c_aid_simultaneous: bool
     c_dps_per_aid: int
     c_last_year: int
@@ -338,6 +346,7 @@ class ThirdReichDiplomacyRules:
     o_g_western_factors_balkans: int
     o_g_western_objectives_germany: int
     o_g_western_objectives_italy: int
+    o_g_window__activation_attempts__depth: int
     o_g_year: int
     o_g_yss_season: int
     o_g_yss_year: int
@@ -369,6 +378,7 @@ class ThirdReichDiplomacyRules:
         self.all_commitment = d["all_commitment"]
         self.all_country = d["all_country"]
         self.all_player = d["all_player"]
+        self.c_activation_at_any_time = d["c_activation_at_any_time"]
         self.c_aid_simultaneous = d["c_aid_simultaneous"]
         self.c_dps_per_aid = d["c_dps_per_aid"]
         self.c_last_year = d["c_last_year"]
@@ -508,6 +518,7 @@ class ThirdReichDiplomacyRules:
         self.o_g_western_factors_balkans = d["o_g_western_factors_balkans"]
         self.o_g_western_objectives_germany = d["o_g_western_objectives_germany"]
         self.o_g_western_objectives_italy = d["o_g_western_objectives_italy"]
+        self.o_g_window__activation_attempts__depth = d["o_g_window__activation_attempts__depth"]
         self.o_g_year = d["o_g_year"]
         self.o_g_yss_season = d["o_g_yss_season"]
         self.o_g_yss_year = d["o_g_yss_year"]
@@ -936,6 +947,16 @@ class ThirdReichDiplomacyRules:
                 or S[self.o_e_city__control + self.k_city__paris] == "russia"
             )
         return self.f_balkans_outnumbered(S)
+
+    def f_may_activate(self, S: list[Any], v_c: Any) -> bool:
+        "Whether Germany may attempt to activate `c` now: inactive Bulgaria/Hungary/Rumania or inactive Finland, not yet resolved, not waiting to activate. (TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:346:3]"
+        return (
+            (
+                S[self.o_e_country__resolved_by + v_c] == "activation"
+                and (not S[self.o_e_country__closed + v_c])
+            )
+            and S[self.o_e_country__status + v_c] == "inactive_ally"
+        ) and S[self.o_e_country__countdown + v_c] == 0
 
     def f_may_commit(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         "Whether power `p` may commit DPs to `c`. Russia only to the countries of its list, Spain only if Communist, a Balkan country only if Russia controls a supplied hex adjacent to one. Bulgaria, Hungary and Rumania take DPs as one unit while inactive. Not offered (assumed, since DPs there could never be used): a country that may never be named again, and Vichy France before it exists. (TR-DIP-COMMIT-04, TR-DIP-COMMIT-05, TR-DIP-BHRI-01, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:293:3]"
@@ -1475,8 +1496,31 @@ class ThirdReichDiplomacyRules:
         "Whether power `p` is one of the Western Allies (Britain, France, the U.S.). [rules/third_reich_diplomacy/rules.yaml:84:3]"
         return self.s_p_side[v_p] == "allies" and v_p != self.k_player__russia
 
+    def f_window__activation_attempts__ask(self, S: list[Any]) -> Any:
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        return [self.k_player__germany]
+
+    def f_window__activation_attempts__opens(self, S: list[Any]) -> bool:
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        return self.c_activation_at_any_time
+
+    def f_window__activation_attempts__options(self, S: list[Any], v_p: Any) -> Any:
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        return [
+            v_c
+            for v_c in self.all_country
+            if (
+                (
+                    S[self.o_e_country__resolved_by + v_c] == "activation"
+                    and (not S[self.o_e_country__closed + v_c])
+                )
+                and S[self.o_e_country__status + v_c] == "inactive_ally"
+            )
+            and S[self.o_e_country__countdown + v_c] == 0
+        ]
+
     def p_activate(self, S: list[Any], v_c: Any) -> None:
-        "Inactive Bulgaria/Hungary/Rumania or Finland become active Axis minor allies (Germany receives their BRPs at once, TR-DIP-ATT-10). Yugoslavia, after its 8+, joins with the three. Active Finland is named on its own table from now on; the three are named separately. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-ATT-10, TR-DIP-YUGO-04) [rules/third_reich_diplomacy/rules.yaml:397:3]"
+        "Inactive Bulgaria/Hungary/Rumania or Finland become active Axis minor allies (Germany receives their BRPs at once, TR-DIP-ATT-10). Yugoslavia, after its 8+, joins with the three. Active Finland is named on its own table from now on; the three are named separately. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-ATT-10, TR-DIP-YUGO-04) [rules/third_reich_diplomacy/rules.yaml:407:3]"
         S[self.o_e_country__countdown + v_c] = min(max(0, 0), 2)
         S[self.o_e_country__status + v_c] = "axis_ally"
         S[self.o_e_country__patron + v_c] = self.k_player__germany
@@ -1497,7 +1541,7 @@ class ThirdReichDiplomacyRules:
             _log(S, 7, (v_c,))
 
     def p_ally_of_most_dps(self, S: list[Any], v_c: Any, v_s: Any) -> None:
-        """`c` becomes a minor ally of the power of side `s` that committed the most DPs to it; a tie is broken by a die roll (assumed: one die, re-rolled until it names one of the tied powers in seat order). Conquered powers are left out. (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-LOYAL-07, TR-DIP-TURKEY-10, TR-DIP-VICHY-02) [rules/third_reich_diplomacy/rules.yaml:362:3]"""
+        """`c` becomes a minor ally of the power of side `s` that committed the most DPs to it; a tie is broken by a die roll (assumed: one die, re-rolled until it names one of the tied powers in seat order). Conquered powers are left out. (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-LOYAL-07, TR-DIP-TURKEY-10, TR-DIP-VICHY-02) [rules/third_reich_diplomacy/rules.yaml:372:3]"""
         v_powers = [
             v_p
             for v_p in self.all_player
@@ -1537,13 +1581,19 @@ class ThirdReichDiplomacyRules:
         S[self.o_e_country__status + v_c] = "axis_ally" if v_s == "axis" else "allied_ally"
         _log(S, 3, (v_c, v_winner))
 
+    def p_attempt_activation(self, S: list[Any], v_c: Any) -> None:
+        "Germany attempts to activate `c`; everyone's DPs committed to it are revealed. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:472:3]"
+        _log(S, 13, (v_c,))
+        self.p_reveal_commitments(S, v_c)
+        self.p_resolve(S, v_c)
+
     def p_end__last_turn(self, S: list[Any]) -> None:
-        "The diplomacy layer has no victory of its own (victory is decided on the Third Reich board): the game ends after the Winter turn of the scenario's last year, with no winner. [rules/third_reich_diplomacy/flow.yaml:153:3]"
+        "The diplomacy layer has no victory of its own (victory is decided on the Third Reich board): the game ends after the Winter turn of the scenario's last year, with no winner. [rules/third_reich_diplomacy/flow.yaml:154:3]"
         if S[self.o_g_season] == "winter" and S[self.o_g_year] >= self.c_last_year:
             _end(S, [], "the last turn of the scenario has been played")
 
     def p_end__next_season(self, S: list[Any]) -> None:
-        "The next game turn. At the end of a year all committed DPs are wiped; countries may be named again in the new year. (TR-DIP-COMMIT-06, TR-DIP-ATT-09) [rules/third_reich_diplomacy/flow.yaml:161:3]"
+        "The next game turn. At the end of a year all committed DPs are wiped; countries may be named again in the new year. (TR-DIP-COMMIT-06, TR-DIP-ATT-09) [rules/third_reich_diplomacy/flow.yaml:162:3]"
         if S[self.o_g_season] == "winter":
             for v_k in self.all_commitment:
                 S[self.o_e_commitment__dps_seen + v_k] = 0
@@ -1554,7 +1604,7 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1939), 1946)
             S[self.o_g_season] = "spring"
-            _log(S, 51, ())
+            _log(S, 53, ())
         elif S[self.o_g_season] == "spring":
             S[self.o_g_season] = "summer"
         elif S[self.o_g_season] == "summer":
@@ -1563,7 +1613,7 @@ class ThirdReichDiplomacyRules:
             S[self.o_g_season] = "winter"
 
     def p_resolve(self, S: list[Any], v_c: Any) -> None:
-        "The diplomatic die roll for `c`: one die, plus the Axis DPs, minus the Allied DPs, plus the modifiers of its table; a roll lower than the first number listed counts as the first; the result is enforced; a result marked * closes the country for the rest of the game. (TR-DIP-ATT-06, TR-DIP-ATT-07, TR-DIP-ATT-12, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:425:3]"
+        "The diplomatic die roll for `c`: one die, plus the Axis DPs, minus the Allied DPs, plus the modifiers of its table; a roll lower than the first number listed counts as the first; the result is enforced; a result marked * closes the country for the rest of the game. (TR-DIP-ATT-06, TR-DIP-ATT-07, TR-DIP-ATT-12, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:435:3]"
         v_ax = self.f_axis_total(S, v_c)
         v_al = self.f_allied_total(S, v_c)
         v_m = _tcall(
@@ -1586,13 +1636,13 @@ class ThirdReichDiplomacyRules:
             _log(S, 11, (v_c,))
 
     def p_resolve_event(self, S: list[Any], v_c: Any) -> None:
-        "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:487:3]"
+        "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:506:3]"
         self.p_reveal_commitments(S, v_c)
         self.p_resolve(S, v_c)
         S[self.o_e_country__closed + v_c] = True
 
     def p_reveal_commitments(self, S: list[Any], v_c: Any) -> None:
-        "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:450:3]"
+        "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:460:3]"
         for v_k in self.all_commitment:
             if self.s_e_commitment__country[v_k] == v_c:
                 S[self.o_e_commitment__dps_seen + v_k] |= (1 << self.n_player) - 1
@@ -1624,10 +1674,10 @@ class ThirdReichDiplomacyRules:
         else:
             S[self.o_g_spain_government] = "franco"
             S[self.o_e_country__table + self.k_country__spain] = 20
-        _log(S, 35, (S[self.o_g_spain_government],))
+        _log(S, 41, (S[self.o_g_spain_government],))
 
     def p_switch_to_allies(self, S: list[Any], v_c: Any) -> None:
-        "`c` switches sides, becoming a minor ally of the Allied player with ground units closest to her capital (a reported fact); if none is reported (or the distance is tied), the greatest number of DPs committed decides, and then a die roll. (TR-DIP-BULGARIA-05, TR-DIP-HUNGARY-04, TR-DIP-RUMANIA-04) [rules/third_reich_diplomacy/rules.yaml:347:3]"
+        "`c` switches sides, becoming a minor ally of the Allied player with ground units closest to her capital (a reported fact); if none is reported (or the distance is tied), the greatest number of DPs committed decides, and then a die roll. (TR-DIP-BULGARIA-05, TR-DIP-HUNGARY-04, TR-DIP-RUMANIA-04) [rules/third_reich_diplomacy/rules.yaml:357:3]"
         if S[self.o_e_country__closest_allied + v_c] is not None:
             S[self.o_e_country__patron + v_c] = S[self.o_e_country__closest_allied + v_c]
             S[self.o_e_country__status + v_c] = "allied_ally"
@@ -1804,28 +1854,28 @@ class ThirdReichDiplomacyRules:
         if v__row == 0:
             if S[self.o_g_axis_hexes_britain] >= 3:
                 S[self.o_p_active + self.k_player__usa] = True
-                _log(S, 30, ())
+                _log(S, 25, ())
             else:
                 S[self.o_g_usa_enters_early] = True
-                _log(S, 31, ())
+                _log(S, 26, ())
             v_asw = _roll(S, 6) + _roll(S, 6)
-            _log(S, 32, (v_asw,))
+            _log(S, 27, (v_asw,))
         elif v__row == 1:
             v_asw_2 = _roll(S, 6) + _roll(S, 6)
-            _log(S, 32, (v_asw_2,))
+            _log(S, 27, (v_asw_2,))
         elif v__row == 2:
             v_asw_3 = _roll(S, 6)
-            _log(S, 32, (v_asw_3,))
+            _log(S, 27, (v_asw_3,))
 
     def p_tbl__vichy_france__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
         "tbl__vichy_france__apply (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
         if v__row == 0:
             if S[self.o_g_allied_hex_next_to_vichy]:
                 S[self.o_e_country__status + v_c] = "allied_ally"
-                _log(S, 33, ())
+                _log(S, 28, ())
             else:
                 S[self.o_e_country__status + v_c] = "deactivated"
-                _log(S, 34, ())
+                _log(S, 29, ())
         elif v__row == 1:
             S[self.o_e_country__status + v_c] = "deactivated"
         elif v__row == 3:
@@ -1842,12 +1892,12 @@ class ThirdReichDiplomacyRules:
             self.p_to_hungary_table(S, v_c)
 
     def p_to_hungary_table(self, S: list[Any], v_c: Any) -> None:
-        "The country may be named in a future year on Hungary (Active)'s table. (TR-DIP-GREECE-06, TR-DIP-TURKEY-10, TR-DIP-YUGO-03, TR-DIP-SPAIN-FRANCO-05) [rules/third_reich_diplomacy/rules.yaml:388:3]"
+        "The country may be named in a future year on Hungary (Active)'s table. (TR-DIP-GREECE-06, TR-DIP-TURKEY-10, TR-DIP-YUGO-03, TR-DIP-SPAIN-FRANCO-05) [rules/third_reich_diplomacy/rules.yaml:398:3]"
         S[self.o_e_country__table + v_c] = self.s_e_country__next_table[v_c]
         S[self.o_e_country__switched + v_c] = True
         _log(S, 4, (v_c,))
 
-    def p_turn__countdowns(self, S: list[Any]) -> None:
+    def p_turn__countdowns__rules(self, S: list[Any]) -> None:
         '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:83:3]'
         for v_c in self.all_country:
             if S[self.o_e_country__countdown + v_c] > 0:
@@ -1857,7 +1907,7 @@ class ThirdReichDiplomacyRules:
                 if S[self.o_e_country__countdown + v_c] == 0:
                     if S[self.o_e_country__status + v_c] == "free_passage_axis":
                         S[self.o_e_country__status + v_c] = "neutral"
-                        _log(S, 42, (v_c,))
+                        _log(S, 32, (v_c,))
                     else:
                         self.p_activate(S, v_c)
 
@@ -1866,15 +1916,15 @@ class ThirdReichDiplomacyRules:
         if S[self.o_p_conquered + self.k_player__france] and (
             not S[self.o_e_country__closed + self.k_country__france_fall]
         ):
-            _log(S, 43, ())
+            _log(S, 48, ())
             self.p_resolve_event(S, self.k_country__france_fall)
         if S[self.o_p_conquered + self.k_player__italy] and (
             not S[self.o_e_country__closed + self.k_country__italy_fall]
         ):
-            _log(S, 44, ())
-            _log(S, 45, ())
+            _log(S, 49, ())
+            _log(S, 50, ())
             if not S[self.o_p_active + self.k_player__usa]:
-                _log(S, 46, ())
+                _log(S, 51, ())
             self.p_resolve_event(S, self.k_country__italy_fall)
 
     def p_turn__track_board(self, S: list[Any]) -> None:
@@ -1888,17 +1938,67 @@ class ThirdReichDiplomacyRules:
             S[self.o_g_kiev_turns] = min(max(1, 0), 3)
         if S[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
-            _log(S, 39, ())
+            _log(S, 45, ())
         elif (
             (S[self.o_g_usa_enters_early] and S[self.o_g_year] == 1941)
             and S[self.o_g_season] == "winter"
         ) and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
-            _log(S, 40, ())
-        _log(S, 41, (self.f_season_title(S), S[self.o_g_year]))
+            _log(S, 46, ())
+        _log(S, 47, (self.f_season_title(S), S[self.o_g_year]))
+
+    def p_window__activation_attempts__act(self, S: list[Any], v_p: Any, v_x: Any) -> None:
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        self.p_attempt_activation(S, v_x)
+
+    def q_activation_attempts(self, S: list[Any], R: Any) -> None:
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        if S[self.o_g_window__activation_attempts__depth] < 1 and self.c_activation_at_any_time:
+            S[self.o_g_window__activation_attempts__depth] = max(
+                S[self.o_g_window__activation_attempts__depth] + 1, 0
+            )
+            v_w_asked = [self.k_player__germany]
+            v_w_most = -1
+            v_w_passes = 0
+            v_w_round = 0
+            v_w_open = True
+            _runs0 = 0
+            while (v_w_open and v_w_passes < len(v_w_asked)) and (
+                v_w_most < 0 or v_w_round < v_w_most
+            ):
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
+                v_w_round += 1
+                for v_p in v_w_asked:
+                    if v_w_open and v_w_passes < len(v_w_asked):
+                        v_w_options = [
+                            v_c__3
+                            for v_c__3 in self.all_country
+                            if (
+                                (
+                                    S[self.o_e_country__resolved_by + v_c__3] == "activation"
+                                    and (not S[self.o_e_country__closed + v_c__3])
+                                )
+                                and S[self.o_e_country__status + v_c__3] == "inactive_ally"
+                            )
+                            and S[self.o_e_country__countdown + v_c__3] == 0
+                        ]
+                        if len(v_w_options) == 0:
+                            v_w_passes += 1
+                        else:
+                            v_x = _pick_optional(R, v_w_options)
+                            if v_x is None:
+                                v_w_passes += 1
+                            else:
+                                v_w_passes = 0
+                                self.p_window__activation_attempts__act(S, v_p, v_x)
+            S[self.o_g_window__activation_attempts__depth] = max(
+                S[self.o_g_window__activation_attempts__depth] - 1, 0
+            )
 
     def q_commit_dps(self, S: list[Any], R: Any) -> None:
-        """Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:555:3]"""
+        """Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:574:3]"""
         for v_p in self.all_player:
             if S[self.o_p_dps + v_p] < 0:
                 _v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
@@ -1929,7 +2029,7 @@ class ThirdReichDiplomacyRules:
                     S[self.o_e_commitment__dps + v_k_2] = min(max(_w1, 0), 40)
 
     def q_foreign_aid(self, S: list[Any], R: Any) -> None:
-        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:532:3]"
+        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:551:3]"
         v_buyers = [v_p for v_p in self.all_player if self.f_aid_limit(S, v_p) > 0]
         if self.c_aid_simultaneous:
             _ps1 = tuple(v_buyers)
@@ -1947,7 +2047,12 @@ class ThirdReichDiplomacyRules:
                 _v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
 
     def q_offer_chance(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:462:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
+        self.q_activation_attempts(S, R)
+        self.q_offer_chance__rules(S, R, v_p)
+
+    def q_offer_chance__rules(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
         S[self.o_g_acted] = False
         if S[self.o_p_capital_lost + v_p]:
             pass
@@ -1966,7 +2071,7 @@ class ThirdReichDiplomacyRules:
                     self.p_resolve(S, v_c_2)
 
     def q_receive_dps(self, S: list[Any], R: Any) -> None:
-        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:496:3]"
+        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:515:3]"
         for v_p in self.all_player:
             S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_p_aid_brps + v_p] = min(max(0, 0), 100)
@@ -2010,22 +2115,27 @@ class ThirdReichDiplomacyRules:
         self.q_year_start(S, R)
 
     def q_turn__activation(self, S: list[Any], R: Any) -> None:
-        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
-        for v_c in self.all_country:
-            if (
-                (
-                    S[self.o_e_country__resolved_by + v_c] == "activation"
-                    and (not S[self.o_e_country__closed + v_c])
-                )
-                and S[self.o_e_country__status + v_c] == "inactive_ally"
-            ) and S[self.o_e_country__countdown + v_c] == 0:
-                v_go = R() < 0.5
-                if v_go:
-                    self.p_reveal_commitments(S, v_c)
-                    self.p_resolve(S, v_c)
+        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. With the choice activation_at_any_time the window activation_attempts (rules.yaml) offers it between the other steps and rolls; without it, the program asks once each turn, here, while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
+        if not self.c_activation_at_any_time:
+            for v_c in self.all_country:
+                if (
+                    (
+                        S[self.o_e_country__resolved_by + v_c] == "activation"
+                        and (not S[self.o_e_country__closed + v_c])
+                    )
+                    and S[self.o_e_country__status + v_c] == "inactive_ally"
+                ) and S[self.o_e_country__countdown + v_c] == 0:
+                    v_go = R() < 0.5
+                    if v_go:
+                        self.p_attempt_activation(S, v_c)
 
     def q_turn__attempts(self, S: list[Any], R: Any) -> None:
-        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:130:3]"
+        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:131:3]"
+        self.q_turn__attempts__rules(S, R)
+        self.q_activation_attempts(S, R)
+
+    def q_turn__attempts__rules(self, S: list[Any], R: Any) -> None:
+        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:131:3]"
         self.q_offer_chance(S, R, self.k_player__germany)
         if not S[self.o_g_acted]:
             self.q_offer_chance(S, R, self.k_player__italy)
@@ -2039,6 +2149,11 @@ class ThirdReichDiplomacyRules:
             self.q_offer_chance(S, R, self.k_player__russia)
         else:
             pass
+
+    def q_turn__countdowns(self, S: list[Any], R: Any) -> None:
+        '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:83:3]'
+        self.p_turn__countdowns__rules(S)
+        self.q_activation_attempts(S, R)
 
     def q_turn__report(self, S: list[Any], R: Any) -> None:
         "Companion play (constant report_board_changes): each player in turn reports the changes on the board since the last turn, one fact at a time, until done (at most reports_per_turn changes in all, a bound that lets games played by bots end). [rules/third_reich_diplomacy/flow.yaml:39:3]"
@@ -2063,7 +2178,7 @@ class ThirdReichDiplomacyRules:
             self.q_year_start(S, R)
 
     def q_year_start(self, S: list[Any], R: Any) -> None:
-        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:573:3]"
+        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:592:3]"
         S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
         S[self.o_g_yss_season] = S[self.o_g_season]
         self.q_receive_dps(S, R)
@@ -2075,8 +2190,158 @@ class ThirdReichDiplomacyRules:
         ):
             pass
 
+    def r_activation_attempts(self, S: list[Any], F: Any, v: Any) -> Any:
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        v_w_asked: Any = None
+        v_w_most: Any = None
+        v_w_passes: Any = None
+        v_w_round: Any = None
+        v_w_open: Any = None
+        v__runs: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        v_w_options: Any = None
+        v_x: Any = None
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (7, 8):
+            raise RulesError(f"routine activation_attempts: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if (
+                    S[self.o_g_window__activation_attempts__depth] < 1
+                    and self.c_activation_at_any_time
+                ):
+                    pc = 1
+                else:
+                    pc = 13
+            if pc == 1:
+                S[self.o_g_window__activation_attempts__depth] = max(
+                    S[self.o_g_window__activation_attempts__depth] + 1, 0
+                )
+                v_w_asked = [self.k_player__germany]
+                v_w_most = -1
+                v_w_passes = 0
+                v_w_round = 0
+                v_w_open = True
+                v__runs = 0
+                pc = 2
+            if pc == 2:
+                if (v_w_open and v_w_passes < len(v_w_asked)) and (
+                    v_w_most < 0 or v_w_round < v_w_most
+                ):
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 3
+                else:
+                    pc = 12
+            if pc == 3:
+                v_w_round += 1
+                v__it = tuple(v_w_asked)
+                v__i = 0
+                pc = 4
+            if pc == 4:
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 5
+                else:
+                    pc = 2
+                    continue
+            if pc == 5:
+                if v_w_open and v_w_passes < len(v_w_asked):
+                    pc = 6
+                else:
+                    pc = 4
+                    continue
+            if pc == 6:
+                v_w_options = [
+                    v_c__3
+                    for v_c__3 in self.all_country
+                    if (
+                        (
+                            S[self.o_e_country__resolved_by + v_c__3] == "activation"
+                            and (not S[self.o_e_country__closed + v_c__3])
+                        )
+                        and S[self.o_e_country__status + v_c__3] == "inactive_ally"
+                    )
+                    and S[self.o_e_country__countdown + v_c__3] == 0
+                ]
+                if len(v_w_options) == 0:
+                    v_w_passes += 1
+                    pc = 4
+                    continue
+                else:
+                    pc = 7
+            if pc == 7:
+                if F is not None:
+                    (
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        6,
+                        8,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ),
+                    v_p,
+                    4,
+                    tuple(v_w_options),
+                )
+            if pc == 8:
+                if F is not None:
+                    (
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ) = F[2:]
+                    F = None
+                v_x = v
+                if v_x is None:
+                    v_w_passes += 1
+                else:
+                    v_w_passes = 0
+                    self.p_window__activation_attempts__act(S, v_p, v_x)
+                pc = 4
+                continue
+            if pc == 12:
+                S[self.o_g_window__activation_attempts__depth] = max(
+                    S[self.o_g_window__activation_attempts__depth] - 1, 0
+                )
+                pc = 13
+            if pc == 13:
+                return None
+
     def r_commit_dps(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:555:3]"
+        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:574:3]"
         v_p: Any = None
         v_w: Any = None
         v__ps: Any = None
@@ -2090,7 +2355,7 @@ class ThirdReichDiplomacyRules:
             for v_p in self.all_player:
                 if S[self.o_p_dps + v_p] < 0:
                     v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 25, (v_p, S[self.o_p_dps + v_p], v_w))
+                    _log(S, 20, (v_p, S[self.o_p_dps + v_p], v_w))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -2110,7 +2375,7 @@ class ThirdReichDiplomacyRules:
                 )
                 if not _o:
                     _dead("allocate", v_p_2)
-                _d.append((v_p_2, 4, _o, ()))
+                _d.append((v_p_2, 3, _o, ()))
             return _ask_all(S, (4, 2, v__ps, v_p_2, v_picks, v_k_2), _d)
         if pc == 2:
             if F is not None:
@@ -2125,11 +2390,11 @@ class ThirdReichDiplomacyRules:
                         S[self.o_e_commitment__dps + v_k_2] = min(
                             max(len([v_x for v_x in v_picks if v_x == v_k_2]), 0), 40
                         )
-            _log(S, 27, ())
+            _log(S, 22, ())
             return None
 
     def r_foreign_aid(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:532:3]"
+        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:551:3]"
         v_buyers: Any = None
         v__ps: Any = None
         v_p_2: Any = None
@@ -2160,7 +2425,7 @@ class ThirdReichDiplomacyRules:
                     _o = tuple(tuple(range(0, self.f_aid_limit(S, v_p_2) + 1)))
                     if not _o:
                         _dead("choose-number", v_p_2)
-                    _d.append((v_p_2, 2, _o, (self.c_dps_per_aid,)))
+                    _d.append((v_p_2, 1, _o, (self.c_dps_per_aid,)))
                 return _ask_all(S, (3, 2, v_buyers, v__ps, v_p_2, v_n, v_p_4, v_w), _d)
             if pc == 2:
                 if F is not None:
@@ -2191,7 +2456,7 @@ class ThirdReichDiplomacyRules:
                     S,
                     (3, 6, v_buyers, v__it, v__i, v_p_3, v_p_4, v_w),
                     v_p_3,
-                    3,
+                    2,
                     tuple(tuple(range(0, self.f_aid_limit(S, v_p_3) + 1))),
                     (self.c_dps_per_aid,),
                 )
@@ -2210,29 +2475,50 @@ class ThirdReichDiplomacyRules:
                         v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
                         _log(
                             S,
-                            24,
+                            19,
                             (v_p_4, S[self.o_p_aid_brps + v_p_4], S[self.o_p_dps + v_p_4], v_w),
                         )
                 return None
 
     def r_offer_chance(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:462:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine offer_chance: no resume point {pc}")
+        if pc == 0:
+            if self.r_activation_attempts(S, None, None) is SUSPEND:
+                return _wait(S, (1, 1, v_p))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                (v_p,) = F[2:]
+                F = None
+            if self.r_offer_chance__rules(S, None, None, v_p) is SUSPEND:
+                return _wait(S, (1, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            return None
+
+    def r_offer_chance__rules(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
         v_options: Any = None
         v_c_2: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (2, 3):
-            raise RulesError(f"routine offer_chance: no resume point {pc}")
+            raise RulesError(f"routine offer_chance__rules: no resume point {pc}")
         if pc == 0:
             S[self.o_g_acted] = False
             if S[self.o_p_capital_lost + v_p]:
-                _log(S, 13, (v_p,))
+                _log(S, 35, (v_p,))
                 pc = 5
             else:
                 pc = 1
         if pc == 1:
             v_options = [v_c for v_c in self.all_country if self.f_may_name(S, v_p, v_c)]
             if len(v_options) == 0:
-                _log(S, 14, (v_p,))
+                _log(S, 36, (v_p,))
                 pc = 5
             else:
                 pc = 2
@@ -2240,31 +2526,31 @@ class ThirdReichDiplomacyRules:
             if F is not None:
                 v_p, v_options = F[2:]
                 F = None
-            return self.ask(S, (1, 3, v_p, v_options), v_p, 0, tuple(v_options))
+            return self.ask(S, (8, 3, v_p, v_options), v_p, 5, tuple(v_options))
         if pc == 3:
             if F is not None:
                 v_p, v_options = F[2:]
                 F = None
             v_c_2 = v
             if v_c_2 is None:
-                _log(S, 17, (v_p,))
+                _log(S, 39, (v_p,))
             else:
                 S[self.o_g_acted] = True
                 S[self.o_e_country__named_year + v_c_2] = True
-                _log(S, 18, (v_p, v_c_2))
+                _log(S, 40, (v_p, v_c_2))
                 self.p_reveal_commitments(S, v_c_2)
                 self.p_resolve(S, v_c_2)
             pc = 5
         if pc == 5:
             return None
 
-    def z_offer_chance__3_1(self, S: list[Any], F: Any) -> Any:
+    def z_offer_chance__rules__3_1(self, S: list[Any], F: Any) -> Any:
         "Local 'options' of a frame, computed again in a bot's world."
         v_p = F[2]
         return [v_c for v_c in self.all_country if self.f_may_name(S, v_p, v_c)]
 
     def r_receive_dps(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:496:3]"
+        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:515:3]"
         v_p: Any = None
         v_box: Any = None
         v_w: Any = None
@@ -2285,7 +2571,7 @@ class ThirdReichDiplomacyRules:
                     v_box = self.f_dp_box(S, v_p)
                     S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
                     v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 19, (v_p, S[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
+                    _log(S, 14, (v_p, S[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
             v_s = self.f_shared_gains(S)
             if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
                 pc = 1
@@ -2299,13 +2585,13 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_dps + self.k_player__britain] = min(
                     max(S[self.o_p_dps + self.k_player__britain] + v_s, -30), 40
                 )
-                _log(S, 20, (self.k_player__britain, v_s))
+                _log(S, 15, (self.k_player__britain, v_s))
                 pc = 5
             elif self.c_shared_western_dps == "usa":
                 S[self.o_p_dps + self.k_player__usa] = min(
                     max(S[self.o_p_dps + self.k_player__usa] + v_s, -30), 40
                 )
-                _log(S, 20, (self.k_player__usa, v_s))
+                _log(S, 15, (self.k_player__usa, v_s))
                 pc = 5
             else:
                 pc = 2
@@ -2319,7 +2605,7 @@ class ThirdReichDiplomacyRules:
                 _o = tuple(_uniq([self.k_player__britain, self.k_player__usa]))
                 if not _o:
                     _dead("choose-player", v_p_2)
-                _d.append((v_p_2, 1, _o, (v_s,)))
+                _d.append((v_p_2, 0, _o, (v_s,)))
             return _ask_all(S, (2, 3, v_s, v__ps, v_p_2, v_who, v_taker), _d)
         if pc == 3:
             if F is not None:
@@ -2336,9 +2622,9 @@ class ThirdReichDiplomacyRules:
             ):
                 v_taker = S[self.o_p_shared_pick + self.k_player__britain]
                 S[self.o_p_dps + v_taker] = min(max(S[self.o_p_dps + v_taker] + v_s, -30), 40)
-                _log(S, 20, (v_taker, v_s))
+                _log(S, 15, (v_taker, v_s))
             else:
-                _log(S, 22, (v_s,))
+                _log(S, 17, (v_s,))
             pc = 5
         if pc == 5:
             return None
@@ -2350,7 +2636,7 @@ class ThirdReichDiplomacyRules:
             raise RulesError(f"routine setup__opening_yss: no resume point {pc}")
         if pc == 0:
             if self.r_year_start(S, None, None) is SUSPEND:
-                return _wait(S, (6, 1))
+                return _wait(S, (9, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -2358,27 +2644,32 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_turn__activation(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
+        "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. With the choice activation_at_any_time the window activation_attempts (rules.yaml) offers it between the other steps and rolls; without it, the program asks once each turn, here, while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
         v__it: Any = None
         v__i: Any = None
         v_c: Any = None
         v_go: Any = None
         pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (3, 4):
+        if F is not None and pc not in (4, 5):
             raise RulesError(f"routine turn__activation: no resume point {pc}")
         while True:
             if pc == 0:
+                if not self.c_activation_at_any_time:
+                    pc = 1
+                else:
+                    pc = 8
+            if pc == 1:
                 v__it = tuple(self.all_country)
                 v__i = 0
-                pc = 1
-            if pc == 1:
+                pc = 2
+            if pc == 2:
                 if v__i < len(v__it):
                     v_c = v__it[v__i]
                     v__i += 1
-                    pc = 2
+                    pc = 3
                 else:
-                    pc = 6
-            if pc == 2:
+                    pc = 8
+            if pc == 3:
                 if (
                     (
                         S[self.o_e_country__resolved_by + v_c] == "activation"
@@ -2386,40 +2677,58 @@ class ThirdReichDiplomacyRules:
                     )
                     and S[self.o_e_country__status + v_c] == "inactive_ally"
                 ) and S[self.o_e_country__countdown + v_c] == 0:
-                    pc = 3
+                    pc = 4
                 else:
-                    pc = 1
+                    pc = 2
                     continue
-            if pc == 3:
+            if pc == 4:
                 if F is not None:
                     v__it, v__i, v_c = F[2:]
                     F = None
                 return self.ask(
-                    S, (9, 4, v__it, v__i, v_c), self.k_player__germany, 6, (True, False), (v_c,)
+                    S, (13, 5, v__it, v__i, v_c), self.k_player__germany, 7, (True, False), (v_c,)
                 )
-            if pc == 4:
+            if pc == 5:
                 if F is not None:
                     v__it, v__i, v_c = F[2:]
                     F = None
                 v_go = v
                 if v_go:
-                    _log(S, 48, (v_c,))
-                    self.p_reveal_commitments(S, v_c)
-                    self.p_resolve(S, v_c)
-                pc = 1
+                    self.p_attempt_activation(S, v_c)
+                pc = 2
                 continue
-            if pc == 6:
+            if pc == 8:
                 return None
 
     def r_turn__attempts(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:130:3]"
+        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:131:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine turn__attempts: no resume point {pc}")
+        if pc == 0:
+            if self.r_turn__attempts__rules(S, None, None) is SUSPEND:
+                return _wait(S, (14, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_activation_attempts(S, None, None) is SUSPEND:
+                return _wait(S, (14, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__attempts__rules(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Up to three attempts: Germany (if it passes, Italy); Britain (if she passes, the U.S. if active, then France); Russia, only on a die roll of 5 or 6. Russian action ends activity for the turn. (TR-DIP-ATT-01, TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-04, TR-DIP-ATT-05) [rules/third_reich_diplomacy/flow.yaml:131:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 4, 5, 8, 11, 14):
-            raise RulesError(f"routine turn__attempts: no resume point {pc}")
+            raise RulesError(f"routine turn__attempts__rules: no resume point {pc}")
         if pc == 0:
             if self.r_offer_chance(S, None, None, self.k_player__germany) is SUSPEND:
-                return _wait(S, (10, 1))
+                return _wait(S, (7, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -2430,13 +2739,13 @@ class ThirdReichDiplomacyRules:
                 pc = 4
         if pc == 2:
             if self.r_offer_chance(S, None, None, self.k_player__italy) is SUSPEND:
-                return _wait(S, (10, 4))
+                return _wait(S, (7, 4))
             pc = 4
         if pc == 4:
             if F is not None:
                 F = None
             if self.r_offer_chance(S, None, None, self.k_player__britain) is SUSPEND:
-                return _wait(S, (10, 5))
+                return _wait(S, (7, 5))
             pc = 5
         if pc == 5:
             if F is not None:
@@ -2447,7 +2756,7 @@ class ThirdReichDiplomacyRules:
                 pc = 8
         if pc == 6:
             if self.r_offer_chance(S, None, None, self.k_player__usa) is SUSPEND:
-                return _wait(S, (10, 8))
+                return _wait(S, (7, 8))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -2458,7 +2767,7 @@ class ThirdReichDiplomacyRules:
                 pc = 11
         if pc == 9:
             if self.r_offer_chance(S, None, None, self.k_player__france) is SUSPEND:
-                return _wait(S, (10, 11))
+                return _wait(S, (7, 11))
             pc = 11
         if pc == 11:
             if F is not None:
@@ -2467,14 +2776,29 @@ class ThirdReichDiplomacyRules:
             if v_r >= 5:
                 pc = 12
             else:
-                _log(S, 50, (v_r,))
+                _log(S, 34, (v_r,))
                 pc = 14
         if pc == 12:
-            _log(S, 49, (v_r,))
+            _log(S, 33, (v_r,))
             if self.r_offer_chance(S, None, None, self.k_player__russia) is SUSPEND:
-                return _wait(S, (10, 14))
+                return _wait(S, (7, 14))
             pc = 14
         if pc == 14:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__countdowns(self, S: list[Any], F: Any, v: Any) -> Any:
+        '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:83:3]'
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1,):
+            raise RulesError(f"routine turn__countdowns: no resume point {pc}")
+        if pc == 0:
+            self.p_turn__countdowns__rules(S)
+            if self.r_activation_attempts(S, None, None) is SUSPEND:
+                return _wait(S, (12, 1))
+            pc = 1
+        if pc == 1:
             if F is not None:
                 F = None
             return None
@@ -2528,9 +2852,9 @@ class ThirdReichDiplomacyRules:
                     F = None
                 return self.ask(
                     S,
-                    (7, 6, v_n, v__it, v__i, v_p, v__runs),
+                    (10, 6, v_n, v__it, v__i, v_p, v__runs),
                     v_p,
-                    5,
+                    6,
                     _report_options(S, self.facts),
                 )
             if pc == 6:
@@ -2538,7 +2862,7 @@ class ThirdReichDiplomacyRules:
                     v_n, v__it, v__i, v_p, v__runs = F[2:]
                     F = None
                 if v is not None:
-                    _log(S, 38, (v,))
+                    _log(S, 44, (v,))
                 v = _report(S, v)
                 v_changed = v
                 v_more = v_changed
@@ -2560,7 +2884,7 @@ class ThirdReichDiplomacyRules:
                 pc = 3
         if pc == 1:
             if self.r_year_start(S, None, None) is SUSPEND:
-                return _wait(S, (8, 3))
+                return _wait(S, (11, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -2568,12 +2892,12 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_year_start(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:573:3]"
+        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:592:3]"
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2, 3):
             raise RulesError(f"routine year_start: no resume point {pc}")
         if pc == 0:
-            _log(S, 28, (S[self.o_g_year],))
+            _log(S, 23, (S[self.o_g_year],))
             S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
             S[self.o_g_yss_season] = S[self.o_g_season]
             if self.r_receive_dps(S, None, None) is SUSPEND:
@@ -2598,9 +2922,9 @@ class ThirdReichDiplomacyRules:
                 S[self.o_e_country__last + self.k_country__sweden] == "1"
                 and S[self.o_e_city__control + self.k_city__stockholm] != "axis"
             ):
-                _log(S, 29, ())
+                _log(S, 24, ())
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "640 rules/third_reich_diplomacy/rules.yaml:265:7\n641 rules/third_reich_diplomacy/rules.yaml:266:7\n642 rules/third_reich_diplomacy/rules.yaml:267:7\n643 rules/third_reich_diplomacy/rules.yaml:268:11\n644 rules/third_reich_diplomacy/rules.yaml:269:7\n647 rules/third_reich_diplomacy/rules.yaml:270:11\n656 rules/third_reich_diplomacy/rules.yaml:271:11\n657 rules/third_reich_diplomacy/rules.yaml:272:15\n658 rules/third_reich_diplomacy/rules.yaml:273:7\n665 rules/third_reich_diplomacy/rules.yaml:274:7\n666 rules/third_reich_diplomacy/rules.yaml:275:11\n674 rules/third_reich_diplomacy/rules.yaml:276:7\n677 rules/third_reich_diplomacy/rules.yaml:277:11\n678 rules/third_reich_diplomacy/rules.yaml:278:7\n682 rules/third_reich_diplomacy/rules.yaml:116:7\n683 rules/third_reich_diplomacy/rules.yaml:117:7\n687 rules/third_reich_diplomacy/rules.yaml:82:7\n694 rules/third_reich_diplomacy/rules.yaml:246:7\n702 rules/third_reich_diplomacy/rules.yaml:247:7\n706 rules/third_reich_diplomacy/rules.yaml:248:7\n709 rules/third_reich_diplomacy/rules.yaml:249:11\n710 rules/third_reich_diplomacy/rules.yaml:250:7\n713 rules/third_reich_diplomacy/rules.yaml:251:11\n714 rules/third_reich_diplomacy/rules.yaml:252:7\n718 rules/third_reich_diplomacy/rules.yaml:101:7\n719 rules/third_reich_diplomacy/rules.yaml:102:11\n720 rules/third_reich_diplomacy/rules.yaml:103:7\n721 rules/third_reich_diplomacy/rules.yaml:104:11\n722 rules/third_reich_diplomacy/rules.yaml:105:7\n726 rules/third_reich_diplomacy/rules.yaml:232:7\n734 rules/third_reich_diplomacy/rules.yaml:233:7\n735 rules/third_reich_diplomacy/rules.yaml:234:11\n736 rules/third_reich_diplomacy/rules.yaml:235:7\n740 rules/third_reich_diplomacy/rules.yaml:288:7\n741 rules/third_reich_diplomacy/rules.yaml:289:7\n742 rules/third_reich_diplomacy/rules.yaml:290:11\n743 rules/third_reich_diplomacy/rules.yaml:291:7\n747 rules/third_reich_diplomacy/rules.yaml:222:7\n754 rules/third_reich_diplomacy/rules.yaml:145:7\n755 rules/third_reich_diplomacy/rules.yaml:146:7\n759 rules/third_reich_diplomacy/rules.yaml:147:7\n760 rules/third_reich_diplomacy/rules.yaml:148:7\n761 rules/third_reich_diplomacy/rules.yaml:149:11\n773 rules/third_reich_diplomacy/rules.yaml:150:11\n776 rules/third_reich_diplomacy/rules.yaml:151:15\n777 rules/third_reich_diplomacy/rules.yaml:152:11\n788 rules/third_reich_diplomacy/rules.yaml:153:15\n789 rules/third_reich_diplomacy/rules.yaml:154:11\n799 rules/third_reich_diplomacy/rules.yaml:155:15\n800 rules/third_reich_diplomacy/rules.yaml:156:11\n801 rules/third_reich_diplomacy/rules.yaml:157:15\n802 rules/third_reich_diplomacy/rules.yaml:158:11\n803 rules/third_reich_diplomacy/rules.yaml:159:15\n804 rules/third_reich_diplomacy/rules.yaml:160:11\n805 rules/third_reich_diplomacy/rules.yaml:161:15\n810 rules/third_reich_diplomacy/rules.yaml:162:11\n811 rules/third_reich_diplomacy/rules.yaml:163:15\n812 rules/third_reich_diplomacy/rules.yaml:164:11\n813 rules/third_reich_diplomacy/rules.yaml:165:15\n815 rules/third_reich_diplomacy/rules.yaml:167:11\n816 rules/third_reich_diplomacy/rules.yaml:168:15\n817 rules/third_reich_diplomacy/rules.yaml:169:11\n822 rules/third_reich_diplomacy/rules.yaml:170:11\n823 rules/third_reich_diplomacy/rules.yaml:171:15\n824 rules/third_reich_diplomacy/rules.yaml:172:11\n825 rules/third_reich_diplomacy/rules.yaml:173:15\n826 rules/third_reich_diplomacy/rules.yaml:174:11\n827 rules/third_reich_diplomacy/rules.yaml:175:15\n828 rules/third_reich_diplomacy/rules.yaml:176:11\n829 rules/third_reich_diplomacy/rules.yaml:177:15\n830 rules/third_reich_diplomacy/rules.yaml:178:11\n835 rules/third_reich_diplomacy/rules.yaml:179:11\n836 rules/third_reich_diplomacy/rules.yaml:180:15\n838 rules/third_reich_diplomacy/rules.yaml:182:11\n839 rules/third_reich_diplomacy/rules.yaml:183:15\n840 rules/third_reich_diplomacy/rules.yaml:184:11\n841 rules/third_reich_diplomacy/rules.yaml:185:15\n842 rules/third_reich_diplomacy/rules.yaml:186:11\n843 rules/third_reich_diplomacy/rules.yaml:187:15\n844 rules/third_reich_diplomacy/rules.yaml:188:19\n845 rules/third_reich_diplomacy/rules.yaml:189:15\n846 rules/third_reich_diplomacy/rules.yaml:190:19\n848 rules/third_reich_diplomacy/rules.yaml:192:11\n859 rules/third_reich_diplomacy/rules.yaml:193:11\n862 rules/third_reich_diplomacy/rules.yaml:194:15\n863 rules/third_reich_diplomacy/rules.yaml:195:11\n874 rules/third_reich_diplomacy/rules.yaml:196:11\n875 rules/third_reich_diplomacy/rules.yaml:197:11\n886 rules/third_reich_diplomacy/rules.yaml:199:11\n891 rules/third_reich_diplomacy/rules.yaml:200:11\n892 rules/third_reich_diplomacy/rules.yaml:201:15\n893 rules/third_reich_diplomacy/rules.yaml:202:11\n894 rules/third_reich_diplomacy/rules.yaml:203:11\n895 rules/third_reich_diplomacy/rules.yaml:204:15\n896 rules/third_reich_diplomacy/rules.yaml:205:11\n897 rules/third_reich_diplomacy/rules.yaml:206:15\n899 rules/third_reich_diplomacy/rules.yaml:208:11\n900 rules/third_reich_diplomacy/rules.yaml:209:15\n901 rules/third_reich_diplomacy/rules.yaml:210:11\n906 rules/third_reich_diplomacy/rules.yaml:211:11\n907 rules/third_reich_diplomacy/rules.yaml:212:15\n908 rules/third_reich_diplomacy/rules.yaml:213:11\n909 rules/third_reich_diplomacy/rules.yaml:214:15\n910 rules/third_reich_diplomacy/rules.yaml:215:7\n914 rules/third_reich_diplomacy/rules.yaml:68:7\n922 rules/third_reich_diplomacy/rules.yaml:75:7\n930 rules/third_reich_diplomacy/rules.yaml:342:7\n931 rules/third_reich_diplomacy/rules.yaml:343:11\n938 rules/third_reich_diplomacy/rules.yaml:344:7\n942 rules/third_reich_diplomacy/rules.yaml:304:7\n943 rules/third_reich_diplomacy/rules.yaml:305:11\n944 rules/third_reich_diplomacy/rules.yaml:306:7\n945 rules/third_reich_diplomacy/rules.yaml:307:11\n946 rules/third_reich_diplomacy/rules.yaml:308:15\n947 rules/third_reich_diplomacy/rules.yaml:309:7\n948 rules/third_reich_diplomacy/rules.yaml:310:11\n949 rules/third_reich_diplomacy/rules.yaml:311:15\n950 rules/third_reich_diplomacy/rules.yaml:312:11\n951 rules/third_reich_diplomacy/rules.yaml:313:15\n952 rules/third_reich_diplomacy/rules.yaml:314:11\n953 rules/third_reich_diplomacy/rules.yaml:315:15\n954 rules/third_reich_diplomacy/rules.yaml:316:7\n958 rules/third_reich_diplomacy/rules.yaml:327:7\n962 rules/third_reich_diplomacy/rules.yaml:328:11\n963 rules/third_reich_diplomacy/rules.yaml:329:7\n971 rules/third_reich_diplomacy/rules.yaml:330:11\n972 rules/third_reich_diplomacy/rules.yaml:331:7\n976 rules/third_reich_diplomacy/rules.yaml:22:7\n977 rules/third_reich_diplomacy/rules.yaml:24:15\n979 rules/third_reich_diplomacy/rules.yaml:26:15\n981 rules/third_reich_diplomacy/rules.yaml:28:15\n983 rules/third_reich_diplomacy/rules.yaml:30:15\n987 rules/third_reich_diplomacy/rules.yaml:37:7\n988 rules/third_reich_diplomacy/rules.yaml:39:15\n990 rules/third_reich_diplomacy/rules.yaml:41:15\n992 rules/third_reich_diplomacy/rules.yaml:43:15\n994 rules/third_reich_diplomacy/rules.yaml:45:15\n998 rules/third_reich_diplomacy/rules.yaml:128:7\n999 rules/third_reich_diplomacy/rules.yaml:129:7\n1009 rules/third_reich_diplomacy/rules.yaml:130:11\n1010 rules/third_reich_diplomacy/rules.yaml:131:7\n1015 rules/third_reich_diplomacy/rules.yaml:132:11\n1016 rules/third_reich_diplomacy/rules.yaml:133:7\n1020 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1021 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1022 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1026 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1027 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1031 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1032 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1033 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1037 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1038 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1039 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1040 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1041 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1042 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1043 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1044 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1048 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1052 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1053 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1056 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1059 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1060 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1061 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1065 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1069 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1070 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1071 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1072 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1073 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1074 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1078 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1082 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1083 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1087 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1088 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1089 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1090 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1094 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1098 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1099 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1102 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1105 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1106 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1107 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1108 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1109 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1113 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1117 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1118 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1122 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1126 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1127 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1131 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1132 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1133 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1134 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1135 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1136 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1137 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1138 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1142 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1143 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1144 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1148 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1149 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1150 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1151 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1152 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1153 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1157 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1161 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1162 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1163 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1164 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1168 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1172 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1173 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1174 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1175 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1179 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1180 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1181 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1185 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1186 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1187 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1188 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1189 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1190 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1194 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1198 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1199 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1200 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1201 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1202 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1203 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1213 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1214 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1215 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1216 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1217 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1218 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1222 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1226 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1227 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1231 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1232 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1236 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1237 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1238 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1242 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1243 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1244 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1245 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1246 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1247 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1251 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1252 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1253 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1257 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1258 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1259 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1260 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1263 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1267 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1268 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1269 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1270 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1271 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1272 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1273 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1274 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1278 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1282 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1283 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1287 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1288 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1289 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1290 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1294 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1295 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1299 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1304 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1305 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1309 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1310 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1311 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1312 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1313 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1314 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1318 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1319 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1320 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1324 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1325 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1326 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1327 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1328 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1329 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1330 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1331 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1332 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1333 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1337 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1338 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1342 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1343 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1344 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1348 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1349 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1350 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1351 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1355 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1356 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1360 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1364 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1365 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1369 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1370 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1371 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1372 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1373 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1374 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1375 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1376 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1383 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1384 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1394 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1395 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1396 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1397 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1398 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1402 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1403 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1404 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1408 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1409 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1410 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1411 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1412 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1413 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1414 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1415 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1419 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1420 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1421 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1425 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1426 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1430 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1431 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1432 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1436 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1438 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1439 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1443 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1448 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1452 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1456 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1457 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1461 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1462 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1463 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1464 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1468 rules/third_reich_diplomacy/rules.yaml:53:7\n1472 rules/third_reich_diplomacy/rules.yaml:61:7\n1476 rules/third_reich_diplomacy/rules.yaml:89:7\n1480 rules/third_reich_diplomacy/rules.yaml:406:7\n1481 rules/third_reich_diplomacy/rules.yaml:407:7\n1482 rules/third_reich_diplomacy/rules.yaml:408:7\n1483 rules/third_reich_diplomacy/rules.yaml:409:7\n1484 rules/third_reich_diplomacy/rules.yaml:410:11\n1485 rules/third_reich_diplomacy/rules.yaml:411:11\n1486 rules/third_reich_diplomacy/rules.yaml:412:15\n1487 rules/third_reich_diplomacy/rules.yaml:413:19\n1488 rules/third_reich_diplomacy/rules.yaml:414:19\n1489 rules/third_reich_diplomacy/rules.yaml:415:11\n1490 rules/third_reich_diplomacy/rules.yaml:416:11\n1491 rules/third_reich_diplomacy/rules.yaml:417:15\n1492 rules/third_reich_diplomacy/rules.yaml:418:15\n1493 rules/third_reich_diplomacy/rules.yaml:419:15\n1495 rules/third_reich_diplomacy/rules.yaml:421:11\n1496 rules/third_reich_diplomacy/rules.yaml:422:11\n1497 rules/third_reich_diplomacy/rules.yaml:423:11\n1501 rules/third_reich_diplomacy/rules.yaml:370:7\n1506 rules/third_reich_diplomacy/rules.yaml:371:7\n1513 rules/third_reich_diplomacy/rules.yaml:372:7\n1521 rules/third_reich_diplomacy/rules.yaml:373:7\n1522 rules/third_reich_diplomacy/rules.yaml:374:7\n1523 rules/third_reich_diplomacy/rules.yaml:375:11\n1524 rules/third_reich_diplomacy/rules.yaml:376:11\n1529 rules/third_reich_diplomacy/rules.yaml:377:15\n1530 rules/third_reich_diplomacy/rules.yaml:378:11\n1531 rules/third_reich_diplomacy/rules.yaml:379:11\n1532 rules/third_reich_diplomacy/rules.yaml:380:15\n1533 rules/third_reich_diplomacy/rules.yaml:381:15\n1534 rules/third_reich_diplomacy/rules.yaml:382:19\n1535 rules/third_reich_diplomacy/rules.yaml:383:11\n1536 rules/third_reich_diplomacy/rules.yaml:384:7\n1537 rules/third_reich_diplomacy/rules.yaml:385:7\n1538 rules/third_reich_diplomacy/rules.yaml:386:7\n1542 rules/third_reich_diplomacy/flow.yaml:158:7\n1543 rules/third_reich_diplomacy/flow.yaml:159:11\n1547 rules/third_reich_diplomacy/flow.yaml:167:7\n1548 rules/third_reich_diplomacy/flow.yaml:168:11\n1549 rules/third_reich_diplomacy/flow.yaml:169:15\n1551 rules/third_reich_diplomacy/flow.yaml:170:11\n1552 rules/third_reich_diplomacy/flow.yaml:171:15\n1553 rules/third_reich_diplomacy/flow.yaml:172:11\n1554 rules/third_reich_diplomacy/flow.yaml:173:15\n1555 rules/third_reich_diplomacy/flow.yaml:174:11\n1556 rules/third_reich_diplomacy/flow.yaml:175:11\n1557 rules/third_reich_diplomacy/flow.yaml:176:11\n1559 rules/third_reich_diplomacy/flow.yaml:178:11\n1561 rules/third_reich_diplomacy/flow.yaml:180:11\n1563 rules/third_reich_diplomacy/flow.yaml:182:11\n1567 rules/third_reich_diplomacy/rules.yaml:433:7\n1568 rules/third_reich_diplomacy/rules.yaml:434:7\n1569 rules/third_reich_diplomacy/rules.yaml:435:7\n1572 rules/third_reich_diplomacy/rules.yaml:436:7\n1573 rules/third_reich_diplomacy/rules.yaml:437:7\n1574 rules/third_reich_diplomacy/rules.yaml:438:7\n1575 rules/third_reich_diplomacy/rules.yaml:439:7\n1578 rules/third_reich_diplomacy/rules.yaml:440:7\n1579 rules/third_reich_diplomacy/rules.yaml:441:7\n1580 rules/third_reich_diplomacy/rules.yaml:442:11\n1582 rules/third_reich_diplomacy/rules.yaml:444:11\n1583 rules/third_reich_diplomacy/rules.yaml:445:7\n1584 rules/third_reich_diplomacy/rules.yaml:446:7\n1585 rules/third_reich_diplomacy/rules.yaml:447:11\n1586 rules/third_reich_diplomacy/rules.yaml:448:11\n1590 rules/third_reich_diplomacy/rules.yaml:492:7\n1591 rules/third_reich_diplomacy/rules.yaml:493:7\n1592 rules/third_reich_diplomacy/rules.yaml:494:7\n1596 rules/third_reich_diplomacy/rules.yaml:455:7\n1597 rules/third_reich_diplomacy/rules.yaml:456:11\n1598 rules/third_reich_diplomacy/rules.yaml:457:15\n1600 rules/third_reich_diplomacy/rules.yaml:458:15\n1601 rules/third_reich_diplomacy/rules.yaml:459:19\n1602 rules/third_reich_diplomacy/rules.yaml:460:19\n1615 rules/third_reich_diplomacy/flow.yaml:14:7\n1616 rules/third_reich_diplomacy/flow.yaml:15:7\n1617 rules/third_reich_diplomacy/flow.yaml:17:15\n1618 rules/third_reich_diplomacy/flow.yaml:18:15\n1619 rules/third_reich_diplomacy/flow.yaml:20:23\n1620 rules/third_reich_diplomacy/flow.yaml:21:23\n1622 rules/third_reich_diplomacy/flow.yaml:23:23\n1623 rules/third_reich_diplomacy/flow.yaml:24:23\n1625 rules/third_reich_diplomacy/flow.yaml:26:15\n1626 rules/third_reich_diplomacy/flow.yaml:27:15\n1627 rules/third_reich_diplomacy/flow.yaml:28:7\n1631 rules/third_reich_diplomacy/rules.yaml:355:7\n1632 rules/third_reich_diplomacy/rules.yaml:356:11\n1633 rules/third_reich_diplomacy/rules.yaml:357:11\n1634 rules/third_reich_diplomacy/rules.yaml:358:11\n1636 rules/third_reich_diplomacy/rules.yaml:360:11\n1640 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1641 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1643 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1644 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1648 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1649 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1651 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1657 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1658 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1659 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1660 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1661 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1662 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1663 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1665 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1667 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1669 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1673 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1677 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1678 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n1682 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1683 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1684 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1686 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1688 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1690 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1694 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1695 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1696 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1698 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1699 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1701 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1702 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1706 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1707 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n1709 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n1711 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n1712 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1713 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1717 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1718 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n1720 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n1724 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1725 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n1729 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1730 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1732 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1734 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1738 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1739 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n1743 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1744 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n1748 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1749 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n1750 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n1754 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1755 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n1757 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n1761 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1765 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1766 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n1767 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n1771 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1772 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n1773 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n1777 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1778 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n1782 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1786 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1787 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n1789 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n1790 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n1794 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1795 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n1796 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n1800 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1804 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1805 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n1806 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n1807 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n1809 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1810 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1811 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n1812 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n1814 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n1815 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n1817 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n1818 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n1822 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1823 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n1824 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n1825 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n1827 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n1828 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n1830 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n1832 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n1836 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1837 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n1838 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n1839 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n1841 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n1842 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n1846 rules/third_reich_diplomacy/rules.yaml:393:7\n1847 rules/third_reich_diplomacy/rules.yaml:394:7\n1848 rules/third_reich_diplomacy/rules.yaml:395:7\n1852 rules/third_reich_diplomacy/flow.yaml:89:7\n1853 rules/third_reich_diplomacy/flow.yaml:90:11\n1854 rules/third_reich_diplomacy/flow.yaml:91:15\n1857 rules/third_reich_diplomacy/flow.yaml:92:15\n1858 rules/third_reich_diplomacy/flow.yaml:93:19\n1859 rules/third_reich_diplomacy/flow.yaml:94:23\n1860 rules/third_reich_diplomacy/flow.yaml:95:23\n1862 rules/third_reich_diplomacy/flow.yaml:97:23\n1866 rules/third_reich_diplomacy/flow.yaml:105:7\n1869 rules/third_reich_diplomacy/flow.yaml:106:11\n1870 rules/third_reich_diplomacy/flow.yaml:107:11\n1871 rules/third_reich_diplomacy/flow.yaml:108:7\n1874 rules/third_reich_diplomacy/flow.yaml:109:11\n1875 rules/third_reich_diplomacy/flow.yaml:110:11\n1876 rules/third_reich_diplomacy/flow.yaml:111:11\n1877 rules/third_reich_diplomacy/flow.yaml:112:15\n1878 rules/third_reich_diplomacy/flow.yaml:113:11\n1882 rules/third_reich_diplomacy/flow.yaml:61:7\n1883 rules/third_reich_diplomacy/flow.yaml:62:7\n1884 rules/third_reich_diplomacy/flow.yaml:63:11\n1885 rules/third_reich_diplomacy/flow.yaml:64:7\n1886 rules/third_reich_diplomacy/flow.yaml:65:11\n1888 rules/third_reich_diplomacy/flow.yaml:67:11\n1889 rules/third_reich_diplomacy/flow.yaml:68:7\n1890 rules/third_reich_diplomacy/flow.yaml:69:11\n1891 rules/third_reich_diplomacy/flow.yaml:70:11\n1896 rules/third_reich_diplomacy/flow.yaml:72:11\n1897 rules/third_reich_diplomacy/flow.yaml:73:11\n1898 rules/third_reich_diplomacy/flow.yaml:74:7\n1902 rules/third_reich_diplomacy/rules.yaml:562:7\n1903 rules/third_reich_diplomacy/rules.yaml:563:11\n1904 rules/third_reich_diplomacy/rules.yaml:564:15\n1905 rules/third_reich_diplomacy/rules.yaml:566:7\n1922 rules/third_reich_diplomacy/rules.yaml:568:11\n1923 rules/third_reich_diplomacy/rules.yaml:569:15\n1924 rules/third_reich_diplomacy/rules.yaml:570:19\n1933 rules/third_reich_diplomacy/rules.yaml:539:7\n1934 rules/third_reich_diplomacy/rules.yaml:540:7\n1935 rules/third_reich_diplomacy/rules.yaml:541:11\n1938 rules/third_reich_diplomacy/rules.yaml:543:15\n1939 rules/third_reich_diplomacy/rules.yaml:544:15\n1941 rules/third_reich_diplomacy/rules.yaml:546:11\n1942 rules/third_reich_diplomacy/rules.yaml:547:15\n1943 rules/third_reich_diplomacy/rules.yaml:548:15\n1944 rules/third_reich_diplomacy/rules.yaml:549:15\n1945 rules/third_reich_diplomacy/rules.yaml:550:7\n1946 rules/third_reich_diplomacy/rules.yaml:551:11\n1947 rules/third_reich_diplomacy/rules.yaml:552:15\n1951 rules/third_reich_diplomacy/rules.yaml:469:7\n1952 rules/third_reich_diplomacy/rules.yaml:470:7\n1955 rules/third_reich_diplomacy/rules.yaml:473:11\n1956 rules/third_reich_diplomacy/rules.yaml:474:11\n1959 rules/third_reich_diplomacy/rules.yaml:477:15\n1960 rules/third_reich_diplomacy/rules.yaml:478:15\n1963 rules/third_reich_diplomacy/rules.yaml:481:19\n1964 rules/third_reich_diplomacy/rules.yaml:482:19\n1965 rules/third_reich_diplomacy/rules.yaml:484:19\n1966 rules/third_reich_diplomacy/rules.yaml:485:19\n1970 rules/third_reich_diplomacy/rules.yaml:504:7\n1971 rules/third_reich_diplomacy/rules.yaml:505:11\n1972 rules/third_reich_diplomacy/rules.yaml:506:11\n1973 rules/third_reich_diplomacy/rules.yaml:507:11\n1974 rules/third_reich_diplomacy/rules.yaml:508:11\n1975 rules/third_reich_diplomacy/rules.yaml:509:15\n1976 rules/third_reich_diplomacy/rules.yaml:510:15\n1977 rules/third_reich_diplomacy/rules.yaml:511:15\n1978 rules/third_reich_diplomacy/rules.yaml:513:7\n1979 rules/third_reich_diplomacy/rules.yaml:514:7\n1980 rules/third_reich_diplomacy/rules.yaml:515:11\n1984 rules/third_reich_diplomacy/rules.yaml:516:15\n1988 rules/third_reich_diplomacy/rules.yaml:519:15\n1992 rules/third_reich_diplomacy/rules.yaml:522:15\n1997 rules/third_reich_diplomacy/rules.yaml:524:19\n1998 rules/third_reich_diplomacy/rules.yaml:525:15\n2003 rules/third_reich_diplomacy/rules.yaml:526:19\n2004 rules/third_reich_diplomacy/rules.yaml:527:19\n2010 rules/third_reich_diplomacy/flow.yaml:36:7\n2014 rules/third_reich_diplomacy/flow.yaml:122:7\n2015 rules/third_reich_diplomacy/flow.yaml:123:11\n2022 rules/third_reich_diplomacy/flow.yaml:124:15\n2023 rules/third_reich_diplomacy/flow.yaml:125:15\n2024 rules/third_reich_diplomacy/flow.yaml:127:19\n2025 rules/third_reich_diplomacy/flow.yaml:128:19\n2029 rules/third_reich_diplomacy/flow.yaml:137:7\n2030 rules/third_reich_diplomacy/flow.yaml:138:7\n2031 rules/third_reich_diplomacy/flow.yaml:139:11\n2032 rules/third_reich_diplomacy/flow.yaml:140:7\n2033 rules/third_reich_diplomacy/flow.yaml:141:7\n2034 rules/third_reich_diplomacy/flow.yaml:142:11\n2035 rules/third_reich_diplomacy/flow.yaml:143:7\n2036 rules/third_reich_diplomacy/flow.yaml:144:11\n2037 rules/third_reich_diplomacy/flow.yaml:145:7\n2038 rules/third_reich_diplomacy/flow.yaml:146:7\n2039 rules/third_reich_diplomacy/flow.yaml:148:11\n2045 rules/third_reich_diplomacy/flow.yaml:45:7\n2046 rules/third_reich_diplomacy/flow.yaml:46:11\n2047 rules/third_reich_diplomacy/flow.yaml:47:11\n2048 rules/third_reich_diplomacy/flow.yaml:48:15\n2049 rules/third_reich_diplomacy/flow.yaml:49:15\n2054 rules/third_reich_diplomacy/flow.yaml:50:19\n2057 rules/third_reich_diplomacy/flow.yaml:51:19\n2058 rules/third_reich_diplomacy/flow.yaml:52:19\n2062 rules/third_reich_diplomacy/flow.yaml:80:7\n2063 rules/third_reich_diplomacy/flow.yaml:81:11\n2067 rules/third_reich_diplomacy/rules.yaml:581:7\n2068 rules/third_reich_diplomacy/rules.yaml:582:7\n2069 rules/third_reich_diplomacy/rules.yaml:583:7\n2070 rules/third_reich_diplomacy/rules.yaml:584:7\n2071 rules/third_reich_diplomacy/rules.yaml:585:7\n2072 rules/third_reich_diplomacy/rules.yaml:586:7\n2090 rules/third_reich_diplomacy/rules.yaml:562:7\n2091 rules/third_reich_diplomacy/rules.yaml:563:11\n2092 rules/third_reich_diplomacy/rules.yaml:564:15\n2093 rules/third_reich_diplomacy/rules.yaml:565:15\n2094 rules/third_reich_diplomacy/rules.yaml:566:7\n2122 rules/third_reich_diplomacy/rules.yaml:568:11\n2123 rules/third_reich_diplomacy/rules.yaml:569:15\n2124 rules/third_reich_diplomacy/rules.yaml:570:19\n2128 rules/third_reich_diplomacy/rules.yaml:571:7\n2148 rules/third_reich_diplomacy/rules.yaml:539:7\n2149 rules/third_reich_diplomacy/rules.yaml:540:7\n2157 rules/third_reich_diplomacy/rules.yaml:541:11\n2172 rules/third_reich_diplomacy/rules.yaml:543:15\n2173 rules/third_reich_diplomacy/rules.yaml:544:15\n2176 rules/third_reich_diplomacy/rules.yaml:546:11\n2190 rules/third_reich_diplomacy/rules.yaml:547:15\n2203 rules/third_reich_diplomacy/rules.yaml:548:15\n2204 rules/third_reich_diplomacy/rules.yaml:549:15\n2208 rules/third_reich_diplomacy/rules.yaml:550:7\n2209 rules/third_reich_diplomacy/rules.yaml:551:11\n2210 rules/third_reich_diplomacy/rules.yaml:552:15\n2211 rules/third_reich_diplomacy/rules.yaml:553:15\n2226 rules/third_reich_diplomacy/rules.yaml:469:7\n2227 rules/third_reich_diplomacy/rules.yaml:470:7\n2228 rules/third_reich_diplomacy/rules.yaml:471:11\n2233 rules/third_reich_diplomacy/rules.yaml:473:11\n2234 rules/third_reich_diplomacy/rules.yaml:474:11\n2235 rules/third_reich_diplomacy/rules.yaml:475:15\n2243 rules/third_reich_diplomacy/rules.yaml:477:15\n2249 rules/third_reich_diplomacy/rules.yaml:478:15\n2250 rules/third_reich_diplomacy/rules.yaml:479:19\n2252 rules/third_reich_diplomacy/rules.yaml:481:19\n2253 rules/third_reich_diplomacy/rules.yaml:482:19\n2254 rules/third_reich_diplomacy/rules.yaml:483:19\n2255 rules/third_reich_diplomacy/rules.yaml:484:19\n2256 rules/third_reich_diplomacy/rules.yaml:485:19\n2280 rules/third_reich_diplomacy/rules.yaml:504:7\n2281 rules/third_reich_diplomacy/rules.yaml:505:11\n2282 rules/third_reich_diplomacy/rules.yaml:506:11\n2283 rules/third_reich_diplomacy/rules.yaml:507:11\n2284 rules/third_reich_diplomacy/rules.yaml:508:11\n2285 rules/third_reich_diplomacy/rules.yaml:509:15\n2286 rules/third_reich_diplomacy/rules.yaml:510:15\n2287 rules/third_reich_diplomacy/rules.yaml:511:15\n2288 rules/third_reich_diplomacy/rules.yaml:512:15\n2289 rules/third_reich_diplomacy/rules.yaml:513:7\n2290 rules/third_reich_diplomacy/rules.yaml:514:7\n2295 rules/third_reich_diplomacy/rules.yaml:515:11\n2299 rules/third_reich_diplomacy/rules.yaml:516:15\n2302 rules/third_reich_diplomacy/rules.yaml:517:15\n2305 rules/third_reich_diplomacy/rules.yaml:519:15\n2308 rules/third_reich_diplomacy/rules.yaml:520:15\n2316 rules/third_reich_diplomacy/rules.yaml:522:15\n2331 rules/third_reich_diplomacy/rules.yaml:524:19\n2332 rules/third_reich_diplomacy/rules.yaml:525:15\n2337 rules/third_reich_diplomacy/rules.yaml:526:19\n2338 rules/third_reich_diplomacy/rules.yaml:527:19\n2339 rules/third_reich_diplomacy/rules.yaml:528:19\n2341 rules/third_reich_diplomacy/rules.yaml:530:19\n2352 rules/third_reich_diplomacy/flow.yaml:36:7\n2371 rules/third_reich_diplomacy/flow.yaml:122:7\n2382 rules/third_reich_diplomacy/flow.yaml:123:11\n2397 rules/third_reich_diplomacy/flow.yaml:124:15\n2405 rules/third_reich_diplomacy/flow.yaml:125:15\n2406 rules/third_reich_diplomacy/flow.yaml:126:19\n2407 rules/third_reich_diplomacy/flow.yaml:127:19\n2408 rules/third_reich_diplomacy/flow.yaml:128:19\n2421 rules/third_reich_diplomacy/flow.yaml:137:7\n2427 rules/third_reich_diplomacy/flow.yaml:138:7\n2432 rules/third_reich_diplomacy/flow.yaml:139:11\n2438 rules/third_reich_diplomacy/flow.yaml:140:7\n2444 rules/third_reich_diplomacy/flow.yaml:141:7\n2449 rules/third_reich_diplomacy/flow.yaml:142:11\n2455 rules/third_reich_diplomacy/flow.yaml:143:7\n2460 rules/third_reich_diplomacy/flow.yaml:144:11\n2466 rules/third_reich_diplomacy/flow.yaml:145:7\n2467 rules/third_reich_diplomacy/flow.yaml:146:7\n2470 rules/third_reich_diplomacy/flow.yaml:150:11\n2473 rules/third_reich_diplomacy/flow.yaml:147:11\n2474 rules/third_reich_diplomacy/flow.yaml:148:11\n2496 rules/third_reich_diplomacy/flow.yaml:45:7\n2501 rules/third_reich_diplomacy/flow.yaml:46:11\n2502 rules/third_reich_diplomacy/flow.yaml:47:11\n2513 rules/third_reich_diplomacy/flow.yaml:48:15\n2514 rules/third_reich_diplomacy/flow.yaml:49:15\n2529 rules/third_reich_diplomacy/flow.yaml:50:19\n2544 rules/third_reich_diplomacy/flow.yaml:51:19\n2545 rules/third_reich_diplomacy/flow.yaml:52:19\n2557 rules/third_reich_diplomacy/flow.yaml:80:7\n2562 rules/third_reich_diplomacy/flow.yaml:81:11\n2576 rules/third_reich_diplomacy/rules.yaml:580:7\n2577 rules/third_reich_diplomacy/rules.yaml:581:7\n2578 rules/third_reich_diplomacy/rules.yaml:582:7\n2579 rules/third_reich_diplomacy/rules.yaml:583:7\n2585 rules/third_reich_diplomacy/rules.yaml:584:7\n2591 rules/third_reich_diplomacy/rules.yaml:585:7\n2597 rules/third_reich_diplomacy/rules.yaml:586:7\n2601 rules/third_reich_diplomacy/rules.yaml:587:11"
+_ORIGINS = "651 rules/third_reich_diplomacy/rules.yaml:265:7\n652 rules/third_reich_diplomacy/rules.yaml:266:7\n653 rules/third_reich_diplomacy/rules.yaml:267:7\n654 rules/third_reich_diplomacy/rules.yaml:268:11\n655 rules/third_reich_diplomacy/rules.yaml:269:7\n658 rules/third_reich_diplomacy/rules.yaml:270:11\n667 rules/third_reich_diplomacy/rules.yaml:271:11\n668 rules/third_reich_diplomacy/rules.yaml:272:15\n669 rules/third_reich_diplomacy/rules.yaml:273:7\n676 rules/third_reich_diplomacy/rules.yaml:274:7\n677 rules/third_reich_diplomacy/rules.yaml:275:11\n685 rules/third_reich_diplomacy/rules.yaml:276:7\n688 rules/third_reich_diplomacy/rules.yaml:277:11\n689 rules/third_reich_diplomacy/rules.yaml:278:7\n693 rules/third_reich_diplomacy/rules.yaml:116:7\n694 rules/third_reich_diplomacy/rules.yaml:117:7\n698 rules/third_reich_diplomacy/rules.yaml:82:7\n705 rules/third_reich_diplomacy/rules.yaml:246:7\n713 rules/third_reich_diplomacy/rules.yaml:247:7\n717 rules/third_reich_diplomacy/rules.yaml:248:7\n720 rules/third_reich_diplomacy/rules.yaml:249:11\n721 rules/third_reich_diplomacy/rules.yaml:250:7\n724 rules/third_reich_diplomacy/rules.yaml:251:11\n725 rules/third_reich_diplomacy/rules.yaml:252:7\n729 rules/third_reich_diplomacy/rules.yaml:101:7\n730 rules/third_reich_diplomacy/rules.yaml:102:11\n731 rules/third_reich_diplomacy/rules.yaml:103:7\n732 rules/third_reich_diplomacy/rules.yaml:104:11\n733 rules/third_reich_diplomacy/rules.yaml:105:7\n737 rules/third_reich_diplomacy/rules.yaml:232:7\n745 rules/third_reich_diplomacy/rules.yaml:233:7\n746 rules/third_reich_diplomacy/rules.yaml:234:11\n747 rules/third_reich_diplomacy/rules.yaml:235:7\n751 rules/third_reich_diplomacy/rules.yaml:288:7\n752 rules/third_reich_diplomacy/rules.yaml:289:7\n753 rules/third_reich_diplomacy/rules.yaml:290:11\n754 rules/third_reich_diplomacy/rules.yaml:291:7\n758 rules/third_reich_diplomacy/rules.yaml:222:7\n765 rules/third_reich_diplomacy/rules.yaml:145:7\n766 rules/third_reich_diplomacy/rules.yaml:146:7\n770 rules/third_reich_diplomacy/rules.yaml:147:7\n771 rules/third_reich_diplomacy/rules.yaml:148:7\n772 rules/third_reich_diplomacy/rules.yaml:149:11\n784 rules/third_reich_diplomacy/rules.yaml:150:11\n787 rules/third_reich_diplomacy/rules.yaml:151:15\n788 rules/third_reich_diplomacy/rules.yaml:152:11\n799 rules/third_reich_diplomacy/rules.yaml:153:15\n800 rules/third_reich_diplomacy/rules.yaml:154:11\n810 rules/third_reich_diplomacy/rules.yaml:155:15\n811 rules/third_reich_diplomacy/rules.yaml:156:11\n812 rules/third_reich_diplomacy/rules.yaml:157:15\n813 rules/third_reich_diplomacy/rules.yaml:158:11\n814 rules/third_reich_diplomacy/rules.yaml:159:15\n815 rules/third_reich_diplomacy/rules.yaml:160:11\n816 rules/third_reich_diplomacy/rules.yaml:161:15\n821 rules/third_reich_diplomacy/rules.yaml:162:11\n822 rules/third_reich_diplomacy/rules.yaml:163:15\n823 rules/third_reich_diplomacy/rules.yaml:164:11\n824 rules/third_reich_diplomacy/rules.yaml:165:15\n826 rules/third_reich_diplomacy/rules.yaml:167:11\n827 rules/third_reich_diplomacy/rules.yaml:168:15\n828 rules/third_reich_diplomacy/rules.yaml:169:11\n833 rules/third_reich_diplomacy/rules.yaml:170:11\n834 rules/third_reich_diplomacy/rules.yaml:171:15\n835 rules/third_reich_diplomacy/rules.yaml:172:11\n836 rules/third_reich_diplomacy/rules.yaml:173:15\n837 rules/third_reich_diplomacy/rules.yaml:174:11\n838 rules/third_reich_diplomacy/rules.yaml:175:15\n839 rules/third_reich_diplomacy/rules.yaml:176:11\n840 rules/third_reich_diplomacy/rules.yaml:177:15\n841 rules/third_reich_diplomacy/rules.yaml:178:11\n846 rules/third_reich_diplomacy/rules.yaml:179:11\n847 rules/third_reich_diplomacy/rules.yaml:180:15\n849 rules/third_reich_diplomacy/rules.yaml:182:11\n850 rules/third_reich_diplomacy/rules.yaml:183:15\n851 rules/third_reich_diplomacy/rules.yaml:184:11\n852 rules/third_reich_diplomacy/rules.yaml:185:15\n853 rules/third_reich_diplomacy/rules.yaml:186:11\n854 rules/third_reich_diplomacy/rules.yaml:187:15\n855 rules/third_reich_diplomacy/rules.yaml:188:19\n856 rules/third_reich_diplomacy/rules.yaml:189:15\n857 rules/third_reich_diplomacy/rules.yaml:190:19\n859 rules/third_reich_diplomacy/rules.yaml:192:11\n870 rules/third_reich_diplomacy/rules.yaml:193:11\n873 rules/third_reich_diplomacy/rules.yaml:194:15\n874 rules/third_reich_diplomacy/rules.yaml:195:11\n885 rules/third_reich_diplomacy/rules.yaml:196:11\n886 rules/third_reich_diplomacy/rules.yaml:197:11\n897 rules/third_reich_diplomacy/rules.yaml:199:11\n902 rules/third_reich_diplomacy/rules.yaml:200:11\n903 rules/third_reich_diplomacy/rules.yaml:201:15\n904 rules/third_reich_diplomacy/rules.yaml:202:11\n905 rules/third_reich_diplomacy/rules.yaml:203:11\n906 rules/third_reich_diplomacy/rules.yaml:204:15\n907 rules/third_reich_diplomacy/rules.yaml:205:11\n908 rules/third_reich_diplomacy/rules.yaml:206:15\n910 rules/third_reich_diplomacy/rules.yaml:208:11\n911 rules/third_reich_diplomacy/rules.yaml:209:15\n912 rules/third_reich_diplomacy/rules.yaml:210:11\n917 rules/third_reich_diplomacy/rules.yaml:211:11\n918 rules/third_reich_diplomacy/rules.yaml:212:15\n919 rules/third_reich_diplomacy/rules.yaml:213:11\n920 rules/third_reich_diplomacy/rules.yaml:214:15\n921 rules/third_reich_diplomacy/rules.yaml:215:7\n925 rules/third_reich_diplomacy/rules.yaml:68:7\n933 rules/third_reich_diplomacy/rules.yaml:75:7\n941 rules/third_reich_diplomacy/rules.yaml:342:7\n942 rules/third_reich_diplomacy/rules.yaml:343:11\n949 rules/third_reich_diplomacy/rules.yaml:344:7\n953 rules/third_reich_diplomacy/rules.yaml:354:7\n963 rules/third_reich_diplomacy/rules.yaml:304:7\n964 rules/third_reich_diplomacy/rules.yaml:305:11\n965 rules/third_reich_diplomacy/rules.yaml:306:7\n966 rules/third_reich_diplomacy/rules.yaml:307:11\n967 rules/third_reich_diplomacy/rules.yaml:308:15\n968 rules/third_reich_diplomacy/rules.yaml:309:7\n969 rules/third_reich_diplomacy/rules.yaml:310:11\n970 rules/third_reich_diplomacy/rules.yaml:311:15\n971 rules/third_reich_diplomacy/rules.yaml:312:11\n972 rules/third_reich_diplomacy/rules.yaml:313:15\n973 rules/third_reich_diplomacy/rules.yaml:314:11\n974 rules/third_reich_diplomacy/rules.yaml:315:15\n975 rules/third_reich_diplomacy/rules.yaml:316:7\n979 rules/third_reich_diplomacy/rules.yaml:327:7\n983 rules/third_reich_diplomacy/rules.yaml:328:11\n984 rules/third_reich_diplomacy/rules.yaml:329:7\n992 rules/third_reich_diplomacy/rules.yaml:330:11\n993 rules/third_reich_diplomacy/rules.yaml:331:7\n997 rules/third_reich_diplomacy/rules.yaml:22:7\n998 rules/third_reich_diplomacy/rules.yaml:24:15\n1000 rules/third_reich_diplomacy/rules.yaml:26:15\n1002 rules/third_reich_diplomacy/rules.yaml:28:15\n1004 rules/third_reich_diplomacy/rules.yaml:30:15\n1008 rules/third_reich_diplomacy/rules.yaml:37:7\n1009 rules/third_reich_diplomacy/rules.yaml:39:15\n1011 rules/third_reich_diplomacy/rules.yaml:41:15\n1013 rules/third_reich_diplomacy/rules.yaml:43:15\n1015 rules/third_reich_diplomacy/rules.yaml:45:15\n1019 rules/third_reich_diplomacy/rules.yaml:128:7\n1020 rules/third_reich_diplomacy/rules.yaml:129:7\n1030 rules/third_reich_diplomacy/rules.yaml:130:11\n1031 rules/third_reich_diplomacy/rules.yaml:131:7\n1036 rules/third_reich_diplomacy/rules.yaml:132:11\n1037 rules/third_reich_diplomacy/rules.yaml:133:7\n1041 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1042 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1043 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1047 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1048 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1052 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1053 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1054 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1058 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1059 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1060 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1061 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1062 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1063 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1064 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1065 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1069 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1073 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1074 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1077 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1080 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1081 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1082 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1086 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1090 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1091 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1092 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1093 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1094 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1095 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1099 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1103 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1104 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1108 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1109 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1110 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1111 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1115 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1119 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1120 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1123 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1126 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1127 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1128 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1129 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1130 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1134 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1138 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1139 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1143 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1147 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1148 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1152 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1153 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1154 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1155 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1156 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1157 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1158 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1159 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1163 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1164 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1165 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1169 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1170 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1171 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1172 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1173 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1174 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1182 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1183 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1184 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1185 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1189 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1193 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1194 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1195 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1196 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1200 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1201 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1202 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1206 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1207 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1208 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1209 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1210 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1211 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1215 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1219 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1220 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1221 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1222 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1223 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1224 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1234 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1235 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1236 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1237 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1238 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1239 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1243 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1247 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1248 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1252 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1253 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1257 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1258 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1259 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1263 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1264 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1265 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1266 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1267 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1268 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1272 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1273 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1274 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1278 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1279 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1280 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1281 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1284 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1288 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1289 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1290 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1291 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1292 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1293 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1294 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1295 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1299 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1303 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1304 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1308 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1309 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1310 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1311 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1315 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1316 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1320 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1325 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1326 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1330 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1331 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1332 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1333 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1334 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1335 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1339 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1340 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1341 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1345 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1346 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1347 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1348 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1349 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1350 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1351 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1352 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1353 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1354 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1358 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1359 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1363 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1364 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1365 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1369 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1370 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1371 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1372 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1376 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1377 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1381 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1385 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1386 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1390 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1391 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1392 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1393 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1394 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1395 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1396 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1404 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1405 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1415 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1416 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1417 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1418 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1419 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1423 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1424 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1425 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1429 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1430 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1431 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1432 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1433 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1434 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1435 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1436 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1440 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1441 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1446 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1451 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1452 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1453 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1457 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1458 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1459 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1460 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1464 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1468 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1469 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1473 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1477 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1478 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1483 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1484 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1485 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1489 rules/third_reich_diplomacy/rules.yaml:53:7\n1493 rules/third_reich_diplomacy/rules.yaml:61:7\n1497 rules/third_reich_diplomacy/rules.yaml:89:7\n1501 rules/third_reich_diplomacy/rules.yaml:609:3\n1505 rules/third_reich_diplomacy/rules.yaml:609:3\n1509 rules/third_reich_diplomacy/rules.yaml:609:3\n1524 rules/third_reich_diplomacy/rules.yaml:416:7\n1525 rules/third_reich_diplomacy/rules.yaml:417:7\n1526 rules/third_reich_diplomacy/rules.yaml:418:7\n1527 rules/third_reich_diplomacy/rules.yaml:419:7\n1528 rules/third_reich_diplomacy/rules.yaml:420:11\n1529 rules/third_reich_diplomacy/rules.yaml:421:11\n1530 rules/third_reich_diplomacy/rules.yaml:422:15\n1531 rules/third_reich_diplomacy/rules.yaml:423:19\n1532 rules/third_reich_diplomacy/rules.yaml:424:19\n1533 rules/third_reich_diplomacy/rules.yaml:425:11\n1534 rules/third_reich_diplomacy/rules.yaml:426:11\n1535 rules/third_reich_diplomacy/rules.yaml:427:15\n1536 rules/third_reich_diplomacy/rules.yaml:428:15\n1537 rules/third_reich_diplomacy/rules.yaml:429:15\n1539 rules/third_reich_diplomacy/rules.yaml:431:11\n1540 rules/third_reich_diplomacy/rules.yaml:432:11\n1541 rules/third_reich_diplomacy/rules.yaml:433:11\n1545 rules/third_reich_diplomacy/rules.yaml:380:7\n1550 rules/third_reich_diplomacy/rules.yaml:381:7\n1557 rules/third_reich_diplomacy/rules.yaml:382:7\n1565 rules/third_reich_diplomacy/rules.yaml:383:7\n1566 rules/third_reich_diplomacy/rules.yaml:384:7\n1567 rules/third_reich_diplomacy/rules.yaml:385:11\n1568 rules/third_reich_diplomacy/rules.yaml:386:11\n1573 rules/third_reich_diplomacy/rules.yaml:387:15\n1574 rules/third_reich_diplomacy/rules.yaml:388:11\n1575 rules/third_reich_diplomacy/rules.yaml:389:11\n1576 rules/third_reich_diplomacy/rules.yaml:390:15\n1577 rules/third_reich_diplomacy/rules.yaml:391:15\n1578 rules/third_reich_diplomacy/rules.yaml:392:19\n1579 rules/third_reich_diplomacy/rules.yaml:393:11\n1580 rules/third_reich_diplomacy/rules.yaml:394:7\n1581 rules/third_reich_diplomacy/rules.yaml:395:7\n1582 rules/third_reich_diplomacy/rules.yaml:396:7\n1586 rules/third_reich_diplomacy/rules.yaml:477:7\n1587 rules/third_reich_diplomacy/rules.yaml:478:7\n1588 rules/third_reich_diplomacy/rules.yaml:479:7\n1592 rules/third_reich_diplomacy/flow.yaml:159:7\n1593 rules/third_reich_diplomacy/flow.yaml:160:11\n1597 rules/third_reich_diplomacy/flow.yaml:168:7\n1598 rules/third_reich_diplomacy/flow.yaml:169:11\n1599 rules/third_reich_diplomacy/flow.yaml:170:15\n1601 rules/third_reich_diplomacy/flow.yaml:171:11\n1602 rules/third_reich_diplomacy/flow.yaml:172:15\n1603 rules/third_reich_diplomacy/flow.yaml:173:11\n1604 rules/third_reich_diplomacy/flow.yaml:174:15\n1605 rules/third_reich_diplomacy/flow.yaml:175:11\n1606 rules/third_reich_diplomacy/flow.yaml:176:11\n1607 rules/third_reich_diplomacy/flow.yaml:177:11\n1609 rules/third_reich_diplomacy/flow.yaml:179:11\n1611 rules/third_reich_diplomacy/flow.yaml:181:11\n1613 rules/third_reich_diplomacy/flow.yaml:183:11\n1617 rules/third_reich_diplomacy/rules.yaml:443:7\n1618 rules/third_reich_diplomacy/rules.yaml:444:7\n1619 rules/third_reich_diplomacy/rules.yaml:445:7\n1622 rules/third_reich_diplomacy/rules.yaml:446:7\n1623 rules/third_reich_diplomacy/rules.yaml:447:7\n1624 rules/third_reich_diplomacy/rules.yaml:448:7\n1625 rules/third_reich_diplomacy/rules.yaml:449:7\n1628 rules/third_reich_diplomacy/rules.yaml:450:7\n1629 rules/third_reich_diplomacy/rules.yaml:451:7\n1630 rules/third_reich_diplomacy/rules.yaml:452:11\n1632 rules/third_reich_diplomacy/rules.yaml:454:11\n1633 rules/third_reich_diplomacy/rules.yaml:455:7\n1634 rules/third_reich_diplomacy/rules.yaml:456:7\n1635 rules/third_reich_diplomacy/rules.yaml:457:11\n1636 rules/third_reich_diplomacy/rules.yaml:458:11\n1640 rules/third_reich_diplomacy/rules.yaml:511:7\n1641 rules/third_reich_diplomacy/rules.yaml:512:7\n1642 rules/third_reich_diplomacy/rules.yaml:513:7\n1646 rules/third_reich_diplomacy/rules.yaml:465:7\n1647 rules/third_reich_diplomacy/rules.yaml:466:11\n1648 rules/third_reich_diplomacy/rules.yaml:467:15\n1650 rules/third_reich_diplomacy/rules.yaml:468:15\n1651 rules/third_reich_diplomacy/rules.yaml:469:19\n1652 rules/third_reich_diplomacy/rules.yaml:470:19\n1665 rules/third_reich_diplomacy/flow.yaml:14:7\n1666 rules/third_reich_diplomacy/flow.yaml:15:7\n1667 rules/third_reich_diplomacy/flow.yaml:17:15\n1668 rules/third_reich_diplomacy/flow.yaml:18:15\n1669 rules/third_reich_diplomacy/flow.yaml:20:23\n1670 rules/third_reich_diplomacy/flow.yaml:21:23\n1672 rules/third_reich_diplomacy/flow.yaml:23:23\n1673 rules/third_reich_diplomacy/flow.yaml:24:23\n1675 rules/third_reich_diplomacy/flow.yaml:26:15\n1676 rules/third_reich_diplomacy/flow.yaml:27:15\n1677 rules/third_reich_diplomacy/flow.yaml:28:7\n1681 rules/third_reich_diplomacy/rules.yaml:365:7\n1682 rules/third_reich_diplomacy/rules.yaml:366:11\n1683 rules/third_reich_diplomacy/rules.yaml:367:11\n1684 rules/third_reich_diplomacy/rules.yaml:368:11\n1686 rules/third_reich_diplomacy/rules.yaml:370:11\n1690 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1691 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1693 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1694 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1698 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1699 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1701 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1707 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1708 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1709 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1710 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1711 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1712 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1713 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1715 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1717 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1719 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1723 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1727 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1728 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n1732 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1733 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1734 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1736 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1738 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1740 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1744 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1745 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1746 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1748 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1749 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1751 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1752 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1756 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1757 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n1759 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n1761 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n1762 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1763 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1767 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1768 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n1770 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n1774 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1775 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n1779 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1780 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1782 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1784 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1788 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1789 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n1793 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1794 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n1798 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1799 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n1800 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n1804 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1805 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n1807 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n1811 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1815 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1816 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n1817 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n1821 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1822 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n1823 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n1827 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1828 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n1832 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1836 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1837 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n1839 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n1840 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n1844 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1845 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n1846 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n1850 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1854 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1855 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n1856 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n1857 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n1859 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1860 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1861 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n1862 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n1864 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n1865 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n1867 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n1868 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n1872 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1873 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n1874 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n1875 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n1877 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n1878 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n1880 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n1882 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n1886 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1887 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n1888 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n1889 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n1891 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n1892 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n1896 rules/third_reich_diplomacy/rules.yaml:403:7\n1897 rules/third_reich_diplomacy/rules.yaml:404:7\n1898 rules/third_reich_diplomacy/rules.yaml:405:7\n1902 rules/third_reich_diplomacy/flow.yaml:89:7\n1903 rules/third_reich_diplomacy/flow.yaml:90:11\n1904 rules/third_reich_diplomacy/flow.yaml:91:15\n1907 rules/third_reich_diplomacy/flow.yaml:92:15\n1908 rules/third_reich_diplomacy/flow.yaml:93:19\n1909 rules/third_reich_diplomacy/flow.yaml:94:23\n1910 rules/third_reich_diplomacy/flow.yaml:95:23\n1912 rules/third_reich_diplomacy/flow.yaml:97:23\n1916 rules/third_reich_diplomacy/flow.yaml:105:7\n1919 rules/third_reich_diplomacy/flow.yaml:106:11\n1920 rules/third_reich_diplomacy/flow.yaml:107:11\n1921 rules/third_reich_diplomacy/flow.yaml:108:7\n1924 rules/third_reich_diplomacy/flow.yaml:109:11\n1925 rules/third_reich_diplomacy/flow.yaml:110:11\n1926 rules/third_reich_diplomacy/flow.yaml:111:11\n1927 rules/third_reich_diplomacy/flow.yaml:112:15\n1928 rules/third_reich_diplomacy/flow.yaml:113:11\n1932 rules/third_reich_diplomacy/flow.yaml:61:7\n1933 rules/third_reich_diplomacy/flow.yaml:62:7\n1934 rules/third_reich_diplomacy/flow.yaml:63:11\n1935 rules/third_reich_diplomacy/flow.yaml:64:7\n1936 rules/third_reich_diplomacy/flow.yaml:65:11\n1938 rules/third_reich_diplomacy/flow.yaml:67:11\n1939 rules/third_reich_diplomacy/flow.yaml:68:7\n1940 rules/third_reich_diplomacy/flow.yaml:69:11\n1941 rules/third_reich_diplomacy/flow.yaml:70:11\n1946 rules/third_reich_diplomacy/flow.yaml:72:11\n1947 rules/third_reich_diplomacy/flow.yaml:73:11\n1948 rules/third_reich_diplomacy/flow.yaml:74:7\n1952 rules/third_reich_diplomacy/rules.yaml:627:7\n1956 rules/third_reich_diplomacy/rules.yaml:609:3\n1957 rules/third_reich_diplomacy/rules.yaml:609:3\n1960 rules/third_reich_diplomacy/rules.yaml:609:3\n1961 rules/third_reich_diplomacy/rules.yaml:609:3\n1962 rules/third_reich_diplomacy/rules.yaml:609:3\n1963 rules/third_reich_diplomacy/rules.yaml:609:3\n1964 rules/third_reich_diplomacy/rules.yaml:609:3\n1965 rules/third_reich_diplomacy/rules.yaml:609:3\n1972 rules/third_reich_diplomacy/rules.yaml:609:3\n1973 rules/third_reich_diplomacy/rules.yaml:609:3\n1974 rules/third_reich_diplomacy/rules.yaml:609:3\n1975 rules/third_reich_diplomacy/rules.yaml:609:3\n1987 rules/third_reich_diplomacy/rules.yaml:609:3\n1988 rules/third_reich_diplomacy/rules.yaml:609:3\n1990 rules/third_reich_diplomacy/rules.yaml:609:3\n1991 rules/third_reich_diplomacy/rules.yaml:609:3\n1992 rules/third_reich_diplomacy/rules.yaml:609:3\n1994 rules/third_reich_diplomacy/rules.yaml:609:3\n1995 rules/third_reich_diplomacy/rules.yaml:609:3\n1996 rules/third_reich_diplomacy/rules.yaml:609:3\n2002 rules/third_reich_diplomacy/rules.yaml:581:7\n2003 rules/third_reich_diplomacy/rules.yaml:582:11\n2004 rules/third_reich_diplomacy/rules.yaml:583:15\n2005 rules/third_reich_diplomacy/rules.yaml:585:7\n2022 rules/third_reich_diplomacy/rules.yaml:587:11\n2023 rules/third_reich_diplomacy/rules.yaml:588:15\n2024 rules/third_reich_diplomacy/rules.yaml:589:19\n2033 rules/third_reich_diplomacy/rules.yaml:558:7\n2034 rules/third_reich_diplomacy/rules.yaml:559:7\n2035 rules/third_reich_diplomacy/rules.yaml:560:11\n2038 rules/third_reich_diplomacy/rules.yaml:562:15\n2039 rules/third_reich_diplomacy/rules.yaml:563:15\n2041 rules/third_reich_diplomacy/rules.yaml:565:11\n2042 rules/third_reich_diplomacy/rules.yaml:566:15\n2043 rules/third_reich_diplomacy/rules.yaml:567:15\n2044 rules/third_reich_diplomacy/rules.yaml:568:15\n2045 rules/third_reich_diplomacy/rules.yaml:569:7\n2046 rules/third_reich_diplomacy/rules.yaml:570:11\n2047 rules/third_reich_diplomacy/rules.yaml:571:15\n2051 rules/third_reich_diplomacy/rules.yaml:630:15\n2052 rules/third_reich_diplomacy/rules.yaml:481:3\n2056 rules/third_reich_diplomacy/rules.yaml:488:7\n2057 rules/third_reich_diplomacy/rules.yaml:489:7\n2060 rules/third_reich_diplomacy/rules.yaml:492:11\n2061 rules/third_reich_diplomacy/rules.yaml:493:11\n2064 rules/third_reich_diplomacy/rules.yaml:496:15\n2065 rules/third_reich_diplomacy/rules.yaml:497:15\n2068 rules/third_reich_diplomacy/rules.yaml:500:19\n2069 rules/third_reich_diplomacy/rules.yaml:501:19\n2070 rules/third_reich_diplomacy/rules.yaml:503:19\n2071 rules/third_reich_diplomacy/rules.yaml:504:19\n2075 rules/third_reich_diplomacy/rules.yaml:523:7\n2076 rules/third_reich_diplomacy/rules.yaml:524:11\n2077 rules/third_reich_diplomacy/rules.yaml:525:11\n2078 rules/third_reich_diplomacy/rules.yaml:526:11\n2079 rules/third_reich_diplomacy/rules.yaml:527:11\n2080 rules/third_reich_diplomacy/rules.yaml:528:15\n2081 rules/third_reich_diplomacy/rules.yaml:529:15\n2082 rules/third_reich_diplomacy/rules.yaml:530:15\n2083 rules/third_reich_diplomacy/rules.yaml:532:7\n2084 rules/third_reich_diplomacy/rules.yaml:533:7\n2085 rules/third_reich_diplomacy/rules.yaml:534:11\n2089 rules/third_reich_diplomacy/rules.yaml:535:15\n2093 rules/third_reich_diplomacy/rules.yaml:538:15\n2097 rules/third_reich_diplomacy/rules.yaml:541:15\n2102 rules/third_reich_diplomacy/rules.yaml:543:19\n2103 rules/third_reich_diplomacy/rules.yaml:544:15\n2108 rules/third_reich_diplomacy/rules.yaml:545:19\n2109 rules/third_reich_diplomacy/rules.yaml:546:19\n2115 rules/third_reich_diplomacy/flow.yaml:36:7\n2119 rules/third_reich_diplomacy/flow.yaml:124:7\n2120 rules/third_reich_diplomacy/flow.yaml:125:11\n2121 rules/third_reich_diplomacy/flow.yaml:126:15\n2128 rules/third_reich_diplomacy/flow.yaml:127:19\n2129 rules/third_reich_diplomacy/flow.yaml:128:19\n2130 rules/third_reich_diplomacy/flow.yaml:129:23\n2134 rules/third_reich_diplomacy/flow.yaml:131:3\n2135 rules/third_reich_diplomacy/flow.yaml:131:3\n2139 rules/third_reich_diplomacy/flow.yaml:138:7\n2140 rules/third_reich_diplomacy/flow.yaml:139:7\n2141 rules/third_reich_diplomacy/flow.yaml:140:11\n2142 rules/third_reich_diplomacy/flow.yaml:141:7\n2143 rules/third_reich_diplomacy/flow.yaml:142:7\n2144 rules/third_reich_diplomacy/flow.yaml:143:11\n2145 rules/third_reich_diplomacy/flow.yaml:144:7\n2146 rules/third_reich_diplomacy/flow.yaml:145:11\n2147 rules/third_reich_diplomacy/flow.yaml:146:7\n2148 rules/third_reich_diplomacy/flow.yaml:147:7\n2149 rules/third_reich_diplomacy/flow.yaml:149:11\n2155 rules/third_reich_diplomacy/flow.yaml:83:3\n2156 rules/third_reich_diplomacy/flow.yaml:83:3\n2160 rules/third_reich_diplomacy/flow.yaml:45:7\n2161 rules/third_reich_diplomacy/flow.yaml:46:11\n2162 rules/third_reich_diplomacy/flow.yaml:47:11\n2163 rules/third_reich_diplomacy/flow.yaml:48:15\n2164 rules/third_reich_diplomacy/flow.yaml:49:15\n2169 rules/third_reich_diplomacy/flow.yaml:50:19\n2172 rules/third_reich_diplomacy/flow.yaml:51:19\n2173 rules/third_reich_diplomacy/flow.yaml:52:19\n2177 rules/third_reich_diplomacy/flow.yaml:80:7\n2178 rules/third_reich_diplomacy/flow.yaml:81:11\n2182 rules/third_reich_diplomacy/rules.yaml:600:7\n2183 rules/third_reich_diplomacy/rules.yaml:601:7\n2184 rules/third_reich_diplomacy/rules.yaml:602:7\n2185 rules/third_reich_diplomacy/rules.yaml:603:7\n2186 rules/third_reich_diplomacy/rules.yaml:604:7\n2187 rules/third_reich_diplomacy/rules.yaml:605:7\n2211 rules/third_reich_diplomacy/rules.yaml:609:3\n2219 rules/third_reich_diplomacy/rules.yaml:609:3\n2222 rules/third_reich_diplomacy/rules.yaml:609:3\n2223 rules/third_reich_diplomacy/rules.yaml:609:3\n2224 rules/third_reich_diplomacy/rules.yaml:609:3\n2225 rules/third_reich_diplomacy/rules.yaml:609:3\n2226 rules/third_reich_diplomacy/rules.yaml:609:3\n2227 rules/third_reich_diplomacy/rules.yaml:609:3\n2240 rules/third_reich_diplomacy/rules.yaml:609:3\n2241 rules/third_reich_diplomacy/rules.yaml:609:3\n2253 rules/third_reich_diplomacy/rules.yaml:609:3\n2259 rules/third_reich_diplomacy/rules.yaml:609:3\n2271 rules/third_reich_diplomacy/rules.yaml:609:3\n2272 rules/third_reich_diplomacy/rules.yaml:609:3\n2292 rules/third_reich_diplomacy/rules.yaml:609:3\n2328 rules/third_reich_diplomacy/rules.yaml:609:3\n2329 rules/third_reich_diplomacy/rules.yaml:609:3\n2331 rules/third_reich_diplomacy/rules.yaml:609:3\n2332 rules/third_reich_diplomacy/rules.yaml:609:3\n2336 rules/third_reich_diplomacy/rules.yaml:609:3\n2355 rules/third_reich_diplomacy/rules.yaml:581:7\n2356 rules/third_reich_diplomacy/rules.yaml:582:11\n2357 rules/third_reich_diplomacy/rules.yaml:583:15\n2358 rules/third_reich_diplomacy/rules.yaml:584:15\n2359 rules/third_reich_diplomacy/rules.yaml:585:7\n2387 rules/third_reich_diplomacy/rules.yaml:587:11\n2388 rules/third_reich_diplomacy/rules.yaml:588:15\n2389 rules/third_reich_diplomacy/rules.yaml:589:19\n2393 rules/third_reich_diplomacy/rules.yaml:590:7\n2413 rules/third_reich_diplomacy/rules.yaml:558:7\n2414 rules/third_reich_diplomacy/rules.yaml:559:7\n2422 rules/third_reich_diplomacy/rules.yaml:560:11\n2437 rules/third_reich_diplomacy/rules.yaml:562:15\n2438 rules/third_reich_diplomacy/rules.yaml:563:15\n2441 rules/third_reich_diplomacy/rules.yaml:565:11\n2455 rules/third_reich_diplomacy/rules.yaml:566:15\n2468 rules/third_reich_diplomacy/rules.yaml:567:15\n2469 rules/third_reich_diplomacy/rules.yaml:568:15\n2473 rules/third_reich_diplomacy/rules.yaml:569:7\n2474 rules/third_reich_diplomacy/rules.yaml:570:11\n2475 rules/third_reich_diplomacy/rules.yaml:571:15\n2476 rules/third_reich_diplomacy/rules.yaml:572:15\n2489 rules/third_reich_diplomacy/rules.yaml:630:15\n2496 rules/third_reich_diplomacy/rules.yaml:481:3\n2512 rules/third_reich_diplomacy/rules.yaml:488:7\n2513 rules/third_reich_diplomacy/rules.yaml:489:7\n2514 rules/third_reich_diplomacy/rules.yaml:490:11\n2519 rules/third_reich_diplomacy/rules.yaml:492:11\n2520 rules/third_reich_diplomacy/rules.yaml:493:11\n2521 rules/third_reich_diplomacy/rules.yaml:494:15\n2529 rules/third_reich_diplomacy/rules.yaml:496:15\n2535 rules/third_reich_diplomacy/rules.yaml:497:15\n2536 rules/third_reich_diplomacy/rules.yaml:498:19\n2538 rules/third_reich_diplomacy/rules.yaml:500:19\n2539 rules/third_reich_diplomacy/rules.yaml:501:19\n2540 rules/third_reich_diplomacy/rules.yaml:502:19\n2541 rules/third_reich_diplomacy/rules.yaml:503:19\n2542 rules/third_reich_diplomacy/rules.yaml:504:19\n2566 rules/third_reich_diplomacy/rules.yaml:523:7\n2567 rules/third_reich_diplomacy/rules.yaml:524:11\n2568 rules/third_reich_diplomacy/rules.yaml:525:11\n2569 rules/third_reich_diplomacy/rules.yaml:526:11\n2570 rules/third_reich_diplomacy/rules.yaml:527:11\n2571 rules/third_reich_diplomacy/rules.yaml:528:15\n2572 rules/third_reich_diplomacy/rules.yaml:529:15\n2573 rules/third_reich_diplomacy/rules.yaml:530:15\n2574 rules/third_reich_diplomacy/rules.yaml:531:15\n2575 rules/third_reich_diplomacy/rules.yaml:532:7\n2576 rules/third_reich_diplomacy/rules.yaml:533:7\n2581 rules/third_reich_diplomacy/rules.yaml:534:11\n2585 rules/third_reich_diplomacy/rules.yaml:535:15\n2588 rules/third_reich_diplomacy/rules.yaml:536:15\n2591 rules/third_reich_diplomacy/rules.yaml:538:15\n2594 rules/third_reich_diplomacy/rules.yaml:539:15\n2602 rules/third_reich_diplomacy/rules.yaml:541:15\n2617 rules/third_reich_diplomacy/rules.yaml:543:19\n2618 rules/third_reich_diplomacy/rules.yaml:544:15\n2623 rules/third_reich_diplomacy/rules.yaml:545:19\n2624 rules/third_reich_diplomacy/rules.yaml:546:19\n2625 rules/third_reich_diplomacy/rules.yaml:547:19\n2627 rules/third_reich_diplomacy/rules.yaml:549:19\n2638 rules/third_reich_diplomacy/flow.yaml:36:7\n2657 rules/third_reich_diplomacy/flow.yaml:124:7\n2662 rules/third_reich_diplomacy/flow.yaml:125:11\n2673 rules/third_reich_diplomacy/flow.yaml:126:15\n2688 rules/third_reich_diplomacy/flow.yaml:127:19\n2696 rules/third_reich_diplomacy/flow.yaml:128:19\n2697 rules/third_reich_diplomacy/flow.yaml:129:23\n2709 rules/third_reich_diplomacy/flow.yaml:131:3\n2715 rules/third_reich_diplomacy/flow.yaml:131:3\n2730 rules/third_reich_diplomacy/flow.yaml:138:7\n2736 rules/third_reich_diplomacy/flow.yaml:139:7\n2741 rules/third_reich_diplomacy/flow.yaml:140:11\n2747 rules/third_reich_diplomacy/flow.yaml:141:7\n2753 rules/third_reich_diplomacy/flow.yaml:142:7\n2758 rules/third_reich_diplomacy/flow.yaml:143:11\n2764 rules/third_reich_diplomacy/flow.yaml:144:7\n2769 rules/third_reich_diplomacy/flow.yaml:145:11\n2775 rules/third_reich_diplomacy/flow.yaml:146:7\n2776 rules/third_reich_diplomacy/flow.yaml:147:7\n2779 rules/third_reich_diplomacy/flow.yaml:151:11\n2782 rules/third_reich_diplomacy/flow.yaml:148:11\n2783 rules/third_reich_diplomacy/flow.yaml:149:11\n2797 rules/third_reich_diplomacy/flow.yaml:83:3\n2798 rules/third_reich_diplomacy/flow.yaml:83:3\n2820 rules/third_reich_diplomacy/flow.yaml:45:7\n2825 rules/third_reich_diplomacy/flow.yaml:46:11\n2826 rules/third_reich_diplomacy/flow.yaml:47:11\n2837 rules/third_reich_diplomacy/flow.yaml:48:15\n2838 rules/third_reich_diplomacy/flow.yaml:49:15\n2853 rules/third_reich_diplomacy/flow.yaml:50:19\n2868 rules/third_reich_diplomacy/flow.yaml:51:19\n2869 rules/third_reich_diplomacy/flow.yaml:52:19\n2881 rules/third_reich_diplomacy/flow.yaml:80:7\n2886 rules/third_reich_diplomacy/flow.yaml:81:11\n2900 rules/third_reich_diplomacy/rules.yaml:599:7\n2901 rules/third_reich_diplomacy/rules.yaml:600:7\n2902 rules/third_reich_diplomacy/rules.yaml:601:7\n2903 rules/third_reich_diplomacy/rules.yaml:602:7\n2909 rules/third_reich_diplomacy/rules.yaml:603:7\n2915 rules/third_reich_diplomacy/rules.yaml:604:7\n2921 rules/third_reich_diplomacy/rules.yaml:605:7\n2925 rules/third_reich_diplomacy/rules.yaml:606:11"
