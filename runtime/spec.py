@@ -198,6 +198,8 @@ class GameSpec:
             return self.report_label(value, S)
         if kind == "deal":
             return "nothing" if value is None else deals.label(self, value, S)
+        if kind == "resolve":
+            return resolved_text(value)
         if kind.startswith("list:"):
             return ", ".join(self.word(kind[5:], v, S) for v in value)
         if kind in ("int", "str", "text"):
@@ -535,3 +537,22 @@ def _counts(split: tuple[Any, ...]) -> dict[Any, int]:
     for t in split:
         counts[t] = counts.get(t, 0) + 1
     return counts
+
+
+def resolved_text(told: tuple[Any, ...]) -> str:
+    """The log line of a ``resolve`` (``prelude.resolve``): "Combat Results Table 1.5:1 (10
+    to 6; +2 attacker leader, -1 defender leader = 2:1), die 3: DD"."""
+    title, strengths, start, shifts, final, rolled, total, modifier, code = told
+    why = [" to ".join(str(s) for s in strengths)]
+    moved = [(label, n) for label, n in shifts if n]
+    if moved:
+        parts = ", ".join(f"{n:+d} {label}".rstrip() for label, n in moved)
+        why.append(f"{parts} = {final}")
+    elif final != start:
+        why.append(f"= {final}")
+    dice = "die" if len(rolled) == 1 else "dice"
+    sep = "+" if sum(rolled) == total else ","  # d66: tens and ones
+    said = str(total) if len(rolled) == 1 else f"{sep.join(str(d) for d in rolled)} = {total}"
+    if modifier:
+        said += f" {modifier:+d} = {total + modifier}"
+    return f"{title} {start} ({'; '.join(why)}), {dice} {said}: {code}"

@@ -68,6 +68,7 @@ class PlainForms:
         self.form = form
         self.scope = Scope()
         self.eg = ExprGen(sd, self.scope)
+        self.eg.tables = tables
         self.cards_wait = card_routines_suspend(self.game)
         self.loops: list[tuple[str, Any, Any]] = []  # ("py", -, -) or ("arm", head, after)
         self.rid = tables.rid(r.name) if form == "R" else -1
