@@ -132,6 +132,13 @@ class Checker:
         for et in g.entities.values():
             fields += et.fields.values()
         for f in fields:
+            if f.scale != 1 and f.type != ir.INT:
+                self.error(
+                    "type",
+                    f"field {f.name!r} has a scale but is {article(f.type)}",
+                    f.origin.pos,
+                    "only an int counts fractions (scale: 2 keeps halves)",
+                )
             if f.revealable and f.visible == "all":
                 self.error(
                     "reveal",

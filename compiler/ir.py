@@ -100,6 +100,7 @@ class Field:
     revealable: bool = False  # a hidden value `reveal` may show to chosen players
     title: str = ""  # how players call it (game.yaml `title:`), else made from the name
     internal: bool = False  # bookkeeping the board does not show (`internal: true`)
+    scale: int = 1  # an int that counts 1/scale units (`scale: 2`: halves), printed divided
 
 
 @dataclass

@@ -204,6 +204,8 @@ class GameSpec:
             return ", ".join(self.word(kind[5:], v, S) for v in value)
         if kind in ("int", "str", "text"):
             return str(value)
+        if kind.startswith("scaled:"):
+            return scaled_text(value, int(kind[7:]))
         if kind == "bool":
             return "yes" if value else "no"
         if kind.startswith("e:"):
@@ -556,3 +558,25 @@ def resolved_text(told: tuple[Any, ...]) -> str:
     if modifier:
         said += f" {modifier:+d} = {total + modifier}"
     return f"{title} {start} ({'; '.join(why)}), {dice} {said}: {code}"
+
+
+def scaled_text(value: int, scale: int) -> str:
+    """A count of 1/``scale`` units as a number: 3 halves is "1.5", 4 halves "2", 1 third
+    "1/3" (a fraction no decimal writes out)."""
+    if value % scale == 0:
+        return str(value // scale)
+    sign, n = ("-" if value < 0 else ""), abs(value)
+    den, twos, fives = scale, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    if den != 1:
+        from math import gcd
+
+        g = gcd(n, scale)
+        return f"{sign}{n // g}/{scale // g}"
+    digits = max(twos, fives)
+    units = n * 10**digits // scale
+    text = str(units).rjust(digits + 1, "0")
+    return f"{sign}{text[:-digits]}.{text[-digits:]}".rstrip("0").rstrip(".")

@@ -19,7 +19,7 @@ from rulecraft.compiler.examples import example_files, run_examples
 from rulecraft.compiler.project import new_sink
 from rulecraft.compiler.tables import load_tables
 from rulecraft.runtime.prelude import odds_column
-from rulecraft.runtime.spec import resolved_text
+from rulecraft.runtime.spec import resolved_text, scaled_text
 
 ROOT, PACKAGE = fixture_game("skirmish")
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "games"
@@ -121,6 +121,16 @@ def test_the_log_line_names_the_dice_the_modifier_and_the_shifts():
     assert resolved_text(two) == "Diplomacy +5 (5; +2 = +7), dice 3+4 = 7 -1 = 6: Ally"
     d66 = ("T", (1, 1), "1:1", (), "1:1", (3, 4), 34, 0, "x")
     assert resolved_text(d66) == "T 1:1 (1 to 1), dice 3,4 = 34: x"
+
+
+def test_a_scaled_field_prints_its_exact_fraction():
+    """`scale: 2` keeps halves (Marlborough 10.12: Berlin's 3 TP halved is 1.5, MARL-10.12-01);
+    the state holds the count, the log prints the number."""
+    assert [scaled_text(v, 2) for v in (3, 4, 0, -3, 1)] == ["1.5", "2", "0", "-1.5", "0.5"]
+    assert scaled_text(3, 4) == "0.75" and scaled_text(7, 10) == "0.7"
+    assert (
+        scaled_text(1, 3) == "1/3" and scaled_text(4, 6) == "2/3" and scaled_text(-7, 3) == "-7/3"
+    )
 
 
 # -- errors a designer sees
@@ -239,3 +249,14 @@ def test_a_result_program_on_a_range_table_is_refused(tmp_path):
         "only results of column and matrix tables carry an effect ('rout' is a range table)"
     ]
     assert errors[0].hint == "on a range table, write the effect on its rows"
+
+
+def test_a_scale_on_a_field_that_is_no_int_is_refused(tmp_path):
+    errors = _broken(
+        tmp_path,
+        "game.yaml",
+        "fortress: {type: bool}",
+        "fortress: {type: bool, scale: 2}",
+    )
+    assert [e.message for e in errors] == ["field 'fortress' has a scale but is a bool"]
+    assert errors[0].hint == "only an int counts fractions (scale: 2 keeps halves)"
