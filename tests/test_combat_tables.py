@@ -260,3 +260,42 @@ def test_a_scale_on_a_field_that_is_no_int_is_refused(tmp_path):
     )
     assert [e.message for e in errors] == ["field 'fortress' has a scale but is a bool"]
     assert errors[0].hint == "only an int counts fractions (scale: 2 keeps halves)"
+
+
+def test_the_shift_of_a_result_from_a_table_value(tmp_path):
+    """`r.shift` of a result whose table is a value (Envoys' cities name theirs): 0 where
+    the table's results carry no shift."""
+    import random
+
+    from compile_helpers import import_generated
+    from rulecraft.runtime import Game
+
+    (tmp_path / "generated").mkdir()
+    shutil.copytree(FIXTURES / "envoys", tmp_path / "rules" / "envoys")
+    rules = tmp_path / "rules" / "envoys" / "rules.yaml"
+    old = 'log "{p} courts {c}: {n}, {r.code}: {r.text}"'
+    rules.write_text(rules.read_text().replace(old, old[:-1] + ', shift {r.shift}"'))
+    compile_into(tmp_path)
+    spec = import_generated(tmp_path, "envoys").SPECS["rivals"]
+    lines: list[str] = []
+    for seed in range(10):
+        g = Game.new(spec, None, seed)
+        rng = random.Random(seed)
+        while not g.finished:
+            d = g.pending()[0]
+            ids = [o.id for o in d.options]
+            g.apply(d.player, "done" if "done" in ids else rng.choice(ids))
+        lines += [x for x in g.log_for(None) if " courts " in x]
+    assert lines and all(x.endswith(", shift 0") for x in lines), lines[:3]
+
+
+def test_the_board_prints_a_scaled_field_as_its_number():
+    from rulecraft.runtime import Game
+    from rulecraft.runtime.tools.terminal import render_view
+
+    g = Game.new(PACKAGE.SPECS["plain"], None, 1)
+    g.apply(0, "attack_plan:probe")
+    g.apply(1, "defence_plan:withdraw")  # no battle; each general brings his supply
+    assert g.state["p"][1]["supply"] == 1  # the count of halves
+    board = render_view(g.view(None), g.spec)
+    assert "Supply: 0.5" in board and "Supply: 1" in board, board
