@@ -544,7 +544,7 @@ class Checker:
 
     def result_codes(self, tid: str) -> list[str]:
         """The results a table's lookups may give: its cells' codes, and the results it
-        explains that no cell prints (Marlborough's DZ), each once."""
+        explains that no cell prints (a CRT's result no printed row gives), each once."""
         table = self.game.tables[tid]
         codes = [c.code for c in table.cells() if c.code is not None]
         return list(dict.fromkeys([*codes, *(getattr(table, "results", None) or {})]))
