@@ -204,6 +204,7 @@ class Builder:
             revealable=bool(spec.get("revealable", False)),
             internal=bool(spec.get("internal", False)),
             title=str(spec.get("title") or ""),
+            scale=int(spec.get("scale", 1)),
         )
 
     def _state(self, game: ir.Game, doc: Document) -> None:

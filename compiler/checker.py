@@ -59,7 +59,15 @@ from .scenario_values import ScenarioChecker
 from .typerules import article, compatible
 
 #: the fields of a table result record and their types (``value`` depends on the table)
-RESULT_FIELDS = {"code": ir.STR, "permanent": ir.BOOL, "text": ir.STR, "table": ir.TABLE}
+RESULT_FIELDS = {
+    "code": ir.STR,
+    "permanent": ir.BOOL,
+    "text": ir.STR,
+    "table": ir.TABLE,
+    "shift": ir.INT,
+}
+#: the fields only a result of `resolve` has
+ROLLED_FIELDS = {"roll": ir.INT, "column": ir.STR}
 
 
 @dataclass
@@ -125,6 +133,13 @@ class Checker:
         for et in g.entities.values():
             fields += et.fields.values()
         for f in fields:
+            if f.scale != 1 and f.type != ir.INT:
+                self.error(
+                    "type",
+                    f"field {f.name!r} has a scale but is {article(f.type)}",
+                    f.origin.pos,
+                    "only an int counts fractions (scale: 2 keeps halves)",
+                )
             if f.revealable and f.visible == "all":
                 self.error(
                     "reveal",
@@ -468,8 +483,7 @@ class Checker:
             and s.subject.obj.ty.kind == "result"
             and s.subject.obj.ty.name
         ):
-            table = self.game.tables[s.subject.obj.ty.name]
-            codes = [c.code for c in table.cells() if c.code is not None]
+            codes = self.result_codes(s.subject.obj.ty.name)
         seen: set[Any] = set()
         for values in s.cases:
             for v in values:
@@ -535,6 +549,15 @@ class Checker:
             if t.id in self.game.constants:
                 self.error("assign", f"{t.id!r} is a constant and cannot be changed", t)
                 return ir.ANY
+            if t.id == "turn":
+                self.error(
+                    "assign",
+                    "'turn' is the turn number, which only the flow of play advances",
+                    t,
+                    "to end the turn early, call next_turn(); to count something else, "
+                    "declare a global",
+                )
+                return ir.ANY
             self.error(
                 "unknown-name",
                 f"unknown name {t.id!r}",
@@ -563,6 +586,13 @@ class Checker:
 
     # -- expressions
 
+    def result_codes(self, tid: str) -> list[str]:
+        """The results a table's lookups may give: its cells' codes, and the results it
+        explains that no cell prints (a CRT's result no printed row gives), each once."""
+        table = self.game.tables[tid]
+        codes = [c.code for c in table.cells() if c.code is not None]
+        return list(dict.fromkeys([*codes, *(getattr(table, "results", None) or {})]))
+
     def result_code(self, side: Expr, literal: Expr) -> None:
         """``r.code == "8+"``: the text must be a result of the table ``r`` comes from."""
         if not (isinstance(literal, Str) and literal.is_plain and isinstance(side, Attr)):
@@ -570,7 +600,7 @@ class Checker:
         ot = side.obj.ty
         if side.name != "code" or ot is None or ot.kind != "result" or not ot.name:
             return
-        codes = [c.code for c in self.game.tables[ot.name].cells() if c.code is not None]
+        codes = self.result_codes(ot.name)
         if literal.plain not in codes:
             self.error(
                 "unknown-name",
@@ -749,6 +779,9 @@ class Checker:
         if e.id in g.constants:
             e.ref = ("const", g.constants[e.id])
             return g.constants[e.id].type
+        if e.id == "turn":  # the turn number (1 in the first turn, 0 during set-up)
+            e.ref = ("turn",)
+            return ir.INT
         # The ids of the scenario's seats, cards and records name those things.
         sc = g.scenario if len(g.scenarios) == 1 else None
         seats = [s for s, _ in sc.seats] if sc else []
@@ -768,6 +801,7 @@ class Checker:
         known = [
             *(n for s in self.scopes for n in s),
             "players",
+            "turn",
             *plurals,
             *g.enums,
             *g.globals,
@@ -805,12 +839,17 @@ class Checker:
                 return self.result_value_type(ot.name)
             if e.name in RESULT_FIELDS:
                 return RESULT_FIELDS[e.name]
+            if e.name in ROLLED_FIELDS and ot.elem is not None:
+                return ROLLED_FIELDS[e.name]
+            known = [*RESULT_FIELDS, "value", *(ROLLED_FIELDS if ot.elem is not None else ())]
+            hint = did_you_mean(e.name, known) or "fields: " + ", ".join(known)
+            if e.name in ROLLED_FIELDS:
+                hint = "only a result of resolve() has a roll and a column"
             self.error(
                 "unknown-name",
                 f"a table result has no field {e.name!r}",
                 e.src.pos(e.name_off),
-                did_you_mean(e.name, [*RESULT_FIELDS, "value"])
-                or "fields: code, value, permanent, text, table",
+                hint,
             )
             return ir.ANY
         elif ot == ir.ANY:
@@ -862,7 +901,7 @@ class Checker:
             return ir.ANY
         b = BUILTINS[c.func]
         c.ref = b
-        extra = [k for k in c.kwargs if k not in b.kwargs]
+        extra = [] if b.open_kwargs else [k for k in c.kwargs if k not in b.kwargs]
         if extra:
             takes = tuple(b.kwargs)
             self.error(

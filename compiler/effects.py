@@ -121,6 +121,8 @@ class Call(Expr):
     args: list[Expr]
     ref: Any = field(default=None, init=False, repr=False)
     kwargs: dict[str, Expr] = field(default_factory=dict)
+    #: where each named argument's name starts (errors point at the name)
+    kwarg_offs: dict[str, int] = field(default_factory=dict, repr=False)
 
 
 @dataclass(eq=False)
@@ -292,6 +294,10 @@ def walk(node: Any):
         return
     if isinstance(node, tuple):
         for item in node:
+            yield from walk(item)
+        return
+    if isinstance(node, dict):  # a call's named arguments
+        for item in node.values():
             yield from walk(item)
         return
     if not isinstance(node, Node):
@@ -658,18 +664,21 @@ class _ToAST(Transformer):
         func, args = items
         positional: list[Expr] = []
         kwargs: dict[str, Expr] = {}
+        offs: dict[str, int] = {}
         for a in args or ():
             if isinstance(a, tuple):
                 name, value = a
                 if name in kwargs:
                     raise _reject(name.start_pos, f"argument {name}= given twice", None)
                 kwargs[str(name)] = value
+                offs[str(name)] = name.start_pos
             elif kwargs:
                 raise _reject(_start(a), "a positional argument after a named one", None)
             else:
                 positional.append(a)
         c = Call(self.src, func.start_pos, str(func), positional)
         c.kwargs = kwargs
+        c.kwarg_offs = offs
         return c
 
     def args(self, meta, items):

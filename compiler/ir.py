@@ -21,7 +21,9 @@ class Type:
     """A type of the effect language.
 
     ``kind`` is one of: int, bool, str, player, card, entity (``name`` = entity type),
-    enum (``name`` = enum), list (``elem``), none, void, any.
+    enum (``name`` = enum), list (``elem``), none, void, any, table, deal, result (``name`` =
+    the table, if known; ``elem`` = int for a result of `resolve`, which also has a roll and a
+    column).
     """
 
     kind: str
@@ -56,6 +58,11 @@ def list_of(t: Type) -> Type:
 
 def result(table: str = "") -> Type:
     return Type("result", name=table)
+
+
+def rolled(table: str) -> Type:
+    """The result of `resolve`: a table result that also has ``roll`` and ``column``."""
+    return Type("result", name=table, elem=INT)
 
 
 def entity(name: str) -> Type:
@@ -93,6 +100,7 @@ class Field:
     revealable: bool = False  # a hidden value `reveal` may show to chosen players
     title: str = ""  # how players call it (game.yaml `title:`), else made from the name
     internal: bool = False  # bookkeeping the board does not show (`internal: true`)
+    scale: int = 1  # an int that counts 1/scale units (`scale: 2`: halves), printed divided
 
 
 @dataclass

@@ -232,9 +232,10 @@ def looked_up(resolved: dict[str, ir.Game]) -> dict[str, Any]:
             else:
                 rows = tuple(row.id for row in table.rows)
             cols = tuple(c.id for c in table.columns) if table.kind != "range" else ()
-            cells, texts = [], []
+            cells, texts, shifts = [], [], []
             for row in table.rows:
                 for cell in row.cells[: max(len(cols), 1)]:
+                    shifts.append(cell.result.shift if cell.result is not None else 0)
                     gap = (cell.reason or "not printed") if cell.gap else None
                     value = cell.value
                     if not isinstance(value, (int, str)) or isinstance(value, bool):
@@ -253,8 +254,43 @@ def looked_up(resolved: dict[str, ir.Game]) -> dict[str, Any]:
                 getattr(table, "below_first", "error") == "first",
                 getattr(table, "above_last", "error") == "last",
                 tuple(texts),
+                tuple(shifts) if any(shifts) else None,
+                _combat(table),
             )
     return dict(sorted(out.items()))
+
+
+def _combat(table: Any) -> tuple[Any, ...] | None:
+    """What `resolve` needs of a column table: ``(title, by odds, column ratios (num, den)
+    or value ranges (lo, hi), round up when the attacker is stronger, round up when the
+    defender is, clamp, dice (count, sides, d66))``; None for other tables."""
+    if table.kind != "column":
+        return None
+    by_odds = table.column_by == "odds"
+    if by_odds:
+        bounds = tuple(
+            (c.ratio.numerator, c.ratio.denominator) if c.ratio is not None else (0, 1)
+            for c in table.columns
+        )
+    else:
+        bounds = tuple(
+            (c.range.lo, c.range.hi) if c.range is not None else (None, None) for c in table.columns
+        )
+    dice = str(table.dice).strip().lower()
+    if dice == "d66":
+        count, sides, d66 = 2, 6, True
+    else:
+        n, _, m = dice.partition("d")
+        count, sides, d66 = int(n or 1), int(m), False
+    return (
+        table.title,
+        by_odds,
+        bounds,
+        table.attacker_stronger == "round_up",
+        table.defender_stronger == "round_up",
+        bool(table.clamp),
+        (count, sides, d66),
+    )
 
 
 def stale_files(

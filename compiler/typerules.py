@@ -22,7 +22,7 @@ def compatible(src: ir.Type, dst: ir.Type) -> bool:
     if {src.kind, dst.kind} == {"enum", "str"}:
         return True
     if src.kind == dst.kind == "result":
-        return True
+        return src.elem is not None or dst.elem is None  # only resolve's results have a roll
     return False
 
 

@@ -69,6 +69,8 @@ __all__ = [
     "endless_loop",
     "turn_limit",
     "lookup",
+    "resolve",
+    "cell_shift",
     "tcall",
     "report_options",
     "report",
@@ -288,7 +290,7 @@ def lookup(table: Any, t: int, *keys: Any) -> Any:
     for its keys: a range table by one number (open ends and the first row for lower rolls as
     the table says), a column table by a number and a column id, a matrix or list table by
     a row id and a column id."""
-    tname, by_range, rows, cols, cells, clamp_low, clamp_high, _texts = table
+    tname, by_range, rows, cols, cells, clamp_low, clamp_high, _texts, _shifts, _combat = table
     key = keys[0]
     if by_range:
         found = [
@@ -318,6 +320,126 @@ def lookup(table: Any, t: int, *keys: Any) -> Any:
     if gap is not None:
         raise RulesError(f"table {tname}: {', '.join(map(str, keys))} falls in a gap ({gap})")
     return (t, i, code, value, permanent)
+
+
+def cell_shift(table: Any, i: int) -> int:
+    """The column shift the result of cell ``i`` of ``table`` carries (``r.shift``)."""
+    shifts = table[8]
+    return 0 if shifts is None else int(shifts[i])
+
+
+def resolve(
+    S: list[Any],
+    table: Any,
+    t: int,
+    template: int,
+    strengths: tuple[int, ...],
+    shifts: tuple[tuple[str, int, Any, int], ...],
+    modifier: int,
+) -> Any:
+    """Resolve a column table (a CRT): the column from the attack and defence strengths (odds,
+    rounded as the table says) or from one value, the ``shifts`` (``(label, sign, max,
+    amount)``: sign 1 right, -1 left, 0 either way) and the clamp the table declares, then a
+    roll of its dice plus ``modifier``; logs the reckoning. The result record ``(table, cell,
+    code, value, permanent, roll, column)``."""
+    tname, _by_range, rows, cols, cells, clamp_low, clamp_high, _texts, _shifts, combat = table
+    title, by_odds, bounds, attacker_up, defender_up, clamp, dice = combat
+    last = len(cols) - 1
+    if by_odds:
+        start = odds_column(bounds, strengths[0], strengths[1], attacker_up, defender_up)
+    else:
+        start = value_column(tname, bounds, strengths[0], clamp)
+    col = start
+    for _label, sign, cap, n in shifts:
+        col += shift_amount(sign, cap, n)
+    if col < 0 or col > last:
+        if not clamp:
+            raise RulesError(f"table {tname}: the shifts take the column off the table")
+        col = 0 if col < 0 else last
+    count, sides, d66 = dice
+    if d66:
+        rolled: tuple[int, ...] = (roll(S, 6), roll(S, 6))
+        total = rolled[0] * 10 + rolled[1]
+    else:
+        rolled = tuple(roll(S, sides) for _ in range(count))
+        total = sum(rolled)
+    key = total + modifier
+    r = -1
+    for k, (lo, hi) in enumerate(rows):
+        if (lo is None or key >= lo) and (hi is None or key <= hi):
+            r = k
+            break
+    if r < 0:
+        if clamp_low and rows[0][0] is not None and key < rows[0][0]:
+            r = 0
+        elif clamp_high and rows[-1][1] is not None and key > rows[-1][1]:
+            r = len(rows) - 1
+        else:
+            raise RulesError(f"table {tname}: a roll of {key} is off the table")
+    i = r * len(cols) + col
+    code, value, permanent, gap = cells[i]
+    if S[LOG] is not False:
+        said = tuple((label, shift_amount(sign, cap, n)) for label, sign, cap, n in shifts)
+        told = (title, strengths, cols[start], said, cols[col], rolled, total, modifier, code)
+        S[LOG] = (template, (told,), None, S[LOG])
+    if gap is not None:
+        raise RulesError(f"table {tname}: column {cols[col]}, roll {key} falls in a gap ({gap})")
+    return (t, i, code, value, permanent, key, cols[col])
+
+
+def shift_amount(sign: int, cap: Any, n: int) -> int:
+    """The columns one shift moves (right +): ``sign`` 1 right, -1 left, 0 either way (signed
+    ``n``), at most ``cap`` (None: no cap)."""
+    if sign == 0:
+        return n if cap is None else max(-cap, min(cap, n))
+    n = abs(n) if cap is None else min(abs(n), cap)
+    return n if sign > 0 else -n
+
+
+def odds_column(
+    ratios: tuple[tuple[int, int], ...],
+    attack: int,
+    defence: int,
+    attacker_up: bool,
+    defender_up: bool,
+) -> int:
+    """The column of the odds ``attack:defence`` among columns of ratios ``(num, den)``, left
+    to right: with the attacker stronger, the listed ratio at or below (``attacker_up``: at or
+    above); with the defender stronger, 1:n with n = defence/attack rounded up
+    (``defender_up``, in the defender's favour) or down, then the listed ratio at or below;
+    beyond either end, that end."""
+    last = len(ratios) - 1
+    if attack <= 0:
+        return 0
+    if defence <= 0:
+        return last
+    if attack >= defence:
+        if attacker_up:
+            for k, (num, den) in enumerate(ratios):
+                if num * defence >= attack * den:
+                    return k
+            return last
+        num_r, den_r = attack, defence
+    else:
+        n = -(-defence // attack) if defender_up else defence // attack
+        num_r, den_r = 1, n
+    found = 0
+    for k, (num, den) in enumerate(ratios):
+        if num * den_r <= num_r * den:
+            found = k
+    return found
+
+
+def value_column(tname: str, ranges: tuple[Any, ...], value: int, clamp: bool) -> int:
+    """The column whose range holds ``value``; beyond either end that end if ``clamp``."""
+    for k, (lo, hi) in enumerate(ranges):
+        if (lo is None or value >= lo) and (hi is None or value <= hi):
+            return k
+    if clamp and ranges and ranges[0][0] is not None and value < ranges[0][0]:
+        return 0
+    if clamp and ranges and ranges[-1][1] is not None and value > ranges[-1][1]:
+        return len(ranges) - 1
+    raise RulesError(f"table {tname}: {value} is off the table")
 
 
 def tcall(

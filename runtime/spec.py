@@ -200,10 +200,14 @@ class GameSpec:
             return self.report_label(value, S)
         if kind == "deal":
             return "nothing" if value is None else deals.label(self, value, S)
+        if kind == "resolve":
+            return resolved_text(value)
         if kind.startswith("list:"):
             return ", ".join(self.word(kind[5:], v, S) for v in value)
         if kind in ("int", "str", "text"):
             return str(value)
+        if kind.startswith("scaled:"):
+            return scaled_text(value, int(kind[7:]))
         if kind == "bool":
             return "yes" if value else "no"
         if kind.startswith("e:"):
@@ -544,3 +548,44 @@ def _counts(split: tuple[Any, ...]) -> dict[Any, int]:
     for t in split:
         counts[t] = counts.get(t, 0) + 1
     return counts
+
+
+def resolved_text(told: tuple[Any, ...]) -> str:
+    """The log line of a ``resolve`` (``prelude.resolve``): "Combat Results Table 1.5:1 (10
+    to 6; +2 attacker leader, -1 defender leader = 2:1), die 3: DD"."""
+    title, strengths, start, shifts, final, rolled, total, modifier, code = told
+    why = [" to ".join(str(s) for s in strengths)]
+    moved = [(label, n) for label, n in shifts if n]
+    if moved:
+        parts = ", ".join(f"{n:+d} {label}".rstrip() for label, n in moved)
+        why.append(f"{parts} = {final}")
+    elif final != start:
+        why.append(f"= {final}")
+    dice = "die" if len(rolled) == 1 else "dice"
+    sep = "+" if sum(rolled) == total else ","  # d66: tens and ones
+    said = str(total) if len(rolled) == 1 else f"{sep.join(str(d) for d in rolled)} = {total}"
+    if modifier:
+        said += f" {modifier:+d} = {total + modifier}"
+    return f"{title} {start} ({'; '.join(why)}), {dice} {said}: {code}"
+
+
+def scaled_text(value: int, scale: int) -> str:
+    """A count of 1/``scale`` units as a number: 3 halves is "1.5", 4 halves "2", 1 third
+    "1/3" (a fraction no decimal writes out)."""
+    if value % scale == 0:
+        return str(value // scale)
+    sign, n = ("-" if value < 0 else ""), abs(value)
+    den, twos, fives = scale, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    if den != 1:
+        from math import gcd
+
+        g = gcd(n, scale)
+        return f"{sign}{n // g}/{scale // g}"
+    digits = max(twos, fives)
+    units = n * 10**digits // scale
+    text = str(units).rjust(digits + 1, "0")
+    return f"{sign}{text[:-digits]}.{text[-digits:]}".rstrip("0").rstrip(".")

@@ -213,12 +213,24 @@ def test_maps() -> None:
 
 def test_table_lookups() -> None:
     cells = (("2", 2, False, None), ("x", None, False, "no result"), ("6+", 6, True, None))
-    by_range = ("combat", True, ((None, 2), (3, 4), (5, None)), (), cells, False, False, ())
+    # (id, by range, rows, columns, cells, clamp low, clamp high, texts, shifts, CRT data)
+    by_range = (
+        "combat",
+        True,
+        ((None, 2), (3, 4), (5, None)),
+        (),
+        cells,
+        False,
+        False,
+        (),
+        None,
+        None,
+    )
     assert prelude.lookup(by_range, 7, -9) == (7, 0, "2", 2, False)
     assert prelude.lookup(by_range, 7, 12)[2:] == ("6+", 6, True)
     with pytest.raises(RulesError, match=r"table combat: 3 falls in a gap \(no result\)"):
         prelude.lookup(by_range, 7, 3)
-    closed = ("odds", True, ((1, 2), (3, 4)), (), cells[:2], True, False, ())
+    closed = ("odds", True, ((1, 2), (3, 4)), (), cells[:2], True, False, (), None, None)
     assert prelude.lookup(closed, 0, -1)[1] == 0  # below the first row: the first row
     with pytest.raises(RulesError, match="table odds: 9 is off the table"):
         prelude.lookup(closed, 0, 9)
@@ -231,8 +243,11 @@ def test_table_lookups() -> None:
         False,
         False,
         (),
+        (0, 0, 1, 0),
+        None,
     )
     assert prelude.lookup(matrix, 1, "b", "x") == (1, 2, "2", 2, False)
+    assert prelude.cell_shift(matrix, 2) == 1 and prelude.cell_shift(by_range, 0) == 0
     with pytest.raises(RulesError, match=r"table m: no row 'c' \(rows: a, b\)"):
         prelude.lookup(matrix, 1, "c", "x")
     with pytest.raises(RulesError, match=r"table m: no column 'z' \(columns: x, y\)"):

@@ -28,6 +28,7 @@ from .emit import (
     emit_playable,
     emit_plural,
     emit_promised,
+    emit_resolve,
     emit_table_program,
     options_allocate,
     options_choose_number,
@@ -56,6 +57,7 @@ from .rules import (
     check_propose,
     check_reachable,
     check_report,
+    check_resolve,
     check_shuffled,
     check_table_sum,
     takes,
@@ -178,6 +180,18 @@ _ROWS = [
         "[Tables in effects](#tables-in-effects))",
         check_lookup,
         emit_lookup,
+    ),
+    Builtin(
+        "resolve",
+        ("table", "attack", "defence"),
+        "resolve a combat results table: the odds column of `attack` to `defence` (or the "
+        "column of one value), shifted and clamped as the table declares, a roll of its dice; "
+        "logged, and gives the **result record** with its `roll` and `column` (see "
+        "[Combat results tables](#combat-results-tables-resolve))",
+        check_resolve,
+        emit_resolve,
+        kwargs={"terrain": "1", "modifier": "n"},
+        open_kwargs=True,
     ),
     Builtin(
         "modifiers",

@@ -74,6 +74,41 @@ def emit_lookup(eg: ExprGen, c: Call) -> str:
     return f"_lookup(self.tabs[{t}], {t}{keys})"
 
 
+#: `resolve`'s shifts by direction: the sign the runtime gives them (0: signed, either way)
+SHIFT_SIGNS = {"right": 1, "left": -1, "either": 0}
+
+
+def emit_resolve(eg: ExprGen, c: Call) -> str:
+    """``_resolve(S, table data, table number, log template, strengths, shifts, modifier)``:
+    each shift ``(label, sign, max, amount)`` as the table declares it."""
+    tid = eg.static_table(c.args[0])
+    if tid is None or eg.tables is None:  # the checker allows neither
+        raise ValueError("resolve() outside a routine, or of a table value")
+    table = eg.sd.game.tables[tid]
+    specs = {s.id: s for s in table.shifts}
+    strengths = "".join(eg.expr(a) + ", " for a in c.args[1:])
+    shifts, modifier = [], "0"
+    for name, value in c.kwargs.items():
+        code = eg.expr(value)
+        if name == "modifier":
+            modifier = code
+            continue
+        if name == "shifts":
+            shifts.append(f"('', 0, None, {code})")
+            continue
+        spec = specs[name]
+        if value.ty == ir.BOOL:
+            code = f"({spec.amount} if {code} else 0)"
+        label = name.replace("_", " ")
+        shifts.append(f"({label!r}, {SHIFT_SIGNS[spec.direction]}, {spec.max!r}, {code})")
+    said = eg.tables.template(("", ""), ("resolve",))
+    shift_code = "(" + "".join(s + ", " for s in shifts) + ")"
+    return (
+        f"_resolve(S, self.t_{tid}, {eg.table_index(tid)}, {said}, ({strengths}), "
+        f"{shift_code}, {modifier})"
+    )
+
+
 def emit_table_program(part: str, default: str) -> Emitter:
     """``modifiers`` and ``allows``: the table's program of that part, or its default when
     the table has none."""

@@ -31,6 +31,7 @@ class ExprGen(Protocol):
     """What an emitter uses of the expression generator (``codegen/exprs.py``)."""
 
     sd: Any  # the scenario's data (codegen.data.ScenarioData)
+    tables: Any  # the class's log templates (codegen.class_tables.ClassTables), or None
 
     def expr(self, e: Expr) -> str: ...
     def iterable(self, e: Expr) -> str: ...
@@ -105,6 +106,8 @@ class Builtin:
     run: Runner | None = None
     #: keyword arguments it takes, with the example value the reference shows
     kwargs: dict[str, str] = field(default_factory=dict)
+    #: its type rule checks the names of its keyword arguments (`resolve`: the table's shifts)
+    open_kwargs: bool = False
     #: only on its own line (it has side effects or asks for a decision)
     statement: bool = False
     #: "decision": it waits for a player's answer; "card": it waits when a card effect may

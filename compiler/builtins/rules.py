@@ -154,7 +154,87 @@ def check_lookup(ck: Checker, c: Call) -> ir.Type:
         return ir.ANY
     for k, t in zip(keys, want, strict=True):
         ck.expect(k, ck.expr(k), t, "a key of lookup()")
+    axes = []
+    if table.kind in ("matrix", "list"):
+        axes.append((keys[0], "row", [r.id for r in table.rows if r.id]))
+    if table.kind != "range":
+        axes.append((keys[-1], "column", [col.id for col in table.columns]))
+    for k, axis, ids in axes:
+        if isinstance(k, Str) and k.is_plain and k.plain not in ids:
+            ck.error(
+                "unknown-name",
+                f"table {table.id!r} has no {axis} {k.plain!r}",
+                k,
+                did_you_mean(k.plain, ids) or f"{axis}s: " + ", ".join(ids),
+            )
     return ir.result(table.id)
+
+
+#: named arguments of `resolve` besides the table's shifts
+RESOLVE_KWARGS = ("shifts", "modifier")
+
+
+def check_resolve(ck: Checker, c: Call) -> ir.Type:
+    """``resolve("crt", attack, defence, terrain=1, ...)``: a column table named in quotes,
+    its strengths (two for odds columns, one value otherwise) and its shifts by name."""
+    table = table_arg(ck, c)
+    if table == "":
+        ck.error(
+            "type",
+            "resolve() reads a table named in quotes",
+            c.args[0],
+            'for example: resolve("crt", attack, defence)',
+        )
+        table = None
+    if table is not None and table.kind != "column":
+        ck.error(
+            "type",
+            f"table {table.id!r} is a {table.kind} table; resolve() reads column tables "
+            "(a combat results table: dice rows by odds or value columns)",
+            c.args[0],
+            f'for a {table.kind} table use lookup("{table.id}", ...)',
+        )
+        table = None
+    strengths = c.args[1:]
+    if table is not None:
+        want = 2 if table.column_by == "odds" else 1
+        if len(strengths) != want:
+            what = (
+                "the attack and defence strengths"
+                if want == 2
+                else f"one {table.column_key or 'value'}"
+            )
+            ck.error(
+                "arity",
+                f"resolve() of table {table.id!r} takes {what} after the table, "
+                f"not {len(strengths)} argument{'s' if len(strengths) != 1 else ''}",
+                c,
+            )
+    for k in strengths:
+        ck.expect(k, ck.expr(k), ir.INT, "a strength of resolve()")
+    shifts = {s.id: s for s in table.shifts} if table is not None else {}
+    for name, value in c.kwargs.items():
+        got = ck.expr(value)
+        spec = shifts.get(name)
+        if table is None:
+            continue  # the table is in error: its shifts are unknown
+        if name in RESOLVE_KWARGS:
+            ck.expect(value, got, ir.INT, f"{name}=")
+        elif spec is None:
+            known = [*shifts, *RESOLVE_KWARGS]
+            ck.error(
+                "unknown-name",
+                f"table {table.id!r} has no shift {name!r}",
+                c.src.pos(c.kwarg_offs.get(name, value.off)),
+                did_you_mean(name, known) or "shifts: " + ", ".join(known),
+            )
+        elif got == ir.BOOL and spec.amount is not None:
+            pass  # true: the shift's fixed amount
+        else:
+            what = f"shift {name}= (a number of columns"
+            what += f", or true for {spec.amount})" if spec.amount is not None else ")"
+            ck.expect(value, got, ir.INT, what)
+    return ir.rolled(table.id) if table is not None else ir.ANY
 
 
 def check_table_sum(gives: ir.Type) -> TypeRule:
@@ -172,7 +252,11 @@ def check_apply(ck: Checker, c: Call) -> ir.Type:
         ck.arity(c, 1, 99)
         return ir.VOID
     rt = ck.expr(c.args[0])
-    if rt.kind != "result" and rt != ir.ANY:
+    if rt == ir.ANY:  # after an error
+        for a in c.args[1:]:
+            ck.expr(a)
+        return ir.VOID
+    if rt.kind != "result":
         ck.error("type", f"apply() runs a table result, not {article(rt)}", c.args[0])
         return ir.VOID
     table: Any = ck.game.tables.get(rt.name) if rt.name else ""

@@ -323,16 +323,21 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
         ("e", t, {**et.attributes, **et.fields}) for t, et in game.entities.items()
     ]
     titles: dict[str, str] = {}
+    scales: dict[str, int] = {}
     internal: list[str] = [f"e.{t}" for t, et in game.entities.items() if et.internal]
     for scope, etype, fields in scoped:
         for f in fields.values():
             path = f"e.{etype}.{f.name}" if scope == "e" else f"{scope}.{f.name}"
+            if f.scale != 1:
+                scales[path] = f.scale
             spelled = " ".join(game.words.get(w, w) for w in f.name.split("_"))
             if f.title or spelled != f.name.replace("_", " "):
                 titles[path] = f.title or spelled  # `title:`, else the game's spelling
             if f.internal:
                 internal.append(path)
     data["field_titles"] = titles
+    if scales:  # fields that count fractions (`scale:`), printed divided
+        data["field_scales"] = scales
     data["internal"] = tuple(internal)
     data["board_constants"] = tuple(
         (c.name, c.title or c.name.replace("_", " ")) for c in game.constants.values() if c.board

@@ -105,6 +105,8 @@ class ExprGen:
         #: in an entity label: (entity type, code of the record index)
         self.record: tuple[str, str] | None = None
         self.inlined = 0  # functions inlined so far (names their variables apart)
+        #: the class's log templates (a routine's; None in labels and playable conditions)
+        self.tables: Any = None
         #: while compiling a comprehension's filter: loop-invariant masks to compute once, and
         #: the scope depth of that comprehension (nothing is hoisted from deeper scopes)
         self.hoist: tuple[list[tuple[str, str]], int] | None = None
@@ -284,6 +286,8 @@ class ExprGen:
             return f"self.s_g_{e.id}"
         if kind == "const":
             return f"self.c_{e.id}"
+        if kind == "turn":
+            return "S[_TURN]"
         if kind == "seat":
             return f"self.k_player__{self.sd.seats[ref[1]][0]}"
         if kind == "card":
@@ -507,11 +511,19 @@ class ExprGen:
     def result_field(self, e: Attr) -> str:
         """A field of a table result record ``(table, cell, code, value, permanent)``."""
         r = self.expr(e.obj)
-        index = {"table": 0, "code": 2, "value": 3, "permanent": 4}
+        index = {"table": 0, "code": 2, "value": 3, "permanent": 4, "roll": 5, "column": 6}
         if e.name in index:
             return f"{r}[{index[e.name]}]"
-        assert e.name == "text"
         tid = e.obj.ty.name if e.obj.ty is not None else ""
+        if e.name == "shift":
+            if not tid:
+                return f"_cell_shift(self.tabs[{r}[0]], {r}[1])"
+            if not any(
+                c.result is not None and c.result.shift for c in self.sd.game.tables[tid].cells()
+            ):
+                return "0"
+            return f"self.t_{tid}[8][{r}[1]]"
+        assert e.name == "text"
         if tid:
             return f"self.t_{tid}[7][{r}[1]]"
         return f"self.tabs[{r}[0]][7][{r}[1]]"
@@ -575,6 +587,12 @@ def _substitute(e: Any, args: dict[str, Expr], params: set[str], suffix: str) ->
                 setattr(node, name, visit(value))
             elif isinstance(value, list):
                 setattr(node, name, [visit(x) if isinstance(x, Expr) else x for x in value])
+            elif isinstance(value, dict):  # a call's named arguments
+                setattr(
+                    node,
+                    name,
+                    {k: visit(x) if isinstance(x, Expr) else x for k, x in value.items()},
+                )
         return node
 
     return visit(e)
@@ -597,6 +615,12 @@ def _rename(e: Any, old: str, new: str) -> Any:
             setattr(e, name, _rename(value, old, new))
         elif isinstance(value, list):
             setattr(e, name, [_rename(x, old, new) if isinstance(x, Expr) else x for x in value])
+        elif isinstance(value, dict):  # a call's named arguments
+            setattr(
+                e,
+                name,
+                {k: _rename(x, old, new) if isinstance(x, Expr) else x for k, x in value.items()},
+            )
     return e
 
 

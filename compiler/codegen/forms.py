@@ -69,6 +69,7 @@ class PlainForms:
         self.form = form
         self.scope = Scope()
         self.eg = ExprGen(sd, self.scope)
+        self.eg.tables = tables
         self.cards_wait = card_routines_suspend(self.game)
         self.loops: list[tuple[str, Any, Any]] = []  # ("py", -, -) or ("arm", head, after)
         self.rid = tables.rid(r.name) if form == "R" else -1
@@ -473,6 +474,9 @@ class PlainForms:
             if elem is not None and elem.kind == "entity" and elem.name in self.sd.dynamic_labels:
                 return "list:text", f"tuple([self.label_{elem.name}(S, _x) for _x in {code}])"
             return f"list:{value_kind(elem)}", f"tuple({self.iterable(e)})"
+        scale = field_scale(e)
+        if scale != 1:
+            return f"scaled:{scale}", code
         return value_kind(t), code
 
     def log(self, out: list[str], ind: int, s: Log) -> None:
@@ -562,3 +566,11 @@ def decision_of(c: Call) -> Decision:
     d = BUILTINS[c.func].decision
     assert d is not None
     return d
+
+
+def field_scale(e: Expr) -> int:
+    """The scale of the field an expression reads (``scale: 2``: it counts halves), else 1."""
+    ref = e.ref if isinstance(e, Attr) else None
+    if isinstance(e, Name) and isinstance(e.ref, tuple) and e.ref[0] == "global":
+        ref = e.ref[1]
+    return ref.scale if isinstance(ref, ir.Field) else 1

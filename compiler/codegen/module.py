@@ -275,7 +275,7 @@ def looked_up(g: ir.Game) -> list[str]:
     named: set[str] = set()
     for r in g.routines():
         for n in walk(r.body):
-            if isinstance(n, Call) and n.func == "lookup" and n.args:
+            if isinstance(n, Call) and n.func in ("lookup", "resolve") and n.args:
                 a = n.args[0]
                 if isinstance(a, Str) and a.is_plain:
                     named.add(a.plain)

@@ -8,7 +8,9 @@ names have no double underscore):
   whose ``when`` holds (a modifier with neither ``when`` nor ``times`` is printed only: the
   rules apply it some other way, e.g. "double all Axis DPs");
 - function ``tbl__T__allows(params) -> bool``: every condition with a ``when`` holds;
-- procedure ``tbl__T__apply(params, _row: int)``: the ``effect`` of row ``_row``.
+- procedure ``tbl__T__apply(params, _row: int)``: the ``effect`` of row ``_row`` (range
+  tables), or of the result in cell ``_row`` (column and matrix tables: the ``effect`` of
+  the result code under ``results:``, e.g. a CRT's "DD").
 
 `modifiers()`, `allows()` and `apply()` in effects call them (see ``codegen/exprs.py``).
 """
@@ -25,8 +27,10 @@ from ..effects import (
     Bool,
     Compare,
     If,
+    In,
     Int,
     Let,
+    ListLit,
     Name,
     Not,
     Pass,
@@ -58,7 +62,12 @@ def _has_programs(data: Any) -> bool:
         for m in data.get(key) or ():
             if isinstance(m, dict) and any(k in m for k in PROGRAM_KEYS):
                 return True
-    return any(isinstance(r, dict) and "effect" in r for r in data.get("rows") or ())
+    if any(isinstance(r, dict) and "effect" in r for r in data.get("rows") or ()):
+        return True
+    results = data.get("results")
+    return isinstance(results, dict) and any(
+        isinstance(r, dict) and "effect" in r for r in results.values()
+    )
 
 
 def add_table_programs(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
@@ -146,6 +155,7 @@ def add_table_programs(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
                 continue
             test = Compare(here, 0, "==", Name(here, 0, "_row"), Int(here, 0, i))
             branches.append((test, stmts))
+        branches += _result_programs(b, table, doc, ypath, data, here, sink)
         apply_body: list[Stmt] = [If(here, 0, branches, [])] if branches else [Pass(here, 0)]
         game.functions[routine_name(tid, "apply")] = ir.Routine(
             routine_name(tid, "apply"),
@@ -155,3 +165,42 @@ def add_table_programs(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
             apply_body,
             origin,
         )
+
+
+def _result_programs(
+    b: Any, table: Any, doc: Any, ypath: tuple[Any, ...], data: Any, here: Snippet, sink: Any
+) -> list[tuple[Any, list[Stmt]]]:
+    """The branches of ``apply`` for the results of a column or matrix table that carry an
+    ``effect``: run when the result record came from a cell holding that result (``_row`` is
+    the cell's number, row by row)."""
+    tid = table.id
+    results = data.get("results")
+    if not isinstance(results, dict):
+        return []
+    width = max(len(table.columns), 1)
+    cells: dict[str, list[int]] = {}
+    if table.kind in ("column", "matrix"):
+        for r, row in enumerate(table.rows):
+            for c, cell in enumerate(row.cells[:width]):
+                if not cell.gap and cell.code is not None:
+                    cells.setdefault(cell.code, []).append(r * width + c)
+    branches: list[tuple[Any, list[Stmt]]] = []
+    for code, result in results.items():
+        if not isinstance(result, dict) or "effect" not in result:
+            continue
+        where = (*ypath, "results", code, "effect")
+        if table.kind not in ("column", "matrix"):
+            sink.error(
+                "table-type",
+                f"only results of column and matrix tables carry an effect ({tid!r} is a "
+                f"{table.kind} table)",
+                doc.key_pos(where),
+                "on a range table, write the effect on its rows",
+            )
+            continue
+        stmts = b.program(doc, where, f"effect of result {code!r} of {tid!r}")
+        if stmts is None or code not in cells:
+            continue  # a result no cell prints (DZ) has a program nobody runs
+        found = ListLit(here, 0, [Int(here, 0, i) for i in cells[code]])
+        branches.append((In(here, 0, Name(here, 0, "_row"), found, False), stmts))
+    return branches

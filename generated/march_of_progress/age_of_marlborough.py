@@ -35,6 +35,8 @@ TABLE_AOM_NEUTRAL_VP: tuple[Any, ...] = (
     False,
     False,
     ("", "", ""),
+    None,
+    None,
 )
 SIZE: int = 49
 LAYOUT: tuple[Any, ...] = (
@@ -195,4 +197,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "139 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n148 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n149 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n158 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n150 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

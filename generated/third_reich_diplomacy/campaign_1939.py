@@ -48,6 +48,8 @@ TABLE_BELGIUM_LUXEMBOURG: tuple[Any, ...] = (
         "Belgium/Luxembourg refuse any cooperation with either side.",
         "German forces granted free passage. The German player may treat Belgium and Luxembourg as controlled territory, for two game turns only beginning with the current turn. Any German units remaining in either country at the end of the second game turn are eliminated (interned). Neither side may declare war on either country for the duration of the period of free passage. When it expires, these countries resume their minor neutral status.",
     ),
+    None,
+    None,
 )
 TABLE_BULGARIA_ACTIVE: tuple[Any, ...] = (
     "bulgaria_active",
@@ -62,6 +64,8 @@ TABLE_BULGARIA_ACTIVE: tuple[Any, ...] = (
         "Bulgaria surrenders. All Bulgarian forces are permanently removed from play. Germany immediately loses the Bulgarian BRPs; these will be awarded normally the next YSS.",
         "No effect.",
     ),
+    None,
+    None,
 )
 TABLE_BULGARIA_HUNGARY_RUMANIA_INACTIVE: tuple[Any, ...] = (
     "bulgaria_hungary_rumania_inactive",
@@ -82,6 +86,8 @@ TABLE_BULGARIA_HUNGARY_RUMANIA_INACTIVE: tuple[Any, ...] = (
         "The three countries will activate in one game turn.",
         "The three countries activate immediately.",
     ),
+    None,
+    None,
 )
 TABLE_DP_ALLOTMENT: tuple[Any, ...] = (
     "dp_allotment",
@@ -99,6 +105,8 @@ TABLE_DP_ALLOTMENT: tuple[Any, ...] = (
     False,
     False,
     ("", "", "", "", "", ""),
+    None,
+    None,
 )
 TABLE_DP_GAINS_LOSSES: tuple[Any, ...] = (
     "dp_gains_losses",
@@ -588,6 +596,8 @@ TABLE_DP_GAINS_LOSSES: tuple[Any, ...] = (
         "",
         "",
     ),
+    None,
+    None,
 )
 TABLE_EGYPT: tuple[Any, ...] = (
     "egypt",
@@ -608,6 +618,8 @@ TABLE_EGYPT: tuple[Any, ...] = (
         "Wafdist uprisings. German player may build two partisan counters in Egypt. If destroyed, these may be rebuilt only if a supplied Axis armor or infantry unit is in Egypt. The Wafdist partisans may not close the Suez Canal nor cost Britain 25 BRPs for loss of Suez/Alexandria.",
         "Extensive Wafdist uprising. Same as above except that three partisan counters may be built.",
     ),
+    None,
+    None,
 )
 TABLE_FINLAND_ACTIVE: tuple[Any, ...] = (
     "finland_active",
@@ -621,6 +633,8 @@ TABLE_FINLAND_ACTIVE: tuple[Any, ...] = (
         "Finland surrenders. All Finnish forces are permanently removed from play. Germany immediately loses the Finnish BRPs; these will be awarded normally the next YSS.",
         "No effect.",
     ),
+    None,
+    None,
 )
 TABLE_FINLAND_INACTIVE: tuple[Any, ...] = (
     "finland_inactive",
@@ -641,6 +655,8 @@ TABLE_FINLAND_INACTIVE: tuple[Any, ...] = (
         "Finland will activate in one game turn.",
         "Finland activates immediately.",
     ),
+    None,
+    None,
 )
 TABLE_FOREIGN_AID: tuple[Any, ...] = (
     "foreign_aid",
@@ -670,6 +686,8 @@ TABLE_FOREIGN_AID: tuple[Any, ...] = (
     False,
     False,
     ("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", ""),
+    None,
+    None,
 )
 TABLE_FRANCE: tuple[Any, ...] = (
     "france",
@@ -684,6 +702,8 @@ TABLE_FRANCE: tuple[Any, ...] = (
         'Vichy France is established normally (per Rule 49.) except for the die rolls for the individual colonies. The "colony" rolls are modified by the same modification just used for France and the results become: 3 or less, Free French; 4 or more, Vichy French.',
         "All colonies remain loyal to Vichy and the Vichy forces are not halved. No partisans may be built in France.",
     ),
+    None,
+    None,
 )
 TABLE_GREECE: tuple[Any, ...] = (
     "greece",
@@ -706,6 +726,8 @@ TABLE_GREECE: tuple[Any, ...] = (
         'Greece grants free passage and limited cooperation to the Axis. Whichever power gets a supplied ground unit into Athens first, controls it for victory condition purposes and will get the Greek BRPs next YSS. Axis can move into and/or through all Greek hexes they desire. Allied units must be "at war" (i.e., a DoW on Greece). Greek units are not placed on the mapboard unless the Allies so declare; Greece becomes a minor ally of the power controlling Athens if/when Allies declare.',
         "Greece becomes a minor ally of the Axis power having ground units nearest Athens by land. Greek units may not be used outside the Mediterranean Front, nor in French North Africa nor Spain. Greek units may not attack British units during offensive options. Only one partisan may be built in Greece, and only by Russia. Greece may be named for a Diplomatic die roll in a future year-in which case the conditions, modifications and results are exactly the same as those for Hungary (Active) as described below.",
     ),
+    None,
+    None,
 )
 TABLE_HUNGARY_ACTIVE: tuple[Any, ...] = (
     "hungary_active",
@@ -720,6 +742,8 @@ TABLE_HUNGARY_ACTIVE: tuple[Any, ...] = (
         "Hungary surrenders. All Hungarian forces are permanently removed from play. Germany immediately loses the Hungarian BRPs; these will be awarded normally the next YSS.",
         "No effect.",
     ),
+    None,
+    None,
 )
 TABLE_IRAQ: tuple[Any, ...] = (
     "iraq",
@@ -734,6 +758,8 @@ TABLE_IRAQ: tuple[Any, ...] = (
         "No effect.",
         "Pro-Axis coup occurs. The results are identical to those for Axis Variant Counter #1.",
     ),
+    None,
+    None,
 )
 TABLE_ITALY: tuple[Any, ...] = (
     "italy",
@@ -748,6 +774,8 @@ TABLE_ITALY: tuple[Any, ...] = (
         "A war-weary Italy. Add two 1-3s and one 2-3 to the U.S. force pool. These may not leave Italy. Allies may build one partisan.",
         "Pro-fascist loyalties persist. Add two 3-3s and a 2-5 to the German force pool; these may be rebuilt in any Axis-controlled, supplied hex of Italy. U.S. force pool receives three 1-3s. Rebuilt units of either side may not leave Italy. No partisans are created in Italy.",
     ),
+    None,
+    None,
 )
 TABLE_JAPAN: tuple[Any, ...] = (
     "japan",
@@ -762,6 +790,8 @@ TABLE_JAPAN: tuple[Any, ...] = (
         "No effect.",
         "Japan launches an immediate attack on Russia. Free Siberian Transfer not allowed; five 3-3s permanently removed from Russian 1942 force pool.",
     ),
+    None,
+    None,
 )
 TABLE_PERSIA: tuple[Any, ...] = (
     "persia",
@@ -776,6 +806,8 @@ TABLE_PERSIA: tuple[Any, ...] = (
         "No effect.",
         "Pro-Axis coup occurs. The results are identical to those for Axis Variant Counter #1; substitute Tabriz for Mosul in application.",
     ),
+    None,
+    None,
 )
 TABLE_PORTUGAL: tuple[Any, ...] = (
     "portugal",
@@ -790,6 +822,8 @@ TABLE_PORTUGAL: tuple[Any, ...] = (
         "No effect.",
         "Portugal remains permanently in minor neutral status.",
     ),
+    None,
+    None,
 )
 TABLE_RUMANIA_ACTIVE: tuple[Any, ...] = (
     "rumania_active",
@@ -804,6 +838,8 @@ TABLE_RUMANIA_ACTIVE: tuple[Any, ...] = (
         "Rumania surrenders. All Rumanian forces are permanently removed from play. Germany immediately loses the Rumanian BRPs; these will be awarded normally the next YSS.",
         "No effect.",
     ),
+    None,
+    None,
 )
 TABLE_SOVIET_UNION: tuple[Any, ...] = (
     "soviet_union",
@@ -826,6 +862,8 @@ TABLE_SOVIET_UNION: tuple[Any, ...] = (
         "Russia remains strictly neutral and can make no DoWs on any country prior to Fall 1941.",
         "Russia adopts a policy of appeasement and may not make any DoWs prior to Summer 1942. Germany receives a 15 BRP grant from Russia during the Allied Spring 1942 SR Phase (both BRPs and SRs are charged against Soviet Russia). Russian 1942 Force Pool additions trickle into the allowable builds at the rate of one armor or airborne, or two infantry units per turn until the fifth turn of its war with the Axis (at which time all remaining are added to the Force Pool) commencing in Spring 1942.",
     ),
+    None,
+    None,
 )
 TABLE_SPAIN_COMMUNIST: tuple[Any, ...] = (
     "spain_communist",
@@ -840,6 +878,8 @@ TABLE_SPAIN_COMMUNIST: tuple[Any, ...] = (
         "No effect.",
         "Spain rejects all advances and remains permanently in minor neutral status.",
     ),
+    None,
+    None,
 )
 TABLE_SPAIN_FRANCO: tuple[Any, ...] = (
     "spain_franco",
@@ -854,6 +894,8 @@ TABLE_SPAIN_FRANCO: tuple[Any, ...] = (
         "No effect.",
         "Spain becomes a minor ally of the Axis power that committed the most DPs to Spain (a die roll if tied). America may build and operate four partisans in Spain. Spain may be named for a Diplomatic die roll in a future year, provided the Allies control Rome or Paris. The modifications and results are exactly the same as those for Hungary (Active).",
     ),
+    None,
+    None,
 )
 TABLE_SPAIN_GOVERNMENT: tuple[Any, ...] = (
     "spain_government",
@@ -867,6 +909,8 @@ TABLE_SPAIN_GOVERNMENT: tuple[Any, ...] = (
     False,
     False,
     ("", ""),
+    None,
+    None,
 )
 TABLE_SPAIN_LOYALIST: tuple[Any, ...] = (
     "spain_loyalist",
@@ -881,6 +925,8 @@ TABLE_SPAIN_LOYALIST: tuple[Any, ...] = (
         "No effect.",
         "Spain rejects all advances and remains permanently in minor neutral status.",
     ),
+    None,
+    None,
 )
 TABLE_SPAIN_LOYALIST_GOVERNMENT: tuple[Any, ...] = (
     "spain_loyalist_government",
@@ -894,6 +940,8 @@ TABLE_SPAIN_LOYALIST_GOVERNMENT: tuple[Any, ...] = (
     False,
     False,
     ("", ""),
+    None,
+    None,
 )
 TABLE_SWEDEN: tuple[Any, ...] = (
     "sweden",
@@ -914,6 +962,8 @@ TABLE_SWEDEN: tuple[Any, ...] = (
         "Sweden signs a long-term pact for continuation of ore shipments to Germany.",
         "In addition to the iron ore pact, Sweden agrees to limited transit of Axis troops. One Axis unit per turn may SR through Sweden. This unit may SR to or from Finland via the north edge of the mapboard.",
     ),
+    None,
+    None,
 )
 TABLE_TURKEY: tuple[Any, ...] = (
     "turkey",
@@ -928,6 +978,8 @@ TABLE_TURKEY: tuple[Any, ...] = (
         "No effect.",
         "Turkey becomes a minor ally of Axis power that committed most DPs to Turkey (a die roll if tied). Turkey may be named for a Diplomatic die roll in a future year-in which case the conditions, modifications and results are exactly the same as those for Hungary (Active).",
     ),
+    None,
+    None,
 )
 TABLE_UKRAINE: tuple[Any, ...] = (
     "ukraine",
@@ -942,6 +994,8 @@ TABLE_UKRAINE: tuple[Any, ...] = (
         "No effect.",
         "Ukrainian separatists join Germany as a Minor Ally (10 BRPs) with Kiev as the capital. These forces may operate between rows N and T inclusive and east of the River Don in Russia. Their Force Pool comprises two 2-3s and three 1-3s (Russia's Force Pool is reduced by two 2-3s as soon as they are discovered in the Soviet allowable builds). Russia is allotted one less partisan throughout the rest of the game and none whatsoever may operate in the Ukraine.",
     ),
+    None,
+    None,
 )
 TABLE_ULSTER: tuple[Any, ...] = (
     "ulster",
@@ -962,6 +1016,8 @@ TABLE_ULSTER: tuple[Any, ...] = (
         "IRA active. Use provisions of Axis Variant Counter #2, except that only five British factors need be diverted to Ulster. Credit Germany with one extra SS factor during next SW resolution, reflecting covert Irish assistance to U-boats.",
         "Identical to above except Irish Republic actively assists IRA. Full ten British factors must be diverted to any part of the island. Britain must declare war on Ireland at the start of her next player turn; the British player may even incur a BRP deficit to do so if necessary (i.e., if less than 10 BRPs remain).",
     ),
+    None,
+    None,
 )
 TABLE_USA: tuple[Any, ...] = (
     "usa",
@@ -984,6 +1040,8 @@ TABLE_USA: tuple[Any, ...] = (
         "No effect.",
         "U.S.A. observes strict neutrality until drawn into war by Japanese attack.",
     ),
+    None,
+    None,
 )
 TABLE_VICHY_FRANCE: tuple[Any, ...] = (
     "vichy_france",
@@ -1004,6 +1062,8 @@ TABLE_VICHY_FRANCE: tuple[Any, ...] = (
         "No effect.",
         "Vichy France becomes a minor ally of the Axis power that committed the most DPs to Vichy France (a die roll if tied).",
     ),
+    None,
+    None,
 )
 TABLE_YUGOSLAVIA: tuple[Any, ...] = (
     "yugoslavia",
@@ -1018,6 +1078,8 @@ TABLE_YUGOSLAVIA: tuple[Any, ...] = (
         "No effect.",
         "Anti-Nazi coup does not occur. Yugoslavia will become a German minor ally at the same time as Hungary/Rumania/Bulgaria (and therefore immediately should these three be active allies), and is treated as an inactive ally until then. Only two partisans may be built in Yugoslavia, and these only by Russia. Yugoslav forces may operate in Yugoslavia, Greece, Rumania, East Europe and Russia only. Yugoslavia may be named for a Diplomatic die roll in a future year-in which case the conditions, modifications and results are exactly the same as those for Hungary (Active).",
     ),
+    None,
+    None,
 )
 SIZE: int = 708
 LAYOUT: tuple[Any, ...] = (

@@ -88,6 +88,16 @@ TABLE_ARREARS: tuple[Any, ...] = (
         "Accrue 4 Debts.",
         "Accrue 3 Debts.",
     ),
+    None,
+    (
+        "Arrears Table",
+        False,
+        ((None, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, None)),
+        False,
+        True,
+        False,
+        (1, 6, False),
+    ),
 )
 SIZE: int = 169
 LAYOUT: tuple[Any, ...] = (

@@ -13,7 +13,7 @@ from ..machine import GameError
 from ..named import SaveError
 from ..numbers import parse_int
 from ..rng import derive_seed
-from ..spec import GameSpec
+from ..spec import GameSpec, scaled_text
 from ..view import is_hidden
 from .agents import make_agent
 
@@ -121,9 +121,13 @@ def render_view(
     me = V.get("viewer")
     refs = spec.refs
 
+    scales: dict[str, int] = spec.data.get("field_scales", {})
+
     def show(path: str, key: str, v: Any) -> str:
         # a fixed field named ``owner`` is a player (as for visibility) unless declared
         kind = refs.get(path) or ("player" if key == "owner" else None)
+        if path in scales and isinstance(v, int) and not isinstance(v, bool):
+            return scaled_text(v, scales[path])  # a count of fractions (`scale:`)
         return _ref_name(spec, kind, v) if kind else _plain(v)
 
     import textwrap
