@@ -286,6 +286,10 @@ def walk(node: Any):
         for item in node:
             yield from walk(item)
         return
+    if isinstance(node, dict):  # a call's keyword arguments
+        for item in node.values():
+            yield from walk(item)
+        return
     if not isinstance(node, Node):
         return
     yield node

@@ -575,6 +575,8 @@ def _substitute(e: Any, args: dict[str, Expr], params: set[str], suffix: str) ->
                 setattr(node, name, visit(value))
             elif isinstance(value, list):
                 setattr(node, name, [visit(x) if isinstance(x, Expr) else x for x in value])
+            elif isinstance(value, dict):  # a call's keyword arguments
+                setattr(node, name, {k: visit(x) for k, x in value.items()})
         return node
 
     return visit(e)
@@ -597,6 +599,8 @@ def _rename(e: Any, old: str, new: str) -> Any:
             setattr(e, name, _rename(value, old, new))
         elif isinstance(value, list):
             setattr(e, name, [_rename(x, old, new) if isinstance(x, Expr) else x for x in value])
+        elif isinstance(value, dict):  # a call's keyword arguments
+            setattr(e, name, {k: _rename(x, old, new) for k, x in value.items()})
     return e
 
 
