@@ -5,7 +5,6 @@ zones of control, supply traced over two hexes, the errors a designer sees, rand
 
 from __future__ import annotations
 
-import random
 import shutil
 from pathlib import Path
 
