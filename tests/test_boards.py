@@ -245,3 +245,27 @@ def test_the_board_gives_its_attributes_and_refuses_them_declared_again(project)
     )
     e = one_error(project, "game.yaml", "row: {type: int}")
     assert "which its board gives" in e.message
+
+
+# -- the map on the sheet
+
+
+def test_the_sheet_draws_the_map_with_every_hex_its_features_and_assumed_marks():
+    from rulecraft.compiler.publish.sheets import render_html
+
+    html = render_html("skirmish", rules_root=FIXTURE.parent)
+    start, end = html.index("<svg"), html.index("</svg>")
+    svg = html[start:end]
+    for c in range(1, 7):
+        for r in range(1, 6):
+            assert f'id="hex-{c:02d}{r:02d}"' in svg
+            assert f">{c:02d}{r:02d}</text>" in svg  # the number is printed
+    assert svg.count('class="side side-river"') == 8 and svg.count("side-ford") == 1
+    assert "Hexham</text>" in svg
+    assert "Ayeford<tspan" in svg and "†2</tspan>" in svg  # an assumed hex, note 2
+    assert 'fill="#cfa86e"' in svg  # hills coloured as the board says
+    assert "Hills<span" in html and "&dagger;1" in html  # an assumed terrain in the key
+    assert "The ford at Hexham</span>: hex 0503 Ayeford &mdash; invented: no rulebook" in html
+    assert "Off the map: Reserve." in html
+    assert "<td>River hexside</td><td" in html and "no crossing" in html
+    assert "Hexham (0203)" in html  # set-up tables name hexes as the board does
