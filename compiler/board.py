@@ -212,19 +212,29 @@ def build_board(doc: Document, game: ir.Game, sink: DiagnosticSink) -> ir.Board 
         path = (*base, "boxes", bid)
         if bid in {c.id for c in cells.values()}:
             err(f"box {bid!r} has the id of a hex", path, key=True)
+        box_terrain = None
+        if "terrain" in spec and known(
+            str(spec["terrain"]), terrain, "terrain", (*path, "terrain")
+        ):
+            box_terrain = str(spec["terrain"])
         boxes.append(
             ir.BoardCell(
                 bid,
                 "",
                 0,
                 0,
-                None,
+                box_terrain,
                 str(spec["name"]),
                 doc.key_pos(path),
                 str(spec.get("assumed") or ""),
             )
         )
         adjacent[bid] = []
+        for i, number in enumerate(spec.get("links") or []):
+            cell = on_grid(str(number), (*path, "links", i), key=False)
+            if cell is not None and bid not in adjacent[cell.id]:
+                adjacent[bid].append(cell.id)
+                adjacent[cell.id].append(bid)
     for cell in [*cells.values(), *boxes]:
         for k, v in defaults.items():
             cell.values.setdefault(k, (v, (*base, "defaults", k)))

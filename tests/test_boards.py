@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from compile_helpers import compile_errors, edit, line_col
+from compile_helpers import compile_errors, compile_into, edit, import_generated, line_col
 from fixtures.skirmish import SPEC
 from rulecraft.compiler import board as grid
 from rulecraft.runtime import Game
@@ -269,3 +269,22 @@ def test_the_sheet_draws_the_map_with_every_hex_its_features_and_assumed_marks()
     assert "Off the map: Reserve." in html
     assert "<td>River hexside</td><td" in html and "no crossing" in html
     assert "Hexham (0203)" in html  # set-up tables name hexes as the board does
+
+
+def test_a_box_off_the_map_touches_the_hexes_it_links_at_its_terrain_cost(project):
+    edit(
+        project,
+        "board.yaml",
+        "    reserve: {name: Reserve}",
+        "    reserve: {name: Reserve}\n"
+        '    ferry: {name: Ferry, terrain: woods, links: ["0101", "0605"]}',
+        game="skirmish",
+    )
+    compile_into(project)
+    spec = import_generated(project, "skirmish").SPECS["crossing"]
+    hexes = spec.ids["hex"]
+    adj, steps = spec.engine.s_e_hex__adjacent, spec.engine.bd_cost__march
+    ferry, a, b = hexes.index("ferry"), hexes.index("h0101"), hexes.index("h0605")
+    assert sorted(adj[ferry]) == [a, b] and ferry in adj[a] and ferry in adj[b]
+    assert (ferry, 2) in steps[a]  # woods
+    assert path_cost_by(adj, steps, a, b, set(), set(range(len(hexes)))) == 3

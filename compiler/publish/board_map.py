@@ -161,7 +161,12 @@ def map_view(board: Any, sheet: Sheet) -> MapView:
         if cell.number and cell.assumed:
             text = f"hex {cell.number}" + (f" {cell.name}" if cell.name != cell.number else "")
             marks[cell.id] = note(text, cell.assumed)
-    boxes = [(c.name, note(c.name, c.assumed)) for c in board.cells if not c.number]
+    boxes = []
+    for c in board.cells:
+        if not c.number:
+            links = [n[1:] for n in board.adjacent[c.id]]
+            touches = f" (touches {', '.join(links)})" if links else ""
+            boxes.append((c.name + touches, note(c.name, c.assumed)))
     view = MapView(title, board_svg(board, marks, mark), keys, boxes, mark=mark)
     view.costs = list(board.costs)
     view.cost_marks = [note(f"costs {s}", board.costs[s][2]) for s in board.costs]
