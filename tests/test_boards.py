@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from compile_helpers import compile_errors, compile_into, edit, import_generated, line_col
 from fixtures.skirmish import SPEC
+from forms_helpers import lockstep
 from rulecraft.compiler import board as grid
 from rulecraft.runtime import Game
 from rulecraft.runtime.machine import RulesError
@@ -170,6 +171,12 @@ def test_random_games_end_and_march_across_the_board():
         assert g.turn <= 8
     assert "time runs out" in reasons
     assert any("marches" in line for line in g.log_for(None))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_both_forms_of_the_engine_play_the_same_game(seed):
+    rec = lockstep(SPEC, seed)
+    assert rec.decisions
 
 
 # -- errors a designer sees
