@@ -281,10 +281,13 @@ def build_board(doc: Document, game: ir.Game, sink: DiagnosticSink) -> ir.Board 
     game.enums["terrain"] = ir.EnumDecl("terrain", tuple(terrain), origin)
     attrs = {
         "terrain": ir.Field("terrain", ir.enum("terrain"), origin, optional=True, const=True),
-        "adjacent": ir.Field("adjacent", ir.list_of(ir.entity(et.name)), origin, const=True),
-        "column": ir.Field("column", ir.INT, origin, const=True),
-        "row": ir.Field("row", ir.INT, origin, const=True),
-        "on_map": ir.Field("on_map", ir.BOOL, origin, const=True),
+        # the grid itself: the terminal's board leaves it out (the map shows it)
+        "adjacent": ir.Field(
+            "adjacent", ir.list_of(ir.entity(et.name)), origin, const=True, internal=True
+        ),
+        "column": ir.Field("column", ir.INT, origin, const=True, internal=True),
+        "row": ir.Field("row", ir.INT, origin, const=True, internal=True),
+        "on_map": ir.Field("on_map", ir.BOOL, origin, const=True, internal=True),
     }
     et.attributes = {**attrs, **et.attributes}
     return ir.Board(

@@ -254,6 +254,14 @@ def test_the_board_gives_its_attributes_and_refuses_them_declared_again(project)
     assert "which its board gives" in e.message
 
 
+def test_the_terminal_lists_hexes_by_terrain_without_the_grid():
+    from rulecraft.runtime.tools.terminal import render_view
+
+    text = render_view(Game.new(SPEC, None, 1).view(0), SPEC)
+    assert "terrain" in text and "Hexham   town" in text
+    assert "adjacent" not in text and "on map" not in text
+
+
 # -- the map on the sheet
 
 

@@ -159,9 +159,9 @@ _ROWS = [
         ("start", "through"),
         "the records reachable from `start` along its `adjacent` attribute, stepping only on "
         "records of `through` (start included): a chain of friendly areas. On a board (see "
-        "[Boards](#boards-boardyaml)): `within=` the most points a way may spend (each step 1, or what "
-        "`costs=` a cost scheme says), `stop=` records that end a way when entered (and are "
-        "never stepped to from another of them): zones of control",
+        "[Boards](#boards-boardyaml)): `within=` the most points a way may spend (each step "
+        "1, or what `costs=` a cost scheme says), `stop=` records that end a way when entered "
+        "(and are never stepped to from another of them): zones of control",
         check_reachable,
         emit_graph,
         kwargs={"within": "n", "costs": '"march"', "stop": "zoc"},
