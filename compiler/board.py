@@ -238,6 +238,14 @@ def build_board(doc: Document, game: ir.Game, sink: DiagnosticSink) -> ir.Board 
     for cell in [*cells.values(), *boxes]:
         for k, v in defaults.items():
             cell.values.setdefault(k, (v, (*base, "defaults", k)))
+    borders = str(d.get("borders") or "")
+    if borders and (borders in BOARD_ATTRIBUTES or borders not in et.attributes):
+        attrs = [a for a in et.attributes if a not in BOARD_ATTRIBUTES]
+        err(
+            f"borders: {borders!r} is not an attribute of {et.name!r}",
+            (*base, "borders"),
+            did_you_mean(borders, attrs) or f"attributes of {et.name}: " + ", ".join(attrs),
+        )
     costs: dict[str, tuple[dict[str, int | None], dict[str, int | None], str]] = {}
     for scheme, spec in (d.get("costs") or {}).items():
         path = (*base, "costs", scheme)
@@ -306,6 +314,7 @@ def build_board(doc: Document, game: ir.Game, sink: DiagnosticSink) -> ir.Board 
         costs=costs,
         assumed=str(d.get("assumed") or ""),
         doc=doc,
+        borders=borders,
     )
 
 

@@ -284,6 +284,8 @@ class Board:
     costs: dict[str, tuple[dict[str, int | None], dict[str, int | None], str]]
     assumed: str = ""
     doc: Any = field(default=None, repr=False, compare=False)  # board.yaml's Document
+    #: the hex attribute whose borders the map draws (`borders:`), or ""
+    borders: str = ""
 
 
 @dataclass

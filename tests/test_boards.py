@@ -210,6 +210,7 @@ def one_error(root: Path, rel: str, needle: str):
         ('"0305/0405": river', '"0303/0305": river', '"0303/0305"', "do not touch"),
         ('"0305/0405": river', '"0305/0405": rivr', "rivr", "unknown hexside feature 'rivr'"),
         ("hills: 3, town", "hill: 3, town", "hill: 3", "unknown terrain 'hill'"),
+        ("borders: county", "borders: shire", "shire  ", "'shire' is not an attribute of 'hex'"),
     ],
 )
 def test_board_errors_name_their_place(project, old, new, needle, says):
@@ -276,6 +277,7 @@ def test_the_sheet_draws_the_map_with_every_hex_its_features_and_assumed_marks()
             assert f'id="hex-{c:02d}{r:02d}"' in svg
             assert f">{c:02d}{r:02d}</text>" in svg  # the number is printed
     assert svg.count('class="side side-river"') == 8 and svg.count("side-ford") == 1
+    assert svg.count('class="border"') == 6  # around Ayeford, the one hex of Ayeshire
     assert "Hexham</text>" in svg
     assert "Ayeford<tspan" in svg and "†2</tspan>" in svg  # an assumed hex, note 2
     assert 'fill="#cfa86e"' in svg  # hills coloured as the board says

@@ -69,6 +69,14 @@ def _corner(x: float, y: float, degrees: float, r: float = SIZE) -> tuple[float,
     return x + r * math.cos(a), y + r * math.sin(a)
 
 
+def _edge(board: Any, a: Any, b: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The ends of the hexside between two neighbouring hexes."""
+    ax, ay = centre(board, a.column, a.row)
+    bx, by = centre(board, b.column, b.row)
+    angle = math.degrees(math.atan2(by - ay, bx - ax))
+    return _corner(ax, ay, angle - 30), _corner(ax, ay, angle + 30)
+
+
 def board_svg(board: Any, marks: dict[str, int], mark: int = 0) -> str:
     """The SVG of a board; ``marks`` gives the note number of every assumed hex (by id) and
     of every assumed terrain or feature (by ``terrain:<name>``, ``feature:<name>``)."""
@@ -103,19 +111,31 @@ def board_svg(board: Any, marks: dict[str, int], mark: int = 0) -> str:
         hmark = marks.get(cell.id, 0)
         if cell.name != cell.number or hmark:
             label = escape(cell.name if cell.name != cell.number else "")
-            dagger = f'<tspan class="dagger">†{hmark}</tspan>' if hmark else ""
+            dagger = (
+                f'<tspan class="dagger" fill="#8a5a00" font-size="{_f(SIZE * 0.22)}" '
+                f'baseline-shift="super">†{hmark}</tspan>'
+                if hmark
+                else ""
+            )
             out.append(
                 f'<text x="{_f(x)}" y="{_f(y + SIZE * 0.15)}" class="name" '
                 f'text-anchor="middle" font-size="{_f(SIZE * 0.3)}">{label}{dagger}</text>'
             )
         out.append("</g>")
+    if board.borders:  # a dashed line between hexes of different values
+        value = {c.id: c.values.get(board.borders, (None, ()))[0] for c in cells.values()}
+        for a in sorted(cells):
+            for b in board.adjacent[a]:
+                if b in cells and a < b and value[a] != value[b]:
+                    p1, p2 = _edge(board, cells[a], cells[b])
+                    out.append(
+                        f'<line class="border" x1="{_f(p1[0])}" y1="{_f(p1[1])}" '
+                        f'x2="{_f(p2[0])}" y2="{_f(p2[1])}" stroke="#7a1f1f" '
+                        'stroke-width="2.5" stroke-dasharray="6,3"/>'
+                    )
     for (a, b), names in sorted(board.sides.items()):
         ca, cb = cells[a], cells[b]
-        ax, ay = centre(board, ca.column, ca.row)
-        bx, by = centre(board, cb.column, cb.row)
-        angle = math.degrees(math.atan2(by - ay, bx - ax))
-        p1 = _corner(ax, ay, angle - 30)
-        p2 = _corner(ax, ay, angle + 30)
+        p1, p2 = _edge(board, ca, cb)
         for i, name in enumerate(names):
             kind = board.features.get(name)
             color = kind.color if kind is not None and kind.color else FEATURE
@@ -157,6 +177,8 @@ def map_view(board: Any, sheet: Sheet) -> MapView:
                 marks[f"{kind_name}:{k.name}"] = m
             color = k.color or (GREY if kind_name == "terrain" else FEATURE)
             keys.append(MapKey(kind_name, k.title, color, m))
+    if board.borders:
+        keys.append(MapKey("border", f"Border of {board.borders.replace('_', ' ')}", "#7a1f1f"))
     for cell in board.cells:
         if cell.number and cell.assumed:
             text = f"hex {cell.number}" + (f" {cell.name}" if cell.name != cell.number else "")
