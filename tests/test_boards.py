@@ -305,3 +305,23 @@ def test_a_box_off_the_map_touches_the_hexes_it_links_at_its_terrain_cost(projec
     assert sorted(adj[ferry]) == [a, b] and ferry in adj[a] and ferry in adj[b]
     assert (ferry, 2) in steps[a]  # woods
     assert path_cost_by(adj, steps, a, b, set(), set(range(len(hexes)))) == 3
+
+
+def test_a_large_map_is_printed_in_parts_that_fit_a_page(project):
+    from rulecraft.compiler.publish.sheets import render_html
+
+    edit(project, "board.yaml", "columns: [1, 6]", "columns: [1, 20]", game="skirmish")
+    edit(project, "board.yaml", "rows: [1, 5]", "rows: [1, 15]", game="skirmish")
+    html = render_html("skirmish", rules_root=project / "rules")
+    captions = [
+        "columns 01-12, rows 01-12",
+        "columns 13-20, rows 01-12",
+        "columns 01-12, rows 13-15",
+        "columns 13-20, rows 13-15",
+    ]
+    at = [html.index(f"The ford at Hexham: {c}</p>") for c in captions]
+    assert at == sorted(at) and html.count("<svg") == 4
+    for c in range(1, 21):
+        for r in range(1, 16):
+            assert html.count(f'id="hex-{c:02d}{r:02d}"') == 1
+    assert html.count('class="side side-river"') == 8  # each hexside drawn once

@@ -19,6 +19,11 @@ from .views import Footnote, Sheet
 #: the radius of a hex in SVG units (centre to corner)
 SIZE = 40.0
 ROOT3 = math.sqrt(3.0)
+#: millimetres per SVG unit on the sheet: a hex 17.6 mm across, its number in 7.5 pt
+MM = 0.22
+#: the most columns and rows of one part of the map (165 x 207 mm: an A4 or letter page)
+TILE_COLUMNS = 12
+TILE_ROWS = 12
 #: colours of kinds the board gives none
 GREY = "#dddddd"
 FEATURE = "#1f4fa0"
@@ -35,11 +40,20 @@ class MapKey:
 
 
 @dataclass
+class MapTile:
+    """A part of the map that fits a page (the whole map, for a small board)."""
+
+    caption: str  # "columns 01-12, rows 01-12", or "" for the whole map
+    svg: str
+    width_mm: float
+
+
+@dataclass
 class MapView:
     """A board as the sheet prints it."""
 
     title: str
-    svg: str
+    tiles: list[MapTile] = field(default_factory=list)
     keys: list[MapKey] = field(default_factory=list)
     boxes: list[tuple[str, int]] = field(default_factory=list)  # (name, note or 0)
     #: terrain effects: the cost schemes as columns, terrain then features as rows
@@ -47,16 +61,18 @@ class MapView:
     cost_rows: list[tuple[str, list[str]]] = field(default_factory=list)
     cost_marks: list[int] = field(default_factory=list)
     mark: int = 0  # the whole board is assumed
-    width_mm: float = 0.0
 
 
 def _f(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def centre(board: Any, column: int, row: int) -> tuple[float, float]:
-    """The centre of a hex in SVG units (flat tops; shifted columns half a hex lower)."""
-    c0, r0 = board.columns[0], board.rows[0]
+def centre(
+    board: Any, column: int, row: int, origin: tuple[int, int] | None = None
+) -> tuple[float, float]:
+    """The centre of a hex in SVG units (flat tops; shifted columns half a hex lower), the
+    first column and row of the picture at ``origin`` (default: the board's)."""
+    c0, r0 = origin or (board.columns[0], board.rows[0])
     x = SIZE + (column - c0) * 1.5 * SIZE + 4
     y = ROOT3 / 2 * SIZE + (row - r0) * ROOT3 * SIZE + 4
     if lower(column, board.shifted):
@@ -69,19 +85,27 @@ def _corner(x: float, y: float, degrees: float, r: float = SIZE) -> tuple[float,
     return x + r * math.cos(a), y + r * math.sin(a)
 
 
-def _edge(board: Any, a: Any, b: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+def _edge(
+    board: Any, a: Any, b: Any, origin: tuple[int, int]
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """The ends of the hexside between two neighbouring hexes."""
-    ax, ay = centre(board, a.column, a.row)
-    bx, by = centre(board, b.column, b.row)
+    ax, ay = centre(board, a.column, a.row, origin)
+    bx, by = centre(board, b.column, b.row, origin)
     angle = math.degrees(math.atan2(by - ay, bx - ax))
     return _corner(ax, ay, angle - 30), _corner(ax, ay, angle + 30)
 
 
-def board_svg(board: Any, marks: dict[str, int], mark: int = 0) -> str:
-    """The SVG of a board; ``marks`` gives the note number of every assumed hex (by id) and
-    of every assumed terrain or feature (by ``terrain:<name>``, ``feature:<name>``)."""
-    c0, c1 = board.columns
-    r0, r1 = board.rows
+def board_svg(
+    board: Any,
+    marks: dict[str, int],
+    mark: int = 0,
+    window: tuple[int, int, int, int] | None = None,
+) -> str:
+    """The SVG of a board, or of the part of it in ``window`` (first and last column, first
+    and last row); ``marks`` gives the note number of every assumed hex (by id) and of
+    every assumed terrain or feature (by ``terrain:<name>``, ``feature:<name>``)."""
+    c0, c1, r0, r1 = window or (*board.columns, *board.rows)
+    origin = (c0, r0)
     width = 2 * SIZE + (c1 - c0) * 1.5 * SIZE + 8
     height = ROOT3 * SIZE * (r1 - r0 + 1.5) + 8
     out = [
@@ -90,8 +114,9 @@ def board_svg(board: Any, marks: dict[str, int], mark: int = 0) -> str:
         f'aria-label="{escape(board.title)}">'
     ]
     cells = {c.id: c for c in board.cells if c.number}
-    for cell in cells.values():
-        x, y = centre(board, cell.column, cell.row)
+    shown = {k: c for k, c in cells.items() if c0 <= c.column <= c1 and r0 <= c.row <= r1}
+    for cell in shown.values():
+        x, y = centre(board, cell.column, cell.row, origin)
         kind = board.terrain.get(cell.terrain or "")
         color = kind.color if kind is not None and kind.color else GREY
         points = " ".join(
@@ -110,32 +135,37 @@ def board_svg(board: Any, marks: dict[str, int], mark: int = 0) -> str:
         )
         hmark = marks.get(cell.id, 0)
         if cell.name != cell.number or hmark:
-            label = escape(cell.name if cell.name != cell.number else "")
+            name = cell.name if cell.name != cell.number else ""
+            # a long name in a smaller size, to stay inside its hex (a letter ~0.6 of a size)
+            chars = len(name) + (len(str(hmark)) + 1 if hmark else 0)
+            size = min(SIZE * 0.3, SIZE * 1.7 / 0.6 / max(chars, 1))
             dagger = (
-                f'<tspan class="dagger" fill="#8a5a00" font-size="{_f(SIZE * 0.22)}" '
+                f'<tspan class="dagger" fill="#8a5a00" font-size="{_f(size * 0.85)}" '
                 f'baseline-shift="super">†{hmark}</tspan>'
                 if hmark
                 else ""
             )
             out.append(
                 f'<text x="{_f(x)}" y="{_f(y + SIZE * 0.15)}" class="name" '
-                f'text-anchor="middle" font-size="{_f(SIZE * 0.3)}">{label}{dagger}</text>'
+                f'text-anchor="middle" font-size="{_f(size)}">{escape(name)}{dagger}</text>'
             )
         out.append("</g>")
     if board.borders:  # a dashed line between hexes of different values
         value = {c.id: c.values.get(board.borders, (None, ()))[0] for c in cells.values()}
-        for a in sorted(cells):
+        for a in sorted(shown):
             for b in board.adjacent[a]:
-                if b in cells and a < b and value[a] != value[b]:
-                    p1, p2 = _edge(board, cells[a], cells[b])
+                if b in cells and (a < b or b not in shown) and value[a] != value[b]:
+                    p1, p2 = _edge(board, cells[a], cells[b], origin)
                     out.append(
                         f'<line class="border" x1="{_f(p1[0])}" y1="{_f(p1[1])}" '
                         f'x2="{_f(p2[0])}" y2="{_f(p2[1])}" stroke="#7a1f1f" '
                         'stroke-width="2.5" stroke-dasharray="6,3"/>'
                     )
     for (a, b), names in sorted(board.sides.items()):
+        if a not in shown and b not in shown:
+            continue
         ca, cb = cells[a], cells[b]
-        p1, p2 = _edge(board, ca, cb)
+        p1, p2 = _edge(board, ca, cb, origin)
         for i, name in enumerate(names):
             kind = board.features.get(name)
             color = kind.color if kind is not None and kind.color else FEATURE
@@ -189,7 +219,16 @@ def map_view(board: Any, sheet: Sheet) -> MapView:
             links = [n[1:] for n in board.adjacent[c.id]]
             touches = f" (touches {', '.join(links)})" if links else ""
             boxes.append((c.name + touches, note(c.name, c.assumed)))
-    view = MapView(title, board_svg(board, marks, mark), keys, boxes, mark=mark)
+    view = MapView(title, keys=keys, boxes=boxes, mark=mark)
+    (b0, b1), (w0, w1) = board.columns, board.rows
+    for rs in range(w0, w1 + 1, TILE_ROWS):  # in reading order: across, then down
+        for cs in range(b0, b1 + 1, TILE_COLUMNS):
+            ce, re_ = min(cs + TILE_COLUMNS - 1, b1), min(rs + TILE_ROWS - 1, w1)
+            tiled = (ce - cs, re_ - rs) != (b1 - b0, w1 - w0)
+            caption = f"columns {cs:02d}-{ce:02d}, rows {rs:02d}-{re_:02d}" if tiled else ""
+            width_mm = round((2 + (ce - cs) * 1.5) * SIZE * MM + 8 * MM, 1)
+            svg = board_svg(board, marks, mark, (cs, ce, rs, re_))
+            view.tiles.append(MapTile(caption, svg, width_mm))
     view.costs = list(board.costs)
     view.cost_marks = [note(f"costs {s}", board.costs[s][2]) for s in board.costs]
 
@@ -209,6 +248,4 @@ def map_view(board: Any, sheet: Sheet) -> MapView:
                 [cost(board.costs[s][1].get(f.name, 0), True) for s in view.costs],
             )
         )
-    columns = board.columns[1] - board.columns[0] + 1
-    view.width_mm = min(180.0, 14.0 * (1.5 * columns + 0.5))  # a hex about 19 mm across
     return view
