@@ -287,7 +287,7 @@ def build_board(doc: Document, game: ir.Game, sink: DiagnosticSink) -> ir.Board 
         return None
     origin = ir.Origin(doc.key_pos(base), tuple(d.get("rules") or ()), "")
     game.enums["terrain"] = ir.EnumDecl("terrain", tuple(terrain), origin)
-    attrs = {
+    given: dict[str, ir.Field] = {
         "terrain": ir.Field("terrain", ir.enum("terrain"), origin, optional=True, const=True),
         # the grid itself: the terminal's board leaves it out (the map shows it)
         "adjacent": ir.Field(
@@ -297,7 +297,7 @@ def build_board(doc: Document, game: ir.Game, sink: DiagnosticSink) -> ir.Board 
         "row": ir.Field("row", ir.INT, origin, const=True, internal=True),
         "on_map": ir.Field("on_map", ir.BOOL, origin, const=True, internal=True),
     }
-    et.attributes = {**attrs, **et.attributes}
+    et.attributes = {**given, **et.attributes}
     return ir.Board(
         entity=et.name,
         title=str(d.get("title") or "Map"),
