@@ -1,5 +1,5 @@
 """What a board costs: building a Marlborough-sized grid, walking it, and random games of the
-invented skirmish (tests/fixtures/games/skirmish/).
+invented marches (tests/fixtures/games/marches/).
 
 Usage (from the repository root)::
 
@@ -13,7 +13,7 @@ Prints medians of ``--reps`` runs, side by side:
 - ``reach plain`` / ``reach costs`` / ``reach costs+stop``: ``reachable(h, hexes, within=6)``
   from the middle hex, plain steps, with the cost scheme, and with a zone of control of 60
   hexes (the runtime's ``reach``);
-- ``skirmish game``: one random game of the skirmish, and its decisions per second.
+- ``marches game``: one random game of the marches, and its decisions per second.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def main() -> None:
     for name, secs in rows:
         print(f"  {name:18} {secs * 1000:9.3f} ms")
 
-    from fixtures.skirmish import SPEC
+    from fixtures.marches import SPEC
     from rulecraft.runtime import Game
     from rulecraft.runtime.tools.agents import RandomAgent
 
@@ -128,7 +128,7 @@ def main() -> None:
             decisions += 1
     secs = time.perf_counter() - t
     print(
-        f"skirmish: {a.games} random games in {secs:.2f} s: {a.games / secs:.0f} games/s, "
+        f"marches: {a.games} random games in {secs:.2f} s: {a.games / secs:.0f} games/s, "
         f"{decisions / secs:.0f} decisions/s (Game.apply, log kept)"
     )
 

@@ -1,5 +1,5 @@
 """Boards: a hex grid declared as data (board.yaml), on an invented game
-(tests/fixtures/games/skirmish/: 6x5 hexes, a river with one ford, two forces a side and a
+(tests/fixtures/games/marches/: 6x5 hexes, a river with one ford, two forces a side and a
 reserve box). Adjacency of shifted columns, distance, march costs by terrain and hexside,
 zones of control, supply traced over two hexes, the errors a designer sees, random games."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from compile_helpers import compile_errors, compile_into, edit, import_generated, line_col
-from fixtures.skirmish import SPEC
+from fixtures.marches import SPEC
 from forms_helpers import lockstep
 from rulecraft.compiler import board as grid
 from rulecraft.runtime import Game
@@ -18,7 +18,7 @@ from rulecraft.runtime.machine import RulesError
 from rulecraft.runtime.prelude import distance, path_cost_by, reach
 from rulecraft.runtime.tools.agents import RandomAgent
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "games" / "skirmish"
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "games" / "marches"
 HEXES = SPEC.ids["hex"]
 UNITS = SPEC.ids["unit"]
 E = SPEC.engine
@@ -184,7 +184,7 @@ def test_both_forms_of_the_engine_play_the_same_game(seed):
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    shutil.copytree(FIXTURE, tmp_path / "rules" / "skirmish")
+    shutil.copytree(FIXTURE, tmp_path / "rules" / "marches")
     (tmp_path / "generated").mkdir()
     return tmp_path
 
@@ -194,8 +194,8 @@ def one_error(root: Path, rel: str, needle: str):
     assert len(errors) == 1, [str(e) for e in errors]
     e = errors[0]
     assert (e.pos.file, e.pos.line, e.pos.col) == (
-        f"rules/skirmish/{rel}",
-        *line_col(root, rel, needle, game="skirmish"),
+        f"rules/marches/{rel}",
+        *line_col(root, rel, needle, game="marches"),
     )
     return e
 
@@ -214,14 +214,14 @@ def one_error(root: Path, rel: str, needle: str):
     ],
 )
 def test_board_errors_name_their_place(project, old, new, needle, says):
-    edit(project, "board.yaml", old, new, game="skirmish")
+    edit(project, "board.yaml", old, new, game="marches")
     errors = compile_errors(project)
     assert errors, "no error"
     hit = [e for e in errors if says in e.message]
     assert hit, [str(e) for e in errors]
     e = hit[0]
-    line, col = line_col(project, "board.yaml", needle, game="skirmish")
-    assert (e.pos.file, e.pos.line, e.pos.col) == ("rules/skirmish/board.yaml", line, col)
+    line, col = line_col(project, "board.yaml", needle, game="marches")
+    assert (e.pos.file, e.pos.line, e.pos.col) == ("rules/marches/board.yaml", line, col)
 
 
 @pytest.mark.parametrize(
@@ -238,7 +238,7 @@ def test_board_errors_name_their_place(project, old, new, needle, says):
     ],
 )
 def test_board_builtins_are_checked(project, old, new, needle, says):
-    edit(project, "rules.yaml", old, new, game="skirmish")
+    edit(project, "rules.yaml", old, new, game="marches")
     e = one_error(project, "rules.yaml", needle)
     assert says in e.message
 
@@ -249,7 +249,7 @@ def test_the_board_gives_its_attributes_and_refuses_them_declared_again(project)
         "game.yaml",
         "objective: {type: bool}",
         "objective: {type: bool}\n        row: {type: int}",
-        game="skirmish",
+        game="marches",
     )
     e = one_error(project, "game.yaml", "row: {type: int}")
     assert "which its board gives" in e.message
@@ -269,7 +269,7 @@ def test_the_terminal_lists_hexes_by_terrain_without_the_grid():
 def test_the_sheet_draws_the_map_with_every_hex_its_features_and_assumed_marks():
     from rulecraft.compiler.publish.sheets import render_html
 
-    html = render_html("skirmish", rules_root=FIXTURE.parent)
+    html = render_html("marches", rules_root=FIXTURE.parent)
     start, end = html.index("<svg"), html.index("</svg>")
     svg = html[start:end]
     for c in range(1, 7):
@@ -295,10 +295,10 @@ def test_a_box_off_the_map_touches_the_hexes_it_links_at_its_terrain_cost(projec
         "    reserve: {name: Reserve}",
         "    reserve: {name: Reserve}\n"
         '    ferry: {name: Ferry, terrain: woods, links: ["0101", "0605"]}',
-        game="skirmish",
+        game="marches",
     )
     compile_into(project)
-    spec = import_generated(project, "skirmish").SPECS["crossing"]
+    spec = import_generated(project, "marches").SPECS["crossing"]
     hexes = spec.ids["hex"]
     adj, steps = spec.engine.s_e_hex__adjacent, spec.engine.bd_cost__march
     ferry, a, b = hexes.index("ferry"), hexes.index("h0101"), hexes.index("h0605")
@@ -310,9 +310,9 @@ def test_a_box_off_the_map_touches_the_hexes_it_links_at_its_terrain_cost(projec
 def test_a_large_map_is_printed_in_parts_that_fit_a_page(project):
     from rulecraft.compiler.publish.sheets import render_html
 
-    edit(project, "board.yaml", "columns: [1, 6]", "columns: [1, 20]", game="skirmish")
-    edit(project, "board.yaml", "rows: [1, 5]", "rows: [1, 15]", game="skirmish")
-    html = render_html("skirmish", rules_root=project / "rules")
+    edit(project, "board.yaml", "columns: [1, 6]", "columns: [1, 20]", game="marches")
+    edit(project, "board.yaml", "rows: [1, 5]", "rows: [1, 15]", game="marches")
+    html = render_html("marches", rules_root=project / "rules")
     captions = [
         "columns 01-12, rows 01-12",
         "columns 13-20, rows 01-12",
