@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ir
+from .board import build_board
 from .diagnostics import DiagnosticSink, Position, did_you_mean
 from .effects import Snippet, parse_into
 from .loader import Document, YPath, load_yaml
@@ -23,6 +24,7 @@ GAME_FILES = {
     "rules.yaml": "rules",
     "cards.yaml": "cards",
     "flow.yaml": "flow",
+    "board.yaml": "board",
 }
 
 # Keys of a card that are not attributes.
@@ -165,6 +167,9 @@ class Builder:
             )
         self._enums(game, gdoc)
         self._state(game, gdoc)
+        bdoc = self.doc("board.yaml")
+        if bdoc is not None:
+            game.board = build_board(bdoc, game, self.sink)
         self._constants(game, gdoc)
         rdoc = self.doc("rules.yaml")
         if rdoc is not None:

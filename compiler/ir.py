@@ -261,6 +261,59 @@ class Scenario:
 
 
 @dataclass
+class BoardKind:
+    """A kind of terrain or of hexside feature of a board (``board.yaml``)."""
+
+    name: str
+    title: str
+    color: str
+    assumed: str = ""  # why it is assumed (not printed by the rulebook), or ""
+
+
+@dataclass
+class BoardCell:
+    """A hex (``number`` "0203") or a box off the map (``number`` "") of a board: a record."""
+
+    id: str
+    number: str
+    column: int
+    row: int
+    terrain: str | None
+    name: str
+    pos: Position
+    assumed: str = ""
+    #: values of the entity's other attributes given in board.yaml, with their paths
+    values: dict[str, tuple[Any, tuple]] = field(default_factory=dict)
+
+
+@dataclass
+class Board:
+    """A hex grid declared as data (``board.yaml``): its hexes and boxes are the records of
+    ``entity``; the compiler computed their neighbours (``adjacent``)."""
+
+    entity: str
+    title: str
+    origin: Origin
+    columns: tuple[int, int]
+    rows: tuple[int, int]
+    shifted: str  # "even" or "odd": the columns half a hex lower
+    terrain: dict[str, BoardKind]
+    features: dict[str, BoardKind]
+    default: str
+    cells: list[BoardCell]
+    #: every cell's neighbours, by id, in the order of the cells
+    adjacent: dict[str, list[str]]
+    #: hexside features: (id, id) with the lower number first -> feature names
+    sides: dict[tuple[str, str], tuple[str, ...]]
+    #: cost schemes: name -> (terrain costs, hexside costs, assumed); None: impassable
+    costs: dict[str, tuple[dict[str, int | None], dict[str, int | None], str]]
+    assumed: str = ""
+    doc: Any = field(default=None, repr=False, compare=False)  # board.yaml's Document
+    #: the hex attribute whose borders the map draws (`borders:`), or ""
+    borders: str = ""
+
+
+@dataclass
 class Game:
     id: str
     title: str
@@ -306,6 +359,8 @@ class Game:
     #: where `windows:` open: (window, "before" | "after", procedure or `turn.<step>`, where
     #: `opens:` says it); woven in per scenario (compiler/windows.py)
     window_opens: list[tuple[str, str, str, Position]] = field(default_factory=list)
+    #: the hex grid of board.yaml, if the game has one
+    board: Board | None = None
 
     def flow(self, section: str) -> list[Routine]:
         """The steps of a flow section: ``setup``, ``turn`` or ``end_of_turn``."""

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ir
+from .board import board_values
 from .builder import FLOW_SECTIONS, Builder, Sources
 from .diagnostics import DiagnosticSink, did_you_mean
 from .displays import add_displays
@@ -349,6 +350,15 @@ class Overlay:
 
         def put(key: str, value: Any, path: YPath, shared: bool = False) -> None:
             values[key] = ir.Value(value, doc.pos(path), sid, shared, doc, path)
+
+        board = self.game.board
+        if parent is None and board is not None:  # the board's hexes and boxes come first
+            bdoc = board.doc
+            records[board.entity] = [c.id for c in board.cells]
+            for rid, attr, value, pos, bpath in board_values(board):
+                layer = Path(bdoc.path).stem
+                key = f"e.{board.entity}.{rid}.{attr}"
+                values[key] = ir.Value(value, pos, layer, False, bdoc if bpath else None, bpath)
 
         if "seats" in d:
             seats = [(s, str((v or {}).get("name", s))) for s, v in (d.get("seats") or {}).items()]

@@ -19,6 +19,7 @@ playout's source of random numbers in ``[0, 1)``.
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
 from itertools import combinations
 from math import comb
 from typing import Any, Final, NoReturn
@@ -61,6 +62,9 @@ __all__ = [
     "shuffled",
     "reachable",
     "path_cost",
+    "reach",
+    "path_cost_by",
+    "distance",
     "offers",
     "carry_out",
     "deal_parties",
@@ -260,6 +264,68 @@ def path_cost(adjacent: Any, start: Any, goal: Any, free: set[Any], passable: se
         frontier = nxt
         cost += 1
     return -1
+
+
+def reach(
+    adjacent: Any, steps: Any, start: Any, through: set[Any], within: int, stop: Any
+) -> list[Any]:
+    """The records reachable from ``start`` stepping only on ``through`` (start included),
+    spending at most ``within`` points (-1: no limit); a step costs 1, or what ``steps``
+    (per record, its ``(neighbour, cost)`` pairs: a board's cost scheme) says. A record of
+    ``stop`` ends a way when entered, and a way never steps from one record of ``stop``
+    straight into another (zones of control)."""
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        cost, a = heappop(heap)
+        if cost > best[a]:
+            continue
+        if stop is not None and a in stop and a != start:
+            continue
+        out = steps[a] if steps is not None else [(b, 1) for b in adjacent[a]]
+        for b, c in out:
+            if b not in through or (stop is not None and a in stop and b in stop):
+                continue
+            n = cost + c
+            if (within < 0 or n <= within) and n < best.get(b, n + 1):
+                best[b] = n
+                heappush(heap, (n, b))
+    return sorted(best)
+
+
+def path_cost_by(
+    adjacent: Any, steps: Any, start: Any, goal: Any, free: set[Any], passable: set[Any]
+) -> int:
+    """The fewest points from ``start`` to ``goal`` over ``passable`` records, each step
+    costing what ``steps`` says (1 without it), a step into a record of ``free`` nothing
+    (the goal is counted, the start not); -1 if there is no way."""
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        cost, a = heappop(heap)
+        if a == goal:
+            return cost
+        if cost > best[a]:
+            continue
+        out = steps[a] if steps is not None else [(b, 1) for b in adjacent[a]]
+        for b, c in out:
+            if b not in passable:
+                continue
+            n = cost + (0 if b in free else c)
+            if n < best.get(b, n + 1):
+                best[b] = n
+                heappush(heap, (n, b))
+    return -1
+
+
+def distance(axial: Any, a: Any, b: Any) -> int:
+    """The number of hexes from hex ``a`` to hex ``b`` (``axial``: each record's axial
+    coordinates, None for a box off the map)."""
+    pa, pb = axial[a], axial[b]
+    if pa is None or pb is None:
+        raise RulesError("distance() to a box off the map")
+    dq, dr = pb[0] - pa[0], pb[1] - pa[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 # -- deals

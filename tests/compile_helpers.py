@@ -37,6 +37,7 @@ GAME_FILES = (
     "rules.yaml",
     "cards.yaml",
     "flow.yaml",
+    "board.yaml",
     "scenarios",
     "examples",
     "tables",

@@ -21,6 +21,8 @@ from ..effects import Int
 from .emit import (
     answered_report,
     emit_count,
+    emit_crosses,
+    emit_distance,
     emit_first,
     emit_graph,
     emit_lookup,
@@ -48,6 +50,8 @@ from .rules import (
     check_choose_optional,
     check_choose_some,
     check_choose_yes_no,
+    check_crosses,
+    check_distance,
     check_end_game,
     check_first,
     check_lookup,
@@ -158,9 +162,13 @@ _ROWS = [
         "reachable",
         ("start", "through"),
         "the records reachable from `start` along its `adjacent` attribute, stepping only on "
-        "records of `through` (start included): a chain of friendly areas",
+        "records of `through` (start included): a chain of friendly areas. On a board (see "
+        "[Boards](#boards-boardyaml)): `within=` the most points a way may spend (each step "
+        "1, or what `costs=` a cost scheme says), `stop=` records that end a way when entered "
+        "(and are never stepped to from another of them): zones of control",
         check_reachable,
         emit_graph,
+        kwargs={"within": "n", "costs": '"march"', "stop": "zoc"},
         quiet=True,
     ),
     Builtin(
@@ -168,10 +176,29 @@ _ROWS = [
         ("start", "goal", "free", "passable"),
         "the fewest records outside `free` passed through (start and goal not counted) on a "
         "path from `start` to `goal` over `passable` records; -1 if there is none: a retreat "
-        "that loses a unit per unfriendly area",
+        "that loses a unit per unfriendly area. With `costs=` a board's cost scheme: the "
+        "fewest points to reach `goal` (every hex entered costs, the goal too; `free` ones "
+        "nothing)",
         check_path_cost,
         emit_graph,
+        kwargs={"costs": '"march"'},
         quiet=True,
+    ),
+    Builtin(
+        "distance",
+        ("a", "b"),
+        "the number of hexes from hex `a` to hex `b` of the board, counting `b`, not `a` "
+        "(neighbours: 1); a box off the map is a rules error",
+        check_distance,
+        emit_distance,
+    ),
+    Builtin(
+        "crosses",
+        ("a", "b", '"river"'),
+        "whether the hexside between hexes `a` and `b` of the board has that feature (false "
+        "if they do not touch)",
+        check_crosses,
+        emit_crosses,
     ),
     Builtin(
         "lookup",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 from .. import ir
-from ..effects import Bool, Call
+from ..effects import Bool, Call, Str
 from ..tables.programs import routine_name
 from .row import Emitter, ExprGen, RoutineGen
 
@@ -35,14 +35,37 @@ def emit_first(eg: ExprGen, c: Call) -> str:
 
 def emit_graph(eg: ExprGen, c: Call) -> str:
     """``reachable`` and ``path_cost``: the records' ``adjacent`` and the arguments, the
-    lists as sets."""
+    lists as sets; with keyword arguments, the weighted forms (``costs=`` a board's steps
+    with their costs, ``within=`` a budget, ``stop=`` records that end a way)."""
     t = c.args[0].ty
     adj = f"self.s_e_{t.name}__adjacent"
     args = [eg.expr(c.args[0])]
     if c.func == "path_cost":
         args.append(eg.expr(c.args[1]))
     args += [f"set({eg.iterable(a)})" for a in c.args[len(args) :]]
-    return f"_{c.func}({adj}, {', '.join(args)})"
+    if not c.kwargs:
+        return f"_{c.func}({adj}, {', '.join(args)})"
+    scheme = c.kwargs.get("costs")
+    steps = f"self.bd_cost__{scheme.plain}" if isinstance(scheme, Str) else "None"
+    if c.func == "path_cost":
+        return f"_path_cost_by({adj}, {steps}, {', '.join(args)})"
+    within = c.kwargs.get("within")
+    stop = c.kwargs.get("stop")
+    more = [
+        eg.expr(within) if within is not None else "-1",
+        f"set({eg.iterable(stop)})" if stop is not None else "None",
+    ]
+    return f"_reach({adj}, {steps}, {', '.join(args + more)})"
+
+
+def emit_distance(eg: ExprGen, c: Call) -> str:
+    return f"_distance(self.bd_axial, {eg.expr(c.args[0])}, {eg.expr(c.args[1])})"
+
+
+def emit_crosses(eg: ExprGen, c: Call) -> str:
+    f = c.args[2]
+    assert isinstance(f, Str)
+    return f"({eg.expr(c.args[1])} in self.bd_side__{f.plain}[{eg.expr(c.args[0])}])"
 
 
 def emit_promised(eg: ExprGen, c: Call) -> str:

@@ -381,10 +381,61 @@ def _graph_type(ck: Checker, c: Call, start: ir.Type) -> ir.Type:
     return start
 
 
+def _board_type(ck: Checker, c: Call, t: ir.Type, node: Expr) -> bool:
+    """Whether ``t`` is the type of the board's hexes (else an error at ``node``)."""
+    board = ck.game.board
+    if t == ir.ANY or (board is not None and t == ir.entity(board.entity)):
+        return True
+    if board is None:
+        ck.error(
+            "type",
+            f"{c.func}() reads the hex grid of board.yaml, and this game has none",
+            node,
+            "declare a board in rules/<game>/board.yaml (see Boards in docs/language.md)",
+        )
+    else:
+        ck.error(
+            "type",
+            f"{c.func}() takes hexes of the board ({board.entity}), not {article(t)}",
+            node,
+        )
+    return False
+
+
+def _scheme(ck: Checker, c: Call, start: ir.Type) -> None:
+    """``costs="<scheme>"``: a cost scheme of the board, in quotes."""
+    a = c.kwargs.get("costs")
+    if a is None:
+        return
+    board = ck.game.board
+    if not _board_type(ck, c, start, c.args[0]) or board is None:
+        ck.expr(a)
+        return
+    if not (isinstance(a, Str) and a.is_plain):
+        ck.error("type", "costs= is the name of a cost scheme of the board, in quotes", a)
+        return
+    a.ty = ir.STR
+    if a.plain not in board.costs:
+        ck.error(
+            "unknown-name",
+            f"unknown cost scheme {a.plain!r}",
+            a,
+            did_you_mean(a.plain, board.costs)
+            or "cost schemes: " + (", ".join(board.costs) or "none (board.yaml costs:)"),
+        )
+
+
 def check_reachable(ck: Checker, c: Call) -> ir.Type:
     start, _ = ck.args(c, ir.ANY, ir.list_of(ir.ANY))
     t = _graph_type(ck, c, start)
     ck.expect(c.args[1], c.args[1].ty or ir.ANY, ir.list_of(t), "argument 2 of reachable()")
+    if "within" in c.kwargs:
+        w = c.kwargs["within"]
+        ck.expect(w, ck.expr(w), ir.INT, "within=")
+    if "stop" in c.kwargs:
+        st = c.kwargs["stop"]
+        ck.expect(st, ck.expr(st), ir.list_of(t), "stop=")
+    _scheme(ck, c, start)
     return ir.list_of(t)
 
 
@@ -396,7 +447,40 @@ def check_path_cost(ck: Checker, c: Call) -> ir.Type:
         for i in (2, 3):
             a = c.args[i]
             ck.expect(a, a.ty or ir.ANY, ir.list_of(t), f"argument {i + 1} of path_cost()")
+    _scheme(ck, c, start)
     return ir.INT
+
+
+def check_distance(ck: Checker, c: Call) -> ir.Type:
+    a, b = ck.args(c, ir.ANY, ir.ANY)
+    if len(c.args) == 2 and _board_type(ck, c, a, c.args[0]):
+        _board_type(ck, c, b, c.args[1])
+    return ir.INT
+
+
+def check_crosses(ck: Checker, c: Call) -> ir.Type:
+    if not ck.arity(c, 3):
+        for x in c.args:
+            ck.expr(x)
+        return ir.BOOL
+    a, b = ck.expr(c.args[0]), ck.expr(c.args[1])
+    if not (_board_type(ck, c, a, c.args[0]) and _board_type(ck, c, b, c.args[1])):
+        return ir.BOOL
+    board = ck.game.board
+    f = c.args[2]
+    if not (isinstance(f, Str) and f.is_plain):
+        ck.error("type", 'the feature of crosses() is its name in quotes: "river"', f)
+        return ir.BOOL
+    f.ty = ir.STR
+    if board is not None and f.plain not in board.features:
+        ck.error(
+            "unknown-name",
+            f"unknown hexside feature {f.plain!r}",
+            f,
+            did_you_mean(f.plain, board.features)
+            or "features: " + (", ".join(board.features) or "none (board.yaml features:)"),
+        )
+    return ir.BOOL
 
 
 def check_propose(ck: Checker, c: Call) -> ir.Type:

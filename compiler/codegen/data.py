@@ -28,6 +28,8 @@ from typing import Any
 
 from ...runtime.layout import HEADER_NAMES, engine_data
 from .. import ir
+from ..board import axial as grid_axial
+from ..board import step_costs
 from ..effects import Assign, Attr, AugAssign, Move, MoveAll, Name, Reveal, Str, walk
 
 # Header slots (rulecraft.runtime.layout); generated engines import their names (prelude).
@@ -363,6 +365,8 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
         )
     for ename, e in game.enums.items():
         data[f"e_{ename}"] = tuple(e.values)
+    if game.board is not None:
+        data.update(board_data(game.board, conv.index[game.board.entity]))
     if any(f.type.kind == "table" for f in _all_fields(game)) or _reads_result_tables(game):
         data["id_table"] = table_ids(game)
         data["name_table"] = tuple(game.tables[t].title for t in data["id_table"])
@@ -390,6 +394,30 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     }
     d.data = engine_data(d.primary, d.layout_rows())
     return d
+
+
+def board_data(board: ir.Board, index: dict[str, int]) -> dict[str, Any]:
+    """The grid of a board for ``distance``, ``crosses`` and cost schemes: ``bd_axial`` (each
+    record's axial coordinates, None for a box), ``bd_side__F`` (per record, the neighbours
+    across a hexside with feature ``F``), ``bd_cost__S`` (per record, the steps cost scheme
+    ``S`` allows, with their costs)."""
+    out: dict[str, Any] = {}
+    n = len(index)
+    axial: list[Any] = [None] * n
+    for cell in board.cells:
+        if cell.number and cell.id in index:
+            axial[index[cell.id]] = grid_axial(cell.column, cell.row, board.shifted)
+    out["bd_axial"] = tuple(axial)
+    for f in board.features:
+        across: list[list[int]] = [[] for _ in range(n)]
+        for (a, b), names in board.sides.items():
+            if f in names:
+                across[index[a]].append(index[b])
+                across[index[b]].append(index[a])
+        out[f"bd_side__{f}"] = tuple(tuple(sorted(x)) for x in across)
+    for scheme in board.costs:
+        out[f"bd_cost__{scheme}"] = step_costs(board, scheme, index)
+    return out
 
 
 def fact_domains(game: ir.Game, d: ScenarioData) -> tuple[tuple[int, int, tuple[Any, ...]], ...]:

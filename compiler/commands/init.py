@@ -169,6 +169,7 @@ VSCODE = """\
     "./schemas/rules.schema.json": ["rules/*/rules.yaml"],
     "./schemas/cards.schema.json": ["rules/*/cards.yaml"],
     "./schemas/flow.schema.json": ["rules/*/flow.yaml"],
+    "./schemas/board.schema.json": ["rules/*/board.yaml"],
     "./schemas/scenario.schema.json": ["rules/*/scenarios/*.yaml"],
     "./schemas/example.schema.json": ["rules/*/examples/*.yaml"],
     "./schemas/tables.schema.json": ["rules/*/tables/*.yaml"]

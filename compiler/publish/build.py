@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .board_map import map_view
 from .compare import comparison
 from .records import filled_from, read_save
 from .scenarios import Names, scenario_order, scenario_view
@@ -89,6 +90,8 @@ def build_sheet(
             view.filled_from = filled_from(sheet.record, compiled.get(view.id), names)
         return sheet  # the record forms only
 
+    if model.board is not None:  # after the tables: its notes follow theirs
+        sheet.map = map_view(model.board, sheet)
     resolved = found.resolved.get(scenario) if scenario is not None else None
     # the sequence of play: with a scenario, its base's steps with its changes
     for section in FLOW_SECTIONS:

@@ -129,6 +129,10 @@ class Names:
         for cid, card in cards.items() if isinstance(cards, dict) else []:
             if isinstance(card, dict) and card.get("name"):
                 self.things[str(cid)] = str(card["name"])
+        board = getattr(model, "board", None)
+        for c in board.cells if board is not None else []:  # hexes by number, or name
+            named = c.name != c.number and c.number
+            self.things[c.id] = f"{c.name} ({c.number})" if named else c.name
         for doc in docs.values():
             if not isinstance(doc, dict):
                 continue

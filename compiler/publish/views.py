@@ -217,6 +217,8 @@ class Sheet:
     record: SavedRecord | None = None  # the record forms only, filled in from this save
     #: the scenarios' set-ups side by side (then their blocks print only their own texts)
     comparison: Comparison | None = None
+    #: the map of the game's board (board.yaml), if it has one (board_map.MapView)
+    map: Any = None
 
     @property
     def gap_groups(self) -> list[GapGroup]:
