@@ -13,6 +13,7 @@ from typing import Any
 
 from . import ir
 from .builtins import BUILTINS, DECISIONS
+from .declarations import check_card_attributes, check_special_fields, check_table_programs
 from .diagnostics import DiagnosticSink, Position, did_you_mean
 from .displays import PREFIX as DISPLAY
 from .displays import check_displays
@@ -107,94 +108,14 @@ class Checker:
                 self.routine = None
                 self.scopes = [{}]
                 self.label_expr(et, et.label)
-        self.check_card_attributes()
-        self.check_special_fields()
+        check_card_attributes(g, self.sink)
+        check_special_fields(g, self.sink)
         check_displays(g, self.sink)
         self.find_suspending()
-        self.check_table_programs()
+        check_table_programs(g, self.sink)
         check_nones(g, self.sink)
         for sc in g.scenarios.values():
             ScenarioChecker(g, sc, self.sink).check()
-
-    def check_special_fields(self) -> None:
-        """Facts a report can set have a finite set of values; revealable values are hidden."""
-        g = self.game
-        for name, f in g.globals.items():
-            if name in g.enums or name in g.plural_types():
-                self.error(
-                    "duplicate-name",
-                    f"global {name!r} has the name of "
-                    + ("enum" if name in g.enums else "a list of records")
-                    + f" {name!r}, which the name means in effects",
-                    f.origin.pos,
-                    f"rename one of them (e.g. the enum {name}_name)",
-                )
-        fields = [*g.globals.values(), *g.player_fields.values()]
-        for et in g.entities.values():
-            fields += et.fields.values()
-        for f in fields:
-            if f.scale != 1 and f.type != ir.INT:
-                self.error(
-                    "type",
-                    f"field {f.name!r} has a scale but is {article(f.type)}",
-                    f.origin.pos,
-                    "only an int counts fractions (scale: 2 keeps halves)",
-                )
-            if f.revealable and f.visible == "all":
-                self.error(
-                    "reveal",
-                    f"field {f.name!r} is revealable but everyone sees it",
-                    f.origin.pos,
-                    "hide it first: visible: owner (or none)",
-                )
-            if not f.fact:
-                continue
-            k = f.type.kind
-            if k == "int" and not (isinstance(f.min, int) and isinstance(f.max, int)):
-                self.error(
-                    "report",
-                    f"fact {f.name!r} is an int without whole-number bounds",
-                    f.origin.pos,
-                    "give it min and max (a report offers every value between)",
-                )
-            elif k not in ("int", "bool", "enum", "player", "entity"):
-                self.error(
-                    "report",
-                    f"fact {f.name!r} is {article(f.type)}; facts are int, bool, an enum, "
-                    "a player or a record",
-                    f.origin.pos,
-                )
-
-    def check_table_programs(self) -> None:
-        """Result programs change the game but may not ask for decisions."""
-        for name, r in self.game.functions.items():
-            if name.startswith("tbl__") and r.suspends:
-                for node in walk(r.body):
-                    if isinstance(node, Call) and (
-                        node.func in DECISIONS
-                        or (isinstance(node.ref, ir.Routine) and node.ref.suspends)
-                    ):
-                        self.error(
-                            "decision",
-                            "a table's result program may not ask for a decision",
-                            node,
-                            "ask in the procedure that calls apply(), before or after it",
-                        )
-                        break
-
-    def check_card_attributes(self) -> None:
-        for card in self.game.cards.values():
-            for name, value in card.attributes.items():
-                f = self.game.card_attributes[name]
-                if f.type.kind == "enum":
-                    values = self.game.enums[f.type.name].values
-                    if str(value) not in values:
-                        self.error(
-                            "type",
-                            f"{value!r} is not a value of {f.type.name}",
-                            card.origin.pos,
-                            "values: " + ", ".join(values),
-                        )
 
     def label_expr(self, et: ir.EntityType, label: Expr) -> None:
         # In a label, bare names are the record's own attributes and fields.
