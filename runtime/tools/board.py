@@ -87,7 +87,12 @@ def _ref_name(spec: GameSpec, kind: str, v: Any) -> str:
     return spec.name_of(kind, v)
 
 
-def _table(rows: list[list[str]], width: int = 76) -> list[str]:
+#: how an empty cell reads: the compact board leaves such ``column: value`` pairs out of a
+#: record shown as a block
+_BLANK = ("-", "no", "0", "hidden", "")
+
+
+def _table(rows: list[list[str]], width: int = 76, compact: bool = False) -> list[str]:
     """Rows as aligned columns within ``width`` characters: the widest columns wrap (at
     spaces) until the table fits, a row taking as many lines as its tallest cell."""
     n = len(rows[0])
@@ -98,7 +103,7 @@ def _table(rows: list[list[str]], width: int = 76) -> list[str]:
         room = [c for c in range(n) if widths[c] > least[c]]
         if not room:
             # too many columns even with every cell wrapped: a block per record instead
-            return _blocks(rows, width)
+            return _blocks(rows, width, compact)
         c = max(room, key=lambda c: widths[c])
         widths[c] -= 1
     out = []
@@ -115,13 +120,17 @@ def _table(rows: list[list[str]], width: int = 76) -> list[str]:
     return out
 
 
-def _blocks(rows: list[list[str]], width: int) -> list[str]:
+def _blocks(rows: list[list[str]], width: int, compact: bool = False) -> list[str]:
     """Each record (after the header row) as its first cell, then ``column: value`` pairs
-    wrapped within ``width``."""
+    wrapped within ``width`` (``compact``: those with an empty value left out)."""
     head, *body = rows
     out = []
     for r in body:
-        pairs = "; ".join(f"{h}: {v}" for h, v in zip(head[1:], r[1:], strict=True))
+        pairs = "; ".join(
+            f"{h}: {v}"
+            for h, v in zip(head[1:], r[1:], strict=True)
+            if not (compact and v in _BLANK)
+        )
         out.append(r[0])
         out.extend(textwrap.wrap(pairs, width, initial_indent="  ", subsequent_indent="  "))
     return out
@@ -195,7 +204,8 @@ def render_view(
     for i, pd in enumerate(V["p"]):
         who = labels[i] + (" (you)" if i == me else "")
         lines.append(f"{who}:")
-        flags = []
+        flags: list[str] = []
+        items: list[str] = []
         for k in fields:
             v = pd.get(k)
             if compact and _bare_hidden(v):
@@ -208,7 +218,12 @@ def render_view(
                 left_out += 1
                 continue
             item = f"{title('p.' + k, k)}: {show('p.' + k, k, v)}"
-            lines.extend(wrap(item, line_width, "    ", "  "))
+            if compact:
+                items.append(item)
+            else:
+                lines.extend(wrap(item, line_width, "    ", "  "))
+        # compact: a player's rows flow on as few lines as they fit, their flags after them
+        lines.extend(_flow(items, line_width, "    "))
         if flags:
             lines.extend(wrap("; ".join(flags), line_width, "    ", "  "))
     for etype, recs in V["e"].items():
@@ -229,7 +244,15 @@ def render_view(
         heads = [title(f"e.{etype}.{c}", c) for c in cols]
         rows = [heads] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
         lines.append(f"{etype}:")
-        lines.extend("    " + line for line in _table(rows, line_width - 4))
+        if compact and len(cols) == 2 and len(recs) > BIG:
+            # a long list of names with one value each: the names grouped by their value
+            groups: dict[str, list[str]] = {}
+            for name, value in rows[1:]:
+                groups.setdefault(value, []).append(name)
+            for value, names in groups.items():
+                lines.extend(wrap(f"{heads[1]} {value}: {', '.join(names)}", line_width, "    "))
+            continue
+        lines.extend("    " + line for line in _table(rows, line_width - 4, compact))
     for heading, shown_lines in displays:
         if not shown_lines:
             continue
@@ -241,6 +264,24 @@ def render_view(
             f"({left_out} rows holding nothing or hidden are left out: board all shows them)"
         )
     return "\n".join(lines)
+
+
+def _flow(items: list[str], width: int, indent: str) -> list[str]:
+    """``items`` as many to a line as fit in ``width``, three spaces apart; an item too long
+    for a line wraps on its own."""
+    out: list[str] = []
+    row = ""
+    for item in items:
+        if row and len(row) + 3 + len(item) > width:
+            out.append(row)
+            row = ""
+        if not row and len(indent) + len(item) > width:
+            out.extend(wrap(item, width, indent, "  "))
+            continue
+        row = f"{row}   {item}" if row else f"{indent}{item}"
+    if row:
+        out.append(row)
+    return out
 
 
 def card_kinds(spec: GameSpec) -> list[str]:
@@ -286,8 +327,11 @@ def hand_lines(V: dict[str, Any], spec: GameSpec, width: int) -> list[str]:
             continue
         held = [x for x in (v if isinstance(v, list) else [v]) if isinstance(x, int)]
         name = titles.get(path) or key.replace("_", " ")
-        if not held:
-            out.append(f"  {name}: -")
+        slot = spec.layout.by_path.get(path)
+        if not held or slot is None or slot.visible != "owner":
+            # cards in sight of everyone (played, discarded): their names only
+            names = ", ".join(spec.name_of(kind, i) for i in held) or "-"
+            out.extend(wrap(f"{name}: {names}", width, "  ", "  "))
             continue
         out.append(f"  {name}:")
         for i in held:

@@ -155,10 +155,8 @@ def play(
             return
         path = save_to
         if why == "quit":
-            output.write(
-                f"Save the game first? Enter saves it to {save_to}; or type another file "
-                "name, or no: "
-            )
+            say(f"Save the game first? Enter saves it to {save_to}.")
+            output.write("Or type another file name, or no: ")
             output.flush()
             answer = _read(input)
             if answer.strip().lower() in ("no", "n"):
@@ -287,11 +285,8 @@ def play(
                 echo = f"  {labels[d.player]}, your secret pick: {_label_of(d, option)}."
             if secret and any(q.player in bots for q in game.pending()):
                 # the bots pick next and everything is revealed: the last chance to take it back
-                say(echo)
-                output.write(
-                    "  Your pick stays secret until everyone has picked. "
-                    "Enter to go on, or undo to take it back: "
-                )
+                say(echo + " It stays secret until everyone has picked.")
+                output.write("  Enter to go on, or undo to take it back: ")
                 output.flush()
                 if _read(input).strip() == "undo":
                     game = history.pop()[1]
