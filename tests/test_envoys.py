@@ -212,7 +212,7 @@ def test_terminal_play_types_an_allocation(capsys):
     play(SPEC, "rivals", ["human", "human"], 3, input=io.StringIO(moves), output=out)
     text = out.getvalue()
     assert "Split up to 4 points, at most 2 on one, over:" in text
-    assert "west_fort=9 is over the limit: at most 2 points on one target." in text
+    assert "fort=9 is over the limit: at most 2 points on one target." in text
     assert "--- Pass to West and press Enter ---" in text
     assert "other players look away" in text
     assert "Name a city to court" in text  # both allocations were taken

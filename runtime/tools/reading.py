@@ -23,6 +23,8 @@ __all__ = [
     "as_offer",
     "offer_refusal",
     "allocation",
+    "common_prefix",
+    "find_target",
 ]
 
 
@@ -204,23 +206,30 @@ def _why_not_allocation(text: str, d: Decision, game: Any) -> str:
     total = 0
     for part in text.replace(",", " ").split():
         name, eq, n = part.partition("=")
-        found = [i for i in ids if i == name] or [i for i in ids if name and name in i]
+        found = find_target(name, ids, spec)
+        prefix = common_prefix(ids)
         if len(found) > 1:
-            return f"{name!r} could be {_or(found)}: type more of the name."
+            shown = [i[len(prefix) :] for i in found]
+            return f"{name!r} could be {_or(shown)}: type more of the name."
         if not found:
             named = _named(spec, name)
+            short = [i[len(prefix) :] for i in ids]
+            close = difflib.get_close_matches(name, short, n=3, cutoff=0.6)
+            if close and not named:
+                return f"No target {name!r}; did you mean {_or(close)}?"
             what = spec.name_of(*named) if named else repr(name)
-            close = difflib.get_close_matches(name, ids, n=3, cutoff=0.6)
-            hint = f"; did you mean {_or(close)}?" if close and not named else ""
-            return f"{what} is not offered in this allocation: the targets now are {_or(ids)}{hint}"
+            return (
+                f"{what} is not a target of this allocation now: the targets are "
+                f"{_or(short, 'and')}."
+            )
         if not eq:
-            return f"Give {found[0]} a number of points: {found[0]}=1."
+            return f"Give {name} a number of points: {name}=1."
         points = number(n)
         if points is None:
-            return f"{n!r} is not a number of points: {found[0]}=1."
+            return f"{_quoted(n)} is not a number of points: {name}=1."
         if points > split.max_each:
             return (
-                f"{found[0]}={points} is over the limit: at most {split.max_each} "
+                f"{name}={points} is over the limit: at most {split.max_each} "
                 f"{'point' if split.max_each == 1 else 'points'} on one target."
             )
         total += points
@@ -251,6 +260,31 @@ def _why_not_report(text: str, d: Decision, game: Any) -> str:
     return f"No fact {_quoted(text)}; type facts to list them, or done."
 
 
+def common_prefix(ids: list[str]) -> str:
+    """What every target id starts with, up to an underscore (``germany_``), if more than
+    one target shares it."""
+    if len(ids) < 2:
+        return ""
+    first = ids[0]
+    cut = first.find("_") + 1
+    return first[:cut] if cut and all(i.startswith(first[:cut]) for i in ids) else ""
+
+
+def find_target(name: str, ids: list[str], spec: GameSpec) -> list[str]:
+    """The target ids ``name`` may mean: the id itself, the id without the prefix all share
+    (``spain`` for ``germany_spain``), else, unless ``name`` is the exact name of something
+    else of the game (``france`` is not ``vichy_france``), the ids that contain it."""
+    if name in ids:
+        return [name]
+    prefix = common_prefix(ids)
+    short = [i[len(prefix) :] for i in ids]
+    if name in short:
+        return [ids[short.index(name)]]
+    if not name or _named(spec, name) is not None:
+        return []
+    return [i for i, sh in zip(ids, short, strict=True) if name in sh]
+
+
 def _values(words: list[str]) -> str:
     """The values a fact may take, as a player reads them (a range of numbers as one)."""
     nums = [number(w) for w in words]
@@ -276,7 +310,7 @@ def allocation(text: str, d: Decision, game: Any) -> str | None:
         points = number(n)
         if not eq or points is None:
             return None
-        found = [i for i in ids if i == name] or [i for i in ids if name in i]
+        found = find_target(name, ids, game.spec)
         if len(found) != 1 or found[0] in counts:
             return None
         if points:

@@ -280,9 +280,10 @@ def play(
                 continue
             history.append((d.player, game.clone()))
             secret = _secret(game)
+            chose = _label_of(game, d, option)
             game.apply(d.player, option)
             if secret:
-                echo = f"  {labels[d.player]}, your secret pick: {_label_of(d, option)}."
+                echo = f"  {labels[d.player]}, your secret pick: {chose}."
             if secret and any(q.player in bots for q in game.pending()):
                 # the bots pick next and everything is revealed: the last chance to take it back
                 say(echo + " It stays secret until everyone has picked.")
@@ -350,8 +351,13 @@ def _board(game: Game, player: int, full: bool = False) -> str:
     )
 
 
-def _label_of(d: Decision, option: str) -> str:
-    """How the option a player chose reads (an allocation or an offer: its id)."""
+def _label_of(game: Game, d: Decision, option: str) -> str:
+    """How the option a player chose reads (an offer or a report: its id)."""
+    if d.kind == "allocate":
+        split, kind = reading.split_of(game, d)
+        value = game.spec.parse_split(split, kind, option)
+        if value is not None:
+            return game.spec.split_label(kind, value, game.raw)
     if d.kind in ("allocate", "propose", "report"):
         return option.partition(":")[2] or option
     return next((o.label for o in d.options if o.id == option), option)
@@ -425,12 +431,13 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
         split, kind = reading.split_of(game, d)
         spec = game.spec
         say(f"  Split up to {split.points} points, at most {split.max_each} on one, over:")
-        for t in split.targets:
+        ids = [spec.target_id(kind, t) for t in split.targets]
+        cut = len(reading.common_prefix(ids))
+        for t, tid in zip(split.targets, ids, strict=True):
             name = spec.split_label(kind, (t,), game.raw).rsplit(" ", 1)[0]
-            say(f"    {spec.target_id(kind, t):<24} {name}")
+            say(f"    {tid[cut:]:<24} {name}")
         say("  Type target=points for each target you give points to, e.g.")
-        example = " ".join(f"{spec.target_id(kind, t)}=1" for t in split.targets[:2])
-        say(f"    {example}")
+        say("    " + " ".join(f"{tid[cut:]}=1" for tid in ids[:2]))
         say("  (a unique part of a target's id is enough), or none to place nothing.")
         return
     if d.kind == "propose":
