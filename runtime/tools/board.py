@@ -165,6 +165,7 @@ def render_view(
     titles: dict[str, str] = spec.data.get("field_titles", {})
     internal = set(spec.data.get("internal", ()))
     left_out = 0
+    static: list[str] = []
 
     def title(path: str, key: str) -> str:
         """The name players read: the field's `title:`, else its name in words."""
@@ -235,6 +236,9 @@ def render_view(
                 c for c in r if c not in cols and c != "id" and f"e.{etype}.{c}" not in internal
             )
         changing = [c for c in cols if f"e.{etype}.{c}" in spec.layout.by_path]
+        if compact and not changing:
+            static.append(etype)  # nothing in it can change: reference, not the board
+            continue
         if compact and len(recs) > BIG and changing:
             kept = [r for r in recs if not all(_empty(r.get(c)) for c in changing)]
             left_out += len(recs) - len(kept)
@@ -259,9 +263,14 @@ def render_view(
         lines.append(f"{heading}:")
         for line in shown_lines:
             lines.extend(wrap(line, line_width, "    ", "  "))
+    notes = []
     if left_out:
-        lines.append(
-            f"({left_out} rows holding nothing or hidden are left out: board all shows them)"
+        notes.append(f"{left_out} rows holding nothing or hidden")
+    if static:
+        notes.append(f"the tables that never change ({', '.join(static)})")
+    if notes:
+        lines.extend(
+            wrap(f"({' and '.join(notes)} are left out: board all shows them)", line_width)
         )
     return "\n".join(lines)
 

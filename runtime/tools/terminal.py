@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ..files import FileWriteError, write_file
 from ..game import Decision, Game, undo_barrier
-from ..layout import PENDING, STEPS
+from ..layout import PENDING, STACK, STEPS
 from ..machine import GameError
 from ..named import SaveError
 from ..rng import derive_seed
@@ -108,6 +108,7 @@ def play(
     person = {k: seats[k].partition(":")[2] or spec.seats[k] for k in humans}
     labels = spec.seat_labels
     seen = {p: 0 for p in humans} if humans else {None: 0}
+    at_step: dict[int, int | None] = {}  # the step of the flow of each seat's last decision
     board_turn: dict[str, int] = {}  # the turn each person last saw the board at
     history: list[tuple[int, Game]] = []  # (player, the game before their decision)
     last_human: int | None = None
@@ -234,6 +235,11 @@ def play(
             board_turn[person[d.player]] = game.turn
             say("")
             say(_board(game, d.player))
+        step = _step_at(game)
+        ran = _steps_between(spec, at_step.get(d.player), step)
+        at_step[d.player] = step
+        if len(ran) > 1:  # several steps ran without asking anyone here: name them
+            say(f"  ({len(ran)} steps ran since your last decision: {', '.join(ran)})")
         show_log(d.player)
         _prompt(say, d, labels, game)
         while True:
@@ -296,6 +302,36 @@ def play(
             elif secret:
                 say(echo + " It stays hidden until everyone has picked.")
             break
+
+
+def _step_at(game: Game) -> int | None:
+    """The step of the flow the game waits in (its place in ``spec.data["flow"]``), read
+    from the frame of the flow's main routine at the bottom of the stack."""
+    node, frame = game.raw[STACK], None
+    while node:
+        frame, node = node
+    if not frame or frame[0] != 0 or len(frame) < 3 or not isinstance(frame[2], int):
+        return None
+    return frame[2] - 1
+
+
+def _steps_between(spec: GameSpec, was: int | None, now: int | None) -> list[str]:
+    """The steps of the flow that ran whole between a decision in step ``was`` and one in
+    step ``now``, by their names in words (a new turn goes round from the loop's start)."""
+    flow = spec.data.get("flow") or ()
+    loop = spec.data.get("flow_loop") or 0
+    if was is None or now is None or was == now or not flow:
+        return []
+    out, k = [], was + 1
+    for _ in range(len(flow)):
+        if k >= len(flow):
+            k = loop
+        if k == now:
+            break
+        if flow[k] is not None:
+            out.append(flow[k].partition("__")[2].replace("_", " ").capitalize())
+        k += 1
+    return out
 
 
 def _height() -> int:
@@ -462,8 +498,13 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
         # the options are numbers: they are typed as themselves, never by a place in a list
         say("  Type one of: " + ", ".join(o.label for o in d.options))
         return
+    kinds = set(card_kinds(game.spec)) - {"card"}
     for n, opt in enumerate(d.options, 1):
         say(f"  {n:>2}. {opt.label}  [{opt.id}]")
+        kind, _, cid = opt.id.partition(":")
+        if kind in kinds and cid in game.spec.ids[kind]:
+            # a card that is a record: what is on it, under its name
+            say(f"        {card_facts(game.spec, kind, game.spec.ids[kind].index(cid))}")
 
 
 def _facts(game: Any, d: Decision) -> list[str]:
@@ -519,27 +560,36 @@ def _offer_help(game: Any, d: Decision, text: str) -> list[str]:
     word = " ".join(parts).lower()
     me = spec.seats[d.player].lower()
     n = len(d.options) - 1
-    if n > 20000:  # too many to sort: in the order the rules list them
-        rows = [(i, d.options[i]) for i in range(n)]
-    else:
-        rows = []
-        for i in range(n):
-            opt = d.options[i]
-            if word and word not in opt.id.lower() and word not in opt.label.lower():
-                continue
-            rows.append((i, opt))
-        # relevance: a deal that names you first, then the shorter deals
-        rows.sort(key=lambda r: (me not in r[1].id.lower(), len(r[1].id), r[0]))
+    # deals that differ only in an amount are one row: units:austria>spain=1..6
+    groups: dict[str, list[Any]] = {}
+    for i in range(min(n, 20000)):
+        opt = d.options[i]
+        if word and word not in opt.id.lower() and word not in opt.label.lower():
+            continue
+        head, eq, amount = opt.id[6:].rpartition("=")
+        key = head if eq and ";" not in opt.id else opt.id[6:]
+        groups.setdefault(key, []).append((i, opt, amount))
+    # relevance: a deal that names you first, then the simpler deals, then the rules' order
+    rows = sorted(groups.items(), key=lambda kv: (me not in kv[0], kv[0].count(";"), kv[1][0][0]))
     size = 20
     first = (page - 1) * size
     which = f" naming {word!r}" if word else ""
+    count = sum(len(v) for v in groups.values())
     out = [
-        f"  {len(rows)} deals{which} of {n}; those naming you first "
-        f"({first + 1}-{min(len(rows), first + size)} below; offers WORD narrows them, "
-        "offers 2 shows the next 20):"
+        f"  {count} deals{which}{f' (of {n})' if word else ''} in {len(rows)} rows, "
+        "those naming you first "
+        f"(rows {first + 1}-{min(len(rows), first + size)}; offers WORD narrows them, "
+        f"offers {page + 1} shows the next):"
     ]
-    for _i, opt in rows[first : first + size]:
-        out.append(f"    {opt.id[6:]:<48} {opt.label}")
+    for key, items in rows[first : first + size]:
+        if len(items) == 1:
+            out.append(f"    {items[0][1].id[6:]:<34} {items[0][1].label}")
+        elif all(a.isdigit() for _i, _o, a in items):
+            last = items[-1][1]
+            amounts = f"{items[0][2]}..{items[-1][2]}"
+            out.append(f"    {key + '=' + amounts:<34} up to: {last.label}")
+        else:
+            out.append(f"    {key}=... one of: {', '.join(a for _i, _o, a in items)}")
     return out
 
 
