@@ -68,6 +68,7 @@ __all__ = [
     "turn_limit",
     "lookup",
     "tcall",
+    "terms",
     "report_options",
     "report",
 ]
@@ -320,6 +321,12 @@ def tcall(
     """Call the program ``names[t]`` of table number ``t`` (``default`` if it has none)."""
     program = names[t]
     return default if program is None else getattr(engine, program)(S, *args)
+
+
+def terms(names: tuple[str, ...], values: Any) -> str:
+    """The modifiers that add something, as a log line names them: ``", Afterword -3,
+    Oslo +1"`` (each after a comma; empty when none adds anything)."""
+    return "".join(f", {n} {v:+d}" for n, v in zip(names, values or (), strict=True) if v)
 
 
 def report_options(S: list[Any], facts: Any) -> Any:
