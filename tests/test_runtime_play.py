@@ -140,7 +140,7 @@ def test_terminal_accepts_ids_help_and_refuses_unknown_input():
 def test_terminal_undo_and_its_barrier():
     # a secret pick can be taken back before the bot picks and all is revealed
     _, text = _play("1\nundo\n2\n\nyes\nundo\nquit\n")
-    assert "Red, your secret pick: Card 1. It stays secret until everyone has picked." in text
+    assert "Red, your secret pick: Card 1 (Pick a card to play in secret). It stays secret" in text
     assert "Your pick is taken back." in text
     assert text.count("You commit") == 1 and "You commit c2." in text
     assert "Cannot undo: dice were rolled since your last decision." in text

@@ -192,7 +192,7 @@ def test_options_that_are_numbers_are_typed_as_themselves():
     text = run(name, "5\n1\nquit\n", seats=solo(name))
     assert "Type one of: 0, 1, 2" in text and "1. 0" not in text
     assert "5 is not one of the values offered: type 0, 1 or 2." in text
-    assert "Germany, your secret pick: 1." in text
+    assert "Germany, your secret pick: 1 (DPs to buy with foreign aid (5 BRPs each))." in text
 
 
 def test_an_allocation_says_what_is_wrong():
@@ -223,7 +223,10 @@ def test_a_mistyped_fact_name_gets_did_you_mean():
 def test_a_secret_pick_is_echoed_to_its_owner_in_hot_seat():
     text = run(TOY, "2\n\nquit\n", seats=["human", "human"])
     before, after = text.split("--- Pass to Blue and press Enter ---", 1)
-    assert "Red, your secret pick: Card 2." in before.split("\n\n")[-1] + before[-200:]
+    assert (
+        "Red, your secret pick: Card 2 (Pick a card to play in secret)."
+        in before.split("\n\n")[-1] + before[-200:]
+    )
     assert "Red, your secret pick" not in after
 
 

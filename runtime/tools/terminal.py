@@ -289,7 +289,7 @@ def play(
             chose = _label_of(game, d, option)
             game.apply(d.player, option)
             if secret:
-                echo = f"  {labels[d.player]}, your secret pick: {chose}."
+                echo = f"  {labels[d.player]}, your secret pick: {chose} ({d.prompt})."
             if secret and any(q.player in bots for q in game.pending()):
                 # the bots pick next and everything is revealed: the last chance to take it back
                 say(echo + " It stays secret until everyone has picked.")
