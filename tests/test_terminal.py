@@ -286,3 +286,12 @@ def test_a_bad_seat_kind_is_refused_before_the_game_starts():
 
     with pytest.raises(GameError, match="unknown agent 'robot'"):
         run(TOY, "quit\n", seats=["human", "robot"])
+
+
+def test_a_person_at_several_seats_reads_each_log_line_once():
+    name = "third_reich_diplomacy/situation_1941"
+    seats = ["human:ann", "human:ann", "human:bob", "human:bob", "human:bob", "human:bob"]
+    text = run(name, "1\n\n1\n0\nquit\n", seats=seats, seed=2)
+    bob = text.split("--- bob (Britain) to decide")[1]
+    assert bob.count("> Germany receives 7 DPs") == 1  # for Britain, not again for Russia
+    assert "Russia: DPs to buy with foreign aid" in bob

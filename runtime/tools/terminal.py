@@ -109,7 +109,9 @@ def play(
     labels = spec.seat_labels
     seen = {p: 0 for p in humans} if humans else {None: 0}
     at_step: dict[int, int | None] = {}  # the step of the flow of each seat's last decision
-    board_turn: dict[str, int] = {}  # the turn each person last saw the board at
+    board_turn: dict[str, int] = {}
+    #: the log lines a seat's person has read for another of their seats, not yet for it
+    told: dict[int, list[str]] = {}  # the turn each person last saw the board at
     history: list[tuple[int, Game]] = []  # (player, the game before their decision)
     last_human: int | None = None
     echo = ""  # what the last person committed in secret, said before the screen passes
@@ -139,6 +141,20 @@ def play(
         lines = game.log_for(player)
         new = lines[seen[player] :]
         seen[player] = len(lines)
+        if player is not None and player in person:
+            # a person at several seats reads a line all of them read once: a line shown
+            # for one seat waits in the others' lists, and is skipped when it comes for them
+            mine = told.setdefault(player, [])
+            fresh = []
+            for text in new:
+                if text in mine:
+                    mine.remove(text)
+                else:
+                    fresh.append(text)
+            for q in person:
+                if q != player and person[q] == person[player]:
+                    told[q] = (told.get(q, []) + fresh)[-400:]
+            new = fresh
         page = max(8, _height() - 8)
         for n, text in enumerate(new):
             if live and n and n % page == 0 and len(new) - n > 2:
