@@ -277,7 +277,12 @@ def test_load_goes_on_exactly_as_the_game_would_have(tmp_path: Path):
     loaded = Game.from_json(part.read_text())
     assert loaded.seat_kinds == ("human:ann", "mc:4")
     rest = "\n".join(moves[5:]) + "\n"
-    run(loaded, rest, seats=list(loaded.seat_kinds), seed=loaded.state["seed"], save_to=str(part))
+    n = len(loaded.decisions())
+    text = run(
+        loaded, rest, seats=list(loaded.seat_kinds), seed=loaded.state["seed"], save_to=str(part)
+    )
+    assert f"(going on after {n} decisions;" in text
+    assert "> The cards are dealt." not in text  # the last lines of the log, not all of it
     assert json.loads(part.read_text())["decisions"] == json.loads(whole.read_text())["decisions"]
 
 

@@ -108,6 +108,9 @@ def play(
     person = {k: seats[k].partition(":")[2] or spec.seats[k] for k in humans}
     labels = spec.seat_labels
     seen = {p: 0 for p in humans} if humans else {None: 0}
+    if start is not None:  # a game going on: the last lines of its log, not all of it
+        for p in seen:
+            seen[p] = max(0, len(game.log_for(p)) - 12)
     at_step: dict[int, int | None] = {}  # the step of the flow of each seat's last decision
     board_turn: dict[str, int] = {}
     #: the log lines a seat's person has read for another of their seats, not yet for it
@@ -207,6 +210,9 @@ def play(
         )
 
     say(f"{spec.title} - {spec.scenario_title} (seed {seed})")
+    if start is not None:
+        said = f"going on after {game.raw[STEPS]} decisions; log all shows the whole log"
+        say(f"  ({said})")
     while True:
         if game.finished:
             for p in seen:
