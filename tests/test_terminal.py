@@ -300,3 +300,14 @@ def test_a_person_at_several_seats_reads_each_log_line_once():
     bob = text.split("--- bob (Britain) to decide")[1]
     assert bob.count("> Germany receives 7 DPs") == 1  # for Britain, not again for Russia
     assert "Russia: DPs to buy with foreign aid" in bob
+
+
+def test_a_word_at_the_offer_prompt_is_told_how_to_pass():
+    g = Game.named("westphalia/congress", 1)
+    g.apply(0, "goal:goal_2")
+    d = g.pending()[0]
+    said = terminal._offer_refusal(g, d, "no")
+    assert said == (
+        "'no' is not an offer (good:giver>receiver=amount); type pass to make none, goods to "
+        "list the goods."
+    )

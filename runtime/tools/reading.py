@@ -62,6 +62,11 @@ def as_offer(text: str) -> str:
 
 
 def offer_refusal(game: Any, d: Decision, text: str) -> str:
+    if ":" not in text:
+        return (
+            f"{_quoted(text)} is not an offer (good:giver>receiver=amount); type pass to make "
+            "none, goods to list the goods."
+        )
     option = as_offer(text)
     for raw in game.raw[PENDING] or ():
         if raw[0] == d.player:

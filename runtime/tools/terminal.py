@@ -500,10 +500,9 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
         return
     if d.kind == "propose":
         n = len(d.options) - 1
-        say(f"  {n} small deals can be made now; offers lists those that concern you first.")
-        say("  Make an offer: one item or more, separated by ';', each good:giver>receiver=amount,")
+        say(f"  {n} small deals possible: offers lists them, yours first; goods the goods.")
+        say("  Offer items separated by ';', each good:giver>receiver=amount, or pass;")
         say("  e.g. " + _offer_example(game, d))
-        say("  (type goods to list the goods), or pass.")
         return
     if d.kind == "yes-no":
         offer = _offer_to_answer(game, d.player)
