@@ -350,7 +350,7 @@ def _steps_between(spec: GameSpec, was: int | None, now: int | None) -> list[str
             k = loop
         if k == now:
             break
-        if flow[k] is not None and not flow[k].startswith("end__"):  # end checks: no step
+        if flow[k] is not None:
             out.append(flow[k].partition("__")[2].replace("_", " ").capitalize())
         k += 1
     return out
