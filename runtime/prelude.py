@@ -326,7 +326,11 @@ def tcall(
 def terms(names: tuple[str, ...], values: Any) -> str:
     """The modifiers that add something, as a log line names them: ``", Afterword -3,
     Oslo +1"`` (each after a comma; empty when none adds anything)."""
-    return "".join(f", {n} {v:+d}" for n, v in zip(names, values or (), strict=True) if v)
+    out = ""
+    for i, v in enumerate(values or ()):
+        if v:
+            out += f", {names[i]} {v:+d}"
+    return out
 
 
 def report_options(S: list[Any], facts: Any) -> Any:
