@@ -341,6 +341,9 @@ class Game:
     tables_incomplete: bool = False
     #: the params of every table with programs (modifier/condition `when`, row `effect`)
     table_params: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)
+    #: the names of the modifiers of each table that its ``terms`` routine reports on, in
+    #: order (`modifier_terms()` in a log line names them)
+    table_terms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     #: the loaded, validated documents the model was built from, by file name in the game

@@ -76,6 +76,7 @@ __all__ = [
     "resolve",
     "cell_shift",
     "tcall",
+    "terms",
     "report_options",
     "report",
     "subsets",
@@ -514,6 +515,16 @@ def tcall(
     """Call the program ``names[t]`` of table number ``t`` (``default`` if it has none)."""
     program = names[t]
     return default if program is None else getattr(engine, program)(S, *args)
+
+
+def terms(names: tuple[str, ...], values: Any) -> str:
+    """The modifiers that add something, as a log line names them: ``", Afterword -3,
+    Oslo +1"`` (each after a comma; empty when none adds anything)."""
+    out = ""
+    for i, v in enumerate(values or ()):
+        if v:
+            out += f", {names[i]} {v:+d}"
+    return out
 
 
 def report_options(S: list[Any], facts: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from compile_helpers import REPO
@@ -26,13 +27,14 @@ def test_check_passes_on_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_play_seats_a_human_and_bots_for_every_seat(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\nno\n"))
     assert main(["play", "march_of_progress/politics_by_other_means", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "Blue (you):" in out and "Orange:" in out and "Neutral player:" in out
-    assert "Game abandoned." in out
+    assert "Game abandoned, not saved." in out and not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(

@@ -212,7 +212,7 @@ def test_terminal_play_types_an_allocation(capsys):
     play(SPEC, "rivals", ["human", "human"], 3, input=io.StringIO(moves), output=out)
     text = out.getvalue()
     assert "Split up to 4 points, at most 2 on one, over:" in text
-    assert "No allocation 'port=1 fort=9'" in text
+    assert "fort=9 is over the limit: at most 2 points on one target." in text
     assert "--- Pass to West and press Enter ---" in text
     assert "other players look away" in text
     assert "Name a city to court" in text  # both allocations were taken
@@ -316,3 +316,53 @@ def test_terminal_answers_a_single_option_at_once_against_bots():
     assert "West: Name a city to court - Port (the only option)" in text
     text = run(False)
     assert "(the only option)" not in text and "1. Port  [city:port]" in text
+
+
+def test_modifier_terms_name_the_modifiers_that_add_something(tmp_path):
+    """`modifier_terms(table, args)` in a log line: the modifiers of `modifiers()` that add
+    something, each by its `name:` or its text without "Add 1", with its sign; nothing for a
+    table without them (the abbey), for a table value and a table named in quotes."""
+    import shutil
+
+    shutil.copytree(ROOT / "rules" / "envoys", tmp_path / "rules" / "envoys")
+    rules = tmp_path / "rules" / "envoys" / "rules.yaml"
+    rules.write_text(
+        rules.read_text().replace(
+            '      log "{p} courts {c}: {n}, {r.code}: {r.text}"',
+            '      log "{p} rolls for {c}{modifier_terms(c.table, c)} = {n}"\n'
+            '      let pt = modifier_terms("port", c)\n'
+            '      log "the port would add{pt}"\n'
+            '      log "{p} courts {c}: {n}, {r.code}: {r.text}"',
+        )
+    )
+    tables = tmp_path / "rules" / "envoys" / "tables" / "cities.yaml"
+    tables.write_text(
+        tables.read_text().replace(
+            "      text: Subtract 2 while the plague rages.\n",
+            "      text: Subtract 2 while the plague rages.\n      name: Plague\n",
+        )
+    )
+    (tmp_path / "generated").mkdir()
+    from compile_helpers import compile_into
+
+    compile_into(tmp_path)
+    spec = import_generated(tmp_path, "envoys").SPECS["rivals"]
+    g = Game.new(spec, None, 3)
+    g.state["g"]["fleets"] = 2
+    g.state["g"]["plague"] = "plague"
+    g.reask()
+    g.apply(EAST, "done")
+    g.apply(EAST, "alloc:east_port=1")
+    g.apply(WEST, "alloc:none")
+    g.apply(EAST, "city:port")
+    log = g.log_for(None)
+    rolled = next(t for t in log if t.startswith("East rolls for Port"))
+    assert rolled.startswith("East rolls for Port, for each fleet in the harbour +2, Plague -2 = ")
+    assert "the port would add, for each fleet in the harbour +2, Plague -2" in log
+    g = Game.new(spec, None, 3)  # no fleets, no plague: nothing is named
+    g.apply(EAST, "done")
+    g.apply(EAST, "alloc:east_port=1")
+    g.apply(WEST, "alloc:none")
+    g.apply(EAST, "city:port")
+    assert any(t.startswith("East rolls for Port = ") for t in g.log_for(None))
+    assert "the port would add" in g.log_for(None)

@@ -197,7 +197,8 @@ def test_commands_take_ismcts(capsys):
     assert "ITERATIONS from 1 to" in capsys.readouterr().err
 
 
-def test_play_takes_an_ismcts_seat(capsys, monkeypatch):
+def test_play_takes_an_ismcts_seat(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # a game the input leaves unfinished is saved here
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 40))
     assert main(["play", "toy", "--seats", "human,ismcts:5", "--seed", "9"]) == 0
     assert "Game over:" in capsys.readouterr().out

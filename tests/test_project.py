@@ -338,9 +338,9 @@ def test_play_and_coverage_work_on_a_project(
     root = _new(tmp_path)
     monkeypatch.chdir(root)
     assert main(["compile"]) == 0
-    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\nno\n"))
     assert main(["play", "race", "--seed", "1"]) == 0
-    assert "Game abandoned." in capsys.readouterr().out
+    assert "Game abandoned, not saved." in capsys.readouterr().out
     # a rules index of the designer's own, in rules-index/ (the default)
     (root / "rules-index").mkdir()
     (root / "rules-index" / "race.yaml").write_text(

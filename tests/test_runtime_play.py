@@ -140,7 +140,7 @@ def test_terminal_accepts_ids_help_and_refuses_unknown_input():
 def test_terminal_undo_and_its_barrier():
     # a secret pick can be taken back before the bot picks and all is revealed
     _, text = _play("1\nundo\n2\n\nyes\nundo\nquit\n")
-    assert "Your pick stays secret until everyone has picked" in text
+    assert "Red, your secret pick: Card 1 (Pick a card to play in secret). It stays secret" in text
     assert "Your pick is taken back." in text
     assert text.count("You commit") == 1 and "You commit c2." in text
     assert "Cannot undo: dice were rolled since your last decision." in text
@@ -190,7 +190,8 @@ def test_cli_errors_are_one_line(capsys, argv, message):
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_cli_play_scripted(capsys, monkeypatch):
+def test_cli_play_scripted(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # a game the input leaves unfinished is saved here
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 40))
     assert main(["play", "toy", "--seats", "human,mc:2", "--seed", "9"]) == 0
     assert "Game over:" in capsys.readouterr().out
@@ -215,7 +216,8 @@ def test_terminal_accepts_a_label_or_the_unique_start_of_one():
     g = Game.new(SPEC, "duel", 3)
     second = g.legal(0)[1]
     result, text = _play(f"card\n{second.label.upper()}\nquit\n")
-    assert "No option 'card'" in text  # the start of every label: not unique
+    # the start of every label: not unique, and the matches are listed
+    assert "'card' could be Card 1 [card:c1]; Card 2 [card:c2]; Card 3 [card:c3]" in text
     assert f"You commit {second.id.split(':')[1]}." in text
     result, text = _play(f"{second.id.split(':')[1]}\nquit\n")  # the id without its kind
     assert f"You commit {second.id.split(':')[1]}." in text

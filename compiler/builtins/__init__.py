@@ -32,6 +32,7 @@ from .emit import (
     emit_promised,
     emit_resolve,
     emit_table_program,
+    emit_table_terms,
     options_allocate,
     options_choose_number,
     options_choose_some,
@@ -226,6 +227,16 @@ _ROWS = [
         "the sum of the table's modifiers whose conditions hold",
         check_table_sum(ir.INT),
         emit_table_program("mods", "0"),
+    ),
+    Builtin(
+        "modifier_terms",
+        ("table", "args..."),
+        "the table's modifiers that add something now, named for a log line: "
+        '`", Afterword -3, Oslo +1"` (each after a comma; empty when none does), the parts of '
+        '`modifiers()`: `log "die {d}{modifier_terms(t, c)} = {n}"`. A modifier is named by '
+        "its `name:`, else by its text without the *Add 2* or *Subtract 1* it starts with",
+        check_table_sum(ir.STR),
+        emit_table_terms,
     ),
     Builtin(
         "allows",

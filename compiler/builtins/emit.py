@@ -150,6 +150,24 @@ def emit_table_program(part: str, default: str) -> Emitter:
     return emit
 
 
+def emit_table_terms(eg: ExprGen, c: Call) -> str:
+    """``modifier_terms``: the modifiers of a table that add something, named (the prelude's
+    ``terms`` over the table's ``terms`` program and its modifiers' names)."""
+    args = [eg.expr(a) for a in c.args[1:]]
+    tid = eg.static_table(c.args[0])
+    if tid is not None:
+        r = eg.sd.game.functions.get(routine_name(tid, "terms"))
+        if r is None:
+            return '""'
+        names = eg.sd.game.table_terms.get(tid, ())
+        return f"_terms({names!r}, self.f_{r.name}({', '.join(['S', *args])}))"
+    if not eg.sd.game.table_terms:
+        return '""'
+    t = eg.expr(c.args[0])
+    call = f"_tcall(self, self.tprog_terms, {t}, (), {', '.join(['S', *args])})"
+    return f"_terms(self.tterm_names[{t}], {call})"
+
+
 def run_end_game(g: RoutineGen, c: Call) -> str:
     shared = c.kwargs.get("shared")
     flag = ", True" if isinstance(shared, Bool) and shared.value else ""

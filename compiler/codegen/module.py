@@ -290,13 +290,16 @@ def table_programs(g: ir.Game) -> dict[str, tuple[Any, ...]]:
     `apply` of a table value."""
     from ..tables.programs import routine_name
 
-    out = {}
-    for part, prefix in (("mods", "f_"), ("allows", "f_"), ("apply", "p_")):
+    out: dict[str, tuple[Any, ...]] = {}
+    for part, prefix in (("mods", "f_"), ("allows", "f_"), ("apply", "p_"), ("terms", "f_")):
         names = []
         for tid in table_ids(g):
             r = g.functions.get(routine_name(tid, part))
             names.append(None if r is None else prefix + method_stem(r))
-        out[f"tprog_{part}"] = tuple(names)
+        if part != "terms" or any(names):
+            out[f"tprog_{part}"] = tuple(names)
+    if g.table_terms:
+        out["tterm_names"] = tuple(g.table_terms.get(tid, ()) for tid in table_ids(g))
     return out
 
 

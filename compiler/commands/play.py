@@ -28,6 +28,13 @@ def _play_args(p: argparse.ArgumentParser) -> None:
         "seats (NAME must be its game; --seats gives the seats to others)",
     )
     p.add_argument(
+        "--save-to",
+        metavar="FILE",
+        default=None,
+        help="where the game is saved when you quit (quit asks first) or the input ends "
+        "(default: GAME-SCENARIO-SEED.save.json in this folder, or the --load file)",
+    )
+    p.add_argument(
         "--auto",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -72,7 +79,8 @@ def _play(args: argparse.Namespace) -> int:
             raise CLIError(
                 f"unknown seat kind {kind!r} (use human, human:NAME, random, mc, ismcts or trader)"
             )
-    play(spec, scenario, args.seats, seed, auto=args.auto, start=start)
+    save_to = args.save_to or args.load or f"{spec.game}-{scenario}-{seed}.save.json"
+    play(spec, scenario, args.seats, seed, auto=args.auto, start=start, save_to=save_to)
     return 0
 
 

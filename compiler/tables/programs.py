@@ -7,6 +7,10 @@ names have no double underscore):
 - function ``tbl__T__mods(params) -> int``: the sum of ``value × times`` of every modifier
   whose ``when`` holds (a modifier with neither ``when`` nor ``times`` is printed only: the
   rules apply it some other way, e.g. "double all Axis DPs");
+- function ``tbl__T__terms(params) -> list of int``: one number per modifier with a ``when``
+  or ``times``, what it adds now (0 when its ``when`` fails), in the order of
+  ``game.table_terms[T]``, the modifiers' names (``name:``, else their text without the
+  "Add 2"/"Subtract 1" it starts with): `modifier_terms()` names them in a log line;
 - function ``tbl__T__allows(params) -> bool``: every condition with a ``when`` holds;
 - procedure ``tbl__T__apply(params, _row: int)``: the ``effect`` of row ``_row`` (range
   tables), or of the result in cell ``_row`` (column and matrix tables: the ``effect`` of
@@ -17,6 +21,8 @@ names have no double underscore):
 
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any
 
 from .. import ir
@@ -37,6 +43,7 @@ from ..effects import (
     Return,
     Snippet,
     Stmt,
+    Ternary,
 )
 
 __all__ = ["add_table_programs", "routine_name", "has_routine"]
@@ -44,8 +51,19 @@ __all__ = ["add_table_programs", "routine_name", "has_routine"]
 PROGRAM_KEYS = ("when", "times")
 
 
+def modifier_name(m: dict[str, Any]) -> str:
+    """How a log line names a modifier: its ``name:``, else its text without the "Add 2" or
+    "Subtract 1" it starts with, the part in brackets and the full stop."""
+    if m.get("name"):
+        return " ".join(str(m["name"]).split())
+    text = " ".join(str(m.get("text") or m.get("id") or "").split())
+    text = re.sub(r"^(add|subtract)( a further)? [0-9]+( each)? ", "", text, flags=re.I)
+    text = re.sub(r" \([^)]*\)", "", text).rstrip(".")
+    return text or str(m.get("id") or "modifier")
+
+
 def routine_name(tid: str, part: str) -> str:
-    """``tbl__<tid>__<part>``: ``mods``, ``allows`` or ``apply``."""
+    """``tbl__<tid>__<part>``: ``mods``, ``terms``, ``allows`` or ``apply``."""
     return f"tbl__{tid}__{part}"
 
 
@@ -90,6 +108,8 @@ def add_table_programs(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
         # -- modifiers
         total = "_total"
         body: list[Stmt] = [Let(here, 0, total, Int(here, 0, 0))]
+        names: list[str] = []
+        terms: list[Any] = []
         for i, m in enumerate(data.get("modifiers") or ()):
             if not isinstance(m, dict) or not any(k in m for k in PROGRAM_KEYS):
                 continue
@@ -111,16 +131,30 @@ def add_table_programs(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
                     continue
                 term = BinOp(times.src, 0, "*", term, times)
             stmt: Stmt = AugAssign(term.src, 0, Name(here, 0, total), "+", term)
+            said: Any = copy.deepcopy(term)
             if "when" in m:
                 cond = b.expression(doc, (*mpath, "when"), f"when of modifier {m.get('id')!r}")
                 if cond is None:
                     continue
                 stmt = If(cond.src, 0, [(cond, [stmt])], [])
+                said = Ternary(cond.src, 0, copy.deepcopy(cond), said, Int(here, 0, 0))
             body.append(stmt)
+            names.append(modifier_name(m))
+            terms.append(said)
         body.append(Return(here, 0, Name(here, 0, total)))
         game.functions[routine_name(tid, "mods")] = ir.Routine(
             routine_name(tid, "mods"), "function", list(params), ir.INT, body, origin
         )
+        if terms:
+            game.table_terms[tid] = tuple(names)
+            game.functions[routine_name(tid, "terms")] = ir.Routine(
+                routine_name(tid, "terms"),
+                "function",
+                list(params),
+                ir.list_of(ir.INT),
+                [Return(here, 0, ListLit(here, 0, terms))],
+                origin,
+            )
 
         # -- conditions
         body = []

@@ -51,6 +51,7 @@ from rulecraft.runtime.prelude import shuffled as _shuffled  # noqa: F401
 from rulecraft.runtime.prelude import subsets as _subsets  # noqa: F401
 from rulecraft.runtime.prelude import take as _take  # noqa: F401
 from rulecraft.runtime.prelude import tcall as _tcall
+from rulecraft.runtime.prelude import terms as _terms
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq
 from rulecraft.runtime.prelude import wait as _wait
@@ -86,8 +87,16 @@ class ThirdReichDiplomacyRules:
         (("Yugoslavia becomes a German minor ally with them",), ()),
         (("", " activates as a German minor ally; Germany receives its BRPs"), ("e:country",)),
         (
-            ("", ": die ", " + Axis ", " - Allied ", " + modifiers ", " = ", ""),
-            ("e:country", "int", "int", "int", "int", "int"),
+            ("", ": die ", ", Axis DPs +", ", Allied DPs -", "", ", Afterword +", " = ", ""),
+            ("e:country", "int", "int", "int", "str", "int", "int"),
+        ),
+        (
+            ("", ": die ", ", Axis DPs +", ", Allied DPs -", "", ", Afterword ", " = ", ""),
+            ("e:country", "int", "int", "int", "str", "int", "int"),
+        ),
+        (
+            ("", ": die ", ", Axis DPs +", ", Allied DPs -", "", " = ", ""),
+            ("e:country", "int", "int", "int", "str", "int"),
         ),
         (
             ("", " result ", ": (on ", "'s table, read for ", ") ", ""),
@@ -166,14 +175,14 @@ class ThirdReichDiplomacyRules:
         (("Year end: all DPs are wiped",), ()),
     )
     SITES: ClassVar[Any] = (
-        ("choose-player", 16, "player", -1, 2, 2, True),
-        ("choose-number", 18, "number", -1, 3, 1, True),
-        ("choose-number", 18, "number", -1, 3, 5, False),
-        ("allocate", 21, "alloc:commitment", -1, 4, 1, True),
-        ("choose-country", 30, "country", 31, 6, 7, False),
-        ("choose-country", 37, "country", 38, 8, 2, False),
-        ("report", 42, "report", 43, 10, 5, False),
-        ("yes-no", 52, "yes-no", -1, 13, 4, False),
+        ("choose-player", 18, "player", -1, 2, 2, True),
+        ("choose-number", 20, "number", -1, 3, 1, True),
+        ("choose-number", 20, "number", -1, 3, 5, False),
+        ("allocate", 23, "alloc:commitment", -1, 4, 1, True),
+        ("choose-country", 32, "country", 33, 6, 7, False),
+        ("choose-country", 39, "country", 40, 8, 2, False),
+        ("report", 44, "report", 45, 10, 5, False),
+        ("yes-no", 54, "yes-no", -1, 13, 4, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -377,6 +386,8 @@ class ThirdReichDiplomacyRules:
     tprog_allows: tuple[Any, ...]
     tprog_apply: tuple[Any, ...]
     tprog_mods: tuple[Any, ...]
+    tprog_terms: tuple[Any, ...]
+    tterm_names: tuple[Any, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
         self.d = d
@@ -549,6 +560,8 @@ class ThirdReichDiplomacyRules:
         self.tprog_allows = d["tprog_allows"]
         self.tprog_apply = d["tprog_apply"]
         self.tprog_mods = d["tprog_mods"]
+        self.tprog_terms = d["tprog_terms"]
+        self.tterm_names = d["tterm_names"]
         self.routines = tuple(getattr(self, "r_" + n, None) for n in self.ROUTINES)
         self.flow_loop = d["flow_loop"]
         self.flow_origin = d["flow_origin"]
@@ -1069,6 +1082,14 @@ class ThirdReichDiplomacyRules:
             v__total += -2
         return v__total
 
+    def f_tbl__bulgaria_active__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__bulgaria_active__terms (TR-DIP-BULGARIA-05, TR-DIP-BULGARIA-01, TR-DIP-BULGARIA-02, TR-DIP-BULGARIA-03, TR-DIP-BULGARIA-04) [rules/third_reich_diplomacy/tables/countries.yaml:350:3]"
+        return [
+            -1 if S[self.o_e_country__german_factors + v_c] < 6 else 0,
+            1 if S[self.o_e_country__german_factors + v_c] > 13 else 0,
+            -2 if S[self.o_g_russian_unit_at_bulgaria] else 0,
+        ]
+
     def f_tbl__bulgaria_hungary_rumania_inactive__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__bulgaria_hungary_rumania_inactive__allows (TR-DIP-BHRI-06, TR-DIP-BHRI-01, TR-DIP-BHRI-02, TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-BHRI-05) [rules/third_reich_diplomacy/tables/countries.yaml:5:3]"
         return True
@@ -1086,6 +1107,17 @@ class ThirdReichDiplomacyRules:
             v__total += 2
         return v__total
 
+    def f_tbl__bulgaria_hungary_rumania_inactive__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__bulgaria_hungary_rumania_inactive__terms (TR-DIP-BHRI-06, TR-DIP-BHRI-01, TR-DIP-BHRI-02, TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-BHRI-05) [rules/third_reich_diplomacy/tables/countries.yaml:5:3]"
+        return [
+            -2
+            * max(
+                0, 0 - ((S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
+            ),
+            1 * max(0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])),
+            2 if S[self.o_g_allies_dow_bhr] else 0,
+        ]
+
     def f_tbl__egypt__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__egypt__allows (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:421:3]"
         return True
@@ -1098,6 +1130,13 @@ class ThirdReichDiplomacyRules:
         if not S[self.o_g_axis_unit_north_africa]:
             v__total += -2
         return v__total
+
+    def f_tbl__egypt__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__egypt__terms (TR-DIP-EGYPT-03, TR-DIP-EGYPT-01, TR-DIP-EGYPT-02) [rules/third_reich_diplomacy/tables/countries.yaml:421:3]"
+        return [
+            2 if S[self.o_g_axis_unit_egypt] else 0,
+            -2 if not S[self.o_g_axis_unit_north_africa] else 0,
+        ]
 
     def f_tbl__finland_active__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__finland_active__allows (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
@@ -1114,6 +1153,10 @@ class ThirdReichDiplomacyRules:
         if S[self.o_g_finns_outnumbered]:
             v__total += 1
         return v__total
+
+    def f_tbl__finland_active__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__finland_active__terms (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
+        return [1 if S[self.o_g_finns_outnumbered] else 0]
 
     def f_tbl__finland_inactive__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__finland_inactive__allows (TR-DIP-FINI-07, TR-DIP-FINI-01, TR-DIP-FINI-02, TR-DIP-FINI-03, TR-DIP-FINI-04, TR-DIP-FINI-05, TR-DIP-FINI-06) [rules/third_reich_diplomacy/tables/countries.yaml:91:3]"
@@ -1133,6 +1176,20 @@ class ThirdReichDiplomacyRules:
         if S[self.o_g_allies_dow_finland]:
             v__total += 2
         return v__total
+
+    def f_tbl__finland_inactive__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__finland_inactive__terms (TR-DIP-FINI-07, TR-DIP-FINI-01, TR-DIP-FINI-02, TR-DIP-FINI-03, TR-DIP-FINI-04, TR-DIP-FINI-05, TR-DIP-FINI-06) [rules/third_reich_diplomacy/tables/countries.yaml:91:3]"
+        return [
+            -1
+            * max(
+                0,
+                0
+                - ((S[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3),
+            ),
+            1 * max(0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])),
+            -3 if not S[self.o_p_at_war + self.k_player__russia] else 0,
+            2 if S[self.o_g_allies_dow_finland] else 0,
+        ]
 
     def f_tbl__france__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__france__allows (TR-DIP-FRANCE-02, TR-DIP-FRANCE-01) [rules/third_reich_diplomacy/tables/countries.yaml:175:3]"
@@ -1163,6 +1220,15 @@ class ThirdReichDiplomacyRules:
             v__total += 1
         return v__total
 
+    def f_tbl__greece__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__greece__terms (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
+        return [
+            -1 * max(0, S[self.o_g_allied_med_objectives] - 6),
+            1 * max(0, S[self.o_g_axis_med_objectives] - 7),
+            -1 if S[self.o_g_moves_first] == "allies" else 0,
+            1 if S[self.o_g_moves_first] == "axis" else 0,
+        ]
+
     def f_tbl__hungary_active__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__hungary_active__allows (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
         if not self.f_hungary_table_allows(S, v_c):
@@ -1178,6 +1244,13 @@ class ThirdReichDiplomacyRules:
             v__total += 1
         return v__total
 
+    def f_tbl__hungary_active__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__hungary_active__terms (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
+        return [
+            -1 if S[self.o_e_country__german_factors + v_c] < 6 else 0,
+            1 if S[self.o_e_country__german_factors + v_c] > 13 else 0,
+        ]
+
     def f_tbl__iraq__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__iraq__allows (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:674:3]"
         return True
@@ -1189,6 +1262,10 @@ class ThirdReichDiplomacyRules:
             v__total += 1
         return v__total
 
+    def f_tbl__iraq__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__iraq__terms (TR-DIP-IRAQ-02, TR-DIP-IRAQ-01) [rules/third_reich_diplomacy/tables/countries.yaml:674:3]"
+        return [1 if S[self.o_e_country__status + self.k_country__persia] == "coup" else 0]
+
     def f_tbl__italy__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__italy__allows (TR-DIP-ITALY-06, TR-DIP-ITALY-01, TR-DIP-ITALY-04, TR-DIP-ITALY-05, TR-DIP-ITALY-07) [rules/third_reich_diplomacy/tables/countries.yaml:224:3]"
         return True
@@ -1199,6 +1276,10 @@ class ThirdReichDiplomacyRules:
         v__total += 1 * max(0, 1943 - S[self.o_g_year])
         v__total += -1 * max(0, S[self.o_g_year] - 1943)
         return v__total
+
+    def f_tbl__italy__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__italy__terms (TR-DIP-ITALY-06, TR-DIP-ITALY-01, TR-DIP-ITALY-04, TR-DIP-ITALY-05, TR-DIP-ITALY-07) [rules/third_reich_diplomacy/tables/countries.yaml:224:3]"
+        return [1 * max(0, 1943 - S[self.o_g_year]), -1 * max(0, S[self.o_g_year] - 1943)]
 
     def f_tbl__japan__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__japan__allows (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
@@ -1214,6 +1295,13 @@ class ThirdReichDiplomacyRules:
         if not S[self.o_p_conquered + self.k_player__france]:
             v__total += -1
         return v__total
+
+    def f_tbl__japan__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__japan__terms (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
+        return [
+            3 if S[self.o_g_axis_hex_persia] else 0,
+            -1 if not S[self.o_p_conquered + self.k_player__france] else 0,
+        ]
 
     def f_tbl__persia__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__persia__allows (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:765:3]"
@@ -1242,6 +1330,25 @@ class ThirdReichDiplomacyRules:
         if S[self.o_e_country__status + self.k_country__iraq] == "coup":
             v__total += 1
         return v__total
+
+    def f_tbl__persia__terms(self, S: list[Any], v_c: Any) -> Any:
+        """tbl__persia__terms (TR-DIP-PERSIA-06, TR-DIP-PERSIA-01, TR-DIP-PERSIA-02, TR-DIP-PERSIA-03, TR-DIP-PERSIA-04, TR-DIP-PERSIA-05) [rules/third_reich_diplomacy/tables/countries.yaml:765:3]"""
+        _w1 = 0
+        for v_c__1 in [
+            self.k_city__rostov,
+            self.k_city__sevastopol,
+            self.k_city__ankara,
+            self.k_city__port_said,
+        ]:
+            if S[self.o_e_city__control + v_c__1] == "axis":
+                _w1 += 1
+        return [
+            -1 if S[self.o_g_lend_lease_persia] else 0,
+            -1 if S[self.o_g_allied_unit_persia] else 0,
+            1 if _w1 > 0 else 0,
+            1 if S[self.o_g_axis_hex_at_persia] else 0,
+            1 if S[self.o_e_country__status + self.k_country__iraq] == "coup" else 0,
+        ]
 
     def f_tbl__portugal__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__portugal__allows (TR-DIP-PORTUGAL-02, TR-DIP-PORTUGAL-01) [rules/third_reich_diplomacy/tables/countries.yaml:841:3]"
@@ -1272,6 +1379,13 @@ class ThirdReichDiplomacyRules:
             v__total += 1
         return v__total
 
+    def f_tbl__rumania_active__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__rumania_active__terms (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
+        return [
+            -1 if S[self.o_e_country__german_factors + v_c] < 6 else 0,
+            1 if S[self.o_e_country__german_factors + v_c] > 13 else 0,
+        ]
+
     def f_tbl__soviet_union__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__soviet_union__allows (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
         if not not S[self.o_p_at_war + self.k_player__russia]:
@@ -1299,6 +1413,25 @@ class ThirdReichDiplomacyRules:
             v__total += 1
         return v__total
 
+    def f_tbl__soviet_union__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__soviet_union__terms (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
+        return [
+            -1 if self.c_russia_independent else 0,
+            -1
+            * ((1 if S[self.o_g_stalin_purged] else 0) + (1 if S[self.o_g_no_winter_war] else 0)),
+            -2
+            if (
+                S[self.o_e_country__status + self.k_country__turkey] == "axis_ally"
+                or S[self.o_e_country__status + self.k_country__turkey] == "at_war"
+            )
+            or S[self.o_e_country__status + self.k_country__turkey] == "conquered"
+            else 0,
+            -1 * -(-max(0, 20 - S[self.o_g_german_garrison_east]) // 5),
+            1 * (max(0, S[self.o_g_german_garrison_east] - 20) // 15),
+            1 if S[self.o_g_german_unit_england] else 0,
+            1 if S[self.o_g_russia_at_war_minor] else 0,
+        ]
+
     def f_tbl__spain_communist__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__spain_communist__allows (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1199:3]"
         if not (
@@ -1320,6 +1453,19 @@ class ThirdReichDiplomacyRules:
             v__total += -3
         return v__total
 
+    def f_tbl__spain_communist__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__spain_communist__terms (TR-DIP-SPAIN-COMM-05, TR-DIP-SPAIN-COMM-01, TR-DIP-SPAIN-COMM-02, TR-DIP-SPAIN-COMM-03, TR-DIP-SPAIN-COMM-04) [rules/third_reich_diplomacy/tables/countries.yaml:1199:3]"
+        return [
+            -2 if S[self.o_p_conquered + self.k_player__italy] else 0,
+            -3
+            if S[self.o_p_conquered + self.k_player__france]
+            and (
+                S[self.o_e_city__control + self.k_city__paris] == "western"
+                or S[self.o_e_city__control + self.k_city__paris] == "russia"
+            )
+            else 0,
+        ]
+
     def f_tbl__spain_franco__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__spain_franco__allows (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
         if not (
@@ -1338,6 +1484,13 @@ class ThirdReichDiplomacyRules:
         if S[self.o_p_conquered + self.k_player__britain]:
             v__total += 3
         return v__total
+
+    def f_tbl__spain_franco__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__spain_franco__terms (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
+        return [
+            1 if S[self.o_g_axis_hexes_britain] > 0 else 0,
+            3 if S[self.o_p_conquered + self.k_player__britain] else 0,
+        ]
 
     def f_tbl__spain_loyalist__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__spain_loyalist__allows (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
@@ -1363,6 +1516,22 @@ class ThirdReichDiplomacyRules:
             v__total += -3
         return v__total
 
+    def f_tbl__spain_loyalist__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__spain_loyalist__terms (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
+        return [
+            1 if S[self.o_p_at_war + self.k_player__italy] else 0,
+            1 if S[self.o_p_conquered + self.k_player__france] else 0,
+            -1 if not S[self.o_g_axis_hex_france] else 0,
+            -2 if S[self.o_p_conquered + self.k_player__italy] else 0,
+            -3
+            if S[self.o_p_conquered + self.k_player__france]
+            and (
+                S[self.o_e_city__control + self.k_city__paris] == "western"
+                or S[self.o_e_city__control + self.k_city__paris] == "russia"
+            )
+            else 0,
+        ]
+
     def f_tbl__sweden__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__sweden__allows (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1258:3]"
         if not S[self.o_e_country__status + v_c] == "neutral":
@@ -1380,6 +1549,16 @@ class ThirdReichDiplomacyRules:
         ):
             v__total += -1
         return v__total
+
+    def f_tbl__sweden__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__sweden__terms (TR-DIP-SWEDEN-04, TR-DIP-SWEDEN-01, TR-DIP-SWEDEN-02, TR-DIP-SWEDEN-03) [rules/third_reich_diplomacy/tables/countries.yaml:1258:3]"
+        return [
+            1 if S[self.o_e_city__control + self.k_city__oslo] == "axis" else 0,
+            -1
+            if S[self.o_e_city__control + self.k_city__oslo] == "western"
+            or S[self.o_e_city__control + self.k_city__oslo] == "russia"
+            else 0,
+        ]
 
     def f_tbl__turkey__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__turkey__allows (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"
@@ -1423,6 +1602,36 @@ class ThirdReichDiplomacyRules:
             v__total += -3
         return v__total
 
+    def f_tbl__turkey__terms(self, S: list[Any], v_c: Any) -> Any:
+        """tbl__turkey__terms (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"""
+        _w1 = 0
+        for v_c__1 in [
+            self.k_city__sevastopol,
+            self.k_city__rostov,
+            self.k_city__moscow,
+            self.k_city__leningrad,
+        ]:
+            if S[self.o_e_city__control + v_c__1] == "axis":
+                _w1 += 1
+        return [
+            1 if S[self.o_g_axis_all_egypt] else 0,
+            1 if S[self.o_g_axis_city_palestine] else 0,
+            -1 if S[self.o_g_allies_two_libya_cities] else 0,
+            2
+            if (
+                S[self.o_e_city__control + self.k_city__sevastopol] == "axis"
+                and S[self.o_e_city__control + self.k_city__rostov] == "axis"
+            )
+            and (
+                S[self.o_e_city__control + self.k_city__moscow] == "axis"
+                or S[self.o_e_city__control + self.k_city__leningrad] == "axis"
+            )
+            else 0,
+            -1 if _w1 == 0 else 0,
+            -1 * max(0, S[self.o_g_allied_med_objectives] - 7),
+            -3 if not S[self.o_g_axis_hex_bordering_turkey] else 0,
+        ]
+
     def f_tbl__ukraine__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__ukraine__allows (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
         if not S[self.o_e_city__control + self.k_city__kiev] == "axis":
@@ -1439,6 +1648,15 @@ class ThirdReichDiplomacyRules:
         if S[self.o_g_kiev_turns] == 2:
             v__total += 1
         return v__total
+
+    def f_tbl__ukraine__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__ukraine__terms (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
+        return [
+            -1 * max(0, S[self.o_g_soviet_objectives] - 6),
+            1 * max(0, S[self.o_g_axis_east_objectives] - 8),
+            2 if S[self.o_g_kiev_turns] == 1 else 0,
+            1 if S[self.o_g_kiev_turns] == 2 else 0,
+        ]
 
     def f_tbl__ulster__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__ulster__allows (TR-DIP-ULSTER-02, TR-DIP-ULSTER-01) [rules/third_reich_diplomacy/tables/countries.yaml:1506:3]"
@@ -1463,6 +1681,10 @@ class ThirdReichDiplomacyRules:
         if S[self.o_g_axis_hexes_britain] > 0:
             v__total += -1
         return v__total
+
+    def f_tbl__usa__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__usa__terms (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
+        return [-1 if S[self.o_g_axis_hexes_britain] > 0 else 0]
 
     def f_tbl__vichy_france__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__vichy_france__allows (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
@@ -1489,6 +1711,10 @@ class ThirdReichDiplomacyRules:
             v__total += 1
         return v__total
 
+    def f_tbl__yugoslavia__terms(self, S: list[Any], v_c: Any) -> Any:
+        "tbl__yugoslavia__terms (TR-DIP-YUGO-03, TR-DIP-YUGO-01, TR-DIP-YUGO-02) [rules/third_reich_diplomacy/tables/countries.yaml:1671:3]"
+        return [1 if not S[self.o_g_allied_hex_balkans] else 0]
+
     def f_turns_after_spring_1941(self, S: list[Any]) -> int:
         "Game turns from Spring 1941 to the current turn (negative before it). (TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-FINI-04) [rules/third_reich_diplomacy/rules.yaml:47:3]"
         return (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
@@ -1502,15 +1728,15 @@ class ThirdReichDiplomacyRules:
         return self.s_p_side[v_p] == "allies" and v_p != self.k_player__russia
 
     def f_window__activation_attempts__ask(self, S: list[Any]) -> Any:
-        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
         return [self.k_player__germany]
 
     def f_window__activation_attempts__opens(self, S: list[Any]) -> bool:
-        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
         return self.c_activation_at_any_time
 
     def f_window__activation_attempts__options(self, S: list[Any], v_p: Any) -> Any:
-        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
         return [
             v_c
             for v_c in self.all_country
@@ -1587,8 +1813,8 @@ class ThirdReichDiplomacyRules:
         _log(S, 3, (v_c, v_winner))
 
     def p_attempt_activation(self, S: list[Any], v_c: Any) -> None:
-        "Germany attempts to activate `c`; everyone's DPs committed to it are revealed. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:472:3]"
-        _log(S, 13, (v_c,))
+        "Germany attempts to activate `c`; everyone's DPs committed to it are revealed. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:478:3]"
+        _log(S, 15, (v_c,))
         self.p_reveal_commitments(S, v_c)
         self.p_resolve(S, v_c)
 
@@ -1609,7 +1835,7 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1939), 1946)
             S[self.o_g_season] = "spring"
-            _log(S, 53, ())
+            _log(S, 55, ())
         elif S[self.o_g_season] == "spring":
             S[self.o_g_season] = "summer"
         elif S[self.o_g_season] == "summer":
@@ -1621,33 +1847,87 @@ class ThirdReichDiplomacyRules:
         "The diplomatic die roll for `c`: one die, plus the Axis DPs, minus the Allied DPs, plus the modifiers of its table; a roll lower than the first number listed counts as the first; the result is enforced; a result marked * closes the country for the rest of the game. (TR-DIP-ATT-06, TR-DIP-ATT-07, TR-DIP-ATT-12, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:435:3]"
         v_ax = self.f_axis_total(S, v_c)
         v_al = self.f_allied_total(S, v_c)
-        v_m = _tcall(
-            self, self.tprog_mods, S[self.o_e_country__table + v_c], 0, S, v_c
-        ) + self.f_afterword_modifier(S, v_c)
+        v_aw = self.f_afterword_modifier(S, v_c)
+        v_m = _tcall(self, self.tprog_mods, S[self.o_e_country__table + v_c], 0, S, v_c) + v_aw
         v_die = _roll(S, 6)
         v_n = v_die + v_ax - v_al + v_m
-        _log(S, 8, (v_c, v_die, v_ax, v_al, v_m, v_n))
+        if v_aw > 0:
+            _log(
+                S,
+                8,
+                (
+                    v_c,
+                    v_die,
+                    v_ax,
+                    v_al,
+                    _terms(
+                        self.tterm_names[S[self.o_e_country__table + v_c]],
+                        _tcall(
+                            self, self.tprog_terms, S[self.o_e_country__table + v_c], (), S, v_c
+                        ),
+                    ),
+                    v_aw,
+                    v_n,
+                ),
+            )
+        elif v_aw < 0:
+            _log(
+                S,
+                9,
+                (
+                    v_c,
+                    v_die,
+                    v_ax,
+                    v_al,
+                    _terms(
+                        self.tterm_names[S[self.o_e_country__table + v_c]],
+                        _tcall(
+                            self, self.tprog_terms, S[self.o_e_country__table + v_c], (), S, v_c
+                        ),
+                    ),
+                    v_aw,
+                    v_n,
+                ),
+            )
+        else:
+            _log(
+                S,
+                10,
+                (
+                    v_c,
+                    v_die,
+                    v_ax,
+                    v_al,
+                    _terms(
+                        self.tterm_names[S[self.o_e_country__table + v_c]],
+                        _tcall(
+                            self, self.tprog_terms, S[self.o_e_country__table + v_c], (), S, v_c
+                        ),
+                    ),
+                    v_n,
+                ),
+            )
         v_r = _lookup(
             self.tabs[S[self.o_e_country__table + v_c]], S[self.o_e_country__table + v_c], v_n
         )
         S[self.o_e_country__last + v_c] = v_r[2]
         if S[self.o_e_country__table + v_c] == 11 and v_c != self.k_country__hungary:
-            _log(S, 9, (v_c, v_r[2], v_r[0], v_c, self.tabs[v_r[0]][7][v_r[1]]))
+            _log(S, 11, (v_c, v_r[2], v_r[0], v_c, self.tabs[v_r[0]][7][v_r[1]]))
         else:
-            _log(S, 10, (v_c, v_r[2], self.tabs[v_r[0]][7][v_r[1]]))
+            _log(S, 12, (v_c, v_r[2], self.tabs[v_r[0]][7][v_r[1]]))
         _tcall(self, self.tprog_apply, v_r[0], None, S, v_c, v_r[1])
         if v_r[4]:
             S[self.o_e_country__closed + v_c] = True
-            _log(S, 11, (v_c,))
+            _log(S, 13, (v_c,))
 
     def p_resolve_event(self, S: list[Any], v_c: Any) -> None:
-        "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:506:3]"
+        "A country resolved upon a game development (France, Italy) rolls once, with everyone's DPs revealed. (TR-DIP-ATT-11, TR-DIP-FRANCE-01, TR-DIP-ITALY-01) [rules/third_reich_diplomacy/rules.yaml:512:3]"
         self.p_reveal_commitments(S, v_c)
         self.p_resolve(S, v_c)
         S[self.o_e_country__closed + v_c] = True
 
     def p_reveal_commitments(self, S: list[Any], v_c: Any) -> None:
-        "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:460:3]"
+        "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:466:3]"
         for v_k in self.all_commitment:
             if self.s_e_commitment__country[v_k] == v_c:
                 S[self.o_e_commitment__dps_seen + v_k] |= (1 << self.n_player) - 1
@@ -1656,7 +1936,7 @@ class ThirdReichDiplomacyRules:
                     v_w = "DP" if S[self.o_e_commitment__dps + v_k] in (1, -1) else "DPs"
                     _log(
                         S,
-                        12,
+                        14,
                         (
                             self.s_e_commitment__owner[v_k],
                             S[self.o_e_commitment__dps + v_k],
@@ -1679,7 +1959,7 @@ class ThirdReichDiplomacyRules:
         else:
             S[self.o_g_spain_government] = "franco"
             S[self.o_e_country__table + self.k_country__spain] = 20
-        _log(S, 41, (S[self.o_g_spain_government],))
+        _log(S, 43, (S[self.o_g_spain_government],))
 
     def p_switch_to_allies(self, S: list[Any], v_c: Any) -> None:
         "`c` switches sides, becoming a minor ally of the Allied player with ground units closest to her capital (a reported fact); if none is reported (or the distance is tied), the greatest number of DPs committed decides, and then a die roll. (TR-DIP-BULGARIA-05, TR-DIP-HUNGARY-04, TR-DIP-RUMANIA-04) [rules/third_reich_diplomacy/rules.yaml:357:3]"
@@ -1859,28 +2139,28 @@ class ThirdReichDiplomacyRules:
         if v__row == 0:
             if S[self.o_g_axis_hexes_britain] >= 3:
                 S[self.o_p_active + self.k_player__usa] = True
-                _log(S, 25, ())
+                _log(S, 27, ())
             else:
                 S[self.o_g_usa_enters_early] = True
-                _log(S, 26, ())
+                _log(S, 28, ())
             v_asw = _roll(S, 6) + _roll(S, 6)
-            _log(S, 27, (v_asw,))
+            _log(S, 29, (v_asw,))
         elif v__row == 1:
             v_asw_2 = _roll(S, 6) + _roll(S, 6)
-            _log(S, 27, (v_asw_2,))
+            _log(S, 29, (v_asw_2,))
         elif v__row == 2:
             v_asw_3 = _roll(S, 6)
-            _log(S, 27, (v_asw_3,))
+            _log(S, 29, (v_asw_3,))
 
     def p_tbl__vichy_france__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
         "tbl__vichy_france__apply (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
         if v__row == 0:
             if S[self.o_g_allied_hex_next_to_vichy]:
                 S[self.o_e_country__status + v_c] = "allied_ally"
-                _log(S, 28, ())
+                _log(S, 30, ())
             else:
                 S[self.o_e_country__status + v_c] = "deactivated"
-                _log(S, 29, ())
+                _log(S, 31, ())
         elif v__row == 1:
             S[self.o_e_country__status + v_c] = "deactivated"
         elif v__row == 3:
@@ -1912,7 +2192,7 @@ class ThirdReichDiplomacyRules:
                 if S[self.o_e_country__countdown + v_c] == 0:
                     if S[self.o_e_country__status + v_c] == "free_passage_axis":
                         S[self.o_e_country__status + v_c] = "neutral"
-                        _log(S, 32, (v_c,))
+                        _log(S, 34, (v_c,))
                     else:
                         self.p_activate(S, v_c)
 
@@ -1921,15 +2201,15 @@ class ThirdReichDiplomacyRules:
         if S[self.o_p_conquered + self.k_player__france] and (
             not S[self.o_e_country__closed + self.k_country__france_fall]
         ):
-            _log(S, 48, ())
+            _log(S, 50, ())
             self.p_resolve_event(S, self.k_country__france_fall)
         if S[self.o_p_conquered + self.k_player__italy] and (
             not S[self.o_e_country__closed + self.k_country__italy_fall]
         ):
-            _log(S, 49, ())
-            _log(S, 50, ())
+            _log(S, 51, ())
+            _log(S, 52, ())
             if not S[self.o_p_active + self.k_player__usa]:
-                _log(S, 51, ())
+                _log(S, 53, ())
             self.p_resolve_event(S, self.k_country__italy_fall)
 
     def p_turn__track_board(self, S: list[Any]) -> None:
@@ -1943,21 +2223,21 @@ class ThirdReichDiplomacyRules:
             S[self.o_g_kiev_turns] = min(max(1, 0), 3)
         if S[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
-            _log(S, 45, ())
+            _log(S, 47, ())
         elif (
             (S[self.o_g_usa_enters_early] and S[self.o_g_year] == 1941)
             and S[self.o_g_season] == "winter"
         ) and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
-            _log(S, 46, ())
-        _log(S, 47, (self.f_season_title(S), S[self.o_g_year]))
+            _log(S, 48, ())
+        _log(S, 49, (self.f_season_title(S), S[self.o_g_year]))
 
     def p_window__activation_attempts__act(self, S: list[Any], v_p: Any, v_x: Any) -> None:
-        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
         self.p_attempt_activation(S, v_x)
 
     def q_activation_attempts(self, S: list[Any], R: Any) -> None:
-        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
         if S[self.o_g_window__activation_attempts__depth] < 1 and self.c_activation_at_any_time:
             S[self.o_g_window__activation_attempts__depth] = max(
                 S[self.o_g_window__activation_attempts__depth] + 1, 0
@@ -2003,7 +2283,7 @@ class ThirdReichDiplomacyRules:
             )
 
     def q_commit_dps(self, S: list[Any], R: Any) -> None:
-        """Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:574:3]"""
+        """Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:580:3]"""
         for v_p in self.all_player:
             if S[self.o_p_dps + v_p] < 0:
                 _v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
@@ -2034,7 +2314,7 @@ class ThirdReichDiplomacyRules:
                     S[self.o_e_commitment__dps + v_k_2] = min(max(_w1, 0), 40)
 
     def q_foreign_aid(self, S: list[Any], R: Any) -> None:
-        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:551:3]"
+        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:557:3]"
         v_buyers = [v_p for v_p in self.all_player if self.f_aid_limit(S, v_p) > 0]
         if self.c_aid_simultaneous:
             _ps1 = tuple(v_buyers)
@@ -2052,12 +2332,12 @@ class ThirdReichDiplomacyRules:
                 _v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
 
     def q_offer_chance(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:487:3]"
         self.q_activation_attempts(S, R)
         self.q_offer_chance__rules(S, R, v_p)
 
     def q_offer_chance__rules(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:487:3]"
         S[self.o_g_acted] = False
         if S[self.o_p_capital_lost + v_p]:
             pass
@@ -2076,7 +2356,7 @@ class ThirdReichDiplomacyRules:
                     self.p_resolve(S, v_c_2)
 
     def q_receive_dps(self, S: list[Any], R: Any) -> None:
-        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:515:3]"
+        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:521:3]"
         for v_p in self.all_player:
             S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_p_aid_brps + v_p] = min(max(0, 0), 100)
@@ -2183,7 +2463,7 @@ class ThirdReichDiplomacyRules:
             self.q_year_start(S, R)
 
     def q_year_start(self, S: list[Any], R: Any) -> None:
-        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:592:3]"
+        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:598:3]"
         S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
         S[self.o_g_yss_season] = S[self.o_g_season]
         self.q_receive_dps(S, R)
@@ -2196,7 +2476,7 @@ class ThirdReichDiplomacyRules:
             pass
 
     def r_activation_attempts(self, S: list[Any], F: Any, v: Any) -> Any:
-        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:609:3]'
+        '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
         v_w_asked: Any = None
         v_w_most: Any = None
         v_w_passes: Any = None
@@ -2346,7 +2626,7 @@ class ThirdReichDiplomacyRules:
                 return None
 
     def r_commit_dps(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:574:3]"
+        "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:580:3]"
         v_p: Any = None
         v_w: Any = None
         v__ps: Any = None
@@ -2360,7 +2640,7 @@ class ThirdReichDiplomacyRules:
             for v_p in self.all_player:
                 if S[self.o_p_dps + v_p] < 0:
                     v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 20, (v_p, S[self.o_p_dps + v_p], v_w))
+                    _log(S, 22, (v_p, S[self.o_p_dps + v_p], v_w))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -2395,11 +2675,11 @@ class ThirdReichDiplomacyRules:
                         S[self.o_e_commitment__dps + v_k_2] = min(
                             max(len([v_x for v_x in v_picks if v_x == v_k_2]), 0), 40
                         )
-            _log(S, 22, ())
+            _log(S, 24, ())
             return None
 
     def r_foreign_aid(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:551:3]"
+        "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:557:3]"
         v_buyers: Any = None
         v__ps: Any = None
         v_p_2: Any = None
@@ -2480,13 +2760,13 @@ class ThirdReichDiplomacyRules:
                         v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
                         _log(
                             S,
-                            19,
+                            21,
                             (v_p_4, S[self.o_p_aid_brps + v_p_4], S[self.o_p_dps + v_p_4], v_w),
                         )
                 return None
 
     def r_offer_chance(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:487:3]"
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
             raise RulesError(f"routine offer_chance: no resume point {pc}")
@@ -2507,7 +2787,7 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_offer_chance__rules(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:481:3]"
+        "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:487:3]"
         v_options: Any = None
         v_c_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -2516,14 +2796,14 @@ class ThirdReichDiplomacyRules:
         if pc == 0:
             S[self.o_g_acted] = False
             if S[self.o_p_capital_lost + v_p]:
-                _log(S, 35, (v_p,))
+                _log(S, 37, (v_p,))
                 pc = 5
             else:
                 pc = 1
         if pc == 1:
             v_options = [v_c for v_c in self.all_country if self.f_may_name(S, v_p, v_c)]
             if len(v_options) == 0:
-                _log(S, 36, (v_p,))
+                _log(S, 38, (v_p,))
                 pc = 5
             else:
                 pc = 2
@@ -2538,11 +2818,11 @@ class ThirdReichDiplomacyRules:
                 F = None
             v_c_2 = v
             if v_c_2 is None:
-                _log(S, 39, (v_p,))
+                _log(S, 41, (v_p,))
             else:
                 S[self.o_g_acted] = True
                 S[self.o_e_country__named_year + v_c_2] = True
-                _log(S, 40, (v_p, v_c_2))
+                _log(S, 42, (v_p, v_c_2))
                 self.p_reveal_commitments(S, v_c_2)
                 self.p_resolve(S, v_c_2)
             pc = 5
@@ -2555,7 +2835,7 @@ class ThirdReichDiplomacyRules:
         return [v_c for v_c in self.all_country if self.f_may_name(S, v_p, v_c)]
 
     def r_receive_dps(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:515:3]"
+        "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:521:3]"
         v_p: Any = None
         v_box: Any = None
         v_w: Any = None
@@ -2576,7 +2856,7 @@ class ThirdReichDiplomacyRules:
                     v_box = self.f_dp_box(S, v_p)
                     S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
                     v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 14, (v_p, S[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
+                    _log(S, 16, (v_p, S[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
             v_s = self.f_shared_gains(S)
             if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
                 pc = 1
@@ -2590,13 +2870,13 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_dps + self.k_player__britain] = min(
                     max(S[self.o_p_dps + self.k_player__britain] + v_s, -30), 40
                 )
-                _log(S, 15, (self.k_player__britain, v_s))
+                _log(S, 17, (self.k_player__britain, v_s))
                 pc = 5
             elif self.c_shared_western_dps == "usa":
                 S[self.o_p_dps + self.k_player__usa] = min(
                     max(S[self.o_p_dps + self.k_player__usa] + v_s, -30), 40
                 )
-                _log(S, 15, (self.k_player__usa, v_s))
+                _log(S, 17, (self.k_player__usa, v_s))
                 pc = 5
             else:
                 pc = 2
@@ -2627,9 +2907,9 @@ class ThirdReichDiplomacyRules:
             ):
                 v_taker = S[self.o_p_shared_pick + self.k_player__britain]
                 S[self.o_p_dps + v_taker] = min(max(S[self.o_p_dps + v_taker] + v_s, -30), 40)
-                _log(S, 15, (v_taker, v_s))
+                _log(S, 17, (v_taker, v_s))
             else:
-                _log(S, 17, (v_s,))
+                _log(S, 19, (v_s,))
             pc = 5
         if pc == 5:
             return None
@@ -2781,10 +3061,10 @@ class ThirdReichDiplomacyRules:
             if v_r >= 5:
                 pc = 12
             else:
-                _log(S, 34, (v_r,))
+                _log(S, 36, (v_r,))
                 pc = 14
         if pc == 12:
-            _log(S, 33, (v_r,))
+            _log(S, 35, (v_r,))
             if self.r_offer_chance(S, None, None, self.k_player__russia) is SUSPEND:
                 return _wait(S, (7, 14))
             pc = 14
@@ -2867,7 +3147,7 @@ class ThirdReichDiplomacyRules:
                     v_n, v__it, v__i, v_p, v__runs = F[2:]
                     F = None
                 if v is not None:
-                    _log(S, 44, (v,))
+                    _log(S, 46, (v,))
                 v = _report(S, v)
                 v_changed = v
                 v_more = v_changed
@@ -2897,12 +3177,12 @@ class ThirdReichDiplomacyRules:
             return None
 
     def r_year_start(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:592:3]"
+        "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:598:3]"
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2, 3):
             raise RulesError(f"routine year_start: no resume point {pc}")
         if pc == 0:
-            _log(S, 23, (S[self.o_g_year],))
+            _log(S, 25, (S[self.o_g_year],))
             S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
             S[self.o_g_yss_season] = S[self.o_g_season]
             if self.r_receive_dps(S, None, None) is SUSPEND:
@@ -2927,9 +3207,9 @@ class ThirdReichDiplomacyRules:
                 S[self.o_e_country__last + self.k_country__sweden] == "1"
                 and S[self.o_e_city__control + self.k_city__stockholm] != "axis"
             ):
-                _log(S, 24, ())
+                _log(S, 26, ())
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "656 rules/third_reich_diplomacy/rules.yaml:265:7\n657 rules/third_reich_diplomacy/rules.yaml:266:7\n658 rules/third_reich_diplomacy/rules.yaml:267:7\n659 rules/third_reich_diplomacy/rules.yaml:268:11\n660 rules/third_reich_diplomacy/rules.yaml:269:7\n663 rules/third_reich_diplomacy/rules.yaml:270:11\n672 rules/third_reich_diplomacy/rules.yaml:271:11\n673 rules/third_reich_diplomacy/rules.yaml:272:15\n674 rules/third_reich_diplomacy/rules.yaml:273:7\n681 rules/third_reich_diplomacy/rules.yaml:274:7\n682 rules/third_reich_diplomacy/rules.yaml:275:11\n690 rules/third_reich_diplomacy/rules.yaml:276:7\n693 rules/third_reich_diplomacy/rules.yaml:277:11\n694 rules/third_reich_diplomacy/rules.yaml:278:7\n698 rules/third_reich_diplomacy/rules.yaml:116:7\n699 rules/third_reich_diplomacy/rules.yaml:117:7\n703 rules/third_reich_diplomacy/rules.yaml:82:7\n710 rules/third_reich_diplomacy/rules.yaml:246:7\n718 rules/third_reich_diplomacy/rules.yaml:247:7\n722 rules/third_reich_diplomacy/rules.yaml:248:7\n725 rules/third_reich_diplomacy/rules.yaml:249:11\n726 rules/third_reich_diplomacy/rules.yaml:250:7\n729 rules/third_reich_diplomacy/rules.yaml:251:11\n730 rules/third_reich_diplomacy/rules.yaml:252:7\n734 rules/third_reich_diplomacy/rules.yaml:101:7\n735 rules/third_reich_diplomacy/rules.yaml:102:11\n736 rules/third_reich_diplomacy/rules.yaml:103:7\n737 rules/third_reich_diplomacy/rules.yaml:104:11\n738 rules/third_reich_diplomacy/rules.yaml:105:7\n742 rules/third_reich_diplomacy/rules.yaml:232:7\n750 rules/third_reich_diplomacy/rules.yaml:233:7\n751 rules/third_reich_diplomacy/rules.yaml:234:11\n752 rules/third_reich_diplomacy/rules.yaml:235:7\n756 rules/third_reich_diplomacy/rules.yaml:288:7\n757 rules/third_reich_diplomacy/rules.yaml:289:7\n758 rules/third_reich_diplomacy/rules.yaml:290:11\n759 rules/third_reich_diplomacy/rules.yaml:291:7\n763 rules/third_reich_diplomacy/rules.yaml:222:7\n770 rules/third_reich_diplomacy/rules.yaml:145:7\n771 rules/third_reich_diplomacy/rules.yaml:146:7\n775 rules/third_reich_diplomacy/rules.yaml:147:7\n776 rules/third_reich_diplomacy/rules.yaml:148:7\n777 rules/third_reich_diplomacy/rules.yaml:149:11\n789 rules/third_reich_diplomacy/rules.yaml:150:11\n792 rules/third_reich_diplomacy/rules.yaml:151:15\n793 rules/third_reich_diplomacy/rules.yaml:152:11\n804 rules/third_reich_diplomacy/rules.yaml:153:15\n805 rules/third_reich_diplomacy/rules.yaml:154:11\n815 rules/third_reich_diplomacy/rules.yaml:155:15\n816 rules/third_reich_diplomacy/rules.yaml:156:11\n817 rules/third_reich_diplomacy/rules.yaml:157:15\n818 rules/third_reich_diplomacy/rules.yaml:158:11\n819 rules/third_reich_diplomacy/rules.yaml:159:15\n820 rules/third_reich_diplomacy/rules.yaml:160:11\n821 rules/third_reich_diplomacy/rules.yaml:161:15\n826 rules/third_reich_diplomacy/rules.yaml:162:11\n827 rules/third_reich_diplomacy/rules.yaml:163:15\n828 rules/third_reich_diplomacy/rules.yaml:164:11\n829 rules/third_reich_diplomacy/rules.yaml:165:15\n831 rules/third_reich_diplomacy/rules.yaml:167:11\n832 rules/third_reich_diplomacy/rules.yaml:168:15\n833 rules/third_reich_diplomacy/rules.yaml:169:11\n838 rules/third_reich_diplomacy/rules.yaml:170:11\n839 rules/third_reich_diplomacy/rules.yaml:171:15\n840 rules/third_reich_diplomacy/rules.yaml:172:11\n841 rules/third_reich_diplomacy/rules.yaml:173:15\n842 rules/third_reich_diplomacy/rules.yaml:174:11\n843 rules/third_reich_diplomacy/rules.yaml:175:15\n844 rules/third_reich_diplomacy/rules.yaml:176:11\n845 rules/third_reich_diplomacy/rules.yaml:177:15\n846 rules/third_reich_diplomacy/rules.yaml:178:11\n851 rules/third_reich_diplomacy/rules.yaml:179:11\n852 rules/third_reich_diplomacy/rules.yaml:180:15\n854 rules/third_reich_diplomacy/rules.yaml:182:11\n855 rules/third_reich_diplomacy/rules.yaml:183:15\n856 rules/third_reich_diplomacy/rules.yaml:184:11\n857 rules/third_reich_diplomacy/rules.yaml:185:15\n858 rules/third_reich_diplomacy/rules.yaml:186:11\n859 rules/third_reich_diplomacy/rules.yaml:187:15\n860 rules/third_reich_diplomacy/rules.yaml:188:19\n861 rules/third_reich_diplomacy/rules.yaml:189:15\n862 rules/third_reich_diplomacy/rules.yaml:190:19\n864 rules/third_reich_diplomacy/rules.yaml:192:11\n875 rules/third_reich_diplomacy/rules.yaml:193:11\n878 rules/third_reich_diplomacy/rules.yaml:194:15\n879 rules/third_reich_diplomacy/rules.yaml:195:11\n890 rules/third_reich_diplomacy/rules.yaml:196:11\n891 rules/third_reich_diplomacy/rules.yaml:197:11\n902 rules/third_reich_diplomacy/rules.yaml:199:11\n907 rules/third_reich_diplomacy/rules.yaml:200:11\n908 rules/third_reich_diplomacy/rules.yaml:201:15\n909 rules/third_reich_diplomacy/rules.yaml:202:11\n910 rules/third_reich_diplomacy/rules.yaml:203:11\n911 rules/third_reich_diplomacy/rules.yaml:204:15\n912 rules/third_reich_diplomacy/rules.yaml:205:11\n913 rules/third_reich_diplomacy/rules.yaml:206:15\n915 rules/third_reich_diplomacy/rules.yaml:208:11\n916 rules/third_reich_diplomacy/rules.yaml:209:15\n917 rules/third_reich_diplomacy/rules.yaml:210:11\n922 rules/third_reich_diplomacy/rules.yaml:211:11\n923 rules/third_reich_diplomacy/rules.yaml:212:15\n924 rules/third_reich_diplomacy/rules.yaml:213:11\n925 rules/third_reich_diplomacy/rules.yaml:214:15\n926 rules/third_reich_diplomacy/rules.yaml:215:7\n930 rules/third_reich_diplomacy/rules.yaml:68:7\n938 rules/third_reich_diplomacy/rules.yaml:75:7\n946 rules/third_reich_diplomacy/rules.yaml:342:7\n947 rules/third_reich_diplomacy/rules.yaml:343:11\n954 rules/third_reich_diplomacy/rules.yaml:344:7\n958 rules/third_reich_diplomacy/rules.yaml:354:7\n968 rules/third_reich_diplomacy/rules.yaml:304:7\n969 rules/third_reich_diplomacy/rules.yaml:305:11\n970 rules/third_reich_diplomacy/rules.yaml:306:7\n971 rules/third_reich_diplomacy/rules.yaml:307:11\n972 rules/third_reich_diplomacy/rules.yaml:308:15\n973 rules/third_reich_diplomacy/rules.yaml:309:7\n974 rules/third_reich_diplomacy/rules.yaml:310:11\n975 rules/third_reich_diplomacy/rules.yaml:311:15\n976 rules/third_reich_diplomacy/rules.yaml:312:11\n977 rules/third_reich_diplomacy/rules.yaml:313:15\n978 rules/third_reich_diplomacy/rules.yaml:314:11\n979 rules/third_reich_diplomacy/rules.yaml:315:15\n980 rules/third_reich_diplomacy/rules.yaml:316:7\n984 rules/third_reich_diplomacy/rules.yaml:327:7\n988 rules/third_reich_diplomacy/rules.yaml:328:11\n989 rules/third_reich_diplomacy/rules.yaml:329:7\n997 rules/third_reich_diplomacy/rules.yaml:330:11\n998 rules/third_reich_diplomacy/rules.yaml:331:7\n1002 rules/third_reich_diplomacy/rules.yaml:22:7\n1003 rules/third_reich_diplomacy/rules.yaml:24:15\n1005 rules/third_reich_diplomacy/rules.yaml:26:15\n1007 rules/third_reich_diplomacy/rules.yaml:28:15\n1009 rules/third_reich_diplomacy/rules.yaml:30:15\n1013 rules/third_reich_diplomacy/rules.yaml:37:7\n1014 rules/third_reich_diplomacy/rules.yaml:39:15\n1016 rules/third_reich_diplomacy/rules.yaml:41:15\n1018 rules/third_reich_diplomacy/rules.yaml:43:15\n1020 rules/third_reich_diplomacy/rules.yaml:45:15\n1024 rules/third_reich_diplomacy/rules.yaml:128:7\n1025 rules/third_reich_diplomacy/rules.yaml:129:7\n1035 rules/third_reich_diplomacy/rules.yaml:130:11\n1036 rules/third_reich_diplomacy/rules.yaml:131:7\n1041 rules/third_reich_diplomacy/rules.yaml:132:11\n1042 rules/third_reich_diplomacy/rules.yaml:133:7\n1046 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1047 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1048 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1052 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1053 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1057 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1058 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1059 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1063 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1064 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1065 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1066 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1067 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1068 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1069 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1070 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1074 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1078 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1079 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1082 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1085 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1086 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1087 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1091 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1095 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1096 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1097 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1098 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1099 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1100 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1104 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1108 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1109 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1113 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1114 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1115 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1116 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1120 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1124 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1125 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1128 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1131 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1132 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1133 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1134 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1135 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1139 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1143 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1144 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1148 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1152 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1153 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1157 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1158 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1159 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1160 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1161 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1162 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1163 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1164 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1168 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1169 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1170 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1174 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1175 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1176 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1177 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1178 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1179 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1183 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1187 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1188 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1189 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1190 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1194 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1198 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1199 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1200 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1201 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1205 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1206 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1207 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1211 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1212 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1213 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1214 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1215 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1216 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1220 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1224 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1225 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1226 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1227 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1228 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1229 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1239 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1240 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1241 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1242 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1243 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1244 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1248 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1252 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1253 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1257 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1258 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1262 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1263 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1264 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1268 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1269 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1270 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1271 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1272 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1273 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1277 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1278 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1279 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1283 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1284 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1285 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1286 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1289 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1293 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1294 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1295 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1296 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1297 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1298 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1299 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1300 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1304 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1308 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1309 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1313 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1314 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1315 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1316 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1320 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1321 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1325 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1330 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1331 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1335 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1336 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1337 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1338 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1339 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1340 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1344 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1345 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1346 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1350 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1351 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1352 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1353 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1354 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1355 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1356 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1357 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1358 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1359 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1363 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1364 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1368 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1369 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1370 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1374 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1375 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1376 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1377 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1381 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1382 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1386 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1390 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1391 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1395 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1396 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1397 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1398 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1399 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1400 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1401 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1402 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1409 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1410 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1420 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1421 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1422 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1423 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1424 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1428 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1429 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1430 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1434 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1435 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1436 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1438 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1439 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1440 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1441 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1445 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1446 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1451 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1452 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1456 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1457 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1458 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1462 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1463 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1464 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1465 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1469 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1473 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1474 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1478 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1483 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1487 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1488 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1489 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1490 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1494 rules/third_reich_diplomacy/rules.yaml:53:7\n1498 rules/third_reich_diplomacy/rules.yaml:61:7\n1502 rules/third_reich_diplomacy/rules.yaml:89:7\n1506 rules/third_reich_diplomacy/rules.yaml:609:3\n1510 rules/third_reich_diplomacy/rules.yaml:609:3\n1514 rules/third_reich_diplomacy/rules.yaml:609:3\n1529 rules/third_reich_diplomacy/rules.yaml:416:7\n1530 rules/third_reich_diplomacy/rules.yaml:417:7\n1531 rules/third_reich_diplomacy/rules.yaml:418:7\n1532 rules/third_reich_diplomacy/rules.yaml:419:7\n1533 rules/third_reich_diplomacy/rules.yaml:420:11\n1534 rules/third_reich_diplomacy/rules.yaml:421:11\n1535 rules/third_reich_diplomacy/rules.yaml:422:15\n1536 rules/third_reich_diplomacy/rules.yaml:423:19\n1537 rules/third_reich_diplomacy/rules.yaml:424:19\n1538 rules/third_reich_diplomacy/rules.yaml:425:11\n1539 rules/third_reich_diplomacy/rules.yaml:426:11\n1540 rules/third_reich_diplomacy/rules.yaml:427:15\n1541 rules/third_reich_diplomacy/rules.yaml:428:15\n1542 rules/third_reich_diplomacy/rules.yaml:429:15\n1544 rules/third_reich_diplomacy/rules.yaml:431:11\n1545 rules/third_reich_diplomacy/rules.yaml:432:11\n1546 rules/third_reich_diplomacy/rules.yaml:433:11\n1550 rules/third_reich_diplomacy/rules.yaml:380:7\n1555 rules/third_reich_diplomacy/rules.yaml:381:7\n1562 rules/third_reich_diplomacy/rules.yaml:382:7\n1570 rules/third_reich_diplomacy/rules.yaml:383:7\n1571 rules/third_reich_diplomacy/rules.yaml:384:7\n1572 rules/third_reich_diplomacy/rules.yaml:385:11\n1573 rules/third_reich_diplomacy/rules.yaml:386:11\n1578 rules/third_reich_diplomacy/rules.yaml:387:15\n1579 rules/third_reich_diplomacy/rules.yaml:388:11\n1580 rules/third_reich_diplomacy/rules.yaml:389:11\n1581 rules/third_reich_diplomacy/rules.yaml:390:15\n1582 rules/third_reich_diplomacy/rules.yaml:391:15\n1583 rules/third_reich_diplomacy/rules.yaml:392:19\n1584 rules/third_reich_diplomacy/rules.yaml:393:11\n1585 rules/third_reich_diplomacy/rules.yaml:394:7\n1586 rules/third_reich_diplomacy/rules.yaml:395:7\n1587 rules/third_reich_diplomacy/rules.yaml:396:7\n1591 rules/third_reich_diplomacy/rules.yaml:477:7\n1592 rules/third_reich_diplomacy/rules.yaml:478:7\n1593 rules/third_reich_diplomacy/rules.yaml:479:7\n1597 rules/third_reich_diplomacy/flow.yaml:159:7\n1598 rules/third_reich_diplomacy/flow.yaml:160:11\n1602 rules/third_reich_diplomacy/flow.yaml:168:7\n1603 rules/third_reich_diplomacy/flow.yaml:169:11\n1604 rules/third_reich_diplomacy/flow.yaml:170:15\n1606 rules/third_reich_diplomacy/flow.yaml:171:11\n1607 rules/third_reich_diplomacy/flow.yaml:172:15\n1608 rules/third_reich_diplomacy/flow.yaml:173:11\n1609 rules/third_reich_diplomacy/flow.yaml:174:15\n1610 rules/third_reich_diplomacy/flow.yaml:175:11\n1611 rules/third_reich_diplomacy/flow.yaml:176:11\n1612 rules/third_reich_diplomacy/flow.yaml:177:11\n1614 rules/third_reich_diplomacy/flow.yaml:179:11\n1616 rules/third_reich_diplomacy/flow.yaml:181:11\n1618 rules/third_reich_diplomacy/flow.yaml:183:11\n1622 rules/third_reich_diplomacy/rules.yaml:443:7\n1623 rules/third_reich_diplomacy/rules.yaml:444:7\n1624 rules/third_reich_diplomacy/rules.yaml:445:7\n1627 rules/third_reich_diplomacy/rules.yaml:446:7\n1628 rules/third_reich_diplomacy/rules.yaml:447:7\n1629 rules/third_reich_diplomacy/rules.yaml:448:7\n1630 rules/third_reich_diplomacy/rules.yaml:449:7\n1633 rules/third_reich_diplomacy/rules.yaml:450:7\n1634 rules/third_reich_diplomacy/rules.yaml:451:7\n1635 rules/third_reich_diplomacy/rules.yaml:452:11\n1637 rules/third_reich_diplomacy/rules.yaml:454:11\n1638 rules/third_reich_diplomacy/rules.yaml:455:7\n1639 rules/third_reich_diplomacy/rules.yaml:456:7\n1640 rules/third_reich_diplomacy/rules.yaml:457:11\n1641 rules/third_reich_diplomacy/rules.yaml:458:11\n1645 rules/third_reich_diplomacy/rules.yaml:511:7\n1646 rules/third_reich_diplomacy/rules.yaml:512:7\n1647 rules/third_reich_diplomacy/rules.yaml:513:7\n1651 rules/third_reich_diplomacy/rules.yaml:465:7\n1652 rules/third_reich_diplomacy/rules.yaml:466:11\n1653 rules/third_reich_diplomacy/rules.yaml:467:15\n1655 rules/third_reich_diplomacy/rules.yaml:468:15\n1656 rules/third_reich_diplomacy/rules.yaml:469:19\n1657 rules/third_reich_diplomacy/rules.yaml:470:19\n1670 rules/third_reich_diplomacy/flow.yaml:14:7\n1671 rules/third_reich_diplomacy/flow.yaml:15:7\n1672 rules/third_reich_diplomacy/flow.yaml:17:15\n1673 rules/third_reich_diplomacy/flow.yaml:18:15\n1674 rules/third_reich_diplomacy/flow.yaml:20:23\n1675 rules/third_reich_diplomacy/flow.yaml:21:23\n1677 rules/third_reich_diplomacy/flow.yaml:23:23\n1678 rules/third_reich_diplomacy/flow.yaml:24:23\n1680 rules/third_reich_diplomacy/flow.yaml:26:15\n1681 rules/third_reich_diplomacy/flow.yaml:27:15\n1682 rules/third_reich_diplomacy/flow.yaml:28:7\n1686 rules/third_reich_diplomacy/rules.yaml:365:7\n1687 rules/third_reich_diplomacy/rules.yaml:366:11\n1688 rules/third_reich_diplomacy/rules.yaml:367:11\n1689 rules/third_reich_diplomacy/rules.yaml:368:11\n1691 rules/third_reich_diplomacy/rules.yaml:370:11\n1695 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1696 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1698 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1699 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1703 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1704 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1706 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1712 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1713 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1714 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1715 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1716 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1717 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1718 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1720 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1722 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1724 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1728 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1732 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1733 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n1737 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1738 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1739 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1741 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1743 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1745 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1749 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1750 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1751 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1753 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1754 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1756 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1757 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1761 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1762 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n1764 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n1766 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n1767 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1768 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1772 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1773 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n1775 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n1779 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1780 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n1784 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1785 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1787 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1789 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1793 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1794 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n1798 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1799 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n1803 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1804 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n1805 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n1809 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1810 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n1812 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n1816 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1820 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1821 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n1822 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n1826 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1827 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n1828 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n1832 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1833 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n1837 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1841 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1842 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n1844 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n1845 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n1849 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1850 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n1851 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n1855 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1859 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1860 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n1861 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n1862 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n1864 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1865 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1866 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n1867 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n1869 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n1870 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n1872 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n1873 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n1877 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1878 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n1879 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n1880 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n1882 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n1883 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n1885 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n1887 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n1891 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1892 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n1893 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n1894 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n1896 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n1897 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n1901 rules/third_reich_diplomacy/rules.yaml:403:7\n1902 rules/third_reich_diplomacy/rules.yaml:404:7\n1903 rules/third_reich_diplomacy/rules.yaml:405:7\n1907 rules/third_reich_diplomacy/flow.yaml:89:7\n1908 rules/third_reich_diplomacy/flow.yaml:90:11\n1909 rules/third_reich_diplomacy/flow.yaml:91:15\n1912 rules/third_reich_diplomacy/flow.yaml:92:15\n1913 rules/third_reich_diplomacy/flow.yaml:93:19\n1914 rules/third_reich_diplomacy/flow.yaml:94:23\n1915 rules/third_reich_diplomacy/flow.yaml:95:23\n1917 rules/third_reich_diplomacy/flow.yaml:97:23\n1921 rules/third_reich_diplomacy/flow.yaml:105:7\n1924 rules/third_reich_diplomacy/flow.yaml:106:11\n1925 rules/third_reich_diplomacy/flow.yaml:107:11\n1926 rules/third_reich_diplomacy/flow.yaml:108:7\n1929 rules/third_reich_diplomacy/flow.yaml:109:11\n1930 rules/third_reich_diplomacy/flow.yaml:110:11\n1931 rules/third_reich_diplomacy/flow.yaml:111:11\n1932 rules/third_reich_diplomacy/flow.yaml:112:15\n1933 rules/third_reich_diplomacy/flow.yaml:113:11\n1937 rules/third_reich_diplomacy/flow.yaml:61:7\n1938 rules/third_reich_diplomacy/flow.yaml:62:7\n1939 rules/third_reich_diplomacy/flow.yaml:63:11\n1940 rules/third_reich_diplomacy/flow.yaml:64:7\n1941 rules/third_reich_diplomacy/flow.yaml:65:11\n1943 rules/third_reich_diplomacy/flow.yaml:67:11\n1944 rules/third_reich_diplomacy/flow.yaml:68:7\n1945 rules/third_reich_diplomacy/flow.yaml:69:11\n1946 rules/third_reich_diplomacy/flow.yaml:70:11\n1951 rules/third_reich_diplomacy/flow.yaml:72:11\n1952 rules/third_reich_diplomacy/flow.yaml:73:11\n1953 rules/third_reich_diplomacy/flow.yaml:74:7\n1957 rules/third_reich_diplomacy/rules.yaml:627:7\n1961 rules/third_reich_diplomacy/rules.yaml:609:3\n1962 rules/third_reich_diplomacy/rules.yaml:609:3\n1965 rules/third_reich_diplomacy/rules.yaml:609:3\n1966 rules/third_reich_diplomacy/rules.yaml:609:3\n1967 rules/third_reich_diplomacy/rules.yaml:609:3\n1968 rules/third_reich_diplomacy/rules.yaml:609:3\n1969 rules/third_reich_diplomacy/rules.yaml:609:3\n1970 rules/third_reich_diplomacy/rules.yaml:609:3\n1977 rules/third_reich_diplomacy/rules.yaml:609:3\n1978 rules/third_reich_diplomacy/rules.yaml:609:3\n1979 rules/third_reich_diplomacy/rules.yaml:609:3\n1980 rules/third_reich_diplomacy/rules.yaml:609:3\n1992 rules/third_reich_diplomacy/rules.yaml:609:3\n1993 rules/third_reich_diplomacy/rules.yaml:609:3\n1995 rules/third_reich_diplomacy/rules.yaml:609:3\n1996 rules/third_reich_diplomacy/rules.yaml:609:3\n1997 rules/third_reich_diplomacy/rules.yaml:609:3\n1999 rules/third_reich_diplomacy/rules.yaml:609:3\n2000 rules/third_reich_diplomacy/rules.yaml:609:3\n2001 rules/third_reich_diplomacy/rules.yaml:609:3\n2007 rules/third_reich_diplomacy/rules.yaml:581:7\n2008 rules/third_reich_diplomacy/rules.yaml:582:11\n2009 rules/third_reich_diplomacy/rules.yaml:583:15\n2010 rules/third_reich_diplomacy/rules.yaml:585:7\n2027 rules/third_reich_diplomacy/rules.yaml:587:11\n2028 rules/third_reich_diplomacy/rules.yaml:588:15\n2029 rules/third_reich_diplomacy/rules.yaml:589:19\n2038 rules/third_reich_diplomacy/rules.yaml:558:7\n2039 rules/third_reich_diplomacy/rules.yaml:559:7\n2040 rules/third_reich_diplomacy/rules.yaml:560:11\n2043 rules/third_reich_diplomacy/rules.yaml:562:15\n2044 rules/third_reich_diplomacy/rules.yaml:563:15\n2046 rules/third_reich_diplomacy/rules.yaml:565:11\n2047 rules/third_reich_diplomacy/rules.yaml:566:15\n2048 rules/third_reich_diplomacy/rules.yaml:567:15\n2049 rules/third_reich_diplomacy/rules.yaml:568:15\n2050 rules/third_reich_diplomacy/rules.yaml:569:7\n2051 rules/third_reich_diplomacy/rules.yaml:570:11\n2052 rules/third_reich_diplomacy/rules.yaml:571:15\n2056 rules/third_reich_diplomacy/rules.yaml:630:15\n2057 rules/third_reich_diplomacy/rules.yaml:481:3\n2061 rules/third_reich_diplomacy/rules.yaml:488:7\n2062 rules/third_reich_diplomacy/rules.yaml:489:7\n2065 rules/third_reich_diplomacy/rules.yaml:492:11\n2066 rules/third_reich_diplomacy/rules.yaml:493:11\n2069 rules/third_reich_diplomacy/rules.yaml:496:15\n2070 rules/third_reich_diplomacy/rules.yaml:497:15\n2073 rules/third_reich_diplomacy/rules.yaml:500:19\n2074 rules/third_reich_diplomacy/rules.yaml:501:19\n2075 rules/third_reich_diplomacy/rules.yaml:503:19\n2076 rules/third_reich_diplomacy/rules.yaml:504:19\n2080 rules/third_reich_diplomacy/rules.yaml:523:7\n2081 rules/third_reich_diplomacy/rules.yaml:524:11\n2082 rules/third_reich_diplomacy/rules.yaml:525:11\n2083 rules/third_reich_diplomacy/rules.yaml:526:11\n2084 rules/third_reich_diplomacy/rules.yaml:527:11\n2085 rules/third_reich_diplomacy/rules.yaml:528:15\n2086 rules/third_reich_diplomacy/rules.yaml:529:15\n2087 rules/third_reich_diplomacy/rules.yaml:530:15\n2088 rules/third_reich_diplomacy/rules.yaml:532:7\n2089 rules/third_reich_diplomacy/rules.yaml:533:7\n2090 rules/third_reich_diplomacy/rules.yaml:534:11\n2094 rules/third_reich_diplomacy/rules.yaml:535:15\n2098 rules/third_reich_diplomacy/rules.yaml:538:15\n2102 rules/third_reich_diplomacy/rules.yaml:541:15\n2107 rules/third_reich_diplomacy/rules.yaml:543:19\n2108 rules/third_reich_diplomacy/rules.yaml:544:15\n2113 rules/third_reich_diplomacy/rules.yaml:545:19\n2114 rules/third_reich_diplomacy/rules.yaml:546:19\n2120 rules/third_reich_diplomacy/flow.yaml:36:7\n2124 rules/third_reich_diplomacy/flow.yaml:124:7\n2125 rules/third_reich_diplomacy/flow.yaml:125:11\n2126 rules/third_reich_diplomacy/flow.yaml:126:15\n2133 rules/third_reich_diplomacy/flow.yaml:127:19\n2134 rules/third_reich_diplomacy/flow.yaml:128:19\n2135 rules/third_reich_diplomacy/flow.yaml:129:23\n2139 rules/third_reich_diplomacy/flow.yaml:131:3\n2140 rules/third_reich_diplomacy/flow.yaml:131:3\n2144 rules/third_reich_diplomacy/flow.yaml:138:7\n2145 rules/third_reich_diplomacy/flow.yaml:139:7\n2146 rules/third_reich_diplomacy/flow.yaml:140:11\n2147 rules/third_reich_diplomacy/flow.yaml:141:7\n2148 rules/third_reich_diplomacy/flow.yaml:142:7\n2149 rules/third_reich_diplomacy/flow.yaml:143:11\n2150 rules/third_reich_diplomacy/flow.yaml:144:7\n2151 rules/third_reich_diplomacy/flow.yaml:145:11\n2152 rules/third_reich_diplomacy/flow.yaml:146:7\n2153 rules/third_reich_diplomacy/flow.yaml:147:7\n2154 rules/third_reich_diplomacy/flow.yaml:149:11\n2160 rules/third_reich_diplomacy/flow.yaml:83:3\n2161 rules/third_reich_diplomacy/flow.yaml:83:3\n2165 rules/third_reich_diplomacy/flow.yaml:45:7\n2166 rules/third_reich_diplomacy/flow.yaml:46:11\n2167 rules/third_reich_diplomacy/flow.yaml:47:11\n2168 rules/third_reich_diplomacy/flow.yaml:48:15\n2169 rules/third_reich_diplomacy/flow.yaml:49:15\n2174 rules/third_reich_diplomacy/flow.yaml:50:19\n2177 rules/third_reich_diplomacy/flow.yaml:51:19\n2178 rules/third_reich_diplomacy/flow.yaml:52:19\n2182 rules/third_reich_diplomacy/flow.yaml:80:7\n2183 rules/third_reich_diplomacy/flow.yaml:81:11\n2187 rules/third_reich_diplomacy/rules.yaml:600:7\n2188 rules/third_reich_diplomacy/rules.yaml:601:7\n2189 rules/third_reich_diplomacy/rules.yaml:602:7\n2190 rules/third_reich_diplomacy/rules.yaml:603:7\n2191 rules/third_reich_diplomacy/rules.yaml:604:7\n2192 rules/third_reich_diplomacy/rules.yaml:605:7\n2216 rules/third_reich_diplomacy/rules.yaml:609:3\n2224 rules/third_reich_diplomacy/rules.yaml:609:3\n2227 rules/third_reich_diplomacy/rules.yaml:609:3\n2228 rules/third_reich_diplomacy/rules.yaml:609:3\n2229 rules/third_reich_diplomacy/rules.yaml:609:3\n2230 rules/third_reich_diplomacy/rules.yaml:609:3\n2231 rules/third_reich_diplomacy/rules.yaml:609:3\n2232 rules/third_reich_diplomacy/rules.yaml:609:3\n2245 rules/third_reich_diplomacy/rules.yaml:609:3\n2246 rules/third_reich_diplomacy/rules.yaml:609:3\n2258 rules/third_reich_diplomacy/rules.yaml:609:3\n2264 rules/third_reich_diplomacy/rules.yaml:609:3\n2276 rules/third_reich_diplomacy/rules.yaml:609:3\n2277 rules/third_reich_diplomacy/rules.yaml:609:3\n2297 rules/third_reich_diplomacy/rules.yaml:609:3\n2333 rules/third_reich_diplomacy/rules.yaml:609:3\n2334 rules/third_reich_diplomacy/rules.yaml:609:3\n2336 rules/third_reich_diplomacy/rules.yaml:609:3\n2337 rules/third_reich_diplomacy/rules.yaml:609:3\n2341 rules/third_reich_diplomacy/rules.yaml:609:3\n2360 rules/third_reich_diplomacy/rules.yaml:581:7\n2361 rules/third_reich_diplomacy/rules.yaml:582:11\n2362 rules/third_reich_diplomacy/rules.yaml:583:15\n2363 rules/third_reich_diplomacy/rules.yaml:584:15\n2364 rules/third_reich_diplomacy/rules.yaml:585:7\n2392 rules/third_reich_diplomacy/rules.yaml:587:11\n2393 rules/third_reich_diplomacy/rules.yaml:588:15\n2394 rules/third_reich_diplomacy/rules.yaml:589:19\n2398 rules/third_reich_diplomacy/rules.yaml:590:7\n2418 rules/third_reich_diplomacy/rules.yaml:558:7\n2419 rules/third_reich_diplomacy/rules.yaml:559:7\n2427 rules/third_reich_diplomacy/rules.yaml:560:11\n2442 rules/third_reich_diplomacy/rules.yaml:562:15\n2443 rules/third_reich_diplomacy/rules.yaml:563:15\n2446 rules/third_reich_diplomacy/rules.yaml:565:11\n2460 rules/third_reich_diplomacy/rules.yaml:566:15\n2473 rules/third_reich_diplomacy/rules.yaml:567:15\n2474 rules/third_reich_diplomacy/rules.yaml:568:15\n2478 rules/third_reich_diplomacy/rules.yaml:569:7\n2479 rules/third_reich_diplomacy/rules.yaml:570:11\n2480 rules/third_reich_diplomacy/rules.yaml:571:15\n2481 rules/third_reich_diplomacy/rules.yaml:572:15\n2494 rules/third_reich_diplomacy/rules.yaml:630:15\n2501 rules/third_reich_diplomacy/rules.yaml:481:3\n2517 rules/third_reich_diplomacy/rules.yaml:488:7\n2518 rules/third_reich_diplomacy/rules.yaml:489:7\n2519 rules/third_reich_diplomacy/rules.yaml:490:11\n2524 rules/third_reich_diplomacy/rules.yaml:492:11\n2525 rules/third_reich_diplomacy/rules.yaml:493:11\n2526 rules/third_reich_diplomacy/rules.yaml:494:15\n2534 rules/third_reich_diplomacy/rules.yaml:496:15\n2540 rules/third_reich_diplomacy/rules.yaml:497:15\n2541 rules/third_reich_diplomacy/rules.yaml:498:19\n2543 rules/third_reich_diplomacy/rules.yaml:500:19\n2544 rules/third_reich_diplomacy/rules.yaml:501:19\n2545 rules/third_reich_diplomacy/rules.yaml:502:19\n2546 rules/third_reich_diplomacy/rules.yaml:503:19\n2547 rules/third_reich_diplomacy/rules.yaml:504:19\n2571 rules/third_reich_diplomacy/rules.yaml:523:7\n2572 rules/third_reich_diplomacy/rules.yaml:524:11\n2573 rules/third_reich_diplomacy/rules.yaml:525:11\n2574 rules/third_reich_diplomacy/rules.yaml:526:11\n2575 rules/third_reich_diplomacy/rules.yaml:527:11\n2576 rules/third_reich_diplomacy/rules.yaml:528:15\n2577 rules/third_reich_diplomacy/rules.yaml:529:15\n2578 rules/third_reich_diplomacy/rules.yaml:530:15\n2579 rules/third_reich_diplomacy/rules.yaml:531:15\n2580 rules/third_reich_diplomacy/rules.yaml:532:7\n2581 rules/third_reich_diplomacy/rules.yaml:533:7\n2586 rules/third_reich_diplomacy/rules.yaml:534:11\n2590 rules/third_reich_diplomacy/rules.yaml:535:15\n2593 rules/third_reich_diplomacy/rules.yaml:536:15\n2596 rules/third_reich_diplomacy/rules.yaml:538:15\n2599 rules/third_reich_diplomacy/rules.yaml:539:15\n2607 rules/third_reich_diplomacy/rules.yaml:541:15\n2622 rules/third_reich_diplomacy/rules.yaml:543:19\n2623 rules/third_reich_diplomacy/rules.yaml:544:15\n2628 rules/third_reich_diplomacy/rules.yaml:545:19\n2629 rules/third_reich_diplomacy/rules.yaml:546:19\n2630 rules/third_reich_diplomacy/rules.yaml:547:19\n2632 rules/third_reich_diplomacy/rules.yaml:549:19\n2643 rules/third_reich_diplomacy/flow.yaml:36:7\n2662 rules/third_reich_diplomacy/flow.yaml:124:7\n2667 rules/third_reich_diplomacy/flow.yaml:125:11\n2678 rules/third_reich_diplomacy/flow.yaml:126:15\n2693 rules/third_reich_diplomacy/flow.yaml:127:19\n2701 rules/third_reich_diplomacy/flow.yaml:128:19\n2702 rules/third_reich_diplomacy/flow.yaml:129:23\n2714 rules/third_reich_diplomacy/flow.yaml:131:3\n2720 rules/third_reich_diplomacy/flow.yaml:131:3\n2735 rules/third_reich_diplomacy/flow.yaml:138:7\n2741 rules/third_reich_diplomacy/flow.yaml:139:7\n2746 rules/third_reich_diplomacy/flow.yaml:140:11\n2752 rules/third_reich_diplomacy/flow.yaml:141:7\n2758 rules/third_reich_diplomacy/flow.yaml:142:7\n2763 rules/third_reich_diplomacy/flow.yaml:143:11\n2769 rules/third_reich_diplomacy/flow.yaml:144:7\n2774 rules/third_reich_diplomacy/flow.yaml:145:11\n2780 rules/third_reich_diplomacy/flow.yaml:146:7\n2781 rules/third_reich_diplomacy/flow.yaml:147:7\n2784 rules/third_reich_diplomacy/flow.yaml:151:11\n2787 rules/third_reich_diplomacy/flow.yaml:148:11\n2788 rules/third_reich_diplomacy/flow.yaml:149:11\n2802 rules/third_reich_diplomacy/flow.yaml:83:3\n2803 rules/third_reich_diplomacy/flow.yaml:83:3\n2825 rules/third_reich_diplomacy/flow.yaml:45:7\n2830 rules/third_reich_diplomacy/flow.yaml:46:11\n2831 rules/third_reich_diplomacy/flow.yaml:47:11\n2842 rules/third_reich_diplomacy/flow.yaml:48:15\n2843 rules/third_reich_diplomacy/flow.yaml:49:15\n2858 rules/third_reich_diplomacy/flow.yaml:50:19\n2873 rules/third_reich_diplomacy/flow.yaml:51:19\n2874 rules/third_reich_diplomacy/flow.yaml:52:19\n2886 rules/third_reich_diplomacy/flow.yaml:80:7\n2891 rules/third_reich_diplomacy/flow.yaml:81:11\n2905 rules/third_reich_diplomacy/rules.yaml:599:7\n2906 rules/third_reich_diplomacy/rules.yaml:600:7\n2907 rules/third_reich_diplomacy/rules.yaml:601:7\n2908 rules/third_reich_diplomacy/rules.yaml:602:7\n2914 rules/third_reich_diplomacy/rules.yaml:603:7\n2920 rules/third_reich_diplomacy/rules.yaml:604:7\n2926 rules/third_reich_diplomacy/rules.yaml:605:7\n2930 rules/third_reich_diplomacy/rules.yaml:606:11"
+_ORIGINS = "669 rules/third_reich_diplomacy/rules.yaml:265:7\n670 rules/third_reich_diplomacy/rules.yaml:266:7\n671 rules/third_reich_diplomacy/rules.yaml:267:7\n672 rules/third_reich_diplomacy/rules.yaml:268:11\n673 rules/third_reich_diplomacy/rules.yaml:269:7\n676 rules/third_reich_diplomacy/rules.yaml:270:11\n685 rules/third_reich_diplomacy/rules.yaml:271:11\n686 rules/third_reich_diplomacy/rules.yaml:272:15\n687 rules/third_reich_diplomacy/rules.yaml:273:7\n694 rules/third_reich_diplomacy/rules.yaml:274:7\n695 rules/third_reich_diplomacy/rules.yaml:275:11\n703 rules/third_reich_diplomacy/rules.yaml:276:7\n706 rules/third_reich_diplomacy/rules.yaml:277:11\n707 rules/third_reich_diplomacy/rules.yaml:278:7\n711 rules/third_reich_diplomacy/rules.yaml:116:7\n712 rules/third_reich_diplomacy/rules.yaml:117:7\n716 rules/third_reich_diplomacy/rules.yaml:82:7\n723 rules/third_reich_diplomacy/rules.yaml:246:7\n731 rules/third_reich_diplomacy/rules.yaml:247:7\n735 rules/third_reich_diplomacy/rules.yaml:248:7\n738 rules/third_reich_diplomacy/rules.yaml:249:11\n739 rules/third_reich_diplomacy/rules.yaml:250:7\n742 rules/third_reich_diplomacy/rules.yaml:251:11\n743 rules/third_reich_diplomacy/rules.yaml:252:7\n747 rules/third_reich_diplomacy/rules.yaml:101:7\n748 rules/third_reich_diplomacy/rules.yaml:102:11\n749 rules/third_reich_diplomacy/rules.yaml:103:7\n750 rules/third_reich_diplomacy/rules.yaml:104:11\n751 rules/third_reich_diplomacy/rules.yaml:105:7\n755 rules/third_reich_diplomacy/rules.yaml:232:7\n763 rules/third_reich_diplomacy/rules.yaml:233:7\n764 rules/third_reich_diplomacy/rules.yaml:234:11\n765 rules/third_reich_diplomacy/rules.yaml:235:7\n769 rules/third_reich_diplomacy/rules.yaml:288:7\n770 rules/third_reich_diplomacy/rules.yaml:289:7\n771 rules/third_reich_diplomacy/rules.yaml:290:11\n772 rules/third_reich_diplomacy/rules.yaml:291:7\n776 rules/third_reich_diplomacy/rules.yaml:222:7\n783 rules/third_reich_diplomacy/rules.yaml:145:7\n784 rules/third_reich_diplomacy/rules.yaml:146:7\n788 rules/third_reich_diplomacy/rules.yaml:147:7\n789 rules/third_reich_diplomacy/rules.yaml:148:7\n790 rules/third_reich_diplomacy/rules.yaml:149:11\n802 rules/third_reich_diplomacy/rules.yaml:150:11\n805 rules/third_reich_diplomacy/rules.yaml:151:15\n806 rules/third_reich_diplomacy/rules.yaml:152:11\n817 rules/third_reich_diplomacy/rules.yaml:153:15\n818 rules/third_reich_diplomacy/rules.yaml:154:11\n828 rules/third_reich_diplomacy/rules.yaml:155:15\n829 rules/third_reich_diplomacy/rules.yaml:156:11\n830 rules/third_reich_diplomacy/rules.yaml:157:15\n831 rules/third_reich_diplomacy/rules.yaml:158:11\n832 rules/third_reich_diplomacy/rules.yaml:159:15\n833 rules/third_reich_diplomacy/rules.yaml:160:11\n834 rules/third_reich_diplomacy/rules.yaml:161:15\n839 rules/third_reich_diplomacy/rules.yaml:162:11\n840 rules/third_reich_diplomacy/rules.yaml:163:15\n841 rules/third_reich_diplomacy/rules.yaml:164:11\n842 rules/third_reich_diplomacy/rules.yaml:165:15\n844 rules/third_reich_diplomacy/rules.yaml:167:11\n845 rules/third_reich_diplomacy/rules.yaml:168:15\n846 rules/third_reich_diplomacy/rules.yaml:169:11\n851 rules/third_reich_diplomacy/rules.yaml:170:11\n852 rules/third_reich_diplomacy/rules.yaml:171:15\n853 rules/third_reich_diplomacy/rules.yaml:172:11\n854 rules/third_reich_diplomacy/rules.yaml:173:15\n855 rules/third_reich_diplomacy/rules.yaml:174:11\n856 rules/third_reich_diplomacy/rules.yaml:175:15\n857 rules/third_reich_diplomacy/rules.yaml:176:11\n858 rules/third_reich_diplomacy/rules.yaml:177:15\n859 rules/third_reich_diplomacy/rules.yaml:178:11\n864 rules/third_reich_diplomacy/rules.yaml:179:11\n865 rules/third_reich_diplomacy/rules.yaml:180:15\n867 rules/third_reich_diplomacy/rules.yaml:182:11\n868 rules/third_reich_diplomacy/rules.yaml:183:15\n869 rules/third_reich_diplomacy/rules.yaml:184:11\n870 rules/third_reich_diplomacy/rules.yaml:185:15\n871 rules/third_reich_diplomacy/rules.yaml:186:11\n872 rules/third_reich_diplomacy/rules.yaml:187:15\n873 rules/third_reich_diplomacy/rules.yaml:188:19\n874 rules/third_reich_diplomacy/rules.yaml:189:15\n875 rules/third_reich_diplomacy/rules.yaml:190:19\n877 rules/third_reich_diplomacy/rules.yaml:192:11\n888 rules/third_reich_diplomacy/rules.yaml:193:11\n891 rules/third_reich_diplomacy/rules.yaml:194:15\n892 rules/third_reich_diplomacy/rules.yaml:195:11\n903 rules/third_reich_diplomacy/rules.yaml:196:11\n904 rules/third_reich_diplomacy/rules.yaml:197:11\n915 rules/third_reich_diplomacy/rules.yaml:199:11\n920 rules/third_reich_diplomacy/rules.yaml:200:11\n921 rules/third_reich_diplomacy/rules.yaml:201:15\n922 rules/third_reich_diplomacy/rules.yaml:202:11\n923 rules/third_reich_diplomacy/rules.yaml:203:11\n924 rules/third_reich_diplomacy/rules.yaml:204:15\n925 rules/third_reich_diplomacy/rules.yaml:205:11\n926 rules/third_reich_diplomacy/rules.yaml:206:15\n928 rules/third_reich_diplomacy/rules.yaml:208:11\n929 rules/third_reich_diplomacy/rules.yaml:209:15\n930 rules/third_reich_diplomacy/rules.yaml:210:11\n935 rules/third_reich_diplomacy/rules.yaml:211:11\n936 rules/third_reich_diplomacy/rules.yaml:212:15\n937 rules/third_reich_diplomacy/rules.yaml:213:11\n938 rules/third_reich_diplomacy/rules.yaml:214:15\n939 rules/third_reich_diplomacy/rules.yaml:215:7\n943 rules/third_reich_diplomacy/rules.yaml:68:7\n951 rules/third_reich_diplomacy/rules.yaml:75:7\n959 rules/third_reich_diplomacy/rules.yaml:342:7\n960 rules/third_reich_diplomacy/rules.yaml:343:11\n967 rules/third_reich_diplomacy/rules.yaml:344:7\n971 rules/third_reich_diplomacy/rules.yaml:354:7\n981 rules/third_reich_diplomacy/rules.yaml:304:7\n982 rules/third_reich_diplomacy/rules.yaml:305:11\n983 rules/third_reich_diplomacy/rules.yaml:306:7\n984 rules/third_reich_diplomacy/rules.yaml:307:11\n985 rules/third_reich_diplomacy/rules.yaml:308:15\n986 rules/third_reich_diplomacy/rules.yaml:309:7\n987 rules/third_reich_diplomacy/rules.yaml:310:11\n988 rules/third_reich_diplomacy/rules.yaml:311:15\n989 rules/third_reich_diplomacy/rules.yaml:312:11\n990 rules/third_reich_diplomacy/rules.yaml:313:15\n991 rules/third_reich_diplomacy/rules.yaml:314:11\n992 rules/third_reich_diplomacy/rules.yaml:315:15\n993 rules/third_reich_diplomacy/rules.yaml:316:7\n997 rules/third_reich_diplomacy/rules.yaml:327:7\n1001 rules/third_reich_diplomacy/rules.yaml:328:11\n1002 rules/third_reich_diplomacy/rules.yaml:329:7\n1010 rules/third_reich_diplomacy/rules.yaml:330:11\n1011 rules/third_reich_diplomacy/rules.yaml:331:7\n1015 rules/third_reich_diplomacy/rules.yaml:22:7\n1016 rules/third_reich_diplomacy/rules.yaml:24:15\n1018 rules/third_reich_diplomacy/rules.yaml:26:15\n1020 rules/third_reich_diplomacy/rules.yaml:28:15\n1022 rules/third_reich_diplomacy/rules.yaml:30:15\n1026 rules/third_reich_diplomacy/rules.yaml:37:7\n1027 rules/third_reich_diplomacy/rules.yaml:39:15\n1029 rules/third_reich_diplomacy/rules.yaml:41:15\n1031 rules/third_reich_diplomacy/rules.yaml:43:15\n1033 rules/third_reich_diplomacy/rules.yaml:45:15\n1037 rules/third_reich_diplomacy/rules.yaml:128:7\n1038 rules/third_reich_diplomacy/rules.yaml:129:7\n1048 rules/third_reich_diplomacy/rules.yaml:130:11\n1049 rules/third_reich_diplomacy/rules.yaml:131:7\n1054 rules/third_reich_diplomacy/rules.yaml:132:11\n1055 rules/third_reich_diplomacy/rules.yaml:133:7\n1059 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1060 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1061 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1065 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1066 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1070 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1071 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1072 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1076 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1077 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1078 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1079 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1080 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1081 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1082 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1083 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1087 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1095 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1099 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1100 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1103 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1106 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1107 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1108 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1112 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1123 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1127 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1128 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1129 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1130 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1131 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1132 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1136 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1143 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1147 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1148 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1152 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1153 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1154 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1155 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1159 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1163 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1167 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1168 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1171 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1174 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1175 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1176 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1177 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1182 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1196 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1200 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1201 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1205 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1209 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1210 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1214 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1215 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1216 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1217 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1218 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1219 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1220 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1221 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1225 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1234 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1235 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1236 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1240 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1241 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1242 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1243 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1244 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1245 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1249 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1256 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1260 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1261 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1262 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1263 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1267 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1271 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1275 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1276 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1277 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1278 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1282 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1286 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1287 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1288 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1292 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1293 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1294 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1295 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1296 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1297 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1301 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1308 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1312 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1313 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1314 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1315 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1316 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1317 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1327 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1328 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1329 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1330 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1331 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1332 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1336 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1355 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1359 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1360 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1364 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1365 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1369 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1370 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1371 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1375 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1376 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1377 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1378 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1379 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1380 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1384 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1391 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1392 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1393 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1398 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1399 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1400 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1403 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1407 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1408 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1409 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1410 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1411 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1412 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1413 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1414 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1418 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1441 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1446 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1448 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1449 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1453 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1454 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1458 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1471 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1476 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1477 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1481 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1483 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1484 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1485 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1486 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1490 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1497 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1498 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1499 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1503 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1504 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1505 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1506 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1507 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1508 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1509 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1510 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1511 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1512 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1516 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1517 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1521 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1537 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1538 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1539 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1543 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1544 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1545 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1546 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1550 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1551 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1555 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1565 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1569 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1570 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1574 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1575 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1576 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1577 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1578 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1579 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1580 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1581 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1588 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1589 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1599 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1600 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1601 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1602 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1603 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1607 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1637 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1638 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1639 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1643 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1644 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1645 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1646 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1647 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1648 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1649 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1650 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1654 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1663 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1664 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1665 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1669 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1670 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1674 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1675 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1676 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1680 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1681 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1682 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1683 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1687 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1691 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1695 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1696 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1700 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1704 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1705 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1709 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1710 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1711 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1712 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1716 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1720 rules/third_reich_diplomacy/rules.yaml:53:7\n1724 rules/third_reich_diplomacy/rules.yaml:61:7\n1728 rules/third_reich_diplomacy/rules.yaml:89:7\n1732 rules/third_reich_diplomacy/rules.yaml:615:3\n1736 rules/third_reich_diplomacy/rules.yaml:615:3\n1740 rules/third_reich_diplomacy/rules.yaml:615:3\n1755 rules/third_reich_diplomacy/rules.yaml:416:7\n1756 rules/third_reich_diplomacy/rules.yaml:417:7\n1757 rules/third_reich_diplomacy/rules.yaml:418:7\n1758 rules/third_reich_diplomacy/rules.yaml:419:7\n1759 rules/third_reich_diplomacy/rules.yaml:420:11\n1760 rules/third_reich_diplomacy/rules.yaml:421:11\n1761 rules/third_reich_diplomacy/rules.yaml:422:15\n1762 rules/third_reich_diplomacy/rules.yaml:423:19\n1763 rules/third_reich_diplomacy/rules.yaml:424:19\n1764 rules/third_reich_diplomacy/rules.yaml:425:11\n1765 rules/third_reich_diplomacy/rules.yaml:426:11\n1766 rules/third_reich_diplomacy/rules.yaml:427:15\n1767 rules/third_reich_diplomacy/rules.yaml:428:15\n1768 rules/third_reich_diplomacy/rules.yaml:429:15\n1770 rules/third_reich_diplomacy/rules.yaml:431:11\n1771 rules/third_reich_diplomacy/rules.yaml:432:11\n1772 rules/third_reich_diplomacy/rules.yaml:433:11\n1776 rules/third_reich_diplomacy/rules.yaml:380:7\n1781 rules/third_reich_diplomacy/rules.yaml:381:7\n1788 rules/third_reich_diplomacy/rules.yaml:382:7\n1796 rules/third_reich_diplomacy/rules.yaml:383:7\n1797 rules/third_reich_diplomacy/rules.yaml:384:7\n1798 rules/third_reich_diplomacy/rules.yaml:385:11\n1799 rules/third_reich_diplomacy/rules.yaml:386:11\n1804 rules/third_reich_diplomacy/rules.yaml:387:15\n1805 rules/third_reich_diplomacy/rules.yaml:388:11\n1806 rules/third_reich_diplomacy/rules.yaml:389:11\n1807 rules/third_reich_diplomacy/rules.yaml:390:15\n1808 rules/third_reich_diplomacy/rules.yaml:391:15\n1809 rules/third_reich_diplomacy/rules.yaml:392:19\n1810 rules/third_reich_diplomacy/rules.yaml:393:11\n1811 rules/third_reich_diplomacy/rules.yaml:394:7\n1812 rules/third_reich_diplomacy/rules.yaml:395:7\n1813 rules/third_reich_diplomacy/rules.yaml:396:7\n1817 rules/third_reich_diplomacy/rules.yaml:483:7\n1818 rules/third_reich_diplomacy/rules.yaml:484:7\n1819 rules/third_reich_diplomacy/rules.yaml:485:7\n1823 rules/third_reich_diplomacy/flow.yaml:159:7\n1824 rules/third_reich_diplomacy/flow.yaml:160:11\n1828 rules/third_reich_diplomacy/flow.yaml:168:7\n1829 rules/third_reich_diplomacy/flow.yaml:169:11\n1830 rules/third_reich_diplomacy/flow.yaml:170:15\n1832 rules/third_reich_diplomacy/flow.yaml:171:11\n1833 rules/third_reich_diplomacy/flow.yaml:172:15\n1834 rules/third_reich_diplomacy/flow.yaml:173:11\n1835 rules/third_reich_diplomacy/flow.yaml:174:15\n1836 rules/third_reich_diplomacy/flow.yaml:175:11\n1837 rules/third_reich_diplomacy/flow.yaml:176:11\n1838 rules/third_reich_diplomacy/flow.yaml:177:11\n1840 rules/third_reich_diplomacy/flow.yaml:179:11\n1842 rules/third_reich_diplomacy/flow.yaml:181:11\n1844 rules/third_reich_diplomacy/flow.yaml:183:11\n1848 rules/third_reich_diplomacy/rules.yaml:443:7\n1849 rules/third_reich_diplomacy/rules.yaml:444:7\n1850 rules/third_reich_diplomacy/rules.yaml:445:7\n1851 rules/third_reich_diplomacy/rules.yaml:446:7\n1852 rules/third_reich_diplomacy/rules.yaml:447:7\n1853 rules/third_reich_diplomacy/rules.yaml:448:7\n1854 rules/third_reich_diplomacy/rules.yaml:449:7\n1855 rules/third_reich_diplomacy/rules.yaml:450:11\n1874 rules/third_reich_diplomacy/rules.yaml:452:11\n1893 rules/third_reich_diplomacy/rules.yaml:454:11\n1910 rules/third_reich_diplomacy/rules.yaml:455:7\n1913 rules/third_reich_diplomacy/rules.yaml:456:7\n1914 rules/third_reich_diplomacy/rules.yaml:457:7\n1915 rules/third_reich_diplomacy/rules.yaml:458:11\n1917 rules/third_reich_diplomacy/rules.yaml:460:11\n1918 rules/third_reich_diplomacy/rules.yaml:461:7\n1919 rules/third_reich_diplomacy/rules.yaml:462:7\n1920 rules/third_reich_diplomacy/rules.yaml:463:11\n1921 rules/third_reich_diplomacy/rules.yaml:464:11\n1925 rules/third_reich_diplomacy/rules.yaml:517:7\n1926 rules/third_reich_diplomacy/rules.yaml:518:7\n1927 rules/third_reich_diplomacy/rules.yaml:519:7\n1931 rules/third_reich_diplomacy/rules.yaml:471:7\n1932 rules/third_reich_diplomacy/rules.yaml:472:11\n1933 rules/third_reich_diplomacy/rules.yaml:473:15\n1935 rules/third_reich_diplomacy/rules.yaml:474:15\n1936 rules/third_reich_diplomacy/rules.yaml:475:19\n1937 rules/third_reich_diplomacy/rules.yaml:476:19\n1950 rules/third_reich_diplomacy/flow.yaml:14:7\n1951 rules/third_reich_diplomacy/flow.yaml:15:7\n1952 rules/third_reich_diplomacy/flow.yaml:17:15\n1953 rules/third_reich_diplomacy/flow.yaml:18:15\n1954 rules/third_reich_diplomacy/flow.yaml:20:23\n1955 rules/third_reich_diplomacy/flow.yaml:21:23\n1957 rules/third_reich_diplomacy/flow.yaml:23:23\n1958 rules/third_reich_diplomacy/flow.yaml:24:23\n1960 rules/third_reich_diplomacy/flow.yaml:26:15\n1961 rules/third_reich_diplomacy/flow.yaml:27:15\n1962 rules/third_reich_diplomacy/flow.yaml:28:7\n1966 rules/third_reich_diplomacy/rules.yaml:365:7\n1967 rules/third_reich_diplomacy/rules.yaml:366:11\n1968 rules/third_reich_diplomacy/rules.yaml:367:11\n1969 rules/third_reich_diplomacy/rules.yaml:368:11\n1971 rules/third_reich_diplomacy/rules.yaml:370:11\n1975 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1976 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1978 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1979 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1983 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1984 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1986 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1992 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1993 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1994 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1995 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1996 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1997 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1998 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n2000 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n2002 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n2004 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n2008 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n2012 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n2013 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n2017 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n2018 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n2019 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n2021 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n2023 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n2025 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n2029 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n2030 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n2031 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n2033 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n2034 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n2036 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n2037 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n2041 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n2042 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n2044 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n2046 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n2047 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n2048 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n2052 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n2053 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n2055 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n2059 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n2060 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n2064 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n2065 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n2067 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n2069 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n2073 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n2074 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n2078 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n2079 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n2083 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n2084 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n2085 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n2089 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n2090 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n2092 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n2096 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n2100 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n2101 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n2102 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n2106 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n2107 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n2108 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n2112 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n2113 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n2117 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n2121 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n2122 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n2124 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n2125 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n2129 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n2130 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n2131 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n2135 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n2139 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n2140 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n2141 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n2142 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n2144 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n2145 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n2146 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n2147 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n2149 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n2150 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n2152 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n2153 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n2157 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n2158 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n2159 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n2160 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n2162 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n2163 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n2165 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n2167 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n2171 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n2172 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n2173 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n2174 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n2176 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n2177 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n2181 rules/third_reich_diplomacy/rules.yaml:403:7\n2182 rules/third_reich_diplomacy/rules.yaml:404:7\n2183 rules/third_reich_diplomacy/rules.yaml:405:7\n2187 rules/third_reich_diplomacy/flow.yaml:89:7\n2188 rules/third_reich_diplomacy/flow.yaml:90:11\n2189 rules/third_reich_diplomacy/flow.yaml:91:15\n2192 rules/third_reich_diplomacy/flow.yaml:92:15\n2193 rules/third_reich_diplomacy/flow.yaml:93:19\n2194 rules/third_reich_diplomacy/flow.yaml:94:23\n2195 rules/third_reich_diplomacy/flow.yaml:95:23\n2197 rules/third_reich_diplomacy/flow.yaml:97:23\n2201 rules/third_reich_diplomacy/flow.yaml:105:7\n2204 rules/third_reich_diplomacy/flow.yaml:106:11\n2205 rules/third_reich_diplomacy/flow.yaml:107:11\n2206 rules/third_reich_diplomacy/flow.yaml:108:7\n2209 rules/third_reich_diplomacy/flow.yaml:109:11\n2210 rules/third_reich_diplomacy/flow.yaml:110:11\n2211 rules/third_reich_diplomacy/flow.yaml:111:11\n2212 rules/third_reich_diplomacy/flow.yaml:112:15\n2213 rules/third_reich_diplomacy/flow.yaml:113:11\n2217 rules/third_reich_diplomacy/flow.yaml:61:7\n2218 rules/third_reich_diplomacy/flow.yaml:62:7\n2219 rules/third_reich_diplomacy/flow.yaml:63:11\n2220 rules/third_reich_diplomacy/flow.yaml:64:7\n2221 rules/third_reich_diplomacy/flow.yaml:65:11\n2223 rules/third_reich_diplomacy/flow.yaml:67:11\n2224 rules/third_reich_diplomacy/flow.yaml:68:7\n2225 rules/third_reich_diplomacy/flow.yaml:69:11\n2226 rules/third_reich_diplomacy/flow.yaml:70:11\n2231 rules/third_reich_diplomacy/flow.yaml:72:11\n2232 rules/third_reich_diplomacy/flow.yaml:73:11\n2233 rules/third_reich_diplomacy/flow.yaml:74:7\n2237 rules/third_reich_diplomacy/rules.yaml:633:7\n2241 rules/third_reich_diplomacy/rules.yaml:615:3\n2242 rules/third_reich_diplomacy/rules.yaml:615:3\n2245 rules/third_reich_diplomacy/rules.yaml:615:3\n2246 rules/third_reich_diplomacy/rules.yaml:615:3\n2247 rules/third_reich_diplomacy/rules.yaml:615:3\n2248 rules/third_reich_diplomacy/rules.yaml:615:3\n2249 rules/third_reich_diplomacy/rules.yaml:615:3\n2250 rules/third_reich_diplomacy/rules.yaml:615:3\n2257 rules/third_reich_diplomacy/rules.yaml:615:3\n2258 rules/third_reich_diplomacy/rules.yaml:615:3\n2259 rules/third_reich_diplomacy/rules.yaml:615:3\n2260 rules/third_reich_diplomacy/rules.yaml:615:3\n2272 rules/third_reich_diplomacy/rules.yaml:615:3\n2273 rules/third_reich_diplomacy/rules.yaml:615:3\n2275 rules/third_reich_diplomacy/rules.yaml:615:3\n2276 rules/third_reich_diplomacy/rules.yaml:615:3\n2277 rules/third_reich_diplomacy/rules.yaml:615:3\n2279 rules/third_reich_diplomacy/rules.yaml:615:3\n2280 rules/third_reich_diplomacy/rules.yaml:615:3\n2281 rules/third_reich_diplomacy/rules.yaml:615:3\n2287 rules/third_reich_diplomacy/rules.yaml:587:7\n2288 rules/third_reich_diplomacy/rules.yaml:588:11\n2289 rules/third_reich_diplomacy/rules.yaml:589:15\n2290 rules/third_reich_diplomacy/rules.yaml:591:7\n2307 rules/third_reich_diplomacy/rules.yaml:593:11\n2308 rules/third_reich_diplomacy/rules.yaml:594:15\n2309 rules/third_reich_diplomacy/rules.yaml:595:19\n2318 rules/third_reich_diplomacy/rules.yaml:564:7\n2319 rules/third_reich_diplomacy/rules.yaml:565:7\n2320 rules/third_reich_diplomacy/rules.yaml:566:11\n2323 rules/third_reich_diplomacy/rules.yaml:568:15\n2324 rules/third_reich_diplomacy/rules.yaml:569:15\n2326 rules/third_reich_diplomacy/rules.yaml:571:11\n2327 rules/third_reich_diplomacy/rules.yaml:572:15\n2328 rules/third_reich_diplomacy/rules.yaml:573:15\n2329 rules/third_reich_diplomacy/rules.yaml:574:15\n2330 rules/third_reich_diplomacy/rules.yaml:575:7\n2331 rules/third_reich_diplomacy/rules.yaml:576:11\n2332 rules/third_reich_diplomacy/rules.yaml:577:15\n2336 rules/third_reich_diplomacy/rules.yaml:636:15\n2337 rules/third_reich_diplomacy/rules.yaml:487:3\n2341 rules/third_reich_diplomacy/rules.yaml:494:7\n2342 rules/third_reich_diplomacy/rules.yaml:495:7\n2345 rules/third_reich_diplomacy/rules.yaml:498:11\n2346 rules/third_reich_diplomacy/rules.yaml:499:11\n2349 rules/third_reich_diplomacy/rules.yaml:502:15\n2350 rules/third_reich_diplomacy/rules.yaml:503:15\n2353 rules/third_reich_diplomacy/rules.yaml:506:19\n2354 rules/third_reich_diplomacy/rules.yaml:507:19\n2355 rules/third_reich_diplomacy/rules.yaml:509:19\n2356 rules/third_reich_diplomacy/rules.yaml:510:19\n2360 rules/third_reich_diplomacy/rules.yaml:529:7\n2361 rules/third_reich_diplomacy/rules.yaml:530:11\n2362 rules/third_reich_diplomacy/rules.yaml:531:11\n2363 rules/third_reich_diplomacy/rules.yaml:532:11\n2364 rules/third_reich_diplomacy/rules.yaml:533:11\n2365 rules/third_reich_diplomacy/rules.yaml:534:15\n2366 rules/third_reich_diplomacy/rules.yaml:535:15\n2367 rules/third_reich_diplomacy/rules.yaml:536:15\n2368 rules/third_reich_diplomacy/rules.yaml:538:7\n2369 rules/third_reich_diplomacy/rules.yaml:539:7\n2370 rules/third_reich_diplomacy/rules.yaml:540:11\n2374 rules/third_reich_diplomacy/rules.yaml:541:15\n2378 rules/third_reich_diplomacy/rules.yaml:544:15\n2382 rules/third_reich_diplomacy/rules.yaml:547:15\n2387 rules/third_reich_diplomacy/rules.yaml:549:19\n2388 rules/third_reich_diplomacy/rules.yaml:550:15\n2393 rules/third_reich_diplomacy/rules.yaml:551:19\n2394 rules/third_reich_diplomacy/rules.yaml:552:19\n2400 rules/third_reich_diplomacy/flow.yaml:36:7\n2404 rules/third_reich_diplomacy/flow.yaml:124:7\n2405 rules/third_reich_diplomacy/flow.yaml:125:11\n2406 rules/third_reich_diplomacy/flow.yaml:126:15\n2413 rules/third_reich_diplomacy/flow.yaml:127:19\n2414 rules/third_reich_diplomacy/flow.yaml:128:19\n2415 rules/third_reich_diplomacy/flow.yaml:129:23\n2419 rules/third_reich_diplomacy/flow.yaml:131:3\n2420 rules/third_reich_diplomacy/flow.yaml:131:3\n2424 rules/third_reich_diplomacy/flow.yaml:138:7\n2425 rules/third_reich_diplomacy/flow.yaml:139:7\n2426 rules/third_reich_diplomacy/flow.yaml:140:11\n2427 rules/third_reich_diplomacy/flow.yaml:141:7\n2428 rules/third_reich_diplomacy/flow.yaml:142:7\n2429 rules/third_reich_diplomacy/flow.yaml:143:11\n2430 rules/third_reich_diplomacy/flow.yaml:144:7\n2431 rules/third_reich_diplomacy/flow.yaml:145:11\n2432 rules/third_reich_diplomacy/flow.yaml:146:7\n2433 rules/third_reich_diplomacy/flow.yaml:147:7\n2434 rules/third_reich_diplomacy/flow.yaml:149:11\n2440 rules/third_reich_diplomacy/flow.yaml:83:3\n2441 rules/third_reich_diplomacy/flow.yaml:83:3\n2445 rules/third_reich_diplomacy/flow.yaml:45:7\n2446 rules/third_reich_diplomacy/flow.yaml:46:11\n2447 rules/third_reich_diplomacy/flow.yaml:47:11\n2448 rules/third_reich_diplomacy/flow.yaml:48:15\n2449 rules/third_reich_diplomacy/flow.yaml:49:15\n2454 rules/third_reich_diplomacy/flow.yaml:50:19\n2457 rules/third_reich_diplomacy/flow.yaml:51:19\n2458 rules/third_reich_diplomacy/flow.yaml:52:19\n2462 rules/third_reich_diplomacy/flow.yaml:80:7\n2463 rules/third_reich_diplomacy/flow.yaml:81:11\n2467 rules/third_reich_diplomacy/rules.yaml:606:7\n2468 rules/third_reich_diplomacy/rules.yaml:607:7\n2469 rules/third_reich_diplomacy/rules.yaml:608:7\n2470 rules/third_reich_diplomacy/rules.yaml:609:7\n2471 rules/third_reich_diplomacy/rules.yaml:610:7\n2472 rules/third_reich_diplomacy/rules.yaml:611:7\n2496 rules/third_reich_diplomacy/rules.yaml:615:3\n2504 rules/third_reich_diplomacy/rules.yaml:615:3\n2507 rules/third_reich_diplomacy/rules.yaml:615:3\n2508 rules/third_reich_diplomacy/rules.yaml:615:3\n2509 rules/third_reich_diplomacy/rules.yaml:615:3\n2510 rules/third_reich_diplomacy/rules.yaml:615:3\n2511 rules/third_reich_diplomacy/rules.yaml:615:3\n2512 rules/third_reich_diplomacy/rules.yaml:615:3\n2525 rules/third_reich_diplomacy/rules.yaml:615:3\n2526 rules/third_reich_diplomacy/rules.yaml:615:3\n2538 rules/third_reich_diplomacy/rules.yaml:615:3\n2544 rules/third_reich_diplomacy/rules.yaml:615:3\n2556 rules/third_reich_diplomacy/rules.yaml:615:3\n2557 rules/third_reich_diplomacy/rules.yaml:615:3\n2577 rules/third_reich_diplomacy/rules.yaml:615:3\n2613 rules/third_reich_diplomacy/rules.yaml:615:3\n2614 rules/third_reich_diplomacy/rules.yaml:615:3\n2616 rules/third_reich_diplomacy/rules.yaml:615:3\n2617 rules/third_reich_diplomacy/rules.yaml:615:3\n2621 rules/third_reich_diplomacy/rules.yaml:615:3\n2640 rules/third_reich_diplomacy/rules.yaml:587:7\n2641 rules/third_reich_diplomacy/rules.yaml:588:11\n2642 rules/third_reich_diplomacy/rules.yaml:589:15\n2643 rules/third_reich_diplomacy/rules.yaml:590:15\n2644 rules/third_reich_diplomacy/rules.yaml:591:7\n2672 rules/third_reich_diplomacy/rules.yaml:593:11\n2673 rules/third_reich_diplomacy/rules.yaml:594:15\n2674 rules/third_reich_diplomacy/rules.yaml:595:19\n2678 rules/third_reich_diplomacy/rules.yaml:596:7\n2698 rules/third_reich_diplomacy/rules.yaml:564:7\n2699 rules/third_reich_diplomacy/rules.yaml:565:7\n2707 rules/third_reich_diplomacy/rules.yaml:566:11\n2722 rules/third_reich_diplomacy/rules.yaml:568:15\n2723 rules/third_reich_diplomacy/rules.yaml:569:15\n2726 rules/third_reich_diplomacy/rules.yaml:571:11\n2740 rules/third_reich_diplomacy/rules.yaml:572:15\n2753 rules/third_reich_diplomacy/rules.yaml:573:15\n2754 rules/third_reich_diplomacy/rules.yaml:574:15\n2758 rules/third_reich_diplomacy/rules.yaml:575:7\n2759 rules/third_reich_diplomacy/rules.yaml:576:11\n2760 rules/third_reich_diplomacy/rules.yaml:577:15\n2761 rules/third_reich_diplomacy/rules.yaml:578:15\n2774 rules/third_reich_diplomacy/rules.yaml:636:15\n2781 rules/third_reich_diplomacy/rules.yaml:487:3\n2797 rules/third_reich_diplomacy/rules.yaml:494:7\n2798 rules/third_reich_diplomacy/rules.yaml:495:7\n2799 rules/third_reich_diplomacy/rules.yaml:496:11\n2804 rules/third_reich_diplomacy/rules.yaml:498:11\n2805 rules/third_reich_diplomacy/rules.yaml:499:11\n2806 rules/third_reich_diplomacy/rules.yaml:500:15\n2814 rules/third_reich_diplomacy/rules.yaml:502:15\n2820 rules/third_reich_diplomacy/rules.yaml:503:15\n2821 rules/third_reich_diplomacy/rules.yaml:504:19\n2823 rules/third_reich_diplomacy/rules.yaml:506:19\n2824 rules/third_reich_diplomacy/rules.yaml:507:19\n2825 rules/third_reich_diplomacy/rules.yaml:508:19\n2826 rules/third_reich_diplomacy/rules.yaml:509:19\n2827 rules/third_reich_diplomacy/rules.yaml:510:19\n2851 rules/third_reich_diplomacy/rules.yaml:529:7\n2852 rules/third_reich_diplomacy/rules.yaml:530:11\n2853 rules/third_reich_diplomacy/rules.yaml:531:11\n2854 rules/third_reich_diplomacy/rules.yaml:532:11\n2855 rules/third_reich_diplomacy/rules.yaml:533:11\n2856 rules/third_reich_diplomacy/rules.yaml:534:15\n2857 rules/third_reich_diplomacy/rules.yaml:535:15\n2858 rules/third_reich_diplomacy/rules.yaml:536:15\n2859 rules/third_reich_diplomacy/rules.yaml:537:15\n2860 rules/third_reich_diplomacy/rules.yaml:538:7\n2861 rules/third_reich_diplomacy/rules.yaml:539:7\n2866 rules/third_reich_diplomacy/rules.yaml:540:11\n2870 rules/third_reich_diplomacy/rules.yaml:541:15\n2873 rules/third_reich_diplomacy/rules.yaml:542:15\n2876 rules/third_reich_diplomacy/rules.yaml:544:15\n2879 rules/third_reich_diplomacy/rules.yaml:545:15\n2887 rules/third_reich_diplomacy/rules.yaml:547:15\n2902 rules/third_reich_diplomacy/rules.yaml:549:19\n2903 rules/third_reich_diplomacy/rules.yaml:550:15\n2908 rules/third_reich_diplomacy/rules.yaml:551:19\n2909 rules/third_reich_diplomacy/rules.yaml:552:19\n2910 rules/third_reich_diplomacy/rules.yaml:553:19\n2912 rules/third_reich_diplomacy/rules.yaml:555:19\n2923 rules/third_reich_diplomacy/flow.yaml:36:7\n2942 rules/third_reich_diplomacy/flow.yaml:124:7\n2947 rules/third_reich_diplomacy/flow.yaml:125:11\n2958 rules/third_reich_diplomacy/flow.yaml:126:15\n2973 rules/third_reich_diplomacy/flow.yaml:127:19\n2981 rules/third_reich_diplomacy/flow.yaml:128:19\n2982 rules/third_reich_diplomacy/flow.yaml:129:23\n2994 rules/third_reich_diplomacy/flow.yaml:131:3\n3000 rules/third_reich_diplomacy/flow.yaml:131:3\n3015 rules/third_reich_diplomacy/flow.yaml:138:7\n3021 rules/third_reich_diplomacy/flow.yaml:139:7\n3026 rules/third_reich_diplomacy/flow.yaml:140:11\n3032 rules/third_reich_diplomacy/flow.yaml:141:7\n3038 rules/third_reich_diplomacy/flow.yaml:142:7\n3043 rules/third_reich_diplomacy/flow.yaml:143:11\n3049 rules/third_reich_diplomacy/flow.yaml:144:7\n3054 rules/third_reich_diplomacy/flow.yaml:145:11\n3060 rules/third_reich_diplomacy/flow.yaml:146:7\n3061 rules/third_reich_diplomacy/flow.yaml:147:7\n3064 rules/third_reich_diplomacy/flow.yaml:151:11\n3067 rules/third_reich_diplomacy/flow.yaml:148:11\n3068 rules/third_reich_diplomacy/flow.yaml:149:11\n3082 rules/third_reich_diplomacy/flow.yaml:83:3\n3083 rules/third_reich_diplomacy/flow.yaml:83:3\n3105 rules/third_reich_diplomacy/flow.yaml:45:7\n3110 rules/third_reich_diplomacy/flow.yaml:46:11\n3111 rules/third_reich_diplomacy/flow.yaml:47:11\n3122 rules/third_reich_diplomacy/flow.yaml:48:15\n3123 rules/third_reich_diplomacy/flow.yaml:49:15\n3138 rules/third_reich_diplomacy/flow.yaml:50:19\n3153 rules/third_reich_diplomacy/flow.yaml:51:19\n3154 rules/third_reich_diplomacy/flow.yaml:52:19\n3166 rules/third_reich_diplomacy/flow.yaml:80:7\n3171 rules/third_reich_diplomacy/flow.yaml:81:11\n3185 rules/third_reich_diplomacy/rules.yaml:605:7\n3186 rules/third_reich_diplomacy/rules.yaml:606:7\n3187 rules/third_reich_diplomacy/rules.yaml:607:7\n3188 rules/third_reich_diplomacy/rules.yaml:608:7\n3194 rules/third_reich_diplomacy/rules.yaml:609:7\n3200 rules/third_reich_diplomacy/rules.yaml:610:7\n3206 rules/third_reich_diplomacy/rules.yaml:611:7\n3210 rules/third_reich_diplomacy/rules.yaml:612:11"

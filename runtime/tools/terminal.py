@@ -1,21 +1,27 @@
-"""Play a game at the terminal, from the view of the human seat(s) only."""
+"""Play a game at the terminal, from the view of the human seat(s) only.
+
+After a decision the screen shows what changed (the new log lines) and the next prompt, not
+the whole board: the board is shown once at the start of each turn, and on request
+(``board``, ``log``, ``hand``). Text is wrapped at word boundaries to the terminal's width."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..files import FileWriteError, write_file
 from ..game import Decision, Game, undo_barrier
-from ..layout import PENDING
+from ..layout import PENDING, STACK, STEPS
 from ..machine import GameError
 from ..named import SaveError
-from ..numbers import parse_int
 from ..rng import derive_seed
-from ..spec import GameSpec, scaled_text
-from ..view import is_hidden
+from ..spec import GameSpec
+from . import reading
 from .agents import make_agent
+from .board import card_facts, card_kinds, hand_lines, render_view, screen_width, wrap
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
 
@@ -24,181 +30,26 @@ SEAT_KINDS = ("human", "random", "mc", "ismcts", "trader")
 HELP = """\
 Type the number, the id or the name of an option (the start of a name is enough when only
 one option has it).
-  cards  what every card does (help CARD: one card)
+  board  the board (board all: every row, even those holding nothing)
+  log    the last 20 lines of the log (log 50, log all)
+  hand   the cards you hold (cards: every card of the game; help CARD: one card)
   undo   take back your last decision (not past a die roll or a reveal)
   save FILE    save the whole game, every secret in it (rulecraft play --load FILE)
   export FILE  write only what you see, to share the position
   help   this text
-  quit   leave the game"""
+  quit   leave the game (it offers to save it first)"""
+
+# the names tests and the input fuzzer read the terminal by
+_match = reading.match
+_allocation = reading.allocation
+_offer_refusal = reading.offer_refusal
 
 
-def _hidden(v: Any) -> str:
-    n = v.size if hasattr(v, "size") else v["hidden"]
-    if n is None or n is True:
-        return "hidden"
-    return f"{n} hidden {'card' if n == 1 else 'cards'}"
-
-
-def _plain(v: Any) -> str:
-    """A value that refers to nothing: a number, a flag, a text, a list of numbers."""
-    if is_hidden(v):
-        return _hidden(v)
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, list):
-        return ", ".join(_plain(x) for x in v) if v else "-"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {_plain(x)}" for k, x in v.items()) + "}"
-    return "-" if v is None else str(v)
-
-
-def _ref_name(spec: GameSpec, kind: str, v: Any) -> str:
-    """The name of a referenced player, card or entity record (``v`` is its index), or of
-    each of a list of them."""
-    if isinstance(v, list):
-        return ", ".join(_ref_name(spec, kind, x) for x in v) if v else "-"
-    if v is None:
-        return "-"
-    if is_hidden(v):
-        return _hidden(v)
-    if not isinstance(v, int) or isinstance(v, bool):
-        return _plain(v)
-    return spec.name_of(kind, v)
-
-
-def _table(rows: list[list[str]], width: int = 76) -> list[str]:
-    """Rows as aligned columns within ``width`` characters: the widest columns wrap (at
-    spaces) until the table fits, a row taking as many lines as its tallest cell."""
-    import textwrap
-
-    n = len(rows[0])
-    widths = [max(len(r[c]) for r in rows) for c in range(n)]
-    # a column never gets narrower than its longest word: words are not cut
-    least = [max((len(w) for r in rows for w in r[c].split()), default=1) for c in range(n)]
-    while sum(widths) + 2 * (n - 1) > width:
-        room = [c for c in range(n) if widths[c] > least[c]]
-        if not room:
-            # too many columns even with every cell wrapped: a block per record instead
-            return _blocks(rows, width)
-        c = max(room, key=lambda c: widths[c])
-        widths[c] -= 1
-    out = []
-    for r in rows:
-        cells = [
-            textwrap.wrap(cell, w, break_long_words=False) or [""]
-            for cell, w in zip(r, widths, strict=True)
-        ]
-        for i in range(max(len(c) for c in cells)):
-            parts = [
-                (c[i] if i < len(c) else "").ljust(w) for c, w in zip(cells, widths, strict=True)
-            ]
-            out.append("  ".join(parts).rstrip())
-    return out
-
-
-def _blocks(rows: list[list[str]], width: int) -> list[str]:
-    """Each record (after the header row) as its first cell, then ``column: value`` pairs
-    wrapped within ``width``."""
-    import textwrap
-
-    head, *body = rows
-    out = []
-    for r in body:
-        pairs = "; ".join(f"{h}: {v}" for h, v in zip(head[1:], r[1:], strict=True))
-        out.append(r[0])
-        out.extend(textwrap.wrap(pairs, width, initial_indent="  ", subsequent_indent="  "))
-    return out
-
-
-def render_view(
-    V: dict[str, Any],
-    spec: GameSpec,
-    displays: Sequence[tuple[str, list[str]]] = (),
-) -> str:
-    """The board as text, from a view (``Game.view(player)``; never from a full state), and
-    the rules' board displays (``Game.displays(player)``: what every player may see)."""
-    labels = spec.seat_labels
-    me = V.get("viewer")
-    refs = spec.refs
-
-    scales: dict[str, int] = spec.data.get("field_scales", {})
-
-    def show(path: str, key: str, v: Any) -> str:
-        # a fixed field named ``owner`` is a player (as for visibility) unless declared
-        kind = refs.get(path) or ("player" if key == "owner" else None)
-        if path in scales and isinstance(v, int) and not isinstance(v, bool):
-            return scaled_text(v, scales[path])  # a count of fractions (`scale:`)
-        return _ref_name(spec, kind, v) if kind else _plain(v)
-
-    import textwrap
-
-    titles: dict[str, str] = spec.data.get("field_titles", {})
-    internal = set(spec.data.get("internal", ()))
-
-    def title(path: str, key: str) -> str:
-        """The name players read: the field's `title:`, else its name in words."""
-        return titles.get(path) or key.replace("_", " ")
-
-    # the fixed list of cards each seat plays with (determinization's universe) is noise;
-    # so is what the rules declare internal (scratch flags, counters)
-    skip = {"id", "name"} | ({"cards"} if "s_p_cards" in spec.data else set())
-    lines = [f"== {spec.title} - turn {V['turn']} =="]
-    shown = [(k, v) for k, v in V["g"].items() if f"g.{k}" not in internal]
-    # constants the rules put on the board (a victory target): shown first, by their titles
-    for name, label in reversed(spec.data.get("board_constants", ())):
-        shown.insert(0, (f"\x00{label}", spec.constants.get(name)))
-    row = ""
-    for k, v in shown:  # the globals, as many to a line as fit in 80 columns
-        if k.startswith("\x00"):
-            item = f"{k[1:]}: {_plain(v)}"
-        else:
-            item = f"{title('g.' + k, k)}: {show('g.' + k, k, v)}"
-        if row and len(row) + 3 + len(item) > 78:
-            lines.append(row)
-            row = ""
-        if not row and len(item) > 76:
-            lines.extend(textwrap.wrap(item, 78, initial_indent="  ", subsequent_indent="    "))
-            continue
-        row = f"{row}   {item}" if row else f"  {item}"
-    if row:
-        lines.append(row)
-    for i, pd in enumerate(V["p"]):
-        who = labels[i] + (" (you)" if i == me else "")
-        lines.append(f"{who}:")
-        for k, v in pd.items():
-            if k not in skip and f"p.{k}" not in internal:
-                item = f"{title('p.' + k, k)}: {show('p.' + k, k, v)}"
-                lines.extend(
-                    textwrap.wrap(item, 78, initial_indent="    ", subsequent_indent="      ")
-                )
-    fogs = spec.data.get("fog") or {}
-    for etype, recs in V["e"].items():
-        if etype in fogs:  # records in the fog of war: said below, not listed one by one
-            recs = [r for r in recs if not is_hidden(r.get(fogs[etype][0]))]
-        if not recs or f"e.{etype}" in internal:
-            continue
-        cols: list[str] = []
-        for r in recs:
-            cols.extend(
-                c for c in r if c not in cols and c != "id" and f"e.{etype}.{c}" not in internal
-            )
-        heads = [title(f"e.{etype}.{c}", c) for c in cols]
-        rows = [heads] + [[show(f"e.{etype}.{c}", c, r.get(c)) for c in cols] for r in recs]
-        lines.append(f"{etype}:")
-        lines.extend("    " + line for line in _table(rows))
-    if V.get("fog"):
-        lines.append("in the fog of war:")
-        lines.extend(f"    {line}" for line in V["fog"])
-    for heading, shown_lines in displays:
-        if not shown_lines:
-            continue
-        lines.append(f"{heading}:")
-        for line in shown_lines:
-            ind = "    " + " " * (len(line) - len(line.lstrip()))
-            lines.extend(
-                textwrap.wrap(line.strip(), 78, initial_indent=ind, subsequent_indent=ind + "  ")
-            )
-    return "\n".join(lines)
+def _is_tty(stream: Any) -> bool:
+    try:
+        return bool(getattr(stream, "isatty", lambda: False)())
+    except (OSError, ValueError):
+        return False
 
 
 def play(
@@ -210,6 +61,7 @@ def play(
     output: TextIO | None = None,
     auto: bool | None = None,
     start: Game | None = None,
+    save_to: str | None = None,
 ) -> dict[str, Any] | None:
     """Play at the terminal; ``seats`` gives "human", "human:NAME" or an agent's name
     (:func:`~.agents.make_agent`: "random", "mc", "mc:PLAYOUTS", "ismcts", "ismcts:2s",
@@ -222,9 +74,14 @@ def play(
 
     ``input``/``output`` default to ``sys.stdin``/``sys.stdout`` (read at call time).
     ``start``: a game to go on with (a loaded save) instead of a new one; ``seed`` is then
-    the one it was saved with (the bots' seeds come from it). ``save FILE`` writes the
-    seats with the game (``Game.seat_kinds``), so that ``--load`` seats the same people and
-    bots. Returns the result, or None if a human quit.
+    the one it was saved with. A bot's generator is seeded afresh at each of its decisions
+    from ``seed``, its seat and the number of decisions taken, so a loaded game goes on
+    exactly as it would have. ``save FILE`` writes the seats with the game
+    (``Game.seat_kinds``), so that ``--load`` seats the same people and bots.
+
+    ``save_to``: where the game is saved when a person leaves: ``quit`` offers to save it
+    there (or to another file), and at the end of the input it is saved there without
+    asking. Returns the result, or None if a human quit.
     """
     input = sys.stdin if input is None else input
     output = sys.stdout if output is None else output
@@ -240,9 +97,10 @@ def play(
         )
     game.seat_kinds = tuple(seats)  # written with a save (undo's copies keep it)
     is_human = [kind == "human" or kind.startswith("human:") for kind in seats]
-    bots = {
-        k: make_agent(kind, derive_seed(seed, k)) for k, kind in enumerate(seats) if not is_human[k]
-    }
+    for k, kind in enumerate(seats):
+        if not is_human[k]:
+            make_agent(kind, 0)  # a bad name is refused before the game starts
+    bots = {k for k in range(len(seats)) if not is_human[k]}
     humans = [k for k in range(len(seats)) if is_human[k]]
     if auto is None:
         auto = bool(bots)
@@ -250,51 +108,124 @@ def play(
     person = {k: seats[k].partition(":")[2] or spec.seats[k] for k in humans}
     labels = spec.seat_labels
     seen = {p: 0 for p in humans} if humans else {None: 0}
+    if start is not None:  # a game going on: the last lines of its log, not all of it
+        for p in seen:
+            seen[p] = max(0, len(game.log_for(p)) - 12)
+    at_step: dict[int, int | None] = {}  # the step of the flow of each seat's last decision
+    board_turn: dict[str, int] = {}
+    #: the log lines a seat's person has read for another of their seats, not yet for it
+    told: dict[int, list[str]] = {}  # the turn each person last saw the board at
     history: list[tuple[int, Game]] = []  # (player, the game before their decision)
     last_human: int | None = None
+    echo = ""  # what the last person committed in secret, said before the screen passes
+    live = _is_tty(input) and _is_tty(output)
 
     def say(text: str = "") -> None:
-        print(text, file=output)
+        """A line or more, wrapped at spaces to the width of a terminal (a pipe or a file
+        gets them whole)."""
+        width = screen_width() - 1 if _is_tty(output) else 1 << 30
+        for line in text.split("\n"):
+            if len(line) <= width:
+                print(line, file=output)
+            else:
+                for part in wrap(line, width, "", "    "):
+                    print(part, file=output)
 
     def clear() -> None:
         """Clear a real screen (a script or a pipe gets a blank line instead)."""
-        if getattr(output, "isatty", lambda: False)():
+        if _is_tty(output):
             output.write("\033[2J\033[H")
         else:
             say("")
 
     def show_log(player: int | None) -> None:
+        """The log lines ``player`` has not seen yet: what changed. On a live terminal a
+        long run of them pauses a screen at a time."""
         lines = game.log_for(player)
-        for text in lines[seen[player] :]:
-            say(f"  > {text}")
+        new = lines[seen[player] :]
         seen[player] = len(lines)
+        if player is not None and player in person:
+            # a person at several seats reads a line all of them read once: a line shown
+            # for one seat waits in the others' lists, and is skipped when it comes for them
+            mine = told.setdefault(player, [])
+            fresh = []
+            for text in new:
+                if text in mine:
+                    mine.remove(text)
+                else:
+                    fresh.append(text)
+            for q in person:
+                if q != player and person[q] == person[player]:
+                    told[q] = (told.get(q, []) + fresh)[-400:]
+            new = fresh
+        page = max(8, _height() - 8)
+        for n, text in enumerate(new):
+            if live and n and n % page == 0 and len(new) - n > 2:
+                output.write(f"  -- {len(new) - n} more lines: Enter, or s to skip them -- ")
+                output.flush()
+                if _read(input).strip() == "s":
+                    say(f"  ({len(new) - n} lines skipped: log shows them)")
+                    return
+            say(f"  > {text}")
+
+    def leave(why: str) -> None:
+        """Quit (``why`` "quit") or the end of the input ("eof"): save where asked."""
+        if save_to is None:
+            say("Game abandoned." if why == "quit" else "\nEnd of input: game abandoned.")
+            return
+        path = save_to
+        if why == "quit":
+            say(f"Save the game first? Enter saves it to {save_to}.")
+            output.write("Or type another file name, or no: ")
+            output.flush()
+            answer = _read(input)
+            if answer.strip().lower() in ("no", "n"):
+                say("Game abandoned, not saved.")
+                return
+            path = answer.strip() or save_to
+        else:
+            say("")
+            say("End of input.")
+        said = _save(game, None, f"save {path}")
+        if said.startswith("Saved"):
+            say(
+                f"Game saved to {path}: go on with rulecraft play {spec.game}/{spec.scenario} "
+                f"--load {path}"
+            )
+        else:
+            say(said)
+
+    def think(d: Decision) -> str:
+        """A bot's decision; on a live screen a line says it is thinking, with the time."""
+        kind = seats[d.player]
+        bot = make_agent(kind, derive_seed(derive_seed(seed, d.player), game.raw[STEPS]))
+        view = game.view_state(d.player) if getattr(bot, "needs_view", True) else None
+        if not _is_tty(output):
+            return str(bot.choose(view, d, game.spec))
+        return _thinking(
+            output,
+            labels[d.player],
+            getattr(bot, "seconds", None),
+            lambda: bot.choose(view, d, game.spec),
+        )
 
     say(f"{spec.title} - {spec.scenario_title} (seed {seed})")
+    if start is not None:
+        said = f"going on after {game.raw[STEPS]} decisions; log all shows the whole log"
+        say(f"  ({said})")
     while True:
         if game.finished:
             for p in seen:
                 show_log(p)
-            res = game.result or {}
-            winners = " and ".join(labels[w] for w in res.get("winners", []))
-            if res.get("tie"):
-                among = f" between {winners}" if winners else ""
-                say(f"Game over: a tie{among} ({res.get('reason')}).")
-            elif len(res.get("winners", [])) > 1:
-                say(f"Game over: {winners} share the victory ({res.get('reason')}).")
-            elif not res.get("winners"):
-                say(f"Game over: nobody wins, all share in defeat ({res.get('reason')}).")
-            else:
-                say(f"Game over: {winners} wins ({res.get('reason')}).")
-            return res
+            say(_game_over(game.result or {}, labels))
+            return game.result or {}
         pending = game.pending()
         bot_turn = [d for d in pending if d.player in bots]
         if _secret(game) and any(d.player not in bots for d in pending):
             bot_turn = []  # a secret pick: the people first, so that theirs can be taken back
         if bot_turn:
             d = bot_turn[0]
-            bot = bots[d.player]
-            view = game.view_state(d.player) if getattr(bot, "needs_view", True) else None
-            game.apply(d.player, bot.choose(view, d, game.spec))
+            game.apply(d.player, think(d))
             continue
         d = next(q for q in pending if q.player not in bots)
         if auto and len(d.options) == 1:
@@ -311,17 +242,26 @@ def play(
             if last_human is not None:
                 # hot seat: the last person's screen goes before the next one sits down
                 clear()
+                if echo:
+                    say(echo)
                 output.write(f"--- Pass to {who} and press Enter ---")
                 output.flush()
                 if not _read(input):
-                    say("")
-                    say("End of input: game abandoned.")
+                    leave("eof")
                     return None
                 clear()
             say(f"\n--- {who} to decide; other players look away ---")
+        echo = ""
         last_human = d.player
-        say("")
-        say(render_view(game.view(d.player), game.spec, game.displays(d.player)))
+        if board_turn.get(person[d.player]) != game.turn:
+            board_turn[person[d.player]] = game.turn
+            say("")
+            say(_board(game, d.player))
+        step = _step_at(game)
+        ran = _steps_between(spec, at_step.get(d.player), step)
+        at_step[d.player] = step
+        if len(ran) > 1:  # several steps ran without asking anyone here: name them
+            say(f"  ({len(ran)} steps ran since your last decision: {', '.join(ran)})")
         show_log(d.player)
         _prompt(say, d, labels, game)
         while True:
@@ -329,40 +269,25 @@ def play(
             output.flush()
             line = _read(input)
             if not line:
-                say("")
-                say("End of input: game abandoned.")
+                leave("eof")
                 return None
             text = line.strip()
             if not text:
                 continue
             if text in ("quit", "exit", "q"):
-                say("Game abandoned.")
+                leave("quit")
                 return None
-            if text in ("help", "?"):
-                say(HELP)
-                continue
-            if text == "cards" or text.startswith("help "):
-                for row in _card_help(game.spec, text[5:].strip() if text != "cards" else ""):
-                    say(row)
-                continue
-            if text.split()[0] in ("save", "export"):
-                say(_save(game, d.player, text))
-                continue
-            if text == "facts" and d.kind == "report":
-                for row in _facts(game, d):
-                    say(row)
-                continue
-            if d.kind == "propose" and text.split()[0] in ("offers", "goods"):
-                for row in _offer_help(game, d, text):
-                    say(row)
+            said = _command(text, game, d)
+            if said is not None:
+                say(said)
                 continue
             if text == "undo":
                 if not any(p == d.player for p, _ in history):
                     say("Nothing to undo.")
                     continue
-                who, before = history[-1]
-                if who != d.player:
-                    say(f"Cannot undo: {labels[who]} has decided since your last decision.")
+                who_p, before = history[-1]
+                if who_p != d.player:
+                    say(f"Cannot undo: {labels[who_p]} has decided since your last decision.")
                     continue
                 why = undo_barrier(before, game)
                 if why:
@@ -374,34 +299,154 @@ def play(
                     seen[p] = min(seen[p], len(game.log_for(p)))
                 say("Your last decision is taken back.")
                 break
-            option = _match(text, d, game)
+            option = reading.match(text, d, game)
             if option is None and d.kind == "propose":
-                say(f"Offer refused: {_offer_refusal(game, d, text)}")
-                continue
-            if option is None and _card_named(game.spec, text) is not None:
-                say(_not_offered(game.spec, _card_named(game.spec, text)))
+                say(f"Offer refused: {reading.offer_refusal(game, d, text)}")
                 continue
             if option is None:
-                if d.kind == "allocate":
-                    say(f"No allocation {text!r}; type target=points ... (see above), or none.")
-                else:
-                    shown = text if len(text) <= 40 else text[:40] + "..."
-                    say(f"No option {shown!r}; type a number from 1 to {len(d.options)}, or help.")
+                say(reading.why_not(text, d, game))
                 continue
             history.append((d.player, game.clone()))
             secret = _secret(game)
+            chose = _label_of(game, d, option)
             game.apply(d.player, option)
+            if secret:
+                echo = f"  {labels[d.player]}, your secret pick: {chose} ({d.prompt})."
             if secret and any(q.player in bots for q in game.pending()):
                 # the bots pick next and everything is revealed: the last chance to take it back
-                output.write(
-                    "  Your pick stays secret until everyone has picked. "
-                    "Enter to go on, or undo to take it back: "
-                )
+                say(echo + " It stays secret until everyone has picked.")
+                output.write("  Enter to go on, or undo to take it back: ")
                 output.flush()
                 if _read(input).strip() == "undo":
                     game = history.pop()[1]
+                    echo = ""
                     say("Your pick is taken back.")
+            elif secret:
+                say(echo + " It stays hidden until everyone has picked.")
             break
+
+
+def _step_at(game: Game) -> int | None:
+    """The step of the flow the game waits in (its place in ``spec.data["flow"]``), read
+    from the frame of the flow's main routine at the bottom of the stack."""
+    node, frame = game.raw[STACK], None
+    while node:
+        frame, node = node
+    if not frame or frame[0] != 0 or len(frame) < 3 or not isinstance(frame[2], int):
+        return None
+    return frame[2] - 1
+
+
+def _steps_between(spec: GameSpec, was: int | None, now: int | None) -> list[str]:
+    """The steps of the flow that ran whole between a decision in step ``was`` and one in
+    step ``now``, by their names in words (a new turn goes round from the loop's start)."""
+    flow = spec.data.get("flow") or ()
+    loop = spec.data.get("flow_loop") or 0
+    if was is None or now is None or was == now or not flow:
+        return []
+    out, k = [], was + 1
+    for _ in range(len(flow)):
+        if k >= len(flow):
+            k = loop
+        if k == now:
+            break
+        if flow[k] is not None:
+            out.append(flow[k].partition("__")[2].replace("_", " ").capitalize())
+        k += 1
+    return out
+
+
+def _height() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 40)).lines
+
+
+def _thinking(output: TextIO, who: str, budget: float | None, choose: Callable[[], Any]) -> str:
+    """``choose()`` while a line says that ``who`` is thinking, with the seconds passed (and
+    the budget of a bot that has one); the line is wiped when the bot has decided."""
+    done = threading.Event()
+    began = time.monotonic()
+
+    def tick() -> None:
+        while not done.wait(0.5):
+            spent = time.monotonic() - began
+            of = f" of {budget:g}" if budget else ""
+            output.write(f"\r  {who} is thinking... {spent:.0f}{of} s ")
+            output.flush()
+
+    t = threading.Thread(target=tick, daemon=True)
+    t.start()
+    try:
+        return str(choose())
+    finally:
+        done.set()
+        t.join()
+        if time.monotonic() - began >= 0.5:
+            output.write("\r\033[K")
+            output.flush()
+
+
+def _game_over(res: dict[str, Any], labels: tuple[str, ...]) -> str:
+    winners = " and ".join(labels[w] for w in res.get("winners", []))
+    if res.get("tie"):
+        among = f" between {winners}" if winners else ""
+        return f"Game over: a tie{among} ({res.get('reason')})."
+    if len(res.get("winners", [])) > 1:
+        return f"Game over: {winners} share the victory ({res.get('reason')})."
+    if not res.get("winners"):
+        return f"Game over: nobody wins, all share in defeat ({res.get('reason')})."
+    return f"Game over: {winners} wins ({res.get('reason')})."
+
+
+def _board(game: Game, player: int, full: bool = False) -> str:
+    return render_view(
+        game.view(player),
+        game.spec,
+        game.displays(player),
+        compact=not full,
+        width=screen_width(),
+    )
+
+
+def _label_of(game: Game, d: Decision, option: str) -> str:
+    """How the option a player chose reads (an offer or a report: its id)."""
+    if d.kind == "allocate":
+        split, kind = reading.split_of(game, d)
+        value = game.spec.parse_split(split, kind, option)
+        if value is not None:
+            return game.spec.split_label(kind, value, game.raw)
+    if d.kind in ("allocate", "propose", "report"):
+        return option.partition(":")[2] or option
+    return next((o.label for o in d.options if o.id == option), option)
+
+
+def _command(text: str, game: Game, d: Decision) -> str | None:
+    """What a command typed at the prompt prints, or None if ``text`` is no command."""
+    word, _, rest = text.partition(" ")
+    rest = rest.strip()
+    width = screen_width() - 1
+    if text in ("help", "?"):
+        return HELP
+    if word == "board" and rest in ("", "all"):
+        return _board(game, d.player, full=rest == "all")
+    if word == "log" and (rest in ("", "all") or reading.number(rest) is not None):
+        lines = game.log_for(d.player)
+        n = len(lines) if rest == "all" else (reading.number(rest) or 20)
+        shown = lines[-n:] if n else []
+        head = f"  (the last {len(shown)} of {len(lines)} log lines)"
+        return "\n".join([head] + [f"  > {t}" for t in shown])
+    if text == "hand":
+        return "\n".join(hand_lines(game.view(d.player), game.spec, width))
+    if text == "cards" or word == "help" and rest:
+        return "\n".join(_card_help(game, d.player, rest if word == "help" else "", width))
+    if word in ("save", "export"):
+        return _save(game, d.player, text)
+    if text == "facts" and d.kind == "report":
+        return "\n".join(_facts(game, d))
+    if d.kind == "propose" and word in ("offers", "goods"):
+        return "\n".join(_offer_help(game, d, text))
+    return None
 
 
 def _secret(game: Any) -> bool:
@@ -410,7 +455,7 @@ def _secret(game: Any) -> bool:
     return bool(pending) and game.spec.sites[pending[0][1]].simultaneous
 
 
-def _save(game: Game, player: int, text: str) -> str:
+def _save(game: Game, player: int | None, text: str) -> str:
     """``save FILE`` (the whole game) or ``export FILE`` (what ``player`` sees)."""
     what, _, path = text.partition(" ")
     path = path.strip()
@@ -430,12 +475,6 @@ def _save(game: Game, player: int, text: str) -> str:
     return f"Exported what you see to {path}."
 
 
-def _number(text: str) -> int | None:
-    """A number a player typed: ASCII digits only, at most nine of them; None for anything
-    else."""
-    return parse_int(text, digits=9)
-
-
 def _read(input: TextIO) -> str:
     """A line of input; "" at its end, or when it cannot be read (closed, not text)."""
     try:
@@ -444,34 +483,26 @@ def _read(input: TextIO) -> str:
         return ""
 
 
-def _split_of(game: Any, d: Decision) -> tuple[Any, str]:
-    """The options of a pending allocation and the kind of its targets."""
-    for raw in game.raw[PENDING] or ():
-        if raw[0] == d.player:
-            return raw[2], game.spec.sites[raw[1]].options[6:]
-    raise GameError("no allocation pending")
-
-
 def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
     say(f"{labels[d.player]}: {d.prompt}")
     if d.kind == "allocate":
-        split, kind = _split_of(game, d)
+        split, kind = reading.split_of(game, d)
         spec = game.spec
         say(f"  Split up to {split.points} points, at most {split.max_each} on one, over:")
-        for t in split.targets:
+        ids = [spec.target_id(kind, t) for t in split.targets]
+        cut = len(reading.common_prefix(ids))
+        for t, tid in zip(split.targets, ids, strict=True):
             name = spec.split_label(kind, (t,), game.raw).rsplit(" ", 1)[0]
-            say(f"    {spec.target_id(kind, t):<24} {name}")
+            say(f"    {tid[cut:]:<24} {name}")
         say("  Type target=points for each target you give points to, e.g.")
-        example = " ".join(f"{spec.target_id(kind, t)}=1" for t in split.targets[:2])
-        say(f"    {example}")
+        say("    " + " ".join(f"{tid[cut:]}=1" for tid in ids[:2]))
         say("  (a unique part of a target's id is enough), or none to place nothing.")
         return
     if d.kind == "propose":
         n = len(d.options) - 1
-        say(f"  {n} small deals can be listed (type offers, or offers 2 for page 2).")
-        say("  Make an offer: one item or more, separated by ';', each good:giver>receiver=amount,")
+        say(f"  {n} small deals possible: offers lists them, yours first; goods the goods.")
+        say("  Offer items separated by ';', each good:giver>receiver=amount, or pass;")
         say("  e.g. " + _offer_example(game, d))
-        say("  (type goods to list the goods), or pass.")
         return
     if d.kind == "yes-no":
         offer = _offer_to_answer(game, d.player)
@@ -484,8 +515,17 @@ def _prompt(say: Any, d: Decision, labels: tuple[str, ...], game: Any) -> None:
         )
         say("  (type facts to list every fact and its value), or done if nothing changed.")
         return
+    if reading.values_are_numbers(d):
+        # the options are numbers: they are typed as themselves, never by a place in a list
+        say("  Type one of: " + ", ".join(o.label for o in d.options))
+        return
+    kinds = set(card_kinds(game.spec)) - {"card"}
     for n, opt in enumerate(d.options, 1):
         say(f"  {n:>2}. {opt.label}  [{opt.id}]")
+        kind, _, cid = opt.id.partition(":")
+        if kind in kinds and cid in game.spec.ids[kind]:
+            # a card that is a record: what is on it, under its name
+            say(f"        {card_facts(game.spec, kind, game.spec.ids[kind].index(cid))}")
 
 
 def _facts(game: Any, d: Decision) -> list[str]:
@@ -495,7 +535,6 @@ def _facts(game: Any, d: Decision) -> list[str]:
             spec = game.spec
             out = []
             for k, _values, now in raw[2].facts:
-                slot, i = spec.fact_at(k)
                 where = spec.report_id((k, now))[7:]
                 out.append(f"  {where:<40} {spec.report_label((k, now), game.raw)}")
             return out
@@ -524,7 +563,9 @@ def _offer_example(game: Any, d: Decision) -> str:
 
 
 def _offer_help(game: Any, d: Decision, text: str) -> list[str]:
-    """``goods``: the goods of the game; ``offers [page]``: a page of the listed deals."""
+    """``goods``: the goods of the game; ``offers [WORD] [page]``: the deals that can be
+    listed, those the deciding player gives or receives in first (the rest after), and
+    among them those that name ``WORD`` (a good or a player) if one is given."""
     spec = game.spec
     if text.split()[0] == "goods":
         out = ["  Goods (good: what it is):"]
@@ -533,130 +574,65 @@ def _offer_help(game: Any, d: Decision, text: str) -> list[str]:
             syntax = f"{name}:<giver>><receiver>{how}"
             out.append(f"    {syntax:<44} {title}" + (f" ({why})" if why else ""))
         return out
-    parts = text.split()
-    page = (_number(parts[1]) if len(parts) > 1 else None) or 1
-    size = 20
+    parts = text.split()[1:]
+    page = 1
+    if parts and reading.number(parts[-1]) is not None:
+        page = reading.number(parts.pop()) or 1
+    word = " ".join(parts).lower()
+    me = spec.seats[d.player].lower()
     n = len(d.options) - 1
-    first = (page - 1) * size
-    out = [f"  Deals {first + 1}-{min(n, first + size)} of {n}:"]
-    for i in range(first, min(n, first + size)):
+    # deals that differ only in an amount are one row: units:austria>spain=1..6
+    groups: dict[str, list[Any]] = {}
+    for i in range(min(n, 20000)):
         opt = d.options[i]
-        out.append(f"    {opt.id[6:]:<48} {opt.label}")
-    return out
-
-
-def _as_offer(text: str) -> str:
-    """A typed offer as an option id (``units:a>b=2`` or ``offer:units:a>b=2``)."""
-    return text if text.startswith("offer:") else "offer:" + text.replace(" ", "")
-
-
-def _offer_refusal(game: Any, d: Decision, text: str) -> str:
-    option = _as_offer(text)
-    for raw in game.raw[PENDING] or ():
-        if raw[0] == d.player:
-            return game.spec.why_refused(raw, option, game.raw) or "not an offer"
-    return "not an offer"
-
-
-def _match(text: str, d: Decision, game: Any = None) -> str | None:
-    if d.kind == "propose" and game is not None:
-        if text in ("pass", "none"):
-            return "pass"
-        option = _as_offer(text)
-        return option if game.is_legal(d.player, option) else None
-    if d.kind == "allocate" and game is not None:
-        return _allocation(text, d, game)
-    if d.kind == "report" and game is not None:
-        option = (
-            text if text in ("done", "none") or text.startswith("report:") else "report:" + text
-        )
-        option = "done" if option == "none" else option
-        return option if game.is_legal(d.player, option) else None
-    k = _number(text)
-    if k is not None and 1 <= k <= len(d.options):
-        return d.options[k - 1].id
-    for opt in d.options:
-        if opt.id == text:
-            return opt.id
-    return _by_name(text, d)
-
-
-def _card_named(spec: GameSpec, text: str) -> int | None:
-    """The card whose id or name is ``text`` (any case), if one is."""
-    want = text.strip().lower()
-    for i, cid in enumerate(spec.ids.get("card", ())):
-        if want in (cid.lower(), spec.name_of("card", i).lower()):
-            return i
-    return None
-
-
-def _card_help(spec: GameSpec, name: str) -> list[str]:
-    """``cards``: every card's text; ``help CARD``: one card's."""
-    import textwrap
-
-    texts = spec.data.get("text_card", ())
-    which = range(len(spec.ids.get("card", ())))
-    if name:
-        c = _card_named(spec, name)
-        if c is None:
-            return [f"No card {name!r}; type cards to list them."]
-        which = range(c, c + 1)
-    out = []
-    for c in which:
-        text = texts[c] if c < len(texts) and texts[c] else "(no card text in the rules data)"
-        out += textwrap.wrap(
-            f"{spec.name_of('card', c)}: {text}", 78, initial_indent="  ", subsequent_indent="    "
-        )
-    return out
-
-
-def _not_offered(spec: GameSpec, c: int) -> str:
-    """Why card ``c`` is not among the options, in the rules' words where they give them."""
-    why = spec.data.get("unplayable_card", ())
-    name = spec.name_of("card", c)
-    if c < len(why) and why[c]:
-        return f"{name} is not offered now: {why[c]}."
-    return f"{name} is not one of the options now."
-
-
-def _by_name(text: str, d: Decision) -> str | None:
-    """The option a label names (any case), or the only one whose label or id (without its
-    ``kind:``) starts with ``text``: ``brandenburg``, ``Bran``, ``march``."""
-    want = text.strip().lower()
-    if not want:
-        return None
-    names = [
-        (opt.id, opt.label.lower(), opt.id.partition(":")[2].lower() or opt.id.lower())
-        for opt in d.options
+        if word and word not in opt.id.lower() and word not in opt.label.lower():
+            continue
+        head, eq, amount = opt.id[6:].rpartition("=")
+        key = head if eq and ";" not in opt.id else opt.id[6:]
+        groups.setdefault(key, []).append((i, opt, amount))
+    # relevance: a deal that names you first, then the simpler deals, then the rules' order
+    rows = sorted(groups.items(), key=lambda kv: (me not in kv[0], kv[0].count(";"), kv[1][0][0]))
+    size = 20
+    first = (page - 1) * size
+    which = f" naming {word!r}" if word else ""
+    count = sum(len(v) for v in groups.values())
+    out = [
+        f"  {count} deals{which}{f' (of {n})' if word else ''} in {len(rows)} rows, "
+        "those naming you first "
+        f"(rows {first + 1}-{min(len(rows), first + size)}; offers WORD narrows them, "
+        f"offers {page + 1} shows the next):"
     ]
-    exact = [oid for oid, label, short in names if want in (label, short)]
-    if len(exact) == 1:
-        return exact[0]
-    starts = {
-        oid for oid, label, short in names if label.startswith(want) or short.startswith(want)
-    }
-    return next(iter(starts)) if len(starts) == 1 else None
+    for key, items in rows[first : first + size]:
+        if len(items) == 1:
+            out.append(f"    {items[0][1].id[6:]:<34} {items[0][1].label}")
+        elif all(a.isdigit() for _i, _o, a in items):
+            last = items[-1][1]
+            amounts = f"{items[0][2]}..{items[-1][2]}"
+            out.append(f"    {key + '=' + amounts:<34} up to: {last.label}")
+        else:
+            out.append(f"    {key}=... one of: {', '.join(a for _i, _o, a in items)}")
+    return out
 
 
-def _allocation(text: str, d: Decision, game: Any) -> str | None:
-    """``bulgaria=2 greece=1`` (or an ``alloc:`` id) as the id of a legal allocation."""
-    if text.startswith("alloc:"):
-        return text if game.is_legal(d.player, text) else None
-    if text in ("none", "nothing", "0"):
-        return "alloc:none"
-    split, kind = _split_of(game, d)
-    ids = [game.spec.target_id(kind, t) for t in split.targets]
-    counts: dict[str, int] = {}
-    for part in text.replace(",", " ").split():
-        name, eq, n = part.partition("=")
-        points = _number(n)
-        if not eq or points is None:
-            return None
-        found = [i for i in ids if i == name] or [i for i in ids if name in i]
-        if len(found) != 1 or found[0] in counts:
-            return None
-        if points:
-            counts[found[0]] = points
-    parts = [f"{i}={counts[i]}" for i in ids if i in counts]
-    option = "alloc:" + (",".join(parts) if parts else "none")
-    return option if game.is_legal(d.player, option) else None
+def _card_help(game: Game, player: int, name: str, width: int) -> list[str]:
+    """``cards``: every card's text (or, in a game whose cards are records, the cards you
+    hold and then every card); ``help CARD``: one card's."""
+    spec = game.spec
+    kinds = card_kinds(spec)
+    if not kinds:
+        return ["  This game has no cards."]
+    which = [(k, i) for k in kinds for i in range(len(spec.ids.get(k, ())))]
+    if name:
+        want = name.strip().lower()
+        which = [
+            (k, i) for k, i in which if want in (spec.ids[k][i].lower(), spec.name_of(k, i).lower())
+        ]
+        if not which:
+            return [f"No card {name!r}; type cards to list them."]
+    out = []
+    if not name and kinds != ["card"]:
+        out += ["  You hold:"] + hand_lines(game.view(player), spec, width)
+        out.append("  Every card of the game:")
+    for k, i in which:
+        out += wrap(f"{spec.name_of(k, i)}: {card_facts(spec, k, i)}", width, "  ", "  ")
+    return out
