@@ -195,9 +195,9 @@ class ThirdReichDiplomacyRules:
     flow_r: Any
     flow_q: Any
     flow_origin: Any
-    all_commitment: tuple[Any, ...]
-    all_country: tuple[Any, ...]
-    all_player: tuple[Any, ...]
+    all_commitment: tuple[int, ...]
+    all_country: tuple[int, ...]
+    all_player: tuple[int, ...]
     c_aid_simultaneous: bool
     c_dps_per_aid: int
     c_last_year: int
@@ -206,9 +206,9 @@ class ThirdReichDiplomacyRules:
     c_russia_independent: bool
     c_shared_western_dps: str
     c_us_deductions_as_printed: bool
-    facts: tuple[Any, ...]
-    ix_commitment__country__owner: dict[Any, Any]
-    ix_commitment__owner: dict[Any, Any]
+    facts: tuple[tuple[Any, ...], ...]
+    ix_commitment__country__owner: dict[Any, tuple[int, ...]]
+    ix_commitment__owner: dict[Any, tuple[int, ...]]
     k_city__ankara: Any
     k_city__antwerp: Any
     k_city__athens: Any
@@ -348,17 +348,17 @@ class ThirdReichDiplomacyRules:
     o_p_dps: int
     o_p_shared_pick: int
     o_p_yss_brps: int
-    s_e_commitment__country: tuple[Any, ...]
-    s_e_commitment__owner: tuple[Any, ...]
-    s_e_country__balkan: tuple[Any, ...]
+    s_e_commitment__country: tuple[int, ...]
+    s_e_commitment__owner: tuple[int, ...]
+    s_e_country__balkan: tuple[bool, ...]
     s_e_country__next_table: tuple[Any, ...]
     s_e_country__part_of: tuple[Any, ...]
-    s_e_country__russia_may: tuple[Any, ...]
-    s_p_basic: tuple[Any, ...]
-    s_p_side: tuple[Any, ...]
+    s_e_country__russia_may: tuple[bool, ...]
+    s_p_basic: tuple[int, ...]
+    s_p_side: tuple[str, ...]
     t_spain_government: tuple[Any, ...]
     t_spain_loyalist_government: tuple[Any, ...]
-    tabs: tuple[Any, ...]
+    tabs: tuple[tuple[Any, ...], ...]
     tprog_allows: tuple[Any, ...]
     tprog_apply: tuple[Any, ...]
     tprog_mods: tuple[Any, ...]
@@ -678,7 +678,8 @@ class ThirdReichDiplomacyRules:
 
     def f_aid_limit(self, S: list[Any], v_p: Any) -> int:
         "The most DPs power `p` may buy with foreign aid: 5 BRPs a DP, at most 5% of its YSS BRPs spent (rounded down), and no more DPs than its basic allotment (none for the U.S. before 1942, when it receives no allotment). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03) [rules/third_reich_diplomacy/rules.yaml:107:3]"
-        v_most_brps = S[self.o_p_yss_brps + v_p] * 5 // 100
+        N: list[int] = S
+        v_most_brps = N[self.o_p_yss_brps + v_p] * 5 // 100
         return min(self.f_allotment(S, v_p), v_most_brps // self.c_dps_per_aid)
 
     def f_allied_holds(self, S: list[Any], v_c: Any) -> bool:
@@ -690,17 +691,18 @@ class ThirdReichDiplomacyRules:
 
     def f_allied_total(self, S: list[Any], v_c: Any) -> int:
         """The Allied DPs committed to `c`: all of them if Russia is at war; if not, the Russian or the Western DPs, whichever is greater (never combined) - except Turkey, where they are always combined. Russian DPs count double for Communistic Spain. (TR-DIP-ATT-07, TR-DIP-ATT-08, TR-DIP-TURKEY-02, TR-DIP-SPAIN-COMM-02) [rules/third_reich_diplomacy/rules.yaml:237:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
             if self.s_p_side[v_p] == "allies" and v_p != self.k_player__russia:
                 _w2 = 0
                 for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_p), ()):
-                    _w2 += S[self.o_e_commitment__dps + v_k__1]
+                    _w2 += N[self.o_e_commitment__dps + v_k__1]
                 _w1 += _w2
         v_west = _w1
         _w3 = 0
         for v_k__3 in self.ix_commitment__country__owner.get((v_c, self.k_player__russia), ()):
-            _w3 += S[self.o_e_commitment__dps + v_k__3]
+            _w3 += N[self.o_e_commitment__dps + v_k__3]
         v_rus = _w3
         if (v_c == self.k_country__spain and S[self.o_g_spain_government] == "communist") and (
             not S[self.o_e_country__switched + v_c]
@@ -714,20 +716,22 @@ class ThirdReichDiplomacyRules:
 
     def f_allotment(self, S: list[Any], v_p: Any) -> int:
         "The basic DP allotment a power receives at this YSS: the printed allotment, none for the U.S. before the 1942 YSS, none for a conquered power (assumed: the rulebook lets a conquered power's DPs stand for the rest of its year, TR-DIP-COMMIT-07, and gives it no new ones). (TR-DIP-ALLOT-01, TR-DIP-ALLOT-03, TR-DIP-AFTER-04) [rules/third_reich_diplomacy/rules.yaml:91:3]"
+        N: list[int] = S
         if S[self.o_p_conquered + v_p]:
             return 0
-        if v_p == self.k_player__usa and S[self.o_g_year] < 1942:
+        if v_p == self.k_player__usa and N[self.o_g_year] < 1942:
             return 0
         return self.s_p_basic[v_p]
 
     def f_axis_total(self, S: list[Any], v_c: Any) -> int:
         """The Axis DPs committed to `c`; doubled for the activation of inactive Bulgaria/Hungary/Rumania and Finland (their tables' "Double all Axis DPs"). (TR-DIP-ATT-07, TR-DIP-BHRI-02, TR-DIP-FINI-02) [rules/third_reich_diplomacy/rules.yaml:224:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
             if self.s_p_side[v_p] == "axis":
                 _w2 = 0
                 for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_p), ()):
-                    _w2 += S[self.o_e_commitment__dps + v_k__1]
+                    _w2 += N[self.o_e_commitment__dps + v_k__1]
                 _w1 += _w2
         v_n = _w1
         if S[self.o_e_country__resolved_by + v_c] == "activation":
@@ -736,20 +740,23 @@ class ThirdReichDiplomacyRules:
 
     def f_balkans_outnumbered(self, S: list[Any]) -> bool:
         "Allied ground/air factors in the Balkans outnumber the Axis factors there (Russian factors count as Allied only once Russia is at war with the Axis). (TR-DIP-BULGARIA-01, TR-DIP-HUNGARY-01, TR-DIP-RUMANIA-01) [rules/third_reich_diplomacy/rules.yaml:280:3]"
-        v_allied = S[self.o_g_western_factors_balkans]
+        N: list[int] = S
+        v_allied = N[self.o_g_western_factors_balkans]
         if S[self.o_p_at_war + self.k_player__russia]:
-            v_allied += S[self.o_g_russian_factors_balkans]
-        return v_allied > S[self.o_g_axis_factors_balkans]
+            v_allied += N[self.o_g_russian_factors_balkans]
+        return v_allied > N[self.o_g_axis_factors_balkans]
 
     def f_committed(self, S: list[Any], v_p: Any, v_c: Any) -> int:
         """The DPs power `p` committed to country `c` this year. [rules/third_reich_diplomacy/rules.yaml:217:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_k in self.ix_commitment__country__owner.get((v_c, v_p), ()):
-            _w1 += S[self.o_e_commitment__dps + v_k]
+            _w1 += N[self.o_e_commitment__dps + v_k]
         return _w1
 
     def f_dp_box(self, S: list[Any], v_p: Any) -> int:
         """A power's additions and deductions of the Diplomacy Points box, except the gains marked * (function shared_gains). Rome: after American entry Britain and the U.S. each +1, before it Britain and France (if still active) each +1. Paris: the Western Allies gain only if Paris is recaptured after the fall of France; then Britain and the U.S. each +1. (TR-DIP-ALLOT-04, TR-DP-NOTE-04, TR-DP-GER-01, TR-DP-GER-02, TR-DP-GER-03, TR-DP-GER-04, TR-DP-GER-05, TR-DP-GER-06, TR-DP-GER-07, TR-DP-GER-08, TR-DP-GER-09, TR-DP-GB-04, TR-DP-GB-05, TR-DP-GB-06, TR-DP-GB-07, TR-DP-GB-08, TR-DP-GB-09, TR-DP-US-04, TR-DP-US-05, TR-DP-NOTE-01, TR-DP-NOTE-02, TR-DP-USSR-01, TR-DP-USSR-02, TR-DP-USSR-03, TR-DP-USSR-04, TR-DP-USSR-05, TR-DP-FRA-01, TR-DP-FRA-02, TR-DP-FRA-03, TR-DP-FRA-04, TR-DP-ITA-01, TR-DP-ITA-02, TR-DP-ITA-03) [rules/third_reich_diplomacy/rules.yaml:135:3]"""
+        N: list[int] = S
         v_n = 0
         v_paris_retaken = (
             S[self.o_e_city__control + self.k_city__paris] == "western"
@@ -796,17 +803,17 @@ class ThirdReichDiplomacyRules:
                 "axis",
             ):
                 v_n += 1
-            if S[self.o_g_axis_hexes_britain] > 0:
+            if N[self.o_g_axis_hexes_britain] > 0:
                 v_n += 1
             if S[self.o_e_city__control + self.k_city__paris] == "axis":
                 v_n += 2
             if S[self.o_g_allied_hex_germany]:
                 v_n -= (
                     1
-                    + S[self.o_g_western_objectives_germany]
-                    + S[self.o_g_russian_objectives_germany]
+                    + N[self.o_g_western_objectives_germany]
+                    + N[self.o_g_russian_objectives_germany]
                 )
-            if S[self.o_g_axis_ever_in_britain] and S[self.o_g_axis_hexes_britain] == 0:
+            if S[self.o_g_axis_ever_in_britain] and N[self.o_g_axis_hexes_britain] == 0:
                 v_n -= 1
             if S[self.o_g_us_unit_france]:
                 v_n -= 1
@@ -870,7 +877,7 @@ class ThirdReichDiplomacyRules:
                 if S[self.o_e_city__control + v_c__5] == "russia":
                     _w5 += 1
             v_n += _w5 // 3
-            v_n += S[self.o_g_russian_objectives_germany]
+            v_n += N[self.o_g_russian_objectives_germany]
             _w6 = 0
             for v_c__6 in [
                 self.k_city__moscow,
@@ -889,7 +896,7 @@ class ThirdReichDiplomacyRules:
             v_n += _w7
             if v_rome_western and (not S[self.o_p_active + self.k_player__usa]):
                 v_n += 1
-            v_n += S[self.o_g_western_objectives_germany] + S[self.o_g_western_objectives_italy]
+            v_n += N[self.o_g_western_objectives_germany] + N[self.o_g_western_objectives_italy]
             if S[self.o_g_axis_hex_france]:
                 v_n -= 1
             if S[self.o_g_axis_hex_next_to_paris]:
@@ -954,6 +961,7 @@ class ThirdReichDiplomacyRules:
 
     def f_may_name(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """Whether power `p` may name `c` for a diplomatic die roll: he or an ally committed DPs to it this year, it is resolved by naming, it has not been named this year, no earlier result closed it, and its table's naming conditions hold. (TR-DIP-ATT-06, TR-DIP-ATT-09, TR-DIP-ATT-11, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:318:3]"""
+        N: list[int] = S
         if (
             (S[self.o_e_country__closed + v_c] or S[self.o_e_country__named_year + v_c])
             or S[self.o_e_country__resolved_by + v_c] != "named"
@@ -964,7 +972,7 @@ class ThirdReichDiplomacyRules:
             if self.s_p_side[v_q] == self.s_p_side[v_p]:
                 _w2 = 0
                 for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_q), ()):
-                    _w2 += S[self.o_e_commitment__dps + v_k__1]
+                    _w2 += N[self.o_e_commitment__dps + v_k__1]
                 _w1 += _w2
         if _w1 == 0:
             return False
@@ -994,7 +1002,8 @@ class ThirdReichDiplomacyRules:
 
     def f_shared_gains(self, S: list[Any]) -> int:
         "The Western gains marked * in the Diplomacy Points box, which go to Britain or the U.S. but not both: the Low Countries group, each Western-held objective in Germany, the Genoa/Milan/Trieste/Venice group. (TR-DP-GB-01, TR-DP-GB-02, TR-DP-GB-03, TR-DP-US-01, TR-DP-US-02, TR-DP-US-03, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:119:3]"
-        v_n = S[self.o_g_western_objectives_germany]
+        N: list[int] = S
+        v_n = N[self.o_g_western_objectives_germany]
         if self.f_holds_all(
             S,
             [
@@ -1033,10 +1042,11 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__bulgaria_active__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__bulgaria_active__mods (TR-DIP-BULGARIA-05, TR-DIP-BULGARIA-01, TR-DIP-BULGARIA-02, TR-DIP-BULGARIA-03, TR-DIP-BULGARIA-04) [rules/third_reich_diplomacy/tables/countries.yaml:350:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_e_country__german_factors + v_c] < 6:
+        if N[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
-        if S[self.o_e_country__german_factors + v_c] > 13:
+        if N[self.o_e_country__german_factors + v_c] > 13:
             v__total += 1
         if S[self.o_g_russian_unit_at_bulgaria]:
             v__total += -2
@@ -1048,12 +1058,13 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__bulgaria_hungary_rumania_inactive__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__bulgaria_hungary_rumania_inactive__mods (TR-DIP-BHRI-06, TR-DIP-BHRI-01, TR-DIP-BHRI-02, TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-BHRI-05) [rules/third_reich_diplomacy/tables/countries.yaml:5:3]"
+        N: list[int] = S
         v__total = 0
         v__total += -2 * max(
-            0, 0 - ((S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
+            0, 0 - ((N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
         )
         v__total += 1 * max(
-            0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
+            0, (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
         )
         if S[self.o_g_allies_dow_bhr]:
             v__total += 2
@@ -1074,9 +1085,10 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__finland_active__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__finland_active__allows (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
+        N: list[int] = S
         if not (
-            S[self.o_g_russian_factors_finland] > S[self.o_g_axis_factors_finland]
-            or (S[self.o_g_year] >= 1943 and S[self.o_g_russian_unit_warsaw_konigsberg])
+            N[self.o_g_russian_factors_finland] > N[self.o_g_axis_factors_finland]
+            or (N[self.o_g_year] >= 1943 and S[self.o_g_russian_unit_warsaw_konigsberg])
         ):
             return False
         return True
@@ -1094,12 +1106,13 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__finland_inactive__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__finland_inactive__mods (TR-DIP-FINI-07, TR-DIP-FINI-01, TR-DIP-FINI-02, TR-DIP-FINI-03, TR-DIP-FINI-04, TR-DIP-FINI-05, TR-DIP-FINI-06) [rules/third_reich_diplomacy/tables/countries.yaml:91:3]"
+        N: list[int] = S
         v__total = 0
         v__total += -1 * max(
-            0, 0 - ((S[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3)
+            0, 0 - ((N[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3)
         )
         v__total += 1 * max(
-            0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
+            0, (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
         )
         if not S[self.o_p_at_war + self.k_player__russia]:
             v__total += -3
@@ -1127,9 +1140,10 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__greece__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__greece__mods (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
+        N: list[int] = S
         v__total = 0
-        v__total += -1 * max(0, S[self.o_g_allied_med_objectives] - 6)
-        v__total += 1 * max(0, S[self.o_g_axis_med_objectives] - 7)
+        v__total += -1 * max(0, N[self.o_g_allied_med_objectives] - 6)
+        v__total += 1 * max(0, N[self.o_g_axis_med_objectives] - 7)
         if S[self.o_g_moves_first] == "allies":
             v__total += -1
         if S[self.o_g_moves_first] == "axis":
@@ -1144,10 +1158,11 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__hungary_active__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__hungary_active__mods (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_e_country__german_factors + v_c] < 6:
+        if N[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
-        if S[self.o_e_country__german_factors + v_c] > 13:
+        if N[self.o_e_country__german_factors + v_c] > 13:
             v__total += 1
         return v__total
 
@@ -1168,14 +1183,16 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__italy__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__italy__mods (TR-DIP-ITALY-06, TR-DIP-ITALY-01, TR-DIP-ITALY-04, TR-DIP-ITALY-05, TR-DIP-ITALY-07) [rules/third_reich_diplomacy/tables/countries.yaml:224:3]"
+        N: list[int] = S
         v__total = 0
-        v__total += 1 * max(0, 1943 - S[self.o_g_year])
-        v__total += -1 * max(0, S[self.o_g_year] - 1943)
+        v__total += 1 * max(0, 1943 - N[self.o_g_year])
+        v__total += -1 * max(0, N[self.o_g_year] - 1943)
         return v__total
 
     def f_tbl__japan__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__japan__allows (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
-        if not S[self.o_g_year] == 1941:
+        N: list[int] = S
+        if not N[self.o_g_year] == 1941:
             return False
         return True
 
@@ -1238,10 +1255,11 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__rumania_active__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__rumania_active__mods (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_e_country__german_factors + v_c] < 6:
+        if N[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
-        if S[self.o_e_country__german_factors + v_c] > 13:
+        if N[self.o_e_country__german_factors + v_c] > 13:
             v__total += 1
         return v__total
 
@@ -1253,6 +1271,7 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__soviet_union__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__soviet_union__mods (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
+        N: list[int] = S
         v__total = 0
         if self.c_russia_independent:
             v__total += -1
@@ -1264,8 +1283,8 @@ class ThirdReichDiplomacyRules:
             or S[self.o_e_country__status + self.k_country__turkey] == "at_war"
         ) or S[self.o_e_country__status + self.k_country__turkey] == "conquered":
             v__total += -2
-        v__total += -1 * -(-max(0, 20 - S[self.o_g_german_garrison_east]) // 5)
-        v__total += 1 * (max(0, S[self.o_g_german_garrison_east] - 20) // 15)
+        v__total += -1 * -(-max(0, 20 - N[self.o_g_german_garrison_east]) // 5)
+        v__total += 1 * (max(0, N[self.o_g_german_garrison_east] - 20) // 15)
         if S[self.o_g_german_unit_england]:
             v__total += 1
         if S[self.o_g_russia_at_war_minor]:
@@ -1305,8 +1324,9 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__spain_franco__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__spain_franco__mods (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_g_axis_hexes_britain] > 0:
+        if N[self.o_g_axis_hexes_britain] > 0:
             v__total += 1
         if S[self.o_p_conquered + self.k_player__britain]:
             v__total += 3
@@ -1314,7 +1334,8 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__spain_loyalist__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__spain_loyalist__allows (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
-        if not (S[self.o_g_year] >= 1940 and S[self.o_e_country__status + v_c] == "neutral"):
+        N: list[int] = S
+        if not (N[self.o_g_year] >= 1940 and S[self.o_e_country__status + v_c] == "neutral"):
             return False
         return True
 
@@ -1365,6 +1386,7 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__turkey__mods(self, S: list[Any], v_c: Any) -> int:
         """tbl__turkey__mods (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"""
+        N: list[int] = S
         v__total = 0
         if S[self.o_g_axis_all_egypt]:
             v__total += 1
@@ -1391,7 +1413,7 @@ class ThirdReichDiplomacyRules:
                 _w1 += 1
         if _w1 == 0:
             v__total += -1
-        v__total += -1 * max(0, S[self.o_g_allied_med_objectives] - 7)
+        v__total += -1 * max(0, N[self.o_g_allied_med_objectives] - 7)
         if not S[self.o_g_axis_hex_bordering_turkey]:
             v__total += -3
         return v__total
@@ -1404,12 +1426,13 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__ukraine__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__ukraine__mods (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
+        N: list[int] = S
         v__total = 0
-        v__total += -1 * max(0, S[self.o_g_soviet_objectives] - 6)
-        v__total += 1 * max(0, S[self.o_g_axis_east_objectives] - 8)
-        if S[self.o_g_kiev_turns] == 1:
+        v__total += -1 * max(0, N[self.o_g_soviet_objectives] - 6)
+        v__total += 1 * max(0, N[self.o_g_axis_east_objectives] - 8)
+        if N[self.o_g_kiev_turns] == 1:
             v__total += 2
-        if S[self.o_g_kiev_turns] == 2:
+        if N[self.o_g_kiev_turns] == 2:
             v__total += 1
         return v__total
 
@@ -1426,14 +1449,16 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__usa__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__usa__allows (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
-        if not (S[self.o_g_year] == 1940 or S[self.o_g_year] == 1941):
+        N: list[int] = S
+        if not (N[self.o_g_year] == 1940 or N[self.o_g_year] == 1941):
             return False
         return True
 
     def f_tbl__usa__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__usa__mods (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_g_axis_hexes_britain] > 0:
+        if N[self.o_g_axis_hexes_britain] > 0:
             v__total += -1
         return v__total
 
@@ -1464,11 +1489,13 @@ class ThirdReichDiplomacyRules:
 
     def f_turns_after_spring_1941(self, S: list[Any]) -> int:
         "Game turns from Spring 1941 to the current turn (negative before it). (TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-FINI-04) [rules/third_reich_diplomacy/rules.yaml:47:3]"
-        return (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
+        N: list[int] = S
+        return (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
 
     def f_turns_after_winter_1940(self, S: list[Any]) -> int:
         "Game turns from Winter 1940 to the current turn (negative before it). (TR-DIP-FINI-03) [rules/third_reich_diplomacy/rules.yaml:55:3]"
-        return (S[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3
+        N: list[int] = S
+        return (N[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3
 
     def f_western(self, S: list[Any], v_p: Any) -> bool:
         "Whether power `p` is one of the Western Allies (Britain, France, the U.S.). [rules/third_reich_diplomacy/rules.yaml:84:3]"
@@ -1497,6 +1524,7 @@ class ThirdReichDiplomacyRules:
 
     def p_ally_of_most_dps(self, S: list[Any], v_c: Any, v_s: Any) -> None:
         """`c` becomes a minor ally of the power of side `s` that committed the most DPs to it; a tie is broken by a die roll (assumed: one die, re-rolled until it names one of the tied powers in seat order). Conquered powers are left out. (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-LOYAL-07, TR-DIP-TURKEY-10, TR-DIP-VICHY-02) [rules/third_reich_diplomacy/rules.yaml:362:3]"""
+        N: list[int] = S
         v_powers = [
             v_p
             for v_p in self.all_player
@@ -1506,14 +1534,14 @@ class ThirdReichDiplomacyRules:
         for v_p_2 in v_powers:
             _w3 = 0
             for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_p_2), ()):
-                _w3 += S[self.o_e_commitment__dps + v_k__1]
+                _w3 += N[self.o_e_commitment__dps + v_k__1]
             _w2.append(_w3)
         v_best = max(_w2)
         _w5 = []
         for v_p_3 in v_powers:
             _w6 = 0
             for v_k__2 in self.ix_commitment__country__owner.get((v_c, v_p_3), ()):
-                _w6 += S[self.o_e_commitment__dps + v_k__2]
+                _w6 += N[self.o_e_commitment__dps + v_k__2]
             if _w6 == v_best:
                 _w5.append(v_p_3)
         v_tied = _w5
@@ -1538,7 +1566,8 @@ class ThirdReichDiplomacyRules:
 
     def p_end__last_turn(self, S: list[Any]) -> None:
         "The diplomacy layer has no victory of its own (victory is decided on the Third Reich board): the game ends after the Winter turn of the scenario's last year, with no winner. [rules/third_reich_diplomacy/flow.yaml:153:3]"
-        if S[self.o_g_season] == "winter" and S[self.o_g_year] >= self.c_last_year:
+        N: list[int] = S
+        if S[self.o_g_season] == "winter" and N[self.o_g_year] >= self.c_last_year:
             _end(S, [], "the last turn of the scenario has been played")
 
     def p_end__next_season(self, S: list[Any]) -> None:
@@ -1592,18 +1621,19 @@ class ThirdReichDiplomacyRules:
 
     def p_reveal_commitments(self, S: list[Any], v_c: Any) -> None:
         "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:450:3]"
+        N: list[int] = S
         for v_k in self.all_commitment:
             if self.s_e_commitment__country[v_k] == v_c:
                 S[self.o_e_commitment__dps_seen + v_k] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
-                if S[self.o_e_commitment__dps + v_k] > 0:
-                    v_w = "DP" if S[self.o_e_commitment__dps + v_k] in (1, -1) else "DPs"
+                if N[self.o_e_commitment__dps + v_k] > 0:
+                    v_w = "DP" if N[self.o_e_commitment__dps + v_k] in (1, -1) else "DPs"
                     _log(
                         S,
                         12,
                         (
                             self.s_e_commitment__owner[v_k],
-                            S[self.o_e_commitment__dps + v_k],
+                            N[self.o_e_commitment__dps + v_k],
                             v_w,
                             v_c,
                         ),
@@ -1800,8 +1830,9 @@ class ThirdReichDiplomacyRules:
 
     def p_tbl__usa__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
         "tbl__usa__apply (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
+        N: list[int] = S
         if v__row == 0:
-            if S[self.o_g_axis_hexes_britain] >= 3:
+            if N[self.o_g_axis_hexes_britain] >= 3:
                 S[self.o_p_active + self.k_player__usa] = True
                 _log(S, 30, ())
             else:
@@ -1848,12 +1879,13 @@ class ThirdReichDiplomacyRules:
 
     def p_turn__countdowns(self, S: list[Any]) -> None:
         '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:83:3]'
+        N: list[int] = S
         for v_c in self.all_country:
-            if S[self.o_e_country__countdown + v_c] > 0:
+            if N[self.o_e_country__countdown + v_c] > 0:
                 S[self.o_e_country__countdown + v_c] = min(
                     max(S[self.o_e_country__countdown + v_c] - 1, 0), 2
                 )
-                if S[self.o_e_country__countdown + v_c] == 0:
+                if N[self.o_e_country__countdown + v_c] == 0:
                     if S[self.o_e_country__status + v_c] == "free_passage_axis":
                         S[self.o_e_country__status + v_c] = "neutral"
                         _log(S, 42, (v_c,))
@@ -1878,41 +1910,43 @@ class ThirdReichDiplomacyRules:
 
     def p_turn__track_board(self, S: list[Any]) -> None:
         "What the rules remember of the board: whether the Axis has ever held a hex of Britain (TR-DP-GER-08), the turn Kiev was first Axis-controlled (TR-DIP-UKRAINE-04/05); the U.S. enters the war in Spring 1942 at the latest (TR-DIP-AFTER-02). (TR-DP-GER-08, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05, TR-DIP-AFTER-02, TR-DIP-USA-03) [rules/third_reich_diplomacy/flow.yaml:54:3]"
+        N: list[int] = S
         S[self.o_g_turn_no] = min(max(S[self.o_g_turn_no] + 1, 0), 100)
-        if S[self.o_g_axis_hexes_britain] > 0:
+        if N[self.o_g_axis_hexes_britain] > 0:
             S[self.o_g_axis_ever_in_britain] = True
-        if S[self.o_g_kiev_turns] > 0:
+        if N[self.o_g_kiev_turns] > 0:
             S[self.o_g_kiev_turns] = min(max(S[self.o_g_kiev_turns] + 1, 0), 3)
         elif S[self.o_e_city__control + self.k_city__kiev] == "axis":
             S[self.o_g_kiev_turns] = min(max(1, 0), 3)
-        if S[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
+        if N[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
             _log(S, 39, ())
         elif (
-            (S[self.o_g_usa_enters_early] and S[self.o_g_year] == 1941)
+            (S[self.o_g_usa_enters_early] and N[self.o_g_year] == 1941)
             and S[self.o_g_season] == "winter"
         ) and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
             _log(S, 40, ())
-        _log(S, 41, (self.f_season_title(S), S[self.o_g_year]))
+        _log(S, 41, (self.f_season_title(S), N[self.o_g_year]))
 
     def q_commit_dps(self, S: list[Any], R: Any) -> None:
         """Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:555:3]"""
+        N: list[int] = S
         for v_p in self.all_player:
-            if S[self.o_p_dps + v_p] < 0:
-                _v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-        _ps1 = tuple([v_q for v_q in self.all_player if S[self.o_p_dps + v_q] > 0])
+            if N[self.o_p_dps + v_p] < 0:
+                _v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
+        _ps1 = tuple([v_q for v_q in self.all_player if N[self.o_p_dps + v_q] > 0])
         _ans2 = [
             _pick(
                 R,
                 Split(
-                    S[self.o_p_dps + v_p_2],
+                    N[self.o_p_dps + v_p_2],
                     [
                         v_k
                         for v_k in self.ix_commitment__owner.get(v_p_2, ())
                         if self.f_may_commit(S, v_p_2, self.s_e_commitment__country[v_k])
                     ],
-                    -(-S[self.o_p_dps + v_p_2] // 2),
+                    -(-N[self.o_p_dps + v_p_2] // 2),
                 ),
             )
             for v_p_2 in _ps1
@@ -1929,6 +1963,7 @@ class ThirdReichDiplomacyRules:
 
     def q_foreign_aid(self, S: list[Any], R: Any) -> None:
         "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:532:3]"
+        N: list[int] = S
         v_buyers = [v_p for v_p in self.all_player if self.f_aid_limit(S, v_p) > 0]
         if self.c_aid_simultaneous:
             _ps1 = tuple(v_buyers)
@@ -1942,8 +1977,8 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_aid_brps + v_p_3] = min(max(v_n_2 * self.c_dps_per_aid, 0), 100)
                 S[self.o_p_dps + v_p_3] = min(max(S[self.o_p_dps + v_p_3] + v_n_2, -30), 40)
         for v_p_4 in v_buyers:
-            if S[self.o_p_aid_brps + v_p_4] > 0:
-                _v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
+            if N[self.o_p_aid_brps + v_p_4] > 0:
+                _v_w = "DP" if N[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
 
     def q_offer_chance(self, S: list[Any], R: Any, v_p: Any) -> None:
         "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:462:3]"
@@ -1966,6 +2001,7 @@ class ThirdReichDiplomacyRules:
 
     def q_receive_dps(self, S: list[Any], R: Any) -> None:
         "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:496:3]"
+        N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_p_aid_brps + v_p] = min(max(0, 0), 100)
@@ -1973,7 +2009,7 @@ class ThirdReichDiplomacyRules:
             if self.f_allotment(S, v_p) > 0:
                 v_box = self.f_dp_box(S, v_p)
                 S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
-                _v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
+                _v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
         v_s = self.f_shared_gains(S)
         if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
             if (
@@ -2010,6 +2046,7 @@ class ThirdReichDiplomacyRules:
 
     def q_turn__activation(self, S: list[Any], R: Any) -> None:
         "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
+        N: list[int] = S
         for v_c in self.all_country:
             if (
                 (
@@ -2017,7 +2054,7 @@ class ThirdReichDiplomacyRules:
                     and (not S[self.o_e_country__closed + v_c])
                 )
                 and S[self.o_e_country__status + v_c] == "inactive_ally"
-            ) and S[self.o_e_country__countdown + v_c] == 0:
+            ) and N[self.o_e_country__countdown + v_c] == 0:
                 v_go = R() < 0.5
                 if v_go:
                     self.p_reveal_commitments(S, v_c)
@@ -2058,12 +2095,14 @@ class ThirdReichDiplomacyRules:
 
     def q_turn__yss(self, S: list[Any], R: Any) -> None:
         "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:76:3]"
-        if S[self.o_g_season] == "spring" and S[self.o_g_yss_year] != S[self.o_g_year]:
+        N: list[int] = S
+        if S[self.o_g_season] == "spring" and N[self.o_g_yss_year] != N[self.o_g_year]:
             self.q_year_start(S, R)
 
     def q_year_start(self, S: list[Any], R: Any) -> None:
         "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:573:3]"
-        S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
+        N: list[int] = S
+        S[self.o_g_yss_year] = min(max(N[self.o_g_year], 0), 1946)
         S[self.o_g_yss_season] = S[self.o_g_season]
         self.q_receive_dps(S, R)
         self.q_foreign_aid(S, R)
@@ -2076,6 +2115,7 @@ class ThirdReichDiplomacyRules:
 
     def r_commit_dps(self, S: list[Any], F: Any, v: Any) -> Any:
         "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:555:3]"
+        N: list[int] = S
         v_p: Any = None
         v_w: Any = None
         v__ps: Any = None
@@ -2087,25 +2127,25 @@ class ThirdReichDiplomacyRules:
             raise RulesError(f"routine commit_dps: no resume point {pc}")
         if pc == 0:
             for v_p in self.all_player:
-                if S[self.o_p_dps + v_p] < 0:
-                    v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 25, (v_p, S[self.o_p_dps + v_p], v_w))
+                if N[self.o_p_dps + v_p] < 0:
+                    v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
+                    _log(S, 25, (v_p, N[self.o_p_dps + v_p], v_w))
             pc = 1
         if pc == 1:
             if F is not None:
                 v__ps, v_p_2, v_picks, v_k_2 = F[2:]
                 F = None
-            v__ps = tuple([v_q for v_q in self.all_player if S[self.o_p_dps + v_q] > 0])
+            v__ps = tuple([v_q for v_q in self.all_player if N[self.o_p_dps + v_q] > 0])
             _d = []
             for v_p_2 in v__ps:
                 _o = Split(
-                    S[self.o_p_dps + v_p_2],
+                    N[self.o_p_dps + v_p_2],
                     [
                         v_k
                         for v_k in self.ix_commitment__owner.get(v_p_2, ())
                         if self.f_may_commit(S, v_p_2, self.s_e_commitment__country[v_k])
                     ],
-                    -(-S[self.o_p_dps + v_p_2] // 2),
+                    -(-N[self.o_p_dps + v_p_2] // 2),
                 )
                 if not _o:
                     _dead("allocate", v_p_2)
@@ -2129,6 +2169,7 @@ class ThirdReichDiplomacyRules:
 
     def r_foreign_aid(self, S: list[Any], F: Any, v: Any) -> Any:
         "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:532:3]"
+        N: list[int] = S
         v_buyers: Any = None
         v__ps: Any = None
         v_p_2: Any = None
@@ -2205,12 +2246,12 @@ class ThirdReichDiplomacyRules:
                 continue
             if pc == 8:
                 for v_p_4 in v_buyers:
-                    if S[self.o_p_aid_brps + v_p_4] > 0:
-                        v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
+                    if N[self.o_p_aid_brps + v_p_4] > 0:
+                        v_w = "DP" if N[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
                         _log(
                             S,
                             24,
-                            (v_p_4, S[self.o_p_aid_brps + v_p_4], S[self.o_p_dps + v_p_4], v_w),
+                            (v_p_4, N[self.o_p_aid_brps + v_p_4], N[self.o_p_dps + v_p_4], v_w),
                         )
                 return None
 
@@ -2264,6 +2305,7 @@ class ThirdReichDiplomacyRules:
 
     def r_receive_dps(self, S: list[Any], F: Any, v: Any) -> Any:
         "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:496:3]"
+        N: list[int] = S
         v_p: Any = None
         v_box: Any = None
         v_w: Any = None
@@ -2283,8 +2325,8 @@ class ThirdReichDiplomacyRules:
                 if self.f_allotment(S, v_p) > 0:
                     v_box = self.f_dp_box(S, v_p)
                     S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
-                    v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 19, (v_p, S[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
+                    v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
+                    _log(S, 19, (v_p, N[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
             v_s = self.f_shared_gains(S)
             if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
                 pc = 1
@@ -2358,6 +2400,7 @@ class ThirdReichDiplomacyRules:
 
     def r_turn__activation(self, S: list[Any], F: Any, v: Any) -> Any:
         "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. The program asks once each turn while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_c: Any = None
@@ -2384,7 +2427,7 @@ class ThirdReichDiplomacyRules:
                         and (not S[self.o_e_country__closed + v_c])
                     )
                     and S[self.o_e_country__status + v_c] == "inactive_ally"
-                ) and S[self.o_e_country__countdown + v_c] == 0:
+                ) and N[self.o_e_country__countdown + v_c] == 0:
                     pc = 3
                 else:
                     pc = 1
@@ -2549,11 +2592,12 @@ class ThirdReichDiplomacyRules:
 
     def r_turn__yss(self, S: list[Any], F: Any, v: Any) -> Any:
         "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:76:3]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (3,):
             raise RulesError(f"routine turn__yss: no resume point {pc}")
         if pc == 0:
-            if S[self.o_g_season] == "spring" and S[self.o_g_yss_year] != S[self.o_g_year]:
+            if S[self.o_g_season] == "spring" and N[self.o_g_yss_year] != N[self.o_g_year]:
                 pc = 1
             else:
                 pc = 3
@@ -2568,12 +2612,13 @@ class ThirdReichDiplomacyRules:
 
     def r_year_start(self, S: list[Any], F: Any, v: Any) -> Any:
         "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:573:3]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2, 3):
             raise RulesError(f"routine year_start: no resume point {pc}")
         if pc == 0:
-            _log(S, 28, (S[self.o_g_year],))
-            S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
+            _log(S, 28, (N[self.o_g_year],))
+            S[self.o_g_yss_year] = min(max(N[self.o_g_year], 0), 1946)
             S[self.o_g_yss_season] = S[self.o_g_season]
             if self.r_receive_dps(S, None, None) is SUSPEND:
                 return _wait(S, (5, 1))
@@ -2602,4 +2647,4 @@ class ThirdReichDiplomacyRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "639 rules/third_reich_diplomacy/rules.yaml:265:7\n640 rules/third_reich_diplomacy/rules.yaml:266:7\n641 rules/third_reich_diplomacy/rules.yaml:267:7\n642 rules/third_reich_diplomacy/rules.yaml:268:11\n643 rules/third_reich_diplomacy/rules.yaml:269:7\n646 rules/third_reich_diplomacy/rules.yaml:270:11\n655 rules/third_reich_diplomacy/rules.yaml:271:11\n656 rules/third_reich_diplomacy/rules.yaml:272:15\n657 rules/third_reich_diplomacy/rules.yaml:273:7\n664 rules/third_reich_diplomacy/rules.yaml:274:7\n665 rules/third_reich_diplomacy/rules.yaml:275:11\n673 rules/third_reich_diplomacy/rules.yaml:276:7\n676 rules/third_reich_diplomacy/rules.yaml:277:11\n677 rules/third_reich_diplomacy/rules.yaml:278:7\n681 rules/third_reich_diplomacy/rules.yaml:116:7\n682 rules/third_reich_diplomacy/rules.yaml:117:7\n686 rules/third_reich_diplomacy/rules.yaml:82:7\n693 rules/third_reich_diplomacy/rules.yaml:246:7\n701 rules/third_reich_diplomacy/rules.yaml:247:7\n705 rules/third_reich_diplomacy/rules.yaml:248:7\n708 rules/third_reich_diplomacy/rules.yaml:249:11\n709 rules/third_reich_diplomacy/rules.yaml:250:7\n712 rules/third_reich_diplomacy/rules.yaml:251:11\n713 rules/third_reich_diplomacy/rules.yaml:252:7\n717 rules/third_reich_diplomacy/rules.yaml:101:7\n718 rules/third_reich_diplomacy/rules.yaml:102:11\n719 rules/third_reich_diplomacy/rules.yaml:103:7\n720 rules/third_reich_diplomacy/rules.yaml:104:11\n721 rules/third_reich_diplomacy/rules.yaml:105:7\n725 rules/third_reich_diplomacy/rules.yaml:232:7\n733 rules/third_reich_diplomacy/rules.yaml:233:7\n734 rules/third_reich_diplomacy/rules.yaml:234:11\n735 rules/third_reich_diplomacy/rules.yaml:235:7\n739 rules/third_reich_diplomacy/rules.yaml:288:7\n740 rules/third_reich_diplomacy/rules.yaml:289:7\n741 rules/third_reich_diplomacy/rules.yaml:290:11\n742 rules/third_reich_diplomacy/rules.yaml:291:7\n746 rules/third_reich_diplomacy/rules.yaml:222:7\n753 rules/third_reich_diplomacy/rules.yaml:145:7\n754 rules/third_reich_diplomacy/rules.yaml:146:7\n758 rules/third_reich_diplomacy/rules.yaml:147:7\n759 rules/third_reich_diplomacy/rules.yaml:148:7\n760 rules/third_reich_diplomacy/rules.yaml:149:11\n772 rules/third_reich_diplomacy/rules.yaml:150:11\n775 rules/third_reich_diplomacy/rules.yaml:151:15\n776 rules/third_reich_diplomacy/rules.yaml:152:11\n787 rules/third_reich_diplomacy/rules.yaml:153:15\n788 rules/third_reich_diplomacy/rules.yaml:154:11\n798 rules/third_reich_diplomacy/rules.yaml:155:15\n799 rules/third_reich_diplomacy/rules.yaml:156:11\n800 rules/third_reich_diplomacy/rules.yaml:157:15\n801 rules/third_reich_diplomacy/rules.yaml:158:11\n802 rules/third_reich_diplomacy/rules.yaml:159:15\n803 rules/third_reich_diplomacy/rules.yaml:160:11\n804 rules/third_reich_diplomacy/rules.yaml:161:15\n809 rules/third_reich_diplomacy/rules.yaml:162:11\n810 rules/third_reich_diplomacy/rules.yaml:163:15\n811 rules/third_reich_diplomacy/rules.yaml:164:11\n812 rules/third_reich_diplomacy/rules.yaml:165:15\n814 rules/third_reich_diplomacy/rules.yaml:167:11\n815 rules/third_reich_diplomacy/rules.yaml:168:15\n816 rules/third_reich_diplomacy/rules.yaml:169:11\n821 rules/third_reich_diplomacy/rules.yaml:170:11\n822 rules/third_reich_diplomacy/rules.yaml:171:15\n823 rules/third_reich_diplomacy/rules.yaml:172:11\n824 rules/third_reich_diplomacy/rules.yaml:173:15\n825 rules/third_reich_diplomacy/rules.yaml:174:11\n826 rules/third_reich_diplomacy/rules.yaml:175:15\n827 rules/third_reich_diplomacy/rules.yaml:176:11\n828 rules/third_reich_diplomacy/rules.yaml:177:15\n829 rules/third_reich_diplomacy/rules.yaml:178:11\n834 rules/third_reich_diplomacy/rules.yaml:179:11\n835 rules/third_reich_diplomacy/rules.yaml:180:15\n837 rules/third_reich_diplomacy/rules.yaml:182:11\n838 rules/third_reich_diplomacy/rules.yaml:183:15\n839 rules/third_reich_diplomacy/rules.yaml:184:11\n840 rules/third_reich_diplomacy/rules.yaml:185:15\n841 rules/third_reich_diplomacy/rules.yaml:186:11\n842 rules/third_reich_diplomacy/rules.yaml:187:15\n843 rules/third_reich_diplomacy/rules.yaml:188:19\n844 rules/third_reich_diplomacy/rules.yaml:189:15\n845 rules/third_reich_diplomacy/rules.yaml:190:19\n847 rules/third_reich_diplomacy/rules.yaml:192:11\n858 rules/third_reich_diplomacy/rules.yaml:193:11\n861 rules/third_reich_diplomacy/rules.yaml:194:15\n862 rules/third_reich_diplomacy/rules.yaml:195:11\n873 rules/third_reich_diplomacy/rules.yaml:196:11\n874 rules/third_reich_diplomacy/rules.yaml:197:11\n885 rules/third_reich_diplomacy/rules.yaml:199:11\n890 rules/third_reich_diplomacy/rules.yaml:200:11\n891 rules/third_reich_diplomacy/rules.yaml:201:15\n892 rules/third_reich_diplomacy/rules.yaml:202:11\n893 rules/third_reich_diplomacy/rules.yaml:203:11\n894 rules/third_reich_diplomacy/rules.yaml:204:15\n895 rules/third_reich_diplomacy/rules.yaml:205:11\n896 rules/third_reich_diplomacy/rules.yaml:206:15\n898 rules/third_reich_diplomacy/rules.yaml:208:11\n899 rules/third_reich_diplomacy/rules.yaml:209:15\n900 rules/third_reich_diplomacy/rules.yaml:210:11\n905 rules/third_reich_diplomacy/rules.yaml:211:11\n906 rules/third_reich_diplomacy/rules.yaml:212:15\n907 rules/third_reich_diplomacy/rules.yaml:213:11\n908 rules/third_reich_diplomacy/rules.yaml:214:15\n909 rules/third_reich_diplomacy/rules.yaml:215:7\n913 rules/third_reich_diplomacy/rules.yaml:68:7\n921 rules/third_reich_diplomacy/rules.yaml:75:7\n929 rules/third_reich_diplomacy/rules.yaml:342:7\n930 rules/third_reich_diplomacy/rules.yaml:343:11\n937 rules/third_reich_diplomacy/rules.yaml:344:7\n941 rules/third_reich_diplomacy/rules.yaml:304:7\n942 rules/third_reich_diplomacy/rules.yaml:305:11\n943 rules/third_reich_diplomacy/rules.yaml:306:7\n944 rules/third_reich_diplomacy/rules.yaml:307:11\n945 rules/third_reich_diplomacy/rules.yaml:308:15\n946 rules/third_reich_diplomacy/rules.yaml:309:7\n947 rules/third_reich_diplomacy/rules.yaml:310:11\n948 rules/third_reich_diplomacy/rules.yaml:311:15\n949 rules/third_reich_diplomacy/rules.yaml:312:11\n950 rules/third_reich_diplomacy/rules.yaml:313:15\n951 rules/third_reich_diplomacy/rules.yaml:314:11\n952 rules/third_reich_diplomacy/rules.yaml:315:15\n953 rules/third_reich_diplomacy/rules.yaml:316:7\n957 rules/third_reich_diplomacy/rules.yaml:327:7\n961 rules/third_reich_diplomacy/rules.yaml:328:11\n962 rules/third_reich_diplomacy/rules.yaml:329:7\n970 rules/third_reich_diplomacy/rules.yaml:330:11\n971 rules/third_reich_diplomacy/rules.yaml:331:7\n975 rules/third_reich_diplomacy/rules.yaml:22:7\n976 rules/third_reich_diplomacy/rules.yaml:24:15\n978 rules/third_reich_diplomacy/rules.yaml:26:15\n980 rules/third_reich_diplomacy/rules.yaml:28:15\n982 rules/third_reich_diplomacy/rules.yaml:30:15\n986 rules/third_reich_diplomacy/rules.yaml:37:7\n987 rules/third_reich_diplomacy/rules.yaml:39:15\n989 rules/third_reich_diplomacy/rules.yaml:41:15\n991 rules/third_reich_diplomacy/rules.yaml:43:15\n993 rules/third_reich_diplomacy/rules.yaml:45:15\n997 rules/third_reich_diplomacy/rules.yaml:128:7\n998 rules/third_reich_diplomacy/rules.yaml:129:7\n1008 rules/third_reich_diplomacy/rules.yaml:130:11\n1009 rules/third_reich_diplomacy/rules.yaml:131:7\n1014 rules/third_reich_diplomacy/rules.yaml:132:11\n1015 rules/third_reich_diplomacy/rules.yaml:133:7\n1019 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1020 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1021 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1025 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1026 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1030 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1031 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1032 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1036 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1037 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1038 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1039 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1040 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1041 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1042 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1043 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1047 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1051 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1052 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1055 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1058 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1059 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1060 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1064 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1068 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1069 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1070 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1071 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1072 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1073 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1077 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1081 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1082 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1086 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1087 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1088 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1089 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1093 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1097 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1098 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1101 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1104 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1105 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1106 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1107 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1108 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1112 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1116 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1117 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1121 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1125 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1126 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1130 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1131 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1132 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1133 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1134 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1135 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1136 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1137 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1141 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1142 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1143 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1147 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1148 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1149 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1150 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1151 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1152 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1156 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1160 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1161 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1162 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1163 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1167 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1171 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1172 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1173 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1174 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1179 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1180 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1184 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1185 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1186 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1187 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1188 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1189 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1193 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1197 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1198 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1199 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1200 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1201 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1202 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1212 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1213 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1214 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1215 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1216 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1217 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1221 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1225 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1226 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1230 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1231 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1235 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1236 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1237 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1241 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1242 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1243 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1244 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1245 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1246 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1250 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1251 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1252 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1256 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1257 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1258 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1259 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1262 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1266 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1267 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1268 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1269 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1270 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1271 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1272 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1273 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1277 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1281 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1282 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1286 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1287 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1288 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1289 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1293 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1294 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1298 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1303 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1304 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1308 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1309 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1310 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1311 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1312 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1313 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1317 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1318 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1319 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1323 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1324 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1325 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1326 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1327 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1328 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1329 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1330 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1331 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1332 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1336 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1337 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1341 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1342 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1343 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1347 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1348 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1349 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1350 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1354 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1355 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1359 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1363 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1364 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1368 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1369 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1370 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1371 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1372 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1373 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1374 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1375 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1382 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1383 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1393 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1394 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1395 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1396 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1401 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1402 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1403 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1407 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1408 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1409 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1410 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1411 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1412 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1413 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1414 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1418 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1419 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1420 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1424 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1425 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1429 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1430 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1431 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1435 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1436 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1438 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1446 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1451 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1455 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1456 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1460 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1461 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1462 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1463 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1467 rules/third_reich_diplomacy/rules.yaml:53:7\n1471 rules/third_reich_diplomacy/rules.yaml:61:7\n1475 rules/third_reich_diplomacy/rules.yaml:89:7\n1479 rules/third_reich_diplomacy/rules.yaml:406:7\n1480 rules/third_reich_diplomacy/rules.yaml:407:7\n1481 rules/third_reich_diplomacy/rules.yaml:408:7\n1482 rules/third_reich_diplomacy/rules.yaml:409:7\n1483 rules/third_reich_diplomacy/rules.yaml:410:11\n1484 rules/third_reich_diplomacy/rules.yaml:411:11\n1485 rules/third_reich_diplomacy/rules.yaml:412:15\n1486 rules/third_reich_diplomacy/rules.yaml:413:19\n1487 rules/third_reich_diplomacy/rules.yaml:414:19\n1488 rules/third_reich_diplomacy/rules.yaml:415:11\n1489 rules/third_reich_diplomacy/rules.yaml:416:11\n1490 rules/third_reich_diplomacy/rules.yaml:417:15\n1491 rules/third_reich_diplomacy/rules.yaml:418:15\n1492 rules/third_reich_diplomacy/rules.yaml:419:15\n1494 rules/third_reich_diplomacy/rules.yaml:421:11\n1495 rules/third_reich_diplomacy/rules.yaml:422:11\n1496 rules/third_reich_diplomacy/rules.yaml:423:11\n1500 rules/third_reich_diplomacy/rules.yaml:370:7\n1505 rules/third_reich_diplomacy/rules.yaml:371:7\n1512 rules/third_reich_diplomacy/rules.yaml:372:7\n1520 rules/third_reich_diplomacy/rules.yaml:373:7\n1521 rules/third_reich_diplomacy/rules.yaml:374:7\n1522 rules/third_reich_diplomacy/rules.yaml:375:11\n1523 rules/third_reich_diplomacy/rules.yaml:376:11\n1528 rules/third_reich_diplomacy/rules.yaml:377:15\n1529 rules/third_reich_diplomacy/rules.yaml:378:11\n1530 rules/third_reich_diplomacy/rules.yaml:379:11\n1531 rules/third_reich_diplomacy/rules.yaml:380:15\n1532 rules/third_reich_diplomacy/rules.yaml:381:15\n1533 rules/third_reich_diplomacy/rules.yaml:382:19\n1534 rules/third_reich_diplomacy/rules.yaml:383:11\n1535 rules/third_reich_diplomacy/rules.yaml:384:7\n1536 rules/third_reich_diplomacy/rules.yaml:385:7\n1537 rules/third_reich_diplomacy/rules.yaml:386:7\n1541 rules/third_reich_diplomacy/flow.yaml:158:7\n1542 rules/third_reich_diplomacy/flow.yaml:159:11\n1546 rules/third_reich_diplomacy/flow.yaml:167:7\n1547 rules/third_reich_diplomacy/flow.yaml:168:11\n1548 rules/third_reich_diplomacy/flow.yaml:169:15\n1550 rules/third_reich_diplomacy/flow.yaml:170:11\n1551 rules/third_reich_diplomacy/flow.yaml:171:15\n1552 rules/third_reich_diplomacy/flow.yaml:172:11\n1553 rules/third_reich_diplomacy/flow.yaml:173:15\n1554 rules/third_reich_diplomacy/flow.yaml:174:11\n1555 rules/third_reich_diplomacy/flow.yaml:175:11\n1556 rules/third_reich_diplomacy/flow.yaml:176:11\n1558 rules/third_reich_diplomacy/flow.yaml:178:11\n1560 rules/third_reich_diplomacy/flow.yaml:180:11\n1562 rules/third_reich_diplomacy/flow.yaml:182:11\n1566 rules/third_reich_diplomacy/rules.yaml:433:7\n1567 rules/third_reich_diplomacy/rules.yaml:434:7\n1568 rules/third_reich_diplomacy/rules.yaml:435:7\n1571 rules/third_reich_diplomacy/rules.yaml:436:7\n1572 rules/third_reich_diplomacy/rules.yaml:437:7\n1573 rules/third_reich_diplomacy/rules.yaml:438:7\n1574 rules/third_reich_diplomacy/rules.yaml:439:7\n1577 rules/third_reich_diplomacy/rules.yaml:440:7\n1578 rules/third_reich_diplomacy/rules.yaml:441:7\n1579 rules/third_reich_diplomacy/rules.yaml:442:11\n1581 rules/third_reich_diplomacy/rules.yaml:444:11\n1582 rules/third_reich_diplomacy/rules.yaml:445:7\n1583 rules/third_reich_diplomacy/rules.yaml:446:7\n1584 rules/third_reich_diplomacy/rules.yaml:447:11\n1585 rules/third_reich_diplomacy/rules.yaml:448:11\n1589 rules/third_reich_diplomacy/rules.yaml:492:7\n1590 rules/third_reich_diplomacy/rules.yaml:493:7\n1591 rules/third_reich_diplomacy/rules.yaml:494:7\n1595 rules/third_reich_diplomacy/rules.yaml:455:7\n1596 rules/third_reich_diplomacy/rules.yaml:456:11\n1597 rules/third_reich_diplomacy/rules.yaml:457:15\n1599 rules/third_reich_diplomacy/rules.yaml:458:15\n1600 rules/third_reich_diplomacy/rules.yaml:459:19\n1601 rules/third_reich_diplomacy/rules.yaml:460:19\n1614 rules/third_reich_diplomacy/flow.yaml:14:7\n1615 rules/third_reich_diplomacy/flow.yaml:15:7\n1616 rules/third_reich_diplomacy/flow.yaml:17:15\n1617 rules/third_reich_diplomacy/flow.yaml:18:15\n1618 rules/third_reich_diplomacy/flow.yaml:20:23\n1619 rules/third_reich_diplomacy/flow.yaml:21:23\n1621 rules/third_reich_diplomacy/flow.yaml:23:23\n1622 rules/third_reich_diplomacy/flow.yaml:24:23\n1624 rules/third_reich_diplomacy/flow.yaml:26:15\n1625 rules/third_reich_diplomacy/flow.yaml:27:15\n1626 rules/third_reich_diplomacy/flow.yaml:28:7\n1630 rules/third_reich_diplomacy/rules.yaml:355:7\n1631 rules/third_reich_diplomacy/rules.yaml:356:11\n1632 rules/third_reich_diplomacy/rules.yaml:357:11\n1633 rules/third_reich_diplomacy/rules.yaml:358:11\n1635 rules/third_reich_diplomacy/rules.yaml:360:11\n1639 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1640 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1642 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1643 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1647 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1648 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1650 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1656 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1657 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1658 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1659 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1660 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1661 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1662 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1664 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1666 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1668 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1672 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1676 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1677 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n1681 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1682 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1683 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1685 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1687 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1689 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1693 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1694 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1695 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1697 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1698 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1700 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1701 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1705 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1706 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n1708 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n1710 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n1711 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1712 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1716 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1717 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n1719 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n1723 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1724 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n1728 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1729 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1731 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1733 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1737 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1738 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n1742 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1743 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n1747 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1748 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n1749 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n1753 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1754 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n1756 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n1760 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1764 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1765 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n1766 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n1770 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1771 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n1772 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n1776 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1777 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n1781 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1785 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1786 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n1788 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n1789 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n1793 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1794 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n1795 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n1799 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1803 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1804 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n1805 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n1806 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n1808 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1809 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1810 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n1811 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n1813 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n1814 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n1816 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n1817 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n1821 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1822 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n1823 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n1824 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n1826 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n1827 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n1829 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n1831 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n1835 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1836 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n1837 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n1838 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n1840 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n1841 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n1845 rules/third_reich_diplomacy/rules.yaml:393:7\n1846 rules/third_reich_diplomacy/rules.yaml:394:7\n1847 rules/third_reich_diplomacy/rules.yaml:395:7\n1851 rules/third_reich_diplomacy/flow.yaml:89:7\n1852 rules/third_reich_diplomacy/flow.yaml:90:11\n1853 rules/third_reich_diplomacy/flow.yaml:91:15\n1856 rules/third_reich_diplomacy/flow.yaml:92:15\n1857 rules/third_reich_diplomacy/flow.yaml:93:19\n1858 rules/third_reich_diplomacy/flow.yaml:94:23\n1859 rules/third_reich_diplomacy/flow.yaml:95:23\n1861 rules/third_reich_diplomacy/flow.yaml:97:23\n1865 rules/third_reich_diplomacy/flow.yaml:105:7\n1868 rules/third_reich_diplomacy/flow.yaml:106:11\n1869 rules/third_reich_diplomacy/flow.yaml:107:11\n1870 rules/third_reich_diplomacy/flow.yaml:108:7\n1873 rules/third_reich_diplomacy/flow.yaml:109:11\n1874 rules/third_reich_diplomacy/flow.yaml:110:11\n1875 rules/third_reich_diplomacy/flow.yaml:111:11\n1876 rules/third_reich_diplomacy/flow.yaml:112:15\n1877 rules/third_reich_diplomacy/flow.yaml:113:11\n1881 rules/third_reich_diplomacy/flow.yaml:61:7\n1882 rules/third_reich_diplomacy/flow.yaml:62:7\n1883 rules/third_reich_diplomacy/flow.yaml:63:11\n1884 rules/third_reich_diplomacy/flow.yaml:64:7\n1885 rules/third_reich_diplomacy/flow.yaml:65:11\n1887 rules/third_reich_diplomacy/flow.yaml:67:11\n1888 rules/third_reich_diplomacy/flow.yaml:68:7\n1889 rules/third_reich_diplomacy/flow.yaml:69:11\n1890 rules/third_reich_diplomacy/flow.yaml:70:11\n1895 rules/third_reich_diplomacy/flow.yaml:72:11\n1896 rules/third_reich_diplomacy/flow.yaml:73:11\n1897 rules/third_reich_diplomacy/flow.yaml:74:7\n1901 rules/third_reich_diplomacy/rules.yaml:562:7\n1902 rules/third_reich_diplomacy/rules.yaml:563:11\n1903 rules/third_reich_diplomacy/rules.yaml:564:15\n1904 rules/third_reich_diplomacy/rules.yaml:566:7\n1921 rules/third_reich_diplomacy/rules.yaml:568:11\n1922 rules/third_reich_diplomacy/rules.yaml:569:15\n1923 rules/third_reich_diplomacy/rules.yaml:570:19\n1932 rules/third_reich_diplomacy/rules.yaml:539:7\n1933 rules/third_reich_diplomacy/rules.yaml:540:7\n1934 rules/third_reich_diplomacy/rules.yaml:541:11\n1937 rules/third_reich_diplomacy/rules.yaml:543:15\n1938 rules/third_reich_diplomacy/rules.yaml:544:15\n1940 rules/third_reich_diplomacy/rules.yaml:546:11\n1941 rules/third_reich_diplomacy/rules.yaml:547:15\n1942 rules/third_reich_diplomacy/rules.yaml:548:15\n1943 rules/third_reich_diplomacy/rules.yaml:549:15\n1944 rules/third_reich_diplomacy/rules.yaml:550:7\n1945 rules/third_reich_diplomacy/rules.yaml:551:11\n1946 rules/third_reich_diplomacy/rules.yaml:552:15\n1950 rules/third_reich_diplomacy/rules.yaml:469:7\n1951 rules/third_reich_diplomacy/rules.yaml:470:7\n1954 rules/third_reich_diplomacy/rules.yaml:473:11\n1955 rules/third_reich_diplomacy/rules.yaml:474:11\n1958 rules/third_reich_diplomacy/rules.yaml:477:15\n1959 rules/third_reich_diplomacy/rules.yaml:478:15\n1962 rules/third_reich_diplomacy/rules.yaml:481:19\n1963 rules/third_reich_diplomacy/rules.yaml:482:19\n1964 rules/third_reich_diplomacy/rules.yaml:484:19\n1965 rules/third_reich_diplomacy/rules.yaml:485:19\n1969 rules/third_reich_diplomacy/rules.yaml:504:7\n1970 rules/third_reich_diplomacy/rules.yaml:505:11\n1971 rules/third_reich_diplomacy/rules.yaml:506:11\n1972 rules/third_reich_diplomacy/rules.yaml:507:11\n1973 rules/third_reich_diplomacy/rules.yaml:508:11\n1974 rules/third_reich_diplomacy/rules.yaml:509:15\n1975 rules/third_reich_diplomacy/rules.yaml:510:15\n1976 rules/third_reich_diplomacy/rules.yaml:511:15\n1977 rules/third_reich_diplomacy/rules.yaml:513:7\n1978 rules/third_reich_diplomacy/rules.yaml:514:7\n1979 rules/third_reich_diplomacy/rules.yaml:515:11\n1983 rules/third_reich_diplomacy/rules.yaml:516:15\n1987 rules/third_reich_diplomacy/rules.yaml:519:15\n1991 rules/third_reich_diplomacy/rules.yaml:522:15\n1996 rules/third_reich_diplomacy/rules.yaml:524:19\n1997 rules/third_reich_diplomacy/rules.yaml:525:15\n2002 rules/third_reich_diplomacy/rules.yaml:526:19\n2003 rules/third_reich_diplomacy/rules.yaml:527:19\n2009 rules/third_reich_diplomacy/flow.yaml:36:7\n2013 rules/third_reich_diplomacy/flow.yaml:122:7\n2014 rules/third_reich_diplomacy/flow.yaml:123:11\n2021 rules/third_reich_diplomacy/flow.yaml:124:15\n2022 rules/third_reich_diplomacy/flow.yaml:125:15\n2023 rules/third_reich_diplomacy/flow.yaml:127:19\n2024 rules/third_reich_diplomacy/flow.yaml:128:19\n2028 rules/third_reich_diplomacy/flow.yaml:137:7\n2029 rules/third_reich_diplomacy/flow.yaml:138:7\n2030 rules/third_reich_diplomacy/flow.yaml:139:11\n2031 rules/third_reich_diplomacy/flow.yaml:140:7\n2032 rules/third_reich_diplomacy/flow.yaml:141:7\n2033 rules/third_reich_diplomacy/flow.yaml:142:11\n2034 rules/third_reich_diplomacy/flow.yaml:143:7\n2035 rules/third_reich_diplomacy/flow.yaml:144:11\n2036 rules/third_reich_diplomacy/flow.yaml:145:7\n2037 rules/third_reich_diplomacy/flow.yaml:146:7\n2038 rules/third_reich_diplomacy/flow.yaml:148:11\n2044 rules/third_reich_diplomacy/flow.yaml:45:7\n2045 rules/third_reich_diplomacy/flow.yaml:46:11\n2046 rules/third_reich_diplomacy/flow.yaml:47:11\n2047 rules/third_reich_diplomacy/flow.yaml:48:15\n2048 rules/third_reich_diplomacy/flow.yaml:49:15\n2053 rules/third_reich_diplomacy/flow.yaml:50:19\n2056 rules/third_reich_diplomacy/flow.yaml:51:19\n2057 rules/third_reich_diplomacy/flow.yaml:52:19\n2061 rules/third_reich_diplomacy/flow.yaml:80:7\n2062 rules/third_reich_diplomacy/flow.yaml:81:11\n2066 rules/third_reich_diplomacy/rules.yaml:581:7\n2067 rules/third_reich_diplomacy/rules.yaml:582:7\n2068 rules/third_reich_diplomacy/rules.yaml:583:7\n2069 rules/third_reich_diplomacy/rules.yaml:584:7\n2070 rules/third_reich_diplomacy/rules.yaml:585:7\n2071 rules/third_reich_diplomacy/rules.yaml:586:7\n2089 rules/third_reich_diplomacy/rules.yaml:562:7\n2090 rules/third_reich_diplomacy/rules.yaml:563:11\n2091 rules/third_reich_diplomacy/rules.yaml:564:15\n2092 rules/third_reich_diplomacy/rules.yaml:565:15\n2093 rules/third_reich_diplomacy/rules.yaml:566:7\n2121 rules/third_reich_diplomacy/rules.yaml:568:11\n2122 rules/third_reich_diplomacy/rules.yaml:569:15\n2123 rules/third_reich_diplomacy/rules.yaml:570:19\n2127 rules/third_reich_diplomacy/rules.yaml:571:7\n2147 rules/third_reich_diplomacy/rules.yaml:539:7\n2148 rules/third_reich_diplomacy/rules.yaml:540:7\n2156 rules/third_reich_diplomacy/rules.yaml:541:11\n2171 rules/third_reich_diplomacy/rules.yaml:543:15\n2172 rules/third_reich_diplomacy/rules.yaml:544:15\n2175 rules/third_reich_diplomacy/rules.yaml:546:11\n2189 rules/third_reich_diplomacy/rules.yaml:547:15\n2202 rules/third_reich_diplomacy/rules.yaml:548:15\n2203 rules/third_reich_diplomacy/rules.yaml:549:15\n2207 rules/third_reich_diplomacy/rules.yaml:550:7\n2208 rules/third_reich_diplomacy/rules.yaml:551:11\n2209 rules/third_reich_diplomacy/rules.yaml:552:15\n2210 rules/third_reich_diplomacy/rules.yaml:553:15\n2225 rules/third_reich_diplomacy/rules.yaml:469:7\n2226 rules/third_reich_diplomacy/rules.yaml:470:7\n2227 rules/third_reich_diplomacy/rules.yaml:471:11\n2232 rules/third_reich_diplomacy/rules.yaml:473:11\n2233 rules/third_reich_diplomacy/rules.yaml:474:11\n2234 rules/third_reich_diplomacy/rules.yaml:475:15\n2242 rules/third_reich_diplomacy/rules.yaml:477:15\n2248 rules/third_reich_diplomacy/rules.yaml:478:15\n2249 rules/third_reich_diplomacy/rules.yaml:479:19\n2251 rules/third_reich_diplomacy/rules.yaml:481:19\n2252 rules/third_reich_diplomacy/rules.yaml:482:19\n2253 rules/third_reich_diplomacy/rules.yaml:483:19\n2254 rules/third_reich_diplomacy/rules.yaml:484:19\n2255 rules/third_reich_diplomacy/rules.yaml:485:19\n2279 rules/third_reich_diplomacy/rules.yaml:504:7\n2280 rules/third_reich_diplomacy/rules.yaml:505:11\n2281 rules/third_reich_diplomacy/rules.yaml:506:11\n2282 rules/third_reich_diplomacy/rules.yaml:507:11\n2283 rules/third_reich_diplomacy/rules.yaml:508:11\n2284 rules/third_reich_diplomacy/rules.yaml:509:15\n2285 rules/third_reich_diplomacy/rules.yaml:510:15\n2286 rules/third_reich_diplomacy/rules.yaml:511:15\n2287 rules/third_reich_diplomacy/rules.yaml:512:15\n2288 rules/third_reich_diplomacy/rules.yaml:513:7\n2289 rules/third_reich_diplomacy/rules.yaml:514:7\n2294 rules/third_reich_diplomacy/rules.yaml:515:11\n2298 rules/third_reich_diplomacy/rules.yaml:516:15\n2301 rules/third_reich_diplomacy/rules.yaml:517:15\n2304 rules/third_reich_diplomacy/rules.yaml:519:15\n2307 rules/third_reich_diplomacy/rules.yaml:520:15\n2315 rules/third_reich_diplomacy/rules.yaml:522:15\n2330 rules/third_reich_diplomacy/rules.yaml:524:19\n2331 rules/third_reich_diplomacy/rules.yaml:525:15\n2336 rules/third_reich_diplomacy/rules.yaml:526:19\n2337 rules/third_reich_diplomacy/rules.yaml:527:19\n2338 rules/third_reich_diplomacy/rules.yaml:528:19\n2340 rules/third_reich_diplomacy/rules.yaml:530:19\n2351 rules/third_reich_diplomacy/flow.yaml:36:7\n2370 rules/third_reich_diplomacy/flow.yaml:122:7\n2381 rules/third_reich_diplomacy/flow.yaml:123:11\n2396 rules/third_reich_diplomacy/flow.yaml:124:15\n2404 rules/third_reich_diplomacy/flow.yaml:125:15\n2405 rules/third_reich_diplomacy/flow.yaml:126:19\n2406 rules/third_reich_diplomacy/flow.yaml:127:19\n2407 rules/third_reich_diplomacy/flow.yaml:128:19\n2420 rules/third_reich_diplomacy/flow.yaml:137:7\n2426 rules/third_reich_diplomacy/flow.yaml:138:7\n2431 rules/third_reich_diplomacy/flow.yaml:139:11\n2437 rules/third_reich_diplomacy/flow.yaml:140:7\n2443 rules/third_reich_diplomacy/flow.yaml:141:7\n2448 rules/third_reich_diplomacy/flow.yaml:142:11\n2454 rules/third_reich_diplomacy/flow.yaml:143:7\n2459 rules/third_reich_diplomacy/flow.yaml:144:11\n2465 rules/third_reich_diplomacy/flow.yaml:145:7\n2466 rules/third_reich_diplomacy/flow.yaml:146:7\n2469 rules/third_reich_diplomacy/flow.yaml:150:11\n2472 rules/third_reich_diplomacy/flow.yaml:147:11\n2473 rules/third_reich_diplomacy/flow.yaml:148:11\n2495 rules/third_reich_diplomacy/flow.yaml:45:7\n2500 rules/third_reich_diplomacy/flow.yaml:46:11\n2501 rules/third_reich_diplomacy/flow.yaml:47:11\n2512 rules/third_reich_diplomacy/flow.yaml:48:15\n2513 rules/third_reich_diplomacy/flow.yaml:49:15\n2528 rules/third_reich_diplomacy/flow.yaml:50:19\n2543 rules/third_reich_diplomacy/flow.yaml:51:19\n2544 rules/third_reich_diplomacy/flow.yaml:52:19\n2556 rules/third_reich_diplomacy/flow.yaml:80:7\n2561 rules/third_reich_diplomacy/flow.yaml:81:11\n2575 rules/third_reich_diplomacy/rules.yaml:580:7\n2576 rules/third_reich_diplomacy/rules.yaml:581:7\n2577 rules/third_reich_diplomacy/rules.yaml:582:7\n2578 rules/third_reich_diplomacy/rules.yaml:583:7\n2584 rules/third_reich_diplomacy/rules.yaml:584:7\n2590 rules/third_reich_diplomacy/rules.yaml:585:7\n2596 rules/third_reich_diplomacy/rules.yaml:586:7\n2600 rules/third_reich_diplomacy/rules.yaml:587:11"
+_ORIGINS = "639 rules/third_reich_diplomacy/rules.yaml:265:7\n640 rules/third_reich_diplomacy/rules.yaml:266:7\n641 rules/third_reich_diplomacy/rules.yaml:267:7\n642 rules/third_reich_diplomacy/rules.yaml:268:11\n643 rules/third_reich_diplomacy/rules.yaml:269:7\n646 rules/third_reich_diplomacy/rules.yaml:270:11\n655 rules/third_reich_diplomacy/rules.yaml:271:11\n656 rules/third_reich_diplomacy/rules.yaml:272:15\n657 rules/third_reich_diplomacy/rules.yaml:273:7\n664 rules/third_reich_diplomacy/rules.yaml:274:7\n665 rules/third_reich_diplomacy/rules.yaml:275:11\n673 rules/third_reich_diplomacy/rules.yaml:276:7\n676 rules/third_reich_diplomacy/rules.yaml:277:11\n677 rules/third_reich_diplomacy/rules.yaml:278:7\n682 rules/third_reich_diplomacy/rules.yaml:116:7\n683 rules/third_reich_diplomacy/rules.yaml:117:7\n687 rules/third_reich_diplomacy/rules.yaml:82:7\n695 rules/third_reich_diplomacy/rules.yaml:246:7\n703 rules/third_reich_diplomacy/rules.yaml:247:7\n707 rules/third_reich_diplomacy/rules.yaml:248:7\n710 rules/third_reich_diplomacy/rules.yaml:249:11\n711 rules/third_reich_diplomacy/rules.yaml:250:7\n714 rules/third_reich_diplomacy/rules.yaml:251:11\n715 rules/third_reich_diplomacy/rules.yaml:252:7\n720 rules/third_reich_diplomacy/rules.yaml:101:7\n721 rules/third_reich_diplomacy/rules.yaml:102:11\n722 rules/third_reich_diplomacy/rules.yaml:103:7\n723 rules/third_reich_diplomacy/rules.yaml:104:11\n724 rules/third_reich_diplomacy/rules.yaml:105:7\n729 rules/third_reich_diplomacy/rules.yaml:232:7\n737 rules/third_reich_diplomacy/rules.yaml:233:7\n738 rules/third_reich_diplomacy/rules.yaml:234:11\n739 rules/third_reich_diplomacy/rules.yaml:235:7\n744 rules/third_reich_diplomacy/rules.yaml:288:7\n745 rules/third_reich_diplomacy/rules.yaml:289:7\n746 rules/third_reich_diplomacy/rules.yaml:290:11\n747 rules/third_reich_diplomacy/rules.yaml:291:7\n752 rules/third_reich_diplomacy/rules.yaml:222:7\n760 rules/third_reich_diplomacy/rules.yaml:145:7\n761 rules/third_reich_diplomacy/rules.yaml:146:7\n765 rules/third_reich_diplomacy/rules.yaml:147:7\n766 rules/third_reich_diplomacy/rules.yaml:148:7\n767 rules/third_reich_diplomacy/rules.yaml:149:11\n779 rules/third_reich_diplomacy/rules.yaml:150:11\n782 rules/third_reich_diplomacy/rules.yaml:151:15\n783 rules/third_reich_diplomacy/rules.yaml:152:11\n794 rules/third_reich_diplomacy/rules.yaml:153:15\n795 rules/third_reich_diplomacy/rules.yaml:154:11\n805 rules/third_reich_diplomacy/rules.yaml:155:15\n806 rules/third_reich_diplomacy/rules.yaml:156:11\n807 rules/third_reich_diplomacy/rules.yaml:157:15\n808 rules/third_reich_diplomacy/rules.yaml:158:11\n809 rules/third_reich_diplomacy/rules.yaml:159:15\n810 rules/third_reich_diplomacy/rules.yaml:160:11\n811 rules/third_reich_diplomacy/rules.yaml:161:15\n816 rules/third_reich_diplomacy/rules.yaml:162:11\n817 rules/third_reich_diplomacy/rules.yaml:163:15\n818 rules/third_reich_diplomacy/rules.yaml:164:11\n819 rules/third_reich_diplomacy/rules.yaml:165:15\n821 rules/third_reich_diplomacy/rules.yaml:167:11\n822 rules/third_reich_diplomacy/rules.yaml:168:15\n823 rules/third_reich_diplomacy/rules.yaml:169:11\n828 rules/third_reich_diplomacy/rules.yaml:170:11\n829 rules/third_reich_diplomacy/rules.yaml:171:15\n830 rules/third_reich_diplomacy/rules.yaml:172:11\n831 rules/third_reich_diplomacy/rules.yaml:173:15\n832 rules/third_reich_diplomacy/rules.yaml:174:11\n833 rules/third_reich_diplomacy/rules.yaml:175:15\n834 rules/third_reich_diplomacy/rules.yaml:176:11\n835 rules/third_reich_diplomacy/rules.yaml:177:15\n836 rules/third_reich_diplomacy/rules.yaml:178:11\n841 rules/third_reich_diplomacy/rules.yaml:179:11\n842 rules/third_reich_diplomacy/rules.yaml:180:15\n844 rules/third_reich_diplomacy/rules.yaml:182:11\n845 rules/third_reich_diplomacy/rules.yaml:183:15\n846 rules/third_reich_diplomacy/rules.yaml:184:11\n847 rules/third_reich_diplomacy/rules.yaml:185:15\n848 rules/third_reich_diplomacy/rules.yaml:186:11\n849 rules/third_reich_diplomacy/rules.yaml:187:15\n850 rules/third_reich_diplomacy/rules.yaml:188:19\n851 rules/third_reich_diplomacy/rules.yaml:189:15\n852 rules/third_reich_diplomacy/rules.yaml:190:19\n854 rules/third_reich_diplomacy/rules.yaml:192:11\n865 rules/third_reich_diplomacy/rules.yaml:193:11\n868 rules/third_reich_diplomacy/rules.yaml:194:15\n869 rules/third_reich_diplomacy/rules.yaml:195:11\n880 rules/third_reich_diplomacy/rules.yaml:196:11\n881 rules/third_reich_diplomacy/rules.yaml:197:11\n892 rules/third_reich_diplomacy/rules.yaml:199:11\n897 rules/third_reich_diplomacy/rules.yaml:200:11\n898 rules/third_reich_diplomacy/rules.yaml:201:15\n899 rules/third_reich_diplomacy/rules.yaml:202:11\n900 rules/third_reich_diplomacy/rules.yaml:203:11\n901 rules/third_reich_diplomacy/rules.yaml:204:15\n902 rules/third_reich_diplomacy/rules.yaml:205:11\n903 rules/third_reich_diplomacy/rules.yaml:206:15\n905 rules/third_reich_diplomacy/rules.yaml:208:11\n906 rules/third_reich_diplomacy/rules.yaml:209:15\n907 rules/third_reich_diplomacy/rules.yaml:210:11\n912 rules/third_reich_diplomacy/rules.yaml:211:11\n913 rules/third_reich_diplomacy/rules.yaml:212:15\n914 rules/third_reich_diplomacy/rules.yaml:213:11\n915 rules/third_reich_diplomacy/rules.yaml:214:15\n916 rules/third_reich_diplomacy/rules.yaml:215:7\n920 rules/third_reich_diplomacy/rules.yaml:68:7\n928 rules/third_reich_diplomacy/rules.yaml:75:7\n936 rules/third_reich_diplomacy/rules.yaml:342:7\n937 rules/third_reich_diplomacy/rules.yaml:343:11\n944 rules/third_reich_diplomacy/rules.yaml:344:7\n948 rules/third_reich_diplomacy/rules.yaml:304:7\n949 rules/third_reich_diplomacy/rules.yaml:305:11\n950 rules/third_reich_diplomacy/rules.yaml:306:7\n951 rules/third_reich_diplomacy/rules.yaml:307:11\n952 rules/third_reich_diplomacy/rules.yaml:308:15\n953 rules/third_reich_diplomacy/rules.yaml:309:7\n954 rules/third_reich_diplomacy/rules.yaml:310:11\n955 rules/third_reich_diplomacy/rules.yaml:311:15\n956 rules/third_reich_diplomacy/rules.yaml:312:11\n957 rules/third_reich_diplomacy/rules.yaml:313:15\n958 rules/third_reich_diplomacy/rules.yaml:314:11\n959 rules/third_reich_diplomacy/rules.yaml:315:15\n960 rules/third_reich_diplomacy/rules.yaml:316:7\n965 rules/third_reich_diplomacy/rules.yaml:327:7\n969 rules/third_reich_diplomacy/rules.yaml:328:11\n970 rules/third_reich_diplomacy/rules.yaml:329:7\n978 rules/third_reich_diplomacy/rules.yaml:330:11\n979 rules/third_reich_diplomacy/rules.yaml:331:7\n983 rules/third_reich_diplomacy/rules.yaml:22:7\n984 rules/third_reich_diplomacy/rules.yaml:24:15\n986 rules/third_reich_diplomacy/rules.yaml:26:15\n988 rules/third_reich_diplomacy/rules.yaml:28:15\n990 rules/third_reich_diplomacy/rules.yaml:30:15\n994 rules/third_reich_diplomacy/rules.yaml:37:7\n995 rules/third_reich_diplomacy/rules.yaml:39:15\n997 rules/third_reich_diplomacy/rules.yaml:41:15\n999 rules/third_reich_diplomacy/rules.yaml:43:15\n1001 rules/third_reich_diplomacy/rules.yaml:45:15\n1006 rules/third_reich_diplomacy/rules.yaml:128:7\n1007 rules/third_reich_diplomacy/rules.yaml:129:7\n1017 rules/third_reich_diplomacy/rules.yaml:130:11\n1018 rules/third_reich_diplomacy/rules.yaml:131:7\n1023 rules/third_reich_diplomacy/rules.yaml:132:11\n1024 rules/third_reich_diplomacy/rules.yaml:133:7\n1028 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1029 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1030 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1034 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1035 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1039 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1040 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1041 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1046 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1047 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1048 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1049 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1050 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1051 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1052 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1053 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1057 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1062 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1063 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1066 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1069 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1070 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1071 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1075 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1079 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1080 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1081 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1082 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1083 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1084 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1089 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1093 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1094 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1098 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1099 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1100 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1101 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1105 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1110 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1111 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1114 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1117 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1118 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1119 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1120 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1121 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1125 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1129 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1130 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1134 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1138 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1139 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1144 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1145 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1146 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1147 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1148 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1149 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1150 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1151 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1155 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1156 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1157 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1162 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1163 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1164 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1165 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1166 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1167 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1171 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1175 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1176 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1177 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1182 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1187 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1188 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1189 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1190 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1195 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1196 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1197 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1201 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1202 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1203 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1204 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1205 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1206 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1210 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1214 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1215 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1216 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1217 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1218 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1219 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1229 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1230 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1231 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1232 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1233 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1234 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1238 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1242 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1243 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1247 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1248 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1252 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1253 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1254 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1259 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1260 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1261 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1262 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1263 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1264 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1268 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1269 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1270 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1275 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1276 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1277 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1278 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1281 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1285 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1286 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1287 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1288 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1289 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1290 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1291 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1292 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1296 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1300 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1301 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1305 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1306 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1307 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1308 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1312 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1313 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1317 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1322 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1323 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1328 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1329 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1330 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1331 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1332 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1333 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1338 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1339 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1340 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1344 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1345 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1346 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1347 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1348 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1349 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1350 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1351 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1352 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1353 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1357 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1358 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1362 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1363 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1364 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1368 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1369 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1370 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1371 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1375 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1376 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1380 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1384 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1385 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1390 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1391 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1392 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1393 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1394 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1395 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1396 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1404 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1405 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1415 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1416 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1417 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1418 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1419 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1423 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1424 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1425 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1430 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1431 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1432 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1433 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1434 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1435 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1436 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1441 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1443 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1448 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1453 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1454 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1455 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1460 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1461 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1462 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1463 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1467 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1471 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1472 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1476 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1480 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1481 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1485 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1486 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1487 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1488 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1493 rules/third_reich_diplomacy/rules.yaml:53:7\n1498 rules/third_reich_diplomacy/rules.yaml:61:7\n1502 rules/third_reich_diplomacy/rules.yaml:89:7\n1506 rules/third_reich_diplomacy/rules.yaml:406:7\n1507 rules/third_reich_diplomacy/rules.yaml:407:7\n1508 rules/third_reich_diplomacy/rules.yaml:408:7\n1509 rules/third_reich_diplomacy/rules.yaml:409:7\n1510 rules/third_reich_diplomacy/rules.yaml:410:11\n1511 rules/third_reich_diplomacy/rules.yaml:411:11\n1512 rules/third_reich_diplomacy/rules.yaml:412:15\n1513 rules/third_reich_diplomacy/rules.yaml:413:19\n1514 rules/third_reich_diplomacy/rules.yaml:414:19\n1515 rules/third_reich_diplomacy/rules.yaml:415:11\n1516 rules/third_reich_diplomacy/rules.yaml:416:11\n1517 rules/third_reich_diplomacy/rules.yaml:417:15\n1518 rules/third_reich_diplomacy/rules.yaml:418:15\n1519 rules/third_reich_diplomacy/rules.yaml:419:15\n1521 rules/third_reich_diplomacy/rules.yaml:421:11\n1522 rules/third_reich_diplomacy/rules.yaml:422:11\n1523 rules/third_reich_diplomacy/rules.yaml:423:11\n1528 rules/third_reich_diplomacy/rules.yaml:370:7\n1533 rules/third_reich_diplomacy/rules.yaml:371:7\n1540 rules/third_reich_diplomacy/rules.yaml:372:7\n1548 rules/third_reich_diplomacy/rules.yaml:373:7\n1549 rules/third_reich_diplomacy/rules.yaml:374:7\n1550 rules/third_reich_diplomacy/rules.yaml:375:11\n1551 rules/third_reich_diplomacy/rules.yaml:376:11\n1556 rules/third_reich_diplomacy/rules.yaml:377:15\n1557 rules/third_reich_diplomacy/rules.yaml:378:11\n1558 rules/third_reich_diplomacy/rules.yaml:379:11\n1559 rules/third_reich_diplomacy/rules.yaml:380:15\n1560 rules/third_reich_diplomacy/rules.yaml:381:15\n1561 rules/third_reich_diplomacy/rules.yaml:382:19\n1562 rules/third_reich_diplomacy/rules.yaml:383:11\n1563 rules/third_reich_diplomacy/rules.yaml:384:7\n1564 rules/third_reich_diplomacy/rules.yaml:385:7\n1565 rules/third_reich_diplomacy/rules.yaml:386:7\n1570 rules/third_reich_diplomacy/flow.yaml:158:7\n1571 rules/third_reich_diplomacy/flow.yaml:159:11\n1575 rules/third_reich_diplomacy/flow.yaml:167:7\n1576 rules/third_reich_diplomacy/flow.yaml:168:11\n1577 rules/third_reich_diplomacy/flow.yaml:169:15\n1579 rules/third_reich_diplomacy/flow.yaml:170:11\n1580 rules/third_reich_diplomacy/flow.yaml:171:15\n1581 rules/third_reich_diplomacy/flow.yaml:172:11\n1582 rules/third_reich_diplomacy/flow.yaml:173:15\n1583 rules/third_reich_diplomacy/flow.yaml:174:11\n1584 rules/third_reich_diplomacy/flow.yaml:175:11\n1585 rules/third_reich_diplomacy/flow.yaml:176:11\n1587 rules/third_reich_diplomacy/flow.yaml:178:11\n1589 rules/third_reich_diplomacy/flow.yaml:180:11\n1591 rules/third_reich_diplomacy/flow.yaml:182:11\n1595 rules/third_reich_diplomacy/rules.yaml:433:7\n1596 rules/third_reich_diplomacy/rules.yaml:434:7\n1597 rules/third_reich_diplomacy/rules.yaml:435:7\n1600 rules/third_reich_diplomacy/rules.yaml:436:7\n1601 rules/third_reich_diplomacy/rules.yaml:437:7\n1602 rules/third_reich_diplomacy/rules.yaml:438:7\n1603 rules/third_reich_diplomacy/rules.yaml:439:7\n1606 rules/third_reich_diplomacy/rules.yaml:440:7\n1607 rules/third_reich_diplomacy/rules.yaml:441:7\n1608 rules/third_reich_diplomacy/rules.yaml:442:11\n1610 rules/third_reich_diplomacy/rules.yaml:444:11\n1611 rules/third_reich_diplomacy/rules.yaml:445:7\n1612 rules/third_reich_diplomacy/rules.yaml:446:7\n1613 rules/third_reich_diplomacy/rules.yaml:447:11\n1614 rules/third_reich_diplomacy/rules.yaml:448:11\n1618 rules/third_reich_diplomacy/rules.yaml:492:7\n1619 rules/third_reich_diplomacy/rules.yaml:493:7\n1620 rules/third_reich_diplomacy/rules.yaml:494:7\n1625 rules/third_reich_diplomacy/rules.yaml:455:7\n1626 rules/third_reich_diplomacy/rules.yaml:456:11\n1627 rules/third_reich_diplomacy/rules.yaml:457:15\n1629 rules/third_reich_diplomacy/rules.yaml:458:15\n1630 rules/third_reich_diplomacy/rules.yaml:459:19\n1631 rules/third_reich_diplomacy/rules.yaml:460:19\n1644 rules/third_reich_diplomacy/flow.yaml:14:7\n1645 rules/third_reich_diplomacy/flow.yaml:15:7\n1646 rules/third_reich_diplomacy/flow.yaml:17:15\n1647 rules/third_reich_diplomacy/flow.yaml:18:15\n1648 rules/third_reich_diplomacy/flow.yaml:20:23\n1649 rules/third_reich_diplomacy/flow.yaml:21:23\n1651 rules/third_reich_diplomacy/flow.yaml:23:23\n1652 rules/third_reich_diplomacy/flow.yaml:24:23\n1654 rules/third_reich_diplomacy/flow.yaml:26:15\n1655 rules/third_reich_diplomacy/flow.yaml:27:15\n1656 rules/third_reich_diplomacy/flow.yaml:28:7\n1660 rules/third_reich_diplomacy/rules.yaml:355:7\n1661 rules/third_reich_diplomacy/rules.yaml:356:11\n1662 rules/third_reich_diplomacy/rules.yaml:357:11\n1663 rules/third_reich_diplomacy/rules.yaml:358:11\n1665 rules/third_reich_diplomacy/rules.yaml:360:11\n1669 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1670 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1672 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1673 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1677 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1678 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1680 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1686 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1687 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1688 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1689 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1690 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1691 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1692 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n1694 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n1696 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n1698 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n1702 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1706 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1707 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n1711 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1712 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n1713 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n1715 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n1717 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n1719 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n1723 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1724 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n1725 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n1727 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n1728 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n1730 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n1731 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n1735 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1736 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n1738 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n1740 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n1741 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n1742 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n1746 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1747 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n1749 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n1753 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1754 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n1758 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1759 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n1761 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n1763 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n1767 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1768 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n1772 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1773 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n1777 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1778 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n1779 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n1783 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1784 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n1786 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n1790 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1794 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1795 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n1796 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n1800 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1801 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n1802 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n1806 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1807 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n1811 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1815 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1816 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n1818 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n1819 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n1823 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1824 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n1825 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n1829 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1834 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1835 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n1836 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n1837 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n1839 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n1840 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n1841 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n1842 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n1844 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n1845 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n1847 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n1848 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n1852 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1853 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n1854 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n1855 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n1857 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n1858 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n1860 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n1862 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n1866 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1867 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n1868 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n1869 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n1871 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n1872 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n1876 rules/third_reich_diplomacy/rules.yaml:393:7\n1877 rules/third_reich_diplomacy/rules.yaml:394:7\n1878 rules/third_reich_diplomacy/rules.yaml:395:7\n1883 rules/third_reich_diplomacy/flow.yaml:89:7\n1884 rules/third_reich_diplomacy/flow.yaml:90:11\n1885 rules/third_reich_diplomacy/flow.yaml:91:15\n1888 rules/third_reich_diplomacy/flow.yaml:92:15\n1889 rules/third_reich_diplomacy/flow.yaml:93:19\n1890 rules/third_reich_diplomacy/flow.yaml:94:23\n1891 rules/third_reich_diplomacy/flow.yaml:95:23\n1893 rules/third_reich_diplomacy/flow.yaml:97:23\n1897 rules/third_reich_diplomacy/flow.yaml:105:7\n1900 rules/third_reich_diplomacy/flow.yaml:106:11\n1901 rules/third_reich_diplomacy/flow.yaml:107:11\n1902 rules/third_reich_diplomacy/flow.yaml:108:7\n1905 rules/third_reich_diplomacy/flow.yaml:109:11\n1906 rules/third_reich_diplomacy/flow.yaml:110:11\n1907 rules/third_reich_diplomacy/flow.yaml:111:11\n1908 rules/third_reich_diplomacy/flow.yaml:112:15\n1909 rules/third_reich_diplomacy/flow.yaml:113:11\n1914 rules/third_reich_diplomacy/flow.yaml:61:7\n1915 rules/third_reich_diplomacy/flow.yaml:62:7\n1916 rules/third_reich_diplomacy/flow.yaml:63:11\n1917 rules/third_reich_diplomacy/flow.yaml:64:7\n1918 rules/third_reich_diplomacy/flow.yaml:65:11\n1920 rules/third_reich_diplomacy/flow.yaml:67:11\n1921 rules/third_reich_diplomacy/flow.yaml:68:7\n1922 rules/third_reich_diplomacy/flow.yaml:69:11\n1923 rules/third_reich_diplomacy/flow.yaml:70:11\n1928 rules/third_reich_diplomacy/flow.yaml:72:11\n1929 rules/third_reich_diplomacy/flow.yaml:73:11\n1930 rules/third_reich_diplomacy/flow.yaml:74:7\n1935 rules/third_reich_diplomacy/rules.yaml:562:7\n1936 rules/third_reich_diplomacy/rules.yaml:563:11\n1937 rules/third_reich_diplomacy/rules.yaml:564:15\n1938 rules/third_reich_diplomacy/rules.yaml:566:7\n1955 rules/third_reich_diplomacy/rules.yaml:568:11\n1956 rules/third_reich_diplomacy/rules.yaml:569:15\n1957 rules/third_reich_diplomacy/rules.yaml:570:19\n1967 rules/third_reich_diplomacy/rules.yaml:539:7\n1968 rules/third_reich_diplomacy/rules.yaml:540:7\n1969 rules/third_reich_diplomacy/rules.yaml:541:11\n1972 rules/third_reich_diplomacy/rules.yaml:543:15\n1973 rules/third_reich_diplomacy/rules.yaml:544:15\n1975 rules/third_reich_diplomacy/rules.yaml:546:11\n1976 rules/third_reich_diplomacy/rules.yaml:547:15\n1977 rules/third_reich_diplomacy/rules.yaml:548:15\n1978 rules/third_reich_diplomacy/rules.yaml:549:15\n1979 rules/third_reich_diplomacy/rules.yaml:550:7\n1980 rules/third_reich_diplomacy/rules.yaml:551:11\n1981 rules/third_reich_diplomacy/rules.yaml:552:15\n1985 rules/third_reich_diplomacy/rules.yaml:469:7\n1986 rules/third_reich_diplomacy/rules.yaml:470:7\n1989 rules/third_reich_diplomacy/rules.yaml:473:11\n1990 rules/third_reich_diplomacy/rules.yaml:474:11\n1993 rules/third_reich_diplomacy/rules.yaml:477:15\n1994 rules/third_reich_diplomacy/rules.yaml:478:15\n1997 rules/third_reich_diplomacy/rules.yaml:481:19\n1998 rules/third_reich_diplomacy/rules.yaml:482:19\n1999 rules/third_reich_diplomacy/rules.yaml:484:19\n2000 rules/third_reich_diplomacy/rules.yaml:485:19\n2005 rules/third_reich_diplomacy/rules.yaml:504:7\n2006 rules/third_reich_diplomacy/rules.yaml:505:11\n2007 rules/third_reich_diplomacy/rules.yaml:506:11\n2008 rules/third_reich_diplomacy/rules.yaml:507:11\n2009 rules/third_reich_diplomacy/rules.yaml:508:11\n2010 rules/third_reich_diplomacy/rules.yaml:509:15\n2011 rules/third_reich_diplomacy/rules.yaml:510:15\n2012 rules/third_reich_diplomacy/rules.yaml:511:15\n2013 rules/third_reich_diplomacy/rules.yaml:513:7\n2014 rules/third_reich_diplomacy/rules.yaml:514:7\n2015 rules/third_reich_diplomacy/rules.yaml:515:11\n2019 rules/third_reich_diplomacy/rules.yaml:516:15\n2023 rules/third_reich_diplomacy/rules.yaml:519:15\n2027 rules/third_reich_diplomacy/rules.yaml:522:15\n2032 rules/third_reich_diplomacy/rules.yaml:524:19\n2033 rules/third_reich_diplomacy/rules.yaml:525:15\n2038 rules/third_reich_diplomacy/rules.yaml:526:19\n2039 rules/third_reich_diplomacy/rules.yaml:527:19\n2045 rules/third_reich_diplomacy/flow.yaml:36:7\n2050 rules/third_reich_diplomacy/flow.yaml:122:7\n2051 rules/third_reich_diplomacy/flow.yaml:123:11\n2058 rules/third_reich_diplomacy/flow.yaml:124:15\n2059 rules/third_reich_diplomacy/flow.yaml:125:15\n2060 rules/third_reich_diplomacy/flow.yaml:127:19\n2061 rules/third_reich_diplomacy/flow.yaml:128:19\n2065 rules/third_reich_diplomacy/flow.yaml:137:7\n2066 rules/third_reich_diplomacy/flow.yaml:138:7\n2067 rules/third_reich_diplomacy/flow.yaml:139:11\n2068 rules/third_reich_diplomacy/flow.yaml:140:7\n2069 rules/third_reich_diplomacy/flow.yaml:141:7\n2070 rules/third_reich_diplomacy/flow.yaml:142:11\n2071 rules/third_reich_diplomacy/flow.yaml:143:7\n2072 rules/third_reich_diplomacy/flow.yaml:144:11\n2073 rules/third_reich_diplomacy/flow.yaml:145:7\n2074 rules/third_reich_diplomacy/flow.yaml:146:7\n2075 rules/third_reich_diplomacy/flow.yaml:148:11\n2081 rules/third_reich_diplomacy/flow.yaml:45:7\n2082 rules/third_reich_diplomacy/flow.yaml:46:11\n2083 rules/third_reich_diplomacy/flow.yaml:47:11\n2084 rules/third_reich_diplomacy/flow.yaml:48:15\n2085 rules/third_reich_diplomacy/flow.yaml:49:15\n2090 rules/third_reich_diplomacy/flow.yaml:50:19\n2093 rules/third_reich_diplomacy/flow.yaml:51:19\n2094 rules/third_reich_diplomacy/flow.yaml:52:19\n2099 rules/third_reich_diplomacy/flow.yaml:80:7\n2100 rules/third_reich_diplomacy/flow.yaml:81:11\n2105 rules/third_reich_diplomacy/rules.yaml:581:7\n2106 rules/third_reich_diplomacy/rules.yaml:582:7\n2107 rules/third_reich_diplomacy/rules.yaml:583:7\n2108 rules/third_reich_diplomacy/rules.yaml:584:7\n2109 rules/third_reich_diplomacy/rules.yaml:585:7\n2110 rules/third_reich_diplomacy/rules.yaml:586:7\n2129 rules/third_reich_diplomacy/rules.yaml:562:7\n2130 rules/third_reich_diplomacy/rules.yaml:563:11\n2131 rules/third_reich_diplomacy/rules.yaml:564:15\n2132 rules/third_reich_diplomacy/rules.yaml:565:15\n2133 rules/third_reich_diplomacy/rules.yaml:566:7\n2161 rules/third_reich_diplomacy/rules.yaml:568:11\n2162 rules/third_reich_diplomacy/rules.yaml:569:15\n2163 rules/third_reich_diplomacy/rules.yaml:570:19\n2167 rules/third_reich_diplomacy/rules.yaml:571:7\n2188 rules/third_reich_diplomacy/rules.yaml:539:7\n2189 rules/third_reich_diplomacy/rules.yaml:540:7\n2197 rules/third_reich_diplomacy/rules.yaml:541:11\n2212 rules/third_reich_diplomacy/rules.yaml:543:15\n2213 rules/third_reich_diplomacy/rules.yaml:544:15\n2216 rules/third_reich_diplomacy/rules.yaml:546:11\n2230 rules/third_reich_diplomacy/rules.yaml:547:15\n2243 rules/third_reich_diplomacy/rules.yaml:548:15\n2244 rules/third_reich_diplomacy/rules.yaml:549:15\n2248 rules/third_reich_diplomacy/rules.yaml:550:7\n2249 rules/third_reich_diplomacy/rules.yaml:551:11\n2250 rules/third_reich_diplomacy/rules.yaml:552:15\n2251 rules/third_reich_diplomacy/rules.yaml:553:15\n2266 rules/third_reich_diplomacy/rules.yaml:469:7\n2267 rules/third_reich_diplomacy/rules.yaml:470:7\n2268 rules/third_reich_diplomacy/rules.yaml:471:11\n2273 rules/third_reich_diplomacy/rules.yaml:473:11\n2274 rules/third_reich_diplomacy/rules.yaml:474:11\n2275 rules/third_reich_diplomacy/rules.yaml:475:15\n2283 rules/third_reich_diplomacy/rules.yaml:477:15\n2289 rules/third_reich_diplomacy/rules.yaml:478:15\n2290 rules/third_reich_diplomacy/rules.yaml:479:19\n2292 rules/third_reich_diplomacy/rules.yaml:481:19\n2293 rules/third_reich_diplomacy/rules.yaml:482:19\n2294 rules/third_reich_diplomacy/rules.yaml:483:19\n2295 rules/third_reich_diplomacy/rules.yaml:484:19\n2296 rules/third_reich_diplomacy/rules.yaml:485:19\n2321 rules/third_reich_diplomacy/rules.yaml:504:7\n2322 rules/third_reich_diplomacy/rules.yaml:505:11\n2323 rules/third_reich_diplomacy/rules.yaml:506:11\n2324 rules/third_reich_diplomacy/rules.yaml:507:11\n2325 rules/third_reich_diplomacy/rules.yaml:508:11\n2326 rules/third_reich_diplomacy/rules.yaml:509:15\n2327 rules/third_reich_diplomacy/rules.yaml:510:15\n2328 rules/third_reich_diplomacy/rules.yaml:511:15\n2329 rules/third_reich_diplomacy/rules.yaml:512:15\n2330 rules/third_reich_diplomacy/rules.yaml:513:7\n2331 rules/third_reich_diplomacy/rules.yaml:514:7\n2336 rules/third_reich_diplomacy/rules.yaml:515:11\n2340 rules/third_reich_diplomacy/rules.yaml:516:15\n2343 rules/third_reich_diplomacy/rules.yaml:517:15\n2346 rules/third_reich_diplomacy/rules.yaml:519:15\n2349 rules/third_reich_diplomacy/rules.yaml:520:15\n2357 rules/third_reich_diplomacy/rules.yaml:522:15\n2372 rules/third_reich_diplomacy/rules.yaml:524:19\n2373 rules/third_reich_diplomacy/rules.yaml:525:15\n2378 rules/third_reich_diplomacy/rules.yaml:526:19\n2379 rules/third_reich_diplomacy/rules.yaml:527:19\n2380 rules/third_reich_diplomacy/rules.yaml:528:19\n2382 rules/third_reich_diplomacy/rules.yaml:530:19\n2393 rules/third_reich_diplomacy/flow.yaml:36:7\n2413 rules/third_reich_diplomacy/flow.yaml:122:7\n2424 rules/third_reich_diplomacy/flow.yaml:123:11\n2439 rules/third_reich_diplomacy/flow.yaml:124:15\n2447 rules/third_reich_diplomacy/flow.yaml:125:15\n2448 rules/third_reich_diplomacy/flow.yaml:126:19\n2449 rules/third_reich_diplomacy/flow.yaml:127:19\n2450 rules/third_reich_diplomacy/flow.yaml:128:19\n2463 rules/third_reich_diplomacy/flow.yaml:137:7\n2469 rules/third_reich_diplomacy/flow.yaml:138:7\n2474 rules/third_reich_diplomacy/flow.yaml:139:11\n2480 rules/third_reich_diplomacy/flow.yaml:140:7\n2486 rules/third_reich_diplomacy/flow.yaml:141:7\n2491 rules/third_reich_diplomacy/flow.yaml:142:11\n2497 rules/third_reich_diplomacy/flow.yaml:143:7\n2502 rules/third_reich_diplomacy/flow.yaml:144:11\n2508 rules/third_reich_diplomacy/flow.yaml:145:7\n2509 rules/third_reich_diplomacy/flow.yaml:146:7\n2512 rules/third_reich_diplomacy/flow.yaml:150:11\n2515 rules/third_reich_diplomacy/flow.yaml:147:11\n2516 rules/third_reich_diplomacy/flow.yaml:148:11\n2538 rules/third_reich_diplomacy/flow.yaml:45:7\n2543 rules/third_reich_diplomacy/flow.yaml:46:11\n2544 rules/third_reich_diplomacy/flow.yaml:47:11\n2555 rules/third_reich_diplomacy/flow.yaml:48:15\n2556 rules/third_reich_diplomacy/flow.yaml:49:15\n2571 rules/third_reich_diplomacy/flow.yaml:50:19\n2586 rules/third_reich_diplomacy/flow.yaml:51:19\n2587 rules/third_reich_diplomacy/flow.yaml:52:19\n2600 rules/third_reich_diplomacy/flow.yaml:80:7\n2605 rules/third_reich_diplomacy/flow.yaml:81:11\n2620 rules/third_reich_diplomacy/rules.yaml:580:7\n2621 rules/third_reich_diplomacy/rules.yaml:581:7\n2622 rules/third_reich_diplomacy/rules.yaml:582:7\n2623 rules/third_reich_diplomacy/rules.yaml:583:7\n2629 rules/third_reich_diplomacy/rules.yaml:584:7\n2635 rules/third_reich_diplomacy/rules.yaml:585:7\n2641 rules/third_reich_diplomacy/rules.yaml:586:7\n2645 rules/third_reich_diplomacy/rules.yaml:587:11"
