@@ -206,7 +206,7 @@ def _fill_decks(spec: Any, S: list[Any], rng: random.Random) -> None:
                 if isinstance(v, Hidden):
                     holes.append((s, s.offset + i))
                 elif s.kind == "ref":
-                    if v >= 0:  # -1: none
+                    if v is not None:
                         known.add(v)
                 else:
                     known.update(bits(v) if s.kind == "set" else v)

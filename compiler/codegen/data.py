@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...runtime.layout import HEADER_NAMES, NO_REF, engine_data
+from ...runtime.layout import HEADER_NAMES, engine_data
 from .. import ir
 from ..effects import Assign, Attr, AugAssign, Move, MoveAll, Name, Reveal, Str, walk
 
@@ -304,10 +304,6 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
                     conv.value(given[rid].get(name), f, static=True) for rid in rids
                 )
     d.size = offset
-    for info in d.slots.values():  # a reference slot holds -1 for none (an int-only state)
-        if info.kind == "ref":
-            for k in range(info.offset, info.offset + info.count):
-                init[k] = NO_REF if init[k] is None else init[k]
     d.init = init
     if game.facts():
         data["facts"] = fact_domains(game, d)
@@ -385,11 +381,8 @@ def build_data(game: ir.Game, written: set[tuple[str, str | None, str]]) -> Scen
     return d
 
 
-def fact_domains(
-    game: ir.Game, d: ScenarioData
-) -> tuple[tuple[int, int, tuple[Any, ...], bool], ...]:
-    """``(offset, count, values, is a reference)`` of every external fact: the values a
-    report may give it (None for none)."""
+def fact_domains(game: ir.Game, d: ScenarioData) -> tuple[tuple[int, int, tuple[Any, ...]], ...]:
+    """``(offset, count, values)`` of every external fact: the values a report may give it."""
     out = []
     for scope, etype, f in game.facts():
         info = d.slot(scope, f.name, etype)
@@ -409,8 +402,7 @@ def fact_domains(
             values = tuple(range(len(d.records[t.name])))
         if f.optional:
             values = (*values, None)
-        # a reference slot holds -1 for none: report_options and report convert
-        out.append((info.offset, info.count, values, info.kind == "ref"))
+        out.append((info.offset, info.count, values))
     return tuple(out)
 
 

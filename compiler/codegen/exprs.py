@@ -178,31 +178,9 @@ class ExprGen:
         ``list[int]`` (see :func:`.pytext.bind_int_view`), so that the native build keeps
         the value unboxed."""
         s = self.slot_of(e)
-        if s is not None and s[1].kind == "ref":  # -1 for none in the state
-            return f"_ref(N{s[0][1:]})", s[1]
         if s is not None and int_slot(s[1]):
             return "N" + s[0][1:], s[1]
         return s
-
-    def ref_compare(self, e: Compare) -> str | None:
-        """A reference field compared with none or a value, on the int the state holds
-        (-1 for none) without making a value of it: ``N[k] < 0`` for ``is none``, and for
-        ``== x`` (x a local) ``N[k] == x`` unless x is none."""
-        if e.op not in ("==", "!="):
-            return None
-        for side, other in ((e.left, e.right), (e.right, e.left)):
-            s = self.slot_of(side)
-            if s is None or s[1].kind != "ref":
-                continue
-            k = "N" + s[0][1:]
-            if isinstance(other, NoneLit):
-                return f"({k} {'<' if e.op == '==' else '>='} 0)"
-            if isinstance(other, Name) and other.ref is not None and other.ref[0] == "local":
-                x = self.expr(other)
-                if e.op == "==":
-                    return f"({k} == {x} if {x} is not None else {k} < 0)"
-                return f"({k} != {x} if {x} is not None else {k} >= 0)"
-        return None
 
     def mask(self, e: Expr) -> str | None:
         """The bitmask code of a set-valued expression (a set field, or a filter of one on
@@ -328,10 +306,7 @@ class ExprGen:
                 return f"self.{e.id}_{tname}[{i}]"
             info = self.sd.slot("e", e.id, tname)
             if info is not None:
-                code = f"[self.o_{info.key} + {i}]"
-                if info.kind == "ref":
-                    return f"_ref(N{code})"
-                return f"{'N' if int_slot(info) else 'S'}{code}"
+                return f"{'N' if int_slot(info) else 'S'}[self.o_{info.key} + {i}]"
             return f"self.s_e_{tname}__{e.id}[{i}]"
         raise CodegenError(f"cannot compile name {e.id!r} ({kind})")
 
@@ -484,9 +459,6 @@ class ExprGen:
                 if isinstance(arg, Comp):
                     test = self.any_of(arg)
                     return f"(not {test})" if e.op == "==" else test
-        ref = self.ref_compare(e)
-        if ref is not None:
-            return ref
         if isinstance(right, NoneLit) or isinstance(left, NoneLit):
             op = {"==": "is", "!=": "is not"}[e.op]
             return f"({self.expr(left)} {op} {self.expr(right)})"
@@ -672,6 +644,6 @@ def _join(parts: list[Expr]) -> Expr | None:
 
 
 def int_slot(info: Any) -> bool:
-    """Whether a state slot always holds an int: an int field that cannot be none, a set (a
-    bitmask) or a reference (-1 for none)."""
-    return info.kind in ("set", "ref") or (info.kind == "int" and not info.field.optional)
+    """Whether a state slot always holds an int: an int field that cannot be none, or a
+    set (a bitmask)."""
+    return info.kind == "set" or (info.kind == "int" and not info.field.optional)

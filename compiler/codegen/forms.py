@@ -321,8 +321,6 @@ class PlainForms:
         if info.kind == "seq":
             self.line(out, ind, f"{code} = tuple({value})")
             return
-        if info.kind == "ref":  # -1 for none in the state
-            value = "-1" if value == "None" else f"_unref({value})"
         if f.revealable:
             seen = self.seen_slot(target)
             if seen is not None:

@@ -25,8 +25,8 @@ from ...runtime.layout import ABI
 from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
-from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
+from .pytext import bind_int_view
 from .specialise import lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)

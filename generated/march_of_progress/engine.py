@@ -38,7 +38,6 @@ from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
 from rulecraft.runtime.prelude import pick as _pick
 from rulecraft.runtime.prelude import pick_optional as _pick_optional
 from rulecraft.runtime.prelude import reachable as _reachable  # noqa: F401
-from rulecraft.runtime.prelude import ref as _ref
 from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
 from rulecraft.runtime.prelude import report as _report  # noqa: F401
 from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
@@ -48,7 +47,6 @@ from rulecraft.runtime.prelude import take as _take
 from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq  # noqa: F401
-from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
@@ -56,7 +54,7 @@ from rulecraft.runtime.prelude import wait as _wait
 # `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
-ABI: Final = 3
+ABI: Final = 2
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
 
@@ -379,22 +377,18 @@ class MarchOfProgressRules:
 
     def f_armies_in(self, S: list[Any], v_p: Any, v_c: Any) -> Any:
         "A player's armies in one country. [rules/march_of_progress/rules.yaml:22:3]"
-        N: list[int] = S
         return [
             v_a
             for v_a in self.ix_army__owner.get(v_p, ())
-            if (
-                N[self.o_e_army__location + v_a] == v_c
-                if v_c is not None
-                else N[self.o_e_army__location + v_a] < 0
-            )
+            if S[self.o_e_army__location + v_a] == v_c
         ]
 
     def f_armies_in_play(self, S: list[Any], v_p: Any) -> Any:
         "A player's armies on country cards. [rules/march_of_progress/rules.yaml:15:3]"
-        N: list[int] = S
         return [
-            v_a for v_a in self.ix_army__owner.get(v_p, ()) if N[self.o_e_army__location + v_a] >= 0
+            v_a
+            for v_a in self.ix_army__owner.get(v_p, ())
+            if S[self.o_e_army__location + v_a] is not None
         ]
 
     def f_army_value(self, S: list[Any], v_a: Any, v_defending: bool) -> int:
@@ -412,26 +406,17 @@ class MarchOfProgressRules:
 
     def f_controls(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """Whether player `p` controls country `c`. (MOP-CTRL-01, MOP-CTRL-02, MOP-CTRL-03) [rules/march_of_progress/rules.yaml:37:3]"""
-        N: list[int] = S
         if self.s_e_country__kind[v_c] == "neutral":
             _w1 = False
             for v_a__1 in self.ix_army__owner.get(v_p, ()):
-                if (
-                    N[self.o_e_army__location + v_a__1] == v_c
-                    if v_c is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                ):
+                if S[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
             _w3 = _w1
             if _w3:
                 _w2 = False
                 for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_p), ()):
-                    if (
-                        N[self.o_e_army__location + v_a__2] == v_c
-                        if v_c is not None
-                        else N[self.o_e_army__location + v_a__2] < 0
-                    ):
+                    if S[self.o_e_army__location + v_a__2] == v_c:
                         _w2 = True
                         break
                 _w3 = not _w2
@@ -440,20 +425,15 @@ class MarchOfProgressRules:
             _w4 = False
             for v_a__3 in self.all_army:
                 if (
-                    N[self.o_e_army__location + v_a__3] == v_c
-                    if v_c is not None
-                    else N[self.o_e_army__location + v_a__3] < 0
-                ) and S[self.o_e_army__on_capital + v_a__3]:
+                    S[self.o_e_army__location + v_a__3] == v_c
+                    and S[self.o_e_army__on_capital + v_a__3]
+                ):
                     _w4 = True
                     break
             return not _w4
         _w5 = False
         for v_a in self.ix_army__owner.get(v_p, ()):
-            if (
-                N[self.o_e_army__location + v_a] == v_c
-                if v_c is not None
-                else N[self.o_e_army__location + v_a] < 0
-            ) and S[self.o_e_army__on_capital + v_a]:
+            if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w5 = True
                 break
         return _w5
@@ -464,14 +444,9 @@ class MarchOfProgressRules:
 
     def f_defended(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """Whether player `p` has an army or a usable garrison in country `c`. [rules/march_of_progress/rules.yaml:59:3]"""
-        N: list[int] = S
         _w1 = False
         for v_a__1 in self.ix_army__owner.get(v_p, ()):
-            if (
-                N[self.o_e_army__location + v_a__1] == v_c
-                if v_c is not None
-                else N[self.o_e_army__location + v_a__1] < 0
-            ):
+            if S[self.o_e_army__location + v_a__1] == v_c:
                 _w1 = True
                 break
         return _w1 or self.f_garrison_strength(S, v_p, v_c) > 0
@@ -482,16 +457,14 @@ class MarchOfProgressRules:
 
     def f_garrison_strength(self, S: list[Any], v_p: Any, v_c: Any) -> int:
         """The capital garrison that defends country `c` for player `p` (0 if none). (MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:49:3]"""
-        N: list[int] = S
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
             for v_a__1 in self.all_army:
                 if (
-                    N[self.o_e_army__location + v_a__1] == v_c
-                    if v_c is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                ) and S[self.o_e_army__on_capital + v_a__1]:
+                    S[self.o_e_army__location + v_a__1] == v_c
+                    and S[self.o_e_army__on_capital + v_a__1]
+                ):
                     _w1 = True
                     break
             _w2 = not _w1
@@ -501,14 +474,9 @@ class MarchOfProgressRules:
 
     def f_occupied(self, S: list[Any], v_c: Any) -> bool:
         """Whether an enemy army stands on the capital of home country `c`. (MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:29:3]"""
-        N: list[int] = S
         _w1 = False
         for v_a in self.all_army:
-            if (
-                N[self.o_e_army__location + v_a] == v_c
-                if v_c is not None
-                else N[self.o_e_army__location + v_a] < 0
-            ) and S[self.o_e_army__on_capital + v_a]:
+            if S[self.o_e_army__location + v_a] == v_c and S[self.o_e_army__on_capital + v_a]:
                 _w1 = True
                 break
         return _w1
@@ -533,24 +501,17 @@ class MarchOfProgressRules:
 
     def f_side_total(self, S: list[Any], v_p: Any, v_where: Any, v_defending: bool) -> int:
         """A side's total in a combat in `where`: in attack its armies that are not fortified, in defence all its armies plus a usable capital garrison (before any ATTACK+1 bonus). (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05) [rules/march_of_progress/rules.yaml:128:3]"""
-        N: list[int] = S
         if v_defending:
             _w1 = 0
             for v_a in self.ix_army__owner.get(v_p, ()):
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                ):
+                if S[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where)
         _w2 = 0
         for v_a_2 in self.ix_army__owner.get(v_p, ()):
-            if (
-                N[self.o_e_army__location + v_a_2] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a_2] < 0
-            ) and (not S[self.o_e_army__fortified + v_a_2]):
+            if S[self.o_e_army__location + v_a_2] == v_where and (
+                not S[self.o_e_army__fortified + v_a_2]
+            ):
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2
 
@@ -560,17 +521,12 @@ class MarchOfProgressRules:
 
     def p_board__combat(self, S: list[Any]) -> None:
         """Each side's total if a combat were fought in the country now, and where it comes from: in attack its armies that are not fortified (a fortified army may stand up and join), in defence all its armies (a fortified one counts +1) and a usable capital garrison. An ATTACK+1 discard adds 1 to the attack. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-ATT-05) [rules/march_of_progress/rules.yaml:279:3]"""
-        N: list[int] = S
         for v_c in self.all_country:
             _w2 = []
             for v_p in self.all_player:
                 _w3 = False
                 for v_a__2 in self.ix_army__owner.get(v_p, ()):
-                    if (
-                        N[self.o_e_army__location + v_a__2] == v_c
-                        if v_c is not None
-                        else N[self.o_e_army__location + v_a__2] < 0
-                    ):
+                    if S[self.o_e_army__location + v_a__2] == v_c:
                         _w3 = True
                         break
                 if _w3 or self.f_garrison_strength(S, v_p, v_c) > 0:
@@ -581,31 +537,21 @@ class MarchOfProgressRules:
                 for v_p_2 in v_sides:
                     _w4 = 0
                     for v_a in self.ix_army__owner.get(v_p_2, ()):
-                        if (
-                            N[self.o_e_army__location + v_a] == v_c
-                            if v_c is not None
-                            else N[self.o_e_army__location + v_a] < 0
-                        ) and (not S[self.o_e_army__fortified + v_a]):
+                        if S[self.o_e_army__location + v_a] == v_c and (
+                            not S[self.o_e_army__fortified + v_a]
+                        ):
                             _w4 += 1
                     v_ready = _w4
                     _w5 = 0
                     for v_a__7 in self.ix_army__owner.get(v_p_2, ()):
-                        if (
-                            N[self.o_e_army__location + v_a__7] == v_c
-                            if v_c is not None
-                            else N[self.o_e_army__location + v_a__7] < 0
-                        ):
+                        if S[self.o_e_army__location + v_a__7] == v_c:
                             _w5 += 1
                     v_dug_in = _w5 - v_ready
                     v_w = "army" if v_ready in (1, -1) else "armies"
                     v_wf = "army" if v_dug_in in (1, -1) else "armies"
                     _w6 = 0
                     for v_a_2 in self.ix_army__owner.get(v_p_2, ()):
-                        if (
-                            N[self.o_e_army__location + v_a_2] == v_c
-                            if v_c is not None
-                            else N[self.o_e_army__location + v_a_2] < 0
-                        ):
+                        if S[self.o_e_army__location + v_a_2] == v_c:
                             _w6 += self.f_army_value(S, v_a_2, True)
                     v_armies_def = _w6
                     v_garrison = self.f_garrison_strength(S, v_p_2, v_c)
@@ -627,9 +573,10 @@ class MarchOfProgressRules:
 
     def p_card__recruit(self, S: list[Any], v_me: Any) -> None:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
-        N: list[int] = S
         v_stock = [
-            v_a for v_a in self.ix_army__owner.get(v_me, ()) if N[self.o_e_army__location + v_a] < 0
+            v_a
+            for v_a in self.ix_army__owner.get(v_me, ())
+            if S[self.o_e_army__location + v_a] is None
         ]
         if len(v_stock) == 0:
             _log(S, 33, (v_me,))
@@ -638,18 +585,18 @@ class MarchOfProgressRules:
         else:
             _w1 = 0
             for v_a__2 in self.ix_army__owner.get(v_me, ()):
-                if N[self.o_e_army__location + v_a__2] >= 0:
+                if S[self.o_e_army__location + v_a__2] is not None:
                     _w1 += 1
             if _w1 >= self.c_army_limit:
                 _log(S, 35, (v_me, self.c_army_limit))
             else:
                 v_a_2 = _head(v_stock)
-                S[self.o_e_army__location + v_a_2] = _unref(self.s_p_home[v_me])
+                S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
                 _log(S, 36, (v_me, self.s_p_home[v_me]))
 
     def p_destroy(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = -1
+        S[self.o_e_army__location + v_a] = None
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -671,9 +618,8 @@ class MarchOfProgressRules:
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         "After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"
-        N: list[int] = S
-        S[self.o_g_initiative] = _unref(self.f_enemy(S, _ref(N[self.o_g_initiative])))
-        _log(S, 17, (_ref(N[self.o_g_initiative]),))
+        S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
+        _log(S, 17, (S[self.o_g_initiative],))
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"
@@ -688,16 +634,14 @@ class MarchOfProgressRules:
 
     def p_move_army(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
         "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
-        N: list[int] = S
-        v_start = _ref(N[self.o_e_army__location + v_a])
+        v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
-        S[self.o_e_army__location + v_a] = _unref(v_dest)
+        S[self.o_e_army__location + v_a] = v_dest
         _log(S, 3, (self.s_e_army__owner[v_a], v_start, v_dest))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         "Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"
-        N: list[int] = S
         v_p1 = _head(self.all_player)
         v_p2 = self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
@@ -711,8 +655,8 @@ class MarchOfProgressRules:
             v_r1 = _roll(S, 6)
             v_r2 = _roll(S, 6)
             _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
-        S[self.o_g_initiative] = _unref(v_p1 if v_r1 > v_r2 else v_p2)
-        _log(S, 47, (_ref(N[self.o_g_initiative]),))
+        S[self.o_g_initiative] = v_p1 if v_r1 > v_r2 else v_p2
+        _log(S, 47, (S[self.o_g_initiative],))
 
     def p_turn__cleanup(self, S: list[Any]) -> None:
         "Played cards go to the discard pile (SCORE has already returned them to hand). (MOP-SEQ-04) [rules/march_of_progress/flow.yaml:68:3]"
@@ -740,22 +684,14 @@ class MarchOfProgressRules:
         for v_c in self.all_country:
             _w5 = False
             for v_a__1 in self.ix_army__owner.get(v_me, ()):
-                if (
-                    N[self.o_e_army__location + v_a__1] == v_c
-                    if v_c is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                ):
+                if S[self.o_e_army__location + v_a__1] == v_c:
                     _w5 = True
                     break
             _w7 = _w5
             if _w7:
                 _w6 = False
                 for v_a__3 in self.ix_army__owner.get(v_foe, ()):
-                    if (
-                        N[self.o_e_army__location + v_a__3] == v_c
-                        if v_c is not None
-                        else N[self.o_e_army__location + v_a__3] < 0
-                    ):
+                    if S[self.o_e_army__location + v_a__3] == v_c:
                         _w6 = True
                         break
                 _w7 = _w6 or self.f_garrison_strength(S, v_foe, v_c) > 0
@@ -768,11 +704,9 @@ class MarchOfProgressRules:
         for v_c_2 in v_targets:
             _w10 = False
             for v_a in self.ix_army__owner.get(v_me, ()):
-                if (
-                    N[self.o_e_army__location + v_a] == v_c_2
-                    if v_c_2 is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                ) and (not S[self.o_e_army__fortified + v_a]):
+                if S[self.o_e_army__location + v_a] == v_c_2 and (
+                    not S[self.o_e_army__fortified + v_a]
+                ):
                     _w10 = True
                     break
             if _w10:
@@ -811,11 +745,11 @@ class MarchOfProgressRules:
 
     def q_card__fortify(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
-        N: list[int] = S
         v_candidates = [
             v_a
             for v_a in self.ix_army__owner.get(v_me, ())
-            if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__fortified + v_a])
+            if S[self.o_e_army__location + v_a] is not None
+            and (not S[self.o_e_army__fortified + v_a])
         ]
         if len(v_candidates) == 0:
             return None
@@ -824,44 +758,35 @@ class MarchOfProgressRules:
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
-        N: list[int] = S
         v_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if N[self.o_e_army__location + v_a__1] >= 0
+            if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_mine) == 0:
             return None
         v_a = _pick(R, v_mine)
-        if N[self.o_e_army__location + v_a] < 0:
+        if S[self.o_e_army__location + v_a] is None:
             return None
-        v_dest = _pick(R, self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])])
+        v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
         self.p_move_army(S, v_a, v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
-        N: list[int] = S
         v_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if N[self.o_e_army__location + v_a__1] >= 0
+            if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_mine) == 0:
             return None
         v_a = _pick(R, v_mine)
-        v_start = _ref(N[self.o_e_army__location + v_a])
+        v_start = S[self.o_e_army__location + v_a]
         if v_start is None:
             return None
         v_group = [v_a]
         v_partners = [
-            v_b
-            for v_b in v_mine
-            if v_b != v_a
-            and (
-                N[self.o_e_army__location + v_b] == v_start
-                if v_start is not None
-                else N[self.o_e_army__location + v_b] < 0
-            )
+            v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
         ]
         if len(v_partners) > 0:
             v_b_2 = _pick_optional(R, v_partners)
@@ -903,16 +828,11 @@ class MarchOfProgressRules:
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        N: list[int] = S
         v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
-            if (
-                N[self.o_e_army__location + v_a] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a] < 0
-            )
+            if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
@@ -930,10 +850,9 @@ class MarchOfProgressRules:
                 _w1 = False
                 for v_a_2 in self.ix_army__owner.get(v_att, ()):
                     if (
-                        N[self.o_e_army__location + v_a_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a_2] < 0
-                    ) and S[self.o_e_army__on_capital + v_a_2]:
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        and S[self.o_e_army__on_capital + v_a_2]
+                    ):
                         _w1 = True
                         break
                 if not _w1:
@@ -944,40 +863,26 @@ class MarchOfProgressRules:
 
     def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
-        N: list[int] = S
         for v_a in [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_loser, ())
-            if (
-                N[self.o_e_army__location + v_a__1] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__1] < 0
-            )
+            if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
         _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
-        N: list[int] = S
         for v_a in [
             *[
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_att, ())
-                if (
-                    N[self.o_e_army__location + v_a__1] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                )
+                if S[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
                 v_a__2
                 for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_att), ())
-                if (
-                    N[self.o_e_army__location + v_a__2] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a__2] < 0
-                )
+                if S[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
             self.p_destroy(S, v_a)
@@ -1008,25 +913,15 @@ class MarchOfProgressRules:
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
-        N: list[int] = S
         v_fortified = [
             v_a
             for v_a in self.ix_army__owner.get(v_me, ())
-            if (
-                N[self.o_e_army__location + v_a] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a] < 0
-            )
-            and S[self.o_e_army__fortified + v_a]
+            if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
         for v_a__4 in self.ix_army__owner.get(v_me, ()):
-            if (
-                N[self.o_e_army__location + v_a__4] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__4] < 0
-            ):
+            if S[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
             v_first_up = _head(v_fortified)
@@ -1036,11 +931,7 @@ class MarchOfProgressRules:
         for v_a_2 in [
             v_a__5
             for v_a__5 in self.ix_army__owner.get(v_me, ())
-            if (
-                N[self.o_e_army__location + v_a__5] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__5] < 0
-            )
+            if S[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
                 v_stand = R() < 0.5
@@ -1057,7 +948,7 @@ class MarchOfProgressRules:
         "One army of each player on its home country card; the others form the stock. (MOP-SETUP-10, MOP-SETUP-11) [rules/march_of_progress/flow.yaml:4:3]"
         for v_p in self.all_player:
             _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
-            S[self.o_e_army__location + _r1] = _unref(self.s_p_home[v_p])
+            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
         "Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"
@@ -1115,16 +1006,12 @@ class MarchOfProgressRules:
                 v_c
                 for v_c in self.all_country
                 if any(
-                    N[self.o_e_army__location + v_a__1] == v_c
-                    if v_c is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
+                    S[self.o_e_army__location + v_a__1] == v_c
                     for v_a__1 in self.ix_army__owner.get(v_me, ())
                 )
                 and (
                     any(
-                        N[self.o_e_army__location + v_a__3] == v_c
-                        if v_c is not None
-                        else N[self.o_e_army__location + v_a__3] < 0
+                        S[self.o_e_army__location + v_a__3] == v_c
                         for v_a__3 in self.ix_army__owner.get(v_foe, ())
                     )
                     or self.f_garrison_strength(S, v_foe, v_c) > 0
@@ -1137,11 +1024,7 @@ class MarchOfProgressRules:
                 v_c_2
                 for v_c_2 in v_targets
                 if any(
-                    (
-                        N[self.o_e_army__location + v_a] == v_c_2
-                        if v_c_2 is not None
-                        else N[self.o_e_army__location + v_a] < 0
-                    )
+                    S[self.o_e_army__location + v_a] == v_c_2
                     and (not S[self.o_e_army__fortified + v_a])
                     for v_a in self.ix_army__owner.get(v_me, ())
                 )
@@ -1267,7 +1150,6 @@ class MarchOfProgressRules:
 
     def r_card__fortify(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__fortify (MOP-FORT-01, MOP-FORT-02) [rules/march_of_progress/cards.yaml:63:3]"
-        N: list[int] = S
         v_candidates: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -1277,7 +1159,8 @@ class MarchOfProgressRules:
             v_candidates = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_me, ())
-                if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__fortified + v_a])
+                if S[self.o_e_army__location + v_a] is not None
+                and (not S[self.o_e_army__fortified + v_a])
             ]
             if len(v_candidates) == 0:
                 _log(S, 37, (v_me,))
@@ -1294,12 +1177,11 @@ class MarchOfProgressRules:
                 F = None
             v_a_2 = v
             S[self.o_e_army__fortified + v_a_2] = True
-            _log(S, 39, (v_me, _ref(N[self.o_e_army__location + v_a_2])))
+            _log(S, 39, (v_me, S[self.o_e_army__location + v_a_2]))
             return None
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06) [rules/march_of_progress/cards.yaml:5:3]"
-        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_dest: Any = None
@@ -1310,7 +1192,7 @@ class MarchOfProgressRules:
             v_mine = [
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_me, ())
-                if N[self.o_e_army__location + v_a__1] >= 0
+                if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
                 _log(S, 26, (v_me,))
@@ -1326,7 +1208,7 @@ class MarchOfProgressRules:
                 v_me, v_mine = F[2:]
                 F = None
             v_a = v
-            if N[self.o_e_army__location + v_a] < 0:
+            if S[self.o_e_army__location + v_a] is None:
                 return None
             pc = 3
         if pc == 3:
@@ -1338,8 +1220,8 @@ class MarchOfProgressRules:
                 (8, 4, v_me, v_a),
                 v_me,
                 6,
-                tuple(self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])]),
-                (v_a, _ref(N[self.o_e_army__location + v_a])),
+                tuple(self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]),
+                (v_a, S[self.o_e_army__location + v_a]),
             )
         if pc == 4:
             if F is not None:
@@ -1351,7 +1233,6 @@ class MarchOfProgressRules:
 
     def r_card__move_2(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04) [rules/march_of_progress/cards.yaml:21:3]"
-        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_start: Any = None
@@ -1367,7 +1248,7 @@ class MarchOfProgressRules:
             v_mine = [
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_me, ())
-                if N[self.o_e_army__location + v_a__1] >= 0
+                if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_mine) == 0:
                 _log(S, 29, (v_me,))
@@ -1383,19 +1264,12 @@ class MarchOfProgressRules:
                 v_me, v_mine, v_x = F[2:]
                 F = None
             v_a = v
-            v_start = _ref(N[self.o_e_army__location + v_a])
+            v_start = S[self.o_e_army__location + v_a]
             if v_start is None:
                 return None
             v_group = [v_a]
             v_partners = [
-                v_b
-                for v_b in v_mine
-                if v_b != v_a
-                and (
-                    N[self.o_e_army__location + v_b] == v_start
-                    if v_start is not None
-                    else N[self.o_e_army__location + v_b] < 0
-                )
+                v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
             ]
             if len(v_partners) > 0:
                 pc = 3
@@ -1501,7 +1375,6 @@ class MarchOfProgressRules:
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
-        N: list[int] = S
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -1514,11 +1387,7 @@ class MarchOfProgressRules:
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                )
+                if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if self.r_defence_bonus(S, None, None, v_foe, v_where) is SUSPEND:
@@ -1555,11 +1424,7 @@ class MarchOfProgressRules:
                 v_attackers
             ) > 0:
                 if not any(
-                    (
-                        N[self.o_e_army__location + v_a_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a_2] < 0
-                    )
+                    S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
                     for v_a_2 in self.ix_army__owner.get(v_att, ())
                 ):
@@ -1580,16 +1445,11 @@ class MarchOfProgressRules:
         self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
     ) -> Any:
         "The side with the lower total (`loser`) loses all its armies in the country. (MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:268:3]"
-        N: list[int] = S
         v_a: Any = None
         for v_a in [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_loser, ())
-            if (
-                N[self.o_e_army__location + v_a__1] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__1] < 0
-            )
+            if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
         _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
@@ -1599,26 +1459,17 @@ class MarchOfProgressRules:
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None
     ) -> Any:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
-        N: list[int] = S
         v_a: Any = None
         for v_a in [
             *[
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_att, ())
-                if (
-                    N[self.o_e_army__location + v_a__1] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                )
+                if S[self.o_e_army__location + v_a__1] == v_where
             ],
             *[
                 v_a__2
                 for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_att), ())
-                if (
-                    N[self.o_e_army__location + v_a__2] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a__2] < 0
-                )
+                if S[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
             self.p_destroy(S, v_a)
@@ -1699,7 +1550,6 @@ class MarchOfProgressRules:
         v_discarded: Any = None,
     ) -> Any:
         '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
-        N: list[int] = S
         v_fortified: Any = None
         v_first_up: Any = None
         v__it: Any = None
@@ -1714,11 +1564,7 @@ class MarchOfProgressRules:
                 v_fortified = [
                     v_a
                     for v_a in self.ix_army__owner.get(v_me, ())
-                    if (
-                        N[self.o_e_army__location + v_a] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a] < 0
-                    )
+                    if S[self.o_e_army__location + v_a] == v_where
                     and S[self.o_e_army__fortified + v_a]
                 ]
                 if (
@@ -1727,11 +1573,7 @@ class MarchOfProgressRules:
                         [
                             v_a__4
                             for v_a__4 in self.ix_army__owner.get(v_me, ())
-                            if (
-                                N[self.o_e_army__location + v_a__4] == v_where
-                                if v_where is not None
-                                else N[self.o_e_army__location + v_a__4] < 0
-                            )
+                            if S[self.o_e_army__location + v_a__4] == v_where
                         ]
                     )
                     and len(v_fortified) > 0
@@ -1771,11 +1613,7 @@ class MarchOfProgressRules:
                     [
                         v_a__5
                         for v_a__5 in self.ix_army__owner.get(v_me, ())
-                        if (
-                            N[self.o_e_army__location + v_a__5] == v_where
-                            if v_where is not None
-                            else N[self.o_e_army__location + v_a__5] < 0
-                        )
+                        if S[self.o_e_army__location + v_a__5] == v_where
                     ]
                 )
                 v__i = 0
@@ -1855,7 +1693,7 @@ class MarchOfProgressRules:
         v_p: Any = None
         for v_p in self.all_player:
             _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
-            S[self.o_e_army__location + _r1] = _unref(self.s_p_home[v_p])
+            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
     def r_turn__pick(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -1901,7 +1739,6 @@ class MarchOfProgressRules:
 
     def r_turn__resolve(self, S: list[Any], F: Any, v: Any) -> Any:
         "Actions resolve in the order of the Sequence of Actions card. When both players reveal movement actions or both reveal attack actions, the initiative holder chooses who goes first and the initiative flips. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03) [rules/march_of_progress/flow.yaml:47:3]"
-        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_grp: Any = None
@@ -1954,7 +1791,7 @@ class MarchOfProgressRules:
                 return self.ask(
                     S,
                     (17, 7, v__it, v__i, v_grp, v_actors),
-                    _ref(N[self.o_g_initiative]),
+                    S[self.o_g_initiative],
                     13,
                     tuple(v_actors),
                     (v_grp,),
@@ -1973,7 +1810,7 @@ class MarchOfProgressRules:
                 return self.ask(
                     S,
                     (17, 9, v__it, v__i, v_grp, v_actors),
-                    _ref(N[self.o_g_initiative]),
+                    S[self.o_g_initiative],
                     14,
                     tuple(v_actors),
                     (v_grp,),
@@ -2001,4 +1838,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "373 rules/march_of_progress/rules.yaml:126:7\n383 rules/march_of_progress/rules.yaml:27:7\n396 rules/march_of_progress/rules.yaml:20:7\n403 rules/march_of_progress/rules.yaml:72:7\n404 rules/march_of_progress/rules.yaml:73:11\n405 rules/march_of_progress/rules.yaml:74:15\n406 rules/march_of_progress/rules.yaml:75:11\n407 rules/march_of_progress/rules.yaml:76:7\n411 rules/march_of_progress/rules.yaml:118:7\n416 rules/march_of_progress/rules.yaml:43:7\n417 rules/march_of_progress/rules.yaml:44:11\n439 rules/march_of_progress/rules.yaml:45:7\n440 rules/march_of_progress/rules.yaml:46:11\n450 rules/march_of_progress/rules.yaml:47:7\n463 rules/march_of_progress/rules.yaml:108:7\n468 rules/march_of_progress/rules.yaml:64:7\n481 rules/march_of_progress/rules.yaml:13:7\n486 rules/march_of_progress/rules.yaml:55:7\n499 rules/march_of_progress/rules.yaml:56:11\n500 rules/march_of_progress/rules.yaml:57:7\n505 rules/march_of_progress/rules.yaml:35:7\n519 rules/march_of_progress/cards.yaml:113:15\n524 rules/march_of_progress/rules.yaml:92:7\n532 rules/march_of_progress/rules.yaml:84:7\n537 rules/march_of_progress/rules.yaml:136:7\n538 rules/march_of_progress/rules.yaml:137:11\n547 rules/march_of_progress/rules.yaml:138:7\n559 rules/march_of_progress/rules.yaml:100:7\n564 rules/march_of_progress/rules.yaml:288:7\n565 rules/march_of_progress/rules.yaml:289:11\n579 rules/march_of_progress/rules.yaml:290:11\n580 rules/march_of_progress/rules.yaml:291:15\n581 rules/march_of_progress/rules.yaml:292:15\n582 rules/march_of_progress/rules.yaml:293:19\n591 rules/march_of_progress/rules.yaml:294:19\n600 rules/march_of_progress/rules.yaml:295:19\n601 rules/march_of_progress/rules.yaml:296:19\n602 rules/march_of_progress/rules.yaml:297:19\n611 rules/march_of_progress/rules.yaml:298:19\n612 rules/march_of_progress/rules.yaml:299:19\n613 rules/march_of_progress/rules.yaml:300:19\n614 rules/march_of_progress/rules.yaml:301:19\n615 rules/march_of_progress/rules.yaml:302:19\n616 rules/march_of_progress/rules.yaml:303:23\n618 rules/march_of_progress/rules.yaml:305:23\n620 rules/march_of_progress/rules.yaml:307:23\n621 rules/march_of_progress/rules.yaml:308:19\n622 rules/march_of_progress/rules.yaml:309:23\n624 rules/march_of_progress/rules.yaml:311:23\n626 rules/march_of_progress/rules.yaml:313:23\n631 rules/march_of_progress/cards.yaml:51:7\n634 rules/march_of_progress/cards.yaml:52:7\n635 rules/march_of_progress/cards.yaml:53:11\n637 rules/march_of_progress/cards.yaml:55:11\n644 rules/march_of_progress/cards.yaml:57:11\n646 rules/march_of_progress/cards.yaml:59:11\n647 rules/march_of_progress/cards.yaml:60:11\n648 rules/march_of_progress/cards.yaml:61:11\n652 rules/march_of_progress/rules.yaml:170:7\n653 rules/march_of_progress/rules.yaml:171:7\n654 rules/march_of_progress/rules.yaml:172:7\n659 rules/march_of_progress/flow.yaml:97:7\n665 rules/march_of_progress/flow.yaml:98:11\n666 rules/march_of_progress/flow.yaml:99:11\n675 rules/march_of_progress/flow.yaml:81:7\n676 rules/march_of_progress/flow.yaml:82:7\n681 rules/march_of_progress/rules.yaml:146:7\n682 rules/march_of_progress/rules.yaml:147:7\n683 rules/march_of_progress/rules.yaml:148:7\n684 rules/march_of_progress/rules.yaml:149:7\n685 rules/march_of_progress/rules.yaml:150:11\n687 rules/march_of_progress/rules.yaml:152:11\n692 rules/march_of_progress/rules.yaml:159:7\n693 rules/march_of_progress/rules.yaml:160:7\n694 rules/march_of_progress/rules.yaml:161:7\n695 rules/march_of_progress/rules.yaml:162:7\n696 rules/march_of_progress/rules.yaml:163:7\n701 rules/march_of_progress/flow.yaml:15:7\n702 rules/march_of_progress/flow.yaml:16:7\n703 rules/march_of_progress/flow.yaml:17:7\n704 rules/march_of_progress/flow.yaml:18:7\n705 rules/march_of_progress/flow.yaml:19:7\n706 rules/march_of_progress/flow.yaml:20:7\n711 rules/march_of_progress/flow.yaml:21:11\n712 rules/march_of_progress/flow.yaml:22:11\n713 rules/march_of_progress/flow.yaml:23:11\n714 rules/march_of_progress/flow.yaml:24:7\n715 rules/march_of_progress/flow.yaml:25:7\n719 rules/march_of_progress/flow.yaml:72:7\n720 rules/march_of_progress/flow.yaml:73:11\n727 rules/march_of_progress/flow.yaml:42:7\n728 rules/march_of_progress/flow.yaml:43:11\n729 rules/march_of_progress/flow.yaml:44:15\n733 rules/march_of_progress/flow.yaml:45:15\n738 rules/march_of_progress/rules.yaml:179:7\n739 rules/march_of_progress/rules.yaml:180:7\n765 rules/march_of_progress/rules.yaml:181:7\n766 rules/march_of_progress/rules.yaml:183:11\n767 rules/march_of_progress/rules.yaml:184:7\n781 rules/march_of_progress/rules.yaml:185:7\n782 rules/march_of_progress/rules.yaml:186:7\n783 rules/march_of_progress/rules.yaml:187:11\n785 rules/march_of_progress/rules.yaml:189:11\n786 rules/march_of_progress/rules.yaml:190:11\n787 rules/march_of_progress/rules.yaml:192:15\n788 rules/march_of_progress/rules.yaml:193:11\n789 rules/march_of_progress/rules.yaml:194:7\n790 rules/march_of_progress/rules.yaml:195:7\n791 rules/march_of_progress/rules.yaml:196:11\n794 rules/march_of_progress/rules.yaml:197:11\n795 rules/march_of_progress/rules.yaml:198:15\n796 rules/march_of_progress/rules.yaml:199:15\n800 rules/march_of_progress/rules.yaml:201:15\n801 rules/march_of_progress/rules.yaml:202:7\n802 rules/march_of_progress/rules.yaml:203:7\n806 rules/march_of_progress/cards.yaml:83:7\n810 rules/march_of_progress/cards.yaml:91:7\n815 rules/march_of_progress/cards.yaml:69:7\n820 rules/march_of_progress/cards.yaml:70:7\n821 rules/march_of_progress/cards.yaml:72:11\n822 rules/march_of_progress/cards.yaml:73:7\n823 rules/march_of_progress/cards.yaml:74:7\n828 rules/march_of_progress/cards.yaml:11:7\n833 rules/march_of_progress/cards.yaml:12:7\n834 rules/march_of_progress/cards.yaml:14:11\n835 rules/march_of_progress/cards.yaml:15:7\n836 rules/march_of_progress/cards.yaml:16:7\n837 rules/march_of_progress/cards.yaml:17:11\n838 rules/march_of_progress/cards.yaml:18:7\n839 rules/march_of_progress/cards.yaml:19:7\n844 rules/march_of_progress/cards.yaml:27:7\n849 rules/march_of_progress/cards.yaml:28:7\n850 rules/march_of_progress/cards.yaml:30:11\n851 rules/march_of_progress/cards.yaml:31:7\n852 rules/march_of_progress/cards.yaml:32:7\n853 rules/march_of_progress/cards.yaml:33:7\n854 rules/march_of_progress/cards.yaml:34:11\n855 rules/march_of_progress/cards.yaml:35:7\n856 rules/march_of_progress/cards.yaml:36:7\n866 rules/march_of_progress/cards.yaml:37:7\n867 rules/march_of_progress/cards.yaml:38:11\n868 rules/march_of_progress/cards.yaml:39:11\n869 rules/march_of_progress/cards.yaml:40:15\n870 rules/march_of_progress/cards.yaml:41:7\n871 rules/march_of_progress/cards.yaml:42:7\n872 rules/march_of_progress/cards.yaml:43:11\n876 rules/march_of_progress/cards.yaml:116:7\n879 rules/march_of_progress/cards.yaml:119:11\n880 rules/march_of_progress/cards.yaml:120:7\n883 rules/march_of_progress/cards.yaml:121:7\n890 rules/march_of_progress/cards.yaml:99:7\n896 rules/march_of_progress/cards.yaml:100:7\n897 rules/march_of_progress/cards.yaml:102:11\n898 rules/march_of_progress/cards.yaml:103:7\n899 rules/march_of_progress/cards.yaml:104:7\n902 rules/march_of_progress/cards.yaml:105:7\n907 rules/march_of_progress/rules.yaml:233:7\n908 rules/march_of_progress/rules.yaml:234:7\n918 rules/march_of_progress/rules.yaml:235:7\n919 rules/march_of_progress/rules.yaml:236:7\n920 rules/march_of_progress/rules.yaml:237:7\n923 rules/march_of_progress/rules.yaml:239:7\n924 rules/march_of_progress/rules.yaml:240:11\n926 rules/march_of_progress/rules.yaml:242:11\n927 rules/march_of_progress/rules.yaml:243:11\n930 rules/march_of_progress/rules.yaml:244:15\n940 rules/march_of_progress/rules.yaml:245:19\n943 rules/march_of_progress/rules.yaml:248:11\n948 rules/march_of_progress/rules.yaml:273:7\n957 rules/march_of_progress/rules.yaml:274:11\n958 rules/march_of_progress/rules.yaml:275:7\n963 rules/march_of_progress/rules.yaml:264:7\n983 rules/march_of_progress/rules.yaml:265:11\n987 rules/march_of_progress/rules.yaml:257:7\n992 rules/march_of_progress/flow.yaml:105:7\n993 rules/march_of_progress/flow.yaml:106:11\n994 rules/march_of_progress/flow.yaml:107:11\n997 rules/march_of_progress/flow.yaml:109:15\n998 rules/march_of_progress/flow.yaml:110:19\n999 rules/march_of_progress/flow.yaml:111:11\n1000 rules/march_of_progress/flow.yaml:112:15\n1001 rules/march_of_progress/flow.yaml:113:15\n1012 rules/march_of_progress/rules.yaml:216:7\n1022 rules/march_of_progress/rules.yaml:217:7\n1032 rules/march_of_progress/rules.yaml:218:11\n1033 rules/march_of_progress/rules.yaml:219:11\n1034 rules/march_of_progress/rules.yaml:220:15\n1035 rules/march_of_progress/rules.yaml:221:11\n1036 rules/march_of_progress/rules.yaml:222:7\n1045 rules/march_of_progress/rules.yaml:223:11\n1046 rules/march_of_progress/rules.yaml:224:15\n1047 rules/march_of_progress/rules.yaml:225:15\n1048 rules/march_of_progress/rules.yaml:226:19\n1053 rules/march_of_progress/flow.yaml:88:7\n1054 rules/march_of_progress/flow.yaml:90:11\n1058 rules/march_of_progress/flow.yaml:8:7\n1059 rules/march_of_progress/flow.yaml:9:11\n1065 rules/march_of_progress/flow.yaml:32:7\n1078 rules/march_of_progress/flow.yaml:34:11\n1084 rules/march_of_progress/flow.yaml:54:7\n1085 rules/march_of_progress/flow.yaml:55:11\n1086 rules/march_of_progress/flow.yaml:56:11\n1087 rules/march_of_progress/flow.yaml:57:15\n1089 rules/march_of_progress/flow.yaml:59:15\n1090 rules/march_of_progress/flow.yaml:60:15\n1091 rules/march_of_progress/flow.yaml:61:19\n1092 rules/march_of_progress/flow.yaml:62:19\n1094 rules/march_of_progress/flow.yaml:64:19\n1095 rules/march_of_progress/flow.yaml:65:15\n1096 rules/march_of_progress/flow.yaml:66:15\n1113 rules/march_of_progress/rules.yaml:179:7\n1114 rules/march_of_progress/rules.yaml:180:7\n1133 rules/march_of_progress/rules.yaml:181:7\n1134 rules/march_of_progress/rules.yaml:182:11\n1135 rules/march_of_progress/rules.yaml:183:11\n1136 rules/march_of_progress/rules.yaml:184:7\n1149 rules/march_of_progress/rules.yaml:185:7\n1150 rules/march_of_progress/rules.yaml:186:7\n1158 rules/march_of_progress/rules.yaml:187:11\n1169 rules/march_of_progress/rules.yaml:189:11\n1175 rules/march_of_progress/rules.yaml:190:11\n1176 rules/march_of_progress/rules.yaml:191:15\n1177 rules/march_of_progress/rules.yaml:192:15\n1178 rules/march_of_progress/rules.yaml:193:11\n1181 rules/march_of_progress/rules.yaml:194:7\n1182 rules/march_of_progress/rules.yaml:195:7\n1187 rules/march_of_progress/rules.yaml:196:11\n1190 rules/march_of_progress/rules.yaml:197:11\n1198 rules/march_of_progress/rules.yaml:198:15\n1204 rules/march_of_progress/rules.yaml:199:15\n1208 rules/march_of_progress/rules.yaml:200:15\n1209 rules/march_of_progress/rules.yaml:201:15\n1212 rules/march_of_progress/rules.yaml:202:7\n1219 rules/march_of_progress/rules.yaml:203:7\n1246 rules/march_of_progress/cards.yaml:83:7\n1260 rules/march_of_progress/cards.yaml:91:7\n1277 rules/march_of_progress/cards.yaml:69:7\n1282 rules/march_of_progress/cards.yaml:70:7\n1283 rules/march_of_progress/cards.yaml:71:11\n1284 rules/march_of_progress/cards.yaml:72:11\n1285 rules/march_of_progress/cards.yaml:73:7\n1296 rules/march_of_progress/cards.yaml:74:7\n1297 rules/march_of_progress/cards.yaml:75:7\n1310 rules/march_of_progress/cards.yaml:11:7\n1315 rules/march_of_progress/cards.yaml:12:7\n1316 rules/march_of_progress/cards.yaml:13:11\n1317 rules/march_of_progress/cards.yaml:14:11\n1318 rules/march_of_progress/cards.yaml:15:7\n1329 rules/march_of_progress/cards.yaml:16:7\n1330 rules/march_of_progress/cards.yaml:17:11\n1331 rules/march_of_progress/cards.yaml:18:7\n1349 rules/march_of_progress/cards.yaml:19:7\n1367 rules/march_of_progress/cards.yaml:27:7\n1372 rules/march_of_progress/cards.yaml:28:7\n1373 rules/march_of_progress/cards.yaml:29:11\n1374 rules/march_of_progress/cards.yaml:30:11\n1375 rules/march_of_progress/cards.yaml:31:7\n1386 rules/march_of_progress/cards.yaml:32:7\n1387 rules/march_of_progress/cards.yaml:33:7\n1388 rules/march_of_progress/cards.yaml:34:11\n1389 rules/march_of_progress/cards.yaml:35:7\n1390 rules/march_of_progress/cards.yaml:36:7\n1400 rules/march_of_progress/cards.yaml:37:7\n1408 rules/march_of_progress/cards.yaml:38:11\n1421 rules/march_of_progress/cards.yaml:39:11\n1422 rules/march_of_progress/cards.yaml:40:15\n1428 rules/march_of_progress/cards.yaml:41:7\n1441 rules/march_of_progress/cards.yaml:42:7\n1442 rules/march_of_progress/cards.yaml:43:11\n1447 rules/march_of_progress/cards.yaml:116:7\n1448 rules/march_of_progress/cards.yaml:117:11\n1450 rules/march_of_progress/cards.yaml:119:11\n1451 rules/march_of_progress/cards.yaml:120:7\n1454 rules/march_of_progress/cards.yaml:121:7\n1457 rules/march_of_progress/cards.yaml:122:7\n1469 rules/march_of_progress/cards.yaml:99:7\n1475 rules/march_of_progress/cards.yaml:100:7\n1476 rules/march_of_progress/cards.yaml:101:11\n1477 rules/march_of_progress/cards.yaml:102:11\n1478 rules/march_of_progress/cards.yaml:103:7\n1489 rules/march_of_progress/cards.yaml:104:7\n1492 rules/march_of_progress/cards.yaml:105:7\n1493 rules/march_of_progress/cards.yaml:106:7\n1513 rules/march_of_progress/rules.yaml:233:7\n1514 rules/march_of_progress/rules.yaml:234:7\n1524 rules/march_of_progress/rules.yaml:235:7\n1531 rules/march_of_progress/rules.yaml:236:7\n1532 rules/march_of_progress/rules.yaml:237:7\n1535 rules/march_of_progress/rules.yaml:238:7\n1536 rules/march_of_progress/rules.yaml:239:7\n1543 rules/march_of_progress/rules.yaml:240:11\n1547 rules/march_of_progress/rules.yaml:242:11\n1554 rules/march_of_progress/rules.yaml:243:11\n1557 rules/march_of_progress/rules.yaml:244:15\n1566 rules/march_of_progress/rules.yaml:245:19\n1568 rules/march_of_progress/rules.yaml:246:19\n1571 rules/march_of_progress/rules.yaml:248:11\n1585 rules/march_of_progress/rules.yaml:273:7\n1594 rules/march_of_progress/rules.yaml:274:11\n1595 rules/march_of_progress/rules.yaml:275:7\n1604 rules/march_of_progress/rules.yaml:264:7\n1624 rules/march_of_progress/rules.yaml:265:11\n1625 rules/march_of_progress/rules.yaml:266:7\n1632 rules/march_of_progress/rules.yaml:257:7\n1647 rules/march_of_progress/flow.yaml:105:7\n1652 rules/march_of_progress/flow.yaml:106:11\n1653 rules/march_of_progress/flow.yaml:107:11\n1673 rules/march_of_progress/flow.yaml:109:15\n1674 rules/march_of_progress/flow.yaml:110:19\n1675 rules/march_of_progress/flow.yaml:111:11\n1676 rules/march_of_progress/flow.yaml:112:15\n1677 rules/march_of_progress/flow.yaml:113:15\n1682 rules/march_of_progress/flow.yaml:114:11\n1714 rules/march_of_progress/rules.yaml:216:7\n1724 rules/march_of_progress/rules.yaml:217:7\n1743 rules/march_of_progress/rules.yaml:218:11\n1744 rules/march_of_progress/rules.yaml:219:11\n1752 rules/march_of_progress/rules.yaml:220:15\n1767 rules/march_of_progress/rules.yaml:221:11\n1770 rules/march_of_progress/rules.yaml:222:7\n1791 rules/march_of_progress/rules.yaml:223:11\n1800 rules/march_of_progress/rules.yaml:224:15\n1813 rules/march_of_progress/rules.yaml:225:15\n1814 rules/march_of_progress/rules.yaml:226:19\n1831 rules/march_of_progress/flow.yaml:88:7\n1845 rules/march_of_progress/flow.yaml:89:11\n1846 rules/march_of_progress/flow.yaml:90:11\n1856 rules/march_of_progress/flow.yaml:8:7\n1857 rules/march_of_progress/flow.yaml:9:11\n1874 rules/march_of_progress/flow.yaml:32:7\n1895 rules/march_of_progress/flow.yaml:34:11\n1898 rules/march_of_progress/flow.yaml:35:11\n1899 rules/march_of_progress/flow.yaml:36:7\n1915 rules/march_of_progress/flow.yaml:54:7\n1929 rules/march_of_progress/flow.yaml:55:11\n1930 rules/march_of_progress/flow.yaml:56:11\n1938 rules/march_of_progress/flow.yaml:57:15\n1943 rules/march_of_progress/flow.yaml:59:15\n1944 rules/march_of_progress/flow.yaml:60:15\n1954 rules/march_of_progress/flow.yaml:61:19\n1967 rules/march_of_progress/flow.yaml:62:19\n1973 rules/march_of_progress/flow.yaml:64:19\n1988 rules/march_of_progress/flow.yaml:65:15\n1995 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "371 rules/march_of_progress/rules.yaml:126:7\n380 rules/march_of_progress/rules.yaml:27:7\n388 rules/march_of_progress/rules.yaml:20:7\n397 rules/march_of_progress/rules.yaml:72:7\n398 rules/march_of_progress/rules.yaml:73:11\n399 rules/march_of_progress/rules.yaml:74:15\n400 rules/march_of_progress/rules.yaml:75:11\n401 rules/march_of_progress/rules.yaml:76:7\n405 rules/march_of_progress/rules.yaml:118:7\n409 rules/march_of_progress/rules.yaml:43:7\n410 rules/march_of_progress/rules.yaml:44:11\n424 rules/march_of_progress/rules.yaml:45:7\n425 rules/march_of_progress/rules.yaml:46:11\n434 rules/march_of_progress/rules.yaml:47:7\n443 rules/march_of_progress/rules.yaml:108:7\n447 rules/march_of_progress/rules.yaml:64:7\n456 rules/march_of_progress/rules.yaml:13:7\n460 rules/march_of_progress/rules.yaml:55:7\n472 rules/march_of_progress/rules.yaml:56:11\n473 rules/march_of_progress/rules.yaml:57:7\n477 rules/march_of_progress/rules.yaml:35:7\n487 rules/march_of_progress/cards.yaml:113:15\n492 rules/march_of_progress/rules.yaml:92:7\n500 rules/march_of_progress/rules.yaml:84:7\n504 rules/march_of_progress/rules.yaml:136:7\n505 rules/march_of_progress/rules.yaml:137:11\n510 rules/march_of_progress/rules.yaml:138:7\n520 rules/march_of_progress/rules.yaml:100:7\n524 rules/march_of_progress/rules.yaml:288:7\n525 rules/march_of_progress/rules.yaml:289:11\n535 rules/march_of_progress/rules.yaml:290:11\n536 rules/march_of_progress/rules.yaml:291:15\n537 rules/march_of_progress/rules.yaml:292:15\n538 rules/march_of_progress/rules.yaml:293:19\n545 rules/march_of_progress/rules.yaml:294:19\n550 rules/march_of_progress/rules.yaml:295:19\n551 rules/march_of_progress/rules.yaml:296:19\n552 rules/march_of_progress/rules.yaml:297:19\n557 rules/march_of_progress/rules.yaml:298:19\n558 rules/march_of_progress/rules.yaml:299:19\n559 rules/march_of_progress/rules.yaml:300:19\n560 rules/march_of_progress/rules.yaml:301:19\n561 rules/march_of_progress/rules.yaml:302:19\n562 rules/march_of_progress/rules.yaml:303:23\n564 rules/march_of_progress/rules.yaml:305:23\n566 rules/march_of_progress/rules.yaml:307:23\n567 rules/march_of_progress/rules.yaml:308:19\n568 rules/march_of_progress/rules.yaml:309:23\n570 rules/march_of_progress/rules.yaml:311:23\n572 rules/march_of_progress/rules.yaml:313:23\n576 rules/march_of_progress/cards.yaml:51:7\n581 rules/march_of_progress/cards.yaml:52:7\n582 rules/march_of_progress/cards.yaml:53:11\n584 rules/march_of_progress/cards.yaml:55:11\n591 rules/march_of_progress/cards.yaml:57:11\n593 rules/march_of_progress/cards.yaml:59:11\n594 rules/march_of_progress/cards.yaml:60:11\n595 rules/march_of_progress/cards.yaml:61:11\n599 rules/march_of_progress/rules.yaml:170:7\n600 rules/march_of_progress/rules.yaml:171:7\n601 rules/march_of_progress/rules.yaml:172:7\n606 rules/march_of_progress/flow.yaml:97:7\n612 rules/march_of_progress/flow.yaml:98:11\n613 rules/march_of_progress/flow.yaml:99:11\n621 rules/march_of_progress/flow.yaml:81:7\n622 rules/march_of_progress/flow.yaml:82:7\n627 rules/march_of_progress/rules.yaml:146:7\n628 rules/march_of_progress/rules.yaml:147:7\n629 rules/march_of_progress/rules.yaml:148:7\n630 rules/march_of_progress/rules.yaml:149:7\n631 rules/march_of_progress/rules.yaml:150:11\n633 rules/march_of_progress/rules.yaml:152:11\n637 rules/march_of_progress/rules.yaml:159:7\n638 rules/march_of_progress/rules.yaml:160:7\n639 rules/march_of_progress/rules.yaml:161:7\n640 rules/march_of_progress/rules.yaml:162:7\n641 rules/march_of_progress/rules.yaml:163:7\n645 rules/march_of_progress/flow.yaml:15:7\n646 rules/march_of_progress/flow.yaml:16:7\n647 rules/march_of_progress/flow.yaml:17:7\n648 rules/march_of_progress/flow.yaml:18:7\n649 rules/march_of_progress/flow.yaml:19:7\n650 rules/march_of_progress/flow.yaml:20:7\n655 rules/march_of_progress/flow.yaml:21:11\n656 rules/march_of_progress/flow.yaml:22:11\n657 rules/march_of_progress/flow.yaml:23:11\n658 rules/march_of_progress/flow.yaml:24:7\n659 rules/march_of_progress/flow.yaml:25:7\n663 rules/march_of_progress/flow.yaml:72:7\n664 rules/march_of_progress/flow.yaml:73:11\n671 rules/march_of_progress/flow.yaml:42:7\n672 rules/march_of_progress/flow.yaml:43:11\n673 rules/march_of_progress/flow.yaml:44:15\n677 rules/march_of_progress/flow.yaml:45:15\n682 rules/march_of_progress/rules.yaml:179:7\n683 rules/march_of_progress/rules.yaml:180:7\n701 rules/march_of_progress/rules.yaml:181:7\n702 rules/march_of_progress/rules.yaml:183:11\n703 rules/march_of_progress/rules.yaml:184:7\n715 rules/march_of_progress/rules.yaml:185:7\n716 rules/march_of_progress/rules.yaml:186:7\n717 rules/march_of_progress/rules.yaml:187:11\n719 rules/march_of_progress/rules.yaml:189:11\n720 rules/march_of_progress/rules.yaml:190:11\n721 rules/march_of_progress/rules.yaml:192:15\n722 rules/march_of_progress/rules.yaml:193:11\n723 rules/march_of_progress/rules.yaml:194:7\n724 rules/march_of_progress/rules.yaml:195:7\n725 rules/march_of_progress/rules.yaml:196:11\n728 rules/march_of_progress/rules.yaml:197:11\n729 rules/march_of_progress/rules.yaml:198:15\n730 rules/march_of_progress/rules.yaml:199:15\n734 rules/march_of_progress/rules.yaml:201:15\n735 rules/march_of_progress/rules.yaml:202:7\n736 rules/march_of_progress/rules.yaml:203:7\n740 rules/march_of_progress/cards.yaml:83:7\n744 rules/march_of_progress/cards.yaml:91:7\n748 rules/march_of_progress/cards.yaml:69:7\n754 rules/march_of_progress/cards.yaml:70:7\n755 rules/march_of_progress/cards.yaml:72:11\n756 rules/march_of_progress/cards.yaml:73:7\n757 rules/march_of_progress/cards.yaml:74:7\n761 rules/march_of_progress/cards.yaml:11:7\n766 rules/march_of_progress/cards.yaml:12:7\n767 rules/march_of_progress/cards.yaml:14:11\n768 rules/march_of_progress/cards.yaml:15:7\n769 rules/march_of_progress/cards.yaml:16:7\n770 rules/march_of_progress/cards.yaml:17:11\n771 rules/march_of_progress/cards.yaml:18:7\n772 rules/march_of_progress/cards.yaml:19:7\n776 rules/march_of_progress/cards.yaml:27:7\n781 rules/march_of_progress/cards.yaml:28:7\n782 rules/march_of_progress/cards.yaml:30:11\n783 rules/march_of_progress/cards.yaml:31:7\n784 rules/march_of_progress/cards.yaml:32:7\n785 rules/march_of_progress/cards.yaml:33:7\n786 rules/march_of_progress/cards.yaml:34:11\n787 rules/march_of_progress/cards.yaml:35:7\n788 rules/march_of_progress/cards.yaml:36:7\n791 rules/march_of_progress/cards.yaml:37:7\n792 rules/march_of_progress/cards.yaml:38:11\n793 rules/march_of_progress/cards.yaml:39:11\n794 rules/march_of_progress/cards.yaml:40:15\n795 rules/march_of_progress/cards.yaml:41:7\n796 rules/march_of_progress/cards.yaml:42:7\n797 rules/march_of_progress/cards.yaml:43:11\n801 rules/march_of_progress/cards.yaml:116:7\n804 rules/march_of_progress/cards.yaml:119:11\n805 rules/march_of_progress/cards.yaml:120:7\n808 rules/march_of_progress/cards.yaml:121:7\n815 rules/march_of_progress/cards.yaml:99:7\n821 rules/march_of_progress/cards.yaml:100:7\n822 rules/march_of_progress/cards.yaml:102:11\n823 rules/march_of_progress/cards.yaml:103:7\n824 rules/march_of_progress/cards.yaml:104:7\n827 rules/march_of_progress/cards.yaml:105:7\n831 rules/march_of_progress/rules.yaml:233:7\n832 rules/march_of_progress/rules.yaml:234:7\n838 rules/march_of_progress/rules.yaml:235:7\n839 rules/march_of_progress/rules.yaml:236:7\n840 rules/march_of_progress/rules.yaml:237:7\n843 rules/march_of_progress/rules.yaml:239:7\n844 rules/march_of_progress/rules.yaml:240:11\n846 rules/march_of_progress/rules.yaml:242:11\n847 rules/march_of_progress/rules.yaml:243:11\n850 rules/march_of_progress/rules.yaml:244:15\n859 rules/march_of_progress/rules.yaml:245:19\n862 rules/march_of_progress/rules.yaml:248:11\n866 rules/march_of_progress/rules.yaml:273:7\n871 rules/march_of_progress/rules.yaml:274:11\n872 rules/march_of_progress/rules.yaml:275:7\n876 rules/march_of_progress/rules.yaml:264:7\n888 rules/march_of_progress/rules.yaml:265:11\n892 rules/march_of_progress/rules.yaml:257:7\n897 rules/march_of_progress/flow.yaml:105:7\n898 rules/march_of_progress/flow.yaml:106:11\n899 rules/march_of_progress/flow.yaml:107:11\n902 rules/march_of_progress/flow.yaml:109:15\n903 rules/march_of_progress/flow.yaml:110:19\n904 rules/march_of_progress/flow.yaml:111:11\n905 rules/march_of_progress/flow.yaml:112:15\n906 rules/march_of_progress/flow.yaml:113:15\n916 rules/march_of_progress/rules.yaml:216:7\n921 rules/march_of_progress/rules.yaml:217:7\n927 rules/march_of_progress/rules.yaml:218:11\n928 rules/march_of_progress/rules.yaml:219:11\n929 rules/march_of_progress/rules.yaml:220:15\n930 rules/march_of_progress/rules.yaml:221:11\n931 rules/march_of_progress/rules.yaml:222:7\n936 rules/march_of_progress/rules.yaml:223:11\n937 rules/march_of_progress/rules.yaml:224:15\n938 rules/march_of_progress/rules.yaml:225:15\n939 rules/march_of_progress/rules.yaml:226:19\n944 rules/march_of_progress/flow.yaml:88:7\n945 rules/march_of_progress/flow.yaml:90:11\n949 rules/march_of_progress/flow.yaml:8:7\n950 rules/march_of_progress/flow.yaml:9:11\n956 rules/march_of_progress/flow.yaml:32:7\n969 rules/march_of_progress/flow.yaml:34:11\n975 rules/march_of_progress/flow.yaml:54:7\n976 rules/march_of_progress/flow.yaml:55:11\n977 rules/march_of_progress/flow.yaml:56:11\n978 rules/march_of_progress/flow.yaml:57:15\n980 rules/march_of_progress/flow.yaml:59:15\n981 rules/march_of_progress/flow.yaml:60:15\n982 rules/march_of_progress/flow.yaml:61:19\n983 rules/march_of_progress/flow.yaml:62:19\n985 rules/march_of_progress/flow.yaml:64:19\n986 rules/march_of_progress/flow.yaml:65:15\n987 rules/march_of_progress/flow.yaml:66:15\n1004 rules/march_of_progress/rules.yaml:179:7\n1005 rules/march_of_progress/rules.yaml:180:7\n1020 rules/march_of_progress/rules.yaml:181:7\n1021 rules/march_of_progress/rules.yaml:182:11\n1022 rules/march_of_progress/rules.yaml:183:11\n1023 rules/march_of_progress/rules.yaml:184:7\n1032 rules/march_of_progress/rules.yaml:185:7\n1033 rules/march_of_progress/rules.yaml:186:7\n1041 rules/march_of_progress/rules.yaml:187:11\n1052 rules/march_of_progress/rules.yaml:189:11\n1058 rules/march_of_progress/rules.yaml:190:11\n1059 rules/march_of_progress/rules.yaml:191:15\n1060 rules/march_of_progress/rules.yaml:192:15\n1061 rules/march_of_progress/rules.yaml:193:11\n1064 rules/march_of_progress/rules.yaml:194:7\n1065 rules/march_of_progress/rules.yaml:195:7\n1070 rules/march_of_progress/rules.yaml:196:11\n1073 rules/march_of_progress/rules.yaml:197:11\n1081 rules/march_of_progress/rules.yaml:198:15\n1087 rules/march_of_progress/rules.yaml:199:15\n1091 rules/march_of_progress/rules.yaml:200:15\n1092 rules/march_of_progress/rules.yaml:201:15\n1095 rules/march_of_progress/rules.yaml:202:7\n1102 rules/march_of_progress/rules.yaml:203:7\n1129 rules/march_of_progress/cards.yaml:83:7\n1143 rules/march_of_progress/cards.yaml:91:7\n1159 rules/march_of_progress/cards.yaml:69:7\n1165 rules/march_of_progress/cards.yaml:70:7\n1166 rules/march_of_progress/cards.yaml:71:11\n1167 rules/march_of_progress/cards.yaml:72:11\n1168 rules/march_of_progress/cards.yaml:73:7\n1179 rules/march_of_progress/cards.yaml:74:7\n1180 rules/march_of_progress/cards.yaml:75:7\n1192 rules/march_of_progress/cards.yaml:11:7\n1197 rules/march_of_progress/cards.yaml:12:7\n1198 rules/march_of_progress/cards.yaml:13:11\n1199 rules/march_of_progress/cards.yaml:14:11\n1200 rules/march_of_progress/cards.yaml:15:7\n1211 rules/march_of_progress/cards.yaml:16:7\n1212 rules/march_of_progress/cards.yaml:17:11\n1213 rules/march_of_progress/cards.yaml:18:7\n1231 rules/march_of_progress/cards.yaml:19:7\n1248 rules/march_of_progress/cards.yaml:27:7\n1253 rules/march_of_progress/cards.yaml:28:7\n1254 rules/march_of_progress/cards.yaml:29:11\n1255 rules/march_of_progress/cards.yaml:30:11\n1256 rules/march_of_progress/cards.yaml:31:7\n1267 rules/march_of_progress/cards.yaml:32:7\n1268 rules/march_of_progress/cards.yaml:33:7\n1269 rules/march_of_progress/cards.yaml:34:11\n1270 rules/march_of_progress/cards.yaml:35:7\n1271 rules/march_of_progress/cards.yaml:36:7\n1274 rules/march_of_progress/cards.yaml:37:7\n1282 rules/march_of_progress/cards.yaml:38:11\n1295 rules/march_of_progress/cards.yaml:39:11\n1296 rules/march_of_progress/cards.yaml:40:15\n1302 rules/march_of_progress/cards.yaml:41:7\n1315 rules/march_of_progress/cards.yaml:42:7\n1316 rules/march_of_progress/cards.yaml:43:11\n1321 rules/march_of_progress/cards.yaml:116:7\n1322 rules/march_of_progress/cards.yaml:117:11\n1324 rules/march_of_progress/cards.yaml:119:11\n1325 rules/march_of_progress/cards.yaml:120:7\n1328 rules/march_of_progress/cards.yaml:121:7\n1331 rules/march_of_progress/cards.yaml:122:7\n1343 rules/march_of_progress/cards.yaml:99:7\n1349 rules/march_of_progress/cards.yaml:100:7\n1350 rules/march_of_progress/cards.yaml:101:11\n1351 rules/march_of_progress/cards.yaml:102:11\n1352 rules/march_of_progress/cards.yaml:103:7\n1363 rules/march_of_progress/cards.yaml:104:7\n1366 rules/march_of_progress/cards.yaml:105:7\n1367 rules/march_of_progress/cards.yaml:106:7\n1386 rules/march_of_progress/rules.yaml:233:7\n1387 rules/march_of_progress/rules.yaml:234:7\n1393 rules/march_of_progress/rules.yaml:235:7\n1400 rules/march_of_progress/rules.yaml:236:7\n1401 rules/march_of_progress/rules.yaml:237:7\n1404 rules/march_of_progress/rules.yaml:238:7\n1405 rules/march_of_progress/rules.yaml:239:7\n1412 rules/march_of_progress/rules.yaml:240:11\n1416 rules/march_of_progress/rules.yaml:242:11\n1423 rules/march_of_progress/rules.yaml:243:11\n1426 rules/march_of_progress/rules.yaml:244:15\n1431 rules/march_of_progress/rules.yaml:245:19\n1433 rules/march_of_progress/rules.yaml:246:19\n1436 rules/march_of_progress/rules.yaml:248:11\n1449 rules/march_of_progress/rules.yaml:273:7\n1454 rules/march_of_progress/rules.yaml:274:11\n1455 rules/march_of_progress/rules.yaml:275:7\n1463 rules/march_of_progress/rules.yaml:264:7\n1475 rules/march_of_progress/rules.yaml:265:11\n1476 rules/march_of_progress/rules.yaml:266:7\n1483 rules/march_of_progress/rules.yaml:257:7\n1498 rules/march_of_progress/flow.yaml:105:7\n1503 rules/march_of_progress/flow.yaml:106:11\n1504 rules/march_of_progress/flow.yaml:107:11\n1524 rules/march_of_progress/flow.yaml:109:15\n1525 rules/march_of_progress/flow.yaml:110:19\n1526 rules/march_of_progress/flow.yaml:111:11\n1527 rules/march_of_progress/flow.yaml:112:15\n1528 rules/march_of_progress/flow.yaml:113:15\n1533 rules/march_of_progress/flow.yaml:114:11\n1564 rules/march_of_progress/rules.yaml:216:7\n1570 rules/march_of_progress/rules.yaml:217:7\n1585 rules/march_of_progress/rules.yaml:218:11\n1586 rules/march_of_progress/rules.yaml:219:11\n1594 rules/march_of_progress/rules.yaml:220:15\n1609 rules/march_of_progress/rules.yaml:221:11\n1612 rules/march_of_progress/rules.yaml:222:7\n1629 rules/march_of_progress/rules.yaml:223:11\n1638 rules/march_of_progress/rules.yaml:224:15\n1651 rules/march_of_progress/rules.yaml:225:15\n1652 rules/march_of_progress/rules.yaml:226:19\n1669 rules/march_of_progress/flow.yaml:88:7\n1683 rules/march_of_progress/flow.yaml:89:11\n1684 rules/march_of_progress/flow.yaml:90:11\n1694 rules/march_of_progress/flow.yaml:8:7\n1695 rules/march_of_progress/flow.yaml:9:11\n1712 rules/march_of_progress/flow.yaml:32:7\n1733 rules/march_of_progress/flow.yaml:34:11\n1736 rules/march_of_progress/flow.yaml:35:11\n1737 rules/march_of_progress/flow.yaml:36:7\n1752 rules/march_of_progress/flow.yaml:54:7\n1766 rules/march_of_progress/flow.yaml:55:11\n1767 rules/march_of_progress/flow.yaml:56:11\n1775 rules/march_of_progress/flow.yaml:57:15\n1780 rules/march_of_progress/flow.yaml:59:15\n1781 rules/march_of_progress/flow.yaml:60:15\n1791 rules/march_of_progress/flow.yaml:61:19\n1804 rules/march_of_progress/flow.yaml:62:19\n1810 rules/march_of_progress/flow.yaml:64:19\n1825 rules/march_of_progress/flow.yaml:65:15\n1832 rules/march_of_progress/flow.yaml:66:15"

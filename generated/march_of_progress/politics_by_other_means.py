@@ -21,10 +21,8 @@ from .engine import (
     _log_to,
     _pick,
     _pick_optional,
-    _ref,
     _take,
     _uniq,
-    _unref,
     _wait,
 )
 
@@ -76,11 +74,11 @@ E_PARTISANS_OPTION: tuple[Any, ...] = ("place_cube", "take_cubes")
 SIZE: int = 63
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (37,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("g.propaganda_level", 15, 1, "int", None, "all", False, 1, 6, (1,)),
     ("g.propaganda_due", 16, 1, "bool", None, "all", False, None, None, (False,)),
     ("g.neutral_die_before", 17, 1, "int", None, "all", False, None, None, (0,)),
-    ("g.militia_for", 18, 1, "ref", "player", "all", True, None, None, (-1,)),
+    ("g.militia_for", 18, 1, "ref", "player", "all", True, None, None, (None,)),
     ("g.militia_used", 19, 1, "bool", None, "all", False, None, None, (False,)),
     ("g.militia_in_neutral", 20, 1, "bool", None, "all", False, None, None, (False,)),
     ("p.vp", 21, 3, "int", None, "all", False, 0, None, (0,) * 3),
@@ -91,7 +89,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.discard", 36, 3, "set", "card", "all", False, None, None, (0,) * 3),
     ("e.country.vp_die", 39, 3, "int", None, "all", False, 0, (3, 2, 3), (3, 2, 3)),
     ("e.country.cubes", 42, 3, "int", None, "all", False, 0, None, (0,) * 3),
-    ("e.army.location", 45, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
+    ("e.army.location", 45, 6, "ref", "country", "all", True, None, None, (None,) * 6),
     ("e.army.fortified", 51, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 57, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
@@ -292,10 +290,9 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_armies_in_neutral(self, S: list[Any]) -> int:
         """How many armies stand in the neutral country. [rules/march_of_progress/scenarios/politics_by_other_means.yaml:89:5]"""
-        N: list[int] = S
         _w1 = 0
         for v_a in self.all_army:
-            if _ref(N[self.o_e_army__location + v_a]) == self.k_country__neutral:
+            if S[self.o_e_army__location + v_a] == self.k_country__neutral:
                 _w1 += 1
         return _w1
 
@@ -308,7 +305,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if _w2:
             _w1 = False
             for v_a__1 in self.ix_army__owner.get(v_p, ()):
-                if _ref(N[self.o_e_army__location + v_a__1]) == self.k_country__neutral:
+                if S[self.o_e_army__location + v_a__1] == self.k_country__neutral:
                     _w1 = True
                     break
             _w2 = not _w1
@@ -331,29 +328,18 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_side_total(self, S: list[Any], v_p: Any, v_where: Any, v_defending: bool) -> int:
         """The base combat totals, plus MILITIA option 2's +1 for the side the Neutral player chose. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-04, MOP-COMBAT-05, MOP-POL-RULE-10) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:131:5]"""
-        N: list[int] = S
-        v_militia_bonus = (
-            1
-            if (N[self.o_g_militia_for] == v_p if v_p is not None else N[self.o_g_militia_for] < 0)
-            else 0
-        )
+        v_militia_bonus = 1 if S[self.o_g_militia_for] == v_p else 0
         if v_defending:
             _w1 = 0
             for v_a in self.ix_army__owner.get(v_p, ()):
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                ):
+                if S[self.o_e_army__location + v_a] == v_where:
                     _w1 += self.f_army_value(S, v_a, True)
             return _w1 + self.f_garrison_strength(S, v_p, v_where) + v_militia_bonus
         _w2 = 0
         for v_a_2 in self.ix_army__owner.get(v_p, ()):
-            if (
-                N[self.o_e_army__location + v_a_2] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a_2] < 0
-            ) and (not S[self.o_e_army__fortified + v_a_2]):
+            if S[self.o_e_army__location + v_a_2] == v_where and (
+                not S[self.o_e_army__fortified + v_a_2]
+            ):
                 _w2 += self.f_army_value(S, v_a_2, False)
         return _w2 + v_militia_bonus
 
@@ -406,7 +392,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_propaganda_due] = False
         S[self.o_g_militia_used] = False
         S[self.o_g_militia_in_neutral] = False
-        S[self.o_g_militia_for] = -1
+        S[self.o_g_militia_for] = None
 
     def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
@@ -452,7 +438,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
         N: list[int] = S
-        S[self.o_g_militia_for] = -1
+        S[self.o_g_militia_for] = None
         if (
             not S[self.o_g_militia_used]
             and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
@@ -460,24 +446,19 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_foe = self.f_enemy(S, v_att)
             v_side = _pick_optional(R, _uniq([v_att, v_foe]))
             if v_side is not None:
-                S[self.o_g_militia_for] = _unref(v_side)
+                S[self.o_g_militia_for] = v_side
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
-        S[self.o_g_militia_for] = -1
+        S[self.o_g_militia_for] = None
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        N: list[int] = S
         v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
-            if (
-                N[self.o_e_army__location + v_a] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a] < 0
-            )
+            if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
@@ -495,10 +476,9 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _w1 = False
                 for v_a_2 in self.ix_army__owner.get(v_att, ()):
                     if (
-                        N[self.o_e_army__location + v_a_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a_2] < 0
-                    ) and S[self.o_e_army__on_capital + v_a_2]:
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        and S[self.o_e_army__on_capital + v_a_2]
+                    ):
                         _w1 = True
                         break
                 if not _w1:
@@ -559,7 +539,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         "One army of Blue and of Orange on its home country card; the Neutral player has none. (MOP-SETUP-10, MOP-SETUP-11, MOP-POL-SETUP-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:277:7]"
         for v_p in self.f_powers(S):
             _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
-            S[self.o_e_army__location + _r1] = _unref(self.s_p_home[v_p])
+            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
 
     def q_turn__neutral_actions(self, S: list[Any], R: Any) -> None:
         "After all other actions, the Neutral player's PARTISANS, PROPAGANDA or MILITIA (option 1, or option 2's VP). (MOP-POL-RULE-01, MOP-POL-RULE-02, MOP-POL-RULE-11) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:295:7]"
@@ -704,7 +684,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if F is not None and pc not in (2, 3, 5):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_militia_for] = -1
+            S[self.o_g_militia_for] = None
             if (
                 not S[self.o_g_militia_used]
                 and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
@@ -733,7 +713,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 F = None
             v_side = v
             if v_side is not None:
-                S[self.o_g_militia_for] = _unref(v_side)
+                S[self.o_g_militia_for] = v_side
                 S[self.o_g_militia_used] = True
                 S[self.o_g_militia_in_neutral] = v_where == self.k_country__neutral
                 _log(S, 57, (self.k_player__neutral_player, v_side, v_where))
@@ -745,14 +725,13 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if pc == 5:
             if F is not None:
                 F = None
-            S[self.o_g_militia_for] = -1
+            S[self.o_g_militia_for] = None
             return None
 
     def r_combat__rules(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
-        N: list[int] = S
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -765,11 +744,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                )
+                if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if self.r_defence_bonus(S, None, None, v_foe, v_where) is SUSPEND:
@@ -806,11 +781,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 if not any(
-                    (
-                        N[self.o_e_army__location + v_a_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a_2] < 0
-                    )
+                    S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
                     for v_a_2 in self.ix_army__owner.get(v_att, ())
                 ):
@@ -940,7 +911,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         v_p: Any = None
         for v_p in self.f_powers(S):
             _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(v_p, ())])
-            S[self.o_e_army__location + _r1] = _unref(self.s_p_home[v_p])
+            S[self.o_e_army__location + _r1] = self.s_p_home[v_p]
         return None
 
     def r_turn__neutral_actions(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -1025,4 +996,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "286 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n296 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n305 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n306 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n307 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n316 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n326 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n335 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n340 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n341 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n363 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n364 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n365 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n370 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n375 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n381 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n396 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n413 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n414 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n422 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n423 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n424 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n428 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n429 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n432 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n441 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n444 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n448 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n449 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n450 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n455 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n456 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n460 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n461 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n462 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n463 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n464 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n465 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n466 rules/march_of_progress/rules.yaml:228:3\n467 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n472 rules/march_of_progress/rules.yaml:233:7\n473 rules/march_of_progress/rules.yaml:234:7\n483 rules/march_of_progress/rules.yaml:235:7\n484 rules/march_of_progress/rules.yaml:236:7\n485 rules/march_of_progress/rules.yaml:237:7\n488 rules/march_of_progress/rules.yaml:239:7\n489 rules/march_of_progress/rules.yaml:240:11\n491 rules/march_of_progress/rules.yaml:242:11\n492 rules/march_of_progress/rules.yaml:243:11\n495 rules/march_of_progress/rules.yaml:244:15\n505 rules/march_of_progress/rules.yaml:245:19\n508 rules/march_of_progress/rules.yaml:248:11\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n521 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n525 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n528 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n533 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n534 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n538 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n539 rules/march_of_progress/flow.yaml:84:3\n540 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n546 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n550 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n555 rules/march_of_progress/flow.yaml:88:7\n556 rules/march_of_progress/flow.yaml:90:11\n560 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n561 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n566 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n571 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n584 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n595 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n603 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n609 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n614 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n620 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n622 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n637 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n639 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n643 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n646 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n647 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n661 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n676 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n682 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n683 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n684 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n686 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n690 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n691 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n692 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n693 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n707 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n708 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n716 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n717 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n735 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n736 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n737 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n738 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n739 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n742 rules/march_of_progress/rules.yaml:228:3\n748 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n764 rules/march_of_progress/rules.yaml:233:7\n765 rules/march_of_progress/rules.yaml:234:7\n775 rules/march_of_progress/rules.yaml:235:7\n782 rules/march_of_progress/rules.yaml:236:7\n783 rules/march_of_progress/rules.yaml:237:7\n786 rules/march_of_progress/rules.yaml:238:7\n787 rules/march_of_progress/rules.yaml:239:7\n794 rules/march_of_progress/rules.yaml:240:11\n798 rules/march_of_progress/rules.yaml:242:11\n805 rules/march_of_progress/rules.yaml:243:11\n808 rules/march_of_progress/rules.yaml:244:15\n817 rules/march_of_progress/rules.yaml:245:19\n819 rules/march_of_progress/rules.yaml:246:19\n822 rules/march_of_progress/rules.yaml:248:11\n841 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n859 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n863 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n866 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n867 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n877 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n878 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n881 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n884 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n885 rules/march_of_progress/flow.yaml:84:3\n892 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n898 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n902 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n916 rules/march_of_progress/flow.yaml:88:7\n930 rules/march_of_progress/flow.yaml:89:11\n931 rules/march_of_progress/flow.yaml:90:11\n941 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n942 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n952 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n973 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n994 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n997 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n998 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "284 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n293 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n302 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n303 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n304 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n313 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n314 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n323 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n327 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n331 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n332 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n333 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n338 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n351 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n356 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n359 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n362 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n367 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n368 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n378 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n381 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n413 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n414 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n434 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n441 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n446 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n447 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n448 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n449 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n450 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n451 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n452 rules/march_of_progress/rules.yaml:228:3\n453 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n457 rules/march_of_progress/rules.yaml:233:7\n458 rules/march_of_progress/rules.yaml:234:7\n464 rules/march_of_progress/rules.yaml:235:7\n465 rules/march_of_progress/rules.yaml:236:7\n466 rules/march_of_progress/rules.yaml:237:7\n469 rules/march_of_progress/rules.yaml:239:7\n470 rules/march_of_progress/rules.yaml:240:11\n472 rules/march_of_progress/rules.yaml:242:11\n473 rules/march_of_progress/rules.yaml:243:11\n476 rules/march_of_progress/rules.yaml:244:15\n485 rules/march_of_progress/rules.yaml:245:19\n488 rules/march_of_progress/rules.yaml:248:11\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n514 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n515 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n518 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n519 rules/march_of_progress/flow.yaml:84:3\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n526 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n535 rules/march_of_progress/flow.yaml:88:7\n536 rules/march_of_progress/flow.yaml:90:11\n540 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n541 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n546 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n551 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n564 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n575 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n583 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n589 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n617 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n619 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n620 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n622 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n623 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n624 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n625 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n626 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n627 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n639 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n641 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n656 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n662 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n663 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n664 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n666 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n670 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n671 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n672 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n673 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n687 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n696 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n697 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n715 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n716 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n717 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n718 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n719 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n722 rules/march_of_progress/rules.yaml:228:3\n728 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n743 rules/march_of_progress/rules.yaml:233:7\n744 rules/march_of_progress/rules.yaml:234:7\n750 rules/march_of_progress/rules.yaml:235:7\n757 rules/march_of_progress/rules.yaml:236:7\n758 rules/march_of_progress/rules.yaml:237:7\n761 rules/march_of_progress/rules.yaml:238:7\n762 rules/march_of_progress/rules.yaml:239:7\n769 rules/march_of_progress/rules.yaml:240:11\n773 rules/march_of_progress/rules.yaml:242:11\n780 rules/march_of_progress/rules.yaml:243:11\n783 rules/march_of_progress/rules.yaml:244:15\n788 rules/march_of_progress/rules.yaml:245:19\n790 rules/march_of_progress/rules.yaml:246:19\n793 rules/march_of_progress/rules.yaml:248:11\n812 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n830 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n834 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n837 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n838 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n848 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n849 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n852 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n855 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n856 rules/march_of_progress/flow.yaml:84:3\n863 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n869 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n887 rules/march_of_progress/flow.yaml:88:7\n901 rules/march_of_progress/flow.yaml:89:11\n902 rules/march_of_progress/flow.yaml:90:11\n912 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n913 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n923 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n944 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n965 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n968 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n969 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

@@ -18,9 +18,7 @@ from .engine import (
     _name,
     _pick,
     _pick_optional,
-    _ref,
     _take,
-    _unref,
     _wait,
 )
 
@@ -35,7 +33,7 @@ E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 SIZE: int = 51
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (42,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("p.vp", 15, 2, "int", None, "all", False, 0, None, (0,) * 2),
     ("p.strength", 17, 2, "int", None, "all", False, 1, 6, (2,) * 2),
     ("p.hand", 19, 2, "set", "card", "owner", False, None, None, (255, 217)),
@@ -44,7 +42,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.discard", 25, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("p.set_aside", 27, 2, "set", "card", "owner", False, None, None, (0, 38)),
     ("e.country.vp_die", 29, 4, "int", None, "all", False, 0, (3, 2, 2, 3), (3, 1, 1, 3)),
-    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
+    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (None,) * 6),
     ("e.army.fortified", 39, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 45, 6, "bool", None, "all", False, None, None, (False,) * 6),
 )
@@ -155,17 +153,14 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def f_attack_bonus(self, S: list[Any], v_p: Any, v_where: Any, v_discarded: Any) -> int:
         """ATTACK+1 adds 1; Napoleon: when France discards the ATTACK card with it, +1 more for each French army in the combat (2 armies at strength 2: 4 + 1 + 2 = 7). (MOP-ATT-03, MOP-ATT-04, MOP-VIVE-RULE-01, MOP-VIVE-SETUP-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:152:5]"""
-        N: list[int] = S
         if v_discarded is None:
             return 0
         if v_p == self.k_player__blue and self.id_card[v_discarded] == "attack":
             _w1 = 0
             for v_a in self.ix_army__owner.get(v_p, ()):
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                ) and (not S[self.o_e_army__fortified + v_a]):
+                if S[self.o_e_army__location + v_a] == v_where and (
+                    not S[self.o_e_army__fortified + v_a]
+                ):
                     _w1 += 1
             return 1 + _w1
         return 1
@@ -177,14 +172,13 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_british_support(self, S: list[Any], v_p: Any) -> None:
         """British support: on an Austrian SCORE, if Austria controls Austria and at least 1 Austrian army is outside Austria, Austria gains 1 VP in addition to the normal VPs. (MOP-VIVE-RULE-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:192:5]"""
-        N: list[int] = S
         _w2 = self.f_controls(S, v_p, self.s_p_home[v_p])
         if _w2:
             _w1 = False
             for v_a in self.ix_army__owner.get(v_p, ()):
                 if (
-                    N[self.o_e_army__location + v_a] >= 0
-                    and _ref(N[self.o_e_army__location + v_a]) != self.s_p_home[v_p]
+                    S[self.o_e_army__location + v_a] is not None
+                    and S[self.o_e_army__location + v_a] != self.s_p_home[v_p]
                 ):
                     _w1 = True
                     break
@@ -202,7 +196,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_destroy__rules(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = -1
+        S[self.o_e_army__location + v_a] = None
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -230,12 +224,11 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         "The French keep the initiative for the whole game; the card never flips. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:167:5]"
-        N: list[int] = S
-        _log(S, 56, (_ref(N[self.o_g_initiative]),))
+        _log(S, 56, (S[self.o_g_initiative],))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         "The French have the initiative for the whole game. (MOP-VIVE-SETUP-08) [rules/march_of_progress/scenarios/vive_lempereur.yaml:101:7]"
-        S[self.o_g_initiative] = _unref(self.k_player__blue)
+        S[self.o_g_initiative] = self.k_player__blue
         _log(S, 64, (self.k_player__blue,))
 
     def q_army_reform(self, S: list[Any], R: Any, v_p: Any) -> None:
@@ -291,12 +284,12 @@ class ViveLempereurScenario(MarchOfProgressRules):
             for v_a_2 in [
                 v_a for v_a in self.ix_army__owner.get(v_p, ()) if self.s_e_army__number[v_a] <= 2
             ]:
-                S[self.o_e_army__location + v_a_2] = _unref(self.s_p_home[v_p])
+                S[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
         v_third = _head(
             [v_a_3 for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ())]
         )
         v_where = _pick(R, [v_c for v_c in self.ix_country__kind.get("neutral", ())])
-        S[self.o_e_army__location + v_third] = _unref(v_where)
+        S[self.o_e_army__location + v_third] = v_where
 
     def r_army_reform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
@@ -407,7 +400,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                     for v_a in self.ix_army__owner.get(v_p, ())
                     if self.s_e_army__number[v_a] <= 2
                 ]:
-                    S[self.o_e_army__location + v_a_2] = _unref(self.s_p_home[v_p])
+                    S[self.o_e_army__location + v_a_2] = self.s_p_home[v_p]
             v_third = _head(
                 [v_a_3 for v_a_3 in self.ix_army__number__owner.get((3, self.k_player__orange), ())]
             )
@@ -428,7 +421,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 (v_third,) = F[2:]
                 F = None
             v_where = v
-            S[self.o_e_army__location + v_third] = _unref(v_where)
+            S[self.o_e_army__location + v_third] = v_where
             _log(S, 63, (self.k_player__orange, v_where))
             return None
 
@@ -459,4 +452,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "159 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n160 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n161 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n162 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n171 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n176 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n181 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n198 rules/march_of_progress/rules.yaml:165:3\n199 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n200 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n201 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n205 rules/march_of_progress/rules.yaml:170:7\n206 rules/march_of_progress/rules.yaml:171:7\n207 rules/march_of_progress/rules.yaml:172:7\n212 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n218 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n219 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n220 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n221 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n229 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n234 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n238 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n244 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n245 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n246 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n247 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n249 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n251 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n260 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n263 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n269 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n272 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n273 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n274 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n275 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n290 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n291 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n294 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n295 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n298 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n299 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n309 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n310 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n311 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n329 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n330 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n331 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n332 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n333 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n336 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n337 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n347 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n352 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n364 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n365 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n367 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n369 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n370 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n376 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n377 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n378 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n379 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n380 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n404 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n405 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n410 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n411 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n414 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n431 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n432 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "156 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n157 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n158 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n166 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n171 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n175 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n187 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n188 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n192 rules/march_of_progress/rules.yaml:165:3\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n195 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n199 rules/march_of_progress/rules.yaml:170:7\n200 rules/march_of_progress/rules.yaml:171:7\n201 rules/march_of_progress/rules.yaml:172:7\n206 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n212 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n213 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n214 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n215 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n223 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n227 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n232 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n238 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n240 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n241 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n242 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n243 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n244 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n251 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n256 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n262 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n267 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n268 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n283 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n284 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n287 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n288 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n291 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n292 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n302 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n303 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n304 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n323 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n324 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n325 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n326 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n329 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n330 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n340 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n345 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n350 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n360 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n361 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n363 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n366 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n369 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n370 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n371 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n372 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n397 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n398 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n404 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n407 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n424 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n425 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

@@ -20,10 +20,8 @@ from .engine import (
     _name,
     _pick,
     _pick_optional,
-    _ref,
     _take,
     _uniq,
-    _unref,
     _wait,
 )
 
@@ -38,10 +36,10 @@ E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 SIZE: int = 57
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (26,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("g.vp_removed", 15, 1, "int", None, "all", False, 0, None, (0,)),
     ("g.defence_plus", 16, 1, "int", None, "all", False, 0, 1, (0,)),
-    ("g.attacker", 17, 1, "ref", "player", "all", True, None, None, (-1,)),
+    ("g.attacker", 17, 1, "ref", "player", "all", True, None, None, (None,)),
     ("p.vp", 18, 2, "int", None, "all", False, 0, None, (3,) * 2),
     ("p.strength", 20, 2, "int", None, "all", False, 1, 6, (1,) * 2),
     ("p.hand", 22, 2, "set", "card", "owner", False, None, None, (255,) * 2),
@@ -49,10 +47,10 @@ LAYOUT: tuple[Any, ...] = (
     ("p.revealed", 26, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("p.discard", 28, 2, "set", "card", "all", False, None, None, (0,) * 2),
     ("e.country.vp_die", 30, 3, "int", None, "all", False, 0, (3, 2, 3), (3, 2, 3)),
-    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
+    ("e.army.location", 33, 6, "ref", "country", "all", True, None, None, (None,) * 6),
     ("e.army.fortified", 39, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 45, 6, "bool", None, "all", False, None, None, (False,) * 6),
-    ("e.army.side", 51, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
+    ("e.army.side", 51, 6, "ref", "country", "all", True, None, None, (None,) * 6),
 )
 FIELDS: dict[str, Any] = {
     "g": ("vp_stock", "initiative", "vp_removed", "defence_plus", "attacker"),
@@ -200,16 +198,10 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any) -> Any:
         """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
-        N: list[int] = S
         v_forts = [
             v_b
             for v_b in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
-            if (
-                N[self.o_e_army__location + v_b] == v_start
-                if v_start is not None
-                else N[self.o_e_army__location + v_b] < 0
-            )
-            and S[self.o_e_army__fortified + v_b]
+            if S[self.o_e_army__location + v_b] == v_start and S[self.o_e_army__fortified + v_b]
         ]
         _w2 = []
         for v_d in self.s_e_country__adjacent[v_start]:
@@ -271,19 +263,18 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def f_side_of(self, S: list[Any], v_a: Any) -> Any:
         "The home country whose side of its card army `a` stands on (its own home's if not set). (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:174:5]"
-        N: list[int] = S
-        if N[self.o_e_army__side + v_a] < 0:
+        if S[self.o_e_army__side + v_a] is None:
             return self.s_p_home[self.s_e_army__owner[v_a]]
-        return _ref(N[self.o_e_army__side + v_a])
+        return S[self.o_e_army__side + v_a]
 
     def p_destroy(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
         self.p_destroy__rules(S, v_a)
-        S[self.o_e_army__side + v_a] = -1
+        S[self.o_e_army__side + v_a] = None
 
     def p_destroy__rules(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
-        S[self.o_e_army__location + v_a] = -1
+        S[self.o_e_army__location + v_a] = None
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
 
@@ -309,95 +300,71 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def p_take_sides(self, S: list[Any], v_p: Any, v_group: Any, v_dest: Any) -> None:
         """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
-        N: list[int] = S
         v_foe = self.f_enemy(S, v_p)
         for v_x in v_group:
-            S[self.o_e_army__side + v_x] = -1
+            S[self.o_e_army__side + v_x] = None
         _w1 = False
         for v_a__1 in self.ix_army__owner.get(v_foe, ()):
-            if (
-                N[self.o_e_army__location + v_a__1] == v_dest
-                if v_dest is not None
-                else N[self.o_e_army__location + v_a__1] < 0
-            ):
+            if S[self.o_e_army__location + v_a__1] == v_dest:
                 _w1 = True
                 break
         if _w1:
             for v_x_2 in [
                 v_a__2
                 for v_a__2 in self.ix_army__owner.get(v_p, ())
-                if (
-                    N[self.o_e_army__location + v_a__2] == v_dest
-                    if v_dest is not None
-                    else N[self.o_e_army__location + v_a__2] < 0
-                )
+                if S[self.o_e_army__location + v_a__2] == v_dest
             ]:
-                S[self.o_e_army__side + v_x_2] = _unref(self.s_p_home[v_p])
+                S[self.o_e_army__side + v_x_2] = self.s_p_home[v_p]
             for v_x_3 in [
                 v_a__3
                 for v_a__3 in self.ix_army__owner.get(v_foe, ())
-                if (
-                    N[self.o_e_army__location + v_a__3] == v_dest
-                    if v_dest is not None
-                    else N[self.o_e_army__location + v_a__3] < 0
-                )
+                if S[self.o_e_army__location + v_a__3] == v_dest
             ]:
-                S[self.o_e_army__side + v_x_3] = _unref(self.s_p_home[v_foe])
+                S[self.o_e_army__side + v_x_3] = self.s_p_home[v_foe]
             _log(S, 60, (v_p, v_dest, v_p, self.s_p_home[v_p], v_foe, self.s_p_home[v_foe]))
 
     def q_card__move_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
-        N: list[int] = S
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if N[self.o_e_army__location + v_a__1] >= 0
+            if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_all_mine) == 0:
             return None
         v_mine = [
             v_a
             for v_a in v_all_mine
-            if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
+            if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
         ]
         if len(v_mine) == 0:
             return None
         v_a_2 = _pick(R, v_mine)
-        v_dest = _pick(
-            R, _uniq(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a_2])))
-        )
+        v_dest = _pick(R, _uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2])))
         self.p_move_army(S, v_a_2, v_dest)
         self.p_take_sides(S, v_me, [v_a_2], v_dest)
 
     def q_card__move_2(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
-        N: list[int] = S
         v_all_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_me, ())
-            if N[self.o_e_army__location + v_a__1] >= 0
+            if S[self.o_e_army__location + v_a__1] is not None
         ]
         if len(v_all_mine) == 0:
             return None
         v_mine = [
             v_a
             for v_a in v_all_mine
-            if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
+            if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
         ]
         if len(v_mine) == 0:
             return None
         v_a_2 = _pick(R, v_mine)
-        v_start = _ref(N[self.o_e_army__location + v_a_2])
+        v_start = S[self.o_e_army__location + v_a_2]
         v_group = [v_a_2]
         v_partners = [
-            v_b
-            for v_b in v_mine
-            if v_b != v_a_2
-            and (
-                N[self.o_e_army__location + v_b] == v_start
-                if v_start is not None
-                else N[self.o_e_army__location + v_b] < 0
-            )
+            v_b for v_b in v_mine if v_b != v_a_2 and S[self.o_e_army__location + v_b] == v_start
         ]
         if len(v_partners) > 0:
             v_b_2 = _pick_optional(R, v_partners)
@@ -429,21 +396,16 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
-        S[self.o_g_attacker] = _unref(v_att)
+        S[self.o_g_attacker] = v_att
         self.q_combat__rules(S, R, v_att, v_where, v_bonus)
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        N: list[int] = S
         v_foe = self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
-            if (
-                N[self.o_e_army__location + v_a] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a] < 0
-            )
+            if S[self.o_e_army__location + v_a] == v_where
             and (not S[self.o_e_army__fortified + v_a])
         ]
         self.q_defence_bonus(S, R, v_foe, v_where)
@@ -461,10 +423,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 _w1 = False
                 for v_a_2 in self.ix_army__owner.get(v_att, ()):
                     if (
-                        N[self.o_e_army__location + v_a_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a_2] < 0
-                    ) and S[self.o_e_army__on_capital + v_a_2]:
+                        S[self.o_e_army__location + v_a_2] == v_where
+                        and S[self.o_e_army__on_capital + v_a_2]
+                    ):
                         _w1 = True
                         break
                 if not _w1:
@@ -475,18 +436,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_combat_loss(self, S: list[Any], R: Any, v_loser: Any, v_where: Any) -> None:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
-        N: list[int] = S
-        if (
-            N[self.o_g_attacker] == v_loser if v_loser is not None else N[self.o_g_attacker] < 0
-        ) and (not self.c_one_loss_when_defender_wins):
+        if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
             for v_a in [
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_loser, ())
-                if (
-                    N[self.o_e_army__location + v_a__1] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                )
+                if S[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
             _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
@@ -515,15 +469,10 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_lose_one(self, S: list[Any], R: Any, v_p: Any, v_where: Any) -> None:
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
-        N: list[int] = S
         v_mine = [
             v_a__1
             for v_a__1 in self.ix_army__owner.get(v_p, ())
-            if (
-                N[self.o_e_army__location + v_a__1] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__1] < 0
-            )
+            if S[self.o_e_army__location + v_a__1] == v_where
         ]
         if len(v_mine) == 0:
             return None
@@ -535,7 +484,6 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def r_card__move_1(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_1 (MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:94:5]"
-        N: list[int] = S
         v_all_mine: Any = None
         v_mine: Any = None
         v_a_2: Any = None
@@ -547,7 +495,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_all_mine = [
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_me, ())
-                if N[self.o_e_army__location + v_a__1] >= 0
+                if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
                 _log(S, 26, (v_me,))
@@ -555,7 +503,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_mine = [
                 v_a
                 for v_a in v_all_mine
-                if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
+                if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
             ]
             if len(v_mine) == 0:
                 _log(S, 64, (v_me,))
@@ -581,10 +529,8 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 (8, 4, v_me, v_a_2),
                 v_me,
                 6,
-                tuple(
-                    _uniq(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a_2])))
-                ),
-                (v_a_2, _ref(N[self.o_e_army__location + v_a_2])),
+                tuple(_uniq(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a_2]))),
+                (v_a_2, S[self.o_e_army__location + v_a_2]),
             )
         if pc == 4:
             if F is not None:
@@ -597,7 +543,6 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def r_card__move_2(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__move_2 (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW1-RULE-01, MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:112:5]"
-        N: list[int] = S
         v_all_mine: Any = None
         v_mine: Any = None
         v_a_2: Any = None
@@ -614,7 +559,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_all_mine = [
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_me, ())
-                if N[self.o_e_army__location + v_a__1] >= 0
+                if S[self.o_e_army__location + v_a__1] is not None
             ]
             if len(v_all_mine) == 0:
                 _log(S, 29, (v_me,))
@@ -622,7 +567,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_mine = [
                 v_a
                 for v_a in v_all_mine
-                if len(self.f_destinations(S, v_me, _ref(N[self.o_e_army__location + v_a]))) > 0
+                if len(self.f_destinations(S, v_me, S[self.o_e_army__location + v_a])) > 0
             ]
             if len(v_mine) == 0:
                 _log(S, 65, (v_me,))
@@ -638,17 +583,12 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_me, v_mine, v_x = F[2:]
                 F = None
             v_a_2 = v
-            v_start = _ref(N[self.o_e_army__location + v_a_2])
+            v_start = S[self.o_e_army__location + v_a_2]
             v_group = [v_a_2]
             v_partners = [
                 v_b
                 for v_b in v_mine
-                if v_b != v_a_2
-                and (
-                    N[self.o_e_army__location + v_b] == v_start
-                    if v_start is not None
-                    else N[self.o_e_army__location + v_b] < 0
-                )
+                if v_b != v_a_2 and S[self.o_e_army__location + v_b] == v_start
             ]
             if len(v_partners) > 0:
                 pc = 3
@@ -728,7 +668,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if F is not None and pc not in (1,):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            S[self.o_g_attacker] = _unref(v_att)
+            S[self.o_g_attacker] = v_att
             if self.r_combat__rules(S, None, None, v_att, v_where, v_bonus) is SUSPEND:
                 return _wait(S, (3, 1))
             pc = 1
@@ -741,7 +681,6 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
-        N: list[int] = S
         v_foe: Any = None
         v_attackers: Any = None
         v_att_total: Any = None
@@ -754,11 +693,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                )
+                if S[self.o_e_army__location + v_a] == v_where
                 and (not S[self.o_e_army__fortified + v_a])
             ]
             if self.r_defence_bonus(S, None, None, v_foe, v_where) is SUSPEND:
@@ -795,11 +730,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 v_attackers
             ) > 0:
                 if not any(
-                    (
-                        N[self.o_e_army__location + v_a_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a_2] < 0
-                    )
+                    S[self.o_e_army__location + v_a_2] == v_where
                     and S[self.o_e_army__on_capital + v_a_2]
                     for v_a_2 in self.ix_army__owner.get(v_att, ())
                 ):
@@ -820,23 +751,16 @@ class WarToEndWarScenario(MarchOfProgressRules):
         self, S: list[Any], F: Any, v: Any, v_loser: Any = None, v_where: Any = None
     ) -> Any:
         "Successful combats only destroy 1 enemy army, not all of them. (MOP-WW1-RULE-04) [rules/march_of_progress/scenarios/war_to_end_war.yaml:274:5]"
-        N: list[int] = S
         v_a: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1,):
             raise RulesError(f"routine combat_loss: no resume point {pc}")
         if pc == 0:
-            if (
-                N[self.o_g_attacker] == v_loser if v_loser is not None else N[self.o_g_attacker] < 0
-            ) and (not self.c_one_loss_when_defender_wins):
+            if v_loser == S[self.o_g_attacker] and (not self.c_one_loss_when_defender_wins):
                 for v_a in [
                     v_a__1
                     for v_a__1 in self.ix_army__owner.get(v_loser, ())
-                    if (
-                        N[self.o_e_army__location + v_a__1] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a__1] < 0
-                    )
+                    if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
                 _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
@@ -922,7 +846,6 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def r_lose_one(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_where: Any = None) -> Any:
         "One army of `p` in `where` is destroyed; who picks it is the choice casualty_chosen_by_owner. (MOP-WW1-RULE-04, MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:237:5]"
-        N: list[int] = S
         v_mine: Any = None
         v_picker: Any = None
         v_a: Any = None
@@ -933,11 +856,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
             v_mine = [
                 v_a__1
                 for v_a__1 in self.ix_army__owner.get(v_p, ())
-                if (
-                    N[self.o_e_army__location + v_a__1] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a__1] < 0
-                )
+                if S[self.o_e_army__location + v_a__1] == v_where
             ]
             if len(v_mine) == 0:
                 _log(S, 61, (v_p, v_where))
@@ -998,4 +917,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "199 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n204 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n214 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n227 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n228 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n261 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n275 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n281 rules/march_of_progress/rules.yaml:165:3\n282 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n286 rules/march_of_progress/rules.yaml:170:7\n287 rules/march_of_progress/rules.yaml:171:7\n288 rules/march_of_progress/rules.yaml:172:7\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n301 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n313 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n315 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n316 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n336 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n346 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n356 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n405 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n407 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n414 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n415 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n418 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n419 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n422 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n425 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n426 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n427 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n428 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n432 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n433 rules/march_of_progress/rules.yaml:228:3\n438 rules/march_of_progress/rules.yaml:233:7\n439 rules/march_of_progress/rules.yaml:234:7\n449 rules/march_of_progress/rules.yaml:235:7\n450 rules/march_of_progress/rules.yaml:236:7\n451 rules/march_of_progress/rules.yaml:237:7\n454 rules/march_of_progress/rules.yaml:239:7\n455 rules/march_of_progress/rules.yaml:240:11\n457 rules/march_of_progress/rules.yaml:242:11\n458 rules/march_of_progress/rules.yaml:243:11\n461 rules/march_of_progress/rules.yaml:244:15\n471 rules/march_of_progress/rules.yaml:245:19\n474 rules/march_of_progress/rules.yaml:248:11\n479 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n482 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n492 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n493 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n494 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n495 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n499 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n500 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n505 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n506 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n508 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n510 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n519 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n528 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n529 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n530 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n531 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n534 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n547 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n552 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n553 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n554 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n555 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n560 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n561 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n562 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n563 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n574 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n594 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n595 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n619 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n620 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n621 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n622 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n627 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n628 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n629 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n630 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n641 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n642 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n643 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n653 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n661 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n674 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n675 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n681 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n694 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n695 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n696 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n704 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n709 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n712 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n715 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n716 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n717 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n718 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n719 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n720 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n731 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n732 rules/march_of_progress/rules.yaml:228:3\n753 rules/march_of_progress/rules.yaml:233:7\n754 rules/march_of_progress/rules.yaml:234:7\n764 rules/march_of_progress/rules.yaml:235:7\n771 rules/march_of_progress/rules.yaml:236:7\n772 rules/march_of_progress/rules.yaml:237:7\n775 rules/march_of_progress/rules.yaml:238:7\n776 rules/march_of_progress/rules.yaml:239:7\n783 rules/march_of_progress/rules.yaml:240:11\n787 rules/march_of_progress/rules.yaml:242:11\n794 rules/march_of_progress/rules.yaml:243:11\n797 rules/march_of_progress/rules.yaml:244:15\n806 rules/march_of_progress/rules.yaml:245:19\n808 rules/march_of_progress/rules.yaml:246:19\n811 rules/march_of_progress/rules.yaml:248:11\n829 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n832 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n841 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n842 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n843 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n844 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n845 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n862 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n869 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n888 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n889 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n890 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n898 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n906 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n907 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n911 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n912 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n933 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n942 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n943 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n944 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n945 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n946 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n947 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n955 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n970 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n971 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "197 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n201 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n206 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n219 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n220 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n221 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n226 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n239 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n240 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n241 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n242 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n243 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n267 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n272 rules/march_of_progress/rules.yaml:165:3\n273 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n277 rules/march_of_progress/rules.yaml:170:7\n278 rules/march_of_progress/rules.yaml:171:7\n279 rules/march_of_progress/rules.yaml:172:7\n284 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n285 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n286 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n304 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n305 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n306 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n312 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n317 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n318 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n323 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n324 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n335 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n341 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n342 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n355 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n356 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n369 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n376 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n385 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n386 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n400 rules/march_of_progress/rules.yaml:228:3\n404 rules/march_of_progress/rules.yaml:233:7\n405 rules/march_of_progress/rules.yaml:234:7\n411 rules/march_of_progress/rules.yaml:235:7\n412 rules/march_of_progress/rules.yaml:236:7\n413 rules/march_of_progress/rules.yaml:237:7\n416 rules/march_of_progress/rules.yaml:239:7\n417 rules/march_of_progress/rules.yaml:240:11\n419 rules/march_of_progress/rules.yaml:242:11\n420 rules/march_of_progress/rules.yaml:243:11\n423 rules/march_of_progress/rules.yaml:244:15\n432 rules/march_of_progress/rules.yaml:245:19\n435 rules/march_of_progress/rules.yaml:248:11\n439 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n440 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n445 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n446 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n447 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n449 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n453 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n459 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n460 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n461 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n464 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n468 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n478 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n479 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n480 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n481 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n482 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n483 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n495 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n500 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n501 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n502 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n503 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n508 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n510 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n511 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n522 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n540 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n541 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n559 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n564 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n565 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n566 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n567 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n572 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n573 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n574 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n575 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n586 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n587 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n593 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n601 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n615 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n621 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n634 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n635 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n636 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n644 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n645 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n646 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n648 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n649 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n652 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n655 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n656 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n657 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n658 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n659 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n660 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n671 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n672 rules/march_of_progress/rules.yaml:228:3\n692 rules/march_of_progress/rules.yaml:233:7\n693 rules/march_of_progress/rules.yaml:234:7\n699 rules/march_of_progress/rules.yaml:235:7\n706 rules/march_of_progress/rules.yaml:236:7\n707 rules/march_of_progress/rules.yaml:237:7\n710 rules/march_of_progress/rules.yaml:238:7\n711 rules/march_of_progress/rules.yaml:239:7\n718 rules/march_of_progress/rules.yaml:240:11\n722 rules/march_of_progress/rules.yaml:242:11\n729 rules/march_of_progress/rules.yaml:243:11\n732 rules/march_of_progress/rules.yaml:244:15\n737 rules/march_of_progress/rules.yaml:245:19\n739 rules/march_of_progress/rules.yaml:246:19\n742 rules/march_of_progress/rules.yaml:248:11\n759 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n760 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n765 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n766 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n767 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n768 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n769 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n785 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n786 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n793 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n812 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n813 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n814 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n822 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n830 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n831 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n835 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n836 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n856 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n861 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n862 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n863 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n864 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n865 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n866 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n874 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n889 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n890 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"

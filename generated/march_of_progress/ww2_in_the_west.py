@@ -20,9 +20,7 @@ from .engine import (
     _log,
     _pick,
     _pick_optional,
-    _ref,
     _take,
-    _unref,
     _wait,
 )
 
@@ -85,7 +83,7 @@ E_COUNTRY_KIND: tuple[Any, ...] = _base.E_COUNTRY_KIND
 SIZE: int = 60
 LAYOUT: tuple[Any, ...] = (
     ("g.vp_stock", 13, 1, "int", None, "all", False, 0, None, (39,)),
-    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (-1,)),
+    ("g.initiative", 14, 1, "ref", "player", "all", False, None, None, (None,)),
     ("g.part", 15, 1, "int", None, "all", False, 1, 2, (1,)),
     ("g.vp_removed", 16, 1, "int", None, "all", False, 0, None, (0,)),
     ("g.second_move_played", 17, 1, "bool", None, "all", False, None, None, (False,)),
@@ -98,7 +96,7 @@ LAYOUT: tuple[Any, ...] = (
     ("p.discard", 29, 2, "set", "card", "all", False, None, None, (0, 776)),
     ("p.set_aside", 31, 2, "set", "card", "all", False, None, None, (16384, 8192)),
     ("e.country.vp_die", 33, 3, "int", None, "all", False, 0, (4, 2, 5), (2, 2, 4)),
-    ("e.army.location", 36, 6, "ref", "country", "all", True, None, None, (-1,) * 6),
+    ("e.army.location", 36, 6, "ref", "country", "all", True, None, None, (None,) * 6),
     ("e.army.fortified", 42, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.on_capital", 48, 6, "bool", None, "all", False, None, None, (False,) * 6),
     ("e.army.moved", 54, 6, "bool", None, "all", False, None, None, (False,) * 6),
@@ -411,11 +409,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def f_unmoved_armies(self, S: list[Any], v_p: Any) -> Any:
         "A player's armies in play that have not moved this turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:237:5]"
-        N: list[int] = S
         return [
             v_a
             for v_a in self.ix_army__owner.get(v_p, ())
-            if N[self.o_e_army__location + v_a] >= 0 and (not S[self.o_e_army__moved + v_a])
+            if S[self.o_e_army__location + v_a] is not None and (not S[self.o_e_army__moved + v_a])
         ]
 
     def p_end__ww2_end(self, S: list[Any]) -> None:
@@ -424,7 +421,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         _w1 = False
         for v_a__1 in self.all_army:
             if (
-                _ref(N[self.o_e_army__location + v_a__1]) == self.k_country__germany
+                S[self.o_e_army__location + v_a__1] == self.k_country__germany
                 and S[self.o_e_army__on_capital + v_a__1]
             ):
                 _w1 = True
@@ -471,16 +468,15 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def p_move_army__rules(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
         "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
-        N: list[int] = S
-        v_start = _ref(N[self.o_e_army__location + v_a])
+        v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
-        S[self.o_e_army__location + v_a] = _unref(v_dest)
+        S[self.o_e_army__location + v_a] = v_dest
         _log(S, 3, (self.s_e_army__owner[v_a], v_start, v_dest))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
         "The Germans start with the initiative. (MOP-WW2-SETUP1-07) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:451:7]"
-        S[self.o_g_initiative] = _unref(self.k_player__blue)
+        S[self.o_g_initiative] = self.k_player__blue
         _log(S, 47, (self.k_player__blue,))
 
     def p_setup__variants(self, S: list[Any]) -> None:
@@ -589,7 +585,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         N: list[int] = S
         _w1 = False
         for v_a in self.ix_army__owner.get(v_me, ()):
-            if _ref(N[self.o_e_army__location + v_a]) == self.k_country__minor_states:
+            if S[self.o_e_army__location + v_a] == self.k_country__minor_states:
                 _w1 = True
                 break
         if _w1:
@@ -611,7 +607,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if self.c_german_flip_timing != "both" and self.c_german_flip_timing != v_point:
             return None
         if (
-            _ref(N[self.o_g_initiative]) != self.k_player__orange
+            S[self.o_g_initiative] != self.k_player__orange
             or N[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
         ):
             return None
@@ -621,7 +617,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_p_vp + self.k_player__blue] - self.c_initiative_flip_cost, 0
             )
             S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_initiative_flip_cost, 0)
-            S[self.o_g_initiative] = _unref(self.k_player__blue)
+            S[self.o_g_initiative] = self.k_player__blue
 
     def q_join_attack(
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
@@ -636,11 +632,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         ) and self.card_group[v_discarded] == "attack":
             _w1 = 0
             for v_a in self.ix_army__owner.get(v_me, ()):
-                if (
-                    N[self.o_e_army__location + v_a] == v_where
-                    if v_where is not None
-                    else N[self.o_e_army__location + v_a] < 0
-                ) and (not S[self.o_e_army__fortified + v_a]):
+                if S[self.o_e_army__location + v_a] == v_where and (
+                    not S[self.o_e_army__fortified + v_a]
+                ):
                     _w1 += 1
             v_limit = _w1
             v_more = True
@@ -661,25 +655,15 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
-        N: list[int] = S
         v_fortified = [
             v_a
             for v_a in self.ix_army__owner.get(v_me, ())
-            if (
-                N[self.o_e_army__location + v_a] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a] < 0
-            )
-            and S[self.o_e_army__fortified + v_a]
+            if S[self.o_e_army__location + v_a] == v_where and S[self.o_e_army__fortified + v_a]
         ]
         _w2 = len(v_fortified)
         _w1 = 0
         for v_a__4 in self.ix_army__owner.get(v_me, ()):
-            if (
-                N[self.o_e_army__location + v_a__4] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__4] < 0
-            ):
+            if S[self.o_e_army__location + v_a__4] == v_where:
                 _w1 += 1
         if _w2 == _w1 and len(v_fortified) > 0:
             v_first_up = _head(v_fortified)
@@ -689,11 +673,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         for v_a_2 in [
             v_a__5
             for v_a__5 in self.ix_army__owner.get(v_me, ())
-            if (
-                N[self.o_e_army__location + v_a__5] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_a__5] < 0
-            )
+            if S[self.o_e_army__location + v_a__5] == v_where
         ]:
             if S[self.o_e_army__fortified + v_a_2]:
                 v_stand = R() < 0.5
@@ -702,36 +682,27 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_move_one_army(self, S: list[Any], R: Any, v_me: Any) -> None:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"
-        N: list[int] = S
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
         v_a = _pick(R, v_mine)
-        if N[self.o_e_army__location + v_a] < 0:
+        if S[self.o_e_army__location + v_a] is None:
             return None
-        v_dest = _pick(R, self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])])
+        v_dest = _pick(R, self.s_e_country__adjacent[S[self.o_e_army__location + v_a]])
         self.p_move_army(S, v_a, v_dest)
 
     def q_move_two_armies(self, S: list[Any], R: Any, v_me: Any) -> None:
         "MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"
-        N: list[int] = S
         v_mine = self.f_unmoved_armies(S, v_me)
         if len(v_mine) == 0:
             return None
         v_a = _pick(R, v_mine)
-        v_start = _ref(N[self.o_e_army__location + v_a])
+        v_start = S[self.o_e_army__location + v_a]
         if v_start is None:
             return None
         v_group = [v_a]
         v_partners = [
-            v_b
-            for v_b in v_mine
-            if v_b != v_a
-            and (
-                N[self.o_e_army__location + v_b] == v_start
-                if v_start is not None
-                else N[self.o_e_army__location + v_b] < 0
-            )
+            v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
         ]
         if len(v_partners) > 0:
             v_b_2 = _pick_optional(R, v_partners)
@@ -766,9 +737,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
         "Germany has 1 army in Germany; the Western Allies 1 fortified army in the Minor States. (MOP-WW2-SETUP1-10) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:443:7]"
         _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(self.k_player__blue, ())])
-        S[self.o_e_army__location + _r1] = _unref(self.k_country__germany)
+        S[self.o_e_army__location + _r1] = self.k_country__germany
         v_a_4 = _head([v_a_3 for v_a_3 in self.ix_army__owner.get(self.k_player__orange, ())])
-        S[self.o_e_army__location + v_a_4] = _unref(self.k_country__minor_states)
+        S[self.o_e_army__location + v_a_4] = self.k_country__minor_states
         S[self.o_e_army__fortified + v_a_4] = True
 
     def q_turn__resolve(self, S: list[Any], R: Any) -> None:
@@ -788,7 +759,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 if v_grp == "move" or v_grp == "attack":
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = _pick(R, v_actors)
-                    S[self.o_g_initiative] = _unref(self.f_enemy(S, _ref(N[self.o_g_initiative])))
+                    S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
                 elif self.c_order_choice_without_flip:
                     self.q_german_flip(S, R, "order_choice")
                     v_first_actor = _pick(R, v_actors)
@@ -798,7 +769,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     _w2 = False
                     for v_a__1 in self.all_army:
                         if (
-                            _ref(N[self.o_e_army__location + v_a__1]) == self.k_country__germany
+                            S[self.o_e_army__location + v_a__1] == self.k_country__germany
                             and S[self.o_e_army__on_capital + v_a__1]
                         ):
                             _w2 = True
@@ -812,7 +783,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 _w4 = False
                 for v_a__2 in self.all_army:
                     if (
-                        _ref(N[self.o_e_army__location + v_a__2]) == self.k_country__germany
+                        S[self.o_e_army__location + v_a__2] == self.k_country__germany
                         and S[self.o_e_army__on_capital + v_a__2]
                     ):
                         _w4 = True
@@ -976,7 +947,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             raise RulesError(f"routine card__vweapons: no resume point {pc}")
         if pc == 0:
             if any(
-                _ref(N[self.o_e_army__location + v_a]) == self.k_country__minor_states
+                S[self.o_e_army__location + v_a] == self.k_country__minor_states
                 for v_a in self.ix_army__owner.get(v_me, ())
             ):
                 if N[self.o_p_vp + self.k_player__orange] > 0:
@@ -1013,7 +984,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             if self.c_german_flip_timing != "both" and self.c_german_flip_timing != v_point:
                 return None
             if (
-                _ref(N[self.o_g_initiative]) != self.k_player__orange
+                S[self.o_g_initiative] != self.k_player__orange
                 or N[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
             ):
                 return None
@@ -1038,7 +1009,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     S[self.o_p_vp + self.k_player__blue] - self.c_initiative_flip_cost, 0
                 )
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_initiative_flip_cost, 0)
-                S[self.o_g_initiative] = _unref(self.k_player__blue)
+                S[self.o_g_initiative] = self.k_player__blue
                 _log(S, 71, (self.k_player__blue, self.c_initiative_flip_cost, self.k_player__blue))
             return None
 
@@ -1081,11 +1052,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     [
                         v_a
                         for v_a in self.ix_army__owner.get(v_me, ())
-                        if (
-                            N[self.o_e_army__location + v_a] == v_where
-                            if v_where is not None
-                            else N[self.o_e_army__location + v_a] < 0
-                        )
+                        if S[self.o_e_army__location + v_a] == v_where
                         and (not S[self.o_e_army__fortified + v_a])
                     ]
                 )
@@ -1140,7 +1107,6 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_discarded: Any = None,
     ) -> Any:
         '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
-        N: list[int] = S
         v_fortified: Any = None
         v_first_up: Any = None
         v__it: Any = None
@@ -1155,11 +1121,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_fortified = [
                     v_a
                     for v_a in self.ix_army__owner.get(v_me, ())
-                    if (
-                        N[self.o_e_army__location + v_a] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_a] < 0
-                    )
+                    if S[self.o_e_army__location + v_a] == v_where
                     and S[self.o_e_army__fortified + v_a]
                 ]
                 if (
@@ -1168,11 +1130,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                         [
                             v_a__4
                             for v_a__4 in self.ix_army__owner.get(v_me, ())
-                            if (
-                                N[self.o_e_army__location + v_a__4] == v_where
-                                if v_where is not None
-                                else N[self.o_e_army__location + v_a__4] < 0
-                            )
+                            if S[self.o_e_army__location + v_a__4] == v_where
                         ]
                     )
                     and len(v_fortified) > 0
@@ -1212,11 +1170,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     [
                         v_a__5
                         for v_a__5 in self.ix_army__owner.get(v_me, ())
-                        if (
-                            N[self.o_e_army__location + v_a__5] == v_where
-                            if v_where is not None
-                            else N[self.o_e_army__location + v_a__5] < 0
-                        )
+                        if S[self.o_e_army__location + v_a__5] == v_where
                     ]
                 )
                 v__i = 0
@@ -1260,7 +1214,6 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_move_one_army(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "MOVE 1 with an army that has not moved this turn. (MOP-MOVE-01, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:269:5]"
-        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_dest: Any = None
@@ -1283,7 +1236,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_me, v_mine = F[2:]
                 F = None
             v_a = v
-            if N[self.o_e_army__location + v_a] < 0:
+            if S[self.o_e_army__location + v_a] is None:
                 return None
             pc = 3
         if pc == 3:
@@ -1295,8 +1248,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 (19, 4, v_me, v_a),
                 v_me,
                 18,
-                tuple(self.s_e_country__adjacent[_ref(N[self.o_e_army__location + v_a])]),
-                (v_a, _ref(N[self.o_e_army__location + v_a])),
+                tuple(self.s_e_country__adjacent[S[self.o_e_army__location + v_a]]),
+                (v_a, S[self.o_e_army__location + v_a]),
             )
         if pc == 4:
             if F is not None:
@@ -1308,7 +1261,6 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_move_two_armies(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "MOVE 2 with armies that have not moved this turn. (MOP-MOVE-02, MOP-MOVE-03, MOP-MOVE-04, MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:283:5]"
-        N: list[int] = S
         v_mine: Any = None
         v_a: Any = None
         v_start: Any = None
@@ -1336,19 +1288,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_me, v_mine, v_x = F[2:]
                 F = None
             v_a = v
-            v_start = _ref(N[self.o_e_army__location + v_a])
+            v_start = S[self.o_e_army__location + v_a]
             if v_start is None:
                 return None
             v_group = [v_a]
             v_partners = [
-                v_b
-                for v_b in v_mine
-                if v_b != v_a
-                and (
-                    N[self.o_e_army__location + v_b] == v_start
-                    if v_start is not None
-                    else N[self.o_e_army__location + v_b] < 0
-                )
+                v_b for v_b in v_mine if v_b != v_a and S[self.o_e_army__location + v_b] == v_start
             ]
             if len(v_partners) > 0:
                 pc = 3
@@ -1452,9 +1397,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         "Germany has 1 army in Germany; the Western Allies 1 fortified army in the Minor States. (MOP-WW2-SETUP1-10) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:443:7]"
         v_a_4: Any = None
         _r1 = _head([v_a_2 for v_a_2 in self.ix_army__owner.get(self.k_player__blue, ())])
-        S[self.o_e_army__location + _r1] = _unref(self.k_country__germany)
+        S[self.o_e_army__location + _r1] = self.k_country__germany
         v_a_4 = _head([v_a_3 for v_a_3 in self.ix_army__owner.get(self.k_player__orange, ())])
-        S[self.o_e_army__location + v_a_4] = _unref(self.k_country__minor_states)
+        S[self.o_e_army__location + v_a_4] = self.k_country__minor_states
         S[self.o_e_army__fortified + v_a_4] = True
         return None
 
@@ -1517,7 +1462,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 return self.ask(
                     S,
                     (17, 8, v__it, v__i, v_grp, v_actors),
-                    _ref(N[self.o_g_initiative]),
+                    S[self.o_g_initiative],
                     29,
                     tuple(v_actors),
                     (v_grp,),
@@ -1527,8 +1472,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp, v_actors = F[2:]
                     F = None
                 v_first_actor = v
-                S[self.o_g_initiative] = _unref(self.f_enemy(S, _ref(N[self.o_g_initiative])))
-                _log(S, 17, (_ref(N[self.o_g_initiative]),))
+                S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
+                _log(S, 17, (S[self.o_g_initiative],))
                 pc = 12
             if pc == 9:
                 if self.r_german_flip(S, None, None, "order_choice") is SUSPEND:
@@ -1541,7 +1486,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 return self.ask(
                     S,
                     (17, 11, v__it, v__i, v_grp, v_actors),
-                    _ref(N[self.o_g_initiative]),
+                    S[self.o_g_initiative],
                     30,
                     tuple(v_actors),
                     (v_grp,),
@@ -1561,7 +1506,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp, v_first_actor = F[2:]
                     F = None
                 if self.c_allied_win_at_any_time and any(
-                    _ref(N[self.o_e_army__location + v_a__1]) == self.k_country__germany
+                    S[self.o_e_army__location + v_a__1] == self.k_country__germany
                     and S[self.o_e_army__on_capital + v_a__1]
                     for v_a__1 in self.all_army
                 ):
@@ -1574,7 +1519,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v__it, v__i, v_grp = F[2:]
                     F = None
                 if self.c_allied_win_at_any_time and any(
-                    _ref(N[self.o_e_army__location + v_a__2]) == self.k_country__germany
+                    S[self.o_e_army__location + v_a__2] == self.k_country__germany
                     and S[self.o_e_army__on_capital + v_a__2]
                     for v_a__2 in self.all_army
                 ):
@@ -1729,4 +1674,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "397 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n404 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n405 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n406 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n410 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n415 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n424 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n433 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n434 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n435 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n443 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n445 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n451 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n452 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n461 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n463 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n465 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n469 rules/march_of_progress/rules.yaml:154:3\n470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n475 rules/march_of_progress/rules.yaml:159:7\n476 rules/march_of_progress/rules.yaml:160:7\n477 rules/march_of_progress/rules.yaml:161:7\n478 rules/march_of_progress/rules.yaml:162:7\n479 rules/march_of_progress/rules.yaml:163:7\n483 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n489 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n490 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n491 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n496 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n506 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n507 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n510 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n513 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n516 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n522 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n527 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n531 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n537 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n543 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n544 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n554 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n563 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n567 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n585 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n590 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n600 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n605 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n606 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n611 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n612 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n613 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n618 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n619 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n623 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n624 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n631 rules/march_of_progress/rules.yaml:205:3\n632 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n633 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n637 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n646 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n652 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n653 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n654 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n655 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n656 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n657 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n665 rules/march_of_progress/rules.yaml:216:7\n675 rules/march_of_progress/rules.yaml:217:7\n685 rules/march_of_progress/rules.yaml:218:11\n686 rules/march_of_progress/rules.yaml:219:11\n687 rules/march_of_progress/rules.yaml:220:15\n688 rules/march_of_progress/rules.yaml:221:11\n689 rules/march_of_progress/rules.yaml:222:7\n698 rules/march_of_progress/rules.yaml:223:11\n699 rules/march_of_progress/rules.yaml:224:15\n700 rules/march_of_progress/rules.yaml:225:15\n701 rules/march_of_progress/rules.yaml:226:19\n706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n708 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n711 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n712 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n713 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n719 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n726 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n736 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n737 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n738 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n740 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n741 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n742 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n747 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n750 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n751 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n754 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n757 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n758 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n760 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n764 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n768 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n772 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n777 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n778 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n784 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n785 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n787 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n788 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n789 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n790 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n791 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n793 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n794 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n795 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n796 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n808 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n810 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n822 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n826 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n827 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n828 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n829 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n834 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n837 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n844 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n845 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n846 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n847 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n848 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n849 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n851 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n852 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n853 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n855 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n860 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n862 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n863 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n866 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n867 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n868 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n869 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n879 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n893 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n900 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n914 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n921 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n935 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n963 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n982 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n983 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n986 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n987 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n989 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n992 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n997 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n1013 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n1014 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n1015 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n1019 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n1020 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1036 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1037 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1040 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1041 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1042 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1064 rules/march_of_progress/rules.yaml:205:3\n1071 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1072 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1080 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1092 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1093 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1107 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1120 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1121 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1122 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1123 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1127 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1128 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1155 rules/march_of_progress/rules.yaml:216:7\n1165 rules/march_of_progress/rules.yaml:217:7\n1184 rules/march_of_progress/rules.yaml:218:11\n1185 rules/march_of_progress/rules.yaml:219:11\n1193 rules/march_of_progress/rules.yaml:220:15\n1208 rules/march_of_progress/rules.yaml:221:11\n1211 rules/march_of_progress/rules.yaml:222:7\n1232 rules/march_of_progress/rules.yaml:223:11\n1241 rules/march_of_progress/rules.yaml:224:15\n1254 rules/march_of_progress/rules.yaml:225:15\n1255 rules/march_of_progress/rules.yaml:226:19\n1271 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1272 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1273 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1274 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1275 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1286 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1287 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1288 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1324 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1325 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1326 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1327 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1328 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1339 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1340 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1341 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1342 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1343 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1353 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1361 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1374 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1375 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1381 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1394 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1407 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1410 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1412 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1413 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1414 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1436 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1437 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1458 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1474 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1491 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1498 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1503 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1510 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1517 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1530 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1531 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1541 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1563 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1569 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1576 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1594 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1595 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1619 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1621 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1627 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1628 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1631 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1632 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1636 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1644 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1650 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1652 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1658 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1671 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1672 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1674 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1677 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1683 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1695 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1698 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1699 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"
+_ORIGINS = "395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n396 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n397 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n404 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n408 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n412 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n434 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n442 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n451 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n452 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n458 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n462 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n466 rules/march_of_progress/rules.yaml:154:3\n467 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n471 rules/march_of_progress/rules.yaml:159:7\n472 rules/march_of_progress/rules.yaml:160:7\n473 rules/march_of_progress/rules.yaml:161:7\n474 rules/march_of_progress/rules.yaml:162:7\n475 rules/march_of_progress/rules.yaml:163:7\n479 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n487 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n492 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n501 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n503 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n506 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n512 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n518 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n527 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n532 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n533 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n538 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n540 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n550 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n551 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n552 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n563 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n569 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n586 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n601 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n607 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n613 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n614 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n615 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n619 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n627 rules/march_of_progress/rules.yaml:205:3\n628 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n629 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n633 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n646 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n648 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n649 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n650 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n658 rules/march_of_progress/rules.yaml:216:7\n663 rules/march_of_progress/rules.yaml:217:7\n669 rules/march_of_progress/rules.yaml:218:11\n670 rules/march_of_progress/rules.yaml:219:11\n671 rules/march_of_progress/rules.yaml:220:15\n672 rules/march_of_progress/rules.yaml:221:11\n673 rules/march_of_progress/rules.yaml:222:7\n678 rules/march_of_progress/rules.yaml:223:11\n679 rules/march_of_progress/rules.yaml:224:15\n680 rules/march_of_progress/rules.yaml:225:15\n681 rules/march_of_progress/rules.yaml:226:19\n685 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n686 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n687 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n698 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n699 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n708 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n711 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n712 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n713 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n726 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n728 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n729 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n730 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n741 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n742 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n758 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n760 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n762 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n764 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n765 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n766 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n767 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n779 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n780 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n781 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n793 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n797 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n798 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n799 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n800 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n808 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n815 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n816 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n817 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n818 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n819 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n820 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n822 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n823 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n826 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n833 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n834 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n837 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n839 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n864 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n885 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n906 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n920 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n934 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n953 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n954 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n958 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n960 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n962 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n963 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n968 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n984 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n985 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n986 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n990 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1007 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1008 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1011 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1012 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1013 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1035 rules/march_of_progress/rules.yaml:205:3\n1042 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1043 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1051 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1059 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1060 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1074 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1087 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1088 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1089 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1090 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1094 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1095 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1121 rules/march_of_progress/rules.yaml:216:7\n1127 rules/march_of_progress/rules.yaml:217:7\n1142 rules/march_of_progress/rules.yaml:218:11\n1143 rules/march_of_progress/rules.yaml:219:11\n1151 rules/march_of_progress/rules.yaml:220:15\n1166 rules/march_of_progress/rules.yaml:221:11\n1169 rules/march_of_progress/rules.yaml:222:7\n1186 rules/march_of_progress/rules.yaml:223:11\n1195 rules/march_of_progress/rules.yaml:224:15\n1208 rules/march_of_progress/rules.yaml:225:15\n1209 rules/march_of_progress/rules.yaml:226:19\n1224 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1225 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1226 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1227 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1228 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1239 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1240 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1241 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1259 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1276 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1277 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1280 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1291 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1292 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1293 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1294 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1295 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1298 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1319 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1320 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1326 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1339 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1340 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1352 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1355 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1356 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1357 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1358 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1359 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1372 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1373 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1374 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1375 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1376 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1377 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1381 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1382 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1436 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1443 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1462 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1479 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1501 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1513 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1526 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1540 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1541 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1561 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1566 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1576 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1589 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1595 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1603 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1619 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1622 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1628 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1634 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1637 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1642 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1643 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1644 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"

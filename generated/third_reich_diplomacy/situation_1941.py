@@ -115,7 +115,7 @@ LAYOUT: tuple[Any, ...] = (
     ("g.ireland_neutral", 69, 1, "bool", None, "all", False, None, None, (True,)),
     ("p.dps", 70, 6, "int", None, "all", False, -30, 40, (0,) * 6),
     ("p.aid_brps", 76, 6, "int", None, "all", False, 0, 100, (0,) * 6),
-    ("p.shared_pick", 82, 6, "ref", "player", "all", True, None, None, (-1,) * 6),
+    ("p.shared_pick", 82, 6, "ref", "player", "all", True, None, None, (None,) * 6),
     ("p.yss_brps", 88, 6, "int", None, "all", False, 0, 999, (250, 85, 140, 0, 0, 125)),
     (
         "p.conquered",
@@ -360,9 +360,9 @@ LAYOUT: tuple[Any, ...] = (
         True,
         None,
         None,
-        (*(-1, 0, 0, 0), *(-1,) * 19),
+        (*(None, 0, 0, 0), *(None,) * 19),
     ),
-    ("e.country.closest_allied", 362, 23, "ref", "player", "all", True, None, None, (-1,) * 23),
+    ("e.country.closest_allied", 362, 23, "ref", "player", "all", True, None, None, (None,) * 23),
     (
         "e.country.german_factors",
         385,

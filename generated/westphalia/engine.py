@@ -38,7 +38,6 @@ from rulecraft.runtime.prelude import path_cost as _path_cost
 from rulecraft.runtime.prelude import pick as _pick
 from rulecraft.runtime.prelude import pick_optional as _pick_optional
 from rulecraft.runtime.prelude import reachable as _reachable
-from rulecraft.runtime.prelude import ref as _ref
 from rulecraft.runtime.prelude import remove as _remove  # noqa: F401
 from rulecraft.runtime.prelude import report as _report  # noqa: F401
 from rulecraft.runtime.prelude import report_options as _report_options  # noqa: F401
@@ -48,7 +47,6 @@ from rulecraft.runtime.prelude import take as _take  # noqa: F401
 from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import turn_limit as _turn_limit
 from rulecraft.runtime.prelude import uniq as _uniq
-from rulecraft.runtime.prelude import unref as _unref
 from rulecraft.runtime.prelude import wait as _wait
 
 # Above: every helper of rulecraft.runtime.prelude, by the name the code calls it (the
@@ -56,7 +54,7 @@ from rulecraft.runtime.prelude import wait as _wait
 # `rulecraft test` can fix.
 
 #: the runtime interface this engine was generated for (rulecraft.runtime.layout.ABI)
-ABI: Final = 3
+ABI: Final = 2
 #: the rulecraft version that generated it
 GENERATED_BY: Final = "0.1.0"
 
@@ -589,8 +587,8 @@ class WestphaliaRules:
             if _w6:
                 _w1 = False
                 for v_a__1 in (
-                    self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
-                    if N[self.o_e_army__location + v_x] >= 0
+                    self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                    if S[self.o_e_army__location + v_x] is not None
                     else []
                 ):
                     _w3 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
@@ -606,11 +604,7 @@ class WestphaliaRules:
                         _w4 = False
                         for v_y__1 in self.all_army:
                             if (
-                                (
-                                    N[self.o_e_army__location + v_y__1] == v_a__1
-                                    if v_a__1 is not None
-                                    else N[self.o_e_army__location + v_y__1] < 0
-                                )
+                                S[self.o_e_army__location + v_y__1] == v_a__1
                                 and _has(
                                     N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                     self.s_e_army__owner[v_y__1],
@@ -629,7 +623,7 @@ class WestphaliaRules:
         if v_k == self.k_action__claim:
             _w7 = False
             for v_q__8 in self.all_player:
-                if self.f_claimable(S, v_x, v_q__8, _ref(N[self.o_e_army__location + v_x])):
+                if self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x]):
                     _w7 = True
                     break
             return _w7
@@ -651,14 +645,9 @@ class WestphaliaRules:
 
     def f_can_trace(self, S: list[Any], v_w: Any, v_a: Any) -> bool:
         """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"""
-        N: list[int] = S
         _w3 = []
         for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ()):
-            _w5 = v_b == v_a or (
-                N[self.o_e_army__location + v_w] == v_b
-                if v_b is not None
-                else N[self.o_e_army__location + v_w] < 0
-            )
+            _w5 = v_b == v_a or v_b == S[self.o_e_army__location + v_w]
             if not _w5:
                 _w4 = False
                 for v_q__1 in self.all_player:
@@ -672,7 +661,7 @@ class WestphaliaRules:
                 _w3.append(v_b)
         v_through = _w3
         return v_a in _reachable(
-            self.s_e_area__adjacent, _ref(N[self.o_e_army__location + v_w]), set(v_through)
+            self.s_e_area__adjacent, S[self.o_e_army__location + v_w], set(v_through)
         )
 
     def f_claim_markers(self, S: list[Any], v_p: Any) -> int:
@@ -696,11 +685,10 @@ class WestphaliaRules:
 
     def f_claim_targets(self, S: list[Any], v_x: Any) -> Any:
         "claim_targets [rules/westphalia/rules.yaml:160:3]"
-        N: list[int] = S
         return [
             v_q
             for v_q in self.all_player
-            if self.f_claimable(S, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
+            if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x])
         ]
 
     def f_claimable(self, S: list[Any], v_x: Any, v_q: Any, v_a: Any) -> bool:
@@ -722,7 +710,6 @@ class WestphaliaRules:
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
-        N: list[int] = S
         _w5 = []
         _w6 = 0
         for v_a__4 in self.all_area:
@@ -739,7 +726,7 @@ class WestphaliaRules:
                 for v_x__1 in self.ix_army__owner__theater.get(
                     (v_giver, self.s_e_area__theater[v_x]), ()
                 ):
-                    if N[self.o_e_army__location + v_x__1] >= 0:
+                    if S[self.o_e_army__location + v_x__1] is not None:
                         _w8 = True
                         break
                 _w9 = _w8
@@ -751,7 +738,7 @@ class WestphaliaRules:
                 for v_x__2 in self.ix_army__owner__theater.get(
                     (v_receiver, self.s_e_area__theater[v_x]), ()
                 ):
-                    if N[self.o_e_army__location + v_x__2] >= 0:
+                    if S[self.o_e_army__location + v_x__2] is not None:
                         _w10 = True
                         break
                 _w11 = _w10 and (
@@ -857,11 +844,7 @@ class WestphaliaRules:
         return [
             v_x
             for v_x in self.all_army
-            if (
-                N[self.o_e_army__location + v_x] == v_a
-                if v_a is not None
-                else N[self.o_e_army__location + v_x] < 0
-            )
+            if S[self.o_e_army__location + v_x] == v_a
             and _has(N[self.o_p_hostile_to + v_p], self.s_e_army__owner[v_x])
         ]
 
@@ -899,8 +882,8 @@ class WestphaliaRules:
             v_s += len(S[self.o_g_unrest_deck])
         if self.s_p_minor[v_p]:
             v_s += N[self.o_g_liberties]
-        if self.s_p_hre_power[v_p] and N[self.o_p_goal + self.k_player__austria] >= 0:
-            v_s += self.s_e_goal__hre_vps[_ref(N[self.o_p_goal + self.k_player__austria])]
+        if self.s_p_hre_power[v_p] and S[self.o_p_goal + self.k_player__austria] is not None:
+            v_s += self.s_e_goal__hre_vps[S[self.o_p_goal + self.k_player__austria]]
         return v_s
 
     def f_friendly(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
@@ -944,10 +927,9 @@ class WestphaliaRules:
 
     def f_has_army_in(self, S: list[Any], v_p: Any, v_t: Any) -> bool:
         """Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:99:3]"""
-        N: list[int] = S
         _w1 = False
         for v_x in self.ix_army__owner__theater.get((v_p, v_t), ()):
-            if N[self.o_e_army__location + v_x] >= 0:
+            if S[self.o_e_army__location + v_x] is not None:
                 _w1 = True
                 break
         return _w1
@@ -997,7 +979,7 @@ class WestphaliaRules:
         if v_p == self.k_player__spain:
             return v_d < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
-            v_g = _ref(N[self.o_p_goal + self.k_player__austria])
+            v_g = S[self.o_p_goal + self.k_player__austria]
             _w2 = v_g is not None
             if _w2:
                 _w1 = 0
@@ -1044,7 +1026,7 @@ class WestphaliaRules:
         if v_p == self.k_player__spain:
             return N[self.o_p_debt + self.k_player__spain] < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
-            v_g = _ref(N[self.o_p_goal + self.k_player__austria])
+            v_g = S[self.o_p_goal + self.k_player__austria]
             if v_g is None:
                 return False
             _w1 = 0
@@ -1088,8 +1070,8 @@ class WestphaliaRules:
         N: list[int] = S
         _w5 = []
         for v_a in (
-            self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
-            if N[self.o_e_army__location + v_x] >= 0
+            self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+            if S[self.o_e_army__location + v_x] is not None
             else []
         ):
             _w7 = self.s_e_area__theater[v_a] == self.s_e_army__theater[v_x]
@@ -1105,11 +1087,7 @@ class WestphaliaRules:
                 _w8 = False
                 for v_y in self.all_army:
                     if (
-                        (
-                            N[self.o_e_army__location + v_y] == v_a
-                            if v_a is not None
-                            else N[self.o_e_army__location + v_y] < 0
-                        )
+                        S[self.o_e_army__location + v_y] == v_a
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_y],
@@ -1184,7 +1162,7 @@ class WestphaliaRules:
         N: list[int] = S
         _w1 = 0
         for v_x in self.ix_army__owner.get(v_p, ()):
-            if N[self.o_e_army__location + v_x] >= 0:
+            if S[self.o_e_army__location + v_x] is not None:
                 _w1 += 1
         v_armies_on_map = _w1
         _w3 = (
@@ -1245,11 +1223,7 @@ class WestphaliaRules:
             if _w9:
                 _w8 = False
                 for v_x__7 in self.all_army:
-                    if (
-                        N[self.o_e_army__location + v_x__7] == v_a
-                        if v_a is not None
-                        else N[self.o_e_army__location + v_x__7] < 0
-                    ) and _has(
+                    if S[self.o_e_army__location + v_x__7] == v_a and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__7],
                     ):
@@ -1272,20 +1246,16 @@ class WestphaliaRules:
                 v_a_2
                 for v_a_2 in _reachable(
                     self.s_e_area__adjacent,
-                    _ref(N[self.o_e_army__location + v_x]),
-                    set([*v_safe, *[_ref(N[self.o_e_army__location + v_x])]]),
+                    S[self.o_e_army__location + v_x],
+                    set([*v_safe, *[S[self.o_e_army__location + v_x]]]),
                 )
-                if (
-                    N[self.o_e_army__location + v_x] != v_a_2
-                    if v_a_2 is not None
-                    else N[self.o_e_army__location + v_x] >= 0
-                )
+                if v_a_2 != S[self.o_e_army__location + v_x]
             ]
-        if N[self.o_e_army__location + v_x] < 0:
+        if S[self.o_e_army__location + v_x] is None:
             return []
         return [
             v_a_3
-            for v_a_3 in self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
+            for v_a_3 in self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
             if v_a_3 in v_safe
         ]
 
@@ -1592,7 +1562,7 @@ class WestphaliaRules:
         for v_x in self.all_army:
             if (
                 self.s_e_army__owner[v_x] == self.k_player__dutch
-                and N[self.o_e_army__location + v_x] >= 0
+                and S[self.o_e_army__location + v_x] is not None
             ):
                 S[self.o_p_units + self.k_player__dutch] = min(
                     max(
@@ -1601,7 +1571,7 @@ class WestphaliaRules:
                     64,
                 )
                 S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
-                S[self.o_e_army__location + v_x] = -1
+                S[self.o_e_army__location + v_x] = None
         _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
@@ -1745,10 +1715,10 @@ class WestphaliaRules:
                 _log(S, 42, (v_p, N[self.o_p_debt + v_p]))
             else:
                 _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
-        if N[self.o_p_goal + self.k_player__austria] >= 0:
+        if S[self.o_p_goal + self.k_player__austria] is not None:
             S[self.o_p_goal_seen + self.k_player__austria] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
-            _log(S, 44, (_ref(N[self.o_p_goal + self.k_player__austria]),))
+            _log(S, 44, (S[self.o_p_goal + self.k_player__austria],))
         v_winners = [v_p_2 for v_p_2 in self.all_player if S[self.o_p_won + v_p_2]]
         if len(v_winners) < 6:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
@@ -1780,8 +1750,8 @@ class WestphaliaRules:
                 if v_k_2 == self.k_action__march:
                     _w5 = []
                     for v_a__1 in (
-                        self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
-                        if N[self.o_e_army__location + v_x] >= 0
+                        self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                        if S[self.o_e_army__location + v_x] is not None
                         else []
                     ):
                         _w7 = self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
@@ -1797,11 +1767,7 @@ class WestphaliaRules:
                             _w8 = False
                             for v_y__1 in self.all_army:
                                 if (
-                                    (
-                                        N[self.o_e_army__location + v_y__1] == v_a__1
-                                        if v_a__1 is not None
-                                        else N[self.o_e_army__location + v_y__1] < 0
-                                    )
+                                    S[self.o_e_army__location + v_y__1] == v_a__1
                                     and _has(
                                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                         self.s_e_army__owner[v_y__1],
@@ -1815,16 +1781,12 @@ class WestphaliaRules:
                         if _w9:
                             _w5.append(v_a__1)
                     v_dest = _pick(R, _w5)
-                    S[self.o_e_army__location + v_x] = _unref(v_dest)
+                    S[self.o_e_army__location + v_x] = v_dest
                     S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                     v_foes = [
                         v_x__8
                         for v_x__8 in self.all_army
-                        if (
-                            N[self.o_e_army__location + v_x__8] == v_dest
-                            if v_dest is not None
-                            else N[self.o_e_army__location + v_x__8] < 0
-                        )
+                        if S[self.o_e_army__location + v_x__8] == v_dest
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__8],
@@ -1845,32 +1807,24 @@ class WestphaliaRules:
                         [
                             v_q__10
                             for v_q__10 in self.all_player
-                            if self.f_claimable(
-                                S, v_x, v_q__10, _ref(N[self.o_e_army__location + v_x])
-                            )
+                            if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x])
                         ],
                     )
-                    self.q_intercept(S, R, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
+                    self.q_intercept(S, R, v_x, v_q, S[self.o_e_army__location + v_x])
                     if S[self.o_g_intercepted]:
                         S[self.o_g_turn_over] = True
                         if not S[self.o_g_attacker_won] and self.f_claimable(
-                            S, v_x, v_q, _ref(N[self.o_e_army__location + v_x])
+                            S, v_x, v_q, S[self.o_e_army__location + v_x]
                         ):
                             self.p_transfer_point(
-                                S,
-                                _ref(N[self.o_e_army__location + v_x]),
-                                v_q,
-                                self.s_e_army__owner[v_x],
+                                S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                             )
                             S[self.o_e_army__units + v_x] = min(
                                 max(S[self.o_e_army__units + v_x] - 1, 0), 64
                             )
                     else:
                         self.p_transfer_point(
-                            S,
-                            _ref(N[self.o_e_army__location + v_x]),
-                            v_q,
-                            self.s_e_army__owner[v_x],
+                            S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                         )
                         S[self.o_e_army__units + v_x] = min(
                             max(S[self.o_e_army__units + v_x] - 1, 0), 64
@@ -1882,7 +1836,9 @@ class WestphaliaRules:
         """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"""
         N: list[int] = S
         v_mine = [
-            v_x for v_x in self.ix_army__owner.get(v_p, ()) if N[self.o_e_army__location + v_x] >= 0
+            v_x
+            for v_x in self.ix_army__owner.get(v_p, ())
+            if S[self.o_e_army__location + v_x] is not None
         ]
         v_held = N[self.o_p_units + v_p]
         if len(v_mine) == 1:
@@ -1911,7 +1867,7 @@ class WestphaliaRules:
     def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
         """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"""
         N: list[int] = S
-        v_where = _ref(N[self.o_e_army__location + v_att])
+        v_where = S[self.o_e_army__location + v_att]
         S[self.o_g_refused] = False
         S[self.o_g_attacker_won] = False
         for v_d in v_defs:
@@ -1919,16 +1875,8 @@ class WestphaliaRules:
             if len(v_r) > 0:
                 v_to = _pick_optional(R, _uniq(v_r))
                 if v_to is not None:
-                    S[self.o_e_army__location + v_d] = _unref(v_to)
-        v_fighting = [
-            v_d_2
-            for v_d_2 in v_defs
-            if (
-                N[self.o_e_army__location + v_d_2] == v_where
-                if v_where is not None
-                else N[self.o_e_army__location + v_d_2] < 0
-            )
-        ]
+                    S[self.o_e_army__location + v_d] = v_to
+        v_fighting = [v_d_2 for v_d_2 in v_defs if S[self.o_e_army__location + v_d_2] == v_where]
         if len(v_fighting) == 0:
             S[self.o_g_refused] = True
             S[self.o_g_attacker_won] = True
@@ -1983,18 +1931,16 @@ class WestphaliaRules:
 
     def q_claim_after_win(self, S: list[Any], R: Any, v_x: Any, v_foes: Any) -> None:
         "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:570:3]"
-        N: list[int] = S
         v_ts = [
             v_q
             for v_q in self.all_player
-            if self.f_claimable(S, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
-            and v_q in v_foes
+            if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x]) and v_q in v_foes
         ]
         if len(v_ts) > 0:
             v_q_2 = _pick_optional(R, v_ts)
             if v_q_2 is not None:
                 self.p_transfer_point(
-                    S, _ref(N[self.o_e_army__location + v_x]), v_q_2, self.s_e_army__owner[v_x]
+                    S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
                 )
                 S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
 
@@ -2015,26 +1961,27 @@ class WestphaliaRules:
                                 (not S[self.o_g_intercepted] and self.s_e_army__owner[v_y] == v_r_2)
                                 and self.s_e_army__theater[v_y] == self.s_e_area__theater[v_a]
                             )
-                            and N[self.o_e_army__location + v_y] >= 0
+                            and S[self.o_e_army__location + v_y] is not None
                         )
                         and N[self.o_e_army__units + v_y] > 0
                     ) and self.f_can_trace(S, v_y, v_a):
                         v_go = R() < 0.5
                         if v_go:
                             S[self.o_g_intercepted] = True
-                            S[self.o_e_army__location + v_y] = _unref(v_a)
+                            S[self.o_e_army__location + v_y] = v_a
                             self.q_battle(S, R, v_y, [v_x])
                             if S[self.o_g_attacker_won] and (not S[self.o_g_refused]):
                                 S[self.o_g_lost_battle] = True
 
     def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
         "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
-        N: list[int] = S
         if v_p == self.k_player__bavaria:
             self.p_recatholicize(S)
         S[self.o_g_lost_battle] = False
         v_mine = [
-            v_x for v_x in self.ix_army__owner.get(v_p, ()) if N[self.o_e_army__location + v_x] >= 0
+            v_x
+            for v_x in self.ix_army__owner.get(v_p, ())
+            if S[self.o_e_army__location + v_x] is not None
         ]
         if len(v_mine) == 0:
             pass
@@ -2108,19 +2055,11 @@ class WestphaliaRules:
                     break
             _w12 = not _w9
             if _w12:
-                _w11 = (
-                    N[self.o_e_army__location + v_x] == v_a
-                    if v_a is not None
-                    else N[self.o_e_army__location + v_x] < 0
-                )
+                _w11 = v_a == S[self.o_e_army__location + v_x]
                 if not _w11:
                     _w10 = False
                     for v_x__8 in self.all_army:
-                        if (
-                            N[self.o_e_army__location + v_x__8] == v_a
-                            if v_a is not None
-                            else N[self.o_e_army__location + v_x__8] < 0
-                        ) and _has(
+                        if S[self.o_e_army__location + v_x__8] == v_a and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__8],
                         ):
@@ -2133,19 +2072,11 @@ class WestphaliaRules:
         v_passable = _w8
         _w17 = []
         for v_a_2 in v_friendly:
-            _w19 = (
-                N[self.o_e_army__location + v_x] != v_a_2
-                if v_a_2 is not None
-                else N[self.o_e_army__location + v_x] >= 0
-            )
+            _w19 = v_a_2 != S[self.o_e_army__location + v_x]
             if _w19:
                 _w18 = False
                 for v_x__10 in self.all_army:
-                    if (
-                        N[self.o_e_army__location + v_x__10] == v_a_2
-                        if v_a_2 is not None
-                        else N[self.o_e_army__location + v_x__10] < 0
-                    ) and _has(
+                    if S[self.o_e_army__location + v_x__10] == v_a_2 and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__10],
                     ):
@@ -2164,7 +2095,7 @@ class WestphaliaRules:
                 _w21
                 and _path_cost(
                     self.s_e_area__adjacent,
-                    _ref(N[self.o_e_army__location + v_x]),
+                    S[self.o_e_army__location + v_x],
                     v_a_2,
                     set(v_friendly),
                     set(v_passable),
@@ -2178,11 +2109,7 @@ class WestphaliaRules:
                 v_a_3
                 for v_a_3 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                 if self.s_e_army__owner[v_x] in self.s_e_area__home_of[v_a_3]
-                and (
-                    N[self.o_e_army__location + v_x] != v_a_3
-                    if v_a_3 is not None
-                    else N[self.o_e_army__location + v_x] >= 0
-                )
+                and v_a_3 != S[self.o_e_army__location + v_x]
             ]
             v_passable = [
                 v_a_4 for v_a_4 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
@@ -2193,14 +2120,14 @@ class WestphaliaRules:
                 0,
                 _path_cost(
                     self.s_e_area__adjacent,
-                    _ref(N[self.o_e_army__location + v_x]),
+                    S[self.o_e_army__location + v_x],
                     v_d,
                     set(v_friendly),
                     set(v_passable),
                 ),
             )
             S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - v_cost, 0), 64)
-            S[self.o_e_army__location + v_x] = _unref(v_d)
+            S[self.o_e_army__location + v_x] = v_d
         else:
             pass
 
@@ -2220,7 +2147,7 @@ class WestphaliaRules:
         ]
         v_keep = _pick(R, v_drawn)
         S[self.o_p_goal_seen + self.k_player__austria] = 0
-        S[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
+        S[self.o_p_goal + self.k_player__austria] = v_keep
         S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
 
     def q_turn__final(self, S: list[Any], R: Any) -> None:
@@ -2408,7 +2335,7 @@ class WestphaliaRules:
                     self.s_e_army__owner[v_x],
                     4,
                     tuple(v_acts),
-                    (v_x, N[self.o_e_army__units + v_x], _ref(N[self.o_e_army__location + v_x])),
+                    (v_x, N[self.o_e_army__units + v_x], S[self.o_e_army__location + v_x]),
                 )
             if pc == 5:
                 if F is not None:
@@ -2421,7 +2348,7 @@ class WestphaliaRules:
                     pc = 14
                 else:
                     S[self.o_g_turn_over] = True
-                    _log(S, 32, (v_x, _ref(N[self.o_e_army__location + v_x])))
+                    _log(S, 32, (v_x, S[self.o_e_army__location + v_x]))
                     pc = 2
                     continue
             if pc == 6:
@@ -2437,8 +2364,8 @@ class WestphaliaRules:
                         [
                             v_a__1
                             for v_a__1 in (
-                                self.s_e_area__adjacent[_ref(N[self.o_e_army__location + v_x])]
-                                if N[self.o_e_army__location + v_x] >= 0
+                                self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
+                                if S[self.o_e_army__location + v_x] is not None
                                 else []
                             )
                             if (
@@ -2456,11 +2383,7 @@ class WestphaliaRules:
                             and (
                                 not any(
                                     (
-                                        (
-                                            N[self.o_e_army__location + v_y__1] == v_a__1
-                                            if v_a__1 is not None
-                                            else N[self.o_e_army__location + v_y__1] < 0
-                                        )
+                                        S[self.o_e_army__location + v_y__1] == v_a__1
                                         and _has(
                                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                             self.s_e_army__owner[v_y__1],
@@ -2474,24 +2397,20 @@ class WestphaliaRules:
                             )
                         ]
                     ),
-                    (v_x, _ref(N[self.o_e_army__location + v_x])),
+                    (v_x, S[self.o_e_army__location + v_x]),
                 )
             if pc == 7:
                 if F is not None:
                     v_x, v__runs = F[2:]
                     F = None
                 v_dest = v
-                S[self.o_e_army__location + v_x] = _unref(v_dest)
+                S[self.o_e_army__location + v_x] = v_dest
                 S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
                     v_x__8
                     for v_x__8 in self.all_army
-                    if (
-                        N[self.o_e_army__location + v_x__8] == v_dest
-                        if v_dest is not None
-                        else N[self.o_e_army__location + v_x__8] < 0
-                    )
+                    if S[self.o_e_army__location + v_x__8] == v_dest
                     and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__8],
@@ -2544,25 +2463,19 @@ class WestphaliaRules:
                         [
                             v_q__10
                             for v_q__10 in self.all_player
-                            if self.f_claimable(
-                                S, v_x, v_q__10, _ref(N[self.o_e_army__location + v_x])
-                            )
+                            if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x])
                         ]
                     ),
-                    (_ref(N[self.o_e_army__location + v_x]),),
+                    (S[self.o_e_army__location + v_x],),
                 )
             if pc == 15:
                 if F is not None:
                     v_x, v__runs = F[2:]
                     F = None
                 v_q = v
-                _log(
-                    S, 30, (self.s_e_army__owner[v_x], v_q, _ref(N[self.o_e_army__location + v_x]))
-                )
+                _log(S, 30, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
                 if (
-                    self.r_intercept(
-                        S, None, None, v_x, v_q, _ref(N[self.o_e_army__location + v_x])
-                    )
+                    self.r_intercept(S, None, None, v_x, v_q, S[self.o_e_army__location + v_x])
                     is SUSPEND
                 ):
                     return _wait(S, (5, 16, v_x, v__runs, v_q))
@@ -2574,13 +2487,10 @@ class WestphaliaRules:
                 if S[self.o_g_intercepted]:
                     S[self.o_g_turn_over] = True
                     if not S[self.o_g_attacker_won] and self.f_claimable(
-                        S, v_x, v_q, _ref(N[self.o_e_army__location + v_x])
+                        S, v_x, v_q, S[self.o_e_army__location + v_x]
                     ):
                         self.p_transfer_point(
-                            S,
-                            _ref(N[self.o_e_army__location + v_x]),
-                            v_q,
-                            self.s_e_army__owner[v_x],
+                            S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                         )
                         S[self.o_e_army__units + v_x] = min(
                             max(S[self.o_e_army__units + v_x] - 1, 0), 64
@@ -2588,24 +2498,16 @@ class WestphaliaRules:
                         _log(
                             S,
                             31,
-                            (
-                                self.s_e_army__owner[v_x],
-                                v_q,
-                                _ref(N[self.o_e_army__location + v_x]),
-                            ),
+                            (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]),
                         )
                 else:
                     self.p_transfer_point(
-                        S, _ref(N[self.o_e_army__location + v_x]), v_q, self.s_e_army__owner[v_x]
+                        S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                     )
                     S[self.o_e_army__units + v_x] = min(
                         max(S[self.o_e_army__units + v_x] - 1, 0), 64
                     )
-                    _log(
-                        S,
-                        22,
-                        (self.s_e_army__owner[v_x], v_q, _ref(N[self.o_e_army__location + v_x])),
-                    )
+                    _log(S, 22, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
                 pc = 2
                 continue
             if pc == 19:
@@ -2627,7 +2529,7 @@ class WestphaliaRules:
             v_mine = [
                 v_x
                 for v_x in self.ix_army__owner.get(v_p, ())
-                if N[self.o_e_army__location + v_x] >= 0
+                if S[self.o_e_army__location + v_x] is not None
             ]
             v_held = N[self.o_p_units + v_p]
             if len(v_mine) == 1:
@@ -2698,7 +2600,7 @@ class WestphaliaRules:
             raise RulesError(f"routine battle: no resume point {pc}")
         while True:
             if pc == 0:
-                v_where = _ref(N[self.o_e_army__location + v_att])
+                v_where = S[self.o_e_army__location + v_att]
                 S[self.o_g_refused] = False
                 S[self.o_g_attacker_won] = False
                 v__it = tuple(v_defs)
@@ -2777,19 +2679,13 @@ class WestphaliaRules:
                     F = None
                 v_to = v
                 if v_to is not None:
-                    S[self.o_e_army__location + v_d] = _unref(v_to)
+                    S[self.o_e_army__location + v_d] = v_to
                     _log(S, 16, (self.s_e_army__owner[v_d], v_d, v_to))
                 pc = 1
                 continue
             if pc == 6:
                 v_fighting = [
-                    v_d_2
-                    for v_d_2 in v_defs
-                    if (
-                        N[self.o_e_army__location + v_d_2] == v_where
-                        if v_where is not None
-                        else N[self.o_e_army__location + v_d_2] < 0
-                    )
+                    v_d_2 for v_d_2 in v_defs if S[self.o_e_army__location + v_d_2] == v_where
                 ]
                 if len(v_fighting) == 0:
                     S[self.o_g_refused] = True
@@ -2901,7 +2797,6 @@ class WestphaliaRules:
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_foes: Any = None
     ) -> Any:
         "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:570:3]"
-        N: list[int] = S
         v_ts: Any = None
         v_q_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -2911,8 +2806,7 @@ class WestphaliaRules:
             v_ts = [
                 v_q
                 for v_q in self.all_player
-                if self.f_claimable(S, v_x, v_q, _ref(N[self.o_e_army__location + v_x]))
-                and v_q in v_foes
+                if self.f_claimable(S, v_x, v_q, S[self.o_e_army__location + v_x]) and v_q in v_foes
             ]
             if len(v_ts) > 0:
                 pc = 1
@@ -2928,7 +2822,7 @@ class WestphaliaRules:
                 self.s_e_army__owner[v_x],
                 2,
                 tuple(v_ts),
-                (v_x, _ref(N[self.o_e_army__location + v_x])),
+                (v_x, S[self.o_e_army__location + v_x]),
             )
         if pc == 2:
             if F is not None:
@@ -2937,14 +2831,10 @@ class WestphaliaRules:
             v_q_2 = v
             if v_q_2 is not None:
                 self.p_transfer_point(
-                    S, _ref(N[self.o_e_army__location + v_x]), v_q_2, self.s_e_army__owner[v_x]
+                    S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
                 )
                 S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
-                _log(
-                    S,
-                    22,
-                    (self.s_e_army__owner[v_x], v_q_2, _ref(N[self.o_e_army__location + v_x])),
-                )
+                _log(S, 22, (self.s_e_army__owner[v_x], v_q_2, S[self.o_e_army__location + v_x]))
             pc = 3
         if pc == 3:
             return None
@@ -3007,7 +2897,7 @@ class WestphaliaRules:
                             (not S[self.o_g_intercepted] and self.s_e_army__owner[v_y] == v_r_2)
                             and self.s_e_army__theater[v_y] == self.s_e_area__theater[v_a]
                         )
-                        and N[self.o_e_army__location + v_y] >= 0
+                        and S[self.o_e_army__location + v_y] is not None
                     )
                     and N[self.o_e_army__units + v_y] > 0
                 ) and self.f_can_trace(S, v_y, v_a):
@@ -3040,7 +2930,7 @@ class WestphaliaRules:
             if pc == 8:
                 S[self.o_g_intercepted] = True
                 _log(S, 24, (v_r_2, v_y))
-                S[self.o_e_army__location + v_y] = _unref(v_a)
+                S[self.o_e_army__location + v_y] = v_a
                 if self.r_battle(S, None, None, v_y, [v_x]) is SUSPEND:
                     return _wait(S, (4, 9, v_x, v_q, v_a, v__it, v__i, v_r_2, v__it_2, v__i_2, v_y))
                 pc = 9
@@ -3057,7 +2947,6 @@ class WestphaliaRules:
 
     def r_military_turn(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
-        N: list[int] = S
         v_mine: Any = None
         v_one: Any = None
         v__it: Any = None
@@ -3074,7 +2963,7 @@ class WestphaliaRules:
                 v_mine = [
                     v_x
                     for v_x in self.ix_army__owner.get(v_p, ())
-                    if N[self.o_e_army__location + v_x] >= 0
+                    if S[self.o_e_army__location + v_x] is not None
                 ]
                 if len(v_mine) == 0:
                     _log(S, 33, (v_p,))
@@ -3376,17 +3265,9 @@ class WestphaliaRules:
                     for v_q__6 in self.s_e_area__home_of[v_a]
                 )
                 and (
-                    (
-                        N[self.o_e_army__location + v_x] == v_a
-                        if v_a is not None
-                        else N[self.o_e_army__location + v_x] < 0
-                    )
+                    v_a == S[self.o_e_army__location + v_x]
                     or not any(
-                        (
-                            N[self.o_e_army__location + v_x__8] == v_a
-                            if v_a is not None
-                            else N[self.o_e_army__location + v_x__8] < 0
-                        )
+                        S[self.o_e_army__location + v_x__8] == v_a
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__8],
@@ -3400,18 +3281,10 @@ class WestphaliaRules:
                 for v_a_2 in v_friendly
                 if (
                     (
-                        (
-                            N[self.o_e_army__location + v_x] != v_a_2
-                            if v_a_2 is not None
-                            else N[self.o_e_army__location + v_x] >= 0
-                        )
+                        v_a_2 != S[self.o_e_army__location + v_x]
                         and (
                             not any(
-                                (
-                                    N[self.o_e_army__location + v_x__10] == v_a_2
-                                    if v_a_2 is not None
-                                    else N[self.o_e_army__location + v_x__10] < 0
-                                )
+                                S[self.o_e_army__location + v_x__10] == v_a_2
                                 and _has(
                                     N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                     self.s_e_army__owner[v_x__10],
@@ -3429,7 +3302,7 @@ class WestphaliaRules:
                 )
                 and _path_cost(
                     self.s_e_area__adjacent,
-                    _ref(N[self.o_e_army__location + v_x]),
+                    S[self.o_e_army__location + v_x],
                     v_a_2,
                     set(v_friendly),
                     set(v_passable),
@@ -3441,11 +3314,7 @@ class WestphaliaRules:
                     v_a_3
                     for v_a_3 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                     if self.s_e_army__owner[v_x] in self.s_e_area__home_of[v_a_3]
-                    and (
-                        N[self.o_e_army__location + v_x] != v_a_3
-                        if v_a_3 is not None
-                        else N[self.o_e_army__location + v_x] >= 0
-                    )
+                    and v_a_3 != S[self.o_e_army__location + v_x]
                 ]
                 v_passable = [
                     v_a_4 for v_a_4 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
@@ -3453,7 +3322,7 @@ class WestphaliaRules:
             if len(v_dests) > 0:
                 pc = 1
             else:
-                _log(S, 13, (v_x, _ref(N[self.o_e_army__location + v_x])))
+                _log(S, 13, (v_x, S[self.o_e_army__location + v_x]))
                 pc = 3
         if pc == 1:
             if F is not None:
@@ -3465,7 +3334,7 @@ class WestphaliaRules:
                 self.s_e_army__owner[v_x],
                 0,
                 tuple(v_dests),
-                (v_x, _ref(N[self.o_e_army__location + v_x])),
+                (v_x, S[self.o_e_army__location + v_x]),
             )
         if pc == 2:
             if F is not None:
@@ -3476,15 +3345,15 @@ class WestphaliaRules:
                 0,
                 _path_cost(
                     self.s_e_area__adjacent,
-                    _ref(N[self.o_e_army__location + v_x]),
+                    S[self.o_e_army__location + v_x],
                     v_d,
                     set(v_friendly),
                     set(v_passable),
                 ),
             )
-            _log(S, 12, (v_x, _ref(N[self.o_e_army__location + v_x]), v_d, v_cost))
+            _log(S, 12, (v_x, S[self.o_e_army__location + v_x], v_d, v_cost))
             S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - v_cost, 0), 64)
-            S[self.o_e_army__location + v_x] = _unref(v_d)
+            S[self.o_e_army__location + v_x] = v_d
             pc = 3
         if pc == 3:
             return None
@@ -3530,7 +3399,7 @@ class WestphaliaRules:
                 F = None
             v_keep = v
             S[self.o_p_goal_seen + self.k_player__austria] = 0
-            S[self.o_p_goal + self.k_player__austria] = _unref(v_keep)
+            S[self.o_p_goal + self.k_player__austria] = v_keep
             S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
             _log(S, 55, ())
             return None
@@ -3966,4 +3835,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "587 rules/westphalia/rules.yaml:170:7\n588 rules/westphalia/rules.yaml:171:11\n629 rules/westphalia/rules.yaml:172:7\n630 rules/westphalia/rules.yaml:173:11\n636 rules/westphalia/rules.yaml:174:7\n640 rules/westphalia/rules.yaml:326:7\n641 rules/westphalia/rules.yaml:327:11\n642 rules/westphalia/rules.yaml:328:7\n643 rules/westphalia/rules.yaml:329:11\n644 rules/westphalia/rules.yaml:330:7\n645 rules/westphalia/rules.yaml:331:11\n646 rules/westphalia/rules.yaml:332:7\n647 rules/westphalia/rules.yaml:333:11\n648 rules/westphalia/rules.yaml:334:7\n649 rules/westphalia/rules.yaml:335:11\n650 rules/westphalia/rules.yaml:336:7\n655 rules/westphalia/rules.yaml:182:7\n674 rules/westphalia/rules.yaml:183:7\n680 rules/westphalia/rules.yaml:232:7\n681 rules/westphalia/rules.yaml:233:11\n686 rules/westphalia/rules.yaml:234:7\n687 rules/westphalia/rules.yaml:235:11\n692 rules/westphalia/rules.yaml:236:7\n700 rules/westphalia/rules.yaml:164:7\n709 rules/westphalia/rules.yaml:158:7\n726 rules/westphalia/rules.yaml:746:1\n769 rules/westphalia/rules.yaml:746:1\n774 rules/westphalia/rules.yaml:746:1\n778 rules/westphalia/rules.yaml:746:1\n783 rules/westphalia/rules.yaml:746:1\n795 rules/westphalia/rules.yaml:746:1\n806 rules/westphalia/rules.yaml:746:1\n815 rules/westphalia/rules.yaml:746:1\n820 rules/westphalia/rules.yaml:746:1\n832 rules/westphalia/rules.yaml:746:1\n844 rules/westphalia/rules.yaml:746:1\n852 rules/westphalia/rules.yaml:746:1\n857 rules/westphalia/rules.yaml:141:7\n871 rules/westphalia/rules.yaml:135:7\n881 rules/westphalia/rules.yaml:306:7\n882 rules/westphalia/rules.yaml:307:7\n883 rules/westphalia/rules.yaml:308:11\n888 rules/westphalia/rules.yaml:309:11\n896 rules/westphalia/rules.yaml:310:7\n897 rules/westphalia/rules.yaml:311:11\n898 rules/westphalia/rules.yaml:312:7\n899 rules/westphalia/rules.yaml:313:11\n900 rules/westphalia/rules.yaml:314:7\n901 rules/westphalia/rules.yaml:315:11\n902 rules/westphalia/rules.yaml:316:7\n903 rules/westphalia/rules.yaml:317:11\n904 rules/westphalia/rules.yaml:318:7\n909 rules/westphalia/rules.yaml:31:7\n910 rules/westphalia/rules.yaml:32:11\n911 rules/westphalia/rules.yaml:33:7\n912 rules/westphalia/rules.yaml:34:11\n913 rules/westphalia/rules.yaml:35:7\n914 rules/westphalia/rules.yaml:36:11\n915 rules/westphalia/rules.yaml:37:7\n916 rules/westphalia/rules.yaml:38:11\n917 rules/westphalia/rules.yaml:39:7\n925 rules/westphalia/rules.yaml:74:7\n934 rules/westphalia/rules.yaml:80:7\n948 rules/westphalia/rules.yaml:105:7\n957 rules/westphalia/rules.yaml:97:7\n975 rules/westphalia/rules.yaml:23:7\n979 rules/westphalia/rules.yaml:216:7\n986 rules/westphalia/rules.yaml:208:7\n991 rules/westphalia/rules.yaml:355:7\n992 rules/westphalia/rules.yaml:356:7\n993 rules/westphalia/rules.yaml:357:11\n997 rules/westphalia/rules.yaml:358:7\n998 rules/westphalia/rules.yaml:359:11\n999 rules/westphalia/rules.yaml:360:7\n1000 rules/westphalia/rules.yaml:361:11\n1001 rules/westphalia/rules.yaml:362:11\n1018 rules/westphalia/rules.yaml:363:7\n1019 rules/westphalia/rules.yaml:364:11\n1029 rules/westphalia/rules.yaml:365:7\n1030 rules/westphalia/rules.yaml:366:11\n1031 rules/westphalia/rules.yaml:367:7\n1038 rules/westphalia/rules.yaml:285:7\n1039 rules/westphalia/rules.yaml:286:11\n1044 rules/westphalia/rules.yaml:287:7\n1045 rules/westphalia/rules.yaml:288:11\n1046 rules/westphalia/rules.yaml:289:7\n1047 rules/westphalia/rules.yaml:290:11\n1048 rules/westphalia/rules.yaml:291:11\n1049 rules/westphalia/rules.yaml:292:15\n1050 rules/westphalia/rules.yaml:293:11\n1065 rules/westphalia/rules.yaml:294:7\n1066 rules/westphalia/rules.yaml:295:11\n1076 rules/westphalia/rules.yaml:296:7\n1077 rules/westphalia/rules.yaml:297:11\n1081 rules/westphalia/rules.yaml:298:7\n1089 rules/westphalia/rules.yaml:150:7\n1127 rules/westphalia/rules.yaml:66:7\n1131 rules/westphalia/rules.yaml:87:7\n1142 rules/westphalia/rules.yaml:55:7\n1143 rules/westphalia/rules.yaml:56:11\n1144 rules/westphalia/rules.yaml:57:15\n1145 rules/westphalia/rules.yaml:58:11\n1146 rules/westphalia/rules.yaml:59:7\n1155 rules/westphalia/rules.yaml:378:7\n1156 rules/westphalia/rules.yaml:379:7\n1157 rules/westphalia/rules.yaml:380:11\n1158 rules/westphalia/rules.yaml:381:7\n1159 rules/westphalia/rules.yaml:382:11\n1164 rules/westphalia/rules.yaml:383:7\n1165 rules/westphalia/rules.yaml:384:11\n1170 rules/westphalia/rules.yaml:385:7\n1171 rules/westphalia/rules.yaml:386:11\n1172 rules/westphalia/rules.yaml:387:7\n1177 rules/westphalia/rules.yaml:127:7\n1185 rules/westphalia/rules.yaml:345:7\n1190 rules/westphalia/rules.yaml:346:7\n1198 rules/westphalia/rules.yaml:347:7\n1215 rules/westphalia/rules.yaml:348:7\n1226 rules/westphalia/rules.yaml:202:7\n1235 rules/westphalia/rules.yaml:191:7\n1270 rules/westphalia/rules.yaml:192:7\n1271 rules/westphalia/rules.yaml:193:11\n1284 rules/westphalia/rules.yaml:194:7\n1285 rules/westphalia/rules.yaml:195:11\n1286 rules/westphalia/rules.yaml:196:7\n1294 rules/westphalia/rules.yaml:244:7\n1295 rules/westphalia/rules.yaml:245:7\n1296 rules/westphalia/rules.yaml:246:11\n1297 rules/westphalia/rules.yaml:247:15\n1300 rules/westphalia/rules.yaml:248:19\n1301 rules/westphalia/rules.yaml:249:19\n1305 rules/westphalia/rules.yaml:250:23\n1306 rules/westphalia/rules.yaml:251:7\n1307 rules/westphalia/rules.yaml:252:11\n1319 rules/westphalia/rules.yaml:253:7\n1320 rules/westphalia/rules.yaml:254:11\n1332 rules/westphalia/rules.yaml:255:7\n1333 rules/westphalia/rules.yaml:256:11\n1337 rules/westphalia/rules.yaml:257:7\n1341 rules/westphalia/rules.yaml:258:7\n1347 rules/westphalia/rules.yaml:259:7\n1348 rules/westphalia/rules.yaml:260:11\n1349 rules/westphalia/rules.yaml:261:7\n1350 rules/westphalia/rules.yaml:262:11\n1351 rules/westphalia/rules.yaml:263:7\n1356 rules/westphalia/rules.yaml:112:7\n1364 rules/westphalia/rules.yaml:271:7\n1365 rules/westphalia/rules.yaml:272:11\n1366 rules/westphalia/rules.yaml:273:7\n1367 rules/westphalia/rules.yaml:274:11\n1368 rules/westphalia/rules.yaml:275:7\n1369 rules/westphalia/rules.yaml:276:11\n1374 rules/westphalia/rules.yaml:277:7\n1379 rules/westphalia/rules.yaml:224:7\n1390 rules/westphalia/rules.yaml:47:7\n1397 rules/westphalia/rules.yaml:120:7\n1407 rules/westphalia/rules.yaml:393:7\n1411 rules/westphalia/rules.yaml:784:9\n1416 rules/westphalia/rules.yaml:791:9\n1419 rules/westphalia/rules.yaml:792:9\n1425 rules/westphalia/rules.yaml:767:9\n1426 rules/westphalia/rules.yaml:768:9\n1430 rules/westphalia/rules.yaml:805:9\n1436 rules/westphalia/rules.yaml:806:9\n1440 rules/westphalia/rules.yaml:834:9\n1444 rules/westphalia/rules.yaml:827:9\n1448 rules/westphalia/rules.yaml:799:9\n1452 rules/westphalia/rules.yaml:774:9\n1453 rules/westphalia/rules.yaml:775:9\n1457 rules/westphalia/rules.yaml:820:9\n1461 rules/westphalia/rules.yaml:813:9\n1466 rules/westphalia/rules.yaml:746:1\n1469 rules/westphalia/rules.yaml:746:1\n1475 rules/westphalia/rules.yaml:760:9\n1476 rules/westphalia/rules.yaml:761:9\n1481 rules/westphalia/rules.yaml:699:7\n1482 rules/westphalia/rules.yaml:700:7\n1483 rules/westphalia/rules.yaml:701:7\n1484 rules/westphalia/rules.yaml:702:7\n1485 rules/westphalia/rules.yaml:703:11\n1487 rules/westphalia/rules.yaml:705:11\n1488 rules/westphalia/rules.yaml:706:11\n1489 rules/westphalia/rules.yaml:707:11\n1490 rules/westphalia/rules.yaml:708:15\n1491 rules/westphalia/rules.yaml:709:7\n1492 rules/westphalia/rules.yaml:710:11\n1493 rules/westphalia/rules.yaml:711:15\n1504 rules/westphalia/rules.yaml:713:15\n1508 rules/westphalia/rules.yaml:714:7\n1509 rules/westphalia/rules.yaml:715:11\n1510 rules/westphalia/rules.yaml:716:7\n1511 rules/westphalia/rules.yaml:717:11\n1520 rules/westphalia/rules.yaml:718:7\n1521 rules/westphalia/rules.yaml:719:11\n1531 rules/westphalia/rules.yaml:463:7\n1532 rules/westphalia/rules.yaml:464:11\n1534 rules/westphalia/rules.yaml:466:11\n1535 rules/westphalia/rules.yaml:467:11\n1536 rules/westphalia/rules.yaml:468:15\n1537 rules/westphalia/rules.yaml:469:15\n1539 rules/westphalia/rules.yaml:471:15\n1542 rules/westphalia/rules.yaml:472:15\n1545 rules/westphalia/rules.yaml:473:15\n1546 rules/westphalia/rules.yaml:474:15\n1551 rules/westphalia/flow.yaml:201:7\n1552 rules/westphalia/flow.yaml:202:11\n1553 rules/westphalia/flow.yaml:203:11\n1558 rules/westphalia/rules.yaml:410:7\n1562 rules/westphalia/rules.yaml:411:11\n1563 rules/westphalia/rules.yaml:412:11\n1565 rules/westphalia/rules.yaml:414:11\n1570 rules/westphalia/rules.yaml:419:7\n1571 rules/westphalia/rules.yaml:420:11\n1572 rules/westphalia/rules.yaml:421:11\n1577 rules/westphalia/rules.yaml:448:7\n1578 rules/westphalia/rules.yaml:449:7\n1585 rules/westphalia/rules.yaml:450:7\n1592 rules/westphalia/rules.yaml:451:7\n1593 rules/westphalia/rules.yaml:452:11\n1597 rules/westphalia/rules.yaml:453:15\n1603 rules/westphalia/rules.yaml:454:15\n1604 rules/westphalia/rules.yaml:455:15\n1605 rules/westphalia/rules.yaml:456:7\n1610 rules/westphalia/rules.yaml:481:7\n1611 rules/westphalia/rules.yaml:482:11\n1630 rules/westphalia/rules.yaml:483:15\n1631 rules/westphalia/rules.yaml:484:15\n1632 rules/westphalia/rules.yaml:485:15\n1637 rules/westphalia/rules.yaml:399:7\n1638 rules/westphalia/rules.yaml:400:7\n1639 rules/westphalia/rules.yaml:401:11\n1641 rules/westphalia/rules.yaml:403:11\n1642 rules/westphalia/rules.yaml:404:7\n1646 rules/westphalia/rules.yaml:427:7\n1651 rules/westphalia/rules.yaml:428:7\n1654 rules/westphalia/rules.yaml:429:7\n1659 rules/westphalia/rules.yaml:430:11\n1660 rules/westphalia/rules.yaml:431:11\n1664 rules/westphalia/rules.yaml:438:7\n1665 rules/westphalia/rules.yaml:439:11\n1666 rules/westphalia/rules.yaml:440:7\n1667 rules/westphalia/rules.yaml:441:11\n1672 rules/westphalia/flow.yaml:52:7\n1673 rules/westphalia/flow.yaml:53:11\n1679 rules/westphalia/flow.yaml:54:11\n1680 rules/westphalia/flow.yaml:55:11\n1681 rules/westphalia/flow.yaml:56:11\n1686 rules/westphalia/flow.yaml:103:7\n1687 rules/westphalia/flow.yaml:104:11\n1688 rules/westphalia/flow.yaml:105:11\n1690 rules/westphalia/flow.yaml:107:11\n1691 rules/westphalia/flow.yaml:108:11\n1692 rules/westphalia/flow.yaml:109:15\n1693 rules/westphalia/flow.yaml:110:15\n1695 rules/westphalia/flow.yaml:112:15\n1698 rules/westphalia/flow.yaml:113:15\n1703 rules/westphalia/flow.yaml:34:7\n1704 rules/westphalia/flow.yaml:35:7\n1705 rules/westphalia/flow.yaml:36:7\n1706 rules/westphalia/flow.yaml:37:11\n1710 rules/westphalia/flow.yaml:38:11\n1711 rules/westphalia/flow.yaml:39:7\n1712 rules/westphalia/flow.yaml:40:7\n1717 rules/westphalia/flow.yaml:119:7\n1718 rules/westphalia/flow.yaml:120:7\n1719 rules/westphalia/flow.yaml:121:11\n1720 rules/westphalia/flow.yaml:122:11\n1721 rules/westphalia/flow.yaml:123:11\n1722 rules/westphalia/flow.yaml:124:15\n1724 rules/westphalia/flow.yaml:126:11\n1725 rules/westphalia/flow.yaml:127:7\n1726 rules/westphalia/flow.yaml:128:7\n1729 rules/westphalia/flow.yaml:129:7\n1730 rules/westphalia/flow.yaml:130:11\n1735 rules/westphalia/rules.yaml:726:7\n1743 rules/westphalia/rules.yaml:727:11\n1744 rules/westphalia/rules.yaml:728:11\n1745 rules/westphalia/rules.yaml:729:15\n1747 rules/westphalia/rules.yaml:731:15\n1748 rules/westphalia/rules.yaml:732:7\n1749 rules/westphalia/rules.yaml:733:11\n1751 rules/westphalia/rules.yaml:734:11\n1752 rules/westphalia/rules.yaml:735:7\n1753 rules/westphalia/rules.yaml:736:7\n1754 rules/westphalia/rules.yaml:737:11\n1756 rules/westphalia/rules.yaml:739:11\n1757 rules/westphalia/rules.yaml:740:15\n1758 rules/westphalia/rules.yaml:741:15\n1759 rules/westphalia/rules.yaml:742:11\n1760 rules/westphalia/rules.yaml:743:11\n1763 rules/westphalia/rules.yaml:744:11\n1768 rules/westphalia/rules.yaml:611:7\n1771 rules/westphalia/rules.yaml:614:11\n1772 rules/westphalia/rules.yaml:615:11\n1773 rules/westphalia/rules.yaml:616:11\n1778 rules/westphalia/rules.yaml:617:15\n1779 rules/westphalia/rules.yaml:618:15\n1780 rules/westphalia/rules.yaml:619:15\n1781 rules/westphalia/rules.yaml:620:19\n1818 rules/westphalia/rules.yaml:621:19\n1819 rules/westphalia/rules.yaml:622:19\n1820 rules/westphalia/rules.yaml:624:19\n1833 rules/westphalia/rules.yaml:625:19\n1834 rules/westphalia/rules.yaml:626:23\n1835 rules/westphalia/rules.yaml:627:23\n1836 rules/westphalia/rules.yaml:628:27\n1840 rules/westphalia/rules.yaml:630:27\n1841 rules/westphalia/rules.yaml:631:23\n1843 rules/westphalia/rules.yaml:633:19\n1853 rules/westphalia/rules.yaml:635:19\n1854 rules/westphalia/rules.yaml:636:19\n1855 rules/westphalia/rules.yaml:637:23\n1856 rules/westphalia/rules.yaml:638:23\n1859 rules/westphalia/rules.yaml:639:27\n1865 rules/westphalia/rules.yaml:640:27\n1869 rules/westphalia/rules.yaml:643:23\n1875 rules/westphalia/rules.yaml:644:23\n1879 rules/westphalia/rules.yaml:647:19\n1884 rules/westphalia/rules.yaml:678:7\n1887 rules/westphalia/rules.yaml:679:7\n1888 rules/westphalia/rules.yaml:680:7\n1889 rules/westphalia/rules.yaml:681:11\n1890 rules/westphalia/rules.yaml:682:11\n1892 rules/westphalia/rules.yaml:684:11\n1895 rules/westphalia/rules.yaml:685:11\n1896 rules/westphalia/rules.yaml:686:15\n1901 rules/westphalia/rules.yaml:687:7\n1905 rules/westphalia/rules.yaml:688:7\n1906 rules/westphalia/rules.yaml:689:7\n1908 rules/westphalia/rules.yaml:691:7\n1914 rules/westphalia/rules.yaml:520:7\n1915 rules/westphalia/rules.yaml:521:7\n1916 rules/westphalia/rules.yaml:522:7\n1917 rules/westphalia/rules.yaml:523:7\n1918 rules/westphalia/rules.yaml:524:11\n1919 rules/westphalia/rules.yaml:525:11\n1920 rules/westphalia/rules.yaml:526:15\n1921 rules/westphalia/rules.yaml:527:15\n1922 rules/westphalia/rules.yaml:528:19\n1923 rules/westphalia/rules.yaml:530:7\n1932 rules/westphalia/rules.yaml:531:7\n1933 rules/westphalia/rules.yaml:532:11\n1934 rules/westphalia/rules.yaml:533:11\n1936 rules/westphalia/rules.yaml:535:11\n1937 rules/westphalia/rules.yaml:536:11\n1938 rules/westphalia/rules.yaml:537:11\n1939 rules/westphalia/rules.yaml:538:11\n1940 rules/westphalia/rules.yaml:539:11\n1944 rules/westphalia/rules.yaml:540:11\n1945 rules/westphalia/rules.yaml:541:11\n1949 rules/westphalia/rules.yaml:542:11\n1950 rules/westphalia/rules.yaml:544:15\n1954 rules/westphalia/rules.yaml:546:15\n1955 rules/westphalia/rules.yaml:547:15\n1956 rules/westphalia/rules.yaml:549:15\n1959 rules/westphalia/rules.yaml:550:15\n1960 rules/westphalia/rules.yaml:551:19\n1963 rules/westphalia/rules.yaml:552:11\n1964 rules/westphalia/rules.yaml:553:15\n1965 rules/westphalia/rules.yaml:554:19\n1966 rules/westphalia/rules.yaml:555:15\n1967 rules/westphalia/rules.yaml:556:15\n1968 rules/westphalia/rules.yaml:557:19\n1969 rules/westphalia/rules.yaml:559:15\n1970 rules/westphalia/rules.yaml:560:19\n1972 rules/westphalia/rules.yaml:562:15\n1973 rules/westphalia/rules.yaml:563:15\n1974 rules/westphalia/rules.yaml:564:19\n1975 rules/westphalia/rules.yaml:565:15\n1981 rules/westphalia/rules.yaml:566:19\n1982 rules/westphalia/rules.yaml:568:15\n1987 rules/westphalia/rules.yaml:575:7\n1993 rules/westphalia/rules.yaml:576:7\n1994 rules/westphalia/rules.yaml:577:11\n1995 rules/westphalia/rules.yaml:578:11\n1996 rules/westphalia/rules.yaml:579:15\n1999 rules/westphalia/rules.yaml:580:15\n2004 rules/westphalia/rules.yaml:591:7\n2005 rules/westphalia/rules.yaml:592:7\n2006 rules/westphalia/rules.yaml:593:7\n2007 rules/westphalia/rules.yaml:594:11\n2011 rules/westphalia/rules.yaml:595:15\n2012 rules/westphalia/rules.yaml:596:19\n2022 rules/westphalia/rules.yaml:597:23\n2023 rules/westphalia/rules.yaml:598:23\n2024 rules/westphalia/rules.yaml:599:27\n2025 rules/westphalia/rules.yaml:601:27\n2026 rules/westphalia/rules.yaml:602:27\n2027 rules/westphalia/rules.yaml:603:27\n2028 rules/westphalia/rules.yaml:604:31\n2033 rules/westphalia/rules.yaml:655:7\n2034 rules/westphalia/rules.yaml:656:11\n2035 rules/westphalia/rules.yaml:657:7\n2036 rules/westphalia/rules.yaml:658:7\n2039 rules/westphalia/rules.yaml:659:7\n2042 rules/westphalia/rules.yaml:662:11\n2044 rules/westphalia/rules.yaml:664:11\n2045 rules/westphalia/rules.yaml:665:11\n2046 rules/westphalia/rules.yaml:666:11\n2049 rules/westphalia/rules.yaml:669:15\n2050 rules/westphalia/rules.yaml:670:19\n2051 rules/westphalia/rules.yaml:671:23\n2055 rules/westphalia/rules.yaml:746:1\n2056 rules/westphalia/rules.yaml:746:1\n2057 rules/westphalia/rules.yaml:746:1\n2062 rules/westphalia/rules.yaml:746:1\n2063 rules/westphalia/rules.yaml:746:1\n2064 rules/westphalia/rules.yaml:746:1\n2065 rules/westphalia/rules.yaml:746:1\n2068 rules/westphalia/rules.yaml:746:1\n2069 rules/westphalia/rules.yaml:746:1\n2071 rules/westphalia/rules.yaml:746:1\n2072 rules/westphalia/rules.yaml:746:1\n2073 rules/westphalia/rules.yaml:746:1\n2077 rules/westphalia/rules.yaml:746:1\n2078 rules/westphalia/rules.yaml:746:1\n2079 rules/westphalia/rules.yaml:746:1\n2080 rules/westphalia/rules.yaml:746:1\n2081 rules/westphalia/rules.yaml:746:1\n2082 rules/westphalia/rules.yaml:746:1\n2083 rules/westphalia/rules.yaml:746:1\n2084 rules/westphalia/rules.yaml:746:1\n2085 rules/westphalia/rules.yaml:746:1\n2090 rules/westphalia/rules.yaml:495:7\n2102 rules/westphalia/rules.yaml:496:7\n2134 rules/westphalia/rules.yaml:497:7\n2176 rules/westphalia/rules.yaml:498:7\n2177 rules/westphalia/rules.yaml:499:11\n2187 rules/westphalia/rules.yaml:500:11\n2190 rules/westphalia/rules.yaml:501:7\n2191 rules/westphalia/rules.yaml:502:11\n2192 rules/westphalia/rules.yaml:503:11\n2202 rules/westphalia/rules.yaml:505:11\n2203 rules/westphalia/rules.yaml:506:11\n2209 rules/westphalia/flow.yaml:12:7\n2210 rules/westphalia/flow.yaml:13:7\n2211 rules/westphalia/flow.yaml:14:7\n2212 rules/westphalia/flow.yaml:15:7\n2213 rules/westphalia/flow.yaml:16:7\n2214 rules/westphalia/flow.yaml:17:7\n2215 rules/westphalia/flow.yaml:18:7\n2216 rules/westphalia/flow.yaml:19:7\n2217 rules/westphalia/flow.yaml:20:7\n2218 rules/westphalia/flow.yaml:21:7\n2221 rules/westphalia/flow.yaml:22:7\n2222 rules/westphalia/flow.yaml:23:7\n2224 rules/westphalia/flow.yaml:24:7\n2228 rules/westphalia/flow.yaml:183:7\n2229 rules/westphalia/flow.yaml:184:7\n2230 rules/westphalia/flow.yaml:185:11\n2235 rules/westphalia/flow.yaml:80:7\n2236 rules/westphalia/flow.yaml:81:7\n2237 rules/westphalia/flow.yaml:82:7\n2242 rules/westphalia/flow.yaml:84:11\n2243 rules/westphalia/flow.yaml:85:11\n2244 rules/westphalia/flow.yaml:86:7\n2245 rules/westphalia/flow.yaml:88:7\n2246 rules/westphalia/flow.yaml:89:11\n2247 rules/westphalia/flow.yaml:90:11\n2248 rules/westphalia/flow.yaml:91:15\n2249 rules/westphalia/flow.yaml:92:11\n2250 rules/westphalia/flow.yaml:93:15\n2252 rules/westphalia/flow.yaml:96:15\n2257 rules/westphalia/flow.yaml:191:7\n2258 rules/westphalia/flow.yaml:193:11\n2259 rules/westphalia/flow.yaml:194:15\n2260 rules/westphalia/rules.yaml:746:1\n2261 rules/westphalia/rules.yaml:746:1\n2265 rules/westphalia/flow.yaml:46:7\n2270 rules/westphalia/flow.yaml:62:7\n2279 rules/westphalia/flow.yaml:65:11\n2280 rules/westphalia/flow.yaml:66:15\n2283 rules/westphalia/flow.yaml:68:7\n2287 rules/westphalia/flow.yaml:69:7\n2288 rules/westphalia/flow.yaml:70:11\n2289 rules/westphalia/flow.yaml:71:11\n2292 rules/westphalia/flow.yaml:72:11\n2295 rules/westphalia/flow.yaml:73:11\n2301 rules/westphalia/flow.yaml:139:7\n2302 rules/westphalia/flow.yaml:140:7\n2305 rules/westphalia/flow.yaml:142:11\n2306 rules/westphalia/flow.yaml:143:7\n2312 rules/westphalia/flow.yaml:144:7\n2317 rules/westphalia/flow.yaml:146:7\n2318 rules/westphalia/flow.yaml:147:7\n2319 rules/westphalia/flow.yaml:148:7\n2324 rules/westphalia/flow.yaml:149:11\n2325 rules/westphalia/flow.yaml:150:11\n2328 rules/westphalia/flow.yaml:151:11\n2331 rules/westphalia/flow.yaml:152:11\n2332 rules/westphalia/flow.yaml:153:11\n2335 rules/westphalia/flow.yaml:154:11\n2336 rules/westphalia/flow.yaml:156:11\n2337 rules/westphalia/flow.yaml:157:11\n2338 rules/westphalia/flow.yaml:158:15\n2339 rules/westphalia/flow.yaml:159:19\n2340 rules/westphalia/flow.yaml:160:19\n2341 rules/westphalia/flow.yaml:161:23\n2344 rules/westphalia/flow.yaml:162:23\n2345 rules/westphalia/flow.yaml:163:27\n2347 rules/westphalia/flow.yaml:165:27\n2348 rules/westphalia/flow.yaml:167:11\n2349 rules/westphalia/flow.yaml:168:15\n2350 rules/westphalia/flow.yaml:169:15\n2351 rules/westphalia/flow.yaml:170:19\n2359 rules/westphalia/flow.yaml:171:19\n2360 rules/westphalia/flow.yaml:172:23\n2362 rules/westphalia/flow.yaml:174:23\n2380 rules/westphalia/rules.yaml:611:7\n2381 rules/westphalia/rules.yaml:612:11\n2386 rules/westphalia/rules.yaml:614:11\n2387 rules/westphalia/rules.yaml:615:11\n2388 rules/westphalia/rules.yaml:616:11\n2399 rules/westphalia/rules.yaml:617:15\n2400 rules/westphalia/rules.yaml:618:15\n2418 rules/westphalia/rules.yaml:619:15\n2423 rules/westphalia/rules.yaml:647:19\n2424 rules/westphalia/rules.yaml:648:19\n2431 rules/westphalia/rules.yaml:620:19\n2484 rules/westphalia/rules.yaml:621:19\n2485 rules/westphalia/rules.yaml:622:19\n2486 rules/westphalia/rules.yaml:623:19\n2487 rules/westphalia/rules.yaml:624:19\n2500 rules/westphalia/rules.yaml:625:19\n2506 rules/westphalia/rules.yaml:626:23\n2513 rules/westphalia/rules.yaml:627:23\n2516 rules/westphalia/rules.yaml:630:27\n2519 rules/westphalia/rules.yaml:628:27\n2531 rules/westphalia/rules.yaml:631:23\n2538 rules/westphalia/rules.yaml:633:19\n2559 rules/westphalia/rules.yaml:634:19\n2562 rules/westphalia/rules.yaml:635:19\n2574 rules/westphalia/rules.yaml:636:19\n2575 rules/westphalia/rules.yaml:637:23\n2576 rules/westphalia/rules.yaml:638:23\n2579 rules/westphalia/rules.yaml:639:27\n2585 rules/westphalia/rules.yaml:640:27\n2588 rules/westphalia/rules.yaml:641:27\n2598 rules/westphalia/rules.yaml:643:23\n2601 rules/westphalia/rules.yaml:644:23\n2604 rules/westphalia/rules.yaml:645:23\n2627 rules/westphalia/rules.yaml:678:7\n2632 rules/westphalia/rules.yaml:679:7\n2633 rules/westphalia/rules.yaml:680:7\n2634 rules/westphalia/rules.yaml:681:11\n2635 rules/westphalia/rules.yaml:682:11\n2645 rules/westphalia/rules.yaml:684:11\n2658 rules/westphalia/rules.yaml:685:11\n2659 rules/westphalia/rules.yaml:686:15\n2664 rules/westphalia/rules.yaml:687:7\n2665 rules/westphalia/rules.yaml:688:7\n2666 rules/westphalia/rules.yaml:689:7\n2667 rules/westphalia/rules.yaml:690:11\n2668 rules/westphalia/rules.yaml:691:7\n2669 rules/westphalia/rules.yaml:692:11\n2701 rules/westphalia/rules.yaml:520:7\n2702 rules/westphalia/rules.yaml:521:7\n2703 rules/westphalia/rules.yaml:522:7\n2704 rules/westphalia/rules.yaml:523:7\n2715 rules/westphalia/rules.yaml:524:11\n2716 rules/westphalia/rules.yaml:525:11\n2738 rules/westphalia/rules.yaml:526:15\n2779 rules/westphalia/rules.yaml:527:15\n2780 rules/westphalia/rules.yaml:528:19\n2781 rules/westphalia/rules.yaml:529:19\n2785 rules/westphalia/rules.yaml:530:7\n2794 rules/westphalia/rules.yaml:531:7\n2795 rules/westphalia/rules.yaml:532:11\n2796 rules/westphalia/rules.yaml:533:11\n2801 rules/westphalia/rules.yaml:535:11\n2802 rules/westphalia/rules.yaml:536:11\n2803 rules/westphalia/rules.yaml:537:11\n2804 rules/westphalia/rules.yaml:538:11\n2805 rules/westphalia/rules.yaml:539:11\n2806 rules/westphalia/rules.yaml:540:11\n2807 rules/westphalia/rules.yaml:541:11\n2808 rules/westphalia/rules.yaml:542:11\n2809 rules/westphalia/rules.yaml:543:15\n2824 rules/westphalia/rules.yaml:544:15\n2828 rules/westphalia/rules.yaml:546:15\n2829 rules/westphalia/rules.yaml:547:15\n2832 rules/westphalia/rules.yaml:548:15\n2849 rules/westphalia/rules.yaml:549:15\n2852 rules/westphalia/rules.yaml:550:15\n2853 rules/westphalia/rules.yaml:551:19\n2856 rules/westphalia/rules.yaml:552:11\n2861 rules/westphalia/rules.yaml:553:15\n2862 rules/westphalia/rules.yaml:554:19\n2863 rules/westphalia/rules.yaml:555:15\n2864 rules/westphalia/rules.yaml:556:15\n2865 rules/westphalia/rules.yaml:557:19\n2866 rules/westphalia/rules.yaml:558:19\n2867 rules/westphalia/rules.yaml:559:15\n2881 rules/westphalia/rules.yaml:560:19\n2886 rules/westphalia/rules.yaml:562:15\n2887 rules/westphalia/rules.yaml:563:15\n2888 rules/westphalia/rules.yaml:564:19\n2889 rules/westphalia/rules.yaml:565:15\n2890 rules/westphalia/rules.yaml:566:19\n2891 rules/westphalia/rules.yaml:567:19\n2892 rules/westphalia/rules.yaml:568:15\n2911 rules/westphalia/rules.yaml:575:7\n2917 rules/westphalia/rules.yaml:576:7\n2925 rules/westphalia/rules.yaml:577:11\n2938 rules/westphalia/rules.yaml:578:11\n2939 rules/westphalia/rules.yaml:579:15\n2942 rules/westphalia/rules.yaml:580:15\n2943 rules/westphalia/rules.yaml:581:15\n2970 rules/westphalia/rules.yaml:591:7\n2971 rules/westphalia/rules.yaml:592:7\n2972 rules/westphalia/rules.yaml:593:7\n2983 rules/westphalia/rules.yaml:594:11\n2992 rules/westphalia/rules.yaml:595:15\n3004 rules/westphalia/rules.yaml:596:19\n3022 rules/westphalia/rules.yaml:597:23\n3035 rules/westphalia/rules.yaml:598:23\n3041 rules/westphalia/rules.yaml:599:27\n3042 rules/westphalia/rules.yaml:600:27\n3043 rules/westphalia/rules.yaml:601:27\n3044 rules/westphalia/rules.yaml:602:27\n3051 rules/westphalia/rules.yaml:603:27\n3052 rules/westphalia/rules.yaml:604:31\n3071 rules/westphalia/rules.yaml:655:7\n3072 rules/westphalia/rules.yaml:656:11\n3073 rules/westphalia/rules.yaml:657:7\n3074 rules/westphalia/rules.yaml:658:7\n3079 rules/westphalia/rules.yaml:659:7\n3080 rules/westphalia/rules.yaml:660:11\n3087 rules/westphalia/rules.yaml:662:11\n3094 rules/westphalia/rules.yaml:664:11\n3100 rules/westphalia/rules.yaml:665:11\n3107 rules/westphalia/rules.yaml:666:11\n3108 rules/westphalia/rules.yaml:667:15\n3113 rules/westphalia/rules.yaml:669:15\n3127 rules/westphalia/rules.yaml:670:19\n3133 rules/westphalia/rules.yaml:671:23\n3164 rules/westphalia/rules.yaml:746:1\n3165 rules/westphalia/rules.yaml:746:1\n3166 rules/westphalia/rules.yaml:746:1\n3177 rules/westphalia/rules.yaml:746:1\n3178 rules/westphalia/rules.yaml:746:1\n3190 rules/westphalia/rules.yaml:746:1\n3209 rules/westphalia/rules.yaml:746:1\n3243 rules/westphalia/rules.yaml:746:1\n3244 rules/westphalia/rules.yaml:746:1\n3250 rules/westphalia/rules.yaml:746:1\n3251 rules/westphalia/rules.yaml:746:1\n3252 rules/westphalia/rules.yaml:746:1\n3253 rules/westphalia/rules.yaml:746:1\n3254 rules/westphalia/rules.yaml:746:1\n3256 rules/westphalia/rules.yaml:746:1\n3257 rules/westphalia/rules.yaml:746:1\n3258 rules/westphalia/rules.yaml:746:1\n3269 rules/westphalia/rules.yaml:746:1\n3292 rules/westphalia/rules.yaml:746:1\n3335 rules/westphalia/rules.yaml:746:1\n3336 rules/westphalia/rules.yaml:746:1\n3337 rules/westphalia/rules.yaml:746:1\n3341 rules/westphalia/rules.yaml:746:1\n3342 rules/westphalia/rules.yaml:746:1\n3343 rules/westphalia/rules.yaml:746:1\n3344 rules/westphalia/rules.yaml:746:1\n3362 rules/westphalia/rules.yaml:495:7\n3371 rules/westphalia/rules.yaml:496:7\n3398 rules/westphalia/rules.yaml:497:7\n3439 rules/westphalia/rules.yaml:498:7\n3440 rules/westphalia/rules.yaml:499:11\n3450 rules/westphalia/rules.yaml:500:11\n3453 rules/westphalia/rules.yaml:501:7\n3456 rules/westphalia/rules.yaml:508:11\n3462 rules/westphalia/rules.yaml:502:11\n3475 rules/westphalia/rules.yaml:503:11\n3485 rules/westphalia/rules.yaml:504:11\n3486 rules/westphalia/rules.yaml:505:11\n3487 rules/westphalia/rules.yaml:506:11\n3503 rules/westphalia/flow.yaml:12:7\n3504 rules/westphalia/flow.yaml:13:7\n3505 rules/westphalia/flow.yaml:14:7\n3506 rules/westphalia/flow.yaml:15:7\n3507 rules/westphalia/flow.yaml:16:7\n3508 rules/westphalia/flow.yaml:17:7\n3509 rules/westphalia/flow.yaml:18:7\n3512 rules/westphalia/flow.yaml:19:7\n3513 rules/westphalia/flow.yaml:20:7\n3516 rules/westphalia/flow.yaml:21:7\n3521 rules/westphalia/flow.yaml:22:7\n3532 rules/westphalia/flow.yaml:23:7\n3534 rules/westphalia/flow.yaml:24:7\n3535 rules/westphalia/flow.yaml:25:7\n3548 rules/westphalia/flow.yaml:183:7\n3558 rules/westphalia/flow.yaml:184:7\n3572 rules/westphalia/flow.yaml:185:11\n3594 rules/westphalia/flow.yaml:80:7\n3595 rules/westphalia/flow.yaml:81:7\n3596 rules/westphalia/flow.yaml:82:7\n3601 rules/westphalia/flow.yaml:83:11\n3602 rules/westphalia/flow.yaml:84:11\n3603 rules/westphalia/flow.yaml:85:11\n3604 rules/westphalia/flow.yaml:86:7\n3605 rules/westphalia/flow.yaml:87:7\n3606 rules/westphalia/flow.yaml:88:7\n3617 rules/westphalia/flow.yaml:89:11\n3618 rules/westphalia/flow.yaml:90:11\n3626 rules/westphalia/flow.yaml:91:15\n3636 rules/westphalia/flow.yaml:92:11\n3637 rules/westphalia/flow.yaml:93:15\n3638 rules/westphalia/flow.yaml:94:15\n3640 rules/westphalia/flow.yaml:96:15\n3641 rules/westphalia/flow.yaml:97:15\n3659 rules/westphalia/flow.yaml:191:7\n3664 rules/westphalia/flow.yaml:192:11\n3665 rules/westphalia/flow.yaml:193:11\n3679 rules/westphalia/flow.yaml:194:15\n3684 rules/westphalia/rules.yaml:746:1\n3685 rules/westphalia/rules.yaml:746:1\n3694 rules/westphalia/flow.yaml:46:7\n3715 rules/westphalia/flow.yaml:62:7\n3732 rules/westphalia/flow.yaml:63:11\n3753 rules/westphalia/flow.yaml:65:11\n3754 rules/westphalia/flow.yaml:66:15\n3757 rules/westphalia/flow.yaml:67:15\n3758 rules/westphalia/flow.yaml:68:7\n3762 rules/westphalia/flow.yaml:69:7\n3770 rules/westphalia/flow.yaml:70:11\n3778 rules/westphalia/flow.yaml:71:11\n3781 rules/westphalia/flow.yaml:72:11\n3784 rules/westphalia/flow.yaml:73:11\n3785 rules/westphalia/flow.yaml:74:15\n3810 rules/westphalia/flow.yaml:139:7\n3811 rules/westphalia/flow.yaml:140:7\n3831 rules/westphalia/flow.yaml:142:11\n3832 rules/westphalia/flow.yaml:143:7\n3838 rules/westphalia/flow.yaml:144:7\n3842 rules/westphalia/flow.yaml:145:11\n3850 rules/westphalia/flow.yaml:146:7\n3851 rules/westphalia/flow.yaml:147:7\n3852 rules/westphalia/flow.yaml:148:7\n3863 rules/westphalia/flow.yaml:149:11\n3864 rules/westphalia/flow.yaml:150:11\n3867 rules/westphalia/flow.yaml:151:11\n3870 rules/westphalia/flow.yaml:152:11\n3871 rules/westphalia/flow.yaml:153:11\n3874 rules/westphalia/flow.yaml:154:11\n3875 rules/westphalia/flow.yaml:155:11\n3876 rules/westphalia/flow.yaml:156:11\n3877 rules/westphalia/flow.yaml:157:11\n3888 rules/westphalia/flow.yaml:158:15\n3897 rules/westphalia/flow.yaml:159:19\n3910 rules/westphalia/flow.yaml:160:19\n3911 rules/westphalia/flow.yaml:161:23\n3914 rules/westphalia/flow.yaml:162:23\n3915 rules/westphalia/flow.yaml:163:27\n3917 rules/westphalia/flow.yaml:165:27\n3918 rules/westphalia/flow.yaml:166:23\n3924 rules/westphalia/flow.yaml:167:11\n3933 rules/westphalia/flow.yaml:168:15\n3946 rules/westphalia/flow.yaml:169:15\n3947 rules/westphalia/flow.yaml:170:19\n3955 rules/westphalia/flow.yaml:171:19\n3956 rules/westphalia/flow.yaml:172:23\n3958 rules/westphalia/flow.yaml:174:23\n3959 rules/westphalia/flow.yaml:175:19\n3961 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "585 rules/westphalia/rules.yaml:170:7\n586 rules/westphalia/rules.yaml:171:11\n623 rules/westphalia/rules.yaml:172:7\n624 rules/westphalia/rules.yaml:173:11\n630 rules/westphalia/rules.yaml:174:7\n634 rules/westphalia/rules.yaml:326:7\n635 rules/westphalia/rules.yaml:327:11\n636 rules/westphalia/rules.yaml:328:7\n637 rules/westphalia/rules.yaml:329:11\n638 rules/westphalia/rules.yaml:330:7\n639 rules/westphalia/rules.yaml:331:11\n640 rules/westphalia/rules.yaml:332:7\n641 rules/westphalia/rules.yaml:333:11\n642 rules/westphalia/rules.yaml:334:7\n643 rules/westphalia/rules.yaml:335:11\n644 rules/westphalia/rules.yaml:336:7\n648 rules/westphalia/rules.yaml:182:7\n663 rules/westphalia/rules.yaml:183:7\n669 rules/westphalia/rules.yaml:232:7\n670 rules/westphalia/rules.yaml:233:11\n675 rules/westphalia/rules.yaml:234:7\n676 rules/westphalia/rules.yaml:235:11\n681 rules/westphalia/rules.yaml:236:7\n688 rules/westphalia/rules.yaml:164:7\n697 rules/westphalia/rules.yaml:158:7\n713 rules/westphalia/rules.yaml:746:1\n756 rules/westphalia/rules.yaml:746:1\n761 rules/westphalia/rules.yaml:746:1\n765 rules/westphalia/rules.yaml:746:1\n770 rules/westphalia/rules.yaml:746:1\n782 rules/westphalia/rules.yaml:746:1\n793 rules/westphalia/rules.yaml:746:1\n802 rules/westphalia/rules.yaml:746:1\n807 rules/westphalia/rules.yaml:746:1\n819 rules/westphalia/rules.yaml:746:1\n831 rules/westphalia/rules.yaml:746:1\n839 rules/westphalia/rules.yaml:746:1\n844 rules/westphalia/rules.yaml:141:7\n854 rules/westphalia/rules.yaml:135:7\n864 rules/westphalia/rules.yaml:306:7\n865 rules/westphalia/rules.yaml:307:7\n866 rules/westphalia/rules.yaml:308:11\n871 rules/westphalia/rules.yaml:309:11\n879 rules/westphalia/rules.yaml:310:7\n880 rules/westphalia/rules.yaml:311:11\n881 rules/westphalia/rules.yaml:312:7\n882 rules/westphalia/rules.yaml:313:11\n883 rules/westphalia/rules.yaml:314:7\n884 rules/westphalia/rules.yaml:315:11\n885 rules/westphalia/rules.yaml:316:7\n886 rules/westphalia/rules.yaml:317:11\n887 rules/westphalia/rules.yaml:318:7\n892 rules/westphalia/rules.yaml:31:7\n893 rules/westphalia/rules.yaml:32:11\n894 rules/westphalia/rules.yaml:33:7\n895 rules/westphalia/rules.yaml:34:11\n896 rules/westphalia/rules.yaml:35:7\n897 rules/westphalia/rules.yaml:36:11\n898 rules/westphalia/rules.yaml:37:7\n899 rules/westphalia/rules.yaml:38:11\n900 rules/westphalia/rules.yaml:39:7\n908 rules/westphalia/rules.yaml:74:7\n917 rules/westphalia/rules.yaml:80:7\n930 rules/westphalia/rules.yaml:105:7\n939 rules/westphalia/rules.yaml:97:7\n957 rules/westphalia/rules.yaml:23:7\n961 rules/westphalia/rules.yaml:216:7\n968 rules/westphalia/rules.yaml:208:7\n973 rules/westphalia/rules.yaml:355:7\n974 rules/westphalia/rules.yaml:356:7\n975 rules/westphalia/rules.yaml:357:11\n979 rules/westphalia/rules.yaml:358:7\n980 rules/westphalia/rules.yaml:359:11\n981 rules/westphalia/rules.yaml:360:7\n982 rules/westphalia/rules.yaml:361:11\n983 rules/westphalia/rules.yaml:362:11\n1000 rules/westphalia/rules.yaml:363:7\n1001 rules/westphalia/rules.yaml:364:11\n1011 rules/westphalia/rules.yaml:365:7\n1012 rules/westphalia/rules.yaml:366:11\n1013 rules/westphalia/rules.yaml:367:7\n1020 rules/westphalia/rules.yaml:285:7\n1021 rules/westphalia/rules.yaml:286:11\n1026 rules/westphalia/rules.yaml:287:7\n1027 rules/westphalia/rules.yaml:288:11\n1028 rules/westphalia/rules.yaml:289:7\n1029 rules/westphalia/rules.yaml:290:11\n1030 rules/westphalia/rules.yaml:291:11\n1031 rules/westphalia/rules.yaml:292:15\n1032 rules/westphalia/rules.yaml:293:11\n1047 rules/westphalia/rules.yaml:294:7\n1048 rules/westphalia/rules.yaml:295:11\n1058 rules/westphalia/rules.yaml:296:7\n1059 rules/westphalia/rules.yaml:297:11\n1063 rules/westphalia/rules.yaml:298:7\n1071 rules/westphalia/rules.yaml:150:7\n1105 rules/westphalia/rules.yaml:66:7\n1109 rules/westphalia/rules.yaml:87:7\n1120 rules/westphalia/rules.yaml:55:7\n1121 rules/westphalia/rules.yaml:56:11\n1122 rules/westphalia/rules.yaml:57:15\n1123 rules/westphalia/rules.yaml:58:11\n1124 rules/westphalia/rules.yaml:59:7\n1133 rules/westphalia/rules.yaml:378:7\n1134 rules/westphalia/rules.yaml:379:7\n1135 rules/westphalia/rules.yaml:380:11\n1136 rules/westphalia/rules.yaml:381:7\n1137 rules/westphalia/rules.yaml:382:11\n1142 rules/westphalia/rules.yaml:383:7\n1143 rules/westphalia/rules.yaml:384:11\n1148 rules/westphalia/rules.yaml:385:7\n1149 rules/westphalia/rules.yaml:386:11\n1150 rules/westphalia/rules.yaml:387:7\n1155 rules/westphalia/rules.yaml:127:7\n1163 rules/westphalia/rules.yaml:345:7\n1168 rules/westphalia/rules.yaml:346:7\n1176 rules/westphalia/rules.yaml:347:7\n1193 rules/westphalia/rules.yaml:348:7\n1204 rules/westphalia/rules.yaml:202:7\n1213 rules/westphalia/rules.yaml:191:7\n1244 rules/westphalia/rules.yaml:192:7\n1245 rules/westphalia/rules.yaml:193:11\n1254 rules/westphalia/rules.yaml:194:7\n1255 rules/westphalia/rules.yaml:195:11\n1256 rules/westphalia/rules.yaml:196:7\n1264 rules/westphalia/rules.yaml:244:7\n1265 rules/westphalia/rules.yaml:245:7\n1266 rules/westphalia/rules.yaml:246:11\n1267 rules/westphalia/rules.yaml:247:15\n1270 rules/westphalia/rules.yaml:248:19\n1271 rules/westphalia/rules.yaml:249:19\n1275 rules/westphalia/rules.yaml:250:23\n1276 rules/westphalia/rules.yaml:251:7\n1277 rules/westphalia/rules.yaml:252:11\n1289 rules/westphalia/rules.yaml:253:7\n1290 rules/westphalia/rules.yaml:254:11\n1302 rules/westphalia/rules.yaml:255:7\n1303 rules/westphalia/rules.yaml:256:11\n1307 rules/westphalia/rules.yaml:257:7\n1311 rules/westphalia/rules.yaml:258:7\n1317 rules/westphalia/rules.yaml:259:7\n1318 rules/westphalia/rules.yaml:260:11\n1319 rules/westphalia/rules.yaml:261:7\n1320 rules/westphalia/rules.yaml:262:11\n1321 rules/westphalia/rules.yaml:263:7\n1326 rules/westphalia/rules.yaml:112:7\n1334 rules/westphalia/rules.yaml:271:7\n1335 rules/westphalia/rules.yaml:272:11\n1336 rules/westphalia/rules.yaml:273:7\n1337 rules/westphalia/rules.yaml:274:11\n1338 rules/westphalia/rules.yaml:275:7\n1339 rules/westphalia/rules.yaml:276:11\n1344 rules/westphalia/rules.yaml:277:7\n1349 rules/westphalia/rules.yaml:224:7\n1360 rules/westphalia/rules.yaml:47:7\n1367 rules/westphalia/rules.yaml:120:7\n1377 rules/westphalia/rules.yaml:393:7\n1381 rules/westphalia/rules.yaml:784:9\n1386 rules/westphalia/rules.yaml:791:9\n1389 rules/westphalia/rules.yaml:792:9\n1395 rules/westphalia/rules.yaml:767:9\n1396 rules/westphalia/rules.yaml:768:9\n1400 rules/westphalia/rules.yaml:805:9\n1406 rules/westphalia/rules.yaml:806:9\n1410 rules/westphalia/rules.yaml:834:9\n1414 rules/westphalia/rules.yaml:827:9\n1418 rules/westphalia/rules.yaml:799:9\n1422 rules/westphalia/rules.yaml:774:9\n1423 rules/westphalia/rules.yaml:775:9\n1427 rules/westphalia/rules.yaml:820:9\n1431 rules/westphalia/rules.yaml:813:9\n1436 rules/westphalia/rules.yaml:746:1\n1439 rules/westphalia/rules.yaml:746:1\n1445 rules/westphalia/rules.yaml:760:9\n1446 rules/westphalia/rules.yaml:761:9\n1451 rules/westphalia/rules.yaml:699:7\n1452 rules/westphalia/rules.yaml:700:7\n1453 rules/westphalia/rules.yaml:701:7\n1454 rules/westphalia/rules.yaml:702:7\n1455 rules/westphalia/rules.yaml:703:11\n1457 rules/westphalia/rules.yaml:705:11\n1458 rules/westphalia/rules.yaml:706:11\n1459 rules/westphalia/rules.yaml:707:11\n1460 rules/westphalia/rules.yaml:708:15\n1461 rules/westphalia/rules.yaml:709:7\n1462 rules/westphalia/rules.yaml:710:11\n1463 rules/westphalia/rules.yaml:711:15\n1474 rules/westphalia/rules.yaml:713:15\n1478 rules/westphalia/rules.yaml:714:7\n1479 rules/westphalia/rules.yaml:715:11\n1480 rules/westphalia/rules.yaml:716:7\n1481 rules/westphalia/rules.yaml:717:11\n1490 rules/westphalia/rules.yaml:718:7\n1491 rules/westphalia/rules.yaml:719:11\n1501 rules/westphalia/rules.yaml:463:7\n1502 rules/westphalia/rules.yaml:464:11\n1504 rules/westphalia/rules.yaml:466:11\n1505 rules/westphalia/rules.yaml:467:11\n1506 rules/westphalia/rules.yaml:468:15\n1507 rules/westphalia/rules.yaml:469:15\n1509 rules/westphalia/rules.yaml:471:15\n1512 rules/westphalia/rules.yaml:472:15\n1515 rules/westphalia/rules.yaml:473:15\n1516 rules/westphalia/rules.yaml:474:15\n1521 rules/westphalia/flow.yaml:201:7\n1522 rules/westphalia/flow.yaml:202:11\n1523 rules/westphalia/flow.yaml:203:11\n1528 rules/westphalia/rules.yaml:410:7\n1532 rules/westphalia/rules.yaml:411:11\n1533 rules/westphalia/rules.yaml:412:11\n1535 rules/westphalia/rules.yaml:414:11\n1540 rules/westphalia/rules.yaml:419:7\n1541 rules/westphalia/rules.yaml:420:11\n1542 rules/westphalia/rules.yaml:421:11\n1547 rules/westphalia/rules.yaml:448:7\n1548 rules/westphalia/rules.yaml:449:7\n1555 rules/westphalia/rules.yaml:450:7\n1562 rules/westphalia/rules.yaml:451:7\n1563 rules/westphalia/rules.yaml:452:11\n1567 rules/westphalia/rules.yaml:453:15\n1573 rules/westphalia/rules.yaml:454:15\n1574 rules/westphalia/rules.yaml:455:15\n1575 rules/westphalia/rules.yaml:456:7\n1580 rules/westphalia/rules.yaml:481:7\n1581 rules/westphalia/rules.yaml:482:11\n1600 rules/westphalia/rules.yaml:483:15\n1601 rules/westphalia/rules.yaml:484:15\n1602 rules/westphalia/rules.yaml:485:15\n1607 rules/westphalia/rules.yaml:399:7\n1608 rules/westphalia/rules.yaml:400:7\n1609 rules/westphalia/rules.yaml:401:11\n1611 rules/westphalia/rules.yaml:403:11\n1612 rules/westphalia/rules.yaml:404:7\n1616 rules/westphalia/rules.yaml:427:7\n1621 rules/westphalia/rules.yaml:428:7\n1624 rules/westphalia/rules.yaml:429:7\n1629 rules/westphalia/rules.yaml:430:11\n1630 rules/westphalia/rules.yaml:431:11\n1634 rules/westphalia/rules.yaml:438:7\n1635 rules/westphalia/rules.yaml:439:11\n1636 rules/westphalia/rules.yaml:440:7\n1637 rules/westphalia/rules.yaml:441:11\n1642 rules/westphalia/flow.yaml:52:7\n1643 rules/westphalia/flow.yaml:53:11\n1649 rules/westphalia/flow.yaml:54:11\n1650 rules/westphalia/flow.yaml:55:11\n1651 rules/westphalia/flow.yaml:56:11\n1656 rules/westphalia/flow.yaml:103:7\n1657 rules/westphalia/flow.yaml:104:11\n1658 rules/westphalia/flow.yaml:105:11\n1660 rules/westphalia/flow.yaml:107:11\n1661 rules/westphalia/flow.yaml:108:11\n1662 rules/westphalia/flow.yaml:109:15\n1663 rules/westphalia/flow.yaml:110:15\n1665 rules/westphalia/flow.yaml:112:15\n1668 rules/westphalia/flow.yaml:113:15\n1673 rules/westphalia/flow.yaml:34:7\n1674 rules/westphalia/flow.yaml:35:7\n1675 rules/westphalia/flow.yaml:36:7\n1676 rules/westphalia/flow.yaml:37:11\n1680 rules/westphalia/flow.yaml:38:11\n1681 rules/westphalia/flow.yaml:39:7\n1682 rules/westphalia/flow.yaml:40:7\n1687 rules/westphalia/flow.yaml:119:7\n1688 rules/westphalia/flow.yaml:120:7\n1689 rules/westphalia/flow.yaml:121:11\n1690 rules/westphalia/flow.yaml:122:11\n1691 rules/westphalia/flow.yaml:123:11\n1692 rules/westphalia/flow.yaml:124:15\n1694 rules/westphalia/flow.yaml:126:11\n1695 rules/westphalia/flow.yaml:127:7\n1696 rules/westphalia/flow.yaml:128:7\n1699 rules/westphalia/flow.yaml:129:7\n1700 rules/westphalia/flow.yaml:130:11\n1705 rules/westphalia/rules.yaml:726:7\n1713 rules/westphalia/rules.yaml:727:11\n1714 rules/westphalia/rules.yaml:728:11\n1715 rules/westphalia/rules.yaml:729:15\n1717 rules/westphalia/rules.yaml:731:15\n1718 rules/westphalia/rules.yaml:732:7\n1719 rules/westphalia/rules.yaml:733:11\n1721 rules/westphalia/rules.yaml:734:11\n1722 rules/westphalia/rules.yaml:735:7\n1723 rules/westphalia/rules.yaml:736:7\n1724 rules/westphalia/rules.yaml:737:11\n1726 rules/westphalia/rules.yaml:739:11\n1727 rules/westphalia/rules.yaml:740:15\n1728 rules/westphalia/rules.yaml:741:15\n1729 rules/westphalia/rules.yaml:742:11\n1730 rules/westphalia/rules.yaml:743:11\n1733 rules/westphalia/rules.yaml:744:11\n1738 rules/westphalia/rules.yaml:611:7\n1741 rules/westphalia/rules.yaml:614:11\n1742 rules/westphalia/rules.yaml:615:11\n1743 rules/westphalia/rules.yaml:616:11\n1748 rules/westphalia/rules.yaml:617:15\n1749 rules/westphalia/rules.yaml:618:15\n1750 rules/westphalia/rules.yaml:619:15\n1751 rules/westphalia/rules.yaml:620:19\n1784 rules/westphalia/rules.yaml:621:19\n1785 rules/westphalia/rules.yaml:622:19\n1786 rules/westphalia/rules.yaml:624:19\n1795 rules/westphalia/rules.yaml:625:19\n1796 rules/westphalia/rules.yaml:626:23\n1797 rules/westphalia/rules.yaml:627:23\n1798 rules/westphalia/rules.yaml:628:27\n1802 rules/westphalia/rules.yaml:630:27\n1803 rules/westphalia/rules.yaml:631:23\n1805 rules/westphalia/rules.yaml:633:19\n1813 rules/westphalia/rules.yaml:635:19\n1814 rules/westphalia/rules.yaml:636:19\n1815 rules/westphalia/rules.yaml:637:23\n1816 rules/westphalia/rules.yaml:638:23\n1819 rules/westphalia/rules.yaml:639:27\n1822 rules/westphalia/rules.yaml:640:27\n1826 rules/westphalia/rules.yaml:643:23\n1829 rules/westphalia/rules.yaml:644:23\n1833 rules/westphalia/rules.yaml:647:19\n1838 rules/westphalia/rules.yaml:678:7\n1843 rules/westphalia/rules.yaml:679:7\n1844 rules/westphalia/rules.yaml:680:7\n1845 rules/westphalia/rules.yaml:681:11\n1846 rules/westphalia/rules.yaml:682:11\n1848 rules/westphalia/rules.yaml:684:11\n1851 rules/westphalia/rules.yaml:685:11\n1852 rules/westphalia/rules.yaml:686:15\n1857 rules/westphalia/rules.yaml:687:7\n1861 rules/westphalia/rules.yaml:688:7\n1862 rules/westphalia/rules.yaml:689:7\n1864 rules/westphalia/rules.yaml:691:7\n1870 rules/westphalia/rules.yaml:520:7\n1871 rules/westphalia/rules.yaml:521:7\n1872 rules/westphalia/rules.yaml:522:7\n1873 rules/westphalia/rules.yaml:523:7\n1874 rules/westphalia/rules.yaml:524:11\n1875 rules/westphalia/rules.yaml:525:11\n1876 rules/westphalia/rules.yaml:526:15\n1877 rules/westphalia/rules.yaml:527:15\n1878 rules/westphalia/rules.yaml:528:19\n1879 rules/westphalia/rules.yaml:530:7\n1880 rules/westphalia/rules.yaml:531:7\n1881 rules/westphalia/rules.yaml:532:11\n1882 rules/westphalia/rules.yaml:533:11\n1884 rules/westphalia/rules.yaml:535:11\n1885 rules/westphalia/rules.yaml:536:11\n1886 rules/westphalia/rules.yaml:537:11\n1887 rules/westphalia/rules.yaml:538:11\n1888 rules/westphalia/rules.yaml:539:11\n1892 rules/westphalia/rules.yaml:540:11\n1893 rules/westphalia/rules.yaml:541:11\n1897 rules/westphalia/rules.yaml:542:11\n1898 rules/westphalia/rules.yaml:544:15\n1902 rules/westphalia/rules.yaml:546:15\n1903 rules/westphalia/rules.yaml:547:15\n1904 rules/westphalia/rules.yaml:549:15\n1907 rules/westphalia/rules.yaml:550:15\n1908 rules/westphalia/rules.yaml:551:19\n1911 rules/westphalia/rules.yaml:552:11\n1912 rules/westphalia/rules.yaml:553:15\n1913 rules/westphalia/rules.yaml:554:19\n1914 rules/westphalia/rules.yaml:555:15\n1915 rules/westphalia/rules.yaml:556:15\n1916 rules/westphalia/rules.yaml:557:19\n1917 rules/westphalia/rules.yaml:559:15\n1918 rules/westphalia/rules.yaml:560:19\n1920 rules/westphalia/rules.yaml:562:15\n1921 rules/westphalia/rules.yaml:563:15\n1922 rules/westphalia/rules.yaml:564:19\n1923 rules/westphalia/rules.yaml:565:15\n1929 rules/westphalia/rules.yaml:566:19\n1930 rules/westphalia/rules.yaml:568:15\n1934 rules/westphalia/rules.yaml:575:7\n1939 rules/westphalia/rules.yaml:576:7\n1940 rules/westphalia/rules.yaml:577:11\n1941 rules/westphalia/rules.yaml:578:11\n1942 rules/westphalia/rules.yaml:579:15\n1945 rules/westphalia/rules.yaml:580:15\n1950 rules/westphalia/rules.yaml:591:7\n1951 rules/westphalia/rules.yaml:592:7\n1952 rules/westphalia/rules.yaml:593:7\n1953 rules/westphalia/rules.yaml:594:11\n1957 rules/westphalia/rules.yaml:595:15\n1958 rules/westphalia/rules.yaml:596:19\n1968 rules/westphalia/rules.yaml:597:23\n1969 rules/westphalia/rules.yaml:598:23\n1970 rules/westphalia/rules.yaml:599:27\n1971 rules/westphalia/rules.yaml:601:27\n1972 rules/westphalia/rules.yaml:602:27\n1973 rules/westphalia/rules.yaml:603:27\n1974 rules/westphalia/rules.yaml:604:31\n1978 rules/westphalia/rules.yaml:655:7\n1979 rules/westphalia/rules.yaml:656:11\n1980 rules/westphalia/rules.yaml:657:7\n1981 rules/westphalia/rules.yaml:658:7\n1986 rules/westphalia/rules.yaml:659:7\n1989 rules/westphalia/rules.yaml:662:11\n1991 rules/westphalia/rules.yaml:664:11\n1992 rules/westphalia/rules.yaml:665:11\n1993 rules/westphalia/rules.yaml:666:11\n1996 rules/westphalia/rules.yaml:669:15\n1997 rules/westphalia/rules.yaml:670:19\n1998 rules/westphalia/rules.yaml:671:23\n2002 rules/westphalia/rules.yaml:746:1\n2003 rules/westphalia/rules.yaml:746:1\n2004 rules/westphalia/rules.yaml:746:1\n2009 rules/westphalia/rules.yaml:746:1\n2010 rules/westphalia/rules.yaml:746:1\n2011 rules/westphalia/rules.yaml:746:1\n2012 rules/westphalia/rules.yaml:746:1\n2015 rules/westphalia/rules.yaml:746:1\n2016 rules/westphalia/rules.yaml:746:1\n2018 rules/westphalia/rules.yaml:746:1\n2019 rules/westphalia/rules.yaml:746:1\n2020 rules/westphalia/rules.yaml:746:1\n2024 rules/westphalia/rules.yaml:746:1\n2025 rules/westphalia/rules.yaml:746:1\n2026 rules/westphalia/rules.yaml:746:1\n2027 rules/westphalia/rules.yaml:746:1\n2028 rules/westphalia/rules.yaml:746:1\n2029 rules/westphalia/rules.yaml:746:1\n2030 rules/westphalia/rules.yaml:746:1\n2031 rules/westphalia/rules.yaml:746:1\n2032 rules/westphalia/rules.yaml:746:1\n2037 rules/westphalia/rules.yaml:495:7\n2049 rules/westphalia/rules.yaml:496:7\n2073 rules/westphalia/rules.yaml:497:7\n2107 rules/westphalia/rules.yaml:498:7\n2108 rules/westphalia/rules.yaml:499:11\n2114 rules/westphalia/rules.yaml:500:11\n2117 rules/westphalia/rules.yaml:501:7\n2118 rules/westphalia/rules.yaml:502:11\n2119 rules/westphalia/rules.yaml:503:11\n2129 rules/westphalia/rules.yaml:505:11\n2130 rules/westphalia/rules.yaml:506:11\n2136 rules/westphalia/flow.yaml:12:7\n2137 rules/westphalia/flow.yaml:13:7\n2138 rules/westphalia/flow.yaml:14:7\n2139 rules/westphalia/flow.yaml:15:7\n2140 rules/westphalia/flow.yaml:16:7\n2141 rules/westphalia/flow.yaml:17:7\n2142 rules/westphalia/flow.yaml:18:7\n2143 rules/westphalia/flow.yaml:19:7\n2144 rules/westphalia/flow.yaml:20:7\n2145 rules/westphalia/flow.yaml:21:7\n2148 rules/westphalia/flow.yaml:22:7\n2149 rules/westphalia/flow.yaml:23:7\n2151 rules/westphalia/flow.yaml:24:7\n2155 rules/westphalia/flow.yaml:183:7\n2156 rules/westphalia/flow.yaml:184:7\n2157 rules/westphalia/flow.yaml:185:11\n2162 rules/westphalia/flow.yaml:80:7\n2163 rules/westphalia/flow.yaml:81:7\n2164 rules/westphalia/flow.yaml:82:7\n2169 rules/westphalia/flow.yaml:84:11\n2170 rules/westphalia/flow.yaml:85:11\n2171 rules/westphalia/flow.yaml:86:7\n2172 rules/westphalia/flow.yaml:88:7\n2173 rules/westphalia/flow.yaml:89:11\n2174 rules/westphalia/flow.yaml:90:11\n2175 rules/westphalia/flow.yaml:91:15\n2176 rules/westphalia/flow.yaml:92:11\n2177 rules/westphalia/flow.yaml:93:15\n2179 rules/westphalia/flow.yaml:96:15\n2184 rules/westphalia/flow.yaml:191:7\n2185 rules/westphalia/flow.yaml:193:11\n2186 rules/westphalia/flow.yaml:194:15\n2187 rules/westphalia/rules.yaml:746:1\n2188 rules/westphalia/rules.yaml:746:1\n2192 rules/westphalia/flow.yaml:46:7\n2197 rules/westphalia/flow.yaml:62:7\n2206 rules/westphalia/flow.yaml:65:11\n2207 rules/westphalia/flow.yaml:66:15\n2210 rules/westphalia/flow.yaml:68:7\n2214 rules/westphalia/flow.yaml:69:7\n2215 rules/westphalia/flow.yaml:70:11\n2216 rules/westphalia/flow.yaml:71:11\n2219 rules/westphalia/flow.yaml:72:11\n2222 rules/westphalia/flow.yaml:73:11\n2228 rules/westphalia/flow.yaml:139:7\n2229 rules/westphalia/flow.yaml:140:7\n2232 rules/westphalia/flow.yaml:142:11\n2233 rules/westphalia/flow.yaml:143:7\n2239 rules/westphalia/flow.yaml:144:7\n2244 rules/westphalia/flow.yaml:146:7\n2245 rules/westphalia/flow.yaml:147:7\n2246 rules/westphalia/flow.yaml:148:7\n2251 rules/westphalia/flow.yaml:149:11\n2252 rules/westphalia/flow.yaml:150:11\n2255 rules/westphalia/flow.yaml:151:11\n2258 rules/westphalia/flow.yaml:152:11\n2259 rules/westphalia/flow.yaml:153:11\n2262 rules/westphalia/flow.yaml:154:11\n2263 rules/westphalia/flow.yaml:156:11\n2264 rules/westphalia/flow.yaml:157:11\n2265 rules/westphalia/flow.yaml:158:15\n2266 rules/westphalia/flow.yaml:159:19\n2267 rules/westphalia/flow.yaml:160:19\n2268 rules/westphalia/flow.yaml:161:23\n2271 rules/westphalia/flow.yaml:162:23\n2272 rules/westphalia/flow.yaml:163:27\n2274 rules/westphalia/flow.yaml:165:27\n2275 rules/westphalia/flow.yaml:167:11\n2276 rules/westphalia/flow.yaml:168:15\n2277 rules/westphalia/flow.yaml:169:15\n2278 rules/westphalia/flow.yaml:170:19\n2286 rules/westphalia/flow.yaml:171:19\n2287 rules/westphalia/flow.yaml:172:23\n2289 rules/westphalia/flow.yaml:174:23\n2307 rules/westphalia/rules.yaml:611:7\n2308 rules/westphalia/rules.yaml:612:11\n2313 rules/westphalia/rules.yaml:614:11\n2314 rules/westphalia/rules.yaml:615:11\n2315 rules/westphalia/rules.yaml:616:11\n2326 rules/westphalia/rules.yaml:617:15\n2327 rules/westphalia/rules.yaml:618:15\n2345 rules/westphalia/rules.yaml:619:15\n2350 rules/westphalia/rules.yaml:647:19\n2351 rules/westphalia/rules.yaml:648:19\n2358 rules/westphalia/rules.yaml:620:19\n2407 rules/westphalia/rules.yaml:621:19\n2408 rules/westphalia/rules.yaml:622:19\n2409 rules/westphalia/rules.yaml:623:19\n2410 rules/westphalia/rules.yaml:624:19\n2419 rules/westphalia/rules.yaml:625:19\n2425 rules/westphalia/rules.yaml:626:23\n2432 rules/westphalia/rules.yaml:627:23\n2435 rules/westphalia/rules.yaml:630:27\n2438 rules/westphalia/rules.yaml:628:27\n2450 rules/westphalia/rules.yaml:631:23\n2457 rules/westphalia/rules.yaml:633:19\n2476 rules/westphalia/rules.yaml:634:19\n2477 rules/westphalia/rules.yaml:635:19\n2487 rules/westphalia/rules.yaml:636:19\n2488 rules/westphalia/rules.yaml:637:23\n2489 rules/westphalia/rules.yaml:638:23\n2492 rules/westphalia/rules.yaml:639:27\n2495 rules/westphalia/rules.yaml:640:27\n2498 rules/westphalia/rules.yaml:641:27\n2504 rules/westphalia/rules.yaml:643:23\n2507 rules/westphalia/rules.yaml:644:23\n2510 rules/westphalia/rules.yaml:645:23\n2529 rules/westphalia/rules.yaml:678:7\n2534 rules/westphalia/rules.yaml:679:7\n2535 rules/westphalia/rules.yaml:680:7\n2536 rules/westphalia/rules.yaml:681:11\n2537 rules/westphalia/rules.yaml:682:11\n2547 rules/westphalia/rules.yaml:684:11\n2560 rules/westphalia/rules.yaml:685:11\n2561 rules/westphalia/rules.yaml:686:15\n2566 rules/westphalia/rules.yaml:687:7\n2567 rules/westphalia/rules.yaml:688:7\n2568 rules/westphalia/rules.yaml:689:7\n2569 rules/westphalia/rules.yaml:690:11\n2570 rules/westphalia/rules.yaml:691:7\n2571 rules/westphalia/rules.yaml:692:11\n2603 rules/westphalia/rules.yaml:520:7\n2604 rules/westphalia/rules.yaml:521:7\n2605 rules/westphalia/rules.yaml:522:7\n2606 rules/westphalia/rules.yaml:523:7\n2617 rules/westphalia/rules.yaml:524:11\n2618 rules/westphalia/rules.yaml:525:11\n2640 rules/westphalia/rules.yaml:526:15\n2681 rules/westphalia/rules.yaml:527:15\n2682 rules/westphalia/rules.yaml:528:19\n2683 rules/westphalia/rules.yaml:529:19\n2687 rules/westphalia/rules.yaml:530:7\n2690 rules/westphalia/rules.yaml:531:7\n2691 rules/westphalia/rules.yaml:532:11\n2692 rules/westphalia/rules.yaml:533:11\n2697 rules/westphalia/rules.yaml:535:11\n2698 rules/westphalia/rules.yaml:536:11\n2699 rules/westphalia/rules.yaml:537:11\n2700 rules/westphalia/rules.yaml:538:11\n2701 rules/westphalia/rules.yaml:539:11\n2702 rules/westphalia/rules.yaml:540:11\n2703 rules/westphalia/rules.yaml:541:11\n2704 rules/westphalia/rules.yaml:542:11\n2705 rules/westphalia/rules.yaml:543:15\n2720 rules/westphalia/rules.yaml:544:15\n2724 rules/westphalia/rules.yaml:546:15\n2725 rules/westphalia/rules.yaml:547:15\n2728 rules/westphalia/rules.yaml:548:15\n2745 rules/westphalia/rules.yaml:549:15\n2748 rules/westphalia/rules.yaml:550:15\n2749 rules/westphalia/rules.yaml:551:19\n2752 rules/westphalia/rules.yaml:552:11\n2757 rules/westphalia/rules.yaml:553:15\n2758 rules/westphalia/rules.yaml:554:19\n2759 rules/westphalia/rules.yaml:555:15\n2760 rules/westphalia/rules.yaml:556:15\n2761 rules/westphalia/rules.yaml:557:19\n2762 rules/westphalia/rules.yaml:558:19\n2763 rules/westphalia/rules.yaml:559:15\n2777 rules/westphalia/rules.yaml:560:19\n2782 rules/westphalia/rules.yaml:562:15\n2783 rules/westphalia/rules.yaml:563:15\n2784 rules/westphalia/rules.yaml:564:19\n2785 rules/westphalia/rules.yaml:565:15\n2786 rules/westphalia/rules.yaml:566:19\n2787 rules/westphalia/rules.yaml:567:19\n2788 rules/westphalia/rules.yaml:568:15\n2806 rules/westphalia/rules.yaml:575:7\n2811 rules/westphalia/rules.yaml:576:7\n2819 rules/westphalia/rules.yaml:577:11\n2832 rules/westphalia/rules.yaml:578:11\n2833 rules/westphalia/rules.yaml:579:15\n2836 rules/westphalia/rules.yaml:580:15\n2837 rules/westphalia/rules.yaml:581:15\n2860 rules/westphalia/rules.yaml:591:7\n2861 rules/westphalia/rules.yaml:592:7\n2862 rules/westphalia/rules.yaml:593:7\n2873 rules/westphalia/rules.yaml:594:11\n2882 rules/westphalia/rules.yaml:595:15\n2894 rules/westphalia/rules.yaml:596:19\n2912 rules/westphalia/rules.yaml:597:23\n2925 rules/westphalia/rules.yaml:598:23\n2931 rules/westphalia/rules.yaml:599:27\n2932 rules/westphalia/rules.yaml:600:27\n2933 rules/westphalia/rules.yaml:601:27\n2934 rules/westphalia/rules.yaml:602:27\n2941 rules/westphalia/rules.yaml:603:27\n2942 rules/westphalia/rules.yaml:604:31\n2960 rules/westphalia/rules.yaml:655:7\n2961 rules/westphalia/rules.yaml:656:11\n2962 rules/westphalia/rules.yaml:657:7\n2963 rules/westphalia/rules.yaml:658:7\n2968 rules/westphalia/rules.yaml:659:7\n2969 rules/westphalia/rules.yaml:660:11\n2976 rules/westphalia/rules.yaml:662:11\n2983 rules/westphalia/rules.yaml:664:11\n2989 rules/westphalia/rules.yaml:665:11\n2996 rules/westphalia/rules.yaml:666:11\n2997 rules/westphalia/rules.yaml:667:15\n3002 rules/westphalia/rules.yaml:669:15\n3016 rules/westphalia/rules.yaml:670:19\n3022 rules/westphalia/rules.yaml:671:23\n3053 rules/westphalia/rules.yaml:746:1\n3054 rules/westphalia/rules.yaml:746:1\n3055 rules/westphalia/rules.yaml:746:1\n3066 rules/westphalia/rules.yaml:746:1\n3067 rules/westphalia/rules.yaml:746:1\n3079 rules/westphalia/rules.yaml:746:1\n3098 rules/westphalia/rules.yaml:746:1\n3132 rules/westphalia/rules.yaml:746:1\n3133 rules/westphalia/rules.yaml:746:1\n3139 rules/westphalia/rules.yaml:746:1\n3140 rules/westphalia/rules.yaml:746:1\n3141 rules/westphalia/rules.yaml:746:1\n3142 rules/westphalia/rules.yaml:746:1\n3143 rules/westphalia/rules.yaml:746:1\n3145 rules/westphalia/rules.yaml:746:1\n3146 rules/westphalia/rules.yaml:746:1\n3147 rules/westphalia/rules.yaml:746:1\n3158 rules/westphalia/rules.yaml:746:1\n3181 rules/westphalia/rules.yaml:746:1\n3224 rules/westphalia/rules.yaml:746:1\n3225 rules/westphalia/rules.yaml:746:1\n3226 rules/westphalia/rules.yaml:746:1\n3230 rules/westphalia/rules.yaml:746:1\n3231 rules/westphalia/rules.yaml:746:1\n3232 rules/westphalia/rules.yaml:746:1\n3233 rules/westphalia/rules.yaml:746:1\n3251 rules/westphalia/rules.yaml:495:7\n3260 rules/westphalia/rules.yaml:496:7\n3279 rules/westphalia/rules.yaml:497:7\n3312 rules/westphalia/rules.yaml:498:7\n3313 rules/westphalia/rules.yaml:499:11\n3319 rules/westphalia/rules.yaml:500:11\n3322 rules/westphalia/rules.yaml:501:7\n3325 rules/westphalia/rules.yaml:508:11\n3331 rules/westphalia/rules.yaml:502:11\n3344 rules/westphalia/rules.yaml:503:11\n3354 rules/westphalia/rules.yaml:504:11\n3355 rules/westphalia/rules.yaml:505:11\n3356 rules/westphalia/rules.yaml:506:11\n3372 rules/westphalia/flow.yaml:12:7\n3373 rules/westphalia/flow.yaml:13:7\n3374 rules/westphalia/flow.yaml:14:7\n3375 rules/westphalia/flow.yaml:15:7\n3376 rules/westphalia/flow.yaml:16:7\n3377 rules/westphalia/flow.yaml:17:7\n3378 rules/westphalia/flow.yaml:18:7\n3381 rules/westphalia/flow.yaml:19:7\n3382 rules/westphalia/flow.yaml:20:7\n3385 rules/westphalia/flow.yaml:21:7\n3390 rules/westphalia/flow.yaml:22:7\n3401 rules/westphalia/flow.yaml:23:7\n3403 rules/westphalia/flow.yaml:24:7\n3404 rules/westphalia/flow.yaml:25:7\n3417 rules/westphalia/flow.yaml:183:7\n3427 rules/westphalia/flow.yaml:184:7\n3441 rules/westphalia/flow.yaml:185:11\n3463 rules/westphalia/flow.yaml:80:7\n3464 rules/westphalia/flow.yaml:81:7\n3465 rules/westphalia/flow.yaml:82:7\n3470 rules/westphalia/flow.yaml:83:11\n3471 rules/westphalia/flow.yaml:84:11\n3472 rules/westphalia/flow.yaml:85:11\n3473 rules/westphalia/flow.yaml:86:7\n3474 rules/westphalia/flow.yaml:87:7\n3475 rules/westphalia/flow.yaml:88:7\n3486 rules/westphalia/flow.yaml:89:11\n3487 rules/westphalia/flow.yaml:90:11\n3495 rules/westphalia/flow.yaml:91:15\n3505 rules/westphalia/flow.yaml:92:11\n3506 rules/westphalia/flow.yaml:93:15\n3507 rules/westphalia/flow.yaml:94:15\n3509 rules/westphalia/flow.yaml:96:15\n3510 rules/westphalia/flow.yaml:97:15\n3528 rules/westphalia/flow.yaml:191:7\n3533 rules/westphalia/flow.yaml:192:11\n3534 rules/westphalia/flow.yaml:193:11\n3548 rules/westphalia/flow.yaml:194:15\n3553 rules/westphalia/rules.yaml:746:1\n3554 rules/westphalia/rules.yaml:746:1\n3563 rules/westphalia/flow.yaml:46:7\n3584 rules/westphalia/flow.yaml:62:7\n3601 rules/westphalia/flow.yaml:63:11\n3622 rules/westphalia/flow.yaml:65:11\n3623 rules/westphalia/flow.yaml:66:15\n3626 rules/westphalia/flow.yaml:67:15\n3627 rules/westphalia/flow.yaml:68:7\n3631 rules/westphalia/flow.yaml:69:7\n3639 rules/westphalia/flow.yaml:70:11\n3647 rules/westphalia/flow.yaml:71:11\n3650 rules/westphalia/flow.yaml:72:11\n3653 rules/westphalia/flow.yaml:73:11\n3654 rules/westphalia/flow.yaml:74:15\n3679 rules/westphalia/flow.yaml:139:7\n3680 rules/westphalia/flow.yaml:140:7\n3700 rules/westphalia/flow.yaml:142:11\n3701 rules/westphalia/flow.yaml:143:7\n3707 rules/westphalia/flow.yaml:144:7\n3711 rules/westphalia/flow.yaml:145:11\n3719 rules/westphalia/flow.yaml:146:7\n3720 rules/westphalia/flow.yaml:147:7\n3721 rules/westphalia/flow.yaml:148:7\n3732 rules/westphalia/flow.yaml:149:11\n3733 rules/westphalia/flow.yaml:150:11\n3736 rules/westphalia/flow.yaml:151:11\n3739 rules/westphalia/flow.yaml:152:11\n3740 rules/westphalia/flow.yaml:153:11\n3743 rules/westphalia/flow.yaml:154:11\n3744 rules/westphalia/flow.yaml:155:11\n3745 rules/westphalia/flow.yaml:156:11\n3746 rules/westphalia/flow.yaml:157:11\n3757 rules/westphalia/flow.yaml:158:15\n3766 rules/westphalia/flow.yaml:159:19\n3779 rules/westphalia/flow.yaml:160:19\n3780 rules/westphalia/flow.yaml:161:23\n3783 rules/westphalia/flow.yaml:162:23\n3784 rules/westphalia/flow.yaml:163:27\n3786 rules/westphalia/flow.yaml:165:27\n3787 rules/westphalia/flow.yaml:166:23\n3793 rules/westphalia/flow.yaml:167:11\n3802 rules/westphalia/flow.yaml:168:15\n3815 rules/westphalia/flow.yaml:169:15\n3816 rules/westphalia/flow.yaml:170:19\n3824 rules/westphalia/flow.yaml:171:19\n3825 rules/westphalia/flow.yaml:172:23\n3827 rules/westphalia/flow.yaml:174:23\n3828 rules/westphalia/flow.yaml:175:19\n3830 rules/westphalia/flow.yaml:177:19"
