@@ -87,7 +87,7 @@ def test_double_negation_generates_lint_clean_code(tmp_path: Path) -> None:
     write_outputs(root, generate(root))
     assert _lint(root) == ""
     engine = (root / "generated" / "march_of_progress" / "engine.py").read_text()
-    assert "min(v_amount, S[" in engine
+    assert "min(v_amount, N[" in engine  # vp_stock, an int slot, read through N
 
 
 @pytest.mark.parametrize(
@@ -290,3 +290,49 @@ def test_wheel_installs_under_one_namespace(tmp_path: Path) -> None:
     assert "rulecraft/compiler/effects.lark" in names
     assert "rulecraft/generated/march_of_progress/thirty_years_war.py" in names
     assert "rulecraft/schemas/game.schema.json" in names
+
+
+def test_data_attributes_are_typed_as_precisely_as_every_scenario_allows() -> None:
+    # ints stay ints for the native build (mypyc unboxes them); a value of another type in
+    # any scenario, or a mix, falls back to Any; an empty tuple says nothing
+    from rulecraft.compiler.codegen.module import attr_type
+
+    assert attr_type("all_army", [(0, 1, 2), (0, 1)]) == "tuple[int, ...]"
+    assert attr_type("all_army", [(0, 1), ()]) == "tuple[int, ...]"
+    assert attr_type("s_e_country__owner", [(0, 1), (0, None)]) == "tuple[Any, ...]"
+    assert attr_type("s_e_country__adjacent", [((1,), (0, 2))]) == "tuple[tuple[int, ...], ...]"
+    assert attr_type("s_e_country__adjacent", [((1,), ())]) == "tuple[tuple[int, ...], ...]"
+    assert attr_type("ix_army__owner", [{0: (0, 1), 1: (2,)}]) == "dict[Any, tuple[int, ...]]"
+    assert attr_type("mk_card__group", [{"move": 3}, {"move": 3, "x": True}]) == "dict[Any, Any]"
+    assert attr_type("s_e_country__kind", [("home", "neutral")]) == "tuple[str, ...]"
+    assert attr_type("all_x", [()]) == "tuple[Any, ...]"
+    assert attr_type("c_army_limit", [3, 4]) == "int"
+    assert attr_type("c_flag", [True, 3]) == "Any"
+    assert attr_type("k_player__blue", [0]) == "Any"
+    # the generated engine declares them so
+    text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
+    assert "    all_army: tuple[int, ...]\n" in text
+    assert "    ix_army__owner: dict[Any, tuple[int, ...]]\n" in text
+
+
+def test_methods_reading_int_slots_bind_the_int_view_after_their_docstring() -> None:
+    from rulecraft.compiler.codegen.pytext import bind_int_view
+
+    two = (
+        'def f(self, S: list[Any]) -> int:\n    "Doc."\n    return N[self.o_g_x] + 1\n\n'
+        'def z(self, S: list[Any], F: Any) -> Any:\n    "Doc."\n    return S[self.o_g_y]'
+    )
+    assert bind_int_view(two).split("\n")[:4] == [
+        "def f(self, S: list[Any]) -> int:",
+        '    "Doc."',
+        "    N: list[int] = S",
+        "    return N[self.o_g_x] + 1",
+    ]
+    assert bind_int_view(two).count("N: list[int] = S") == 1
+    assert bind_int_view("def g(self, S):\n    return S[1]") == "def g(self, S):\n    return S[1]"
+    # in the engines: an int field and a set's bitmask read through N, a ref field through S
+    text = (REPO / "generated" / "march_of_progress" / "engine.py").read_text(encoding="utf-8")
+    assert "N[self.o_p_vp + " in text and "N[self.o_p_hand + " in text
+    assert "N[self.o_e_army__location" not in text
+    for chunk in text.split("\n    def ")[1:]:
+        assert ("N[" in chunk) == ("N: list[int] = S" in chunk), chunk[:80]

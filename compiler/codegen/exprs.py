@@ -174,11 +174,21 @@ class ExprGen:
             return f"S[self.o_{info.key} + {obj}]", info
         return None
 
+    def read(self, e: Expr) -> tuple[str, Any] | None:
+        """:meth:`slot_of` for reading: a slot that always holds an int (an int field that
+        cannot be none, or a set's bitmask) is read through ``N``, the state typed
+        ``list[int]`` (see :func:`.pytext.bind_int_view`), so that the native build keeps
+        the value unboxed."""
+        s = self.slot_of(e)
+        if s is not None and int_slot(s[1]):
+            return "N" + s[0][1:], s[1]
+        return s
+
     def mask(self, e: Expr) -> str | None:
         """The bitmask code of a set-valued expression (a set field, or a filter of one on
         fixed card attributes), or None if ``e`` is not one."""
         e = self.inl(e)
-        s = self.slot_of(e)
+        s = self.read(e)
         if s is not None and s[1].kind == "set":
             return s[0]
         if isinstance(e, Comp) and isinstance(e.elt, Name) and e.elt.id == e.var:
@@ -280,7 +290,7 @@ class ExprGen:
         if kind == "enum":
             return f"self.e_{ref[1]}"
         if kind == "global":
-            s = self.slot_of(e)
+            s = self.read(e)
             if s is not None:
                 return f"_bits({s[0]})" if s[1].kind == "set" else s[0]
             return f"self.s_g_{e.id}"
@@ -300,14 +310,14 @@ class ExprGen:
                 return f"self.{e.id}_{tname}[{i}]"
             info = self.sd.slot("e", e.id, tname)
             if info is not None:
-                return f"S[self.o_{info.key} + {i}]"
+                return f"{'N' if int_slot(info) else 'S'}[self.o_{info.key} + {i}]"
             return f"self.s_e_{tname}__{e.id}[{i}]"
         raise CodegenError(f"cannot compile name {e.id!r} ({kind})")
 
     def e_Attr(self, e: Attr) -> str:
         if e.obj.ty is not None and e.obj.ty.kind == "result":
             return self.result_field(e)
-        s = self.slot_of(e)
+        s = self.read(e)
         if s is not None:
             return f"_bits({s[0]})" if s[1].kind == "set" else s[0]
         scope, name, etype, f, obj = self.field_parts(e)
@@ -655,3 +665,9 @@ def _join(parts: list[Expr]) -> Expr | None:
         b.ty = ir.BOOL
         out = b
     return out
+
+
+def int_slot(info: Any) -> bool:
+    """Whether a state slot always holds an int: an int field that cannot be none, or a
+    set (a bitmask)."""
+    return info.kind == "set" or (info.kind == "int" and not info.field.optional)

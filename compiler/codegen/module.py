@@ -26,6 +26,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
+from .pytext import bind_int_view
 from .specialise import lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
@@ -238,20 +239,47 @@ def scenario_order(games: dict[str, ir.Game]) -> list[str]:
     return order
 
 
-def attr_type(key: str, value: Any) -> str:
+def attr_type(key: str, values: list[Any]) -> str:
+    """The annotation of a data attribute that holds ``values`` (its value in each scenario
+    the class serves): as precise as all of them allow, so that the native build (mypyc)
+    keeps ints unboxed where the data are ints (``tuple[int, ...]``, ``dict[Any, int]``)."""
     if key.startswith("k_"):
         return "Any"
-    if isinstance(value, bool):
+    t = _join([value_type(v) for v in values])
+    if t is None or t == "Any":
+        top = {type(v) for v in values}
+        return "tuple[Any, ...]" if top == {tuple} else "dict[Any, Any]" if top == {dict} else "Any"
+    return t
+
+
+def value_type(v: Any) -> str | None:
+    """The precise type of a data value, or None if it says nothing (an empty tuple or
+    dict, whose element type any other value may give)."""
+    if isinstance(v, bool):
         return "bool"
-    if isinstance(value, int):
+    if isinstance(v, int):
         return "int"
-    if isinstance(value, str):
+    if isinstance(v, str):
         return "str"
-    if isinstance(value, tuple):
-        return "tuple[Any, ...]"
-    if isinstance(value, dict):
-        return "dict[Any, Any]"
+    if isinstance(v, tuple):
+        if not v:
+            return None
+        elem = _join([value_type(x) for x in v])
+        return f"tuple[{elem or 'Any'}, ...]"
+    if isinstance(v, dict):
+        if not v:
+            return None
+        elem = _join([value_type(x) for x in v.values()])
+        return f"dict[Any, {elem or 'Any'}]"
     return "Any"
+
+
+def _join(types: list[str | None]) -> str | None:
+    """The one type of all ``types`` (None: no information), ``Any`` if they differ."""
+    known = {t for t in types if t is not None}
+    if not known:
+        return None
+    return known.pop() if len(known) == 1 else "Any"
 
 
 SELF_ATTR = re.compile(r"self\.([a-z][a-z0-9_]*)")
@@ -366,11 +394,13 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     stable = stable_functions(list(games.values()))
     classes: dict[str, ClassGen] = {}
     compiled: dict[str, Compiled] = {}
+    datas: dict[str, dict[str, Any]] = {}
     class_name = class_names(order)
     for sid in order:
         g = games[sid]
         sd = build_data(g, written)
         sd.stable = stable
+        datas[sid] = sd.data
         for tid in looked_up(g):
             sd.data[f"t_{tid}"] = sd.primary[f"t_{tid}"] = tables_data[tid]
         if g.table_params or "id_table" in sd.data:
@@ -407,8 +437,13 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
             cls = ClassGen(class_name[sid], module_name(sid), parent, tables, own)
         inherited = parent.all_attrs() if parent is not None else set()
         for name in sorted(referenced_data(list(cls.methods.values()), sd.data) - inherited):
-            cls.attrs[name] = attr_type(name, sd.data.get(name))
+            cls.attrs[name] = ""
         classes[sid] = cls
+    # every attribute typed by its values in all the game's scenarios (a subclass inherits
+    # its parent's attributes with their types)
+    for cls in {id(c): c for c in classes.values()}.values():
+        for name in cls.attrs:
+            cls.attrs[name] = attr_type(name, [d[name] for d in datas.values() if name in d])
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()
@@ -493,7 +528,8 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         )
     for name in sorted(cls.methods):
         lines.append("")
-        lines.extend("    " + ln if ln else "" for ln in cls.methods[name].split("\n"))
+        text = bind_int_view(cls.methods[name])
+        lines.extend("    " + ln if ln else "" for ln in text.split("\n"))
     return "\n".join(lines)
 
 

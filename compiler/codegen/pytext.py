@@ -97,3 +97,26 @@ def value_kind(t: ir.Type | None) -> str:
 
 def is_simple(code: str) -> bool:
     return code.isidentifier() or code.replace("self.", "").replace("_", "").isalnum()
+
+
+_INT_VIEW = re.compile(r"(?<![\w.])N\[")
+
+
+def bind_int_view(methods: str) -> str:
+    """Each method that reads int slots through ``N`` (:meth:`.exprs.ExprGen.read`) binds it
+    first, after its docstring: ``N: list[int] = S``. The same list, so interpreted it costs
+    one assignment; the native build (mypyc) reads ints from it unboxed, checking each is
+    an int. ``methods`` is the text of one or more methods (``def`` at column 0)."""
+    if not _INT_VIEW.search(methods):
+        return methods
+    out: list[str] = []
+    chunk: list[str] = []
+    for line in [*methods.split("\n"), "def"]:
+        if line.startswith("def ") or line == "def":
+            if chunk and any(_INT_VIEW.search(ln) for ln in chunk):
+                doc = len(chunk) > 1 and chunk[1].lstrip().startswith(("'", '"'))
+                chunk.insert(2 if doc else 1, "    N: list[int] = S")
+            out.extend(chunk)
+            chunk = []
+        chunk.append(line)
+    return "\n".join(out)

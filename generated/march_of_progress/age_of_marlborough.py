@@ -156,19 +156,21 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
 
     def p_end__eighteen_vps(self, S: list[Any]) -> None:
         "The first player with 18 VPs at the end of a turn wins; both at once is a tie. (MOP-AOM-END-01) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:51:7]"
-        v_reached = [v_p for v_p in self.all_player if S[self.o_p_vp + v_p] >= self.c_victory_vps]
+        N: list[int] = S
+        v_reached = [v_p for v_p in self.all_player if N[self.o_p_vp + v_p] >= self.c_victory_vps]
         if len(v_reached) > 0:
             _end(S, v_reached, "".join((str(self.c_victory_vps), " VPs reached")))
 
     def p_setup__neutral_vp_dice(self, S: list[Any]) -> None:
         "Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:7]"
+        N: list[int] = S
         for v_c in self.all_country:
             if self.s_e_country__kind[v_c] == "neutral":
                 v_r = _roll(S, 6)
                 S[self.o_e_country__vp_die + v_c] = min(
                     max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
                 )
-                _log(S, 55, (v_c, v_r, S[self.o_e_country__vp_die + v_c]))
+                _log(S, 55, (v_c, v_r, N[self.o_e_country__vp_die + v_c]))
 
 
 ENGINE = AgeOfMarlboroughScenario(DATA)
@@ -197,4 +199,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n150 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n150 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

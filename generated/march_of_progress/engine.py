@@ -203,9 +203,9 @@ class MarchOfProgressRules:
     flow_r: Any
     flow_q: Any
     flow_origin: Any
-    all_army: tuple[Any, ...]
-    all_country: tuple[Any, ...]
-    all_player: tuple[Any, ...]
+    all_army: tuple[int, ...]
+    all_country: tuple[int, ...]
+    all_player: tuple[int, ...]
     c_army_limit: int
     c_capital_occupation: bool
     c_end_by_agreement: bool
@@ -213,9 +213,9 @@ class MarchOfProgressRules:
     c_order_choice_without_flip: bool
     c_victory_vps: int
     card_all: int
-    e_action_group: tuple[Any, ...]
-    ix_army__owner: dict[Any, Any]
-    mk_card__group: dict[Any, Any]
+    e_action_group: tuple[str, ...]
+    ix_army__owner: dict[Any, tuple[int, ...]]
+    mk_card__group: dict[Any, int]
     o_e_army__fortified: int
     o_e_army__location: int
     o_e_army__on_capital: int
@@ -228,13 +228,13 @@ class MarchOfProgressRules:
     o_p_revealed: int
     o_p_strength: int
     o_p_vp: int
-    s_e_army__owner: tuple[Any, ...]
-    s_e_country__adjacent: tuple[Any, ...]
-    s_e_country__garrison: tuple[Any, ...]
-    s_e_country__kind: tuple[Any, ...]
+    s_e_army__owner: tuple[int, ...]
+    s_e_country__adjacent: tuple[tuple[int, ...], ...]
+    s_e_country__garrison: tuple[int, ...]
+    s_e_country__kind: tuple[str, ...]
     s_e_country__owner: tuple[Any, ...]
-    s_e_country__vp_max: tuple[Any, ...]
-    s_p_home: tuple[Any, ...]
+    s_e_country__vp_max: tuple[int, ...]
+    s_p_home: tuple[int, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
         self.d = d
@@ -374,10 +374,11 @@ class MarchOfProgressRules:
 
     def f_actors_of(self, S: list[Any], v_grp: Any) -> Any:
         """The players whose revealed card resolves in row `grp` of the Sequence of Actions card. (MOP-SEQ-03, MOP-SOA-01) [rules/march_of_progress/rules.yaml:120:3]"""
+        N: list[int] = S
         _w1 = []
         _m1 = self.mk_card__group.get(v_grp, 0)
         for v_p in self.all_player:
-            if S[self.o_p_revealed + v_p] & _m1 != 0:
+            if N[self.o_p_revealed + v_p] & _m1 != 0:
                 _w1.append(v_p)
         return _w1
 
@@ -399,11 +400,12 @@ class MarchOfProgressRules:
 
     def f_army_value(self, S: list[Any], v_a: Any, v_defending: bool) -> int:
         "What one army adds to its side's total strength. (MOP-COMBAT-01, MOP-COMBAT-02) [rules/march_of_progress/rules.yaml:66:3]"
+        N: list[int] = S
         if S[self.o_e_army__fortified + v_a] and v_defending:
             if self.c_fortified_adds_strength:
-                return S[self.o_p_strength + self.s_e_army__owner[v_a]] + 1
+                return N[self.o_p_strength + self.s_e_army__owner[v_a]] + 1
             return 1
-        return S[self.o_p_strength + self.s_e_army__owner[v_a]]
+        return N[self.o_p_strength + self.s_e_army__owner[v_a]]
 
     def f_attack_bonus(self, S: list[Any], v_p: Any, v_where: Any, v_discarded: Any) -> int:
         "What ATTACK+1 adds to the attacker's total once the armies joining the attack in `where` are known; `discarded` is the card discarded for it (none: no card, no bonus). (MOP-ATT-03, MOP-ATT-04) [rules/march_of_progress/rules.yaml:110:3]"
@@ -488,14 +490,16 @@ class MarchOfProgressRules:
 
     def f_playable__score(self, S: list[Any], v_me: Any) -> bool:
         "When SCORE may be played. [rules/march_of_progress/cards.yaml:108:3]"
-        return bool(S[self.o_p_discard + v_me] != 0)
+        N: list[int] = S
+        return bool(N[self.o_p_discard + v_me] != 0)
 
     def f_score_value(self, S: list[Any], v_p: Any) -> int:
         """The VPs a SCORE action earns (before the limit of the stock). (MOP-SCORE-01) [rules/march_of_progress/rules.yaml:86:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_c in self.all_country:
             if self.f_scores_for(S, v_p, v_c):
-                _w1 += S[self.o_e_country__vp_die + v_c]
+                _w1 += N[self.o_e_country__vp_die + v_c]
         return 1 + _w1
 
     def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
@@ -605,16 +609,17 @@ class MarchOfProgressRules:
 
     def p_end__eighteen_vps(self, S: list[Any]) -> None:
         """The game ends at the end of a turn in which a player has at least 18 VPs; most VPs wins. (MOP-END-01, MOP-END-02, MOP-AIM-01, MOP-SEQ-06) [rules/march_of_progress/flow.yaml:93:3]"""
+        N: list[int] = S
         _w1 = False
         for v_p in self.all_player:
-            if S[self.o_p_vp + v_p] >= self.c_victory_vps:
+            if N[self.o_p_vp + v_p] >= self.c_victory_vps:
                 _w1 = True
                 break
         if _w1:
-            v_best = max([S[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
+            v_best = max([N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
             _end(
                 S,
-                [v_p_3 for v_p_3 in self.all_player if S[self.o_p_vp + v_p_3] == v_best],
+                [v_p_3 for v_p_3 in self.all_player if N[self.o_p_vp + v_p_3] == v_best],
                 "".join((str(self.c_victory_vps), " VPs reached")),
             )
 
@@ -625,13 +630,14 @@ class MarchOfProgressRules:
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"
-        v_k = min(v_amount, S[self.o_g_vp_stock])
+        N: list[int] = S
+        v_k = min(v_amount, N[self.o_g_vp_stock])
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - v_k, 0)
         S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] + v_k, 0)
         if v_k < v_amount:
-            _log(S, 1, (v_p, v_k, v_k, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 1, (v_p, v_k, v_k, v_p, N[self.o_p_vp + v_p]))
         else:
-            _log(S, 2, (v_p, v_k, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
     def p_move_army(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
         "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
@@ -668,8 +674,9 @@ class MarchOfProgressRules:
 
     def p_turn__reveal(self, S: list[Any]) -> None:
         "The played cards are revealed together. (MOP-SEQ-02) [rules/march_of_progress/flow.yaml:38:3]"
+        N: list[int] = S
         for v_p in self.all_player:
-            for v_c in _bits(S[self.o_p_played + v_p]):
+            for v_c in _bits(N[self.o_p_played + v_p]):
                 _c1 = v_c
                 S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
                 S[self.o_p_revealed + v_p] |= 1 << _c1
@@ -678,6 +685,7 @@ class MarchOfProgressRules:
 
     def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
+        N: list[int] = S
         v_foe = self.f_enemy(S, v_me)
         _w4 = []
         for v_c in self.all_country:
@@ -722,7 +730,7 @@ class MarchOfProgressRules:
         v_discarded = None
         if v_plus:
             v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
+                N[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
             )
             if len(v_discardable) > 0:
                 v_d = _pick(R, v_discardable)
@@ -810,11 +818,12 @@ class MarchOfProgressRules:
 
     def q_card__strength(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
+        N: list[int] = S
         v_sources = [
             v_c
             for v_c in self.all_country
             if self.f_controls(S, v_me, v_c)
-            and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
+            and N[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
         ]
         if len(v_sources) == 0:
             return None
@@ -891,6 +900,7 @@ class MarchOfProgressRules:
 
     def q_end__agreement(self, S: list[Any], R: Any) -> None:
         "All players may agree to end the game at the end of a turn (choice end_by_agreement). (MOP-END-01, MOP-SEQ-06, MOP-END-02) [rules/march_of_progress/flow.yaml:101:3]"
+        N: list[int] = S
         if self.c_end_by_agreement:
             v_agreed = 0
             _ps1 = tuple(self.all_player)
@@ -899,10 +909,10 @@ class MarchOfProgressRules:
                 if v_yes:
                     v_agreed += 1
             if v_agreed == len(self.all_player):
-                v_best = max([S[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
+                v_best = max([N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
                 _end(
                     S,
-                    [v_p_3 for v_p_3 in self.all_player if S[self.o_p_vp + v_p_3] == v_best],
+                    [v_p_3 for v_p_3 in self.all_player if N[self.o_p_vp + v_p_3] == v_best],
                     "the players agreed to end the game",
                 )
 
@@ -937,7 +947,8 @@ class MarchOfProgressRules:
 
     def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
-        for v_c in _bits(S[self.o_p_revealed + v_p]):
+        N: list[int] = S
+        for v_c in _bits(N[self.o_p_revealed + v_p]):
             self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
@@ -948,13 +959,14 @@ class MarchOfProgressRules:
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
         "Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"
+        N: list[int] = S
         _ps1 = tuple(self.all_player)
         _ans2 = [
             _pick(
                 R,
                 [
                     v_c
-                    for v_c in _bits(S[self.o_p_hand + v_p])
+                    for v_c in _bits(N[self.o_p_hand + v_p])
                     if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
                 ],
             )
@@ -983,6 +995,7 @@ class MarchOfProgressRules:
 
     def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
         "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
+        N: list[int] = S
         v_foe: Any = None
         v_targets: Any = None
         v_ready: Any = None
@@ -1062,7 +1075,7 @@ class MarchOfProgressRules:
                 pc = 10
         if pc == 6:
             v_discardable = _bits(
-                S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
+                N[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
             )
             if len(v_discardable) > 0:
                 pc = 7
@@ -1108,9 +1121,10 @@ class MarchOfProgressRules:
 
     def z_attack__8_2(self, S: list[Any], F: Any) -> Any:
         "Local 'discardable' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_me = F[2]
         return _bits(
-            S[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
+            N[self.o_p_hand + v_me] & (self.card_all & ~self.mk_card__group.get("score", 0))
         )
 
     def r_card__attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -1326,6 +1340,7 @@ class MarchOfProgressRules:
 
     def r_card__strength(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__strength (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-STR-04, MOP-STR-05) [rules/march_of_progress/cards.yaml:93:3]"
+        N: list[int] = S
         v_sources: Any = None
         v_c_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -1336,7 +1351,7 @@ class MarchOfProgressRules:
                 v_c
                 for v_c in self.all_country
                 if self.f_controls(S, v_me, v_c)
-                and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
+                and N[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
             ]
             if len(v_sources) == 0:
                 _log(S, 40, (v_me,))
@@ -1359,7 +1374,7 @@ class MarchOfProgressRules:
             _log(
                 S,
                 42,
-                (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2], S[self.o_p_strength + v_me]),
+                (v_me, v_c_2, N[self.o_e_country__vp_die + v_c_2], N[self.o_p_strength + v_me]),
             )
             return None
 
@@ -1477,6 +1492,7 @@ class MarchOfProgressRules:
 
     def r_end__agreement(self, S: list[Any], F: Any, v: Any) -> Any:
         "All players may agree to end the game at the end of a turn (choice end_by_agreement). (MOP-END-01, MOP-SEQ-06, MOP-END-02) [rules/march_of_progress/flow.yaml:101:3]"
+        N: list[int] = S
         v_agreed: Any = None
         v__ps: Any = None
         v_p: Any = None
@@ -1515,10 +1531,10 @@ class MarchOfProgressRules:
                 if v_yes:
                     v_agreed += 1
             if v_agreed == len(self.all_player):
-                v_best = max([S[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
+                v_best = max([N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
                 _end(
                     S,
-                    [v_p_3 for v_p_3 in self.all_player if S[self.o_p_vp + v_p_3] == v_best],
+                    [v_p_3 for v_p_3 in self.all_player if N[self.o_p_vp + v_p_3] == v_best],
                     "the players agreed to end the game",
                 )
             _log(S, 54, (v_agreed, len(self.all_player)))
@@ -1528,7 +1544,8 @@ class MarchOfProgressRules:
 
     def z_end__agreement__3_4(self, S: list[Any], F: Any) -> Any:
         "Local 'best' of a frame, computed again in a bot's world."
-        return max([S[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
+        N: list[int] = S
+        return max([N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
 
     def r_join_attack(
         self,
@@ -1647,6 +1664,7 @@ class MarchOfProgressRules:
 
     def r_perform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_c: Any = None
@@ -1655,7 +1673,7 @@ class MarchOfProgressRules:
             raise RulesError(f"routine perform: no resume point {pc}")
         while True:
             if pc == 0:
-                v__it = tuple(_bits(S[self.o_p_revealed + v_p]))
+                v__it = tuple(_bits(N[self.o_p_revealed + v_p]))
                 v__i = 0
                 pc = 1
             if pc == 1:
@@ -1687,6 +1705,7 @@ class MarchOfProgressRules:
 
     def r_turn__pick(self, S: list[Any], F: Any, v: Any) -> Any:
         "Both players pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03) [rules/march_of_progress/flow.yaml:28:3]"
+        N: list[int] = S
         v__ps: Any = None
         v_p: Any = None
         v_c_2: Any = None
@@ -1703,7 +1722,7 @@ class MarchOfProgressRules:
                 _o = tuple(
                     [
                         v_c
-                        for v_c in _bits(S[self.o_p_hand + v_p])
+                        for v_c in _bits(N[self.o_p_hand + v_p])
                         if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
                     ]
                 )
@@ -1826,4 +1845,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "377 rules/march_of_progress/rules.yaml:126:7\n386 rules/march_of_progress/rules.yaml:27:7\n394 rules/march_of_progress/rules.yaml:20:7\n402 rules/march_of_progress/rules.yaml:72:7\n403 rules/march_of_progress/rules.yaml:73:11\n404 rules/march_of_progress/rules.yaml:74:15\n405 rules/march_of_progress/rules.yaml:75:11\n406 rules/march_of_progress/rules.yaml:76:7\n410 rules/march_of_progress/rules.yaml:118:7\n414 rules/march_of_progress/rules.yaml:43:7\n415 rules/march_of_progress/rules.yaml:44:11\n429 rules/march_of_progress/rules.yaml:45:7\n430 rules/march_of_progress/rules.yaml:46:11\n439 rules/march_of_progress/rules.yaml:47:7\n448 rules/march_of_progress/rules.yaml:108:7\n452 rules/march_of_progress/rules.yaml:64:7\n461 rules/march_of_progress/rules.yaml:13:7\n465 rules/march_of_progress/rules.yaml:55:7\n477 rules/march_of_progress/rules.yaml:56:11\n478 rules/march_of_progress/rules.yaml:57:7\n482 rules/march_of_progress/rules.yaml:35:7\n491 rules/march_of_progress/cards.yaml:113:15\n495 rules/march_of_progress/rules.yaml:92:7\n503 rules/march_of_progress/rules.yaml:84:7\n507 rules/march_of_progress/rules.yaml:136:7\n508 rules/march_of_progress/rules.yaml:137:11\n513 rules/march_of_progress/rules.yaml:138:7\n523 rules/march_of_progress/rules.yaml:100:7\n527 rules/march_of_progress/rules.yaml:288:7\n528 rules/march_of_progress/rules.yaml:289:11\n538 rules/march_of_progress/rules.yaml:290:11\n539 rules/march_of_progress/rules.yaml:291:15\n540 rules/march_of_progress/rules.yaml:292:15\n541 rules/march_of_progress/rules.yaml:293:19\n548 rules/march_of_progress/rules.yaml:294:19\n553 rules/march_of_progress/rules.yaml:295:19\n554 rules/march_of_progress/rules.yaml:296:19\n555 rules/march_of_progress/rules.yaml:297:19\n560 rules/march_of_progress/rules.yaml:298:19\n561 rules/march_of_progress/rules.yaml:299:19\n562 rules/march_of_progress/rules.yaml:300:19\n563 rules/march_of_progress/rules.yaml:301:19\n564 rules/march_of_progress/rules.yaml:302:19\n565 rules/march_of_progress/rules.yaml:303:23\n567 rules/march_of_progress/rules.yaml:305:23\n569 rules/march_of_progress/rules.yaml:307:23\n570 rules/march_of_progress/rules.yaml:308:19\n571 rules/march_of_progress/rules.yaml:309:23\n573 rules/march_of_progress/rules.yaml:311:23\n575 rules/march_of_progress/rules.yaml:313:23\n579 rules/march_of_progress/cards.yaml:51:7\n584 rules/march_of_progress/cards.yaml:52:7\n585 rules/march_of_progress/cards.yaml:53:11\n587 rules/march_of_progress/cards.yaml:55:11\n594 rules/march_of_progress/cards.yaml:57:11\n596 rules/march_of_progress/cards.yaml:59:11\n597 rules/march_of_progress/cards.yaml:60:11\n598 rules/march_of_progress/cards.yaml:61:11\n602 rules/march_of_progress/rules.yaml:170:7\n603 rules/march_of_progress/rules.yaml:171:7\n604 rules/march_of_progress/rules.yaml:172:7\n608 rules/march_of_progress/flow.yaml:97:7\n614 rules/march_of_progress/flow.yaml:98:11\n615 rules/march_of_progress/flow.yaml:99:11\n623 rules/march_of_progress/flow.yaml:81:7\n624 rules/march_of_progress/flow.yaml:82:7\n628 rules/march_of_progress/rules.yaml:146:7\n629 rules/march_of_progress/rules.yaml:147:7\n630 rules/march_of_progress/rules.yaml:148:7\n631 rules/march_of_progress/rules.yaml:149:7\n632 rules/march_of_progress/rules.yaml:150:11\n634 rules/march_of_progress/rules.yaml:152:11\n638 rules/march_of_progress/rules.yaml:159:7\n639 rules/march_of_progress/rules.yaml:160:7\n640 rules/march_of_progress/rules.yaml:161:7\n641 rules/march_of_progress/rules.yaml:162:7\n642 rules/march_of_progress/rules.yaml:163:7\n646 rules/march_of_progress/flow.yaml:15:7\n647 rules/march_of_progress/flow.yaml:16:7\n648 rules/march_of_progress/flow.yaml:17:7\n649 rules/march_of_progress/flow.yaml:18:7\n650 rules/march_of_progress/flow.yaml:19:7\n651 rules/march_of_progress/flow.yaml:20:7\n656 rules/march_of_progress/flow.yaml:21:11\n657 rules/march_of_progress/flow.yaml:22:11\n658 rules/march_of_progress/flow.yaml:23:11\n659 rules/march_of_progress/flow.yaml:24:7\n660 rules/march_of_progress/flow.yaml:25:7\n664 rules/march_of_progress/flow.yaml:72:7\n665 rules/march_of_progress/flow.yaml:73:11\n671 rules/march_of_progress/flow.yaml:42:7\n672 rules/march_of_progress/flow.yaml:43:11\n673 rules/march_of_progress/flow.yaml:44:15\n677 rules/march_of_progress/flow.yaml:45:15\n681 rules/march_of_progress/rules.yaml:179:7\n682 rules/march_of_progress/rules.yaml:180:7\n700 rules/march_of_progress/rules.yaml:181:7\n701 rules/march_of_progress/rules.yaml:183:11\n702 rules/march_of_progress/rules.yaml:184:7\n714 rules/march_of_progress/rules.yaml:185:7\n715 rules/march_of_progress/rules.yaml:186:7\n716 rules/march_of_progress/rules.yaml:187:11\n718 rules/march_of_progress/rules.yaml:189:11\n719 rules/march_of_progress/rules.yaml:190:11\n720 rules/march_of_progress/rules.yaml:192:15\n721 rules/march_of_progress/rules.yaml:193:11\n722 rules/march_of_progress/rules.yaml:194:7\n723 rules/march_of_progress/rules.yaml:195:7\n724 rules/march_of_progress/rules.yaml:196:11\n727 rules/march_of_progress/rules.yaml:197:11\n728 rules/march_of_progress/rules.yaml:198:15\n729 rules/march_of_progress/rules.yaml:199:15\n733 rules/march_of_progress/rules.yaml:201:15\n734 rules/march_of_progress/rules.yaml:202:7\n735 rules/march_of_progress/rules.yaml:203:7\n739 rules/march_of_progress/cards.yaml:83:7\n743 rules/march_of_progress/cards.yaml:91:7\n747 rules/march_of_progress/cards.yaml:69:7\n753 rules/march_of_progress/cards.yaml:70:7\n754 rules/march_of_progress/cards.yaml:72:11\n755 rules/march_of_progress/cards.yaml:73:7\n756 rules/march_of_progress/cards.yaml:74:7\n760 rules/march_of_progress/cards.yaml:11:7\n765 rules/march_of_progress/cards.yaml:12:7\n766 rules/march_of_progress/cards.yaml:14:11\n767 rules/march_of_progress/cards.yaml:15:7\n768 rules/march_of_progress/cards.yaml:16:7\n769 rules/march_of_progress/cards.yaml:17:11\n770 rules/march_of_progress/cards.yaml:18:7\n771 rules/march_of_progress/cards.yaml:19:7\n775 rules/march_of_progress/cards.yaml:27:7\n780 rules/march_of_progress/cards.yaml:28:7\n781 rules/march_of_progress/cards.yaml:30:11\n782 rules/march_of_progress/cards.yaml:31:7\n783 rules/march_of_progress/cards.yaml:32:7\n784 rules/march_of_progress/cards.yaml:33:7\n785 rules/march_of_progress/cards.yaml:34:11\n786 rules/march_of_progress/cards.yaml:35:7\n787 rules/march_of_progress/cards.yaml:36:7\n790 rules/march_of_progress/cards.yaml:37:7\n791 rules/march_of_progress/cards.yaml:38:11\n792 rules/march_of_progress/cards.yaml:39:11\n793 rules/march_of_progress/cards.yaml:40:15\n794 rules/march_of_progress/cards.yaml:41:7\n795 rules/march_of_progress/cards.yaml:42:7\n796 rules/march_of_progress/cards.yaml:43:11\n800 rules/march_of_progress/cards.yaml:116:7\n803 rules/march_of_progress/cards.yaml:119:11\n804 rules/march_of_progress/cards.yaml:120:7\n807 rules/march_of_progress/cards.yaml:121:7\n813 rules/march_of_progress/cards.yaml:99:7\n819 rules/march_of_progress/cards.yaml:100:7\n820 rules/march_of_progress/cards.yaml:102:11\n821 rules/march_of_progress/cards.yaml:103:7\n822 rules/march_of_progress/cards.yaml:104:7\n825 rules/march_of_progress/cards.yaml:105:7\n829 rules/march_of_progress/rules.yaml:233:7\n830 rules/march_of_progress/rules.yaml:234:7\n836 rules/march_of_progress/rules.yaml:235:7\n837 rules/march_of_progress/rules.yaml:236:7\n838 rules/march_of_progress/rules.yaml:237:7\n841 rules/march_of_progress/rules.yaml:239:7\n842 rules/march_of_progress/rules.yaml:240:11\n844 rules/march_of_progress/rules.yaml:242:11\n845 rules/march_of_progress/rules.yaml:243:11\n848 rules/march_of_progress/rules.yaml:244:15\n857 rules/march_of_progress/rules.yaml:245:19\n860 rules/march_of_progress/rules.yaml:248:11\n864 rules/march_of_progress/rules.yaml:273:7\n869 rules/march_of_progress/rules.yaml:274:11\n870 rules/march_of_progress/rules.yaml:275:7\n874 rules/march_of_progress/rules.yaml:264:7\n886 rules/march_of_progress/rules.yaml:265:11\n890 rules/march_of_progress/rules.yaml:257:7\n894 rules/march_of_progress/flow.yaml:105:7\n895 rules/march_of_progress/flow.yaml:106:11\n896 rules/march_of_progress/flow.yaml:107:11\n899 rules/march_of_progress/flow.yaml:109:15\n900 rules/march_of_progress/flow.yaml:110:19\n901 rules/march_of_progress/flow.yaml:111:11\n902 rules/march_of_progress/flow.yaml:112:15\n903 rules/march_of_progress/flow.yaml:113:15\n913 rules/march_of_progress/rules.yaml:216:7\n918 rules/march_of_progress/rules.yaml:217:7\n924 rules/march_of_progress/rules.yaml:218:11\n925 rules/march_of_progress/rules.yaml:219:11\n926 rules/march_of_progress/rules.yaml:220:15\n927 rules/march_of_progress/rules.yaml:221:11\n928 rules/march_of_progress/rules.yaml:222:7\n933 rules/march_of_progress/rules.yaml:223:11\n934 rules/march_of_progress/rules.yaml:224:15\n935 rules/march_of_progress/rules.yaml:225:15\n936 rules/march_of_progress/rules.yaml:226:19\n940 rules/march_of_progress/flow.yaml:88:7\n941 rules/march_of_progress/flow.yaml:90:11\n945 rules/march_of_progress/flow.yaml:8:7\n946 rules/march_of_progress/flow.yaml:9:11\n951 rules/march_of_progress/flow.yaml:32:7\n964 rules/march_of_progress/flow.yaml:34:11\n970 rules/march_of_progress/flow.yaml:54:7\n971 rules/march_of_progress/flow.yaml:55:11\n972 rules/march_of_progress/flow.yaml:56:11\n973 rules/march_of_progress/flow.yaml:57:15\n975 rules/march_of_progress/flow.yaml:59:15\n976 rules/march_of_progress/flow.yaml:60:15\n977 rules/march_of_progress/flow.yaml:61:19\n978 rules/march_of_progress/flow.yaml:62:19\n980 rules/march_of_progress/flow.yaml:64:19\n981 rules/march_of_progress/flow.yaml:65:15\n982 rules/march_of_progress/flow.yaml:66:15\n998 rules/march_of_progress/rules.yaml:179:7\n999 rules/march_of_progress/rules.yaml:180:7\n1014 rules/march_of_progress/rules.yaml:181:7\n1015 rules/march_of_progress/rules.yaml:182:11\n1016 rules/march_of_progress/rules.yaml:183:11\n1017 rules/march_of_progress/rules.yaml:184:7\n1026 rules/march_of_progress/rules.yaml:185:7\n1027 rules/march_of_progress/rules.yaml:186:7\n1035 rules/march_of_progress/rules.yaml:187:11\n1046 rules/march_of_progress/rules.yaml:189:11\n1052 rules/march_of_progress/rules.yaml:190:11\n1053 rules/march_of_progress/rules.yaml:191:15\n1054 rules/march_of_progress/rules.yaml:192:15\n1055 rules/march_of_progress/rules.yaml:193:11\n1058 rules/march_of_progress/rules.yaml:194:7\n1059 rules/march_of_progress/rules.yaml:195:7\n1064 rules/march_of_progress/rules.yaml:196:11\n1067 rules/march_of_progress/rules.yaml:197:11\n1075 rules/march_of_progress/rules.yaml:198:15\n1081 rules/march_of_progress/rules.yaml:199:15\n1085 rules/march_of_progress/rules.yaml:200:15\n1086 rules/march_of_progress/rules.yaml:201:15\n1089 rules/march_of_progress/rules.yaml:202:7\n1096 rules/march_of_progress/rules.yaml:203:7\n1122 rules/march_of_progress/cards.yaml:83:7\n1136 rules/march_of_progress/cards.yaml:91:7\n1152 rules/march_of_progress/cards.yaml:69:7\n1158 rules/march_of_progress/cards.yaml:70:7\n1159 rules/march_of_progress/cards.yaml:71:11\n1160 rules/march_of_progress/cards.yaml:72:11\n1161 rules/march_of_progress/cards.yaml:73:7\n1172 rules/march_of_progress/cards.yaml:74:7\n1173 rules/march_of_progress/cards.yaml:75:7\n1185 rules/march_of_progress/cards.yaml:11:7\n1190 rules/march_of_progress/cards.yaml:12:7\n1191 rules/march_of_progress/cards.yaml:13:11\n1192 rules/march_of_progress/cards.yaml:14:11\n1193 rules/march_of_progress/cards.yaml:15:7\n1204 rules/march_of_progress/cards.yaml:16:7\n1205 rules/march_of_progress/cards.yaml:17:11\n1206 rules/march_of_progress/cards.yaml:18:7\n1224 rules/march_of_progress/cards.yaml:19:7\n1241 rules/march_of_progress/cards.yaml:27:7\n1246 rules/march_of_progress/cards.yaml:28:7\n1247 rules/march_of_progress/cards.yaml:29:11\n1248 rules/march_of_progress/cards.yaml:30:11\n1249 rules/march_of_progress/cards.yaml:31:7\n1260 rules/march_of_progress/cards.yaml:32:7\n1261 rules/march_of_progress/cards.yaml:33:7\n1262 rules/march_of_progress/cards.yaml:34:11\n1263 rules/march_of_progress/cards.yaml:35:7\n1264 rules/march_of_progress/cards.yaml:36:7\n1267 rules/march_of_progress/cards.yaml:37:7\n1275 rules/march_of_progress/cards.yaml:38:11\n1288 rules/march_of_progress/cards.yaml:39:11\n1289 rules/march_of_progress/cards.yaml:40:15\n1295 rules/march_of_progress/cards.yaml:41:7\n1308 rules/march_of_progress/cards.yaml:42:7\n1309 rules/march_of_progress/cards.yaml:43:11\n1314 rules/march_of_progress/cards.yaml:116:7\n1315 rules/march_of_progress/cards.yaml:117:11\n1317 rules/march_of_progress/cards.yaml:119:11\n1318 rules/march_of_progress/cards.yaml:120:7\n1321 rules/march_of_progress/cards.yaml:121:7\n1324 rules/march_of_progress/cards.yaml:122:7\n1335 rules/march_of_progress/cards.yaml:99:7\n1341 rules/march_of_progress/cards.yaml:100:7\n1342 rules/march_of_progress/cards.yaml:101:11\n1343 rules/march_of_progress/cards.yaml:102:11\n1344 rules/march_of_progress/cards.yaml:103:7\n1355 rules/march_of_progress/cards.yaml:104:7\n1358 rules/march_of_progress/cards.yaml:105:7\n1359 rules/march_of_progress/cards.yaml:106:7\n1378 rules/march_of_progress/rules.yaml:233:7\n1379 rules/march_of_progress/rules.yaml:234:7\n1385 rules/march_of_progress/rules.yaml:235:7\n1392 rules/march_of_progress/rules.yaml:236:7\n1393 rules/march_of_progress/rules.yaml:237:7\n1396 rules/march_of_progress/rules.yaml:238:7\n1397 rules/march_of_progress/rules.yaml:239:7\n1404 rules/march_of_progress/rules.yaml:240:11\n1408 rules/march_of_progress/rules.yaml:242:11\n1415 rules/march_of_progress/rules.yaml:243:11\n1418 rules/march_of_progress/rules.yaml:244:15\n1423 rules/march_of_progress/rules.yaml:245:19\n1425 rules/march_of_progress/rules.yaml:246:19\n1428 rules/march_of_progress/rules.yaml:248:11\n1441 rules/march_of_progress/rules.yaml:273:7\n1446 rules/march_of_progress/rules.yaml:274:11\n1447 rules/march_of_progress/rules.yaml:275:7\n1455 rules/march_of_progress/rules.yaml:264:7\n1467 rules/march_of_progress/rules.yaml:265:11\n1468 rules/march_of_progress/rules.yaml:266:7\n1475 rules/march_of_progress/rules.yaml:257:7\n1489 rules/march_of_progress/flow.yaml:105:7\n1494 rules/march_of_progress/flow.yaml:106:11\n1495 rules/march_of_progress/flow.yaml:107:11\n1515 rules/march_of_progress/flow.yaml:109:15\n1516 rules/march_of_progress/flow.yaml:110:19\n1517 rules/march_of_progress/flow.yaml:111:11\n1518 rules/march_of_progress/flow.yaml:112:15\n1519 rules/march_of_progress/flow.yaml:113:15\n1524 rules/march_of_progress/flow.yaml:114:11\n1554 rules/march_of_progress/rules.yaml:216:7\n1560 rules/march_of_progress/rules.yaml:217:7\n1575 rules/march_of_progress/rules.yaml:218:11\n1576 rules/march_of_progress/rules.yaml:219:11\n1584 rules/march_of_progress/rules.yaml:220:15\n1599 rules/march_of_progress/rules.yaml:221:11\n1602 rules/march_of_progress/rules.yaml:222:7\n1619 rules/march_of_progress/rules.yaml:223:11\n1628 rules/march_of_progress/rules.yaml:224:15\n1641 rules/march_of_progress/rules.yaml:225:15\n1642 rules/march_of_progress/rules.yaml:226:19\n1658 rules/march_of_progress/flow.yaml:88:7\n1672 rules/march_of_progress/flow.yaml:89:11\n1673 rules/march_of_progress/flow.yaml:90:11\n1683 rules/march_of_progress/flow.yaml:8:7\n1684 rules/march_of_progress/flow.yaml:9:11\n1700 rules/march_of_progress/flow.yaml:32:7\n1721 rules/march_of_progress/flow.yaml:34:11\n1724 rules/march_of_progress/flow.yaml:35:11\n1725 rules/march_of_progress/flow.yaml:36:7\n1740 rules/march_of_progress/flow.yaml:54:7\n1754 rules/march_of_progress/flow.yaml:55:11\n1755 rules/march_of_progress/flow.yaml:56:11\n1763 rules/march_of_progress/flow.yaml:57:15\n1768 rules/march_of_progress/flow.yaml:59:15\n1769 rules/march_of_progress/flow.yaml:60:15\n1779 rules/march_of_progress/flow.yaml:61:19\n1792 rules/march_of_progress/flow.yaml:62:19\n1798 rules/march_of_progress/flow.yaml:64:19\n1813 rules/march_of_progress/flow.yaml:65:15\n1820 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "378 rules/march_of_progress/rules.yaml:126:7\n387 rules/march_of_progress/rules.yaml:27:7\n395 rules/march_of_progress/rules.yaml:20:7\n404 rules/march_of_progress/rules.yaml:72:7\n405 rules/march_of_progress/rules.yaml:73:11\n406 rules/march_of_progress/rules.yaml:74:15\n407 rules/march_of_progress/rules.yaml:75:11\n408 rules/march_of_progress/rules.yaml:76:7\n412 rules/march_of_progress/rules.yaml:118:7\n416 rules/march_of_progress/rules.yaml:43:7\n417 rules/march_of_progress/rules.yaml:44:11\n431 rules/march_of_progress/rules.yaml:45:7\n432 rules/march_of_progress/rules.yaml:46:11\n441 rules/march_of_progress/rules.yaml:47:7\n450 rules/march_of_progress/rules.yaml:108:7\n454 rules/march_of_progress/rules.yaml:64:7\n463 rules/march_of_progress/rules.yaml:13:7\n467 rules/march_of_progress/rules.yaml:55:7\n479 rules/march_of_progress/rules.yaml:56:11\n480 rules/march_of_progress/rules.yaml:57:7\n484 rules/march_of_progress/rules.yaml:35:7\n494 rules/march_of_progress/cards.yaml:113:15\n499 rules/march_of_progress/rules.yaml:92:7\n507 rules/march_of_progress/rules.yaml:84:7\n511 rules/march_of_progress/rules.yaml:136:7\n512 rules/march_of_progress/rules.yaml:137:11\n517 rules/march_of_progress/rules.yaml:138:7\n527 rules/march_of_progress/rules.yaml:100:7\n531 rules/march_of_progress/rules.yaml:288:7\n532 rules/march_of_progress/rules.yaml:289:11\n542 rules/march_of_progress/rules.yaml:290:11\n543 rules/march_of_progress/rules.yaml:291:15\n544 rules/march_of_progress/rules.yaml:292:15\n545 rules/march_of_progress/rules.yaml:293:19\n552 rules/march_of_progress/rules.yaml:294:19\n557 rules/march_of_progress/rules.yaml:295:19\n558 rules/march_of_progress/rules.yaml:296:19\n559 rules/march_of_progress/rules.yaml:297:19\n564 rules/march_of_progress/rules.yaml:298:19\n565 rules/march_of_progress/rules.yaml:299:19\n566 rules/march_of_progress/rules.yaml:300:19\n567 rules/march_of_progress/rules.yaml:301:19\n568 rules/march_of_progress/rules.yaml:302:19\n569 rules/march_of_progress/rules.yaml:303:23\n571 rules/march_of_progress/rules.yaml:305:23\n573 rules/march_of_progress/rules.yaml:307:23\n574 rules/march_of_progress/rules.yaml:308:19\n575 rules/march_of_progress/rules.yaml:309:23\n577 rules/march_of_progress/rules.yaml:311:23\n579 rules/march_of_progress/rules.yaml:313:23\n583 rules/march_of_progress/cards.yaml:51:7\n588 rules/march_of_progress/cards.yaml:52:7\n589 rules/march_of_progress/cards.yaml:53:11\n591 rules/march_of_progress/cards.yaml:55:11\n598 rules/march_of_progress/cards.yaml:57:11\n600 rules/march_of_progress/cards.yaml:59:11\n601 rules/march_of_progress/cards.yaml:60:11\n602 rules/march_of_progress/cards.yaml:61:11\n606 rules/march_of_progress/rules.yaml:170:7\n607 rules/march_of_progress/rules.yaml:171:7\n608 rules/march_of_progress/rules.yaml:172:7\n613 rules/march_of_progress/flow.yaml:97:7\n619 rules/march_of_progress/flow.yaml:98:11\n620 rules/march_of_progress/flow.yaml:99:11\n628 rules/march_of_progress/flow.yaml:81:7\n629 rules/march_of_progress/flow.yaml:82:7\n634 rules/march_of_progress/rules.yaml:146:7\n635 rules/march_of_progress/rules.yaml:147:7\n636 rules/march_of_progress/rules.yaml:148:7\n637 rules/march_of_progress/rules.yaml:149:7\n638 rules/march_of_progress/rules.yaml:150:11\n640 rules/march_of_progress/rules.yaml:152:11\n644 rules/march_of_progress/rules.yaml:159:7\n645 rules/march_of_progress/rules.yaml:160:7\n646 rules/march_of_progress/rules.yaml:161:7\n647 rules/march_of_progress/rules.yaml:162:7\n648 rules/march_of_progress/rules.yaml:163:7\n652 rules/march_of_progress/flow.yaml:15:7\n653 rules/march_of_progress/flow.yaml:16:7\n654 rules/march_of_progress/flow.yaml:17:7\n655 rules/march_of_progress/flow.yaml:18:7\n656 rules/march_of_progress/flow.yaml:19:7\n657 rules/march_of_progress/flow.yaml:20:7\n662 rules/march_of_progress/flow.yaml:21:11\n663 rules/march_of_progress/flow.yaml:22:11\n664 rules/march_of_progress/flow.yaml:23:11\n665 rules/march_of_progress/flow.yaml:24:7\n666 rules/march_of_progress/flow.yaml:25:7\n670 rules/march_of_progress/flow.yaml:72:7\n671 rules/march_of_progress/flow.yaml:73:11\n678 rules/march_of_progress/flow.yaml:42:7\n679 rules/march_of_progress/flow.yaml:43:11\n680 rules/march_of_progress/flow.yaml:44:15\n684 rules/march_of_progress/flow.yaml:45:15\n689 rules/march_of_progress/rules.yaml:179:7\n690 rules/march_of_progress/rules.yaml:180:7\n708 rules/march_of_progress/rules.yaml:181:7\n709 rules/march_of_progress/rules.yaml:183:11\n710 rules/march_of_progress/rules.yaml:184:7\n722 rules/march_of_progress/rules.yaml:185:7\n723 rules/march_of_progress/rules.yaml:186:7\n724 rules/march_of_progress/rules.yaml:187:11\n726 rules/march_of_progress/rules.yaml:189:11\n727 rules/march_of_progress/rules.yaml:190:11\n728 rules/march_of_progress/rules.yaml:192:15\n729 rules/march_of_progress/rules.yaml:193:11\n730 rules/march_of_progress/rules.yaml:194:7\n731 rules/march_of_progress/rules.yaml:195:7\n732 rules/march_of_progress/rules.yaml:196:11\n735 rules/march_of_progress/rules.yaml:197:11\n736 rules/march_of_progress/rules.yaml:198:15\n737 rules/march_of_progress/rules.yaml:199:15\n741 rules/march_of_progress/rules.yaml:201:15\n742 rules/march_of_progress/rules.yaml:202:7\n743 rules/march_of_progress/rules.yaml:203:7\n747 rules/march_of_progress/cards.yaml:83:7\n751 rules/march_of_progress/cards.yaml:91:7\n755 rules/march_of_progress/cards.yaml:69:7\n761 rules/march_of_progress/cards.yaml:70:7\n762 rules/march_of_progress/cards.yaml:72:11\n763 rules/march_of_progress/cards.yaml:73:7\n764 rules/march_of_progress/cards.yaml:74:7\n768 rules/march_of_progress/cards.yaml:11:7\n773 rules/march_of_progress/cards.yaml:12:7\n774 rules/march_of_progress/cards.yaml:14:11\n775 rules/march_of_progress/cards.yaml:15:7\n776 rules/march_of_progress/cards.yaml:16:7\n777 rules/march_of_progress/cards.yaml:17:11\n778 rules/march_of_progress/cards.yaml:18:7\n779 rules/march_of_progress/cards.yaml:19:7\n783 rules/march_of_progress/cards.yaml:27:7\n788 rules/march_of_progress/cards.yaml:28:7\n789 rules/march_of_progress/cards.yaml:30:11\n790 rules/march_of_progress/cards.yaml:31:7\n791 rules/march_of_progress/cards.yaml:32:7\n792 rules/march_of_progress/cards.yaml:33:7\n793 rules/march_of_progress/cards.yaml:34:11\n794 rules/march_of_progress/cards.yaml:35:7\n795 rules/march_of_progress/cards.yaml:36:7\n798 rules/march_of_progress/cards.yaml:37:7\n799 rules/march_of_progress/cards.yaml:38:11\n800 rules/march_of_progress/cards.yaml:39:11\n801 rules/march_of_progress/cards.yaml:40:15\n802 rules/march_of_progress/cards.yaml:41:7\n803 rules/march_of_progress/cards.yaml:42:7\n804 rules/march_of_progress/cards.yaml:43:11\n808 rules/march_of_progress/cards.yaml:116:7\n811 rules/march_of_progress/cards.yaml:119:11\n812 rules/march_of_progress/cards.yaml:120:7\n815 rules/march_of_progress/cards.yaml:121:7\n822 rules/march_of_progress/cards.yaml:99:7\n828 rules/march_of_progress/cards.yaml:100:7\n829 rules/march_of_progress/cards.yaml:102:11\n830 rules/march_of_progress/cards.yaml:103:7\n831 rules/march_of_progress/cards.yaml:104:7\n834 rules/march_of_progress/cards.yaml:105:7\n838 rules/march_of_progress/rules.yaml:233:7\n839 rules/march_of_progress/rules.yaml:234:7\n845 rules/march_of_progress/rules.yaml:235:7\n846 rules/march_of_progress/rules.yaml:236:7\n847 rules/march_of_progress/rules.yaml:237:7\n850 rules/march_of_progress/rules.yaml:239:7\n851 rules/march_of_progress/rules.yaml:240:11\n853 rules/march_of_progress/rules.yaml:242:11\n854 rules/march_of_progress/rules.yaml:243:11\n857 rules/march_of_progress/rules.yaml:244:15\n866 rules/march_of_progress/rules.yaml:245:19\n869 rules/march_of_progress/rules.yaml:248:11\n873 rules/march_of_progress/rules.yaml:273:7\n878 rules/march_of_progress/rules.yaml:274:11\n879 rules/march_of_progress/rules.yaml:275:7\n883 rules/march_of_progress/rules.yaml:264:7\n895 rules/march_of_progress/rules.yaml:265:11\n899 rules/march_of_progress/rules.yaml:257:7\n904 rules/march_of_progress/flow.yaml:105:7\n905 rules/march_of_progress/flow.yaml:106:11\n906 rules/march_of_progress/flow.yaml:107:11\n909 rules/march_of_progress/flow.yaml:109:15\n910 rules/march_of_progress/flow.yaml:110:19\n911 rules/march_of_progress/flow.yaml:111:11\n912 rules/march_of_progress/flow.yaml:112:15\n913 rules/march_of_progress/flow.yaml:113:15\n923 rules/march_of_progress/rules.yaml:216:7\n928 rules/march_of_progress/rules.yaml:217:7\n934 rules/march_of_progress/rules.yaml:218:11\n935 rules/march_of_progress/rules.yaml:219:11\n936 rules/march_of_progress/rules.yaml:220:15\n937 rules/march_of_progress/rules.yaml:221:11\n938 rules/march_of_progress/rules.yaml:222:7\n943 rules/march_of_progress/rules.yaml:223:11\n944 rules/march_of_progress/rules.yaml:224:15\n945 rules/march_of_progress/rules.yaml:225:15\n946 rules/march_of_progress/rules.yaml:226:19\n951 rules/march_of_progress/flow.yaml:88:7\n952 rules/march_of_progress/flow.yaml:90:11\n956 rules/march_of_progress/flow.yaml:8:7\n957 rules/march_of_progress/flow.yaml:9:11\n963 rules/march_of_progress/flow.yaml:32:7\n976 rules/march_of_progress/flow.yaml:34:11\n982 rules/march_of_progress/flow.yaml:54:7\n983 rules/march_of_progress/flow.yaml:55:11\n984 rules/march_of_progress/flow.yaml:56:11\n985 rules/march_of_progress/flow.yaml:57:15\n987 rules/march_of_progress/flow.yaml:59:15\n988 rules/march_of_progress/flow.yaml:60:15\n989 rules/march_of_progress/flow.yaml:61:19\n990 rules/march_of_progress/flow.yaml:62:19\n992 rules/march_of_progress/flow.yaml:64:19\n993 rules/march_of_progress/flow.yaml:65:15\n994 rules/march_of_progress/flow.yaml:66:15\n1011 rules/march_of_progress/rules.yaml:179:7\n1012 rules/march_of_progress/rules.yaml:180:7\n1027 rules/march_of_progress/rules.yaml:181:7\n1028 rules/march_of_progress/rules.yaml:182:11\n1029 rules/march_of_progress/rules.yaml:183:11\n1030 rules/march_of_progress/rules.yaml:184:7\n1039 rules/march_of_progress/rules.yaml:185:7\n1040 rules/march_of_progress/rules.yaml:186:7\n1048 rules/march_of_progress/rules.yaml:187:11\n1059 rules/march_of_progress/rules.yaml:189:11\n1065 rules/march_of_progress/rules.yaml:190:11\n1066 rules/march_of_progress/rules.yaml:191:15\n1067 rules/march_of_progress/rules.yaml:192:15\n1068 rules/march_of_progress/rules.yaml:193:11\n1071 rules/march_of_progress/rules.yaml:194:7\n1072 rules/march_of_progress/rules.yaml:195:7\n1077 rules/march_of_progress/rules.yaml:196:11\n1080 rules/march_of_progress/rules.yaml:197:11\n1088 rules/march_of_progress/rules.yaml:198:15\n1094 rules/march_of_progress/rules.yaml:199:15\n1098 rules/march_of_progress/rules.yaml:200:15\n1099 rules/march_of_progress/rules.yaml:201:15\n1102 rules/march_of_progress/rules.yaml:202:7\n1109 rules/march_of_progress/rules.yaml:203:7\n1136 rules/march_of_progress/cards.yaml:83:7\n1150 rules/march_of_progress/cards.yaml:91:7\n1166 rules/march_of_progress/cards.yaml:69:7\n1172 rules/march_of_progress/cards.yaml:70:7\n1173 rules/march_of_progress/cards.yaml:71:11\n1174 rules/march_of_progress/cards.yaml:72:11\n1175 rules/march_of_progress/cards.yaml:73:7\n1186 rules/march_of_progress/cards.yaml:74:7\n1187 rules/march_of_progress/cards.yaml:75:7\n1199 rules/march_of_progress/cards.yaml:11:7\n1204 rules/march_of_progress/cards.yaml:12:7\n1205 rules/march_of_progress/cards.yaml:13:11\n1206 rules/march_of_progress/cards.yaml:14:11\n1207 rules/march_of_progress/cards.yaml:15:7\n1218 rules/march_of_progress/cards.yaml:16:7\n1219 rules/march_of_progress/cards.yaml:17:11\n1220 rules/march_of_progress/cards.yaml:18:7\n1238 rules/march_of_progress/cards.yaml:19:7\n1255 rules/march_of_progress/cards.yaml:27:7\n1260 rules/march_of_progress/cards.yaml:28:7\n1261 rules/march_of_progress/cards.yaml:29:11\n1262 rules/march_of_progress/cards.yaml:30:11\n1263 rules/march_of_progress/cards.yaml:31:7\n1274 rules/march_of_progress/cards.yaml:32:7\n1275 rules/march_of_progress/cards.yaml:33:7\n1276 rules/march_of_progress/cards.yaml:34:11\n1277 rules/march_of_progress/cards.yaml:35:7\n1278 rules/march_of_progress/cards.yaml:36:7\n1281 rules/march_of_progress/cards.yaml:37:7\n1289 rules/march_of_progress/cards.yaml:38:11\n1302 rules/march_of_progress/cards.yaml:39:11\n1303 rules/march_of_progress/cards.yaml:40:15\n1309 rules/march_of_progress/cards.yaml:41:7\n1322 rules/march_of_progress/cards.yaml:42:7\n1323 rules/march_of_progress/cards.yaml:43:11\n1328 rules/march_of_progress/cards.yaml:116:7\n1329 rules/march_of_progress/cards.yaml:117:11\n1331 rules/march_of_progress/cards.yaml:119:11\n1332 rules/march_of_progress/cards.yaml:120:7\n1335 rules/march_of_progress/cards.yaml:121:7\n1338 rules/march_of_progress/cards.yaml:122:7\n1350 rules/march_of_progress/cards.yaml:99:7\n1356 rules/march_of_progress/cards.yaml:100:7\n1357 rules/march_of_progress/cards.yaml:101:11\n1358 rules/march_of_progress/cards.yaml:102:11\n1359 rules/march_of_progress/cards.yaml:103:7\n1370 rules/march_of_progress/cards.yaml:104:7\n1373 rules/march_of_progress/cards.yaml:105:7\n1374 rules/march_of_progress/cards.yaml:106:7\n1393 rules/march_of_progress/rules.yaml:233:7\n1394 rules/march_of_progress/rules.yaml:234:7\n1400 rules/march_of_progress/rules.yaml:235:7\n1407 rules/march_of_progress/rules.yaml:236:7\n1408 rules/march_of_progress/rules.yaml:237:7\n1411 rules/march_of_progress/rules.yaml:238:7\n1412 rules/march_of_progress/rules.yaml:239:7\n1419 rules/march_of_progress/rules.yaml:240:11\n1423 rules/march_of_progress/rules.yaml:242:11\n1430 rules/march_of_progress/rules.yaml:243:11\n1433 rules/march_of_progress/rules.yaml:244:15\n1438 rules/march_of_progress/rules.yaml:245:19\n1440 rules/march_of_progress/rules.yaml:246:19\n1443 rules/march_of_progress/rules.yaml:248:11\n1456 rules/march_of_progress/rules.yaml:273:7\n1461 rules/march_of_progress/rules.yaml:274:11\n1462 rules/march_of_progress/rules.yaml:275:7\n1470 rules/march_of_progress/rules.yaml:264:7\n1482 rules/march_of_progress/rules.yaml:265:11\n1483 rules/march_of_progress/rules.yaml:266:7\n1490 rules/march_of_progress/rules.yaml:257:7\n1505 rules/march_of_progress/flow.yaml:105:7\n1510 rules/march_of_progress/flow.yaml:106:11\n1511 rules/march_of_progress/flow.yaml:107:11\n1531 rules/march_of_progress/flow.yaml:109:15\n1532 rules/march_of_progress/flow.yaml:110:19\n1533 rules/march_of_progress/flow.yaml:111:11\n1534 rules/march_of_progress/flow.yaml:112:15\n1535 rules/march_of_progress/flow.yaml:113:15\n1540 rules/march_of_progress/flow.yaml:114:11\n1571 rules/march_of_progress/rules.yaml:216:7\n1577 rules/march_of_progress/rules.yaml:217:7\n1592 rules/march_of_progress/rules.yaml:218:11\n1593 rules/march_of_progress/rules.yaml:219:11\n1601 rules/march_of_progress/rules.yaml:220:15\n1616 rules/march_of_progress/rules.yaml:221:11\n1619 rules/march_of_progress/rules.yaml:222:7\n1636 rules/march_of_progress/rules.yaml:223:11\n1645 rules/march_of_progress/rules.yaml:224:15\n1658 rules/march_of_progress/rules.yaml:225:15\n1659 rules/march_of_progress/rules.yaml:226:19\n1676 rules/march_of_progress/flow.yaml:88:7\n1690 rules/march_of_progress/flow.yaml:89:11\n1691 rules/march_of_progress/flow.yaml:90:11\n1701 rules/march_of_progress/flow.yaml:8:7\n1702 rules/march_of_progress/flow.yaml:9:11\n1719 rules/march_of_progress/flow.yaml:32:7\n1740 rules/march_of_progress/flow.yaml:34:11\n1743 rules/march_of_progress/flow.yaml:35:11\n1744 rules/march_of_progress/flow.yaml:36:7\n1759 rules/march_of_progress/flow.yaml:54:7\n1773 rules/march_of_progress/flow.yaml:55:11\n1774 rules/march_of_progress/flow.yaml:56:11\n1782 rules/march_of_progress/flow.yaml:57:15\n1787 rules/march_of_progress/flow.yaml:59:15\n1788 rules/march_of_progress/flow.yaml:60:15\n1798 rules/march_of_progress/flow.yaml:61:19\n1811 rules/march_of_progress/flow.yaml:62:19\n1817 rules/march_of_progress/flow.yaml:64:19\n1832 rules/march_of_progress/flow.yaml:65:15\n1839 rules/march_of_progress/flow.yaml:66:15"

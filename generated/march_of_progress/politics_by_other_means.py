@@ -242,7 +242,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
     }
     c_counter_insurgency_needs_army: bool
     c_propaganda_depletion_to_zero: bool
-    e_partisans_option: tuple[Any, ...]
+    e_partisans_option: tuple[str, ...]
     k_card__militia: Any
     k_card__move_1: Any
     k_card__move_2: Any
@@ -280,10 +280,11 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_actors_of(self, S: list[Any], v_grp: Any) -> Any:
         """Blue and Orange resolve by the rows of the Sequence of Actions card; the Neutral player's card resolves after all of them (MOP-POL-RULE-02), in the step neutral_actions. (MOP-SEQ-03, MOP-SOA-01, MOP-POL-RULE-02) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:122:5]"""
+        N: list[int] = S
         _w1 = []
         _m1 = self.mk_card__group.get(v_grp, 0)
         for v_p in self.f_powers(S):
-            if S[self.o_p_revealed + v_p] & _m1 != 0:
+            if N[self.o_p_revealed + v_p] & _m1 != 0:
                 _w1.append(v_p)
         return _w1
 
@@ -297,7 +298,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_counter_insurgency_possible(self, S: list[Any], v_p: Any) -> bool:
         """Whether `p` may use ATTACK+1 against the partisans and militia in the neutral country. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:104:5]"""
-        if S[self.o_e_country__cubes + self.k_country__neutral] == 0:
+        N: list[int] = S
+        if N[self.o_e_country__cubes + self.k_country__neutral] == 0:
             return False
         _w2 = self.c_counter_insurgency_needs_army
         if _w2:
@@ -310,7 +312,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         if _w2:
             return False
         _w3 = False
-        for v_c in _bits(S[self.o_p_hand + v_p]):
+        for v_c in _bits(N[self.o_p_hand + v_p]):
             if v_c == self.k_card__move_1 or v_c == self.k_card__move_2:
                 _w3 = True
                 break
@@ -343,23 +345,26 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def f_tally(self, S: list[Any], v_p: Any) -> int:
         "The VPs compared for victory; the Neutral player's VPs are multiplied by the Propaganda level. (MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:95:5]"
+        N: list[int] = S
         if v_p == self.k_player__neutral_player:
-            return S[self.o_p_vp + v_p] * S[self.o_g_propaganda_level]
-        return S[self.o_p_vp + v_p]
+            return N[self.o_p_vp + v_p] * N[self.o_g_propaganda_level]
+        return N[self.o_p_vp + v_p]
 
     def p_card__propaganda(self, S: list[Any], v_me: Any) -> None:
         "card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"
+        N: list[int] = S
         if not S[self.o_g_propaganda_due]:
             _log(S, 63, (self.k_country__neutral,))
-        elif S[self.o_g_propaganda_level] == 6:
+        elif N[self.o_g_propaganda_level] == 6:
             _log(S, 64, ())
         else:
             S[self.o_g_propaganda_level] = min(max(S[self.o_g_propaganda_level] + 1, 1), 6)
-            _log(S, 65, (S[self.o_g_propaganda_level],))
+            _log(S, 65, (N[self.o_g_propaganda_level],))
 
     def p_end__stock_empty(self, S: list[Any]) -> None:
         "The game ends at the end of a turn when the VP stock is empty; most VPs wins, the Neutral player counting VPs x Propaganda level; equal tallies tie. (MOP-POL-END-01, MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:314:7]"
-        if S[self.o_g_vp_stock] == 0:
+        N: list[int] = S
+        if N[self.o_g_vp_stock] == 0:
             v_best = max([self.f_tally(S, v_p) for v_p in self.all_player])
             _end(
                 S,
@@ -369,14 +374,15 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def p_place_cube(self, S: list[Any]) -> None:
         "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:144:5]"
-        if S[self.o_g_vp_stock] == 0:
+        N: list[int] = S
+        if N[self.o_g_vp_stock] == 0:
             _log(S, 58, (self.k_country__neutral,))
             return None
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - 1, 0)
         S[self.o_e_country__cubes + self.k_country__neutral] = max(
             S[self.o_e_country__cubes + self.k_country__neutral] + 1, 0
         )
-        _log(S, 59, (self.k_country__neutral, S[self.o_e_country__cubes + self.k_country__neutral]))
+        _log(S, 59, (self.k_country__neutral, N[self.o_e_country__cubes + self.k_country__neutral]))
 
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
         "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:301:7]"
@@ -415,26 +421,28 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def q_card__partisans(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"
+        N: list[int] = S
         v_opt = _pick(R, self.e_partisans_option)
         if v_opt == "place_cube":
             if self.f_armies_in_neutral(S) == 0:
                 pass
             else:
                 self.p_place_cube(S)
-        elif S[self.o_e_country__cubes + self.k_country__neutral] == 0:
+        elif N[self.o_e_country__cubes + self.k_country__neutral] == 0:
             pass
         else:
-            v_k = S[self.o_e_country__cubes + self.k_country__neutral]
+            v_k = N[self.o_e_country__cubes + self.k_country__neutral]
             S[self.o_e_country__cubes + self.k_country__neutral] = max(0, 0)
             S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] + v_k, 0)
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
+        N: list[int] = S
         S[self.o_g_militia_for] = None
         if (
             not S[self.o_g_militia_used]
-            and _has(S[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
-        ) and S[self.o_e_country__cubes + self.k_country__neutral] > 0:
+            and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
+        ) and N[self.o_e_country__cubes + self.k_country__neutral] > 0:
             v_foe = self.f_enemy(S, v_att)
             v_side = _pick_optional(R, _uniq([v_att, v_foe]))
             if v_side is not None:
@@ -481,11 +489,12 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def q_counter_insurgency(self, S: list[Any], R: Any, v_me: Any) -> None:
         "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
+        N: list[int] = S
         v_d = _pick(
             R,
             [
                 v_c
-                for v_c in _bits(S[self.o_p_hand + v_me])
+                for v_c in _bits(N[self.o_p_hand + v_me])
                 if v_c == self.k_card__move_1 or v_c == self.k_card__move_2
             ],
         )
@@ -500,28 +509,30 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
+        N: list[int] = S
         if v_p != self.k_player__neutral_player:
-            S[self.o_g_neutral_die_before] = S[self.o_e_country__vp_die + self.k_country__neutral]
-            if _has(S[self.o_p_revealed + v_p], self.k_card__score) and self.f_controls(
+            S[self.o_g_neutral_die_before] = N[self.o_e_country__vp_die + self.k_country__neutral]
+            if _has(N[self.o_p_revealed + v_p], self.k_card__score) and self.f_controls(
                 S, v_p, self.k_country__neutral
             ):
                 S[self.o_g_propaganda_due] = True
         self.q_perform__rules(S, R, v_p)
         if (
             v_p != self.k_player__neutral_player
-            and _has(S[self.o_p_revealed + v_p], self.k_card__strength)
-        ) and S[self.o_e_country__vp_die + self.k_country__neutral] < S[
+            and _has(N[self.o_p_revealed + v_p], self.k_card__strength)
+        ) and N[self.o_e_country__vp_die + self.k_country__neutral] < N[
             self.o_g_neutral_die_before
         ]:
             if (
-                S[self.o_e_country__vp_die + self.k_country__neutral] == 0
+                N[self.o_e_country__vp_die + self.k_country__neutral] == 0
                 or not self.c_propaganda_depletion_to_zero
             ):
                 S[self.o_g_propaganda_due] = True
 
     def q_perform__rules(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
-        for v_c in _bits(S[self.o_p_revealed + v_p]):
+        N: list[int] = S
+        for v_c in _bits(N[self.o_p_revealed + v_p]):
             self.play_q(S, R, v_c, v_p)
 
     def q_setup__armies(self, S: list[Any], R: Any) -> None:
@@ -536,13 +547,14 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def q_turn__pick(self, S: list[Any], R: Any) -> None:
         "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"
+        N: list[int] = S
         _ps1 = tuple(self.all_player)
         _ans2 = [
             _pick(
                 R,
                 [
                     v_c
-                    for v_c in _bits(S[self.o_p_hand + v_p])
+                    for v_c in _bits(N[self.o_p_hand + v_p])
                     if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
                 ],
             )
@@ -631,6 +643,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def r_card__partisans(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__partisans (MOP-POL-RULE-05, MOP-POL-RULE-06) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:194:5]"
+        N: list[int] = S
         v_opt: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -651,19 +664,20 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                     _log(S, 67, (self.k_country__neutral,))
                 else:
                     self.p_place_cube(S)
-            elif S[self.o_e_country__cubes + self.k_country__neutral] == 0:
+            elif N[self.o_e_country__cubes + self.k_country__neutral] == 0:
                 _log(S, 68, (self.k_country__neutral,))
             else:
-                v_k = S[self.o_e_country__cubes + self.k_country__neutral]
+                v_k = N[self.o_e_country__cubes + self.k_country__neutral]
                 S[self.o_e_country__cubes + self.k_country__neutral] = max(0, 0)
                 S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] + v_k, 0)
-                _log(S, 69, (v_me, v_k, self.k_country__neutral, v_me, S[self.o_p_vp + v_me]))
+                _log(S, 69, (v_me, v_k, self.k_country__neutral, v_me, N[self.o_p_vp + v_me]))
             return None
 
     def r_combat(
         self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_where: Any = None, v_bonus: int = 0
     ) -> Any:
         "Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"
+        N: list[int] = S
         v_foe: Any = None
         v_side: Any = None
         pc: int = 0 if F is None else F[1]
@@ -673,8 +687,8 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             S[self.o_g_militia_for] = None
             if (
                 not S[self.o_g_militia_used]
-                and _has(S[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
-            ) and S[self.o_e_country__cubes + self.k_country__neutral] > 0:
+                and _has(N[self.o_p_revealed + self.k_player__neutral_player], self.k_card__militia)
+            ) and N[self.o_e_country__cubes + self.k_country__neutral] > 0:
                 pc = 1
             else:
                 pc = 4
@@ -786,6 +800,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def r_counter_insurgency(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "ATTACK+1 against the partisans and militia. (MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:155:5]"
+        N: list[int] = S
         v_d: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (0, 1):
@@ -802,7 +817,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 tuple(
                     [
                         v_c
-                        for v_c in _bits(S[self.o_p_hand + v_me])
+                        for v_c in _bits(N[self.o_p_hand + v_me])
                         if v_c == self.k_card__move_1 or v_c == self.k_card__move_2
                     ]
                 ),
@@ -825,15 +840,16 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def r_perform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1,):
             raise RulesError(f"routine perform: no resume point {pc}")
         if pc == 0:
             if v_p != self.k_player__neutral_player:
-                S[self.o_g_neutral_die_before] = S[
+                S[self.o_g_neutral_die_before] = N[
                     self.o_e_country__vp_die + self.k_country__neutral
                 ]
-                if _has(S[self.o_p_revealed + v_p], self.k_card__score) and self.f_controls(
+                if _has(N[self.o_p_revealed + v_p], self.k_card__score) and self.f_controls(
                     S, v_p, self.k_country__neutral
                 ):
                     S[self.o_g_propaganda_due] = True
@@ -846,12 +862,12 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 F = None
             if (
                 v_p != self.k_player__neutral_player
-                and _has(S[self.o_p_revealed + v_p], self.k_card__strength)
-            ) and S[self.o_e_country__vp_die + self.k_country__neutral] < S[
+                and _has(N[self.o_p_revealed + v_p], self.k_card__strength)
+            ) and N[self.o_e_country__vp_die + self.k_country__neutral] < N[
                 self.o_g_neutral_die_before
             ]:
                 if (
-                    S[self.o_e_country__vp_die + self.k_country__neutral] == 0
+                    N[self.o_e_country__vp_die + self.k_country__neutral] == 0
                     or not self.c_propaganda_depletion_to_zero
                 ):
                     S[self.o_g_propaganda_due] = True
@@ -859,6 +875,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def r_perform__rules(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_c: Any = None
@@ -867,7 +884,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             raise RulesError(f"routine perform__rules: no resume point {pc}")
         while True:
             if pc == 0:
-                v__it = tuple(_bits(S[self.o_p_revealed + v_p]))
+                v__it = tuple(_bits(N[self.o_p_revealed + v_p]))
                 v__i = 0
                 pc = 1
             if pc == 1:
@@ -913,6 +930,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
 
     def r_turn__pick(self, S: list[Any], F: Any, v: Any) -> Any:
         "All three players, the Neutral player too, pick an action card face down at the same time. (MOP-SEQ-01, MOP-SCORE-03, MOP-POL-RULE-01) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:285:7]"
+        N: list[int] = S
         v__ps: Any = None
         v_p: Any = None
         v_c_2: Any = None
@@ -929,7 +947,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 _o = tuple(
                     [
                         v_c
-                        for v_c in _bits(S[self.o_p_hand + v_p])
+                        for v_c in _bits(N[self.o_p_hand + v_p])
                         if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
                     ]
                 )
@@ -978,4 +996,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "283 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n292 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n300 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n301 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n302 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n311 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n312 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n321 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n325 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n329 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n330 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n331 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n336 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n346 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n347 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n348 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n352 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n353 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n358 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n362 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n363 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n364 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n374 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n375 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n387 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n388 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n396 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n397 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n398 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n411 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n412 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n419 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n423 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n428 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n429 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n433 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n434 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n441 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n443 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n444 rules/march_of_progress/rules.yaml:228:3\n445 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n449 rules/march_of_progress/rules.yaml:233:7\n450 rules/march_of_progress/rules.yaml:234:7\n456 rules/march_of_progress/rules.yaml:235:7\n457 rules/march_of_progress/rules.yaml:236:7\n458 rules/march_of_progress/rules.yaml:237:7\n461 rules/march_of_progress/rules.yaml:239:7\n462 rules/march_of_progress/rules.yaml:240:11\n464 rules/march_of_progress/rules.yaml:242:11\n465 rules/march_of_progress/rules.yaml:243:11\n468 rules/march_of_progress/rules.yaml:244:15\n477 rules/march_of_progress/rules.yaml:245:19\n480 rules/march_of_progress/rules.yaml:248:11\n484 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n492 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n496 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n504 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n509 rules/march_of_progress/flow.yaml:84:3\n510 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n516 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n524 rules/march_of_progress/flow.yaml:88:7\n525 rules/march_of_progress/flow.yaml:90:11\n529 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n535 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n539 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n552 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n563 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n571 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n577 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n582 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n588 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n590 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n605 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n606 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n607 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n608 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n610 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n611 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n612 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n613 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n614 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n615 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n626 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n627 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n629 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n643 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n649 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n650 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n651 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n653 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n655 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n657 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n658 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n659 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n660 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n673 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n674 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n682 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n683 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n701 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n702 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n703 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n704 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n705 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n708 rules/march_of_progress/rules.yaml:228:3\n714 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n729 rules/march_of_progress/rules.yaml:233:7\n730 rules/march_of_progress/rules.yaml:234:7\n736 rules/march_of_progress/rules.yaml:235:7\n743 rules/march_of_progress/rules.yaml:236:7\n744 rules/march_of_progress/rules.yaml:237:7\n747 rules/march_of_progress/rules.yaml:238:7\n748 rules/march_of_progress/rules.yaml:239:7\n755 rules/march_of_progress/rules.yaml:240:11\n759 rules/march_of_progress/rules.yaml:242:11\n766 rules/march_of_progress/rules.yaml:243:11\n769 rules/march_of_progress/rules.yaml:244:15\n774 rules/march_of_progress/rules.yaml:245:19\n776 rules/march_of_progress/rules.yaml:246:19\n779 rules/march_of_progress/rules.yaml:248:11\n797 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n815 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n819 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n822 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n823 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n833 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n836 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n839 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n840 rules/march_of_progress/flow.yaml:84:3\n847 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n853 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n857 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n870 rules/march_of_progress/flow.yaml:88:7\n884 rules/march_of_progress/flow.yaml:89:11\n885 rules/march_of_progress/flow.yaml:90:11\n895 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n896 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n906 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n926 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n947 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n950 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n951 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "284 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n293 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n302 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n303 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n304 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n313 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n314 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n323 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n327 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n331 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n332 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n333 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n338 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n349 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n350 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n351 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n356 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n357 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n359 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n362 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n367 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n368 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n378 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n379 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n380 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n381 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n392 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n395 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n400 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n401 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n402 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n410 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n413 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n414 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n415 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n416 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n425 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n426 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n427 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n434 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n435 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n436 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n441 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n442 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n446 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n447 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n448 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n449 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n450 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n451 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n452 rules/march_of_progress/rules.yaml:228:3\n453 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n457 rules/march_of_progress/rules.yaml:233:7\n458 rules/march_of_progress/rules.yaml:234:7\n464 rules/march_of_progress/rules.yaml:235:7\n465 rules/march_of_progress/rules.yaml:236:7\n466 rules/march_of_progress/rules.yaml:237:7\n469 rules/march_of_progress/rules.yaml:239:7\n470 rules/march_of_progress/rules.yaml:240:11\n472 rules/march_of_progress/rules.yaml:242:11\n473 rules/march_of_progress/rules.yaml:243:11\n476 rules/march_of_progress/rules.yaml:244:15\n485 rules/march_of_progress/rules.yaml:245:19\n488 rules/march_of_progress/rules.yaml:248:11\n493 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n501 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n513 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n514 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n515 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n518 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n519 rules/march_of_progress/flow.yaml:84:3\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n526 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n535 rules/march_of_progress/flow.yaml:88:7\n536 rules/march_of_progress/flow.yaml:90:11\n540 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n541 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n546 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n551 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n564 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n575 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n583 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n589 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n594 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n600 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n602 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n617 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n618 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n619 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n620 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n622 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n623 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n624 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n625 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n626 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n627 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n638 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n639 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n641 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n656 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n662 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n663 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n664 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n666 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n670 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n671 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n672 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n673 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n687 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n688 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n696 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n697 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n715 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n716 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n717 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n718 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n719 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n722 rules/march_of_progress/rules.yaml:228:3\n728 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n743 rules/march_of_progress/rules.yaml:233:7\n744 rules/march_of_progress/rules.yaml:234:7\n750 rules/march_of_progress/rules.yaml:235:7\n757 rules/march_of_progress/rules.yaml:236:7\n758 rules/march_of_progress/rules.yaml:237:7\n761 rules/march_of_progress/rules.yaml:238:7\n762 rules/march_of_progress/rules.yaml:239:7\n769 rules/march_of_progress/rules.yaml:240:11\n773 rules/march_of_progress/rules.yaml:242:11\n780 rules/march_of_progress/rules.yaml:243:11\n783 rules/march_of_progress/rules.yaml:244:15\n788 rules/march_of_progress/rules.yaml:245:19\n790 rules/march_of_progress/rules.yaml:246:19\n793 rules/march_of_progress/rules.yaml:248:11\n812 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n830 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n834 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n837 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n838 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n848 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n849 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n852 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n855 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n856 rules/march_of_progress/flow.yaml:84:3\n863 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n869 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n887 rules/march_of_progress/flow.yaml:88:7\n901 rules/march_of_progress/flow.yaml:89:11\n902 rules/march_of_progress/flow.yaml:90:11\n912 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n913 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n923 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n944 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n965 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n968 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n969 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

@@ -128,14 +128,14 @@ class ViveLempereurScenario(MarchOfProgressRules):
     c_army_reform_cost: int
     c_army_reform_when_occupied: bool
     c_french_winning_countries: int
-    id_card: tuple[Any, ...]
-    ix_army__number__owner: dict[Any, Any]
-    ix_country__kind: dict[Any, Any]
+    id_card: tuple[str, ...]
+    ix_army__number__owner: dict[Any, tuple[int, ...]]
+    ix_country__kind: dict[Any, tuple[int, ...]]
     k_player__blue: Any
     k_player__orange: Any
-    name_player: tuple[Any, ...]
+    name_player: tuple[str, ...]
     o_p_set_aside: int
-    s_e_army__number: tuple[Any, ...]
+    s_e_army__number: tuple[int, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
         super().__init__(d)
@@ -167,7 +167,8 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def f_playable__score(self, S: list[Any], v_me: Any) -> bool:
         "When SCORE may be played. [rules/march_of_progress/scenarios/vive_lempereur.yaml:124:5]"
-        return bool(S[self.o_p_discard + v_me] != 0)
+        N: list[int] = S
+        return bool(N[self.o_p_discard + v_me] != 0)
 
     def p_british_support(self, S: list[Any], v_p: Any) -> None:
         """British support: on an Austrian SCORE, if Austria controls Austria and at least 1 Austrian army is outside Austria, Austria gains 1 VP in addition to the normal VPs. (MOP-VIVE-RULE-04) [rules/march_of_progress/scenarios/vive_lempereur.yaml:192:5]"""
@@ -201,14 +202,15 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def p_end__eighteen_vps(self, S: list[Any]) -> None:
         """At the end of a turn in which a side has 20 or more VPs the game ends; the side with most VPs wins, and the French win a tie. (MOP-VIVE-END-02) [rules/march_of_progress/scenarios/vive_lempereur.yaml:109:7]"""
+        N: list[int] = S
         _w1 = False
         for v_p in self.all_player:
-            if S[self.o_p_vp + v_p] >= self.c_victory_vps:
+            if N[self.o_p_vp + v_p] >= self.c_victory_vps:
                 _w1 = True
                 break
         if _w1:
-            v_best = max([S[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
-            v_top = [v_p_3 for v_p_3 in self.all_player if S[self.o_p_vp + v_p_3] == v_best]
+            v_best = max([N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player])
+            v_top = [v_p_3 for v_p_3 in self.all_player if N[self.o_p_vp + v_p_3] == v_best]
             if len(v_top) > 1:
                 _end(
                     S,
@@ -231,9 +233,10 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def q_army_reform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
-        if S[self.o_p_set_aside + v_p] == 0 or S[self.o_p_vp + v_p] < self.c_army_reform_cost:
+        N: list[int] = S
+        if N[self.o_p_set_aside + v_p] == 0 or N[self.o_p_vp + v_p] < self.c_army_reform_cost:
             return None
-        v_c = _pick_optional(R, _bits(S[self.o_p_set_aside + v_p]))
+        v_c = _pick_optional(R, _bits(N[self.o_p_set_aside + v_p]))
         if v_c is None:
             return None
         S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] - self.c_army_reform_cost, 0)
@@ -290,12 +293,13 @@ class ViveLempereurScenario(MarchOfProgressRules):
 
     def r_army_reform(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "Austrian Army reform: before scoring, Austria may pay 2 VPs back to the stock to return one set-aside card to hand without revealing which; one card per turn (SCORE is played at most once a turn), all three can be regained. (MOP-VIVE-RULE-03) [rules/march_of_progress/scenarios/vive_lempereur.yaml:174:5]"
+        N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
             raise RulesError(f"routine army_reform: no resume point {pc}")
         if pc == 0:
-            if S[self.o_p_set_aside + v_p] == 0 or S[self.o_p_vp + v_p] < self.c_army_reform_cost:
+            if N[self.o_p_set_aside + v_p] == 0 or N[self.o_p_vp + v_p] < self.c_army_reform_cost:
                 return None
             pc = 1
         if pc == 1:
@@ -307,7 +311,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
                 (19, 2, v_p),
                 v_p,
                 16,
-                _bits(S[self.o_p_set_aside + v_p]),
+                _bits(N[self.o_p_set_aside + v_p]),
                 (self.c_army_reform_cost,),
             )
         if pc == 2:
@@ -322,7 +326,7 @@ class ViveLempereurScenario(MarchOfProgressRules):
             _c1 = v_c
             S[self.o_p_set_aside + v_p] = _take(S[self.o_p_set_aside + v_p], _c1)
             S[self.o_p_hand + v_p] |= 1 << _c1
-            _log(S, 59, (v_p, self.c_army_reform_cost, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 59, (v_p, self.c_army_reform_cost, v_p, N[self.o_p_vp + v_p]))
             _log_to(S, 60, (v_c,), (v_p,))
             return None
 
@@ -448,4 +452,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "156 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n157 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n158 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n166 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n170 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n174 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n186 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n187 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n191 rules/march_of_progress/rules.yaml:165:3\n192 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n198 rules/march_of_progress/rules.yaml:170:7\n199 rules/march_of_progress/rules.yaml:171:7\n200 rules/march_of_progress/rules.yaml:172:7\n204 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n210 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n211 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n212 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n213 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n221 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n225 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n229 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n230 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n234 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n235 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n236 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n238 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n240 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n241 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n247 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n248 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n249 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n254 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n255 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n256 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n262 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n263 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n264 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n280 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n281 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n284 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n285 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n288 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n289 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n298 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n299 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n300 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n318 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n319 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n320 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n321 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n325 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n326 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n336 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n341 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n346 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n353 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n354 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n356 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n359 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n365 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n366 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n367 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n368 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n369 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n393 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n394 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n399 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n400 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n420 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n421 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"
+_ORIGINS = "156 rules/march_of_progress/scenarios/vive_lempereur.yaml:160:9\n157 rules/march_of_progress/scenarios/vive_lempereur.yaml:161:13\n158 rules/march_of_progress/scenarios/vive_lempereur.yaml:162:9\n159 rules/march_of_progress/scenarios/vive_lempereur.yaml:163:13\n166 rules/march_of_progress/scenarios/vive_lempereur.yaml:164:9\n171 rules/march_of_progress/scenarios/vive_lempereur.yaml:132:17\n175 rules/march_of_progress/scenarios/vive_lempereur.yaml:199:9\n187 rules/march_of_progress/scenarios/vive_lempereur.yaml:200:13\n188 rules/march_of_progress/scenarios/vive_lempereur.yaml:201:13\n192 rules/march_of_progress/rules.yaml:165:3\n193 rules/march_of_progress/scenarios/vive_lempereur.yaml:208:7\n194 rules/march_of_progress/scenarios/vive_lempereur.yaml:209:11\n195 rules/march_of_progress/scenarios/vive_lempereur.yaml:210:11\n199 rules/march_of_progress/rules.yaml:170:7\n200 rules/march_of_progress/rules.yaml:171:7\n201 rules/march_of_progress/rules.yaml:172:7\n206 rules/march_of_progress/scenarios/vive_lempereur.yaml:115:11\n212 rules/march_of_progress/scenarios/vive_lempereur.yaml:116:15\n213 rules/march_of_progress/scenarios/vive_lempereur.yaml:117:15\n214 rules/march_of_progress/scenarios/vive_lempereur.yaml:118:15\n215 rules/march_of_progress/scenarios/vive_lempereur.yaml:119:19\n223 rules/march_of_progress/scenarios/vive_lempereur.yaml:121:19\n227 rules/march_of_progress/scenarios/vive_lempereur.yaml:172:9\n231 rules/march_of_progress/scenarios/vive_lempereur.yaml:105:11\n232 rules/march_of_progress/scenarios/vive_lempereur.yaml:106:11\n237 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n238 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n239 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n240 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n241 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n242 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n243 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n244 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n250 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n251 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n252 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n253 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n256 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n257 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n258 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n259 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n262 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n265 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n266 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n267 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n268 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n283 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n284 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n287 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n288 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n291 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n292 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n302 rules/march_of_progress/scenarios/vive_lempereur.yaml:182:9\n303 rules/march_of_progress/scenarios/vive_lempereur.yaml:183:13\n304 rules/march_of_progress/scenarios/vive_lempereur.yaml:184:9\n322 rules/march_of_progress/scenarios/vive_lempereur.yaml:185:9\n323 rules/march_of_progress/scenarios/vive_lempereur.yaml:186:13\n324 rules/march_of_progress/scenarios/vive_lempereur.yaml:187:9\n325 rules/march_of_progress/scenarios/vive_lempereur.yaml:188:9\n326 rules/march_of_progress/scenarios/vive_lempereur.yaml:189:9\n329 rules/march_of_progress/scenarios/vive_lempereur.yaml:190:9\n330 rules/march_of_progress/scenarios/vive_lempereur.yaml:191:9\n340 rules/march_of_progress/scenarios/vive_lempereur.yaml:134:9\n345 rules/march_of_progress/scenarios/vive_lempereur.yaml:135:13\n350 rules/march_of_progress/scenarios/vive_lempereur.yaml:136:17\n357 rules/march_of_progress/scenarios/vive_lempereur.yaml:137:9\n358 rules/march_of_progress/scenarios/vive_lempereur.yaml:138:13\n360 rules/march_of_progress/scenarios/vive_lempereur.yaml:140:13\n361 rules/march_of_progress/scenarios/vive_lempereur.yaml:141:13\n362 rules/march_of_progress/scenarios/vive_lempereur.yaml:142:17\n363 rules/march_of_progress/scenarios/vive_lempereur.yaml:143:9\n366 rules/march_of_progress/scenarios/vive_lempereur.yaml:144:9\n369 rules/march_of_progress/scenarios/vive_lempereur.yaml:145:9\n370 rules/march_of_progress/scenarios/vive_lempereur.yaml:146:9\n371 rules/march_of_progress/scenarios/vive_lempereur.yaml:147:13\n372 rules/march_of_progress/scenarios/vive_lempereur.yaml:148:13\n373 rules/march_of_progress/scenarios/vive_lempereur.yaml:149:17\n397 rules/march_of_progress/scenarios/vive_lempereur.yaml:94:11\n398 rules/march_of_progress/scenarios/vive_lempereur.yaml:95:15\n403 rules/march_of_progress/scenarios/vive_lempereur.yaml:96:19\n404 rules/march_of_progress/scenarios/vive_lempereur.yaml:97:11\n407 rules/march_of_progress/scenarios/vive_lempereur.yaml:98:11\n424 rules/march_of_progress/scenarios/vive_lempereur.yaml:99:11\n425 rules/march_of_progress/scenarios/vive_lempereur.yaml:100:11"

@@ -337,7 +337,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
     c_strength_vp_cost: int
     c_vweapons_also_moves: bool
     c_vweapons_counts_for_blitzkrieg: bool
-    card_group: tuple[Any, ...]
+    card_group: tuple[str, ...]
     k_card__air_power: Any
     k_card__attack_plus_1: Any
     k_card__blitzkrieg: Any
@@ -391,15 +391,16 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def f_attack_bonus(self, S: list[Any], v_p: Any, v_where: Any, v_discarded: Any) -> int:
         "ATTACK+1 adds +1 for a discard; Blitzkrieg: Germany's ATTACK+1 (WW2) with MOVE 1 or MOVE 2 discarded adds +2 instead; Air Power adds the VPs spent on it. (MOP-ATT-03, MOP-WW2-RULE-05, MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:211:5]"
+        N: list[int] = S
         if v_discarded is None:
             return 0
-        if _has(S[self.o_p_revealed + v_p], self.k_card__blitzkrieg):
+        if _has(N[self.o_p_revealed + v_p], self.k_card__blitzkrieg):
             if v_discarded == self.k_card__move_1 or v_discarded == self.k_card__move_2:
                 return 2
             if v_discarded == self.k_card__vweapons and self.c_vweapons_counts_for_blitzkrieg:
                 return 2
-        if _has(S[self.o_p_revealed + v_p], self.k_card__air_power):
-            return 1 + S[self.o_g_air_power_bonus]
+        if _has(N[self.o_p_revealed + v_p], self.k_card__air_power):
+            return 1 + N[self.o_g_air_power_bonus]
         return 1
 
     def f_strength_cap(self, S: list[Any], v_p: Any) -> int:
@@ -416,6 +417,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def p_end__ww2_end(self, S: list[Any]) -> None:
         """The Western Allies win the whole scenario if they occupy the German capital; Germany with 15 VPs wins part 1 (part 2 starts) or, in part 2, the scenario. (MOP-WW2-END1-01, MOP-WW2-END1-02, MOP-WW2-END-01, MOP-WW2-END-02, MOP-WW2-SETUP2-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:509:7]"""
+        N: list[int] = S
         _w1 = False
         for v_a__1 in self.all_army:
             if (
@@ -425,10 +427,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 _w1 = True
                 break
         v_captured = _w1
-        v_reached = S[self.o_p_vp + self.k_player__blue] >= self.c_victory_vps
+        v_reached = N[self.o_p_vp + self.k_player__blue] >= self.c_victory_vps
         if v_captured and self.c_occupation_checked_first:
             _end(S, [self.k_player__orange], "The Western Allies occupy the German capital")
-        elif v_reached and S[self.o_g_part] == 2:
+        elif v_reached and N[self.o_g_part] == 2:
             _end(
                 S,
                 [self.k_player__blue],
@@ -441,22 +443,23 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "Take VPs from the limited stock; when it runs out Germany (only) takes the rest from the Western Allies. (MOP-SETUP-06, MOP-SCORE-01, MOP-WW2-RULE-06) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:247:5]"
-        v_k = min(v_amount, S[self.o_g_vp_stock])
+        N: list[int] = S
+        v_k = min(v_amount, N[self.o_g_vp_stock])
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - v_k, 0)
         S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] + v_k, 0)
         v_taken = 0
         if v_p == self.k_player__blue and v_k < v_amount:
-            v_taken = min(v_amount - v_k, S[self.o_p_vp + self.k_player__orange])
+            v_taken = min(v_amount - v_k, N[self.o_p_vp + self.k_player__orange])
             S[self.o_p_vp + self.k_player__orange] = max(
                 S[self.o_p_vp + self.k_player__orange] - v_taken, 0
             )
             S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] + v_taken, 0)
         if v_taken > 0:
-            _log(S, 55, (v_p, v_k, v_taken, self.k_player__orange, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 55, (v_p, v_k, v_taken, self.k_player__orange, v_p, N[self.o_p_vp + v_p]))
         elif v_k < v_amount:
-            _log(S, 1, (v_p, v_k, v_k, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 1, (v_p, v_k, v_k, v_p, N[self.o_p_vp + v_p]))
         else:
-            _log(S, 2, (v_p, v_k, v_p, S[self.o_p_vp + v_p]))
+            _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
     def p_move_army(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
         "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
@@ -485,13 +488,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def p_start_part_two(self, S: list[Any]) -> None:
         "Germany won part 1: the board stays, both players take all their cards into hand, Air Power and VWEAPONS replace the Allied ATTACK+1 and the German MOVE 1, and the side with more VPs keeps the difference. (MOP-WW2-SETUP2-01, MOP-WW2-SETUP2-02, MOP-WW2-SETUP2-03, MOP-WW2-SETUP2-04, MOP-WW2-SETUP2-05, MOP-WW2-VAR-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:381:5]"
+        N: list[int] = S
         _log(
             S,
             72,
             (
                 self.k_player__blue,
-                S[self.o_p_vp + self.k_player__blue],
-                S[self.o_p_vp + self.k_player__orange],
+                N[self.o_p_vp + self.k_player__blue],
+                N[self.o_p_vp + self.k_player__orange],
             ),
         )
         S[self.o_g_part] = min(max(2, 1), 2)
@@ -525,10 +529,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_p_set_aside + self.k_player__blue], _c7
         )
         S[self.o_p_hand + self.k_player__blue] |= 1 << _c7
-        v_diff = S[self.o_p_vp + self.k_player__blue] - S[self.o_p_vp + self.k_player__orange]
+        v_diff = N[self.o_p_vp + self.k_player__blue] - N[self.o_p_vp + self.k_player__orange]
         S[self.o_g_vp_stock] = max(
             S[self.o_g_vp_stock]
-            + 2 * min(S[self.o_p_vp + self.k_player__blue], S[self.o_p_vp + self.k_player__orange]),
+            + 2 * min(N[self.o_p_vp + self.k_player__blue], N[self.o_p_vp + self.k_player__orange]),
             0,
         )
         S[self.o_p_vp + self.k_player__blue] = max(max(v_diff, 0), 0)
@@ -538,9 +542,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             73,
             (
                 self.k_player__blue,
-                S[self.o_p_vp + self.k_player__blue],
+                N[self.o_p_vp + self.k_player__blue],
                 self.k_player__orange,
-                S[self.o_p_vp + self.k_player__orange],
+                N[self.o_p_vp + self.k_player__orange],
             ),
         )
         if self.c_economic_breakthrough:
@@ -548,7 +552,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c] = min(
                     max(S[self.o_e_country__vp_die + v_c] + 1, 0), self.s_e_country__vp_max[v_c]
                 )
-                _log(S, 74, (v_c, S[self.o_e_country__vp_die + v_c]))
+                _log(S, 74, (v_c, N[self.o_e_country__vp_die + v_c]))
 
     def q_card__air_power(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__air_power (MOP-WW2-SETUP2-03) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:186:5]"
@@ -578,13 +582,14 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_card__vweapons(self, S: list[Any], R: Any, v_me: Any) -> None:
         """card__vweapons (MOP-WW2-SETUP2-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:5]"""
+        N: list[int] = S
         _w1 = False
         for v_a in self.ix_army__owner.get(v_me, ()):
             if S[self.o_e_army__location + v_a] == self.k_country__minor_states:
                 _w1 = True
                 break
         if _w1:
-            if S[self.o_p_vp + self.k_player__orange] > 0:
+            if N[self.o_p_vp + self.k_player__orange] > 0:
                 S[self.o_p_vp + self.k_player__orange] = max(
                     S[self.o_p_vp + self.k_player__orange] - 1, 0
                 )
@@ -598,11 +603,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_german_flip(self, S: list[Any], R: Any, v_point: Any) -> None:
         "Germany may discard 1 VP to the stock to flip the initiative card (offered while the Western Allies hold it; `point` is turn_start or order_choice, see german_flip_timing). (MOP-WW2-RULE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:5]"
+        N: list[int] = S
         if self.c_german_flip_timing != "both" and self.c_german_flip_timing != v_point:
             return None
         if (
             S[self.o_g_initiative] != self.k_player__orange
-            or S[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
+            or N[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
         ):
             return None
         v_yes = R() < 0.5
@@ -617,11 +623,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         self, S: list[Any], R: Any, v_me: Any, v_where: Any, v_discarded: Any
     ) -> None:
         """ "You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]"""
+        N: list[int] = S
         self.q_join_attack__rules(S, R, v_me, v_where, v_discarded)
         S[self.o_g_air_power_bonus] = max(0, 0)
         if (
             (v_me == self.k_player__orange and v_discarded is not None)
-            and _has(S[self.o_p_revealed + v_me], self.k_card__air_power)
+            and _has(N[self.o_p_revealed + v_me], self.k_card__air_power)
         ) and self.card_group[v_discarded] == "attack":
             _w1 = 0
             for v_a in self.ix_army__owner.get(v_me, ()):
@@ -632,7 +639,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             v_limit = _w1
             v_more = True
             _runs0 = 0
-            while (v_more and S[self.o_g_air_power_bonus] < v_limit) and S[self.o_p_vp + v_me] > 0:
+            while (v_more and N[self.o_g_air_power_bonus] < v_limit) and N[self.o_p_vp + v_me] > 0:
                 _runs0 += 1
                 if _runs0 > MAX_LOOP:
                     _endless_loop()
@@ -641,7 +648,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     S[self.o_g_air_power_bonus] = max(S[self.o_g_air_power_bonus] + 1, 0)
                     S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - 1, 0)
                     S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + 1, 0)
-            if S[self.o_g_air_power_bonus] > 0:
+            if N[self.o_g_air_power_bonus] > 0:
                 pass
 
     def q_join_attack__rules(
@@ -707,11 +714,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_second_move(self, S: list[Any], R: Any, v_me: Any) -> None:
         "The Western Allies (only) may pay 2 VPs to the stock to play a second MOVE card from hand immediately after a MOVE; no army moves twice in the turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:5]"
-        if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or S[
+        N: list[int] = S
+        if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or N[
             self.o_p_vp + v_me
         ] < self.c_second_move_cost:
             return None
-        v_extra = _bits(S[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
+        v_extra = _bits(N[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
         if len(v_extra) == 0 or len(self.f_unmoved_armies(S, v_me)) == 0:
             return None
         v_c = _pick_optional(R, v_extra)
@@ -736,11 +744,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_turn__resolve(self, S: list[Any], R: Any) -> None:
         """As the base game; before the initiative holder chooses who goes first, Germany may pay 1 VP to flip the initiative card. The Western Allies' capture of the German capital is checked at the end of the turn. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03, MOP-WW2-RULE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:7]"""
+        N: list[int] = S
         for v_grp in self.e_action_group:
             _w1 = []
             _m1 = self.mk_card__group.get(v_grp, 0)
             for v_p in self.all_player:
-                if S[self.o_p_revealed + v_p] & _m1 != 0:
+                if N[self.o_p_revealed + v_p] & _m1 != 0:
                     _w1.append(v_p)
             v_actors = _w1
             if len(v_actors) == 1:
@@ -792,7 +801,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def q_ww2_strength(self, S: list[Any], R: Any, v_me: Any) -> None:
         "STRENGTH (WW2): reduce the VP die of a country you control, or discard 5 VPs to the stock instead; then +1 army strength (Germany at most 5). (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:5]"
-        if self.c_german_strength_cap_blocks and S[self.o_p_strength + v_me] >= self.f_strength_cap(
+        N: list[int] = S
+        if self.c_german_strength_cap_blocks and N[self.o_p_strength + v_me] >= self.f_strength_cap(
             S, v_me
         ):
             return None
@@ -800,10 +810,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             v_c
             for v_c in self.all_country
             if self.f_controls(S, v_me, v_c)
-            and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
+            and N[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
         ]
         v_pay = False
-        if S[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
+        if N[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
             if len(v_sources) == 0:
                 v_pay = R() < 0.5
                 if not v_pay:
@@ -828,7 +838,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - self.c_strength_vp_cost, 0)
             S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_strength_vp_cost, 0)
         S[self.o_p_strength + v_me] = min(
-            max(min(S[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
+            max(min(N[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
         )
 
     def r_card__air_power(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
@@ -931,6 +941,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_card__vweapons(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "card__vweapons (MOP-WW2-SETUP2-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:192:5]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (3,):
             raise RulesError(f"routine card__vweapons: no resume point {pc}")
@@ -939,12 +950,12 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_army__location + v_a] == self.k_country__minor_states
                 for v_a in self.ix_army__owner.get(v_me, ())
             ):
-                if S[self.o_p_vp + self.k_player__orange] > 0:
+                if N[self.o_p_vp + self.k_player__orange] > 0:
                     S[self.o_p_vp + self.k_player__orange] = max(
                         S[self.o_p_vp + self.k_player__orange] - 1, 0
                     )
                     S[self.o_g_vp_removed] = max(S[self.o_g_vp_removed] + 1, 0)
-                    _log(S, 75, (S[self.o_p_vp + self.k_player__orange],))
+                    _log(S, 75, (N[self.o_p_vp + self.k_player__orange],))
                 else:
                     _log(S, 76, ())
             else:
@@ -964,6 +975,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_german_flip(self, S: list[Any], F: Any, v: Any, v_point: Any = None) -> Any:
         "Germany may discard 1 VP to the stock to flip the initiative card (offered while the Western Allies hold it; `point` is turn_start or order_choice, see german_flip_timing). (MOP-WW2-RULE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:364:5]"
+        N: list[int] = S
         v_yes: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
@@ -973,7 +985,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 return None
             if (
                 S[self.o_g_initiative] != self.k_player__orange
-                or S[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
+                or N[self.o_p_vp + self.k_player__blue] < self.c_initiative_flip_cost
             ):
                 return None
             pc = 1
@@ -1011,6 +1023,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         v_discarded: Any = None,
     ) -> Any:
         '"You may turn any of your fortified armies in the combat country back into normal armies (stand them up) and include them in the attack." When all of `me`\'s armies in `where` are fortified, one must stand up for there to be an attack: the attacker chooses which (no question when there is only one). Then each fortified army left may stand up too. `discarded` is the card discarded for ATTACK+1 (none if none): scenarios hook here the moment the attacking force is complete, before the combat. (MOP-ATT-05) [rules/march_of_progress/rules.yaml:205:3]'
+        N: list[int] = S
         v_limit: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -1029,7 +1042,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_g_air_power_bonus] = max(0, 0)
                 if (
                     (v_me == self.k_player__orange and v_discarded is not None)
-                    and _has(S[self.o_p_revealed + v_me], self.k_card__air_power)
+                    and _has(N[self.o_p_revealed + v_me], self.k_card__air_power)
                 ) and self.card_group[v_discarded] == "attack":
                     pc = 2
                 else:
@@ -1047,7 +1060,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v__runs = 0
                 pc = 3
             if pc == 3:
-                if (v_more and S[self.o_g_air_power_bonus] < v_limit) and S[self.o_p_vp + v_me] > 0:
+                if (v_more and N[self.o_g_air_power_bonus] < v_limit) and N[self.o_p_vp + v_me] > 0:
                     v__runs += 1
                     if v__runs > MAX_LOOP:
                         _endless_loop()
@@ -1064,7 +1077,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v_me,
                     16,
                     (True, False),
-                    (S[self.o_g_air_power_bonus], v_limit),
+                    (N[self.o_g_air_power_bonus], v_limit),
                 )
             if pc == 5:
                 if F is not None:
@@ -1078,8 +1091,8 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 pc = 3
                 continue
             if pc == 6:
-                if S[self.o_g_air_power_bonus] > 0:
-                    _log(S, 57, (v_me, S[self.o_g_air_power_bonus], S[self.o_g_air_power_bonus]))
+                if N[self.o_g_air_power_bonus] > 0:
+                    _log(S, 57, (v_me, N[self.o_g_air_power_bonus], N[self.o_g_air_power_bonus]))
                 pc = 7
             if pc == 7:
                 return None
@@ -1329,17 +1342,18 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_second_move(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "The Western Allies (only) may pay 2 VPs to the stock to play a second MOVE card from hand immediately after a MOVE; no army moves twice in the turn. (MOP-WW2-RULE-02) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:305:5]"
+        N: list[int] = S
         v_extra: Any = None
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2, 3):
             raise RulesError(f"routine second_move: no resume point {pc}")
         if pc == 0:
-            if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or S[
+            if (v_me != self.k_player__orange or S[self.o_g_second_move_played]) or N[
                 self.o_p_vp + v_me
             ] < self.c_second_move_cost:
                 return None
-            v_extra = _bits(S[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
+            v_extra = _bits(N[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
             if len(v_extra) == 0 or len(self.f_unmoved_armies(S, v_me)) == 0:
                 return None
             pc = 1
@@ -1375,8 +1389,9 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def z_second_move__2_1(self, S: list[Any], F: Any) -> Any:
         "Local 'extra' of a frame, computed again in a bot's world."
+        N: list[int] = S
         v_me = F[2]
-        return _bits(S[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
+        return _bits(N[self.o_p_hand + v_me] & self.mk_card__group.get("move", 0))
 
     def r_setup__armies(self, S: list[Any], F: Any, v: Any) -> Any:
         "Germany has 1 army in Germany; the Western Allies 1 fortified army in the Minor States. (MOP-WW2-SETUP1-10) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:443:7]"
@@ -1390,6 +1405,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_turn__resolve(self, S: list[Any], F: Any, v: Any) -> Any:
         "As the base game; before the initiative holder chooses who goes first, Germany may pay 1 VP to flip the initiative card. The Western Allies' capture of the German capital is checked at the end of the turn. (MOP-SEQ-03, MOP-SOA-01, MOP-INIT-01, MOP-INIT-02, MOP-INIT-03, MOP-WW2-RULE-01) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:479:7]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_grp: Any = None
@@ -1415,7 +1431,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                     v_p
                     for _m1 in (self.mk_card__group.get(v_grp, 0),)
                     for v_p in self.all_player
-                    if S[self.o_p_revealed + v_p] & _m1 != 0
+                    if N[self.o_p_revealed + v_p] & _m1 != 0
                 ]
                 if len(v_actors) == 1:
                     pc = 3
@@ -1533,6 +1549,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
 
     def r_ww2_strength(self, S: list[Any], F: Any, v: Any, v_me: Any = None) -> Any:
         "STRENGTH (WW2): reduce the VP die of a country you control, or discard 5 VPs to the stock instead; then +1 army strength (Germany at most 5). (MOP-STR-01, MOP-STR-02, MOP-STR-03, MOP-WW2-RULE-03, MOP-WW2-RULE-04) [rules/march_of_progress/scenarios/ww2_in_the_west.yaml:326:5]"
+        N: list[int] = S
         v_sources: Any = None
         v_pay: Any = None
         v_c_2: Any = None
@@ -1541,7 +1558,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
         if F is not None and pc not in (2, 3, 4, 5, 7, 8):
             raise RulesError(f"routine ww2_strength: no resume point {pc}")
         if pc == 0:
-            if self.c_german_strength_cap_blocks and S[
+            if self.c_german_strength_cap_blocks and N[
                 self.o_p_strength + v_me
             ] >= self.f_strength_cap(S, v_me):
                 _log(S, 63, (v_me, self.f_strength_cap(S, v_me)))
@@ -1550,10 +1567,10 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 v_c
                 for v_c in self.all_country
                 if self.f_controls(S, v_me, v_c)
-                and S[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
+                and N[self.o_e_country__vp_die + v_c] > self.f_vp_die_floor(S, v_me, v_c)
             ]
             v_pay = False
-            if S[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
+            if N[self.o_p_vp + v_me] >= self.c_strength_vp_cost:
                 pc = 1
             elif len(v_sources) == 0:
                 _log(S, 40, (v_me,))
@@ -1602,7 +1619,7 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c_2] = min(
                     max(S[self.o_e_country__vp_die + v_c_2] - 1, 0), self.s_e_country__vp_max[v_c_2]
                 )
-                _log(S, 67, (v_me, v_c_2, S[self.o_e_country__vp_die + v_c_2]))
+                _log(S, 67, (v_me, v_c_2, N[self.o_e_country__vp_die + v_c_2]))
             pc = 9
         if pc == 7:
             if F is not None:
@@ -1617,17 +1634,17 @@ class Ww2InTheWestScenario(MarchOfProgressRules):
             S[self.o_e_country__vp_die + v_c_3] = min(
                 max(S[self.o_e_country__vp_die + v_c_3] - 1, 0), self.s_e_country__vp_max[v_c_3]
             )
-            _log(S, 67, (v_me, v_c_3, S[self.o_e_country__vp_die + v_c_3]))
+            _log(S, 67, (v_me, v_c_3, N[self.o_e_country__vp_die + v_c_3]))
             pc = 9
         if pc == 9:
             if v_pay:
                 S[self.o_p_vp + v_me] = max(S[self.o_p_vp + v_me] - self.c_strength_vp_cost, 0)
                 S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + self.c_strength_vp_cost, 0)
-                _log(S, 68, (v_me, self.c_strength_vp_cost, v_me, S[self.o_p_vp + v_me]))
+                _log(S, 68, (v_me, self.c_strength_vp_cost, v_me, N[self.o_p_vp + v_me]))
             S[self.o_p_strength + v_me] = min(
-                max(min(S[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
+                max(min(N[self.o_p_strength + v_me] + 1, self.f_strength_cap(S, v_me)), 1), 6
             )
-            _log(S, 69, (v_me, S[self.o_p_strength + v_me]))
+            _log(S, 69, (v_me, N[self.o_p_strength + v_me]))
             return None
 
 
@@ -1657,4 +1674,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "394 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n396 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n397 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n407 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n411 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n428 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n429 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n438 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n444 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n445 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n446 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n454 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n463 rules/march_of_progress/rules.yaml:154:3\n464 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n468 rules/march_of_progress/rules.yaml:159:7\n469 rules/march_of_progress/rules.yaml:160:7\n470 rules/march_of_progress/rules.yaml:161:7\n471 rules/march_of_progress/rules.yaml:162:7\n472 rules/march_of_progress/rules.yaml:163:7\n476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n477 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n481 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n482 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n483 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n488 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n498 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n499 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n519 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n528 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n529 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n534 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n535 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n536 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n546 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n547 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n548 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n551 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n560 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n569 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n587 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n588 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n591 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n601 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n603 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n607 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n610 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n613 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n614 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n620 rules/march_of_progress/rules.yaml:205:3\n621 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n622 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n626 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n633 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n634 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n639 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n642 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n643 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n644 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n651 rules/march_of_progress/rules.yaml:216:7\n656 rules/march_of_progress/rules.yaml:217:7\n662 rules/march_of_progress/rules.yaml:218:11\n663 rules/march_of_progress/rules.yaml:219:11\n664 rules/march_of_progress/rules.yaml:220:15\n665 rules/march_of_progress/rules.yaml:221:11\n666 rules/march_of_progress/rules.yaml:222:7\n671 rules/march_of_progress/rules.yaml:223:11\n672 rules/march_of_progress/rules.yaml:224:15\n673 rules/march_of_progress/rules.yaml:225:15\n674 rules/march_of_progress/rules.yaml:226:19\n678 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n679 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n680 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n681 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n682 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n683 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n684 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n685 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n693 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n694 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n695 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n705 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n706 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n713 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n714 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n715 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n716 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n717 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n719 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n720 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n733 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n734 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n740 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n746 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n747 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n750 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n751 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n752 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n753 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n757 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n758 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n770 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n771 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n772 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n784 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n788 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n789 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n790 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n791 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n795 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n798 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n799 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n806 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n807 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n808 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n810 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n812 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n813 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n814 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n816 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n821 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n823 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n827 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n828 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n829 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n830 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n854 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n861 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n875 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n882 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n896 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n910 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n924 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n938 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n942 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n943 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n946 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n947 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n951 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n952 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n972 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n973 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n974 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n978 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n979 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n995 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n996 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n999 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1000 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1001 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1022 rules/march_of_progress/rules.yaml:205:3\n1029 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1030 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1038 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1046 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1047 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1061 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1074 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1075 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1076 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1077 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1081 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1082 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1108 rules/march_of_progress/rules.yaml:216:7\n1114 rules/march_of_progress/rules.yaml:217:7\n1129 rules/march_of_progress/rules.yaml:218:11\n1130 rules/march_of_progress/rules.yaml:219:11\n1138 rules/march_of_progress/rules.yaml:220:15\n1153 rules/march_of_progress/rules.yaml:221:11\n1156 rules/march_of_progress/rules.yaml:222:7\n1173 rules/march_of_progress/rules.yaml:223:11\n1182 rules/march_of_progress/rules.yaml:224:15\n1195 rules/march_of_progress/rules.yaml:225:15\n1196 rules/march_of_progress/rules.yaml:226:19\n1211 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1212 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1213 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1214 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1215 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1226 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1227 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1228 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1246 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1263 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1264 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1265 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1266 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1267 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1280 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1281 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1282 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1285 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1293 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1307 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1313 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1326 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1327 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1338 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1341 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1342 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1343 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1344 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1345 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1358 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1359 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1360 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1361 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1362 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1363 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1367 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1368 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1384 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1386 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1387 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1388 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1414 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1420 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1427 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1439 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1446 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1459 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1463 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1470 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1492 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1497 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1498 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1505 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1510 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1524 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1525 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1526 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1544 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1547 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1548 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1549 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1556 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1560 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1578 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1579 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1580 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1586 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1599 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1600 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1605 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1611 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1623 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1624 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1625 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1626 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1627 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1630 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"
+_ORIGINS = "395 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:219:9\n396 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:220:13\n397 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:221:9\n398 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:222:13\n399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:223:17\n400 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:224:13\n401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:225:17\n402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:226:9\n403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:227:13\n404 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:228:9\n408 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:236:9\n412 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:243:9\n421 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:515:11\n430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:516:11\n431 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:517:11\n432 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:518:15\n434 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:520:15\n440 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:522:15\n442 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:524:15\n447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:254:9\n448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:255:9\n449 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:256:9\n450 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:257:9\n451 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:258:9\n452 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:259:13\n453 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:260:13\n456 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:261:13\n457 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:262:9\n458 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:263:13\n460 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:265:13\n462 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:267:13\n466 rules/march_of_progress/rules.yaml:154:3\n467 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:416:7\n471 rules/march_of_progress/rules.yaml:159:7\n472 rules/march_of_progress/rules.yaml:160:7\n473 rules/march_of_progress/rules.yaml:161:7\n474 rules/march_of_progress/rules.yaml:162:7\n475 rules/march_of_progress/rules.yaml:163:7\n479 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:455:11\n480 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:456:11\n484 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:463:11\n485 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:464:15\n486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:465:11\n487 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:466:15\n492 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:389:9\n501 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:390:9\n502 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:391:9\n503 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:392:13\n506 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:393:13\n509 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:394:13\n512 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:395:9\n518 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:396:9\n523 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:397:9\n527 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:398:9\n532 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:400:9\n533 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:401:9\n538 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:402:9\n539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:403:9\n540 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:404:9\n550 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:405:9\n551 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:406:13\n552 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:407:17\n555 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:408:17\n559 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n563 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n568 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n569 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n586 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n592 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n593 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n601 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n602 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n607 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n608 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n609 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n613 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n614 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n615 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n619 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n620 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n627 rules/march_of_progress/rules.yaml:205:3\n628 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n629 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n633 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n646 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n648 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n649 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n650 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n651 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n658 rules/march_of_progress/rules.yaml:216:7\n663 rules/march_of_progress/rules.yaml:217:7\n669 rules/march_of_progress/rules.yaml:218:11\n670 rules/march_of_progress/rules.yaml:219:11\n671 rules/march_of_progress/rules.yaml:220:15\n672 rules/march_of_progress/rules.yaml:221:11\n673 rules/march_of_progress/rules.yaml:222:7\n678 rules/march_of_progress/rules.yaml:223:11\n679 rules/march_of_progress/rules.yaml:224:15\n680 rules/march_of_progress/rules.yaml:225:15\n681 rules/march_of_progress/rules.yaml:226:19\n685 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n686 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n687 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n688 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n689 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n690 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n691 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n692 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n696 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n697 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n698 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n699 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n700 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n701 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n702 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n703 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n704 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n707 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n708 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n709 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n710 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n711 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n712 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n713 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n718 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n721 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n722 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n723 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n724 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n725 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n726 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n727 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n728 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n729 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n730 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n731 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n735 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n739 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n741 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n742 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n743 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n748 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n749 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n755 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n756 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n758 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n759 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n760 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n761 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n762 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n764 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n765 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n766 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n767 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n779 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n780 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n781 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n793 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n797 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n798 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n799 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n800 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n805 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n808 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n809 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n815 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n816 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n817 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n818 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n819 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n820 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n822 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n823 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n824 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n826 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n831 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n833 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n834 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n837 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n838 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n839 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n840 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n850 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:191:9\n864 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:159:9\n871 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:160:9\n885 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:166:9\n892 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:167:9\n906 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:173:9\n920 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:185:9\n934 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:179:9\n949 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:197:9\n953 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:198:13\n954 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:199:17\n957 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:200:17\n958 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:201:17\n960 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:203:17\n962 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:205:13\n963 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:206:9\n968 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:207:13\n984 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:371:9\n985 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:372:13\n986 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:373:9\n990 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:374:13\n991 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:375:9\n1007 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:376:9\n1008 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:377:13\n1011 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:378:13\n1012 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:379:13\n1013 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:380:13\n1035 rules/march_of_progress/rules.yaml:205:3\n1042 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:425:7\n1043 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:428:7\n1051 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:429:11\n1059 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:430:11\n1060 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:431:11\n1074 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:432:15\n1087 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:433:15\n1088 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:434:19\n1089 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:435:19\n1090 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:436:19\n1094 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:437:11\n1095 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:438:15\n1121 rules/march_of_progress/rules.yaml:216:7\n1127 rules/march_of_progress/rules.yaml:217:7\n1142 rules/march_of_progress/rules.yaml:218:11\n1143 rules/march_of_progress/rules.yaml:219:11\n1151 rules/march_of_progress/rules.yaml:220:15\n1166 rules/march_of_progress/rules.yaml:221:11\n1169 rules/march_of_progress/rules.yaml:222:7\n1186 rules/march_of_progress/rules.yaml:223:11\n1195 rules/march_of_progress/rules.yaml:224:15\n1208 rules/march_of_progress/rules.yaml:225:15\n1209 rules/march_of_progress/rules.yaml:226:19\n1224 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:274:9\n1225 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:275:9\n1226 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:276:13\n1227 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:277:13\n1228 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:278:9\n1239 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:279:9\n1240 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:280:13\n1241 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:281:9\n1259 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:282:9\n1276 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:288:9\n1277 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:289:9\n1278 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:290:13\n1279 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:291:13\n1280 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:292:9\n1291 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:293:9\n1292 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:294:9\n1293 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:295:13\n1294 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:296:9\n1295 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:297:9\n1298 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:298:9\n1306 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:299:13\n1319 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:300:13\n1320 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:301:17\n1326 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:302:9\n1339 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:303:9\n1340 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:304:13\n1352 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:312:9\n1355 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:313:13\n1356 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:314:9\n1357 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:315:9\n1358 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:316:13\n1359 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:317:9\n1372 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:318:9\n1373 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:319:13\n1374 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:320:9\n1375 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:321:9\n1376 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:322:9\n1377 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:323:9\n1381 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:324:9\n1382 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:325:9\n1399 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:447:11\n1401 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:448:11\n1402 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:449:11\n1403 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:450:11\n1419 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:486:11\n1430 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:487:15\n1436 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:488:15\n1443 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:489:19\n1447 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:491:19\n1448 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:492:19\n1455 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:493:23\n1462 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:494:23\n1475 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:495:23\n1476 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:496:23\n1479 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:498:23\n1486 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:499:23\n1501 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:500:19\n1508 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:501:19\n1513 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:502:23\n1514 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:503:19\n1521 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:504:15\n1526 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:505:19\n1539 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:474:11\n1540 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:475:11\n1541 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:476:15\n1542 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:477:11\n1561 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:333:9\n1564 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:334:13\n1565 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:335:13\n1566 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:336:9\n1572 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:337:9\n1573 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:338:9\n1576 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:352:13\n1577 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:353:13\n1581 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:339:13\n1589 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:340:17\n1595 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:341:17\n1596 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:342:21\n1597 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:343:21\n1603 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:345:17\n1616 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:346:17\n1617 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:347:21\n1619 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:349:21\n1622 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:350:21\n1628 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:355:13\n1634 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:356:13\n1637 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:357:13\n1640 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:358:9\n1641 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:359:13\n1642 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:360:13\n1643 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:361:13\n1644 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:362:9\n1647 rules/march_of_progress/scenarios/ww2_in_the_west.yaml:363:9"

@@ -217,9 +217,9 @@ class ThirdReichDiplomacyRules:
     flow_r: Any
     flow_q: Any
     flow_origin: Any
-    all_commitment: tuple[Any, ...]
-    all_country: tuple[Any, ...]
-    all_player: tuple[Any, ...]
+    all_commitment: tuple[int, ...]
+    all_country: tuple[int, ...]
+    all_player: tuple[int, ...]
     c_activation_at_any_time: bool
     c_aid_simultaneous: bool
     c_dps_per_aid: int
@@ -229,9 +229,9 @@ class ThirdReichDiplomacyRules:
     c_russia_independent: bool
     c_shared_western_dps: str
     c_us_deductions_as_printed: bool
-    facts: tuple[Any, ...]
-    ix_commitment__country__owner: dict[Any, Any]
-    ix_commitment__owner: dict[Any, Any]
+    facts: tuple[tuple[Any, ...], ...]
+    ix_commitment__country__owner: dict[Any, tuple[int, ...]]
+    ix_commitment__owner: dict[Any, tuple[int, ...]]
     k_city__ankara: Any
     k_city__antwerp: Any
     k_city__athens: Any
@@ -372,22 +372,22 @@ class ThirdReichDiplomacyRules:
     o_p_dps: int
     o_p_shared_pick: int
     o_p_yss_brps: int
-    s_e_commitment__country: tuple[Any, ...]
-    s_e_commitment__owner: tuple[Any, ...]
-    s_e_country__balkan: tuple[Any, ...]
+    s_e_commitment__country: tuple[int, ...]
+    s_e_commitment__owner: tuple[int, ...]
+    s_e_country__balkan: tuple[bool, ...]
     s_e_country__next_table: tuple[Any, ...]
     s_e_country__part_of: tuple[Any, ...]
-    s_e_country__russia_may: tuple[Any, ...]
-    s_p_basic: tuple[Any, ...]
-    s_p_side: tuple[Any, ...]
+    s_e_country__russia_may: tuple[bool, ...]
+    s_p_basic: tuple[int, ...]
+    s_p_side: tuple[str, ...]
     t_spain_government: tuple[Any, ...]
     t_spain_loyalist_government: tuple[Any, ...]
-    tabs: tuple[Any, ...]
+    tabs: tuple[tuple[Any, ...], ...]
     tprog_allows: tuple[Any, ...]
     tprog_apply: tuple[Any, ...]
     tprog_mods: tuple[Any, ...]
     tprog_terms: tuple[Any, ...]
-    tterm_names: tuple[Any, ...]
+    tterm_names: tuple[tuple[str, ...], ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
         self.d = d
@@ -708,7 +708,8 @@ class ThirdReichDiplomacyRules:
 
     def f_aid_limit(self, S: list[Any], v_p: Any) -> int:
         "The most DPs power `p` may buy with foreign aid: 5 BRPs a DP, at most 5% of its YSS BRPs spent (rounded down), and no more DPs than its basic allotment (none for the U.S. before 1942, when it receives no allotment). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03) [rules/third_reich_diplomacy/rules.yaml:107:3]"
-        v_most_brps = S[self.o_p_yss_brps + v_p] * 5 // 100
+        N: list[int] = S
+        v_most_brps = N[self.o_p_yss_brps + v_p] * 5 // 100
         return min(self.f_allotment(S, v_p), v_most_brps // self.c_dps_per_aid)
 
     def f_allied_holds(self, S: list[Any], v_c: Any) -> bool:
@@ -720,17 +721,18 @@ class ThirdReichDiplomacyRules:
 
     def f_allied_total(self, S: list[Any], v_c: Any) -> int:
         """The Allied DPs committed to `c`: all of them if Russia is at war; if not, the Russian or the Western DPs, whichever is greater (never combined) - except Turkey, where they are always combined. Russian DPs count double for Communistic Spain. (TR-DIP-ATT-07, TR-DIP-ATT-08, TR-DIP-TURKEY-02, TR-DIP-SPAIN-COMM-02) [rules/third_reich_diplomacy/rules.yaml:237:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
             if self.s_p_side[v_p] == "allies" and v_p != self.k_player__russia:
                 _w2 = 0
                 for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_p), ()):
-                    _w2 += S[self.o_e_commitment__dps + v_k__1]
+                    _w2 += N[self.o_e_commitment__dps + v_k__1]
                 _w1 += _w2
         v_west = _w1
         _w3 = 0
         for v_k__3 in self.ix_commitment__country__owner.get((v_c, self.k_player__russia), ()):
-            _w3 += S[self.o_e_commitment__dps + v_k__3]
+            _w3 += N[self.o_e_commitment__dps + v_k__3]
         v_rus = _w3
         if (v_c == self.k_country__spain and S[self.o_g_spain_government] == "communist") and (
             not S[self.o_e_country__switched + v_c]
@@ -744,20 +746,22 @@ class ThirdReichDiplomacyRules:
 
     def f_allotment(self, S: list[Any], v_p: Any) -> int:
         "The basic DP allotment a power receives at this YSS: the printed allotment, none for the U.S. before the 1942 YSS, none for a conquered power (assumed: the rulebook lets a conquered power's DPs stand for the rest of its year, TR-DIP-COMMIT-07, and gives it no new ones). (TR-DIP-ALLOT-01, TR-DIP-ALLOT-03, TR-DIP-AFTER-04) [rules/third_reich_diplomacy/rules.yaml:91:3]"
+        N: list[int] = S
         if S[self.o_p_conquered + v_p]:
             return 0
-        if v_p == self.k_player__usa and S[self.o_g_year] < 1942:
+        if v_p == self.k_player__usa and N[self.o_g_year] < 1942:
             return 0
         return self.s_p_basic[v_p]
 
     def f_axis_total(self, S: list[Any], v_c: Any) -> int:
         """The Axis DPs committed to `c`; doubled for the activation of inactive Bulgaria/Hungary/Rumania and Finland (their tables' "Double all Axis DPs"). (TR-DIP-ATT-07, TR-DIP-BHRI-02, TR-DIP-FINI-02) [rules/third_reich_diplomacy/rules.yaml:224:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
             if self.s_p_side[v_p] == "axis":
                 _w2 = 0
                 for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_p), ()):
-                    _w2 += S[self.o_e_commitment__dps + v_k__1]
+                    _w2 += N[self.o_e_commitment__dps + v_k__1]
                 _w1 += _w2
         v_n = _w1
         if S[self.o_e_country__resolved_by + v_c] == "activation":
@@ -766,20 +770,23 @@ class ThirdReichDiplomacyRules:
 
     def f_balkans_outnumbered(self, S: list[Any]) -> bool:
         "Allied ground/air factors in the Balkans outnumber the Axis factors there (Russian factors count as Allied only once Russia is at war with the Axis). (TR-DIP-BULGARIA-01, TR-DIP-HUNGARY-01, TR-DIP-RUMANIA-01) [rules/third_reich_diplomacy/rules.yaml:280:3]"
-        v_allied = S[self.o_g_western_factors_balkans]
+        N: list[int] = S
+        v_allied = N[self.o_g_western_factors_balkans]
         if S[self.o_p_at_war + self.k_player__russia]:
-            v_allied += S[self.o_g_russian_factors_balkans]
-        return v_allied > S[self.o_g_axis_factors_balkans]
+            v_allied += N[self.o_g_russian_factors_balkans]
+        return v_allied > N[self.o_g_axis_factors_balkans]
 
     def f_committed(self, S: list[Any], v_p: Any, v_c: Any) -> int:
         """The DPs power `p` committed to country `c` this year. [rules/third_reich_diplomacy/rules.yaml:217:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_k in self.ix_commitment__country__owner.get((v_c, v_p), ()):
-            _w1 += S[self.o_e_commitment__dps + v_k]
+            _w1 += N[self.o_e_commitment__dps + v_k]
         return _w1
 
     def f_dp_box(self, S: list[Any], v_p: Any) -> int:
         """A power's additions and deductions of the Diplomacy Points box, except the gains marked * (function shared_gains). Rome: after American entry Britain and the U.S. each +1, before it Britain and France (if still active) each +1. Paris: the Western Allies gain only if Paris is recaptured after the fall of France; then Britain and the U.S. each +1. (TR-DIP-ALLOT-04, TR-DP-NOTE-04, TR-DP-GER-01, TR-DP-GER-02, TR-DP-GER-03, TR-DP-GER-04, TR-DP-GER-05, TR-DP-GER-06, TR-DP-GER-07, TR-DP-GER-08, TR-DP-GER-09, TR-DP-GB-04, TR-DP-GB-05, TR-DP-GB-06, TR-DP-GB-07, TR-DP-GB-08, TR-DP-GB-09, TR-DP-US-04, TR-DP-US-05, TR-DP-NOTE-01, TR-DP-NOTE-02, TR-DP-USSR-01, TR-DP-USSR-02, TR-DP-USSR-03, TR-DP-USSR-04, TR-DP-USSR-05, TR-DP-FRA-01, TR-DP-FRA-02, TR-DP-FRA-03, TR-DP-FRA-04, TR-DP-ITA-01, TR-DP-ITA-02, TR-DP-ITA-03) [rules/third_reich_diplomacy/rules.yaml:135:3]"""
+        N: list[int] = S
         v_n = 0
         v_paris_retaken = (
             S[self.o_e_city__control + self.k_city__paris] == "western"
@@ -826,17 +833,17 @@ class ThirdReichDiplomacyRules:
                 "axis",
             ):
                 v_n += 1
-            if S[self.o_g_axis_hexes_britain] > 0:
+            if N[self.o_g_axis_hexes_britain] > 0:
                 v_n += 1
             if S[self.o_e_city__control + self.k_city__paris] == "axis":
                 v_n += 2
             if S[self.o_g_allied_hex_germany]:
                 v_n -= (
                     1
-                    + S[self.o_g_western_objectives_germany]
-                    + S[self.o_g_russian_objectives_germany]
+                    + N[self.o_g_western_objectives_germany]
+                    + N[self.o_g_russian_objectives_germany]
                 )
-            if S[self.o_g_axis_ever_in_britain] and S[self.o_g_axis_hexes_britain] == 0:
+            if S[self.o_g_axis_ever_in_britain] and N[self.o_g_axis_hexes_britain] == 0:
                 v_n -= 1
             if S[self.o_g_us_unit_france]:
                 v_n -= 1
@@ -900,7 +907,7 @@ class ThirdReichDiplomacyRules:
                 if S[self.o_e_city__control + v_c__5] == "russia":
                     _w5 += 1
             v_n += _w5 // 3
-            v_n += S[self.o_g_russian_objectives_germany]
+            v_n += N[self.o_g_russian_objectives_germany]
             _w6 = 0
             for v_c__6 in [
                 self.k_city__moscow,
@@ -919,7 +926,7 @@ class ThirdReichDiplomacyRules:
             v_n += _w7
             if v_rome_western and (not S[self.o_p_active + self.k_player__usa]):
                 v_n += 1
-            v_n += S[self.o_g_western_objectives_germany] + S[self.o_g_western_objectives_italy]
+            v_n += N[self.o_g_western_objectives_germany] + N[self.o_g_western_objectives_italy]
             if S[self.o_g_axis_hex_france]:
                 v_n -= 1
             if S[self.o_g_axis_hex_next_to_paris]:
@@ -968,13 +975,14 @@ class ThirdReichDiplomacyRules:
 
     def f_may_activate(self, S: list[Any], v_c: Any) -> bool:
         "Whether Germany may attempt to activate `c` now: inactive Bulgaria/Hungary/Rumania or inactive Finland, not yet resolved, not waiting to activate. (TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:346:3]"
+        N: list[int] = S
         return (
             (
                 S[self.o_e_country__resolved_by + v_c] == "activation"
                 and (not S[self.o_e_country__closed + v_c])
             )
             and S[self.o_e_country__status + v_c] == "inactive_ally"
-        ) and S[self.o_e_country__countdown + v_c] == 0
+        ) and N[self.o_e_country__countdown + v_c] == 0
 
     def f_may_commit(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         "Whether power `p` may commit DPs to `c`. Russia only to the countries of its list, Spain only if Communist, a Balkan country only if Russia controls a supplied hex adjacent to one. Bulgaria, Hungary and Rumania take DPs as one unit while inactive. Not offered (assumed, since DPs there could never be used): a country that may never be named again, and Vichy France before it exists. (TR-DIP-COMMIT-04, TR-DIP-COMMIT-05, TR-DIP-BHRI-01, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:293:3]"
@@ -994,6 +1002,7 @@ class ThirdReichDiplomacyRules:
 
     def f_may_name(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
         """Whether power `p` may name `c` for a diplomatic die roll: he or an ally committed DPs to it this year, it is resolved by naming, it has not been named this year, no earlier result closed it, and its table's naming conditions hold. (TR-DIP-ATT-06, TR-DIP-ATT-09, TR-DIP-ATT-11, TR-DIP-ATT-13) [rules/third_reich_diplomacy/rules.yaml:318:3]"""
+        N: list[int] = S
         if (
             (S[self.o_e_country__closed + v_c] or S[self.o_e_country__named_year + v_c])
             or S[self.o_e_country__resolved_by + v_c] != "named"
@@ -1004,7 +1013,7 @@ class ThirdReichDiplomacyRules:
             if self.s_p_side[v_q] == self.s_p_side[v_p]:
                 _w2 = 0
                 for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_q), ()):
-                    _w2 += S[self.o_e_commitment__dps + v_k__1]
+                    _w2 += N[self.o_e_commitment__dps + v_k__1]
                 _w1 += _w2
         if _w1 == 0:
             return False
@@ -1034,7 +1043,8 @@ class ThirdReichDiplomacyRules:
 
     def f_shared_gains(self, S: list[Any]) -> int:
         "The Western gains marked * in the Diplomacy Points box, which go to Britain or the U.S. but not both: the Low Countries group, each Western-held objective in Germany, the Genoa/Milan/Trieste/Venice group. (TR-DP-GB-01, TR-DP-GB-02, TR-DP-GB-03, TR-DP-US-01, TR-DP-US-02, TR-DP-US-03, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:119:3]"
-        v_n = S[self.o_g_western_objectives_germany]
+        N: list[int] = S
+        v_n = N[self.o_g_western_objectives_germany]
         if self.f_holds_all(
             S,
             [
@@ -1073,10 +1083,11 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__bulgaria_active__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__bulgaria_active__mods (TR-DIP-BULGARIA-05, TR-DIP-BULGARIA-01, TR-DIP-BULGARIA-02, TR-DIP-BULGARIA-03, TR-DIP-BULGARIA-04) [rules/third_reich_diplomacy/tables/countries.yaml:350:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_e_country__german_factors + v_c] < 6:
+        if N[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
-        if S[self.o_e_country__german_factors + v_c] > 13:
+        if N[self.o_e_country__german_factors + v_c] > 13:
             v__total += 1
         if S[self.o_g_russian_unit_at_bulgaria]:
             v__total += -2
@@ -1084,9 +1095,10 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__bulgaria_active__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__bulgaria_active__terms (TR-DIP-BULGARIA-05, TR-DIP-BULGARIA-01, TR-DIP-BULGARIA-02, TR-DIP-BULGARIA-03, TR-DIP-BULGARIA-04) [rules/third_reich_diplomacy/tables/countries.yaml:350:3]"
+        N: list[int] = S
         return [
-            -1 if S[self.o_e_country__german_factors + v_c] < 6 else 0,
-            1 if S[self.o_e_country__german_factors + v_c] > 13 else 0,
+            -1 if N[self.o_e_country__german_factors + v_c] < 6 else 0,
+            1 if N[self.o_e_country__german_factors + v_c] > 13 else 0,
             -2 if S[self.o_g_russian_unit_at_bulgaria] else 0,
         ]
 
@@ -1096,12 +1108,13 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__bulgaria_hungary_rumania_inactive__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__bulgaria_hungary_rumania_inactive__mods (TR-DIP-BHRI-06, TR-DIP-BHRI-01, TR-DIP-BHRI-02, TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-BHRI-05) [rules/third_reich_diplomacy/tables/countries.yaml:5:3]"
+        N: list[int] = S
         v__total = 0
         v__total += -2 * max(
-            0, 0 - ((S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
+            0, 0 - ((N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
         )
         v__total += 1 * max(
-            0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
+            0, (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
         )
         if S[self.o_g_allies_dow_bhr]:
             v__total += 2
@@ -1109,12 +1122,13 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__bulgaria_hungary_rumania_inactive__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__bulgaria_hungary_rumania_inactive__terms (TR-DIP-BHRI-06, TR-DIP-BHRI-01, TR-DIP-BHRI-02, TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-BHRI-05) [rules/third_reich_diplomacy/tables/countries.yaml:5:3]"
+        N: list[int] = S
         return [
             -2
             * max(
-                0, 0 - ((S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
+                0, 0 - ((N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season]))
             ),
-            1 * max(0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])),
+            1 * max(0, (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])),
             2 if S[self.o_g_allies_dow_bhr] else 0,
         ]
 
@@ -1140,9 +1154,10 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__finland_active__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__finland_active__allows (TR-DIP-FINA-03, TR-DIP-FINA-01, TR-DIP-FINA-02) [rules/third_reich_diplomacy/tables/countries.yaml:470:3]"
+        N: list[int] = S
         if not (
-            S[self.o_g_russian_factors_finland] > S[self.o_g_axis_factors_finland]
-            or (S[self.o_g_year] >= 1943 and S[self.o_g_russian_unit_warsaw_konigsberg])
+            N[self.o_g_russian_factors_finland] > N[self.o_g_axis_factors_finland]
+            or (N[self.o_g_year] >= 1943 and S[self.o_g_russian_unit_warsaw_konigsberg])
         ):
             return False
         return True
@@ -1164,12 +1179,13 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__finland_inactive__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__finland_inactive__mods (TR-DIP-FINI-07, TR-DIP-FINI-01, TR-DIP-FINI-02, TR-DIP-FINI-03, TR-DIP-FINI-04, TR-DIP-FINI-05, TR-DIP-FINI-06) [rules/third_reich_diplomacy/tables/countries.yaml:91:3]"
+        N: list[int] = S
         v__total = 0
         v__total += -1 * max(
-            0, 0 - ((S[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3)
+            0, 0 - ((N[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3)
         )
         v__total += 1 * max(
-            0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
+            0, (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
         )
         if not S[self.o_p_at_war + self.k_player__russia]:
             v__total += -3
@@ -1179,14 +1195,15 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__finland_inactive__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__finland_inactive__terms (TR-DIP-FINI-07, TR-DIP-FINI-01, TR-DIP-FINI-02, TR-DIP-FINI-03, TR-DIP-FINI-04, TR-DIP-FINI-05, TR-DIP-FINI-06) [rules/third_reich_diplomacy/tables/countries.yaml:91:3]"
+        N: list[int] = S
         return [
             -1
             * max(
                 0,
                 0
-                - ((S[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3),
+                - ((N[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3),
             ),
-            1 * max(0, (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])),
+            1 * max(0, (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])),
             -3 if not S[self.o_p_at_war + self.k_player__russia] else 0,
             2 if S[self.o_g_allies_dow_finland] else 0,
         ]
@@ -1211,9 +1228,10 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__greece__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__greece__mods (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
+        N: list[int] = S
         v__total = 0
-        v__total += -1 * max(0, S[self.o_g_allied_med_objectives] - 6)
-        v__total += 1 * max(0, S[self.o_g_axis_med_objectives] - 7)
+        v__total += -1 * max(0, N[self.o_g_allied_med_objectives] - 6)
+        v__total += 1 * max(0, N[self.o_g_axis_med_objectives] - 7)
         if S[self.o_g_moves_first] == "allies":
             v__total += -1
         if S[self.o_g_moves_first] == "axis":
@@ -1222,9 +1240,10 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__greece__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__greece__terms (TR-DIP-GREECE-06, TR-DIP-GREECE-01, TR-DIP-GREECE-02, TR-DIP-GREECE-03, TR-DIP-GREECE-04, TR-DIP-GREECE-05) [rules/third_reich_diplomacy/tables/countries.yaml:512:3]"
+        N: list[int] = S
         return [
-            -1 * max(0, S[self.o_g_allied_med_objectives] - 6),
-            1 * max(0, S[self.o_g_axis_med_objectives] - 7),
+            -1 * max(0, N[self.o_g_allied_med_objectives] - 6),
+            1 * max(0, N[self.o_g_axis_med_objectives] - 7),
             -1 if S[self.o_g_moves_first] == "allies" else 0,
             1 if S[self.o_g_moves_first] == "axis" else 0,
         ]
@@ -1237,18 +1256,20 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__hungary_active__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__hungary_active__mods (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_e_country__german_factors + v_c] < 6:
+        if N[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
-        if S[self.o_e_country__german_factors + v_c] > 13:
+        if N[self.o_e_country__german_factors + v_c] > 13:
             v__total += 1
         return v__total
 
     def f_tbl__hungary_active__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__hungary_active__terms (TR-DIP-HUNGARY-04, TR-DIP-HUNGARY-01, TR-DIP-HUNGARY-02, TR-DIP-HUNGARY-03) [rules/third_reich_diplomacy/tables/countries.yaml:611:3]"
+        N: list[int] = S
         return [
-            -1 if S[self.o_e_country__german_factors + v_c] < 6 else 0,
-            1 if S[self.o_e_country__german_factors + v_c] > 13 else 0,
+            -1 if N[self.o_e_country__german_factors + v_c] < 6 else 0,
+            1 if N[self.o_e_country__german_factors + v_c] > 13 else 0,
         ]
 
     def f_tbl__iraq__allows(self, S: list[Any], v_c: Any) -> bool:
@@ -1272,18 +1293,21 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__italy__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__italy__mods (TR-DIP-ITALY-06, TR-DIP-ITALY-01, TR-DIP-ITALY-04, TR-DIP-ITALY-05, TR-DIP-ITALY-07) [rules/third_reich_diplomacy/tables/countries.yaml:224:3]"
+        N: list[int] = S
         v__total = 0
-        v__total += 1 * max(0, 1943 - S[self.o_g_year])
-        v__total += -1 * max(0, S[self.o_g_year] - 1943)
+        v__total += 1 * max(0, 1943 - N[self.o_g_year])
+        v__total += -1 * max(0, N[self.o_g_year] - 1943)
         return v__total
 
     def f_tbl__italy__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__italy__terms (TR-DIP-ITALY-06, TR-DIP-ITALY-01, TR-DIP-ITALY-04, TR-DIP-ITALY-05, TR-DIP-ITALY-07) [rules/third_reich_diplomacy/tables/countries.yaml:224:3]"
-        return [1 * max(0, 1943 - S[self.o_g_year]), -1 * max(0, S[self.o_g_year] - 1943)]
+        N: list[int] = S
+        return [1 * max(0, 1943 - N[self.o_g_year]), -1 * max(0, N[self.o_g_year] - 1943)]
 
     def f_tbl__japan__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__japan__allows (TR-DIP-JAPAN-04, TR-DIP-JAPAN-01, TR-DIP-JAPAN-02, TR-DIP-JAPAN-03) [rules/third_reich_diplomacy/tables/countries.yaml:712:3]"
-        if not S[self.o_g_year] == 1941:
+        N: list[int] = S
+        if not N[self.o_g_year] == 1941:
             return False
         return True
 
@@ -1372,18 +1396,20 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__rumania_active__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__rumania_active__mods (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_e_country__german_factors + v_c] < 6:
+        if N[self.o_e_country__german_factors + v_c] < 6:
             v__total += -1
-        if S[self.o_e_country__german_factors + v_c] > 13:
+        if N[self.o_e_country__german_factors + v_c] > 13:
             v__total += 1
         return v__total
 
     def f_tbl__rumania_active__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__rumania_active__terms (TR-DIP-RUMANIA-04, TR-DIP-RUMANIA-01, TR-DIP-RUMANIA-02, TR-DIP-RUMANIA-03) [rules/third_reich_diplomacy/tables/countries.yaml:877:3]"
+        N: list[int] = S
         return [
-            -1 if S[self.o_e_country__german_factors + v_c] < 6 else 0,
-            1 if S[self.o_e_country__german_factors + v_c] > 13 else 0,
+            -1 if N[self.o_e_country__german_factors + v_c] < 6 else 0,
+            1 if N[self.o_e_country__german_factors + v_c] > 13 else 0,
         ]
 
     def f_tbl__soviet_union__allows(self, S: list[Any], v_c: Any) -> bool:
@@ -1394,6 +1420,7 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__soviet_union__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__soviet_union__mods (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
+        N: list[int] = S
         v__total = 0
         if self.c_russia_independent:
             v__total += -1
@@ -1405,8 +1432,8 @@ class ThirdReichDiplomacyRules:
             or S[self.o_e_country__status + self.k_country__turkey] == "at_war"
         ) or S[self.o_e_country__status + self.k_country__turkey] == "conquered":
             v__total += -2
-        v__total += -1 * -(-max(0, 20 - S[self.o_g_german_garrison_east]) // 5)
-        v__total += 1 * (max(0, S[self.o_g_german_garrison_east] - 20) // 15)
+        v__total += -1 * -(-max(0, 20 - N[self.o_g_german_garrison_east]) // 5)
+        v__total += 1 * (max(0, N[self.o_g_german_garrison_east] - 20) // 15)
         if S[self.o_g_german_unit_england]:
             v__total += 1
         if S[self.o_g_russia_at_war_minor]:
@@ -1415,6 +1442,7 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__soviet_union__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__soviet_union__terms (TR-DIP-USSR-09, TR-DIP-USSR-01, TR-DIP-USSR-02, TR-DIP-USSR-03, TR-DIP-USSR-04, TR-DIP-USSR-05, TR-DIP-USSR-06, TR-DIP-USSR-07, TR-DIP-USSR-08) [rules/third_reich_diplomacy/tables/countries.yaml:940:3]"
+        N: list[int] = S
         return [
             -1 if self.c_russia_independent else 0,
             -1
@@ -1426,8 +1454,8 @@ class ThirdReichDiplomacyRules:
             )
             or S[self.o_e_country__status + self.k_country__turkey] == "conquered"
             else 0,
-            -1 * -(-max(0, 20 - S[self.o_g_german_garrison_east]) // 5),
-            1 * (max(0, S[self.o_g_german_garrison_east] - 20) // 15),
+            -1 * -(-max(0, 20 - N[self.o_g_german_garrison_east]) // 5),
+            1 * (max(0, N[self.o_g_german_garrison_east] - 20) // 15),
             1 if S[self.o_g_german_unit_england] else 0,
             1 if S[self.o_g_russia_at_war_minor] else 0,
         ]
@@ -1478,8 +1506,9 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__spain_franco__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__spain_franco__mods (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_g_axis_hexes_britain] > 0:
+        if N[self.o_g_axis_hexes_britain] > 0:
             v__total += 1
         if S[self.o_p_conquered + self.k_player__britain]:
             v__total += 3
@@ -1487,14 +1516,16 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__spain_franco__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__spain_franco__terms (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-FRANCO-01, TR-DIP-SPAIN-FRANCO-02, TR-DIP-SPAIN-FRANCO-03) [rules/third_reich_diplomacy/tables/countries.yaml:1061:3]"
+        N: list[int] = S
         return [
-            1 if S[self.o_g_axis_hexes_britain] > 0 else 0,
+            1 if N[self.o_g_axis_hexes_britain] > 0 else 0,
             3 if S[self.o_p_conquered + self.k_player__britain] else 0,
         ]
 
     def f_tbl__spain_loyalist__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__spain_loyalist__allows (TR-DIP-SPAIN-LOYAL-07, TR-DIP-SPAIN-LOYAL-01, TR-DIP-SPAIN-LOYAL-02, TR-DIP-SPAIN-LOYAL-03, TR-DIP-SPAIN-LOYAL-04, TR-DIP-SPAIN-LOYAL-05, TR-DIP-SPAIN-LOYAL-06) [rules/third_reich_diplomacy/tables/countries.yaml:1122:3]"
-        if not (S[self.o_g_year] >= 1940 and S[self.o_e_country__status + v_c] == "neutral"):
+        N: list[int] = S
+        if not (N[self.o_g_year] >= 1940 and S[self.o_e_country__status + v_c] == "neutral"):
             return False
         return True
 
@@ -1571,6 +1602,7 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__turkey__mods(self, S: list[Any], v_c: Any) -> int:
         """tbl__turkey__mods (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"""
+        N: list[int] = S
         v__total = 0
         if S[self.o_g_axis_all_egypt]:
             v__total += 1
@@ -1597,13 +1629,14 @@ class ThirdReichDiplomacyRules:
                 _w1 += 1
         if _w1 == 0:
             v__total += -1
-        v__total += -1 * max(0, S[self.o_g_allied_med_objectives] - 7)
+        v__total += -1 * max(0, N[self.o_g_allied_med_objectives] - 7)
         if not S[self.o_g_axis_hex_bordering_turkey]:
             v__total += -3
         return v__total
 
     def f_tbl__turkey__terms(self, S: list[Any], v_c: Any) -> Any:
         """tbl__turkey__terms (TR-DIP-TURKEY-10, TR-DIP-TURKEY-01, TR-DIP-TURKEY-02, TR-DIP-TURKEY-03, TR-DIP-TURKEY-04, TR-DIP-TURKEY-05, TR-DIP-TURKEY-06, TR-DIP-TURKEY-07, TR-DIP-TURKEY-08, TR-DIP-TURKEY-09) [rules/third_reich_diplomacy/tables/countries.yaml:1323:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_c__1 in [
             self.k_city__sevastopol,
@@ -1628,7 +1661,7 @@ class ThirdReichDiplomacyRules:
             )
             else 0,
             -1 if _w1 == 0 else 0,
-            -1 * max(0, S[self.o_g_allied_med_objectives] - 7),
+            -1 * max(0, N[self.o_g_allied_med_objectives] - 7),
             -3 if not S[self.o_g_axis_hex_bordering_turkey] else 0,
         ]
 
@@ -1640,22 +1673,24 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__ukraine__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__ukraine__mods (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
+        N: list[int] = S
         v__total = 0
-        v__total += -1 * max(0, S[self.o_g_soviet_objectives] - 6)
-        v__total += 1 * max(0, S[self.o_g_axis_east_objectives] - 8)
-        if S[self.o_g_kiev_turns] == 1:
+        v__total += -1 * max(0, N[self.o_g_soviet_objectives] - 6)
+        v__total += 1 * max(0, N[self.o_g_axis_east_objectives] - 8)
+        if N[self.o_g_kiev_turns] == 1:
             v__total += 2
-        if S[self.o_g_kiev_turns] == 2:
+        if N[self.o_g_kiev_turns] == 2:
             v__total += 1
         return v__total
 
     def f_tbl__ukraine__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__ukraine__terms (TR-DIP-UKRAINE-06, TR-DIP-UKRAINE-01, TR-DIP-UKRAINE-02, TR-DIP-UKRAINE-03, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05) [rules/third_reich_diplomacy/tables/countries.yaml:1426:3]"
+        N: list[int] = S
         return [
-            -1 * max(0, S[self.o_g_soviet_objectives] - 6),
-            1 * max(0, S[self.o_g_axis_east_objectives] - 8),
-            2 if S[self.o_g_kiev_turns] == 1 else 0,
-            1 if S[self.o_g_kiev_turns] == 2 else 0,
+            -1 * max(0, N[self.o_g_soviet_objectives] - 6),
+            1 * max(0, N[self.o_g_axis_east_objectives] - 8),
+            2 if N[self.o_g_kiev_turns] == 1 else 0,
+            1 if N[self.o_g_kiev_turns] == 2 else 0,
         ]
 
     def f_tbl__ulster__allows(self, S: list[Any], v_c: Any) -> bool:
@@ -1671,20 +1706,23 @@ class ThirdReichDiplomacyRules:
 
     def f_tbl__usa__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__usa__allows (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
-        if not (S[self.o_g_year] == 1940 or S[self.o_g_year] == 1941):
+        N: list[int] = S
+        if not (N[self.o_g_year] == 1940 or N[self.o_g_year] == 1941):
             return False
         return True
 
     def f_tbl__usa__mods(self, S: list[Any], v_c: Any) -> int:
         "tbl__usa__mods (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
+        N: list[int] = S
         v__total = 0
-        if S[self.o_g_axis_hexes_britain] > 0:
+        if N[self.o_g_axis_hexes_britain] > 0:
             v__total += -1
         return v__total
 
     def f_tbl__usa__terms(self, S: list[Any], v_c: Any) -> Any:
         "tbl__usa__terms (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
-        return [-1 if S[self.o_g_axis_hexes_britain] > 0 else 0]
+        N: list[int] = S
+        return [-1 if N[self.o_g_axis_hexes_britain] > 0 else 0]
 
     def f_tbl__vichy_france__allows(self, S: list[Any], v_c: Any) -> bool:
         "tbl__vichy_france__allows (TR-DIP-VICHY-02, TR-DIP-VICHY-01) [rules/third_reich_diplomacy/tables/countries.yaml:1620:3]"
@@ -1717,11 +1755,13 @@ class ThirdReichDiplomacyRules:
 
     def f_turns_after_spring_1941(self, S: list[Any]) -> int:
         "Game turns from Spring 1941 to the current turn (negative before it). (TR-DIP-BHRI-03, TR-DIP-BHRI-04, TR-DIP-FINI-04) [rules/third_reich_diplomacy/rules.yaml:47:3]"
-        return (S[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
+        N: list[int] = S
+        return (N[self.o_g_year] - 1941) * 4 + self.f_season_index(S, S[self.o_g_season])
 
     def f_turns_after_winter_1940(self, S: list[Any]) -> int:
         "Game turns from Winter 1940 to the current turn (negative before it). (TR-DIP-FINI-03) [rules/third_reich_diplomacy/rules.yaml:55:3]"
-        return (S[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3
+        N: list[int] = S
+        return (N[self.o_g_year] - 1940) * 4 + self.f_season_index(S, S[self.o_g_season]) - 3
 
     def f_western(self, S: list[Any], v_p: Any) -> bool:
         "Whether power `p` is one of the Western Allies (Britain, France, the U.S.). [rules/third_reich_diplomacy/rules.yaml:84:3]"
@@ -1737,6 +1777,7 @@ class ThirdReichDiplomacyRules:
 
     def f_window__activation_attempts__options(self, S: list[Any], v_p: Any) -> Any:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
+        N: list[int] = S
         return [
             v_c
             for v_c in self.all_country
@@ -1747,7 +1788,7 @@ class ThirdReichDiplomacyRules:
                 )
                 and S[self.o_e_country__status + v_c] == "inactive_ally"
             )
-            and S[self.o_e_country__countdown + v_c] == 0
+            and N[self.o_e_country__countdown + v_c] == 0
         ]
 
     def p_activate(self, S: list[Any], v_c: Any) -> None:
@@ -1773,6 +1814,7 @@ class ThirdReichDiplomacyRules:
 
     def p_ally_of_most_dps(self, S: list[Any], v_c: Any, v_s: Any) -> None:
         """`c` becomes a minor ally of the power of side `s` that committed the most DPs to it; a tie is broken by a die roll (assumed: one die, re-rolled until it names one of the tied powers in seat order). Conquered powers are left out. (TR-DIP-SPAIN-FRANCO-04, TR-DIP-SPAIN-LOYAL-07, TR-DIP-TURKEY-10, TR-DIP-VICHY-02) [rules/third_reich_diplomacy/rules.yaml:372:3]"""
+        N: list[int] = S
         v_powers = [
             v_p
             for v_p in self.all_player
@@ -1782,14 +1824,14 @@ class ThirdReichDiplomacyRules:
         for v_p_2 in v_powers:
             _w3 = 0
             for v_k__1 in self.ix_commitment__country__owner.get((v_c, v_p_2), ()):
-                _w3 += S[self.o_e_commitment__dps + v_k__1]
+                _w3 += N[self.o_e_commitment__dps + v_k__1]
             _w2.append(_w3)
         v_best = max(_w2)
         _w5 = []
         for v_p_3 in v_powers:
             _w6 = 0
             for v_k__2 in self.ix_commitment__country__owner.get((v_c, v_p_3), ()):
-                _w6 += S[self.o_e_commitment__dps + v_k__2]
+                _w6 += N[self.o_e_commitment__dps + v_k__2]
             if _w6 == v_best:
                 _w5.append(v_p_3)
         v_tied = _w5
@@ -1820,7 +1862,8 @@ class ThirdReichDiplomacyRules:
 
     def p_end__last_turn(self, S: list[Any]) -> None:
         "The diplomacy layer has no victory of its own (victory is decided on the Third Reich board): the game ends after the Winter turn of the scenario's last year, with no winner. [rules/third_reich_diplomacy/flow.yaml:154:3]"
-        if S[self.o_g_season] == "winter" and S[self.o_g_year] >= self.c_last_year:
+        N: list[int] = S
+        if S[self.o_g_season] == "winter" and N[self.o_g_year] >= self.c_last_year:
             _end(S, [], "the last turn of the scenario has been played")
 
     def p_end__next_season(self, S: list[Any]) -> None:
@@ -1928,18 +1971,19 @@ class ThirdReichDiplomacyRules:
 
     def p_reveal_commitments(self, S: list[Any], v_c: Any) -> None:
         "All players reveal the DPs they committed to `c` (and only to `c`). (TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:466:3]"
+        N: list[int] = S
         for v_k in self.all_commitment:
             if self.s_e_commitment__country[v_k] == v_c:
                 S[self.o_e_commitment__dps_seen + v_k] |= (1 << self.n_player) - 1
                 S[_REVEALS] += 1
-                if S[self.o_e_commitment__dps + v_k] > 0:
-                    v_w = "DP" if S[self.o_e_commitment__dps + v_k] in (1, -1) else "DPs"
+                if N[self.o_e_commitment__dps + v_k] > 0:
+                    v_w = "DP" if N[self.o_e_commitment__dps + v_k] in (1, -1) else "DPs"
                     _log(
                         S,
                         14,
                         (
                             self.s_e_commitment__owner[v_k],
-                            S[self.o_e_commitment__dps + v_k],
+                            N[self.o_e_commitment__dps + v_k],
                             v_w,
                             v_c,
                         ),
@@ -2136,8 +2180,9 @@ class ThirdReichDiplomacyRules:
 
     def p_tbl__usa__apply(self, S: list[Any], v_c: Any, v__row: int) -> None:
         "tbl__usa__apply (TR-DIP-USA-03, TR-DIP-USA-01, TR-DIP-USA-02) [rules/third_reich_diplomacy/tables/countries.yaml:1552:3]"
+        N: list[int] = S
         if v__row == 0:
-            if S[self.o_g_axis_hexes_britain] >= 3:
+            if N[self.o_g_axis_hexes_britain] >= 3:
                 S[self.o_p_active + self.k_player__usa] = True
                 _log(S, 27, ())
             else:
@@ -2184,12 +2229,13 @@ class ThirdReichDiplomacyRules:
 
     def p_turn__countdowns__rules(self, S: list[Any]) -> None:
         '"Will activate in two (one) game turns"; Belgium/Luxembourg\'s free passage lasts two game turns beginning with the turn of the result. (TR-DIP-BHRI-06, TR-DIP-FINI-07, TR-DIP-BELGIUM-03) [rules/third_reich_diplomacy/flow.yaml:83:3]'
+        N: list[int] = S
         for v_c in self.all_country:
-            if S[self.o_e_country__countdown + v_c] > 0:
+            if N[self.o_e_country__countdown + v_c] > 0:
                 S[self.o_e_country__countdown + v_c] = min(
                     max(S[self.o_e_country__countdown + v_c] - 1, 0), 2
                 )
-                if S[self.o_e_country__countdown + v_c] == 0:
+                if N[self.o_e_country__countdown + v_c] == 0:
                     if S[self.o_e_country__status + v_c] == "free_passage_axis":
                         S[self.o_e_country__status + v_c] = "neutral"
                         _log(S, 34, (v_c,))
@@ -2214,23 +2260,24 @@ class ThirdReichDiplomacyRules:
 
     def p_turn__track_board(self, S: list[Any]) -> None:
         "What the rules remember of the board: whether the Axis has ever held a hex of Britain (TR-DP-GER-08), the turn Kiev was first Axis-controlled (TR-DIP-UKRAINE-04/05); the U.S. enters the war in Spring 1942 at the latest (TR-DIP-AFTER-02). (TR-DP-GER-08, TR-DIP-UKRAINE-04, TR-DIP-UKRAINE-05, TR-DIP-AFTER-02, TR-DIP-USA-03) [rules/third_reich_diplomacy/flow.yaml:54:3]"
+        N: list[int] = S
         S[self.o_g_turn_no] = min(max(S[self.o_g_turn_no] + 1, 0), 100)
-        if S[self.o_g_axis_hexes_britain] > 0:
+        if N[self.o_g_axis_hexes_britain] > 0:
             S[self.o_g_axis_ever_in_britain] = True
-        if S[self.o_g_kiev_turns] > 0:
+        if N[self.o_g_kiev_turns] > 0:
             S[self.o_g_kiev_turns] = min(max(S[self.o_g_kiev_turns] + 1, 0), 3)
         elif S[self.o_e_city__control + self.k_city__kiev] == "axis":
             S[self.o_g_kiev_turns] = min(max(1, 0), 3)
-        if S[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
+        if N[self.o_g_year] >= 1942 and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
             _log(S, 47, ())
         elif (
-            (S[self.o_g_usa_enters_early] and S[self.o_g_year] == 1941)
+            (S[self.o_g_usa_enters_early] and N[self.o_g_year] == 1941)
             and S[self.o_g_season] == "winter"
         ) and (not S[self.o_p_active + self.k_player__usa]):
             S[self.o_p_active + self.k_player__usa] = True
             _log(S, 48, ())
-        _log(S, 49, (self.f_season_title(S), S[self.o_g_year]))
+        _log(S, 49, (self.f_season_title(S), N[self.o_g_year]))
 
     def p_window__activation_attempts__act(self, S: list[Any], v_p: Any, v_x: Any) -> None:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
@@ -2238,7 +2285,8 @@ class ThirdReichDiplomacyRules:
 
     def q_activation_attempts(self, S: list[Any], R: Any) -> None:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
-        if S[self.o_g_window__activation_attempts__depth] < 1 and self.c_activation_at_any_time:
+        N: list[int] = S
+        if N[self.o_g_window__activation_attempts__depth] < 1 and self.c_activation_at_any_time:
             S[self.o_g_window__activation_attempts__depth] = max(
                 S[self.o_g_window__activation_attempts__depth] + 1, 0
             )
@@ -2267,7 +2315,7 @@ class ThirdReichDiplomacyRules:
                                 )
                                 and S[self.o_e_country__status + v_c__3] == "inactive_ally"
                             )
-                            and S[self.o_e_country__countdown + v_c__3] == 0
+                            and N[self.o_e_country__countdown + v_c__3] == 0
                         ]
                         if len(v_w_options) == 0:
                             v_w_passes += 1
@@ -2284,21 +2332,22 @@ class ThirdReichDiplomacyRules:
 
     def q_commit_dps(self, S: list[Any], R: Any) -> None:
         """Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:580:3]"""
+        N: list[int] = S
         for v_p in self.all_player:
-            if S[self.o_p_dps + v_p] < 0:
-                _v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-        _ps1 = tuple([v_q for v_q in self.all_player if S[self.o_p_dps + v_q] > 0])
+            if N[self.o_p_dps + v_p] < 0:
+                _v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
+        _ps1 = tuple([v_q for v_q in self.all_player if N[self.o_p_dps + v_q] > 0])
         _ans2 = [
             _pick(
                 R,
                 Split(
-                    S[self.o_p_dps + v_p_2],
+                    N[self.o_p_dps + v_p_2],
                     [
                         v_k
                         for v_k in self.ix_commitment__owner.get(v_p_2, ())
                         if self.f_may_commit(S, v_p_2, self.s_e_commitment__country[v_k])
                     ],
-                    -(-S[self.o_p_dps + v_p_2] // 2),
+                    -(-N[self.o_p_dps + v_p_2] // 2),
                 ),
             )
             for v_p_2 in _ps1
@@ -2315,6 +2364,7 @@ class ThirdReichDiplomacyRules:
 
     def q_foreign_aid(self, S: list[Any], R: Any) -> None:
         "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:557:3]"
+        N: list[int] = S
         v_buyers = [v_p for v_p in self.all_player if self.f_aid_limit(S, v_p) > 0]
         if self.c_aid_simultaneous:
             _ps1 = tuple(v_buyers)
@@ -2328,8 +2378,8 @@ class ThirdReichDiplomacyRules:
                 S[self.o_p_aid_brps + v_p_3] = min(max(v_n_2 * self.c_dps_per_aid, 0), 100)
                 S[self.o_p_dps + v_p_3] = min(max(S[self.o_p_dps + v_p_3] + v_n_2, -30), 40)
         for v_p_4 in v_buyers:
-            if S[self.o_p_aid_brps + v_p_4] > 0:
-                _v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
+            if N[self.o_p_aid_brps + v_p_4] > 0:
+                _v_w = "DP" if N[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
 
     def q_offer_chance(self, S: list[Any], R: Any, v_p: Any) -> None:
         "A power's diplomatic chance: a power whose capital the enemy controls must pass; else it names a country (TR-DIP-ATT-06) or passes. Sets `acted`. (TR-DIP-ATT-02, TR-DIP-ATT-03, TR-DIP-ATT-06) [rules/third_reich_diplomacy/rules.yaml:487:3]"
@@ -2357,6 +2407,7 @@ class ThirdReichDiplomacyRules:
 
     def q_receive_dps(self, S: list[Any], R: Any) -> None:
         "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:521:3]"
+        N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_dps + v_p] = min(max(0, -30), 40)
             S[self.o_p_aid_brps + v_p] = min(max(0, 0), 100)
@@ -2364,7 +2415,7 @@ class ThirdReichDiplomacyRules:
             if self.f_allotment(S, v_p) > 0:
                 v_box = self.f_dp_box(S, v_p)
                 S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
-                _v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
+                _v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
         v_s = self.f_shared_gains(S)
         if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
             if (
@@ -2401,6 +2452,7 @@ class ThirdReichDiplomacyRules:
 
     def q_turn__activation(self, S: list[Any], R: Any) -> None:
         "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. With the choice activation_at_any_time the window activation_attempts (rules.yaml) offers it between the other steps and rolls; without it, the program asks once each turn, here, while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
+        N: list[int] = S
         if not self.c_activation_at_any_time:
             for v_c in self.all_country:
                 if (
@@ -2409,7 +2461,7 @@ class ThirdReichDiplomacyRules:
                         and (not S[self.o_e_country__closed + v_c])
                     )
                     and S[self.o_e_country__status + v_c] == "inactive_ally"
-                ) and S[self.o_e_country__countdown + v_c] == 0:
+                ) and N[self.o_e_country__countdown + v_c] == 0:
                     v_go = R() < 0.5
                     if v_go:
                         self.p_attempt_activation(S, v_c)
@@ -2459,12 +2511,14 @@ class ThirdReichDiplomacyRules:
 
     def q_turn__yss(self, S: list[Any], R: Any) -> None:
         "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:76:3]"
-        if S[self.o_g_season] == "spring" and S[self.o_g_yss_year] != S[self.o_g_year]:
+        N: list[int] = S
+        if S[self.o_g_season] == "spring" and N[self.o_g_yss_year] != N[self.o_g_year]:
             self.q_year_start(S, R)
 
     def q_year_start(self, S: list[Any], R: Any) -> None:
         "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:598:3]"
-        S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
+        N: list[int] = S
+        S[self.o_g_yss_year] = min(max(N[self.o_g_year], 0), 1946)
         S[self.o_g_yss_season] = S[self.o_g_season]
         self.q_receive_dps(S, R)
         self.q_foreign_aid(S, R)
@@ -2477,6 +2531,7 @@ class ThirdReichDiplomacyRules:
 
     def r_activation_attempts(self, S: list[Any], F: Any, v: Any) -> Any:
         '"The activation die rolls for Finland and for Bulgaria/Hungary/Rumania are independent of all other die rolls and may be attempted at any time, regardless of and in addition to whatever other rolls the Axis player may be making that game turn" (Afterword). While the choice activation_at_any_time holds, Germany is offered the attempt after the countdowns (and the YSS before them), before each power\'s diplomatic chance and after the attempts; it names an inactive country it may activate, or not now. Each attempt resolves the country, so the window closes once Germany passes or nothing is left to activate. (TR-DIP-AFTER-03, TR-DIP-BHRI-01, TR-DIP-FINI-01) [rules/third_reich_diplomacy/rules.yaml:615:3]'
+        N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
         v_w_passes: Any = None
@@ -2494,7 +2549,7 @@ class ThirdReichDiplomacyRules:
         while True:
             if pc == 0:
                 if (
-                    S[self.o_g_window__activation_attempts__depth] < 1
+                    N[self.o_g_window__activation_attempts__depth] < 1
                     and self.c_activation_at_any_time
                 ):
                     pc = 1
@@ -2551,7 +2606,7 @@ class ThirdReichDiplomacyRules:
                         )
                         and S[self.o_e_country__status + v_c__3] == "inactive_ally"
                     )
-                    and S[self.o_e_country__countdown + v_c__3] == 0
+                    and N[self.o_e_country__countdown + v_c__3] == 0
                 ]
                 if len(v_w_options) == 0:
                     v_w_passes += 1
@@ -2627,6 +2682,7 @@ class ThirdReichDiplomacyRules:
 
     def r_commit_dps(self, S: list[Any], F: Any, v: Any) -> Any:
         "Each power secretly splits its DPs over the recipients it may use, at most half (rounded up) on one country; a power with no DPs (or a negative amount) commits nothing. (TR-DIP-COMMIT-01, TR-DIP-COMMIT-02, TR-DIP-COMMIT-03, TR-DIP-COMMIT-08) [rules/third_reich_diplomacy/rules.yaml:580:3]"
+        N: list[int] = S
         v_p: Any = None
         v_w: Any = None
         v__ps: Any = None
@@ -2638,25 +2694,25 @@ class ThirdReichDiplomacyRules:
             raise RulesError(f"routine commit_dps: no resume point {pc}")
         if pc == 0:
             for v_p in self.all_player:
-                if S[self.o_p_dps + v_p] < 0:
-                    v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 22, (v_p, S[self.o_p_dps + v_p], v_w))
+                if N[self.o_p_dps + v_p] < 0:
+                    v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
+                    _log(S, 22, (v_p, N[self.o_p_dps + v_p], v_w))
             pc = 1
         if pc == 1:
             if F is not None:
                 v__ps, v_p_2, v_picks, v_k_2 = F[2:]
                 F = None
-            v__ps = tuple([v_q for v_q in self.all_player if S[self.o_p_dps + v_q] > 0])
+            v__ps = tuple([v_q for v_q in self.all_player if N[self.o_p_dps + v_q] > 0])
             _d = []
             for v_p_2 in v__ps:
                 _o = Split(
-                    S[self.o_p_dps + v_p_2],
+                    N[self.o_p_dps + v_p_2],
                     [
                         v_k
                         for v_k in self.ix_commitment__owner.get(v_p_2, ())
                         if self.f_may_commit(S, v_p_2, self.s_e_commitment__country[v_k])
                     ],
-                    -(-S[self.o_p_dps + v_p_2] // 2),
+                    -(-N[self.o_p_dps + v_p_2] // 2),
                 )
                 if not _o:
                     _dead("allocate", v_p_2)
@@ -2680,6 +2736,7 @@ class ThirdReichDiplomacyRules:
 
     def r_foreign_aid(self, S: list[Any], F: Any, v: Any) -> Any:
         "Each power may buy DPs with foreign aid: 5 BRPs each, at most 5% of its YSS BRPs spent, at most its basic allotment in DPs. Secret and simultaneous (choice aid_simultaneous). (TR-DIP-AID-01, TR-DIP-AID-02, TR-DIP-AID-03, TR-DIP-AID-04) [rules/third_reich_diplomacy/rules.yaml:557:3]"
+        N: list[int] = S
         v_buyers: Any = None
         v__ps: Any = None
         v_p_2: Any = None
@@ -2756,12 +2813,12 @@ class ThirdReichDiplomacyRules:
                 continue
             if pc == 8:
                 for v_p_4 in v_buyers:
-                    if S[self.o_p_aid_brps + v_p_4] > 0:
-                        v_w = "DP" if S[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
+                    if N[self.o_p_aid_brps + v_p_4] > 0:
+                        v_w = "DP" if N[self.o_p_dps + v_p_4] in (1, -1) else "DPs"
                         _log(
                             S,
                             21,
-                            (v_p_4, S[self.o_p_aid_brps + v_p_4], S[self.o_p_dps + v_p_4], v_w),
+                            (v_p_4, N[self.o_p_aid_brps + v_p_4], N[self.o_p_dps + v_p_4], v_w),
                         )
                 return None
 
@@ -2836,6 +2893,7 @@ class ThirdReichDiplomacyRules:
 
     def r_receive_dps(self, S: list[Any], F: Any, v: Any) -> Any:
         "The YSS: each power receives its basic allotment plus the Diplomacy Points box; the gains marked * go to Britain or the U.S. (choice shared_western_dps). Earlier DPs and commitments were wiped at the year end. (TR-DIP-ALLOT-01, TR-DIP-ALLOT-02, TR-DIP-ALLOT-03, TR-DIP-ALLOT-04, TR-DIP-AFTER-04, TR-DP-NOTE-03) [rules/third_reich_diplomacy/rules.yaml:521:3]"
+        N: list[int] = S
         v_p: Any = None
         v_box: Any = None
         v_w: Any = None
@@ -2855,8 +2913,8 @@ class ThirdReichDiplomacyRules:
                 if self.f_allotment(S, v_p) > 0:
                     v_box = self.f_dp_box(S, v_p)
                     S[self.o_p_dps + v_p] = min(max(self.f_allotment(S, v_p) + v_box, -30), 40)
-                    v_w = "DP" if S[self.o_p_dps + v_p] in (1, -1) else "DPs"
-                    _log(S, 16, (v_p, S[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
+                    v_w = "DP" if N[self.o_p_dps + v_p] in (1, -1) else "DPs"
+                    _log(S, 16, (v_p, N[self.o_p_dps + v_p], v_w, self.f_allotment(S, v_p), v_box))
             v_s = self.f_shared_gains(S)
             if v_s > 0 and self.f_allotment(S, self.k_player__britain) > 0:
                 pc = 1
@@ -2930,6 +2988,7 @@ class ThirdReichDiplomacyRules:
 
     def r_turn__activation(self, S: list[Any], F: Any, v: Any) -> Any:
         "Germany may attempt to activate inactive Bulgaria/Hungary/Rumania and inactive Finland at any time, even with no DPs committed, independently of the three diplomatic attempts. With the choice activation_at_any_time the window activation_attempts (rules.yaml) offers it between the other steps and rolls; without it, the program asks once each turn, here, while they are inactive and unresolved. (TR-DIP-BHRI-01, TR-DIP-FINI-01, TR-DIP-AFTER-03) [rules/third_reich_diplomacy/flow.yaml:115:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_c: Any = None
@@ -2961,7 +3020,7 @@ class ThirdReichDiplomacyRules:
                         and (not S[self.o_e_country__closed + v_c])
                     )
                     and S[self.o_e_country__status + v_c] == "inactive_ally"
-                ) and S[self.o_e_country__countdown + v_c] == 0:
+                ) and N[self.o_e_country__countdown + v_c] == 0:
                     pc = 4
                 else:
                     pc = 2
@@ -3159,11 +3218,12 @@ class ThirdReichDiplomacyRules:
 
     def r_turn__yss(self, S: list[Any], F: Any, v: Any) -> Any:
         "The YSS diplomacy steps, at the start of each Spring turn (once a year). (TR-DIP-ALLOT-02, TR-DIP-ALLOT-04) [rules/third_reich_diplomacy/flow.yaml:76:3]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (3,):
             raise RulesError(f"routine turn__yss: no resume point {pc}")
         if pc == 0:
-            if S[self.o_g_season] == "spring" and S[self.o_g_yss_year] != S[self.o_g_year]:
+            if S[self.o_g_season] == "spring" and N[self.o_g_yss_year] != N[self.o_g_year]:
                 pc = 1
             else:
                 pc = 3
@@ -3178,12 +3238,13 @@ class ThirdReichDiplomacyRules:
 
     def r_year_start(self, S: list[Any], F: Any, v: Any) -> Any:
         "The YSS diplomacy steps, just after BRP calculation and before SW construction; also before the first turn of every scenario. (TR-DIP-ALLOT-02, TR-DIP-COMMIT-09, TR-DIP-AFTER-01) [rules/third_reich_diplomacy/rules.yaml:598:3]"
+        N: list[int] = S
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2, 3):
             raise RulesError(f"routine year_start: no resume point {pc}")
         if pc == 0:
-            _log(S, 25, (S[self.o_g_year],))
-            S[self.o_g_yss_year] = min(max(S[self.o_g_year], 0), 1946)
+            _log(S, 25, (N[self.o_g_year],))
+            S[self.o_g_yss_year] = min(max(N[self.o_g_year], 0), 1946)
             S[self.o_g_yss_season] = S[self.o_g_season]
             if self.r_receive_dps(S, None, None) is SUSPEND:
                 return _wait(S, (5, 1))
@@ -3212,4 +3273,4 @@ class ThirdReichDiplomacyRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "669 rules/third_reich_diplomacy/rules.yaml:265:7\n670 rules/third_reich_diplomacy/rules.yaml:266:7\n671 rules/third_reich_diplomacy/rules.yaml:267:7\n672 rules/third_reich_diplomacy/rules.yaml:268:11\n673 rules/third_reich_diplomacy/rules.yaml:269:7\n676 rules/third_reich_diplomacy/rules.yaml:270:11\n685 rules/third_reich_diplomacy/rules.yaml:271:11\n686 rules/third_reich_diplomacy/rules.yaml:272:15\n687 rules/third_reich_diplomacy/rules.yaml:273:7\n694 rules/third_reich_diplomacy/rules.yaml:274:7\n695 rules/third_reich_diplomacy/rules.yaml:275:11\n703 rules/third_reich_diplomacy/rules.yaml:276:7\n706 rules/third_reich_diplomacy/rules.yaml:277:11\n707 rules/third_reich_diplomacy/rules.yaml:278:7\n711 rules/third_reich_diplomacy/rules.yaml:116:7\n712 rules/third_reich_diplomacy/rules.yaml:117:7\n716 rules/third_reich_diplomacy/rules.yaml:82:7\n723 rules/third_reich_diplomacy/rules.yaml:246:7\n731 rules/third_reich_diplomacy/rules.yaml:247:7\n735 rules/third_reich_diplomacy/rules.yaml:248:7\n738 rules/third_reich_diplomacy/rules.yaml:249:11\n739 rules/third_reich_diplomacy/rules.yaml:250:7\n742 rules/third_reich_diplomacy/rules.yaml:251:11\n743 rules/third_reich_diplomacy/rules.yaml:252:7\n747 rules/third_reich_diplomacy/rules.yaml:101:7\n748 rules/third_reich_diplomacy/rules.yaml:102:11\n749 rules/third_reich_diplomacy/rules.yaml:103:7\n750 rules/third_reich_diplomacy/rules.yaml:104:11\n751 rules/third_reich_diplomacy/rules.yaml:105:7\n755 rules/third_reich_diplomacy/rules.yaml:232:7\n763 rules/third_reich_diplomacy/rules.yaml:233:7\n764 rules/third_reich_diplomacy/rules.yaml:234:11\n765 rules/third_reich_diplomacy/rules.yaml:235:7\n769 rules/third_reich_diplomacy/rules.yaml:288:7\n770 rules/third_reich_diplomacy/rules.yaml:289:7\n771 rules/third_reich_diplomacy/rules.yaml:290:11\n772 rules/third_reich_diplomacy/rules.yaml:291:7\n776 rules/third_reich_diplomacy/rules.yaml:222:7\n783 rules/third_reich_diplomacy/rules.yaml:145:7\n784 rules/third_reich_diplomacy/rules.yaml:146:7\n788 rules/third_reich_diplomacy/rules.yaml:147:7\n789 rules/third_reich_diplomacy/rules.yaml:148:7\n790 rules/third_reich_diplomacy/rules.yaml:149:11\n802 rules/third_reich_diplomacy/rules.yaml:150:11\n805 rules/third_reich_diplomacy/rules.yaml:151:15\n806 rules/third_reich_diplomacy/rules.yaml:152:11\n817 rules/third_reich_diplomacy/rules.yaml:153:15\n818 rules/third_reich_diplomacy/rules.yaml:154:11\n828 rules/third_reich_diplomacy/rules.yaml:155:15\n829 rules/third_reich_diplomacy/rules.yaml:156:11\n830 rules/third_reich_diplomacy/rules.yaml:157:15\n831 rules/third_reich_diplomacy/rules.yaml:158:11\n832 rules/third_reich_diplomacy/rules.yaml:159:15\n833 rules/third_reich_diplomacy/rules.yaml:160:11\n834 rules/third_reich_diplomacy/rules.yaml:161:15\n839 rules/third_reich_diplomacy/rules.yaml:162:11\n840 rules/third_reich_diplomacy/rules.yaml:163:15\n841 rules/third_reich_diplomacy/rules.yaml:164:11\n842 rules/third_reich_diplomacy/rules.yaml:165:15\n844 rules/third_reich_diplomacy/rules.yaml:167:11\n845 rules/third_reich_diplomacy/rules.yaml:168:15\n846 rules/third_reich_diplomacy/rules.yaml:169:11\n851 rules/third_reich_diplomacy/rules.yaml:170:11\n852 rules/third_reich_diplomacy/rules.yaml:171:15\n853 rules/third_reich_diplomacy/rules.yaml:172:11\n854 rules/third_reich_diplomacy/rules.yaml:173:15\n855 rules/third_reich_diplomacy/rules.yaml:174:11\n856 rules/third_reich_diplomacy/rules.yaml:175:15\n857 rules/third_reich_diplomacy/rules.yaml:176:11\n858 rules/third_reich_diplomacy/rules.yaml:177:15\n859 rules/third_reich_diplomacy/rules.yaml:178:11\n864 rules/third_reich_diplomacy/rules.yaml:179:11\n865 rules/third_reich_diplomacy/rules.yaml:180:15\n867 rules/third_reich_diplomacy/rules.yaml:182:11\n868 rules/third_reich_diplomacy/rules.yaml:183:15\n869 rules/third_reich_diplomacy/rules.yaml:184:11\n870 rules/third_reich_diplomacy/rules.yaml:185:15\n871 rules/third_reich_diplomacy/rules.yaml:186:11\n872 rules/third_reich_diplomacy/rules.yaml:187:15\n873 rules/third_reich_diplomacy/rules.yaml:188:19\n874 rules/third_reich_diplomacy/rules.yaml:189:15\n875 rules/third_reich_diplomacy/rules.yaml:190:19\n877 rules/third_reich_diplomacy/rules.yaml:192:11\n888 rules/third_reich_diplomacy/rules.yaml:193:11\n891 rules/third_reich_diplomacy/rules.yaml:194:15\n892 rules/third_reich_diplomacy/rules.yaml:195:11\n903 rules/third_reich_diplomacy/rules.yaml:196:11\n904 rules/third_reich_diplomacy/rules.yaml:197:11\n915 rules/third_reich_diplomacy/rules.yaml:199:11\n920 rules/third_reich_diplomacy/rules.yaml:200:11\n921 rules/third_reich_diplomacy/rules.yaml:201:15\n922 rules/third_reich_diplomacy/rules.yaml:202:11\n923 rules/third_reich_diplomacy/rules.yaml:203:11\n924 rules/third_reich_diplomacy/rules.yaml:204:15\n925 rules/third_reich_diplomacy/rules.yaml:205:11\n926 rules/third_reich_diplomacy/rules.yaml:206:15\n928 rules/third_reich_diplomacy/rules.yaml:208:11\n929 rules/third_reich_diplomacy/rules.yaml:209:15\n930 rules/third_reich_diplomacy/rules.yaml:210:11\n935 rules/third_reich_diplomacy/rules.yaml:211:11\n936 rules/third_reich_diplomacy/rules.yaml:212:15\n937 rules/third_reich_diplomacy/rules.yaml:213:11\n938 rules/third_reich_diplomacy/rules.yaml:214:15\n939 rules/third_reich_diplomacy/rules.yaml:215:7\n943 rules/third_reich_diplomacy/rules.yaml:68:7\n951 rules/third_reich_diplomacy/rules.yaml:75:7\n959 rules/third_reich_diplomacy/rules.yaml:342:7\n960 rules/third_reich_diplomacy/rules.yaml:343:11\n967 rules/third_reich_diplomacy/rules.yaml:344:7\n971 rules/third_reich_diplomacy/rules.yaml:354:7\n981 rules/third_reich_diplomacy/rules.yaml:304:7\n982 rules/third_reich_diplomacy/rules.yaml:305:11\n983 rules/third_reich_diplomacy/rules.yaml:306:7\n984 rules/third_reich_diplomacy/rules.yaml:307:11\n985 rules/third_reich_diplomacy/rules.yaml:308:15\n986 rules/third_reich_diplomacy/rules.yaml:309:7\n987 rules/third_reich_diplomacy/rules.yaml:310:11\n988 rules/third_reich_diplomacy/rules.yaml:311:15\n989 rules/third_reich_diplomacy/rules.yaml:312:11\n990 rules/third_reich_diplomacy/rules.yaml:313:15\n991 rules/third_reich_diplomacy/rules.yaml:314:11\n992 rules/third_reich_diplomacy/rules.yaml:315:15\n993 rules/third_reich_diplomacy/rules.yaml:316:7\n997 rules/third_reich_diplomacy/rules.yaml:327:7\n1001 rules/third_reich_diplomacy/rules.yaml:328:11\n1002 rules/third_reich_diplomacy/rules.yaml:329:7\n1010 rules/third_reich_diplomacy/rules.yaml:330:11\n1011 rules/third_reich_diplomacy/rules.yaml:331:7\n1015 rules/third_reich_diplomacy/rules.yaml:22:7\n1016 rules/third_reich_diplomacy/rules.yaml:24:15\n1018 rules/third_reich_diplomacy/rules.yaml:26:15\n1020 rules/third_reich_diplomacy/rules.yaml:28:15\n1022 rules/third_reich_diplomacy/rules.yaml:30:15\n1026 rules/third_reich_diplomacy/rules.yaml:37:7\n1027 rules/third_reich_diplomacy/rules.yaml:39:15\n1029 rules/third_reich_diplomacy/rules.yaml:41:15\n1031 rules/third_reich_diplomacy/rules.yaml:43:15\n1033 rules/third_reich_diplomacy/rules.yaml:45:15\n1037 rules/third_reich_diplomacy/rules.yaml:128:7\n1038 rules/third_reich_diplomacy/rules.yaml:129:7\n1048 rules/third_reich_diplomacy/rules.yaml:130:11\n1049 rules/third_reich_diplomacy/rules.yaml:131:7\n1054 rules/third_reich_diplomacy/rules.yaml:132:11\n1055 rules/third_reich_diplomacy/rules.yaml:133:7\n1059 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1060 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1061 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1065 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1066 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1070 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1071 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1072 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1076 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1077 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1078 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1079 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1080 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1081 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1082 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1083 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1087 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1095 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1099 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1100 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1103 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1106 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1107 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1108 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1112 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1123 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1127 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1128 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1129 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1130 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1131 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1132 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1136 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1143 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1147 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1148 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1152 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1153 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1154 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1155 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1159 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1163 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1167 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1168 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1171 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1174 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1175 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1176 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1177 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1182 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1196 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1200 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1201 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1205 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1209 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1210 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1214 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1215 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1216 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1217 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1218 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1219 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1220 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1221 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1225 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1234 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1235 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1236 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1240 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1241 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1242 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1243 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1244 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1245 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1249 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1256 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1260 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1261 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1262 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1263 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1267 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1271 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1275 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1276 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1277 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1278 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1282 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1286 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1287 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1288 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1292 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1293 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1294 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1295 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1296 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1297 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1301 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1308 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1312 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1313 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1314 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1315 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1316 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1317 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1327 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1328 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1329 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1330 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1331 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1332 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1336 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1355 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1359 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1360 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1364 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1365 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1369 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1370 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1371 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1375 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1376 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1377 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1378 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1379 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1380 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1384 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1391 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1392 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1393 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1397 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1398 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1399 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1400 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1403 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1407 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1408 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1409 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1410 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1411 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1412 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1413 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1414 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1418 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1441 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1442 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1446 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1447 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1448 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1449 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1453 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1454 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1458 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1471 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1476 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1477 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1481 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1483 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1484 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1485 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1486 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1490 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1497 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1498 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1499 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1503 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1504 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1505 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1506 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1507 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1508 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1509 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1510 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1511 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1512 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1516 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1517 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1521 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1537 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1538 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1539 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1543 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1544 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1545 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1546 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1550 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1551 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1555 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1565 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1569 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1570 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1574 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1575 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1576 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1577 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1578 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1579 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1580 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1581 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1588 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1589 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1599 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1600 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1601 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1602 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1603 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1607 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1637 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1638 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1639 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1643 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1644 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1645 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1646 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1647 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1648 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1649 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1650 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1654 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1663 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1664 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1665 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1669 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1670 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1674 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1675 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1676 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1680 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1681 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1682 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1683 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1687 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1691 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1695 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1696 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1700 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1704 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1705 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1709 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1710 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1711 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1712 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1716 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1720 rules/third_reich_diplomacy/rules.yaml:53:7\n1724 rules/third_reich_diplomacy/rules.yaml:61:7\n1728 rules/third_reich_diplomacy/rules.yaml:89:7\n1732 rules/third_reich_diplomacy/rules.yaml:615:3\n1736 rules/third_reich_diplomacy/rules.yaml:615:3\n1740 rules/third_reich_diplomacy/rules.yaml:615:3\n1755 rules/third_reich_diplomacy/rules.yaml:416:7\n1756 rules/third_reich_diplomacy/rules.yaml:417:7\n1757 rules/third_reich_diplomacy/rules.yaml:418:7\n1758 rules/third_reich_diplomacy/rules.yaml:419:7\n1759 rules/third_reich_diplomacy/rules.yaml:420:11\n1760 rules/third_reich_diplomacy/rules.yaml:421:11\n1761 rules/third_reich_diplomacy/rules.yaml:422:15\n1762 rules/third_reich_diplomacy/rules.yaml:423:19\n1763 rules/third_reich_diplomacy/rules.yaml:424:19\n1764 rules/third_reich_diplomacy/rules.yaml:425:11\n1765 rules/third_reich_diplomacy/rules.yaml:426:11\n1766 rules/third_reich_diplomacy/rules.yaml:427:15\n1767 rules/third_reich_diplomacy/rules.yaml:428:15\n1768 rules/third_reich_diplomacy/rules.yaml:429:15\n1770 rules/third_reich_diplomacy/rules.yaml:431:11\n1771 rules/third_reich_diplomacy/rules.yaml:432:11\n1772 rules/third_reich_diplomacy/rules.yaml:433:11\n1776 rules/third_reich_diplomacy/rules.yaml:380:7\n1781 rules/third_reich_diplomacy/rules.yaml:381:7\n1788 rules/third_reich_diplomacy/rules.yaml:382:7\n1796 rules/third_reich_diplomacy/rules.yaml:383:7\n1797 rules/third_reich_diplomacy/rules.yaml:384:7\n1798 rules/third_reich_diplomacy/rules.yaml:385:11\n1799 rules/third_reich_diplomacy/rules.yaml:386:11\n1804 rules/third_reich_diplomacy/rules.yaml:387:15\n1805 rules/third_reich_diplomacy/rules.yaml:388:11\n1806 rules/third_reich_diplomacy/rules.yaml:389:11\n1807 rules/third_reich_diplomacy/rules.yaml:390:15\n1808 rules/third_reich_diplomacy/rules.yaml:391:15\n1809 rules/third_reich_diplomacy/rules.yaml:392:19\n1810 rules/third_reich_diplomacy/rules.yaml:393:11\n1811 rules/third_reich_diplomacy/rules.yaml:394:7\n1812 rules/third_reich_diplomacy/rules.yaml:395:7\n1813 rules/third_reich_diplomacy/rules.yaml:396:7\n1817 rules/third_reich_diplomacy/rules.yaml:483:7\n1818 rules/third_reich_diplomacy/rules.yaml:484:7\n1819 rules/third_reich_diplomacy/rules.yaml:485:7\n1823 rules/third_reich_diplomacy/flow.yaml:159:7\n1824 rules/third_reich_diplomacy/flow.yaml:160:11\n1828 rules/third_reich_diplomacy/flow.yaml:168:7\n1829 rules/third_reich_diplomacy/flow.yaml:169:11\n1830 rules/third_reich_diplomacy/flow.yaml:170:15\n1832 rules/third_reich_diplomacy/flow.yaml:171:11\n1833 rules/third_reich_diplomacy/flow.yaml:172:15\n1834 rules/third_reich_diplomacy/flow.yaml:173:11\n1835 rules/third_reich_diplomacy/flow.yaml:174:15\n1836 rules/third_reich_diplomacy/flow.yaml:175:11\n1837 rules/third_reich_diplomacy/flow.yaml:176:11\n1838 rules/third_reich_diplomacy/flow.yaml:177:11\n1840 rules/third_reich_diplomacy/flow.yaml:179:11\n1842 rules/third_reich_diplomacy/flow.yaml:181:11\n1844 rules/third_reich_diplomacy/flow.yaml:183:11\n1848 rules/third_reich_diplomacy/rules.yaml:443:7\n1849 rules/third_reich_diplomacy/rules.yaml:444:7\n1850 rules/third_reich_diplomacy/rules.yaml:445:7\n1851 rules/third_reich_diplomacy/rules.yaml:446:7\n1852 rules/third_reich_diplomacy/rules.yaml:447:7\n1853 rules/third_reich_diplomacy/rules.yaml:448:7\n1854 rules/third_reich_diplomacy/rules.yaml:449:7\n1855 rules/third_reich_diplomacy/rules.yaml:450:11\n1874 rules/third_reich_diplomacy/rules.yaml:452:11\n1893 rules/third_reich_diplomacy/rules.yaml:454:11\n1910 rules/third_reich_diplomacy/rules.yaml:455:7\n1913 rules/third_reich_diplomacy/rules.yaml:456:7\n1914 rules/third_reich_diplomacy/rules.yaml:457:7\n1915 rules/third_reich_diplomacy/rules.yaml:458:11\n1917 rules/third_reich_diplomacy/rules.yaml:460:11\n1918 rules/third_reich_diplomacy/rules.yaml:461:7\n1919 rules/third_reich_diplomacy/rules.yaml:462:7\n1920 rules/third_reich_diplomacy/rules.yaml:463:11\n1921 rules/third_reich_diplomacy/rules.yaml:464:11\n1925 rules/third_reich_diplomacy/rules.yaml:517:7\n1926 rules/third_reich_diplomacy/rules.yaml:518:7\n1927 rules/third_reich_diplomacy/rules.yaml:519:7\n1931 rules/third_reich_diplomacy/rules.yaml:471:7\n1932 rules/third_reich_diplomacy/rules.yaml:472:11\n1933 rules/third_reich_diplomacy/rules.yaml:473:15\n1935 rules/third_reich_diplomacy/rules.yaml:474:15\n1936 rules/third_reich_diplomacy/rules.yaml:475:19\n1937 rules/third_reich_diplomacy/rules.yaml:476:19\n1950 rules/third_reich_diplomacy/flow.yaml:14:7\n1951 rules/third_reich_diplomacy/flow.yaml:15:7\n1952 rules/third_reich_diplomacy/flow.yaml:17:15\n1953 rules/third_reich_diplomacy/flow.yaml:18:15\n1954 rules/third_reich_diplomacy/flow.yaml:20:23\n1955 rules/third_reich_diplomacy/flow.yaml:21:23\n1957 rules/third_reich_diplomacy/flow.yaml:23:23\n1958 rules/third_reich_diplomacy/flow.yaml:24:23\n1960 rules/third_reich_diplomacy/flow.yaml:26:15\n1961 rules/third_reich_diplomacy/flow.yaml:27:15\n1962 rules/third_reich_diplomacy/flow.yaml:28:7\n1966 rules/third_reich_diplomacy/rules.yaml:365:7\n1967 rules/third_reich_diplomacy/rules.yaml:366:11\n1968 rules/third_reich_diplomacy/rules.yaml:367:11\n1969 rules/third_reich_diplomacy/rules.yaml:368:11\n1971 rules/third_reich_diplomacy/rules.yaml:370:11\n1975 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1976 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n1978 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n1979 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n1983 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1984 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n1986 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n1992 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1993 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n1994 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n1995 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n1996 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n1997 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n1998 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n2000 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n2002 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n2004 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n2008 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n2012 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n2013 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n2017 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n2018 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n2019 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n2021 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n2023 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n2025 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n2029 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n2030 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n2031 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n2033 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n2034 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n2036 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n2037 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n2041 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n2042 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n2044 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n2046 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n2047 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n2048 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n2052 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n2053 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n2055 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n2059 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n2060 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n2064 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n2065 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n2067 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n2069 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n2073 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n2074 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n2078 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n2079 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n2083 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n2084 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n2085 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n2089 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n2090 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n2092 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n2096 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n2100 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n2101 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n2102 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n2106 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n2107 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n2108 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n2112 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n2113 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n2117 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n2121 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n2122 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n2124 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n2125 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n2129 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n2130 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n2131 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n2135 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n2139 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n2140 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n2141 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n2142 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n2144 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n2145 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n2146 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n2147 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n2149 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n2150 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n2152 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n2153 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n2157 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n2158 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n2159 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n2160 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n2162 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n2163 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n2165 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n2167 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n2171 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n2172 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n2173 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n2174 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n2176 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n2177 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n2181 rules/third_reich_diplomacy/rules.yaml:403:7\n2182 rules/third_reich_diplomacy/rules.yaml:404:7\n2183 rules/third_reich_diplomacy/rules.yaml:405:7\n2187 rules/third_reich_diplomacy/flow.yaml:89:7\n2188 rules/third_reich_diplomacy/flow.yaml:90:11\n2189 rules/third_reich_diplomacy/flow.yaml:91:15\n2192 rules/third_reich_diplomacy/flow.yaml:92:15\n2193 rules/third_reich_diplomacy/flow.yaml:93:19\n2194 rules/third_reich_diplomacy/flow.yaml:94:23\n2195 rules/third_reich_diplomacy/flow.yaml:95:23\n2197 rules/third_reich_diplomacy/flow.yaml:97:23\n2201 rules/third_reich_diplomacy/flow.yaml:105:7\n2204 rules/third_reich_diplomacy/flow.yaml:106:11\n2205 rules/third_reich_diplomacy/flow.yaml:107:11\n2206 rules/third_reich_diplomacy/flow.yaml:108:7\n2209 rules/third_reich_diplomacy/flow.yaml:109:11\n2210 rules/third_reich_diplomacy/flow.yaml:110:11\n2211 rules/third_reich_diplomacy/flow.yaml:111:11\n2212 rules/third_reich_diplomacy/flow.yaml:112:15\n2213 rules/third_reich_diplomacy/flow.yaml:113:11\n2217 rules/third_reich_diplomacy/flow.yaml:61:7\n2218 rules/third_reich_diplomacy/flow.yaml:62:7\n2219 rules/third_reich_diplomacy/flow.yaml:63:11\n2220 rules/third_reich_diplomacy/flow.yaml:64:7\n2221 rules/third_reich_diplomacy/flow.yaml:65:11\n2223 rules/third_reich_diplomacy/flow.yaml:67:11\n2224 rules/third_reich_diplomacy/flow.yaml:68:7\n2225 rules/third_reich_diplomacy/flow.yaml:69:11\n2226 rules/third_reich_diplomacy/flow.yaml:70:11\n2231 rules/third_reich_diplomacy/flow.yaml:72:11\n2232 rules/third_reich_diplomacy/flow.yaml:73:11\n2233 rules/third_reich_diplomacy/flow.yaml:74:7\n2237 rules/third_reich_diplomacy/rules.yaml:633:7\n2241 rules/third_reich_diplomacy/rules.yaml:615:3\n2242 rules/third_reich_diplomacy/rules.yaml:615:3\n2245 rules/third_reich_diplomacy/rules.yaml:615:3\n2246 rules/third_reich_diplomacy/rules.yaml:615:3\n2247 rules/third_reich_diplomacy/rules.yaml:615:3\n2248 rules/third_reich_diplomacy/rules.yaml:615:3\n2249 rules/third_reich_diplomacy/rules.yaml:615:3\n2250 rules/third_reich_diplomacy/rules.yaml:615:3\n2257 rules/third_reich_diplomacy/rules.yaml:615:3\n2258 rules/third_reich_diplomacy/rules.yaml:615:3\n2259 rules/third_reich_diplomacy/rules.yaml:615:3\n2260 rules/third_reich_diplomacy/rules.yaml:615:3\n2272 rules/third_reich_diplomacy/rules.yaml:615:3\n2273 rules/third_reich_diplomacy/rules.yaml:615:3\n2275 rules/third_reich_diplomacy/rules.yaml:615:3\n2276 rules/third_reich_diplomacy/rules.yaml:615:3\n2277 rules/third_reich_diplomacy/rules.yaml:615:3\n2279 rules/third_reich_diplomacy/rules.yaml:615:3\n2280 rules/third_reich_diplomacy/rules.yaml:615:3\n2281 rules/third_reich_diplomacy/rules.yaml:615:3\n2287 rules/third_reich_diplomacy/rules.yaml:587:7\n2288 rules/third_reich_diplomacy/rules.yaml:588:11\n2289 rules/third_reich_diplomacy/rules.yaml:589:15\n2290 rules/third_reich_diplomacy/rules.yaml:591:7\n2307 rules/third_reich_diplomacy/rules.yaml:593:11\n2308 rules/third_reich_diplomacy/rules.yaml:594:15\n2309 rules/third_reich_diplomacy/rules.yaml:595:19\n2318 rules/third_reich_diplomacy/rules.yaml:564:7\n2319 rules/third_reich_diplomacy/rules.yaml:565:7\n2320 rules/third_reich_diplomacy/rules.yaml:566:11\n2323 rules/third_reich_diplomacy/rules.yaml:568:15\n2324 rules/third_reich_diplomacy/rules.yaml:569:15\n2326 rules/third_reich_diplomacy/rules.yaml:571:11\n2327 rules/third_reich_diplomacy/rules.yaml:572:15\n2328 rules/third_reich_diplomacy/rules.yaml:573:15\n2329 rules/third_reich_diplomacy/rules.yaml:574:15\n2330 rules/third_reich_diplomacy/rules.yaml:575:7\n2331 rules/third_reich_diplomacy/rules.yaml:576:11\n2332 rules/third_reich_diplomacy/rules.yaml:577:15\n2336 rules/third_reich_diplomacy/rules.yaml:636:15\n2337 rules/third_reich_diplomacy/rules.yaml:487:3\n2341 rules/third_reich_diplomacy/rules.yaml:494:7\n2342 rules/third_reich_diplomacy/rules.yaml:495:7\n2345 rules/third_reich_diplomacy/rules.yaml:498:11\n2346 rules/third_reich_diplomacy/rules.yaml:499:11\n2349 rules/third_reich_diplomacy/rules.yaml:502:15\n2350 rules/third_reich_diplomacy/rules.yaml:503:15\n2353 rules/third_reich_diplomacy/rules.yaml:506:19\n2354 rules/third_reich_diplomacy/rules.yaml:507:19\n2355 rules/third_reich_diplomacy/rules.yaml:509:19\n2356 rules/third_reich_diplomacy/rules.yaml:510:19\n2360 rules/third_reich_diplomacy/rules.yaml:529:7\n2361 rules/third_reich_diplomacy/rules.yaml:530:11\n2362 rules/third_reich_diplomacy/rules.yaml:531:11\n2363 rules/third_reich_diplomacy/rules.yaml:532:11\n2364 rules/third_reich_diplomacy/rules.yaml:533:11\n2365 rules/third_reich_diplomacy/rules.yaml:534:15\n2366 rules/third_reich_diplomacy/rules.yaml:535:15\n2367 rules/third_reich_diplomacy/rules.yaml:536:15\n2368 rules/third_reich_diplomacy/rules.yaml:538:7\n2369 rules/third_reich_diplomacy/rules.yaml:539:7\n2370 rules/third_reich_diplomacy/rules.yaml:540:11\n2374 rules/third_reich_diplomacy/rules.yaml:541:15\n2378 rules/third_reich_diplomacy/rules.yaml:544:15\n2382 rules/third_reich_diplomacy/rules.yaml:547:15\n2387 rules/third_reich_diplomacy/rules.yaml:549:19\n2388 rules/third_reich_diplomacy/rules.yaml:550:15\n2393 rules/third_reich_diplomacy/rules.yaml:551:19\n2394 rules/third_reich_diplomacy/rules.yaml:552:19\n2400 rules/third_reich_diplomacy/flow.yaml:36:7\n2404 rules/third_reich_diplomacy/flow.yaml:124:7\n2405 rules/third_reich_diplomacy/flow.yaml:125:11\n2406 rules/third_reich_diplomacy/flow.yaml:126:15\n2413 rules/third_reich_diplomacy/flow.yaml:127:19\n2414 rules/third_reich_diplomacy/flow.yaml:128:19\n2415 rules/third_reich_diplomacy/flow.yaml:129:23\n2419 rules/third_reich_diplomacy/flow.yaml:131:3\n2420 rules/third_reich_diplomacy/flow.yaml:131:3\n2424 rules/third_reich_diplomacy/flow.yaml:138:7\n2425 rules/third_reich_diplomacy/flow.yaml:139:7\n2426 rules/third_reich_diplomacy/flow.yaml:140:11\n2427 rules/third_reich_diplomacy/flow.yaml:141:7\n2428 rules/third_reich_diplomacy/flow.yaml:142:7\n2429 rules/third_reich_diplomacy/flow.yaml:143:11\n2430 rules/third_reich_diplomacy/flow.yaml:144:7\n2431 rules/third_reich_diplomacy/flow.yaml:145:11\n2432 rules/third_reich_diplomacy/flow.yaml:146:7\n2433 rules/third_reich_diplomacy/flow.yaml:147:7\n2434 rules/third_reich_diplomacy/flow.yaml:149:11\n2440 rules/third_reich_diplomacy/flow.yaml:83:3\n2441 rules/third_reich_diplomacy/flow.yaml:83:3\n2445 rules/third_reich_diplomacy/flow.yaml:45:7\n2446 rules/third_reich_diplomacy/flow.yaml:46:11\n2447 rules/third_reich_diplomacy/flow.yaml:47:11\n2448 rules/third_reich_diplomacy/flow.yaml:48:15\n2449 rules/third_reich_diplomacy/flow.yaml:49:15\n2454 rules/third_reich_diplomacy/flow.yaml:50:19\n2457 rules/third_reich_diplomacy/flow.yaml:51:19\n2458 rules/third_reich_diplomacy/flow.yaml:52:19\n2462 rules/third_reich_diplomacy/flow.yaml:80:7\n2463 rules/third_reich_diplomacy/flow.yaml:81:11\n2467 rules/third_reich_diplomacy/rules.yaml:606:7\n2468 rules/third_reich_diplomacy/rules.yaml:607:7\n2469 rules/third_reich_diplomacy/rules.yaml:608:7\n2470 rules/third_reich_diplomacy/rules.yaml:609:7\n2471 rules/third_reich_diplomacy/rules.yaml:610:7\n2472 rules/third_reich_diplomacy/rules.yaml:611:7\n2496 rules/third_reich_diplomacy/rules.yaml:615:3\n2504 rules/third_reich_diplomacy/rules.yaml:615:3\n2507 rules/third_reich_diplomacy/rules.yaml:615:3\n2508 rules/third_reich_diplomacy/rules.yaml:615:3\n2509 rules/third_reich_diplomacy/rules.yaml:615:3\n2510 rules/third_reich_diplomacy/rules.yaml:615:3\n2511 rules/third_reich_diplomacy/rules.yaml:615:3\n2512 rules/third_reich_diplomacy/rules.yaml:615:3\n2525 rules/third_reich_diplomacy/rules.yaml:615:3\n2526 rules/third_reich_diplomacy/rules.yaml:615:3\n2538 rules/third_reich_diplomacy/rules.yaml:615:3\n2544 rules/third_reich_diplomacy/rules.yaml:615:3\n2556 rules/third_reich_diplomacy/rules.yaml:615:3\n2557 rules/third_reich_diplomacy/rules.yaml:615:3\n2577 rules/third_reich_diplomacy/rules.yaml:615:3\n2613 rules/third_reich_diplomacy/rules.yaml:615:3\n2614 rules/third_reich_diplomacy/rules.yaml:615:3\n2616 rules/third_reich_diplomacy/rules.yaml:615:3\n2617 rules/third_reich_diplomacy/rules.yaml:615:3\n2621 rules/third_reich_diplomacy/rules.yaml:615:3\n2640 rules/third_reich_diplomacy/rules.yaml:587:7\n2641 rules/third_reich_diplomacy/rules.yaml:588:11\n2642 rules/third_reich_diplomacy/rules.yaml:589:15\n2643 rules/third_reich_diplomacy/rules.yaml:590:15\n2644 rules/third_reich_diplomacy/rules.yaml:591:7\n2672 rules/third_reich_diplomacy/rules.yaml:593:11\n2673 rules/third_reich_diplomacy/rules.yaml:594:15\n2674 rules/third_reich_diplomacy/rules.yaml:595:19\n2678 rules/third_reich_diplomacy/rules.yaml:596:7\n2698 rules/third_reich_diplomacy/rules.yaml:564:7\n2699 rules/third_reich_diplomacy/rules.yaml:565:7\n2707 rules/third_reich_diplomacy/rules.yaml:566:11\n2722 rules/third_reich_diplomacy/rules.yaml:568:15\n2723 rules/third_reich_diplomacy/rules.yaml:569:15\n2726 rules/third_reich_diplomacy/rules.yaml:571:11\n2740 rules/third_reich_diplomacy/rules.yaml:572:15\n2753 rules/third_reich_diplomacy/rules.yaml:573:15\n2754 rules/third_reich_diplomacy/rules.yaml:574:15\n2758 rules/third_reich_diplomacy/rules.yaml:575:7\n2759 rules/third_reich_diplomacy/rules.yaml:576:11\n2760 rules/third_reich_diplomacy/rules.yaml:577:15\n2761 rules/third_reich_diplomacy/rules.yaml:578:15\n2774 rules/third_reich_diplomacy/rules.yaml:636:15\n2781 rules/third_reich_diplomacy/rules.yaml:487:3\n2797 rules/third_reich_diplomacy/rules.yaml:494:7\n2798 rules/third_reich_diplomacy/rules.yaml:495:7\n2799 rules/third_reich_diplomacy/rules.yaml:496:11\n2804 rules/third_reich_diplomacy/rules.yaml:498:11\n2805 rules/third_reich_diplomacy/rules.yaml:499:11\n2806 rules/third_reich_diplomacy/rules.yaml:500:15\n2814 rules/third_reich_diplomacy/rules.yaml:502:15\n2820 rules/third_reich_diplomacy/rules.yaml:503:15\n2821 rules/third_reich_diplomacy/rules.yaml:504:19\n2823 rules/third_reich_diplomacy/rules.yaml:506:19\n2824 rules/third_reich_diplomacy/rules.yaml:507:19\n2825 rules/third_reich_diplomacy/rules.yaml:508:19\n2826 rules/third_reich_diplomacy/rules.yaml:509:19\n2827 rules/third_reich_diplomacy/rules.yaml:510:19\n2851 rules/third_reich_diplomacy/rules.yaml:529:7\n2852 rules/third_reich_diplomacy/rules.yaml:530:11\n2853 rules/third_reich_diplomacy/rules.yaml:531:11\n2854 rules/third_reich_diplomacy/rules.yaml:532:11\n2855 rules/third_reich_diplomacy/rules.yaml:533:11\n2856 rules/third_reich_diplomacy/rules.yaml:534:15\n2857 rules/third_reich_diplomacy/rules.yaml:535:15\n2858 rules/third_reich_diplomacy/rules.yaml:536:15\n2859 rules/third_reich_diplomacy/rules.yaml:537:15\n2860 rules/third_reich_diplomacy/rules.yaml:538:7\n2861 rules/third_reich_diplomacy/rules.yaml:539:7\n2866 rules/third_reich_diplomacy/rules.yaml:540:11\n2870 rules/third_reich_diplomacy/rules.yaml:541:15\n2873 rules/third_reich_diplomacy/rules.yaml:542:15\n2876 rules/third_reich_diplomacy/rules.yaml:544:15\n2879 rules/third_reich_diplomacy/rules.yaml:545:15\n2887 rules/third_reich_diplomacy/rules.yaml:547:15\n2902 rules/third_reich_diplomacy/rules.yaml:549:19\n2903 rules/third_reich_diplomacy/rules.yaml:550:15\n2908 rules/third_reich_diplomacy/rules.yaml:551:19\n2909 rules/third_reich_diplomacy/rules.yaml:552:19\n2910 rules/third_reich_diplomacy/rules.yaml:553:19\n2912 rules/third_reich_diplomacy/rules.yaml:555:19\n2923 rules/third_reich_diplomacy/flow.yaml:36:7\n2942 rules/third_reich_diplomacy/flow.yaml:124:7\n2947 rules/third_reich_diplomacy/flow.yaml:125:11\n2958 rules/third_reich_diplomacy/flow.yaml:126:15\n2973 rules/third_reich_diplomacy/flow.yaml:127:19\n2981 rules/third_reich_diplomacy/flow.yaml:128:19\n2982 rules/third_reich_diplomacy/flow.yaml:129:23\n2994 rules/third_reich_diplomacy/flow.yaml:131:3\n3000 rules/third_reich_diplomacy/flow.yaml:131:3\n3015 rules/third_reich_diplomacy/flow.yaml:138:7\n3021 rules/third_reich_diplomacy/flow.yaml:139:7\n3026 rules/third_reich_diplomacy/flow.yaml:140:11\n3032 rules/third_reich_diplomacy/flow.yaml:141:7\n3038 rules/third_reich_diplomacy/flow.yaml:142:7\n3043 rules/third_reich_diplomacy/flow.yaml:143:11\n3049 rules/third_reich_diplomacy/flow.yaml:144:7\n3054 rules/third_reich_diplomacy/flow.yaml:145:11\n3060 rules/third_reich_diplomacy/flow.yaml:146:7\n3061 rules/third_reich_diplomacy/flow.yaml:147:7\n3064 rules/third_reich_diplomacy/flow.yaml:151:11\n3067 rules/third_reich_diplomacy/flow.yaml:148:11\n3068 rules/third_reich_diplomacy/flow.yaml:149:11\n3082 rules/third_reich_diplomacy/flow.yaml:83:3\n3083 rules/third_reich_diplomacy/flow.yaml:83:3\n3105 rules/third_reich_diplomacy/flow.yaml:45:7\n3110 rules/third_reich_diplomacy/flow.yaml:46:11\n3111 rules/third_reich_diplomacy/flow.yaml:47:11\n3122 rules/third_reich_diplomacy/flow.yaml:48:15\n3123 rules/third_reich_diplomacy/flow.yaml:49:15\n3138 rules/third_reich_diplomacy/flow.yaml:50:19\n3153 rules/third_reich_diplomacy/flow.yaml:51:19\n3154 rules/third_reich_diplomacy/flow.yaml:52:19\n3166 rules/third_reich_diplomacy/flow.yaml:80:7\n3171 rules/third_reich_diplomacy/flow.yaml:81:11\n3185 rules/third_reich_diplomacy/rules.yaml:605:7\n3186 rules/third_reich_diplomacy/rules.yaml:606:7\n3187 rules/third_reich_diplomacy/rules.yaml:607:7\n3188 rules/third_reich_diplomacy/rules.yaml:608:7\n3194 rules/third_reich_diplomacy/rules.yaml:609:7\n3200 rules/third_reich_diplomacy/rules.yaml:610:7\n3206 rules/third_reich_diplomacy/rules.yaml:611:7\n3210 rules/third_reich_diplomacy/rules.yaml:612:11"
+_ORIGINS = "669 rules/third_reich_diplomacy/rules.yaml:265:7\n670 rules/third_reich_diplomacy/rules.yaml:266:7\n671 rules/third_reich_diplomacy/rules.yaml:267:7\n672 rules/third_reich_diplomacy/rules.yaml:268:11\n673 rules/third_reich_diplomacy/rules.yaml:269:7\n676 rules/third_reich_diplomacy/rules.yaml:270:11\n685 rules/third_reich_diplomacy/rules.yaml:271:11\n686 rules/third_reich_diplomacy/rules.yaml:272:15\n687 rules/third_reich_diplomacy/rules.yaml:273:7\n694 rules/third_reich_diplomacy/rules.yaml:274:7\n695 rules/third_reich_diplomacy/rules.yaml:275:11\n703 rules/third_reich_diplomacy/rules.yaml:276:7\n706 rules/third_reich_diplomacy/rules.yaml:277:11\n707 rules/third_reich_diplomacy/rules.yaml:278:7\n712 rules/third_reich_diplomacy/rules.yaml:116:7\n713 rules/third_reich_diplomacy/rules.yaml:117:7\n717 rules/third_reich_diplomacy/rules.yaml:82:7\n725 rules/third_reich_diplomacy/rules.yaml:246:7\n733 rules/third_reich_diplomacy/rules.yaml:247:7\n737 rules/third_reich_diplomacy/rules.yaml:248:7\n740 rules/third_reich_diplomacy/rules.yaml:249:11\n741 rules/third_reich_diplomacy/rules.yaml:250:7\n744 rules/third_reich_diplomacy/rules.yaml:251:11\n745 rules/third_reich_diplomacy/rules.yaml:252:7\n750 rules/third_reich_diplomacy/rules.yaml:101:7\n751 rules/third_reich_diplomacy/rules.yaml:102:11\n752 rules/third_reich_diplomacy/rules.yaml:103:7\n753 rules/third_reich_diplomacy/rules.yaml:104:11\n754 rules/third_reich_diplomacy/rules.yaml:105:7\n759 rules/third_reich_diplomacy/rules.yaml:232:7\n767 rules/third_reich_diplomacy/rules.yaml:233:7\n768 rules/third_reich_diplomacy/rules.yaml:234:11\n769 rules/third_reich_diplomacy/rules.yaml:235:7\n774 rules/third_reich_diplomacy/rules.yaml:288:7\n775 rules/third_reich_diplomacy/rules.yaml:289:7\n776 rules/third_reich_diplomacy/rules.yaml:290:11\n777 rules/third_reich_diplomacy/rules.yaml:291:7\n782 rules/third_reich_diplomacy/rules.yaml:222:7\n790 rules/third_reich_diplomacy/rules.yaml:145:7\n791 rules/third_reich_diplomacy/rules.yaml:146:7\n795 rules/third_reich_diplomacy/rules.yaml:147:7\n796 rules/third_reich_diplomacy/rules.yaml:148:7\n797 rules/third_reich_diplomacy/rules.yaml:149:11\n809 rules/third_reich_diplomacy/rules.yaml:150:11\n812 rules/third_reich_diplomacy/rules.yaml:151:15\n813 rules/third_reich_diplomacy/rules.yaml:152:11\n824 rules/third_reich_diplomacy/rules.yaml:153:15\n825 rules/third_reich_diplomacy/rules.yaml:154:11\n835 rules/third_reich_diplomacy/rules.yaml:155:15\n836 rules/third_reich_diplomacy/rules.yaml:156:11\n837 rules/third_reich_diplomacy/rules.yaml:157:15\n838 rules/third_reich_diplomacy/rules.yaml:158:11\n839 rules/third_reich_diplomacy/rules.yaml:159:15\n840 rules/third_reich_diplomacy/rules.yaml:160:11\n841 rules/third_reich_diplomacy/rules.yaml:161:15\n846 rules/third_reich_diplomacy/rules.yaml:162:11\n847 rules/third_reich_diplomacy/rules.yaml:163:15\n848 rules/third_reich_diplomacy/rules.yaml:164:11\n849 rules/third_reich_diplomacy/rules.yaml:165:15\n851 rules/third_reich_diplomacy/rules.yaml:167:11\n852 rules/third_reich_diplomacy/rules.yaml:168:15\n853 rules/third_reich_diplomacy/rules.yaml:169:11\n858 rules/third_reich_diplomacy/rules.yaml:170:11\n859 rules/third_reich_diplomacy/rules.yaml:171:15\n860 rules/third_reich_diplomacy/rules.yaml:172:11\n861 rules/third_reich_diplomacy/rules.yaml:173:15\n862 rules/third_reich_diplomacy/rules.yaml:174:11\n863 rules/third_reich_diplomacy/rules.yaml:175:15\n864 rules/third_reich_diplomacy/rules.yaml:176:11\n865 rules/third_reich_diplomacy/rules.yaml:177:15\n866 rules/third_reich_diplomacy/rules.yaml:178:11\n871 rules/third_reich_diplomacy/rules.yaml:179:11\n872 rules/third_reich_diplomacy/rules.yaml:180:15\n874 rules/third_reich_diplomacy/rules.yaml:182:11\n875 rules/third_reich_diplomacy/rules.yaml:183:15\n876 rules/third_reich_diplomacy/rules.yaml:184:11\n877 rules/third_reich_diplomacy/rules.yaml:185:15\n878 rules/third_reich_diplomacy/rules.yaml:186:11\n879 rules/third_reich_diplomacy/rules.yaml:187:15\n880 rules/third_reich_diplomacy/rules.yaml:188:19\n881 rules/third_reich_diplomacy/rules.yaml:189:15\n882 rules/third_reich_diplomacy/rules.yaml:190:19\n884 rules/third_reich_diplomacy/rules.yaml:192:11\n895 rules/third_reich_diplomacy/rules.yaml:193:11\n898 rules/third_reich_diplomacy/rules.yaml:194:15\n899 rules/third_reich_diplomacy/rules.yaml:195:11\n910 rules/third_reich_diplomacy/rules.yaml:196:11\n911 rules/third_reich_diplomacy/rules.yaml:197:11\n922 rules/third_reich_diplomacy/rules.yaml:199:11\n927 rules/third_reich_diplomacy/rules.yaml:200:11\n928 rules/third_reich_diplomacy/rules.yaml:201:15\n929 rules/third_reich_diplomacy/rules.yaml:202:11\n930 rules/third_reich_diplomacy/rules.yaml:203:11\n931 rules/third_reich_diplomacy/rules.yaml:204:15\n932 rules/third_reich_diplomacy/rules.yaml:205:11\n933 rules/third_reich_diplomacy/rules.yaml:206:15\n935 rules/third_reich_diplomacy/rules.yaml:208:11\n936 rules/third_reich_diplomacy/rules.yaml:209:15\n937 rules/third_reich_diplomacy/rules.yaml:210:11\n942 rules/third_reich_diplomacy/rules.yaml:211:11\n943 rules/third_reich_diplomacy/rules.yaml:212:15\n944 rules/third_reich_diplomacy/rules.yaml:213:11\n945 rules/third_reich_diplomacy/rules.yaml:214:15\n946 rules/third_reich_diplomacy/rules.yaml:215:7\n950 rules/third_reich_diplomacy/rules.yaml:68:7\n958 rules/third_reich_diplomacy/rules.yaml:75:7\n966 rules/third_reich_diplomacy/rules.yaml:342:7\n967 rules/third_reich_diplomacy/rules.yaml:343:11\n974 rules/third_reich_diplomacy/rules.yaml:344:7\n979 rules/third_reich_diplomacy/rules.yaml:354:7\n989 rules/third_reich_diplomacy/rules.yaml:304:7\n990 rules/third_reich_diplomacy/rules.yaml:305:11\n991 rules/third_reich_diplomacy/rules.yaml:306:7\n992 rules/third_reich_diplomacy/rules.yaml:307:11\n993 rules/third_reich_diplomacy/rules.yaml:308:15\n994 rules/third_reich_diplomacy/rules.yaml:309:7\n995 rules/third_reich_diplomacy/rules.yaml:310:11\n996 rules/third_reich_diplomacy/rules.yaml:311:15\n997 rules/third_reich_diplomacy/rules.yaml:312:11\n998 rules/third_reich_diplomacy/rules.yaml:313:15\n999 rules/third_reich_diplomacy/rules.yaml:314:11\n1000 rules/third_reich_diplomacy/rules.yaml:315:15\n1001 rules/third_reich_diplomacy/rules.yaml:316:7\n1006 rules/third_reich_diplomacy/rules.yaml:327:7\n1010 rules/third_reich_diplomacy/rules.yaml:328:11\n1011 rules/third_reich_diplomacy/rules.yaml:329:7\n1019 rules/third_reich_diplomacy/rules.yaml:330:11\n1020 rules/third_reich_diplomacy/rules.yaml:331:7\n1024 rules/third_reich_diplomacy/rules.yaml:22:7\n1025 rules/third_reich_diplomacy/rules.yaml:24:15\n1027 rules/third_reich_diplomacy/rules.yaml:26:15\n1029 rules/third_reich_diplomacy/rules.yaml:28:15\n1031 rules/third_reich_diplomacy/rules.yaml:30:15\n1035 rules/third_reich_diplomacy/rules.yaml:37:7\n1036 rules/third_reich_diplomacy/rules.yaml:39:15\n1038 rules/third_reich_diplomacy/rules.yaml:41:15\n1040 rules/third_reich_diplomacy/rules.yaml:43:15\n1042 rules/third_reich_diplomacy/rules.yaml:45:15\n1047 rules/third_reich_diplomacy/rules.yaml:128:7\n1048 rules/third_reich_diplomacy/rules.yaml:129:7\n1058 rules/third_reich_diplomacy/rules.yaml:130:11\n1059 rules/third_reich_diplomacy/rules.yaml:131:7\n1064 rules/third_reich_diplomacy/rules.yaml:132:11\n1065 rules/third_reich_diplomacy/rules.yaml:133:7\n1069 rules/third_reich_diplomacy/tables/countries.yaml:316:14\n1070 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1071 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1075 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1076 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n1080 rules/third_reich_diplomacy/tables/countries.yaml:373:14\n1081 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1082 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1087 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1088 rules/third_reich_diplomacy/tables/countries.yaml:378:14\n1089 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1090 rules/third_reich_diplomacy/tables/countries.yaml:385:14\n1091 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1092 rules/third_reich_diplomacy/tables/countries.yaml:392:14\n1093 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1094 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1099 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n1107 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1112 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1113 rules/third_reich_diplomacy/tables/countries.yaml:38:15\n1116 rules/third_reich_diplomacy/tables/countries.yaml:45:15\n1119 rules/third_reich_diplomacy/tables/countries.yaml:52:14\n1120 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1121 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1126 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n1137 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1141 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1142 rules/third_reich_diplomacy/tables/countries.yaml:440:14\n1143 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1144 rules/third_reich_diplomacy/tables/countries.yaml:447:14\n1145 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1146 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1150 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n1158 rules/third_reich_diplomacy/tables/countries.yaml:490:14\n1162 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1163 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1167 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1168 rules/third_reich_diplomacy/tables/countries.yaml:495:14\n1169 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1170 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1174 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n1178 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1183 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1184 rules/third_reich_diplomacy/tables/countries.yaml:124:15\n1187 rules/third_reich_diplomacy/tables/countries.yaml:131:15\n1190 rules/third_reich_diplomacy/tables/countries.yaml:138:14\n1191 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1192 rules/third_reich_diplomacy/tables/countries.yaml:145:14\n1193 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1194 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1199 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n1213 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1217 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1218 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n1222 rules/third_reich_diplomacy/tables/countries.yaml:534:14\n1226 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1227 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1232 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1233 rules/third_reich_diplomacy/tables/countries.yaml:539:15\n1234 rules/third_reich_diplomacy/tables/countries.yaml:546:15\n1235 rules/third_reich_diplomacy/tables/countries.yaml:553:14\n1236 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1237 rules/third_reich_diplomacy/tables/countries.yaml:560:14\n1238 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1239 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1244 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n1253 rules/third_reich_diplomacy/tables/countries.yaml:633:14\n1254 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1255 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1260 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1261 rules/third_reich_diplomacy/tables/countries.yaml:638:14\n1262 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1263 rules/third_reich_diplomacy/tables/countries.yaml:645:14\n1264 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1265 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1270 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n1277 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1281 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1282 rules/third_reich_diplomacy/tables/countries.yaml:692:14\n1283 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1284 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1288 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n1292 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1297 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1298 rules/third_reich_diplomacy/tables/countries.yaml:253:15\n1299 rules/third_reich_diplomacy/tables/countries.yaml:260:15\n1300 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1305 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n1310 rules/third_reich_diplomacy/tables/countries.yaml:732:14\n1311 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1312 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1316 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1317 rules/third_reich_diplomacy/tables/countries.yaml:737:14\n1318 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1319 rules/third_reich_diplomacy/tables/countries.yaml:744:14\n1320 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1321 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1325 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n1332 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1336 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1337 rules/third_reich_diplomacy/tables/countries.yaml:787:14\n1338 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1339 rules/third_reich_diplomacy/tables/countries.yaml:794:14\n1340 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1341 rules/third_reich_diplomacy/tables/countries.yaml:801:14\n1351 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1352 rules/third_reich_diplomacy/tables/countries.yaml:808:14\n1353 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1354 rules/third_reich_diplomacy/tables/countries.yaml:815:14\n1355 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1356 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1360 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n1379 rules/third_reich_diplomacy/tables/countries.yaml:859:14\n1383 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1384 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1388 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1389 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n1393 rules/third_reich_diplomacy/tables/countries.yaml:899:14\n1394 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1395 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1400 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1401 rules/third_reich_diplomacy/tables/countries.yaml:904:14\n1402 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1403 rules/third_reich_diplomacy/tables/countries.yaml:911:14\n1404 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1405 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1410 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n1417 rules/third_reich_diplomacy/tables/countries.yaml:965:14\n1418 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1419 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1424 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1425 rules/third_reich_diplomacy/tables/countries.yaml:970:14\n1426 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1427 rules/third_reich_diplomacy/tables/countries.yaml:978:15\n1430 rules/third_reich_diplomacy/tables/countries.yaml:985:14\n1434 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1435 rules/third_reich_diplomacy/tables/countries.yaml:992:15\n1436 rules/third_reich_diplomacy/tables/countries.yaml:1000:15\n1437 rules/third_reich_diplomacy/tables/countries.yaml:1008:14\n1438 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1439 rules/third_reich_diplomacy/tables/countries.yaml:1015:14\n1440 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1441 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1446 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n1465 rules/third_reich_diplomacy/tables/countries.yaml:1220:14\n1469 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1470 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1474 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1475 rules/third_reich_diplomacy/tables/countries.yaml:1230:14\n1476 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1477 rules/third_reich_diplomacy/tables/countries.yaml:1237:14\n1481 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1482 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1486 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n1499 rules/third_reich_diplomacy/tables/countries.yaml:1082:14\n1504 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1505 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1510 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1511 rules/third_reich_diplomacy/tables/countries.yaml:1087:14\n1512 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1513 rules/third_reich_diplomacy/tables/countries.yaml:1094:14\n1514 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1515 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1520 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n1528 rules/third_reich_diplomacy/tables/countries.yaml:1145:14\n1529 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1530 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1534 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1535 rules/third_reich_diplomacy/tables/countries.yaml:1150:14\n1536 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1537 rules/third_reich_diplomacy/tables/countries.yaml:1157:14\n1538 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1539 rules/third_reich_diplomacy/tables/countries.yaml:1164:14\n1540 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1541 rules/third_reich_diplomacy/tables/countries.yaml:1171:14\n1542 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1543 rules/third_reich_diplomacy/tables/countries.yaml:1178:14\n1547 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1548 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1552 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n1568 rules/third_reich_diplomacy/tables/countries.yaml:1278:14\n1569 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1570 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1574 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1575 rules/third_reich_diplomacy/tables/countries.yaml:1283:14\n1576 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1577 rules/third_reich_diplomacy/tables/countries.yaml:1290:14\n1581 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1582 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1586 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n1596 rules/third_reich_diplomacy/tables/countries.yaml:1349:14\n1600 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1601 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1606 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1607 rules/third_reich_diplomacy/tables/countries.yaml:1359:14\n1608 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1609 rules/third_reich_diplomacy/tables/countries.yaml:1366:14\n1610 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1611 rules/third_reich_diplomacy/tables/countries.yaml:1373:14\n1612 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1613 rules/third_reich_diplomacy/tables/countries.yaml:1380:14\n1620 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1621 rules/third_reich_diplomacy/tables/countries.yaml:1387:14\n1631 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1632 rules/third_reich_diplomacy/tables/countries.yaml:1394:15\n1633 rules/third_reich_diplomacy/tables/countries.yaml:1401:14\n1634 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1635 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1640 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n1670 rules/third_reich_diplomacy/tables/countries.yaml:1448:14\n1671 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1672 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1677 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1678 rules/third_reich_diplomacy/tables/countries.yaml:1453:15\n1679 rules/third_reich_diplomacy/tables/countries.yaml:1460:15\n1680 rules/third_reich_diplomacy/tables/countries.yaml:1467:14\n1681 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1682 rules/third_reich_diplomacy/tables/countries.yaml:1474:14\n1683 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1684 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1689 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n1698 rules/third_reich_diplomacy/tables/countries.yaml:1524:14\n1699 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1700 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1704 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1705 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n1710 rules/third_reich_diplomacy/tables/countries.yaml:1571:14\n1711 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1712 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1717 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1718 rules/third_reich_diplomacy/tables/countries.yaml:1576:14\n1719 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1720 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1725 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n1729 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1733 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1734 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n1738 rules/third_reich_diplomacy/tables/countries.yaml:1690:14\n1742 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1743 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1747 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1748 rules/third_reich_diplomacy/tables/countries.yaml:1695:14\n1749 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1750 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1754 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n1759 rules/third_reich_diplomacy/rules.yaml:53:7\n1764 rules/third_reich_diplomacy/rules.yaml:61:7\n1768 rules/third_reich_diplomacy/rules.yaml:89:7\n1772 rules/third_reich_diplomacy/rules.yaml:615:3\n1776 rules/third_reich_diplomacy/rules.yaml:615:3\n1781 rules/third_reich_diplomacy/rules.yaml:615:3\n1796 rules/third_reich_diplomacy/rules.yaml:416:7\n1797 rules/third_reich_diplomacy/rules.yaml:417:7\n1798 rules/third_reich_diplomacy/rules.yaml:418:7\n1799 rules/third_reich_diplomacy/rules.yaml:419:7\n1800 rules/third_reich_diplomacy/rules.yaml:420:11\n1801 rules/third_reich_diplomacy/rules.yaml:421:11\n1802 rules/third_reich_diplomacy/rules.yaml:422:15\n1803 rules/third_reich_diplomacy/rules.yaml:423:19\n1804 rules/third_reich_diplomacy/rules.yaml:424:19\n1805 rules/third_reich_diplomacy/rules.yaml:425:11\n1806 rules/third_reich_diplomacy/rules.yaml:426:11\n1807 rules/third_reich_diplomacy/rules.yaml:427:15\n1808 rules/third_reich_diplomacy/rules.yaml:428:15\n1809 rules/third_reich_diplomacy/rules.yaml:429:15\n1811 rules/third_reich_diplomacy/rules.yaml:431:11\n1812 rules/third_reich_diplomacy/rules.yaml:432:11\n1813 rules/third_reich_diplomacy/rules.yaml:433:11\n1818 rules/third_reich_diplomacy/rules.yaml:380:7\n1823 rules/third_reich_diplomacy/rules.yaml:381:7\n1830 rules/third_reich_diplomacy/rules.yaml:382:7\n1838 rules/third_reich_diplomacy/rules.yaml:383:7\n1839 rules/third_reich_diplomacy/rules.yaml:384:7\n1840 rules/third_reich_diplomacy/rules.yaml:385:11\n1841 rules/third_reich_diplomacy/rules.yaml:386:11\n1846 rules/third_reich_diplomacy/rules.yaml:387:15\n1847 rules/third_reich_diplomacy/rules.yaml:388:11\n1848 rules/third_reich_diplomacy/rules.yaml:389:11\n1849 rules/third_reich_diplomacy/rules.yaml:390:15\n1850 rules/third_reich_diplomacy/rules.yaml:391:15\n1851 rules/third_reich_diplomacy/rules.yaml:392:19\n1852 rules/third_reich_diplomacy/rules.yaml:393:11\n1853 rules/third_reich_diplomacy/rules.yaml:394:7\n1854 rules/third_reich_diplomacy/rules.yaml:395:7\n1855 rules/third_reich_diplomacy/rules.yaml:396:7\n1859 rules/third_reich_diplomacy/rules.yaml:483:7\n1860 rules/third_reich_diplomacy/rules.yaml:484:7\n1861 rules/third_reich_diplomacy/rules.yaml:485:7\n1866 rules/third_reich_diplomacy/flow.yaml:159:7\n1867 rules/third_reich_diplomacy/flow.yaml:160:11\n1871 rules/third_reich_diplomacy/flow.yaml:168:7\n1872 rules/third_reich_diplomacy/flow.yaml:169:11\n1873 rules/third_reich_diplomacy/flow.yaml:170:15\n1875 rules/third_reich_diplomacy/flow.yaml:171:11\n1876 rules/third_reich_diplomacy/flow.yaml:172:15\n1877 rules/third_reich_diplomacy/flow.yaml:173:11\n1878 rules/third_reich_diplomacy/flow.yaml:174:15\n1879 rules/third_reich_diplomacy/flow.yaml:175:11\n1880 rules/third_reich_diplomacy/flow.yaml:176:11\n1881 rules/third_reich_diplomacy/flow.yaml:177:11\n1883 rules/third_reich_diplomacy/flow.yaml:179:11\n1885 rules/third_reich_diplomacy/flow.yaml:181:11\n1887 rules/third_reich_diplomacy/flow.yaml:183:11\n1891 rules/third_reich_diplomacy/rules.yaml:443:7\n1892 rules/third_reich_diplomacy/rules.yaml:444:7\n1893 rules/third_reich_diplomacy/rules.yaml:445:7\n1894 rules/third_reich_diplomacy/rules.yaml:446:7\n1895 rules/third_reich_diplomacy/rules.yaml:447:7\n1896 rules/third_reich_diplomacy/rules.yaml:448:7\n1897 rules/third_reich_diplomacy/rules.yaml:449:7\n1898 rules/third_reich_diplomacy/rules.yaml:450:11\n1917 rules/third_reich_diplomacy/rules.yaml:452:11\n1936 rules/third_reich_diplomacy/rules.yaml:454:11\n1953 rules/third_reich_diplomacy/rules.yaml:455:7\n1956 rules/third_reich_diplomacy/rules.yaml:456:7\n1957 rules/third_reich_diplomacy/rules.yaml:457:7\n1958 rules/third_reich_diplomacy/rules.yaml:458:11\n1960 rules/third_reich_diplomacy/rules.yaml:460:11\n1961 rules/third_reich_diplomacy/rules.yaml:461:7\n1962 rules/third_reich_diplomacy/rules.yaml:462:7\n1963 rules/third_reich_diplomacy/rules.yaml:463:11\n1964 rules/third_reich_diplomacy/rules.yaml:464:11\n1968 rules/third_reich_diplomacy/rules.yaml:517:7\n1969 rules/third_reich_diplomacy/rules.yaml:518:7\n1970 rules/third_reich_diplomacy/rules.yaml:519:7\n1975 rules/third_reich_diplomacy/rules.yaml:471:7\n1976 rules/third_reich_diplomacy/rules.yaml:472:11\n1977 rules/third_reich_diplomacy/rules.yaml:473:15\n1979 rules/third_reich_diplomacy/rules.yaml:474:15\n1980 rules/third_reich_diplomacy/rules.yaml:475:19\n1981 rules/third_reich_diplomacy/rules.yaml:476:19\n1994 rules/third_reich_diplomacy/flow.yaml:14:7\n1995 rules/third_reich_diplomacy/flow.yaml:15:7\n1996 rules/third_reich_diplomacy/flow.yaml:17:15\n1997 rules/third_reich_diplomacy/flow.yaml:18:15\n1998 rules/third_reich_diplomacy/flow.yaml:20:23\n1999 rules/third_reich_diplomacy/flow.yaml:21:23\n2001 rules/third_reich_diplomacy/flow.yaml:23:23\n2002 rules/third_reich_diplomacy/flow.yaml:24:23\n2004 rules/third_reich_diplomacy/flow.yaml:26:15\n2005 rules/third_reich_diplomacy/flow.yaml:27:15\n2006 rules/third_reich_diplomacy/flow.yaml:28:7\n2010 rules/third_reich_diplomacy/rules.yaml:365:7\n2011 rules/third_reich_diplomacy/rules.yaml:366:11\n2012 rules/third_reich_diplomacy/rules.yaml:367:11\n2013 rules/third_reich_diplomacy/rules.yaml:368:11\n2015 rules/third_reich_diplomacy/rules.yaml:370:11\n2019 rules/third_reich_diplomacy/tables/countries.yaml:298:3\n2020 rules/third_reich_diplomacy/tables/countries.yaml:323:9\n2022 rules/third_reich_diplomacy/tables/countries.yaml:336:9\n2023 rules/third_reich_diplomacy/tables/countries.yaml:337:9\n2027 rules/third_reich_diplomacy/tables/countries.yaml:350:3\n2028 rules/third_reich_diplomacy/tables/countries.yaml:402:9\n2030 rules/third_reich_diplomacy/tables/countries.yaml:414:9\n2036 rules/third_reich_diplomacy/tables/countries.yaml:5:3\n2037 rules/third_reich_diplomacy/tables/countries.yaml:62:9\n2038 rules/third_reich_diplomacy/tables/countries.yaml:63:9\n2039 rules/third_reich_diplomacy/tables/countries.yaml:64:9\n2040 rules/third_reich_diplomacy/tables/countries.yaml:65:13\n2041 rules/third_reich_diplomacy/tables/countries.yaml:66:17\n2042 rules/third_reich_diplomacy/tables/countries.yaml:67:17\n2044 rules/third_reich_diplomacy/tables/countries.yaml:74:9\n2046 rules/third_reich_diplomacy/tables/countries.yaml:79:9\n2048 rules/third_reich_diplomacy/tables/countries.yaml:84:9\n2052 rules/third_reich_diplomacy/tables/countries.yaml:421:3\n2056 rules/third_reich_diplomacy/tables/countries.yaml:470:3\n2057 rules/third_reich_diplomacy/tables/countries.yaml:505:9\n2061 rules/third_reich_diplomacy/tables/countries.yaml:91:3\n2062 rules/third_reich_diplomacy/tables/countries.yaml:155:9\n2063 rules/third_reich_diplomacy/tables/countries.yaml:156:9\n2065 rules/third_reich_diplomacy/tables/countries.yaml:163:9\n2067 rules/third_reich_diplomacy/tables/countries.yaml:168:9\n2069 rules/third_reich_diplomacy/tables/countries.yaml:173:9\n2073 rules/third_reich_diplomacy/tables/countries.yaml:175:3\n2074 rules/third_reich_diplomacy/tables/countries.yaml:199:9\n2075 rules/third_reich_diplomacy/tables/countries.yaml:200:9\n2077 rules/third_reich_diplomacy/tables/countries.yaml:207:9\n2078 rules/third_reich_diplomacy/tables/countries.yaml:208:9\n2080 rules/third_reich_diplomacy/tables/countries.yaml:215:9\n2081 rules/third_reich_diplomacy/tables/countries.yaml:216:9\n2085 rules/third_reich_diplomacy/tables/countries.yaml:512:3\n2086 rules/third_reich_diplomacy/tables/countries.yaml:570:9\n2088 rules/third_reich_diplomacy/tables/countries.yaml:587:9\n2090 rules/third_reich_diplomacy/tables/countries.yaml:597:9\n2091 rules/third_reich_diplomacy/tables/countries.yaml:598:9\n2092 rules/third_reich_diplomacy/tables/countries.yaml:599:9\n2096 rules/third_reich_diplomacy/tables/countries.yaml:611:3\n2097 rules/third_reich_diplomacy/tables/countries.yaml:655:9\n2099 rules/third_reich_diplomacy/tables/countries.yaml:667:9\n2103 rules/third_reich_diplomacy/tables/countries.yaml:674:3\n2104 rules/third_reich_diplomacy/tables/countries.yaml:710:9\n2108 rules/third_reich_diplomacy/tables/countries.yaml:224:3\n2109 rules/third_reich_diplomacy/tables/countries.yaml:270:9\n2111 rules/third_reich_diplomacy/tables/countries.yaml:279:9\n2113 rules/third_reich_diplomacy/tables/countries.yaml:285:9\n2117 rules/third_reich_diplomacy/tables/countries.yaml:712:3\n2118 rules/third_reich_diplomacy/tables/countries.yaml:761:9\n2122 rules/third_reich_diplomacy/tables/countries.yaml:765:3\n2123 rules/third_reich_diplomacy/tables/countries.yaml:833:9\n2127 rules/third_reich_diplomacy/tables/countries.yaml:841:3\n2128 rules/third_reich_diplomacy/tables/countries.yaml:866:9\n2129 rules/third_reich_diplomacy/tables/countries.yaml:867:9\n2133 rules/third_reich_diplomacy/tables/countries.yaml:877:3\n2134 rules/third_reich_diplomacy/tables/countries.yaml:921:9\n2136 rules/third_reich_diplomacy/tables/countries.yaml:933:9\n2140 rules/third_reich_diplomacy/tables/countries.yaml:940:3\n2144 rules/third_reich_diplomacy/tables/countries.yaml:1199:3\n2145 rules/third_reich_diplomacy/tables/countries.yaml:1247:9\n2146 rules/third_reich_diplomacy/tables/countries.yaml:1248:9\n2150 rules/third_reich_diplomacy/tables/countries.yaml:1061:3\n2151 rules/third_reich_diplomacy/tables/countries.yaml:1111:9\n2152 rules/third_reich_diplomacy/tables/countries.yaml:1112:9\n2156 rules/third_reich_diplomacy/tables/countries.yaml:1122:3\n2157 rules/third_reich_diplomacy/tables/countries.yaml:1188:9\n2161 rules/third_reich_diplomacy/tables/countries.yaml:1258:3\n2165 rules/third_reich_diplomacy/tables/countries.yaml:1323:3\n2166 rules/third_reich_diplomacy/tables/countries.yaml:1412:9\n2168 rules/third_reich_diplomacy/tables/countries.yaml:1421:9\n2169 rules/third_reich_diplomacy/tables/countries.yaml:1422:9\n2173 rules/third_reich_diplomacy/tables/countries.yaml:1426:3\n2174 rules/third_reich_diplomacy/tables/countries.yaml:1492:9\n2175 rules/third_reich_diplomacy/tables/countries.yaml:1493:9\n2179 rules/third_reich_diplomacy/tables/countries.yaml:1506:3\n2184 rules/third_reich_diplomacy/tables/countries.yaml:1552:3\n2185 rules/third_reich_diplomacy/tables/countries.yaml:1586:9\n2186 rules/third_reich_diplomacy/tables/countries.yaml:1587:13\n2187 rules/third_reich_diplomacy/tables/countries.yaml:1588:13\n2189 rules/third_reich_diplomacy/tables/countries.yaml:1590:13\n2190 rules/third_reich_diplomacy/tables/countries.yaml:1591:13\n2191 rules/third_reich_diplomacy/tables/countries.yaml:1592:9\n2192 rules/third_reich_diplomacy/tables/countries.yaml:1593:9\n2194 rules/third_reich_diplomacy/tables/countries.yaml:1601:9\n2195 rules/third_reich_diplomacy/tables/countries.yaml:1602:9\n2197 rules/third_reich_diplomacy/tables/countries.yaml:1609:9\n2198 rules/third_reich_diplomacy/tables/countries.yaml:1610:9\n2202 rules/third_reich_diplomacy/tables/countries.yaml:1620:3\n2203 rules/third_reich_diplomacy/tables/countries.yaml:1646:9\n2204 rules/third_reich_diplomacy/tables/countries.yaml:1647:13\n2205 rules/third_reich_diplomacy/tables/countries.yaml:1648:13\n2207 rules/third_reich_diplomacy/tables/countries.yaml:1650:13\n2208 rules/third_reich_diplomacy/tables/countries.yaml:1651:13\n2210 rules/third_reich_diplomacy/tables/countries.yaml:1659:9\n2212 rules/third_reich_diplomacy/tables/countries.yaml:1668:9\n2216 rules/third_reich_diplomacy/tables/countries.yaml:1671:3\n2217 rules/third_reich_diplomacy/tables/countries.yaml:1712:9\n2218 rules/third_reich_diplomacy/tables/countries.yaml:1713:13\n2219 rules/third_reich_diplomacy/tables/countries.yaml:1714:13\n2221 rules/third_reich_diplomacy/tables/countries.yaml:1716:13\n2222 rules/third_reich_diplomacy/tables/countries.yaml:1717:9\n2226 rules/third_reich_diplomacy/rules.yaml:403:7\n2227 rules/third_reich_diplomacy/rules.yaml:404:7\n2228 rules/third_reich_diplomacy/rules.yaml:405:7\n2233 rules/third_reich_diplomacy/flow.yaml:89:7\n2234 rules/third_reich_diplomacy/flow.yaml:90:11\n2235 rules/third_reich_diplomacy/flow.yaml:91:15\n2238 rules/third_reich_diplomacy/flow.yaml:92:15\n2239 rules/third_reich_diplomacy/flow.yaml:93:19\n2240 rules/third_reich_diplomacy/flow.yaml:94:23\n2241 rules/third_reich_diplomacy/flow.yaml:95:23\n2243 rules/third_reich_diplomacy/flow.yaml:97:23\n2247 rules/third_reich_diplomacy/flow.yaml:105:7\n2250 rules/third_reich_diplomacy/flow.yaml:106:11\n2251 rules/third_reich_diplomacy/flow.yaml:107:11\n2252 rules/third_reich_diplomacy/flow.yaml:108:7\n2255 rules/third_reich_diplomacy/flow.yaml:109:11\n2256 rules/third_reich_diplomacy/flow.yaml:110:11\n2257 rules/third_reich_diplomacy/flow.yaml:111:11\n2258 rules/third_reich_diplomacy/flow.yaml:112:15\n2259 rules/third_reich_diplomacy/flow.yaml:113:11\n2264 rules/third_reich_diplomacy/flow.yaml:61:7\n2265 rules/third_reich_diplomacy/flow.yaml:62:7\n2266 rules/third_reich_diplomacy/flow.yaml:63:11\n2267 rules/third_reich_diplomacy/flow.yaml:64:7\n2268 rules/third_reich_diplomacy/flow.yaml:65:11\n2270 rules/third_reich_diplomacy/flow.yaml:67:11\n2271 rules/third_reich_diplomacy/flow.yaml:68:7\n2272 rules/third_reich_diplomacy/flow.yaml:69:11\n2273 rules/third_reich_diplomacy/flow.yaml:70:11\n2278 rules/third_reich_diplomacy/flow.yaml:72:11\n2279 rules/third_reich_diplomacy/flow.yaml:73:11\n2280 rules/third_reich_diplomacy/flow.yaml:74:7\n2284 rules/third_reich_diplomacy/rules.yaml:633:7\n2289 rules/third_reich_diplomacy/rules.yaml:615:3\n2290 rules/third_reich_diplomacy/rules.yaml:615:3\n2293 rules/third_reich_diplomacy/rules.yaml:615:3\n2294 rules/third_reich_diplomacy/rules.yaml:615:3\n2295 rules/third_reich_diplomacy/rules.yaml:615:3\n2296 rules/third_reich_diplomacy/rules.yaml:615:3\n2297 rules/third_reich_diplomacy/rules.yaml:615:3\n2298 rules/third_reich_diplomacy/rules.yaml:615:3\n2305 rules/third_reich_diplomacy/rules.yaml:615:3\n2306 rules/third_reich_diplomacy/rules.yaml:615:3\n2307 rules/third_reich_diplomacy/rules.yaml:615:3\n2308 rules/third_reich_diplomacy/rules.yaml:615:3\n2320 rules/third_reich_diplomacy/rules.yaml:615:3\n2321 rules/third_reich_diplomacy/rules.yaml:615:3\n2323 rules/third_reich_diplomacy/rules.yaml:615:3\n2324 rules/third_reich_diplomacy/rules.yaml:615:3\n2325 rules/third_reich_diplomacy/rules.yaml:615:3\n2327 rules/third_reich_diplomacy/rules.yaml:615:3\n2328 rules/third_reich_diplomacy/rules.yaml:615:3\n2329 rules/third_reich_diplomacy/rules.yaml:615:3\n2336 rules/third_reich_diplomacy/rules.yaml:587:7\n2337 rules/third_reich_diplomacy/rules.yaml:588:11\n2338 rules/third_reich_diplomacy/rules.yaml:589:15\n2339 rules/third_reich_diplomacy/rules.yaml:591:7\n2356 rules/third_reich_diplomacy/rules.yaml:593:11\n2357 rules/third_reich_diplomacy/rules.yaml:594:15\n2358 rules/third_reich_diplomacy/rules.yaml:595:19\n2368 rules/third_reich_diplomacy/rules.yaml:564:7\n2369 rules/third_reich_diplomacy/rules.yaml:565:7\n2370 rules/third_reich_diplomacy/rules.yaml:566:11\n2373 rules/third_reich_diplomacy/rules.yaml:568:15\n2374 rules/third_reich_diplomacy/rules.yaml:569:15\n2376 rules/third_reich_diplomacy/rules.yaml:571:11\n2377 rules/third_reich_diplomacy/rules.yaml:572:15\n2378 rules/third_reich_diplomacy/rules.yaml:573:15\n2379 rules/third_reich_diplomacy/rules.yaml:574:15\n2380 rules/third_reich_diplomacy/rules.yaml:575:7\n2381 rules/third_reich_diplomacy/rules.yaml:576:11\n2382 rules/third_reich_diplomacy/rules.yaml:577:15\n2386 rules/third_reich_diplomacy/rules.yaml:636:15\n2387 rules/third_reich_diplomacy/rules.yaml:487:3\n2391 rules/third_reich_diplomacy/rules.yaml:494:7\n2392 rules/third_reich_diplomacy/rules.yaml:495:7\n2395 rules/third_reich_diplomacy/rules.yaml:498:11\n2396 rules/third_reich_diplomacy/rules.yaml:499:11\n2399 rules/third_reich_diplomacy/rules.yaml:502:15\n2400 rules/third_reich_diplomacy/rules.yaml:503:15\n2403 rules/third_reich_diplomacy/rules.yaml:506:19\n2404 rules/third_reich_diplomacy/rules.yaml:507:19\n2405 rules/third_reich_diplomacy/rules.yaml:509:19\n2406 rules/third_reich_diplomacy/rules.yaml:510:19\n2411 rules/third_reich_diplomacy/rules.yaml:529:7\n2412 rules/third_reich_diplomacy/rules.yaml:530:11\n2413 rules/third_reich_diplomacy/rules.yaml:531:11\n2414 rules/third_reich_diplomacy/rules.yaml:532:11\n2415 rules/third_reich_diplomacy/rules.yaml:533:11\n2416 rules/third_reich_diplomacy/rules.yaml:534:15\n2417 rules/third_reich_diplomacy/rules.yaml:535:15\n2418 rules/third_reich_diplomacy/rules.yaml:536:15\n2419 rules/third_reich_diplomacy/rules.yaml:538:7\n2420 rules/third_reich_diplomacy/rules.yaml:539:7\n2421 rules/third_reich_diplomacy/rules.yaml:540:11\n2425 rules/third_reich_diplomacy/rules.yaml:541:15\n2429 rules/third_reich_diplomacy/rules.yaml:544:15\n2433 rules/third_reich_diplomacy/rules.yaml:547:15\n2438 rules/third_reich_diplomacy/rules.yaml:549:19\n2439 rules/third_reich_diplomacy/rules.yaml:550:15\n2444 rules/third_reich_diplomacy/rules.yaml:551:19\n2445 rules/third_reich_diplomacy/rules.yaml:552:19\n2451 rules/third_reich_diplomacy/flow.yaml:36:7\n2456 rules/third_reich_diplomacy/flow.yaml:124:7\n2457 rules/third_reich_diplomacy/flow.yaml:125:11\n2458 rules/third_reich_diplomacy/flow.yaml:126:15\n2465 rules/third_reich_diplomacy/flow.yaml:127:19\n2466 rules/third_reich_diplomacy/flow.yaml:128:19\n2467 rules/third_reich_diplomacy/flow.yaml:129:23\n2471 rules/third_reich_diplomacy/flow.yaml:131:3\n2472 rules/third_reich_diplomacy/flow.yaml:131:3\n2476 rules/third_reich_diplomacy/flow.yaml:138:7\n2477 rules/third_reich_diplomacy/flow.yaml:139:7\n2478 rules/third_reich_diplomacy/flow.yaml:140:11\n2479 rules/third_reich_diplomacy/flow.yaml:141:7\n2480 rules/third_reich_diplomacy/flow.yaml:142:7\n2481 rules/third_reich_diplomacy/flow.yaml:143:11\n2482 rules/third_reich_diplomacy/flow.yaml:144:7\n2483 rules/third_reich_diplomacy/flow.yaml:145:11\n2484 rules/third_reich_diplomacy/flow.yaml:146:7\n2485 rules/third_reich_diplomacy/flow.yaml:147:7\n2486 rules/third_reich_diplomacy/flow.yaml:149:11\n2492 rules/third_reich_diplomacy/flow.yaml:83:3\n2493 rules/third_reich_diplomacy/flow.yaml:83:3\n2497 rules/third_reich_diplomacy/flow.yaml:45:7\n2498 rules/third_reich_diplomacy/flow.yaml:46:11\n2499 rules/third_reich_diplomacy/flow.yaml:47:11\n2500 rules/third_reich_diplomacy/flow.yaml:48:15\n2501 rules/third_reich_diplomacy/flow.yaml:49:15\n2506 rules/third_reich_diplomacy/flow.yaml:50:19\n2509 rules/third_reich_diplomacy/flow.yaml:51:19\n2510 rules/third_reich_diplomacy/flow.yaml:52:19\n2515 rules/third_reich_diplomacy/flow.yaml:80:7\n2516 rules/third_reich_diplomacy/flow.yaml:81:11\n2521 rules/third_reich_diplomacy/rules.yaml:606:7\n2522 rules/third_reich_diplomacy/rules.yaml:607:7\n2523 rules/third_reich_diplomacy/rules.yaml:608:7\n2524 rules/third_reich_diplomacy/rules.yaml:609:7\n2525 rules/third_reich_diplomacy/rules.yaml:610:7\n2526 rules/third_reich_diplomacy/rules.yaml:611:7\n2551 rules/third_reich_diplomacy/rules.yaml:615:3\n2559 rules/third_reich_diplomacy/rules.yaml:615:3\n2562 rules/third_reich_diplomacy/rules.yaml:615:3\n2563 rules/third_reich_diplomacy/rules.yaml:615:3\n2564 rules/third_reich_diplomacy/rules.yaml:615:3\n2565 rules/third_reich_diplomacy/rules.yaml:615:3\n2566 rules/third_reich_diplomacy/rules.yaml:615:3\n2567 rules/third_reich_diplomacy/rules.yaml:615:3\n2580 rules/third_reich_diplomacy/rules.yaml:615:3\n2581 rules/third_reich_diplomacy/rules.yaml:615:3\n2593 rules/third_reich_diplomacy/rules.yaml:615:3\n2599 rules/third_reich_diplomacy/rules.yaml:615:3\n2611 rules/third_reich_diplomacy/rules.yaml:615:3\n2612 rules/third_reich_diplomacy/rules.yaml:615:3\n2632 rules/third_reich_diplomacy/rules.yaml:615:3\n2668 rules/third_reich_diplomacy/rules.yaml:615:3\n2669 rules/third_reich_diplomacy/rules.yaml:615:3\n2671 rules/third_reich_diplomacy/rules.yaml:615:3\n2672 rules/third_reich_diplomacy/rules.yaml:615:3\n2676 rules/third_reich_diplomacy/rules.yaml:615:3\n2696 rules/third_reich_diplomacy/rules.yaml:587:7\n2697 rules/third_reich_diplomacy/rules.yaml:588:11\n2698 rules/third_reich_diplomacy/rules.yaml:589:15\n2699 rules/third_reich_diplomacy/rules.yaml:590:15\n2700 rules/third_reich_diplomacy/rules.yaml:591:7\n2728 rules/third_reich_diplomacy/rules.yaml:593:11\n2729 rules/third_reich_diplomacy/rules.yaml:594:15\n2730 rules/third_reich_diplomacy/rules.yaml:595:19\n2734 rules/third_reich_diplomacy/rules.yaml:596:7\n2755 rules/third_reich_diplomacy/rules.yaml:564:7\n2756 rules/third_reich_diplomacy/rules.yaml:565:7\n2764 rules/third_reich_diplomacy/rules.yaml:566:11\n2779 rules/third_reich_diplomacy/rules.yaml:568:15\n2780 rules/third_reich_diplomacy/rules.yaml:569:15\n2783 rules/third_reich_diplomacy/rules.yaml:571:11\n2797 rules/third_reich_diplomacy/rules.yaml:572:15\n2810 rules/third_reich_diplomacy/rules.yaml:573:15\n2811 rules/third_reich_diplomacy/rules.yaml:574:15\n2815 rules/third_reich_diplomacy/rules.yaml:575:7\n2816 rules/third_reich_diplomacy/rules.yaml:576:11\n2817 rules/third_reich_diplomacy/rules.yaml:577:15\n2818 rules/third_reich_diplomacy/rules.yaml:578:15\n2831 rules/third_reich_diplomacy/rules.yaml:636:15\n2838 rules/third_reich_diplomacy/rules.yaml:487:3\n2854 rules/third_reich_diplomacy/rules.yaml:494:7\n2855 rules/third_reich_diplomacy/rules.yaml:495:7\n2856 rules/third_reich_diplomacy/rules.yaml:496:11\n2861 rules/third_reich_diplomacy/rules.yaml:498:11\n2862 rules/third_reich_diplomacy/rules.yaml:499:11\n2863 rules/third_reich_diplomacy/rules.yaml:500:15\n2871 rules/third_reich_diplomacy/rules.yaml:502:15\n2877 rules/third_reich_diplomacy/rules.yaml:503:15\n2878 rules/third_reich_diplomacy/rules.yaml:504:19\n2880 rules/third_reich_diplomacy/rules.yaml:506:19\n2881 rules/third_reich_diplomacy/rules.yaml:507:19\n2882 rules/third_reich_diplomacy/rules.yaml:508:19\n2883 rules/third_reich_diplomacy/rules.yaml:509:19\n2884 rules/third_reich_diplomacy/rules.yaml:510:19\n2909 rules/third_reich_diplomacy/rules.yaml:529:7\n2910 rules/third_reich_diplomacy/rules.yaml:530:11\n2911 rules/third_reich_diplomacy/rules.yaml:531:11\n2912 rules/third_reich_diplomacy/rules.yaml:532:11\n2913 rules/third_reich_diplomacy/rules.yaml:533:11\n2914 rules/third_reich_diplomacy/rules.yaml:534:15\n2915 rules/third_reich_diplomacy/rules.yaml:535:15\n2916 rules/third_reich_diplomacy/rules.yaml:536:15\n2917 rules/third_reich_diplomacy/rules.yaml:537:15\n2918 rules/third_reich_diplomacy/rules.yaml:538:7\n2919 rules/third_reich_diplomacy/rules.yaml:539:7\n2924 rules/third_reich_diplomacy/rules.yaml:540:11\n2928 rules/third_reich_diplomacy/rules.yaml:541:15\n2931 rules/third_reich_diplomacy/rules.yaml:542:15\n2934 rules/third_reich_diplomacy/rules.yaml:544:15\n2937 rules/third_reich_diplomacy/rules.yaml:545:15\n2945 rules/third_reich_diplomacy/rules.yaml:547:15\n2960 rules/third_reich_diplomacy/rules.yaml:549:19\n2961 rules/third_reich_diplomacy/rules.yaml:550:15\n2966 rules/third_reich_diplomacy/rules.yaml:551:19\n2967 rules/third_reich_diplomacy/rules.yaml:552:19\n2968 rules/third_reich_diplomacy/rules.yaml:553:19\n2970 rules/third_reich_diplomacy/rules.yaml:555:19\n2981 rules/third_reich_diplomacy/flow.yaml:36:7\n3001 rules/third_reich_diplomacy/flow.yaml:124:7\n3006 rules/third_reich_diplomacy/flow.yaml:125:11\n3017 rules/third_reich_diplomacy/flow.yaml:126:15\n3032 rules/third_reich_diplomacy/flow.yaml:127:19\n3040 rules/third_reich_diplomacy/flow.yaml:128:19\n3041 rules/third_reich_diplomacy/flow.yaml:129:23\n3053 rules/third_reich_diplomacy/flow.yaml:131:3\n3059 rules/third_reich_diplomacy/flow.yaml:131:3\n3074 rules/third_reich_diplomacy/flow.yaml:138:7\n3080 rules/third_reich_diplomacy/flow.yaml:139:7\n3085 rules/third_reich_diplomacy/flow.yaml:140:11\n3091 rules/third_reich_diplomacy/flow.yaml:141:7\n3097 rules/third_reich_diplomacy/flow.yaml:142:7\n3102 rules/third_reich_diplomacy/flow.yaml:143:11\n3108 rules/third_reich_diplomacy/flow.yaml:144:7\n3113 rules/third_reich_diplomacy/flow.yaml:145:11\n3119 rules/third_reich_diplomacy/flow.yaml:146:7\n3120 rules/third_reich_diplomacy/flow.yaml:147:7\n3123 rules/third_reich_diplomacy/flow.yaml:151:11\n3126 rules/third_reich_diplomacy/flow.yaml:148:11\n3127 rules/third_reich_diplomacy/flow.yaml:149:11\n3141 rules/third_reich_diplomacy/flow.yaml:83:3\n3142 rules/third_reich_diplomacy/flow.yaml:83:3\n3164 rules/third_reich_diplomacy/flow.yaml:45:7\n3169 rules/third_reich_diplomacy/flow.yaml:46:11\n3170 rules/third_reich_diplomacy/flow.yaml:47:11\n3181 rules/third_reich_diplomacy/flow.yaml:48:15\n3182 rules/third_reich_diplomacy/flow.yaml:49:15\n3197 rules/third_reich_diplomacy/flow.yaml:50:19\n3212 rules/third_reich_diplomacy/flow.yaml:51:19\n3213 rules/third_reich_diplomacy/flow.yaml:52:19\n3226 rules/third_reich_diplomacy/flow.yaml:80:7\n3231 rules/third_reich_diplomacy/flow.yaml:81:11\n3246 rules/third_reich_diplomacy/rules.yaml:605:7\n3247 rules/third_reich_diplomacy/rules.yaml:606:7\n3248 rules/third_reich_diplomacy/rules.yaml:607:7\n3249 rules/third_reich_diplomacy/rules.yaml:608:7\n3255 rules/third_reich_diplomacy/rules.yaml:609:7\n3261 rules/third_reich_diplomacy/rules.yaml:610:7\n3267 rules/third_reich_diplomacy/rules.yaml:611:7\n3271 rules/third_reich_diplomacy/rules.yaml:612:11"

@@ -297,13 +297,13 @@ class WestphaliaRules:
     flow_r: Any
     flow_q: Any
     flow_origin: Any
-    all_action: tuple[Any, ...]
-    all_area: tuple[Any, ...]
-    all_army: tuple[Any, ...]
-    all_commerce: tuple[Any, ...]
-    all_goal: tuple[Any, ...]
-    all_player: tuple[Any, ...]
-    all_unrest: tuple[Any, ...]
+    all_action: tuple[int, ...]
+    all_area: tuple[int, ...]
+    all_army: tuple[int, ...]
+    all_commerce: tuple[int, ...]
+    all_goal: tuple[int, ...]
+    all_player: tuple[int, ...]
+    all_unrest: tuple[int, ...]
     c_army_max: int
     c_debt_below_zero: bool
     c_france_debt_limit: int
@@ -321,9 +321,9 @@ class WestphaliaRules:
     c_unit_total: int
     c_vc_claims_by_confession: bool
     c_window_rounds: int
-    ix_area__theater: dict[Any, Any]
-    ix_army__owner: dict[Any, Any]
-    ix_army__owner__theater: dict[Any, Any]
+    ix_area__theater: dict[Any, tuple[int, ...]]
+    ix_army__owner: dict[Any, tuple[int, ...]]
+    ix_army__owner__theater: dict[Any, tuple[int, ...]]
     k_action__claim: Any
     k_action__march: Any
     k_player__austria: Any
@@ -365,29 +365,29 @@ class WestphaliaRules:
     o_p_units: int
     o_p_unrest_pick: int
     o_p_won: int
-    s_e_area__adjacent: tuple[Any, ...]
-    s_e_area__catholic: tuple[Any, ...]
-    s_e_area__home_of: tuple[Any, ...]
-    s_e_area__points: tuple[Any, ...]
-    s_e_area__theater: tuple[Any, ...]
-    s_e_army__owner: tuple[Any, ...]
-    s_e_army__theater: tuple[Any, ...]
-    s_e_commerce__portuguese: tuple[Any, ...]
-    s_e_commerce__value: tuple[Any, ...]
-    s_e_goal__authoritarian: tuple[Any, ...]
-    s_e_goal__debt_threshold: tuple[Any, ...]
-    s_e_goal__hre_vps: tuple[Any, ...]
-    s_e_goal__territory: tuple[Any, ...]
-    s_e_unrest__debts: tuple[Any, ...]
-    s_e_unrest__track: tuple[Any, ...]
-    s_p_catholic: tuple[Any, ...]
-    s_p_discs: tuple[Any, ...]
-    s_p_hre_power: tuple[Any, ...]
-    s_p_major: tuple[Any, ...]
-    s_p_minor: tuple[Any, ...]
-    s_p_partnership: tuple[Any, ...]
-    s_p_protestant: tuple[Any, ...]
-    s_p_recruit: tuple[Any, ...]
+    s_e_area__adjacent: tuple[tuple[int, ...], ...]
+    s_e_area__catholic: tuple[bool, ...]
+    s_e_area__home_of: tuple[tuple[int, ...], ...]
+    s_e_area__points: tuple[int, ...]
+    s_e_area__theater: tuple[str, ...]
+    s_e_army__owner: tuple[int, ...]
+    s_e_army__theater: tuple[str, ...]
+    s_e_commerce__portuguese: tuple[bool, ...]
+    s_e_commerce__value: tuple[int, ...]
+    s_e_goal__authoritarian: tuple[int, ...]
+    s_e_goal__debt_threshold: tuple[int, ...]
+    s_e_goal__hre_vps: tuple[int, ...]
+    s_e_goal__territory: tuple[int, ...]
+    s_e_unrest__debts: tuple[int, ...]
+    s_e_unrest__track: tuple[str, ...]
+    s_p_catholic: tuple[bool, ...]
+    s_p_discs: tuple[int, ...]
+    s_p_hre_power: tuple[bool, ...]
+    s_p_major: tuple[bool, ...]
+    s_p_minor: tuple[bool, ...]
+    s_p_partnership: tuple[str, ...]
+    s_p_protestant: tuple[bool, ...]
+    s_p_recruit: tuple[int, ...]
     t_arrears: tuple[Any, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
@@ -588,8 +588,9 @@ class WestphaliaRules:
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
         """action_ok [rules/westphalia/rules.yaml:166:3]"""
+        N: list[int] = S
         if v_k == self.k_action__march:
-            _w6 = S[self.o_g_moves] < self.c_max_moves
+            _w6 = N[self.o_g_moves] < self.c_max_moves
             if _w6:
                 _w1 = False
                 for v_a__1 in (
@@ -601,7 +602,7 @@ class WestphaliaRules:
                     if _w3:
                         _w2 = False
                         for v_q__2 in self.s_e_area__home_of[v_a__1]:
-                            if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
+                            if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
                                 _w2 = True
                                 break
                         _w3 = not _w2
@@ -612,7 +613,7 @@ class WestphaliaRules:
                             if (
                                 S[self.o_e_army__location + v_y__1] == v_a__1
                                 and _has(
-                                    S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                    N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                     self.s_e_army__owner[v_y__1],
                                 )
                             ) and self.f_truce(
@@ -699,18 +700,19 @@ class WestphaliaRules:
 
     def f_claimable(self, S: list[Any], v_x: Any, v_q: Any, v_a: Any) -> bool:
         "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:152:3]"
+        N: list[int] = S
         return (
             (
                 (
                     (
-                        _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q)
+                        _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q)
                         and (not self.f_truce(S, self.s_e_army__owner[v_x], v_q))
                     )
                     and self.f_points_of(S, v_q, v_a) > 0
                 )
                 and len(self.s_e_area__home_of[v_a]) == 0
             )
-            and S[self.o_e_army__units + v_x] >= 2
+            and N[self.o_e_army__units + v_x] >= 2
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
@@ -757,11 +759,13 @@ class WestphaliaRules:
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
-        return [v_x for v_x in _bits(S[self.o_p_commerce + v_giver])]
+        N: list[int] = S
+        return [v_x for v_x in _bits(N[self.o_p_commerce + v_giver])]
 
     def f_deal__debts__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
         "deal__debts__most (WEST-1-02) [rules/westphalia/rules.yaml:762:5]"
-        return max(0, S[self.o_p_debt + v_giver])
+        N: list[int] = S
+        return max(0, N[self.o_p_debt + v_giver])
 
     def f_deal__initiative__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__initiative__ok (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"
@@ -769,6 +773,7 @@ class WestphaliaRules:
 
     def f_deal__liberties_down__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__liberties_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:828:5]"
+        N: list[int] = S
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__bavaria)
@@ -776,10 +781,11 @@ class WestphaliaRules:
                 v_receiver == self.k_player__austria
                 and (v_giver == self.k_player__sweden or v_giver == self.k_player__bavaria)
             )
-        ) and S[self.o_g_liberties] > 0
+        ) and N[self.o_g_liberties] > 0
 
     def f_deal__liberties_up__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__liberties_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:821:5]"
+        N: list[int] = S
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__bavaria)
@@ -787,7 +793,7 @@ class WestphaliaRules:
                 v_receiver == self.k_player__austria
                 and (v_giver == self.k_player__sweden or v_giver == self.k_player__bavaria)
             )
-        ) and S[self.o_g_liberties] < self.c_track_max
+        ) and N[self.o_g_liberties] < self.c_track_max
 
     def f_deal__peace__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__peace__ok (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:793:5]"
@@ -799,10 +805,12 @@ class WestphaliaRules:
 
     def f_deal__prestige__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
         "deal__prestige__most (WEST-1-02) [rules/westphalia/rules.yaml:769:5]"
-        return S[self.o_p_prestige + v_giver]
+        N: list[int] = S
+        return N[self.o_p_prestige + v_giver]
 
     def f_deal__tolerance_down__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__tolerance_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:814:5]"
+        N: list[int] = S
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__dutch)
@@ -810,10 +818,11 @@ class WestphaliaRules:
                 v_receiver == self.k_player__austria
                 and (v_giver == self.k_player__sweden or v_giver == self.k_player__dutch)
             )
-        ) and S[self.o_g_tolerance] > 0
+        ) and N[self.o_g_tolerance] > 0
 
     def f_deal__tolerance_up__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__tolerance_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:807:5]"
+        N: list[int] = S
         return (
             v_giver == self.k_player__austria
             and (v_receiver == self.k_player__sweden or v_receiver == self.k_player__dutch)
@@ -821,40 +830,45 @@ class WestphaliaRules:
                 v_receiver == self.k_player__austria
                 and (v_giver == self.k_player__sweden or v_giver == self.k_player__dutch)
             )
-        ) and S[self.o_g_tolerance] < self.c_track_max
+        ) and N[self.o_g_tolerance] < self.c_track_max
 
     def f_deal__truce__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
         "deal__truce__ok (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:835:5]"
+        N: list[int] = S
         return (
-            _has(S[self.o_p_hostile_to + v_giver], v_receiver)
-            and (not _has(S[self.o_p_promised_truce + v_giver], v_receiver))
-        ) and (not _has(S[self.o_p_promised_truce + v_receiver], v_giver))
+            _has(N[self.o_p_hostile_to + v_giver], v_receiver)
+            and (not _has(N[self.o_p_promised_truce + v_giver], v_receiver))
+        ) and (not _has(N[self.o_p_promised_truce + v_receiver], v_giver))
 
     def f_deal__units__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
         "deal__units__most (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:755:5]"
-        return S[self.o_p_units + v_giver]
+        N: list[int] = S
+        return N[self.o_p_units + v_giver]
 
     def f_enemy_armies_in(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
         "enemy_armies_in [rules/westphalia/rules.yaml:137:3]"
+        N: list[int] = S
         return [
             v_x
             for v_x in self.all_army
             if S[self.o_e_army__location + v_x] == v_a
-            and _has(S[self.o_p_hostile_to + v_p], self.s_e_army__owner[v_x])
+            and _has(N[self.o_p_hostile_to + v_p], self.s_e_army__owner[v_x])
         ]
 
     def f_enemy_home(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
         """An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:129:3]"""
+        N: list[int] = S
         _w1 = False
         for v_q in self.s_e_area__home_of[v_a]:
-            if _has(S[self.o_p_hostile_to + v_p], v_q):
+            if _has(N[self.o_p_hostile_to + v_p], v_q):
                 _w1 = True
                 break
         return _w1
 
     def f_final_score(self, S: list[Any], v_p: Any) -> int:
         """A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"""
-        v_s = 0 - S[self.o_p_debt + v_p]
+        N: list[int] = S
+        v_s = 0 - N[self.o_p_debt + v_p]
         if self.s_p_catholic[v_p]:
             _w1 = 0
             for v_a in self.ix_area__theater.get("hre", ()):
@@ -868,22 +882,23 @@ class WestphaliaRules:
                     or self.k_player__dutch in S[self.o_e_area__claims + v_a_2]
                 ):
                     _w2 += 1
-            v_s -= S[self.o_g_tolerance] + _w2
+            v_s -= N[self.o_g_tolerance] + _w2
         if self.s_p_protestant[v_p]:
-            v_s += S[self.o_g_tolerance]
+            v_s += N[self.o_g_tolerance]
         if self.s_p_major[v_p]:
             v_s += len(S[self.o_g_unrest_deck])
         if self.s_p_minor[v_p]:
-            v_s += S[self.o_g_liberties]
+            v_s += N[self.o_g_liberties]
         if self.s_p_hre_power[v_p] and S[self.o_p_goal + self.k_player__austria] is not None:
             v_s += self.s_e_goal__hre_vps[S[self.o_p_goal + self.k_player__austria]]
         return v_s
 
     def f_friendly(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p is friendly to q (choice friendly_if_not_hostile). (WEST-5A-02, WEST-I4-03, WEST-8-01) [rules/westphalia/rules.yaml:25:3]"
+        N: list[int] = S
         if v_p == v_q:
             return True
-        if _has(S[self.o_p_hostile_to + v_p], v_q):
+        if _has(N[self.o_p_hostile_to + v_p], v_q):
             return False
         if self.c_friendly_if_not_hostile:
             return True
@@ -945,7 +960,8 @@ class WestphaliaRules:
 
     def f_hostile(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:17:3]"
-        return _has(S[self.o_p_hostile_to + v_p], v_q)
+        N: list[int] = S
+        return _has(N[self.o_p_hostile_to + v_p], v_q)
 
     def f_hre_discs(self, S: list[Any]) -> int:
         """Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"""
@@ -960,11 +976,12 @@ class WestphaliaRules:
 
     def f_looks_won(self, S: list[Any], v_p: Any) -> bool:
         """Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"""
+        N: list[int] = S
         v_d = self.f_projected_debt(S, v_p)
         if v_p == self.k_player__bavaria:
             return (
-                S[self.o_g_liberties] > S[self.o_g_tolerance]
-                and S[self.o_g_liberties] + self.f_claim_markers(S, self.k_player__bavaria) > v_d
+                N[self.o_g_liberties] > N[self.o_g_tolerance]
+                and N[self.o_g_liberties] + self.f_claim_markers(S, self.k_player__bavaria) > v_d
             )
         if v_p == self.k_player__spain:
             return v_d < self.c_spain_debt_limit
@@ -980,7 +997,7 @@ class WestphaliaRules:
                 (
                     (
                         _w2
-                        and S[self.o_g_liberties] + S[self.o_g_tolerance]
+                        and N[self.o_g_liberties] + N[self.o_g_tolerance]
                         <= self.s_e_goal__authoritarian[v_g]
                     )
                     and v_d <= self.s_e_goal__debt_threshold[v_g]
@@ -990,30 +1007,31 @@ class WestphaliaRules:
         if v_p == self.k_player__dutch:
             _w3 = 0
             for v_p__2 in self.all_player:
-                if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0:
+                if v_p__2 != self.k_player__dutch and N[self.o_p_commerce + v_p__2] != 0:
                     _w3 += min(
                         [
                             self.s_e_commerce__value[v_k__2]
-                            for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
+                            for v_k__2 in _bits(N[self.o_p_commerce + v_p__2])
                         ]
                     )
             return _w3 > v_d
         if v_p == self.k_player__sweden:
-            return S[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden) > v_d
+            return N[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden) > v_d
         return (
             v_d < self.c_france_debt_limit and self.f_looks_won(S, self.k_player__dutch)
         ) and self.f_looks_won(S, self.k_player__sweden)
 
     def f_meets_vc(self, S: list[Any], v_p: Any) -> bool:
         """Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"""
+        N: list[int] = S
         if v_p == self.k_player__bavaria:
             return (
-                S[self.o_g_liberties] > S[self.o_g_tolerance]
-                and S[self.o_g_liberties] + self.f_claim_markers(S, self.k_player__bavaria)
-                > S[self.o_p_debt + self.k_player__bavaria]
+                N[self.o_g_liberties] > N[self.o_g_tolerance]
+                and N[self.o_g_liberties] + self.f_claim_markers(S, self.k_player__bavaria)
+                > N[self.o_p_debt + self.k_player__bavaria]
             )
         if v_p == self.k_player__spain:
-            return S[self.o_p_debt + self.k_player__spain] < self.c_spain_debt_limit
+            return N[self.o_p_debt + self.k_player__spain] < self.c_spain_debt_limit
         if v_p == self.k_player__austria:
             v_g = S[self.o_p_goal + self.k_player__austria]
             if v_g is None:
@@ -1025,10 +1043,10 @@ class WestphaliaRules:
                 (
                     (
                         _w1 <= self.s_e_goal__territory[v_g]
-                        and S[self.o_g_liberties] + S[self.o_g_tolerance]
+                        and N[self.o_g_liberties] + N[self.o_g_tolerance]
                         <= self.s_e_goal__authoritarian[v_g]
                     )
-                    and S[self.o_p_debt + self.k_player__austria]
+                    and N[self.o_p_debt + self.k_player__austria]
                     <= self.s_e_goal__debt_threshold[v_g]
                 )
                 and S[self.o_p_won + self.k_player__bavaria]
@@ -1036,26 +1054,27 @@ class WestphaliaRules:
         if v_p == self.k_player__dutch:
             _w2 = 0
             for v_p__2 in self.all_player:
-                if v_p__2 != self.k_player__dutch and S[self.o_p_commerce + v_p__2] != 0:
+                if v_p__2 != self.k_player__dutch and N[self.o_p_commerce + v_p__2] != 0:
                     _w2 += min(
                         [
                             self.s_e_commerce__value[v_k__2]
-                            for v_k__2 in _bits(S[self.o_p_commerce + v_p__2])
+                            for v_k__2 in _bits(N[self.o_p_commerce + v_p__2])
                         ]
                     )
-            return _w2 > S[self.o_p_debt + self.k_player__dutch]
+            return _w2 > N[self.o_p_debt + self.k_player__dutch]
         if v_p == self.k_player__sweden:
             return (
-                S[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden)
-                > S[self.o_p_debt + self.k_player__sweden]
+                N[self.o_g_tolerance] + self.f_claim_markers(S, self.k_player__sweden)
+                > N[self.o_p_debt + self.k_player__sweden]
             )
         return (
-            S[self.o_p_debt + self.k_player__france] < self.c_france_debt_limit
+            N[self.o_p_debt + self.k_player__france] < self.c_france_debt_limit
             and S[self.o_p_won + self.k_player__dutch]
         ) and S[self.o_p_won + self.k_player__sweden]
 
     def f_move_targets(self, S: list[Any], v_x: Any) -> Any:
         """Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"""
+        N: list[int] = S
         _w5 = []
         for v_a in (
             self.s_e_area__adjacent[S[self.o_e_army__location + v_x]]
@@ -1066,7 +1085,7 @@ class WestphaliaRules:
             if _w7:
                 _w6 = False
                 for v_q__1 in self.s_e_area__home_of[v_a]:
-                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__1):
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__1):
                         _w6 = True
                         break
                 _w7 = not _w6
@@ -1077,7 +1096,7 @@ class WestphaliaRules:
                     if (
                         S[self.o_e_army__location + v_y] == v_a
                         and _has(
-                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_y],
                         )
                     ) and self.f_truce(S, self.s_e_army__owner[v_x], self.s_e_army__owner[v_y]):
@@ -1117,6 +1136,7 @@ class WestphaliaRules:
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
         """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"""
+        N: list[int] = S
         v_v = 0 - self.f_projected_debt(S, v_p)
         if self.f_looks_won(S, v_p):
             v_v += 10
@@ -1133,54 +1153,56 @@ class WestphaliaRules:
                     _w2 += 1
             v_v += 4 * _w2
         if v_p == self.k_player__bavaria:
-            v_v += 2 * min(3, S[self.o_g_liberties] - S[self.o_g_tolerance])
+            v_v += 2 * min(3, N[self.o_g_liberties] - N[self.o_g_tolerance])
         return v_v
 
     def f_prestige_supply(self, S: list[Any]) -> int:
         """prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:122:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
-            _w1 += S[self.o_p_prestige + v_p]
+            _w1 += N[self.o_p_prestige + v_p]
         return self.c_prestige_total - _w1
 
     def f_projected_debt(self, S: list[Any], v_p: Any) -> int:
         """The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x in self.ix_army__owner.get(v_p, ()):
             if S[self.o_e_army__location + v_x] is not None:
                 _w1 += 1
         v_armies_on_map = _w1
         _w3 = (
-            min(S[self.o_p_units + v_p], self.c_army_max * v_armies_on_map)
-            + S[self.o_p_ships + v_p]
+            min(N[self.o_p_units + v_p], self.c_army_max * v_armies_on_map)
+            + N[self.o_p_ships + v_p]
         )
         _w2 = 0
         for v_x_2 in self.ix_army__owner.get(v_p, ()):
-            _w2 += S[self.o_e_army__units + v_x_2]
+            _w2 += N[self.o_e_army__units + v_x_2]
         v_usable = _w3 + _w2
         if v_p == self.k_player__dutch:
             _w4 = 0
             for v_p__1 in self.all_player:
-                if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0:
+                if v_p__1 != self.k_player__dutch and N[self.o_p_commerce + v_p__1] != 0:
                     _w4 += min(
                         [
                             self.s_e_commerce__value[v_k__1]
-                            for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
+                            for v_k__1 in _bits(N[self.o_p_commerce + v_p__1])
                         ]
                     )
             _w6 = _w4
         else:
             _w5 = 0
-            for v_k in _bits(S[self.o_p_commerce + v_p]):
+            for v_k in _bits(N[self.o_p_commerce + v_p]):
                 _w5 += self.s_e_commerce__value[v_k]
             _w6 = _w5
         v_commerce = _w6
         return (
-            S[self.o_p_debt + v_p]
+            N[self.o_p_debt + v_p]
             - v_commerce
             - self.f_taxes(S, v_p)
             - -(-v_usable // 2)
-            - S[self.o_p_prestige + v_p]
+            - N[self.o_p_prestige + v_p]
             - self.f_track_reduction(S, v_p)
         )
 
@@ -1194,6 +1216,7 @@ class WestphaliaRules:
 
     def f_refuges(self, S: list[Any], v_x: Any) -> Any:
         """Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"""
+        N: list[int] = S
         _w6 = []
         for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
             _w7 = False
@@ -1208,7 +1231,7 @@ class WestphaliaRules:
                 _w8 = False
                 for v_x__7 in self.all_army:
                     if S[self.o_e_army__location + v_x__7] == v_a and _has(
-                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                        N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__7],
                     ):
                         _w8 = True
@@ -1218,7 +1241,7 @@ class WestphaliaRules:
             if _w11:
                 _w10 = False
                 for v_q__9 in self.s_e_area__home_of[v_a]:
-                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9):
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9):
                         _w10 = True
                         break
                 _w11 = not _w10
@@ -1306,49 +1329,54 @@ class WestphaliaRules:
 
     def f_total_units(self, S: list[Any], v_p: Any) -> int:
         """Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:107:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_x in self.ix_army__owner.get(v_p, ()):
-            _w1 += S[self.o_e_army__units + v_x]
-        return S[self.o_p_units + v_p] + S[self.o_p_ships + v_p] + _w1
+            _w1 += N[self.o_e_army__units + v_x]
+        return N[self.o_p_units + v_p] + N[self.o_p_ships + v_p] + _w1
 
     def f_track_reduction(self, S: list[Any], v_p: Any) -> int:
         """What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"""
+        N: list[int] = S
         if v_p == self.k_player__sweden:
-            return S[self.o_g_tolerance] + S[self.o_g_liberties]
+            return N[self.o_g_tolerance] + N[self.o_g_liberties]
         if v_p == self.k_player__dutch:
-            return S[self.o_g_tolerance]
+            return N[self.o_g_tolerance]
         if v_p == self.k_player__bavaria:
             _w1 = 0
             for v_a__1 in self.all_area:
                 if S[self.o_e_area__recatholicized + v_a__1]:
                     _w1 += 1
-            return S[self.o_g_liberties] + _w1
+            return N[self.o_g_liberties] + _w1
         return 0
 
     def f_trade_agreements(self, S: list[Any]) -> int:
         """The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
-            if v_p != self.k_player__dutch and S[self.o_p_commerce + v_p] != 0:
+            if v_p != self.k_player__dutch and N[self.o_p_commerce + v_p] != 0:
                 _w1 += min(
-                    [self.s_e_commerce__value[v_k] for v_k in _bits(S[self.o_p_commerce + v_p])]
+                    [self.s_e_commerce__value[v_k] for v_k in _bits(N[self.o_p_commerce + v_p])]
                 )
         return _w1
 
     def f_truce(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p and q agreed a Truce for this Military Phase. (WEST-8-04) [rules/westphalia/rules.yaml:41:3]"
-        return _has(S[self.o_p_promised_truce + v_p], v_q) or _has(
-            S[self.o_p_promised_truce + v_q], v_p
+        N: list[int] = S
+        return _has(N[self.o_p_promised_truce + v_p], v_q) or _has(
+            N[self.o_p_promised_truce + v_q], v_p
         )
 
     def f_unit_pool(self, S: list[Any]) -> int:
         """Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:114:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
             _w2 = 0
             for v_x__1 in self.ix_army__owner.get(v_p, ()):
-                _w2 += S[self.o_e_army__units + v_x__1]
-            _w1 += S[self.o_p_units + v_p] + S[self.o_p_ships + v_p] + _w2
+                _w2 += N[self.o_e_army__units + v_x__1]
+            _w1 += N[self.o_p_units + v_p] + N[self.o_p_ships + v_p] + _w2
         return self.c_unit_total - _w1
 
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
@@ -1361,11 +1389,12 @@ class WestphaliaRules:
 
     def p_deal__commerce__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         "deal__commerce__give (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
+        N: list[int] = S
         S[self.o_p_commerce + v_giver] = _mask(
-            [v_k for v_k in _bits(S[self.o_p_commerce + v_giver]) if v_k != v_x]
+            [v_k for v_k in _bits(N[self.o_p_commerce + v_giver]) if v_k != v_x]
         )
         S[self.o_p_commerce + v_receiver] = _mask(
-            [*_bits(S[self.o_p_commerce + v_receiver]), *[v_x]]
+            [*_bits(N[self.o_p_commerce + v_receiver]), *[v_x]]
         )
 
     def p_deal__debts__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
@@ -1410,11 +1439,12 @@ class WestphaliaRules:
 
     def p_deal__truce__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:835:5]"
+        N: list[int] = S
         S[self.o_p_promised_truce + v_giver] = _mask(
-            [*_bits(S[self.o_p_promised_truce + v_giver]), *[v_receiver]]
+            [*_bits(N[self.o_p_promised_truce + v_giver]), *[v_receiver]]
         )
         S[self.o_p_promised_truce + v_receiver] = _mask(
-            [*_bits(S[self.o_p_promised_truce + v_receiver]), *[v_giver]]
+            [*_bits(N[self.o_p_promised_truce + v_receiver]), *[v_giver]]
         )
 
     def p_deal__units__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
@@ -1424,6 +1454,7 @@ class WestphaliaRules:
 
     def p_debt_resolution(self, S: list[Any]) -> None:
         """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"""
+        N: list[int] = S
         _log(S, 39, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
@@ -1438,17 +1469,17 @@ class WestphaliaRules:
             if v_p_2 == self.k_player__dutch:
                 _w1 = 0
                 for v_p__1 in self.all_player:
-                    if v_p__1 != self.k_player__dutch and S[self.o_p_commerce + v_p__1] != 0:
+                    if v_p__1 != self.k_player__dutch and N[self.o_p_commerce + v_p__1] != 0:
                         _w1 += min(
                             [
                                 self.s_e_commerce__value[v_k__1]
-                                for v_k__1 in _bits(S[self.o_p_commerce + v_p__1])
+                                for v_k__1 in _bits(N[self.o_p_commerce + v_p__1])
                             ]
                         )
                 self.p_reduce_debt(S, v_p_2, _w1, "Commerce (Trade Agreements)")
             else:
                 _w2 = 0
-                for v_k in _bits(S[self.o_p_commerce + v_p_2]):
+                for v_k in _bits(N[self.o_p_commerce + v_p_2]):
                     _w2 += self.s_e_commerce__value[v_k]
                 self.p_reduce_debt(S, v_p_2, _w2, "Commerce")
         for v_p_3 in self.all_player:
@@ -1456,23 +1487,24 @@ class WestphaliaRules:
         for v_p_4 in self.all_player:
             _w3 = 0
             for v_x__2 in self.ix_army__owner.get(v_p_4, ()):
-                _w3 += S[self.o_e_army__units + v_x__2]
+                _w3 += N[self.o_e_army__units + v_x__2]
             self.p_reduce_debt(
                 S,
                 v_p_4,
-                -(-(S[self.o_p_units + v_p_4] + S[self.o_p_ships + v_p_4] + _w3) // 2),
+                -(-(N[self.o_p_units + v_p_4] + N[self.o_p_ships + v_p_4] + _w3) // 2),
                 "Units/Ships",
             )
         for v_p_5 in self.all_player:
             self.p_reduce_debt(
                 S,
                 v_p_5,
-                S[self.o_p_prestige + v_p_5] + self.f_track_reduction(S, v_p_5),
+                N[self.o_p_prestige + v_p_5] + self.f_track_reduction(S, v_p_5),
                 "Rights & Prestige",
             )
 
     def p_draw_commerce(self, S: list[Any]) -> None:
         "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:458:3]"
+        N: list[int] = S
         if len(S[self.o_g_commerce_deck]) == 0:
             _log(S, 6, ())
         else:
@@ -1485,48 +1517,52 @@ class WestphaliaRules:
                     [v_c for v_c in S[self.o_g_commerce_deck] if v_c != v_k]
                 )
                 S[self.o_p_commerce + self.k_player__dutch] = _mask(
-                    [*_bits(S[self.o_p_commerce + self.k_player__dutch]), *[v_k]]
+                    [*_bits(N[self.o_p_commerce + self.k_player__dutch]), *[v_k]]
                 )
                 _log(S, 8, ())
                 _log_to(S, 9, (v_k,), (self.k_player__dutch,))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the fourth Diplomacy Phase, Debt Resolution and victory. (WEST-3-01, WEST-3-03, WEST-9-01, WEST-10-01) [rules/westphalia/flow.yaml:197:3]"
-        if S[self.o_g_diplomacy_phase] >= 4:
+        N: list[int] = S
+        if N[self.o_g_diplomacy_phase] >= 4:
             self.p_debt_resolution(S)
             self.p_victory(S)
 
     def p_gain_prestige(self, S: list[Any], v_p: Any) -> None:
         """gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p__1 in self.all_player:
-            _w1 += S[self.o_p_prestige + v_p__1]
+            _w1 += N[self.o_p_prestige + v_p__1]
         if self.c_prestige_total - _w1 > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
-            _log(S, 2, (v_p, S[self.o_p_prestige + v_p]))
+            _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
         else:
             _log(S, 3, (v_p,))
 
     def p_lose_prestige(self, S: list[Any], v_p: Any) -> None:
         "lose_prestige [rules/westphalia/rules.yaml:416:3]"
-        if S[self.o_p_prestige + v_p] > 0:
+        N: list[int] = S
+        if N[self.o_p_prestige + v_p] > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
-            _log(S, 4, (v_p, S[self.o_p_prestige + v_p]))
+            _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
     def p_make_peace(self, S: list[Any]) -> None:
         "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:443:3]"
+        N: list[int] = S
         S[self.o_g_spanish_dutch_peace] = True
         S[self.o_p_hostile_to + self.k_player__spain] = _mask(
             [
                 v_q
-                for v_q in _bits(S[self.o_p_hostile_to + self.k_player__spain])
+                for v_q in _bits(N[self.o_p_hostile_to + self.k_player__spain])
                 if v_q != self.k_player__dutch
             ]
         )
         S[self.o_p_hostile_to + self.k_player__dutch] = _mask(
             [
                 v_q_2
-                for v_q_2 in _bits(S[self.o_p_hostile_to + self.k_player__dutch])
+                for v_q_2 in _bits(N[self.o_p_hostile_to + self.k_player__dutch])
                 if v_q_2 != self.k_player__spain
             ]
         )
@@ -1537,7 +1573,7 @@ class WestphaliaRules:
             ):
                 S[self.o_p_units + self.k_player__dutch] = min(
                     max(
-                        S[self.o_p_units + self.k_player__dutch] + S[self.o_e_army__units + v_x], 0
+                        S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x], 0
                     ),
                     64,
                 )
@@ -1547,6 +1583,7 @@ class WestphaliaRules:
 
     def p_recatholicize(self, S: list[Any]) -> None:
         """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"""
+        N: list[int] = S
         for v_a in self.all_area:
             _w2 = (
                 (self.s_e_area__theater[v_a] == "hre" and (not self.s_e_area__catholic[v_a]))
@@ -1569,16 +1606,17 @@ class WestphaliaRules:
             if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
                 S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
-                _log(S, 10, (v_a, S[self.o_g_tolerance]))
+                _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
     def p_reduce_debt(self, S: list[Any], v_p: Any, v_amount: int, v_why: Any) -> None:
         "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:395:3]"
-        v_before = S[self.o_p_debt + v_p]
+        N: list[int] = S
+        v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] - v_amount, -200), 999)
         else:
-            S[self.o_p_debt + v_p] = min(max(max(0, S[self.o_p_debt + v_p] - v_amount), -200), 999)
-        _log(S, 1, (v_why, v_p, v_amount, v_before, S[self.o_p_debt + v_p]))
+            S[self.o_p_debt + v_p] = min(max(max(0, N[self.o_p_debt + v_p] - v_amount), -200), 999)
+        _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
         """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"""
@@ -1607,41 +1645,44 @@ class WestphaliaRules:
 
     def p_turn__arrears(self, S: list[Any]) -> None:
         "Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:48:3]"
+        N: list[int] = S
         for v_p in self.all_player:
             v_r = _lookup(
                 self.t_arrears,
                 0,
-                max(0, S[self.o_p_debt + v_p]),
-                self.f_arrears_column(S, S[self.o_p_prestige + v_p]),
+                max(0, N[self.o_p_debt + v_p]),
+                self.f_arrears_column(S, N[self.o_p_prestige + v_p]),
             )
             v_n = v_r[3]
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
-            _log(S, 58, (v_p, S[self.o_p_prestige + v_p], v_n, S[self.o_p_debt + v_p]))
+            _log(S, 58, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
     def p_turn__gold(self, S: list[Any]) -> None:
         "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:99:3]"
+        N: list[int] = S
         if S[self.o_g_spanish_dutch_peace]:
             _log(S, 68, ())
             self.p_gain_prestige(S, self.k_player__spain)
         else:
             v_r = _roll(S, 6)
-            if v_r > S[self.o_p_ships + self.k_player__dutch]:
-                _log(S, 69, (v_r, S[self.o_p_ships + self.k_player__dutch]))
+            if v_r > N[self.o_p_ships + self.k_player__dutch]:
+                _log(S, 69, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
                 S[self.o_p_debt + self.k_player__spain] = min(
                     max(S[self.o_p_debt + self.k_player__spain] + 2, -200), 999
                 )
-                _log(S, 70, (v_r, S[self.o_p_ships + self.k_player__dutch]))
+                _log(S, 70, (v_r, N[self.o_p_ships + self.k_player__dutch]))
 
     def p_turn__initiative(self, S: list[Any]) -> None:
         "The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:28:3]"
+        N: list[int] = S
         S[self.o_g_diplomacy_phase] = min(max(S[self.o_g_diplomacy_phase] + 1, 0), 4)
-        _log(S, 56, (S[self.o_g_diplomacy_phase],))
+        _log(S, 56, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
             S[self.o_p_units + _r1] = min(
-                max(S[self.o_p_units + _r1] + S[self.o_e_army__units + v_x], 0), 64
+                max(S[self.o_p_units + _r1] + N[self.o_e_army__units + v_x], 0), 64
             )
             S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
         S[self.o_g_initiative] = tuple(_shuffled(S, self.all_player))
@@ -1649,15 +1690,16 @@ class WestphaliaRules:
 
     def p_turn__trade(self, S: list[Any]) -> None:
         "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:115:3]"
+        N: list[int] = S
         v_r = _roll(S, 6)
-        if v_r <= S[self.o_p_ships + self.k_player__dutch]:
-            _log(S, 71, (v_r, S[self.o_p_ships + self.k_player__dutch]))
+        if v_r <= N[self.o_p_ships + self.k_player__dutch]:
+            _log(S, 71, (v_r, N[self.o_p_ships + self.k_player__dutch]))
             self.p_draw_commerce(S)
             if S[self.o_g_spanish_dutch_peace]:
                 self.p_draw_commerce(S)
         else:
-            _log(S, 72, (v_r, S[self.o_p_ships + self.k_player__dutch]))
-        v_lost = -(-S[self.o_p_ships + self.k_player__dutch] // 2)
+            _log(S, 72, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+        v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
         S[self.o_p_ships + self.k_player__dutch] = min(
             max(S[self.o_p_ships + self.k_player__dutch] - v_lost, 0), 6
         )
@@ -1666,6 +1708,7 @@ class WestphaliaRules:
 
     def p_victory(self, S: list[Any]) -> None:
         "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:721:3]"
+        N: list[int] = S
         for v_p in [
             self.k_player__bavaria,
             self.k_player__spain,
@@ -1676,9 +1719,9 @@ class WestphaliaRules:
         ]:
             S[self.o_p_won + v_p] = self.f_meets_vc(S, v_p)
             if S[self.o_p_won + v_p]:
-                _log(S, 42, (v_p, S[self.o_p_debt + v_p]))
+                _log(S, 42, (v_p, N[self.o_p_debt + v_p]))
             else:
-                _log(S, 43, (v_p, S[self.o_p_debt + v_p]))
+                _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
         if S[self.o_p_goal + self.k_player__austria] is not None:
             S[self.o_p_goal_seen + self.k_player__austria] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
@@ -1689,16 +1732,17 @@ class WestphaliaRules:
         else:
             for v_p_3 in self.all_player:
                 S[self.o_p_score + v_p_3] = min(max(self.f_final_score(S, v_p_3), -999), 999)
-                _log(S, 45, (v_p_3, S[self.o_p_score + v_p_3]))
-            v_best = max([S[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
+                _log(S, 45, (v_p_3, N[self.o_p_score + v_p_3]))
+            v_best = max([N[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
             v_w = _head(
-                [v_p_5 for v_p_5 in S[self.o_g_initiative] if S[self.o_p_score + v_p_5] == v_best]
+                [v_p_5 for v_p_5 in S[self.o_g_initiative] if N[self.o_p_score + v_p_5] == v_best]
             )
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
         """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"""
-        if S[self.o_e_army__units + v_x] == 0:
+        N: list[int] = S
+        if N[self.o_e_army__units + v_x] == 0:
             pass
         else:
             S[self.o_g_turn_over] = False
@@ -1721,7 +1765,7 @@ class WestphaliaRules:
                         if _w7:
                             _w6 = False
                             for v_q__2 in self.s_e_area__home_of[v_a__1]:
-                                if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
+                                if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__2):
                                     _w6 = True
                                     break
                             _w7 = not _w6
@@ -1732,7 +1776,7 @@ class WestphaliaRules:
                                 if (
                                     S[self.o_e_army__location + v_y__1] == v_a__1
                                     and _has(
-                                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                        N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                         self.s_e_army__owner[v_y__1],
                                     )
                                 ) and self.f_truce(
@@ -1751,7 +1795,7 @@ class WestphaliaRules:
                         for v_x__8 in self.all_army
                         if S[self.o_e_army__location + v_x__8] == v_dest
                         and _has(
-                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__8],
                         )
                     ]
@@ -1797,12 +1841,13 @@ class WestphaliaRules:
 
     def q_assign_units(self, S: list[Any], R: Any, v_p: Any) -> None:
         """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"""
+        N: list[int] = S
         v_mine = [
             v_x
             for v_x in self.ix_army__owner.get(v_p, ())
             if S[self.o_e_army__location + v_x] is not None
         ]
-        v_held = S[self.o_p_units + v_p]
+        v_held = N[self.o_p_units + v_p]
         if len(v_mine) == 1:
             v_x_2 = _head(v_mine)
             S[self.o_e_army__units + v_x_2] = min(max(min(self.c_army_max, v_held), 0), 64)
@@ -1818,7 +1863,7 @@ class WestphaliaRules:
                 S[self.o_e_army__units + v_x_3] = min(max(_w1, 0), 64)
         _w2 = 0
         for v_x_4 in v_mine:
-            _w2 += S[self.o_e_army__units + v_x_4]
+            _w2 += N[self.o_e_army__units + v_x_4]
         v_kept = _w2
         S[self.o_p_units + v_p] = min(max(0, 0), 64)
         if v_held > v_kept:
@@ -1828,6 +1873,7 @@ class WestphaliaRules:
 
     def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
         """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"""
+        N: list[int] = S
         v_where = S[self.o_e_army__location + v_att]
         S[self.o_g_refused] = False
         S[self.o_g_attacker_won] = False
@@ -1845,15 +1891,15 @@ class WestphaliaRules:
             v_a = _roll(S, 6)
             v_b = _roll(S, 6)
             v_low = min(v_a, v_b)
-            v_attack = S[self.o_e_army__units + v_att] + v_a + v_b
+            v_attack = N[self.o_e_army__units + v_att] + v_a + v_b
             _w1 = 0
             for v_d_3 in v_fighting:
-                _w1 += S[self.o_e_army__units + v_d_3]
+                _w1 += N[self.o_e_army__units + v_d_3]
             v_defense = 2 * _w1
             v_losers = [self.s_e_army__owner[v_d_4] for v_d_4 in v_fighting]
             _w2 = 0
             for v_d_5 in v_fighting:
-                _w2 += S[self.o_e_army__units + v_d_5]
+                _w2 += N[self.o_e_army__units + v_d_5]
             _v_units = _w2
             if v_a == v_b:
                 S[self.o_e_army__units + v_att] = min(
@@ -1907,12 +1953,13 @@ class WestphaliaRules:
 
     def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: Any, v_a: Any) -> None:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:583:3]"
+        N: list[int] = S
         S[self.o_g_intercepted] = False
         v_order = [*[v_q], *[v_r for v_r in S[self.o_g_initiative] if v_r != v_q]]
         for v_r_2 in v_order:
             if (
                 (not S[self.o_g_intercepted] and v_r_2 != self.s_e_army__owner[v_x])
-                and _has(S[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
+                and _has(N[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
             ) and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x])):
                 for v_y in self.all_army:
                     if (
@@ -1923,7 +1970,7 @@ class WestphaliaRules:
                             )
                             and S[self.o_e_army__location + v_y] is not None
                         )
-                        and S[self.o_e_army__units + v_y] > 0
+                        and N[self.o_e_army__units + v_y] > 0
                     ) and self.f_can_trace(S, v_y, v_a):
                         v_go = R() < 0.5
                         if v_go:
@@ -1993,6 +2040,7 @@ class WestphaliaRules:
 
     def q_retreat(self, S: list[Any], R: Any, v_x: Any) -> None:
         """The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"""
+        N: list[int] = S
         _w2 = []
         for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
             _w3 = False
@@ -2009,7 +2057,7 @@ class WestphaliaRules:
         for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
             _w9 = False
             for v_q__6 in self.s_e_area__home_of[v_a]:
-                if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6):
+                if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6):
                     _w9 = True
                     break
             _w12 = not _w9
@@ -2019,7 +2067,7 @@ class WestphaliaRules:
                     _w10 = False
                     for v_x__8 in self.all_army:
                         if S[self.o_e_army__location + v_x__8] == v_a and _has(
-                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__8],
                         ):
                             _w10 = True
@@ -2036,7 +2084,7 @@ class WestphaliaRules:
                 _w18 = False
                 for v_x__10 in self.all_army:
                     if S[self.o_e_army__location + v_x__10] == v_a_2 and _has(
-                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                        N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__10],
                     ):
                         _w18 = True
@@ -2046,7 +2094,7 @@ class WestphaliaRules:
             if _w21:
                 _w20 = False
                 for v_q__12 in self.s_e_area__home_of[v_a_2]:
-                    if _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12):
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12):
                         _w20 = True
                         break
                 _w21 = not _w20
@@ -2117,6 +2165,7 @@ class WestphaliaRules:
 
     def q_turn__italy(self, S: list[Any], R: Any) -> None:
         "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:76:3]"
+        N: list[int] = S
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
         _runs0 = 0
@@ -2129,7 +2178,7 @@ class WestphaliaRules:
         v_n = min(v_a, v_b)
         for v_p in [self.k_player__spain, self.k_player__france]:
             v_units = False
-            if S[self.o_p_units + v_p] >= v_n:
+            if N[self.o_p_units + v_p] >= v_n:
                 v_units = R() < 0.5
             if v_units:
                 S[self.o_p_units + v_p] = min(max(S[self.o_p_units + v_p] - v_n, 0), 64)
@@ -2138,7 +2187,8 @@ class WestphaliaRules:
 
     def q_turn__military(self, S: list[Any], R: Any) -> None:
         "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:187:3]"
-        if S[self.o_g_diplomacy_phase] < 4:
+        N: list[int] = S
+        if N[self.o_g_diplomacy_phase] < 4:
             for v_p in S[self.o_g_initiative]:
                 self.q_military_turn(S, R, v_p)
         for v_p_ in self.all_player:
@@ -2150,12 +2200,13 @@ class WestphaliaRules:
 
     def q_turn__recruitment(self, S: list[Any], R: Any) -> None:
         """Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"""
+        N: list[int] = S
         _w1 = 0
         for v_p__1 in self.all_player:
             _w2 = 0
             for v_x__2 in self.ix_army__owner.get(v_p__1, ()):
-                _w2 += S[self.o_e_army__units + v_x__2]
-            _w1 += S[self.o_p_units + v_p__1] + S[self.o_p_ships + v_p__1] + _w2
+                _w2 += N[self.o_e_army__units + v_x__2]
+            _w1 += N[self.o_p_units + v_p__1] + N[self.o_p_ships + v_p__1] + _w2
         if self.c_unit_total - _w1 < self.c_recruit_floor:
             pass
         else:
@@ -2164,8 +2215,8 @@ class WestphaliaRules:
                     max(S[self.o_p_units + v_p] + self.s_p_recruit[v_p], 0), 64
                 )
         v_room = min(
-            S[self.o_p_units + self.k_player__dutch],
-            self.c_ships_max - S[self.o_p_ships + self.k_player__dutch],
+            N[self.o_p_units + self.k_player__dutch],
+            self.c_ships_max - N[self.o_p_ships + self.k_player__dutch],
         )
         if v_room > 0:
             v_n = _pick(R, tuple(range(0, v_room + 1)))
@@ -2180,20 +2231,21 @@ class WestphaliaRules:
 
     def q_turn__unrest(self, S: list[Any], R: Any) -> None:
         "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it; the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05) [rules/westphalia/flow.yaml:132:3]"
+        N: list[int] = S
         v_most = min(2, len(S[self.o_g_unrest_deck]))
         _ps1 = tuple([self.k_player__sweden, self.k_player__france])
         _ans2 = [_pick(R, tuple(range(0, v_most + 1))) for v_p in _ps1]
         for v_p, v_k in zip(_ps1, _ans2, strict=True):
             S[self.o_p_unrest_pick + v_p] = min(max(v_k, 0), 2)
         v_n = (
-            S[self.o_p_unrest_pick + self.k_player__sweden]
-            if S[self.o_p_unrest_pick + self.k_player__sweden]
-            == S[self.o_p_unrest_pick + self.k_player__france]
+            N[self.o_p_unrest_pick + self.k_player__sweden]
+            if N[self.o_p_unrest_pick + self.k_player__sweden]
+            == N[self.o_p_unrest_pick + self.k_player__france]
             else 0
         )
         if (
-            S[self.o_p_unrest_pick + self.k_player__sweden]
-            != S[self.o_p_unrest_pick + self.k_player__france]
+            N[self.o_p_unrest_pick + self.k_player__sweden]
+            != N[self.o_p_unrest_pick + self.k_player__france]
         ):
             pass
         S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
@@ -2214,7 +2266,7 @@ class WestphaliaRules:
             S[self.o_g_unrest_deck] = tuple(
                 [v_c for v_c in S[self.o_g_unrest_deck] if v_c != v_k_2]
             )
-            S[self.o_g_unrest_removed] = _mask([*_bits(S[self.o_g_unrest_removed]), *[v_k_2]])
+            S[self.o_g_unrest_removed] = _mask([*_bits(N[self.o_g_unrest_removed]), *[v_k_2]])
             v_taken = False
             for v_p_2 in [self.k_player__sweden, self.k_player__france]:
                 if not v_taken:
@@ -2247,6 +2299,7 @@ class WestphaliaRules:
 
     def r_activate(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
         "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"
+        N: list[int] = S
         v__runs: Any = None
         v_acts: Any = None
         v_k_2: Any = None
@@ -2258,7 +2311,7 @@ class WestphaliaRules:
             raise RulesError(f"routine activate: no resume point {pc}")
         while True:
             if pc == 0:
-                if S[self.o_e_army__units + v_x] == 0:
+                if N[self.o_e_army__units + v_x] == 0:
                     _log(S, 25, (v_x,))
                     pc = 19
                 else:
@@ -2289,7 +2342,7 @@ class WestphaliaRules:
                     self.s_e_army__owner[v_x],
                     4,
                     tuple(v_acts),
-                    (v_x, S[self.o_e_army__units + v_x], S[self.o_e_army__location + v_x]),
+                    (v_x, N[self.o_e_army__units + v_x], S[self.o_e_army__location + v_x]),
                 )
             if pc == 5:
                 if F is not None:
@@ -2327,7 +2380,7 @@ class WestphaliaRules:
                                 and (
                                     not any(
                                         _has(
-                                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                             v_q__2,
                                         )
                                         for v_q__2 in self.s_e_area__home_of[v_a__1]
@@ -2339,7 +2392,7 @@ class WestphaliaRules:
                                     (
                                         S[self.o_e_army__location + v_y__1] == v_a__1
                                         and _has(
-                                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                             self.s_e_army__owner[v_y__1],
                                         )
                                     )
@@ -2366,7 +2419,7 @@ class WestphaliaRules:
                     for v_x__8 in self.all_army
                     if S[self.o_e_army__location + v_x__8] == v_dest
                     and _has(
-                        S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                        N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                         self.s_e_army__owner[v_x__8],
                     )
                 ]
@@ -2469,6 +2522,7 @@ class WestphaliaRules:
 
     def r_assign_units(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
         "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"
+        N: list[int] = S
         v_mine: Any = None
         v_held: Any = None
         v_x_2: Any = None
@@ -2484,7 +2538,7 @@ class WestphaliaRules:
                 for v_x in self.ix_army__owner.get(v_p, ())
                 if S[self.o_e_army__location + v_x] is not None
             ]
-            v_held = S[self.o_p_units + v_p]
+            v_held = N[self.o_p_units + v_p]
             if len(v_mine) == 1:
                 v_x_2 = _head(v_mine)
                 S[self.o_e_army__units + v_x_2] = min(max(min(self.c_army_max, v_held), 0), 64)
@@ -2516,7 +2570,7 @@ class WestphaliaRules:
                 )
             pc = 3
         if pc == 3:
-            v_kept = sum([S[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
+            v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
             S[self.o_p_units + v_p] = min(max(0, 0), 64)
             if v_held > v_kept:
                 _log(S, 37, (v_p, v_held - v_kept))
@@ -2526,6 +2580,7 @@ class WestphaliaRules:
 
     def r_battle(self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_defs: Any = None) -> Any:
         "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"
+        N: list[int] = S
         v_where: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -2649,10 +2704,10 @@ class WestphaliaRules:
                 v_a = _roll(S, 6)
                 v_b = _roll(S, 6)
                 v_low = min(v_a, v_b)
-                v_attack = S[self.o_e_army__units + v_att] + v_a + v_b
-                v_defense = 2 * sum([S[self.o_e_army__units + v_d_3] for v_d_3 in v_fighting])
+                v_attack = N[self.o_e_army__units + v_att] + v_a + v_b
+                v_defense = 2 * sum([N[self.o_e_army__units + v_d_3] for v_d_3 in v_fighting])
                 v_losers = [self.s_e_army__owner[v_d_4] for v_d_4 in v_fighting]
-                v_units = sum([S[self.o_e_army__units + v_d_5] for v_d_5 in v_fighting])
+                v_units = sum([N[self.o_e_army__units + v_d_5] for v_d_5 in v_fighting])
                 if v_a == v_b:
                     _log(
                         S,
@@ -2661,7 +2716,7 @@ class WestphaliaRules:
                             self.s_e_army__owner[v_att],
                             tuple(v_losers),
                             v_where,
-                            S[self.o_e_army__units + v_att],
+                            N[self.o_e_army__units + v_att],
                             v_a,
                             v_b,
                             tuple(v_losers),
@@ -2684,7 +2739,7 @@ class WestphaliaRules:
                             self.s_e_army__owner[v_att],
                             tuple(v_losers),
                             v_where,
-                            S[self.o_e_army__units + v_att],
+                            N[self.o_e_army__units + v_att],
                             v_a,
                             v_b,
                             v_attack,
@@ -2711,7 +2766,7 @@ class WestphaliaRules:
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
                     S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
-                    _log(S, 19, (S[self.o_g_tolerance],))
+                    _log(S, 19, (N[self.o_g_tolerance],))
                 v__it_2 = tuple(v_fighting)
                 v__i_2 = 0
                 pc = 9
@@ -2736,7 +2791,7 @@ class WestphaliaRules:
                     self.p_gain_prestige(S, self.s_e_army__owner[v_d_9])
                 if any(self.s_p_protestant[self.s_e_army__owner[v_d_10]] for v_d_10 in v_fighting):
                     S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
-                    _log(S, 19, (S[self.o_g_tolerance],))
+                    _log(S, 19, (N[self.o_g_tolerance],))
                 if self.r_retreat(S, None, None, v_att) is SUSPEND:
                     return _wait(S, (2, 16))
                 pc = 16
@@ -2795,6 +2850,7 @@ class WestphaliaRules:
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_q: Any = None, v_a: Any = None
     ) -> Any:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:583:3]"
+        N: list[int] = S
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -2823,7 +2879,7 @@ class WestphaliaRules:
             if pc == 2:
                 if (
                     (not S[self.o_g_intercepted] and v_r_2 != self.s_e_army__owner[v_x])
-                    and _has(S[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
+                    and _has(N[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
                 ) and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x])):
                     pc = 3
                 else:
@@ -2850,7 +2906,7 @@ class WestphaliaRules:
                         )
                         and S[self.o_e_army__location + v_y] is not None
                     )
-                    and S[self.o_e_army__units + v_y] > 0
+                    and N[self.o_e_army__units + v_y] > 0
                 ) and self.f_can_trace(S, v_y, v_a):
                     pc = 6
                 else:
@@ -3189,6 +3245,7 @@ class WestphaliaRules:
 
     def r_retreat(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
         "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"
+        N: list[int] = S
         v_friendly: Any = None
         v_passable: Any = None
         v_dests: Any = None
@@ -3211,7 +3268,7 @@ class WestphaliaRules:
                 v_a
                 for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                 if not any(
-                    _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6)
+                    _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6)
                     for v_q__6 in self.s_e_area__home_of[v_a]
                 )
                 and (
@@ -3219,7 +3276,7 @@ class WestphaliaRules:
                     or not any(
                         S[self.o_e_army__location + v_x__8] == v_a
                         and _has(
-                            S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                             self.s_e_army__owner[v_x__8],
                         )
                         for v_x__8 in self.all_army
@@ -3236,7 +3293,7 @@ class WestphaliaRules:
                             not any(
                                 S[self.o_e_army__location + v_x__10] == v_a_2
                                 and _has(
-                                    S[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                    N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
                                     self.s_e_army__owner[v_x__10],
                                 )
                                 for v_x__10 in self.all_army
@@ -3245,7 +3302,7 @@ class WestphaliaRules:
                     )
                     and (
                         not any(
-                            _has(S[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12)
+                            _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12)
                             for v_q__12 in self.s_e_area__home_of[v_a_2]
                         )
                     )
@@ -3397,6 +3454,7 @@ class WestphaliaRules:
 
     def r_turn__italy(self, S: list[Any], F: Any, v: Any) -> Any:
         "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:76:3]"
+        N: list[int] = S
         v_a: Any = None
         v_b: Any = None
         v_n: Any = None
@@ -3433,7 +3491,7 @@ class WestphaliaRules:
                     pc = 6
             if pc == 2:
                 v_units = False
-                if S[self.o_p_units + v_p] >= v_n:
+                if N[self.o_p_units + v_p] >= v_n:
                     pc = 3
                 else:
                     pc = 5
@@ -3464,6 +3522,7 @@ class WestphaliaRules:
 
     def r_turn__military(self, S: list[Any], F: Any, v: Any) -> Any:
         "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:187:3]"
+        N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -3473,12 +3532,12 @@ class WestphaliaRules:
             raise RulesError(f"routine turn__military: no resume point {pc}")
         while True:
             if pc == 0:
-                if S[self.o_g_diplomacy_phase] < 4:
+                if N[self.o_g_diplomacy_phase] < 4:
                     pc = 1
                 else:
                     pc = 6
             if pc == 1:
-                _log(S, 82, (S[self.o_g_diplomacy_phase],))
+                _log(S, 82, (N[self.o_g_diplomacy_phase],))
                 v__it = tuple(S[self.o_g_initiative])
                 v__i = 0
                 pc = 2
@@ -3521,6 +3580,7 @@ class WestphaliaRules:
 
     def r_turn__recruitment(self, S: list[Any], F: Any, v: Any) -> Any:
         "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"
+        N: list[int] = S
         v_p: Any = None
         v_room: Any = None
         v_n: Any = None
@@ -3532,11 +3592,11 @@ class WestphaliaRules:
                 self.c_unit_total
                 - sum(
                     [
-                        S[self.o_p_units + v_p__1]
-                        + S[self.o_p_ships + v_p__1]
+                        N[self.o_p_units + v_p__1]
+                        + N[self.o_p_ships + v_p__1]
                         + sum(
                             [
-                                S[self.o_e_army__units + v_x__2]
+                                N[self.o_e_army__units + v_x__2]
                                 for v_x__2 in self.ix_army__owner.get(v_p__1, ())
                             ]
                         )
@@ -3552,11 +3612,11 @@ class WestphaliaRules:
                         self.c_unit_total
                         - sum(
                             [
-                                S[self.o_p_units + v_p__3]
-                                + S[self.o_p_ships + v_p__3]
+                                N[self.o_p_units + v_p__3]
+                                + N[self.o_p_ships + v_p__3]
                                 + sum(
                                     [
-                                        S[self.o_e_army__units + v_x__4]
+                                        N[self.o_e_army__units + v_x__4]
                                         for v_x__4 in self.ix_army__owner.get(v_p__3, ())
                                     ]
                                 )
@@ -3572,8 +3632,8 @@ class WestphaliaRules:
                     )
                     _log(S, 60, (v_p, self.s_p_recruit[v_p]))
             v_room = min(
-                S[self.o_p_units + self.k_player__dutch],
-                self.c_ships_max - S[self.o_p_ships + self.k_player__dutch],
+                N[self.o_p_units + self.k_player__dutch],
+                self.c_ships_max - N[self.o_p_ships + self.k_player__dutch],
             )
             if v_room > 0:
                 pc = 1
@@ -3598,13 +3658,14 @@ class WestphaliaRules:
                 max(S[self.o_p_ships + self.k_player__dutch] + v_n, 0), 6
             )
             if v_n > 0:
-                _log(S, 62, (v_n, S[self.o_p_ships + self.k_player__dutch]))
+                _log(S, 62, (v_n, N[self.o_p_ships + self.k_player__dutch]))
             pc = 3
         if pc == 3:
             return None
 
     def r_turn__unrest(self, S: list[Any], F: Any, v: Any) -> Any:
         "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it; the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05) [rules/westphalia/flow.yaml:132:3]"
+        N: list[int] = S
         v_most: Any = None
         v__ps: Any = None
         v_p: Any = None
@@ -3645,21 +3706,21 @@ class WestphaliaRules:
                     v_k = _a[v_p]
                     S[self.o_p_unrest_pick + v_p] = min(max(v_k, 0), 2)
                 v_n = (
-                    S[self.o_p_unrest_pick + self.k_player__sweden]
-                    if S[self.o_p_unrest_pick + self.k_player__sweden]
-                    == S[self.o_p_unrest_pick + self.k_player__france]
+                    N[self.o_p_unrest_pick + self.k_player__sweden]
+                    if N[self.o_p_unrest_pick + self.k_player__sweden]
+                    == N[self.o_p_unrest_pick + self.k_player__france]
                     else 0
                 )
                 if (
-                    S[self.o_p_unrest_pick + self.k_player__sweden]
-                    != S[self.o_p_unrest_pick + self.k_player__france]
+                    N[self.o_p_unrest_pick + self.k_player__sweden]
+                    != N[self.o_p_unrest_pick + self.k_player__france]
                 ):
                     _log(
                         S,
                         75,
                         (
-                            S[self.o_p_unrest_pick + self.k_player__sweden],
-                            S[self.o_p_unrest_pick + self.k_player__france],
+                            N[self.o_p_unrest_pick + self.k_player__sweden],
+                            N[self.o_p_unrest_pick + self.k_player__france],
                         ),
                     )
                 S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
@@ -3686,7 +3747,7 @@ class WestphaliaRules:
                 S[self.o_g_unrest_deck] = tuple(
                     [v_c for v_c in S[self.o_g_unrest_deck] if v_c != v_k_2]
                 )
-                S[self.o_g_unrest_removed] = _mask([*_bits(S[self.o_g_unrest_removed]), *[v_k_2]])
+                S[self.o_g_unrest_removed] = _mask([*_bits(N[self.o_g_unrest_removed]), *[v_k_2]])
                 _log(S, 76, (v_k_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
                 v_taken = False
                 v__it = tuple([self.k_player__sweden, self.k_player__france])
@@ -3781,4 +3842,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "591 rules/westphalia/rules.yaml:170:7\n592 rules/westphalia/rules.yaml:171:11\n629 rules/westphalia/rules.yaml:172:7\n630 rules/westphalia/rules.yaml:173:11\n636 rules/westphalia/rules.yaml:174:7\n640 rules/westphalia/rules.yaml:326:7\n641 rules/westphalia/rules.yaml:327:11\n642 rules/westphalia/rules.yaml:328:7\n643 rules/westphalia/rules.yaml:329:11\n644 rules/westphalia/rules.yaml:330:7\n645 rules/westphalia/rules.yaml:331:11\n646 rules/westphalia/rules.yaml:332:7\n647 rules/westphalia/rules.yaml:333:11\n648 rules/westphalia/rules.yaml:334:7\n649 rules/westphalia/rules.yaml:335:11\n650 rules/westphalia/rules.yaml:336:7\n654 rules/westphalia/rules.yaml:182:7\n669 rules/westphalia/rules.yaml:183:7\n675 rules/westphalia/rules.yaml:232:7\n676 rules/westphalia/rules.yaml:233:11\n681 rules/westphalia/rules.yaml:234:7\n682 rules/westphalia/rules.yaml:235:11\n687 rules/westphalia/rules.yaml:236:7\n694 rules/westphalia/rules.yaml:164:7\n702 rules/westphalia/rules.yaml:158:7\n718 rules/westphalia/rules.yaml:746:1\n760 rules/westphalia/rules.yaml:746:1\n764 rules/westphalia/rules.yaml:746:1\n768 rules/westphalia/rules.yaml:746:1\n772 rules/westphalia/rules.yaml:746:1\n783 rules/westphalia/rules.yaml:746:1\n794 rules/westphalia/rules.yaml:746:1\n802 rules/westphalia/rules.yaml:746:1\n806 rules/westphalia/rules.yaml:746:1\n817 rules/westphalia/rules.yaml:746:1\n828 rules/westphalia/rules.yaml:746:1\n835 rules/westphalia/rules.yaml:746:1\n839 rules/westphalia/rules.yaml:141:7\n848 rules/westphalia/rules.yaml:135:7\n857 rules/westphalia/rules.yaml:306:7\n858 rules/westphalia/rules.yaml:307:7\n859 rules/westphalia/rules.yaml:308:11\n864 rules/westphalia/rules.yaml:309:11\n872 rules/westphalia/rules.yaml:310:7\n873 rules/westphalia/rules.yaml:311:11\n874 rules/westphalia/rules.yaml:312:7\n875 rules/westphalia/rules.yaml:313:11\n876 rules/westphalia/rules.yaml:314:7\n877 rules/westphalia/rules.yaml:315:11\n878 rules/westphalia/rules.yaml:316:7\n879 rules/westphalia/rules.yaml:317:11\n880 rules/westphalia/rules.yaml:318:7\n884 rules/westphalia/rules.yaml:31:7\n885 rules/westphalia/rules.yaml:32:11\n886 rules/westphalia/rules.yaml:33:7\n887 rules/westphalia/rules.yaml:34:11\n888 rules/westphalia/rules.yaml:35:7\n889 rules/westphalia/rules.yaml:36:11\n890 rules/westphalia/rules.yaml:37:7\n891 rules/westphalia/rules.yaml:38:11\n892 rules/westphalia/rules.yaml:39:7\n900 rules/westphalia/rules.yaml:74:7\n909 rules/westphalia/rules.yaml:80:7\n922 rules/westphalia/rules.yaml:105:7\n931 rules/westphalia/rules.yaml:97:7\n948 rules/westphalia/rules.yaml:23:7\n952 rules/westphalia/rules.yaml:216:7\n959 rules/westphalia/rules.yaml:208:7\n963 rules/westphalia/rules.yaml:355:7\n964 rules/westphalia/rules.yaml:356:7\n965 rules/westphalia/rules.yaml:357:11\n969 rules/westphalia/rules.yaml:358:7\n970 rules/westphalia/rules.yaml:359:11\n971 rules/westphalia/rules.yaml:360:7\n972 rules/westphalia/rules.yaml:361:11\n973 rules/westphalia/rules.yaml:362:11\n990 rules/westphalia/rules.yaml:363:7\n991 rules/westphalia/rules.yaml:364:11\n1001 rules/westphalia/rules.yaml:365:7\n1002 rules/westphalia/rules.yaml:366:11\n1003 rules/westphalia/rules.yaml:367:7\n1009 rules/westphalia/rules.yaml:285:7\n1010 rules/westphalia/rules.yaml:286:11\n1015 rules/westphalia/rules.yaml:287:7\n1016 rules/westphalia/rules.yaml:288:11\n1017 rules/westphalia/rules.yaml:289:7\n1018 rules/westphalia/rules.yaml:290:11\n1019 rules/westphalia/rules.yaml:291:11\n1020 rules/westphalia/rules.yaml:292:15\n1021 rules/westphalia/rules.yaml:293:11\n1036 rules/westphalia/rules.yaml:294:7\n1037 rules/westphalia/rules.yaml:295:11\n1047 rules/westphalia/rules.yaml:296:7\n1048 rules/westphalia/rules.yaml:297:11\n1052 rules/westphalia/rules.yaml:298:7\n1059 rules/westphalia/rules.yaml:150:7\n1093 rules/westphalia/rules.yaml:66:7\n1097 rules/westphalia/rules.yaml:87:7\n1108 rules/westphalia/rules.yaml:55:7\n1109 rules/westphalia/rules.yaml:56:11\n1110 rules/westphalia/rules.yaml:57:15\n1111 rules/westphalia/rules.yaml:58:11\n1112 rules/westphalia/rules.yaml:59:7\n1120 rules/westphalia/rules.yaml:378:7\n1121 rules/westphalia/rules.yaml:379:7\n1122 rules/westphalia/rules.yaml:380:11\n1123 rules/westphalia/rules.yaml:381:7\n1124 rules/westphalia/rules.yaml:382:11\n1129 rules/westphalia/rules.yaml:383:7\n1130 rules/westphalia/rules.yaml:384:11\n1135 rules/westphalia/rules.yaml:385:7\n1136 rules/westphalia/rules.yaml:386:11\n1137 rules/westphalia/rules.yaml:387:7\n1141 rules/westphalia/rules.yaml:127:7\n1148 rules/westphalia/rules.yaml:345:7\n1153 rules/westphalia/rules.yaml:346:7\n1161 rules/westphalia/rules.yaml:347:7\n1178 rules/westphalia/rules.yaml:348:7\n1189 rules/westphalia/rules.yaml:202:7\n1197 rules/westphalia/rules.yaml:191:7\n1228 rules/westphalia/rules.yaml:192:7\n1229 rules/westphalia/rules.yaml:193:11\n1238 rules/westphalia/rules.yaml:194:7\n1239 rules/westphalia/rules.yaml:195:11\n1240 rules/westphalia/rules.yaml:196:7\n1248 rules/westphalia/rules.yaml:244:7\n1249 rules/westphalia/rules.yaml:245:7\n1250 rules/westphalia/rules.yaml:246:11\n1251 rules/westphalia/rules.yaml:247:15\n1254 rules/westphalia/rules.yaml:248:19\n1255 rules/westphalia/rules.yaml:249:19\n1259 rules/westphalia/rules.yaml:250:23\n1260 rules/westphalia/rules.yaml:251:7\n1261 rules/westphalia/rules.yaml:252:11\n1273 rules/westphalia/rules.yaml:253:7\n1274 rules/westphalia/rules.yaml:254:11\n1286 rules/westphalia/rules.yaml:255:7\n1287 rules/westphalia/rules.yaml:256:11\n1291 rules/westphalia/rules.yaml:257:7\n1295 rules/westphalia/rules.yaml:258:7\n1301 rules/westphalia/rules.yaml:259:7\n1302 rules/westphalia/rules.yaml:260:11\n1303 rules/westphalia/rules.yaml:261:7\n1304 rules/westphalia/rules.yaml:262:11\n1305 rules/westphalia/rules.yaml:263:7\n1309 rules/westphalia/rules.yaml:112:7\n1316 rules/westphalia/rules.yaml:271:7\n1317 rules/westphalia/rules.yaml:272:11\n1318 rules/westphalia/rules.yaml:273:7\n1319 rules/westphalia/rules.yaml:274:11\n1320 rules/westphalia/rules.yaml:275:7\n1321 rules/westphalia/rules.yaml:276:11\n1326 rules/westphalia/rules.yaml:277:7\n1330 rules/westphalia/rules.yaml:224:7\n1340 rules/westphalia/rules.yaml:47:7\n1346 rules/westphalia/rules.yaml:120:7\n1356 rules/westphalia/rules.yaml:393:7\n1360 rules/westphalia/rules.yaml:784:9\n1364 rules/westphalia/rules.yaml:791:9\n1367 rules/westphalia/rules.yaml:792:9\n1373 rules/westphalia/rules.yaml:767:9\n1374 rules/westphalia/rules.yaml:768:9\n1378 rules/westphalia/rules.yaml:805:9\n1384 rules/westphalia/rules.yaml:806:9\n1388 rules/westphalia/rules.yaml:834:9\n1392 rules/westphalia/rules.yaml:827:9\n1396 rules/westphalia/rules.yaml:799:9\n1400 rules/westphalia/rules.yaml:774:9\n1401 rules/westphalia/rules.yaml:775:9\n1405 rules/westphalia/rules.yaml:820:9\n1409 rules/westphalia/rules.yaml:813:9\n1413 rules/westphalia/rules.yaml:746:1\n1416 rules/westphalia/rules.yaml:746:1\n1422 rules/westphalia/rules.yaml:760:9\n1423 rules/westphalia/rules.yaml:761:9\n1427 rules/westphalia/rules.yaml:699:7\n1428 rules/westphalia/rules.yaml:700:7\n1429 rules/westphalia/rules.yaml:701:7\n1430 rules/westphalia/rules.yaml:702:7\n1431 rules/westphalia/rules.yaml:703:11\n1433 rules/westphalia/rules.yaml:705:11\n1434 rules/westphalia/rules.yaml:706:11\n1435 rules/westphalia/rules.yaml:707:11\n1436 rules/westphalia/rules.yaml:708:15\n1437 rules/westphalia/rules.yaml:709:7\n1438 rules/westphalia/rules.yaml:710:11\n1439 rules/westphalia/rules.yaml:711:15\n1450 rules/westphalia/rules.yaml:713:15\n1454 rules/westphalia/rules.yaml:714:7\n1455 rules/westphalia/rules.yaml:715:11\n1456 rules/westphalia/rules.yaml:716:7\n1457 rules/westphalia/rules.yaml:717:11\n1466 rules/westphalia/rules.yaml:718:7\n1467 rules/westphalia/rules.yaml:719:11\n1476 rules/westphalia/rules.yaml:463:7\n1477 rules/westphalia/rules.yaml:464:11\n1479 rules/westphalia/rules.yaml:466:11\n1480 rules/westphalia/rules.yaml:467:11\n1481 rules/westphalia/rules.yaml:468:15\n1482 rules/westphalia/rules.yaml:469:15\n1484 rules/westphalia/rules.yaml:471:15\n1487 rules/westphalia/rules.yaml:472:15\n1490 rules/westphalia/rules.yaml:473:15\n1491 rules/westphalia/rules.yaml:474:15\n1495 rules/westphalia/flow.yaml:201:7\n1496 rules/westphalia/flow.yaml:202:11\n1497 rules/westphalia/flow.yaml:203:11\n1501 rules/westphalia/rules.yaml:410:7\n1505 rules/westphalia/rules.yaml:411:11\n1506 rules/westphalia/rules.yaml:412:11\n1508 rules/westphalia/rules.yaml:414:11\n1512 rules/westphalia/rules.yaml:419:7\n1513 rules/westphalia/rules.yaml:420:11\n1514 rules/westphalia/rules.yaml:421:11\n1518 rules/westphalia/rules.yaml:448:7\n1519 rules/westphalia/rules.yaml:449:7\n1526 rules/westphalia/rules.yaml:450:7\n1533 rules/westphalia/rules.yaml:451:7\n1534 rules/westphalia/rules.yaml:452:11\n1538 rules/westphalia/rules.yaml:453:15\n1544 rules/westphalia/rules.yaml:454:15\n1545 rules/westphalia/rules.yaml:455:15\n1546 rules/westphalia/rules.yaml:456:7\n1550 rules/westphalia/rules.yaml:481:7\n1551 rules/westphalia/rules.yaml:482:11\n1570 rules/westphalia/rules.yaml:483:15\n1571 rules/westphalia/rules.yaml:484:15\n1572 rules/westphalia/rules.yaml:485:15\n1576 rules/westphalia/rules.yaml:399:7\n1577 rules/westphalia/rules.yaml:400:7\n1578 rules/westphalia/rules.yaml:401:11\n1580 rules/westphalia/rules.yaml:403:11\n1581 rules/westphalia/rules.yaml:404:7\n1585 rules/westphalia/rules.yaml:427:7\n1590 rules/westphalia/rules.yaml:428:7\n1593 rules/westphalia/rules.yaml:429:7\n1598 rules/westphalia/rules.yaml:430:11\n1599 rules/westphalia/rules.yaml:431:11\n1603 rules/westphalia/rules.yaml:438:7\n1604 rules/westphalia/rules.yaml:439:11\n1605 rules/westphalia/rules.yaml:440:7\n1606 rules/westphalia/rules.yaml:441:11\n1610 rules/westphalia/flow.yaml:52:7\n1611 rules/westphalia/flow.yaml:53:11\n1617 rules/westphalia/flow.yaml:54:11\n1618 rules/westphalia/flow.yaml:55:11\n1619 rules/westphalia/flow.yaml:56:11\n1623 rules/westphalia/flow.yaml:103:7\n1624 rules/westphalia/flow.yaml:104:11\n1625 rules/westphalia/flow.yaml:105:11\n1627 rules/westphalia/flow.yaml:107:11\n1628 rules/westphalia/flow.yaml:108:11\n1629 rules/westphalia/flow.yaml:109:15\n1630 rules/westphalia/flow.yaml:110:15\n1632 rules/westphalia/flow.yaml:112:15\n1635 rules/westphalia/flow.yaml:113:15\n1639 rules/westphalia/flow.yaml:34:7\n1640 rules/westphalia/flow.yaml:35:7\n1641 rules/westphalia/flow.yaml:36:7\n1642 rules/westphalia/flow.yaml:37:11\n1646 rules/westphalia/flow.yaml:38:11\n1647 rules/westphalia/flow.yaml:39:7\n1648 rules/westphalia/flow.yaml:40:7\n1652 rules/westphalia/flow.yaml:119:7\n1653 rules/westphalia/flow.yaml:120:7\n1654 rules/westphalia/flow.yaml:121:11\n1655 rules/westphalia/flow.yaml:122:11\n1656 rules/westphalia/flow.yaml:123:11\n1657 rules/westphalia/flow.yaml:124:15\n1659 rules/westphalia/flow.yaml:126:11\n1660 rules/westphalia/flow.yaml:127:7\n1661 rules/westphalia/flow.yaml:128:7\n1664 rules/westphalia/flow.yaml:129:7\n1665 rules/westphalia/flow.yaml:130:11\n1669 rules/westphalia/rules.yaml:726:7\n1677 rules/westphalia/rules.yaml:727:11\n1678 rules/westphalia/rules.yaml:728:11\n1679 rules/westphalia/rules.yaml:729:15\n1681 rules/westphalia/rules.yaml:731:15\n1682 rules/westphalia/rules.yaml:732:7\n1683 rules/westphalia/rules.yaml:733:11\n1685 rules/westphalia/rules.yaml:734:11\n1686 rules/westphalia/rules.yaml:735:7\n1687 rules/westphalia/rules.yaml:736:7\n1688 rules/westphalia/rules.yaml:737:11\n1690 rules/westphalia/rules.yaml:739:11\n1691 rules/westphalia/rules.yaml:740:15\n1692 rules/westphalia/rules.yaml:741:15\n1693 rules/westphalia/rules.yaml:742:11\n1694 rules/westphalia/rules.yaml:743:11\n1697 rules/westphalia/rules.yaml:744:11\n1701 rules/westphalia/rules.yaml:611:7\n1704 rules/westphalia/rules.yaml:614:11\n1705 rules/westphalia/rules.yaml:615:11\n1706 rules/westphalia/rules.yaml:616:11\n1711 rules/westphalia/rules.yaml:617:15\n1712 rules/westphalia/rules.yaml:618:15\n1713 rules/westphalia/rules.yaml:619:15\n1714 rules/westphalia/rules.yaml:620:19\n1747 rules/westphalia/rules.yaml:621:19\n1748 rules/westphalia/rules.yaml:622:19\n1749 rules/westphalia/rules.yaml:624:19\n1758 rules/westphalia/rules.yaml:625:19\n1759 rules/westphalia/rules.yaml:626:23\n1760 rules/westphalia/rules.yaml:627:23\n1761 rules/westphalia/rules.yaml:628:27\n1765 rules/westphalia/rules.yaml:630:27\n1766 rules/westphalia/rules.yaml:631:23\n1768 rules/westphalia/rules.yaml:633:19\n1776 rules/westphalia/rules.yaml:635:19\n1777 rules/westphalia/rules.yaml:636:19\n1778 rules/westphalia/rules.yaml:637:23\n1779 rules/westphalia/rules.yaml:638:23\n1782 rules/westphalia/rules.yaml:639:27\n1785 rules/westphalia/rules.yaml:640:27\n1789 rules/westphalia/rules.yaml:643:23\n1792 rules/westphalia/rules.yaml:644:23\n1796 rules/westphalia/rules.yaml:647:19\n1800 rules/westphalia/rules.yaml:678:7\n1805 rules/westphalia/rules.yaml:679:7\n1806 rules/westphalia/rules.yaml:680:7\n1807 rules/westphalia/rules.yaml:681:11\n1808 rules/westphalia/rules.yaml:682:11\n1810 rules/westphalia/rules.yaml:684:11\n1813 rules/westphalia/rules.yaml:685:11\n1814 rules/westphalia/rules.yaml:686:15\n1819 rules/westphalia/rules.yaml:687:7\n1823 rules/westphalia/rules.yaml:688:7\n1824 rules/westphalia/rules.yaml:689:7\n1826 rules/westphalia/rules.yaml:691:7\n1831 rules/westphalia/rules.yaml:520:7\n1832 rules/westphalia/rules.yaml:521:7\n1833 rules/westphalia/rules.yaml:522:7\n1834 rules/westphalia/rules.yaml:523:7\n1835 rules/westphalia/rules.yaml:524:11\n1836 rules/westphalia/rules.yaml:525:11\n1837 rules/westphalia/rules.yaml:526:15\n1838 rules/westphalia/rules.yaml:527:15\n1839 rules/westphalia/rules.yaml:528:19\n1840 rules/westphalia/rules.yaml:530:7\n1841 rules/westphalia/rules.yaml:531:7\n1842 rules/westphalia/rules.yaml:532:11\n1843 rules/westphalia/rules.yaml:533:11\n1845 rules/westphalia/rules.yaml:535:11\n1846 rules/westphalia/rules.yaml:536:11\n1847 rules/westphalia/rules.yaml:537:11\n1848 rules/westphalia/rules.yaml:538:11\n1849 rules/westphalia/rules.yaml:539:11\n1853 rules/westphalia/rules.yaml:540:11\n1854 rules/westphalia/rules.yaml:541:11\n1858 rules/westphalia/rules.yaml:542:11\n1859 rules/westphalia/rules.yaml:544:15\n1863 rules/westphalia/rules.yaml:546:15\n1864 rules/westphalia/rules.yaml:547:15\n1865 rules/westphalia/rules.yaml:549:15\n1868 rules/westphalia/rules.yaml:550:15\n1869 rules/westphalia/rules.yaml:551:19\n1872 rules/westphalia/rules.yaml:552:11\n1873 rules/westphalia/rules.yaml:553:15\n1874 rules/westphalia/rules.yaml:554:19\n1875 rules/westphalia/rules.yaml:555:15\n1876 rules/westphalia/rules.yaml:556:15\n1877 rules/westphalia/rules.yaml:557:19\n1878 rules/westphalia/rules.yaml:559:15\n1879 rules/westphalia/rules.yaml:560:19\n1881 rules/westphalia/rules.yaml:562:15\n1882 rules/westphalia/rules.yaml:563:15\n1883 rules/westphalia/rules.yaml:564:19\n1884 rules/westphalia/rules.yaml:565:15\n1890 rules/westphalia/rules.yaml:566:19\n1891 rules/westphalia/rules.yaml:568:15\n1895 rules/westphalia/rules.yaml:575:7\n1900 rules/westphalia/rules.yaml:576:7\n1901 rules/westphalia/rules.yaml:577:11\n1902 rules/westphalia/rules.yaml:578:11\n1903 rules/westphalia/rules.yaml:579:15\n1906 rules/westphalia/rules.yaml:580:15\n1910 rules/westphalia/rules.yaml:591:7\n1911 rules/westphalia/rules.yaml:592:7\n1912 rules/westphalia/rules.yaml:593:7\n1913 rules/westphalia/rules.yaml:594:11\n1917 rules/westphalia/rules.yaml:595:15\n1918 rules/westphalia/rules.yaml:596:19\n1928 rules/westphalia/rules.yaml:597:23\n1929 rules/westphalia/rules.yaml:598:23\n1930 rules/westphalia/rules.yaml:599:27\n1931 rules/westphalia/rules.yaml:601:27\n1932 rules/westphalia/rules.yaml:602:27\n1933 rules/westphalia/rules.yaml:603:27\n1934 rules/westphalia/rules.yaml:604:31\n1938 rules/westphalia/rules.yaml:655:7\n1939 rules/westphalia/rules.yaml:656:11\n1940 rules/westphalia/rules.yaml:657:7\n1941 rules/westphalia/rules.yaml:658:7\n1946 rules/westphalia/rules.yaml:659:7\n1949 rules/westphalia/rules.yaml:662:11\n1951 rules/westphalia/rules.yaml:664:11\n1952 rules/westphalia/rules.yaml:665:11\n1953 rules/westphalia/rules.yaml:666:11\n1956 rules/westphalia/rules.yaml:669:15\n1957 rules/westphalia/rules.yaml:670:19\n1958 rules/westphalia/rules.yaml:671:23\n1962 rules/westphalia/rules.yaml:746:1\n1963 rules/westphalia/rules.yaml:746:1\n1964 rules/westphalia/rules.yaml:746:1\n1969 rules/westphalia/rules.yaml:746:1\n1970 rules/westphalia/rules.yaml:746:1\n1971 rules/westphalia/rules.yaml:746:1\n1972 rules/westphalia/rules.yaml:746:1\n1975 rules/westphalia/rules.yaml:746:1\n1976 rules/westphalia/rules.yaml:746:1\n1978 rules/westphalia/rules.yaml:746:1\n1979 rules/westphalia/rules.yaml:746:1\n1980 rules/westphalia/rules.yaml:746:1\n1984 rules/westphalia/rules.yaml:746:1\n1985 rules/westphalia/rules.yaml:746:1\n1986 rules/westphalia/rules.yaml:746:1\n1987 rules/westphalia/rules.yaml:746:1\n1988 rules/westphalia/rules.yaml:746:1\n1989 rules/westphalia/rules.yaml:746:1\n1990 rules/westphalia/rules.yaml:746:1\n1991 rules/westphalia/rules.yaml:746:1\n1992 rules/westphalia/rules.yaml:746:1\n1996 rules/westphalia/rules.yaml:495:7\n2008 rules/westphalia/rules.yaml:496:7\n2032 rules/westphalia/rules.yaml:497:7\n2066 rules/westphalia/rules.yaml:498:7\n2067 rules/westphalia/rules.yaml:499:11\n2073 rules/westphalia/rules.yaml:500:11\n2076 rules/westphalia/rules.yaml:501:7\n2077 rules/westphalia/rules.yaml:502:11\n2078 rules/westphalia/rules.yaml:503:11\n2088 rules/westphalia/rules.yaml:505:11\n2089 rules/westphalia/rules.yaml:506:11\n2095 rules/westphalia/flow.yaml:12:7\n2096 rules/westphalia/flow.yaml:13:7\n2097 rules/westphalia/flow.yaml:14:7\n2098 rules/westphalia/flow.yaml:15:7\n2099 rules/westphalia/flow.yaml:16:7\n2100 rules/westphalia/flow.yaml:17:7\n2101 rules/westphalia/flow.yaml:18:7\n2102 rules/westphalia/flow.yaml:19:7\n2103 rules/westphalia/flow.yaml:20:7\n2104 rules/westphalia/flow.yaml:21:7\n2107 rules/westphalia/flow.yaml:22:7\n2108 rules/westphalia/flow.yaml:23:7\n2110 rules/westphalia/flow.yaml:24:7\n2114 rules/westphalia/flow.yaml:183:7\n2115 rules/westphalia/flow.yaml:184:7\n2116 rules/westphalia/flow.yaml:185:11\n2120 rules/westphalia/flow.yaml:80:7\n2121 rules/westphalia/flow.yaml:81:7\n2122 rules/westphalia/flow.yaml:82:7\n2127 rules/westphalia/flow.yaml:84:11\n2128 rules/westphalia/flow.yaml:85:11\n2129 rules/westphalia/flow.yaml:86:7\n2130 rules/westphalia/flow.yaml:88:7\n2131 rules/westphalia/flow.yaml:89:11\n2132 rules/westphalia/flow.yaml:90:11\n2133 rules/westphalia/flow.yaml:91:15\n2134 rules/westphalia/flow.yaml:92:11\n2135 rules/westphalia/flow.yaml:93:15\n2137 rules/westphalia/flow.yaml:96:15\n2141 rules/westphalia/flow.yaml:191:7\n2142 rules/westphalia/flow.yaml:193:11\n2143 rules/westphalia/flow.yaml:194:15\n2144 rules/westphalia/rules.yaml:746:1\n2145 rules/westphalia/rules.yaml:746:1\n2149 rules/westphalia/flow.yaml:46:7\n2153 rules/westphalia/flow.yaml:62:7\n2162 rules/westphalia/flow.yaml:65:11\n2163 rules/westphalia/flow.yaml:66:15\n2166 rules/westphalia/flow.yaml:68:7\n2170 rules/westphalia/flow.yaml:69:7\n2171 rules/westphalia/flow.yaml:70:11\n2172 rules/westphalia/flow.yaml:71:11\n2175 rules/westphalia/flow.yaml:72:11\n2178 rules/westphalia/flow.yaml:73:11\n2183 rules/westphalia/flow.yaml:139:7\n2184 rules/westphalia/flow.yaml:140:7\n2187 rules/westphalia/flow.yaml:142:11\n2188 rules/westphalia/flow.yaml:143:7\n2194 rules/westphalia/flow.yaml:144:7\n2199 rules/westphalia/flow.yaml:146:7\n2200 rules/westphalia/flow.yaml:147:7\n2201 rules/westphalia/flow.yaml:148:7\n2206 rules/westphalia/flow.yaml:149:11\n2207 rules/westphalia/flow.yaml:150:11\n2210 rules/westphalia/flow.yaml:151:11\n2213 rules/westphalia/flow.yaml:152:11\n2214 rules/westphalia/flow.yaml:153:11\n2217 rules/westphalia/flow.yaml:154:11\n2218 rules/westphalia/flow.yaml:156:11\n2219 rules/westphalia/flow.yaml:157:11\n2220 rules/westphalia/flow.yaml:158:15\n2221 rules/westphalia/flow.yaml:159:19\n2222 rules/westphalia/flow.yaml:160:19\n2223 rules/westphalia/flow.yaml:161:23\n2226 rules/westphalia/flow.yaml:162:23\n2227 rules/westphalia/flow.yaml:163:27\n2229 rules/westphalia/flow.yaml:165:27\n2230 rules/westphalia/flow.yaml:167:11\n2231 rules/westphalia/flow.yaml:168:15\n2232 rules/westphalia/flow.yaml:169:15\n2233 rules/westphalia/flow.yaml:170:19\n2241 rules/westphalia/flow.yaml:171:19\n2242 rules/westphalia/flow.yaml:172:23\n2244 rules/westphalia/flow.yaml:174:23\n2261 rules/westphalia/rules.yaml:611:7\n2262 rules/westphalia/rules.yaml:612:11\n2267 rules/westphalia/rules.yaml:614:11\n2268 rules/westphalia/rules.yaml:615:11\n2269 rules/westphalia/rules.yaml:616:11\n2280 rules/westphalia/rules.yaml:617:15\n2281 rules/westphalia/rules.yaml:618:15\n2299 rules/westphalia/rules.yaml:619:15\n2304 rules/westphalia/rules.yaml:647:19\n2305 rules/westphalia/rules.yaml:648:19\n2312 rules/westphalia/rules.yaml:620:19\n2361 rules/westphalia/rules.yaml:621:19\n2362 rules/westphalia/rules.yaml:622:19\n2363 rules/westphalia/rules.yaml:623:19\n2364 rules/westphalia/rules.yaml:624:19\n2373 rules/westphalia/rules.yaml:625:19\n2379 rules/westphalia/rules.yaml:626:23\n2386 rules/westphalia/rules.yaml:627:23\n2389 rules/westphalia/rules.yaml:630:27\n2392 rules/westphalia/rules.yaml:628:27\n2404 rules/westphalia/rules.yaml:631:23\n2411 rules/westphalia/rules.yaml:633:19\n2430 rules/westphalia/rules.yaml:634:19\n2431 rules/westphalia/rules.yaml:635:19\n2441 rules/westphalia/rules.yaml:636:19\n2442 rules/westphalia/rules.yaml:637:23\n2443 rules/westphalia/rules.yaml:638:23\n2446 rules/westphalia/rules.yaml:639:27\n2449 rules/westphalia/rules.yaml:640:27\n2452 rules/westphalia/rules.yaml:641:27\n2458 rules/westphalia/rules.yaml:643:23\n2461 rules/westphalia/rules.yaml:644:23\n2464 rules/westphalia/rules.yaml:645:23\n2482 rules/westphalia/rules.yaml:678:7\n2487 rules/westphalia/rules.yaml:679:7\n2488 rules/westphalia/rules.yaml:680:7\n2489 rules/westphalia/rules.yaml:681:11\n2490 rules/westphalia/rules.yaml:682:11\n2500 rules/westphalia/rules.yaml:684:11\n2513 rules/westphalia/rules.yaml:685:11\n2514 rules/westphalia/rules.yaml:686:15\n2519 rules/westphalia/rules.yaml:687:7\n2520 rules/westphalia/rules.yaml:688:7\n2521 rules/westphalia/rules.yaml:689:7\n2522 rules/westphalia/rules.yaml:690:11\n2523 rules/westphalia/rules.yaml:691:7\n2524 rules/westphalia/rules.yaml:692:11\n2555 rules/westphalia/rules.yaml:520:7\n2556 rules/westphalia/rules.yaml:521:7\n2557 rules/westphalia/rules.yaml:522:7\n2558 rules/westphalia/rules.yaml:523:7\n2569 rules/westphalia/rules.yaml:524:11\n2570 rules/westphalia/rules.yaml:525:11\n2592 rules/westphalia/rules.yaml:526:15\n2633 rules/westphalia/rules.yaml:527:15\n2634 rules/westphalia/rules.yaml:528:19\n2635 rules/westphalia/rules.yaml:529:19\n2639 rules/westphalia/rules.yaml:530:7\n2642 rules/westphalia/rules.yaml:531:7\n2643 rules/westphalia/rules.yaml:532:11\n2644 rules/westphalia/rules.yaml:533:11\n2649 rules/westphalia/rules.yaml:535:11\n2650 rules/westphalia/rules.yaml:536:11\n2651 rules/westphalia/rules.yaml:537:11\n2652 rules/westphalia/rules.yaml:538:11\n2653 rules/westphalia/rules.yaml:539:11\n2654 rules/westphalia/rules.yaml:540:11\n2655 rules/westphalia/rules.yaml:541:11\n2656 rules/westphalia/rules.yaml:542:11\n2657 rules/westphalia/rules.yaml:543:15\n2672 rules/westphalia/rules.yaml:544:15\n2676 rules/westphalia/rules.yaml:546:15\n2677 rules/westphalia/rules.yaml:547:15\n2680 rules/westphalia/rules.yaml:548:15\n2697 rules/westphalia/rules.yaml:549:15\n2700 rules/westphalia/rules.yaml:550:15\n2701 rules/westphalia/rules.yaml:551:19\n2704 rules/westphalia/rules.yaml:552:11\n2709 rules/westphalia/rules.yaml:553:15\n2710 rules/westphalia/rules.yaml:554:19\n2711 rules/westphalia/rules.yaml:555:15\n2712 rules/westphalia/rules.yaml:556:15\n2713 rules/westphalia/rules.yaml:557:19\n2714 rules/westphalia/rules.yaml:558:19\n2715 rules/westphalia/rules.yaml:559:15\n2729 rules/westphalia/rules.yaml:560:19\n2734 rules/westphalia/rules.yaml:562:15\n2735 rules/westphalia/rules.yaml:563:15\n2736 rules/westphalia/rules.yaml:564:19\n2737 rules/westphalia/rules.yaml:565:15\n2738 rules/westphalia/rules.yaml:566:19\n2739 rules/westphalia/rules.yaml:567:19\n2740 rules/westphalia/rules.yaml:568:15\n2758 rules/westphalia/rules.yaml:575:7\n2763 rules/westphalia/rules.yaml:576:7\n2771 rules/westphalia/rules.yaml:577:11\n2784 rules/westphalia/rules.yaml:578:11\n2785 rules/westphalia/rules.yaml:579:15\n2788 rules/westphalia/rules.yaml:580:15\n2789 rules/westphalia/rules.yaml:581:15\n2811 rules/westphalia/rules.yaml:591:7\n2812 rules/westphalia/rules.yaml:592:7\n2813 rules/westphalia/rules.yaml:593:7\n2824 rules/westphalia/rules.yaml:594:11\n2833 rules/westphalia/rules.yaml:595:15\n2845 rules/westphalia/rules.yaml:596:19\n2863 rules/westphalia/rules.yaml:597:23\n2876 rules/westphalia/rules.yaml:598:23\n2882 rules/westphalia/rules.yaml:599:27\n2883 rules/westphalia/rules.yaml:600:27\n2884 rules/westphalia/rules.yaml:601:27\n2885 rules/westphalia/rules.yaml:602:27\n2892 rules/westphalia/rules.yaml:603:27\n2893 rules/westphalia/rules.yaml:604:31\n2911 rules/westphalia/rules.yaml:655:7\n2912 rules/westphalia/rules.yaml:656:11\n2913 rules/westphalia/rules.yaml:657:7\n2914 rules/westphalia/rules.yaml:658:7\n2919 rules/westphalia/rules.yaml:659:7\n2920 rules/westphalia/rules.yaml:660:11\n2927 rules/westphalia/rules.yaml:662:11\n2934 rules/westphalia/rules.yaml:664:11\n2940 rules/westphalia/rules.yaml:665:11\n2947 rules/westphalia/rules.yaml:666:11\n2948 rules/westphalia/rules.yaml:667:15\n2953 rules/westphalia/rules.yaml:669:15\n2967 rules/westphalia/rules.yaml:670:19\n2973 rules/westphalia/rules.yaml:671:23\n3004 rules/westphalia/rules.yaml:746:1\n3005 rules/westphalia/rules.yaml:746:1\n3006 rules/westphalia/rules.yaml:746:1\n3017 rules/westphalia/rules.yaml:746:1\n3018 rules/westphalia/rules.yaml:746:1\n3030 rules/westphalia/rules.yaml:746:1\n3049 rules/westphalia/rules.yaml:746:1\n3083 rules/westphalia/rules.yaml:746:1\n3084 rules/westphalia/rules.yaml:746:1\n3090 rules/westphalia/rules.yaml:746:1\n3091 rules/westphalia/rules.yaml:746:1\n3092 rules/westphalia/rules.yaml:746:1\n3093 rules/westphalia/rules.yaml:746:1\n3094 rules/westphalia/rules.yaml:746:1\n3096 rules/westphalia/rules.yaml:746:1\n3097 rules/westphalia/rules.yaml:746:1\n3098 rules/westphalia/rules.yaml:746:1\n3109 rules/westphalia/rules.yaml:746:1\n3132 rules/westphalia/rules.yaml:746:1\n3175 rules/westphalia/rules.yaml:746:1\n3176 rules/westphalia/rules.yaml:746:1\n3177 rules/westphalia/rules.yaml:746:1\n3181 rules/westphalia/rules.yaml:746:1\n3182 rules/westphalia/rules.yaml:746:1\n3183 rules/westphalia/rules.yaml:746:1\n3184 rules/westphalia/rules.yaml:746:1\n3201 rules/westphalia/rules.yaml:495:7\n3210 rules/westphalia/rules.yaml:496:7\n3229 rules/westphalia/rules.yaml:497:7\n3262 rules/westphalia/rules.yaml:498:7\n3263 rules/westphalia/rules.yaml:499:11\n3269 rules/westphalia/rules.yaml:500:11\n3272 rules/westphalia/rules.yaml:501:7\n3275 rules/westphalia/rules.yaml:508:11\n3281 rules/westphalia/rules.yaml:502:11\n3294 rules/westphalia/rules.yaml:503:11\n3304 rules/westphalia/rules.yaml:504:11\n3305 rules/westphalia/rules.yaml:505:11\n3306 rules/westphalia/rules.yaml:506:11\n3322 rules/westphalia/flow.yaml:12:7\n3323 rules/westphalia/flow.yaml:13:7\n3324 rules/westphalia/flow.yaml:14:7\n3325 rules/westphalia/flow.yaml:15:7\n3326 rules/westphalia/flow.yaml:16:7\n3327 rules/westphalia/flow.yaml:17:7\n3328 rules/westphalia/flow.yaml:18:7\n3331 rules/westphalia/flow.yaml:19:7\n3332 rules/westphalia/flow.yaml:20:7\n3335 rules/westphalia/flow.yaml:21:7\n3340 rules/westphalia/flow.yaml:22:7\n3351 rules/westphalia/flow.yaml:23:7\n3353 rules/westphalia/flow.yaml:24:7\n3354 rules/westphalia/flow.yaml:25:7\n3367 rules/westphalia/flow.yaml:183:7\n3377 rules/westphalia/flow.yaml:184:7\n3391 rules/westphalia/flow.yaml:185:11\n3412 rules/westphalia/flow.yaml:80:7\n3413 rules/westphalia/flow.yaml:81:7\n3414 rules/westphalia/flow.yaml:82:7\n3419 rules/westphalia/flow.yaml:83:11\n3420 rules/westphalia/flow.yaml:84:11\n3421 rules/westphalia/flow.yaml:85:11\n3422 rules/westphalia/flow.yaml:86:7\n3423 rules/westphalia/flow.yaml:87:7\n3424 rules/westphalia/flow.yaml:88:7\n3435 rules/westphalia/flow.yaml:89:11\n3436 rules/westphalia/flow.yaml:90:11\n3444 rules/westphalia/flow.yaml:91:15\n3454 rules/westphalia/flow.yaml:92:11\n3455 rules/westphalia/flow.yaml:93:15\n3456 rules/westphalia/flow.yaml:94:15\n3458 rules/westphalia/flow.yaml:96:15\n3459 rules/westphalia/flow.yaml:97:15\n3476 rules/westphalia/flow.yaml:191:7\n3481 rules/westphalia/flow.yaml:192:11\n3482 rules/westphalia/flow.yaml:193:11\n3496 rules/westphalia/flow.yaml:194:15\n3501 rules/westphalia/rules.yaml:746:1\n3502 rules/westphalia/rules.yaml:746:1\n3511 rules/westphalia/flow.yaml:46:7\n3531 rules/westphalia/flow.yaml:62:7\n3548 rules/westphalia/flow.yaml:63:11\n3569 rules/westphalia/flow.yaml:65:11\n3570 rules/westphalia/flow.yaml:66:15\n3573 rules/westphalia/flow.yaml:67:15\n3574 rules/westphalia/flow.yaml:68:7\n3578 rules/westphalia/flow.yaml:69:7\n3586 rules/westphalia/flow.yaml:70:11\n3594 rules/westphalia/flow.yaml:71:11\n3597 rules/westphalia/flow.yaml:72:11\n3600 rules/westphalia/flow.yaml:73:11\n3601 rules/westphalia/flow.yaml:74:15\n3625 rules/westphalia/flow.yaml:139:7\n3626 rules/westphalia/flow.yaml:140:7\n3646 rules/westphalia/flow.yaml:142:11\n3647 rules/westphalia/flow.yaml:143:7\n3653 rules/westphalia/flow.yaml:144:7\n3657 rules/westphalia/flow.yaml:145:11\n3665 rules/westphalia/flow.yaml:146:7\n3666 rules/westphalia/flow.yaml:147:7\n3667 rules/westphalia/flow.yaml:148:7\n3678 rules/westphalia/flow.yaml:149:11\n3679 rules/westphalia/flow.yaml:150:11\n3682 rules/westphalia/flow.yaml:151:11\n3685 rules/westphalia/flow.yaml:152:11\n3686 rules/westphalia/flow.yaml:153:11\n3689 rules/westphalia/flow.yaml:154:11\n3690 rules/westphalia/flow.yaml:155:11\n3691 rules/westphalia/flow.yaml:156:11\n3692 rules/westphalia/flow.yaml:157:11\n3703 rules/westphalia/flow.yaml:158:15\n3712 rules/westphalia/flow.yaml:159:19\n3725 rules/westphalia/flow.yaml:160:19\n3726 rules/westphalia/flow.yaml:161:23\n3729 rules/westphalia/flow.yaml:162:23\n3730 rules/westphalia/flow.yaml:163:27\n3732 rules/westphalia/flow.yaml:165:27\n3733 rules/westphalia/flow.yaml:166:23\n3739 rules/westphalia/flow.yaml:167:11\n3748 rules/westphalia/flow.yaml:168:15\n3761 rules/westphalia/flow.yaml:169:15\n3762 rules/westphalia/flow.yaml:170:19\n3770 rules/westphalia/flow.yaml:171:19\n3771 rules/westphalia/flow.yaml:172:23\n3773 rules/westphalia/flow.yaml:174:23\n3774 rules/westphalia/flow.yaml:175:19\n3776 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "592 rules/westphalia/rules.yaml:170:7\n593 rules/westphalia/rules.yaml:171:11\n630 rules/westphalia/rules.yaml:172:7\n631 rules/westphalia/rules.yaml:173:11\n637 rules/westphalia/rules.yaml:174:7\n641 rules/westphalia/rules.yaml:326:7\n642 rules/westphalia/rules.yaml:327:11\n643 rules/westphalia/rules.yaml:328:7\n644 rules/westphalia/rules.yaml:329:11\n645 rules/westphalia/rules.yaml:330:7\n646 rules/westphalia/rules.yaml:331:11\n647 rules/westphalia/rules.yaml:332:7\n648 rules/westphalia/rules.yaml:333:11\n649 rules/westphalia/rules.yaml:334:7\n650 rules/westphalia/rules.yaml:335:11\n651 rules/westphalia/rules.yaml:336:7\n655 rules/westphalia/rules.yaml:182:7\n670 rules/westphalia/rules.yaml:183:7\n676 rules/westphalia/rules.yaml:232:7\n677 rules/westphalia/rules.yaml:233:11\n682 rules/westphalia/rules.yaml:234:7\n683 rules/westphalia/rules.yaml:235:11\n688 rules/westphalia/rules.yaml:236:7\n695 rules/westphalia/rules.yaml:164:7\n704 rules/westphalia/rules.yaml:158:7\n720 rules/westphalia/rules.yaml:746:1\n763 rules/westphalia/rules.yaml:746:1\n768 rules/westphalia/rules.yaml:746:1\n772 rules/westphalia/rules.yaml:746:1\n777 rules/westphalia/rules.yaml:746:1\n789 rules/westphalia/rules.yaml:746:1\n800 rules/westphalia/rules.yaml:746:1\n809 rules/westphalia/rules.yaml:746:1\n814 rules/westphalia/rules.yaml:746:1\n826 rules/westphalia/rules.yaml:746:1\n838 rules/westphalia/rules.yaml:746:1\n846 rules/westphalia/rules.yaml:746:1\n851 rules/westphalia/rules.yaml:141:7\n861 rules/westphalia/rules.yaml:135:7\n871 rules/westphalia/rules.yaml:306:7\n872 rules/westphalia/rules.yaml:307:7\n873 rules/westphalia/rules.yaml:308:11\n878 rules/westphalia/rules.yaml:309:11\n886 rules/westphalia/rules.yaml:310:7\n887 rules/westphalia/rules.yaml:311:11\n888 rules/westphalia/rules.yaml:312:7\n889 rules/westphalia/rules.yaml:313:11\n890 rules/westphalia/rules.yaml:314:7\n891 rules/westphalia/rules.yaml:315:11\n892 rules/westphalia/rules.yaml:316:7\n893 rules/westphalia/rules.yaml:317:11\n894 rules/westphalia/rules.yaml:318:7\n899 rules/westphalia/rules.yaml:31:7\n900 rules/westphalia/rules.yaml:32:11\n901 rules/westphalia/rules.yaml:33:7\n902 rules/westphalia/rules.yaml:34:11\n903 rules/westphalia/rules.yaml:35:7\n904 rules/westphalia/rules.yaml:36:11\n905 rules/westphalia/rules.yaml:37:7\n906 rules/westphalia/rules.yaml:38:11\n907 rules/westphalia/rules.yaml:39:7\n915 rules/westphalia/rules.yaml:74:7\n924 rules/westphalia/rules.yaml:80:7\n937 rules/westphalia/rules.yaml:105:7\n946 rules/westphalia/rules.yaml:97:7\n964 rules/westphalia/rules.yaml:23:7\n968 rules/westphalia/rules.yaml:216:7\n975 rules/westphalia/rules.yaml:208:7\n980 rules/westphalia/rules.yaml:355:7\n981 rules/westphalia/rules.yaml:356:7\n982 rules/westphalia/rules.yaml:357:11\n986 rules/westphalia/rules.yaml:358:7\n987 rules/westphalia/rules.yaml:359:11\n988 rules/westphalia/rules.yaml:360:7\n989 rules/westphalia/rules.yaml:361:11\n990 rules/westphalia/rules.yaml:362:11\n1007 rules/westphalia/rules.yaml:363:7\n1008 rules/westphalia/rules.yaml:364:11\n1018 rules/westphalia/rules.yaml:365:7\n1019 rules/westphalia/rules.yaml:366:11\n1020 rules/westphalia/rules.yaml:367:7\n1027 rules/westphalia/rules.yaml:285:7\n1028 rules/westphalia/rules.yaml:286:11\n1033 rules/westphalia/rules.yaml:287:7\n1034 rules/westphalia/rules.yaml:288:11\n1035 rules/westphalia/rules.yaml:289:7\n1036 rules/westphalia/rules.yaml:290:11\n1037 rules/westphalia/rules.yaml:291:11\n1038 rules/westphalia/rules.yaml:292:15\n1039 rules/westphalia/rules.yaml:293:11\n1054 rules/westphalia/rules.yaml:294:7\n1055 rules/westphalia/rules.yaml:295:11\n1065 rules/westphalia/rules.yaml:296:7\n1066 rules/westphalia/rules.yaml:297:11\n1070 rules/westphalia/rules.yaml:298:7\n1078 rules/westphalia/rules.yaml:150:7\n1112 rules/westphalia/rules.yaml:66:7\n1116 rules/westphalia/rules.yaml:87:7\n1127 rules/westphalia/rules.yaml:55:7\n1128 rules/westphalia/rules.yaml:56:11\n1129 rules/westphalia/rules.yaml:57:15\n1130 rules/westphalia/rules.yaml:58:11\n1131 rules/westphalia/rules.yaml:59:7\n1140 rules/westphalia/rules.yaml:378:7\n1141 rules/westphalia/rules.yaml:379:7\n1142 rules/westphalia/rules.yaml:380:11\n1143 rules/westphalia/rules.yaml:381:7\n1144 rules/westphalia/rules.yaml:382:11\n1149 rules/westphalia/rules.yaml:383:7\n1150 rules/westphalia/rules.yaml:384:11\n1155 rules/westphalia/rules.yaml:385:7\n1156 rules/westphalia/rules.yaml:386:11\n1157 rules/westphalia/rules.yaml:387:7\n1162 rules/westphalia/rules.yaml:127:7\n1170 rules/westphalia/rules.yaml:345:7\n1175 rules/westphalia/rules.yaml:346:7\n1183 rules/westphalia/rules.yaml:347:7\n1200 rules/westphalia/rules.yaml:348:7\n1211 rules/westphalia/rules.yaml:202:7\n1220 rules/westphalia/rules.yaml:191:7\n1251 rules/westphalia/rules.yaml:192:7\n1252 rules/westphalia/rules.yaml:193:11\n1261 rules/westphalia/rules.yaml:194:7\n1262 rules/westphalia/rules.yaml:195:11\n1263 rules/westphalia/rules.yaml:196:7\n1271 rules/westphalia/rules.yaml:244:7\n1272 rules/westphalia/rules.yaml:245:7\n1273 rules/westphalia/rules.yaml:246:11\n1274 rules/westphalia/rules.yaml:247:15\n1277 rules/westphalia/rules.yaml:248:19\n1278 rules/westphalia/rules.yaml:249:19\n1282 rules/westphalia/rules.yaml:250:23\n1283 rules/westphalia/rules.yaml:251:7\n1284 rules/westphalia/rules.yaml:252:11\n1296 rules/westphalia/rules.yaml:253:7\n1297 rules/westphalia/rules.yaml:254:11\n1309 rules/westphalia/rules.yaml:255:7\n1310 rules/westphalia/rules.yaml:256:11\n1314 rules/westphalia/rules.yaml:257:7\n1318 rules/westphalia/rules.yaml:258:7\n1324 rules/westphalia/rules.yaml:259:7\n1325 rules/westphalia/rules.yaml:260:11\n1326 rules/westphalia/rules.yaml:261:7\n1327 rules/westphalia/rules.yaml:262:11\n1328 rules/westphalia/rules.yaml:263:7\n1333 rules/westphalia/rules.yaml:112:7\n1341 rules/westphalia/rules.yaml:271:7\n1342 rules/westphalia/rules.yaml:272:11\n1343 rules/westphalia/rules.yaml:273:7\n1344 rules/westphalia/rules.yaml:274:11\n1345 rules/westphalia/rules.yaml:275:7\n1346 rules/westphalia/rules.yaml:276:11\n1351 rules/westphalia/rules.yaml:277:7\n1356 rules/westphalia/rules.yaml:224:7\n1367 rules/westphalia/rules.yaml:47:7\n1374 rules/westphalia/rules.yaml:120:7\n1384 rules/westphalia/rules.yaml:393:7\n1388 rules/westphalia/rules.yaml:784:9\n1393 rules/westphalia/rules.yaml:791:9\n1396 rules/westphalia/rules.yaml:792:9\n1402 rules/westphalia/rules.yaml:767:9\n1403 rules/westphalia/rules.yaml:768:9\n1407 rules/westphalia/rules.yaml:805:9\n1413 rules/westphalia/rules.yaml:806:9\n1417 rules/westphalia/rules.yaml:834:9\n1421 rules/westphalia/rules.yaml:827:9\n1425 rules/westphalia/rules.yaml:799:9\n1429 rules/westphalia/rules.yaml:774:9\n1430 rules/westphalia/rules.yaml:775:9\n1434 rules/westphalia/rules.yaml:820:9\n1438 rules/westphalia/rules.yaml:813:9\n1443 rules/westphalia/rules.yaml:746:1\n1446 rules/westphalia/rules.yaml:746:1\n1452 rules/westphalia/rules.yaml:760:9\n1453 rules/westphalia/rules.yaml:761:9\n1458 rules/westphalia/rules.yaml:699:7\n1459 rules/westphalia/rules.yaml:700:7\n1460 rules/westphalia/rules.yaml:701:7\n1461 rules/westphalia/rules.yaml:702:7\n1462 rules/westphalia/rules.yaml:703:11\n1464 rules/westphalia/rules.yaml:705:11\n1465 rules/westphalia/rules.yaml:706:11\n1466 rules/westphalia/rules.yaml:707:11\n1467 rules/westphalia/rules.yaml:708:15\n1468 rules/westphalia/rules.yaml:709:7\n1469 rules/westphalia/rules.yaml:710:11\n1470 rules/westphalia/rules.yaml:711:15\n1481 rules/westphalia/rules.yaml:713:15\n1485 rules/westphalia/rules.yaml:714:7\n1486 rules/westphalia/rules.yaml:715:11\n1487 rules/westphalia/rules.yaml:716:7\n1488 rules/westphalia/rules.yaml:717:11\n1497 rules/westphalia/rules.yaml:718:7\n1498 rules/westphalia/rules.yaml:719:11\n1508 rules/westphalia/rules.yaml:463:7\n1509 rules/westphalia/rules.yaml:464:11\n1511 rules/westphalia/rules.yaml:466:11\n1512 rules/westphalia/rules.yaml:467:11\n1513 rules/westphalia/rules.yaml:468:15\n1514 rules/westphalia/rules.yaml:469:15\n1516 rules/westphalia/rules.yaml:471:15\n1519 rules/westphalia/rules.yaml:472:15\n1522 rules/westphalia/rules.yaml:473:15\n1523 rules/westphalia/rules.yaml:474:15\n1528 rules/westphalia/flow.yaml:201:7\n1529 rules/westphalia/flow.yaml:202:11\n1530 rules/westphalia/flow.yaml:203:11\n1535 rules/westphalia/rules.yaml:410:7\n1539 rules/westphalia/rules.yaml:411:11\n1540 rules/westphalia/rules.yaml:412:11\n1542 rules/westphalia/rules.yaml:414:11\n1547 rules/westphalia/rules.yaml:419:7\n1548 rules/westphalia/rules.yaml:420:11\n1549 rules/westphalia/rules.yaml:421:11\n1554 rules/westphalia/rules.yaml:448:7\n1555 rules/westphalia/rules.yaml:449:7\n1562 rules/westphalia/rules.yaml:450:7\n1569 rules/westphalia/rules.yaml:451:7\n1570 rules/westphalia/rules.yaml:452:11\n1574 rules/westphalia/rules.yaml:453:15\n1580 rules/westphalia/rules.yaml:454:15\n1581 rules/westphalia/rules.yaml:455:15\n1582 rules/westphalia/rules.yaml:456:7\n1587 rules/westphalia/rules.yaml:481:7\n1588 rules/westphalia/rules.yaml:482:11\n1607 rules/westphalia/rules.yaml:483:15\n1608 rules/westphalia/rules.yaml:484:15\n1609 rules/westphalia/rules.yaml:485:15\n1614 rules/westphalia/rules.yaml:399:7\n1615 rules/westphalia/rules.yaml:400:7\n1616 rules/westphalia/rules.yaml:401:11\n1618 rules/westphalia/rules.yaml:403:11\n1619 rules/westphalia/rules.yaml:404:7\n1623 rules/westphalia/rules.yaml:427:7\n1628 rules/westphalia/rules.yaml:428:7\n1631 rules/westphalia/rules.yaml:429:7\n1636 rules/westphalia/rules.yaml:430:11\n1637 rules/westphalia/rules.yaml:431:11\n1641 rules/westphalia/rules.yaml:438:7\n1642 rules/westphalia/rules.yaml:439:11\n1643 rules/westphalia/rules.yaml:440:7\n1644 rules/westphalia/rules.yaml:441:11\n1649 rules/westphalia/flow.yaml:52:7\n1650 rules/westphalia/flow.yaml:53:11\n1656 rules/westphalia/flow.yaml:54:11\n1657 rules/westphalia/flow.yaml:55:11\n1658 rules/westphalia/flow.yaml:56:11\n1663 rules/westphalia/flow.yaml:103:7\n1664 rules/westphalia/flow.yaml:104:11\n1665 rules/westphalia/flow.yaml:105:11\n1667 rules/westphalia/flow.yaml:107:11\n1668 rules/westphalia/flow.yaml:108:11\n1669 rules/westphalia/flow.yaml:109:15\n1670 rules/westphalia/flow.yaml:110:15\n1672 rules/westphalia/flow.yaml:112:15\n1675 rules/westphalia/flow.yaml:113:15\n1680 rules/westphalia/flow.yaml:34:7\n1681 rules/westphalia/flow.yaml:35:7\n1682 rules/westphalia/flow.yaml:36:7\n1683 rules/westphalia/flow.yaml:37:11\n1687 rules/westphalia/flow.yaml:38:11\n1688 rules/westphalia/flow.yaml:39:7\n1689 rules/westphalia/flow.yaml:40:7\n1694 rules/westphalia/flow.yaml:119:7\n1695 rules/westphalia/flow.yaml:120:7\n1696 rules/westphalia/flow.yaml:121:11\n1697 rules/westphalia/flow.yaml:122:11\n1698 rules/westphalia/flow.yaml:123:11\n1699 rules/westphalia/flow.yaml:124:15\n1701 rules/westphalia/flow.yaml:126:11\n1702 rules/westphalia/flow.yaml:127:7\n1703 rules/westphalia/flow.yaml:128:7\n1706 rules/westphalia/flow.yaml:129:7\n1707 rules/westphalia/flow.yaml:130:11\n1712 rules/westphalia/rules.yaml:726:7\n1720 rules/westphalia/rules.yaml:727:11\n1721 rules/westphalia/rules.yaml:728:11\n1722 rules/westphalia/rules.yaml:729:15\n1724 rules/westphalia/rules.yaml:731:15\n1725 rules/westphalia/rules.yaml:732:7\n1726 rules/westphalia/rules.yaml:733:11\n1728 rules/westphalia/rules.yaml:734:11\n1729 rules/westphalia/rules.yaml:735:7\n1730 rules/westphalia/rules.yaml:736:7\n1731 rules/westphalia/rules.yaml:737:11\n1733 rules/westphalia/rules.yaml:739:11\n1734 rules/westphalia/rules.yaml:740:15\n1735 rules/westphalia/rules.yaml:741:15\n1736 rules/westphalia/rules.yaml:742:11\n1737 rules/westphalia/rules.yaml:743:11\n1740 rules/westphalia/rules.yaml:744:11\n1745 rules/westphalia/rules.yaml:611:7\n1748 rules/westphalia/rules.yaml:614:11\n1749 rules/westphalia/rules.yaml:615:11\n1750 rules/westphalia/rules.yaml:616:11\n1755 rules/westphalia/rules.yaml:617:15\n1756 rules/westphalia/rules.yaml:618:15\n1757 rules/westphalia/rules.yaml:619:15\n1758 rules/westphalia/rules.yaml:620:19\n1791 rules/westphalia/rules.yaml:621:19\n1792 rules/westphalia/rules.yaml:622:19\n1793 rules/westphalia/rules.yaml:624:19\n1802 rules/westphalia/rules.yaml:625:19\n1803 rules/westphalia/rules.yaml:626:23\n1804 rules/westphalia/rules.yaml:627:23\n1805 rules/westphalia/rules.yaml:628:27\n1809 rules/westphalia/rules.yaml:630:27\n1810 rules/westphalia/rules.yaml:631:23\n1812 rules/westphalia/rules.yaml:633:19\n1820 rules/westphalia/rules.yaml:635:19\n1821 rules/westphalia/rules.yaml:636:19\n1822 rules/westphalia/rules.yaml:637:23\n1823 rules/westphalia/rules.yaml:638:23\n1826 rules/westphalia/rules.yaml:639:27\n1829 rules/westphalia/rules.yaml:640:27\n1833 rules/westphalia/rules.yaml:643:23\n1836 rules/westphalia/rules.yaml:644:23\n1840 rules/westphalia/rules.yaml:647:19\n1845 rules/westphalia/rules.yaml:678:7\n1850 rules/westphalia/rules.yaml:679:7\n1851 rules/westphalia/rules.yaml:680:7\n1852 rules/westphalia/rules.yaml:681:11\n1853 rules/westphalia/rules.yaml:682:11\n1855 rules/westphalia/rules.yaml:684:11\n1858 rules/westphalia/rules.yaml:685:11\n1859 rules/westphalia/rules.yaml:686:15\n1864 rules/westphalia/rules.yaml:687:7\n1868 rules/westphalia/rules.yaml:688:7\n1869 rules/westphalia/rules.yaml:689:7\n1871 rules/westphalia/rules.yaml:691:7\n1877 rules/westphalia/rules.yaml:520:7\n1878 rules/westphalia/rules.yaml:521:7\n1879 rules/westphalia/rules.yaml:522:7\n1880 rules/westphalia/rules.yaml:523:7\n1881 rules/westphalia/rules.yaml:524:11\n1882 rules/westphalia/rules.yaml:525:11\n1883 rules/westphalia/rules.yaml:526:15\n1884 rules/westphalia/rules.yaml:527:15\n1885 rules/westphalia/rules.yaml:528:19\n1886 rules/westphalia/rules.yaml:530:7\n1887 rules/westphalia/rules.yaml:531:7\n1888 rules/westphalia/rules.yaml:532:11\n1889 rules/westphalia/rules.yaml:533:11\n1891 rules/westphalia/rules.yaml:535:11\n1892 rules/westphalia/rules.yaml:536:11\n1893 rules/westphalia/rules.yaml:537:11\n1894 rules/westphalia/rules.yaml:538:11\n1895 rules/westphalia/rules.yaml:539:11\n1899 rules/westphalia/rules.yaml:540:11\n1900 rules/westphalia/rules.yaml:541:11\n1904 rules/westphalia/rules.yaml:542:11\n1905 rules/westphalia/rules.yaml:544:15\n1909 rules/westphalia/rules.yaml:546:15\n1910 rules/westphalia/rules.yaml:547:15\n1911 rules/westphalia/rules.yaml:549:15\n1914 rules/westphalia/rules.yaml:550:15\n1915 rules/westphalia/rules.yaml:551:19\n1918 rules/westphalia/rules.yaml:552:11\n1919 rules/westphalia/rules.yaml:553:15\n1920 rules/westphalia/rules.yaml:554:19\n1921 rules/westphalia/rules.yaml:555:15\n1922 rules/westphalia/rules.yaml:556:15\n1923 rules/westphalia/rules.yaml:557:19\n1924 rules/westphalia/rules.yaml:559:15\n1925 rules/westphalia/rules.yaml:560:19\n1927 rules/westphalia/rules.yaml:562:15\n1928 rules/westphalia/rules.yaml:563:15\n1929 rules/westphalia/rules.yaml:564:19\n1930 rules/westphalia/rules.yaml:565:15\n1936 rules/westphalia/rules.yaml:566:19\n1937 rules/westphalia/rules.yaml:568:15\n1941 rules/westphalia/rules.yaml:575:7\n1946 rules/westphalia/rules.yaml:576:7\n1947 rules/westphalia/rules.yaml:577:11\n1948 rules/westphalia/rules.yaml:578:11\n1949 rules/westphalia/rules.yaml:579:15\n1952 rules/westphalia/rules.yaml:580:15\n1957 rules/westphalia/rules.yaml:591:7\n1958 rules/westphalia/rules.yaml:592:7\n1959 rules/westphalia/rules.yaml:593:7\n1960 rules/westphalia/rules.yaml:594:11\n1964 rules/westphalia/rules.yaml:595:15\n1965 rules/westphalia/rules.yaml:596:19\n1975 rules/westphalia/rules.yaml:597:23\n1976 rules/westphalia/rules.yaml:598:23\n1977 rules/westphalia/rules.yaml:599:27\n1978 rules/westphalia/rules.yaml:601:27\n1979 rules/westphalia/rules.yaml:602:27\n1980 rules/westphalia/rules.yaml:603:27\n1981 rules/westphalia/rules.yaml:604:31\n1985 rules/westphalia/rules.yaml:655:7\n1986 rules/westphalia/rules.yaml:656:11\n1987 rules/westphalia/rules.yaml:657:7\n1988 rules/westphalia/rules.yaml:658:7\n1993 rules/westphalia/rules.yaml:659:7\n1996 rules/westphalia/rules.yaml:662:11\n1998 rules/westphalia/rules.yaml:664:11\n1999 rules/westphalia/rules.yaml:665:11\n2000 rules/westphalia/rules.yaml:666:11\n2003 rules/westphalia/rules.yaml:669:15\n2004 rules/westphalia/rules.yaml:670:19\n2005 rules/westphalia/rules.yaml:671:23\n2009 rules/westphalia/rules.yaml:746:1\n2010 rules/westphalia/rules.yaml:746:1\n2011 rules/westphalia/rules.yaml:746:1\n2016 rules/westphalia/rules.yaml:746:1\n2017 rules/westphalia/rules.yaml:746:1\n2018 rules/westphalia/rules.yaml:746:1\n2019 rules/westphalia/rules.yaml:746:1\n2022 rules/westphalia/rules.yaml:746:1\n2023 rules/westphalia/rules.yaml:746:1\n2025 rules/westphalia/rules.yaml:746:1\n2026 rules/westphalia/rules.yaml:746:1\n2027 rules/westphalia/rules.yaml:746:1\n2031 rules/westphalia/rules.yaml:746:1\n2032 rules/westphalia/rules.yaml:746:1\n2033 rules/westphalia/rules.yaml:746:1\n2034 rules/westphalia/rules.yaml:746:1\n2035 rules/westphalia/rules.yaml:746:1\n2036 rules/westphalia/rules.yaml:746:1\n2037 rules/westphalia/rules.yaml:746:1\n2038 rules/westphalia/rules.yaml:746:1\n2039 rules/westphalia/rules.yaml:746:1\n2044 rules/westphalia/rules.yaml:495:7\n2056 rules/westphalia/rules.yaml:496:7\n2080 rules/westphalia/rules.yaml:497:7\n2114 rules/westphalia/rules.yaml:498:7\n2115 rules/westphalia/rules.yaml:499:11\n2121 rules/westphalia/rules.yaml:500:11\n2124 rules/westphalia/rules.yaml:501:7\n2125 rules/westphalia/rules.yaml:502:11\n2126 rules/westphalia/rules.yaml:503:11\n2136 rules/westphalia/rules.yaml:505:11\n2137 rules/westphalia/rules.yaml:506:11\n2143 rules/westphalia/flow.yaml:12:7\n2144 rules/westphalia/flow.yaml:13:7\n2145 rules/westphalia/flow.yaml:14:7\n2146 rules/westphalia/flow.yaml:15:7\n2147 rules/westphalia/flow.yaml:16:7\n2148 rules/westphalia/flow.yaml:17:7\n2149 rules/westphalia/flow.yaml:18:7\n2150 rules/westphalia/flow.yaml:19:7\n2151 rules/westphalia/flow.yaml:20:7\n2152 rules/westphalia/flow.yaml:21:7\n2155 rules/westphalia/flow.yaml:22:7\n2156 rules/westphalia/flow.yaml:23:7\n2158 rules/westphalia/flow.yaml:24:7\n2162 rules/westphalia/flow.yaml:183:7\n2163 rules/westphalia/flow.yaml:184:7\n2164 rules/westphalia/flow.yaml:185:11\n2169 rules/westphalia/flow.yaml:80:7\n2170 rules/westphalia/flow.yaml:81:7\n2171 rules/westphalia/flow.yaml:82:7\n2176 rules/westphalia/flow.yaml:84:11\n2177 rules/westphalia/flow.yaml:85:11\n2178 rules/westphalia/flow.yaml:86:7\n2179 rules/westphalia/flow.yaml:88:7\n2180 rules/westphalia/flow.yaml:89:11\n2181 rules/westphalia/flow.yaml:90:11\n2182 rules/westphalia/flow.yaml:91:15\n2183 rules/westphalia/flow.yaml:92:11\n2184 rules/westphalia/flow.yaml:93:15\n2186 rules/westphalia/flow.yaml:96:15\n2191 rules/westphalia/flow.yaml:191:7\n2192 rules/westphalia/flow.yaml:193:11\n2193 rules/westphalia/flow.yaml:194:15\n2194 rules/westphalia/rules.yaml:746:1\n2195 rules/westphalia/rules.yaml:746:1\n2199 rules/westphalia/flow.yaml:46:7\n2204 rules/westphalia/flow.yaml:62:7\n2213 rules/westphalia/flow.yaml:65:11\n2214 rules/westphalia/flow.yaml:66:15\n2217 rules/westphalia/flow.yaml:68:7\n2221 rules/westphalia/flow.yaml:69:7\n2222 rules/westphalia/flow.yaml:70:11\n2223 rules/westphalia/flow.yaml:71:11\n2226 rules/westphalia/flow.yaml:72:11\n2229 rules/westphalia/flow.yaml:73:11\n2235 rules/westphalia/flow.yaml:139:7\n2236 rules/westphalia/flow.yaml:140:7\n2239 rules/westphalia/flow.yaml:142:11\n2240 rules/westphalia/flow.yaml:143:7\n2246 rules/westphalia/flow.yaml:144:7\n2251 rules/westphalia/flow.yaml:146:7\n2252 rules/westphalia/flow.yaml:147:7\n2253 rules/westphalia/flow.yaml:148:7\n2258 rules/westphalia/flow.yaml:149:11\n2259 rules/westphalia/flow.yaml:150:11\n2262 rules/westphalia/flow.yaml:151:11\n2265 rules/westphalia/flow.yaml:152:11\n2266 rules/westphalia/flow.yaml:153:11\n2269 rules/westphalia/flow.yaml:154:11\n2270 rules/westphalia/flow.yaml:156:11\n2271 rules/westphalia/flow.yaml:157:11\n2272 rules/westphalia/flow.yaml:158:15\n2273 rules/westphalia/flow.yaml:159:19\n2274 rules/westphalia/flow.yaml:160:19\n2275 rules/westphalia/flow.yaml:161:23\n2278 rules/westphalia/flow.yaml:162:23\n2279 rules/westphalia/flow.yaml:163:27\n2281 rules/westphalia/flow.yaml:165:27\n2282 rules/westphalia/flow.yaml:167:11\n2283 rules/westphalia/flow.yaml:168:15\n2284 rules/westphalia/flow.yaml:169:15\n2285 rules/westphalia/flow.yaml:170:19\n2293 rules/westphalia/flow.yaml:171:19\n2294 rules/westphalia/flow.yaml:172:23\n2296 rules/westphalia/flow.yaml:174:23\n2314 rules/westphalia/rules.yaml:611:7\n2315 rules/westphalia/rules.yaml:612:11\n2320 rules/westphalia/rules.yaml:614:11\n2321 rules/westphalia/rules.yaml:615:11\n2322 rules/westphalia/rules.yaml:616:11\n2333 rules/westphalia/rules.yaml:617:15\n2334 rules/westphalia/rules.yaml:618:15\n2352 rules/westphalia/rules.yaml:619:15\n2357 rules/westphalia/rules.yaml:647:19\n2358 rules/westphalia/rules.yaml:648:19\n2365 rules/westphalia/rules.yaml:620:19\n2414 rules/westphalia/rules.yaml:621:19\n2415 rules/westphalia/rules.yaml:622:19\n2416 rules/westphalia/rules.yaml:623:19\n2417 rules/westphalia/rules.yaml:624:19\n2426 rules/westphalia/rules.yaml:625:19\n2432 rules/westphalia/rules.yaml:626:23\n2439 rules/westphalia/rules.yaml:627:23\n2442 rules/westphalia/rules.yaml:630:27\n2445 rules/westphalia/rules.yaml:628:27\n2457 rules/westphalia/rules.yaml:631:23\n2464 rules/westphalia/rules.yaml:633:19\n2483 rules/westphalia/rules.yaml:634:19\n2484 rules/westphalia/rules.yaml:635:19\n2494 rules/westphalia/rules.yaml:636:19\n2495 rules/westphalia/rules.yaml:637:23\n2496 rules/westphalia/rules.yaml:638:23\n2499 rules/westphalia/rules.yaml:639:27\n2502 rules/westphalia/rules.yaml:640:27\n2505 rules/westphalia/rules.yaml:641:27\n2511 rules/westphalia/rules.yaml:643:23\n2514 rules/westphalia/rules.yaml:644:23\n2517 rules/westphalia/rules.yaml:645:23\n2536 rules/westphalia/rules.yaml:678:7\n2541 rules/westphalia/rules.yaml:679:7\n2542 rules/westphalia/rules.yaml:680:7\n2543 rules/westphalia/rules.yaml:681:11\n2544 rules/westphalia/rules.yaml:682:11\n2554 rules/westphalia/rules.yaml:684:11\n2567 rules/westphalia/rules.yaml:685:11\n2568 rules/westphalia/rules.yaml:686:15\n2573 rules/westphalia/rules.yaml:687:7\n2574 rules/westphalia/rules.yaml:688:7\n2575 rules/westphalia/rules.yaml:689:7\n2576 rules/westphalia/rules.yaml:690:11\n2577 rules/westphalia/rules.yaml:691:7\n2578 rules/westphalia/rules.yaml:692:11\n2610 rules/westphalia/rules.yaml:520:7\n2611 rules/westphalia/rules.yaml:521:7\n2612 rules/westphalia/rules.yaml:522:7\n2613 rules/westphalia/rules.yaml:523:7\n2624 rules/westphalia/rules.yaml:524:11\n2625 rules/westphalia/rules.yaml:525:11\n2647 rules/westphalia/rules.yaml:526:15\n2688 rules/westphalia/rules.yaml:527:15\n2689 rules/westphalia/rules.yaml:528:19\n2690 rules/westphalia/rules.yaml:529:19\n2694 rules/westphalia/rules.yaml:530:7\n2697 rules/westphalia/rules.yaml:531:7\n2698 rules/westphalia/rules.yaml:532:11\n2699 rules/westphalia/rules.yaml:533:11\n2704 rules/westphalia/rules.yaml:535:11\n2705 rules/westphalia/rules.yaml:536:11\n2706 rules/westphalia/rules.yaml:537:11\n2707 rules/westphalia/rules.yaml:538:11\n2708 rules/westphalia/rules.yaml:539:11\n2709 rules/westphalia/rules.yaml:540:11\n2710 rules/westphalia/rules.yaml:541:11\n2711 rules/westphalia/rules.yaml:542:11\n2712 rules/westphalia/rules.yaml:543:15\n2727 rules/westphalia/rules.yaml:544:15\n2731 rules/westphalia/rules.yaml:546:15\n2732 rules/westphalia/rules.yaml:547:15\n2735 rules/westphalia/rules.yaml:548:15\n2752 rules/westphalia/rules.yaml:549:15\n2755 rules/westphalia/rules.yaml:550:15\n2756 rules/westphalia/rules.yaml:551:19\n2759 rules/westphalia/rules.yaml:552:11\n2764 rules/westphalia/rules.yaml:553:15\n2765 rules/westphalia/rules.yaml:554:19\n2766 rules/westphalia/rules.yaml:555:15\n2767 rules/westphalia/rules.yaml:556:15\n2768 rules/westphalia/rules.yaml:557:19\n2769 rules/westphalia/rules.yaml:558:19\n2770 rules/westphalia/rules.yaml:559:15\n2784 rules/westphalia/rules.yaml:560:19\n2789 rules/westphalia/rules.yaml:562:15\n2790 rules/westphalia/rules.yaml:563:15\n2791 rules/westphalia/rules.yaml:564:19\n2792 rules/westphalia/rules.yaml:565:15\n2793 rules/westphalia/rules.yaml:566:19\n2794 rules/westphalia/rules.yaml:567:19\n2795 rules/westphalia/rules.yaml:568:15\n2813 rules/westphalia/rules.yaml:575:7\n2818 rules/westphalia/rules.yaml:576:7\n2826 rules/westphalia/rules.yaml:577:11\n2839 rules/westphalia/rules.yaml:578:11\n2840 rules/westphalia/rules.yaml:579:15\n2843 rules/westphalia/rules.yaml:580:15\n2844 rules/westphalia/rules.yaml:581:15\n2867 rules/westphalia/rules.yaml:591:7\n2868 rules/westphalia/rules.yaml:592:7\n2869 rules/westphalia/rules.yaml:593:7\n2880 rules/westphalia/rules.yaml:594:11\n2889 rules/westphalia/rules.yaml:595:15\n2901 rules/westphalia/rules.yaml:596:19\n2919 rules/westphalia/rules.yaml:597:23\n2932 rules/westphalia/rules.yaml:598:23\n2938 rules/westphalia/rules.yaml:599:27\n2939 rules/westphalia/rules.yaml:600:27\n2940 rules/westphalia/rules.yaml:601:27\n2941 rules/westphalia/rules.yaml:602:27\n2948 rules/westphalia/rules.yaml:603:27\n2949 rules/westphalia/rules.yaml:604:31\n2967 rules/westphalia/rules.yaml:655:7\n2968 rules/westphalia/rules.yaml:656:11\n2969 rules/westphalia/rules.yaml:657:7\n2970 rules/westphalia/rules.yaml:658:7\n2975 rules/westphalia/rules.yaml:659:7\n2976 rules/westphalia/rules.yaml:660:11\n2983 rules/westphalia/rules.yaml:662:11\n2990 rules/westphalia/rules.yaml:664:11\n2996 rules/westphalia/rules.yaml:665:11\n3003 rules/westphalia/rules.yaml:666:11\n3004 rules/westphalia/rules.yaml:667:15\n3009 rules/westphalia/rules.yaml:669:15\n3023 rules/westphalia/rules.yaml:670:19\n3029 rules/westphalia/rules.yaml:671:23\n3060 rules/westphalia/rules.yaml:746:1\n3061 rules/westphalia/rules.yaml:746:1\n3062 rules/westphalia/rules.yaml:746:1\n3073 rules/westphalia/rules.yaml:746:1\n3074 rules/westphalia/rules.yaml:746:1\n3086 rules/westphalia/rules.yaml:746:1\n3105 rules/westphalia/rules.yaml:746:1\n3139 rules/westphalia/rules.yaml:746:1\n3140 rules/westphalia/rules.yaml:746:1\n3146 rules/westphalia/rules.yaml:746:1\n3147 rules/westphalia/rules.yaml:746:1\n3148 rules/westphalia/rules.yaml:746:1\n3149 rules/westphalia/rules.yaml:746:1\n3150 rules/westphalia/rules.yaml:746:1\n3152 rules/westphalia/rules.yaml:746:1\n3153 rules/westphalia/rules.yaml:746:1\n3154 rules/westphalia/rules.yaml:746:1\n3165 rules/westphalia/rules.yaml:746:1\n3188 rules/westphalia/rules.yaml:746:1\n3231 rules/westphalia/rules.yaml:746:1\n3232 rules/westphalia/rules.yaml:746:1\n3233 rules/westphalia/rules.yaml:746:1\n3237 rules/westphalia/rules.yaml:746:1\n3238 rules/westphalia/rules.yaml:746:1\n3239 rules/westphalia/rules.yaml:746:1\n3240 rules/westphalia/rules.yaml:746:1\n3258 rules/westphalia/rules.yaml:495:7\n3267 rules/westphalia/rules.yaml:496:7\n3286 rules/westphalia/rules.yaml:497:7\n3319 rules/westphalia/rules.yaml:498:7\n3320 rules/westphalia/rules.yaml:499:11\n3326 rules/westphalia/rules.yaml:500:11\n3329 rules/westphalia/rules.yaml:501:7\n3332 rules/westphalia/rules.yaml:508:11\n3338 rules/westphalia/rules.yaml:502:11\n3351 rules/westphalia/rules.yaml:503:11\n3361 rules/westphalia/rules.yaml:504:11\n3362 rules/westphalia/rules.yaml:505:11\n3363 rules/westphalia/rules.yaml:506:11\n3379 rules/westphalia/flow.yaml:12:7\n3380 rules/westphalia/flow.yaml:13:7\n3381 rules/westphalia/flow.yaml:14:7\n3382 rules/westphalia/flow.yaml:15:7\n3383 rules/westphalia/flow.yaml:16:7\n3384 rules/westphalia/flow.yaml:17:7\n3385 rules/westphalia/flow.yaml:18:7\n3388 rules/westphalia/flow.yaml:19:7\n3389 rules/westphalia/flow.yaml:20:7\n3392 rules/westphalia/flow.yaml:21:7\n3397 rules/westphalia/flow.yaml:22:7\n3408 rules/westphalia/flow.yaml:23:7\n3410 rules/westphalia/flow.yaml:24:7\n3411 rules/westphalia/flow.yaml:25:7\n3424 rules/westphalia/flow.yaml:183:7\n3434 rules/westphalia/flow.yaml:184:7\n3448 rules/westphalia/flow.yaml:185:11\n3470 rules/westphalia/flow.yaml:80:7\n3471 rules/westphalia/flow.yaml:81:7\n3472 rules/westphalia/flow.yaml:82:7\n3477 rules/westphalia/flow.yaml:83:11\n3478 rules/westphalia/flow.yaml:84:11\n3479 rules/westphalia/flow.yaml:85:11\n3480 rules/westphalia/flow.yaml:86:7\n3481 rules/westphalia/flow.yaml:87:7\n3482 rules/westphalia/flow.yaml:88:7\n3493 rules/westphalia/flow.yaml:89:11\n3494 rules/westphalia/flow.yaml:90:11\n3502 rules/westphalia/flow.yaml:91:15\n3512 rules/westphalia/flow.yaml:92:11\n3513 rules/westphalia/flow.yaml:93:15\n3514 rules/westphalia/flow.yaml:94:15\n3516 rules/westphalia/flow.yaml:96:15\n3517 rules/westphalia/flow.yaml:97:15\n3535 rules/westphalia/flow.yaml:191:7\n3540 rules/westphalia/flow.yaml:192:11\n3541 rules/westphalia/flow.yaml:193:11\n3555 rules/westphalia/flow.yaml:194:15\n3560 rules/westphalia/rules.yaml:746:1\n3561 rules/westphalia/rules.yaml:746:1\n3570 rules/westphalia/flow.yaml:46:7\n3591 rules/westphalia/flow.yaml:62:7\n3608 rules/westphalia/flow.yaml:63:11\n3629 rules/westphalia/flow.yaml:65:11\n3630 rules/westphalia/flow.yaml:66:15\n3633 rules/westphalia/flow.yaml:67:15\n3634 rules/westphalia/flow.yaml:68:7\n3638 rules/westphalia/flow.yaml:69:7\n3646 rules/westphalia/flow.yaml:70:11\n3654 rules/westphalia/flow.yaml:71:11\n3657 rules/westphalia/flow.yaml:72:11\n3660 rules/westphalia/flow.yaml:73:11\n3661 rules/westphalia/flow.yaml:74:15\n3686 rules/westphalia/flow.yaml:139:7\n3687 rules/westphalia/flow.yaml:140:7\n3707 rules/westphalia/flow.yaml:142:11\n3708 rules/westphalia/flow.yaml:143:7\n3714 rules/westphalia/flow.yaml:144:7\n3718 rules/westphalia/flow.yaml:145:11\n3726 rules/westphalia/flow.yaml:146:7\n3727 rules/westphalia/flow.yaml:147:7\n3728 rules/westphalia/flow.yaml:148:7\n3739 rules/westphalia/flow.yaml:149:11\n3740 rules/westphalia/flow.yaml:150:11\n3743 rules/westphalia/flow.yaml:151:11\n3746 rules/westphalia/flow.yaml:152:11\n3747 rules/westphalia/flow.yaml:153:11\n3750 rules/westphalia/flow.yaml:154:11\n3751 rules/westphalia/flow.yaml:155:11\n3752 rules/westphalia/flow.yaml:156:11\n3753 rules/westphalia/flow.yaml:157:11\n3764 rules/westphalia/flow.yaml:158:15\n3773 rules/westphalia/flow.yaml:159:19\n3786 rules/westphalia/flow.yaml:160:19\n3787 rules/westphalia/flow.yaml:161:23\n3790 rules/westphalia/flow.yaml:162:23\n3791 rules/westphalia/flow.yaml:163:27\n3793 rules/westphalia/flow.yaml:165:27\n3794 rules/westphalia/flow.yaml:166:23\n3800 rules/westphalia/flow.yaml:167:11\n3809 rules/westphalia/flow.yaml:168:15\n3822 rules/westphalia/flow.yaml:169:15\n3823 rules/westphalia/flow.yaml:170:19\n3831 rules/westphalia/flow.yaml:171:19\n3832 rules/westphalia/flow.yaml:172:23\n3834 rules/westphalia/flow.yaml:174:23\n3835 rules/westphalia/flow.yaml:175:19\n3837 rules/westphalia/flow.yaml:177:19"
