@@ -53,10 +53,12 @@ def test_westphalia_gaps_shown(rendered):
     """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02, WEST-I3A-02"""
     _pdf, text = rendered["westphalia"]
     # the Arrears Table is not printed: every cell is assumed, with the reason in the notes
-    # its 30 cells share one reason: one note for them all
-    assert "1–30. Arrears Table: 0-9 / 0: 2; 0-9 / 1: 1;" in text
+    # its 30 cells share one reason: one note for them all, one mark after the title
+    assert "Arrears Table†2 " in text
+    assert "2. Arrears Table: rows 0-9, 10-19, 20-29, 30-39, 40+ × columns 0, 1, 2, 3, 4, 5+" in text
     assert "printed only on the Arrears cards" in text
-    assert "Gaps (referred to but not printed)" in text
+    # the starting Debts the Powers cards would print: the values the scenario assumes
+    assert "Austria 12 Bavaria 8 The Dutch Republic 16 France 14 Spain 20 Sweden 15" in text
     # the assumed map and Powers cards of the scenario are marked, with their reasons
     # marked with the number of the footnote that gives the reason
     assert re.search(r"Adjacent †\d+", text)
@@ -72,11 +74,15 @@ def test_mop_assumed_cells_in_footnote(rendered):
     assert "1 2 3 1d6 33.3% 33.3% 33.3%" in text
     assert "Assumed data (not printed in the rulebook)" in text
     sheet = sheets.build_sheet("march_of_progress")
-    assert len(sheet.assumed) == 24 + 8  # play-aid cells, and what the scenarios assumed
+    # play-aid cells (two of Vive l'Empereur's share a reason: one note), what the scenarios
+    # assumed
+    assert len(sheet.assumed) == 23 + 8
     for group in sheet.assumed_groups:
         for note in group:  # one note per cell, or one per table and reason
             where = " ".join((note.where if len(group) == 1 else note.cell).split())
             assert where in text, where
+    block = next(f for f in sheet.assumed if f.where == "Vive l'Empereur — play aid")
+    assert block.text == "rows SCORE: Austrian Army reform, SCORE: British support"
     reason = (
         "Play-aid card text not printed; summarised from the scenario's Rule changes (STRENGTH)."
     )
@@ -88,14 +94,49 @@ def test_assumed_and_gap_cells_marked_in_html():
     assert html.count('class="assumed"') == 24
     assert '<span class="dagger">&dagger;1</span>' in html
     html = sheets.render_html("westphalia")
-    assert html.count('<td class="gap">') == 8
-    assert html.count('<span class="gap-mark">gap</span>') == 9  # 8 cells and the legend
-    assert "&dagger;30" in html  # the 30 assumed cells of the Arrears Table
-    # what the scenario says it assumed: marked †31.. in its tables, the reasons in the notes
-    assert len(sheets.build_sheet("westphalia").assumed) == 30 + 15
-    assert "Territory points †32" in html
+    assert html.count('<td class="gap"></td>') == 4  # left blank, the table's note says why
+    assert "gap-mark" not in html
+    # the 30 assumed cells of the Arrears Table: hatched, one mark after its title
+    assert html.count('<td class="assumed num">') == 30 + 4
+    assert '<h3>Arrears Table<span class="dagger">&dagger;2</span>' in html
+    assert "&dagger;3</span>" not in html.split("Arrears Table")[2].split("</table>")[0]
+    # what the scenario says it assumed: marked †3.. in its tables, the reasons in the notes
+    assert len(sheets.build_sheet("westphalia").assumed) == 2 + 15
+    assert "Territory points †4" in html
     assert "The Congress: the six-player game / Areas: Territory" in html
     assert "— gap —" not in html
+
+
+def _visible(html: str) -> str:
+    """The text of a page as a reader sees it (no tags, no stylesheet)."""
+    body = html.split("<body", 1)[1]
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+@pytest.mark.parametrize("game", ["marlborough", "westphalia"])
+def test_gaps_left_blank_with_one_note(game):
+    """A cell the rulebook does not print is blank and hatched, never the word "gap"; one note
+    per table and reason says which cells and why."""
+    sheet = sheets.build_sheet(game)
+    assert sheet.gaps
+    for t in sheet.tables:
+        for r in t.rows:
+            assert all(c.text == "" for c in r.cells if c.state == "gap")
+        for o in t.odds:
+            assert not any("gap" in h.lower() for h in o.results), t.title
+    assert not re.search(r"\bgaps?\b", _visible(sheets.render_html(game)), re.I)
+    if game == "marlborough":
+        crt = next(t for t in sheet.tables if t.title == "Combat Results Table")
+        blank = [n for n in crt.notes if n.startswith("Left blank")]
+        assert blank == [
+            "Left blank (rows 4, 5, 6 × columns ≤1:3, 1:2, 1:1, 1.5:1, 2:1, 3:1, 4:1≥): "
+            "CRT rows for die rolls 4-6 are not printed in the rulebook text"
+        ]
+        # the odds are of the printed results only, and say so
+        (odds,) = crt.odds
+        assert odds.results == ["AZ", "AA", "BB", "DD"]
+        assert odds.rows[0].values == ["50%", "–", "–", "–"]
+        assert "Printed results only" in odds.note
 
 
 def test_pdf_is_reproducible(rendered):
@@ -146,9 +187,7 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_gap_marker_does_not_wrap():
-    css = sheets.render_html("marlborough")
-    assert ".gap-mark {" in css and "white-space: nowrap" in css.split(".gap-mark {")[1][:200]
+def test_gap_notes_name_rows_and_columns():
     sheet = sheets.build_sheet("marlborough")
     groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
     crt = [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
@@ -347,7 +386,9 @@ def test_no_odds_row_is_a_single_100_percent(game):
     for t in sheet.tables:
         for o in t.odds:
             for row in o.rows:
-                assert sum(v != "–" for v in row.values) > 1, (t.title, row)
+                # (a single value below 100%: the other rolls land on cells not printed)
+                shown = [v for v in row.values if v != "–"]
+                assert len(shown) > 1 or (shown != ["100%"] and o.note), (t.title, row)
 
 
 def test_modified_rolls_print_no_bare_roll_odds():
