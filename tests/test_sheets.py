@@ -55,7 +55,9 @@ def test_westphalia_gaps_shown(rendered):
     # the Arrears Table is not printed: every cell is assumed, with the reason in the notes
     # its 30 cells share one reason: one note for them all, one mark after the title
     assert "Arrears Table†2 " in text
-    assert "2. Arrears Table: rows 0-9, 10-19, 20-29, 30-39, 40+ × columns 0, 1, 2, 3, 4, 5+" in text
+    assert "2. Arrears Table: rows 0-9, 10-19, 20-29, 30-39, 40+ × columns 0, 1, 2, 3, 4, 5+" in (
+        text
+    )
     assert "printed only on the Arrears cards" in text
     # the starting Debts the Powers cards would print: the values the scenario assumes
     assert "Austria 12 Bavaria 8 The Dutch Republic 16 France 14 Spain 20 Sweden 15" in text
