@@ -640,3 +640,27 @@ def test_side_by_side_is_the_data_not_the_game(tmp_path):
     assert _row(forts, "Beta").cells == ["Blue", "Red"]
     html = sheets.render_html("skirmish", rules_root=tmp_path)
     assert "The last clash." in html and "Alone." in html
+
+
+def test_starter_game_prints_its_goal_and_no_markdown(tmp_path):
+    """A starter game (`rulecraft init`): its board constant (the goal) printed under its
+    title, a rules text naming it in backquotes reads its title and value, other inline
+    markdown is rendered, never printed raw."""
+    from rulecraft.compiler.commands.init import init_project
+
+    init_project(tmp_path / "proj", "race")
+    rules = tmp_path / "proj" / "rules"
+    flow = rules / "race" / "flow.yaml"
+    flow.write_text(flow.read_text().replace("equal leaders tie.", "equal leaders **tie**."))
+    cards = rules / "race" / "cards.yaml"
+    assert "Gain 1 point." in cards.read_text()
+    cards.write_text(cards.read_text().replace("Gain 1 point.", "Gain `1` point."))
+    sheet = sheets.build_sheet("race", rules_root=rules)
+    assert sheet.values == [("Points to win", "10")]
+    html = sheets.render_html("race", rules_root=rules)
+    assert "<dt>Points to win</dt><dd>10</dd>" in html
+    assert "once someone has Points to win (10); equal leaders <strong>tie</strong>." in html
+    assert "Gain <code>1</code> point." in html
+    assert "`" not in _visible(html) and "**" not in _visible(html)
+    # the bundled games name no board constant in rules.yaml: no "Game values" section there
+    assert "Game values" not in sheets.render_html("westphalia")

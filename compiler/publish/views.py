@@ -221,6 +221,8 @@ class Sheet:
     record: SavedRecord | None = None  # the record forms only, filled in from this save
     #: the scenarios' set-ups side by side (then their blocks print only their own texts)
     comparison: Comparison | None = None
+    #: the game's values a player needs (constants with `board: true`): (title, value)
+    values: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def gap_groups(self) -> list[GapGroup]:
