@@ -76,9 +76,9 @@ def test_mop_assumed_cells_in_footnote(rendered):
     assert "1 2 3 1d6 33.3% 33.3% 33.3%" in text
     assert "Assumed data (not printed in the rulebook)" in text
     sheet = sheets.build_sheet("march_of_progress")
-    # play-aid cells (two of Vive l'Empereur's share a reason: one note), what the scenarios
-    # assumed
-    assert len(sheet.assumed) == 23 + 8
+    # the combat summary's fortified army, play-aid cells (two of Vive l'Empereur's share a
+    # reason: one note), what the scenarios assumed
+    assert len(sheet.assumed) == 1 + 23 + 8
     for group in sheet.assumed_groups:
         for note in group:  # one note per cell, or one per table and reason
             where = " ".join((note.where if len(group) == 1 else note.cell).split())
@@ -93,7 +93,7 @@ def test_mop_assumed_cells_in_footnote(rendered):
 
 def test_assumed_and_gap_cells_marked_in_html():
     html = sheets.render_html("march_of_progress")
-    assert html.count('class="assumed"') == 24
+    assert html.count('class="assumed"') == 25
     assert '<span class="dagger">&dagger;1</span>' in html
     html = sheets.render_html("westphalia")
     assert html.count('<td class="gap"></td>') == 4  # left blank, the table's note says why
@@ -664,3 +664,24 @@ def test_starter_game_prints_its_goal_and_no_markdown(tmp_path):
     assert "`" not in _visible(html) and "**" not in _visible(html)
     # the bundled games name no board constant in rules.yaml: no "Game values" section there
     assert "Game values" not in sheets.render_html("westphalia")
+
+
+def test_mop_combat_summary():
+    """Rules: MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-06,
+    MOP-COMBAT-07, MOP-COMBAT-08"""
+    sheet = sheets.build_sheet("march_of_progress")
+    by_title = {t.title: t for t in sheet.tables}
+    strength = by_title["Combat — each side's total strength"]
+    rows = {r.label: [c.text for c in r.cells] for r in strength.rows}
+    assert rows["Each normal army"] == ["its home country's army strength"] * 2
+    assert rows["ATTACK+1 with a card discarded"][0] == "+1 to the total"
+    assert rows["Capital garrison"][1].startswith("2, in its home country")
+    # the rulebook's reading of a fortified army in defence is marked as such
+    (fort,) = [r for r in strength.rows if r.label == "Each fortified army"]
+    assert fort.cells[1].state == "assumed" and fort.cells[1].mark
+    result = by_title["Combat — result"]
+    assert [r.label for r in result.rows] == [
+        "Equal",
+        "One higher",
+        "Attacker higher in the defender's home country",
+    ]
