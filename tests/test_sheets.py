@@ -49,6 +49,15 @@ def test_rot_sample_cells(rendered):
     assert "at least 30" in text and "Social-Democracy" in text
 
 
+def test_rot_modifiers_as_the_rulebook_prints_them():
+    """Rules: ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04"""
+    sheet = sheets.build_sheet("rise_of_totalitarianism")
+    (t,) = [t for t in sheet.tables if t.id == "major_power_stability_modifiers"]
+    assert [r.label for r in t.rows] == ["+2 [4]", "+[-]2", "+[-]1", "+?", "+?"]
+    # the rulebook's notation is read once, in a note under the table
+    assert any(n.startswith("Modifiers as the rulebook prints them") for n in t.notes)
+
+
 def test_westphalia_gaps_shown(rendered):
     """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02, WEST-I3A-02"""
     _pdf, text = rendered["westphalia"]
