@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -358,6 +359,39 @@ def test_play_and_coverage_work_on_a_project(
     out = capsys.readouterr().out
     assert re.search(r"race\s+2\s+1 \(50%\)\s+1 \(50%\)", out), out  # the example names it
     assert "RACE-GOAL-01" in out
+
+
+def test_coverage_counts_the_rules_index_the_project_declares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rules_index` in rulecraft.toml names the project's own index (no ../shared needed);
+    its ids named in the rules and the examples count."""
+    root = _new(tmp_path)
+    monkeypatch.chdir(root)
+    config = root / "rulecraft.toml"
+    config.write_text(config.read_text() + 'rules_index = "docs/index"\n')
+    assert main(["coverage"]) == 1
+    err = capsys.readouterr().err
+    assert "rules_index in " in err and "no rules index at " in err and "docs/index" in err
+    (root / "docs" / "index").mkdir(parents=True)
+    (root / "docs" / "index" / "race.yaml").write_text(
+        "items:\n"
+        "- {id: RACE-GOAL-01, kind: victory, rule: The first to the goal wins.}\n"
+        "- {id: RACE-CARD-01, kind: card, rule: STEP gains a point.}\n"
+        "- {id: RACE-CARD-02, kind: card, rule: DASH rolls a die.}\n"
+    )
+    rules = root / "rules" / "race" / "rules.yaml"
+    rules.write_text(
+        rules.read_text().replace("    value: 10\n", "    value: 10\n    rules: [RACE-GOAL-01]\n")
+    )
+    example = root / "rules" / "race" / "examples" / "first_turn.yaml"
+    example.write_text(example.read_text().replace("seed: 1\n", "seed: 1\nrules: [RACE-CARD-01]\n"))
+    assert main(["check"]) == 0
+    capsys.readouterr()
+    assert main(["coverage", "--json"]) == 0
+    race = json.loads(capsys.readouterr().out)["games"]["race"]
+    assert (race["items"], race["encoded"], race["tested"]) == (3, 2, 1)
+    assert race["untested"] == ["RACE-CARD-02", "RACE-GOAL-01"]
 
 
 @pytest.mark.native
