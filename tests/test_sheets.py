@@ -694,3 +694,9 @@ def test_mop_combat_summary():
         "One higher",
         "Attacker higher in the defender's home country",
     ]
+
+
+@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+def test_no_sheet_prints_gap(game):
+    """No cell, result, probability or note of any bundled game's sheet reads "gap"."""
+    assert not re.search(r"gap", _visible(sheets.render_html(game)), re.I)
