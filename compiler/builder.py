@@ -8,6 +8,8 @@ its YAML file.  Names and types are left to the checker.
 
 from __future__ import annotations
 
+import copy
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +73,10 @@ def load_sources(
         doc = load_yaml(path, display, sink)
         schema = GAME_FILES.get(rel, "scenario")
         valid = doc is not None and schemas.validate(doc, schema, sink)
+        if not valid and doc is not None:
+            # its errors are reported; without the keys they name the file may still be
+            # valid, and then the rest of it is checked in the same run
+            valid = prune_invalid(doc, schema, schemas)
         if not valid and rel not in GAME_FILES:
             broken.add(path.stem)  # one broken scenario hides no error of the others
             continue
@@ -89,6 +95,51 @@ def load_sources(
         )
         return None
     return Sources(root, game_dir, docs, broken) if ok else None
+
+
+def prune_invalid(doc: Document, schema: str, schemas: SchemaStore) -> bool:
+    """Leaves out of ``doc`` the mapping keys its schema errors name (an unknown key, a value
+    of the wrong type under an optional key), once its errors are reported; True when what
+    is left is valid, so that the later stages report the file's other errors too (never the
+    same twice: the keys left out are not looked at). False (``doc`` unchanged) when leaving
+    them out is not enough, e.g. a required key is wrong."""
+    validator = schemas.validator(schema)
+    data = copy.deepcopy(doc.data)
+    for _round in range(3):
+        errors = list(validator.iter_errors(data))
+        if not errors:
+            doc.data = data
+            return True
+        for error in errors:
+            path = list(error.absolute_path)
+            if error.validator in ("additionalProperties", "unevaluatedProperties"):
+                parent = _at(data, path)
+                known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+                extra = [k for k in parent if k not in known] if isinstance(parent, dict) else []
+                if error.validator == "additionalProperties" and isinstance(error.schema, dict):
+                    patterns = list(error.schema.get("patternProperties", {}))
+                    extra = [k for k in extra if not any(re.search(p, str(k)) for p in patterns)]
+                if not extra:
+                    return False
+                for k in extra:
+                    parent.pop(k, None)
+            elif path and isinstance(path[-1], str) and error.validator != "required":
+                parent = _at(data, path[:-1])
+                if not isinstance(parent, dict):
+                    return False
+                parent.pop(path[-1], None)
+            else:
+                return False
+    return False
+
+
+def _at(data: Any, path: list[Any]) -> Any:
+    for step in path:
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
 
 
 class Builder:
@@ -455,13 +506,17 @@ class Builder:
                     doc.key_pos(path),
                     f"every card gives a value for {k!r} (declared in game.yaml state.cards)",
                 )
+        valid = sorted(CARD_KEYS | set(game.card_attributes))
         for k in spec:
             if k not in game.card_attributes and k not in CARD_KEYS:
+                close = did_you_mean(str(k), valid, cutoff=0.6)
+                attrs_hint = ", ".join(game.card_attributes) or "none declared"
                 self.sink.error(
-                    "unknown-name",
-                    f"card {cid!r}: {k!r} is not a card attribute",
+                    "unknown-key",
+                    f"card {cid!r}: unknown key {k!r}" + (f" ({close})" if close else ""),
                     doc.key_pos((*path, k)),
-                    "card attributes (game.yaml state.cards): " + ", ".join(game.card_attributes),
+                    f"valid keys of a card: {', '.join(valid)} (its attributes, from game.yaml "
+                    f"state.cards: {attrs_hint})",
                 )
         playable = None
         if "playable" in spec:

@@ -30,6 +30,16 @@ class ExampleResult:
     rules: tuple[str, ...]
     steps: int
     ok: bool
+    #: where a failing example stopped: "step 3 of 5 (decide)", "set-up", "after the last step"
+    failed_at: str = ""
+
+    @property
+    def summary(self) -> str:
+        """What `rulecraft test` prints after the title: "(4 steps)", "(failed at step 3 of
+        5: decide)"."""
+        if self.ok:
+            return f"({self.steps} steps)"
+        return f"(failed at {self.failed_at})" if self.failed_at else "(failed before its steps)"
 
 
 class _Fail(Exception):
@@ -38,6 +48,11 @@ class _Fail(Exception):
         self.message = message
         self.pos = pos
         self.hint = hint
+        self.at = ""  # where in the script (`ExampleResult.failed_at`)
+
+
+#: the kinds of step of an example, as a failing one is named
+STEP_KINDS = ("dice", "decide", "refuse", "set", "expect")
 
 
 class Converter:
@@ -229,8 +244,11 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
     dice = Dice(doc, g.raw)
     steps = d.get("steps") or []
     started = False
+    at = "set-up"
     try:
         for i, step in enumerate(steps):
+            kind = next((k for k in STEP_KINDS if k in step), "")
+            at = f"step {i + 1} of {len(steps)}" + (f": {kind}" if kind else "")
             where = ("steps", i)
             if "dice" in step:
                 if not _rolls_can_be_fixed(spec):
@@ -245,20 +263,29 @@ def run_example(doc: Document, game: ir.Game, spec: Any) -> int:
                 _set_up(doc, g)
                 started = True
             _step(doc, where, step, g, conv, dice)
+        at = "set-up" if not started else "the end of the example"
         if not started:
             _set_up(doc, g)
+        at = "the end of the example"
         dice.all_rolled("by the end of the example")
     except FixedRollError as exc:
-        raise dice.refused(exc) from None
+        fail = dice.refused(exc)
+        fail.at = at
+        raise fail from None
+    except _Fail as fail:
+        fail.at = fail.at or at
+        raise
     finally:
         unfix_rolls(g.raw)
     if not written[0]:
-        raise _Fail(
+        fail = _Fail(
             "`setup` was never applied: set-up was not over when the steps ended",
             doc.key_pos(("setup",)),
             "answer the set-up's questions with `decide` steps (`setup` is written when set-up is"
             " over), or change the state where you are with a `set` step",
         )
+        fail.at = "the end of the example"
+        raise fail
     return len(steps)
 
 
@@ -514,5 +541,5 @@ def run_examples(
             results.append(ExampleResult(display, title, rules, n, True))
         except _Fail as f:
             sink.error("example", f.message, f.pos, f.hint)
-            results.append(ExampleResult(display, title, rules, 0, False))
+            results.append(ExampleResult(display, title, rules, 0, False, f.at))
     return results

@@ -181,9 +181,10 @@ def _tables_only(
 
 
 #: errors after which the game is still checked: a snippet that does not parse (or is over a
-#: limit) leaves its routine empty and changes nothing else, so the name and type errors of
-#: every other snippet are reported in the same run
-_EMPTIED_ONLY = frozenset(("syntax", "limit"))
+#: limit) leaves its routine empty and an unknown key of a card is left out; neither changes
+#: anything else, so the name and type errors of every other snippet are reported in the
+#: same run
+_EMPTIED_ONLY = frozenset(("syntax", "limit", "unknown-key"))
 
 
 def _check_examples(

@@ -24,7 +24,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .diagnostics import DiagnosticSink, Position
+from .diagnostics import DiagnosticSink
 from .loader import Document, YPath, format_ypath
 
 __all__ = ["SchemaStore", "SCHEMA_BASE"]
@@ -76,6 +76,12 @@ def _suggest(word: Any, candidates: list[Any]) -> str:
     names = [c for c in candidates if isinstance(c, str)]
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def valid_keys(known: list[Any]) -> str:
+    """The keys valid somewhere, for the hint of an unknown key: "valid keys: a, b, c"."""
+    names = sorted(str(k) for k in known)
+    return "valid keys: " + ", ".join(names) if names else "no keys are valid here"
 
 
 def _join_or(words: list[str]) -> str:
@@ -178,10 +184,12 @@ class SchemaStore:
         hint = f"schema rule {self._files.get(name, name)}#/" + "/".join(
             str(p) for p in error.absolute_schema_path
         )
-        for pos, message in self._describe(error, doc):
-            sink.error("schema", message, pos, hint)
+        for pos, message, *valid in self._describe(error, doc):
+            # an unknown key: the keys that are valid there come first in the hint
+            sink.error("schema", message, pos, f"{valid[0]} ({hint})" if valid else hint)
 
-    def _describe(self, error: ValidationError, doc: Document) -> list[tuple[Position, str]]:
+    def _describe(self, error: ValidationError, doc: Document) -> list[tuple[Any, ...]]:
+        """(position, message) per problem; an unknown key adds the keys valid there."""
         path: YPath = tuple(error.absolute_path)
         kind = error.validator
         value = error.validator_value
@@ -213,7 +221,11 @@ class SchemaStore:
                 if k not in known and not any(isinstance(k, str) and p.search(k) for p in patterns)
             ]
             return [
-                (doc.key_pos(path + (k,)), f"unknown key {k!r} {_where(path)}{_suggest(k, known)}")
+                (
+                    doc.key_pos(path + (k,)),
+                    f"unknown key {k!r} {_where(path)}{_suggest(k, known)}",
+                    valid_keys(known),
+                )
                 for k in extra
             ]
         if kind == "unevaluatedProperties" and isinstance(inst, dict):
@@ -225,6 +237,7 @@ class SchemaStore:
                     (
                         doc.key_pos(path + (k,)),
                         f"unknown key {k!r} {_where(path)}{_suggest(k, known)}",
+                        valid_keys(known),
                     )
                     for k in extra
                 ]

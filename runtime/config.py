@@ -42,6 +42,8 @@ KEYS = {
     "rules": "the folder of the games (one folder each)",
     "generated": "the folder `rulecraft compile` writes the engines into",
     "package": "the Python package the engines are imported as",
+    "rules_index": "the rules index `rulecraft coverage` counts: a folder of <game>.yaml files "
+    "listing the rulebook's items with their ids",
 }
 
 #: the engines bundled with rulecraft (``rulecraft.generated``; in a checkout, the repository's
@@ -68,6 +70,8 @@ class Project:
     package: str
     #: the file the configuration came from (None: a rules/ folder and the defaults)
     config: Path | None = None
+    #: the project's rules index (``rules_index``; None: not declared)
+    rules_index: Path | None = None
 
     @property
     def generated_rel(self) -> Path:
@@ -141,6 +145,7 @@ def read_project(root: Path, table: dict[str, Any], config: Path | None = None) 
     try:
         rules = (root / table.get("rules", "rules")).resolve()
         generated = (root / table.get("generated", "generated")).resolve()
+        index = (root / table["rules_index"]).resolve() if "rules_index" in table else None
     except (OSError, RuntimeError) as exc:  # a loop of links
         raise ProjectError(f"{where}: cannot follow the folders it names: {exc}") from None
     if not generated.is_relative_to(root):
@@ -158,7 +163,7 @@ def read_project(root: Path, table: dict[str, Any], config: Path | None = None) 
             f"{where}: package {package!r} is taken ({top!r} is {whose}): name the engines' "
             'package after your project (package = "my_game_engines")'
         )
-    return Project(root, rules, generated, package, config)
+    return Project(root, rules, generated, package, config, index)
 
 
 def find_project(start: Path | str | None = None, explicit: Path | str | None = None) -> Project:

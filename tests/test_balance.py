@@ -260,7 +260,7 @@ def test_flag_when_an_interval_excludes_an_even_share():
     assert "&#9873; BLUE above, ORANGE below an even share" in rows["biased"]
     assert "&#9873;" not in rows["fair"] and "every interval holds an even share" in rows["fair"]
     assert "&#9873; A above, C below an even share" in rows["three"]
-    assert page.count("&#9650; above an even share") == 2  # blue and a, in the tables
+    assert page.count('title="above an even share">&#9650; above') == 2  # blue and a, tables
     data = report.to_dict()
     assert [r["off_even"] for sc in data["scenarios"] for r in sc["results"]] == [
         {"blue": "above", "orange": "below"},
@@ -297,7 +297,7 @@ def test_endings_and_turn_limit_stops_in_html_json_and_table():
     assert '<td class="num limit">2 of 5</td>' in summary and "18 VPs reached 60%" in summary
     table = report.table()
     assert "mc:4 vs mc:4 ended: the players agreed to end the game 0, 18 VPs reached 3" in table
-    assert "2 of 5 games stopped at the scenario's bot turn limit, 150 (counted as draws)" in table
+    assert "2 of 5 games stopped at the scenario's bot turn limit, 150 (no sole winner)" in table
 
 
 def test_a_rare_ending_does_not_read_as_none():
@@ -428,3 +428,53 @@ def test_one_scenario_with_a_bot_stops_at_its_data_limit(monkeypatch, capsys):
         assert main(["simulate", name, "--games", "1", *extra]) == 0
     capsys.readouterr()
     assert asked == [_yaml_limit("war_to_end_war"), None, 9]
+
+
+def test_balance_judges_the_decisive_games_as_the_sweep_does():
+    """One definition of "balanced" on both pages (simulate.BALANCE_RULE): a seat's share of
+    the games one seat won alone against an even share; games nobody won alone (ties, shared
+    victories and defeats, the turn limit) are counted beside, never in the shares."""
+    from rulecraft.runtime.tools.simulate import BALANCE_RULE, off_even_share
+    from rulecraft.runtime.tools.sweep_model import Point
+
+    # 40 wins each and 120 ties in 200 games: each seat wins 20% of all games, below 1/2, but
+    # half of the decisive games: balanced
+    drawish = _result({"blue": 40, "orange": 40}, 200, ties=120)
+    assert off_even(drawish, drawish.seats) == {}
+    # shared victories are no decisive games: blue's 30 shared wins do not count for it
+    seats = ["blue", "orange"]
+    outcomes = [(i, [0], False, 5, 9, False, "vps") for i in range(20)]
+    outcomes += [(20 + i, [1], False, 5, 9, False, "vps") for i in range(20)]
+    outcomes += [(40 + i, [0, 1], False, 5, 9, False, "vps") for i in range(30)]
+    outcomes += [(70 + i, [], True, 50, 9, True, "turn limit reached") for i in range(5)]
+    shared = _result({"blue": 50, "orange": 50}, 75, ties=5, outcomes=outcomes)
+    assert shared.sole_wins == {"blue": 20, "orange": 20} and shared.decisive == 40
+    assert off_even(shared, seats) == {} == off_even_share(shared.sole_wins, seats)
+    # the sweep's point counts the same games the same way
+    point = Point({}, seats, wins=dict.fromkeys(seats, 0))
+    point.add(outcomes)
+    assert point.wins == shared.sole_wins and point.decisive == shared.decisive
+    assert point.no_sole == {"shared victories": 30, "stopped at the turn limit": 5}
+    biased = _result({"blue": 120, "orange": 80}, 200)
+    page = _report(("drawish", drawish), ("shared", shared), ("biased", biased)).html()
+    assert f"Balanced means: {BALANCE_RULE}" in page.replace("&#x27;", "'")
+    rows = dict(zip(("drawish", "shared", "biased"), _summary_rows(page), strict=True))
+    assert "every interval holds an even share" in rows["drawish"]
+    assert (
+        "BLUE 50%" in rows["shared"]
+        and "30 shared victories, 5 stopped at the turn" in (rows["shared"])
+    )
+    # the endings table breaks the games nobody won alone down
+    assert "of which shared victories (no sole winner)</td><td>30 (40%)</td>" in page
+
+
+def test_no_decisive_game_is_not_read_as_balanced():
+    limit = [(i, [], True, 50, 9, True, "turn limit reached") for i in range(60)]
+    stuck = _result({"blue": 0, "orange": 0}, 60, ties=60, outcomes=limit)
+    page = _report(("stuck", stuck)).html()
+    (row,) = _summary_rows(page)
+    assert "no game won alone: no share to judge" in row
+    assert "every interval holds an even share" not in row
+    assert "BLUE &ndash;" in row
+    table = _report(("stuck", stuck)).table()
+    assert "no sole winner: 60 stopped at the turn limit" in table

@@ -714,3 +714,43 @@ def test_a_broken_scenario_file_hides_no_error_of_the_other_files(root: Path) ->
         ("unknown-name", CARDS),
         ("yaml-syntax", "rules/march_of_progress/scenarios/vive_lempereur.yaml"),
     ], [d.render() for d in errors]
+
+
+def test_a_schema_error_hides_no_name_or_type_error_elsewhere_in_its_file(root: Path) -> None:
+    """Two mistakes in one file, one caught by its schema: both are reported in one run (the
+    key the schema refuses is left out, the rest of the file is checked)."""
+    edit(
+        root,
+        "cards.yaml",
+        "rules: [MOP-MOVE-01, MOP-MOVE-04, MOP-MOVE-05, MOP-MOVE-06]",
+        "rules: 5",
+    )
+    edit(root, "cards.yaml", "me.strength += 1", "me.strenght += 1")
+    errors = compile_errors(root)
+    assert [(d.code, d.pos.file) for d in errors] == [
+        ("schema", CARDS),
+        ("unknown-name", CARDS),
+    ], [d.render() for d in errors]
+    assert errors[0].message == "expected a list here, got the number 5"
+
+
+def test_unknown_key_lists_the_valid_keys_with_did_you_mean(root: Path) -> None:
+    """A card's misspelt key, and a misspelt key the schema refuses: each names the closest
+    valid key and lists them all; neither hides the file's other errors."""
+    edit(root, "cards.yaml", "    name: MOVE 2\n", "    name: MOVE 2\n    nmae: MOVE 2\n")
+    edit(root, "cards.yaml", "me.strength += 1", "me.strenght += 1")
+    text = (root / SCENARIO).read_text()
+    (root / SCENARIO).write_text(text.replace("\ntitle: ", "\ntitel: x\ntitle: ", 1))
+    errors = compile_errors(root)
+    assert [(d.code, d.pos.file) for d in errors] == [
+        ("unknown-key", CARDS),
+        ("unknown-name", CARDS),
+        ("schema", SCENARIO),
+    ], [d.render() for d in errors]
+    card, _field, scenario = errors
+    assert card.message == "card 'move_2': unknown key 'nmae' (did you mean 'name'?)"
+    assert card.hint.startswith("valid keys of a card: doc, effect, group, name, playable,")
+    assert scenario.message == "unknown key 'titel' at the top level (did you mean 'title'?)"
+    assert scenario.hint.startswith("valid keys: assumed, base, cards,") and ", title (" in (
+        scenario.hint
+    )

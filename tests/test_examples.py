@@ -44,6 +44,23 @@ def test_an_unmet_expectation_is_an_error_at_its_step(tmp_path: Path) -> None:
     assert (err.pos.file, err.pos.line) == (f"rules/march_of_progress/{EXAMPLE}", line)
 
 
+def test_a_failing_example_names_the_step_that_failed(tmp_path: Path) -> None:
+    """`rulecraft test` says where a failing example stopped, not "(0 steps)"."""
+    root = scratch_project(tmp_path)
+    text = (root / "rules" / "march_of_progress" / EXAMPLE).read_text()
+    steps = text.split("\nsteps:\n", 1)[1]
+    total = sum(1 for line in steps.splitlines() if line.startswith("  - "))
+    # the expectation's step: its number among the steps, counted in the file
+    before = steps.split("state: {g.initiative: orange}")[0]
+    n = sum(1 for line in before.splitlines() if line.startswith("  - "))
+    edit(root, EXAMPLE, "state: {g.initiative: orange}", "state: {g.initiative: blue}")
+    [result], _errors = run(root, EXAMPLE)
+    assert not result.ok and result.failed_at == f"step {n} of {total}: expect"
+    assert result.summary == f"(failed at step {n} of {total}: expect)"
+    [ok], _ = run(REPO, EXAMPLE)
+    assert ok.ok and ok.summary == f"({total} steps)"
+
+
 def test_a_position_the_state_cannot_hold_is_an_error_at_its_key(tmp_path: Path) -> None:
     root = scratch_project(tmp_path)
     # a card pile is a set: a card is in it once

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,7 +143,10 @@ def test_init_writes_a_project_that_checks_compiles_tests_and_plays(
     runs = "\n".join(step.get("run", "") for step in workflow["jobs"]["rules"]["steps"])
     for step in ["check", "compile --check", "test", "simulate", "sheet", "simulate --all"]:
         assert f"rulecraft {step}" in runs, step
-    assert 'pip install "rulecraft[compile,sheets]==' in runs  # the version that made it
+    # the version that made it, from the project's wheels/ (rulecraft is not on PyPI yet)
+    assert 'pip install --find-links wheels "rulecraft[compile,sheets]==' in runs or (
+        'pip install "rulecraft[compile,sheets] @ git+' in runs
+    )
     for path in (root / "rules").rglob("*.yaml"):  # a modeline that reaches the schemas
         first = path.read_text().splitlines()[0]
         schema = first.removeprefix("# yaml-language-server: $schema=")
@@ -356,6 +361,39 @@ def test_play_and_coverage_work_on_a_project(
     assert "RACE-GOAL-01" in out
 
 
+def test_coverage_counts_the_rules_index_the_project_declares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rules_index` in rulecraft.toml names the project's own index (no ../shared needed);
+    its ids named in the rules and the examples count."""
+    root = _new(tmp_path)
+    monkeypatch.chdir(root)
+    config = root / "rulecraft.toml"
+    config.write_text(config.read_text() + 'rules_index = "docs/index"\n')
+    assert main(["coverage"]) == 1
+    err = capsys.readouterr().err
+    assert "rules_index in " in err and "no rules index at " in err and "docs/index" in err
+    (root / "docs" / "index").mkdir(parents=True)
+    (root / "docs" / "index" / "race.yaml").write_text(
+        "items:\n"
+        "- {id: RACE-GOAL-01, kind: victory, rule: The first to the goal wins.}\n"
+        "- {id: RACE-CARD-01, kind: card, rule: STEP gains a point.}\n"
+        "- {id: RACE-CARD-02, kind: card, rule: DASH rolls a die.}\n"
+    )
+    rules = root / "rules" / "race" / "rules.yaml"
+    rules.write_text(
+        rules.read_text().replace("    value: 10\n", "    value: 10\n    rules: [RACE-GOAL-01]\n")
+    )
+    example = root / "rules" / "race" / "examples" / "first_turn.yaml"
+    example.write_text(example.read_text().replace("seed: 1\n", "seed: 1\nrules: [RACE-CARD-01]\n"))
+    assert main(["check"]) == 0
+    capsys.readouterr()
+    assert main(["coverage", "--json"]) == 0
+    race = json.loads(capsys.readouterr().out)["games"]["race"]
+    assert (race["items"], race["encoded"], race["tested"]) == (3, 2, 1)
+    assert race["untested"] == ["RACE-CARD-02", "RACE-GOAL-01"]
+
+
 @pytest.mark.native
 def test_compile_native_builds_a_project_package(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -378,3 +416,40 @@ def test_compile_native_builds_a_project_package(
     assert main(["simulate", "race", "--games", "50", "--project", str(root)]) == 0
     assert main(["compile", "--no-native", "--project", str(root)]) == 0
     assert not list(folder.glob("*.so"))
+
+
+def test_init_ci_installs_the_rulecraft_that_made_it(tmp_path: Path) -> None:
+    """rulecraft is not on PyPI: `rulecraft==0.1.0` alone finds nothing. CI installs the commit
+    a git install came from, or the wheel (copied into the project), never the bare pin."""
+    from rulecraft.compiler.commands.init import install_step
+
+    extras = "rulecraft[compile,sheets]"
+    git = {"url": "https://example.org/rc.git", "vcs_info": {"vcs": "git", "commit_id": "abc1"}}
+    assert install_step(git, "0.1.0") == (
+        f'pip install "{extras} @ git+https://example.org/rc.git@abc1"',
+        None,
+    )
+    wheel = tmp_path / "rulecraft-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    line, copy = install_step({"url": wheel.as_uri(), "archive_info": {}}, "0.1.0")
+    assert line == f'pip install --find-links wheels "{extras}==0.1.0"' and copy == wheel
+    # a clone with a remote: its commit from there
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for argv in (
+        ["init", "-q"],
+        ["remote", "add", "origin", "https://example.org/rc.git"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "x"],
+    ):
+        subprocess.run(["git", "-C", str(clone), *argv], check=True, capture_output=True)
+    head = subprocess.run(
+        ["git", "-C", str(clone), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    line, copy = install_step({"url": clone.as_uri(), "dir_info": {"editable": True}}, "0.1.0")
+    assert line == f'pip install "{extras} @ git+https://example.org/rc.git@{head}"'
+    assert copy is None
+    # a clone without a remote, or rulecraft from an index: the wheel in wheels/
+    subprocess.run(["git", "-C", str(clone), "remote", "remove", "origin"], check=True)
+    from_wheels = (f'pip install --find-links wheels "{extras}==0.1.0"', None)
+    assert install_step({"url": clone.as_uri(), "dir_info": {}}, "0.1.0") == from_wheels
+    assert install_step({}, "0.1.0") == from_wheels

@@ -136,6 +136,10 @@ def test_init_edit_check_compile_test_simulate_sheet_and_ci_from_the_wheel(
     assert not tmp_path.is_relative_to(REPO)
     installed.rulecraft("init", "race", cwd=tmp_path)
     root = tmp_path / "race"
+    # rulecraft is not on PyPI: CI installs the wheel this rulecraft came from, copied here
+    [copied] = (root / "wheels").glob("rulecraft-*.whl")
+    workflow = (root / ".github" / "workflows" / "rules.yml").read_text()
+    assert '--find-links wheels "rulecraft[compile,sheets]==' in workflow
     rules = root / "rules" / "race" / "rules.yaml"
     _edit(rules, "value: 10", "value: 8")  # as a designer would
     _flow(installed, root, "race", "first_race", lambda: _edit(rules, "value: 8", "value: 9"))

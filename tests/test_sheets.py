@@ -49,14 +49,27 @@ def test_rot_sample_cells(rendered):
     assert "at least 30" in text and "Social-Democracy" in text
 
 
+def test_rot_modifiers_as_the_rulebook_prints_them():
+    """Rules: ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04"""
+    sheet = sheets.build_sheet("rise_of_totalitarianism")
+    (t,) = [t for t in sheet.tables if t.id == "major_power_stability_modifiers"]
+    assert [r.label for r in t.rows] == ["+2 [4]", "+[-]2", "+[-]1", "+?", "+?"]
+    # the rulebook's notation is read once, in a note under the table
+    assert any(n.startswith("Modifiers as the rulebook prints them") for n in t.notes)
+
+
 def test_westphalia_gaps_shown(rendered):
     """Rules: WEST-4B-01, WEST-2-01, WEST-I3D-02, WEST-I3A-02"""
     _pdf, text = rendered["westphalia"]
     # the Arrears Table is not printed: every cell is assumed, with the reason in the notes
-    # its 30 cells share one reason: one note for them all
-    assert "1–30. Arrears Table: 0-9 / 0: 2; 0-9 / 1: 1;" in text
+    # its 30 cells share one reason: one note for them all, one mark after the title
+    assert "Arrears Table†2 " in text
+    assert "2. Arrears Table: rows 0-9, 10-19, 20-29, 30-39, 40+ × columns 0, 1, 2, 3, 4, 5+" in (
+        text
+    )
     assert "printed only on the Arrears cards" in text
-    assert "Gaps (referred to but not printed)" in text
+    # the starting Debts the Powers cards would print: the values the scenario assumes
+    assert "Austria 12 Bavaria 8 The Dutch Republic 16 France 14 Spain 20 Sweden 15" in text
     # the assumed map and Powers cards of the scenario are marked, with their reasons
     # marked with the number of the footnote that gives the reason
     assert re.search(r"Adjacent †\d+", text)
@@ -72,11 +85,15 @@ def test_mop_assumed_cells_in_footnote(rendered):
     assert "1 2 3 1d6 33.3% 33.3% 33.3%" in text
     assert "Assumed data (not printed in the rulebook)" in text
     sheet = sheets.build_sheet("march_of_progress")
-    assert len(sheet.assumed) == 24 + 8  # play-aid cells, and what the scenarios assumed
+    # the combat summary's fortified army, play-aid cells (two of Vive l'Empereur's share a
+    # reason: one note), what the scenarios assumed
+    assert len(sheet.assumed) == 1 + 23 + 8
     for group in sheet.assumed_groups:
         for note in group:  # one note per cell, or one per table and reason
             where = " ".join((note.where if len(group) == 1 else note.cell).split())
             assert where in text, where
+    block = next(f for f in sheet.assumed if f.where == "Vive l'Empereur — play aid")
+    assert block.text == "rows SCORE: Austrian Army reform, SCORE: British support"
     reason = (
         "Play-aid card text not printed; summarised from the scenario's Rule changes (STRENGTH)."
     )
@@ -85,17 +102,52 @@ def test_mop_assumed_cells_in_footnote(rendered):
 
 def test_assumed_and_gap_cells_marked_in_html():
     html = sheets.render_html("march_of_progress")
-    assert html.count('class="assumed"') == 24
+    assert html.count('class="assumed"') == 25
     assert '<span class="dagger">&dagger;1</span>' in html
     html = sheets.render_html("westphalia")
-    assert html.count('<td class="gap">') == 8
-    assert html.count('<span class="gap-mark">gap</span>') == 9  # 8 cells and the legend
-    assert "&dagger;30" in html  # the 30 assumed cells of the Arrears Table
-    # what the scenario says it assumed: marked †31.. in its tables, the reasons in the notes
-    assert len(sheets.build_sheet("westphalia").assumed) == 30 + 15
-    assert "Territory points †32" in html
+    assert html.count('<td class="gap"></td>') == 4  # left blank, the table's note says why
+    assert "gap-mark" not in html
+    # the 30 assumed cells of the Arrears Table: hatched, one mark after its title
+    assert html.count('<td class="assumed num">') == 30 + 4
+    assert '<h3>Arrears Table<span class="dagger">&dagger;2</span>' in html
+    assert "&dagger;3</span>" not in html.split("Arrears Table")[2].split("</table>")[0]
+    # what the scenario says it assumed: marked †3.. in its tables, the reasons in the notes
+    assert len(sheets.build_sheet("westphalia").assumed) == 2 + 15
+    assert "Territory points †4" in html
     assert "The Congress: the six-player game / Areas: Territory" in html
     assert "— gap —" not in html
+
+
+def _visible(html: str) -> str:
+    """The text of a page as a reader sees it (no tags, no stylesheet)."""
+    body = html.split("<body", 1)[1]
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+@pytest.mark.parametrize("game", ["marlborough", "westphalia"])
+def test_gaps_left_blank_with_one_note(game):
+    """A cell the rulebook does not print is blank and hatched, never the word "gap"; one note
+    per table and reason says which cells and why."""
+    sheet = sheets.build_sheet(game)
+    assert sheet.gaps
+    for t in sheet.tables:
+        for r in t.rows:
+            assert all(c.text == "" for c in r.cells if c.state == "gap")
+        for o in t.odds:
+            assert not any("gap" in h.lower() for h in o.results), t.title
+    assert not re.search(r"\bgaps?\b", _visible(sheets.render_html(game)), re.I)
+    if game == "marlborough":
+        crt = next(t for t in sheet.tables if t.title == "Combat Results Table")
+        blank = [n for n in crt.notes if n.startswith("Left blank")]
+        assert blank == [
+            "Left blank (rows 4, 5, 6 × columns ≤1:3, 1:2, 1:1, 1.5:1, 2:1, 3:1, 4:1≥): "
+            "CRT rows for die rolls 4-6 are not printed in the rulebook text"
+        ]
+        # the odds are of the printed results only, and say so
+        (odds,) = crt.odds
+        assert odds.results == ["AZ", "AA", "BB", "DD"]
+        assert odds.rows[0].values == ["50%", "–", "–", "–"]
+        assert "Printed results only" in odds.note
 
 
 def test_pdf_is_reproducible(rendered):
@@ -146,9 +198,7 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_gap_marker_does_not_wrap():
-    css = sheets.render_html("marlborough")
-    assert ".gap-mark {" in css and "white-space: nowrap" in css.split(".gap-mark {")[1][:200]
+def test_gap_notes_name_rows_and_columns():
     sheet = sheets.build_sheet("marlborough")
     groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
     crt = [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
@@ -347,7 +397,9 @@ def test_no_odds_row_is_a_single_100_percent(game):
     for t in sheet.tables:
         for o in t.odds:
             for row in o.rows:
-                assert sum(v != "–" for v in row.values) > 1, (t.title, row)
+                # (a single value below 100%: the other rolls land on cells not printed)
+                shown = [v for v in row.values if v != "–"]
+                assert len(shown) > 1 or (shown != ["100%"] and o.note), (t.title, row)
 
 
 def test_modified_rolls_print_no_bare_roll_odds():
@@ -597,3 +649,54 @@ def test_side_by_side_is_the_data_not_the_game(tmp_path):
     assert _row(forts, "Beta").cells == ["Blue", "Red"]
     html = sheets.render_html("skirmish", rules_root=tmp_path)
     assert "The last clash." in html and "Alone." in html
+
+
+def test_starter_game_prints_its_goal_and_no_markdown(tmp_path):
+    """A starter game (`rulecraft init`): its board constant (the goal) printed under its
+    title, a rules text naming it in backquotes reads its title and value, other inline
+    markdown is rendered, never printed raw."""
+    from rulecraft.compiler.commands.init import init_project
+
+    init_project(tmp_path / "proj", "race")
+    rules = tmp_path / "proj" / "rules"
+    flow = rules / "race" / "flow.yaml"
+    flow.write_text(flow.read_text().replace("equal leaders tie.", "equal leaders **tie**."))
+    cards = rules / "race" / "cards.yaml"
+    assert "Gain 1 point." in cards.read_text()
+    cards.write_text(cards.read_text().replace("Gain 1 point.", "Gain `1` point."))
+    sheet = sheets.build_sheet("race", rules_root=rules)
+    assert sheet.values == [("Points to win", "10")]
+    html = sheets.render_html("race", rules_root=rules)
+    assert "<dt>Points to win</dt><dd>10</dd>" in html
+    assert "once someone has Points to win (10); equal leaders <strong>tie</strong>." in html
+    assert "Gain <code>1</code> point." in html
+    assert "`" not in _visible(html) and "**" not in _visible(html)
+    # the bundled games name no board constant in rules.yaml: no "Game values" section there
+    assert "Game values" not in sheets.render_html("westphalia")
+
+
+def test_mop_combat_summary():
+    """Rules: MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-06,
+    MOP-COMBAT-07, MOP-COMBAT-08"""
+    sheet = sheets.build_sheet("march_of_progress")
+    by_title = {t.title: t for t in sheet.tables}
+    strength = by_title["Combat — each side's total strength"]
+    rows = {r.label: [c.text for c in r.cells] for r in strength.rows}
+    assert rows["Each normal army"] == ["its home country's army strength"] * 2
+    assert rows["ATTACK+1 with a card discarded"][0] == "+1 to the total"
+    assert rows["Capital garrison"][1].startswith("2, in its home country")
+    # the rulebook's reading of a fortified army in defence is marked as such
+    (fort,) = [r for r in strength.rows if r.label == "Each fortified army"]
+    assert fort.cells[1].state == "assumed" and fort.cells[1].mark
+    result = by_title["Combat — result"]
+    assert [r.label for r in result.rows] == [
+        "Equal",
+        "One higher",
+        "Attacker higher in the defender's home country",
+    ]
+
+
+@pytest.mark.parametrize("game", sorted(PAGE_BUDGET))
+def test_no_sheet_prints_gap(game):
+    """No cell, result, probability or note of any bundled game's sheet reads "gap"."""
+    assert not re.search(r"gap", _visible(sheets.render_html(game)), re.I)

@@ -86,7 +86,7 @@ def test_a_lopsided_point_stops_early_and_a_balanced_one_plays_on() -> None:
     assert lopsided.games_saved == 200 - lopsided.games > 0
     even = sweep(SPEC, "duel", params, ["random"], max_games=200, batch=50)
     assert all(p.decided is None and p.games == 200 for p in even.points)
-    assert all(p.verdict() == "not decided" for p in even.points)
+    assert all(p.verdict() == "no clear bias" for p in even.points)
     # without stopping every point plays every game, and is judged at 95% at the end
     full = sweep(SPEC, "duel", params, ["mc:4", "random"], max_games=60, batch=20, sequential=False)
     assert [p.games for p in full.points] == [60, 60]

@@ -188,7 +188,7 @@ def test_title_subtitle_and_command():
     assert "executor local" in sub and f"{r.games:,} games" in sub
     assert f"saved {r.games_saved:,} of 2,000" in sub
     assert f"<code>{r.command()}</code>" in page
-    assert "<b>5 points: 2 red ahead, 1 blue ahead, 2 not decided; 2 stopped early.</b>" in page
+    assert "<b>5 points: 2 red ahead, 1 blue ahead, 2 no clear bias; 2 stopped early.</b>" in page
 
 
 def test_one_parameter_charts():
@@ -235,7 +235,7 @@ def test_tooltips_give_rate_interval_and_games():
     lo, hi = wilson(70, 98)  # a share of the 98 decisive games
     assert tips[0] == (
         f"blue at victory_vps = 12: {7000 / 98:.1f}% of 98 decisive games (95% interval "
-        f"{100 * lo:.1f}–{100 * hi:.1f}); 100 games, 2% drawn; blue ahead"
+        f"{100 * lo:.1f}–{100 * hi:.1f}); 100 games, 2% without a sole winner; blue ahead"
     )
 
 
@@ -327,7 +327,7 @@ def test_zero_game_point_and_gaps():
     assert all(b.get("d").count("Z") == 2 for b in find(win, "path", "band"))  # split band
     assert "n=0" in page and "no games" in page
     row = re.findall(r"<tr><td class=\"v\">16</td>(.*?)</tr>", page)[0]
-    assert "<td>0</td>" in row and "not decided" in row
+    assert "<td>0</td>" in row and "no clear bias" in row
 
 
 def test_every_point_without_games():
@@ -384,7 +384,7 @@ def test_verdicts_in_seat_labels_and_arrows_per_named_seat():
     row = re.findall(r'<tr><td class="v">1</td>(.*?)</tr>', page)[0]
     assert row.count("▼") == 2 and "▲" not in row
     assert "France and Sweden behind" in row and "yes, after 90" in row
-    assert "1 France and Sweden behind, 1 not decided" in page
+    assert "1 France and Sweden behind, 1 no clear bias" in page
 
 
 def test_a_point_with_every_game_drawn():
@@ -394,7 +394,7 @@ def test_a_point_with_every_game_drawn():
     (win,) = charts(page, "win")
     assert len(find(win, "circle", "dot")) == 2 * 2
     (gap,) = find(win, "path", "gap")
-    assert gap.find(SVG + "title").text == "k = 2: every game drawn"
+    assert gap.find(SVG + "title").text == "k = 2: no game won alone"
     (length,) = charts(page, "length")
     assert len(length.findall(f"{SVG}circle")) == 3  # the drawn games still have a length
     assert "100.0%" in re.findall(r'<tr><td class="v">2</td>(.*?)</tr>', page)[0]  # draws
@@ -470,3 +470,33 @@ if __name__ == "__main__":  # pragma: no cover - writes pages to look at
     one = out.with_name(out.stem + "_one" + out.suffix)
     one.write_text(render_html(one_param()), encoding="utf-8")
     print(out, one)
+
+
+def test_the_page_says_how_games_ended_and_what_balanced_means():
+    """The endings of every game, the games nobody won alone by kind, and the one definition
+    of "balanced" the balance page uses too; a point without a clear bias says so, never the
+    ambiguous "not decided"."""
+    from rulecraft.runtime.tools.simulate import BALANCE_RULE
+
+    params = [Param("k", (1, 2))]
+    p1 = Point({"k": 1}, ["blue", "red"], wins={"blue": 0, "red": 0})
+    p1.add([(0, [0], False, 5, 9, False, "Paris falls"), (1, [1], False, 6, 9, False, "VPs")])
+    p1.add([(2, [], True, 30, 9, True, "turn limit reached"), (3, [], True, 7, 9, False, "VPs")])
+    p2 = Point({"k": 2}, ["blue", "red"], wins={"blue": 0, "red": 0})
+    p2.add([(0, [0, 1], False, 5, 9, False, "Paris falls")])
+    page = render_html(result(params, [p1, p2]))
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split()).replace("&#x27;", "'")
+    assert f"Balanced means: {BALANCE_RULE}" in text
+    assert "How the games ended" in text
+    assert "ended by Paris falls 2 40%" in text and "ended by VPs 2 40%" in text
+    assert "ended by turn limit reached" not in text  # a kind of game nobody won alone
+    assert "no sole winner: ties 1 20%" in text
+    assert "no sole winner: shared victories 1 20%" in text
+    assert "no sole winner: stopped at the turn limit 1 20%" in text
+    assert "1 ties, 1 stopped at the turn limit" in text  # the point's own breakdown
+    assert "not decided" not in text and "2 points: 2 no clear bias" in text
+    data = result(params, [p1, p2])
+    assert data.endings_text() == (
+        "2 by Paris falls, 2 by VPs; no sole winner: 1 ties, "
+        "1 shared victories, 1 stopped at the turn limit"
+    )

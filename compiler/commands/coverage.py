@@ -92,22 +92,36 @@ def _add(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--index",
         default=None,
-        help="the rules-index folder (default: the project's rules-index/, else "
-        "../shared/rules-index)",
+        help="the rules-index folder (default: rules_index in rulecraft.toml, else the "
+        "project's rules-index/)",
     )
     p.add_argument("--missing", action="store_true", help="list the items no test names")
     p.add_argument("--assumed", action="store_true", help="list every assumed datum and gap")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
+def index_folder(project: Project, given: str | None = None) -> Path:
+    """The rules index coverage counts: ``--index``, else the one the project declares
+    (``rules_index`` in rulecraft.toml), else its ``rules-index/`` folder."""
+    if given:
+        index_dir, where = Path(given), "--index"
+    elif project.rules_index is not None:
+        index_dir, where = project.rules_index, f"rules_index in {project.config or 'the project'}"
+    else:
+        index_dir, where = project.root / "rules-index", ""
+    if not index_dir.is_dir():
+        if where:
+            raise CLIError(f"{where}: no rules index at {index_dir} (a folder of <game>.yaml)")
+        raise CLIError(
+            f"no rules index at {index_dir}: declare yours in rulecraft.toml "
+            '(rules_index = "FOLDER") or give --index DIR'
+        )
+    return index_dir
+
+
 def _run(args: argparse.Namespace) -> int:
     root = project_of(args)
-    index_dir = Path(args.index) if args.index else root.root / "rules-index"
-    if not args.index and not index_dir.is_dir():
-        index_dir = root.root.parent / "shared" / "rules-index"
-    if not index_dir.is_dir():
-        raise CLIError(f"no rules index at {index_dir} (use --index DIR)")
-    items = _index(index_dir)
+    items = _index(index_folder(root, args.index))
     tested, encoded = ids_in_tests(root), ids_in_rules(root)
     report = {}
     for game, ids in items.items():

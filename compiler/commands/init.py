@@ -10,19 +10,25 @@ sheets and the balance page. It refuses to overwrite a file that is already ther
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
 
 from ..schema_files import installed_schemas
 from .registry import CLIError, command, version
 
-__all__ = ["init_project", "WORKFLOW"]
+__all__ = ["init_project", "install_step", "WORKFLOW", "WHEELS"]
 
 #: where the workflow goes (GitHub Actions); the test runs its steps as a script
 WORKFLOW = ".github/workflows/rules.yml"
+#: where the project keeps the rulecraft wheel its CI installs while rulecraft is not on PyPI
+WHEELS = "wheels"
 
 
 def _add(p: argparse.ArgumentParser) -> None:
@@ -62,6 +68,13 @@ def _run(args: argparse.Namespace) -> int:
     written = init_project(root, game=args.game, source=args.source)
     for path in written:
         print(f"wrote {path.relative_to(root).as_posix()}", file=sys.stderr)
+    workflow = (root / WORKFLOW).read_text(encoding="utf-8")
+    if f"--find-links {WHEELS}" in workflow and not any((root / WHEELS).glob("*.whl")):
+        print(
+            f"rulecraft: CI installs rulecraft {version()} from {WHEELS}/ (it is not on PyPI "
+            f"yet): put its wheel there (README.md says how)",
+            file=sys.stderr,
+        )
     where = "" if args.dir == "." else f"cd {shlex.quote(args.dir)} && "
     print(
         f"rulecraft: a project in {root}; next: {where}rulecraft check && "
@@ -69,6 +82,59 @@ def _run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _direct_url() -> dict[str, Any]:
+    """Where the installed rulecraft came from (PEP 610 ``direct_url.json``: a clone, a
+    wheel file, a git URL); empty when it came from an index or is not installed."""
+    from importlib import metadata
+
+    try:
+        raw = metadata.distribution("rulecraft").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return {}
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def install_step(origin: dict[str, Any], ver: str) -> tuple[str, Path | None]:
+    """The CI workflow's install command for the rulecraft that makes the project, and the
+    wheel to copy into the project's ``wheels/`` (or None). rulecraft is not on PyPI yet, so
+    the version alone (``rulecraft==0.1.0``) finds nothing:
+
+    - installed from a git URL (``pip install git+URL@REV``): the same commit from there;
+    - from a clone whose ``origin`` is a URL: that commit from the remote;
+    - otherwise (a wheel file, a clone without a remote): the version, looked for in the
+      project's ``wheels/`` first (the wheel itself is copied there when this rulecraft was
+      installed from one), then on PyPI once it is published.
+    """
+    extras = "rulecraft[compile,sheets]"
+    vcs = origin.get("vcs_info") if isinstance(origin.get("vcs_info"), dict) else None
+    url = str(origin.get("url") or "")
+    if vcs and vcs.get("vcs") == "git" and vcs.get("commit_id"):
+        return f'pip install "{extras} @ git+{url}@{vcs["commit_id"]}"', None
+    local = Path(unquote(urlparse(url).path)) if url.startswith("file://") else None
+    if local is not None and local.is_dir():
+        remote = _git(local, "remote", "get-url", "origin")
+        commit = _git(local, "rev-parse", "HEAD")
+        if remote and commit and re.match(r"^(https?|ssh|git)://|^git@", remote):
+            return f'pip install "{extras} @ git+{remote}@{commit}"', None
+    wheel = local if local is not None and local.suffix == ".whl" and local.is_file() else None
+    return f'pip install --find-links {WHEELS} "{extras}=={ver}"', wheel
+
+
+def _git(where: Path, *argv: str) -> str:
+    """A git command's output in ``where`` ("" if git or the answer is missing)."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(where), *argv], capture_output=True, text=True, timeout=20
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
 
 
 def _identifier(name: str) -> str:
@@ -100,10 +166,11 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
     if (folder / "rulecraft.toml").exists():
         raise CLIError(f"{folder} is already a project (it has a rulecraft.toml)")
     package = f"{game}_engines"
+    install, wheel = install_step(_direct_url(), version())
     files: dict[str, str] = {
         "rulecraft.toml": CONFIG.format(package=package),
-        "README.md": README.format(game=game, version=version()),
-        WORKFLOW: CI.format(version=version()),
+        "README.md": README.format(game=game, version=version(), wheels=WHEELS),
+        WORKFLOW: CI.format(install=install),
         ".gitignore": GITIGNORE,
         ".vscode/settings.json": VSCODE,
     }
@@ -119,7 +186,12 @@ def init_project(folder: Path, game: str | None = None, source: str | None = Non
     if clashes:
         raise CLIError(f"{folder / clashes[0]} is already there: init writes only new files")
     try:
-        return _write(folder, files, schemas, bundled.rules / source if source else None, game)
+        written = _write(folder, files, schemas, bundled.rules / source if source else None, game)
+        if wheel is not None:  # the wheel this rulecraft came from: CI installs it
+            (folder / WHEELS).mkdir(exist_ok=True)
+            shutil.copyfile(wheel, folder / WHEELS / wheel.name)
+            written = sorted([*written, folder / WHEELS / wheel.name])
+        return written
     except OSError as exc:  # a file where a folder goes, no permission, a full disk
         where = exc.filename or folder
         raise CLIError(f"cannot write {where}: {exc.strerror or exc}") from None
@@ -182,7 +254,7 @@ VSCODE = """\
 
 # The workflow's steps are plain shell, one command each, so that they run the same on a
 # laptop (the project's test runs them as a script). The install step is the one that names
-# rulecraft's version: the engines in generated/ were made by it.
+# rulecraft's version: the engines in generated/ were made by it (`install_step`).
 CI = """\
 # Checks the rules on every push: they compile, generated/ is current, the examples of play
 # pass, and a short self-play runs; then publishes the PDF sheets and the balance page.
@@ -196,11 +268,13 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
+      # the rulecraft that made generated/ (not on PyPI yet: from its wheel in wheels/, or
+      # from the commit it was installed from)
       - name: Install rulecraft
         id: install
         run: |
           sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0
-          pip install "rulecraft[compile,sheets]=={version}"
+          {install}
       - name: Check the rules
         run: rulecraft check
       - name: The generated engines are current
@@ -233,8 +307,8 @@ jobs:
 README = """\
 # {game}
 
-A board game written as data for [rulecraft](https://pypi.org/project/rulecraft/)
-(made with `rulecraft init`, rulecraft {version}).
+A board game written as data for rulecraft (made with `rulecraft init`, rulecraft
+{version}).
 
 ```
 rulecraft.toml               this folder is a rulecraft project: where rules and engines are
@@ -244,7 +318,14 @@ generated/                   the engines `rulecraft compile` writes (commit them
 schemas/                     JSON Schemas of rules files: completion in your editor
 .github/workflows/rules.yml  CI: check, compile --check, test, simulate; the PDF sheets
                              and the balance page as build artifacts
+{wheels}/                       the rulecraft wheel CI installs (commit it)
 ```
+
+rulecraft is not on PyPI yet. CI installs the rulecraft that made this project: the wheel
+in `{wheels}/` (copied there by `init` when rulecraft was installed from a wheel; else build
+one in rulecraft's clone with `python -m pip wheel --no-deps -w dist .` and copy it), or,
+when rulecraft was installed from a git URL or a clone with a remote, that commit. After an
+upgrade, replace the wheel and the version in the workflow's install step together.
 
 Edit a rules file, then:
 

@@ -28,7 +28,7 @@ def _run(args: argparse.Namespace) -> int:
     results = run_examples(root, files, sink)
     for r in results:
         mark = "ok  " if r.ok else "FAIL"
-        print(f"{mark} {r.path}: {r.title} ({r.steps} steps)")
+        print(f"{mark} {r.path}: {r.title} {r.summary}")
     if sink.has_errors:
         print(sink.render_all(), file=sys.stderr)
     passed = sum(r.ok for r in results)

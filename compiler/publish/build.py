@@ -21,7 +21,7 @@ from .source import (
     without_title,
 )
 from .table_views import Numberer, for_scenario, rows_of_scenario, sheet_option, table_view
-from .text import WORDS, humanize, player_text, readable_label
+from .text import WORDS, fmt_scalar, humanize, player_text, readable_label, with_values
 from .views import Node, SaveFileError, Section, Sheet, SheetError
 
 
@@ -93,9 +93,15 @@ def build_sheet(
     if model.board is not None:  # after the tables: its notes follow theirs
         sheet.map = map_view(model.board, sheet)
     resolved = found.resolved.get(scenario) if scenario is not None else None
+    # the constants a player needs (`board: true`: a goal, a limit) under their titles; a
+    # rules text that names a titled constant in backquotes reads its title and value
+    constants = (resolved or model).constants
+    values = {name: (c.title, fmt_scalar(c.value)) for name, c in constants.items() if c.title}
+    sheet.values = [values[n] for n, c in sorted(constants.items()) if c.board and c.title]
     # the sequence of play: with a scenario, its base's steps with its changes
     for section in FLOW_SECTIONS:
-        docs = [player_text(r.origin.doc) for r in (resolved or model).flow(section)]
+        flow = (resolved or model).flow(section)
+        docs = [with_values(player_text(r.origin.doc), values) for r in flow]
         if any(docs):
             sheet.flow.append(Section(readable_label(section, None, WORDS), _steps([docs])))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,12 +22,26 @@ _FIXED_EPOCH = "946684800"
 
 
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).with_name("templates"))),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     )
+    env.filters["md"] = inline_markup
+    return env
+
+
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def inline_markup(text: object) -> markupsafe.Markup:
+    """The inline markdown of a rules text as HTML, the text escaped: `code` and **strong**
+    (a single * stays: the rulebooks use it as a footnote mark)."""
+    html = str(markupsafe.escape(str(text)))
+    html = _CODE.sub(r"<code>\1</code>", html)
+    return markupsafe.Markup(_STRONG.sub(r"<strong>\1</strong>", html))
 
 
 def _css_string(text: str) -> markupsafe.Markup:

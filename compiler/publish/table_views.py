@@ -19,6 +19,8 @@ from .views import (
     SetupTable,
     Sheet,
     TableView,
+    cells_summary,
+    group_gaps,
 )
 
 _PROVENANCE_KEYS = ("assumed", "gap")
@@ -41,12 +43,54 @@ def _marks(footnotes: Any) -> str:
 
 
 class Numberer:
-    """Collects assumed and gap cells of a sheet, numbering the assumed ones in reading order."""
+    """Collects assumed and gap cells of a sheet, numbering the assumed ones in reading order.
+
+    Within a table (between `open_table` and `close_table`) the assumed cells that share one
+    reason are one block: more than one of them take a single note, marked once after the
+    table's title, not a dagger in every cell (the 30 cells of an assumed table make one
+    note and one mark)."""
 
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
         #: result explanations already printed: (code, text) -> title of the table
         self.results_seen: dict[tuple[str, str], str] = {}
+        #: the assumed cells of the open table: (its note, the cell)
+        self._open: list[tuple[Footnote, Cell]] | None = None
+
+    def open_table(self) -> None:
+        """Starts a table: its assumed cells are grouped into blocks by `close_table`."""
+        self._open = []
+
+    def close_table(self) -> list[int]:
+        """Ends a table: each reason shared by several of its assumed cells becomes one note
+        naming the cells, and their daggers go; returns the numbers of those notes (marked
+        after the table's title). The notes are numbered again in reading order."""
+        cells, self._open = self._open or [], None
+        if not cells:
+            return []
+        by_reason: dict[str, list[tuple[Footnote, Cell]]] = {}
+        for f, c in cells:
+            by_reason.setdefault(f.reason, []).append((f, c))
+        first = cells[0][0].n
+        del self.sheet.assumed[first - 1 : first - 1 + len(cells)]
+        marks: list[int] = []
+        done: set[str] = set()
+        for f, c in cells:
+            group = by_reason[f.reason]
+            n = len(self.sheet.assumed) + 1
+            if len(group) == 1:
+                f.n, c.mark = n, n
+                self.sheet.assumed.append(f)
+                continue
+            if f.reason in done:
+                continue
+            done.add(f.reason)
+            for _f, gc in group:
+                gc.mark = None
+            what = cells_summary([g.cell for g, _c in group])
+            self.sheet.assumed.append(Footnote(n, f.table, what, f.reason, f.table, ""))
+            marks.append(n)
+        return marks
 
     def cell(
         self, raw: Any, table: str, at: str = "", *, inherited: dict[str, Any] | None = None
@@ -77,8 +121,12 @@ class Numberer:
         text += _marks(footnotes)
         if prov.get("assumed"):
             n = len(self.sheet.assumed) + 1
-            self.sheet.assumed.append(Footnote(n, where, text, str(prov["assumed"]), table, at))
-            return Cell(text=text, state="assumed", mark=n, numeric=_is_numeric(text))
+            note = Footnote(n, where, text, str(prov["assumed"]), table, at)
+            self.sheet.assumed.append(note)
+            cell = Cell(text=text, state="assumed", mark=n, numeric=_is_numeric(text))
+            if self._open is not None:
+                self._open.append((note, cell))
+            return cell
         return Cell(text=text, numeric=_is_numeric(text))
 
 
@@ -106,6 +154,8 @@ def table_view(
     columns: list[str] = []
     corner = str(raw.get("corner") or raw.get("key_label") or "")
     has_labels = True
+    num.open_table()
+    gaps_before = len(num.sheet.gaps)
 
     if kind == "range":
         columns = [str(raw.get("result_label") or "Result")]
@@ -188,6 +238,7 @@ def table_view(
     if kind in ("list",) and not any(columns) and not corner:
         columns = []
 
+    marks = num.close_table()
     notes: list[str] = []
     extras: list[SetupTable] = []
     for cond in raw.get("conditions") or []:
@@ -225,6 +276,9 @@ def table_view(
         notes.append(f"{mark} {text}")
     if raw.get("data_missing"):
         notes.append(f"Not printed in the rulebook: {raw['data_missing']}")
+    for g in group_gaps(num.sheet.gaps[gaps_before:]):
+        # a cell the rulebook does not print is left blank (hatched): one note says which and why
+        notes.append(f"Left blank ({g.cells}): {g.reason}")
 
     source = raw.get("source") or {}
     prov_parts = []
@@ -248,6 +302,7 @@ def table_view(
         form=kind == "form",
         extras=extras,
         group=str(raw.get("group") or ""),
+        marks=marks,
     )
 
 
@@ -455,6 +510,10 @@ def odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
             key = fmt_scalar(outcome)
             if key not in results:
                 results.append(key)
+    # a roll landing on a cell the rulebook does not print has no result to give odds for
+    results = [r for r in results if r not in _GAP_KEYS]
+    if not results:
+        return []
     rows = []
     for label, dist in labelled:
         by_key: dict[str, Fraction] = {}
@@ -462,8 +521,17 @@ def odds_for(raw: dict[str, Any], compiled: Any) -> list[Odds]:
             key = fmt_scalar(outcome)
             by_key[key] = by_key.get(key, Fraction(0)) + Fraction(p)
         rows.append(OddsRow(label, [_pct(by_key[k]) if k in by_key else "–" for k in results]))
-    shown = ["gap" if r in ("GAP", "(gap)") else r for r in results]
-    return [Odds(f"Exact result probabilities ({raw['dice']})", corner, shown, rows)]
+    unprinted = any(fmt_scalar(o) in _GAP_KEYS for _label, dist in labelled for o in dist)
+    note = (
+        "Printed results only: the other rolls land on cells the rulebook does not print."
+        if unprinted
+        else ""
+    )
+    return [Odds(f"Exact result probabilities ({raw['dice']})", corner, results, rows, note)]
+
+
+#: the key of `Table.distribution` for landing on a cell not printed (`tables.model.GAP`)
+_GAP_KEYS = ("GAP", "(gap)")
 
 
 def rows_of_scenario(raw: dict[str, Any], scenario: str, title: str) -> dict[str, Any]:

@@ -70,3 +70,19 @@ def player_text(text: str) -> str:
 
 def norm(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+#: a name in backquotes in a rules `doc` ("once someone has `goal`")
+_QUOTED_NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+def with_values(text: str, values: dict[str, tuple[str, str]]) -> str:
+    """A rules `doc` with the constants it names in backquotes as a player reads them, under
+    their title with their value: "has `goal`" -> "has Points to win (10)". `values`: name ->
+    (title, value as printed); other quoted names are left to the markup (`inline_markup`)."""
+
+    def one(m: re.Match[str]) -> str:
+        found = values.get(m.group(1))
+        return f"{found[0]} ({found[1]})" if found else m.group(0)
+
+    return _QUOTED_NAME.sub(one, text)

@@ -44,6 +44,8 @@ class Odds:
     corner: str
     results: list[str]
     rows: list[OddsRow]
+    #: what the percentages leave out (rolls landing on rows the rulebook does not print)
+    note: str = ""
 
 
 @dataclass
@@ -84,6 +86,8 @@ class TableView:
     extras: list[SetupTable] = field(default_factory=list)
     group: str = ""  # `group:`, printed once as a heading over the tables that share it
     group_heading: bool = False  # the first table of its group: the heading goes above it
+    #: notes of assumed blocks (cells sharing one reason), marked once after the title
+    marks: list[int] = field(default_factory=list)
 
     @property
     def long(self) -> bool:
@@ -219,6 +223,8 @@ class Sheet:
     comparison: Comparison | None = None
     #: the map of the game's board (board.yaml), if it has one (board_map.MapView)
     map: Any = None
+    #: the game's values a player needs (constants with `board: true`): (title, value)
+    values: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def gap_groups(self) -> list[GapGroup]:
@@ -243,22 +249,34 @@ def group_gaps(gaps: list[Footnote]) -> list[GapGroup]:
     groups: dict[tuple[str, str], list[str]] = {}
     for g in gaps:
         groups.setdefault((g.table or g.where, g.reason), []).append(g.cell)
-    out = []
-    for (table, reason), cells in groups.items():
-        pairs = [c.split(" / ", 1) for c in cells if c]
-        text = ", ".join(c for c in cells if c)
-        if len(pairs) > 1 and all(len(p) == 2 for p in pairs):
-            rows = list(dict.fromkeys(p[0] for p in pairs))
-            cols = list(dict.fromkeys(p[1] for p in pairs))
-            if len(rows) * len(cols) == len(set(map(tuple, pairs))):
-                if len(rows) == 1:
-                    text = f"{rows[0]} / " + ", ".join(cols)
-                elif len(cols) == 1:
-                    text = ", ".join(rows) + f" / {cols[0]}"
-                else:
-                    text = f"rows {', '.join(rows)} × columns {', '.join(cols)}"
-        out.append(GapGroup(table, text, reason))
-    return out
+    return [
+        GapGroup(table, cells_summary(cells), reason) for (table, reason), cells in groups.items()
+    ]
+
+
+#: a block of cells that is no rectangle is named cell by cell up to this many, else counted
+_MAX_LISTED = 8
+
+
+def cells_summary(cells: list[str]) -> str:
+    """Cells of a table named as "row / column" (or by row alone) in a few words: "rows 4, 5,
+    6 × columns a, b", "4 / a, b", "rows 5, 6", else the cells one by one, or their count."""
+    cells = [c for c in cells if c]
+    pairs = [c.split(" / ", 1) for c in cells]
+    if len(pairs) > 1 and all(len(p) == 1 for p in pairs):
+        return "rows " + ", ".join(dict.fromkeys(cells))
+    if len(pairs) > 1 and all(len(p) == 2 for p in pairs):
+        rows = list(dict.fromkeys(p[0] for p in pairs))
+        cols = list(dict.fromkeys(p[1] for p in pairs))
+        if len(rows) * len(cols) == len(set(map(tuple, pairs))):
+            if len(rows) == 1:
+                return f"{rows[0]} / " + ", ".join(cols)
+            if len(cols) == 1:
+                return ", ".join(rows) + f" / {cols[0]}"
+            return f"rows {', '.join(rows)} × columns {', '.join(cols)}"
+    if len(cells) > _MAX_LISTED:
+        return f"{len(cells)} hatched cells"
+    return ", ".join(cells)
 
 
 @dataclass

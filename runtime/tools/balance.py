@@ -25,7 +25,7 @@ from ..machine import GameError, UnknownGame
 from ..registry import game_module, known_games, load_spec
 from ..spec import GameSpec
 from .executors import Executor
-from .simulate import TURN_LIMIT, SimResult, simulate, wilson
+from .simulate import BALANCE_RULE, TURN_LIMIT, SimResult, off_even_share, simulate, wilson
 from .simulate import bot_max_turns as scenario_bot_limit
 
 __all__ = [
@@ -110,20 +110,11 @@ def _shared(r: SimResult) -> int:
 
 
 def off_even(r: SimResult, seats: list[str]) -> dict[str, str]:
-    """The seats whose 95% win-rate interval excludes an even share (1 / number of seats):
-    seat -> ``"above"`` or ``"below"``, in seat order. Empty: no evidence of a bias."""
-    n = r.games
-    if not n or not seats:
-        return {}
-    even = 1 / len(seats)
-    out: dict[str, str] = {}
-    for s in seats:
-        lo, hi = wilson(r.wins[s], n)
-        if lo > even:
-            out[s] = "above"
-        elif hi < even:
-            out[s] = "below"
-    return out
+    """The seats whose share of the decisive games (won by one seat alone), its 95% interval,
+    excludes an even share (1 / number of seats): seat -> ``"above"`` or ``"below"``, in seat
+    order. Empty: no evidence of a bias. The sweep judges its points the same way
+    (:data:`~.simulate.BALANCE_RULE`)."""
+    return off_even_share(r.sole_wins, seats)
 
 
 def _small(r: SimResult) -> bool:
@@ -136,6 +127,8 @@ def _pairing_dict(
     d = r.to_dict()
     d = {"pairing": p.name, "agent": p.agent, **d}
     d["shared_wins"] = _shared(r)
+    d["decisive"] = r.decisive  # the games one seat won alone: what off_even judges
+    d["sole_wins"] = r.sole_wins
     d["max_turns"] = sb.max_turns(p)
     d["off_even"] = off_even(r, sb.seats)
     d["small_sample"] = _small(r)
@@ -316,6 +309,8 @@ def _pct(x: float) -> str:
 
 
 def _cell(k: int, n: int) -> str:
+    if not n:
+        return "-"  # no game to take a share of (no decisive game)
     lo, hi = wilson(k, n)
     rate = k / n if n else 0.0
     return f"{_pct(rate)}% ({_pct(lo)}-{_pct(hi)})"
@@ -343,30 +338,32 @@ def render_table(report: BalanceReport) -> str:
     ps = ", ".join(f"{p.agent} vs {p.agent} x{p.games}" for p in report.pairings)
     lines = [
         f"{report.title} ({report.game}): balance, seed {report.seed}; {ps}",
-        f"win and draw rates in %, 95% Wilson intervals in brackets; ! the interval excludes "
-        f"an even share (1/seats); ~ fewer than {SMALL_SAMPLE} games, weak evidence",
+        f"balanced: {BALANCE_RULE}",
+        f"seat columns: share of the decisive games in %, 95% Wilson intervals in brackets; "
+        f"! the interval excludes an even share; no sole winner: share of all games; ~ fewer "
+        f"than {SMALL_SAMPLE} games, weak evidence",
         f"again: {report.command}",
     ]
     for sb in report.scenarios:
         lines.append("")
         seats = ", ".join(f"{s}={lab}" for s, lab in zip(sb.seats, sb.seat_labels, strict=True))
         lines.append(f"{sb.title} [{sb.scenario}]  seats: {seats}")
-        head = ["pairing", "games", *sb.seats, "draws", "turns", "decisions"]
+        head = ["pairing", "games", "decisive", *sb.seats, "no sole winner", "turns", "decisions"]
         rows = []
         for p, r in sb.results:
             off = off_even(r, sb.seats)
+            sole, decisive = r.sole_wins, r.decisive
             rows.append(
                 [
                     f"{p.agent} vs {p.agent}",
                     str(r.games) + (" ~" if _small(r) else ""),
-                    *[_cell(r.wins[s], r.games) + (" !" if s in off else "") for s in sb.seats],
-                    _cell(r.ties, r.games),
+                    str(decisive),
+                    *[_cell(sole[s], decisive) + (" !" if s in off else "") for s in sb.seats],
+                    _cell(r.games - decisive, r.games),
                     f"{r.mean_turns:.1f}",
                     f"{r.mean_decisions:.1f}",
                 ]
             )
-            if _shared(r):
-                rows[-1][0] += " *"
         widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
         lines.append(
             "  "
@@ -381,19 +378,36 @@ def render_table(report: BalanceReport) -> str:
                     _align(c, w, i) for i, (c, w) in enumerate(zip(row, widths, strict=True))
                 ).rstrip()
             )
-        if any(_shared(r) for _, r in sb.results):
-            lines.append("  * shared victories count as a win for each winner")
         for p, r in sb.results:
             ended = ", ".join(f"{why} {k}" for why, k in _endings(r))
-            lines.append(f"  {p.agent} vs {p.agent} ended: {ended or '-'}")
+            lines.append(f"  {p.agent} vs {p.agent} ended: {ended or '-'}{_no_sole(r)}")
             lines.append(
                 f"    {r.turn_limit} of {r.games} games stopped at {_limit_note(sb, p)}"
-                + (" (counted as draws)" if r.turn_limit else "")
+                + (" (no sole winner)" if r.turn_limit else "")
             )
             lines.append(f"    again: {reproduce(report, sb, p)}")
         for p, msg in sb.errors:
             lines.append(f"  {p.agent} vs {p.agent}: FAILED: {msg}")
     return "\n".join(lines)
+
+
+def _no_sole(r: SimResult) -> str:
+    """The games nobody won alone, by kind ("; no sole winner: 3 ties, 1 shared victory")."""
+    kinds = _no_sole_kinds(r)
+    return "; no sole winner: " + ", ".join(f"{k} {what}" for what, k in kinds) if kinds else ""
+
+
+def _no_sole_kinds(r: SimResult) -> list[tuple[str, int]]:
+    """The games nobody won alone: (kind, count) for the kinds that occurred. A game stopped
+    at the turn limit counts there, not among the ties."""
+    limit = r.turn_limit
+    kinds = [
+        ("ties", r.ties - limit if r.outcomes else r.ties),
+        ("shared victories", r.shared_victories),
+        ("shared defeats", r.shared_defeats),
+        ("stopped at the turn limit", limit),
+    ]
+    return [(what, k) for what, k in kinds if k > 0]
 
 
 def _align(text: str, width: int, col: int) -> str:
@@ -426,7 +440,7 @@ body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;color:#222;background:
 h1{font-size:22px;margin:0 0 4px}
 .sub{color:#666;margin:0 0 18px}
 section{background:#fff;border:1px solid #e2dfd8;border-radius:8px;padding:14px 18px 10px;
- margin:0 0 18px;break-inside:avoid;page-break-inside:avoid}
+ margin:0 0 18px;break-inside:avoid;page-break-inside:avoid;overflow-x:auto}
 h2{font-size:16px;margin:0 0 6px}
 h2 small{font-weight:normal;color:#888;font-size:12px}
 .legend{margin:0 0 6px;color:#444}
@@ -440,6 +454,12 @@ th,td{padding:3px 10px;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left;padding-left:0}
 th{color:#666;font-weight:normal;border-bottom:1px solid #ddd}
 td .ci{color:#888;font-size:11px}
+table.results{width:100%}
+table.results td,table.results th{white-space:normal;padding:3px 6px}
+td.share .ci,td.share .flag{display:block;white-space:nowrap}
+.summary table{width:100%;table-layout:fixed}
+.summary th:first-child{width:14%}
+.summary th.limit-col{width:7%}
 .note{color:#777;font-size:11px;margin:6px 0 0}
 .error{color:#a12a1f;font-size:12px;margin:6px 0 0}
 code{font-size:11px}
@@ -476,8 +496,9 @@ def seat_colours(seats: list[str]) -> list[str]:
 
 
 def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str = "0") -> str:
-    """Per pairing: a stacked bar of seat wins and draws, a dot-and-whisker panel of every
-    seat's win rate with its 95% interval (dashed: an even share), and the mean length."""
+    """Per pairing: a stacked bar of the games each seat won alone and those nobody won alone,
+    a dot-and-whisker panel of every seat's share of the decisive games with its 95% interval
+    (dashed: an even share), and the mean length."""
     n_seats = len(sb.seats)
     bar_x, bar_w = 150, 330  # the pairing labels fill 0..bar_x
     ci_x, ci_w = bar_x + bar_w + 40, 250
@@ -496,7 +517,9 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
     ]
     # column headings
     o.append(f'<text x="{bar_x}" y="12" font-size="11" fill="#777">share of games</text>')
-    o.append(f'<text x="{ci_x}" y="12" font-size="11" fill="#777">win rate, 95% interval</text>')
+    o.append(
+        f'<text x="{ci_x}" y="12" font-size="11" fill="#777">share of decisive games, 95%</text>'
+    )
     o.append(f'<text x="{len_x}" y="12" font-size="11" fill="#777">mean length (turns)</text>')
     even = 1 / n_seats if n_seats else 0.5
     for row, (p, r) in enumerate(sb.results):
@@ -519,12 +542,13 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
         # seats between) in the middle, so the first and last seats get exact whiskers
         bh = 20
         by = cy - bh / 2
-        segs = [(r.wins[s] / n if n else 0.0, colours[i], s) for i, s in enumerate(sb.seats)]
+        sole, decisive = r.sole_wins, r.decisive
+        segs = [(sole[s] / n if n else 0.0, colours[i], s) for i, s in enumerate(sb.seats)]
         hatch = f"url(#hatch-{uid})"
-        draw = (r.ties / n if n else 0.0, hatch, "draws")
+        draw = ((n - decisive) / n if n else 0.0, hatch, "no sole winner")
         order = [*segs[:-1], draw, segs[-1]] if n_seats > 1 else [*segs, draw]
         total = sum(x for x, _, _ in order)
-        scale = bar_w / max(1.0, total)  # shared victories can overfill; keep it in the box
+        scale = bar_w / max(1.0, total)
         x: float = bar_x
         o.append(f'<rect x="{bar_x}" y="{by:.1f}" width="{bar_w}" height="{bh}" fill="#f1efea"/>')
         for share, colour, name in order:
@@ -550,10 +574,10 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
                     'stroke="#555" stroke-width="1.5"/>'
                 )
         if n and total <= 1.0 + 1e-9:
-            lo, hi = wilson(r.wins[sb.seats[0]], n)
+            lo, hi = wilson(sole[sb.seats[0]], n)
             _whisker(o, bar_x + lo * scale, bar_x + hi * scale, by + bh + 6, colours[0])
             if n_seats > 1:
-                lo, hi = wilson(r.wins[sb.seats[-1]], n)
+                lo, hi = wilson(sole[sb.seats[-1]], n)
                 end = bar_x + bar_w
                 _whisker(o, end - hi * scale, end - lo * scale, by - 6, colours[-1])
         # dot and whisker panel
@@ -566,10 +590,10 @@ def _chart(sb: ScenarioBalance, colours: list[str], max_turns: float, uid: str =
             f'<line x1="{ex:.1f}" x2="{ex:.1f}" y1="{y0 + 4:.1f}" y2="{y0 + row_h - 4:.1f}" '
             'stroke="#999" stroke-dasharray="3,3"/>'
         )
-        for i, s in enumerate(sb.seats):
+        for i, s in enumerate(sb.seats if decisive else ()):  # no decisive game: no share
             yy = y0 + 11 + i * ((row_h - 18) / max(1, n_seats - 1)) if n_seats > 1 else cy
-            lo, hi = wilson(r.wins[s], n)
-            rate = r.wins[s] / n if n else 0.0
+            lo, hi = wilson(sole[s], decisive)
+            rate = sole[s] / decisive if decisive else 0.0
             c = colours[i]
             o.append(
                 f'<line x1="{ci_x + lo * ci_w:.1f}" x2="{ci_x + hi * ci_w:.1f}" '
@@ -620,33 +644,41 @@ def _whisker(o: list[str], x1: float, x2: float, y: float, colour: str) -> None:
 
 
 def _table_html(sb: ScenarioBalance) -> str:
-    head = "".join(f"<th>{escape(lab)} wins</th>" for lab in sb.seat_labels)
+    head = "".join(f"<th>{escape(lab)}</th>" for lab in sb.seat_labels)
     rows = []
     for p, r in sb.results:
         off = off_even(r, sb.seats)
         cells = []
-        for who, k in [*((s, r.wins[s]) for s in sb.seats), ("", r.ties)]:
-            lo, hi = wilson(k, r.games)
-            rate = k / r.games if r.games else 0.0
+        sole, decisive = r.sole_wins, r.decisive
+        shares = [(s, sole[s], decisive) for s in sb.seats]
+        for who, k, n in [*shares, ("", r.games - decisive, r.games)]:
+            lo, hi = wilson(k, n)
+            rate = k / n if n else 0.0
             flag = f' <span class="flag">{_ARROW[off[who]]}</span>' if who in off else ""
+            if not n:
+                cells.append('<td class="share">&ndash;</td>')  # no decisive game
+                continue
             cells.append(
-                f'<td>{100 * rate:.1f}% <span class="ci">({100 * lo:.1f}&ndash;'
+                f'<td class="share">{100 * rate:.1f}% <span class="ci">({100 * lo:.1f}&ndash;'
                 f"{100 * hi:.1f})</span>{flag}</td>"
             )
         weak = ' class="weak"' if _small(r) else ""
         rows.append(
             f"<tr{weak}><td>{escape(p.agent)} vs {escape(p.agent)}</td><td>{r.games}</td>"
+            f"<td>{decisive}</td>"
             + "".join(cells)
             + f"<td>{r.mean_turns:.1f}</td><td>{r.mean_decisions:.1f}</td></tr>"
         )
     return (
-        f"<table><tr><th>pairing</th><th>games</th>{head}<th>draws</th><th>turns</th>"
-        f"<th>decisions</th></tr>{''.join(rows)}</table>"
+        f'<table class="results"><tr><th>pairing</th><th>games</th><th>decisive</th>{head}'
+        f"<th>no sole winner</th><th>turns</th><th>decisions</th></tr>{''.join(rows)}</table>"
+        '<p class="note">Seat columns: share of the decisive games (those one seat won alone), '
+        "95% interval in brackets; no sole winner: share of all games.</p>"
     )
 
 
 _MARK = {"above": "&#9650;", "below": "&#9660;"}
-_ARROW = {d: f"{m} {d} an even share" for d, m in _MARK.items()}
+_ARROW = {d: f'<span title="{d} an even share">{m} {d}</span>' for d, m in _MARK.items()}
 
 
 def _endings_html(sb: ScenarioBalance) -> str:
@@ -667,7 +699,15 @@ def _endings_html(sb: ScenarioBalance) -> str:
         at = f" at {limit}" if limit is not None else ""
         cls = ' class="limit"' if r.turn_limit else ""
         cells += f"<td{cls}>{_count_pct(r.turn_limit, r.games)}{at}</td>"
-    rows.append(f"<tr><td>stopped at the turn limit (a draw)</td>{cells}</tr>")
+    rows.append(f"<tr><td>stopped at the turn limit (no sole winner)</td>{cells}</tr>")
+    for what in ("ties", "shared victories", "shared defeats"):
+        counts = [dict(_no_sole_kinds(r)).get(what, 0) for _, r in sb.results]
+        if any(counts):
+            cells = "".join(
+                f"<td>{_count_pct(k, r.games)}</td>"
+                for k, (_, r) in zip(counts, sb.results, strict=True)
+            )
+            rows.append(f"<tr><td>of which {what} (no sole winner)</td>{cells}</tr>")
     return f'<table class="endings"><tr><th>games ended by</th>{head}</tr>{"".join(rows)}</table>'
 
 
@@ -685,7 +725,7 @@ def _summary_html(report: BalanceReport) -> str:
     """One row per scenario, in the game's order: per pairing the seats' win rates, which seat
     an interval puts off an even share, and how many games stopped at the turn limit."""
     head = "".join(
-        f"<th>{escape(p.agent)} vs {escape(p.agent)}</th><th>turn limit</th>"
+        f'<th>{escape(p.agent)} vs {escape(p.agent)}</th><th class="limit-col">turn limit</th>'
         for p in report.pairings
     )
     rows = []
@@ -701,14 +741,17 @@ def _summary_html(report: BalanceReport) -> str:
                 cells.append(f'<td class="flag">{what}</td><td></td>')
                 continue
             off = off_even(r, sb.seats)
-            seats = "".join(
+            sole, decisive = r.sole_wins, r.decisive
+            seats = " ".join(  # a space between seats: the line may break there
                 f'<span class="seat" style="color:{c}">{escape(lab)} '
-                f"{100 * r.wins[s] / r.games if r.games else 0:.0f}%"
+                + (f"{100 * sole[s] / decisive:.0f}%" if decisive else "&ndash;")
                 + (f" {_MARK[off[s]]}" if s in off else "")
                 + "</span>"
                 for s, lab, c in zip(sb.seats, sb.seat_labels, colours, strict=True)
             )
-            if off:
+            if not decisive:
+                verdict = '<span class="flag">no game won alone: no share to judge</span>'
+            elif off:
                 names = ", ".join(
                     f"{sb.seat_labels[sb.seats.index(s)]} {d}" for s, d in off.items()
                 )
@@ -718,7 +761,8 @@ def _summary_html(report: BalanceReport) -> str:
             ended = ", ".join(
                 f"{escape(why)} {_percent(k, r.games)}" for why, k in _endings(r) if k
             )
-            few = f"ended: {ended or '-'}; {r.games} games"
+            few = f"ended: {ended or '-'}{escape(_no_sole(r))}"
+            few += f"; {r.games} games, {decisive} decisive"
             few += ", few: weak evidence" if _small(r) else ""
             weak = ' class="weak"' if _small(r) else ""
             cls = ' class="num limit"' if r.turn_limit else ' class="num"'
@@ -733,9 +777,10 @@ def _summary_html(report: BalanceReport) -> str:
     return (
         '<section class="summary"><h2>Summary</h2><table>'
         f"<tr><th>scenario</th>{head}</tr>{''.join(rows)}</table>"
-        f'<p class="note">&#9873;: a seat\'s 95% interval excludes an even share (1 / seats); '
+        f'<p class="note">Balanced means: {escape(BALANCE_RULE)}. Percentages: each seat\'s '
+        "share of the decisive games. &#9873;: a seat's 95% interval excludes an even share; "
         f"faint: fewer than {SMALL_SAMPLE} games, weak evidence either way. Turn limit: games "
-        "stopped as draws.</p></section>"
+        "stopped without a sole winner.</p></section>"
     )
 
 
@@ -756,9 +801,10 @@ def render_html(report: BalanceReport) -> str:
         f"<style>{PAGE_CSS}</style></head><body>",
         f"<h1>{escape(report.title)}: balance</h1>",
         f'<p class="sub">Self-play of every scenario ({ps}; seed {report.seed}). '
-        "Bars: share of games won by each seat and drawn (first seat from the left, last "
-        "seat from the right, whiskers: their 95% Wilson intervals). Dots: every seat's win "
-        "rate with its 95% interval; the dashed line is an even share.</p>",
+        f"Balanced means: {escape(BALANCE_RULE)}. Bars: share of all games each seat won "
+        "alone and that nobody won alone (first seat from the left, last seat from the right, "
+        "whiskers: their 95% Wilson intervals). Dots: every seat's share of the decisive "
+        "games with its 95% interval; the dashed line is an even share.</p>",
         _summary_html(report),
     ]
     for k, sb in enumerate(report.scenarios):
@@ -772,7 +818,7 @@ def render_html(report: BalanceReport) -> str:
             '<span><svg width="11" height="11" style="display:inline-block;margin-right:5px;'
             'vertical-align:-1px"><rect width="11" height="11" rx="2" fill="#dedbd4"/>'
             '<path d="M-2,4 4,-2M-2,10 10,-2M4,13 13,4" stroke="#bdb9b0" stroke-width="2.2"/>'
-            "</svg>draw</span>"
+            "</svg>no sole winner</span>"
         )
         parts.append(
             f'<section id="{_anchor(sb)}"><h2>{escape(sb.title)} '
@@ -784,8 +830,6 @@ def render_html(report: BalanceReport) -> str:
                 else ""
             )
         )
-        if any(_shared(r) for _, r in sb.results):
-            parts.append('<p class="note">A shared victory counts as a win for each winner.</p>')
         for p, _ in sb.results:
             parts.append(
                 f'<p class="note again">{escape(p.agent)} vs {escape(p.agent)} again: '

@@ -23,7 +23,9 @@ from .agents import make_agent
 from .executors import Executor, LocalExecutor
 
 __all__ = [
+    "BALANCE_RULE",
     "MAX_GAMES",
+    "off_even_share",
     "Progress",
     "run_chunk",
     "simulate",
@@ -40,6 +42,35 @@ Outcome = tuple[
 ]  # index, winners, tie, turns, decisions, limit, reason
 #: the result reason of a game stopped at its scenario's ``max_turns``
 TURN_LIMIT = "turn limit reached"
+
+
+#: what "balanced" means on every page (balance and sweep): a seat is judged by its share of
+#: the decisive games, those one seat won alone, against an even share (1 / seats); games
+#: nobody won alone (ties, shared victories and defeats, games stopped at the turn limit) are
+#: counted beside the shares, never in them, so that draws do not read as a side behind
+BALANCE_RULE = (
+    "a seat's share of the decisive games (those one seat won alone) against an even share "
+    "(1 / seats); games nobody won alone (ties, shared victories or defeats, games stopped at "
+    "the turn limit) are counted beside, not in the shares"
+)
+
+
+def off_even_share(wins: dict[str, int], seats: list[str], z: float = 1.959964) -> dict[str, str]:
+    """The seats whose share of the decisive games (``wins``: games each seat won alone), its
+    Wilson interval at ``z``, excludes an even share: seat -> "above" or "below", in seat
+    order. Empty: no evidence of a bias (see :data:`BALANCE_RULE`)."""
+    decisive = sum(wins.get(s, 0) for s in seats)
+    if not decisive or not seats:
+        return {}
+    even = 1 / len(seats)
+    out: dict[str, str] = {}
+    for s in seats:
+        lo, hi = wilson(wins.get(s, 0), decisive, z)
+        if lo > even:
+            out[s] = "above"
+        elif hi < even:
+            out[s] = "below"
+    return out
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -149,6 +180,23 @@ class SimResult:
     def turn_limit(self) -> int:
         """Games stopped at the scenario's turn limit (counted as draws)."""
         return sum(1 for o in self.outcomes if len(o) > 5 and o[5])
+
+    @property
+    def sole_wins(self) -> dict[str, int]:
+        """Games each seat won alone (the decisive games, :data:`BALANCE_RULE`); without the
+        games' outcomes, the wins counted."""
+        if not self.outcomes:
+            return {s: self.wins.get(s, 0) for s in self.seats}
+        out = dict.fromkeys(self.seats, 0)
+        for o in self.outcomes:
+            if not o[2] and len(o[1]) == 1:
+                out[self.seats[o[1][0]]] += 1
+        return out
+
+    @property
+    def decisive(self) -> int:
+        """Games one seat won alone."""
+        return sum(self.sole_wins.values())
 
     @property
     def shared_victories(self) -> int:

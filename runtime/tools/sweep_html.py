@@ -21,6 +21,8 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from .balance import PAGE_CSS, seat_colours
+from .simulate import BALANCE_RULE
+from .sweep_model import NO_CLEAR_BIAS
 
 if TYPE_CHECKING:
     from .sweep_model import Param, Point, SweepData
@@ -90,7 +92,7 @@ def _seat_label(result: SweepData, seat: str) -> str:
 
 
 def _verdict(result: SweepData, p: Point) -> str:
-    """The point's verdict ("France ahead", "not decided") in the seats' display names."""
+    """The point's verdict ("France ahead", "no clear bias") in the seats' display names."""
     return p.verdict(result.labels)
 
 
@@ -312,7 +314,8 @@ def _win_chart(
                 tip = (
                     f"{name} at {at}{', ' + where if where else ''}: {100 * rate:.1f}% of "
                     f"{p.decisive} decisive games (95% interval {100 * lo:.1f}–"
-                    f"{100 * hi:.1f}); {p.games} games, {100 * p.tie_rate:.0f}% drawn; "
+                    f"{100 * hi:.1f}); {p.games} games, {100 * p.tie_rate:.0f}% without a sole "
+                    "winner; "
                     f"{_verdict(result, p)}"
                 )
                 if p.decided:
@@ -335,7 +338,7 @@ def _win_chart(
             )
         if p is None or p.decisive == 0:
             x, y = f.x(i), f.bottom - 5
-            what = "every game drawn" if p is not None and p.games else "no games"
+            what = "no game won alone" if p is not None and p.games else "no games"
             tip = f"{_where([param], [param.values[i]])}: {what}"
             o.append(
                 f'<path class="gap" d="M{x - 3:.1f},{y - 3:.1f}l6,6m0,-6l-6,6" stroke="#999" '
@@ -437,7 +440,7 @@ def _heatmap(result: SweepData, index: dict[tuple, Point], colours: list[str]) -
             where = _where([rows_p, cols_p], [rv, cv])
             if p is None or p.decisive == 0:
                 n = p.games if p is not None else 0
-                what = "every game drawn" if n else "no games"
+                what = "no game won alone" if n else "no games"
                 cells.append(f'<td class="cell none" title="{escape(where)}: {what}">– n={n}</td>')
                 continue
             rate, (lo, hi) = p.win_rate(seat), p.interval(seat)
@@ -475,7 +478,7 @@ def _points_table(result: SweepData, colours: list[str]) -> str:
         f'<th style="color:{c}">{escape(_seat_label(result, s))} wins</th>'
         for s, c in zip(seats, colours, strict=True)
     )
-    head += '<th>draws</th><th>turns</th><th class="v">verdict</th><th>stopped early</th>'
+    head += '<th>no sole winner</th><th>turns</th><th class="v">verdict</th><th>stopped early</th>'
     rows = []
     for p in result.points:
         cells = "".join(
@@ -497,6 +500,8 @@ def _points_table(result: SweepData, colours: list[str]) -> str:
                 f"{100 * hi:.1f})</span>{mark}</td>"
             )
         ties = f"{100 * p.tie_rate:.1f}%" if p.games else "–"  # nobody won alone
+        if p.no_sole:
+            ties += f'<br><span class="ci">{escape(p.no_sole_text())}</span>'
         turns = f"{p.mean_turns:.1f}" if p.games else "–"
         early = f'<span class="early">yes, after {p.games}</span>' if p.stopped_early else "no"
         cells += (
@@ -506,8 +511,8 @@ def _points_table(result: SweepData, colours: list[str]) -> str:
         rows.append(f"<tr>{cells}</tr>")
     return (
         "<section><h2>Every point <small>(each seat's share of the decisive games, with its "
-        "95% interval; ▲/▼: the verdict's seat above/below an even share; draws: the games "
-        "nobody won alone)</small></h2>"
+        "95% interval; ▲/▼: the verdict's seat above/below an even share; no sole winner: the "
+        "games nobody won alone)</small></h2>"
         f'<div class="wide"><table class="points"><tr>{head}</tr>{"".join(rows)}</table></div>'
         "</section>"
     )
@@ -534,7 +539,7 @@ def _key_html(colours: list[str], result: SweepData) -> str:
             (
                 12,
                 f'<circle cx="6" cy="6" r="4" fill="#fff" stroke="{grey}" stroke-width="1.8"/>',
-                "not decided",
+                NO_CLEAR_BIAS,
             ),
             (12, '<path d="M2,2H10L6,8Z" fill="#3f7f4f"/>', "stopped early"),
             (
@@ -556,14 +561,33 @@ def _key_html(colours: list[str], result: SweepData) -> str:
 def _summary(result: SweepData) -> str:
     counts = Counter(_verdict(result, p) for p in result.points)
     n = len(result.points)
-    undecided = counts.pop("not decided", 0)
+    undecided = counts.pop(NO_CLEAR_BIAS, 0)
     parts = [f"{k} {escape(v)}" for v, k in sorted(counts.items(), key=lambda kv: -kv[1])]
     if undecided:
-        parts.append(f"{undecided} not decided")
+        parts.append(f"{undecided} {NO_CLEAR_BIAS}")
     early = sum(1 for p in result.points if p.stopped_early)
     text = f"{n} point{'s' if n != 1 else ''}: " + (", ".join(parts) or "none")
     text += f"; {early} stopped early." if early else "."
     return f'<p class="summary-line"><b>{text}</b></p>'
+
+
+def _endings_section(result: SweepData) -> str:
+    """How the games ended, over every point: per reason the rules give, and the games nobody
+    won alone by kind (they count in no seat's share)."""
+    reasons, kinds = result.endings()
+    n = result.games
+    rows = [(f"ended by {why}", k) for why, k in reasons.items()]
+    rows += [(f"no sole winner: {what}", k) for what, k in kinds.items() if k]
+    body = "".join(
+        f"<tr><td>{escape(what)}</td><td>{k}</td><td>{_pct(k / n) if n else '–'}</td></tr>"
+        for what, k in rows
+    )
+    return (
+        "<section><h2>How the games ended <small>(every point together; a game nobody won "
+        "alone counts in no seat's share)</small></h2>"
+        f'<table class="endings"><tr><th>games</th><th>count</th><th>share</th></tr>{body}'
+        f"<tr><td>all games</td><td>{n}</td><td></td></tr></table></section>"
+    )
 
 
 def render_html(result: SweepData) -> str:
@@ -586,7 +610,7 @@ def render_html(result: SweepData) -> str:
         f"{result.seed}; up to {result.max_games} games per point in batches of {result.batch}; "
         f"executor {escape(str(result.executor))}. {result.games:,} games in "
         f"{result.seconds:.1f} s; sequential stopping saved {result.games_saved:,} of "
-        f"{planned:,}.<br>Varied: {escape(varied)}."
+        f"{planned:,}.<br>Varied: {escape(varied)}.<br>Balanced means: {escape(BALANCE_RULE)}."
     )
     parts = [
         "<!DOCTYPE html>",
@@ -641,6 +665,7 @@ def render_html(result: SweepData) -> str:
             )
         if len(params) == 2 and seats:
             parts.append(_heatmap(result, index, colours))
+    parts.append(_endings_section(result))
     parts.append(_points_table(result, colours))
     parts.append(
         '<p class="note">Sequential stopping: each point is played in batches of '

@@ -7,9 +7,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .simulate import Outcome, wilson
+from .simulate import BALANCE_RULE, TURN_LIMIT, Outcome, wilson
 
-__all__ = ["Param", "Point", "SweepData"]
+__all__ = ["NO_CLEAR_BIAS", "NO_SOLE_WINNER", "Param", "Point", "SweepData"]
+
+#: the verdict of a point whose games put no seat clearly off an even share (yet): said so,
+#: never "not decided", which reads as games without a winner
+NO_CLEAR_BIAS = "no clear bias"
+#: the kinds of games nobody won alone, in the order pages list them
+NO_SOLE_WINNER = ("ties", "shared victories", "shared defeats", "stopped at the turn limit")
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,10 @@ class Point:
     decided: tuple[str, tuple[str, ...]] | None = None
     #: decided before ``max_games`` were played
     stopped_early: bool = False
+    #: how the games ended: per reason the rules give (`end_game`), and for the games nobody
+    #: won alone per kind (:data:`NO_SOLE_WINNER`)
+    endings: dict[str, int] = field(default_factory=dict)
+    no_sole: dict[str, int] = field(default_factory=dict)
 
     @property
     def decisive(self) -> int:
@@ -62,10 +72,10 @@ class Point:
         return self.turns / self.games if self.games else 0.0
 
     def verdict(self, labels: dict[str, str] | None = None) -> str:
-        """In words ("blue ahead", "red and green behind", "not decided"), the seats named by
-        ``labels`` where given."""
+        """In words ("blue ahead", "red and green behind", "no clear bias"), the seats named
+        by ``labels`` where given."""
         if self.decided is None:
-            return "not decided"
+            return NO_CLEAR_BIAS
         side, seats = self.decided
         return " and ".join((labels or {}).get(s, s) for s in seats) + " " + side
 
@@ -76,7 +86,22 @@ class Point:
             if not o[2] and len(o[1]) == 1:
                 seat = self.seats[o[1][0]]
                 self.wins[seat] = self.wins.get(seat, 0) + 1
+            elif len(o) > 5 and o[5]:
+                self._count_no_sole("stopped at the turn limit")
+            elif o[2]:
+                self._count_no_sole("ties")
+            else:
+                self._count_no_sole("shared victories" if o[1] else "shared defeats")
+            if len(o) > 6 and o[6] and o[6] != TURN_LIMIT:  # (counted as no sole winner)
+                self.endings[o[6]] = self.endings.get(o[6], 0) + 1
             self.turns += o[3]
+
+    def _count_no_sole(self, kind: str) -> None:
+        self.no_sole[kind] = self.no_sole.get(kind, 0) + 1
+
+    def no_sole_text(self) -> str:
+        """The games nobody won alone, by kind: "3 ties, 1 stopped at the turn limit"."""
+        return ", ".join(f"{self.no_sole[k]} {k}" for k in NO_SOLE_WINNER if self.no_sole.get(k))
 
 
 @dataclass
@@ -115,6 +140,25 @@ class SweepData:
     def games_saved(self) -> int:
         """Games sequential stopping did not need to play."""
         return self.max_games * len(self.points) - self.games
+
+    def endings(self) -> tuple[dict[str, int], dict[str, int]]:
+        """How every game of the sweep ended: per reason the rules give, and the games nobody
+        won alone per kind (:data:`NO_SOLE_WINNER`)."""
+        reasons: dict[str, int] = {}
+        kinds = dict.fromkeys(NO_SOLE_WINNER, 0)
+        for p in self.points:
+            for why, k in p.endings.items():
+                reasons[why] = reasons.get(why, 0) + k
+            for kind, k in p.no_sole.items():
+                kinds[kind] += k
+        return reasons, kinds
+
+    def endings_text(self) -> str:
+        """The endings in one line: "4 by Paris falls, 2 by VPs; no sole winner: 3 ties"."""
+        reasons, kinds = self.endings()
+        text = ", ".join(f"{k} by {why}" for why, k in reasons.items()) or "-"
+        no_sole = ", ".join(f"{k} {what}" for what, k in kinds.items() if k)
+        return text + (f"; no sole winner: {no_sole}" if no_sole else "")
 
     def command(self) -> str:
         """The command that runs this sweep again."""
@@ -158,6 +202,8 @@ class SweepData:
                     else {"side": p.decided[0], "seats": list(p.decided[1])},
                     "stopped_early": p.stopped_early,
                     "verdict": p.verdict(),
+                    "endings": dict(p.endings),
+                    "no_sole_winner": {k: p.no_sole.get(k, 0) for k in NO_SOLE_WINNER},
                 }
                 for p in self.points
             ],
@@ -175,13 +221,14 @@ class SweepData:
             f"{self.game}/{self.scenario}: sweep of {' × '.join(names)}; agents {agents}; "
             f"seed {self.seed}; up to {self.max_games} games per point in batches of "
             f"{self.batch}",
-            "each seat's share of the games one seat won, with its 95% interval; draws: the "
-            "games nobody won alone",
+            f"balanced: {BALANCE_RULE}",
+            "seat columns: each seat's share of the games one seat won, with its 95% interval; "
+            "no sole winner: the games nobody won alone",
             f"a point stops once a seat's {self.stop_confidence:.2%} interval excludes the even "
             f"share {self.even:.0%}",
             "",
         ]
-        header = [*names, "games", *labels, "draws", "turns", "verdict"]
+        header = [*names, "games", *labels, "no sole winner", "turns", "verdict"]
         rows = []
         for p in self.points:
             cells = [_text(p.values[n]) for n in names] + [str(p.games)]
@@ -199,6 +246,7 @@ class SweepData:
                 "  ".join(c if i == last else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
             )
         lines.append("")
+        lines.append(f"games ended: {self.endings_text()}")
         lines.append(
             f"{self.games} games in {self.seconds:.1f} s on {self.executor}; sequential stopping "
             f"saved {self.games_saved} of {self.max_games * len(self.points)}"
