@@ -37,6 +37,10 @@ GAMES, BOT_GAMES, PLAYOUTS = 4, 1, 1
 EPS = 1e-9  # Wilson bounds of 0 or n successes are 0 or 1 up to rounding
 
 
+# one worker of a parallel run makes the shared run (the module's fixture), not each
+pytestmark = pytest.mark.xdist_group("balance")
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """One tiny CLI run over every scenario (table + HTML, then JSON) shared by the tests.

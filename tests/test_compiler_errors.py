@@ -619,10 +619,10 @@ BUNDLED_GUARDS = [
 def test_the_bundled_games_test_optional_fields_they_read_through(
     tmp_path: Path, game: str, rel: str, guarded: str, unguarded: str, needle: str
 ) -> None:
-    """Each game compiles as it is (the other tests of this module and `rulecraft check`);
-    without one of its tests the read it guards is refused, at its place."""
+    """Each game compiles as it is (tests/test_cli.py's `rulecraft check`); without one of
+    its tests the read it guards is refused, at its place, and that is the only error (so the
+    rest of the copy compiles clean: no compile of the untouched copy is needed first)."""
     root = scratch_project(tmp_path, game)
-    assert compile_errors(root) == []
     edit(root, rel, guarded, unguarded, game=game)
     errors = compile_errors(root)
     line, col = line_col(root, rel, needle, game=game)

@@ -23,6 +23,8 @@ if os.environ.get("CI") != "true":  # CI installs the extra, and there the test 
     pytest.importorskip("distributed")
 
 BIN = Path(sys.executable).parent
+# one worker of a parallel run starts the cluster (the module's fixture), not each
+pytestmark = pytest.mark.xdist_group("distributed")
 
 
 def _start(args: list[str], log: Path) -> subprocess.Popen:

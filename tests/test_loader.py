@@ -498,9 +498,11 @@ def test_billion_laughs_is_refused_at_the_alias_that_crosses_the_limit() -> None
     for i in range(1, 10):
         name, prev = chr(97 + i), chr(96 + i)
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
-    t0 = time.perf_counter()
+    # CPU time, not wall time: other processes on a shared machine (or a parallel test run)
+    # do not count
+    t0 = time.process_time()
     doc, sink = load("\n".join(lines) + "\n")
-    assert time.perf_counter() - t0 < 1
+    assert time.process_time() - t0 < 1
     # *a repeats 10 values (the list and its 9), *b 91, *c 820, *d 7381: the first *d in e
     # brings the values repeated to 9 * (10 + 91 + 820) + 7381 > 10,000
     assert only(sink) == ("limit", "t.yaml", 5, len("e: &e [") + 1)
@@ -583,10 +585,10 @@ def test_5000_line_file_loads_fast() -> None:
     text = "".join(parts)
     assert text.count("\n") >= 5000
     best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter()
+    for _ in range(3):  # CPU time: a loaded machine or a parallel test run does not count
+        t0 = time.process_time()
         doc = ok(text)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     assert doc.data["card_999"]["cost"] == 999 % 7
     assert best < 0.5, best
 

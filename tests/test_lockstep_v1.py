@@ -74,6 +74,10 @@ def extract_v1(dst: Path) -> str | None:
     return None
 
 
+# one worker of a parallel run extracts engine v1 (the module's fixture), not each
+pytestmark = pytest.mark.xdist_group("lockstep_v1")
+
+
 @pytest.fixture(scope="module")
 def v1(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """``rulecraft_v1.runtime``."""

@@ -12,7 +12,11 @@ from rulecraft.compiler.commands import sheet as cmd_sheet
 from rulecraft.compiler.publish import sheets
 
 GAMES = ["march_of_progress", "rise_of_totalitarianism", "westphalia"]
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils"),
+    # one worker of a parallel run renders the sheets (the module's fixture), not each
+    pytest.mark.xdist_group("sheets"),
+]
 
 
 def _text(pdf: bytes, tmp: Path) -> str:

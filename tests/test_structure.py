@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("compiler", "runtime")
 MAX_LINES = 1000
+# one worker of a parallel run reads the tree (graph()), not each
+pytestmark = pytest.mark.xdist_group("structure")
 
 
 def _modules() -> dict[str, Path]:
@@ -60,7 +63,11 @@ def _imports(name: str) -> list[tuple[str, str | None, int]]:
     return out
 
 
-GRAPH = {name: _imports(name) for name in MODULES}
+@functools.cache
+def graph() -> dict[str, list[tuple[str, str | None, int]]]:
+    """The imports of every module (read once, when a test first asks: parsing the tree at
+    import would cost every worker of a parallel run its collection time)."""
+    return {name: _imports(name) for name in MODULES}
 
 
 def _cycles() -> list[list[str]]:
@@ -75,7 +82,7 @@ def _cycles() -> list[list[str]]:
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in sorted({t for t, _, _ in GRAPH[v]} - {v}):
+        for w in sorted({t for t, _, _ in graph()[v]} - {v}):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -92,7 +99,7 @@ def _cycles() -> list[list[str]]:
             if len(component) > 1:
                 found.append(sorted(component))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph()):
         if v not in index:
             visit(v)
     return found
@@ -101,7 +108,7 @@ def _cycles() -> list[list[str]]:
 def test_the_graph_sees_the_wings() -> None:
     # the checks below mean something only if they read the tree as it is
     assert "compiler.commands.registry" in MODULES and "runtime.machine" in MODULES
-    assert any(t == "compiler.commands.registry" for t, _, _ in GRAPH["compiler.cli"])
+    assert any(t == "compiler.commands.registry" for t, _, _ in graph()["compiler.cli"])
 
 
 @pytest.mark.parametrize("top", PACKAGES)
@@ -122,7 +129,7 @@ def test_no_import_circles() -> None:
 def test_no_import_of_private_names() -> None:
     private = [
         f"{MODULES[name].relative_to(REPO)}:{line} imports {target}.{imported}"
-        for name, imports in GRAPH.items()
+        for name, imports in graph().items()
         for target, imported, line in imports
         if imported is not None
         and imported.startswith("_")
@@ -138,7 +145,7 @@ def test_no_command_imports_another() -> None:
     crossing = [
         f"{name} imports {target}"
         for name in sorted(commands - shared)
-        for target, _, _ in GRAPH[name]
+        for target, _, _ in graph()[name]
         if target in commands - shared and target != name
     ]
     assert crossing == []
