@@ -468,19 +468,10 @@ class MachineForm(PlainForms):
         self.arm_line(0, f"{ps} = tuple({self.iterable(s.iter)})")
         self.scope.push()
         var = self.scope.declare(s.var)
-        opts, kind, tid, decline, args = self.decision_parts(c)
-        site_kind = self.site_kind(c, kind)
-        site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, True))
-        self.note_prompt(site, c, True)
         resume = ArmRef()
         self.arm_line(0, "_d = []")
         self.arm_line(0, f"for {var} in {ps}:")
-        d = decision_of(c)
-        self.arm_line(1, f"_o = {opts if d.lazy else as_tuple(opts)}")
-        if d.decline is None:  # nothing to choose and no way to decline: a dead end
-            self.arm_line(1, "if not _o:")
-            self.arm_line(2, f"_dead({site_kind!r}, {var})")
-        self.arm_line(1, f"_d.append(({var}, {site}, _o, {pack(args)}))")
+        self.ask_one(c, var, ask, 1)
         self.arm_line(0, f"return _ask_all(S, {self.frame(resume, ask)}, _d)")
         ask.closed = True
         self.cur = resume.set(self.new_arm())
@@ -498,6 +489,20 @@ class MachineForm(PlainForms):
         self.loops.pop()
         self.scope.pop()
 
+    def ask_one(self, c: Call, who: str, ask: Arm, depth: int) -> None:
+        """The lines that add player ``who``'s decision ``c`` (at its own site) to the
+        decisions ``_d`` asked all at once, ``depth`` levels in."""
+        opts, kind, tid, decline, args = self.decision_parts(c)
+        site_kind = self.site_kind(c, kind)
+        site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, True))
+        self.note_prompt(site, c, True)
+        d = decision_of(c)
+        self.arm_line(depth, f"_o = {opts if d.lazy else as_tuple(opts)}")
+        if d.decline is None:  # nothing to choose and no way to decline: a dead end
+            self.arm_line(depth, "if not _o:")
+            self.arm_line(depth + 1, f"_dead({site_kind!r}, {who})")
+        self.arm_line(depth, f"_d.append(({who}, {site}, _o, {pack(args)}))")
+
     def lower_at_once(self, s: AtOnce) -> None:
         """``simultaneously:``: each line's decision asked of its own player, all at once
         (each at its own site: the options may differ); once all have answered, each answer
@@ -513,18 +518,8 @@ class MachineForm(PlainForms):
         resume = ArmRef()
         self.arm_line(0, "_d = []")
         for w, b in zip(who, lets, strict=True):
-            c = b.value
-            assert isinstance(c, Call)
-            opts, kind, tid, decline, args = self.decision_parts(c)
-            site_kind = self.site_kind(c, kind)
-            site = self.tables.site((site_kind, tid, kind, decline, self.rid, ask.index, True))
-            self.note_prompt(site, c, True)
-            d = decision_of(c)
-            self.arm_line(0, f"_o = {opts if d.lazy else as_tuple(opts)}")
-            if d.decline is None:  # nothing to choose and no way to decline: a dead end
-                self.arm_line(0, "if not _o:")
-                self.arm_line(1, f"_dead({site_kind!r}, {w})")
-            self.arm_line(0, f"_d.append(({w}, {site}, _o, {pack(args)}))")
+            assert isinstance(b.value, Call)
+            self.ask_one(b.value, w, ask, 0)
         self.arm_line(0, f"return _ask_all(S, {self.frame(resume, ask)}, _d)")
         ask.closed = True
         self.cur = resume.set(self.new_arm())
