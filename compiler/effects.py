@@ -8,7 +8,7 @@ point into the YAML file even inside quoted, folded and block strings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -851,3 +851,37 @@ def parse_into(
     except EffectSyntaxError as err:
         sink.error(err.code, f"{err.message} in {src.what}", src.pos(err.offset), err.hint)
         return None
+
+
+def filter_text(options: Expr, body: Sequence[Stmt] = ()) -> str | None:
+    """The condition a list of options is filtered by, as the rules write it: the ``if`` of
+    a comprehension (``[c for c in countries if may_name(me, c)]``), of the one a local of
+    ``body`` holds (a name ``let`` once), or of the one a function returns; None where there
+    is none."""
+    if isinstance(options, Name):
+        lets = [s for s in walk(body) if isinstance(s, Let) and s.name == options.id]
+        if len(lets) == 1:
+            options = lets[0].value
+    ref = getattr(options, "ref", None)
+    if isinstance(options, Call) and len(getattr(ref, "body", ())) == 1:
+        only = ref.body[0]
+        if isinstance(only, Return) and only.value is not None:
+            options = only.value
+    if not isinstance(options, Comp) or options.cond is None:
+        return None
+    text, depth, quote = options.cond.src.text, 0, ""
+    start = end = options.cond.off
+    while end < len(text):
+        ch = text[end]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        end += 1
+    return " ".join(text[start:end].split()) or None

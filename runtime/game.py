@@ -57,6 +57,8 @@ class Decision:
     kind: str
     prompt: str
     options: tuple[Option, ...]
+    #: the decision site (``GameSpec.sites``) that asks it
+    site: int = -1
 
 
 def new_state(spec: GameSpec, seed: int) -> list[Any]:
@@ -224,6 +226,7 @@ class Game:
                 spec.sites[d[1]].kind,
                 spec.prompt(mask_prompt(spec, S, in_fog(spec, S, d[0]), d) if fogged else d, S),
                 _options(spec.options(d, S)),
+                d[1],
             )
             for d in pending
         ]

@@ -132,6 +132,9 @@ class GameSpec:
         #: the decision sites whose prompt shows a secret value: views hide its arguments
         #: from the seats it does not ask
         self.secret_prompts = frozenset(cls.SECRET_PROMPTS)
+        #: decision site -> the condition its options are filtered by, as the rules write
+        #: it: the terminal quotes it to say why something is not offered
+        self.site_filters: dict[int, str] = dict(getattr(cls, "SITE_FILTERS", {}))
         self.routines = engine.routines
         self.main_rid = self.routine_names.index("main")
         self.scenarios = {

@@ -336,3 +336,21 @@ def test_methods_reading_int_slots_bind_the_int_view_after_their_docstring() -> 
     assert "N[self.o_e_army__location" not in text
     for chunk in text.split("\n    def ")[1:]:
         assert ("N[" in chunk) == ("N: list[int] = S" in chunk), chunk[:80]
+
+
+def test_a_decisions_filter_is_kept_as_the_rules_write_it() -> None:
+    """The terminal says why something is not offered by quoting the condition the options
+    are filtered by: a comprehension's ``if``, also through a local ``let`` once."""
+    from rulecraft.compiler.diagnostics import Position
+    from rulecraft.compiler.effects import Snippet, filter_text, parse_expr, parse_program
+
+    def snip(text: str) -> Snippet:
+        return Snippet(text, lambda off: Position("rules.yaml", 1, off + 1))
+
+    assert filter_text(parse_expr(snip("[c for c in xs if ok(c, [1, 2])  ]"))) == "ok(c, [1, 2])"
+    assert filter_text(parse_expr(snip('[c for c in xs if c.name != ")"]'))) == 'c.name != ")"'
+    assert filter_text(parse_expr(snip("[c for c in xs]"))) is None
+    body = parse_program(snip("let options = [c for c in cs if\n    may_name(p, c)]\npass\n"))
+    name = parse_expr(snip("options"))
+    assert filter_text(name, body) == "may_name(p, c)"
+    assert filter_text(name) is None  # a name with no `let` in sight

@@ -22,6 +22,9 @@ class ClassTables:
     secrets: dict[tuple[int, int], tuple[tuple[int, Any, Any], ...]] = field(default_factory=dict)
     #: the decision sites whose prompt shows a secret value (hidden from the seats not asked)
     secret_prompts: set[int] = field(default_factory=set)
+    #: decision site -> the condition its options are filtered by, as the rules write it
+    #: (the terminal says why something is not offered)
+    site_filters: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def new(cls) -> ClassTables:

@@ -25,6 +25,7 @@ from ..effects import (
     Stmt,
     Str,
     While,
+    filter_text,
 )
 from .analysis import method_stem, secrecy_of, stops
 from .class_tables import ClassTables
@@ -432,12 +433,17 @@ class MachineForm(PlainForms):
         return ask
 
     def note_prompt(self, site: int, c: Call, simultaneous: bool) -> None:
-        """Record a decision site whose prompt (or decline text) shows a secret value."""
+        """Record a decision site whose prompt (or decline text) shows a secret value, and
+        the condition its options are filtered by."""
         d = decision_of(c)
         end = d.decline + 1 if isinstance(d.decline, int) else d.prompt + 1
         texts = c.args[d.prompt : end]
         if any(secrecy_of(self.sd).secret(self.r.name, t) for t in texts):
             self.tables.secret_prompts.add(site)
+        if d.options is None:  # the list in argument 2: its filter, where it has one
+            cond = filter_text(c.args[1], self.r.body)
+            if cond is not None:
+                self.tables.site_filters[site] = cond
 
     def lower_decision(self, c: Call, s: Stmt | None) -> None:
         ask = self.ask_arm()

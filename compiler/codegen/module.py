@@ -25,8 +25,8 @@ from ...runtime.layout import ABI
 from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .exprs import CodegenError, ExprGen, Scope
-from .routines import ClassTables, RoutineGen, find_suspending, method_stem
 from .pytext import bind_int_view
+from .routines import ClassTables, RoutineGen, find_suspending, method_stem
 from .specialise import lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
@@ -506,6 +506,9 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         lines.append(f"    SECRETS: ClassVar[Any] = {_py(dict(sorted(t.secrets.items())))}")
     if p_t is None or p_t.secret_prompts != t.secret_prompts:
         lines.append(f"    SECRET_PROMPTS: ClassVar[Any] = {_py(tuple(sorted(t.secret_prompts)))}")
+    if p_t is None or p_t.site_filters != t.site_filters:
+        filters = dict(sorted(t.site_filters.items()))
+        lines.append(f"    SITE_FILTERS: ClassVar[Any] = {_py(filters)}")
     if cls.parent is None:
         for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
             lines.append(f"    {name}: Any")

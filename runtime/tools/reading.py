@@ -190,18 +190,24 @@ def why_not(text: str, d: Decision, game: Any) -> str:
 
 def not_offered(spec: GameSpec, kind: str, i: int, d: Decision) -> str:
     """Why ``i`` of ``kind`` is not among the options, in the rules' words where they give
-    them (a card's ``unplayable:``), else what this decision does offer."""
+    them (a card's ``unplayable:``), else the condition the rules filter the options by
+    (where they do) and what this decision does offer."""
     name = spec.name_of(kind, i)
     if kind == "card":
         why = spec.data.get("unplayable_card", ())
         if i < len(why) and why[i]:
             return f"{name} is not offered now: {why[i]}."
+    cond = spec.site_filters.get(d.site)
+    only = f" only those for which `{cond}` holds" if cond else ""
     if len(d.options) <= 12:
         return (
-            f"{name} is not one of the options of this decision ({d.prompt}); the rules offer "
-            f"{_or([o.label for o in d.options])}."
+            f"{name} is not one of the options of this decision ({d.prompt}); the rules offer"
+            f"{only}{':' if only else ''} {_or([o.label for o in d.options])}."
         )
-    return f"{name} is not one of the {len(d.options)} options of this decision ({d.prompt})."
+    return (
+        f"{name} is not one of the {len(d.options)} options of this decision ({d.prompt})"
+        f"{'; the rules offer' + only if only else ''}."
+    )
 
 
 def _why_not_allocation(text: str, d: Decision, game: Any) -> str:
