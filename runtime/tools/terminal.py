@@ -22,6 +22,7 @@ from ..spec import GameSpec
 from . import reading
 from .agents import make_agent
 from .board import card_facts, card_kinds, hand_lines, render_view, screen_width, wrap
+from .text_map import has_map, map_lines
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
 
@@ -38,6 +39,9 @@ one option has it).
   export FILE  write only what you see, to share the position
   help   this text
   quit   leave the game (it offers to save it first)"""
+#: said after HELP in a game with a hex board
+MAP_HELP = """
+  map    the hexes around your forces (map all: the whole board; map HEX: around a hex)"""
 
 # the names tests and the input fuzzer read the terminal by
 _match = reading.match
@@ -427,7 +431,9 @@ def _command(text: str, game: Game, d: Decision) -> str | None:
     rest = rest.strip()
     width = screen_width() - 1
     if text in ("help", "?"):
-        return HELP
+        return HELP + (MAP_HELP if has_map(game.spec) else "")
+    if word == "map":
+        return "\n".join(map_lines(game.spec, game.view_state(d.player), width, rest))
     if word == "board" and rest in ("", "all"):
         return _board(game, d.player, full=rest == "all")
     if word == "log" and (rest in ("", "all") or reading.number(rest) is not None):
