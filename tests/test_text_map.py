@@ -32,15 +32,15 @@ def grid_lines(lines: list[str]) -> list[str]:
 
 def drawn(lines: list[str]) -> set[str]:
     """The numbers of the hexes a map draws."""
-    return set(re.findall(r"\b(\d{4}) ", "\n".join(grid_lines(lines))))
+    return set(re.findall(r"\b(\d{4})\b", "\n".join(grid_lines(lines))))
 
 
 def cell(lines: list[str], number: str) -> str:
     """What a map shows standing in hex ``number`` (after its number and terrain mark)."""
     for line in grid_lines(lines):
-        at = line.find(number + " ")
-        if at >= 0:
-            return line[at + 8 : at + text_map.CELL].strip()
+        found = re.search(rf"\b{number}\b", line)
+        if found:
+            return line[found.start() + 8 : found.start() + text_map.CELL].strip()
     raise AssertionError(f"hex {number} not drawn")
 
 
@@ -75,6 +75,10 @@ def test_map_draws_the_hexes_near_the_seats_forces_and_what_stands_there():
     assert "Reserve (off the map): C c" in text
     assert "A West foot (yours)" in text and "c East guard (East)" in text
     assert "To town" in text and "0203 Hexham" in text
+    assert "clear (no mark)" in text and "0303 Cl" not in text
+    # the river and the ford between hexes of the region; 0301/0401 is outside it
+    assert "ford 0303/0403" in text and "river 0302/0402 0303/0402" in text
+    assert "0301/0401" not in text
     # East's forces at 0503 and 0602 are beyond the region: not in the legend
     assert "East foot" not in text
 
@@ -84,7 +88,7 @@ def test_lower_columns_stand_one_line_lower():
     row_of = {
         m.group(1): k
         for k, line in enumerate(grid_lines(lines))
-        for m in re.finditer(r"\b(\d{4}) ", line)
+        for m in re.finditer(r"\b(\d{4})\b", line)
     }
     assert row_of["0201"] == row_of["0101"] + 1  # even columns are shifted: half a hex lower
     assert row_of["0301"] == row_of["0101"]

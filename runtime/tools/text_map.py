@@ -121,10 +121,16 @@ def _pieces(spec: Any, V: list[Any], bd: _Board) -> list[tuple[str, int | None, 
 
 
 def _marks(spec: Any, bd: _Board) -> dict[Any, str]:
-    """A short mark for each kind of terrain: its first letters, unique."""
-    names = sorted({t for t in bd.terrain if t})
+    """A short mark for each kind of terrain: its first letters, unique; the commonest terrain
+    of the board (its default, mostly) has none, so that what stands out is not it."""
+    on_map = [bd.terrain[h] for h in bd.place if bd.terrain[h]]
+    names = sorted(set(on_map))
     out: dict[Any, str] = {}
+    if len(names) > 1:
+        out[max(names, key=on_map.count)] = ""
     for t in names:
+        if t in out:
+            continue
         mark = t[:2].capitalize()
         k = 2
         while mark in out.values() and k < len(t):
@@ -237,9 +243,16 @@ def map_lines(spec: Any, V: list[Any], width: int = 80, which: str = "") -> list
             )
         )
     lines.append("  Legend:")
-    terr = [f"{m} {t}" for t, m in marks.items() if any(bd.terrain[h] == t for h in region)]
+    terr = [
+        f"{m} {t}" if m else f"{t} (no mark)"
+        for t, m in sorted(marks.items(), key=lambda tm: (not tm[1], tm[0]))
+        if any(bd.terrain[h] == t for h in region)
+    ]
     if terr:
         lines.extend(_legend("terrain", terr, width - 1))
+    sides = _sides(spec, bd, region)
+    if sides:
+        lines.extend(_legend("hexsides", sides, width - 1))
     named = [
         f"{spec.ids[bd.etype][h][1:]} {spec.name_of(bd.etype, h)}"
         for h in sorted(region)
@@ -255,6 +268,22 @@ def map_lines(spec: Any, V: list[Any], width: int = 80, which: str = "") -> list
         wrap("(map all: the whole board; map HEX: the hexes around a hex)", width - 1, "  ", "  ")
     )
     return lines
+
+
+def _sides(spec: Any, bd: _Board, region: set[int]) -> list[str]:
+    """The hexside features between two hexes of ``region``: "river 0301/0401 0302/0401"."""
+    out = []
+    for key in sorted(k for k in spec.data if k.startswith("bd_side__")):
+        across = spec.data[key]
+        pairs = sorted(
+            (spec.ids[bd.etype][a][1:], spec.ids[bd.etype][b][1:])
+            for a in region
+            for b in across[a]
+            if a < b and b in region
+        )
+        if pairs:
+            out.append(key[len("bd_side__") :] + " " + " ".join(f"{a}/{b}" for a, b in pairs))
+    return out
 
 
 def _legend(what: str, items: list[str], width: int) -> list[str]:
