@@ -179,7 +179,7 @@ def test_map_at_the_prompt_and_in_help():
     script = "help\nmap\nmap all\nmap Ayeford\n"
     play(MIST, "crossing", ["human", "random"], 1, input=io.StringIO(script), output=out)
     text = out.getvalue()
-    assert "map    the hexes around your forces" in text
+    assert "  map    the hexes near your forces (map all, map HEX: around a hex)\n  undo" in text
     assert "Map: the hexes within 2 of your forces" in text
     assert "Map: the whole board" in text and "Map: the hexes within 2 of 0503 Ayeford" in text
     assert "East force of unknown size" in text and "East foot" not in text
