@@ -183,3 +183,13 @@ def test_map_at_the_prompt_and_in_help():
     assert "Map: the hexes within 2 of your forces" in text
     assert "Map: the whole board" in text and "Map: the hexes within 2 of 0503 Ayeford" in text
     assert "East force of unknown size" in text and "East foot" not in text
+
+
+def test_a_crowded_hex_shows_what_fits_and_how_many_more():
+    g = game(MARCHES)
+    slot = MARCHES.layout.by_path["e.unit.location"]
+    for i in range(slot.count):
+        g.raw[slot.offset + i] = MARCHES.ids["hex"].index("h0203")
+    lines = map_of(MARCHES, g, WEST, "0203")
+    assert cell(lines, "0203") == "A B +4"
+    assert "c East guard (East)" in "\n".join(lines)  # the six all in the legend
