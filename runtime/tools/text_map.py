@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..named import Fog, Hidden, fog_label
+from ..named import Fog, fog_label
 from ..view import VIEWER
 from .board import wrap
 
@@ -60,7 +60,9 @@ def _board(spec: Any) -> _Board | None:
         return None
     cols, rows = spec.data[f"s_e_{etype}__column"], spec.data[f"s_e_{etype}__row"]
     on_map = spec.data[f"s_e_{etype}__on_map"]
-    at, place, boxes = {}, {}, []
+    at: dict[tuple[int, int], int] = {}
+    place: dict[int, tuple[int, int]] = {}
+    boxes: list[int] = []
     shifted = "odd"
     for i in range(len(spec.ids[etype])):
         if not on_map[i]:
@@ -69,8 +71,9 @@ def _board(spec: Any) -> _Board | None:
         at[(cols[i], rows[i])] = i
         place[i] = (cols[i], rows[i])
         # the axial row is the printed row less the half hexes the columns before went down
-        # (compiler/board.py: axial): column 1 has gone down one already when evens are lower
-        if cols[i] % 2 == 1 and rows[i] - axial[i][1] == (cols[i] + 1) // 2 != cols[i] // 2:
+        # (compiler/board.py: axial): (c + 1) // 2 of them when evens are lower, c // 2 when
+        # odds are, which differ in an odd column
+        if cols[i] % 2 == 1 and rows[i] - axial[i][1] == (cols[i] + 1) // 2:
             shifted = "even"
     terrain = spec.data.get(f"s_e_{etype}__terrain") or (None,) * len(axial)
     return _Board(etype, at, place, axial, shifted, terrain, boxes)
@@ -95,16 +98,31 @@ def _value(spec: Any, V: list[Any], etype: str, name: str, i: int) -> Any:
     return column[i] if column is not None else None
 
 
+def _positions(spec: Any, bd: _Board) -> dict[str, str]:
+    """Per entity type, the field that says where on the board a record stands: the one its
+    fog of war covers (``fog: at``), else its first field that holds a hex, else its first
+    attribute that does (a record that never moves)."""
+    out: dict[str, str] = {}
+    for etype, (at, *_rest) in (spec.data.get("fog") or {}).items():
+        if spec.refs.get(f"e.{etype}.{at}") == bd.etype:
+            out[etype] = at
+    fields = [p for p in spec.refs if p in spec.layout.by_path]
+    attributes = [p for p in spec.refs if p not in spec.layout.by_path]
+    for path in fields + attributes:
+        parts = path.split(".")
+        if spec.refs[path] != bd.etype or len(parts) != 3 or parts[0] != "e":
+            continue
+        if parts[1] != bd.etype:
+            out.setdefault(parts[1], parts[2])
+    return out
+
+
 def _pieces(spec: Any, V: list[Any], bd: _Board) -> list[tuple[str, int | None, int | None, int]]:
     """What stands on the board as the view shows it: ``(etype, record, owner, place)``, a
     record None for the forces in the fog (one per owner and place)."""
     out: list[tuple[str, int | None, int | None, int]] = []
     seen: set[Any] = set()
-    for path, kind in spec.refs.items():
-        parts = path.split(".")
-        if kind != bd.etype or len(parts) != 3 or parts[0] != "e" or parts[1] == bd.etype:
-            continue
-        etype, name = parts[1], parts[2]
+    for etype, name in _positions(spec, bd).items():
         for i in range(len(spec.ids[etype])):
             where = _value(spec, V, etype, name, i)
             if isinstance(where, Fog):
@@ -112,8 +130,8 @@ def _pieces(spec: Any, V: list[Any], bd: _Board) -> list[tuple[str, int | None, 
                     seen.add(where)
                     out.extend((etype, None, where.owner, x) for x in where.where)
                 continue
-            if not isinstance(where, int) or isinstance(where, bool) or isinstance(where, Hidden):
-                continue  # off the board, or where it is is hidden
+            if not isinstance(where, int) or isinstance(where, bool):
+                continue  # off the board, or where it stands is hidden, or several places
             owner = _value(spec, V, etype, "owner", i)
             owner = owner if isinstance(owner, int) and not isinstance(owner, bool) else None
             out.append((etype, i, owner, where))
