@@ -22,14 +22,15 @@ from ..spec import GameSpec
 from . import reading
 from .agents import make_agent
 from .board import card_facts, card_kinds, hand_lines, render_view, screen_width, wrap
+from .text_map import has_map, map_lines
 
 __all__ = ["play", "render_view", "SEAT_KINDS"]
 
 SEAT_KINDS = ("human", "random", "mc", "ismcts", "trader")
 
 HELP = """\
-Type the number, the id or the name of an option (the start of a name is enough when only
-one option has it).
+Type the number, the id or the name of an option (the start of a name is enough
+when only one option has it).
   board  the board (board all: every row, even those holding nothing)
   log    the last 20 lines of the log (log 50, log all)
   hand   the cards you hold (cards: every card of the game; help CARD: one card)
@@ -38,6 +39,8 @@ one option has it).
   export FILE  write only what you see, to share the position
   help   this text
   quit   leave the game (it offers to save it first)"""
+#: a line of HELP in a game with a hex board
+MAP_HELP = "  map    the hexes near your forces (map all, map HEX: around a hex)\n"
 
 # the names tests and the input fuzzer read the terminal by
 _match = reading.match
@@ -427,7 +430,9 @@ def _command(text: str, game: Game, d: Decision) -> str | None:
     rest = rest.strip()
     width = screen_width() - 1
     if text in ("help", "?"):
-        return HELP
+        return HELP.replace("  undo", MAP_HELP + "  undo") if has_map(game.spec) else HELP
+    if word == "map":
+        return "\n".join(map_lines(game.spec, game.view_state(d.player), width, rest))
     if word == "board" and rest in ("", "all"):
         return _board(game, d.player, full=rest == "all")
     if word == "log" and (rest in ("", "all") or reading.number(rest) is not None):
