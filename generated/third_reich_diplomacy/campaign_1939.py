@@ -1081,7 +1081,7 @@ TABLE_YUGOSLAVIA: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 708
+SIZE: int = 731
 LAYOUT: tuple[Any, ...] = (
     ("g.year", 13, 1, "int", None, "all", False, 1939, 1946, (1939,)),
     ("g.season", 14, 1, "enum", "season_name", "all", False, None, None, ("fall",)),
@@ -1314,8 +1314,9 @@ LAYOUT: tuple[Any, ...] = (
     ("e.country.closest_allied", 363, 23, "ref", "player", "all", True, None, None, (None,) * 23),
     ("e.country.german_factors", 386, 23, "int", None, "all", False, 0, 100, (0,) * 23),
     ("e.country.axis_attacked", 409, 23, "bool", None, "all", False, None, None, (False,) * 23),
-    ("e.commitment.dps", 432, 138, "int", None, "owner", False, 0, 40, (0,) * 138),
-    ("e.commitment.dps_seen", 570, 138, "set", "player", "all", False, None, None, (0,) * 138),
+    ("e.country.zero_first", 432, 23, "bool", None, "all", False, None, None, (False,) * 23),
+    ("e.commitment.dps", 455, 138, "int", None, "owner", False, 0, 40, (0,) * 138),
+    ("e.commitment.dps_seen", 593, 138, "set", "player", "all", False, None, None, (0,) * 138),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -1409,6 +1410,7 @@ FIELDS: dict[str, Any] = {
             "closest_allied",
             "german_factors",
             "axis_attacked",
+            "zero_first",
         ),
         "commitment": ("owner", "country", "dps", "dps_seen"),
     },
@@ -1425,6 +1427,7 @@ PRIMARY: dict[str, Any] = {
     "board_constants": (),
     "board_displays": (),
     "c_activation_at_any_time": True,
+    "c_afterword_dow_on_unit": True,
     "c_aid_simultaneous": True,
     "c_dps_per_aid": 5,
     "c_last_year": 1945,
@@ -1438,6 +1441,7 @@ PRIMARY: dict[str, Any] = {
         "shared_western_dps",
         "us_deductions_as_printed",
         "activation_at_any_time",
+        "afterword_dow_on_unit",
         "russia_independent",
     ),
     "deal_goods": (),
@@ -1669,6 +1673,7 @@ PRIMARY: dict[str, Any] = {
         "e.country.closest_allied": "Allied power with ground units closest to its capital",
         "e.country.german_factors": "German ground factors in the country",
         "e.country.axis_attacked": "The Axis has declared war on it",
+        "e.country.zero_first": "A result of zero came before any Axis declaration of war on it",
         "e.commitment.dps": "DPs committed",
         "e.commitment.dps_seen": "DPs seen",
     },

@@ -363,8 +363,9 @@ LAYOUT: tuple[Any, ...] = (
         (*(0, 8, 4, 12), *(0,) * 19),
     ),
     ("e.country.axis_attacked", 409, 23, "bool", None, "all", False, None, None, (False,) * 23),
-    ("e.commitment.dps", 432, 138, "int", None, "owner", False, 0, 40, (0,) * 138),
-    ("e.commitment.dps_seen", 570, 138, "set", "player", "all", False, None, None, (0,) * 138),
+    ("e.country.zero_first", 432, 23, "bool", None, "all", False, None, None, (False,) * 23),
+    ("e.commitment.dps", 455, 138, "int", None, "owner", False, 0, 40, (0,) * 138),
+    ("e.commitment.dps_seen", 593, 138, "set", "player", "all", False, None, None, (0,) * 138),
 )
 FIELDS: dict[str, Any] = _base.FIELDS
 REFS: dict[str, Any] = _base.REFS
