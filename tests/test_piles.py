@@ -135,6 +135,14 @@ def test_a_field_of_an_optional_attribute_needs_a_test(tmp_path: Path) -> None:
     assert any("none" in d.message for d in errors), [d.message for d in errors]
 
 
+def test_counting_with_an_optional_number_needs_a_test(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root, "rules.yaml", "      if c.bonus != none:\n          n = n + c.bonus",
+          "      n = n + c.bonus")
+    errors = [d.message for d in compile_errors(root)]
+    assert "c.bonus may be none here: counting with it fails when it is" in errors, errors
+
+
 def test_an_attribute_not_declared_optional_is_still_required(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     _edit(root, "cards.yaml", "ember: {name: Ember, points: 1,", "ember: {name: Ember,")
