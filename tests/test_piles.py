@@ -98,6 +98,8 @@ def test_events_score_in_reverse_order_of_play_with_optional_bonuses() -> None:
     assert _card(c0) in g.state["g"]["draw_pile"]  # back under the hidden pile
     log = "\n".join(str(line) for line in g.log_for(None))
     assert f"scores {worth[c1]} for North" in log
+    lead = min(_card(c0), _card(c1))  # a set lists its cards in the order cards.yaml does
+    assert f"{SPEC.ids['card'][lead].capitalize()} leads the Active Events row" in log
 
 
 def test_both_forms_play_the_same_games() -> None:
@@ -118,6 +120,14 @@ def test_an_index_out_of_range_is_a_rules_error_at_its_line(tmp_path: Path) -> N
             g.apply(d.player, d.options[0].id)
 
 
+def test_an_element_of_a_list_cannot_be_assigned(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root, "flow.yaml", "      played = []", "      played[0] = last")
+    errors = compile_errors(root)
+    assert [d.message for d in errors] == ["only a variable or a field can be assigned"]
+    assert errors[0].pos is not None
+
+
 def test_indexing_is_type_checked(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     _edit(root, "flow.yaml", "let p = players[i]", 'let p = players["x"]')
@@ -129,16 +139,24 @@ def test_indexing_is_type_checked(tmp_path: Path) -> None:
 
 def test_a_field_of_an_optional_attribute_needs_a_test(tmp_path: Path) -> None:
     root = _copy(tmp_path)
-    _edit(root, "rules.yaml", "      if c.shrine != none:\n          n = n + c.shrine.worth",
-          "      n = n + c.shrine.worth")
+    _edit(
+        root,
+        "rules.yaml",
+        "      if c.shrine != none:\n          n = n + c.shrine.worth",
+        "      n = n + c.shrine.worth",
+    )
     errors = compile_errors(root)
     assert any("none" in d.message for d in errors), [d.message for d in errors]
 
 
 def test_counting_with_an_optional_number_needs_a_test(tmp_path: Path) -> None:
     root = _copy(tmp_path)
-    _edit(root, "rules.yaml", "      if c.bonus != none:\n          n = n + c.bonus",
-          "      n = n + c.bonus")
+    _edit(
+        root,
+        "rules.yaml",
+        "      if c.bonus != none:\n          n = n + c.bonus",
+        "      n = n + c.bonus",
+    )
     errors = [d.message for d in compile_errors(root)]
     assert "c.bonus may be none here: counting with it fails when it is" in errors, errors
 
