@@ -498,8 +498,8 @@ class Builder:
         body = self.program(doc, (*path, "effect"), f"effect of card {cid!r}")
         origin = self.origin(doc, path, spec)
         attrs = {k: spec[k] for k in game.card_attributes if k in spec}
-        for k in game.card_attributes:
-            if k not in spec:
+        for k, f in game.card_attributes.items():
+            if k not in spec and not f.optional:  # an optional one is none where omitted
                 self.sink.error(
                     "schema",
                     f"card {cid!r} has no {k!r}",

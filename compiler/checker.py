@@ -498,12 +498,28 @@ class Checker:
         self.error("assign", "only a variable or a field can be assigned", t)
         return ir.ANY
 
+    @staticmethod
+    def may_be_absent(side: Expr, other: ir.Type) -> bool:
+        """``side`` reads a field declared ``optional`` and is compared with ``none``."""
+        if other != ir.NONE:
+            return False
+        if isinstance(side, Name) and isinstance(side.ref, tuple) and side.ref[0] == "global":
+            return bool(side.ref[1].optional)
+        return isinstance(side, Attr) and isinstance(side.ref, ir.Field) and side.ref.optional
+
     def zone(self, z: Expr) -> None:
         t = self.expr(z)
         member = z.ref if isinstance(z, Attr) and isinstance(z.ref, ir.Field) else None
+        if isinstance(z, Name) and isinstance(z.ref, tuple) and z.ref[0] == "global":
+            member = z.ref[1]  # a shared pile: a card field of the game (a deck, a discard)
         if member is None or t != ir.list_of(ir.CARD) or member.const:
             if t != ir.ANY:
-                self.error("type", "cards move between card fields of a player, like `p.hand`", z)
+                self.error(
+                    "type",
+                    "cards move between card fields: a player's, like `p.hand`, or the "
+                    "game's, like `draw_pile`",
+                    z,
+                )
 
     # -- expressions
 
@@ -642,6 +658,8 @@ class Checker:
                     return ir.BOOL
                 if rt.kind == "table" and lt == ir.STR and self.table_literal(e.left):
                     return ir.BOOL
+                if self.may_be_absent(e.left, rt) or self.may_be_absent(e.right, lt):
+                    return ir.BOOL  # `c.bonus != none`: an optional int or bool omitted
                 if not compatible(lt, rt):
                     self.error("type", f"cannot compare {article(lt)} with {article(rt)}", e)
                 elif lt.kind == "enum" and isinstance(e.right, Str):

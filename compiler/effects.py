@@ -660,6 +660,11 @@ class _ToAST(Transformer):
         obj, name = items
         return Attr(self.src, _start(obj), obj, str(name), name.start_pos)
 
+    def index(self, meta, items):
+        # `xs[i]` is the builtin `at(xs, i)`: one type rule and one emitter for both spellings
+        obj, i = items
+        return Call(self.src, _start(obj), "at", [obj, i])
+
     def call(self, meta, items):
         func, args = items
         positional: list[Expr] = []

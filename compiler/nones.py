@@ -29,6 +29,7 @@ from .effects import (
     AtOnce,
     Attr,
     AugAssign,
+    BinOp,
     Bool,
     BoolOp,
     Break,
@@ -41,6 +42,7 @@ from .effects import (
     In,
     Let,
     Name,
+    Neg,
     Node,
     NoneLit,
     Not,
@@ -156,6 +158,9 @@ class _Walker:
                     f"test it first: `if {what} != none:` (or return early when it is none)",
                 )
             return
+        if isinstance(e, (BinOp, Neg)) or (isinstance(e, Compare) and e.op not in ("==", "!=")):
+            for side in (e.operand,) if isinstance(e, Neg) else (e.left, e.right):
+                self.number(side, facts)
         if isinstance(e, BoolOp):
             self.expr(e.left, facts)
             self.expr(e.right, facts | self.when(e.left, e.op == "and", facts))
@@ -188,6 +193,19 @@ class _Walker:
             for item in value.values() if isinstance(value, dict) else _items(value):
                 self.expr(item, facts)
 
+    def number(self, e: Any, facts: Facts) -> None:
+        """An optional int in arithmetic or an order (``n + c.bonus``) needs a test first."""
+        if e.ty != ir.INT or not self.maybe_none(e, facts) or id(e) in self.reported:
+            return
+        self.reported.add(id(e))
+        what = _key(e) or "this value"
+        self.sink.error(
+            "maybe-none",
+            f"{what} may be none here: counting with it fails when it is",
+            e.pos,
+            f"test it first: `if {what} != none:` (or return early when it is none)",
+        )
+
     # -- statements: each returns the facts after it (None: it does not go on)
 
     def block(self, stmts: list[Stmt], facts: Facts) -> Facts | None:
@@ -208,6 +226,8 @@ class _Walker:
         if isinstance(s, (Assign, AugAssign)):
             self.target(s.target, facts)
             self.expr(s.value, facts)
+            if isinstance(s, AugAssign):
+                self.number(s.value, facts)
             after = _kill_fields(facts) if self.changes_state(s.value) else facts
             after = _kill_write(after, s.target)
             if isinstance(s, Assign) and isinstance(s.target, Name):

@@ -49,6 +49,8 @@ __all__ = [
     "has",
     "first",
     "head",
+    "at",
+    "reverse",
     "take",
     "remove",
     "uniq",
@@ -115,6 +117,20 @@ def head(t: Any) -> Any:
     if not t:
         raise RulesError("first() of an empty list")
     return t[0]
+
+
+def at(t: tuple[Any, ...], i: int) -> Any:
+    """Element ``i`` of a list, from the end if ``i`` is negative (a RulesError if there is
+    none: ``xs[i]`` in the rules)."""
+    n = len(t)
+    if i < -n or i >= n:
+        raise RulesError(f"index {i} is out of range of a list of {n}")
+    return t[i]
+
+
+def reverse(t: Any) -> tuple[Any, ...]:
+    """The elements of ``t`` in the opposite order (``reversed(xs)`` in the rules)."""
+    return tuple(t)[::-1]
 
 
 def take(m: int, c: Any) -> int:

@@ -20,6 +20,7 @@ from .. import ir
 from ..effects import Int
 from .emit import (
     answered_report,
+    emit_at,
     emit_count,
     emit_crosses,
     emit_distance,
@@ -46,6 +47,7 @@ from .row import Builtin, Decision
 from .rules import (
     check_allocate,
     check_apply,
+    check_at,
     check_choose,
     check_choose_number,
     check_choose_optional,
@@ -133,6 +135,24 @@ _ROWS = [
         "the first element of a non-empty list (of an empty one, a rules error)",
         check_first,
         emit_first,
+    ),
+    Builtin(
+        "at",
+        ("list", "i"),
+        "element `i` of a list, written `xs[i]`: `xs[0]` the first, `xs[-1]` the last (an index "
+        "out of range is a rules error). A set lists its elements in the order `cards.yaml` or "
+        "the scenario declares them",
+        check_at,
+        emit_at,
+    ),
+    Builtin(
+        "reversed",
+        ("list",),
+        "the list in the opposite order: reactions in reverse order of play "
+        "`for p in reversed(order): ...`",
+        check_shuffled,
+        lambda eg, c: f"_reverse({eg.iterable(c.args[0])})",
+        quiet=True,
     ),
     Builtin(
         "plural",

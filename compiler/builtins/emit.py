@@ -33,6 +33,11 @@ def emit_first(eg: ExprGen, c: Call) -> str:
     return f"_head({eg.expr(c.args[0])})"
 
 
+def emit_at(eg: ExprGen, c: Call) -> str:
+    # an index out of range is a rules error with its place, not Python's IndexError
+    return f"_at({eg.iterable(c.args[0])}, {eg.expr(c.args[1])})"
+
+
 def emit_graph(eg: ExprGen, c: Call) -> str:
     """``reachable`` and ``path_cost``: the records' ``adjacent`` and the arguments, the
     lists as sets; with keyword arguments, the weighted forms (``costs=`` a board's steps
