@@ -661,9 +661,9 @@ class _ToAST(Transformer):
         return Attr(self.src, _start(obj), obj, str(name), name.start_pos)
 
     def index(self, meta, items):
-        # `xs[i]` is the builtin `at(xs, i)`: one type rule and one emitter for both spellings
+        # `xs[i]` is the builtin `nth(xs, i)`: one type rule and one emitter for both spellings
         obj, i = items
-        return Call(self.src, _start(obj), "at", [obj, i])
+        return Call(self.src, _start(obj), "nth", [obj, i])
 
     def call(self, meta, items):
         func, args = items

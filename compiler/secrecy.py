@@ -254,7 +254,7 @@ class _Analysis:
 _PURE = {
     "count", "sum", "min", "max", "abs", "div_down", "div_up", "first", "plural", "lookup",
     "modifiers", "allows", "playable", "reachable", "path_cost", "deal_parties", "len",
-    "at", "reversed",
+    "nth", "reversed",
 }  # fmt: skip
 
 

@@ -49,7 +49,7 @@ __all__ = [
     "has",
     "first",
     "head",
-    "at",
+    "nth",
     "reverse",
     "take",
     "remove",
@@ -119,7 +119,7 @@ def head(t: Any) -> Any:
     return t[0]
 
 
-def at(t: tuple[Any, ...], i: int) -> Any:
+def nth(t: tuple[Any, ...], i: int) -> Any:
     """Element ``i`` of a list, from the end if ``i`` is negative (a RulesError if there is
     none: ``xs[i]`` in the rules)."""
     n = len(t)

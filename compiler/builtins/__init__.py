@@ -20,7 +20,6 @@ from .. import ir
 from ..effects import Int
 from .emit import (
     answered_report,
-    emit_at,
     emit_count,
     emit_crosses,
     emit_distance,
@@ -28,6 +27,7 @@ from .emit import (
     emit_graph,
     emit_lookup,
     emit_minmax,
+    emit_nth,
     emit_playable,
     emit_plural,
     emit_promised,
@@ -47,7 +47,6 @@ from .row import Builtin, Decision
 from .rules import (
     check_allocate,
     check_apply,
-    check_at,
     check_choose,
     check_choose_number,
     check_choose_optional,
@@ -59,6 +58,7 @@ from .rules import (
     check_first,
     check_lookup,
     check_minmax,
+    check_nth,
     check_path_cost,
     check_promised,
     check_propose,
@@ -137,13 +137,13 @@ _ROWS = [
         emit_first,
     ),
     Builtin(
-        "at",
+        "nth",
         ("list", "i"),
         "element `i` of a list, written `xs[i]`: `xs[0]` the first, `xs[-1]` the last (an index "
         "out of range is a rules error). A set lists its elements in the order `cards.yaml` or "
         "the scenario declares them",
-        check_at,
-        emit_at,
+        check_nth,
+        emit_nth,
     ),
     Builtin(
         "reversed",

@@ -33,9 +33,9 @@ def emit_first(eg: ExprGen, c: Call) -> str:
     return f"_head({eg.expr(c.args[0])})"
 
 
-def emit_at(eg: ExprGen, c: Call) -> str:
+def emit_nth(eg: ExprGen, c: Call) -> str:
     # an index out of range is a rules error with its place, not Python's IndexError
-    return f"_at({eg.iterable(c.args[0])}, {eg.expr(c.args[1])})"
+    return f"_nth({eg.iterable(c.args[0])}, {eg.expr(c.args[1])})"
 
 
 def emit_graph(eg: ExprGen, c: Call) -> str:

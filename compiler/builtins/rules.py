@@ -38,7 +38,7 @@ def check_first(ck: Checker, c: Call) -> ir.Type:
     return t.elem if t.kind == "list" and t.elem is not None else ir.ANY
 
 
-def check_at(ck: Checker, c: Call) -> ir.Type:
+def check_nth(ck: Checker, c: Call) -> ir.Type:
     t, _i = ck.args(c, ir.list_of(ir.ANY), ir.INT)
     return t.elem if t.kind == "list" and t.elem is not None else ir.ANY
 

@@ -18,7 +18,6 @@ from rulecraft.runtime.prelude import RNG as _RNG  # noqa: F401
 from rulecraft.runtime.prelude import TURN as _TURN
 from rulecraft.runtime.prelude import UNWIND as _UNWIND
 from rulecraft.runtime.prelude import ask_all as _ask_all
-from rulecraft.runtime.prelude import at as _at  # noqa: F401
 from rulecraft.runtime.prelude import bits as _bits
 from rulecraft.runtime.prelude import carry_out as _carry_out  # noqa: F401
 from rulecraft.runtime.prelude import cell_shift as _cell_shift  # noqa: F401
@@ -36,6 +35,7 @@ from rulecraft.runtime.prelude import log_to as _log_to
 from rulecraft.runtime.prelude import lookup as _lookup  # noqa: F401
 from rulecraft.runtime.prelude import mask as _mask  # noqa: F401
 from rulecraft.runtime.prelude import name as _name  # noqa: F401
+from rulecraft.runtime.prelude import nth as _nth  # noqa: F401
 from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
 from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
 from rulecraft.runtime.prelude import path_cost_by as _path_cost_by  # noqa: F401
