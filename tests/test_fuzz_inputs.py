@@ -24,7 +24,7 @@ from fuzz_helpers import no_hang
 from rulecraft.compiler.cli import main
 from rulecraft.runtime import Game, GameError, registry
 from rulecraft.runtime.layout import PENDING
-from rulecraft.runtime.tools import terminal
+from rulecraft.runtime.tools import reading
 
 pytestmark = pytest.mark.fuzz
 
@@ -151,8 +151,8 @@ def test_typed_offers_are_applied_or_refused_in_a_line(fuzz_budget: int) -> None
         where = f"input {i}: {text[:120]!r}"
         counts[_try(where, g.clone().apply, d.player, "offer:" + text)] += 1
         h = g.clone()
-        _terminal(where, h, d.player, terminal._match, text, d, h)
-        why = terminal._offer_refusal(h, d, text)
+        _terminal(where, h, d.player, reading.match, text, d, h)
+        why = reading.offer_refusal(h, d, text)
         assert isinstance(why, str) and "\n" not in why, f"{where}: {why!r}"
     print(f"offers: {fuzz_budget} inputs, {counts}")
 
@@ -193,7 +193,7 @@ def test_allocations_are_applied_or_refused_in_a_line(fuzz_budget: int) -> None:
         counts[_try(where, g.clone().apply, d.player, "alloc:" + body)] += 1
         typed = " ".join(f"{t}={n}" for t, n in parts) or rng.choice(["none", "0", ""])
         h = g.clone()
-        _terminal(where, h, d.player, terminal._allocation, typed, d, h)
+        _terminal(where, h, d.player, reading.allocation, typed, d, h)
     print(f"allocations: {fuzz_budget} inputs, {counts}")
 
 
@@ -222,7 +222,7 @@ def test_reports_are_applied_or_refused_in_a_line(fuzz_budget: int) -> None:
         where = f"input {i}: {text[:120]!r}"
         counts[_try(where, g.clone().apply, d.player, "report:" + text)] += 1
         h = g.clone()
-        _terminal(where, h, d.player, terminal._match, text, d, h)
+        _terminal(where, h, d.player, reading.match, text, d, h)
     print(f"reports: {fuzz_budget} inputs, {counts}")
 
 

@@ -42,11 +42,6 @@ when only one option has it).
 #: a line of HELP in a game with a hex board
 MAP_HELP = "  map    the hexes near your forces (map all, map HEX: around a hex)\n"
 
-# the names tests and the input fuzzer read the terminal by
-_match = reading.match
-_allocation = reading.allocation
-_offer_refusal = reading.offer_refusal
-
 
 def _is_tty(stream: Any) -> bool:
     try:
