@@ -307,7 +307,7 @@ def test_a_word_at_the_offer_prompt_is_told_how_to_pass():
     g = Game.named("westphalia/congress", 1)
     g.apply(0, "goal:goal_2")
     d = g.pending()[0]
-    said = terminal._offer_refusal(g, d, "no")
+    said = terminal.reading.offer_refusal(g, d, "no")
     assert said == (
         "'no' is not an offer (good:giver>receiver=amount); type pass to make none, goods to "
         "list the goods."
