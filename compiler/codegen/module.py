@@ -508,7 +508,15 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         lines.append(f"    SECRET_PROMPTS: ClassVar[Any] = {_py(tuple(sorted(t.secret_prompts)))}")
     if p_t is None or p_t.site_filters != t.site_filters:
         filters = dict(sorted(t.site_filters.items()))
-        lines.append(f"    SITE_FILTERS: ClassVar[Any] = {_py(filters)}")
+        if p_t is not None and p_t.site_filters.keys() <= filters.keys():
+            # a scenario's own sites: what it adds to the parent's (or says otherwise)
+            more = {k: v for k, v in filters.items() if p_t.site_filters.get(k) != v}
+            lines.append(
+                f"    SITE_FILTERS: ClassVar[Any] = {{**{cls.parent.name}.SITE_FILTERS, "
+                f"{_py(more)[1:-1]}}}"
+            )
+        else:
+            lines.append(f"    SITE_FILTERS: ClassVar[Any] = {_py(filters)}")
     if cls.parent is None:
         for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
             lines.append(f"    {name}: Any")
