@@ -53,7 +53,7 @@ from .effects import (
     walk,
 )
 
-__all__ = ["add_lasting", "weave_lasting", "FIELD", "DISPLAY"]
+__all__ = ["add_lasting", "weave_lasting", "lasting_call_name", "FIELD", "DISPLAY"]
 
 #: the field that holds whether effect E is in force (and why): ``effect__E``
 FIELD = "effect__{}"
@@ -63,6 +63,18 @@ WHY = "lasting__why"
 CHECK = "lasting__check"
 CAUSE = "lasting__cause"
 KINDS = ("modifies", "forbids", "permits", "replaces")
+
+
+def lasting_call_name(func: str) -> str:
+    """How a message names a call: ``start embargo`` for ``effect__embargo__start``, the
+    statement or builtin it was written as; any other routine by its own name."""
+    parts = func.split("__")
+    if len(parts) == 3 and parts[0] == "effect":
+        if parts[2] in ("start", "end"):
+            return f"{parts[2]} {parts[1]}"
+        if parts[2] == "in_force":
+            return f"in_force({parts[1]}, ...)"
+    return func
 
 
 def _literal(text: str) -> str:
@@ -109,7 +121,7 @@ def _effect(
             "scope an effect to one player or record (or to the game, without scope:); "
             "say what else it needs in its where: conditions",
         )
-        return None
+        params = params[:1]  # kept, so that its uses are not errors too
     scope = None
     if params:
         sname, stype = params[0]
@@ -218,16 +230,12 @@ def _basics(game: ir.Game, effect: ir.LastingEffect, sink: DiagnosticSink) -> No
         params = [effect.scope]
         field, on = f"{s}.{FIELD.format(e)}", f" on {{{s}}}"
         each = f"for {s} in {_every(game, effect)}:\n"
-    _routine(game, pre + "in_force", "function", params, ir.BOOL, f"return {field} > 0\n", origin, sink)
-    start = (
-        f"{field} = {CAUSE}\n"
-        f'log "{title} is in force{on} ({{{WHY}({CAUSE})}})"\n'
+    _routine(
+        game, pre + "in_force", "function", params, ir.BOOL, f"return {field} > 0\n", origin, sink
     )
+    start = f'{field} = {CAUSE}\nlog "{title} is in force{on} ({{{WHY}({CAUSE})}})"\n'
     _routine(game, pre + "start", "procedure", params + cause, ir.VOID, start, origin, sink)
-    end = (
-        f"if {field} > 0:\n    {field} = 0\n"
-        f'    log "{title} ends{on} ({{{WHY}({CAUSE})}})"\n'
-    )
+    end = f'if {field} > 0:\n    {field} = 0\n    log "{title} ends{on} ({{{WHY}({CAUSE})}})"\n'
     _routine(game, pre + "end", "procedure", params + cause, ir.VOID, end, origin, sink)
     args = s
     ind = "    " if each else ""
@@ -235,8 +243,12 @@ def _basics(game: ir.Game, effect: ir.LastingEffect, sink: DiagnosticSink) -> No
     _routine(game, pre + "end_all", "procedure", cause, ir.VOID, end_all, origin, sink)
     if effect.until is not None:
         game.functions[pre + "until"] = ir.Routine(
-            pre + "until", "function", list(params), ir.BOOL,
-            [Return(effect.until.src, effect.until.off, effect.until)], origin,
+            pre + "until",
+            "function",
+            list(params),
+            ir.BOOL,
+            [Return(effect.until.src, effect.until.off, effect.until)],
+            origin,
         )
         check = (
             f"{each}{ind}if {field} > 0 and {pre}until({args}):\n"
@@ -301,7 +313,9 @@ def weave_lasting(b: Any, game: ir.Game) -> None:
         for proc, pos in effect.check_after:
             target = game.functions.get(proc)
             if target is None or target.kind != "procedure" or "__" in proc:
-                known = [n for n, r in game.functions.items() if r.kind == "procedure" and "__" not in n]
+                known = [
+                    n for n, r in game.functions.items() if r.kind == "procedure" and "__" not in n
+                ]
                 sink.error(
                     "undefined",
                     f"effect {effect.name!r} is checked after {proc!r}, which is not a procedure",
@@ -319,7 +333,9 @@ def weave_lasting(b: Any, game: ir.Game) -> None:
                 k = _cause(causes, f"until {effect.until_text}")
                 key = f"effect__{effect.name}__check__after__{proc}"
                 body = parse_into(
-                    Snippet(f"effect__{effect.name}__check({k})\n", lambda off, p=pos: p, "check_after"),
+                    Snippet(
+                        f"effect__{effect.name}__check({k})\n", lambda off, p=pos: p, "check_after"
+                    ),
                     sink,
                 )
                 if body is not None:
@@ -332,7 +348,9 @@ def weave_lasting(b: Any, game: ir.Game) -> None:
         _lower(hook.body, f"procedure {hook.target}", effects, causes, sink)
     if not game.lasting and not causes:
         return
-    text = "".join(f"if {CAUSE} == {k}:\n    return {_literal(c)}\n" for k, c in enumerate(causes, 1))
+    text = "".join(
+        f"if {CAUSE} == {k}:\n    return {_literal(c)}\n" for k, c in enumerate(causes, 1)
+    )
     origin = game.lasting[0].origin if game.lasting else game.origin
     _routine(game, WHY, "function", [(CAUSE, ir.INT)], ir.STR, text + 'return "?"\n', origin, sink)
 
@@ -351,7 +369,7 @@ def _site(routine: ir.Routine, cards: dict[int, ir.Card]) -> str:
     name = routine.name
     for prefix, section in (("setup__", "setup"), ("turn__", "turn"), ("end__", "end_of_turn")):
         if routine.kind == "phase" and name.startswith(prefix):
-            return f"{section}.{name[len(prefix):].split('__')[0]}"
+            return f"{section}.{name[len(prefix) :].split('__')[0]}"
     if name.startswith("effect__"):
         return f"effect {name.split('__')[1]}"
     if name.startswith("window__"):
@@ -359,9 +377,7 @@ def _site(routine: ir.Routine, cards: dict[int, ir.Card]) -> str:
     return name.split("__")[0]
 
 
-def _lower(
-    body: list, site: str, effects: dict, causes: list[str], sink: DiagnosticSink
-) -> None:
+def _lower(body: list, site: str, effects: dict, causes: list[str], sink: DiagnosticSink) -> None:
     """Replace ``start``/``end`` statements by calls, and ``in_force(E, ...)`` by
     ``effect__E__in_force(...)``, in place."""
     for node in list(walk(body)):
@@ -374,10 +390,11 @@ def _lower(
                     f"in_force() names no effect: {what!r} is not declared under effects:",
                     (first or node).pos,
                     (did_you_mean(first.id, effects) if isinstance(first, Name) else None)
-                    or "write in_force(EFFECT, args), EFFECT one of: " + (", ".join(effects) or "none declared"),
+                    or "write in_force(EFFECT, args), EFFECT one of: "
+                    + (", ".join(effects) or "none declared"),
                 )
                 continue
-            if _arity(effects[first.id], len(node.args) - 1, node, "in_force", sink):
+            if _arity(effects[first.id], len(node.args) - 1, node, f"in_force({first.id}, ", sink):
                 node.func = f"effect__{first.id}__in_force"
                 node.args = node.args[1:]
     _lower_stmts(body, site, effects, causes, sink)
@@ -416,7 +433,12 @@ def _call_of(
     if not _arity(effect, len(stmt.args), stmt, f"{stmt.op} {stmt.name}", sink):
         return stmt
     k = _cause(causes, site)
-    call = Call(stmt.src, stmt.off, f"effect__{stmt.name}__{stmt.op}", [*stmt.args, Int(stmt.src, stmt.off, k)])
+    call = Call(
+        stmt.src,
+        stmt.off,
+        f"effect__{stmt.name}__{stmt.op}",
+        [*stmt.args, Int(stmt.src, stmt.off, k)],
+    )
     return ExprStmt(stmt.src, stmt.off, call)
 
 
@@ -424,12 +446,22 @@ def _arity(effect: ir.LastingEffect, n: int, node: Any, what: str, sink: Diagnos
     want = 0 if effect.scope is None else 1
     if n == want:
         return True
-    scope = "the game (no argument)" if effect.scope is None else f"one {effect.scope[1]} ({effect.scope[0]})"
+    scope = (
+        "the game (no argument)"
+        if effect.scope is None
+        else f"one {effect.scope[1]} ({effect.scope[0]})"
+    )
+    arg = "" if effect.scope is None else effect.scope[0]
+    if what.endswith(", "):  # in_force(E, ...
+        written = f"{what[:-2]}, {arg})" if arg else f"{what[:-2]})"
+        what = "in_force"
+    else:
+        written = f"{what}({arg})"
     sink.error(
         "arity",
         f"{what}(...) gives {n} argument(s); effect {effect.name!r} is scoped to {scope}",
         node.pos,
-        f"write {what}({'' if effect.scope is None else effect.scope[0]})",
+        f"write {written}",
     )
     return False
 
@@ -457,9 +489,13 @@ def _weave_flow(
     checked = [e for e in game.lasting if e.until is not None]
     if not ends and not checked:
         return
-    checks = [f"effect__{e.name}__check({_cause(causes, f'until {e.until_text}')})" for e in checked]
+    checks = [
+        f"effect__{e.name}__check({_cause(causes, f'until {e.until_text}')})" for e in checked
+    ]
     if checked:
-        _routine(game, CHECK, "procedure", [], ir.VOID, "\n".join(checks) + "\n", checked[0].origin, sink)
+        _routine(
+            game, CHECK, "procedure", [], ir.VOID, "\n".join(checks) + "\n", checked[0].origin, sink
+        )
     for section, pre in (("setup", "setup"), ("turn", "turn"), ("end_of_turn", "end")):
         for routine in game.flow(section):
             inner = copy.copy(routine)
@@ -472,7 +508,9 @@ def _weave_flow(
                 lines.append(f"effect__{e}__end_all({_cause(causes, f'{step} ends')})")
             if checked:
                 lines.append(f"{CHECK}()")
-            src = Snippet("\n".join(lines) + "\n", lambda off, p=routine.origin.pos: p, "the flow of play")
+            src = Snippet(
+                "\n".join(lines) + "\n", lambda off, p=routine.origin.pos: p, "the flow of play"
+            )
             body = parse_into(src, sink)
             if body is not None:
                 routine.body = body  # type: ignore[assignment]
@@ -486,11 +524,15 @@ def _weave_changes(
         target = game.functions.get(change.target)
         want = "procedure" if change.kind == "replaces" else "function"
         returns = {"modifies": ir.INT, "forbids": ir.BOOL, "permits": ir.BOOL}.get(change.kind)
-        if target is None or "__" in change.target or target.kind != want or (
-            returns is not None and target.returns != returns
+        if (
+            target is None
+            or "__" in change.target
+            or target.kind != want
+            or (returns is not None and target.returns != returns)
         ):
             known = [
-                n for n, r in game.functions.items()
+                n
+                for n, r in game.functions.items()
                 if r.kind == want and "__" not in n and (returns is None or r.returns == returns)
             ]
             what = {"modifies": "a function that gives an int", "replaces": "a procedure"}.get(
@@ -500,7 +542,8 @@ def _weave_changes(
                 "undefined",
                 f"effect {effect.name!r} {change.kind} {change.target!r}, which is not {what}",
                 change.pos,
-                did_you_mean(change.target, known) or f"{change.kind} names {what} of rules.yaml",
+                did_you_mean(change.target, known)
+                or f"{change.kind} names {what}: " + (", ".join(known) or "rules.yaml has none"),
             )
             continue
         names = [p for p, _t in target.params]
@@ -523,7 +566,12 @@ def _weave_changes(
             )
         if change.by is not None:
             game.functions[pre + "__by"] = ir.Routine(
-                pre + "__by", "function", params, ir.INT, [Return(change.by.src, change.by.off, change.by)], origin
+                pre + "__by",
+                "function",
+                params,
+                ir.INT,
+                [Return(change.by.src, change.by.off, change.by)],
+                origin,
             )
         if change.body is not None:
             game.functions[pre + "__with"] = ir.Routine(
@@ -537,7 +585,9 @@ def _weave_changes(
 Plan = dict[str, list[tuple[str, str]]]
 
 
-def _plan_targets(game: ir.Game, effect: ir.LastingEffect, plan: Plan, sink: DiagnosticSink) -> None:
+def _plan_targets(
+    game: ir.Game, effect: ir.LastingEffect, plan: Plan, sink: DiagnosticSink
+) -> None:
     """Move each routine ``effect`` changes to ``<name>__base`` (once), make the routine of
     each change, and note in ``plan`` how the routine's new body uses it."""
     for change in effect.changes:
@@ -572,7 +622,8 @@ def _plan_targets(game: ir.Game, effect: ir.LastingEffect, plan: Plan, sink: Dia
             _routine(game, pre, "function", list(target.params), ir.INT, text, origin, sink)
         elif change.kind in ("forbids", "permits"):
             if scoped:
-                text = f"return count([{s} for {s} in {_every(game, effect)} if {field} > 0{where}]) > 0\n"
+                every = _every(game, effect)
+                text = f"return count([{s} for {s} in {every} if {field} > 0{where}]) > 0\n"
             else:
                 text = f"return {field} > 0{where}\n"
             _routine(game, pre, "function", list(target.params), ir.BOOL, text, origin, sink)
@@ -596,7 +647,11 @@ def _rewrite(game: ir.Game, plan: Plan, sink: DiagnosticSink) -> None:
             text = "let lasting__done = false\n" + "".join(t for _k, t in changes)
             text += f"if not lasting__done:\n    {name}__base({args})\n"
         elif base.returns == ir.INT:
-            text = f"return {name}__base({args})" + "".join(f" + {pre}({args})" for _k, pre in changes) + "\n"
+            text = (
+                f"return {name}__base({args})"
+                + "".join(f" + {pre}({args})" for _k, pre in changes)
+                + "\n"
+            )
         else:
             permits = "".join(f" or {pre}({args})" for k, pre in changes if k == "permits")
             forbids = "".join(f" and not {pre}({args})" for k, pre in changes if k == "forbids")
