@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from compile_helpers import compile_errors
-from fixtures.edicts import GAMES, ROOT, SPEC
+from fixtures.edicts import GAMES, ROOT, SPEC, SPECS
 from forms_helpers import lockstep
 from rulecraft.compiler.examples import example_files, run_examples
 from rulecraft.compiler.project import new_sink
@@ -193,7 +193,7 @@ def test_random_games_end_and_both_forms_play_the_same_games():
 def test_the_rules_changed_know_nothing_of_the_effects():
     """The designer's routines are unchanged: the effects are woven around them."""
     game = GAMES["edicts/realm"]
-    assert [e.name for e in game.lasting] == ["embargo", "festival", "blockade"]
+    assert [e.name for e in game.lasting] == ["embargo", "festival", "blockade", "plague"]
     assert "income__base" in game.functions and "harvest__base" in game.functions
     assert "may_trade__base" in game.functions and "may_tax__base" in game.functions
     assert "rival__base" not in game.functions and "trade__base" not in game.functions
@@ -252,7 +252,7 @@ def test_in_force_of_an_unknown_effect_is_an_error(tmp_path):
 
 
 def test_modifying_what_is_not_an_int_function_is_an_error(tmp_path):
-    errors, lines = _errors(tmp_path, "      income: {by:", "      may_tax: {by:")
+    errors, lines = _errors(tmp_path, "      income: {by: \"-1\", where: \"p ==", "      may_tax: {by: \"-1\", where: \"p ==")
     e = errors[0]
     assert e.code == "undefined" and "not a function that gives an int" in e.message
     assert "may_tax" in lines[e.pos.line - 1] and "income" in (e.hint or "")
@@ -309,3 +309,36 @@ def test_an_argument_of_the_wrong_type_names_the_statement(tmp_path):
     [e] = errors
     assert e.code == "type" and "'start embargo'" in e.message and "player" in e.message
     assert lines[e.pos.line - 1][e.pos.col - 1 :].startswith("1)")
+
+
+# -- a scenario's overlays, a scope of records
+
+
+def test_an_effect_on_a_record_stays_on_a_function_a_scenario_replaces():
+    """The lean years replace `income` (3 gold): the plague on Blue's town Ford still takes
+    1 from it, and ends when its `until` holds."""
+    spec = SPECS["lean_years"]
+    g = Game.new(spec, None, 1)
+    play(g, "card:plague", "none", "no", "no")
+    log = g.log_for(None)
+    assert "Plague is in force on Ford (card Plague)" in log
+    assert "Red harvests 3 gold" in log and "Blue harvests 2 gold" in log
+    assert in_force(g) == ["Plague on Ford (card Plague): The town's lord harvests 1 gold less."]
+    play(g, "none", "none", "no", "no")  # round 2
+    assert "Blue harvests 2 gold" in g.log_for(None)[-3:]
+    play(g, "none", "none")  # round 3: the edict step ends with round 3
+    assert "Plague ends on Ford (until round >= 3)" in g.log_for(None)
+    assert in_force(g) == []
+
+
+def test_both_forms_and_views_agree_in_every_scenario():
+    for spec in SPECS.values():
+        for seed in range(4):
+            rec = lockstep(spec, seed)
+            assert rec.decisions and not rec.machine.error
+            g = Game.new(spec, None, seed)
+            rng = random.Random(seed)
+            while not g.finished:
+                check_hidden_information(g, rng)
+                d = g.pending()[0]
+                g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
