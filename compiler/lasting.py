@@ -342,10 +342,11 @@ def weave_lasting(b: Any, game: ir.Game) -> None:
                     game.hooks[key] = ir.Hook(key, "after", proc, body, ir.Origin(pos, (), ""))  # type: ignore[arg-type]
     _weave_flow(b, game, ends, causes, sink)
     cards = {id(c.effect): c for c in game.cards.values()}
+    own = game.functions  # a function named in_force is the rules' own
     for routine in game.routines():
-        _lower(routine.body, _site(routine, cards), effects, causes, sink)
+        _lower(routine.body, _site(routine, cards), effects, causes, sink, own)
     for hook in game.hooks.values():
-        _lower(hook.body, f"procedure {hook.target}", effects, causes, sink)
+        _lower(hook.body, f"procedure {hook.target}", effects, causes, sink, own)
     if not game.lasting and not causes:
         return
     text = "".join(
@@ -366,9 +367,9 @@ def _site(routine: ir.Routine, cards: dict[int, ir.Card]) -> str:
     """How a log line and the board name what a statement in ``routine`` stands for."""
     if id(routine) in cards:
         return f"card {cards[id(routine)].name}"
-    name = routine.name
+    name = routine.name  # a flow step's body may have moved to <step>__rules, <step>__lasting
     for prefix, section in (("setup__", "setup"), ("turn__", "turn"), ("end__", "end_of_turn")):
-        if routine.kind == "phase" and name.startswith(prefix):
+        if name.startswith(prefix):
             return f"{section}.{name[len(prefix) :].split('__')[0]}"
     if name.startswith("effect__"):
         return f"effect {name.split('__')[1]}"
@@ -377,11 +378,19 @@ def _site(routine: ir.Routine, cards: dict[int, ir.Card]) -> str:
     return name.split("__")[0]
 
 
-def _lower(body: list, site: str, effects: dict, causes: list[str], sink: DiagnosticSink) -> None:
+def _lower(
+    body: list,
+    site: str,
+    effects: dict,
+    causes: list[str],
+    sink: DiagnosticSink,
+    own: Any = (),
+) -> None:
     """Replace ``start``/``end`` statements by calls, and ``in_force(E, ...)`` by
-    ``effect__E__in_force(...)``, in place."""
+    ``effect__E__in_force(...)``, in place (unless the rules declare an ``in_force`` of their
+    own: ``own``)."""
     for node in list(walk(body)):
-        if isinstance(node, Call) and node.func == "in_force":
+        if isinstance(node, Call) and node.func == "in_force" and node.func not in own:
             first = node.args[0] if node.args else None
             if not isinstance(first, Name) or first.id not in effects:
                 what = first.id if isinstance(first, Name) else "its first argument"

@@ -252,7 +252,9 @@ def test_in_force_of_an_unknown_effect_is_an_error(tmp_path):
 
 
 def test_modifying_what_is_not_an_int_function_is_an_error(tmp_path):
-    errors, lines = _errors(tmp_path, "      income: {by: \"-1\", where: \"p ==", "      may_tax: {by: \"-1\", where: \"p ==")
+    errors, lines = _errors(
+        tmp_path, '      income: {by: "-1", where: "p ==', '      may_tax: {by: "-1", where: "p =='
+    )
     e = errors[0]
     assert e.code == "undefined" and "not a function that gives an int" in e.message
     assert "may_tax" in lines[e.pos.line - 1] and "income" in (e.hint or "")
@@ -342,3 +344,23 @@ def test_both_forms_and_views_agree_in_every_scenario():
                 check_hidden_information(g, rng)
                 d = g.pending()[0]
                 g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
+
+
+def test_an_effect_started_in_a_flow_step_names_the_step(tmp_path):
+    from compile_helpers import compile_into, import_generated
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "generated").mkdir()
+    shutil.copytree(FIXTURE, tmp_path / "rules" / "edicts")
+    flow = tmp_path / "rules" / "edicts" / "flow.yaml"
+    text = flow.read_text(encoding="utf-8")
+    old = "  market:\n    do: |\n"
+    assert text.count(old) == 1
+    flow.write_text(text.replace(old, old + "      start festival()\n"), encoding="utf-8")
+    compile_into(tmp_path)
+    g = Game.new(import_generated(tmp_path, "edicts").SPECS["realm"], None, 1)
+    play(g, "none", "none")
+    assert "Festival is in force (turn.market)" in g.log_for(None)
+    assert in_force(g) == [
+        "Festival (turn.market): Every lord harvests 1 gold more and may levy a tax."
+    ]
