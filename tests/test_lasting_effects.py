@@ -204,7 +204,13 @@ def test_the_sheet_lists_the_effects():
 
     html = render_html("edicts", rules_root=ROOT / "rules")
     assert "Lasting effects" in html
-    for text in ("Embargo", "may_trade", "until target.vp &gt;= 3", "ends at turn.harvest"):
+    for text in (
+        "Embargo",
+        "may_trade",
+        "until target.vp &gt;= 3",
+        "when turn.harvest ends",
+        "replaces harvest where p == target",
+    ):
         assert text in html, text
 
 

@@ -157,23 +157,22 @@ def effect_text(effect: Any) -> str:
     """One lasting effect as the sheet prints it: what it does, on whom, what it changes
     while in force, and what ends it."""
     parts = [" ".join(effect.origin.doc.split())] if effect.origin.doc else []
-    on = "the whole game" if effect.scope is None else f"one {effect.scope[1]} ({effect.scope[0]})"
+    scope = "" if effect.scope is None else effect.scope[0]
+    on = "the whole game" if effect.scope is None else f"one {effect.scope[1]} ({scope})"
     parts.append(f"In force on {on}.")
     changes = []
     for c in effect.changes:
-        text = CHANGES[c.kind].format(text=c.text.split(" where ")[0], target=c.target)
-        where = c.text if c.kind in ("forbids", "permits") else ""
-        if c.kind == "modifies" and " where " in c.text:
-            where = c.text.split(" where ", 1)[1]
+        by, _, where = c.text.partition(" where ") if c.kind == "modifies" else ("", "", c.text)
+        text = CHANGES[c.kind].format(text=by, target=c.target)
         changes.append(text + (f" where {where}" if where and where != "true" else ""))
     if changes:
         parts.append("While in force it " + "; ".join(changes) + ".")
-    ends = [f"end {effect.name}(...)"]
+    ends = [f"end {effect.name}({scope})"]
     if effect.until is not None:
-        after = "".join(f", {p}" for p, _pos in effect.check_after)
-        ends.append(f"until {effect.until_text} (checked after each flow step{after})")
+        after = "".join(f" and after {p}" for p, _pos in effect.check_after)
+        ends.append(f"until {effect.until_text} (checked when each flow step ends{after})")
     if effect.ends_at is not None:
-        ends.append(f"ends at {effect.ends_at[0]}")
+        ends.append(f"when {effect.ends_at[0]} ends")
     parts.append("Ends: " + "; ".join(ends) + ".")
     return " ".join(parts)
 
