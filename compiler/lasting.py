@@ -352,7 +352,8 @@ def weave_lasting(b: Any, game: ir.Game) -> None:
     text = "".join(
         f"if {CAUSE} == {k}:\n    return {_literal(c)}\n" for k, c in enumerate(causes, 1)
     )
-    origin = game.lasting[0].origin if game.lasting else game.origin
+    pos = (game.lasting[0].origin if game.lasting else game.origin).pos
+    origin = ir.Origin(pos, (), "why an effect is in force or ended, by the number of its cause")
     _routine(game, WHY, "function", [(CAUSE, ir.INT)], ir.STR, text + 'return "?"\n', origin, sink)
 
 
