@@ -66,14 +66,17 @@ KINDS = ("modifies", "forbids", "permits", "replaces")
 
 
 def lasting_call_name(func: str) -> str:
-    """How a message names a call: ``start embargo`` for ``effect__embargo__start``, the
-    statement or builtin it was written as; any other routine by its own name."""
+    """How a message names a routine: ``start embargo`` for ``effect__embargo__start``, the
+    statement or builtin it was written as; ``income`` for ``income__base``, the function an
+    effect changes; any other routine by its own name."""
     parts = func.split("__")
     if len(parts) == 3 and parts[0] == "effect":
         if parts[2] in ("start", "end"):
             return f"{parts[2]} {parts[1]}"
         if parts[2] == "in_force":
             return f"in_force({parts[1]}, ...)"
+    if len(parts) == 2 and parts[1] == "base":  # a function an effect changes, as written
+        return parts[0]
     return func
 
 

@@ -370,3 +370,13 @@ def test_an_effect_started_in_a_flow_step_names_the_step(tmp_path):
     assert in_force(g) == [
         "Festival (turn.market): Every lord harvests 1 gold more and may levy a tax."
     ]
+
+
+def test_a_start_in_a_function_names_the_function_as_written(tmp_path):
+    """`income` moved to `income__base` (an effect changes it): the message names `income`."""
+    errors, lines = _errors(
+        tmp_path, "      return 2\n", "      start festival()\n      return 2\n"
+    )
+    [e] = errors
+    assert e.code == "side-effect" and e.message == "function 'income' may not start festival"
+    assert lines[e.pos.line - 1].strip() == "start festival()"
