@@ -55,6 +55,7 @@ from .effects import (
     While,
     walk,
 )
+from .lasting import lasting_call_name
 from .nones import breaks, check_nones
 from .scenario_values import ScenarioChecker
 from .typerules import article, compatible
@@ -211,7 +212,7 @@ class Checker:
             assert self.routine is not None
             self.error(
                 "side-effect",
-                f"function {self.routine.name!r} may not {what}",
+                f"function {lasting_call_name(self.routine.name)!r} may not {what}",
                 node,
                 "functions compute values; move this into a procedure",
             )
@@ -823,10 +824,12 @@ class Checker:
                     "procedures change the game; functions compute values",
                 )
             if r.kind == "procedure":
-                self.no_effects(c, f"call procedure {c.func!r}")
+                called = lasting_call_name(c.func)
+                self.no_effects(c, called if called != c.func else f"call procedure {c.func!r}")
             self.arity(c, len(r.params))
+            called = lasting_call_name(c.func)
             for arg, (pname, pt) in zip(c.args, r.params, strict=False):
-                self.expect(arg, self.expr(arg), pt, f"argument {pname!r} of {c.func!r}")
+                self.expect(arg, self.expr(arg), pt, f"argument {pname!r} of {called!r}")
             return r.returns
         if c.func not in BUILTINS:
             self.error(

@@ -286,6 +286,17 @@ class Reveal(Stmt):
     audience: Expr | None
 
 
+@dataclass(eq=False)
+class Lasting(Stmt):
+    """``start name(args)`` or ``end name(args)``: a lasting effect (`effects:` in rules.yaml)
+    put in force or ended; lowered by `compiler/lasting.py` before the checker sees it."""
+
+    op: str  # start | end
+    name: str
+    args: list[Expr]
+    name_off: int = 0
+
+
 def walk(node: Any):
     """Yield ``node`` and every AST node below it, depth first."""
     if isinstance(node, list):
@@ -622,6 +633,21 @@ class _ToAST(Transformer):
         target, audience = items
         return Reveal(self.src, self._o(meta), target, audience)
 
+    def start_stmt(self, meta, items):
+        return self._lasting("start", meta, items)
+
+    def end_stmt(self, meta, items):
+        return self._lasting("end", meta, items)
+
+    def _lasting(self, op: str, meta: Any, items: list) -> Lasting:
+        name, args = items
+        positional = []
+        for a in args or ():
+            if isinstance(a, tuple):
+                raise _reject(a[0].start_pos, f"{op} {name}(...) takes no named arguments", None)
+            positional.append(a)
+        return Lasting(self.src, self._o(meta), op, str(name), positional, name.start_pos)
+
     # expressions
     def name(self, meta, items):
         return Name(self.src, items[0].start_pos, str(items[0]))
@@ -769,7 +795,7 @@ _STATEMENT_RULES = frozenset(
     (
         "program suite if_stmt elif_clause else_clause for_stmt while_stmt simul_stmt at_once_stmt "
         "match_stmt case_clause let_stmt assign_stmt aug_assign_stmt move_stmt move_all_stmt "
-        "log_stmt reveal_stmt return_stmt break_stmt pass_stmt expr_stmt"
+        "log_stmt reveal_stmt start_stmt end_stmt return_stmt break_stmt pass_stmt expr_stmt"
     ).split()
 )
 

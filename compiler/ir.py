@@ -180,6 +180,40 @@ class Hook:
 
 
 @dataclass
+class LastingChange:
+    """What a lasting effect changes while in force (`effects:` in rules.yaml): ``kind``
+    modifies (an int function: ``by`` added), forbids or permits (a bool function), or
+    replaces (a procedure: ``body`` runs instead); each where ``where`` holds."""
+
+    kind: str
+    target: str
+    pos: Position
+    where: Expr | None = None
+    by: Expr | None = None
+    body: list[Stmt] | None = None
+    text: str = ""  # how the sheets print it
+    woven: bool = False  # set per scenario: the routine it changes is there and fits
+
+
+@dataclass
+class LastingEffect:
+    """A lasting effect (`effects:` in rules.yaml, compiler/lasting.py): a rule change put in
+    force by ``start``, scoped to the game or to one player or record, ended by ``end``, by
+    ``until`` (checked after every flow step and after the procedures of ``check_after``)
+    or when the flow step ``ends_at`` ends."""
+
+    name: str
+    title: str
+    origin: Origin
+    scope: tuple[str, Type] | None
+    changes: list[LastingChange] = field(default_factory=list)
+    until: Expr | None = None
+    until_text: str = ""
+    ends_at: tuple[str, Position] | None = None
+    check_after: list[tuple[str, Position]] = field(default_factory=list)
+
+
+@dataclass
 class Card:
     id: str
     name: str
@@ -362,6 +396,8 @@ class Game:
     #: where `windows:` open: (window, "before" | "after", procedure or `turn.<step>`, where
     #: `opens:` says it); woven in per scenario (compiler/windows.py)
     window_opens: list[tuple[str, str, str, Position]] = field(default_factory=list)
+    #: the lasting effects of `effects:` in rules.yaml (compiler/lasting.py)
+    lasting: list[LastingEffect] = field(default_factory=list)
     #: the hex grid of board.yaml, if the game has one
     board: Board | None = None
 

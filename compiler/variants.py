@@ -35,6 +35,7 @@ from .builder import FLOW_SECTIONS, Builder, Sources
 from .diagnostics import DiagnosticSink, did_you_mean
 from .displays import add_displays
 from .effects import Call, ExprStmt, Name, Snippet, parse_into
+from .lasting import add_lasting, weave_lasting
 from .loader import Document, YPath
 from .negotiation import add_negotiation
 from .tables.programs import add_table_programs
@@ -55,6 +56,7 @@ def base_model(
     add_negotiation(b, base, sink)
     add_windows(b, base, sink)
     add_displays(b, base, sink)
+    add_lasting(b, base, sink)
     for tid, params in base.table_params.items():
         base.tables[tid].params = params
     return base
@@ -134,6 +136,7 @@ def finish(b: Builder, game: ir.Game) -> ir.Game:
     """A copy ready for checking: hooks woven into their procedures, the main routine made."""
     game = copy.deepcopy(game)
     weave_windows(b, game)
+    weave_lasting(b, game)
     weave_hooks(b, game)
     b.main(game)
     return game

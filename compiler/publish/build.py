@@ -4,6 +4,7 @@ view model (`views.Sheet`)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .board_map import map_view
 from .compare import comparison
@@ -122,6 +123,9 @@ def build_sheet(
                 sheet.cards.append(Section(title, Node("text", text=text)))
             else:
                 sheet.cards.append(Section(title, node_of(without_title(value))))
+    sheet.effects = [
+        Section(e.title, Node("text", text=effect_text(e))) for e in (resolved or model).lasting
+    ]
     names = Names(model, {k: v for k, (_t, v) in known_scenarios.items()})
     shown: set[str] = set()
     for sid in scenario_order(known_scenarios) if scenario is None else [scenario]:
@@ -138,6 +142,39 @@ def build_sheet(
     if scenario is None and len(sheet.scenarios) > 1 and layout == "side_by_side":
         sheet.comparison = comparison(sheet.scenarios, known_scenarios, names)
     return sheet
+
+
+#: how the sheet says what a lasting effect changes (`effects:` in rules.yaml)
+CHANGES = {
+    "modifies": "adds {text} to {target}",
+    "forbids": "forbids {target}",
+    "permits": "permits {target}",
+    "replaces": "replaces {target}",
+}
+
+
+def effect_text(effect: Any) -> str:
+    """One lasting effect as the sheet prints it: what it does, on whom, what it changes
+    while in force, and what ends it."""
+    parts = [" ".join(effect.origin.doc.split())] if effect.origin.doc else []
+    scope = "" if effect.scope is None else effect.scope[0]
+    on = "the whole game" if effect.scope is None else f"one {effect.scope[1]} ({scope})"
+    parts.append(f"In force on {on}.")
+    changes = []
+    for c in effect.changes:
+        by, _, where = c.text.partition(" where ") if c.kind == "modifies" else ("", "", c.text)
+        text = CHANGES[c.kind].format(text=by, target=c.target)
+        changes.append(text + (f" where {where}" if where and where != "true" else ""))
+    if changes:
+        parts.append("While in force it " + "; ".join(changes) + ".")
+    ends = [f"end {effect.name}({scope})"]
+    if effect.until is not None:
+        after = "".join(f" and after {p}" for p, _pos in effect.check_after)
+        ends.append(f"until {effect.until_text} (checked when each flow step ends{after})")
+    if effect.ends_at is not None:
+        ends.append(f"when {effect.ends_at[0]} ends")
+    parts.append("Ends: " + "; ".join(ends) + ".")
+    return " ".join(parts)
 
 
 #: the sections of a flow, in order of play (a flow's `procedures` are what its steps call)

@@ -225,6 +225,8 @@ class Sheet:
     map: Any = None
     #: the game's values a player needs (constants with `board: true`): (title, value)
     values: list[tuple[str, str]] = field(default_factory=list)
+    #: the lasting effects (`effects:` in rules.yaml): what each changes and what ends it
+    effects: list[Section] = field(default_factory=list)
 
     @property
     def gap_groups(self) -> list[GapGroup]:
