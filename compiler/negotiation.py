@@ -272,11 +272,14 @@ def _promise(
             )
             return None
     game.promises.append(name)
+    # a promise about one of a list keeps two lists entry by entry: both in order (a list
+    # field is otherwise a set, which would lose the pairing and repeated players)
     game.player_fields[field] = ir.Field(
         field,
         ir.list_of(ir.PLAYER),
         ir.Origin(doc.key_pos(gpath), (), f"who {name} was promised to"),
         title=f"{title} promised to",
+        ordered=about is not None,
     )
     if about is not None:
         game.promise_about[name] = about
@@ -285,6 +288,7 @@ def _promise(
             ir.list_of(about),
             ir.Origin(doc.key_pos(gpath), (), f"what {name} was promised about"),
             title=f"{title} promised about",
+            ordered=True,
         )
     promise = promise if isinstance(promise, dict) else {}
 

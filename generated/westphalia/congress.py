@@ -131,10 +131,10 @@ LAYOUT: tuple[Any, ...] = (
     ("p.score", 85, 6, "int", None, "all", False, -999, 999, (-999,) * 6),
     ("p.goal_seen", 91, 6, "set", "player", "all", False, None, None, (0,) * 6),
     ("p.promised_truce", 97, 6, "set", "player", "all", False, None, None, (0,) * 6),
-    ("p.promised_keep_out", 103, 6, "set", "player", "all", False, None, None, (0,) * 6),
-    ("p.promised_keep_out_about", 109, 6, "set", "area", "all", False, None, None, (0,) * 6),
-    ("p.promised_unrest_debts", 115, 6, "set", "player", "all", False, None, None, (0,) * 6),
-    ("p.promised_unrest_debts_about", 121, 6, "set", "unrest", "all", False, None, None, (0,) * 6),
+    ("p.promised_keep_out", 103, 6, "seq", "player", "all", False, None, None, ((),) * 6),
+    ("p.promised_keep_out_about", 109, 6, "seq", "area", "all", False, None, None, ((),) * 6),
+    ("p.promised_unrest_debts", 115, 6, "seq", "player", "all", False, None, None, ((),) * 6),
+    ("p.promised_unrest_debts_about", 121, 6, "seq", "unrest", "all", False, None, None, ((),) * 6),
     (
         "e.area.claims",
         127,
@@ -340,7 +340,7 @@ PRIMARY: dict[str, Any] = {
             "Keep out of",
             "pick",
             "area",
-            "a player promises to keep out of Areas in the theaters where it has an Army",
+            "a player promises to keep out of an Area where the receiver holds a Claim, in a theater where the promiser has an Army (assumed: the rules allow any promise; this bounds the Areas listed)",
         ),
         (
             "unrest_debts",
