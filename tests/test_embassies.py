@@ -203,6 +203,14 @@ def test_a_negotiation_window_without_rounds_is_an_error(tmp_path):
     assert "rounds" in e.message
 
 
+def test_a_window_that_neither_negotiates_nor_acts_says_which_keys_it_needs(tmp_path):
+    errors, lines = _errors(tmp_path, "    negotiate: true\n", "")
+    e = errors[0]
+    assert e.code == "schema"
+    assert "needs 'negotiate' and 'rounds', or 'prompt' and 'act'" in e.message
+    assert lines[e.pos.line - 1].strip().startswith("title: Parley")
+
+
 def test_a_negotiation_window_with_an_act_is_an_error(tmp_path):
     errors, lines = _errors(
         tmp_path, "    rounds: step_rounds\n", "    rounds: step_rounds\n    act: |\n      peace = true\n"

@@ -79,8 +79,9 @@ def emit_promised(eg: ExprGen, c: Call) -> str:
     if isinstance(c.ref, tuple):
         whom, what = (copy.copy(f) for f in c.ref)
         whom.obj = what.obj = c.args[1]
-        pair = f"({eg.expr(c.args[2])}, {eg.expr(c.args[3])})"
-        return f"({pair} in zip({eg.expr(whom)}, {eg.expr(what)}))"
+        b, x = eg.expr(c.args[2]), eg.expr(c.args[3])
+        pairs = f"zip({eg.expr(whom)}, {eg.expr(what)}, strict=True)"
+        return f"any(_pq == {b} and _px == {x} for _pq, _px in {pairs})"
     coll = copy.copy(c.ref.coll)
     coll.obj = c.args[1]
     test = copy.copy(c.ref)
