@@ -391,6 +391,9 @@ class Game:
     displays: list[tuple[str, str]] = field(default_factory=list)
     #: the goods that are promises (`promise:`), kept in player fields ``promised_<name>``
     promises: list[str] = field(default_factory=list)
+    #: the promises about one of a list (`item` and `from`): the type of what they are about,
+    #: kept beside the players promised to in player fields ``promised_<name>_about``
+    promise_about: dict[str, Type] = field(default_factory=dict)
     #: the function bots judge deals by (`negotiation: value:`), if any
     deal_value: str = ""
     #: where `windows:` open: (window, "before" | "after", procedure or `turn.<step>`, where

@@ -31,6 +31,11 @@ negotiation:
       title: Truce
       when: hostile(giver, receiver)
       promise: {until: military, mutual: true}
+    keep_out:                # a promise about one of a list: x
+      title: Keep out of
+      item: area
+      from: areas
+      promise: {until: military}
 ```
 
 For each good ``g`` the game gets (names no rules file can declare, since rule names have no
@@ -38,7 +43,9 @@ double underscore): a function ``deal__g__most(giver, receiver) -> int`` (an amo
 ``deal__g__options(giver, receiver) -> list`` (an item) or ``deal__g__ok(giver, receiver) ->
 bool`` (neither), and a procedure ``deal__g__give(giver, receiver[, n | x])``. A promise
 keeps a player field ``promised_g`` (the players promised to), read by
-``promised("g", a, b)`` and emptied when its `until` phase ends. The window itself is the
+``promised("g", a, b)`` and emptied when its `until` phase ends; a promise about one of a
+list also keeps ``promised_g_about`` (what each entry of ``promised_g`` is about), read by
+``promised("g", a, b, x)``. The window itself is the
 procedure ``negotiate(seats, rounds)``, written in the effect language below.
 """
 
@@ -119,16 +126,18 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
         )
         promise = good.get("promise")
         shape = "amount" if "amount" in good else "pick" if "from" in good else "flag"
-        if promise is not None and shape != "flag":
+        if promise is not None and shape == "amount":
             sink.error(
                 "negotiation",
-                f"good {name!r} is a promise and cannot also have an amount or a list",
+                f"good {name!r} is a promise and cannot also have an amount",
                 doc.key_pos((*gpath, "promise")),
-                "a promise is given whole: drop `amount` or `from`",
+                "a promise is given whole, or about one of a list: drop `amount` "
+                "(or write item: and from:)",
             )
             continue
         arg: list[tuple[str, ir.Type]] = []
         ref = ""
+        about: ir.Type | None = None
 
         def query(
             part: str, returns: ir.Type, value: Any, name: str = name, o: Any = gorigin
@@ -162,12 +171,13 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
                 continue
             query("options", ir.list_of(t), Comp(here, 0, Name(here, 0, "x"), "x", source, when))
             arg = [("x", t)]
+            about = t
         else:
             query("ok", ir.BOOL, when if when is not None else Bool(here, 0, True))
         body: list[Stmt] | None
         if promise is not None:
             title = str(good.get("title") or name.replace("_", " "))
-            body = _promise(game, here, name, title, promise, doc, gpath, sink)
+            body = _promise(game, here, name, title, promise, about, doc, gpath, sink)
         elif "give" in good:
             body = b.program(doc, (*gpath, "give"), f"give of good {name!r}")
         else:
@@ -241,44 +251,66 @@ def _promise(
     name: str,
     title: str,
     promise: Any,
+    about: ir.Type | None,
     doc: Any,
     gpath: tuple,
     sink: DiagnosticSink,
 ) -> list[Stmt] | None:
-    """A promise's field, its `give` (record it) and its end (when its phase ends)."""
+    """A promise's fields, its `give` (record it) and its end (when its phase ends). A promise
+    about one of a list (``about``: its type) also keeps what it is about, in a second field
+    whose entries stand beside the players promised to."""
     field = f"promised_{name}"
-    if field in game.player_fields:
-        sink.error(
-            "negotiation",
-            f"promise {name!r} keeps who it was promised to in the player field {field!r}, "
-            "which game.yaml already declares",
-            doc.key_pos(gpath),
-            f"rename the promise or the field {field!r}",
-        )
-        return None
+    fields = [field] if about is None else [field, f"{field}_about"]
+    for f in fields:
+        if f in game.player_fields:
+            sink.error(
+                "negotiation",
+                f"promise {name!r} keeps what was promised to whom in the player field {f!r}, "
+                "which game.yaml already declares",
+                doc.key_pos(gpath),
+                f"rename the promise or the field {f!r}",
+            )
+            return None
     game.promises.append(name)
+    # a promise about one of a list keeps two lists entry by entry: both in order (a list
+    # field is otherwise a set, which would lose the pairing and repeated players)
     game.player_fields[field] = ir.Field(
         field,
         ir.list_of(ir.PLAYER),
         ir.Origin(doc.key_pos(gpath), (), f"who {name} was promised to"),
         title=f"{title} promised to",
+        ordered=about is not None,
     )
+    if about is not None:
+        game.promise_about[name] = about
+        game.player_fields[fields[1]] = ir.Field(
+            fields[1],
+            ir.list_of(about),
+            ir.Origin(doc.key_pos(gpath), (), f"what {name} was promised about"),
+            title=f"{title} promised about",
+            ordered=True,
+        )
     promise = promise if isinstance(promise, dict) else {}
 
-    def add(who: str, whom: str) -> Stmt:
-        target = Attr(here, 0, Name(here, 0, who), field)
+    def add(who: str, f: str, what: str) -> Stmt:
+        target = Attr(here, 0, Name(here, 0, who), f)
         more = BinOp(
             here,
             0,
             "+",
-            Attr(here, 0, Name(here, 0, who), field),
-            ListLit(here, 0, [Name(here, 0, whom)]),
+            Attr(here, 0, Name(here, 0, who), f),
+            ListLit(here, 0, [Name(here, 0, what)]),
         )
         return Assign(here, 0, target, more)
 
-    body: list[Stmt] = [add("giver", "receiver")]
+    pairs = [("giver", "receiver")]
     if promise.get("mutual", False):
-        body.append(add("receiver", "giver"))
+        pairs.append(("receiver", "giver"))
+    body: list[Stmt] = []
+    for who, whom in pairs:
+        body.append(add(who, field, whom))
+        if about is not None:
+            body.append(add(who, fields[1], "x"))
     until = promise.get("until")
     phase = next((r for r in game.turn if r.name == f"turn__{until}"), None)
     if phase is None:
@@ -290,6 +322,9 @@ def _promise(
             f"until: one of the turn's phases ({known})",
         )
         return body
-    clear = Assign(here, 0, Attr(here, 0, Name(here, 0, "p_"), field), ListLit(here, 0, []))
-    phase.body.append(For(here, 0, "p_", Name(here, 0, "players"), [clear]))
+    clear: list[Stmt] = [
+        Assign(here, 0, Attr(here, 0, Name(here, 0, "p_"), f), ListLit(here, 0, []))
+        for f in fields
+    ]
+    phase.body.append(For(here, 0, "p_", Name(here, 0, "players"), clear))
     return body

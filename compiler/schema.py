@@ -323,4 +323,15 @@ class SchemaStore:
                         types.append(word)
         if types and len(types) == len(error.context or []):
             return f"expected {_join_or(types)} here, got {_got(inst)}"
+        # every form only asks for keys that are missing: say which keys make each form
+        subs = error.context or []
+        if isinstance(inst, dict) and subs and all(
+            sub.validator == "required" and not sub.relative_path for sub in subs
+        ):
+            forms: list[str] = []
+            for sub in subs:
+                keys = " and ".join(repr(k) for k in sub.validator_value)
+                if keys not in forms:
+                    forms.append(keys)
+            return f"missing keys: this mapping needs {', or '.join(forms)}"
         return f"{_got(inst)} does not match any of the allowed forms"

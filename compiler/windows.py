@@ -20,6 +20,13 @@ windows:
     opens:                              # where the flow opens it, besides explicit calls
     - after: play_action                # a procedure: its params of the same names are passed
     - before: turn.score                # a flow step: the window takes no params
+  talks:                                # a negotiation window: the players of `ask` trade
+    negotiate: true                     # (`negotiate(seats, rounds)` of `negotiation:`)
+    ask: initiative
+    rounds: step_rounds                 # required: at most this many rounds of offers
+    when: talks_at_every_step
+    opens:
+    - before: turn.gold
 ```
 
 Nothing new reaches the runtime: a window ``w`` becomes the procedure ``w(params)`` written in
@@ -58,6 +65,14 @@ if window____W____depth < __NESTING__ and __OPENS__:
         for p in w_asked:
             if w_open and w_passes < count(w_asked):
 __ASK__
+    window____W____depth -= 1
+"""
+
+#: one opening of negotiation window __W__: the players asked trade (`negotiation:`)
+NEGOTIATE = """\
+if window____W____depth < __NESTING__ and __OPENS__:
+    window____W____depth += 1
+    negotiate(window____W____ask(__ARGS__), __ROUNDS__)
     window____W____depth -= 1
 """
 
@@ -212,6 +227,12 @@ def _window(b: Any, game: ir.Game, doc: Any, name: str, spec: dict, sink: Diagno
             return
         function("rounds", params, ir.INT, [Return(here, 0, most)])
         rounds = f"{prefix}rounds(__ARGS__)"
+    if spec.get("negotiate", False):
+        text = _negotiation_window(game, doc, path, name, spec, rounds, opens, sink)
+        if text is None:
+            return
+        _finish(b, game, doc, path, name, spec, params, origin, text, sink)
+        return
     act = b.program(doc, (*path, "act"), f"act of window {name!r}")
     if act is None:
         return
@@ -275,6 +296,67 @@ def _window(b: Any, game: ir.Game, doc: Any, name: str, spec: dict, sink: Diagno
         .replace("__ARGS__", ", ".join(names))
         .replace("__W__", name)
     )
+    _finish(b, game, doc, path, name, spec, params, origin, text, sink)
+
+
+def _negotiation_window(
+    game: ir.Game,
+    doc: Any,
+    path: tuple,
+    name: str,
+    spec: dict,
+    rounds: str,
+    opens: str,
+    sink: DiagnosticSink,
+) -> str | None:
+    """The text of a window with `negotiate: true` (its players trade), or None (an error)."""
+    extra = [k for k in ("item", "options", "may", "prompt", "pass", "act", "closes") if k in spec]
+    if extra:
+        sink.error(
+            "schema",
+            f"window {name!r} is a negotiation and cannot have {extra[0]!r}",
+            doc.key_pos((*path, extra[0])),
+            "a negotiation window trades the goods of `negotiation:`: drop it, or drop "
+            "negotiate: true",
+        )
+        return None
+    if "rounds" not in spec:
+        sink.error(
+            "schema",
+            f"window {name!r} is a negotiation but does not bound its rounds",
+            doc.key_pos((*path, "negotiate")),
+            "add rounds: <an int over the params> (offers may go on forever otherwise)",
+        )
+        return None
+    if "negotiate" not in game.functions:
+        sink.error(
+            "negotiation",
+            f"window {name!r} is a negotiation, and this game declares no goods",
+            doc.key_pos((*path, "negotiate")),
+            "declare negotiation: {goods: ...} in rules.yaml",
+        )
+        return None
+    return NEGOTIATE.replace("__OPENS__", opens).replace("__ROUNDS__", rounds).replace(
+        "__NESTING__", str(int(spec.get("nesting", 1)))
+    )
+
+
+def _finish(
+    b: Any,
+    game: ir.Game,
+    doc: Any,
+    path: tuple,
+    name: str,
+    spec: dict,
+    params: list,
+    origin: ir.Origin,
+    text: str,
+    sink: DiagnosticSink,
+) -> None:
+    """The window's procedure from ``text``, its depth and its openings."""
+    pos = doc.key_pos(path)
+    prefix = f"window__{name}__"
+    text = text.replace("__ARGS__", ", ".join(p for p, _t in params)).replace("__W__", name)
     body = parse_into(Snippet(text, lambda off, p=pos: p, f"window {name!r}"), sink)
     if body is None:
         return

@@ -144,8 +144,10 @@ def test_text_wraps_at_word_boundaries_to_the_terminal_width(monkeypatch):
 
 
 def test_steps_run_without_a_decision_are_named():
-    """One `pass` in Westphalia ran Arrears, Recruitment, Italy, Gold and Trade past."""
+    """One `pass` in Westphalia ran Arrears, Recruitment, Italy, Gold and Trade past (with
+    negotiation only before Arrears and in the Final Step: no window between those steps)."""
     spec, scenario = resolve("westphalia/congress")
+    spec = spec.with_constants(talks_at_every_step=False)
     out = io.StringIO()
     seats = ["human"] + ["random"] * 5
     play(spec, scenario, seats, 1, input=answers(out, 40), output=out)

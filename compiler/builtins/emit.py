@@ -76,6 +76,12 @@ def emit_crosses(eg: ExprGen, c: Call) -> str:
 def emit_promised(eg: ExprGen, c: Call) -> str:
     # the test the checker built, on this call's arguments (an inlined call has its
     # arguments substituted; the test it built still names the parameters)
+    if isinstance(c.ref, tuple):
+        whom, what = (copy.copy(f) for f in c.ref)
+        whom.obj = what.obj = c.args[1]
+        b, x = eg.expr(c.args[2]), eg.expr(c.args[3])
+        pairs = f"zip({eg.expr(whom)}, {eg.expr(what)}, strict=True)"
+        return f"any(_pq == {b} and _px == {x} for _pq, _px in {pairs})"
     coll = copy.copy(c.ref.coll)
     coll.obj = c.args[1]
     test = copy.copy(c.ref)

@@ -502,7 +502,7 @@ def check_propose(ck: Checker, c: Call) -> ir.Type:
 
 
 def check_promised(ck: Checker, c: Call) -> ir.Type:
-    if not ck.arity(c, 3):
+    if not ck.arity(c, 3, 4):
         return ir.BOOL
     a = c.args[0]
     name = a.plain if isinstance(a, Str) and a.is_plain else ""
@@ -518,6 +518,27 @@ def check_promised(ck: Checker, c: Call) -> ir.Type:
             ck.expr(x)
         return ir.BOOL
     a.ty = ir.STR
+    if len(c.args) == 4:
+        about = ck.game.promise_about.get(name)
+        if about is None:
+            ck.error(
+                "arity",
+                f"promise {name!r} is given whole: promised() takes 3 arguments for it",
+                c.args[3],
+                "drop the last argument, or give the promise item: and from:",
+            )
+            for x in c.args[1:]:
+                ck.expr(x)
+            return ir.BOOL
+        ck.expect(c.args[3], ck.expr(c.args[3]), about, f"what promise {name!r} is about")
+        # the pair (b, x) among the pairs of a.promised_<name> and a.promised_<name>_about
+        whom = Attr(c.src, c.off, c.args[1], field)
+        what = Attr(c.src, c.off, c.args[1], field + "_about")
+        ck.expr(whom)
+        ck.expr(what)
+        ck.expr(c.args[2])
+        c.ref = (whom, what)
+        return ir.BOOL
     # the test `b in a.promised_<name>`, kept on the call for the code generator
     test = In(c.src, c.off, c.args[2], Attr(c.src, c.off, c.args[1], field), False)
     ck.expr(test)

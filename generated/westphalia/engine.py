@@ -180,6 +180,10 @@ class WestphaliaRules:
             ("player", "player", "e:area"),
         ),
         (("", " ends its turn in ", ""), ("e:army", "e:area")),
+        (
+            ("", " takes the ", " Debts of ", " off ", "'s hands, as promised"),
+            ("player", "int", "e:unrest", "player"),
+        ),
         (("", " has no Army on the map"), ("player",)),
         (("Which Army takes the first Military Turn?",), ()),
         (("", "'s first Army lost a Battle: the second is not activated"), ("player",)),
@@ -204,14 +208,6 @@ class WestphaliaRules:
         (("Accept the offer of ", "?"), ("player",)),
         (("", " refuses the offer of ", ""), ("player", "player")),
         (("Agreed: ", ""), ("deal",)),
-        (("Keep one Austrian Goal card (the others are discarded unseen)",), ()),
-        (("Austria draws three Goal cards, keeps one and discards two unseen",), ()),
-        (("Diplomacy Phase ", ""), ("int",)),
-        (("Initiative Track: ", ""), ("list:player",)),
-        (
-            ("Arrears: ", " (", " Prestige) accrues ", " Debts, now ", ""),
-            ("player", "int", "int", "int"),
-        ),
         (("Only ", " Units in the pool: nobody recruits"), ("int",)),
         (("", " recruits ", " Units"), ("player", "int")),
         (("Units to place in the Dutch Sea Box as Ships",), ()),
@@ -244,6 +240,14 @@ class WestphaliaRules:
         (("", ": take ", " Debts to regress ", "?"), ("e:unrest", "int", "str")),
         (("Austria takes ", " Debts: ", " regresses"), ("int", "str")),
         (("Nobody takes the Debts of ", ""), ("e:unrest",)),
+        (("Keep one Austrian Goal card (the others are discarded unseen)",), ()),
+        (("Austria draws three Goal cards, keeps one and discards two unseen",), ()),
+        (("Diplomacy Phase ", ""), ("int",)),
+        (("Initiative Track: ", ""), ("list:player",)),
+        (
+            ("Arrears: ", " (", " Prestige) accrues ", " Debts, now ", ""),
+            ("player", "int", "int", "int"),
+        ),
         (("Military Phase ", ""), ("int",)),
     )
     SITES: ClassVar[Any] = (
@@ -254,16 +258,16 @@ class WestphaliaRules:
         ("choose-action", 26, "action", -1, 5, 4, False),
         ("choose-area", 27, "area", -1, 5, 6, False),
         ("choose-player", 29, "player", -1, 5, 14, False),
-        ("choose-army", 34, "army", -1, 6, 3, False),
-        ("allocate", 36, "alloc:army", -1, 7, 1, False),
-        ("propose", 47, "offer", 48, 8, 5, False),
-        ("yes-no", 51, "yes-no", -1, 8, 10, False),
-        ("choose-goal", 54, "goal", -1, 9, 1, False),
-        ("choose-number", 61, "number", -1, 11, 1, False),
-        ("yes-no", 65, "yes-no", -1, 12, 3, False),
-        ("choose-number", 74, "number", -1, 13, 1, True),
-        ("yes-no", 77, "yes-no", -1, 13, 7, False),
-        ("yes-no", 79, "yes-no", -1, 13, 11, False),
+        ("choose-army", 35, "army", -1, 6, 3, False),
+        ("allocate", 37, "alloc:army", -1, 7, 1, False),
+        ("propose", 48, "offer", 49, 8, 5, False),
+        ("yes-no", 52, "yes-no", -1, 8, 10, False),
+        ("choose-number", 57, "number", -1, 10, 1, False),
+        ("yes-no", 61, "yes-no", -1, 11, 3, False),
+        ("choose-number", 70, "number", -1, 12, 1, True),
+        ("yes-no", 73, "yes-no", -1, 12, 8, False),
+        ("yes-no", 75, "yes-no", -1, 12, 12, False),
+        ("choose-goal", 78, "goal", -1, 13, 1, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -275,29 +279,36 @@ class WestphaliaRules:
         "military_turn",
         "assign_units",
         "negotiate",
+        "talks",
+        "turn__recruitment__rules",
+        "turn__italy__rules",
+        "turn__unrest__rules",
         "setup__decks",
         "turn__negotiation",
         "turn__recruitment",
         "turn__italy",
+        "turn__gold",
+        "turn__trade",
         "turn__unrest",
         "turn__final",
         "turn__military",
     )
     SECRETS: ClassVar[Any] = {
-        (9, 2): ((0, (), None),),
-        (13, 2): ((3, 0, None),),
-        (13, 8): ((2, 0, None),),
-        (13, 12): ((2, 0, None),),
+        (12, 2): ((3, 0, None),),
+        (12, 5): ((2, 0, None),),
+        (12, 9): ((2, 0, None),),
+        (12, 13): ((2, 0, None),),
+        (13, 2): ((0, (), None),),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (15, 16)
+    SECRET_PROMPTS: ClassVar[Any] = (14, 15)
     SITE_FILTERS: ClassVar[Any] = {
         0: "a != x.location and count(enemy_armies_in(x.owner, a)) == 0 and not enemy_home(x.owner, a) and path_cost(x.location, a, friendly, passable) >= 0",
         2: "q in foes",
         4: "action_ok(k, x)",
-        5: "a.theater == x.theater and not enemy_home(x.owner, a) and count([y for y in enemy_armies_in(x.owner, a) if truce(x.owner, y.owner)]) == 0",
+        5: "a.theater == x.theater and not enemy_home(x.owner, a) and a not in x.owner.promised_keep_out_about and count([y for y in enemy_armies_in(x.owner, a) if truce(x.owner, y.owner)]) == 0",
         6: "claimable(x, q, x.location)",
         7: "x.owner == p and x.location != none",
-        11: "g == g1 or g == g2 or g == g3",
+        16: "g == g1 or g == g2 or g == g3",
     }
     d: Any
     routines: Any
@@ -328,6 +339,8 @@ class WestphaliaRules:
     c_refuse_through_friendly_areas: bool
     c_ships_max: int
     c_spain_debt_limit: int
+    c_step_rounds: int
+    c_talks_at_every_step: bool
     c_track_max: int
     c_unit_total: int
     c_vc_claims_by_confession: bool
@@ -362,15 +375,21 @@ class WestphaliaRules:
     o_g_spanish_dutch_peace: int
     o_g_tolerance: int
     o_g_turn_over: int
+    o_g_unrest_current: int
     o_g_unrest_deck: int
     o_g_unrest_removed: int
+    o_g_window__talks__depth: int
     o_p_commerce: int
     o_p_debt: int
     o_p_goal: int
     o_p_goal_seen: int
     o_p_hostile_to: int
     o_p_prestige: int
+    o_p_promised_keep_out: int
+    o_p_promised_keep_out_about: int
     o_p_promised_truce: int
+    o_p_promised_unrest_debts: int
+    o_p_promised_unrest_debts_about: int
     o_p_score: int
     o_p_ships: int
     o_p_units: int
@@ -423,6 +442,8 @@ class WestphaliaRules:
         self.c_refuse_through_friendly_areas = d["c_refuse_through_friendly_areas"]
         self.c_ships_max = d["c_ships_max"]
         self.c_spain_debt_limit = d["c_spain_debt_limit"]
+        self.c_step_rounds = d["c_step_rounds"]
+        self.c_talks_at_every_step = d["c_talks_at_every_step"]
         self.c_track_max = d["c_track_max"]
         self.c_unit_total = d["c_unit_total"]
         self.c_vc_claims_by_confession = d["c_vc_claims_by_confession"]
@@ -457,15 +478,21 @@ class WestphaliaRules:
         self.o_g_spanish_dutch_peace = d["o_g_spanish_dutch_peace"]
         self.o_g_tolerance = d["o_g_tolerance"]
         self.o_g_turn_over = d["o_g_turn_over"]
+        self.o_g_unrest_current = d["o_g_unrest_current"]
         self.o_g_unrest_deck = d["o_g_unrest_deck"]
         self.o_g_unrest_removed = d["o_g_unrest_removed"]
+        self.o_g_window__talks__depth = d["o_g_window__talks__depth"]
         self.o_p_commerce = d["o_p_commerce"]
         self.o_p_debt = d["o_p_debt"]
         self.o_p_goal = d["o_p_goal"]
         self.o_p_goal_seen = d["o_p_goal_seen"]
         self.o_p_hostile_to = d["o_p_hostile_to"]
         self.o_p_prestige = d["o_p_prestige"]
+        self.o_p_promised_keep_out = d["o_p_promised_keep_out"]
+        self.o_p_promised_keep_out_about = d["o_p_promised_keep_out_about"]
         self.o_p_promised_truce = d["o_p_promised_truce"]
+        self.o_p_promised_unrest_debts = d["o_p_promised_unrest_debts"]
+        self.o_p_promised_unrest_debts_about = d["o_p_promised_unrest_debts_about"]
         self.o_p_score = d["o_p_score"]
         self.o_p_ships = d["o_p_ships"]
         self.o_p_units = d["o_p_units"]
@@ -598,7 +625,7 @@ class WestphaliaRules:
             f(S, R, p)
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
-        """action_ok [rules/westphalia/rules.yaml:166:3]"""
+        """action_ok [rules/westphalia/rules.yaml:167:3]"""
         N: list[int] = S
         if v_k == self.k_action__march:
             _w6 = N[self.o_g_moves] < self.c_max_moves
@@ -617,7 +644,11 @@ class WestphaliaRules:
                                 _w2 = True
                                 break
                         _w3 = not _w2
-                    _w5 = _w3
+                    _w5 = (
+                        _w3
+                        and v_a__1
+                        not in S[self.o_p_promised_keep_out_about + self.s_e_army__owner[v_x]]
+                    )
                     if _w5:
                         _w4 = False
                         for v_y__1 in self.all_army:
@@ -648,7 +679,7 @@ class WestphaliaRules:
         return True
 
     def f_arrears_column(self, S: list[Any], v_k: int) -> Any:
-        "The Prestige column of the Arrears Table. (WEST-4B-01) [rules/westphalia/rules.yaml:320:3]"
+        "The Prestige column of the Arrears Table. (WEST-4B-01) [rules/westphalia/rules.yaml:321:3]"
         if v_k <= 0:
             return "p0"
         if v_k == 1:
@@ -662,7 +693,7 @@ class WestphaliaRules:
         return "p5"
 
     def f_can_trace(self, S: list[Any], v_w: Any, v_a: Any) -> bool:
-        """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:176:3]"""
+        """Whether Army w can trace a chain of Friendly Areas to Area a. (WEST-5A-01, WEST-5A-02) [rules/westphalia/rules.yaml:177:3]"""
         _w3 = []
         for v_b in self.ix_area__theater.get(self.s_e_area__theater[v_a], ()):
             _w5 = v_b == v_a or v_b == S[self.o_e_army__location + v_w]
@@ -683,7 +714,7 @@ class WestphaliaRules:
         )
 
     def f_claim_markers(self, S: list[Any], v_p: Any) -> int:
-        """The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:226:3]"""
+        """The Claim markers p counts for its Victory Conditions (choice vc_claims_by_confession). (WEST-10A-02, WEST-10E-01) [rules/westphalia/rules.yaml:227:3]"""
         if self.c_vc_claims_by_confession and v_p == self.k_player__bavaria:
             _w1 = 0
             for v_a in self.ix_area__theater.get("hre", ()):
@@ -702,7 +733,7 @@ class WestphaliaRules:
         return _w3
 
     def f_claim_targets(self, S: list[Any], v_x: Any) -> Any:
-        "claim_targets [rules/westphalia/rules.yaml:160:3]"
+        "claim_targets [rules/westphalia/rules.yaml:161:3]"
         return [
             v_q
             for v_q in self.all_player
@@ -710,7 +741,7 @@ class WestphaliaRules:
         ]
 
     def f_claimable(self, S: list[Any], v_x: Any, v_q: Any, v_a: Any) -> bool:
-        "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:152:3]"
+        "Whether Army x may replace a Claim of q in Area a. (WEST-5-03, WEST-5-04, WEST-5-05, WEST-5-06, WEST-8-01, WEST-8-04) [rules/westphalia/rules.yaml:153:3]"
         N: list[int] = S
         return (
             (
@@ -727,7 +758,7 @@ class WestphaliaRules:
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
+        """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
         _w5 = []
         _w6 = 0
         for v_a__4 in self.all_area:
@@ -769,21 +800,51 @@ class WestphaliaRules:
         return _w5
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
-        "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
+        "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:819:5]"
         N: list[int] = S
         return [v_x for v_x in _bits(N[self.o_p_commerce + v_giver])]
 
     def f_deal__debts__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__debts__most (WEST-1-02) [rules/westphalia/rules.yaml:762:5]"
+        "deal__debts__most (WEST-1-02) [rules/westphalia/rules.yaml:796:5]"
         N: list[int] = S
         return max(0, N[self.o_p_debt + v_giver])
 
     def f_deal__initiative__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__initiative__ok (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"
+        "deal__initiative__ok (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"
         return v_giver != v_receiver
 
+    def f_deal__keep_out__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        """deal__keep_out__options (WEST-1-04) [rules/westphalia/rules.yaml:875:5]"""
+        _w4 = []
+        _h1 = [
+            self.s_e_army__theater[v_y]
+            for v_y in self.ix_army__owner.get(v_giver, ())
+            if S[self.o_e_army__location + v_y] is not None
+        ]
+        for v_x in self.all_area:
+            _w7 = (
+                v_receiver in S[self.o_e_area__claims + v_x] and self.s_e_area__theater[v_x] in _h1
+            )
+            if _w7:
+                _w6 = len(S[self.o_p_promised_keep_out + v_giver]) == 0
+                if not _w6:
+                    _w5 = False
+                    for _pq, _px in zip(
+                        S[self.o_p_promised_keep_out + v_giver],
+                        S[self.o_p_promised_keep_out_about + v_giver],
+                        strict=True,
+                    ):
+                        if _pq == v_receiver and _px == v_x:
+                            _w5 = True
+                            break
+                    _w6 = not _w5
+                _w7 = _w6
+            if _w7 and v_giver != v_receiver:
+                _w4.append(v_x)
+        return _w4
+
     def f_deal__liberties_down__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__liberties_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:828:5]"
+        "deal__liberties_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:862:5]"
         N: list[int] = S
         return (
             v_giver == self.k_player__austria
@@ -795,7 +856,7 @@ class WestphaliaRules:
         ) and N[self.o_g_liberties] > 0
 
     def f_deal__liberties_up__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__liberties_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:821:5]"
+        "deal__liberties_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:855:5]"
         N: list[int] = S
         return (
             v_giver == self.k_player__austria
@@ -807,7 +868,7 @@ class WestphaliaRules:
         ) and N[self.o_g_liberties] < self.c_track_max
 
     def f_deal__peace__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__peace__ok (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:793:5]"
+        "deal__peace__ok (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:827:5]"
         return (
             v_giver == self.k_player__spain
             and v_receiver == self.k_player__dutch
@@ -815,12 +876,12 @@ class WestphaliaRules:
         ) and (not S[self.o_g_spanish_dutch_peace])
 
     def f_deal__prestige__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__prestige__most (WEST-1-02) [rules/westphalia/rules.yaml:769:5]"
+        "deal__prestige__most (WEST-1-02) [rules/westphalia/rules.yaml:803:5]"
         N: list[int] = S
         return N[self.o_p_prestige + v_giver]
 
     def f_deal__tolerance_down__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__tolerance_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:814:5]"
+        "deal__tolerance_down__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:848:5]"
         N: list[int] = S
         return (
             v_giver == self.k_player__austria
@@ -832,7 +893,7 @@ class WestphaliaRules:
         ) and N[self.o_g_tolerance] > 0
 
     def f_deal__tolerance_up__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__tolerance_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:807:5]"
+        "deal__tolerance_up__ok (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:841:5]"
         N: list[int] = S
         return (
             v_giver == self.k_player__austria
@@ -844,7 +905,7 @@ class WestphaliaRules:
         ) and N[self.o_g_tolerance] < self.c_track_max
 
     def f_deal__truce__ok(self, S: list[Any], v_giver: Any, v_receiver: Any) -> bool:
-        "deal__truce__ok (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:835:5]"
+        "deal__truce__ok (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:869:5]"
         N: list[int] = S
         return (
             _has(N[self.o_p_hostile_to + v_giver], v_receiver)
@@ -852,12 +913,36 @@ class WestphaliaRules:
         ) and (not _has(N[self.o_p_promised_truce + v_receiver], v_giver))
 
     def f_deal__units__most(self, S: list[Any], v_giver: Any, v_receiver: Any) -> int:
-        "deal__units__most (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:755:5]"
+        "deal__units__most (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:789:5]"
         N: list[int] = S
         return N[self.o_p_units + v_giver]
 
+    def f_deal__unrest_debts__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        """deal__unrest_debts__options (WEST-1-04, WEST-4G-04) [rules/westphalia/rules.yaml:889:5]"""
+        N: list[int] = S
+        _w2 = []
+        for v_x in _bits(N[self.o_g_unrest_current]):
+            _w3 = False
+            for _pq, _px in zip(
+                S[self.o_p_promised_unrest_debts + v_giver],
+                S[self.o_p_promised_unrest_debts_about + v_giver],
+                strict=True,
+            ):
+                if _pq == v_receiver and _px == v_x:
+                    _w3 = True
+                    break
+            if not _w3 and (
+                v_giver != v_receiver
+                and (
+                    (v_receiver == self.k_player__sweden or v_receiver == self.k_player__france)
+                    or v_receiver == self.k_player__austria
+                )
+            ):
+                _w2.append(v_x)
+        return _w2
+
     def f_enemy_armies_in(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
-        "enemy_armies_in [rules/westphalia/rules.yaml:137:3]"
+        "enemy_armies_in [rules/westphalia/rules.yaml:138:3]"
         N: list[int] = S
         return [
             v_x
@@ -867,7 +952,7 @@ class WestphaliaRules:
         ]
 
     def f_enemy_home(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        """An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:129:3]"""
+        """An Area that is the Home Area of a Power hostile to p. (WEST-5-05) [rules/westphalia/rules.yaml:130:3]"""
         N: list[int] = S
         _w1 = False
         for v_q in self.s_e_area__home_of[v_a]:
@@ -877,7 +962,7 @@ class WestphaliaRules:
         return _w1
 
     def f_final_score(self, S: list[Any], v_p: Any) -> int:
-        """A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:300:3]"""
+        """A player's Victory Points in Final Scoring. (WEST-11-01, WEST-11A-01, WEST-11A-02, WEST-11B-01, WEST-11C-01, WEST-11D-01, WEST-11E-01) [rules/westphalia/rules.yaml:301:3]"""
         N: list[int] = S
         v_s = 0 - N[self.o_p_debt + v_p]
         if self.s_p_catholic[v_p]:
@@ -905,7 +990,7 @@ class WestphaliaRules:
         return v_s
 
     def f_friendly(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
-        "Whether p is friendly to q (choice friendly_if_not_hostile). (WEST-5A-02, WEST-I4-03, WEST-8-01) [rules/westphalia/rules.yaml:25:3]"
+        "Whether p is friendly to q (choice friendly_if_not_hostile). (WEST-5A-02, WEST-I4-03, WEST-8-01) [rules/westphalia/rules.yaml:26:3]"
         N: list[int] = S
         if v_p == v_q:
             return True
@@ -922,7 +1007,7 @@ class WestphaliaRules:
         )
 
     def f_friendly_area(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        """An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:68:3]"""
+        """An Area with at least one Claim of p or of a player p is friendly to. (WEST-5A-02) [rules/westphalia/rules.yaml:69:3]"""
         _w1 = False
         for v_q in self.all_player:
             if self.f_points_of(S, v_q, v_a) > 0 and self.f_friendly(S, v_p, v_q):
@@ -931,7 +1016,7 @@ class WestphaliaRules:
         return _w1
 
     def f_friendly_areas(self, S: list[Any], v_p: Any, v_t: Any) -> Any:
-        """friendly_areas [rules/westphalia/rules.yaml:76:3]"""
+        """friendly_areas [rules/westphalia/rules.yaml:77:3]"""
         _w2 = []
         for v_a in self.ix_area__theater.get(v_t, ()):
             _w3 = False
@@ -944,7 +1029,7 @@ class WestphaliaRules:
         return _w2
 
     def f_has_army_in(self, S: list[Any], v_p: Any, v_t: Any) -> bool:
-        """Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:99:3]"""
+        """Whether p has an Army pawn on the map in a theater (needed to give or receive Territory there). (WEST-1-06) [rules/westphalia/rules.yaml:100:3]"""
         _w1 = False
         for v_x in self.ix_army__owner__theater.get((v_p, v_t), ()):
             if S[self.o_e_army__location + v_x] is not None:
@@ -953,7 +1038,7 @@ class WestphaliaRules:
         return _w1
 
     def f_has_free_disc(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
-        """Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:89:3]"""
+        """Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:90:3]"""
         _w4 = v_p == self.k_player__austria and self.s_e_area__theater[v_a] == "hre"
         if not _w4:
             _w3 = v_p != self.k_player__austria
@@ -970,23 +1055,23 @@ class WestphaliaRules:
         return _w4
 
     def f_hostile(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
-        "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:17:3]"
+        "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:18:3]"
         N: list[int] = S
         return _has(N[self.o_p_hostile_to + v_p], v_q)
 
     def f_hre_discs(self, S: list[Any]) -> int:
-        """Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:210:3]"""
+        """Claims discs in the HRE (Austria's Territory Threshold). (WEST-10C-01, WEST-TS-03) [rules/westphalia/rules.yaml:211:3]"""
         _w1 = 0
         for v_a in self.ix_area__theater.get("hre", ()):
             _w1 += len(S[self.o_e_area__claims + v_a])
         return _w1
 
     def f_is_catholic(self, S: list[Any], v_a: Any) -> bool:
-        "is_catholic [rules/westphalia/rules.yaml:204:3]"
+        "is_catholic [rules/westphalia/rules.yaml:205:3]"
         return self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
 
     def f_looks_won(self, S: list[Any], v_p: Any) -> bool:
-        """Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:350:3]"""
+        """Whether p's Victory Conditions would hold if Debt Resolution came now (for bots). [rules/westphalia/rules.yaml:351:3]"""
         N: list[int] = S
         v_d = self.f_projected_debt(S, v_p)
         if v_p == self.k_player__bavaria:
@@ -1033,7 +1118,7 @@ class WestphaliaRules:
         ) and self.f_looks_won(S, self.k_player__sweden)
 
     def f_meets_vc(self, S: list[Any], v_p: Any) -> bool:
-        """Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:279:3]"""
+        """Whether p meets its Victory Conditions (checked in the order Bavaria, Spain, Austria, Dutch, Sweden, France, so earlier results are known). (WEST-10A-01, WEST-10A-02, WEST-10B-01, WEST-10C-01, WEST-10C-02, WEST-10D-01, WEST-10E-01, WEST-10F-01, WEST-10F-02) [rules/westphalia/rules.yaml:280:3]"""
         N: list[int] = S
         if v_p == self.k_player__bavaria:
             return (
@@ -1084,7 +1169,7 @@ class WestphaliaRules:
         ) and S[self.o_p_won + self.k_player__sweden]
 
     def f_move_targets(self, S: list[Any], v_x: Any) -> Any:
-        """Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04) [rules/westphalia/rules.yaml:143:3]"""
+        """Adjacent Areas an Army may enter (not an enemy Home Area, not to attack a Power it has a Truce with, not one its owner promised to keep out of). (WEST-5-02, WEST-5-05, WEST-5-09, WEST-I3A-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:144:3]"""
         N: list[int] = S
         _w5 = []
         for v_a in (
@@ -1100,7 +1185,7 @@ class WestphaliaRules:
                         _w6 = True
                         break
                 _w7 = not _w6
-            _w9 = _w7
+            _w9 = _w7 and v_a not in S[self.o_p_promised_keep_out_about + self.s_e_army__owner[v_x]]
             if _w9:
                 _w8 = False
                 for v_y in self.all_army:
@@ -1119,11 +1204,11 @@ class WestphaliaRules:
         return _w5
 
     def f_owners(self, S: list[Any], v_a: Any) -> Any:
-        "The players holding at least one point of an Area. [rules/westphalia/rules.yaml:61:3]"
+        "The players holding at least one point of an Area. [rules/westphalia/rules.yaml:62:3]"
         return [v_q for v_q in self.all_player if self.f_points_of(S, v_q, v_a) > 0]
 
     def f_placed_discs(self, S: list[Any], v_p: Any) -> int:
-        """Claims discs of p on the map. [rules/westphalia/rules.yaml:82:3]"""
+        """Claims discs of p on the map. [rules/westphalia/rules.yaml:83:3]"""
         _w1 = 0
         for v_a in self.all_area:
             _w2 = 0
@@ -1134,7 +1219,7 @@ class WestphaliaRules:
         return _w1
 
     def f_points_of(self, S: list[Any], v_q: Any, v_a: Any) -> int:
-        """The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"""
+        """The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:50:3]"""
         if v_q == self.k_player__austria:
             if self.s_e_area__theater[v_a] == "hre":
                 return self.s_e_area__points[v_a] - len(S[self.o_e_area__claims + v_a])
@@ -1146,7 +1231,7 @@ class WestphaliaRules:
         return _w1
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
-        """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"""
+        """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:370:3]"""
         N: list[int] = S
         v_v = 0 - self.f_projected_debt(S, v_p)
         if self.f_looks_won(S, v_p):
@@ -1168,7 +1253,7 @@ class WestphaliaRules:
         return v_v
 
     def f_prestige_supply(self, S: list[Any]) -> int:
-        """prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:122:3]"""
+        """prestige_supply (WEST-I3B-02) [rules/westphalia/rules.yaml:123:3]"""
         N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
@@ -1176,7 +1261,7 @@ class WestphaliaRules:
         return self.c_prestige_total - _w1
 
     def f_projected_debt(self, S: list[Any], v_p: Any) -> int:
-        """The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:338:3]"""
+        """The Debts p would keep if Debt Resolution came now (no Fluctuation): Commerce, Taxes, the Units an Army can hold and the Ships, Rights & Prestige taken off. [rules/westphalia/rules.yaml:339:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x in self.ix_army__owner.get(v_p, ()):
@@ -1218,7 +1303,7 @@ class WestphaliaRules:
         )
 
     def f_recatholicized_count(self, S: list[Any]) -> int:
-        """recatholicized_count [rules/westphalia/rules.yaml:198:3]"""
+        """recatholicized_count [rules/westphalia/rules.yaml:199:3]"""
         _w1 = 0
         for v_a in self.all_area:
             if S[self.o_e_area__recatholicized + v_a]:
@@ -1226,7 +1311,7 @@ class WestphaliaRules:
         return _w1
 
     def f_refuges(self, S: list[Any], v_x: Any) -> Any:
-        """Where a Defender may go to Refuse Battle. (WEST-5C-02, WEST-5C-03, WEST-5C-13) [rules/westphalia/rules.yaml:185:3]"""
+        """Where a Defender may go to Refuse Battle (not an Area its owner promised to keep out of). (WEST-5C-02, WEST-5C-03, WEST-5C-13, WEST-1-04) [rules/westphalia/rules.yaml:186:3]"""
         N: list[int] = S
         _w6 = []
         for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
@@ -1256,7 +1341,7 @@ class WestphaliaRules:
                         _w10 = True
                         break
                 _w11 = not _w10
-            if _w11:
+            if _w11 and v_a not in S[self.o_p_promised_keep_out_about + self.s_e_army__owner[v_x]]:
                 _w6.append(v_a)
         v_safe = _w6
         if self.c_refuse_through_friendly_areas:
@@ -1278,7 +1363,7 @@ class WestphaliaRules:
         ]
 
     def f_taxes(self, S: list[Any], v_p: Any) -> int:
-        """What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:238:3]"""
+        """What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:239:3]"""
         v_n = 0
         if v_p == self.k_player__sweden or v_p == self.k_player__bavaria:
             for v_a in self.all_area:
@@ -1339,7 +1424,7 @@ class WestphaliaRules:
         return v_n
 
     def f_total_units(self, S: list[Any], v_p: Any) -> int:
-        """Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:107:3]"""
+        """Every Unit a player has, in hand, in Armies and as Ships. [rules/westphalia/rules.yaml:108:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x in self.ix_army__owner.get(v_p, ()):
@@ -1347,7 +1432,7 @@ class WestphaliaRules:
         return N[self.o_p_units + v_p] + N[self.o_p_ships + v_p] + _w1
 
     def f_track_reduction(self, S: list[Any], v_p: Any) -> int:
-        """What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:265:3]"""
+        """What the junior partners take off their Debt for the tracks. (WEST-9E-02) [rules/westphalia/rules.yaml:266:3]"""
         N: list[int] = S
         if v_p == self.k_player__sweden:
             return N[self.o_g_tolerance] + N[self.o_g_liberties]
@@ -1362,7 +1447,7 @@ class WestphaliaRules:
         return 0
 
     def f_trade_agreements(self, S: list[Any]) -> int:
-        """The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:218:3]"""
+        """The lowest Commerce card of each other player, summed. (WEST-9B-02) [rules/westphalia/rules.yaml:219:3]"""
         N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
@@ -1373,14 +1458,14 @@ class WestphaliaRules:
         return _w1
 
     def f_truce(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
-        "Whether p and q agreed a Truce for this Military Phase. (WEST-8-04) [rules/westphalia/rules.yaml:41:3]"
+        "Whether p and q agreed a Truce for this Military Phase. (WEST-8-04) [rules/westphalia/rules.yaml:42:3]"
         N: list[int] = S
         return _has(N[self.o_p_promised_truce + v_p], v_q) or _has(
             N[self.o_p_promised_truce + v_q], v_p
         )
 
     def f_unit_pool(self, S: list[Any]) -> int:
-        """Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:114:3]"""
+        """Units in the general supply. (WEST-I3B-01) [rules/westphalia/rules.yaml:115:3]"""
         N: list[int] = S
         _w1 = 0
         for v_p in self.all_player:
@@ -1390,16 +1475,28 @@ class WestphaliaRules:
             _w1 += N[self.o_p_units + v_p] + N[self.o_p_ships + v_p] + _w2
         return self.c_unit_total - _w1
 
+    def f_window__talks__ask(self, S: list[Any]) -> Any:
+        'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
+        return S[self.o_g_initiative]
+
+    def f_window__talks__opens(self, S: list[Any]) -> bool:
+        'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
+        return self.c_talks_at_every_step
+
+    def f_window__talks__rounds(self, S: list[Any]) -> int:
+        'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
+        return self.c_step_rounds
+
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "add_debt [rules/westphalia/rules.yaml:390:3]"
+        "add_debt [rules/westphalia/rules.yaml:391:3]"
         S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_amount, -200), 999)
 
     def p_deal__claim__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"
+        "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"
         self.p_transfer_point(S, v_x, v_giver, v_receiver)
 
     def p_deal__commerce__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
-        "deal__commerce__give (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
+        "deal__commerce__give (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:819:5]"
         N: list[int] = S
         S[self.o_p_commerce + v_giver] = _mask(
             [v_k for v_k in _bits(N[self.o_p_commerce + v_giver]) if v_k != v_x]
@@ -1409,47 +1506,56 @@ class WestphaliaRules:
         )
 
     def p_deal__debts__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:762:5]"
+        "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:796:5]"
         S[self.o_p_debt + v_giver] = min(max(S[self.o_p_debt + v_giver] - v_n, -200), 999)
         S[self.o_p_debt + v_receiver] = min(max(S[self.o_p_debt + v_receiver] + v_n, -200), 999)
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"
+        "deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"
         S[self.o_g_initiative] = tuple(
             [
                 v_receiver if v_q == v_giver else v_giver if v_q == v_receiver else v_q
                 for v_q in S[self.o_g_initiative]
             ]
         )
-        _log(S, 46, (v_giver, v_receiver))
+        _log(S, 47, (v_giver, v_receiver))
+
+    def p_deal__keep_out__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
+        "deal__keep_out__give (WEST-1-04) [rules/westphalia/rules.yaml:875:5]"
+        S[self.o_p_promised_keep_out + v_giver] = tuple(
+            [*S[self.o_p_promised_keep_out + v_giver], *[v_receiver]]
+        )
+        S[self.o_p_promised_keep_out_about + v_giver] = tuple(
+            [*S[self.o_p_promised_keep_out_about + v_giver], *[v_x]]
+        )
 
     def p_deal__liberties_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:828:5]"
+        "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:862:5]"
         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
 
     def p_deal__liberties_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:821:5]"
+        "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:855:5]"
         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
 
     def p_deal__peace__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:793:5]"
+        "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:827:5]"
         self.p_make_peace(S)
 
     def p_deal__prestige__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:769:5]"
+        "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:803:5]"
         S[self.o_p_prestige + v_giver] = min(max(S[self.o_p_prestige + v_giver] - v_n, 0), 15)
         S[self.o_p_prestige + v_receiver] = min(max(S[self.o_p_prestige + v_receiver] + v_n, 0), 15)
 
     def p_deal__tolerance_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:814:5]"
+        "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:848:5]"
         S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
 
     def p_deal__tolerance_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:807:5]"
+        "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:841:5]"
         S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
 
     def p_deal__truce__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:835:5]"
+        "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:869:5]"
         N: list[int] = S
         S[self.o_p_promised_truce + v_giver] = _mask(
             [*_bits(N[self.o_p_promised_truce + v_giver]), *[v_receiver]]
@@ -1459,21 +1565,32 @@ class WestphaliaRules:
         )
 
     def p_deal__units__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
-        "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:755:5]"
+        "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:789:5]"
         S[self.o_p_units + v_giver] = min(max(S[self.o_p_units + v_giver] - v_n, 0), 64)
         S[self.o_p_units + v_receiver] = min(max(S[self.o_p_units + v_receiver] + v_n, 0), 64)
 
+    def p_deal__unrest_debts__give(
+        self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
+    ) -> None:
+        "deal__unrest_debts__give (WEST-1-04, WEST-4G-04) [rules/westphalia/rules.yaml:889:5]"
+        S[self.o_p_promised_unrest_debts + v_giver] = tuple(
+            [*S[self.o_p_promised_unrest_debts + v_giver], *[v_receiver]]
+        )
+        S[self.o_p_promised_unrest_debts_about + v_giver] = tuple(
+            [*S[self.o_p_promised_unrest_debts_about + v_giver], *[v_x]]
+        )
+
     def p_debt_resolution(self, S: list[Any]) -> None:
-        """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"""
+        """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:708:3]"""
         N: list[int] = S
-        _log(S, 39, ())
+        _log(S, 40, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
         if v_a == v_b:
-            _log(S, 40, (v_a, v_b))
+            _log(S, 41, (v_a, v_b))
         else:
             v_low = min(v_a, v_b)
-            _log(S, 41, (v_a, v_b, v_low))
+            _log(S, 42, (v_a, v_b, v_low))
             for v_p in self.all_player:
                 self.p_add_debt(S, v_p, v_low)
         for v_p_2 in self.all_player:
@@ -1514,7 +1631,7 @@ class WestphaliaRules:
             )
 
     def p_draw_commerce(self, S: list[Any]) -> None:
-        "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:458:3]"
+        "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:459:3]"
         N: list[int] = S
         if len(S[self.o_g_commerce_deck]) == 0:
             _log(S, 6, ())
@@ -1534,14 +1651,14 @@ class WestphaliaRules:
                 _log_to(S, 9, (v_k,), (self.k_player__dutch,))
 
     def p_end__game_end(self, S: list[Any]) -> None:
-        "After the fourth Diplomacy Phase, Debt Resolution and victory. (WEST-3-01, WEST-3-03, WEST-9-01, WEST-10-01) [rules/westphalia/flow.yaml:197:3]"
+        "After the fourth Diplomacy Phase, Debt Resolution and victory. (WEST-3-01, WEST-3-03, WEST-9-01, WEST-10-01) [rules/westphalia/flow.yaml:206:3]"
         N: list[int] = S
         if N[self.o_g_diplomacy_phase] >= 4:
             self.p_debt_resolution(S)
             self.p_victory(S)
 
     def p_gain_prestige(self, S: list[Any], v_p: Any) -> None:
-        """gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:406:3]"""
+        """gain_prestige (WEST-I3B-02) [rules/westphalia/rules.yaml:407:3]"""
         N: list[int] = S
         _w1 = 0
         for v_p__1 in self.all_player:
@@ -1553,14 +1670,14 @@ class WestphaliaRules:
             _log(S, 3, (v_p,))
 
     def p_lose_prestige(self, S: list[Any], v_p: Any) -> None:
-        "lose_prestige [rules/westphalia/rules.yaml:416:3]"
+        "lose_prestige [rules/westphalia/rules.yaml:417:3]"
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
             _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
     def p_make_peace(self, S: list[Any]) -> None:
-        "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:443:3]"
+        "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:444:3]"
         N: list[int] = S
         S[self.o_g_spanish_dutch_peace] = True
         S[self.o_p_hostile_to + self.k_player__spain] = _mask(
@@ -1593,7 +1710,7 @@ class WestphaliaRules:
         _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
-        """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"""
+        """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:477:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             _w2 = (
@@ -1620,7 +1737,7 @@ class WestphaliaRules:
                 _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
     def p_reduce_debt(self, S: list[Any], v_p: Any, v_amount: int, v_why: Any) -> None:
-        "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:395:3]"
+        "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:396:3]"
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
@@ -1630,7 +1747,7 @@ class WestphaliaRules:
         _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
-        """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"""
+        """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:424:3]"""
         _w1 = 0
         for v_c in S[self.o_e_area__claims + v_a]:
             if v_c == v_q:
@@ -1647,15 +1764,41 @@ class WestphaliaRules:
             S[self.o_e_area__claims + v_a] = tuple([*S[self.o_e_area__claims + v_a], *[v_q]])
             v_n -= 1
 
+    def p_take_off_hands(self, S: list[Any], v_p: Any, v_k: Any) -> None:
+        """4g: the first player in Initiative order who promised p to take card k's Debts off its hands takes them. (WEST-4G-04, WEST-1-04) [rules/westphalia/rules.yaml:652:3]"""
+        _w2 = []
+        for v_q in S[self.o_g_initiative]:
+            _w3 = False
+            for _pq, _px in zip(
+                S[self.o_p_promised_unrest_debts + v_q],
+                S[self.o_p_promised_unrest_debts_about + v_q],
+                strict=True,
+            ):
+                if _pq == v_p and _px == v_k:
+                    _w3 = True
+                    break
+            if _w3:
+                _w2.append(v_q)
+        v_helpers = _w2
+        if len(v_helpers) > 0:
+            v_q_2 = _head(v_helpers)
+            S[self.o_p_debt + v_p] = min(
+                max(S[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k], -200), 999
+            )
+            S[self.o_p_debt + v_q_2] = min(
+                max(S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k], -200), 999
+            )
+            _log(S, 33, (v_q_2, self.s_e_unrest__debts[v_k], v_k, v_p))
+
     def p_transfer_point(self, S: list[Any], v_a: Any, v_q: Any, v_p: Any) -> None:
-        "A point of Territory in a passes from q to p (Austria's HRE points are those without a disc). (WEST-6-01) [rules/westphalia/rules.yaml:433:3]"
+        "A point of Territory in a passes from q to p (Austria's HRE points are those without a disc). (WEST-6-01) [rules/westphalia/rules.yaml:434:3]"
         if v_q != self.k_player__austria:
             self.p_remove_one_claim(S, v_a, v_q)
         if v_p != self.k_player__austria:
             S[self.o_e_area__claims + v_a] = tuple([*S[self.o_e_area__claims + v_a], *[v_p]])
 
     def p_turn__arrears(self, S: list[Any]) -> None:
-        "Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:48:3]"
+        "Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:50:3]"
         N: list[int] = S
         for v_p in self.all_player:
             v_r = _lookup(
@@ -1666,30 +1809,30 @@ class WestphaliaRules:
             )
             v_n = v_r[3]
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
-            _log(S, 58, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
+            _log(S, 82, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
-    def p_turn__gold(self, S: list[Any]) -> None:
-        "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:99:3]"
+    def p_turn__gold__rules(self, S: list[Any]) -> None:
+        "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:101:3]"
         N: list[int] = S
         if S[self.o_g_spanish_dutch_peace]:
-            _log(S, 68, ())
+            _log(S, 64, ())
             self.p_gain_prestige(S, self.k_player__spain)
         else:
             v_r = _roll(S, 6)
             if v_r > N[self.o_p_ships + self.k_player__dutch]:
-                _log(S, 69, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+                _log(S, 65, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
                 S[self.o_p_debt + self.k_player__spain] = min(
                     max(S[self.o_p_debt + self.k_player__spain] + 2, -200), 999
                 )
-                _log(S, 70, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+                _log(S, 66, (v_r, N[self.o_p_ships + self.k_player__dutch]))
 
     def p_turn__initiative(self, S: list[Any]) -> None:
-        "The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:28:3]"
+        "The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:30:3]"
         N: list[int] = S
         S[self.o_g_diplomacy_phase] = min(max(S[self.o_g_diplomacy_phase] + 1, 0), 4)
-        _log(S, 56, (N[self.o_g_diplomacy_phase],))
+        _log(S, 80, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
             S[self.o_p_units + _r1] = min(
@@ -1697,28 +1840,28 @@ class WestphaliaRules:
             )
             S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
         S[self.o_g_initiative] = tuple(_shuffled(S, self.all_player))
-        _log(S, 57, (tuple(S[self.o_g_initiative]),))
+        _log(S, 81, (tuple(S[self.o_g_initiative]),))
 
-    def p_turn__trade(self, S: list[Any]) -> None:
-        "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:115:3]"
+    def p_turn__trade__rules(self, S: list[Any]) -> None:
+        "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:117:3]"
         N: list[int] = S
         v_r = _roll(S, 6)
         if v_r <= N[self.o_p_ships + self.k_player__dutch]:
-            _log(S, 71, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+            _log(S, 67, (v_r, N[self.o_p_ships + self.k_player__dutch]))
             self.p_draw_commerce(S)
             if S[self.o_g_spanish_dutch_peace]:
                 self.p_draw_commerce(S)
         else:
-            _log(S, 72, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+            _log(S, 68, (v_r, N[self.o_p_ships + self.k_player__dutch]))
         v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
         S[self.o_p_ships + self.k_player__dutch] = min(
             max(S[self.o_p_ships + self.k_player__dutch] - v_lost, 0), 6
         )
         if v_lost > 0:
-            _log(S, 73, (v_lost,))
+            _log(S, 69, (v_lost,))
 
     def p_victory(self, S: list[Any]) -> None:
-        "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:721:3]"
+        "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:735:3]"
         N: list[int] = S
         for v_p in [
             self.k_player__bavaria,
@@ -1730,20 +1873,20 @@ class WestphaliaRules:
         ]:
             S[self.o_p_won + v_p] = self.f_meets_vc(S, v_p)
             if S[self.o_p_won + v_p]:
-                _log(S, 42, (v_p, N[self.o_p_debt + v_p]))
-            else:
                 _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
+            else:
+                _log(S, 44, (v_p, N[self.o_p_debt + v_p]))
         if S[self.o_p_goal + self.k_player__austria] is not None:
             S[self.o_p_goal_seen + self.k_player__austria] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
-            _log(S, 44, (S[self.o_p_goal + self.k_player__austria],))
+            _log(S, 45, (S[self.o_p_goal + self.k_player__austria],))
         v_winners = [v_p_2 for v_p_2 in self.all_player if S[self.o_p_won + v_p_2]]
         if len(v_winners) < 6:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
         else:
             for v_p_3 in self.all_player:
                 S[self.o_p_score + v_p_3] = min(max(self.f_final_score(S, v_p_3), -999), 999)
-                _log(S, 45, (v_p_3, N[self.o_p_score + v_p_3]))
+                _log(S, 46, (v_p_3, N[self.o_p_score + v_p_3]))
             v_best = max([N[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
             v_w = _head(
                 [v_p_5 for v_p_5 in S[self.o_g_initiative] if N[self.o_p_score + v_p_5] == v_best]
@@ -1751,7 +1894,7 @@ class WestphaliaRules:
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
-        """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"""
+        """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:608:3]"""
         N: list[int] = S
         if N[self.o_e_army__units + v_x] == 0:
             pass
@@ -1780,7 +1923,11 @@ class WestphaliaRules:
                                     _w6 = True
                                     break
                             _w7 = not _w6
-                        _w9 = _w7
+                        _w9 = (
+                            _w7
+                            and v_a__1
+                            not in S[self.o_p_promised_keep_out_about + self.s_e_army__owner[v_x]]
+                        )
                         if _w9:
                             _w8 = False
                             for v_y__1 in self.all_army:
@@ -1851,7 +1998,7 @@ class WestphaliaRules:
                     S[self.o_g_turn_over] = True
 
     def q_assign_units(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"""
+        """The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:687:3]"""
         N: list[int] = S
         v_mine = [
             v_x
@@ -1883,7 +2030,7 @@ class WestphaliaRules:
             pass
 
     def q_battle(self, S: list[Any], R: Any, v_att: Any, v_defs: Any) -> None:
-        """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"""
+        """A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:511:3]"""
         N: list[int] = S
         v_where = S[self.o_e_army__location + v_att]
         S[self.o_g_refused] = False
@@ -1948,7 +2095,7 @@ class WestphaliaRules:
                 self.q_retreat(S, R, v_att)
 
     def q_claim_after_win(self, S: list[Any], R: Any, v_x: Any, v_foes: Any) -> None:
-        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:570:3]"
+        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:571:3]"
         v_ts = [
             v_q
             for v_q in self.all_player
@@ -1963,15 +2110,18 @@ class WestphaliaRules:
                 S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
 
     def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: Any, v_a: Any) -> None:
-        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:583:3]"
+        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
         N: list[int] = S
         S[self.o_g_intercepted] = False
         v_order = [*[v_q], *[v_r for v_r in S[self.o_g_initiative] if v_r != v_q]]
         for v_r_2 in v_order:
             if (
-                (not S[self.o_g_intercepted] and v_r_2 != self.s_e_army__owner[v_x])
-                and _has(N[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
-            ) and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x])):
+                (
+                    (not S[self.o_g_intercepted] and v_r_2 != self.s_e_army__owner[v_x])
+                    and _has(N[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
+                )
+                and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x]))
+            ) and v_a not in S[self.o_p_promised_keep_out_about + v_r_2]:
                 for v_y in self.all_army:
                     if (
                         (
@@ -1992,7 +2142,7 @@ class WestphaliaRules:
                                 S[self.o_g_lost_battle] = True
 
     def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
+        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:664:3]"
         if v_p == self.k_player__bavaria:
             self.p_recatholicize(S)
         S[self.o_g_lost_battle] = False
@@ -2016,7 +2166,7 @@ class WestphaliaRules:
                         self.q_activate(S, R, v_x_2)
 
     def q_negotiate(self, S: list[Any], R: Any, v_w_seats: Any, v_w_rounds: int) -> None:
-        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:746:1]"
+        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:780:1]"
         v_w_passes = 0
         v_w_round = 0
         _runs0 = 0
@@ -2050,7 +2200,7 @@ class WestphaliaRules:
                         v_w_offer = None
 
     def q_retreat(self, S: list[Any], R: Any, v_x: Any) -> None:
-        """The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"""
+        """The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:488:3]"""
         N: list[int] = S
         _w2 = []
         for v_a__1 in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
@@ -2150,7 +2300,7 @@ class WestphaliaRules:
             pass
 
     def q_setup__decks(self, S: list[Any], R: Any) -> None:
-        "Austria shuffles the Goal cards, draws three, keeps one and discards the others unseen; the Commerce and Unrest decks are shuffled. (WEST-2-05, WEST-2-06, WEST-2-07, WEST-2-08) [rules/westphalia/flow.yaml:6:3]"
+        "Austria shuffles the Goal cards, draws three, keeps one and discards the others unseen; the Commerce and Unrest decks are shuffled. (WEST-2-05, WEST-2-06, WEST-2-07, WEST-2-08) [rules/westphalia/flow.yaml:8:3]"
         S[self.o_g_commerce_deck] = tuple(_shuffled(S, self.all_commerce))
         S[self.o_g_unrest_deck] = tuple(_shuffled(S, self.all_unrest))
         S[self.o_g_goal_deck] = tuple(_shuffled(S, self.all_goal))
@@ -2168,14 +2318,35 @@ class WestphaliaRules:
         S[self.o_p_goal + self.k_player__austria] = v_keep
         S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
 
+    def q_talks(self, S: list[Any], R: Any) -> None:
+        'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
+        N: list[int] = S
+        if N[self.o_g_window__talks__depth] < 1 and self.c_talks_at_every_step:
+            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] + 1, 0)
+            self.q_negotiate(S, R, S[self.o_g_initiative], self.c_step_rounds)
+            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] - 1, 0)
+
     def q_turn__final(self, S: list[Any], R: Any) -> None:
-        "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:179:3]"
+        "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:188:3]"
         self.q_negotiate(S, R, S[self.o_g_initiative], self.c_window_rounds)
         for v_p in self.all_player:
             self.q_assign_units(S, R, v_p)
+        for v_p_ in self.all_player:
+            S[self.o_p_promised_unrest_debts + v_p_] = tuple([])
+            S[self.o_p_promised_unrest_debts_about + v_p_] = tuple([])
+
+    def q_turn__gold(self, S: list[Any], R: Any) -> None:
+        "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:101:3]"
+        self.q_talks(S, R)
+        self.p_turn__gold__rules(S)
 
     def q_turn__italy(self, S: list[Any], R: Any) -> None:
-        "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:76:3]"
+        "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:78:3]"
+        self.q_talks(S, R)
+        self.q_turn__italy__rules(S, R)
+
+    def q_turn__italy__rules(self, S: list[Any], R: Any) -> None:
+        "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:78:3]"
         N: list[int] = S
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
@@ -2197,20 +2368,28 @@ class WestphaliaRules:
                 S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
 
     def q_turn__military(self, S: list[Any], R: Any) -> None:
-        "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:187:3]"
+        "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:196:3]"
         N: list[int] = S
         if N[self.o_g_diplomacy_phase] < 4:
             for v_p in S[self.o_g_initiative]:
                 self.q_military_turn(S, R, v_p)
         for v_p_ in self.all_player:
             S[self.o_p_promised_truce + v_p_] = _mask([])
+        for v_p__2 in self.all_player:
+            S[self.o_p_promised_keep_out + v_p__2] = tuple([])
+            S[self.o_p_promised_keep_out_about + v_p__2] = tuple([])
 
     def q_turn__negotiation(self, S: list[Any], R: Any) -> None:
-        "Negotiation happens throughout the Diplomacy Phase (a window before the Arrears Step). (WEST-1-01, WEST-4-02, WEST-4B-02) [rules/westphalia/flow.yaml:42:3]"
+        "Negotiation happens throughout the Diplomacy Phase (a window before the Arrears Step). (WEST-1-01, WEST-4-02, WEST-4B-02) [rules/westphalia/flow.yaml:44:3]"
         self.q_negotiate(S, R, S[self.o_g_initiative], self.c_window_rounds)
 
     def q_turn__recruitment(self, S: list[Any], R: Any) -> None:
-        """Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"""
+        "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:60:3]"
+        self.q_talks(S, R)
+        self.q_turn__recruitment__rules(S, R)
+
+    def q_turn__recruitment__rules(self, S: list[Any], R: Any) -> None:
+        """Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:60:3]"""
         N: list[int] = S
         _w1 = 0
         for v_p__1 in self.all_player:
@@ -2240,8 +2419,18 @@ class WestphaliaRules:
             if v_n > 0:
                 pass
 
+    def q_turn__trade(self, S: list[Any], R: Any) -> None:
+        "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:117:3]"
+        self.q_talks(S, R)
+        self.p_turn__trade__rules(S)
+
     def q_turn__unrest(self, S: list[Any], R: Any) -> None:
-        "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it; the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05) [rules/westphalia/flow.yaml:132:3]"
+        "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; the players may negotiate (choice talks_at_every_step); Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it (a player who promised to take them off the taker's hands does so); the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05, WEST-1-04) [rules/westphalia/flow.yaml:134:3]"
+        self.q_talks(S, R)
+        self.q_turn__unrest__rules(S, R)
+
+    def q_turn__unrest__rules(self, S: list[Any], R: Any) -> None:
+        "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; the players may negotiate (choice talks_at_every_step); Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it (a player who promised to take them off the taker's hands does so); the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05, WEST-1-04) [rules/westphalia/flow.yaml:134:3]"
         N: list[int] = S
         v_most = min(2, len(S[self.o_g_unrest_deck]))
         _ps1 = tuple([self.k_player__sweden, self.k_player__france])
@@ -2278,6 +2467,8 @@ class WestphaliaRules:
                 [v_c for v_c in S[self.o_g_unrest_deck] if v_c != v_k_2]
             )
             S[self.o_g_unrest_removed] = _mask([*_bits(N[self.o_g_unrest_removed]), *[v_k_2]])
+            S[self.o_g_unrest_current] = _mask([v_k_2])
+            self.q_talks(S, R)
             v_taken = False
             for v_p_2 in [self.k_player__sweden, self.k_player__france]:
                 if not v_taken:
@@ -2290,6 +2481,7 @@ class WestphaliaRules:
                             S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
                         else:
                             S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+                        self.p_take_off_hands(S, v_p_2, v_k_2)
             if not v_taken:
                 v_back = R() < 0.5
                 if v_back:
@@ -2305,11 +2497,13 @@ class WestphaliaRules:
                         S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
                     else:
                         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+                    self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
                     pass
+            S[self.o_g_unrest_current] = _mask([])
 
     def r_activate(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
-        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"
+        "One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:608:3]"
         N: list[int] = S
         v__runs: Any = None
         v_acts: Any = None
@@ -2387,16 +2581,22 @@ class WestphaliaRules:
                                 else []
                             )
                             if (
-                                self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
-                                and (
-                                    not any(
-                                        _has(
-                                            N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                            v_q__2,
+                                (
+                                    self.s_e_area__theater[v_a__1] == self.s_e_army__theater[v_x]
+                                    and (
+                                        not any(
+                                            _has(
+                                                N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
+                                                v_q__2,
+                                            )
+                                            for v_q__2 in self.s_e_area__home_of[v_a__1]
                                         )
-                                        for v_q__2 in self.s_e_area__home_of[v_a__1]
                                     )
                                 )
+                                and v_a__1
+                                not in S[
+                                    self.o_p_promised_keep_out_about + self.s_e_army__owner[v_x]
+                                ]
                             )
                             and (
                                 not any(
@@ -2532,7 +2732,7 @@ class WestphaliaRules:
                 return None
 
     def r_assign_units(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:673:3]"
+        "The Final Step's assignment of Units to Armies (up to eight each); the rest is discarded. (WEST-4H-01) [rules/westphalia/rules.yaml:687:3]"
         N: list[int] = S
         v_mine: Any = None
         v_held: Any = None
@@ -2584,13 +2784,13 @@ class WestphaliaRules:
             v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
             S[self.o_p_units + v_p] = min(max(0, 0), 64)
             if v_held > v_kept:
-                _log(S, 37, (v_p, v_held - v_kept))
+                _log(S, 38, (v_p, v_held - v_kept))
             if len(v_mine) > 0:
-                _log(S, 38, (v_p, v_kept))
+                _log(S, 39, (v_p, v_kept))
             return None
 
     def r_battle(self, S: list[Any], F: Any, v: Any, v_att: Any = None, v_defs: Any = None) -> Any:
-        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:510:3]"
+        "A Battle: each Defender may Refuse by moving to a Friendly Area; then Defense = 2 x the defending Units, Attack = attacking Units + two dice; the Attacker wins if greater; doubles win for the Defender and only the Attacker loses Units; else both lose the lower die. Prestige moves from loser to winner; a Protestant winner raises Tolerance; the loser retreats. Sets attacker_won and refused. (WEST-5C-01, WEST-5C-02, WEST-5C-03, WEST-5C-04, WEST-5C-05, WEST-5C-06, WEST-5C-07, WEST-5C-08, WEST-5C-09, WEST-5C-10, WEST-5C-12, WEST-5B-01, WEST-5A-05) [rules/westphalia/rules.yaml:511:3]"
         N: list[int] = S
         v_where: Any = None
         v__it: Any = None
@@ -2814,7 +3014,7 @@ class WestphaliaRules:
     def r_claim_after_win(
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_foes: Any = None
     ) -> Any:
-        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:570:3]"
+        "The acting Army that won (or whose Defender refused) may replace a Claim of a defeated Army's owner. (WEST-5B-02, WEST-5C-11, WEST-5C-02) [rules/westphalia/rules.yaml:571:3]"
         v_ts: Any = None
         v_q_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -2860,7 +3060,7 @@ class WestphaliaRules:
     def r_intercept(
         self, S: list[Any], F: Any, v: Any, v_x: Any = None, v_q: Any = None, v_a: Any = None
     ) -> Any:
-        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04) [rules/westphalia/rules.yaml:583:3]"
+        "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
         N: list[int] = S
         v_order: Any = None
         v__it: Any = None
@@ -2889,9 +3089,12 @@ class WestphaliaRules:
                     pc = 14
             if pc == 2:
                 if (
-                    (not S[self.o_g_intercepted] and v_r_2 != self.s_e_army__owner[v_x])
-                    and _has(N[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
-                ) and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x])):
+                    (
+                        (not S[self.o_g_intercepted] and v_r_2 != self.s_e_army__owner[v_x])
+                        and _has(N[self.o_p_hostile_to + v_r_2], self.s_e_army__owner[v_x])
+                    )
+                    and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x]))
+                ) and v_a not in S[self.o_p_promised_keep_out_about + v_r_2]:
                     pc = 3
                 else:
                     pc = 1
@@ -2964,7 +3167,7 @@ class WestphaliaRules:
                 return None
 
     def r_military_turn(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
+        "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:664:3]"
         v_mine: Any = None
         v_one: Any = None
         v__it: Any = None
@@ -2984,7 +3187,7 @@ class WestphaliaRules:
                     if S[self.o_e_army__location + v_x] is not None
                 ]
                 if len(v_mine) == 0:
-                    _log(S, 33, (v_p,))
+                    _log(S, 34, (v_p,))
                     pc = 14
                 elif len(v_mine) == 1:
                     pc = 1
@@ -3012,7 +3215,7 @@ class WestphaliaRules:
                     v_p, v_mine, v_one, v_x_2 = F[2:]
                     F = None
                 if S[self.o_g_lost_battle]:
-                    _log(S, 35, (v_p,))
+                    _log(S, 36, (v_p,))
                     pc = 14
                 else:
                     pc = 6
@@ -3049,7 +3252,7 @@ class WestphaliaRules:
     def r_negotiate(
         self, S: list[Any], F: Any, v: Any, v_w_seats: Any = None, v_w_rounds: int = 0
     ) -> Any:
-        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:746:1]"
+        "A negotiation window: offers, answers, deals. (WEST-1-01, WEST-1-02, WEST-1-03, WEST-1-04, WEST-4-02, WEST-I3B-01) [rules/westphalia/rules.yaml:780:1]"
         v_w_passes: Any = None
         v_w_round: Any = None
         v__runs: Any = None
@@ -3156,11 +3359,11 @@ class WestphaliaRules:
             if pc == 7:
                 v_w_passes = 0
                 v_w_others = [v_q for v_q in _deal_parties(v_w_offer) if v_q != v_w_p]
-                _log(S, 49, (v_w_p, tuple(v_w_others)))
+                _log(S, 50, (v_w_p, tuple(v_w_others)))
                 if self.c_open_negotiation:
-                    _log(S, 50, (v_w_p, v_w_offer))
+                    _log(S, 51, (v_w_p, v_w_offer))
                 else:
-                    _log_to(S, 50, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
+                    _log_to(S, 51, (v_w_p, v_w_offer), tuple(_deal_parties(v_w_offer)))
                 v_w_agreed = True
                 v__it_2 = tuple(v_w_others)
                 v__i_2 = 0
@@ -3241,12 +3444,12 @@ class WestphaliaRules:
                 v_w_yes = v
                 if not v_w_yes:
                     v_w_agreed = False
-                    _log(S, 52, (v_w_q, v_w_p))
+                    _log(S, 53, (v_w_q, v_w_p))
                 pc = 8
                 continue
             if pc == 13:
                 if v_w_agreed:
-                    _log(S, 53, (v_w_offer,))
+                    _log(S, 54, (v_w_offer,))
                     _carry_out(self, S, v_w_offer)
                 v_w_offer = None
                 pc = 3
@@ -3255,7 +3458,7 @@ class WestphaliaRules:
                 return None
 
     def r_retreat(self, S: list[Any], F: Any, v: Any, v_x: Any = None) -> Any:
-        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:487:3]"
+        "The loser retreats to a Friendly Area not occupied by the enemy, through Friendly Areas where it can, losing a Unit per non-Friendly Area passed (path_cost). With no such Area it falls back on its Home Area in the theater (Assumed: the rules do not say). (WEST-5C-12) [rules/westphalia/rules.yaml:488:3]"
         N: list[int] = S
         v_friendly: Any = None
         v_passable: Any = None
@@ -3377,7 +3580,7 @@ class WestphaliaRules:
             return None
 
     def r_setup__decks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Austria shuffles the Goal cards, draws three, keeps one and discards the others unseen; the Commerce and Unrest decks are shuffled. (WEST-2-05, WEST-2-06, WEST-2-07, WEST-2-08) [rules/westphalia/flow.yaml:6:3]"
+        "Austria shuffles the Goal cards, draws three, keeps one and discards the others unseen; the Commerce and Unrest decks are shuffled. (WEST-2-05, WEST-2-06, WEST-2-07, WEST-2-08) [rules/westphalia/flow.yaml:8:3]"
         v_g1: Any = None
         v_g2: Any = None
         v_g3: Any = None
@@ -3410,7 +3613,7 @@ class WestphaliaRules:
             if F is not None:
                 (v_drawn,) = F[2:]
                 F = None
-            return self.ask(S, (9, 2, v_drawn), self.k_player__austria, 11, tuple(v_drawn))
+            return self.ask(S, (13, 2, v_drawn), self.k_player__austria, 16, tuple(v_drawn))
         if pc == 2:
             if F is not None:
                 (v_drawn,) = F[2:]
@@ -3419,14 +3622,42 @@ class WestphaliaRules:
             S[self.o_p_goal_seen + self.k_player__austria] = 0
             S[self.o_p_goal + self.k_player__austria] = v_keep
             S[self.o_g_goal_discards] = _mask([v_g_5 for v_g_5 in v_drawn if v_g_5 != v_keep])
-            _log(S, 55, ())
+            _log(S, 79, ())
+            return None
+
+    def r_talks(self, S: list[Any], F: Any, v: Any) -> Any:
+        'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
+        N: list[int] = S
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (2,):
+            raise RulesError(f"routine talks: no resume point {pc}")
+        if pc == 0:
+            if N[self.o_g_window__talks__depth] < 1 and self.c_talks_at_every_step:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] + 1, 0)
+            if (
+                self.r_negotiate(S, None, None, S[self.o_g_initiative], self.c_step_rounds)
+                is SUSPEND
+            ):
+                return _wait(S, (9, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] - 1, 0)
+            pc = 3
+        if pc == 3:
             return None
 
     def r_turn__final(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:179:3]"
+        "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:188:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
+        v_p_: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
             raise RulesError(f"routine turn__final: no resume point {pc}")
@@ -3436,18 +3667,18 @@ class WestphaliaRules:
                     self.r_negotiate(S, None, None, S[self.o_g_initiative], self.c_window_rounds)
                     is SUSPEND
                 ):
-                    return _wait(S, (14, 1, v_p))
+                    return _wait(S, (20, 1, v_p, v_p_))
                 pc = 1
             if pc == 1:
                 if F is not None:
-                    (v_p,) = F[2:]
+                    v_p, v_p_ = F[2:]
                     F = None
                 v__it = tuple(self.all_player)
                 v__i = 0
                 pc = 2
             if pc == 2:
                 if F is not None:
-                    v__it, v__i, v_p = F[2:]
+                    v__it, v__i, v_p, v_p_ = F[2:]
                     F = None
                 if v__i < len(v__it):
                     v_p = v__it[v__i]
@@ -3457,14 +3688,52 @@ class WestphaliaRules:
                     pc = 5
             if pc == 3:
                 if self.r_assign_units(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (14, 2, v__it, v__i, v_p))
+                    return _wait(S, (20, 2, v__it, v__i, v_p, v_p_))
                 pc = 2
                 continue
             if pc == 5:
+                for v_p_ in self.all_player:
+                    S[self.o_p_promised_unrest_debts + v_p_] = tuple([])
+                    S[self.o_p_promised_unrest_debts_about + v_p_] = tuple([])
                 return None
 
+    def r_turn__gold(self, S: list[Any], F: Any, v: Any) -> Any:
+        "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:101:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1,):
+            raise RulesError(f"routine turn__gold: no resume point {pc}")
+        if pc == 0:
+            if self.r_talks(S, None, None) is SUSPEND:
+                return _wait(S, (17, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            self.p_turn__gold__rules(S)
+            return None
+
     def r_turn__italy(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:76:3]"
+        "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:78:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine turn__italy: no resume point {pc}")
+        if pc == 0:
+            if self.r_talks(S, None, None) is SUSPEND:
+                return _wait(S, (16, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_turn__italy__rules(S, None, None) is SUSPEND:
+                return _wait(S, (16, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__italy__rules(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Two dice, doubles re-rolled; the lower die; Spain then France return that many Units or accrue that many Debts. (WEST-4D-01, WEST-4D-02) [rules/westphalia/flow.yaml:78:3]"
         N: list[int] = S
         v_a: Any = None
         v_b: Any = None
@@ -3475,7 +3744,7 @@ class WestphaliaRules:
         v_units: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (3, 4):
-            raise RulesError(f"routine turn__italy: no resume point {pc}")
+            raise RulesError(f"routine turn__italy__rules: no resume point {pc}")
         while True:
             if pc == 0:
                 v_a = _roll(S, 6)
@@ -3485,11 +3754,11 @@ class WestphaliaRules:
                     _runs0 += 1
                     if _runs0 > MAX_LOOP:
                         _endless_loop()
-                    _log(S, 63, (v_a, v_b))
+                    _log(S, 59, (v_a, v_b))
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                 v_n = min(v_a, v_b)
-                _log(S, 64, (v_a, v_b, v_n))
+                _log(S, 60, (v_a, v_b, v_n))
                 v__it = tuple([self.k_player__spain, self.k_player__france])
                 v__i = 0
                 pc = 1
@@ -3511,7 +3780,7 @@ class WestphaliaRules:
                     v_n, v__it, v__i, v_p = F[2:]
                     F = None
                 return self.ask(
-                    S, (12, 4, v_n, v__it, v__i, v_p), v_p, 13, (True, False), (v_n, v_n)
+                    S, (11, 4, v_n, v__it, v__i, v_p), v_p, 12, (True, False), (v_n, v_n)
                 )
             if pc == 4:
                 if F is not None:
@@ -3522,22 +3791,23 @@ class WestphaliaRules:
             if pc == 5:
                 if v_units:
                     S[self.o_p_units + v_p] = min(max(S[self.o_p_units + v_p] - v_n, 0), 64)
-                    _log(S, 66, (v_p, v_n))
+                    _log(S, 62, (v_p, v_n))
                 else:
                     S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
-                    _log(S, 67, (v_p, v_n))
+                    _log(S, 63, (v_p, v_n))
                 pc = 1
                 continue
             if pc == 6:
                 return None
 
     def r_turn__military(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:187:3]"
+        "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:196:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
         v_p_: Any = None
+        v_p__2: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (2,):
             raise RulesError(f"routine turn__military: no resume point {pc}")
@@ -3548,13 +3818,13 @@ class WestphaliaRules:
                 else:
                     pc = 6
             if pc == 1:
-                _log(S, 82, (N[self.o_g_diplomacy_phase],))
+                _log(S, 83, (N[self.o_g_diplomacy_phase],))
                 v__it = tuple(S[self.o_g_initiative])
                 v__i = 0
                 pc = 2
             if pc == 2:
                 if F is not None:
-                    v__it, v__i, v_p, v_p_ = F[2:]
+                    v__it, v__i, v_p, v_p_, v_p__2 = F[2:]
                     F = None
                 if v__i < len(v__it):
                     v_p = v__it[v__i]
@@ -3564,16 +3834,19 @@ class WestphaliaRules:
                     pc = 6
             if pc == 3:
                 if self.r_military_turn(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (15, 2, v__it, v__i, v_p, v_p_))
+                    return _wait(S, (21, 2, v__it, v__i, v_p, v_p_, v_p__2))
                 pc = 2
                 continue
             if pc == 6:
                 for v_p_ in self.all_player:
                     S[self.o_p_promised_truce + v_p_] = _mask([])
+                for v_p__2 in self.all_player:
+                    S[self.o_p_promised_keep_out + v_p__2] = tuple([])
+                    S[self.o_p_promised_keep_out_about + v_p__2] = tuple([])
                 return None
 
     def r_turn__negotiation(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Negotiation happens throughout the Diplomacy Phase (a window before the Arrears Step). (WEST-1-01, WEST-4-02, WEST-4B-02) [rules/westphalia/flow.yaml:42:3]"
+        "Negotiation happens throughout the Diplomacy Phase (a window before the Arrears Step). (WEST-1-01, WEST-4-02, WEST-4B-02) [rules/westphalia/flow.yaml:44:3]"
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1,):
             raise RulesError(f"routine turn__negotiation: no resume point {pc}")
@@ -3582,7 +3855,7 @@ class WestphaliaRules:
                 self.r_negotiate(S, None, None, S[self.o_g_initiative], self.c_window_rounds)
                 is SUSPEND
             ):
-                return _wait(S, (10, 1))
+                return _wait(S, (14, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -3590,14 +3863,34 @@ class WestphaliaRules:
             return None
 
     def r_turn__recruitment(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:58:3]"
+        "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:60:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine turn__recruitment: no resume point {pc}")
+        if pc == 0:
+            if self.r_talks(S, None, None) is SUSPEND:
+                return _wait(S, (15, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_turn__recruitment__rules(S, None, None) is SUSPEND:
+                return _wait(S, (15, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__recruitment__rules(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Each player gains its Recruit Number of Units unless fewer than 17 are in the pool; the Dutch may put Units to sea as Ships (at most six). (WEST-4C-01, WEST-4C-02, WEST-4C-03) [rules/westphalia/flow.yaml:60:3]"
         N: list[int] = S
         v_p: Any = None
         v_room: Any = None
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
-            raise RulesError(f"routine turn__recruitment: no resume point {pc}")
+            raise RulesError(f"routine turn__recruitment__rules: no resume point {pc}")
         if pc == 0:
             if (
                 self.c_unit_total
@@ -3618,7 +3911,7 @@ class WestphaliaRules:
             ):
                 _log(
                     S,
-                    59,
+                    55,
                     (
                         self.c_unit_total
                         - sum(
@@ -3641,7 +3934,7 @@ class WestphaliaRules:
                     S[self.o_p_units + v_p] = min(
                         max(S[self.o_p_units + v_p] + self.s_p_recruit[v_p], 0), 64
                     )
-                    _log(S, 60, (v_p, self.s_p_recruit[v_p]))
+                    _log(S, 56, (v_p, self.s_p_recruit[v_p]))
             v_room = min(
                 N[self.o_p_units + self.k_player__dutch],
                 self.c_ships_max - N[self.o_p_ships + self.k_player__dutch],
@@ -3655,7 +3948,7 @@ class WestphaliaRules:
                 (v_room,) = F[2:]
                 F = None
             return self.ask(
-                S, (11, 2, v_room), self.k_player__dutch, 12, tuple(tuple(range(0, v_room + 1)))
+                S, (10, 2, v_room), self.k_player__dutch, 11, tuple(tuple(range(0, v_room + 1)))
             )
         if pc == 2:
             if F is not None:
@@ -3669,13 +3962,48 @@ class WestphaliaRules:
                 max(S[self.o_p_ships + self.k_player__dutch] + v_n, 0), 6
             )
             if v_n > 0:
-                _log(S, 62, (v_n, N[self.o_p_ships + self.k_player__dutch]))
+                _log(S, 58, (v_n, N[self.o_p_ships + self.k_player__dutch]))
             pc = 3
         if pc == 3:
             return None
 
+    def r_turn__trade(self, S: list[Any], F: Any, v: Any) -> Any:
+        "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:117:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1,):
+            raise RulesError(f"routine turn__trade: no resume point {pc}")
+        if pc == 0:
+            if self.r_talks(S, None, None) is SUSPEND:
+                return _wait(S, (18, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            self.p_turn__trade__rules(S)
+            return None
+
     def r_turn__unrest(self, S: list[Any], F: Any, v: Any) -> Any:
-        "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it; the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05) [rules/westphalia/flow.yaml:132:3]"
+        "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; the players may negotiate (choice talks_at_every_step); Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it (a player who promised to take them off the taker's hands does so); the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05, WEST-1-04) [rules/westphalia/flow.yaml:134:3]"
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine turn__unrest: no resume point {pc}")
+        if pc == 0:
+            if self.r_talks(S, None, None) is SUSPEND:
+                return _wait(S, (19, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_turn__unrest__rules(S, None, None) is SUSPEND:
+                return _wait(S, (19, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__unrest__rules(self, S: list[Any], F: Any, v: Any) -> Any:
+        "France and Sweden each name 0-2 Unrest cards in secret; unless they agree none is flipped. Each flip costs both a Unit; the players may negotiate (choice talks_at_every_step); Sweden then France may take the card's Debts to advance its track, else Austria may take them to regress it (a player who promised to take them off the taker's hands does so); the card leaves the game. (WEST-4G-01, WEST-4G-02, WEST-4G-03, WEST-4G-04, WEST-4G-05, WEST-1-04) [rules/westphalia/flow.yaml:134:3]"
         N: list[int] = S
         v_most: Any = None
         v__ps: Any = None
@@ -3690,8 +4018,8 @@ class WestphaliaRules:
         v_p_2: Any = None
         v_back: Any = None
         pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (1, 2, 7, 8, 11, 12):
-            raise RulesError(f"routine turn__unrest: no resume point {pc}")
+        if F is not None and pc not in (1, 2, 5, 8, 9, 12, 13):
+            raise RulesError(f"routine turn__unrest__rules: no resume point {pc}")
         while True:
             if pc == 0:
                 v_most = min(2, len(S[self.o_g_unrest_deck]))
@@ -3706,8 +4034,8 @@ class WestphaliaRules:
                     _o = tuple(tuple(range(0, v_most + 1)))
                     if not _o:
                         _dead("choose-number", v_p)
-                    _d.append((v_p, 14, _o, ()))
-                return _ask_all(S, (13, 2, v_most, v__ps, v_p, v_k, v_p_2), _d)
+                    _d.append((v_p, 13, _o, ()))
+                return _ask_all(S, (12, 2, v_most, v__ps, v_p, v_k, v_p_2), _d)
             if pc == 2:
                 if F is not None:
                     v_most, v__ps, v_p, v_k, v_p_2 = F[2:]
@@ -3728,7 +4056,7 @@ class WestphaliaRules:
                 ):
                     _log(
                         S,
-                        75,
+                        71,
                         (
                             N[self.o_p_unrest_pick + self.k_player__sweden],
                             N[self.o_p_unrest_pick + self.k_player__france],
@@ -3745,7 +4073,7 @@ class WestphaliaRules:
                         _endless_loop()
                     pc = 4
                 else:
-                    pc = 14
+                    pc = 15
             if pc == 4:
                 v_n -= 1
                 S[self.o_p_units + self.k_player__sweden] = min(
@@ -3759,37 +4087,45 @@ class WestphaliaRules:
                     [v_c for v_c in S[self.o_g_unrest_deck] if v_c != v_k_2]
                 )
                 S[self.o_g_unrest_removed] = _mask([*_bits(N[self.o_g_unrest_removed]), *[v_k_2]])
-                _log(S, 76, (v_k_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
+                _log(S, 72, (v_k_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
+                S[self.o_g_unrest_current] = _mask([v_k_2])
+                if self.r_talks(S, None, None) is SUSPEND:
+                    return _wait(S, (12, 5, v_n, v__runs, v_k_2, v_p_2))
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v_n, v__runs, v_k_2, v_p_2 = F[2:]
+                    F = None
                 v_taken = False
                 v__it = tuple([self.k_player__sweden, self.k_player__france])
                 v__i = 0
-                pc = 5
-            if pc == 5:
+                pc = 6
+            if pc == 6:
                 if v__i < len(v__it):
                     v_p_2 = v__it[v__i]
                     v__i += 1
-                    pc = 6
-                else:
-                    pc = 10
-            if pc == 6:
-                if not v_taken:
                     pc = 7
                 else:
-                    pc = 5
-                    continue
+                    pc = 11
             if pc == 7:
+                if not v_taken:
+                    pc = 8
+                else:
+                    pc = 6
+                    continue
+            if pc == 8:
                 if F is not None:
                     v_n, v__runs, v_k_2, v__it, v__i, v_p_2 = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (13, 8, v_n, v__runs, v_k_2, v__it, v__i, v_p_2),
+                    (12, 9, v_n, v__runs, v_k_2, v__it, v__i, v_p_2),
                     v_p_2,
-                    15,
+                    14,
                     (True, False),
                     (v_k_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]),
                 )
-            if pc == 8:
+            if pc == 9:
                 if F is not None:
                     v_n, v__runs, v_k_2, v__it, v__i, v_p_2 = F[2:]
                     F = None
@@ -3803,29 +4139,29 @@ class WestphaliaRules:
                     else:
                         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
                     _log(
-                        S, 78, (v_p_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2])
+                        S, 74, (v_p_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2])
                     )
-                pc = 5
+                    self.p_take_off_hands(S, v_p_2, v_k_2)
+                pc = 6
                 continue
-            if pc == 10:
-                if not v_taken:
-                    pc = 11
-                else:
-                    pc = 3
-                    continue
             if pc == 11:
+                if not v_taken:
+                    pc = 12
+                else:
+                    pc = 14
+            if pc == 12:
                 if F is not None:
                     v_n, v__runs, v_k_2, v_p_2 = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (13, 12, v_n, v__runs, v_k_2, v_p_2),
+                    (12, 13, v_n, v__runs, v_k_2, v_p_2),
                     self.k_player__austria,
-                    16,
+                    15,
                     (True, False),
                     (v_k_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]),
                 )
-            if pc == 12:
+            if pc == 13:
                 if F is not None:
                     v_n, v__runs, v_k_2, v_p_2 = F[2:]
                     F = None
@@ -3843,14 +4179,18 @@ class WestphaliaRules:
                         S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
                     else:
                         S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
-                    _log(S, 80, (self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
+                    _log(S, 76, (self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
+                    self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
-                    _log(S, 81, (v_k_2,))
+                    _log(S, 77, (v_k_2,))
+                pc = 14
+            if pc == 14:
+                S[self.o_g_unrest_current] = _mask([])
                 pc = 3
                 continue
-            if pc == 14:
+            if pc == 15:
                 return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "603 rules/westphalia/rules.yaml:170:7\n604 rules/westphalia/rules.yaml:171:11\n641 rules/westphalia/rules.yaml:172:7\n642 rules/westphalia/rules.yaml:173:11\n648 rules/westphalia/rules.yaml:174:7\n652 rules/westphalia/rules.yaml:326:7\n653 rules/westphalia/rules.yaml:327:11\n654 rules/westphalia/rules.yaml:328:7\n655 rules/westphalia/rules.yaml:329:11\n656 rules/westphalia/rules.yaml:330:7\n657 rules/westphalia/rules.yaml:331:11\n658 rules/westphalia/rules.yaml:332:7\n659 rules/westphalia/rules.yaml:333:11\n660 rules/westphalia/rules.yaml:334:7\n661 rules/westphalia/rules.yaml:335:11\n662 rules/westphalia/rules.yaml:336:7\n666 rules/westphalia/rules.yaml:182:7\n681 rules/westphalia/rules.yaml:183:7\n687 rules/westphalia/rules.yaml:232:7\n688 rules/westphalia/rules.yaml:233:11\n693 rules/westphalia/rules.yaml:234:7\n694 rules/westphalia/rules.yaml:235:11\n699 rules/westphalia/rules.yaml:236:7\n706 rules/westphalia/rules.yaml:164:7\n715 rules/westphalia/rules.yaml:158:7\n731 rules/westphalia/rules.yaml:746:1\n774 rules/westphalia/rules.yaml:746:1\n779 rules/westphalia/rules.yaml:746:1\n783 rules/westphalia/rules.yaml:746:1\n788 rules/westphalia/rules.yaml:746:1\n800 rules/westphalia/rules.yaml:746:1\n811 rules/westphalia/rules.yaml:746:1\n820 rules/westphalia/rules.yaml:746:1\n825 rules/westphalia/rules.yaml:746:1\n837 rules/westphalia/rules.yaml:746:1\n849 rules/westphalia/rules.yaml:746:1\n857 rules/westphalia/rules.yaml:746:1\n862 rules/westphalia/rules.yaml:141:7\n872 rules/westphalia/rules.yaml:135:7\n882 rules/westphalia/rules.yaml:306:7\n883 rules/westphalia/rules.yaml:307:7\n884 rules/westphalia/rules.yaml:308:11\n889 rules/westphalia/rules.yaml:309:11\n897 rules/westphalia/rules.yaml:310:7\n898 rules/westphalia/rules.yaml:311:11\n899 rules/westphalia/rules.yaml:312:7\n900 rules/westphalia/rules.yaml:313:11\n901 rules/westphalia/rules.yaml:314:7\n902 rules/westphalia/rules.yaml:315:11\n903 rules/westphalia/rules.yaml:316:7\n904 rules/westphalia/rules.yaml:317:11\n905 rules/westphalia/rules.yaml:318:7\n910 rules/westphalia/rules.yaml:31:7\n911 rules/westphalia/rules.yaml:32:11\n912 rules/westphalia/rules.yaml:33:7\n913 rules/westphalia/rules.yaml:34:11\n914 rules/westphalia/rules.yaml:35:7\n915 rules/westphalia/rules.yaml:36:11\n916 rules/westphalia/rules.yaml:37:7\n917 rules/westphalia/rules.yaml:38:11\n918 rules/westphalia/rules.yaml:39:7\n926 rules/westphalia/rules.yaml:74:7\n935 rules/westphalia/rules.yaml:80:7\n948 rules/westphalia/rules.yaml:105:7\n957 rules/westphalia/rules.yaml:97:7\n975 rules/westphalia/rules.yaml:23:7\n979 rules/westphalia/rules.yaml:216:7\n986 rules/westphalia/rules.yaml:208:7\n991 rules/westphalia/rules.yaml:355:7\n992 rules/westphalia/rules.yaml:356:7\n993 rules/westphalia/rules.yaml:357:11\n997 rules/westphalia/rules.yaml:358:7\n998 rules/westphalia/rules.yaml:359:11\n999 rules/westphalia/rules.yaml:360:7\n1000 rules/westphalia/rules.yaml:361:11\n1001 rules/westphalia/rules.yaml:362:11\n1018 rules/westphalia/rules.yaml:363:7\n1019 rules/westphalia/rules.yaml:364:11\n1029 rules/westphalia/rules.yaml:365:7\n1030 rules/westphalia/rules.yaml:366:11\n1031 rules/westphalia/rules.yaml:367:7\n1038 rules/westphalia/rules.yaml:285:7\n1039 rules/westphalia/rules.yaml:286:11\n1044 rules/westphalia/rules.yaml:287:7\n1045 rules/westphalia/rules.yaml:288:11\n1046 rules/westphalia/rules.yaml:289:7\n1047 rules/westphalia/rules.yaml:290:11\n1048 rules/westphalia/rules.yaml:291:11\n1049 rules/westphalia/rules.yaml:292:15\n1050 rules/westphalia/rules.yaml:293:11\n1065 rules/westphalia/rules.yaml:294:7\n1066 rules/westphalia/rules.yaml:295:11\n1076 rules/westphalia/rules.yaml:296:7\n1077 rules/westphalia/rules.yaml:297:11\n1081 rules/westphalia/rules.yaml:298:7\n1089 rules/westphalia/rules.yaml:150:7\n1123 rules/westphalia/rules.yaml:66:7\n1127 rules/westphalia/rules.yaml:87:7\n1138 rules/westphalia/rules.yaml:55:7\n1139 rules/westphalia/rules.yaml:56:11\n1140 rules/westphalia/rules.yaml:57:15\n1141 rules/westphalia/rules.yaml:58:11\n1142 rules/westphalia/rules.yaml:59:7\n1151 rules/westphalia/rules.yaml:378:7\n1152 rules/westphalia/rules.yaml:379:7\n1153 rules/westphalia/rules.yaml:380:11\n1154 rules/westphalia/rules.yaml:381:7\n1155 rules/westphalia/rules.yaml:382:11\n1160 rules/westphalia/rules.yaml:383:7\n1161 rules/westphalia/rules.yaml:384:11\n1166 rules/westphalia/rules.yaml:385:7\n1167 rules/westphalia/rules.yaml:386:11\n1168 rules/westphalia/rules.yaml:387:7\n1173 rules/westphalia/rules.yaml:127:7\n1181 rules/westphalia/rules.yaml:345:7\n1186 rules/westphalia/rules.yaml:346:7\n1194 rules/westphalia/rules.yaml:347:7\n1211 rules/westphalia/rules.yaml:348:7\n1222 rules/westphalia/rules.yaml:202:7\n1231 rules/westphalia/rules.yaml:191:7\n1262 rules/westphalia/rules.yaml:192:7\n1263 rules/westphalia/rules.yaml:193:11\n1272 rules/westphalia/rules.yaml:194:7\n1273 rules/westphalia/rules.yaml:195:11\n1274 rules/westphalia/rules.yaml:196:7\n1282 rules/westphalia/rules.yaml:244:7\n1283 rules/westphalia/rules.yaml:245:7\n1284 rules/westphalia/rules.yaml:246:11\n1285 rules/westphalia/rules.yaml:247:15\n1288 rules/westphalia/rules.yaml:248:19\n1289 rules/westphalia/rules.yaml:249:19\n1293 rules/westphalia/rules.yaml:250:23\n1294 rules/westphalia/rules.yaml:251:7\n1295 rules/westphalia/rules.yaml:252:11\n1307 rules/westphalia/rules.yaml:253:7\n1308 rules/westphalia/rules.yaml:254:11\n1320 rules/westphalia/rules.yaml:255:7\n1321 rules/westphalia/rules.yaml:256:11\n1325 rules/westphalia/rules.yaml:257:7\n1329 rules/westphalia/rules.yaml:258:7\n1335 rules/westphalia/rules.yaml:259:7\n1336 rules/westphalia/rules.yaml:260:11\n1337 rules/westphalia/rules.yaml:261:7\n1338 rules/westphalia/rules.yaml:262:11\n1339 rules/westphalia/rules.yaml:263:7\n1344 rules/westphalia/rules.yaml:112:7\n1352 rules/westphalia/rules.yaml:271:7\n1353 rules/westphalia/rules.yaml:272:11\n1354 rules/westphalia/rules.yaml:273:7\n1355 rules/westphalia/rules.yaml:274:11\n1356 rules/westphalia/rules.yaml:275:7\n1357 rules/westphalia/rules.yaml:276:11\n1362 rules/westphalia/rules.yaml:277:7\n1367 rules/westphalia/rules.yaml:224:7\n1378 rules/westphalia/rules.yaml:47:7\n1385 rules/westphalia/rules.yaml:120:7\n1395 rules/westphalia/rules.yaml:393:7\n1399 rules/westphalia/rules.yaml:784:9\n1404 rules/westphalia/rules.yaml:791:9\n1407 rules/westphalia/rules.yaml:792:9\n1413 rules/westphalia/rules.yaml:767:9\n1414 rules/westphalia/rules.yaml:768:9\n1418 rules/westphalia/rules.yaml:805:9\n1424 rules/westphalia/rules.yaml:806:9\n1428 rules/westphalia/rules.yaml:834:9\n1432 rules/westphalia/rules.yaml:827:9\n1436 rules/westphalia/rules.yaml:799:9\n1440 rules/westphalia/rules.yaml:774:9\n1441 rules/westphalia/rules.yaml:775:9\n1445 rules/westphalia/rules.yaml:820:9\n1449 rules/westphalia/rules.yaml:813:9\n1454 rules/westphalia/rules.yaml:746:1\n1457 rules/westphalia/rules.yaml:746:1\n1463 rules/westphalia/rules.yaml:760:9\n1464 rules/westphalia/rules.yaml:761:9\n1469 rules/westphalia/rules.yaml:699:7\n1470 rules/westphalia/rules.yaml:700:7\n1471 rules/westphalia/rules.yaml:701:7\n1472 rules/westphalia/rules.yaml:702:7\n1473 rules/westphalia/rules.yaml:703:11\n1475 rules/westphalia/rules.yaml:705:11\n1476 rules/westphalia/rules.yaml:706:11\n1477 rules/westphalia/rules.yaml:707:11\n1478 rules/westphalia/rules.yaml:708:15\n1479 rules/westphalia/rules.yaml:709:7\n1480 rules/westphalia/rules.yaml:710:11\n1481 rules/westphalia/rules.yaml:711:15\n1492 rules/westphalia/rules.yaml:713:15\n1496 rules/westphalia/rules.yaml:714:7\n1497 rules/westphalia/rules.yaml:715:11\n1498 rules/westphalia/rules.yaml:716:7\n1499 rules/westphalia/rules.yaml:717:11\n1508 rules/westphalia/rules.yaml:718:7\n1509 rules/westphalia/rules.yaml:719:11\n1519 rules/westphalia/rules.yaml:463:7\n1520 rules/westphalia/rules.yaml:464:11\n1522 rules/westphalia/rules.yaml:466:11\n1523 rules/westphalia/rules.yaml:467:11\n1524 rules/westphalia/rules.yaml:468:15\n1525 rules/westphalia/rules.yaml:469:15\n1527 rules/westphalia/rules.yaml:471:15\n1530 rules/westphalia/rules.yaml:472:15\n1533 rules/westphalia/rules.yaml:473:15\n1534 rules/westphalia/rules.yaml:474:15\n1539 rules/westphalia/flow.yaml:201:7\n1540 rules/westphalia/flow.yaml:202:11\n1541 rules/westphalia/flow.yaml:203:11\n1546 rules/westphalia/rules.yaml:410:7\n1550 rules/westphalia/rules.yaml:411:11\n1551 rules/westphalia/rules.yaml:412:11\n1553 rules/westphalia/rules.yaml:414:11\n1558 rules/westphalia/rules.yaml:419:7\n1559 rules/westphalia/rules.yaml:420:11\n1560 rules/westphalia/rules.yaml:421:11\n1565 rules/westphalia/rules.yaml:448:7\n1566 rules/westphalia/rules.yaml:449:7\n1573 rules/westphalia/rules.yaml:450:7\n1580 rules/westphalia/rules.yaml:451:7\n1581 rules/westphalia/rules.yaml:452:11\n1585 rules/westphalia/rules.yaml:453:15\n1591 rules/westphalia/rules.yaml:454:15\n1592 rules/westphalia/rules.yaml:455:15\n1593 rules/westphalia/rules.yaml:456:7\n1598 rules/westphalia/rules.yaml:481:7\n1599 rules/westphalia/rules.yaml:482:11\n1618 rules/westphalia/rules.yaml:483:15\n1619 rules/westphalia/rules.yaml:484:15\n1620 rules/westphalia/rules.yaml:485:15\n1625 rules/westphalia/rules.yaml:399:7\n1626 rules/westphalia/rules.yaml:400:7\n1627 rules/westphalia/rules.yaml:401:11\n1629 rules/westphalia/rules.yaml:403:11\n1630 rules/westphalia/rules.yaml:404:7\n1634 rules/westphalia/rules.yaml:427:7\n1639 rules/westphalia/rules.yaml:428:7\n1642 rules/westphalia/rules.yaml:429:7\n1647 rules/westphalia/rules.yaml:430:11\n1648 rules/westphalia/rules.yaml:431:11\n1652 rules/westphalia/rules.yaml:438:7\n1653 rules/westphalia/rules.yaml:439:11\n1654 rules/westphalia/rules.yaml:440:7\n1655 rules/westphalia/rules.yaml:441:11\n1660 rules/westphalia/flow.yaml:52:7\n1661 rules/westphalia/flow.yaml:53:11\n1667 rules/westphalia/flow.yaml:54:11\n1668 rules/westphalia/flow.yaml:55:11\n1669 rules/westphalia/flow.yaml:56:11\n1674 rules/westphalia/flow.yaml:103:7\n1675 rules/westphalia/flow.yaml:104:11\n1676 rules/westphalia/flow.yaml:105:11\n1678 rules/westphalia/flow.yaml:107:11\n1679 rules/westphalia/flow.yaml:108:11\n1680 rules/westphalia/flow.yaml:109:15\n1681 rules/westphalia/flow.yaml:110:15\n1683 rules/westphalia/flow.yaml:112:15\n1686 rules/westphalia/flow.yaml:113:15\n1691 rules/westphalia/flow.yaml:34:7\n1692 rules/westphalia/flow.yaml:35:7\n1693 rules/westphalia/flow.yaml:36:7\n1694 rules/westphalia/flow.yaml:37:11\n1698 rules/westphalia/flow.yaml:38:11\n1699 rules/westphalia/flow.yaml:39:7\n1700 rules/westphalia/flow.yaml:40:7\n1705 rules/westphalia/flow.yaml:119:7\n1706 rules/westphalia/flow.yaml:120:7\n1707 rules/westphalia/flow.yaml:121:11\n1708 rules/westphalia/flow.yaml:122:11\n1709 rules/westphalia/flow.yaml:123:11\n1710 rules/westphalia/flow.yaml:124:15\n1712 rules/westphalia/flow.yaml:126:11\n1713 rules/westphalia/flow.yaml:127:7\n1714 rules/westphalia/flow.yaml:128:7\n1717 rules/westphalia/flow.yaml:129:7\n1718 rules/westphalia/flow.yaml:130:11\n1723 rules/westphalia/rules.yaml:726:7\n1731 rules/westphalia/rules.yaml:727:11\n1732 rules/westphalia/rules.yaml:728:11\n1733 rules/westphalia/rules.yaml:729:15\n1735 rules/westphalia/rules.yaml:731:15\n1736 rules/westphalia/rules.yaml:732:7\n1737 rules/westphalia/rules.yaml:733:11\n1739 rules/westphalia/rules.yaml:734:11\n1740 rules/westphalia/rules.yaml:735:7\n1741 rules/westphalia/rules.yaml:736:7\n1742 rules/westphalia/rules.yaml:737:11\n1744 rules/westphalia/rules.yaml:739:11\n1745 rules/westphalia/rules.yaml:740:15\n1746 rules/westphalia/rules.yaml:741:15\n1747 rules/westphalia/rules.yaml:742:11\n1748 rules/westphalia/rules.yaml:743:11\n1751 rules/westphalia/rules.yaml:744:11\n1756 rules/westphalia/rules.yaml:611:7\n1759 rules/westphalia/rules.yaml:614:11\n1760 rules/westphalia/rules.yaml:615:11\n1761 rules/westphalia/rules.yaml:616:11\n1766 rules/westphalia/rules.yaml:617:15\n1767 rules/westphalia/rules.yaml:618:15\n1768 rules/westphalia/rules.yaml:619:15\n1769 rules/westphalia/rules.yaml:620:19\n1802 rules/westphalia/rules.yaml:621:19\n1803 rules/westphalia/rules.yaml:622:19\n1804 rules/westphalia/rules.yaml:624:19\n1813 rules/westphalia/rules.yaml:625:19\n1814 rules/westphalia/rules.yaml:626:23\n1815 rules/westphalia/rules.yaml:627:23\n1816 rules/westphalia/rules.yaml:628:27\n1820 rules/westphalia/rules.yaml:630:27\n1821 rules/westphalia/rules.yaml:631:23\n1823 rules/westphalia/rules.yaml:633:19\n1831 rules/westphalia/rules.yaml:635:19\n1832 rules/westphalia/rules.yaml:636:19\n1833 rules/westphalia/rules.yaml:637:23\n1834 rules/westphalia/rules.yaml:638:23\n1837 rules/westphalia/rules.yaml:639:27\n1840 rules/westphalia/rules.yaml:640:27\n1844 rules/westphalia/rules.yaml:643:23\n1847 rules/westphalia/rules.yaml:644:23\n1851 rules/westphalia/rules.yaml:647:19\n1856 rules/westphalia/rules.yaml:678:7\n1861 rules/westphalia/rules.yaml:679:7\n1862 rules/westphalia/rules.yaml:680:7\n1863 rules/westphalia/rules.yaml:681:11\n1864 rules/westphalia/rules.yaml:682:11\n1866 rules/westphalia/rules.yaml:684:11\n1869 rules/westphalia/rules.yaml:685:11\n1870 rules/westphalia/rules.yaml:686:15\n1875 rules/westphalia/rules.yaml:687:7\n1879 rules/westphalia/rules.yaml:688:7\n1880 rules/westphalia/rules.yaml:689:7\n1882 rules/westphalia/rules.yaml:691:7\n1888 rules/westphalia/rules.yaml:520:7\n1889 rules/westphalia/rules.yaml:521:7\n1890 rules/westphalia/rules.yaml:522:7\n1891 rules/westphalia/rules.yaml:523:7\n1892 rules/westphalia/rules.yaml:524:11\n1893 rules/westphalia/rules.yaml:525:11\n1894 rules/westphalia/rules.yaml:526:15\n1895 rules/westphalia/rules.yaml:527:15\n1896 rules/westphalia/rules.yaml:528:19\n1897 rules/westphalia/rules.yaml:530:7\n1898 rules/westphalia/rules.yaml:531:7\n1899 rules/westphalia/rules.yaml:532:11\n1900 rules/westphalia/rules.yaml:533:11\n1902 rules/westphalia/rules.yaml:535:11\n1903 rules/westphalia/rules.yaml:536:11\n1904 rules/westphalia/rules.yaml:537:11\n1905 rules/westphalia/rules.yaml:538:11\n1906 rules/westphalia/rules.yaml:539:11\n1910 rules/westphalia/rules.yaml:540:11\n1911 rules/westphalia/rules.yaml:541:11\n1915 rules/westphalia/rules.yaml:542:11\n1916 rules/westphalia/rules.yaml:544:15\n1920 rules/westphalia/rules.yaml:546:15\n1921 rules/westphalia/rules.yaml:547:15\n1922 rules/westphalia/rules.yaml:549:15\n1925 rules/westphalia/rules.yaml:550:15\n1926 rules/westphalia/rules.yaml:551:19\n1929 rules/westphalia/rules.yaml:552:11\n1930 rules/westphalia/rules.yaml:553:15\n1931 rules/westphalia/rules.yaml:554:19\n1932 rules/westphalia/rules.yaml:555:15\n1933 rules/westphalia/rules.yaml:556:15\n1934 rules/westphalia/rules.yaml:557:19\n1935 rules/westphalia/rules.yaml:559:15\n1936 rules/westphalia/rules.yaml:560:19\n1938 rules/westphalia/rules.yaml:562:15\n1939 rules/westphalia/rules.yaml:563:15\n1940 rules/westphalia/rules.yaml:564:19\n1941 rules/westphalia/rules.yaml:565:15\n1947 rules/westphalia/rules.yaml:566:19\n1948 rules/westphalia/rules.yaml:568:15\n1952 rules/westphalia/rules.yaml:575:7\n1957 rules/westphalia/rules.yaml:576:7\n1958 rules/westphalia/rules.yaml:577:11\n1959 rules/westphalia/rules.yaml:578:11\n1960 rules/westphalia/rules.yaml:579:15\n1963 rules/westphalia/rules.yaml:580:15\n1968 rules/westphalia/rules.yaml:591:7\n1969 rules/westphalia/rules.yaml:592:7\n1970 rules/westphalia/rules.yaml:593:7\n1971 rules/westphalia/rules.yaml:594:11\n1975 rules/westphalia/rules.yaml:595:15\n1976 rules/westphalia/rules.yaml:596:19\n1986 rules/westphalia/rules.yaml:597:23\n1987 rules/westphalia/rules.yaml:598:23\n1988 rules/westphalia/rules.yaml:599:27\n1989 rules/westphalia/rules.yaml:601:27\n1990 rules/westphalia/rules.yaml:602:27\n1991 rules/westphalia/rules.yaml:603:27\n1992 rules/westphalia/rules.yaml:604:31\n1996 rules/westphalia/rules.yaml:655:7\n1997 rules/westphalia/rules.yaml:656:11\n1998 rules/westphalia/rules.yaml:657:7\n1999 rules/westphalia/rules.yaml:658:7\n2004 rules/westphalia/rules.yaml:659:7\n2007 rules/westphalia/rules.yaml:662:11\n2009 rules/westphalia/rules.yaml:664:11\n2010 rules/westphalia/rules.yaml:665:11\n2011 rules/westphalia/rules.yaml:666:11\n2014 rules/westphalia/rules.yaml:669:15\n2015 rules/westphalia/rules.yaml:670:19\n2016 rules/westphalia/rules.yaml:671:23\n2020 rules/westphalia/rules.yaml:746:1\n2021 rules/westphalia/rules.yaml:746:1\n2022 rules/westphalia/rules.yaml:746:1\n2027 rules/westphalia/rules.yaml:746:1\n2028 rules/westphalia/rules.yaml:746:1\n2029 rules/westphalia/rules.yaml:746:1\n2030 rules/westphalia/rules.yaml:746:1\n2033 rules/westphalia/rules.yaml:746:1\n2034 rules/westphalia/rules.yaml:746:1\n2036 rules/westphalia/rules.yaml:746:1\n2037 rules/westphalia/rules.yaml:746:1\n2038 rules/westphalia/rules.yaml:746:1\n2042 rules/westphalia/rules.yaml:746:1\n2043 rules/westphalia/rules.yaml:746:1\n2044 rules/westphalia/rules.yaml:746:1\n2045 rules/westphalia/rules.yaml:746:1\n2046 rules/westphalia/rules.yaml:746:1\n2047 rules/westphalia/rules.yaml:746:1\n2048 rules/westphalia/rules.yaml:746:1\n2049 rules/westphalia/rules.yaml:746:1\n2050 rules/westphalia/rules.yaml:746:1\n2055 rules/westphalia/rules.yaml:495:7\n2067 rules/westphalia/rules.yaml:496:7\n2091 rules/westphalia/rules.yaml:497:7\n2125 rules/westphalia/rules.yaml:498:7\n2126 rules/westphalia/rules.yaml:499:11\n2132 rules/westphalia/rules.yaml:500:11\n2135 rules/westphalia/rules.yaml:501:7\n2136 rules/westphalia/rules.yaml:502:11\n2137 rules/westphalia/rules.yaml:503:11\n2147 rules/westphalia/rules.yaml:505:11\n2148 rules/westphalia/rules.yaml:506:11\n2154 rules/westphalia/flow.yaml:12:7\n2155 rules/westphalia/flow.yaml:13:7\n2156 rules/westphalia/flow.yaml:14:7\n2157 rules/westphalia/flow.yaml:15:7\n2158 rules/westphalia/flow.yaml:16:7\n2159 rules/westphalia/flow.yaml:17:7\n2160 rules/westphalia/flow.yaml:18:7\n2161 rules/westphalia/flow.yaml:19:7\n2162 rules/westphalia/flow.yaml:20:7\n2163 rules/westphalia/flow.yaml:21:7\n2166 rules/westphalia/flow.yaml:22:7\n2167 rules/westphalia/flow.yaml:23:7\n2169 rules/westphalia/flow.yaml:24:7\n2173 rules/westphalia/flow.yaml:183:7\n2174 rules/westphalia/flow.yaml:184:7\n2175 rules/westphalia/flow.yaml:185:11\n2180 rules/westphalia/flow.yaml:80:7\n2181 rules/westphalia/flow.yaml:81:7\n2182 rules/westphalia/flow.yaml:82:7\n2187 rules/westphalia/flow.yaml:84:11\n2188 rules/westphalia/flow.yaml:85:11\n2189 rules/westphalia/flow.yaml:86:7\n2190 rules/westphalia/flow.yaml:88:7\n2191 rules/westphalia/flow.yaml:89:11\n2192 rules/westphalia/flow.yaml:90:11\n2193 rules/westphalia/flow.yaml:91:15\n2194 rules/westphalia/flow.yaml:92:11\n2195 rules/westphalia/flow.yaml:93:15\n2197 rules/westphalia/flow.yaml:96:15\n2202 rules/westphalia/flow.yaml:191:7\n2203 rules/westphalia/flow.yaml:193:11\n2204 rules/westphalia/flow.yaml:194:15\n2205 rules/westphalia/rules.yaml:746:1\n2206 rules/westphalia/rules.yaml:746:1\n2210 rules/westphalia/flow.yaml:46:7\n2215 rules/westphalia/flow.yaml:62:7\n2224 rules/westphalia/flow.yaml:65:11\n2225 rules/westphalia/flow.yaml:66:15\n2228 rules/westphalia/flow.yaml:68:7\n2232 rules/westphalia/flow.yaml:69:7\n2233 rules/westphalia/flow.yaml:70:11\n2234 rules/westphalia/flow.yaml:71:11\n2237 rules/westphalia/flow.yaml:72:11\n2240 rules/westphalia/flow.yaml:73:11\n2246 rules/westphalia/flow.yaml:139:7\n2247 rules/westphalia/flow.yaml:140:7\n2250 rules/westphalia/flow.yaml:142:11\n2251 rules/westphalia/flow.yaml:143:7\n2257 rules/westphalia/flow.yaml:144:7\n2262 rules/westphalia/flow.yaml:146:7\n2263 rules/westphalia/flow.yaml:147:7\n2264 rules/westphalia/flow.yaml:148:7\n2269 rules/westphalia/flow.yaml:149:11\n2270 rules/westphalia/flow.yaml:150:11\n2273 rules/westphalia/flow.yaml:151:11\n2276 rules/westphalia/flow.yaml:152:11\n2277 rules/westphalia/flow.yaml:153:11\n2280 rules/westphalia/flow.yaml:154:11\n2281 rules/westphalia/flow.yaml:156:11\n2282 rules/westphalia/flow.yaml:157:11\n2283 rules/westphalia/flow.yaml:158:15\n2284 rules/westphalia/flow.yaml:159:19\n2285 rules/westphalia/flow.yaml:160:19\n2286 rules/westphalia/flow.yaml:161:23\n2289 rules/westphalia/flow.yaml:162:23\n2290 rules/westphalia/flow.yaml:163:27\n2292 rules/westphalia/flow.yaml:165:27\n2293 rules/westphalia/flow.yaml:167:11\n2294 rules/westphalia/flow.yaml:168:15\n2295 rules/westphalia/flow.yaml:169:15\n2296 rules/westphalia/flow.yaml:170:19\n2304 rules/westphalia/flow.yaml:171:19\n2305 rules/westphalia/flow.yaml:172:23\n2307 rules/westphalia/flow.yaml:174:23\n2325 rules/westphalia/rules.yaml:611:7\n2326 rules/westphalia/rules.yaml:612:11\n2331 rules/westphalia/rules.yaml:614:11\n2332 rules/westphalia/rules.yaml:615:11\n2333 rules/westphalia/rules.yaml:616:11\n2344 rules/westphalia/rules.yaml:617:15\n2345 rules/westphalia/rules.yaml:618:15\n2363 rules/westphalia/rules.yaml:619:15\n2368 rules/westphalia/rules.yaml:647:19\n2369 rules/westphalia/rules.yaml:648:19\n2376 rules/westphalia/rules.yaml:620:19\n2425 rules/westphalia/rules.yaml:621:19\n2426 rules/westphalia/rules.yaml:622:19\n2427 rules/westphalia/rules.yaml:623:19\n2428 rules/westphalia/rules.yaml:624:19\n2437 rules/westphalia/rules.yaml:625:19\n2443 rules/westphalia/rules.yaml:626:23\n2450 rules/westphalia/rules.yaml:627:23\n2453 rules/westphalia/rules.yaml:630:27\n2456 rules/westphalia/rules.yaml:628:27\n2468 rules/westphalia/rules.yaml:631:23\n2475 rules/westphalia/rules.yaml:633:19\n2494 rules/westphalia/rules.yaml:634:19\n2495 rules/westphalia/rules.yaml:635:19\n2505 rules/westphalia/rules.yaml:636:19\n2506 rules/westphalia/rules.yaml:637:23\n2507 rules/westphalia/rules.yaml:638:23\n2510 rules/westphalia/rules.yaml:639:27\n2513 rules/westphalia/rules.yaml:640:27\n2516 rules/westphalia/rules.yaml:641:27\n2522 rules/westphalia/rules.yaml:643:23\n2525 rules/westphalia/rules.yaml:644:23\n2528 rules/westphalia/rules.yaml:645:23\n2547 rules/westphalia/rules.yaml:678:7\n2552 rules/westphalia/rules.yaml:679:7\n2553 rules/westphalia/rules.yaml:680:7\n2554 rules/westphalia/rules.yaml:681:11\n2555 rules/westphalia/rules.yaml:682:11\n2565 rules/westphalia/rules.yaml:684:11\n2578 rules/westphalia/rules.yaml:685:11\n2579 rules/westphalia/rules.yaml:686:15\n2584 rules/westphalia/rules.yaml:687:7\n2585 rules/westphalia/rules.yaml:688:7\n2586 rules/westphalia/rules.yaml:689:7\n2587 rules/westphalia/rules.yaml:690:11\n2588 rules/westphalia/rules.yaml:691:7\n2589 rules/westphalia/rules.yaml:692:11\n2621 rules/westphalia/rules.yaml:520:7\n2622 rules/westphalia/rules.yaml:521:7\n2623 rules/westphalia/rules.yaml:522:7\n2624 rules/westphalia/rules.yaml:523:7\n2635 rules/westphalia/rules.yaml:524:11\n2636 rules/westphalia/rules.yaml:525:11\n2658 rules/westphalia/rules.yaml:526:15\n2699 rules/westphalia/rules.yaml:527:15\n2700 rules/westphalia/rules.yaml:528:19\n2701 rules/westphalia/rules.yaml:529:19\n2705 rules/westphalia/rules.yaml:530:7\n2708 rules/westphalia/rules.yaml:531:7\n2709 rules/westphalia/rules.yaml:532:11\n2710 rules/westphalia/rules.yaml:533:11\n2715 rules/westphalia/rules.yaml:535:11\n2716 rules/westphalia/rules.yaml:536:11\n2717 rules/westphalia/rules.yaml:537:11\n2718 rules/westphalia/rules.yaml:538:11\n2719 rules/westphalia/rules.yaml:539:11\n2720 rules/westphalia/rules.yaml:540:11\n2721 rules/westphalia/rules.yaml:541:11\n2722 rules/westphalia/rules.yaml:542:11\n2723 rules/westphalia/rules.yaml:543:15\n2738 rules/westphalia/rules.yaml:544:15\n2742 rules/westphalia/rules.yaml:546:15\n2743 rules/westphalia/rules.yaml:547:15\n2746 rules/westphalia/rules.yaml:548:15\n2763 rules/westphalia/rules.yaml:549:15\n2766 rules/westphalia/rules.yaml:550:15\n2767 rules/westphalia/rules.yaml:551:19\n2770 rules/westphalia/rules.yaml:552:11\n2775 rules/westphalia/rules.yaml:553:15\n2776 rules/westphalia/rules.yaml:554:19\n2777 rules/westphalia/rules.yaml:555:15\n2778 rules/westphalia/rules.yaml:556:15\n2779 rules/westphalia/rules.yaml:557:19\n2780 rules/westphalia/rules.yaml:558:19\n2781 rules/westphalia/rules.yaml:559:15\n2795 rules/westphalia/rules.yaml:560:19\n2800 rules/westphalia/rules.yaml:562:15\n2801 rules/westphalia/rules.yaml:563:15\n2802 rules/westphalia/rules.yaml:564:19\n2803 rules/westphalia/rules.yaml:565:15\n2804 rules/westphalia/rules.yaml:566:19\n2805 rules/westphalia/rules.yaml:567:19\n2806 rules/westphalia/rules.yaml:568:15\n2824 rules/westphalia/rules.yaml:575:7\n2829 rules/westphalia/rules.yaml:576:7\n2837 rules/westphalia/rules.yaml:577:11\n2850 rules/westphalia/rules.yaml:578:11\n2851 rules/westphalia/rules.yaml:579:15\n2854 rules/westphalia/rules.yaml:580:15\n2855 rules/westphalia/rules.yaml:581:15\n2878 rules/westphalia/rules.yaml:591:7\n2879 rules/westphalia/rules.yaml:592:7\n2880 rules/westphalia/rules.yaml:593:7\n2891 rules/westphalia/rules.yaml:594:11\n2900 rules/westphalia/rules.yaml:595:15\n2912 rules/westphalia/rules.yaml:596:19\n2930 rules/westphalia/rules.yaml:597:23\n2943 rules/westphalia/rules.yaml:598:23\n2949 rules/westphalia/rules.yaml:599:27\n2950 rules/westphalia/rules.yaml:600:27\n2951 rules/westphalia/rules.yaml:601:27\n2952 rules/westphalia/rules.yaml:602:27\n2959 rules/westphalia/rules.yaml:603:27\n2960 rules/westphalia/rules.yaml:604:31\n2978 rules/westphalia/rules.yaml:655:7\n2979 rules/westphalia/rules.yaml:656:11\n2980 rules/westphalia/rules.yaml:657:7\n2981 rules/westphalia/rules.yaml:658:7\n2986 rules/westphalia/rules.yaml:659:7\n2987 rules/westphalia/rules.yaml:660:11\n2994 rules/westphalia/rules.yaml:662:11\n3001 rules/westphalia/rules.yaml:664:11\n3007 rules/westphalia/rules.yaml:665:11\n3014 rules/westphalia/rules.yaml:666:11\n3015 rules/westphalia/rules.yaml:667:15\n3020 rules/westphalia/rules.yaml:669:15\n3034 rules/westphalia/rules.yaml:670:19\n3040 rules/westphalia/rules.yaml:671:23\n3071 rules/westphalia/rules.yaml:746:1\n3072 rules/westphalia/rules.yaml:746:1\n3073 rules/westphalia/rules.yaml:746:1\n3084 rules/westphalia/rules.yaml:746:1\n3085 rules/westphalia/rules.yaml:746:1\n3097 rules/westphalia/rules.yaml:746:1\n3116 rules/westphalia/rules.yaml:746:1\n3150 rules/westphalia/rules.yaml:746:1\n3151 rules/westphalia/rules.yaml:746:1\n3157 rules/westphalia/rules.yaml:746:1\n3158 rules/westphalia/rules.yaml:746:1\n3159 rules/westphalia/rules.yaml:746:1\n3160 rules/westphalia/rules.yaml:746:1\n3161 rules/westphalia/rules.yaml:746:1\n3163 rules/westphalia/rules.yaml:746:1\n3164 rules/westphalia/rules.yaml:746:1\n3165 rules/westphalia/rules.yaml:746:1\n3176 rules/westphalia/rules.yaml:746:1\n3199 rules/westphalia/rules.yaml:746:1\n3242 rules/westphalia/rules.yaml:746:1\n3243 rules/westphalia/rules.yaml:746:1\n3244 rules/westphalia/rules.yaml:746:1\n3248 rules/westphalia/rules.yaml:746:1\n3249 rules/westphalia/rules.yaml:746:1\n3250 rules/westphalia/rules.yaml:746:1\n3251 rules/westphalia/rules.yaml:746:1\n3269 rules/westphalia/rules.yaml:495:7\n3278 rules/westphalia/rules.yaml:496:7\n3297 rules/westphalia/rules.yaml:497:7\n3330 rules/westphalia/rules.yaml:498:7\n3331 rules/westphalia/rules.yaml:499:11\n3337 rules/westphalia/rules.yaml:500:11\n3340 rules/westphalia/rules.yaml:501:7\n3343 rules/westphalia/rules.yaml:508:11\n3349 rules/westphalia/rules.yaml:502:11\n3362 rules/westphalia/rules.yaml:503:11\n3372 rules/westphalia/rules.yaml:504:11\n3373 rules/westphalia/rules.yaml:505:11\n3374 rules/westphalia/rules.yaml:506:11\n3390 rules/westphalia/flow.yaml:12:7\n3391 rules/westphalia/flow.yaml:13:7\n3392 rules/westphalia/flow.yaml:14:7\n3393 rules/westphalia/flow.yaml:15:7\n3394 rules/westphalia/flow.yaml:16:7\n3395 rules/westphalia/flow.yaml:17:7\n3396 rules/westphalia/flow.yaml:18:7\n3399 rules/westphalia/flow.yaml:19:7\n3400 rules/westphalia/flow.yaml:20:7\n3403 rules/westphalia/flow.yaml:21:7\n3408 rules/westphalia/flow.yaml:22:7\n3419 rules/westphalia/flow.yaml:23:7\n3421 rules/westphalia/flow.yaml:24:7\n3422 rules/westphalia/flow.yaml:25:7\n3435 rules/westphalia/flow.yaml:183:7\n3445 rules/westphalia/flow.yaml:184:7\n3459 rules/westphalia/flow.yaml:185:11\n3481 rules/westphalia/flow.yaml:80:7\n3482 rules/westphalia/flow.yaml:81:7\n3483 rules/westphalia/flow.yaml:82:7\n3488 rules/westphalia/flow.yaml:83:11\n3489 rules/westphalia/flow.yaml:84:11\n3490 rules/westphalia/flow.yaml:85:11\n3491 rules/westphalia/flow.yaml:86:7\n3492 rules/westphalia/flow.yaml:87:7\n3493 rules/westphalia/flow.yaml:88:7\n3504 rules/westphalia/flow.yaml:89:11\n3505 rules/westphalia/flow.yaml:90:11\n3513 rules/westphalia/flow.yaml:91:15\n3523 rules/westphalia/flow.yaml:92:11\n3524 rules/westphalia/flow.yaml:93:15\n3525 rules/westphalia/flow.yaml:94:15\n3527 rules/westphalia/flow.yaml:96:15\n3528 rules/westphalia/flow.yaml:97:15\n3546 rules/westphalia/flow.yaml:191:7\n3551 rules/westphalia/flow.yaml:192:11\n3552 rules/westphalia/flow.yaml:193:11\n3566 rules/westphalia/flow.yaml:194:15\n3571 rules/westphalia/rules.yaml:746:1\n3572 rules/westphalia/rules.yaml:746:1\n3581 rules/westphalia/flow.yaml:46:7\n3602 rules/westphalia/flow.yaml:62:7\n3619 rules/westphalia/flow.yaml:63:11\n3640 rules/westphalia/flow.yaml:65:11\n3641 rules/westphalia/flow.yaml:66:15\n3644 rules/westphalia/flow.yaml:67:15\n3645 rules/westphalia/flow.yaml:68:7\n3649 rules/westphalia/flow.yaml:69:7\n3657 rules/westphalia/flow.yaml:70:11\n3665 rules/westphalia/flow.yaml:71:11\n3668 rules/westphalia/flow.yaml:72:11\n3671 rules/westphalia/flow.yaml:73:11\n3672 rules/westphalia/flow.yaml:74:15\n3697 rules/westphalia/flow.yaml:139:7\n3698 rules/westphalia/flow.yaml:140:7\n3718 rules/westphalia/flow.yaml:142:11\n3719 rules/westphalia/flow.yaml:143:7\n3725 rules/westphalia/flow.yaml:144:7\n3729 rules/westphalia/flow.yaml:145:11\n3737 rules/westphalia/flow.yaml:146:7\n3738 rules/westphalia/flow.yaml:147:7\n3739 rules/westphalia/flow.yaml:148:7\n3750 rules/westphalia/flow.yaml:149:11\n3751 rules/westphalia/flow.yaml:150:11\n3754 rules/westphalia/flow.yaml:151:11\n3757 rules/westphalia/flow.yaml:152:11\n3758 rules/westphalia/flow.yaml:153:11\n3761 rules/westphalia/flow.yaml:154:11\n3762 rules/westphalia/flow.yaml:155:11\n3763 rules/westphalia/flow.yaml:156:11\n3764 rules/westphalia/flow.yaml:157:11\n3775 rules/westphalia/flow.yaml:158:15\n3784 rules/westphalia/flow.yaml:159:19\n3797 rules/westphalia/flow.yaml:160:19\n3798 rules/westphalia/flow.yaml:161:23\n3801 rules/westphalia/flow.yaml:162:23\n3802 rules/westphalia/flow.yaml:163:27\n3804 rules/westphalia/flow.yaml:165:27\n3805 rules/westphalia/flow.yaml:166:23\n3811 rules/westphalia/flow.yaml:167:11\n3820 rules/westphalia/flow.yaml:168:15\n3833 rules/westphalia/flow.yaml:169:15\n3834 rules/westphalia/flow.yaml:170:19\n3842 rules/westphalia/flow.yaml:171:19\n3843 rules/westphalia/flow.yaml:172:23\n3845 rules/westphalia/flow.yaml:174:23\n3846 rules/westphalia/flow.yaml:175:19\n3848 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "630 rules/westphalia/rules.yaml:171:7\n631 rules/westphalia/rules.yaml:172:11\n672 rules/westphalia/rules.yaml:173:7\n673 rules/westphalia/rules.yaml:174:11\n679 rules/westphalia/rules.yaml:175:7\n683 rules/westphalia/rules.yaml:327:7\n684 rules/westphalia/rules.yaml:328:11\n685 rules/westphalia/rules.yaml:329:7\n686 rules/westphalia/rules.yaml:330:11\n687 rules/westphalia/rules.yaml:331:7\n688 rules/westphalia/rules.yaml:332:11\n689 rules/westphalia/rules.yaml:333:7\n690 rules/westphalia/rules.yaml:334:11\n691 rules/westphalia/rules.yaml:335:7\n692 rules/westphalia/rules.yaml:336:11\n693 rules/westphalia/rules.yaml:337:7\n697 rules/westphalia/rules.yaml:183:7\n712 rules/westphalia/rules.yaml:184:7\n718 rules/westphalia/rules.yaml:233:7\n719 rules/westphalia/rules.yaml:234:11\n724 rules/westphalia/rules.yaml:235:7\n725 rules/westphalia/rules.yaml:236:11\n730 rules/westphalia/rules.yaml:237:7\n737 rules/westphalia/rules.yaml:165:7\n746 rules/westphalia/rules.yaml:159:7\n762 rules/westphalia/rules.yaml:780:1\n805 rules/westphalia/rules.yaml:780:1\n810 rules/westphalia/rules.yaml:780:1\n814 rules/westphalia/rules.yaml:780:1\n818 rules/westphalia/rules.yaml:780:1\n849 rules/westphalia/rules.yaml:780:1\n861 rules/westphalia/rules.yaml:780:1\n872 rules/westphalia/rules.yaml:780:1\n881 rules/westphalia/rules.yaml:780:1\n886 rules/westphalia/rules.yaml:780:1\n898 rules/westphalia/rules.yaml:780:1\n910 rules/westphalia/rules.yaml:780:1\n918 rules/westphalia/rules.yaml:780:1\n923 rules/westphalia/rules.yaml:780:1\n947 rules/westphalia/rules.yaml:142:7\n957 rules/westphalia/rules.yaml:136:7\n967 rules/westphalia/rules.yaml:307:7\n968 rules/westphalia/rules.yaml:308:7\n969 rules/westphalia/rules.yaml:309:11\n974 rules/westphalia/rules.yaml:310:11\n982 rules/westphalia/rules.yaml:311:7\n983 rules/westphalia/rules.yaml:312:11\n984 rules/westphalia/rules.yaml:313:7\n985 rules/westphalia/rules.yaml:314:11\n986 rules/westphalia/rules.yaml:315:7\n987 rules/westphalia/rules.yaml:316:11\n988 rules/westphalia/rules.yaml:317:7\n989 rules/westphalia/rules.yaml:318:11\n990 rules/westphalia/rules.yaml:319:7\n995 rules/westphalia/rules.yaml:32:7\n996 rules/westphalia/rules.yaml:33:11\n997 rules/westphalia/rules.yaml:34:7\n998 rules/westphalia/rules.yaml:35:11\n999 rules/westphalia/rules.yaml:36:7\n1000 rules/westphalia/rules.yaml:37:11\n1001 rules/westphalia/rules.yaml:38:7\n1002 rules/westphalia/rules.yaml:39:11\n1003 rules/westphalia/rules.yaml:40:7\n1011 rules/westphalia/rules.yaml:75:7\n1020 rules/westphalia/rules.yaml:81:7\n1033 rules/westphalia/rules.yaml:106:7\n1042 rules/westphalia/rules.yaml:98:7\n1060 rules/westphalia/rules.yaml:24:7\n1064 rules/westphalia/rules.yaml:217:7\n1071 rules/westphalia/rules.yaml:209:7\n1076 rules/westphalia/rules.yaml:356:7\n1077 rules/westphalia/rules.yaml:357:7\n1078 rules/westphalia/rules.yaml:358:11\n1082 rules/westphalia/rules.yaml:359:7\n1083 rules/westphalia/rules.yaml:360:11\n1084 rules/westphalia/rules.yaml:361:7\n1085 rules/westphalia/rules.yaml:362:11\n1086 rules/westphalia/rules.yaml:363:11\n1103 rules/westphalia/rules.yaml:364:7\n1104 rules/westphalia/rules.yaml:365:11\n1114 rules/westphalia/rules.yaml:366:7\n1115 rules/westphalia/rules.yaml:367:11\n1116 rules/westphalia/rules.yaml:368:7\n1123 rules/westphalia/rules.yaml:286:7\n1124 rules/westphalia/rules.yaml:287:11\n1129 rules/westphalia/rules.yaml:288:7\n1130 rules/westphalia/rules.yaml:289:11\n1131 rules/westphalia/rules.yaml:290:7\n1132 rules/westphalia/rules.yaml:291:11\n1133 rules/westphalia/rules.yaml:292:11\n1134 rules/westphalia/rules.yaml:293:15\n1135 rules/westphalia/rules.yaml:294:11\n1150 rules/westphalia/rules.yaml:295:7\n1151 rules/westphalia/rules.yaml:296:11\n1161 rules/westphalia/rules.yaml:297:7\n1162 rules/westphalia/rules.yaml:298:11\n1166 rules/westphalia/rules.yaml:299:7\n1174 rules/westphalia/rules.yaml:151:7\n1208 rules/westphalia/rules.yaml:67:7\n1212 rules/westphalia/rules.yaml:88:7\n1223 rules/westphalia/rules.yaml:56:7\n1224 rules/westphalia/rules.yaml:57:11\n1225 rules/westphalia/rules.yaml:58:15\n1226 rules/westphalia/rules.yaml:59:11\n1227 rules/westphalia/rules.yaml:60:7\n1236 rules/westphalia/rules.yaml:379:7\n1237 rules/westphalia/rules.yaml:380:7\n1238 rules/westphalia/rules.yaml:381:11\n1239 rules/westphalia/rules.yaml:382:7\n1240 rules/westphalia/rules.yaml:383:11\n1245 rules/westphalia/rules.yaml:384:7\n1246 rules/westphalia/rules.yaml:385:11\n1251 rules/westphalia/rules.yaml:386:7\n1252 rules/westphalia/rules.yaml:387:11\n1253 rules/westphalia/rules.yaml:388:7\n1258 rules/westphalia/rules.yaml:128:7\n1266 rules/westphalia/rules.yaml:346:7\n1271 rules/westphalia/rules.yaml:347:7\n1279 rules/westphalia/rules.yaml:348:7\n1296 rules/westphalia/rules.yaml:349:7\n1307 rules/westphalia/rules.yaml:203:7\n1316 rules/westphalia/rules.yaml:192:7\n1347 rules/westphalia/rules.yaml:193:7\n1348 rules/westphalia/rules.yaml:194:11\n1357 rules/westphalia/rules.yaml:195:7\n1358 rules/westphalia/rules.yaml:196:11\n1359 rules/westphalia/rules.yaml:197:7\n1367 rules/westphalia/rules.yaml:245:7\n1368 rules/westphalia/rules.yaml:246:7\n1369 rules/westphalia/rules.yaml:247:11\n1370 rules/westphalia/rules.yaml:248:15\n1373 rules/westphalia/rules.yaml:249:19\n1374 rules/westphalia/rules.yaml:250:19\n1378 rules/westphalia/rules.yaml:251:23\n1379 rules/westphalia/rules.yaml:252:7\n1380 rules/westphalia/rules.yaml:253:11\n1392 rules/westphalia/rules.yaml:254:7\n1393 rules/westphalia/rules.yaml:255:11\n1405 rules/westphalia/rules.yaml:256:7\n1406 rules/westphalia/rules.yaml:257:11\n1410 rules/westphalia/rules.yaml:258:7\n1414 rules/westphalia/rules.yaml:259:7\n1420 rules/westphalia/rules.yaml:260:7\n1421 rules/westphalia/rules.yaml:261:11\n1422 rules/westphalia/rules.yaml:262:7\n1423 rules/westphalia/rules.yaml:263:11\n1424 rules/westphalia/rules.yaml:264:7\n1429 rules/westphalia/rules.yaml:113:7\n1437 rules/westphalia/rules.yaml:272:7\n1438 rules/westphalia/rules.yaml:273:11\n1439 rules/westphalia/rules.yaml:274:7\n1440 rules/westphalia/rules.yaml:275:11\n1441 rules/westphalia/rules.yaml:276:7\n1442 rules/westphalia/rules.yaml:277:11\n1447 rules/westphalia/rules.yaml:278:7\n1452 rules/westphalia/rules.yaml:225:7\n1463 rules/westphalia/rules.yaml:48:7\n1470 rules/westphalia/rules.yaml:121:7\n1480 rules/westphalia/rules.yaml:761:3\n1484 rules/westphalia/rules.yaml:761:3\n1488 rules/westphalia/rules.yaml:761:3\n1492 rules/westphalia/rules.yaml:394:7\n1496 rules/westphalia/rules.yaml:818:9\n1501 rules/westphalia/rules.yaml:825:9\n1504 rules/westphalia/rules.yaml:826:9\n1510 rules/westphalia/rules.yaml:801:9\n1511 rules/westphalia/rules.yaml:802:9\n1515 rules/westphalia/rules.yaml:839:9\n1521 rules/westphalia/rules.yaml:840:9\n1525 rules/westphalia/rules.yaml:780:1\n1528 rules/westphalia/rules.yaml:780:1\n1534 rules/westphalia/rules.yaml:868:9\n1538 rules/westphalia/rules.yaml:861:9\n1542 rules/westphalia/rules.yaml:833:9\n1546 rules/westphalia/rules.yaml:808:9\n1547 rules/westphalia/rules.yaml:809:9\n1551 rules/westphalia/rules.yaml:854:9\n1555 rules/westphalia/rules.yaml:847:9\n1560 rules/westphalia/rules.yaml:780:1\n1563 rules/westphalia/rules.yaml:780:1\n1569 rules/westphalia/rules.yaml:794:9\n1570 rules/westphalia/rules.yaml:795:9\n1576 rules/westphalia/rules.yaml:780:1\n1579 rules/westphalia/rules.yaml:780:1\n1586 rules/westphalia/rules.yaml:713:7\n1587 rules/westphalia/rules.yaml:714:7\n1588 rules/westphalia/rules.yaml:715:7\n1589 rules/westphalia/rules.yaml:716:7\n1590 rules/westphalia/rules.yaml:717:11\n1592 rules/westphalia/rules.yaml:719:11\n1593 rules/westphalia/rules.yaml:720:11\n1594 rules/westphalia/rules.yaml:721:11\n1595 rules/westphalia/rules.yaml:722:15\n1596 rules/westphalia/rules.yaml:723:7\n1597 rules/westphalia/rules.yaml:724:11\n1598 rules/westphalia/rules.yaml:725:15\n1609 rules/westphalia/rules.yaml:727:15\n1613 rules/westphalia/rules.yaml:728:7\n1614 rules/westphalia/rules.yaml:729:11\n1615 rules/westphalia/rules.yaml:730:7\n1616 rules/westphalia/rules.yaml:731:11\n1625 rules/westphalia/rules.yaml:732:7\n1626 rules/westphalia/rules.yaml:733:11\n1636 rules/westphalia/rules.yaml:464:7\n1637 rules/westphalia/rules.yaml:465:11\n1639 rules/westphalia/rules.yaml:467:11\n1640 rules/westphalia/rules.yaml:468:11\n1641 rules/westphalia/rules.yaml:469:15\n1642 rules/westphalia/rules.yaml:470:15\n1644 rules/westphalia/rules.yaml:472:15\n1647 rules/westphalia/rules.yaml:473:15\n1650 rules/westphalia/rules.yaml:474:15\n1651 rules/westphalia/rules.yaml:475:15\n1656 rules/westphalia/flow.yaml:210:7\n1657 rules/westphalia/flow.yaml:211:11\n1658 rules/westphalia/flow.yaml:212:11\n1663 rules/westphalia/rules.yaml:411:7\n1667 rules/westphalia/rules.yaml:412:11\n1668 rules/westphalia/rules.yaml:413:11\n1670 rules/westphalia/rules.yaml:415:11\n1675 rules/westphalia/rules.yaml:420:7\n1676 rules/westphalia/rules.yaml:421:11\n1677 rules/westphalia/rules.yaml:422:11\n1682 rules/westphalia/rules.yaml:449:7\n1683 rules/westphalia/rules.yaml:450:7\n1690 rules/westphalia/rules.yaml:451:7\n1697 rules/westphalia/rules.yaml:452:7\n1698 rules/westphalia/rules.yaml:453:11\n1702 rules/westphalia/rules.yaml:454:15\n1708 rules/westphalia/rules.yaml:455:15\n1709 rules/westphalia/rules.yaml:456:15\n1710 rules/westphalia/rules.yaml:457:7\n1715 rules/westphalia/rules.yaml:482:7\n1716 rules/westphalia/rules.yaml:483:11\n1735 rules/westphalia/rules.yaml:484:15\n1736 rules/westphalia/rules.yaml:485:15\n1737 rules/westphalia/rules.yaml:486:15\n1742 rules/westphalia/rules.yaml:400:7\n1743 rules/westphalia/rules.yaml:401:7\n1744 rules/westphalia/rules.yaml:402:11\n1746 rules/westphalia/rules.yaml:404:11\n1747 rules/westphalia/rules.yaml:405:7\n1751 rules/westphalia/rules.yaml:428:7\n1756 rules/westphalia/rules.yaml:429:7\n1759 rules/westphalia/rules.yaml:430:7\n1764 rules/westphalia/rules.yaml:431:11\n1765 rules/westphalia/rules.yaml:432:11\n1769 rules/westphalia/rules.yaml:657:7\n1783 rules/westphalia/rules.yaml:658:7\n1784 rules/westphalia/rules.yaml:659:11\n1785 rules/westphalia/rules.yaml:660:11\n1788 rules/westphalia/rules.yaml:661:11\n1791 rules/westphalia/rules.yaml:662:11\n1795 rules/westphalia/rules.yaml:439:7\n1796 rules/westphalia/rules.yaml:440:11\n1797 rules/westphalia/rules.yaml:441:7\n1798 rules/westphalia/rules.yaml:442:11\n1803 rules/westphalia/flow.yaml:54:7\n1804 rules/westphalia/flow.yaml:55:11\n1810 rules/westphalia/flow.yaml:56:11\n1811 rules/westphalia/flow.yaml:57:11\n1812 rules/westphalia/flow.yaml:58:11\n1817 rules/westphalia/flow.yaml:105:7\n1818 rules/westphalia/flow.yaml:106:11\n1819 rules/westphalia/flow.yaml:107:11\n1821 rules/westphalia/flow.yaml:109:11\n1822 rules/westphalia/flow.yaml:110:11\n1823 rules/westphalia/flow.yaml:111:15\n1824 rules/westphalia/flow.yaml:112:15\n1826 rules/westphalia/flow.yaml:114:15\n1829 rules/westphalia/flow.yaml:115:15\n1834 rules/westphalia/flow.yaml:36:7\n1835 rules/westphalia/flow.yaml:37:7\n1836 rules/westphalia/flow.yaml:38:7\n1837 rules/westphalia/flow.yaml:39:11\n1841 rules/westphalia/flow.yaml:40:11\n1842 rules/westphalia/flow.yaml:41:7\n1843 rules/westphalia/flow.yaml:42:7\n1848 rules/westphalia/flow.yaml:121:7\n1849 rules/westphalia/flow.yaml:122:7\n1850 rules/westphalia/flow.yaml:123:11\n1851 rules/westphalia/flow.yaml:124:11\n1852 rules/westphalia/flow.yaml:125:11\n1853 rules/westphalia/flow.yaml:126:15\n1855 rules/westphalia/flow.yaml:128:11\n1856 rules/westphalia/flow.yaml:129:7\n1857 rules/westphalia/flow.yaml:130:7\n1860 rules/westphalia/flow.yaml:131:7\n1861 rules/westphalia/flow.yaml:132:11\n1866 rules/westphalia/rules.yaml:740:7\n1874 rules/westphalia/rules.yaml:741:11\n1875 rules/westphalia/rules.yaml:742:11\n1876 rules/westphalia/rules.yaml:743:15\n1878 rules/westphalia/rules.yaml:745:15\n1879 rules/westphalia/rules.yaml:746:7\n1880 rules/westphalia/rules.yaml:747:11\n1882 rules/westphalia/rules.yaml:748:11\n1883 rules/westphalia/rules.yaml:749:7\n1884 rules/westphalia/rules.yaml:750:7\n1885 rules/westphalia/rules.yaml:751:11\n1887 rules/westphalia/rules.yaml:753:11\n1888 rules/westphalia/rules.yaml:754:15\n1889 rules/westphalia/rules.yaml:755:15\n1890 rules/westphalia/rules.yaml:756:11\n1891 rules/westphalia/rules.yaml:757:11\n1894 rules/westphalia/rules.yaml:758:11\n1899 rules/westphalia/rules.yaml:613:7\n1902 rules/westphalia/rules.yaml:616:11\n1903 rules/westphalia/rules.yaml:617:11\n1904 rules/westphalia/rules.yaml:618:11\n1909 rules/westphalia/rules.yaml:619:15\n1910 rules/westphalia/rules.yaml:620:15\n1911 rules/westphalia/rules.yaml:621:15\n1912 rules/westphalia/rules.yaml:622:19\n1949 rules/westphalia/rules.yaml:623:19\n1950 rules/westphalia/rules.yaml:624:19\n1951 rules/westphalia/rules.yaml:626:19\n1960 rules/westphalia/rules.yaml:627:19\n1961 rules/westphalia/rules.yaml:628:23\n1962 rules/westphalia/rules.yaml:629:23\n1963 rules/westphalia/rules.yaml:630:27\n1967 rules/westphalia/rules.yaml:632:27\n1968 rules/westphalia/rules.yaml:633:23\n1970 rules/westphalia/rules.yaml:635:19\n1978 rules/westphalia/rules.yaml:637:19\n1979 rules/westphalia/rules.yaml:638:19\n1980 rules/westphalia/rules.yaml:639:23\n1981 rules/westphalia/rules.yaml:640:23\n1984 rules/westphalia/rules.yaml:641:27\n1987 rules/westphalia/rules.yaml:642:27\n1991 rules/westphalia/rules.yaml:645:23\n1994 rules/westphalia/rules.yaml:646:23\n1998 rules/westphalia/rules.yaml:649:19\n2003 rules/westphalia/rules.yaml:692:7\n2008 rules/westphalia/rules.yaml:693:7\n2009 rules/westphalia/rules.yaml:694:7\n2010 rules/westphalia/rules.yaml:695:11\n2011 rules/westphalia/rules.yaml:696:11\n2013 rules/westphalia/rules.yaml:698:11\n2016 rules/westphalia/rules.yaml:699:11\n2017 rules/westphalia/rules.yaml:700:15\n2022 rules/westphalia/rules.yaml:701:7\n2026 rules/westphalia/rules.yaml:702:7\n2027 rules/westphalia/rules.yaml:703:7\n2029 rules/westphalia/rules.yaml:705:7\n2035 rules/westphalia/rules.yaml:521:7\n2036 rules/westphalia/rules.yaml:522:7\n2037 rules/westphalia/rules.yaml:523:7\n2038 rules/westphalia/rules.yaml:524:7\n2039 rules/westphalia/rules.yaml:525:11\n2040 rules/westphalia/rules.yaml:526:11\n2041 rules/westphalia/rules.yaml:527:15\n2042 rules/westphalia/rules.yaml:528:15\n2043 rules/westphalia/rules.yaml:529:19\n2044 rules/westphalia/rules.yaml:531:7\n2045 rules/westphalia/rules.yaml:532:7\n2046 rules/westphalia/rules.yaml:533:11\n2047 rules/westphalia/rules.yaml:534:11\n2049 rules/westphalia/rules.yaml:536:11\n2050 rules/westphalia/rules.yaml:537:11\n2051 rules/westphalia/rules.yaml:538:11\n2052 rules/westphalia/rules.yaml:539:11\n2053 rules/westphalia/rules.yaml:540:11\n2057 rules/westphalia/rules.yaml:541:11\n2058 rules/westphalia/rules.yaml:542:11\n2062 rules/westphalia/rules.yaml:543:11\n2063 rules/westphalia/rules.yaml:545:15\n2067 rules/westphalia/rules.yaml:547:15\n2068 rules/westphalia/rules.yaml:548:15\n2069 rules/westphalia/rules.yaml:550:15\n2072 rules/westphalia/rules.yaml:551:15\n2073 rules/westphalia/rules.yaml:552:19\n2076 rules/westphalia/rules.yaml:553:11\n2077 rules/westphalia/rules.yaml:554:15\n2078 rules/westphalia/rules.yaml:555:19\n2079 rules/westphalia/rules.yaml:556:15\n2080 rules/westphalia/rules.yaml:557:15\n2081 rules/westphalia/rules.yaml:558:19\n2082 rules/westphalia/rules.yaml:560:15\n2083 rules/westphalia/rules.yaml:561:19\n2085 rules/westphalia/rules.yaml:563:15\n2086 rules/westphalia/rules.yaml:564:15\n2087 rules/westphalia/rules.yaml:565:19\n2088 rules/westphalia/rules.yaml:566:15\n2094 rules/westphalia/rules.yaml:567:19\n2095 rules/westphalia/rules.yaml:569:15\n2099 rules/westphalia/rules.yaml:576:7\n2104 rules/westphalia/rules.yaml:577:7\n2105 rules/westphalia/rules.yaml:578:11\n2106 rules/westphalia/rules.yaml:579:11\n2107 rules/westphalia/rules.yaml:580:15\n2110 rules/westphalia/rules.yaml:581:15\n2115 rules/westphalia/rules.yaml:593:7\n2116 rules/westphalia/rules.yaml:594:7\n2117 rules/westphalia/rules.yaml:595:7\n2118 rules/westphalia/rules.yaml:596:11\n2125 rules/westphalia/rules.yaml:597:15\n2126 rules/westphalia/rules.yaml:598:19\n2136 rules/westphalia/rules.yaml:599:23\n2137 rules/westphalia/rules.yaml:600:23\n2138 rules/westphalia/rules.yaml:601:27\n2139 rules/westphalia/rules.yaml:603:27\n2140 rules/westphalia/rules.yaml:604:27\n2141 rules/westphalia/rules.yaml:605:27\n2142 rules/westphalia/rules.yaml:606:31\n2146 rules/westphalia/rules.yaml:669:7\n2147 rules/westphalia/rules.yaml:670:11\n2148 rules/westphalia/rules.yaml:671:7\n2149 rules/westphalia/rules.yaml:672:7\n2154 rules/westphalia/rules.yaml:673:7\n2157 rules/westphalia/rules.yaml:676:11\n2159 rules/westphalia/rules.yaml:678:11\n2160 rules/westphalia/rules.yaml:679:11\n2161 rules/westphalia/rules.yaml:680:11\n2164 rules/westphalia/rules.yaml:683:15\n2165 rules/westphalia/rules.yaml:684:19\n2166 rules/westphalia/rules.yaml:685:23\n2170 rules/westphalia/rules.yaml:780:1\n2171 rules/westphalia/rules.yaml:780:1\n2172 rules/westphalia/rules.yaml:780:1\n2177 rules/westphalia/rules.yaml:780:1\n2178 rules/westphalia/rules.yaml:780:1\n2179 rules/westphalia/rules.yaml:780:1\n2180 rules/westphalia/rules.yaml:780:1\n2183 rules/westphalia/rules.yaml:780:1\n2184 rules/westphalia/rules.yaml:780:1\n2186 rules/westphalia/rules.yaml:780:1\n2187 rules/westphalia/rules.yaml:780:1\n2188 rules/westphalia/rules.yaml:780:1\n2192 rules/westphalia/rules.yaml:780:1\n2193 rules/westphalia/rules.yaml:780:1\n2194 rules/westphalia/rules.yaml:780:1\n2195 rules/westphalia/rules.yaml:780:1\n2196 rules/westphalia/rules.yaml:780:1\n2197 rules/westphalia/rules.yaml:780:1\n2198 rules/westphalia/rules.yaml:780:1\n2199 rules/westphalia/rules.yaml:780:1\n2200 rules/westphalia/rules.yaml:780:1\n2205 rules/westphalia/rules.yaml:496:7\n2217 rules/westphalia/rules.yaml:497:7\n2241 rules/westphalia/rules.yaml:498:7\n2275 rules/westphalia/rules.yaml:499:7\n2276 rules/westphalia/rules.yaml:500:11\n2282 rules/westphalia/rules.yaml:501:11\n2285 rules/westphalia/rules.yaml:502:7\n2286 rules/westphalia/rules.yaml:503:11\n2287 rules/westphalia/rules.yaml:504:11\n2297 rules/westphalia/rules.yaml:506:11\n2298 rules/westphalia/rules.yaml:507:11\n2304 rules/westphalia/flow.yaml:14:7\n2305 rules/westphalia/flow.yaml:15:7\n2306 rules/westphalia/flow.yaml:16:7\n2307 rules/westphalia/flow.yaml:17:7\n2308 rules/westphalia/flow.yaml:18:7\n2309 rules/westphalia/flow.yaml:19:7\n2310 rules/westphalia/flow.yaml:20:7\n2311 rules/westphalia/flow.yaml:21:7\n2312 rules/westphalia/flow.yaml:22:7\n2313 rules/westphalia/flow.yaml:23:7\n2316 rules/westphalia/flow.yaml:24:7\n2317 rules/westphalia/flow.yaml:25:7\n2319 rules/westphalia/flow.yaml:26:7\n2324 rules/westphalia/rules.yaml:761:3\n2325 rules/westphalia/rules.yaml:761:3\n2326 rules/westphalia/rules.yaml:761:3\n2327 rules/westphalia/rules.yaml:761:3\n2331 rules/westphalia/flow.yaml:192:7\n2332 rules/westphalia/flow.yaml:193:7\n2333 rules/westphalia/flow.yaml:194:11\n2334 rules/westphalia/rules.yaml:780:1\n2335 rules/westphalia/rules.yaml:780:1\n2336 rules/westphalia/rules.yaml:780:1\n2340 rules/westphalia/flow.yaml:101:3\n2341 rules/westphalia/flow.yaml:101:3\n2345 rules/westphalia/flow.yaml:78:3\n2346 rules/westphalia/flow.yaml:78:3\n2351 rules/westphalia/flow.yaml:82:7\n2352 rules/westphalia/flow.yaml:83:7\n2353 rules/westphalia/flow.yaml:84:7\n2358 rules/westphalia/flow.yaml:86:11\n2359 rules/westphalia/flow.yaml:87:11\n2360 rules/westphalia/flow.yaml:88:7\n2361 rules/westphalia/flow.yaml:90:7\n2362 rules/westphalia/flow.yaml:91:11\n2363 rules/westphalia/flow.yaml:92:11\n2364 rules/westphalia/flow.yaml:93:15\n2365 rules/westphalia/flow.yaml:94:11\n2366 rules/westphalia/flow.yaml:95:15\n2368 rules/westphalia/flow.yaml:98:15\n2373 rules/westphalia/flow.yaml:200:7\n2374 rules/westphalia/flow.yaml:202:11\n2375 rules/westphalia/flow.yaml:203:15\n2376 rules/westphalia/rules.yaml:780:1\n2377 rules/westphalia/rules.yaml:780:1\n2378 rules/westphalia/rules.yaml:780:1\n2379 rules/westphalia/rules.yaml:780:1\n2380 rules/westphalia/rules.yaml:780:1\n2384 rules/westphalia/flow.yaml:48:7\n2388 rules/westphalia/flow.yaml:60:3\n2389 rules/westphalia/flow.yaml:60:3\n2394 rules/westphalia/flow.yaml:64:7\n2403 rules/westphalia/flow.yaml:67:11\n2404 rules/westphalia/flow.yaml:68:15\n2407 rules/westphalia/flow.yaml:70:7\n2411 rules/westphalia/flow.yaml:71:7\n2412 rules/westphalia/flow.yaml:72:11\n2413 rules/westphalia/flow.yaml:73:11\n2416 rules/westphalia/flow.yaml:74:11\n2419 rules/westphalia/flow.yaml:75:11\n2424 rules/westphalia/flow.yaml:117:3\n2425 rules/westphalia/flow.yaml:117:3\n2429 rules/westphalia/flow.yaml:134:3\n2430 rules/westphalia/flow.yaml:134:3\n2435 rules/westphalia/flow.yaml:143:7\n2436 rules/westphalia/flow.yaml:144:7\n2439 rules/westphalia/flow.yaml:146:11\n2440 rules/westphalia/flow.yaml:147:7\n2446 rules/westphalia/flow.yaml:148:7\n2451 rules/westphalia/flow.yaml:150:7\n2452 rules/westphalia/flow.yaml:151:7\n2453 rules/westphalia/flow.yaml:152:7\n2458 rules/westphalia/flow.yaml:153:11\n2459 rules/westphalia/flow.yaml:154:11\n2462 rules/westphalia/flow.yaml:155:11\n2465 rules/westphalia/flow.yaml:156:11\n2466 rules/westphalia/flow.yaml:157:11\n2469 rules/westphalia/flow.yaml:158:11\n2470 rules/westphalia/flow.yaml:160:11\n2471 rules/westphalia/flow.yaml:161:11\n2472 rules/westphalia/flow.yaml:162:11\n2473 rules/westphalia/flow.yaml:163:11\n2474 rules/westphalia/flow.yaml:164:15\n2475 rules/westphalia/flow.yaml:165:19\n2476 rules/westphalia/flow.yaml:166:19\n2477 rules/westphalia/flow.yaml:167:23\n2480 rules/westphalia/flow.yaml:168:23\n2481 rules/westphalia/flow.yaml:169:27\n2483 rules/westphalia/flow.yaml:171:27\n2484 rules/westphalia/flow.yaml:173:23\n2485 rules/westphalia/flow.yaml:174:11\n2486 rules/westphalia/flow.yaml:175:15\n2487 rules/westphalia/flow.yaml:176:15\n2488 rules/westphalia/flow.yaml:177:19\n2496 rules/westphalia/flow.yaml:178:19\n2497 rules/westphalia/flow.yaml:179:23\n2499 rules/westphalia/flow.yaml:181:23\n2500 rules/westphalia/flow.yaml:183:19\n2503 rules/westphalia/flow.yaml:186:11\n2519 rules/westphalia/rules.yaml:613:7\n2520 rules/westphalia/rules.yaml:614:11\n2525 rules/westphalia/rules.yaml:616:11\n2526 rules/westphalia/rules.yaml:617:11\n2527 rules/westphalia/rules.yaml:618:11\n2538 rules/westphalia/rules.yaml:619:15\n2539 rules/westphalia/rules.yaml:620:15\n2557 rules/westphalia/rules.yaml:621:15\n2562 rules/westphalia/rules.yaml:649:19\n2563 rules/westphalia/rules.yaml:650:19\n2570 rules/westphalia/rules.yaml:622:19\n2625 rules/westphalia/rules.yaml:623:19\n2626 rules/westphalia/rules.yaml:624:19\n2627 rules/westphalia/rules.yaml:625:19\n2628 rules/westphalia/rules.yaml:626:19\n2637 rules/westphalia/rules.yaml:627:19\n2643 rules/westphalia/rules.yaml:628:23\n2650 rules/westphalia/rules.yaml:629:23\n2653 rules/westphalia/rules.yaml:632:27\n2656 rules/westphalia/rules.yaml:630:27\n2668 rules/westphalia/rules.yaml:633:23\n2675 rules/westphalia/rules.yaml:635:19\n2694 rules/westphalia/rules.yaml:636:19\n2695 rules/westphalia/rules.yaml:637:19\n2705 rules/westphalia/rules.yaml:638:19\n2706 rules/westphalia/rules.yaml:639:23\n2707 rules/westphalia/rules.yaml:640:23\n2710 rules/westphalia/rules.yaml:641:27\n2713 rules/westphalia/rules.yaml:642:27\n2716 rules/westphalia/rules.yaml:643:27\n2722 rules/westphalia/rules.yaml:645:23\n2725 rules/westphalia/rules.yaml:646:23\n2728 rules/westphalia/rules.yaml:647:23\n2747 rules/westphalia/rules.yaml:692:7\n2752 rules/westphalia/rules.yaml:693:7\n2753 rules/westphalia/rules.yaml:694:7\n2754 rules/westphalia/rules.yaml:695:11\n2755 rules/westphalia/rules.yaml:696:11\n2765 rules/westphalia/rules.yaml:698:11\n2778 rules/westphalia/rules.yaml:699:11\n2779 rules/westphalia/rules.yaml:700:15\n2784 rules/westphalia/rules.yaml:701:7\n2785 rules/westphalia/rules.yaml:702:7\n2786 rules/westphalia/rules.yaml:703:7\n2787 rules/westphalia/rules.yaml:704:11\n2788 rules/westphalia/rules.yaml:705:7\n2789 rules/westphalia/rules.yaml:706:11\n2821 rules/westphalia/rules.yaml:521:7\n2822 rules/westphalia/rules.yaml:522:7\n2823 rules/westphalia/rules.yaml:523:7\n2824 rules/westphalia/rules.yaml:524:7\n2835 rules/westphalia/rules.yaml:525:11\n2836 rules/westphalia/rules.yaml:526:11\n2858 rules/westphalia/rules.yaml:527:15\n2899 rules/westphalia/rules.yaml:528:15\n2900 rules/westphalia/rules.yaml:529:19\n2901 rules/westphalia/rules.yaml:530:19\n2905 rules/westphalia/rules.yaml:531:7\n2908 rules/westphalia/rules.yaml:532:7\n2909 rules/westphalia/rules.yaml:533:11\n2910 rules/westphalia/rules.yaml:534:11\n2915 rules/westphalia/rules.yaml:536:11\n2916 rules/westphalia/rules.yaml:537:11\n2917 rules/westphalia/rules.yaml:538:11\n2918 rules/westphalia/rules.yaml:539:11\n2919 rules/westphalia/rules.yaml:540:11\n2920 rules/westphalia/rules.yaml:541:11\n2921 rules/westphalia/rules.yaml:542:11\n2922 rules/westphalia/rules.yaml:543:11\n2923 rules/westphalia/rules.yaml:544:15\n2938 rules/westphalia/rules.yaml:545:15\n2942 rules/westphalia/rules.yaml:547:15\n2943 rules/westphalia/rules.yaml:548:15\n2946 rules/westphalia/rules.yaml:549:15\n2963 rules/westphalia/rules.yaml:550:15\n2966 rules/westphalia/rules.yaml:551:15\n2967 rules/westphalia/rules.yaml:552:19\n2970 rules/westphalia/rules.yaml:553:11\n2975 rules/westphalia/rules.yaml:554:15\n2976 rules/westphalia/rules.yaml:555:19\n2977 rules/westphalia/rules.yaml:556:15\n2978 rules/westphalia/rules.yaml:557:15\n2979 rules/westphalia/rules.yaml:558:19\n2980 rules/westphalia/rules.yaml:559:19\n2981 rules/westphalia/rules.yaml:560:15\n2995 rules/westphalia/rules.yaml:561:19\n3000 rules/westphalia/rules.yaml:563:15\n3001 rules/westphalia/rules.yaml:564:15\n3002 rules/westphalia/rules.yaml:565:19\n3003 rules/westphalia/rules.yaml:566:15\n3004 rules/westphalia/rules.yaml:567:19\n3005 rules/westphalia/rules.yaml:568:19\n3006 rules/westphalia/rules.yaml:569:15\n3024 rules/westphalia/rules.yaml:576:7\n3029 rules/westphalia/rules.yaml:577:7\n3037 rules/westphalia/rules.yaml:578:11\n3050 rules/westphalia/rules.yaml:579:11\n3051 rules/westphalia/rules.yaml:580:15\n3054 rules/westphalia/rules.yaml:581:15\n3055 rules/westphalia/rules.yaml:582:15\n3078 rules/westphalia/rules.yaml:593:7\n3079 rules/westphalia/rules.yaml:594:7\n3080 rules/westphalia/rules.yaml:595:7\n3091 rules/westphalia/rules.yaml:596:11\n3103 rules/westphalia/rules.yaml:597:15\n3115 rules/westphalia/rules.yaml:598:19\n3133 rules/westphalia/rules.yaml:599:23\n3146 rules/westphalia/rules.yaml:600:23\n3152 rules/westphalia/rules.yaml:601:27\n3153 rules/westphalia/rules.yaml:602:27\n3154 rules/westphalia/rules.yaml:603:27\n3155 rules/westphalia/rules.yaml:604:27\n3162 rules/westphalia/rules.yaml:605:27\n3163 rules/westphalia/rules.yaml:606:31\n3181 rules/westphalia/rules.yaml:669:7\n3182 rules/westphalia/rules.yaml:670:11\n3183 rules/westphalia/rules.yaml:671:7\n3184 rules/westphalia/rules.yaml:672:7\n3189 rules/westphalia/rules.yaml:673:7\n3190 rules/westphalia/rules.yaml:674:11\n3197 rules/westphalia/rules.yaml:676:11\n3204 rules/westphalia/rules.yaml:678:11\n3210 rules/westphalia/rules.yaml:679:11\n3217 rules/westphalia/rules.yaml:680:11\n3218 rules/westphalia/rules.yaml:681:15\n3223 rules/westphalia/rules.yaml:683:15\n3237 rules/westphalia/rules.yaml:684:19\n3243 rules/westphalia/rules.yaml:685:23\n3274 rules/westphalia/rules.yaml:780:1\n3275 rules/westphalia/rules.yaml:780:1\n3276 rules/westphalia/rules.yaml:780:1\n3287 rules/westphalia/rules.yaml:780:1\n3288 rules/westphalia/rules.yaml:780:1\n3300 rules/westphalia/rules.yaml:780:1\n3319 rules/westphalia/rules.yaml:780:1\n3353 rules/westphalia/rules.yaml:780:1\n3354 rules/westphalia/rules.yaml:780:1\n3360 rules/westphalia/rules.yaml:780:1\n3361 rules/westphalia/rules.yaml:780:1\n3362 rules/westphalia/rules.yaml:780:1\n3363 rules/westphalia/rules.yaml:780:1\n3364 rules/westphalia/rules.yaml:780:1\n3366 rules/westphalia/rules.yaml:780:1\n3367 rules/westphalia/rules.yaml:780:1\n3368 rules/westphalia/rules.yaml:780:1\n3379 rules/westphalia/rules.yaml:780:1\n3402 rules/westphalia/rules.yaml:780:1\n3445 rules/westphalia/rules.yaml:780:1\n3446 rules/westphalia/rules.yaml:780:1\n3447 rules/westphalia/rules.yaml:780:1\n3451 rules/westphalia/rules.yaml:780:1\n3452 rules/westphalia/rules.yaml:780:1\n3453 rules/westphalia/rules.yaml:780:1\n3454 rules/westphalia/rules.yaml:780:1\n3472 rules/westphalia/rules.yaml:496:7\n3481 rules/westphalia/rules.yaml:497:7\n3500 rules/westphalia/rules.yaml:498:7\n3533 rules/westphalia/rules.yaml:499:7\n3534 rules/westphalia/rules.yaml:500:11\n3540 rules/westphalia/rules.yaml:501:11\n3543 rules/westphalia/rules.yaml:502:7\n3546 rules/westphalia/rules.yaml:509:11\n3552 rules/westphalia/rules.yaml:503:11\n3565 rules/westphalia/rules.yaml:504:11\n3575 rules/westphalia/rules.yaml:505:11\n3576 rules/westphalia/rules.yaml:506:11\n3577 rules/westphalia/rules.yaml:507:11\n3593 rules/westphalia/flow.yaml:14:7\n3594 rules/westphalia/flow.yaml:15:7\n3595 rules/westphalia/flow.yaml:16:7\n3596 rules/westphalia/flow.yaml:17:7\n3597 rules/westphalia/flow.yaml:18:7\n3598 rules/westphalia/flow.yaml:19:7\n3599 rules/westphalia/flow.yaml:20:7\n3602 rules/westphalia/flow.yaml:21:7\n3603 rules/westphalia/flow.yaml:22:7\n3606 rules/westphalia/flow.yaml:23:7\n3611 rules/westphalia/flow.yaml:24:7\n3622 rules/westphalia/flow.yaml:25:7\n3624 rules/westphalia/flow.yaml:26:7\n3625 rules/westphalia/flow.yaml:27:7\n3635 rules/westphalia/rules.yaml:761:3\n3640 rules/westphalia/rules.yaml:761:3\n3641 rules/westphalia/rules.yaml:761:3\n3650 rules/westphalia/rules.yaml:761:3\n3666 rules/westphalia/flow.yaml:192:7\n3676 rules/westphalia/flow.yaml:193:7\n3690 rules/westphalia/flow.yaml:194:11\n3695 rules/westphalia/rules.yaml:780:1\n3696 rules/westphalia/rules.yaml:780:1\n3697 rules/westphalia/rules.yaml:780:1\n3706 rules/westphalia/flow.yaml:101:3\n3712 rules/westphalia/flow.yaml:101:3\n3721 rules/westphalia/flow.yaml:78:3\n3727 rules/westphalia/flow.yaml:78:3\n3750 rules/westphalia/flow.yaml:82:7\n3751 rules/westphalia/flow.yaml:83:7\n3752 rules/westphalia/flow.yaml:84:7\n3757 rules/westphalia/flow.yaml:85:11\n3758 rules/westphalia/flow.yaml:86:11\n3759 rules/westphalia/flow.yaml:87:11\n3760 rules/westphalia/flow.yaml:88:7\n3761 rules/westphalia/flow.yaml:89:7\n3762 rules/westphalia/flow.yaml:90:7\n3773 rules/westphalia/flow.yaml:91:11\n3774 rules/westphalia/flow.yaml:92:11\n3782 rules/westphalia/flow.yaml:93:15\n3792 rules/westphalia/flow.yaml:94:11\n3793 rules/westphalia/flow.yaml:95:15\n3794 rules/westphalia/flow.yaml:96:15\n3796 rules/westphalia/flow.yaml:98:15\n3797 rules/westphalia/flow.yaml:99:15\n3816 rules/westphalia/flow.yaml:200:7\n3821 rules/westphalia/flow.yaml:201:11\n3822 rules/westphalia/flow.yaml:202:11\n3836 rules/westphalia/flow.yaml:203:15\n3841 rules/westphalia/rules.yaml:780:1\n3842 rules/westphalia/rules.yaml:780:1\n3843 rules/westphalia/rules.yaml:780:1\n3844 rules/westphalia/rules.yaml:780:1\n3845 rules/westphalia/rules.yaml:780:1\n3854 rules/westphalia/flow.yaml:48:7\n3871 rules/westphalia/flow.yaml:60:3\n3877 rules/westphalia/flow.yaml:60:3\n3895 rules/westphalia/flow.yaml:64:7\n3912 rules/westphalia/flow.yaml:65:11\n3933 rules/westphalia/flow.yaml:67:11\n3934 rules/westphalia/flow.yaml:68:15\n3937 rules/westphalia/flow.yaml:69:15\n3938 rules/westphalia/flow.yaml:70:7\n3942 rules/westphalia/flow.yaml:71:7\n3950 rules/westphalia/flow.yaml:72:11\n3958 rules/westphalia/flow.yaml:73:11\n3961 rules/westphalia/flow.yaml:74:11\n3964 rules/westphalia/flow.yaml:75:11\n3965 rules/westphalia/flow.yaml:76:15\n3976 rules/westphalia/flow.yaml:117:3\n3982 rules/westphalia/flow.yaml:117:3\n3991 rules/westphalia/flow.yaml:134:3\n3997 rules/westphalia/flow.yaml:134:3\n4025 rules/westphalia/flow.yaml:143:7\n4026 rules/westphalia/flow.yaml:144:7\n4046 rules/westphalia/flow.yaml:146:11\n4047 rules/westphalia/flow.yaml:147:7\n4053 rules/westphalia/flow.yaml:148:7\n4057 rules/westphalia/flow.yaml:149:11\n4065 rules/westphalia/flow.yaml:150:7\n4066 rules/westphalia/flow.yaml:151:7\n4067 rules/westphalia/flow.yaml:152:7\n4078 rules/westphalia/flow.yaml:153:11\n4079 rules/westphalia/flow.yaml:154:11\n4082 rules/westphalia/flow.yaml:155:11\n4085 rules/westphalia/flow.yaml:156:11\n4086 rules/westphalia/flow.yaml:157:11\n4089 rules/westphalia/flow.yaml:158:11\n4090 rules/westphalia/flow.yaml:159:11\n4091 rules/westphalia/flow.yaml:160:11\n4092 rules/westphalia/flow.yaml:161:11\n4099 rules/westphalia/flow.yaml:162:11\n4100 rules/westphalia/flow.yaml:163:11\n4111 rules/westphalia/flow.yaml:164:15\n4120 rules/westphalia/flow.yaml:165:19\n4133 rules/westphalia/flow.yaml:166:19\n4134 rules/westphalia/flow.yaml:167:23\n4137 rules/westphalia/flow.yaml:168:23\n4138 rules/westphalia/flow.yaml:169:27\n4140 rules/westphalia/flow.yaml:171:27\n4141 rules/westphalia/flow.yaml:172:23\n4144 rules/westphalia/flow.yaml:173:23\n4148 rules/westphalia/flow.yaml:174:11\n4156 rules/westphalia/flow.yaml:175:15\n4169 rules/westphalia/flow.yaml:176:15\n4170 rules/westphalia/flow.yaml:177:19\n4178 rules/westphalia/flow.yaml:178:19\n4179 rules/westphalia/flow.yaml:179:23\n4181 rules/westphalia/flow.yaml:181:23\n4182 rules/westphalia/flow.yaml:182:19\n4183 rules/westphalia/flow.yaml:183:19\n4185 rules/westphalia/flow.yaml:185:19\n4188 rules/westphalia/flow.yaml:186:11"
