@@ -974,7 +974,7 @@ PRIMARY: dict[str, Any] = {
         *(2,) * 4,
         *(1,),
     ),
-    "s_e_crisis__difficulty": (4, 4, 3, 4, 4, 4, 3, 5, 3, 3, 4, 4, 5, 4, 5),
+    "s_e_crisis__difficulty": (7, 7, 6, 7, 7, 7, 6, 8, 6, 6, 7, 7, 8, 7, 8),
     "s_e_crisis__effect": (
         "economy_down",
         "none",
