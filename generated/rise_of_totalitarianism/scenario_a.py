@@ -102,7 +102,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     ("e.minor.vp_side", 132, 10, "bool", None, "all", False, None, None, (False,) * 10),
     ("e.minor.cubes", 142, 10, "seq", "player", "all", False, None, None, ((),) * 10),
-    ("e.minor.govt", 152, 10, "int", None, "all", False, -1, 1, (-1,) * 10),
+    ("e.minor.govt", 152, 10, "int", None, "all", False, -1, 1, (0,) * 10),
     ("e.chit.location", 162, 39, "ref", "area", "owner", True, None, None, (None,) * 39),
     ("e.chit.nation", 201, 39, "ref", "minor", "owner", True, None, None, (None,) * 39),
     ("e.chit.established", 240, 39, "bool", None, "owner", False, None, None, (False,) * 39),
