@@ -246,7 +246,7 @@ class RiseOfTotalitarianismRules:
         (("The Law ", " is promulgated"), ("e:strategy",)),
         (("Choose the Reform type",), ()),
         (
-            ("", "'s Law Action in ", ", ", " Reform: ", " APs against ", ""),
+            ("", "'s Law Action in ", ", ", ": ", " APs against ", ""),
             ("player", "e:area", "e:reform", "int", "int"),
         ),
         (("Social Reform: INFLUENCE which Population?",), ()),
