@@ -34,7 +34,7 @@ from rulecraft.runtime.prelude import log as _log
 from rulecraft.runtime.prelude import log_to as _log_to  # noqa: F401
 from rulecraft.runtime.prelude import lookup as _lookup  # noqa: F401
 from rulecraft.runtime.prelude import mask as _mask
-from rulecraft.runtime.prelude import name as _name  # noqa: F401
+from rulecraft.runtime.prelude import name as _name
 from rulecraft.runtime.prelude import nth as _nth
 from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
 from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
@@ -98,6 +98,8 @@ class RiseOfTotalitarianismRules:
             ("player", "e:major"),
         ),
         (("", " fails the two-thirds Vote Check: no Regime in ", ""), ("player", "e:major")),
+        (("", ": the die shows ", ". Re-roll it (once per Turn)?"), ("str", "int")),
+        (("", " re-rolls the die for ", ": ", ""), ("player", "str", "int")),
         (
             ("", " attempts ", ": die ", ", total ", " against ", ""),
             ("player", "e:strategy", "int", "int", "int"),
@@ -268,30 +270,31 @@ class RiseOfTotalitarianismRules:
         ("yes-no", 8, "yes-no", -1, 3, 1, False),
         ("choose-box", 10, "box", -1, 3, 4, False),
         ("choose-population", 12, "population", -1, 4, 4, False),
-        ("yes-no", 20, "yes-no", -1, 5, 1, False),
-        ("choose-population", 29, "population", -1, 7, 3, False),
-        ("choose-chit", 30, "chit", 31, 9, 3, False),
-        ("choose-area", 32, "area", -1, 9, 5, False),
-        ("choose-number", 33, "number", -1, 9, 7, False),
-        ("choose-number", 34, "number", -1, 9, 9, False),
-        ("choose-area", 36, "area", 31, 10, 3, False),
-        ("choose-chit", 38, "chit", -1, 11, 6, False),
-        ("choose-number", 39, "number", -1, 12, 1, False),
-        ("choose-player", 43, "player", -1, 13, 1, False),
-        ("choose-population", 45, "population", 46, 14, 3, False),
-        ("choose-area", 66, "area", 67, 17, 7, False),
-        ("choose-strategy", 68, "strategy", -1, 18, 0, False),
-        ("choose-strategy", 70, "strategy", 71, 19, 7, False),
-        ("choose-strategy", 72, "strategy", -1, 20, 1, True),
-        ("choose-minor", 75, "minor", -1, 21, 2, False),
-        ("choose-population", 79, "population", -1, 21, 11, False),
-        ("choose-chit", 83, "chit", -1, 21, 22, False),
-        ("yes-no", 86, "yes-no", -1, 21, 26, False),
-        ("choose-reform", 89, "reform", -1, 21, 38, False),
-        ("choose-population", 91, "population", -1, 21, 42, False),
-        ("choose-some", 93, "some:strategy", -1, 23, 3, False),
-        ("yes-no", 96, "yes-no", -1, 23, 8, False),
-        ("choose-strategy", 98, "strategy", 31, 23, 14, False),
+        ("yes-no", 19, "yes-no", -1, 5, 1, False),
+        ("yes-no", 22, "yes-no", -1, 6, 1, False),
+        ("choose-population", 31, "population", -1, 8, 3, False),
+        ("choose-chit", 32, "chit", 33, 10, 3, False),
+        ("choose-area", 34, "area", -1, 10, 5, False),
+        ("choose-number", 35, "number", -1, 10, 7, False),
+        ("choose-number", 36, "number", -1, 10, 9, False),
+        ("choose-area", 38, "area", 33, 11, 3, False),
+        ("choose-chit", 40, "chit", -1, 12, 6, False),
+        ("choose-number", 41, "number", -1, 13, 1, False),
+        ("choose-player", 45, "player", -1, 14, 1, False),
+        ("choose-population", 47, "population", 48, 15, 3, False),
+        ("choose-area", 68, "area", 69, 20, 7, False),
+        ("choose-strategy", 70, "strategy", -1, 21, 0, False),
+        ("choose-strategy", 72, "strategy", 73, 22, 7, False),
+        ("choose-strategy", 74, "strategy", -1, 23, 1, True),
+        ("choose-minor", 77, "minor", -1, 24, 2, False),
+        ("choose-population", 81, "population", -1, 24, 11, False),
+        ("choose-chit", 85, "chit", -1, 24, 22, False),
+        ("yes-no", 88, "yes-no", -1, 24, 26, False),
+        ("choose-reform", 91, "reform", -1, 24, 38, False),
+        ("choose-population", 93, "population", -1, 24, 42, False),
+        ("choose-some", 95, "some:strategy", -1, 26, 3, False),
+        ("yes-no", 98, "yes-no", -1, 26, 8, False),
+        ("choose-strategy", 100, "strategy", 33, 26, 14, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -299,6 +302,7 @@ class RiseOfTotalitarianismRules:
         "discard_or_reserve",
         "influence",
         "card_effect",
+        "reroll_offer",
         "political_attempt",
         "apply_card",
         "draw_crisis",
@@ -311,6 +315,8 @@ class RiseOfTotalitarianismRules:
         "bonus_operations",
         "resolve_action",
         "crisis_checks",
+        "major_stability",
+        "minor_stability",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -319,27 +325,41 @@ class RiseOfTotalitarianismRules:
         "turn__order_of_play",
         "turn__card_phase",
         "turn__political_phase",
+        "turn__cleanup_phase",
     )
     SECRETS: ClassVar[Any] = {
         (3, 2): ((0, 0, None), (1, 0, None)),
         (3, 5): ((0, 0, None), (1, 0, None)),
         (4, 5): ((0, 0, None), (1, 0, None), (2, 0, None), (4, (), None)),
         (4, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (5, 2): ((2, 0, None), (3, 0, None)),
-        (7, 4): ((0, 0, "z_draw_crisis__4_0"), (1, 0, "z_draw_crisis__4_1")),
-        (9, 4): ((1, False, None), (3, (), "z_place_chits__4_3")),
-        (9, 6): ((1, False, None), (3, 0, None)),
-        (9, 8): ((1, False, None), (3, 0, None), (4, 0, None)),
-        (9, 10): ((1, False, None), (3, 0, None), (4, 0, None), (5, 0, None)),
-        (10, 4): ((1, False, None), (3, (), "z_add_pool_cubes__4_3")),
-        (11, 3): ((0, False, None), (4, 0, None)),
-        (11, 7): ((0, False, None), (4, 0, None), (5, (), None)),
-        (12, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
-        (13, 2): ((0, 0, None), (1, 0, None)),
-        (14, 1): ((0, 0, None), (1, 0, None), (2, 0, None), (3, False, None)),
-        (14, 4): ((0, 0, None), (1, 0, None), (2, 0, None), (3, False, None), (5, (), None)),
-        (15, 1): ((0, 0, None),),
-        (17, 8): (
+        (5, 2): ((0, 0, None),),
+        (6, 2): ((2, 0, None), (3, 0, None)),
+        (8, 4): ((0, 0, "z_draw_crisis__4_0"), (1, 0, "z_draw_crisis__4_1")),
+        (10, 4): ((1, False, None), (3, (), "z_place_chits__4_3")),
+        (10, 6): ((1, False, None), (3, 0, None)),
+        (10, 8): ((1, False, None), (3, 0, None), (4, 0, None)),
+        (10, 10): ((1, False, None), (3, 0, None), (4, 0, None), (5, 0, None)),
+        (11, 4): ((1, False, None), (3, (), "z_add_pool_cubes__4_3")),
+        (12, 3): ((0, False, None), (4, 0, None)),
+        (12, 7): ((0, False, None), (4, 0, None), (5, (), None)),
+        (13, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
+        (14, 2): ((0, 0, None), (1, 0, None)),
+        (15, 1): ((0, 0, None), (1, 0, None), (2, 0, None), (3, False, None)),
+        (15, 4): ((0, 0, None), (1, 0, None), (2, 0, None), (3, False, None), (5, (), None)),
+        (16, 1): ((0, 0, None),),
+        (18, 4): ((3, 0, None), (4, 0, "z_major_stability__4_4"), (5, False, None)),
+        (19, 4): (
+            (3, (), "z_minor_stability__4_3"),
+            (4, 0, None),
+            (5, 0, "z_minor_stability__4_5"),
+            (6, 0, None),
+            (7, False, None),
+            (8, 0, "z_minor_stability__4_8"),
+            (9, "", None),
+            (10, 0, "z_minor_stability__4_10"),
+            (11, 0, None),
+        ),
+        (20, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -348,9 +368,9 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (20, 2): ((3, 0, None),),
-        (21, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (21, 4): (
+        (23, 2): ((3, 0, None),),
+        (24, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (24, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -359,7 +379,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (21, 8): (
+        (24, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -368,7 +388,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (21, 12): (
+        (24, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -376,7 +396,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (21, 13): (
+        (24, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -385,7 +405,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (21, 23): (
+        (24, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -393,7 +413,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (21, 24): (
+        (24, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -402,8 +422,8 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (21, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (21, 33): (
+        (24, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (24, 33): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -413,7 +433,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (21, 39): (
+        (24, 39): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -422,7 +442,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (21, 40): (
+        (24, 40): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -432,7 +452,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (21, 43): (
+        (24, 43): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -443,7 +463,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (21, 45): (
+        (24, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -453,7 +473,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (21, 48): (
+        (24, 48): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -461,25 +481,25 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (21, 53): ((0, 0, None), (1, False, None)),
-        (23, 4): ((3, (), "z_turn__card_phase__4_3"), (4, 0, None)),
-        (23, 15): ((3, False, None),),
+        (24, 53): ((0, 0, None), (1, False, None)),
+        (26, 4): ((3, (), "z_turn__card_phase__4_3"), (4, 0, None)),
+        (26, 15): ((3, False, None),),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 6, 8, 13, 14, 15, 16, 20, 21)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 21, 22)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
-        6: "y.major == c.major",
-        7: "u.owner == p and u.location == none and p.pp >= chit_cost(u) and count(legal_areas(p, u)) > 0",
-        11: "count([u for u in on_map(p) if u.location == a]) > 0",
-        12: "not u.resolved",
-        15: "moveable(x, actor) and population_difficulty(x) <= left",
-        16: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        18: "not c.locked and count(marker_targets(c)) > 0",
-        21: 'u.action != "propaganda" or moveable(x, actor)',
-        24: "m == germany or r != nationalization",
-        25: "moveable(x, actor)",
-        28: "not k.mandatory",
+        7: "y.major == c.major",
+        8: "u.owner == p and u.location == none and p.pp >= chit_cost(u) and count(legal_areas(p, u)) > 0",
+        12: "count([u for u in on_map(p) if u.location == a]) > 0",
+        13: "not u.resolved",
+        16: "moveable(x, actor) and population_difficulty(x) <= left",
+        17: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        19: "not c.locked and count(marker_targets(c)) > 0",
+        22: 'u.action != "propaganda" or moveable(x, actor)',
+        25: "m == germany or r != nationalization",
+        26: "moveable(x, actor)",
+        29: "not k.mandatory",
     }
     d: Any
     routines: Any
@@ -525,6 +545,9 @@ class RiseOfTotalitarianismRules:
     k_player__social_democracy: Any
     k_reform__nationalization: Any
     k_reform__social: Any
+    lab_crisis: tuple[str, ...]
+    lab_major: tuple[str, ...]
+    lab_minor: tuple[str, ...]
     n_player: int
     o_e_area__cubes: int
     o_e_chit__established: int
@@ -553,6 +576,7 @@ class RiseOfTotalitarianismRules:
     o_g_laws: int
     o_g_order: int
     o_g_removed: int
+    o_g_rolled: int
     o_g_round: int
     o_g_rounds: int
     o_g_window__marker_cards__depth: int
@@ -652,6 +676,9 @@ class RiseOfTotalitarianismRules:
         self.k_player__social_democracy = d.get("k_player__social_democracy")
         self.k_reform__nationalization = d.get("k_reform__nationalization")
         self.k_reform__social = d.get("k_reform__social")
+        self.lab_crisis = d["lab_crisis"]
+        self.lab_major = d["lab_major"]
+        self.lab_minor = d["lab_minor"]
         self.n_player = d["n_player"]
         self.o_e_area__cubes = d["o_e_area__cubes"]
         self.o_e_chit__established = d["o_e_chit__established"]
@@ -680,6 +707,7 @@ class RiseOfTotalitarianismRules:
         self.o_g_laws = d["o_g_laws"]
         self.o_g_order = d["o_g_order"]
         self.o_g_removed = d["o_g_removed"]
+        self.o_g_rolled = d["o_g_rolled"]
         self.o_g_round = d["o_g_round"]
         self.o_g_rounds = d["o_g_rounds"]
         self.o_g_window__marker_cards__depth = d["o_g_window__marker_cards__depth"]
@@ -1290,11 +1318,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1123:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1141:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1123:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1141:3]"
         N: list[int] = S
         return [
             v_c
@@ -1303,7 +1331,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1096:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1114:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back = []
         for v_w_q in v_w_order:
@@ -1312,7 +1340,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1096:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1114:3]"""
         _w5 = []
         for v_a in self.all_area:
             _w6 = 0
@@ -1334,7 +1362,7 @@ class RiseOfTotalitarianismRules:
         return _w5
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1096:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1114:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
@@ -1349,7 +1377,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        "VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1049:3]"
+        "VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1067:3]"
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1361,7 +1389,7 @@ class RiseOfTotalitarianismRules:
                 else 3
             )
             self.p_gain_vp(S, v_g, v_n)
-            _log(S, 61, (v_g, v_n, v_m))
+            _log(S, 63, (v_g, v_n, v_m))
         if (
             max([N[self.o_p_vp + v_p__3] for v_p__3 in self.all_player])
             - min([N[self.o_p_vp + v_p__3_2] for v_p__3_2 in self.all_player])
@@ -1369,7 +1397,7 @@ class RiseOfTotalitarianismRules:
         ):
             _log(
                 S,
-                62,
+                64,
                 (
                     max([N[self.o_p_vp + v_p__4] for v_p__4 in self.all_player])
                     - min([N[self.o_p_vp + v_p__4_2] for v_p__4_2 in self.all_player]),
@@ -1444,7 +1472,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        "Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"
+        "Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:951:3]"
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -1475,12 +1503,12 @@ class RiseOfTotalitarianismRules:
                     S[self.o_e_major__economy + v_m] = min(
                         max(S[self.o_e_major__economy + v_m] - 1, -4), 3
                     )
-                    _log(S, 49, (v_m, v_u, v_d, N[self.o_e_major__economy + v_m]))
+                    _log(S, 51, (v_m, v_u, v_d, N[self.o_e_major__economy + v_m]))
                 else:
-                    _log(S, 50, (v_m, v_u, v_d))
+                    _log(S, 52, (v_m, v_u, v_d))
 
     def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1025:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1043:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -1525,7 +1553,7 @@ class RiseOfTotalitarianismRules:
                                 self.s_e_population__votes[v_x__3]
                                 + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
                             )
-                    _log(S, 59, (v_m, v_p_2, _w5, v_k))
+                    _log(S, 61, (v_m, v_p_2, _w5, v_k))
                 _w7 = []
                 for v_p_3 in self.all_player:
                     _w8 = 0
@@ -1543,7 +1571,7 @@ class RiseOfTotalitarianismRules:
                     if S[self.o_e_major__government + v_m] in v_tops
                     else _head(v_tops)
                 )
-                _log(S, 60, (S[self.o_e_major__government + v_m], v_m))
+                _log(S, 62, (S[self.o_e_major__government + v_m], v_m))
                 for v_v_2 in [
                     v_v
                     for v_v in self.ix_chit__action.get("putsch", ())
@@ -1578,14 +1606,14 @@ class RiseOfTotalitarianismRules:
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:737:3]"
+        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:752:3]"
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:603:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:618:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -1603,144 +1631,8 @@ class RiseOfTotalitarianismRules:
         else:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
-    def p_major_stability(self, S: list[Any]) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:964:3]"""
-        N: list[int] = S
-        for v_m in self.all_major:
-            v_cs = [
-                v_v
-                for v_v in self.all_chit
-                if (
-                    S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
-                )
-                and (
-                    (
-                        (
-                            self.s_e_chit__action[v_v] == "unrest"
-                            or self.s_e_chit__action[v_v] == "putsch"
-                        )
-                        or self.s_e_chit__action[v_v] == "arrest"
-                    )
-                    or self.s_e_chit__action[v_v] == "squads"
-                )
-            ]
-            if len(v_cs) > 0 and (not S[self.o_e_major__elections_due + v_m]):
-                _w1 = 0
-                for v_v_2 in v_cs:
-                    _w1 += self.s_e_chit__value[v_v_2]
-                v_target = _w1
-                v_g = S[self.o_e_major__government + v_m]
-                v_d = _roll(S, 6)
-                _w2 = 0
-                for v_x__2 in self.all_population:
-                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g:
-                        _w2 += self.s_e_population__support[v_x__2]
-                v_n = v_d + self.c_chancellor_modifier + N[self.o_e_major__economy + v_m] + _w2
-                _log(S, 52, (v_m, v_g, v_d, v_n, v_target))
-                if v_n <= v_target:
-                    v_falls = True
-                    if S[self.o_e_major__regime + v_m] and N[self.o_e_major__economy + v_m] > -4:
-                        v_falls = not self.f_vote_check(S, v_g, v_m, True)
-                    if v_falls:
-                        S[self.o_e_major__regime + v_m] = False
-                        S[self.o_e_major__elections_due + v_m] = True
-                        _log(S, 53, (v_m,))
-                    else:
-                        _log(S, 54, (v_m,))
-
-    def p_minor_stability(self, S: list[Any]) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"""
-        N: list[int] = S
-        for v_n in self.all_minor:
-            v_cs = [
-                v_u__1
-                for v_u__1 in self.all_chit
-                if S[self.o_e_chit__location + v_u__1] is not None
-                and S[self.o_e_chit__nation + v_u__1] == v_n
-            ]
-            if len(v_cs) > 0:
-                _w1 = 0
-                for v_v in v_cs:
-                    _w1 += self.s_e_chit__value[v_v]
-                v_target = _w1
-                v_d = _roll(S, 6)
-                v_st = max(
-                    0,
-                    self.s_e_minor__stability[v_n]
-                    - len(S[self.o_e_minor__cubes + v_n])
-                    + N[self.o_e_minor__govt + v_n],
-                )
-                v_total = v_d + v_st
-                if v_total > v_target:
-                    S[self.o_e_minor__govt + v_n] = min(
-                        max(
-                            -1
-                            if N[self.o_e_minor__govt + v_n] >= 0
-                            else N[self.o_e_minor__govt + v_n],
-                            -1,
-                        ),
-                        1,
-                    )
-                    _log(S, 55, (v_n, v_d, v_st, v_total, v_target))
-                else:
-                    v_w = self.f_coup_winner(S, v_n)
-                    if v_w is None:
-                        _log(S, 56, (v_n, v_d, v_st, v_total, v_target))
-                    else:
-                        _log(S, 57, (v_n, v_d, v_st, v_total, v_target, v_w))
-                        if (
-                            S[self.o_e_minor__vp_side + v_n]
-                            and S[self.o_e_minor__regime + v_n] is not None
-                        ) and S[self.o_e_minor__regime + v_n] != v_w:
-                            _r1 = S[self.o_e_minor__regime + v_n]
-                            S[self.o_p_vp + _r1] = min(
-                                max(
-                                    S[self.o_p_vp + _r1]
-                                    - max(
-                                        1,
-                                        self.s_e_minor__vp_value[v_n]
-                                        - len(S[self.o_e_minor__cubes + v_n]),
-                                    ),
-                                    -99,
-                                ),
-                                999,
-                            )
-                        S[self.o_e_minor__regime + v_n] = v_w
-                        S[self.o_e_minor__govt + v_n] = min(max(0, -1), 1)
-                        for v_v_2 in v_cs:
-                            self.p_leave_map(S, v_v_2)
-                        v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
-                        S[self.o_e_minor__vp_side + v_n] = v_has_cube
-                        if v_has_cube:
-                            S[self.o_e_minor__govt + v_n] = min(max(1, -1), 1)
-                            self.p_gain_vp(
-                                S,
-                                v_w,
-                                max(
-                                    1,
-                                    self.s_e_minor__vp_value[v_n]
-                                    - len(S[self.o_e_minor__cubes + v_n]),
-                                ),
-                            )
-                            v_k = max(
-                                1,
-                                self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]),
-                            )
-                            v_w_vps = "VP" if v_k in (1, -1) else "VPs"
-                            _log(S, 58, (v_w, v_k, v_w_vps, v_n))
-                            v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
-                            for v_q in S[self.o_e_minor__cubes + v_n]:
-                                S[self.o_p_reserve + v_q] = min(
-                                    max(S[self.o_p_reserve + v_q] + 1, 0), 30
-                                )
-                            S[self.o_p_reserve + v_left] = min(
-                                max(S[self.o_p_reserve + v_left] - 1, 0), 30
-                            )
-                            S[self.o_e_minor__cubes + v_n] = tuple([v_left])
-
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        "An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
+        "An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:964:3]"
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -1764,7 +1656,7 @@ class RiseOfTotalitarianismRules:
                             [*S[self.o_e_major__parliament + v_m], *[v_p]]
                         )
                         v_i += 1
-                    _log(S, 51, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
+                    _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
     def p_setup__decks(self, S: list[Any]) -> None:
         "The Red Era cards form each Ideology's Strategy Deck, shuffled; the Crisis Deck starts empty (cards enter on their Entry Turn). (ROT-CARDS-02, ROT-PREP-03, ROT-PREP-04) [rules/rise_of_totalitarianism/flow.yaml:6:3]"
@@ -1788,7 +1680,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:755:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:770:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         _w1 = 0
         for v_q__2 in S[self.o_e_area__cubes + v_a]:
@@ -1800,23 +1692,10 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__cubes + v_nat] = tuple(
                 [*S[self.o_e_minor__cubes + v_nat], *[v_actor]]
             )
-            _log(S, 40, (v_actor, v_nat))
-
-    def p_turn__cleanup_phase(self, S: list[Any]) -> None:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
-        for v_m in self.all_major:
-            if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
-                S[self.o_e_major__elections_due + v_m] = True
-        self.p_economy_checks(S)
-        self.p_putsch_in_capitals(S)
-        self.p_major_stability(S)
-        self.p_minor_stability(S)
-        self.p_elections(S)
-        self.p_award_vps(S)
-        self.p_turn_end(S)
+            _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side; Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1061:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side; Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1079:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -1832,7 +1711,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1077:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1095:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -1859,15 +1738,15 @@ class RiseOfTotalitarianismRules:
                         _w2 += 1
                 v_k = _w2
                 self.p_gain_vp(S, v_l, 2 * v_k)
-                _log(S, 63, (v_l, 2 * v_k))
+                _log(S, 65, (v_l, 2 * v_k))
         v_top = max([N[self.o_p_vp + v_p_3] for v_p_3 in self.all_player])
         v_w = _head([v_p_4 for v_p_4 in self.all_player if N[self.o_p_vp + v_p_4] == v_top])
-        _log(S, 64, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
+        _log(S, 66, (tuple([N[self.o_p_vp + v_p_6] for v_p_6 in self.all_player]), v_w))
         S[self.o_g_game_over] = True
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1096:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1114:3]"""
         _w1 = 0
         for v_q__1 in S[self.o_e_area__cubes + v_x]:
             if v_q__1 == v_p:
@@ -1887,10 +1766,10 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_q, v_b)
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
-        _log(S, 65, (v_p, v_x, v_k, v_k))
+        _log(S, 67, (v_p, v_x, v_k, v_k))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:700:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:715:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -1923,7 +1802,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:567:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:582:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -1955,7 +1834,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:784:3]"""
+        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:799:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2047,7 +1926,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:907:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:922:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2055,7 +1934,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_area__cubes + v_a] = tuple([])
         for v_c in _bits(N[self.o_g_active_crises]):
             v_p = S[self.o_e_major__government + self.s_e_crisis__major[v_c]]
-            v_d = _roll(S, 6)
+            self.q_reroll_offer(
+                S,
+                R,
+                v_p,
+                _roll(S, 6),
+                "".join(("the Crisis check of ", _name(self.lab_crisis, v_c))),
+            )
+            v_d = N[self.o_g_rolled]
             _w1 = 0
             for v_x__1 in self.all_population:
                 if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
@@ -2151,7 +2037,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:621:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:636:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -2178,7 +2064,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:744:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:759:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -2213,7 +2099,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:766:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:781:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -2240,8 +2126,59 @@ class RiseOfTotalitarianismRules:
             v_to = _pick(R, self.all_player)
             S[self.o_e_minor__regime + v_nat] = v_to
 
+    def q_major_stability(self, S: list[Any], R: Any) -> None:
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:980:3]"""
+        N: list[int] = S
+        for v_m in self.all_major:
+            v_cs = [
+                v_v
+                for v_v in self.all_chit
+                if (
+                    S[self.o_e_chit__location + v_v] is not None
+                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                )
+                and (
+                    (
+                        (
+                            self.s_e_chit__action[v_v] == "unrest"
+                            or self.s_e_chit__action[v_v] == "putsch"
+                        )
+                        or self.s_e_chit__action[v_v] == "arrest"
+                    )
+                    or self.s_e_chit__action[v_v] == "squads"
+                )
+            ]
+            if len(v_cs) > 0 and (not S[self.o_e_major__elections_due + v_m]):
+                _w1 = 0
+                for v_v_2 in v_cs:
+                    _w1 += self.s_e_chit__value[v_v_2]
+                v_target = _w1
+                v_g = S[self.o_e_major__government + v_m]
+                self.q_reroll_offer(
+                    S,
+                    R,
+                    v_g,
+                    _roll(S, 6),
+                    "".join(("the Stability Check of ", _name(self.lab_major, v_m))),
+                )
+                v_d = N[self.o_g_rolled]
+                _w2 = 0
+                for v_x__2 in self.all_population:
+                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g:
+                        _w2 += self.s_e_population__support[v_x__2]
+                v_n = v_d + self.c_chancellor_modifier + N[self.o_e_major__economy + v_m] + _w2
+                if v_n <= v_target:
+                    v_falls = True
+                    if S[self.o_e_major__regime + v_m] and N[self.o_e_major__economy + v_m] > -4:
+                        v_falls = not self.f_vote_check(S, v_g, v_m, True)
+                    if v_falls:
+                        S[self.o_e_major__regime + v_m] = False
+                        S[self.o_e_major__elections_due + v_m] = True
+                    else:
+                        pass
+
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1123:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1141:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2281,8 +2218,102 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_window__marker_cards__depth] - 1, 0
             )
 
+    def q_minor_stability(self, S: list[Any], R: Any) -> None:
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"""
+        N: list[int] = S
+        for v_n in self.all_minor:
+            v_cs = [
+                v_u__1
+                for v_u__1 in self.all_chit
+                if S[self.o_e_chit__location + v_u__1] is not None
+                and S[self.o_e_chit__nation + v_u__1] == v_n
+            ]
+            if len(v_cs) > 0:
+                _w1 = 0
+                for v_v in v_cs:
+                    _w1 += self.s_e_chit__value[v_v]
+                v_target = _w1
+                self.q_reroll_offer(
+                    S,
+                    R,
+                    _head(S[self.o_g_order]),
+                    _roll(S, 6),
+                    "".join(("the Stability Check of ", _name(self.lab_minor, v_n))),
+                )
+                v_d = N[self.o_g_rolled]
+                v_st = max(
+                    0,
+                    self.s_e_minor__stability[v_n]
+                    - len(S[self.o_e_minor__cubes + v_n])
+                    + N[self.o_e_minor__govt + v_n],
+                )
+                v_total = v_d + v_st
+                if v_total > v_target:
+                    S[self.o_e_minor__govt + v_n] = min(
+                        max(
+                            -1
+                            if N[self.o_e_minor__govt + v_n] >= 0
+                            else N[self.o_e_minor__govt + v_n],
+                            -1,
+                        ),
+                        1,
+                    )
+                else:
+                    v_w = self.f_coup_winner(S, v_n)
+                    if v_w is None:
+                        pass
+                    else:
+                        if (
+                            S[self.o_e_minor__vp_side + v_n]
+                            and S[self.o_e_minor__regime + v_n] is not None
+                        ) and S[self.o_e_minor__regime + v_n] != v_w:
+                            _r1 = S[self.o_e_minor__regime + v_n]
+                            S[self.o_p_vp + _r1] = min(
+                                max(
+                                    S[self.o_p_vp + _r1]
+                                    - max(
+                                        1,
+                                        self.s_e_minor__vp_value[v_n]
+                                        - len(S[self.o_e_minor__cubes + v_n]),
+                                    ),
+                                    -99,
+                                ),
+                                999,
+                            )
+                        S[self.o_e_minor__regime + v_n] = v_w
+                        S[self.o_e_minor__govt + v_n] = min(max(0, -1), 1)
+                        for v_v_2 in v_cs:
+                            self.p_leave_map(S, v_v_2)
+                        v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
+                        S[self.o_e_minor__vp_side + v_n] = v_has_cube
+                        if v_has_cube:
+                            S[self.o_e_minor__govt + v_n] = min(max(1, -1), 1)
+                            self.p_gain_vp(
+                                S,
+                                v_w,
+                                max(
+                                    1,
+                                    self.s_e_minor__vp_value[v_n]
+                                    - len(S[self.o_e_minor__cubes + v_n]),
+                                ),
+                            )
+                            v_k = max(
+                                1,
+                                self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]),
+                            )
+                            _v_w_vps = "VP" if v_k in (1, -1) else "VPs"
+                            v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
+                            for v_q in S[self.o_e_minor__cubes + v_n]:
+                                S[self.o_p_reserve + v_q] = min(
+                                    max(S[self.o_p_reserve + v_q] + 1, 0), 30
+                                )
+                            S[self.o_p_reserve + v_left] = min(
+                                max(S[self.o_p_reserve + v_left] - 1, 0), 30
+                            )
+                            S[self.o_e_minor__cubes + v_n] = tuple([v_left])
+
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:668:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:683:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2344,12 +2375,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -2390,7 +2421,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:566:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -2402,7 +2433,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1096:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1114:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -2451,14 +2482,23 @@ class RiseOfTotalitarianismRules:
                                 self.p_window__reaction__act(S, v_actor, v_p, v_x)
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
+    def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
+        if not S[self.o_p_rerolled + v_p]:
+            v_again = R() < 0.5
+            if v_again:
+                S[self.o_p_rerolled + v_p] = True
+                S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
+
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:802:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:817:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:802:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:817:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -2606,7 +2646,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:719:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:734:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 S[self.o_e_chit__nation + v_u] = None
@@ -2718,6 +2758,19 @@ class RiseOfTotalitarianismRules:
                         [*_bits(N[self.o_p_card_reserve + v_p_5]), *[v_c_5]]
                     )
 
+    def q_turn__cleanup_phase(self, S: list[Any], R: Any) -> None:
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        for v_m in self.all_major:
+            if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
+                S[self.o_e_major__elections_due + v_m] = True
+        self.p_economy_checks(S)
+        self.p_putsch_in_capitals(S)
+        self.q_major_stability(S, R)
+        self.q_minor_stability(S, R)
+        self.p_elections(S)
+        self.p_award_vps(S)
+        self.p_turn_end(S)
+
     def q_turn__order_of_play(self, S: list[Any], R: Any) -> None:
         "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
         self.p_collect_funding(S)
@@ -2742,7 +2795,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1123:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1141:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -2752,7 +2805,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:700:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:715:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -2796,9 +2849,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (10, 4, v_p, v_going, v__runs, v_where),
+                    (11, 4, v_p, v_going, v__runs, v_where),
                     v_p,
-                    11,
+                    12,
                     tuple(v_where),
                     (N[self.o_p_pp + v_p],),
                 )
@@ -2813,7 +2866,7 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_pp + v_p] = min(max(S[self.o_p_pp + v_p] - 1, 0), 99)
                     S[self.o_p_pool + v_p] = min(max(S[self.o_p_pool + v_p] - 1, 0), 30)
                     self.p_add_cubes(S, v_p, v_a_2, 1)
-                    _log(S, 37, (v_p, v_a_2))
+                    _log(S, 39, (v_p, v_a_2))
                 pc = 1
                 continue
             if pc == 6:
@@ -2833,7 +2886,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:567:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:582:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -2848,11 +2901,11 @@ class RiseOfTotalitarianismRules:
                 if S[self.o_p_pending_law + v_p] is not None:
                     self.p_discard_card(S, v_p, S[self.o_p_pending_law + v_p])
                 S[self.o_p_pending_law + v_p] = v_c
-                _log(S, 24, (v_p, v_c, self.s_e_strategy__major[v_c]))
+                _log(S, 26, (v_p, v_c, self.s_e_strategy__major[v_c]))
                 pc = 14
             elif self.s_e_strategy__kind[v_c] == "marker":
                 S[self.o_p_markers + v_p] = _mask([*_bits(N[self.o_p_markers + v_p]), *[v_c]])
-                _log(S, 25, (v_p, v_c))
+                _log(S, 27, (v_p, v_c))
                 if self.s_e_strategy__effect[v_c] == "vp":
                     self.p_gain_vp(S, v_p, self.s_e_strategy__amount[v_c])
                 if self.s_e_strategy__effect[v_c] == "funding":
@@ -2864,18 +2917,18 @@ class RiseOfTotalitarianismRules:
                 pc = 10
         if pc == 1:
             if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (6, 2, v_p, v_c))
+                return _wait(S, (7, 2, v_p, v_c))
             pc = 2
         if pc == 2:
             if F is not None:
                 v_p, v_c = F[2:]
                 F = None
             if self.r_discard_or_reserve(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (6, 14))
+                return _wait(S, (7, 14))
             pc = 14
         if pc == 4:
             if self.r_political_attempt(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (6, 5, v_p, v_c))
+                return _wait(S, (7, 5, v_p, v_c))
             pc = 5
         if pc == 5:
             if F is not None:
@@ -2884,30 +2937,30 @@ class RiseOfTotalitarianismRules:
             if S[self.o_g_attempt_ok]:
                 pc = 6
             else:
-                _log(S, 23, (v_c,))
+                _log(S, 25, (v_c,))
                 pc = 8
         if pc == 6:
-            _log(S, 22, (v_c,))
+            _log(S, 24, (v_c,))
             if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (6, 8, v_p, v_c))
+                return _wait(S, (7, 8, v_p, v_c))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_p, v_c = F[2:]
                 F = None
             if self.r_discard_or_reserve(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (6, 14))
+                return _wait(S, (7, 14))
             pc = 14
         if pc == 10:
             S[self.o_g_active_events] = _mask([*_bits(N[self.o_g_active_events]), *[v_c]])
-            _log(S, 26, (v_c,))
+            _log(S, 28, (v_c,))
             if self.s_e_strategy__effect[v_c] != "funding":
                 pc = 11
             else:
                 pc = 14
         if pc == 11:
             if self.r_card_effect(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (6, 14))
+                return _wait(S, (7, 14))
             pc = 14
         if pc == 14:
             if F is not None:
@@ -2917,7 +2970,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
+        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:799:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -2975,9 +3028,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (14, 4, v_actor, v_a, v_left, v_going, v__runs, v_opts),
+                    (15, 4, v_actor, v_a, v_left, v_going, v__runs, v_opts),
                     v_actor,
-                    15,
+                    16,
                     tuple(v_opts),
                     (v_left,),
                 )
@@ -2999,7 +3052,7 @@ class RiseOfTotalitarianismRules:
                     + (1 if S[self.o_e_population__committed + v_x_2] else 0)
                 )
                 if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                    return _wait(S, (14, 1, v_actor, v_a, v_left, v_going, v__runs))
+                    return _wait(S, (15, 1, v_actor, v_a, v_left, v_going, v__runs))
                 pc = 1
                 continue
             if pc == 9:
@@ -3121,7 +3174,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:907:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:922:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -3135,7 +3188,7 @@ class RiseOfTotalitarianismRules:
         v__i_2: Any = None
         v_x: Any = None
         pc: int = 0 if F is None else F[1]
-        if F is not None and pc not in (5,):
+        if F is not None and pc not in (3, 6):
             raise RulesError(f"routine crisis_checks: no resume point {pc}")
         while True:
             if pc == 0:
@@ -3152,10 +3205,27 @@ class RiseOfTotalitarianismRules:
                     v__i += 1
                     pc = 2
                 else:
-                    pc = 11
+                    pc = 12
             if pc == 2:
                 v_p = S[self.o_e_major__government + self.s_e_crisis__major[v_c]]
-                v_d = _roll(S, 6)
+                if (
+                    self.r_reroll_offer(
+                        S,
+                        None,
+                        None,
+                        v_p,
+                        _roll(S, 6),
+                        "".join(("the Crisis check of ", _name(self.lab_crisis, v_c))),
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (17, 3, v__it, v__i, v_c, v_p, v_x))
+                pc = 3
+            if pc == 3:
+                if F is not None:
+                    v__it, v__i, v_c, v_p, v_x = F[2:]
+                    F = None
+                v_d = N[self.o_g_rolled]
                 v_n = (
                     v_d
                     + sum(
@@ -3172,13 +3242,13 @@ class RiseOfTotalitarianismRules:
                         [v_k for v_k in _bits(N[self.o_g_active_crises]) if v_k != v_c]
                     )
                     S[self.o_g_ended_crises] = _mask([*_bits(N[self.o_g_ended_crises]), *[v_c]])
-                    _log(S, 47, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
+                    _log(S, 49, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
                     pc = 1
                     continue
                 else:
-                    pc = 3
-            if pc == 3:
-                _log(S, 48, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
+                    pc = 4
+            if pc == 4:
+                _log(S, 50, (v_c, v_p, v_d, v_n, self.s_e_crisis__difficulty[v_c]))
                 if self.s_e_crisis__failure[v_c] == "economy_down":
                     _r1 = self.s_e_crisis__major[v_c]
                     S[self.o_e_major__economy + _r1] = min(
@@ -3193,11 +3263,11 @@ class RiseOfTotalitarianismRules:
                         ),
                     )
                 if self.s_e_crisis__failure[v_c] == "influence":
-                    pc = 4
+                    pc = 5
                 else:
                     pc = 1
                     continue
-            if pc == 4:
+            if pc == 5:
                 v__it_2 = tuple(
                     [
                         v_y
@@ -3206,24 +3276,24 @@ class RiseOfTotalitarianismRules:
                     ]
                 )
                 v__i_2 = 0
-                pc = 5
-            if pc == 5:
+                pc = 6
+            if pc == 6:
                 if F is not None:
                     v__it, v__i, v_c, v_p, v__it_2, v__i_2, v_x = F[2:]
                     F = None
                 if v__i_2 < len(v__it_2):
                     v_x = v__it_2[v__i_2]
                     v__i_2 += 1
-                    pc = 6
+                    pc = 7
                 else:
                     pc = 1
                     continue
-            if pc == 6:
+            if pc == 7:
                 if self.r_influence(S, None, None, v_p, v_x) is SUSPEND:
-                    return _wait(S, (16, 5, v__it, v__i, v_c, v_p, v__it_2, v__i_2, v_x))
-                pc = 5
+                    return _wait(S, (17, 6, v__it, v__i, v_c, v_p, v__it_2, v__i_2, v_x))
+                pc = 6
                 continue
-            if pc == 11:
+            if pc == 12:
                 if N[self.o_g_round] < N[self.o_g_rounds]:
                     self.p_collect_funding(S)
                 return None
@@ -3362,7 +3432,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:621:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:636:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -3372,7 +3442,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine draw_crisis: no resume point {pc}")
         if pc == 0:
             if len(S[self.o_g_crisis_deck]) == 0:
-                _log(S, 27, ())
+                _log(S, 29, ())
                 pc = 7
             else:
                 pc = 1
@@ -3380,7 +3450,7 @@ class RiseOfTotalitarianismRules:
             v_c = _nth(S[self.o_g_crisis_deck], 0)
             S[self.o_g_crisis_deck] = tuple([v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c])
             S[self.o_g_active_crises] = _mask([*_bits(N[self.o_g_active_crises]), *[v_c]])
-            _log(S, 28, (v_c,))
+            _log(S, 30, (v_c,))
             if self.s_e_crisis__effect[v_c] == "economy_down":
                 _r1 = self.s_e_crisis__major[v_c]
                 S[self.o_e_major__economy + _r1] = min(
@@ -3420,9 +3490,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (7, 4, v_c, v_who),
+                (8, 4, v_c, v_who),
                 v_who,
-                6,
+                7,
                 tuple(
                     [v_y for v_y in self.ix_population__major.get(self.s_e_crisis__major[v_c], ())]
                 ),
@@ -3434,7 +3504,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x = v
             if self.r_influence(S, None, None, v_who, v_x) is SUSPEND:
-                return _wait(S, (7, 7))
+                return _wait(S, (8, 7))
             pc = 7
         if pc == 7:
             if F is not None:
@@ -3452,7 +3522,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:744:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:759:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3474,9 +3544,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (12, 2, v_actor, v_u, v_hint, v_most),
+                (13, 2, v_actor, v_u, v_hint, v_most),
                 v_actor,
-                13,
+                14,
                 tuple(tuple(range(0, v_most + 1))),
                 (v_hint,),
             )
@@ -3562,7 +3632,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:766:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:781:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
@@ -3586,7 +3656,7 @@ class RiseOfTotalitarianismRules:
                     )
                     _log(
                         S,
-                        41,
+                        43,
                         (
                             v_nat,
                             S[self.o_e_minor__regime + v_nat],
@@ -3607,7 +3677,7 @@ class RiseOfTotalitarianismRules:
                 )
                 _log(
                     S,
-                    42,
+                    44,
                     (
                         v_nat,
                         v_actor,
@@ -3625,7 +3695,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_nat = F[2:]
                 F = None
             return self.ask(
-                S, (13, 2, v_actor, v_nat), v_actor, 14, tuple(self.all_player), (v_nat,)
+                S, (14, 2, v_actor, v_nat), v_actor, 15, tuple(self.all_player), (v_nat,)
             )
         if pc == 2:
             if F is not None:
@@ -3633,13 +3703,118 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_to = v
             S[self.o_e_minor__regime + v_nat] = v_to
-            _log(S, 44, (v_nat, v_to))
+            _log(S, 46, (v_nat, v_to))
             pc = 3
         if pc == 3:
             return None
 
+    def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:980:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_m: Any = None
+        v_cs: Any = None
+        v_target: Any = None
+        v_g: Any = None
+        v_d: Any = None
+        v_n: Any = None
+        v_falls: Any = None
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (4,):
+            raise RulesError(f"routine major_stability: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_major)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_m = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_cs = [
+                    v_v
+                    for v_v in self.all_chit
+                    if (
+                        S[self.o_e_chit__location + v_v] is not None
+                        and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                    )
+                    and (
+                        (
+                            (
+                                self.s_e_chit__action[v_v] == "unrest"
+                                or self.s_e_chit__action[v_v] == "putsch"
+                            )
+                            or self.s_e_chit__action[v_v] == "arrest"
+                        )
+                        or self.s_e_chit__action[v_v] == "squads"
+                    )
+                ]
+                if len(v_cs) > 0 and (not S[self.o_e_major__elections_due + v_m]):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_target = sum([self.s_e_chit__value[v_v_2] for v_v_2 in v_cs])
+                v_g = S[self.o_e_major__government + v_m]
+                if (
+                    self.r_reroll_offer(
+                        S,
+                        None,
+                        None,
+                        v_g,
+                        _roll(S, 6),
+                        "".join(("the Stability Check of ", _name(self.lab_major, v_m))),
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(S, (18, 4, v__it, v__i, v_m, v_target, v_g, v_falls))
+                pc = 4
+            if pc == 4:
+                if F is not None:
+                    v__it, v__i, v_m, v_target, v_g, v_falls = F[2:]
+                    F = None
+                v_d = N[self.o_g_rolled]
+                v_n = (
+                    v_d
+                    + self.c_chancellor_modifier
+                    + N[self.o_e_major__economy + v_m]
+                    + sum(
+                        [
+                            self.s_e_population__support[v_x__2]
+                            for v_x__2 in self.all_population
+                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_g
+                        ]
+                    )
+                )
+                _log(S, 54, (v_m, v_g, v_d, v_n, v_target))
+                if v_n <= v_target:
+                    v_falls = True
+                    if S[self.o_e_major__regime + v_m] and N[self.o_e_major__economy + v_m] > -4:
+                        v_falls = not self.f_vote_check(S, v_g, v_m, True)
+                    if v_falls:
+                        S[self.o_e_major__regime + v_m] = False
+                        S[self.o_e_major__elections_due + v_m] = True
+                        _log(S, 55, (v_m,))
+                    else:
+                        _log(S, 56, (v_m,))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
+    def z_major_stability__4_4(self, S: list[Any], F: Any) -> Any:
+        "Local 'g' of a frame, computed again in a bot's world."
+        v_m = F[4]
+        return S[self.o_e_major__government + v_m]
+
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1123:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1141:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3745,7 +3920,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        19,
+                        22,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -3759,7 +3934,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    18,
+                    19,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3790,7 +3965,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            19,
+                            22,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -3813,8 +3988,207 @@ class RiseOfTotalitarianismRules:
             if pc == 16:
                 return None
 
+    def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1003:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_n: Any = None
+        v_cs: Any = None
+        v_target: Any = None
+        v_d: Any = None
+        v_st: Any = None
+        v_total: Any = None
+        v_w: Any = None
+        v_v_2: Any = None
+        v_has_cube: Any = None
+        v_k: Any = None
+        v_w_vps: Any = None
+        v_left: Any = None
+        v_q: Any = None
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (4,):
+            raise RulesError(f"routine minor_stability: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_minor)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_n = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_cs = [
+                    v_u__1
+                    for v_u__1 in self.all_chit
+                    if S[self.o_e_chit__location + v_u__1] is not None
+                    and S[self.o_e_chit__nation + v_u__1] == v_n
+                ]
+                if len(v_cs) > 0:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                v_target = sum([self.s_e_chit__value[v_v] for v_v in v_cs])
+                if (
+                    self.r_reroll_offer(
+                        S,
+                        None,
+                        None,
+                        _head(S[self.o_g_order]),
+                        _roll(S, 6),
+                        "".join(("the Stability Check of ", _name(self.lab_minor, v_n))),
+                    )
+                    is SUSPEND
+                ):
+                    return _wait(
+                        S,
+                        (
+                            19,
+                            4,
+                            v__it,
+                            v__i,
+                            v_n,
+                            v_cs,
+                            v_target,
+                            v_w,
+                            v_v_2,
+                            v_has_cube,
+                            v_k,
+                            v_w_vps,
+                            v_left,
+                            v_q,
+                        ),
+                    )
+                pc = 4
+            if pc == 4:
+                if F is not None:
+                    (
+                        v__it,
+                        v__i,
+                        v_n,
+                        v_cs,
+                        v_target,
+                        v_w,
+                        v_v_2,
+                        v_has_cube,
+                        v_k,
+                        v_w_vps,
+                        v_left,
+                        v_q,
+                    ) = F[2:]
+                    F = None
+                v_d = N[self.o_g_rolled]
+                v_st = max(
+                    0,
+                    self.s_e_minor__stability[v_n]
+                    - len(S[self.o_e_minor__cubes + v_n])
+                    + N[self.o_e_minor__govt + v_n],
+                )
+                v_total = v_d + v_st
+                if v_total > v_target:
+                    S[self.o_e_minor__govt + v_n] = min(
+                        max(
+                            -1
+                            if N[self.o_e_minor__govt + v_n] >= 0
+                            else N[self.o_e_minor__govt + v_n],
+                            -1,
+                        ),
+                        1,
+                    )
+                    _log(S, 57, (v_n, v_d, v_st, v_total, v_target))
+                else:
+                    v_w = self.f_coup_winner(S, v_n)
+                    if v_w is None:
+                        _log(S, 58, (v_n, v_d, v_st, v_total, v_target))
+                    else:
+                        _log(S, 59, (v_n, v_d, v_st, v_total, v_target, v_w))
+                        if (
+                            S[self.o_e_minor__vp_side + v_n]
+                            and S[self.o_e_minor__regime + v_n] is not None
+                        ) and S[self.o_e_minor__regime + v_n] != v_w:
+                            _r1 = S[self.o_e_minor__regime + v_n]
+                            S[self.o_p_vp + _r1] = min(
+                                max(
+                                    S[self.o_p_vp + _r1]
+                                    - max(
+                                        1,
+                                        self.s_e_minor__vp_value[v_n]
+                                        - len(S[self.o_e_minor__cubes + v_n]),
+                                    ),
+                                    -99,
+                                ),
+                                999,
+                            )
+                        S[self.o_e_minor__regime + v_n] = v_w
+                        S[self.o_e_minor__govt + v_n] = min(max(0, -1), 1)
+                        for v_v_2 in v_cs:
+                            self.p_leave_map(S, v_v_2)
+                        v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
+                        S[self.o_e_minor__vp_side + v_n] = v_has_cube
+                        if v_has_cube:
+                            S[self.o_e_minor__govt + v_n] = min(max(1, -1), 1)
+                            self.p_gain_vp(
+                                S,
+                                v_w,
+                                max(
+                                    1,
+                                    self.s_e_minor__vp_value[v_n]
+                                    - len(S[self.o_e_minor__cubes + v_n]),
+                                ),
+                            )
+                            v_k = max(
+                                1,
+                                self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]),
+                            )
+                            v_w_vps = "VP" if v_k in (1, -1) else "VPs"
+                            _log(S, 60, (v_w, v_k, v_w_vps, v_n))
+                            v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
+                            for v_q in S[self.o_e_minor__cubes + v_n]:
+                                S[self.o_p_reserve + v_q] = min(
+                                    max(S[self.o_p_reserve + v_q] + 1, 0), 30
+                                )
+                            S[self.o_p_reserve + v_left] = min(
+                                max(S[self.o_p_reserve + v_left] - 1, 0), 30
+                            )
+                            S[self.o_e_minor__cubes + v_n] = tuple([v_left])
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
+    def z_minor_stability__4_10(self, S: list[Any], F: Any) -> Any:
+        "Local 'left' of a frame, computed again in a bot's world."
+        v_n = F[4]
+        return _nth(S[self.o_e_minor__cubes + v_n], 0)
+
+    def z_minor_stability__4_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'cs' of a frame, computed again in a bot's world."
+        v_n = F[4]
+        return [
+            v_u__1
+            for v_u__1 in self.all_chit
+            if S[self.o_e_chit__location + v_u__1] is not None
+            and S[self.o_e_chit__nation + v_u__1] == v_n
+        ]
+
+    def z_minor_stability__4_5(self, S: list[Any], F: Any) -> Any:
+        "Local 'w' of a frame, computed again in a bot's world."
+        v_n = F[4]
+        return self.f_coup_winner(S, v_n)
+
+    def z_minor_stability__4_8(self, S: list[Any], F: Any) -> Any:
+        "Local 'k' of a frame, computed again in a bot's world."
+        v_n = F[4]
+        return max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]))
+
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:668:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:683:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -3863,9 +4237,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (9, 4, v_p, v_going, v__runs, v_opts),
+                    (10, 4, v_p, v_going, v__runs, v_opts),
                     v_p,
-                    7,
+                    8,
                     tuple(v_opts),
                     (N[self.o_p_pp + v_p],),
                 )
@@ -3886,9 +4260,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (9, 6, v_p, v_going, v__runs, v_u_2),
+                    (10, 6, v_p, v_going, v__runs, v_u_2),
                     v_p,
-                    8,
+                    9,
                     tuple(_uniq(self.f_legal_areas(S, v_p, v_u_2))),
                     (v_u_2,),
                 )
@@ -3916,9 +4290,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (9, 8, v_p, v_going, v__runs, v_u_2, v_a),
+                    (10, 8, v_p, v_going, v__runs, v_u_2, v_a),
                     v_p,
-                    9,
+                    10,
                     tuple(
                         tuple(
                             range(
@@ -3949,9 +4323,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (9, 10, v_p, v_going, v__runs, v_a, v_n, v_extra),
+                    (10, 10, v_p, v_going, v__runs, v_a, v_n, v_extra),
                     v_p,
-                    10,
+                    11,
                     tuple(tuple(range(0, v_extra + 1))),
                 )
             if pc == 10:
@@ -3964,12 +4338,12 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_m, 0), 30)
                 S[self.o_p_pp + v_p] = min(max(S[self.o_p_pp + v_p] - v_m, 0), 99)
                 self.p_add_cubes(S, v_p, v_a, v_n + v_m)
-                _log(S, 35, (v_p, v_n + v_m, v_a))
+                _log(S, 37, (v_p, v_n + v_m, v_a))
                 pc = 1
                 continue
             if pc == 14:
                 if self.r_add_pool_cubes(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (9, 15))
+                    return _wait(S, (10, 15))
                 pc = 15
             if pc == 15:
                 if F is not None:
@@ -3991,19 +4365,19 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2):
             raise RulesError(f"routine play_cards: no resume point {pc}")
         if pc == 0:
             if self.r_play_cards__rules(S, None, None) is SUSPEND:
-                return _wait(S, (8, 1))
+                return _wait(S, (9, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_marker_cards(S, None, None) is SUSPEND:
-                return _wait(S, (8, 2))
+                return _wait(S, (9, 2))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -4011,7 +4385,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -4047,9 +4421,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 19, _o, ()))
+                    _d.append((v_p_2, 20, _o, ()))
                 return _ask_all(
-                    S, (20, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (23, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -4076,7 +4450,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 73, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 75, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 3
@@ -4098,7 +4472,7 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 5:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (20, 3, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (23, 3, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 3
                 continue
             if pc == 8:
@@ -4107,14 +4481,14 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 74, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 76, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:566:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -4124,7 +4498,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             v_d = _roll(S, 6)
             v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
-            _log(S, 19, (v_p, v_c, v_d, v_n, self.s_e_strategy__difficulty[v_c]))
+            _log(S, 21, (v_p, v_c, v_d, v_n, self.s_e_strategy__difficulty[v_c]))
             if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
                 pc = 1
             else:
@@ -4133,7 +4507,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_c, v_d, v_n = F[2:]
                 F = None
-            return self.ask(S, (5, 2, v_p, v_c, v_d, v_n), v_p, 5, (True, False))
+            return self.ask(S, (6, 2, v_p, v_c, v_d, v_n), v_p, 6, (True, False))
         if pc == 2:
             if F is not None:
                 v_p, v_c, v_d, v_n = F[2:]
@@ -4143,14 +4517,14 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_rerolled + v_p] = True
                 v_d = _roll(S, 6)
                 v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
-                _log(S, 21, (v_p, v_d, v_n))
+                _log(S, 23, (v_p, v_d, v_n))
             pc = 3
         if pc == 3:
             S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1096:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1114:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4257,7 +4631,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        17,
+                        20,
                         8,
                         v_actor,
                         v_w_asked,
@@ -4272,7 +4646,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    16,
+                    17,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -4308,29 +4682,70 @@ class RiseOfTotalitarianismRules:
             if pc == 13:
                 return None
 
+    def r_reroll_offer(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_p: Any = None,
+        v_first_roll: int = 0,
+        v_why: Any = None,
+    ) -> Any:
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        N: list[int] = S
+        v_again: Any = None
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine reroll_offer: no resume point {pc}")
+        if pc == 0:
+            S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
+            if not S[self.o_p_rerolled + v_p]:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_first_roll, v_why = F[2:]
+                F = None
+            return self.ask(
+                S, (5, 2, v_p, v_first_roll, v_why), v_p, 5, (True, False), (v_why, v_first_roll)
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_first_roll, v_why = F[2:]
+                F = None
+            v_again = v
+            if v_again:
+                S[self.o_p_rerolled + v_p] = True
+                S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
+                _log(S, 20, (v_p, v_why, N[self.o_g_rolled]))
+            pc = 3
+        if pc == 3:
+            return None
+
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:802:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:817:3]"
         pc: int = 0 if F is None else F[1]
         if F is not None and pc not in (1, 2, 3):
             raise RulesError(f"routine resolve_action: no resume point {pc}")
         if pc == 0:
             if self.r_resolve_action__rules(S, None, None, v_actor, v_u) is SUSPEND:
-                return _wait(S, (15, 1, v_actor))
+                return _wait(S, (16, 1, v_actor))
             pc = 1
         if pc == 1:
             if F is not None:
                 (v_actor,) = F[2:]
                 F = None
             if self.r_reaction(S, None, None, v_actor) is SUSPEND:
-                return _wait(S, (15, 2))
+                return _wait(S, (16, 2))
             pc = 2
         if pc == 2:
             if F is not None:
                 F = None
             if self.r_marker_cards(S, None, None) is SUSPEND:
-                return _wait(S, (15, 3))
+                return _wait(S, (16, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -4340,7 +4755,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:802:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:817:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -4409,9 +4824,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (21, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (24, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                20,
+                21,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -4427,14 +4842,14 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (21, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (24, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 76, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 78, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
@@ -4447,11 +4862,11 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 77, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 79, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (21, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (24, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -4477,7 +4892,7 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 78, (v_u, v_a))
+                _log(S, 80, (v_u, v_a))
                 v_ap = -1
                 pc = 48
             else:
@@ -4488,9 +4903,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (21, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (24, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                21,
+                22,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -4505,14 +4920,14 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (21, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (24, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 80, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 82, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
@@ -4524,16 +4939,16 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 81, (self.s_e_chit__action[v_u], v_a))
+                _log(S, 83, (self.s_e_chit__action[v_u], v_a))
                 pc = 48
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (21, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (24, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 48
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 82, (v_u, v_a))
+                _log(S, 84, (v_u, v_a))
                 v_ap = -1
                 pc = 48
             else:
@@ -4543,7 +4958,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (21, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 22, tuple(_uniq(v_ts))
+                S, (24, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 23, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -4552,20 +4967,20 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (21, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (24, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 84, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 86, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
                 pc = 48
         if pc == 25:
-            _log(S, 85, (v_t,))
+            _log(S, 87, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
@@ -4575,7 +4990,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (21, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 23, (True, False))
+            return self.ask(S, (24, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 24, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
@@ -4599,14 +5014,14 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (21, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+                return _wait(S, (24, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
             pc = 33
         if pc == 33:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 87, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 89, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 34
             else:
@@ -4614,9 +5029,9 @@ class RiseOfTotalitarianismRules:
         if pc == 34:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 88, (v_card,))
+            _log(S, 90, (v_card,))
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (21, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (24, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 48
         if pc == 37:
             v_kinds = [
@@ -4631,9 +5046,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (21, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (24, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                24,
+                25,
                 tuple(v_kinds),
             )
         if pc == 39:
@@ -4643,14 +5058,14 @@ class RiseOfTotalitarianismRules:
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (21, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (24, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 40
         if pc == 40:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 90, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 92, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 41
             else:
@@ -4697,9 +5112,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (21, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (24, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                25,
+                26,
                 tuple(v_xs),
             )
         if pc == 43:
@@ -4708,7 +5123,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (21, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (24, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 45
         if pc == 45:
             if F is not None:
@@ -4727,7 +5142,7 @@ class RiseOfTotalitarianismRules:
             if v_ap >= v_d and v_ap >= 0:
                 pc = 49
             else:
-                _log(S, 92, ())
+                _log(S, 94, ())
                 pc = 53
         if pc == 49:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -4736,7 +5151,7 @@ class RiseOfTotalitarianismRules:
                 pc = 53
         if pc == 50:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (21, 53, v_u, v_keep))
+                return _wait(S, (24, 53, v_u, v_keep))
             pc = 53
         if pc == 53:
             if F is not None:
@@ -4749,7 +5164,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:719:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:734:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -4816,7 +5231,7 @@ class RiseOfTotalitarianismRules:
                     v_more, v__runs, v__it, v__i, v_p, v_mine = F[2:]
                     F = None
                 return self.ask(
-                    S, (11, 7, v_more, v__runs, v__it, v__i, v_p, v_mine), v_p, 12, tuple(v_mine)
+                    S, (12, 7, v_more, v__runs, v__it, v__i, v_p, v_mine), v_p, 13, tuple(v_mine)
                 )
             if pc == 7:
                 if F is not None:
@@ -4824,7 +5239,7 @@ class RiseOfTotalitarianismRules:
                     F = None
                 v_u_3 = v
                 if self.r_resolve_action(S, None, None, v_p, v_u_3) is SUSPEND:
-                    return _wait(S, (11, 3, v_more, v__runs, v__it, v__i, v_p))
+                    return _wait(S, (12, 3, v_more, v__runs, v__it, v__i, v_p))
                 pc = 3
                 continue
             if pc == 11:
@@ -4887,9 +5302,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (23, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (26, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    26,
+                    27,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -4926,13 +5341,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 94, (v_era,))
+                    _log(S, 96, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 95, (len(v_fresh),))
+                    _log(S, 97, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -4949,7 +5364,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (23, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 27, (True, False))
+                return self.ask(S, (26, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 28, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -4975,7 +5390,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 97, (v_p_4,))
+                    _log(S, 99, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -5008,9 +5423,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (23, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (26, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    28,
+                    29,
                     tuple(
                         [
                             v_k_4
@@ -5046,6 +5461,35 @@ class RiseOfTotalitarianismRules:
             v_c for v_c in _bits(N[self.o_p_hand + v_p]) if not self.s_e_strategy__mandatory[v_c]
         ]
 
+    def r_turn__cleanup_phase(self, S: list[Any], F: Any, v: Any) -> Any:
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        v_m: Any = None
+        pc: int = 0 if F is None else F[1]
+        if F is not None and pc not in (1, 2):
+            raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
+        if pc == 0:
+            for v_m in self.all_major:
+                if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
+                    S[self.o_e_major__elections_due + v_m] = True
+            self.p_economy_checks(S)
+            self.p_putsch_in_capitals(S)
+            if self.r_major_stability(S, None, None) is SUSPEND:
+                return _wait(S, (28, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            if self.r_minor_stability(S, None, None) is SUSPEND:
+                return _wait(S, (28, 2))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                F = None
+            self.p_elections(S)
+            self.p_award_vps(S)
+            self.p_turn_end(S)
+            return None
+
     def r_turn__order_of_play(self, S: list[Any], F: Any, v: Any) -> Any:
         "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
         pc: int = 0 if F is None else F[1]
@@ -5054,7 +5498,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (22, 1))
+                return _wait(S, (25, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5089,16 +5533,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 99, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 101, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (24, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (27, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (24, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (27, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -5119,19 +5563,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (24, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (27, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (24, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (27, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (24, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (27, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -5142,7 +5586,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1123:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1141:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -5154,7 +5598,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (18, 1, v_p, v_x), v_p, 17, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (21, 1, v_p, v_x), v_p, 18, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -5166,9 +5610,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 69, (v_p, v_x, v_q, v_t))
+            _log(S, 71, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "848 rules/rise_of_totalitarianism/rules.yaml:308:7\n849 rules/rise_of_totalitarianism/rules.yaml:309:7\n850 rules/rise_of_totalitarianism/rules.yaml:310:11\n851 rules/rise_of_totalitarianism/rules.yaml:311:7\n888 rules/rise_of_totalitarianism/rules.yaml:326:7\n889 rules/rise_of_totalitarianism/rules.yaml:327:7\n890 rules/rise_of_totalitarianism/rules.yaml:328:11\n895 rules/rise_of_totalitarianism/rules.yaml:329:7\n896 rules/rise_of_totalitarianism/rules.yaml:330:11\n897 rules/rise_of_totalitarianism/rules.yaml:331:15\n898 rules/rise_of_totalitarianism/rules.yaml:332:11\n899 rules/rise_of_totalitarianism/rules.yaml:333:15\n900 rules/rise_of_totalitarianism/rules.yaml:334:7\n904 rules/rise_of_totalitarianism/rules.yaml:203:7\n908 rules/rise_of_totalitarianism/rules.yaml:248:7\n912 rules/rise_of_totalitarianism/rules.yaml:210:7\n921 rules/rise_of_totalitarianism/rules.yaml:220:7\n922 rules/rise_of_totalitarianism/rules.yaml:221:11\n930 rules/rise_of_totalitarianism/rules.yaml:222:11\n939 rules/rise_of_totalitarianism/rules.yaml:223:11\n940 rules/rise_of_totalitarianism/rules.yaml:224:11\n941 rules/rise_of_totalitarianism/rules.yaml:225:15\n942 rules/rise_of_totalitarianism/rules.yaml:226:19\n943 rules/rise_of_totalitarianism/rules.yaml:227:11\n944 rules/rise_of_totalitarianism/rules.yaml:228:7\n955 rules/rise_of_totalitarianism/rules.yaml:229:7\n956 rules/rise_of_totalitarianism/rules.yaml:230:7\n968 rules/rise_of_totalitarianism/rules.yaml:231:7\n969 rules/rise_of_totalitarianism/rules.yaml:232:11\n970 rules/rise_of_totalitarianism/rules.yaml:233:7\n974 rules/rise_of_totalitarianism/rules.yaml:267:7\n982 rules/rise_of_totalitarianism/rules.yaml:274:7\n997 rules/rise_of_totalitarianism/rules.yaml:168:7\n1004 rules/rise_of_totalitarianism/rules.yaml:108:7\n1005 rules/rise_of_totalitarianism/rules.yaml:109:11\n1006 rules/rise_of_totalitarianism/rules.yaml:110:7\n1007 rules/rise_of_totalitarianism/rules.yaml:111:11\n1008 rules/rise_of_totalitarianism/rules.yaml:112:7\n1012 rules/rise_of_totalitarianism/rules.yaml:142:7\n1024 rules/rise_of_totalitarianism/rules.yaml:69:7\n1033 rules/rise_of_totalitarianism/rules.yaml:55:7\n1038 rules/rise_of_totalitarianism/rules.yaml:135:7\n1062 rules/rise_of_totalitarianism/rules.yaml:376:7\n1066 rules/rise_of_totalitarianism/rules.yaml:242:7\n1074 rules/rise_of_totalitarianism/rules.yaml:76:7\n1083 rules/rise_of_totalitarianism/rules.yaml:62:7\n1087 rules/rise_of_totalitarianism/rules.yaml:255:7\n1088 rules/rise_of_totalitarianism/rules.yaml:256:11\n1089 rules/rise_of_totalitarianism/rules.yaml:257:7\n1090 rules/rise_of_totalitarianism/rules.yaml:258:11\n1096 rules/rise_of_totalitarianism/rules.yaml:259:11\n1105 rules/rise_of_totalitarianism/rules.yaml:260:7\n1106 rules/rise_of_totalitarianism/rules.yaml:261:11\n1122 rules/rise_of_totalitarianism/rules.yaml:262:7\n1127 rules/rise_of_totalitarianism/rules.yaml:83:7\n1136 rules/rise_of_totalitarianism/rules.yaml:356:7\n1141 rules/rise_of_totalitarianism/rules.yaml:348:7\n1142 rules/rise_of_totalitarianism/rules.yaml:349:7\n1143 rules/rise_of_totalitarianism/rules.yaml:350:11\n1151 rules/rise_of_totalitarianism/rules.yaml:351:7\n1155 rules/rise_of_totalitarianism/rules.yaml:198:7\n1159 rules/rise_of_totalitarianism/rules.yaml:175:7\n1173 rules/rise_of_totalitarianism/rules.yaml:279:7\n1181 rules/rise_of_totalitarianism/rules.yaml:149:7\n1190 rules/rise_of_totalitarianism/rules.yaml:298:7\n1191 rules/rise_of_totalitarianism/rules.yaml:299:7\n1192 rules/rise_of_totalitarianism/rules.yaml:300:11\n1193 rules/rise_of_totalitarianism/rules.yaml:301:7\n1197 rules/rise_of_totalitarianism/rules.yaml:182:7\n1205 rules/rise_of_totalitarianism/rules.yaml:128:7\n1218 rules/rise_of_totalitarianism/rules.yaml:286:7\n1222 rules/rise_of_totalitarianism/rules.yaml:287:7\n1223 rules/rise_of_totalitarianism/rules.yaml:288:11\n1224 rules/rise_of_totalitarianism/rules.yaml:289:7\n1228 rules/rise_of_totalitarianism/rules.yaml:341:7\n1239 rules/rise_of_totalitarianism/rules.yaml:317:7\n1243 rules/rise_of_totalitarianism/rules.yaml:369:7\n1247 rules/rise_of_totalitarianism/rules.yaml:94:7\n1248 rules/rise_of_totalitarianism/rules.yaml:95:11\n1249 rules/rise_of_totalitarianism/rules.yaml:96:7\n1250 rules/rise_of_totalitarianism/rules.yaml:97:11\n1251 rules/rise_of_totalitarianism/rules.yaml:98:7\n1256 rules/rise_of_totalitarianism/rules.yaml:191:7\n1265 rules/rise_of_totalitarianism/rules.yaml:121:7\n1273 rules/rise_of_totalitarianism/rules.yaml:156:7\n1274 rules/rise_of_totalitarianism/rules.yaml:157:7\n1275 rules/rise_of_totalitarianism/rules.yaml:158:7\n1276 rules/rise_of_totalitarianism/rules.yaml:159:7\n1288 rules/rise_of_totalitarianism/rules.yaml:362:7\n1294 rules/rise_of_totalitarianism/rules.yaml:1123:3\n1299 rules/rise_of_totalitarianism/rules.yaml:1123:3\n1307 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1308 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1309 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1310 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1311 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1312 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1316 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1338 rules/rise_of_totalitarianism/rules.yaml:1096:3\n1342 rules/rise_of_totalitarianism/rules.yaml:387:7\n1343 rules/rise_of_totalitarianism/rules.yaml:388:7\n1348 rules/rise_of_totalitarianism/rules.yaml:389:11\n1349 rules/rise_of_totalitarianism/rules.yaml:390:11\n1354 rules/rise_of_totalitarianism/rules.yaml:1053:7\n1355 rules/rise_of_totalitarianism/rules.yaml:1054:11\n1356 rules/rise_of_totalitarianism/rules.yaml:1055:11\n1363 rules/rise_of_totalitarianism/rules.yaml:1056:11\n1364 rules/rise_of_totalitarianism/rules.yaml:1057:11\n1365 rules/rise_of_totalitarianism/rules.yaml:1058:7\n1370 rules/rise_of_totalitarianism/rules.yaml:1059:11\n1378 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1383 rules/rise_of_totalitarianism/rules.yaml:419:7\n1384 rules/rise_of_totalitarianism/rules.yaml:420:11\n1407 rules/rise_of_totalitarianism/rules.yaml:421:11\n1408 rules/rise_of_totalitarianism/rules.yaml:422:11\n1409 rules/rise_of_totalitarianism/rules.yaml:423:11\n1410 rules/rise_of_totalitarianism/rules.yaml:424:11\n1415 rules/rise_of_totalitarianism/rules.yaml:464:7\n1416 rules/rise_of_totalitarianism/rules.yaml:465:7\n1417 rules/rise_of_totalitarianism/rules.yaml:466:7\n1422 rules/rise_of_totalitarianism/rules.yaml:467:11\n1423 rules/rise_of_totalitarianism/rules.yaml:468:11\n1428 rules/rise_of_totalitarianism/rules.yaml:474:7\n1429 rules/rise_of_totalitarianism/rules.yaml:475:11\n1430 rules/rise_of_totalitarianism/rules.yaml:476:11\n1432 rules/rise_of_totalitarianism/rules.yaml:478:11\n1437 rules/rise_of_totalitarianism/rules.yaml:451:7\n1438 rules/rise_of_totalitarianism/rules.yaml:452:11\n1439 rules/rise_of_totalitarianism/rules.yaml:453:11\n1440 rules/rise_of_totalitarianism/rules.yaml:454:11\n1441 rules/rise_of_totalitarianism/rules.yaml:455:7\n1442 rules/rise_of_totalitarianism/rules.yaml:456:11\n1443 rules/rise_of_totalitarianism/rules.yaml:457:11\n1444 rules/rise_of_totalitarianism/rules.yaml:458:11\n1449 rules/rise_of_totalitarianism/rules.yaml:939:7\n1450 rules/rise_of_totalitarianism/rules.yaml:940:11\n1468 rules/rise_of_totalitarianism/rules.yaml:941:15\n1469 rules/rise_of_totalitarianism/rules.yaml:942:15\n1474 rules/rise_of_totalitarianism/rules.yaml:943:15\n1475 rules/rise_of_totalitarianism/rules.yaml:944:19\n1478 rules/rise_of_totalitarianism/rules.yaml:945:19\n1480 rules/rise_of_totalitarianism/rules.yaml:947:19\n1485 rules/rise_of_totalitarianism/rules.yaml:1029:7\n1486 rules/rise_of_totalitarianism/rules.yaml:1030:11\n1487 rules/rise_of_totalitarianism/rules.yaml:1031:15\n1488 rules/rise_of_totalitarianism/rules.yaml:1032:19\n1489 rules/rise_of_totalitarianism/rules.yaml:1033:15\n1490 rules/rise_of_totalitarianism/rules.yaml:1034:15\n1501 rules/rise_of_totalitarianism/rules.yaml:1035:15\n1502 rules/rise_of_totalitarianism/rules.yaml:1036:19\n1510 rules/rise_of_totalitarianism/rules.yaml:1037:19\n1511 rules/rise_of_totalitarianism/rules.yaml:1038:19\n1512 rules/rise_of_totalitarianism/rules.yaml:1039:19\n1517 rules/rise_of_totalitarianism/rules.yaml:1040:23\n1520 rules/rise_of_totalitarianism/rules.yaml:1041:23\n1521 rules/rise_of_totalitarianism/rules.yaml:1042:19\n1529 rules/rise_of_totalitarianism/rules.yaml:1043:15\n1541 rules/rise_of_totalitarianism/rules.yaml:1044:15\n1546 rules/rise_of_totalitarianism/rules.yaml:1045:15\n1547 rules/rise_of_totalitarianism/rules.yaml:1046:15\n1553 rules/rise_of_totalitarianism/rules.yaml:1047:19\n1554 rules/rise_of_totalitarianism/rules.yaml:1048:11\n1558 rules/rise_of_totalitarianism/flow.yaml:101:7\n1559 rules/rise_of_totalitarianism/flow.yaml:102:11\n1563 rules/rise_of_totalitarianism/rules.yaml:410:7\n1564 rules/rise_of_totalitarianism/rules.yaml:411:7\n1565 rules/rise_of_totalitarianism/rules.yaml:412:11\n1573 rules/rise_of_totalitarianism/rules.yaml:413:15\n1574 rules/rise_of_totalitarianism/rules.yaml:414:15\n1578 rules/rise_of_totalitarianism/rules.yaml:382:7\n1582 rules/rise_of_totalitarianism/rules.yaml:741:7\n1584 rules/rise_of_totalitarianism/rules.yaml:742:7\n1585 rules/rise_of_totalitarianism/rules.yaml:743:7\n1590 rules/rise_of_totalitarianism/rules.yaml:608:7\n1593 rules/rise_of_totalitarianism/rules.yaml:609:7\n1594 rules/rise_of_totalitarianism/rules.yaml:610:11\n1597 rules/rise_of_totalitarianism/rules.yaml:611:7\n1598 rules/rise_of_totalitarianism/rules.yaml:612:11\n1599 rules/rise_of_totalitarianism/rules.yaml:613:11\n1600 rules/rise_of_totalitarianism/rules.yaml:614:11\n1601 rules/rise_of_totalitarianism/rules.yaml:615:7\n1602 rules/rise_of_totalitarianism/rules.yaml:616:11\n1604 rules/rise_of_totalitarianism/rules.yaml:618:11\n1609 rules/rise_of_totalitarianism/rules.yaml:968:7\n1610 rules/rise_of_totalitarianism/rules.yaml:969:11\n1628 rules/rise_of_totalitarianism/rules.yaml:970:11\n1629 rules/rise_of_totalitarianism/rules.yaml:971:15\n1633 rules/rise_of_totalitarianism/rules.yaml:972:15\n1634 rules/rise_of_totalitarianism/rules.yaml:973:15\n1635 rules/rise_of_totalitarianism/rules.yaml:974:15\n1640 rules/rise_of_totalitarianism/rules.yaml:975:15\n1641 rules/rise_of_totalitarianism/rules.yaml:976:15\n1642 rules/rise_of_totalitarianism/rules.yaml:977:19\n1643 rules/rise_of_totalitarianism/rules.yaml:978:19\n1644 rules/rise_of_totalitarianism/rules.yaml:979:23\n1645 rules/rise_of_totalitarianism/rules.yaml:980:19\n1646 rules/rise_of_totalitarianism/rules.yaml:981:23\n1647 rules/rise_of_totalitarianism/rules.yaml:982:23\n1648 rules/rise_of_totalitarianism/rules.yaml:983:23\n1650 rules/rise_of_totalitarianism/rules.yaml:985:23\n1655 rules/rise_of_totalitarianism/rules.yaml:990:7\n1656 rules/rise_of_totalitarianism/rules.yaml:991:11\n1662 rules/rise_of_totalitarianism/rules.yaml:992:11\n1663 rules/rise_of_totalitarianism/rules.yaml:993:15\n1667 rules/rise_of_totalitarianism/rules.yaml:994:15\n1668 rules/rise_of_totalitarianism/rules.yaml:995:15\n1674 rules/rise_of_totalitarianism/rules.yaml:996:15\n1675 rules/rise_of_totalitarianism/rules.yaml:997:15\n1676 rules/rise_of_totalitarianism/rules.yaml:998:19\n1685 rules/rise_of_totalitarianism/rules.yaml:999:19\n1687 rules/rise_of_totalitarianism/rules.yaml:1001:19\n1688 rules/rise_of_totalitarianism/rules.yaml:1002:19\n1689 rules/rise_of_totalitarianism/rules.yaml:1003:23\n1691 rules/rise_of_totalitarianism/rules.yaml:1005:23\n1692 rules/rise_of_totalitarianism/rules.yaml:1006:23\n1696 rules/rise_of_totalitarianism/rules.yaml:1007:27\n1709 rules/rise_of_totalitarianism/rules.yaml:1008:23\n1710 rules/rise_of_totalitarianism/rules.yaml:1009:23\n1711 rules/rise_of_totalitarianism/rules.yaml:1010:23\n1712 rules/rise_of_totalitarianism/rules.yaml:1011:27\n1713 rules/rise_of_totalitarianism/rules.yaml:1012:23\n1714 rules/rise_of_totalitarianism/rules.yaml:1013:23\n1715 rules/rise_of_totalitarianism/rules.yaml:1014:23\n1716 rules/rise_of_totalitarianism/rules.yaml:1015:27\n1717 rules/rise_of_totalitarianism/rules.yaml:1016:27\n1726 rules/rise_of_totalitarianism/rules.yaml:1017:27\n1730 rules/rise_of_totalitarianism/rules.yaml:1018:27\n1731 rules/rise_of_totalitarianism/rules.yaml:1019:27\n1732 rules/rise_of_totalitarianism/rules.yaml:1020:27\n1733 rules/rise_of_totalitarianism/rules.yaml:1021:27\n1734 rules/rise_of_totalitarianism/rules.yaml:1022:31\n1737 rules/rise_of_totalitarianism/rules.yaml:1023:27\n1740 rules/rise_of_totalitarianism/rules.yaml:1024:27\n1745 rules/rise_of_totalitarianism/rules.yaml:952:7\n1746 rules/rise_of_totalitarianism/rules.yaml:953:11\n1747 rules/rise_of_totalitarianism/rules.yaml:954:15\n1753 rules/rise_of_totalitarianism/rules.yaml:955:19\n1754 rules/rise_of_totalitarianism/rules.yaml:956:19\n1755 rules/rise_of_totalitarianism/rules.yaml:957:19\n1756 rules/rise_of_totalitarianism/rules.yaml:958:19\n1757 rules/rise_of_totalitarianism/rules.yaml:959:19\n1758 rules/rise_of_totalitarianism/rules.yaml:960:19\n1763 rules/rise_of_totalitarianism/rules.yaml:961:23\n1766 rules/rise_of_totalitarianism/rules.yaml:962:23\n1767 rules/rise_of_totalitarianism/rules.yaml:963:19\n1771 rules/rise_of_totalitarianism/flow.yaml:10:7\n1772 rules/rise_of_totalitarianism/flow.yaml:11:11\n1775 rules/rise_of_totalitarianism/flow.yaml:12:7\n1779 rules/rise_of_totalitarianism/rules.yaml:395:7\n1780 rules/rise_of_totalitarianism/rules.yaml:396:7\n1781 rules/rise_of_totalitarianism/rules.yaml:397:7\n1782 rules/rise_of_totalitarianism/rules.yaml:398:11\n1783 rules/rise_of_totalitarianism/rules.yaml:399:15\n1785 rules/rise_of_totalitarianism/rules.yaml:401:15\n1786 rules/rise_of_totalitarianism/rules.yaml:402:7\n1787 rules/rise_of_totalitarianism/rules.yaml:403:7\n1788 rules/rise_of_totalitarianism/rules.yaml:404:11\n1792 rules/rise_of_totalitarianism/rules.yaml:760:7\n1793 rules/rise_of_totalitarianism/rules.yaml:761:7\n1798 rules/rise_of_totalitarianism/rules.yaml:762:11\n1799 rules/rise_of_totalitarianism/rules.yaml:763:11\n1800 rules/rise_of_totalitarianism/rules.yaml:764:11\n1803 rules/rise_of_totalitarianism/rules.yaml:765:11\n1807 rules/rise_of_totalitarianism/flow.yaml:85:7\n1808 rules/rise_of_totalitarianism/flow.yaml:86:11\n1809 rules/rise_of_totalitarianism/flow.yaml:87:15\n1810 rules/rise_of_totalitarianism/flow.yaml:88:7\n1811 rules/rise_of_totalitarianism/flow.yaml:89:7\n1812 rules/rise_of_totalitarianism/flow.yaml:90:7\n1813 rules/rise_of_totalitarianism/flow.yaml:91:7\n1814 rules/rise_of_totalitarianism/flow.yaml:92:7\n1815 rules/rise_of_totalitarianism/flow.yaml:93:7\n1816 rules/rise_of_totalitarianism/flow.yaml:94:7\n1821 rules/rise_of_totalitarianism/rules.yaml:1065:7\n1822 rules/rise_of_totalitarianism/rules.yaml:1066:11\n1823 rules/rise_of_totalitarianism/rules.yaml:1067:11\n1824 rules/rise_of_totalitarianism/rules.yaml:1068:11\n1825 rules/rise_of_totalitarianism/rules.yaml:1069:15\n1826 rules/rise_of_totalitarianism/rules.yaml:1070:7\n1827 rules/rise_of_totalitarianism/rules.yaml:1071:11\n1828 rules/rise_of_totalitarianism/rules.yaml:1072:15\n1829 rules/rise_of_totalitarianism/rules.yaml:1073:7\n1830 rules/rise_of_totalitarianism/rules.yaml:1074:11\n1831 rules/rise_of_totalitarianism/rules.yaml:1075:11\n1832 rules/rise_of_totalitarianism/rules.yaml:1076:7\n1837 rules/rise_of_totalitarianism/rules.yaml:1081:7\n1838 rules/rise_of_totalitarianism/rules.yaml:1082:7\n1839 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1840 rules/rise_of_totalitarianism/rules.yaml:1084:11\n1841 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1847 rules/rise_of_totalitarianism/rules.yaml:1086:15\n1861 rules/rise_of_totalitarianism/rules.yaml:1087:15\n1862 rules/rise_of_totalitarianism/rules.yaml:1088:15\n1863 rules/rise_of_totalitarianism/rules.yaml:1089:7\n1864 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1865 rules/rise_of_totalitarianism/rules.yaml:1091:7\n1866 rules/rise_of_totalitarianism/rules.yaml:1092:7\n1867 rules/rise_of_totalitarianism/rules.yaml:1093:7\n1871 rules/rise_of_totalitarianism/rules.yaml:1111:7\n1883 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1884 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1885 rules/rise_of_totalitarianism/rules.yaml:1114:11\n1886 rules/rise_of_totalitarianism/rules.yaml:1115:15\n1887 rules/rise_of_totalitarianism/rules.yaml:1116:19\n1888 rules/rise_of_totalitarianism/rules.yaml:1117:19\n1889 rules/rise_of_totalitarianism/rules.yaml:1118:19\n1890 rules/rise_of_totalitarianism/rules.yaml:1119:7\n1895 rules/rise_of_totalitarianism/rules.yaml:705:7\n1896 rules/rise_of_totalitarianism/rules.yaml:706:7\n1901 rules/rise_of_totalitarianism/rules.yaml:707:11\n1914 rules/rise_of_totalitarianism/rules.yaml:708:11\n1915 rules/rise_of_totalitarianism/rules.yaml:709:15\n1917 rules/rise_of_totalitarianism/rules.yaml:711:15\n1918 rules/rise_of_totalitarianism/rules.yaml:712:15\n1919 rules/rise_of_totalitarianism/rules.yaml:713:19\n1921 rules/rise_of_totalitarianism/rules.yaml:715:19\n1922 rules/rise_of_totalitarianism/rules.yaml:716:19\n1923 rules/rise_of_totalitarianism/rules.yaml:717:19\n1928 rules/rise_of_totalitarianism/rules.yaml:572:7\n1929 rules/rise_of_totalitarianism/rules.yaml:574:15\n1930 rules/rise_of_totalitarianism/rules.yaml:575:15\n1932 rules/rise_of_totalitarianism/rules.yaml:577:15\n1933 rules/rise_of_totalitarianism/rules.yaml:578:15\n1934 rules/rise_of_totalitarianism/rules.yaml:580:19\n1937 rules/rise_of_totalitarianism/rules.yaml:583:15\n1939 rules/rise_of_totalitarianism/rules.yaml:585:15\n1940 rules/rise_of_totalitarianism/rules.yaml:586:19\n1941 rules/rise_of_totalitarianism/rules.yaml:587:15\n1943 rules/rise_of_totalitarianism/rules.yaml:590:15\n1944 rules/rise_of_totalitarianism/rules.yaml:592:15\n1945 rules/rise_of_totalitarianism/rules.yaml:593:19\n1946 rules/rise_of_totalitarianism/rules.yaml:594:15\n1947 rules/rise_of_totalitarianism/rules.yaml:595:19\n1948 rules/rise_of_totalitarianism/rules.yaml:596:19\n1949 rules/rise_of_totalitarianism/rules.yaml:597:19\n1951 rules/rise_of_totalitarianism/rules.yaml:599:15\n1952 rules/rise_of_totalitarianism/rules.yaml:601:15\n1953 rules/rise_of_totalitarianism/rules.yaml:602:19\n1959 rules/rise_of_totalitarianism/rules.yaml:789:7\n1960 rules/rise_of_totalitarianism/rules.yaml:790:7\n1961 rules/rise_of_totalitarianism/rules.yaml:791:7\n1966 rules/rise_of_totalitarianism/rules.yaml:792:11\n1985 rules/rise_of_totalitarianism/rules.yaml:793:11\n1986 rules/rise_of_totalitarianism/rules.yaml:794:15\n1988 rules/rise_of_totalitarianism/rules.yaml:796:15\n1989 rules/rise_of_totalitarianism/rules.yaml:797:15\n1990 rules/rise_of_totalitarianism/rules.yaml:798:19\n1992 rules/rise_of_totalitarianism/rules.yaml:800:19\n1997 rules/rise_of_totalitarianism/rules.yaml:801:19\n2002 rules/rise_of_totalitarianism/rules.yaml:518:7\n2003 rules/rise_of_totalitarianism/rules.yaml:520:15\n2004 rules/rise_of_totalitarianism/rules.yaml:521:15\n2009 rules/rise_of_totalitarianism/rules.yaml:522:19\n2015 rules/rise_of_totalitarianism/rules.yaml:523:19\n2016 rules/rise_of_totalitarianism/rules.yaml:524:19\n2017 rules/rise_of_totalitarianism/rules.yaml:525:19\n2019 rules/rise_of_totalitarianism/rules.yaml:527:15\n2020 rules/rise_of_totalitarianism/rules.yaml:528:15\n2021 rules/rise_of_totalitarianism/rules.yaml:529:15\n2023 rules/rise_of_totalitarianism/rules.yaml:532:15\n2025 rules/rise_of_totalitarianism/rules.yaml:535:15\n2026 rules/rise_of_totalitarianism/rules.yaml:536:19\n2031 rules/rise_of_totalitarianism/rules.yaml:539:15\n2032 rules/rise_of_totalitarianism/rules.yaml:540:19\n2037 rules/rise_of_totalitarianism/rules.yaml:543:15\n2041 rules/rise_of_totalitarianism/rules.yaml:544:19\n2042 rules/rise_of_totalitarianism/rules.yaml:545:23\n2047 rules/rise_of_totalitarianism/rules.yaml:550:15\n2052 rules/rise_of_totalitarianism/rules.yaml:911:7\n2053 rules/rise_of_totalitarianism/rules.yaml:912:11\n2054 rules/rise_of_totalitarianism/rules.yaml:913:15\n2055 rules/rise_of_totalitarianism/rules.yaml:914:11\n2056 rules/rise_of_totalitarianism/rules.yaml:915:7\n2057 rules/rise_of_totalitarianism/rules.yaml:916:11\n2058 rules/rise_of_totalitarianism/rules.yaml:917:11\n2059 rules/rise_of_totalitarianism/rules.yaml:918:11\n2064 rules/rise_of_totalitarianism/rules.yaml:919:11\n2065 rules/rise_of_totalitarianism/rules.yaml:920:15\n2068 rules/rise_of_totalitarianism/rules.yaml:921:15\n2070 rules/rise_of_totalitarianism/rules.yaml:925:15\n2071 rules/rise_of_totalitarianism/rules.yaml:926:19\n2075 rules/rise_of_totalitarianism/rules.yaml:928:15\n2076 rules/rise_of_totalitarianism/rules.yaml:929:19\n2081 rules/rise_of_totalitarianism/rules.yaml:930:23\n2082 rules/rise_of_totalitarianism/rules.yaml:931:7\n2083 rules/rise_of_totalitarianism/rules.yaml:932:11\n2088 rules/rise_of_totalitarianism/rules.yaml:429:7\n2089 rules/rise_of_totalitarianism/rules.yaml:430:7\n2094 rules/rise_of_totalitarianism/rules.yaml:431:11\n2101 rules/rise_of_totalitarianism/rules.yaml:432:11\n2116 rules/rise_of_totalitarianism/rules.yaml:433:7\n2117 rules/rise_of_totalitarianism/rules.yaml:434:11\n2118 rules/rise_of_totalitarianism/rules.yaml:435:7\n2119 rules/rise_of_totalitarianism/rules.yaml:436:11\n2129 rules/rise_of_totalitarianism/rules.yaml:437:11\n2130 rules/rise_of_totalitarianism/rules.yaml:438:11\n2131 rules/rise_of_totalitarianism/rules.yaml:439:7\n2132 rules/rise_of_totalitarianism/rules.yaml:440:7\n2133 rules/rise_of_totalitarianism/rules.yaml:441:11\n2137 rules/rise_of_totalitarianism/rules.yaml:442:7\n2142 rules/rise_of_totalitarianism/rules.yaml:484:7\n2143 rules/rise_of_totalitarianism/rules.yaml:485:7\n2147 rules/rise_of_totalitarianism/rules.yaml:486:11\n2148 rules/rise_of_totalitarianism/rules.yaml:487:7\n2149 rules/rise_of_totalitarianism/rules.yaml:488:11\n2151 rules/rise_of_totalitarianism/rules.yaml:491:11\n2156 rules/rise_of_totalitarianism/rules.yaml:625:7\n2159 rules/rise_of_totalitarianism/rules.yaml:628:11\n2160 rules/rise_of_totalitarianism/rules.yaml:629:11\n2161 rules/rise_of_totalitarianism/rules.yaml:630:11\n2162 rules/rise_of_totalitarianism/rules.yaml:632:11\n2163 rules/rise_of_totalitarianism/rules.yaml:633:15\n2167 rules/rise_of_totalitarianism/rules.yaml:635:11\n2168 rules/rise_of_totalitarianism/rules.yaml:636:15\n2172 rules/rise_of_totalitarianism/rules.yaml:638:11\n2173 rules/rise_of_totalitarianism/rules.yaml:639:15\n2174 rules/rise_of_totalitarianism/rules.yaml:640:15\n2178 rules/rise_of_totalitarianism/rules.yaml:641:15\n2182 rules/rise_of_totalitarianism/rules.yaml:749:7\n2186 rules/rise_of_totalitarianism/rules.yaml:750:7\n2187 rules/rise_of_totalitarianism/rules.yaml:751:7\n2188 rules/rise_of_totalitarianism/rules.yaml:752:11\n2189 rules/rise_of_totalitarianism/rules.yaml:753:7\n2190 rules/rise_of_totalitarianism/rules.yaml:754:7\n2194 rules/rise_of_totalitarianism/rules.yaml:500:7\n2198 rules/rise_of_totalitarianism/rules.yaml:501:11\n2199 rules/rise_of_totalitarianism/rules.yaml:502:7\n2200 rules/rise_of_totalitarianism/rules.yaml:503:7\n2207 rules/rise_of_totalitarianism/rules.yaml:504:11\n2208 rules/rise_of_totalitarianism/rules.yaml:505:7\n2209 rules/rise_of_totalitarianism/rules.yaml:506:11\n2211 rules/rise_of_totalitarianism/rules.yaml:509:11\n2212 rules/rise_of_totalitarianism/rules.yaml:510:11\n2213 rules/rise_of_totalitarianism/rules.yaml:511:11\n2217 rules/rise_of_totalitarianism/rules.yaml:771:7\n2218 rules/rise_of_totalitarianism/rules.yaml:772:11\n2219 rules/rise_of_totalitarianism/rules.yaml:773:11\n2220 rules/rise_of_totalitarianism/rules.yaml:774:15\n2233 rules/rise_of_totalitarianism/rules.yaml:777:11\n2234 rules/rise_of_totalitarianism/rules.yaml:778:11\n2240 rules/rise_of_totalitarianism/rules.yaml:781:11\n2241 rules/rise_of_totalitarianism/rules.yaml:782:11\n2246 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2247 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2250 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2251 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2252 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2253 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2254 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2255 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2262 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2263 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2264 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2265 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2271 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2272 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2274 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2275 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2276 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2278 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2279 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2280 rules/rise_of_totalitarianism/rules.yaml:1123:3\n2287 rules/rise_of_totalitarianism/rules.yaml:673:7\n2288 rules/rise_of_totalitarianism/rules.yaml:674:7\n2293 rules/rise_of_totalitarianism/rules.yaml:675:11\n2302 rules/rise_of_totalitarianism/rules.yaml:676:11\n2303 rules/rise_of_totalitarianism/rules.yaml:677:15\n2305 rules/rise_of_totalitarianism/rules.yaml:679:15\n2306 rules/rise_of_totalitarianism/rules.yaml:680:15\n2307 rules/rise_of_totalitarianism/rules.yaml:681:19\n2309 rules/rise_of_totalitarianism/rules.yaml:683:19\n2310 rules/rise_of_totalitarianism/rules.yaml:684:19\n2319 rules/rise_of_totalitarianism/rules.yaml:685:19\n2321 rules/rise_of_totalitarianism/rules.yaml:686:19\n2322 rules/rise_of_totalitarianism/rules.yaml:687:19\n2323 rules/rise_of_totalitarianism/rules.yaml:688:19\n2324 rules/rise_of_totalitarianism/rules.yaml:689:19\n2332 rules/rise_of_totalitarianism/rules.yaml:690:19\n2333 rules/rise_of_totalitarianism/rules.yaml:691:19\n2334 rules/rise_of_totalitarianism/rules.yaml:692:19\n2339 rules/rise_of_totalitarianism/rules.yaml:693:19\n2340 rules/rise_of_totalitarianism/rules.yaml:694:23\n2341 rules/rise_of_totalitarianism/rules.yaml:695:19\n2342 rules/rise_of_totalitarianism/rules.yaml:696:19\n2343 rules/rise_of_totalitarianism/rules.yaml:697:19\n2344 rules/rise_of_totalitarianism/rules.yaml:699:7\n2348 rules/rise_of_totalitarianism/rules.yaml:642:3\n2349 rules/rise_of_totalitarianism/rules.yaml:1142:14\n2354 rules/rise_of_totalitarianism/rules.yaml:646:7\n2355 rules/rise_of_totalitarianism/rules.yaml:647:11\n2356 rules/rise_of_totalitarianism/rules.yaml:648:7\n2361 rules/rise_of_totalitarianism/rules.yaml:649:7\n2364 rules/rise_of_totalitarianism/rules.yaml:651:11\n2365 rules/rise_of_totalitarianism/rules.yaml:652:7\n2366 rules/rise_of_totalitarianism/rules.yaml:653:11\n2367 rules/rise_of_totalitarianism/rules.yaml:654:15\n2375 rules/rise_of_totalitarianism/rules.yaml:656:15\n2382 rules/rise_of_totalitarianism/rules.yaml:658:7\n2383 rules/rise_of_totalitarianism/rules.yaml:659:11\n2384 rules/rise_of_totalitarianism/rules.yaml:660:15\n2385 rules/rise_of_totalitarianism/rules.yaml:661:7\n2386 rules/rise_of_totalitarianism/rules.yaml:662:11\n2387 rules/rise_of_totalitarianism/rules.yaml:663:11\n2388 rules/rise_of_totalitarianism/rules.yaml:664:15\n2389 rules/rise_of_totalitarianism/rules.yaml:665:11\n2390 rules/rise_of_totalitarianism/rules.yaml:667:11\n2394 rules/rise_of_totalitarianism/rules.yaml:556:7\n2395 rules/rise_of_totalitarianism/rules.yaml:557:7\n2396 rules/rise_of_totalitarianism/rules.yaml:559:7\n2397 rules/rise_of_totalitarianism/rules.yaml:560:11\n2398 rules/rise_of_totalitarianism/rules.yaml:561:11\n2399 rules/rise_of_totalitarianism/rules.yaml:562:15\n2400 rules/rise_of_totalitarianism/rules.yaml:563:15\n2401 rules/rise_of_totalitarianism/rules.yaml:564:15\n2402 rules/rise_of_totalitarianism/rules.yaml:566:7\n2407 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2408 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2409 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2410 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2411 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2412 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2413 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2414 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2421 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2422 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2423 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2424 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2443 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2444 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2446 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2447 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2448 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2450 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2451 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2452 rules/rise_of_totalitarianism/rules.yaml:1096:3\n2456 rules/rise_of_totalitarianism/rules.yaml:802:3\n2457 rules/rise_of_totalitarianism/rules.yaml:1122:14\n2458 rules/rise_of_totalitarianism/rules.yaml:1143:14\n2463 rules/rise_of_totalitarianism/rules.yaml:807:7\n2464 rules/rise_of_totalitarianism/rules.yaml:808:7\n2465 rules/rise_of_totalitarianism/rules.yaml:809:7\n2466 rules/rise_of_totalitarianism/rules.yaml:810:7\n2467 rules/rise_of_totalitarianism/rules.yaml:811:7\n2468 rules/rise_of_totalitarianism/rules.yaml:812:7\n2471 rules/rise_of_totalitarianism/rules.yaml:813:11\n2472 rules/rise_of_totalitarianism/rules.yaml:814:15\n2473 rules/rise_of_totalitarianism/rules.yaml:815:15\n2479 rules/rise_of_totalitarianism/rules.yaml:816:15\n2480 rules/rise_of_totalitarianism/rules.yaml:817:15\n2481 rules/rise_of_totalitarianism/rules.yaml:819:15\n2482 rules/rise_of_totalitarianism/rules.yaml:820:19\n2483 rules/rise_of_totalitarianism/rules.yaml:821:23\n2485 rules/rise_of_totalitarianism/rules.yaml:823:23\n2486 rules/rise_of_totalitarianism/rules.yaml:824:23\n2487 rules/rise_of_totalitarianism/rules.yaml:825:23\n2488 rules/rise_of_totalitarianism/rules.yaml:826:27\n2489 rules/rise_of_totalitarianism/rules.yaml:828:19\n2491 rules/rise_of_totalitarianism/rules.yaml:830:15\n2504 rules/rise_of_totalitarianism/rules.yaml:831:15\n2505 rules/rise_of_totalitarianism/rules.yaml:833:19\n2507 rules/rise_of_totalitarianism/rules.yaml:835:19\n2508 rules/rise_of_totalitarianism/rules.yaml:836:19\n2513 rules/rise_of_totalitarianism/rules.yaml:837:19\n2514 rules/rise_of_totalitarianism/rules.yaml:838:19\n2515 rules/rise_of_totalitarianism/rules.yaml:840:19\n2516 rules/rise_of_totalitarianism/rules.yaml:841:23\n2517 rules/rise_of_totalitarianism/rules.yaml:842:27\n2519 rules/rise_of_totalitarianism/rules.yaml:844:27\n2520 rules/rise_of_totalitarianism/rules.yaml:845:27\n2521 rules/rise_of_totalitarianism/rules.yaml:846:31\n2523 rules/rise_of_totalitarianism/rules.yaml:849:11\n2524 rules/rise_of_totalitarianism/rules.yaml:850:11\n2525 rules/rise_of_totalitarianism/rules.yaml:852:15\n2527 rules/rise_of_totalitarianism/rules.yaml:854:15\n2528 rules/rise_of_totalitarianism/rules.yaml:855:15\n2529 rules/rise_of_totalitarianism/rules.yaml:856:15\n2530 rules/rise_of_totalitarianism/rules.yaml:857:15\n2531 rules/rise_of_totalitarianism/rules.yaml:859:15\n2532 rules/rise_of_totalitarianism/rules.yaml:861:19\n2533 rules/rise_of_totalitarianism/rules.yaml:862:19\n2534 rules/rise_of_totalitarianism/rules.yaml:863:23\n2536 rules/rise_of_totalitarianism/rules.yaml:865:11\n2537 rules/rise_of_totalitarianism/rules.yaml:866:11\n2538 rules/rise_of_totalitarianism/rules.yaml:867:11\n2539 rules/rise_of_totalitarianism/rules.yaml:868:15\n2544 rules/rise_of_totalitarianism/rules.yaml:869:15\n2545 rules/rise_of_totalitarianism/rules.yaml:870:15\n2546 rules/rise_of_totalitarianism/rules.yaml:871:15\n2547 rules/rise_of_totalitarianism/rules.yaml:872:15\n2548 rules/rise_of_totalitarianism/rules.yaml:873:15\n2549 rules/rise_of_totalitarianism/rules.yaml:875:15\n2550 rules/rise_of_totalitarianism/rules.yaml:876:19\n2551 rules/rise_of_totalitarianism/rules.yaml:877:19\n2552 rules/rise_of_totalitarianism/rules.yaml:879:19\n2554 rules/rise_of_totalitarianism/rules.yaml:881:15\n2559 rules/rise_of_totalitarianism/rules.yaml:882:15\n2560 rules/rise_of_totalitarianism/rules.yaml:883:15\n2561 rules/rise_of_totalitarianism/rules.yaml:884:15\n2562 rules/rise_of_totalitarianism/rules.yaml:885:15\n2563 rules/rise_of_totalitarianism/rules.yaml:887:15\n2564 rules/rise_of_totalitarianism/rules.yaml:888:19\n2577 rules/rise_of_totalitarianism/rules.yaml:889:19\n2578 rules/rise_of_totalitarianism/rules.yaml:890:23\n2591 rules/rise_of_totalitarianism/rules.yaml:891:19\n2592 rules/rise_of_totalitarianism/rules.yaml:892:23\n2593 rules/rise_of_totalitarianism/rules.yaml:893:23\n2594 rules/rise_of_totalitarianism/rules.yaml:894:19\n2595 rules/rise_of_totalitarianism/rules.yaml:895:23\n2598 rules/rise_of_totalitarianism/rules.yaml:897:7\n2599 rules/rise_of_totalitarianism/rules.yaml:898:11\n2600 rules/rise_of_totalitarianism/rules.yaml:899:15\n2603 rules/rise_of_totalitarianism/rules.yaml:902:7\n2604 rules/rise_of_totalitarianism/rules.yaml:903:11\n2606 rules/rise_of_totalitarianism/rules.yaml:905:11\n2610 rules/rise_of_totalitarianism/rules.yaml:723:7\n2611 rules/rise_of_totalitarianism/rules.yaml:724:11\n2612 rules/rise_of_totalitarianism/rules.yaml:725:15\n2613 rules/rise_of_totalitarianism/rules.yaml:726:15\n2614 rules/rise_of_totalitarianism/rules.yaml:727:15\n2616 rules/rise_of_totalitarianism/rules.yaml:728:7\n2617 rules/rise_of_totalitarianism/rules.yaml:729:7\n2622 rules/rise_of_totalitarianism/rules.yaml:730:11\n2623 rules/rise_of_totalitarianism/rules.yaml:731:11\n2624 rules/rise_of_totalitarianism/rules.yaml:732:15\n2630 rules/rise_of_totalitarianism/rules.yaml:733:15\n2631 rules/rise_of_totalitarianism/rules.yaml:734:19\n2632 rules/rise_of_totalitarianism/rules.yaml:735:19\n2633 rules/rise_of_totalitarianism/rules.yaml:736:19\n2638 rules/rise_of_totalitarianism/flow.yaml:26:7\n2639 rules/rise_of_totalitarianism/flow.yaml:27:7\n2640 rules/rise_of_totalitarianism/flow.yaml:28:7\n2641 rules/rise_of_totalitarianism/flow.yaml:29:11\n2646 rules/rise_of_totalitarianism/flow.yaml:30:11\n2647 rules/rise_of_totalitarianism/flow.yaml:31:15\n2648 rules/rise_of_totalitarianism/flow.yaml:32:15\n2649 rules/rise_of_totalitarianism/flow.yaml:33:19\n2652 rules/rise_of_totalitarianism/flow.yaml:34:19\n2653 rules/rise_of_totalitarianism/flow.yaml:35:7\n2654 rules/rise_of_totalitarianism/flow.yaml:36:7\n2655 rules/rise_of_totalitarianism/flow.yaml:37:11\n2656 rules/rise_of_totalitarianism/flow.yaml:38:15\n2668 rules/rise_of_totalitarianism/flow.yaml:39:15\n2669 rules/rise_of_totalitarianism/flow.yaml:41:7\n2670 rules/rise_of_totalitarianism/flow.yaml:42:7\n2671 rules/rise_of_totalitarianism/flow.yaml:43:11\n2672 rules/rise_of_totalitarianism/flow.yaml:45:7\n2673 rules/rise_of_totalitarianism/flow.yaml:46:11\n2674 rules/rise_of_totalitarianism/flow.yaml:47:7\n2675 rules/rise_of_totalitarianism/flow.yaml:48:11\n2676 rules/rise_of_totalitarianism/flow.yaml:49:11\n2677 rules/rise_of_totalitarianism/flow.yaml:50:15\n2678 rules/rise_of_totalitarianism/flow.yaml:51:15\n2688 rules/rise_of_totalitarianism/flow.yaml:52:15\n2695 rules/rise_of_totalitarianism/flow.yaml:53:15\n2696 rules/rise_of_totalitarianism/flow.yaml:55:7\n2697 rules/rise_of_totalitarianism/flow.yaml:56:11\n2698 rules/rise_of_totalitarianism/flow.yaml:57:11\n2703 rules/rise_of_totalitarianism/flow.yaml:58:15\n2711 rules/rise_of_totalitarianism/flow.yaml:59:15\n2712 rules/rise_of_totalitarianism/flow.yaml:60:19\n2714 rules/rise_of_totalitarianism/flow.yaml:62:19\n2717 rules/rise_of_totalitarianism/flow.yaml:63:19\n2723 rules/rise_of_totalitarianism/flow.yaml:19:7\n2724 rules/rise_of_totalitarianism/flow.yaml:20:7\n2729 rules/rise_of_totalitarianism/flow.yaml:69:7\n2734 rules/rise_of_totalitarianism/flow.yaml:70:11\n2735 rules/rise_of_totalitarianism/flow.yaml:72:11\n2736 rules/rise_of_totalitarianism/flow.yaml:73:11\n2737 rules/rise_of_totalitarianism/flow.yaml:74:11\n2738 rules/rise_of_totalitarianism/flow.yaml:75:15\n2739 rules/rise_of_totalitarianism/flow.yaml:76:11\n2740 rules/rise_of_totalitarianism/flow.yaml:77:11\n2741 rules/rise_of_totalitarianism/flow.yaml:78:7\n2742 rules/rise_of_totalitarianism/flow.yaml:79:11\n2747 rules/rise_of_totalitarianism/rules.yaml:1136:7\n2748 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2751 rules/rise_of_totalitarianism/rules.yaml:1138:7\n2752 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2766 rules/rise_of_totalitarianism/rules.yaml:705:7\n2767 rules/rise_of_totalitarianism/rules.yaml:706:7\n2778 rules/rise_of_totalitarianism/rules.yaml:707:11\n2787 rules/rise_of_totalitarianism/rules.yaml:708:11\n2788 rules/rise_of_totalitarianism/rules.yaml:709:15\n2797 rules/rise_of_totalitarianism/rules.yaml:711:15\n2810 rules/rise_of_totalitarianism/rules.yaml:712:15\n2811 rules/rise_of_totalitarianism/rules.yaml:713:19\n2813 rules/rise_of_totalitarianism/rules.yaml:715:19\n2814 rules/rise_of_totalitarianism/rules.yaml:716:19\n2815 rules/rise_of_totalitarianism/rules.yaml:717:19\n2816 rules/rise_of_totalitarianism/rules.yaml:718:19\n2843 rules/rise_of_totalitarianism/rules.yaml:572:7\n2848 rules/rise_of_totalitarianism/rules.yaml:585:15\n2849 rules/rise_of_totalitarianism/rules.yaml:586:19\n2850 rules/rise_of_totalitarianism/rules.yaml:587:15\n2851 rules/rise_of_totalitarianism/rules.yaml:588:15\n2854 rules/rise_of_totalitarianism/rules.yaml:590:15\n2855 rules/rise_of_totalitarianism/rules.yaml:591:15\n2856 rules/rise_of_totalitarianism/rules.yaml:592:15\n2857 rules/rise_of_totalitarianism/rules.yaml:593:19\n2858 rules/rise_of_totalitarianism/rules.yaml:594:15\n2859 rules/rise_of_totalitarianism/rules.yaml:595:19\n2860 rules/rise_of_totalitarianism/rules.yaml:596:19\n2861 rules/rise_of_totalitarianism/rules.yaml:597:19\n2866 rules/rise_of_totalitarianism/rules.yaml:574:15\n2873 rules/rise_of_totalitarianism/rules.yaml:575:15\n2877 rules/rise_of_totalitarianism/rules.yaml:577:15\n2884 rules/rise_of_totalitarianism/rules.yaml:578:15\n2887 rules/rise_of_totalitarianism/rules.yaml:582:19\n2890 rules/rise_of_totalitarianism/rules.yaml:579:19\n2891 rules/rise_of_totalitarianism/rules.yaml:580:19\n2898 rules/rise_of_totalitarianism/rules.yaml:583:15\n2902 rules/rise_of_totalitarianism/rules.yaml:599:15\n2903 rules/rise_of_totalitarianism/rules.yaml:600:15\n2904 rules/rise_of_totalitarianism/rules.yaml:601:15\n2909 rules/rise_of_totalitarianism/rules.yaml:602:19\n2931 rules/rise_of_totalitarianism/rules.yaml:789:7\n2932 rules/rise_of_totalitarianism/rules.yaml:790:7\n2933 rules/rise_of_totalitarianism/rules.yaml:791:7\n2947 rules/rise_of_totalitarianism/rules.yaml:792:11\n2966 rules/rise_of_totalitarianism/rules.yaml:793:11\n2967 rules/rise_of_totalitarianism/rules.yaml:794:15\n2976 rules/rise_of_totalitarianism/rules.yaml:796:15\n2989 rules/rise_of_totalitarianism/rules.yaml:797:15\n2990 rules/rise_of_totalitarianism/rules.yaml:798:19\n2996 rules/rise_of_totalitarianism/rules.yaml:800:19\n3001 rules/rise_of_totalitarianism/rules.yaml:801:19\n3021 rules/rise_of_totalitarianism/rules.yaml:518:7\n3024 rules/rise_of_totalitarianism/rules.yaml:527:15\n3025 rules/rise_of_totalitarianism/rules.yaml:528:15\n3026 rules/rise_of_totalitarianism/rules.yaml:529:15\n3027 rules/rise_of_totalitarianism/rules.yaml:530:15\n3030 rules/rise_of_totalitarianism/rules.yaml:532:15\n3031 rules/rise_of_totalitarianism/rules.yaml:533:15\n3034 rules/rise_of_totalitarianism/rules.yaml:535:15\n3035 rules/rise_of_totalitarianism/rules.yaml:536:19\n3039 rules/rise_of_totalitarianism/rules.yaml:537:19\n3049 rules/rise_of_totalitarianism/rules.yaml:539:15\n3050 rules/rise_of_totalitarianism/rules.yaml:540:19\n3054 rules/rise_of_totalitarianism/rules.yaml:541:19\n3064 rules/rise_of_totalitarianism/rules.yaml:543:15\n3068 rules/rise_of_totalitarianism/rules.yaml:544:19\n3069 rules/rise_of_totalitarianism/rules.yaml:545:23\n3071 rules/rise_of_totalitarianism/rules.yaml:546:23\n3073 rules/rise_of_totalitarianism/rules.yaml:548:23\n3076 rules/rise_of_totalitarianism/rules.yaml:550:15\n3079 rules/rise_of_totalitarianism/rules.yaml:520:15\n3080 rules/rise_of_totalitarianism/rules.yaml:521:15\n3091 rules/rise_of_totalitarianism/rules.yaml:522:19\n3097 rules/rise_of_totalitarianism/rules.yaml:523:19\n3110 rules/rise_of_totalitarianism/rules.yaml:524:19\n3117 rules/rise_of_totalitarianism/rules.yaml:525:19\n3142 rules/rise_of_totalitarianism/rules.yaml:911:7\n3143 rules/rise_of_totalitarianism/rules.yaml:912:11\n3144 rules/rise_of_totalitarianism/rules.yaml:913:15\n3145 rules/rise_of_totalitarianism/rules.yaml:914:11\n3146 rules/rise_of_totalitarianism/rules.yaml:915:7\n3157 rules/rise_of_totalitarianism/rules.yaml:916:11\n3158 rules/rise_of_totalitarianism/rules.yaml:917:11\n3159 rules/rise_of_totalitarianism/rules.yaml:918:11\n3170 rules/rise_of_totalitarianism/rules.yaml:919:11\n3171 rules/rise_of_totalitarianism/rules.yaml:920:15\n3174 rules/rise_of_totalitarianism/rules.yaml:921:15\n3175 rules/rise_of_totalitarianism/rules.yaml:922:15\n3181 rules/rise_of_totalitarianism/rules.yaml:924:15\n3182 rules/rise_of_totalitarianism/rules.yaml:925:15\n3183 rules/rise_of_totalitarianism/rules.yaml:926:19\n3187 rules/rise_of_totalitarianism/rules.yaml:927:19\n3195 rules/rise_of_totalitarianism/rules.yaml:928:15\n3201 rules/rise_of_totalitarianism/rules.yaml:929:19\n3222 rules/rise_of_totalitarianism/rules.yaml:930:23\n3227 rules/rise_of_totalitarianism/rules.yaml:931:7\n3228 rules/rise_of_totalitarianism/rules.yaml:932:11\n3248 rules/rise_of_totalitarianism/rules.yaml:429:7\n3249 rules/rise_of_totalitarianism/rules.yaml:430:7\n3254 rules/rise_of_totalitarianism/rules.yaml:431:11\n3261 rules/rise_of_totalitarianism/rules.yaml:432:11\n3276 rules/rise_of_totalitarianism/rules.yaml:433:7\n3277 rules/rise_of_totalitarianism/rules.yaml:434:11\n3278 rules/rise_of_totalitarianism/rules.yaml:435:7\n3289 rules/rise_of_totalitarianism/rules.yaml:436:11\n3294 rules/rise_of_totalitarianism/rules.yaml:437:11\n3307 rules/rise_of_totalitarianism/rules.yaml:438:11\n3311 rules/rise_of_totalitarianism/rules.yaml:439:7\n3312 rules/rise_of_totalitarianism/rules.yaml:440:7\n3313 rules/rise_of_totalitarianism/rules.yaml:441:11\n3321 rules/rise_of_totalitarianism/rules.yaml:442:7\n3322 rules/rise_of_totalitarianism/rules.yaml:443:7\n3335 rules/rise_of_totalitarianism/rules.yaml:484:7\n3336 rules/rise_of_totalitarianism/rules.yaml:485:7\n3347 rules/rise_of_totalitarianism/rules.yaml:486:11\n3355 rules/rise_of_totalitarianism/rules.yaml:487:7\n3356 rules/rise_of_totalitarianism/rules.yaml:488:11\n3359 rules/rise_of_totalitarianism/rules.yaml:489:11\n3361 rules/rise_of_totalitarianism/rules.yaml:491:11\n3374 rules/rise_of_totalitarianism/rules.yaml:625:7\n3375 rules/rise_of_totalitarianism/rules.yaml:626:11\n3380 rules/rise_of_totalitarianism/rules.yaml:628:11\n3381 rules/rise_of_totalitarianism/rules.yaml:629:11\n3382 rules/rise_of_totalitarianism/rules.yaml:630:11\n3383 rules/rise_of_totalitarianism/rules.yaml:631:11\n3384 rules/rise_of_totalitarianism/rules.yaml:632:11\n3385 rules/rise_of_totalitarianism/rules.yaml:633:15\n3389 rules/rise_of_totalitarianism/rules.yaml:634:15\n3397 rules/rise_of_totalitarianism/rules.yaml:635:11\n3398 rules/rise_of_totalitarianism/rules.yaml:636:15\n3402 rules/rise_of_totalitarianism/rules.yaml:637:15\n3410 rules/rise_of_totalitarianism/rules.yaml:638:11\n3415 rules/rise_of_totalitarianism/rules.yaml:639:15\n3416 rules/rise_of_totalitarianism/rules.yaml:640:15\n3436 rules/rise_of_totalitarianism/rules.yaml:641:15\n3462 rules/rise_of_totalitarianism/rules.yaml:749:7\n3466 rules/rise_of_totalitarianism/rules.yaml:750:7\n3467 rules/rise_of_totalitarianism/rules.yaml:751:7\n3475 rules/rise_of_totalitarianism/rules.yaml:752:11\n3490 rules/rise_of_totalitarianism/rules.yaml:753:7\n3491 rules/rise_of_totalitarianism/rules.yaml:754:7\n3502 rules/rise_of_totalitarianism/rules.yaml:500:7\n3506 rules/rise_of_totalitarianism/rules.yaml:501:11\n3507 rules/rise_of_totalitarianism/rules.yaml:502:7\n3508 rules/rise_of_totalitarianism/rules.yaml:503:7\n3522 rules/rise_of_totalitarianism/rules.yaml:504:11\n3532 rules/rise_of_totalitarianism/rules.yaml:505:7\n3533 rules/rise_of_totalitarianism/rules.yaml:506:11\n3534 rules/rise_of_totalitarianism/rules.yaml:507:11\n3542 rules/rise_of_totalitarianism/rules.yaml:509:11\n3555 rules/rise_of_totalitarianism/rules.yaml:510:11\n3556 rules/rise_of_totalitarianism/rules.yaml:511:11\n3557 rules/rise_of_totalitarianism/rules.yaml:512:11\n3571 rules/rise_of_totalitarianism/rules.yaml:771:7\n3572 rules/rise_of_totalitarianism/rules.yaml:772:11\n3573 rules/rise_of_totalitarianism/rules.yaml:773:11\n3574 rules/rise_of_totalitarianism/rules.yaml:774:15\n3587 rules/rise_of_totalitarianism/rules.yaml:775:15\n3602 rules/rise_of_totalitarianism/rules.yaml:777:11\n3603 rules/rise_of_totalitarianism/rules.yaml:778:11\n3608 rules/rise_of_totalitarianism/rules.yaml:779:11\n3627 rules/rise_of_totalitarianism/rules.yaml:781:11\n3635 rules/rise_of_totalitarianism/rules.yaml:782:11\n3636 rules/rise_of_totalitarianism/rules.yaml:783:11\n3660 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3665 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3668 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3669 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3670 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3671 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3672 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3673 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3686 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3687 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3712 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3718 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3724 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3725 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3745 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3781 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3782 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3788 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3789 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3809 rules/rise_of_totalitarianism/rules.yaml:1123:3\n3832 rules/rise_of_totalitarianism/rules.yaml:673:7\n3833 rules/rise_of_totalitarianism/rules.yaml:674:7\n3844 rules/rise_of_totalitarianism/rules.yaml:675:11\n3854 rules/rise_of_totalitarianism/rules.yaml:676:11\n3855 rules/rise_of_totalitarianism/rules.yaml:677:15\n3864 rules/rise_of_totalitarianism/rules.yaml:679:15\n3877 rules/rise_of_totalitarianism/rules.yaml:680:15\n3878 rules/rise_of_totalitarianism/rules.yaml:681:19\n3887 rules/rise_of_totalitarianism/rules.yaml:683:19\n3900 rules/rise_of_totalitarianism/rules.yaml:684:19\n3907 rules/rise_of_totalitarianism/rules.yaml:685:19\n3909 rules/rise_of_totalitarianism/rules.yaml:686:19\n3910 rules/rise_of_totalitarianism/rules.yaml:687:19\n3911 rules/rise_of_totalitarianism/rules.yaml:688:19\n3912 rules/rise_of_totalitarianism/rules.yaml:689:19\n3935 rules/rise_of_totalitarianism/rules.yaml:690:19\n3936 rules/rise_of_totalitarianism/rules.yaml:691:19\n3937 rules/rise_of_totalitarianism/rules.yaml:692:19\n3942 rules/rise_of_totalitarianism/rules.yaml:693:19\n3950 rules/rise_of_totalitarianism/rules.yaml:694:23\n3964 rules/rise_of_totalitarianism/rules.yaml:695:19\n3965 rules/rise_of_totalitarianism/rules.yaml:696:19\n3966 rules/rise_of_totalitarianism/rules.yaml:697:19\n3967 rules/rise_of_totalitarianism/rules.yaml:698:19\n3971 rules/rise_of_totalitarianism/rules.yaml:699:7\n3999 rules/rise_of_totalitarianism/rules.yaml:642:3\n4005 rules/rise_of_totalitarianism/rules.yaml:1142:14\n4032 rules/rise_of_totalitarianism/rules.yaml:646:7\n4033 rules/rise_of_totalitarianism/rules.yaml:647:11\n4034 rules/rise_of_totalitarianism/rules.yaml:648:7\n4039 rules/rise_of_totalitarianism/rules.yaml:649:7\n4061 rules/rise_of_totalitarianism/rules.yaml:651:11\n4062 rules/rise_of_totalitarianism/rules.yaml:652:7\n4063 rules/rise_of_totalitarianism/rules.yaml:653:11\n4064 rules/rise_of_totalitarianism/rules.yaml:654:15\n4072 rules/rise_of_totalitarianism/rules.yaml:656:15\n4079 rules/rise_of_totalitarianism/rules.yaml:657:11\n4080 rules/rise_of_totalitarianism/rules.yaml:658:7\n4094 rules/rise_of_totalitarianism/rules.yaml:659:11\n4100 rules/rise_of_totalitarianism/rules.yaml:660:15\n4105 rules/rise_of_totalitarianism/rules.yaml:661:7\n4106 rules/rise_of_totalitarianism/rules.yaml:662:11\n4107 rules/rise_of_totalitarianism/rules.yaml:663:11\n4108 rules/rise_of_totalitarianism/rules.yaml:664:15\n4109 rules/rise_of_totalitarianism/rules.yaml:665:11\n4110 rules/rise_of_totalitarianism/rules.yaml:666:11\n4111 rules/rise_of_totalitarianism/rules.yaml:667:11\n4125 rules/rise_of_totalitarianism/rules.yaml:556:7\n4126 rules/rise_of_totalitarianism/rules.yaml:557:7\n4127 rules/rise_of_totalitarianism/rules.yaml:558:7\n4128 rules/rise_of_totalitarianism/rules.yaml:559:7\n4136 rules/rise_of_totalitarianism/rules.yaml:560:11\n4142 rules/rise_of_totalitarianism/rules.yaml:561:11\n4143 rules/rise_of_totalitarianism/rules.yaml:562:15\n4144 rules/rise_of_totalitarianism/rules.yaml:563:15\n4145 rules/rise_of_totalitarianism/rules.yaml:564:15\n4146 rules/rise_of_totalitarianism/rules.yaml:565:15\n4149 rules/rise_of_totalitarianism/rules.yaml:566:7\n4171 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4176 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4179 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4180 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4181 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4182 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4183 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4184 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4197 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4198 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4210 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4216 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4235 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4236 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4257 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4296 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4297 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4299 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4300 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4304 rules/rise_of_totalitarianism/rules.yaml:1096:3\n4319 rules/rise_of_totalitarianism/rules.yaml:802:3\n4326 rules/rise_of_totalitarianism/rules.yaml:1122:14\n4332 rules/rise_of_totalitarianism/rules.yaml:1143:14\n4388 rules/rise_of_totalitarianism/rules.yaml:807:7\n4389 rules/rise_of_totalitarianism/rules.yaml:808:7\n4390 rules/rise_of_totalitarianism/rules.yaml:809:7\n4391 rules/rise_of_totalitarianism/rules.yaml:810:7\n4392 rules/rise_of_totalitarianism/rules.yaml:811:7\n4393 rules/rise_of_totalitarianism/rules.yaml:812:7\n4402 rules/rise_of_totalitarianism/rules.yaml:813:11\n4410 rules/rise_of_totalitarianism/rules.yaml:814:15\n4423 rules/rise_of_totalitarianism/rules.yaml:815:15\n4429 rules/rise_of_totalitarianism/rules.yaml:816:15\n4436 rules/rise_of_totalitarianism/rules.yaml:817:15\n4437 rules/rise_of_totalitarianism/rules.yaml:818:15\n4438 rules/rise_of_totalitarianism/rules.yaml:819:15\n4443 rules/rise_of_totalitarianism/rules.yaml:820:19\n4446 rules/rise_of_totalitarianism/rules.yaml:823:23\n4447 rules/rise_of_totalitarianism/rules.yaml:824:23\n4448 rules/rise_of_totalitarianism/rules.yaml:825:23\n4449 rules/rise_of_totalitarianism/rules.yaml:826:27\n4450 rules/rise_of_totalitarianism/rules.yaml:827:23\n4453 rules/rise_of_totalitarianism/rules.yaml:821:23\n4460 rules/rise_of_totalitarianism/rules.yaml:828:19\n4463 rules/rise_of_totalitarianism/rules.yaml:830:15\n4479 rules/rise_of_totalitarianism/rules.yaml:831:15\n4480 rules/rise_of_totalitarianism/rules.yaml:832:19\n4481 rules/rise_of_totalitarianism/rules.yaml:833:19\n4489 rules/rise_of_totalitarianism/rules.yaml:835:19\n4502 rules/rise_of_totalitarianism/rules.yaml:836:19\n4507 rules/rise_of_totalitarianism/rules.yaml:837:19\n4514 rules/rise_of_totalitarianism/rules.yaml:838:19\n4515 rules/rise_of_totalitarianism/rules.yaml:839:19\n4516 rules/rise_of_totalitarianism/rules.yaml:840:19\n4521 rules/rise_of_totalitarianism/rules.yaml:841:23\n4524 rules/rise_of_totalitarianism/rules.yaml:844:27\n4525 rules/rise_of_totalitarianism/rules.yaml:845:27\n4526 rules/rise_of_totalitarianism/rules.yaml:846:31\n4527 rules/rise_of_totalitarianism/rules.yaml:847:27\n4530 rules/rise_of_totalitarianism/rules.yaml:842:27\n4534 rules/rise_of_totalitarianism/rules.yaml:849:11\n4535 rules/rise_of_totalitarianism/rules.yaml:850:11\n4536 rules/rise_of_totalitarianism/rules.yaml:851:15\n4537 rules/rise_of_totalitarianism/rules.yaml:852:15\n4545 rules/rise_of_totalitarianism/rules.yaml:854:15\n4553 rules/rise_of_totalitarianism/rules.yaml:855:15\n4554 rules/rise_of_totalitarianism/rules.yaml:856:15\n4561 rules/rise_of_totalitarianism/rules.yaml:857:15\n4562 rules/rise_of_totalitarianism/rules.yaml:858:15\n4563 rules/rise_of_totalitarianism/rules.yaml:859:15\n4568 rules/rise_of_totalitarianism/rules.yaml:860:19\n4569 rules/rise_of_totalitarianism/rules.yaml:861:19\n4570 rules/rise_of_totalitarianism/rules.yaml:862:19\n4578 rules/rise_of_totalitarianism/rules.yaml:863:23\n4586 rules/rise_of_totalitarianism/rules.yaml:865:11\n4587 rules/rise_of_totalitarianism/rules.yaml:866:11\n4588 rules/rise_of_totalitarianism/rules.yaml:867:11\n4593 rules/rise_of_totalitarianism/rules.yaml:868:15\n4598 rules/rise_of_totalitarianism/rules.yaml:869:15\n4599 rules/rise_of_totalitarianism/rules.yaml:870:15\n4600 rules/rise_of_totalitarianism/rules.yaml:871:15\n4601 rules/rise_of_totalitarianism/rules.yaml:872:15\n4608 rules/rise_of_totalitarianism/rules.yaml:873:15\n4609 rules/rise_of_totalitarianism/rules.yaml:874:15\n4610 rules/rise_of_totalitarianism/rules.yaml:875:15\n4615 rules/rise_of_totalitarianism/rules.yaml:876:19\n4616 rules/rise_of_totalitarianism/rules.yaml:877:19\n4617 rules/rise_of_totalitarianism/rules.yaml:878:19\n4618 rules/rise_of_totalitarianism/rules.yaml:879:19\n4622 rules/rise_of_totalitarianism/rules.yaml:881:15\n4627 rules/rise_of_totalitarianism/rules.yaml:882:15\n4644 rules/rise_of_totalitarianism/rules.yaml:883:15\n4645 rules/rise_of_totalitarianism/rules.yaml:884:15\n4652 rules/rise_of_totalitarianism/rules.yaml:885:15\n4653 rules/rise_of_totalitarianism/rules.yaml:886:15\n4654 rules/rise_of_totalitarianism/rules.yaml:887:15\n4659 rules/rise_of_totalitarianism/rules.yaml:888:19\n4674 rules/rise_of_totalitarianism/rules.yaml:889:19\n4675 rules/rise_of_totalitarianism/rules.yaml:890:23\n4690 rules/rise_of_totalitarianism/rules.yaml:891:19\n4698 rules/rise_of_totalitarianism/rules.yaml:892:23\n4710 rules/rise_of_totalitarianism/rules.yaml:893:23\n4717 rules/rise_of_totalitarianism/rules.yaml:894:19\n4718 rules/rise_of_totalitarianism/rules.yaml:895:23\n4721 rules/rise_of_totalitarianism/rules.yaml:896:23\n4727 rules/rise_of_totalitarianism/rules.yaml:897:7\n4730 rules/rise_of_totalitarianism/rules.yaml:901:11\n4733 rules/rise_of_totalitarianism/rules.yaml:898:11\n4738 rules/rise_of_totalitarianism/rules.yaml:899:15\n4745 rules/rise_of_totalitarianism/rules.yaml:902:7\n4746 rules/rise_of_totalitarianism/rules.yaml:903:11\n4748 rules/rise_of_totalitarianism/rules.yaml:905:11\n4766 rules/rise_of_totalitarianism/rules.yaml:723:7\n4767 rules/rise_of_totalitarianism/rules.yaml:724:11\n4768 rules/rise_of_totalitarianism/rules.yaml:725:15\n4769 rules/rise_of_totalitarianism/rules.yaml:726:15\n4770 rules/rise_of_totalitarianism/rules.yaml:727:15\n4772 rules/rise_of_totalitarianism/rules.yaml:728:7\n4773 rules/rise_of_totalitarianism/rules.yaml:729:7\n4784 rules/rise_of_totalitarianism/rules.yaml:730:11\n4785 rules/rise_of_totalitarianism/rules.yaml:731:11\n4800 rules/rise_of_totalitarianism/rules.yaml:732:15\n4806 rules/rise_of_totalitarianism/rules.yaml:733:15\n4812 rules/rise_of_totalitarianism/rules.yaml:734:19\n4813 rules/rise_of_totalitarianism/rules.yaml:735:19\n4826 rules/rise_of_totalitarianism/rules.yaml:736:19\n4861 rules/rise_of_totalitarianism/flow.yaml:26:7\n4862 rules/rise_of_totalitarianism/flow.yaml:27:7\n4863 rules/rise_of_totalitarianism/flow.yaml:28:7\n4874 rules/rise_of_totalitarianism/flow.yaml:29:11\n4879 rules/rise_of_totalitarianism/flow.yaml:30:11\n4888 rules/rise_of_totalitarianism/flow.yaml:31:15\n4900 rules/rise_of_totalitarianism/flow.yaml:32:15\n4901 rules/rise_of_totalitarianism/flow.yaml:33:19\n4904 rules/rise_of_totalitarianism/flow.yaml:34:19\n4908 rules/rise_of_totalitarianism/flow.yaml:35:7\n4909 rules/rise_of_totalitarianism/flow.yaml:36:7\n4910 rules/rise_of_totalitarianism/flow.yaml:37:11\n4911 rules/rise_of_totalitarianism/flow.yaml:38:15\n4928 rules/rise_of_totalitarianism/flow.yaml:39:15\n4929 rules/rise_of_totalitarianism/flow.yaml:40:11\n4930 rules/rise_of_totalitarianism/flow.yaml:41:7\n4931 rules/rise_of_totalitarianism/flow.yaml:42:7\n4932 rules/rise_of_totalitarianism/flow.yaml:43:11\n4935 rules/rise_of_totalitarianism/flow.yaml:44:11\n4936 rules/rise_of_totalitarianism/flow.yaml:45:7\n4937 rules/rise_of_totalitarianism/flow.yaml:46:11\n4938 rules/rise_of_totalitarianism/flow.yaml:47:7\n4952 rules/rise_of_totalitarianism/flow.yaml:48:11\n4958 rules/rise_of_totalitarianism/flow.yaml:49:11\n4959 rules/rise_of_totalitarianism/flow.yaml:50:15\n4960 rules/rise_of_totalitarianism/flow.yaml:51:15\n4970 rules/rise_of_totalitarianism/flow.yaml:52:15\n4977 rules/rise_of_totalitarianism/flow.yaml:53:15\n4978 rules/rise_of_totalitarianism/flow.yaml:54:15\n4982 rules/rise_of_totalitarianism/flow.yaml:55:7\n4993 rules/rise_of_totalitarianism/flow.yaml:56:11\n4994 rules/rise_of_totalitarianism/flow.yaml:57:11\n5009 rules/rise_of_totalitarianism/flow.yaml:58:15\n5027 rules/rise_of_totalitarianism/flow.yaml:59:15\n5028 rules/rise_of_totalitarianism/flow.yaml:60:19\n5030 rules/rise_of_totalitarianism/flow.yaml:62:19\n5033 rules/rise_of_totalitarianism/flow.yaml:63:19\n5055 rules/rise_of_totalitarianism/flow.yaml:19:7\n5056 rules/rise_of_totalitarianism/flow.yaml:20:7\n5077 rules/rise_of_totalitarianism/flow.yaml:69:7\n5091 rules/rise_of_totalitarianism/flow.yaml:70:11\n5092 rules/rise_of_totalitarianism/flow.yaml:71:11\n5093 rules/rise_of_totalitarianism/flow.yaml:72:11\n5100 rules/rise_of_totalitarianism/flow.yaml:73:11\n5107 rules/rise_of_totalitarianism/flow.yaml:74:11\n5121 rules/rise_of_totalitarianism/flow.yaml:75:15\n5126 rules/rise_of_totalitarianism/flow.yaml:76:11\n5133 rules/rise_of_totalitarianism/flow.yaml:77:11\n5138 rules/rise_of_totalitarianism/flow.yaml:78:7\n5139 rules/rise_of_totalitarianism/flow.yaml:79:11\n5156 rules/rise_of_totalitarianism/rules.yaml:1136:7\n5164 rules/rise_of_totalitarianism/rules.yaml:1137:7\n5167 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5168 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5169 rules/rise_of_totalitarianism/rules.yaml:1140:7"
+_ORIGINS = "876 rules/rise_of_totalitarianism/rules.yaml:308:7\n877 rules/rise_of_totalitarianism/rules.yaml:309:7\n878 rules/rise_of_totalitarianism/rules.yaml:310:11\n879 rules/rise_of_totalitarianism/rules.yaml:311:7\n916 rules/rise_of_totalitarianism/rules.yaml:326:7\n917 rules/rise_of_totalitarianism/rules.yaml:327:7\n918 rules/rise_of_totalitarianism/rules.yaml:328:11\n923 rules/rise_of_totalitarianism/rules.yaml:329:7\n924 rules/rise_of_totalitarianism/rules.yaml:330:11\n925 rules/rise_of_totalitarianism/rules.yaml:331:15\n926 rules/rise_of_totalitarianism/rules.yaml:332:11\n927 rules/rise_of_totalitarianism/rules.yaml:333:15\n928 rules/rise_of_totalitarianism/rules.yaml:334:7\n932 rules/rise_of_totalitarianism/rules.yaml:203:7\n936 rules/rise_of_totalitarianism/rules.yaml:248:7\n940 rules/rise_of_totalitarianism/rules.yaml:210:7\n949 rules/rise_of_totalitarianism/rules.yaml:220:7\n950 rules/rise_of_totalitarianism/rules.yaml:221:11\n958 rules/rise_of_totalitarianism/rules.yaml:222:11\n967 rules/rise_of_totalitarianism/rules.yaml:223:11\n968 rules/rise_of_totalitarianism/rules.yaml:224:11\n969 rules/rise_of_totalitarianism/rules.yaml:225:15\n970 rules/rise_of_totalitarianism/rules.yaml:226:19\n971 rules/rise_of_totalitarianism/rules.yaml:227:11\n972 rules/rise_of_totalitarianism/rules.yaml:228:7\n983 rules/rise_of_totalitarianism/rules.yaml:229:7\n984 rules/rise_of_totalitarianism/rules.yaml:230:7\n996 rules/rise_of_totalitarianism/rules.yaml:231:7\n997 rules/rise_of_totalitarianism/rules.yaml:232:11\n998 rules/rise_of_totalitarianism/rules.yaml:233:7\n1002 rules/rise_of_totalitarianism/rules.yaml:267:7\n1010 rules/rise_of_totalitarianism/rules.yaml:274:7\n1025 rules/rise_of_totalitarianism/rules.yaml:168:7\n1032 rules/rise_of_totalitarianism/rules.yaml:108:7\n1033 rules/rise_of_totalitarianism/rules.yaml:109:11\n1034 rules/rise_of_totalitarianism/rules.yaml:110:7\n1035 rules/rise_of_totalitarianism/rules.yaml:111:11\n1036 rules/rise_of_totalitarianism/rules.yaml:112:7\n1040 rules/rise_of_totalitarianism/rules.yaml:142:7\n1052 rules/rise_of_totalitarianism/rules.yaml:69:7\n1061 rules/rise_of_totalitarianism/rules.yaml:55:7\n1066 rules/rise_of_totalitarianism/rules.yaml:135:7\n1090 rules/rise_of_totalitarianism/rules.yaml:376:7\n1094 rules/rise_of_totalitarianism/rules.yaml:242:7\n1102 rules/rise_of_totalitarianism/rules.yaml:76:7\n1111 rules/rise_of_totalitarianism/rules.yaml:62:7\n1115 rules/rise_of_totalitarianism/rules.yaml:255:7\n1116 rules/rise_of_totalitarianism/rules.yaml:256:11\n1117 rules/rise_of_totalitarianism/rules.yaml:257:7\n1118 rules/rise_of_totalitarianism/rules.yaml:258:11\n1124 rules/rise_of_totalitarianism/rules.yaml:259:11\n1133 rules/rise_of_totalitarianism/rules.yaml:260:7\n1134 rules/rise_of_totalitarianism/rules.yaml:261:11\n1150 rules/rise_of_totalitarianism/rules.yaml:262:7\n1155 rules/rise_of_totalitarianism/rules.yaml:83:7\n1164 rules/rise_of_totalitarianism/rules.yaml:356:7\n1169 rules/rise_of_totalitarianism/rules.yaml:348:7\n1170 rules/rise_of_totalitarianism/rules.yaml:349:7\n1171 rules/rise_of_totalitarianism/rules.yaml:350:11\n1179 rules/rise_of_totalitarianism/rules.yaml:351:7\n1183 rules/rise_of_totalitarianism/rules.yaml:198:7\n1187 rules/rise_of_totalitarianism/rules.yaml:175:7\n1201 rules/rise_of_totalitarianism/rules.yaml:279:7\n1209 rules/rise_of_totalitarianism/rules.yaml:149:7\n1218 rules/rise_of_totalitarianism/rules.yaml:298:7\n1219 rules/rise_of_totalitarianism/rules.yaml:299:7\n1220 rules/rise_of_totalitarianism/rules.yaml:300:11\n1221 rules/rise_of_totalitarianism/rules.yaml:301:7\n1225 rules/rise_of_totalitarianism/rules.yaml:182:7\n1233 rules/rise_of_totalitarianism/rules.yaml:128:7\n1246 rules/rise_of_totalitarianism/rules.yaml:286:7\n1250 rules/rise_of_totalitarianism/rules.yaml:287:7\n1251 rules/rise_of_totalitarianism/rules.yaml:288:11\n1252 rules/rise_of_totalitarianism/rules.yaml:289:7\n1256 rules/rise_of_totalitarianism/rules.yaml:341:7\n1267 rules/rise_of_totalitarianism/rules.yaml:317:7\n1271 rules/rise_of_totalitarianism/rules.yaml:369:7\n1275 rules/rise_of_totalitarianism/rules.yaml:94:7\n1276 rules/rise_of_totalitarianism/rules.yaml:95:11\n1277 rules/rise_of_totalitarianism/rules.yaml:96:7\n1278 rules/rise_of_totalitarianism/rules.yaml:97:11\n1279 rules/rise_of_totalitarianism/rules.yaml:98:7\n1284 rules/rise_of_totalitarianism/rules.yaml:191:7\n1293 rules/rise_of_totalitarianism/rules.yaml:121:7\n1301 rules/rise_of_totalitarianism/rules.yaml:156:7\n1302 rules/rise_of_totalitarianism/rules.yaml:157:7\n1303 rules/rise_of_totalitarianism/rules.yaml:158:7\n1304 rules/rise_of_totalitarianism/rules.yaml:159:7\n1316 rules/rise_of_totalitarianism/rules.yaml:362:7\n1322 rules/rise_of_totalitarianism/rules.yaml:1141:3\n1327 rules/rise_of_totalitarianism/rules.yaml:1141:3\n1335 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1336 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1337 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1338 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1339 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1340 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1344 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1366 rules/rise_of_totalitarianism/rules.yaml:1114:3\n1370 rules/rise_of_totalitarianism/rules.yaml:387:7\n1371 rules/rise_of_totalitarianism/rules.yaml:388:7\n1376 rules/rise_of_totalitarianism/rules.yaml:389:11\n1377 rules/rise_of_totalitarianism/rules.yaml:390:11\n1382 rules/rise_of_totalitarianism/rules.yaml:1071:7\n1383 rules/rise_of_totalitarianism/rules.yaml:1072:11\n1384 rules/rise_of_totalitarianism/rules.yaml:1073:11\n1391 rules/rise_of_totalitarianism/rules.yaml:1074:11\n1392 rules/rise_of_totalitarianism/rules.yaml:1075:11\n1393 rules/rise_of_totalitarianism/rules.yaml:1076:7\n1398 rules/rise_of_totalitarianism/rules.yaml:1077:11\n1406 rules/rise_of_totalitarianism/rules.yaml:1078:11\n1411 rules/rise_of_totalitarianism/rules.yaml:419:7\n1412 rules/rise_of_totalitarianism/rules.yaml:420:11\n1435 rules/rise_of_totalitarianism/rules.yaml:421:11\n1436 rules/rise_of_totalitarianism/rules.yaml:422:11\n1437 rules/rise_of_totalitarianism/rules.yaml:423:11\n1438 rules/rise_of_totalitarianism/rules.yaml:424:11\n1443 rules/rise_of_totalitarianism/rules.yaml:464:7\n1444 rules/rise_of_totalitarianism/rules.yaml:465:7\n1445 rules/rise_of_totalitarianism/rules.yaml:466:7\n1450 rules/rise_of_totalitarianism/rules.yaml:467:11\n1451 rules/rise_of_totalitarianism/rules.yaml:468:11\n1456 rules/rise_of_totalitarianism/rules.yaml:474:7\n1457 rules/rise_of_totalitarianism/rules.yaml:475:11\n1458 rules/rise_of_totalitarianism/rules.yaml:476:11\n1460 rules/rise_of_totalitarianism/rules.yaml:478:11\n1465 rules/rise_of_totalitarianism/rules.yaml:451:7\n1466 rules/rise_of_totalitarianism/rules.yaml:452:11\n1467 rules/rise_of_totalitarianism/rules.yaml:453:11\n1468 rules/rise_of_totalitarianism/rules.yaml:454:11\n1469 rules/rise_of_totalitarianism/rules.yaml:455:7\n1470 rules/rise_of_totalitarianism/rules.yaml:456:11\n1471 rules/rise_of_totalitarianism/rules.yaml:457:11\n1472 rules/rise_of_totalitarianism/rules.yaml:458:11\n1477 rules/rise_of_totalitarianism/rules.yaml:955:7\n1478 rules/rise_of_totalitarianism/rules.yaml:956:11\n1496 rules/rise_of_totalitarianism/rules.yaml:957:15\n1497 rules/rise_of_totalitarianism/rules.yaml:958:15\n1502 rules/rise_of_totalitarianism/rules.yaml:959:15\n1503 rules/rise_of_totalitarianism/rules.yaml:960:19\n1506 rules/rise_of_totalitarianism/rules.yaml:961:19\n1508 rules/rise_of_totalitarianism/rules.yaml:963:19\n1513 rules/rise_of_totalitarianism/rules.yaml:1047:7\n1514 rules/rise_of_totalitarianism/rules.yaml:1048:11\n1515 rules/rise_of_totalitarianism/rules.yaml:1049:15\n1516 rules/rise_of_totalitarianism/rules.yaml:1050:19\n1517 rules/rise_of_totalitarianism/rules.yaml:1051:15\n1518 rules/rise_of_totalitarianism/rules.yaml:1052:15\n1529 rules/rise_of_totalitarianism/rules.yaml:1053:15\n1530 rules/rise_of_totalitarianism/rules.yaml:1054:19\n1538 rules/rise_of_totalitarianism/rules.yaml:1055:19\n1539 rules/rise_of_totalitarianism/rules.yaml:1056:19\n1540 rules/rise_of_totalitarianism/rules.yaml:1057:19\n1545 rules/rise_of_totalitarianism/rules.yaml:1058:23\n1548 rules/rise_of_totalitarianism/rules.yaml:1059:23\n1549 rules/rise_of_totalitarianism/rules.yaml:1060:19\n1557 rules/rise_of_totalitarianism/rules.yaml:1061:15\n1569 rules/rise_of_totalitarianism/rules.yaml:1062:15\n1574 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1575 rules/rise_of_totalitarianism/rules.yaml:1064:15\n1581 rules/rise_of_totalitarianism/rules.yaml:1065:19\n1582 rules/rise_of_totalitarianism/rules.yaml:1066:11\n1586 rules/rise_of_totalitarianism/flow.yaml:101:7\n1587 rules/rise_of_totalitarianism/flow.yaml:102:11\n1591 rules/rise_of_totalitarianism/rules.yaml:410:7\n1592 rules/rise_of_totalitarianism/rules.yaml:411:7\n1593 rules/rise_of_totalitarianism/rules.yaml:412:11\n1601 rules/rise_of_totalitarianism/rules.yaml:413:15\n1602 rules/rise_of_totalitarianism/rules.yaml:414:15\n1606 rules/rise_of_totalitarianism/rules.yaml:382:7\n1610 rules/rise_of_totalitarianism/rules.yaml:756:7\n1612 rules/rise_of_totalitarianism/rules.yaml:757:7\n1613 rules/rise_of_totalitarianism/rules.yaml:758:7\n1618 rules/rise_of_totalitarianism/rules.yaml:623:7\n1621 rules/rise_of_totalitarianism/rules.yaml:624:7\n1622 rules/rise_of_totalitarianism/rules.yaml:625:11\n1625 rules/rise_of_totalitarianism/rules.yaml:626:7\n1626 rules/rise_of_totalitarianism/rules.yaml:627:11\n1627 rules/rise_of_totalitarianism/rules.yaml:628:11\n1628 rules/rise_of_totalitarianism/rules.yaml:629:11\n1629 rules/rise_of_totalitarianism/rules.yaml:630:7\n1630 rules/rise_of_totalitarianism/rules.yaml:631:11\n1632 rules/rise_of_totalitarianism/rules.yaml:633:11\n1637 rules/rise_of_totalitarianism/rules.yaml:968:7\n1638 rules/rise_of_totalitarianism/rules.yaml:969:11\n1639 rules/rise_of_totalitarianism/rules.yaml:970:15\n1645 rules/rise_of_totalitarianism/rules.yaml:971:19\n1646 rules/rise_of_totalitarianism/rules.yaml:972:19\n1647 rules/rise_of_totalitarianism/rules.yaml:973:19\n1648 rules/rise_of_totalitarianism/rules.yaml:974:19\n1649 rules/rise_of_totalitarianism/rules.yaml:975:19\n1650 rules/rise_of_totalitarianism/rules.yaml:976:19\n1655 rules/rise_of_totalitarianism/rules.yaml:977:23\n1658 rules/rise_of_totalitarianism/rules.yaml:978:23\n1659 rules/rise_of_totalitarianism/rules.yaml:979:19\n1663 rules/rise_of_totalitarianism/flow.yaml:10:7\n1664 rules/rise_of_totalitarianism/flow.yaml:11:11\n1667 rules/rise_of_totalitarianism/flow.yaml:12:7\n1671 rules/rise_of_totalitarianism/rules.yaml:395:7\n1672 rules/rise_of_totalitarianism/rules.yaml:396:7\n1673 rules/rise_of_totalitarianism/rules.yaml:397:7\n1674 rules/rise_of_totalitarianism/rules.yaml:398:11\n1675 rules/rise_of_totalitarianism/rules.yaml:399:15\n1677 rules/rise_of_totalitarianism/rules.yaml:401:15\n1678 rules/rise_of_totalitarianism/rules.yaml:402:7\n1679 rules/rise_of_totalitarianism/rules.yaml:403:7\n1680 rules/rise_of_totalitarianism/rules.yaml:404:11\n1684 rules/rise_of_totalitarianism/rules.yaml:775:7\n1685 rules/rise_of_totalitarianism/rules.yaml:776:7\n1690 rules/rise_of_totalitarianism/rules.yaml:777:11\n1691 rules/rise_of_totalitarianism/rules.yaml:778:11\n1692 rules/rise_of_totalitarianism/rules.yaml:779:11\n1695 rules/rise_of_totalitarianism/rules.yaml:780:11\n1700 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1701 rules/rise_of_totalitarianism/rules.yaml:1084:11\n1702 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1703 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1704 rules/rise_of_totalitarianism/rules.yaml:1087:15\n1705 rules/rise_of_totalitarianism/rules.yaml:1088:7\n1706 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1707 rules/rise_of_totalitarianism/rules.yaml:1090:15\n1708 rules/rise_of_totalitarianism/rules.yaml:1091:7\n1709 rules/rise_of_totalitarianism/rules.yaml:1092:11\n1710 rules/rise_of_totalitarianism/rules.yaml:1093:11\n1711 rules/rise_of_totalitarianism/rules.yaml:1094:7\n1716 rules/rise_of_totalitarianism/rules.yaml:1099:7\n1717 rules/rise_of_totalitarianism/rules.yaml:1100:7\n1718 rules/rise_of_totalitarianism/rules.yaml:1101:7\n1719 rules/rise_of_totalitarianism/rules.yaml:1102:11\n1720 rules/rise_of_totalitarianism/rules.yaml:1103:11\n1726 rules/rise_of_totalitarianism/rules.yaml:1104:15\n1740 rules/rise_of_totalitarianism/rules.yaml:1105:15\n1741 rules/rise_of_totalitarianism/rules.yaml:1106:15\n1742 rules/rise_of_totalitarianism/rules.yaml:1107:7\n1743 rules/rise_of_totalitarianism/rules.yaml:1108:7\n1744 rules/rise_of_totalitarianism/rules.yaml:1109:7\n1745 rules/rise_of_totalitarianism/rules.yaml:1110:7\n1746 rules/rise_of_totalitarianism/rules.yaml:1111:7\n1750 rules/rise_of_totalitarianism/rules.yaml:1129:7\n1762 rules/rise_of_totalitarianism/rules.yaml:1130:7\n1763 rules/rise_of_totalitarianism/rules.yaml:1131:7\n1764 rules/rise_of_totalitarianism/rules.yaml:1132:11\n1765 rules/rise_of_totalitarianism/rules.yaml:1133:15\n1766 rules/rise_of_totalitarianism/rules.yaml:1134:19\n1767 rules/rise_of_totalitarianism/rules.yaml:1135:19\n1768 rules/rise_of_totalitarianism/rules.yaml:1136:19\n1769 rules/rise_of_totalitarianism/rules.yaml:1137:7\n1774 rules/rise_of_totalitarianism/rules.yaml:720:7\n1775 rules/rise_of_totalitarianism/rules.yaml:721:7\n1780 rules/rise_of_totalitarianism/rules.yaml:722:11\n1793 rules/rise_of_totalitarianism/rules.yaml:723:11\n1794 rules/rise_of_totalitarianism/rules.yaml:724:15\n1796 rules/rise_of_totalitarianism/rules.yaml:726:15\n1797 rules/rise_of_totalitarianism/rules.yaml:727:15\n1798 rules/rise_of_totalitarianism/rules.yaml:728:19\n1800 rules/rise_of_totalitarianism/rules.yaml:730:19\n1801 rules/rise_of_totalitarianism/rules.yaml:731:19\n1802 rules/rise_of_totalitarianism/rules.yaml:732:19\n1807 rules/rise_of_totalitarianism/rules.yaml:587:7\n1808 rules/rise_of_totalitarianism/rules.yaml:589:15\n1809 rules/rise_of_totalitarianism/rules.yaml:590:15\n1811 rules/rise_of_totalitarianism/rules.yaml:592:15\n1812 rules/rise_of_totalitarianism/rules.yaml:593:15\n1813 rules/rise_of_totalitarianism/rules.yaml:595:19\n1816 rules/rise_of_totalitarianism/rules.yaml:598:15\n1818 rules/rise_of_totalitarianism/rules.yaml:600:15\n1819 rules/rise_of_totalitarianism/rules.yaml:601:19\n1820 rules/rise_of_totalitarianism/rules.yaml:602:15\n1822 rules/rise_of_totalitarianism/rules.yaml:605:15\n1823 rules/rise_of_totalitarianism/rules.yaml:607:15\n1824 rules/rise_of_totalitarianism/rules.yaml:608:19\n1825 rules/rise_of_totalitarianism/rules.yaml:609:15\n1826 rules/rise_of_totalitarianism/rules.yaml:610:19\n1827 rules/rise_of_totalitarianism/rules.yaml:611:19\n1828 rules/rise_of_totalitarianism/rules.yaml:612:19\n1830 rules/rise_of_totalitarianism/rules.yaml:614:15\n1831 rules/rise_of_totalitarianism/rules.yaml:616:15\n1832 rules/rise_of_totalitarianism/rules.yaml:617:19\n1838 rules/rise_of_totalitarianism/rules.yaml:804:7\n1839 rules/rise_of_totalitarianism/rules.yaml:805:7\n1840 rules/rise_of_totalitarianism/rules.yaml:806:7\n1845 rules/rise_of_totalitarianism/rules.yaml:807:11\n1864 rules/rise_of_totalitarianism/rules.yaml:808:11\n1865 rules/rise_of_totalitarianism/rules.yaml:809:15\n1867 rules/rise_of_totalitarianism/rules.yaml:811:15\n1868 rules/rise_of_totalitarianism/rules.yaml:812:15\n1869 rules/rise_of_totalitarianism/rules.yaml:813:19\n1871 rules/rise_of_totalitarianism/rules.yaml:815:19\n1876 rules/rise_of_totalitarianism/rules.yaml:816:19\n1881 rules/rise_of_totalitarianism/rules.yaml:518:7\n1882 rules/rise_of_totalitarianism/rules.yaml:520:15\n1883 rules/rise_of_totalitarianism/rules.yaml:521:15\n1888 rules/rise_of_totalitarianism/rules.yaml:522:19\n1894 rules/rise_of_totalitarianism/rules.yaml:523:19\n1895 rules/rise_of_totalitarianism/rules.yaml:524:19\n1896 rules/rise_of_totalitarianism/rules.yaml:525:19\n1898 rules/rise_of_totalitarianism/rules.yaml:527:15\n1899 rules/rise_of_totalitarianism/rules.yaml:528:15\n1900 rules/rise_of_totalitarianism/rules.yaml:529:15\n1902 rules/rise_of_totalitarianism/rules.yaml:532:15\n1904 rules/rise_of_totalitarianism/rules.yaml:535:15\n1905 rules/rise_of_totalitarianism/rules.yaml:536:19\n1910 rules/rise_of_totalitarianism/rules.yaml:539:15\n1911 rules/rise_of_totalitarianism/rules.yaml:540:19\n1916 rules/rise_of_totalitarianism/rules.yaml:543:15\n1920 rules/rise_of_totalitarianism/rules.yaml:544:19\n1921 rules/rise_of_totalitarianism/rules.yaml:545:23\n1926 rules/rise_of_totalitarianism/rules.yaml:550:15\n1931 rules/rise_of_totalitarianism/rules.yaml:926:7\n1932 rules/rise_of_totalitarianism/rules.yaml:927:11\n1933 rules/rise_of_totalitarianism/rules.yaml:928:15\n1934 rules/rise_of_totalitarianism/rules.yaml:929:11\n1935 rules/rise_of_totalitarianism/rules.yaml:930:7\n1936 rules/rise_of_totalitarianism/rules.yaml:931:11\n1937 rules/rise_of_totalitarianism/rules.yaml:932:11\n1944 rules/rise_of_totalitarianism/rules.yaml:933:11\n1945 rules/rise_of_totalitarianism/rules.yaml:934:11\n1950 rules/rise_of_totalitarianism/rules.yaml:935:11\n1951 rules/rise_of_totalitarianism/rules.yaml:936:15\n1954 rules/rise_of_totalitarianism/rules.yaml:937:15\n1956 rules/rise_of_totalitarianism/rules.yaml:941:15\n1957 rules/rise_of_totalitarianism/rules.yaml:942:19\n1961 rules/rise_of_totalitarianism/rules.yaml:944:15\n1962 rules/rise_of_totalitarianism/rules.yaml:945:19\n1967 rules/rise_of_totalitarianism/rules.yaml:946:23\n1968 rules/rise_of_totalitarianism/rules.yaml:947:7\n1969 rules/rise_of_totalitarianism/rules.yaml:948:11\n1974 rules/rise_of_totalitarianism/rules.yaml:429:7\n1975 rules/rise_of_totalitarianism/rules.yaml:430:7\n1980 rules/rise_of_totalitarianism/rules.yaml:431:11\n1987 rules/rise_of_totalitarianism/rules.yaml:432:11\n2002 rules/rise_of_totalitarianism/rules.yaml:433:7\n2003 rules/rise_of_totalitarianism/rules.yaml:434:11\n2004 rules/rise_of_totalitarianism/rules.yaml:435:7\n2005 rules/rise_of_totalitarianism/rules.yaml:436:11\n2015 rules/rise_of_totalitarianism/rules.yaml:437:11\n2016 rules/rise_of_totalitarianism/rules.yaml:438:11\n2017 rules/rise_of_totalitarianism/rules.yaml:439:7\n2018 rules/rise_of_totalitarianism/rules.yaml:440:7\n2019 rules/rise_of_totalitarianism/rules.yaml:441:11\n2023 rules/rise_of_totalitarianism/rules.yaml:442:7\n2028 rules/rise_of_totalitarianism/rules.yaml:484:7\n2029 rules/rise_of_totalitarianism/rules.yaml:485:7\n2033 rules/rise_of_totalitarianism/rules.yaml:486:11\n2034 rules/rise_of_totalitarianism/rules.yaml:487:7\n2035 rules/rise_of_totalitarianism/rules.yaml:488:11\n2037 rules/rise_of_totalitarianism/rules.yaml:491:11\n2042 rules/rise_of_totalitarianism/rules.yaml:640:7\n2045 rules/rise_of_totalitarianism/rules.yaml:643:11\n2046 rules/rise_of_totalitarianism/rules.yaml:644:11\n2047 rules/rise_of_totalitarianism/rules.yaml:645:11\n2048 rules/rise_of_totalitarianism/rules.yaml:647:11\n2049 rules/rise_of_totalitarianism/rules.yaml:648:15\n2053 rules/rise_of_totalitarianism/rules.yaml:650:11\n2054 rules/rise_of_totalitarianism/rules.yaml:651:15\n2058 rules/rise_of_totalitarianism/rules.yaml:653:11\n2059 rules/rise_of_totalitarianism/rules.yaml:654:15\n2060 rules/rise_of_totalitarianism/rules.yaml:655:15\n2064 rules/rise_of_totalitarianism/rules.yaml:656:15\n2068 rules/rise_of_totalitarianism/rules.yaml:764:7\n2072 rules/rise_of_totalitarianism/rules.yaml:765:7\n2073 rules/rise_of_totalitarianism/rules.yaml:766:7\n2074 rules/rise_of_totalitarianism/rules.yaml:767:11\n2075 rules/rise_of_totalitarianism/rules.yaml:768:7\n2076 rules/rise_of_totalitarianism/rules.yaml:769:7\n2080 rules/rise_of_totalitarianism/rules.yaml:500:7\n2084 rules/rise_of_totalitarianism/rules.yaml:501:11\n2085 rules/rise_of_totalitarianism/rules.yaml:502:7\n2086 rules/rise_of_totalitarianism/rules.yaml:503:7\n2093 rules/rise_of_totalitarianism/rules.yaml:504:11\n2094 rules/rise_of_totalitarianism/rules.yaml:505:7\n2095 rules/rise_of_totalitarianism/rules.yaml:506:11\n2097 rules/rise_of_totalitarianism/rules.yaml:509:11\n2098 rules/rise_of_totalitarianism/rules.yaml:510:11\n2099 rules/rise_of_totalitarianism/rules.yaml:511:11\n2103 rules/rise_of_totalitarianism/rules.yaml:786:7\n2104 rules/rise_of_totalitarianism/rules.yaml:787:11\n2105 rules/rise_of_totalitarianism/rules.yaml:788:11\n2106 rules/rise_of_totalitarianism/rules.yaml:789:15\n2119 rules/rise_of_totalitarianism/rules.yaml:792:11\n2120 rules/rise_of_totalitarianism/rules.yaml:793:11\n2126 rules/rise_of_totalitarianism/rules.yaml:796:11\n2127 rules/rise_of_totalitarianism/rules.yaml:797:11\n2132 rules/rise_of_totalitarianism/rules.yaml:984:7\n2133 rules/rise_of_totalitarianism/rules.yaml:985:11\n2151 rules/rise_of_totalitarianism/rules.yaml:986:11\n2152 rules/rise_of_totalitarianism/rules.yaml:987:15\n2156 rules/rise_of_totalitarianism/rules.yaml:988:15\n2157 rules/rise_of_totalitarianism/rules.yaml:989:15\n2164 rules/rise_of_totalitarianism/rules.yaml:990:15\n2165 rules/rise_of_totalitarianism/rules.yaml:991:15\n2170 rules/rise_of_totalitarianism/rules.yaml:993:15\n2171 rules/rise_of_totalitarianism/rules.yaml:994:19\n2172 rules/rise_of_totalitarianism/rules.yaml:995:19\n2173 rules/rise_of_totalitarianism/rules.yaml:996:23\n2174 rules/rise_of_totalitarianism/rules.yaml:997:19\n2175 rules/rise_of_totalitarianism/rules.yaml:998:23\n2176 rules/rise_of_totalitarianism/rules.yaml:999:23\n2183 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2184 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2187 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2188 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2189 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2190 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2191 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2192 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2199 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2200 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2201 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2202 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2208 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2209 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2211 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2212 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2213 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2215 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2216 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2217 rules/rise_of_totalitarianism/rules.yaml:1141:3\n2224 rules/rise_of_totalitarianism/rules.yaml:1007:7\n2225 rules/rise_of_totalitarianism/rules.yaml:1008:11\n2231 rules/rise_of_totalitarianism/rules.yaml:1009:11\n2232 rules/rise_of_totalitarianism/rules.yaml:1010:15\n2236 rules/rise_of_totalitarianism/rules.yaml:1011:15\n2243 rules/rise_of_totalitarianism/rules.yaml:1012:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1013:15\n2250 rules/rise_of_totalitarianism/rules.yaml:1014:15\n2251 rules/rise_of_totalitarianism/rules.yaml:1015:15\n2252 rules/rise_of_totalitarianism/rules.yaml:1016:19\n2262 rules/rise_of_totalitarianism/rules.yaml:1019:19\n2263 rules/rise_of_totalitarianism/rules.yaml:1020:19\n2266 rules/rise_of_totalitarianism/rules.yaml:1024:23\n2270 rules/rise_of_totalitarianism/rules.yaml:1025:27\n2283 rules/rise_of_totalitarianism/rules.yaml:1026:23\n2284 rules/rise_of_totalitarianism/rules.yaml:1027:23\n2285 rules/rise_of_totalitarianism/rules.yaml:1028:23\n2286 rules/rise_of_totalitarianism/rules.yaml:1029:27\n2287 rules/rise_of_totalitarianism/rules.yaml:1030:23\n2288 rules/rise_of_totalitarianism/rules.yaml:1031:23\n2289 rules/rise_of_totalitarianism/rules.yaml:1032:23\n2290 rules/rise_of_totalitarianism/rules.yaml:1033:27\n2291 rules/rise_of_totalitarianism/rules.yaml:1034:27\n2300 rules/rise_of_totalitarianism/rules.yaml:1035:27\n2304 rules/rise_of_totalitarianism/rules.yaml:1036:27\n2305 rules/rise_of_totalitarianism/rules.yaml:1038:27\n2306 rules/rise_of_totalitarianism/rules.yaml:1039:27\n2307 rules/rise_of_totalitarianism/rules.yaml:1040:31\n2310 rules/rise_of_totalitarianism/rules.yaml:1041:27\n2313 rules/rise_of_totalitarianism/rules.yaml:1042:27\n2318 rules/rise_of_totalitarianism/rules.yaml:688:7\n2319 rules/rise_of_totalitarianism/rules.yaml:689:7\n2324 rules/rise_of_totalitarianism/rules.yaml:690:11\n2333 rules/rise_of_totalitarianism/rules.yaml:691:11\n2334 rules/rise_of_totalitarianism/rules.yaml:692:15\n2336 rules/rise_of_totalitarianism/rules.yaml:694:15\n2337 rules/rise_of_totalitarianism/rules.yaml:695:15\n2338 rules/rise_of_totalitarianism/rules.yaml:696:19\n2340 rules/rise_of_totalitarianism/rules.yaml:698:19\n2341 rules/rise_of_totalitarianism/rules.yaml:699:19\n2350 rules/rise_of_totalitarianism/rules.yaml:700:19\n2352 rules/rise_of_totalitarianism/rules.yaml:701:19\n2353 rules/rise_of_totalitarianism/rules.yaml:702:19\n2354 rules/rise_of_totalitarianism/rules.yaml:703:19\n2355 rules/rise_of_totalitarianism/rules.yaml:704:19\n2363 rules/rise_of_totalitarianism/rules.yaml:705:19\n2364 rules/rise_of_totalitarianism/rules.yaml:706:19\n2365 rules/rise_of_totalitarianism/rules.yaml:707:19\n2370 rules/rise_of_totalitarianism/rules.yaml:708:19\n2371 rules/rise_of_totalitarianism/rules.yaml:709:23\n2372 rules/rise_of_totalitarianism/rules.yaml:710:19\n2373 rules/rise_of_totalitarianism/rules.yaml:711:19\n2374 rules/rise_of_totalitarianism/rules.yaml:712:19\n2375 rules/rise_of_totalitarianism/rules.yaml:714:7\n2379 rules/rise_of_totalitarianism/rules.yaml:657:3\n2380 rules/rise_of_totalitarianism/rules.yaml:1160:14\n2385 rules/rise_of_totalitarianism/rules.yaml:661:7\n2386 rules/rise_of_totalitarianism/rules.yaml:662:11\n2387 rules/rise_of_totalitarianism/rules.yaml:663:7\n2392 rules/rise_of_totalitarianism/rules.yaml:664:7\n2395 rules/rise_of_totalitarianism/rules.yaml:666:11\n2396 rules/rise_of_totalitarianism/rules.yaml:667:7\n2397 rules/rise_of_totalitarianism/rules.yaml:668:11\n2398 rules/rise_of_totalitarianism/rules.yaml:669:15\n2406 rules/rise_of_totalitarianism/rules.yaml:671:15\n2413 rules/rise_of_totalitarianism/rules.yaml:673:7\n2414 rules/rise_of_totalitarianism/rules.yaml:674:11\n2415 rules/rise_of_totalitarianism/rules.yaml:675:15\n2416 rules/rise_of_totalitarianism/rules.yaml:676:7\n2417 rules/rise_of_totalitarianism/rules.yaml:677:11\n2418 rules/rise_of_totalitarianism/rules.yaml:678:11\n2419 rules/rise_of_totalitarianism/rules.yaml:679:15\n2420 rules/rise_of_totalitarianism/rules.yaml:680:11\n2421 rules/rise_of_totalitarianism/rules.yaml:682:11\n2425 rules/rise_of_totalitarianism/rules.yaml:571:7\n2426 rules/rise_of_totalitarianism/rules.yaml:572:7\n2427 rules/rise_of_totalitarianism/rules.yaml:574:7\n2428 rules/rise_of_totalitarianism/rules.yaml:575:11\n2429 rules/rise_of_totalitarianism/rules.yaml:576:11\n2430 rules/rise_of_totalitarianism/rules.yaml:577:15\n2431 rules/rise_of_totalitarianism/rules.yaml:578:15\n2432 rules/rise_of_totalitarianism/rules.yaml:579:15\n2433 rules/rise_of_totalitarianism/rules.yaml:581:7\n2438 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2439 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2440 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2441 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2442 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2443 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2444 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2445 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2452 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2453 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2454 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2455 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2474 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2475 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2477 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2478 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2479 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2481 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2482 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2483 rules/rise_of_totalitarianism/rules.yaml:1114:3\n2487 rules/rise_of_totalitarianism/rules.yaml:559:7\n2488 rules/rise_of_totalitarianism/rules.yaml:560:7\n2489 rules/rise_of_totalitarianism/rules.yaml:561:11\n2490 rules/rise_of_totalitarianism/rules.yaml:562:11\n2491 rules/rise_of_totalitarianism/rules.yaml:563:15\n2492 rules/rise_of_totalitarianism/rules.yaml:564:15\n2496 rules/rise_of_totalitarianism/rules.yaml:817:3\n2497 rules/rise_of_totalitarianism/rules.yaml:1140:14\n2498 rules/rise_of_totalitarianism/rules.yaml:1161:14\n2503 rules/rise_of_totalitarianism/rules.yaml:822:7\n2504 rules/rise_of_totalitarianism/rules.yaml:823:7\n2505 rules/rise_of_totalitarianism/rules.yaml:824:7\n2506 rules/rise_of_totalitarianism/rules.yaml:825:7\n2507 rules/rise_of_totalitarianism/rules.yaml:826:7\n2508 rules/rise_of_totalitarianism/rules.yaml:827:7\n2511 rules/rise_of_totalitarianism/rules.yaml:828:11\n2512 rules/rise_of_totalitarianism/rules.yaml:829:15\n2513 rules/rise_of_totalitarianism/rules.yaml:830:15\n2519 rules/rise_of_totalitarianism/rules.yaml:831:15\n2520 rules/rise_of_totalitarianism/rules.yaml:832:15\n2521 rules/rise_of_totalitarianism/rules.yaml:834:15\n2522 rules/rise_of_totalitarianism/rules.yaml:835:19\n2523 rules/rise_of_totalitarianism/rules.yaml:836:23\n2525 rules/rise_of_totalitarianism/rules.yaml:838:23\n2526 rules/rise_of_totalitarianism/rules.yaml:839:23\n2527 rules/rise_of_totalitarianism/rules.yaml:840:23\n2528 rules/rise_of_totalitarianism/rules.yaml:841:27\n2529 rules/rise_of_totalitarianism/rules.yaml:843:19\n2531 rules/rise_of_totalitarianism/rules.yaml:845:15\n2544 rules/rise_of_totalitarianism/rules.yaml:846:15\n2545 rules/rise_of_totalitarianism/rules.yaml:848:19\n2547 rules/rise_of_totalitarianism/rules.yaml:850:19\n2548 rules/rise_of_totalitarianism/rules.yaml:851:19\n2553 rules/rise_of_totalitarianism/rules.yaml:852:19\n2554 rules/rise_of_totalitarianism/rules.yaml:853:19\n2555 rules/rise_of_totalitarianism/rules.yaml:855:19\n2556 rules/rise_of_totalitarianism/rules.yaml:856:23\n2557 rules/rise_of_totalitarianism/rules.yaml:857:27\n2559 rules/rise_of_totalitarianism/rules.yaml:859:27\n2560 rules/rise_of_totalitarianism/rules.yaml:860:27\n2561 rules/rise_of_totalitarianism/rules.yaml:861:31\n2563 rules/rise_of_totalitarianism/rules.yaml:864:11\n2564 rules/rise_of_totalitarianism/rules.yaml:865:11\n2565 rules/rise_of_totalitarianism/rules.yaml:867:15\n2567 rules/rise_of_totalitarianism/rules.yaml:869:15\n2568 rules/rise_of_totalitarianism/rules.yaml:870:15\n2569 rules/rise_of_totalitarianism/rules.yaml:871:15\n2570 rules/rise_of_totalitarianism/rules.yaml:872:15\n2571 rules/rise_of_totalitarianism/rules.yaml:874:15\n2572 rules/rise_of_totalitarianism/rules.yaml:876:19\n2573 rules/rise_of_totalitarianism/rules.yaml:877:19\n2574 rules/rise_of_totalitarianism/rules.yaml:878:23\n2576 rules/rise_of_totalitarianism/rules.yaml:880:11\n2577 rules/rise_of_totalitarianism/rules.yaml:881:11\n2578 rules/rise_of_totalitarianism/rules.yaml:882:11\n2579 rules/rise_of_totalitarianism/rules.yaml:883:15\n2584 rules/rise_of_totalitarianism/rules.yaml:884:15\n2585 rules/rise_of_totalitarianism/rules.yaml:885:15\n2586 rules/rise_of_totalitarianism/rules.yaml:886:15\n2587 rules/rise_of_totalitarianism/rules.yaml:887:15\n2588 rules/rise_of_totalitarianism/rules.yaml:888:15\n2589 rules/rise_of_totalitarianism/rules.yaml:890:15\n2590 rules/rise_of_totalitarianism/rules.yaml:891:19\n2591 rules/rise_of_totalitarianism/rules.yaml:892:19\n2592 rules/rise_of_totalitarianism/rules.yaml:894:19\n2594 rules/rise_of_totalitarianism/rules.yaml:896:15\n2599 rules/rise_of_totalitarianism/rules.yaml:897:15\n2600 rules/rise_of_totalitarianism/rules.yaml:898:15\n2601 rules/rise_of_totalitarianism/rules.yaml:899:15\n2602 rules/rise_of_totalitarianism/rules.yaml:900:15\n2603 rules/rise_of_totalitarianism/rules.yaml:902:15\n2604 rules/rise_of_totalitarianism/rules.yaml:903:19\n2617 rules/rise_of_totalitarianism/rules.yaml:904:19\n2618 rules/rise_of_totalitarianism/rules.yaml:905:23\n2631 rules/rise_of_totalitarianism/rules.yaml:906:19\n2632 rules/rise_of_totalitarianism/rules.yaml:907:23\n2633 rules/rise_of_totalitarianism/rules.yaml:908:23\n2634 rules/rise_of_totalitarianism/rules.yaml:909:19\n2635 rules/rise_of_totalitarianism/rules.yaml:910:23\n2638 rules/rise_of_totalitarianism/rules.yaml:912:7\n2639 rules/rise_of_totalitarianism/rules.yaml:913:11\n2640 rules/rise_of_totalitarianism/rules.yaml:914:15\n2643 rules/rise_of_totalitarianism/rules.yaml:917:7\n2644 rules/rise_of_totalitarianism/rules.yaml:918:11\n2646 rules/rise_of_totalitarianism/rules.yaml:920:11\n2650 rules/rise_of_totalitarianism/rules.yaml:738:7\n2651 rules/rise_of_totalitarianism/rules.yaml:739:11\n2652 rules/rise_of_totalitarianism/rules.yaml:740:15\n2653 rules/rise_of_totalitarianism/rules.yaml:741:15\n2654 rules/rise_of_totalitarianism/rules.yaml:742:15\n2656 rules/rise_of_totalitarianism/rules.yaml:743:7\n2657 rules/rise_of_totalitarianism/rules.yaml:744:7\n2662 rules/rise_of_totalitarianism/rules.yaml:745:11\n2663 rules/rise_of_totalitarianism/rules.yaml:746:11\n2664 rules/rise_of_totalitarianism/rules.yaml:747:15\n2670 rules/rise_of_totalitarianism/rules.yaml:748:15\n2671 rules/rise_of_totalitarianism/rules.yaml:749:19\n2672 rules/rise_of_totalitarianism/rules.yaml:750:19\n2673 rules/rise_of_totalitarianism/rules.yaml:751:19\n2678 rules/rise_of_totalitarianism/flow.yaml:26:7\n2679 rules/rise_of_totalitarianism/flow.yaml:27:7\n2680 rules/rise_of_totalitarianism/flow.yaml:28:7\n2681 rules/rise_of_totalitarianism/flow.yaml:29:11\n2686 rules/rise_of_totalitarianism/flow.yaml:30:11\n2687 rules/rise_of_totalitarianism/flow.yaml:31:15\n2688 rules/rise_of_totalitarianism/flow.yaml:32:15\n2689 rules/rise_of_totalitarianism/flow.yaml:33:19\n2692 rules/rise_of_totalitarianism/flow.yaml:34:19\n2693 rules/rise_of_totalitarianism/flow.yaml:35:7\n2694 rules/rise_of_totalitarianism/flow.yaml:36:7\n2695 rules/rise_of_totalitarianism/flow.yaml:37:11\n2696 rules/rise_of_totalitarianism/flow.yaml:38:15\n2708 rules/rise_of_totalitarianism/flow.yaml:39:15\n2709 rules/rise_of_totalitarianism/flow.yaml:41:7\n2710 rules/rise_of_totalitarianism/flow.yaml:42:7\n2711 rules/rise_of_totalitarianism/flow.yaml:43:11\n2712 rules/rise_of_totalitarianism/flow.yaml:45:7\n2713 rules/rise_of_totalitarianism/flow.yaml:46:11\n2714 rules/rise_of_totalitarianism/flow.yaml:47:7\n2715 rules/rise_of_totalitarianism/flow.yaml:48:11\n2716 rules/rise_of_totalitarianism/flow.yaml:49:11\n2717 rules/rise_of_totalitarianism/flow.yaml:50:15\n2718 rules/rise_of_totalitarianism/flow.yaml:51:15\n2728 rules/rise_of_totalitarianism/flow.yaml:52:15\n2735 rules/rise_of_totalitarianism/flow.yaml:53:15\n2736 rules/rise_of_totalitarianism/flow.yaml:55:7\n2737 rules/rise_of_totalitarianism/flow.yaml:56:11\n2738 rules/rise_of_totalitarianism/flow.yaml:57:11\n2743 rules/rise_of_totalitarianism/flow.yaml:58:15\n2751 rules/rise_of_totalitarianism/flow.yaml:59:15\n2752 rules/rise_of_totalitarianism/flow.yaml:60:19\n2754 rules/rise_of_totalitarianism/flow.yaml:62:19\n2757 rules/rise_of_totalitarianism/flow.yaml:63:19\n2763 rules/rise_of_totalitarianism/flow.yaml:85:7\n2764 rules/rise_of_totalitarianism/flow.yaml:86:11\n2765 rules/rise_of_totalitarianism/flow.yaml:87:15\n2766 rules/rise_of_totalitarianism/flow.yaml:88:7\n2767 rules/rise_of_totalitarianism/flow.yaml:89:7\n2768 rules/rise_of_totalitarianism/flow.yaml:90:7\n2769 rules/rise_of_totalitarianism/flow.yaml:91:7\n2770 rules/rise_of_totalitarianism/flow.yaml:92:7\n2771 rules/rise_of_totalitarianism/flow.yaml:93:7\n2772 rules/rise_of_totalitarianism/flow.yaml:94:7\n2776 rules/rise_of_totalitarianism/flow.yaml:19:7\n2777 rules/rise_of_totalitarianism/flow.yaml:20:7\n2782 rules/rise_of_totalitarianism/flow.yaml:69:7\n2787 rules/rise_of_totalitarianism/flow.yaml:70:11\n2788 rules/rise_of_totalitarianism/flow.yaml:72:11\n2789 rules/rise_of_totalitarianism/flow.yaml:73:11\n2790 rules/rise_of_totalitarianism/flow.yaml:74:11\n2791 rules/rise_of_totalitarianism/flow.yaml:75:15\n2792 rules/rise_of_totalitarianism/flow.yaml:76:11\n2793 rules/rise_of_totalitarianism/flow.yaml:77:11\n2794 rules/rise_of_totalitarianism/flow.yaml:78:7\n2795 rules/rise_of_totalitarianism/flow.yaml:79:11\n2800 rules/rise_of_totalitarianism/rules.yaml:1154:7\n2801 rules/rise_of_totalitarianism/rules.yaml:1155:7\n2804 rules/rise_of_totalitarianism/rules.yaml:1156:7\n2805 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2819 rules/rise_of_totalitarianism/rules.yaml:720:7\n2820 rules/rise_of_totalitarianism/rules.yaml:721:7\n2831 rules/rise_of_totalitarianism/rules.yaml:722:11\n2840 rules/rise_of_totalitarianism/rules.yaml:723:11\n2841 rules/rise_of_totalitarianism/rules.yaml:724:15\n2850 rules/rise_of_totalitarianism/rules.yaml:726:15\n2863 rules/rise_of_totalitarianism/rules.yaml:727:15\n2864 rules/rise_of_totalitarianism/rules.yaml:728:19\n2866 rules/rise_of_totalitarianism/rules.yaml:730:19\n2867 rules/rise_of_totalitarianism/rules.yaml:731:19\n2868 rules/rise_of_totalitarianism/rules.yaml:732:19\n2869 rules/rise_of_totalitarianism/rules.yaml:733:19\n2896 rules/rise_of_totalitarianism/rules.yaml:587:7\n2901 rules/rise_of_totalitarianism/rules.yaml:600:15\n2902 rules/rise_of_totalitarianism/rules.yaml:601:19\n2903 rules/rise_of_totalitarianism/rules.yaml:602:15\n2904 rules/rise_of_totalitarianism/rules.yaml:603:15\n2907 rules/rise_of_totalitarianism/rules.yaml:605:15\n2908 rules/rise_of_totalitarianism/rules.yaml:606:15\n2909 rules/rise_of_totalitarianism/rules.yaml:607:15\n2910 rules/rise_of_totalitarianism/rules.yaml:608:19\n2911 rules/rise_of_totalitarianism/rules.yaml:609:15\n2912 rules/rise_of_totalitarianism/rules.yaml:610:19\n2913 rules/rise_of_totalitarianism/rules.yaml:611:19\n2914 rules/rise_of_totalitarianism/rules.yaml:612:19\n2919 rules/rise_of_totalitarianism/rules.yaml:589:15\n2926 rules/rise_of_totalitarianism/rules.yaml:590:15\n2930 rules/rise_of_totalitarianism/rules.yaml:592:15\n2937 rules/rise_of_totalitarianism/rules.yaml:593:15\n2940 rules/rise_of_totalitarianism/rules.yaml:597:19\n2943 rules/rise_of_totalitarianism/rules.yaml:594:19\n2944 rules/rise_of_totalitarianism/rules.yaml:595:19\n2951 rules/rise_of_totalitarianism/rules.yaml:598:15\n2955 rules/rise_of_totalitarianism/rules.yaml:614:15\n2956 rules/rise_of_totalitarianism/rules.yaml:615:15\n2957 rules/rise_of_totalitarianism/rules.yaml:616:15\n2962 rules/rise_of_totalitarianism/rules.yaml:617:19\n2984 rules/rise_of_totalitarianism/rules.yaml:804:7\n2985 rules/rise_of_totalitarianism/rules.yaml:805:7\n2986 rules/rise_of_totalitarianism/rules.yaml:806:7\n3000 rules/rise_of_totalitarianism/rules.yaml:807:11\n3019 rules/rise_of_totalitarianism/rules.yaml:808:11\n3020 rules/rise_of_totalitarianism/rules.yaml:809:15\n3029 rules/rise_of_totalitarianism/rules.yaml:811:15\n3042 rules/rise_of_totalitarianism/rules.yaml:812:15\n3043 rules/rise_of_totalitarianism/rules.yaml:813:19\n3049 rules/rise_of_totalitarianism/rules.yaml:815:19\n3054 rules/rise_of_totalitarianism/rules.yaml:816:19\n3074 rules/rise_of_totalitarianism/rules.yaml:518:7\n3077 rules/rise_of_totalitarianism/rules.yaml:527:15\n3078 rules/rise_of_totalitarianism/rules.yaml:528:15\n3079 rules/rise_of_totalitarianism/rules.yaml:529:15\n3080 rules/rise_of_totalitarianism/rules.yaml:530:15\n3083 rules/rise_of_totalitarianism/rules.yaml:532:15\n3084 rules/rise_of_totalitarianism/rules.yaml:533:15\n3087 rules/rise_of_totalitarianism/rules.yaml:535:15\n3088 rules/rise_of_totalitarianism/rules.yaml:536:19\n3092 rules/rise_of_totalitarianism/rules.yaml:537:19\n3102 rules/rise_of_totalitarianism/rules.yaml:539:15\n3103 rules/rise_of_totalitarianism/rules.yaml:540:19\n3107 rules/rise_of_totalitarianism/rules.yaml:541:19\n3117 rules/rise_of_totalitarianism/rules.yaml:543:15\n3121 rules/rise_of_totalitarianism/rules.yaml:544:19\n3122 rules/rise_of_totalitarianism/rules.yaml:545:23\n3124 rules/rise_of_totalitarianism/rules.yaml:546:23\n3126 rules/rise_of_totalitarianism/rules.yaml:548:23\n3129 rules/rise_of_totalitarianism/rules.yaml:550:15\n3132 rules/rise_of_totalitarianism/rules.yaml:520:15\n3133 rules/rise_of_totalitarianism/rules.yaml:521:15\n3144 rules/rise_of_totalitarianism/rules.yaml:522:19\n3150 rules/rise_of_totalitarianism/rules.yaml:523:19\n3163 rules/rise_of_totalitarianism/rules.yaml:524:19\n3170 rules/rise_of_totalitarianism/rules.yaml:525:19\n3195 rules/rise_of_totalitarianism/rules.yaml:926:7\n3196 rules/rise_of_totalitarianism/rules.yaml:927:11\n3197 rules/rise_of_totalitarianism/rules.yaml:928:15\n3198 rules/rise_of_totalitarianism/rules.yaml:929:11\n3199 rules/rise_of_totalitarianism/rules.yaml:930:7\n3210 rules/rise_of_totalitarianism/rules.yaml:931:11\n3211 rules/rise_of_totalitarianism/rules.yaml:932:11\n3228 rules/rise_of_totalitarianism/rules.yaml:933:11\n3229 rules/rise_of_totalitarianism/rules.yaml:934:11\n3240 rules/rise_of_totalitarianism/rules.yaml:935:11\n3241 rules/rise_of_totalitarianism/rules.yaml:936:15\n3244 rules/rise_of_totalitarianism/rules.yaml:937:15\n3245 rules/rise_of_totalitarianism/rules.yaml:938:15\n3251 rules/rise_of_totalitarianism/rules.yaml:940:15\n3252 rules/rise_of_totalitarianism/rules.yaml:941:15\n3253 rules/rise_of_totalitarianism/rules.yaml:942:19\n3257 rules/rise_of_totalitarianism/rules.yaml:943:19\n3265 rules/rise_of_totalitarianism/rules.yaml:944:15\n3271 rules/rise_of_totalitarianism/rules.yaml:945:19\n3292 rules/rise_of_totalitarianism/rules.yaml:946:23\n3297 rules/rise_of_totalitarianism/rules.yaml:947:7\n3298 rules/rise_of_totalitarianism/rules.yaml:948:11\n3318 rules/rise_of_totalitarianism/rules.yaml:429:7\n3319 rules/rise_of_totalitarianism/rules.yaml:430:7\n3324 rules/rise_of_totalitarianism/rules.yaml:431:11\n3331 rules/rise_of_totalitarianism/rules.yaml:432:11\n3346 rules/rise_of_totalitarianism/rules.yaml:433:7\n3347 rules/rise_of_totalitarianism/rules.yaml:434:11\n3348 rules/rise_of_totalitarianism/rules.yaml:435:7\n3359 rules/rise_of_totalitarianism/rules.yaml:436:11\n3364 rules/rise_of_totalitarianism/rules.yaml:437:11\n3377 rules/rise_of_totalitarianism/rules.yaml:438:11\n3381 rules/rise_of_totalitarianism/rules.yaml:439:7\n3382 rules/rise_of_totalitarianism/rules.yaml:440:7\n3383 rules/rise_of_totalitarianism/rules.yaml:441:11\n3391 rules/rise_of_totalitarianism/rules.yaml:442:7\n3392 rules/rise_of_totalitarianism/rules.yaml:443:7\n3405 rules/rise_of_totalitarianism/rules.yaml:484:7\n3406 rules/rise_of_totalitarianism/rules.yaml:485:7\n3417 rules/rise_of_totalitarianism/rules.yaml:486:11\n3425 rules/rise_of_totalitarianism/rules.yaml:487:7\n3426 rules/rise_of_totalitarianism/rules.yaml:488:11\n3429 rules/rise_of_totalitarianism/rules.yaml:489:11\n3431 rules/rise_of_totalitarianism/rules.yaml:491:11\n3444 rules/rise_of_totalitarianism/rules.yaml:640:7\n3445 rules/rise_of_totalitarianism/rules.yaml:641:11\n3450 rules/rise_of_totalitarianism/rules.yaml:643:11\n3451 rules/rise_of_totalitarianism/rules.yaml:644:11\n3452 rules/rise_of_totalitarianism/rules.yaml:645:11\n3453 rules/rise_of_totalitarianism/rules.yaml:646:11\n3454 rules/rise_of_totalitarianism/rules.yaml:647:11\n3455 rules/rise_of_totalitarianism/rules.yaml:648:15\n3459 rules/rise_of_totalitarianism/rules.yaml:649:15\n3467 rules/rise_of_totalitarianism/rules.yaml:650:11\n3468 rules/rise_of_totalitarianism/rules.yaml:651:15\n3472 rules/rise_of_totalitarianism/rules.yaml:652:15\n3480 rules/rise_of_totalitarianism/rules.yaml:653:11\n3485 rules/rise_of_totalitarianism/rules.yaml:654:15\n3486 rules/rise_of_totalitarianism/rules.yaml:655:15\n3506 rules/rise_of_totalitarianism/rules.yaml:656:15\n3532 rules/rise_of_totalitarianism/rules.yaml:764:7\n3536 rules/rise_of_totalitarianism/rules.yaml:765:7\n3537 rules/rise_of_totalitarianism/rules.yaml:766:7\n3545 rules/rise_of_totalitarianism/rules.yaml:767:11\n3560 rules/rise_of_totalitarianism/rules.yaml:768:7\n3561 rules/rise_of_totalitarianism/rules.yaml:769:7\n3572 rules/rise_of_totalitarianism/rules.yaml:500:7\n3576 rules/rise_of_totalitarianism/rules.yaml:501:11\n3577 rules/rise_of_totalitarianism/rules.yaml:502:7\n3578 rules/rise_of_totalitarianism/rules.yaml:503:7\n3592 rules/rise_of_totalitarianism/rules.yaml:504:11\n3602 rules/rise_of_totalitarianism/rules.yaml:505:7\n3603 rules/rise_of_totalitarianism/rules.yaml:506:11\n3604 rules/rise_of_totalitarianism/rules.yaml:507:11\n3612 rules/rise_of_totalitarianism/rules.yaml:509:11\n3625 rules/rise_of_totalitarianism/rules.yaml:510:11\n3626 rules/rise_of_totalitarianism/rules.yaml:511:11\n3627 rules/rise_of_totalitarianism/rules.yaml:512:11\n3641 rules/rise_of_totalitarianism/rules.yaml:786:7\n3642 rules/rise_of_totalitarianism/rules.yaml:787:11\n3643 rules/rise_of_totalitarianism/rules.yaml:788:11\n3644 rules/rise_of_totalitarianism/rules.yaml:789:15\n3657 rules/rise_of_totalitarianism/rules.yaml:790:15\n3672 rules/rise_of_totalitarianism/rules.yaml:792:11\n3673 rules/rise_of_totalitarianism/rules.yaml:793:11\n3678 rules/rise_of_totalitarianism/rules.yaml:794:11\n3697 rules/rise_of_totalitarianism/rules.yaml:796:11\n3705 rules/rise_of_totalitarianism/rules.yaml:797:11\n3706 rules/rise_of_totalitarianism/rules.yaml:798:11\n3728 rules/rise_of_totalitarianism/rules.yaml:984:7\n3739 rules/rise_of_totalitarianism/rules.yaml:985:11\n3757 rules/rise_of_totalitarianism/rules.yaml:986:11\n3763 rules/rise_of_totalitarianism/rules.yaml:987:15\n3764 rules/rise_of_totalitarianism/rules.yaml:988:15\n3765 rules/rise_of_totalitarianism/rules.yaml:989:15\n3782 rules/rise_of_totalitarianism/rules.yaml:990:15\n3783 rules/rise_of_totalitarianism/rules.yaml:991:15\n3795 rules/rise_of_totalitarianism/rules.yaml:992:15\n3796 rules/rise_of_totalitarianism/rules.yaml:993:15\n3797 rules/rise_of_totalitarianism/rules.yaml:994:19\n3798 rules/rise_of_totalitarianism/rules.yaml:995:19\n3799 rules/rise_of_totalitarianism/rules.yaml:996:23\n3800 rules/rise_of_totalitarianism/rules.yaml:997:19\n3801 rules/rise_of_totalitarianism/rules.yaml:998:23\n3802 rules/rise_of_totalitarianism/rules.yaml:999:23\n3803 rules/rise_of_totalitarianism/rules.yaml:1000:23\n3805 rules/rise_of_totalitarianism/rules.yaml:1002:23\n3835 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3840 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3843 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3844 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3845 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3846 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3847 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3848 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3861 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3862 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3887 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3893 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3899 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3900 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3920 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3956 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3957 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3963 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3964 rules/rise_of_totalitarianism/rules.yaml:1141:3\n3984 rules/rise_of_totalitarianism/rules.yaml:1141:3\n4014 rules/rise_of_totalitarianism/rules.yaml:1007:7\n4025 rules/rise_of_totalitarianism/rules.yaml:1008:11\n4031 rules/rise_of_totalitarianism/rules.yaml:1009:11\n4037 rules/rise_of_totalitarianism/rules.yaml:1010:15\n4038 rules/rise_of_totalitarianism/rules.yaml:1011:15\n4086 rules/rise_of_totalitarianism/rules.yaml:1012:15\n4087 rules/rise_of_totalitarianism/rules.yaml:1013:15\n4093 rules/rise_of_totalitarianism/rules.yaml:1014:15\n4094 rules/rise_of_totalitarianism/rules.yaml:1015:15\n4095 rules/rise_of_totalitarianism/rules.yaml:1016:19\n4104 rules/rise_of_totalitarianism/rules.yaml:1017:19\n4106 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1020:19\n4108 rules/rise_of_totalitarianism/rules.yaml:1021:23\n4110 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4111 rules/rise_of_totalitarianism/rules.yaml:1024:23\n4115 rules/rise_of_totalitarianism/rules.yaml:1025:27\n4128 rules/rise_of_totalitarianism/rules.yaml:1026:23\n4129 rules/rise_of_totalitarianism/rules.yaml:1027:23\n4130 rules/rise_of_totalitarianism/rules.yaml:1028:23\n4131 rules/rise_of_totalitarianism/rules.yaml:1029:27\n4132 rules/rise_of_totalitarianism/rules.yaml:1030:23\n4133 rules/rise_of_totalitarianism/rules.yaml:1031:23\n4134 rules/rise_of_totalitarianism/rules.yaml:1032:23\n4135 rules/rise_of_totalitarianism/rules.yaml:1033:27\n4136 rules/rise_of_totalitarianism/rules.yaml:1034:27\n4145 rules/rise_of_totalitarianism/rules.yaml:1035:27\n4149 rules/rise_of_totalitarianism/rules.yaml:1036:27\n4150 rules/rise_of_totalitarianism/rules.yaml:1037:27\n4151 rules/rise_of_totalitarianism/rules.yaml:1038:27\n4152 rules/rise_of_totalitarianism/rules.yaml:1039:27\n4153 rules/rise_of_totalitarianism/rules.yaml:1040:31\n4156 rules/rise_of_totalitarianism/rules.yaml:1041:27\n4159 rules/rise_of_totalitarianism/rules.yaml:1042:27\n4206 rules/rise_of_totalitarianism/rules.yaml:688:7\n4207 rules/rise_of_totalitarianism/rules.yaml:689:7\n4218 rules/rise_of_totalitarianism/rules.yaml:690:11\n4228 rules/rise_of_totalitarianism/rules.yaml:691:11\n4229 rules/rise_of_totalitarianism/rules.yaml:692:15\n4238 rules/rise_of_totalitarianism/rules.yaml:694:15\n4251 rules/rise_of_totalitarianism/rules.yaml:695:15\n4252 rules/rise_of_totalitarianism/rules.yaml:696:19\n4261 rules/rise_of_totalitarianism/rules.yaml:698:19\n4274 rules/rise_of_totalitarianism/rules.yaml:699:19\n4281 rules/rise_of_totalitarianism/rules.yaml:700:19\n4283 rules/rise_of_totalitarianism/rules.yaml:701:19\n4284 rules/rise_of_totalitarianism/rules.yaml:702:19\n4285 rules/rise_of_totalitarianism/rules.yaml:703:19\n4286 rules/rise_of_totalitarianism/rules.yaml:704:19\n4309 rules/rise_of_totalitarianism/rules.yaml:705:19\n4310 rules/rise_of_totalitarianism/rules.yaml:706:19\n4311 rules/rise_of_totalitarianism/rules.yaml:707:19\n4316 rules/rise_of_totalitarianism/rules.yaml:708:19\n4324 rules/rise_of_totalitarianism/rules.yaml:709:23\n4338 rules/rise_of_totalitarianism/rules.yaml:710:19\n4339 rules/rise_of_totalitarianism/rules.yaml:711:19\n4340 rules/rise_of_totalitarianism/rules.yaml:712:19\n4341 rules/rise_of_totalitarianism/rules.yaml:713:19\n4345 rules/rise_of_totalitarianism/rules.yaml:714:7\n4373 rules/rise_of_totalitarianism/rules.yaml:657:3\n4379 rules/rise_of_totalitarianism/rules.yaml:1160:14\n4406 rules/rise_of_totalitarianism/rules.yaml:661:7\n4407 rules/rise_of_totalitarianism/rules.yaml:662:11\n4408 rules/rise_of_totalitarianism/rules.yaml:663:7\n4413 rules/rise_of_totalitarianism/rules.yaml:664:7\n4435 rules/rise_of_totalitarianism/rules.yaml:666:11\n4436 rules/rise_of_totalitarianism/rules.yaml:667:7\n4437 rules/rise_of_totalitarianism/rules.yaml:668:11\n4438 rules/rise_of_totalitarianism/rules.yaml:669:15\n4446 rules/rise_of_totalitarianism/rules.yaml:671:15\n4453 rules/rise_of_totalitarianism/rules.yaml:672:11\n4454 rules/rise_of_totalitarianism/rules.yaml:673:7\n4468 rules/rise_of_totalitarianism/rules.yaml:674:11\n4474 rules/rise_of_totalitarianism/rules.yaml:675:15\n4479 rules/rise_of_totalitarianism/rules.yaml:676:7\n4480 rules/rise_of_totalitarianism/rules.yaml:677:11\n4481 rules/rise_of_totalitarianism/rules.yaml:678:11\n4482 rules/rise_of_totalitarianism/rules.yaml:679:15\n4483 rules/rise_of_totalitarianism/rules.yaml:680:11\n4484 rules/rise_of_totalitarianism/rules.yaml:681:11\n4485 rules/rise_of_totalitarianism/rules.yaml:682:11\n4499 rules/rise_of_totalitarianism/rules.yaml:571:7\n4500 rules/rise_of_totalitarianism/rules.yaml:572:7\n4501 rules/rise_of_totalitarianism/rules.yaml:573:7\n4502 rules/rise_of_totalitarianism/rules.yaml:574:7\n4510 rules/rise_of_totalitarianism/rules.yaml:575:11\n4516 rules/rise_of_totalitarianism/rules.yaml:576:11\n4517 rules/rise_of_totalitarianism/rules.yaml:577:15\n4518 rules/rise_of_totalitarianism/rules.yaml:578:15\n4519 rules/rise_of_totalitarianism/rules.yaml:579:15\n4520 rules/rise_of_totalitarianism/rules.yaml:580:15\n4523 rules/rise_of_totalitarianism/rules.yaml:581:7\n4545 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4550 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4553 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4554 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4555 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4556 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4557 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4558 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4571 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4572 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4584 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4590 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4609 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4610 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4631 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4670 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4671 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4673 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4674 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4678 rules/rise_of_totalitarianism/rules.yaml:1114:3\n4701 rules/rise_of_totalitarianism/rules.yaml:559:7\n4702 rules/rise_of_totalitarianism/rules.yaml:560:7\n4710 rules/rise_of_totalitarianism/rules.yaml:561:11\n4718 rules/rise_of_totalitarianism/rules.yaml:562:11\n4719 rules/rise_of_totalitarianism/rules.yaml:563:15\n4720 rules/rise_of_totalitarianism/rules.yaml:564:15\n4721 rules/rise_of_totalitarianism/rules.yaml:565:15\n4734 rules/rise_of_totalitarianism/rules.yaml:817:3\n4741 rules/rise_of_totalitarianism/rules.yaml:1140:14\n4747 rules/rise_of_totalitarianism/rules.yaml:1161:14\n4803 rules/rise_of_totalitarianism/rules.yaml:822:7\n4804 rules/rise_of_totalitarianism/rules.yaml:823:7\n4805 rules/rise_of_totalitarianism/rules.yaml:824:7\n4806 rules/rise_of_totalitarianism/rules.yaml:825:7\n4807 rules/rise_of_totalitarianism/rules.yaml:826:7\n4808 rules/rise_of_totalitarianism/rules.yaml:827:7\n4817 rules/rise_of_totalitarianism/rules.yaml:828:11\n4825 rules/rise_of_totalitarianism/rules.yaml:829:15\n4838 rules/rise_of_totalitarianism/rules.yaml:830:15\n4844 rules/rise_of_totalitarianism/rules.yaml:831:15\n4851 rules/rise_of_totalitarianism/rules.yaml:832:15\n4852 rules/rise_of_totalitarianism/rules.yaml:833:15\n4853 rules/rise_of_totalitarianism/rules.yaml:834:15\n4858 rules/rise_of_totalitarianism/rules.yaml:835:19\n4861 rules/rise_of_totalitarianism/rules.yaml:838:23\n4862 rules/rise_of_totalitarianism/rules.yaml:839:23\n4863 rules/rise_of_totalitarianism/rules.yaml:840:23\n4864 rules/rise_of_totalitarianism/rules.yaml:841:27\n4865 rules/rise_of_totalitarianism/rules.yaml:842:23\n4868 rules/rise_of_totalitarianism/rules.yaml:836:23\n4875 rules/rise_of_totalitarianism/rules.yaml:843:19\n4878 rules/rise_of_totalitarianism/rules.yaml:845:15\n4894 rules/rise_of_totalitarianism/rules.yaml:846:15\n4895 rules/rise_of_totalitarianism/rules.yaml:847:19\n4896 rules/rise_of_totalitarianism/rules.yaml:848:19\n4904 rules/rise_of_totalitarianism/rules.yaml:850:19\n4917 rules/rise_of_totalitarianism/rules.yaml:851:19\n4922 rules/rise_of_totalitarianism/rules.yaml:852:19\n4929 rules/rise_of_totalitarianism/rules.yaml:853:19\n4930 rules/rise_of_totalitarianism/rules.yaml:854:19\n4931 rules/rise_of_totalitarianism/rules.yaml:855:19\n4936 rules/rise_of_totalitarianism/rules.yaml:856:23\n4939 rules/rise_of_totalitarianism/rules.yaml:859:27\n4940 rules/rise_of_totalitarianism/rules.yaml:860:27\n4941 rules/rise_of_totalitarianism/rules.yaml:861:31\n4942 rules/rise_of_totalitarianism/rules.yaml:862:27\n4945 rules/rise_of_totalitarianism/rules.yaml:857:27\n4949 rules/rise_of_totalitarianism/rules.yaml:864:11\n4950 rules/rise_of_totalitarianism/rules.yaml:865:11\n4951 rules/rise_of_totalitarianism/rules.yaml:866:15\n4952 rules/rise_of_totalitarianism/rules.yaml:867:15\n4960 rules/rise_of_totalitarianism/rules.yaml:869:15\n4968 rules/rise_of_totalitarianism/rules.yaml:870:15\n4969 rules/rise_of_totalitarianism/rules.yaml:871:15\n4976 rules/rise_of_totalitarianism/rules.yaml:872:15\n4977 rules/rise_of_totalitarianism/rules.yaml:873:15\n4978 rules/rise_of_totalitarianism/rules.yaml:874:15\n4983 rules/rise_of_totalitarianism/rules.yaml:875:19\n4984 rules/rise_of_totalitarianism/rules.yaml:876:19\n4985 rules/rise_of_totalitarianism/rules.yaml:877:19\n4993 rules/rise_of_totalitarianism/rules.yaml:878:23\n5001 rules/rise_of_totalitarianism/rules.yaml:880:11\n5002 rules/rise_of_totalitarianism/rules.yaml:881:11\n5003 rules/rise_of_totalitarianism/rules.yaml:882:11\n5008 rules/rise_of_totalitarianism/rules.yaml:883:15\n5013 rules/rise_of_totalitarianism/rules.yaml:884:15\n5014 rules/rise_of_totalitarianism/rules.yaml:885:15\n5015 rules/rise_of_totalitarianism/rules.yaml:886:15\n5016 rules/rise_of_totalitarianism/rules.yaml:887:15\n5023 rules/rise_of_totalitarianism/rules.yaml:888:15\n5024 rules/rise_of_totalitarianism/rules.yaml:889:15\n5025 rules/rise_of_totalitarianism/rules.yaml:890:15\n5030 rules/rise_of_totalitarianism/rules.yaml:891:19\n5031 rules/rise_of_totalitarianism/rules.yaml:892:19\n5032 rules/rise_of_totalitarianism/rules.yaml:893:19\n5033 rules/rise_of_totalitarianism/rules.yaml:894:19\n5037 rules/rise_of_totalitarianism/rules.yaml:896:15\n5042 rules/rise_of_totalitarianism/rules.yaml:897:15\n5059 rules/rise_of_totalitarianism/rules.yaml:898:15\n5060 rules/rise_of_totalitarianism/rules.yaml:899:15\n5067 rules/rise_of_totalitarianism/rules.yaml:900:15\n5068 rules/rise_of_totalitarianism/rules.yaml:901:15\n5069 rules/rise_of_totalitarianism/rules.yaml:902:15\n5074 rules/rise_of_totalitarianism/rules.yaml:903:19\n5089 rules/rise_of_totalitarianism/rules.yaml:904:19\n5090 rules/rise_of_totalitarianism/rules.yaml:905:23\n5105 rules/rise_of_totalitarianism/rules.yaml:906:19\n5113 rules/rise_of_totalitarianism/rules.yaml:907:23\n5125 rules/rise_of_totalitarianism/rules.yaml:908:23\n5132 rules/rise_of_totalitarianism/rules.yaml:909:19\n5133 rules/rise_of_totalitarianism/rules.yaml:910:23\n5136 rules/rise_of_totalitarianism/rules.yaml:911:23\n5142 rules/rise_of_totalitarianism/rules.yaml:912:7\n5145 rules/rise_of_totalitarianism/rules.yaml:916:11\n5148 rules/rise_of_totalitarianism/rules.yaml:913:11\n5153 rules/rise_of_totalitarianism/rules.yaml:914:15\n5160 rules/rise_of_totalitarianism/rules.yaml:917:7\n5161 rules/rise_of_totalitarianism/rules.yaml:918:11\n5163 rules/rise_of_totalitarianism/rules.yaml:920:11\n5181 rules/rise_of_totalitarianism/rules.yaml:738:7\n5182 rules/rise_of_totalitarianism/rules.yaml:739:11\n5183 rules/rise_of_totalitarianism/rules.yaml:740:15\n5184 rules/rise_of_totalitarianism/rules.yaml:741:15\n5185 rules/rise_of_totalitarianism/rules.yaml:742:15\n5187 rules/rise_of_totalitarianism/rules.yaml:743:7\n5188 rules/rise_of_totalitarianism/rules.yaml:744:7\n5199 rules/rise_of_totalitarianism/rules.yaml:745:11\n5200 rules/rise_of_totalitarianism/rules.yaml:746:11\n5215 rules/rise_of_totalitarianism/rules.yaml:747:15\n5221 rules/rise_of_totalitarianism/rules.yaml:748:15\n5227 rules/rise_of_totalitarianism/rules.yaml:749:19\n5228 rules/rise_of_totalitarianism/rules.yaml:750:19\n5241 rules/rise_of_totalitarianism/rules.yaml:751:19\n5276 rules/rise_of_totalitarianism/flow.yaml:26:7\n5277 rules/rise_of_totalitarianism/flow.yaml:27:7\n5278 rules/rise_of_totalitarianism/flow.yaml:28:7\n5289 rules/rise_of_totalitarianism/flow.yaml:29:11\n5294 rules/rise_of_totalitarianism/flow.yaml:30:11\n5303 rules/rise_of_totalitarianism/flow.yaml:31:15\n5315 rules/rise_of_totalitarianism/flow.yaml:32:15\n5316 rules/rise_of_totalitarianism/flow.yaml:33:19\n5319 rules/rise_of_totalitarianism/flow.yaml:34:19\n5323 rules/rise_of_totalitarianism/flow.yaml:35:7\n5324 rules/rise_of_totalitarianism/flow.yaml:36:7\n5325 rules/rise_of_totalitarianism/flow.yaml:37:11\n5326 rules/rise_of_totalitarianism/flow.yaml:38:15\n5343 rules/rise_of_totalitarianism/flow.yaml:39:15\n5344 rules/rise_of_totalitarianism/flow.yaml:40:11\n5345 rules/rise_of_totalitarianism/flow.yaml:41:7\n5346 rules/rise_of_totalitarianism/flow.yaml:42:7\n5347 rules/rise_of_totalitarianism/flow.yaml:43:11\n5350 rules/rise_of_totalitarianism/flow.yaml:44:11\n5351 rules/rise_of_totalitarianism/flow.yaml:45:7\n5352 rules/rise_of_totalitarianism/flow.yaml:46:11\n5353 rules/rise_of_totalitarianism/flow.yaml:47:7\n5367 rules/rise_of_totalitarianism/flow.yaml:48:11\n5373 rules/rise_of_totalitarianism/flow.yaml:49:11\n5374 rules/rise_of_totalitarianism/flow.yaml:50:15\n5375 rules/rise_of_totalitarianism/flow.yaml:51:15\n5385 rules/rise_of_totalitarianism/flow.yaml:52:15\n5392 rules/rise_of_totalitarianism/flow.yaml:53:15\n5393 rules/rise_of_totalitarianism/flow.yaml:54:15\n5397 rules/rise_of_totalitarianism/flow.yaml:55:7\n5408 rules/rise_of_totalitarianism/flow.yaml:56:11\n5409 rules/rise_of_totalitarianism/flow.yaml:57:11\n5424 rules/rise_of_totalitarianism/flow.yaml:58:15\n5442 rules/rise_of_totalitarianism/flow.yaml:59:15\n5443 rules/rise_of_totalitarianism/flow.yaml:60:19\n5445 rules/rise_of_totalitarianism/flow.yaml:62:19\n5448 rules/rise_of_totalitarianism/flow.yaml:63:19\n5471 rules/rise_of_totalitarianism/flow.yaml:85:7\n5472 rules/rise_of_totalitarianism/flow.yaml:86:11\n5473 rules/rise_of_totalitarianism/flow.yaml:87:15\n5474 rules/rise_of_totalitarianism/flow.yaml:88:7\n5475 rules/rise_of_totalitarianism/flow.yaml:89:7\n5476 rules/rise_of_totalitarianism/flow.yaml:90:7\n5482 rules/rise_of_totalitarianism/flow.yaml:91:7\n5488 rules/rise_of_totalitarianism/flow.yaml:92:7\n5489 rules/rise_of_totalitarianism/flow.yaml:93:7\n5490 rules/rise_of_totalitarianism/flow.yaml:94:7\n5499 rules/rise_of_totalitarianism/flow.yaml:19:7\n5500 rules/rise_of_totalitarianism/flow.yaml:20:7\n5521 rules/rise_of_totalitarianism/flow.yaml:69:7\n5535 rules/rise_of_totalitarianism/flow.yaml:70:11\n5536 rules/rise_of_totalitarianism/flow.yaml:71:11\n5537 rules/rise_of_totalitarianism/flow.yaml:72:11\n5544 rules/rise_of_totalitarianism/flow.yaml:73:11\n5551 rules/rise_of_totalitarianism/flow.yaml:74:11\n5565 rules/rise_of_totalitarianism/flow.yaml:75:15\n5570 rules/rise_of_totalitarianism/flow.yaml:76:11\n5577 rules/rise_of_totalitarianism/flow.yaml:77:11\n5582 rules/rise_of_totalitarianism/flow.yaml:78:7\n5583 rules/rise_of_totalitarianism/flow.yaml:79:11\n5600 rules/rise_of_totalitarianism/rules.yaml:1154:7\n5608 rules/rise_of_totalitarianism/rules.yaml:1155:7\n5611 rules/rise_of_totalitarianism/rules.yaml:1156:7\n5612 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5613 rules/rise_of_totalitarianism/rules.yaml:1158:7"
