@@ -72,10 +72,16 @@ RESULT_FIELDS = {
 ROLLED_FIELDS = {"roll": ir.INT, "column": ir.STR}
 
 
+def untyped_list(t: ir.Type) -> bool:
+    """A list whose elements' type is not known: the type of ``[]``."""
+    return t.kind == "list" and t.elem == ir.ANY
+
+
 @dataclass
 class Binding:
     type: ir.Type
     kind: str  # local | param
+    node: Any = None  # the `let` that declared a local, whose type an assignment may refine
 
 
 class Checker:
@@ -180,7 +186,7 @@ class Checker:
                 f"{name!r} would hide the game's {self.describe_global(name)} of that name",
                 node,
             )
-        self.scopes[-1][name] = Binding(t, "local")
+        self.scopes[-1][name] = Binding(t, "local", node)
 
     def describe_global(self, name: str) -> str:
         if name in self.game.constants:
@@ -453,6 +459,20 @@ class Checker:
         ):
             self.error("decision", "the answer to a decision goes into a local variable", value)
         self.expect(value, vt, tt, "the assigned value")
+        if isinstance(target, Name) and target.ref == ("local", target.id) and untyped_list(tt):
+            self.refine(target, vt)
+
+    def refine(self, target: Name, t: ir.Type) -> None:
+        """A local declared as ``[]`` (a list of anything) takes the type of the first list
+        of known elements assigned to it (``xs = xs + [p]``): the uses after it know what the
+        elements are."""
+        b = self.lookup(target.id)
+        if b is None or t.kind != "list" or untyped_list(t):
+            return
+        b.type = t
+        target.ty = t
+        if isinstance(b.node, Let):
+            b.node.declared = t
 
     def target(self, t: Expr) -> ir.Type:
         if isinstance(t, Name):
@@ -643,7 +663,7 @@ class Checker:
             lt, rt = self.expr(e.left), self.expr(e.right)
             if e.op == "+" and lt.kind == "list":
                 self.expect(e.right, rt, lt, "the right side of '+'")
-                return lt
+                return rt if untyped_list(lt) and rt.kind == "list" else lt
             if e.op == "+" and lt == ir.STR:
                 self.expect(e.right, rt, ir.STR, "the right side of '+'")
                 return ir.STR
@@ -793,6 +813,15 @@ class Checker:
             )
             return ir.ANY
         elif ot == ir.ANY:
+            if isinstance(e.obj, Name) and e.obj.ref == ("local", e.obj.id):
+                self.error(
+                    "type",
+                    f"the type of {e.obj.id!r} is not known here, so {e.name!r} cannot be looked up",
+                    e.obj,
+                    "a list started as [] takes the type of the first list assigned to it "
+                    "(`xs = xs + [p]`); use it after that assignment, or start it with a "
+                    "value of its type",
+                )
             return ir.ANY
         else:
             self.error("type", f"{article(ot)} has no attributes", e.obj)
