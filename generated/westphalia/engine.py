@@ -9,7 +9,7 @@ from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
-from rulecraft.runtime.prelude import LOG as _LOG  # noqa: F401
+from rulecraft.runtime.prelude import LOG as _LOG
 from rulecraft.runtime.prelude import MAX_LOOP
 from rulecraft.runtime.prelude import PENDING as _PENDING
 from rulecraft.runtime.prelude import RESULT as _RESULT  # noqa: F401
@@ -283,6 +283,21 @@ class WestphaliaRules:
         "turn__final",
         "turn__military",
     )
+    STEP_NAMES: ClassVar[tuple[str, ...]] = (
+        "turn__initiative",
+        "turn__negotiation",
+        "turn__arrears",
+        "turn__recruitment",
+        "turn__italy",
+        "turn__gold",
+        "turn__trade",
+        "turn__unrest",
+        "turn__final",
+        "turn__military",
+        "end__game_end",
+        "setup__decks",
+    )
+    CARD_NAMES: ClassVar[tuple[str, ...]] = ()
     SECRETS: ClassVar[Any] = {
         (9, 2): ((0, (), None),),
         (13, 2): ((3, 0, None),),
@@ -300,14 +315,17 @@ class WestphaliaRules:
         11: "g == g1 or g == g2 or g == g3",
     }
     d: Any
-    routines: Any
-    card_r: Any
-    card_p: Any
-    card_q: Any
-    card_playable: Any
-    flow_r: Any
-    flow_q: Any
+    routines: tuple[Any, ...]
+    card_r: tuple[Any, ...]
+    card_p: tuple[Any, ...]
+    card_q: tuple[Any, ...]
+    card_playable: tuple[Any, ...]
+    flow_r: tuple[Any, ...]
+    flow_q: tuple[Any, ...]
     flow_origin: Any
+    flow_ix: tuple[int, ...]
+    card_ix: tuple[int, ...]
+    flow_loop: int
     all_action: tuple[int, ...]
     all_area: tuple[int, ...]
     all_army: tuple[int, ...]
@@ -500,7 +518,9 @@ class WestphaliaRules:
         self.flow_origin = d["flow_origin"]
         self.flow_r = tuple(self.step(n, "r_") for n in d["flow"])
         self.flow_q = tuple(self.step(n, "q_") for n in d["flow"])
+        self.flow_ix = tuple(-1 if n is None else self.STEP_NAMES.index(n) for n in d["flow"])
         ids = d["id_card"]
+        self.card_ix = tuple(self.CARD_NAMES.index(c) for c in ids)
         self.card_r = tuple(getattr(self, "r_card__" + c, None) for c in ids)
         self.card_p = tuple(getattr(self, "p_card__" + c, None) for c in ids)
         self.card_q = tuple(getattr(self, "q_card__" + c, None) for c in ids)
@@ -530,11 +550,6 @@ class WestphaliaRules:
         waits = getattr(self, prefix + name, None)
         return (waits, True) if waits is not None else (getattr(self, "p_" + name), False)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
-        """Whether player p may play card c (its `playable` condition)."""
-        f = self.card_playable[c]
-        return f is None or bool(f(S, p))
-
     def r_main(self, S: list[Any], F: Any, v: Any) -> Any:
         """The flow of play: set-up steps, then the steps of each turn (machine form)."""
         k: int = 0 if F is None else F[2]
@@ -550,21 +565,6 @@ class WestphaliaRules:
                 step(S)
             elif step(S, None, None) is SUSPEND:
                 return _wait(S, (0, 0, k))
-
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
-        """The flow of play from step k on (playout form)."""
-        flow = self.flow_q
-        while True:
-            if k >= len(flow):
-                k = self.flow_loop
-            step, waits = flow[k]
-            k += 1
-            if step is None:
-                self.next_turn(S)
-            elif waits:
-                step(S, R)
-            else:
-                step(S)
 
     def next_turn(self, S: list[Any]) -> None:
         """The next turn starts."""
@@ -588,14 +588,6 @@ class WestphaliaRules:
             self.card_p[c](S, p)
             return None
         return f(S, None, None, p)
-
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
-        """Player p carries out card c (the playout form)."""
-        f = self.card_q[c]
-        if f is None:
-            self.card_p[c](S, p)
-        else:
-            f(S, R, p)
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
         """action_ok [rules/westphalia/rules.yaml:166:3]"""
@@ -1414,14 +1406,15 @@ class WestphaliaRules:
         S[self.o_p_debt + v_receiver] = min(max(S[self.o_p_debt + v_receiver] + v_n, -200), 999)
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"
+        """deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:800:5]"""
         S[self.o_g_initiative] = tuple(
             [
                 v_receiver if v_q == v_giver else v_giver if v_q == v_receiver else v_q
                 for v_q in S[self.o_g_initiative]
             ]
         )
-        _log(S, 46, (v_giver, v_receiver))
+        if S[_LOG] is not False:
+            _log(S, 46, (v_giver, v_receiver))
 
     def p_deal__liberties_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:828:5]"
@@ -1466,14 +1459,17 @@ class WestphaliaRules:
     def p_debt_resolution(self, S: list[Any]) -> None:
         """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:694:3]"""
         N: list[int] = S
-        _log(S, 39, ())
+        if S[_LOG] is not False:
+            _log(S, 39, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
         if v_a == v_b:
-            _log(S, 40, (v_a, v_b))
+            if S[_LOG] is not False:
+                _log(S, 40, (v_a, v_b))
         else:
             v_low = min(v_a, v_b)
-            _log(S, 41, (v_a, v_b, v_low))
+            if S[_LOG] is not False:
+                _log(S, 41, (v_a, v_b, v_low))
             for v_p in self.all_player:
                 self.p_add_debt(S, v_p, v_low)
         for v_p_2 in self.all_player:
@@ -1514,15 +1510,17 @@ class WestphaliaRules:
             )
 
     def p_draw_commerce(self, S: list[Any]) -> None:
-        "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:458:3]"
+        """One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:458:3]"""
         N: list[int] = S
         if len(S[self.o_g_commerce_deck]) == 0:
-            _log(S, 6, ())
+            if S[_LOG] is not False:
+                _log(S, 6, ())
         else:
             v_k = _head(S[self.o_g_commerce_deck])
             if self.s_e_commerce__portuguese[v_k]:
                 S[self.o_g_commerce_deck] = tuple(_shuffled(S, S[self.o_g_commerce_deck]))
-                _log(S, 7, ())
+                if S[_LOG] is not False:
+                    _log(S, 7, ())
             else:
                 S[self.o_g_commerce_deck] = tuple(
                     [v_c for v_c in S[self.o_g_commerce_deck] if v_c != v_k]
@@ -1530,8 +1528,10 @@ class WestphaliaRules:
                 S[self.o_p_commerce + self.k_player__dutch] = _mask(
                     [*_bits(N[self.o_p_commerce + self.k_player__dutch]), *[v_k]]
                 )
-                _log(S, 8, ())
-                _log_to(S, 9, (v_k,), (self.k_player__dutch,))
+                if S[_LOG] is not False:
+                    _log(S, 8, ())
+                if S[_LOG] is not False:
+                    _log_to(S, 9, (v_k,), (self.k_player__dutch,))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the fourth Diplomacy Phase, Debt Resolution and victory. (WEST-3-01, WEST-3-03, WEST-9-01, WEST-10-01) [rules/westphalia/flow.yaml:197:3]"
@@ -1548,19 +1548,22 @@ class WestphaliaRules:
             _w1 += N[self.o_p_prestige + v_p__1]
         if self.c_prestige_total - _w1 > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
-            _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
         else:
-            _log(S, 3, (v_p,))
+            if S[_LOG] is not False:
+                _log(S, 3, (v_p,))
 
     def p_lose_prestige(self, S: list[Any], v_p: Any) -> None:
-        "lose_prestige [rules/westphalia/rules.yaml:416:3]"
+        """lose_prestige [rules/westphalia/rules.yaml:416:3]"""
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
-            _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
     def p_make_peace(self, S: list[Any]) -> None:
-        "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:443:3]"
+        """Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:443:3]"""
         N: list[int] = S
         S[self.o_g_spanish_dutch_peace] = True
         S[self.o_p_hostile_to + self.k_player__spain] = _mask(
@@ -1590,7 +1593,8 @@ class WestphaliaRules:
                 )
                 S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
                 S[self.o_e_army__location + v_x] = None
-        _log(S, 5, ())
+        if S[_LOG] is not False:
+            _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
         """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:476:3]"""
@@ -1617,17 +1621,19 @@ class WestphaliaRules:
             if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
                 S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
-                _log(S, 10, (v_a, N[self.o_g_tolerance]))
+                if S[_LOG] is not False:
+                    _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
     def p_reduce_debt(self, S: list[Any], v_p: Any, v_amount: int, v_why: Any) -> None:
-        "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:395:3]"
+        """reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:395:3]"""
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] - v_amount, -200), 999)
         else:
             S[self.o_p_debt + v_p] = min(max(max(0, N[self.o_p_debt + v_p] - v_amount), -200), 999)
-        _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
+        if S[_LOG] is not False:
+            _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
         """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"""
@@ -1655,7 +1661,7 @@ class WestphaliaRules:
             S[self.o_e_area__claims + v_a] = tuple([*S[self.o_e_area__claims + v_a], *[v_p]])
 
     def p_turn__arrears(self, S: list[Any]) -> None:
-        "Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:48:3]"
+        """Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:48:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             v_r = _lookup(
@@ -1666,30 +1672,35 @@ class WestphaliaRules:
             )
             v_n = v_r[3]
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
-            _log(S, 58, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 58, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
     def p_turn__gold(self, S: list[Any]) -> None:
-        "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:99:3]"
+        """At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:99:3]"""
         N: list[int] = S
         if S[self.o_g_spanish_dutch_peace]:
-            _log(S, 68, ())
+            if S[_LOG] is not False:
+                _log(S, 68, ())
             self.p_gain_prestige(S, self.k_player__spain)
         else:
             v_r = _roll(S, 6)
             if v_r > N[self.o_p_ships + self.k_player__dutch]:
-                _log(S, 69, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+                if S[_LOG] is not False:
+                    _log(S, 69, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
                 S[self.o_p_debt + self.k_player__spain] = min(
                     max(S[self.o_p_debt + self.k_player__spain] + 2, -200), 999
                 )
-                _log(S, 70, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+                if S[_LOG] is not False:
+                    _log(S, 70, (v_r, N[self.o_p_ships + self.k_player__dutch]))
 
     def p_turn__initiative(self, S: list[Any]) -> None:
-        "The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:28:3]"
+        """The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:28:3]"""
         N: list[int] = S
         S[self.o_g_diplomacy_phase] = min(max(S[self.o_g_diplomacy_phase] + 1, 0), 4)
-        _log(S, 56, (N[self.o_g_diplomacy_phase],))
+        if S[_LOG] is not False:
+            _log(S, 56, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
             S[self.o_p_units + _r1] = min(
@@ -1700,25 +1711,28 @@ class WestphaliaRules:
         _log(S, 57, (tuple(S[self.o_g_initiative]),))
 
     def p_turn__trade(self, S: list[Any]) -> None:
-        "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:115:3]"
+        """The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:115:3]"""
         N: list[int] = S
         v_r = _roll(S, 6)
         if v_r <= N[self.o_p_ships + self.k_player__dutch]:
-            _log(S, 71, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+            if S[_LOG] is not False:
+                _log(S, 71, (v_r, N[self.o_p_ships + self.k_player__dutch]))
             self.p_draw_commerce(S)
             if S[self.o_g_spanish_dutch_peace]:
                 self.p_draw_commerce(S)
         else:
-            _log(S, 72, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+            if S[_LOG] is not False:
+                _log(S, 72, (v_r, N[self.o_p_ships + self.k_player__dutch]))
         v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
         S[self.o_p_ships + self.k_player__dutch] = min(
             max(S[self.o_p_ships + self.k_player__dutch] - v_lost, 0), 6
         )
         if v_lost > 0:
-            _log(S, 73, (v_lost,))
+            if S[_LOG] is not False:
+                _log(S, 73, (v_lost,))
 
     def p_victory(self, S: list[Any]) -> None:
-        "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:721:3]"
+        """Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:721:3]"""
         N: list[int] = S
         for v_p in [
             self.k_player__bavaria,
@@ -1730,25 +1744,47 @@ class WestphaliaRules:
         ]:
             S[self.o_p_won + v_p] = self.f_meets_vc(S, v_p)
             if S[self.o_p_won + v_p]:
-                _log(S, 42, (v_p, N[self.o_p_debt + v_p]))
+                if S[_LOG] is not False:
+                    _log(S, 42, (v_p, N[self.o_p_debt + v_p]))
             else:
-                _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
+                if S[_LOG] is not False:
+                    _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
         if S[self.o_p_goal + self.k_player__austria] is not None:
             S[self.o_p_goal_seen + self.k_player__austria] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
-            _log(S, 44, (S[self.o_p_goal + self.k_player__austria],))
+            if S[_LOG] is not False:
+                _log(S, 44, (S[self.o_p_goal + self.k_player__austria],))
         v_winners = [v_p_2 for v_p_2 in self.all_player if S[self.o_p_won + v_p_2]]
         if len(v_winners) < 6:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
         else:
             for v_p_3 in self.all_player:
                 S[self.o_p_score + v_p_3] = min(max(self.f_final_score(S, v_p_3), -999), 999)
-                _log(S, 45, (v_p_3, N[self.o_p_score + v_p_3]))
+                if S[_LOG] is not False:
+                    _log(S, 45, (v_p_3, N[self.o_p_score + v_p_3]))
             v_best = max([N[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
             v_w = _head(
                 [v_p_5 for v_p_5 in S[self.o_g_initiative] if N[self.o_p_score + v_p_5] == v_best]
             )
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
+
+    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+        """Player p carries out card c, which does not wait."""
+        self.card_p[c](S, p)
+
+    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+        """Player p carries out card c (the playout form)."""
+        f = self.card_q[c]
+        if f is None:
+            self.card_p[c](S, p)
+        else:
+            f(S, R, p)
+
+    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+        """Whether player p may play card c (its `playable` condition)."""
+        if self.card_playable[c] is None:
+            return True
+        return bool(self.card_playable[c](S, p))
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
         """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:606:3]"""
@@ -1990,6 +2026,49 @@ class WestphaliaRules:
                             self.q_battle(S, R, v_y, [v_x])
                             if S[self.o_g_attacker_won] and (not S[self.o_g_refused]):
                                 S[self.o_g_lost_battle] = True
+
+    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+        """The flow of play from step k on (playout form): each step called directly,
+        the next turn (and whatever replaced it in flow_q) through flow_q."""
+        flow = self.flow_ix
+        n = len(flow)
+        while True:
+            if k >= n:
+                k = self.flow_loop
+            i = flow[k]
+            k += 1
+            if i == 0:
+                self.p_turn__initiative(S)
+            elif i == 1:
+                self.q_turn__negotiation(S, R)
+            elif i == 2:
+                self.p_turn__arrears(S)
+            elif i == 3:
+                self.q_turn__recruitment(S, R)
+            elif i == 4:
+                self.q_turn__italy(S, R)
+            elif i == 5:
+                self.p_turn__gold(S)
+            elif i == 6:
+                self.p_turn__trade(S)
+            elif i == 7:
+                self.q_turn__unrest(S, R)
+            elif i == 8:
+                self.q_turn__final(S, R)
+            elif i == 9:
+                self.q_turn__military(S, R)
+            elif i == 10:
+                self.p_end__game_end(S)
+            elif i == 11:
+                self.q_setup__decks(S, R)
+            else:
+                step, waits = self.flow_q[k - 1]
+                if step is None:
+                    self.next_turn(S)
+                elif waits:
+                    step(S, R)
+                else:
+                    step(S)
 
     def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
         "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:650:3]"
@@ -3853,4 +3932,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "603 rules/westphalia/rules.yaml:170:7\n604 rules/westphalia/rules.yaml:171:11\n641 rules/westphalia/rules.yaml:172:7\n642 rules/westphalia/rules.yaml:173:11\n648 rules/westphalia/rules.yaml:174:7\n652 rules/westphalia/rules.yaml:326:7\n653 rules/westphalia/rules.yaml:327:11\n654 rules/westphalia/rules.yaml:328:7\n655 rules/westphalia/rules.yaml:329:11\n656 rules/westphalia/rules.yaml:330:7\n657 rules/westphalia/rules.yaml:331:11\n658 rules/westphalia/rules.yaml:332:7\n659 rules/westphalia/rules.yaml:333:11\n660 rules/westphalia/rules.yaml:334:7\n661 rules/westphalia/rules.yaml:335:11\n662 rules/westphalia/rules.yaml:336:7\n666 rules/westphalia/rules.yaml:182:7\n681 rules/westphalia/rules.yaml:183:7\n687 rules/westphalia/rules.yaml:232:7\n688 rules/westphalia/rules.yaml:233:11\n693 rules/westphalia/rules.yaml:234:7\n694 rules/westphalia/rules.yaml:235:11\n699 rules/westphalia/rules.yaml:236:7\n706 rules/westphalia/rules.yaml:164:7\n715 rules/westphalia/rules.yaml:158:7\n731 rules/westphalia/rules.yaml:746:1\n774 rules/westphalia/rules.yaml:746:1\n779 rules/westphalia/rules.yaml:746:1\n783 rules/westphalia/rules.yaml:746:1\n788 rules/westphalia/rules.yaml:746:1\n800 rules/westphalia/rules.yaml:746:1\n811 rules/westphalia/rules.yaml:746:1\n820 rules/westphalia/rules.yaml:746:1\n825 rules/westphalia/rules.yaml:746:1\n837 rules/westphalia/rules.yaml:746:1\n849 rules/westphalia/rules.yaml:746:1\n857 rules/westphalia/rules.yaml:746:1\n862 rules/westphalia/rules.yaml:141:7\n872 rules/westphalia/rules.yaml:135:7\n882 rules/westphalia/rules.yaml:306:7\n883 rules/westphalia/rules.yaml:307:7\n884 rules/westphalia/rules.yaml:308:11\n889 rules/westphalia/rules.yaml:309:11\n897 rules/westphalia/rules.yaml:310:7\n898 rules/westphalia/rules.yaml:311:11\n899 rules/westphalia/rules.yaml:312:7\n900 rules/westphalia/rules.yaml:313:11\n901 rules/westphalia/rules.yaml:314:7\n902 rules/westphalia/rules.yaml:315:11\n903 rules/westphalia/rules.yaml:316:7\n904 rules/westphalia/rules.yaml:317:11\n905 rules/westphalia/rules.yaml:318:7\n910 rules/westphalia/rules.yaml:31:7\n911 rules/westphalia/rules.yaml:32:11\n912 rules/westphalia/rules.yaml:33:7\n913 rules/westphalia/rules.yaml:34:11\n914 rules/westphalia/rules.yaml:35:7\n915 rules/westphalia/rules.yaml:36:11\n916 rules/westphalia/rules.yaml:37:7\n917 rules/westphalia/rules.yaml:38:11\n918 rules/westphalia/rules.yaml:39:7\n926 rules/westphalia/rules.yaml:74:7\n935 rules/westphalia/rules.yaml:80:7\n948 rules/westphalia/rules.yaml:105:7\n957 rules/westphalia/rules.yaml:97:7\n975 rules/westphalia/rules.yaml:23:7\n979 rules/westphalia/rules.yaml:216:7\n986 rules/westphalia/rules.yaml:208:7\n991 rules/westphalia/rules.yaml:355:7\n992 rules/westphalia/rules.yaml:356:7\n993 rules/westphalia/rules.yaml:357:11\n997 rules/westphalia/rules.yaml:358:7\n998 rules/westphalia/rules.yaml:359:11\n999 rules/westphalia/rules.yaml:360:7\n1000 rules/westphalia/rules.yaml:361:11\n1001 rules/westphalia/rules.yaml:362:11\n1018 rules/westphalia/rules.yaml:363:7\n1019 rules/westphalia/rules.yaml:364:11\n1029 rules/westphalia/rules.yaml:365:7\n1030 rules/westphalia/rules.yaml:366:11\n1031 rules/westphalia/rules.yaml:367:7\n1038 rules/westphalia/rules.yaml:285:7\n1039 rules/westphalia/rules.yaml:286:11\n1044 rules/westphalia/rules.yaml:287:7\n1045 rules/westphalia/rules.yaml:288:11\n1046 rules/westphalia/rules.yaml:289:7\n1047 rules/westphalia/rules.yaml:290:11\n1048 rules/westphalia/rules.yaml:291:11\n1049 rules/westphalia/rules.yaml:292:15\n1050 rules/westphalia/rules.yaml:293:11\n1065 rules/westphalia/rules.yaml:294:7\n1066 rules/westphalia/rules.yaml:295:11\n1076 rules/westphalia/rules.yaml:296:7\n1077 rules/westphalia/rules.yaml:297:11\n1081 rules/westphalia/rules.yaml:298:7\n1089 rules/westphalia/rules.yaml:150:7\n1123 rules/westphalia/rules.yaml:66:7\n1127 rules/westphalia/rules.yaml:87:7\n1138 rules/westphalia/rules.yaml:55:7\n1139 rules/westphalia/rules.yaml:56:11\n1140 rules/westphalia/rules.yaml:57:15\n1141 rules/westphalia/rules.yaml:58:11\n1142 rules/westphalia/rules.yaml:59:7\n1151 rules/westphalia/rules.yaml:378:7\n1152 rules/westphalia/rules.yaml:379:7\n1153 rules/westphalia/rules.yaml:380:11\n1154 rules/westphalia/rules.yaml:381:7\n1155 rules/westphalia/rules.yaml:382:11\n1160 rules/westphalia/rules.yaml:383:7\n1161 rules/westphalia/rules.yaml:384:11\n1166 rules/westphalia/rules.yaml:385:7\n1167 rules/westphalia/rules.yaml:386:11\n1168 rules/westphalia/rules.yaml:387:7\n1173 rules/westphalia/rules.yaml:127:7\n1181 rules/westphalia/rules.yaml:345:7\n1186 rules/westphalia/rules.yaml:346:7\n1194 rules/westphalia/rules.yaml:347:7\n1211 rules/westphalia/rules.yaml:348:7\n1222 rules/westphalia/rules.yaml:202:7\n1231 rules/westphalia/rules.yaml:191:7\n1262 rules/westphalia/rules.yaml:192:7\n1263 rules/westphalia/rules.yaml:193:11\n1272 rules/westphalia/rules.yaml:194:7\n1273 rules/westphalia/rules.yaml:195:11\n1274 rules/westphalia/rules.yaml:196:7\n1282 rules/westphalia/rules.yaml:244:7\n1283 rules/westphalia/rules.yaml:245:7\n1284 rules/westphalia/rules.yaml:246:11\n1285 rules/westphalia/rules.yaml:247:15\n1288 rules/westphalia/rules.yaml:248:19\n1289 rules/westphalia/rules.yaml:249:19\n1293 rules/westphalia/rules.yaml:250:23\n1294 rules/westphalia/rules.yaml:251:7\n1295 rules/westphalia/rules.yaml:252:11\n1307 rules/westphalia/rules.yaml:253:7\n1308 rules/westphalia/rules.yaml:254:11\n1320 rules/westphalia/rules.yaml:255:7\n1321 rules/westphalia/rules.yaml:256:11\n1325 rules/westphalia/rules.yaml:257:7\n1329 rules/westphalia/rules.yaml:258:7\n1335 rules/westphalia/rules.yaml:259:7\n1336 rules/westphalia/rules.yaml:260:11\n1337 rules/westphalia/rules.yaml:261:7\n1338 rules/westphalia/rules.yaml:262:11\n1339 rules/westphalia/rules.yaml:263:7\n1344 rules/westphalia/rules.yaml:112:7\n1352 rules/westphalia/rules.yaml:271:7\n1353 rules/westphalia/rules.yaml:272:11\n1354 rules/westphalia/rules.yaml:273:7\n1355 rules/westphalia/rules.yaml:274:11\n1356 rules/westphalia/rules.yaml:275:7\n1357 rules/westphalia/rules.yaml:276:11\n1362 rules/westphalia/rules.yaml:277:7\n1367 rules/westphalia/rules.yaml:224:7\n1378 rules/westphalia/rules.yaml:47:7\n1385 rules/westphalia/rules.yaml:120:7\n1395 rules/westphalia/rules.yaml:393:7\n1399 rules/westphalia/rules.yaml:784:9\n1404 rules/westphalia/rules.yaml:791:9\n1407 rules/westphalia/rules.yaml:792:9\n1413 rules/westphalia/rules.yaml:767:9\n1414 rules/westphalia/rules.yaml:768:9\n1418 rules/westphalia/rules.yaml:805:9\n1424 rules/westphalia/rules.yaml:806:9\n1428 rules/westphalia/rules.yaml:834:9\n1432 rules/westphalia/rules.yaml:827:9\n1436 rules/westphalia/rules.yaml:799:9\n1440 rules/westphalia/rules.yaml:774:9\n1441 rules/westphalia/rules.yaml:775:9\n1445 rules/westphalia/rules.yaml:820:9\n1449 rules/westphalia/rules.yaml:813:9\n1454 rules/westphalia/rules.yaml:746:1\n1457 rules/westphalia/rules.yaml:746:1\n1463 rules/westphalia/rules.yaml:760:9\n1464 rules/westphalia/rules.yaml:761:9\n1469 rules/westphalia/rules.yaml:699:7\n1470 rules/westphalia/rules.yaml:700:7\n1471 rules/westphalia/rules.yaml:701:7\n1472 rules/westphalia/rules.yaml:702:7\n1473 rules/westphalia/rules.yaml:703:11\n1475 rules/westphalia/rules.yaml:705:11\n1476 rules/westphalia/rules.yaml:706:11\n1477 rules/westphalia/rules.yaml:707:11\n1478 rules/westphalia/rules.yaml:708:15\n1479 rules/westphalia/rules.yaml:709:7\n1480 rules/westphalia/rules.yaml:710:11\n1481 rules/westphalia/rules.yaml:711:15\n1492 rules/westphalia/rules.yaml:713:15\n1496 rules/westphalia/rules.yaml:714:7\n1497 rules/westphalia/rules.yaml:715:11\n1498 rules/westphalia/rules.yaml:716:7\n1499 rules/westphalia/rules.yaml:717:11\n1508 rules/westphalia/rules.yaml:718:7\n1509 rules/westphalia/rules.yaml:719:11\n1519 rules/westphalia/rules.yaml:463:7\n1520 rules/westphalia/rules.yaml:464:11\n1522 rules/westphalia/rules.yaml:466:11\n1523 rules/westphalia/rules.yaml:467:11\n1524 rules/westphalia/rules.yaml:468:15\n1525 rules/westphalia/rules.yaml:469:15\n1527 rules/westphalia/rules.yaml:471:15\n1530 rules/westphalia/rules.yaml:472:15\n1533 rules/westphalia/rules.yaml:473:15\n1534 rules/westphalia/rules.yaml:474:15\n1539 rules/westphalia/flow.yaml:201:7\n1540 rules/westphalia/flow.yaml:202:11\n1541 rules/westphalia/flow.yaml:203:11\n1546 rules/westphalia/rules.yaml:410:7\n1550 rules/westphalia/rules.yaml:411:11\n1551 rules/westphalia/rules.yaml:412:11\n1553 rules/westphalia/rules.yaml:414:11\n1558 rules/westphalia/rules.yaml:419:7\n1559 rules/westphalia/rules.yaml:420:11\n1560 rules/westphalia/rules.yaml:421:11\n1565 rules/westphalia/rules.yaml:448:7\n1566 rules/westphalia/rules.yaml:449:7\n1573 rules/westphalia/rules.yaml:450:7\n1580 rules/westphalia/rules.yaml:451:7\n1581 rules/westphalia/rules.yaml:452:11\n1585 rules/westphalia/rules.yaml:453:15\n1591 rules/westphalia/rules.yaml:454:15\n1592 rules/westphalia/rules.yaml:455:15\n1593 rules/westphalia/rules.yaml:456:7\n1598 rules/westphalia/rules.yaml:481:7\n1599 rules/westphalia/rules.yaml:482:11\n1618 rules/westphalia/rules.yaml:483:15\n1619 rules/westphalia/rules.yaml:484:15\n1620 rules/westphalia/rules.yaml:485:15\n1625 rules/westphalia/rules.yaml:399:7\n1626 rules/westphalia/rules.yaml:400:7\n1627 rules/westphalia/rules.yaml:401:11\n1629 rules/westphalia/rules.yaml:403:11\n1630 rules/westphalia/rules.yaml:404:7\n1634 rules/westphalia/rules.yaml:427:7\n1639 rules/westphalia/rules.yaml:428:7\n1642 rules/westphalia/rules.yaml:429:7\n1647 rules/westphalia/rules.yaml:430:11\n1648 rules/westphalia/rules.yaml:431:11\n1652 rules/westphalia/rules.yaml:438:7\n1653 rules/westphalia/rules.yaml:439:11\n1654 rules/westphalia/rules.yaml:440:7\n1655 rules/westphalia/rules.yaml:441:11\n1660 rules/westphalia/flow.yaml:52:7\n1661 rules/westphalia/flow.yaml:53:11\n1667 rules/westphalia/flow.yaml:54:11\n1668 rules/westphalia/flow.yaml:55:11\n1669 rules/westphalia/flow.yaml:56:11\n1674 rules/westphalia/flow.yaml:103:7\n1675 rules/westphalia/flow.yaml:104:11\n1676 rules/westphalia/flow.yaml:105:11\n1678 rules/westphalia/flow.yaml:107:11\n1679 rules/westphalia/flow.yaml:108:11\n1680 rules/westphalia/flow.yaml:109:15\n1681 rules/westphalia/flow.yaml:110:15\n1683 rules/westphalia/flow.yaml:112:15\n1686 rules/westphalia/flow.yaml:113:15\n1691 rules/westphalia/flow.yaml:34:7\n1692 rules/westphalia/flow.yaml:35:7\n1693 rules/westphalia/flow.yaml:36:7\n1694 rules/westphalia/flow.yaml:37:11\n1698 rules/westphalia/flow.yaml:38:11\n1699 rules/westphalia/flow.yaml:39:7\n1700 rules/westphalia/flow.yaml:40:7\n1705 rules/westphalia/flow.yaml:119:7\n1706 rules/westphalia/flow.yaml:120:7\n1707 rules/westphalia/flow.yaml:121:11\n1708 rules/westphalia/flow.yaml:122:11\n1709 rules/westphalia/flow.yaml:123:11\n1710 rules/westphalia/flow.yaml:124:15\n1712 rules/westphalia/flow.yaml:126:11\n1713 rules/westphalia/flow.yaml:127:7\n1714 rules/westphalia/flow.yaml:128:7\n1717 rules/westphalia/flow.yaml:129:7\n1718 rules/westphalia/flow.yaml:130:11\n1723 rules/westphalia/rules.yaml:726:7\n1731 rules/westphalia/rules.yaml:727:11\n1732 rules/westphalia/rules.yaml:728:11\n1733 rules/westphalia/rules.yaml:729:15\n1735 rules/westphalia/rules.yaml:731:15\n1736 rules/westphalia/rules.yaml:732:7\n1737 rules/westphalia/rules.yaml:733:11\n1739 rules/westphalia/rules.yaml:734:11\n1740 rules/westphalia/rules.yaml:735:7\n1741 rules/westphalia/rules.yaml:736:7\n1742 rules/westphalia/rules.yaml:737:11\n1744 rules/westphalia/rules.yaml:739:11\n1745 rules/westphalia/rules.yaml:740:15\n1746 rules/westphalia/rules.yaml:741:15\n1747 rules/westphalia/rules.yaml:742:11\n1748 rules/westphalia/rules.yaml:743:11\n1751 rules/westphalia/rules.yaml:744:11\n1756 rules/westphalia/rules.yaml:611:7\n1759 rules/westphalia/rules.yaml:614:11\n1760 rules/westphalia/rules.yaml:615:11\n1761 rules/westphalia/rules.yaml:616:11\n1766 rules/westphalia/rules.yaml:617:15\n1767 rules/westphalia/rules.yaml:618:15\n1768 rules/westphalia/rules.yaml:619:15\n1769 rules/westphalia/rules.yaml:620:19\n1802 rules/westphalia/rules.yaml:621:19\n1803 rules/westphalia/rules.yaml:622:19\n1804 rules/westphalia/rules.yaml:624:19\n1813 rules/westphalia/rules.yaml:625:19\n1814 rules/westphalia/rules.yaml:626:23\n1815 rules/westphalia/rules.yaml:627:23\n1816 rules/westphalia/rules.yaml:628:27\n1820 rules/westphalia/rules.yaml:630:27\n1821 rules/westphalia/rules.yaml:631:23\n1823 rules/westphalia/rules.yaml:633:19\n1831 rules/westphalia/rules.yaml:635:19\n1832 rules/westphalia/rules.yaml:636:19\n1833 rules/westphalia/rules.yaml:637:23\n1834 rules/westphalia/rules.yaml:638:23\n1837 rules/westphalia/rules.yaml:639:27\n1840 rules/westphalia/rules.yaml:640:27\n1844 rules/westphalia/rules.yaml:643:23\n1847 rules/westphalia/rules.yaml:644:23\n1851 rules/westphalia/rules.yaml:647:19\n1856 rules/westphalia/rules.yaml:678:7\n1861 rules/westphalia/rules.yaml:679:7\n1862 rules/westphalia/rules.yaml:680:7\n1863 rules/westphalia/rules.yaml:681:11\n1864 rules/westphalia/rules.yaml:682:11\n1866 rules/westphalia/rules.yaml:684:11\n1869 rules/westphalia/rules.yaml:685:11\n1870 rules/westphalia/rules.yaml:686:15\n1875 rules/westphalia/rules.yaml:687:7\n1879 rules/westphalia/rules.yaml:688:7\n1880 rules/westphalia/rules.yaml:689:7\n1882 rules/westphalia/rules.yaml:691:7\n1888 rules/westphalia/rules.yaml:520:7\n1889 rules/westphalia/rules.yaml:521:7\n1890 rules/westphalia/rules.yaml:522:7\n1891 rules/westphalia/rules.yaml:523:7\n1892 rules/westphalia/rules.yaml:524:11\n1893 rules/westphalia/rules.yaml:525:11\n1894 rules/westphalia/rules.yaml:526:15\n1895 rules/westphalia/rules.yaml:527:15\n1896 rules/westphalia/rules.yaml:528:19\n1897 rules/westphalia/rules.yaml:530:7\n1898 rules/westphalia/rules.yaml:531:7\n1899 rules/westphalia/rules.yaml:532:11\n1900 rules/westphalia/rules.yaml:533:11\n1902 rules/westphalia/rules.yaml:535:11\n1903 rules/westphalia/rules.yaml:536:11\n1904 rules/westphalia/rules.yaml:537:11\n1905 rules/westphalia/rules.yaml:538:11\n1906 rules/westphalia/rules.yaml:539:11\n1910 rules/westphalia/rules.yaml:540:11\n1911 rules/westphalia/rules.yaml:541:11\n1915 rules/westphalia/rules.yaml:542:11\n1916 rules/westphalia/rules.yaml:544:15\n1920 rules/westphalia/rules.yaml:546:15\n1921 rules/westphalia/rules.yaml:547:15\n1922 rules/westphalia/rules.yaml:549:15\n1925 rules/westphalia/rules.yaml:550:15\n1926 rules/westphalia/rules.yaml:551:19\n1929 rules/westphalia/rules.yaml:552:11\n1930 rules/westphalia/rules.yaml:553:15\n1931 rules/westphalia/rules.yaml:554:19\n1932 rules/westphalia/rules.yaml:555:15\n1933 rules/westphalia/rules.yaml:556:15\n1934 rules/westphalia/rules.yaml:557:19\n1935 rules/westphalia/rules.yaml:559:15\n1936 rules/westphalia/rules.yaml:560:19\n1938 rules/westphalia/rules.yaml:562:15\n1939 rules/westphalia/rules.yaml:563:15\n1940 rules/westphalia/rules.yaml:564:19\n1941 rules/westphalia/rules.yaml:565:15\n1947 rules/westphalia/rules.yaml:566:19\n1948 rules/westphalia/rules.yaml:568:15\n1952 rules/westphalia/rules.yaml:575:7\n1957 rules/westphalia/rules.yaml:576:7\n1958 rules/westphalia/rules.yaml:577:11\n1959 rules/westphalia/rules.yaml:578:11\n1960 rules/westphalia/rules.yaml:579:15\n1963 rules/westphalia/rules.yaml:580:15\n1968 rules/westphalia/rules.yaml:591:7\n1969 rules/westphalia/rules.yaml:592:7\n1970 rules/westphalia/rules.yaml:593:7\n1971 rules/westphalia/rules.yaml:594:11\n1975 rules/westphalia/rules.yaml:595:15\n1976 rules/westphalia/rules.yaml:596:19\n1986 rules/westphalia/rules.yaml:597:23\n1987 rules/westphalia/rules.yaml:598:23\n1988 rules/westphalia/rules.yaml:599:27\n1989 rules/westphalia/rules.yaml:601:27\n1990 rules/westphalia/rules.yaml:602:27\n1991 rules/westphalia/rules.yaml:603:27\n1992 rules/westphalia/rules.yaml:604:31\n1996 rules/westphalia/rules.yaml:655:7\n1997 rules/westphalia/rules.yaml:656:11\n1998 rules/westphalia/rules.yaml:657:7\n1999 rules/westphalia/rules.yaml:658:7\n2004 rules/westphalia/rules.yaml:659:7\n2007 rules/westphalia/rules.yaml:662:11\n2009 rules/westphalia/rules.yaml:664:11\n2010 rules/westphalia/rules.yaml:665:11\n2011 rules/westphalia/rules.yaml:666:11\n2014 rules/westphalia/rules.yaml:669:15\n2015 rules/westphalia/rules.yaml:670:19\n2016 rules/westphalia/rules.yaml:671:23\n2020 rules/westphalia/rules.yaml:746:1\n2021 rules/westphalia/rules.yaml:746:1\n2022 rules/westphalia/rules.yaml:746:1\n2027 rules/westphalia/rules.yaml:746:1\n2028 rules/westphalia/rules.yaml:746:1\n2029 rules/westphalia/rules.yaml:746:1\n2030 rules/westphalia/rules.yaml:746:1\n2033 rules/westphalia/rules.yaml:746:1\n2034 rules/westphalia/rules.yaml:746:1\n2036 rules/westphalia/rules.yaml:746:1\n2037 rules/westphalia/rules.yaml:746:1\n2038 rules/westphalia/rules.yaml:746:1\n2042 rules/westphalia/rules.yaml:746:1\n2043 rules/westphalia/rules.yaml:746:1\n2044 rules/westphalia/rules.yaml:746:1\n2045 rules/westphalia/rules.yaml:746:1\n2046 rules/westphalia/rules.yaml:746:1\n2047 rules/westphalia/rules.yaml:746:1\n2048 rules/westphalia/rules.yaml:746:1\n2049 rules/westphalia/rules.yaml:746:1\n2050 rules/westphalia/rules.yaml:746:1\n2055 rules/westphalia/rules.yaml:495:7\n2067 rules/westphalia/rules.yaml:496:7\n2091 rules/westphalia/rules.yaml:497:7\n2125 rules/westphalia/rules.yaml:498:7\n2126 rules/westphalia/rules.yaml:499:11\n2132 rules/westphalia/rules.yaml:500:11\n2135 rules/westphalia/rules.yaml:501:7\n2136 rules/westphalia/rules.yaml:502:11\n2137 rules/westphalia/rules.yaml:503:11\n2147 rules/westphalia/rules.yaml:505:11\n2148 rules/westphalia/rules.yaml:506:11\n2154 rules/westphalia/flow.yaml:12:7\n2155 rules/westphalia/flow.yaml:13:7\n2156 rules/westphalia/flow.yaml:14:7\n2157 rules/westphalia/flow.yaml:15:7\n2158 rules/westphalia/flow.yaml:16:7\n2159 rules/westphalia/flow.yaml:17:7\n2160 rules/westphalia/flow.yaml:18:7\n2161 rules/westphalia/flow.yaml:19:7\n2162 rules/westphalia/flow.yaml:20:7\n2163 rules/westphalia/flow.yaml:21:7\n2166 rules/westphalia/flow.yaml:22:7\n2167 rules/westphalia/flow.yaml:23:7\n2169 rules/westphalia/flow.yaml:24:7\n2173 rules/westphalia/flow.yaml:183:7\n2174 rules/westphalia/flow.yaml:184:7\n2175 rules/westphalia/flow.yaml:185:11\n2180 rules/westphalia/flow.yaml:80:7\n2181 rules/westphalia/flow.yaml:81:7\n2182 rules/westphalia/flow.yaml:82:7\n2187 rules/westphalia/flow.yaml:84:11\n2188 rules/westphalia/flow.yaml:85:11\n2189 rules/westphalia/flow.yaml:86:7\n2190 rules/westphalia/flow.yaml:88:7\n2191 rules/westphalia/flow.yaml:89:11\n2192 rules/westphalia/flow.yaml:90:11\n2193 rules/westphalia/flow.yaml:91:15\n2194 rules/westphalia/flow.yaml:92:11\n2195 rules/westphalia/flow.yaml:93:15\n2197 rules/westphalia/flow.yaml:96:15\n2202 rules/westphalia/flow.yaml:191:7\n2203 rules/westphalia/flow.yaml:193:11\n2204 rules/westphalia/flow.yaml:194:15\n2205 rules/westphalia/rules.yaml:746:1\n2206 rules/westphalia/rules.yaml:746:1\n2210 rules/westphalia/flow.yaml:46:7\n2215 rules/westphalia/flow.yaml:62:7\n2224 rules/westphalia/flow.yaml:65:11\n2225 rules/westphalia/flow.yaml:66:15\n2228 rules/westphalia/flow.yaml:68:7\n2232 rules/westphalia/flow.yaml:69:7\n2233 rules/westphalia/flow.yaml:70:11\n2234 rules/westphalia/flow.yaml:71:11\n2237 rules/westphalia/flow.yaml:72:11\n2240 rules/westphalia/flow.yaml:73:11\n2246 rules/westphalia/flow.yaml:139:7\n2247 rules/westphalia/flow.yaml:140:7\n2250 rules/westphalia/flow.yaml:142:11\n2251 rules/westphalia/flow.yaml:143:7\n2257 rules/westphalia/flow.yaml:144:7\n2262 rules/westphalia/flow.yaml:146:7\n2263 rules/westphalia/flow.yaml:147:7\n2264 rules/westphalia/flow.yaml:148:7\n2269 rules/westphalia/flow.yaml:149:11\n2270 rules/westphalia/flow.yaml:150:11\n2273 rules/westphalia/flow.yaml:151:11\n2276 rules/westphalia/flow.yaml:152:11\n2277 rules/westphalia/flow.yaml:153:11\n2280 rules/westphalia/flow.yaml:154:11\n2281 rules/westphalia/flow.yaml:156:11\n2282 rules/westphalia/flow.yaml:157:11\n2283 rules/westphalia/flow.yaml:158:15\n2284 rules/westphalia/flow.yaml:159:19\n2285 rules/westphalia/flow.yaml:160:19\n2286 rules/westphalia/flow.yaml:161:23\n2289 rules/westphalia/flow.yaml:162:23\n2290 rules/westphalia/flow.yaml:163:27\n2292 rules/westphalia/flow.yaml:165:27\n2293 rules/westphalia/flow.yaml:167:11\n2294 rules/westphalia/flow.yaml:168:15\n2295 rules/westphalia/flow.yaml:169:15\n2296 rules/westphalia/flow.yaml:170:19\n2304 rules/westphalia/flow.yaml:171:19\n2305 rules/westphalia/flow.yaml:172:23\n2307 rules/westphalia/flow.yaml:174:23\n2325 rules/westphalia/rules.yaml:611:7\n2326 rules/westphalia/rules.yaml:612:11\n2331 rules/westphalia/rules.yaml:614:11\n2332 rules/westphalia/rules.yaml:615:11\n2333 rules/westphalia/rules.yaml:616:11\n2344 rules/westphalia/rules.yaml:617:15\n2345 rules/westphalia/rules.yaml:618:15\n2363 rules/westphalia/rules.yaml:619:15\n2368 rules/westphalia/rules.yaml:647:19\n2369 rules/westphalia/rules.yaml:648:19\n2376 rules/westphalia/rules.yaml:620:19\n2425 rules/westphalia/rules.yaml:621:19\n2426 rules/westphalia/rules.yaml:622:19\n2427 rules/westphalia/rules.yaml:623:19\n2428 rules/westphalia/rules.yaml:624:19\n2437 rules/westphalia/rules.yaml:625:19\n2443 rules/westphalia/rules.yaml:626:23\n2450 rules/westphalia/rules.yaml:627:23\n2453 rules/westphalia/rules.yaml:630:27\n2456 rules/westphalia/rules.yaml:628:27\n2468 rules/westphalia/rules.yaml:631:23\n2475 rules/westphalia/rules.yaml:633:19\n2494 rules/westphalia/rules.yaml:634:19\n2495 rules/westphalia/rules.yaml:635:19\n2505 rules/westphalia/rules.yaml:636:19\n2506 rules/westphalia/rules.yaml:637:23\n2507 rules/westphalia/rules.yaml:638:23\n2510 rules/westphalia/rules.yaml:639:27\n2513 rules/westphalia/rules.yaml:640:27\n2516 rules/westphalia/rules.yaml:641:27\n2522 rules/westphalia/rules.yaml:643:23\n2525 rules/westphalia/rules.yaml:644:23\n2528 rules/westphalia/rules.yaml:645:23\n2547 rules/westphalia/rules.yaml:678:7\n2552 rules/westphalia/rules.yaml:679:7\n2553 rules/westphalia/rules.yaml:680:7\n2554 rules/westphalia/rules.yaml:681:11\n2555 rules/westphalia/rules.yaml:682:11\n2565 rules/westphalia/rules.yaml:684:11\n2578 rules/westphalia/rules.yaml:685:11\n2579 rules/westphalia/rules.yaml:686:15\n2584 rules/westphalia/rules.yaml:687:7\n2585 rules/westphalia/rules.yaml:688:7\n2586 rules/westphalia/rules.yaml:689:7\n2587 rules/westphalia/rules.yaml:690:11\n2588 rules/westphalia/rules.yaml:691:7\n2589 rules/westphalia/rules.yaml:692:11\n2621 rules/westphalia/rules.yaml:520:7\n2622 rules/westphalia/rules.yaml:521:7\n2623 rules/westphalia/rules.yaml:522:7\n2624 rules/westphalia/rules.yaml:523:7\n2635 rules/westphalia/rules.yaml:524:11\n2636 rules/westphalia/rules.yaml:525:11\n2658 rules/westphalia/rules.yaml:526:15\n2699 rules/westphalia/rules.yaml:527:15\n2700 rules/westphalia/rules.yaml:528:19\n2701 rules/westphalia/rules.yaml:529:19\n2705 rules/westphalia/rules.yaml:530:7\n2708 rules/westphalia/rules.yaml:531:7\n2709 rules/westphalia/rules.yaml:532:11\n2710 rules/westphalia/rules.yaml:533:11\n2715 rules/westphalia/rules.yaml:535:11\n2716 rules/westphalia/rules.yaml:536:11\n2717 rules/westphalia/rules.yaml:537:11\n2718 rules/westphalia/rules.yaml:538:11\n2719 rules/westphalia/rules.yaml:539:11\n2720 rules/westphalia/rules.yaml:540:11\n2721 rules/westphalia/rules.yaml:541:11\n2722 rules/westphalia/rules.yaml:542:11\n2723 rules/westphalia/rules.yaml:543:15\n2738 rules/westphalia/rules.yaml:544:15\n2742 rules/westphalia/rules.yaml:546:15\n2743 rules/westphalia/rules.yaml:547:15\n2746 rules/westphalia/rules.yaml:548:15\n2763 rules/westphalia/rules.yaml:549:15\n2766 rules/westphalia/rules.yaml:550:15\n2767 rules/westphalia/rules.yaml:551:19\n2770 rules/westphalia/rules.yaml:552:11\n2775 rules/westphalia/rules.yaml:553:15\n2776 rules/westphalia/rules.yaml:554:19\n2777 rules/westphalia/rules.yaml:555:15\n2778 rules/westphalia/rules.yaml:556:15\n2779 rules/westphalia/rules.yaml:557:19\n2780 rules/westphalia/rules.yaml:558:19\n2781 rules/westphalia/rules.yaml:559:15\n2795 rules/westphalia/rules.yaml:560:19\n2800 rules/westphalia/rules.yaml:562:15\n2801 rules/westphalia/rules.yaml:563:15\n2802 rules/westphalia/rules.yaml:564:19\n2803 rules/westphalia/rules.yaml:565:15\n2804 rules/westphalia/rules.yaml:566:19\n2805 rules/westphalia/rules.yaml:567:19\n2806 rules/westphalia/rules.yaml:568:15\n2824 rules/westphalia/rules.yaml:575:7\n2829 rules/westphalia/rules.yaml:576:7\n2837 rules/westphalia/rules.yaml:577:11\n2850 rules/westphalia/rules.yaml:578:11\n2851 rules/westphalia/rules.yaml:579:15\n2854 rules/westphalia/rules.yaml:580:15\n2855 rules/westphalia/rules.yaml:581:15\n2878 rules/westphalia/rules.yaml:591:7\n2879 rules/westphalia/rules.yaml:592:7\n2880 rules/westphalia/rules.yaml:593:7\n2891 rules/westphalia/rules.yaml:594:11\n2900 rules/westphalia/rules.yaml:595:15\n2912 rules/westphalia/rules.yaml:596:19\n2930 rules/westphalia/rules.yaml:597:23\n2943 rules/westphalia/rules.yaml:598:23\n2949 rules/westphalia/rules.yaml:599:27\n2950 rules/westphalia/rules.yaml:600:27\n2951 rules/westphalia/rules.yaml:601:27\n2952 rules/westphalia/rules.yaml:602:27\n2959 rules/westphalia/rules.yaml:603:27\n2960 rules/westphalia/rules.yaml:604:31\n2978 rules/westphalia/rules.yaml:655:7\n2979 rules/westphalia/rules.yaml:656:11\n2980 rules/westphalia/rules.yaml:657:7\n2981 rules/westphalia/rules.yaml:658:7\n2986 rules/westphalia/rules.yaml:659:7\n2987 rules/westphalia/rules.yaml:660:11\n2994 rules/westphalia/rules.yaml:662:11\n3001 rules/westphalia/rules.yaml:664:11\n3007 rules/westphalia/rules.yaml:665:11\n3014 rules/westphalia/rules.yaml:666:11\n3015 rules/westphalia/rules.yaml:667:15\n3020 rules/westphalia/rules.yaml:669:15\n3034 rules/westphalia/rules.yaml:670:19\n3040 rules/westphalia/rules.yaml:671:23\n3071 rules/westphalia/rules.yaml:746:1\n3072 rules/westphalia/rules.yaml:746:1\n3073 rules/westphalia/rules.yaml:746:1\n3084 rules/westphalia/rules.yaml:746:1\n3085 rules/westphalia/rules.yaml:746:1\n3097 rules/westphalia/rules.yaml:746:1\n3116 rules/westphalia/rules.yaml:746:1\n3150 rules/westphalia/rules.yaml:746:1\n3151 rules/westphalia/rules.yaml:746:1\n3157 rules/westphalia/rules.yaml:746:1\n3158 rules/westphalia/rules.yaml:746:1\n3159 rules/westphalia/rules.yaml:746:1\n3160 rules/westphalia/rules.yaml:746:1\n3161 rules/westphalia/rules.yaml:746:1\n3163 rules/westphalia/rules.yaml:746:1\n3164 rules/westphalia/rules.yaml:746:1\n3165 rules/westphalia/rules.yaml:746:1\n3176 rules/westphalia/rules.yaml:746:1\n3199 rules/westphalia/rules.yaml:746:1\n3242 rules/westphalia/rules.yaml:746:1\n3243 rules/westphalia/rules.yaml:746:1\n3244 rules/westphalia/rules.yaml:746:1\n3248 rules/westphalia/rules.yaml:746:1\n3249 rules/westphalia/rules.yaml:746:1\n3250 rules/westphalia/rules.yaml:746:1\n3251 rules/westphalia/rules.yaml:746:1\n3269 rules/westphalia/rules.yaml:495:7\n3278 rules/westphalia/rules.yaml:496:7\n3297 rules/westphalia/rules.yaml:497:7\n3330 rules/westphalia/rules.yaml:498:7\n3331 rules/westphalia/rules.yaml:499:11\n3337 rules/westphalia/rules.yaml:500:11\n3340 rules/westphalia/rules.yaml:501:7\n3343 rules/westphalia/rules.yaml:508:11\n3349 rules/westphalia/rules.yaml:502:11\n3362 rules/westphalia/rules.yaml:503:11\n3372 rules/westphalia/rules.yaml:504:11\n3373 rules/westphalia/rules.yaml:505:11\n3374 rules/westphalia/rules.yaml:506:11\n3390 rules/westphalia/flow.yaml:12:7\n3391 rules/westphalia/flow.yaml:13:7\n3392 rules/westphalia/flow.yaml:14:7\n3393 rules/westphalia/flow.yaml:15:7\n3394 rules/westphalia/flow.yaml:16:7\n3395 rules/westphalia/flow.yaml:17:7\n3396 rules/westphalia/flow.yaml:18:7\n3399 rules/westphalia/flow.yaml:19:7\n3400 rules/westphalia/flow.yaml:20:7\n3403 rules/westphalia/flow.yaml:21:7\n3408 rules/westphalia/flow.yaml:22:7\n3419 rules/westphalia/flow.yaml:23:7\n3421 rules/westphalia/flow.yaml:24:7\n3422 rules/westphalia/flow.yaml:25:7\n3435 rules/westphalia/flow.yaml:183:7\n3445 rules/westphalia/flow.yaml:184:7\n3459 rules/westphalia/flow.yaml:185:11\n3481 rules/westphalia/flow.yaml:80:7\n3482 rules/westphalia/flow.yaml:81:7\n3483 rules/westphalia/flow.yaml:82:7\n3488 rules/westphalia/flow.yaml:83:11\n3489 rules/westphalia/flow.yaml:84:11\n3490 rules/westphalia/flow.yaml:85:11\n3491 rules/westphalia/flow.yaml:86:7\n3492 rules/westphalia/flow.yaml:87:7\n3493 rules/westphalia/flow.yaml:88:7\n3504 rules/westphalia/flow.yaml:89:11\n3505 rules/westphalia/flow.yaml:90:11\n3513 rules/westphalia/flow.yaml:91:15\n3523 rules/westphalia/flow.yaml:92:11\n3524 rules/westphalia/flow.yaml:93:15\n3525 rules/westphalia/flow.yaml:94:15\n3527 rules/westphalia/flow.yaml:96:15\n3528 rules/westphalia/flow.yaml:97:15\n3546 rules/westphalia/flow.yaml:191:7\n3551 rules/westphalia/flow.yaml:192:11\n3552 rules/westphalia/flow.yaml:193:11\n3566 rules/westphalia/flow.yaml:194:15\n3571 rules/westphalia/rules.yaml:746:1\n3572 rules/westphalia/rules.yaml:746:1\n3581 rules/westphalia/flow.yaml:46:7\n3602 rules/westphalia/flow.yaml:62:7\n3619 rules/westphalia/flow.yaml:63:11\n3640 rules/westphalia/flow.yaml:65:11\n3641 rules/westphalia/flow.yaml:66:15\n3644 rules/westphalia/flow.yaml:67:15\n3645 rules/westphalia/flow.yaml:68:7\n3649 rules/westphalia/flow.yaml:69:7\n3657 rules/westphalia/flow.yaml:70:11\n3665 rules/westphalia/flow.yaml:71:11\n3668 rules/westphalia/flow.yaml:72:11\n3671 rules/westphalia/flow.yaml:73:11\n3672 rules/westphalia/flow.yaml:74:15\n3697 rules/westphalia/flow.yaml:139:7\n3698 rules/westphalia/flow.yaml:140:7\n3718 rules/westphalia/flow.yaml:142:11\n3719 rules/westphalia/flow.yaml:143:7\n3725 rules/westphalia/flow.yaml:144:7\n3729 rules/westphalia/flow.yaml:145:11\n3737 rules/westphalia/flow.yaml:146:7\n3738 rules/westphalia/flow.yaml:147:7\n3739 rules/westphalia/flow.yaml:148:7\n3750 rules/westphalia/flow.yaml:149:11\n3751 rules/westphalia/flow.yaml:150:11\n3754 rules/westphalia/flow.yaml:151:11\n3757 rules/westphalia/flow.yaml:152:11\n3758 rules/westphalia/flow.yaml:153:11\n3761 rules/westphalia/flow.yaml:154:11\n3762 rules/westphalia/flow.yaml:155:11\n3763 rules/westphalia/flow.yaml:156:11\n3764 rules/westphalia/flow.yaml:157:11\n3775 rules/westphalia/flow.yaml:158:15\n3784 rules/westphalia/flow.yaml:159:19\n3797 rules/westphalia/flow.yaml:160:19\n3798 rules/westphalia/flow.yaml:161:23\n3801 rules/westphalia/flow.yaml:162:23\n3802 rules/westphalia/flow.yaml:163:27\n3804 rules/westphalia/flow.yaml:165:27\n3805 rules/westphalia/flow.yaml:166:23\n3811 rules/westphalia/flow.yaml:167:11\n3820 rules/westphalia/flow.yaml:168:15\n3833 rules/westphalia/flow.yaml:169:15\n3834 rules/westphalia/flow.yaml:170:19\n3842 rules/westphalia/flow.yaml:171:19\n3843 rules/westphalia/flow.yaml:172:23\n3845 rules/westphalia/flow.yaml:174:23\n3846 rules/westphalia/flow.yaml:175:19\n3848 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "595 rules/westphalia/rules.yaml:170:7\n596 rules/westphalia/rules.yaml:171:11\n633 rules/westphalia/rules.yaml:172:7\n634 rules/westphalia/rules.yaml:173:11\n640 rules/westphalia/rules.yaml:174:7\n644 rules/westphalia/rules.yaml:326:7\n645 rules/westphalia/rules.yaml:327:11\n646 rules/westphalia/rules.yaml:328:7\n647 rules/westphalia/rules.yaml:329:11\n648 rules/westphalia/rules.yaml:330:7\n649 rules/westphalia/rules.yaml:331:11\n650 rules/westphalia/rules.yaml:332:7\n651 rules/westphalia/rules.yaml:333:11\n652 rules/westphalia/rules.yaml:334:7\n653 rules/westphalia/rules.yaml:335:11\n654 rules/westphalia/rules.yaml:336:7\n658 rules/westphalia/rules.yaml:182:7\n673 rules/westphalia/rules.yaml:183:7\n679 rules/westphalia/rules.yaml:232:7\n680 rules/westphalia/rules.yaml:233:11\n685 rules/westphalia/rules.yaml:234:7\n686 rules/westphalia/rules.yaml:235:11\n691 rules/westphalia/rules.yaml:236:7\n698 rules/westphalia/rules.yaml:164:7\n707 rules/westphalia/rules.yaml:158:7\n723 rules/westphalia/rules.yaml:746:1\n766 rules/westphalia/rules.yaml:746:1\n771 rules/westphalia/rules.yaml:746:1\n775 rules/westphalia/rules.yaml:746:1\n780 rules/westphalia/rules.yaml:746:1\n792 rules/westphalia/rules.yaml:746:1\n803 rules/westphalia/rules.yaml:746:1\n812 rules/westphalia/rules.yaml:746:1\n817 rules/westphalia/rules.yaml:746:1\n829 rules/westphalia/rules.yaml:746:1\n841 rules/westphalia/rules.yaml:746:1\n849 rules/westphalia/rules.yaml:746:1\n854 rules/westphalia/rules.yaml:141:7\n864 rules/westphalia/rules.yaml:135:7\n874 rules/westphalia/rules.yaml:306:7\n875 rules/westphalia/rules.yaml:307:7\n876 rules/westphalia/rules.yaml:308:11\n881 rules/westphalia/rules.yaml:309:11\n889 rules/westphalia/rules.yaml:310:7\n890 rules/westphalia/rules.yaml:311:11\n891 rules/westphalia/rules.yaml:312:7\n892 rules/westphalia/rules.yaml:313:11\n893 rules/westphalia/rules.yaml:314:7\n894 rules/westphalia/rules.yaml:315:11\n895 rules/westphalia/rules.yaml:316:7\n896 rules/westphalia/rules.yaml:317:11\n897 rules/westphalia/rules.yaml:318:7\n902 rules/westphalia/rules.yaml:31:7\n903 rules/westphalia/rules.yaml:32:11\n904 rules/westphalia/rules.yaml:33:7\n905 rules/westphalia/rules.yaml:34:11\n906 rules/westphalia/rules.yaml:35:7\n907 rules/westphalia/rules.yaml:36:11\n908 rules/westphalia/rules.yaml:37:7\n909 rules/westphalia/rules.yaml:38:11\n910 rules/westphalia/rules.yaml:39:7\n918 rules/westphalia/rules.yaml:74:7\n927 rules/westphalia/rules.yaml:80:7\n940 rules/westphalia/rules.yaml:105:7\n949 rules/westphalia/rules.yaml:97:7\n967 rules/westphalia/rules.yaml:23:7\n971 rules/westphalia/rules.yaml:216:7\n978 rules/westphalia/rules.yaml:208:7\n983 rules/westphalia/rules.yaml:355:7\n984 rules/westphalia/rules.yaml:356:7\n985 rules/westphalia/rules.yaml:357:11\n989 rules/westphalia/rules.yaml:358:7\n990 rules/westphalia/rules.yaml:359:11\n991 rules/westphalia/rules.yaml:360:7\n992 rules/westphalia/rules.yaml:361:11\n993 rules/westphalia/rules.yaml:362:11\n1010 rules/westphalia/rules.yaml:363:7\n1011 rules/westphalia/rules.yaml:364:11\n1021 rules/westphalia/rules.yaml:365:7\n1022 rules/westphalia/rules.yaml:366:11\n1023 rules/westphalia/rules.yaml:367:7\n1030 rules/westphalia/rules.yaml:285:7\n1031 rules/westphalia/rules.yaml:286:11\n1036 rules/westphalia/rules.yaml:287:7\n1037 rules/westphalia/rules.yaml:288:11\n1038 rules/westphalia/rules.yaml:289:7\n1039 rules/westphalia/rules.yaml:290:11\n1040 rules/westphalia/rules.yaml:291:11\n1041 rules/westphalia/rules.yaml:292:15\n1042 rules/westphalia/rules.yaml:293:11\n1057 rules/westphalia/rules.yaml:294:7\n1058 rules/westphalia/rules.yaml:295:11\n1068 rules/westphalia/rules.yaml:296:7\n1069 rules/westphalia/rules.yaml:297:11\n1073 rules/westphalia/rules.yaml:298:7\n1081 rules/westphalia/rules.yaml:150:7\n1115 rules/westphalia/rules.yaml:66:7\n1119 rules/westphalia/rules.yaml:87:7\n1130 rules/westphalia/rules.yaml:55:7\n1131 rules/westphalia/rules.yaml:56:11\n1132 rules/westphalia/rules.yaml:57:15\n1133 rules/westphalia/rules.yaml:58:11\n1134 rules/westphalia/rules.yaml:59:7\n1143 rules/westphalia/rules.yaml:378:7\n1144 rules/westphalia/rules.yaml:379:7\n1145 rules/westphalia/rules.yaml:380:11\n1146 rules/westphalia/rules.yaml:381:7\n1147 rules/westphalia/rules.yaml:382:11\n1152 rules/westphalia/rules.yaml:383:7\n1153 rules/westphalia/rules.yaml:384:11\n1158 rules/westphalia/rules.yaml:385:7\n1159 rules/westphalia/rules.yaml:386:11\n1160 rules/westphalia/rules.yaml:387:7\n1165 rules/westphalia/rules.yaml:127:7\n1173 rules/westphalia/rules.yaml:345:7\n1178 rules/westphalia/rules.yaml:346:7\n1186 rules/westphalia/rules.yaml:347:7\n1203 rules/westphalia/rules.yaml:348:7\n1214 rules/westphalia/rules.yaml:202:7\n1223 rules/westphalia/rules.yaml:191:7\n1254 rules/westphalia/rules.yaml:192:7\n1255 rules/westphalia/rules.yaml:193:11\n1264 rules/westphalia/rules.yaml:194:7\n1265 rules/westphalia/rules.yaml:195:11\n1266 rules/westphalia/rules.yaml:196:7\n1274 rules/westphalia/rules.yaml:244:7\n1275 rules/westphalia/rules.yaml:245:7\n1276 rules/westphalia/rules.yaml:246:11\n1277 rules/westphalia/rules.yaml:247:15\n1280 rules/westphalia/rules.yaml:248:19\n1281 rules/westphalia/rules.yaml:249:19\n1285 rules/westphalia/rules.yaml:250:23\n1286 rules/westphalia/rules.yaml:251:7\n1287 rules/westphalia/rules.yaml:252:11\n1299 rules/westphalia/rules.yaml:253:7\n1300 rules/westphalia/rules.yaml:254:11\n1312 rules/westphalia/rules.yaml:255:7\n1313 rules/westphalia/rules.yaml:256:11\n1317 rules/westphalia/rules.yaml:257:7\n1321 rules/westphalia/rules.yaml:258:7\n1327 rules/westphalia/rules.yaml:259:7\n1328 rules/westphalia/rules.yaml:260:11\n1329 rules/westphalia/rules.yaml:261:7\n1330 rules/westphalia/rules.yaml:262:11\n1331 rules/westphalia/rules.yaml:263:7\n1336 rules/westphalia/rules.yaml:112:7\n1344 rules/westphalia/rules.yaml:271:7\n1345 rules/westphalia/rules.yaml:272:11\n1346 rules/westphalia/rules.yaml:273:7\n1347 rules/westphalia/rules.yaml:274:11\n1348 rules/westphalia/rules.yaml:275:7\n1349 rules/westphalia/rules.yaml:276:11\n1354 rules/westphalia/rules.yaml:277:7\n1359 rules/westphalia/rules.yaml:224:7\n1370 rules/westphalia/rules.yaml:47:7\n1377 rules/westphalia/rules.yaml:120:7\n1387 rules/westphalia/rules.yaml:393:7\n1391 rules/westphalia/rules.yaml:784:9\n1396 rules/westphalia/rules.yaml:791:9\n1399 rules/westphalia/rules.yaml:792:9\n1405 rules/westphalia/rules.yaml:767:9\n1406 rules/westphalia/rules.yaml:768:9\n1410 rules/westphalia/rules.yaml:805:9\n1416 rules/westphalia/rules.yaml:806:9\n1421 rules/westphalia/rules.yaml:834:9\n1425 rules/westphalia/rules.yaml:827:9\n1429 rules/westphalia/rules.yaml:799:9\n1433 rules/westphalia/rules.yaml:774:9\n1434 rules/westphalia/rules.yaml:775:9\n1438 rules/westphalia/rules.yaml:820:9\n1442 rules/westphalia/rules.yaml:813:9\n1447 rules/westphalia/rules.yaml:746:1\n1450 rules/westphalia/rules.yaml:746:1\n1456 rules/westphalia/rules.yaml:760:9\n1457 rules/westphalia/rules.yaml:761:9\n1462 rules/westphalia/rules.yaml:699:7\n1464 rules/westphalia/rules.yaml:700:7\n1465 rules/westphalia/rules.yaml:701:7\n1466 rules/westphalia/rules.yaml:702:7\n1467 rules/westphalia/rules.yaml:703:11\n1470 rules/westphalia/rules.yaml:705:11\n1471 rules/westphalia/rules.yaml:706:11\n1473 rules/westphalia/rules.yaml:707:11\n1474 rules/westphalia/rules.yaml:708:15\n1475 rules/westphalia/rules.yaml:709:7\n1476 rules/westphalia/rules.yaml:710:11\n1477 rules/westphalia/rules.yaml:711:15\n1488 rules/westphalia/rules.yaml:713:15\n1492 rules/westphalia/rules.yaml:714:7\n1493 rules/westphalia/rules.yaml:715:11\n1494 rules/westphalia/rules.yaml:716:7\n1495 rules/westphalia/rules.yaml:717:11\n1504 rules/westphalia/rules.yaml:718:7\n1505 rules/westphalia/rules.yaml:719:11\n1515 rules/westphalia/rules.yaml:463:7\n1516 rules/westphalia/rules.yaml:464:11\n1519 rules/westphalia/rules.yaml:466:11\n1520 rules/westphalia/rules.yaml:467:11\n1521 rules/westphalia/rules.yaml:468:15\n1522 rules/westphalia/rules.yaml:469:15\n1525 rules/westphalia/rules.yaml:471:15\n1528 rules/westphalia/rules.yaml:472:15\n1531 rules/westphalia/rules.yaml:473:15\n1533 rules/westphalia/rules.yaml:474:15\n1539 rules/westphalia/flow.yaml:201:7\n1540 rules/westphalia/flow.yaml:202:11\n1541 rules/westphalia/flow.yaml:203:11\n1546 rules/westphalia/rules.yaml:410:7\n1550 rules/westphalia/rules.yaml:411:11\n1551 rules/westphalia/rules.yaml:412:11\n1554 rules/westphalia/rules.yaml:414:11\n1560 rules/westphalia/rules.yaml:419:7\n1561 rules/westphalia/rules.yaml:420:11\n1562 rules/westphalia/rules.yaml:421:11\n1568 rules/westphalia/rules.yaml:448:7\n1569 rules/westphalia/rules.yaml:449:7\n1576 rules/westphalia/rules.yaml:450:7\n1583 rules/westphalia/rules.yaml:451:7\n1584 rules/westphalia/rules.yaml:452:11\n1588 rules/westphalia/rules.yaml:453:15\n1594 rules/westphalia/rules.yaml:454:15\n1595 rules/westphalia/rules.yaml:455:15\n1596 rules/westphalia/rules.yaml:456:7\n1602 rules/westphalia/rules.yaml:481:7\n1603 rules/westphalia/rules.yaml:482:11\n1622 rules/westphalia/rules.yaml:483:15\n1623 rules/westphalia/rules.yaml:484:15\n1624 rules/westphalia/rules.yaml:485:15\n1630 rules/westphalia/rules.yaml:399:7\n1631 rules/westphalia/rules.yaml:400:7\n1632 rules/westphalia/rules.yaml:401:11\n1634 rules/westphalia/rules.yaml:403:11\n1635 rules/westphalia/rules.yaml:404:7\n1640 rules/westphalia/rules.yaml:427:7\n1645 rules/westphalia/rules.yaml:428:7\n1648 rules/westphalia/rules.yaml:429:7\n1653 rules/westphalia/rules.yaml:430:11\n1654 rules/westphalia/rules.yaml:431:11\n1658 rules/westphalia/rules.yaml:438:7\n1659 rules/westphalia/rules.yaml:439:11\n1660 rules/westphalia/rules.yaml:440:7\n1661 rules/westphalia/rules.yaml:441:11\n1666 rules/westphalia/flow.yaml:52:7\n1667 rules/westphalia/flow.yaml:53:11\n1673 rules/westphalia/flow.yaml:54:11\n1674 rules/westphalia/flow.yaml:55:11\n1675 rules/westphalia/flow.yaml:56:11\n1681 rules/westphalia/flow.yaml:103:7\n1682 rules/westphalia/flow.yaml:104:11\n1684 rules/westphalia/flow.yaml:105:11\n1686 rules/westphalia/flow.yaml:107:11\n1687 rules/westphalia/flow.yaml:108:11\n1688 rules/westphalia/flow.yaml:109:15\n1690 rules/westphalia/flow.yaml:110:15\n1692 rules/westphalia/flow.yaml:112:15\n1695 rules/westphalia/flow.yaml:113:15\n1701 rules/westphalia/flow.yaml:34:7\n1702 rules/westphalia/flow.yaml:35:7\n1704 rules/westphalia/flow.yaml:36:7\n1705 rules/westphalia/flow.yaml:37:11\n1709 rules/westphalia/flow.yaml:38:11\n1710 rules/westphalia/flow.yaml:39:7\n1711 rules/westphalia/flow.yaml:40:7\n1716 rules/westphalia/flow.yaml:119:7\n1717 rules/westphalia/flow.yaml:120:7\n1718 rules/westphalia/flow.yaml:121:11\n1720 rules/westphalia/flow.yaml:122:11\n1721 rules/westphalia/flow.yaml:123:11\n1722 rules/westphalia/flow.yaml:124:15\n1724 rules/westphalia/flow.yaml:126:11\n1726 rules/westphalia/flow.yaml:127:7\n1727 rules/westphalia/flow.yaml:128:7\n1730 rules/westphalia/flow.yaml:129:7\n1731 rules/westphalia/flow.yaml:130:11\n1737 rules/westphalia/rules.yaml:726:7\n1745 rules/westphalia/rules.yaml:727:11\n1746 rules/westphalia/rules.yaml:728:11\n1747 rules/westphalia/rules.yaml:729:15\n1750 rules/westphalia/rules.yaml:731:15\n1752 rules/westphalia/rules.yaml:732:7\n1753 rules/westphalia/rules.yaml:733:11\n1755 rules/westphalia/rules.yaml:734:11\n1757 rules/westphalia/rules.yaml:735:7\n1758 rules/westphalia/rules.yaml:736:7\n1759 rules/westphalia/rules.yaml:737:11\n1761 rules/westphalia/rules.yaml:739:11\n1762 rules/westphalia/rules.yaml:740:15\n1763 rules/westphalia/rules.yaml:741:15\n1765 rules/westphalia/rules.yaml:742:11\n1766 rules/westphalia/rules.yaml:743:11\n1769 rules/westphalia/rules.yaml:744:11\n1792 rules/westphalia/rules.yaml:611:7\n1795 rules/westphalia/rules.yaml:614:11\n1796 rules/westphalia/rules.yaml:615:11\n1797 rules/westphalia/rules.yaml:616:11\n1802 rules/westphalia/rules.yaml:617:15\n1803 rules/westphalia/rules.yaml:618:15\n1804 rules/westphalia/rules.yaml:619:15\n1805 rules/westphalia/rules.yaml:620:19\n1838 rules/westphalia/rules.yaml:621:19\n1839 rules/westphalia/rules.yaml:622:19\n1840 rules/westphalia/rules.yaml:624:19\n1849 rules/westphalia/rules.yaml:625:19\n1850 rules/westphalia/rules.yaml:626:23\n1851 rules/westphalia/rules.yaml:627:23\n1852 rules/westphalia/rules.yaml:628:27\n1856 rules/westphalia/rules.yaml:630:27\n1857 rules/westphalia/rules.yaml:631:23\n1859 rules/westphalia/rules.yaml:633:19\n1867 rules/westphalia/rules.yaml:635:19\n1868 rules/westphalia/rules.yaml:636:19\n1869 rules/westphalia/rules.yaml:637:23\n1870 rules/westphalia/rules.yaml:638:23\n1873 rules/westphalia/rules.yaml:639:27\n1876 rules/westphalia/rules.yaml:640:27\n1880 rules/westphalia/rules.yaml:643:23\n1883 rules/westphalia/rules.yaml:644:23\n1887 rules/westphalia/rules.yaml:647:19\n1892 rules/westphalia/rules.yaml:678:7\n1897 rules/westphalia/rules.yaml:679:7\n1898 rules/westphalia/rules.yaml:680:7\n1899 rules/westphalia/rules.yaml:681:11\n1900 rules/westphalia/rules.yaml:682:11\n1902 rules/westphalia/rules.yaml:684:11\n1905 rules/westphalia/rules.yaml:685:11\n1906 rules/westphalia/rules.yaml:686:15\n1911 rules/westphalia/rules.yaml:687:7\n1915 rules/westphalia/rules.yaml:688:7\n1916 rules/westphalia/rules.yaml:689:7\n1918 rules/westphalia/rules.yaml:691:7\n1924 rules/westphalia/rules.yaml:520:7\n1925 rules/westphalia/rules.yaml:521:7\n1926 rules/westphalia/rules.yaml:522:7\n1927 rules/westphalia/rules.yaml:523:7\n1928 rules/westphalia/rules.yaml:524:11\n1929 rules/westphalia/rules.yaml:525:11\n1930 rules/westphalia/rules.yaml:526:15\n1931 rules/westphalia/rules.yaml:527:15\n1932 rules/westphalia/rules.yaml:528:19\n1933 rules/westphalia/rules.yaml:530:7\n1934 rules/westphalia/rules.yaml:531:7\n1935 rules/westphalia/rules.yaml:532:11\n1936 rules/westphalia/rules.yaml:533:11\n1938 rules/westphalia/rules.yaml:535:11\n1939 rules/westphalia/rules.yaml:536:11\n1940 rules/westphalia/rules.yaml:537:11\n1941 rules/westphalia/rules.yaml:538:11\n1942 rules/westphalia/rules.yaml:539:11\n1946 rules/westphalia/rules.yaml:540:11\n1947 rules/westphalia/rules.yaml:541:11\n1951 rules/westphalia/rules.yaml:542:11\n1952 rules/westphalia/rules.yaml:544:15\n1956 rules/westphalia/rules.yaml:546:15\n1957 rules/westphalia/rules.yaml:547:15\n1958 rules/westphalia/rules.yaml:549:15\n1961 rules/westphalia/rules.yaml:550:15\n1962 rules/westphalia/rules.yaml:551:19\n1965 rules/westphalia/rules.yaml:552:11\n1966 rules/westphalia/rules.yaml:553:15\n1967 rules/westphalia/rules.yaml:554:19\n1968 rules/westphalia/rules.yaml:555:15\n1969 rules/westphalia/rules.yaml:556:15\n1970 rules/westphalia/rules.yaml:557:19\n1971 rules/westphalia/rules.yaml:559:15\n1972 rules/westphalia/rules.yaml:560:19\n1974 rules/westphalia/rules.yaml:562:15\n1975 rules/westphalia/rules.yaml:563:15\n1976 rules/westphalia/rules.yaml:564:19\n1977 rules/westphalia/rules.yaml:565:15\n1983 rules/westphalia/rules.yaml:566:19\n1984 rules/westphalia/rules.yaml:568:15\n1988 rules/westphalia/rules.yaml:575:7\n1993 rules/westphalia/rules.yaml:576:7\n1994 rules/westphalia/rules.yaml:577:11\n1995 rules/westphalia/rules.yaml:578:11\n1996 rules/westphalia/rules.yaml:579:15\n1999 rules/westphalia/rules.yaml:580:15\n2004 rules/westphalia/rules.yaml:591:7\n2005 rules/westphalia/rules.yaml:592:7\n2006 rules/westphalia/rules.yaml:593:7\n2007 rules/westphalia/rules.yaml:594:11\n2011 rules/westphalia/rules.yaml:595:15\n2012 rules/westphalia/rules.yaml:596:19\n2022 rules/westphalia/rules.yaml:597:23\n2023 rules/westphalia/rules.yaml:598:23\n2024 rules/westphalia/rules.yaml:599:27\n2025 rules/westphalia/rules.yaml:601:27\n2026 rules/westphalia/rules.yaml:602:27\n2027 rules/westphalia/rules.yaml:603:27\n2028 rules/westphalia/rules.yaml:604:31\n2075 rules/westphalia/rules.yaml:655:7\n2076 rules/westphalia/rules.yaml:656:11\n2077 rules/westphalia/rules.yaml:657:7\n2078 rules/westphalia/rules.yaml:658:7\n2083 rules/westphalia/rules.yaml:659:7\n2086 rules/westphalia/rules.yaml:662:11\n2088 rules/westphalia/rules.yaml:664:11\n2089 rules/westphalia/rules.yaml:665:11\n2090 rules/westphalia/rules.yaml:666:11\n2093 rules/westphalia/rules.yaml:669:15\n2094 rules/westphalia/rules.yaml:670:19\n2095 rules/westphalia/rules.yaml:671:23\n2099 rules/westphalia/rules.yaml:746:1\n2100 rules/westphalia/rules.yaml:746:1\n2101 rules/westphalia/rules.yaml:746:1\n2106 rules/westphalia/rules.yaml:746:1\n2107 rules/westphalia/rules.yaml:746:1\n2108 rules/westphalia/rules.yaml:746:1\n2109 rules/westphalia/rules.yaml:746:1\n2112 rules/westphalia/rules.yaml:746:1\n2113 rules/westphalia/rules.yaml:746:1\n2115 rules/westphalia/rules.yaml:746:1\n2116 rules/westphalia/rules.yaml:746:1\n2117 rules/westphalia/rules.yaml:746:1\n2121 rules/westphalia/rules.yaml:746:1\n2122 rules/westphalia/rules.yaml:746:1\n2123 rules/westphalia/rules.yaml:746:1\n2124 rules/westphalia/rules.yaml:746:1\n2125 rules/westphalia/rules.yaml:746:1\n2126 rules/westphalia/rules.yaml:746:1\n2127 rules/westphalia/rules.yaml:746:1\n2128 rules/westphalia/rules.yaml:746:1\n2129 rules/westphalia/rules.yaml:746:1\n2134 rules/westphalia/rules.yaml:495:7\n2146 rules/westphalia/rules.yaml:496:7\n2170 rules/westphalia/rules.yaml:497:7\n2204 rules/westphalia/rules.yaml:498:7\n2205 rules/westphalia/rules.yaml:499:11\n2211 rules/westphalia/rules.yaml:500:11\n2214 rules/westphalia/rules.yaml:501:7\n2215 rules/westphalia/rules.yaml:502:11\n2216 rules/westphalia/rules.yaml:503:11\n2226 rules/westphalia/rules.yaml:505:11\n2227 rules/westphalia/rules.yaml:506:11\n2233 rules/westphalia/flow.yaml:12:7\n2234 rules/westphalia/flow.yaml:13:7\n2235 rules/westphalia/flow.yaml:14:7\n2236 rules/westphalia/flow.yaml:15:7\n2237 rules/westphalia/flow.yaml:16:7\n2238 rules/westphalia/flow.yaml:17:7\n2239 rules/westphalia/flow.yaml:18:7\n2240 rules/westphalia/flow.yaml:19:7\n2241 rules/westphalia/flow.yaml:20:7\n2242 rules/westphalia/flow.yaml:21:7\n2245 rules/westphalia/flow.yaml:22:7\n2246 rules/westphalia/flow.yaml:23:7\n2248 rules/westphalia/flow.yaml:24:7\n2252 rules/westphalia/flow.yaml:183:7\n2253 rules/westphalia/flow.yaml:184:7\n2254 rules/westphalia/flow.yaml:185:11\n2259 rules/westphalia/flow.yaml:80:7\n2260 rules/westphalia/flow.yaml:81:7\n2261 rules/westphalia/flow.yaml:82:7\n2266 rules/westphalia/flow.yaml:84:11\n2267 rules/westphalia/flow.yaml:85:11\n2268 rules/westphalia/flow.yaml:86:7\n2269 rules/westphalia/flow.yaml:88:7\n2270 rules/westphalia/flow.yaml:89:11\n2271 rules/westphalia/flow.yaml:90:11\n2272 rules/westphalia/flow.yaml:91:15\n2273 rules/westphalia/flow.yaml:92:11\n2274 rules/westphalia/flow.yaml:93:15\n2276 rules/westphalia/flow.yaml:96:15\n2281 rules/westphalia/flow.yaml:191:7\n2282 rules/westphalia/flow.yaml:193:11\n2283 rules/westphalia/flow.yaml:194:15\n2284 rules/westphalia/rules.yaml:746:1\n2285 rules/westphalia/rules.yaml:746:1\n2289 rules/westphalia/flow.yaml:46:7\n2294 rules/westphalia/flow.yaml:62:7\n2303 rules/westphalia/flow.yaml:65:11\n2304 rules/westphalia/flow.yaml:66:15\n2307 rules/westphalia/flow.yaml:68:7\n2311 rules/westphalia/flow.yaml:69:7\n2312 rules/westphalia/flow.yaml:70:11\n2313 rules/westphalia/flow.yaml:71:11\n2316 rules/westphalia/flow.yaml:72:11\n2319 rules/westphalia/flow.yaml:73:11\n2325 rules/westphalia/flow.yaml:139:7\n2326 rules/westphalia/flow.yaml:140:7\n2329 rules/westphalia/flow.yaml:142:11\n2330 rules/westphalia/flow.yaml:143:7\n2336 rules/westphalia/flow.yaml:144:7\n2341 rules/westphalia/flow.yaml:146:7\n2342 rules/westphalia/flow.yaml:147:7\n2343 rules/westphalia/flow.yaml:148:7\n2348 rules/westphalia/flow.yaml:149:11\n2349 rules/westphalia/flow.yaml:150:11\n2352 rules/westphalia/flow.yaml:151:11\n2355 rules/westphalia/flow.yaml:152:11\n2356 rules/westphalia/flow.yaml:153:11\n2359 rules/westphalia/flow.yaml:154:11\n2360 rules/westphalia/flow.yaml:156:11\n2361 rules/westphalia/flow.yaml:157:11\n2362 rules/westphalia/flow.yaml:158:15\n2363 rules/westphalia/flow.yaml:159:19\n2364 rules/westphalia/flow.yaml:160:19\n2365 rules/westphalia/flow.yaml:161:23\n2368 rules/westphalia/flow.yaml:162:23\n2369 rules/westphalia/flow.yaml:163:27\n2371 rules/westphalia/flow.yaml:165:27\n2372 rules/westphalia/flow.yaml:167:11\n2373 rules/westphalia/flow.yaml:168:15\n2374 rules/westphalia/flow.yaml:169:15\n2375 rules/westphalia/flow.yaml:170:19\n2383 rules/westphalia/flow.yaml:171:19\n2384 rules/westphalia/flow.yaml:172:23\n2386 rules/westphalia/flow.yaml:174:23\n2404 rules/westphalia/rules.yaml:611:7\n2405 rules/westphalia/rules.yaml:612:11\n2410 rules/westphalia/rules.yaml:614:11\n2411 rules/westphalia/rules.yaml:615:11\n2412 rules/westphalia/rules.yaml:616:11\n2423 rules/westphalia/rules.yaml:617:15\n2424 rules/westphalia/rules.yaml:618:15\n2442 rules/westphalia/rules.yaml:619:15\n2447 rules/westphalia/rules.yaml:647:19\n2448 rules/westphalia/rules.yaml:648:19\n2455 rules/westphalia/rules.yaml:620:19\n2504 rules/westphalia/rules.yaml:621:19\n2505 rules/westphalia/rules.yaml:622:19\n2506 rules/westphalia/rules.yaml:623:19\n2507 rules/westphalia/rules.yaml:624:19\n2516 rules/westphalia/rules.yaml:625:19\n2522 rules/westphalia/rules.yaml:626:23\n2529 rules/westphalia/rules.yaml:627:23\n2532 rules/westphalia/rules.yaml:630:27\n2535 rules/westphalia/rules.yaml:628:27\n2547 rules/westphalia/rules.yaml:631:23\n2554 rules/westphalia/rules.yaml:633:19\n2573 rules/westphalia/rules.yaml:634:19\n2574 rules/westphalia/rules.yaml:635:19\n2584 rules/westphalia/rules.yaml:636:19\n2585 rules/westphalia/rules.yaml:637:23\n2586 rules/westphalia/rules.yaml:638:23\n2589 rules/westphalia/rules.yaml:639:27\n2592 rules/westphalia/rules.yaml:640:27\n2595 rules/westphalia/rules.yaml:641:27\n2601 rules/westphalia/rules.yaml:643:23\n2604 rules/westphalia/rules.yaml:644:23\n2607 rules/westphalia/rules.yaml:645:23\n2626 rules/westphalia/rules.yaml:678:7\n2631 rules/westphalia/rules.yaml:679:7\n2632 rules/westphalia/rules.yaml:680:7\n2633 rules/westphalia/rules.yaml:681:11\n2634 rules/westphalia/rules.yaml:682:11\n2644 rules/westphalia/rules.yaml:684:11\n2657 rules/westphalia/rules.yaml:685:11\n2658 rules/westphalia/rules.yaml:686:15\n2663 rules/westphalia/rules.yaml:687:7\n2664 rules/westphalia/rules.yaml:688:7\n2665 rules/westphalia/rules.yaml:689:7\n2666 rules/westphalia/rules.yaml:690:11\n2667 rules/westphalia/rules.yaml:691:7\n2668 rules/westphalia/rules.yaml:692:11\n2700 rules/westphalia/rules.yaml:520:7\n2701 rules/westphalia/rules.yaml:521:7\n2702 rules/westphalia/rules.yaml:522:7\n2703 rules/westphalia/rules.yaml:523:7\n2714 rules/westphalia/rules.yaml:524:11\n2715 rules/westphalia/rules.yaml:525:11\n2737 rules/westphalia/rules.yaml:526:15\n2778 rules/westphalia/rules.yaml:527:15\n2779 rules/westphalia/rules.yaml:528:19\n2780 rules/westphalia/rules.yaml:529:19\n2784 rules/westphalia/rules.yaml:530:7\n2787 rules/westphalia/rules.yaml:531:7\n2788 rules/westphalia/rules.yaml:532:11\n2789 rules/westphalia/rules.yaml:533:11\n2794 rules/westphalia/rules.yaml:535:11\n2795 rules/westphalia/rules.yaml:536:11\n2796 rules/westphalia/rules.yaml:537:11\n2797 rules/westphalia/rules.yaml:538:11\n2798 rules/westphalia/rules.yaml:539:11\n2799 rules/westphalia/rules.yaml:540:11\n2800 rules/westphalia/rules.yaml:541:11\n2801 rules/westphalia/rules.yaml:542:11\n2802 rules/westphalia/rules.yaml:543:15\n2817 rules/westphalia/rules.yaml:544:15\n2821 rules/westphalia/rules.yaml:546:15\n2822 rules/westphalia/rules.yaml:547:15\n2825 rules/westphalia/rules.yaml:548:15\n2842 rules/westphalia/rules.yaml:549:15\n2845 rules/westphalia/rules.yaml:550:15\n2846 rules/westphalia/rules.yaml:551:19\n2849 rules/westphalia/rules.yaml:552:11\n2854 rules/westphalia/rules.yaml:553:15\n2855 rules/westphalia/rules.yaml:554:19\n2856 rules/westphalia/rules.yaml:555:15\n2857 rules/westphalia/rules.yaml:556:15\n2858 rules/westphalia/rules.yaml:557:19\n2859 rules/westphalia/rules.yaml:558:19\n2860 rules/westphalia/rules.yaml:559:15\n2874 rules/westphalia/rules.yaml:560:19\n2879 rules/westphalia/rules.yaml:562:15\n2880 rules/westphalia/rules.yaml:563:15\n2881 rules/westphalia/rules.yaml:564:19\n2882 rules/westphalia/rules.yaml:565:15\n2883 rules/westphalia/rules.yaml:566:19\n2884 rules/westphalia/rules.yaml:567:19\n2885 rules/westphalia/rules.yaml:568:15\n2903 rules/westphalia/rules.yaml:575:7\n2908 rules/westphalia/rules.yaml:576:7\n2916 rules/westphalia/rules.yaml:577:11\n2929 rules/westphalia/rules.yaml:578:11\n2930 rules/westphalia/rules.yaml:579:15\n2933 rules/westphalia/rules.yaml:580:15\n2934 rules/westphalia/rules.yaml:581:15\n2957 rules/westphalia/rules.yaml:591:7\n2958 rules/westphalia/rules.yaml:592:7\n2959 rules/westphalia/rules.yaml:593:7\n2970 rules/westphalia/rules.yaml:594:11\n2979 rules/westphalia/rules.yaml:595:15\n2991 rules/westphalia/rules.yaml:596:19\n3009 rules/westphalia/rules.yaml:597:23\n3022 rules/westphalia/rules.yaml:598:23\n3028 rules/westphalia/rules.yaml:599:27\n3029 rules/westphalia/rules.yaml:600:27\n3030 rules/westphalia/rules.yaml:601:27\n3031 rules/westphalia/rules.yaml:602:27\n3038 rules/westphalia/rules.yaml:603:27\n3039 rules/westphalia/rules.yaml:604:31\n3057 rules/westphalia/rules.yaml:655:7\n3058 rules/westphalia/rules.yaml:656:11\n3059 rules/westphalia/rules.yaml:657:7\n3060 rules/westphalia/rules.yaml:658:7\n3065 rules/westphalia/rules.yaml:659:7\n3066 rules/westphalia/rules.yaml:660:11\n3073 rules/westphalia/rules.yaml:662:11\n3080 rules/westphalia/rules.yaml:664:11\n3086 rules/westphalia/rules.yaml:665:11\n3093 rules/westphalia/rules.yaml:666:11\n3094 rules/westphalia/rules.yaml:667:15\n3099 rules/westphalia/rules.yaml:669:15\n3113 rules/westphalia/rules.yaml:670:19\n3119 rules/westphalia/rules.yaml:671:23\n3150 rules/westphalia/rules.yaml:746:1\n3151 rules/westphalia/rules.yaml:746:1\n3152 rules/westphalia/rules.yaml:746:1\n3163 rules/westphalia/rules.yaml:746:1\n3164 rules/westphalia/rules.yaml:746:1\n3176 rules/westphalia/rules.yaml:746:1\n3195 rules/westphalia/rules.yaml:746:1\n3229 rules/westphalia/rules.yaml:746:1\n3230 rules/westphalia/rules.yaml:746:1\n3236 rules/westphalia/rules.yaml:746:1\n3237 rules/westphalia/rules.yaml:746:1\n3238 rules/westphalia/rules.yaml:746:1\n3239 rules/westphalia/rules.yaml:746:1\n3240 rules/westphalia/rules.yaml:746:1\n3242 rules/westphalia/rules.yaml:746:1\n3243 rules/westphalia/rules.yaml:746:1\n3244 rules/westphalia/rules.yaml:746:1\n3255 rules/westphalia/rules.yaml:746:1\n3278 rules/westphalia/rules.yaml:746:1\n3321 rules/westphalia/rules.yaml:746:1\n3322 rules/westphalia/rules.yaml:746:1\n3323 rules/westphalia/rules.yaml:746:1\n3327 rules/westphalia/rules.yaml:746:1\n3328 rules/westphalia/rules.yaml:746:1\n3329 rules/westphalia/rules.yaml:746:1\n3330 rules/westphalia/rules.yaml:746:1\n3348 rules/westphalia/rules.yaml:495:7\n3357 rules/westphalia/rules.yaml:496:7\n3376 rules/westphalia/rules.yaml:497:7\n3409 rules/westphalia/rules.yaml:498:7\n3410 rules/westphalia/rules.yaml:499:11\n3416 rules/westphalia/rules.yaml:500:11\n3419 rules/westphalia/rules.yaml:501:7\n3422 rules/westphalia/rules.yaml:508:11\n3428 rules/westphalia/rules.yaml:502:11\n3441 rules/westphalia/rules.yaml:503:11\n3451 rules/westphalia/rules.yaml:504:11\n3452 rules/westphalia/rules.yaml:505:11\n3453 rules/westphalia/rules.yaml:506:11\n3469 rules/westphalia/flow.yaml:12:7\n3470 rules/westphalia/flow.yaml:13:7\n3471 rules/westphalia/flow.yaml:14:7\n3472 rules/westphalia/flow.yaml:15:7\n3473 rules/westphalia/flow.yaml:16:7\n3474 rules/westphalia/flow.yaml:17:7\n3475 rules/westphalia/flow.yaml:18:7\n3478 rules/westphalia/flow.yaml:19:7\n3479 rules/westphalia/flow.yaml:20:7\n3482 rules/westphalia/flow.yaml:21:7\n3487 rules/westphalia/flow.yaml:22:7\n3498 rules/westphalia/flow.yaml:23:7\n3500 rules/westphalia/flow.yaml:24:7\n3501 rules/westphalia/flow.yaml:25:7\n3514 rules/westphalia/flow.yaml:183:7\n3524 rules/westphalia/flow.yaml:184:7\n3538 rules/westphalia/flow.yaml:185:11\n3560 rules/westphalia/flow.yaml:80:7\n3561 rules/westphalia/flow.yaml:81:7\n3562 rules/westphalia/flow.yaml:82:7\n3567 rules/westphalia/flow.yaml:83:11\n3568 rules/westphalia/flow.yaml:84:11\n3569 rules/westphalia/flow.yaml:85:11\n3570 rules/westphalia/flow.yaml:86:7\n3571 rules/westphalia/flow.yaml:87:7\n3572 rules/westphalia/flow.yaml:88:7\n3583 rules/westphalia/flow.yaml:89:11\n3584 rules/westphalia/flow.yaml:90:11\n3592 rules/westphalia/flow.yaml:91:15\n3602 rules/westphalia/flow.yaml:92:11\n3603 rules/westphalia/flow.yaml:93:15\n3604 rules/westphalia/flow.yaml:94:15\n3606 rules/westphalia/flow.yaml:96:15\n3607 rules/westphalia/flow.yaml:97:15\n3625 rules/westphalia/flow.yaml:191:7\n3630 rules/westphalia/flow.yaml:192:11\n3631 rules/westphalia/flow.yaml:193:11\n3645 rules/westphalia/flow.yaml:194:15\n3650 rules/westphalia/rules.yaml:746:1\n3651 rules/westphalia/rules.yaml:746:1\n3660 rules/westphalia/flow.yaml:46:7\n3681 rules/westphalia/flow.yaml:62:7\n3698 rules/westphalia/flow.yaml:63:11\n3719 rules/westphalia/flow.yaml:65:11\n3720 rules/westphalia/flow.yaml:66:15\n3723 rules/westphalia/flow.yaml:67:15\n3724 rules/westphalia/flow.yaml:68:7\n3728 rules/westphalia/flow.yaml:69:7\n3736 rules/westphalia/flow.yaml:70:11\n3744 rules/westphalia/flow.yaml:71:11\n3747 rules/westphalia/flow.yaml:72:11\n3750 rules/westphalia/flow.yaml:73:11\n3751 rules/westphalia/flow.yaml:74:15\n3776 rules/westphalia/flow.yaml:139:7\n3777 rules/westphalia/flow.yaml:140:7\n3797 rules/westphalia/flow.yaml:142:11\n3798 rules/westphalia/flow.yaml:143:7\n3804 rules/westphalia/flow.yaml:144:7\n3808 rules/westphalia/flow.yaml:145:11\n3816 rules/westphalia/flow.yaml:146:7\n3817 rules/westphalia/flow.yaml:147:7\n3818 rules/westphalia/flow.yaml:148:7\n3829 rules/westphalia/flow.yaml:149:11\n3830 rules/westphalia/flow.yaml:150:11\n3833 rules/westphalia/flow.yaml:151:11\n3836 rules/westphalia/flow.yaml:152:11\n3837 rules/westphalia/flow.yaml:153:11\n3840 rules/westphalia/flow.yaml:154:11\n3841 rules/westphalia/flow.yaml:155:11\n3842 rules/westphalia/flow.yaml:156:11\n3843 rules/westphalia/flow.yaml:157:11\n3854 rules/westphalia/flow.yaml:158:15\n3863 rules/westphalia/flow.yaml:159:19\n3876 rules/westphalia/flow.yaml:160:19\n3877 rules/westphalia/flow.yaml:161:23\n3880 rules/westphalia/flow.yaml:162:23\n3881 rules/westphalia/flow.yaml:163:27\n3883 rules/westphalia/flow.yaml:165:27\n3884 rules/westphalia/flow.yaml:166:23\n3890 rules/westphalia/flow.yaml:167:11\n3899 rules/westphalia/flow.yaml:168:15\n3912 rules/westphalia/flow.yaml:169:15\n3913 rules/westphalia/flow.yaml:170:19\n3921 rules/westphalia/flow.yaml:171:19\n3922 rules/westphalia/flow.yaml:172:23\n3924 rules/westphalia/flow.yaml:174:23\n3925 rules/westphalia/flow.yaml:175:19\n3927 rules/westphalia/flow.yaml:177:19"
