@@ -14,15 +14,21 @@ unless it imported an extension module. The workers play the same seeds in the p
 (``playout(spec, new_state(spec, seed), random.Random(seed).random)``), timed in CPU time
 (``time.process_time``), the repetitions interleaved (before, after, before, ...), so a
 noisy machine affects both alike; medians are quoted, with their ratio.
+
+``--interpreted`` runs the Python sources of the two folders instead (copies of their
+``<game>/*.py``, so a native build beside them is ignored): the same A/B for the
+interpreted engine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +39,7 @@ import rulecraft.generated as gen
 gen.__path__.insert(0, sys.argv[1])
 pkg = importlib.import_module("rulecraft.generated." + sys.argv[2])
 engine = sys.modules[pkg.__name__ + ".engine"].__file__
-if not engine.endswith((".so", ".pyd")):
+if sys.argv[4] == "native" and not engine.endswith((".so", ".pyd")):
     sys.exit(f"not a native build: {engine}")
 from rulecraft.runtime import new_state, playout
 spec = pkg.SPECS[sys.argv[3]]
@@ -60,11 +66,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--game", default="march_of_progress")
     ap.add_argument("--scenario", default="thirty_years_war")
+    ap.add_argument(
+        "--interpreted",
+        action="store_true",
+        help="run the Python sources of each folder (copies of its *.py), not a native build",
+    )
     args = ap.parse_args(argv)
+    scratch = tempfile.TemporaryDirectory(prefix="rulecraft-ab-")
     workers = {}
     for name in ("before", "after"):
         folder = str(Path(getattr(args, name)).resolve())
-        cmd = [sys.executable, "-c", WORKER, folder, args.game, args.scenario]
+        if args.interpreted:  # the sources alone: Python prefers a .so beside a .py
+            src = Path(folder) / args.game
+            dst = Path(scratch.name) / name / args.game
+            dst.mkdir(parents=True)
+            for f in src.glob("*.py"):
+                shutil.copy(f, dst / f.name)
+            folder = str(dst.parent)
+        kind = "python" if args.interpreted else "native"
+        cmd = [sys.executable, "-c", WORKER, folder, args.game, args.scenario, kind]
         proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
         )
@@ -90,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name}: {statistics.median(r):,.0f} games/s (CPU), {min(r):,.0f}-{max(r):,.0f}")
     ratio = statistics.median(rates["after"]) / statistics.median(rates["before"])
     print(f"  after / before: {ratio:.2f}x")
+    scratch.cleanup()
     return 0
 
 

@@ -96,7 +96,7 @@ def emit_plural(eg: ExprGen, c: Call) -> str:
 
 def emit_playable(eg: ExprGen, c: Call) -> str:
     card, player = eg.expr(c.args[0]), eg.expr(c.args[1])
-    return f"(self.card_playable[{card}] is None or self.card_playable[{card}](S, {player}))"
+    return f"(self.card_playable[{card}] is None or self.playable(S, {card}, {player}))"
 
 
 def emit_lookup(eg: ExprGen, c: Call) -> str:
@@ -191,7 +191,7 @@ def run_play(g: RoutineGen, c: Call) -> str:
         return f"self.play_q(S, R, {card}, {player})"
     if g.cards_wait:
         g.fail("play() of a card that may wait outside a resume point")
-    return f"self.card_p[{card}](S, {player})"
+    return f"self.play_p(S, {card}, {player})"
 
 
 def resume_play(g: RoutineGen, c: Call) -> str:

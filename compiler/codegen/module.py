@@ -24,10 +24,11 @@ from ...runtime import prelude
 from ...runtime.layout import ABI
 from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
+from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
-from .specialise import lower_loops
+from .specialise import guard_logs, lower_loops
 
 #: the prelude's names generated code spells as they are (it calls the others ``_<name>``)
 _PLAIN = frozenset(("MAX_LOOP",))
@@ -116,6 +117,8 @@ class ClassGen:
     tables: ClassTables
     methods: dict[str, str] = field(default_factory=dict)  # own methods by name
     attrs: dict[str, str] = field(default_factory=dict)  # own data attributes -> type
+    #: the root class's STEP_NAMES and CARD_NAMES (see dispatch.py)
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def method(self, name: str) -> str | None:
         c: ClassGen | None = self
@@ -176,7 +179,7 @@ def compile_scenario(sd: ScenarioData, tables: ClassTables) -> Compiled:
 
 def specialise(code: str, sd: ScenarioData) -> str:
     """A plain method through the specialising passes (see ``specialise.py``)."""
-    return lower_loops(code)
+    return guard_logs(lower_loops(code))
 
 
 def playable_method(sd: ScenarioData, tables: ClassTables, card: ir.Card) -> str:
@@ -439,6 +442,19 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         for name in sorted(referenced_data(list(cls.methods.values()), sd.data) - inherited):
             cls.attrs[name] = ""
         classes[sid] = cls
+    # the flow's steps and the cards called directly (dispatch.py), by game-wide numbers
+    # (each turn's steps first, in the order of the flow: the chains test them first)
+    flows = [compiled[s].sd.data["flow"] for s in order]
+    turns = [f[f.index(None) + 1 :] for f in flows] + [f[: f.index(None)] for f in flows]
+    steps = tuple(dict.fromkeys(n for f in turns for n in f))
+    cards = tuple(sorted({n for c in compiled.values() for n in c.sd.data["id_card"]}))
+    classes[root_sid].names = {"STEP_NAMES": steps, "CARD_NAMES": cards}
+    for cls in {id(c): c for c in (classes[s] for s in order)}.values():
+        for name, text in dispatch_methods(
+            lambda n, cls=cls: cls.method(n) is not None, steps, cards
+        ).items():
+            if cls.parent is None or cls.parent.method(name) != text:
+                cls.methods[name] = text
     # every attribute typed by its values in all the game's scenarios (a subclass inherits
     # its parent's attributes with their types)
     for cls in {id(c): c for c in classes.values()}.values():
@@ -485,6 +501,8 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         lines.append(f"    TEMPLATES: ClassVar[Any] = {_py(tuple(t.templates))}")
         lines.append(f"    SITES: ClassVar[Any] = {_py(tuple(t.sites))}")
         lines.append(f"    ROUTINES: ClassVar[Any] = {_py(tuple(t.routines))}")
+        for name, names in cls.names.items():
+            lines.append(f"    {name}: ClassVar[tuple[str, ...]] = {_py(names)}")
     else:
         p = cls.parent.tables
         lines.append(
@@ -518,10 +536,16 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         else:
             lines.append(f"    SITE_FILTERS: ClassVar[Any] = {_py(filters)}")
     if cls.parent is None:
-        for name in ("d", "routines", "card_r", "card_p", "card_q", "card_playable"):
-            lines.append(f"    {name}: Any")
-        for name in ("flow_r", "flow_q", "flow_origin"):
-            lines.append(f"    {name}: Any")
+        lines.append("    d: Any")
+        # tuples of bound methods (or None): typed, so the native build indexes them natively
+        for name in ("routines", "card_r", "card_p", "card_q", "card_playable"):
+            lines.append(f"    {name}: tuple[Any, ...]")
+        for name in ("flow_r", "flow_q"):
+            lines.append(f"    {name}: tuple[Any, ...]")
+        lines.append("    flow_origin: Any")
+        for name in ("flow_ix", "card_ix"):
+            lines.append(f"    {name}: tuple[int, ...]")
+        lines.append("    flow_loop: int")
     for name, typ in sorted(cls.attrs.items()):
         lines.append(f"    {name}: {typ}")
     lines.append("")

@@ -5,6 +5,8 @@ make it cheaper to run, interpreted and under mypyc.
 - ``lower_loops``: ``any``, ``sum`` and ``len`` of a comprehension become loops in the
   method's statements (a loop is about 3x cheaper than ``any()`` over a generator in
   CPython 3.11, and it stops at the first hit).
+- ``guard_logs``: a log line whose arguments call nothing is written under ``if S[_LOG] is not
+  False:``, so a playout (the log off) builds no argument tuple and makes no call for it.
 """
 
 from __future__ import annotations
@@ -315,3 +317,84 @@ def _replace(e: ast.expr, new: list[ast.expr]) -> None:
         (e.value,) = new
     elif isinstance(e, (ast.Tuple, ast.List)):
         e.elts = new
+
+
+# ---------------------------------------------------------------------------- logs
+
+#: the log helpers, which do nothing while the log is off (``S[_LOG] is False``, a playout)
+_LOGS = frozenset(("_log", "_log_to"))
+#: what a guarded log line's arguments may hold: reads and arithmetic that cannot fail
+_PLAIN_NODES = (
+    ast.Name,
+    ast.Constant,
+    ast.Tuple,
+    ast.Subscript,
+    ast.Attribute,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Load,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.BitAnd,
+    ast.BitOr,
+    ast.BitXor,
+    ast.LShift,
+    ast.Invert,
+    ast.USub,
+    ast.UAdd,
+    ast.Not,
+)
+
+
+def _log_line(s: ast.stmt) -> bool:
+    """Whether ``s`` is ``_log(S, ...)`` / ``_log_to(S, ...)`` whose arguments only read."""
+    if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)):
+        return False
+    c = s.value
+    if not (isinstance(c.func, ast.Name) and c.func.id in _LOGS) or c.keywords:
+        return False
+    if not c.args or not (isinstance(c.args[0], ast.Name) and c.args[0].id == "S"):
+        return False
+    return all(isinstance(n, _PLAIN_NODES) for a in c.args[1:] for n in ast.walk(a))
+
+
+def _guard(stmts: list[ast.stmt]) -> tuple[list[ast.stmt], bool]:
+    out: list[ast.stmt] = []
+    changed = False
+    for s in stmts:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(s, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                new, ch = _guard(block)
+                setattr(s, name, new)
+                changed |= ch
+        for h in getattr(s, "handlers", ()):
+            h.body, ch = _guard(h.body)
+            changed |= ch
+        if _log_line(s):
+            off = ast.Compare(
+                ast.Subscript(_name("S"), _name("_LOG"), ast.Load()),
+                [ast.IsNot()],
+                [ast.Constant(False)],
+            )
+            s = ast.If(off, [s], [])
+            changed = True
+        out.append(s)
+    return out, changed
+
+
+def guard_logs(code: str) -> str:
+    """Each statement ``_log(S, t, args)`` (or ``_log_to``) whose arguments only read names,
+    the state and the data (no call, no division) under ``if S[_LOG] is not False:``: the
+    same lines while the log is on, and in a playout no tuple of arguments and no call. A
+    line whose arguments call something is left as it is (what it calls still runs)."""
+    marked = _MARKER_LINE.sub(lambda m: f"{m.group(1)}_marker_({m.group(2)!r})", code)
+    tree = ast.parse(marked)
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    fn.body, changed = _guard(fn.body)
+    if not changed:
+        return code
+    text = ast.unparse(ast.fix_missing_locations(tree))
+    return _MARKER_CALL.sub(lambda m: m.group(1) + m.group(2), text)

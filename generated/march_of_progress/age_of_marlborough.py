@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from rulecraft.runtime import GameSpec, engine_data, register
 
 from . import thirty_years_war as _base
-from .engine import MarchOfProgressRules, _end, _log, _lookup, _roll
+from .engine import _LOG, MarchOfProgressRules, _end, _log, _lookup, _roll
 
 # The cards by number, enums, tables; the state: SIZE slots, the LAYOUT of the fields rules
 # change, as (path, offset, count, kind, refers to, visible, optional, min, max, initial
@@ -162,7 +162,7 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
             _end(S, v_reached, "".join((str(self.c_victory_vps), " VPs reached")))
 
     def p_setup__neutral_vp_dice(self, S: list[Any]) -> None:
-        "Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:7]"
+        """Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:7]"""
         N: list[int] = S
         for v_c in self.all_country:
             if self.s_e_country__kind[v_c] == "neutral":
@@ -170,7 +170,45 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
                 S[self.o_e_country__vp_die + v_c] = min(
                     max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
                 )
-                _log(S, 55, (v_c, v_r, N[self.o_e_country__vp_die + v_c]))
+                if S[_LOG] is not False:
+                    _log(S, 55, (v_c, v_r, N[self.o_e_country__vp_die + v_c]))
+
+    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+        """The flow of play from step k on (playout form): each step called directly,
+        the next turn (and whatever replaced it in flow_q) through flow_q."""
+        flow = self.flow_ix
+        n = len(flow)
+        while True:
+            if k >= n:
+                k = self.flow_loop
+            i = flow[k]
+            k += 1
+            if i == 0:
+                self.q_turn__pick(S, R)
+            elif i == 1:
+                self.p_turn__reveal(S)
+            elif i == 2:
+                self.q_turn__resolve(S, R)
+            elif i == 3:
+                self.p_turn__cleanup(S)
+            elif i == 4:
+                self.p_end__eighteen_vps(S)
+            elif i == 5:
+                self.q_end__agreement(S, R)
+            elif i == 12:
+                self.q_setup__armies(S, R)
+            elif i == 13:
+                self.p_setup__initiative(S)
+            elif i == 14:
+                self.p_setup__neutral_vp_dice(S)
+            else:
+                step, waits = self.flow_q[k - 1]
+                if step is None:
+                    self.next_turn(S)
+                elif waits:
+                    step(S, R)
+                else:
+                    step(S)
 
 
 ENGINE = AgeOfMarlboroughScenario(DATA)

@@ -9,7 +9,7 @@ from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
-from rulecraft.runtime.prelude import LOG as _LOG  # noqa: F401
+from rulecraft.runtime.prelude import LOG as _LOG
 from rulecraft.runtime.prelude import MAX_LOOP
 from rulecraft.runtime.prelude import PENDING as _PENDING
 from rulecraft.runtime.prelude import RESULT as _RESULT  # noqa: F401
@@ -188,6 +188,44 @@ class MarchOfProgressRules:
         "turn__resolve",
         "end__agreement",
     )
+    STEP_NAMES: ClassVar[tuple[str, ...]] = (
+        "turn__pick",
+        "turn__reveal",
+        "turn__resolve",
+        "turn__cleanup",
+        "end__eighteen_vps",
+        "end__agreement",
+        "turn__neutral_actions",
+        "turn__neutral_card_back",
+        "end__stock_empty",
+        "end__ww1_game_end",
+        "turn__turn_start",
+        "end__ww2_end",
+        "setup__armies",
+        "setup__initiative",
+        "setup__neutral_vp_dice",
+        "setup__variants",
+    )
+    CARD_NAMES: ClassVar[tuple[str, ...]] = (
+        "air_power",
+        "allied_move_1",
+        "allied_move_2",
+        "allied_strength",
+        "attack",
+        "attack_plus_1",
+        "blitzkrieg",
+        "fortify",
+        "german_strength",
+        "militia",
+        "move_1",
+        "move_2",
+        "partisans",
+        "propaganda",
+        "recruit",
+        "score",
+        "strength",
+        "vweapons",
+    )
     SECRETS: ClassVar[Any] = {
         (1, 8): ((2, (), "z_attack__8_2"),),
         (1, 11): ((2, None, None),),
@@ -211,14 +249,17 @@ class MarchOfProgressRules:
         14: "count([c for c in p.revealed if c.group == grp]) > 0",
     }
     d: Any
-    routines: Any
-    card_r: Any
-    card_p: Any
-    card_q: Any
-    card_playable: Any
-    flow_r: Any
-    flow_q: Any
+    routines: tuple[Any, ...]
+    card_r: tuple[Any, ...]
+    card_p: tuple[Any, ...]
+    card_q: tuple[Any, ...]
+    card_playable: tuple[Any, ...]
+    flow_r: tuple[Any, ...]
+    flow_q: tuple[Any, ...]
     flow_origin: Any
+    flow_ix: tuple[int, ...]
+    card_ix: tuple[int, ...]
+    flow_loop: int
     all_army: tuple[int, ...]
     all_country: tuple[int, ...]
     all_player: tuple[int, ...]
@@ -291,7 +332,9 @@ class MarchOfProgressRules:
         self.flow_origin = d["flow_origin"]
         self.flow_r = tuple(self.step(n, "r_") for n in d["flow"])
         self.flow_q = tuple(self.step(n, "q_") for n in d["flow"])
+        self.flow_ix = tuple(-1 if n is None else self.STEP_NAMES.index(n) for n in d["flow"])
         ids = d["id_card"]
+        self.card_ix = tuple(self.CARD_NAMES.index(c) for c in ids)
         self.card_r = tuple(getattr(self, "r_card__" + c, None) for c in ids)
         self.card_p = tuple(getattr(self, "p_card__" + c, None) for c in ids)
         self.card_q = tuple(getattr(self, "q_card__" + c, None) for c in ids)
@@ -321,11 +364,6 @@ class MarchOfProgressRules:
         waits = getattr(self, prefix + name, None)
         return (waits, True) if waits is not None else (getattr(self, "p_" + name), False)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
-        """Whether player p may play card c (its `playable` condition)."""
-        f = self.card_playable[c]
-        return f is None or bool(f(S, p))
-
     def r_main(self, S: list[Any], F: Any, v: Any) -> Any:
         """The flow of play: set-up steps, then the steps of each turn (machine form)."""
         k: int = 0 if F is None else F[2]
@@ -341,21 +379,6 @@ class MarchOfProgressRules:
                 step(S)
             elif step(S, None, None) is SUSPEND:
                 return _wait(S, (0, 0, k))
-
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
-        """The flow of play from step k on (playout form)."""
-        flow = self.flow_q
-        while True:
-            if k >= len(flow):
-                k = self.flow_loop
-            step, waits = flow[k]
-            k += 1
-            if step is None:
-                self.next_turn(S)
-            elif waits:
-                step(S, R)
-            else:
-                step(S)
 
     def next_turn(self, S: list[Any]) -> None:
         """The next turn starts."""
@@ -379,14 +402,6 @@ class MarchOfProgressRules:
             self.card_p[c](S, p)
             return None
         return f(S, None, None, p)
-
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
-        """Player p carries out card c (the playout form)."""
-        f = self.card_q[c]
-        if f is None:
-            self.card_p[c](S, p)
-        else:
-            f(S, R, p)
 
     def f_actors_of(self, S: list[Any], v_grp: Any) -> Any:
         """The players whose revealed card resolves in row `grp` of the Sequence of Actions card. (MOP-SEQ-03, MOP-SOA-01) [rules/march_of_progress/rules.yaml:120:3]"""
@@ -556,7 +571,8 @@ class MarchOfProgressRules:
                     _w2.append(v_p)
             v_sides = _w2
             if len(v_sides) > 1:
-                _log(S, 19, (v_c,))
+                if S[_LOG] is not False:
+                    _log(S, 19, (v_c,))
                 for v_p_2 in v_sides:
                     _w4 = 0
                     for v_a in self.ix_army__owner.get(v_p_2, ()):
@@ -582,17 +598,23 @@ class MarchOfProgressRules:
                     v_other = v_defence - v_armies_def - v_garrison
                     v_attack = self.f_side_total(S, v_p_2, v_c, False)
                     if v_ready > 0 and v_dug_in > 0:
-                        _log(S, 20, (v_p_2, v_attack, v_ready, v_w, v_dug_in, v_wf))
+                        if S[_LOG] is not False:
+                            _log(S, 20, (v_p_2, v_attack, v_ready, v_w, v_dug_in, v_wf))
                     elif v_ready > 0:
-                        _log(S, 21, (v_p_2, v_attack, v_ready, v_w))
+                        if S[_LOG] is not False:
+                            _log(S, 21, (v_p_2, v_attack, v_ready, v_w))
                     elif v_dug_in > 0:
-                        _log(S, 22, (v_p_2, v_attack, v_dug_in, v_wf))
+                        if S[_LOG] is not False:
+                            _log(S, 22, (v_p_2, v_attack, v_dug_in, v_wf))
                     if v_other != 0:
-                        _log(S, 23, (v_p_2, v_defence, v_armies_def, v_garrison, v_other))
+                        if S[_LOG] is not False:
+                            _log(S, 23, (v_p_2, v_defence, v_armies_def, v_garrison, v_other))
                     elif v_garrison > 0:
-                        _log(S, 24, (v_p_2, v_defence, v_armies_def, v_garrison))
+                        if S[_LOG] is not False:
+                            _log(S, 24, (v_p_2, v_defence, v_armies_def, v_garrison))
                     else:
-                        _log(S, 25, (v_p_2, v_defence, v_armies_def))
+                        if S[_LOG] is not False:
+                            _log(S, 25, (v_p_2, v_defence, v_armies_def))
 
     def p_card__recruit(self, S: list[Any], v_me: Any) -> None:
         """card__recruit (MOP-RECRUIT-01, MOP-RECRUIT-02, MOP-RECRUIT-03) [rules/march_of_progress/cards.yaml:45:3]"""
@@ -602,20 +624,24 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a] is None
         ]
         if len(v_stock) == 0:
-            _log(S, 33, (v_me,))
+            if S[_LOG] is not False:
+                _log(S, 33, (v_me,))
         elif not self.f_controls(S, v_me, self.s_p_home[v_me]):
-            _log(S, 34, (v_me,))
+            if S[_LOG] is not False:
+                _log(S, 34, (v_me,))
         else:
             _w1 = 0
             for v_a__2 in self.ix_army__owner.get(v_me, ()):
                 if S[self.o_e_army__location + v_a__2] is not None:
                     _w1 += 1
             if _w1 >= self.c_army_limit:
-                _log(S, 35, (v_me, self.c_army_limit))
+                if S[_LOG] is not False:
+                    _log(S, 35, (v_me, self.c_army_limit))
             else:
                 v_a_2 = _head(v_stock)
                 S[self.o_e_army__location + v_a_2] = self.s_p_home[v_me]
-                _log(S, 36, (v_me, self.s_p_home[v_me]))
+                if S[_LOG] is not False:
+                    _log(S, 36, (v_me, self.s_p_home[v_me]))
 
     def p_destroy(self, S: list[Any], v_a: Any) -> None:
         "An army is destroyed and goes back to its owner's stock. (MOP-COMBAT-06, MOP-COMBAT-07) [rules/march_of_progress/rules.yaml:165:3]"
@@ -640,36 +666,41 @@ class MarchOfProgressRules:
             )
 
     def p_flip_initiative(self, S: list[Any]) -> None:
-        "After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"
+        """After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"""
         S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
-        _log(S, 17, (S[self.o_g_initiative],))
+        if S[_LOG] is not False:
+            _log(S, 17, (S[self.o_g_initiative],))
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"
+        """Take VPs from the limited stock; when it runs out no more VPs are earned. (MOP-SETUP-06, MOP-SCORE-01) [rules/march_of_progress/rules.yaml:141:3]"""
         N: list[int] = S
         v_k = min(v_amount, N[self.o_g_vp_stock])
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - v_k, 0)
         S[self.o_p_vp + v_p] = max(S[self.o_p_vp + v_p] + v_k, 0)
         if v_k < v_amount:
-            _log(S, 1, (v_p, v_k, v_k, v_p, N[self.o_p_vp + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 1, (v_p, v_k, v_k, v_p, N[self.o_p_vp + v_p]))
         else:
-            _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 2, (v_p, v_k, v_p, N[self.o_p_vp + v_p]))
 
     def p_move_army(self, S: list[Any], v_a: Any, v_dest: Any) -> None:
-        "Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"
+        """Move one army to an adjacent country; a fortified army stands up first. (MOP-MOVE-05, MOP-MOVE-06, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:154:3]"""
         v_start = S[self.o_e_army__location + v_a]
         S[self.o_e_army__fortified + v_a] = False
         S[self.o_e_army__on_capital + v_a] = False
         S[self.o_e_army__location + v_a] = v_dest
-        _log(S, 3, (self.s_e_army__owner[v_a], v_start, v_dest))
+        if S[_LOG] is not False:
+            _log(S, 3, (self.s_e_army__owner[v_a], v_start, v_dest))
 
     def p_setup__initiative(self, S: list[Any]) -> None:
-        "Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"
+        """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
         v_p1 = _head(self.all_player)
         v_p2 = self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
-        _log(S, 45, (v_p1, v_r1, v_p2, v_r2))
+        if S[_LOG] is not False:
+            _log(S, 45, (v_p1, v_r1, v_p2, v_r2))
         _runs0 = 0
         while v_r1 == v_r2:
             _runs0 += 1
@@ -677,9 +708,11 @@ class MarchOfProgressRules:
                 _endless_loop()
             v_r1 = _roll(S, 6)
             v_r2 = _roll(S, 6)
-            _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
+            if S[_LOG] is not False:
+                _log(S, 46, (v_p1, v_r1, v_p2, v_r2))
         S[self.o_g_initiative] = v_p1 if v_r1 > v_r2 else v_p2
-        _log(S, 47, (S[self.o_g_initiative],))
+        if S[_LOG] is not False:
+            _log(S, 47, (S[self.o_g_initiative],))
 
     def p_turn__cleanup(self, S: list[Any]) -> None:
         "Played cards go to the discard pile (SCORE has already returned them to hand). (MOP-SEQ-04) [rules/march_of_progress/flow.yaml:68:3]"
@@ -689,7 +722,7 @@ class MarchOfProgressRules:
             S[self.o_p_revealed + v_p] = 0
 
     def p_turn__reveal(self, S: list[Any]) -> None:
-        "The played cards are revealed together. (MOP-SEQ-02) [rules/march_of_progress/flow.yaml:38:3]"
+        """The played cards are revealed together. (MOP-SEQ-02) [rules/march_of_progress/flow.yaml:38:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             for v_c in _bits(N[self.o_p_played + v_p]):
@@ -697,7 +730,64 @@ class MarchOfProgressRules:
                 S[self.o_p_played + v_p] = _take(S[self.o_p_played + v_p], _c1)
                 S[self.o_p_revealed + v_p] |= 1 << _c1
                 S[_REVEALS] += 1
-                _log(S, 51, (v_p, v_c))
+                if S[_LOG] is not False:
+                    _log(S, 51, (v_p, v_c))
+
+    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+        """Player p carries out card c, which does not wait."""
+        i = self.card_ix[c]
+        if i == 14:
+            self.p_card__recruit(S, p)
+            return
+        self.card_p[c](S, p)
+
+    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+        """Player p carries out card c (the playout form)."""
+        i = self.card_ix[c]
+        if i < 11:
+            if i < 7:
+                if i == 4:
+                    self.q_card__attack(S, R, p)
+                    return
+                if i == 5:
+                    self.q_card__attack_plus_1(S, R, p)
+                    return
+            else:
+                if i == 7:
+                    self.q_card__fortify(S, R, p)
+                    return
+                if i == 10:
+                    self.q_card__move_1(S, R, p)
+                    return
+        else:
+            if i < 15:
+                if i == 11:
+                    self.q_card__move_2(S, R, p)
+                    return
+                if i == 14:
+                    self.p_card__recruit(S, p)
+                    return
+            else:
+                if i == 15:
+                    self.q_card__score(S, R, p)
+                    return
+                if i == 16:
+                    self.q_card__strength(S, R, p)
+                    return
+        f = self.card_q[c]
+        if f is None:
+            self.card_p[c](S, p)
+        else:
+            f(S, R, p)
+
+    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+        """Whether player p may play card c (its `playable` condition)."""
+        if self.card_playable[c] is None:
+            return True
+        i = self.card_ix[c]
+        if i == 15:
+            return self.f_playable__score(S, p)
+        return bool(self.card_playable[c](S, p))
 
     def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
@@ -961,6 +1051,41 @@ class MarchOfProgressRules:
                 if v_stand:
                     S[self.o_e_army__fortified + v_a_2] = False
 
+    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+        """The flow of play from step k on (playout form): each step called directly,
+        the next turn (and whatever replaced it in flow_q) through flow_q."""
+        flow = self.flow_ix
+        n = len(flow)
+        while True:
+            if k >= n:
+                k = self.flow_loop
+            i = flow[k]
+            k += 1
+            if i == 0:
+                self.q_turn__pick(S, R)
+            elif i == 1:
+                self.p_turn__reveal(S)
+            elif i == 2:
+                self.q_turn__resolve(S, R)
+            elif i == 3:
+                self.p_turn__cleanup(S)
+            elif i == 4:
+                self.p_end__eighteen_vps(S)
+            elif i == 5:
+                self.q_end__agreement(S, R)
+            elif i == 12:
+                self.q_setup__armies(S, R)
+            elif i == 13:
+                self.p_setup__initiative(S)
+            else:
+                step, waits = self.flow_q[k - 1]
+                if step is None:
+                    self.next_turn(S)
+                elif waits:
+                    step(S, R)
+                else:
+                    step(S)
+
     def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
@@ -983,7 +1108,7 @@ class MarchOfProgressRules:
                 [
                     v_c
                     for v_c in _bits(N[self.o_p_hand + v_p])
-                    if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
+                    if self.card_playable[v_c] is None or self.playable(S, v_c, v_p)
                 ],
             )
             for v_p in _ps1
@@ -1739,7 +1864,7 @@ class MarchOfProgressRules:
                     [
                         v_c
                         for v_c in _bits(N[self.o_p_hand + v_p])
-                        if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
+                        if self.card_playable[v_c] is None or self.playable(S, v_c, v_p)
                     ]
                 )
                 if not _o:
@@ -1861,4 +1986,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "394 rules/march_of_progress/rules.yaml:126:7\n403 rules/march_of_progress/rules.yaml:27:7\n411 rules/march_of_progress/rules.yaml:20:7\n420 rules/march_of_progress/rules.yaml:72:7\n421 rules/march_of_progress/rules.yaml:73:11\n422 rules/march_of_progress/rules.yaml:74:15\n423 rules/march_of_progress/rules.yaml:75:11\n424 rules/march_of_progress/rules.yaml:76:7\n428 rules/march_of_progress/rules.yaml:118:7\n432 rules/march_of_progress/rules.yaml:43:7\n433 rules/march_of_progress/rules.yaml:44:11\n447 rules/march_of_progress/rules.yaml:45:7\n448 rules/march_of_progress/rules.yaml:46:11\n457 rules/march_of_progress/rules.yaml:47:7\n466 rules/march_of_progress/rules.yaml:108:7\n470 rules/march_of_progress/rules.yaml:64:7\n479 rules/march_of_progress/rules.yaml:13:7\n483 rules/march_of_progress/rules.yaml:55:7\n495 rules/march_of_progress/rules.yaml:56:11\n496 rules/march_of_progress/rules.yaml:57:7\n500 rules/march_of_progress/rules.yaml:35:7\n510 rules/march_of_progress/cards.yaml:113:15\n515 rules/march_of_progress/rules.yaml:92:7\n523 rules/march_of_progress/rules.yaml:84:7\n527 rules/march_of_progress/rules.yaml:136:7\n528 rules/march_of_progress/rules.yaml:137:11\n533 rules/march_of_progress/rules.yaml:138:7\n543 rules/march_of_progress/rules.yaml:100:7\n547 rules/march_of_progress/rules.yaml:288:7\n548 rules/march_of_progress/rules.yaml:289:11\n558 rules/march_of_progress/rules.yaml:290:11\n559 rules/march_of_progress/rules.yaml:291:15\n560 rules/march_of_progress/rules.yaml:292:15\n561 rules/march_of_progress/rules.yaml:293:19\n568 rules/march_of_progress/rules.yaml:294:19\n573 rules/march_of_progress/rules.yaml:295:19\n574 rules/march_of_progress/rules.yaml:296:19\n575 rules/march_of_progress/rules.yaml:297:19\n580 rules/march_of_progress/rules.yaml:298:19\n581 rules/march_of_progress/rules.yaml:299:19\n582 rules/march_of_progress/rules.yaml:300:19\n583 rules/march_of_progress/rules.yaml:301:19\n584 rules/march_of_progress/rules.yaml:302:19\n585 rules/march_of_progress/rules.yaml:303:23\n587 rules/march_of_progress/rules.yaml:305:23\n589 rules/march_of_progress/rules.yaml:307:23\n590 rules/march_of_progress/rules.yaml:308:19\n591 rules/march_of_progress/rules.yaml:309:23\n593 rules/march_of_progress/rules.yaml:311:23\n595 rules/march_of_progress/rules.yaml:313:23\n599 rules/march_of_progress/cards.yaml:51:7\n604 rules/march_of_progress/cards.yaml:52:7\n605 rules/march_of_progress/cards.yaml:53:11\n607 rules/march_of_progress/cards.yaml:55:11\n614 rules/march_of_progress/cards.yaml:57:11\n616 rules/march_of_progress/cards.yaml:59:11\n617 rules/march_of_progress/cards.yaml:60:11\n618 rules/march_of_progress/cards.yaml:61:11\n622 rules/march_of_progress/rules.yaml:170:7\n623 rules/march_of_progress/rules.yaml:171:7\n624 rules/march_of_progress/rules.yaml:172:7\n629 rules/march_of_progress/flow.yaml:97:7\n635 rules/march_of_progress/flow.yaml:98:11\n636 rules/march_of_progress/flow.yaml:99:11\n644 rules/march_of_progress/flow.yaml:81:7\n645 rules/march_of_progress/flow.yaml:82:7\n650 rules/march_of_progress/rules.yaml:146:7\n651 rules/march_of_progress/rules.yaml:147:7\n652 rules/march_of_progress/rules.yaml:148:7\n653 rules/march_of_progress/rules.yaml:149:7\n654 rules/march_of_progress/rules.yaml:150:11\n656 rules/march_of_progress/rules.yaml:152:11\n660 rules/march_of_progress/rules.yaml:159:7\n661 rules/march_of_progress/rules.yaml:160:7\n662 rules/march_of_progress/rules.yaml:161:7\n663 rules/march_of_progress/rules.yaml:162:7\n664 rules/march_of_progress/rules.yaml:163:7\n668 rules/march_of_progress/flow.yaml:15:7\n669 rules/march_of_progress/flow.yaml:16:7\n670 rules/march_of_progress/flow.yaml:17:7\n671 rules/march_of_progress/flow.yaml:18:7\n672 rules/march_of_progress/flow.yaml:19:7\n673 rules/march_of_progress/flow.yaml:20:7\n678 rules/march_of_progress/flow.yaml:21:11\n679 rules/march_of_progress/flow.yaml:22:11\n680 rules/march_of_progress/flow.yaml:23:11\n681 rules/march_of_progress/flow.yaml:24:7\n682 rules/march_of_progress/flow.yaml:25:7\n686 rules/march_of_progress/flow.yaml:72:7\n687 rules/march_of_progress/flow.yaml:73:11\n694 rules/march_of_progress/flow.yaml:42:7\n695 rules/march_of_progress/flow.yaml:43:11\n696 rules/march_of_progress/flow.yaml:44:15\n700 rules/march_of_progress/flow.yaml:45:15\n705 rules/march_of_progress/rules.yaml:179:7\n706 rules/march_of_progress/rules.yaml:180:7\n724 rules/march_of_progress/rules.yaml:181:7\n725 rules/march_of_progress/rules.yaml:183:11\n726 rules/march_of_progress/rules.yaml:184:7\n738 rules/march_of_progress/rules.yaml:185:7\n739 rules/march_of_progress/rules.yaml:186:7\n740 rules/march_of_progress/rules.yaml:187:11\n742 rules/march_of_progress/rules.yaml:189:11\n743 rules/march_of_progress/rules.yaml:190:11\n744 rules/march_of_progress/rules.yaml:192:15\n745 rules/march_of_progress/rules.yaml:193:11\n746 rules/march_of_progress/rules.yaml:194:7\n747 rules/march_of_progress/rules.yaml:195:7\n748 rules/march_of_progress/rules.yaml:196:11\n751 rules/march_of_progress/rules.yaml:197:11\n752 rules/march_of_progress/rules.yaml:198:15\n753 rules/march_of_progress/rules.yaml:199:15\n757 rules/march_of_progress/rules.yaml:201:15\n758 rules/march_of_progress/rules.yaml:202:7\n759 rules/march_of_progress/rules.yaml:203:7\n763 rules/march_of_progress/cards.yaml:83:7\n767 rules/march_of_progress/cards.yaml:91:7\n771 rules/march_of_progress/cards.yaml:69:7\n777 rules/march_of_progress/cards.yaml:70:7\n778 rules/march_of_progress/cards.yaml:72:11\n779 rules/march_of_progress/cards.yaml:73:7\n780 rules/march_of_progress/cards.yaml:74:7\n784 rules/march_of_progress/cards.yaml:11:7\n789 rules/march_of_progress/cards.yaml:12:7\n790 rules/march_of_progress/cards.yaml:14:11\n791 rules/march_of_progress/cards.yaml:15:7\n792 rules/march_of_progress/cards.yaml:16:7\n793 rules/march_of_progress/cards.yaml:17:11\n794 rules/march_of_progress/cards.yaml:18:7\n795 rules/march_of_progress/cards.yaml:19:7\n799 rules/march_of_progress/cards.yaml:27:7\n804 rules/march_of_progress/cards.yaml:28:7\n805 rules/march_of_progress/cards.yaml:30:11\n806 rules/march_of_progress/cards.yaml:31:7\n807 rules/march_of_progress/cards.yaml:32:7\n808 rules/march_of_progress/cards.yaml:33:7\n809 rules/march_of_progress/cards.yaml:34:11\n810 rules/march_of_progress/cards.yaml:35:7\n811 rules/march_of_progress/cards.yaml:36:7\n814 rules/march_of_progress/cards.yaml:37:7\n815 rules/march_of_progress/cards.yaml:38:11\n816 rules/march_of_progress/cards.yaml:39:11\n817 rules/march_of_progress/cards.yaml:40:15\n818 rules/march_of_progress/cards.yaml:41:7\n819 rules/march_of_progress/cards.yaml:42:7\n820 rules/march_of_progress/cards.yaml:43:11\n824 rules/march_of_progress/cards.yaml:116:7\n827 rules/march_of_progress/cards.yaml:119:11\n828 rules/march_of_progress/cards.yaml:120:7\n831 rules/march_of_progress/cards.yaml:121:7\n838 rules/march_of_progress/cards.yaml:99:7\n844 rules/march_of_progress/cards.yaml:100:7\n845 rules/march_of_progress/cards.yaml:102:11\n846 rules/march_of_progress/cards.yaml:103:7\n847 rules/march_of_progress/cards.yaml:104:7\n850 rules/march_of_progress/cards.yaml:105:7\n854 rules/march_of_progress/rules.yaml:233:7\n855 rules/march_of_progress/rules.yaml:234:7\n861 rules/march_of_progress/rules.yaml:235:7\n862 rules/march_of_progress/rules.yaml:236:7\n863 rules/march_of_progress/rules.yaml:237:7\n866 rules/march_of_progress/rules.yaml:239:7\n867 rules/march_of_progress/rules.yaml:240:11\n869 rules/march_of_progress/rules.yaml:242:11\n870 rules/march_of_progress/rules.yaml:243:11\n873 rules/march_of_progress/rules.yaml:244:15\n882 rules/march_of_progress/rules.yaml:245:19\n885 rules/march_of_progress/rules.yaml:248:11\n889 rules/march_of_progress/rules.yaml:273:7\n894 rules/march_of_progress/rules.yaml:274:11\n895 rules/march_of_progress/rules.yaml:275:7\n899 rules/march_of_progress/rules.yaml:264:7\n911 rules/march_of_progress/rules.yaml:265:11\n915 rules/march_of_progress/rules.yaml:257:7\n920 rules/march_of_progress/flow.yaml:105:7\n921 rules/march_of_progress/flow.yaml:106:11\n922 rules/march_of_progress/flow.yaml:107:11\n925 rules/march_of_progress/flow.yaml:109:15\n926 rules/march_of_progress/flow.yaml:110:19\n927 rules/march_of_progress/flow.yaml:111:11\n928 rules/march_of_progress/flow.yaml:112:15\n929 rules/march_of_progress/flow.yaml:113:15\n939 rules/march_of_progress/rules.yaml:216:7\n944 rules/march_of_progress/rules.yaml:217:7\n950 rules/march_of_progress/rules.yaml:218:11\n951 rules/march_of_progress/rules.yaml:219:11\n952 rules/march_of_progress/rules.yaml:220:15\n953 rules/march_of_progress/rules.yaml:221:11\n954 rules/march_of_progress/rules.yaml:222:7\n959 rules/march_of_progress/rules.yaml:223:11\n960 rules/march_of_progress/rules.yaml:224:15\n961 rules/march_of_progress/rules.yaml:225:15\n962 rules/march_of_progress/rules.yaml:226:19\n967 rules/march_of_progress/flow.yaml:88:7\n968 rules/march_of_progress/flow.yaml:90:11\n972 rules/march_of_progress/flow.yaml:8:7\n973 rules/march_of_progress/flow.yaml:9:11\n979 rules/march_of_progress/flow.yaml:32:7\n992 rules/march_of_progress/flow.yaml:34:11\n998 rules/march_of_progress/flow.yaml:54:7\n999 rules/march_of_progress/flow.yaml:55:11\n1000 rules/march_of_progress/flow.yaml:56:11\n1001 rules/march_of_progress/flow.yaml:57:15\n1003 rules/march_of_progress/flow.yaml:59:15\n1004 rules/march_of_progress/flow.yaml:60:15\n1005 rules/march_of_progress/flow.yaml:61:19\n1006 rules/march_of_progress/flow.yaml:62:19\n1008 rules/march_of_progress/flow.yaml:64:19\n1009 rules/march_of_progress/flow.yaml:65:15\n1010 rules/march_of_progress/flow.yaml:66:15\n1027 rules/march_of_progress/rules.yaml:179:7\n1028 rules/march_of_progress/rules.yaml:180:7\n1043 rules/march_of_progress/rules.yaml:181:7\n1044 rules/march_of_progress/rules.yaml:182:11\n1045 rules/march_of_progress/rules.yaml:183:11\n1046 rules/march_of_progress/rules.yaml:184:7\n1055 rules/march_of_progress/rules.yaml:185:7\n1056 rules/march_of_progress/rules.yaml:186:7\n1064 rules/march_of_progress/rules.yaml:187:11\n1075 rules/march_of_progress/rules.yaml:189:11\n1081 rules/march_of_progress/rules.yaml:190:11\n1082 rules/march_of_progress/rules.yaml:191:15\n1083 rules/march_of_progress/rules.yaml:192:15\n1084 rules/march_of_progress/rules.yaml:193:11\n1087 rules/march_of_progress/rules.yaml:194:7\n1088 rules/march_of_progress/rules.yaml:195:7\n1093 rules/march_of_progress/rules.yaml:196:11\n1096 rules/march_of_progress/rules.yaml:197:11\n1104 rules/march_of_progress/rules.yaml:198:15\n1110 rules/march_of_progress/rules.yaml:199:15\n1114 rules/march_of_progress/rules.yaml:200:15\n1115 rules/march_of_progress/rules.yaml:201:15\n1118 rules/march_of_progress/rules.yaml:202:7\n1125 rules/march_of_progress/rules.yaml:203:7\n1152 rules/march_of_progress/cards.yaml:83:7\n1166 rules/march_of_progress/cards.yaml:91:7\n1182 rules/march_of_progress/cards.yaml:69:7\n1188 rules/march_of_progress/cards.yaml:70:7\n1189 rules/march_of_progress/cards.yaml:71:11\n1190 rules/march_of_progress/cards.yaml:72:11\n1191 rules/march_of_progress/cards.yaml:73:7\n1202 rules/march_of_progress/cards.yaml:74:7\n1203 rules/march_of_progress/cards.yaml:75:7\n1215 rules/march_of_progress/cards.yaml:11:7\n1220 rules/march_of_progress/cards.yaml:12:7\n1221 rules/march_of_progress/cards.yaml:13:11\n1222 rules/march_of_progress/cards.yaml:14:11\n1223 rules/march_of_progress/cards.yaml:15:7\n1234 rules/march_of_progress/cards.yaml:16:7\n1235 rules/march_of_progress/cards.yaml:17:11\n1236 rules/march_of_progress/cards.yaml:18:7\n1254 rules/march_of_progress/cards.yaml:19:7\n1271 rules/march_of_progress/cards.yaml:27:7\n1276 rules/march_of_progress/cards.yaml:28:7\n1277 rules/march_of_progress/cards.yaml:29:11\n1278 rules/march_of_progress/cards.yaml:30:11\n1279 rules/march_of_progress/cards.yaml:31:7\n1290 rules/march_of_progress/cards.yaml:32:7\n1291 rules/march_of_progress/cards.yaml:33:7\n1292 rules/march_of_progress/cards.yaml:34:11\n1293 rules/march_of_progress/cards.yaml:35:7\n1294 rules/march_of_progress/cards.yaml:36:7\n1297 rules/march_of_progress/cards.yaml:37:7\n1305 rules/march_of_progress/cards.yaml:38:11\n1318 rules/march_of_progress/cards.yaml:39:11\n1319 rules/march_of_progress/cards.yaml:40:15\n1325 rules/march_of_progress/cards.yaml:41:7\n1338 rules/march_of_progress/cards.yaml:42:7\n1339 rules/march_of_progress/cards.yaml:43:11\n1344 rules/march_of_progress/cards.yaml:116:7\n1345 rules/march_of_progress/cards.yaml:117:11\n1347 rules/march_of_progress/cards.yaml:119:11\n1348 rules/march_of_progress/cards.yaml:120:7\n1351 rules/march_of_progress/cards.yaml:121:7\n1354 rules/march_of_progress/cards.yaml:122:7\n1366 rules/march_of_progress/cards.yaml:99:7\n1372 rules/march_of_progress/cards.yaml:100:7\n1373 rules/march_of_progress/cards.yaml:101:11\n1374 rules/march_of_progress/cards.yaml:102:11\n1375 rules/march_of_progress/cards.yaml:103:7\n1386 rules/march_of_progress/cards.yaml:104:7\n1389 rules/march_of_progress/cards.yaml:105:7\n1390 rules/march_of_progress/cards.yaml:106:7\n1409 rules/march_of_progress/rules.yaml:233:7\n1410 rules/march_of_progress/rules.yaml:234:7\n1416 rules/march_of_progress/rules.yaml:235:7\n1423 rules/march_of_progress/rules.yaml:236:7\n1424 rules/march_of_progress/rules.yaml:237:7\n1427 rules/march_of_progress/rules.yaml:238:7\n1428 rules/march_of_progress/rules.yaml:239:7\n1435 rules/march_of_progress/rules.yaml:240:11\n1439 rules/march_of_progress/rules.yaml:242:11\n1446 rules/march_of_progress/rules.yaml:243:11\n1449 rules/march_of_progress/rules.yaml:244:15\n1454 rules/march_of_progress/rules.yaml:245:19\n1456 rules/march_of_progress/rules.yaml:246:19\n1459 rules/march_of_progress/rules.yaml:248:11\n1472 rules/march_of_progress/rules.yaml:273:7\n1477 rules/march_of_progress/rules.yaml:274:11\n1478 rules/march_of_progress/rules.yaml:275:7\n1486 rules/march_of_progress/rules.yaml:264:7\n1498 rules/march_of_progress/rules.yaml:265:11\n1499 rules/march_of_progress/rules.yaml:266:7\n1506 rules/march_of_progress/rules.yaml:257:7\n1521 rules/march_of_progress/flow.yaml:105:7\n1526 rules/march_of_progress/flow.yaml:106:11\n1527 rules/march_of_progress/flow.yaml:107:11\n1547 rules/march_of_progress/flow.yaml:109:15\n1548 rules/march_of_progress/flow.yaml:110:19\n1549 rules/march_of_progress/flow.yaml:111:11\n1550 rules/march_of_progress/flow.yaml:112:15\n1551 rules/march_of_progress/flow.yaml:113:15\n1556 rules/march_of_progress/flow.yaml:114:11\n1587 rules/march_of_progress/rules.yaml:216:7\n1593 rules/march_of_progress/rules.yaml:217:7\n1608 rules/march_of_progress/rules.yaml:218:11\n1609 rules/march_of_progress/rules.yaml:219:11\n1617 rules/march_of_progress/rules.yaml:220:15\n1632 rules/march_of_progress/rules.yaml:221:11\n1635 rules/march_of_progress/rules.yaml:222:7\n1652 rules/march_of_progress/rules.yaml:223:11\n1661 rules/march_of_progress/rules.yaml:224:15\n1674 rules/march_of_progress/rules.yaml:225:15\n1675 rules/march_of_progress/rules.yaml:226:19\n1692 rules/march_of_progress/flow.yaml:88:7\n1706 rules/march_of_progress/flow.yaml:89:11\n1707 rules/march_of_progress/flow.yaml:90:11\n1717 rules/march_of_progress/flow.yaml:8:7\n1718 rules/march_of_progress/flow.yaml:9:11\n1735 rules/march_of_progress/flow.yaml:32:7\n1756 rules/march_of_progress/flow.yaml:34:11\n1759 rules/march_of_progress/flow.yaml:35:11\n1760 rules/march_of_progress/flow.yaml:36:7\n1775 rules/march_of_progress/flow.yaml:54:7\n1789 rules/march_of_progress/flow.yaml:55:11\n1790 rules/march_of_progress/flow.yaml:56:11\n1798 rules/march_of_progress/flow.yaml:57:15\n1803 rules/march_of_progress/flow.yaml:59:15\n1804 rules/march_of_progress/flow.yaml:60:15\n1814 rules/march_of_progress/flow.yaml:61:19\n1827 rules/march_of_progress/flow.yaml:62:19\n1833 rules/march_of_progress/flow.yaml:64:19\n1848 rules/march_of_progress/flow.yaml:65:15\n1855 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "409 rules/march_of_progress/rules.yaml:126:7\n418 rules/march_of_progress/rules.yaml:27:7\n426 rules/march_of_progress/rules.yaml:20:7\n435 rules/march_of_progress/rules.yaml:72:7\n436 rules/march_of_progress/rules.yaml:73:11\n437 rules/march_of_progress/rules.yaml:74:15\n438 rules/march_of_progress/rules.yaml:75:11\n439 rules/march_of_progress/rules.yaml:76:7\n443 rules/march_of_progress/rules.yaml:118:7\n447 rules/march_of_progress/rules.yaml:43:7\n448 rules/march_of_progress/rules.yaml:44:11\n462 rules/march_of_progress/rules.yaml:45:7\n463 rules/march_of_progress/rules.yaml:46:11\n472 rules/march_of_progress/rules.yaml:47:7\n481 rules/march_of_progress/rules.yaml:108:7\n485 rules/march_of_progress/rules.yaml:64:7\n494 rules/march_of_progress/rules.yaml:13:7\n498 rules/march_of_progress/rules.yaml:55:7\n510 rules/march_of_progress/rules.yaml:56:11\n511 rules/march_of_progress/rules.yaml:57:7\n515 rules/march_of_progress/rules.yaml:35:7\n525 rules/march_of_progress/cards.yaml:113:15\n530 rules/march_of_progress/rules.yaml:92:7\n538 rules/march_of_progress/rules.yaml:84:7\n542 rules/march_of_progress/rules.yaml:136:7\n543 rules/march_of_progress/rules.yaml:137:11\n548 rules/march_of_progress/rules.yaml:138:7\n558 rules/march_of_progress/rules.yaml:100:7\n562 rules/march_of_progress/rules.yaml:288:7\n563 rules/march_of_progress/rules.yaml:289:11\n573 rules/march_of_progress/rules.yaml:290:11\n574 rules/march_of_progress/rules.yaml:291:15\n576 rules/march_of_progress/rules.yaml:292:15\n577 rules/march_of_progress/rules.yaml:293:19\n584 rules/march_of_progress/rules.yaml:294:19\n589 rules/march_of_progress/rules.yaml:295:19\n590 rules/march_of_progress/rules.yaml:296:19\n591 rules/march_of_progress/rules.yaml:297:19\n596 rules/march_of_progress/rules.yaml:298:19\n597 rules/march_of_progress/rules.yaml:299:19\n598 rules/march_of_progress/rules.yaml:300:19\n599 rules/march_of_progress/rules.yaml:301:19\n600 rules/march_of_progress/rules.yaml:302:19\n601 rules/march_of_progress/rules.yaml:303:23\n604 rules/march_of_progress/rules.yaml:305:23\n607 rules/march_of_progress/rules.yaml:307:23\n609 rules/march_of_progress/rules.yaml:308:19\n610 rules/march_of_progress/rules.yaml:309:23\n613 rules/march_of_progress/rules.yaml:311:23\n616 rules/march_of_progress/rules.yaml:313:23\n621 rules/march_of_progress/cards.yaml:51:7\n626 rules/march_of_progress/cards.yaml:52:7\n627 rules/march_of_progress/cards.yaml:53:11\n630 rules/march_of_progress/cards.yaml:55:11\n638 rules/march_of_progress/cards.yaml:57:11\n641 rules/march_of_progress/cards.yaml:59:11\n642 rules/march_of_progress/cards.yaml:60:11\n643 rules/march_of_progress/cards.yaml:61:11\n648 rules/march_of_progress/rules.yaml:170:7\n649 rules/march_of_progress/rules.yaml:171:7\n650 rules/march_of_progress/rules.yaml:172:7\n655 rules/march_of_progress/flow.yaml:97:7\n661 rules/march_of_progress/flow.yaml:98:11\n662 rules/march_of_progress/flow.yaml:99:11\n670 rules/march_of_progress/flow.yaml:81:7\n671 rules/march_of_progress/flow.yaml:82:7\n677 rules/march_of_progress/rules.yaml:146:7\n678 rules/march_of_progress/rules.yaml:147:7\n679 rules/march_of_progress/rules.yaml:148:7\n680 rules/march_of_progress/rules.yaml:149:7\n681 rules/march_of_progress/rules.yaml:150:11\n684 rules/march_of_progress/rules.yaml:152:11\n689 rules/march_of_progress/rules.yaml:159:7\n690 rules/march_of_progress/rules.yaml:160:7\n691 rules/march_of_progress/rules.yaml:161:7\n692 rules/march_of_progress/rules.yaml:162:7\n693 rules/march_of_progress/rules.yaml:163:7\n698 rules/march_of_progress/flow.yaml:15:7\n699 rules/march_of_progress/flow.yaml:16:7\n700 rules/march_of_progress/flow.yaml:17:7\n701 rules/march_of_progress/flow.yaml:18:7\n702 rules/march_of_progress/flow.yaml:19:7\n704 rules/march_of_progress/flow.yaml:20:7\n709 rules/march_of_progress/flow.yaml:21:11\n710 rules/march_of_progress/flow.yaml:22:11\n711 rules/march_of_progress/flow.yaml:23:11\n713 rules/march_of_progress/flow.yaml:24:7\n714 rules/march_of_progress/flow.yaml:25:7\n719 rules/march_of_progress/flow.yaml:72:7\n720 rules/march_of_progress/flow.yaml:73:11\n727 rules/march_of_progress/flow.yaml:42:7\n728 rules/march_of_progress/flow.yaml:43:11\n729 rules/march_of_progress/flow.yaml:44:15\n733 rules/march_of_progress/flow.yaml:45:15\n795 rules/march_of_progress/rules.yaml:179:7\n796 rules/march_of_progress/rules.yaml:180:7\n814 rules/march_of_progress/rules.yaml:181:7\n815 rules/march_of_progress/rules.yaml:183:11\n816 rules/march_of_progress/rules.yaml:184:7\n828 rules/march_of_progress/rules.yaml:185:7\n829 rules/march_of_progress/rules.yaml:186:7\n830 rules/march_of_progress/rules.yaml:187:11\n832 rules/march_of_progress/rules.yaml:189:11\n833 rules/march_of_progress/rules.yaml:190:11\n834 rules/march_of_progress/rules.yaml:192:15\n835 rules/march_of_progress/rules.yaml:193:11\n836 rules/march_of_progress/rules.yaml:194:7\n837 rules/march_of_progress/rules.yaml:195:7\n838 rules/march_of_progress/rules.yaml:196:11\n841 rules/march_of_progress/rules.yaml:197:11\n842 rules/march_of_progress/rules.yaml:198:15\n843 rules/march_of_progress/rules.yaml:199:15\n847 rules/march_of_progress/rules.yaml:201:15\n848 rules/march_of_progress/rules.yaml:202:7\n849 rules/march_of_progress/rules.yaml:203:7\n853 rules/march_of_progress/cards.yaml:83:7\n857 rules/march_of_progress/cards.yaml:91:7\n861 rules/march_of_progress/cards.yaml:69:7\n867 rules/march_of_progress/cards.yaml:70:7\n868 rules/march_of_progress/cards.yaml:72:11\n869 rules/march_of_progress/cards.yaml:73:7\n870 rules/march_of_progress/cards.yaml:74:7\n874 rules/march_of_progress/cards.yaml:11:7\n879 rules/march_of_progress/cards.yaml:12:7\n880 rules/march_of_progress/cards.yaml:14:11\n881 rules/march_of_progress/cards.yaml:15:7\n882 rules/march_of_progress/cards.yaml:16:7\n883 rules/march_of_progress/cards.yaml:17:11\n884 rules/march_of_progress/cards.yaml:18:7\n885 rules/march_of_progress/cards.yaml:19:7\n889 rules/march_of_progress/cards.yaml:27:7\n894 rules/march_of_progress/cards.yaml:28:7\n895 rules/march_of_progress/cards.yaml:30:11\n896 rules/march_of_progress/cards.yaml:31:7\n897 rules/march_of_progress/cards.yaml:32:7\n898 rules/march_of_progress/cards.yaml:33:7\n899 rules/march_of_progress/cards.yaml:34:11\n900 rules/march_of_progress/cards.yaml:35:7\n901 rules/march_of_progress/cards.yaml:36:7\n904 rules/march_of_progress/cards.yaml:37:7\n905 rules/march_of_progress/cards.yaml:38:11\n906 rules/march_of_progress/cards.yaml:39:11\n907 rules/march_of_progress/cards.yaml:40:15\n908 rules/march_of_progress/cards.yaml:41:7\n909 rules/march_of_progress/cards.yaml:42:7\n910 rules/march_of_progress/cards.yaml:43:11\n914 rules/march_of_progress/cards.yaml:116:7\n917 rules/march_of_progress/cards.yaml:119:11\n918 rules/march_of_progress/cards.yaml:120:7\n921 rules/march_of_progress/cards.yaml:121:7\n928 rules/march_of_progress/cards.yaml:99:7\n934 rules/march_of_progress/cards.yaml:100:7\n935 rules/march_of_progress/cards.yaml:102:11\n936 rules/march_of_progress/cards.yaml:103:7\n937 rules/march_of_progress/cards.yaml:104:7\n940 rules/march_of_progress/cards.yaml:105:7\n944 rules/march_of_progress/rules.yaml:233:7\n945 rules/march_of_progress/rules.yaml:234:7\n951 rules/march_of_progress/rules.yaml:235:7\n952 rules/march_of_progress/rules.yaml:236:7\n953 rules/march_of_progress/rules.yaml:237:7\n956 rules/march_of_progress/rules.yaml:239:7\n957 rules/march_of_progress/rules.yaml:240:11\n959 rules/march_of_progress/rules.yaml:242:11\n960 rules/march_of_progress/rules.yaml:243:11\n963 rules/march_of_progress/rules.yaml:244:15\n972 rules/march_of_progress/rules.yaml:245:19\n975 rules/march_of_progress/rules.yaml:248:11\n979 rules/march_of_progress/rules.yaml:273:7\n984 rules/march_of_progress/rules.yaml:274:11\n985 rules/march_of_progress/rules.yaml:275:7\n989 rules/march_of_progress/rules.yaml:264:7\n1001 rules/march_of_progress/rules.yaml:265:11\n1005 rules/march_of_progress/rules.yaml:257:7\n1010 rules/march_of_progress/flow.yaml:105:7\n1011 rules/march_of_progress/flow.yaml:106:11\n1012 rules/march_of_progress/flow.yaml:107:11\n1015 rules/march_of_progress/flow.yaml:109:15\n1016 rules/march_of_progress/flow.yaml:110:19\n1017 rules/march_of_progress/flow.yaml:111:11\n1018 rules/march_of_progress/flow.yaml:112:15\n1019 rules/march_of_progress/flow.yaml:113:15\n1029 rules/march_of_progress/rules.yaml:216:7\n1034 rules/march_of_progress/rules.yaml:217:7\n1040 rules/march_of_progress/rules.yaml:218:11\n1041 rules/march_of_progress/rules.yaml:219:11\n1042 rules/march_of_progress/rules.yaml:220:15\n1043 rules/march_of_progress/rules.yaml:221:11\n1044 rules/march_of_progress/rules.yaml:222:7\n1049 rules/march_of_progress/rules.yaml:223:11\n1050 rules/march_of_progress/rules.yaml:224:15\n1051 rules/march_of_progress/rules.yaml:225:15\n1052 rules/march_of_progress/rules.yaml:226:19\n1092 rules/march_of_progress/flow.yaml:88:7\n1093 rules/march_of_progress/flow.yaml:90:11\n1097 rules/march_of_progress/flow.yaml:8:7\n1098 rules/march_of_progress/flow.yaml:9:11\n1104 rules/march_of_progress/flow.yaml:32:7\n1117 rules/march_of_progress/flow.yaml:34:11\n1123 rules/march_of_progress/flow.yaml:54:7\n1124 rules/march_of_progress/flow.yaml:55:11\n1125 rules/march_of_progress/flow.yaml:56:11\n1126 rules/march_of_progress/flow.yaml:57:15\n1128 rules/march_of_progress/flow.yaml:59:15\n1129 rules/march_of_progress/flow.yaml:60:15\n1130 rules/march_of_progress/flow.yaml:61:19\n1131 rules/march_of_progress/flow.yaml:62:19\n1133 rules/march_of_progress/flow.yaml:64:19\n1134 rules/march_of_progress/flow.yaml:65:15\n1135 rules/march_of_progress/flow.yaml:66:15\n1152 rules/march_of_progress/rules.yaml:179:7\n1153 rules/march_of_progress/rules.yaml:180:7\n1168 rules/march_of_progress/rules.yaml:181:7\n1169 rules/march_of_progress/rules.yaml:182:11\n1170 rules/march_of_progress/rules.yaml:183:11\n1171 rules/march_of_progress/rules.yaml:184:7\n1180 rules/march_of_progress/rules.yaml:185:7\n1181 rules/march_of_progress/rules.yaml:186:7\n1189 rules/march_of_progress/rules.yaml:187:11\n1200 rules/march_of_progress/rules.yaml:189:11\n1206 rules/march_of_progress/rules.yaml:190:11\n1207 rules/march_of_progress/rules.yaml:191:15\n1208 rules/march_of_progress/rules.yaml:192:15\n1209 rules/march_of_progress/rules.yaml:193:11\n1212 rules/march_of_progress/rules.yaml:194:7\n1213 rules/march_of_progress/rules.yaml:195:7\n1218 rules/march_of_progress/rules.yaml:196:11\n1221 rules/march_of_progress/rules.yaml:197:11\n1229 rules/march_of_progress/rules.yaml:198:15\n1235 rules/march_of_progress/rules.yaml:199:15\n1239 rules/march_of_progress/rules.yaml:200:15\n1240 rules/march_of_progress/rules.yaml:201:15\n1243 rules/march_of_progress/rules.yaml:202:7\n1250 rules/march_of_progress/rules.yaml:203:7\n1277 rules/march_of_progress/cards.yaml:83:7\n1291 rules/march_of_progress/cards.yaml:91:7\n1307 rules/march_of_progress/cards.yaml:69:7\n1313 rules/march_of_progress/cards.yaml:70:7\n1314 rules/march_of_progress/cards.yaml:71:11\n1315 rules/march_of_progress/cards.yaml:72:11\n1316 rules/march_of_progress/cards.yaml:73:7\n1327 rules/march_of_progress/cards.yaml:74:7\n1328 rules/march_of_progress/cards.yaml:75:7\n1340 rules/march_of_progress/cards.yaml:11:7\n1345 rules/march_of_progress/cards.yaml:12:7\n1346 rules/march_of_progress/cards.yaml:13:11\n1347 rules/march_of_progress/cards.yaml:14:11\n1348 rules/march_of_progress/cards.yaml:15:7\n1359 rules/march_of_progress/cards.yaml:16:7\n1360 rules/march_of_progress/cards.yaml:17:11\n1361 rules/march_of_progress/cards.yaml:18:7\n1379 rules/march_of_progress/cards.yaml:19:7\n1396 rules/march_of_progress/cards.yaml:27:7\n1401 rules/march_of_progress/cards.yaml:28:7\n1402 rules/march_of_progress/cards.yaml:29:11\n1403 rules/march_of_progress/cards.yaml:30:11\n1404 rules/march_of_progress/cards.yaml:31:7\n1415 rules/march_of_progress/cards.yaml:32:7\n1416 rules/march_of_progress/cards.yaml:33:7\n1417 rules/march_of_progress/cards.yaml:34:11\n1418 rules/march_of_progress/cards.yaml:35:7\n1419 rules/march_of_progress/cards.yaml:36:7\n1422 rules/march_of_progress/cards.yaml:37:7\n1430 rules/march_of_progress/cards.yaml:38:11\n1443 rules/march_of_progress/cards.yaml:39:11\n1444 rules/march_of_progress/cards.yaml:40:15\n1450 rules/march_of_progress/cards.yaml:41:7\n1463 rules/march_of_progress/cards.yaml:42:7\n1464 rules/march_of_progress/cards.yaml:43:11\n1469 rules/march_of_progress/cards.yaml:116:7\n1470 rules/march_of_progress/cards.yaml:117:11\n1472 rules/march_of_progress/cards.yaml:119:11\n1473 rules/march_of_progress/cards.yaml:120:7\n1476 rules/march_of_progress/cards.yaml:121:7\n1479 rules/march_of_progress/cards.yaml:122:7\n1491 rules/march_of_progress/cards.yaml:99:7\n1497 rules/march_of_progress/cards.yaml:100:7\n1498 rules/march_of_progress/cards.yaml:101:11\n1499 rules/march_of_progress/cards.yaml:102:11\n1500 rules/march_of_progress/cards.yaml:103:7\n1511 rules/march_of_progress/cards.yaml:104:7\n1514 rules/march_of_progress/cards.yaml:105:7\n1515 rules/march_of_progress/cards.yaml:106:7\n1534 rules/march_of_progress/rules.yaml:233:7\n1535 rules/march_of_progress/rules.yaml:234:7\n1541 rules/march_of_progress/rules.yaml:235:7\n1548 rules/march_of_progress/rules.yaml:236:7\n1549 rules/march_of_progress/rules.yaml:237:7\n1552 rules/march_of_progress/rules.yaml:238:7\n1553 rules/march_of_progress/rules.yaml:239:7\n1560 rules/march_of_progress/rules.yaml:240:11\n1564 rules/march_of_progress/rules.yaml:242:11\n1571 rules/march_of_progress/rules.yaml:243:11\n1574 rules/march_of_progress/rules.yaml:244:15\n1579 rules/march_of_progress/rules.yaml:245:19\n1581 rules/march_of_progress/rules.yaml:246:19\n1584 rules/march_of_progress/rules.yaml:248:11\n1597 rules/march_of_progress/rules.yaml:273:7\n1602 rules/march_of_progress/rules.yaml:274:11\n1603 rules/march_of_progress/rules.yaml:275:7\n1611 rules/march_of_progress/rules.yaml:264:7\n1623 rules/march_of_progress/rules.yaml:265:11\n1624 rules/march_of_progress/rules.yaml:266:7\n1631 rules/march_of_progress/rules.yaml:257:7\n1646 rules/march_of_progress/flow.yaml:105:7\n1651 rules/march_of_progress/flow.yaml:106:11\n1652 rules/march_of_progress/flow.yaml:107:11\n1672 rules/march_of_progress/flow.yaml:109:15\n1673 rules/march_of_progress/flow.yaml:110:19\n1674 rules/march_of_progress/flow.yaml:111:11\n1675 rules/march_of_progress/flow.yaml:112:15\n1676 rules/march_of_progress/flow.yaml:113:15\n1681 rules/march_of_progress/flow.yaml:114:11\n1712 rules/march_of_progress/rules.yaml:216:7\n1718 rules/march_of_progress/rules.yaml:217:7\n1733 rules/march_of_progress/rules.yaml:218:11\n1734 rules/march_of_progress/rules.yaml:219:11\n1742 rules/march_of_progress/rules.yaml:220:15\n1757 rules/march_of_progress/rules.yaml:221:11\n1760 rules/march_of_progress/rules.yaml:222:7\n1777 rules/march_of_progress/rules.yaml:223:11\n1786 rules/march_of_progress/rules.yaml:224:15\n1799 rules/march_of_progress/rules.yaml:225:15\n1800 rules/march_of_progress/rules.yaml:226:19\n1817 rules/march_of_progress/flow.yaml:88:7\n1831 rules/march_of_progress/flow.yaml:89:11\n1832 rules/march_of_progress/flow.yaml:90:11\n1842 rules/march_of_progress/flow.yaml:8:7\n1843 rules/march_of_progress/flow.yaml:9:11\n1860 rules/march_of_progress/flow.yaml:32:7\n1881 rules/march_of_progress/flow.yaml:34:11\n1884 rules/march_of_progress/flow.yaml:35:11\n1885 rules/march_of_progress/flow.yaml:36:7\n1900 rules/march_of_progress/flow.yaml:54:7\n1914 rules/march_of_progress/flow.yaml:55:11\n1915 rules/march_of_progress/flow.yaml:56:11\n1923 rules/march_of_progress/flow.yaml:57:15\n1928 rules/march_of_progress/flow.yaml:59:15\n1929 rules/march_of_progress/flow.yaml:60:15\n1939 rules/march_of_progress/flow.yaml:61:19\n1952 rules/march_of_progress/flow.yaml:62:19\n1958 rules/march_of_progress/flow.yaml:64:19\n1973 rules/march_of_progress/flow.yaml:65:15\n1980 rules/march_of_progress/flow.yaml:66:15"

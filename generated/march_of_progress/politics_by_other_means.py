@@ -9,6 +9,7 @@ from rulecraft.runtime import SUSPEND, GameSpec, RulesError, engine_data, regist
 
 from . import thirty_years_war as _base
 from .engine import (
+    _LOG,
     _REVEALS,
     MarchOfProgressRules,
     _ask_all,
@@ -355,15 +356,18 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         return N[self.o_p_vp + v_p]
 
     def p_card__propaganda(self, S: list[Any], v_me: Any) -> None:
-        "card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"
+        """card__propaganda (MOP-POL-RULE-07) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:182:5]"""
         N: list[int] = S
         if not S[self.o_g_propaganda_due]:
-            _log(S, 63, (self.k_country__neutral,))
+            if S[_LOG] is not False:
+                _log(S, 63, (self.k_country__neutral,))
         elif N[self.o_g_propaganda_level] == 6:
-            _log(S, 64, ())
+            if S[_LOG] is not False:
+                _log(S, 64, ())
         else:
             S[self.o_g_propaganda_level] = min(max(S[self.o_g_propaganda_level] + 1, 1), 6)
-            _log(S, 65, (N[self.o_g_propaganda_level],))
+            if S[_LOG] is not False:
+                _log(S, 65, (N[self.o_g_propaganda_level],))
 
     def p_end__stock_empty(self, S: list[Any]) -> None:
         "The game ends at the end of a turn when the VP stock is empty; most VPs wins, the Neutral player counting VPs x Propaganda level; equal tallies tie. (MOP-POL-END-01, MOP-POL-RULE-08) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:314:7]"
@@ -377,16 +381,22 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
             )
 
     def p_place_cube(self, S: list[Any]) -> None:
-        "Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:144:5]"
+        """Put a 1VP cube from the stock onto the neutral country card. (MOP-POL-RULE-04) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:144:5]"""
         N: list[int] = S
         if N[self.o_g_vp_stock] == 0:
-            _log(S, 58, (self.k_country__neutral,))
+            if S[_LOG] is not False:
+                _log(S, 58, (self.k_country__neutral,))
             return None
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] - 1, 0)
         S[self.o_e_country__cubes + self.k_country__neutral] = max(
             S[self.o_e_country__cubes + self.k_country__neutral] + 1, 0
         )
-        _log(S, 59, (self.k_country__neutral, N[self.o_e_country__cubes + self.k_country__neutral]))
+        if S[_LOG] is not False:
+            _log(
+                S,
+                59,
+                (self.k_country__neutral, N[self.o_e_country__cubes + self.k_country__neutral]),
+            )
 
     def p_turn__neutral_card_back(self, S: list[Any]) -> None:
         "The Neutral player always returns the played card to hand; this turn's marks are cleared. (MOP-POL-RULE-03) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:301:7]"
@@ -397,6 +407,65 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         S[self.o_g_militia_used] = False
         S[self.o_g_militia_in_neutral] = False
         S[self.o_g_militia_for] = None
+
+    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+        """Player p carries out card c, which does not wait."""
+        i = self.card_ix[c]
+        if i == 13:
+            self.p_card__propaganda(S, p)
+            return
+        if i == 14:
+            self.p_card__recruit(S, p)
+            return
+        self.card_p[c](S, p)
+
+    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+        """Player p carries out card c (the playout form)."""
+        i = self.card_ix[c]
+        if i < 11:
+            if i < 7:
+                if i == 4:
+                    self.q_card__attack(S, R, p)
+                    return
+                if i == 5:
+                    self.q_card__attack_plus_1(S, R, p)
+                    return
+            else:
+                if i == 7:
+                    self.q_card__fortify(S, R, p)
+                    return
+                if i == 9:
+                    self.q_card__militia(S, R, p)
+                    return
+                if i == 10:
+                    self.q_card__move_1(S, R, p)
+                    return
+        else:
+            if i < 14:
+                if i == 11:
+                    self.q_card__move_2(S, R, p)
+                    return
+                if i == 12:
+                    self.q_card__partisans(S, R, p)
+                    return
+                if i == 13:
+                    self.p_card__propaganda(S, p)
+                    return
+            else:
+                if i == 14:
+                    self.p_card__recruit(S, p)
+                    return
+                if i == 15:
+                    self.q_card__score(S, R, p)
+                    return
+                if i == 16:
+                    self.q_card__strength(S, R, p)
+                    return
+        f = self.card_q[c]
+        if f is None:
+            self.card_p[c](S, p)
+        else:
+            f(S, R, p)
 
     def q_card__attack_plus_1(self, S: list[Any], R: Any, v_me: Any) -> None:
         "card__attack_plus_1 (MOP-ATT-03, MOP-ATT-04, MOP-ATT-07, MOP-POL-RULE-12) [rules/march_of_progress/scenarios/politics_by_other_means.yaml:168:5]"
@@ -511,6 +580,47 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
         )
         S[self.o_g_vp_stock] = max(S[self.o_g_vp_stock] + 1, 0)
 
+    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+        """The flow of play from step k on (playout form): each step called directly,
+        the next turn (and whatever replaced it in flow_q) through flow_q."""
+        flow = self.flow_ix
+        n = len(flow)
+        while True:
+            if k >= n:
+                k = self.flow_loop
+            i = flow[k]
+            k += 1
+            if i == 0:
+                self.q_turn__pick(S, R)
+            elif i == 1:
+                self.p_turn__reveal(S)
+            elif i == 2:
+                self.q_turn__resolve(S, R)
+            elif i == 3:
+                self.p_turn__cleanup(S)
+            elif i == 4:
+                self.p_end__eighteen_vps(S)
+            elif i == 5:
+                self.q_end__agreement(S, R)
+            elif i == 6:
+                self.q_turn__neutral_actions(S, R)
+            elif i == 7:
+                self.p_turn__neutral_card_back(S)
+            elif i == 8:
+                self.p_end__stock_empty(S)
+            elif i == 12:
+                self.q_setup__armies(S, R)
+            elif i == 13:
+                self.p_setup__initiative(S)
+            else:
+                step, waits = self.flow_q[k - 1]
+                if step is None:
+                    self.next_turn(S)
+                elif waits:
+                    step(S, R)
+                else:
+                    step(S)
+
     def q_perform(self, S: list[Any], R: Any, v_p: Any) -> None:
         "Carry out the action on a player's revealed card. [rules/march_of_progress/flow.yaml:84:3]"
         N: list[int] = S
@@ -559,7 +669,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                 [
                     v_c
                     for v_c in _bits(N[self.o_p_hand + v_p])
-                    if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
+                    if self.card_playable[v_c] is None or self.playable(S, v_c, v_p)
                 ],
             )
             for v_p in _ps1
@@ -952,7 +1062,7 @@ class PoliticsByOtherMeansScenario(MarchOfProgressRules):
                     [
                         v_c
                         for v_c in _bits(N[self.o_p_hand + v_p])
-                        if self.card_playable[v_c] is None or self.card_playable[v_c](S, v_p)
+                        if self.card_playable[v_c] is None or self.playable(S, v_c, v_p)
                     ]
                 )
                 if not _o:
@@ -1000,4 +1110,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "288 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n297 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n306 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n307 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n308 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n317 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n327 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n331 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n335 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n336 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n337 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n342 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n353 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n360 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n363 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n365 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n366 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n371 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n372 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n373 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n382 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n383 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n384 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n385 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n393 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n396 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n397 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n398 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n399 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n404 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n405 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n412 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n413 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n414 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n417 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n418 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n419 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n420 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n421 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n422 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n429 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n430 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n431 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n434 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n438 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n439 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n440 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n445 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n446 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n450 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n451 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n452 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n453 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n454 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n455 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n456 rules/march_of_progress/rules.yaml:228:3\n457 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n461 rules/march_of_progress/rules.yaml:233:7\n462 rules/march_of_progress/rules.yaml:234:7\n468 rules/march_of_progress/rules.yaml:235:7\n469 rules/march_of_progress/rules.yaml:236:7\n470 rules/march_of_progress/rules.yaml:237:7\n473 rules/march_of_progress/rules.yaml:239:7\n474 rules/march_of_progress/rules.yaml:240:11\n476 rules/march_of_progress/rules.yaml:242:11\n477 rules/march_of_progress/rules.yaml:243:11\n480 rules/march_of_progress/rules.yaml:244:15\n489 rules/march_of_progress/rules.yaml:245:19\n492 rules/march_of_progress/rules.yaml:248:11\n497 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n505 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n512 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n517 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n518 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n519 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n523 rules/march_of_progress/flow.yaml:84:3\n524 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n530 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n534 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n539 rules/march_of_progress/flow.yaml:88:7\n540 rules/march_of_progress/flow.yaml:90:11\n544 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n545 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n550 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n555 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n568 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n579 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n587 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n593 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n598 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n604 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n606 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n621 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n622 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n623 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n624 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n626 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n627 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n628 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n629 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n630 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n631 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n642 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n643 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n645 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n660 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n666 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n667 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n668 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n670 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n672 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n674 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n675 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n676 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n677 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n691 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n692 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n700 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n701 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n719 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n720 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n721 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n722 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n723 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n726 rules/march_of_progress/rules.yaml:228:3\n732 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n747 rules/march_of_progress/rules.yaml:233:7\n748 rules/march_of_progress/rules.yaml:234:7\n754 rules/march_of_progress/rules.yaml:235:7\n761 rules/march_of_progress/rules.yaml:236:7\n762 rules/march_of_progress/rules.yaml:237:7\n765 rules/march_of_progress/rules.yaml:238:7\n766 rules/march_of_progress/rules.yaml:239:7\n773 rules/march_of_progress/rules.yaml:240:11\n777 rules/march_of_progress/rules.yaml:242:11\n784 rules/march_of_progress/rules.yaml:243:11\n787 rules/march_of_progress/rules.yaml:244:15\n792 rules/march_of_progress/rules.yaml:245:19\n794 rules/march_of_progress/rules.yaml:246:19\n797 rules/march_of_progress/rules.yaml:248:11\n816 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n834 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n838 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n841 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n842 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n852 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n853 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n856 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n859 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n860 rules/march_of_progress/flow.yaml:84:3\n867 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n873 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n877 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n891 rules/march_of_progress/flow.yaml:88:7\n905 rules/march_of_progress/flow.yaml:89:11\n906 rules/march_of_progress/flow.yaml:90:11\n916 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n917 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n927 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n948 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n969 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n972 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n973 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"
+_ORIGINS = "289 rules/march_of_progress/scenarios/politics_by_other_means.yaml:130:9\n298 rules/march_of_progress/scenarios/politics_by_other_means.yaml:94:9\n307 rules/march_of_progress/scenarios/politics_by_other_means.yaml:110:9\n308 rules/march_of_progress/scenarios/politics_by_other_means.yaml:111:13\n309 rules/march_of_progress/scenarios/politics_by_other_means.yaml:112:9\n318 rules/march_of_progress/scenarios/politics_by_other_means.yaml:113:13\n319 rules/march_of_progress/scenarios/politics_by_other_means.yaml:114:9\n328 rules/march_of_progress/scenarios/politics_by_other_means.yaml:121:9\n332 rules/march_of_progress/scenarios/politics_by_other_means.yaml:88:9\n336 rules/march_of_progress/scenarios/politics_by_other_means.yaml:137:9\n337 rules/march_of_progress/scenarios/politics_by_other_means.yaml:138:9\n338 rules/march_of_progress/scenarios/politics_by_other_means.yaml:139:13\n343 rules/march_of_progress/scenarios/politics_by_other_means.yaml:140:9\n354 rules/march_of_progress/scenarios/politics_by_other_means.yaml:101:9\n355 rules/march_of_progress/scenarios/politics_by_other_means.yaml:102:13\n356 rules/march_of_progress/scenarios/politics_by_other_means.yaml:103:9\n361 rules/march_of_progress/scenarios/politics_by_other_means.yaml:187:9\n362 rules/march_of_progress/scenarios/politics_by_other_means.yaml:188:13\n365 rules/march_of_progress/scenarios/politics_by_other_means.yaml:190:13\n368 rules/march_of_progress/scenarios/politics_by_other_means.yaml:192:13\n369 rules/march_of_progress/scenarios/politics_by_other_means.yaml:193:13\n375 rules/march_of_progress/scenarios/politics_by_other_means.yaml:320:11\n376 rules/march_of_progress/scenarios/politics_by_other_means.yaml:321:15\n377 rules/march_of_progress/scenarios/politics_by_other_means.yaml:322:15\n386 rules/march_of_progress/scenarios/politics_by_other_means.yaml:149:9\n387 rules/march_of_progress/scenarios/politics_by_other_means.yaml:150:13\n389 rules/march_of_progress/scenarios/politics_by_other_means.yaml:151:13\n390 rules/march_of_progress/scenarios/politics_by_other_means.yaml:152:9\n391 rules/march_of_progress/scenarios/politics_by_other_means.yaml:153:9\n394 rules/march_of_progress/scenarios/politics_by_other_means.yaml:154:9\n403 rules/march_of_progress/scenarios/politics_by_other_means.yaml:306:11\n406 rules/march_of_progress/scenarios/politics_by_other_means.yaml:307:11\n407 rules/march_of_progress/scenarios/politics_by_other_means.yaml:308:11\n408 rules/march_of_progress/scenarios/politics_by_other_means.yaml:309:11\n409 rules/march_of_progress/scenarios/politics_by_other_means.yaml:310:11\n472 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n473 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n474 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n475 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n476 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n477 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n481 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n482 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n483 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n486 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n487 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n488 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n489 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n490 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n491 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n498 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n499 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n500 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n503 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n507 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n508 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n509 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n514 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n515 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n519 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n520 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n521 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n522 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n523 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n524 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n525 rules/march_of_progress/rules.yaml:228:3\n526 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n530 rules/march_of_progress/rules.yaml:233:7\n531 rules/march_of_progress/rules.yaml:234:7\n537 rules/march_of_progress/rules.yaml:235:7\n538 rules/march_of_progress/rules.yaml:236:7\n539 rules/march_of_progress/rules.yaml:237:7\n542 rules/march_of_progress/rules.yaml:239:7\n543 rules/march_of_progress/rules.yaml:240:11\n545 rules/march_of_progress/rules.yaml:242:11\n546 rules/march_of_progress/rules.yaml:243:11\n549 rules/march_of_progress/rules.yaml:244:15\n558 rules/march_of_progress/rules.yaml:245:19\n561 rules/march_of_progress/rules.yaml:248:11\n566 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n574 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n578 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n581 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n627 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n628 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n629 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n632 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n633 rules/march_of_progress/flow.yaml:84:3\n634 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n640 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n644 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n649 rules/march_of_progress/flow.yaml:88:7\n650 rules/march_of_progress/flow.yaml:90:11\n654 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n655 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n660 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n665 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n678 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n689 rules/march_of_progress/scenarios/politics_by_other_means.yaml:173:9\n697 rules/march_of_progress/scenarios/politics_by_other_means.yaml:174:13\n703 rules/march_of_progress/scenarios/politics_by_other_means.yaml:175:13\n708 rules/march_of_progress/scenarios/politics_by_other_means.yaml:176:17\n714 rules/march_of_progress/scenarios/politics_by_other_means.yaml:177:17\n716 rules/march_of_progress/scenarios/politics_by_other_means.yaml:178:9\n731 rules/march_of_progress/scenarios/politics_by_other_means.yaml:217:9\n732 rules/march_of_progress/scenarios/politics_by_other_means.yaml:218:13\n733 rules/march_of_progress/scenarios/politics_by_other_means.yaml:219:17\n734 rules/march_of_progress/scenarios/politics_by_other_means.yaml:220:17\n736 rules/march_of_progress/scenarios/politics_by_other_means.yaml:222:17\n737 rules/march_of_progress/scenarios/politics_by_other_means.yaml:223:13\n738 rules/march_of_progress/scenarios/politics_by_other_means.yaml:224:9\n739 rules/march_of_progress/scenarios/politics_by_other_means.yaml:225:13\n740 rules/march_of_progress/scenarios/politics_by_other_means.yaml:226:13\n741 rules/march_of_progress/scenarios/politics_by_other_means.yaml:227:9\n752 rules/march_of_progress/scenarios/politics_by_other_means.yaml:228:9\n753 rules/march_of_progress/scenarios/politics_by_other_means.yaml:229:13\n755 rules/march_of_progress/scenarios/politics_by_other_means.yaml:231:13\n770 rules/march_of_progress/scenarios/politics_by_other_means.yaml:199:9\n776 rules/march_of_progress/scenarios/politics_by_other_means.yaml:200:9\n777 rules/march_of_progress/scenarios/politics_by_other_means.yaml:201:13\n778 rules/march_of_progress/scenarios/politics_by_other_means.yaml:202:17\n780 rules/march_of_progress/scenarios/politics_by_other_means.yaml:204:17\n782 rules/march_of_progress/scenarios/politics_by_other_means.yaml:206:13\n784 rules/march_of_progress/scenarios/politics_by_other_means.yaml:208:13\n785 rules/march_of_progress/scenarios/politics_by_other_means.yaml:209:13\n786 rules/march_of_progress/scenarios/politics_by_other_means.yaml:210:13\n787 rules/march_of_progress/scenarios/politics_by_other_means.yaml:211:13\n801 rules/march_of_progress/scenarios/politics_by_other_means.yaml:258:7\n802 rules/march_of_progress/scenarios/politics_by_other_means.yaml:259:7\n810 rules/march_of_progress/scenarios/politics_by_other_means.yaml:260:11\n811 rules/march_of_progress/scenarios/politics_by_other_means.yaml:261:11\n829 rules/march_of_progress/scenarios/politics_by_other_means.yaml:262:11\n830 rules/march_of_progress/scenarios/politics_by_other_means.yaml:263:15\n831 rules/march_of_progress/scenarios/politics_by_other_means.yaml:264:15\n832 rules/march_of_progress/scenarios/politics_by_other_means.yaml:265:15\n833 rules/march_of_progress/scenarios/politics_by_other_means.yaml:266:15\n836 rules/march_of_progress/rules.yaml:228:3\n842 rules/march_of_progress/scenarios/politics_by_other_means.yaml:272:7\n857 rules/march_of_progress/rules.yaml:233:7\n858 rules/march_of_progress/rules.yaml:234:7\n864 rules/march_of_progress/rules.yaml:235:7\n871 rules/march_of_progress/rules.yaml:236:7\n872 rules/march_of_progress/rules.yaml:237:7\n875 rules/march_of_progress/rules.yaml:238:7\n876 rules/march_of_progress/rules.yaml:239:7\n883 rules/march_of_progress/rules.yaml:240:11\n887 rules/march_of_progress/rules.yaml:242:11\n894 rules/march_of_progress/rules.yaml:243:11\n897 rules/march_of_progress/rules.yaml:244:15\n902 rules/march_of_progress/rules.yaml:245:19\n904 rules/march_of_progress/rules.yaml:246:19\n907 rules/march_of_progress/rules.yaml:248:11\n926 rules/march_of_progress/scenarios/politics_by_other_means.yaml:160:9\n944 rules/march_of_progress/scenarios/politics_by_other_means.yaml:161:9\n948 rules/march_of_progress/scenarios/politics_by_other_means.yaml:162:9\n951 rules/march_of_progress/scenarios/politics_by_other_means.yaml:163:9\n952 rules/march_of_progress/scenarios/politics_by_other_means.yaml:164:9\n962 rules/march_of_progress/scenarios/politics_by_other_means.yaml:239:7\n963 rules/march_of_progress/scenarios/politics_by_other_means.yaml:240:11\n966 rules/march_of_progress/scenarios/politics_by_other_means.yaml:241:11\n969 rules/march_of_progress/scenarios/politics_by_other_means.yaml:242:15\n970 rules/march_of_progress/flow.yaml:84:3\n977 rules/march_of_progress/scenarios/politics_by_other_means.yaml:248:7\n983 rules/march_of_progress/scenarios/politics_by_other_means.yaml:249:11\n987 rules/march_of_progress/scenarios/politics_by_other_means.yaml:250:15\n1001 rules/march_of_progress/flow.yaml:88:7\n1015 rules/march_of_progress/flow.yaml:89:11\n1016 rules/march_of_progress/flow.yaml:90:11\n1026 rules/march_of_progress/scenarios/politics_by_other_means.yaml:281:11\n1027 rules/march_of_progress/scenarios/politics_by_other_means.yaml:282:15\n1037 rules/march_of_progress/scenarios/politics_by_other_means.yaml:300:11\n1058 rules/march_of_progress/scenarios/politics_by_other_means.yaml:289:11\n1079 rules/march_of_progress/scenarios/politics_by_other_means.yaml:291:15\n1082 rules/march_of_progress/scenarios/politics_by_other_means.yaml:292:15\n1083 rules/march_of_progress/scenarios/politics_by_other_means.yaml:293:11"

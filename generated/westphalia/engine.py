@@ -9,7 +9,7 @@ from rulecraft.runtime import FIXED_ROLLS as _FIXED_ROLLS  # noqa: F401
 from rulecraft.runtime import SUSPEND, Changes, DeadEnd, GameEnded, RulesError, Split, TurnLimit  # noqa: F401 - the options of allocate, report
 from rulecraft.runtime.prelude import DRAWS as _DRAWS  # noqa: F401
 from rulecraft.runtime.prelude import LIMIT as _LIMIT
-from rulecraft.runtime.prelude import LOG as _LOG  # noqa: F401
+from rulecraft.runtime.prelude import LOG as _LOG
 from rulecraft.runtime.prelude import MAX_LOOP
 from rulecraft.runtime.prelude import PENDING as _PENDING
 from rulecraft.runtime.prelude import RESULT as _RESULT  # noqa: F401
@@ -293,6 +293,21 @@ class WestphaliaRules:
         "turn__final",
         "turn__military",
     )
+    STEP_NAMES: ClassVar[tuple[str, ...]] = (
+        "turn__initiative",
+        "turn__negotiation",
+        "turn__arrears",
+        "turn__recruitment",
+        "turn__italy",
+        "turn__gold",
+        "turn__trade",
+        "turn__unrest",
+        "turn__final",
+        "turn__military",
+        "end__game_end",
+        "setup__decks",
+    )
+    CARD_NAMES: ClassVar[tuple[str, ...]] = ()
     SECRETS: ClassVar[Any] = {
         (12, 2): ((3, 0, None),),
         (12, 5): ((2, 0, None),),
@@ -311,14 +326,17 @@ class WestphaliaRules:
         16: "g == g1 or g == g2 or g == g3",
     }
     d: Any
-    routines: Any
-    card_r: Any
-    card_p: Any
-    card_q: Any
-    card_playable: Any
-    flow_r: Any
-    flow_q: Any
+    routines: tuple[Any, ...]
+    card_r: tuple[Any, ...]
+    card_p: tuple[Any, ...]
+    card_q: tuple[Any, ...]
+    card_playable: tuple[Any, ...]
+    flow_r: tuple[Any, ...]
+    flow_q: tuple[Any, ...]
     flow_origin: Any
+    flow_ix: tuple[int, ...]
+    card_ix: tuple[int, ...]
+    flow_loop: int
     all_action: tuple[int, ...]
     all_area: tuple[int, ...]
     all_army: tuple[int, ...]
@@ -527,7 +545,9 @@ class WestphaliaRules:
         self.flow_origin = d["flow_origin"]
         self.flow_r = tuple(self.step(n, "r_") for n in d["flow"])
         self.flow_q = tuple(self.step(n, "q_") for n in d["flow"])
+        self.flow_ix = tuple(-1 if n is None else self.STEP_NAMES.index(n) for n in d["flow"])
         ids = d["id_card"]
+        self.card_ix = tuple(self.CARD_NAMES.index(c) for c in ids)
         self.card_r = tuple(getattr(self, "r_card__" + c, None) for c in ids)
         self.card_p = tuple(getattr(self, "p_card__" + c, None) for c in ids)
         self.card_q = tuple(getattr(self, "q_card__" + c, None) for c in ids)
@@ -557,11 +577,6 @@ class WestphaliaRules:
         waits = getattr(self, prefix + name, None)
         return (waits, True) if waits is not None else (getattr(self, "p_" + name), False)
 
-    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
-        """Whether player p may play card c (its `playable` condition)."""
-        f = self.card_playable[c]
-        return f is None or bool(f(S, p))
-
     def r_main(self, S: list[Any], F: Any, v: Any) -> Any:
         """The flow of play: set-up steps, then the steps of each turn (machine form)."""
         k: int = 0 if F is None else F[2]
@@ -577,21 +592,6 @@ class WestphaliaRules:
                 step(S)
             elif step(S, None, None) is SUSPEND:
                 return _wait(S, (0, 0, k))
-
-    def q_main(self, S: list[Any], R: Any, k: int) -> None:
-        """The flow of play from step k on (playout form)."""
-        flow = self.flow_q
-        while True:
-            if k >= len(flow):
-                k = self.flow_loop
-            step, waits = flow[k]
-            k += 1
-            if step is None:
-                self.next_turn(S)
-            elif waits:
-                step(S, R)
-            else:
-                step(S)
 
     def next_turn(self, S: list[Any]) -> None:
         """The next turn starts."""
@@ -615,14 +615,6 @@ class WestphaliaRules:
             self.card_p[c](S, p)
             return None
         return f(S, None, None, p)
-
-    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
-        """Player p carries out card c (the playout form)."""
-        f = self.card_q[c]
-        if f is None:
-            self.card_p[c](S, p)
-        else:
-            f(S, R, p)
 
     def f_action_ok(self, S: list[Any], v_k: Any, v_x: Any) -> bool:
         """action_ok [rules/westphalia/rules.yaml:167:3]"""
@@ -1511,14 +1503,15 @@ class WestphaliaRules:
         S[self.o_p_debt + v_receiver] = min(max(S[self.o_p_debt + v_receiver] + v_n, -200), 999)
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
-        "deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"
+        """deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"""
         S[self.o_g_initiative] = tuple(
             [
                 v_receiver if v_q == v_giver else v_giver if v_q == v_receiver else v_q
                 for v_q in S[self.o_g_initiative]
             ]
         )
-        _log(S, 47, (v_giver, v_receiver))
+        if S[_LOG] is not False:
+            _log(S, 47, (v_giver, v_receiver))
 
     def p_deal__keep_out__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         "deal__keep_out__give (WEST-1-04) [rules/westphalia/rules.yaml:875:5]"
@@ -1583,14 +1576,17 @@ class WestphaliaRules:
     def p_debt_resolution(self, S: list[Any]) -> None:
         """Fluctuation, Commerce, Taxes, Units/Ships, Rights & Prestige. (WEST-9-01, WEST-9-02, WEST-TS-02, WEST-9A-01, WEST-9B-01, WEST-9B-02, WEST-9D-01, WEST-9E-01, WEST-9E-02, WEST-3-03) [rules/westphalia/rules.yaml:708:3]"""
         N: list[int] = S
-        _log(S, 40, ())
+        if S[_LOG] is not False:
+            _log(S, 40, ())
         v_a = _roll(S, 6)
         v_b = _roll(S, 6)
         if v_a == v_b:
-            _log(S, 41, (v_a, v_b))
+            if S[_LOG] is not False:
+                _log(S, 41, (v_a, v_b))
         else:
             v_low = min(v_a, v_b)
-            _log(S, 42, (v_a, v_b, v_low))
+            if S[_LOG] is not False:
+                _log(S, 42, (v_a, v_b, v_low))
             for v_p in self.all_player:
                 self.p_add_debt(S, v_p, v_low)
         for v_p_2 in self.all_player:
@@ -1631,15 +1627,17 @@ class WestphaliaRules:
             )
 
     def p_draw_commerce(self, S: list[Any]) -> None:
-        "One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:459:3]"
+        """One Commerce draw of the Dutch; the Portuguese card uses it up and is reshuffled. (WEST-4F-01, WEST-4F-02) [rules/westphalia/rules.yaml:459:3]"""
         N: list[int] = S
         if len(S[self.o_g_commerce_deck]) == 0:
-            _log(S, 6, ())
+            if S[_LOG] is not False:
+                _log(S, 6, ())
         else:
             v_k = _head(S[self.o_g_commerce_deck])
             if self.s_e_commerce__portuguese[v_k]:
                 S[self.o_g_commerce_deck] = tuple(_shuffled(S, S[self.o_g_commerce_deck]))
-                _log(S, 7, ())
+                if S[_LOG] is not False:
+                    _log(S, 7, ())
             else:
                 S[self.o_g_commerce_deck] = tuple(
                     [v_c for v_c in S[self.o_g_commerce_deck] if v_c != v_k]
@@ -1647,8 +1645,10 @@ class WestphaliaRules:
                 S[self.o_p_commerce + self.k_player__dutch] = _mask(
                     [*_bits(N[self.o_p_commerce + self.k_player__dutch]), *[v_k]]
                 )
-                _log(S, 8, ())
-                _log_to(S, 9, (v_k,), (self.k_player__dutch,))
+                if S[_LOG] is not False:
+                    _log(S, 8, ())
+                if S[_LOG] is not False:
+                    _log_to(S, 9, (v_k,), (self.k_player__dutch,))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the fourth Diplomacy Phase, Debt Resolution and victory. (WEST-3-01, WEST-3-03, WEST-9-01, WEST-10-01) [rules/westphalia/flow.yaml:206:3]"
@@ -1665,19 +1665,22 @@ class WestphaliaRules:
             _w1 += N[self.o_p_prestige + v_p__1]
         if self.c_prestige_total - _w1 > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
-            _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
         else:
-            _log(S, 3, (v_p,))
+            if S[_LOG] is not False:
+                _log(S, 3, (v_p,))
 
     def p_lose_prestige(self, S: list[Any], v_p: Any) -> None:
-        "lose_prestige [rules/westphalia/rules.yaml:417:3]"
+        """lose_prestige [rules/westphalia/rules.yaml:417:3]"""
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
             S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
-            _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
     def p_make_peace(self, S: list[Any]) -> None:
-        "Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:444:3]"
+        """Spain and the Dutch end hostilities; the Dutch Army leaves the map. (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:444:3]"""
         N: list[int] = S
         S[self.o_g_spanish_dutch_peace] = True
         S[self.o_p_hostile_to + self.k_player__spain] = _mask(
@@ -1707,7 +1710,8 @@ class WestphaliaRules:
                 )
                 S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
                 S[self.o_e_army__location + v_x] = None
-        _log(S, 5, ())
+        if S[_LOG] is not False:
+            _log(S, 5, ())
 
     def p_recatholicize(self, S: list[Any]) -> None:
         """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:477:3]"""
@@ -1734,17 +1738,19 @@ class WestphaliaRules:
             if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
                 S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
-                _log(S, 10, (v_a, N[self.o_g_tolerance]))
+                if S[_LOG] is not False:
+                    _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
     def p_reduce_debt(self, S: list[Any], v_p: Any, v_amount: int, v_why: Any) -> None:
-        "reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:396:3]"
+        """reduce_debt (WEST-9-03) [rules/westphalia/rules.yaml:396:3]"""
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] - v_amount, -200), 999)
         else:
             S[self.o_p_debt + v_p] = min(max(max(0, N[self.o_p_debt + v_p] - v_amount), -200), 999)
-        _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
+        if S[_LOG] is not False:
+            _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
         """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:424:3]"""
@@ -1788,7 +1794,8 @@ class WestphaliaRules:
             S[self.o_p_debt + v_q_2] = min(
                 max(S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k], -200), 999
             )
-            _log(S, 33, (v_q_2, self.s_e_unrest__debts[v_k], v_k, v_p))
+            if S[_LOG] is not False:
+                _log(S, 33, (v_q_2, self.s_e_unrest__debts[v_k], v_k, v_p))
 
     def p_transfer_point(self, S: list[Any], v_a: Any, v_q: Any, v_p: Any) -> None:
         "A point of Territory in a passes from q to p (Austria's HRE points are those without a disc). (WEST-6-01) [rules/westphalia/rules.yaml:434:3]"
@@ -1798,7 +1805,7 @@ class WestphaliaRules:
             S[self.o_e_area__claims + v_a] = tuple([*S[self.o_e_area__claims + v_a], *[v_p]])
 
     def p_turn__arrears(self, S: list[Any]) -> None:
-        "Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:50:3]"
+        """Every player accrues the Arrears Table's Debts for its Debts and Prestige, all at once. (WEST-4B-01, WEST-4B-02) [rules/westphalia/flow.yaml:50:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             v_r = _lookup(
@@ -1809,30 +1816,35 @@ class WestphaliaRules:
             )
             v_n = v_r[3]
             S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
-            _log(S, 82, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
+            if S[_LOG] is not False:
+                _log(S, 82, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
     def p_turn__gold__rules(self, S: list[Any]) -> None:
-        "At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:101:3]"
+        """At war with the Dutch Spain rolls a die, gaining a Prestige above the Ships, else accruing two Debts; at peace it gains a Prestige. (WEST-4E-01, WEST-4E-02, WEST-8-03) [rules/westphalia/flow.yaml:101:3]"""
         N: list[int] = S
         if S[self.o_g_spanish_dutch_peace]:
-            _log(S, 64, ())
+            if S[_LOG] is not False:
+                _log(S, 64, ())
             self.p_gain_prestige(S, self.k_player__spain)
         else:
             v_r = _roll(S, 6)
             if v_r > N[self.o_p_ships + self.k_player__dutch]:
-                _log(S, 65, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+                if S[_LOG] is not False:
+                    _log(S, 65, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
                 S[self.o_p_debt + self.k_player__spain] = min(
                     max(S[self.o_p_debt + self.k_player__spain] + 2, -200), 999
                 )
-                _log(S, 66, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+                if S[_LOG] is not False:
+                    _log(S, 66, (v_r, N[self.o_p_ships + self.k_player__dutch]))
 
     def p_turn__initiative(self, S: list[Any]) -> None:
-        "The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:30:3]"
+        """The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:30:3]"""
         N: list[int] = S
         S[self.o_g_diplomacy_phase] = min(max(S[self.o_g_diplomacy_phase] + 1, 0), 4)
-        _log(S, 80, (N[self.o_g_diplomacy_phase],))
+        if S[_LOG] is not False:
+            _log(S, 80, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
             S[self.o_p_units + _r1] = min(
@@ -1843,25 +1855,28 @@ class WestphaliaRules:
         _log(S, 81, (tuple(S[self.o_g_initiative]),))
 
     def p_turn__trade__rules(self, S: list[Any]) -> None:
-        "The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:117:3]"
+        """The Dutch roll a die; at or under the Ships they draw one Commerce card (two at peace); then half the Ships, rounded up, return to the supply. (WEST-4F-01, WEST-4F-02, WEST-4F-03, WEST-8-03, WEST-TS-01) [rules/westphalia/flow.yaml:117:3]"""
         N: list[int] = S
         v_r = _roll(S, 6)
         if v_r <= N[self.o_p_ships + self.k_player__dutch]:
-            _log(S, 67, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+            if S[_LOG] is not False:
+                _log(S, 67, (v_r, N[self.o_p_ships + self.k_player__dutch]))
             self.p_draw_commerce(S)
             if S[self.o_g_spanish_dutch_peace]:
                 self.p_draw_commerce(S)
         else:
-            _log(S, 68, (v_r, N[self.o_p_ships + self.k_player__dutch]))
+            if S[_LOG] is not False:
+                _log(S, 68, (v_r, N[self.o_p_ships + self.k_player__dutch]))
         v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
         S[self.o_p_ships + self.k_player__dutch] = min(
             max(S[self.o_p_ships + self.k_player__dutch] - v_lost, 0), 6
         )
         if v_lost > 0:
-            _log(S, 69, (v_lost,))
+            if S[_LOG] is not False:
+                _log(S, 69, (v_lost,))
 
     def p_victory(self, S: list[Any]) -> None:
-        "Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:735:3]"
+        """Victory Conditions in order; 1-5 winners (or none) share; all six go to Final Scoring, one winner, ties to the earliest on the Initiative Track. (WEST-10-01, WEST-10G-01, WEST-10G-02, WEST-11F-01, WEST-I2-01) [rules/westphalia/rules.yaml:735:3]"""
         N: list[int] = S
         for v_p in [
             self.k_player__bavaria,
@@ -1873,25 +1888,47 @@ class WestphaliaRules:
         ]:
             S[self.o_p_won + v_p] = self.f_meets_vc(S, v_p)
             if S[self.o_p_won + v_p]:
-                _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
+                if S[_LOG] is not False:
+                    _log(S, 43, (v_p, N[self.o_p_debt + v_p]))
             else:
-                _log(S, 44, (v_p, N[self.o_p_debt + v_p]))
+                if S[_LOG] is not False:
+                    _log(S, 44, (v_p, N[self.o_p_debt + v_p]))
         if S[self.o_p_goal + self.k_player__austria] is not None:
             S[self.o_p_goal_seen + self.k_player__austria] |= (1 << self.n_player) - 1
             S[_REVEALS] += 1
-            _log(S, 45, (S[self.o_p_goal + self.k_player__austria],))
+            if S[_LOG] is not False:
+                _log(S, 45, (S[self.o_p_goal + self.k_player__austria],))
         v_winners = [v_p_2 for v_p_2 in self.all_player if S[self.o_p_won + v_p_2]]
         if len(v_winners) < 6:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
         else:
             for v_p_3 in self.all_player:
                 S[self.o_p_score + v_p_3] = min(max(self.f_final_score(S, v_p_3), -999), 999)
-                _log(S, 46, (v_p_3, N[self.o_p_score + v_p_3]))
+                if S[_LOG] is not False:
+                    _log(S, 46, (v_p_3, N[self.o_p_score + v_p_3]))
             v_best = max([N[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
             v_w = _head(
                 [v_p_5 for v_p_5 in S[self.o_g_initiative] if N[self.o_p_score + v_p_5] == v_best]
             )
             _end(S, [v_w], "all six met their Victory Conditions: Final Scoring")
+
+    def play_p(self, S: list[Any], c: Any, p: Any) -> None:
+        """Player p carries out card c, which does not wait."""
+        self.card_p[c](S, p)
+
+    def play_q(self, S: list[Any], R: Any, c: Any, p: Any) -> None:
+        """Player p carries out card c (the playout form)."""
+        f = self.card_q[c]
+        if f is None:
+            self.card_p[c](S, p)
+        else:
+            f(S, R, p)
+
+    def playable(self, S: list[Any], c: Any, p: Any) -> bool:
+        """Whether player p may play card c (its `playable` condition)."""
+        if self.card_playable[c] is None:
+            return True
+        return bool(self.card_playable[c](S, p))
 
     def q_activate(self, S: list[Any], R: Any, v_x: Any) -> None:
         """One activated Army's Military Turn. (WEST-5-02, WEST-5-03, WEST-5-04, WEST-5-06, WEST-5-07, WEST-5-08, WEST-5B-01, WEST-5B-02, WEST-5C-11) [rules/westphalia/rules.yaml:608:3]"""
@@ -2140,6 +2177,49 @@ class WestphaliaRules:
                             self.q_battle(S, R, v_y, [v_x])
                             if S[self.o_g_attacker_won] and (not S[self.o_g_refused]):
                                 S[self.o_g_lost_battle] = True
+
+    def q_main(self, S: list[Any], R: Any, k: int) -> None:
+        """The flow of play from step k on (playout form): each step called directly,
+        the next turn (and whatever replaced it in flow_q) through flow_q."""
+        flow = self.flow_ix
+        n = len(flow)
+        while True:
+            if k >= n:
+                k = self.flow_loop
+            i = flow[k]
+            k += 1
+            if i == 0:
+                self.p_turn__initiative(S)
+            elif i == 1:
+                self.q_turn__negotiation(S, R)
+            elif i == 2:
+                self.p_turn__arrears(S)
+            elif i == 3:
+                self.q_turn__recruitment(S, R)
+            elif i == 4:
+                self.q_turn__italy(S, R)
+            elif i == 5:
+                self.q_turn__gold(S, R)
+            elif i == 6:
+                self.q_turn__trade(S, R)
+            elif i == 7:
+                self.q_turn__unrest(S, R)
+            elif i == 8:
+                self.q_turn__final(S, R)
+            elif i == 9:
+                self.q_turn__military(S, R)
+            elif i == 10:
+                self.p_end__game_end(S)
+            elif i == 11:
+                self.q_setup__decks(S, R)
+            else:
+                step, waits = self.flow_q[k - 1]
+                if step is None:
+                    self.next_turn(S)
+                elif waits:
+                    step(S, R)
+                else:
+                    step(S)
 
     def q_military_turn(self, S: list[Any], R: Any, v_p: Any) -> None:
         "A player's Military Turn; France activates its two Armies in the order it chooses and loses the second if the first lost a Battle. (WEST-3-02, WEST-5-01, WEST-5-08, WEST-5E-01, WEST-5E-02, WEST-5D-01) [rules/westphalia/rules.yaml:664:3]"
@@ -4193,4 +4273,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "630 rules/westphalia/rules.yaml:171:7\n631 rules/westphalia/rules.yaml:172:11\n672 rules/westphalia/rules.yaml:173:7\n673 rules/westphalia/rules.yaml:174:11\n679 rules/westphalia/rules.yaml:175:7\n683 rules/westphalia/rules.yaml:327:7\n684 rules/westphalia/rules.yaml:328:11\n685 rules/westphalia/rules.yaml:329:7\n686 rules/westphalia/rules.yaml:330:11\n687 rules/westphalia/rules.yaml:331:7\n688 rules/westphalia/rules.yaml:332:11\n689 rules/westphalia/rules.yaml:333:7\n690 rules/westphalia/rules.yaml:334:11\n691 rules/westphalia/rules.yaml:335:7\n692 rules/westphalia/rules.yaml:336:11\n693 rules/westphalia/rules.yaml:337:7\n697 rules/westphalia/rules.yaml:183:7\n712 rules/westphalia/rules.yaml:184:7\n718 rules/westphalia/rules.yaml:233:7\n719 rules/westphalia/rules.yaml:234:11\n724 rules/westphalia/rules.yaml:235:7\n725 rules/westphalia/rules.yaml:236:11\n730 rules/westphalia/rules.yaml:237:7\n737 rules/westphalia/rules.yaml:165:7\n746 rules/westphalia/rules.yaml:159:7\n762 rules/westphalia/rules.yaml:780:1\n805 rules/westphalia/rules.yaml:780:1\n810 rules/westphalia/rules.yaml:780:1\n814 rules/westphalia/rules.yaml:780:1\n818 rules/westphalia/rules.yaml:780:1\n849 rules/westphalia/rules.yaml:780:1\n861 rules/westphalia/rules.yaml:780:1\n872 rules/westphalia/rules.yaml:780:1\n881 rules/westphalia/rules.yaml:780:1\n886 rules/westphalia/rules.yaml:780:1\n898 rules/westphalia/rules.yaml:780:1\n910 rules/westphalia/rules.yaml:780:1\n918 rules/westphalia/rules.yaml:780:1\n923 rules/westphalia/rules.yaml:780:1\n947 rules/westphalia/rules.yaml:142:7\n957 rules/westphalia/rules.yaml:136:7\n967 rules/westphalia/rules.yaml:307:7\n968 rules/westphalia/rules.yaml:308:7\n969 rules/westphalia/rules.yaml:309:11\n974 rules/westphalia/rules.yaml:310:11\n982 rules/westphalia/rules.yaml:311:7\n983 rules/westphalia/rules.yaml:312:11\n984 rules/westphalia/rules.yaml:313:7\n985 rules/westphalia/rules.yaml:314:11\n986 rules/westphalia/rules.yaml:315:7\n987 rules/westphalia/rules.yaml:316:11\n988 rules/westphalia/rules.yaml:317:7\n989 rules/westphalia/rules.yaml:318:11\n990 rules/westphalia/rules.yaml:319:7\n995 rules/westphalia/rules.yaml:32:7\n996 rules/westphalia/rules.yaml:33:11\n997 rules/westphalia/rules.yaml:34:7\n998 rules/westphalia/rules.yaml:35:11\n999 rules/westphalia/rules.yaml:36:7\n1000 rules/westphalia/rules.yaml:37:11\n1001 rules/westphalia/rules.yaml:38:7\n1002 rules/westphalia/rules.yaml:39:11\n1003 rules/westphalia/rules.yaml:40:7\n1011 rules/westphalia/rules.yaml:75:7\n1020 rules/westphalia/rules.yaml:81:7\n1033 rules/westphalia/rules.yaml:106:7\n1042 rules/westphalia/rules.yaml:98:7\n1060 rules/westphalia/rules.yaml:24:7\n1064 rules/westphalia/rules.yaml:217:7\n1071 rules/westphalia/rules.yaml:209:7\n1076 rules/westphalia/rules.yaml:356:7\n1077 rules/westphalia/rules.yaml:357:7\n1078 rules/westphalia/rules.yaml:358:11\n1082 rules/westphalia/rules.yaml:359:7\n1083 rules/westphalia/rules.yaml:360:11\n1084 rules/westphalia/rules.yaml:361:7\n1085 rules/westphalia/rules.yaml:362:11\n1086 rules/westphalia/rules.yaml:363:11\n1103 rules/westphalia/rules.yaml:364:7\n1104 rules/westphalia/rules.yaml:365:11\n1114 rules/westphalia/rules.yaml:366:7\n1115 rules/westphalia/rules.yaml:367:11\n1116 rules/westphalia/rules.yaml:368:7\n1123 rules/westphalia/rules.yaml:286:7\n1124 rules/westphalia/rules.yaml:287:11\n1129 rules/westphalia/rules.yaml:288:7\n1130 rules/westphalia/rules.yaml:289:11\n1131 rules/westphalia/rules.yaml:290:7\n1132 rules/westphalia/rules.yaml:291:11\n1133 rules/westphalia/rules.yaml:292:11\n1134 rules/westphalia/rules.yaml:293:15\n1135 rules/westphalia/rules.yaml:294:11\n1150 rules/westphalia/rules.yaml:295:7\n1151 rules/westphalia/rules.yaml:296:11\n1161 rules/westphalia/rules.yaml:297:7\n1162 rules/westphalia/rules.yaml:298:11\n1166 rules/westphalia/rules.yaml:299:7\n1174 rules/westphalia/rules.yaml:151:7\n1208 rules/westphalia/rules.yaml:67:7\n1212 rules/westphalia/rules.yaml:88:7\n1223 rules/westphalia/rules.yaml:56:7\n1224 rules/westphalia/rules.yaml:57:11\n1225 rules/westphalia/rules.yaml:58:15\n1226 rules/westphalia/rules.yaml:59:11\n1227 rules/westphalia/rules.yaml:60:7\n1236 rules/westphalia/rules.yaml:379:7\n1237 rules/westphalia/rules.yaml:380:7\n1238 rules/westphalia/rules.yaml:381:11\n1239 rules/westphalia/rules.yaml:382:7\n1240 rules/westphalia/rules.yaml:383:11\n1245 rules/westphalia/rules.yaml:384:7\n1246 rules/westphalia/rules.yaml:385:11\n1251 rules/westphalia/rules.yaml:386:7\n1252 rules/westphalia/rules.yaml:387:11\n1253 rules/westphalia/rules.yaml:388:7\n1258 rules/westphalia/rules.yaml:128:7\n1266 rules/westphalia/rules.yaml:346:7\n1271 rules/westphalia/rules.yaml:347:7\n1279 rules/westphalia/rules.yaml:348:7\n1296 rules/westphalia/rules.yaml:349:7\n1307 rules/westphalia/rules.yaml:203:7\n1316 rules/westphalia/rules.yaml:192:7\n1347 rules/westphalia/rules.yaml:193:7\n1348 rules/westphalia/rules.yaml:194:11\n1357 rules/westphalia/rules.yaml:195:7\n1358 rules/westphalia/rules.yaml:196:11\n1359 rules/westphalia/rules.yaml:197:7\n1367 rules/westphalia/rules.yaml:245:7\n1368 rules/westphalia/rules.yaml:246:7\n1369 rules/westphalia/rules.yaml:247:11\n1370 rules/westphalia/rules.yaml:248:15\n1373 rules/westphalia/rules.yaml:249:19\n1374 rules/westphalia/rules.yaml:250:19\n1378 rules/westphalia/rules.yaml:251:23\n1379 rules/westphalia/rules.yaml:252:7\n1380 rules/westphalia/rules.yaml:253:11\n1392 rules/westphalia/rules.yaml:254:7\n1393 rules/westphalia/rules.yaml:255:11\n1405 rules/westphalia/rules.yaml:256:7\n1406 rules/westphalia/rules.yaml:257:11\n1410 rules/westphalia/rules.yaml:258:7\n1414 rules/westphalia/rules.yaml:259:7\n1420 rules/westphalia/rules.yaml:260:7\n1421 rules/westphalia/rules.yaml:261:11\n1422 rules/westphalia/rules.yaml:262:7\n1423 rules/westphalia/rules.yaml:263:11\n1424 rules/westphalia/rules.yaml:264:7\n1429 rules/westphalia/rules.yaml:113:7\n1437 rules/westphalia/rules.yaml:272:7\n1438 rules/westphalia/rules.yaml:273:11\n1439 rules/westphalia/rules.yaml:274:7\n1440 rules/westphalia/rules.yaml:275:11\n1441 rules/westphalia/rules.yaml:276:7\n1442 rules/westphalia/rules.yaml:277:11\n1447 rules/westphalia/rules.yaml:278:7\n1452 rules/westphalia/rules.yaml:225:7\n1463 rules/westphalia/rules.yaml:48:7\n1470 rules/westphalia/rules.yaml:121:7\n1480 rules/westphalia/rules.yaml:761:3\n1484 rules/westphalia/rules.yaml:761:3\n1488 rules/westphalia/rules.yaml:761:3\n1492 rules/westphalia/rules.yaml:394:7\n1496 rules/westphalia/rules.yaml:818:9\n1501 rules/westphalia/rules.yaml:825:9\n1504 rules/westphalia/rules.yaml:826:9\n1510 rules/westphalia/rules.yaml:801:9\n1511 rules/westphalia/rules.yaml:802:9\n1515 rules/westphalia/rules.yaml:839:9\n1521 rules/westphalia/rules.yaml:840:9\n1525 rules/westphalia/rules.yaml:780:1\n1528 rules/westphalia/rules.yaml:780:1\n1534 rules/westphalia/rules.yaml:868:9\n1538 rules/westphalia/rules.yaml:861:9\n1542 rules/westphalia/rules.yaml:833:9\n1546 rules/westphalia/rules.yaml:808:9\n1547 rules/westphalia/rules.yaml:809:9\n1551 rules/westphalia/rules.yaml:854:9\n1555 rules/westphalia/rules.yaml:847:9\n1560 rules/westphalia/rules.yaml:780:1\n1563 rules/westphalia/rules.yaml:780:1\n1569 rules/westphalia/rules.yaml:794:9\n1570 rules/westphalia/rules.yaml:795:9\n1576 rules/westphalia/rules.yaml:780:1\n1579 rules/westphalia/rules.yaml:780:1\n1586 rules/westphalia/rules.yaml:713:7\n1587 rules/westphalia/rules.yaml:714:7\n1588 rules/westphalia/rules.yaml:715:7\n1589 rules/westphalia/rules.yaml:716:7\n1590 rules/westphalia/rules.yaml:717:11\n1592 rules/westphalia/rules.yaml:719:11\n1593 rules/westphalia/rules.yaml:720:11\n1594 rules/westphalia/rules.yaml:721:11\n1595 rules/westphalia/rules.yaml:722:15\n1596 rules/westphalia/rules.yaml:723:7\n1597 rules/westphalia/rules.yaml:724:11\n1598 rules/westphalia/rules.yaml:725:15\n1609 rules/westphalia/rules.yaml:727:15\n1613 rules/westphalia/rules.yaml:728:7\n1614 rules/westphalia/rules.yaml:729:11\n1615 rules/westphalia/rules.yaml:730:7\n1616 rules/westphalia/rules.yaml:731:11\n1625 rules/westphalia/rules.yaml:732:7\n1626 rules/westphalia/rules.yaml:733:11\n1636 rules/westphalia/rules.yaml:464:7\n1637 rules/westphalia/rules.yaml:465:11\n1639 rules/westphalia/rules.yaml:467:11\n1640 rules/westphalia/rules.yaml:468:11\n1641 rules/westphalia/rules.yaml:469:15\n1642 rules/westphalia/rules.yaml:470:15\n1644 rules/westphalia/rules.yaml:472:15\n1647 rules/westphalia/rules.yaml:473:15\n1650 rules/westphalia/rules.yaml:474:15\n1651 rules/westphalia/rules.yaml:475:15\n1656 rules/westphalia/flow.yaml:210:7\n1657 rules/westphalia/flow.yaml:211:11\n1658 rules/westphalia/flow.yaml:212:11\n1663 rules/westphalia/rules.yaml:411:7\n1667 rules/westphalia/rules.yaml:412:11\n1668 rules/westphalia/rules.yaml:413:11\n1670 rules/westphalia/rules.yaml:415:11\n1675 rules/westphalia/rules.yaml:420:7\n1676 rules/westphalia/rules.yaml:421:11\n1677 rules/westphalia/rules.yaml:422:11\n1682 rules/westphalia/rules.yaml:449:7\n1683 rules/westphalia/rules.yaml:450:7\n1690 rules/westphalia/rules.yaml:451:7\n1697 rules/westphalia/rules.yaml:452:7\n1698 rules/westphalia/rules.yaml:453:11\n1702 rules/westphalia/rules.yaml:454:15\n1708 rules/westphalia/rules.yaml:455:15\n1709 rules/westphalia/rules.yaml:456:15\n1710 rules/westphalia/rules.yaml:457:7\n1715 rules/westphalia/rules.yaml:482:7\n1716 rules/westphalia/rules.yaml:483:11\n1735 rules/westphalia/rules.yaml:484:15\n1736 rules/westphalia/rules.yaml:485:15\n1737 rules/westphalia/rules.yaml:486:15\n1742 rules/westphalia/rules.yaml:400:7\n1743 rules/westphalia/rules.yaml:401:7\n1744 rules/westphalia/rules.yaml:402:11\n1746 rules/westphalia/rules.yaml:404:11\n1747 rules/westphalia/rules.yaml:405:7\n1751 rules/westphalia/rules.yaml:428:7\n1756 rules/westphalia/rules.yaml:429:7\n1759 rules/westphalia/rules.yaml:430:7\n1764 rules/westphalia/rules.yaml:431:11\n1765 rules/westphalia/rules.yaml:432:11\n1769 rules/westphalia/rules.yaml:657:7\n1783 rules/westphalia/rules.yaml:658:7\n1784 rules/westphalia/rules.yaml:659:11\n1785 rules/westphalia/rules.yaml:660:11\n1788 rules/westphalia/rules.yaml:661:11\n1791 rules/westphalia/rules.yaml:662:11\n1795 rules/westphalia/rules.yaml:439:7\n1796 rules/westphalia/rules.yaml:440:11\n1797 rules/westphalia/rules.yaml:441:7\n1798 rules/westphalia/rules.yaml:442:11\n1803 rules/westphalia/flow.yaml:54:7\n1804 rules/westphalia/flow.yaml:55:11\n1810 rules/westphalia/flow.yaml:56:11\n1811 rules/westphalia/flow.yaml:57:11\n1812 rules/westphalia/flow.yaml:58:11\n1817 rules/westphalia/flow.yaml:105:7\n1818 rules/westphalia/flow.yaml:106:11\n1819 rules/westphalia/flow.yaml:107:11\n1821 rules/westphalia/flow.yaml:109:11\n1822 rules/westphalia/flow.yaml:110:11\n1823 rules/westphalia/flow.yaml:111:15\n1824 rules/westphalia/flow.yaml:112:15\n1826 rules/westphalia/flow.yaml:114:15\n1829 rules/westphalia/flow.yaml:115:15\n1834 rules/westphalia/flow.yaml:36:7\n1835 rules/westphalia/flow.yaml:37:7\n1836 rules/westphalia/flow.yaml:38:7\n1837 rules/westphalia/flow.yaml:39:11\n1841 rules/westphalia/flow.yaml:40:11\n1842 rules/westphalia/flow.yaml:41:7\n1843 rules/westphalia/flow.yaml:42:7\n1848 rules/westphalia/flow.yaml:121:7\n1849 rules/westphalia/flow.yaml:122:7\n1850 rules/westphalia/flow.yaml:123:11\n1851 rules/westphalia/flow.yaml:124:11\n1852 rules/westphalia/flow.yaml:125:11\n1853 rules/westphalia/flow.yaml:126:15\n1855 rules/westphalia/flow.yaml:128:11\n1856 rules/westphalia/flow.yaml:129:7\n1857 rules/westphalia/flow.yaml:130:7\n1860 rules/westphalia/flow.yaml:131:7\n1861 rules/westphalia/flow.yaml:132:11\n1866 rules/westphalia/rules.yaml:740:7\n1874 rules/westphalia/rules.yaml:741:11\n1875 rules/westphalia/rules.yaml:742:11\n1876 rules/westphalia/rules.yaml:743:15\n1878 rules/westphalia/rules.yaml:745:15\n1879 rules/westphalia/rules.yaml:746:7\n1880 rules/westphalia/rules.yaml:747:11\n1882 rules/westphalia/rules.yaml:748:11\n1883 rules/westphalia/rules.yaml:749:7\n1884 rules/westphalia/rules.yaml:750:7\n1885 rules/westphalia/rules.yaml:751:11\n1887 rules/westphalia/rules.yaml:753:11\n1888 rules/westphalia/rules.yaml:754:15\n1889 rules/westphalia/rules.yaml:755:15\n1890 rules/westphalia/rules.yaml:756:11\n1891 rules/westphalia/rules.yaml:757:11\n1894 rules/westphalia/rules.yaml:758:11\n1899 rules/westphalia/rules.yaml:613:7\n1902 rules/westphalia/rules.yaml:616:11\n1903 rules/westphalia/rules.yaml:617:11\n1904 rules/westphalia/rules.yaml:618:11\n1909 rules/westphalia/rules.yaml:619:15\n1910 rules/westphalia/rules.yaml:620:15\n1911 rules/westphalia/rules.yaml:621:15\n1912 rules/westphalia/rules.yaml:622:19\n1949 rules/westphalia/rules.yaml:623:19\n1950 rules/westphalia/rules.yaml:624:19\n1951 rules/westphalia/rules.yaml:626:19\n1960 rules/westphalia/rules.yaml:627:19\n1961 rules/westphalia/rules.yaml:628:23\n1962 rules/westphalia/rules.yaml:629:23\n1963 rules/westphalia/rules.yaml:630:27\n1967 rules/westphalia/rules.yaml:632:27\n1968 rules/westphalia/rules.yaml:633:23\n1970 rules/westphalia/rules.yaml:635:19\n1978 rules/westphalia/rules.yaml:637:19\n1979 rules/westphalia/rules.yaml:638:19\n1980 rules/westphalia/rules.yaml:639:23\n1981 rules/westphalia/rules.yaml:640:23\n1984 rules/westphalia/rules.yaml:641:27\n1987 rules/westphalia/rules.yaml:642:27\n1991 rules/westphalia/rules.yaml:645:23\n1994 rules/westphalia/rules.yaml:646:23\n1998 rules/westphalia/rules.yaml:649:19\n2003 rules/westphalia/rules.yaml:692:7\n2008 rules/westphalia/rules.yaml:693:7\n2009 rules/westphalia/rules.yaml:694:7\n2010 rules/westphalia/rules.yaml:695:11\n2011 rules/westphalia/rules.yaml:696:11\n2013 rules/westphalia/rules.yaml:698:11\n2016 rules/westphalia/rules.yaml:699:11\n2017 rules/westphalia/rules.yaml:700:15\n2022 rules/westphalia/rules.yaml:701:7\n2026 rules/westphalia/rules.yaml:702:7\n2027 rules/westphalia/rules.yaml:703:7\n2029 rules/westphalia/rules.yaml:705:7\n2035 rules/westphalia/rules.yaml:521:7\n2036 rules/westphalia/rules.yaml:522:7\n2037 rules/westphalia/rules.yaml:523:7\n2038 rules/westphalia/rules.yaml:524:7\n2039 rules/westphalia/rules.yaml:525:11\n2040 rules/westphalia/rules.yaml:526:11\n2041 rules/westphalia/rules.yaml:527:15\n2042 rules/westphalia/rules.yaml:528:15\n2043 rules/westphalia/rules.yaml:529:19\n2044 rules/westphalia/rules.yaml:531:7\n2045 rules/westphalia/rules.yaml:532:7\n2046 rules/westphalia/rules.yaml:533:11\n2047 rules/westphalia/rules.yaml:534:11\n2049 rules/westphalia/rules.yaml:536:11\n2050 rules/westphalia/rules.yaml:537:11\n2051 rules/westphalia/rules.yaml:538:11\n2052 rules/westphalia/rules.yaml:539:11\n2053 rules/westphalia/rules.yaml:540:11\n2057 rules/westphalia/rules.yaml:541:11\n2058 rules/westphalia/rules.yaml:542:11\n2062 rules/westphalia/rules.yaml:543:11\n2063 rules/westphalia/rules.yaml:545:15\n2067 rules/westphalia/rules.yaml:547:15\n2068 rules/westphalia/rules.yaml:548:15\n2069 rules/westphalia/rules.yaml:550:15\n2072 rules/westphalia/rules.yaml:551:15\n2073 rules/westphalia/rules.yaml:552:19\n2076 rules/westphalia/rules.yaml:553:11\n2077 rules/westphalia/rules.yaml:554:15\n2078 rules/westphalia/rules.yaml:555:19\n2079 rules/westphalia/rules.yaml:556:15\n2080 rules/westphalia/rules.yaml:557:15\n2081 rules/westphalia/rules.yaml:558:19\n2082 rules/westphalia/rules.yaml:560:15\n2083 rules/westphalia/rules.yaml:561:19\n2085 rules/westphalia/rules.yaml:563:15\n2086 rules/westphalia/rules.yaml:564:15\n2087 rules/westphalia/rules.yaml:565:19\n2088 rules/westphalia/rules.yaml:566:15\n2094 rules/westphalia/rules.yaml:567:19\n2095 rules/westphalia/rules.yaml:569:15\n2099 rules/westphalia/rules.yaml:576:7\n2104 rules/westphalia/rules.yaml:577:7\n2105 rules/westphalia/rules.yaml:578:11\n2106 rules/westphalia/rules.yaml:579:11\n2107 rules/westphalia/rules.yaml:580:15\n2110 rules/westphalia/rules.yaml:581:15\n2115 rules/westphalia/rules.yaml:593:7\n2116 rules/westphalia/rules.yaml:594:7\n2117 rules/westphalia/rules.yaml:595:7\n2118 rules/westphalia/rules.yaml:596:11\n2125 rules/westphalia/rules.yaml:597:15\n2126 rules/westphalia/rules.yaml:598:19\n2136 rules/westphalia/rules.yaml:599:23\n2137 rules/westphalia/rules.yaml:600:23\n2138 rules/westphalia/rules.yaml:601:27\n2139 rules/westphalia/rules.yaml:603:27\n2140 rules/westphalia/rules.yaml:604:27\n2141 rules/westphalia/rules.yaml:605:27\n2142 rules/westphalia/rules.yaml:606:31\n2146 rules/westphalia/rules.yaml:669:7\n2147 rules/westphalia/rules.yaml:670:11\n2148 rules/westphalia/rules.yaml:671:7\n2149 rules/westphalia/rules.yaml:672:7\n2154 rules/westphalia/rules.yaml:673:7\n2157 rules/westphalia/rules.yaml:676:11\n2159 rules/westphalia/rules.yaml:678:11\n2160 rules/westphalia/rules.yaml:679:11\n2161 rules/westphalia/rules.yaml:680:11\n2164 rules/westphalia/rules.yaml:683:15\n2165 rules/westphalia/rules.yaml:684:19\n2166 rules/westphalia/rules.yaml:685:23\n2170 rules/westphalia/rules.yaml:780:1\n2171 rules/westphalia/rules.yaml:780:1\n2172 rules/westphalia/rules.yaml:780:1\n2177 rules/westphalia/rules.yaml:780:1\n2178 rules/westphalia/rules.yaml:780:1\n2179 rules/westphalia/rules.yaml:780:1\n2180 rules/westphalia/rules.yaml:780:1\n2183 rules/westphalia/rules.yaml:780:1\n2184 rules/westphalia/rules.yaml:780:1\n2186 rules/westphalia/rules.yaml:780:1\n2187 rules/westphalia/rules.yaml:780:1\n2188 rules/westphalia/rules.yaml:780:1\n2192 rules/westphalia/rules.yaml:780:1\n2193 rules/westphalia/rules.yaml:780:1\n2194 rules/westphalia/rules.yaml:780:1\n2195 rules/westphalia/rules.yaml:780:1\n2196 rules/westphalia/rules.yaml:780:1\n2197 rules/westphalia/rules.yaml:780:1\n2198 rules/westphalia/rules.yaml:780:1\n2199 rules/westphalia/rules.yaml:780:1\n2200 rules/westphalia/rules.yaml:780:1\n2205 rules/westphalia/rules.yaml:496:7\n2217 rules/westphalia/rules.yaml:497:7\n2241 rules/westphalia/rules.yaml:498:7\n2275 rules/westphalia/rules.yaml:499:7\n2276 rules/westphalia/rules.yaml:500:11\n2282 rules/westphalia/rules.yaml:501:11\n2285 rules/westphalia/rules.yaml:502:7\n2286 rules/westphalia/rules.yaml:503:11\n2287 rules/westphalia/rules.yaml:504:11\n2297 rules/westphalia/rules.yaml:506:11\n2298 rules/westphalia/rules.yaml:507:11\n2304 rules/westphalia/flow.yaml:14:7\n2305 rules/westphalia/flow.yaml:15:7\n2306 rules/westphalia/flow.yaml:16:7\n2307 rules/westphalia/flow.yaml:17:7\n2308 rules/westphalia/flow.yaml:18:7\n2309 rules/westphalia/flow.yaml:19:7\n2310 rules/westphalia/flow.yaml:20:7\n2311 rules/westphalia/flow.yaml:21:7\n2312 rules/westphalia/flow.yaml:22:7\n2313 rules/westphalia/flow.yaml:23:7\n2316 rules/westphalia/flow.yaml:24:7\n2317 rules/westphalia/flow.yaml:25:7\n2319 rules/westphalia/flow.yaml:26:7\n2324 rules/westphalia/rules.yaml:761:3\n2325 rules/westphalia/rules.yaml:761:3\n2326 rules/westphalia/rules.yaml:761:3\n2327 rules/westphalia/rules.yaml:761:3\n2331 rules/westphalia/flow.yaml:192:7\n2332 rules/westphalia/flow.yaml:193:7\n2333 rules/westphalia/flow.yaml:194:11\n2334 rules/westphalia/rules.yaml:780:1\n2335 rules/westphalia/rules.yaml:780:1\n2336 rules/westphalia/rules.yaml:780:1\n2340 rules/westphalia/flow.yaml:101:3\n2341 rules/westphalia/flow.yaml:101:3\n2345 rules/westphalia/flow.yaml:78:3\n2346 rules/westphalia/flow.yaml:78:3\n2351 rules/westphalia/flow.yaml:82:7\n2352 rules/westphalia/flow.yaml:83:7\n2353 rules/westphalia/flow.yaml:84:7\n2358 rules/westphalia/flow.yaml:86:11\n2359 rules/westphalia/flow.yaml:87:11\n2360 rules/westphalia/flow.yaml:88:7\n2361 rules/westphalia/flow.yaml:90:7\n2362 rules/westphalia/flow.yaml:91:11\n2363 rules/westphalia/flow.yaml:92:11\n2364 rules/westphalia/flow.yaml:93:15\n2365 rules/westphalia/flow.yaml:94:11\n2366 rules/westphalia/flow.yaml:95:15\n2368 rules/westphalia/flow.yaml:98:15\n2373 rules/westphalia/flow.yaml:200:7\n2374 rules/westphalia/flow.yaml:202:11\n2375 rules/westphalia/flow.yaml:203:15\n2376 rules/westphalia/rules.yaml:780:1\n2377 rules/westphalia/rules.yaml:780:1\n2378 rules/westphalia/rules.yaml:780:1\n2379 rules/westphalia/rules.yaml:780:1\n2380 rules/westphalia/rules.yaml:780:1\n2384 rules/westphalia/flow.yaml:48:7\n2388 rules/westphalia/flow.yaml:60:3\n2389 rules/westphalia/flow.yaml:60:3\n2394 rules/westphalia/flow.yaml:64:7\n2403 rules/westphalia/flow.yaml:67:11\n2404 rules/westphalia/flow.yaml:68:15\n2407 rules/westphalia/flow.yaml:70:7\n2411 rules/westphalia/flow.yaml:71:7\n2412 rules/westphalia/flow.yaml:72:11\n2413 rules/westphalia/flow.yaml:73:11\n2416 rules/westphalia/flow.yaml:74:11\n2419 rules/westphalia/flow.yaml:75:11\n2424 rules/westphalia/flow.yaml:117:3\n2425 rules/westphalia/flow.yaml:117:3\n2429 rules/westphalia/flow.yaml:134:3\n2430 rules/westphalia/flow.yaml:134:3\n2435 rules/westphalia/flow.yaml:143:7\n2436 rules/westphalia/flow.yaml:144:7\n2439 rules/westphalia/flow.yaml:146:11\n2440 rules/westphalia/flow.yaml:147:7\n2446 rules/westphalia/flow.yaml:148:7\n2451 rules/westphalia/flow.yaml:150:7\n2452 rules/westphalia/flow.yaml:151:7\n2453 rules/westphalia/flow.yaml:152:7\n2458 rules/westphalia/flow.yaml:153:11\n2459 rules/westphalia/flow.yaml:154:11\n2462 rules/westphalia/flow.yaml:155:11\n2465 rules/westphalia/flow.yaml:156:11\n2466 rules/westphalia/flow.yaml:157:11\n2469 rules/westphalia/flow.yaml:158:11\n2470 rules/westphalia/flow.yaml:160:11\n2471 rules/westphalia/flow.yaml:161:11\n2472 rules/westphalia/flow.yaml:162:11\n2473 rules/westphalia/flow.yaml:163:11\n2474 rules/westphalia/flow.yaml:164:15\n2475 rules/westphalia/flow.yaml:165:19\n2476 rules/westphalia/flow.yaml:166:19\n2477 rules/westphalia/flow.yaml:167:23\n2480 rules/westphalia/flow.yaml:168:23\n2481 rules/westphalia/flow.yaml:169:27\n2483 rules/westphalia/flow.yaml:171:27\n2484 rules/westphalia/flow.yaml:173:23\n2485 rules/westphalia/flow.yaml:174:11\n2486 rules/westphalia/flow.yaml:175:15\n2487 rules/westphalia/flow.yaml:176:15\n2488 rules/westphalia/flow.yaml:177:19\n2496 rules/westphalia/flow.yaml:178:19\n2497 rules/westphalia/flow.yaml:179:23\n2499 rules/westphalia/flow.yaml:181:23\n2500 rules/westphalia/flow.yaml:183:19\n2503 rules/westphalia/flow.yaml:186:11\n2519 rules/westphalia/rules.yaml:613:7\n2520 rules/westphalia/rules.yaml:614:11\n2525 rules/westphalia/rules.yaml:616:11\n2526 rules/westphalia/rules.yaml:617:11\n2527 rules/westphalia/rules.yaml:618:11\n2538 rules/westphalia/rules.yaml:619:15\n2539 rules/westphalia/rules.yaml:620:15\n2557 rules/westphalia/rules.yaml:621:15\n2562 rules/westphalia/rules.yaml:649:19\n2563 rules/westphalia/rules.yaml:650:19\n2570 rules/westphalia/rules.yaml:622:19\n2625 rules/westphalia/rules.yaml:623:19\n2626 rules/westphalia/rules.yaml:624:19\n2627 rules/westphalia/rules.yaml:625:19\n2628 rules/westphalia/rules.yaml:626:19\n2637 rules/westphalia/rules.yaml:627:19\n2643 rules/westphalia/rules.yaml:628:23\n2650 rules/westphalia/rules.yaml:629:23\n2653 rules/westphalia/rules.yaml:632:27\n2656 rules/westphalia/rules.yaml:630:27\n2668 rules/westphalia/rules.yaml:633:23\n2675 rules/westphalia/rules.yaml:635:19\n2694 rules/westphalia/rules.yaml:636:19\n2695 rules/westphalia/rules.yaml:637:19\n2705 rules/westphalia/rules.yaml:638:19\n2706 rules/westphalia/rules.yaml:639:23\n2707 rules/westphalia/rules.yaml:640:23\n2710 rules/westphalia/rules.yaml:641:27\n2713 rules/westphalia/rules.yaml:642:27\n2716 rules/westphalia/rules.yaml:643:27\n2722 rules/westphalia/rules.yaml:645:23\n2725 rules/westphalia/rules.yaml:646:23\n2728 rules/westphalia/rules.yaml:647:23\n2747 rules/westphalia/rules.yaml:692:7\n2752 rules/westphalia/rules.yaml:693:7\n2753 rules/westphalia/rules.yaml:694:7\n2754 rules/westphalia/rules.yaml:695:11\n2755 rules/westphalia/rules.yaml:696:11\n2765 rules/westphalia/rules.yaml:698:11\n2778 rules/westphalia/rules.yaml:699:11\n2779 rules/westphalia/rules.yaml:700:15\n2784 rules/westphalia/rules.yaml:701:7\n2785 rules/westphalia/rules.yaml:702:7\n2786 rules/westphalia/rules.yaml:703:7\n2787 rules/westphalia/rules.yaml:704:11\n2788 rules/westphalia/rules.yaml:705:7\n2789 rules/westphalia/rules.yaml:706:11\n2821 rules/westphalia/rules.yaml:521:7\n2822 rules/westphalia/rules.yaml:522:7\n2823 rules/westphalia/rules.yaml:523:7\n2824 rules/westphalia/rules.yaml:524:7\n2835 rules/westphalia/rules.yaml:525:11\n2836 rules/westphalia/rules.yaml:526:11\n2858 rules/westphalia/rules.yaml:527:15\n2899 rules/westphalia/rules.yaml:528:15\n2900 rules/westphalia/rules.yaml:529:19\n2901 rules/westphalia/rules.yaml:530:19\n2905 rules/westphalia/rules.yaml:531:7\n2908 rules/westphalia/rules.yaml:532:7\n2909 rules/westphalia/rules.yaml:533:11\n2910 rules/westphalia/rules.yaml:534:11\n2915 rules/westphalia/rules.yaml:536:11\n2916 rules/westphalia/rules.yaml:537:11\n2917 rules/westphalia/rules.yaml:538:11\n2918 rules/westphalia/rules.yaml:539:11\n2919 rules/westphalia/rules.yaml:540:11\n2920 rules/westphalia/rules.yaml:541:11\n2921 rules/westphalia/rules.yaml:542:11\n2922 rules/westphalia/rules.yaml:543:11\n2923 rules/westphalia/rules.yaml:544:15\n2938 rules/westphalia/rules.yaml:545:15\n2942 rules/westphalia/rules.yaml:547:15\n2943 rules/westphalia/rules.yaml:548:15\n2946 rules/westphalia/rules.yaml:549:15\n2963 rules/westphalia/rules.yaml:550:15\n2966 rules/westphalia/rules.yaml:551:15\n2967 rules/westphalia/rules.yaml:552:19\n2970 rules/westphalia/rules.yaml:553:11\n2975 rules/westphalia/rules.yaml:554:15\n2976 rules/westphalia/rules.yaml:555:19\n2977 rules/westphalia/rules.yaml:556:15\n2978 rules/westphalia/rules.yaml:557:15\n2979 rules/westphalia/rules.yaml:558:19\n2980 rules/westphalia/rules.yaml:559:19\n2981 rules/westphalia/rules.yaml:560:15\n2995 rules/westphalia/rules.yaml:561:19\n3000 rules/westphalia/rules.yaml:563:15\n3001 rules/westphalia/rules.yaml:564:15\n3002 rules/westphalia/rules.yaml:565:19\n3003 rules/westphalia/rules.yaml:566:15\n3004 rules/westphalia/rules.yaml:567:19\n3005 rules/westphalia/rules.yaml:568:19\n3006 rules/westphalia/rules.yaml:569:15\n3024 rules/westphalia/rules.yaml:576:7\n3029 rules/westphalia/rules.yaml:577:7\n3037 rules/westphalia/rules.yaml:578:11\n3050 rules/westphalia/rules.yaml:579:11\n3051 rules/westphalia/rules.yaml:580:15\n3054 rules/westphalia/rules.yaml:581:15\n3055 rules/westphalia/rules.yaml:582:15\n3078 rules/westphalia/rules.yaml:593:7\n3079 rules/westphalia/rules.yaml:594:7\n3080 rules/westphalia/rules.yaml:595:7\n3091 rules/westphalia/rules.yaml:596:11\n3103 rules/westphalia/rules.yaml:597:15\n3115 rules/westphalia/rules.yaml:598:19\n3133 rules/westphalia/rules.yaml:599:23\n3146 rules/westphalia/rules.yaml:600:23\n3152 rules/westphalia/rules.yaml:601:27\n3153 rules/westphalia/rules.yaml:602:27\n3154 rules/westphalia/rules.yaml:603:27\n3155 rules/westphalia/rules.yaml:604:27\n3162 rules/westphalia/rules.yaml:605:27\n3163 rules/westphalia/rules.yaml:606:31\n3181 rules/westphalia/rules.yaml:669:7\n3182 rules/westphalia/rules.yaml:670:11\n3183 rules/westphalia/rules.yaml:671:7\n3184 rules/westphalia/rules.yaml:672:7\n3189 rules/westphalia/rules.yaml:673:7\n3190 rules/westphalia/rules.yaml:674:11\n3197 rules/westphalia/rules.yaml:676:11\n3204 rules/westphalia/rules.yaml:678:11\n3210 rules/westphalia/rules.yaml:679:11\n3217 rules/westphalia/rules.yaml:680:11\n3218 rules/westphalia/rules.yaml:681:15\n3223 rules/westphalia/rules.yaml:683:15\n3237 rules/westphalia/rules.yaml:684:19\n3243 rules/westphalia/rules.yaml:685:23\n3274 rules/westphalia/rules.yaml:780:1\n3275 rules/westphalia/rules.yaml:780:1\n3276 rules/westphalia/rules.yaml:780:1\n3287 rules/westphalia/rules.yaml:780:1\n3288 rules/westphalia/rules.yaml:780:1\n3300 rules/westphalia/rules.yaml:780:1\n3319 rules/westphalia/rules.yaml:780:1\n3353 rules/westphalia/rules.yaml:780:1\n3354 rules/westphalia/rules.yaml:780:1\n3360 rules/westphalia/rules.yaml:780:1\n3361 rules/westphalia/rules.yaml:780:1\n3362 rules/westphalia/rules.yaml:780:1\n3363 rules/westphalia/rules.yaml:780:1\n3364 rules/westphalia/rules.yaml:780:1\n3366 rules/westphalia/rules.yaml:780:1\n3367 rules/westphalia/rules.yaml:780:1\n3368 rules/westphalia/rules.yaml:780:1\n3379 rules/westphalia/rules.yaml:780:1\n3402 rules/westphalia/rules.yaml:780:1\n3445 rules/westphalia/rules.yaml:780:1\n3446 rules/westphalia/rules.yaml:780:1\n3447 rules/westphalia/rules.yaml:780:1\n3451 rules/westphalia/rules.yaml:780:1\n3452 rules/westphalia/rules.yaml:780:1\n3453 rules/westphalia/rules.yaml:780:1\n3454 rules/westphalia/rules.yaml:780:1\n3472 rules/westphalia/rules.yaml:496:7\n3481 rules/westphalia/rules.yaml:497:7\n3500 rules/westphalia/rules.yaml:498:7\n3533 rules/westphalia/rules.yaml:499:7\n3534 rules/westphalia/rules.yaml:500:11\n3540 rules/westphalia/rules.yaml:501:11\n3543 rules/westphalia/rules.yaml:502:7\n3546 rules/westphalia/rules.yaml:509:11\n3552 rules/westphalia/rules.yaml:503:11\n3565 rules/westphalia/rules.yaml:504:11\n3575 rules/westphalia/rules.yaml:505:11\n3576 rules/westphalia/rules.yaml:506:11\n3577 rules/westphalia/rules.yaml:507:11\n3593 rules/westphalia/flow.yaml:14:7\n3594 rules/westphalia/flow.yaml:15:7\n3595 rules/westphalia/flow.yaml:16:7\n3596 rules/westphalia/flow.yaml:17:7\n3597 rules/westphalia/flow.yaml:18:7\n3598 rules/westphalia/flow.yaml:19:7\n3599 rules/westphalia/flow.yaml:20:7\n3602 rules/westphalia/flow.yaml:21:7\n3603 rules/westphalia/flow.yaml:22:7\n3606 rules/westphalia/flow.yaml:23:7\n3611 rules/westphalia/flow.yaml:24:7\n3622 rules/westphalia/flow.yaml:25:7\n3624 rules/westphalia/flow.yaml:26:7\n3625 rules/westphalia/flow.yaml:27:7\n3635 rules/westphalia/rules.yaml:761:3\n3640 rules/westphalia/rules.yaml:761:3\n3641 rules/westphalia/rules.yaml:761:3\n3650 rules/westphalia/rules.yaml:761:3\n3666 rules/westphalia/flow.yaml:192:7\n3676 rules/westphalia/flow.yaml:193:7\n3690 rules/westphalia/flow.yaml:194:11\n3695 rules/westphalia/rules.yaml:780:1\n3696 rules/westphalia/rules.yaml:780:1\n3697 rules/westphalia/rules.yaml:780:1\n3706 rules/westphalia/flow.yaml:101:3\n3712 rules/westphalia/flow.yaml:101:3\n3721 rules/westphalia/flow.yaml:78:3\n3727 rules/westphalia/flow.yaml:78:3\n3750 rules/westphalia/flow.yaml:82:7\n3751 rules/westphalia/flow.yaml:83:7\n3752 rules/westphalia/flow.yaml:84:7\n3757 rules/westphalia/flow.yaml:85:11\n3758 rules/westphalia/flow.yaml:86:11\n3759 rules/westphalia/flow.yaml:87:11\n3760 rules/westphalia/flow.yaml:88:7\n3761 rules/westphalia/flow.yaml:89:7\n3762 rules/westphalia/flow.yaml:90:7\n3773 rules/westphalia/flow.yaml:91:11\n3774 rules/westphalia/flow.yaml:92:11\n3782 rules/westphalia/flow.yaml:93:15\n3792 rules/westphalia/flow.yaml:94:11\n3793 rules/westphalia/flow.yaml:95:15\n3794 rules/westphalia/flow.yaml:96:15\n3796 rules/westphalia/flow.yaml:98:15\n3797 rules/westphalia/flow.yaml:99:15\n3816 rules/westphalia/flow.yaml:200:7\n3821 rules/westphalia/flow.yaml:201:11\n3822 rules/westphalia/flow.yaml:202:11\n3836 rules/westphalia/flow.yaml:203:15\n3841 rules/westphalia/rules.yaml:780:1\n3842 rules/westphalia/rules.yaml:780:1\n3843 rules/westphalia/rules.yaml:780:1\n3844 rules/westphalia/rules.yaml:780:1\n3845 rules/westphalia/rules.yaml:780:1\n3854 rules/westphalia/flow.yaml:48:7\n3871 rules/westphalia/flow.yaml:60:3\n3877 rules/westphalia/flow.yaml:60:3\n3895 rules/westphalia/flow.yaml:64:7\n3912 rules/westphalia/flow.yaml:65:11\n3933 rules/westphalia/flow.yaml:67:11\n3934 rules/westphalia/flow.yaml:68:15\n3937 rules/westphalia/flow.yaml:69:15\n3938 rules/westphalia/flow.yaml:70:7\n3942 rules/westphalia/flow.yaml:71:7\n3950 rules/westphalia/flow.yaml:72:11\n3958 rules/westphalia/flow.yaml:73:11\n3961 rules/westphalia/flow.yaml:74:11\n3964 rules/westphalia/flow.yaml:75:11\n3965 rules/westphalia/flow.yaml:76:15\n3976 rules/westphalia/flow.yaml:117:3\n3982 rules/westphalia/flow.yaml:117:3\n3991 rules/westphalia/flow.yaml:134:3\n3997 rules/westphalia/flow.yaml:134:3\n4025 rules/westphalia/flow.yaml:143:7\n4026 rules/westphalia/flow.yaml:144:7\n4046 rules/westphalia/flow.yaml:146:11\n4047 rules/westphalia/flow.yaml:147:7\n4053 rules/westphalia/flow.yaml:148:7\n4057 rules/westphalia/flow.yaml:149:11\n4065 rules/westphalia/flow.yaml:150:7\n4066 rules/westphalia/flow.yaml:151:7\n4067 rules/westphalia/flow.yaml:152:7\n4078 rules/westphalia/flow.yaml:153:11\n4079 rules/westphalia/flow.yaml:154:11\n4082 rules/westphalia/flow.yaml:155:11\n4085 rules/westphalia/flow.yaml:156:11\n4086 rules/westphalia/flow.yaml:157:11\n4089 rules/westphalia/flow.yaml:158:11\n4090 rules/westphalia/flow.yaml:159:11\n4091 rules/westphalia/flow.yaml:160:11\n4092 rules/westphalia/flow.yaml:161:11\n4099 rules/westphalia/flow.yaml:162:11\n4100 rules/westphalia/flow.yaml:163:11\n4111 rules/westphalia/flow.yaml:164:15\n4120 rules/westphalia/flow.yaml:165:19\n4133 rules/westphalia/flow.yaml:166:19\n4134 rules/westphalia/flow.yaml:167:23\n4137 rules/westphalia/flow.yaml:168:23\n4138 rules/westphalia/flow.yaml:169:27\n4140 rules/westphalia/flow.yaml:171:27\n4141 rules/westphalia/flow.yaml:172:23\n4144 rules/westphalia/flow.yaml:173:23\n4148 rules/westphalia/flow.yaml:174:11\n4156 rules/westphalia/flow.yaml:175:15\n4169 rules/westphalia/flow.yaml:176:15\n4170 rules/westphalia/flow.yaml:177:19\n4178 rules/westphalia/flow.yaml:178:19\n4179 rules/westphalia/flow.yaml:179:23\n4181 rules/westphalia/flow.yaml:181:23\n4182 rules/westphalia/flow.yaml:182:19\n4183 rules/westphalia/flow.yaml:183:19\n4185 rules/westphalia/flow.yaml:185:19\n4188 rules/westphalia/flow.yaml:186:11"
+_ORIGINS = "622 rules/westphalia/rules.yaml:171:7\n623 rules/westphalia/rules.yaml:172:11\n664 rules/westphalia/rules.yaml:173:7\n665 rules/westphalia/rules.yaml:174:11\n671 rules/westphalia/rules.yaml:175:7\n675 rules/westphalia/rules.yaml:327:7\n676 rules/westphalia/rules.yaml:328:11\n677 rules/westphalia/rules.yaml:329:7\n678 rules/westphalia/rules.yaml:330:11\n679 rules/westphalia/rules.yaml:331:7\n680 rules/westphalia/rules.yaml:332:11\n681 rules/westphalia/rules.yaml:333:7\n682 rules/westphalia/rules.yaml:334:11\n683 rules/westphalia/rules.yaml:335:7\n684 rules/westphalia/rules.yaml:336:11\n685 rules/westphalia/rules.yaml:337:7\n689 rules/westphalia/rules.yaml:183:7\n704 rules/westphalia/rules.yaml:184:7\n710 rules/westphalia/rules.yaml:233:7\n711 rules/westphalia/rules.yaml:234:11\n716 rules/westphalia/rules.yaml:235:7\n717 rules/westphalia/rules.yaml:236:11\n722 rules/westphalia/rules.yaml:237:7\n729 rules/westphalia/rules.yaml:165:7\n738 rules/westphalia/rules.yaml:159:7\n754 rules/westphalia/rules.yaml:780:1\n797 rules/westphalia/rules.yaml:780:1\n802 rules/westphalia/rules.yaml:780:1\n806 rules/westphalia/rules.yaml:780:1\n810 rules/westphalia/rules.yaml:780:1\n841 rules/westphalia/rules.yaml:780:1\n853 rules/westphalia/rules.yaml:780:1\n864 rules/westphalia/rules.yaml:780:1\n873 rules/westphalia/rules.yaml:780:1\n878 rules/westphalia/rules.yaml:780:1\n890 rules/westphalia/rules.yaml:780:1\n902 rules/westphalia/rules.yaml:780:1\n910 rules/westphalia/rules.yaml:780:1\n915 rules/westphalia/rules.yaml:780:1\n939 rules/westphalia/rules.yaml:142:7\n949 rules/westphalia/rules.yaml:136:7\n959 rules/westphalia/rules.yaml:307:7\n960 rules/westphalia/rules.yaml:308:7\n961 rules/westphalia/rules.yaml:309:11\n966 rules/westphalia/rules.yaml:310:11\n974 rules/westphalia/rules.yaml:311:7\n975 rules/westphalia/rules.yaml:312:11\n976 rules/westphalia/rules.yaml:313:7\n977 rules/westphalia/rules.yaml:314:11\n978 rules/westphalia/rules.yaml:315:7\n979 rules/westphalia/rules.yaml:316:11\n980 rules/westphalia/rules.yaml:317:7\n981 rules/westphalia/rules.yaml:318:11\n982 rules/westphalia/rules.yaml:319:7\n987 rules/westphalia/rules.yaml:32:7\n988 rules/westphalia/rules.yaml:33:11\n989 rules/westphalia/rules.yaml:34:7\n990 rules/westphalia/rules.yaml:35:11\n991 rules/westphalia/rules.yaml:36:7\n992 rules/westphalia/rules.yaml:37:11\n993 rules/westphalia/rules.yaml:38:7\n994 rules/westphalia/rules.yaml:39:11\n995 rules/westphalia/rules.yaml:40:7\n1003 rules/westphalia/rules.yaml:75:7\n1012 rules/westphalia/rules.yaml:81:7\n1025 rules/westphalia/rules.yaml:106:7\n1034 rules/westphalia/rules.yaml:98:7\n1052 rules/westphalia/rules.yaml:24:7\n1056 rules/westphalia/rules.yaml:217:7\n1063 rules/westphalia/rules.yaml:209:7\n1068 rules/westphalia/rules.yaml:356:7\n1069 rules/westphalia/rules.yaml:357:7\n1070 rules/westphalia/rules.yaml:358:11\n1074 rules/westphalia/rules.yaml:359:7\n1075 rules/westphalia/rules.yaml:360:11\n1076 rules/westphalia/rules.yaml:361:7\n1077 rules/westphalia/rules.yaml:362:11\n1078 rules/westphalia/rules.yaml:363:11\n1095 rules/westphalia/rules.yaml:364:7\n1096 rules/westphalia/rules.yaml:365:11\n1106 rules/westphalia/rules.yaml:366:7\n1107 rules/westphalia/rules.yaml:367:11\n1108 rules/westphalia/rules.yaml:368:7\n1115 rules/westphalia/rules.yaml:286:7\n1116 rules/westphalia/rules.yaml:287:11\n1121 rules/westphalia/rules.yaml:288:7\n1122 rules/westphalia/rules.yaml:289:11\n1123 rules/westphalia/rules.yaml:290:7\n1124 rules/westphalia/rules.yaml:291:11\n1125 rules/westphalia/rules.yaml:292:11\n1126 rules/westphalia/rules.yaml:293:15\n1127 rules/westphalia/rules.yaml:294:11\n1142 rules/westphalia/rules.yaml:295:7\n1143 rules/westphalia/rules.yaml:296:11\n1153 rules/westphalia/rules.yaml:297:7\n1154 rules/westphalia/rules.yaml:298:11\n1158 rules/westphalia/rules.yaml:299:7\n1166 rules/westphalia/rules.yaml:151:7\n1200 rules/westphalia/rules.yaml:67:7\n1204 rules/westphalia/rules.yaml:88:7\n1215 rules/westphalia/rules.yaml:56:7\n1216 rules/westphalia/rules.yaml:57:11\n1217 rules/westphalia/rules.yaml:58:15\n1218 rules/westphalia/rules.yaml:59:11\n1219 rules/westphalia/rules.yaml:60:7\n1228 rules/westphalia/rules.yaml:379:7\n1229 rules/westphalia/rules.yaml:380:7\n1230 rules/westphalia/rules.yaml:381:11\n1231 rules/westphalia/rules.yaml:382:7\n1232 rules/westphalia/rules.yaml:383:11\n1237 rules/westphalia/rules.yaml:384:7\n1238 rules/westphalia/rules.yaml:385:11\n1243 rules/westphalia/rules.yaml:386:7\n1244 rules/westphalia/rules.yaml:387:11\n1245 rules/westphalia/rules.yaml:388:7\n1250 rules/westphalia/rules.yaml:128:7\n1258 rules/westphalia/rules.yaml:346:7\n1263 rules/westphalia/rules.yaml:347:7\n1271 rules/westphalia/rules.yaml:348:7\n1288 rules/westphalia/rules.yaml:349:7\n1299 rules/westphalia/rules.yaml:203:7\n1308 rules/westphalia/rules.yaml:192:7\n1339 rules/westphalia/rules.yaml:193:7\n1340 rules/westphalia/rules.yaml:194:11\n1349 rules/westphalia/rules.yaml:195:7\n1350 rules/westphalia/rules.yaml:196:11\n1351 rules/westphalia/rules.yaml:197:7\n1359 rules/westphalia/rules.yaml:245:7\n1360 rules/westphalia/rules.yaml:246:7\n1361 rules/westphalia/rules.yaml:247:11\n1362 rules/westphalia/rules.yaml:248:15\n1365 rules/westphalia/rules.yaml:249:19\n1366 rules/westphalia/rules.yaml:250:19\n1370 rules/westphalia/rules.yaml:251:23\n1371 rules/westphalia/rules.yaml:252:7\n1372 rules/westphalia/rules.yaml:253:11\n1384 rules/westphalia/rules.yaml:254:7\n1385 rules/westphalia/rules.yaml:255:11\n1397 rules/westphalia/rules.yaml:256:7\n1398 rules/westphalia/rules.yaml:257:11\n1402 rules/westphalia/rules.yaml:258:7\n1406 rules/westphalia/rules.yaml:259:7\n1412 rules/westphalia/rules.yaml:260:7\n1413 rules/westphalia/rules.yaml:261:11\n1414 rules/westphalia/rules.yaml:262:7\n1415 rules/westphalia/rules.yaml:263:11\n1416 rules/westphalia/rules.yaml:264:7\n1421 rules/westphalia/rules.yaml:113:7\n1429 rules/westphalia/rules.yaml:272:7\n1430 rules/westphalia/rules.yaml:273:11\n1431 rules/westphalia/rules.yaml:274:7\n1432 rules/westphalia/rules.yaml:275:11\n1433 rules/westphalia/rules.yaml:276:7\n1434 rules/westphalia/rules.yaml:277:11\n1439 rules/westphalia/rules.yaml:278:7\n1444 rules/westphalia/rules.yaml:225:7\n1455 rules/westphalia/rules.yaml:48:7\n1462 rules/westphalia/rules.yaml:121:7\n1472 rules/westphalia/rules.yaml:761:3\n1476 rules/westphalia/rules.yaml:761:3\n1480 rules/westphalia/rules.yaml:761:3\n1484 rules/westphalia/rules.yaml:394:7\n1488 rules/westphalia/rules.yaml:818:9\n1493 rules/westphalia/rules.yaml:825:9\n1496 rules/westphalia/rules.yaml:826:9\n1502 rules/westphalia/rules.yaml:801:9\n1503 rules/westphalia/rules.yaml:802:9\n1507 rules/westphalia/rules.yaml:839:9\n1513 rules/westphalia/rules.yaml:840:9\n1518 rules/westphalia/rules.yaml:780:1\n1521 rules/westphalia/rules.yaml:780:1\n1527 rules/westphalia/rules.yaml:868:9\n1531 rules/westphalia/rules.yaml:861:9\n1535 rules/westphalia/rules.yaml:833:9\n1539 rules/westphalia/rules.yaml:808:9\n1540 rules/westphalia/rules.yaml:809:9\n1544 rules/westphalia/rules.yaml:854:9\n1548 rules/westphalia/rules.yaml:847:9\n1553 rules/westphalia/rules.yaml:780:1\n1556 rules/westphalia/rules.yaml:780:1\n1562 rules/westphalia/rules.yaml:794:9\n1563 rules/westphalia/rules.yaml:795:9\n1569 rules/westphalia/rules.yaml:780:1\n1572 rules/westphalia/rules.yaml:780:1\n1579 rules/westphalia/rules.yaml:713:7\n1581 rules/westphalia/rules.yaml:714:7\n1582 rules/westphalia/rules.yaml:715:7\n1583 rules/westphalia/rules.yaml:716:7\n1584 rules/westphalia/rules.yaml:717:11\n1587 rules/westphalia/rules.yaml:719:11\n1588 rules/westphalia/rules.yaml:720:11\n1590 rules/westphalia/rules.yaml:721:11\n1591 rules/westphalia/rules.yaml:722:15\n1592 rules/westphalia/rules.yaml:723:7\n1593 rules/westphalia/rules.yaml:724:11\n1594 rules/westphalia/rules.yaml:725:15\n1605 rules/westphalia/rules.yaml:727:15\n1609 rules/westphalia/rules.yaml:728:7\n1610 rules/westphalia/rules.yaml:729:11\n1611 rules/westphalia/rules.yaml:730:7\n1612 rules/westphalia/rules.yaml:731:11\n1621 rules/westphalia/rules.yaml:732:7\n1622 rules/westphalia/rules.yaml:733:11\n1632 rules/westphalia/rules.yaml:464:7\n1633 rules/westphalia/rules.yaml:465:11\n1636 rules/westphalia/rules.yaml:467:11\n1637 rules/westphalia/rules.yaml:468:11\n1638 rules/westphalia/rules.yaml:469:15\n1639 rules/westphalia/rules.yaml:470:15\n1642 rules/westphalia/rules.yaml:472:15\n1645 rules/westphalia/rules.yaml:473:15\n1648 rules/westphalia/rules.yaml:474:15\n1650 rules/westphalia/rules.yaml:475:15\n1656 rules/westphalia/flow.yaml:210:7\n1657 rules/westphalia/flow.yaml:211:11\n1658 rules/westphalia/flow.yaml:212:11\n1663 rules/westphalia/rules.yaml:411:7\n1667 rules/westphalia/rules.yaml:412:11\n1668 rules/westphalia/rules.yaml:413:11\n1671 rules/westphalia/rules.yaml:415:11\n1677 rules/westphalia/rules.yaml:420:7\n1678 rules/westphalia/rules.yaml:421:11\n1679 rules/westphalia/rules.yaml:422:11\n1685 rules/westphalia/rules.yaml:449:7\n1686 rules/westphalia/rules.yaml:450:7\n1693 rules/westphalia/rules.yaml:451:7\n1700 rules/westphalia/rules.yaml:452:7\n1701 rules/westphalia/rules.yaml:453:11\n1705 rules/westphalia/rules.yaml:454:15\n1711 rules/westphalia/rules.yaml:455:15\n1712 rules/westphalia/rules.yaml:456:15\n1713 rules/westphalia/rules.yaml:457:7\n1719 rules/westphalia/rules.yaml:482:7\n1720 rules/westphalia/rules.yaml:483:11\n1739 rules/westphalia/rules.yaml:484:15\n1740 rules/westphalia/rules.yaml:485:15\n1741 rules/westphalia/rules.yaml:486:15\n1747 rules/westphalia/rules.yaml:400:7\n1748 rules/westphalia/rules.yaml:401:7\n1749 rules/westphalia/rules.yaml:402:11\n1751 rules/westphalia/rules.yaml:404:11\n1752 rules/westphalia/rules.yaml:405:7\n1757 rules/westphalia/rules.yaml:428:7\n1762 rules/westphalia/rules.yaml:429:7\n1765 rules/westphalia/rules.yaml:430:7\n1770 rules/westphalia/rules.yaml:431:11\n1771 rules/westphalia/rules.yaml:432:11\n1775 rules/westphalia/rules.yaml:657:7\n1789 rules/westphalia/rules.yaml:658:7\n1790 rules/westphalia/rules.yaml:659:11\n1791 rules/westphalia/rules.yaml:660:11\n1794 rules/westphalia/rules.yaml:661:11\n1797 rules/westphalia/rules.yaml:662:11\n1802 rules/westphalia/rules.yaml:439:7\n1803 rules/westphalia/rules.yaml:440:11\n1804 rules/westphalia/rules.yaml:441:7\n1805 rules/westphalia/rules.yaml:442:11\n1810 rules/westphalia/flow.yaml:54:7\n1811 rules/westphalia/flow.yaml:55:11\n1817 rules/westphalia/flow.yaml:56:11\n1818 rules/westphalia/flow.yaml:57:11\n1819 rules/westphalia/flow.yaml:58:11\n1825 rules/westphalia/flow.yaml:105:7\n1826 rules/westphalia/flow.yaml:106:11\n1828 rules/westphalia/flow.yaml:107:11\n1830 rules/westphalia/flow.yaml:109:11\n1831 rules/westphalia/flow.yaml:110:11\n1832 rules/westphalia/flow.yaml:111:15\n1834 rules/westphalia/flow.yaml:112:15\n1836 rules/westphalia/flow.yaml:114:15\n1839 rules/westphalia/flow.yaml:115:15\n1845 rules/westphalia/flow.yaml:36:7\n1846 rules/westphalia/flow.yaml:37:7\n1848 rules/westphalia/flow.yaml:38:7\n1849 rules/westphalia/flow.yaml:39:11\n1853 rules/westphalia/flow.yaml:40:11\n1854 rules/westphalia/flow.yaml:41:7\n1855 rules/westphalia/flow.yaml:42:7\n1860 rules/westphalia/flow.yaml:121:7\n1861 rules/westphalia/flow.yaml:122:7\n1862 rules/westphalia/flow.yaml:123:11\n1864 rules/westphalia/flow.yaml:124:11\n1865 rules/westphalia/flow.yaml:125:11\n1866 rules/westphalia/flow.yaml:126:15\n1868 rules/westphalia/flow.yaml:128:11\n1870 rules/westphalia/flow.yaml:129:7\n1871 rules/westphalia/flow.yaml:130:7\n1874 rules/westphalia/flow.yaml:131:7\n1875 rules/westphalia/flow.yaml:132:11\n1881 rules/westphalia/rules.yaml:740:7\n1889 rules/westphalia/rules.yaml:741:11\n1890 rules/westphalia/rules.yaml:742:11\n1891 rules/westphalia/rules.yaml:743:15\n1894 rules/westphalia/rules.yaml:745:15\n1896 rules/westphalia/rules.yaml:746:7\n1897 rules/westphalia/rules.yaml:747:11\n1899 rules/westphalia/rules.yaml:748:11\n1901 rules/westphalia/rules.yaml:749:7\n1902 rules/westphalia/rules.yaml:750:7\n1903 rules/westphalia/rules.yaml:751:11\n1905 rules/westphalia/rules.yaml:753:11\n1906 rules/westphalia/rules.yaml:754:15\n1907 rules/westphalia/rules.yaml:755:15\n1909 rules/westphalia/rules.yaml:756:11\n1910 rules/westphalia/rules.yaml:757:11\n1913 rules/westphalia/rules.yaml:758:11\n1936 rules/westphalia/rules.yaml:613:7\n1939 rules/westphalia/rules.yaml:616:11\n1940 rules/westphalia/rules.yaml:617:11\n1941 rules/westphalia/rules.yaml:618:11\n1946 rules/westphalia/rules.yaml:619:15\n1947 rules/westphalia/rules.yaml:620:15\n1948 rules/westphalia/rules.yaml:621:15\n1949 rules/westphalia/rules.yaml:622:19\n1986 rules/westphalia/rules.yaml:623:19\n1987 rules/westphalia/rules.yaml:624:19\n1988 rules/westphalia/rules.yaml:626:19\n1997 rules/westphalia/rules.yaml:627:19\n1998 rules/westphalia/rules.yaml:628:23\n1999 rules/westphalia/rules.yaml:629:23\n2000 rules/westphalia/rules.yaml:630:27\n2004 rules/westphalia/rules.yaml:632:27\n2005 rules/westphalia/rules.yaml:633:23\n2007 rules/westphalia/rules.yaml:635:19\n2015 rules/westphalia/rules.yaml:637:19\n2016 rules/westphalia/rules.yaml:638:19\n2017 rules/westphalia/rules.yaml:639:23\n2018 rules/westphalia/rules.yaml:640:23\n2021 rules/westphalia/rules.yaml:641:27\n2024 rules/westphalia/rules.yaml:642:27\n2028 rules/westphalia/rules.yaml:645:23\n2031 rules/westphalia/rules.yaml:646:23\n2035 rules/westphalia/rules.yaml:649:19\n2040 rules/westphalia/rules.yaml:692:7\n2045 rules/westphalia/rules.yaml:693:7\n2046 rules/westphalia/rules.yaml:694:7\n2047 rules/westphalia/rules.yaml:695:11\n2048 rules/westphalia/rules.yaml:696:11\n2050 rules/westphalia/rules.yaml:698:11\n2053 rules/westphalia/rules.yaml:699:11\n2054 rules/westphalia/rules.yaml:700:15\n2059 rules/westphalia/rules.yaml:701:7\n2063 rules/westphalia/rules.yaml:702:7\n2064 rules/westphalia/rules.yaml:703:7\n2066 rules/westphalia/rules.yaml:705:7\n2072 rules/westphalia/rules.yaml:521:7\n2073 rules/westphalia/rules.yaml:522:7\n2074 rules/westphalia/rules.yaml:523:7\n2075 rules/westphalia/rules.yaml:524:7\n2076 rules/westphalia/rules.yaml:525:11\n2077 rules/westphalia/rules.yaml:526:11\n2078 rules/westphalia/rules.yaml:527:15\n2079 rules/westphalia/rules.yaml:528:15\n2080 rules/westphalia/rules.yaml:529:19\n2081 rules/westphalia/rules.yaml:531:7\n2082 rules/westphalia/rules.yaml:532:7\n2083 rules/westphalia/rules.yaml:533:11\n2084 rules/westphalia/rules.yaml:534:11\n2086 rules/westphalia/rules.yaml:536:11\n2087 rules/westphalia/rules.yaml:537:11\n2088 rules/westphalia/rules.yaml:538:11\n2089 rules/westphalia/rules.yaml:539:11\n2090 rules/westphalia/rules.yaml:540:11\n2094 rules/westphalia/rules.yaml:541:11\n2095 rules/westphalia/rules.yaml:542:11\n2099 rules/westphalia/rules.yaml:543:11\n2100 rules/westphalia/rules.yaml:545:15\n2104 rules/westphalia/rules.yaml:547:15\n2105 rules/westphalia/rules.yaml:548:15\n2106 rules/westphalia/rules.yaml:550:15\n2109 rules/westphalia/rules.yaml:551:15\n2110 rules/westphalia/rules.yaml:552:19\n2113 rules/westphalia/rules.yaml:553:11\n2114 rules/westphalia/rules.yaml:554:15\n2115 rules/westphalia/rules.yaml:555:19\n2116 rules/westphalia/rules.yaml:556:15\n2117 rules/westphalia/rules.yaml:557:15\n2118 rules/westphalia/rules.yaml:558:19\n2119 rules/westphalia/rules.yaml:560:15\n2120 rules/westphalia/rules.yaml:561:19\n2122 rules/westphalia/rules.yaml:563:15\n2123 rules/westphalia/rules.yaml:564:15\n2124 rules/westphalia/rules.yaml:565:19\n2125 rules/westphalia/rules.yaml:566:15\n2131 rules/westphalia/rules.yaml:567:19\n2132 rules/westphalia/rules.yaml:569:15\n2136 rules/westphalia/rules.yaml:576:7\n2141 rules/westphalia/rules.yaml:577:7\n2142 rules/westphalia/rules.yaml:578:11\n2143 rules/westphalia/rules.yaml:579:11\n2144 rules/westphalia/rules.yaml:580:15\n2147 rules/westphalia/rules.yaml:581:15\n2152 rules/westphalia/rules.yaml:593:7\n2153 rules/westphalia/rules.yaml:594:7\n2154 rules/westphalia/rules.yaml:595:7\n2155 rules/westphalia/rules.yaml:596:11\n2162 rules/westphalia/rules.yaml:597:15\n2163 rules/westphalia/rules.yaml:598:19\n2173 rules/westphalia/rules.yaml:599:23\n2174 rules/westphalia/rules.yaml:600:23\n2175 rules/westphalia/rules.yaml:601:27\n2176 rules/westphalia/rules.yaml:603:27\n2177 rules/westphalia/rules.yaml:604:27\n2178 rules/westphalia/rules.yaml:605:27\n2179 rules/westphalia/rules.yaml:606:31\n2226 rules/westphalia/rules.yaml:669:7\n2227 rules/westphalia/rules.yaml:670:11\n2228 rules/westphalia/rules.yaml:671:7\n2229 rules/westphalia/rules.yaml:672:7\n2234 rules/westphalia/rules.yaml:673:7\n2237 rules/westphalia/rules.yaml:676:11\n2239 rules/westphalia/rules.yaml:678:11\n2240 rules/westphalia/rules.yaml:679:11\n2241 rules/westphalia/rules.yaml:680:11\n2244 rules/westphalia/rules.yaml:683:15\n2245 rules/westphalia/rules.yaml:684:19\n2246 rules/westphalia/rules.yaml:685:23\n2250 rules/westphalia/rules.yaml:780:1\n2251 rules/westphalia/rules.yaml:780:1\n2252 rules/westphalia/rules.yaml:780:1\n2257 rules/westphalia/rules.yaml:780:1\n2258 rules/westphalia/rules.yaml:780:1\n2259 rules/westphalia/rules.yaml:780:1\n2260 rules/westphalia/rules.yaml:780:1\n2263 rules/westphalia/rules.yaml:780:1\n2264 rules/westphalia/rules.yaml:780:1\n2266 rules/westphalia/rules.yaml:780:1\n2267 rules/westphalia/rules.yaml:780:1\n2268 rules/westphalia/rules.yaml:780:1\n2272 rules/westphalia/rules.yaml:780:1\n2273 rules/westphalia/rules.yaml:780:1\n2274 rules/westphalia/rules.yaml:780:1\n2275 rules/westphalia/rules.yaml:780:1\n2276 rules/westphalia/rules.yaml:780:1\n2277 rules/westphalia/rules.yaml:780:1\n2278 rules/westphalia/rules.yaml:780:1\n2279 rules/westphalia/rules.yaml:780:1\n2280 rules/westphalia/rules.yaml:780:1\n2285 rules/westphalia/rules.yaml:496:7\n2297 rules/westphalia/rules.yaml:497:7\n2321 rules/westphalia/rules.yaml:498:7\n2355 rules/westphalia/rules.yaml:499:7\n2356 rules/westphalia/rules.yaml:500:11\n2362 rules/westphalia/rules.yaml:501:11\n2365 rules/westphalia/rules.yaml:502:7\n2366 rules/westphalia/rules.yaml:503:11\n2367 rules/westphalia/rules.yaml:504:11\n2377 rules/westphalia/rules.yaml:506:11\n2378 rules/westphalia/rules.yaml:507:11\n2384 rules/westphalia/flow.yaml:14:7\n2385 rules/westphalia/flow.yaml:15:7\n2386 rules/westphalia/flow.yaml:16:7\n2387 rules/westphalia/flow.yaml:17:7\n2388 rules/westphalia/flow.yaml:18:7\n2389 rules/westphalia/flow.yaml:19:7\n2390 rules/westphalia/flow.yaml:20:7\n2391 rules/westphalia/flow.yaml:21:7\n2392 rules/westphalia/flow.yaml:22:7\n2393 rules/westphalia/flow.yaml:23:7\n2396 rules/westphalia/flow.yaml:24:7\n2397 rules/westphalia/flow.yaml:25:7\n2399 rules/westphalia/flow.yaml:26:7\n2404 rules/westphalia/rules.yaml:761:3\n2405 rules/westphalia/rules.yaml:761:3\n2406 rules/westphalia/rules.yaml:761:3\n2407 rules/westphalia/rules.yaml:761:3\n2411 rules/westphalia/flow.yaml:192:7\n2412 rules/westphalia/flow.yaml:193:7\n2413 rules/westphalia/flow.yaml:194:11\n2414 rules/westphalia/rules.yaml:780:1\n2415 rules/westphalia/rules.yaml:780:1\n2416 rules/westphalia/rules.yaml:780:1\n2420 rules/westphalia/flow.yaml:101:3\n2421 rules/westphalia/flow.yaml:101:3\n2425 rules/westphalia/flow.yaml:78:3\n2426 rules/westphalia/flow.yaml:78:3\n2431 rules/westphalia/flow.yaml:82:7\n2432 rules/westphalia/flow.yaml:83:7\n2433 rules/westphalia/flow.yaml:84:7\n2438 rules/westphalia/flow.yaml:86:11\n2439 rules/westphalia/flow.yaml:87:11\n2440 rules/westphalia/flow.yaml:88:7\n2441 rules/westphalia/flow.yaml:90:7\n2442 rules/westphalia/flow.yaml:91:11\n2443 rules/westphalia/flow.yaml:92:11\n2444 rules/westphalia/flow.yaml:93:15\n2445 rules/westphalia/flow.yaml:94:11\n2446 rules/westphalia/flow.yaml:95:15\n2448 rules/westphalia/flow.yaml:98:15\n2453 rules/westphalia/flow.yaml:200:7\n2454 rules/westphalia/flow.yaml:202:11\n2455 rules/westphalia/flow.yaml:203:15\n2456 rules/westphalia/rules.yaml:780:1\n2457 rules/westphalia/rules.yaml:780:1\n2458 rules/westphalia/rules.yaml:780:1\n2459 rules/westphalia/rules.yaml:780:1\n2460 rules/westphalia/rules.yaml:780:1\n2464 rules/westphalia/flow.yaml:48:7\n2468 rules/westphalia/flow.yaml:60:3\n2469 rules/westphalia/flow.yaml:60:3\n2474 rules/westphalia/flow.yaml:64:7\n2483 rules/westphalia/flow.yaml:67:11\n2484 rules/westphalia/flow.yaml:68:15\n2487 rules/westphalia/flow.yaml:70:7\n2491 rules/westphalia/flow.yaml:71:7\n2492 rules/westphalia/flow.yaml:72:11\n2493 rules/westphalia/flow.yaml:73:11\n2496 rules/westphalia/flow.yaml:74:11\n2499 rules/westphalia/flow.yaml:75:11\n2504 rules/westphalia/flow.yaml:117:3\n2505 rules/westphalia/flow.yaml:117:3\n2509 rules/westphalia/flow.yaml:134:3\n2510 rules/westphalia/flow.yaml:134:3\n2515 rules/westphalia/flow.yaml:143:7\n2516 rules/westphalia/flow.yaml:144:7\n2519 rules/westphalia/flow.yaml:146:11\n2520 rules/westphalia/flow.yaml:147:7\n2526 rules/westphalia/flow.yaml:148:7\n2531 rules/westphalia/flow.yaml:150:7\n2532 rules/westphalia/flow.yaml:151:7\n2533 rules/westphalia/flow.yaml:152:7\n2538 rules/westphalia/flow.yaml:153:11\n2539 rules/westphalia/flow.yaml:154:11\n2542 rules/westphalia/flow.yaml:155:11\n2545 rules/westphalia/flow.yaml:156:11\n2546 rules/westphalia/flow.yaml:157:11\n2549 rules/westphalia/flow.yaml:158:11\n2550 rules/westphalia/flow.yaml:160:11\n2551 rules/westphalia/flow.yaml:161:11\n2552 rules/westphalia/flow.yaml:162:11\n2553 rules/westphalia/flow.yaml:163:11\n2554 rules/westphalia/flow.yaml:164:15\n2555 rules/westphalia/flow.yaml:165:19\n2556 rules/westphalia/flow.yaml:166:19\n2557 rules/westphalia/flow.yaml:167:23\n2560 rules/westphalia/flow.yaml:168:23\n2561 rules/westphalia/flow.yaml:169:27\n2563 rules/westphalia/flow.yaml:171:27\n2564 rules/westphalia/flow.yaml:173:23\n2565 rules/westphalia/flow.yaml:174:11\n2566 rules/westphalia/flow.yaml:175:15\n2567 rules/westphalia/flow.yaml:176:15\n2568 rules/westphalia/flow.yaml:177:19\n2576 rules/westphalia/flow.yaml:178:19\n2577 rules/westphalia/flow.yaml:179:23\n2579 rules/westphalia/flow.yaml:181:23\n2580 rules/westphalia/flow.yaml:183:19\n2583 rules/westphalia/flow.yaml:186:11\n2599 rules/westphalia/rules.yaml:613:7\n2600 rules/westphalia/rules.yaml:614:11\n2605 rules/westphalia/rules.yaml:616:11\n2606 rules/westphalia/rules.yaml:617:11\n2607 rules/westphalia/rules.yaml:618:11\n2618 rules/westphalia/rules.yaml:619:15\n2619 rules/westphalia/rules.yaml:620:15\n2637 rules/westphalia/rules.yaml:621:15\n2642 rules/westphalia/rules.yaml:649:19\n2643 rules/westphalia/rules.yaml:650:19\n2650 rules/westphalia/rules.yaml:622:19\n2705 rules/westphalia/rules.yaml:623:19\n2706 rules/westphalia/rules.yaml:624:19\n2707 rules/westphalia/rules.yaml:625:19\n2708 rules/westphalia/rules.yaml:626:19\n2717 rules/westphalia/rules.yaml:627:19\n2723 rules/westphalia/rules.yaml:628:23\n2730 rules/westphalia/rules.yaml:629:23\n2733 rules/westphalia/rules.yaml:632:27\n2736 rules/westphalia/rules.yaml:630:27\n2748 rules/westphalia/rules.yaml:633:23\n2755 rules/westphalia/rules.yaml:635:19\n2774 rules/westphalia/rules.yaml:636:19\n2775 rules/westphalia/rules.yaml:637:19\n2785 rules/westphalia/rules.yaml:638:19\n2786 rules/westphalia/rules.yaml:639:23\n2787 rules/westphalia/rules.yaml:640:23\n2790 rules/westphalia/rules.yaml:641:27\n2793 rules/westphalia/rules.yaml:642:27\n2796 rules/westphalia/rules.yaml:643:27\n2802 rules/westphalia/rules.yaml:645:23\n2805 rules/westphalia/rules.yaml:646:23\n2808 rules/westphalia/rules.yaml:647:23\n2827 rules/westphalia/rules.yaml:692:7\n2832 rules/westphalia/rules.yaml:693:7\n2833 rules/westphalia/rules.yaml:694:7\n2834 rules/westphalia/rules.yaml:695:11\n2835 rules/westphalia/rules.yaml:696:11\n2845 rules/westphalia/rules.yaml:698:11\n2858 rules/westphalia/rules.yaml:699:11\n2859 rules/westphalia/rules.yaml:700:15\n2864 rules/westphalia/rules.yaml:701:7\n2865 rules/westphalia/rules.yaml:702:7\n2866 rules/westphalia/rules.yaml:703:7\n2867 rules/westphalia/rules.yaml:704:11\n2868 rules/westphalia/rules.yaml:705:7\n2869 rules/westphalia/rules.yaml:706:11\n2901 rules/westphalia/rules.yaml:521:7\n2902 rules/westphalia/rules.yaml:522:7\n2903 rules/westphalia/rules.yaml:523:7\n2904 rules/westphalia/rules.yaml:524:7\n2915 rules/westphalia/rules.yaml:525:11\n2916 rules/westphalia/rules.yaml:526:11\n2938 rules/westphalia/rules.yaml:527:15\n2979 rules/westphalia/rules.yaml:528:15\n2980 rules/westphalia/rules.yaml:529:19\n2981 rules/westphalia/rules.yaml:530:19\n2985 rules/westphalia/rules.yaml:531:7\n2988 rules/westphalia/rules.yaml:532:7\n2989 rules/westphalia/rules.yaml:533:11\n2990 rules/westphalia/rules.yaml:534:11\n2995 rules/westphalia/rules.yaml:536:11\n2996 rules/westphalia/rules.yaml:537:11\n2997 rules/westphalia/rules.yaml:538:11\n2998 rules/westphalia/rules.yaml:539:11\n2999 rules/westphalia/rules.yaml:540:11\n3000 rules/westphalia/rules.yaml:541:11\n3001 rules/westphalia/rules.yaml:542:11\n3002 rules/westphalia/rules.yaml:543:11\n3003 rules/westphalia/rules.yaml:544:15\n3018 rules/westphalia/rules.yaml:545:15\n3022 rules/westphalia/rules.yaml:547:15\n3023 rules/westphalia/rules.yaml:548:15\n3026 rules/westphalia/rules.yaml:549:15\n3043 rules/westphalia/rules.yaml:550:15\n3046 rules/westphalia/rules.yaml:551:15\n3047 rules/westphalia/rules.yaml:552:19\n3050 rules/westphalia/rules.yaml:553:11\n3055 rules/westphalia/rules.yaml:554:15\n3056 rules/westphalia/rules.yaml:555:19\n3057 rules/westphalia/rules.yaml:556:15\n3058 rules/westphalia/rules.yaml:557:15\n3059 rules/westphalia/rules.yaml:558:19\n3060 rules/westphalia/rules.yaml:559:19\n3061 rules/westphalia/rules.yaml:560:15\n3075 rules/westphalia/rules.yaml:561:19\n3080 rules/westphalia/rules.yaml:563:15\n3081 rules/westphalia/rules.yaml:564:15\n3082 rules/westphalia/rules.yaml:565:19\n3083 rules/westphalia/rules.yaml:566:15\n3084 rules/westphalia/rules.yaml:567:19\n3085 rules/westphalia/rules.yaml:568:19\n3086 rules/westphalia/rules.yaml:569:15\n3104 rules/westphalia/rules.yaml:576:7\n3109 rules/westphalia/rules.yaml:577:7\n3117 rules/westphalia/rules.yaml:578:11\n3130 rules/westphalia/rules.yaml:579:11\n3131 rules/westphalia/rules.yaml:580:15\n3134 rules/westphalia/rules.yaml:581:15\n3135 rules/westphalia/rules.yaml:582:15\n3158 rules/westphalia/rules.yaml:593:7\n3159 rules/westphalia/rules.yaml:594:7\n3160 rules/westphalia/rules.yaml:595:7\n3171 rules/westphalia/rules.yaml:596:11\n3183 rules/westphalia/rules.yaml:597:15\n3195 rules/westphalia/rules.yaml:598:19\n3213 rules/westphalia/rules.yaml:599:23\n3226 rules/westphalia/rules.yaml:600:23\n3232 rules/westphalia/rules.yaml:601:27\n3233 rules/westphalia/rules.yaml:602:27\n3234 rules/westphalia/rules.yaml:603:27\n3235 rules/westphalia/rules.yaml:604:27\n3242 rules/westphalia/rules.yaml:605:27\n3243 rules/westphalia/rules.yaml:606:31\n3261 rules/westphalia/rules.yaml:669:7\n3262 rules/westphalia/rules.yaml:670:11\n3263 rules/westphalia/rules.yaml:671:7\n3264 rules/westphalia/rules.yaml:672:7\n3269 rules/westphalia/rules.yaml:673:7\n3270 rules/westphalia/rules.yaml:674:11\n3277 rules/westphalia/rules.yaml:676:11\n3284 rules/westphalia/rules.yaml:678:11\n3290 rules/westphalia/rules.yaml:679:11\n3297 rules/westphalia/rules.yaml:680:11\n3298 rules/westphalia/rules.yaml:681:15\n3303 rules/westphalia/rules.yaml:683:15\n3317 rules/westphalia/rules.yaml:684:19\n3323 rules/westphalia/rules.yaml:685:23\n3354 rules/westphalia/rules.yaml:780:1\n3355 rules/westphalia/rules.yaml:780:1\n3356 rules/westphalia/rules.yaml:780:1\n3367 rules/westphalia/rules.yaml:780:1\n3368 rules/westphalia/rules.yaml:780:1\n3380 rules/westphalia/rules.yaml:780:1\n3399 rules/westphalia/rules.yaml:780:1\n3433 rules/westphalia/rules.yaml:780:1\n3434 rules/westphalia/rules.yaml:780:1\n3440 rules/westphalia/rules.yaml:780:1\n3441 rules/westphalia/rules.yaml:780:1\n3442 rules/westphalia/rules.yaml:780:1\n3443 rules/westphalia/rules.yaml:780:1\n3444 rules/westphalia/rules.yaml:780:1\n3446 rules/westphalia/rules.yaml:780:1\n3447 rules/westphalia/rules.yaml:780:1\n3448 rules/westphalia/rules.yaml:780:1\n3459 rules/westphalia/rules.yaml:780:1\n3482 rules/westphalia/rules.yaml:780:1\n3525 rules/westphalia/rules.yaml:780:1\n3526 rules/westphalia/rules.yaml:780:1\n3527 rules/westphalia/rules.yaml:780:1\n3531 rules/westphalia/rules.yaml:780:1\n3532 rules/westphalia/rules.yaml:780:1\n3533 rules/westphalia/rules.yaml:780:1\n3534 rules/westphalia/rules.yaml:780:1\n3552 rules/westphalia/rules.yaml:496:7\n3561 rules/westphalia/rules.yaml:497:7\n3580 rules/westphalia/rules.yaml:498:7\n3613 rules/westphalia/rules.yaml:499:7\n3614 rules/westphalia/rules.yaml:500:11\n3620 rules/westphalia/rules.yaml:501:11\n3623 rules/westphalia/rules.yaml:502:7\n3626 rules/westphalia/rules.yaml:509:11\n3632 rules/westphalia/rules.yaml:503:11\n3645 rules/westphalia/rules.yaml:504:11\n3655 rules/westphalia/rules.yaml:505:11\n3656 rules/westphalia/rules.yaml:506:11\n3657 rules/westphalia/rules.yaml:507:11\n3673 rules/westphalia/flow.yaml:14:7\n3674 rules/westphalia/flow.yaml:15:7\n3675 rules/westphalia/flow.yaml:16:7\n3676 rules/westphalia/flow.yaml:17:7\n3677 rules/westphalia/flow.yaml:18:7\n3678 rules/westphalia/flow.yaml:19:7\n3679 rules/westphalia/flow.yaml:20:7\n3682 rules/westphalia/flow.yaml:21:7\n3683 rules/westphalia/flow.yaml:22:7\n3686 rules/westphalia/flow.yaml:23:7\n3691 rules/westphalia/flow.yaml:24:7\n3702 rules/westphalia/flow.yaml:25:7\n3704 rules/westphalia/flow.yaml:26:7\n3705 rules/westphalia/flow.yaml:27:7\n3715 rules/westphalia/rules.yaml:761:3\n3720 rules/westphalia/rules.yaml:761:3\n3721 rules/westphalia/rules.yaml:761:3\n3730 rules/westphalia/rules.yaml:761:3\n3746 rules/westphalia/flow.yaml:192:7\n3756 rules/westphalia/flow.yaml:193:7\n3770 rules/westphalia/flow.yaml:194:11\n3775 rules/westphalia/rules.yaml:780:1\n3776 rules/westphalia/rules.yaml:780:1\n3777 rules/westphalia/rules.yaml:780:1\n3786 rules/westphalia/flow.yaml:101:3\n3792 rules/westphalia/flow.yaml:101:3\n3801 rules/westphalia/flow.yaml:78:3\n3807 rules/westphalia/flow.yaml:78:3\n3830 rules/westphalia/flow.yaml:82:7\n3831 rules/westphalia/flow.yaml:83:7\n3832 rules/westphalia/flow.yaml:84:7\n3837 rules/westphalia/flow.yaml:85:11\n3838 rules/westphalia/flow.yaml:86:11\n3839 rules/westphalia/flow.yaml:87:11\n3840 rules/westphalia/flow.yaml:88:7\n3841 rules/westphalia/flow.yaml:89:7\n3842 rules/westphalia/flow.yaml:90:7\n3853 rules/westphalia/flow.yaml:91:11\n3854 rules/westphalia/flow.yaml:92:11\n3862 rules/westphalia/flow.yaml:93:15\n3872 rules/westphalia/flow.yaml:94:11\n3873 rules/westphalia/flow.yaml:95:15\n3874 rules/westphalia/flow.yaml:96:15\n3876 rules/westphalia/flow.yaml:98:15\n3877 rules/westphalia/flow.yaml:99:15\n3896 rules/westphalia/flow.yaml:200:7\n3901 rules/westphalia/flow.yaml:201:11\n3902 rules/westphalia/flow.yaml:202:11\n3916 rules/westphalia/flow.yaml:203:15\n3921 rules/westphalia/rules.yaml:780:1\n3922 rules/westphalia/rules.yaml:780:1\n3923 rules/westphalia/rules.yaml:780:1\n3924 rules/westphalia/rules.yaml:780:1\n3925 rules/westphalia/rules.yaml:780:1\n3934 rules/westphalia/flow.yaml:48:7\n3951 rules/westphalia/flow.yaml:60:3\n3957 rules/westphalia/flow.yaml:60:3\n3975 rules/westphalia/flow.yaml:64:7\n3992 rules/westphalia/flow.yaml:65:11\n4013 rules/westphalia/flow.yaml:67:11\n4014 rules/westphalia/flow.yaml:68:15\n4017 rules/westphalia/flow.yaml:69:15\n4018 rules/westphalia/flow.yaml:70:7\n4022 rules/westphalia/flow.yaml:71:7\n4030 rules/westphalia/flow.yaml:72:11\n4038 rules/westphalia/flow.yaml:73:11\n4041 rules/westphalia/flow.yaml:74:11\n4044 rules/westphalia/flow.yaml:75:11\n4045 rules/westphalia/flow.yaml:76:15\n4056 rules/westphalia/flow.yaml:117:3\n4062 rules/westphalia/flow.yaml:117:3\n4071 rules/westphalia/flow.yaml:134:3\n4077 rules/westphalia/flow.yaml:134:3\n4105 rules/westphalia/flow.yaml:143:7\n4106 rules/westphalia/flow.yaml:144:7\n4126 rules/westphalia/flow.yaml:146:11\n4127 rules/westphalia/flow.yaml:147:7\n4133 rules/westphalia/flow.yaml:148:7\n4137 rules/westphalia/flow.yaml:149:11\n4145 rules/westphalia/flow.yaml:150:7\n4146 rules/westphalia/flow.yaml:151:7\n4147 rules/westphalia/flow.yaml:152:7\n4158 rules/westphalia/flow.yaml:153:11\n4159 rules/westphalia/flow.yaml:154:11\n4162 rules/westphalia/flow.yaml:155:11\n4165 rules/westphalia/flow.yaml:156:11\n4166 rules/westphalia/flow.yaml:157:11\n4169 rules/westphalia/flow.yaml:158:11\n4170 rules/westphalia/flow.yaml:159:11\n4171 rules/westphalia/flow.yaml:160:11\n4172 rules/westphalia/flow.yaml:161:11\n4179 rules/westphalia/flow.yaml:162:11\n4180 rules/westphalia/flow.yaml:163:11\n4191 rules/westphalia/flow.yaml:164:15\n4200 rules/westphalia/flow.yaml:165:19\n4213 rules/westphalia/flow.yaml:166:19\n4214 rules/westphalia/flow.yaml:167:23\n4217 rules/westphalia/flow.yaml:168:23\n4218 rules/westphalia/flow.yaml:169:27\n4220 rules/westphalia/flow.yaml:171:27\n4221 rules/westphalia/flow.yaml:172:23\n4224 rules/westphalia/flow.yaml:173:23\n4228 rules/westphalia/flow.yaml:174:11\n4236 rules/westphalia/flow.yaml:175:15\n4249 rules/westphalia/flow.yaml:176:15\n4250 rules/westphalia/flow.yaml:177:19\n4258 rules/westphalia/flow.yaml:178:19\n4259 rules/westphalia/flow.yaml:179:23\n4261 rules/westphalia/flow.yaml:181:23\n4262 rules/westphalia/flow.yaml:182:19\n4263 rules/westphalia/flow.yaml:183:19\n4265 rules/westphalia/flow.yaml:185:19\n4268 rules/westphalia/flow.yaml:186:11"
