@@ -44,6 +44,7 @@ procedure ``negotiate(seats, rounds)``, written in the effect language below.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from . import ir
@@ -63,6 +64,7 @@ from .effects import (
     Stmt,
     Ternary,
     parse_into,
+    walk,
 )
 
 __all__ = ["add_negotiation", "WINDOW"]
@@ -96,6 +98,27 @@ while w_passes < count(w_seats) and w_round < w_rounds:
                     carry_out(w_offer)
                 w_offer = none
 """
+
+
+def _split_options(
+    game: ir.Game, here: Any, name: str, t: ir.Type, source: Any, when: Any, origin: Any
+) -> None:
+    """A list good whose `from` does not read the receiver also gets ``deal__g__from(giver,
+    receiver)`` (the list) and, with a `when`, ``deal__g__keep(giver, receiver, xs)`` (those of
+    ``xs`` it allows): ``keep(from)`` is ``options``, element for element, and the offers of
+    a negotiation (``runtime/deals.py``) find the list once per giver, not per receiver."""
+    parties = [("giver", ir.PLAYER), ("receiver", ir.PLAYER)]
+    listed = ir.list_of(t)
+    fname = f"deal__{name}__from"
+    body: list[Stmt] = [Return(here, 0, copy.deepcopy(source))]
+    game.functions[fname] = ir.Routine(fname, "function", list(parties), listed, body, origin)
+    if when is None:
+        return
+    kname = f"deal__{name}__keep"
+    kept = Comp(here, 0, Name(here, 0, "x"), "x", Name(here, 0, "xs"), copy.deepcopy(when))
+    game.functions[kname] = ir.Routine(
+        kname, "function", [*parties, ("xs", listed)], listed, [Return(here, 0, kept)], origin
+    )
 
 
 def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
@@ -161,6 +184,8 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
             if source is None:
                 continue
             query("options", ir.list_of(t), Comp(here, 0, Name(here, 0, "x"), "x", source, when))
+            if not any(isinstance(n, Name) and n.id == "receiver" for n in walk(source)):
+                _split_options(game, here, name, t, source, when, gorigin)
             arg = [("x", t)]
         else:
             query("ok", ir.BOOL, when if when is not None else Bool(here, 0, True))

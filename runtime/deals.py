@@ -74,36 +74,24 @@ class Offers:
         starts: list[int] = []
         swaps: list[tuple[int, int, int, int]] = []  # (start, len out, start in, len in)
         n = 0
-        goods_of = engine.deal_goods
-        queries = engine.deal_queries
-        shape = [gd[2] for gd in goods_of]
-        goods = sorted(range(len(shape)), key=lambda g: shape[g] == "flag")
         if proposer in self.seats:
+            memo = _memo_for(engine, S)
             for q in self.seats:
                 if q == proposer:
                     continue
-                # goods with an amount or a list first: only they are swapped (a one-off,
-                # such as a promise, is given whole once, and a swap may not repeat it)
                 ends = []
                 for giver, receiver in ((proposer, q), (q, proposer)):
+                    found_here = memo.get((giver, receiver))
+                    if found_here is None:
+                        found_here = memo[giver, receiver] = _pair(S, giver, receiver)
                     start = n
                     tradable = 0
-                    for g in goods:
-                        found = queries[g](S, giver, receiver)
-                        kind = shape[g]
-                        if kind == "amount":
-                            found = k = found if found > 0 else 0
-                        elif kind == "pick":
-                            found = tuple(found)
-                            k = len(found)
-                        else:
-                            found, k = None, 1 if found else 0
-                        if k:
-                            blocks.append((g, giver, receiver, kind, found))
-                            starts.append(n)
-                            n += k
-                            if kind != "flag":
-                                tradable += k
+                    for g, kind, found, k in found_here:
+                        blocks.append((g, giver, receiver, kind, found))
+                        starts.append(n)
+                        n += k
+                        if kind != "flag":
+                            tradable += k
                     ends.append((start, tradable))
                 (out_start, n_out), (in_start, n_in) = ends
                 if n_out and n_in:
@@ -166,6 +154,59 @@ class Offers:
 
     def __reduce__(self) -> Any:
         return (_rebuild, (self.proposer, self.seats, self._blocks, self._swaps))
+
+
+#: the last state offers were made in: [engine, a copy of the state, {(giver, receiver):
+#: what _pair found, (good, giver, "from"): a list good's list}, the engine's goods in the
+#: order offers list them, with their queries]. The goods' queries are pure functions of
+#: the state, so while a negotiation's offers are refused (the state unchanged) each
+#: direction between two seats is asked once, not once per proposer.
+_MEMO: list[Any] = [None, None, {}, ()]
+
+
+def _memo_for(engine: Any, S: list[Any]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """What the goods' queries found in ``S`` so far (empty for a state not seen last)."""
+    if _MEMO[0] is not engine:
+        shapes = [gd[2] for gd in engine.deal_goods]
+        # goods with an amount or a list first: only they are swapped (a one-off, such as
+        # a promise, is given whole once, and a swap may not repeat it)
+        order = sorted(range(len(shapes)), key=lambda g: shapes[g] == "flag")
+        froms = getattr(engine, "deal_from", None) or (None,) * len(shapes)
+        keeps = getattr(engine, "deal_keep", None) or (None,) * len(shapes)
+        goods = tuple((g, shapes[g], engine.deal_queries[g], froms[g], keeps[g]) for g in order)
+        _MEMO[:] = [engine, S[:], {}, goods]
+    elif _MEMO[1] != S:
+        _MEMO[1], _MEMO[2] = S[:], {}
+    memo: dict[tuple[Any, ...], tuple[Any, ...]] = _MEMO[2]
+    return memo
+
+
+def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
+    """The goods ``giver`` may give ``receiver`` now, as (good, shape, found, count) with a
+    count of at least 1, in the order of ``_MEMO[3]``. A list that does not depend on the
+    receiver (the engine's ``deal_from``) is found once per giver and state, and filtered
+    per receiver (``deal_keep``)."""
+    out = []
+    memo = _MEMO[2]
+    for g, kind, query, listed, keep in _MEMO[3]:
+        if listed is not None:
+            found = memo.get((g, giver, "from"))
+            if found is None:
+                found = memo[g, giver, "from"] = tuple(listed(S, giver, receiver))
+            if found and keep is not None:
+                found = keep(S, giver, receiver, found)
+        else:
+            found = query(S, giver, receiver)
+        if kind == "amount":
+            found = k = found if found > 0 else 0
+        elif kind == "pick":
+            found = tuple(found)
+            k = len(found)
+        else:
+            found, k = None, 1 if found else 0
+        if k:
+            out.append((g, kind, found, k))
+    return tuple(out)
 
 
 def _rebuild(proposer: int, seats: Any, blocks: Any, swaps: Any) -> Offers:

@@ -514,6 +514,14 @@ class WestphaliaRules:
         self.deal_queries = tuple(
             getattr(self, f"f_deal__{g[0]}__{query[g[2]]}") for g in self.deal_goods
         )
+        #: per list good whose list does not depend on the receiver, the list (giver,
+        #: receiver) and those of a list the good's `when` keeps (giver, receiver, xs)
+        self.deal_from = tuple(
+            getattr(self, f"f_deal__{g[0]}__from", None) for g in self.deal_goods
+        )
+        self.deal_keep = tuple(
+            getattr(self, f"f_deal__{g[0]}__keep", None) for g in self.deal_goods
+        )
         self.deal_value = getattr(self, "f_" + d["deal_value"]) if d.get("deal_value") else None
 
     def deal_give(self, S: list[Any], g: int, giver: Any, receiver: Any, x: Any) -> None:
@@ -640,8 +648,8 @@ class WestphaliaRules:
             return _w6
         if v_k == self.k_action__claim:
             _w7 = False
-            for v_q__8 in self.all_player:
-                if self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x]):
+            for v_q__10 in self.all_player:
+                if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x]):
                     _w7 = True
                     break
             return _w7
@@ -726,47 +734,91 @@ class WestphaliaRules:
             and N[self.o_e_army__units + v_x] >= 2
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
+    def f_deal__claim__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        """deal__claim__from (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
+        _w3 = []
+        for v_a in self.all_area:
+            _w5 = self.f_points_of(S, v_giver, v_a) > 0
+            if _w5:
+                _w4 = False
+                for v_x__1 in self.ix_army__owner__theater.get(
+                    (v_giver, self.s_e_area__theater[v_a]), ()
+                ):
+                    if S[self.o_e_army__location + v_x__1] is not None:
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5 and (
+                not (v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_a])
+            ):
+                _w3.append(v_a)
+        return _w3
+
+    def f_deal__claim__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
+        """deal__claim__keep (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
+        _w2 = []
+        _w3 = 0
+        for v_a__3 in self.all_area:
+            _w3 += S[self.o_e_area__claims + v_a__3].count(v_receiver)
+        _h1 = _w3
+        for v_x in v_xs:
+            _w4 = False
+            for v_x__1 in self.ix_army__owner__theater.get(
+                (v_receiver, self.s_e_area__theater[v_x]), ()
+            ):
+                if S[self.o_e_army__location + v_x__1] is not None:
+                    _w4 = True
+                    break
+            if _w4 and (
+                v_receiver == self.k_player__austria
+                and self.s_e_area__theater[v_x] == "hre"
+                or (v_receiver != self.k_player__austria and _h1 < self.s_p_discs[v_receiver])
+            ):
+                _w2.append(v_x)
+        return _w2
+
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:776:5]"""
         _w5 = []
         _w6 = 0
         for v_a__4 in self.all_area:
-            _w7 = 0
-            for v_c__4 in S[self.o_e_area__claims + v_a__4]:
-                if v_c__4 == v_receiver:
-                    _w7 += 1
-            _w6 += _w7
+            _w6 += S[self.o_e_area__claims + v_a__4].count(v_receiver)
         _h1 = _w6
         for v_x in self.all_area:
-            _w9 = self.f_points_of(S, v_giver, v_x) > 0
-            if _w9:
-                _w8 = False
+            _w8 = self.f_points_of(S, v_giver, v_x) > 0
+            if _w8:
+                _w7 = False
                 for v_x__1 in self.ix_army__owner__theater.get(
                     (v_giver, self.s_e_area__theater[v_x]), ()
                 ):
                     if S[self.o_e_army__location + v_x__1] is not None:
-                        _w8 = True
+                        _w7 = True
                         break
-                _w9 = _w8
-            _w11 = _w9 and (
+                _w8 = _w7
+            _w10 = _w8 and (
                 not (v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_x])
             )
-            if _w11:
-                _w10 = False
+            if _w10:
+                _w9 = False
                 for v_x__2 in self.ix_army__owner__theater.get(
                     (v_receiver, self.s_e_area__theater[v_x]), ()
                 ):
                     if S[self.o_e_army__location + v_x__2] is not None:
-                        _w10 = True
+                        _w9 = True
                         break
-                _w11 = _w10 and (
+                _w10 = _w9 and (
                     v_receiver == self.k_player__austria
                     and self.s_e_area__theater[v_x] == "hre"
                     or (v_receiver != self.k_player__austria and _h1 < self.s_p_discs[v_receiver])
                 )
-            if _w11:
+            if _w10:
                 _w5.append(v_x)
         return _w5
+
+    def f_deal__commerce__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__commerce__from (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
+        N: list[int] = S
+        return _bits(N[self.o_p_commerce + v_giver])
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:785:5]"
@@ -954,20 +1006,16 @@ class WestphaliaRules:
 
     def f_has_free_disc(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
         """Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:89:3]"""
-        _w4 = v_p == self.k_player__austria and self.s_e_area__theater[v_a] == "hre"
-        if not _w4:
-            _w3 = v_p != self.k_player__austria
-            if _w3:
+        _w3 = v_p == self.k_player__austria and self.s_e_area__theater[v_a] == "hre"
+        if not _w3:
+            _w2 = v_p != self.k_player__austria
+            if _w2:
                 _w1 = 0
                 for v_a__1 in self.all_area:
-                    _w2 = 0
-                    for v_c__1 in S[self.o_e_area__claims + v_a__1]:
-                        if v_c__1 == v_p:
-                            _w2 += 1
-                    _w1 += _w2
-                _w3 = _w1 < self.s_p_discs[v_p]
-            _w4 = _w3
-        return _w4
+                    _w1 += S[self.o_e_area__claims + v_a__1].count(v_p)
+                _w2 = _w1 < self.s_p_discs[v_p]
+            _w3 = _w2
+        return _w3
 
     def f_hostile(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:17:3]"
@@ -1126,24 +1174,16 @@ class WestphaliaRules:
         """Claims discs of p on the map. [rules/westphalia/rules.yaml:82:3]"""
         _w1 = 0
         for v_a in self.all_area:
-            _w2 = 0
-            for v_c in S[self.o_e_area__claims + v_a]:
-                if v_c == v_p:
-                    _w2 += 1
-            _w1 += _w2
+            _w1 += S[self.o_e_area__claims + v_a].count(v_p)
         return _w1
 
     def f_points_of(self, S: list[Any], v_q: Any, v_a: Any) -> int:
-        """The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"""
+        "The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:49:3]"
         if v_q == self.k_player__austria:
             if self.s_e_area__theater[v_a] == "hre":
                 return self.s_e_area__points[v_a] - len(S[self.o_e_area__claims + v_a])
             return 0
-        _w1 = 0
-        for v_c in S[self.o_e_area__claims + v_a]:
-            if v_c == v_q:
-                _w1 += 1
-        return _w1
+        return S[self.o_e_area__claims + v_a].count(v_q)
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
         """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:369:3]"""
@@ -1240,10 +1280,10 @@ class WestphaliaRules:
             _w9 = _w7
             if _w9:
                 _w8 = False
-                for v_x__7 in self.all_army:
-                    if S[self.o_e_army__location + v_x__7] == v_a and _has(
+                for v_x__9 in self.all_army:
+                    if S[self.o_e_army__location + v_x__9] == v_a and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__7],
+                        self.s_e_army__owner[v_x__9],
                     ):
                         _w8 = True
                         break
@@ -1251,8 +1291,8 @@ class WestphaliaRules:
             _w11 = _w9
             if _w11:
                 _w10 = False
-                for v_q__9 in self.s_e_area__home_of[v_a]:
-                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9):
+                for v_q__11 in self.s_e_area__home_of[v_a]:
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__11):
                         _w10 = True
                         break
                 _w11 = not _w10
@@ -1630,14 +1670,10 @@ class WestphaliaRules:
         _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
-        """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"""
-        _w1 = 0
-        for v_c in S[self.o_e_area__claims + v_a]:
-            if v_c == v_q:
-                _w1 += 1
-        v_n = _w1 - 1
+        "Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:423:3]"
+        v_n = S[self.o_e_area__claims + v_a].count(v_q) - 1
         S[self.o_e_area__claims + v_a] = tuple(
-            [v_c_2 for v_c_2 in S[self.o_e_area__claims + v_a] if v_c_2 != v_q]
+            [v_c for v_c in S[self.o_e_area__claims + v_a] if v_c != v_q]
         )
         _runs0 = 0
         while v_n > 0:
@@ -1802,12 +1838,12 @@ class WestphaliaRules:
                     S[self.o_e_army__location + v_x] = v_dest
                     S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                     v_foes = [
-                        v_x__8
-                        for v_x__8 in self.all_army
-                        if S[self.o_e_army__location + v_x__8] == v_dest
+                        v_x__10
+                        for v_x__10 in self.all_army
+                        if S[self.o_e_army__location + v_x__10] == v_dest
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__8],
+                            self.s_e_army__owner[v_x__10],
                         )
                     ]
                     if len(v_foes) > 0:
@@ -1823,9 +1859,9 @@ class WestphaliaRules:
                     v_q = _pick(
                         R,
                         [
-                            v_q__10
-                            for v_q__10 in self.all_player
-                            if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x])
+                            v_q__12
+                            for v_q__12 in self.all_player
+                            if self.f_claimable(S, v_x, v_q__12, S[self.o_e_army__location + v_x])
                         ],
                     )
                     self.q_intercept(S, R, v_x, v_q, S[self.o_e_army__location + v_x])
@@ -1867,15 +1903,11 @@ class WestphaliaRules:
                 R, Split(min(v_held, self.c_army_max * len(v_mine)), v_mine, self.c_army_max)
             )
             for v_x_3 in v_mine:
-                _w1 = 0
-                for v_y in v_picks:
-                    if v_y == v_x_3:
-                        _w1 += 1
-                S[self.o_e_army__units + v_x_3] = min(max(_w1, 0), 64)
-        _w2 = 0
+                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
+        _w1 = 0
         for v_x_4 in v_mine:
-            _w2 += N[self.o_e_army__units + v_x_4]
-        v_kept = _w2
+            _w1 += N[self.o_e_army__units + v_x_4]
+        v_kept = _w1
         S[self.o_p_units + v_p] = min(max(0, 0), 64)
         if v_held > v_kept:
             pass
@@ -2067,8 +2099,8 @@ class WestphaliaRules:
         _w8 = []
         for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
             _w9 = False
-            for v_q__6 in self.s_e_area__home_of[v_a]:
-                if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6):
+            for v_q__8 in self.s_e_area__home_of[v_a]:
+                if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__8):
                     _w9 = True
                     break
             _w12 = not _w9
@@ -2076,10 +2108,10 @@ class WestphaliaRules:
                 _w11 = v_a == S[self.o_e_army__location + v_x]
                 if not _w11:
                     _w10 = False
-                    for v_x__8 in self.all_army:
-                        if S[self.o_e_army__location + v_x__8] == v_a and _has(
+                    for v_x__10 in self.all_army:
+                        if S[self.o_e_army__location + v_x__10] == v_a and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__8],
+                            self.s_e_army__owner[v_x__10],
                         ):
                             _w10 = True
                             break
@@ -2093,10 +2125,10 @@ class WestphaliaRules:
             _w19 = v_a_2 != S[self.o_e_army__location + v_x]
             if _w19:
                 _w18 = False
-                for v_x__10 in self.all_army:
-                    if S[self.o_e_army__location + v_x__10] == v_a_2 and _has(
+                for v_x__12 in self.all_army:
+                    if S[self.o_e_army__location + v_x__12] == v_a_2 and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__10],
+                        self.s_e_army__owner[v_x__12],
                     ):
                         _w18 = True
                         break
@@ -2104,8 +2136,8 @@ class WestphaliaRules:
             _w21 = _w19
             if _w21:
                 _w20 = False
-                for v_q__12 in self.s_e_area__home_of[v_a_2]:
-                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12):
+                for v_q__14 in self.s_e_area__home_of[v_a_2]:
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__14):
                         _w20 = True
                         break
                 _w21 = not _w20
@@ -2426,12 +2458,12 @@ class WestphaliaRules:
                 S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
-                    v_x__8
-                    for v_x__8 in self.all_army
-                    if S[self.o_e_army__location + v_x__8] == v_dest
+                    v_x__10
+                    for v_x__10 in self.all_army
+                    if S[self.o_e_army__location + v_x__10] == v_dest
                     and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__8],
+                        self.s_e_army__owner[v_x__10],
                     )
                 ]
                 if len(v_foes) > 0:
@@ -2479,9 +2511,9 @@ class WestphaliaRules:
                     6,
                     tuple(
                         [
-                            v_q__10
-                            for v_q__10 in self.all_player
-                            if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x])
+                            v_q__12
+                            for v_q__12 in self.all_player
+                            if self.f_claimable(S, v_x, v_q__12, S[self.o_e_army__location + v_x])
                         ]
                     ),
                     (S[self.o_e_army__location + v_x],),
@@ -2576,9 +2608,7 @@ class WestphaliaRules:
                 F = None
             v_picks = v
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(
-                    max(len([v_y for v_y in v_picks if v_y == v_x_3]), 0), 64
-                )
+                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
             pc = 3
         if pc == 3:
             v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
@@ -3279,18 +3309,18 @@ class WestphaliaRules:
                 v_a
                 for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                 if not any(
-                    _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6)
-                    for v_q__6 in self.s_e_area__home_of[v_a]
+                    _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__8)
+                    for v_q__8 in self.s_e_area__home_of[v_a]
                 )
                 and (
                     v_a == S[self.o_e_army__location + v_x]
                     or not any(
-                        S[self.o_e_army__location + v_x__8] == v_a
+                        S[self.o_e_army__location + v_x__10] == v_a
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__8],
+                            self.s_e_army__owner[v_x__10],
                         )
-                        for v_x__8 in self.all_army
+                        for v_x__10 in self.all_army
                     )
                 )
             ]
@@ -3302,19 +3332,19 @@ class WestphaliaRules:
                         v_a_2 != S[self.o_e_army__location + v_x]
                         and (
                             not any(
-                                S[self.o_e_army__location + v_x__10] == v_a_2
+                                S[self.o_e_army__location + v_x__12] == v_a_2
                                 and _has(
                                     N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                    self.s_e_army__owner[v_x__10],
+                                    self.s_e_army__owner[v_x__12],
                                 )
-                                for v_x__10 in self.all_army
+                                for v_x__12 in self.all_army
                             )
                         )
                     )
                     and (
                         not any(
-                            _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12)
-                            for v_q__12 in self.s_e_area__home_of[v_a_2]
+                            _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__14)
+                            for v_q__14 in self.s_e_area__home_of[v_a_2]
                         )
                     )
                 )
@@ -3853,4 +3883,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "603 rules/westphalia/rules.yaml:170:7\n604 rules/westphalia/rules.yaml:171:11\n641 rules/westphalia/rules.yaml:172:7\n642 rules/westphalia/rules.yaml:173:11\n648 rules/westphalia/rules.yaml:174:7\n652 rules/westphalia/rules.yaml:326:7\n653 rules/westphalia/rules.yaml:327:11\n654 rules/westphalia/rules.yaml:328:7\n655 rules/westphalia/rules.yaml:329:11\n656 rules/westphalia/rules.yaml:330:7\n657 rules/westphalia/rules.yaml:331:11\n658 rules/westphalia/rules.yaml:332:7\n659 rules/westphalia/rules.yaml:333:11\n660 rules/westphalia/rules.yaml:334:7\n661 rules/westphalia/rules.yaml:335:11\n662 rules/westphalia/rules.yaml:336:7\n666 rules/westphalia/rules.yaml:182:7\n681 rules/westphalia/rules.yaml:183:7\n687 rules/westphalia/rules.yaml:232:7\n688 rules/westphalia/rules.yaml:233:11\n693 rules/westphalia/rules.yaml:234:7\n694 rules/westphalia/rules.yaml:235:11\n699 rules/westphalia/rules.yaml:236:7\n706 rules/westphalia/rules.yaml:164:7\n715 rules/westphalia/rules.yaml:158:7\n731 rules/westphalia/rules.yaml:746:1\n774 rules/westphalia/rules.yaml:746:1\n779 rules/westphalia/rules.yaml:746:1\n783 rules/westphalia/rules.yaml:746:1\n788 rules/westphalia/rules.yaml:746:1\n800 rules/westphalia/rules.yaml:746:1\n811 rules/westphalia/rules.yaml:746:1\n820 rules/westphalia/rules.yaml:746:1\n825 rules/westphalia/rules.yaml:746:1\n837 rules/westphalia/rules.yaml:746:1\n849 rules/westphalia/rules.yaml:746:1\n857 rules/westphalia/rules.yaml:746:1\n862 rules/westphalia/rules.yaml:141:7\n872 rules/westphalia/rules.yaml:135:7\n882 rules/westphalia/rules.yaml:306:7\n883 rules/westphalia/rules.yaml:307:7\n884 rules/westphalia/rules.yaml:308:11\n889 rules/westphalia/rules.yaml:309:11\n897 rules/westphalia/rules.yaml:310:7\n898 rules/westphalia/rules.yaml:311:11\n899 rules/westphalia/rules.yaml:312:7\n900 rules/westphalia/rules.yaml:313:11\n901 rules/westphalia/rules.yaml:314:7\n902 rules/westphalia/rules.yaml:315:11\n903 rules/westphalia/rules.yaml:316:7\n904 rules/westphalia/rules.yaml:317:11\n905 rules/westphalia/rules.yaml:318:7\n910 rules/westphalia/rules.yaml:31:7\n911 rules/westphalia/rules.yaml:32:11\n912 rules/westphalia/rules.yaml:33:7\n913 rules/westphalia/rules.yaml:34:11\n914 rules/westphalia/rules.yaml:35:7\n915 rules/westphalia/rules.yaml:36:11\n916 rules/westphalia/rules.yaml:37:7\n917 rules/westphalia/rules.yaml:38:11\n918 rules/westphalia/rules.yaml:39:7\n926 rules/westphalia/rules.yaml:74:7\n935 rules/westphalia/rules.yaml:80:7\n948 rules/westphalia/rules.yaml:105:7\n957 rules/westphalia/rules.yaml:97:7\n975 rules/westphalia/rules.yaml:23:7\n979 rules/westphalia/rules.yaml:216:7\n986 rules/westphalia/rules.yaml:208:7\n991 rules/westphalia/rules.yaml:355:7\n992 rules/westphalia/rules.yaml:356:7\n993 rules/westphalia/rules.yaml:357:11\n997 rules/westphalia/rules.yaml:358:7\n998 rules/westphalia/rules.yaml:359:11\n999 rules/westphalia/rules.yaml:360:7\n1000 rules/westphalia/rules.yaml:361:11\n1001 rules/westphalia/rules.yaml:362:11\n1018 rules/westphalia/rules.yaml:363:7\n1019 rules/westphalia/rules.yaml:364:11\n1029 rules/westphalia/rules.yaml:365:7\n1030 rules/westphalia/rules.yaml:366:11\n1031 rules/westphalia/rules.yaml:367:7\n1038 rules/westphalia/rules.yaml:285:7\n1039 rules/westphalia/rules.yaml:286:11\n1044 rules/westphalia/rules.yaml:287:7\n1045 rules/westphalia/rules.yaml:288:11\n1046 rules/westphalia/rules.yaml:289:7\n1047 rules/westphalia/rules.yaml:290:11\n1048 rules/westphalia/rules.yaml:291:11\n1049 rules/westphalia/rules.yaml:292:15\n1050 rules/westphalia/rules.yaml:293:11\n1065 rules/westphalia/rules.yaml:294:7\n1066 rules/westphalia/rules.yaml:295:11\n1076 rules/westphalia/rules.yaml:296:7\n1077 rules/westphalia/rules.yaml:297:11\n1081 rules/westphalia/rules.yaml:298:7\n1089 rules/westphalia/rules.yaml:150:7\n1123 rules/westphalia/rules.yaml:66:7\n1127 rules/westphalia/rules.yaml:87:7\n1138 rules/westphalia/rules.yaml:55:7\n1139 rules/westphalia/rules.yaml:56:11\n1140 rules/westphalia/rules.yaml:57:15\n1141 rules/westphalia/rules.yaml:58:11\n1142 rules/westphalia/rules.yaml:59:7\n1151 rules/westphalia/rules.yaml:378:7\n1152 rules/westphalia/rules.yaml:379:7\n1153 rules/westphalia/rules.yaml:380:11\n1154 rules/westphalia/rules.yaml:381:7\n1155 rules/westphalia/rules.yaml:382:11\n1160 rules/westphalia/rules.yaml:383:7\n1161 rules/westphalia/rules.yaml:384:11\n1166 rules/westphalia/rules.yaml:385:7\n1167 rules/westphalia/rules.yaml:386:11\n1168 rules/westphalia/rules.yaml:387:7\n1173 rules/westphalia/rules.yaml:127:7\n1181 rules/westphalia/rules.yaml:345:7\n1186 rules/westphalia/rules.yaml:346:7\n1194 rules/westphalia/rules.yaml:347:7\n1211 rules/westphalia/rules.yaml:348:7\n1222 rules/westphalia/rules.yaml:202:7\n1231 rules/westphalia/rules.yaml:191:7\n1262 rules/westphalia/rules.yaml:192:7\n1263 rules/westphalia/rules.yaml:193:11\n1272 rules/westphalia/rules.yaml:194:7\n1273 rules/westphalia/rules.yaml:195:11\n1274 rules/westphalia/rules.yaml:196:7\n1282 rules/westphalia/rules.yaml:244:7\n1283 rules/westphalia/rules.yaml:245:7\n1284 rules/westphalia/rules.yaml:246:11\n1285 rules/westphalia/rules.yaml:247:15\n1288 rules/westphalia/rules.yaml:248:19\n1289 rules/westphalia/rules.yaml:249:19\n1293 rules/westphalia/rules.yaml:250:23\n1294 rules/westphalia/rules.yaml:251:7\n1295 rules/westphalia/rules.yaml:252:11\n1307 rules/westphalia/rules.yaml:253:7\n1308 rules/westphalia/rules.yaml:254:11\n1320 rules/westphalia/rules.yaml:255:7\n1321 rules/westphalia/rules.yaml:256:11\n1325 rules/westphalia/rules.yaml:257:7\n1329 rules/westphalia/rules.yaml:258:7\n1335 rules/westphalia/rules.yaml:259:7\n1336 rules/westphalia/rules.yaml:260:11\n1337 rules/westphalia/rules.yaml:261:7\n1338 rules/westphalia/rules.yaml:262:11\n1339 rules/westphalia/rules.yaml:263:7\n1344 rules/westphalia/rules.yaml:112:7\n1352 rules/westphalia/rules.yaml:271:7\n1353 rules/westphalia/rules.yaml:272:11\n1354 rules/westphalia/rules.yaml:273:7\n1355 rules/westphalia/rules.yaml:274:11\n1356 rules/westphalia/rules.yaml:275:7\n1357 rules/westphalia/rules.yaml:276:11\n1362 rules/westphalia/rules.yaml:277:7\n1367 rules/westphalia/rules.yaml:224:7\n1378 rules/westphalia/rules.yaml:47:7\n1385 rules/westphalia/rules.yaml:120:7\n1395 rules/westphalia/rules.yaml:393:7\n1399 rules/westphalia/rules.yaml:784:9\n1404 rules/westphalia/rules.yaml:791:9\n1407 rules/westphalia/rules.yaml:792:9\n1413 rules/westphalia/rules.yaml:767:9\n1414 rules/westphalia/rules.yaml:768:9\n1418 rules/westphalia/rules.yaml:805:9\n1424 rules/westphalia/rules.yaml:806:9\n1428 rules/westphalia/rules.yaml:834:9\n1432 rules/westphalia/rules.yaml:827:9\n1436 rules/westphalia/rules.yaml:799:9\n1440 rules/westphalia/rules.yaml:774:9\n1441 rules/westphalia/rules.yaml:775:9\n1445 rules/westphalia/rules.yaml:820:9\n1449 rules/westphalia/rules.yaml:813:9\n1454 rules/westphalia/rules.yaml:746:1\n1457 rules/westphalia/rules.yaml:746:1\n1463 rules/westphalia/rules.yaml:760:9\n1464 rules/westphalia/rules.yaml:761:9\n1469 rules/westphalia/rules.yaml:699:7\n1470 rules/westphalia/rules.yaml:700:7\n1471 rules/westphalia/rules.yaml:701:7\n1472 rules/westphalia/rules.yaml:702:7\n1473 rules/westphalia/rules.yaml:703:11\n1475 rules/westphalia/rules.yaml:705:11\n1476 rules/westphalia/rules.yaml:706:11\n1477 rules/westphalia/rules.yaml:707:11\n1478 rules/westphalia/rules.yaml:708:15\n1479 rules/westphalia/rules.yaml:709:7\n1480 rules/westphalia/rules.yaml:710:11\n1481 rules/westphalia/rules.yaml:711:15\n1492 rules/westphalia/rules.yaml:713:15\n1496 rules/westphalia/rules.yaml:714:7\n1497 rules/westphalia/rules.yaml:715:11\n1498 rules/westphalia/rules.yaml:716:7\n1499 rules/westphalia/rules.yaml:717:11\n1508 rules/westphalia/rules.yaml:718:7\n1509 rules/westphalia/rules.yaml:719:11\n1519 rules/westphalia/rules.yaml:463:7\n1520 rules/westphalia/rules.yaml:464:11\n1522 rules/westphalia/rules.yaml:466:11\n1523 rules/westphalia/rules.yaml:467:11\n1524 rules/westphalia/rules.yaml:468:15\n1525 rules/westphalia/rules.yaml:469:15\n1527 rules/westphalia/rules.yaml:471:15\n1530 rules/westphalia/rules.yaml:472:15\n1533 rules/westphalia/rules.yaml:473:15\n1534 rules/westphalia/rules.yaml:474:15\n1539 rules/westphalia/flow.yaml:201:7\n1540 rules/westphalia/flow.yaml:202:11\n1541 rules/westphalia/flow.yaml:203:11\n1546 rules/westphalia/rules.yaml:410:7\n1550 rules/westphalia/rules.yaml:411:11\n1551 rules/westphalia/rules.yaml:412:11\n1553 rules/westphalia/rules.yaml:414:11\n1558 rules/westphalia/rules.yaml:419:7\n1559 rules/westphalia/rules.yaml:420:11\n1560 rules/westphalia/rules.yaml:421:11\n1565 rules/westphalia/rules.yaml:448:7\n1566 rules/westphalia/rules.yaml:449:7\n1573 rules/westphalia/rules.yaml:450:7\n1580 rules/westphalia/rules.yaml:451:7\n1581 rules/westphalia/rules.yaml:452:11\n1585 rules/westphalia/rules.yaml:453:15\n1591 rules/westphalia/rules.yaml:454:15\n1592 rules/westphalia/rules.yaml:455:15\n1593 rules/westphalia/rules.yaml:456:7\n1598 rules/westphalia/rules.yaml:481:7\n1599 rules/westphalia/rules.yaml:482:11\n1618 rules/westphalia/rules.yaml:483:15\n1619 rules/westphalia/rules.yaml:484:15\n1620 rules/westphalia/rules.yaml:485:15\n1625 rules/westphalia/rules.yaml:399:7\n1626 rules/westphalia/rules.yaml:400:7\n1627 rules/westphalia/rules.yaml:401:11\n1629 rules/westphalia/rules.yaml:403:11\n1630 rules/westphalia/rules.yaml:404:7\n1634 rules/westphalia/rules.yaml:427:7\n1639 rules/westphalia/rules.yaml:428:7\n1642 rules/westphalia/rules.yaml:429:7\n1647 rules/westphalia/rules.yaml:430:11\n1648 rules/westphalia/rules.yaml:431:11\n1652 rules/westphalia/rules.yaml:438:7\n1653 rules/westphalia/rules.yaml:439:11\n1654 rules/westphalia/rules.yaml:440:7\n1655 rules/westphalia/rules.yaml:441:11\n1660 rules/westphalia/flow.yaml:52:7\n1661 rules/westphalia/flow.yaml:53:11\n1667 rules/westphalia/flow.yaml:54:11\n1668 rules/westphalia/flow.yaml:55:11\n1669 rules/westphalia/flow.yaml:56:11\n1674 rules/westphalia/flow.yaml:103:7\n1675 rules/westphalia/flow.yaml:104:11\n1676 rules/westphalia/flow.yaml:105:11\n1678 rules/westphalia/flow.yaml:107:11\n1679 rules/westphalia/flow.yaml:108:11\n1680 rules/westphalia/flow.yaml:109:15\n1681 rules/westphalia/flow.yaml:110:15\n1683 rules/westphalia/flow.yaml:112:15\n1686 rules/westphalia/flow.yaml:113:15\n1691 rules/westphalia/flow.yaml:34:7\n1692 rules/westphalia/flow.yaml:35:7\n1693 rules/westphalia/flow.yaml:36:7\n1694 rules/westphalia/flow.yaml:37:11\n1698 rules/westphalia/flow.yaml:38:11\n1699 rules/westphalia/flow.yaml:39:7\n1700 rules/westphalia/flow.yaml:40:7\n1705 rules/westphalia/flow.yaml:119:7\n1706 rules/westphalia/flow.yaml:120:7\n1707 rules/westphalia/flow.yaml:121:11\n1708 rules/westphalia/flow.yaml:122:11\n1709 rules/westphalia/flow.yaml:123:11\n1710 rules/westphalia/flow.yaml:124:15\n1712 rules/westphalia/flow.yaml:126:11\n1713 rules/westphalia/flow.yaml:127:7\n1714 rules/westphalia/flow.yaml:128:7\n1717 rules/westphalia/flow.yaml:129:7\n1718 rules/westphalia/flow.yaml:130:11\n1723 rules/westphalia/rules.yaml:726:7\n1731 rules/westphalia/rules.yaml:727:11\n1732 rules/westphalia/rules.yaml:728:11\n1733 rules/westphalia/rules.yaml:729:15\n1735 rules/westphalia/rules.yaml:731:15\n1736 rules/westphalia/rules.yaml:732:7\n1737 rules/westphalia/rules.yaml:733:11\n1739 rules/westphalia/rules.yaml:734:11\n1740 rules/westphalia/rules.yaml:735:7\n1741 rules/westphalia/rules.yaml:736:7\n1742 rules/westphalia/rules.yaml:737:11\n1744 rules/westphalia/rules.yaml:739:11\n1745 rules/westphalia/rules.yaml:740:15\n1746 rules/westphalia/rules.yaml:741:15\n1747 rules/westphalia/rules.yaml:742:11\n1748 rules/westphalia/rules.yaml:743:11\n1751 rules/westphalia/rules.yaml:744:11\n1756 rules/westphalia/rules.yaml:611:7\n1759 rules/westphalia/rules.yaml:614:11\n1760 rules/westphalia/rules.yaml:615:11\n1761 rules/westphalia/rules.yaml:616:11\n1766 rules/westphalia/rules.yaml:617:15\n1767 rules/westphalia/rules.yaml:618:15\n1768 rules/westphalia/rules.yaml:619:15\n1769 rules/westphalia/rules.yaml:620:19\n1802 rules/westphalia/rules.yaml:621:19\n1803 rules/westphalia/rules.yaml:622:19\n1804 rules/westphalia/rules.yaml:624:19\n1813 rules/westphalia/rules.yaml:625:19\n1814 rules/westphalia/rules.yaml:626:23\n1815 rules/westphalia/rules.yaml:627:23\n1816 rules/westphalia/rules.yaml:628:27\n1820 rules/westphalia/rules.yaml:630:27\n1821 rules/westphalia/rules.yaml:631:23\n1823 rules/westphalia/rules.yaml:633:19\n1831 rules/westphalia/rules.yaml:635:19\n1832 rules/westphalia/rules.yaml:636:19\n1833 rules/westphalia/rules.yaml:637:23\n1834 rules/westphalia/rules.yaml:638:23\n1837 rules/westphalia/rules.yaml:639:27\n1840 rules/westphalia/rules.yaml:640:27\n1844 rules/westphalia/rules.yaml:643:23\n1847 rules/westphalia/rules.yaml:644:23\n1851 rules/westphalia/rules.yaml:647:19\n1856 rules/westphalia/rules.yaml:678:7\n1861 rules/westphalia/rules.yaml:679:7\n1862 rules/westphalia/rules.yaml:680:7\n1863 rules/westphalia/rules.yaml:681:11\n1864 rules/westphalia/rules.yaml:682:11\n1866 rules/westphalia/rules.yaml:684:11\n1869 rules/westphalia/rules.yaml:685:11\n1870 rules/westphalia/rules.yaml:686:15\n1875 rules/westphalia/rules.yaml:687:7\n1879 rules/westphalia/rules.yaml:688:7\n1880 rules/westphalia/rules.yaml:689:7\n1882 rules/westphalia/rules.yaml:691:7\n1888 rules/westphalia/rules.yaml:520:7\n1889 rules/westphalia/rules.yaml:521:7\n1890 rules/westphalia/rules.yaml:522:7\n1891 rules/westphalia/rules.yaml:523:7\n1892 rules/westphalia/rules.yaml:524:11\n1893 rules/westphalia/rules.yaml:525:11\n1894 rules/westphalia/rules.yaml:526:15\n1895 rules/westphalia/rules.yaml:527:15\n1896 rules/westphalia/rules.yaml:528:19\n1897 rules/westphalia/rules.yaml:530:7\n1898 rules/westphalia/rules.yaml:531:7\n1899 rules/westphalia/rules.yaml:532:11\n1900 rules/westphalia/rules.yaml:533:11\n1902 rules/westphalia/rules.yaml:535:11\n1903 rules/westphalia/rules.yaml:536:11\n1904 rules/westphalia/rules.yaml:537:11\n1905 rules/westphalia/rules.yaml:538:11\n1906 rules/westphalia/rules.yaml:539:11\n1910 rules/westphalia/rules.yaml:540:11\n1911 rules/westphalia/rules.yaml:541:11\n1915 rules/westphalia/rules.yaml:542:11\n1916 rules/westphalia/rules.yaml:544:15\n1920 rules/westphalia/rules.yaml:546:15\n1921 rules/westphalia/rules.yaml:547:15\n1922 rules/westphalia/rules.yaml:549:15\n1925 rules/westphalia/rules.yaml:550:15\n1926 rules/westphalia/rules.yaml:551:19\n1929 rules/westphalia/rules.yaml:552:11\n1930 rules/westphalia/rules.yaml:553:15\n1931 rules/westphalia/rules.yaml:554:19\n1932 rules/westphalia/rules.yaml:555:15\n1933 rules/westphalia/rules.yaml:556:15\n1934 rules/westphalia/rules.yaml:557:19\n1935 rules/westphalia/rules.yaml:559:15\n1936 rules/westphalia/rules.yaml:560:19\n1938 rules/westphalia/rules.yaml:562:15\n1939 rules/westphalia/rules.yaml:563:15\n1940 rules/westphalia/rules.yaml:564:19\n1941 rules/westphalia/rules.yaml:565:15\n1947 rules/westphalia/rules.yaml:566:19\n1948 rules/westphalia/rules.yaml:568:15\n1952 rules/westphalia/rules.yaml:575:7\n1957 rules/westphalia/rules.yaml:576:7\n1958 rules/westphalia/rules.yaml:577:11\n1959 rules/westphalia/rules.yaml:578:11\n1960 rules/westphalia/rules.yaml:579:15\n1963 rules/westphalia/rules.yaml:580:15\n1968 rules/westphalia/rules.yaml:591:7\n1969 rules/westphalia/rules.yaml:592:7\n1970 rules/westphalia/rules.yaml:593:7\n1971 rules/westphalia/rules.yaml:594:11\n1975 rules/westphalia/rules.yaml:595:15\n1976 rules/westphalia/rules.yaml:596:19\n1986 rules/westphalia/rules.yaml:597:23\n1987 rules/westphalia/rules.yaml:598:23\n1988 rules/westphalia/rules.yaml:599:27\n1989 rules/westphalia/rules.yaml:601:27\n1990 rules/westphalia/rules.yaml:602:27\n1991 rules/westphalia/rules.yaml:603:27\n1992 rules/westphalia/rules.yaml:604:31\n1996 rules/westphalia/rules.yaml:655:7\n1997 rules/westphalia/rules.yaml:656:11\n1998 rules/westphalia/rules.yaml:657:7\n1999 rules/westphalia/rules.yaml:658:7\n2004 rules/westphalia/rules.yaml:659:7\n2007 rules/westphalia/rules.yaml:662:11\n2009 rules/westphalia/rules.yaml:664:11\n2010 rules/westphalia/rules.yaml:665:11\n2011 rules/westphalia/rules.yaml:666:11\n2014 rules/westphalia/rules.yaml:669:15\n2015 rules/westphalia/rules.yaml:670:19\n2016 rules/westphalia/rules.yaml:671:23\n2020 rules/westphalia/rules.yaml:746:1\n2021 rules/westphalia/rules.yaml:746:1\n2022 rules/westphalia/rules.yaml:746:1\n2027 rules/westphalia/rules.yaml:746:1\n2028 rules/westphalia/rules.yaml:746:1\n2029 rules/westphalia/rules.yaml:746:1\n2030 rules/westphalia/rules.yaml:746:1\n2033 rules/westphalia/rules.yaml:746:1\n2034 rules/westphalia/rules.yaml:746:1\n2036 rules/westphalia/rules.yaml:746:1\n2037 rules/westphalia/rules.yaml:746:1\n2038 rules/westphalia/rules.yaml:746:1\n2042 rules/westphalia/rules.yaml:746:1\n2043 rules/westphalia/rules.yaml:746:1\n2044 rules/westphalia/rules.yaml:746:1\n2045 rules/westphalia/rules.yaml:746:1\n2046 rules/westphalia/rules.yaml:746:1\n2047 rules/westphalia/rules.yaml:746:1\n2048 rules/westphalia/rules.yaml:746:1\n2049 rules/westphalia/rules.yaml:746:1\n2050 rules/westphalia/rules.yaml:746:1\n2055 rules/westphalia/rules.yaml:495:7\n2067 rules/westphalia/rules.yaml:496:7\n2091 rules/westphalia/rules.yaml:497:7\n2125 rules/westphalia/rules.yaml:498:7\n2126 rules/westphalia/rules.yaml:499:11\n2132 rules/westphalia/rules.yaml:500:11\n2135 rules/westphalia/rules.yaml:501:7\n2136 rules/westphalia/rules.yaml:502:11\n2137 rules/westphalia/rules.yaml:503:11\n2147 rules/westphalia/rules.yaml:505:11\n2148 rules/westphalia/rules.yaml:506:11\n2154 rules/westphalia/flow.yaml:12:7\n2155 rules/westphalia/flow.yaml:13:7\n2156 rules/westphalia/flow.yaml:14:7\n2157 rules/westphalia/flow.yaml:15:7\n2158 rules/westphalia/flow.yaml:16:7\n2159 rules/westphalia/flow.yaml:17:7\n2160 rules/westphalia/flow.yaml:18:7\n2161 rules/westphalia/flow.yaml:19:7\n2162 rules/westphalia/flow.yaml:20:7\n2163 rules/westphalia/flow.yaml:21:7\n2166 rules/westphalia/flow.yaml:22:7\n2167 rules/westphalia/flow.yaml:23:7\n2169 rules/westphalia/flow.yaml:24:7\n2173 rules/westphalia/flow.yaml:183:7\n2174 rules/westphalia/flow.yaml:184:7\n2175 rules/westphalia/flow.yaml:185:11\n2180 rules/westphalia/flow.yaml:80:7\n2181 rules/westphalia/flow.yaml:81:7\n2182 rules/westphalia/flow.yaml:82:7\n2187 rules/westphalia/flow.yaml:84:11\n2188 rules/westphalia/flow.yaml:85:11\n2189 rules/westphalia/flow.yaml:86:7\n2190 rules/westphalia/flow.yaml:88:7\n2191 rules/westphalia/flow.yaml:89:11\n2192 rules/westphalia/flow.yaml:90:11\n2193 rules/westphalia/flow.yaml:91:15\n2194 rules/westphalia/flow.yaml:92:11\n2195 rules/westphalia/flow.yaml:93:15\n2197 rules/westphalia/flow.yaml:96:15\n2202 rules/westphalia/flow.yaml:191:7\n2203 rules/westphalia/flow.yaml:193:11\n2204 rules/westphalia/flow.yaml:194:15\n2205 rules/westphalia/rules.yaml:746:1\n2206 rules/westphalia/rules.yaml:746:1\n2210 rules/westphalia/flow.yaml:46:7\n2215 rules/westphalia/flow.yaml:62:7\n2224 rules/westphalia/flow.yaml:65:11\n2225 rules/westphalia/flow.yaml:66:15\n2228 rules/westphalia/flow.yaml:68:7\n2232 rules/westphalia/flow.yaml:69:7\n2233 rules/westphalia/flow.yaml:70:11\n2234 rules/westphalia/flow.yaml:71:11\n2237 rules/westphalia/flow.yaml:72:11\n2240 rules/westphalia/flow.yaml:73:11\n2246 rules/westphalia/flow.yaml:139:7\n2247 rules/westphalia/flow.yaml:140:7\n2250 rules/westphalia/flow.yaml:142:11\n2251 rules/westphalia/flow.yaml:143:7\n2257 rules/westphalia/flow.yaml:144:7\n2262 rules/westphalia/flow.yaml:146:7\n2263 rules/westphalia/flow.yaml:147:7\n2264 rules/westphalia/flow.yaml:148:7\n2269 rules/westphalia/flow.yaml:149:11\n2270 rules/westphalia/flow.yaml:150:11\n2273 rules/westphalia/flow.yaml:151:11\n2276 rules/westphalia/flow.yaml:152:11\n2277 rules/westphalia/flow.yaml:153:11\n2280 rules/westphalia/flow.yaml:154:11\n2281 rules/westphalia/flow.yaml:156:11\n2282 rules/westphalia/flow.yaml:157:11\n2283 rules/westphalia/flow.yaml:158:15\n2284 rules/westphalia/flow.yaml:159:19\n2285 rules/westphalia/flow.yaml:160:19\n2286 rules/westphalia/flow.yaml:161:23\n2289 rules/westphalia/flow.yaml:162:23\n2290 rules/westphalia/flow.yaml:163:27\n2292 rules/westphalia/flow.yaml:165:27\n2293 rules/westphalia/flow.yaml:167:11\n2294 rules/westphalia/flow.yaml:168:15\n2295 rules/westphalia/flow.yaml:169:15\n2296 rules/westphalia/flow.yaml:170:19\n2304 rules/westphalia/flow.yaml:171:19\n2305 rules/westphalia/flow.yaml:172:23\n2307 rules/westphalia/flow.yaml:174:23\n2325 rules/westphalia/rules.yaml:611:7\n2326 rules/westphalia/rules.yaml:612:11\n2331 rules/westphalia/rules.yaml:614:11\n2332 rules/westphalia/rules.yaml:615:11\n2333 rules/westphalia/rules.yaml:616:11\n2344 rules/westphalia/rules.yaml:617:15\n2345 rules/westphalia/rules.yaml:618:15\n2363 rules/westphalia/rules.yaml:619:15\n2368 rules/westphalia/rules.yaml:647:19\n2369 rules/westphalia/rules.yaml:648:19\n2376 rules/westphalia/rules.yaml:620:19\n2425 rules/westphalia/rules.yaml:621:19\n2426 rules/westphalia/rules.yaml:622:19\n2427 rules/westphalia/rules.yaml:623:19\n2428 rules/westphalia/rules.yaml:624:19\n2437 rules/westphalia/rules.yaml:625:19\n2443 rules/westphalia/rules.yaml:626:23\n2450 rules/westphalia/rules.yaml:627:23\n2453 rules/westphalia/rules.yaml:630:27\n2456 rules/westphalia/rules.yaml:628:27\n2468 rules/westphalia/rules.yaml:631:23\n2475 rules/westphalia/rules.yaml:633:19\n2494 rules/westphalia/rules.yaml:634:19\n2495 rules/westphalia/rules.yaml:635:19\n2505 rules/westphalia/rules.yaml:636:19\n2506 rules/westphalia/rules.yaml:637:23\n2507 rules/westphalia/rules.yaml:638:23\n2510 rules/westphalia/rules.yaml:639:27\n2513 rules/westphalia/rules.yaml:640:27\n2516 rules/westphalia/rules.yaml:641:27\n2522 rules/westphalia/rules.yaml:643:23\n2525 rules/westphalia/rules.yaml:644:23\n2528 rules/westphalia/rules.yaml:645:23\n2547 rules/westphalia/rules.yaml:678:7\n2552 rules/westphalia/rules.yaml:679:7\n2553 rules/westphalia/rules.yaml:680:7\n2554 rules/westphalia/rules.yaml:681:11\n2555 rules/westphalia/rules.yaml:682:11\n2565 rules/westphalia/rules.yaml:684:11\n2578 rules/westphalia/rules.yaml:685:11\n2579 rules/westphalia/rules.yaml:686:15\n2584 rules/westphalia/rules.yaml:687:7\n2585 rules/westphalia/rules.yaml:688:7\n2586 rules/westphalia/rules.yaml:689:7\n2587 rules/westphalia/rules.yaml:690:11\n2588 rules/westphalia/rules.yaml:691:7\n2589 rules/westphalia/rules.yaml:692:11\n2621 rules/westphalia/rules.yaml:520:7\n2622 rules/westphalia/rules.yaml:521:7\n2623 rules/westphalia/rules.yaml:522:7\n2624 rules/westphalia/rules.yaml:523:7\n2635 rules/westphalia/rules.yaml:524:11\n2636 rules/westphalia/rules.yaml:525:11\n2658 rules/westphalia/rules.yaml:526:15\n2699 rules/westphalia/rules.yaml:527:15\n2700 rules/westphalia/rules.yaml:528:19\n2701 rules/westphalia/rules.yaml:529:19\n2705 rules/westphalia/rules.yaml:530:7\n2708 rules/westphalia/rules.yaml:531:7\n2709 rules/westphalia/rules.yaml:532:11\n2710 rules/westphalia/rules.yaml:533:11\n2715 rules/westphalia/rules.yaml:535:11\n2716 rules/westphalia/rules.yaml:536:11\n2717 rules/westphalia/rules.yaml:537:11\n2718 rules/westphalia/rules.yaml:538:11\n2719 rules/westphalia/rules.yaml:539:11\n2720 rules/westphalia/rules.yaml:540:11\n2721 rules/westphalia/rules.yaml:541:11\n2722 rules/westphalia/rules.yaml:542:11\n2723 rules/westphalia/rules.yaml:543:15\n2738 rules/westphalia/rules.yaml:544:15\n2742 rules/westphalia/rules.yaml:546:15\n2743 rules/westphalia/rules.yaml:547:15\n2746 rules/westphalia/rules.yaml:548:15\n2763 rules/westphalia/rules.yaml:549:15\n2766 rules/westphalia/rules.yaml:550:15\n2767 rules/westphalia/rules.yaml:551:19\n2770 rules/westphalia/rules.yaml:552:11\n2775 rules/westphalia/rules.yaml:553:15\n2776 rules/westphalia/rules.yaml:554:19\n2777 rules/westphalia/rules.yaml:555:15\n2778 rules/westphalia/rules.yaml:556:15\n2779 rules/westphalia/rules.yaml:557:19\n2780 rules/westphalia/rules.yaml:558:19\n2781 rules/westphalia/rules.yaml:559:15\n2795 rules/westphalia/rules.yaml:560:19\n2800 rules/westphalia/rules.yaml:562:15\n2801 rules/westphalia/rules.yaml:563:15\n2802 rules/westphalia/rules.yaml:564:19\n2803 rules/westphalia/rules.yaml:565:15\n2804 rules/westphalia/rules.yaml:566:19\n2805 rules/westphalia/rules.yaml:567:19\n2806 rules/westphalia/rules.yaml:568:15\n2824 rules/westphalia/rules.yaml:575:7\n2829 rules/westphalia/rules.yaml:576:7\n2837 rules/westphalia/rules.yaml:577:11\n2850 rules/westphalia/rules.yaml:578:11\n2851 rules/westphalia/rules.yaml:579:15\n2854 rules/westphalia/rules.yaml:580:15\n2855 rules/westphalia/rules.yaml:581:15\n2878 rules/westphalia/rules.yaml:591:7\n2879 rules/westphalia/rules.yaml:592:7\n2880 rules/westphalia/rules.yaml:593:7\n2891 rules/westphalia/rules.yaml:594:11\n2900 rules/westphalia/rules.yaml:595:15\n2912 rules/westphalia/rules.yaml:596:19\n2930 rules/westphalia/rules.yaml:597:23\n2943 rules/westphalia/rules.yaml:598:23\n2949 rules/westphalia/rules.yaml:599:27\n2950 rules/westphalia/rules.yaml:600:27\n2951 rules/westphalia/rules.yaml:601:27\n2952 rules/westphalia/rules.yaml:602:27\n2959 rules/westphalia/rules.yaml:603:27\n2960 rules/westphalia/rules.yaml:604:31\n2978 rules/westphalia/rules.yaml:655:7\n2979 rules/westphalia/rules.yaml:656:11\n2980 rules/westphalia/rules.yaml:657:7\n2981 rules/westphalia/rules.yaml:658:7\n2986 rules/westphalia/rules.yaml:659:7\n2987 rules/westphalia/rules.yaml:660:11\n2994 rules/westphalia/rules.yaml:662:11\n3001 rules/westphalia/rules.yaml:664:11\n3007 rules/westphalia/rules.yaml:665:11\n3014 rules/westphalia/rules.yaml:666:11\n3015 rules/westphalia/rules.yaml:667:15\n3020 rules/westphalia/rules.yaml:669:15\n3034 rules/westphalia/rules.yaml:670:19\n3040 rules/westphalia/rules.yaml:671:23\n3071 rules/westphalia/rules.yaml:746:1\n3072 rules/westphalia/rules.yaml:746:1\n3073 rules/westphalia/rules.yaml:746:1\n3084 rules/westphalia/rules.yaml:746:1\n3085 rules/westphalia/rules.yaml:746:1\n3097 rules/westphalia/rules.yaml:746:1\n3116 rules/westphalia/rules.yaml:746:1\n3150 rules/westphalia/rules.yaml:746:1\n3151 rules/westphalia/rules.yaml:746:1\n3157 rules/westphalia/rules.yaml:746:1\n3158 rules/westphalia/rules.yaml:746:1\n3159 rules/westphalia/rules.yaml:746:1\n3160 rules/westphalia/rules.yaml:746:1\n3161 rules/westphalia/rules.yaml:746:1\n3163 rules/westphalia/rules.yaml:746:1\n3164 rules/westphalia/rules.yaml:746:1\n3165 rules/westphalia/rules.yaml:746:1\n3176 rules/westphalia/rules.yaml:746:1\n3199 rules/westphalia/rules.yaml:746:1\n3242 rules/westphalia/rules.yaml:746:1\n3243 rules/westphalia/rules.yaml:746:1\n3244 rules/westphalia/rules.yaml:746:1\n3248 rules/westphalia/rules.yaml:746:1\n3249 rules/westphalia/rules.yaml:746:1\n3250 rules/westphalia/rules.yaml:746:1\n3251 rules/westphalia/rules.yaml:746:1\n3269 rules/westphalia/rules.yaml:495:7\n3278 rules/westphalia/rules.yaml:496:7\n3297 rules/westphalia/rules.yaml:497:7\n3330 rules/westphalia/rules.yaml:498:7\n3331 rules/westphalia/rules.yaml:499:11\n3337 rules/westphalia/rules.yaml:500:11\n3340 rules/westphalia/rules.yaml:501:7\n3343 rules/westphalia/rules.yaml:508:11\n3349 rules/westphalia/rules.yaml:502:11\n3362 rules/westphalia/rules.yaml:503:11\n3372 rules/westphalia/rules.yaml:504:11\n3373 rules/westphalia/rules.yaml:505:11\n3374 rules/westphalia/rules.yaml:506:11\n3390 rules/westphalia/flow.yaml:12:7\n3391 rules/westphalia/flow.yaml:13:7\n3392 rules/westphalia/flow.yaml:14:7\n3393 rules/westphalia/flow.yaml:15:7\n3394 rules/westphalia/flow.yaml:16:7\n3395 rules/westphalia/flow.yaml:17:7\n3396 rules/westphalia/flow.yaml:18:7\n3399 rules/westphalia/flow.yaml:19:7\n3400 rules/westphalia/flow.yaml:20:7\n3403 rules/westphalia/flow.yaml:21:7\n3408 rules/westphalia/flow.yaml:22:7\n3419 rules/westphalia/flow.yaml:23:7\n3421 rules/westphalia/flow.yaml:24:7\n3422 rules/westphalia/flow.yaml:25:7\n3435 rules/westphalia/flow.yaml:183:7\n3445 rules/westphalia/flow.yaml:184:7\n3459 rules/westphalia/flow.yaml:185:11\n3481 rules/westphalia/flow.yaml:80:7\n3482 rules/westphalia/flow.yaml:81:7\n3483 rules/westphalia/flow.yaml:82:7\n3488 rules/westphalia/flow.yaml:83:11\n3489 rules/westphalia/flow.yaml:84:11\n3490 rules/westphalia/flow.yaml:85:11\n3491 rules/westphalia/flow.yaml:86:7\n3492 rules/westphalia/flow.yaml:87:7\n3493 rules/westphalia/flow.yaml:88:7\n3504 rules/westphalia/flow.yaml:89:11\n3505 rules/westphalia/flow.yaml:90:11\n3513 rules/westphalia/flow.yaml:91:15\n3523 rules/westphalia/flow.yaml:92:11\n3524 rules/westphalia/flow.yaml:93:15\n3525 rules/westphalia/flow.yaml:94:15\n3527 rules/westphalia/flow.yaml:96:15\n3528 rules/westphalia/flow.yaml:97:15\n3546 rules/westphalia/flow.yaml:191:7\n3551 rules/westphalia/flow.yaml:192:11\n3552 rules/westphalia/flow.yaml:193:11\n3566 rules/westphalia/flow.yaml:194:15\n3571 rules/westphalia/rules.yaml:746:1\n3572 rules/westphalia/rules.yaml:746:1\n3581 rules/westphalia/flow.yaml:46:7\n3602 rules/westphalia/flow.yaml:62:7\n3619 rules/westphalia/flow.yaml:63:11\n3640 rules/westphalia/flow.yaml:65:11\n3641 rules/westphalia/flow.yaml:66:15\n3644 rules/westphalia/flow.yaml:67:15\n3645 rules/westphalia/flow.yaml:68:7\n3649 rules/westphalia/flow.yaml:69:7\n3657 rules/westphalia/flow.yaml:70:11\n3665 rules/westphalia/flow.yaml:71:11\n3668 rules/westphalia/flow.yaml:72:11\n3671 rules/westphalia/flow.yaml:73:11\n3672 rules/westphalia/flow.yaml:74:15\n3697 rules/westphalia/flow.yaml:139:7\n3698 rules/westphalia/flow.yaml:140:7\n3718 rules/westphalia/flow.yaml:142:11\n3719 rules/westphalia/flow.yaml:143:7\n3725 rules/westphalia/flow.yaml:144:7\n3729 rules/westphalia/flow.yaml:145:11\n3737 rules/westphalia/flow.yaml:146:7\n3738 rules/westphalia/flow.yaml:147:7\n3739 rules/westphalia/flow.yaml:148:7\n3750 rules/westphalia/flow.yaml:149:11\n3751 rules/westphalia/flow.yaml:150:11\n3754 rules/westphalia/flow.yaml:151:11\n3757 rules/westphalia/flow.yaml:152:11\n3758 rules/westphalia/flow.yaml:153:11\n3761 rules/westphalia/flow.yaml:154:11\n3762 rules/westphalia/flow.yaml:155:11\n3763 rules/westphalia/flow.yaml:156:11\n3764 rules/westphalia/flow.yaml:157:11\n3775 rules/westphalia/flow.yaml:158:15\n3784 rules/westphalia/flow.yaml:159:19\n3797 rules/westphalia/flow.yaml:160:19\n3798 rules/westphalia/flow.yaml:161:23\n3801 rules/westphalia/flow.yaml:162:23\n3802 rules/westphalia/flow.yaml:163:27\n3804 rules/westphalia/flow.yaml:165:27\n3805 rules/westphalia/flow.yaml:166:23\n3811 rules/westphalia/flow.yaml:167:11\n3820 rules/westphalia/flow.yaml:168:15\n3833 rules/westphalia/flow.yaml:169:15\n3834 rules/westphalia/flow.yaml:170:19\n3842 rules/westphalia/flow.yaml:171:19\n3843 rules/westphalia/flow.yaml:172:23\n3845 rules/westphalia/flow.yaml:174:23\n3846 rules/westphalia/flow.yaml:175:19\n3848 rules/westphalia/flow.yaml:177:19"
+_ORIGINS = "611 rules/westphalia/rules.yaml:170:7\n612 rules/westphalia/rules.yaml:171:11\n649 rules/westphalia/rules.yaml:172:7\n650 rules/westphalia/rules.yaml:173:11\n656 rules/westphalia/rules.yaml:174:7\n660 rules/westphalia/rules.yaml:326:7\n661 rules/westphalia/rules.yaml:327:11\n662 rules/westphalia/rules.yaml:328:7\n663 rules/westphalia/rules.yaml:329:11\n664 rules/westphalia/rules.yaml:330:7\n665 rules/westphalia/rules.yaml:331:11\n666 rules/westphalia/rules.yaml:332:7\n667 rules/westphalia/rules.yaml:333:11\n668 rules/westphalia/rules.yaml:334:7\n669 rules/westphalia/rules.yaml:335:11\n670 rules/westphalia/rules.yaml:336:7\n674 rules/westphalia/rules.yaml:182:7\n689 rules/westphalia/rules.yaml:183:7\n695 rules/westphalia/rules.yaml:232:7\n696 rules/westphalia/rules.yaml:233:11\n701 rules/westphalia/rules.yaml:234:7\n702 rules/westphalia/rules.yaml:235:11\n707 rules/westphalia/rules.yaml:236:7\n714 rules/westphalia/rules.yaml:164:7\n723 rules/westphalia/rules.yaml:158:7\n739 rules/westphalia/rules.yaml:746:1\n759 rules/westphalia/rules.yaml:746:1\n782 rules/westphalia/rules.yaml:746:1\n821 rules/westphalia/rules.yaml:746:1\n826 rules/westphalia/rules.yaml:746:1\n831 rules/westphalia/rules.yaml:746:1\n835 rules/westphalia/rules.yaml:746:1\n840 rules/westphalia/rules.yaml:746:1\n852 rules/westphalia/rules.yaml:746:1\n863 rules/westphalia/rules.yaml:746:1\n872 rules/westphalia/rules.yaml:746:1\n877 rules/westphalia/rules.yaml:746:1\n889 rules/westphalia/rules.yaml:746:1\n901 rules/westphalia/rules.yaml:746:1\n909 rules/westphalia/rules.yaml:746:1\n914 rules/westphalia/rules.yaml:141:7\n924 rules/westphalia/rules.yaml:135:7\n934 rules/westphalia/rules.yaml:306:7\n935 rules/westphalia/rules.yaml:307:7\n936 rules/westphalia/rules.yaml:308:11\n941 rules/westphalia/rules.yaml:309:11\n949 rules/westphalia/rules.yaml:310:7\n950 rules/westphalia/rules.yaml:311:11\n951 rules/westphalia/rules.yaml:312:7\n952 rules/westphalia/rules.yaml:313:11\n953 rules/westphalia/rules.yaml:314:7\n954 rules/westphalia/rules.yaml:315:11\n955 rules/westphalia/rules.yaml:316:7\n956 rules/westphalia/rules.yaml:317:11\n957 rules/westphalia/rules.yaml:318:7\n962 rules/westphalia/rules.yaml:31:7\n963 rules/westphalia/rules.yaml:32:11\n964 rules/westphalia/rules.yaml:33:7\n965 rules/westphalia/rules.yaml:34:11\n966 rules/westphalia/rules.yaml:35:7\n967 rules/westphalia/rules.yaml:36:11\n968 rules/westphalia/rules.yaml:37:7\n969 rules/westphalia/rules.yaml:38:11\n970 rules/westphalia/rules.yaml:39:7\n978 rules/westphalia/rules.yaml:74:7\n987 rules/westphalia/rules.yaml:80:7\n1000 rules/westphalia/rules.yaml:105:7\n1009 rules/westphalia/rules.yaml:97:7\n1023 rules/westphalia/rules.yaml:23:7\n1027 rules/westphalia/rules.yaml:216:7\n1034 rules/westphalia/rules.yaml:208:7\n1039 rules/westphalia/rules.yaml:355:7\n1040 rules/westphalia/rules.yaml:356:7\n1041 rules/westphalia/rules.yaml:357:11\n1045 rules/westphalia/rules.yaml:358:7\n1046 rules/westphalia/rules.yaml:359:11\n1047 rules/westphalia/rules.yaml:360:7\n1048 rules/westphalia/rules.yaml:361:11\n1049 rules/westphalia/rules.yaml:362:11\n1066 rules/westphalia/rules.yaml:363:7\n1067 rules/westphalia/rules.yaml:364:11\n1077 rules/westphalia/rules.yaml:365:7\n1078 rules/westphalia/rules.yaml:366:11\n1079 rules/westphalia/rules.yaml:367:7\n1086 rules/westphalia/rules.yaml:285:7\n1087 rules/westphalia/rules.yaml:286:11\n1092 rules/westphalia/rules.yaml:287:7\n1093 rules/westphalia/rules.yaml:288:11\n1094 rules/westphalia/rules.yaml:289:7\n1095 rules/westphalia/rules.yaml:290:11\n1096 rules/westphalia/rules.yaml:291:11\n1097 rules/westphalia/rules.yaml:292:15\n1098 rules/westphalia/rules.yaml:293:11\n1113 rules/westphalia/rules.yaml:294:7\n1114 rules/westphalia/rules.yaml:295:11\n1124 rules/westphalia/rules.yaml:296:7\n1125 rules/westphalia/rules.yaml:297:11\n1129 rules/westphalia/rules.yaml:298:7\n1137 rules/westphalia/rules.yaml:150:7\n1171 rules/westphalia/rules.yaml:66:7\n1175 rules/westphalia/rules.yaml:87:7\n1182 rules/westphalia/rules.yaml:55:7\n1183 rules/westphalia/rules.yaml:56:11\n1184 rules/westphalia/rules.yaml:57:15\n1185 rules/westphalia/rules.yaml:58:11\n1186 rules/westphalia/rules.yaml:59:7\n1191 rules/westphalia/rules.yaml:378:7\n1192 rules/westphalia/rules.yaml:379:7\n1193 rules/westphalia/rules.yaml:380:11\n1194 rules/westphalia/rules.yaml:381:7\n1195 rules/westphalia/rules.yaml:382:11\n1200 rules/westphalia/rules.yaml:383:7\n1201 rules/westphalia/rules.yaml:384:11\n1206 rules/westphalia/rules.yaml:385:7\n1207 rules/westphalia/rules.yaml:386:11\n1208 rules/westphalia/rules.yaml:387:7\n1213 rules/westphalia/rules.yaml:127:7\n1221 rules/westphalia/rules.yaml:345:7\n1226 rules/westphalia/rules.yaml:346:7\n1234 rules/westphalia/rules.yaml:347:7\n1251 rules/westphalia/rules.yaml:348:7\n1262 rules/westphalia/rules.yaml:202:7\n1271 rules/westphalia/rules.yaml:191:7\n1302 rules/westphalia/rules.yaml:192:7\n1303 rules/westphalia/rules.yaml:193:11\n1312 rules/westphalia/rules.yaml:194:7\n1313 rules/westphalia/rules.yaml:195:11\n1314 rules/westphalia/rules.yaml:196:7\n1322 rules/westphalia/rules.yaml:244:7\n1323 rules/westphalia/rules.yaml:245:7\n1324 rules/westphalia/rules.yaml:246:11\n1325 rules/westphalia/rules.yaml:247:15\n1328 rules/westphalia/rules.yaml:248:19\n1329 rules/westphalia/rules.yaml:249:19\n1333 rules/westphalia/rules.yaml:250:23\n1334 rules/westphalia/rules.yaml:251:7\n1335 rules/westphalia/rules.yaml:252:11\n1347 rules/westphalia/rules.yaml:253:7\n1348 rules/westphalia/rules.yaml:254:11\n1360 rules/westphalia/rules.yaml:255:7\n1361 rules/westphalia/rules.yaml:256:11\n1365 rules/westphalia/rules.yaml:257:7\n1369 rules/westphalia/rules.yaml:258:7\n1375 rules/westphalia/rules.yaml:259:7\n1376 rules/westphalia/rules.yaml:260:11\n1377 rules/westphalia/rules.yaml:261:7\n1378 rules/westphalia/rules.yaml:262:11\n1379 rules/westphalia/rules.yaml:263:7\n1384 rules/westphalia/rules.yaml:112:7\n1392 rules/westphalia/rules.yaml:271:7\n1393 rules/westphalia/rules.yaml:272:11\n1394 rules/westphalia/rules.yaml:273:7\n1395 rules/westphalia/rules.yaml:274:11\n1396 rules/westphalia/rules.yaml:275:7\n1397 rules/westphalia/rules.yaml:276:11\n1402 rules/westphalia/rules.yaml:277:7\n1407 rules/westphalia/rules.yaml:224:7\n1418 rules/westphalia/rules.yaml:47:7\n1425 rules/westphalia/rules.yaml:120:7\n1435 rules/westphalia/rules.yaml:393:7\n1439 rules/westphalia/rules.yaml:784:9\n1444 rules/westphalia/rules.yaml:791:9\n1447 rules/westphalia/rules.yaml:792:9\n1453 rules/westphalia/rules.yaml:767:9\n1454 rules/westphalia/rules.yaml:768:9\n1458 rules/westphalia/rules.yaml:805:9\n1464 rules/westphalia/rules.yaml:806:9\n1468 rules/westphalia/rules.yaml:834:9\n1472 rules/westphalia/rules.yaml:827:9\n1476 rules/westphalia/rules.yaml:799:9\n1480 rules/westphalia/rules.yaml:774:9\n1481 rules/westphalia/rules.yaml:775:9\n1485 rules/westphalia/rules.yaml:820:9\n1489 rules/westphalia/rules.yaml:813:9\n1494 rules/westphalia/rules.yaml:746:1\n1497 rules/westphalia/rules.yaml:746:1\n1503 rules/westphalia/rules.yaml:760:9\n1504 rules/westphalia/rules.yaml:761:9\n1509 rules/westphalia/rules.yaml:699:7\n1510 rules/westphalia/rules.yaml:700:7\n1511 rules/westphalia/rules.yaml:701:7\n1512 rules/westphalia/rules.yaml:702:7\n1513 rules/westphalia/rules.yaml:703:11\n1515 rules/westphalia/rules.yaml:705:11\n1516 rules/westphalia/rules.yaml:706:11\n1517 rules/westphalia/rules.yaml:707:11\n1518 rules/westphalia/rules.yaml:708:15\n1519 rules/westphalia/rules.yaml:709:7\n1520 rules/westphalia/rules.yaml:710:11\n1521 rules/westphalia/rules.yaml:711:15\n1532 rules/westphalia/rules.yaml:713:15\n1536 rules/westphalia/rules.yaml:714:7\n1537 rules/westphalia/rules.yaml:715:11\n1538 rules/westphalia/rules.yaml:716:7\n1539 rules/westphalia/rules.yaml:717:11\n1548 rules/westphalia/rules.yaml:718:7\n1549 rules/westphalia/rules.yaml:719:11\n1559 rules/westphalia/rules.yaml:463:7\n1560 rules/westphalia/rules.yaml:464:11\n1562 rules/westphalia/rules.yaml:466:11\n1563 rules/westphalia/rules.yaml:467:11\n1564 rules/westphalia/rules.yaml:468:15\n1565 rules/westphalia/rules.yaml:469:15\n1567 rules/westphalia/rules.yaml:471:15\n1570 rules/westphalia/rules.yaml:472:15\n1573 rules/westphalia/rules.yaml:473:15\n1574 rules/westphalia/rules.yaml:474:15\n1579 rules/westphalia/flow.yaml:201:7\n1580 rules/westphalia/flow.yaml:202:11\n1581 rules/westphalia/flow.yaml:203:11\n1586 rules/westphalia/rules.yaml:410:7\n1590 rules/westphalia/rules.yaml:411:11\n1591 rules/westphalia/rules.yaml:412:11\n1593 rules/westphalia/rules.yaml:414:11\n1598 rules/westphalia/rules.yaml:419:7\n1599 rules/westphalia/rules.yaml:420:11\n1600 rules/westphalia/rules.yaml:421:11\n1605 rules/westphalia/rules.yaml:448:7\n1606 rules/westphalia/rules.yaml:449:7\n1613 rules/westphalia/rules.yaml:450:7\n1620 rules/westphalia/rules.yaml:451:7\n1621 rules/westphalia/rules.yaml:452:11\n1625 rules/westphalia/rules.yaml:453:15\n1631 rules/westphalia/rules.yaml:454:15\n1632 rules/westphalia/rules.yaml:455:15\n1633 rules/westphalia/rules.yaml:456:7\n1638 rules/westphalia/rules.yaml:481:7\n1639 rules/westphalia/rules.yaml:482:11\n1658 rules/westphalia/rules.yaml:483:15\n1659 rules/westphalia/rules.yaml:484:15\n1660 rules/westphalia/rules.yaml:485:15\n1665 rules/westphalia/rules.yaml:399:7\n1666 rules/westphalia/rules.yaml:400:7\n1667 rules/westphalia/rules.yaml:401:11\n1669 rules/westphalia/rules.yaml:403:11\n1670 rules/westphalia/rules.yaml:404:7\n1674 rules/westphalia/rules.yaml:427:7\n1675 rules/westphalia/rules.yaml:428:7\n1678 rules/westphalia/rules.yaml:429:7\n1683 rules/westphalia/rules.yaml:430:11\n1684 rules/westphalia/rules.yaml:431:11\n1688 rules/westphalia/rules.yaml:438:7\n1689 rules/westphalia/rules.yaml:439:11\n1690 rules/westphalia/rules.yaml:440:7\n1691 rules/westphalia/rules.yaml:441:11\n1696 rules/westphalia/flow.yaml:52:7\n1697 rules/westphalia/flow.yaml:53:11\n1703 rules/westphalia/flow.yaml:54:11\n1704 rules/westphalia/flow.yaml:55:11\n1705 rules/westphalia/flow.yaml:56:11\n1710 rules/westphalia/flow.yaml:103:7\n1711 rules/westphalia/flow.yaml:104:11\n1712 rules/westphalia/flow.yaml:105:11\n1714 rules/westphalia/flow.yaml:107:11\n1715 rules/westphalia/flow.yaml:108:11\n1716 rules/westphalia/flow.yaml:109:15\n1717 rules/westphalia/flow.yaml:110:15\n1719 rules/westphalia/flow.yaml:112:15\n1722 rules/westphalia/flow.yaml:113:15\n1727 rules/westphalia/flow.yaml:34:7\n1728 rules/westphalia/flow.yaml:35:7\n1729 rules/westphalia/flow.yaml:36:7\n1730 rules/westphalia/flow.yaml:37:11\n1734 rules/westphalia/flow.yaml:38:11\n1735 rules/westphalia/flow.yaml:39:7\n1736 rules/westphalia/flow.yaml:40:7\n1741 rules/westphalia/flow.yaml:119:7\n1742 rules/westphalia/flow.yaml:120:7\n1743 rules/westphalia/flow.yaml:121:11\n1744 rules/westphalia/flow.yaml:122:11\n1745 rules/westphalia/flow.yaml:123:11\n1746 rules/westphalia/flow.yaml:124:15\n1748 rules/westphalia/flow.yaml:126:11\n1749 rules/westphalia/flow.yaml:127:7\n1750 rules/westphalia/flow.yaml:128:7\n1753 rules/westphalia/flow.yaml:129:7\n1754 rules/westphalia/flow.yaml:130:11\n1759 rules/westphalia/rules.yaml:726:7\n1767 rules/westphalia/rules.yaml:727:11\n1768 rules/westphalia/rules.yaml:728:11\n1769 rules/westphalia/rules.yaml:729:15\n1771 rules/westphalia/rules.yaml:731:15\n1772 rules/westphalia/rules.yaml:732:7\n1773 rules/westphalia/rules.yaml:733:11\n1775 rules/westphalia/rules.yaml:734:11\n1776 rules/westphalia/rules.yaml:735:7\n1777 rules/westphalia/rules.yaml:736:7\n1778 rules/westphalia/rules.yaml:737:11\n1780 rules/westphalia/rules.yaml:739:11\n1781 rules/westphalia/rules.yaml:740:15\n1782 rules/westphalia/rules.yaml:741:15\n1783 rules/westphalia/rules.yaml:742:11\n1784 rules/westphalia/rules.yaml:743:11\n1787 rules/westphalia/rules.yaml:744:11\n1792 rules/westphalia/rules.yaml:611:7\n1795 rules/westphalia/rules.yaml:614:11\n1796 rules/westphalia/rules.yaml:615:11\n1797 rules/westphalia/rules.yaml:616:11\n1802 rules/westphalia/rules.yaml:617:15\n1803 rules/westphalia/rules.yaml:618:15\n1804 rules/westphalia/rules.yaml:619:15\n1805 rules/westphalia/rules.yaml:620:19\n1838 rules/westphalia/rules.yaml:621:19\n1839 rules/westphalia/rules.yaml:622:19\n1840 rules/westphalia/rules.yaml:624:19\n1849 rules/westphalia/rules.yaml:625:19\n1850 rules/westphalia/rules.yaml:626:23\n1851 rules/westphalia/rules.yaml:627:23\n1852 rules/westphalia/rules.yaml:628:27\n1856 rules/westphalia/rules.yaml:630:27\n1857 rules/westphalia/rules.yaml:631:23\n1859 rules/westphalia/rules.yaml:633:19\n1867 rules/westphalia/rules.yaml:635:19\n1868 rules/westphalia/rules.yaml:636:19\n1869 rules/westphalia/rules.yaml:637:23\n1870 rules/westphalia/rules.yaml:638:23\n1873 rules/westphalia/rules.yaml:639:27\n1876 rules/westphalia/rules.yaml:640:27\n1880 rules/westphalia/rules.yaml:643:23\n1883 rules/westphalia/rules.yaml:644:23\n1887 rules/westphalia/rules.yaml:647:19\n1892 rules/westphalia/rules.yaml:678:7\n1897 rules/westphalia/rules.yaml:679:7\n1898 rules/westphalia/rules.yaml:680:7\n1899 rules/westphalia/rules.yaml:681:11\n1900 rules/westphalia/rules.yaml:682:11\n1902 rules/westphalia/rules.yaml:684:11\n1905 rules/westphalia/rules.yaml:685:11\n1906 rules/westphalia/rules.yaml:686:15\n1907 rules/westphalia/rules.yaml:687:7\n1911 rules/westphalia/rules.yaml:688:7\n1912 rules/westphalia/rules.yaml:689:7\n1914 rules/westphalia/rules.yaml:691:7\n1920 rules/westphalia/rules.yaml:520:7\n1921 rules/westphalia/rules.yaml:521:7\n1922 rules/westphalia/rules.yaml:522:7\n1923 rules/westphalia/rules.yaml:523:7\n1924 rules/westphalia/rules.yaml:524:11\n1925 rules/westphalia/rules.yaml:525:11\n1926 rules/westphalia/rules.yaml:526:15\n1927 rules/westphalia/rules.yaml:527:15\n1928 rules/westphalia/rules.yaml:528:19\n1929 rules/westphalia/rules.yaml:530:7\n1930 rules/westphalia/rules.yaml:531:7\n1931 rules/westphalia/rules.yaml:532:11\n1932 rules/westphalia/rules.yaml:533:11\n1934 rules/westphalia/rules.yaml:535:11\n1935 rules/westphalia/rules.yaml:536:11\n1936 rules/westphalia/rules.yaml:537:11\n1937 rules/westphalia/rules.yaml:538:11\n1938 rules/westphalia/rules.yaml:539:11\n1942 rules/westphalia/rules.yaml:540:11\n1943 rules/westphalia/rules.yaml:541:11\n1947 rules/westphalia/rules.yaml:542:11\n1948 rules/westphalia/rules.yaml:544:15\n1952 rules/westphalia/rules.yaml:546:15\n1953 rules/westphalia/rules.yaml:547:15\n1954 rules/westphalia/rules.yaml:549:15\n1957 rules/westphalia/rules.yaml:550:15\n1958 rules/westphalia/rules.yaml:551:19\n1961 rules/westphalia/rules.yaml:552:11\n1962 rules/westphalia/rules.yaml:553:15\n1963 rules/westphalia/rules.yaml:554:19\n1964 rules/westphalia/rules.yaml:555:15\n1965 rules/westphalia/rules.yaml:556:15\n1966 rules/westphalia/rules.yaml:557:19\n1967 rules/westphalia/rules.yaml:559:15\n1968 rules/westphalia/rules.yaml:560:19\n1970 rules/westphalia/rules.yaml:562:15\n1971 rules/westphalia/rules.yaml:563:15\n1972 rules/westphalia/rules.yaml:564:19\n1973 rules/westphalia/rules.yaml:565:15\n1979 rules/westphalia/rules.yaml:566:19\n1980 rules/westphalia/rules.yaml:568:15\n1984 rules/westphalia/rules.yaml:575:7\n1989 rules/westphalia/rules.yaml:576:7\n1990 rules/westphalia/rules.yaml:577:11\n1991 rules/westphalia/rules.yaml:578:11\n1992 rules/westphalia/rules.yaml:579:15\n1995 rules/westphalia/rules.yaml:580:15\n2000 rules/westphalia/rules.yaml:591:7\n2001 rules/westphalia/rules.yaml:592:7\n2002 rules/westphalia/rules.yaml:593:7\n2003 rules/westphalia/rules.yaml:594:11\n2007 rules/westphalia/rules.yaml:595:15\n2008 rules/westphalia/rules.yaml:596:19\n2018 rules/westphalia/rules.yaml:597:23\n2019 rules/westphalia/rules.yaml:598:23\n2020 rules/westphalia/rules.yaml:599:27\n2021 rules/westphalia/rules.yaml:601:27\n2022 rules/westphalia/rules.yaml:602:27\n2023 rules/westphalia/rules.yaml:603:27\n2024 rules/westphalia/rules.yaml:604:31\n2028 rules/westphalia/rules.yaml:655:7\n2029 rules/westphalia/rules.yaml:656:11\n2030 rules/westphalia/rules.yaml:657:7\n2031 rules/westphalia/rules.yaml:658:7\n2036 rules/westphalia/rules.yaml:659:7\n2039 rules/westphalia/rules.yaml:662:11\n2041 rules/westphalia/rules.yaml:664:11\n2042 rules/westphalia/rules.yaml:665:11\n2043 rules/westphalia/rules.yaml:666:11\n2046 rules/westphalia/rules.yaml:669:15\n2047 rules/westphalia/rules.yaml:670:19\n2048 rules/westphalia/rules.yaml:671:23\n2052 rules/westphalia/rules.yaml:746:1\n2053 rules/westphalia/rules.yaml:746:1\n2054 rules/westphalia/rules.yaml:746:1\n2059 rules/westphalia/rules.yaml:746:1\n2060 rules/westphalia/rules.yaml:746:1\n2061 rules/westphalia/rules.yaml:746:1\n2062 rules/westphalia/rules.yaml:746:1\n2065 rules/westphalia/rules.yaml:746:1\n2066 rules/westphalia/rules.yaml:746:1\n2068 rules/westphalia/rules.yaml:746:1\n2069 rules/westphalia/rules.yaml:746:1\n2070 rules/westphalia/rules.yaml:746:1\n2074 rules/westphalia/rules.yaml:746:1\n2075 rules/westphalia/rules.yaml:746:1\n2076 rules/westphalia/rules.yaml:746:1\n2077 rules/westphalia/rules.yaml:746:1\n2078 rules/westphalia/rules.yaml:746:1\n2079 rules/westphalia/rules.yaml:746:1\n2080 rules/westphalia/rules.yaml:746:1\n2081 rules/westphalia/rules.yaml:746:1\n2082 rules/westphalia/rules.yaml:746:1\n2087 rules/westphalia/rules.yaml:495:7\n2099 rules/westphalia/rules.yaml:496:7\n2123 rules/westphalia/rules.yaml:497:7\n2157 rules/westphalia/rules.yaml:498:7\n2158 rules/westphalia/rules.yaml:499:11\n2164 rules/westphalia/rules.yaml:500:11\n2167 rules/westphalia/rules.yaml:501:7\n2168 rules/westphalia/rules.yaml:502:11\n2169 rules/westphalia/rules.yaml:503:11\n2179 rules/westphalia/rules.yaml:505:11\n2180 rules/westphalia/rules.yaml:506:11\n2186 rules/westphalia/flow.yaml:12:7\n2187 rules/westphalia/flow.yaml:13:7\n2188 rules/westphalia/flow.yaml:14:7\n2189 rules/westphalia/flow.yaml:15:7\n2190 rules/westphalia/flow.yaml:16:7\n2191 rules/westphalia/flow.yaml:17:7\n2192 rules/westphalia/flow.yaml:18:7\n2193 rules/westphalia/flow.yaml:19:7\n2194 rules/westphalia/flow.yaml:20:7\n2195 rules/westphalia/flow.yaml:21:7\n2198 rules/westphalia/flow.yaml:22:7\n2199 rules/westphalia/flow.yaml:23:7\n2201 rules/westphalia/flow.yaml:24:7\n2205 rules/westphalia/flow.yaml:183:7\n2206 rules/westphalia/flow.yaml:184:7\n2207 rules/westphalia/flow.yaml:185:11\n2212 rules/westphalia/flow.yaml:80:7\n2213 rules/westphalia/flow.yaml:81:7\n2214 rules/westphalia/flow.yaml:82:7\n2219 rules/westphalia/flow.yaml:84:11\n2220 rules/westphalia/flow.yaml:85:11\n2221 rules/westphalia/flow.yaml:86:7\n2222 rules/westphalia/flow.yaml:88:7\n2223 rules/westphalia/flow.yaml:89:11\n2224 rules/westphalia/flow.yaml:90:11\n2225 rules/westphalia/flow.yaml:91:15\n2226 rules/westphalia/flow.yaml:92:11\n2227 rules/westphalia/flow.yaml:93:15\n2229 rules/westphalia/flow.yaml:96:15\n2234 rules/westphalia/flow.yaml:191:7\n2235 rules/westphalia/flow.yaml:193:11\n2236 rules/westphalia/flow.yaml:194:15\n2237 rules/westphalia/rules.yaml:746:1\n2238 rules/westphalia/rules.yaml:746:1\n2242 rules/westphalia/flow.yaml:46:7\n2247 rules/westphalia/flow.yaml:62:7\n2256 rules/westphalia/flow.yaml:65:11\n2257 rules/westphalia/flow.yaml:66:15\n2260 rules/westphalia/flow.yaml:68:7\n2264 rules/westphalia/flow.yaml:69:7\n2265 rules/westphalia/flow.yaml:70:11\n2266 rules/westphalia/flow.yaml:71:11\n2269 rules/westphalia/flow.yaml:72:11\n2272 rules/westphalia/flow.yaml:73:11\n2278 rules/westphalia/flow.yaml:139:7\n2279 rules/westphalia/flow.yaml:140:7\n2282 rules/westphalia/flow.yaml:142:11\n2283 rules/westphalia/flow.yaml:143:7\n2289 rules/westphalia/flow.yaml:144:7\n2294 rules/westphalia/flow.yaml:146:7\n2295 rules/westphalia/flow.yaml:147:7\n2296 rules/westphalia/flow.yaml:148:7\n2301 rules/westphalia/flow.yaml:149:11\n2302 rules/westphalia/flow.yaml:150:11\n2305 rules/westphalia/flow.yaml:151:11\n2308 rules/westphalia/flow.yaml:152:11\n2309 rules/westphalia/flow.yaml:153:11\n2312 rules/westphalia/flow.yaml:154:11\n2313 rules/westphalia/flow.yaml:156:11\n2314 rules/westphalia/flow.yaml:157:11\n2315 rules/westphalia/flow.yaml:158:15\n2316 rules/westphalia/flow.yaml:159:19\n2317 rules/westphalia/flow.yaml:160:19\n2318 rules/westphalia/flow.yaml:161:23\n2321 rules/westphalia/flow.yaml:162:23\n2322 rules/westphalia/flow.yaml:163:27\n2324 rules/westphalia/flow.yaml:165:27\n2325 rules/westphalia/flow.yaml:167:11\n2326 rules/westphalia/flow.yaml:168:15\n2327 rules/westphalia/flow.yaml:169:15\n2328 rules/westphalia/flow.yaml:170:19\n2336 rules/westphalia/flow.yaml:171:19\n2337 rules/westphalia/flow.yaml:172:23\n2339 rules/westphalia/flow.yaml:174:23\n2357 rules/westphalia/rules.yaml:611:7\n2358 rules/westphalia/rules.yaml:612:11\n2363 rules/westphalia/rules.yaml:614:11\n2364 rules/westphalia/rules.yaml:615:11\n2365 rules/westphalia/rules.yaml:616:11\n2376 rules/westphalia/rules.yaml:617:15\n2377 rules/westphalia/rules.yaml:618:15\n2395 rules/westphalia/rules.yaml:619:15\n2400 rules/westphalia/rules.yaml:647:19\n2401 rules/westphalia/rules.yaml:648:19\n2408 rules/westphalia/rules.yaml:620:19\n2457 rules/westphalia/rules.yaml:621:19\n2458 rules/westphalia/rules.yaml:622:19\n2459 rules/westphalia/rules.yaml:623:19\n2460 rules/westphalia/rules.yaml:624:19\n2469 rules/westphalia/rules.yaml:625:19\n2475 rules/westphalia/rules.yaml:626:23\n2482 rules/westphalia/rules.yaml:627:23\n2485 rules/westphalia/rules.yaml:630:27\n2488 rules/westphalia/rules.yaml:628:27\n2500 rules/westphalia/rules.yaml:631:23\n2507 rules/westphalia/rules.yaml:633:19\n2526 rules/westphalia/rules.yaml:634:19\n2527 rules/westphalia/rules.yaml:635:19\n2537 rules/westphalia/rules.yaml:636:19\n2538 rules/westphalia/rules.yaml:637:23\n2539 rules/westphalia/rules.yaml:638:23\n2542 rules/westphalia/rules.yaml:639:27\n2545 rules/westphalia/rules.yaml:640:27\n2548 rules/westphalia/rules.yaml:641:27\n2554 rules/westphalia/rules.yaml:643:23\n2557 rules/westphalia/rules.yaml:644:23\n2560 rules/westphalia/rules.yaml:645:23\n2579 rules/westphalia/rules.yaml:678:7\n2584 rules/westphalia/rules.yaml:679:7\n2585 rules/westphalia/rules.yaml:680:7\n2586 rules/westphalia/rules.yaml:681:11\n2587 rules/westphalia/rules.yaml:682:11\n2597 rules/westphalia/rules.yaml:684:11\n2610 rules/westphalia/rules.yaml:685:11\n2611 rules/westphalia/rules.yaml:686:15\n2614 rules/westphalia/rules.yaml:687:7\n2615 rules/westphalia/rules.yaml:688:7\n2616 rules/westphalia/rules.yaml:689:7\n2617 rules/westphalia/rules.yaml:690:11\n2618 rules/westphalia/rules.yaml:691:7\n2619 rules/westphalia/rules.yaml:692:11\n2651 rules/westphalia/rules.yaml:520:7\n2652 rules/westphalia/rules.yaml:521:7\n2653 rules/westphalia/rules.yaml:522:7\n2654 rules/westphalia/rules.yaml:523:7\n2665 rules/westphalia/rules.yaml:524:11\n2666 rules/westphalia/rules.yaml:525:11\n2688 rules/westphalia/rules.yaml:526:15\n2729 rules/westphalia/rules.yaml:527:15\n2730 rules/westphalia/rules.yaml:528:19\n2731 rules/westphalia/rules.yaml:529:19\n2735 rules/westphalia/rules.yaml:530:7\n2738 rules/westphalia/rules.yaml:531:7\n2739 rules/westphalia/rules.yaml:532:11\n2740 rules/westphalia/rules.yaml:533:11\n2745 rules/westphalia/rules.yaml:535:11\n2746 rules/westphalia/rules.yaml:536:11\n2747 rules/westphalia/rules.yaml:537:11\n2748 rules/westphalia/rules.yaml:538:11\n2749 rules/westphalia/rules.yaml:539:11\n2750 rules/westphalia/rules.yaml:540:11\n2751 rules/westphalia/rules.yaml:541:11\n2752 rules/westphalia/rules.yaml:542:11\n2753 rules/westphalia/rules.yaml:543:15\n2768 rules/westphalia/rules.yaml:544:15\n2772 rules/westphalia/rules.yaml:546:15\n2773 rules/westphalia/rules.yaml:547:15\n2776 rules/westphalia/rules.yaml:548:15\n2793 rules/westphalia/rules.yaml:549:15\n2796 rules/westphalia/rules.yaml:550:15\n2797 rules/westphalia/rules.yaml:551:19\n2800 rules/westphalia/rules.yaml:552:11\n2805 rules/westphalia/rules.yaml:553:15\n2806 rules/westphalia/rules.yaml:554:19\n2807 rules/westphalia/rules.yaml:555:15\n2808 rules/westphalia/rules.yaml:556:15\n2809 rules/westphalia/rules.yaml:557:19\n2810 rules/westphalia/rules.yaml:558:19\n2811 rules/westphalia/rules.yaml:559:15\n2825 rules/westphalia/rules.yaml:560:19\n2830 rules/westphalia/rules.yaml:562:15\n2831 rules/westphalia/rules.yaml:563:15\n2832 rules/westphalia/rules.yaml:564:19\n2833 rules/westphalia/rules.yaml:565:15\n2834 rules/westphalia/rules.yaml:566:19\n2835 rules/westphalia/rules.yaml:567:19\n2836 rules/westphalia/rules.yaml:568:15\n2854 rules/westphalia/rules.yaml:575:7\n2859 rules/westphalia/rules.yaml:576:7\n2867 rules/westphalia/rules.yaml:577:11\n2880 rules/westphalia/rules.yaml:578:11\n2881 rules/westphalia/rules.yaml:579:15\n2884 rules/westphalia/rules.yaml:580:15\n2885 rules/westphalia/rules.yaml:581:15\n2908 rules/westphalia/rules.yaml:591:7\n2909 rules/westphalia/rules.yaml:592:7\n2910 rules/westphalia/rules.yaml:593:7\n2921 rules/westphalia/rules.yaml:594:11\n2930 rules/westphalia/rules.yaml:595:15\n2942 rules/westphalia/rules.yaml:596:19\n2960 rules/westphalia/rules.yaml:597:23\n2973 rules/westphalia/rules.yaml:598:23\n2979 rules/westphalia/rules.yaml:599:27\n2980 rules/westphalia/rules.yaml:600:27\n2981 rules/westphalia/rules.yaml:601:27\n2982 rules/westphalia/rules.yaml:602:27\n2989 rules/westphalia/rules.yaml:603:27\n2990 rules/westphalia/rules.yaml:604:31\n3008 rules/westphalia/rules.yaml:655:7\n3009 rules/westphalia/rules.yaml:656:11\n3010 rules/westphalia/rules.yaml:657:7\n3011 rules/westphalia/rules.yaml:658:7\n3016 rules/westphalia/rules.yaml:659:7\n3017 rules/westphalia/rules.yaml:660:11\n3024 rules/westphalia/rules.yaml:662:11\n3031 rules/westphalia/rules.yaml:664:11\n3037 rules/westphalia/rules.yaml:665:11\n3044 rules/westphalia/rules.yaml:666:11\n3045 rules/westphalia/rules.yaml:667:15\n3050 rules/westphalia/rules.yaml:669:15\n3064 rules/westphalia/rules.yaml:670:19\n3070 rules/westphalia/rules.yaml:671:23\n3101 rules/westphalia/rules.yaml:746:1\n3102 rules/westphalia/rules.yaml:746:1\n3103 rules/westphalia/rules.yaml:746:1\n3114 rules/westphalia/rules.yaml:746:1\n3115 rules/westphalia/rules.yaml:746:1\n3127 rules/westphalia/rules.yaml:746:1\n3146 rules/westphalia/rules.yaml:746:1\n3180 rules/westphalia/rules.yaml:746:1\n3181 rules/westphalia/rules.yaml:746:1\n3187 rules/westphalia/rules.yaml:746:1\n3188 rules/westphalia/rules.yaml:746:1\n3189 rules/westphalia/rules.yaml:746:1\n3190 rules/westphalia/rules.yaml:746:1\n3191 rules/westphalia/rules.yaml:746:1\n3193 rules/westphalia/rules.yaml:746:1\n3194 rules/westphalia/rules.yaml:746:1\n3195 rules/westphalia/rules.yaml:746:1\n3206 rules/westphalia/rules.yaml:746:1\n3229 rules/westphalia/rules.yaml:746:1\n3272 rules/westphalia/rules.yaml:746:1\n3273 rules/westphalia/rules.yaml:746:1\n3274 rules/westphalia/rules.yaml:746:1\n3278 rules/westphalia/rules.yaml:746:1\n3279 rules/westphalia/rules.yaml:746:1\n3280 rules/westphalia/rules.yaml:746:1\n3281 rules/westphalia/rules.yaml:746:1\n3299 rules/westphalia/rules.yaml:495:7\n3308 rules/westphalia/rules.yaml:496:7\n3327 rules/westphalia/rules.yaml:497:7\n3360 rules/westphalia/rules.yaml:498:7\n3361 rules/westphalia/rules.yaml:499:11\n3367 rules/westphalia/rules.yaml:500:11\n3370 rules/westphalia/rules.yaml:501:7\n3373 rules/westphalia/rules.yaml:508:11\n3379 rules/westphalia/rules.yaml:502:11\n3392 rules/westphalia/rules.yaml:503:11\n3402 rules/westphalia/rules.yaml:504:11\n3403 rules/westphalia/rules.yaml:505:11\n3404 rules/westphalia/rules.yaml:506:11\n3420 rules/westphalia/flow.yaml:12:7\n3421 rules/westphalia/flow.yaml:13:7\n3422 rules/westphalia/flow.yaml:14:7\n3423 rules/westphalia/flow.yaml:15:7\n3424 rules/westphalia/flow.yaml:16:7\n3425 rules/westphalia/flow.yaml:17:7\n3426 rules/westphalia/flow.yaml:18:7\n3429 rules/westphalia/flow.yaml:19:7\n3430 rules/westphalia/flow.yaml:20:7\n3433 rules/westphalia/flow.yaml:21:7\n3438 rules/westphalia/flow.yaml:22:7\n3449 rules/westphalia/flow.yaml:23:7\n3451 rules/westphalia/flow.yaml:24:7\n3452 rules/westphalia/flow.yaml:25:7\n3465 rules/westphalia/flow.yaml:183:7\n3475 rules/westphalia/flow.yaml:184:7\n3489 rules/westphalia/flow.yaml:185:11\n3511 rules/westphalia/flow.yaml:80:7\n3512 rules/westphalia/flow.yaml:81:7\n3513 rules/westphalia/flow.yaml:82:7\n3518 rules/westphalia/flow.yaml:83:11\n3519 rules/westphalia/flow.yaml:84:11\n3520 rules/westphalia/flow.yaml:85:11\n3521 rules/westphalia/flow.yaml:86:7\n3522 rules/westphalia/flow.yaml:87:7\n3523 rules/westphalia/flow.yaml:88:7\n3534 rules/westphalia/flow.yaml:89:11\n3535 rules/westphalia/flow.yaml:90:11\n3543 rules/westphalia/flow.yaml:91:15\n3553 rules/westphalia/flow.yaml:92:11\n3554 rules/westphalia/flow.yaml:93:15\n3555 rules/westphalia/flow.yaml:94:15\n3557 rules/westphalia/flow.yaml:96:15\n3558 rules/westphalia/flow.yaml:97:15\n3576 rules/westphalia/flow.yaml:191:7\n3581 rules/westphalia/flow.yaml:192:11\n3582 rules/westphalia/flow.yaml:193:11\n3596 rules/westphalia/flow.yaml:194:15\n3601 rules/westphalia/rules.yaml:746:1\n3602 rules/westphalia/rules.yaml:746:1\n3611 rules/westphalia/flow.yaml:46:7\n3632 rules/westphalia/flow.yaml:62:7\n3649 rules/westphalia/flow.yaml:63:11\n3670 rules/westphalia/flow.yaml:65:11\n3671 rules/westphalia/flow.yaml:66:15\n3674 rules/westphalia/flow.yaml:67:15\n3675 rules/westphalia/flow.yaml:68:7\n3679 rules/westphalia/flow.yaml:69:7\n3687 rules/westphalia/flow.yaml:70:11\n3695 rules/westphalia/flow.yaml:71:11\n3698 rules/westphalia/flow.yaml:72:11\n3701 rules/westphalia/flow.yaml:73:11\n3702 rules/westphalia/flow.yaml:74:15\n3727 rules/westphalia/flow.yaml:139:7\n3728 rules/westphalia/flow.yaml:140:7\n3748 rules/westphalia/flow.yaml:142:11\n3749 rules/westphalia/flow.yaml:143:7\n3755 rules/westphalia/flow.yaml:144:7\n3759 rules/westphalia/flow.yaml:145:11\n3767 rules/westphalia/flow.yaml:146:7\n3768 rules/westphalia/flow.yaml:147:7\n3769 rules/westphalia/flow.yaml:148:7\n3780 rules/westphalia/flow.yaml:149:11\n3781 rules/westphalia/flow.yaml:150:11\n3784 rules/westphalia/flow.yaml:151:11\n3787 rules/westphalia/flow.yaml:152:11\n3788 rules/westphalia/flow.yaml:153:11\n3791 rules/westphalia/flow.yaml:154:11\n3792 rules/westphalia/flow.yaml:155:11\n3793 rules/westphalia/flow.yaml:156:11\n3794 rules/westphalia/flow.yaml:157:11\n3805 rules/westphalia/flow.yaml:158:15\n3814 rules/westphalia/flow.yaml:159:19\n3827 rules/westphalia/flow.yaml:160:19\n3828 rules/westphalia/flow.yaml:161:23\n3831 rules/westphalia/flow.yaml:162:23\n3832 rules/westphalia/flow.yaml:163:27\n3834 rules/westphalia/flow.yaml:165:27\n3835 rules/westphalia/flow.yaml:166:23\n3841 rules/westphalia/flow.yaml:167:11\n3850 rules/westphalia/flow.yaml:168:15\n3863 rules/westphalia/flow.yaml:169:15\n3864 rules/westphalia/flow.yaml:170:19\n3872 rules/westphalia/flow.yaml:171:19\n3873 rules/westphalia/flow.yaml:172:23\n3875 rules/westphalia/flow.yaml:174:23\n3876 rules/westphalia/flow.yaml:175:19\n3878 rules/westphalia/flow.yaml:177:19"
