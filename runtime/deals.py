@@ -63,15 +63,16 @@ class Offers:
     found (a number of Units, the list of Claims): a block of items per good. No item is
     built until it is asked for, so a playout that draws one offer builds one deal."""
 
-    __slots__ = ("proposer", "seats", "_blocks", "_starts", "_n_singles", "_swaps", "_n")
+    __slots__ = ("proposer", "seats", "_parts", "_part_starts", "_n_singles", "_swaps", "_n")
 
     def __init__(self, engine: Any, S: list[Any], proposer: int, seats: Any) -> None:
         self.proposer = proposer
         self.seats = tuple(sorted(set(seats)))
-        # a block: (good, giver, receiver, shape, found) with found a count ("amount") or
-        # a tuple of arguments ("pick"); a flag good that may be given has found None
-        blocks: list[tuple[Any, ...]] = []
-        starts: list[int] = []
+        # a part: the blocks of one direction between the proposer and a partner, (start,
+        # blocks, their starts within the part); a block: (good, giver, receiver, shape,
+        # found) with found a count ("amount") or a tuple of arguments ("pick"); a flag
+        # good that may be given has found None
+        parts: list[tuple[int, tuple[Any, ...], tuple[int, ...]]] = []
         swaps: list[tuple[int, int, int, int]] = []  # (start, len out, start in, len in)
         n = 0
         if proposer in self.seats:
@@ -79,25 +80,26 @@ class Offers:
             for q in self.seats:
                 if q == proposer:
                     continue
-                ends = []
-                for giver, receiver in ((proposer, q), (q, proposer)):
-                    found_here = memo.get((giver, receiver))
-                    if found_here is None:
-                        found_here = memo[giver, receiver] = _pair(S, giver, receiver)
-                    start = n
-                    tradable = 0
-                    for g, kind, found, k in found_here:
-                        blocks.append((g, giver, receiver, kind, found))
-                        starts.append(n)
-                        n += k
-                        if kind != "flag":
-                            tradable += k
-                    ends.append((start, tradable))
-                (out_start, n_out), (in_start, n_in) = ends
+                out_start = n
+                found = memo.get((proposer, q))
+                if found is None:
+                    found = memo[proposer, q] = _pair(S, proposer, q)
+                blocks, starts, total, n_out = found
+                if total:
+                    parts.append((n, blocks, starts))
+                    n += total
+                in_start = n
+                found = memo.get((q, proposer))
+                if found is None:
+                    found = memo[q, proposer] = _pair(S, q, proposer)
+                blocks, starts, total, n_in = found
+                if total:
+                    parts.append((n, blocks, starts))
+                    n += total
                 if n_out and n_in:
                     swaps.append((out_start, n_out, in_start, n_in))
-        self._blocks = tuple(blocks)
-        self._starts = tuple(starts)
+        self._parts = tuple(parts)
+        self._part_starts = tuple(p[0] for p in parts)
         self._n_singles = n
         self._swaps = tuple(swaps)
         self._n = n + sum(a * b for _s, a, _t, b in swaps)
@@ -105,11 +107,18 @@ class Offers:
     def __len__(self) -> int:
         return self._n
 
+    @property
+    def _blocks(self) -> tuple[tuple[Any, ...], ...]:
+        """Every block, in order."""
+        return tuple(b for _start, blocks, _starts in self._parts for b in blocks)
+
     def single(self, i: int) -> tuple[Any, ...]:
         """Single item ``i`` (``0 <= i < `` the number of single items)."""
-        b = bisect.bisect_right(self._starts, i) - 1
-        g, giver, receiver, kind, found = self._blocks[b]
-        j = i - self._starts[b]
+        start, blocks, starts = self._parts[bisect.bisect_right(self._part_starts, i) - 1]
+        j = i - start
+        b = bisect.bisect_right(starts, j) - 1
+        g, giver, receiver, kind, found = blocks[b]
+        j -= starts[b]
         if kind == "amount":
             return (g, giver, receiver, j + 1)
         if kind == "pick":
@@ -182,11 +191,14 @@ def _memo_for(engine: Any, S: list[Any]) -> dict[tuple[Any, ...], tuple[Any, ...
 
 
 def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
-    """The goods ``giver`` may give ``receiver`` now, as (good, shape, found, count) with a
-    count of at least 1, in the order of ``_MEMO[3]``. A list that does not depend on the
-    receiver (the engine's ``deal_from``) is found once per giver and state, and filtered
-    per receiver (``deal_keep``)."""
-    out = []
+    """What ``giver`` may give ``receiver`` now: (blocks, their starts, the number of items,
+    the number of those that may be swapped: not flags), the blocks in the order of
+    ``_MEMO[3]``, each (good, giver, receiver, shape, found) with at least one item. A list
+    that does not depend on the receiver (the engine's ``deal_from``) is found once per
+    giver and state, and filtered per receiver (``deal_keep``)."""
+    blocks = []
+    starts = []
+    n = tradable = 0
     memo = _MEMO[2]
     for g, kind, query, listed, keep in _MEMO[3]:
         if listed is not None:
@@ -205,18 +217,24 @@ def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
         else:
             found, k = None, 1 if found else 0
         if k:
-            out.append((g, kind, found, k))
-    return tuple(out)
+            blocks.append((g, giver, receiver, kind, found))
+            starts.append(n)
+            n += k
+            if kind != "flag":
+                tradable += k
+    return (tuple(blocks), tuple(starts), n, tradable)
 
 
 def _rebuild(proposer: int, seats: Any, blocks: Any, swaps: Any) -> Offers:
     o = object.__new__(Offers)
-    o.proposer, o.seats, o._blocks, o._swaps = proposer, seats, blocks, swaps
+    o.proposer, o.seats, o._swaps = proposer, seats, swaps
     starts, n = [], 0
     for _g, _giver, _receiver, kind, found in blocks:
         starts.append(n)
         n += found if kind == "amount" else len(found) if kind == "pick" else 1
-    o._starts, o._n_singles = tuple(starts), n
+    o._parts = ((0, tuple(blocks), tuple(starts)),) if blocks else ()
+    o._part_starts = tuple(p[0] for p in o._parts)
+    o._n_singles = n
     o._n = n + sum(a * b for _s, a, _t, b in swaps)
     return o
 
