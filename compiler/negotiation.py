@@ -36,7 +36,9 @@ negotiation:
 For each good ``g`` the game gets (names no rules file can declare, since rule names have no
 double underscore): a function ``deal__g__most(giver, receiver) -> int`` (an amount),
 ``deal__g__options(giver, receiver) -> list`` (an item) or ``deal__g__ok(giver, receiver) ->
-bool`` (neither), and a procedure ``deal__g__give(giver, receiver[, n | x])``. A promise
+bool`` (neither), and a procedure ``deal__g__give(giver, receiver[, n | x])``; a list whose
+`from` does not read the receiver also ``deal__g__from`` and ``deal__g__keep`` (the list, and
+those of a list its `when` keeps: see ``_split_options``). A promise
 keeps a player field ``promised_g`` (the players promised to), read by
 ``promised("g", a, b)`` and emptied when its `until` phase ends. The window itself is the
 procedure ``negotiate(seats, rounds)``, written in the effect language below.
