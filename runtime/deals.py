@@ -167,9 +167,10 @@ class Offers:
 
 #: the last state offers were made in: [engine, a copy of the state, {(giver, receiver):
 #: what _pair found, (good, giver, "from"): a list good's list}, the engine's goods in the
-#: order offers list them, with their queries]. The goods' queries are pure functions of
-#: the state, so while a negotiation's offers are refused (the state unchanged) each
-#: direction between two seats is asked once, not once per proposer.
+#: order offers list them with their queries, as (goods with an amount or a list, flags)].
+#: The goods' queries are pure functions of the state, so while a negotiation's offers are
+#: refused (the state unchanged) each direction between two seats is asked once, not once
+#: per proposer.
 _MEMO: list[Any] = [None, None, {}, ()]
 
 
@@ -182,8 +183,12 @@ def _memo_for(engine: Any, S: list[Any]) -> dict[tuple[Any, ...], tuple[Any, ...
         order = sorted(range(len(shapes)), key=lambda g: shapes[g] == "flag")
         froms = getattr(engine, "deal_from", None) or (None,) * len(shapes)
         keeps = getattr(engine, "deal_keep", None) or (None,) * len(shapes)
-        goods = tuple((g, shapes[g], engine.deal_queries[g], froms[g], keeps[g]) for g in order)
-        _MEMO[:] = [engine, S[:], {}, goods]
+        queries = engine.deal_queries
+        tradables = tuple(
+            (g, shapes[g], queries[g], froms[g], keeps[g]) for g in order if shapes[g] != "flag"
+        )
+        flags = tuple((g, queries[g]) for g in order if shapes[g] == "flag")
+        _MEMO[:] = [engine, S[:], {}, (tradables, flags)]
     elif _MEMO[1] != S:
         _MEMO[1], _MEMO[2] = S[:], {}
     memo: dict[tuple[Any, ...], tuple[Any, ...]] = _MEMO[2]
@@ -198,30 +203,35 @@ def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
     giver and state, and filtered per receiver (``deal_keep``)."""
     blocks = []
     starts = []
-    n = tradable = 0
+    n = 0
     memo = _MEMO[2]
-    for g, kind, query, listed, keep in _MEMO[3]:
+    tradables, flags = _MEMO[3]
+    for g, kind, query, listed, keep in tradables:
+        if kind == "amount":
+            k = query(S, giver, receiver)
+            if k > 0:
+                blocks.append((g, giver, receiver, kind, k))
+                starts.append(n)
+                n += k
+            continue
         if listed is not None:
             found = memo.get((g, giver, "from"))
             if found is None:
                 found = memo[g, giver, "from"] = tuple(listed(S, giver, receiver))
             if found and keep is not None:
-                found = keep(S, giver, receiver, found)
+                found = tuple(keep(S, giver, receiver, found))
         else:
-            found = query(S, giver, receiver)
-        if kind == "amount":
-            found = k = found if found > 0 else 0
-        elif kind == "pick":
-            found = tuple(found)
-            k = len(found)
-        else:
-            found, k = None, 1 if found else 0
-        if k:
+            found = tuple(query(S, giver, receiver))
+        if found:
             blocks.append((g, giver, receiver, kind, found))
             starts.append(n)
-            n += k
-            if kind != "flag":
-                tradable += k
+            n += len(found)
+    tradable = n
+    for g, query in flags:
+        if query(S, giver, receiver):
+            blocks.append((g, giver, receiver, "flag", None))
+            starts.append(n)
+            n += 1
     return (tuple(blocks), tuple(starts), n, tradable)
 
 
