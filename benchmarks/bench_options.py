@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     python benchmarks/bench_options.py [--games westphalia/congress:20,...] [--reps 5]
-        [--before REV] [--seed S]
+        [--before REV] [--seed S] [--mc N]
 
 Plays uniformly random games in the playout form (``rulecraft.runtime.playout(spec, S, R)``
 from ``new_state(spec, seed)``, interpreted) of Westphalia ``congress`` and Third Reich
@@ -18,6 +18,11 @@ own. Both workers play the same seeds; every game's final state is hashed and th
 agree game for game (the same seed plays the same game), or the script says so and exits 1.
 The workers run interleaved (before, after, before, ...), each timing only its games in CPU
 time (``time.process_time``); medians over the repetitions are quoted, with their ratio.
+
+``--mc N`` first times a Monte Carlo bot (``MonteCarloAgent`` with its defaults: 16
+playouts of at most 24 sampled options) on its first N decisions with a choice at
+Westphalia's first seat, the other seats random (CPU ms per decision); the bot's choices
+must be the same before and after.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ ROOT = HERE.parent
 SALT = 0x9E3779B97F4A7C15
 DEFAULT = "westphalia/congress:20,third_reich_diplomacy/situation_1941:300"
 FOLDERS = ("compiler", "runtime", "generated", "schemas", "rules")
+MC_GAME = "westphalia/congress"
 
 
 def _use_tree(tree: str) -> None:
@@ -73,6 +79,9 @@ def _worker(tree: str | None) -> int:
     print(json.dumps(info), file=out, flush=True)
     specs: dict[str, object] = {}
     for line in sys.stdin:
+        if line.startswith("mc "):
+            print(json.dumps(_mc(*line.split()[1:])), file=out, flush=True)
+            continue
         name, n, seed0 = line.split()
         game, scenario = name.split("/")
         spec = specs.get(name) or specs.setdefault(name, load_spec(game, scenario))
@@ -94,6 +103,32 @@ def _worker(tree: str | None) -> int:
     return 0
 
 
+def _mc(name: str, n: str, seed: str) -> dict:
+    """CPU seconds of a Monte Carlo bot's first ``n`` decisions with a choice at one seat
+    (``MonteCarloAgent(seed)``, its defaults), the other seats random, game ``seed``."""
+    from rulecraft.runtime import Game, load_spec
+    from rulecraft.runtime.tools.agents import MonteCarloAgent, RandomAgent
+
+    game, scenario = name.split("/")
+    spec = load_spec(game, scenario)
+    g = Game.new(spec, None, int(seed))
+    mc, rnd = MonteCarloAgent(int(seed)), RandomAgent(int(seed))
+    times: list[float] = []
+    chosen: list[str] = []
+    while not g.finished and len(times) < int(n):
+        d = g.pending()[0]
+        if d.player == 0 and len(d.options) > 1:
+            t0 = time.process_time()
+            choice = mc.choose(g.view_state(0), d, spec)
+            times.append(time.process_time() - t0)
+            chosen.append(choice)
+        else:
+            choice = rnd.choose(None, d, spec)
+        g.apply(d.player, choice)
+    digest = hashlib.sha256(repr(chosen).encode()).hexdigest()
+    return {"decisions": len(times), "cpu": sum(times), "digest": digest}
+
+
 class Worker:
     def __init__(self, tree: str | None) -> None:
         cmd = [sys.executable, __file__, "--worker"] + (["--tree", tree] if tree else [])
@@ -104,6 +139,11 @@ class Worker:
 
     def run(self, name: str, games: int, seed: int) -> dict:
         self.proc.stdin.write(f"{name} {games} {seed}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def mc(self, name: str, n: int, seed: int) -> dict:
+        self.proc.stdin.write(f"mc {name} {n} {seed}\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
 
@@ -133,6 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--before", default=None, help="a git revision to compare with")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--mc",
+        type=int,
+        default=0,
+        help="also time N decisions of a Monte Carlo bot at Westphalia's first seat (default 0)",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--tree", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -151,7 +197,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# {label}: {w.info['runtime']}")
     rows: dict[tuple[str, str], list[dict]] = {}
     same = True
+    bots: dict[str, dict] = {}
     try:
+        if args.mc:
+            for label, w in workers.items():
+                bots[label] = w.mc(MC_GAME, args.mc, args.seed)
         for _ in range(args.reps):
             for name, n in games:
                 digests = set()
@@ -178,6 +228,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name} | {label} | {gs:,.1f} | {ds:,.0f} | {per:.1f} |")
         if len(rates) == 2:
             print(f"| {name} | after / before | {rates['after'] / rates['before']:.2f}x | | |")
+    if bots:
+        print(f"\nMonte Carlo bot (MonteCarloAgent defaults) at the first seat of {MC_GAME}:")
+        for label, r in bots.items():
+            ms = r["cpu"] / max(r["decisions"], 1) * 1e3
+            n = r["decisions"]
+            print(f"  {label}: {ms:,.0f} ms per decision ({n} decisions with a choice)")
+        if len(bots) == 2:
+            a, b = bots["before"], bots["after"]
+            agree = a["digest"] == b["digest"]
+            ratio = a["cpu"] / b["cpu"]
+            print(f"  before / after: {ratio:.2f}x; the same choices: {'yes' if agree else 'NO'}")
+            same = same and agree
     if tree:
         print(
             "\nthe same games before and after (final states hashed, game for game): "

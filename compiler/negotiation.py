@@ -41,7 +41,9 @@ negotiation:
 For each good ``g`` the game gets (names no rules file can declare, since rule names have no
 double underscore): a function ``deal__g__most(giver, receiver) -> int`` (an amount),
 ``deal__g__options(giver, receiver) -> list`` (an item) or ``deal__g__ok(giver, receiver) ->
-bool`` (neither), and a procedure ``deal__g__give(giver, receiver[, n | x])``. A promise
+bool`` (neither), and a procedure ``deal__g__give(giver, receiver[, n | x])``; a list whose
+`from` does not read the receiver also ``deal__g__from`` and ``deal__g__keep`` (the list, and
+those of a list its `when` keeps: see ``_split_options``). A promise
 keeps a player field ``promised_g`` (the players promised to), read by
 ``promised("g", a, b)`` and emptied when its `until` phase ends; a promise about one of a
 list also keeps ``promised_g_about`` (what each entry of ``promised_g`` is about), read by
@@ -51,6 +53,7 @@ procedure ``negotiate(seats, rounds)``, written in the effect language below.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from . import ir
@@ -70,6 +73,7 @@ from .effects import (
     Stmt,
     Ternary,
     parse_into,
+    walk,
 )
 
 __all__ = ["add_negotiation", "WINDOW"]
@@ -103,6 +107,27 @@ while w_passes < count(w_seats) and w_round < w_rounds:
                     carry_out(w_offer)
                 w_offer = none
 """
+
+
+def _split_options(
+    game: ir.Game, here: Any, name: str, t: ir.Type, source: Any, when: Any, origin: Any
+) -> None:
+    """A list good whose `from` does not read the receiver also gets ``deal__g__from(giver,
+    receiver)`` (the list) and, with a `when`, ``deal__g__keep(giver, receiver, xs)`` (those of
+    ``xs`` it allows): ``keep(from)`` is ``options``, element for element, and the offers of
+    a negotiation (``runtime/deals.py``) find the list once per giver, not per receiver."""
+    parties = [("giver", ir.PLAYER), ("receiver", ir.PLAYER)]
+    listed = ir.list_of(t)
+    fname = f"deal__{name}__from"
+    body: list[Stmt] = [Return(here, 0, copy.deepcopy(source))]
+    game.functions[fname] = ir.Routine(fname, "function", list(parties), listed, body, origin)
+    if when is None:
+        return
+    kname = f"deal__{name}__keep"
+    kept = Comp(here, 0, Name(here, 0, "x"), "x", Name(here, 0, "xs"), copy.deepcopy(when))
+    game.functions[kname] = ir.Routine(
+        kname, "function", [*parties, ("xs", listed)], listed, [Return(here, 0, kept)], origin
+    )
 
 
 def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
@@ -170,6 +195,8 @@ def add_negotiation(b: Any, game: ir.Game, sink: DiagnosticSink) -> None:
             if source is None:
                 continue
             query("options", ir.list_of(t), Comp(here, 0, Name(here, 0, "x"), "x", source, when))
+            if not any(isinstance(n, Name) and n.id == "receiver" for n in walk(source)):
+                _split_options(game, here, name, t, source, when, gorigin)
             arg = [("x", t)]
             about = t
         else:

@@ -63,53 +63,43 @@ class Offers:
     found (a number of Units, the list of Claims): a block of items per good. No item is
     built until it is asked for, so a playout that draws one offer builds one deal."""
 
-    __slots__ = ("proposer", "seats", "_blocks", "_starts", "_n_singles", "_swaps", "_n")
+    __slots__ = ("proposer", "seats", "_parts", "_part_starts", "_n_singles", "_swaps", "_n")
 
     def __init__(self, engine: Any, S: list[Any], proposer: int, seats: Any) -> None:
         self.proposer = proposer
         self.seats = tuple(sorted(set(seats)))
-        # a block: (good, giver, receiver, shape, found) with found a count ("amount") or
-        # a tuple of arguments ("pick"); a flag good that may be given has found None
-        blocks: list[tuple[Any, ...]] = []
-        starts: list[int] = []
+        # a part: the blocks of one direction between the proposer and a partner, (start,
+        # blocks, their starts within the part); a block: (good, giver, receiver, shape,
+        # found) with found a count ("amount") or a tuple of arguments ("pick"); a flag
+        # good that may be given has found None
+        parts: list[tuple[int, tuple[Any, ...], tuple[int, ...]]] = []
         swaps: list[tuple[int, int, int, int]] = []  # (start, len out, start in, len in)
         n = 0
-        goods_of = engine.deal_goods
-        queries = engine.deal_queries
-        shape = [gd[2] for gd in goods_of]
-        goods = sorted(range(len(shape)), key=lambda g: shape[g] == "flag")
         if proposer in self.seats:
+            memo = _memo_for(engine, S)
             for q in self.seats:
                 if q == proposer:
                     continue
-                # goods with an amount or a list first: only they are swapped (a one-off,
-                # such as a promise, is given whole once, and a swap may not repeat it)
-                ends = []
-                for giver, receiver in ((proposer, q), (q, proposer)):
-                    start = n
-                    tradable = 0
-                    for g in goods:
-                        found = queries[g](S, giver, receiver)
-                        kind = shape[g]
-                        if kind == "amount":
-                            found = k = found if found > 0 else 0
-                        elif kind == "pick":
-                            found = tuple(found)
-                            k = len(found)
-                        else:
-                            found, k = None, 1 if found else 0
-                        if k:
-                            blocks.append((g, giver, receiver, kind, found))
-                            starts.append(n)
-                            n += k
-                            if kind != "flag":
-                                tradable += k
-                    ends.append((start, tradable))
-                (out_start, n_out), (in_start, n_in) = ends
+                out_start = n
+                found = memo.get((proposer, q))
+                if found is None:
+                    found = memo[proposer, q] = _pair(S, proposer, q)
+                blocks, starts, total, n_out = found
+                if total:
+                    parts.append((n, blocks, starts))
+                    n += total
+                in_start = n
+                found = memo.get((q, proposer))
+                if found is None:
+                    found = memo[q, proposer] = _pair(S, q, proposer)
+                blocks, starts, total, n_in = found
+                if total:
+                    parts.append((n, blocks, starts))
+                    n += total
                 if n_out and n_in:
                     swaps.append((out_start, n_out, in_start, n_in))
-        self._blocks = tuple(blocks)
-        self._starts = tuple(starts)
+        self._parts = tuple(parts)
+        self._part_starts = tuple(p[0] for p in parts)
         self._n_singles = n
         self._swaps = tuple(swaps)
         self._n = n + sum(a * b for _s, a, _t, b in swaps)
@@ -117,11 +107,18 @@ class Offers:
     def __len__(self) -> int:
         return self._n
 
+    @property
+    def _blocks(self) -> tuple[tuple[Any, ...], ...]:
+        """Every block, in order."""
+        return tuple(b for _start, blocks, _starts in self._parts for b in blocks)
+
     def single(self, i: int) -> tuple[Any, ...]:
         """Single item ``i`` (``0 <= i < `` the number of single items)."""
-        b = bisect.bisect_right(self._starts, i) - 1
-        g, giver, receiver, kind, found = self._blocks[b]
-        j = i - self._starts[b]
+        start, blocks, starts = self._parts[bisect.bisect_right(self._part_starts, i) - 1]
+        j = i - start
+        b = bisect.bisect_right(starts, j) - 1
+        g, giver, receiver, kind, found = blocks[b]
+        j -= starts[b]
         if kind == "amount":
             return (g, giver, receiver, j + 1)
         if kind == "pick":
@@ -168,14 +165,86 @@ class Offers:
         return (_rebuild, (self.proposer, self.seats, self._blocks, self._swaps))
 
 
+#: the last state offers were made in: [engine, a copy of the state, {(giver, receiver):
+#: what _pair found, (good, giver, "from"): a list good's list}, the engine's goods in the
+#: order offers list them with their queries, as (goods with an amount or a list, flags)].
+#: The goods' queries are pure functions of the state, so while a negotiation's offers are
+#: refused (the state unchanged) each direction between two seats is asked once, not once
+#: per proposer.
+_MEMO: list[Any] = [None, None, {}, ()]
+
+
+def _memo_for(engine: Any, S: list[Any]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """What the goods' queries found in ``S`` so far (empty for a state not seen last)."""
+    if _MEMO[0] is not engine:
+        shapes = [gd[2] for gd in engine.deal_goods]
+        # goods with an amount or a list first: only they are swapped (a one-off, such as
+        # a promise, is given whole once, and a swap may not repeat it)
+        order = sorted(range(len(shapes)), key=lambda g: shapes[g] == "flag")
+        froms = getattr(engine, "deal_from", None) or (None,) * len(shapes)
+        keeps = getattr(engine, "deal_keep", None) or (None,) * len(shapes)
+        queries = engine.deal_queries
+        tradables = tuple(
+            (g, shapes[g], queries[g], froms[g], keeps[g]) for g in order if shapes[g] != "flag"
+        )
+        flags = tuple((g, queries[g]) for g in order if shapes[g] == "flag")
+        _MEMO[:] = [engine, S[:], {}, (tradables, flags)]
+    elif _MEMO[1] != S:
+        _MEMO[1], _MEMO[2] = S[:], {}
+    memo: dict[tuple[Any, ...], tuple[Any, ...]] = _MEMO[2]
+    return memo
+
+
+def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
+    """What ``giver`` may give ``receiver`` now: (blocks, their starts, the number of items,
+    the number of those that may be swapped: not flags), the blocks in the order of
+    ``_MEMO[3]``, each (good, giver, receiver, shape, found) with at least one item. A list
+    that does not depend on the receiver (the engine's ``deal_from``) is found once per
+    giver and state, and filtered per receiver (``deal_keep``)."""
+    blocks = []
+    starts = []
+    n = 0
+    memo = _MEMO[2]
+    tradables, flags = _MEMO[3]
+    for g, kind, query, listed, keep in tradables:
+        if kind == "amount":
+            k = query(S, giver, receiver)
+            if k > 0:
+                blocks.append((g, giver, receiver, kind, k))
+                starts.append(n)
+                n += k
+            continue
+        if listed is not None:
+            found = memo.get((g, giver, "from"))
+            if found is None:
+                found = memo[g, giver, "from"] = tuple(listed(S, giver, receiver))
+            if found and keep is not None:
+                found = tuple(keep(S, giver, receiver, found))
+        else:
+            found = tuple(query(S, giver, receiver))
+        if found:
+            blocks.append((g, giver, receiver, kind, found))
+            starts.append(n)
+            n += len(found)
+    tradable = n
+    for g, query in flags:
+        if query(S, giver, receiver):
+            blocks.append((g, giver, receiver, "flag", None))
+            starts.append(n)
+            n += 1
+    return (tuple(blocks), tuple(starts), n, tradable)
+
+
 def _rebuild(proposer: int, seats: Any, blocks: Any, swaps: Any) -> Offers:
     o = object.__new__(Offers)
-    o.proposer, o.seats, o._blocks, o._swaps = proposer, seats, blocks, swaps
+    o.proposer, o.seats, o._swaps = proposer, seats, swaps
     starts, n = [], 0
     for _g, _giver, _receiver, kind, found in blocks:
         starts.append(n)
         n += found if kind == "amount" else len(found) if kind == "pick" else 1
-    o._starts, o._n_singles = tuple(starts), n
+    o._parts = ((0, tuple(blocks), tuple(starts)),) if blocks else ()
+    o._part_starts = tuple(p[0] for p in o._parts)
+    o._n_singles = n
     o._n = n + sum(a * b for _s, a, _t, b in swaps)
     return o
 

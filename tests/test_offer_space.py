@@ -9,8 +9,8 @@ import pickle
 import random
 
 import pytest
-from rulecraft.runtime import Game, load_spec
-from rulecraft.runtime.deals import DEAL, Offers, deal_id, item_args
+from rulecraft.runtime import Game, deals, load_spec
+from rulecraft.runtime.deals import DEAL, Offers, carry_out, deal_id, item_args
 from rulecraft.runtime.tools.agents import RandomAgent
 
 WESTPHALIA = load_spec("westphalia", "congress")
@@ -100,3 +100,59 @@ def test_the_offer_space_is_a_value_that_pickles():
     assert a != Offers(WESTPHALIA.engine, S, 2, seats)
     c = pickle.loads(pickle.dumps(a))
     assert c == a and len(c) == len(a) and list(c) == list(a)
+
+
+def test_offers_made_again_in_a_state_a_deal_changed_in_place_are_the_new_state_s():
+    """The goods' findings are kept while the state is unchanged (a refused offer); a deal
+    carried out in the same list, as a negotiation does, makes them be found again."""
+    engine = WESTPHALIA.engine
+    seats = range(len(WESTPHALIA.seats))
+    changed = 0
+    for S in states(WESTPHALIA, games=2):
+        S = S[:]
+        rng = random.Random(len(S))
+        for _ in range(6):
+            for p in seats:
+                offers = Offers(engine, S, p, seats)
+                assert list(offers) == full_list(engine, S, p, seats)
+            p = rng.randrange(len(WESTPHALIA.seats))
+            offers = Offers(engine, S, p, seats)
+            if not len(offers):
+                break
+            before = list(S)
+            carry_out(engine, S, offers[rng.randrange(len(offers))])
+            changed += S != before
+    assert changed > 10
+
+
+def test_each_direction_between_two_seats_is_asked_once_in_an_unchanged_state(monkeypatch):
+    """Six proposers in one state: each good's query runs once per giver and receiver, not
+    once per proposer (the pair (p, q) is in the offers of both p and q); a list that does
+    not depend on the receiver (Claims: the giver's areas) once per giver."""
+    engine = WESTPHALIA.engine
+    calls: list[tuple[str, int, int, int | None]] = []
+
+    def counted(part, g, query, by_receiver=True):
+        def ask(S, giver, receiver, *xs):
+            calls.append((part, g, giver, receiver if by_receiver else None))
+            return query(S, giver, receiver, *xs)
+
+        return ask
+
+    saved = {a: getattr(engine, a) for a in ("deal_queries", "deal_from", "deal_keep")}
+    assert any(saved["deal_from"]) and any(saved["deal_keep"])
+    monkeypatch.setattr(deals, "_MEMO", [None, None, {}, ()])
+    for part, fs in saved.items():
+        wrapped = tuple(f and counted(part, g, f, part != "deal_from") for g, f in enumerate(fs))
+        monkeypatch.setattr(engine, part, wrapped)
+    S = next(states(WESTPHALIA, games=1))
+    seats = range(len(WESTPHALIA.seats))
+    lists = [list(Offers(engine, S, p, seats)) for p in seats]
+    n = len(WESTPHALIA.seats)
+    assert len(calls) == len(set(calls))
+    froms = [c for c in calls if c[0] == "deal_from"]
+    assert len(froms) == n * sum(1 for f in saved["deal_from"] if f)
+    for part, fs in saved.items():
+        monkeypatch.setattr(engine, part, fs)
+    monkeypatch.setattr(deals, "_MEMO", [None, None, {}, ()])
+    assert lists == [full_list(engine, S, p, seats) for p in seats]

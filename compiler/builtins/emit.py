@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 from .. import ir
-from ..effects import Bool, Call, Str
+from ..effects import Bool, Call, Comp, Str
 from ..tables.programs import routine_name
 from .row import Emitter, ExprGen, RoutineGen
 
@@ -16,7 +16,12 @@ def emit_count(eg: ExprGen, c: Call) -> str:
     m = eg.mask(c.args[0])
     if m is not None:
         return f"_count({m})"
-    return f"len({eg.expr(eg.inl(c.args[0]))})"
+    arg = eg.inl(c.args[0])
+    if isinstance(arg, Comp):
+        found = eg.element_count(arg)
+        if found is not None:
+            return found
+    return f"len({eg.expr(arg)})"
 
 
 def emit_minmax(eg: ExprGen, c: Call) -> str:

@@ -427,11 +427,39 @@ class ExprGen:
             return f"[{elt}{lets} for {var} in {src}{test}]"
         return f"[{elt} for {var} in {src}{test}]"
 
+    def element_count(self, comp: Comp, test: bool = False) -> str | None:
+        """``count([c for c in xs if c == v])`` as ``xs.count(v)`` (with ``test``, whether
+        there is one: ``v in xs``), counted in C without a loop in Python; None if ``comp``
+        is not such a filter (its element the variable itself, its filter the variable
+        equal to a name or a constant, which evaluates once without failing where the loop
+        evaluated it per element; of a type compared as Python compares it: not a list or a
+        set). Both compare with ``==`` as the filter does."""
+        if not (isinstance(comp.elt, Name) and comp.elt.id == comp.var) or self.mask(comp):
+            return None
+        src, cond = self.comp_source(comp)
+        if not (isinstance(cond, Compare) and cond.op == "=="):
+            return None
+        for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if (
+                isinstance(side, Name)
+                and side.id == comp.var
+                and side.ty is not None
+                and side.ty.kind not in ("list", "set")
+                and isinstance(other, (Name, Int, Str, Bool))
+                and not _mentions(other, comp.var)
+            ):
+                value = self.expr(other)
+                return f"({value} in {src})" if test else f"{src}.count({value})"
+        return None
+
     def any_of(self, comp: Comp) -> str:
         """``count(comp) > 0`` without building the list."""
         m = self.mask(comp)
         if m is not None:
             return f"({m} != 0)"
+        found = self.element_count(comp, test=True)
+        if found is not None:
+            return found
         src, cond = self.comp_source(comp)
         if cond is None:
             return f"(len({src}) > 0)"

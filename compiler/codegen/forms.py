@@ -49,6 +49,7 @@ from .analysis import (
 from .class_tables import ClassTables
 from .data import ScenarioData
 from .exprs import CodegenError, ExprGen, Scope, type_kind
+from .indexed import loop_source
 from .pytext import doc_string, is_simple, mark_unused, only_markers, pack, tidy, value_kind
 
 VISIBILITY_RANK = {"none": 0, "owner": 1, "all": 2}
@@ -202,12 +203,12 @@ class PlainForms:
                 self.line(out, ind, "else:")
                 self.simple_body(s.orelse, out, ind + 1)
         elif isinstance(s, For):
-            it = self.iterable(s.iter)
+            it, loop_body = loop_source(self, s)
             self.scope.push()
             var = self.scope.declare(s.var)
             self.line(out, ind, f"for {var} in {it}:")
             self.loops.append(("py", None, None))
-            self.simple_body(s.body, out, ind + 1)
+            self.simple_body(loop_body, out, ind + 1)
             self.loops.pop()
             self.scope.pop()
         elif isinstance(s, While):

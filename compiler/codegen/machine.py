@@ -32,6 +32,7 @@ from .class_tables import ClassTables
 from .data import ScenarioData
 from .exprs import CodegenError
 from .forms import SAME_PLAYER, PlainForms, decision_of
+from .indexed import loop_source
 from .pytext import as_tuple, doc_string, mark_unused, only_markers, pack, zero
 
 
@@ -576,11 +577,12 @@ class MachineForm(PlainForms):
     def lower_for(self, s: For) -> None:
         it = self.scope.declare("_it")
         i = self.scope.declare("_i")
-        self.arm_line(0, f"{it} = tuple({self.iterable(s.iter)})")
+        src, loop_body = loop_source(self, s)
+        self.arm_line(0, f"{it} = tuple({src})")
         self.arm_line(0, f"{i} = 0")
         self.scope.push()
         var = self.scope.declare(s.var)
-        self.lower_loop(lambda: f"{i} < len({it})", (f"{var} = {it}[{i}]", f"{i} += 1"), s.body)
+        self.lower_loop(lambda: f"{i} < len({it})", (f"{var} = {it}[{i}]", f"{i} += 1"), loop_body)
         self.scope.pop()
 
     def lower_loop(self, test: Callable[[], str], enter: Sequence[str], body_stmts: Any) -> None:

@@ -130,10 +130,12 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
     )
     SITES: ClassVar[Any] = MarchOfProgressRules.SITES + ()
     ROUTINES: ClassVar[Any] = MarchOfProgressRules.ROUTINES + ()
+    ix_country__kind: dict[Any, tuple[int, ...]]
     t_aom_neutral_vp: tuple[Any, ...]
 
     def __init__(self, d: dict[str, Any]) -> None:
         super().__init__(d)
+        self.ix_country__kind = d["ix_country__kind"]
         self.t_aom_neutral_vp = d["t_aom_neutral_vp"]
 
     def f_scores_for(self, S: list[Any], v_p: Any, v_c: Any) -> bool:
@@ -164,14 +166,13 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
     def p_setup__neutral_vp_dice(self, S: list[Any]) -> None:
         """Roll a die for each neutral country; 1-2 gives 1 VP, 3-4 gives 2 VPs, 5-6 gives 3 VPs. (MOP-AOM-SETUP-07) [rules/march_of_progress/scenarios/age_of_marlborough.yaml:39:7]"""
         N: list[int] = S
-        for v_c in self.all_country:
-            if self.s_e_country__kind[v_c] == "neutral":
-                v_r = _roll(S, 6)
-                S[self.o_e_country__vp_die + v_c] = min(
-                    max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
-                )
-                if S[_LOG] is not False:
-                    _log(S, 55, (v_c, v_r, N[self.o_e_country__vp_die + v_c]))
+        for v_c in self.ix_country__kind.get("neutral", ()):
+            v_r = _roll(S, 6)
+            S[self.o_e_country__vp_die + v_c] = min(
+                max(_lookup(self.t_aom_neutral_vp, 0, v_r)[3], 0), self.s_e_country__vp_max[v_c]
+            )
+            if S[_LOG] is not False:
+                _log(S, 55, (v_c, v_r, N[self.o_e_country__vp_die + v_c]))
 
     def q_main(self, S: list[Any], R: Any, k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
@@ -237,4 +238,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "141 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n150 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n151 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n160 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n161 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n167 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n168 rules/march_of_progress/scenarios/age_of_marlborough.yaml:45:15\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

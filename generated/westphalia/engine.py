@@ -561,6 +561,14 @@ class WestphaliaRules:
         self.deal_queries = tuple(
             getattr(self, f"f_deal__{g[0]}__{query[g[2]]}") for g in self.deal_goods
         )
+        #: per list good whose list does not depend on the receiver, the list (giver,
+        #: receiver) and those of a list the good's `when` keeps (giver, receiver, xs)
+        self.deal_from = tuple(
+            getattr(self, f"f_deal__{g[0]}__from", None) for g in self.deal_goods
+        )
+        self.deal_keep = tuple(
+            getattr(self, f"f_deal__{g[0]}__keep", None) for g in self.deal_goods
+        )
         self.deal_value = getattr(self, "f_" + d["deal_value"]) if d.get("deal_value") else None
 
     def deal_give(self, S: list[Any], g: int, giver: Any, receiver: Any, x: Any) -> None:
@@ -663,8 +671,8 @@ class WestphaliaRules:
             return _w6
         if v_k == self.k_action__claim:
             _w7 = False
-            for v_q__8 in self.all_player:
-                if self.f_claimable(S, v_x, v_q__8, S[self.o_e_army__location + v_x]):
+            for v_q__10 in self.all_player:
+                if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x]):
                     _w7 = True
                     break
             return _w7
@@ -749,47 +757,91 @@ class WestphaliaRules:
             and N[self.o_e_army__units + v_x] >= 2
         ) and self.f_has_free_disc(S, self.s_e_army__owner[v_x], v_a)
 
+    def f_deal__claim__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        """deal__claim__from (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
+        _w3 = []
+        for v_a in self.all_area:
+            _w5 = self.f_points_of(S, v_giver, v_a) > 0
+            if _w5:
+                _w4 = False
+                for v_x__1 in self.ix_army__owner__theater.get(
+                    (v_giver, self.s_e_area__theater[v_a]), ()
+                ):
+                    if S[self.o_e_army__location + v_x__1] is not None:
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5 and (
+                not (v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_a])
+            ):
+                _w3.append(v_a)
+        return _w3
+
+    def f_deal__claim__keep(self, S: list[Any], v_giver: Any, v_receiver: Any, v_xs: Any) -> Any:
+        """deal__claim__keep (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
+        _w2 = []
+        _w3 = 0
+        for v_a__3 in self.all_area:
+            _w3 += S[self.o_e_area__claims + v_a__3].count(v_receiver)
+        _h1 = _w3
+        for v_x in v_xs:
+            _w4 = False
+            for v_x__1 in self.ix_army__owner__theater.get(
+                (v_receiver, self.s_e_area__theater[v_x]), ()
+            ):
+                if S[self.o_e_army__location + v_x__1] is not None:
+                    _w4 = True
+                    break
+            if _w4 and (
+                v_receiver == self.k_player__austria
+                and self.s_e_area__theater[v_x] == "hre"
+                or (v_receiver != self.k_player__austria and _h1 < self.s_p_discs[v_receiver])
+            ):
+                _w2.append(v_x)
+        return _w2
+
     def f_deal__claim__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         """deal__claim__options (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"""
         _w5 = []
         _w6 = 0
         for v_a__4 in self.all_area:
-            _w7 = 0
-            for v_c__4 in S[self.o_e_area__claims + v_a__4]:
-                if v_c__4 == v_receiver:
-                    _w7 += 1
-            _w6 += _w7
+            _w6 += S[self.o_e_area__claims + v_a__4].count(v_receiver)
         _h1 = _w6
         for v_x in self.all_area:
-            _w9 = self.f_points_of(S, v_giver, v_x) > 0
-            if _w9:
-                _w8 = False
+            _w8 = self.f_points_of(S, v_giver, v_x) > 0
+            if _w8:
+                _w7 = False
                 for v_x__1 in self.ix_army__owner__theater.get(
                     (v_giver, self.s_e_area__theater[v_x]), ()
                 ):
                     if S[self.o_e_army__location + v_x__1] is not None:
-                        _w8 = True
+                        _w7 = True
                         break
-                _w9 = _w8
-            _w11 = _w9 and (
+                _w8 = _w7
+            _w10 = _w8 and (
                 not (v_giver == self.k_player__bavaria and S[self.o_e_area__recatholicized + v_x])
             )
-            if _w11:
-                _w10 = False
+            if _w10:
+                _w9 = False
                 for v_x__2 in self.ix_army__owner__theater.get(
                     (v_receiver, self.s_e_area__theater[v_x]), ()
                 ):
                     if S[self.o_e_army__location + v_x__2] is not None:
-                        _w10 = True
+                        _w9 = True
                         break
-                _w11 = _w10 and (
+                _w10 = _w9 and (
                     v_receiver == self.k_player__austria
                     and self.s_e_area__theater[v_x] == "hre"
                     or (v_receiver != self.k_player__austria and _h1 < self.s_p_discs[v_receiver])
                 )
-            if _w11:
+            if _w10:
                 _w5.append(v_x)
         return _w5
+
+    def f_deal__commerce__from(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
+        "deal__commerce__from (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:819:5]"
+        N: list[int] = S
+        return _bits(N[self.o_p_commerce + v_giver])
 
     def f_deal__commerce__options(self, S: list[Any], v_giver: Any, v_receiver: Any) -> Any:
         "deal__commerce__options (WEST-1-02, WEST-I3D-03) [rules/westphalia/rules.yaml:819:5]"
@@ -1031,20 +1083,16 @@ class WestphaliaRules:
 
     def f_has_free_disc(self, S: list[Any], v_p: Any, v_a: Any) -> bool:
         """Whether p can put a new Claim in a: a Claims disc is free (Austria needs none in the HRE). (WEST-I3B-04, WEST-6-01) [rules/westphalia/rules.yaml:90:3]"""
-        _w4 = v_p == self.k_player__austria and self.s_e_area__theater[v_a] == "hre"
-        if not _w4:
-            _w3 = v_p != self.k_player__austria
-            if _w3:
+        _w3 = v_p == self.k_player__austria and self.s_e_area__theater[v_a] == "hre"
+        if not _w3:
+            _w2 = v_p != self.k_player__austria
+            if _w2:
                 _w1 = 0
                 for v_a__1 in self.all_area:
-                    _w2 = 0
-                    for v_c__1 in S[self.o_e_area__claims + v_a__1]:
-                        if v_c__1 == v_p:
-                            _w2 += 1
-                    _w1 += _w2
-                _w3 = _w1 < self.s_p_discs[v_p]
-            _w4 = _w3
-        return _w4
+                    _w1 += S[self.o_e_area__claims + v_a__1].count(v_p)
+                _w2 = _w1 < self.s_p_discs[v_p]
+            _w3 = _w2
+        return _w3
 
     def f_hostile(self, S: list[Any], v_p: Any, v_q: Any) -> bool:
         "Whether p is at war with q (the starting table, less the Spanish-Dutch peace). (WEST-I4-02, WEST-8-01) [rules/westphalia/rules.yaml:18:3]"
@@ -1203,24 +1251,16 @@ class WestphaliaRules:
         """Claims discs of p on the map. [rules/westphalia/rules.yaml:83:3]"""
         _w1 = 0
         for v_a in self.all_area:
-            _w2 = 0
-            for v_c in S[self.o_e_area__claims + v_a]:
-                if v_c == v_p:
-                    _w2 += 1
-            _w1 += _w2
+            _w1 += S[self.o_e_area__claims + v_a].count(v_p)
         return _w1
 
     def f_points_of(self, S: list[Any], v_q: Any, v_a: Any) -> int:
-        """The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:50:3]"""
+        "The Territory points q holds in an Area; in the HRE the points without a disc are Austria's. (WEST-6-01, WEST-6-02) [rules/westphalia/rules.yaml:50:3]"
         if v_q == self.k_player__austria:
             if self.s_e_area__theater[v_a] == "hre":
                 return self.s_e_area__points[v_a] - len(S[self.o_e_area__claims + v_a])
             return 0
-        _w1 = 0
-        for v_c in S[self.o_e_area__claims + v_a]:
-            if v_c == v_q:
-                _w1 += 1
-        return _w1
+        return S[self.o_e_area__claims + v_a].count(v_q)
 
     def f_position_value(self, S: list[Any], v_p: Any) -> int:
         """How good the position is for p, for bots that trade: the Debts it would keep, negated, plus 10 if its Victory Conditions would hold now, and for the Powers whose victory hangs on their partners' (Austria on Bavaria and Spain, France on the Dutch and Sweden) 4 for each partner that would win. [rules/westphalia/rules.yaml:370:3]"""
@@ -1317,10 +1357,10 @@ class WestphaliaRules:
             _w9 = _w7
             if _w9:
                 _w8 = False
-                for v_x__7 in self.all_army:
-                    if S[self.o_e_army__location + v_x__7] == v_a and _has(
+                for v_x__9 in self.all_army:
+                    if S[self.o_e_army__location + v_x__9] == v_a and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__7],
+                        self.s_e_army__owner[v_x__9],
                     ):
                         _w8 = True
                         break
@@ -1328,8 +1368,8 @@ class WestphaliaRules:
             _w11 = _w9
             if _w11:
                 _w10 = False
-                for v_q__9 in self.s_e_area__home_of[v_a]:
-                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__9):
+                for v_q__11 in self.s_e_area__home_of[v_a]:
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__11):
                         _w10 = True
                         break
                 _w11 = not _w10
@@ -1358,10 +1398,10 @@ class WestphaliaRules:
         """What a player's Taxes step takes off its Debt. (WEST-9C-01, WEST-9C-02, WEST-9C-03, WEST-9C-04, WEST-9C-05, WEST-9C-06) [rules/westphalia/rules.yaml:239:3]"""
         v_n = 0
         if v_p == self.k_player__sweden or v_p == self.k_player__bavaria:
-            for v_a in self.all_area:
-                if self.s_e_area__theater[v_a] == "hre" and (
-                    self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]
-                ) == (v_p == self.k_player__bavaria):
+            for v_a in self.ix_area__theater.get("hre", ()):
+                if (self.s_e_area__catholic[v_a] or S[self.o_e_area__recatholicized + v_a]) == (
+                    v_p == self.k_player__bavaria
+                ):
                     v_n += self.f_points_of(S, v_p, v_a)
                     if (
                         self.s_e_area__points[v_a] > 1
@@ -1697,11 +1737,8 @@ class WestphaliaRules:
                 if v_q_2 != self.k_player__spain
             ]
         )
-        for v_x in self.all_army:
-            if (
-                self.s_e_army__owner[v_x] == self.k_player__dutch
-                and S[self.o_e_army__location + v_x] is not None
-            ):
+        for v_x in self.ix_army__owner.get(self.k_player__dutch, ()):
+            if S[self.o_e_army__location + v_x] is not None:
                 S[self.o_p_units + self.k_player__dutch] = min(
                     max(
                         S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x], 0
@@ -1716,10 +1753,9 @@ class WestphaliaRules:
     def p_recatholicize(self, S: list[Any]) -> None:
         """At the start of Bavaria's Military Turn, every Protestant Area whose Claims are all Bavarian is Recatholicized. (WEST-5D-01, WEST-5D-02, WEST-5D-04, WEST-I3B-05) [rules/westphalia/rules.yaml:477:3]"""
         N: list[int] = S
-        for v_a in self.all_area:
+        for v_a in self.ix_area__theater.get("hre", ()):
             _w2 = (
-                (self.s_e_area__theater[v_a] == "hre" and (not self.s_e_area__catholic[v_a]))
-                and (not S[self.o_e_area__recatholicized + v_a])
+                not self.s_e_area__catholic[v_a] and (not S[self.o_e_area__recatholicized + v_a])
             ) and len(S[self.o_e_area__claims + v_a]) == self.s_e_area__points[v_a]
             if _w2:
                 _w1 = False
@@ -1753,14 +1789,10 @@ class WestphaliaRules:
             _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
     def p_remove_one_claim(self, S: list[Any], v_a: Any, v_q: Any) -> None:
-        """Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:424:3]"""
-        _w1 = 0
-        for v_c in S[self.o_e_area__claims + v_a]:
-            if v_c == v_q:
-                _w1 += 1
-        v_n = _w1 - 1
+        "Take one of q's Claims off an Area. [rules/westphalia/rules.yaml:424:3]"
+        v_n = S[self.o_e_area__claims + v_a].count(v_q) - 1
         S[self.o_e_area__claims + v_a] = tuple(
-            [v_c_2 for v_c_2 in S[self.o_e_area__claims + v_a] if v_c_2 != v_q]
+            [v_c for v_c in S[self.o_e_area__claims + v_a] if v_c != v_q]
         )
         _runs0 = 0
         while v_n > 0:
@@ -1986,12 +2018,12 @@ class WestphaliaRules:
                     S[self.o_e_army__location + v_x] = v_dest
                     S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                     v_foes = [
-                        v_x__8
-                        for v_x__8 in self.all_army
-                        if S[self.o_e_army__location + v_x__8] == v_dest
+                        v_x__10
+                        for v_x__10 in self.all_army
+                        if S[self.o_e_army__location + v_x__10] == v_dest
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__8],
+                            self.s_e_army__owner[v_x__10],
                         )
                     ]
                     if len(v_foes) > 0:
@@ -2007,9 +2039,9 @@ class WestphaliaRules:
                     v_q = _pick(
                         R,
                         [
-                            v_q__10
-                            for v_q__10 in self.all_player
-                            if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x])
+                            v_q__12
+                            for v_q__12 in self.all_player
+                            if self.f_claimable(S, v_x, v_q__12, S[self.o_e_army__location + v_x])
                         ],
                     )
                     self.q_intercept(S, R, v_x, v_q, S[self.o_e_army__location + v_x])
@@ -2051,15 +2083,11 @@ class WestphaliaRules:
                 R, Split(min(v_held, self.c_army_max * len(v_mine)), v_mine, self.c_army_max)
             )
             for v_x_3 in v_mine:
-                _w1 = 0
-                for v_y in v_picks:
-                    if v_y == v_x_3:
-                        _w1 += 1
-                S[self.o_e_army__units + v_x_3] = min(max(_w1, 0), 64)
-        _w2 = 0
+                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
+        _w1 = 0
         for v_x_4 in v_mine:
-            _w2 += N[self.o_e_army__units + v_x_4]
-        v_kept = _w2
+            _w1 += N[self.o_e_army__units + v_x_4]
+        v_kept = _w1
         S[self.o_p_units + v_p] = min(max(0, 0), 64)
         if v_held > v_kept:
             pass
@@ -2159,11 +2187,11 @@ class WestphaliaRules:
                 )
                 and (not self.f_truce(S, v_r_2, self.s_e_army__owner[v_x]))
             ) and v_a not in S[self.o_p_promised_keep_out_about + v_r_2]:
-                for v_y in self.all_army:
+                for v_y in self.ix_army__owner.get(v_r_2, ()):
                     if (
                         (
                             (
-                                (not S[self.o_g_intercepted] and self.s_e_army__owner[v_y] == v_r_2)
+                                not S[self.o_g_intercepted]
                                 and self.s_e_army__theater[v_y] == self.s_e_area__theater[v_a]
                             )
                             and S[self.o_e_army__location + v_y] is not None
@@ -2297,8 +2325,8 @@ class WestphaliaRules:
         _w8 = []
         for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ()):
             _w9 = False
-            for v_q__6 in self.s_e_area__home_of[v_a]:
-                if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6):
+            for v_q__8 in self.s_e_area__home_of[v_a]:
+                if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__8):
                     _w9 = True
                     break
             _w12 = not _w9
@@ -2306,10 +2334,10 @@ class WestphaliaRules:
                 _w11 = v_a == S[self.o_e_army__location + v_x]
                 if not _w11:
                     _w10 = False
-                    for v_x__8 in self.all_army:
-                        if S[self.o_e_army__location + v_x__8] == v_a and _has(
+                    for v_x__10 in self.all_army:
+                        if S[self.o_e_army__location + v_x__10] == v_a and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__8],
+                            self.s_e_army__owner[v_x__10],
                         ):
                             _w10 = True
                             break
@@ -2323,10 +2351,10 @@ class WestphaliaRules:
             _w19 = v_a_2 != S[self.o_e_army__location + v_x]
             if _w19:
                 _w18 = False
-                for v_x__10 in self.all_army:
-                    if S[self.o_e_army__location + v_x__10] == v_a_2 and _has(
+                for v_x__12 in self.all_army:
+                    if S[self.o_e_army__location + v_x__12] == v_a_2 and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__10],
+                        self.s_e_army__owner[v_x__12],
                     ):
                         _w18 = True
                         break
@@ -2334,8 +2362,8 @@ class WestphaliaRules:
             _w21 = _w19
             if _w21:
                 _w20 = False
-                for v_q__12 in self.s_e_area__home_of[v_a_2]:
-                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12):
+                for v_q__14 in self.s_e_area__home_of[v_a_2]:
+                    if _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__14):
                         _w20 = True
                         break
                 _w21 = not _w20
@@ -2706,12 +2734,12 @@ class WestphaliaRules:
                 S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
-                    v_x__8
-                    for v_x__8 in self.all_army
-                    if S[self.o_e_army__location + v_x__8] == v_dest
+                    v_x__10
+                    for v_x__10 in self.all_army
+                    if S[self.o_e_army__location + v_x__10] == v_dest
                     and _has(
                         N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                        self.s_e_army__owner[v_x__8],
+                        self.s_e_army__owner[v_x__10],
                     )
                 ]
                 if len(v_foes) > 0:
@@ -2759,9 +2787,9 @@ class WestphaliaRules:
                     6,
                     tuple(
                         [
-                            v_q__10
-                            for v_q__10 in self.all_player
-                            if self.f_claimable(S, v_x, v_q__10, S[self.o_e_army__location + v_x])
+                            v_q__12
+                            for v_q__12 in self.all_player
+                            if self.f_claimable(S, v_x, v_q__12, S[self.o_e_army__location + v_x])
                         ]
                     ),
                     (S[self.o_e_army__location + v_x],),
@@ -2856,9 +2884,7 @@ class WestphaliaRules:
                 F = None
             v_picks = v
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(
-                    max(len([v_y for v_y in v_picks if v_y == v_x_3]), 0), 64
-                )
+                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
             pc = 3
         if pc == 3:
             v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
@@ -3180,7 +3206,7 @@ class WestphaliaRules:
                     pc = 1
                     continue
             if pc == 3:
-                v__it_2 = tuple(self.all_army)
+                v__it_2 = tuple(self.ix_army__owner.get(v_r_2, ()))
                 v__i_2 = 0
                 pc = 4
             if pc == 4:
@@ -3195,7 +3221,7 @@ class WestphaliaRules:
                 if (
                     (
                         (
-                            (not S[self.o_g_intercepted] and self.s_e_army__owner[v_y] == v_r_2)
+                            not S[self.o_g_intercepted]
                             and self.s_e_army__theater[v_y] == self.s_e_area__theater[v_a]
                         )
                         and S[self.o_e_army__location + v_y] is not None
@@ -3562,18 +3588,18 @@ class WestphaliaRules:
                 v_a
                 for v_a in self.ix_area__theater.get(self.s_e_army__theater[v_x], ())
                 if not any(
-                    _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__6)
-                    for v_q__6 in self.s_e_area__home_of[v_a]
+                    _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__8)
+                    for v_q__8 in self.s_e_area__home_of[v_a]
                 )
                 and (
                     v_a == S[self.o_e_army__location + v_x]
                     or not any(
-                        S[self.o_e_army__location + v_x__8] == v_a
+                        S[self.o_e_army__location + v_x__10] == v_a
                         and _has(
                             N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                            self.s_e_army__owner[v_x__8],
+                            self.s_e_army__owner[v_x__10],
                         )
-                        for v_x__8 in self.all_army
+                        for v_x__10 in self.all_army
                     )
                 )
             ]
@@ -3585,19 +3611,19 @@ class WestphaliaRules:
                         v_a_2 != S[self.o_e_army__location + v_x]
                         and (
                             not any(
-                                S[self.o_e_army__location + v_x__10] == v_a_2
+                                S[self.o_e_army__location + v_x__12] == v_a_2
                                 and _has(
                                     N[self.o_p_hostile_to + self.s_e_army__owner[v_x]],
-                                    self.s_e_army__owner[v_x__10],
+                                    self.s_e_army__owner[v_x__12],
                                 )
-                                for v_x__10 in self.all_army
+                                for v_x__12 in self.all_army
                             )
                         )
                     )
                     and (
                         not any(
-                            _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__12)
-                            for v_q__12 in self.s_e_area__home_of[v_a_2]
+                            _has(N[self.o_p_hostile_to + self.s_e_army__owner[v_x]], v_q__14)
+                            for v_q__14 in self.s_e_area__home_of[v_a_2]
                         )
                     )
                 )
@@ -4273,4 +4299,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "622 rules/westphalia/rules.yaml:171:7\n623 rules/westphalia/rules.yaml:172:11\n664 rules/westphalia/rules.yaml:173:7\n665 rules/westphalia/rules.yaml:174:11\n671 rules/westphalia/rules.yaml:175:7\n675 rules/westphalia/rules.yaml:327:7\n676 rules/westphalia/rules.yaml:328:11\n677 rules/westphalia/rules.yaml:329:7\n678 rules/westphalia/rules.yaml:330:11\n679 rules/westphalia/rules.yaml:331:7\n680 rules/westphalia/rules.yaml:332:11\n681 rules/westphalia/rules.yaml:333:7\n682 rules/westphalia/rules.yaml:334:11\n683 rules/westphalia/rules.yaml:335:7\n684 rules/westphalia/rules.yaml:336:11\n685 rules/westphalia/rules.yaml:337:7\n689 rules/westphalia/rules.yaml:183:7\n704 rules/westphalia/rules.yaml:184:7\n710 rules/westphalia/rules.yaml:233:7\n711 rules/westphalia/rules.yaml:234:11\n716 rules/westphalia/rules.yaml:235:7\n717 rules/westphalia/rules.yaml:236:11\n722 rules/westphalia/rules.yaml:237:7\n729 rules/westphalia/rules.yaml:165:7\n738 rules/westphalia/rules.yaml:159:7\n754 rules/westphalia/rules.yaml:780:1\n797 rules/westphalia/rules.yaml:780:1\n802 rules/westphalia/rules.yaml:780:1\n806 rules/westphalia/rules.yaml:780:1\n810 rules/westphalia/rules.yaml:780:1\n841 rules/westphalia/rules.yaml:780:1\n853 rules/westphalia/rules.yaml:780:1\n864 rules/westphalia/rules.yaml:780:1\n873 rules/westphalia/rules.yaml:780:1\n878 rules/westphalia/rules.yaml:780:1\n890 rules/westphalia/rules.yaml:780:1\n902 rules/westphalia/rules.yaml:780:1\n910 rules/westphalia/rules.yaml:780:1\n915 rules/westphalia/rules.yaml:780:1\n939 rules/westphalia/rules.yaml:142:7\n949 rules/westphalia/rules.yaml:136:7\n959 rules/westphalia/rules.yaml:307:7\n960 rules/westphalia/rules.yaml:308:7\n961 rules/westphalia/rules.yaml:309:11\n966 rules/westphalia/rules.yaml:310:11\n974 rules/westphalia/rules.yaml:311:7\n975 rules/westphalia/rules.yaml:312:11\n976 rules/westphalia/rules.yaml:313:7\n977 rules/westphalia/rules.yaml:314:11\n978 rules/westphalia/rules.yaml:315:7\n979 rules/westphalia/rules.yaml:316:11\n980 rules/westphalia/rules.yaml:317:7\n981 rules/westphalia/rules.yaml:318:11\n982 rules/westphalia/rules.yaml:319:7\n987 rules/westphalia/rules.yaml:32:7\n988 rules/westphalia/rules.yaml:33:11\n989 rules/westphalia/rules.yaml:34:7\n990 rules/westphalia/rules.yaml:35:11\n991 rules/westphalia/rules.yaml:36:7\n992 rules/westphalia/rules.yaml:37:11\n993 rules/westphalia/rules.yaml:38:7\n994 rules/westphalia/rules.yaml:39:11\n995 rules/westphalia/rules.yaml:40:7\n1003 rules/westphalia/rules.yaml:75:7\n1012 rules/westphalia/rules.yaml:81:7\n1025 rules/westphalia/rules.yaml:106:7\n1034 rules/westphalia/rules.yaml:98:7\n1052 rules/westphalia/rules.yaml:24:7\n1056 rules/westphalia/rules.yaml:217:7\n1063 rules/westphalia/rules.yaml:209:7\n1068 rules/westphalia/rules.yaml:356:7\n1069 rules/westphalia/rules.yaml:357:7\n1070 rules/westphalia/rules.yaml:358:11\n1074 rules/westphalia/rules.yaml:359:7\n1075 rules/westphalia/rules.yaml:360:11\n1076 rules/westphalia/rules.yaml:361:7\n1077 rules/westphalia/rules.yaml:362:11\n1078 rules/westphalia/rules.yaml:363:11\n1095 rules/westphalia/rules.yaml:364:7\n1096 rules/westphalia/rules.yaml:365:11\n1106 rules/westphalia/rules.yaml:366:7\n1107 rules/westphalia/rules.yaml:367:11\n1108 rules/westphalia/rules.yaml:368:7\n1115 rules/westphalia/rules.yaml:286:7\n1116 rules/westphalia/rules.yaml:287:11\n1121 rules/westphalia/rules.yaml:288:7\n1122 rules/westphalia/rules.yaml:289:11\n1123 rules/westphalia/rules.yaml:290:7\n1124 rules/westphalia/rules.yaml:291:11\n1125 rules/westphalia/rules.yaml:292:11\n1126 rules/westphalia/rules.yaml:293:15\n1127 rules/westphalia/rules.yaml:294:11\n1142 rules/westphalia/rules.yaml:295:7\n1143 rules/westphalia/rules.yaml:296:11\n1153 rules/westphalia/rules.yaml:297:7\n1154 rules/westphalia/rules.yaml:298:11\n1158 rules/westphalia/rules.yaml:299:7\n1166 rules/westphalia/rules.yaml:151:7\n1200 rules/westphalia/rules.yaml:67:7\n1204 rules/westphalia/rules.yaml:88:7\n1215 rules/westphalia/rules.yaml:56:7\n1216 rules/westphalia/rules.yaml:57:11\n1217 rules/westphalia/rules.yaml:58:15\n1218 rules/westphalia/rules.yaml:59:11\n1219 rules/westphalia/rules.yaml:60:7\n1228 rules/westphalia/rules.yaml:379:7\n1229 rules/westphalia/rules.yaml:380:7\n1230 rules/westphalia/rules.yaml:381:11\n1231 rules/westphalia/rules.yaml:382:7\n1232 rules/westphalia/rules.yaml:383:11\n1237 rules/westphalia/rules.yaml:384:7\n1238 rules/westphalia/rules.yaml:385:11\n1243 rules/westphalia/rules.yaml:386:7\n1244 rules/westphalia/rules.yaml:387:11\n1245 rules/westphalia/rules.yaml:388:7\n1250 rules/westphalia/rules.yaml:128:7\n1258 rules/westphalia/rules.yaml:346:7\n1263 rules/westphalia/rules.yaml:347:7\n1271 rules/westphalia/rules.yaml:348:7\n1288 rules/westphalia/rules.yaml:349:7\n1299 rules/westphalia/rules.yaml:203:7\n1308 rules/westphalia/rules.yaml:192:7\n1339 rules/westphalia/rules.yaml:193:7\n1340 rules/westphalia/rules.yaml:194:11\n1349 rules/westphalia/rules.yaml:195:7\n1350 rules/westphalia/rules.yaml:196:11\n1351 rules/westphalia/rules.yaml:197:7\n1359 rules/westphalia/rules.yaml:245:7\n1360 rules/westphalia/rules.yaml:246:7\n1361 rules/westphalia/rules.yaml:247:11\n1362 rules/westphalia/rules.yaml:248:15\n1365 rules/westphalia/rules.yaml:249:19\n1366 rules/westphalia/rules.yaml:250:19\n1370 rules/westphalia/rules.yaml:251:23\n1371 rules/westphalia/rules.yaml:252:7\n1372 rules/westphalia/rules.yaml:253:11\n1384 rules/westphalia/rules.yaml:254:7\n1385 rules/westphalia/rules.yaml:255:11\n1397 rules/westphalia/rules.yaml:256:7\n1398 rules/westphalia/rules.yaml:257:11\n1402 rules/westphalia/rules.yaml:258:7\n1406 rules/westphalia/rules.yaml:259:7\n1412 rules/westphalia/rules.yaml:260:7\n1413 rules/westphalia/rules.yaml:261:11\n1414 rules/westphalia/rules.yaml:262:7\n1415 rules/westphalia/rules.yaml:263:11\n1416 rules/westphalia/rules.yaml:264:7\n1421 rules/westphalia/rules.yaml:113:7\n1429 rules/westphalia/rules.yaml:272:7\n1430 rules/westphalia/rules.yaml:273:11\n1431 rules/westphalia/rules.yaml:274:7\n1432 rules/westphalia/rules.yaml:275:11\n1433 rules/westphalia/rules.yaml:276:7\n1434 rules/westphalia/rules.yaml:277:11\n1439 rules/westphalia/rules.yaml:278:7\n1444 rules/westphalia/rules.yaml:225:7\n1455 rules/westphalia/rules.yaml:48:7\n1462 rules/westphalia/rules.yaml:121:7\n1472 rules/westphalia/rules.yaml:761:3\n1476 rules/westphalia/rules.yaml:761:3\n1480 rules/westphalia/rules.yaml:761:3\n1484 rules/westphalia/rules.yaml:394:7\n1488 rules/westphalia/rules.yaml:818:9\n1493 rules/westphalia/rules.yaml:825:9\n1496 rules/westphalia/rules.yaml:826:9\n1502 rules/westphalia/rules.yaml:801:9\n1503 rules/westphalia/rules.yaml:802:9\n1507 rules/westphalia/rules.yaml:839:9\n1513 rules/westphalia/rules.yaml:840:9\n1518 rules/westphalia/rules.yaml:780:1\n1521 rules/westphalia/rules.yaml:780:1\n1527 rules/westphalia/rules.yaml:868:9\n1531 rules/westphalia/rules.yaml:861:9\n1535 rules/westphalia/rules.yaml:833:9\n1539 rules/westphalia/rules.yaml:808:9\n1540 rules/westphalia/rules.yaml:809:9\n1544 rules/westphalia/rules.yaml:854:9\n1548 rules/westphalia/rules.yaml:847:9\n1553 rules/westphalia/rules.yaml:780:1\n1556 rules/westphalia/rules.yaml:780:1\n1562 rules/westphalia/rules.yaml:794:9\n1563 rules/westphalia/rules.yaml:795:9\n1569 rules/westphalia/rules.yaml:780:1\n1572 rules/westphalia/rules.yaml:780:1\n1579 rules/westphalia/rules.yaml:713:7\n1581 rules/westphalia/rules.yaml:714:7\n1582 rules/westphalia/rules.yaml:715:7\n1583 rules/westphalia/rules.yaml:716:7\n1584 rules/westphalia/rules.yaml:717:11\n1587 rules/westphalia/rules.yaml:719:11\n1588 rules/westphalia/rules.yaml:720:11\n1590 rules/westphalia/rules.yaml:721:11\n1591 rules/westphalia/rules.yaml:722:15\n1592 rules/westphalia/rules.yaml:723:7\n1593 rules/westphalia/rules.yaml:724:11\n1594 rules/westphalia/rules.yaml:725:15\n1605 rules/westphalia/rules.yaml:727:15\n1609 rules/westphalia/rules.yaml:728:7\n1610 rules/westphalia/rules.yaml:729:11\n1611 rules/westphalia/rules.yaml:730:7\n1612 rules/westphalia/rules.yaml:731:11\n1621 rules/westphalia/rules.yaml:732:7\n1622 rules/westphalia/rules.yaml:733:11\n1632 rules/westphalia/rules.yaml:464:7\n1633 rules/westphalia/rules.yaml:465:11\n1636 rules/westphalia/rules.yaml:467:11\n1637 rules/westphalia/rules.yaml:468:11\n1638 rules/westphalia/rules.yaml:469:15\n1639 rules/westphalia/rules.yaml:470:15\n1642 rules/westphalia/rules.yaml:472:15\n1645 rules/westphalia/rules.yaml:473:15\n1648 rules/westphalia/rules.yaml:474:15\n1650 rules/westphalia/rules.yaml:475:15\n1656 rules/westphalia/flow.yaml:210:7\n1657 rules/westphalia/flow.yaml:211:11\n1658 rules/westphalia/flow.yaml:212:11\n1663 rules/westphalia/rules.yaml:411:7\n1667 rules/westphalia/rules.yaml:412:11\n1668 rules/westphalia/rules.yaml:413:11\n1671 rules/westphalia/rules.yaml:415:11\n1677 rules/westphalia/rules.yaml:420:7\n1678 rules/westphalia/rules.yaml:421:11\n1679 rules/westphalia/rules.yaml:422:11\n1685 rules/westphalia/rules.yaml:449:7\n1686 rules/westphalia/rules.yaml:450:7\n1693 rules/westphalia/rules.yaml:451:7\n1700 rules/westphalia/rules.yaml:452:7\n1701 rules/westphalia/rules.yaml:453:11\n1705 rules/westphalia/rules.yaml:454:15\n1711 rules/westphalia/rules.yaml:455:15\n1712 rules/westphalia/rules.yaml:456:15\n1713 rules/westphalia/rules.yaml:457:7\n1719 rules/westphalia/rules.yaml:482:7\n1720 rules/westphalia/rules.yaml:483:11\n1739 rules/westphalia/rules.yaml:484:15\n1740 rules/westphalia/rules.yaml:485:15\n1741 rules/westphalia/rules.yaml:486:15\n1747 rules/westphalia/rules.yaml:400:7\n1748 rules/westphalia/rules.yaml:401:7\n1749 rules/westphalia/rules.yaml:402:11\n1751 rules/westphalia/rules.yaml:404:11\n1752 rules/westphalia/rules.yaml:405:7\n1757 rules/westphalia/rules.yaml:428:7\n1762 rules/westphalia/rules.yaml:429:7\n1765 rules/westphalia/rules.yaml:430:7\n1770 rules/westphalia/rules.yaml:431:11\n1771 rules/westphalia/rules.yaml:432:11\n1775 rules/westphalia/rules.yaml:657:7\n1789 rules/westphalia/rules.yaml:658:7\n1790 rules/westphalia/rules.yaml:659:11\n1791 rules/westphalia/rules.yaml:660:11\n1794 rules/westphalia/rules.yaml:661:11\n1797 rules/westphalia/rules.yaml:662:11\n1802 rules/westphalia/rules.yaml:439:7\n1803 rules/westphalia/rules.yaml:440:11\n1804 rules/westphalia/rules.yaml:441:7\n1805 rules/westphalia/rules.yaml:442:11\n1810 rules/westphalia/flow.yaml:54:7\n1811 rules/westphalia/flow.yaml:55:11\n1817 rules/westphalia/flow.yaml:56:11\n1818 rules/westphalia/flow.yaml:57:11\n1819 rules/westphalia/flow.yaml:58:11\n1825 rules/westphalia/flow.yaml:105:7\n1826 rules/westphalia/flow.yaml:106:11\n1828 rules/westphalia/flow.yaml:107:11\n1830 rules/westphalia/flow.yaml:109:11\n1831 rules/westphalia/flow.yaml:110:11\n1832 rules/westphalia/flow.yaml:111:15\n1834 rules/westphalia/flow.yaml:112:15\n1836 rules/westphalia/flow.yaml:114:15\n1839 rules/westphalia/flow.yaml:115:15\n1845 rules/westphalia/flow.yaml:36:7\n1846 rules/westphalia/flow.yaml:37:7\n1848 rules/westphalia/flow.yaml:38:7\n1849 rules/westphalia/flow.yaml:39:11\n1853 rules/westphalia/flow.yaml:40:11\n1854 rules/westphalia/flow.yaml:41:7\n1855 rules/westphalia/flow.yaml:42:7\n1860 rules/westphalia/flow.yaml:121:7\n1861 rules/westphalia/flow.yaml:122:7\n1862 rules/westphalia/flow.yaml:123:11\n1864 rules/westphalia/flow.yaml:124:11\n1865 rules/westphalia/flow.yaml:125:11\n1866 rules/westphalia/flow.yaml:126:15\n1868 rules/westphalia/flow.yaml:128:11\n1870 rules/westphalia/flow.yaml:129:7\n1871 rules/westphalia/flow.yaml:130:7\n1874 rules/westphalia/flow.yaml:131:7\n1875 rules/westphalia/flow.yaml:132:11\n1881 rules/westphalia/rules.yaml:740:7\n1889 rules/westphalia/rules.yaml:741:11\n1890 rules/westphalia/rules.yaml:742:11\n1891 rules/westphalia/rules.yaml:743:15\n1894 rules/westphalia/rules.yaml:745:15\n1896 rules/westphalia/rules.yaml:746:7\n1897 rules/westphalia/rules.yaml:747:11\n1899 rules/westphalia/rules.yaml:748:11\n1901 rules/westphalia/rules.yaml:749:7\n1902 rules/westphalia/rules.yaml:750:7\n1903 rules/westphalia/rules.yaml:751:11\n1905 rules/westphalia/rules.yaml:753:11\n1906 rules/westphalia/rules.yaml:754:15\n1907 rules/westphalia/rules.yaml:755:15\n1909 rules/westphalia/rules.yaml:756:11\n1910 rules/westphalia/rules.yaml:757:11\n1913 rules/westphalia/rules.yaml:758:11\n1936 rules/westphalia/rules.yaml:613:7\n1939 rules/westphalia/rules.yaml:616:11\n1940 rules/westphalia/rules.yaml:617:11\n1941 rules/westphalia/rules.yaml:618:11\n1946 rules/westphalia/rules.yaml:619:15\n1947 rules/westphalia/rules.yaml:620:15\n1948 rules/westphalia/rules.yaml:621:15\n1949 rules/westphalia/rules.yaml:622:19\n1986 rules/westphalia/rules.yaml:623:19\n1987 rules/westphalia/rules.yaml:624:19\n1988 rules/westphalia/rules.yaml:626:19\n1997 rules/westphalia/rules.yaml:627:19\n1998 rules/westphalia/rules.yaml:628:23\n1999 rules/westphalia/rules.yaml:629:23\n2000 rules/westphalia/rules.yaml:630:27\n2004 rules/westphalia/rules.yaml:632:27\n2005 rules/westphalia/rules.yaml:633:23\n2007 rules/westphalia/rules.yaml:635:19\n2015 rules/westphalia/rules.yaml:637:19\n2016 rules/westphalia/rules.yaml:638:19\n2017 rules/westphalia/rules.yaml:639:23\n2018 rules/westphalia/rules.yaml:640:23\n2021 rules/westphalia/rules.yaml:641:27\n2024 rules/westphalia/rules.yaml:642:27\n2028 rules/westphalia/rules.yaml:645:23\n2031 rules/westphalia/rules.yaml:646:23\n2035 rules/westphalia/rules.yaml:649:19\n2040 rules/westphalia/rules.yaml:692:7\n2045 rules/westphalia/rules.yaml:693:7\n2046 rules/westphalia/rules.yaml:694:7\n2047 rules/westphalia/rules.yaml:695:11\n2048 rules/westphalia/rules.yaml:696:11\n2050 rules/westphalia/rules.yaml:698:11\n2053 rules/westphalia/rules.yaml:699:11\n2054 rules/westphalia/rules.yaml:700:15\n2059 rules/westphalia/rules.yaml:701:7\n2063 rules/westphalia/rules.yaml:702:7\n2064 rules/westphalia/rules.yaml:703:7\n2066 rules/westphalia/rules.yaml:705:7\n2072 rules/westphalia/rules.yaml:521:7\n2073 rules/westphalia/rules.yaml:522:7\n2074 rules/westphalia/rules.yaml:523:7\n2075 rules/westphalia/rules.yaml:524:7\n2076 rules/westphalia/rules.yaml:525:11\n2077 rules/westphalia/rules.yaml:526:11\n2078 rules/westphalia/rules.yaml:527:15\n2079 rules/westphalia/rules.yaml:528:15\n2080 rules/westphalia/rules.yaml:529:19\n2081 rules/westphalia/rules.yaml:531:7\n2082 rules/westphalia/rules.yaml:532:7\n2083 rules/westphalia/rules.yaml:533:11\n2084 rules/westphalia/rules.yaml:534:11\n2086 rules/westphalia/rules.yaml:536:11\n2087 rules/westphalia/rules.yaml:537:11\n2088 rules/westphalia/rules.yaml:538:11\n2089 rules/westphalia/rules.yaml:539:11\n2090 rules/westphalia/rules.yaml:540:11\n2094 rules/westphalia/rules.yaml:541:11\n2095 rules/westphalia/rules.yaml:542:11\n2099 rules/westphalia/rules.yaml:543:11\n2100 rules/westphalia/rules.yaml:545:15\n2104 rules/westphalia/rules.yaml:547:15\n2105 rules/westphalia/rules.yaml:548:15\n2106 rules/westphalia/rules.yaml:550:15\n2109 rules/westphalia/rules.yaml:551:15\n2110 rules/westphalia/rules.yaml:552:19\n2113 rules/westphalia/rules.yaml:553:11\n2114 rules/westphalia/rules.yaml:554:15\n2115 rules/westphalia/rules.yaml:555:19\n2116 rules/westphalia/rules.yaml:556:15\n2117 rules/westphalia/rules.yaml:557:15\n2118 rules/westphalia/rules.yaml:558:19\n2119 rules/westphalia/rules.yaml:560:15\n2120 rules/westphalia/rules.yaml:561:19\n2122 rules/westphalia/rules.yaml:563:15\n2123 rules/westphalia/rules.yaml:564:15\n2124 rules/westphalia/rules.yaml:565:19\n2125 rules/westphalia/rules.yaml:566:15\n2131 rules/westphalia/rules.yaml:567:19\n2132 rules/westphalia/rules.yaml:569:15\n2136 rules/westphalia/rules.yaml:576:7\n2141 rules/westphalia/rules.yaml:577:7\n2142 rules/westphalia/rules.yaml:578:11\n2143 rules/westphalia/rules.yaml:579:11\n2144 rules/westphalia/rules.yaml:580:15\n2147 rules/westphalia/rules.yaml:581:15\n2152 rules/westphalia/rules.yaml:593:7\n2153 rules/westphalia/rules.yaml:594:7\n2154 rules/westphalia/rules.yaml:595:7\n2155 rules/westphalia/rules.yaml:596:11\n2162 rules/westphalia/rules.yaml:597:15\n2163 rules/westphalia/rules.yaml:598:19\n2173 rules/westphalia/rules.yaml:599:23\n2174 rules/westphalia/rules.yaml:600:23\n2175 rules/westphalia/rules.yaml:601:27\n2176 rules/westphalia/rules.yaml:603:27\n2177 rules/westphalia/rules.yaml:604:27\n2178 rules/westphalia/rules.yaml:605:27\n2179 rules/westphalia/rules.yaml:606:31\n2226 rules/westphalia/rules.yaml:669:7\n2227 rules/westphalia/rules.yaml:670:11\n2228 rules/westphalia/rules.yaml:671:7\n2229 rules/westphalia/rules.yaml:672:7\n2234 rules/westphalia/rules.yaml:673:7\n2237 rules/westphalia/rules.yaml:676:11\n2239 rules/westphalia/rules.yaml:678:11\n2240 rules/westphalia/rules.yaml:679:11\n2241 rules/westphalia/rules.yaml:680:11\n2244 rules/westphalia/rules.yaml:683:15\n2245 rules/westphalia/rules.yaml:684:19\n2246 rules/westphalia/rules.yaml:685:23\n2250 rules/westphalia/rules.yaml:780:1\n2251 rules/westphalia/rules.yaml:780:1\n2252 rules/westphalia/rules.yaml:780:1\n2257 rules/westphalia/rules.yaml:780:1\n2258 rules/westphalia/rules.yaml:780:1\n2259 rules/westphalia/rules.yaml:780:1\n2260 rules/westphalia/rules.yaml:780:1\n2263 rules/westphalia/rules.yaml:780:1\n2264 rules/westphalia/rules.yaml:780:1\n2266 rules/westphalia/rules.yaml:780:1\n2267 rules/westphalia/rules.yaml:780:1\n2268 rules/westphalia/rules.yaml:780:1\n2272 rules/westphalia/rules.yaml:780:1\n2273 rules/westphalia/rules.yaml:780:1\n2274 rules/westphalia/rules.yaml:780:1\n2275 rules/westphalia/rules.yaml:780:1\n2276 rules/westphalia/rules.yaml:780:1\n2277 rules/westphalia/rules.yaml:780:1\n2278 rules/westphalia/rules.yaml:780:1\n2279 rules/westphalia/rules.yaml:780:1\n2280 rules/westphalia/rules.yaml:780:1\n2285 rules/westphalia/rules.yaml:496:7\n2297 rules/westphalia/rules.yaml:497:7\n2321 rules/westphalia/rules.yaml:498:7\n2355 rules/westphalia/rules.yaml:499:7\n2356 rules/westphalia/rules.yaml:500:11\n2362 rules/westphalia/rules.yaml:501:11\n2365 rules/westphalia/rules.yaml:502:7\n2366 rules/westphalia/rules.yaml:503:11\n2367 rules/westphalia/rules.yaml:504:11\n2377 rules/westphalia/rules.yaml:506:11\n2378 rules/westphalia/rules.yaml:507:11\n2384 rules/westphalia/flow.yaml:14:7\n2385 rules/westphalia/flow.yaml:15:7\n2386 rules/westphalia/flow.yaml:16:7\n2387 rules/westphalia/flow.yaml:17:7\n2388 rules/westphalia/flow.yaml:18:7\n2389 rules/westphalia/flow.yaml:19:7\n2390 rules/westphalia/flow.yaml:20:7\n2391 rules/westphalia/flow.yaml:21:7\n2392 rules/westphalia/flow.yaml:22:7\n2393 rules/westphalia/flow.yaml:23:7\n2396 rules/westphalia/flow.yaml:24:7\n2397 rules/westphalia/flow.yaml:25:7\n2399 rules/westphalia/flow.yaml:26:7\n2404 rules/westphalia/rules.yaml:761:3\n2405 rules/westphalia/rules.yaml:761:3\n2406 rules/westphalia/rules.yaml:761:3\n2407 rules/westphalia/rules.yaml:761:3\n2411 rules/westphalia/flow.yaml:192:7\n2412 rules/westphalia/flow.yaml:193:7\n2413 rules/westphalia/flow.yaml:194:11\n2414 rules/westphalia/rules.yaml:780:1\n2415 rules/westphalia/rules.yaml:780:1\n2416 rules/westphalia/rules.yaml:780:1\n2420 rules/westphalia/flow.yaml:101:3\n2421 rules/westphalia/flow.yaml:101:3\n2425 rules/westphalia/flow.yaml:78:3\n2426 rules/westphalia/flow.yaml:78:3\n2431 rules/westphalia/flow.yaml:82:7\n2432 rules/westphalia/flow.yaml:83:7\n2433 rules/westphalia/flow.yaml:84:7\n2438 rules/westphalia/flow.yaml:86:11\n2439 rules/westphalia/flow.yaml:87:11\n2440 rules/westphalia/flow.yaml:88:7\n2441 rules/westphalia/flow.yaml:90:7\n2442 rules/westphalia/flow.yaml:91:11\n2443 rules/westphalia/flow.yaml:92:11\n2444 rules/westphalia/flow.yaml:93:15\n2445 rules/westphalia/flow.yaml:94:11\n2446 rules/westphalia/flow.yaml:95:15\n2448 rules/westphalia/flow.yaml:98:15\n2453 rules/westphalia/flow.yaml:200:7\n2454 rules/westphalia/flow.yaml:202:11\n2455 rules/westphalia/flow.yaml:203:15\n2456 rules/westphalia/rules.yaml:780:1\n2457 rules/westphalia/rules.yaml:780:1\n2458 rules/westphalia/rules.yaml:780:1\n2459 rules/westphalia/rules.yaml:780:1\n2460 rules/westphalia/rules.yaml:780:1\n2464 rules/westphalia/flow.yaml:48:7\n2468 rules/westphalia/flow.yaml:60:3\n2469 rules/westphalia/flow.yaml:60:3\n2474 rules/westphalia/flow.yaml:64:7\n2483 rules/westphalia/flow.yaml:67:11\n2484 rules/westphalia/flow.yaml:68:15\n2487 rules/westphalia/flow.yaml:70:7\n2491 rules/westphalia/flow.yaml:71:7\n2492 rules/westphalia/flow.yaml:72:11\n2493 rules/westphalia/flow.yaml:73:11\n2496 rules/westphalia/flow.yaml:74:11\n2499 rules/westphalia/flow.yaml:75:11\n2504 rules/westphalia/flow.yaml:117:3\n2505 rules/westphalia/flow.yaml:117:3\n2509 rules/westphalia/flow.yaml:134:3\n2510 rules/westphalia/flow.yaml:134:3\n2515 rules/westphalia/flow.yaml:143:7\n2516 rules/westphalia/flow.yaml:144:7\n2519 rules/westphalia/flow.yaml:146:11\n2520 rules/westphalia/flow.yaml:147:7\n2526 rules/westphalia/flow.yaml:148:7\n2531 rules/westphalia/flow.yaml:150:7\n2532 rules/westphalia/flow.yaml:151:7\n2533 rules/westphalia/flow.yaml:152:7\n2538 rules/westphalia/flow.yaml:153:11\n2539 rules/westphalia/flow.yaml:154:11\n2542 rules/westphalia/flow.yaml:155:11\n2545 rules/westphalia/flow.yaml:156:11\n2546 rules/westphalia/flow.yaml:157:11\n2549 rules/westphalia/flow.yaml:158:11\n2550 rules/westphalia/flow.yaml:160:11\n2551 rules/westphalia/flow.yaml:161:11\n2552 rules/westphalia/flow.yaml:162:11\n2553 rules/westphalia/flow.yaml:163:11\n2554 rules/westphalia/flow.yaml:164:15\n2555 rules/westphalia/flow.yaml:165:19\n2556 rules/westphalia/flow.yaml:166:19\n2557 rules/westphalia/flow.yaml:167:23\n2560 rules/westphalia/flow.yaml:168:23\n2561 rules/westphalia/flow.yaml:169:27\n2563 rules/westphalia/flow.yaml:171:27\n2564 rules/westphalia/flow.yaml:173:23\n2565 rules/westphalia/flow.yaml:174:11\n2566 rules/westphalia/flow.yaml:175:15\n2567 rules/westphalia/flow.yaml:176:15\n2568 rules/westphalia/flow.yaml:177:19\n2576 rules/westphalia/flow.yaml:178:19\n2577 rules/westphalia/flow.yaml:179:23\n2579 rules/westphalia/flow.yaml:181:23\n2580 rules/westphalia/flow.yaml:183:19\n2583 rules/westphalia/flow.yaml:186:11\n2599 rules/westphalia/rules.yaml:613:7\n2600 rules/westphalia/rules.yaml:614:11\n2605 rules/westphalia/rules.yaml:616:11\n2606 rules/westphalia/rules.yaml:617:11\n2607 rules/westphalia/rules.yaml:618:11\n2618 rules/westphalia/rules.yaml:619:15\n2619 rules/westphalia/rules.yaml:620:15\n2637 rules/westphalia/rules.yaml:621:15\n2642 rules/westphalia/rules.yaml:649:19\n2643 rules/westphalia/rules.yaml:650:19\n2650 rules/westphalia/rules.yaml:622:19\n2705 rules/westphalia/rules.yaml:623:19\n2706 rules/westphalia/rules.yaml:624:19\n2707 rules/westphalia/rules.yaml:625:19\n2708 rules/westphalia/rules.yaml:626:19\n2717 rules/westphalia/rules.yaml:627:19\n2723 rules/westphalia/rules.yaml:628:23\n2730 rules/westphalia/rules.yaml:629:23\n2733 rules/westphalia/rules.yaml:632:27\n2736 rules/westphalia/rules.yaml:630:27\n2748 rules/westphalia/rules.yaml:633:23\n2755 rules/westphalia/rules.yaml:635:19\n2774 rules/westphalia/rules.yaml:636:19\n2775 rules/westphalia/rules.yaml:637:19\n2785 rules/westphalia/rules.yaml:638:19\n2786 rules/westphalia/rules.yaml:639:23\n2787 rules/westphalia/rules.yaml:640:23\n2790 rules/westphalia/rules.yaml:641:27\n2793 rules/westphalia/rules.yaml:642:27\n2796 rules/westphalia/rules.yaml:643:27\n2802 rules/westphalia/rules.yaml:645:23\n2805 rules/westphalia/rules.yaml:646:23\n2808 rules/westphalia/rules.yaml:647:23\n2827 rules/westphalia/rules.yaml:692:7\n2832 rules/westphalia/rules.yaml:693:7\n2833 rules/westphalia/rules.yaml:694:7\n2834 rules/westphalia/rules.yaml:695:11\n2835 rules/westphalia/rules.yaml:696:11\n2845 rules/westphalia/rules.yaml:698:11\n2858 rules/westphalia/rules.yaml:699:11\n2859 rules/westphalia/rules.yaml:700:15\n2864 rules/westphalia/rules.yaml:701:7\n2865 rules/westphalia/rules.yaml:702:7\n2866 rules/westphalia/rules.yaml:703:7\n2867 rules/westphalia/rules.yaml:704:11\n2868 rules/westphalia/rules.yaml:705:7\n2869 rules/westphalia/rules.yaml:706:11\n2901 rules/westphalia/rules.yaml:521:7\n2902 rules/westphalia/rules.yaml:522:7\n2903 rules/westphalia/rules.yaml:523:7\n2904 rules/westphalia/rules.yaml:524:7\n2915 rules/westphalia/rules.yaml:525:11\n2916 rules/westphalia/rules.yaml:526:11\n2938 rules/westphalia/rules.yaml:527:15\n2979 rules/westphalia/rules.yaml:528:15\n2980 rules/westphalia/rules.yaml:529:19\n2981 rules/westphalia/rules.yaml:530:19\n2985 rules/westphalia/rules.yaml:531:7\n2988 rules/westphalia/rules.yaml:532:7\n2989 rules/westphalia/rules.yaml:533:11\n2990 rules/westphalia/rules.yaml:534:11\n2995 rules/westphalia/rules.yaml:536:11\n2996 rules/westphalia/rules.yaml:537:11\n2997 rules/westphalia/rules.yaml:538:11\n2998 rules/westphalia/rules.yaml:539:11\n2999 rules/westphalia/rules.yaml:540:11\n3000 rules/westphalia/rules.yaml:541:11\n3001 rules/westphalia/rules.yaml:542:11\n3002 rules/westphalia/rules.yaml:543:11\n3003 rules/westphalia/rules.yaml:544:15\n3018 rules/westphalia/rules.yaml:545:15\n3022 rules/westphalia/rules.yaml:547:15\n3023 rules/westphalia/rules.yaml:548:15\n3026 rules/westphalia/rules.yaml:549:15\n3043 rules/westphalia/rules.yaml:550:15\n3046 rules/westphalia/rules.yaml:551:15\n3047 rules/westphalia/rules.yaml:552:19\n3050 rules/westphalia/rules.yaml:553:11\n3055 rules/westphalia/rules.yaml:554:15\n3056 rules/westphalia/rules.yaml:555:19\n3057 rules/westphalia/rules.yaml:556:15\n3058 rules/westphalia/rules.yaml:557:15\n3059 rules/westphalia/rules.yaml:558:19\n3060 rules/westphalia/rules.yaml:559:19\n3061 rules/westphalia/rules.yaml:560:15\n3075 rules/westphalia/rules.yaml:561:19\n3080 rules/westphalia/rules.yaml:563:15\n3081 rules/westphalia/rules.yaml:564:15\n3082 rules/westphalia/rules.yaml:565:19\n3083 rules/westphalia/rules.yaml:566:15\n3084 rules/westphalia/rules.yaml:567:19\n3085 rules/westphalia/rules.yaml:568:19\n3086 rules/westphalia/rules.yaml:569:15\n3104 rules/westphalia/rules.yaml:576:7\n3109 rules/westphalia/rules.yaml:577:7\n3117 rules/westphalia/rules.yaml:578:11\n3130 rules/westphalia/rules.yaml:579:11\n3131 rules/westphalia/rules.yaml:580:15\n3134 rules/westphalia/rules.yaml:581:15\n3135 rules/westphalia/rules.yaml:582:15\n3158 rules/westphalia/rules.yaml:593:7\n3159 rules/westphalia/rules.yaml:594:7\n3160 rules/westphalia/rules.yaml:595:7\n3171 rules/westphalia/rules.yaml:596:11\n3183 rules/westphalia/rules.yaml:597:15\n3195 rules/westphalia/rules.yaml:598:19\n3213 rules/westphalia/rules.yaml:599:23\n3226 rules/westphalia/rules.yaml:600:23\n3232 rules/westphalia/rules.yaml:601:27\n3233 rules/westphalia/rules.yaml:602:27\n3234 rules/westphalia/rules.yaml:603:27\n3235 rules/westphalia/rules.yaml:604:27\n3242 rules/westphalia/rules.yaml:605:27\n3243 rules/westphalia/rules.yaml:606:31\n3261 rules/westphalia/rules.yaml:669:7\n3262 rules/westphalia/rules.yaml:670:11\n3263 rules/westphalia/rules.yaml:671:7\n3264 rules/westphalia/rules.yaml:672:7\n3269 rules/westphalia/rules.yaml:673:7\n3270 rules/westphalia/rules.yaml:674:11\n3277 rules/westphalia/rules.yaml:676:11\n3284 rules/westphalia/rules.yaml:678:11\n3290 rules/westphalia/rules.yaml:679:11\n3297 rules/westphalia/rules.yaml:680:11\n3298 rules/westphalia/rules.yaml:681:15\n3303 rules/westphalia/rules.yaml:683:15\n3317 rules/westphalia/rules.yaml:684:19\n3323 rules/westphalia/rules.yaml:685:23\n3354 rules/westphalia/rules.yaml:780:1\n3355 rules/westphalia/rules.yaml:780:1\n3356 rules/westphalia/rules.yaml:780:1\n3367 rules/westphalia/rules.yaml:780:1\n3368 rules/westphalia/rules.yaml:780:1\n3380 rules/westphalia/rules.yaml:780:1\n3399 rules/westphalia/rules.yaml:780:1\n3433 rules/westphalia/rules.yaml:780:1\n3434 rules/westphalia/rules.yaml:780:1\n3440 rules/westphalia/rules.yaml:780:1\n3441 rules/westphalia/rules.yaml:780:1\n3442 rules/westphalia/rules.yaml:780:1\n3443 rules/westphalia/rules.yaml:780:1\n3444 rules/westphalia/rules.yaml:780:1\n3446 rules/westphalia/rules.yaml:780:1\n3447 rules/westphalia/rules.yaml:780:1\n3448 rules/westphalia/rules.yaml:780:1\n3459 rules/westphalia/rules.yaml:780:1\n3482 rules/westphalia/rules.yaml:780:1\n3525 rules/westphalia/rules.yaml:780:1\n3526 rules/westphalia/rules.yaml:780:1\n3527 rules/westphalia/rules.yaml:780:1\n3531 rules/westphalia/rules.yaml:780:1\n3532 rules/westphalia/rules.yaml:780:1\n3533 rules/westphalia/rules.yaml:780:1\n3534 rules/westphalia/rules.yaml:780:1\n3552 rules/westphalia/rules.yaml:496:7\n3561 rules/westphalia/rules.yaml:497:7\n3580 rules/westphalia/rules.yaml:498:7\n3613 rules/westphalia/rules.yaml:499:7\n3614 rules/westphalia/rules.yaml:500:11\n3620 rules/westphalia/rules.yaml:501:11\n3623 rules/westphalia/rules.yaml:502:7\n3626 rules/westphalia/rules.yaml:509:11\n3632 rules/westphalia/rules.yaml:503:11\n3645 rules/westphalia/rules.yaml:504:11\n3655 rules/westphalia/rules.yaml:505:11\n3656 rules/westphalia/rules.yaml:506:11\n3657 rules/westphalia/rules.yaml:507:11\n3673 rules/westphalia/flow.yaml:14:7\n3674 rules/westphalia/flow.yaml:15:7\n3675 rules/westphalia/flow.yaml:16:7\n3676 rules/westphalia/flow.yaml:17:7\n3677 rules/westphalia/flow.yaml:18:7\n3678 rules/westphalia/flow.yaml:19:7\n3679 rules/westphalia/flow.yaml:20:7\n3682 rules/westphalia/flow.yaml:21:7\n3683 rules/westphalia/flow.yaml:22:7\n3686 rules/westphalia/flow.yaml:23:7\n3691 rules/westphalia/flow.yaml:24:7\n3702 rules/westphalia/flow.yaml:25:7\n3704 rules/westphalia/flow.yaml:26:7\n3705 rules/westphalia/flow.yaml:27:7\n3715 rules/westphalia/rules.yaml:761:3\n3720 rules/westphalia/rules.yaml:761:3\n3721 rules/westphalia/rules.yaml:761:3\n3730 rules/westphalia/rules.yaml:761:3\n3746 rules/westphalia/flow.yaml:192:7\n3756 rules/westphalia/flow.yaml:193:7\n3770 rules/westphalia/flow.yaml:194:11\n3775 rules/westphalia/rules.yaml:780:1\n3776 rules/westphalia/rules.yaml:780:1\n3777 rules/westphalia/rules.yaml:780:1\n3786 rules/westphalia/flow.yaml:101:3\n3792 rules/westphalia/flow.yaml:101:3\n3801 rules/westphalia/flow.yaml:78:3\n3807 rules/westphalia/flow.yaml:78:3\n3830 rules/westphalia/flow.yaml:82:7\n3831 rules/westphalia/flow.yaml:83:7\n3832 rules/westphalia/flow.yaml:84:7\n3837 rules/westphalia/flow.yaml:85:11\n3838 rules/westphalia/flow.yaml:86:11\n3839 rules/westphalia/flow.yaml:87:11\n3840 rules/westphalia/flow.yaml:88:7\n3841 rules/westphalia/flow.yaml:89:7\n3842 rules/westphalia/flow.yaml:90:7\n3853 rules/westphalia/flow.yaml:91:11\n3854 rules/westphalia/flow.yaml:92:11\n3862 rules/westphalia/flow.yaml:93:15\n3872 rules/westphalia/flow.yaml:94:11\n3873 rules/westphalia/flow.yaml:95:15\n3874 rules/westphalia/flow.yaml:96:15\n3876 rules/westphalia/flow.yaml:98:15\n3877 rules/westphalia/flow.yaml:99:15\n3896 rules/westphalia/flow.yaml:200:7\n3901 rules/westphalia/flow.yaml:201:11\n3902 rules/westphalia/flow.yaml:202:11\n3916 rules/westphalia/flow.yaml:203:15\n3921 rules/westphalia/rules.yaml:780:1\n3922 rules/westphalia/rules.yaml:780:1\n3923 rules/westphalia/rules.yaml:780:1\n3924 rules/westphalia/rules.yaml:780:1\n3925 rules/westphalia/rules.yaml:780:1\n3934 rules/westphalia/flow.yaml:48:7\n3951 rules/westphalia/flow.yaml:60:3\n3957 rules/westphalia/flow.yaml:60:3\n3975 rules/westphalia/flow.yaml:64:7\n3992 rules/westphalia/flow.yaml:65:11\n4013 rules/westphalia/flow.yaml:67:11\n4014 rules/westphalia/flow.yaml:68:15\n4017 rules/westphalia/flow.yaml:69:15\n4018 rules/westphalia/flow.yaml:70:7\n4022 rules/westphalia/flow.yaml:71:7\n4030 rules/westphalia/flow.yaml:72:11\n4038 rules/westphalia/flow.yaml:73:11\n4041 rules/westphalia/flow.yaml:74:11\n4044 rules/westphalia/flow.yaml:75:11\n4045 rules/westphalia/flow.yaml:76:15\n4056 rules/westphalia/flow.yaml:117:3\n4062 rules/westphalia/flow.yaml:117:3\n4071 rules/westphalia/flow.yaml:134:3\n4077 rules/westphalia/flow.yaml:134:3\n4105 rules/westphalia/flow.yaml:143:7\n4106 rules/westphalia/flow.yaml:144:7\n4126 rules/westphalia/flow.yaml:146:11\n4127 rules/westphalia/flow.yaml:147:7\n4133 rules/westphalia/flow.yaml:148:7\n4137 rules/westphalia/flow.yaml:149:11\n4145 rules/westphalia/flow.yaml:150:7\n4146 rules/westphalia/flow.yaml:151:7\n4147 rules/westphalia/flow.yaml:152:7\n4158 rules/westphalia/flow.yaml:153:11\n4159 rules/westphalia/flow.yaml:154:11\n4162 rules/westphalia/flow.yaml:155:11\n4165 rules/westphalia/flow.yaml:156:11\n4166 rules/westphalia/flow.yaml:157:11\n4169 rules/westphalia/flow.yaml:158:11\n4170 rules/westphalia/flow.yaml:159:11\n4171 rules/westphalia/flow.yaml:160:11\n4172 rules/westphalia/flow.yaml:161:11\n4179 rules/westphalia/flow.yaml:162:11\n4180 rules/westphalia/flow.yaml:163:11\n4191 rules/westphalia/flow.yaml:164:15\n4200 rules/westphalia/flow.yaml:165:19\n4213 rules/westphalia/flow.yaml:166:19\n4214 rules/westphalia/flow.yaml:167:23\n4217 rules/westphalia/flow.yaml:168:23\n4218 rules/westphalia/flow.yaml:169:27\n4220 rules/westphalia/flow.yaml:171:27\n4221 rules/westphalia/flow.yaml:172:23\n4224 rules/westphalia/flow.yaml:173:23\n4228 rules/westphalia/flow.yaml:174:11\n4236 rules/westphalia/flow.yaml:175:15\n4249 rules/westphalia/flow.yaml:176:15\n4250 rules/westphalia/flow.yaml:177:19\n4258 rules/westphalia/flow.yaml:178:19\n4259 rules/westphalia/flow.yaml:179:23\n4261 rules/westphalia/flow.yaml:181:23\n4262 rules/westphalia/flow.yaml:182:19\n4263 rules/westphalia/flow.yaml:183:19\n4265 rules/westphalia/flow.yaml:185:19\n4268 rules/westphalia/flow.yaml:186:11"
+_ORIGINS = "630 rules/westphalia/rules.yaml:171:7\n631 rules/westphalia/rules.yaml:172:11\n672 rules/westphalia/rules.yaml:173:7\n673 rules/westphalia/rules.yaml:174:11\n679 rules/westphalia/rules.yaml:175:7\n683 rules/westphalia/rules.yaml:327:7\n684 rules/westphalia/rules.yaml:328:11\n685 rules/westphalia/rules.yaml:329:7\n686 rules/westphalia/rules.yaml:330:11\n687 rules/westphalia/rules.yaml:331:7\n688 rules/westphalia/rules.yaml:332:11\n689 rules/westphalia/rules.yaml:333:7\n690 rules/westphalia/rules.yaml:334:11\n691 rules/westphalia/rules.yaml:335:7\n692 rules/westphalia/rules.yaml:336:11\n693 rules/westphalia/rules.yaml:337:7\n697 rules/westphalia/rules.yaml:183:7\n712 rules/westphalia/rules.yaml:184:7\n718 rules/westphalia/rules.yaml:233:7\n719 rules/westphalia/rules.yaml:234:11\n724 rules/westphalia/rules.yaml:235:7\n725 rules/westphalia/rules.yaml:236:11\n730 rules/westphalia/rules.yaml:237:7\n737 rules/westphalia/rules.yaml:165:7\n746 rules/westphalia/rules.yaml:159:7\n762 rules/westphalia/rules.yaml:780:1\n782 rules/westphalia/rules.yaml:780:1\n805 rules/westphalia/rules.yaml:780:1\n844 rules/westphalia/rules.yaml:780:1\n849 rules/westphalia/rules.yaml:780:1\n854 rules/westphalia/rules.yaml:780:1\n858 rules/westphalia/rules.yaml:780:1\n862 rules/westphalia/rules.yaml:780:1\n893 rules/westphalia/rules.yaml:780:1\n905 rules/westphalia/rules.yaml:780:1\n916 rules/westphalia/rules.yaml:780:1\n925 rules/westphalia/rules.yaml:780:1\n930 rules/westphalia/rules.yaml:780:1\n942 rules/westphalia/rules.yaml:780:1\n954 rules/westphalia/rules.yaml:780:1\n962 rules/westphalia/rules.yaml:780:1\n967 rules/westphalia/rules.yaml:780:1\n991 rules/westphalia/rules.yaml:142:7\n1001 rules/westphalia/rules.yaml:136:7\n1011 rules/westphalia/rules.yaml:307:7\n1012 rules/westphalia/rules.yaml:308:7\n1013 rules/westphalia/rules.yaml:309:11\n1018 rules/westphalia/rules.yaml:310:11\n1026 rules/westphalia/rules.yaml:311:7\n1027 rules/westphalia/rules.yaml:312:11\n1028 rules/westphalia/rules.yaml:313:7\n1029 rules/westphalia/rules.yaml:314:11\n1030 rules/westphalia/rules.yaml:315:7\n1031 rules/westphalia/rules.yaml:316:11\n1032 rules/westphalia/rules.yaml:317:7\n1033 rules/westphalia/rules.yaml:318:11\n1034 rules/westphalia/rules.yaml:319:7\n1039 rules/westphalia/rules.yaml:32:7\n1040 rules/westphalia/rules.yaml:33:11\n1041 rules/westphalia/rules.yaml:34:7\n1042 rules/westphalia/rules.yaml:35:11\n1043 rules/westphalia/rules.yaml:36:7\n1044 rules/westphalia/rules.yaml:37:11\n1045 rules/westphalia/rules.yaml:38:7\n1046 rules/westphalia/rules.yaml:39:11\n1047 rules/westphalia/rules.yaml:40:7\n1055 rules/westphalia/rules.yaml:75:7\n1064 rules/westphalia/rules.yaml:81:7\n1077 rules/westphalia/rules.yaml:106:7\n1086 rules/westphalia/rules.yaml:98:7\n1100 rules/westphalia/rules.yaml:24:7\n1104 rules/westphalia/rules.yaml:217:7\n1111 rules/westphalia/rules.yaml:209:7\n1116 rules/westphalia/rules.yaml:356:7\n1117 rules/westphalia/rules.yaml:357:7\n1118 rules/westphalia/rules.yaml:358:11\n1122 rules/westphalia/rules.yaml:359:7\n1123 rules/westphalia/rules.yaml:360:11\n1124 rules/westphalia/rules.yaml:361:7\n1125 rules/westphalia/rules.yaml:362:11\n1126 rules/westphalia/rules.yaml:363:11\n1143 rules/westphalia/rules.yaml:364:7\n1144 rules/westphalia/rules.yaml:365:11\n1154 rules/westphalia/rules.yaml:366:7\n1155 rules/westphalia/rules.yaml:367:11\n1156 rules/westphalia/rules.yaml:368:7\n1163 rules/westphalia/rules.yaml:286:7\n1164 rules/westphalia/rules.yaml:287:11\n1169 rules/westphalia/rules.yaml:288:7\n1170 rules/westphalia/rules.yaml:289:11\n1171 rules/westphalia/rules.yaml:290:7\n1172 rules/westphalia/rules.yaml:291:11\n1173 rules/westphalia/rules.yaml:292:11\n1174 rules/westphalia/rules.yaml:293:15\n1175 rules/westphalia/rules.yaml:294:11\n1190 rules/westphalia/rules.yaml:295:7\n1191 rules/westphalia/rules.yaml:296:11\n1201 rules/westphalia/rules.yaml:297:7\n1202 rules/westphalia/rules.yaml:298:11\n1206 rules/westphalia/rules.yaml:299:7\n1214 rules/westphalia/rules.yaml:151:7\n1248 rules/westphalia/rules.yaml:67:7\n1252 rules/westphalia/rules.yaml:88:7\n1259 rules/westphalia/rules.yaml:56:7\n1260 rules/westphalia/rules.yaml:57:11\n1261 rules/westphalia/rules.yaml:58:15\n1262 rules/westphalia/rules.yaml:59:11\n1263 rules/westphalia/rules.yaml:60:7\n1268 rules/westphalia/rules.yaml:379:7\n1269 rules/westphalia/rules.yaml:380:7\n1270 rules/westphalia/rules.yaml:381:11\n1271 rules/westphalia/rules.yaml:382:7\n1272 rules/westphalia/rules.yaml:383:11\n1277 rules/westphalia/rules.yaml:384:7\n1278 rules/westphalia/rules.yaml:385:11\n1283 rules/westphalia/rules.yaml:386:7\n1284 rules/westphalia/rules.yaml:387:11\n1285 rules/westphalia/rules.yaml:388:7\n1290 rules/westphalia/rules.yaml:128:7\n1298 rules/westphalia/rules.yaml:346:7\n1303 rules/westphalia/rules.yaml:347:7\n1311 rules/westphalia/rules.yaml:348:7\n1328 rules/westphalia/rules.yaml:349:7\n1339 rules/westphalia/rules.yaml:203:7\n1348 rules/westphalia/rules.yaml:192:7\n1379 rules/westphalia/rules.yaml:193:7\n1380 rules/westphalia/rules.yaml:194:11\n1389 rules/westphalia/rules.yaml:195:7\n1390 rules/westphalia/rules.yaml:196:11\n1391 rules/westphalia/rules.yaml:197:7\n1399 rules/westphalia/rules.yaml:245:7\n1400 rules/westphalia/rules.yaml:246:7\n1401 rules/westphalia/rules.yaml:247:11\n1402 rules/westphalia/rules.yaml:248:15\n1405 rules/westphalia/rules.yaml:249:19\n1406 rules/westphalia/rules.yaml:250:19\n1410 rules/westphalia/rules.yaml:251:23\n1411 rules/westphalia/rules.yaml:252:7\n1412 rules/westphalia/rules.yaml:253:11\n1424 rules/westphalia/rules.yaml:254:7\n1425 rules/westphalia/rules.yaml:255:11\n1437 rules/westphalia/rules.yaml:256:7\n1438 rules/westphalia/rules.yaml:257:11\n1442 rules/westphalia/rules.yaml:258:7\n1446 rules/westphalia/rules.yaml:259:7\n1452 rules/westphalia/rules.yaml:260:7\n1453 rules/westphalia/rules.yaml:261:11\n1454 rules/westphalia/rules.yaml:262:7\n1455 rules/westphalia/rules.yaml:263:11\n1456 rules/westphalia/rules.yaml:264:7\n1461 rules/westphalia/rules.yaml:113:7\n1469 rules/westphalia/rules.yaml:272:7\n1470 rules/westphalia/rules.yaml:273:11\n1471 rules/westphalia/rules.yaml:274:7\n1472 rules/westphalia/rules.yaml:275:11\n1473 rules/westphalia/rules.yaml:276:7\n1474 rules/westphalia/rules.yaml:277:11\n1479 rules/westphalia/rules.yaml:278:7\n1484 rules/westphalia/rules.yaml:225:7\n1495 rules/westphalia/rules.yaml:48:7\n1502 rules/westphalia/rules.yaml:121:7\n1512 rules/westphalia/rules.yaml:761:3\n1516 rules/westphalia/rules.yaml:761:3\n1520 rules/westphalia/rules.yaml:761:3\n1524 rules/westphalia/rules.yaml:394:7\n1528 rules/westphalia/rules.yaml:818:9\n1533 rules/westphalia/rules.yaml:825:9\n1536 rules/westphalia/rules.yaml:826:9\n1542 rules/westphalia/rules.yaml:801:9\n1543 rules/westphalia/rules.yaml:802:9\n1547 rules/westphalia/rules.yaml:839:9\n1553 rules/westphalia/rules.yaml:840:9\n1558 rules/westphalia/rules.yaml:780:1\n1561 rules/westphalia/rules.yaml:780:1\n1567 rules/westphalia/rules.yaml:868:9\n1571 rules/westphalia/rules.yaml:861:9\n1575 rules/westphalia/rules.yaml:833:9\n1579 rules/westphalia/rules.yaml:808:9\n1580 rules/westphalia/rules.yaml:809:9\n1584 rules/westphalia/rules.yaml:854:9\n1588 rules/westphalia/rules.yaml:847:9\n1593 rules/westphalia/rules.yaml:780:1\n1596 rules/westphalia/rules.yaml:780:1\n1602 rules/westphalia/rules.yaml:794:9\n1603 rules/westphalia/rules.yaml:795:9\n1609 rules/westphalia/rules.yaml:780:1\n1612 rules/westphalia/rules.yaml:780:1\n1619 rules/westphalia/rules.yaml:713:7\n1621 rules/westphalia/rules.yaml:714:7\n1622 rules/westphalia/rules.yaml:715:7\n1623 rules/westphalia/rules.yaml:716:7\n1624 rules/westphalia/rules.yaml:717:11\n1627 rules/westphalia/rules.yaml:719:11\n1628 rules/westphalia/rules.yaml:720:11\n1630 rules/westphalia/rules.yaml:721:11\n1631 rules/westphalia/rules.yaml:722:15\n1632 rules/westphalia/rules.yaml:723:7\n1633 rules/westphalia/rules.yaml:724:11\n1634 rules/westphalia/rules.yaml:725:15\n1645 rules/westphalia/rules.yaml:727:15\n1649 rules/westphalia/rules.yaml:728:7\n1650 rules/westphalia/rules.yaml:729:11\n1651 rules/westphalia/rules.yaml:730:7\n1652 rules/westphalia/rules.yaml:731:11\n1661 rules/westphalia/rules.yaml:732:7\n1662 rules/westphalia/rules.yaml:733:11\n1672 rules/westphalia/rules.yaml:464:7\n1673 rules/westphalia/rules.yaml:465:11\n1676 rules/westphalia/rules.yaml:467:11\n1677 rules/westphalia/rules.yaml:468:11\n1678 rules/westphalia/rules.yaml:469:15\n1679 rules/westphalia/rules.yaml:470:15\n1682 rules/westphalia/rules.yaml:472:15\n1685 rules/westphalia/rules.yaml:473:15\n1688 rules/westphalia/rules.yaml:474:15\n1690 rules/westphalia/rules.yaml:475:15\n1696 rules/westphalia/flow.yaml:210:7\n1697 rules/westphalia/flow.yaml:211:11\n1698 rules/westphalia/flow.yaml:212:11\n1703 rules/westphalia/rules.yaml:411:7\n1707 rules/westphalia/rules.yaml:412:11\n1708 rules/westphalia/rules.yaml:413:11\n1711 rules/westphalia/rules.yaml:415:11\n1717 rules/westphalia/rules.yaml:420:7\n1718 rules/westphalia/rules.yaml:421:11\n1719 rules/westphalia/rules.yaml:422:11\n1725 rules/westphalia/rules.yaml:449:7\n1726 rules/westphalia/rules.yaml:450:7\n1733 rules/westphalia/rules.yaml:451:7\n1740 rules/westphalia/rules.yaml:452:7\n1741 rules/westphalia/rules.yaml:453:11\n1742 rules/westphalia/rules.yaml:454:15\n1748 rules/westphalia/rules.yaml:455:15\n1749 rules/westphalia/rules.yaml:456:15\n1750 rules/westphalia/rules.yaml:457:7\n1756 rules/westphalia/rules.yaml:482:7\n1757 rules/westphalia/rules.yaml:483:11\n1775 rules/westphalia/rules.yaml:484:15\n1776 rules/westphalia/rules.yaml:485:15\n1777 rules/westphalia/rules.yaml:486:15\n1783 rules/westphalia/rules.yaml:400:7\n1784 rules/westphalia/rules.yaml:401:7\n1785 rules/westphalia/rules.yaml:402:11\n1787 rules/westphalia/rules.yaml:404:11\n1788 rules/westphalia/rules.yaml:405:7\n1793 rules/westphalia/rules.yaml:428:7\n1794 rules/westphalia/rules.yaml:429:7\n1797 rules/westphalia/rules.yaml:430:7\n1802 rules/westphalia/rules.yaml:431:11\n1803 rules/westphalia/rules.yaml:432:11\n1807 rules/westphalia/rules.yaml:657:7\n1821 rules/westphalia/rules.yaml:658:7\n1822 rules/westphalia/rules.yaml:659:11\n1823 rules/westphalia/rules.yaml:660:11\n1826 rules/westphalia/rules.yaml:661:11\n1829 rules/westphalia/rules.yaml:662:11\n1834 rules/westphalia/rules.yaml:439:7\n1835 rules/westphalia/rules.yaml:440:11\n1836 rules/westphalia/rules.yaml:441:7\n1837 rules/westphalia/rules.yaml:442:11\n1842 rules/westphalia/flow.yaml:54:7\n1843 rules/westphalia/flow.yaml:55:11\n1849 rules/westphalia/flow.yaml:56:11\n1850 rules/westphalia/flow.yaml:57:11\n1851 rules/westphalia/flow.yaml:58:11\n1857 rules/westphalia/flow.yaml:105:7\n1858 rules/westphalia/flow.yaml:106:11\n1860 rules/westphalia/flow.yaml:107:11\n1862 rules/westphalia/flow.yaml:109:11\n1863 rules/westphalia/flow.yaml:110:11\n1864 rules/westphalia/flow.yaml:111:15\n1866 rules/westphalia/flow.yaml:112:15\n1868 rules/westphalia/flow.yaml:114:15\n1871 rules/westphalia/flow.yaml:115:15\n1877 rules/westphalia/flow.yaml:36:7\n1878 rules/westphalia/flow.yaml:37:7\n1880 rules/westphalia/flow.yaml:38:7\n1881 rules/westphalia/flow.yaml:39:11\n1885 rules/westphalia/flow.yaml:40:11\n1886 rules/westphalia/flow.yaml:41:7\n1887 rules/westphalia/flow.yaml:42:7\n1892 rules/westphalia/flow.yaml:121:7\n1893 rules/westphalia/flow.yaml:122:7\n1894 rules/westphalia/flow.yaml:123:11\n1896 rules/westphalia/flow.yaml:124:11\n1897 rules/westphalia/flow.yaml:125:11\n1898 rules/westphalia/flow.yaml:126:15\n1900 rules/westphalia/flow.yaml:128:11\n1902 rules/westphalia/flow.yaml:129:7\n1903 rules/westphalia/flow.yaml:130:7\n1906 rules/westphalia/flow.yaml:131:7\n1907 rules/westphalia/flow.yaml:132:11\n1913 rules/westphalia/rules.yaml:740:7\n1921 rules/westphalia/rules.yaml:741:11\n1922 rules/westphalia/rules.yaml:742:11\n1923 rules/westphalia/rules.yaml:743:15\n1926 rules/westphalia/rules.yaml:745:15\n1928 rules/westphalia/rules.yaml:746:7\n1929 rules/westphalia/rules.yaml:747:11\n1931 rules/westphalia/rules.yaml:748:11\n1933 rules/westphalia/rules.yaml:749:7\n1934 rules/westphalia/rules.yaml:750:7\n1935 rules/westphalia/rules.yaml:751:11\n1937 rules/westphalia/rules.yaml:753:11\n1938 rules/westphalia/rules.yaml:754:15\n1939 rules/westphalia/rules.yaml:755:15\n1941 rules/westphalia/rules.yaml:756:11\n1942 rules/westphalia/rules.yaml:757:11\n1945 rules/westphalia/rules.yaml:758:11\n1968 rules/westphalia/rules.yaml:613:7\n1971 rules/westphalia/rules.yaml:616:11\n1972 rules/westphalia/rules.yaml:617:11\n1973 rules/westphalia/rules.yaml:618:11\n1978 rules/westphalia/rules.yaml:619:15\n1979 rules/westphalia/rules.yaml:620:15\n1980 rules/westphalia/rules.yaml:621:15\n1981 rules/westphalia/rules.yaml:622:19\n2018 rules/westphalia/rules.yaml:623:19\n2019 rules/westphalia/rules.yaml:624:19\n2020 rules/westphalia/rules.yaml:626:19\n2029 rules/westphalia/rules.yaml:627:19\n2030 rules/westphalia/rules.yaml:628:23\n2031 rules/westphalia/rules.yaml:629:23\n2032 rules/westphalia/rules.yaml:630:27\n2036 rules/westphalia/rules.yaml:632:27\n2037 rules/westphalia/rules.yaml:633:23\n2039 rules/westphalia/rules.yaml:635:19\n2047 rules/westphalia/rules.yaml:637:19\n2048 rules/westphalia/rules.yaml:638:19\n2049 rules/westphalia/rules.yaml:639:23\n2050 rules/westphalia/rules.yaml:640:23\n2053 rules/westphalia/rules.yaml:641:27\n2056 rules/westphalia/rules.yaml:642:27\n2060 rules/westphalia/rules.yaml:645:23\n2063 rules/westphalia/rules.yaml:646:23\n2067 rules/westphalia/rules.yaml:649:19\n2072 rules/westphalia/rules.yaml:692:7\n2077 rules/westphalia/rules.yaml:693:7\n2078 rules/westphalia/rules.yaml:694:7\n2079 rules/westphalia/rules.yaml:695:11\n2080 rules/westphalia/rules.yaml:696:11\n2082 rules/westphalia/rules.yaml:698:11\n2085 rules/westphalia/rules.yaml:699:11\n2086 rules/westphalia/rules.yaml:700:15\n2087 rules/westphalia/rules.yaml:701:7\n2091 rules/westphalia/rules.yaml:702:7\n2092 rules/westphalia/rules.yaml:703:7\n2094 rules/westphalia/rules.yaml:705:7\n2100 rules/westphalia/rules.yaml:521:7\n2101 rules/westphalia/rules.yaml:522:7\n2102 rules/westphalia/rules.yaml:523:7\n2103 rules/westphalia/rules.yaml:524:7\n2104 rules/westphalia/rules.yaml:525:11\n2105 rules/westphalia/rules.yaml:526:11\n2106 rules/westphalia/rules.yaml:527:15\n2107 rules/westphalia/rules.yaml:528:15\n2108 rules/westphalia/rules.yaml:529:19\n2109 rules/westphalia/rules.yaml:531:7\n2110 rules/westphalia/rules.yaml:532:7\n2111 rules/westphalia/rules.yaml:533:11\n2112 rules/westphalia/rules.yaml:534:11\n2114 rules/westphalia/rules.yaml:536:11\n2115 rules/westphalia/rules.yaml:537:11\n2116 rules/westphalia/rules.yaml:538:11\n2117 rules/westphalia/rules.yaml:539:11\n2118 rules/westphalia/rules.yaml:540:11\n2122 rules/westphalia/rules.yaml:541:11\n2123 rules/westphalia/rules.yaml:542:11\n2127 rules/westphalia/rules.yaml:543:11\n2128 rules/westphalia/rules.yaml:545:15\n2132 rules/westphalia/rules.yaml:547:15\n2133 rules/westphalia/rules.yaml:548:15\n2134 rules/westphalia/rules.yaml:550:15\n2137 rules/westphalia/rules.yaml:551:15\n2138 rules/westphalia/rules.yaml:552:19\n2141 rules/westphalia/rules.yaml:553:11\n2142 rules/westphalia/rules.yaml:554:15\n2143 rules/westphalia/rules.yaml:555:19\n2144 rules/westphalia/rules.yaml:556:15\n2145 rules/westphalia/rules.yaml:557:15\n2146 rules/westphalia/rules.yaml:558:19\n2147 rules/westphalia/rules.yaml:560:15\n2148 rules/westphalia/rules.yaml:561:19\n2150 rules/westphalia/rules.yaml:563:15\n2151 rules/westphalia/rules.yaml:564:15\n2152 rules/westphalia/rules.yaml:565:19\n2153 rules/westphalia/rules.yaml:566:15\n2159 rules/westphalia/rules.yaml:567:19\n2160 rules/westphalia/rules.yaml:569:15\n2164 rules/westphalia/rules.yaml:576:7\n2169 rules/westphalia/rules.yaml:577:7\n2170 rules/westphalia/rules.yaml:578:11\n2171 rules/westphalia/rules.yaml:579:11\n2172 rules/westphalia/rules.yaml:580:15\n2175 rules/westphalia/rules.yaml:581:15\n2180 rules/westphalia/rules.yaml:593:7\n2181 rules/westphalia/rules.yaml:594:7\n2182 rules/westphalia/rules.yaml:595:7\n2183 rules/westphalia/rules.yaml:596:11\n2190 rules/westphalia/rules.yaml:597:15\n2191 rules/westphalia/rules.yaml:598:19\n2201 rules/westphalia/rules.yaml:599:23\n2202 rules/westphalia/rules.yaml:600:23\n2203 rules/westphalia/rules.yaml:601:27\n2204 rules/westphalia/rules.yaml:603:27\n2205 rules/westphalia/rules.yaml:604:27\n2206 rules/westphalia/rules.yaml:605:27\n2207 rules/westphalia/rules.yaml:606:31\n2254 rules/westphalia/rules.yaml:669:7\n2255 rules/westphalia/rules.yaml:670:11\n2256 rules/westphalia/rules.yaml:671:7\n2257 rules/westphalia/rules.yaml:672:7\n2262 rules/westphalia/rules.yaml:673:7\n2265 rules/westphalia/rules.yaml:676:11\n2267 rules/westphalia/rules.yaml:678:11\n2268 rules/westphalia/rules.yaml:679:11\n2269 rules/westphalia/rules.yaml:680:11\n2272 rules/westphalia/rules.yaml:683:15\n2273 rules/westphalia/rules.yaml:684:19\n2274 rules/westphalia/rules.yaml:685:23\n2278 rules/westphalia/rules.yaml:780:1\n2279 rules/westphalia/rules.yaml:780:1\n2280 rules/westphalia/rules.yaml:780:1\n2285 rules/westphalia/rules.yaml:780:1\n2286 rules/westphalia/rules.yaml:780:1\n2287 rules/westphalia/rules.yaml:780:1\n2288 rules/westphalia/rules.yaml:780:1\n2291 rules/westphalia/rules.yaml:780:1\n2292 rules/westphalia/rules.yaml:780:1\n2294 rules/westphalia/rules.yaml:780:1\n2295 rules/westphalia/rules.yaml:780:1\n2296 rules/westphalia/rules.yaml:780:1\n2300 rules/westphalia/rules.yaml:780:1\n2301 rules/westphalia/rules.yaml:780:1\n2302 rules/westphalia/rules.yaml:780:1\n2303 rules/westphalia/rules.yaml:780:1\n2304 rules/westphalia/rules.yaml:780:1\n2305 rules/westphalia/rules.yaml:780:1\n2306 rules/westphalia/rules.yaml:780:1\n2307 rules/westphalia/rules.yaml:780:1\n2308 rules/westphalia/rules.yaml:780:1\n2313 rules/westphalia/rules.yaml:496:7\n2325 rules/westphalia/rules.yaml:497:7\n2349 rules/westphalia/rules.yaml:498:7\n2383 rules/westphalia/rules.yaml:499:7\n2384 rules/westphalia/rules.yaml:500:11\n2390 rules/westphalia/rules.yaml:501:11\n2393 rules/westphalia/rules.yaml:502:7\n2394 rules/westphalia/rules.yaml:503:11\n2395 rules/westphalia/rules.yaml:504:11\n2405 rules/westphalia/rules.yaml:506:11\n2406 rules/westphalia/rules.yaml:507:11\n2412 rules/westphalia/flow.yaml:14:7\n2413 rules/westphalia/flow.yaml:15:7\n2414 rules/westphalia/flow.yaml:16:7\n2415 rules/westphalia/flow.yaml:17:7\n2416 rules/westphalia/flow.yaml:18:7\n2417 rules/westphalia/flow.yaml:19:7\n2418 rules/westphalia/flow.yaml:20:7\n2419 rules/westphalia/flow.yaml:21:7\n2420 rules/westphalia/flow.yaml:22:7\n2421 rules/westphalia/flow.yaml:23:7\n2424 rules/westphalia/flow.yaml:24:7\n2425 rules/westphalia/flow.yaml:25:7\n2427 rules/westphalia/flow.yaml:26:7\n2432 rules/westphalia/rules.yaml:761:3\n2433 rules/westphalia/rules.yaml:761:3\n2434 rules/westphalia/rules.yaml:761:3\n2435 rules/westphalia/rules.yaml:761:3\n2439 rules/westphalia/flow.yaml:192:7\n2440 rules/westphalia/flow.yaml:193:7\n2441 rules/westphalia/flow.yaml:194:11\n2442 rules/westphalia/rules.yaml:780:1\n2443 rules/westphalia/rules.yaml:780:1\n2444 rules/westphalia/rules.yaml:780:1\n2448 rules/westphalia/flow.yaml:101:3\n2449 rules/westphalia/flow.yaml:101:3\n2453 rules/westphalia/flow.yaml:78:3\n2454 rules/westphalia/flow.yaml:78:3\n2459 rules/westphalia/flow.yaml:82:7\n2460 rules/westphalia/flow.yaml:83:7\n2461 rules/westphalia/flow.yaml:84:7\n2466 rules/westphalia/flow.yaml:86:11\n2467 rules/westphalia/flow.yaml:87:11\n2468 rules/westphalia/flow.yaml:88:7\n2469 rules/westphalia/flow.yaml:90:7\n2470 rules/westphalia/flow.yaml:91:11\n2471 rules/westphalia/flow.yaml:92:11\n2472 rules/westphalia/flow.yaml:93:15\n2473 rules/westphalia/flow.yaml:94:11\n2474 rules/westphalia/flow.yaml:95:15\n2476 rules/westphalia/flow.yaml:98:15\n2481 rules/westphalia/flow.yaml:200:7\n2482 rules/westphalia/flow.yaml:202:11\n2483 rules/westphalia/flow.yaml:203:15\n2484 rules/westphalia/rules.yaml:780:1\n2485 rules/westphalia/rules.yaml:780:1\n2486 rules/westphalia/rules.yaml:780:1\n2487 rules/westphalia/rules.yaml:780:1\n2488 rules/westphalia/rules.yaml:780:1\n2492 rules/westphalia/flow.yaml:48:7\n2496 rules/westphalia/flow.yaml:60:3\n2497 rules/westphalia/flow.yaml:60:3\n2502 rules/westphalia/flow.yaml:64:7\n2511 rules/westphalia/flow.yaml:67:11\n2512 rules/westphalia/flow.yaml:68:15\n2515 rules/westphalia/flow.yaml:70:7\n2519 rules/westphalia/flow.yaml:71:7\n2520 rules/westphalia/flow.yaml:72:11\n2521 rules/westphalia/flow.yaml:73:11\n2524 rules/westphalia/flow.yaml:74:11\n2527 rules/westphalia/flow.yaml:75:11\n2532 rules/westphalia/flow.yaml:117:3\n2533 rules/westphalia/flow.yaml:117:3\n2537 rules/westphalia/flow.yaml:134:3\n2538 rules/westphalia/flow.yaml:134:3\n2543 rules/westphalia/flow.yaml:143:7\n2544 rules/westphalia/flow.yaml:144:7\n2547 rules/westphalia/flow.yaml:146:11\n2548 rules/westphalia/flow.yaml:147:7\n2554 rules/westphalia/flow.yaml:148:7\n2559 rules/westphalia/flow.yaml:150:7\n2560 rules/westphalia/flow.yaml:151:7\n2561 rules/westphalia/flow.yaml:152:7\n2566 rules/westphalia/flow.yaml:153:11\n2567 rules/westphalia/flow.yaml:154:11\n2570 rules/westphalia/flow.yaml:155:11\n2573 rules/westphalia/flow.yaml:156:11\n2574 rules/westphalia/flow.yaml:157:11\n2577 rules/westphalia/flow.yaml:158:11\n2578 rules/westphalia/flow.yaml:160:11\n2579 rules/westphalia/flow.yaml:161:11\n2580 rules/westphalia/flow.yaml:162:11\n2581 rules/westphalia/flow.yaml:163:11\n2582 rules/westphalia/flow.yaml:164:15\n2583 rules/westphalia/flow.yaml:165:19\n2584 rules/westphalia/flow.yaml:166:19\n2585 rules/westphalia/flow.yaml:167:23\n2588 rules/westphalia/flow.yaml:168:23\n2589 rules/westphalia/flow.yaml:169:27\n2591 rules/westphalia/flow.yaml:171:27\n2592 rules/westphalia/flow.yaml:173:23\n2593 rules/westphalia/flow.yaml:174:11\n2594 rules/westphalia/flow.yaml:175:15\n2595 rules/westphalia/flow.yaml:176:15\n2596 rules/westphalia/flow.yaml:177:19\n2604 rules/westphalia/flow.yaml:178:19\n2605 rules/westphalia/flow.yaml:179:23\n2607 rules/westphalia/flow.yaml:181:23\n2608 rules/westphalia/flow.yaml:183:19\n2611 rules/westphalia/flow.yaml:186:11\n2627 rules/westphalia/rules.yaml:613:7\n2628 rules/westphalia/rules.yaml:614:11\n2633 rules/westphalia/rules.yaml:616:11\n2634 rules/westphalia/rules.yaml:617:11\n2635 rules/westphalia/rules.yaml:618:11\n2646 rules/westphalia/rules.yaml:619:15\n2647 rules/westphalia/rules.yaml:620:15\n2665 rules/westphalia/rules.yaml:621:15\n2670 rules/westphalia/rules.yaml:649:19\n2671 rules/westphalia/rules.yaml:650:19\n2678 rules/westphalia/rules.yaml:622:19\n2733 rules/westphalia/rules.yaml:623:19\n2734 rules/westphalia/rules.yaml:624:19\n2735 rules/westphalia/rules.yaml:625:19\n2736 rules/westphalia/rules.yaml:626:19\n2745 rules/westphalia/rules.yaml:627:19\n2751 rules/westphalia/rules.yaml:628:23\n2758 rules/westphalia/rules.yaml:629:23\n2761 rules/westphalia/rules.yaml:632:27\n2764 rules/westphalia/rules.yaml:630:27\n2776 rules/westphalia/rules.yaml:633:23\n2783 rules/westphalia/rules.yaml:635:19\n2802 rules/westphalia/rules.yaml:636:19\n2803 rules/westphalia/rules.yaml:637:19\n2813 rules/westphalia/rules.yaml:638:19\n2814 rules/westphalia/rules.yaml:639:23\n2815 rules/westphalia/rules.yaml:640:23\n2818 rules/westphalia/rules.yaml:641:27\n2821 rules/westphalia/rules.yaml:642:27\n2824 rules/westphalia/rules.yaml:643:27\n2830 rules/westphalia/rules.yaml:645:23\n2833 rules/westphalia/rules.yaml:646:23\n2836 rules/westphalia/rules.yaml:647:23\n2855 rules/westphalia/rules.yaml:692:7\n2860 rules/westphalia/rules.yaml:693:7\n2861 rules/westphalia/rules.yaml:694:7\n2862 rules/westphalia/rules.yaml:695:11\n2863 rules/westphalia/rules.yaml:696:11\n2873 rules/westphalia/rules.yaml:698:11\n2886 rules/westphalia/rules.yaml:699:11\n2887 rules/westphalia/rules.yaml:700:15\n2890 rules/westphalia/rules.yaml:701:7\n2891 rules/westphalia/rules.yaml:702:7\n2892 rules/westphalia/rules.yaml:703:7\n2893 rules/westphalia/rules.yaml:704:11\n2894 rules/westphalia/rules.yaml:705:7\n2895 rules/westphalia/rules.yaml:706:11\n2927 rules/westphalia/rules.yaml:521:7\n2928 rules/westphalia/rules.yaml:522:7\n2929 rules/westphalia/rules.yaml:523:7\n2930 rules/westphalia/rules.yaml:524:7\n2941 rules/westphalia/rules.yaml:525:11\n2942 rules/westphalia/rules.yaml:526:11\n2964 rules/westphalia/rules.yaml:527:15\n3005 rules/westphalia/rules.yaml:528:15\n3006 rules/westphalia/rules.yaml:529:19\n3007 rules/westphalia/rules.yaml:530:19\n3011 rules/westphalia/rules.yaml:531:7\n3014 rules/westphalia/rules.yaml:532:7\n3015 rules/westphalia/rules.yaml:533:11\n3016 rules/westphalia/rules.yaml:534:11\n3021 rules/westphalia/rules.yaml:536:11\n3022 rules/westphalia/rules.yaml:537:11\n3023 rules/westphalia/rules.yaml:538:11\n3024 rules/westphalia/rules.yaml:539:11\n3025 rules/westphalia/rules.yaml:540:11\n3026 rules/westphalia/rules.yaml:541:11\n3027 rules/westphalia/rules.yaml:542:11\n3028 rules/westphalia/rules.yaml:543:11\n3029 rules/westphalia/rules.yaml:544:15\n3044 rules/westphalia/rules.yaml:545:15\n3048 rules/westphalia/rules.yaml:547:15\n3049 rules/westphalia/rules.yaml:548:15\n3052 rules/westphalia/rules.yaml:549:15\n3069 rules/westphalia/rules.yaml:550:15\n3072 rules/westphalia/rules.yaml:551:15\n3073 rules/westphalia/rules.yaml:552:19\n3076 rules/westphalia/rules.yaml:553:11\n3081 rules/westphalia/rules.yaml:554:15\n3082 rules/westphalia/rules.yaml:555:19\n3083 rules/westphalia/rules.yaml:556:15\n3084 rules/westphalia/rules.yaml:557:15\n3085 rules/westphalia/rules.yaml:558:19\n3086 rules/westphalia/rules.yaml:559:19\n3087 rules/westphalia/rules.yaml:560:15\n3101 rules/westphalia/rules.yaml:561:19\n3106 rules/westphalia/rules.yaml:563:15\n3107 rules/westphalia/rules.yaml:564:15\n3108 rules/westphalia/rules.yaml:565:19\n3109 rules/westphalia/rules.yaml:566:15\n3110 rules/westphalia/rules.yaml:567:19\n3111 rules/westphalia/rules.yaml:568:19\n3112 rules/westphalia/rules.yaml:569:15\n3130 rules/westphalia/rules.yaml:576:7\n3135 rules/westphalia/rules.yaml:577:7\n3143 rules/westphalia/rules.yaml:578:11\n3156 rules/westphalia/rules.yaml:579:11\n3157 rules/westphalia/rules.yaml:580:15\n3160 rules/westphalia/rules.yaml:581:15\n3161 rules/westphalia/rules.yaml:582:15\n3184 rules/westphalia/rules.yaml:593:7\n3185 rules/westphalia/rules.yaml:594:7\n3186 rules/westphalia/rules.yaml:595:7\n3197 rules/westphalia/rules.yaml:596:11\n3209 rules/westphalia/rules.yaml:597:15\n3221 rules/westphalia/rules.yaml:598:19\n3239 rules/westphalia/rules.yaml:599:23\n3252 rules/westphalia/rules.yaml:600:23\n3258 rules/westphalia/rules.yaml:601:27\n3259 rules/westphalia/rules.yaml:602:27\n3260 rules/westphalia/rules.yaml:603:27\n3261 rules/westphalia/rules.yaml:604:27\n3268 rules/westphalia/rules.yaml:605:27\n3269 rules/westphalia/rules.yaml:606:31\n3287 rules/westphalia/rules.yaml:669:7\n3288 rules/westphalia/rules.yaml:670:11\n3289 rules/westphalia/rules.yaml:671:7\n3290 rules/westphalia/rules.yaml:672:7\n3295 rules/westphalia/rules.yaml:673:7\n3296 rules/westphalia/rules.yaml:674:11\n3303 rules/westphalia/rules.yaml:676:11\n3310 rules/westphalia/rules.yaml:678:11\n3316 rules/westphalia/rules.yaml:679:11\n3323 rules/westphalia/rules.yaml:680:11\n3324 rules/westphalia/rules.yaml:681:15\n3329 rules/westphalia/rules.yaml:683:15\n3343 rules/westphalia/rules.yaml:684:19\n3349 rules/westphalia/rules.yaml:685:23\n3380 rules/westphalia/rules.yaml:780:1\n3381 rules/westphalia/rules.yaml:780:1\n3382 rules/westphalia/rules.yaml:780:1\n3393 rules/westphalia/rules.yaml:780:1\n3394 rules/westphalia/rules.yaml:780:1\n3406 rules/westphalia/rules.yaml:780:1\n3425 rules/westphalia/rules.yaml:780:1\n3459 rules/westphalia/rules.yaml:780:1\n3460 rules/westphalia/rules.yaml:780:1\n3466 rules/westphalia/rules.yaml:780:1\n3467 rules/westphalia/rules.yaml:780:1\n3468 rules/westphalia/rules.yaml:780:1\n3469 rules/westphalia/rules.yaml:780:1\n3470 rules/westphalia/rules.yaml:780:1\n3472 rules/westphalia/rules.yaml:780:1\n3473 rules/westphalia/rules.yaml:780:1\n3474 rules/westphalia/rules.yaml:780:1\n3485 rules/westphalia/rules.yaml:780:1\n3508 rules/westphalia/rules.yaml:780:1\n3551 rules/westphalia/rules.yaml:780:1\n3552 rules/westphalia/rules.yaml:780:1\n3553 rules/westphalia/rules.yaml:780:1\n3557 rules/westphalia/rules.yaml:780:1\n3558 rules/westphalia/rules.yaml:780:1\n3559 rules/westphalia/rules.yaml:780:1\n3560 rules/westphalia/rules.yaml:780:1\n3578 rules/westphalia/rules.yaml:496:7\n3587 rules/westphalia/rules.yaml:497:7\n3606 rules/westphalia/rules.yaml:498:7\n3639 rules/westphalia/rules.yaml:499:7\n3640 rules/westphalia/rules.yaml:500:11\n3646 rules/westphalia/rules.yaml:501:11\n3649 rules/westphalia/rules.yaml:502:7\n3652 rules/westphalia/rules.yaml:509:11\n3658 rules/westphalia/rules.yaml:503:11\n3671 rules/westphalia/rules.yaml:504:11\n3681 rules/westphalia/rules.yaml:505:11\n3682 rules/westphalia/rules.yaml:506:11\n3683 rules/westphalia/rules.yaml:507:11\n3699 rules/westphalia/flow.yaml:14:7\n3700 rules/westphalia/flow.yaml:15:7\n3701 rules/westphalia/flow.yaml:16:7\n3702 rules/westphalia/flow.yaml:17:7\n3703 rules/westphalia/flow.yaml:18:7\n3704 rules/westphalia/flow.yaml:19:7\n3705 rules/westphalia/flow.yaml:20:7\n3708 rules/westphalia/flow.yaml:21:7\n3709 rules/westphalia/flow.yaml:22:7\n3712 rules/westphalia/flow.yaml:23:7\n3717 rules/westphalia/flow.yaml:24:7\n3728 rules/westphalia/flow.yaml:25:7\n3730 rules/westphalia/flow.yaml:26:7\n3731 rules/westphalia/flow.yaml:27:7\n3741 rules/westphalia/rules.yaml:761:3\n3746 rules/westphalia/rules.yaml:761:3\n3747 rules/westphalia/rules.yaml:761:3\n3756 rules/westphalia/rules.yaml:761:3\n3772 rules/westphalia/flow.yaml:192:7\n3782 rules/westphalia/flow.yaml:193:7\n3796 rules/westphalia/flow.yaml:194:11\n3801 rules/westphalia/rules.yaml:780:1\n3802 rules/westphalia/rules.yaml:780:1\n3803 rules/westphalia/rules.yaml:780:1\n3812 rules/westphalia/flow.yaml:101:3\n3818 rules/westphalia/flow.yaml:101:3\n3827 rules/westphalia/flow.yaml:78:3\n3833 rules/westphalia/flow.yaml:78:3\n3856 rules/westphalia/flow.yaml:82:7\n3857 rules/westphalia/flow.yaml:83:7\n3858 rules/westphalia/flow.yaml:84:7\n3863 rules/westphalia/flow.yaml:85:11\n3864 rules/westphalia/flow.yaml:86:11\n3865 rules/westphalia/flow.yaml:87:11\n3866 rules/westphalia/flow.yaml:88:7\n3867 rules/westphalia/flow.yaml:89:7\n3868 rules/westphalia/flow.yaml:90:7\n3879 rules/westphalia/flow.yaml:91:11\n3880 rules/westphalia/flow.yaml:92:11\n3888 rules/westphalia/flow.yaml:93:15\n3898 rules/westphalia/flow.yaml:94:11\n3899 rules/westphalia/flow.yaml:95:15\n3900 rules/westphalia/flow.yaml:96:15\n3902 rules/westphalia/flow.yaml:98:15\n3903 rules/westphalia/flow.yaml:99:15\n3922 rules/westphalia/flow.yaml:200:7\n3927 rules/westphalia/flow.yaml:201:11\n3928 rules/westphalia/flow.yaml:202:11\n3942 rules/westphalia/flow.yaml:203:15\n3947 rules/westphalia/rules.yaml:780:1\n3948 rules/westphalia/rules.yaml:780:1\n3949 rules/westphalia/rules.yaml:780:1\n3950 rules/westphalia/rules.yaml:780:1\n3951 rules/westphalia/rules.yaml:780:1\n3960 rules/westphalia/flow.yaml:48:7\n3977 rules/westphalia/flow.yaml:60:3\n3983 rules/westphalia/flow.yaml:60:3\n4001 rules/westphalia/flow.yaml:64:7\n4018 rules/westphalia/flow.yaml:65:11\n4039 rules/westphalia/flow.yaml:67:11\n4040 rules/westphalia/flow.yaml:68:15\n4043 rules/westphalia/flow.yaml:69:15\n4044 rules/westphalia/flow.yaml:70:7\n4048 rules/westphalia/flow.yaml:71:7\n4056 rules/westphalia/flow.yaml:72:11\n4064 rules/westphalia/flow.yaml:73:11\n4067 rules/westphalia/flow.yaml:74:11\n4070 rules/westphalia/flow.yaml:75:11\n4071 rules/westphalia/flow.yaml:76:15\n4082 rules/westphalia/flow.yaml:117:3\n4088 rules/westphalia/flow.yaml:117:3\n4097 rules/westphalia/flow.yaml:134:3\n4103 rules/westphalia/flow.yaml:134:3\n4131 rules/westphalia/flow.yaml:143:7\n4132 rules/westphalia/flow.yaml:144:7\n4152 rules/westphalia/flow.yaml:146:11\n4153 rules/westphalia/flow.yaml:147:7\n4159 rules/westphalia/flow.yaml:148:7\n4163 rules/westphalia/flow.yaml:149:11\n4171 rules/westphalia/flow.yaml:150:7\n4172 rules/westphalia/flow.yaml:151:7\n4173 rules/westphalia/flow.yaml:152:7\n4184 rules/westphalia/flow.yaml:153:11\n4185 rules/westphalia/flow.yaml:154:11\n4188 rules/westphalia/flow.yaml:155:11\n4191 rules/westphalia/flow.yaml:156:11\n4192 rules/westphalia/flow.yaml:157:11\n4195 rules/westphalia/flow.yaml:158:11\n4196 rules/westphalia/flow.yaml:159:11\n4197 rules/westphalia/flow.yaml:160:11\n4198 rules/westphalia/flow.yaml:161:11\n4205 rules/westphalia/flow.yaml:162:11\n4206 rules/westphalia/flow.yaml:163:11\n4217 rules/westphalia/flow.yaml:164:15\n4226 rules/westphalia/flow.yaml:165:19\n4239 rules/westphalia/flow.yaml:166:19\n4240 rules/westphalia/flow.yaml:167:23\n4243 rules/westphalia/flow.yaml:168:23\n4244 rules/westphalia/flow.yaml:169:27\n4246 rules/westphalia/flow.yaml:171:27\n4247 rules/westphalia/flow.yaml:172:23\n4250 rules/westphalia/flow.yaml:173:23\n4254 rules/westphalia/flow.yaml:174:11\n4262 rules/westphalia/flow.yaml:175:15\n4275 rules/westphalia/flow.yaml:176:15\n4276 rules/westphalia/flow.yaml:177:19\n4284 rules/westphalia/flow.yaml:178:19\n4285 rules/westphalia/flow.yaml:179:23\n4287 rules/westphalia/flow.yaml:181:23\n4288 rules/westphalia/flow.yaml:182:19\n4289 rules/westphalia/flow.yaml:183:19\n4291 rules/westphalia/flow.yaml:185:19\n4294 rules/westphalia/flow.yaml:186:11"

@@ -1,0 +1,95 @@
+"""Loops over the records of a type that act on those with one value of a fixed attribute.
+
+``for k in commitments: if k.owner == p and ...: ...`` visits every commitment to act on
+the few of ``p``. The records with each value of a fixed attribute are listed once, in
+record order, in the engine's data (``self.ix_T__A``, as comprehensions use them:
+``ExprGen.comp_source``); such a loop walks that list instead, and tests only the rest of
+its condition: ``for k in self.ix_commitment__owner.get(p, ()): if ...: ...``.
+
+The same records in the same order reach the body, provided the value compared with does
+not change while the loop runs: it must be a constant, a record, a seat, or a local that
+the loop's body never assigns (a global could be changed by a procedure the body calls).
+The attribute is fixed, so a record's value cannot change either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..effects import Assign, AugAssign, Bool, BoolOp, Expr, For, If, Int, Name, Stmt, Str, walk
+
+#: references that name a value that never changes while a routine runs
+_FIXED_REFS = frozenset({"const", "seat", "record", "enum", "card"})
+
+
+def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
+    """The code a ``for`` statement iterates over, and the statements of its body: the
+    records with one value of a fixed attribute and the rest of the condition, for a loop
+    whose body is one ``if`` (no ``elif``, no ``else``) testing that value; else the loop's
+    own source and body. ``gen`` is the routine generator (its ``expr``, ``iterable`` and
+    expression generator ``eg``)."""
+    it = s.iter
+    if (
+        isinstance(it, Name)
+        and it.ref is not None
+        and it.ref[0] == "all"
+        and len(s.body) == 1
+        and isinstance(s.body[0], If)
+        and len(s.body[0].branches) == 1
+        and not s.body[0].orelse
+    ):
+        test = s.body[0]
+        cond, inner = test.branches[0]
+        tname = it.ref[1]
+        parts = _conjuncts(cond)
+        for i, c in enumerate(parts):
+            hit = gen.eg.static_equality(c, s.var, tname)
+            if hit is None or not _steady(hit[1], s.body):
+                continue
+            attr, other = hit
+            src = f"self.ix_{tname}__{attr}.get({gen.expr(other)}, ())"
+            rest = _join(parts[:i] + parts[i + 1 :])
+            if rest is None:
+                return src, inner
+            kept = If(test.src, test.off, [(rest, inner)], [])
+            return src, [kept]
+    return gen.iterable(it), s.body
+
+
+def _steady(e: Expr, body: list[Stmt]) -> bool:
+    """Whether ``e`` has the same value on every run of ``body``."""
+    if isinstance(e, (Int, Str, Bool)):
+        return not isinstance(e, Str) or e.is_plain
+    if not isinstance(e, Name) or e.ref is None:
+        return False
+    if e.ref[0] in _FIXED_REFS:
+        return True
+    if e.ref[0] != "local":
+        return False
+    for n in walk(body):
+        if isinstance(n, (Assign, AugAssign)) and any(
+            isinstance(t, Name) and t.id == e.id for t in walk(n.target)
+        ):
+            return False
+        # a statement that binds the name (let, for, simultaneously): not the same local
+        if isinstance(n, Stmt) and e.id in (getattr(n, "name", None), getattr(n, "var", None)):
+            return False
+    return True
+
+
+def _conjuncts(e: Expr) -> list[Expr]:
+    if isinstance(e, BoolOp) and e.op == "and":
+        return [*_conjuncts(e.left), *_conjuncts(e.right)]
+    return [e]
+
+
+def _join(parts: list[Expr]) -> Expr | None:
+    if not parts:
+        return None
+    out = parts[0]
+    for p in parts[1:]:
+        b = BoolOp(p.src, p.off, "and", out, p)
+        b.ty = ir.BOOL
+        out = b
+    return out
