@@ -563,7 +563,6 @@ FIELDS: dict[str, Any] = {
     "g": (
         "bopi",
         "first_player",
-        "opening_initiative",
         "last_turn",
         "year",
         "pool",
@@ -620,7 +619,6 @@ REFS: dict[str, Any] = {
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
     "e.unit.owner": "player",
-    "g.opening_initiative": "player",
 }
 
 #: the static data of the scenario (see rulecraft.runtime.layout.engine_data)
@@ -5439,6 +5437,7 @@ PRIMARY: dict[str, Any] = {
     "c_keep_half_tp": True,
     "c_marker_limit": 15,
     "c_mountain_shift": 1,
+    "c_opening_initiative": 1,
     "c_stacking_limit": 8,
     "c_zoc_negated_by_friends": True,
     "card_kind": CARD_KIND,
@@ -8042,7 +8041,6 @@ PRIMARY: dict[str, Any] = {
         "savoy_field_army_2",
     ),
     "internal": (
-        "g.opening_initiative",
         "g.acted",
         "g.in_combat",
         "g.combat_attacker",
@@ -16483,7 +16481,6 @@ PRIMARY: dict[str, Any] = {
         *(1, 1, 4, 3, 1, 1, 4, 4),
     ),
     "s_g_last_turn": 1,
-    "s_g_opening_initiative": 0,
     "s_p_start_markers": (8, 10),
     "t_battle_matrix": TABLE_BATTLE_MATRIX,
     "t_crt": TABLE_CRT,

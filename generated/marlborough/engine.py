@@ -277,6 +277,7 @@ class MarlboroughRules:
     c_initiative_at_any_bop: bool
     c_marker_limit: int
     c_mountain_shift: int
+    c_opening_initiative: int
     c_stacking_limit: int
     c_zoc_negated_by_friends: bool
     card_kind: tuple[str, ...]
@@ -335,7 +336,6 @@ class MarlboroughRules:
     s_e_unit__two_sided: tuple[bool, ...]
     s_e_unit__veteran_strength: tuple[int, ...]
     s_g_last_turn: int
-    s_g_opening_initiative: int
     s_p_start_markers: tuple[int, ...]
     t_battle_matrix: tuple[Any, ...]
     t_crt: tuple[Any, ...]
@@ -356,6 +356,7 @@ class MarlboroughRules:
         self.c_initiative_at_any_bop = d["c_initiative_at_any_bop"]
         self.c_marker_limit = d["c_marker_limit"]
         self.c_mountain_shift = d["c_mountain_shift"]
+        self.c_opening_initiative = d["c_opening_initiative"]
         self.c_stacking_limit = d["c_stacking_limit"]
         self.c_zoc_negated_by_friends = d["c_zoc_negated_by_friends"]
         self.card_kind = d["card_kind"]
@@ -414,7 +415,6 @@ class MarlboroughRules:
         self.s_e_unit__two_sided = d["s_e_unit__two_sided"]
         self.s_e_unit__veteran_strength = d["s_e_unit__veteran_strength"]
         self.s_g_last_turn = d["s_g_last_turn"]
-        self.s_g_opening_initiative = d["s_g_opening_initiative"]
         self.s_p_start_markers = d["s_p_start_markers"]
         self.t_battle_matrix = d["t_battle_matrix"]
         self.t_crt = d["t_crt"]
@@ -524,7 +524,7 @@ class MarlboroughRules:
             f(S, R, p)
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:205:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:206:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -544,7 +544,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:102:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:103:3]"
         v_out = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -567,7 +567,7 @@ class MarlboroughRules:
         ]
 
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        """Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:181:3]"""
+        """Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:182:3]"""
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -617,7 +617,7 @@ class MarlboroughRules:
         return _w4
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:146:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:147:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -626,7 +626,7 @@ class MarlboroughRules:
         return not (self.s_e_nation__major[v_n] and self.s_e_nation__control[v_n] is None)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
-        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:36:3]"""
+        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:37:3]"""
         _w1 = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "field_army":
@@ -634,18 +634,18 @@ class MarlboroughRules:
         return _w1
 
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:126:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:127:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:66:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:67:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:58:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:59:3]"
         return max(
             [
                 *[0],
@@ -659,12 +659,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:313:3]"
+        "has_marker [rules/marlborough/rules.yaml:314:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:133:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:134:3]"
         v_out = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -682,7 +682,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:255:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:256:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -722,7 +722,7 @@ class MarlboroughRules:
         return False
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:76:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:77:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -737,7 +737,7 @@ class MarlboroughRules:
         return self.s_e_nation__control[v_n] == v_p
 
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:44:3]"
+        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:45:3]"
         v_best = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "leader" and (
@@ -748,7 +748,7 @@ class MarlboroughRules:
         return v_best
 
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:89:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:90:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -757,16 +757,16 @@ class MarlboroughRules:
         return self.s_e_nation__control[v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:10:3]"
+        "The opponent. [rules/marlborough/rules.yaml:11:3]"
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:117:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:118:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:305:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:306:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if self.s_e_nation__control[v_n] == v_p:
@@ -774,7 +774,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:278:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:279:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -790,13 +790,13 @@ class MarlboroughRules:
         return 1
 
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
-        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:18:3]"
+        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:19:3]"
         if S[self.o_e_unit__veteran + v_u]:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:239:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:240:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -808,7 +808,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:230:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:231:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -822,7 +822,7 @@ class MarlboroughRules:
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:216:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:217:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -830,14 +830,14 @@ class MarlboroughRules:
         return 0
 
     def f_total(self, S: list[Any], v_us: Any) -> int:
-        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:28:3]"""
+        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:29:3]"""
         _w1 = 0
         for v_u in v_us:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:295:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:296:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if self.s_e_nation__control[v_n] == v_p:
@@ -851,13 +851,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:812:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:813:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:812:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:813:3]"
         N: list[int] = S
         return [
             v_c
@@ -873,13 +873,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:833:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:834:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:833:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:834:3]'
         N: list[int] = S
         return [
             v_c
@@ -888,7 +888,7 @@ class MarlboroughRules:
         ]
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:162:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:163:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out = []
@@ -1110,7 +1110,7 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        "19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:410:3]"
+        "19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:411:3]"
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -1119,7 +1119,7 @@ class MarlboroughRules:
             _log(S, 6, (v_h,))
 
     def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:320:3]"
+        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:321:3]"
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1137,7 +1137,7 @@ class MarlboroughRules:
             v_i += 1
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        "Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:383:3]"
+        "Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:384:3]"
         _log(S, 4, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
@@ -1149,7 +1149,7 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:487:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:488:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -1167,7 +1167,7 @@ class MarlboroughRules:
             pass
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:699:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:700:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1202,7 +1202,7 @@ class MarlboroughRules:
                     _log(S, 32, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:331:3]"
+        "12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:332:3]"
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1219,7 +1219,7 @@ class MarlboroughRules:
         _log(S, 1, (v_p, v_i, v_w))
 
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        "The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:784:3]"
+        "The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:785:3]"
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1249,7 +1249,7 @@ class MarlboroughRules:
             self.p_draw_markers(S, v_p, self.s_p_start_markers[v_p])
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:370:3]"
+        "4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:371:3]"
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
@@ -1260,7 +1260,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:344:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:345:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -1288,8 +1288,12 @@ class MarlboroughRules:
     def p_turn__initiative(self, S: list[Any]) -> None:
         "turn__initiative (MARL-3.1-02, MARL-8.1-01, MARL-8.1-02, MARL-8.2-01, MARL-4.21-01, MARL-QA-02, MARL-S1-15) [rules/marlborough/flow.yaml:13:3]"
         N: list[int] = S
-        if S[_TURN] == 1 and self.s_g_opening_initiative is not None:
-            S[self.o_g_first_player] = self.s_g_opening_initiative
+        if S[_TURN] == 1 and self.c_opening_initiative != 0:
+            S[self.o_g_first_player] = (
+                self.k_player__bourbon
+                if self.c_opening_initiative > 0
+                else self.k_player__grand_alliance
+            )
             _log(S, 53, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
@@ -1318,7 +1322,7 @@ class MarlboroughRules:
             self.p_provision(S, v_p)
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        "28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:352:3]"
+        "28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:353:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
@@ -1350,7 +1354,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:812:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:813:3]"
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1363,7 +1367,7 @@ class MarlboroughRules:
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:833:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:834:3]'
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1371,7 +1375,7 @@ class MarlboroughRules:
         _log(S, 50, (v_p,))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:455:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:456:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -1395,7 +1399,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:553:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:554:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -1503,7 +1507,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:812:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:813:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -1564,7 +1568,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:624:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:625:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -1696,7 +1700,7 @@ class MarlboroughRules:
                 self.p_famous_victory(S, v_p, v_q, v_lost_d)
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:509:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:510:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -1736,7 +1740,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:833:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:834:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -1772,7 +1776,7 @@ class MarlboroughRules:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] - 1, 0)
 
     def q_lose_one(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:541:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:542:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -1781,7 +1785,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:765:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:766:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -1799,7 +1803,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:419:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:420:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -1833,7 +1837,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:714:3]"""
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:715:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -1917,7 +1921,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); an inherent garrison goes last (19.21). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01) [rules/marlborough/rules.yaml:391:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); an inherent garrison goes last (19.21). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01) [rules/marlborough/rules.yaml:392:3]"
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         _runs0 = 0
@@ -1938,7 +1942,7 @@ class MarlboroughRules:
         self.q_operations(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:475:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:476:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -1953,7 +1957,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:455:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:456:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2016,7 +2020,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:553:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:554:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2284,7 +2288,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:812:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:813:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2450,7 +2454,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:624:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:625:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -2805,7 +2809,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:509:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:510:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2893,7 +2897,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:833:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:834:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3042,7 +3046,7 @@ class MarlboroughRules:
     def r_lose_one(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:541:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:542:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3073,7 +3077,7 @@ class MarlboroughRules:
             return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:765:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:766:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3118,7 +3122,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:419:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:420:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3181,7 +3185,7 @@ class MarlboroughRules:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:714:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:715:3]"
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3404,7 +3408,7 @@ class MarlboroughRules:
         v_need: int = 0,
         v_h: Any = None,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); an inherent garrison goes last (19.21). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01) [rules/marlborough/rules.yaml:391:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); an inherent garrison goes last (19.21). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01) [rules/marlborough/rules.yaml:392:3]"
         v_left: Any = None
         v_alive: Any = None
         v__runs: Any = None
@@ -3472,7 +3476,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:475:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:476:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3504,4 +3508,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "528 rules/marlborough/rules.yaml:213:7\n529 rules/marlborough/rules.yaml:214:7\n548 rules/marlborough/rules.yaml:110:7\n549 rules/marlborough/rules.yaml:111:7\n550 rules/marlborough/rules.yaml:112:11\n551 rules/marlborough/rules.yaml:113:11\n552 rules/marlborough/rules.yaml:114:15\n553 rules/marlborough/rules.yaml:115:7\n571 rules/marlborough/rules.yaml:193:7\n572 rules/marlborough/rules.yaml:194:11\n573 rules/marlborough/rules.yaml:195:7\n574 rules/marlborough/rules.yaml:196:7\n584 rules/marlborough/rules.yaml:197:7\n585 rules/marlborough/rules.yaml:198:7\n588 rules/marlborough/rules.yaml:199:7\n589 rules/marlborough/rules.yaml:200:11\n597 rules/marlborough/rules.yaml:201:11\n598 rules/marlborough/rules.yaml:202:7\n603 rules/marlborough/rules.yaml:203:7\n621 rules/marlborough/rules.yaml:155:7\n622 rules/marlborough/rules.yaml:156:7\n623 rules/marlborough/rules.yaml:157:11\n624 rules/marlborough/rules.yaml:158:7\n625 rules/marlborough/rules.yaml:159:11\n626 rules/marlborough/rules.yaml:160:7\n630 rules/marlborough/rules.yaml:42:7\n638 rules/marlborough/rules.yaml:131:7\n642 rules/marlborough/rules.yaml:74:7\n649 rules/marlborough/rules.yaml:64:7\n664 rules/marlborough/rules.yaml:317:7\n668 rules/marlborough/rules.yaml:139:7\n669 rules/marlborough/rules.yaml:140:7\n670 rules/marlborough/rules.yaml:141:11\n671 rules/marlborough/rules.yaml:142:11\n672 rules/marlborough/rules.yaml:143:15\n673 rules/marlborough/rules.yaml:144:7\n686 rules/marlborough/rules.yaml:264:7\n687 rules/marlborough/rules.yaml:265:7\n688 rules/marlborough/rules.yaml:266:11\n689 rules/marlborough/rules.yaml:267:7\n690 rules/marlborough/rules.yaml:268:11\n691 rules/marlborough/rules.yaml:269:7\n699 rules/marlborough/rules.yaml:270:7\n700 rules/marlborough/rules.yaml:271:7\n706 rules/marlborough/rules.yaml:272:11\n707 rules/marlborough/rules.yaml:273:7\n708 rules/marlborough/rules.yaml:274:11\n716 rules/marlborough/rules.yaml:275:11\n722 rules/marlborough/rules.yaml:276:7\n726 rules/marlborough/rules.yaml:82:7\n733 rules/marlborough/rules.yaml:83:11\n734 rules/marlborough/rules.yaml:84:7\n735 rules/marlborough/rules.yaml:85:7\n736 rules/marlborough/rules.yaml:86:11\n737 rules/marlborough/rules.yaml:87:7\n741 rules/marlborough/rules.yaml:52:7\n742 rules/marlborough/rules.yaml:53:7\n743 rules/marlborough/rules.yaml:54:11\n747 rules/marlborough/rules.yaml:55:15\n748 rules/marlborough/rules.yaml:56:7\n752 rules/marlborough/rules.yaml:95:7\n753 rules/marlborough/rules.yaml:96:11\n754 rules/marlborough/rules.yaml:97:7\n755 rules/marlborough/rules.yaml:98:7\n756 rules/marlborough/rules.yaml:99:11\n757 rules/marlborough/rules.yaml:100:7\n761 rules/marlborough/rules.yaml:15:7\n765 rules/marlborough/rules.yaml:123:7\n766 rules/marlborough/rules.yaml:124:7\n770 rules/marlborough/rules.yaml:311:7\n778 rules/marlborough/rules.yaml:286:7\n779 rules/marlborough/rules.yaml:287:7\n780 rules/marlborough/rules.yaml:288:11\n781 rules/marlborough/rules.yaml:289:7\n784 rules/marlborough/rules.yaml:290:11\n785 rules/marlborough/rules.yaml:291:7\n789 rules/marlborough/rules.yaml:292:11\n790 rules/marlborough/rules.yaml:293:7\n794 rules/marlborough/rules.yaml:24:7\n795 rules/marlborough/rules.yaml:25:11\n796 rules/marlborough/rules.yaml:26:7\n800 rules/marlborough/rules.yaml:248:7\n801 rules/marlborough/rules.yaml:249:7\n805 rules/marlborough/rules.yaml:250:11\n806 rules/marlborough/rules.yaml:251:7\n807 rules/marlborough/rules.yaml:252:11\n808 rules/marlborough/rules.yaml:253:7\n812 rules/marlborough/rules.yaml:236:7\n817 rules/marlborough/rules.yaml:237:7\n826 rules/marlborough/rules.yaml:224:7\n827 rules/marlborough/rules.yaml:225:11\n828 rules/marlborough/rules.yaml:226:7\n829 rules/marlborough/rules.yaml:227:11\n830 rules/marlborough/rules.yaml:228:7\n834 rules/marlborough/rules.yaml:34:7\n841 rules/marlborough/rules.yaml:301:7\n846 rules/marlborough/rules.yaml:302:7\n847 rules/marlborough/rules.yaml:303:7\n855 rules/marlborough/rules.yaml:812:3\n862 rules/marlborough/rules.yaml:812:3\n877 rules/marlborough/rules.yaml:833:3\n884 rules/marlborough/rules.yaml:833:3\n892 rules/marlborough/rules.yaml:172:7\n893 rules/marlborough/rules.yaml:173:7\n894 rules/marlborough/rules.yaml:174:7\n895 rules/marlborough/rules.yaml:175:7\n896 rules/marlborough/rules.yaml:176:11\n897 rules/marlborough/rules.yaml:177:11\n904 rules/marlborough/rules.yaml:178:15\n918 rules/marlborough/rules.yaml:179:7\n922 rules/marlborough/cards.yaml:383:14\n926 rules/marlborough/cards.yaml:391:14\n930 rules/marlborough/cards.yaml:15:14\n934 rules/marlborough/cards.yaml:23:14\n938 rules/marlborough/cards.yaml:31:14\n942 rules/marlborough/cards.yaml:39:14\n946 rules/marlborough/cards.yaml:47:14\n950 rules/marlborough/cards.yaml:55:14\n954 rules/marlborough/cards.yaml:63:14\n958 rules/marlborough/cards.yaml:71:14\n962 rules/marlborough/cards.yaml:79:14\n966 rules/marlborough/cards.yaml:87:14\n970 rules/marlborough/cards.yaml:95:14\n974 rules/marlborough/cards.yaml:103:14\n978 rules/marlborough/cards.yaml:111:14\n982 rules/marlborough/cards.yaml:119:14\n986 rules/marlborough/cards.yaml:127:14\n990 rules/marlborough/cards.yaml:199:14\n994 rules/marlborough/cards.yaml:135:14\n998 rules/marlborough/cards.yaml:143:14\n1002 rules/marlborough/cards.yaml:151:14\n1006 rules/marlborough/cards.yaml:159:14\n1010 rules/marlborough/cards.yaml:167:14\n1014 rules/marlborough/cards.yaml:175:14\n1018 rules/marlborough/cards.yaml:183:14\n1022 rules/marlborough/cards.yaml:191:14\n1026 rules/marlborough/cards.yaml:271:14\n1030 rules/marlborough/cards.yaml:279:14\n1034 rules/marlborough/cards.yaml:287:14\n1038 rules/marlborough/cards.yaml:295:14\n1042 rules/marlborough/cards.yaml:303:14\n1046 rules/marlborough/cards.yaml:311:14\n1050 rules/marlborough/cards.yaml:319:14\n1054 rules/marlborough/cards.yaml:327:14\n1058 rules/marlborough/cards.yaml:335:14\n1062 rules/marlborough/cards.yaml:343:14\n1066 rules/marlborough/cards.yaml:351:14\n1070 rules/marlborough/cards.yaml:359:14\n1074 rules/marlborough/cards.yaml:367:14\n1078 rules/marlborough/cards.yaml:375:14\n1082 rules/marlborough/cards.yaml:207:14\n1086 rules/marlborough/cards.yaml:215:14\n1090 rules/marlborough/cards.yaml:223:14\n1094 rules/marlborough/cards.yaml:231:14\n1098 rules/marlborough/cards.yaml:239:14\n1102 rules/marlborough/cards.yaml:247:14\n1106 rules/marlborough/cards.yaml:255:14\n1110 rules/marlborough/cards.yaml:263:14\n1114 rules/marlborough/rules.yaml:415:7\n1118 rules/marlborough/rules.yaml:416:11\n1119 rules/marlborough/rules.yaml:417:11\n1124 rules/marlborough/rules.yaml:325:7\n1125 rules/marlborough/rules.yaml:326:7\n1132 rules/marlborough/rules.yaml:327:11\n1133 rules/marlborough/rules.yaml:328:11\n1137 rules/marlborough/rules.yaml:329:11\n1141 rules/marlborough/rules.yaml:388:7\n1142 rules/marlborough/rules.yaml:389:7\n1147 rules/marlborough/flow.yaml:55:7\n1148 rules/marlborough/flow.yaml:56:7\n1149 rules/marlborough/flow.yaml:57:11\n1153 rules/marlborough/rules.yaml:492:7\n1154 rules/marlborough/rules.yaml:493:11\n1155 rules/marlborough/rules.yaml:494:7\n1156 rules/marlborough/rules.yaml:495:7\n1157 rules/marlborough/rules.yaml:497:15\n1158 rules/marlborough/rules.yaml:498:15\n1159 rules/marlborough/rules.yaml:499:15\n1160 rules/marlborough/rules.yaml:500:15\n1162 rules/marlborough/rules.yaml:502:15\n1163 rules/marlborough/rules.yaml:503:15\n1164 rules/marlborough/rules.yaml:504:15\n1165 rules/marlborough/rules.yaml:505:15\n1167 rules/marlborough/rules.yaml:507:15\n1171 rules/marlborough/rules.yaml:704:7\n1172 rules/marlborough/rules.yaml:705:11\n1173 rules/marlborough/rules.yaml:706:15\n1174 rules/marlborough/rules.yaml:707:15\n1187 rules/marlborough/rules.yaml:708:15\n1188 rules/marlborough/rules.yaml:709:15\n1200 rules/marlborough/rules.yaml:710:15\n1201 rules/marlborough/rules.yaml:711:19\n1202 rules/marlborough/rules.yaml:712:19\n1207 rules/marlborough/rules.yaml:336:7\n1208 rules/marlborough/rules.yaml:337:7\n1213 rules/marlborough/rules.yaml:338:11\n1214 rules/marlborough/rules.yaml:339:11\n1217 rules/marlborough/rules.yaml:340:11\n1218 rules/marlborough/rules.yaml:341:7\n1219 rules/marlborough/rules.yaml:342:7\n1224 rules/marlborough/rules.yaml:793:7\n1225 rules/marlborough/rules.yaml:794:7\n1226 rules/marlborough/rules.yaml:795:7\n1227 rules/marlborough/rules.yaml:796:7\n1228 rules/marlborough/rules.yaml:797:7\n1229 rules/marlborough/rules.yaml:798:7\n1230 rules/marlborough/rules.yaml:799:11\n1231 rules/marlborough/rules.yaml:800:15\n1232 rules/marlborough/rules.yaml:801:15\n1233 rules/marlborough/rules.yaml:802:19\n1238 rules/marlborough/rules.yaml:803:19\n1239 rules/marlborough/rules.yaml:804:23\n1240 rules/marlborough/rules.yaml:805:23\n1242 rules/marlborough/rules.yaml:807:23\n1243 rules/marlborough/rules.yaml:808:23\n1244 rules/marlborough/rules.yaml:809:7\n1248 rules/marlborough/flow.yaml:10:7\n1249 rules/marlborough/flow.yaml:11:11\n1254 rules/marlborough/rules.yaml:375:7\n1255 rules/marlborough/rules.yaml:376:11\n1257 rules/marlborough/rules.yaml:378:11\n1258 rules/marlborough/rules.yaml:379:7\n1259 rules/marlborough/rules.yaml:380:7\n1260 rules/marlborough/rules.yaml:381:11\n1265 rules/marlborough/rules.yaml:349:7\n1266 rules/marlborough/rules.yaml:350:7\n1272 rules/marlborough/flow.yaml:44:7\n1277 rules/marlborough/flow.yaml:45:7\n1282 rules/marlborough/flow.yaml:46:7\n1283 rules/marlborough/flow.yaml:47:7\n1284 rules/marlborough/flow.yaml:48:11\n1286 rules/marlborough/flow.yaml:50:11\n1291 rules/marlborough/flow.yaml:16:7\n1292 rules/marlborough/flow.yaml:17:11\n1293 rules/marlborough/flow.yaml:18:11\n1295 rules/marlborough/flow.yaml:20:11\n1296 rules/marlborough/flow.yaml:21:11\n1297 rules/marlborough/flow.yaml:22:15\n1298 rules/marlborough/flow.yaml:23:11\n1299 rules/marlborough/flow.yaml:24:15\n1300 rules/marlborough/flow.yaml:25:15\n1301 rules/marlborough/flow.yaml:26:15\n1306 rules/marlborough/flow.yaml:27:19\n1307 rules/marlborough/flow.yaml:28:19\n1308 rules/marlborough/flow.yaml:29:19\n1309 rules/marlborough/flow.yaml:30:15\n1310 rules/marlborough/flow.yaml:31:11\n1313 rules/marlborough/flow.yaml:32:11\n1317 rules/marlborough/flow.yaml:39:7\n1318 rules/marlborough/flow.yaml:40:11\n1323 rules/marlborough/rules.yaml:357:7\n1324 rules/marlborough/rules.yaml:358:11\n1325 rules/marlborough/rules.yaml:359:11\n1326 rules/marlborough/rules.yaml:360:7\n1327 rules/marlborough/rules.yaml:361:7\n1328 rules/marlborough/rules.yaml:362:7\n1329 rules/marlborough/rules.yaml:363:7\n1330 rules/marlborough/rules.yaml:364:11\n1334 rules/marlborough/rules.yaml:366:11\n1342 rules/marlborough/rules.yaml:368:11\n1354 rules/marlborough/rules.yaml:827:7\n1357 rules/marlborough/rules.yaml:828:7\n1358 rules/marlborough/rules.yaml:829:11\n1360 rules/marlborough/rules.yaml:831:11\n1361 rules/marlborough/rules.yaml:832:7\n1367 rules/marlborough/rules.yaml:847:7\n1370 rules/marlborough/rules.yaml:848:7\n1371 rules/marlborough/rules.yaml:849:7\n1375 rules/marlborough/rules.yaml:463:7\n1378 rules/marlborough/rules.yaml:464:11\n1379 rules/marlborough/rules.yaml:465:7\n1388 rules/marlborough/rules.yaml:466:7\n1389 rules/marlborough/rules.yaml:467:11\n1390 rules/marlborough/rules.yaml:468:7\n1391 rules/marlborough/rules.yaml:469:7\n1392 rules/marlborough/rules.yaml:470:11\n1394 rules/marlborough/rules.yaml:471:7\n1395 rules/marlborough/rules.yaml:472:11\n1399 rules/marlborough/rules.yaml:562:7\n1400 rules/marlborough/rules.yaml:563:7\n1403 rules/marlborough/rules.yaml:564:7\n1404 rules/marlborough/rules.yaml:565:11\n1406 rules/marlborough/rules.yaml:566:7\n1407 rules/marlborough/rules.yaml:567:11\n1409 rules/marlborough/rules.yaml:568:7\n1410 rules/marlborough/rules.yaml:569:7\n1411 rules/marlborough/rules.yaml:571:7\n1412 rules/marlborough/rules.yaml:572:11\n1418 rules/marlborough/rules.yaml:573:11\n1426 rules/marlborough/rules.yaml:576:11\n1427 rules/marlborough/rules.yaml:578:11\n1428 rules/marlborough/rules.yaml:580:19\n1430 rules/marlborough/rules.yaml:583:19\n1435 rules/marlborough/rules.yaml:585:19\n1441 rules/marlborough/rules.yaml:589:11\n1447 rules/marlborough/rules.yaml:592:11\n1448 rules/marlborough/rules.yaml:594:11\n1453 rules/marlborough/rules.yaml:595:11\n1458 rules/marlborough/rules.yaml:596:11\n1459 rules/marlborough/rules.yaml:598:19\n1460 rules/marlborough/rules.yaml:599:19\n1466 rules/marlborough/rules.yaml:600:23\n1467 rules/marlborough/rules.yaml:601:23\n1469 rules/marlborough/rules.yaml:603:19\n1470 rules/marlborough/rules.yaml:604:23\n1472 rules/marlborough/rules.yaml:606:23\n1476 rules/marlborough/rules.yaml:610:19\n1477 rules/marlborough/rules.yaml:611:19\n1478 rules/marlborough/rules.yaml:612:19\n1479 rules/marlborough/rules.yaml:613:23\n1483 rules/marlborough/rules.yaml:617:19\n1484 rules/marlborough/rules.yaml:618:19\n1485 rules/marlborough/rules.yaml:619:19\n1499 rules/marlborough/rules.yaml:620:23\n1501 rules/marlborough/rules.yaml:622:19\n1508 rules/marlborough/rules.yaml:812:3\n1509 rules/marlborough/rules.yaml:812:3\n1512 rules/marlborough/rules.yaml:812:3\n1513 rules/marlborough/rules.yaml:812:3\n1514 rules/marlborough/rules.yaml:812:3\n1515 rules/marlborough/rules.yaml:812:3\n1516 rules/marlborough/rules.yaml:812:3\n1517 rules/marlborough/rules.yaml:812:3\n1524 rules/marlborough/rules.yaml:812:3\n1525 rules/marlborough/rules.yaml:812:3\n1526 rules/marlborough/rules.yaml:812:3\n1527 rules/marlborough/rules.yaml:812:3\n1541 rules/marlborough/rules.yaml:812:3\n1542 rules/marlborough/rules.yaml:812:3\n1544 rules/marlborough/rules.yaml:812:3\n1545 rules/marlborough/rules.yaml:812:3\n1546 rules/marlborough/rules.yaml:812:3\n1548 rules/marlborough/rules.yaml:812:3\n1549 rules/marlborough/rules.yaml:812:3\n1552 rules/marlborough/rules.yaml:812:3\n1568 rules/marlborough/rules.yaml:633:7\n1569 rules/marlborough/rules.yaml:634:7\n1570 rules/marlborough/rules.yaml:635:7\n1575 rules/marlborough/rules.yaml:636:7\n1576 rules/marlborough/rules.yaml:637:7\n1580 rules/marlborough/rules.yaml:638:7\n1584 rules/marlborough/rules.yaml:639:7\n1585 rules/marlborough/rules.yaml:640:11\n1586 rules/marlborough/rules.yaml:641:7\n1587 rules/marlborough/rules.yaml:642:7\n1588 rules/marlborough/rules.yaml:643:7\n1593 rules/marlborough/rules.yaml:644:7\n1598 rules/marlborough/rules.yaml:645:7\n1599 rules/marlborough/rules.yaml:646:7\n1600 rules/marlborough/rules.yaml:647:7\n1601 rules/marlborough/rules.yaml:648:7\n1602 rules/marlborough/rules.yaml:649:7\n1603 rules/marlborough/rules.yaml:650:7\n1604 rules/marlborough/rules.yaml:651:7\n1605 rules/marlborough/rules.yaml:652:7\n1606 rules/marlborough/rules.yaml:653:7\n1607 rules/marlborough/rules.yaml:654:7\n1608 rules/marlborough/rules.yaml:655:7\n1625 rules/marlborough/rules.yaml:656:7\n1626 rules/marlborough/rules.yaml:657:7\n1627 rules/marlborough/rules.yaml:658:11\n1654 rules/marlborough/rules.yaml:659:7\n1655 rules/marlborough/rules.yaml:660:7\n1656 rules/marlborough/rules.yaml:662:15\n1657 rules/marlborough/rules.yaml:663:19\n1658 rules/marlborough/rules.yaml:664:15\n1659 rules/marlborough/rules.yaml:665:15\n1660 rules/marlborough/rules.yaml:666:15\n1661 rules/marlborough/rules.yaml:667:19\n1663 rules/marlborough/rules.yaml:669:15\n1664 rules/marlborough/rules.yaml:670:15\n1665 rules/marlborough/rules.yaml:671:15\n1666 rules/marlborough/rules.yaml:672:15\n1667 rules/marlborough/rules.yaml:673:15\n1668 rules/marlborough/rules.yaml:674:19\n1670 rules/marlborough/rules.yaml:676:15\n1671 rules/marlborough/rules.yaml:677:15\n1672 rules/marlborough/rules.yaml:678:15\n1674 rules/marlborough/rules.yaml:680:15\n1675 rules/marlborough/rules.yaml:681:15\n1676 rules/marlborough/rules.yaml:682:15\n1682 rules/marlborough/rules.yaml:683:19\n1683 rules/marlborough/rules.yaml:684:19\n1684 rules/marlborough/rules.yaml:685:15\n1685 rules/marlborough/rules.yaml:686:15\n1686 rules/marlborough/rules.yaml:687:15\n1687 rules/marlborough/rules.yaml:688:19\n1689 rules/marlborough/rules.yaml:690:15\n1690 rules/marlborough/rules.yaml:691:19\n1691 rules/marlborough/rules.yaml:692:15\n1692 rules/marlborough/rules.yaml:693:15\n1693 rules/marlborough/rules.yaml:694:15\n1694 rules/marlborough/rules.yaml:695:15\n1695 rules/marlborough/rules.yaml:696:15\n1696 rules/marlborough/rules.yaml:697:19\n1700 rules/marlborough/rules.yaml:518:7\n1701 rules/marlborough/rules.yaml:519:7\n1704 rules/marlborough/rules.yaml:520:7\n1705 rules/marlborough/rules.yaml:521:11\n1706 rules/marlborough/rules.yaml:522:15\n1707 rules/marlborough/rules.yaml:523:7\n1708 rules/marlborough/rules.yaml:524:7\n1709 rules/marlborough/rules.yaml:525:7\n1710 rules/marlborough/rules.yaml:526:11\n1711 rules/marlborough/rules.yaml:527:11\n1712 rules/marlborough/rules.yaml:528:11\n1718 rules/marlborough/rules.yaml:529:11\n1727 rules/marlborough/rules.yaml:530:11\n1728 rules/marlborough/rules.yaml:531:15\n1729 rules/marlborough/rules.yaml:532:19\n1731 rules/marlborough/rules.yaml:534:15\n1732 rules/marlborough/rules.yaml:535:15\n1733 rules/marlborough/rules.yaml:536:19\n1735 rules/marlborough/rules.yaml:538:7\n1736 rules/marlborough/rules.yaml:539:7\n1741 rules/marlborough/rules.yaml:833:3\n1742 rules/marlborough/rules.yaml:833:3\n1743 rules/marlborough/rules.yaml:833:3\n1744 rules/marlborough/rules.yaml:833:3\n1745 rules/marlborough/rules.yaml:833:3\n1746 rules/marlborough/rules.yaml:833:3\n1747 rules/marlborough/rules.yaml:833:3\n1748 rules/marlborough/rules.yaml:833:3\n1755 rules/marlborough/rules.yaml:833:3\n1756 rules/marlborough/rules.yaml:833:3\n1757 rules/marlborough/rules.yaml:833:3\n1758 rules/marlborough/rules.yaml:833:3\n1763 rules/marlborough/rules.yaml:833:3\n1764 rules/marlborough/rules.yaml:833:3\n1766 rules/marlborough/rules.yaml:833:3\n1767 rules/marlborough/rules.yaml:833:3\n1768 rules/marlborough/rules.yaml:833:3\n1770 rules/marlborough/rules.yaml:833:3\n1771 rules/marlborough/rules.yaml:833:3\n1772 rules/marlborough/rules.yaml:833:3\n1776 rules/marlborough/rules.yaml:546:7\n1777 rules/marlborough/rules.yaml:547:7\n1778 rules/marlborough/rules.yaml:548:11\n1779 rules/marlborough/rules.yaml:549:11\n1781 rules/marlborough/rules.yaml:551:11\n1785 rules/marlborough/rules.yaml:772:7\n1786 rules/marlborough/rules.yaml:773:11\n1787 rules/marlborough/rules.yaml:774:7\n1788 rules/marlborough/rules.yaml:775:7\n1789 rules/marlborough/rules.yaml:776:7\n1794 rules/marlborough/rules.yaml:777:11\n1795 rules/marlborough/rules.yaml:778:11\n1796 rules/marlborough/rules.yaml:779:15\n1798 rules/marlborough/rules.yaml:781:15\n1799 rules/marlborough/rules.yaml:782:11\n1803 rules/marlborough/rules.yaml:429:7\n1804 rules/marlborough/rules.yaml:430:7\n1805 rules/marlborough/rules.yaml:431:11\n1806 rules/marlborough/rules.yaml:432:7\n1807 rules/marlborough/rules.yaml:434:11\n1808 rules/marlborough/rules.yaml:435:7\n1809 rules/marlborough/rules.yaml:436:11\n1810 rules/marlborough/rules.yaml:437:15\n1811 rules/marlborough/rules.yaml:438:7\n1812 rules/marlborough/rules.yaml:439:7\n1813 rules/marlborough/rules.yaml:440:11\n1814 rules/marlborough/rules.yaml:441:7\n1815 rules/marlborough/rules.yaml:442:7\n1816 rules/marlborough/rules.yaml:443:7\n1817 rules/marlborough/rules.yaml:444:7\n1826 rules/marlborough/rules.yaml:445:7\n1827 rules/marlborough/rules.yaml:447:11\n1828 rules/marlborough/rules.yaml:448:15\n1829 rules/marlborough/rules.yaml:449:11\n1830 rules/marlborough/rules.yaml:450:7\n1831 rules/marlborough/rules.yaml:451:7\n1832 rules/marlborough/rules.yaml:452:11\n1838 rules/marlborough/rules.yaml:723:7\n1844 rules/marlborough/rules.yaml:724:7\n1845 rules/marlborough/rules.yaml:725:7\n1846 rules/marlborough/rules.yaml:726:11\n1855 rules/marlborough/rules.yaml:727:7\n1856 rules/marlborough/rules.yaml:728:7\n1857 rules/marlborough/rules.yaml:729:11\n1858 rules/marlborough/rules.yaml:731:11\n1859 rules/marlborough/rules.yaml:732:7\n1860 rules/marlborough/rules.yaml:733:7\n1861 rules/marlborough/rules.yaml:734:7\n1867 rules/marlborough/rules.yaml:735:7\n1868 rules/marlborough/rules.yaml:736:7\n1869 rules/marlborough/rules.yaml:737:11\n1870 rules/marlborough/rules.yaml:739:7\n1881 rules/marlborough/rules.yaml:740:7\n1882 rules/marlborough/rules.yaml:741:7\n1883 rules/marlborough/rules.yaml:742:11\n1884 rules/marlborough/rules.yaml:743:7\n1885 rules/marlborough/rules.yaml:744:11\n1886 rules/marlborough/rules.yaml:745:15\n1890 rules/marlborough/rules.yaml:749:7\n1891 rules/marlborough/rules.yaml:750:11\n1892 rules/marlborough/rules.yaml:752:11\n1893 rules/marlborough/rules.yaml:753:15\n1894 rules/marlborough/rules.yaml:754:15\n1895 rules/marlborough/rules.yaml:755:19\n1896 rules/marlborough/rules.yaml:756:19\n1897 rules/marlborough/rules.yaml:757:7\n1902 rules/marlborough/rules.yaml:758:7\n1911 rules/marlborough/rules.yaml:759:11\n1912 rules/marlborough/rules.yaml:760:7\n1913 rules/marlborough/rules.yaml:761:7\n1914 rules/marlborough/rules.yaml:762:11\n1915 rules/marlborough/rules.yaml:763:11\n1921 rules/marlborough/rules.yaml:399:7\n1922 rules/marlborough/rules.yaml:400:7\n1923 rules/marlborough/rules.yaml:401:7\n1928 rules/marlborough/rules.yaml:402:11\n1929 rules/marlborough/rules.yaml:403:11\n1930 rules/marlborough/rules.yaml:404:11\n1931 rules/marlborough/rules.yaml:405:11\n1932 rules/marlborough/rules.yaml:406:11\n1933 rules/marlborough/rules.yaml:407:7\n1934 rules/marlborough/rules.yaml:408:11\n1938 rules/marlborough/flow.yaml:36:7\n1942 rules/marlborough/rules.yaml:480:7\n1948 rules/marlborough/rules.yaml:481:7\n1949 rules/marlborough/rules.yaml:482:11\n1950 rules/marlborough/rules.yaml:483:7\n1951 rules/marlborough/rules.yaml:484:7\n1965 rules/marlborough/rules.yaml:463:7\n1968 rules/marlborough/rules.yaml:464:11\n1969 rules/marlborough/rules.yaml:465:7\n1981 rules/marlborough/rules.yaml:466:7\n1982 rules/marlborough/rules.yaml:467:11\n1983 rules/marlborough/rules.yaml:468:7\n2001 rules/marlborough/rules.yaml:469:7\n2002 rules/marlborough/rules.yaml:470:11\n2004 rules/marlborough/rules.yaml:471:7\n2005 rules/marlborough/rules.yaml:472:11\n2006 rules/marlborough/rules.yaml:473:11\n2045 rules/marlborough/rules.yaml:562:7\n2046 rules/marlborough/rules.yaml:563:7\n2049 rules/marlborough/rules.yaml:564:7\n2050 rules/marlborough/rules.yaml:565:11\n2052 rules/marlborough/rules.yaml:566:7\n2053 rules/marlborough/rules.yaml:567:11\n2055 rules/marlborough/rules.yaml:568:7\n2056 rules/marlborough/rules.yaml:569:7\n2057 rules/marlborough/rules.yaml:570:7\n2058 rules/marlborough/rules.yaml:571:7\n2063 rules/marlborough/rules.yaml:572:11\n2064 rules/marlborough/rules.yaml:573:11\n2092 rules/marlborough/rules.yaml:576:11\n2093 rules/marlborough/rules.yaml:577:11\n2094 rules/marlborough/rules.yaml:578:11\n2095 rules/marlborough/rules.yaml:580:19\n2096 rules/marlborough/rules.yaml:581:19\n2106 rules/marlborough/rules.yaml:587:19\n2109 rules/marlborough/rules.yaml:583:19\n2113 rules/marlborough/rules.yaml:585:19\n2125 rules/marlborough/rules.yaml:589:11\n2148 rules/marlborough/rules.yaml:592:11\n2149 rules/marlborough/rules.yaml:593:11\n2150 rules/marlborough/rules.yaml:594:11\n2157 rules/marlborough/rules.yaml:595:11\n2164 rules/marlborough/rules.yaml:596:11\n2175 rules/marlborough/rules.yaml:598:19\n2182 rules/marlborough/rules.yaml:599:19\n2189 rules/marlborough/rules.yaml:600:23\n2190 rules/marlborough/rules.yaml:601:23\n2194 rules/marlborough/rules.yaml:603:19\n2199 rules/marlborough/rules.yaml:608:23\n2202 rules/marlborough/rules.yaml:604:23\n2206 rules/marlborough/rules.yaml:606:23\n2210 rules/marlborough/rules.yaml:610:19\n2211 rules/marlborough/rules.yaml:611:19\n2224 rules/marlborough/rules.yaml:612:19\n2227 rules/marlborough/rules.yaml:615:23\n2230 rules/marlborough/rules.yaml:613:23\n2234 rules/marlborough/rules.yaml:617:19\n2241 rules/marlborough/rules.yaml:618:19\n2248 rules/marlborough/rules.yaml:619:19\n2259 rules/marlborough/rules.yaml:620:23\n2263 rules/marlborough/rules.yaml:622:19\n2305 rules/marlborough/rules.yaml:812:3\n2310 rules/marlborough/rules.yaml:812:3\n2313 rules/marlborough/rules.yaml:812:3\n2314 rules/marlborough/rules.yaml:812:3\n2315 rules/marlborough/rules.yaml:812:3\n2316 rules/marlborough/rules.yaml:812:3\n2317 rules/marlborough/rules.yaml:812:3\n2318 rules/marlborough/rules.yaml:812:3\n2331 rules/marlborough/rules.yaml:812:3\n2332 rules/marlborough/rules.yaml:812:3\n2344 rules/marlborough/rules.yaml:812:3\n2350 rules/marlborough/rules.yaml:812:3\n2363 rules/marlborough/rules.yaml:812:3\n2364 rules/marlborough/rules.yaml:812:3\n2386 rules/marlborough/rules.yaml:812:3\n2426 rules/marlborough/rules.yaml:812:3\n2427 rules/marlborough/rules.yaml:812:3\n2429 rules/marlborough/rules.yaml:812:3\n2430 rules/marlborough/rules.yaml:812:3\n2434 rules/marlborough/rules.yaml:812:3\n2474 rules/marlborough/rules.yaml:633:7\n2475 rules/marlborough/rules.yaml:634:7\n2476 rules/marlborough/rules.yaml:635:7\n2481 rules/marlborough/rules.yaml:636:7\n2482 rules/marlborough/rules.yaml:637:7\n2483 rules/marlborough/rules.yaml:638:7\n2484 rules/marlborough/rules.yaml:639:7\n2485 rules/marlborough/rules.yaml:640:11\n2486 rules/marlborough/rules.yaml:641:7\n2487 rules/marlborough/rules.yaml:642:7\n2488 rules/marlborough/rules.yaml:643:7\n2496 rules/marlborough/rules.yaml:644:7\n2504 rules/marlborough/rules.yaml:645:7\n2505 rules/marlborough/rules.yaml:646:7\n2506 rules/marlborough/rules.yaml:647:7\n2507 rules/marlborough/rules.yaml:648:7\n2508 rules/marlborough/rules.yaml:649:7\n2509 rules/marlborough/rules.yaml:650:7\n2510 rules/marlborough/rules.yaml:651:7\n2556 rules/marlborough/rules.yaml:652:7\n2557 rules/marlborough/rules.yaml:653:7\n2558 rules/marlborough/rules.yaml:654:7\n2559 rules/marlborough/rules.yaml:655:7\n2586 rules/marlborough/rules.yaml:656:7\n2638 rules/marlborough/rules.yaml:657:7\n2639 rules/marlborough/rules.yaml:658:11\n2666 rules/marlborough/rules.yaml:659:7\n2667 rules/marlborough/rules.yaml:660:7\n2678 rules/marlborough/rules.yaml:662:15\n2679 rules/marlborough/rules.yaml:663:19\n2680 rules/marlborough/rules.yaml:664:15\n2687 rules/marlborough/rules.yaml:665:15\n2694 rules/marlborough/rules.yaml:666:15\n2695 rules/marlborough/rules.yaml:667:19\n2698 rules/marlborough/rules.yaml:669:15\n2705 rules/marlborough/rules.yaml:670:15\n2712 rules/marlborough/rules.yaml:671:15\n2719 rules/marlborough/rules.yaml:672:15\n2726 rules/marlborough/rules.yaml:673:15\n2727 rules/marlborough/rules.yaml:674:19\n2730 rules/marlborough/rules.yaml:676:15\n2731 rules/marlborough/rules.yaml:677:15\n2738 rules/marlborough/rules.yaml:678:15\n2742 rules/marlborough/rules.yaml:680:15\n2749 rules/marlborough/rules.yaml:681:15\n2756 rules/marlborough/rules.yaml:682:15\n2759 rules/marlborough/rules.yaml:683:19\n2760 rules/marlborough/rules.yaml:684:19\n2761 rules/marlborough/rules.yaml:685:15\n2768 rules/marlborough/rules.yaml:686:15\n2775 rules/marlborough/rules.yaml:687:15\n2776 rules/marlborough/rules.yaml:688:19\n2779 rules/marlborough/rules.yaml:690:15\n2780 rules/marlborough/rules.yaml:691:19\n2781 rules/marlborough/rules.yaml:692:15\n2782 rules/marlborough/rules.yaml:693:15\n2783 rules/marlborough/rules.yaml:694:15\n2790 rules/marlborough/rules.yaml:695:15\n2797 rules/marlborough/rules.yaml:696:15\n2798 rules/marlborough/rules.yaml:697:19\n2824 rules/marlborough/rules.yaml:518:7\n2825 rules/marlborough/rules.yaml:519:7\n2828 rules/marlborough/rules.yaml:520:7\n2829 rules/marlborough/rules.yaml:521:11\n2830 rules/marlborough/rules.yaml:522:15\n2831 rules/marlborough/rules.yaml:523:7\n2832 rules/marlborough/rules.yaml:524:7\n2833 rules/marlborough/rules.yaml:525:7\n2838 rules/marlborough/rules.yaml:526:11\n2839 rules/marlborough/rules.yaml:527:11\n2840 rules/marlborough/rules.yaml:528:11\n2846 rules/marlborough/rules.yaml:529:11\n2855 rules/marlborough/rules.yaml:530:11\n2856 rules/marlborough/rules.yaml:531:15\n2857 rules/marlborough/rules.yaml:532:19\n2865 rules/marlborough/rules.yaml:534:15\n2878 rules/marlborough/rules.yaml:535:15\n2879 rules/marlborough/rules.yaml:536:19\n2881 rules/marlborough/rules.yaml:537:15\n2884 rules/marlborough/rules.yaml:538:7\n2885 rules/marlborough/rules.yaml:539:7\n2914 rules/marlborough/rules.yaml:833:3\n2919 rules/marlborough/rules.yaml:833:3\n2922 rules/marlborough/rules.yaml:833:3\n2923 rules/marlborough/rules.yaml:833:3\n2924 rules/marlborough/rules.yaml:833:3\n2925 rules/marlborough/rules.yaml:833:3\n2926 rules/marlborough/rules.yaml:833:3\n2927 rules/marlborough/rules.yaml:833:3\n2940 rules/marlborough/rules.yaml:833:3\n2941 rules/marlborough/rules.yaml:833:3\n2953 rules/marlborough/rules.yaml:833:3\n2959 rules/marlborough/rules.yaml:833:3\n2964 rules/marlborough/rules.yaml:833:3\n2965 rules/marlborough/rules.yaml:833:3\n2987 rules/marlborough/rules.yaml:833:3\n3027 rules/marlborough/rules.yaml:833:3\n3028 rules/marlborough/rules.yaml:833:3\n3030 rules/marlborough/rules.yaml:833:3\n3031 rules/marlborough/rules.yaml:833:3\n3035 rules/marlborough/rules.yaml:833:3\n3052 rules/marlborough/rules.yaml:546:7\n3053 rules/marlborough/rules.yaml:547:7\n3056 rules/marlborough/rules.yaml:551:11\n3064 rules/marlborough/rules.yaml:548:11\n3070 rules/marlborough/rules.yaml:549:11\n3086 rules/marlborough/rules.yaml:772:7\n3087 rules/marlborough/rules.yaml:773:11\n3088 rules/marlborough/rules.yaml:774:7\n3089 rules/marlborough/rules.yaml:775:7\n3090 rules/marlborough/rules.yaml:776:7\n3101 rules/marlborough/rules.yaml:777:11\n3108 rules/marlborough/rules.yaml:778:11\n3109 rules/marlborough/rules.yaml:779:15\n3111 rules/marlborough/rules.yaml:781:15\n3112 rules/marlborough/rules.yaml:782:11\n3135 rules/marlborough/rules.yaml:429:7\n3136 rules/marlborough/rules.yaml:430:7\n3137 rules/marlborough/rules.yaml:431:11\n3138 rules/marlborough/rules.yaml:432:7\n3139 rules/marlborough/rules.yaml:433:11\n3140 rules/marlborough/rules.yaml:434:11\n3141 rules/marlborough/rules.yaml:435:7\n3142 rules/marlborough/rules.yaml:436:11\n3143 rules/marlborough/rules.yaml:437:15\n3144 rules/marlborough/rules.yaml:438:7\n3145 rules/marlborough/rules.yaml:439:7\n3146 rules/marlborough/rules.yaml:440:11\n3147 rules/marlborough/rules.yaml:441:7\n3148 rules/marlborough/rules.yaml:442:7\n3149 rules/marlborough/rules.yaml:443:7\n3150 rules/marlborough/rules.yaml:444:7\n3159 rules/marlborough/rules.yaml:445:7\n3160 rules/marlborough/rules.yaml:446:11\n3161 rules/marlborough/rules.yaml:447:11\n3162 rules/marlborough/rules.yaml:448:15\n3163 rules/marlborough/rules.yaml:449:11\n3164 rules/marlborough/rules.yaml:450:7\n3177 rules/marlborough/rules.yaml:451:7\n3178 rules/marlborough/rules.yaml:452:11\n3180 rules/marlborough/rules.yaml:453:7\n3205 rules/marlborough/rules.yaml:723:7\n3211 rules/marlborough/rules.yaml:724:7\n3212 rules/marlborough/rules.yaml:725:7\n3213 rules/marlborough/rules.yaml:726:11\n3225 rules/marlborough/rules.yaml:727:7\n3242 rules/marlborough/rules.yaml:728:7\n3243 rules/marlborough/rules.yaml:729:11\n3244 rules/marlborough/rules.yaml:730:11\n3245 rules/marlborough/rules.yaml:731:11\n3246 rules/marlborough/rules.yaml:732:7\n3247 rules/marlborough/rules.yaml:733:7\n3248 rules/marlborough/rules.yaml:734:7\n3254 rules/marlborough/rules.yaml:735:7\n3272 rules/marlborough/rules.yaml:736:7\n3273 rules/marlborough/rules.yaml:737:11\n3274 rules/marlborough/rules.yaml:738:11\n3275 rules/marlborough/rules.yaml:739:7\n3286 rules/marlborough/rules.yaml:740:7\n3304 rules/marlborough/rules.yaml:741:7\n3305 rules/marlborough/rules.yaml:742:11\n3306 rules/marlborough/rules.yaml:743:7\n3307 rules/marlborough/rules.yaml:744:11\n3308 rules/marlborough/rules.yaml:745:15\n3310 rules/marlborough/rules.yaml:746:11\n3312 rules/marlborough/rules.yaml:748:11\n3313 rules/marlborough/rules.yaml:749:7\n3318 rules/marlborough/rules.yaml:750:11\n3319 rules/marlborough/rules.yaml:751:11\n3320 rules/marlborough/rules.yaml:752:11\n3325 rules/marlborough/rules.yaml:753:15\n3326 rules/marlborough/rules.yaml:754:15\n3334 rules/marlborough/rules.yaml:755:19\n3342 rules/marlborough/rules.yaml:756:19\n3345 rules/marlborough/rules.yaml:757:7\n3350 rules/marlborough/rules.yaml:758:7\n3353 rules/marlborough/rules.yaml:759:11\n3354 rules/marlborough/rules.yaml:760:7\n3371 rules/marlborough/rules.yaml:761:7\n3376 rules/marlborough/rules.yaml:762:11\n3382 rules/marlborough/rules.yaml:763:11\n3418 rules/marlborough/rules.yaml:399:7\n3419 rules/marlborough/rules.yaml:400:7\n3420 rules/marlborough/rules.yaml:401:7\n3431 rules/marlborough/rules.yaml:402:11\n3432 rules/marlborough/rules.yaml:403:11\n3450 rules/marlborough/rules.yaml:404:11\n3451 rules/marlborough/rules.yaml:405:11\n3452 rules/marlborough/rules.yaml:406:11\n3456 rules/marlborough/rules.yaml:407:7\n3457 rules/marlborough/rules.yaml:408:11\n3466 rules/marlborough/flow.yaml:36:7\n3482 rules/marlborough/rules.yaml:480:7\n3488 rules/marlborough/rules.yaml:481:7\n3489 rules/marlborough/rules.yaml:482:11\n3490 rules/marlborough/rules.yaml:483:7\n3501 rules/marlborough/rules.yaml:484:7\n3502 rules/marlborough/rules.yaml:485:7"
+_ORIGINS = "528 rules/marlborough/rules.yaml:214:7\n529 rules/marlborough/rules.yaml:215:7\n548 rules/marlborough/rules.yaml:111:7\n549 rules/marlborough/rules.yaml:112:7\n550 rules/marlborough/rules.yaml:113:11\n551 rules/marlborough/rules.yaml:114:11\n552 rules/marlborough/rules.yaml:115:15\n553 rules/marlborough/rules.yaml:116:7\n571 rules/marlborough/rules.yaml:194:7\n572 rules/marlborough/rules.yaml:195:11\n573 rules/marlborough/rules.yaml:196:7\n574 rules/marlborough/rules.yaml:197:7\n584 rules/marlborough/rules.yaml:198:7\n585 rules/marlborough/rules.yaml:199:7\n588 rules/marlborough/rules.yaml:200:7\n589 rules/marlborough/rules.yaml:201:11\n597 rules/marlborough/rules.yaml:202:11\n598 rules/marlborough/rules.yaml:203:7\n603 rules/marlborough/rules.yaml:204:7\n621 rules/marlborough/rules.yaml:156:7\n622 rules/marlborough/rules.yaml:157:7\n623 rules/marlborough/rules.yaml:158:11\n624 rules/marlborough/rules.yaml:159:7\n625 rules/marlborough/rules.yaml:160:11\n626 rules/marlborough/rules.yaml:161:7\n630 rules/marlborough/rules.yaml:43:7\n638 rules/marlborough/rules.yaml:132:7\n642 rules/marlborough/rules.yaml:75:7\n649 rules/marlborough/rules.yaml:65:7\n664 rules/marlborough/rules.yaml:318:7\n668 rules/marlborough/rules.yaml:140:7\n669 rules/marlborough/rules.yaml:141:7\n670 rules/marlborough/rules.yaml:142:11\n671 rules/marlborough/rules.yaml:143:11\n672 rules/marlborough/rules.yaml:144:15\n673 rules/marlborough/rules.yaml:145:7\n686 rules/marlborough/rules.yaml:265:7\n687 rules/marlborough/rules.yaml:266:7\n688 rules/marlborough/rules.yaml:267:11\n689 rules/marlborough/rules.yaml:268:7\n690 rules/marlborough/rules.yaml:269:11\n691 rules/marlborough/rules.yaml:270:7\n699 rules/marlborough/rules.yaml:271:7\n700 rules/marlborough/rules.yaml:272:7\n706 rules/marlborough/rules.yaml:273:11\n707 rules/marlborough/rules.yaml:274:7\n708 rules/marlborough/rules.yaml:275:11\n716 rules/marlborough/rules.yaml:276:11\n722 rules/marlborough/rules.yaml:277:7\n726 rules/marlborough/rules.yaml:83:7\n733 rules/marlborough/rules.yaml:84:11\n734 rules/marlborough/rules.yaml:85:7\n735 rules/marlborough/rules.yaml:86:7\n736 rules/marlborough/rules.yaml:87:11\n737 rules/marlborough/rules.yaml:88:7\n741 rules/marlborough/rules.yaml:53:7\n742 rules/marlborough/rules.yaml:54:7\n743 rules/marlborough/rules.yaml:55:11\n747 rules/marlborough/rules.yaml:56:15\n748 rules/marlborough/rules.yaml:57:7\n752 rules/marlborough/rules.yaml:96:7\n753 rules/marlborough/rules.yaml:97:11\n754 rules/marlborough/rules.yaml:98:7\n755 rules/marlborough/rules.yaml:99:7\n756 rules/marlborough/rules.yaml:100:11\n757 rules/marlborough/rules.yaml:101:7\n761 rules/marlborough/rules.yaml:16:7\n765 rules/marlborough/rules.yaml:124:7\n766 rules/marlborough/rules.yaml:125:7\n770 rules/marlborough/rules.yaml:312:7\n778 rules/marlborough/rules.yaml:287:7\n779 rules/marlborough/rules.yaml:288:7\n780 rules/marlborough/rules.yaml:289:11\n781 rules/marlborough/rules.yaml:290:7\n784 rules/marlborough/rules.yaml:291:11\n785 rules/marlborough/rules.yaml:292:7\n789 rules/marlborough/rules.yaml:293:11\n790 rules/marlborough/rules.yaml:294:7\n794 rules/marlborough/rules.yaml:25:7\n795 rules/marlborough/rules.yaml:26:11\n796 rules/marlborough/rules.yaml:27:7\n800 rules/marlborough/rules.yaml:249:7\n801 rules/marlborough/rules.yaml:250:7\n805 rules/marlborough/rules.yaml:251:11\n806 rules/marlborough/rules.yaml:252:7\n807 rules/marlborough/rules.yaml:253:11\n808 rules/marlborough/rules.yaml:254:7\n812 rules/marlborough/rules.yaml:237:7\n817 rules/marlborough/rules.yaml:238:7\n826 rules/marlborough/rules.yaml:225:7\n827 rules/marlborough/rules.yaml:226:11\n828 rules/marlborough/rules.yaml:227:7\n829 rules/marlborough/rules.yaml:228:11\n830 rules/marlborough/rules.yaml:229:7\n834 rules/marlborough/rules.yaml:35:7\n841 rules/marlborough/rules.yaml:302:7\n846 rules/marlborough/rules.yaml:303:7\n847 rules/marlborough/rules.yaml:304:7\n855 rules/marlborough/rules.yaml:813:3\n862 rules/marlborough/rules.yaml:813:3\n877 rules/marlborough/rules.yaml:834:3\n884 rules/marlborough/rules.yaml:834:3\n892 rules/marlborough/rules.yaml:173:7\n893 rules/marlborough/rules.yaml:174:7\n894 rules/marlborough/rules.yaml:175:7\n895 rules/marlborough/rules.yaml:176:7\n896 rules/marlborough/rules.yaml:177:11\n897 rules/marlborough/rules.yaml:178:11\n904 rules/marlborough/rules.yaml:179:15\n918 rules/marlborough/rules.yaml:180:7\n922 rules/marlborough/cards.yaml:383:14\n926 rules/marlborough/cards.yaml:391:14\n930 rules/marlborough/cards.yaml:15:14\n934 rules/marlborough/cards.yaml:23:14\n938 rules/marlborough/cards.yaml:31:14\n942 rules/marlborough/cards.yaml:39:14\n946 rules/marlborough/cards.yaml:47:14\n950 rules/marlborough/cards.yaml:55:14\n954 rules/marlborough/cards.yaml:63:14\n958 rules/marlborough/cards.yaml:71:14\n962 rules/marlborough/cards.yaml:79:14\n966 rules/marlborough/cards.yaml:87:14\n970 rules/marlborough/cards.yaml:95:14\n974 rules/marlborough/cards.yaml:103:14\n978 rules/marlborough/cards.yaml:111:14\n982 rules/marlborough/cards.yaml:119:14\n986 rules/marlborough/cards.yaml:127:14\n990 rules/marlborough/cards.yaml:199:14\n994 rules/marlborough/cards.yaml:135:14\n998 rules/marlborough/cards.yaml:143:14\n1002 rules/marlborough/cards.yaml:151:14\n1006 rules/marlborough/cards.yaml:159:14\n1010 rules/marlborough/cards.yaml:167:14\n1014 rules/marlborough/cards.yaml:175:14\n1018 rules/marlborough/cards.yaml:183:14\n1022 rules/marlborough/cards.yaml:191:14\n1026 rules/marlborough/cards.yaml:271:14\n1030 rules/marlborough/cards.yaml:279:14\n1034 rules/marlborough/cards.yaml:287:14\n1038 rules/marlborough/cards.yaml:295:14\n1042 rules/marlborough/cards.yaml:303:14\n1046 rules/marlborough/cards.yaml:311:14\n1050 rules/marlborough/cards.yaml:319:14\n1054 rules/marlborough/cards.yaml:327:14\n1058 rules/marlborough/cards.yaml:335:14\n1062 rules/marlborough/cards.yaml:343:14\n1066 rules/marlborough/cards.yaml:351:14\n1070 rules/marlborough/cards.yaml:359:14\n1074 rules/marlborough/cards.yaml:367:14\n1078 rules/marlborough/cards.yaml:375:14\n1082 rules/marlborough/cards.yaml:207:14\n1086 rules/marlborough/cards.yaml:215:14\n1090 rules/marlborough/cards.yaml:223:14\n1094 rules/marlborough/cards.yaml:231:14\n1098 rules/marlborough/cards.yaml:239:14\n1102 rules/marlborough/cards.yaml:247:14\n1106 rules/marlborough/cards.yaml:255:14\n1110 rules/marlborough/cards.yaml:263:14\n1114 rules/marlborough/rules.yaml:416:7\n1118 rules/marlborough/rules.yaml:417:11\n1119 rules/marlborough/rules.yaml:418:11\n1124 rules/marlborough/rules.yaml:326:7\n1125 rules/marlborough/rules.yaml:327:7\n1132 rules/marlborough/rules.yaml:328:11\n1133 rules/marlborough/rules.yaml:329:11\n1137 rules/marlborough/rules.yaml:330:11\n1141 rules/marlborough/rules.yaml:389:7\n1142 rules/marlborough/rules.yaml:390:7\n1147 rules/marlborough/flow.yaml:55:7\n1148 rules/marlborough/flow.yaml:56:7\n1149 rules/marlborough/flow.yaml:57:11\n1153 rules/marlborough/rules.yaml:493:7\n1154 rules/marlborough/rules.yaml:494:11\n1155 rules/marlborough/rules.yaml:495:7\n1156 rules/marlborough/rules.yaml:496:7\n1157 rules/marlborough/rules.yaml:498:15\n1158 rules/marlborough/rules.yaml:499:15\n1159 rules/marlborough/rules.yaml:500:15\n1160 rules/marlborough/rules.yaml:501:15\n1162 rules/marlborough/rules.yaml:503:15\n1163 rules/marlborough/rules.yaml:504:15\n1164 rules/marlborough/rules.yaml:505:15\n1165 rules/marlborough/rules.yaml:506:15\n1167 rules/marlborough/rules.yaml:508:15\n1171 rules/marlborough/rules.yaml:705:7\n1172 rules/marlborough/rules.yaml:706:11\n1173 rules/marlborough/rules.yaml:707:15\n1174 rules/marlborough/rules.yaml:708:15\n1187 rules/marlborough/rules.yaml:709:15\n1188 rules/marlborough/rules.yaml:710:15\n1200 rules/marlborough/rules.yaml:711:15\n1201 rules/marlborough/rules.yaml:712:19\n1202 rules/marlborough/rules.yaml:713:19\n1207 rules/marlborough/rules.yaml:337:7\n1208 rules/marlborough/rules.yaml:338:7\n1213 rules/marlborough/rules.yaml:339:11\n1214 rules/marlborough/rules.yaml:340:11\n1217 rules/marlborough/rules.yaml:341:11\n1218 rules/marlborough/rules.yaml:342:7\n1219 rules/marlborough/rules.yaml:343:7\n1224 rules/marlborough/rules.yaml:794:7\n1225 rules/marlborough/rules.yaml:795:7\n1226 rules/marlborough/rules.yaml:796:7\n1227 rules/marlborough/rules.yaml:797:7\n1228 rules/marlborough/rules.yaml:798:7\n1229 rules/marlborough/rules.yaml:799:7\n1230 rules/marlborough/rules.yaml:800:11\n1231 rules/marlborough/rules.yaml:801:15\n1232 rules/marlborough/rules.yaml:802:15\n1233 rules/marlborough/rules.yaml:803:19\n1238 rules/marlborough/rules.yaml:804:19\n1239 rules/marlborough/rules.yaml:805:23\n1240 rules/marlborough/rules.yaml:806:23\n1242 rules/marlborough/rules.yaml:808:23\n1243 rules/marlborough/rules.yaml:809:23\n1244 rules/marlborough/rules.yaml:810:7\n1248 rules/marlborough/flow.yaml:10:7\n1249 rules/marlborough/flow.yaml:11:11\n1254 rules/marlborough/rules.yaml:376:7\n1255 rules/marlborough/rules.yaml:377:11\n1257 rules/marlborough/rules.yaml:379:11\n1258 rules/marlborough/rules.yaml:380:7\n1259 rules/marlborough/rules.yaml:381:7\n1260 rules/marlborough/rules.yaml:382:11\n1265 rules/marlborough/rules.yaml:350:7\n1266 rules/marlborough/rules.yaml:351:7\n1272 rules/marlborough/flow.yaml:44:7\n1277 rules/marlborough/flow.yaml:45:7\n1282 rules/marlborough/flow.yaml:46:7\n1283 rules/marlborough/flow.yaml:47:7\n1284 rules/marlborough/flow.yaml:48:11\n1286 rules/marlborough/flow.yaml:50:11\n1291 rules/marlborough/flow.yaml:16:7\n1292 rules/marlborough/flow.yaml:17:11\n1297 rules/marlborough/flow.yaml:18:11\n1299 rules/marlborough/flow.yaml:20:11\n1300 rules/marlborough/flow.yaml:21:11\n1301 rules/marlborough/flow.yaml:22:15\n1302 rules/marlborough/flow.yaml:23:11\n1303 rules/marlborough/flow.yaml:24:15\n1304 rules/marlborough/flow.yaml:25:15\n1305 rules/marlborough/flow.yaml:26:15\n1310 rules/marlborough/flow.yaml:27:19\n1311 rules/marlborough/flow.yaml:28:19\n1312 rules/marlborough/flow.yaml:29:19\n1313 rules/marlborough/flow.yaml:30:15\n1314 rules/marlborough/flow.yaml:31:11\n1317 rules/marlborough/flow.yaml:32:11\n1321 rules/marlborough/flow.yaml:39:7\n1322 rules/marlborough/flow.yaml:40:11\n1327 rules/marlborough/rules.yaml:358:7\n1328 rules/marlborough/rules.yaml:359:11\n1329 rules/marlborough/rules.yaml:360:11\n1330 rules/marlborough/rules.yaml:361:7\n1331 rules/marlborough/rules.yaml:362:7\n1332 rules/marlborough/rules.yaml:363:7\n1333 rules/marlborough/rules.yaml:364:7\n1334 rules/marlborough/rules.yaml:365:11\n1338 rules/marlborough/rules.yaml:367:11\n1346 rules/marlborough/rules.yaml:369:11\n1358 rules/marlborough/rules.yaml:828:7\n1361 rules/marlborough/rules.yaml:829:7\n1362 rules/marlborough/rules.yaml:830:11\n1364 rules/marlborough/rules.yaml:832:11\n1365 rules/marlborough/rules.yaml:833:7\n1371 rules/marlborough/rules.yaml:848:7\n1374 rules/marlborough/rules.yaml:849:7\n1375 rules/marlborough/rules.yaml:850:7\n1379 rules/marlborough/rules.yaml:464:7\n1382 rules/marlborough/rules.yaml:465:11\n1383 rules/marlborough/rules.yaml:466:7\n1392 rules/marlborough/rules.yaml:467:7\n1393 rules/marlborough/rules.yaml:468:11\n1394 rules/marlborough/rules.yaml:469:7\n1395 rules/marlborough/rules.yaml:470:7\n1396 rules/marlborough/rules.yaml:471:11\n1398 rules/marlborough/rules.yaml:472:7\n1399 rules/marlborough/rules.yaml:473:11\n1403 rules/marlborough/rules.yaml:563:7\n1404 rules/marlborough/rules.yaml:564:7\n1407 rules/marlborough/rules.yaml:565:7\n1408 rules/marlborough/rules.yaml:566:11\n1410 rules/marlborough/rules.yaml:567:7\n1411 rules/marlborough/rules.yaml:568:11\n1413 rules/marlborough/rules.yaml:569:7\n1414 rules/marlborough/rules.yaml:570:7\n1415 rules/marlborough/rules.yaml:572:7\n1416 rules/marlborough/rules.yaml:573:11\n1422 rules/marlborough/rules.yaml:574:11\n1430 rules/marlborough/rules.yaml:577:11\n1431 rules/marlborough/rules.yaml:579:11\n1432 rules/marlborough/rules.yaml:581:19\n1434 rules/marlborough/rules.yaml:584:19\n1439 rules/marlborough/rules.yaml:586:19\n1445 rules/marlborough/rules.yaml:590:11\n1451 rules/marlborough/rules.yaml:593:11\n1452 rules/marlborough/rules.yaml:595:11\n1457 rules/marlborough/rules.yaml:596:11\n1462 rules/marlborough/rules.yaml:597:11\n1463 rules/marlborough/rules.yaml:599:19\n1464 rules/marlborough/rules.yaml:600:19\n1470 rules/marlborough/rules.yaml:601:23\n1471 rules/marlborough/rules.yaml:602:23\n1473 rules/marlborough/rules.yaml:604:19\n1474 rules/marlborough/rules.yaml:605:23\n1476 rules/marlborough/rules.yaml:607:23\n1480 rules/marlborough/rules.yaml:611:19\n1481 rules/marlborough/rules.yaml:612:19\n1482 rules/marlborough/rules.yaml:613:19\n1483 rules/marlborough/rules.yaml:614:23\n1487 rules/marlborough/rules.yaml:618:19\n1488 rules/marlborough/rules.yaml:619:19\n1489 rules/marlborough/rules.yaml:620:19\n1503 rules/marlborough/rules.yaml:621:23\n1505 rules/marlborough/rules.yaml:623:19\n1512 rules/marlborough/rules.yaml:813:3\n1513 rules/marlborough/rules.yaml:813:3\n1516 rules/marlborough/rules.yaml:813:3\n1517 rules/marlborough/rules.yaml:813:3\n1518 rules/marlborough/rules.yaml:813:3\n1519 rules/marlborough/rules.yaml:813:3\n1520 rules/marlborough/rules.yaml:813:3\n1521 rules/marlborough/rules.yaml:813:3\n1528 rules/marlborough/rules.yaml:813:3\n1529 rules/marlborough/rules.yaml:813:3\n1530 rules/marlborough/rules.yaml:813:3\n1531 rules/marlborough/rules.yaml:813:3\n1545 rules/marlborough/rules.yaml:813:3\n1546 rules/marlborough/rules.yaml:813:3\n1548 rules/marlborough/rules.yaml:813:3\n1549 rules/marlborough/rules.yaml:813:3\n1550 rules/marlborough/rules.yaml:813:3\n1552 rules/marlborough/rules.yaml:813:3\n1553 rules/marlborough/rules.yaml:813:3\n1556 rules/marlborough/rules.yaml:813:3\n1572 rules/marlborough/rules.yaml:634:7\n1573 rules/marlborough/rules.yaml:635:7\n1574 rules/marlborough/rules.yaml:636:7\n1579 rules/marlborough/rules.yaml:637:7\n1580 rules/marlborough/rules.yaml:638:7\n1584 rules/marlborough/rules.yaml:639:7\n1588 rules/marlborough/rules.yaml:640:7\n1589 rules/marlborough/rules.yaml:641:11\n1590 rules/marlborough/rules.yaml:642:7\n1591 rules/marlborough/rules.yaml:643:7\n1592 rules/marlborough/rules.yaml:644:7\n1597 rules/marlborough/rules.yaml:645:7\n1602 rules/marlborough/rules.yaml:646:7\n1603 rules/marlborough/rules.yaml:647:7\n1604 rules/marlborough/rules.yaml:648:7\n1605 rules/marlborough/rules.yaml:649:7\n1606 rules/marlborough/rules.yaml:650:7\n1607 rules/marlborough/rules.yaml:651:7\n1608 rules/marlborough/rules.yaml:652:7\n1609 rules/marlborough/rules.yaml:653:7\n1610 rules/marlborough/rules.yaml:654:7\n1611 rules/marlborough/rules.yaml:655:7\n1612 rules/marlborough/rules.yaml:656:7\n1629 rules/marlborough/rules.yaml:657:7\n1630 rules/marlborough/rules.yaml:658:7\n1631 rules/marlborough/rules.yaml:659:11\n1658 rules/marlborough/rules.yaml:660:7\n1659 rules/marlborough/rules.yaml:661:7\n1660 rules/marlborough/rules.yaml:663:15\n1661 rules/marlborough/rules.yaml:664:19\n1662 rules/marlborough/rules.yaml:665:15\n1663 rules/marlborough/rules.yaml:666:15\n1664 rules/marlborough/rules.yaml:667:15\n1665 rules/marlborough/rules.yaml:668:19\n1667 rules/marlborough/rules.yaml:670:15\n1668 rules/marlborough/rules.yaml:671:15\n1669 rules/marlborough/rules.yaml:672:15\n1670 rules/marlborough/rules.yaml:673:15\n1671 rules/marlborough/rules.yaml:674:15\n1672 rules/marlborough/rules.yaml:675:19\n1674 rules/marlborough/rules.yaml:677:15\n1675 rules/marlborough/rules.yaml:678:15\n1676 rules/marlborough/rules.yaml:679:15\n1678 rules/marlborough/rules.yaml:681:15\n1679 rules/marlborough/rules.yaml:682:15\n1680 rules/marlborough/rules.yaml:683:15\n1686 rules/marlborough/rules.yaml:684:19\n1687 rules/marlborough/rules.yaml:685:19\n1688 rules/marlborough/rules.yaml:686:15\n1689 rules/marlborough/rules.yaml:687:15\n1690 rules/marlborough/rules.yaml:688:15\n1691 rules/marlborough/rules.yaml:689:19\n1693 rules/marlborough/rules.yaml:691:15\n1694 rules/marlborough/rules.yaml:692:19\n1695 rules/marlborough/rules.yaml:693:15\n1696 rules/marlborough/rules.yaml:694:15\n1697 rules/marlborough/rules.yaml:695:15\n1698 rules/marlborough/rules.yaml:696:15\n1699 rules/marlborough/rules.yaml:697:15\n1700 rules/marlborough/rules.yaml:698:19\n1704 rules/marlborough/rules.yaml:519:7\n1705 rules/marlborough/rules.yaml:520:7\n1708 rules/marlborough/rules.yaml:521:7\n1709 rules/marlborough/rules.yaml:522:11\n1710 rules/marlborough/rules.yaml:523:15\n1711 rules/marlborough/rules.yaml:524:7\n1712 rules/marlborough/rules.yaml:525:7\n1713 rules/marlborough/rules.yaml:526:7\n1714 rules/marlborough/rules.yaml:527:11\n1715 rules/marlborough/rules.yaml:528:11\n1716 rules/marlborough/rules.yaml:529:11\n1722 rules/marlborough/rules.yaml:530:11\n1731 rules/marlborough/rules.yaml:531:11\n1732 rules/marlborough/rules.yaml:532:15\n1733 rules/marlborough/rules.yaml:533:19\n1735 rules/marlborough/rules.yaml:535:15\n1736 rules/marlborough/rules.yaml:536:15\n1737 rules/marlborough/rules.yaml:537:19\n1739 rules/marlborough/rules.yaml:539:7\n1740 rules/marlborough/rules.yaml:540:7\n1745 rules/marlborough/rules.yaml:834:3\n1746 rules/marlborough/rules.yaml:834:3\n1747 rules/marlborough/rules.yaml:834:3\n1748 rules/marlborough/rules.yaml:834:3\n1749 rules/marlborough/rules.yaml:834:3\n1750 rules/marlborough/rules.yaml:834:3\n1751 rules/marlborough/rules.yaml:834:3\n1752 rules/marlborough/rules.yaml:834:3\n1759 rules/marlborough/rules.yaml:834:3\n1760 rules/marlborough/rules.yaml:834:3\n1761 rules/marlborough/rules.yaml:834:3\n1762 rules/marlborough/rules.yaml:834:3\n1767 rules/marlborough/rules.yaml:834:3\n1768 rules/marlborough/rules.yaml:834:3\n1770 rules/marlborough/rules.yaml:834:3\n1771 rules/marlborough/rules.yaml:834:3\n1772 rules/marlborough/rules.yaml:834:3\n1774 rules/marlborough/rules.yaml:834:3\n1775 rules/marlborough/rules.yaml:834:3\n1776 rules/marlborough/rules.yaml:834:3\n1780 rules/marlborough/rules.yaml:547:7\n1781 rules/marlborough/rules.yaml:548:7\n1782 rules/marlborough/rules.yaml:549:11\n1783 rules/marlborough/rules.yaml:550:11\n1785 rules/marlborough/rules.yaml:552:11\n1789 rules/marlborough/rules.yaml:773:7\n1790 rules/marlborough/rules.yaml:774:11\n1791 rules/marlborough/rules.yaml:775:7\n1792 rules/marlborough/rules.yaml:776:7\n1793 rules/marlborough/rules.yaml:777:7\n1798 rules/marlborough/rules.yaml:778:11\n1799 rules/marlborough/rules.yaml:779:11\n1800 rules/marlborough/rules.yaml:780:15\n1802 rules/marlborough/rules.yaml:782:15\n1803 rules/marlborough/rules.yaml:783:11\n1807 rules/marlborough/rules.yaml:430:7\n1808 rules/marlborough/rules.yaml:431:7\n1809 rules/marlborough/rules.yaml:432:11\n1810 rules/marlborough/rules.yaml:433:7\n1811 rules/marlborough/rules.yaml:435:11\n1812 rules/marlborough/rules.yaml:436:7\n1813 rules/marlborough/rules.yaml:437:11\n1814 rules/marlborough/rules.yaml:438:15\n1815 rules/marlborough/rules.yaml:439:7\n1816 rules/marlborough/rules.yaml:440:7\n1817 rules/marlborough/rules.yaml:441:11\n1818 rules/marlborough/rules.yaml:442:7\n1819 rules/marlborough/rules.yaml:443:7\n1820 rules/marlborough/rules.yaml:444:7\n1821 rules/marlborough/rules.yaml:445:7\n1830 rules/marlborough/rules.yaml:446:7\n1831 rules/marlborough/rules.yaml:448:11\n1832 rules/marlborough/rules.yaml:449:15\n1833 rules/marlborough/rules.yaml:450:11\n1834 rules/marlborough/rules.yaml:451:7\n1835 rules/marlborough/rules.yaml:452:7\n1836 rules/marlborough/rules.yaml:453:11\n1842 rules/marlborough/rules.yaml:724:7\n1848 rules/marlborough/rules.yaml:725:7\n1849 rules/marlborough/rules.yaml:726:7\n1850 rules/marlborough/rules.yaml:727:11\n1859 rules/marlborough/rules.yaml:728:7\n1860 rules/marlborough/rules.yaml:729:7\n1861 rules/marlborough/rules.yaml:730:11\n1862 rules/marlborough/rules.yaml:732:11\n1863 rules/marlborough/rules.yaml:733:7\n1864 rules/marlborough/rules.yaml:734:7\n1865 rules/marlborough/rules.yaml:735:7\n1871 rules/marlborough/rules.yaml:736:7\n1872 rules/marlborough/rules.yaml:737:7\n1873 rules/marlborough/rules.yaml:738:11\n1874 rules/marlborough/rules.yaml:740:7\n1885 rules/marlborough/rules.yaml:741:7\n1886 rules/marlborough/rules.yaml:742:7\n1887 rules/marlborough/rules.yaml:743:11\n1888 rules/marlborough/rules.yaml:744:7\n1889 rules/marlborough/rules.yaml:745:11\n1890 rules/marlborough/rules.yaml:746:15\n1894 rules/marlborough/rules.yaml:750:7\n1895 rules/marlborough/rules.yaml:751:11\n1896 rules/marlborough/rules.yaml:753:11\n1897 rules/marlborough/rules.yaml:754:15\n1898 rules/marlborough/rules.yaml:755:15\n1899 rules/marlborough/rules.yaml:756:19\n1900 rules/marlborough/rules.yaml:757:19\n1901 rules/marlborough/rules.yaml:758:7\n1906 rules/marlborough/rules.yaml:759:7\n1915 rules/marlborough/rules.yaml:760:11\n1916 rules/marlborough/rules.yaml:761:7\n1917 rules/marlborough/rules.yaml:762:7\n1918 rules/marlborough/rules.yaml:763:11\n1919 rules/marlborough/rules.yaml:764:11\n1925 rules/marlborough/rules.yaml:400:7\n1926 rules/marlborough/rules.yaml:401:7\n1927 rules/marlborough/rules.yaml:402:7\n1932 rules/marlborough/rules.yaml:403:11\n1933 rules/marlborough/rules.yaml:404:11\n1934 rules/marlborough/rules.yaml:405:11\n1935 rules/marlborough/rules.yaml:406:11\n1936 rules/marlborough/rules.yaml:407:11\n1937 rules/marlborough/rules.yaml:408:7\n1938 rules/marlborough/rules.yaml:409:11\n1942 rules/marlborough/flow.yaml:36:7\n1946 rules/marlborough/rules.yaml:481:7\n1952 rules/marlborough/rules.yaml:482:7\n1953 rules/marlborough/rules.yaml:483:11\n1954 rules/marlborough/rules.yaml:484:7\n1955 rules/marlborough/rules.yaml:485:7\n1969 rules/marlborough/rules.yaml:464:7\n1972 rules/marlborough/rules.yaml:465:11\n1973 rules/marlborough/rules.yaml:466:7\n1985 rules/marlborough/rules.yaml:467:7\n1986 rules/marlborough/rules.yaml:468:11\n1987 rules/marlborough/rules.yaml:469:7\n2005 rules/marlborough/rules.yaml:470:7\n2006 rules/marlborough/rules.yaml:471:11\n2008 rules/marlborough/rules.yaml:472:7\n2009 rules/marlborough/rules.yaml:473:11\n2010 rules/marlborough/rules.yaml:474:11\n2049 rules/marlborough/rules.yaml:563:7\n2050 rules/marlborough/rules.yaml:564:7\n2053 rules/marlborough/rules.yaml:565:7\n2054 rules/marlborough/rules.yaml:566:11\n2056 rules/marlborough/rules.yaml:567:7\n2057 rules/marlborough/rules.yaml:568:11\n2059 rules/marlborough/rules.yaml:569:7\n2060 rules/marlborough/rules.yaml:570:7\n2061 rules/marlborough/rules.yaml:571:7\n2062 rules/marlborough/rules.yaml:572:7\n2067 rules/marlborough/rules.yaml:573:11\n2068 rules/marlborough/rules.yaml:574:11\n2096 rules/marlborough/rules.yaml:577:11\n2097 rules/marlborough/rules.yaml:578:11\n2098 rules/marlborough/rules.yaml:579:11\n2099 rules/marlborough/rules.yaml:581:19\n2100 rules/marlborough/rules.yaml:582:19\n2110 rules/marlborough/rules.yaml:588:19\n2113 rules/marlborough/rules.yaml:584:19\n2117 rules/marlborough/rules.yaml:586:19\n2129 rules/marlborough/rules.yaml:590:11\n2152 rules/marlborough/rules.yaml:593:11\n2153 rules/marlborough/rules.yaml:594:11\n2154 rules/marlborough/rules.yaml:595:11\n2161 rules/marlborough/rules.yaml:596:11\n2168 rules/marlborough/rules.yaml:597:11\n2179 rules/marlborough/rules.yaml:599:19\n2186 rules/marlborough/rules.yaml:600:19\n2193 rules/marlborough/rules.yaml:601:23\n2194 rules/marlborough/rules.yaml:602:23\n2198 rules/marlborough/rules.yaml:604:19\n2203 rules/marlborough/rules.yaml:609:23\n2206 rules/marlborough/rules.yaml:605:23\n2210 rules/marlborough/rules.yaml:607:23\n2214 rules/marlborough/rules.yaml:611:19\n2215 rules/marlborough/rules.yaml:612:19\n2228 rules/marlborough/rules.yaml:613:19\n2231 rules/marlborough/rules.yaml:616:23\n2234 rules/marlborough/rules.yaml:614:23\n2238 rules/marlborough/rules.yaml:618:19\n2245 rules/marlborough/rules.yaml:619:19\n2252 rules/marlborough/rules.yaml:620:19\n2263 rules/marlborough/rules.yaml:621:23\n2267 rules/marlborough/rules.yaml:623:19\n2309 rules/marlborough/rules.yaml:813:3\n2314 rules/marlborough/rules.yaml:813:3\n2317 rules/marlborough/rules.yaml:813:3\n2318 rules/marlborough/rules.yaml:813:3\n2319 rules/marlborough/rules.yaml:813:3\n2320 rules/marlborough/rules.yaml:813:3\n2321 rules/marlborough/rules.yaml:813:3\n2322 rules/marlborough/rules.yaml:813:3\n2335 rules/marlborough/rules.yaml:813:3\n2336 rules/marlborough/rules.yaml:813:3\n2348 rules/marlborough/rules.yaml:813:3\n2354 rules/marlborough/rules.yaml:813:3\n2367 rules/marlborough/rules.yaml:813:3\n2368 rules/marlborough/rules.yaml:813:3\n2390 rules/marlborough/rules.yaml:813:3\n2430 rules/marlborough/rules.yaml:813:3\n2431 rules/marlborough/rules.yaml:813:3\n2433 rules/marlborough/rules.yaml:813:3\n2434 rules/marlborough/rules.yaml:813:3\n2438 rules/marlborough/rules.yaml:813:3\n2478 rules/marlborough/rules.yaml:634:7\n2479 rules/marlborough/rules.yaml:635:7\n2480 rules/marlborough/rules.yaml:636:7\n2485 rules/marlborough/rules.yaml:637:7\n2486 rules/marlborough/rules.yaml:638:7\n2487 rules/marlborough/rules.yaml:639:7\n2488 rules/marlborough/rules.yaml:640:7\n2489 rules/marlborough/rules.yaml:641:11\n2490 rules/marlborough/rules.yaml:642:7\n2491 rules/marlborough/rules.yaml:643:7\n2492 rules/marlborough/rules.yaml:644:7\n2500 rules/marlborough/rules.yaml:645:7\n2508 rules/marlborough/rules.yaml:646:7\n2509 rules/marlborough/rules.yaml:647:7\n2510 rules/marlborough/rules.yaml:648:7\n2511 rules/marlborough/rules.yaml:649:7\n2512 rules/marlborough/rules.yaml:650:7\n2513 rules/marlborough/rules.yaml:651:7\n2514 rules/marlborough/rules.yaml:652:7\n2560 rules/marlborough/rules.yaml:653:7\n2561 rules/marlborough/rules.yaml:654:7\n2562 rules/marlborough/rules.yaml:655:7\n2563 rules/marlborough/rules.yaml:656:7\n2590 rules/marlborough/rules.yaml:657:7\n2642 rules/marlborough/rules.yaml:658:7\n2643 rules/marlborough/rules.yaml:659:11\n2670 rules/marlborough/rules.yaml:660:7\n2671 rules/marlborough/rules.yaml:661:7\n2682 rules/marlborough/rules.yaml:663:15\n2683 rules/marlborough/rules.yaml:664:19\n2684 rules/marlborough/rules.yaml:665:15\n2691 rules/marlborough/rules.yaml:666:15\n2698 rules/marlborough/rules.yaml:667:15\n2699 rules/marlborough/rules.yaml:668:19\n2702 rules/marlborough/rules.yaml:670:15\n2709 rules/marlborough/rules.yaml:671:15\n2716 rules/marlborough/rules.yaml:672:15\n2723 rules/marlborough/rules.yaml:673:15\n2730 rules/marlborough/rules.yaml:674:15\n2731 rules/marlborough/rules.yaml:675:19\n2734 rules/marlborough/rules.yaml:677:15\n2735 rules/marlborough/rules.yaml:678:15\n2742 rules/marlborough/rules.yaml:679:15\n2746 rules/marlborough/rules.yaml:681:15\n2753 rules/marlborough/rules.yaml:682:15\n2760 rules/marlborough/rules.yaml:683:15\n2763 rules/marlborough/rules.yaml:684:19\n2764 rules/marlborough/rules.yaml:685:19\n2765 rules/marlborough/rules.yaml:686:15\n2772 rules/marlborough/rules.yaml:687:15\n2779 rules/marlborough/rules.yaml:688:15\n2780 rules/marlborough/rules.yaml:689:19\n2783 rules/marlborough/rules.yaml:691:15\n2784 rules/marlborough/rules.yaml:692:19\n2785 rules/marlborough/rules.yaml:693:15\n2786 rules/marlborough/rules.yaml:694:15\n2787 rules/marlborough/rules.yaml:695:15\n2794 rules/marlborough/rules.yaml:696:15\n2801 rules/marlborough/rules.yaml:697:15\n2802 rules/marlborough/rules.yaml:698:19\n2828 rules/marlborough/rules.yaml:519:7\n2829 rules/marlborough/rules.yaml:520:7\n2832 rules/marlborough/rules.yaml:521:7\n2833 rules/marlborough/rules.yaml:522:11\n2834 rules/marlborough/rules.yaml:523:15\n2835 rules/marlborough/rules.yaml:524:7\n2836 rules/marlborough/rules.yaml:525:7\n2837 rules/marlborough/rules.yaml:526:7\n2842 rules/marlborough/rules.yaml:527:11\n2843 rules/marlborough/rules.yaml:528:11\n2844 rules/marlborough/rules.yaml:529:11\n2850 rules/marlborough/rules.yaml:530:11\n2859 rules/marlborough/rules.yaml:531:11\n2860 rules/marlborough/rules.yaml:532:15\n2861 rules/marlborough/rules.yaml:533:19\n2869 rules/marlborough/rules.yaml:535:15\n2882 rules/marlborough/rules.yaml:536:15\n2883 rules/marlborough/rules.yaml:537:19\n2885 rules/marlborough/rules.yaml:538:15\n2888 rules/marlborough/rules.yaml:539:7\n2889 rules/marlborough/rules.yaml:540:7\n2918 rules/marlborough/rules.yaml:834:3\n2923 rules/marlborough/rules.yaml:834:3\n2926 rules/marlborough/rules.yaml:834:3\n2927 rules/marlborough/rules.yaml:834:3\n2928 rules/marlborough/rules.yaml:834:3\n2929 rules/marlborough/rules.yaml:834:3\n2930 rules/marlborough/rules.yaml:834:3\n2931 rules/marlborough/rules.yaml:834:3\n2944 rules/marlborough/rules.yaml:834:3\n2945 rules/marlborough/rules.yaml:834:3\n2957 rules/marlborough/rules.yaml:834:3\n2963 rules/marlborough/rules.yaml:834:3\n2968 rules/marlborough/rules.yaml:834:3\n2969 rules/marlborough/rules.yaml:834:3\n2991 rules/marlborough/rules.yaml:834:3\n3031 rules/marlborough/rules.yaml:834:3\n3032 rules/marlborough/rules.yaml:834:3\n3034 rules/marlborough/rules.yaml:834:3\n3035 rules/marlborough/rules.yaml:834:3\n3039 rules/marlborough/rules.yaml:834:3\n3056 rules/marlborough/rules.yaml:547:7\n3057 rules/marlborough/rules.yaml:548:7\n3060 rules/marlborough/rules.yaml:552:11\n3068 rules/marlborough/rules.yaml:549:11\n3074 rules/marlborough/rules.yaml:550:11\n3090 rules/marlborough/rules.yaml:773:7\n3091 rules/marlborough/rules.yaml:774:11\n3092 rules/marlborough/rules.yaml:775:7\n3093 rules/marlborough/rules.yaml:776:7\n3094 rules/marlborough/rules.yaml:777:7\n3105 rules/marlborough/rules.yaml:778:11\n3112 rules/marlborough/rules.yaml:779:11\n3113 rules/marlborough/rules.yaml:780:15\n3115 rules/marlborough/rules.yaml:782:15\n3116 rules/marlborough/rules.yaml:783:11\n3139 rules/marlborough/rules.yaml:430:7\n3140 rules/marlborough/rules.yaml:431:7\n3141 rules/marlborough/rules.yaml:432:11\n3142 rules/marlborough/rules.yaml:433:7\n3143 rules/marlborough/rules.yaml:434:11\n3144 rules/marlborough/rules.yaml:435:11\n3145 rules/marlborough/rules.yaml:436:7\n3146 rules/marlborough/rules.yaml:437:11\n3147 rules/marlborough/rules.yaml:438:15\n3148 rules/marlborough/rules.yaml:439:7\n3149 rules/marlborough/rules.yaml:440:7\n3150 rules/marlborough/rules.yaml:441:11\n3151 rules/marlborough/rules.yaml:442:7\n3152 rules/marlborough/rules.yaml:443:7\n3153 rules/marlborough/rules.yaml:444:7\n3154 rules/marlborough/rules.yaml:445:7\n3163 rules/marlborough/rules.yaml:446:7\n3164 rules/marlborough/rules.yaml:447:11\n3165 rules/marlborough/rules.yaml:448:11\n3166 rules/marlborough/rules.yaml:449:15\n3167 rules/marlborough/rules.yaml:450:11\n3168 rules/marlborough/rules.yaml:451:7\n3181 rules/marlborough/rules.yaml:452:7\n3182 rules/marlborough/rules.yaml:453:11\n3184 rules/marlborough/rules.yaml:454:7\n3209 rules/marlborough/rules.yaml:724:7\n3215 rules/marlborough/rules.yaml:725:7\n3216 rules/marlborough/rules.yaml:726:7\n3217 rules/marlborough/rules.yaml:727:11\n3229 rules/marlborough/rules.yaml:728:7\n3246 rules/marlborough/rules.yaml:729:7\n3247 rules/marlborough/rules.yaml:730:11\n3248 rules/marlborough/rules.yaml:731:11\n3249 rules/marlborough/rules.yaml:732:11\n3250 rules/marlborough/rules.yaml:733:7\n3251 rules/marlborough/rules.yaml:734:7\n3252 rules/marlborough/rules.yaml:735:7\n3258 rules/marlborough/rules.yaml:736:7\n3276 rules/marlborough/rules.yaml:737:7\n3277 rules/marlborough/rules.yaml:738:11\n3278 rules/marlborough/rules.yaml:739:11\n3279 rules/marlborough/rules.yaml:740:7\n3290 rules/marlborough/rules.yaml:741:7\n3308 rules/marlborough/rules.yaml:742:7\n3309 rules/marlborough/rules.yaml:743:11\n3310 rules/marlborough/rules.yaml:744:7\n3311 rules/marlborough/rules.yaml:745:11\n3312 rules/marlborough/rules.yaml:746:15\n3314 rules/marlborough/rules.yaml:747:11\n3316 rules/marlborough/rules.yaml:749:11\n3317 rules/marlborough/rules.yaml:750:7\n3322 rules/marlborough/rules.yaml:751:11\n3323 rules/marlborough/rules.yaml:752:11\n3324 rules/marlborough/rules.yaml:753:11\n3329 rules/marlborough/rules.yaml:754:15\n3330 rules/marlborough/rules.yaml:755:15\n3338 rules/marlborough/rules.yaml:756:19\n3346 rules/marlborough/rules.yaml:757:19\n3349 rules/marlborough/rules.yaml:758:7\n3354 rules/marlborough/rules.yaml:759:7\n3357 rules/marlborough/rules.yaml:760:11\n3358 rules/marlborough/rules.yaml:761:7\n3375 rules/marlborough/rules.yaml:762:7\n3380 rules/marlborough/rules.yaml:763:11\n3386 rules/marlborough/rules.yaml:764:11\n3422 rules/marlborough/rules.yaml:400:7\n3423 rules/marlborough/rules.yaml:401:7\n3424 rules/marlborough/rules.yaml:402:7\n3435 rules/marlborough/rules.yaml:403:11\n3436 rules/marlborough/rules.yaml:404:11\n3454 rules/marlborough/rules.yaml:405:11\n3455 rules/marlborough/rules.yaml:406:11\n3456 rules/marlborough/rules.yaml:407:11\n3460 rules/marlborough/rules.yaml:408:7\n3461 rules/marlborough/rules.yaml:409:11\n3470 rules/marlborough/flow.yaml:36:7\n3486 rules/marlborough/rules.yaml:481:7\n3492 rules/marlborough/rules.yaml:482:7\n3493 rules/marlborough/rules.yaml:483:11\n3494 rules/marlborough/rules.yaml:484:7\n3505 rules/marlborough/rules.yaml:485:7\n3506 rules/marlborough/rules.yaml:486:7"
