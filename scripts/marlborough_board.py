@@ -249,7 +249,7 @@ def main() -> None:
         "    eliminated: {name: Eliminated}",
         "  costs:",
         "    march:",
-        '      assumed: "the Terrain Effects Chart (movement point costs) is not printed"',
+        '      assumed: "the Terrain Effects Chart is not printed: clear 1 and mountains 3 follow from the 15.31 example, cities and fortresses 1 are assumed"',
         "      terrain: {clear: 1, mountain: 3, city: 1, fortress: 1, sea: null}",
     ]
     OUT.write_text("\n".join(out) + "\n")

@@ -444,7 +444,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 5311
+SIZE: int = 5336
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -464,8 +464,20 @@ LAYOUT: tuple[Any, ...] = (
     ("p.markers", 29, 2, "set", "card", "owner", False, None, None, (0,) * 2),
     ("p.vp", 31, 2, "int", None, "all", False, 0, None, (0,) * 2),
     (
-        "e.hex.garrison_destroyed",
+        "e.nation.control",
         33,
+        25,
+        "ref",
+        "player",
+        "all",
+        True,
+        None,
+        None,
+        (*(0,) * 7, *(1,) * 8, *(None,) * 10),
+    ),
+    (
+        "e.hex.garrison_destroyed",
+        58,
         2401,
         "bool",
         None,
@@ -485,10 +497,10 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 1181,
         ),
     ),
-    ("e.hex.besieged", 2434, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.besieged", 2459, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     (
         "e.unit.at",
-        4835,
+        4860,
         119,
         "ref",
         "hex",
@@ -524,7 +536,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        4954,
+        4979,
         119,
         "bool",
         None,
@@ -556,8 +568,8 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 13,
         ),
     ),
-    ("e.unit.used", 5073, 119, "bool", None, "owner", False, None, None, (False,) * 119),
-    ("e.unit.seen", 5192, 119, "set", "player", "all", False, None, None, (0,) * 119),
+    ("e.unit.used", 5098, 119, "bool", None, "owner", False, None, None, (False,) * 119),
+    ("e.unit.seen", 5217, 119, "set", "player", "all", False, None, None, (0,) * 119),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -615,7 +627,6 @@ FIELDS: dict[str, Any] = {
 REFS: dict[str, Any] = {
     "e.hex.adjacent": "hex",
     "e.hex.nation": "nation",
-    "e.nation.control": "player",
     "e.nation.permanent": "player",
     "e.unit.nation": "nation",
     "e.unit.owner": "player",
@@ -5434,15 +5445,19 @@ PRIMARY: dict[str, Any] = {
     "c_fortress_shift": 3,
     "c_inherent_strength": 1,
     "c_initiative_at_any_bop": True,
-    "c_keep_half_tp": True,
     "c_marker_limit": 15,
     "c_mountain_shift": 1,
     "c_opening_initiative": 1,
+    "c_spanish_possessions_allied": False,
     "c_stacking_limit": 8,
     "c_zoc_negated_by_friends": True,
     "card_kind": CARD_KIND,
     "card_value": CARD_VALUE,
-    "choice_names": ("initiative_at_any_bop", "keep_half_tp", "zoc_negated_by_friends"),
+    "choice_names": (
+        "initiative_at_any_bop",
+        "zoc_negated_by_friends",
+        "spanish_possessions_allied",
+    ),
     "deal_goods": (),
     "deal_value": "",
     "deck_types": (),
@@ -5477,6 +5492,7 @@ PRIMARY: dict[str, Any] = {
     },
     "flow": (
         "setup__campaign_markers",
+        "setup__spanish_possessions",
         None,
         "turn__initiative",
         "turn__operations",
@@ -5484,8 +5500,8 @@ PRIMARY: dict[str, Any] = {
         "turn__balance_of_power",
         "end__victory",
     ),
-    "flow_loop": 1,
-    "flow_origin": "rules/marlborough/flow.yaml:12:1",
+    "flow_loop": 2,
+    "flow_origin": "rules/marlborough/flow.yaml:20:1",
     "fog": {"unit": ("at", "{owner} force of unknown size", ("at", "veteran", "used"), "hex")},
     "id_card": CARD_ID,
     "id_hex": (
@@ -16092,7 +16108,6 @@ PRIMARY: dict[str, Any] = {
         None,
     ),
     "s_e_nation__barred": (*(False,) * 23, *(True, True)),
-    "s_e_nation__control": (*(0,) * 7, *(1,) * 8, *(None,) * 10),
     "s_e_nation__major": (
         *(True, True, True),
         *(False,) * 4,
