@@ -114,35 +114,119 @@ PLACES = [
 ]
 # unnamed anchors of a state's territory (state, longitude, latitude)
 ANCHORS = [
-    ("france", 0.5, 47.0), ("france", 2.5, 44.5), ("france", -2.0, 47.5), ("france", 4.5, 47.5),
-    ("spain", -5.5, 39.0), ("spain", -2.0, 42.0), ("spain", -4.5, 37.5), ("spain", -7.0, 42.5),
-    ("portugal", -8.0, 40.0), ("austria", 13.0, 47.5), ("austria", 16.0, 49.5),
-    ("austria", 17.5, 50.0), ("hungary", 21.0, 47.0), ("hungary", 22.5, 48.5),
-    ("hungary", 19.5, 45.5), ("prussia", 16.0, 53.5), ("prussia", 18.5, 54.0),
-    ("poland", 19.0, 51.0), ("poland", 23.0, 53.0), ("poland", 24.0, 50.0),
-    ("poland", 27.5, 56.0), ("poland", 25.0, 55.0), ("poland", 28.0, 52.0),
-    ("ottoman_empire", 24.0, 44.0), ("ottoman_empire", 28.0, 46.5), ("ottoman_empire", 18.0, 43.5),
-    ("german_states", 10.5, 51.0), ("german_states", 8.0, 52.0), ("german_states", 10.5, 54.0),
+    ("france", 0.5, 47.0),
+    ("france", 2.5, 44.5),
+    ("france", -2.0, 47.5),
+    ("france", 4.5, 47.5),
+    ("spain", -5.5, 39.0),
+    ("spain", -2.0, 42.0),
+    ("spain", -4.5, 37.5),
+    ("spain", -7.0, 42.5),
+    ("portugal", -8.0, 40.0),
+    ("austria", 13.0, 47.5),
+    ("austria", 16.0, 49.5),
+    ("austria", 17.5, 50.0),
+    ("hungary", 21.0, 47.0),
+    ("hungary", 22.5, 48.5),
+    ("hungary", 19.5, 45.5),
+    ("prussia", 16.0, 53.5),
+    ("prussia", 18.5, 54.0),
+    ("poland", 19.0, 51.0),
+    ("poland", 23.0, 53.0),
+    ("poland", 24.0, 50.0),
+    ("poland", 27.5, 56.0),
+    ("poland", 25.0, 55.0),
+    ("poland", 28.0, 52.0),
+    ("ottoman_empire", 24.0, 44.0),
+    ("ottoman_empire", 28.0, 46.5),
+    ("ottoman_empire", 18.0, 43.5),
+    ("german_states", 10.5, 51.0),
+    ("german_states", 8.0, 52.0),
+    ("german_states", 10.5, 54.0),
     ("german_states", 9.0, 49.0),
-    ("denmark", 9.5, 56.0), ("denmark", 10.0, 58.5), ("denmark", 15.0, 58.5),
-    ("england", -3.0, 52.5), ("england", -2.5, 55.0), ("england", -4.5, 57.0),
-    ("ireland", -8.0, 53.5), ("barbary_states", 5.0, 35.8), ("barbary_states", -3.0, 35.2),
-    ("two_sicilies", 16.0, 39.5), ("papal_states", 13.0, 43.0),
+    ("denmark", 9.5, 56.0),
+    ("denmark", 10.0, 58.5),
+    ("denmark", 15.0, 58.5),
+    ("england", -3.0, 52.5),
+    ("england", -2.5, 55.0),
+    ("england", -4.5, 57.0),
+    ("ireland", -8.0, 53.5),
+    ("barbary_states", 5.0, 35.8),
+    ("barbary_states", -3.0, 35.2),
+    ("two_sicilies", 16.0, 39.5),
+    ("papal_states", 13.0, 43.0),
 ]
 SEAS = [
-    (3.0, 55.0), (5.5, 57.5), (1.5, 53.5), (-0.5, 57.5), (-1.5, 50.2), (-4.0, 49.6),
-    (-9.5, 46.5), (-12.0, 50.0), (-11.5, 43.0), (-12.0, 55.0), (-12.0, 38.0), (-8.0, 47.5),
-    (-4.0, 45.5), (-5.0, 53.8), (-6.5, 51.0), (4.5, 41.0), (7.5, 39.5), (2.0, 38.8),
-    (11.0, 40.0), (17.5, 38.0), (6.0, 42.5), (15.5, 43.2), (17.8, 41.9), (13.6, 44.8),
-    (16.5, 56.0), (19.5, 57.5), (14.5, 55.0), (11.5, 57.2), (19.0, 55.5), (21.5, 59.0),
-    (-2.0, 37.0), (9.0, 43.0), (-7.8, 37.0), (10.0, 38.0), (19.5, 40.0), (22.0, 38.0),
+    (3.0, 55.0),
+    (5.5, 57.5),
+    (1.5, 53.5),
+    (-0.5, 57.5),
+    (-1.5, 50.2),
+    (-4.0, 49.6),
+    (-9.5, 46.5),
+    (-12.0, 50.0),
+    (-11.5, 43.0),
+    (-12.0, 55.0),
+    (-12.0, 38.0),
+    (-8.0, 47.5),
+    (-4.0, 45.5),
+    (-5.0, 53.8),
+    (-6.5, 51.0),
+    (4.5, 41.0),
+    (7.5, 39.5),
+    (2.0, 38.8),
+    (11.0, 40.0),
+    (17.5, 38.0),
+    (6.0, 42.5),
+    (15.5, 43.2),
+    (17.8, 41.9),
+    (13.6, 44.8),
+    (16.5, 56.0),
+    (19.5, 57.5),
+    (14.5, 55.0),
+    (11.5, 57.2),
+    (19.0, 55.5),
+    (21.5, 59.0),
+    (-2.0, 37.0),
+    (9.0, 43.0),
+    (-7.8, 37.0),
+    (10.0, 38.0),
+    (19.5, 40.0),
+    (22.0, 38.0),
 ]
-MOUNTAINS = [(8.5, 46.5), (10.2, 46.6), (12.2, 46.9), (7.0, 45.8), (0.5, 42.7), (-1.2, 42.9), (1.8, 42.5)]
+MOUNTAINS = [
+    (8.5, 46.5),
+    (10.2, 46.6),
+    (12.2, 46.9),
+    (7.0, 45.8),
+    (0.5, 42.7),
+    (-1.2, 42.9),
+    (1.8, 42.5),
+]
 # river hexes: points along the Rhine and the Danube (the hexes they pass through)
 RIVERS = [
-    [(7.6, 47.6), (7.75, 48.58), (8.36, 49.63), (7.6, 50.36), (6.96, 50.94), (6.2, 51.8), (4.48, 51.92)],
-    [(8.5, 48.0), (9.99, 48.4), (10.78, 48.72), (11.43, 48.77), (13.43, 48.57), (14.29, 48.3),
-     (16.37, 48.21), (17.1, 48.15), (19.04, 47.5), (19.0, 45.6), (20.46, 44.8)],
+    [
+        (7.6, 47.6),
+        (7.75, 48.58),
+        (8.36, 49.63),
+        (7.6, 50.36),
+        (6.96, 50.94),
+        (6.2, 51.8),
+        (4.48, 51.92),
+    ],
+    [
+        (8.5, 48.0),
+        (9.99, 48.4),
+        (10.78, 48.72),
+        (11.43, 48.77),
+        (13.43, 48.57),
+        (14.29, 48.3),
+        (16.37, 48.21),
+        (17.1, 48.15),
+        (19.04, 47.5),
+        (19.0, 45.6),
+        (20.46, 44.8),
+    ],
 ]
 ERRATA_HEX = "5807"
 
@@ -175,7 +259,11 @@ def main() -> None:
             ((c, r) for c in range(at[0] - 2, at[0] + 3) for r in range(at[1] - 2, at[1] + 3)),
             key=lambda h: (dist(h, at), h),
         )
-        spot = next(h for h in ring if h not in taken and COLUMNS[0] <= h[0] <= COLUMNS[1] and ROWS[0] <= h[1] <= ROWS[1])
+        spot = next(
+            h
+            for h in ring
+            if h not in taken and COLUMNS[0] <= h[0] <= COLUMNS[1] and ROWS[0] <= h[1] <= ROWS[1]
+        )
         taken[spot] = place
     land = [(h, p[1]) for h, p in taken.items()] + [(grid(lo, la), s) for s, lo, la in ANCHORS]
     seas = [grid(lo, la) for lo, la in SEAS]
@@ -183,7 +271,7 @@ def main() -> None:
     river: set[tuple[int, int]] = set()
     for line in RIVERS:
         pts = [grid(lo, la) for lo, la in line]
-        for a, b in zip(pts, pts[1:]):
+        for a, b in zip(pts, pts[1:], strict=False):
             steps = max(abs(a[0] - b[0]), abs(a[1] - b[1])) * 2 + 1
             for i in range(steps + 1):
                 t = i / steps
@@ -199,13 +287,15 @@ def main() -> None:
         "  assumed: >-",
         "    the rulebook prints no map: the grid (60 x 40, holding hex 5807), where each named",
         "    place stands (by its longitude and latitude), the state of every hex (the nearest",
-        "    place's), the seas, mountains and river hexes are all assumed (scripts/marlborough_board.py)",
+        "    place's), the seas, mountains and river hexes are all assumed",
+        "    (scripts/marlborough_board.py)",
         "  columns: [1, 60]",
         "  rows: [1, 40]",
         "  shifted: even",
         "  terrain:",
         '    clear: {title: Clear, color: "#ece6c4"}',
-        '    mountain: {title: Mountains, color: "#b99872", assumed: "the Terrain Effects Chart is not printed"}',
+        '    mountain: {title: Mountains, color: "#b99872",'
+        ' assumed: "the Terrain Effects Chart is not printed"}',
         '    city: {title: City, color: "#e2a9a0"}',
         '    fortress: {title: Fortress, color: "#c07a70"}',
         '    sea: {title: All-sea, color: "#bcd7ee"}',
@@ -249,7 +339,8 @@ def main() -> None:
         "    eliminated: {name: Eliminated}",
         "  costs:",
         "    march:",
-        '      assumed: "the Terrain Effects Chart is not printed: clear 1 and mountains 3 follow from the 15.31 example, cities and fortresses 1 are assumed"',
+        '      assumed: "the Terrain Effects Chart is not printed: clear 1 and mountains 3'
+        ' follow from the 15.31 example, cities and fortresses 1 are assumed"',
         "      terrain: {clear: 1, mountain: 3, city: 1, fortress: 1, sea: null}",
     ]
     OUT.write_text("\n".join(out) + "\n")

@@ -205,8 +205,10 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
 def test_gap_notes_name_rows_and_columns():
     sheet = sheets.build_sheet("marlborough")
     groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
-    crt = [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
-    assert crt and crt[0].startswith("rows 4, 5, 6 × columns")
+    # (the CRT's rows 4-6 are assumed now, no longer gaps: the Diplomacy Table's are)
+    dip = [c for (t, _r), c in groups.items() if t == "Diplomacy Table"]
+    assert "rows 5, 6 × columns ≤0, 1, 2, 3, 4, 5≥" in dip
+    assert not [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
 
 
 def test_scenario_setups_have_readable_labels():
