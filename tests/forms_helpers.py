@@ -282,8 +282,16 @@ class Script:
         return f"at decision {self.k + 1} ({self.rec.decisions[self.k].label})"
 
     def done(self) -> bool:
-        """Whether every draw of the machine form's decisions was made."""
-        return not self.left and not any(a.draws() for a in self.rec.decisions[self.k + 1 :])
+        """Whether every draw of the machine form's decisions was made (those of the flow step
+        under way at the start as the runtime's driver draws them, as :meth:`_next` reads
+        them: a last decision with a single option there draws nothing)."""
+        if self.left:
+            return False
+        for asked in self.rec.decisions[self.k + 1 :]:
+            driver = self.step is not None and _activation(asked.state) == self.step
+            if asked.runtime_draws() if driver else asked.draws():
+                return False
+        return True
 
     def take(self, op: str, arg: Any) -> Any:
         want_op, want = self.left.pop(0)

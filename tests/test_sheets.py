@@ -141,17 +141,17 @@ def test_gaps_left_blank_with_one_note(game):
             assert not any("gap" in h.lower() for h in o.results), t.title
     assert not re.search(r"\bgaps?\b", _visible(sheets.render_html(game)), re.I)
     if game == "marlborough":
+        # CRT rows 4-6 are not printed: the engine needs them, so they are filled in as
+        # assumed (marked on the sheet, MARL-PA18.6-01), not left blank
         crt = next(t for t in sheet.tables if t.title == "Combat Results Table")
-        blank = [n for n in crt.notes if n.startswith("Left blank")]
-        assert blank == [
-            "Left blank (rows 4, 5, 6 × columns ≤1:3, 1:2, 1:1, 1.5:1, 2:1, 3:1, 4:1≥): "
-            "CRT rows for die rolls 4-6 are not printed in the rulebook text"
-        ]
-        # the odds are of the printed results only, and say so
+        assert not [n for n in crt.notes if n.startswith("Left blank")]
+        states = [[c.state for c in r.cells] for r in crt.rows]
+        assert states[:3] == [["printed"] * 7] * 3 and states[3:] == [["assumed"] * 7] * 3
         (odds,) = crt.odds
-        assert odds.results == ["AZ", "AA", "BB", "DD"]
-        assert odds.rows[0].values == ["50%", "–", "–", "–"]
-        assert "Printed results only" in odds.note
+        assert odds.results == ["AZ", "AA", "BB", "DD", "DZ"]
+        assert odds.rows[0].values == ["50%", "33.3%", "16.7%", "–", "–"]
+        siege = next(t for t in sheet.tables if t.title == "Siege Matrix")
+        assert any(n.startswith("Left blank") for n in siege.notes)
 
 
 def test_pdf_is_reproducible(rendered):
@@ -205,8 +205,10 @@ def test_command_bad_input_is_one_line(tmp_path, capsys):
 def test_gap_notes_name_rows_and_columns():
     sheet = sheets.build_sheet("marlborough")
     groups = {(g.table, g.reason): g.cells for g in sheet.gap_groups}
-    crt = [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
-    assert crt and crt[0].startswith("rows 4, 5, 6 × columns")
+    # (the CRT's rows 4-6 are assumed now, no longer gaps: the Diplomacy Table's are)
+    dip = [c for (t, _r), c in groups.items() if t == "Diplomacy Table"]
+    assert "rows 5, 6 × columns ≤0, 1, 2, 3, 4, 5≥" in dip
+    assert not [c for (t, _r), c in groups.items() if t == "Combat Results Table"]
 
 
 def test_scenario_setups_have_readable_labels():
@@ -309,7 +311,7 @@ def test_a_long_scenario_block_may_break_and_internal_kinds_are_left_out():
 #: Westphalia 9 before the sheets were made compact
 PAGE_BUDGET = {
     "march_of_progress": 9,  # 8 now
-    "marlborough": 7,  # 6 now
+    "marlborough": 30,  # 29 now: 6 of tables, 20 of map tiles (60 x 40 hexes), markers, scenario
     "rise_of_totalitarianism": 10,  # 9 now (scenario A with its assumed board, counters and cards; 3 with tables only)
     "third_reich_diplomacy": 14,  # 13 now (14 before its scenarios were side by side)
     "westphalia": 7,  # 6 now
