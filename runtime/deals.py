@@ -250,9 +250,11 @@ def _rebuild(proposer: int, seats: Any, blocks: Any, swaps: Any) -> Offers:
 
 
 def check(spec: Any, S: list[Any], offers: Offers, deal: Any) -> str | None:
-    """Why ``deal`` may not be offered now (None: it may). Each item is checked in order on
-    a copy of the state the items before it have changed, so one cannot give the same Units
-    twice."""
+    """Why ``deal`` may not be offered now (None: it may). Each item is checked against the
+    state before the deal, as the offer space lists them, with the items before it of the
+    same good and giver given: one cannot give the same Units twice, and what one party
+    receives does not change what the other may give in return (a Claim given and a promise
+    to keep out of its Area, in one deal)."""
     if not is_deal(deal) or len(deal) < 2:
         return "a deal has at least one item"
     engine = spec.engine
@@ -264,9 +266,12 @@ def check(spec: Any, S: list[Any], offers: Offers, deal: Any) -> str | None:
             return f"{spec.seat_labels[giver]} cannot give something to themselves"
     if offers.proposer not in parties(deal):
         return "a player may only propose a deal they are a party to"
-    T = S[:]
-    T[LOG] = False
+    given: dict[tuple[Any, Any], list[Any]] = {}  # (good, giver) -> the state it draws on
     for g, giver, receiver, x in deal[1:]:
+        T = given.get((g, giver))
+        if T is None:
+            T = given[g, giver] = S[:]
+            T[LOG] = False
         if x not in item_args(engine, T, g, giver, receiver):
             return _why_not(spec, T, (g, giver, receiver, x))
         engine.deal_give(T, g, giver, receiver, x)

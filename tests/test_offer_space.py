@@ -156,3 +156,32 @@ def test_each_direction_between_two_seats_is_asked_once_in_an_unchanged_state(mo
         monkeypatch.setattr(engine, part, fs)
     monkeypatch.setattr(deals, "_MEMO", [None, None, {}, ()])
     assert lists == [full_list(engine, S, p, seats) for p in seats]
+
+
+def test_every_listed_swap_may_be_made_whatever_its_first_item_gives() -> None:
+    """Rules: WEST-1-04. A swap lists each item as the state before the deal allows it: a
+    Claim given and, in return, a promise to keep out of its Area (which the giver of the
+    promise may make only while the other holds a Claim there) is a deal the proposer may
+    make, not one the offers list and then refuse."""
+    import re
+
+    from rulecraft.runtime import Game, load_spec
+
+    g = Game.new(load_spec("westphalia", "congress"), None, 0)
+    rng = random.Random(0)
+    for _ in range(50):
+        d = g.pending()[0]
+        swap = next(
+            (
+                o.id
+                for o in d.options
+                if re.match(r"offer:claim:(\w+)>(\w+)=(\w+);keep_out:\2>\1=\3$", o.id)
+            ),
+            None,
+        )
+        if swap is not None:
+            break
+        g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
+    assert swap is not None, "no Claim-for-promise swap offered in 50 decisions"
+    assert g.is_legal(d.player, swap)
+    g.apply(d.player, swap)
