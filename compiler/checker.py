@@ -82,6 +82,7 @@ class Binding:
     type: ir.Type
     kind: str  # local | param
     node: Any = None  # the `let` that declared a local, whose type an assignment may refine
+    of_empty: bool = False  # a loop's variable over a list started as [] of no known type yet
 
 
 class Checker:
@@ -284,6 +285,8 @@ class Checker:
             elem = self.elem_of(s.iter, it)
             self.scopes.append({})
             self.declare(s.var, elem, s)
+            if untyped_list(it):  # over a list started as [] that nothing typed yet
+                self.scopes[-1][s.var].of_empty = True
             self.loop_depth += 1
             for b in s.body:
                 self.stmt(b)
@@ -813,7 +816,8 @@ class Checker:
             )
             return ir.ANY
         elif ot == ir.ANY:
-            if isinstance(e.obj, Name) and e.obj.ref == ("local", e.obj.id):
+            b = self.lookup(e.obj.id) if isinstance(e.obj, Name) else None
+            if b is not None and b.of_empty:
                 self.error(
                     "type",
                     f"the type of {e.obj.id!r} is not known here, so {e.name!r} cannot be looked up",
