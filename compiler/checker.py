@@ -820,7 +820,8 @@ class Checker:
             if b is not None and b.of_empty:
                 self.error(
                     "type",
-                    f"the type of {e.obj.id!r} is not known here, so {e.name!r} cannot be looked up",
+                    f"the type of {e.obj.id!r} is not known here, "
+                    f"so {e.name!r} cannot be looked up",
                     e.obj,
                     "a list started as [] takes the type of the first list assigned to it "
                     "(`xs = xs + [p]`); use it after that assignment, or start it with a "

@@ -7,7 +7,6 @@ of their phase; saves, views, bots, both forms of the engine, and the errors a d
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 from pathlib import Path
@@ -119,9 +118,8 @@ def test_a_promised_vote_is_cast_by_the_rules_and_no_one_is_asked():
             break
     assert a not in asked and len(asked) == 2
     label = g.spec.seat_labels
-    assert f"{label[g.spec.seats.index(a)]} votes for {label[g.spec.seats.index(b)]}, as promised" in (
-        g.log_for(None)
-    )
+    voter, votee = label[g.spec.seats.index(a)], label[g.spec.seats.index(b)]
+    assert f"{voter} votes for {votee}, as promised" in g.log_for(None)
     assert g.state["p"][g.spec.seats.index(a)]["promised_vote"] == []  # lapsed after the vote
 
 
@@ -213,7 +211,9 @@ def test_a_window_that_neither_negotiates_nor_acts_says_which_keys_it_needs(tmp_
 
 def test_a_negotiation_window_with_an_act_is_an_error(tmp_path):
     errors, lines = _errors(
-        tmp_path, "    rounds: step_rounds\n", "    rounds: step_rounds\n    act: |\n      peace = true\n"
+        tmp_path,
+        "    rounds: step_rounds\n",
+        "    rounds: step_rounds\n    act: |\n      peace = true\n",
     )
     e = errors[0]
     assert "is a negotiation and cannot have 'act'" in e.message
@@ -221,14 +221,14 @@ def test_a_negotiation_window_with_an_act_is_an_error(tmp_path):
 
 
 def test_promised_about_something_of_a_whole_promise_is_an_error(tmp_path):
-    errors, lines = _errors(
-        tmp_path, 'promised("keep_out", p, q, a)', 'promised("peace", p, q, a)'
-    )
+    errors, lines = _errors(tmp_path, 'promised("keep_out", p, q, a)', 'promised("peace", p, q, a)')
     assert any("promise" in e.message for e in errors)
 
 
 def test_promised_about_something_of_the_wrong_type_is_an_error(tmp_path):
-    errors, lines = _errors(tmp_path, 'promised("keep_out", p, q, a)', 'promised("keep_out", p, q, q)')
+    errors, lines = _errors(
+        tmp_path, 'promised("keep_out", p, q, a)', 'promised("keep_out", p, q, q)'
+    )
     e = errors[0]
     assert e.code == "type" and "what promise 'keep_out' is about must be" in e.message
     assert 'promised("keep_out", p, q, q)' in lines[e.pos.line - 1]
@@ -236,6 +236,8 @@ def test_promised_about_something_of_the_wrong_type_is_an_error(tmp_path):
 
 def test_a_promise_with_an_amount_is_an_error(tmp_path):
     errors, lines = _errors(
-        tmp_path, "      title: Keep out of\n", "      title: Keep out of\n      amount: giver.gold\n"
+        tmp_path,
+        "      title: Keep out of\n",
+        "      title: Keep out of\n      amount: giver.gold\n",
     )
     assert any("cannot also have an amount" in e.message for e in errors)

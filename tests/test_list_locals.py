@@ -36,7 +36,8 @@ def _project(tmp_path: Path, body: str) -> Path:
 def test_a_list_started_empty_takes_the_type_of_what_is_added(tmp_path: Path) -> None:
     root = _project(
         tmp_path,
-        "let ranked = []\nfor p in players:\n    ranked = ranked + [p]\nfor q in ranked:\n    q.vp = 7\n",
+        "let ranked = []\nfor p in players:\n    ranked = ranked + [p]\n"
+        "for q in ranked:\n    q.vp = 7\n",
     )
     sink = new_sink(root)
     result = compile_project(root, sink)

@@ -55,13 +55,16 @@ def test_crt_printed_rows(tables: dict) -> None:
                 crt.lookup(odds=col.id, roll=r).code
                 == INDEX["MARL-PA18.6-01"]["table"]["rows"][r - 1][crt.columns.index(col) + 1]
             )
-    assert crt.counts() == {"printed": 21, "assumed": 0, "gap": 21}
+    assert crt.counts() == {"printed": 21, "assumed": 21, "gap": 0}
 
 
-def test_crt_rows_4_to_6_are_gaps(tables: dict) -> None:
-    """Rules: MARL-PA18.6-01"""
-    with pytest.raises(TableGap, match="not printed"):
-        tables["crt"].lookup(attacker=12, defender=5, roll=4, shifts=+1)
+def test_crt_rows_4_to_6_are_assumed_with_their_reason(tables: dict) -> None:
+    """The rulebook prints rows 1-3 only; the engine needs 4-6, so they are assumed (marked,
+    with the reason), never a silent value. Rules: MARL-PA18.6-01"""
+    crt = tables["crt"]
+    cell = crt.lookup(attacker=12, defender=5, roll=4, shifts=+1)  # 2:1, one right: 3:1
+    assert cell.code == "DD" and cell.status == "assumed"
+    assert "not printed" in cell.reason
 
 
 def test_odds_computation_18_21(tables: dict) -> None:
@@ -102,20 +105,20 @@ def test_shifts_example_18_3(tables: dict) -> None:
 
 
 def test_crt_distribution_is_exact(tables: dict) -> None:
-    """At 2:1: BB 1/3, DD 1/6, and 1/2 on the unprinted rows.
+    """At 2:1: BB 1/3, DD 1/2 and DZ 1/6, with the assumed rows 4-6.
 
     Rules: MARL-PA18.6-01
     """
     crt = tables["crt"]
-    assert crt.distribution("2:1") == {
+    assert crt.distribution("2:1") == {  # rows 4-6 assumed
         "BB": Fraction(1, 3),
-        "DD": Fraction(1, 6),
-        GAP: Fraction(1, 2),
+        "DD": Fraction(1, 2),
+        "DZ": Fraction(1, 6),
     }
-    assert crt.distribution("1:1", shifts=+5) == {
+    assert crt.distribution("1:1", shifts=+5) == {  # clamped to 4:1
         "BB": Fraction(1, 6),
         "DD": Fraction(1, 3),
-        GAP: Fraction(1, 2),
+        "DZ": Fraction(1, 2),
     }
     for col in crt.columns:
         assert sum(crt.distribution(col.id).values()) == 1

@@ -5,6 +5,7 @@ play aids through the link its file states (`play_aids:`), not through table tit
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import pytest
@@ -28,16 +29,26 @@ def _models(root: Path, game: str) -> dict:
 # -- the models of every game -------------------------------------------------------------------
 
 
-def test_every_game_has_a_model_tables_only_ones_too():
-    project = bundled_project()
-    sink = new_sink(project)
-    result = compile_project(project, sink, ["marlborough", "westphalia"], generate=False)
-    assert not sink.has_errors
+def test_every_game_has_a_model_tables_only_ones_too(tmp_path: Path):
+    # every bundled game has an engine now: a tables-only game is Marlborough's tables with
+    # a game.yaml that names the game and nothing else (as the game was before its engine)
+    rules = tmp_path / "rules" / "marlborough"
+    shutil.copytree(REPO / "rules" / "marlborough" / "tables", rules / "tables")
+    (rules / "game.yaml").write_text(
+        "game: marlborough\ntitle: Marlborough\nsource: Marlborough rulebook\n", encoding="utf-8"
+    )
+    sink = new_sink(tmp_path)
+    result = compile_project(tmp_path, sink, ["marlborough"], generate=False)
+    assert not sink.has_errors, sink.render_all()
     marlborough = result.models["marlborough"]  # tables only: no engine, a model all the same
     assert marlborough.id == "marlborough" and marlborough.title
     assert marlborough.tables and not marlborough.turn
     assert list(marlborough.documents) == ["game.yaml"] and not marlborough.scenarios
     assert not [k for k in result.games if k.startswith("marlborough/")]
+    project = bundled_project()
+    sink = new_sink(project)
+    result = compile_project(project, sink, ["westphalia"], generate=False)
+    assert not sink.has_errors
     westphalia = result.models["westphalia"]  # the game before any scenario, with each of them
     assert list(westphalia.scenarios) == ["congress"] and westphalia.turn
     assert westphalia.documents["game.yaml"].data["game"] == "westphalia"

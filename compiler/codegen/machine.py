@@ -262,8 +262,10 @@ class MachineForm(PlainForms):
             out.append("    pc: int = 0 if F is None else F[1]")
             # a frame that names no resume point (a forged position) is an error, not a loop
             # that never ends
-            points = ", ".join(map(str, sorted(unpack))) + ("," if len(unpack) == 1 else "")
-            out.append(f"    if F is not None and pc not in ({points}):")
+            # the resume points as the bits of one int: a line however many a routine has
+            mask = sum(1 << k for k in unpack)
+            out.append(f"    # resume points: {_spans(sorted(unpack))}")
+            out.append(f"    if F is not None and (pc < 0 or not (0x{mask:X} >> pc) & 1):")
             out.append(f"        raise RulesError(f'routine {r.name}: no resume point {{pc}}')")
         # a loop around the arms only if some jump goes back (or out of a loop: break)
         loop = bool(self.break_tokens) or any(
@@ -636,3 +638,14 @@ _FOR_LINE = re.compile(r"^\s*for (v_\w+(?:, v_\w+)?) in (.*):$")
 
 def _index(ref: Any) -> int:
     return ref.index if isinstance(ref, Arm) else ref.get().index
+
+
+def _spans(points: list[int]) -> str:
+    """``[2, 3, 4, 8]`` as ``2-4, 8``."""
+    spans: list[list[int]] = []
+    for k in points:
+        if spans and k == spans[-1][1] + 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
