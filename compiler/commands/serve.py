@@ -27,7 +27,6 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
 def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
-
         from rulecraft.runtime.serve.app import MAX_MESSAGE, create_app
     except ImportError:
         raise CLIError(

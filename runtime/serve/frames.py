@@ -17,9 +17,9 @@ from typing import Any
 from ..game import Game
 from ..layout import ANSWERS, PENDING
 from ..named import to_named
-from ..view import log_for
 from ..tools import reading
 from ..tools.board import render_view
+from ..view import log_for
 
 __all__ = ["frame", "encode", "MAX_LISTED", "decision_of"]
 
@@ -31,6 +31,16 @@ def decision_of(spec: Any, V: list[Any], player: int) -> dict[str, Any] | None:
     """The seat's pending decision, asked again on its view, as data for the page."""
     mine = tuple(d for d in V[PENDING] or () if d[0] == player)
     if not mine:
+        if any(p == player for p, _v in V[ANSWERS] or ()):
+            # a secret pick made, not yet revealed: the others still pick
+            return {
+                "kind": "picked",
+                "options_kind": "",
+                "prompt": "",
+                "secret": True,
+                "optional": False,
+                "answered": True,
+            }
         return None
     W = V[:]
     W[PENDING] = mine
@@ -44,8 +54,7 @@ def decision_of(spec: Any, V: list[Any], player: int) -> dict[str, Any] | None:
         "secret": bool(site.simultaneous),
         "optional": site.optional,
     }
-    answered = any(p == player for p, _v in V[ANSWERS] or ())
-    out["answered"] = answered
+    out["answered"] = False
     cond = spec.site_filters.get(d.site)
     if cond:
         out["filter"] = f"The rules offer only those for which `{cond}` holds."
