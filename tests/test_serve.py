@@ -182,7 +182,7 @@ def test_rules_text_is_escaped_in_pages(tmp_path):
                 "game": TYW,
                 "kind_0": "human",
                 "kind_1": "human",
-                "name_0": "<script>x</script>",
+                "name_0": "<b>x</b>",
             },
             follow_redirects=False,
         )

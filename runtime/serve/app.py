@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..machine import GameError
 from ..numbers import parse_int
 from ..registry import known_games, load_spec
+from ..tools.balance import scenarios_of
 from . import pages
 from .frames import encode
 from .rooms import BOTS, HUMAN, Rooms, Watcher
@@ -55,16 +56,15 @@ _HEADERS = {
 
 
 def _scenarios() -> list[tuple[str, str, list[tuple[str, str, list[str]]]]]:
+    """Every compiled game: (game, title, [(scenario, its title, its seats' labels)])."""
     out = []
     for game in known_games():
         if "/" in game:
             continue
-        base = load_spec(game)
-        rows = []
-        for sid, sc in base.scenarios.items():
-            spec = load_spec(game, sid)
-            rows.append((sid, sc.title, list(spec.seat_labels)))
-        out.append((game, base.title, rows))
+        rows = [
+            (sid, spec.scenario_title, list(spec.seat_labels)) for spec, sid in scenarios_of(game)
+        ]
+        out.append((game, load_spec(game).title, rows))
     return out
 
 
