@@ -13,9 +13,8 @@ import random
 
 import pytest
 from leak_helpers import disguise
-from serve_helpers import client_for, create
-
 from rulecraft.runtime.serve.frames import encode, frame
+from serve_helpers import client_for, create
 
 pytestmark = pytest.mark.xdist_group("serve")
 
