@@ -88,7 +88,10 @@ def start_server(db: Path, port: int) -> subprocess.Popen:
         if proc.poll() is not None:
             raise AssertionError(f"the server stopped: {proc.stderr.read().decode()[-2000:]}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
+            if (
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=2, trust_env=False).status_code
+                == 200
+            ):
                 return proc
         except httpx.HTTPError:
             time.sleep(0.2)

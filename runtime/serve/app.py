@@ -160,6 +160,7 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         if found is None:
             return JSONResponse({"error": "no game has this link"}, 404, headers=_HEADERS)
         room, seat = found
+        rooms.wake_bots(room)  # a game loaded again whose bot was to play goes on
         return Response(encode(room.frame(seat)), media_type="application/json", headers=_HEADERS)
 
     async def _message(request: Request) -> Any:
