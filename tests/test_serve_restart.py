@@ -19,7 +19,8 @@ def _settled(c: httpx.Client, token: str) -> dict:
     for _ in range(500):
         f = c.get(f"/api/{token}/state").json()
         bots = {s for s, k in zip(f["seats"], f["kinds"], strict=True) if k == "bot"}
-        if f["result"] or not bots & set(f["waiting"]):
+        mine = f["decision"] is not None and not f["decision"]["answered"]
+        if f["result"] or mine or not bots & set(f["waiting"]):
             return f
         time.sleep(0.02)
     raise AssertionError("a bot never decided")
