@@ -232,8 +232,12 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         finally:
             rooms.leave(room, watcher)
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204, headers=_HEADERS)
+
     routes = [
         Route("/", front),
+        Route("/favicon.ico", favicon),
         Route("/new", new, methods=["GET", "POST"]),
         Route("/host/{token}", host),
         Route("/play/{token}", play),

@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   let ws = null;
   let retry = 500;
-  let last = null;
+  let frames = 0;
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -200,7 +200,7 @@
   }
 
   function draw(f) {
-    last = f;
+    document.body.dataset.frames = String(++frames);  // how many frames drawn (tests wait on it)
     const who = f.seat ? `${f.seat}` : "Spectator";
     document.title = `${who} · ${f.title}`;
     $("title").textContent = f.title;
@@ -226,7 +226,10 @@
     ws.onopen = () => { retry = 500; };
     ws.onmessage = (ev) => {
       const f = JSON.parse(ev.data);
-      if (f.type === "error") $("error").textContent = f.message;
+      if (f.type === "error") {
+        $("error").textContent = f.message;
+        document.body.dataset.errors = String((parseInt(document.body.dataset.errors || "0", 10)) + 1);
+      }
       else if (f.type === "state") draw(f);
     };
     ws.onclose = (ev) => {
