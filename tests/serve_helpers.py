@@ -28,8 +28,8 @@ def create(client: Any, name: str, kinds: list[str], seed: int = 7, names: Any =
     assert r.status_code == 303, r.text
     host = r.headers["location"]
     page = client.get(host).text
-    plays = re.findall(r'<td><a class="link" href="/play/([^"]+)">', page)
-    spectators = re.search(r'Spectators[^<]*<a class="link" href="/play/([^"]+)"', page)
+    plays = re.findall(r'<td><a class="link" href="[^"]*/play/([^"]+)">', page)
+    spectators = re.search(r'Spectators[^<]*<a class="link" href="[^"]*/play/([^"]+)"', page)
     seats: list[str | None] = []
     it = iter(plays)
     for kind in kinds:

@@ -138,7 +138,7 @@ def test_one_seat_plays_a_whole_game_against_a_bot(server, browser):
     with httpx.Client(base_url=server, trust_env=False) as c:
         links = create(c, TYW, ["random", "human"], seed=8)
     page = _page(browser, f"{server}/play/{links['seats'][1]}")
-    assert "[bot]" in page.locator("#subtitle").inner_text()
+    assert "Blue (bot)" in page.locator("#subtitle").inner_text()
     assert _play_through([page], random.Random(2)) > 10
 
 

@@ -73,7 +73,11 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
     store = Store(db)
     rooms = Rooms(store, bot_delay)
     games = _scenarios()
-    known = {f"{g}/{sid}": (title, seats) for g, _t, rows in games for sid, title, seats in rows}
+    known = {
+        f"{g}/{sid}": (f"{gtitle}: {title}", seats)
+        for g, gtitle, rows in games
+        for sid, title, seats in rows
+    }
 
     def html(text: str, status: int = 200) -> HTMLResponse:
         return HTMLResponse(text, status, headers=_HEADERS)
@@ -138,7 +142,10 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
             for k, label in enumerate(spec.seat_labels)
         ]
         title = f"{spec.title}: {spec.scenario_title}"
-        return html(pages.host_page(title, links, f"/play/{stored.links[None]}", f"/host/{token}"))
+        base = str(request.base_url).rstrip("/")  # whole addresses, to send as they are
+        links = [(seat, who, base + path if path else "") for seat, who, path in links]
+        spectators = f"{base}/play/{stored.links[None]}"
+        return html(pages.host_page(title, links, spectators, f"{base}/host/{token}"))
 
     def opened(token: str) -> Any:
         link = store.link(token) if len(token) < 64 else None

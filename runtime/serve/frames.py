@@ -148,7 +148,7 @@ def frame(game: Game, player: int | None, log_from: int = 0) -> dict[str, Any]:
         "seat": None if player is None else labels[player],
         "seats": list(labels),
         "turn": named.get("turn"),
-        "board": render_view(named, spec, displays, compact=True, width=96),
+        "board": render_view(named, spec, displays, compact=True, width=74),
         "log_from": min(log_from, len(log)),
         "log": log[log_from:],
         "waiting": waiting,

@@ -42,8 +42,8 @@
       const f = (filter || "").toLowerCase();
       for (const o of opts) {
         if (f && !o.label.toLowerCase().includes(f) && !o.id.toLowerCase().includes(f)) continue;
-        if (many && shown >= 60) {
-          list.appendChild(el("p", "More options match: type more to narrow them.", "muted"));
+        if (many && shown >= 24) {
+          list.appendChild(el("p", "More options match: type in the box above to narrow them.", "muted"));
           break;
         }
         list.appendChild(button(o.label, o.id));
@@ -204,8 +204,11 @@
     const who = f.seat ? `${f.seat}` : "Spectator";
     document.title = `${who} · ${f.title}`;
     $("title").textContent = f.title;
-    const players = f.seats.map((s, k) => `${s}${f.names[k] ? " (" + f.names[k] + ")" : ""}${f.kinds[k] === "bot" ? " [bot]" : ""}`);
-    $("subtitle").textContent = `${f.scenario} · turn ${f.turn} · you: ${who} · ${players.join(", ")}`;
+    const named = (k) => `${f.seats[k]}${f.names[k] ? " (" + f.names[k] + ")" : ""}${f.kinds[k] === "bot" ? " (bot)" : ""}`;
+    const me = f.seat ? f.seats.indexOf(f.seat) : -1;
+    const others = f.seats.map((_s, k) => k).filter((k) => k !== me).map(named);
+    $("subtitle").textContent = `${f.scenario} · turn ${f.turn} · ` +
+      (me >= 0 ? `You play ${named(me)}; the others: ${others.join(", ")}.` : `Spectating: ${others.join(", ")}.`);
     let status;
     if (f.result) status = "The game is over.";
     else if (f.decision && !f.decision.answered) status = "Your turn to decide.";
@@ -217,7 +220,7 @@
     const log = $("log");
     if (f.log_from === 0) log.replaceChildren();
     for (const line of f.log) log.appendChild(el("li", line));
-    if (f.log.length) log.lastChild.scrollIntoView({ block: "nearest" });
+    if (f.log.length) log.scrollTop = log.scrollHeight;  // the log's own box, not the page
   }
 
   function connect() {
