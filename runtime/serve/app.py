@@ -3,7 +3,8 @@ JSON API for scripts, and the headers that keep a page to itself.
 
 Routes: ``/`` (the compiled games), ``/new`` (set up a game; POST creates it), ``/host/T``
 (the links of a game), ``/play/T`` (a seat's or the spectators' page), ``/ws/T`` (its socket:
-frames out, ``{"type": "decide", "option": ID}`` and ``{"type": "undo"}`` in),
+frames out, ``{"type": "decide", "option": ID}`` and ``{"type": "undo"}`` in, each answered
+with ``{"type": "ok"}`` or ``{"type": "error", "message": WHY}`` after the frames it caused),
 ``/api/T/state``, ``/api/T/decide`` and ``/api/T/undo`` (the same over HTTP). ``T`` is a
 link's secret token; an unknown token is refused (404) before anything is read.
 """
@@ -232,10 +233,11 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
                     why = await rooms.decide(room, seat, data["option"])
                 else:
                     why = "send {type: decide, option: ID} or {type: undo}"
-                if why is not None:
-                    await ws.send_text(encode({"type": "error", "message": why}))
-        except WebSocketDisconnect:
-            pass
+                # every message is answered once, after the frames it caused: ok or why not
+                reply = {"type": "ok"} if why is None else {"type": "error", "message": why}
+                await ws.send_text(encode(reply))
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the page is gone (Starlette says so with either, by version)
         finally:
             rooms.leave(room, watcher)
 

@@ -27,7 +27,9 @@ __all__ = ["frame", "encode", "MAX_LISTED", "decision_of"]
 MAX_LISTED = 2000
 
 
-def decision_of(spec: Any, V: list[Any], player: int) -> dict[str, Any] | None:
+def decision_of(
+    spec: Any, V: list[Any], player: int, named: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """The seat's pending decision, asked again on its view, as data for the page."""
     mine = tuple(d for d in V[PENDING] or () if d[0] == player)
     if not mine:
@@ -88,7 +90,7 @@ def decision_of(spec: Any, V: list[Any], player: int) -> dict[str, Any] | None:
     if n > MAX_LISTED:
         out["more"] = n - MAX_LISTED
     if site.options == "card":
-        out["missing"] = _missing_cards(spec, V, player, d)
+        out["missing"] = _missing_cards(spec, named or to_named(spec, V, player), player, d)
     return out
 
 
@@ -102,9 +104,8 @@ def _values(words: list[str]) -> dict[str, Any]:
     return {"values": words}
 
 
-def _missing_cards(spec: Any, V: list[Any], player: int, d: Any) -> list[str]:
+def _missing_cards(spec: Any, named: dict[str, Any], player: int, d: Any) -> list[str]:
     """Why each card the seat holds is not offered (the rules' words where they give them)."""
-    named = to_named(spec, V, player)
     mine = named["p"][player] if named["p"] else {}
     offered = {o.id for o in d.options}
     ids = spec.ids.get("card", ())
@@ -152,7 +153,7 @@ def frame(game: Game, player: int | None, log_from: int = 0) -> dict[str, Any]:
         "log_from": min(log_from, len(log)),
         "log": log[log_from:],
         "waiting": waiting,
-        "decision": None if player is None else decision_of(spec, V, player),
+        "decision": None if player is None else decision_of(spec, V, player, named),
         "result": result,
     }
 
