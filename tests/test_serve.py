@@ -191,3 +191,10 @@ def test_rules_text_is_escaped_in_pages(tmp_path):
         play = c.get("/play/" + create(c, TYW, ["human", "human"])["seats"][0]).text
         assert '<script src="/static/play.js" defer></script>' in play
         assert "Blue" not in play and "March" not in play  # the shell holds no game data
+
+
+def test_the_serve_command_refuses_a_bad_port_before_starting(capsys):
+    from rulecraft.compiler.cli import main
+
+    assert main(["serve", "--port", "70000"]) != 0
+    assert "a port is from 1 to 65535" in capsys.readouterr().err
