@@ -148,6 +148,10 @@ def main() -> int:
         f"  decisions: {len(lat)}  round trip p50 {statistics.median(lat) * 1000:.1f} ms  "
         f"p95 {p95 * 1000:.1f} ms  max {lat[-1] * 1000:.1f} ms"
     )
+    print(
+        f"  throughput {len(lat) / wall:.0f} decisions/s (clients answer at once: no thinking "
+        "time, so the round trips include the queue of every other game's decisions)"
+    )
     print(f"  games finished: {out['finished']} seats saw the end; errors: {len(out['errors'])}")
     for e in out["errors"][:5]:
         print(f"    {e}")

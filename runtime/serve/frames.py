@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ..game import Game
-from ..layout import ANSWERS, PENDING
+from ..layout import ANSWERS, LOG, PENDING
 from ..named import to_named
 from ..tools import reading
 from ..tools.board import render_view
@@ -126,9 +126,11 @@ def frame(game: Game, player: int | None, log_from: int = 0) -> dict[str, Any]:
     the log lines it already has (only the ones after are sent)."""
     spec = game.spec
     V = game.view_state(player, log=True)
-    named = to_named(spec, V, player)
-    displays = Game(spec, V).displays(player)
     log = log_for(spec, V, player)
+    W = V[:]
+    W[LOG] = None  # the board needs no log: the view by name without rendering it again
+    named = to_named(spec, W, player)
+    displays = Game(spec, V).displays(player)
     labels = spec.seat_labels
     waiting = []
     for d in V[PENDING] or ():

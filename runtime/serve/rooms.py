@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,8 @@ from .frames import encode, frame
 from .store import Store, StoredGame
 
 __all__ = ["Room", "Rooms", "Watcher", "HUMAN", "BOTS", "is_bot"]
+
+_log = logging.getLogger("rulecraft.serve")
 
 #: what may sit at a seat: a person, or a bot of runtime.tools.agents
 HUMAN = "human"
@@ -186,6 +189,12 @@ class Rooms:
                 room.bots = asyncio.get_running_loop().create_task(self._bots(room))
 
     async def _bots(self, room: Room) -> None:
+        try:
+            await self._bot_moves(room)
+        except Exception:  # a bot that fails stops its game, said in the server's log
+            _log.exception("the bots of game %s stopped", room.gid)
+
+    async def _bot_moves(self, room: Room) -> None:
         while True:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
