@@ -198,3 +198,16 @@ def test_the_serve_command_refuses_a_bad_port_before_starting(capsys):
 
     assert main(["serve", "--port", "70000"]) != 0
     assert "a port is from 1 to 65535" in capsys.readouterr().err
+
+
+def test_a_long_list_of_options_is_cut_but_keeps_its_decline(tmp_path):
+    from rulecraft.runtime.serve.frames import MAX_LISTED
+
+    with client_for(tmp_path / "g.db") as c:
+        austria = create(c, "westphalia/congress", ["human"] * 6, seed=3)["seats"][0]
+        first = c.get(f"/api/{austria}/state").json()["decision"]
+        c.post(f"/api/{austria}/decide", json={"option": first["options"][0]["id"]})
+        d = c.get(f"/api/{austria}/state").json()["decision"]
+        assert d["options_kind"] == "offer" and d["more"] > 0
+        assert len(d["options"]) == MAX_LISTED and d["options"][-1]["id"] == "pass"
+        assert c.post(f"/api/{austria}/decide", json={"option": "pass"}).status_code == 200

@@ -154,7 +154,7 @@ def test_a_westphalia_offer_is_made_and_accepted_in_the_pages(server, browser):
     assert pa.locator("#dbody .prompt").inner_text() == "Make an offer, or pass"
     pa.locator("#dbody form.offer input").fill("units:austria>bavaria=2")
     n = _frames(pb)
-    _click(pa, pa.locator("#dbody form.offer button"))
+    _click(pa, pa.locator("#dbody form.offer button.primary"))
     _wait_frames(pb, n)
     assert pb.locator("#dbody .prompt").inner_text() == "Accept the offer of Austria?"
     _click(pb, pb.get_by_role("button", name="Yes", exact=True))

@@ -86,9 +86,11 @@ def decision_of(
         return out
     options = d.options
     n = len(options)
-    out["options"] = [{"id": o.id, "label": o.label} for o in list(options)[:MAX_LISTED]]
-    if n > MAX_LISTED:
+    listed = [options[k] for k in range(min(n, MAX_LISTED))]
+    if n > MAX_LISTED:  # cut, but the last (a decline: none, pass) is always there
+        listed[-1] = options[n - 1]
         out["more"] = n - MAX_LISTED
+    out["options"] = [{"id": o.id, "label": o.label} for o in listed]
     if site.options == "card":
         out["missing"] = _missing_cards(spec, named or to_named(spec, V, player), player, d)
     return out

@@ -139,24 +139,23 @@ class Rooms:
             await self._send(room, w)
 
     # -- deciding ----------------------------------------------------------------------
-    def _commit(self, room: Room, player: int, option: str) -> None:
-        """Apply through ``Game.apply`` (refused with its reason), then commit the row; if
-        the commit fails the game is loaded again from the store."""
-        game = room.game
+    async def _commit(self, room: Room, player: int, option: str) -> None:
+        """Apply through ``Game.apply`` (refused with its reason) on a copy, commit the row
+        (in a thread: other games go on while the disk syncs), then make the copy the game:
+        no page is shown a decision that is not yet committed."""
         if not isinstance(option, str) or len(option) > MAX_OPTION_ID:
             raise GameError("an option id is a text of at most 2,000 characters")
+        game = room.game.clone()
         game.apply(player, option)
-        try:
-            self.store.add(room.gid, game.raw[STEPS], game.spec.seats[player], option)
-        except Exception:
-            self.rooms.pop(room.gid, None)
-            raise
+        seat = game.spec.seats[player]
+        await asyncio.to_thread(self.store.add, room.gid, game.raw[STEPS], seat, option)
+        room.game = game
 
     async def decide(self, room: Room, seat: int, option: str) -> str | None:
         """``seat`` decides ``option``: None, or why it is refused."""
         async with room.lock:
             try:
-                self._commit(room, seat, option)
+                await self._commit(room, seat, option)
             except GameError as exc:
                 return str(exc)
         await self.tell(room)
@@ -207,7 +206,7 @@ class Rooms:
                 bot = make_agent(room.kinds[d.player], seed)
                 view = game.view_state(d.player) if getattr(bot, "needs_view", True) else None
                 choice = await asyncio.to_thread(bot.choose, view, d, game.spec)
-                self._commit(room, d.player, str(choice))
+                await self._commit(room, d.player, str(choice))
             await self.tell(room)
 
 

@@ -54,10 +54,11 @@
     if (many) {
       const search = el("input");
       search.type = "search";
-      search.placeholder = `Filter the ${opts.length}${d.more ? "+" + d.more : ""} options`;
+      search.placeholder = `Type to filter the ${opts.length + (d.more || 0)} options`;
       search.setAttribute("aria-label", "filter the options");
       search.addEventListener("input", () => fill(search.value));
       box.appendChild(search);
+      if (d.more) box.appendChild(el("p", `The first ${opts.length} are listed here.`, "muted"));
     }
     fill("");
     box.appendChild(list);
@@ -144,13 +145,17 @@
     text.setAttribute("aria-label", "your offer");
     const ok = el("button", "Offer", "primary");
     ok.type = "submit";
-    form.append(text, ok);
+    const pass = el("button", "Pass: make no offer", "option");
+    pass.type = "button";
+    pass.addEventListener("click", () => decide("pass"));
+    form.append(text, ok, pass);
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const v = text.value.trim().replace(/\s+/g, "");
       decide(v.startsWith("offer:") ? v : "offer:" + v);
     });
     box.appendChild(form);
+    box.appendChild(el("p", "Or pick one of the offers the rules allow:", "muted"));
     optionList(d, box);
   }
 
