@@ -67,11 +67,13 @@
   function allocation(d, box) {
     const form = el("form", null, "alloc");
     const total = el("p", "", "muted");
+    total.classList.add("points");
+    form.appendChild(total);  // first, and kept in sight while the targets scroll by
     const inputs = [];
     const update = () => {
       const sum = inputs.reduce((a, i) => a + (parseInt(i.value, 10) || 0), 0);
       total.textContent = `${sum} of ${d.points} points placed (at most ${d.max_each} on one).`;
-      total.className = sum > d.points ? "error" : "muted";
+      total.className = (sum > d.points ? "error" : "muted") + " points";
     };
     for (const t of d.targets) {
       const row = el("label", null, "alloc-row");
@@ -85,7 +87,6 @@
       row.appendChild(i);
       form.appendChild(row);
     }
-    form.appendChild(total);
     const ok = el("button", "Place these points", "primary");
     ok.type = "submit";
     form.appendChild(ok);
