@@ -1,0 +1,252 @@
+// The play page of rulecraft serve: draws the frames its socket receives. Every text is put
+// in with textContent (never as HTML); nothing here knows any game.
+"use strict";
+(function () {
+  const token = location.pathname.split("/").pop();
+  const $ = (id) => document.getElementById(id);
+  let ws = null;
+  let retry = 500;
+  let frames = 0;
+
+  function el(tag, text, cls) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function send(msg) {
+    $("error").textContent = "";
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
+    else $("error").textContent = "Not connected; reconnecting…";
+  }
+  const decide = (id) => send({ type: "decide", option: id });
+
+  function button(label, id, cls) {
+    const b = el("button", label, cls || "option");
+    b.type = "button";
+    b.dataset.option = id;
+    b.addEventListener("click", () => decide(id));
+    return b;
+  }
+
+  function optionList(d, box) {
+    const opts = d.options || [];
+    const list = el("div", null, "options");
+    list.setAttribute("role", "group");
+    list.setAttribute("aria-label", d.prompt);
+    const many = opts.length > 16;
+    function fill(filter) {
+      list.replaceChildren();
+      let shown = 0;
+      const f = (filter || "").toLowerCase();
+      for (const o of opts) {
+        if (f && !o.label.toLowerCase().includes(f) && !o.id.toLowerCase().includes(f)) continue;
+        if (many && shown >= 24) {
+          list.appendChild(el("p", "More options match: type in the box above to narrow them.", "muted"));
+          break;
+        }
+        list.appendChild(button(o.label, o.id));
+        shown++;
+      }
+      if (!shown) list.appendChild(el("p", "No option matches.", "muted"));
+    }
+    if (many) {
+      const search = el("input");
+      search.type = "search";
+      search.placeholder = `Type to filter the ${opts.length + (d.more || 0)} options`;
+      search.setAttribute("aria-label", "filter the options");
+      search.addEventListener("input", () => fill(search.value));
+      box.appendChild(search);
+      if (d.more) box.appendChild(el("p", `The first ${opts.length} are listed here.`, "muted"));
+    }
+    fill("");
+    box.appendChild(list);
+  }
+
+  function allocation(d, box) {
+    const form = el("form", null, "alloc");
+    const total = el("p", "", "muted");
+    total.classList.add("points");
+    form.appendChild(total);  // first, and kept in sight while the targets scroll by
+    const inputs = [];
+    const update = () => {
+      const sum = inputs.reduce((a, i) => a + (parseInt(i.value, 10) || 0), 0);
+      total.textContent = `${sum} of ${d.points} points placed (at most ${d.max_each} on one).`;
+      total.className = (sum > d.points ? "error" : "muted") + " points";
+    };
+    for (const t of d.targets) {
+      const row = el("label", null, "alloc-row");
+      row.appendChild(el("span", t.label));
+      const i = el("input");
+      i.type = "number"; i.min = "0"; i.max = String(d.max_each); i.value = "0";
+      i.inputMode = "numeric";
+      i.dataset.target = t.id;
+      i.addEventListener("input", update);
+      inputs.push(i);
+      row.appendChild(i);
+      form.appendChild(row);
+    }
+    const ok = el("button", "Place these points", "primary");
+    ok.type = "submit";
+    form.appendChild(ok);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const parts = inputs.filter((i) => (parseInt(i.value, 10) || 0) > 0)
+        .map((i) => `${i.dataset.target}=${parseInt(i.value, 10)}`);
+      decide("alloc:" + (parts.length ? parts.join(",") : "none"));
+    });
+    update();
+    box.appendChild(form);
+  }
+
+  function report(d, box) {
+    const form = el("form", null, "report");
+    const fact = el("select");
+    fact.setAttribute("aria-label", "what changed");
+    d.facts.forEach((f, k) => {
+      const o = el("option", `${f.label} (now ${f.now})`);
+      o.value = String(k);
+      fact.appendChild(o);
+    });
+    const value = el("span");
+    let input = null;
+    const pick = () => {
+      const f = d.facts[parseInt(fact.value, 10)];
+      if (f.range) {
+        input = el("input");
+        input.type = "number"; input.min = String(f.range[0]); input.max = String(f.range[1]);
+        input.value = f.now;
+      } else {
+        input = el("select");
+        for (const v of f.values) { const o = el("option", v); o.value = v; input.appendChild(o); }
+        input.value = f.now;
+      }
+      input.setAttribute("aria-label", "its value now");
+      value.replaceChildren(el("span", " is now "), input);
+    };
+    fact.addEventListener("change", pick);
+    pick();
+    const ok = el("button", "Report this change", "primary");
+    ok.type = "submit";
+    form.append(fact, value, ok);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      decide(`report:${d.facts[parseInt(fact.value, 10)].where}=${input.value}`);
+    });
+    box.appendChild(form);
+    box.appendChild(button("Done: nothing else changed", "done", "primary"));
+  }
+
+  function offer(d, box) {
+    box.appendChild(el("p", "Make an offer from the list, write one (good:giver>receiver=amount; several joined by ;), or pass.", "muted"));
+    const form = el("form", null, "offer");
+    const text = el("input");
+    text.placeholder = "e.g. " + ((d.options.find((o) => o.id !== "pass") || {}).id || "offer:good:a>b=1").slice(6);
+    text.setAttribute("aria-label", "your offer");
+    const ok = el("button", "Offer", "primary");
+    ok.type = "submit";
+    const pass = el("button", "Pass: make no offer", "option");
+    pass.type = "button";
+    pass.addEventListener("click", () => decide("pass"));
+    form.append(text, ok, pass);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const v = text.value.trim().replace(/\s+/g, "");
+      decide(v.startsWith("offer:") ? v : "offer:" + v);
+    });
+    box.appendChild(form);
+    box.appendChild(el("p", "Or pick one of the offers the rules allow:", "muted"));
+    optionList(d, box);
+  }
+
+  function drawDecision(f) {
+    const box = $("dbody");
+    box.replaceChildren();
+    const d = f.decision;
+    const sec = $("decision");
+    if (f.result) {
+      sec.hidden = false;
+      $("dhead").textContent = "Game over";
+      const w = f.result.winners.join(", ");
+      box.appendChild(el("p", f.result.tie ? `A tie: ${w}.` : `Won by ${w}.`, "result"));
+      if (f.result.reason) box.appendChild(el("p", f.result.reason, "muted"));
+      return;
+    }
+    if (!d) {
+      $("dhead").textContent = f.seat ? "Nothing to decide now" : "Spectating";
+      box.appendChild(el("p", f.waiting.length ? `Waiting for ${f.waiting.join(", ")}.` : "", "muted"));
+    } else if (d.answered) {
+      $("dhead").textContent = "You have picked";
+      box.appendChild(el("p", "Your secret pick is in. Waiting for the others to pick.", "muted"));
+    } else {
+      $("dhead").textContent = "Your decision";
+      box.appendChild(el("p", d.prompt, "prompt"));
+      if (d.secret) box.appendChild(el("p", "A secret pick: the others see only that you have picked, until everyone has. You can take it back until then.", "note"));
+      if (d.options_kind === "alloc") allocation(d, box);
+      else if (d.options_kind === "report") report(d, box);
+      else if (d.options_kind === "offer") offer(d, box);
+      else optionList(d, box);
+      if (d.filter) box.appendChild(el("p", d.filter, "muted"));
+      if (d.missing && d.missing.length) {
+        const det = el("details");
+        det.appendChild(el("summary", `Why ${d.missing.length} of your cards are not offered`));
+        const ul = el("ul");
+        for (const m of d.missing) ul.appendChild(el("li", m));
+        det.appendChild(ul);
+        box.appendChild(det);
+      }
+    }
+    if (f.can_undo) {
+      const u = el("button", "Take back my last decision", "undo");
+      u.type = "button";
+      u.addEventListener("click", () => send({ type: "undo" }));
+      box.appendChild(u);
+    }
+  }
+
+  function draw(f) {
+    document.body.dataset.frames = String(++frames);  // how many frames drawn (tests wait on it)
+    const who = f.seat ? `${f.seat}` : "Spectator";
+    document.title = `${who} · ${f.title}`;
+    $("title").textContent = f.title;
+    const named = (k) => `${f.seats[k]}${f.names[k] ? " (" + f.names[k] + ")" : ""}${f.kinds[k] === "bot" ? " (bot)" : ""}`;
+    const me = f.seat ? f.seats.indexOf(f.seat) : -1;
+    const others = f.seats.map((_s, k) => k).filter((k) => k !== me).map(named);
+    $("subtitle").textContent = `${f.scenario} · turn ${f.turn} · ` +
+      (me >= 0 ? `You play ${named(me)}; the others: ${others.join(", ")}.` : `Spectating: ${others.join(", ")}.`);
+    let status;
+    if (f.result) status = "The game is over.";
+    else if (f.decision && !f.decision.answered) status = "Your turn to decide.";
+    else status = f.waiting.length ? `Waiting for ${f.waiting.join(", ")}.` : "";
+    $("status").textContent = status;
+    $("status").className = f.decision && !f.decision.answered && !f.result ? "yours" : "";
+    drawDecision(f);
+    $("board").textContent = f.board;
+    const log = $("log");
+    if (f.log_from === 0) log.replaceChildren();
+    for (const line of f.log) log.appendChild(el("li", line));
+    if (f.log.length) log.scrollTop = log.scrollHeight;  // the log's own box, not the page
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws/${token}`);
+    ws.onopen = () => { retry = 500; };
+    ws.onmessage = (ev) => {
+      const f = JSON.parse(ev.data);
+      if (f.type === "error") {
+        $("error").textContent = f.message;
+        document.body.dataset.errors = String((parseInt(document.body.dataset.errors || "0", 10)) + 1);
+      }
+      else if (f.type === "state") draw(f);
+    };
+    ws.onclose = (ev) => {
+      if (ev.code === 4404) { $("status").textContent = "No game has this link."; return; }
+      $("status").textContent = "Connection lost; reconnecting…";
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    };
+  }
+  connect();
+})();
