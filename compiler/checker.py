@@ -58,7 +58,7 @@ from .effects import (
 from .lasting import lasting_call_name
 from .nones import breaks, check_nones
 from .scenario_values import ScenarioChecker
-from .typerules import article, compatible
+from .typerules import article, compatible, untyped_list
 
 #: the fields of a table result record and their types (``value`` depends on the table)
 RESULT_FIELDS = {
@@ -70,11 +70,6 @@ RESULT_FIELDS = {
 }
 #: the fields only a result of `resolve` has
 ROLLED_FIELDS = {"roll": ir.INT, "column": ir.STR}
-
-
-def untyped_list(t: ir.Type) -> bool:
-    """A list whose elements' type is not known: the type of ``[]``."""
-    return t.kind == "list" and t.elem == ir.ANY
 
 
 @dataclass

@@ -32,3 +32,8 @@ def article(t: ir.Type) -> str:
     if t.kind in ("list", "any", "none", "void"):
         return s
     return ("an " if s[0] in "aeiou" else "a ") + s
+
+
+def untyped_list(t: ir.Type) -> bool:
+    """A list whose elements' type is not known: the type of ``[]``."""
+    return t.kind == "list" and t.elem == ir.ANY

@@ -82,7 +82,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, lis
                 os.killpg(p.pid, signal.SIGTERM)
         for p in procs:
             try:
-                p.wait(timeout=20)
+                p.wait(timeout=3)  # then killed: a teardown never waits long
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
 
