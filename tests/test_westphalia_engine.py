@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rulecraft.runtime import Game
+from rulecraft.runtime import Game, load_spec
 from rulecraft.runtime.tools.agents import MonteCarloAgent, RandomAgent, TraderAgent, make_agent
 from rulecraft.runtime.tools.simulate import simulate
 
@@ -249,3 +249,34 @@ def test_recatholicization_is_permanent():
     engine, S = g.spec.engine, g.raw
     assert engine.f_is_catholic(S, silesia)  # Catholic again, though Sweden holds it all
     assert engine.f_hre_discs(S) == 9 + 2  # Austria's Territory Threshold counts the discs
+
+
+def _keep_out_areas(any_area: bool) -> tuple[int, dict[tuple[str, str], set[str]]]:
+    """The Areas each directed pair may promise to keep out of in the first negotiation
+    window of a random game (seed 0), with the choice keep_out_any_area as given."""
+    import re
+
+    spec = load_spec("westphalia", "congress").with_constants(keep_out_any_area=any_area)
+    g = Game.new(spec, None, 0)
+    rng = random.Random(0)
+    for _ in range(200):
+        d = g.pending()[0]
+        if d.options and d.options[0].id.startswith("offer:"):
+            pairs: dict[tuple[str, str], set[str]] = {}
+            for o in d.options:
+                m = re.fullmatch(r"offer:keep_out:(\w+)>(\w+)=(\w+)", o.id)
+                if m:
+                    pairs.setdefault((m[1], m[2]), set()).add(m[3])
+            return len(g.state["e"]["area"]), pairs
+        g.apply(d.player, d.options[rng.randrange(len(d.options))].id)
+    raise AssertionError("no negotiation window in 200 decisions")
+
+
+def test_a_promise_to_keep_out_may_name_any_area_unless_the_choice_narrows_it():
+    """Rules: WEST-1-04 ("Promises to do or not do something ... are binding"). Literal
+    reading (choice keep_out_any_area, true): every pair may promise any Area. false: only
+    Areas where the receiver holds a Claim, in a theater where the promiser has an Army."""
+    areas, literal = _keep_out_areas(True)
+    assert literal and all(len(v) == areas for v in literal.values())
+    _, narrowed = _keep_out_areas(False)
+    assert narrowed and all(v < literal[k] for k, v in narrowed.items())

@@ -257,6 +257,7 @@ PRIMARY: dict[str, Any] = {
     "c_debt_below_zero": False,
     "c_france_debt_limit": 20,
     "c_friendly_if_not_hostile": False,
+    "c_keep_out_any_area": True,
     "c_max_moves": 12,
     "c_netherlands_majority": 5,
     "c_open_negotiation": True,
@@ -278,6 +279,7 @@ PRIMARY: dict[str, Any] = {
         "refuse_through_friendly_areas",
         "vc_claims_by_confession",
         "talks_at_every_step",
+        "keep_out_any_area",
         "debt_below_zero",
     ),
     "deal_goods": (
@@ -340,7 +342,7 @@ PRIMARY: dict[str, Any] = {
             "Keep out of",
             "pick",
             "area",
-            "a player promises to keep out of an Area where the receiver holds a Claim, in a theater where the promiser has an Army (assumed: the rules allow any promise; this bounds the Areas listed)",
+            "a player promises once to keep out of an Area (with the choice keep_out_any_area false: one where the receiver holds a Claim, in a theater where the promiser has an Army)",
         ),
         (
             "unrest_debts",
