@@ -263,7 +263,7 @@
         fill: t >= 0 ? colour(b.terrain[t], t) : "#dddddd", "data-hex": number });
       ground.appendChild(u);
       hexAt.set(rec, [x, y, [number, name, t >= 0 ? b.terrain[t] : ""]]);
-      if (name) names.appendChild(svg("text", { x: x.toFixed(1), y: (y - R * 0.45).toFixed(1), class: "hexname" }, name));
+      if (name) names.appendChild(svg("text", { x: x.toFixed(1), y: (y - R * 0.42).toFixed(1), class: "hexname" }, name));
     }
     root.appendChild(ground);
     const sides = svg("g", { class: "sides" });
@@ -291,11 +291,14 @@
     b.terrain.forEach((t, k) => {
       const sw = el("span", null, "swatch");
       sw.style.background = colour(t, k);
-      legend.append(sw, el("span", t + "  "));
+      const key = el("span", null, "key");
+      key.append(sw, el("span", t));
+      legend.append(key, " ");
     });
     for (const [cls, what] of [["own", "your forces"], ["other", "others' forces"], ["fog", "forces in the fog"]]) {
-      const dot = el("span", null, "swatch dot " + cls);
-      legend.append(dot, el("span", what + "  "));
+      const key = el("span", null, "key");
+      key.append(el("span", null, "swatch dot " + cls), el("span", what));
+      legend.append(key, " ");
     }
     $("map").replaceChildren(root);
     $("map").after(legend);
@@ -322,8 +325,9 @@
       const kind = kinds.has("own") ? "own" : kinds.has("other") ? "other" : "fog";
       const g = svg("g", { class: `piece ${kind}`, "data-rec": rec });
       g.appendChild(svg("title", {}, `${at[2][0]}${at[2][1] ? " " + at[2][1] : ""}: ` + units.map((u) => u[0]).join(", ")));
-      g.appendChild(svg("circle", { cx: at[0].toFixed(1), cy: at[1].toFixed(1), r: (R * 0.62).toFixed(1) }));
-      g.appendChild(svg("text", { x: at[0].toFixed(1), y: (at[1] + R * 0.25).toFixed(1) },
+      // below the middle of the hex: its name (if any) stays readable above
+      g.appendChild(svg("circle", { cx: at[0].toFixed(1), cy: (at[1] + R * 0.2).toFixed(1), r: (R * 0.55).toFixed(1) }));
+      g.appendChild(svg("text", { x: at[0].toFixed(1), y: (at[1] + R * 0.45).toFixed(1) },
         kind === "fog" && units.length === 1 ? "?" : String(units.length)));
       marks.push(g);
     }
