@@ -6,8 +6,9 @@ Routes: ``/`` (the compiled games), ``/new`` (set up a game; POST creates it), `
 frames out, ``{"type": "decide", "option": ID}`` and ``{"type": "undo"}`` in, each answered
 with ``{"type": "ok"}`` or ``{"type": "error", "message": WHY}`` after the frames it caused),
 ``/api/T/map`` (the hex board to draw, the same for every seat: the rules data alone, made
-once per game and kept), ``/api/T/state``, ``/api/T/decide`` and ``/api/T/undo`` (the same over HTTP). ``T`` is a
-link's secret token; an unknown token is refused (404) before anything is read.
+once per game and kept), ``/api/T/state``, ``/api/T/decide`` and ``/api/T/undo`` (the same
+over HTTP). ``T`` is a link's secret token; an unknown token is refused (404) before anything
+is read.
 """
 
 from __future__ import annotations

@@ -414,12 +414,13 @@ def map_data(spec: Any) -> dict[str, Any] | None:
         number = spec.ids[bd.etype][h][1:]
         name = spec.name_of(bd.etype, h)
         t = bd.terrain[h]
-        hexes.append([h, c, r, terrain.index(str(t)) if t else -1, number,
-                      "" if name == number else name])
+        hexes.append(
+            [h, c, r, terrain.index(str(t)) if t else -1, number, "" if name == number else name]
+        )
     sides = {}
     for key in sorted(k for k in spec.data if k.startswith("bd_side__")):
         across = spec.data[key]
-        sides[key[len("bd_side__"):]] = [
+        sides[key[len("bd_side__") :]] = [
             [a, b] for a in sorted(bd.place) for b in across[a] if a < b and b in bd.place
         ]
     return {
