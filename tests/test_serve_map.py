@@ -69,3 +69,19 @@ def test_the_page_draws_the_map_with_dom_calls_never_as_html():
     js = (STATIC / "play.js").read_text()
     assert "createElementNS" in js and "textContent" in js
     assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(", js)
+
+
+def test_rules_text_on_the_map_travels_as_json_data_only(tmp_path, monkeypatch):
+    import rulecraft.runtime.serve.app as app
+
+    hostile = '</script><img src=x onerror="alert(1)">'
+    fake = {"shifted": "even", "terrain": [hostile], "hexes": [[0, 1, 1, 0, "0101", hostile]],
+            "sides": {hostile: []}, "boxes": []}  # fmt: skip
+    monkeypatch.setattr(app, "map_data", lambda spec: fake)
+    with client_for(tmp_path / "g.db") as c:
+        links = create(c, BLENHEIM, ["human", "human"], seed=3)
+        r = c.get(f"/api/{links['seats'][0]}/map")
+        assert r.headers["content-type"] == "application/json"
+        assert r.headers["content-security-policy"].startswith("default-src 'none'")
+        assert r.json() == {"map": fake}
+        assert hostile not in c.get(f"/play/{links['seats'][0]}").text
