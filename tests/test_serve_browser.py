@@ -3,9 +3,9 @@
 
 Two browser contexts play a whole Thirty Years War game against each other through the
 pages; one seat plays a whole game against a bot; a Westphalia offer is made in one page and
-accepted in another; a Third Reich allocation is entered in the page. Marked ``browser``
-(run in CI with -m browser); without a browser the tests skip, saying so, except in CI
-(``CI=true``), where they fail."""
+accepted in another; a Third Reich allocation is entered in the page; Blenheim's hex board
+is drawn as a map. Marked ``browser`` (run in CI with -m browser); without a browser the
+tests skip, saying so, except in CI (``CI=true``), where they fail."""
 
 from __future__ import annotations
 
@@ -184,3 +184,23 @@ def test_a_third_reich_allocation_is_entered_in_the_page(server, browser):
     assert page.locator("#error").inner_text() == ""
     assert page.locator("#dhead").inner_text() == "You have picked"
     assert page.problems == []
+
+
+def test_a_hex_board_is_drawn_as_a_map_with_the_seats_pieces(server, browser):
+    with httpx.Client(base_url=server, trust_env=False) as c:
+        links = create(c, "marlborough/blenheim", ["human", "human"], seed=3)
+        plain = create(c, TYW, ["human", "human"])["seats"][0]
+    page = _page(browser, f"{server}/play/{links['seats'][0]}")
+    for _ in range(1000):
+        if page.locator("body").get_attribute("data-map") == "drawn":
+            break
+        page.wait_for_timeout(20)
+    assert page.locator("#mapcard").is_visible()
+    assert page.locator("#map svg use").count() == 2400  # every hex, drawn once
+    assert page.locator("#pieces g.own").count() > 0 and page.locator("#pieces g.fog").count() > 0
+    page.locator("#pieces g.fog").first.click()
+    assert "force of unknown size" in (page.locator("#mapinfo").text_content() or "")
+    assert page.problems == [], page.problems
+    # a game without a board: no map
+    other = _page(browser, f"{server}/play/{plain}")
+    assert not other.locator("#mapcard").is_visible() and other.locator("#map svg").count() == 0

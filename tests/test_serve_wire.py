@@ -30,6 +30,8 @@ def _first_frame(client, token: str) -> str:
         ("march_of_progress/thirty_years_war", 2, 40),
         ("westphalia/congress", 6, 40),
         ("third_reich_diplomacy/situation_1941", 6, 25),
+        # a hex board in the fog of war: the map's pieces are in every frame
+        ("marlborough/blenheim", 2, 8),
     ],
 )
 def test_twins_that_differ_only_in_bs_secrets_give_a_the_same_bytes(tmp_path, name, seats, moves):

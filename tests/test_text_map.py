@@ -193,3 +193,46 @@ def test_a_crowded_hex_shows_what_fits_and_how_many_more():
     lines = map_of(MARCHES, g, WEST, "0203")
     assert cell(lines, "0203") == "A B +4"
     assert "c East guard (East)" in "\n".join(lines)  # the six all in the legend
+
+
+# -- the same board and pieces as data, for the play page's map (rulecraft serve)
+
+
+def test_map_data_gives_every_hex_its_place_terrain_and_the_hexsides():
+    data = text_map.map_data(MARCHES)
+    assert data is not None and data["shifted"] == "even"
+    numbers = {h[4]: h for h in data["hexes"]}
+    assert set(numbers) == {f"{c:02d}{r:02d}" for c in range(1, 7) for r in range(1, 6)}
+    rec, column, row, terrain, _number, _name = numbers["0402"]
+    assert (column, row) == (4, 2) and MARCHES.ids["hex"][rec] == "h0402"
+    assert all(h[3] == -1 or 0 <= h[3] < len(data["terrain"]) for h in data["hexes"])
+    ids = MARCHES.ids["hex"]
+    river = {(ids[a][1:], ids[b][1:]) for a, b in data["sides"]["river"]}
+    assert ("0301", "0401") in river and ("0302", "0402") in river
+    assert [name for _rec, name in data["boxes"]] == ["Reserve"]
+    from fixtures.toy import SPEC as TOY
+
+    assert text_map.map_data(TOY) is None
+    assert text_map.map_pieces(TOY, Game.new(TOY, "duel", 1).view_state(0)) is None
+
+
+def pieces(spec, g: Game, player) -> dict[str, list[list[str]]]:
+    ids = spec.ids["hex"]
+    return {ids[h][1:]: units for h, units in text_map.map_pieces(spec, g.view_state(player))}
+
+
+def test_map_pieces_show_the_fog_as_the_view_does():
+    g = game(MIST)
+    west = pieces(MIST, g, WEST)
+    assert west["0503"] == [["East force of unknown size", "fog"]]
+    assert ["West foot", "own"] in west["0203"]
+    assert "East foot" not in repr(west) and "East horse" not in repr(west)
+    east = pieces(MIST, g, EAST)
+    assert any(kind == "own" and name.startswith("East") for v in east.values() for name, kind in v)
+    # twins that differ in what West may not see: the same pieces for West, not for East
+    twin = swapped(g, "e_foot", "e_horse")
+    assert pieces(MIST, g, WEST) == pieces(MIST, twin, WEST)
+    assert pieces(MIST, g, EAST) != pieces(MIST, twin, EAST)
+    # every unit seen (marches): the other side named, with whose it is
+    seen = pieces(MARCHES, game(MARCHES), WEST)
+    assert any(kind == "other" and "(East)" in name for v in seen.values() for name, kind in v)

@@ -5,8 +5,10 @@ Routes: ``/`` (the compiled games), ``/new`` (set up a game; POST creates it), `
 (the links of a game), ``/play/T`` (a seat's or the spectators' page), ``/ws/T`` (its socket:
 frames out, ``{"type": "decide", "option": ID}`` and ``{"type": "undo"}`` in, each answered
 with ``{"type": "ok"}`` or ``{"type": "error", "message": WHY}`` after the frames it caused),
-``/api/T/state``, ``/api/T/decide`` and ``/api/T/undo`` (the same over HTTP). ``T`` is a
-link's secret token; an unknown token is refused (404) before anything is read.
+``/api/T/map`` (the hex board to draw, the same for every seat: the rules data alone, made
+once per game and kept), ``/api/T/state``, ``/api/T/decide`` and ``/api/T/undo`` (the same
+over HTTP). ``T`` is a link's secret token; an unknown token is refused (404) before anything
+is read.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ..machine import GameError
 from ..numbers import parse_int
 from ..registry import known_games, load_spec
 from ..tools.balance import scenarios_of
+from ..tools.text_map import map_data
 from . import pages
 from .frames import encode
 from .rooms import BOTS, HUMAN, Rooms, Watcher
@@ -171,6 +174,18 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         rooms.wake_bots(room)  # a game loaded again whose bot was to play goes on
         return Response(encode(room.frame(seat)), media_type="application/json", headers=_HEADERS)
 
+    maps: dict[int, tuple[Any, bytes]] = {}  # id(spec) -> (spec, the board as JSON)
+
+    async def api_map(request: Request) -> Response:
+        found = opened(request.path_params["token"])
+        if found is None:
+            return JSONResponse({"error": "no game has this link"}, 404, headers=_HEADERS)
+        spec = found[0].game.spec
+        kept = maps.get(id(spec))
+        if kept is None or kept[0] is not spec:
+            kept = maps[id(spec)] = (spec, encode({"map": map_data(spec)}).encode("utf-8"))
+        return Response(kept[1], media_type="application/json", headers=_HEADERS)
+
     async def _message(request: Request) -> Any:
         if int(request.headers.get("content-length") or MAX_MESSAGE + 1) > MAX_MESSAGE:
             return None
@@ -252,6 +267,7 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         Route("/play/{token}", play),
         Route("/static/{name}", static),
         Route("/api/{token}/state", api_state),
+        Route("/api/{token}/map", api_map),
         Route("/api/{token}/{act:str}", api_act, methods=["POST"]),
         WebSocketRoute("/ws/{token}", socket),
     ]

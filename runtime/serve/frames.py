@@ -2,7 +2,8 @@
 
 :func:`frame` takes the seat's view (``Game.view_state(player, log=True)``: the function the
 leak tests check) and builds everything from it: the board as the terminal shows it
-(:func:`~rulecraft.runtime.tools.board.render_view` of the view by field name), the log lines
+(:func:`~rulecraft.runtime.tools.board.render_view` of the view by field name), what stands
+on a hex board (:func:`~rulecraft.runtime.tools.text_map.map_pieces`), the log lines
 the seat may read, its own pending decision with its options (asked again on the view: the
 other seats' decisions are not in it), who the game waits for, the result. Nothing here reads
 the true state, so twin games that differ only in what the seat may not see give it the same
@@ -19,6 +20,7 @@ from ..layout import ANSWERS, LOG, PENDING
 from ..named import to_named
 from ..tools import reading
 from ..tools.board import render_view
+from ..tools.text_map import map_pieces
 from ..view import log_for
 
 __all__ = ["frame", "encode", "MAX_LISTED", "decision_of"]
@@ -154,6 +156,9 @@ def frame(game: Game, player: int | None, log_from: int = 0) -> dict[str, Any]:
         "seats": list(labels),
         "turn": named.get("turn"),
         "board": render_view(named, spec, displays, compact=True, width=74),
+        # what stands on the hex board (None: no board); the board itself is sent once per
+        # page (``/api/T/map``), the same for everyone
+        "map": map_pieces(spec, V),
         "log_from": min(log_from, len(log)),
         "log": log[log_from:],
         "waiting": waiting,

@@ -99,6 +99,9 @@ def play_page() -> str:
         '<main><section id="decision" class="card" aria-labelledby="dhead">'
         '<h2 id="dhead">Your decision</h2><div id="dbody"></div>'
         '<p id="error" class="error" role="alert"></p></section>'
+        '<section id="mapcard" class="card" hidden><h2>Map</h2>'
+        '<div id="map" class="map"></div><p id="mapinfo" class="muted" aria-live="polite">'
+        '</p><p id="mapoff" class="muted"></p></section>'
         '<section class="card"><h2>Board</h2><pre id="board"></pre></section>'
         '<section class="card"><h2>Log</h2><ol id="log"></ol></section></main>'
     )

@@ -21,7 +21,7 @@ from ..named import Fog, fog_label
 from ..view import VIEWER
 from .board import wrap
 
-__all__ = ["has_map", "map_lines", "NEAR"]
+__all__ = ["has_map", "map_lines", "map_data", "map_pieces", "NEAR"]
 
 #: ``map`` shows the hexes within this many steps of the seat's forces
 NEAR = 2
@@ -396,3 +396,59 @@ def _fit(codes: list[str], room: int) -> str:
             return (text + f" +{len(codes) - k}").strip()
         text = (text + " " + code).strip()
     return text
+
+
+def map_data(spec: Any) -> dict[str, Any] | None:
+    """The board as data for a picture (the play page's map), None for a game without a hex
+    board: the same for every seat and every moment of a game (the rules data alone), so it
+    is made once per game and sent once per page. ``hexes``: ``[record, column, row,
+    terrain (an index into ``terrain``, -1 for none), number, name or ""]``; ``sides``: per
+    hexside feature, the pairs of records it lies between; ``boxes``: the records off the
+    map and their names."""
+    bd = _board(spec)
+    if bd is None:
+        return None
+    terrain = sorted({str(t) for t in bd.terrain if t})
+    hexes = []
+    for h, (c, r) in sorted(bd.place.items()):
+        number = spec.ids[bd.etype][h][1:]
+        name = spec.name_of(bd.etype, h)
+        t = bd.terrain[h]
+        hexes.append(
+            [h, c, r, terrain.index(str(t)) if t else -1, number, "" if name == number else name]
+        )
+    sides = {}
+    for key in sorted(k for k in spec.data if k.startswith("bd_side__")):
+        across = spec.data[key]
+        sides[key[len("bd_side__") :]] = [
+            [a, b] for a in sorted(bd.place) for b in across[a] if a < b and b in bd.place
+        ]
+    return {
+        "shifted": bd.shifted,
+        "terrain": terrain,
+        "hexes": hexes,
+        "sides": sides,
+        "boxes": [[b, spec.name_of(bd.etype, b)] for b in bd.boxes],
+    }
+
+
+def map_pieces(spec: Any, V: list[Any]) -> list[list[Any]] | None:
+    """What stands on the board as a seat's view ``V`` shows it (``Game.view_state``), for
+    the play page's map: ``[record, [[what, kind], ...]]`` per place (a hex or a box), kind
+    "own" (the viewer's), "other" (a unit it sees) or "fog" (a force in the fog of war, as
+    the view labels it); None for a game without a hex board. Only the view is read."""
+    bd = _board(spec)
+    if bd is None:
+        return None
+    me = _viewer(V)
+    labels = spec.seat_labels
+    at: dict[int, list[list[str]]] = {}
+    for e, i, o, where in _pieces(spec, V, bd):
+        if i is None:
+            item = [fog_label(spec, e, o), "fog"]
+        else:
+            mine = me is not None and o == me
+            whose = "" if o is None or mine or o >= len(labels) else f" ({labels[o]})"
+            item = [spec.name_of(e, i) + whose, "own" if mine else "other"]
+        at.setdefault(where, []).append(item)
+    return [[h, at[h]] for h in sorted(at)]

@@ -205,7 +205,165 @@
     }
   }
 
+  // The map of a hex board: the board (the same for everyone) fetched once and drawn once,
+  // the pieces of each frame drawn over it. Flat-topped hexes, the shifted columns half a
+  // hex lower, as the rules' board says.
+  const SVG = "http://www.w3.org/2000/svg";
+  const R = 14;  // a hex's radius in pixels
+  const H = Math.sqrt(3) * R;
+  const PALETTE = [["sea", "#bcd7ee"], ["water", "#bcd7ee"], ["lake", "#bcd7ee"], ["ocean", "#bcd7ee"],
+    ["river", "#9fc3e6"], ["marsh", "#b8c9a8"], ["swamp", "#b8c9a8"], ["forest", "#9cc08a"],
+    ["wood", "#9cc08a"], ["mountain", "#b99872"], ["hill", "#d2bd8e"], ["rough", "#d2bd8e"],
+    ["desert", "#f0dca0"], ["fort", "#c07a70"], ["city", "#e2a9a0"], ["town", "#e9c0b8"],
+    ["clear", "#ece6c4"], ["open", "#ece6c4"], ["plain", "#ece6c4"]];
+  const SPARE = ["#d9d2e9", "#cfe2cf", "#f4d6b0", "#d0e0e3", "#ead1dc", "#e6e6b8"];
+  let board = null;     // the board's data, once fetched
+  let mapAsked = false;
+  let lastFrame = null;
+  let centred = false;
+  const hexAt = new Map();  // record -> [x, y, hex]
+
+  function svg(tag, attrs, text) {
+    const e = document.createElementNS(SVG, tag);
+    for (const k in attrs) e.setAttribute(k, String(attrs[k]));
+    if (text !== undefined) e.textContent = String(text);
+    return e;
+  }
+
+  function colour(name, k) {
+    const n = name.toLowerCase();
+    for (const [word, c] of PALETTE) if (n.includes(word)) return c;
+    return SPARE[k % SPARE.length];
+  }
+
+  function centre(b, c, r) {
+    const lower = (c % 2 === 0) === (b.shifted === "even");
+    return [R + (c - b.c0) * 1.5 * R + 2, H / 2 + (r - b.r0) * H + (lower ? H / 2 : 0) + 2];
+  }
+
+  function drawBoard(b) {
+    b.c0 = Math.min(...b.hexes.map((h) => h[1]));
+    b.r0 = Math.min(...b.hexes.map((h) => h[2]));
+    const c1 = Math.max(...b.hexes.map((h) => h[1]));
+    const r1 = Math.max(...b.hexes.map((h) => h[2]));
+    const w = 2 * R + (c1 - b.c0) * 1.5 * R + 4;
+    const hgt = H * (r1 - b.r0 + 1.5) + 4;
+    const root = svg("svg", { viewBox: `0 0 ${w.toFixed(1)} ${hgt.toFixed(1)}`, width: w.toFixed(0),
+      height: hgt.toFixed(0), role: "img", "aria-label": "map of the board", class: "board-map" });
+    const corners = [0, 1, 2, 3, 4, 5].map((i) => [R * Math.cos(i * Math.PI / 3), R * Math.sin(i * Math.PI / 3)]);
+    const cell = svg("polygon", { id: "hexcell", points: corners.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ") });
+    const defs = svg("defs", {});
+    defs.appendChild(cell);
+    root.appendChild(defs);
+    const ground = svg("g", { class: "terrain" });
+    const names = svg("g", { class: "names" });
+    for (const [rec, c, r, t, number, name] of b.hexes) {
+      const [x, y] = centre(b, c, r);
+      const u = svg("use", { href: "#hexcell", x: x.toFixed(1), y: y.toFixed(1),
+        fill: t >= 0 ? colour(b.terrain[t], t) : "#dddddd", "data-hex": number });
+      ground.appendChild(u);
+      hexAt.set(rec, [x, y, [number, name, t >= 0 ? b.terrain[t] : ""]]);
+      if (name) names.appendChild(svg("text", { x: x.toFixed(1), y: (y - R * 0.42).toFixed(1), class: "hexname" }, name));
+    }
+    root.appendChild(ground);
+    const sides = svg("g", { class: "sides" });
+    Object.keys(b.sides).forEach((feature, k) => {
+      for (const [a, z] of b.sides[feature]) {
+        const [ax, ay] = hexAt.get(a), [zx, zy] = hexAt.get(z);
+        const mx = (ax + zx) / 2, my = (ay + zy) / 2, dx = (zy - ay) / H * R / 2, dy = -(zx - ax) / H * R / 2;
+        const line = svg("line", { x1: (mx - dx).toFixed(1), y1: (my - dy).toFixed(1), x2: (mx + dx).toFixed(1),
+          y2: (my + dy).toFixed(1), class: `side side${k % 4}` });
+        line.appendChild(svg("title", {}, feature));
+        sides.appendChild(line);
+      }
+    });
+    root.appendChild(sides);
+    root.appendChild(names);
+    root.appendChild(svg("g", { id: "pieces" }));
+    root.addEventListener("click", (ev) => {
+      const at = ev.target.closest("[data-rec]") || ev.target.closest("[data-hex]");
+      if (!at) return;
+      const rec = at.dataset.rec !== undefined ? parseInt(at.dataset.rec, 10)
+        : b.hexes.find((h) => h[4] === at.dataset.hex)[0];
+      describe(rec);
+    });
+    const legend = el("p", null, "legend");
+    b.terrain.forEach((t, k) => {
+      const sw = el("span", null, "swatch");
+      sw.style.background = colour(t, k);
+      const key = el("span", null, "key");
+      key.append(sw, el("span", t));
+      legend.append(key, " ");
+    });
+    for (const [cls, what] of [["own", "your forces"], ["other", "others' forces"], ["fog", "forces in the fog"]]) {
+      const key = el("span", null, "key");
+      key.append(el("span", null, "swatch dot " + cls), el("span", what));
+      legend.append(key, " ");
+    }
+    $("map").replaceChildren(root);
+    $("map").after(legend);
+  }
+
+  function describe(rec) {
+    const at = hexAt.get(rec);
+    const here = ((lastFrame && lastFrame.map) || []).find((p) => p[0] === rec);
+    let text = at ? `${at[2][0]}${at[2][1] ? " " + at[2][1] : ""}${at[2][2] ? " (" + at[2][2] + ")" : ""}` : "";
+    if (!at && board) { const box = board.boxes.find((bx) => bx[0] === rec); text = box ? box[1] : ""; }
+    text += here ? ": " + here[1].map((u) => u[0]).join(", ") : ": nothing seen here";
+    $("mapinfo").textContent = text;
+  }
+
+  function drawPieces(f) {
+    const layer = document.getElementById("pieces");
+    if (!layer) return;
+    const marks = [];
+    const off = [];
+    for (const [rec, units] of f.map) {
+      const at = hexAt.get(rec);
+      if (!at) { off.push(`${(board.boxes.find((bx) => bx[0] === rec) || [0, "?"])[1]}: ${units.map((u) => u[0]).join(", ")}`); continue; }
+      const kinds = new Set(units.map((u) => u[1]));
+      const kind = kinds.has("own") ? "own" : kinds.has("other") ? "other" : "fog";
+      const g = svg("g", { class: `piece ${kind}`, "data-rec": rec });
+      g.appendChild(svg("title", {}, `${at[2][0]}${at[2][1] ? " " + at[2][1] : ""}: ` + units.map((u) => u[0]).join(", ")));
+      // below the middle of the hex: its name (if any) stays readable above
+      g.appendChild(svg("circle", { cx: at[0].toFixed(1), cy: (at[1] + R * 0.2).toFixed(1), r: (R * 0.55).toFixed(1) }));
+      g.appendChild(svg("text", { x: at[0].toFixed(1), y: (at[1] + R * 0.45).toFixed(1) },
+        kind === "fog" && units.length === 1 ? "?" : String(units.length)));
+      marks.push(g);
+    }
+    layer.replaceChildren(...marks);
+    $("mapoff").textContent = off.length ? "Off the map: " + off.join("; ") : "";
+    if (!centred) {
+      centred = true;
+      const mine = f.map.filter((p) => hexAt.has(p[0]) && p[1].some((u) => u[1] === "own"));
+      const focus = (mine.length ? mine : f.map.filter((p) => hexAt.has(p[0]))).map((p) => hexAt.get(p[0]));
+      if (focus.length) {
+        const box = $("map");
+        const x = focus.reduce((a, p) => a + p[0], 0) / focus.length;
+        const y = focus.reduce((a, p) => a + p[1], 0) / focus.length;
+        box.scrollLeft = Math.max(0, x - box.clientWidth / 2);
+        box.scrollTop = Math.max(0, y - box.clientHeight / 2);
+      }
+    }
+  }
+
+  function drawMap(f) {
+    if (!f.map) { $("mapcard").hidden = true; return; }
+    $("mapcard").hidden = false;
+    if (board) { drawPieces(f); return; }
+    if (mapAsked) return;
+    mapAsked = true;
+    fetch(`/api/${token}/map`).then((r) => r.json()).then((data) => {
+      if (!data.map) return;
+      board = data.map;
+      drawBoard(board);
+      if (lastFrame && lastFrame.map) drawPieces(lastFrame);
+      document.body.dataset.map = "drawn";
+    }).catch(() => { mapAsked = false; });
+  }
+
   function draw(f) {
+    lastFrame = f;
     document.body.dataset.frames = String(++frames);  // how many frames drawn (tests wait on it)
     const who = f.seat ? `${f.seat}` : "Spectator";
     document.title = `${who} · ${f.title}`;
@@ -223,6 +381,7 @@
     $("status").className = f.decision && !f.decision.answered && !f.result ? "yours" : "";
     drawDecision(f);
     $("board").textContent = f.board;
+    drawMap(f);
     const log = $("log");
     if (f.log_from === 0) log.replaceChildren();
     for (const line of f.log) log.appendChild(el("li", line));
