@@ -41,6 +41,7 @@ from ..effects import (
 )
 from .data import ScenarioData, table_ids
 from .hoist import hoistable
+from .indexed import conjuncts, join_and
 
 
 class CodegenError(Exception):
@@ -375,12 +376,12 @@ class ExprGen:
         it, cond = e.iter, e.cond
         if isinstance(it, Name) and it.ref is not None and it.ref[0] == "all" and cond is not None:
             tname = it.ref[1]
-            conjuncts = _conjuncts(cond)
-            for i, c in enumerate(conjuncts):
+            parts = conjuncts(cond)
+            for i, c in enumerate(parts):
                 hit = self.static_equality(c, e.var, tname)
                 if hit is not None:
                     attr, other = hit
-                    rest = conjuncts[:i] + conjuncts[i + 1 :]
+                    rest = parts[:i] + parts[i + 1 :]
                     for j, c2 in enumerate(rest):
                         # a second fixed attribute: the records with both values
                         hit2 = self.static_equality(c2, e.var, tname)
@@ -388,9 +389,10 @@ class ExprGen:
                         key = f"ix_{tname}__" + "__".join(a for a, _o in pair)
                         if pair and pair[0][0] != pair[1][0] and key in self.sd.data:
                             vals = ", ".join(self.expr(o) for _a, o in pair)
-                            return f"self.{key}.get(({vals}), ())", _join(rest[:j] + rest[j + 1 :])
+                            others = join_and(rest[:j] + rest[j + 1 :])
+                            return f"self.{key}.get(({vals}), ())", others
                     src = f"self.ix_{tname}__{attr}.get({self.expr(other)}, ())"
-                    return src, _join(rest)
+                    return src, join_and(rest)
         return self.iterable(it), cond
 
     def static_equality(self, c: Expr, var: str, tname: str) -> tuple[str, Expr] | None:
@@ -676,23 +678,6 @@ def _mentions_any(e: Expr, scope: Scope) -> bool:
 
 def _mentions(e: Expr, var: str) -> bool:
     return any(isinstance(n, Name) and n.id == var for n in walk(e))
-
-
-def _conjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, BoolOp) and e.op == "and":
-        return [*_conjuncts(e.left), *_conjuncts(e.right)]
-    return [e]
-
-
-def _join(parts: list[Expr]) -> Expr | None:
-    if not parts:
-        return None
-    out = parts[0]
-    for p in parts[1:]:
-        b = BoolOp(p.src, p.off, "and", out, p)
-        b.ty = ir.BOOL
-        out = b
-    return out
 
 
 def int_slot(info: Any) -> bool:

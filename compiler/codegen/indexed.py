@@ -42,14 +42,14 @@ def loop_source(gen: Any, s: For) -> tuple[str, list[Stmt]]:
         test = s.body[0]
         cond, inner = test.branches[0]
         tname = it.ref[1]
-        parts = _conjuncts(cond)
+        parts = conjuncts(cond)
         for i, c in enumerate(parts):
             hit = gen.eg.static_equality(c, s.var, tname)
             if hit is None or not _steady(hit[1], s.body):
                 continue
             attr, other = hit
             src = f"self.ix_{tname}__{attr}.get({gen.expr(other)}, ())"
-            rest = _join(parts[:i] + parts[i + 1 :])
+            rest = join_and(parts[:i] + parts[i + 1 :])
             if rest is None:
                 return src, inner
             kept = If(test.src, test.off, [(rest, inner)], [])
@@ -78,13 +78,15 @@ def _steady(e: Expr, body: list[Stmt]) -> bool:
     return True
 
 
-def _conjuncts(e: Expr) -> list[Expr]:
+def conjuncts(e: Expr) -> list[Expr]:
+    """The parts of a condition joined by ``and``."""
     if isinstance(e, BoolOp) and e.op == "and":
-        return [*_conjuncts(e.left), *_conjuncts(e.right)]
+        return [*conjuncts(e.left), *conjuncts(e.right)]
     return [e]
 
 
-def _join(parts: list[Expr]) -> Expr | None:
+def join_and(parts: list[Expr]) -> Expr | None:
+    """The parts joined by ``and`` again (None for no part)."""
     if not parts:
         return None
     out = parts[0]
