@@ -211,3 +211,43 @@ def test_a_long_list_of_options_is_cut_but_keeps_its_decline(tmp_path):
         assert d["options_kind"] == "offer" and d["more"] > 0
         assert len(d["options"]) == MAX_LISTED and d["options"][-1]["id"] == "pass"
         assert c.post(f"/api/{austria}/decide", json={"option": "pass"}).status_code == 200
+
+
+def _hot_link(c, page_path: str) -> str | None:
+    import re
+
+    found = re.search(r'Hot seats.*?/play/([^"]+)"', c.get(page_path).text, re.S)
+    return found.group(1) if found else None
+
+
+def test_a_hot_seat_plays_its_seats_in_turn_and_asks_for_the_screen_between_them(tmp_path):
+    """One person (or people at one screen) at several seats: with the hot seat option the
+    host gets one link more for a name given to several seats. It shows the seat that is to
+    decide, acts as that seat, and takes back that seat's last decision; the page hands the
+    screen over when the seat changes (play.js); the link survives a new server."""
+    form = {"game": TYW, "seed": "7", "hot": "on"}
+    form |= {"kind_0": "human", "kind_1": "human", "name_0": "Ann", "name_1": "Ann"}
+    with client_for(tmp_path / "g.db") as c:
+        r = c.post("/new", data=form, follow_redirects=False)
+        host = r.headers["location"]
+        hot = _hot_link(c, host)
+        assert hot is not None
+        seen = set()
+        for _ in range(6):
+            f = c.get(f"/api/{hot}/state").json()
+            assert f["hot"] == ["Blue", "Orange"] and f["seat"] in f["hot"]
+            assert f["decision"] is not None and f["waiting"][0] == f["seat"]
+            seen.add(f["seat"])
+            r = c.post(f"/api/{hot}/decide", json={"option": f["decision"]["options"][0]["id"]})
+            assert r.status_code == 200, r.text
+        assert seen == {"Blue", "Orange"}  # one link decided for both seats
+        assert c.get(f"/api/{hot}/state").json()["can_undo"]
+        assert c.post(f"/api/{hot}/undo", json={}).status_code == 200
+        again = c.get(f"/api/{hot}/state").json()  # the last decision to make again
+        assert (again["seat"], again["decision"]) == (f["seat"], f["decision"])
+    with client_for(tmp_path / "g.db") as c:  # a new server: the hot seat's link still opens
+        assert c.get(f"/api/{hot}/state").json()["hot"] == ["Blue", "Orange"]
+        # without the option, no hot seat
+        form.pop("hot")
+        r = c.post("/new", data=form, follow_redirects=False)
+        assert _hot_link(c, r.headers["location"]) is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import httpx
@@ -204,3 +205,32 @@ def test_a_hex_board_is_drawn_as_a_map_with_the_seats_pieces(server, browser):
     # a game without a board: no map
     other = _page(browser, f"{server}/play/{plain}")
     assert not other.locator("#mapcard").is_visible() and other.locator("#map svg").count() == 0
+
+
+def test_a_hot_seat_hands_the_screen_over_between_its_seats(server, browser):
+    """One link for Blue and Orange (hot seat): after Blue's decision the page hides the
+    screen and asks for it to be handed to Orange; Orange's decision then shows."""
+    form = {"game": TYW, "seed": "5", "hot": "on"}
+    form |= {"kind_0": "human", "kind_1": "human", "name_0": "Ann", "name_1": "Ann"}
+    with httpx.Client(base_url=server, trust_env=False) as c:
+        r = c.post("/new", data=form, follow_redirects=False)
+        found = re.search(r'Hot seats.*?/play/([^"]+)"', c.get(r.headers["location"]).text, re.S)
+    assert found is not None
+    page = _page(browser, f"{server}/play/{found.group(1)}")
+    first = page.locator("#subtitle").inner_text()
+    handed = False
+    for _ in range(6):  # the simultaneous card picks: Blue's, then Orange's
+        _click(page, page.locator("#dbody button.option").first)
+        if page.locator("body").get_attribute("data-handover"):
+            handed = True
+            assert page.locator("main").is_hidden()
+            ok = page.locator("#handover-ok")
+            assert ok.inner_text().startswith("I play ")
+            n = _frames(page)
+            ok.click()
+            _wait_frames(page, n)
+            assert page.locator("main").is_visible()
+            break
+    assert handed, "the screen was never handed over"
+    assert page.locator("#subtitle").inner_text() != first  # the other seat's screen
+    assert page.problems == [], page.problems

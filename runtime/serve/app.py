@@ -122,7 +122,7 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
             )
             return html(pages.setup_form(name, title, seats, why), 400)
         try:
-            stored = rooms.create(name, seed, kinds, names)
+            stored = rooms.create(name, seed, kinds, names, hot=form.get("hot") == "on")
         except GameError as exc:
             return html(pages.setup_form(name, title, seats, str(exc)), 400)
         return RedirectResponse(f"/host/{stored.host}", 303, headers=_HEADERS)
@@ -149,11 +149,22 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         base = str(request.base_url).rstrip("/")  # whole addresses, to send as they are
         links = [(seat, who, base + path if path else "") for seat, who, path in links]
         spectators = f"{base}/play/{stored.links[None]}"
-        return html(pages.host_page(title, links, spectators, f"{base}/host/{token}"))
+        labels = spec.seat_labels
+        hot = [
+            (", ".join(labels[k] for k in ks), stored.names[ks[0]], f"{base}/play/{t}")
+            for t, ks in stored.hot.items()
+        ]
+        return html(pages.host_page(title, links, spectators, f"{base}/host/{token}", hot))
 
     def opened(token: str) -> Any:
+        """``(room, seat, seats)`` a link opens (seat None: a spectator; ``seats``: a hot
+        seat's, whose seat is the one to decide now), or None."""
         link = store.link(token) if len(token) < 64 else None
-        return None if link is None else (rooms.room(link.game), link.seat)
+        if link is None:
+            return None
+        room = rooms.room(link.game)
+        seat = room.hot_seat(link.seats) if link.seats else link.seat
+        return room, seat, link.seats
 
     async def play(request: Request) -> Response:
         if opened(request.path_params["token"]) is None:
@@ -170,9 +181,11 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         found = opened(request.path_params["token"])
         if found is None:
             return JSONResponse({"error": "no game has this link"}, 404, headers=_HEADERS)
-        room, seat = found
+        room, seat, seats = found
         rooms.wake_bots(room)  # a game loaded again whose bot was to play goes on
-        return Response(encode(room.frame(seat)), media_type="application/json", headers=_HEADERS)
+        return Response(
+            encode(room.frame(seat, 0, seats)), media_type="application/json", headers=_HEADERS
+        )
 
     maps: dict[int, tuple[Any, bytes]] = {}  # id(spec) -> (spec, the board as JSON)
 
@@ -199,7 +212,7 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
         found = opened(request.path_params["token"])
         if found is None:
             return JSONResponse({"error": "no game has this link"}, 404, headers=_HEADERS)
-        room, seat = found
+        room, seat, seats = found
         if seat is None:
             return JSONResponse({"error": "a spectator decides nothing"}, 403, headers=_HEADERS)
         data = await _message(request)
@@ -208,7 +221,7 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
                 {"error": "send a JSON object (at most 8 KB)"}, 400, headers=_HEADERS
             )
         if request.path_params["act"] == "undo":
-            why = await rooms.undo(room, seat)
+            why = await rooms.undo(room, room.undoer(seats, seat))
         else:
             option = data.get("option")
             if not isinstance(option, str):
@@ -216,16 +229,20 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
             why = await rooms.decide(room, seat, option)
         if why is not None:
             return JSONResponse({"error": why}, 409, headers=_HEADERS)
-        return Response(encode(room.frame(seat)), media_type="application/json", headers=_HEADERS)
+        if seats:
+            seat = room.hot_seat(seats, seat)
+        return Response(
+            encode(room.frame(seat, 0, seats)), media_type="application/json", headers=_HEADERS
+        )
 
     async def socket(ws: WebSocket) -> None:
         found = opened(ws.path_params["token"])
         if found is None:
             await ws.close(code=4404)
             return
-        room, seat = found
+        room, seat, seats = found
         await ws.accept()
-        watcher = Watcher(seat, ws.send_text)
+        watcher = Watcher(seat, ws.send_text, seats=seats)
         await rooms.watch(room, watcher)
         try:
             while True:
@@ -243,9 +260,10 @@ def create_app(db: str | Path, bot_delay: float = 0.0) -> Starlette:
                 elif seat is None:
                     why = "a spectator decides nothing"
                 elif data.get("type") == "undo":
-                    why = await rooms.undo(room, seat)
+                    why = await rooms.undo(room, room.undoer(seats, watcher.seat))
                 elif data.get("type") == "decide" and isinstance(data.get("option"), str):
-                    why = await rooms.decide(room, seat, data["option"])
+                    # a hot seat decides as the seat its page shows
+                    why = await rooms.decide(room, watcher.seat, data["option"])
                 else:
                     why = "send {type: decide, option: ID} or {type: undo}"
                 # every message is answered once, after the frames it caused: ok or why not

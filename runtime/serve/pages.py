@@ -65,14 +65,36 @@ def setup_form(name: str, title: str, seats: list[str], error: str = "") -> str:
         f'value="{escape(name)}"><table class="seats"><thead><tr><th>Seat</th><th>Played by'
         f"</th><th>Player</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
         '<p><label>Seed <input name="seed" inputmode="numeric" maxlength="9" '
-        'placeholder="random"></label></p><p><button type="submit">Create the game</button>'
+        'placeholder="random"></label></p><p><label><input type="checkbox" name="hot"> Hot '
+        "seat: one link more for each name given to several seats, which plays them in turn "
+        "and asks for the screen to be handed over between them</label></p>"
+        '<p><button type="submit">Create the game</button>'
         "</p></form>"
     )
     return _page(f"Set up: {title}", body)
 
 
-def host_page(title: str, links: list[tuple[str, str, str]], spectators: str, host: str) -> str:
-    """``links``: (seat label, who plays it, path) per seat."""
+def host_page(
+    title: str,
+    links: list[tuple[str, str, str]],
+    spectators: str,
+    host: str,
+    hot: list[tuple[str, str, str]] | None = None,
+) -> str:
+    """``links``: (seat label, who plays it, path) per seat; ``hot``: (seat labels, who,
+    path) per hot seat."""
+    hot_rows = "".join(
+        f'<tr><th scope="row">{escape(seats)}</th><td>{escape(who)}</td><td>'
+        f'<a class="link" href="{escape(path)}">{escape(path)}</a></td></tr>'
+        for seats, who, path in hot or ()
+    )
+    hot_table = (
+        "<p>Hot seats: one link plays several seats in turn, on one screen.</p>"
+        '<table class="links"><thead><tr><th>Seats</th><th>Player</th><th>Secret link</th>'
+        f"</tr></thead><tbody>{hot_rows}</tbody></table>"
+        if hot_rows
+        else ""
+    )
     rows = "".join(
         f'<tr><th scope="row">{escape(seat)}</th><td>{escape(who)}</td><td>'
         + (f'<a class="link" href="{escape(path)}">{escape(path)}</a>' if path else "bot")
@@ -83,7 +105,7 @@ def host_page(title: str, links: list[tuple[str, str, str]], spectators: str, ho
         f"<h1>{escape(title)}</h1><p>Send each player the link of their seat: whoever has it "
         "plays that seat. Keep this page's address to find the links again.</p>"
         f'<table class="links"><thead><tr><th>Seat</th><th>Player</th><th>Secret link</th>'
-        f"</tr></thead><tbody>{rows}</tbody></table>"
+        f"</tr></thead><tbody>{rows}</tbody></table>{hot_table}"
         f'<p>Spectators (see only what every player sees): <a class="link" '
         f'href="{escape(spectators)}">{escape(spectators)}</a></p>'
         f'<p class="muted">This page: {escape(host)}</p>'

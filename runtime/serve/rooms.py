@@ -42,6 +42,8 @@ class Watcher:
     seat: int | None
     send: Callable[[str], Awaitable[None]]
     log_sent: int = 0
+    #: a hot seat's seats (its ``seat`` follows whichever of them is to decide)
+    seats: tuple[int, ...] = ()
 
 
 @dataclass(eq=False)
@@ -66,12 +68,34 @@ class Room:
             return None
         return next((d for d in pending if is_bot(self.kinds[d.player])), None)
 
-    def frame(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
+    def hot_seat(self, seats: tuple[int, ...], now: int | None = None) -> int:
+        """The seat a hot seat's link plays now: the first of ``seats`` with a decision to
+        make; else the one it played (``now``), else the first."""
+        pending = {d.player for d in self.game.pending()}
+        here = next((k for k in seats if k in pending), None)
+        if here is not None:
+            return here
+        return now if now in seats else seats[0]
+
+    def frame(
+        self, seat: int | None, log_from: int = 0, seats: tuple[int, ...] = ()
+    ) -> dict[str, Any]:
+        """``seat``'s frame; ``seats``: those of the hot seat it is one of (the page then
+        asks the screen to be handed over when the seat changes)."""
         out = frame(self.game, seat, log_from)
         out["names"] = self.names
         out["kinds"] = ["bot" if is_bot(k) else "human" for k in self.kinds]
-        out["can_undo"] = False if seat is None else self.undo_refused(seat) is None
+        out["can_undo"] = (
+            False if seat is None else self.undo_refused(self.undoer(seats, seat)) is None
+        )
+        out["hot"] = [self.game.spec.seat_labels[k] for k in seats]
         return out
+
+    def undoer(self, seats: tuple[int, ...], seat: int) -> int:
+        """The seat whose last decision a page takes back: its own, or at a hot seat the
+        one of its seats that made the last decision."""
+        made = self.game.decisions()
+        return made[-1][0] if seats and made and made[-1][0] in seats else seat
 
     def undo_refused(self, seat: int, decisions: list[tuple[int, str]] | None = None) -> str | None:
         """Why ``seat`` may not take back its last decision now, or None (the game's own
@@ -93,7 +117,9 @@ class Rooms:
         self.bot_delay = bot_delay
 
     # -- games -------------------------------------------------------------------------
-    def create(self, name: str, seed: int, kinds: list[str], names: list[str]) -> StoredGame:
+    def create(
+        self, name: str, seed: int, kinds: list[str], names: list[str], hot: bool = False
+    ) -> StoredGame:
         game_name, _, scenario = name.partition("/")
         spec = load_spec(game_name, scenario or None)
         if len(kinds) != len(spec.seats):
@@ -105,7 +131,8 @@ class Rooms:
         game.seat_kinds = tuple(kinds)
         data = json.loads(game.to_json())
         del data["decisions"], data["position"]
-        return self.store.create(data, names, len(spec.seats))
+        people = [k for k, kind in enumerate(kinds) if kind == HUMAN] if hot else []
+        return self.store.create(data, names, len(spec.seats), people)
 
     def room(self, gid: str) -> Room:
         room = self.rooms.get(gid)
@@ -127,7 +154,11 @@ class Rooms:
         room.watchers.discard(watcher)
 
     async def _send(self, room: Room, w: Watcher) -> None:
-        data = room.frame(w.seat, w.log_sent)
+        if w.seats:  # a hot seat: the seat to decide now, its log from the start
+            seat = room.hot_seat(w.seats, w.seat)
+            if seat != w.seat:
+                w.seat, w.log_sent = seat, 0
+        data = room.frame(w.seat, w.log_sent, w.seats)
         w.log_sent = data["log_from"] + len(data["log"])
         try:
             await w.send(encode(data))

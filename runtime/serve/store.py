@@ -16,11 +16,12 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Store", "StoredGame", "Link", "new_token"]
+__all__ = ["Store", "StoredGame", "Link", "HOT", "new_token"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -33,7 +34,12 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS links (
     token TEXT PRIMARY KEY,
     game TEXT NOT NULL REFERENCES games(id),
-    seat INTEGER                     -- NULL: the spectators' link
+    seat INTEGER                     -- NULL: the spectators' link; -1: a hot seat's
+);
+CREATE TABLE IF NOT EXISTS hotseats (  -- a hot seat's link (seat -1 in links): its seats
+    token TEXT NOT NULL REFERENCES links(token),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (token, seat)
 );
 CREATE TABLE IF NOT EXISTS decisions (
     game TEXT NOT NULL REFERENCES games(id),
@@ -50,12 +56,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+#: ``links.seat`` of a hot seat's link: the seats it plays are in ``hotseats``
+HOT = -1
+
+
 @dataclass(frozen=True)
 class Link:
-    """What a link opens: a game, and a seat (None: a spectator)."""
+    """What a link opens: a game, and a seat (None: a spectator), or the seats of one person
+    at a hot seat (``seat`` is HOT)."""
 
     game: str
     seat: int | None
+    seats: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,7 @@ class StoredGame:
     names: list[str]
     host: str
     links: dict[int | None, str]  # seat (None: spectators) -> token
+    hot: dict[str, tuple[int, ...]]  # a hot seat's token -> the seats it plays
 
 
 class Store:
@@ -84,12 +97,21 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def create(self, header: dict[str, Any], names: list[str], seats: int) -> StoredGame:
-        """A new game with a secret link per seat, one for spectators and one for the host."""
+    def create(
+        self, header: dict[str, Any], names: list[str], seats: int, hot: Sequence[int] = ()
+    ) -> StoredGame:
+        """A new game with a secret link per seat, one for spectators and one for the host;
+        and one link for each name given to several of the seats ``hot`` (a hot seat: one
+        person, or people at one screen, playing those seats in turn)."""
         gid = new_token()
         host = new_token()
         links: dict[int | None, str] = {k: new_token() for k in range(seats)}
         links[None] = new_token()
+        groups: dict[str, list[int]] = {}
+        for k in hot:
+            if 0 <= k < min(seats, len(names)) and names[k]:
+                groups.setdefault(names[k], []).append(k)
+        hot_links = {new_token(): tuple(ks) for ks in groups.values() if len(ks) > 1}
         with self._lock:
             self._db.execute("BEGIN")
             self._db.execute(
@@ -98,15 +120,24 @@ class Store:
             )
             for seat, token in links.items():
                 self._db.execute("INSERT INTO links VALUES (?, ?, ?)", (token, gid, seat))
+            for token, ks in hot_links.items():
+                self._db.execute("INSERT INTO links VALUES (?, ?, ?)", (token, gid, HOT))
+                for k in ks:
+                    self._db.execute("INSERT INTO hotseats VALUES (?, ?)", (token, k))
             self._db.execute("COMMIT")
-        return StoredGame(gid, header, names, host, links)
+        return StoredGame(gid, header, names, host, links, hot_links)
 
     def link(self, token: str) -> Link | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT game, seat FROM links WHERE token = ?", (token,)
             ).fetchone()
-        return None if row is None else Link(row[0], row[1])
+            if row is None or row[1] != HOT:
+                return None if row is None else Link(row[0], row[1])
+            seats = self._db.execute(
+                "SELECT seat FROM hotseats WHERE token = ? ORDER BY seat", (token,)
+            ).fetchall()
+        return Link(row[0], HOT, tuple(k for (k,) in seats))
 
     def by_host(self, token: str) -> str | None:
         with self._lock:
@@ -119,8 +150,16 @@ class Store:
                 "SELECT * FROM games WHERE id = ?", (gid,)
             ).fetchone()
             rows = self._db.execute("SELECT token, seat FROM links WHERE game = ?", (gid,))
-            links = {seat: token for token, seat in rows.fetchall()}
-        return StoredGame(gid, json.loads(header), json.loads(names), host, links)
+            links = {seat: token for token, seat in rows.fetchall() if seat != HOT}
+            hot: dict[str, list[int]] = {}
+            for token, seat in self._db.execute(
+                "SELECT h.token, h.seat FROM hotseats h JOIN links l ON l.token = h.token "
+                "WHERE l.game = ? ORDER BY h.seat",
+                (gid,),
+            ).fetchall():
+                hot.setdefault(token, []).append(seat)
+        hot_links = {t: tuple(ks) for t, ks in hot.items()}
+        return StoredGame(gid, json.loads(header), json.loads(names), host, links, hot_links)
 
     def ids(self) -> list[str]:
         with self._lock:

@@ -362,9 +362,50 @@
     }).catch(() => { mapAsked = false; });
   }
 
+  // A hot seat (one link, several seats played in turn on one screen): when the seat to
+  // decide changes, the screen is hidden until the next player says they have it.
+  let shownSeat = null;
+  function handover(f) {
+    const main = document.querySelector("main");
+    main.hidden = true;
+    $("status").textContent = "";
+    $("status").className = "";
+    $("subtitle").textContent = `${f.scenario} · turn ${f.turn} · hot seat: ${f.hot.join(", ")}.`;
+    let box = $("handover");
+    if (!box) {
+      box = el("section", null, "card");
+      box.id = "handover";
+      document.body.appendChild(box);
+    }
+    box.hidden = false;
+    const ok = el("button", `I play ${f.seat}: show my screen`, "option");
+    ok.type = "button";
+    ok.id = "handover-ok";
+    ok.addEventListener("click", () => {
+      box.hidden = true;
+      main.hidden = false;
+      document.body.dataset.handover = "";
+      fetch(`/api/${token}/state`).then((r) => r.json()).then((g) => {
+        shownSeat = g.seat;
+        draw(g);
+      });
+    });
+    box.replaceChildren(
+      el("h2", `Hand the screen to ${f.seat}`),
+      el("p", `Hot seat: ${f.hot.join(", ")} take turns at this screen. What ${f.seat} sees stays hidden until they have it.`, "muted"),
+      ok,
+    );
+    document.body.dataset.handover = f.seat;
+  }
+
   function draw(f) {
     lastFrame = f;
     document.body.dataset.frames = String(++frames);  // how many frames drawn (tests wait on it)
+    if (f.hot && f.hot.length && shownSeat !== null && f.seat !== shownSeat) {
+      handover(f);
+      return;
+    }
+    shownSeat = f.seat;
     const who = f.seat ? `${f.seat}` : "Spectator";
     document.title = `${who} · ${f.title}`;
     $("title").textContent = f.title;
@@ -384,7 +425,10 @@
     drawMap(f);
     const log = $("log");
     if (f.log_from === 0) log.replaceChildren();
-    for (const line of f.log) log.appendChild(el("li", line));
+    // only the lines the page does not have yet (a hot seat's page fetches the whole log)
+    f.log.forEach((line, i) => {
+      if (f.log_from + i >= log.children.length) log.appendChild(el("li", line));
+    });
     if (f.log.length) log.scrollTop = log.scrollHeight;  // the log's own box, not the page
   }
 
