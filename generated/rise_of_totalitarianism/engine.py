@@ -220,6 +220,33 @@ class RiseOfTotalitarianismRules:
         ),
         (("Discard a Marker Card to remove another from play, or pass",), ()),
         (("Keep my Marker Cards",), ()),
+        (("Active Event is in force on ", " (", ")"), ("e:strategy", "str")),
+        (("Active Event ends on ", " (", ")"), ("e:strategy", "str")),
+        (("Law is in force on ", " (", ")"), ("e:strategy", "str")),
+        (("Law ends on ", " (", ")"), ("e:strategy", "str")),
+        (
+            (
+                "Active Event on ",
+                " (",
+                "): Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed).",
+            ),
+            ("e:strategy", "str"),
+        ),
+        (
+            (
+                "Law on ",
+                " (",
+                "): Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner.",
+            ),
+            ("e:strategy", "str"),
+        ),
+        (("Discard cards saved from the last Turn",), ()),
+        (("Era ", " cards enter the Strategy Decks, reshuffled with the discards"), ("int",)),
+        (("", " Crisis cards enter the Crisis Deck, reshuffled"), ("int",)),
+        (("Take a Mulligan (discard and draw a new hand)?",), ()),
+        (("", " takes a Mulligan"), ("player",)),
+        (("Save a card in a Reserve slot",), ()),
+        (("Round ", " of ", ""), ("int", "int")),
         (("Choose the Strategy Card to play this Round",), ()),
         (("", " plays ", ""), ("player", "e:strategy")),
         (("", " receives ", " PPs (", " available)"), ("player", "int", "int")),
@@ -256,13 +283,6 @@ class RiseOfTotalitarianismRules:
         ),
         (("Social Reform: INFLUENCE which Population?",), ()),
         (("The Action fails",), ()),
-        (("Discard cards saved from the last Turn",), ()),
-        (("Era ", " cards enter the Strategy Decks, reshuffled with the discards"), ("int",)),
-        (("", " Crisis cards enter the Crisis Deck, reshuffled"), ("int",)),
-        (("Take a Mulligan (discard and draw a new hand)?",), ()),
-        (("", " takes a Mulligan"), ("player",)),
-        (("Save a card in a Reserve slot",), ()),
-        (("Round ", " of ", ""), ("int", "int")),
     )
     SITES: ClassVar[Any] = (
         ("choose-slot", 2, "slot", -1, 1, 3, False),
@@ -285,16 +305,16 @@ class RiseOfTotalitarianismRules:
         ("choose-area", 68, "area", 69, 20, 7, False),
         ("choose-strategy", 70, "strategy", -1, 21, 0, False),
         ("choose-strategy", 72, "strategy", 73, 22, 7, False),
-        ("choose-strategy", 74, "strategy", -1, 23, 1, True),
-        ("choose-minor", 77, "minor", -1, 24, 2, False),
-        ("choose-population", 81, "population", -1, 24, 11, False),
-        ("choose-chit", 85, "chit", -1, 24, 22, False),
-        ("yes-no", 88, "yes-no", -1, 24, 26, False),
-        ("choose-reform", 91, "reform", -1, 24, 38, False),
-        ("choose-population", 93, "population", -1, 24, 42, False),
-        ("choose-some", 95, "some:strategy", -1, 26, 3, False),
-        ("yes-no", 98, "yes-no", -1, 26, 8, False),
-        ("choose-strategy", 100, "strategy", 33, 26, 14, False),
+        ("choose-some", 80, "some:strategy", -1, 24, 3, False),
+        ("yes-no", 83, "yes-no", -1, 24, 8, False),
+        ("choose-strategy", 85, "strategy", 33, 24, 14, False),
+        ("choose-strategy", 87, "strategy", -1, 27, 1, True),
+        ("choose-minor", 90, "minor", -1, 28, 2, False),
+        ("choose-population", 94, "population", -1, 28, 11, False),
+        ("choose-chit", 98, "chit", -1, 28, 22, False),
+        ("yes-no", 101, "yes-no", -1, 28, 26, False),
+        ("choose-reform", 104, "reform", -1, 28, 38, False),
+        ("choose-population", 106, "population", -1, 28, 42, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -320,6 +340,10 @@ class RiseOfTotalitarianismRules:
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
+        "turn__order_of_play__lasting",
+        "turn__card_phase__lasting",
+        "turn__political_phase__lasting",
+        "turn__cleanup_phase__lasting",
         "play_cards__rules",
         "resolve_action__rules",
         "turn__order_of_play",
@@ -377,9 +401,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (23, 2): ((3, 0, None),),
-        (24, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (24, 4): (
+        (24, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (24, 15): ((3, False, None),),
+        (27, 2): ((3, 0, None),),
+        (28, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (28, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -388,7 +414,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (24, 8): (
+        (28, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -397,7 +423,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (24, 12): (
+        (28, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -405,7 +431,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (24, 13): (
+        (28, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -414,7 +440,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (24, 23): (
+        (28, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -422,7 +448,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (24, 24): (
+        (28, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -431,8 +457,8 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (24, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (24, 33): (
+        (28, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (28, 33): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -442,7 +468,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (24, 39): (
+        (28, 39): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -451,7 +477,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (24, 40): (
+        (28, 40): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -461,7 +487,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (24, 43): (
+        (28, 43): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -472,7 +498,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (24, 45): (
+        (28, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -482,7 +508,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (24, 48): (
+        (28, 48): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -490,11 +516,9 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (24, 53): ((0, 0, None), (1, False, None)),
-        (26, 4): ((3, (), "z_turn__card_phase__4_3"), (4, 0, None)),
-        (26, 15): ((3, False, None),),
+        (28, 53): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 21, 22)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 24, 25)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -505,10 +529,10 @@ class RiseOfTotalitarianismRules:
         16: "moveable(x, actor) and population_difficulty(x) <= left",
         17: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
         19: "not c.locked and count(marker_targets(c)) > 0",
-        22: 'u.action != "propaganda" or moveable(x, actor)',
-        25: "m == germany or r != nationalization",
-        26: "moveable(x, actor)",
-        29: "not k.mandatory",
+        22: "not k.mandatory",
+        25: 'u.action != "propaganda" or moveable(x, actor)',
+        28: "m == germany or r != nationalization",
+        29: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -530,6 +554,7 @@ class RiseOfTotalitarianismRules:
     all_population: tuple[int, ...]
     all_reform: tuple[int, ...]
     all_slot: tuple[int, ...]
+    all_strategy: tuple[int, ...]
     c_chancellor_modifier: int
     c_commit_in_any_dominance: bool
     c_end_difference: int
@@ -550,7 +575,6 @@ class RiseOfTotalitarianismRules:
     ix_crisis__entry: dict[Any, tuple[int, ...]]
     ix_major__capital: dict[Any, tuple[int, ...]]
     ix_population__major: dict[Any, tuple[int, ...]]
-    ix_strategy__effect__owner: dict[Any, tuple[int, ...]]
     ix_strategy__era__owner: dict[Any, tuple[int, ...]]
     k_crisis__cr2: Any
     k_major__germany: Any
@@ -578,6 +602,8 @@ class RiseOfTotalitarianismRules:
     o_e_minor__vp_side: int
     o_e_population__box: int
     o_e_population__committed: int
+    o_e_strategy__effect__active_event: int
+    o_e_strategy__effect__law: int
     o_g_active_crises: int
     o_g_active_events: int
     o_g_attempt_ok: int
@@ -661,6 +687,7 @@ class RiseOfTotalitarianismRules:
         self.all_population = d["all_population"]
         self.all_reform = d["all_reform"]
         self.all_slot = d["all_slot"]
+        self.all_strategy = d["all_strategy"]
         self.c_chancellor_modifier = d["c_chancellor_modifier"]
         self.c_commit_in_any_dominance = d["c_commit_in_any_dominance"]
         self.c_end_difference = d["c_end_difference"]
@@ -681,7 +708,6 @@ class RiseOfTotalitarianismRules:
         self.ix_crisis__entry = d["ix_crisis__entry"]
         self.ix_major__capital = d["ix_major__capital"]
         self.ix_population__major = d["ix_population__major"]
-        self.ix_strategy__effect__owner = d["ix_strategy__effect__owner"]
         self.ix_strategy__era__owner = d["ix_strategy__era__owner"]
         self.k_crisis__cr2 = d.get("k_crisis__cr2")
         self.k_major__germany = d.get("k_major__germany")
@@ -709,6 +735,8 @@ class RiseOfTotalitarianismRules:
         self.o_e_minor__vp_side = d["o_e_minor__vp_side"]
         self.o_e_population__box = d["o_e_population__box"]
         self.o_e_population__committed = d["o_e_population__committed"]
+        self.o_e_strategy__effect__active_event = d["o_e_strategy__effect__active_event"]
+        self.o_e_strategy__effect__law = d["o_e_strategy__effect__law"]
         self.o_g_active_crises = d["o_g_active_crises"]
         self.o_g_active_events = d["o_g_active_events"]
         self.o_g_attempt_ok = d["o_g_attempt_ok"]
@@ -866,7 +894,7 @@ class RiseOfTotalitarianismRules:
         return f(S, None, None, p)
 
     def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: Any) -> Any:
-        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:302:3]"
+        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:281:3]"
         v_at = S[self.o_e_chit__location + v_u]
         if v_at is None:
             return []
@@ -905,7 +933,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_attempt_modifier(self, S: list[Any], v_p: Any, v_c: Any) -> int:
-        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:320:3]"""
+        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:299:3]"""
         N: list[int] = S
         v_n = 0
         if self.s_e_strategy__support_modifier[v_c]:
@@ -922,15 +950,27 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
-        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:199:3]"
+        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:178:3]"
         return _head([v_a for v_a in self.all_area if v_nat in self.s_e_area__nations[v_a]])
 
+    def f_card_funding(self, S: list[Any], v_p: Any) -> int:
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:47:3]"
+        return (
+            0
+            + self.f_effect__active_event__modifies__card_funding(S, v_p)
+            + self.f_effect__law__modifies__card_funding(S, v_p)
+        )
+
+    def f_card_funding__base(self, S: list[Any], v_p: Any) -> int:
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:47:3]"
+        return 0
+
     def f_chit_cost(self, S: list[Any], v_u: Any) -> int:
-        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:243:3]"
+        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:222:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
     def f_conflicts_box(self, S: list[Any], v_nat: Any) -> Any:
-        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:204:3]"
+        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:183:3]"
         return [
             v_u
             for v_u in self.all_chit
@@ -939,7 +979,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
-        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:211:3]"""
+        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:190:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
             v_tied = [
@@ -981,11 +1021,11 @@ class RiseOfTotalitarianismRules:
         return _head(v_leaders)
 
     def f_cubes_in(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:263:3]"
+        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:242:3]"
         return S[self.o_e_area__cubes + v_a].count(v_p)
 
     def f_cubes_near(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:268:3]"""
+        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:247:3]"""
         _w2 = S[self.o_e_area__cubes + v_a].count(v_p)
         _w1 = 0
         for v_b in self.s_e_area__adjacent[v_a]:
@@ -993,13 +1033,75 @@ class RiseOfTotalitarianismRules:
         return _w2 + _w1
 
     def f_dominance_of(self, S: list[Any], v_p: Any) -> Any:
-        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:162:3]"
+        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:141:3]"
         return _head(
             [v_b for v_b in self.ix_box__zone.get(v_p, ()) if self.s_e_box__dominance[v_b]]
         )
 
+    def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        N: list[int] = S
+        return N[self.o_e_strategy__effect__active_event + v_card] > 0
+
+    def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        N: list[int] = S
+        v_lasting__total = 0
+        for v_card in self.all_strategy:
+            if N[self.o_e_strategy__effect__active_event + v_card] > 0 and (
+                v_p == self.s_e_strategy__owner[v_card]
+                and self.s_e_strategy__effect[v_card] == "funding"
+            ):
+                v_lasting__total += self.s_e_strategy__amount[v_card]
+        return v_lasting__total
+
+    def f_effect__active_event__modifies__card_funding__by(
+        self, S: list[Any], v_card: Any, v_p: Any
+    ) -> int:
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        return self.s_e_strategy__amount[v_card]
+
+    def f_effect__active_event__modifies__card_funding__where(
+        self, S: list[Any], v_card: Any, v_p: Any
+    ) -> bool:
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        return (
+            v_p == self.s_e_strategy__owner[v_card]
+            and self.s_e_strategy__effect[v_card] == "funding"
+        )
+
+    def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        N: list[int] = S
+        return N[self.o_e_strategy__effect__law + v_card] > 0
+
+    def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        N: list[int] = S
+        v_lasting__total = 0
+        for v_card in self.all_strategy:
+            if N[self.o_e_strategy__effect__law + v_card] > 0 and (
+                v_p == self.s_e_strategy__owner[v_card]
+                and self.s_e_strategy__effect[v_card] == "funding"
+            ):
+                v_lasting__total += self.s_e_strategy__amount[v_card]
+        return v_lasting__total
+
+    def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        return self.s_e_strategy__amount[v_card]
+
+    def f_effect__law__modifies__card_funding__where(
+        self, S: list[Any], v_card: Any, v_p: Any
+    ) -> bool:
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        return (
+            v_p == self.s_e_strategy__owner[v_card]
+            and self.s_e_strategy__effect[v_card] == "funding"
+        )
+
     def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
-        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:99:3]"
+        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:78:3]"
         N: list[int] = S
         if v_m == self.k_major__germany:
             return S[_TURN] == 2
@@ -1008,7 +1110,7 @@ class RiseOfTotalitarianismRules:
         return S[_TURN] == 2 and _has(N[self.o_g_ended_crises], self.k_crisis__cr2)
 
     def f_electoral_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:136:3]"""
+        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1018,22 +1120,8 @@ class RiseOfTotalitarianismRules:
                 )
         return _w1
 
-    def f_event_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Active Events in force for p. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:63:3]"""
-        N: list[int] = S
-        _w1 = 0
-        for v_c in self.ix_strategy__effect__owner.get(("funding", v_p), ()):
-            if _has(N[self.o_g_active_events], v_c):
-                _w1 += self.s_e_strategy__amount[v_c]
-        return _w1
-
-    def f_event_in_force(self, S: list[Any], v_c: Any) -> bool:
-        "An Active Event is in force while it lies by the board. Plug the lasting-effects construct in here. (ROT-CARDS-05, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:49:3]"
-        N: list[int] = S
-        return _has(N[self.o_g_active_events], v_c)
-
     def f_funding_of(self, S: list[Any], v_p: Any) -> int:
-        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:129:3]"""
+        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x__1 in self.all_population:
@@ -1047,43 +1135,41 @@ class RiseOfTotalitarianismRules:
         for v_c__2 in _bits(N[self.o_p_markers + v_p]):
             if self.s_e_strategy__effect[v_c__2] == "funding":
                 _w2 += self.s_e_strategy__amount[v_c__2]
-        _w3 = 0
-        for v_c__3 in self.ix_strategy__effect__owner.get(("funding", v_p), ()):
-            if _has(N[self.o_g_active_events], v_c__3):
-                _w3 += self.s_e_strategy__amount[v_c__3]
-        _w4 = 0
-        for v_c__5 in self.ix_strategy__effect__owner.get(("funding", v_p), ()):
-            if _has(N[self.o_g_laws], v_c__5):
-                _w4 += self.s_e_strategy__amount[v_c__5]
-        return max(0, self.s_p_funding_base[v_p] + _w1 + _w2 + _w3 + _w4)
+        return max(
+            0,
+            self.s_p_funding_base[v_p]
+            + _w1
+            + _w2
+            + (
+                0
+                + self.f_effect__active_event__modifies__card_funding(S, v_p)
+                + self.f_effect__law__modifies__card_funding(S, v_p)
+            ),
+        )
 
     def f_government_vps(self, S: list[Any], v_p: Any) -> int:
-        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:370:3]"
+        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:349:3]"
         return 4 if v_p == self.k_player__social_democracy else 3
 
     def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
-        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:236:3]"
+        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:215:3]"
         return (
             (self.s_e_chit__action[v_u] == "unrest" or self.s_e_chit__action[v_u] == "putsch")
             or self.s_e_chit__action[v_u] == "arrest"
         ) or self.s_e_chit__action[v_u] == "squads"
 
-    def f_law_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Laws in force for p. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:70:3]"""
-        N: list[int] = S
-        _w1 = 0
-        for v_c in self.ix_strategy__effect__owner.get(("funding", v_p), ()):
-            if _has(N[self.o_g_laws], v_c):
-                _w1 += self.s_e_strategy__amount[v_c]
-        return _w1
-
-    def f_law_in_force(self, S: list[Any], v_c: Any) -> bool:
-        "A promulgated Law is in force while it lies by the board. Plug the lasting-effects construct in here. (ROT-LAW-03, ROT-CARDS-04) [rules/rise_of_totalitarianism/rules.yaml:56:3]"
-        N: list[int] = S
-        return _has(N[self.o_g_laws], v_c)
+    def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        if v_lasting__cause == 1:
+            return "turn.cleanup_phase ends"
+        if v_lasting__cause == 2:
+            return "apply_card"
+        if v_lasting__cause == 3:
+            return "resolve_action"
+        return "?"
 
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04) [rules/rise_of_totalitarianism/rules.yaml:249:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04) [rules/rise_of_totalitarianism/rules.yaml:228:3]"""
         if self.s_e_chit__action[v_u] == "law":
             return [v_a for v_a in self.ix_area__kind.get("capital", ())]
         if self.s_e_chit__action[v_u] == "putsch":
@@ -1122,7 +1208,7 @@ class RiseOfTotalitarianismRules:
         return self.all_area
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:77:3]"""
+        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:56:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -1131,12 +1217,12 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_marker_holder(self, S: list[Any], v_c: Any) -> Any:
-        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:352:3]"
+        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:331:3]"
         N: list[int] = S
         return _head([v_q for v_q in self.all_player if _has(N[self.o_p_markers + v_q], v_c)])
 
     def f_marker_targets(self, S: list[Any], v_c: Any) -> Any:
-        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:342:3]"
+        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:321:3]"
         N: list[int] = S
         v_out = []
         for v_q in self.all_player:
@@ -1151,11 +1237,11 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_minor_vps(self, S: list[Any], v_nat: Any) -> int:
-        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:192:3]"
+        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:171:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
     def f_moveable(self, S: list[Any], v_x: Any, v_p: Any) -> bool:
-        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:169:3]"
+        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:148:3]"
         return not (
             S[self.o_e_population__committed + v_x]
             and S[self.o_e_population__box + v_x]
@@ -1169,7 +1255,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_on_map(self, S: list[Any], v_p: Any) -> Any:
-        "on_map [rules/rise_of_totalitarianism/rules.yaml:275:3]"
+        "on_map [rules/rise_of_totalitarianism/rules.yaml:254:3]"
         return [
             v_u
             for v_u in self.ix_chit__owner.get(v_p, ())
@@ -1177,11 +1263,11 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_parliament_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        "Votes of p in m's Parliament (Vote Cubes; Leaders are not encoded yet). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:143:3]"
+        "Votes of p in m's Parliament (Vote Cubes; Leaders are not encoded yet). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"
         return S[self.o_e_major__parliament + v_m].count(v_p)
 
     def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
-        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:290:3]"
+        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:269:3]"
         N: list[int] = S
         v_must = [v_c for v_c in _bits(N[self.o_p_hand + v_p]) if self.s_e_strategy__mandatory[v_c]]
         if N[self.o_g_round] == N[self.o_g_rounds] and len(v_must) > 0:
@@ -1189,7 +1275,7 @@ class RiseOfTotalitarianismRules:
         return [*_bits(N[self.o_p_hand + v_p]), *_bits(N[self.o_p_card_reserve + v_p])]
 
     def f_population_difficulty(self, S: list[Any], v_x: Any) -> int:
-        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:176:3]"
+        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:155:3]"
         return (
             self.s_e_population__resistance[v_x]
             + self.c_resistance_modifier
@@ -1197,7 +1283,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_population_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"""
+        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:101:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1209,7 +1295,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_pp_income(self, S: list[Any], v_p: Any) -> int:
-        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:280:3]"""
+        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:259:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_crises]):
@@ -1220,7 +1306,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:335:3]"""
+        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:314:3]"""
         _w1 = 0
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _w2 = 0
@@ -1231,15 +1317,15 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_reform_difficulty(self, S: list[Any], v_r: Any) -> int:
-        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:312:3]"
+        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:291:3]"
         return self.s_e_reform__difficulty[v_r]
 
     def f_regime_vps(self, S: list[Any], v_m: Any) -> int:
-        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:363:3]"
+        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:342:3]"
         return 5 if v_m == self.k_major__germany else 4
 
     def f_rounds_of_turn(self, S: list[Any]) -> int:
-        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:85:3]"
+        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:64:3]"
         if S[_TURN] == 5:
             return 3
         if (S[_TURN] == 1 or S[_TURN] == 3) or S[_TURN] == 8:
@@ -1247,7 +1333,7 @@ class RiseOfTotalitarianismRules:
         return 2
 
     def f_stability(self, S: list[Any], v_nat: Any) -> int:
-        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:185:3]"
+        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:164:3]"
         N: list[int] = S
         return max(
             0,
@@ -1257,7 +1343,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_support(self, S: list[Any], v_p: Any) -> int:
-        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
+        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:94:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1265,25 +1351,25 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_vote_check(self, S: list[Any], v_p: Any, v_m: Any, v_two_thirds: bool) -> bool:
-        "A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:150:3]"
+        "A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:129:3]"
         v_total = len(S[self.o_e_major__parliament + v_m])
         v_half = -(-v_total // 2) + 1 if self.c_majority_rounds_half_up else v_total // 2 + 1
         v_need = -(-(2 * v_total) // 3) if v_two_thirds else v_half
         return v_total > 0 and S[self.o_e_major__parliament + v_m].count(v_p) >= v_need
 
     def f_vp_spread(self, S: list[Any]) -> int:
-        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:357:3]"
+        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:336:3]"
         N: list[int] = S
         return max([N[self.o_p_vp + v_p] for v_p in self.all_player]) - min(
             [N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player]
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1143:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1143:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         N: list[int] = S
         return [
             v_c
@@ -1292,7 +1378,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1116:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back = []
         for v_w_q in v_w_order:
@@ -1301,7 +1387,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1116:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1319,11 +1405,11 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1116:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:383:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:362:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -1334,7 +1420,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1069:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1050:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1363,8 +1449,32 @@ class RiseOfTotalitarianismRules:
             )
             self.p_victory(S)
 
+    def p_board__lasting(self, S: list[Any]) -> None:
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1146:1]"
+        N: list[int] = S
+        for v_card in self.all_strategy:
+            if N[self.o_e_strategy__effect__active_event + v_card] > 0:
+                _log(
+                    S,
+                    78,
+                    (
+                        v_card,
+                        self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
+                    ),
+                )
+        for v_card_2 in self.all_strategy:
+            if N[self.o_e_strategy__effect__law + v_card_2] > 0:
+                _log(
+                    S,
+                    79,
+                    (
+                        v_card_2,
+                        self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
+                    ),
+                )
+
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:415:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:394:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -1379,16 +1489,22 @@ class RiseOfTotalitarianismRules:
             for v_c__3 in _bits(N[self.o_p_markers + v_p]):
                 if self.s_e_strategy__effect[v_c__3] == "funding":
                     _w2 += self.s_e_strategy__amount[v_c__3]
-            _w3 = 0
-            for v_c__4 in self.ix_strategy__effect__owner.get(("funding", v_p), ()):
-                if _has(N[self.o_g_active_events], v_c__4):
-                    _w3 += self.s_e_strategy__amount[v_c__4]
-            _w4 = 0
-            for v_c__6 in self.ix_strategy__effect__owner.get(("funding", v_p), ()):
-                if _has(N[self.o_g_laws], v_c__6):
-                    _w4 += self.s_e_strategy__amount[v_c__6]
             S[self.o_p_funding + v_p] = min(
-                max(max(0, self.s_p_funding_base[v_p] + _w1 + _w2 + _w3 + _w4), 0), 30
+                max(
+                    max(
+                        0,
+                        self.s_p_funding_base[v_p]
+                        + _w1
+                        + _w2
+                        + (
+                            0
+                            + self.f_effect__active_event__modifies__card_funding(S, v_p)
+                            + self.f_effect__law__modifies__card_funding(S, v_p)
+                        ),
+                    ),
+                    0,
+                ),
+                30,
             )
             v_k = min(N[self.o_p_funding + v_p], N[self.o_p_reserve + v_p])
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_k, 0), 30)
@@ -1397,7 +1513,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:459:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:438:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -1410,7 +1526,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:469:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:448:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -1420,7 +1536,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:446:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:425:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -1433,7 +1549,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:953:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:934:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -1470,8 +1586,44 @@ class RiseOfTotalitarianismRules:
                     if S[_LOG] is not False:
                         _log(S, 52, (v_m, v_u, v_d))
 
+    def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        N: list[int] = S
+        if N[self.o_e_strategy__effect__active_event + v_card] > 0:
+            S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
+            _log(S, 75, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+
+    def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        for v_card in self.all_strategy:
+            self.p_effect__active_event__end(S, v_card, v_lasting__cause)
+
+    def p_effect__active_event__start(
+        self, S: list[Any], v_card: Any, v_lasting__cause: int
+    ) -> None:
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
+        _log(S, 74, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+
+    def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        N: list[int] = S
+        if N[self.o_e_strategy__effect__law + v_card] > 0:
+            S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
+            _log(S, 77, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+
+    def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        for v_card in self.all_strategy:
+            self.p_effect__law__end(S, v_card, v_lasting__cause)
+
+    def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
+        _log(S, 76, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+
     def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1045:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1026:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -1548,11 +1700,15 @@ class RiseOfTotalitarianismRules:
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:97:3]"
+        self.p_end__game_end__lasting(S)
+
+    def p_end__game_end__lasting(self, S: list[Any]) -> None:
+        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:97:3]"
         if S[_TURN] >= self.c_last_turn:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:405:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:384:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -1564,18 +1720,18 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:379:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:358:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:753:3]"
+        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:733:3]"
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:618:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:598:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -1594,7 +1750,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:966:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:947:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -1623,6 +1779,10 @@ class RiseOfTotalitarianismRules:
 
     def p_setup__decks(self, S: list[Any]) -> None:
         "The Red Era cards form each Ideology's Strategy Deck, shuffled; the Crisis Deck starts empty (cards enter on their Entry Turn). (ROT-CARDS-02, ROT-PREP-03, ROT-PREP-04) [rules/rise_of_totalitarianism/flow.yaml:6:3]"
+        self.p_setup__decks__lasting(S)
+
+    def p_setup__decks__lasting(self, S: list[Any]) -> None:
+        "The Red Era cards form each Ideology's Strategy Deck, shuffled; the Crisis Deck starts empty (cards enter on their Entry Turn). (ROT-CARDS-02, ROT-PREP-03, ROT-PREP-04) [rules/rise_of_totalitarianism/flow.yaml:6:3]"
         for v_p in self.all_player:
             S[self.o_p_deck + v_p] = tuple(
                 _shuffled(S, [v_c for v_c in self.ix_strategy__era__owner.get((1, v_p), ())])
@@ -1630,7 +1790,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_crisis_deck] = tuple([])
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:391:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:370:3]"
         v_kept = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -1643,7 +1803,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:771:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:751:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -1658,7 +1818,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1062:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -1676,7 +1836,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1078:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -1712,7 +1872,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1116:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -1751,7 +1911,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:715:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:695:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -1784,7 +1944,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:582:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -1810,13 +1970,14 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_pool + v_p] = min(max(S[self.o_p_pool + v_p] + v_n, 0), 30)
         else:
             S[self.o_g_active_events] = _mask([*_bits(N[self.o_g_active_events]), *[v_c]])
+            self.p_effect__active_event__start(S, v_c, 2)
             if self.s_e_strategy__effect[v_c] != "funding":
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:800:3]"""
+        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:780:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -1858,7 +2019,7 @@ class RiseOfTotalitarianismRules:
                     self.q_influence(S, R, v_actor, v_x_2)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:513:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -1908,7 +2069,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:924:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:905:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
@@ -1951,7 +2112,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:425:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:404:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -2005,7 +2166,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:479:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -2019,7 +2180,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:636:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:616:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -2046,7 +2207,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:760:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -2058,7 +2219,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -2081,7 +2242,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:782:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:762:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -2140,7 +2301,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:982:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:963:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -2191,7 +2352,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1143:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2232,7 +2393,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1005:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -2326,7 +2487,7 @@ class RiseOfTotalitarianismRules:
                             S[self.o_e_minor__cubes + v_n] = tuple([v_left])
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:683:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2388,12 +2549,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -2434,7 +2595,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:566:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:545:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -2446,7 +2607,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1116:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -2492,7 +2653,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
         S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
@@ -2501,13 +2662,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:818:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:818:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -2598,6 +2759,7 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d:
                     S[self.o_p_pending_law + v_actor] = None
                     S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
+                    self.p_effect__law__start(S, v_card, 3)
                     self.q_card_effect(S, R, v_actor, v_card)
             else:
                 v_kinds = [
@@ -2656,7 +2818,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:734:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -2684,6 +2846,10 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_turn__card_phase(self, S: list[Any], R: Any) -> None:
+        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
+        self.q_turn__card_phase__lasting(S, R)
+
+    def q_turn__card_phase__lasting(self, S: list[Any], R: Any) -> None:
         "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
         N: list[int] = S
         S[self.o_g_rounds] = min(max(self.f_rounds_of_turn(S), 0), 3)
@@ -2771,6 +2937,11 @@ class RiseOfTotalitarianismRules:
 
     def q_turn__cleanup_phase(self, S: list[Any], R: Any) -> None:
         "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        self.q_turn__cleanup_phase__lasting(S, R)
+        self.p_effect__active_event__end_all(S, 1)
+
+    def q_turn__cleanup_phase__lasting(self, S: list[Any], R: Any) -> None:
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
         for v_m in self.all_major:
             if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
                 S[self.o_e_major__elections_due + v_m] = True
@@ -2784,10 +2955,18 @@ class RiseOfTotalitarianismRules:
 
     def q_turn__order_of_play(self, S: list[Any], R: Any) -> None:
         "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
+        self.q_turn__order_of_play__lasting(S, R)
+
+    def q_turn__order_of_play__lasting(self, S: list[Any], R: Any) -> None:
+        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
         self.p_collect_funding(S)
         self.q_determine_order(S, R)
 
     def q_turn__political_phase(self, S: list[Any], R: Any) -> None:
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
+        self.q_turn__political_phase__lasting(S, R)
+
+    def q_turn__political_phase__lasting(self, S: list[Any], R: Any) -> None:
         "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
         N: list[int] = S
         _runs0 = 0
@@ -2806,7 +2985,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1143:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -2816,7 +2995,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:715:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:695:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -2898,7 +3077,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:582:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -2967,6 +3146,7 @@ class RiseOfTotalitarianismRules:
         if pc == 10:
             S[self.o_g_active_events] = _mask([*_bits(N[self.o_g_active_events]), *[v_c]])
             _log(S, 28, (v_c,))
+            self.p_effect__active_event__start(S, v_c, 2)
             if self.s_e_strategy__effect[v_c] != "funding":
                 pc = 11
             else:
@@ -2983,7 +3163,7 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:800:3]"
+        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:780:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -3073,7 +3253,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:513:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -3189,7 +3369,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:924:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:905:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -3315,7 +3495,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:425:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:404:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -3412,7 +3592,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:479:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3450,7 +3630,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:636:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:616:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -3541,7 +3721,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:760:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3582,7 +3762,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3653,7 +3833,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:782:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:762:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -3731,7 +3911,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:982:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:963:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -3837,7 +4017,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1143:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4013,7 +4193,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1005:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4213,7 +4393,7 @@ class RiseOfTotalitarianismRules:
         return max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]))
 
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:683:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4391,7 +4571,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -4412,7 +4592,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:657:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -4449,9 +4629,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 20, _o, ()))
+                    _d.append((v_p_2, 23, _o, ()))
                 return _ask_all(
-                    S, (23, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (27, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -4478,7 +4658,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 75, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 88, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 3
@@ -4500,7 +4680,7 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 5:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (23, 3, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (27, 3, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 3
                 continue
             if pc == 8:
@@ -4509,14 +4689,14 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 76, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 89, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:566:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:545:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -4553,7 +4733,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1116:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4720,7 +4900,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4756,7 +4936,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:818:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -4786,7 +4966,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:818:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -4834,9 +5014,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (24, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (28, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                21,
+                24,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -4852,14 +5032,14 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (24, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (28, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 78, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 91, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
@@ -4872,11 +5052,11 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 79, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 92, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (24, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (28, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -4902,7 +5082,7 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 80, (v_u, v_a))
+                _log(S, 93, (v_u, v_a))
                 v_ap = -1
                 pc = 48
             else:
@@ -4913,9 +5093,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (24, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (28, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                22,
+                25,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -4930,14 +5110,14 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (24, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (28, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 82, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 95, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
@@ -4949,16 +5129,16 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 83, (self.s_e_chit__action[v_u], v_a))
+                _log(S, 96, (self.s_e_chit__action[v_u], v_a))
                 pc = 48
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (24, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (28, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 48
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 84, (v_u, v_a))
+                _log(S, 97, (v_u, v_a))
                 v_ap = -1
                 pc = 48
             else:
@@ -4968,7 +5148,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (24, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 23, tuple(_uniq(v_ts))
+                S, (28, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 26, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -4977,20 +5157,20 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (24, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (28, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 86, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 99, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
                 pc = 48
         if pc == 25:
-            _log(S, 87, (v_t,))
+            _log(S, 100, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
@@ -5000,7 +5180,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (24, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 24, (True, False))
+            return self.ask(S, (28, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 27, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
@@ -5024,14 +5204,14 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (24, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+                return _wait(S, (28, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
             pc = 33
         if pc == 33:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 89, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 102, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 34
             else:
@@ -5039,9 +5219,10 @@ class RiseOfTotalitarianismRules:
         if pc == 34:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 90, (v_card,))
+            _log(S, 103, (v_card,))
+            self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (24, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (28, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 48
         if pc == 37:
             v_kinds = [
@@ -5056,9 +5237,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (24, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (28, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                25,
+                28,
                 tuple(v_kinds),
             )
         if pc == 39:
@@ -5068,14 +5249,14 @@ class RiseOfTotalitarianismRules:
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (24, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (28, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 40
         if pc == 40:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 92, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 105, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 41
             else:
@@ -5122,9 +5303,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (24, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (28, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                26,
+                29,
                 tuple(v_xs),
             )
         if pc == 43:
@@ -5133,7 +5314,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (24, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (28, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 45
         if pc == 45:
             if F is not None:
@@ -5152,7 +5333,7 @@ class RiseOfTotalitarianismRules:
             if v_ap >= v_d and v_ap >= 0:
                 pc = 49
             else:
-                _log(S, 94, ())
+                _log(S, 107, ())
                 pc = 53
         if pc == 49:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -5161,7 +5342,7 @@ class RiseOfTotalitarianismRules:
                 pc = 53
         if pc == 50:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (24, 53, v_u, v_keep))
+                return _wait(S, (28, 53, v_u, v_keep))
             pc = 53
         if pc == 53:
             if F is not None:
@@ -5175,7 +5356,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:734:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -5260,6 +5441,21 @@ class RiseOfTotalitarianismRules:
 
     def r_turn__card_phase(self, S: list[Any], F: Any, v: Any) -> Any:
         "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__card_phase: no resume point {pc}")
+        if pc == 0:
+            if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
+                return _wait(S, (30, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__card_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
+        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5284,7 +5480,7 @@ class RiseOfTotalitarianismRules:
         pc: int = 0 if F is None else F[1]
         # resume points: 3-4, 8-9, 14-15
         if F is not None and (pc < 0 or not (0xC318 >> pc) & 1):
-            raise RulesError(f"routine turn__card_phase: no resume point {pc}")
+            raise RulesError(f"routine turn__card_phase__lasting: no resume point {pc}")
         while True:
             if pc == 0:
                 S[self.o_g_rounds] = min(max(self.f_rounds_of_turn(S), 0), 3)
@@ -5316,9 +5512,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (26, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (24, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    27,
+                    20,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -5355,13 +5551,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 96, (v_era,))
+                    _log(S, 81, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 97, (len(v_fresh),))
+                    _log(S, 82, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -5378,7 +5574,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (26, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 28, (True, False))
+                return self.ask(S, (24, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 21, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -5404,7 +5600,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 99, (v_p_4,))
+                    _log(S, 84, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -5437,9 +5633,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (26, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (24, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    29,
+                    22,
                     tuple(
                         [
                             v_k_4
@@ -5467,7 +5663,7 @@ class RiseOfTotalitarianismRules:
             if pc == 17:
                 return None
 
-    def z_turn__card_phase__4_3(self, S: list[Any], F: Any) -> Any:
+    def z_turn__card_phase__lasting__4_3(self, S: list[Any], F: Any) -> Any:
         "Local 'saved' of a frame, computed again in a bot's world."
         N: list[int] = S
         v_p = F[4]
@@ -5477,11 +5673,27 @@ class RiseOfTotalitarianismRules:
 
     def r_turn__cleanup_phase(self, S: list[Any], F: Any, v: Any) -> Any:
         "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
+        if pc == 0:
+            if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
+                return _wait(S, (32, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            self.p_effect__active_event__end_all(S, 1)
+            return None
+
+    def r_turn__cleanup_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
         v_m: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
-            raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
+            raise RulesError(f"routine turn__cleanup_phase__lasting: no resume point {pc}")
         if pc == 0:
             for v_m in self.all_major:
                 if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
@@ -5489,13 +5701,13 @@ class RiseOfTotalitarianismRules:
             self.p_economy_checks(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (28, 1))
+                return _wait(S, (26, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (28, 2))
+                return _wait(S, (26, 2))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -5512,9 +5724,24 @@ class RiseOfTotalitarianismRules:
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
+            if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
+                return _wait(S, (29, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__order_of_play__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
+        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__order_of_play__lasting: no resume point {pc}")
+        if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (25, 1))
+                return _wait(S, (23, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5522,6 +5749,21 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__political_phase(self, S: list[Any], F: Any, v: Any) -> Any:
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__political_phase: no resume point {pc}")
+        if pc == 0:
+            if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
+                return _wait(S, (31, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            return None
+
+    def r_turn__political_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
         "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
         N: list[int] = S
         v__runs: Any = None
@@ -5532,7 +5774,7 @@ class RiseOfTotalitarianismRules:
         pc: int = 0 if F is None else F[1]
         # resume points: 1, 3-5, 9
         if F is not None and (pc < 0 or not (0x23A >> pc) & 1):
-            raise RulesError(f"routine turn__political_phase: no resume point {pc}")
+            raise RulesError(f"routine turn__political_phase__lasting: no resume point {pc}")
         while True:
             if pc == 0:
                 v__runs = 0
@@ -5550,16 +5792,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 101, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 86, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (27, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (25, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (27, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (25, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -5580,19 +5822,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (27, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (25, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (27, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (25, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (27, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (25, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -5603,7 +5845,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1143:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -5633,4 +5875,4 @@ class RiseOfTotalitarianismRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "870 rules/rise_of_totalitarianism/rules.yaml:308:7\n871 rules/rise_of_totalitarianism/rules.yaml:309:7\n872 rules/rise_of_totalitarianism/rules.yaml:310:11\n873 rules/rise_of_totalitarianism/rules.yaml:311:7\n910 rules/rise_of_totalitarianism/rules.yaml:326:7\n911 rules/rise_of_totalitarianism/rules.yaml:327:7\n912 rules/rise_of_totalitarianism/rules.yaml:328:11\n917 rules/rise_of_totalitarianism/rules.yaml:329:7\n918 rules/rise_of_totalitarianism/rules.yaml:330:11\n919 rules/rise_of_totalitarianism/rules.yaml:331:15\n920 rules/rise_of_totalitarianism/rules.yaml:332:11\n921 rules/rise_of_totalitarianism/rules.yaml:333:15\n922 rules/rise_of_totalitarianism/rules.yaml:334:7\n926 rules/rise_of_totalitarianism/rules.yaml:203:7\n930 rules/rise_of_totalitarianism/rules.yaml:248:7\n934 rules/rise_of_totalitarianism/rules.yaml:210:7\n943 rules/rise_of_totalitarianism/rules.yaml:220:7\n944 rules/rise_of_totalitarianism/rules.yaml:221:11\n945 rules/rise_of_totalitarianism/rules.yaml:222:11\n950 rules/rise_of_totalitarianism/rules.yaml:223:11\n951 rules/rise_of_totalitarianism/rules.yaml:224:11\n952 rules/rise_of_totalitarianism/rules.yaml:225:15\n953 rules/rise_of_totalitarianism/rules.yaml:226:19\n954 rules/rise_of_totalitarianism/rules.yaml:227:11\n955 rules/rise_of_totalitarianism/rules.yaml:228:7\n966 rules/rise_of_totalitarianism/rules.yaml:229:7\n967 rules/rise_of_totalitarianism/rules.yaml:230:7\n979 rules/rise_of_totalitarianism/rules.yaml:231:7\n980 rules/rise_of_totalitarianism/rules.yaml:232:11\n981 rules/rise_of_totalitarianism/rules.yaml:233:7\n985 rules/rise_of_totalitarianism/rules.yaml:267:7\n989 rules/rise_of_totalitarianism/rules.yaml:274:7\n997 rules/rise_of_totalitarianism/rules.yaml:168:7\n1004 rules/rise_of_totalitarianism/rules.yaml:108:7\n1005 rules/rise_of_totalitarianism/rules.yaml:109:11\n1006 rules/rise_of_totalitarianism/rules.yaml:110:7\n1007 rules/rise_of_totalitarianism/rules.yaml:111:11\n1008 rules/rise_of_totalitarianism/rules.yaml:112:7\n1012 rules/rise_of_totalitarianism/rules.yaml:142:7\n1024 rules/rise_of_totalitarianism/rules.yaml:69:7\n1033 rules/rise_of_totalitarianism/rules.yaml:55:7\n1038 rules/rise_of_totalitarianism/rules.yaml:135:7\n1062 rules/rise_of_totalitarianism/rules.yaml:376:7\n1066 rules/rise_of_totalitarianism/rules.yaml:242:7\n1074 rules/rise_of_totalitarianism/rules.yaml:76:7\n1083 rules/rise_of_totalitarianism/rules.yaml:62:7\n1087 rules/rise_of_totalitarianism/rules.yaml:255:7\n1088 rules/rise_of_totalitarianism/rules.yaml:256:11\n1089 rules/rise_of_totalitarianism/rules.yaml:257:7\n1090 rules/rise_of_totalitarianism/rules.yaml:258:11\n1096 rules/rise_of_totalitarianism/rules.yaml:259:11\n1105 rules/rise_of_totalitarianism/rules.yaml:260:7\n1106 rules/rise_of_totalitarianism/rules.yaml:261:11\n1122 rules/rise_of_totalitarianism/rules.yaml:262:7\n1127 rules/rise_of_totalitarianism/rules.yaml:83:7\n1136 rules/rise_of_totalitarianism/rules.yaml:356:7\n1141 rules/rise_of_totalitarianism/rules.yaml:348:7\n1142 rules/rise_of_totalitarianism/rules.yaml:349:7\n1143 rules/rise_of_totalitarianism/rules.yaml:350:11\n1151 rules/rise_of_totalitarianism/rules.yaml:351:7\n1155 rules/rise_of_totalitarianism/rules.yaml:198:7\n1159 rules/rise_of_totalitarianism/rules.yaml:175:7\n1173 rules/rise_of_totalitarianism/rules.yaml:279:7\n1181 rules/rise_of_totalitarianism/rules.yaml:149:7\n1186 rules/rise_of_totalitarianism/rules.yaml:298:7\n1187 rules/rise_of_totalitarianism/rules.yaml:299:7\n1188 rules/rise_of_totalitarianism/rules.yaml:300:11\n1189 rules/rise_of_totalitarianism/rules.yaml:301:7\n1193 rules/rise_of_totalitarianism/rules.yaml:182:7\n1201 rules/rise_of_totalitarianism/rules.yaml:128:7\n1214 rules/rise_of_totalitarianism/rules.yaml:286:7\n1218 rules/rise_of_totalitarianism/rules.yaml:287:7\n1219 rules/rise_of_totalitarianism/rules.yaml:288:11\n1220 rules/rise_of_totalitarianism/rules.yaml:289:7\n1224 rules/rise_of_totalitarianism/rules.yaml:341:7\n1235 rules/rise_of_totalitarianism/rules.yaml:317:7\n1239 rules/rise_of_totalitarianism/rules.yaml:369:7\n1243 rules/rise_of_totalitarianism/rules.yaml:94:7\n1244 rules/rise_of_totalitarianism/rules.yaml:95:11\n1245 rules/rise_of_totalitarianism/rules.yaml:96:7\n1246 rules/rise_of_totalitarianism/rules.yaml:97:11\n1247 rules/rise_of_totalitarianism/rules.yaml:98:7\n1252 rules/rise_of_totalitarianism/rules.yaml:191:7\n1261 rules/rise_of_totalitarianism/rules.yaml:121:7\n1269 rules/rise_of_totalitarianism/rules.yaml:156:7\n1270 rules/rise_of_totalitarianism/rules.yaml:157:7\n1271 rules/rise_of_totalitarianism/rules.yaml:158:7\n1272 rules/rise_of_totalitarianism/rules.yaml:159:7\n1277 rules/rise_of_totalitarianism/rules.yaml:362:7\n1283 rules/rise_of_totalitarianism/rules.yaml:1143:3\n1288 rules/rise_of_totalitarianism/rules.yaml:1143:3\n1296 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1297 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1298 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1299 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1300 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1301 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1305 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1323 rules/rise_of_totalitarianism/rules.yaml:1116:3\n1327 rules/rise_of_totalitarianism/rules.yaml:387:7\n1328 rules/rise_of_totalitarianism/rules.yaml:388:7\n1333 rules/rise_of_totalitarianism/rules.yaml:389:11\n1334 rules/rise_of_totalitarianism/rules.yaml:390:11\n1339 rules/rise_of_totalitarianism/rules.yaml:1073:7\n1340 rules/rise_of_totalitarianism/rules.yaml:1074:11\n1341 rules/rise_of_totalitarianism/rules.yaml:1075:11\n1348 rules/rise_of_totalitarianism/rules.yaml:1076:11\n1349 rules/rise_of_totalitarianism/rules.yaml:1077:11\n1351 rules/rise_of_totalitarianism/rules.yaml:1078:7\n1356 rules/rise_of_totalitarianism/rules.yaml:1079:11\n1364 rules/rise_of_totalitarianism/rules.yaml:1080:11\n1369 rules/rise_of_totalitarianism/rules.yaml:419:7\n1370 rules/rise_of_totalitarianism/rules.yaml:420:11\n1393 rules/rise_of_totalitarianism/rules.yaml:421:11\n1394 rules/rise_of_totalitarianism/rules.yaml:422:11\n1395 rules/rise_of_totalitarianism/rules.yaml:423:11\n1396 rules/rise_of_totalitarianism/rules.yaml:424:11\n1402 rules/rise_of_totalitarianism/rules.yaml:464:7\n1403 rules/rise_of_totalitarianism/rules.yaml:465:7\n1404 rules/rise_of_totalitarianism/rules.yaml:466:7\n1409 rules/rise_of_totalitarianism/rules.yaml:467:11\n1410 rules/rise_of_totalitarianism/rules.yaml:468:11\n1415 rules/rise_of_totalitarianism/rules.yaml:474:7\n1416 rules/rise_of_totalitarianism/rules.yaml:475:11\n1417 rules/rise_of_totalitarianism/rules.yaml:476:11\n1420 rules/rise_of_totalitarianism/rules.yaml:478:11\n1425 rules/rise_of_totalitarianism/rules.yaml:451:7\n1426 rules/rise_of_totalitarianism/rules.yaml:452:11\n1427 rules/rise_of_totalitarianism/rules.yaml:453:11\n1428 rules/rise_of_totalitarianism/rules.yaml:454:11\n1430 rules/rise_of_totalitarianism/rules.yaml:455:7\n1431 rules/rise_of_totalitarianism/rules.yaml:456:11\n1432 rules/rise_of_totalitarianism/rules.yaml:457:11\n1433 rules/rise_of_totalitarianism/rules.yaml:458:11\n1438 rules/rise_of_totalitarianism/rules.yaml:957:7\n1439 rules/rise_of_totalitarianism/rules.yaml:958:11\n1457 rules/rise_of_totalitarianism/rules.yaml:959:15\n1458 rules/rise_of_totalitarianism/rules.yaml:960:15\n1463 rules/rise_of_totalitarianism/rules.yaml:961:15\n1464 rules/rise_of_totalitarianism/rules.yaml:962:19\n1467 rules/rise_of_totalitarianism/rules.yaml:963:19\n1470 rules/rise_of_totalitarianism/rules.yaml:965:19\n1476 rules/rise_of_totalitarianism/rules.yaml:1049:7\n1477 rules/rise_of_totalitarianism/rules.yaml:1050:11\n1478 rules/rise_of_totalitarianism/rules.yaml:1051:15\n1479 rules/rise_of_totalitarianism/rules.yaml:1052:19\n1480 rules/rise_of_totalitarianism/rules.yaml:1053:15\n1481 rules/rise_of_totalitarianism/rules.yaml:1054:15\n1492 rules/rise_of_totalitarianism/rules.yaml:1055:15\n1493 rules/rise_of_totalitarianism/rules.yaml:1056:19\n1501 rules/rise_of_totalitarianism/rules.yaml:1057:19\n1502 rules/rise_of_totalitarianism/rules.yaml:1058:19\n1503 rules/rise_of_totalitarianism/rules.yaml:1059:19\n1508 rules/rise_of_totalitarianism/rules.yaml:1060:23\n1511 rules/rise_of_totalitarianism/rules.yaml:1061:23\n1512 rules/rise_of_totalitarianism/rules.yaml:1062:19\n1521 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1533 rules/rise_of_totalitarianism/rules.yaml:1064:15\n1538 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1540 rules/rise_of_totalitarianism/rules.yaml:1066:15\n1546 rules/rise_of_totalitarianism/rules.yaml:1067:19\n1547 rules/rise_of_totalitarianism/rules.yaml:1068:11\n1551 rules/rise_of_totalitarianism/flow.yaml:101:7\n1552 rules/rise_of_totalitarianism/flow.yaml:102:11\n1556 rules/rise_of_totalitarianism/rules.yaml:410:7\n1557 rules/rise_of_totalitarianism/rules.yaml:411:7\n1558 rules/rise_of_totalitarianism/rules.yaml:412:11\n1563 rules/rise_of_totalitarianism/rules.yaml:413:15\n1564 rules/rise_of_totalitarianism/rules.yaml:414:15\n1568 rules/rise_of_totalitarianism/rules.yaml:382:7\n1572 rules/rise_of_totalitarianism/rules.yaml:757:7\n1574 rules/rise_of_totalitarianism/rules.yaml:758:7\n1575 rules/rise_of_totalitarianism/rules.yaml:759:7\n1580 rules/rise_of_totalitarianism/rules.yaml:623:7\n1583 rules/rise_of_totalitarianism/rules.yaml:624:7\n1584 rules/rise_of_totalitarianism/rules.yaml:625:11\n1587 rules/rise_of_totalitarianism/rules.yaml:626:7\n1588 rules/rise_of_totalitarianism/rules.yaml:627:11\n1589 rules/rise_of_totalitarianism/rules.yaml:628:11\n1590 rules/rise_of_totalitarianism/rules.yaml:629:11\n1591 rules/rise_of_totalitarianism/rules.yaml:630:7\n1592 rules/rise_of_totalitarianism/rules.yaml:631:11\n1594 rules/rise_of_totalitarianism/rules.yaml:633:11\n1599 rules/rise_of_totalitarianism/rules.yaml:970:7\n1600 rules/rise_of_totalitarianism/rules.yaml:971:11\n1601 rules/rise_of_totalitarianism/rules.yaml:972:15\n1607 rules/rise_of_totalitarianism/rules.yaml:973:19\n1608 rules/rise_of_totalitarianism/rules.yaml:974:19\n1609 rules/rise_of_totalitarianism/rules.yaml:975:19\n1610 rules/rise_of_totalitarianism/rules.yaml:976:19\n1611 rules/rise_of_totalitarianism/rules.yaml:977:19\n1612 rules/rise_of_totalitarianism/rules.yaml:978:19\n1617 rules/rise_of_totalitarianism/rules.yaml:979:23\n1620 rules/rise_of_totalitarianism/rules.yaml:980:23\n1621 rules/rise_of_totalitarianism/rules.yaml:981:19\n1626 rules/rise_of_totalitarianism/flow.yaml:10:7\n1627 rules/rise_of_totalitarianism/flow.yaml:11:11\n1630 rules/rise_of_totalitarianism/flow.yaml:12:7\n1634 rules/rise_of_totalitarianism/rules.yaml:395:7\n1635 rules/rise_of_totalitarianism/rules.yaml:396:7\n1636 rules/rise_of_totalitarianism/rules.yaml:397:7\n1637 rules/rise_of_totalitarianism/rules.yaml:398:11\n1638 rules/rise_of_totalitarianism/rules.yaml:399:15\n1640 rules/rise_of_totalitarianism/rules.yaml:401:15\n1641 rules/rise_of_totalitarianism/rules.yaml:402:7\n1642 rules/rise_of_totalitarianism/rules.yaml:403:7\n1643 rules/rise_of_totalitarianism/rules.yaml:404:11\n1647 rules/rise_of_totalitarianism/rules.yaml:776:7\n1648 rules/rise_of_totalitarianism/rules.yaml:777:7\n1652 rules/rise_of_totalitarianism/rules.yaml:778:11\n1653 rules/rise_of_totalitarianism/rules.yaml:779:11\n1654 rules/rise_of_totalitarianism/rules.yaml:780:11\n1657 rules/rise_of_totalitarianism/rules.yaml:781:11\n1663 rules/rise_of_totalitarianism/rules.yaml:1085:7\n1664 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1665 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1666 rules/rise_of_totalitarianism/rules.yaml:1088:11\n1667 rules/rise_of_totalitarianism/rules.yaml:1089:15\n1668 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1669 rules/rise_of_totalitarianism/rules.yaml:1091:11\n1672 rules/rise_of_totalitarianism/rules.yaml:1092:15\n1673 rules/rise_of_totalitarianism/rules.yaml:1093:7\n1674 rules/rise_of_totalitarianism/rules.yaml:1094:11\n1675 rules/rise_of_totalitarianism/rules.yaml:1095:11\n1676 rules/rise_of_totalitarianism/rules.yaml:1096:7\n1681 rules/rise_of_totalitarianism/rules.yaml:1101:7\n1682 rules/rise_of_totalitarianism/rules.yaml:1102:7\n1683 rules/rise_of_totalitarianism/rules.yaml:1103:7\n1684 rules/rise_of_totalitarianism/rules.yaml:1104:11\n1685 rules/rise_of_totalitarianism/rules.yaml:1105:11\n1691 rules/rise_of_totalitarianism/rules.yaml:1106:15\n1705 rules/rise_of_totalitarianism/rules.yaml:1107:15\n1706 rules/rise_of_totalitarianism/rules.yaml:1108:15\n1708 rules/rise_of_totalitarianism/rules.yaml:1109:7\n1709 rules/rise_of_totalitarianism/rules.yaml:1110:7\n1710 rules/rise_of_totalitarianism/rules.yaml:1111:7\n1711 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1712 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1716 rules/rise_of_totalitarianism/rules.yaml:1131:7\n1725 rules/rise_of_totalitarianism/rules.yaml:1132:7\n1726 rules/rise_of_totalitarianism/rules.yaml:1133:7\n1727 rules/rise_of_totalitarianism/rules.yaml:1134:11\n1728 rules/rise_of_totalitarianism/rules.yaml:1135:15\n1729 rules/rise_of_totalitarianism/rules.yaml:1136:19\n1730 rules/rise_of_totalitarianism/rules.yaml:1137:19\n1731 rules/rise_of_totalitarianism/rules.yaml:1138:19\n1732 rules/rise_of_totalitarianism/rules.yaml:1139:7\n1756 rules/rise_of_totalitarianism/rules.yaml:720:7\n1757 rules/rise_of_totalitarianism/rules.yaml:721:7\n1762 rules/rise_of_totalitarianism/rules.yaml:722:11\n1775 rules/rise_of_totalitarianism/rules.yaml:723:11\n1776 rules/rise_of_totalitarianism/rules.yaml:724:15\n1778 rules/rise_of_totalitarianism/rules.yaml:726:15\n1779 rules/rise_of_totalitarianism/rules.yaml:727:15\n1780 rules/rise_of_totalitarianism/rules.yaml:728:19\n1782 rules/rise_of_totalitarianism/rules.yaml:730:19\n1783 rules/rise_of_totalitarianism/rules.yaml:731:19\n1784 rules/rise_of_totalitarianism/rules.yaml:732:19\n1789 rules/rise_of_totalitarianism/rules.yaml:587:7\n1790 rules/rise_of_totalitarianism/rules.yaml:589:15\n1791 rules/rise_of_totalitarianism/rules.yaml:590:15\n1793 rules/rise_of_totalitarianism/rules.yaml:592:15\n1794 rules/rise_of_totalitarianism/rules.yaml:593:15\n1795 rules/rise_of_totalitarianism/rules.yaml:595:19\n1798 rules/rise_of_totalitarianism/rules.yaml:598:15\n1800 rules/rise_of_totalitarianism/rules.yaml:600:15\n1801 rules/rise_of_totalitarianism/rules.yaml:601:19\n1802 rules/rise_of_totalitarianism/rules.yaml:602:15\n1804 rules/rise_of_totalitarianism/rules.yaml:605:15\n1805 rules/rise_of_totalitarianism/rules.yaml:607:15\n1806 rules/rise_of_totalitarianism/rules.yaml:608:19\n1807 rules/rise_of_totalitarianism/rules.yaml:609:15\n1808 rules/rise_of_totalitarianism/rules.yaml:610:19\n1809 rules/rise_of_totalitarianism/rules.yaml:611:19\n1810 rules/rise_of_totalitarianism/rules.yaml:612:19\n1812 rules/rise_of_totalitarianism/rules.yaml:614:15\n1813 rules/rise_of_totalitarianism/rules.yaml:616:15\n1814 rules/rise_of_totalitarianism/rules.yaml:617:19\n1820 rules/rise_of_totalitarianism/rules.yaml:805:7\n1821 rules/rise_of_totalitarianism/rules.yaml:806:7\n1822 rules/rise_of_totalitarianism/rules.yaml:807:7\n1827 rules/rise_of_totalitarianism/rules.yaml:808:11\n1846 rules/rise_of_totalitarianism/rules.yaml:809:11\n1847 rules/rise_of_totalitarianism/rules.yaml:810:15\n1849 rules/rise_of_totalitarianism/rules.yaml:812:15\n1850 rules/rise_of_totalitarianism/rules.yaml:813:15\n1851 rules/rise_of_totalitarianism/rules.yaml:814:19\n1853 rules/rise_of_totalitarianism/rules.yaml:816:19\n1858 rules/rise_of_totalitarianism/rules.yaml:817:19\n1863 rules/rise_of_totalitarianism/rules.yaml:518:7\n1864 rules/rise_of_totalitarianism/rules.yaml:520:15\n1865 rules/rise_of_totalitarianism/rules.yaml:521:15\n1870 rules/rise_of_totalitarianism/rules.yaml:522:19\n1876 rules/rise_of_totalitarianism/rules.yaml:523:19\n1877 rules/rise_of_totalitarianism/rules.yaml:524:19\n1878 rules/rise_of_totalitarianism/rules.yaml:525:19\n1880 rules/rise_of_totalitarianism/rules.yaml:527:15\n1881 rules/rise_of_totalitarianism/rules.yaml:528:15\n1882 rules/rise_of_totalitarianism/rules.yaml:529:15\n1884 rules/rise_of_totalitarianism/rules.yaml:532:15\n1886 rules/rise_of_totalitarianism/rules.yaml:535:15\n1887 rules/rise_of_totalitarianism/rules.yaml:536:19\n1892 rules/rise_of_totalitarianism/rules.yaml:539:15\n1893 rules/rise_of_totalitarianism/rules.yaml:540:19\n1898 rules/rise_of_totalitarianism/rules.yaml:543:15\n1902 rules/rise_of_totalitarianism/rules.yaml:544:19\n1903 rules/rise_of_totalitarianism/rules.yaml:545:23\n1908 rules/rise_of_totalitarianism/rules.yaml:550:15\n1913 rules/rise_of_totalitarianism/rules.yaml:928:7\n1914 rules/rise_of_totalitarianism/rules.yaml:929:11\n1915 rules/rise_of_totalitarianism/rules.yaml:930:15\n1916 rules/rise_of_totalitarianism/rules.yaml:931:11\n1917 rules/rise_of_totalitarianism/rules.yaml:932:7\n1918 rules/rise_of_totalitarianism/rules.yaml:933:11\n1919 rules/rise_of_totalitarianism/rules.yaml:934:11\n1926 rules/rise_of_totalitarianism/rules.yaml:935:11\n1927 rules/rise_of_totalitarianism/rules.yaml:936:11\n1932 rules/rise_of_totalitarianism/rules.yaml:937:11\n1933 rules/rise_of_totalitarianism/rules.yaml:938:15\n1936 rules/rise_of_totalitarianism/rules.yaml:939:15\n1938 rules/rise_of_totalitarianism/rules.yaml:943:15\n1939 rules/rise_of_totalitarianism/rules.yaml:944:19\n1943 rules/rise_of_totalitarianism/rules.yaml:946:15\n1944 rules/rise_of_totalitarianism/rules.yaml:947:19\n1949 rules/rise_of_totalitarianism/rules.yaml:948:23\n1950 rules/rise_of_totalitarianism/rules.yaml:949:7\n1951 rules/rise_of_totalitarianism/rules.yaml:950:11\n1956 rules/rise_of_totalitarianism/rules.yaml:429:7\n1957 rules/rise_of_totalitarianism/rules.yaml:430:7\n1962 rules/rise_of_totalitarianism/rules.yaml:431:11\n1969 rules/rise_of_totalitarianism/rules.yaml:432:11\n1984 rules/rise_of_totalitarianism/rules.yaml:433:7\n1985 rules/rise_of_totalitarianism/rules.yaml:434:11\n1986 rules/rise_of_totalitarianism/rules.yaml:435:7\n1987 rules/rise_of_totalitarianism/rules.yaml:436:11\n1997 rules/rise_of_totalitarianism/rules.yaml:437:11\n1998 rules/rise_of_totalitarianism/rules.yaml:438:11\n1999 rules/rise_of_totalitarianism/rules.yaml:439:7\n2000 rules/rise_of_totalitarianism/rules.yaml:440:7\n2001 rules/rise_of_totalitarianism/rules.yaml:441:11\n2005 rules/rise_of_totalitarianism/rules.yaml:442:7\n2010 rules/rise_of_totalitarianism/rules.yaml:484:7\n2011 rules/rise_of_totalitarianism/rules.yaml:485:7\n2015 rules/rise_of_totalitarianism/rules.yaml:486:11\n2016 rules/rise_of_totalitarianism/rules.yaml:487:7\n2017 rules/rise_of_totalitarianism/rules.yaml:488:11\n2019 rules/rise_of_totalitarianism/rules.yaml:491:11\n2024 rules/rise_of_totalitarianism/rules.yaml:640:7\n2027 rules/rise_of_totalitarianism/rules.yaml:643:11\n2028 rules/rise_of_totalitarianism/rules.yaml:644:11\n2029 rules/rise_of_totalitarianism/rules.yaml:645:11\n2030 rules/rise_of_totalitarianism/rules.yaml:647:11\n2031 rules/rise_of_totalitarianism/rules.yaml:648:15\n2035 rules/rise_of_totalitarianism/rules.yaml:650:11\n2036 rules/rise_of_totalitarianism/rules.yaml:651:15\n2040 rules/rise_of_totalitarianism/rules.yaml:653:11\n2041 rules/rise_of_totalitarianism/rules.yaml:654:15\n2042 rules/rise_of_totalitarianism/rules.yaml:655:15\n2046 rules/rise_of_totalitarianism/rules.yaml:656:15\n2050 rules/rise_of_totalitarianism/rules.yaml:765:7\n2054 rules/rise_of_totalitarianism/rules.yaml:766:7\n2055 rules/rise_of_totalitarianism/rules.yaml:767:7\n2056 rules/rise_of_totalitarianism/rules.yaml:768:11\n2057 rules/rise_of_totalitarianism/rules.yaml:769:7\n2058 rules/rise_of_totalitarianism/rules.yaml:770:7\n2062 rules/rise_of_totalitarianism/rules.yaml:500:7\n2066 rules/rise_of_totalitarianism/rules.yaml:501:11\n2067 rules/rise_of_totalitarianism/rules.yaml:502:7\n2068 rules/rise_of_totalitarianism/rules.yaml:503:7\n2075 rules/rise_of_totalitarianism/rules.yaml:504:11\n2076 rules/rise_of_totalitarianism/rules.yaml:505:7\n2077 rules/rise_of_totalitarianism/rules.yaml:506:11\n2079 rules/rise_of_totalitarianism/rules.yaml:509:11\n2080 rules/rise_of_totalitarianism/rules.yaml:510:11\n2081 rules/rise_of_totalitarianism/rules.yaml:511:11\n2085 rules/rise_of_totalitarianism/rules.yaml:787:7\n2086 rules/rise_of_totalitarianism/rules.yaml:788:11\n2087 rules/rise_of_totalitarianism/rules.yaml:789:11\n2088 rules/rise_of_totalitarianism/rules.yaml:790:15\n2101 rules/rise_of_totalitarianism/rules.yaml:793:11\n2102 rules/rise_of_totalitarianism/rules.yaml:794:11\n2108 rules/rise_of_totalitarianism/rules.yaml:797:11\n2109 rules/rise_of_totalitarianism/rules.yaml:798:11\n2145 rules/rise_of_totalitarianism/rules.yaml:986:7\n2146 rules/rise_of_totalitarianism/rules.yaml:987:11\n2164 rules/rise_of_totalitarianism/rules.yaml:988:11\n2165 rules/rise_of_totalitarianism/rules.yaml:989:15\n2169 rules/rise_of_totalitarianism/rules.yaml:990:15\n2170 rules/rise_of_totalitarianism/rules.yaml:991:15\n2177 rules/rise_of_totalitarianism/rules.yaml:992:15\n2178 rules/rise_of_totalitarianism/rules.yaml:993:15\n2183 rules/rise_of_totalitarianism/rules.yaml:995:15\n2184 rules/rise_of_totalitarianism/rules.yaml:996:19\n2185 rules/rise_of_totalitarianism/rules.yaml:997:19\n2186 rules/rise_of_totalitarianism/rules.yaml:998:23\n2187 rules/rise_of_totalitarianism/rules.yaml:999:19\n2188 rules/rise_of_totalitarianism/rules.yaml:1000:23\n2189 rules/rise_of_totalitarianism/rules.yaml:1001:23\n2196 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2197 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2200 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2201 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2202 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2203 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2204 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2205 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2212 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2213 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2214 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2215 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2221 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2222 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2224 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2225 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2226 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2228 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2229 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2230 rules/rise_of_totalitarianism/rules.yaml:1143:3\n2237 rules/rise_of_totalitarianism/rules.yaml:1009:7\n2238 rules/rise_of_totalitarianism/rules.yaml:1010:11\n2244 rules/rise_of_totalitarianism/rules.yaml:1011:11\n2245 rules/rise_of_totalitarianism/rules.yaml:1012:15\n2249 rules/rise_of_totalitarianism/rules.yaml:1013:15\n2256 rules/rise_of_totalitarianism/rules.yaml:1014:15\n2257 rules/rise_of_totalitarianism/rules.yaml:1015:15\n2263 rules/rise_of_totalitarianism/rules.yaml:1016:15\n2264 rules/rise_of_totalitarianism/rules.yaml:1017:15\n2265 rules/rise_of_totalitarianism/rules.yaml:1018:19\n2275 rules/rise_of_totalitarianism/rules.yaml:1021:19\n2276 rules/rise_of_totalitarianism/rules.yaml:1022:19\n2279 rules/rise_of_totalitarianism/rules.yaml:1026:23\n2283 rules/rise_of_totalitarianism/rules.yaml:1027:27\n2296 rules/rise_of_totalitarianism/rules.yaml:1028:23\n2297 rules/rise_of_totalitarianism/rules.yaml:1029:23\n2298 rules/rise_of_totalitarianism/rules.yaml:1030:23\n2299 rules/rise_of_totalitarianism/rules.yaml:1031:27\n2300 rules/rise_of_totalitarianism/rules.yaml:1032:23\n2301 rules/rise_of_totalitarianism/rules.yaml:1033:23\n2302 rules/rise_of_totalitarianism/rules.yaml:1034:23\n2303 rules/rise_of_totalitarianism/rules.yaml:1035:27\n2304 rules/rise_of_totalitarianism/rules.yaml:1036:27\n2313 rules/rise_of_totalitarianism/rules.yaml:1037:27\n2317 rules/rise_of_totalitarianism/rules.yaml:1038:27\n2318 rules/rise_of_totalitarianism/rules.yaml:1040:27\n2319 rules/rise_of_totalitarianism/rules.yaml:1041:27\n2320 rules/rise_of_totalitarianism/rules.yaml:1042:31\n2323 rules/rise_of_totalitarianism/rules.yaml:1043:27\n2326 rules/rise_of_totalitarianism/rules.yaml:1044:27\n2331 rules/rise_of_totalitarianism/rules.yaml:688:7\n2332 rules/rise_of_totalitarianism/rules.yaml:689:7\n2337 rules/rise_of_totalitarianism/rules.yaml:690:11\n2346 rules/rise_of_totalitarianism/rules.yaml:691:11\n2347 rules/rise_of_totalitarianism/rules.yaml:692:15\n2349 rules/rise_of_totalitarianism/rules.yaml:694:15\n2350 rules/rise_of_totalitarianism/rules.yaml:695:15\n2351 rules/rise_of_totalitarianism/rules.yaml:696:19\n2353 rules/rise_of_totalitarianism/rules.yaml:698:19\n2354 rules/rise_of_totalitarianism/rules.yaml:699:19\n2363 rules/rise_of_totalitarianism/rules.yaml:700:19\n2365 rules/rise_of_totalitarianism/rules.yaml:701:19\n2366 rules/rise_of_totalitarianism/rules.yaml:702:19\n2367 rules/rise_of_totalitarianism/rules.yaml:703:19\n2368 rules/rise_of_totalitarianism/rules.yaml:704:19\n2376 rules/rise_of_totalitarianism/rules.yaml:705:19\n2377 rules/rise_of_totalitarianism/rules.yaml:706:19\n2378 rules/rise_of_totalitarianism/rules.yaml:707:19\n2383 rules/rise_of_totalitarianism/rules.yaml:708:19\n2384 rules/rise_of_totalitarianism/rules.yaml:709:23\n2385 rules/rise_of_totalitarianism/rules.yaml:710:19\n2386 rules/rise_of_totalitarianism/rules.yaml:711:19\n2387 rules/rise_of_totalitarianism/rules.yaml:712:19\n2388 rules/rise_of_totalitarianism/rules.yaml:714:7\n2392 rules/rise_of_totalitarianism/rules.yaml:657:3\n2393 rules/rise_of_totalitarianism/rules.yaml:1162:14\n2398 rules/rise_of_totalitarianism/rules.yaml:661:7\n2399 rules/rise_of_totalitarianism/rules.yaml:662:11\n2400 rules/rise_of_totalitarianism/rules.yaml:663:7\n2405 rules/rise_of_totalitarianism/rules.yaml:664:7\n2408 rules/rise_of_totalitarianism/rules.yaml:666:11\n2409 rules/rise_of_totalitarianism/rules.yaml:667:7\n2410 rules/rise_of_totalitarianism/rules.yaml:668:11\n2411 rules/rise_of_totalitarianism/rules.yaml:669:15\n2419 rules/rise_of_totalitarianism/rules.yaml:671:15\n2426 rules/rise_of_totalitarianism/rules.yaml:673:7\n2427 rules/rise_of_totalitarianism/rules.yaml:674:11\n2428 rules/rise_of_totalitarianism/rules.yaml:675:15\n2429 rules/rise_of_totalitarianism/rules.yaml:676:7\n2430 rules/rise_of_totalitarianism/rules.yaml:677:11\n2431 rules/rise_of_totalitarianism/rules.yaml:678:11\n2432 rules/rise_of_totalitarianism/rules.yaml:679:15\n2433 rules/rise_of_totalitarianism/rules.yaml:680:11\n2434 rules/rise_of_totalitarianism/rules.yaml:682:11\n2438 rules/rise_of_totalitarianism/rules.yaml:571:7\n2439 rules/rise_of_totalitarianism/rules.yaml:572:7\n2440 rules/rise_of_totalitarianism/rules.yaml:574:7\n2441 rules/rise_of_totalitarianism/rules.yaml:575:11\n2442 rules/rise_of_totalitarianism/rules.yaml:576:11\n2443 rules/rise_of_totalitarianism/rules.yaml:577:15\n2444 rules/rise_of_totalitarianism/rules.yaml:578:15\n2445 rules/rise_of_totalitarianism/rules.yaml:579:15\n2446 rules/rise_of_totalitarianism/rules.yaml:581:7\n2451 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2452 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2453 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2454 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2455 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2456 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2457 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2458 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2465 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2466 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2467 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2468 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2483 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2484 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2486 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2487 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2488 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2490 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2491 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2492 rules/rise_of_totalitarianism/rules.yaml:1116:3\n2496 rules/rise_of_totalitarianism/rules.yaml:559:7\n2497 rules/rise_of_totalitarianism/rules.yaml:560:7\n2498 rules/rise_of_totalitarianism/rules.yaml:561:11\n2499 rules/rise_of_totalitarianism/rules.yaml:562:11\n2500 rules/rise_of_totalitarianism/rules.yaml:563:15\n2501 rules/rise_of_totalitarianism/rules.yaml:564:15\n2505 rules/rise_of_totalitarianism/rules.yaml:818:3\n2506 rules/rise_of_totalitarianism/rules.yaml:1142:14\n2507 rules/rise_of_totalitarianism/rules.yaml:1163:14\n2512 rules/rise_of_totalitarianism/rules.yaml:823:7\n2513 rules/rise_of_totalitarianism/rules.yaml:824:7\n2514 rules/rise_of_totalitarianism/rules.yaml:825:7\n2515 rules/rise_of_totalitarianism/rules.yaml:826:7\n2516 rules/rise_of_totalitarianism/rules.yaml:827:7\n2517 rules/rise_of_totalitarianism/rules.yaml:828:7\n2520 rules/rise_of_totalitarianism/rules.yaml:829:11\n2521 rules/rise_of_totalitarianism/rules.yaml:830:15\n2522 rules/rise_of_totalitarianism/rules.yaml:831:15\n2528 rules/rise_of_totalitarianism/rules.yaml:832:15\n2529 rules/rise_of_totalitarianism/rules.yaml:833:15\n2530 rules/rise_of_totalitarianism/rules.yaml:835:15\n2531 rules/rise_of_totalitarianism/rules.yaml:836:19\n2532 rules/rise_of_totalitarianism/rules.yaml:837:23\n2534 rules/rise_of_totalitarianism/rules.yaml:839:23\n2535 rules/rise_of_totalitarianism/rules.yaml:840:23\n2536 rules/rise_of_totalitarianism/rules.yaml:841:23\n2537 rules/rise_of_totalitarianism/rules.yaml:842:27\n2538 rules/rise_of_totalitarianism/rules.yaml:844:19\n2540 rules/rise_of_totalitarianism/rules.yaml:846:15\n2553 rules/rise_of_totalitarianism/rules.yaml:847:15\n2554 rules/rise_of_totalitarianism/rules.yaml:849:19\n2556 rules/rise_of_totalitarianism/rules.yaml:851:19\n2557 rules/rise_of_totalitarianism/rules.yaml:852:19\n2562 rules/rise_of_totalitarianism/rules.yaml:853:19\n2563 rules/rise_of_totalitarianism/rules.yaml:854:19\n2564 rules/rise_of_totalitarianism/rules.yaml:856:19\n2565 rules/rise_of_totalitarianism/rules.yaml:857:23\n2566 rules/rise_of_totalitarianism/rules.yaml:858:27\n2568 rules/rise_of_totalitarianism/rules.yaml:860:27\n2569 rules/rise_of_totalitarianism/rules.yaml:861:27\n2570 rules/rise_of_totalitarianism/rules.yaml:862:31\n2572 rules/rise_of_totalitarianism/rules.yaml:865:11\n2573 rules/rise_of_totalitarianism/rules.yaml:866:11\n2574 rules/rise_of_totalitarianism/rules.yaml:868:15\n2576 rules/rise_of_totalitarianism/rules.yaml:870:15\n2577 rules/rise_of_totalitarianism/rules.yaml:871:15\n2578 rules/rise_of_totalitarianism/rules.yaml:872:15\n2579 rules/rise_of_totalitarianism/rules.yaml:873:15\n2580 rules/rise_of_totalitarianism/rules.yaml:875:15\n2581 rules/rise_of_totalitarianism/rules.yaml:877:19\n2582 rules/rise_of_totalitarianism/rules.yaml:878:19\n2583 rules/rise_of_totalitarianism/rules.yaml:879:23\n2585 rules/rise_of_totalitarianism/rules.yaml:881:11\n2586 rules/rise_of_totalitarianism/rules.yaml:882:11\n2587 rules/rise_of_totalitarianism/rules.yaml:883:11\n2588 rules/rise_of_totalitarianism/rules.yaml:884:15\n2593 rules/rise_of_totalitarianism/rules.yaml:885:15\n2594 rules/rise_of_totalitarianism/rules.yaml:886:15\n2595 rules/rise_of_totalitarianism/rules.yaml:887:15\n2596 rules/rise_of_totalitarianism/rules.yaml:888:15\n2597 rules/rise_of_totalitarianism/rules.yaml:889:15\n2598 rules/rise_of_totalitarianism/rules.yaml:891:15\n2599 rules/rise_of_totalitarianism/rules.yaml:892:19\n2600 rules/rise_of_totalitarianism/rules.yaml:893:19\n2601 rules/rise_of_totalitarianism/rules.yaml:895:19\n2603 rules/rise_of_totalitarianism/rules.yaml:897:15\n2608 rules/rise_of_totalitarianism/rules.yaml:898:15\n2609 rules/rise_of_totalitarianism/rules.yaml:899:15\n2610 rules/rise_of_totalitarianism/rules.yaml:900:15\n2611 rules/rise_of_totalitarianism/rules.yaml:901:15\n2612 rules/rise_of_totalitarianism/rules.yaml:903:15\n2613 rules/rise_of_totalitarianism/rules.yaml:904:19\n2626 rules/rise_of_totalitarianism/rules.yaml:905:19\n2627 rules/rise_of_totalitarianism/rules.yaml:906:23\n2640 rules/rise_of_totalitarianism/rules.yaml:907:19\n2641 rules/rise_of_totalitarianism/rules.yaml:908:23\n2642 rules/rise_of_totalitarianism/rules.yaml:909:23\n2643 rules/rise_of_totalitarianism/rules.yaml:910:19\n2644 rules/rise_of_totalitarianism/rules.yaml:911:23\n2647 rules/rise_of_totalitarianism/rules.yaml:913:7\n2648 rules/rise_of_totalitarianism/rules.yaml:914:11\n2649 rules/rise_of_totalitarianism/rules.yaml:915:15\n2652 rules/rise_of_totalitarianism/rules.yaml:918:7\n2653 rules/rise_of_totalitarianism/rules.yaml:919:11\n2654 rules/rise_of_totalitarianism/rules.yaml:920:15\n2656 rules/rise_of_totalitarianism/rules.yaml:922:11\n2660 rules/rise_of_totalitarianism/rules.yaml:738:7\n2661 rules/rise_of_totalitarianism/rules.yaml:739:11\n2662 rules/rise_of_totalitarianism/rules.yaml:740:15\n2663 rules/rise_of_totalitarianism/rules.yaml:741:19\n2664 rules/rise_of_totalitarianism/rules.yaml:742:15\n2665 rules/rise_of_totalitarianism/rules.yaml:743:15\n2667 rules/rise_of_totalitarianism/rules.yaml:744:7\n2668 rules/rise_of_totalitarianism/rules.yaml:745:7\n2673 rules/rise_of_totalitarianism/rules.yaml:746:11\n2674 rules/rise_of_totalitarianism/rules.yaml:747:11\n2675 rules/rise_of_totalitarianism/rules.yaml:748:15\n2681 rules/rise_of_totalitarianism/rules.yaml:749:15\n2682 rules/rise_of_totalitarianism/rules.yaml:750:19\n2683 rules/rise_of_totalitarianism/rules.yaml:751:19\n2684 rules/rise_of_totalitarianism/rules.yaml:752:19\n2689 rules/rise_of_totalitarianism/flow.yaml:26:7\n2690 rules/rise_of_totalitarianism/flow.yaml:27:7\n2691 rules/rise_of_totalitarianism/flow.yaml:28:7\n2692 rules/rise_of_totalitarianism/flow.yaml:29:11\n2697 rules/rise_of_totalitarianism/flow.yaml:30:11\n2698 rules/rise_of_totalitarianism/flow.yaml:31:15\n2699 rules/rise_of_totalitarianism/flow.yaml:32:15\n2700 rules/rise_of_totalitarianism/flow.yaml:33:19\n2703 rules/rise_of_totalitarianism/flow.yaml:34:19\n2704 rules/rise_of_totalitarianism/flow.yaml:35:7\n2705 rules/rise_of_totalitarianism/flow.yaml:36:7\n2706 rules/rise_of_totalitarianism/flow.yaml:37:11\n2707 rules/rise_of_totalitarianism/flow.yaml:38:15\n2719 rules/rise_of_totalitarianism/flow.yaml:39:15\n2720 rules/rise_of_totalitarianism/flow.yaml:41:7\n2721 rules/rise_of_totalitarianism/flow.yaml:42:7\n2722 rules/rise_of_totalitarianism/flow.yaml:43:11\n2723 rules/rise_of_totalitarianism/flow.yaml:45:7\n2724 rules/rise_of_totalitarianism/flow.yaml:46:11\n2725 rules/rise_of_totalitarianism/flow.yaml:47:7\n2726 rules/rise_of_totalitarianism/flow.yaml:48:11\n2727 rules/rise_of_totalitarianism/flow.yaml:49:11\n2728 rules/rise_of_totalitarianism/flow.yaml:50:15\n2729 rules/rise_of_totalitarianism/flow.yaml:51:15\n2739 rules/rise_of_totalitarianism/flow.yaml:52:15\n2746 rules/rise_of_totalitarianism/flow.yaml:53:15\n2747 rules/rise_of_totalitarianism/flow.yaml:55:7\n2748 rules/rise_of_totalitarianism/flow.yaml:56:11\n2749 rules/rise_of_totalitarianism/flow.yaml:57:11\n2754 rules/rise_of_totalitarianism/flow.yaml:58:15\n2762 rules/rise_of_totalitarianism/flow.yaml:59:15\n2763 rules/rise_of_totalitarianism/flow.yaml:60:19\n2765 rules/rise_of_totalitarianism/flow.yaml:62:19\n2768 rules/rise_of_totalitarianism/flow.yaml:63:19\n2774 rules/rise_of_totalitarianism/flow.yaml:85:7\n2775 rules/rise_of_totalitarianism/flow.yaml:86:11\n2776 rules/rise_of_totalitarianism/flow.yaml:87:15\n2777 rules/rise_of_totalitarianism/flow.yaml:88:7\n2778 rules/rise_of_totalitarianism/flow.yaml:89:7\n2779 rules/rise_of_totalitarianism/flow.yaml:90:7\n2780 rules/rise_of_totalitarianism/flow.yaml:91:7\n2781 rules/rise_of_totalitarianism/flow.yaml:92:7\n2782 rules/rise_of_totalitarianism/flow.yaml:93:7\n2783 rules/rise_of_totalitarianism/flow.yaml:94:7\n2787 rules/rise_of_totalitarianism/flow.yaml:19:7\n2788 rules/rise_of_totalitarianism/flow.yaml:20:7\n2793 rules/rise_of_totalitarianism/flow.yaml:69:7\n2798 rules/rise_of_totalitarianism/flow.yaml:70:11\n2799 rules/rise_of_totalitarianism/flow.yaml:72:11\n2800 rules/rise_of_totalitarianism/flow.yaml:73:11\n2801 rules/rise_of_totalitarianism/flow.yaml:74:11\n2802 rules/rise_of_totalitarianism/flow.yaml:75:15\n2803 rules/rise_of_totalitarianism/flow.yaml:76:11\n2804 rules/rise_of_totalitarianism/flow.yaml:77:11\n2805 rules/rise_of_totalitarianism/flow.yaml:78:7\n2806 rules/rise_of_totalitarianism/flow.yaml:79:11\n2811 rules/rise_of_totalitarianism/rules.yaml:1156:7\n2812 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2815 rules/rise_of_totalitarianism/rules.yaml:1158:7\n2816 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2831 rules/rise_of_totalitarianism/rules.yaml:720:7\n2832 rules/rise_of_totalitarianism/rules.yaml:721:7\n2843 rules/rise_of_totalitarianism/rules.yaml:722:11\n2852 rules/rise_of_totalitarianism/rules.yaml:723:11\n2853 rules/rise_of_totalitarianism/rules.yaml:724:15\n2862 rules/rise_of_totalitarianism/rules.yaml:726:15\n2875 rules/rise_of_totalitarianism/rules.yaml:727:15\n2876 rules/rise_of_totalitarianism/rules.yaml:728:19\n2878 rules/rise_of_totalitarianism/rules.yaml:730:19\n2879 rules/rise_of_totalitarianism/rules.yaml:731:19\n2880 rules/rise_of_totalitarianism/rules.yaml:732:19\n2881 rules/rise_of_totalitarianism/rules.yaml:733:19\n2909 rules/rise_of_totalitarianism/rules.yaml:587:7\n2914 rules/rise_of_totalitarianism/rules.yaml:600:15\n2915 rules/rise_of_totalitarianism/rules.yaml:601:19\n2916 rules/rise_of_totalitarianism/rules.yaml:602:15\n2917 rules/rise_of_totalitarianism/rules.yaml:603:15\n2920 rules/rise_of_totalitarianism/rules.yaml:605:15\n2921 rules/rise_of_totalitarianism/rules.yaml:606:15\n2922 rules/rise_of_totalitarianism/rules.yaml:607:15\n2923 rules/rise_of_totalitarianism/rules.yaml:608:19\n2924 rules/rise_of_totalitarianism/rules.yaml:609:15\n2925 rules/rise_of_totalitarianism/rules.yaml:610:19\n2926 rules/rise_of_totalitarianism/rules.yaml:611:19\n2927 rules/rise_of_totalitarianism/rules.yaml:612:19\n2932 rules/rise_of_totalitarianism/rules.yaml:589:15\n2939 rules/rise_of_totalitarianism/rules.yaml:590:15\n2943 rules/rise_of_totalitarianism/rules.yaml:592:15\n2950 rules/rise_of_totalitarianism/rules.yaml:593:15\n2953 rules/rise_of_totalitarianism/rules.yaml:597:19\n2956 rules/rise_of_totalitarianism/rules.yaml:594:19\n2957 rules/rise_of_totalitarianism/rules.yaml:595:19\n2964 rules/rise_of_totalitarianism/rules.yaml:598:15\n2968 rules/rise_of_totalitarianism/rules.yaml:614:15\n2969 rules/rise_of_totalitarianism/rules.yaml:615:15\n2970 rules/rise_of_totalitarianism/rules.yaml:616:15\n2975 rules/rise_of_totalitarianism/rules.yaml:617:19\n2998 rules/rise_of_totalitarianism/rules.yaml:805:7\n2999 rules/rise_of_totalitarianism/rules.yaml:806:7\n3000 rules/rise_of_totalitarianism/rules.yaml:807:7\n3014 rules/rise_of_totalitarianism/rules.yaml:808:11\n3033 rules/rise_of_totalitarianism/rules.yaml:809:11\n3034 rules/rise_of_totalitarianism/rules.yaml:810:15\n3043 rules/rise_of_totalitarianism/rules.yaml:812:15\n3056 rules/rise_of_totalitarianism/rules.yaml:813:15\n3057 rules/rise_of_totalitarianism/rules.yaml:814:19\n3063 rules/rise_of_totalitarianism/rules.yaml:816:19\n3068 rules/rise_of_totalitarianism/rules.yaml:817:19\n3089 rules/rise_of_totalitarianism/rules.yaml:518:7\n3092 rules/rise_of_totalitarianism/rules.yaml:527:15\n3093 rules/rise_of_totalitarianism/rules.yaml:528:15\n3094 rules/rise_of_totalitarianism/rules.yaml:529:15\n3095 rules/rise_of_totalitarianism/rules.yaml:530:15\n3098 rules/rise_of_totalitarianism/rules.yaml:532:15\n3099 rules/rise_of_totalitarianism/rules.yaml:533:15\n3102 rules/rise_of_totalitarianism/rules.yaml:535:15\n3103 rules/rise_of_totalitarianism/rules.yaml:536:19\n3107 rules/rise_of_totalitarianism/rules.yaml:537:19\n3117 rules/rise_of_totalitarianism/rules.yaml:539:15\n3118 rules/rise_of_totalitarianism/rules.yaml:540:19\n3122 rules/rise_of_totalitarianism/rules.yaml:541:19\n3132 rules/rise_of_totalitarianism/rules.yaml:543:15\n3136 rules/rise_of_totalitarianism/rules.yaml:544:19\n3137 rules/rise_of_totalitarianism/rules.yaml:545:23\n3139 rules/rise_of_totalitarianism/rules.yaml:546:23\n3141 rules/rise_of_totalitarianism/rules.yaml:548:23\n3144 rules/rise_of_totalitarianism/rules.yaml:550:15\n3147 rules/rise_of_totalitarianism/rules.yaml:520:15\n3148 rules/rise_of_totalitarianism/rules.yaml:521:15\n3159 rules/rise_of_totalitarianism/rules.yaml:522:19\n3165 rules/rise_of_totalitarianism/rules.yaml:523:19\n3178 rules/rise_of_totalitarianism/rules.yaml:524:19\n3185 rules/rise_of_totalitarianism/rules.yaml:525:19\n3211 rules/rise_of_totalitarianism/rules.yaml:928:7\n3212 rules/rise_of_totalitarianism/rules.yaml:929:11\n3213 rules/rise_of_totalitarianism/rules.yaml:930:15\n3214 rules/rise_of_totalitarianism/rules.yaml:931:11\n3215 rules/rise_of_totalitarianism/rules.yaml:932:7\n3226 rules/rise_of_totalitarianism/rules.yaml:933:11\n3227 rules/rise_of_totalitarianism/rules.yaml:934:11\n3244 rules/rise_of_totalitarianism/rules.yaml:935:11\n3245 rules/rise_of_totalitarianism/rules.yaml:936:11\n3256 rules/rise_of_totalitarianism/rules.yaml:937:11\n3257 rules/rise_of_totalitarianism/rules.yaml:938:15\n3260 rules/rise_of_totalitarianism/rules.yaml:939:15\n3261 rules/rise_of_totalitarianism/rules.yaml:940:15\n3267 rules/rise_of_totalitarianism/rules.yaml:942:15\n3268 rules/rise_of_totalitarianism/rules.yaml:943:15\n3269 rules/rise_of_totalitarianism/rules.yaml:944:19\n3273 rules/rise_of_totalitarianism/rules.yaml:945:19\n3281 rules/rise_of_totalitarianism/rules.yaml:946:15\n3287 rules/rise_of_totalitarianism/rules.yaml:947:19\n3308 rules/rise_of_totalitarianism/rules.yaml:948:23\n3313 rules/rise_of_totalitarianism/rules.yaml:949:7\n3314 rules/rise_of_totalitarianism/rules.yaml:950:11\n3335 rules/rise_of_totalitarianism/rules.yaml:429:7\n3336 rules/rise_of_totalitarianism/rules.yaml:430:7\n3341 rules/rise_of_totalitarianism/rules.yaml:431:11\n3348 rules/rise_of_totalitarianism/rules.yaml:432:11\n3363 rules/rise_of_totalitarianism/rules.yaml:433:7\n3364 rules/rise_of_totalitarianism/rules.yaml:434:11\n3365 rules/rise_of_totalitarianism/rules.yaml:435:7\n3376 rules/rise_of_totalitarianism/rules.yaml:436:11\n3381 rules/rise_of_totalitarianism/rules.yaml:437:11\n3394 rules/rise_of_totalitarianism/rules.yaml:438:11\n3398 rules/rise_of_totalitarianism/rules.yaml:439:7\n3399 rules/rise_of_totalitarianism/rules.yaml:440:7\n3400 rules/rise_of_totalitarianism/rules.yaml:441:11\n3408 rules/rise_of_totalitarianism/rules.yaml:442:7\n3409 rules/rise_of_totalitarianism/rules.yaml:443:7\n3423 rules/rise_of_totalitarianism/rules.yaml:484:7\n3424 rules/rise_of_totalitarianism/rules.yaml:485:7\n3435 rules/rise_of_totalitarianism/rules.yaml:486:11\n3443 rules/rise_of_totalitarianism/rules.yaml:487:7\n3444 rules/rise_of_totalitarianism/rules.yaml:488:11\n3447 rules/rise_of_totalitarianism/rules.yaml:489:11\n3449 rules/rise_of_totalitarianism/rules.yaml:491:11\n3463 rules/rise_of_totalitarianism/rules.yaml:640:7\n3464 rules/rise_of_totalitarianism/rules.yaml:641:11\n3469 rules/rise_of_totalitarianism/rules.yaml:643:11\n3470 rules/rise_of_totalitarianism/rules.yaml:644:11\n3471 rules/rise_of_totalitarianism/rules.yaml:645:11\n3472 rules/rise_of_totalitarianism/rules.yaml:646:11\n3473 rules/rise_of_totalitarianism/rules.yaml:647:11\n3474 rules/rise_of_totalitarianism/rules.yaml:648:15\n3478 rules/rise_of_totalitarianism/rules.yaml:649:15\n3486 rules/rise_of_totalitarianism/rules.yaml:650:11\n3487 rules/rise_of_totalitarianism/rules.yaml:651:15\n3491 rules/rise_of_totalitarianism/rules.yaml:652:15\n3499 rules/rise_of_totalitarianism/rules.yaml:653:11\n3504 rules/rise_of_totalitarianism/rules.yaml:654:15\n3505 rules/rise_of_totalitarianism/rules.yaml:655:15\n3525 rules/rise_of_totalitarianism/rules.yaml:656:15\n3552 rules/rise_of_totalitarianism/rules.yaml:765:7\n3556 rules/rise_of_totalitarianism/rules.yaml:766:7\n3557 rules/rise_of_totalitarianism/rules.yaml:767:7\n3565 rules/rise_of_totalitarianism/rules.yaml:768:11\n3580 rules/rise_of_totalitarianism/rules.yaml:769:7\n3581 rules/rise_of_totalitarianism/rules.yaml:770:7\n3593 rules/rise_of_totalitarianism/rules.yaml:500:7\n3597 rules/rise_of_totalitarianism/rules.yaml:501:11\n3598 rules/rise_of_totalitarianism/rules.yaml:502:7\n3599 rules/rise_of_totalitarianism/rules.yaml:503:7\n3613 rules/rise_of_totalitarianism/rules.yaml:504:11\n3623 rules/rise_of_totalitarianism/rules.yaml:505:7\n3624 rules/rise_of_totalitarianism/rules.yaml:506:11\n3625 rules/rise_of_totalitarianism/rules.yaml:507:11\n3633 rules/rise_of_totalitarianism/rules.yaml:509:11\n3646 rules/rise_of_totalitarianism/rules.yaml:510:11\n3647 rules/rise_of_totalitarianism/rules.yaml:511:11\n3648 rules/rise_of_totalitarianism/rules.yaml:512:11\n3663 rules/rise_of_totalitarianism/rules.yaml:787:7\n3664 rules/rise_of_totalitarianism/rules.yaml:788:11\n3665 rules/rise_of_totalitarianism/rules.yaml:789:11\n3666 rules/rise_of_totalitarianism/rules.yaml:790:15\n3679 rules/rise_of_totalitarianism/rules.yaml:791:15\n3694 rules/rise_of_totalitarianism/rules.yaml:793:11\n3695 rules/rise_of_totalitarianism/rules.yaml:794:11\n3700 rules/rise_of_totalitarianism/rules.yaml:795:11\n3719 rules/rise_of_totalitarianism/rules.yaml:797:11\n3727 rules/rise_of_totalitarianism/rules.yaml:798:11\n3728 rules/rise_of_totalitarianism/rules.yaml:799:11\n3751 rules/rise_of_totalitarianism/rules.yaml:986:7\n3762 rules/rise_of_totalitarianism/rules.yaml:987:11\n3780 rules/rise_of_totalitarianism/rules.yaml:988:11\n3786 rules/rise_of_totalitarianism/rules.yaml:989:15\n3787 rules/rise_of_totalitarianism/rules.yaml:990:15\n3788 rules/rise_of_totalitarianism/rules.yaml:991:15\n3805 rules/rise_of_totalitarianism/rules.yaml:992:15\n3806 rules/rise_of_totalitarianism/rules.yaml:993:15\n3818 rules/rise_of_totalitarianism/rules.yaml:994:15\n3819 rules/rise_of_totalitarianism/rules.yaml:995:15\n3820 rules/rise_of_totalitarianism/rules.yaml:996:19\n3821 rules/rise_of_totalitarianism/rules.yaml:997:19\n3822 rules/rise_of_totalitarianism/rules.yaml:998:23\n3823 rules/rise_of_totalitarianism/rules.yaml:999:19\n3824 rules/rise_of_totalitarianism/rules.yaml:1000:23\n3825 rules/rise_of_totalitarianism/rules.yaml:1001:23\n3826 rules/rise_of_totalitarianism/rules.yaml:1002:23\n3828 rules/rise_of_totalitarianism/rules.yaml:1004:23\n3859 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3864 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3867 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3868 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3869 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3870 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3871 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3872 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3885 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3886 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3911 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3917 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3923 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3924 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3944 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3980 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3981 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3987 rules/rise_of_totalitarianism/rules.yaml:1143:3\n3988 rules/rise_of_totalitarianism/rules.yaml:1143:3\n4008 rules/rise_of_totalitarianism/rules.yaml:1143:3\n4039 rules/rise_of_totalitarianism/rules.yaml:1009:7\n4050 rules/rise_of_totalitarianism/rules.yaml:1010:11\n4056 rules/rise_of_totalitarianism/rules.yaml:1011:11\n4062 rules/rise_of_totalitarianism/rules.yaml:1012:15\n4063 rules/rise_of_totalitarianism/rules.yaml:1013:15\n4111 rules/rise_of_totalitarianism/rules.yaml:1014:15\n4112 rules/rise_of_totalitarianism/rules.yaml:1015:15\n4118 rules/rise_of_totalitarianism/rules.yaml:1016:15\n4119 rules/rise_of_totalitarianism/rules.yaml:1017:15\n4120 rules/rise_of_totalitarianism/rules.yaml:1018:19\n4129 rules/rise_of_totalitarianism/rules.yaml:1019:19\n4131 rules/rise_of_totalitarianism/rules.yaml:1021:19\n4132 rules/rise_of_totalitarianism/rules.yaml:1022:19\n4133 rules/rise_of_totalitarianism/rules.yaml:1023:23\n4135 rules/rise_of_totalitarianism/rules.yaml:1025:23\n4136 rules/rise_of_totalitarianism/rules.yaml:1026:23\n4140 rules/rise_of_totalitarianism/rules.yaml:1027:27\n4153 rules/rise_of_totalitarianism/rules.yaml:1028:23\n4154 rules/rise_of_totalitarianism/rules.yaml:1029:23\n4155 rules/rise_of_totalitarianism/rules.yaml:1030:23\n4156 rules/rise_of_totalitarianism/rules.yaml:1031:27\n4157 rules/rise_of_totalitarianism/rules.yaml:1032:23\n4158 rules/rise_of_totalitarianism/rules.yaml:1033:23\n4159 rules/rise_of_totalitarianism/rules.yaml:1034:23\n4160 rules/rise_of_totalitarianism/rules.yaml:1035:27\n4161 rules/rise_of_totalitarianism/rules.yaml:1036:27\n4170 rules/rise_of_totalitarianism/rules.yaml:1037:27\n4174 rules/rise_of_totalitarianism/rules.yaml:1038:27\n4175 rules/rise_of_totalitarianism/rules.yaml:1039:27\n4176 rules/rise_of_totalitarianism/rules.yaml:1040:27\n4177 rules/rise_of_totalitarianism/rules.yaml:1041:27\n4178 rules/rise_of_totalitarianism/rules.yaml:1042:31\n4181 rules/rise_of_totalitarianism/rules.yaml:1043:27\n4184 rules/rise_of_totalitarianism/rules.yaml:1044:27\n4232 rules/rise_of_totalitarianism/rules.yaml:688:7\n4233 rules/rise_of_totalitarianism/rules.yaml:689:7\n4244 rules/rise_of_totalitarianism/rules.yaml:690:11\n4254 rules/rise_of_totalitarianism/rules.yaml:691:11\n4255 rules/rise_of_totalitarianism/rules.yaml:692:15\n4264 rules/rise_of_totalitarianism/rules.yaml:694:15\n4277 rules/rise_of_totalitarianism/rules.yaml:695:15\n4278 rules/rise_of_totalitarianism/rules.yaml:696:19\n4287 rules/rise_of_totalitarianism/rules.yaml:698:19\n4300 rules/rise_of_totalitarianism/rules.yaml:699:19\n4307 rules/rise_of_totalitarianism/rules.yaml:700:19\n4309 rules/rise_of_totalitarianism/rules.yaml:701:19\n4310 rules/rise_of_totalitarianism/rules.yaml:702:19\n4311 rules/rise_of_totalitarianism/rules.yaml:703:19\n4312 rules/rise_of_totalitarianism/rules.yaml:704:19\n4335 rules/rise_of_totalitarianism/rules.yaml:705:19\n4336 rules/rise_of_totalitarianism/rules.yaml:706:19\n4337 rules/rise_of_totalitarianism/rules.yaml:707:19\n4342 rules/rise_of_totalitarianism/rules.yaml:708:19\n4350 rules/rise_of_totalitarianism/rules.yaml:709:23\n4364 rules/rise_of_totalitarianism/rules.yaml:710:19\n4365 rules/rise_of_totalitarianism/rules.yaml:711:19\n4366 rules/rise_of_totalitarianism/rules.yaml:712:19\n4367 rules/rise_of_totalitarianism/rules.yaml:713:19\n4371 rules/rise_of_totalitarianism/rules.yaml:714:7\n4400 rules/rise_of_totalitarianism/rules.yaml:657:3\n4406 rules/rise_of_totalitarianism/rules.yaml:1162:14\n4434 rules/rise_of_totalitarianism/rules.yaml:661:7\n4435 rules/rise_of_totalitarianism/rules.yaml:662:11\n4436 rules/rise_of_totalitarianism/rules.yaml:663:7\n4441 rules/rise_of_totalitarianism/rules.yaml:664:7\n4463 rules/rise_of_totalitarianism/rules.yaml:666:11\n4464 rules/rise_of_totalitarianism/rules.yaml:667:7\n4465 rules/rise_of_totalitarianism/rules.yaml:668:11\n4466 rules/rise_of_totalitarianism/rules.yaml:669:15\n4474 rules/rise_of_totalitarianism/rules.yaml:671:15\n4481 rules/rise_of_totalitarianism/rules.yaml:672:11\n4482 rules/rise_of_totalitarianism/rules.yaml:673:7\n4496 rules/rise_of_totalitarianism/rules.yaml:674:11\n4502 rules/rise_of_totalitarianism/rules.yaml:675:15\n4507 rules/rise_of_totalitarianism/rules.yaml:676:7\n4508 rules/rise_of_totalitarianism/rules.yaml:677:11\n4509 rules/rise_of_totalitarianism/rules.yaml:678:11\n4510 rules/rise_of_totalitarianism/rules.yaml:679:15\n4511 rules/rise_of_totalitarianism/rules.yaml:680:11\n4512 rules/rise_of_totalitarianism/rules.yaml:681:11\n4513 rules/rise_of_totalitarianism/rules.yaml:682:11\n4528 rules/rise_of_totalitarianism/rules.yaml:571:7\n4529 rules/rise_of_totalitarianism/rules.yaml:572:7\n4530 rules/rise_of_totalitarianism/rules.yaml:573:7\n4531 rules/rise_of_totalitarianism/rules.yaml:574:7\n4539 rules/rise_of_totalitarianism/rules.yaml:575:11\n4545 rules/rise_of_totalitarianism/rules.yaml:576:11\n4546 rules/rise_of_totalitarianism/rules.yaml:577:15\n4547 rules/rise_of_totalitarianism/rules.yaml:578:15\n4548 rules/rise_of_totalitarianism/rules.yaml:579:15\n4549 rules/rise_of_totalitarianism/rules.yaml:580:15\n4552 rules/rise_of_totalitarianism/rules.yaml:581:7\n4575 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4580 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4583 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4584 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4585 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4586 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4587 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4588 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4601 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4602 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4614 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4620 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4638 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4639 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4660 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4699 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4700 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4702 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4703 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4707 rules/rise_of_totalitarianism/rules.yaml:1116:3\n4731 rules/rise_of_totalitarianism/rules.yaml:559:7\n4732 rules/rise_of_totalitarianism/rules.yaml:560:7\n4740 rules/rise_of_totalitarianism/rules.yaml:561:11\n4748 rules/rise_of_totalitarianism/rules.yaml:562:11\n4749 rules/rise_of_totalitarianism/rules.yaml:563:15\n4750 rules/rise_of_totalitarianism/rules.yaml:564:15\n4751 rules/rise_of_totalitarianism/rules.yaml:565:15\n4765 rules/rise_of_totalitarianism/rules.yaml:818:3\n4772 rules/rise_of_totalitarianism/rules.yaml:1142:14\n4778 rules/rise_of_totalitarianism/rules.yaml:1163:14\n4813 rules/rise_of_totalitarianism/rules.yaml:823:7\n4814 rules/rise_of_totalitarianism/rules.yaml:824:7\n4815 rules/rise_of_totalitarianism/rules.yaml:825:7\n4816 rules/rise_of_totalitarianism/rules.yaml:826:7\n4817 rules/rise_of_totalitarianism/rules.yaml:827:7\n4818 rules/rise_of_totalitarianism/rules.yaml:828:7\n4827 rules/rise_of_totalitarianism/rules.yaml:829:11\n4835 rules/rise_of_totalitarianism/rules.yaml:830:15\n4848 rules/rise_of_totalitarianism/rules.yaml:831:15\n4854 rules/rise_of_totalitarianism/rules.yaml:832:15\n4861 rules/rise_of_totalitarianism/rules.yaml:833:15\n4862 rules/rise_of_totalitarianism/rules.yaml:834:15\n4863 rules/rise_of_totalitarianism/rules.yaml:835:15\n4868 rules/rise_of_totalitarianism/rules.yaml:836:19\n4871 rules/rise_of_totalitarianism/rules.yaml:839:23\n4872 rules/rise_of_totalitarianism/rules.yaml:840:23\n4873 rules/rise_of_totalitarianism/rules.yaml:841:23\n4874 rules/rise_of_totalitarianism/rules.yaml:842:27\n4875 rules/rise_of_totalitarianism/rules.yaml:843:23\n4878 rules/rise_of_totalitarianism/rules.yaml:837:23\n4885 rules/rise_of_totalitarianism/rules.yaml:844:19\n4888 rules/rise_of_totalitarianism/rules.yaml:846:15\n4904 rules/rise_of_totalitarianism/rules.yaml:847:15\n4905 rules/rise_of_totalitarianism/rules.yaml:848:19\n4906 rules/rise_of_totalitarianism/rules.yaml:849:19\n4914 rules/rise_of_totalitarianism/rules.yaml:851:19\n4927 rules/rise_of_totalitarianism/rules.yaml:852:19\n4932 rules/rise_of_totalitarianism/rules.yaml:853:19\n4939 rules/rise_of_totalitarianism/rules.yaml:854:19\n4940 rules/rise_of_totalitarianism/rules.yaml:855:19\n4941 rules/rise_of_totalitarianism/rules.yaml:856:19\n4946 rules/rise_of_totalitarianism/rules.yaml:857:23\n4949 rules/rise_of_totalitarianism/rules.yaml:860:27\n4950 rules/rise_of_totalitarianism/rules.yaml:861:27\n4951 rules/rise_of_totalitarianism/rules.yaml:862:31\n4952 rules/rise_of_totalitarianism/rules.yaml:863:27\n4955 rules/rise_of_totalitarianism/rules.yaml:858:27\n4959 rules/rise_of_totalitarianism/rules.yaml:865:11\n4960 rules/rise_of_totalitarianism/rules.yaml:866:11\n4961 rules/rise_of_totalitarianism/rules.yaml:867:15\n4962 rules/rise_of_totalitarianism/rules.yaml:868:15\n4970 rules/rise_of_totalitarianism/rules.yaml:870:15\n4978 rules/rise_of_totalitarianism/rules.yaml:871:15\n4979 rules/rise_of_totalitarianism/rules.yaml:872:15\n4986 rules/rise_of_totalitarianism/rules.yaml:873:15\n4987 rules/rise_of_totalitarianism/rules.yaml:874:15\n4988 rules/rise_of_totalitarianism/rules.yaml:875:15\n4993 rules/rise_of_totalitarianism/rules.yaml:876:19\n4994 rules/rise_of_totalitarianism/rules.yaml:877:19\n4995 rules/rise_of_totalitarianism/rules.yaml:878:19\n5003 rules/rise_of_totalitarianism/rules.yaml:879:23\n5011 rules/rise_of_totalitarianism/rules.yaml:881:11\n5012 rules/rise_of_totalitarianism/rules.yaml:882:11\n5013 rules/rise_of_totalitarianism/rules.yaml:883:11\n5018 rules/rise_of_totalitarianism/rules.yaml:884:15\n5023 rules/rise_of_totalitarianism/rules.yaml:885:15\n5024 rules/rise_of_totalitarianism/rules.yaml:886:15\n5025 rules/rise_of_totalitarianism/rules.yaml:887:15\n5026 rules/rise_of_totalitarianism/rules.yaml:888:15\n5033 rules/rise_of_totalitarianism/rules.yaml:889:15\n5034 rules/rise_of_totalitarianism/rules.yaml:890:15\n5035 rules/rise_of_totalitarianism/rules.yaml:891:15\n5040 rules/rise_of_totalitarianism/rules.yaml:892:19\n5041 rules/rise_of_totalitarianism/rules.yaml:893:19\n5042 rules/rise_of_totalitarianism/rules.yaml:894:19\n5043 rules/rise_of_totalitarianism/rules.yaml:895:19\n5047 rules/rise_of_totalitarianism/rules.yaml:897:15\n5052 rules/rise_of_totalitarianism/rules.yaml:898:15\n5069 rules/rise_of_totalitarianism/rules.yaml:899:15\n5070 rules/rise_of_totalitarianism/rules.yaml:900:15\n5077 rules/rise_of_totalitarianism/rules.yaml:901:15\n5078 rules/rise_of_totalitarianism/rules.yaml:902:15\n5079 rules/rise_of_totalitarianism/rules.yaml:903:15\n5084 rules/rise_of_totalitarianism/rules.yaml:904:19\n5099 rules/rise_of_totalitarianism/rules.yaml:905:19\n5100 rules/rise_of_totalitarianism/rules.yaml:906:23\n5115 rules/rise_of_totalitarianism/rules.yaml:907:19\n5123 rules/rise_of_totalitarianism/rules.yaml:908:23\n5135 rules/rise_of_totalitarianism/rules.yaml:909:23\n5142 rules/rise_of_totalitarianism/rules.yaml:910:19\n5143 rules/rise_of_totalitarianism/rules.yaml:911:23\n5146 rules/rise_of_totalitarianism/rules.yaml:912:23\n5152 rules/rise_of_totalitarianism/rules.yaml:913:7\n5155 rules/rise_of_totalitarianism/rules.yaml:917:11\n5158 rules/rise_of_totalitarianism/rules.yaml:914:11\n5163 rules/rise_of_totalitarianism/rules.yaml:915:15\n5170 rules/rise_of_totalitarianism/rules.yaml:918:7\n5171 rules/rise_of_totalitarianism/rules.yaml:919:11\n5172 rules/rise_of_totalitarianism/rules.yaml:920:15\n5174 rules/rise_of_totalitarianism/rules.yaml:922:11\n5193 rules/rise_of_totalitarianism/rules.yaml:738:7\n5194 rules/rise_of_totalitarianism/rules.yaml:739:11\n5195 rules/rise_of_totalitarianism/rules.yaml:740:15\n5196 rules/rise_of_totalitarianism/rules.yaml:741:19\n5197 rules/rise_of_totalitarianism/rules.yaml:742:15\n5198 rules/rise_of_totalitarianism/rules.yaml:743:15\n5200 rules/rise_of_totalitarianism/rules.yaml:744:7\n5201 rules/rise_of_totalitarianism/rules.yaml:745:7\n5212 rules/rise_of_totalitarianism/rules.yaml:746:11\n5213 rules/rise_of_totalitarianism/rules.yaml:747:11\n5228 rules/rise_of_totalitarianism/rules.yaml:748:15\n5234 rules/rise_of_totalitarianism/rules.yaml:749:15\n5240 rules/rise_of_totalitarianism/rules.yaml:750:19\n5241 rules/rise_of_totalitarianism/rules.yaml:751:19\n5254 rules/rise_of_totalitarianism/rules.yaml:752:19\n5290 rules/rise_of_totalitarianism/flow.yaml:26:7\n5291 rules/rise_of_totalitarianism/flow.yaml:27:7\n5292 rules/rise_of_totalitarianism/flow.yaml:28:7\n5303 rules/rise_of_totalitarianism/flow.yaml:29:11\n5308 rules/rise_of_totalitarianism/flow.yaml:30:11\n5317 rules/rise_of_totalitarianism/flow.yaml:31:15\n5329 rules/rise_of_totalitarianism/flow.yaml:32:15\n5330 rules/rise_of_totalitarianism/flow.yaml:33:19\n5333 rules/rise_of_totalitarianism/flow.yaml:34:19\n5337 rules/rise_of_totalitarianism/flow.yaml:35:7\n5338 rules/rise_of_totalitarianism/flow.yaml:36:7\n5339 rules/rise_of_totalitarianism/flow.yaml:37:11\n5340 rules/rise_of_totalitarianism/flow.yaml:38:15\n5357 rules/rise_of_totalitarianism/flow.yaml:39:15\n5358 rules/rise_of_totalitarianism/flow.yaml:40:11\n5359 rules/rise_of_totalitarianism/flow.yaml:41:7\n5360 rules/rise_of_totalitarianism/flow.yaml:42:7\n5361 rules/rise_of_totalitarianism/flow.yaml:43:11\n5364 rules/rise_of_totalitarianism/flow.yaml:44:11\n5365 rules/rise_of_totalitarianism/flow.yaml:45:7\n5366 rules/rise_of_totalitarianism/flow.yaml:46:11\n5367 rules/rise_of_totalitarianism/flow.yaml:47:7\n5381 rules/rise_of_totalitarianism/flow.yaml:48:11\n5387 rules/rise_of_totalitarianism/flow.yaml:49:11\n5388 rules/rise_of_totalitarianism/flow.yaml:50:15\n5389 rules/rise_of_totalitarianism/flow.yaml:51:15\n5399 rules/rise_of_totalitarianism/flow.yaml:52:15\n5406 rules/rise_of_totalitarianism/flow.yaml:53:15\n5407 rules/rise_of_totalitarianism/flow.yaml:54:15\n5411 rules/rise_of_totalitarianism/flow.yaml:55:7\n5422 rules/rise_of_totalitarianism/flow.yaml:56:11\n5423 rules/rise_of_totalitarianism/flow.yaml:57:11\n5438 rules/rise_of_totalitarianism/flow.yaml:58:15\n5456 rules/rise_of_totalitarianism/flow.yaml:59:15\n5457 rules/rise_of_totalitarianism/flow.yaml:60:19\n5459 rules/rise_of_totalitarianism/flow.yaml:62:19\n5462 rules/rise_of_totalitarianism/flow.yaml:63:19\n5486 rules/rise_of_totalitarianism/flow.yaml:85:7\n5487 rules/rise_of_totalitarianism/flow.yaml:86:11\n5488 rules/rise_of_totalitarianism/flow.yaml:87:15\n5489 rules/rise_of_totalitarianism/flow.yaml:88:7\n5490 rules/rise_of_totalitarianism/flow.yaml:89:7\n5491 rules/rise_of_totalitarianism/flow.yaml:90:7\n5497 rules/rise_of_totalitarianism/flow.yaml:91:7\n5503 rules/rise_of_totalitarianism/flow.yaml:92:7\n5504 rules/rise_of_totalitarianism/flow.yaml:93:7\n5505 rules/rise_of_totalitarianism/flow.yaml:94:7\n5515 rules/rise_of_totalitarianism/flow.yaml:19:7\n5516 rules/rise_of_totalitarianism/flow.yaml:20:7\n5538 rules/rise_of_totalitarianism/flow.yaml:69:7\n5552 rules/rise_of_totalitarianism/flow.yaml:70:11\n5553 rules/rise_of_totalitarianism/flow.yaml:71:11\n5554 rules/rise_of_totalitarianism/flow.yaml:72:11\n5561 rules/rise_of_totalitarianism/flow.yaml:73:11\n5568 rules/rise_of_totalitarianism/flow.yaml:74:11\n5582 rules/rise_of_totalitarianism/flow.yaml:75:15\n5587 rules/rise_of_totalitarianism/flow.yaml:76:11\n5594 rules/rise_of_totalitarianism/flow.yaml:77:11\n5599 rules/rise_of_totalitarianism/flow.yaml:78:7\n5600 rules/rise_of_totalitarianism/flow.yaml:79:11\n5618 rules/rise_of_totalitarianism/rules.yaml:1156:7\n5626 rules/rise_of_totalitarianism/rules.yaml:1157:7\n5629 rules/rise_of_totalitarianism/rules.yaml:1158:7\n5630 rules/rise_of_totalitarianism/rules.yaml:1159:7\n5631 rules/rise_of_totalitarianism/rules.yaml:1160:7"
+_ORIGINS = "898 rules/rise_of_totalitarianism/rules.yaml:287:7\n899 rules/rise_of_totalitarianism/rules.yaml:288:7\n900 rules/rise_of_totalitarianism/rules.yaml:289:11\n901 rules/rise_of_totalitarianism/rules.yaml:290:7\n938 rules/rise_of_totalitarianism/rules.yaml:305:7\n939 rules/rise_of_totalitarianism/rules.yaml:306:7\n940 rules/rise_of_totalitarianism/rules.yaml:307:11\n945 rules/rise_of_totalitarianism/rules.yaml:308:7\n946 rules/rise_of_totalitarianism/rules.yaml:309:11\n947 rules/rise_of_totalitarianism/rules.yaml:310:15\n948 rules/rise_of_totalitarianism/rules.yaml:311:11\n949 rules/rise_of_totalitarianism/rules.yaml:312:15\n950 rules/rise_of_totalitarianism/rules.yaml:313:7\n954 rules/rise_of_totalitarianism/rules.yaml:182:7\n958 rules/rise_of_totalitarianism/rules.yaml:47:3\n966 rules/rise_of_totalitarianism/rules.yaml:55:7\n970 rules/rise_of_totalitarianism/rules.yaml:227:7\n974 rules/rise_of_totalitarianism/rules.yaml:189:7\n983 rules/rise_of_totalitarianism/rules.yaml:199:7\n984 rules/rise_of_totalitarianism/rules.yaml:200:11\n985 rules/rise_of_totalitarianism/rules.yaml:201:11\n990 rules/rise_of_totalitarianism/rules.yaml:202:11\n991 rules/rise_of_totalitarianism/rules.yaml:203:11\n992 rules/rise_of_totalitarianism/rules.yaml:204:15\n993 rules/rise_of_totalitarianism/rules.yaml:205:19\n994 rules/rise_of_totalitarianism/rules.yaml:206:11\n995 rules/rise_of_totalitarianism/rules.yaml:207:7\n1006 rules/rise_of_totalitarianism/rules.yaml:208:7\n1007 rules/rise_of_totalitarianism/rules.yaml:209:7\n1019 rules/rise_of_totalitarianism/rules.yaml:210:7\n1020 rules/rise_of_totalitarianism/rules.yaml:211:11\n1021 rules/rise_of_totalitarianism/rules.yaml:212:7\n1025 rules/rise_of_totalitarianism/rules.yaml:246:7\n1029 rules/rise_of_totalitarianism/rules.yaml:253:7\n1037 rules/rise_of_totalitarianism/rules.yaml:147:7\n1044 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1049 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1050 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1051 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1055 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1056 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1062 rules/rise_of_totalitarianism/rules.yaml:1155:27\n1068 rules/rise_of_totalitarianism/rules.yaml:1155:49\n1076 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1081 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1082 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1083 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1087 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1088 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1092 rules/rise_of_totalitarianism/rules.yaml:1163:27\n1098 rules/rise_of_totalitarianism/rules.yaml:1163:49\n1106 rules/rise_of_totalitarianism/rules.yaml:87:7\n1107 rules/rise_of_totalitarianism/rules.yaml:88:11\n1108 rules/rise_of_totalitarianism/rules.yaml:89:7\n1109 rules/rise_of_totalitarianism/rules.yaml:90:11\n1110 rules/rise_of_totalitarianism/rules.yaml:91:7\n1114 rules/rise_of_totalitarianism/rules.yaml:121:7\n1126 rules/rise_of_totalitarianism/rules.yaml:114:7\n1152 rules/rise_of_totalitarianism/rules.yaml:355:7\n1156 rules/rise_of_totalitarianism/rules.yaml:221:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1164 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1165 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1166 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1167 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1168 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1169 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1173 rules/rise_of_totalitarianism/rules.yaml:234:7\n1174 rules/rise_of_totalitarianism/rules.yaml:235:11\n1175 rules/rise_of_totalitarianism/rules.yaml:236:7\n1176 rules/rise_of_totalitarianism/rules.yaml:237:11\n1182 rules/rise_of_totalitarianism/rules.yaml:238:11\n1191 rules/rise_of_totalitarianism/rules.yaml:239:7\n1192 rules/rise_of_totalitarianism/rules.yaml:240:11\n1208 rules/rise_of_totalitarianism/rules.yaml:241:7\n1213 rules/rise_of_totalitarianism/rules.yaml:62:7\n1222 rules/rise_of_totalitarianism/rules.yaml:335:7\n1227 rules/rise_of_totalitarianism/rules.yaml:327:7\n1228 rules/rise_of_totalitarianism/rules.yaml:328:7\n1229 rules/rise_of_totalitarianism/rules.yaml:329:11\n1237 rules/rise_of_totalitarianism/rules.yaml:330:7\n1241 rules/rise_of_totalitarianism/rules.yaml:177:7\n1245 rules/rise_of_totalitarianism/rules.yaml:154:7\n1259 rules/rise_of_totalitarianism/rules.yaml:258:7\n1267 rules/rise_of_totalitarianism/rules.yaml:128:7\n1272 rules/rise_of_totalitarianism/rules.yaml:277:7\n1273 rules/rise_of_totalitarianism/rules.yaml:278:7\n1274 rules/rise_of_totalitarianism/rules.yaml:279:11\n1275 rules/rise_of_totalitarianism/rules.yaml:280:7\n1279 rules/rise_of_totalitarianism/rules.yaml:161:7\n1287 rules/rise_of_totalitarianism/rules.yaml:107:7\n1300 rules/rise_of_totalitarianism/rules.yaml:265:7\n1304 rules/rise_of_totalitarianism/rules.yaml:266:7\n1305 rules/rise_of_totalitarianism/rules.yaml:267:11\n1306 rules/rise_of_totalitarianism/rules.yaml:268:7\n1310 rules/rise_of_totalitarianism/rules.yaml:320:7\n1321 rules/rise_of_totalitarianism/rules.yaml:296:7\n1325 rules/rise_of_totalitarianism/rules.yaml:348:7\n1329 rules/rise_of_totalitarianism/rules.yaml:73:7\n1330 rules/rise_of_totalitarianism/rules.yaml:74:11\n1331 rules/rise_of_totalitarianism/rules.yaml:75:7\n1332 rules/rise_of_totalitarianism/rules.yaml:76:11\n1333 rules/rise_of_totalitarianism/rules.yaml:77:7\n1338 rules/rise_of_totalitarianism/rules.yaml:170:7\n1347 rules/rise_of_totalitarianism/rules.yaml:100:7\n1355 rules/rise_of_totalitarianism/rules.yaml:135:7\n1356 rules/rise_of_totalitarianism/rules.yaml:136:7\n1357 rules/rise_of_totalitarianism/rules.yaml:137:7\n1358 rules/rise_of_totalitarianism/rules.yaml:138:7\n1363 rules/rise_of_totalitarianism/rules.yaml:341:7\n1369 rules/rise_of_totalitarianism/rules.yaml:1124:3\n1374 rules/rise_of_totalitarianism/rules.yaml:1124:3\n1382 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1383 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1384 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1385 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1386 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1387 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1391 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1409 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1413 rules/rise_of_totalitarianism/rules.yaml:366:7\n1414 rules/rise_of_totalitarianism/rules.yaml:367:7\n1419 rules/rise_of_totalitarianism/rules.yaml:368:11\n1420 rules/rise_of_totalitarianism/rules.yaml:369:11\n1425 rules/rise_of_totalitarianism/rules.yaml:1054:7\n1426 rules/rise_of_totalitarianism/rules.yaml:1055:11\n1427 rules/rise_of_totalitarianism/rules.yaml:1056:11\n1434 rules/rise_of_totalitarianism/rules.yaml:1057:11\n1435 rules/rise_of_totalitarianism/rules.yaml:1058:11\n1437 rules/rise_of_totalitarianism/rules.yaml:1059:7\n1442 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1450 rules/rise_of_totalitarianism/rules.yaml:1061:11\n1455 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1456 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1457 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1465 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1466 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1467 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1479 rules/rise_of_totalitarianism/rules.yaml:398:7\n1480 rules/rise_of_totalitarianism/rules.yaml:399:11\n1509 rules/rise_of_totalitarianism/rules.yaml:400:11\n1510 rules/rise_of_totalitarianism/rules.yaml:401:11\n1511 rules/rise_of_totalitarianism/rules.yaml:402:11\n1512 rules/rise_of_totalitarianism/rules.yaml:403:11\n1518 rules/rise_of_totalitarianism/rules.yaml:443:7\n1519 rules/rise_of_totalitarianism/rules.yaml:444:7\n1520 rules/rise_of_totalitarianism/rules.yaml:445:7\n1525 rules/rise_of_totalitarianism/rules.yaml:446:11\n1526 rules/rise_of_totalitarianism/rules.yaml:447:11\n1531 rules/rise_of_totalitarianism/rules.yaml:453:7\n1532 rules/rise_of_totalitarianism/rules.yaml:454:11\n1533 rules/rise_of_totalitarianism/rules.yaml:455:11\n1536 rules/rise_of_totalitarianism/rules.yaml:457:11\n1541 rules/rise_of_totalitarianism/rules.yaml:430:7\n1542 rules/rise_of_totalitarianism/rules.yaml:431:11\n1543 rules/rise_of_totalitarianism/rules.yaml:432:11\n1544 rules/rise_of_totalitarianism/rules.yaml:433:11\n1546 rules/rise_of_totalitarianism/rules.yaml:434:7\n1547 rules/rise_of_totalitarianism/rules.yaml:435:11\n1548 rules/rise_of_totalitarianism/rules.yaml:436:11\n1549 rules/rise_of_totalitarianism/rules.yaml:437:11\n1554 rules/rise_of_totalitarianism/rules.yaml:938:7\n1555 rules/rise_of_totalitarianism/rules.yaml:939:11\n1573 rules/rise_of_totalitarianism/rules.yaml:940:15\n1574 rules/rise_of_totalitarianism/rules.yaml:941:15\n1579 rules/rise_of_totalitarianism/rules.yaml:942:15\n1580 rules/rise_of_totalitarianism/rules.yaml:943:19\n1583 rules/rise_of_totalitarianism/rules.yaml:944:19\n1586 rules/rise_of_totalitarianism/rules.yaml:946:19\n1592 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1593 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1594 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1598 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1599 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1605 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1606 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1611 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1612 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1613 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1617 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1618 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1622 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1623 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1628 rules/rise_of_totalitarianism/rules.yaml:1030:7\n1629 rules/rise_of_totalitarianism/rules.yaml:1031:11\n1630 rules/rise_of_totalitarianism/rules.yaml:1032:15\n1631 rules/rise_of_totalitarianism/rules.yaml:1033:19\n1632 rules/rise_of_totalitarianism/rules.yaml:1034:15\n1633 rules/rise_of_totalitarianism/rules.yaml:1035:15\n1644 rules/rise_of_totalitarianism/rules.yaml:1036:15\n1645 rules/rise_of_totalitarianism/rules.yaml:1037:19\n1653 rules/rise_of_totalitarianism/rules.yaml:1038:19\n1654 rules/rise_of_totalitarianism/rules.yaml:1039:19\n1655 rules/rise_of_totalitarianism/rules.yaml:1040:19\n1660 rules/rise_of_totalitarianism/rules.yaml:1041:23\n1663 rules/rise_of_totalitarianism/rules.yaml:1042:23\n1664 rules/rise_of_totalitarianism/rules.yaml:1043:19\n1673 rules/rise_of_totalitarianism/rules.yaml:1044:15\n1685 rules/rise_of_totalitarianism/rules.yaml:1045:15\n1690 rules/rise_of_totalitarianism/rules.yaml:1046:15\n1692 rules/rise_of_totalitarianism/rules.yaml:1047:15\n1698 rules/rise_of_totalitarianism/rules.yaml:1048:19\n1699 rules/rise_of_totalitarianism/rules.yaml:1049:11\n1703 rules/rise_of_totalitarianism/flow.yaml:97:3\n1707 rules/rise_of_totalitarianism/flow.yaml:101:7\n1708 rules/rise_of_totalitarianism/flow.yaml:102:11\n1712 rules/rise_of_totalitarianism/rules.yaml:389:7\n1713 rules/rise_of_totalitarianism/rules.yaml:390:7\n1714 rules/rise_of_totalitarianism/rules.yaml:391:11\n1719 rules/rise_of_totalitarianism/rules.yaml:392:15\n1720 rules/rise_of_totalitarianism/rules.yaml:393:15\n1724 rules/rise_of_totalitarianism/rules.yaml:361:7\n1728 rules/rise_of_totalitarianism/rules.yaml:737:7\n1730 rules/rise_of_totalitarianism/rules.yaml:738:7\n1731 rules/rise_of_totalitarianism/rules.yaml:739:7\n1736 rules/rise_of_totalitarianism/rules.yaml:603:7\n1739 rules/rise_of_totalitarianism/rules.yaml:604:7\n1740 rules/rise_of_totalitarianism/rules.yaml:605:11\n1743 rules/rise_of_totalitarianism/rules.yaml:606:7\n1744 rules/rise_of_totalitarianism/rules.yaml:607:11\n1745 rules/rise_of_totalitarianism/rules.yaml:608:11\n1746 rules/rise_of_totalitarianism/rules.yaml:609:11\n1747 rules/rise_of_totalitarianism/rules.yaml:610:7\n1748 rules/rise_of_totalitarianism/rules.yaml:611:11\n1750 rules/rise_of_totalitarianism/rules.yaml:613:11\n1755 rules/rise_of_totalitarianism/rules.yaml:951:7\n1756 rules/rise_of_totalitarianism/rules.yaml:952:11\n1757 rules/rise_of_totalitarianism/rules.yaml:953:15\n1763 rules/rise_of_totalitarianism/rules.yaml:954:19\n1764 rules/rise_of_totalitarianism/rules.yaml:955:19\n1765 rules/rise_of_totalitarianism/rules.yaml:956:19\n1766 rules/rise_of_totalitarianism/rules.yaml:957:19\n1767 rules/rise_of_totalitarianism/rules.yaml:958:19\n1768 rules/rise_of_totalitarianism/rules.yaml:959:19\n1773 rules/rise_of_totalitarianism/rules.yaml:960:23\n1776 rules/rise_of_totalitarianism/rules.yaml:961:23\n1777 rules/rise_of_totalitarianism/rules.yaml:962:19\n1782 rules/rise_of_totalitarianism/flow.yaml:6:3\n1786 rules/rise_of_totalitarianism/flow.yaml:10:7\n1787 rules/rise_of_totalitarianism/flow.yaml:11:11\n1790 rules/rise_of_totalitarianism/flow.yaml:12:7\n1794 rules/rise_of_totalitarianism/rules.yaml:374:7\n1795 rules/rise_of_totalitarianism/rules.yaml:375:7\n1796 rules/rise_of_totalitarianism/rules.yaml:376:7\n1797 rules/rise_of_totalitarianism/rules.yaml:377:11\n1798 rules/rise_of_totalitarianism/rules.yaml:378:15\n1800 rules/rise_of_totalitarianism/rules.yaml:380:15\n1801 rules/rise_of_totalitarianism/rules.yaml:381:7\n1802 rules/rise_of_totalitarianism/rules.yaml:382:7\n1803 rules/rise_of_totalitarianism/rules.yaml:383:11\n1807 rules/rise_of_totalitarianism/rules.yaml:756:7\n1808 rules/rise_of_totalitarianism/rules.yaml:757:7\n1812 rules/rise_of_totalitarianism/rules.yaml:758:11\n1813 rules/rise_of_totalitarianism/rules.yaml:759:11\n1814 rules/rise_of_totalitarianism/rules.yaml:760:11\n1817 rules/rise_of_totalitarianism/rules.yaml:761:11\n1823 rules/rise_of_totalitarianism/rules.yaml:1066:7\n1824 rules/rise_of_totalitarianism/rules.yaml:1067:11\n1825 rules/rise_of_totalitarianism/rules.yaml:1068:11\n1826 rules/rise_of_totalitarianism/rules.yaml:1069:11\n1827 rules/rise_of_totalitarianism/rules.yaml:1070:15\n1828 rules/rise_of_totalitarianism/rules.yaml:1071:7\n1829 rules/rise_of_totalitarianism/rules.yaml:1072:11\n1832 rules/rise_of_totalitarianism/rules.yaml:1073:15\n1833 rules/rise_of_totalitarianism/rules.yaml:1074:7\n1834 rules/rise_of_totalitarianism/rules.yaml:1075:11\n1835 rules/rise_of_totalitarianism/rules.yaml:1076:11\n1836 rules/rise_of_totalitarianism/rules.yaml:1077:7\n1841 rules/rise_of_totalitarianism/rules.yaml:1082:7\n1842 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1843 rules/rise_of_totalitarianism/rules.yaml:1084:7\n1844 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1845 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1851 rules/rise_of_totalitarianism/rules.yaml:1087:15\n1865 rules/rise_of_totalitarianism/rules.yaml:1088:15\n1866 rules/rise_of_totalitarianism/rules.yaml:1089:15\n1868 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1869 rules/rise_of_totalitarianism/rules.yaml:1091:7\n1870 rules/rise_of_totalitarianism/rules.yaml:1092:7\n1871 rules/rise_of_totalitarianism/rules.yaml:1093:7\n1872 rules/rise_of_totalitarianism/rules.yaml:1094:7\n1876 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1885 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1886 rules/rise_of_totalitarianism/rules.yaml:1114:7\n1887 rules/rise_of_totalitarianism/rules.yaml:1115:11\n1888 rules/rise_of_totalitarianism/rules.yaml:1116:15\n1889 rules/rise_of_totalitarianism/rules.yaml:1117:19\n1890 rules/rise_of_totalitarianism/rules.yaml:1118:19\n1891 rules/rise_of_totalitarianism/rules.yaml:1119:19\n1892 rules/rise_of_totalitarianism/rules.yaml:1120:7\n1916 rules/rise_of_totalitarianism/rules.yaml:700:7\n1917 rules/rise_of_totalitarianism/rules.yaml:701:7\n1922 rules/rise_of_totalitarianism/rules.yaml:702:11\n1935 rules/rise_of_totalitarianism/rules.yaml:703:11\n1936 rules/rise_of_totalitarianism/rules.yaml:704:15\n1938 rules/rise_of_totalitarianism/rules.yaml:706:15\n1939 rules/rise_of_totalitarianism/rules.yaml:707:15\n1940 rules/rise_of_totalitarianism/rules.yaml:708:19\n1942 rules/rise_of_totalitarianism/rules.yaml:710:19\n1943 rules/rise_of_totalitarianism/rules.yaml:711:19\n1944 rules/rise_of_totalitarianism/rules.yaml:712:19\n1949 rules/rise_of_totalitarianism/rules.yaml:566:7\n1950 rules/rise_of_totalitarianism/rules.yaml:568:15\n1951 rules/rise_of_totalitarianism/rules.yaml:569:15\n1953 rules/rise_of_totalitarianism/rules.yaml:571:15\n1954 rules/rise_of_totalitarianism/rules.yaml:572:15\n1955 rules/rise_of_totalitarianism/rules.yaml:574:19\n1958 rules/rise_of_totalitarianism/rules.yaml:577:15\n1960 rules/rise_of_totalitarianism/rules.yaml:579:15\n1961 rules/rise_of_totalitarianism/rules.yaml:580:19\n1962 rules/rise_of_totalitarianism/rules.yaml:581:15\n1964 rules/rise_of_totalitarianism/rules.yaml:584:15\n1965 rules/rise_of_totalitarianism/rules.yaml:586:15\n1966 rules/rise_of_totalitarianism/rules.yaml:587:19\n1967 rules/rise_of_totalitarianism/rules.yaml:588:15\n1968 rules/rise_of_totalitarianism/rules.yaml:589:19\n1969 rules/rise_of_totalitarianism/rules.yaml:590:19\n1970 rules/rise_of_totalitarianism/rules.yaml:591:19\n1972 rules/rise_of_totalitarianism/rules.yaml:593:15\n1973 rules/rise_of_totalitarianism/rules.yaml:595:15\n1974 rules/rise_of_totalitarianism/rules.yaml:596:15\n1975 rules/rise_of_totalitarianism/rules.yaml:597:19\n1981 rules/rise_of_totalitarianism/rules.yaml:785:7\n1982 rules/rise_of_totalitarianism/rules.yaml:786:7\n1983 rules/rise_of_totalitarianism/rules.yaml:787:7\n1988 rules/rise_of_totalitarianism/rules.yaml:788:11\n2007 rules/rise_of_totalitarianism/rules.yaml:789:11\n2008 rules/rise_of_totalitarianism/rules.yaml:790:15\n2010 rules/rise_of_totalitarianism/rules.yaml:792:15\n2011 rules/rise_of_totalitarianism/rules.yaml:793:15\n2012 rules/rise_of_totalitarianism/rules.yaml:794:19\n2014 rules/rise_of_totalitarianism/rules.yaml:796:19\n2019 rules/rise_of_totalitarianism/rules.yaml:797:19\n2024 rules/rise_of_totalitarianism/rules.yaml:497:7\n2025 rules/rise_of_totalitarianism/rules.yaml:499:15\n2026 rules/rise_of_totalitarianism/rules.yaml:500:15\n2031 rules/rise_of_totalitarianism/rules.yaml:501:19\n2037 rules/rise_of_totalitarianism/rules.yaml:502:19\n2038 rules/rise_of_totalitarianism/rules.yaml:503:19\n2039 rules/rise_of_totalitarianism/rules.yaml:504:19\n2041 rules/rise_of_totalitarianism/rules.yaml:506:15\n2042 rules/rise_of_totalitarianism/rules.yaml:507:15\n2043 rules/rise_of_totalitarianism/rules.yaml:508:15\n2045 rules/rise_of_totalitarianism/rules.yaml:511:15\n2047 rules/rise_of_totalitarianism/rules.yaml:514:15\n2048 rules/rise_of_totalitarianism/rules.yaml:515:19\n2053 rules/rise_of_totalitarianism/rules.yaml:518:15\n2054 rules/rise_of_totalitarianism/rules.yaml:519:19\n2059 rules/rise_of_totalitarianism/rules.yaml:522:15\n2063 rules/rise_of_totalitarianism/rules.yaml:523:19\n2064 rules/rise_of_totalitarianism/rules.yaml:524:23\n2069 rules/rise_of_totalitarianism/rules.yaml:529:15\n2074 rules/rise_of_totalitarianism/rules.yaml:909:7\n2075 rules/rise_of_totalitarianism/rules.yaml:910:11\n2076 rules/rise_of_totalitarianism/rules.yaml:911:15\n2077 rules/rise_of_totalitarianism/rules.yaml:912:11\n2078 rules/rise_of_totalitarianism/rules.yaml:913:7\n2079 rules/rise_of_totalitarianism/rules.yaml:914:11\n2080 rules/rise_of_totalitarianism/rules.yaml:915:11\n2087 rules/rise_of_totalitarianism/rules.yaml:916:11\n2088 rules/rise_of_totalitarianism/rules.yaml:917:11\n2093 rules/rise_of_totalitarianism/rules.yaml:918:11\n2094 rules/rise_of_totalitarianism/rules.yaml:919:15\n2097 rules/rise_of_totalitarianism/rules.yaml:920:15\n2099 rules/rise_of_totalitarianism/rules.yaml:924:15\n2100 rules/rise_of_totalitarianism/rules.yaml:925:19\n2104 rules/rise_of_totalitarianism/rules.yaml:927:15\n2105 rules/rise_of_totalitarianism/rules.yaml:928:19\n2110 rules/rise_of_totalitarianism/rules.yaml:929:23\n2111 rules/rise_of_totalitarianism/rules.yaml:930:7\n2112 rules/rise_of_totalitarianism/rules.yaml:931:11\n2117 rules/rise_of_totalitarianism/rules.yaml:408:7\n2118 rules/rise_of_totalitarianism/rules.yaml:409:7\n2123 rules/rise_of_totalitarianism/rules.yaml:410:11\n2130 rules/rise_of_totalitarianism/rules.yaml:411:11\n2145 rules/rise_of_totalitarianism/rules.yaml:412:7\n2146 rules/rise_of_totalitarianism/rules.yaml:413:11\n2147 rules/rise_of_totalitarianism/rules.yaml:414:7\n2148 rules/rise_of_totalitarianism/rules.yaml:415:11\n2158 rules/rise_of_totalitarianism/rules.yaml:416:11\n2159 rules/rise_of_totalitarianism/rules.yaml:417:11\n2160 rules/rise_of_totalitarianism/rules.yaml:418:7\n2161 rules/rise_of_totalitarianism/rules.yaml:419:7\n2162 rules/rise_of_totalitarianism/rules.yaml:420:11\n2166 rules/rise_of_totalitarianism/rules.yaml:421:7\n2171 rules/rise_of_totalitarianism/rules.yaml:463:7\n2172 rules/rise_of_totalitarianism/rules.yaml:464:7\n2176 rules/rise_of_totalitarianism/rules.yaml:465:11\n2177 rules/rise_of_totalitarianism/rules.yaml:466:7\n2178 rules/rise_of_totalitarianism/rules.yaml:467:11\n2180 rules/rise_of_totalitarianism/rules.yaml:470:11\n2185 rules/rise_of_totalitarianism/rules.yaml:620:7\n2188 rules/rise_of_totalitarianism/rules.yaml:623:11\n2189 rules/rise_of_totalitarianism/rules.yaml:624:11\n2190 rules/rise_of_totalitarianism/rules.yaml:625:11\n2191 rules/rise_of_totalitarianism/rules.yaml:627:11\n2192 rules/rise_of_totalitarianism/rules.yaml:628:15\n2196 rules/rise_of_totalitarianism/rules.yaml:630:11\n2197 rules/rise_of_totalitarianism/rules.yaml:631:15\n2201 rules/rise_of_totalitarianism/rules.yaml:633:11\n2202 rules/rise_of_totalitarianism/rules.yaml:634:15\n2203 rules/rise_of_totalitarianism/rules.yaml:635:15\n2207 rules/rise_of_totalitarianism/rules.yaml:636:15\n2211 rules/rise_of_totalitarianism/rules.yaml:745:7\n2215 rules/rise_of_totalitarianism/rules.yaml:746:7\n2216 rules/rise_of_totalitarianism/rules.yaml:747:7\n2217 rules/rise_of_totalitarianism/rules.yaml:748:11\n2218 rules/rise_of_totalitarianism/rules.yaml:749:7\n2219 rules/rise_of_totalitarianism/rules.yaml:750:7\n2223 rules/rise_of_totalitarianism/rules.yaml:479:7\n2227 rules/rise_of_totalitarianism/rules.yaml:480:11\n2228 rules/rise_of_totalitarianism/rules.yaml:481:7\n2229 rules/rise_of_totalitarianism/rules.yaml:482:7\n2236 rules/rise_of_totalitarianism/rules.yaml:483:11\n2237 rules/rise_of_totalitarianism/rules.yaml:484:7\n2238 rules/rise_of_totalitarianism/rules.yaml:485:11\n2240 rules/rise_of_totalitarianism/rules.yaml:488:11\n2241 rules/rise_of_totalitarianism/rules.yaml:489:11\n2242 rules/rise_of_totalitarianism/rules.yaml:490:11\n2246 rules/rise_of_totalitarianism/rules.yaml:767:7\n2247 rules/rise_of_totalitarianism/rules.yaml:768:11\n2248 rules/rise_of_totalitarianism/rules.yaml:769:11\n2249 rules/rise_of_totalitarianism/rules.yaml:770:15\n2262 rules/rise_of_totalitarianism/rules.yaml:773:11\n2263 rules/rise_of_totalitarianism/rules.yaml:774:11\n2269 rules/rise_of_totalitarianism/rules.yaml:777:11\n2270 rules/rise_of_totalitarianism/rules.yaml:778:11\n2306 rules/rise_of_totalitarianism/rules.yaml:967:7\n2307 rules/rise_of_totalitarianism/rules.yaml:968:11\n2325 rules/rise_of_totalitarianism/rules.yaml:969:11\n2326 rules/rise_of_totalitarianism/rules.yaml:970:15\n2330 rules/rise_of_totalitarianism/rules.yaml:971:15\n2331 rules/rise_of_totalitarianism/rules.yaml:972:15\n2338 rules/rise_of_totalitarianism/rules.yaml:973:15\n2339 rules/rise_of_totalitarianism/rules.yaml:974:15\n2344 rules/rise_of_totalitarianism/rules.yaml:976:15\n2345 rules/rise_of_totalitarianism/rules.yaml:977:19\n2346 rules/rise_of_totalitarianism/rules.yaml:978:19\n2347 rules/rise_of_totalitarianism/rules.yaml:979:23\n2348 rules/rise_of_totalitarianism/rules.yaml:980:19\n2349 rules/rise_of_totalitarianism/rules.yaml:981:23\n2350 rules/rise_of_totalitarianism/rules.yaml:982:23\n2357 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2358 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2361 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2362 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2363 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2364 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2365 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2366 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2373 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2374 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2375 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2376 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2382 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2383 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2385 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2386 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2387 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2389 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2390 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2391 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2398 rules/rise_of_totalitarianism/rules.yaml:990:7\n2399 rules/rise_of_totalitarianism/rules.yaml:991:11\n2405 rules/rise_of_totalitarianism/rules.yaml:992:11\n2406 rules/rise_of_totalitarianism/rules.yaml:993:15\n2410 rules/rise_of_totalitarianism/rules.yaml:994:15\n2417 rules/rise_of_totalitarianism/rules.yaml:995:15\n2418 rules/rise_of_totalitarianism/rules.yaml:996:15\n2424 rules/rise_of_totalitarianism/rules.yaml:997:15\n2425 rules/rise_of_totalitarianism/rules.yaml:998:15\n2426 rules/rise_of_totalitarianism/rules.yaml:999:19\n2436 rules/rise_of_totalitarianism/rules.yaml:1002:19\n2437 rules/rise_of_totalitarianism/rules.yaml:1003:19\n2440 rules/rise_of_totalitarianism/rules.yaml:1007:23\n2444 rules/rise_of_totalitarianism/rules.yaml:1008:27\n2457 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2458 rules/rise_of_totalitarianism/rules.yaml:1010:23\n2459 rules/rise_of_totalitarianism/rules.yaml:1011:23\n2460 rules/rise_of_totalitarianism/rules.yaml:1012:27\n2461 rules/rise_of_totalitarianism/rules.yaml:1013:23\n2462 rules/rise_of_totalitarianism/rules.yaml:1014:23\n2463 rules/rise_of_totalitarianism/rules.yaml:1015:23\n2464 rules/rise_of_totalitarianism/rules.yaml:1016:27\n2465 rules/rise_of_totalitarianism/rules.yaml:1017:27\n2474 rules/rise_of_totalitarianism/rules.yaml:1018:27\n2478 rules/rise_of_totalitarianism/rules.yaml:1019:27\n2479 rules/rise_of_totalitarianism/rules.yaml:1021:27\n2480 rules/rise_of_totalitarianism/rules.yaml:1022:27\n2481 rules/rise_of_totalitarianism/rules.yaml:1023:31\n2484 rules/rise_of_totalitarianism/rules.yaml:1024:27\n2487 rules/rise_of_totalitarianism/rules.yaml:1025:27\n2492 rules/rise_of_totalitarianism/rules.yaml:668:7\n2493 rules/rise_of_totalitarianism/rules.yaml:669:7\n2498 rules/rise_of_totalitarianism/rules.yaml:670:11\n2507 rules/rise_of_totalitarianism/rules.yaml:671:11\n2508 rules/rise_of_totalitarianism/rules.yaml:672:15\n2510 rules/rise_of_totalitarianism/rules.yaml:674:15\n2511 rules/rise_of_totalitarianism/rules.yaml:675:15\n2512 rules/rise_of_totalitarianism/rules.yaml:676:19\n2514 rules/rise_of_totalitarianism/rules.yaml:678:19\n2515 rules/rise_of_totalitarianism/rules.yaml:679:19\n2524 rules/rise_of_totalitarianism/rules.yaml:680:19\n2526 rules/rise_of_totalitarianism/rules.yaml:681:19\n2527 rules/rise_of_totalitarianism/rules.yaml:682:19\n2528 rules/rise_of_totalitarianism/rules.yaml:683:19\n2529 rules/rise_of_totalitarianism/rules.yaml:684:19\n2537 rules/rise_of_totalitarianism/rules.yaml:685:19\n2538 rules/rise_of_totalitarianism/rules.yaml:686:19\n2539 rules/rise_of_totalitarianism/rules.yaml:687:19\n2544 rules/rise_of_totalitarianism/rules.yaml:688:19\n2545 rules/rise_of_totalitarianism/rules.yaml:689:23\n2546 rules/rise_of_totalitarianism/rules.yaml:690:19\n2547 rules/rise_of_totalitarianism/rules.yaml:691:19\n2548 rules/rise_of_totalitarianism/rules.yaml:692:19\n2549 rules/rise_of_totalitarianism/rules.yaml:694:7\n2553 rules/rise_of_totalitarianism/rules.yaml:637:3\n2554 rules/rise_of_totalitarianism/rules.yaml:1143:14\n2559 rules/rise_of_totalitarianism/rules.yaml:641:7\n2560 rules/rise_of_totalitarianism/rules.yaml:642:11\n2561 rules/rise_of_totalitarianism/rules.yaml:643:7\n2566 rules/rise_of_totalitarianism/rules.yaml:644:7\n2569 rules/rise_of_totalitarianism/rules.yaml:646:11\n2570 rules/rise_of_totalitarianism/rules.yaml:647:7\n2571 rules/rise_of_totalitarianism/rules.yaml:648:11\n2572 rules/rise_of_totalitarianism/rules.yaml:649:15\n2580 rules/rise_of_totalitarianism/rules.yaml:651:15\n2587 rules/rise_of_totalitarianism/rules.yaml:653:7\n2588 rules/rise_of_totalitarianism/rules.yaml:654:11\n2589 rules/rise_of_totalitarianism/rules.yaml:655:15\n2590 rules/rise_of_totalitarianism/rules.yaml:656:7\n2591 rules/rise_of_totalitarianism/rules.yaml:657:11\n2592 rules/rise_of_totalitarianism/rules.yaml:658:11\n2593 rules/rise_of_totalitarianism/rules.yaml:659:15\n2594 rules/rise_of_totalitarianism/rules.yaml:660:11\n2595 rules/rise_of_totalitarianism/rules.yaml:662:11\n2599 rules/rise_of_totalitarianism/rules.yaml:550:7\n2600 rules/rise_of_totalitarianism/rules.yaml:551:7\n2601 rules/rise_of_totalitarianism/rules.yaml:553:7\n2602 rules/rise_of_totalitarianism/rules.yaml:554:11\n2603 rules/rise_of_totalitarianism/rules.yaml:555:11\n2604 rules/rise_of_totalitarianism/rules.yaml:556:15\n2605 rules/rise_of_totalitarianism/rules.yaml:557:15\n2606 rules/rise_of_totalitarianism/rules.yaml:558:15\n2607 rules/rise_of_totalitarianism/rules.yaml:560:7\n2612 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2613 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2614 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2615 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2616 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2617 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2618 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2619 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2626 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2627 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2628 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2629 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2644 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2645 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2647 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2648 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2649 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2651 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2652 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2653 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2657 rules/rise_of_totalitarianism/rules.yaml:538:7\n2658 rules/rise_of_totalitarianism/rules.yaml:539:7\n2659 rules/rise_of_totalitarianism/rules.yaml:540:11\n2660 rules/rise_of_totalitarianism/rules.yaml:541:11\n2661 rules/rise_of_totalitarianism/rules.yaml:542:15\n2662 rules/rise_of_totalitarianism/rules.yaml:543:15\n2666 rules/rise_of_totalitarianism/rules.yaml:798:3\n2667 rules/rise_of_totalitarianism/rules.yaml:1123:14\n2668 rules/rise_of_totalitarianism/rules.yaml:1144:14\n2673 rules/rise_of_totalitarianism/rules.yaml:803:7\n2674 rules/rise_of_totalitarianism/rules.yaml:804:7\n2675 rules/rise_of_totalitarianism/rules.yaml:805:7\n2676 rules/rise_of_totalitarianism/rules.yaml:806:7\n2677 rules/rise_of_totalitarianism/rules.yaml:807:7\n2678 rules/rise_of_totalitarianism/rules.yaml:808:7\n2681 rules/rise_of_totalitarianism/rules.yaml:809:11\n2682 rules/rise_of_totalitarianism/rules.yaml:810:15\n2683 rules/rise_of_totalitarianism/rules.yaml:811:15\n2689 rules/rise_of_totalitarianism/rules.yaml:812:15\n2690 rules/rise_of_totalitarianism/rules.yaml:813:15\n2691 rules/rise_of_totalitarianism/rules.yaml:815:15\n2692 rules/rise_of_totalitarianism/rules.yaml:816:19\n2693 rules/rise_of_totalitarianism/rules.yaml:817:23\n2695 rules/rise_of_totalitarianism/rules.yaml:819:23\n2696 rules/rise_of_totalitarianism/rules.yaml:820:23\n2697 rules/rise_of_totalitarianism/rules.yaml:821:23\n2698 rules/rise_of_totalitarianism/rules.yaml:822:27\n2699 rules/rise_of_totalitarianism/rules.yaml:824:19\n2701 rules/rise_of_totalitarianism/rules.yaml:826:15\n2714 rules/rise_of_totalitarianism/rules.yaml:827:15\n2715 rules/rise_of_totalitarianism/rules.yaml:829:19\n2717 rules/rise_of_totalitarianism/rules.yaml:831:19\n2718 rules/rise_of_totalitarianism/rules.yaml:832:19\n2723 rules/rise_of_totalitarianism/rules.yaml:833:19\n2724 rules/rise_of_totalitarianism/rules.yaml:834:19\n2725 rules/rise_of_totalitarianism/rules.yaml:836:19\n2726 rules/rise_of_totalitarianism/rules.yaml:837:23\n2727 rules/rise_of_totalitarianism/rules.yaml:838:27\n2729 rules/rise_of_totalitarianism/rules.yaml:840:27\n2730 rules/rise_of_totalitarianism/rules.yaml:841:27\n2731 rules/rise_of_totalitarianism/rules.yaml:842:31\n2733 rules/rise_of_totalitarianism/rules.yaml:845:11\n2734 rules/rise_of_totalitarianism/rules.yaml:846:11\n2735 rules/rise_of_totalitarianism/rules.yaml:848:15\n2737 rules/rise_of_totalitarianism/rules.yaml:850:15\n2738 rules/rise_of_totalitarianism/rules.yaml:851:15\n2739 rules/rise_of_totalitarianism/rules.yaml:852:15\n2740 rules/rise_of_totalitarianism/rules.yaml:853:15\n2741 rules/rise_of_totalitarianism/rules.yaml:855:15\n2742 rules/rise_of_totalitarianism/rules.yaml:857:19\n2743 rules/rise_of_totalitarianism/rules.yaml:858:19\n2744 rules/rise_of_totalitarianism/rules.yaml:859:23\n2746 rules/rise_of_totalitarianism/rules.yaml:861:11\n2747 rules/rise_of_totalitarianism/rules.yaml:862:11\n2748 rules/rise_of_totalitarianism/rules.yaml:863:11\n2749 rules/rise_of_totalitarianism/rules.yaml:864:15\n2754 rules/rise_of_totalitarianism/rules.yaml:865:15\n2755 rules/rise_of_totalitarianism/rules.yaml:866:15\n2756 rules/rise_of_totalitarianism/rules.yaml:867:15\n2757 rules/rise_of_totalitarianism/rules.yaml:868:15\n2758 rules/rise_of_totalitarianism/rules.yaml:869:15\n2759 rules/rise_of_totalitarianism/rules.yaml:871:15\n2760 rules/rise_of_totalitarianism/rules.yaml:872:19\n2761 rules/rise_of_totalitarianism/rules.yaml:873:19\n2762 rules/rise_of_totalitarianism/rules.yaml:875:19\n2763 rules/rise_of_totalitarianism/rules.yaml:876:19\n2765 rules/rise_of_totalitarianism/rules.yaml:878:15\n2770 rules/rise_of_totalitarianism/rules.yaml:879:15\n2771 rules/rise_of_totalitarianism/rules.yaml:880:15\n2772 rules/rise_of_totalitarianism/rules.yaml:881:15\n2773 rules/rise_of_totalitarianism/rules.yaml:882:15\n2774 rules/rise_of_totalitarianism/rules.yaml:884:15\n2775 rules/rise_of_totalitarianism/rules.yaml:885:19\n2788 rules/rise_of_totalitarianism/rules.yaml:886:19\n2789 rules/rise_of_totalitarianism/rules.yaml:887:23\n2802 rules/rise_of_totalitarianism/rules.yaml:888:19\n2803 rules/rise_of_totalitarianism/rules.yaml:889:23\n2804 rules/rise_of_totalitarianism/rules.yaml:890:23\n2805 rules/rise_of_totalitarianism/rules.yaml:891:19\n2806 rules/rise_of_totalitarianism/rules.yaml:892:23\n2809 rules/rise_of_totalitarianism/rules.yaml:894:7\n2810 rules/rise_of_totalitarianism/rules.yaml:895:11\n2811 rules/rise_of_totalitarianism/rules.yaml:896:15\n2814 rules/rise_of_totalitarianism/rules.yaml:899:7\n2815 rules/rise_of_totalitarianism/rules.yaml:900:11\n2816 rules/rise_of_totalitarianism/rules.yaml:901:15\n2818 rules/rise_of_totalitarianism/rules.yaml:903:11\n2822 rules/rise_of_totalitarianism/rules.yaml:718:7\n2823 rules/rise_of_totalitarianism/rules.yaml:719:11\n2824 rules/rise_of_totalitarianism/rules.yaml:720:15\n2825 rules/rise_of_totalitarianism/rules.yaml:721:19\n2826 rules/rise_of_totalitarianism/rules.yaml:722:15\n2827 rules/rise_of_totalitarianism/rules.yaml:723:15\n2829 rules/rise_of_totalitarianism/rules.yaml:724:7\n2830 rules/rise_of_totalitarianism/rules.yaml:725:7\n2835 rules/rise_of_totalitarianism/rules.yaml:726:11\n2836 rules/rise_of_totalitarianism/rules.yaml:727:11\n2837 rules/rise_of_totalitarianism/rules.yaml:728:15\n2843 rules/rise_of_totalitarianism/rules.yaml:729:15\n2844 rules/rise_of_totalitarianism/rules.yaml:730:19\n2845 rules/rise_of_totalitarianism/rules.yaml:731:19\n2846 rules/rise_of_totalitarianism/rules.yaml:732:19\n2850 rules/rise_of_totalitarianism/flow.yaml:22:3\n2855 rules/rise_of_totalitarianism/flow.yaml:26:7\n2856 rules/rise_of_totalitarianism/flow.yaml:27:7\n2857 rules/rise_of_totalitarianism/flow.yaml:28:7\n2858 rules/rise_of_totalitarianism/flow.yaml:29:11\n2863 rules/rise_of_totalitarianism/flow.yaml:30:11\n2864 rules/rise_of_totalitarianism/flow.yaml:31:15\n2865 rules/rise_of_totalitarianism/flow.yaml:32:15\n2866 rules/rise_of_totalitarianism/flow.yaml:33:19\n2869 rules/rise_of_totalitarianism/flow.yaml:34:19\n2870 rules/rise_of_totalitarianism/flow.yaml:35:7\n2871 rules/rise_of_totalitarianism/flow.yaml:36:7\n2872 rules/rise_of_totalitarianism/flow.yaml:37:11\n2873 rules/rise_of_totalitarianism/flow.yaml:38:15\n2885 rules/rise_of_totalitarianism/flow.yaml:39:15\n2886 rules/rise_of_totalitarianism/flow.yaml:41:7\n2887 rules/rise_of_totalitarianism/flow.yaml:42:7\n2888 rules/rise_of_totalitarianism/flow.yaml:43:11\n2889 rules/rise_of_totalitarianism/flow.yaml:45:7\n2890 rules/rise_of_totalitarianism/flow.yaml:46:11\n2891 rules/rise_of_totalitarianism/flow.yaml:47:7\n2892 rules/rise_of_totalitarianism/flow.yaml:48:11\n2893 rules/rise_of_totalitarianism/flow.yaml:49:11\n2894 rules/rise_of_totalitarianism/flow.yaml:50:15\n2895 rules/rise_of_totalitarianism/flow.yaml:51:15\n2905 rules/rise_of_totalitarianism/flow.yaml:52:15\n2912 rules/rise_of_totalitarianism/flow.yaml:53:15\n2913 rules/rise_of_totalitarianism/flow.yaml:55:7\n2914 rules/rise_of_totalitarianism/flow.yaml:56:11\n2915 rules/rise_of_totalitarianism/flow.yaml:57:11\n2920 rules/rise_of_totalitarianism/flow.yaml:58:15\n2928 rules/rise_of_totalitarianism/flow.yaml:59:15\n2929 rules/rise_of_totalitarianism/flow.yaml:60:19\n2931 rules/rise_of_totalitarianism/flow.yaml:62:19\n2934 rules/rise_of_totalitarianism/flow.yaml:63:19\n2940 rules/rise_of_totalitarianism/flow.yaml:81:3\n2941 rules/rise_of_totalitarianism/flow.yaml:81:3\n2945 rules/rise_of_totalitarianism/flow.yaml:85:7\n2946 rules/rise_of_totalitarianism/flow.yaml:86:11\n2947 rules/rise_of_totalitarianism/flow.yaml:87:15\n2948 rules/rise_of_totalitarianism/flow.yaml:88:7\n2949 rules/rise_of_totalitarianism/flow.yaml:89:7\n2950 rules/rise_of_totalitarianism/flow.yaml:90:7\n2951 rules/rise_of_totalitarianism/flow.yaml:91:7\n2952 rules/rise_of_totalitarianism/flow.yaml:92:7\n2953 rules/rise_of_totalitarianism/flow.yaml:93:7\n2954 rules/rise_of_totalitarianism/flow.yaml:94:7\n2958 rules/rise_of_totalitarianism/flow.yaml:15:3\n2962 rules/rise_of_totalitarianism/flow.yaml:19:7\n2963 rules/rise_of_totalitarianism/flow.yaml:20:7\n2967 rules/rise_of_totalitarianism/flow.yaml:65:3\n2972 rules/rise_of_totalitarianism/flow.yaml:69:7\n2977 rules/rise_of_totalitarianism/flow.yaml:70:11\n2978 rules/rise_of_totalitarianism/flow.yaml:72:11\n2979 rules/rise_of_totalitarianism/flow.yaml:73:11\n2980 rules/rise_of_totalitarianism/flow.yaml:74:11\n2981 rules/rise_of_totalitarianism/flow.yaml:75:15\n2982 rules/rise_of_totalitarianism/flow.yaml:76:11\n2983 rules/rise_of_totalitarianism/flow.yaml:77:11\n2984 rules/rise_of_totalitarianism/flow.yaml:78:7\n2985 rules/rise_of_totalitarianism/flow.yaml:79:11\n2990 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2991 rules/rise_of_totalitarianism/rules.yaml:1138:7\n2994 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2995 rules/rise_of_totalitarianism/rules.yaml:1140:7\n3010 rules/rise_of_totalitarianism/rules.yaml:700:7\n3011 rules/rise_of_totalitarianism/rules.yaml:701:7\n3022 rules/rise_of_totalitarianism/rules.yaml:702:11\n3031 rules/rise_of_totalitarianism/rules.yaml:703:11\n3032 rules/rise_of_totalitarianism/rules.yaml:704:15\n3041 rules/rise_of_totalitarianism/rules.yaml:706:15\n3054 rules/rise_of_totalitarianism/rules.yaml:707:15\n3055 rules/rise_of_totalitarianism/rules.yaml:708:19\n3057 rules/rise_of_totalitarianism/rules.yaml:710:19\n3058 rules/rise_of_totalitarianism/rules.yaml:711:19\n3059 rules/rise_of_totalitarianism/rules.yaml:712:19\n3060 rules/rise_of_totalitarianism/rules.yaml:713:19\n3088 rules/rise_of_totalitarianism/rules.yaml:566:7\n3093 rules/rise_of_totalitarianism/rules.yaml:579:15\n3094 rules/rise_of_totalitarianism/rules.yaml:580:19\n3095 rules/rise_of_totalitarianism/rules.yaml:581:15\n3096 rules/rise_of_totalitarianism/rules.yaml:582:15\n3099 rules/rise_of_totalitarianism/rules.yaml:584:15\n3100 rules/rise_of_totalitarianism/rules.yaml:585:15\n3101 rules/rise_of_totalitarianism/rules.yaml:586:15\n3102 rules/rise_of_totalitarianism/rules.yaml:587:19\n3103 rules/rise_of_totalitarianism/rules.yaml:588:15\n3104 rules/rise_of_totalitarianism/rules.yaml:589:19\n3105 rules/rise_of_totalitarianism/rules.yaml:590:19\n3106 rules/rise_of_totalitarianism/rules.yaml:591:19\n3111 rules/rise_of_totalitarianism/rules.yaml:568:15\n3118 rules/rise_of_totalitarianism/rules.yaml:569:15\n3122 rules/rise_of_totalitarianism/rules.yaml:571:15\n3129 rules/rise_of_totalitarianism/rules.yaml:572:15\n3132 rules/rise_of_totalitarianism/rules.yaml:576:19\n3135 rules/rise_of_totalitarianism/rules.yaml:573:19\n3136 rules/rise_of_totalitarianism/rules.yaml:574:19\n3143 rules/rise_of_totalitarianism/rules.yaml:577:15\n3147 rules/rise_of_totalitarianism/rules.yaml:593:15\n3148 rules/rise_of_totalitarianism/rules.yaml:594:15\n3149 rules/rise_of_totalitarianism/rules.yaml:595:15\n3150 rules/rise_of_totalitarianism/rules.yaml:596:15\n3155 rules/rise_of_totalitarianism/rules.yaml:597:19\n3178 rules/rise_of_totalitarianism/rules.yaml:785:7\n3179 rules/rise_of_totalitarianism/rules.yaml:786:7\n3180 rules/rise_of_totalitarianism/rules.yaml:787:7\n3194 rules/rise_of_totalitarianism/rules.yaml:788:11\n3213 rules/rise_of_totalitarianism/rules.yaml:789:11\n3214 rules/rise_of_totalitarianism/rules.yaml:790:15\n3223 rules/rise_of_totalitarianism/rules.yaml:792:15\n3236 rules/rise_of_totalitarianism/rules.yaml:793:15\n3237 rules/rise_of_totalitarianism/rules.yaml:794:19\n3243 rules/rise_of_totalitarianism/rules.yaml:796:19\n3248 rules/rise_of_totalitarianism/rules.yaml:797:19\n3269 rules/rise_of_totalitarianism/rules.yaml:497:7\n3272 rules/rise_of_totalitarianism/rules.yaml:506:15\n3273 rules/rise_of_totalitarianism/rules.yaml:507:15\n3274 rules/rise_of_totalitarianism/rules.yaml:508:15\n3275 rules/rise_of_totalitarianism/rules.yaml:509:15\n3278 rules/rise_of_totalitarianism/rules.yaml:511:15\n3279 rules/rise_of_totalitarianism/rules.yaml:512:15\n3282 rules/rise_of_totalitarianism/rules.yaml:514:15\n3283 rules/rise_of_totalitarianism/rules.yaml:515:19\n3287 rules/rise_of_totalitarianism/rules.yaml:516:19\n3297 rules/rise_of_totalitarianism/rules.yaml:518:15\n3298 rules/rise_of_totalitarianism/rules.yaml:519:19\n3302 rules/rise_of_totalitarianism/rules.yaml:520:19\n3312 rules/rise_of_totalitarianism/rules.yaml:522:15\n3316 rules/rise_of_totalitarianism/rules.yaml:523:19\n3317 rules/rise_of_totalitarianism/rules.yaml:524:23\n3319 rules/rise_of_totalitarianism/rules.yaml:525:23\n3321 rules/rise_of_totalitarianism/rules.yaml:527:23\n3324 rules/rise_of_totalitarianism/rules.yaml:529:15\n3327 rules/rise_of_totalitarianism/rules.yaml:499:15\n3328 rules/rise_of_totalitarianism/rules.yaml:500:15\n3339 rules/rise_of_totalitarianism/rules.yaml:501:19\n3345 rules/rise_of_totalitarianism/rules.yaml:502:19\n3358 rules/rise_of_totalitarianism/rules.yaml:503:19\n3365 rules/rise_of_totalitarianism/rules.yaml:504:19\n3391 rules/rise_of_totalitarianism/rules.yaml:909:7\n3392 rules/rise_of_totalitarianism/rules.yaml:910:11\n3393 rules/rise_of_totalitarianism/rules.yaml:911:15\n3394 rules/rise_of_totalitarianism/rules.yaml:912:11\n3395 rules/rise_of_totalitarianism/rules.yaml:913:7\n3406 rules/rise_of_totalitarianism/rules.yaml:914:11\n3407 rules/rise_of_totalitarianism/rules.yaml:915:11\n3424 rules/rise_of_totalitarianism/rules.yaml:916:11\n3425 rules/rise_of_totalitarianism/rules.yaml:917:11\n3436 rules/rise_of_totalitarianism/rules.yaml:918:11\n3437 rules/rise_of_totalitarianism/rules.yaml:919:15\n3440 rules/rise_of_totalitarianism/rules.yaml:920:15\n3441 rules/rise_of_totalitarianism/rules.yaml:921:15\n3447 rules/rise_of_totalitarianism/rules.yaml:923:15\n3448 rules/rise_of_totalitarianism/rules.yaml:924:15\n3449 rules/rise_of_totalitarianism/rules.yaml:925:19\n3453 rules/rise_of_totalitarianism/rules.yaml:926:19\n3461 rules/rise_of_totalitarianism/rules.yaml:927:15\n3467 rules/rise_of_totalitarianism/rules.yaml:928:19\n3488 rules/rise_of_totalitarianism/rules.yaml:929:23\n3493 rules/rise_of_totalitarianism/rules.yaml:930:7\n3494 rules/rise_of_totalitarianism/rules.yaml:931:11\n3515 rules/rise_of_totalitarianism/rules.yaml:408:7\n3516 rules/rise_of_totalitarianism/rules.yaml:409:7\n3521 rules/rise_of_totalitarianism/rules.yaml:410:11\n3528 rules/rise_of_totalitarianism/rules.yaml:411:11\n3543 rules/rise_of_totalitarianism/rules.yaml:412:7\n3544 rules/rise_of_totalitarianism/rules.yaml:413:11\n3545 rules/rise_of_totalitarianism/rules.yaml:414:7\n3556 rules/rise_of_totalitarianism/rules.yaml:415:11\n3561 rules/rise_of_totalitarianism/rules.yaml:416:11\n3574 rules/rise_of_totalitarianism/rules.yaml:417:11\n3578 rules/rise_of_totalitarianism/rules.yaml:418:7\n3579 rules/rise_of_totalitarianism/rules.yaml:419:7\n3580 rules/rise_of_totalitarianism/rules.yaml:420:11\n3588 rules/rise_of_totalitarianism/rules.yaml:421:7\n3589 rules/rise_of_totalitarianism/rules.yaml:422:7\n3603 rules/rise_of_totalitarianism/rules.yaml:463:7\n3604 rules/rise_of_totalitarianism/rules.yaml:464:7\n3615 rules/rise_of_totalitarianism/rules.yaml:465:11\n3623 rules/rise_of_totalitarianism/rules.yaml:466:7\n3624 rules/rise_of_totalitarianism/rules.yaml:467:11\n3627 rules/rise_of_totalitarianism/rules.yaml:468:11\n3629 rules/rise_of_totalitarianism/rules.yaml:470:11\n3643 rules/rise_of_totalitarianism/rules.yaml:620:7\n3644 rules/rise_of_totalitarianism/rules.yaml:621:11\n3649 rules/rise_of_totalitarianism/rules.yaml:623:11\n3650 rules/rise_of_totalitarianism/rules.yaml:624:11\n3651 rules/rise_of_totalitarianism/rules.yaml:625:11\n3652 rules/rise_of_totalitarianism/rules.yaml:626:11\n3653 rules/rise_of_totalitarianism/rules.yaml:627:11\n3654 rules/rise_of_totalitarianism/rules.yaml:628:15\n3658 rules/rise_of_totalitarianism/rules.yaml:629:15\n3666 rules/rise_of_totalitarianism/rules.yaml:630:11\n3667 rules/rise_of_totalitarianism/rules.yaml:631:15\n3671 rules/rise_of_totalitarianism/rules.yaml:632:15\n3679 rules/rise_of_totalitarianism/rules.yaml:633:11\n3684 rules/rise_of_totalitarianism/rules.yaml:634:15\n3685 rules/rise_of_totalitarianism/rules.yaml:635:15\n3705 rules/rise_of_totalitarianism/rules.yaml:636:15\n3732 rules/rise_of_totalitarianism/rules.yaml:745:7\n3736 rules/rise_of_totalitarianism/rules.yaml:746:7\n3737 rules/rise_of_totalitarianism/rules.yaml:747:7\n3745 rules/rise_of_totalitarianism/rules.yaml:748:11\n3760 rules/rise_of_totalitarianism/rules.yaml:749:7\n3761 rules/rise_of_totalitarianism/rules.yaml:750:7\n3773 rules/rise_of_totalitarianism/rules.yaml:479:7\n3777 rules/rise_of_totalitarianism/rules.yaml:480:11\n3778 rules/rise_of_totalitarianism/rules.yaml:481:7\n3779 rules/rise_of_totalitarianism/rules.yaml:482:7\n3793 rules/rise_of_totalitarianism/rules.yaml:483:11\n3803 rules/rise_of_totalitarianism/rules.yaml:484:7\n3804 rules/rise_of_totalitarianism/rules.yaml:485:11\n3805 rules/rise_of_totalitarianism/rules.yaml:486:11\n3813 rules/rise_of_totalitarianism/rules.yaml:488:11\n3826 rules/rise_of_totalitarianism/rules.yaml:489:11\n3827 rules/rise_of_totalitarianism/rules.yaml:490:11\n3828 rules/rise_of_totalitarianism/rules.yaml:491:11\n3843 rules/rise_of_totalitarianism/rules.yaml:767:7\n3844 rules/rise_of_totalitarianism/rules.yaml:768:11\n3845 rules/rise_of_totalitarianism/rules.yaml:769:11\n3846 rules/rise_of_totalitarianism/rules.yaml:770:15\n3859 rules/rise_of_totalitarianism/rules.yaml:771:15\n3874 rules/rise_of_totalitarianism/rules.yaml:773:11\n3875 rules/rise_of_totalitarianism/rules.yaml:774:11\n3880 rules/rise_of_totalitarianism/rules.yaml:775:11\n3899 rules/rise_of_totalitarianism/rules.yaml:777:11\n3907 rules/rise_of_totalitarianism/rules.yaml:778:11\n3908 rules/rise_of_totalitarianism/rules.yaml:779:11\n3931 rules/rise_of_totalitarianism/rules.yaml:967:7\n3942 rules/rise_of_totalitarianism/rules.yaml:968:11\n3960 rules/rise_of_totalitarianism/rules.yaml:969:11\n3966 rules/rise_of_totalitarianism/rules.yaml:970:15\n3967 rules/rise_of_totalitarianism/rules.yaml:971:15\n3968 rules/rise_of_totalitarianism/rules.yaml:972:15\n3985 rules/rise_of_totalitarianism/rules.yaml:973:15\n3986 rules/rise_of_totalitarianism/rules.yaml:974:15\n3998 rules/rise_of_totalitarianism/rules.yaml:975:15\n3999 rules/rise_of_totalitarianism/rules.yaml:976:15\n4000 rules/rise_of_totalitarianism/rules.yaml:977:19\n4001 rules/rise_of_totalitarianism/rules.yaml:978:19\n4002 rules/rise_of_totalitarianism/rules.yaml:979:23\n4003 rules/rise_of_totalitarianism/rules.yaml:980:19\n4004 rules/rise_of_totalitarianism/rules.yaml:981:23\n4005 rules/rise_of_totalitarianism/rules.yaml:982:23\n4006 rules/rise_of_totalitarianism/rules.yaml:983:23\n4008 rules/rise_of_totalitarianism/rules.yaml:985:23\n4039 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4044 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4047 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4048 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4049 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4050 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4051 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4052 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4065 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4066 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4091 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4097 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4103 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4104 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4124 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4160 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4161 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4167 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4168 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4188 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4219 rules/rise_of_totalitarianism/rules.yaml:990:7\n4230 rules/rise_of_totalitarianism/rules.yaml:991:11\n4236 rules/rise_of_totalitarianism/rules.yaml:992:11\n4242 rules/rise_of_totalitarianism/rules.yaml:993:15\n4243 rules/rise_of_totalitarianism/rules.yaml:994:15\n4291 rules/rise_of_totalitarianism/rules.yaml:995:15\n4292 rules/rise_of_totalitarianism/rules.yaml:996:15\n4298 rules/rise_of_totalitarianism/rules.yaml:997:15\n4299 rules/rise_of_totalitarianism/rules.yaml:998:15\n4300 rules/rise_of_totalitarianism/rules.yaml:999:19\n4309 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4311 rules/rise_of_totalitarianism/rules.yaml:1002:19\n4312 rules/rise_of_totalitarianism/rules.yaml:1003:19\n4313 rules/rise_of_totalitarianism/rules.yaml:1004:23\n4315 rules/rise_of_totalitarianism/rules.yaml:1006:23\n4316 rules/rise_of_totalitarianism/rules.yaml:1007:23\n4320 rules/rise_of_totalitarianism/rules.yaml:1008:27\n4333 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4334 rules/rise_of_totalitarianism/rules.yaml:1010:23\n4335 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4336 rules/rise_of_totalitarianism/rules.yaml:1012:27\n4337 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4338 rules/rise_of_totalitarianism/rules.yaml:1014:23\n4339 rules/rise_of_totalitarianism/rules.yaml:1015:23\n4340 rules/rise_of_totalitarianism/rules.yaml:1016:27\n4341 rules/rise_of_totalitarianism/rules.yaml:1017:27\n4350 rules/rise_of_totalitarianism/rules.yaml:1018:27\n4354 rules/rise_of_totalitarianism/rules.yaml:1019:27\n4355 rules/rise_of_totalitarianism/rules.yaml:1020:27\n4356 rules/rise_of_totalitarianism/rules.yaml:1021:27\n4357 rules/rise_of_totalitarianism/rules.yaml:1022:27\n4358 rules/rise_of_totalitarianism/rules.yaml:1023:31\n4361 rules/rise_of_totalitarianism/rules.yaml:1024:27\n4364 rules/rise_of_totalitarianism/rules.yaml:1025:27\n4412 rules/rise_of_totalitarianism/rules.yaml:668:7\n4413 rules/rise_of_totalitarianism/rules.yaml:669:7\n4424 rules/rise_of_totalitarianism/rules.yaml:670:11\n4434 rules/rise_of_totalitarianism/rules.yaml:671:11\n4435 rules/rise_of_totalitarianism/rules.yaml:672:15\n4444 rules/rise_of_totalitarianism/rules.yaml:674:15\n4457 rules/rise_of_totalitarianism/rules.yaml:675:15\n4458 rules/rise_of_totalitarianism/rules.yaml:676:19\n4467 rules/rise_of_totalitarianism/rules.yaml:678:19\n4480 rules/rise_of_totalitarianism/rules.yaml:679:19\n4487 rules/rise_of_totalitarianism/rules.yaml:680:19\n4489 rules/rise_of_totalitarianism/rules.yaml:681:19\n4490 rules/rise_of_totalitarianism/rules.yaml:682:19\n4491 rules/rise_of_totalitarianism/rules.yaml:683:19\n4492 rules/rise_of_totalitarianism/rules.yaml:684:19\n4515 rules/rise_of_totalitarianism/rules.yaml:685:19\n4516 rules/rise_of_totalitarianism/rules.yaml:686:19\n4517 rules/rise_of_totalitarianism/rules.yaml:687:19\n4522 rules/rise_of_totalitarianism/rules.yaml:688:19\n4530 rules/rise_of_totalitarianism/rules.yaml:689:23\n4544 rules/rise_of_totalitarianism/rules.yaml:690:19\n4545 rules/rise_of_totalitarianism/rules.yaml:691:19\n4546 rules/rise_of_totalitarianism/rules.yaml:692:19\n4547 rules/rise_of_totalitarianism/rules.yaml:693:19\n4551 rules/rise_of_totalitarianism/rules.yaml:694:7\n4580 rules/rise_of_totalitarianism/rules.yaml:637:3\n4586 rules/rise_of_totalitarianism/rules.yaml:1143:14\n4614 rules/rise_of_totalitarianism/rules.yaml:641:7\n4615 rules/rise_of_totalitarianism/rules.yaml:642:11\n4616 rules/rise_of_totalitarianism/rules.yaml:643:7\n4621 rules/rise_of_totalitarianism/rules.yaml:644:7\n4643 rules/rise_of_totalitarianism/rules.yaml:646:11\n4644 rules/rise_of_totalitarianism/rules.yaml:647:7\n4645 rules/rise_of_totalitarianism/rules.yaml:648:11\n4646 rules/rise_of_totalitarianism/rules.yaml:649:15\n4654 rules/rise_of_totalitarianism/rules.yaml:651:15\n4661 rules/rise_of_totalitarianism/rules.yaml:652:11\n4662 rules/rise_of_totalitarianism/rules.yaml:653:7\n4676 rules/rise_of_totalitarianism/rules.yaml:654:11\n4682 rules/rise_of_totalitarianism/rules.yaml:655:15\n4687 rules/rise_of_totalitarianism/rules.yaml:656:7\n4688 rules/rise_of_totalitarianism/rules.yaml:657:11\n4689 rules/rise_of_totalitarianism/rules.yaml:658:11\n4690 rules/rise_of_totalitarianism/rules.yaml:659:15\n4691 rules/rise_of_totalitarianism/rules.yaml:660:11\n4692 rules/rise_of_totalitarianism/rules.yaml:661:11\n4693 rules/rise_of_totalitarianism/rules.yaml:662:11\n4708 rules/rise_of_totalitarianism/rules.yaml:550:7\n4709 rules/rise_of_totalitarianism/rules.yaml:551:7\n4710 rules/rise_of_totalitarianism/rules.yaml:552:7\n4711 rules/rise_of_totalitarianism/rules.yaml:553:7\n4719 rules/rise_of_totalitarianism/rules.yaml:554:11\n4725 rules/rise_of_totalitarianism/rules.yaml:555:11\n4726 rules/rise_of_totalitarianism/rules.yaml:556:15\n4727 rules/rise_of_totalitarianism/rules.yaml:557:15\n4728 rules/rise_of_totalitarianism/rules.yaml:558:15\n4729 rules/rise_of_totalitarianism/rules.yaml:559:15\n4732 rules/rise_of_totalitarianism/rules.yaml:560:7\n4755 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4760 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4763 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4764 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4765 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4766 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4767 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4768 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4781 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4782 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4794 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4800 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4818 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4819 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4840 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4879 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4880 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4882 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4883 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4887 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4911 rules/rise_of_totalitarianism/rules.yaml:538:7\n4912 rules/rise_of_totalitarianism/rules.yaml:539:7\n4920 rules/rise_of_totalitarianism/rules.yaml:540:11\n4928 rules/rise_of_totalitarianism/rules.yaml:541:11\n4929 rules/rise_of_totalitarianism/rules.yaml:542:15\n4930 rules/rise_of_totalitarianism/rules.yaml:543:15\n4931 rules/rise_of_totalitarianism/rules.yaml:544:15\n4945 rules/rise_of_totalitarianism/rules.yaml:798:3\n4952 rules/rise_of_totalitarianism/rules.yaml:1123:14\n4958 rules/rise_of_totalitarianism/rules.yaml:1144:14\n4993 rules/rise_of_totalitarianism/rules.yaml:803:7\n4994 rules/rise_of_totalitarianism/rules.yaml:804:7\n4995 rules/rise_of_totalitarianism/rules.yaml:805:7\n4996 rules/rise_of_totalitarianism/rules.yaml:806:7\n4997 rules/rise_of_totalitarianism/rules.yaml:807:7\n4998 rules/rise_of_totalitarianism/rules.yaml:808:7\n5007 rules/rise_of_totalitarianism/rules.yaml:809:11\n5015 rules/rise_of_totalitarianism/rules.yaml:810:15\n5028 rules/rise_of_totalitarianism/rules.yaml:811:15\n5034 rules/rise_of_totalitarianism/rules.yaml:812:15\n5041 rules/rise_of_totalitarianism/rules.yaml:813:15\n5042 rules/rise_of_totalitarianism/rules.yaml:814:15\n5043 rules/rise_of_totalitarianism/rules.yaml:815:15\n5048 rules/rise_of_totalitarianism/rules.yaml:816:19\n5051 rules/rise_of_totalitarianism/rules.yaml:819:23\n5052 rules/rise_of_totalitarianism/rules.yaml:820:23\n5053 rules/rise_of_totalitarianism/rules.yaml:821:23\n5054 rules/rise_of_totalitarianism/rules.yaml:822:27\n5055 rules/rise_of_totalitarianism/rules.yaml:823:23\n5058 rules/rise_of_totalitarianism/rules.yaml:817:23\n5065 rules/rise_of_totalitarianism/rules.yaml:824:19\n5068 rules/rise_of_totalitarianism/rules.yaml:826:15\n5084 rules/rise_of_totalitarianism/rules.yaml:827:15\n5085 rules/rise_of_totalitarianism/rules.yaml:828:19\n5086 rules/rise_of_totalitarianism/rules.yaml:829:19\n5094 rules/rise_of_totalitarianism/rules.yaml:831:19\n5107 rules/rise_of_totalitarianism/rules.yaml:832:19\n5112 rules/rise_of_totalitarianism/rules.yaml:833:19\n5119 rules/rise_of_totalitarianism/rules.yaml:834:19\n5120 rules/rise_of_totalitarianism/rules.yaml:835:19\n5121 rules/rise_of_totalitarianism/rules.yaml:836:19\n5126 rules/rise_of_totalitarianism/rules.yaml:837:23\n5129 rules/rise_of_totalitarianism/rules.yaml:840:27\n5130 rules/rise_of_totalitarianism/rules.yaml:841:27\n5131 rules/rise_of_totalitarianism/rules.yaml:842:31\n5132 rules/rise_of_totalitarianism/rules.yaml:843:27\n5135 rules/rise_of_totalitarianism/rules.yaml:838:27\n5139 rules/rise_of_totalitarianism/rules.yaml:845:11\n5140 rules/rise_of_totalitarianism/rules.yaml:846:11\n5141 rules/rise_of_totalitarianism/rules.yaml:847:15\n5142 rules/rise_of_totalitarianism/rules.yaml:848:15\n5150 rules/rise_of_totalitarianism/rules.yaml:850:15\n5158 rules/rise_of_totalitarianism/rules.yaml:851:15\n5159 rules/rise_of_totalitarianism/rules.yaml:852:15\n5166 rules/rise_of_totalitarianism/rules.yaml:853:15\n5167 rules/rise_of_totalitarianism/rules.yaml:854:15\n5168 rules/rise_of_totalitarianism/rules.yaml:855:15\n5173 rules/rise_of_totalitarianism/rules.yaml:856:19\n5174 rules/rise_of_totalitarianism/rules.yaml:857:19\n5175 rules/rise_of_totalitarianism/rules.yaml:858:19\n5183 rules/rise_of_totalitarianism/rules.yaml:859:23\n5191 rules/rise_of_totalitarianism/rules.yaml:861:11\n5192 rules/rise_of_totalitarianism/rules.yaml:862:11\n5193 rules/rise_of_totalitarianism/rules.yaml:863:11\n5198 rules/rise_of_totalitarianism/rules.yaml:864:15\n5203 rules/rise_of_totalitarianism/rules.yaml:865:15\n5204 rules/rise_of_totalitarianism/rules.yaml:866:15\n5205 rules/rise_of_totalitarianism/rules.yaml:867:15\n5206 rules/rise_of_totalitarianism/rules.yaml:868:15\n5213 rules/rise_of_totalitarianism/rules.yaml:869:15\n5214 rules/rise_of_totalitarianism/rules.yaml:870:15\n5215 rules/rise_of_totalitarianism/rules.yaml:871:15\n5220 rules/rise_of_totalitarianism/rules.yaml:872:19\n5221 rules/rise_of_totalitarianism/rules.yaml:873:19\n5222 rules/rise_of_totalitarianism/rules.yaml:874:19\n5223 rules/rise_of_totalitarianism/rules.yaml:875:19\n5224 rules/rise_of_totalitarianism/rules.yaml:876:19\n5228 rules/rise_of_totalitarianism/rules.yaml:878:15\n5233 rules/rise_of_totalitarianism/rules.yaml:879:15\n5250 rules/rise_of_totalitarianism/rules.yaml:880:15\n5251 rules/rise_of_totalitarianism/rules.yaml:881:15\n5258 rules/rise_of_totalitarianism/rules.yaml:882:15\n5259 rules/rise_of_totalitarianism/rules.yaml:883:15\n5260 rules/rise_of_totalitarianism/rules.yaml:884:15\n5265 rules/rise_of_totalitarianism/rules.yaml:885:19\n5280 rules/rise_of_totalitarianism/rules.yaml:886:19\n5281 rules/rise_of_totalitarianism/rules.yaml:887:23\n5296 rules/rise_of_totalitarianism/rules.yaml:888:19\n5304 rules/rise_of_totalitarianism/rules.yaml:889:23\n5316 rules/rise_of_totalitarianism/rules.yaml:890:23\n5323 rules/rise_of_totalitarianism/rules.yaml:891:19\n5324 rules/rise_of_totalitarianism/rules.yaml:892:23\n5327 rules/rise_of_totalitarianism/rules.yaml:893:23\n5333 rules/rise_of_totalitarianism/rules.yaml:894:7\n5336 rules/rise_of_totalitarianism/rules.yaml:898:11\n5339 rules/rise_of_totalitarianism/rules.yaml:895:11\n5344 rules/rise_of_totalitarianism/rules.yaml:896:15\n5351 rules/rise_of_totalitarianism/rules.yaml:899:7\n5352 rules/rise_of_totalitarianism/rules.yaml:900:11\n5353 rules/rise_of_totalitarianism/rules.yaml:901:15\n5355 rules/rise_of_totalitarianism/rules.yaml:903:11\n5374 rules/rise_of_totalitarianism/rules.yaml:718:7\n5375 rules/rise_of_totalitarianism/rules.yaml:719:11\n5376 rules/rise_of_totalitarianism/rules.yaml:720:15\n5377 rules/rise_of_totalitarianism/rules.yaml:721:19\n5378 rules/rise_of_totalitarianism/rules.yaml:722:15\n5379 rules/rise_of_totalitarianism/rules.yaml:723:15\n5381 rules/rise_of_totalitarianism/rules.yaml:724:7\n5382 rules/rise_of_totalitarianism/rules.yaml:725:7\n5393 rules/rise_of_totalitarianism/rules.yaml:726:11\n5394 rules/rise_of_totalitarianism/rules.yaml:727:11\n5409 rules/rise_of_totalitarianism/rules.yaml:728:15\n5415 rules/rise_of_totalitarianism/rules.yaml:729:15\n5421 rules/rise_of_totalitarianism/rules.yaml:730:19\n5422 rules/rise_of_totalitarianism/rules.yaml:731:19\n5435 rules/rise_of_totalitarianism/rules.yaml:732:19\n5449 rules/rise_of_totalitarianism/flow.yaml:22:3\n5486 rules/rise_of_totalitarianism/flow.yaml:26:7\n5487 rules/rise_of_totalitarianism/flow.yaml:27:7\n5488 rules/rise_of_totalitarianism/flow.yaml:28:7\n5499 rules/rise_of_totalitarianism/flow.yaml:29:11\n5504 rules/rise_of_totalitarianism/flow.yaml:30:11\n5513 rules/rise_of_totalitarianism/flow.yaml:31:15\n5525 rules/rise_of_totalitarianism/flow.yaml:32:15\n5526 rules/rise_of_totalitarianism/flow.yaml:33:19\n5529 rules/rise_of_totalitarianism/flow.yaml:34:19\n5533 rules/rise_of_totalitarianism/flow.yaml:35:7\n5534 rules/rise_of_totalitarianism/flow.yaml:36:7\n5535 rules/rise_of_totalitarianism/flow.yaml:37:11\n5536 rules/rise_of_totalitarianism/flow.yaml:38:15\n5553 rules/rise_of_totalitarianism/flow.yaml:39:15\n5554 rules/rise_of_totalitarianism/flow.yaml:40:11\n5555 rules/rise_of_totalitarianism/flow.yaml:41:7\n5556 rules/rise_of_totalitarianism/flow.yaml:42:7\n5557 rules/rise_of_totalitarianism/flow.yaml:43:11\n5560 rules/rise_of_totalitarianism/flow.yaml:44:11\n5561 rules/rise_of_totalitarianism/flow.yaml:45:7\n5562 rules/rise_of_totalitarianism/flow.yaml:46:11\n5563 rules/rise_of_totalitarianism/flow.yaml:47:7\n5577 rules/rise_of_totalitarianism/flow.yaml:48:11\n5583 rules/rise_of_totalitarianism/flow.yaml:49:11\n5584 rules/rise_of_totalitarianism/flow.yaml:50:15\n5585 rules/rise_of_totalitarianism/flow.yaml:51:15\n5595 rules/rise_of_totalitarianism/flow.yaml:52:15\n5602 rules/rise_of_totalitarianism/flow.yaml:53:15\n5603 rules/rise_of_totalitarianism/flow.yaml:54:15\n5607 rules/rise_of_totalitarianism/flow.yaml:55:7\n5618 rules/rise_of_totalitarianism/flow.yaml:56:11\n5619 rules/rise_of_totalitarianism/flow.yaml:57:11\n5634 rules/rise_of_totalitarianism/flow.yaml:58:15\n5652 rules/rise_of_totalitarianism/flow.yaml:59:15\n5653 rules/rise_of_totalitarianism/flow.yaml:60:19\n5655 rules/rise_of_totalitarianism/flow.yaml:62:19\n5658 rules/rise_of_totalitarianism/flow.yaml:63:19\n5681 rules/rise_of_totalitarianism/flow.yaml:81:3\n5687 rules/rise_of_totalitarianism/flow.yaml:81:3\n5698 rules/rise_of_totalitarianism/flow.yaml:85:7\n5699 rules/rise_of_totalitarianism/flow.yaml:86:11\n5700 rules/rise_of_totalitarianism/flow.yaml:87:15\n5701 rules/rise_of_totalitarianism/flow.yaml:88:7\n5702 rules/rise_of_totalitarianism/flow.yaml:89:7\n5703 rules/rise_of_totalitarianism/flow.yaml:90:7\n5709 rules/rise_of_totalitarianism/flow.yaml:91:7\n5715 rules/rise_of_totalitarianism/flow.yaml:92:7\n5716 rules/rise_of_totalitarianism/flow.yaml:93:7\n5717 rules/rise_of_totalitarianism/flow.yaml:94:7\n5727 rules/rise_of_totalitarianism/flow.yaml:15:3\n5742 rules/rise_of_totalitarianism/flow.yaml:19:7\n5743 rules/rise_of_totalitarianism/flow.yaml:20:7\n5758 rules/rise_of_totalitarianism/flow.yaml:65:3\n5780 rules/rise_of_totalitarianism/flow.yaml:69:7\n5794 rules/rise_of_totalitarianism/flow.yaml:70:11\n5795 rules/rise_of_totalitarianism/flow.yaml:71:11\n5796 rules/rise_of_totalitarianism/flow.yaml:72:11\n5803 rules/rise_of_totalitarianism/flow.yaml:73:11\n5810 rules/rise_of_totalitarianism/flow.yaml:74:11\n5824 rules/rise_of_totalitarianism/flow.yaml:75:15\n5829 rules/rise_of_totalitarianism/flow.yaml:76:11\n5836 rules/rise_of_totalitarianism/flow.yaml:77:11\n5841 rules/rise_of_totalitarianism/flow.yaml:78:7\n5842 rules/rise_of_totalitarianism/flow.yaml:79:11\n5860 rules/rise_of_totalitarianism/rules.yaml:1137:7\n5868 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5871 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5872 rules/rise_of_totalitarianism/rules.yaml:1140:7\n5873 rules/rise_of_totalitarianism/rules.yaml:1141:7"

@@ -27,7 +27,7 @@ E_EFFECT: tuple[Any, ...] = (
     "regime",
     "funding",
 )
-SIZE: int = 358
+SIZE: int = 488
 LAYOUT: tuple[Any, ...] = (
     ("g.rounds", 13, 1, "int", None, "all", False, 0, 3, (0,)),
     ("g.round", 14, 1, "int", None, "all", False, 0, 3, (0,)),
@@ -109,6 +109,8 @@ LAYOUT: tuple[Any, ...] = (
     ("e.chit.established", 241, 39, "bool", None, "owner", False, None, None, (False,) * 39),
     ("e.chit.resolved", 280, 39, "bool", None, "owner", False, None, None, (False,) * 39),
     ("e.chit.seen", 319, 39, "set", "player", "all", False, None, None, (0,) * 39),
+    ("e.strategy.effect__active_event", 358, 65, "int", None, "all", False, 0, None, (0,) * 65),
+    ("e.strategy.effect__law", 423, 65, "int", None, "all", False, 0, None, (0,) * 65),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -183,6 +185,8 @@ FIELDS: dict[str, Any] = {
             "vote_modifier",
             "economy_modifier",
             "support_modifier",
+            "effect__active_event",
+            "effect__law",
         ),
         "crisis": ("id_code", "entry", "pp", "major", "effect", "difficulty", "failure"),
     },
@@ -208,7 +212,7 @@ PRIMARY: dict[str, Any] = {
         ("end_difference", "VP difference ending the game"),
         ("last_turn", "Last Turn of the scenario"),
     ),
-    "board_displays": (),
+    "board_displays": (("In force", "p_board__lasting"),),
     "c_chancellor_modifier": 2,
     "c_commit_in_any_dominance": True,
     "c_end_difference": 30,
@@ -313,6 +317,8 @@ PRIMARY: dict[str, Any] = {
         "e.strategy.vote_modifier": "Vote Check modifier icon",
         "e.strategy.economy_modifier": "Economy Modifier icon",
         "e.strategy.support_modifier": "Political Support icon",
+        "e.strategy.effect__active_event": "Active Event in force",
+        "e.strategy.effect__law": "Law in force",
         "e.crisis.id_code": "Card ID",
         "e.crisis.entry": "Entry Turn",
         "e.crisis.pp": "PP Value",
@@ -539,6 +545,8 @@ PRIMARY: dict[str, Any] = {
         "e.chit.resolved",
         "e.chit.cubes_here",
         "e.chit.seen",
+        "e.strategy.effect__active_event",
+        "e.strategy.effect__law",
     ),
     "lab_chit": (
         "Communism Propaganda 1",
