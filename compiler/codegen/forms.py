@@ -165,7 +165,10 @@ class PlainForms:
                 return
             value = self.value(s.value)
             py = self.scope.declare(s.name)
-            self.line(out, ind, f"{py} = {value}")
+            if value == "[]" and self.form != "R":  # a list grown later: typed for mypy(c)
+                self.line(out, ind, f"{py}: list[Any] = []")
+            else:
+                self.line(out, ind, f"{py} = {value}")
             if self.form == "R" and secrecy_of(self.sd).definition(self.r.name, s.name) is s:
                 self.recompute[py] = value
         elif isinstance(s, Assign):

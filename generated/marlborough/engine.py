@@ -595,7 +595,7 @@ class MarlboroughRules:
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
         "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:103:3]"
-        v_out = []
+        v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
             if v_at is not None and self.s_e_unit__owner[v_u] != v_p:
@@ -709,7 +709,7 @@ class MarlboroughRules:
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
         "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:134:3]"
-        v_out = []
+        v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
             if v_at is not None and self.s_e_unit__owner[v_u] == v_p:
@@ -935,7 +935,7 @@ class MarlboroughRules:
         "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:163:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
-        v_out = []
+        v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
             if (
@@ -2329,7 +2329,7 @@ class MarlboroughRules:
             if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__march[v_u] > 0)
             and (not S[self.o_e_unit__used + v_u])
         ]
-        v_again = []
+        v_again: list[Any] = []
         if N[self.o_p_markers + v_p] & self.mk_card__kind.get("forced_march", 0) != 0:
             v_again = [
                 S[self.o_e_unit__at + v_u_2]

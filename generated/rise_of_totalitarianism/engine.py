@@ -1224,7 +1224,7 @@ class RiseOfTotalitarianismRules:
     def f_marker_targets(self, S: list[Any], v_c: Any) -> Any:
         "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:321:3]"
         N: list[int] = S
-        v_out = []
+        v_out: list[Any] = []
         for v_q in self.all_player:
             v_out = [
                 *v_out,
@@ -1380,7 +1380,7 @@ class RiseOfTotalitarianismRules:
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
         "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
-        v_w_back = []
+        v_w_back: list[Any] = []
         for v_w_q in v_w_order:
             v_w_back = [*[v_w_q], *v_w_back]
         v_w_order = v_w_back
@@ -1791,7 +1791,7 @@ class RiseOfTotalitarianismRules:
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
         "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:370:3]"
-        v_kept = []
+        v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
             if v_q == v_p and (not v_done):
@@ -2157,7 +2157,7 @@ class RiseOfTotalitarianismRules:
             v_free = _w2
             v_s_2 = _pick(R, v_free)
             S[self.o_p_play_slot + v_q_4] = v_s_2
-        v_placed = []
+        v_placed: list[Any] = []
         for v_s_3 in self.all_slot:
             v_placed = [
                 *v_placed,
