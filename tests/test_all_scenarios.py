@@ -57,7 +57,7 @@ LISTED = 200
 #: campaign game with the views checked takes ~5 s); ``-m soak`` (CI) plays more games of
 #: every scenario, with every check at once, on other seeds
 MIN_GAMES = 2
-SECONDS = 4.0
+SECONDS = 3.0
 GAMES = 30
 #: the soak plays at least this many games of each scenario
 SOAK_MIN_GAMES = 5

@@ -28,7 +28,7 @@ def _first_frame(client, token: str) -> str:
     ("name", "seats", "moves"),
     [
         ("march_of_progress/thirty_years_war", 2, 40),
-        ("westphalia/congress", 6, 40),
+        ("westphalia/congress", 6, 20),
         ("third_reich_diplomacy/situation_1941", 6, 25),
         # a hex board in the fog of war: the map's pieces are in every frame
         ("marlborough/blenheim", 2, 8),
