@@ -20,6 +20,7 @@ Option ids: ``offer:<item>;<item>...`` with an item ``<good>:<giver>><receiver>[
 from __future__ import annotations
 
 import bisect
+import threading
 from typing import Any
 
 from .layout import LOG
@@ -81,18 +82,12 @@ class Offers:
                 if q == proposer:
                     continue
                 out_start = n
-                found = memo.get((proposer, q))
-                if found is None:
-                    found = memo[proposer, q] = _pair(S, proposer, q)
-                blocks, starts, total, n_out = found
+                blocks, starts, total, n_out = _direction(memo, S, proposer, q)
                 if total:
                     parts.append((n, blocks, starts))
                     n += total
                 in_start = n
-                found = memo.get((q, proposer))
-                if found is None:
-                    found = memo[q, proposer] = _pair(S, q, proposer)
-                blocks, starts, total, n_in = found
+                blocks, starts, total, n_in = _direction(memo, S, q, proposer)
                 if total:
                     parts.append((n, blocks, starts))
                     n += total
@@ -165,18 +160,29 @@ class Offers:
         return (_rebuild, (self.proposer, self.seats, self._blocks, self._swaps))
 
 
-#: the last state offers were made in: [engine, a copy of the state, {(giver, receiver):
-#: what _pair found, (good, giver, "from"): a list good's list}, the engine's goods in the
-#: order offers list them with their queries, as (goods with an amount or a list, flags)].
-#: The goods' queries are pure functions of the state, so while a negotiation's offers are
-#: refused (the state unchanged) each direction between two seats is asked once, not once
-#: per proposer.
-_MEMO: list[Any] = [None, None, {}, ()]
+class _Memo(threading.local):
+    """What the goods' queries found in the last state offers were made in, one per thread
+    (a server's bots think in threads): the engine, a copy of the state, ``found`` {(giver,
+    receiver): what :func:`_pair` found, (good, giver, "from"): a list good's list}, and
+    ``goods``, the engine's goods in the order offers list them with their queries, as
+    (goods with an amount or a list, flags). The queries are pure functions of the state,
+    so while a negotiation's offers are refused (the state unchanged) each direction
+    between two seats is asked once, not once per proposer."""
+
+    def __init__(self) -> None:
+        self.engine: Any = None
+        self.state: list[Any] | None = None
+        self.found: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.goods: tuple[Any, ...] = ((), ())
 
 
-def _memo_for(engine: Any, S: list[Any]) -> dict[tuple[Any, ...], tuple[Any, ...]]:
-    """What the goods' queries found in ``S`` so far (empty for a state not seen last)."""
-    if _MEMO[0] is not engine:
+_MEMO = _Memo()
+
+
+def _memo_for(engine: Any, S: list[Any]) -> _Memo:
+    """This thread's memo, emptied unless it was made for ``engine`` in a state equal to ``S``."""
+    memo = _MEMO
+    if memo.engine is not engine:
         shapes = [gd[2] for gd in engine.deal_goods]
         # goods with an amount or a list first: only they are swapped (a one-off, such as
         # a promise, is given whole once, and a swap may not repeat it)
@@ -188,24 +194,31 @@ def _memo_for(engine: Any, S: list[Any]) -> dict[tuple[Any, ...], tuple[Any, ...
             (g, shapes[g], queries[g], froms[g], keeps[g]) for g in order if shapes[g] != "flag"
         )
         flags = tuple((g, queries[g]) for g in order if shapes[g] == "flag")
-        _MEMO[:] = [engine, S[:], {}, (tradables, flags)]
-    elif _MEMO[1] != S:
-        _MEMO[1], _MEMO[2] = S[:], {}
-    memo: dict[tuple[Any, ...], tuple[Any, ...]] = _MEMO[2]
+        memo.engine, memo.state, memo.found, memo.goods = engine, S[:], {}, (tradables, flags)
+    elif memo.state != S:
+        memo.state, memo.found = S[:], {}
     return memo
 
 
-def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
+def _direction(memo: _Memo, S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
+    """:func:`_pair` of one direction, asked once per state."""
+    found = memo.found.get((giver, receiver))
+    if found is None:
+        found = memo.found[giver, receiver] = _pair(memo, S, giver, receiver)
+    return found
+
+
+def _pair(memo: _Memo, S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
     """What ``giver`` may give ``receiver`` now: (blocks, their starts, the number of items,
     the number of those that may be swapped: not flags), the blocks in the order of
-    ``_MEMO[3]``, each (good, giver, receiver, shape, found) with at least one item. A list
+    ``memo.goods``, each (good, giver, receiver, shape, found) with at least one item. A list
     that does not depend on the receiver (the engine's ``deal_from``) is found once per
     giver and state, and filtered per receiver (``deal_keep``)."""
     blocks = []
     starts = []
     n = 0
-    memo = _MEMO[2]
-    tradables, flags = _MEMO[3]
+    found_before = memo.found
+    tradables, flags = memo.goods
     for g, kind, query, listed, keep in tradables:
         if kind == "amount":
             k = query(S, giver, receiver)
@@ -215,9 +228,9 @@ def _pair(S: list[Any], giver: int, receiver: int) -> tuple[Any, ...]:
                 n += k
             continue
         if listed is not None:
-            found = memo.get((g, giver, "from"))
+            found = found_before.get((g, giver, "from"))
             if found is None:
-                found = memo[g, giver, "from"] = tuple(listed(S, giver, receiver))
+                found = found_before[g, giver, "from"] = tuple(listed(S, giver, receiver))
             if found and keep is not None:
                 found = tuple(keep(S, giver, receiver, found))
         else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 from rulecraft.runtime import Game, deals, load_spec
@@ -43,9 +44,9 @@ def full_list(engine, S, proposer, seats):
     return [(DEAL, it) for it in singles] + swaps
 
 
-def states(spec, games=3, steps=120):
+def states(spec, games=3, steps=120, seed=0):
     """Positions of random games of ``spec``, every few decisions."""
-    for seed in range(games):
+    for seed in range(seed, seed + games):
         g = Game.new(spec, spec.scenario, seed)
         agent = RandomAgent(seed)
         for step in range(steps):
@@ -144,7 +145,7 @@ def test_each_direction_between_two_seats_is_asked_once_in_an_unchanged_state(mo
 
     saved = {a: getattr(engine, a) for a in ("deal_queries", "deal_from", "deal_keep")}
     assert any(saved["deal_from"]) and any(saved["deal_keep"])
-    monkeypatch.setattr(deals, "_MEMO", [None, None, {}, ()])
+    monkeypatch.setattr(deals, "_MEMO", deals._Memo())
     for part, fs in saved.items():
         wrapped = tuple(f and counted(part, g, f, part != "deal_from") for g, f in enumerate(fs))
         monkeypatch.setattr(engine, part, wrapped)
@@ -157,7 +158,7 @@ def test_each_direction_between_two_seats_is_asked_once_in_an_unchanged_state(mo
     assert len(froms) == n * sum(1 for f in saved["deal_from"] if f)
     for part, fs in saved.items():
         monkeypatch.setattr(engine, part, fs)
-    monkeypatch.setattr(deals, "_MEMO", [None, None, {}, ()])
+    monkeypatch.setattr(deals, "_MEMO", deals._Memo())
     assert lists == [full_list(engine, S, p, seats) for p in seats]
 
 
@@ -188,3 +189,63 @@ def test_every_listed_swap_may_be_made_whatever_its_first_item_gives() -> None:
     assert swap is not None, "no Claim-for-promise swap offered in 50 decisions"
     assert g.is_legal(d.player, swap)
     g.apply(d.player, swap)
+
+
+def test_offers_made_in_two_threads_at_once_are_each_their_own_state(monkeypatch) -> None:
+    """A server's bots think in threads: the memo of what the goods' queries found is kept
+    per thread, so offers made in two states at once (two rooms) never mix them. Thread A
+    stops in its first query while thread B makes offers in another state, then goes on."""
+    import threading
+
+    engine = WESTPHALIA.engine
+    seats = range(len(WESTPHALIA.seats))
+
+    def lists(S: list[Any]) -> list[Any]:
+        """What each other seat may give, by the goods whose list is found once per giver."""
+        return [f and list(f(S, giver, 0)) for f in engine.deal_from for giver in seats[1:]]
+
+    # two positions in which another seat's list differs (a list found once per giver and
+    # state is what a mixed-up memo would hand to the other thread)
+    first = second = None
+    for S in states(WESTPHALIA, games=3):
+        if first is None:
+            first = list(S)
+        elif lists(S) != lists(first):
+            second = list(S)
+            break
+    assert first is not None and second is not None
+    expected = [full_list(engine, S, 0, seats) for S in (first, second)]
+    assert expected[0] != expected[1]
+    b_done = threading.Event()
+    paused = threading.Event()
+    queries = engine.deal_queries
+
+    def pausing(g, query):
+        def ask(S, *args):
+            if threading.current_thread().name == "A" and not paused.is_set():
+                paused.set()
+                assert b_done.wait(60)
+            return query(S, *args)
+
+        return ask
+
+    monkeypatch.setattr(engine, "deal_queries", tuple(pausing(g, q) for g, q in enumerate(queries)))
+    monkeypatch.setattr(deals, "_MEMO", deals._Memo())
+    got: dict[str, list[Any]] = {}
+
+    def make(name: str, S: list[Any]) -> None:
+        if name == "B":
+            assert paused.wait(60)
+        got[name] = list(Offers(engine, S, 0, seats))
+        if name == "B":
+            b_done.set()
+
+    threads = [
+        threading.Thread(target=make, args=(name, S), name=name)
+        for name, S in (("A", first), ("B", second))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == {"A": expected[0], "B": expected[1]}
