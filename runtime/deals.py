@@ -26,7 +26,18 @@ from typing import Any
 from .layout import LOG
 from .numbers import parse_int
 
-__all__ = ["DEAL", "Offers", "is_deal", "parties", "check", "carry_out", "label", "deal_id"]
+__all__ = [
+    "DEAL",
+    "Offers",
+    "is_deal",
+    "parties",
+    "check",
+    "carry_out",
+    "label",
+    "labeller",
+    "deal_id",
+    "identifier",
+]
 
 DEAL = "deal"
 
@@ -347,6 +358,37 @@ def label(spec: Any, deal: Any, S: list[Any] | None = None) -> str:
     return "; ".join(item_label(spec, it, S) for it in deal[1:])
 
 
+def labeller(spec: Any, S: list[Any] | None = None) -> Any:
+    """:func:`label` for many deals in one state: each item named once (the swaps of a
+    window's offers repeat the same few hundred items thousands of times)."""
+    names: dict[tuple[Any, ...], str] = {}
+
+    def name(item: tuple[Any, ...]) -> str:
+        text = names.get(item)
+        if text is None:
+            text = names[item] = item_label(spec, item, S)
+        return text
+
+    return lambda deal: "; ".join(map(name, deal[1:]))
+
+
+def identifier(spec: Any) -> Any:
+    """:func:`deal_id` for many deals, each item's id made once."""
+    ids: dict[tuple[Any, ...], str] = {}
+
+    def item_id(item: tuple[Any, ...]) -> str:
+        text = ids.get(item)
+        if text is None:
+            g, giver, receiver, x = item
+            name = spec.engine.deal_goods[g][0]
+            text = ids[item] = (
+                f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}"
+            )
+        return text
+
+    return lambda deal: "offer:" + ";".join(map(item_id, deal[1:]))
+
+
 def _arg_id(spec: Any, g: int, x: Any) -> str:
     ref = spec.engine.deal_goods[g][3]
     if x is None:
@@ -357,11 +399,7 @@ def _arg_id(spec: Any, g: int, x: Any) -> str:
 
 
 def deal_id(spec: Any, deal: Any) -> str:
-    items = []
-    for g, giver, receiver, x in deal[1:]:
-        name = spec.engine.deal_goods[g][0]
-        items.append(f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}")
-    return "offer:" + ";".join(items)
+    return identifier(spec)(deal)
 
 
 def _quoted(part: str) -> str:

@@ -206,16 +206,12 @@ def to_named(spec: Any, S: list[Any], viewer: Any = "absent") -> dict[str, Any]:
         players.append(pd)
     out["p"] = players
     ents: dict[str, Any] = {}
-    for tname, fields in spec.entity_fields.items():
+    for tname, (statics, slots) in _records(spec).items():
         recs = []
-        for j, rid in enumerate(game["id_" + tname]):
-            rec: dict[str, Any] = {"id": rid, "name": game["name_" + tname][j]}
-            for key in fields:
-                slot = by_path.get(f"e.{tname}.{key}")
-                if slot is not None:
-                    rec[key] = _named_value(slot, S[slot.offset + j])
-                else:
-                    rec[key] = _static_named(spec, f"s_e_{tname}__{key}", j)
+        for j, static in enumerate(statics):
+            rec = dict(static)
+            for key, slot in slots:
+                rec[key] = _named_value(slot, S[slot.offset + j])
             recs.append(rec)
         ents[tname] = recs
     out["e"] = ents
@@ -232,6 +228,36 @@ def to_named(spec: Any, S: list[Any], viewer: Any = "absent") -> dict[str, Any]:
     if viewer != "absent":
         out["viewer"] = viewer
     return out
+
+
+def _records(spec: Any) -> dict[str, tuple[tuple[dict[str, Any], ...], tuple[Any, ...]]]:
+    """Per table of ``spec``: each record's fields that never change (id, name, static
+    fields), in field order with a placeholder for the others, and the fields kept in the
+    state with their slots. Made once per spec: a board of thousands of hexes is mostly
+    static, and every view names it. The static values' lists are shared between views:
+    they are read, never changed."""
+    made = spec.__dict__.get("_named_records")
+    if made is not None:
+        return made
+    game, by_path = spec.data, spec.layout.by_path
+    made = {}
+    for tname, fields in spec.entity_fields.items():
+        slots = tuple(
+            (key, slot) for key in fields if (slot := by_path.get(f"e.{tname}.{key}")) is not None
+        )
+        statics = []
+        for j, rid in enumerate(game["id_" + tname]):
+            rec: dict[str, Any] = {"id": rid, "name": game["name_" + tname][j]}
+            for key in fields:
+                rec[key] = (
+                    None
+                    if f"e.{tname}.{key}" in by_path
+                    else _static_named(spec, f"s_e_{tname}__{key}", j)
+                )
+            statics.append(rec)
+        made[tname] = (tuple(statics), slots)
+    spec.__dict__["_named_records"] = made
+    return made
 
 
 def _static_named(spec: Any, key: str, i: int) -> Any:

@@ -7,6 +7,8 @@ and the tables the runtime renders log lines, prompts and options from.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -186,7 +188,43 @@ class GameSpec:
         return self.ids[kind][i]
 
     def render(self, tid: int, args: tuple[Any, ...], S: list[Any] | None = None) -> str:
-        """A template filled in with its arguments."""
+        """A template filled in with its arguments. A template whose words do not depend on
+        the state (no deal, report or record label made by the rules) is written once per
+        arguments: a view renders the whole log, and the same lines come back at every view."""
+        pure = self._pure_templates
+        if pure[tid] and not any(isinstance(a, Hidden) for a in args):
+            key = (tid, args, tuple(map(type, args)))  # 1 and True are one key otherwise
+            try:
+                text = self._rendered.get(key)
+            except TypeError:  # a list among the arguments
+                return self._render(tid, args, S)
+            if text is None:
+                if len(self._rendered) > 100_000:
+                    self._rendered.clear()
+                text = self._rendered[key] = self._render(tid, args, S)
+            return text
+        return self._render(tid, args, S)
+
+    @functools.cached_property
+    def _pure_templates(self) -> tuple[bool, ...]:
+        """Per template: its text depends on its arguments alone (:meth:`render`)."""
+        return tuple(all(self._pure_kind(k) for k in t.kinds) for t in self.templates)
+
+    @functools.cached_property
+    def _rendered(self) -> dict[tuple[Any, ...], str]:
+        return {}
+
+    def _pure_kind(self, kind: str) -> bool:
+        if kind.startswith("list:"):
+            return self._pure_kind(kind[5:])
+        if kind == "deal":  # a deal names records of its goods
+            refs = {g[3] for g in getattr(self.engine, "deal_goods", ())} - {None, "player"}
+            return all(self._pure_kind("e:" + ref) for ref in refs if ref)
+        if kind == "report":
+            return False
+        return not (kind.startswith("e:") and hasattr(self.engine, "label_" + kind[2:]))
+
+    def _render(self, tid: int, args: tuple[Any, ...], S: list[Any] | None) -> str:
         t = self.templates[tid]
         out = [t.parts[0]]
         for part, kind, value in zip(t.parts[1:], t.kinds, args, strict=True):
@@ -429,10 +467,7 @@ class GameSpec:
             if site.options == "report":
                 ident, label = self.report_id, (lambda v: self.report_label(v, S))
             else:
-                ident, label = (
-                    (lambda v: deals.deal_id(self, v)),
-                    (lambda v: deals.label(self, v, S)),
-                )
+                ident, label = deals.identifier(self), deals.labeller(self, S)
 
             def row(i: int) -> tuple[str, str, Any]:
                 if i == len(values):
