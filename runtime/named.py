@@ -173,7 +173,6 @@ def _static(spec: Any, key: str) -> Any:
 
 def to_named(spec: Any, S: list[Any], viewer: Any = "absent") -> dict[str, Any]:
     """Plain JSON data of a state (or a view) by field name."""
-    game = spec.data
     seats = list(spec.seats)
     out: dict[str, Any] = {
         "game": spec.game,

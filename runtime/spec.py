@@ -8,7 +8,6 @@ and the tables the runtime renders log lines, prompts and options from.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any

@@ -44,9 +44,9 @@ def full_list(engine, S, proposer, seats):
     return [(DEAL, it) for it in singles] + swaps
 
 
-def states(spec, games=3, steps=120, seed=0):
+def states(spec, games=3, steps=120, first_seed=0):
     """Positions of random games of ``spec``, every few decisions."""
-    for seed in range(seed, seed + games):
+    for seed in range(first_seed, first_seed + games):
         g = Game.new(spec, spec.scenario, seed)
         agent = RandomAgent(seed)
         for step in range(steps):

@@ -1,6 +1,6 @@
-"""Rise of Totalitarianism: Active Events and promulgated Laws are lasting effects (docs/language.md,
-Lasting effects): in force exactly while their card lies in its pile, shown on the board with
-their cause."""
+"""Rise of Totalitarianism: Active Events and promulgated Laws are lasting effects
+(docs/language.md, Lasting effects): in force exactly while their card lies in its pile,
+shown on the board with their cause."""
 
 from __future__ import annotations
 
