@@ -18,8 +18,8 @@ def in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_check_passes_on_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check"]) == 0
-    assert "no errors" in capsys.readouterr().err
+    # every game is checked by test_codegen's test_committed_engines_are_what_the_rules_generate
+    # (generating runs the checks) and `rulecraft compile --check` in CI: here the report
     assert main(["check", "westphalia"]) == 0
     assert capsys.readouterr().err == "rulecraft: westphalia: 1 scenario (congress), no errors\n"
     assert main(["check", "marlborough"]) == 0
