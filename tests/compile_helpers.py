@@ -104,6 +104,26 @@ def compile_errors(root: Path, generate: bool = False) -> list[Diagnostic]:
     return sink.sorted()
 
 
+def fixture_errors(
+    root: Path, fixture: Path, old: str, new: str, file: str = "rules.yaml"
+) -> tuple[list[Diagnostic], list[str]]:
+    """A project in ``root`` holding a copy of the fixture game ``fixture`` (without its
+    examples) with ``old`` replaced by ``new`` in ``file``: the errors it has (at least
+    one) and the edited file's lines, to find an error's line in."""
+    (root / "rules").mkdir()
+    (root / "generated").mkdir()
+    game = root / "rules" / fixture.name
+    shutil.copytree(fixture, game, ignore=shutil.ignore_patterns("examples"))
+    path = game / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    errors = compile_errors(root)
+    assert errors
+    return errors, text.split("\n")
+
+
 def compile_into(root: Path) -> dict[str, object]:
     """Compile every game of the project ``root`` and write ``root/generated``; returns the
     checked games by ``game/scenario`` (fails on any diagnostic)."""

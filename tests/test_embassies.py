@@ -8,11 +8,10 @@ of their phase; saves, views, bots, both forms of the engine, and the errors a d
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
-from compile_helpers import compile_errors
+from compile_helpers import fixture_errors
 from fixtures.embassies import SPECS
 from forms_helpers import lockstep
 from rulecraft.runtime import Game, IllegalDecision
@@ -182,16 +181,7 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "games" / "embassies"
 
 
 def _errors(tmp_path: Path, old: str, new: str, file: str = "rules.yaml"):  # type: ignore[no-untyped-def]
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "generated").mkdir()
-    shutil.copytree(FIXTURE, tmp_path / "rules" / "embassies")
-    path = tmp_path / "rules" / "embassies" / file
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    errors = compile_errors(tmp_path)
-    assert errors
-    return errors, text.replace(old, new).split("\n")
+    return fixture_errors(tmp_path, FIXTURE, old, new, file)
 
 
 def test_a_negotiation_window_without_rounds_is_an_error(tmp_path):

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from compile_helpers import compile_errors
+from compile_helpers import fixture_errors
 from fixtures.edicts import GAMES, ROOT, SPEC, SPECS
 from forms_helpers import lockstep
 from rulecraft.compiler.examples import example_files, run_examples
@@ -218,17 +218,7 @@ def test_the_sheet_lists_the_effects():
 
 
 def _errors(tmp_path: Path, old: str, new: str, file: str = "rules.yaml"):  # type: ignore[no-untyped-def]
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "generated").mkdir()
-    shutil.copytree(FIXTURE, tmp_path / "rules" / "edicts")
-    shutil.rmtree(tmp_path / "rules" / "edicts" / "examples")
-    path = tmp_path / "rules" / "edicts" / file
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    errors = compile_errors(tmp_path)
-    assert errors
-    return errors, text.replace(old, new).split("\n")
+    return fixture_errors(tmp_path, FIXTURE, old, new, file)
 
 
 def test_starting_an_unknown_effect_is_an_error_with_a_suggestion(tmp_path):

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
 
 import pytest
-from compile_helpers import compile_errors
+from compile_helpers import fixture_errors
 from fixtures.courtiers import SPECS
 from forms_helpers import lockstep
 from rulecraft.runtime import Game
@@ -286,17 +285,7 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "games" / "courtiers"
 
 
 def _errors(tmp_path: Path, old: str, new: str):  # type: ignore[no-untyped-def]
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "generated").mkdir()
-    shutil.copytree(FIXTURE, tmp_path / "rules" / "courtiers")
-    rules = tmp_path / "rules" / "courtiers" / "rules.yaml"
-    text = rules.read_text(encoding="utf-8")
-    assert text.count(old) == 1
-    rules.write_text(text.replace(old, new), encoding="utf-8")
-    errors = compile_errors(tmp_path)
-    assert errors
-    lines = text.replace(old, new).split("\n")
-    return errors, lines
+    return fixture_errors(tmp_path, FIXTURE, old, new)
 
 
 def test_an_unknown_opening_is_an_error_with_a_suggestion(tmp_path):
