@@ -67,7 +67,7 @@ def test_ideologies_major_powers_and_minor_nations(spec, index):
     table = index["ROT-OVR-01"]["table"]
     assert names(spec, "player") == table["Ideologies"]
     assert names(spec, "major") == table["Major Powers"]
-    # ROT-COMP-05: 11 Regime Markers are listed, the overview names ten Minor Nations: the ten are set up
+    # ROT-COMP-05: 11 Regime Markers listed, ten Minor Nations named: the ten are set up
     assert sorted(names(spec, "minor")) == sorted(table["Minor Nations"])
     regime = index["ROT-COMP-04"]["table"]["Regime Markers"]
     assert int(regime.split()[0]) == len(names(spec, "minor")) + 1
@@ -124,7 +124,12 @@ def test_counters(start, spec, index):
     assert table["Economy Markers"] == len(majors)
     assert int(table["Elections Markers"].split()[0]) == len(majors)
     assert table["War Reparations Markers"] == len(e["ally"])
-    assert table["VP Markers"] == table["Play Order Markers"] == len(e["slot"]) == len(start.state["p"])
+    assert (
+        table["VP Markers"]
+        == table["Play Order Markers"]
+        == len(e["slot"])
+        == len(start.state["p"])
+    )
     assert len(e["chit"]) <= table["Action chits"]
     for k in range(len(start.state["p"])):
         assert sum(1 for u in e["chit"] if u["owner"] == k) == len(e["chit"]) // 3
@@ -245,7 +250,7 @@ def test_turn_track_events(campaign_games):
 def test_turn_five_may_be_shortened(campaign_games):
     """Rules: ROT-TURN-05"""
     seen = set()
-    for g, turns, _states in campaign_games:
+    for _g, turns, _states in campaign_games:
         text = "\n".join(turns.get(5, []))
         if not text:
             continue
@@ -267,7 +272,11 @@ def test_political_phase_steps_in_order(campaign_games):
         for i, line in enumerate(log):
             if re.fullmatch(r"Round \d+ of \d+", line):
                 rest = log[i + 1 :]
-                crisis = next(k for k, x in enumerate(rest) if x.startswith(("Crisis: ", "The Crisis Deck is empty")))
+                crisis = next(
+                    k
+                    for k, x in enumerate(rest)
+                    if x.startswith(("Crisis: ", "The Crisis Deck is empty"))
+                )
                 play = next(k for k, x in enumerate(rest) if " plays " in x)
                 pps = next(k for k, x in enumerate(rest) if " receives " in x and "PPs" in x)
                 assert crisis < play < pps
@@ -282,3 +291,40 @@ def test_coup_cards_reach_the_players(campaign_games):
         played += text.count(" plays the Coup Card ")
         assert text.count("the Government falls to") >= text.count(" draws a Coup Card")
     assert drawn > 0 and played > 0
+
+
+def test_summary_of_turns_events_as_printed(index):
+    """Rules: ROT-TURN-01, ROT-TURN-03, ROT-TURN-07, ROT-BOARD-05"""
+    from compile_helpers import SHARED
+
+    book = (SHARED / "rulebooks" / f"{GAME}.txt").read_text(encoding="utf-8")
+    table = game_tables(GAME)["turn_events"]
+    for turn in range(1, 9):
+        years, events = (
+            table.lookup(turn=str(turn), column="years").value,
+            table.lookup(turn=str(turn), column="events").value,
+        )
+        assert f"Turn {turn} ({years}): {events}" in book, turn
+    assert "German Presidential Elections" in table.lookup(turn="7", column="events").value
+    assert "No particular event" in table.lookup(turn="3", column="events").value
+
+
+def test_symbols_references(index):
+    """Rules: ROT-SYM-02, ROT-SYM-01, ROT-ICON-09"""
+    from compile_helpers import SHARED
+
+    book = (SHARED / "rulebooks" / f"{GAME}.txt").read_text(encoding="utf-8")
+    printed = book.split("Board Symbols Reference")[-1]
+    tables = game_tables(GAME)
+    board = tables["board_symbols"]
+    rows = ("economy", "vote", "support", "italian_government", "german_government")
+    labels = [board.lookup(symbol=row).label for row in rows]
+    for label in labels:
+        assert label in printed, label
+    for party in board.lookup(symbol="minor_parties", column="where").value.split(", "):
+        assert party in printed
+    for ideology in board.lookup(symbol="ideologies", column="where").value.split(", "):
+        assert ideology in printed
+    cards = tables["card_symbols"]
+    assert "Cube Allowance" in cards.lookup(symbol="deploy", column="meaning").value
+    assert "<=" in cards.lookup(symbol="marker_discard", column="meaning").value
