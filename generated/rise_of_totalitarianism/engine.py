@@ -216,6 +216,11 @@ class RiseOfTotalitarianismRules:
         (("", " plays the Coup Card ", ""), ("player", "e:coup")),
         (("", " becomes an Active Crisis"), ("e:coup",)),
         (("", ": INFLUENCE which Population?"), ("e:coup",)),
+        (("Deploy an Action chit at no PP cost?",), ()),
+        (("Do not deploy",), ()),
+        (("Deploy ", " in which Area?"), ("e:chit",)),
+        (("Reserve cubes with it (no PP cost)",), ()),
+        (("", " deploys an Action chit and ", " cubes in ", ""), ("player", "int", "e:area")),
         (("", " is no longer an Active Crisis"), ("e:coup",)),
         (("Reduce this Turn to 2 Rounds by removing a Crisis card from play?",), ()),
         (("Keep 3 Rounds",), ()),
@@ -334,20 +339,23 @@ class RiseOfTotalitarianismRules:
         ("choose-population", 47, "population", 48, 15, 3, False),
         ("choose-coup", 71, "coup", 72, 21, 1, True),
         ("choose-population", 75, "population", -1, 24, 3, False),
-        ("choose-crisis", 77, "crisis", 78, 25, 2, False),
-        ("choose-area", 83, "area", 84, 26, 7, False),
-        ("choose-strategy", 85, "strategy", -1, 27, 0, False),
-        ("choose-strategy", 87, "strategy", 88, 28, 7, False),
-        ("choose-some", 95, "some:strategy", -1, 30, 3, False),
-        ("yes-no", 98, "yes-no", -1, 30, 8, False),
-        ("choose-strategy", 100, "strategy", 33, 30, 15, False),
-        ("choose-strategy", 102, "strategy", -1, 33, 1, True),
-        ("choose-minor", 105, "minor", -1, 34, 2, False),
-        ("choose-population", 109, "population", -1, 34, 11, False),
-        ("choose-chit", 113, "chit", -1, 34, 22, False),
-        ("yes-no", 116, "yes-no", -1, 34, 26, False),
-        ("choose-reform", 119, "reform", -1, 34, 38, False),
-        ("choose-population", 121, "population", -1, 34, 42, False),
+        ("choose-chit", 76, "chit", 77, 25, 1, False),
+        ("choose-area", 78, "area", -1, 25, 3, False),
+        ("choose-number", 79, "number", -1, 25, 5, False),
+        ("choose-crisis", 82, "crisis", 83, 26, 2, False),
+        ("choose-area", 88, "area", 89, 27, 7, False),
+        ("choose-strategy", 90, "strategy", -1, 28, 0, False),
+        ("choose-strategy", 92, "strategy", 93, 29, 7, False),
+        ("choose-some", 100, "some:strategy", -1, 31, 3, False),
+        ("yes-no", 103, "yes-no", -1, 31, 8, False),
+        ("choose-strategy", 105, "strategy", 33, 31, 15, False),
+        ("choose-strategy", 107, "strategy", -1, 34, 1, True),
+        ("choose-minor", 110, "minor", -1, 35, 2, False),
+        ("choose-population", 114, "population", -1, 35, 11, False),
+        ("choose-chit", 118, "chit", -1, 35, 22, False),
+        ("yes-no", 121, "yes-no", -1, 35, 26, False),
+        ("choose-reform", 124, "reform", -1, 35, 38, False),
+        ("choose-population", 126, "population", -1, 35, 42, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -375,6 +383,7 @@ class RiseOfTotalitarianismRules:
         "apply_coups",
         "play_coup",
         "coup_effect",
+        "deploy_chit",
         "shorten_turn_five",
         "reaction",
         "window__marker_cards__act",
@@ -440,8 +449,12 @@ class RiseOfTotalitarianismRules:
         (23, 1): ((0, 0, None),),
         (24, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
         (24, 5): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (25, 3): ((1, (), "z_shorten_turn_five__3_1"),),
-        (26, 8): (
+        (24, 8): ((0, 0, None), (3, 0, None)),
+        (25, 2): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (25, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (25, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (26, 3): ((1, (), "z_shorten_turn_five__3_1"),),
+        (27, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -450,11 +463,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (30, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (30, 16): ((3, False, None),),
-        (33, 2): ((3, 0, None),),
-        (34, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (34, 4): (
+        (31, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (31, 16): ((3, False, None),),
+        (34, 2): ((3, 0, None),),
+        (35, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (35, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -463,7 +476,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (34, 8): (
+        (35, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -472,7 +485,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (34, 12): (
+        (35, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -480,7 +493,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (34, 13): (
+        (35, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -489,7 +502,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (34, 23): (
+        (35, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -497,7 +510,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (34, 24): (
+        (35, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -506,8 +519,8 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (34, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (34, 33): (
+        (35, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (35, 33): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -517,7 +530,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (34, 39): (
+        (35, 39): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -526,7 +539,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (34, 40): (
+        (35, 40): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -536,7 +549,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (34, 43): (
+        (35, 43): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -547,7 +560,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (34, 45): (
+        (35, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -557,7 +570,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (34, 48): (
+        (35, 48): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -565,9 +578,9 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (34, 53): ((0, 0, None), (1, False, None)),
+        (35, 53): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 18, 20, 27, 28)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 18, 20, 23, 30, 31)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -577,13 +590,15 @@ class RiseOfTotalitarianismRules:
         13: "not u.resolved",
         16: "moveable(x, actor) and population_difficulty(x) <= left",
         18: "c.major == none or y.major == c.major",
-        19: "c == cr11 or c == cr12",
-        20: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        22: "not c.locked and count(marker_targets(c)) > 0",
-        25: "not k.mandatory",
-        28: 'u.action != "propaganda" or moveable(x, actor)',
-        31: "m == germany or r != nationalization",
-        32: "moveable(x, actor)",
+        19: "u.owner == p and u.location == none and count([a for a in legal_areas(p, u) if c.major == none or a.major == c.major]) > 0",
+        20: "c.major == none or b.major == c.major",
+        22: "c == cr11 or c == cr12",
+        23: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        25: "not c.locked and count(marker_targets(c)) > 0",
+        28: "not k.mandatory",
+        31: 'u.action != "propaganda" or moveable(x, actor)',
+        34: "m == germany or r != nationalization",
+        35: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -1137,12 +1152,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1317:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1325:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1350:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1156,25 +1171,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1325:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1350:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1325:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1350:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1327:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1333:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1358:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1186,13 +1201,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1333:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1358:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1333:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1358:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1257,7 +1272,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1317:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1468,11 +1483,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1294:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1294:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         N: list[int] = S
         return [
             v_c
@@ -1481,7 +1496,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1267:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1490,7 +1505,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1267:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1508,7 +1523,7 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1267:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
@@ -1553,13 +1568,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1316:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1341:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    93,
+                    98,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1569,7 +1584,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    94,
+                    99,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -1616,11 +1631,11 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1219:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1244:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
-                _log(S, 76, (v_c,))
+                _log(S, 81, (v_c,))
         S[self.o_g_coup_discard] = _mask(
             [*_bits(N[self.o_g_coup_discard]), *_bits(N[self.o_g_active_coups])]
         )
@@ -1701,40 +1716,40 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1317:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 90, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 95, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1317:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1317:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 89, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 94, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1327:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 92, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 97, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1327:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1327:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 91, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 96, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_elections(self, S: list[Any]) -> None:
         """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1055:3]"""
@@ -1987,7 +2002,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1250:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1275:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -1998,16 +2013,16 @@ class RiseOfTotalitarianismRules:
             v_need = 1 - N[self.o_e_major__economy + self.k_major__germany]
             if v_k >= v_need:
                 if S[_LOG] is not False:
-                    _log(S, 80, (v_k, v_need))
+                    _log(S, 85, (v_k, v_need))
             else:
                 S[self.o_e_major__economy + self.k_major__germany] = min(
                     max(max(-4, N[self.o_e_major__economy + self.k_major__germany] - 1), -4), 3
                 )
                 if S[_LOG] is not False:
-                    _log(S, 81, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
+                    _log(S, 86, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1267:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -2025,7 +2040,7 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
         if S[_LOG] is not False:
-            _log(S, 82, (v_p, v_x, v_k, v_k))
+            _log(S, 87, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2285,6 +2300,9 @@ class RiseOfTotalitarianismRules:
                     ),
                     3,
                 )
+        elif self.s_e_coup__effect[v_c] == "deploy":
+            for v_q in S[self.o_g_order]:
+                self.q_deploy_chit(S, R, v_q, v_c)
         else:
             pass
 
@@ -2330,6 +2348,55 @@ class RiseOfTotalitarianismRules:
                         self.q_influence(S, R, v_p, v_x)
         if N[self.o_g_round] < N[self.o_g_rounds]:
             self.p_collect_funding(S)
+
+    def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1222:3]"""
+        N: list[int] = S
+        _w3 = []
+        for v_u in self.ix_chit__owner.get(v_p, ()):
+            _w5 = S[self.o_e_chit__location + v_u] is None
+            if _w5:
+                _w4 = False
+                for v_a in self.f_legal_areas(S, v_p, v_u):
+                    if (
+                        self.s_e_coup__major[v_c] is None
+                        or self.s_e_area__major[v_a] == self.s_e_coup__major[v_c]
+                    ):
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5:
+                _w3.append(v_u)
+        v_opts = _w3
+        if len(v_opts) > 0:
+            v_u_2 = _pick_optional(R, v_opts)
+            if v_u_2 is not None:
+                v_a_2 = _pick(
+                    R,
+                    _uniq(
+                        [
+                            v_b
+                            for v_b in self.f_legal_areas(S, v_p, v_u_2)
+                            if self.s_e_coup__major[v_c] is None
+                            or self.s_e_area__major[v_b] == self.s_e_coup__major[v_c]
+                        ]
+                    ),
+                )
+                S[self.o_e_chit__seen + v_u_2] = 0
+                S[self.o_e_chit__location + v_u_2] = v_a_2
+                S[self.o_e_chit__nation + v_u_2] = None
+                S[self.o_e_chit__established + v_u_2] = False
+                S[self.o_e_chit__resolved + v_u_2] = False
+                v_n = _pick(
+                    R,
+                    tuple(
+                        range(
+                            0, min(self.s_e_chit__allowance[v_u_2], N[self.o_p_reserve + v_p]) + 1
+                        )
+                    ),
+                )
+                S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
+                self.p_add_cubes(S, v_p, v_a_2, v_n)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
         """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:430:3]"""
@@ -2589,7 +2656,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1294:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2856,7 +2923,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1267:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -3095,7 +3162,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1229:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1254:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -3259,7 +3326,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1294:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -3740,9 +3807,12 @@ class RiseOfTotalitarianismRules:
         v__runs: Any = None
         v_x: Any = None
         v_n: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_q: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3-5
-        if F is not None and (pc < 0 or not (0x38 >> pc) & 1):
+        # resume points: 3-5, 8
+        if F is not None and (pc < 0 or not (0x138 >> pc) & 1):
             raise RulesError(f"routine coup_effect: no resume point {pc}")
         while True:
             if pc == 0:
@@ -3753,11 +3823,11 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
                     S[self.o_p_pool + v_p] = min(max(S[self.o_p_pool + v_p] + v_n, 0), 30)
                     _log(S, 13, (v_p, v_n))
-                    pc = 7
+                    pc = 12
                 elif self.s_e_coup__effect[v_c] == "vp":
                     self.p_gain_vp(S, v_p, self.s_e_coup__amount[v_c])
                     _log(S, 14, (v_p, self.s_e_coup__amount[v_c]))
-                    pc = 7
+                    pc = 12
                 elif self.s_e_coup__effect[v_c] == "economy_down":
                     if self.s_e_coup__major[v_c] is not None:
                         _r1 = self.s_e_coup__major[v_c]
@@ -3780,7 +3850,7 @@ class RiseOfTotalitarianismRules:
                                 N[self.o_e_major__economy + self.s_e_coup__major[v_c]],
                             ),
                         )
-                    pc = 7
+                    pc = 12
                 elif self.s_e_coup__effect[v_c] == "economy_up":
                     if self.s_e_coup__major[v_c] is not None:
                         _r2 = self.s_e_coup__major[v_c]
@@ -3803,10 +3873,12 @@ class RiseOfTotalitarianismRules:
                                 N[self.o_e_major__economy + self.s_e_coup__major[v_c]],
                             ),
                         )
+                    pc = 12
+                elif self.s_e_coup__effect[v_c] == "deploy":
                     pc = 7
                 else:
                     pass
-                    pc = 7
+                    pc = 12
             if pc == 1:
                 v_k = 0
                 v__runs = 0
@@ -3818,7 +3890,7 @@ class RiseOfTotalitarianismRules:
                         _endless_loop()
                     pc = 3
                 else:
-                    pc = 7
+                    pc = 12
             if pc == 3:
                 if F is not None:
                     v_p, v_c, v_k, v__runs = F[2:]
@@ -3854,6 +3926,25 @@ class RiseOfTotalitarianismRules:
                 pc = 2
                 continue
             if pc == 7:
+                v__it = tuple(S[self.o_g_order])
+                v__i = 0
+                pc = 8
+            if pc == 8:
+                if F is not None:
+                    v_c, v__it, v__i, v_q = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_q = v__it[v__i]
+                    v__i += 1
+                    pc = 9
+                else:
+                    pc = 12
+            if pc == 9:
+                if self.r_deploy_chit(S, None, None, v_q, v_c) is SUSPEND:
+                    return _wait(S, (24, 8, v_c, v__it, v__i, v_q))
+                pc = 8
+                continue
+            if pc == 12:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
@@ -3981,6 +4072,107 @@ class RiseOfTotalitarianismRules:
                 if N[self.o_g_round] < N[self.o_g_rounds]:
                     self.p_collect_funding(S)
                 return None
+
+    def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1222:3]"
+        N: list[int] = S
+        v_opts: Any = None
+        v_u_2: Any = None
+        v_a_2: Any = None
+        v_n: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-6
+        if F is not None and (pc < 0 or not (0x7E >> pc) & 1):
+            raise RulesError(f"routine deploy_chit: no resume point {pc}")
+        if pc == 0:
+            v_opts = [
+                v_u
+                for v_u in self.ix_chit__owner.get(v_p, ())
+                if S[self.o_e_chit__location + v_u] is None
+                and any(
+                    self.s_e_coup__major[v_c] is None
+                    or self.s_e_area__major[v_a] == self.s_e_coup__major[v_c]
+                    for v_a in self.f_legal_areas(S, v_p, v_u)
+                )
+            ]
+            if len(v_opts) > 0:
+                pc = 1
+            else:
+                pc = 8
+        if pc == 1:
+            if F is not None:
+                v_p, v_c, v_opts = F[2:]
+                F = None
+            return self.ask(S, (25, 2, v_p, v_c, v_opts), v_p, 19, tuple(v_opts))
+        if pc == 2:
+            if F is not None:
+                v_p, v_c, v_opts = F[2:]
+                F = None
+            v_u_2 = v
+            if v_u_2 is not None:
+                pc = 3
+            else:
+                pc = 8
+        if pc == 3:
+            if F is not None:
+                v_p, v_c, v_u_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (25, 4, v_p, v_c, v_u_2),
+                v_p,
+                20,
+                tuple(
+                    _uniq(
+                        [
+                            v_b
+                            for v_b in self.f_legal_areas(S, v_p, v_u_2)
+                            if self.s_e_coup__major[v_c] is None
+                            or self.s_e_area__major[v_b] == self.s_e_coup__major[v_c]
+                        ]
+                    )
+                ),
+                (v_u_2,),
+            )
+        if pc == 4:
+            if F is not None:
+                v_p, v_c, v_u_2 = F[2:]
+                F = None
+            v_a_2 = v
+            S[self.o_e_chit__seen + v_u_2] = 0
+            S[self.o_e_chit__location + v_u_2] = v_a_2
+            S[self.o_e_chit__nation + v_u_2] = None
+            S[self.o_e_chit__established + v_u_2] = False
+            S[self.o_e_chit__resolved + v_u_2] = False
+            pc = 5
+        if pc == 5:
+            if F is not None:
+                v_p, v_u_2, v_a_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (25, 6, v_p, v_u_2, v_a_2),
+                v_p,
+                21,
+                tuple(
+                    tuple(
+                        range(
+                            0, min(self.s_e_chit__allowance[v_u_2], N[self.o_p_reserve + v_p]) + 1
+                        )
+                    )
+                ),
+            )
+        if pc == 6:
+            if F is not None:
+                v_p, v_u_2, v_a_2 = F[2:]
+                F = None
+            v_n = v
+            S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
+            self.p_add_cubes(S, v_p, v_a_2, v_n)
+            _log(S, 80, (v_p, v_n, v_a_2))
+            pc = 8
+        if pc == 8:
+            return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
         "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:430:3]"
@@ -4543,7 +4735,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1294:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4650,7 +4842,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        28,
+                        29,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -4664,7 +4856,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    22,
+                    25,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4695,7 +4887,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            28,
+                            29,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -5134,9 +5326,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 26, _o, ()))
+                    _d.append((v_p_2, 29, _o, ()))
                 return _ask_all(
-                    S, (33, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (34, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -5147,7 +5339,7 @@ class RiseOfTotalitarianismRules:
                     v_c = _a[v_p_2]
                     S[self.o_p_played + v_p_2] = v_c
                 if self.r_choose_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (33, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
+                    return _wait(S, (34, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -5170,7 +5362,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 103, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 108, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -5192,12 +5384,12 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 6:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (33, 4, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (34, 4, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 4
                 continue
             if pc == 9:
                 if self.r_apply_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (33, 10, v_p_5, v_n))
+                    return _wait(S, (34, 10, v_p_5, v_n))
                 pc = 10
             if pc == 10:
                 if F is not None:
@@ -5208,7 +5400,7 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 104, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 109, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
@@ -5274,7 +5466,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1267:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5381,7 +5573,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        26,
+                        27,
                         8,
                         v_actor,
                         v_w_asked,
@@ -5396,7 +5588,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    20,
+                    23,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -5555,9 +5747,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (34, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (35, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                27,
+                30,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -5573,14 +5765,14 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (34, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (35, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 106, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 111, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
@@ -5593,11 +5785,11 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 107, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 112, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (34, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (35, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -5623,7 +5815,7 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 108, (v_u, v_a))
+                _log(S, 113, (v_u, v_a))
                 v_ap = -1
                 pc = 48
             else:
@@ -5634,9 +5826,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (34, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (35, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                28,
+                31,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -5651,14 +5843,14 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (34, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (35, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 110, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 115, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
@@ -5670,16 +5862,16 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 111, (self.s_e_chit__action[v_u], v_a))
+                _log(S, 116, (self.s_e_chit__action[v_u], v_a))
                 pc = 48
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (34, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (35, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 48
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 112, (v_u, v_a))
+                _log(S, 117, (v_u, v_a))
                 v_ap = -1
                 pc = 48
             else:
@@ -5689,7 +5881,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (34, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 29, tuple(_uniq(v_ts))
+                S, (35, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 32, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -5698,20 +5890,20 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (34, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (35, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 114, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 119, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
                 pc = 48
         if pc == 25:
-            _log(S, 115, (v_t,))
+            _log(S, 120, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
@@ -5721,7 +5913,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (34, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 30, (True, False))
+            return self.ask(S, (35, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 33, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
@@ -5745,14 +5937,14 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (34, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+                return _wait(S, (35, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
             pc = 33
         if pc == 33:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 117, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 122, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 34
             else:
@@ -5760,10 +5952,10 @@ class RiseOfTotalitarianismRules:
         if pc == 34:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 118, (v_card,))
+            _log(S, 123, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (34, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (35, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 48
         if pc == 37:
             v_kinds = [
@@ -5778,9 +5970,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (34, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (35, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                31,
+                34,
                 tuple(v_kinds),
             )
         if pc == 39:
@@ -5790,14 +5982,14 @@ class RiseOfTotalitarianismRules:
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (34, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (35, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 40
         if pc == 40:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 120, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 125, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 41
             else:
@@ -5844,9 +6036,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (34, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (35, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                32,
+                35,
                 tuple(v_xs),
             )
         if pc == 43:
@@ -5855,7 +6047,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (34, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (35, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 45
         if pc == 45:
             if F is not None:
@@ -5874,7 +6066,7 @@ class RiseOfTotalitarianismRules:
             if v_ap >= v_d and v_ap >= 0:
                 pc = 49
             else:
-                _log(S, 122, ())
+                _log(S, 127, ())
                 pc = 53
         if pc == 49:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -5883,7 +6075,7 @@ class RiseOfTotalitarianismRules:
                 pc = 53
         if pc == 50:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (34, 53, v_u, v_keep))
+                return _wait(S, (35, 53, v_u, v_keep))
             pc = 53
         if pc == 53:
             if F is not None:
@@ -5981,7 +6173,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1229:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1254:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -6012,7 +6204,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_cards = F[2:]
                 F = None
-            return self.ask(S, (25, 3, v_p, v_cards), v_p, 19, tuple(_uniq(v_cards)))
+            return self.ask(S, (26, 3, v_p, v_cards), v_p, 22, tuple(_uniq(v_cards)))
         if pc == 3:
             if F is not None:
                 v_p, v_cards = F[2:]
@@ -6024,7 +6216,7 @@ class RiseOfTotalitarianismRules:
                 )
                 S[self.o_g_removed_crises] = _mask([*_bits(N[self.o_g_removed_crises]), *[v_c_2]])
                 S[self.o_g_rounds] = min(max(2, 0), 3)
-                _log(S, 79, (v_p, v_c_2))
+                _log(S, 84, (v_p, v_c_2))
             pc = 5
         if pc == 5:
             return None
@@ -6045,7 +6237,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (36, 1))
+                return _wait(S, (37, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6110,9 +6302,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (30, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (31, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    23,
+                    26,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -6149,13 +6341,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 96, (v_era,))
+                    _log(S, 101, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 97, (len(v_fresh),))
+                    _log(S, 102, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -6172,7 +6364,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (30, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 24, (True, False))
+                return self.ask(S, (31, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 27, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -6198,12 +6390,12 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 99, (v_p_4,))
+                    _log(S, 104, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
                 if self.r_shorten_turn_five(S, None, None) is SUSPEND:
-                    return _wait(S, (30, 11, v_p_5))
+                    return _wait(S, (31, 11, v_p_5))
                 pc = 11
             if pc == 11:
                 if F is not None:
@@ -6238,9 +6430,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (30, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (31, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    25,
+                    28,
                     tuple(
                         [
                             v_k_4
@@ -6284,7 +6476,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (38, 1))
+                return _wait(S, (39, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6308,13 +6500,13 @@ class RiseOfTotalitarianismRules:
             self.p_war_reparations(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (32, 1))
+                return _wait(S, (33, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (32, 2))
+                return _wait(S, (33, 2))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -6332,7 +6524,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (35, 1))
+                return _wait(S, (36, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6348,7 +6540,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (29, 1))
+                return _wait(S, (30, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6363,7 +6555,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (37, 1))
+                return _wait(S, (38, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6399,16 +6591,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 101, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 106, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (31, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (31, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -6429,19 +6621,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (31, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (32, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (31, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (31, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -6452,7 +6644,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1294:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -6465,7 +6657,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (27, 1, v_p, v_x), v_p, 21, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (28, 1, v_p, v_x), v_p, 24, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -6477,9 +6669,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 86, (v_p, v_x, v_q, v_t))
+            _log(S, 91, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "983 rules/rise_of_totalitarianism/rules.yaml:287:7\n984 rules/rise_of_totalitarianism/rules.yaml:288:7\n985 rules/rise_of_totalitarianism/rules.yaml:289:11\n986 rules/rise_of_totalitarianism/rules.yaml:290:7\n1023 rules/rise_of_totalitarianism/rules.yaml:305:7\n1024 rules/rise_of_totalitarianism/rules.yaml:306:7\n1025 rules/rise_of_totalitarianism/rules.yaml:307:11\n1030 rules/rise_of_totalitarianism/rules.yaml:308:7\n1031 rules/rise_of_totalitarianism/rules.yaml:309:11\n1032 rules/rise_of_totalitarianism/rules.yaml:310:15\n1033 rules/rise_of_totalitarianism/rules.yaml:311:11\n1034 rules/rise_of_totalitarianism/rules.yaml:312:15\n1035 rules/rise_of_totalitarianism/rules.yaml:313:7\n1039 rules/rise_of_totalitarianism/rules.yaml:182:7\n1043 rules/rise_of_totalitarianism/rules.yaml:47:3\n1051 rules/rise_of_totalitarianism/rules.yaml:55:7\n1055 rules/rise_of_totalitarianism/rules.yaml:227:7\n1059 rules/rise_of_totalitarianism/rules.yaml:189:7\n1069 rules/rise_of_totalitarianism/rules.yaml:367:7\n1073 rules/rise_of_totalitarianism/rules.yaml:368:7\n1076 rules/rise_of_totalitarianism/rules.yaml:369:11\n1077 rules/rise_of_totalitarianism/rules.yaml:370:7\n1081 rules/rise_of_totalitarianism/rules.yaml:199:7\n1082 rules/rise_of_totalitarianism/rules.yaml:200:11\n1083 rules/rise_of_totalitarianism/rules.yaml:201:11\n1088 rules/rise_of_totalitarianism/rules.yaml:202:11\n1089 rules/rise_of_totalitarianism/rules.yaml:203:11\n1090 rules/rise_of_totalitarianism/rules.yaml:204:15\n1091 rules/rise_of_totalitarianism/rules.yaml:205:19\n1092 rules/rise_of_totalitarianism/rules.yaml:206:11\n1093 rules/rise_of_totalitarianism/rules.yaml:207:7\n1104 rules/rise_of_totalitarianism/rules.yaml:208:7\n1105 rules/rise_of_totalitarianism/rules.yaml:209:7\n1117 rules/rise_of_totalitarianism/rules.yaml:210:7\n1118 rules/rise_of_totalitarianism/rules.yaml:211:11\n1119 rules/rise_of_totalitarianism/rules.yaml:212:7\n1123 rules/rise_of_totalitarianism/rules.yaml:246:7\n1127 rules/rise_of_totalitarianism/rules.yaml:253:7\n1135 rules/rise_of_totalitarianism/rules.yaml:147:7\n1142 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1147 rules/rise_of_totalitarianism/rules.yaml:1325:7\n1148 rules/rise_of_totalitarianism/rules.yaml:1325:7\n1149 rules/rise_of_totalitarianism/rules.yaml:1325:7\n1153 rules/rise_of_totalitarianism/rules.yaml:1325:7\n1154 rules/rise_of_totalitarianism/rules.yaml:1325:7\n1160 rules/rise_of_totalitarianism/rules.yaml:1325:27\n1166 rules/rise_of_totalitarianism/rules.yaml:1325:49\n1174 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1179 rules/rise_of_totalitarianism/rules.yaml:1333:7\n1180 rules/rise_of_totalitarianism/rules.yaml:1333:7\n1181 rules/rise_of_totalitarianism/rules.yaml:1333:7\n1185 rules/rise_of_totalitarianism/rules.yaml:1333:7\n1186 rules/rise_of_totalitarianism/rules.yaml:1333:7\n1190 rules/rise_of_totalitarianism/rules.yaml:1333:27\n1196 rules/rise_of_totalitarianism/rules.yaml:1333:49\n1204 rules/rise_of_totalitarianism/rules.yaml:87:7\n1205 rules/rise_of_totalitarianism/rules.yaml:88:11\n1206 rules/rise_of_totalitarianism/rules.yaml:89:7\n1207 rules/rise_of_totalitarianism/rules.yaml:90:11\n1208 rules/rise_of_totalitarianism/rules.yaml:91:7\n1212 rules/rise_of_totalitarianism/rules.yaml:121:7\n1224 rules/rise_of_totalitarianism/rules.yaml:114:7\n1250 rules/rise_of_totalitarianism/rules.yaml:355:7\n1254 rules/rise_of_totalitarianism/rules.yaml:221:7\n1261 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1262 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1263 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1264 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1265 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1266 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1267 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1271 rules/rise_of_totalitarianism/rules.yaml:234:7\n1272 rules/rise_of_totalitarianism/rules.yaml:235:11\n1273 rules/rise_of_totalitarianism/rules.yaml:236:7\n1274 rules/rise_of_totalitarianism/rules.yaml:237:11\n1280 rules/rise_of_totalitarianism/rules.yaml:238:11\n1289 rules/rise_of_totalitarianism/rules.yaml:239:7\n1290 rules/rise_of_totalitarianism/rules.yaml:240:11\n1306 rules/rise_of_totalitarianism/rules.yaml:241:7\n1311 rules/rise_of_totalitarianism/rules.yaml:62:7\n1320 rules/rise_of_totalitarianism/rules.yaml:335:7\n1325 rules/rise_of_totalitarianism/rules.yaml:327:7\n1326 rules/rise_of_totalitarianism/rules.yaml:328:7\n1327 rules/rise_of_totalitarianism/rules.yaml:329:11\n1335 rules/rise_of_totalitarianism/rules.yaml:330:7\n1339 rules/rise_of_totalitarianism/rules.yaml:177:7\n1343 rules/rise_of_totalitarianism/rules.yaml:154:7\n1357 rules/rise_of_totalitarianism/rules.yaml:258:7\n1365 rules/rise_of_totalitarianism/rules.yaml:128:7\n1370 rules/rise_of_totalitarianism/rules.yaml:277:7\n1371 rules/rise_of_totalitarianism/rules.yaml:278:7\n1372 rules/rise_of_totalitarianism/rules.yaml:279:11\n1373 rules/rise_of_totalitarianism/rules.yaml:280:7\n1377 rules/rise_of_totalitarianism/rules.yaml:161:7\n1385 rules/rise_of_totalitarianism/rules.yaml:107:7\n1398 rules/rise_of_totalitarianism/rules.yaml:265:7\n1402 rules/rise_of_totalitarianism/rules.yaml:266:7\n1403 rules/rise_of_totalitarianism/rules.yaml:267:11\n1404 rules/rise_of_totalitarianism/rules.yaml:268:7\n1408 rules/rise_of_totalitarianism/rules.yaml:320:7\n1419 rules/rise_of_totalitarianism/rules.yaml:296:7\n1423 rules/rise_of_totalitarianism/rules.yaml:348:7\n1428 rules/rise_of_totalitarianism/rules.yaml:381:7\n1432 rules/rise_of_totalitarianism/rules.yaml:73:7\n1433 rules/rise_of_totalitarianism/rules.yaml:74:11\n1434 rules/rise_of_totalitarianism/rules.yaml:75:7\n1435 rules/rise_of_totalitarianism/rules.yaml:76:11\n1436 rules/rise_of_totalitarianism/rules.yaml:77:7\n1441 rules/rise_of_totalitarianism/rules.yaml:170:7\n1450 rules/rise_of_totalitarianism/rules.yaml:100:7\n1458 rules/rise_of_totalitarianism/rules.yaml:135:7\n1459 rules/rise_of_totalitarianism/rules.yaml:136:7\n1460 rules/rise_of_totalitarianism/rules.yaml:137:7\n1461 rules/rise_of_totalitarianism/rules.yaml:138:7\n1466 rules/rise_of_totalitarianism/rules.yaml:341:7\n1472 rules/rise_of_totalitarianism/rules.yaml:1294:3\n1477 rules/rise_of_totalitarianism/rules.yaml:1294:3\n1485 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1486 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1487 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1488 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1489 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1490 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1494 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1512 rules/rise_of_totalitarianism/rules.yaml:1267:3\n1516 rules/rise_of_totalitarianism/rules.yaml:392:7\n1517 rules/rise_of_totalitarianism/rules.yaml:393:7\n1522 rules/rise_of_totalitarianism/rules.yaml:394:11\n1523 rules/rise_of_totalitarianism/rules.yaml:395:11\n1528 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1529 rules/rise_of_totalitarianism/rules.yaml:1084:11\n1530 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1537 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1538 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1540 rules/rise_of_totalitarianism/rules.yaml:1088:7\n1545 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1553 rules/rise_of_totalitarianism/rules.yaml:1090:11\n1558 rules/rise_of_totalitarianism/rules.yaml:1316:1\n1559 rules/rise_of_totalitarianism/rules.yaml:1316:1\n1560 rules/rise_of_totalitarianism/rules.yaml:1316:1\n1568 rules/rise_of_totalitarianism/rules.yaml:1316:1\n1569 rules/rise_of_totalitarianism/rules.yaml:1316:1\n1570 rules/rise_of_totalitarianism/rules.yaml:1316:1\n1582 rules/rise_of_totalitarianism/rules.yaml:424:7\n1583 rules/rise_of_totalitarianism/rules.yaml:425:11\n1612 rules/rise_of_totalitarianism/rules.yaml:426:11\n1613 rules/rise_of_totalitarianism/rules.yaml:427:11\n1614 rules/rise_of_totalitarianism/rules.yaml:428:11\n1615 rules/rise_of_totalitarianism/rules.yaml:429:11\n1621 rules/rise_of_totalitarianism/rules.yaml:1223:7\n1622 rules/rise_of_totalitarianism/rules.yaml:1224:11\n1624 rules/rise_of_totalitarianism/rules.yaml:1225:7\n1627 rules/rise_of_totalitarianism/rules.yaml:1226:7\n1632 rules/rise_of_totalitarianism/rules.yaml:469:7\n1633 rules/rise_of_totalitarianism/rules.yaml:470:7\n1634 rules/rise_of_totalitarianism/rules.yaml:471:7\n1639 rules/rise_of_totalitarianism/rules.yaml:472:11\n1640 rules/rise_of_totalitarianism/rules.yaml:473:11\n1645 rules/rise_of_totalitarianism/rules.yaml:479:7\n1646 rules/rise_of_totalitarianism/rules.yaml:480:11\n1647 rules/rise_of_totalitarianism/rules.yaml:481:11\n1650 rules/rise_of_totalitarianism/rules.yaml:483:11\n1655 rules/rise_of_totalitarianism/rules.yaml:456:7\n1656 rules/rise_of_totalitarianism/rules.yaml:457:11\n1657 rules/rise_of_totalitarianism/rules.yaml:458:11\n1658 rules/rise_of_totalitarianism/rules.yaml:459:11\n1660 rules/rise_of_totalitarianism/rules.yaml:460:7\n1661 rules/rise_of_totalitarianism/rules.yaml:461:11\n1662 rules/rise_of_totalitarianism/rules.yaml:462:11\n1663 rules/rise_of_totalitarianism/rules.yaml:463:11\n1668 rules/rise_of_totalitarianism/rules.yaml:966:7\n1669 rules/rise_of_totalitarianism/rules.yaml:967:11\n1687 rules/rise_of_totalitarianism/rules.yaml:968:15\n1688 rules/rise_of_totalitarianism/rules.yaml:969:15\n1693 rules/rise_of_totalitarianism/rules.yaml:970:15\n1694 rules/rise_of_totalitarianism/rules.yaml:971:19\n1697 rules/rise_of_totalitarianism/rules.yaml:972:19\n1700 rules/rise_of_totalitarianism/rules.yaml:974:19\n1706 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1707 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1708 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1712 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1713 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1719 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1720 rules/rise_of_totalitarianism/rules.yaml:1317:3\n1725 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1726 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1727 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1731 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1732 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1736 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1737 rules/rise_of_totalitarianism/rules.yaml:1327:3\n1742 rules/rise_of_totalitarianism/rules.yaml:1059:7\n1743 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1744 rules/rise_of_totalitarianism/rules.yaml:1061:15\n1745 rules/rise_of_totalitarianism/rules.yaml:1062:19\n1746 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1747 rules/rise_of_totalitarianism/rules.yaml:1064:15\n1758 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1759 rules/rise_of_totalitarianism/rules.yaml:1066:19\n1767 rules/rise_of_totalitarianism/rules.yaml:1067:19\n1768 rules/rise_of_totalitarianism/rules.yaml:1068:19\n1769 rules/rise_of_totalitarianism/rules.yaml:1069:19\n1774 rules/rise_of_totalitarianism/rules.yaml:1070:23\n1777 rules/rise_of_totalitarianism/rules.yaml:1071:23\n1778 rules/rise_of_totalitarianism/rules.yaml:1072:19\n1787 rules/rise_of_totalitarianism/rules.yaml:1073:15\n1799 rules/rise_of_totalitarianism/rules.yaml:1074:15\n1804 rules/rise_of_totalitarianism/rules.yaml:1075:15\n1806 rules/rise_of_totalitarianism/rules.yaml:1076:15\n1812 rules/rise_of_totalitarianism/rules.yaml:1077:19\n1813 rules/rise_of_totalitarianism/rules.yaml:1078:11\n1817 rules/rise_of_totalitarianism/flow.yaml:101:3\n1821 rules/rise_of_totalitarianism/flow.yaml:105:7\n1822 rules/rise_of_totalitarianism/flow.yaml:106:11\n1826 rules/rise_of_totalitarianism/rules.yaml:415:7\n1827 rules/rise_of_totalitarianism/rules.yaml:416:7\n1828 rules/rise_of_totalitarianism/rules.yaml:417:11\n1833 rules/rise_of_totalitarianism/rules.yaml:418:15\n1834 rules/rise_of_totalitarianism/rules.yaml:419:15\n1838 rules/rise_of_totalitarianism/rules.yaml:387:7\n1842 rules/rise_of_totalitarianism/rules.yaml:765:7\n1844 rules/rise_of_totalitarianism/rules.yaml:766:7\n1845 rules/rise_of_totalitarianism/rules.yaml:767:7\n1850 rules/rise_of_totalitarianism/rules.yaml:629:7\n1853 rules/rise_of_totalitarianism/rules.yaml:630:7\n1854 rules/rise_of_totalitarianism/rules.yaml:631:11\n1857 rules/rise_of_totalitarianism/rules.yaml:632:7\n1858 rules/rise_of_totalitarianism/rules.yaml:633:11\n1859 rules/rise_of_totalitarianism/rules.yaml:634:11\n1860 rules/rise_of_totalitarianism/rules.yaml:635:11\n1861 rules/rise_of_totalitarianism/rules.yaml:636:7\n1862 rules/rise_of_totalitarianism/rules.yaml:637:11\n1864 rules/rise_of_totalitarianism/rules.yaml:639:11\n1869 rules/rise_of_totalitarianism/rules.yaml:979:7\n1870 rules/rise_of_totalitarianism/rules.yaml:980:11\n1871 rules/rise_of_totalitarianism/rules.yaml:981:15\n1877 rules/rise_of_totalitarianism/rules.yaml:982:19\n1878 rules/rise_of_totalitarianism/rules.yaml:983:19\n1879 rules/rise_of_totalitarianism/rules.yaml:984:19\n1880 rules/rise_of_totalitarianism/rules.yaml:985:19\n1881 rules/rise_of_totalitarianism/rules.yaml:986:19\n1882 rules/rise_of_totalitarianism/rules.yaml:987:19\n1887 rules/rise_of_totalitarianism/rules.yaml:988:23\n1890 rules/rise_of_totalitarianism/rules.yaml:989:23\n1891 rules/rise_of_totalitarianism/rules.yaml:990:19\n1896 rules/rise_of_totalitarianism/flow.yaml:6:3\n1900 rules/rise_of_totalitarianism/flow.yaml:10:7\n1901 rules/rise_of_totalitarianism/flow.yaml:11:11\n1904 rules/rise_of_totalitarianism/flow.yaml:12:7\n1905 rules/rise_of_totalitarianism/flow.yaml:13:7\n1909 rules/rise_of_totalitarianism/rules.yaml:400:7\n1910 rules/rise_of_totalitarianism/rules.yaml:401:7\n1911 rules/rise_of_totalitarianism/rules.yaml:402:7\n1912 rules/rise_of_totalitarianism/rules.yaml:403:11\n1913 rules/rise_of_totalitarianism/rules.yaml:404:15\n1915 rules/rise_of_totalitarianism/rules.yaml:406:15\n1916 rules/rise_of_totalitarianism/rules.yaml:407:7\n1917 rules/rise_of_totalitarianism/rules.yaml:408:7\n1918 rules/rise_of_totalitarianism/rules.yaml:409:11\n1922 rules/rise_of_totalitarianism/rules.yaml:784:7\n1923 rules/rise_of_totalitarianism/rules.yaml:785:7\n1927 rules/rise_of_totalitarianism/rules.yaml:786:11\n1928 rules/rise_of_totalitarianism/rules.yaml:787:11\n1929 rules/rise_of_totalitarianism/rules.yaml:788:11\n1932 rules/rise_of_totalitarianism/rules.yaml:789:11\n1938 rules/rise_of_totalitarianism/rules.yaml:1095:7\n1939 rules/rise_of_totalitarianism/rules.yaml:1096:11\n1940 rules/rise_of_totalitarianism/rules.yaml:1097:11\n1941 rules/rise_of_totalitarianism/rules.yaml:1098:11\n1942 rules/rise_of_totalitarianism/rules.yaml:1099:15\n1943 rules/rise_of_totalitarianism/rules.yaml:1100:7\n1944 rules/rise_of_totalitarianism/rules.yaml:1101:11\n1947 rules/rise_of_totalitarianism/rules.yaml:1102:15\n1948 rules/rise_of_totalitarianism/rules.yaml:1103:7\n1949 rules/rise_of_totalitarianism/rules.yaml:1104:11\n1950 rules/rise_of_totalitarianism/rules.yaml:1105:11\n1951 rules/rise_of_totalitarianism/rules.yaml:1106:7\n1956 rules/rise_of_totalitarianism/rules.yaml:1111:7\n1957 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1958 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1959 rules/rise_of_totalitarianism/rules.yaml:1114:11\n1960 rules/rise_of_totalitarianism/rules.yaml:1115:11\n1966 rules/rise_of_totalitarianism/rules.yaml:1116:15\n1980 rules/rise_of_totalitarianism/rules.yaml:1117:15\n1981 rules/rise_of_totalitarianism/rules.yaml:1118:15\n1983 rules/rise_of_totalitarianism/rules.yaml:1119:7\n1984 rules/rise_of_totalitarianism/rules.yaml:1120:7\n1985 rules/rise_of_totalitarianism/rules.yaml:1121:7\n1986 rules/rise_of_totalitarianism/rules.yaml:1122:7\n1987 rules/rise_of_totalitarianism/rules.yaml:1123:7\n1992 rules/rise_of_totalitarianism/rules.yaml:1257:7\n1993 rules/rise_of_totalitarianism/rules.yaml:1258:11\n1998 rules/rise_of_totalitarianism/rules.yaml:1259:11\n1999 rules/rise_of_totalitarianism/rules.yaml:1260:11\n2000 rules/rise_of_totalitarianism/rules.yaml:1261:15\n2003 rules/rise_of_totalitarianism/rules.yaml:1263:15\n2006 rules/rise_of_totalitarianism/rules.yaml:1264:15\n2011 rules/rise_of_totalitarianism/rules.yaml:1282:7\n2020 rules/rise_of_totalitarianism/rules.yaml:1283:7\n2021 rules/rise_of_totalitarianism/rules.yaml:1284:7\n2022 rules/rise_of_totalitarianism/rules.yaml:1285:11\n2023 rules/rise_of_totalitarianism/rules.yaml:1286:15\n2024 rules/rise_of_totalitarianism/rules.yaml:1287:19\n2025 rules/rise_of_totalitarianism/rules.yaml:1288:19\n2026 rules/rise_of_totalitarianism/rules.yaml:1289:19\n2027 rules/rise_of_totalitarianism/rules.yaml:1290:7\n2051 rules/rise_of_totalitarianism/rules.yaml:728:7\n2052 rules/rise_of_totalitarianism/rules.yaml:729:7\n2057 rules/rise_of_totalitarianism/rules.yaml:730:11\n2070 rules/rise_of_totalitarianism/rules.yaml:731:11\n2071 rules/rise_of_totalitarianism/rules.yaml:732:15\n2073 rules/rise_of_totalitarianism/rules.yaml:734:15\n2074 rules/rise_of_totalitarianism/rules.yaml:735:15\n2075 rules/rise_of_totalitarianism/rules.yaml:736:19\n2077 rules/rise_of_totalitarianism/rules.yaml:738:19\n2078 rules/rise_of_totalitarianism/rules.yaml:739:19\n2079 rules/rise_of_totalitarianism/rules.yaml:740:19\n2084 rules/rise_of_totalitarianism/rules.yaml:592:7\n2085 rules/rise_of_totalitarianism/rules.yaml:594:15\n2086 rules/rise_of_totalitarianism/rules.yaml:595:15\n2088 rules/rise_of_totalitarianism/rules.yaml:597:15\n2089 rules/rise_of_totalitarianism/rules.yaml:598:15\n2090 rules/rise_of_totalitarianism/rules.yaml:600:19\n2093 rules/rise_of_totalitarianism/rules.yaml:603:15\n2095 rules/rise_of_totalitarianism/rules.yaml:605:15\n2096 rules/rise_of_totalitarianism/rules.yaml:606:19\n2097 rules/rise_of_totalitarianism/rules.yaml:607:15\n2099 rules/rise_of_totalitarianism/rules.yaml:610:15\n2100 rules/rise_of_totalitarianism/rules.yaml:612:15\n2101 rules/rise_of_totalitarianism/rules.yaml:613:19\n2102 rules/rise_of_totalitarianism/rules.yaml:614:15\n2103 rules/rise_of_totalitarianism/rules.yaml:615:19\n2104 rules/rise_of_totalitarianism/rules.yaml:616:19\n2105 rules/rise_of_totalitarianism/rules.yaml:617:19\n2107 rules/rise_of_totalitarianism/rules.yaml:619:15\n2108 rules/rise_of_totalitarianism/rules.yaml:621:15\n2109 rules/rise_of_totalitarianism/rules.yaml:622:15\n2110 rules/rise_of_totalitarianism/rules.yaml:623:19\n2114 rules/rise_of_totalitarianism/rules.yaml:1172:7\n2115 rules/rise_of_totalitarianism/rules.yaml:1173:11\n2116 rules/rise_of_totalitarianism/rules.yaml:1174:15\n2122 rules/rise_of_totalitarianism/rules.yaml:813:7\n2123 rules/rise_of_totalitarianism/rules.yaml:814:7\n2124 rules/rise_of_totalitarianism/rules.yaml:815:7\n2129 rules/rise_of_totalitarianism/rules.yaml:816:11\n2148 rules/rise_of_totalitarianism/rules.yaml:817:11\n2149 rules/rise_of_totalitarianism/rules.yaml:818:15\n2151 rules/rise_of_totalitarianism/rules.yaml:820:15\n2152 rules/rise_of_totalitarianism/rules.yaml:821:15\n2153 rules/rise_of_totalitarianism/rules.yaml:822:19\n2155 rules/rise_of_totalitarianism/rules.yaml:824:19\n2160 rules/rise_of_totalitarianism/rules.yaml:825:19\n2165 rules/rise_of_totalitarianism/rules.yaml:523:7\n2166 rules/rise_of_totalitarianism/rules.yaml:525:15\n2167 rules/rise_of_totalitarianism/rules.yaml:526:15\n2172 rules/rise_of_totalitarianism/rules.yaml:527:19\n2178 rules/rise_of_totalitarianism/rules.yaml:528:19\n2179 rules/rise_of_totalitarianism/rules.yaml:529:19\n2180 rules/rise_of_totalitarianism/rules.yaml:530:19\n2182 rules/rise_of_totalitarianism/rules.yaml:532:15\n2183 rules/rise_of_totalitarianism/rules.yaml:533:15\n2184 rules/rise_of_totalitarianism/rules.yaml:534:15\n2186 rules/rise_of_totalitarianism/rules.yaml:537:15\n2188 rules/rise_of_totalitarianism/rules.yaml:540:15\n2189 rules/rise_of_totalitarianism/rules.yaml:541:19\n2194 rules/rise_of_totalitarianism/rules.yaml:544:15\n2195 rules/rise_of_totalitarianism/rules.yaml:545:19\n2200 rules/rise_of_totalitarianism/rules.yaml:548:15\n2204 rules/rise_of_totalitarianism/rules.yaml:549:19\n2205 rules/rise_of_totalitarianism/rules.yaml:550:23\n2210 rules/rise_of_totalitarianism/rules.yaml:555:15\n2215 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2216 rules/rise_of_totalitarianism/rules.yaml:1158:11\n2217 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2218 rules/rise_of_totalitarianism/rules.yaml:1160:7\n2219 rules/rise_of_totalitarianism/rules.yaml:1161:11\n2222 rules/rise_of_totalitarianism/rules.yaml:1163:15\n2223 rules/rise_of_totalitarianism/rules.yaml:1164:7\n2224 rules/rise_of_totalitarianism/rules.yaml:1165:11\n2225 rules/rise_of_totalitarianism/rules.yaml:1166:15\n2236 rules/rise_of_totalitarianism/rules.yaml:1194:7\n2237 rules/rise_of_totalitarianism/rules.yaml:1196:15\n2238 rules/rise_of_totalitarianism/rules.yaml:1197:15\n2243 rules/rise_of_totalitarianism/rules.yaml:1198:19\n2252 rules/rise_of_totalitarianism/rules.yaml:1199:19\n2253 rules/rise_of_totalitarianism/rules.yaml:1200:19\n2255 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2256 rules/rise_of_totalitarianism/rules.yaml:1203:15\n2257 rules/rise_of_totalitarianism/rules.yaml:1204:15\n2259 rules/rise_of_totalitarianism/rules.yaml:1207:15\n2261 rules/rise_of_totalitarianism/rules.yaml:1210:15\n2262 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2275 rules/rise_of_totalitarianism/rules.yaml:1214:15\n2276 rules/rise_of_totalitarianism/rules.yaml:1215:19\n2289 rules/rise_of_totalitarianism/rules.yaml:1218:15\n2294 rules/rise_of_totalitarianism/rules.yaml:937:7\n2295 rules/rise_of_totalitarianism/rules.yaml:938:11\n2296 rules/rise_of_totalitarianism/rules.yaml:939:15\n2297 rules/rise_of_totalitarianism/rules.yaml:940:11\n2298 rules/rise_of_totalitarianism/rules.yaml:941:7\n2299 rules/rise_of_totalitarianism/rules.yaml:942:11\n2300 rules/rise_of_totalitarianism/rules.yaml:943:11\n2307 rules/rise_of_totalitarianism/rules.yaml:944:11\n2308 rules/rise_of_totalitarianism/rules.yaml:945:11\n2313 rules/rise_of_totalitarianism/rules.yaml:946:11\n2314 rules/rise_of_totalitarianism/rules.yaml:947:15\n2317 rules/rise_of_totalitarianism/rules.yaml:948:15\n2319 rules/rise_of_totalitarianism/rules.yaml:952:15\n2320 rules/rise_of_totalitarianism/rules.yaml:953:19\n2324 rules/rise_of_totalitarianism/rules.yaml:955:15\n2325 rules/rise_of_totalitarianism/rules.yaml:956:19\n2330 rules/rise_of_totalitarianism/rules.yaml:957:23\n2331 rules/rise_of_totalitarianism/rules.yaml:958:7\n2332 rules/rise_of_totalitarianism/rules.yaml:959:11\n2337 rules/rise_of_totalitarianism/rules.yaml:434:7\n2338 rules/rise_of_totalitarianism/rules.yaml:435:7\n2343 rules/rise_of_totalitarianism/rules.yaml:436:11\n2350 rules/rise_of_totalitarianism/rules.yaml:437:11\n2365 rules/rise_of_totalitarianism/rules.yaml:438:7\n2366 rules/rise_of_totalitarianism/rules.yaml:439:11\n2367 rules/rise_of_totalitarianism/rules.yaml:440:7\n2368 rules/rise_of_totalitarianism/rules.yaml:441:11\n2378 rules/rise_of_totalitarianism/rules.yaml:442:11\n2379 rules/rise_of_totalitarianism/rules.yaml:443:11\n2380 rules/rise_of_totalitarianism/rules.yaml:444:7\n2381 rules/rise_of_totalitarianism/rules.yaml:445:7\n2382 rules/rise_of_totalitarianism/rules.yaml:446:11\n2386 rules/rise_of_totalitarianism/rules.yaml:447:7\n2391 rules/rise_of_totalitarianism/rules.yaml:489:7\n2392 rules/rise_of_totalitarianism/rules.yaml:490:7\n2396 rules/rise_of_totalitarianism/rules.yaml:491:11\n2397 rules/rise_of_totalitarianism/rules.yaml:492:7\n2398 rules/rise_of_totalitarianism/rules.yaml:493:11\n2400 rules/rise_of_totalitarianism/rules.yaml:496:11\n2405 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2406 rules/rise_of_totalitarianism/rules.yaml:1138:11\n2407 rules/rise_of_totalitarianism/rules.yaml:1139:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1141:7\n2411 rules/rise_of_totalitarianism/rules.yaml:1144:11\n2412 rules/rise_of_totalitarianism/rules.yaml:1145:11\n2413 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2414 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2415 rules/rise_of_totalitarianism/rules.yaml:1149:15\n2417 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2422 rules/rise_of_totalitarianism/rules.yaml:646:7\n2425 rules/rise_of_totalitarianism/rules.yaml:649:11\n2426 rules/rise_of_totalitarianism/rules.yaml:650:11\n2427 rules/rise_of_totalitarianism/rules.yaml:651:11\n2428 rules/rise_of_totalitarianism/rules.yaml:653:11\n2429 rules/rise_of_totalitarianism/rules.yaml:654:15\n2433 rules/rise_of_totalitarianism/rules.yaml:656:11\n2434 rules/rise_of_totalitarianism/rules.yaml:657:15\n2438 rules/rise_of_totalitarianism/rules.yaml:659:11\n2439 rules/rise_of_totalitarianism/rules.yaml:660:15\n2440 rules/rise_of_totalitarianism/rules.yaml:661:15\n2444 rules/rise_of_totalitarianism/rules.yaml:662:15\n2448 rules/rise_of_totalitarianism/rules.yaml:773:7\n2452 rules/rise_of_totalitarianism/rules.yaml:774:7\n2453 rules/rise_of_totalitarianism/rules.yaml:775:7\n2454 rules/rise_of_totalitarianism/rules.yaml:776:11\n2455 rules/rise_of_totalitarianism/rules.yaml:777:7\n2456 rules/rise_of_totalitarianism/rules.yaml:778:7\n2460 rules/rise_of_totalitarianism/rules.yaml:505:7\n2464 rules/rise_of_totalitarianism/rules.yaml:506:11\n2465 rules/rise_of_totalitarianism/rules.yaml:507:7\n2466 rules/rise_of_totalitarianism/rules.yaml:508:7\n2473 rules/rise_of_totalitarianism/rules.yaml:509:11\n2474 rules/rise_of_totalitarianism/rules.yaml:510:7\n2475 rules/rise_of_totalitarianism/rules.yaml:511:11\n2477 rules/rise_of_totalitarianism/rules.yaml:514:11\n2478 rules/rise_of_totalitarianism/rules.yaml:515:11\n2479 rules/rise_of_totalitarianism/rules.yaml:516:11\n2483 rules/rise_of_totalitarianism/rules.yaml:795:7\n2484 rules/rise_of_totalitarianism/rules.yaml:796:11\n2485 rules/rise_of_totalitarianism/rules.yaml:797:11\n2486 rules/rise_of_totalitarianism/rules.yaml:798:15\n2499 rules/rise_of_totalitarianism/rules.yaml:801:11\n2500 rules/rise_of_totalitarianism/rules.yaml:802:11\n2506 rules/rise_of_totalitarianism/rules.yaml:805:11\n2507 rules/rise_of_totalitarianism/rules.yaml:806:11\n2543 rules/rise_of_totalitarianism/rules.yaml:995:7\n2544 rules/rise_of_totalitarianism/rules.yaml:996:11\n2562 rules/rise_of_totalitarianism/rules.yaml:997:11\n2563 rules/rise_of_totalitarianism/rules.yaml:998:15\n2567 rules/rise_of_totalitarianism/rules.yaml:999:15\n2568 rules/rise_of_totalitarianism/rules.yaml:1000:15\n2575 rules/rise_of_totalitarianism/rules.yaml:1001:15\n2576 rules/rise_of_totalitarianism/rules.yaml:1002:15\n2581 rules/rise_of_totalitarianism/rules.yaml:1004:15\n2582 rules/rise_of_totalitarianism/rules.yaml:1005:19\n2583 rules/rise_of_totalitarianism/rules.yaml:1006:19\n2584 rules/rise_of_totalitarianism/rules.yaml:1007:23\n2585 rules/rise_of_totalitarianism/rules.yaml:1008:19\n2586 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2587 rules/rise_of_totalitarianism/rules.yaml:1010:23\n2594 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2595 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2598 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2599 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2600 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2601 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2602 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2603 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2610 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2611 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2612 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2613 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2619 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2620 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2622 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2623 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2624 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2626 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2627 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2628 rules/rise_of_totalitarianism/rules.yaml:1294:3\n2635 rules/rise_of_totalitarianism/rules.yaml:1018:7\n2636 rules/rise_of_totalitarianism/rules.yaml:1019:11\n2642 rules/rise_of_totalitarianism/rules.yaml:1020:11\n2643 rules/rise_of_totalitarianism/rules.yaml:1021:15\n2647 rules/rise_of_totalitarianism/rules.yaml:1022:15\n2654 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2655 rules/rise_of_totalitarianism/rules.yaml:1024:15\n2661 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2662 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2663 rules/rise_of_totalitarianism/rules.yaml:1027:19\n2673 rules/rise_of_totalitarianism/rules.yaml:1030:19\n2674 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2677 rules/rise_of_totalitarianism/rules.yaml:1035:23\n2681 rules/rise_of_totalitarianism/rules.yaml:1036:27\n2694 rules/rise_of_totalitarianism/rules.yaml:1037:23\n2695 rules/rise_of_totalitarianism/rules.yaml:1038:23\n2696 rules/rise_of_totalitarianism/rules.yaml:1039:23\n2697 rules/rise_of_totalitarianism/rules.yaml:1040:27\n2698 rules/rise_of_totalitarianism/rules.yaml:1041:23\n2699 rules/rise_of_totalitarianism/rules.yaml:1042:23\n2700 rules/rise_of_totalitarianism/rules.yaml:1043:23\n2701 rules/rise_of_totalitarianism/rules.yaml:1044:27\n2702 rules/rise_of_totalitarianism/rules.yaml:1045:27\n2711 rules/rise_of_totalitarianism/rules.yaml:1046:27\n2715 rules/rise_of_totalitarianism/rules.yaml:1047:27\n2716 rules/rise_of_totalitarianism/rules.yaml:1049:27\n2717 rules/rise_of_totalitarianism/rules.yaml:1050:27\n2718 rules/rise_of_totalitarianism/rules.yaml:1051:31\n2721 rules/rise_of_totalitarianism/rules.yaml:1052:27\n2724 rules/rise_of_totalitarianism/rules.yaml:1053:27\n2725 rules/rise_of_totalitarianism/rules.yaml:1054:23\n2730 rules/rise_of_totalitarianism/rules.yaml:696:7\n2731 rules/rise_of_totalitarianism/rules.yaml:697:7\n2736 rules/rise_of_totalitarianism/rules.yaml:698:11\n2745 rules/rise_of_totalitarianism/rules.yaml:699:11\n2746 rules/rise_of_totalitarianism/rules.yaml:700:15\n2748 rules/rise_of_totalitarianism/rules.yaml:702:15\n2749 rules/rise_of_totalitarianism/rules.yaml:703:15\n2750 rules/rise_of_totalitarianism/rules.yaml:704:19\n2752 rules/rise_of_totalitarianism/rules.yaml:706:19\n2753 rules/rise_of_totalitarianism/rules.yaml:707:19\n2762 rules/rise_of_totalitarianism/rules.yaml:708:19\n2764 rules/rise_of_totalitarianism/rules.yaml:709:19\n2765 rules/rise_of_totalitarianism/rules.yaml:710:19\n2766 rules/rise_of_totalitarianism/rules.yaml:711:19\n2767 rules/rise_of_totalitarianism/rules.yaml:712:19\n2775 rules/rise_of_totalitarianism/rules.yaml:713:19\n2776 rules/rise_of_totalitarianism/rules.yaml:714:19\n2777 rules/rise_of_totalitarianism/rules.yaml:715:19\n2782 rules/rise_of_totalitarianism/rules.yaml:716:19\n2783 rules/rise_of_totalitarianism/rules.yaml:717:23\n2784 rules/rise_of_totalitarianism/rules.yaml:718:19\n2785 rules/rise_of_totalitarianism/rules.yaml:719:19\n2786 rules/rise_of_totalitarianism/rules.yaml:720:19\n2787 rules/rise_of_totalitarianism/rules.yaml:722:7\n2791 rules/rise_of_totalitarianism/rules.yaml:663:3\n2792 rules/rise_of_totalitarianism/rules.yaml:1313:14\n2797 rules/rise_of_totalitarianism/rules.yaml:667:7\n2798 rules/rise_of_totalitarianism/rules.yaml:668:11\n2799 rules/rise_of_totalitarianism/rules.yaml:669:7\n2804 rules/rise_of_totalitarianism/rules.yaml:670:7\n2807 rules/rise_of_totalitarianism/rules.yaml:672:11\n2808 rules/rise_of_totalitarianism/rules.yaml:673:7\n2809 rules/rise_of_totalitarianism/rules.yaml:674:7\n2810 rules/rise_of_totalitarianism/rules.yaml:675:11\n2811 rules/rise_of_totalitarianism/rules.yaml:676:15\n2819 rules/rise_of_totalitarianism/rules.yaml:678:15\n2826 rules/rise_of_totalitarianism/rules.yaml:680:7\n2827 rules/rise_of_totalitarianism/rules.yaml:681:11\n2828 rules/rise_of_totalitarianism/rules.yaml:682:15\n2829 rules/rise_of_totalitarianism/rules.yaml:683:7\n2830 rules/rise_of_totalitarianism/rules.yaml:684:7\n2831 rules/rise_of_totalitarianism/rules.yaml:685:11\n2832 rules/rise_of_totalitarianism/rules.yaml:686:11\n2833 rules/rise_of_totalitarianism/rules.yaml:687:15\n2834 rules/rise_of_totalitarianism/rules.yaml:688:11\n2835 rules/rise_of_totalitarianism/rules.yaml:690:11\n2840 rules/rise_of_totalitarianism/rules.yaml:1183:7\n2841 rules/rise_of_totalitarianism/rules.yaml:1184:11\n2842 rules/rise_of_totalitarianism/rules.yaml:1186:7\n2843 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2844 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2848 rules/rise_of_totalitarianism/rules.yaml:576:7\n2849 rules/rise_of_totalitarianism/rules.yaml:577:7\n2850 rules/rise_of_totalitarianism/rules.yaml:579:7\n2851 rules/rise_of_totalitarianism/rules.yaml:580:11\n2852 rules/rise_of_totalitarianism/rules.yaml:581:11\n2853 rules/rise_of_totalitarianism/rules.yaml:582:15\n2854 rules/rise_of_totalitarianism/rules.yaml:583:15\n2855 rules/rise_of_totalitarianism/rules.yaml:584:15\n2856 rules/rise_of_totalitarianism/rules.yaml:586:7\n2861 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2862 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2863 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2864 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2865 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2866 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2867 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2868 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2875 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2876 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2877 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2878 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2893 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2894 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2896 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2897 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2898 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2900 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2901 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2902 rules/rise_of_totalitarianism/rules.yaml:1267:3\n2906 rules/rise_of_totalitarianism/rules.yaml:564:7\n2907 rules/rise_of_totalitarianism/rules.yaml:565:7\n2908 rules/rise_of_totalitarianism/rules.yaml:566:11\n2909 rules/rise_of_totalitarianism/rules.yaml:567:11\n2910 rules/rise_of_totalitarianism/rules.yaml:568:15\n2911 rules/rise_of_totalitarianism/rules.yaml:569:15\n2915 rules/rise_of_totalitarianism/rules.yaml:826:3\n2916 rules/rise_of_totalitarianism/rules.yaml:1293:14\n2917 rules/rise_of_totalitarianism/rules.yaml:1314:14\n2922 rules/rise_of_totalitarianism/rules.yaml:831:7\n2923 rules/rise_of_totalitarianism/rules.yaml:832:7\n2924 rules/rise_of_totalitarianism/rules.yaml:833:7\n2925 rules/rise_of_totalitarianism/rules.yaml:834:7\n2926 rules/rise_of_totalitarianism/rules.yaml:835:7\n2927 rules/rise_of_totalitarianism/rules.yaml:836:7\n2930 rules/rise_of_totalitarianism/rules.yaml:837:11\n2931 rules/rise_of_totalitarianism/rules.yaml:838:15\n2932 rules/rise_of_totalitarianism/rules.yaml:839:15\n2938 rules/rise_of_totalitarianism/rules.yaml:840:15\n2939 rules/rise_of_totalitarianism/rules.yaml:841:15\n2940 rules/rise_of_totalitarianism/rules.yaml:843:15\n2941 rules/rise_of_totalitarianism/rules.yaml:844:19\n2942 rules/rise_of_totalitarianism/rules.yaml:845:23\n2944 rules/rise_of_totalitarianism/rules.yaml:847:23\n2945 rules/rise_of_totalitarianism/rules.yaml:848:23\n2946 rules/rise_of_totalitarianism/rules.yaml:849:23\n2947 rules/rise_of_totalitarianism/rules.yaml:850:27\n2948 rules/rise_of_totalitarianism/rules.yaml:852:19\n2950 rules/rise_of_totalitarianism/rules.yaml:854:15\n2963 rules/rise_of_totalitarianism/rules.yaml:855:15\n2964 rules/rise_of_totalitarianism/rules.yaml:857:19\n2966 rules/rise_of_totalitarianism/rules.yaml:859:19\n2967 rules/rise_of_totalitarianism/rules.yaml:860:19\n2972 rules/rise_of_totalitarianism/rules.yaml:861:19\n2973 rules/rise_of_totalitarianism/rules.yaml:862:19\n2974 rules/rise_of_totalitarianism/rules.yaml:864:19\n2975 rules/rise_of_totalitarianism/rules.yaml:865:23\n2976 rules/rise_of_totalitarianism/rules.yaml:866:27\n2978 rules/rise_of_totalitarianism/rules.yaml:868:27\n2979 rules/rise_of_totalitarianism/rules.yaml:869:27\n2980 rules/rise_of_totalitarianism/rules.yaml:870:31\n2982 rules/rise_of_totalitarianism/rules.yaml:873:11\n2983 rules/rise_of_totalitarianism/rules.yaml:874:11\n2984 rules/rise_of_totalitarianism/rules.yaml:876:15\n2986 rules/rise_of_totalitarianism/rules.yaml:878:15\n2987 rules/rise_of_totalitarianism/rules.yaml:879:15\n2988 rules/rise_of_totalitarianism/rules.yaml:880:15\n2989 rules/rise_of_totalitarianism/rules.yaml:881:15\n2990 rules/rise_of_totalitarianism/rules.yaml:883:15\n2991 rules/rise_of_totalitarianism/rules.yaml:885:19\n2992 rules/rise_of_totalitarianism/rules.yaml:886:19\n2993 rules/rise_of_totalitarianism/rules.yaml:887:23\n2995 rules/rise_of_totalitarianism/rules.yaml:889:11\n2996 rules/rise_of_totalitarianism/rules.yaml:890:11\n2997 rules/rise_of_totalitarianism/rules.yaml:891:11\n2998 rules/rise_of_totalitarianism/rules.yaml:892:15\n3003 rules/rise_of_totalitarianism/rules.yaml:893:15\n3004 rules/rise_of_totalitarianism/rules.yaml:894:15\n3005 rules/rise_of_totalitarianism/rules.yaml:895:15\n3006 rules/rise_of_totalitarianism/rules.yaml:896:15\n3007 rules/rise_of_totalitarianism/rules.yaml:897:15\n3008 rules/rise_of_totalitarianism/rules.yaml:899:15\n3009 rules/rise_of_totalitarianism/rules.yaml:900:19\n3010 rules/rise_of_totalitarianism/rules.yaml:901:19\n3011 rules/rise_of_totalitarianism/rules.yaml:903:19\n3012 rules/rise_of_totalitarianism/rules.yaml:904:19\n3014 rules/rise_of_totalitarianism/rules.yaml:906:15\n3019 rules/rise_of_totalitarianism/rules.yaml:907:15\n3020 rules/rise_of_totalitarianism/rules.yaml:908:15\n3021 rules/rise_of_totalitarianism/rules.yaml:909:15\n3022 rules/rise_of_totalitarianism/rules.yaml:910:15\n3023 rules/rise_of_totalitarianism/rules.yaml:912:15\n3024 rules/rise_of_totalitarianism/rules.yaml:913:19\n3037 rules/rise_of_totalitarianism/rules.yaml:914:19\n3038 rules/rise_of_totalitarianism/rules.yaml:915:23\n3051 rules/rise_of_totalitarianism/rules.yaml:916:19\n3052 rules/rise_of_totalitarianism/rules.yaml:917:23\n3053 rules/rise_of_totalitarianism/rules.yaml:918:23\n3054 rules/rise_of_totalitarianism/rules.yaml:919:19\n3055 rules/rise_of_totalitarianism/rules.yaml:920:23\n3058 rules/rise_of_totalitarianism/rules.yaml:922:7\n3059 rules/rise_of_totalitarianism/rules.yaml:923:11\n3060 rules/rise_of_totalitarianism/rules.yaml:924:15\n3063 rules/rise_of_totalitarianism/rules.yaml:927:7\n3064 rules/rise_of_totalitarianism/rules.yaml:928:11\n3065 rules/rise_of_totalitarianism/rules.yaml:929:15\n3067 rules/rise_of_totalitarianism/rules.yaml:931:11\n3071 rules/rise_of_totalitarianism/rules.yaml:746:7\n3072 rules/rise_of_totalitarianism/rules.yaml:747:11\n3073 rules/rise_of_totalitarianism/rules.yaml:748:15\n3074 rules/rise_of_totalitarianism/rules.yaml:749:19\n3075 rules/rise_of_totalitarianism/rules.yaml:750:15\n3076 rules/rise_of_totalitarianism/rules.yaml:751:15\n3078 rules/rise_of_totalitarianism/rules.yaml:752:7\n3079 rules/rise_of_totalitarianism/rules.yaml:753:7\n3084 rules/rise_of_totalitarianism/rules.yaml:754:11\n3085 rules/rise_of_totalitarianism/rules.yaml:755:11\n3086 rules/rise_of_totalitarianism/rules.yaml:756:15\n3092 rules/rise_of_totalitarianism/rules.yaml:757:15\n3093 rules/rise_of_totalitarianism/rules.yaml:758:19\n3094 rules/rise_of_totalitarianism/rules.yaml:759:19\n3095 rules/rise_of_totalitarianism/rules.yaml:760:19\n3100 rules/rise_of_totalitarianism/rules.yaml:1237:7\n3101 rules/rise_of_totalitarianism/rules.yaml:1238:11\n3102 rules/rise_of_totalitarianism/rules.yaml:1239:11\n3103 rules/rise_of_totalitarianism/rules.yaml:1240:11\n3108 rules/rise_of_totalitarianism/rules.yaml:1241:11\n3109 rules/rise_of_totalitarianism/rules.yaml:1242:15\n3110 rules/rise_of_totalitarianism/rules.yaml:1243:15\n3111 rules/rise_of_totalitarianism/rules.yaml:1244:19\n3114 rules/rise_of_totalitarianism/rules.yaml:1245:19\n3117 rules/rise_of_totalitarianism/rules.yaml:1246:19\n3121 rules/rise_of_totalitarianism/flow.yaml:23:3\n3126 rules/rise_of_totalitarianism/flow.yaml:27:7\n3127 rules/rise_of_totalitarianism/flow.yaml:28:7\n3128 rules/rise_of_totalitarianism/flow.yaml:29:7\n3129 rules/rise_of_totalitarianism/flow.yaml:30:11\n3134 rules/rise_of_totalitarianism/flow.yaml:31:11\n3135 rules/rise_of_totalitarianism/flow.yaml:32:15\n3136 rules/rise_of_totalitarianism/flow.yaml:33:15\n3137 rules/rise_of_totalitarianism/flow.yaml:34:19\n3140 rules/rise_of_totalitarianism/flow.yaml:35:19\n3141 rules/rise_of_totalitarianism/flow.yaml:36:7\n3142 rules/rise_of_totalitarianism/flow.yaml:37:7\n3143 rules/rise_of_totalitarianism/flow.yaml:38:11\n3144 rules/rise_of_totalitarianism/flow.yaml:39:15\n3156 rules/rise_of_totalitarianism/flow.yaml:40:15\n3157 rules/rise_of_totalitarianism/flow.yaml:42:7\n3158 rules/rise_of_totalitarianism/flow.yaml:43:7\n3159 rules/rise_of_totalitarianism/flow.yaml:44:11\n3160 rules/rise_of_totalitarianism/flow.yaml:46:7\n3161 rules/rise_of_totalitarianism/flow.yaml:47:11\n3162 rules/rise_of_totalitarianism/flow.yaml:48:7\n3163 rules/rise_of_totalitarianism/flow.yaml:49:11\n3164 rules/rise_of_totalitarianism/flow.yaml:50:11\n3165 rules/rise_of_totalitarianism/flow.yaml:51:15\n3166 rules/rise_of_totalitarianism/flow.yaml:52:15\n3176 rules/rise_of_totalitarianism/flow.yaml:53:15\n3183 rules/rise_of_totalitarianism/flow.yaml:54:15\n3184 rules/rise_of_totalitarianism/flow.yaml:56:7\n3185 rules/rise_of_totalitarianism/flow.yaml:57:7\n3186 rules/rise_of_totalitarianism/flow.yaml:58:11\n3187 rules/rise_of_totalitarianism/flow.yaml:59:11\n3192 rules/rise_of_totalitarianism/flow.yaml:60:15\n3200 rules/rise_of_totalitarianism/flow.yaml:61:15\n3201 rules/rise_of_totalitarianism/flow.yaml:62:19\n3203 rules/rise_of_totalitarianism/flow.yaml:64:19\n3206 rules/rise_of_totalitarianism/flow.yaml:65:19\n3212 rules/rise_of_totalitarianism/flow.yaml:83:3\n3213 rules/rise_of_totalitarianism/flow.yaml:83:3\n3217 rules/rise_of_totalitarianism/flow.yaml:87:7\n3218 rules/rise_of_totalitarianism/flow.yaml:88:11\n3219 rules/rise_of_totalitarianism/flow.yaml:89:15\n3220 rules/rise_of_totalitarianism/flow.yaml:90:7\n3221 rules/rise_of_totalitarianism/flow.yaml:91:7\n3222 rules/rise_of_totalitarianism/flow.yaml:92:7\n3223 rules/rise_of_totalitarianism/flow.yaml:93:7\n3224 rules/rise_of_totalitarianism/flow.yaml:94:7\n3225 rules/rise_of_totalitarianism/flow.yaml:95:7\n3226 rules/rise_of_totalitarianism/flow.yaml:96:7\n3227 rules/rise_of_totalitarianism/flow.yaml:97:7\n3228 rules/rise_of_totalitarianism/flow.yaml:98:7\n3232 rules/rise_of_totalitarianism/flow.yaml:16:3\n3236 rules/rise_of_totalitarianism/flow.yaml:20:7\n3237 rules/rise_of_totalitarianism/flow.yaml:21:7\n3241 rules/rise_of_totalitarianism/flow.yaml:67:3\n3246 rules/rise_of_totalitarianism/flow.yaml:71:7\n3251 rules/rise_of_totalitarianism/flow.yaml:72:11\n3252 rules/rise_of_totalitarianism/flow.yaml:74:11\n3253 rules/rise_of_totalitarianism/flow.yaml:75:11\n3254 rules/rise_of_totalitarianism/flow.yaml:76:11\n3255 rules/rise_of_totalitarianism/flow.yaml:77:15\n3256 rules/rise_of_totalitarianism/flow.yaml:78:11\n3257 rules/rise_of_totalitarianism/flow.yaml:79:11\n3258 rules/rise_of_totalitarianism/flow.yaml:80:7\n3259 rules/rise_of_totalitarianism/flow.yaml:81:11\n3264 rules/rise_of_totalitarianism/rules.yaml:1307:7\n3265 rules/rise_of_totalitarianism/rules.yaml:1308:7\n3268 rules/rise_of_totalitarianism/rules.yaml:1309:7\n3269 rules/rise_of_totalitarianism/rules.yaml:1310:7\n3284 rules/rise_of_totalitarianism/rules.yaml:728:7\n3285 rules/rise_of_totalitarianism/rules.yaml:729:7\n3296 rules/rise_of_totalitarianism/rules.yaml:730:11\n3305 rules/rise_of_totalitarianism/rules.yaml:731:11\n3306 rules/rise_of_totalitarianism/rules.yaml:732:15\n3315 rules/rise_of_totalitarianism/rules.yaml:734:15\n3328 rules/rise_of_totalitarianism/rules.yaml:735:15\n3329 rules/rise_of_totalitarianism/rules.yaml:736:19\n3331 rules/rise_of_totalitarianism/rules.yaml:738:19\n3332 rules/rise_of_totalitarianism/rules.yaml:739:19\n3333 rules/rise_of_totalitarianism/rules.yaml:740:19\n3334 rules/rise_of_totalitarianism/rules.yaml:741:19\n3362 rules/rise_of_totalitarianism/rules.yaml:592:7\n3367 rules/rise_of_totalitarianism/rules.yaml:605:15\n3368 rules/rise_of_totalitarianism/rules.yaml:606:19\n3369 rules/rise_of_totalitarianism/rules.yaml:607:15\n3370 rules/rise_of_totalitarianism/rules.yaml:608:15\n3373 rules/rise_of_totalitarianism/rules.yaml:610:15\n3374 rules/rise_of_totalitarianism/rules.yaml:611:15\n3375 rules/rise_of_totalitarianism/rules.yaml:612:15\n3376 rules/rise_of_totalitarianism/rules.yaml:613:19\n3377 rules/rise_of_totalitarianism/rules.yaml:614:15\n3378 rules/rise_of_totalitarianism/rules.yaml:615:19\n3379 rules/rise_of_totalitarianism/rules.yaml:616:19\n3380 rules/rise_of_totalitarianism/rules.yaml:617:19\n3385 rules/rise_of_totalitarianism/rules.yaml:594:15\n3392 rules/rise_of_totalitarianism/rules.yaml:595:15\n3396 rules/rise_of_totalitarianism/rules.yaml:597:15\n3403 rules/rise_of_totalitarianism/rules.yaml:598:15\n3406 rules/rise_of_totalitarianism/rules.yaml:602:19\n3409 rules/rise_of_totalitarianism/rules.yaml:599:19\n3410 rules/rise_of_totalitarianism/rules.yaml:600:19\n3417 rules/rise_of_totalitarianism/rules.yaml:603:15\n3421 rules/rise_of_totalitarianism/rules.yaml:619:15\n3422 rules/rise_of_totalitarianism/rules.yaml:620:15\n3423 rules/rise_of_totalitarianism/rules.yaml:621:15\n3424 rules/rise_of_totalitarianism/rules.yaml:622:15\n3429 rules/rise_of_totalitarianism/rules.yaml:623:19\n3448 rules/rise_of_totalitarianism/rules.yaml:1172:7\n3462 rules/rise_of_totalitarianism/rules.yaml:1173:11\n3468 rules/rise_of_totalitarianism/rules.yaml:1174:15\n3490 rules/rise_of_totalitarianism/rules.yaml:813:7\n3491 rules/rise_of_totalitarianism/rules.yaml:814:7\n3492 rules/rise_of_totalitarianism/rules.yaml:815:7\n3506 rules/rise_of_totalitarianism/rules.yaml:816:11\n3525 rules/rise_of_totalitarianism/rules.yaml:817:11\n3526 rules/rise_of_totalitarianism/rules.yaml:818:15\n3535 rules/rise_of_totalitarianism/rules.yaml:820:15\n3548 rules/rise_of_totalitarianism/rules.yaml:821:15\n3549 rules/rise_of_totalitarianism/rules.yaml:822:19\n3555 rules/rise_of_totalitarianism/rules.yaml:824:19\n3560 rules/rise_of_totalitarianism/rules.yaml:825:19\n3581 rules/rise_of_totalitarianism/rules.yaml:523:7\n3584 rules/rise_of_totalitarianism/rules.yaml:532:15\n3585 rules/rise_of_totalitarianism/rules.yaml:533:15\n3586 rules/rise_of_totalitarianism/rules.yaml:534:15\n3587 rules/rise_of_totalitarianism/rules.yaml:535:15\n3590 rules/rise_of_totalitarianism/rules.yaml:537:15\n3591 rules/rise_of_totalitarianism/rules.yaml:538:15\n3594 rules/rise_of_totalitarianism/rules.yaml:540:15\n3595 rules/rise_of_totalitarianism/rules.yaml:541:19\n3599 rules/rise_of_totalitarianism/rules.yaml:542:19\n3609 rules/rise_of_totalitarianism/rules.yaml:544:15\n3610 rules/rise_of_totalitarianism/rules.yaml:545:19\n3614 rules/rise_of_totalitarianism/rules.yaml:546:19\n3624 rules/rise_of_totalitarianism/rules.yaml:548:15\n3628 rules/rise_of_totalitarianism/rules.yaml:549:19\n3629 rules/rise_of_totalitarianism/rules.yaml:550:23\n3631 rules/rise_of_totalitarianism/rules.yaml:551:23\n3633 rules/rise_of_totalitarianism/rules.yaml:553:23\n3636 rules/rise_of_totalitarianism/rules.yaml:555:15\n3639 rules/rise_of_totalitarianism/rules.yaml:525:15\n3640 rules/rise_of_totalitarianism/rules.yaml:526:15\n3651 rules/rise_of_totalitarianism/rules.yaml:527:19\n3657 rules/rise_of_totalitarianism/rules.yaml:528:19\n3670 rules/rise_of_totalitarianism/rules.yaml:529:19\n3677 rules/rise_of_totalitarianism/rules.yaml:530:19\n3697 rules/rise_of_totalitarianism/rules.yaml:1157:7\n3698 rules/rise_of_totalitarianism/rules.yaml:1158:11\n3699 rules/rise_of_totalitarianism/rules.yaml:1159:7\n3700 rules/rise_of_totalitarianism/rules.yaml:1160:7\n3708 rules/rise_of_totalitarianism/rules.yaml:1161:11\n3721 rules/rise_of_totalitarianism/rules.yaml:1163:15\n3724 rules/rise_of_totalitarianism/rules.yaml:1164:7\n3725 rules/rise_of_totalitarianism/rules.yaml:1165:11\n3726 rules/rise_of_totalitarianism/rules.yaml:1166:15\n3733 rules/rise_of_totalitarianism/rules.yaml:1167:15\n3749 rules/rise_of_totalitarianism/rules.yaml:1194:7\n3752 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3753 rules/rise_of_totalitarianism/rules.yaml:1203:15\n3754 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3755 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3758 rules/rise_of_totalitarianism/rules.yaml:1207:15\n3759 rules/rise_of_totalitarianism/rules.yaml:1208:15\n3762 rules/rise_of_totalitarianism/rules.yaml:1210:15\n3763 rules/rise_of_totalitarianism/rules.yaml:1211:19\n3775 rules/rise_of_totalitarianism/rules.yaml:1212:19\n3785 rules/rise_of_totalitarianism/rules.yaml:1214:15\n3786 rules/rise_of_totalitarianism/rules.yaml:1215:19\n3798 rules/rise_of_totalitarianism/rules.yaml:1216:19\n3808 rules/rise_of_totalitarianism/rules.yaml:1218:15\n3811 rules/rise_of_totalitarianism/rules.yaml:1196:15\n3812 rules/rise_of_totalitarianism/rules.yaml:1197:15\n3826 rules/rise_of_totalitarianism/rules.yaml:1198:19\n3846 rules/rise_of_totalitarianism/rules.yaml:1199:19\n3853 rules/rise_of_totalitarianism/rules.yaml:1200:19\n3879 rules/rise_of_totalitarianism/rules.yaml:937:7\n3880 rules/rise_of_totalitarianism/rules.yaml:938:11\n3881 rules/rise_of_totalitarianism/rules.yaml:939:15\n3882 rules/rise_of_totalitarianism/rules.yaml:940:11\n3883 rules/rise_of_totalitarianism/rules.yaml:941:7\n3894 rules/rise_of_totalitarianism/rules.yaml:942:11\n3895 rules/rise_of_totalitarianism/rules.yaml:943:11\n3912 rules/rise_of_totalitarianism/rules.yaml:944:11\n3913 rules/rise_of_totalitarianism/rules.yaml:945:11\n3924 rules/rise_of_totalitarianism/rules.yaml:946:11\n3925 rules/rise_of_totalitarianism/rules.yaml:947:15\n3928 rules/rise_of_totalitarianism/rules.yaml:948:15\n3929 rules/rise_of_totalitarianism/rules.yaml:949:15\n3935 rules/rise_of_totalitarianism/rules.yaml:951:15\n3936 rules/rise_of_totalitarianism/rules.yaml:952:15\n3937 rules/rise_of_totalitarianism/rules.yaml:953:19\n3941 rules/rise_of_totalitarianism/rules.yaml:954:19\n3949 rules/rise_of_totalitarianism/rules.yaml:955:15\n3955 rules/rise_of_totalitarianism/rules.yaml:956:19\n3976 rules/rise_of_totalitarianism/rules.yaml:957:23\n3981 rules/rise_of_totalitarianism/rules.yaml:958:7\n3982 rules/rise_of_totalitarianism/rules.yaml:959:11\n4003 rules/rise_of_totalitarianism/rules.yaml:434:7\n4004 rules/rise_of_totalitarianism/rules.yaml:435:7\n4009 rules/rise_of_totalitarianism/rules.yaml:436:11\n4016 rules/rise_of_totalitarianism/rules.yaml:437:11\n4031 rules/rise_of_totalitarianism/rules.yaml:438:7\n4032 rules/rise_of_totalitarianism/rules.yaml:439:11\n4033 rules/rise_of_totalitarianism/rules.yaml:440:7\n4044 rules/rise_of_totalitarianism/rules.yaml:441:11\n4049 rules/rise_of_totalitarianism/rules.yaml:442:11\n4062 rules/rise_of_totalitarianism/rules.yaml:443:11\n4066 rules/rise_of_totalitarianism/rules.yaml:444:7\n4067 rules/rise_of_totalitarianism/rules.yaml:445:7\n4068 rules/rise_of_totalitarianism/rules.yaml:446:11\n4076 rules/rise_of_totalitarianism/rules.yaml:447:7\n4077 rules/rise_of_totalitarianism/rules.yaml:448:7\n4091 rules/rise_of_totalitarianism/rules.yaml:489:7\n4092 rules/rise_of_totalitarianism/rules.yaml:490:7\n4103 rules/rise_of_totalitarianism/rules.yaml:491:11\n4111 rules/rise_of_totalitarianism/rules.yaml:492:7\n4112 rules/rise_of_totalitarianism/rules.yaml:493:11\n4115 rules/rise_of_totalitarianism/rules.yaml:494:11\n4117 rules/rise_of_totalitarianism/rules.yaml:496:11\n4129 rules/rise_of_totalitarianism/rules.yaml:1137:7\n4130 rules/rise_of_totalitarianism/rules.yaml:1138:11\n4131 rules/rise_of_totalitarianism/rules.yaml:1139:11\n4132 rules/rise_of_totalitarianism/rules.yaml:1140:11\n4133 rules/rise_of_totalitarianism/rules.yaml:1141:7\n4134 rules/rise_of_totalitarianism/rules.yaml:1142:11\n4139 rules/rise_of_totalitarianism/rules.yaml:1144:11\n4140 rules/rise_of_totalitarianism/rules.yaml:1145:11\n4141 rules/rise_of_totalitarianism/rules.yaml:1146:11\n4142 rules/rise_of_totalitarianism/rules.yaml:1147:11\n4145 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4149 rules/rise_of_totalitarianism/rules.yaml:1148:15\n4150 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4169 rules/rise_of_totalitarianism/rules.yaml:646:7\n4170 rules/rise_of_totalitarianism/rules.yaml:647:11\n4175 rules/rise_of_totalitarianism/rules.yaml:649:11\n4176 rules/rise_of_totalitarianism/rules.yaml:650:11\n4177 rules/rise_of_totalitarianism/rules.yaml:651:11\n4178 rules/rise_of_totalitarianism/rules.yaml:652:11\n4179 rules/rise_of_totalitarianism/rules.yaml:653:11\n4180 rules/rise_of_totalitarianism/rules.yaml:654:15\n4184 rules/rise_of_totalitarianism/rules.yaml:655:15\n4192 rules/rise_of_totalitarianism/rules.yaml:656:11\n4193 rules/rise_of_totalitarianism/rules.yaml:657:15\n4197 rules/rise_of_totalitarianism/rules.yaml:658:15\n4205 rules/rise_of_totalitarianism/rules.yaml:659:11\n4210 rules/rise_of_totalitarianism/rules.yaml:660:15\n4211 rules/rise_of_totalitarianism/rules.yaml:661:15\n4231 rules/rise_of_totalitarianism/rules.yaml:662:15\n4258 rules/rise_of_totalitarianism/rules.yaml:773:7\n4262 rules/rise_of_totalitarianism/rules.yaml:774:7\n4263 rules/rise_of_totalitarianism/rules.yaml:775:7\n4271 rules/rise_of_totalitarianism/rules.yaml:776:11\n4286 rules/rise_of_totalitarianism/rules.yaml:777:7\n4287 rules/rise_of_totalitarianism/rules.yaml:778:7\n4299 rules/rise_of_totalitarianism/rules.yaml:505:7\n4303 rules/rise_of_totalitarianism/rules.yaml:506:11\n4304 rules/rise_of_totalitarianism/rules.yaml:507:7\n4305 rules/rise_of_totalitarianism/rules.yaml:508:7\n4319 rules/rise_of_totalitarianism/rules.yaml:509:11\n4329 rules/rise_of_totalitarianism/rules.yaml:510:7\n4330 rules/rise_of_totalitarianism/rules.yaml:511:11\n4331 rules/rise_of_totalitarianism/rules.yaml:512:11\n4339 rules/rise_of_totalitarianism/rules.yaml:514:11\n4352 rules/rise_of_totalitarianism/rules.yaml:515:11\n4353 rules/rise_of_totalitarianism/rules.yaml:516:11\n4354 rules/rise_of_totalitarianism/rules.yaml:517:11\n4369 rules/rise_of_totalitarianism/rules.yaml:795:7\n4370 rules/rise_of_totalitarianism/rules.yaml:796:11\n4371 rules/rise_of_totalitarianism/rules.yaml:797:11\n4372 rules/rise_of_totalitarianism/rules.yaml:798:15\n4385 rules/rise_of_totalitarianism/rules.yaml:799:15\n4400 rules/rise_of_totalitarianism/rules.yaml:801:11\n4401 rules/rise_of_totalitarianism/rules.yaml:802:11\n4406 rules/rise_of_totalitarianism/rules.yaml:803:11\n4425 rules/rise_of_totalitarianism/rules.yaml:805:11\n4433 rules/rise_of_totalitarianism/rules.yaml:806:11\n4434 rules/rise_of_totalitarianism/rules.yaml:807:11\n4457 rules/rise_of_totalitarianism/rules.yaml:995:7\n4468 rules/rise_of_totalitarianism/rules.yaml:996:11\n4486 rules/rise_of_totalitarianism/rules.yaml:997:11\n4492 rules/rise_of_totalitarianism/rules.yaml:998:15\n4493 rules/rise_of_totalitarianism/rules.yaml:999:15\n4494 rules/rise_of_totalitarianism/rules.yaml:1000:15\n4511 rules/rise_of_totalitarianism/rules.yaml:1001:15\n4512 rules/rise_of_totalitarianism/rules.yaml:1002:15\n4524 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4525 rules/rise_of_totalitarianism/rules.yaml:1004:15\n4526 rules/rise_of_totalitarianism/rules.yaml:1005:19\n4527 rules/rise_of_totalitarianism/rules.yaml:1006:19\n4528 rules/rise_of_totalitarianism/rules.yaml:1007:23\n4529 rules/rise_of_totalitarianism/rules.yaml:1008:19\n4530 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4531 rules/rise_of_totalitarianism/rules.yaml:1010:23\n4532 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4534 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4565 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4570 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4573 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4574 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4575 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4576 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4577 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4578 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4591 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4592 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4617 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4623 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4629 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4630 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4650 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4686 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4687 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4693 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4694 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4714 rules/rise_of_totalitarianism/rules.yaml:1294:3\n4745 rules/rise_of_totalitarianism/rules.yaml:1018:7\n4759 rules/rise_of_totalitarianism/rules.yaml:1019:11\n4765 rules/rise_of_totalitarianism/rules.yaml:1020:11\n4771 rules/rise_of_totalitarianism/rules.yaml:1021:15\n4772 rules/rise_of_totalitarianism/rules.yaml:1022:15\n4792 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4793 rules/rise_of_totalitarianism/rules.yaml:1024:15\n4799 rules/rise_of_totalitarianism/rules.yaml:1025:15\n4800 rules/rise_of_totalitarianism/rules.yaml:1026:15\n4801 rules/rise_of_totalitarianism/rules.yaml:1027:19\n4810 rules/rise_of_totalitarianism/rules.yaml:1028:19\n4816 rules/rise_of_totalitarianism/rules.yaml:1030:19\n4817 rules/rise_of_totalitarianism/rules.yaml:1031:19\n4818 rules/rise_of_totalitarianism/rules.yaml:1032:23\n4824 rules/rise_of_totalitarianism/rules.yaml:1034:23\n4825 rules/rise_of_totalitarianism/rules.yaml:1035:23\n4828 rules/rise_of_totalitarianism/rules.yaml:1036:27\n4840 rules/rise_of_totalitarianism/rules.yaml:1037:23\n4841 rules/rise_of_totalitarianism/rules.yaml:1038:23\n4842 rules/rise_of_totalitarianism/rules.yaml:1039:23\n4843 rules/rise_of_totalitarianism/rules.yaml:1040:27\n4844 rules/rise_of_totalitarianism/rules.yaml:1041:23\n4845 rules/rise_of_totalitarianism/rules.yaml:1042:23\n4846 rules/rise_of_totalitarianism/rules.yaml:1043:23\n4847 rules/rise_of_totalitarianism/rules.yaml:1044:27\n4848 rules/rise_of_totalitarianism/rules.yaml:1045:27\n4853 rules/rise_of_totalitarianism/rules.yaml:1046:27\n4856 rules/rise_of_totalitarianism/rules.yaml:1047:27\n4857 rules/rise_of_totalitarianism/rules.yaml:1048:27\n4858 rules/rise_of_totalitarianism/rules.yaml:1049:27\n4859 rules/rise_of_totalitarianism/rules.yaml:1050:27\n4860 rules/rise_of_totalitarianism/rules.yaml:1051:31\n4861 rules/rise_of_totalitarianism/rules.yaml:1052:27\n4862 rules/rise_of_totalitarianism/rules.yaml:1053:27\n4863 rules/rise_of_totalitarianism/rules.yaml:1054:23\n4917 rules/rise_of_totalitarianism/rules.yaml:696:7\n4918 rules/rise_of_totalitarianism/rules.yaml:697:7\n4929 rules/rise_of_totalitarianism/rules.yaml:698:11\n4939 rules/rise_of_totalitarianism/rules.yaml:699:11\n4940 rules/rise_of_totalitarianism/rules.yaml:700:15\n4949 rules/rise_of_totalitarianism/rules.yaml:702:15\n4962 rules/rise_of_totalitarianism/rules.yaml:703:15\n4963 rules/rise_of_totalitarianism/rules.yaml:704:19\n4972 rules/rise_of_totalitarianism/rules.yaml:706:19\n4985 rules/rise_of_totalitarianism/rules.yaml:707:19\n4992 rules/rise_of_totalitarianism/rules.yaml:708:19\n4994 rules/rise_of_totalitarianism/rules.yaml:709:19\n4995 rules/rise_of_totalitarianism/rules.yaml:710:19\n4996 rules/rise_of_totalitarianism/rules.yaml:711:19\n4997 rules/rise_of_totalitarianism/rules.yaml:712:19\n5020 rules/rise_of_totalitarianism/rules.yaml:713:19\n5021 rules/rise_of_totalitarianism/rules.yaml:714:19\n5022 rules/rise_of_totalitarianism/rules.yaml:715:19\n5027 rules/rise_of_totalitarianism/rules.yaml:716:19\n5035 rules/rise_of_totalitarianism/rules.yaml:717:23\n5049 rules/rise_of_totalitarianism/rules.yaml:718:19\n5050 rules/rise_of_totalitarianism/rules.yaml:719:19\n5051 rules/rise_of_totalitarianism/rules.yaml:720:19\n5052 rules/rise_of_totalitarianism/rules.yaml:721:19\n5056 rules/rise_of_totalitarianism/rules.yaml:722:7\n5085 rules/rise_of_totalitarianism/rules.yaml:663:3\n5091 rules/rise_of_totalitarianism/rules.yaml:1313:14\n5119 rules/rise_of_totalitarianism/rules.yaml:667:7\n5120 rules/rise_of_totalitarianism/rules.yaml:668:11\n5121 rules/rise_of_totalitarianism/rules.yaml:669:7\n5126 rules/rise_of_totalitarianism/rules.yaml:670:7\n5148 rules/rise_of_totalitarianism/rules.yaml:672:11\n5149 rules/rise_of_totalitarianism/rules.yaml:673:7\n5156 rules/rise_of_totalitarianism/rules.yaml:674:7\n5157 rules/rise_of_totalitarianism/rules.yaml:675:11\n5158 rules/rise_of_totalitarianism/rules.yaml:676:15\n5166 rules/rise_of_totalitarianism/rules.yaml:678:15\n5173 rules/rise_of_totalitarianism/rules.yaml:679:11\n5174 rules/rise_of_totalitarianism/rules.yaml:680:7\n5188 rules/rise_of_totalitarianism/rules.yaml:681:11\n5194 rules/rise_of_totalitarianism/rules.yaml:682:15\n5199 rules/rise_of_totalitarianism/rules.yaml:683:7\n5206 rules/rise_of_totalitarianism/rules.yaml:684:7\n5207 rules/rise_of_totalitarianism/rules.yaml:685:11\n5208 rules/rise_of_totalitarianism/rules.yaml:686:11\n5209 rules/rise_of_totalitarianism/rules.yaml:687:15\n5210 rules/rise_of_totalitarianism/rules.yaml:688:11\n5211 rules/rise_of_totalitarianism/rules.yaml:689:11\n5212 rules/rise_of_totalitarianism/rules.yaml:690:11\n5223 rules/rise_of_totalitarianism/rules.yaml:1183:7\n5224 rules/rise_of_totalitarianism/rules.yaml:1184:11\n5225 rules/rise_of_totalitarianism/rules.yaml:1185:11\n5226 rules/rise_of_totalitarianism/rules.yaml:1186:7\n5233 rules/rise_of_totalitarianism/rules.yaml:1187:7\n5234 rules/rise_of_totalitarianism/rules.yaml:1188:11\n5249 rules/rise_of_totalitarianism/rules.yaml:576:7\n5250 rules/rise_of_totalitarianism/rules.yaml:577:7\n5251 rules/rise_of_totalitarianism/rules.yaml:578:7\n5252 rules/rise_of_totalitarianism/rules.yaml:579:7\n5260 rules/rise_of_totalitarianism/rules.yaml:580:11\n5266 rules/rise_of_totalitarianism/rules.yaml:581:11\n5267 rules/rise_of_totalitarianism/rules.yaml:582:15\n5268 rules/rise_of_totalitarianism/rules.yaml:583:15\n5269 rules/rise_of_totalitarianism/rules.yaml:584:15\n5270 rules/rise_of_totalitarianism/rules.yaml:585:15\n5273 rules/rise_of_totalitarianism/rules.yaml:586:7\n5296 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5301 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5304 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5305 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5306 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5307 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5308 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5309 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5322 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5323 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5335 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5341 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5359 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5360 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5381 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5420 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5421 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5423 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5424 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5428 rules/rise_of_totalitarianism/rules.yaml:1267:3\n5452 rules/rise_of_totalitarianism/rules.yaml:564:7\n5453 rules/rise_of_totalitarianism/rules.yaml:565:7\n5461 rules/rise_of_totalitarianism/rules.yaml:566:11\n5469 rules/rise_of_totalitarianism/rules.yaml:567:11\n5470 rules/rise_of_totalitarianism/rules.yaml:568:15\n5471 rules/rise_of_totalitarianism/rules.yaml:569:15\n5472 rules/rise_of_totalitarianism/rules.yaml:570:15\n5486 rules/rise_of_totalitarianism/rules.yaml:826:3\n5493 rules/rise_of_totalitarianism/rules.yaml:1293:14\n5499 rules/rise_of_totalitarianism/rules.yaml:1314:14\n5534 rules/rise_of_totalitarianism/rules.yaml:831:7\n5535 rules/rise_of_totalitarianism/rules.yaml:832:7\n5536 rules/rise_of_totalitarianism/rules.yaml:833:7\n5537 rules/rise_of_totalitarianism/rules.yaml:834:7\n5538 rules/rise_of_totalitarianism/rules.yaml:835:7\n5539 rules/rise_of_totalitarianism/rules.yaml:836:7\n5548 rules/rise_of_totalitarianism/rules.yaml:837:11\n5556 rules/rise_of_totalitarianism/rules.yaml:838:15\n5569 rules/rise_of_totalitarianism/rules.yaml:839:15\n5575 rules/rise_of_totalitarianism/rules.yaml:840:15\n5582 rules/rise_of_totalitarianism/rules.yaml:841:15\n5583 rules/rise_of_totalitarianism/rules.yaml:842:15\n5584 rules/rise_of_totalitarianism/rules.yaml:843:15\n5589 rules/rise_of_totalitarianism/rules.yaml:844:19\n5592 rules/rise_of_totalitarianism/rules.yaml:847:23\n5593 rules/rise_of_totalitarianism/rules.yaml:848:23\n5594 rules/rise_of_totalitarianism/rules.yaml:849:23\n5595 rules/rise_of_totalitarianism/rules.yaml:850:27\n5596 rules/rise_of_totalitarianism/rules.yaml:851:23\n5599 rules/rise_of_totalitarianism/rules.yaml:845:23\n5606 rules/rise_of_totalitarianism/rules.yaml:852:19\n5609 rules/rise_of_totalitarianism/rules.yaml:854:15\n5625 rules/rise_of_totalitarianism/rules.yaml:855:15\n5626 rules/rise_of_totalitarianism/rules.yaml:856:19\n5627 rules/rise_of_totalitarianism/rules.yaml:857:19\n5635 rules/rise_of_totalitarianism/rules.yaml:859:19\n5648 rules/rise_of_totalitarianism/rules.yaml:860:19\n5653 rules/rise_of_totalitarianism/rules.yaml:861:19\n5660 rules/rise_of_totalitarianism/rules.yaml:862:19\n5661 rules/rise_of_totalitarianism/rules.yaml:863:19\n5662 rules/rise_of_totalitarianism/rules.yaml:864:19\n5667 rules/rise_of_totalitarianism/rules.yaml:865:23\n5670 rules/rise_of_totalitarianism/rules.yaml:868:27\n5671 rules/rise_of_totalitarianism/rules.yaml:869:27\n5672 rules/rise_of_totalitarianism/rules.yaml:870:31\n5673 rules/rise_of_totalitarianism/rules.yaml:871:27\n5676 rules/rise_of_totalitarianism/rules.yaml:866:27\n5680 rules/rise_of_totalitarianism/rules.yaml:873:11\n5681 rules/rise_of_totalitarianism/rules.yaml:874:11\n5682 rules/rise_of_totalitarianism/rules.yaml:875:15\n5683 rules/rise_of_totalitarianism/rules.yaml:876:15\n5691 rules/rise_of_totalitarianism/rules.yaml:878:15\n5699 rules/rise_of_totalitarianism/rules.yaml:879:15\n5700 rules/rise_of_totalitarianism/rules.yaml:880:15\n5707 rules/rise_of_totalitarianism/rules.yaml:881:15\n5708 rules/rise_of_totalitarianism/rules.yaml:882:15\n5709 rules/rise_of_totalitarianism/rules.yaml:883:15\n5714 rules/rise_of_totalitarianism/rules.yaml:884:19\n5715 rules/rise_of_totalitarianism/rules.yaml:885:19\n5716 rules/rise_of_totalitarianism/rules.yaml:886:19\n5724 rules/rise_of_totalitarianism/rules.yaml:887:23\n5732 rules/rise_of_totalitarianism/rules.yaml:889:11\n5733 rules/rise_of_totalitarianism/rules.yaml:890:11\n5734 rules/rise_of_totalitarianism/rules.yaml:891:11\n5739 rules/rise_of_totalitarianism/rules.yaml:892:15\n5744 rules/rise_of_totalitarianism/rules.yaml:893:15\n5745 rules/rise_of_totalitarianism/rules.yaml:894:15\n5746 rules/rise_of_totalitarianism/rules.yaml:895:15\n5747 rules/rise_of_totalitarianism/rules.yaml:896:15\n5754 rules/rise_of_totalitarianism/rules.yaml:897:15\n5755 rules/rise_of_totalitarianism/rules.yaml:898:15\n5756 rules/rise_of_totalitarianism/rules.yaml:899:15\n5761 rules/rise_of_totalitarianism/rules.yaml:900:19\n5762 rules/rise_of_totalitarianism/rules.yaml:901:19\n5763 rules/rise_of_totalitarianism/rules.yaml:902:19\n5764 rules/rise_of_totalitarianism/rules.yaml:903:19\n5765 rules/rise_of_totalitarianism/rules.yaml:904:19\n5769 rules/rise_of_totalitarianism/rules.yaml:906:15\n5774 rules/rise_of_totalitarianism/rules.yaml:907:15\n5791 rules/rise_of_totalitarianism/rules.yaml:908:15\n5792 rules/rise_of_totalitarianism/rules.yaml:909:15\n5799 rules/rise_of_totalitarianism/rules.yaml:910:15\n5800 rules/rise_of_totalitarianism/rules.yaml:911:15\n5801 rules/rise_of_totalitarianism/rules.yaml:912:15\n5806 rules/rise_of_totalitarianism/rules.yaml:913:19\n5821 rules/rise_of_totalitarianism/rules.yaml:914:19\n5822 rules/rise_of_totalitarianism/rules.yaml:915:23\n5837 rules/rise_of_totalitarianism/rules.yaml:916:19\n5845 rules/rise_of_totalitarianism/rules.yaml:917:23\n5857 rules/rise_of_totalitarianism/rules.yaml:918:23\n5864 rules/rise_of_totalitarianism/rules.yaml:919:19\n5865 rules/rise_of_totalitarianism/rules.yaml:920:23\n5868 rules/rise_of_totalitarianism/rules.yaml:921:23\n5874 rules/rise_of_totalitarianism/rules.yaml:922:7\n5877 rules/rise_of_totalitarianism/rules.yaml:926:11\n5880 rules/rise_of_totalitarianism/rules.yaml:923:11\n5885 rules/rise_of_totalitarianism/rules.yaml:924:15\n5892 rules/rise_of_totalitarianism/rules.yaml:927:7\n5893 rules/rise_of_totalitarianism/rules.yaml:928:11\n5894 rules/rise_of_totalitarianism/rules.yaml:929:15\n5896 rules/rise_of_totalitarianism/rules.yaml:931:11\n5915 rules/rise_of_totalitarianism/rules.yaml:746:7\n5916 rules/rise_of_totalitarianism/rules.yaml:747:11\n5917 rules/rise_of_totalitarianism/rules.yaml:748:15\n5918 rules/rise_of_totalitarianism/rules.yaml:749:19\n5919 rules/rise_of_totalitarianism/rules.yaml:750:15\n5920 rules/rise_of_totalitarianism/rules.yaml:751:15\n5922 rules/rise_of_totalitarianism/rules.yaml:752:7\n5923 rules/rise_of_totalitarianism/rules.yaml:753:7\n5934 rules/rise_of_totalitarianism/rules.yaml:754:11\n5935 rules/rise_of_totalitarianism/rules.yaml:755:11\n5950 rules/rise_of_totalitarianism/rules.yaml:756:15\n5956 rules/rise_of_totalitarianism/rules.yaml:757:15\n5962 rules/rise_of_totalitarianism/rules.yaml:758:19\n5963 rules/rise_of_totalitarianism/rules.yaml:759:19\n5976 rules/rise_of_totalitarianism/rules.yaml:760:19\n5995 rules/rise_of_totalitarianism/rules.yaml:1237:7\n6000 rules/rise_of_totalitarianism/rules.yaml:1238:11\n6001 rules/rise_of_totalitarianism/rules.yaml:1239:11\n6002 rules/rise_of_totalitarianism/rules.yaml:1240:11\n6007 rules/rise_of_totalitarianism/rules.yaml:1241:11\n6015 rules/rise_of_totalitarianism/rules.yaml:1242:15\n6021 rules/rise_of_totalitarianism/rules.yaml:1243:15\n6022 rules/rise_of_totalitarianism/rules.yaml:1244:19\n6025 rules/rise_of_totalitarianism/rules.yaml:1245:19\n6026 rules/rise_of_totalitarianism/rules.yaml:1246:19\n6027 rules/rise_of_totalitarianism/rules.yaml:1247:19\n6047 rules/rise_of_totalitarianism/flow.yaml:23:3\n6084 rules/rise_of_totalitarianism/flow.yaml:27:7\n6085 rules/rise_of_totalitarianism/flow.yaml:28:7\n6086 rules/rise_of_totalitarianism/flow.yaml:29:7\n6097 rules/rise_of_totalitarianism/flow.yaml:30:11\n6102 rules/rise_of_totalitarianism/flow.yaml:31:11\n6111 rules/rise_of_totalitarianism/flow.yaml:32:15\n6123 rules/rise_of_totalitarianism/flow.yaml:33:15\n6124 rules/rise_of_totalitarianism/flow.yaml:34:19\n6127 rules/rise_of_totalitarianism/flow.yaml:35:19\n6131 rules/rise_of_totalitarianism/flow.yaml:36:7\n6132 rules/rise_of_totalitarianism/flow.yaml:37:7\n6133 rules/rise_of_totalitarianism/flow.yaml:38:11\n6134 rules/rise_of_totalitarianism/flow.yaml:39:15\n6151 rules/rise_of_totalitarianism/flow.yaml:40:15\n6152 rules/rise_of_totalitarianism/flow.yaml:41:11\n6153 rules/rise_of_totalitarianism/flow.yaml:42:7\n6154 rules/rise_of_totalitarianism/flow.yaml:43:7\n6155 rules/rise_of_totalitarianism/flow.yaml:44:11\n6158 rules/rise_of_totalitarianism/flow.yaml:45:11\n6159 rules/rise_of_totalitarianism/flow.yaml:46:7\n6160 rules/rise_of_totalitarianism/flow.yaml:47:11\n6161 rules/rise_of_totalitarianism/flow.yaml:48:7\n6175 rules/rise_of_totalitarianism/flow.yaml:49:11\n6181 rules/rise_of_totalitarianism/flow.yaml:50:11\n6182 rules/rise_of_totalitarianism/flow.yaml:51:15\n6183 rules/rise_of_totalitarianism/flow.yaml:52:15\n6193 rules/rise_of_totalitarianism/flow.yaml:53:15\n6200 rules/rise_of_totalitarianism/flow.yaml:54:15\n6201 rules/rise_of_totalitarianism/flow.yaml:55:15\n6205 rules/rise_of_totalitarianism/flow.yaml:56:7\n6212 rules/rise_of_totalitarianism/flow.yaml:57:7\n6223 rules/rise_of_totalitarianism/flow.yaml:58:11\n6224 rules/rise_of_totalitarianism/flow.yaml:59:11\n6239 rules/rise_of_totalitarianism/flow.yaml:60:15\n6257 rules/rise_of_totalitarianism/flow.yaml:61:15\n6258 rules/rise_of_totalitarianism/flow.yaml:62:19\n6260 rules/rise_of_totalitarianism/flow.yaml:64:19\n6263 rules/rise_of_totalitarianism/flow.yaml:65:19\n6286 rules/rise_of_totalitarianism/flow.yaml:83:3\n6292 rules/rise_of_totalitarianism/flow.yaml:83:3\n6303 rules/rise_of_totalitarianism/flow.yaml:87:7\n6304 rules/rise_of_totalitarianism/flow.yaml:88:11\n6305 rules/rise_of_totalitarianism/flow.yaml:89:15\n6306 rules/rise_of_totalitarianism/flow.yaml:90:7\n6307 rules/rise_of_totalitarianism/flow.yaml:91:7\n6308 rules/rise_of_totalitarianism/flow.yaml:92:7\n6309 rules/rise_of_totalitarianism/flow.yaml:93:7\n6310 rules/rise_of_totalitarianism/flow.yaml:94:7\n6316 rules/rise_of_totalitarianism/flow.yaml:95:7\n6322 rules/rise_of_totalitarianism/flow.yaml:96:7\n6323 rules/rise_of_totalitarianism/flow.yaml:97:7\n6324 rules/rise_of_totalitarianism/flow.yaml:98:7\n6334 rules/rise_of_totalitarianism/flow.yaml:16:3\n6349 rules/rise_of_totalitarianism/flow.yaml:20:7\n6350 rules/rise_of_totalitarianism/flow.yaml:21:7\n6365 rules/rise_of_totalitarianism/flow.yaml:67:3\n6387 rules/rise_of_totalitarianism/flow.yaml:71:7\n6401 rules/rise_of_totalitarianism/flow.yaml:72:11\n6402 rules/rise_of_totalitarianism/flow.yaml:73:11\n6403 rules/rise_of_totalitarianism/flow.yaml:74:11\n6410 rules/rise_of_totalitarianism/flow.yaml:75:11\n6417 rules/rise_of_totalitarianism/flow.yaml:76:11\n6431 rules/rise_of_totalitarianism/flow.yaml:77:15\n6436 rules/rise_of_totalitarianism/flow.yaml:78:11\n6443 rules/rise_of_totalitarianism/flow.yaml:79:11\n6448 rules/rise_of_totalitarianism/flow.yaml:80:7\n6449 rules/rise_of_totalitarianism/flow.yaml:81:11\n6467 rules/rise_of_totalitarianism/rules.yaml:1307:7\n6475 rules/rise_of_totalitarianism/rules.yaml:1308:7\n6478 rules/rise_of_totalitarianism/rules.yaml:1309:7\n6479 rules/rise_of_totalitarianism/rules.yaml:1310:7\n6480 rules/rise_of_totalitarianism/rules.yaml:1311:7"
+_ORIGINS = "998 rules/rise_of_totalitarianism/rules.yaml:287:7\n999 rules/rise_of_totalitarianism/rules.yaml:288:7\n1000 rules/rise_of_totalitarianism/rules.yaml:289:11\n1001 rules/rise_of_totalitarianism/rules.yaml:290:7\n1038 rules/rise_of_totalitarianism/rules.yaml:305:7\n1039 rules/rise_of_totalitarianism/rules.yaml:306:7\n1040 rules/rise_of_totalitarianism/rules.yaml:307:11\n1045 rules/rise_of_totalitarianism/rules.yaml:308:7\n1046 rules/rise_of_totalitarianism/rules.yaml:309:11\n1047 rules/rise_of_totalitarianism/rules.yaml:310:15\n1048 rules/rise_of_totalitarianism/rules.yaml:311:11\n1049 rules/rise_of_totalitarianism/rules.yaml:312:15\n1050 rules/rise_of_totalitarianism/rules.yaml:313:7\n1054 rules/rise_of_totalitarianism/rules.yaml:182:7\n1058 rules/rise_of_totalitarianism/rules.yaml:47:3\n1066 rules/rise_of_totalitarianism/rules.yaml:55:7\n1070 rules/rise_of_totalitarianism/rules.yaml:227:7\n1074 rules/rise_of_totalitarianism/rules.yaml:189:7\n1084 rules/rise_of_totalitarianism/rules.yaml:367:7\n1088 rules/rise_of_totalitarianism/rules.yaml:368:7\n1091 rules/rise_of_totalitarianism/rules.yaml:369:11\n1092 rules/rise_of_totalitarianism/rules.yaml:370:7\n1096 rules/rise_of_totalitarianism/rules.yaml:199:7\n1097 rules/rise_of_totalitarianism/rules.yaml:200:11\n1098 rules/rise_of_totalitarianism/rules.yaml:201:11\n1103 rules/rise_of_totalitarianism/rules.yaml:202:11\n1104 rules/rise_of_totalitarianism/rules.yaml:203:11\n1105 rules/rise_of_totalitarianism/rules.yaml:204:15\n1106 rules/rise_of_totalitarianism/rules.yaml:205:19\n1107 rules/rise_of_totalitarianism/rules.yaml:206:11\n1108 rules/rise_of_totalitarianism/rules.yaml:207:7\n1119 rules/rise_of_totalitarianism/rules.yaml:208:7\n1120 rules/rise_of_totalitarianism/rules.yaml:209:7\n1132 rules/rise_of_totalitarianism/rules.yaml:210:7\n1133 rules/rise_of_totalitarianism/rules.yaml:211:11\n1134 rules/rise_of_totalitarianism/rules.yaml:212:7\n1138 rules/rise_of_totalitarianism/rules.yaml:246:7\n1142 rules/rise_of_totalitarianism/rules.yaml:253:7\n1150 rules/rise_of_totalitarianism/rules.yaml:147:7\n1157 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1162 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1164 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1168 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1350:27\n1181 rules/rise_of_totalitarianism/rules.yaml:1350:49\n1189 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1194 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1195 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1196 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1200 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1201 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1205 rules/rise_of_totalitarianism/rules.yaml:1358:27\n1211 rules/rise_of_totalitarianism/rules.yaml:1358:49\n1219 rules/rise_of_totalitarianism/rules.yaml:87:7\n1220 rules/rise_of_totalitarianism/rules.yaml:88:11\n1221 rules/rise_of_totalitarianism/rules.yaml:89:7\n1222 rules/rise_of_totalitarianism/rules.yaml:90:11\n1223 rules/rise_of_totalitarianism/rules.yaml:91:7\n1227 rules/rise_of_totalitarianism/rules.yaml:121:7\n1239 rules/rise_of_totalitarianism/rules.yaml:114:7\n1265 rules/rise_of_totalitarianism/rules.yaml:355:7\n1269 rules/rise_of_totalitarianism/rules.yaml:221:7\n1276 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1277 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1278 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1279 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1280 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1281 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1282 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1286 rules/rise_of_totalitarianism/rules.yaml:234:7\n1287 rules/rise_of_totalitarianism/rules.yaml:235:11\n1288 rules/rise_of_totalitarianism/rules.yaml:236:7\n1289 rules/rise_of_totalitarianism/rules.yaml:237:11\n1295 rules/rise_of_totalitarianism/rules.yaml:238:11\n1304 rules/rise_of_totalitarianism/rules.yaml:239:7\n1305 rules/rise_of_totalitarianism/rules.yaml:240:11\n1321 rules/rise_of_totalitarianism/rules.yaml:241:7\n1326 rules/rise_of_totalitarianism/rules.yaml:62:7\n1335 rules/rise_of_totalitarianism/rules.yaml:335:7\n1340 rules/rise_of_totalitarianism/rules.yaml:327:7\n1341 rules/rise_of_totalitarianism/rules.yaml:328:7\n1342 rules/rise_of_totalitarianism/rules.yaml:329:11\n1350 rules/rise_of_totalitarianism/rules.yaml:330:7\n1354 rules/rise_of_totalitarianism/rules.yaml:177:7\n1358 rules/rise_of_totalitarianism/rules.yaml:154:7\n1372 rules/rise_of_totalitarianism/rules.yaml:258:7\n1380 rules/rise_of_totalitarianism/rules.yaml:128:7\n1385 rules/rise_of_totalitarianism/rules.yaml:277:7\n1386 rules/rise_of_totalitarianism/rules.yaml:278:7\n1387 rules/rise_of_totalitarianism/rules.yaml:279:11\n1388 rules/rise_of_totalitarianism/rules.yaml:280:7\n1392 rules/rise_of_totalitarianism/rules.yaml:161:7\n1400 rules/rise_of_totalitarianism/rules.yaml:107:7\n1413 rules/rise_of_totalitarianism/rules.yaml:265:7\n1417 rules/rise_of_totalitarianism/rules.yaml:266:7\n1418 rules/rise_of_totalitarianism/rules.yaml:267:11\n1419 rules/rise_of_totalitarianism/rules.yaml:268:7\n1423 rules/rise_of_totalitarianism/rules.yaml:320:7\n1434 rules/rise_of_totalitarianism/rules.yaml:296:7\n1438 rules/rise_of_totalitarianism/rules.yaml:348:7\n1443 rules/rise_of_totalitarianism/rules.yaml:381:7\n1447 rules/rise_of_totalitarianism/rules.yaml:73:7\n1448 rules/rise_of_totalitarianism/rules.yaml:74:11\n1449 rules/rise_of_totalitarianism/rules.yaml:75:7\n1450 rules/rise_of_totalitarianism/rules.yaml:76:11\n1451 rules/rise_of_totalitarianism/rules.yaml:77:7\n1456 rules/rise_of_totalitarianism/rules.yaml:170:7\n1465 rules/rise_of_totalitarianism/rules.yaml:100:7\n1473 rules/rise_of_totalitarianism/rules.yaml:135:7\n1474 rules/rise_of_totalitarianism/rules.yaml:136:7\n1475 rules/rise_of_totalitarianism/rules.yaml:137:7\n1476 rules/rise_of_totalitarianism/rules.yaml:138:7\n1481 rules/rise_of_totalitarianism/rules.yaml:341:7\n1487 rules/rise_of_totalitarianism/rules.yaml:1319:3\n1492 rules/rise_of_totalitarianism/rules.yaml:1319:3\n1500 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1501 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1502 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1503 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1504 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1505 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1509 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1527 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1531 rules/rise_of_totalitarianism/rules.yaml:392:7\n1532 rules/rise_of_totalitarianism/rules.yaml:393:7\n1537 rules/rise_of_totalitarianism/rules.yaml:394:11\n1538 rules/rise_of_totalitarianism/rules.yaml:395:11\n1543 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1544 rules/rise_of_totalitarianism/rules.yaml:1084:11\n1545 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1552 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1553 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1555 rules/rise_of_totalitarianism/rules.yaml:1088:7\n1560 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1568 rules/rise_of_totalitarianism/rules.yaml:1090:11\n1573 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1574 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1575 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1583 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1584 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1585 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1597 rules/rise_of_totalitarianism/rules.yaml:424:7\n1598 rules/rise_of_totalitarianism/rules.yaml:425:11\n1627 rules/rise_of_totalitarianism/rules.yaml:426:11\n1628 rules/rise_of_totalitarianism/rules.yaml:427:11\n1629 rules/rise_of_totalitarianism/rules.yaml:428:11\n1630 rules/rise_of_totalitarianism/rules.yaml:429:11\n1636 rules/rise_of_totalitarianism/rules.yaml:1248:7\n1637 rules/rise_of_totalitarianism/rules.yaml:1249:11\n1639 rules/rise_of_totalitarianism/rules.yaml:1250:7\n1642 rules/rise_of_totalitarianism/rules.yaml:1251:7\n1647 rules/rise_of_totalitarianism/rules.yaml:469:7\n1648 rules/rise_of_totalitarianism/rules.yaml:470:7\n1649 rules/rise_of_totalitarianism/rules.yaml:471:7\n1654 rules/rise_of_totalitarianism/rules.yaml:472:11\n1655 rules/rise_of_totalitarianism/rules.yaml:473:11\n1660 rules/rise_of_totalitarianism/rules.yaml:479:7\n1661 rules/rise_of_totalitarianism/rules.yaml:480:11\n1662 rules/rise_of_totalitarianism/rules.yaml:481:11\n1665 rules/rise_of_totalitarianism/rules.yaml:483:11\n1670 rules/rise_of_totalitarianism/rules.yaml:456:7\n1671 rules/rise_of_totalitarianism/rules.yaml:457:11\n1672 rules/rise_of_totalitarianism/rules.yaml:458:11\n1673 rules/rise_of_totalitarianism/rules.yaml:459:11\n1675 rules/rise_of_totalitarianism/rules.yaml:460:7\n1676 rules/rise_of_totalitarianism/rules.yaml:461:11\n1677 rules/rise_of_totalitarianism/rules.yaml:462:11\n1678 rules/rise_of_totalitarianism/rules.yaml:463:11\n1683 rules/rise_of_totalitarianism/rules.yaml:966:7\n1684 rules/rise_of_totalitarianism/rules.yaml:967:11\n1702 rules/rise_of_totalitarianism/rules.yaml:968:15\n1703 rules/rise_of_totalitarianism/rules.yaml:969:15\n1708 rules/rise_of_totalitarianism/rules.yaml:970:15\n1709 rules/rise_of_totalitarianism/rules.yaml:971:19\n1712 rules/rise_of_totalitarianism/rules.yaml:972:19\n1715 rules/rise_of_totalitarianism/rules.yaml:974:19\n1721 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1722 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1723 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1727 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1728 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1734 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1735 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1740 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1741 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1742 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1746 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1747 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1751 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1752 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1757 rules/rise_of_totalitarianism/rules.yaml:1059:7\n1758 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1759 rules/rise_of_totalitarianism/rules.yaml:1061:15\n1760 rules/rise_of_totalitarianism/rules.yaml:1062:19\n1761 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1762 rules/rise_of_totalitarianism/rules.yaml:1064:15\n1773 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1774 rules/rise_of_totalitarianism/rules.yaml:1066:19\n1782 rules/rise_of_totalitarianism/rules.yaml:1067:19\n1783 rules/rise_of_totalitarianism/rules.yaml:1068:19\n1784 rules/rise_of_totalitarianism/rules.yaml:1069:19\n1789 rules/rise_of_totalitarianism/rules.yaml:1070:23\n1792 rules/rise_of_totalitarianism/rules.yaml:1071:23\n1793 rules/rise_of_totalitarianism/rules.yaml:1072:19\n1802 rules/rise_of_totalitarianism/rules.yaml:1073:15\n1814 rules/rise_of_totalitarianism/rules.yaml:1074:15\n1819 rules/rise_of_totalitarianism/rules.yaml:1075:15\n1821 rules/rise_of_totalitarianism/rules.yaml:1076:15\n1827 rules/rise_of_totalitarianism/rules.yaml:1077:19\n1828 rules/rise_of_totalitarianism/rules.yaml:1078:11\n1832 rules/rise_of_totalitarianism/flow.yaml:101:3\n1836 rules/rise_of_totalitarianism/flow.yaml:105:7\n1837 rules/rise_of_totalitarianism/flow.yaml:106:11\n1841 rules/rise_of_totalitarianism/rules.yaml:415:7\n1842 rules/rise_of_totalitarianism/rules.yaml:416:7\n1843 rules/rise_of_totalitarianism/rules.yaml:417:11\n1848 rules/rise_of_totalitarianism/rules.yaml:418:15\n1849 rules/rise_of_totalitarianism/rules.yaml:419:15\n1853 rules/rise_of_totalitarianism/rules.yaml:387:7\n1857 rules/rise_of_totalitarianism/rules.yaml:765:7\n1859 rules/rise_of_totalitarianism/rules.yaml:766:7\n1860 rules/rise_of_totalitarianism/rules.yaml:767:7\n1865 rules/rise_of_totalitarianism/rules.yaml:629:7\n1868 rules/rise_of_totalitarianism/rules.yaml:630:7\n1869 rules/rise_of_totalitarianism/rules.yaml:631:11\n1872 rules/rise_of_totalitarianism/rules.yaml:632:7\n1873 rules/rise_of_totalitarianism/rules.yaml:633:11\n1874 rules/rise_of_totalitarianism/rules.yaml:634:11\n1875 rules/rise_of_totalitarianism/rules.yaml:635:11\n1876 rules/rise_of_totalitarianism/rules.yaml:636:7\n1877 rules/rise_of_totalitarianism/rules.yaml:637:11\n1879 rules/rise_of_totalitarianism/rules.yaml:639:11\n1884 rules/rise_of_totalitarianism/rules.yaml:979:7\n1885 rules/rise_of_totalitarianism/rules.yaml:980:11\n1886 rules/rise_of_totalitarianism/rules.yaml:981:15\n1892 rules/rise_of_totalitarianism/rules.yaml:982:19\n1893 rules/rise_of_totalitarianism/rules.yaml:983:19\n1894 rules/rise_of_totalitarianism/rules.yaml:984:19\n1895 rules/rise_of_totalitarianism/rules.yaml:985:19\n1896 rules/rise_of_totalitarianism/rules.yaml:986:19\n1897 rules/rise_of_totalitarianism/rules.yaml:987:19\n1902 rules/rise_of_totalitarianism/rules.yaml:988:23\n1905 rules/rise_of_totalitarianism/rules.yaml:989:23\n1906 rules/rise_of_totalitarianism/rules.yaml:990:19\n1911 rules/rise_of_totalitarianism/flow.yaml:6:3\n1915 rules/rise_of_totalitarianism/flow.yaml:10:7\n1916 rules/rise_of_totalitarianism/flow.yaml:11:11\n1919 rules/rise_of_totalitarianism/flow.yaml:12:7\n1920 rules/rise_of_totalitarianism/flow.yaml:13:7\n1924 rules/rise_of_totalitarianism/rules.yaml:400:7\n1925 rules/rise_of_totalitarianism/rules.yaml:401:7\n1926 rules/rise_of_totalitarianism/rules.yaml:402:7\n1927 rules/rise_of_totalitarianism/rules.yaml:403:11\n1928 rules/rise_of_totalitarianism/rules.yaml:404:15\n1930 rules/rise_of_totalitarianism/rules.yaml:406:15\n1931 rules/rise_of_totalitarianism/rules.yaml:407:7\n1932 rules/rise_of_totalitarianism/rules.yaml:408:7\n1933 rules/rise_of_totalitarianism/rules.yaml:409:11\n1937 rules/rise_of_totalitarianism/rules.yaml:784:7\n1938 rules/rise_of_totalitarianism/rules.yaml:785:7\n1942 rules/rise_of_totalitarianism/rules.yaml:786:11\n1943 rules/rise_of_totalitarianism/rules.yaml:787:11\n1944 rules/rise_of_totalitarianism/rules.yaml:788:11\n1947 rules/rise_of_totalitarianism/rules.yaml:789:11\n1953 rules/rise_of_totalitarianism/rules.yaml:1095:7\n1954 rules/rise_of_totalitarianism/rules.yaml:1096:11\n1955 rules/rise_of_totalitarianism/rules.yaml:1097:11\n1956 rules/rise_of_totalitarianism/rules.yaml:1098:11\n1957 rules/rise_of_totalitarianism/rules.yaml:1099:15\n1958 rules/rise_of_totalitarianism/rules.yaml:1100:7\n1959 rules/rise_of_totalitarianism/rules.yaml:1101:11\n1962 rules/rise_of_totalitarianism/rules.yaml:1102:15\n1963 rules/rise_of_totalitarianism/rules.yaml:1103:7\n1964 rules/rise_of_totalitarianism/rules.yaml:1104:11\n1965 rules/rise_of_totalitarianism/rules.yaml:1105:11\n1966 rules/rise_of_totalitarianism/rules.yaml:1106:7\n1971 rules/rise_of_totalitarianism/rules.yaml:1111:7\n1972 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1973 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1974 rules/rise_of_totalitarianism/rules.yaml:1114:11\n1975 rules/rise_of_totalitarianism/rules.yaml:1115:11\n1981 rules/rise_of_totalitarianism/rules.yaml:1116:15\n1995 rules/rise_of_totalitarianism/rules.yaml:1117:15\n1996 rules/rise_of_totalitarianism/rules.yaml:1118:15\n1998 rules/rise_of_totalitarianism/rules.yaml:1119:7\n1999 rules/rise_of_totalitarianism/rules.yaml:1120:7\n2000 rules/rise_of_totalitarianism/rules.yaml:1121:7\n2001 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2002 rules/rise_of_totalitarianism/rules.yaml:1123:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1282:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1283:11\n2013 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2014 rules/rise_of_totalitarianism/rules.yaml:1285:11\n2015 rules/rise_of_totalitarianism/rules.yaml:1286:15\n2018 rules/rise_of_totalitarianism/rules.yaml:1288:15\n2021 rules/rise_of_totalitarianism/rules.yaml:1289:15\n2026 rules/rise_of_totalitarianism/rules.yaml:1307:7\n2035 rules/rise_of_totalitarianism/rules.yaml:1308:7\n2036 rules/rise_of_totalitarianism/rules.yaml:1309:7\n2037 rules/rise_of_totalitarianism/rules.yaml:1310:11\n2038 rules/rise_of_totalitarianism/rules.yaml:1311:15\n2039 rules/rise_of_totalitarianism/rules.yaml:1312:19\n2040 rules/rise_of_totalitarianism/rules.yaml:1313:19\n2041 rules/rise_of_totalitarianism/rules.yaml:1314:19\n2042 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2066 rules/rise_of_totalitarianism/rules.yaml:728:7\n2067 rules/rise_of_totalitarianism/rules.yaml:729:7\n2072 rules/rise_of_totalitarianism/rules.yaml:730:11\n2085 rules/rise_of_totalitarianism/rules.yaml:731:11\n2086 rules/rise_of_totalitarianism/rules.yaml:732:15\n2088 rules/rise_of_totalitarianism/rules.yaml:734:15\n2089 rules/rise_of_totalitarianism/rules.yaml:735:15\n2090 rules/rise_of_totalitarianism/rules.yaml:736:19\n2092 rules/rise_of_totalitarianism/rules.yaml:738:19\n2093 rules/rise_of_totalitarianism/rules.yaml:739:19\n2094 rules/rise_of_totalitarianism/rules.yaml:740:19\n2099 rules/rise_of_totalitarianism/rules.yaml:592:7\n2100 rules/rise_of_totalitarianism/rules.yaml:594:15\n2101 rules/rise_of_totalitarianism/rules.yaml:595:15\n2103 rules/rise_of_totalitarianism/rules.yaml:597:15\n2104 rules/rise_of_totalitarianism/rules.yaml:598:15\n2105 rules/rise_of_totalitarianism/rules.yaml:600:19\n2108 rules/rise_of_totalitarianism/rules.yaml:603:15\n2110 rules/rise_of_totalitarianism/rules.yaml:605:15\n2111 rules/rise_of_totalitarianism/rules.yaml:606:19\n2112 rules/rise_of_totalitarianism/rules.yaml:607:15\n2114 rules/rise_of_totalitarianism/rules.yaml:610:15\n2115 rules/rise_of_totalitarianism/rules.yaml:612:15\n2116 rules/rise_of_totalitarianism/rules.yaml:613:19\n2117 rules/rise_of_totalitarianism/rules.yaml:614:15\n2118 rules/rise_of_totalitarianism/rules.yaml:615:19\n2119 rules/rise_of_totalitarianism/rules.yaml:616:19\n2120 rules/rise_of_totalitarianism/rules.yaml:617:19\n2122 rules/rise_of_totalitarianism/rules.yaml:619:15\n2123 rules/rise_of_totalitarianism/rules.yaml:621:15\n2124 rules/rise_of_totalitarianism/rules.yaml:622:15\n2125 rules/rise_of_totalitarianism/rules.yaml:623:19\n2129 rules/rise_of_totalitarianism/rules.yaml:1172:7\n2130 rules/rise_of_totalitarianism/rules.yaml:1173:11\n2131 rules/rise_of_totalitarianism/rules.yaml:1174:15\n2137 rules/rise_of_totalitarianism/rules.yaml:813:7\n2138 rules/rise_of_totalitarianism/rules.yaml:814:7\n2139 rules/rise_of_totalitarianism/rules.yaml:815:7\n2144 rules/rise_of_totalitarianism/rules.yaml:816:11\n2163 rules/rise_of_totalitarianism/rules.yaml:817:11\n2164 rules/rise_of_totalitarianism/rules.yaml:818:15\n2166 rules/rise_of_totalitarianism/rules.yaml:820:15\n2167 rules/rise_of_totalitarianism/rules.yaml:821:15\n2168 rules/rise_of_totalitarianism/rules.yaml:822:19\n2170 rules/rise_of_totalitarianism/rules.yaml:824:19\n2175 rules/rise_of_totalitarianism/rules.yaml:825:19\n2180 rules/rise_of_totalitarianism/rules.yaml:523:7\n2181 rules/rise_of_totalitarianism/rules.yaml:525:15\n2182 rules/rise_of_totalitarianism/rules.yaml:526:15\n2187 rules/rise_of_totalitarianism/rules.yaml:527:19\n2193 rules/rise_of_totalitarianism/rules.yaml:528:19\n2194 rules/rise_of_totalitarianism/rules.yaml:529:19\n2195 rules/rise_of_totalitarianism/rules.yaml:530:19\n2197 rules/rise_of_totalitarianism/rules.yaml:532:15\n2198 rules/rise_of_totalitarianism/rules.yaml:533:15\n2199 rules/rise_of_totalitarianism/rules.yaml:534:15\n2201 rules/rise_of_totalitarianism/rules.yaml:537:15\n2203 rules/rise_of_totalitarianism/rules.yaml:540:15\n2204 rules/rise_of_totalitarianism/rules.yaml:541:19\n2209 rules/rise_of_totalitarianism/rules.yaml:544:15\n2210 rules/rise_of_totalitarianism/rules.yaml:545:19\n2215 rules/rise_of_totalitarianism/rules.yaml:548:15\n2219 rules/rise_of_totalitarianism/rules.yaml:549:19\n2220 rules/rise_of_totalitarianism/rules.yaml:550:23\n2225 rules/rise_of_totalitarianism/rules.yaml:555:15\n2230 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2231 rules/rise_of_totalitarianism/rules.yaml:1158:11\n2232 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2233 rules/rise_of_totalitarianism/rules.yaml:1160:7\n2234 rules/rise_of_totalitarianism/rules.yaml:1161:11\n2237 rules/rise_of_totalitarianism/rules.yaml:1163:15\n2238 rules/rise_of_totalitarianism/rules.yaml:1164:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1165:11\n2240 rules/rise_of_totalitarianism/rules.yaml:1166:15\n2251 rules/rise_of_totalitarianism/rules.yaml:1194:7\n2252 rules/rise_of_totalitarianism/rules.yaml:1196:15\n2253 rules/rise_of_totalitarianism/rules.yaml:1197:15\n2258 rules/rise_of_totalitarianism/rules.yaml:1198:19\n2267 rules/rise_of_totalitarianism/rules.yaml:1199:19\n2268 rules/rise_of_totalitarianism/rules.yaml:1200:19\n2270 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2271 rules/rise_of_totalitarianism/rules.yaml:1203:15\n2272 rules/rise_of_totalitarianism/rules.yaml:1204:15\n2274 rules/rise_of_totalitarianism/rules.yaml:1207:15\n2276 rules/rise_of_totalitarianism/rules.yaml:1210:15\n2277 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2290 rules/rise_of_totalitarianism/rules.yaml:1214:15\n2291 rules/rise_of_totalitarianism/rules.yaml:1215:19\n2304 rules/rise_of_totalitarianism/rules.yaml:1218:15\n2305 rules/rise_of_totalitarianism/rules.yaml:1219:19\n2307 rules/rise_of_totalitarianism/rules.yaml:1221:15\n2312 rules/rise_of_totalitarianism/rules.yaml:937:7\n2313 rules/rise_of_totalitarianism/rules.yaml:938:11\n2314 rules/rise_of_totalitarianism/rules.yaml:939:15\n2315 rules/rise_of_totalitarianism/rules.yaml:940:11\n2316 rules/rise_of_totalitarianism/rules.yaml:941:7\n2317 rules/rise_of_totalitarianism/rules.yaml:942:11\n2318 rules/rise_of_totalitarianism/rules.yaml:943:11\n2325 rules/rise_of_totalitarianism/rules.yaml:944:11\n2326 rules/rise_of_totalitarianism/rules.yaml:945:11\n2331 rules/rise_of_totalitarianism/rules.yaml:946:11\n2332 rules/rise_of_totalitarianism/rules.yaml:947:15\n2335 rules/rise_of_totalitarianism/rules.yaml:948:15\n2337 rules/rise_of_totalitarianism/rules.yaml:952:15\n2338 rules/rise_of_totalitarianism/rules.yaml:953:19\n2342 rules/rise_of_totalitarianism/rules.yaml:955:15\n2343 rules/rise_of_totalitarianism/rules.yaml:956:19\n2348 rules/rise_of_totalitarianism/rules.yaml:957:23\n2349 rules/rise_of_totalitarianism/rules.yaml:958:7\n2350 rules/rise_of_totalitarianism/rules.yaml:959:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1231:7\n2371 rules/rise_of_totalitarianism/rules.yaml:1232:7\n2372 rules/rise_of_totalitarianism/rules.yaml:1233:11\n2373 rules/rise_of_totalitarianism/rules.yaml:1234:11\n2374 rules/rise_of_totalitarianism/rules.yaml:1235:15\n2385 rules/rise_of_totalitarianism/rules.yaml:1236:15\n2387 rules/rise_of_totalitarianism/rules.yaml:1237:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1238:15\n2389 rules/rise_of_totalitarianism/rules.yaml:1239:15\n2390 rules/rise_of_totalitarianism/rules.yaml:1240:15\n2398 rules/rise_of_totalitarianism/rules.yaml:1241:15\n2399 rules/rise_of_totalitarianism/rules.yaml:1242:15\n2404 rules/rise_of_totalitarianism/rules.yaml:434:7\n2405 rules/rise_of_totalitarianism/rules.yaml:435:7\n2410 rules/rise_of_totalitarianism/rules.yaml:436:11\n2417 rules/rise_of_totalitarianism/rules.yaml:437:11\n2432 rules/rise_of_totalitarianism/rules.yaml:438:7\n2433 rules/rise_of_totalitarianism/rules.yaml:439:11\n2434 rules/rise_of_totalitarianism/rules.yaml:440:7\n2435 rules/rise_of_totalitarianism/rules.yaml:441:11\n2445 rules/rise_of_totalitarianism/rules.yaml:442:11\n2446 rules/rise_of_totalitarianism/rules.yaml:443:11\n2447 rules/rise_of_totalitarianism/rules.yaml:444:7\n2448 rules/rise_of_totalitarianism/rules.yaml:445:7\n2449 rules/rise_of_totalitarianism/rules.yaml:446:11\n2453 rules/rise_of_totalitarianism/rules.yaml:447:7\n2458 rules/rise_of_totalitarianism/rules.yaml:489:7\n2459 rules/rise_of_totalitarianism/rules.yaml:490:7\n2463 rules/rise_of_totalitarianism/rules.yaml:491:11\n2464 rules/rise_of_totalitarianism/rules.yaml:492:7\n2465 rules/rise_of_totalitarianism/rules.yaml:493:11\n2467 rules/rise_of_totalitarianism/rules.yaml:496:11\n2472 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2473 rules/rise_of_totalitarianism/rules.yaml:1138:11\n2474 rules/rise_of_totalitarianism/rules.yaml:1139:11\n2475 rules/rise_of_totalitarianism/rules.yaml:1141:7\n2478 rules/rise_of_totalitarianism/rules.yaml:1144:11\n2479 rules/rise_of_totalitarianism/rules.yaml:1145:11\n2480 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2482 rules/rise_of_totalitarianism/rules.yaml:1149:15\n2484 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2489 rules/rise_of_totalitarianism/rules.yaml:646:7\n2492 rules/rise_of_totalitarianism/rules.yaml:649:11\n2493 rules/rise_of_totalitarianism/rules.yaml:650:11\n2494 rules/rise_of_totalitarianism/rules.yaml:651:11\n2495 rules/rise_of_totalitarianism/rules.yaml:653:11\n2496 rules/rise_of_totalitarianism/rules.yaml:654:15\n2500 rules/rise_of_totalitarianism/rules.yaml:656:11\n2501 rules/rise_of_totalitarianism/rules.yaml:657:15\n2505 rules/rise_of_totalitarianism/rules.yaml:659:11\n2506 rules/rise_of_totalitarianism/rules.yaml:660:15\n2507 rules/rise_of_totalitarianism/rules.yaml:661:15\n2511 rules/rise_of_totalitarianism/rules.yaml:662:15\n2515 rules/rise_of_totalitarianism/rules.yaml:773:7\n2519 rules/rise_of_totalitarianism/rules.yaml:774:7\n2520 rules/rise_of_totalitarianism/rules.yaml:775:7\n2521 rules/rise_of_totalitarianism/rules.yaml:776:11\n2522 rules/rise_of_totalitarianism/rules.yaml:777:7\n2523 rules/rise_of_totalitarianism/rules.yaml:778:7\n2527 rules/rise_of_totalitarianism/rules.yaml:505:7\n2531 rules/rise_of_totalitarianism/rules.yaml:506:11\n2532 rules/rise_of_totalitarianism/rules.yaml:507:7\n2533 rules/rise_of_totalitarianism/rules.yaml:508:7\n2540 rules/rise_of_totalitarianism/rules.yaml:509:11\n2541 rules/rise_of_totalitarianism/rules.yaml:510:7\n2542 rules/rise_of_totalitarianism/rules.yaml:511:11\n2544 rules/rise_of_totalitarianism/rules.yaml:514:11\n2545 rules/rise_of_totalitarianism/rules.yaml:515:11\n2546 rules/rise_of_totalitarianism/rules.yaml:516:11\n2550 rules/rise_of_totalitarianism/rules.yaml:795:7\n2551 rules/rise_of_totalitarianism/rules.yaml:796:11\n2552 rules/rise_of_totalitarianism/rules.yaml:797:11\n2553 rules/rise_of_totalitarianism/rules.yaml:798:15\n2566 rules/rise_of_totalitarianism/rules.yaml:801:11\n2567 rules/rise_of_totalitarianism/rules.yaml:802:11\n2573 rules/rise_of_totalitarianism/rules.yaml:805:11\n2574 rules/rise_of_totalitarianism/rules.yaml:806:11\n2610 rules/rise_of_totalitarianism/rules.yaml:995:7\n2611 rules/rise_of_totalitarianism/rules.yaml:996:11\n2629 rules/rise_of_totalitarianism/rules.yaml:997:11\n2630 rules/rise_of_totalitarianism/rules.yaml:998:15\n2634 rules/rise_of_totalitarianism/rules.yaml:999:15\n2635 rules/rise_of_totalitarianism/rules.yaml:1000:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1001:15\n2643 rules/rise_of_totalitarianism/rules.yaml:1002:15\n2648 rules/rise_of_totalitarianism/rules.yaml:1004:15\n2649 rules/rise_of_totalitarianism/rules.yaml:1005:19\n2650 rules/rise_of_totalitarianism/rules.yaml:1006:19\n2651 rules/rise_of_totalitarianism/rules.yaml:1007:23\n2652 rules/rise_of_totalitarianism/rules.yaml:1008:19\n2653 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2654 rules/rise_of_totalitarianism/rules.yaml:1010:23\n2661 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2662 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2665 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2666 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2667 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2668 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2669 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2670 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2677 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2678 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2679 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2680 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2686 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2687 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2689 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2690 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2691 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2693 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2694 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2695 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2702 rules/rise_of_totalitarianism/rules.yaml:1018:7\n2703 rules/rise_of_totalitarianism/rules.yaml:1019:11\n2709 rules/rise_of_totalitarianism/rules.yaml:1020:11\n2710 rules/rise_of_totalitarianism/rules.yaml:1021:15\n2714 rules/rise_of_totalitarianism/rules.yaml:1022:15\n2721 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2722 rules/rise_of_totalitarianism/rules.yaml:1024:15\n2728 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2729 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2730 rules/rise_of_totalitarianism/rules.yaml:1027:19\n2740 rules/rise_of_totalitarianism/rules.yaml:1030:19\n2741 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2744 rules/rise_of_totalitarianism/rules.yaml:1035:23\n2748 rules/rise_of_totalitarianism/rules.yaml:1036:27\n2761 rules/rise_of_totalitarianism/rules.yaml:1037:23\n2762 rules/rise_of_totalitarianism/rules.yaml:1038:23\n2763 rules/rise_of_totalitarianism/rules.yaml:1039:23\n2764 rules/rise_of_totalitarianism/rules.yaml:1040:27\n2765 rules/rise_of_totalitarianism/rules.yaml:1041:23\n2766 rules/rise_of_totalitarianism/rules.yaml:1042:23\n2767 rules/rise_of_totalitarianism/rules.yaml:1043:23\n2768 rules/rise_of_totalitarianism/rules.yaml:1044:27\n2769 rules/rise_of_totalitarianism/rules.yaml:1045:27\n2778 rules/rise_of_totalitarianism/rules.yaml:1046:27\n2782 rules/rise_of_totalitarianism/rules.yaml:1047:27\n2783 rules/rise_of_totalitarianism/rules.yaml:1049:27\n2784 rules/rise_of_totalitarianism/rules.yaml:1050:27\n2785 rules/rise_of_totalitarianism/rules.yaml:1051:31\n2788 rules/rise_of_totalitarianism/rules.yaml:1052:27\n2791 rules/rise_of_totalitarianism/rules.yaml:1053:27\n2792 rules/rise_of_totalitarianism/rules.yaml:1054:23\n2797 rules/rise_of_totalitarianism/rules.yaml:696:7\n2798 rules/rise_of_totalitarianism/rules.yaml:697:7\n2803 rules/rise_of_totalitarianism/rules.yaml:698:11\n2812 rules/rise_of_totalitarianism/rules.yaml:699:11\n2813 rules/rise_of_totalitarianism/rules.yaml:700:15\n2815 rules/rise_of_totalitarianism/rules.yaml:702:15\n2816 rules/rise_of_totalitarianism/rules.yaml:703:15\n2817 rules/rise_of_totalitarianism/rules.yaml:704:19\n2819 rules/rise_of_totalitarianism/rules.yaml:706:19\n2820 rules/rise_of_totalitarianism/rules.yaml:707:19\n2829 rules/rise_of_totalitarianism/rules.yaml:708:19\n2831 rules/rise_of_totalitarianism/rules.yaml:709:19\n2832 rules/rise_of_totalitarianism/rules.yaml:710:19\n2833 rules/rise_of_totalitarianism/rules.yaml:711:19\n2834 rules/rise_of_totalitarianism/rules.yaml:712:19\n2842 rules/rise_of_totalitarianism/rules.yaml:713:19\n2843 rules/rise_of_totalitarianism/rules.yaml:714:19\n2844 rules/rise_of_totalitarianism/rules.yaml:715:19\n2849 rules/rise_of_totalitarianism/rules.yaml:716:19\n2850 rules/rise_of_totalitarianism/rules.yaml:717:23\n2851 rules/rise_of_totalitarianism/rules.yaml:718:19\n2852 rules/rise_of_totalitarianism/rules.yaml:719:19\n2853 rules/rise_of_totalitarianism/rules.yaml:720:19\n2854 rules/rise_of_totalitarianism/rules.yaml:722:7\n2858 rules/rise_of_totalitarianism/rules.yaml:663:3\n2859 rules/rise_of_totalitarianism/rules.yaml:1338:14\n2864 rules/rise_of_totalitarianism/rules.yaml:667:7\n2865 rules/rise_of_totalitarianism/rules.yaml:668:11\n2866 rules/rise_of_totalitarianism/rules.yaml:669:7\n2871 rules/rise_of_totalitarianism/rules.yaml:670:7\n2874 rules/rise_of_totalitarianism/rules.yaml:672:11\n2875 rules/rise_of_totalitarianism/rules.yaml:673:7\n2876 rules/rise_of_totalitarianism/rules.yaml:674:7\n2877 rules/rise_of_totalitarianism/rules.yaml:675:11\n2878 rules/rise_of_totalitarianism/rules.yaml:676:15\n2886 rules/rise_of_totalitarianism/rules.yaml:678:15\n2893 rules/rise_of_totalitarianism/rules.yaml:680:7\n2894 rules/rise_of_totalitarianism/rules.yaml:681:11\n2895 rules/rise_of_totalitarianism/rules.yaml:682:15\n2896 rules/rise_of_totalitarianism/rules.yaml:683:7\n2897 rules/rise_of_totalitarianism/rules.yaml:684:7\n2898 rules/rise_of_totalitarianism/rules.yaml:685:11\n2899 rules/rise_of_totalitarianism/rules.yaml:686:11\n2900 rules/rise_of_totalitarianism/rules.yaml:687:15\n2901 rules/rise_of_totalitarianism/rules.yaml:688:11\n2902 rules/rise_of_totalitarianism/rules.yaml:690:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1183:7\n2908 rules/rise_of_totalitarianism/rules.yaml:1184:11\n2909 rules/rise_of_totalitarianism/rules.yaml:1186:7\n2910 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2911 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2915 rules/rise_of_totalitarianism/rules.yaml:576:7\n2916 rules/rise_of_totalitarianism/rules.yaml:577:7\n2917 rules/rise_of_totalitarianism/rules.yaml:579:7\n2918 rules/rise_of_totalitarianism/rules.yaml:580:11\n2919 rules/rise_of_totalitarianism/rules.yaml:581:11\n2920 rules/rise_of_totalitarianism/rules.yaml:582:15\n2921 rules/rise_of_totalitarianism/rules.yaml:583:15\n2922 rules/rise_of_totalitarianism/rules.yaml:584:15\n2923 rules/rise_of_totalitarianism/rules.yaml:586:7\n2928 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2929 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2930 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2931 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2932 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2933 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2934 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2935 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2942 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2943 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2944 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2945 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2960 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2961 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2963 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2964 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2965 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2967 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2968 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2969 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2973 rules/rise_of_totalitarianism/rules.yaml:564:7\n2974 rules/rise_of_totalitarianism/rules.yaml:565:7\n2975 rules/rise_of_totalitarianism/rules.yaml:566:11\n2976 rules/rise_of_totalitarianism/rules.yaml:567:11\n2977 rules/rise_of_totalitarianism/rules.yaml:568:15\n2978 rules/rise_of_totalitarianism/rules.yaml:569:15\n2982 rules/rise_of_totalitarianism/rules.yaml:826:3\n2983 rules/rise_of_totalitarianism/rules.yaml:1318:14\n2984 rules/rise_of_totalitarianism/rules.yaml:1339:14\n2989 rules/rise_of_totalitarianism/rules.yaml:831:7\n2990 rules/rise_of_totalitarianism/rules.yaml:832:7\n2991 rules/rise_of_totalitarianism/rules.yaml:833:7\n2992 rules/rise_of_totalitarianism/rules.yaml:834:7\n2993 rules/rise_of_totalitarianism/rules.yaml:835:7\n2994 rules/rise_of_totalitarianism/rules.yaml:836:7\n2997 rules/rise_of_totalitarianism/rules.yaml:837:11\n2998 rules/rise_of_totalitarianism/rules.yaml:838:15\n2999 rules/rise_of_totalitarianism/rules.yaml:839:15\n3005 rules/rise_of_totalitarianism/rules.yaml:840:15\n3006 rules/rise_of_totalitarianism/rules.yaml:841:15\n3007 rules/rise_of_totalitarianism/rules.yaml:843:15\n3008 rules/rise_of_totalitarianism/rules.yaml:844:19\n3009 rules/rise_of_totalitarianism/rules.yaml:845:23\n3011 rules/rise_of_totalitarianism/rules.yaml:847:23\n3012 rules/rise_of_totalitarianism/rules.yaml:848:23\n3013 rules/rise_of_totalitarianism/rules.yaml:849:23\n3014 rules/rise_of_totalitarianism/rules.yaml:850:27\n3015 rules/rise_of_totalitarianism/rules.yaml:852:19\n3017 rules/rise_of_totalitarianism/rules.yaml:854:15\n3030 rules/rise_of_totalitarianism/rules.yaml:855:15\n3031 rules/rise_of_totalitarianism/rules.yaml:857:19\n3033 rules/rise_of_totalitarianism/rules.yaml:859:19\n3034 rules/rise_of_totalitarianism/rules.yaml:860:19\n3039 rules/rise_of_totalitarianism/rules.yaml:861:19\n3040 rules/rise_of_totalitarianism/rules.yaml:862:19\n3041 rules/rise_of_totalitarianism/rules.yaml:864:19\n3042 rules/rise_of_totalitarianism/rules.yaml:865:23\n3043 rules/rise_of_totalitarianism/rules.yaml:866:27\n3045 rules/rise_of_totalitarianism/rules.yaml:868:27\n3046 rules/rise_of_totalitarianism/rules.yaml:869:27\n3047 rules/rise_of_totalitarianism/rules.yaml:870:31\n3049 rules/rise_of_totalitarianism/rules.yaml:873:11\n3050 rules/rise_of_totalitarianism/rules.yaml:874:11\n3051 rules/rise_of_totalitarianism/rules.yaml:876:15\n3053 rules/rise_of_totalitarianism/rules.yaml:878:15\n3054 rules/rise_of_totalitarianism/rules.yaml:879:15\n3055 rules/rise_of_totalitarianism/rules.yaml:880:15\n3056 rules/rise_of_totalitarianism/rules.yaml:881:15\n3057 rules/rise_of_totalitarianism/rules.yaml:883:15\n3058 rules/rise_of_totalitarianism/rules.yaml:885:19\n3059 rules/rise_of_totalitarianism/rules.yaml:886:19\n3060 rules/rise_of_totalitarianism/rules.yaml:887:23\n3062 rules/rise_of_totalitarianism/rules.yaml:889:11\n3063 rules/rise_of_totalitarianism/rules.yaml:890:11\n3064 rules/rise_of_totalitarianism/rules.yaml:891:11\n3065 rules/rise_of_totalitarianism/rules.yaml:892:15\n3070 rules/rise_of_totalitarianism/rules.yaml:893:15\n3071 rules/rise_of_totalitarianism/rules.yaml:894:15\n3072 rules/rise_of_totalitarianism/rules.yaml:895:15\n3073 rules/rise_of_totalitarianism/rules.yaml:896:15\n3074 rules/rise_of_totalitarianism/rules.yaml:897:15\n3075 rules/rise_of_totalitarianism/rules.yaml:899:15\n3076 rules/rise_of_totalitarianism/rules.yaml:900:19\n3077 rules/rise_of_totalitarianism/rules.yaml:901:19\n3078 rules/rise_of_totalitarianism/rules.yaml:903:19\n3079 rules/rise_of_totalitarianism/rules.yaml:904:19\n3081 rules/rise_of_totalitarianism/rules.yaml:906:15\n3086 rules/rise_of_totalitarianism/rules.yaml:907:15\n3087 rules/rise_of_totalitarianism/rules.yaml:908:15\n3088 rules/rise_of_totalitarianism/rules.yaml:909:15\n3089 rules/rise_of_totalitarianism/rules.yaml:910:15\n3090 rules/rise_of_totalitarianism/rules.yaml:912:15\n3091 rules/rise_of_totalitarianism/rules.yaml:913:19\n3104 rules/rise_of_totalitarianism/rules.yaml:914:19\n3105 rules/rise_of_totalitarianism/rules.yaml:915:23\n3118 rules/rise_of_totalitarianism/rules.yaml:916:19\n3119 rules/rise_of_totalitarianism/rules.yaml:917:23\n3120 rules/rise_of_totalitarianism/rules.yaml:918:23\n3121 rules/rise_of_totalitarianism/rules.yaml:919:19\n3122 rules/rise_of_totalitarianism/rules.yaml:920:23\n3125 rules/rise_of_totalitarianism/rules.yaml:922:7\n3126 rules/rise_of_totalitarianism/rules.yaml:923:11\n3127 rules/rise_of_totalitarianism/rules.yaml:924:15\n3130 rules/rise_of_totalitarianism/rules.yaml:927:7\n3131 rules/rise_of_totalitarianism/rules.yaml:928:11\n3132 rules/rise_of_totalitarianism/rules.yaml:929:15\n3134 rules/rise_of_totalitarianism/rules.yaml:931:11\n3138 rules/rise_of_totalitarianism/rules.yaml:746:7\n3139 rules/rise_of_totalitarianism/rules.yaml:747:11\n3140 rules/rise_of_totalitarianism/rules.yaml:748:15\n3141 rules/rise_of_totalitarianism/rules.yaml:749:19\n3142 rules/rise_of_totalitarianism/rules.yaml:750:15\n3143 rules/rise_of_totalitarianism/rules.yaml:751:15\n3145 rules/rise_of_totalitarianism/rules.yaml:752:7\n3146 rules/rise_of_totalitarianism/rules.yaml:753:7\n3151 rules/rise_of_totalitarianism/rules.yaml:754:11\n3152 rules/rise_of_totalitarianism/rules.yaml:755:11\n3153 rules/rise_of_totalitarianism/rules.yaml:756:15\n3159 rules/rise_of_totalitarianism/rules.yaml:757:15\n3160 rules/rise_of_totalitarianism/rules.yaml:758:19\n3161 rules/rise_of_totalitarianism/rules.yaml:759:19\n3162 rules/rise_of_totalitarianism/rules.yaml:760:19\n3167 rules/rise_of_totalitarianism/rules.yaml:1262:7\n3168 rules/rise_of_totalitarianism/rules.yaml:1263:11\n3169 rules/rise_of_totalitarianism/rules.yaml:1264:11\n3170 rules/rise_of_totalitarianism/rules.yaml:1265:11\n3175 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3176 rules/rise_of_totalitarianism/rules.yaml:1267:15\n3177 rules/rise_of_totalitarianism/rules.yaml:1268:15\n3178 rules/rise_of_totalitarianism/rules.yaml:1269:19\n3181 rules/rise_of_totalitarianism/rules.yaml:1270:19\n3184 rules/rise_of_totalitarianism/rules.yaml:1271:19\n3188 rules/rise_of_totalitarianism/flow.yaml:23:3\n3193 rules/rise_of_totalitarianism/flow.yaml:27:7\n3194 rules/rise_of_totalitarianism/flow.yaml:28:7\n3195 rules/rise_of_totalitarianism/flow.yaml:29:7\n3196 rules/rise_of_totalitarianism/flow.yaml:30:11\n3201 rules/rise_of_totalitarianism/flow.yaml:31:11\n3202 rules/rise_of_totalitarianism/flow.yaml:32:15\n3203 rules/rise_of_totalitarianism/flow.yaml:33:15\n3204 rules/rise_of_totalitarianism/flow.yaml:34:19\n3207 rules/rise_of_totalitarianism/flow.yaml:35:19\n3208 rules/rise_of_totalitarianism/flow.yaml:36:7\n3209 rules/rise_of_totalitarianism/flow.yaml:37:7\n3210 rules/rise_of_totalitarianism/flow.yaml:38:11\n3211 rules/rise_of_totalitarianism/flow.yaml:39:15\n3223 rules/rise_of_totalitarianism/flow.yaml:40:15\n3224 rules/rise_of_totalitarianism/flow.yaml:42:7\n3225 rules/rise_of_totalitarianism/flow.yaml:43:7\n3226 rules/rise_of_totalitarianism/flow.yaml:44:11\n3227 rules/rise_of_totalitarianism/flow.yaml:46:7\n3228 rules/rise_of_totalitarianism/flow.yaml:47:11\n3229 rules/rise_of_totalitarianism/flow.yaml:48:7\n3230 rules/rise_of_totalitarianism/flow.yaml:49:11\n3231 rules/rise_of_totalitarianism/flow.yaml:50:11\n3232 rules/rise_of_totalitarianism/flow.yaml:51:15\n3233 rules/rise_of_totalitarianism/flow.yaml:52:15\n3243 rules/rise_of_totalitarianism/flow.yaml:53:15\n3250 rules/rise_of_totalitarianism/flow.yaml:54:15\n3251 rules/rise_of_totalitarianism/flow.yaml:56:7\n3252 rules/rise_of_totalitarianism/flow.yaml:57:7\n3253 rules/rise_of_totalitarianism/flow.yaml:58:11\n3254 rules/rise_of_totalitarianism/flow.yaml:59:11\n3259 rules/rise_of_totalitarianism/flow.yaml:60:15\n3267 rules/rise_of_totalitarianism/flow.yaml:61:15\n3268 rules/rise_of_totalitarianism/flow.yaml:62:19\n3270 rules/rise_of_totalitarianism/flow.yaml:64:19\n3273 rules/rise_of_totalitarianism/flow.yaml:65:19\n3279 rules/rise_of_totalitarianism/flow.yaml:83:3\n3280 rules/rise_of_totalitarianism/flow.yaml:83:3\n3284 rules/rise_of_totalitarianism/flow.yaml:87:7\n3285 rules/rise_of_totalitarianism/flow.yaml:88:11\n3286 rules/rise_of_totalitarianism/flow.yaml:89:15\n3287 rules/rise_of_totalitarianism/flow.yaml:90:7\n3288 rules/rise_of_totalitarianism/flow.yaml:91:7\n3289 rules/rise_of_totalitarianism/flow.yaml:92:7\n3290 rules/rise_of_totalitarianism/flow.yaml:93:7\n3291 rules/rise_of_totalitarianism/flow.yaml:94:7\n3292 rules/rise_of_totalitarianism/flow.yaml:95:7\n3293 rules/rise_of_totalitarianism/flow.yaml:96:7\n3294 rules/rise_of_totalitarianism/flow.yaml:97:7\n3295 rules/rise_of_totalitarianism/flow.yaml:98:7\n3299 rules/rise_of_totalitarianism/flow.yaml:16:3\n3303 rules/rise_of_totalitarianism/flow.yaml:20:7\n3304 rules/rise_of_totalitarianism/flow.yaml:21:7\n3308 rules/rise_of_totalitarianism/flow.yaml:67:3\n3313 rules/rise_of_totalitarianism/flow.yaml:71:7\n3318 rules/rise_of_totalitarianism/flow.yaml:72:11\n3319 rules/rise_of_totalitarianism/flow.yaml:74:11\n3320 rules/rise_of_totalitarianism/flow.yaml:75:11\n3321 rules/rise_of_totalitarianism/flow.yaml:76:11\n3322 rules/rise_of_totalitarianism/flow.yaml:77:15\n3323 rules/rise_of_totalitarianism/flow.yaml:78:11\n3324 rules/rise_of_totalitarianism/flow.yaml:79:11\n3325 rules/rise_of_totalitarianism/flow.yaml:80:7\n3326 rules/rise_of_totalitarianism/flow.yaml:81:11\n3331 rules/rise_of_totalitarianism/rules.yaml:1332:7\n3332 rules/rise_of_totalitarianism/rules.yaml:1333:7\n3335 rules/rise_of_totalitarianism/rules.yaml:1334:7\n3336 rules/rise_of_totalitarianism/rules.yaml:1335:7\n3351 rules/rise_of_totalitarianism/rules.yaml:728:7\n3352 rules/rise_of_totalitarianism/rules.yaml:729:7\n3363 rules/rise_of_totalitarianism/rules.yaml:730:11\n3372 rules/rise_of_totalitarianism/rules.yaml:731:11\n3373 rules/rise_of_totalitarianism/rules.yaml:732:15\n3382 rules/rise_of_totalitarianism/rules.yaml:734:15\n3395 rules/rise_of_totalitarianism/rules.yaml:735:15\n3396 rules/rise_of_totalitarianism/rules.yaml:736:19\n3398 rules/rise_of_totalitarianism/rules.yaml:738:19\n3399 rules/rise_of_totalitarianism/rules.yaml:739:19\n3400 rules/rise_of_totalitarianism/rules.yaml:740:19\n3401 rules/rise_of_totalitarianism/rules.yaml:741:19\n3429 rules/rise_of_totalitarianism/rules.yaml:592:7\n3434 rules/rise_of_totalitarianism/rules.yaml:605:15\n3435 rules/rise_of_totalitarianism/rules.yaml:606:19\n3436 rules/rise_of_totalitarianism/rules.yaml:607:15\n3437 rules/rise_of_totalitarianism/rules.yaml:608:15\n3440 rules/rise_of_totalitarianism/rules.yaml:610:15\n3441 rules/rise_of_totalitarianism/rules.yaml:611:15\n3442 rules/rise_of_totalitarianism/rules.yaml:612:15\n3443 rules/rise_of_totalitarianism/rules.yaml:613:19\n3444 rules/rise_of_totalitarianism/rules.yaml:614:15\n3445 rules/rise_of_totalitarianism/rules.yaml:615:19\n3446 rules/rise_of_totalitarianism/rules.yaml:616:19\n3447 rules/rise_of_totalitarianism/rules.yaml:617:19\n3452 rules/rise_of_totalitarianism/rules.yaml:594:15\n3459 rules/rise_of_totalitarianism/rules.yaml:595:15\n3463 rules/rise_of_totalitarianism/rules.yaml:597:15\n3470 rules/rise_of_totalitarianism/rules.yaml:598:15\n3473 rules/rise_of_totalitarianism/rules.yaml:602:19\n3476 rules/rise_of_totalitarianism/rules.yaml:599:19\n3477 rules/rise_of_totalitarianism/rules.yaml:600:19\n3484 rules/rise_of_totalitarianism/rules.yaml:603:15\n3488 rules/rise_of_totalitarianism/rules.yaml:619:15\n3489 rules/rise_of_totalitarianism/rules.yaml:620:15\n3490 rules/rise_of_totalitarianism/rules.yaml:621:15\n3491 rules/rise_of_totalitarianism/rules.yaml:622:15\n3496 rules/rise_of_totalitarianism/rules.yaml:623:19\n3515 rules/rise_of_totalitarianism/rules.yaml:1172:7\n3529 rules/rise_of_totalitarianism/rules.yaml:1173:11\n3535 rules/rise_of_totalitarianism/rules.yaml:1174:15\n3557 rules/rise_of_totalitarianism/rules.yaml:813:7\n3558 rules/rise_of_totalitarianism/rules.yaml:814:7\n3559 rules/rise_of_totalitarianism/rules.yaml:815:7\n3573 rules/rise_of_totalitarianism/rules.yaml:816:11\n3592 rules/rise_of_totalitarianism/rules.yaml:817:11\n3593 rules/rise_of_totalitarianism/rules.yaml:818:15\n3602 rules/rise_of_totalitarianism/rules.yaml:820:15\n3615 rules/rise_of_totalitarianism/rules.yaml:821:15\n3616 rules/rise_of_totalitarianism/rules.yaml:822:19\n3622 rules/rise_of_totalitarianism/rules.yaml:824:19\n3627 rules/rise_of_totalitarianism/rules.yaml:825:19\n3648 rules/rise_of_totalitarianism/rules.yaml:523:7\n3651 rules/rise_of_totalitarianism/rules.yaml:532:15\n3652 rules/rise_of_totalitarianism/rules.yaml:533:15\n3653 rules/rise_of_totalitarianism/rules.yaml:534:15\n3654 rules/rise_of_totalitarianism/rules.yaml:535:15\n3657 rules/rise_of_totalitarianism/rules.yaml:537:15\n3658 rules/rise_of_totalitarianism/rules.yaml:538:15\n3661 rules/rise_of_totalitarianism/rules.yaml:540:15\n3662 rules/rise_of_totalitarianism/rules.yaml:541:19\n3666 rules/rise_of_totalitarianism/rules.yaml:542:19\n3676 rules/rise_of_totalitarianism/rules.yaml:544:15\n3677 rules/rise_of_totalitarianism/rules.yaml:545:19\n3681 rules/rise_of_totalitarianism/rules.yaml:546:19\n3691 rules/rise_of_totalitarianism/rules.yaml:548:15\n3695 rules/rise_of_totalitarianism/rules.yaml:549:19\n3696 rules/rise_of_totalitarianism/rules.yaml:550:23\n3698 rules/rise_of_totalitarianism/rules.yaml:551:23\n3700 rules/rise_of_totalitarianism/rules.yaml:553:23\n3703 rules/rise_of_totalitarianism/rules.yaml:555:15\n3706 rules/rise_of_totalitarianism/rules.yaml:525:15\n3707 rules/rise_of_totalitarianism/rules.yaml:526:15\n3718 rules/rise_of_totalitarianism/rules.yaml:527:19\n3724 rules/rise_of_totalitarianism/rules.yaml:528:19\n3737 rules/rise_of_totalitarianism/rules.yaml:529:19\n3744 rules/rise_of_totalitarianism/rules.yaml:530:19\n3764 rules/rise_of_totalitarianism/rules.yaml:1157:7\n3765 rules/rise_of_totalitarianism/rules.yaml:1158:11\n3766 rules/rise_of_totalitarianism/rules.yaml:1159:7\n3767 rules/rise_of_totalitarianism/rules.yaml:1160:7\n3775 rules/rise_of_totalitarianism/rules.yaml:1161:11\n3788 rules/rise_of_totalitarianism/rules.yaml:1163:15\n3791 rules/rise_of_totalitarianism/rules.yaml:1164:7\n3792 rules/rise_of_totalitarianism/rules.yaml:1165:11\n3793 rules/rise_of_totalitarianism/rules.yaml:1166:15\n3800 rules/rise_of_totalitarianism/rules.yaml:1167:15\n3819 rules/rise_of_totalitarianism/rules.yaml:1194:7\n3822 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3823 rules/rise_of_totalitarianism/rules.yaml:1203:15\n3824 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3825 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3828 rules/rise_of_totalitarianism/rules.yaml:1207:15\n3829 rules/rise_of_totalitarianism/rules.yaml:1208:15\n3832 rules/rise_of_totalitarianism/rules.yaml:1210:15\n3833 rules/rise_of_totalitarianism/rules.yaml:1211:19\n3845 rules/rise_of_totalitarianism/rules.yaml:1212:19\n3855 rules/rise_of_totalitarianism/rules.yaml:1214:15\n3856 rules/rise_of_totalitarianism/rules.yaml:1215:19\n3868 rules/rise_of_totalitarianism/rules.yaml:1216:19\n3880 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3883 rules/rise_of_totalitarianism/rules.yaml:1196:15\n3884 rules/rise_of_totalitarianism/rules.yaml:1197:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1198:19\n3918 rules/rise_of_totalitarianism/rules.yaml:1199:19\n3925 rules/rise_of_totalitarianism/rules.yaml:1200:19\n3929 rules/rise_of_totalitarianism/rules.yaml:1218:15\n3943 rules/rise_of_totalitarianism/rules.yaml:1219:19\n3970 rules/rise_of_totalitarianism/rules.yaml:937:7\n3971 rules/rise_of_totalitarianism/rules.yaml:938:11\n3972 rules/rise_of_totalitarianism/rules.yaml:939:15\n3973 rules/rise_of_totalitarianism/rules.yaml:940:11\n3974 rules/rise_of_totalitarianism/rules.yaml:941:7\n3985 rules/rise_of_totalitarianism/rules.yaml:942:11\n3986 rules/rise_of_totalitarianism/rules.yaml:943:11\n4003 rules/rise_of_totalitarianism/rules.yaml:944:11\n4004 rules/rise_of_totalitarianism/rules.yaml:945:11\n4015 rules/rise_of_totalitarianism/rules.yaml:946:11\n4016 rules/rise_of_totalitarianism/rules.yaml:947:15\n4019 rules/rise_of_totalitarianism/rules.yaml:948:15\n4020 rules/rise_of_totalitarianism/rules.yaml:949:15\n4026 rules/rise_of_totalitarianism/rules.yaml:951:15\n4027 rules/rise_of_totalitarianism/rules.yaml:952:15\n4028 rules/rise_of_totalitarianism/rules.yaml:953:19\n4032 rules/rise_of_totalitarianism/rules.yaml:954:19\n4040 rules/rise_of_totalitarianism/rules.yaml:955:15\n4046 rules/rise_of_totalitarianism/rules.yaml:956:19\n4067 rules/rise_of_totalitarianism/rules.yaml:957:23\n4072 rules/rise_of_totalitarianism/rules.yaml:958:7\n4073 rules/rise_of_totalitarianism/rules.yaml:959:11\n4088 rules/rise_of_totalitarianism/rules.yaml:1231:7\n4098 rules/rise_of_totalitarianism/rules.yaml:1232:7\n4106 rules/rise_of_totalitarianism/rules.yaml:1233:11\n4112 rules/rise_of_totalitarianism/rules.yaml:1234:11\n4120 rules/rise_of_totalitarianism/rules.yaml:1235:15\n4142 rules/rise_of_totalitarianism/rules.yaml:1236:15\n4144 rules/rise_of_totalitarianism/rules.yaml:1237:15\n4145 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4170 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4171 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4172 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4195 rules/rise_of_totalitarianism/rules.yaml:434:7\n4196 rules/rise_of_totalitarianism/rules.yaml:435:7\n4201 rules/rise_of_totalitarianism/rules.yaml:436:11\n4208 rules/rise_of_totalitarianism/rules.yaml:437:11\n4223 rules/rise_of_totalitarianism/rules.yaml:438:7\n4224 rules/rise_of_totalitarianism/rules.yaml:439:11\n4225 rules/rise_of_totalitarianism/rules.yaml:440:7\n4236 rules/rise_of_totalitarianism/rules.yaml:441:11\n4241 rules/rise_of_totalitarianism/rules.yaml:442:11\n4254 rules/rise_of_totalitarianism/rules.yaml:443:11\n4258 rules/rise_of_totalitarianism/rules.yaml:444:7\n4259 rules/rise_of_totalitarianism/rules.yaml:445:7\n4260 rules/rise_of_totalitarianism/rules.yaml:446:11\n4268 rules/rise_of_totalitarianism/rules.yaml:447:7\n4269 rules/rise_of_totalitarianism/rules.yaml:448:7\n4283 rules/rise_of_totalitarianism/rules.yaml:489:7\n4284 rules/rise_of_totalitarianism/rules.yaml:490:7\n4295 rules/rise_of_totalitarianism/rules.yaml:491:11\n4303 rules/rise_of_totalitarianism/rules.yaml:492:7\n4304 rules/rise_of_totalitarianism/rules.yaml:493:11\n4307 rules/rise_of_totalitarianism/rules.yaml:494:11\n4309 rules/rise_of_totalitarianism/rules.yaml:496:11\n4321 rules/rise_of_totalitarianism/rules.yaml:1137:7\n4322 rules/rise_of_totalitarianism/rules.yaml:1138:11\n4323 rules/rise_of_totalitarianism/rules.yaml:1139:11\n4324 rules/rise_of_totalitarianism/rules.yaml:1140:11\n4325 rules/rise_of_totalitarianism/rules.yaml:1141:7\n4326 rules/rise_of_totalitarianism/rules.yaml:1142:11\n4331 rules/rise_of_totalitarianism/rules.yaml:1144:11\n4332 rules/rise_of_totalitarianism/rules.yaml:1145:11\n4333 rules/rise_of_totalitarianism/rules.yaml:1146:11\n4334 rules/rise_of_totalitarianism/rules.yaml:1147:11\n4337 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4341 rules/rise_of_totalitarianism/rules.yaml:1148:15\n4342 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4361 rules/rise_of_totalitarianism/rules.yaml:646:7\n4362 rules/rise_of_totalitarianism/rules.yaml:647:11\n4367 rules/rise_of_totalitarianism/rules.yaml:649:11\n4368 rules/rise_of_totalitarianism/rules.yaml:650:11\n4369 rules/rise_of_totalitarianism/rules.yaml:651:11\n4370 rules/rise_of_totalitarianism/rules.yaml:652:11\n4371 rules/rise_of_totalitarianism/rules.yaml:653:11\n4372 rules/rise_of_totalitarianism/rules.yaml:654:15\n4376 rules/rise_of_totalitarianism/rules.yaml:655:15\n4384 rules/rise_of_totalitarianism/rules.yaml:656:11\n4385 rules/rise_of_totalitarianism/rules.yaml:657:15\n4389 rules/rise_of_totalitarianism/rules.yaml:658:15\n4397 rules/rise_of_totalitarianism/rules.yaml:659:11\n4402 rules/rise_of_totalitarianism/rules.yaml:660:15\n4403 rules/rise_of_totalitarianism/rules.yaml:661:15\n4423 rules/rise_of_totalitarianism/rules.yaml:662:15\n4450 rules/rise_of_totalitarianism/rules.yaml:773:7\n4454 rules/rise_of_totalitarianism/rules.yaml:774:7\n4455 rules/rise_of_totalitarianism/rules.yaml:775:7\n4463 rules/rise_of_totalitarianism/rules.yaml:776:11\n4478 rules/rise_of_totalitarianism/rules.yaml:777:7\n4479 rules/rise_of_totalitarianism/rules.yaml:778:7\n4491 rules/rise_of_totalitarianism/rules.yaml:505:7\n4495 rules/rise_of_totalitarianism/rules.yaml:506:11\n4496 rules/rise_of_totalitarianism/rules.yaml:507:7\n4497 rules/rise_of_totalitarianism/rules.yaml:508:7\n4511 rules/rise_of_totalitarianism/rules.yaml:509:11\n4521 rules/rise_of_totalitarianism/rules.yaml:510:7\n4522 rules/rise_of_totalitarianism/rules.yaml:511:11\n4523 rules/rise_of_totalitarianism/rules.yaml:512:11\n4531 rules/rise_of_totalitarianism/rules.yaml:514:11\n4544 rules/rise_of_totalitarianism/rules.yaml:515:11\n4545 rules/rise_of_totalitarianism/rules.yaml:516:11\n4546 rules/rise_of_totalitarianism/rules.yaml:517:11\n4561 rules/rise_of_totalitarianism/rules.yaml:795:7\n4562 rules/rise_of_totalitarianism/rules.yaml:796:11\n4563 rules/rise_of_totalitarianism/rules.yaml:797:11\n4564 rules/rise_of_totalitarianism/rules.yaml:798:15\n4577 rules/rise_of_totalitarianism/rules.yaml:799:15\n4592 rules/rise_of_totalitarianism/rules.yaml:801:11\n4593 rules/rise_of_totalitarianism/rules.yaml:802:11\n4598 rules/rise_of_totalitarianism/rules.yaml:803:11\n4617 rules/rise_of_totalitarianism/rules.yaml:805:11\n4625 rules/rise_of_totalitarianism/rules.yaml:806:11\n4626 rules/rise_of_totalitarianism/rules.yaml:807:11\n4649 rules/rise_of_totalitarianism/rules.yaml:995:7\n4660 rules/rise_of_totalitarianism/rules.yaml:996:11\n4678 rules/rise_of_totalitarianism/rules.yaml:997:11\n4684 rules/rise_of_totalitarianism/rules.yaml:998:15\n4685 rules/rise_of_totalitarianism/rules.yaml:999:15\n4686 rules/rise_of_totalitarianism/rules.yaml:1000:15\n4703 rules/rise_of_totalitarianism/rules.yaml:1001:15\n4704 rules/rise_of_totalitarianism/rules.yaml:1002:15\n4716 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4717 rules/rise_of_totalitarianism/rules.yaml:1004:15\n4718 rules/rise_of_totalitarianism/rules.yaml:1005:19\n4719 rules/rise_of_totalitarianism/rules.yaml:1006:19\n4720 rules/rise_of_totalitarianism/rules.yaml:1007:23\n4721 rules/rise_of_totalitarianism/rules.yaml:1008:19\n4722 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4723 rules/rise_of_totalitarianism/rules.yaml:1010:23\n4724 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4726 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4757 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4762 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4765 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4766 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4767 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4768 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4769 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4770 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4783 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4784 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4809 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4815 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4821 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4822 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4842 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4878 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4879 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4885 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4886 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4906 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4937 rules/rise_of_totalitarianism/rules.yaml:1018:7\n4951 rules/rise_of_totalitarianism/rules.yaml:1019:11\n4957 rules/rise_of_totalitarianism/rules.yaml:1020:11\n4963 rules/rise_of_totalitarianism/rules.yaml:1021:15\n4964 rules/rise_of_totalitarianism/rules.yaml:1022:15\n4984 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4985 rules/rise_of_totalitarianism/rules.yaml:1024:15\n4991 rules/rise_of_totalitarianism/rules.yaml:1025:15\n4992 rules/rise_of_totalitarianism/rules.yaml:1026:15\n4993 rules/rise_of_totalitarianism/rules.yaml:1027:19\n5002 rules/rise_of_totalitarianism/rules.yaml:1028:19\n5008 rules/rise_of_totalitarianism/rules.yaml:1030:19\n5009 rules/rise_of_totalitarianism/rules.yaml:1031:19\n5010 rules/rise_of_totalitarianism/rules.yaml:1032:23\n5016 rules/rise_of_totalitarianism/rules.yaml:1034:23\n5017 rules/rise_of_totalitarianism/rules.yaml:1035:23\n5020 rules/rise_of_totalitarianism/rules.yaml:1036:27\n5032 rules/rise_of_totalitarianism/rules.yaml:1037:23\n5033 rules/rise_of_totalitarianism/rules.yaml:1038:23\n5034 rules/rise_of_totalitarianism/rules.yaml:1039:23\n5035 rules/rise_of_totalitarianism/rules.yaml:1040:27\n5036 rules/rise_of_totalitarianism/rules.yaml:1041:23\n5037 rules/rise_of_totalitarianism/rules.yaml:1042:23\n5038 rules/rise_of_totalitarianism/rules.yaml:1043:23\n5039 rules/rise_of_totalitarianism/rules.yaml:1044:27\n5040 rules/rise_of_totalitarianism/rules.yaml:1045:27\n5045 rules/rise_of_totalitarianism/rules.yaml:1046:27\n5048 rules/rise_of_totalitarianism/rules.yaml:1047:27\n5049 rules/rise_of_totalitarianism/rules.yaml:1048:27\n5050 rules/rise_of_totalitarianism/rules.yaml:1049:27\n5051 rules/rise_of_totalitarianism/rules.yaml:1050:27\n5052 rules/rise_of_totalitarianism/rules.yaml:1051:31\n5053 rules/rise_of_totalitarianism/rules.yaml:1052:27\n5054 rules/rise_of_totalitarianism/rules.yaml:1053:27\n5055 rules/rise_of_totalitarianism/rules.yaml:1054:23\n5109 rules/rise_of_totalitarianism/rules.yaml:696:7\n5110 rules/rise_of_totalitarianism/rules.yaml:697:7\n5121 rules/rise_of_totalitarianism/rules.yaml:698:11\n5131 rules/rise_of_totalitarianism/rules.yaml:699:11\n5132 rules/rise_of_totalitarianism/rules.yaml:700:15\n5141 rules/rise_of_totalitarianism/rules.yaml:702:15\n5154 rules/rise_of_totalitarianism/rules.yaml:703:15\n5155 rules/rise_of_totalitarianism/rules.yaml:704:19\n5164 rules/rise_of_totalitarianism/rules.yaml:706:19\n5177 rules/rise_of_totalitarianism/rules.yaml:707:19\n5184 rules/rise_of_totalitarianism/rules.yaml:708:19\n5186 rules/rise_of_totalitarianism/rules.yaml:709:19\n5187 rules/rise_of_totalitarianism/rules.yaml:710:19\n5188 rules/rise_of_totalitarianism/rules.yaml:711:19\n5189 rules/rise_of_totalitarianism/rules.yaml:712:19\n5212 rules/rise_of_totalitarianism/rules.yaml:713:19\n5213 rules/rise_of_totalitarianism/rules.yaml:714:19\n5214 rules/rise_of_totalitarianism/rules.yaml:715:19\n5219 rules/rise_of_totalitarianism/rules.yaml:716:19\n5227 rules/rise_of_totalitarianism/rules.yaml:717:23\n5241 rules/rise_of_totalitarianism/rules.yaml:718:19\n5242 rules/rise_of_totalitarianism/rules.yaml:719:19\n5243 rules/rise_of_totalitarianism/rules.yaml:720:19\n5244 rules/rise_of_totalitarianism/rules.yaml:721:19\n5248 rules/rise_of_totalitarianism/rules.yaml:722:7\n5277 rules/rise_of_totalitarianism/rules.yaml:663:3\n5283 rules/rise_of_totalitarianism/rules.yaml:1338:14\n5311 rules/rise_of_totalitarianism/rules.yaml:667:7\n5312 rules/rise_of_totalitarianism/rules.yaml:668:11\n5313 rules/rise_of_totalitarianism/rules.yaml:669:7\n5318 rules/rise_of_totalitarianism/rules.yaml:670:7\n5340 rules/rise_of_totalitarianism/rules.yaml:672:11\n5341 rules/rise_of_totalitarianism/rules.yaml:673:7\n5348 rules/rise_of_totalitarianism/rules.yaml:674:7\n5349 rules/rise_of_totalitarianism/rules.yaml:675:11\n5350 rules/rise_of_totalitarianism/rules.yaml:676:15\n5358 rules/rise_of_totalitarianism/rules.yaml:678:15\n5365 rules/rise_of_totalitarianism/rules.yaml:679:11\n5366 rules/rise_of_totalitarianism/rules.yaml:680:7\n5380 rules/rise_of_totalitarianism/rules.yaml:681:11\n5386 rules/rise_of_totalitarianism/rules.yaml:682:15\n5391 rules/rise_of_totalitarianism/rules.yaml:683:7\n5398 rules/rise_of_totalitarianism/rules.yaml:684:7\n5399 rules/rise_of_totalitarianism/rules.yaml:685:11\n5400 rules/rise_of_totalitarianism/rules.yaml:686:11\n5401 rules/rise_of_totalitarianism/rules.yaml:687:15\n5402 rules/rise_of_totalitarianism/rules.yaml:688:11\n5403 rules/rise_of_totalitarianism/rules.yaml:689:11\n5404 rules/rise_of_totalitarianism/rules.yaml:690:11\n5415 rules/rise_of_totalitarianism/rules.yaml:1183:7\n5416 rules/rise_of_totalitarianism/rules.yaml:1184:11\n5417 rules/rise_of_totalitarianism/rules.yaml:1185:11\n5418 rules/rise_of_totalitarianism/rules.yaml:1186:7\n5425 rules/rise_of_totalitarianism/rules.yaml:1187:7\n5426 rules/rise_of_totalitarianism/rules.yaml:1188:11\n5441 rules/rise_of_totalitarianism/rules.yaml:576:7\n5442 rules/rise_of_totalitarianism/rules.yaml:577:7\n5443 rules/rise_of_totalitarianism/rules.yaml:578:7\n5444 rules/rise_of_totalitarianism/rules.yaml:579:7\n5452 rules/rise_of_totalitarianism/rules.yaml:580:11\n5458 rules/rise_of_totalitarianism/rules.yaml:581:11\n5459 rules/rise_of_totalitarianism/rules.yaml:582:15\n5460 rules/rise_of_totalitarianism/rules.yaml:583:15\n5461 rules/rise_of_totalitarianism/rules.yaml:584:15\n5462 rules/rise_of_totalitarianism/rules.yaml:585:15\n5465 rules/rise_of_totalitarianism/rules.yaml:586:7\n5488 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5493 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5496 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5497 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5498 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5499 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5500 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5501 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5514 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5515 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5527 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5533 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5551 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5552 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5573 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5612 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5613 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5615 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5616 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5620 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5644 rules/rise_of_totalitarianism/rules.yaml:564:7\n5645 rules/rise_of_totalitarianism/rules.yaml:565:7\n5653 rules/rise_of_totalitarianism/rules.yaml:566:11\n5661 rules/rise_of_totalitarianism/rules.yaml:567:11\n5662 rules/rise_of_totalitarianism/rules.yaml:568:15\n5663 rules/rise_of_totalitarianism/rules.yaml:569:15\n5664 rules/rise_of_totalitarianism/rules.yaml:570:15\n5678 rules/rise_of_totalitarianism/rules.yaml:826:3\n5685 rules/rise_of_totalitarianism/rules.yaml:1318:14\n5691 rules/rise_of_totalitarianism/rules.yaml:1339:14\n5726 rules/rise_of_totalitarianism/rules.yaml:831:7\n5727 rules/rise_of_totalitarianism/rules.yaml:832:7\n5728 rules/rise_of_totalitarianism/rules.yaml:833:7\n5729 rules/rise_of_totalitarianism/rules.yaml:834:7\n5730 rules/rise_of_totalitarianism/rules.yaml:835:7\n5731 rules/rise_of_totalitarianism/rules.yaml:836:7\n5740 rules/rise_of_totalitarianism/rules.yaml:837:11\n5748 rules/rise_of_totalitarianism/rules.yaml:838:15\n5761 rules/rise_of_totalitarianism/rules.yaml:839:15\n5767 rules/rise_of_totalitarianism/rules.yaml:840:15\n5774 rules/rise_of_totalitarianism/rules.yaml:841:15\n5775 rules/rise_of_totalitarianism/rules.yaml:842:15\n5776 rules/rise_of_totalitarianism/rules.yaml:843:15\n5781 rules/rise_of_totalitarianism/rules.yaml:844:19\n5784 rules/rise_of_totalitarianism/rules.yaml:847:23\n5785 rules/rise_of_totalitarianism/rules.yaml:848:23\n5786 rules/rise_of_totalitarianism/rules.yaml:849:23\n5787 rules/rise_of_totalitarianism/rules.yaml:850:27\n5788 rules/rise_of_totalitarianism/rules.yaml:851:23\n5791 rules/rise_of_totalitarianism/rules.yaml:845:23\n5798 rules/rise_of_totalitarianism/rules.yaml:852:19\n5801 rules/rise_of_totalitarianism/rules.yaml:854:15\n5817 rules/rise_of_totalitarianism/rules.yaml:855:15\n5818 rules/rise_of_totalitarianism/rules.yaml:856:19\n5819 rules/rise_of_totalitarianism/rules.yaml:857:19\n5827 rules/rise_of_totalitarianism/rules.yaml:859:19\n5840 rules/rise_of_totalitarianism/rules.yaml:860:19\n5845 rules/rise_of_totalitarianism/rules.yaml:861:19\n5852 rules/rise_of_totalitarianism/rules.yaml:862:19\n5853 rules/rise_of_totalitarianism/rules.yaml:863:19\n5854 rules/rise_of_totalitarianism/rules.yaml:864:19\n5859 rules/rise_of_totalitarianism/rules.yaml:865:23\n5862 rules/rise_of_totalitarianism/rules.yaml:868:27\n5863 rules/rise_of_totalitarianism/rules.yaml:869:27\n5864 rules/rise_of_totalitarianism/rules.yaml:870:31\n5865 rules/rise_of_totalitarianism/rules.yaml:871:27\n5868 rules/rise_of_totalitarianism/rules.yaml:866:27\n5872 rules/rise_of_totalitarianism/rules.yaml:873:11\n5873 rules/rise_of_totalitarianism/rules.yaml:874:11\n5874 rules/rise_of_totalitarianism/rules.yaml:875:15\n5875 rules/rise_of_totalitarianism/rules.yaml:876:15\n5883 rules/rise_of_totalitarianism/rules.yaml:878:15\n5891 rules/rise_of_totalitarianism/rules.yaml:879:15\n5892 rules/rise_of_totalitarianism/rules.yaml:880:15\n5899 rules/rise_of_totalitarianism/rules.yaml:881:15\n5900 rules/rise_of_totalitarianism/rules.yaml:882:15\n5901 rules/rise_of_totalitarianism/rules.yaml:883:15\n5906 rules/rise_of_totalitarianism/rules.yaml:884:19\n5907 rules/rise_of_totalitarianism/rules.yaml:885:19\n5908 rules/rise_of_totalitarianism/rules.yaml:886:19\n5916 rules/rise_of_totalitarianism/rules.yaml:887:23\n5924 rules/rise_of_totalitarianism/rules.yaml:889:11\n5925 rules/rise_of_totalitarianism/rules.yaml:890:11\n5926 rules/rise_of_totalitarianism/rules.yaml:891:11\n5931 rules/rise_of_totalitarianism/rules.yaml:892:15\n5936 rules/rise_of_totalitarianism/rules.yaml:893:15\n5937 rules/rise_of_totalitarianism/rules.yaml:894:15\n5938 rules/rise_of_totalitarianism/rules.yaml:895:15\n5939 rules/rise_of_totalitarianism/rules.yaml:896:15\n5946 rules/rise_of_totalitarianism/rules.yaml:897:15\n5947 rules/rise_of_totalitarianism/rules.yaml:898:15\n5948 rules/rise_of_totalitarianism/rules.yaml:899:15\n5953 rules/rise_of_totalitarianism/rules.yaml:900:19\n5954 rules/rise_of_totalitarianism/rules.yaml:901:19\n5955 rules/rise_of_totalitarianism/rules.yaml:902:19\n5956 rules/rise_of_totalitarianism/rules.yaml:903:19\n5957 rules/rise_of_totalitarianism/rules.yaml:904:19\n5961 rules/rise_of_totalitarianism/rules.yaml:906:15\n5966 rules/rise_of_totalitarianism/rules.yaml:907:15\n5983 rules/rise_of_totalitarianism/rules.yaml:908:15\n5984 rules/rise_of_totalitarianism/rules.yaml:909:15\n5991 rules/rise_of_totalitarianism/rules.yaml:910:15\n5992 rules/rise_of_totalitarianism/rules.yaml:911:15\n5993 rules/rise_of_totalitarianism/rules.yaml:912:15\n5998 rules/rise_of_totalitarianism/rules.yaml:913:19\n6013 rules/rise_of_totalitarianism/rules.yaml:914:19\n6014 rules/rise_of_totalitarianism/rules.yaml:915:23\n6029 rules/rise_of_totalitarianism/rules.yaml:916:19\n6037 rules/rise_of_totalitarianism/rules.yaml:917:23\n6049 rules/rise_of_totalitarianism/rules.yaml:918:23\n6056 rules/rise_of_totalitarianism/rules.yaml:919:19\n6057 rules/rise_of_totalitarianism/rules.yaml:920:23\n6060 rules/rise_of_totalitarianism/rules.yaml:921:23\n6066 rules/rise_of_totalitarianism/rules.yaml:922:7\n6069 rules/rise_of_totalitarianism/rules.yaml:926:11\n6072 rules/rise_of_totalitarianism/rules.yaml:923:11\n6077 rules/rise_of_totalitarianism/rules.yaml:924:15\n6084 rules/rise_of_totalitarianism/rules.yaml:927:7\n6085 rules/rise_of_totalitarianism/rules.yaml:928:11\n6086 rules/rise_of_totalitarianism/rules.yaml:929:15\n6088 rules/rise_of_totalitarianism/rules.yaml:931:11\n6107 rules/rise_of_totalitarianism/rules.yaml:746:7\n6108 rules/rise_of_totalitarianism/rules.yaml:747:11\n6109 rules/rise_of_totalitarianism/rules.yaml:748:15\n6110 rules/rise_of_totalitarianism/rules.yaml:749:19\n6111 rules/rise_of_totalitarianism/rules.yaml:750:15\n6112 rules/rise_of_totalitarianism/rules.yaml:751:15\n6114 rules/rise_of_totalitarianism/rules.yaml:752:7\n6115 rules/rise_of_totalitarianism/rules.yaml:753:7\n6126 rules/rise_of_totalitarianism/rules.yaml:754:11\n6127 rules/rise_of_totalitarianism/rules.yaml:755:11\n6142 rules/rise_of_totalitarianism/rules.yaml:756:15\n6148 rules/rise_of_totalitarianism/rules.yaml:757:15\n6154 rules/rise_of_totalitarianism/rules.yaml:758:19\n6155 rules/rise_of_totalitarianism/rules.yaml:759:19\n6168 rules/rise_of_totalitarianism/rules.yaml:760:19\n6187 rules/rise_of_totalitarianism/rules.yaml:1262:7\n6192 rules/rise_of_totalitarianism/rules.yaml:1263:11\n6193 rules/rise_of_totalitarianism/rules.yaml:1264:11\n6194 rules/rise_of_totalitarianism/rules.yaml:1265:11\n6199 rules/rise_of_totalitarianism/rules.yaml:1266:11\n6207 rules/rise_of_totalitarianism/rules.yaml:1267:15\n6213 rules/rise_of_totalitarianism/rules.yaml:1268:15\n6214 rules/rise_of_totalitarianism/rules.yaml:1269:19\n6217 rules/rise_of_totalitarianism/rules.yaml:1270:19\n6218 rules/rise_of_totalitarianism/rules.yaml:1271:19\n6219 rules/rise_of_totalitarianism/rules.yaml:1272:19\n6239 rules/rise_of_totalitarianism/flow.yaml:23:3\n6276 rules/rise_of_totalitarianism/flow.yaml:27:7\n6277 rules/rise_of_totalitarianism/flow.yaml:28:7\n6278 rules/rise_of_totalitarianism/flow.yaml:29:7\n6289 rules/rise_of_totalitarianism/flow.yaml:30:11\n6294 rules/rise_of_totalitarianism/flow.yaml:31:11\n6303 rules/rise_of_totalitarianism/flow.yaml:32:15\n6315 rules/rise_of_totalitarianism/flow.yaml:33:15\n6316 rules/rise_of_totalitarianism/flow.yaml:34:19\n6319 rules/rise_of_totalitarianism/flow.yaml:35:19\n6323 rules/rise_of_totalitarianism/flow.yaml:36:7\n6324 rules/rise_of_totalitarianism/flow.yaml:37:7\n6325 rules/rise_of_totalitarianism/flow.yaml:38:11\n6326 rules/rise_of_totalitarianism/flow.yaml:39:15\n6343 rules/rise_of_totalitarianism/flow.yaml:40:15\n6344 rules/rise_of_totalitarianism/flow.yaml:41:11\n6345 rules/rise_of_totalitarianism/flow.yaml:42:7\n6346 rules/rise_of_totalitarianism/flow.yaml:43:7\n6347 rules/rise_of_totalitarianism/flow.yaml:44:11\n6350 rules/rise_of_totalitarianism/flow.yaml:45:11\n6351 rules/rise_of_totalitarianism/flow.yaml:46:7\n6352 rules/rise_of_totalitarianism/flow.yaml:47:11\n6353 rules/rise_of_totalitarianism/flow.yaml:48:7\n6367 rules/rise_of_totalitarianism/flow.yaml:49:11\n6373 rules/rise_of_totalitarianism/flow.yaml:50:11\n6374 rules/rise_of_totalitarianism/flow.yaml:51:15\n6375 rules/rise_of_totalitarianism/flow.yaml:52:15\n6385 rules/rise_of_totalitarianism/flow.yaml:53:15\n6392 rules/rise_of_totalitarianism/flow.yaml:54:15\n6393 rules/rise_of_totalitarianism/flow.yaml:55:15\n6397 rules/rise_of_totalitarianism/flow.yaml:56:7\n6404 rules/rise_of_totalitarianism/flow.yaml:57:7\n6415 rules/rise_of_totalitarianism/flow.yaml:58:11\n6416 rules/rise_of_totalitarianism/flow.yaml:59:11\n6431 rules/rise_of_totalitarianism/flow.yaml:60:15\n6449 rules/rise_of_totalitarianism/flow.yaml:61:15\n6450 rules/rise_of_totalitarianism/flow.yaml:62:19\n6452 rules/rise_of_totalitarianism/flow.yaml:64:19\n6455 rules/rise_of_totalitarianism/flow.yaml:65:19\n6478 rules/rise_of_totalitarianism/flow.yaml:83:3\n6484 rules/rise_of_totalitarianism/flow.yaml:83:3\n6495 rules/rise_of_totalitarianism/flow.yaml:87:7\n6496 rules/rise_of_totalitarianism/flow.yaml:88:11\n6497 rules/rise_of_totalitarianism/flow.yaml:89:15\n6498 rules/rise_of_totalitarianism/flow.yaml:90:7\n6499 rules/rise_of_totalitarianism/flow.yaml:91:7\n6500 rules/rise_of_totalitarianism/flow.yaml:92:7\n6501 rules/rise_of_totalitarianism/flow.yaml:93:7\n6502 rules/rise_of_totalitarianism/flow.yaml:94:7\n6508 rules/rise_of_totalitarianism/flow.yaml:95:7\n6514 rules/rise_of_totalitarianism/flow.yaml:96:7\n6515 rules/rise_of_totalitarianism/flow.yaml:97:7\n6516 rules/rise_of_totalitarianism/flow.yaml:98:7\n6526 rules/rise_of_totalitarianism/flow.yaml:16:3\n6541 rules/rise_of_totalitarianism/flow.yaml:20:7\n6542 rules/rise_of_totalitarianism/flow.yaml:21:7\n6557 rules/rise_of_totalitarianism/flow.yaml:67:3\n6579 rules/rise_of_totalitarianism/flow.yaml:71:7\n6593 rules/rise_of_totalitarianism/flow.yaml:72:11\n6594 rules/rise_of_totalitarianism/flow.yaml:73:11\n6595 rules/rise_of_totalitarianism/flow.yaml:74:11\n6602 rules/rise_of_totalitarianism/flow.yaml:75:11\n6609 rules/rise_of_totalitarianism/flow.yaml:76:11\n6623 rules/rise_of_totalitarianism/flow.yaml:77:15\n6628 rules/rise_of_totalitarianism/flow.yaml:78:11\n6635 rules/rise_of_totalitarianism/flow.yaml:79:11\n6640 rules/rise_of_totalitarianism/flow.yaml:80:7\n6641 rules/rise_of_totalitarianism/flow.yaml:81:11\n6659 rules/rise_of_totalitarianism/rules.yaml:1332:7\n6667 rules/rise_of_totalitarianism/rules.yaml:1333:7\n6670 rules/rise_of_totalitarianism/rules.yaml:1334:7\n6671 rules/rise_of_totalitarianism/rules.yaml:1335:7\n6672 rules/rise_of_totalitarianism/rules.yaml:1336:7"

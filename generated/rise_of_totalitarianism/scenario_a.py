@@ -26,6 +26,7 @@ E_EFFECT: tuple[Any, ...] = (
     "economy_down",
     "regime",
     "funding",
+    "deploy",
 )
 SIZE: int = 498
 LAYOUT: tuple[Any, ...] = (
@@ -1047,8 +1048,8 @@ PRIMARY: dict[str, Any] = {
         *(2,) * 4,
         *(1,),
     ),
-    "s_e_coup__amount": (1, 1, 1, 2, 1, 1, 0, 1, 1),
-    "s_e_coup__crisis": (*(True, True), *(False,) * 4, *(True, False, False)),
+    "s_e_coup__amount": (1, 1, 1, 2, 1, 1, 1, 1, 1),
+    "s_e_coup__crisis": (*(True, True), *(False,) * 7),
     "s_e_coup__effect": (
         "economy_down",
         "economy_down",
@@ -1056,13 +1057,13 @@ PRIMARY: dict[str, Any] = {
         "cubes",
         "influence",
         "influence",
-        "none",
+        "deploy",
         "vp",
         "cubes",
     ),
     "s_e_coup__id_code": ("CP1", "CP2", "CP3", "CP4", "CP5", "CP6", "CP7", "CP8", "CP9"),
     "s_e_coup__immediate": (*(True, True, True), *(False,) * 5, *(True,)),
-    "s_e_coup__major": (0, 1, None, None, 0, 1, None, None, None),
+    "s_e_coup__major": (0, 1, None, None, 0, 1, 0, None, None),
     "s_e_coup__pp": (1, 1, 1, 2, 2, 2, 2, 1, 1),
     "s_e_crisis__difficulty": (7, 7, 6, 7, 7, 7, 6, 8, 6, 6, 7, 7, 8, 7, 8),
     "s_e_crisis__effect": (
