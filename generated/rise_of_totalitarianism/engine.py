@@ -225,6 +225,8 @@ class RiseOfTotalitarianismRules:
         (("Reduce this Turn to 2 Rounds by removing a Crisis card from play?",), ()),
         (("Keep 3 Rounds",), ()),
         (("", " removes ", " from play: this Turn has 2 Rounds"), ("player", "e:crisis")),
+        (("Nationalization Reform: flip which War Reparations Marker to the Delay side?",), ()),
+        (("", "'s War Reparations Marker is flipped to the Delay side"), ("e:ally",)),
         (
             (
                 "Germany cannot pay War Reparations, but ",
@@ -343,19 +345,20 @@ class RiseOfTotalitarianismRules:
         ("choose-area", 78, "area", -1, 25, 3, False),
         ("choose-number", 79, "number", -1, 25, 5, False),
         ("choose-crisis", 82, "crisis", 83, 26, 2, False),
-        ("choose-area", 88, "area", 89, 27, 7, False),
-        ("choose-strategy", 90, "strategy", -1, 28, 0, False),
-        ("choose-strategy", 92, "strategy", 93, 29, 7, False),
-        ("choose-some", 100, "some:strategy", -1, 31, 3, False),
-        ("yes-no", 103, "yes-no", -1, 31, 8, False),
-        ("choose-strategy", 105, "strategy", 33, 31, 15, False),
-        ("choose-strategy", 107, "strategy", -1, 34, 1, True),
-        ("choose-minor", 110, "minor", -1, 35, 2, False),
-        ("choose-population", 114, "population", -1, 35, 11, False),
-        ("choose-chit", 118, "chit", -1, 35, 22, False),
-        ("yes-no", 121, "yes-no", -1, 35, 26, False),
-        ("choose-reform", 124, "reform", -1, 35, 38, False),
-        ("choose-population", 126, "population", -1, 35, 42, False),
+        ("choose-ally", 85, "ally", -1, 27, 1, False),
+        ("choose-area", 90, "area", 91, 28, 7, False),
+        ("choose-strategy", 92, "strategy", -1, 29, 0, False),
+        ("choose-strategy", 94, "strategy", 95, 30, 7, False),
+        ("choose-some", 102, "some:strategy", -1, 32, 3, False),
+        ("yes-no", 105, "yes-no", -1, 32, 8, False),
+        ("choose-strategy", 107, "strategy", 33, 32, 15, False),
+        ("choose-strategy", 109, "strategy", -1, 35, 1, True),
+        ("choose-minor", 112, "minor", -1, 36, 2, False),
+        ("choose-population", 116, "population", -1, 36, 11, False),
+        ("choose-chit", 120, "chit", -1, 36, 22, False),
+        ("yes-no", 123, "yes-no", -1, 36, 26, False),
+        ("choose-reform", 126, "reform", -1, 36, 38, False),
+        ("choose-population", 128, "population", -1, 36, 42, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -385,6 +388,7 @@ class RiseOfTotalitarianismRules:
         "coup_effect",
         "deploy_chit",
         "shorten_turn_five",
+        "reparations_delay",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -454,7 +458,8 @@ class RiseOfTotalitarianismRules:
         (25, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
         (25, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
         (26, 3): ((1, (), "z_shorten_turn_five__3_1"),),
-        (27, 8): (
+        (27, 2): ((0, 0, None), (1, (), "z_reparations_delay__2_1")),
+        (28, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -463,11 +468,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (31, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (31, 16): ((3, False, None),),
-        (34, 2): ((3, 0, None),),
-        (35, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (35, 4): (
+        (32, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (32, 16): ((3, False, None),),
+        (35, 2): ((3, 0, None),),
+        (36, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (36, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -476,7 +481,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (35, 8): (
+        (36, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -485,7 +490,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (35, 12): (
+        (36, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -493,7 +498,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (35, 13): (
+        (36, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -502,7 +507,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (35, 23): (
+        (36, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -510,7 +515,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (35, 24): (
+        (36, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -519,8 +524,8 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (35, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (35, 33): (
+        (36, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (36, 33): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -530,7 +535,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (35, 39): (
+        (36, 39): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -539,7 +544,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (35, 40): (
+        (36, 40): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -549,7 +554,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (35, 43): (
+        (36, 43): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -560,7 +565,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (35, 45): (
+        (36, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -570,7 +575,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (35, 48): (
+        (36, 51): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -578,9 +583,9 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (35, 53): ((0, 0, None), (1, False, None)),
+        (36, 56): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 18, 20, 23, 30, 31)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 18, 20, 24, 31, 32)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -593,12 +598,13 @@ class RiseOfTotalitarianismRules:
         19: "u.owner == p and u.location == none and count([a for a in legal_areas(p, u) if c.major == none or a.major == c.major]) > 0",
         20: "c.major == none or b.major == c.major",
         22: "c == cr11 or c == cr12",
-        23: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        25: "not c.locked and count(marker_targets(c)) > 0",
-        28: "not k.mandatory",
-        31: 'u.action != "propaganda" or moveable(x, actor)',
-        34: "m == germany or r != nationalization",
-        35: "moveable(x, actor)",
+        23: "not a.delay",
+        24: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        26: "not c.locked and count(marker_targets(c)) > 0",
+        29: "not k.mandatory",
+        32: 'u.action != "propaganda" or moveable(x, actor)',
+        35: "m == germany or r != nationalization",
+        36: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -655,6 +661,7 @@ class RiseOfTotalitarianismRules:
     lab_major: tuple[str, ...]
     lab_minor: tuple[str, ...]
     n_player: int
+    o_e_ally__delay: int
     o_e_area__cubes: int
     o_e_chit__established: int
     o_e_chit__location: int
@@ -710,7 +717,6 @@ class RiseOfTotalitarianismRules:
     o_p_rerolled: int
     o_p_reserve: int
     o_p_vp: int
-    s_e_ally__delay: tuple[bool, ...]
     s_e_area__adjacent: tuple[tuple[int, ...], ...]
     s_e_area__kind: tuple[str, ...]
     s_e_area__major: tuple[Any, ...]
@@ -805,6 +811,7 @@ class RiseOfTotalitarianismRules:
         self.lab_major = d["lab_major"]
         self.lab_minor = d["lab_minor"]
         self.n_player = d["n_player"]
+        self.o_e_ally__delay = d["o_e_ally__delay"]
         self.o_e_area__cubes = d["o_e_area__cubes"]
         self.o_e_chit__established = d["o_e_chit__established"]
         self.o_e_chit__location = d["o_e_chit__location"]
@@ -860,7 +867,6 @@ class RiseOfTotalitarianismRules:
         self.o_p_rerolled = d["o_p_rerolled"]
         self.o_p_reserve = d["o_p_reserve"]
         self.o_p_vp = d["o_p_vp"]
-        self.s_e_ally__delay = d["s_e_ally__delay"]
         self.s_e_area__adjacent = d["s_e_area__adjacent"]
         self.s_e_area__kind = d["s_e_area__kind"]
         self.s_e_area__major = d["s_e_area__major"]
@@ -1152,12 +1158,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1350:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1171,25 +1177,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1350:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1350:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1358:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1201,13 +1207,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1358:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1358:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1272,7 +1278,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1483,11 +1489,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         return [
             v_c
@@ -1496,7 +1502,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1505,7 +1511,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1523,7 +1529,7 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
@@ -1538,7 +1544,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1079:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1568,13 +1574,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1341:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1353:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    98,
+                    100,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1584,7 +1590,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    99,
+                    101,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -1631,7 +1637,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1244:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1246:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -1678,7 +1684,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:962:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:964:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -1716,43 +1722,43 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 95, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 97, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1342:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 94, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 96, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 97, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 99, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1352:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 96, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 98, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1055:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1057:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -1879,7 +1885,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:975:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -1948,7 +1954,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1091:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1093:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -1966,7 +1972,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1107:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1109:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2002,27 +2008,27 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1275:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1287:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
             for v_a in self.all_ally:
-                if self.s_e_ally__delay[v_a]:
+                if S[self.o_e_ally__delay + v_a]:
                     _w1 += 1
             v_k = _w1
             v_need = 1 - N[self.o_e_major__economy + self.k_major__germany]
             if v_k >= v_need:
                 if S[_LOG] is not False:
-                    _log(S, 85, (v_k, v_need))
+                    _log(S, 87, (v_k, v_need))
             else:
                 S[self.o_e_major__economy + self.k_major__germany] = min(
                     max(max(-4, N[self.o_e_major__economy + self.k_major__germany] - 1), -4), 3
                 )
                 if S[_LOG] is not False:
-                    _log(S, 86, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
+                    _log(S, 88, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -2040,7 +2046,7 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
         if S[_LOG] is not False:
-            _log(S, 87, (v_p, v_x, v_k, v_k))
+            _log(S, 89, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2125,7 +2131,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1168:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1170:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2225,7 +2231,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2246,7 +2252,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1189:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1191:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -2307,7 +2313,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:933:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2350,7 +2356,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1222:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1224:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -2467,7 +2473,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1126:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -2605,7 +2611,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:991:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:993:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -2656,7 +2662,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2697,7 +2703,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1014:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1016:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -2902,7 +2908,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1175:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1177:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -2923,7 +2929,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -2967,6 +2973,13 @@ class RiseOfTotalitarianismRules:
                                 v_w_open = False
                                 self.p_window__reaction__act(S, v_actor, v_p, v_x)
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
+
+    def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1277:3]"
+        v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
+        if len(v_paying) > 0:
+            v_a_2 = _pick(R, v_paying)
+            S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
         "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:556:3]"
@@ -3122,6 +3135,8 @@ class RiseOfTotalitarianismRules:
                         S[self.o_e_major__economy + v_m] = min(
                             max(S[self.o_e_major__economy + v_m] + 1, -4), 3
                         )
+                    if v_r_2 == self.k_reform__nationalization:
+                        self.q_reparations_delay(S, R, v_actor)
         if v_ap >= v_d and v_ap >= 0:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
                 self.q_bonus_operations(S, R, v_actor, v_a, v_ap - v_d)
@@ -3162,7 +3177,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1254:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1256:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -3326,7 +3341,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -3502,7 +3517,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1168:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1170:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -3748,7 +3763,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1153:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -3801,7 +3816,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1189:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1191:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -3948,7 +3963,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:933:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -4074,7 +4089,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1222:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1224:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -4310,7 +4325,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1126:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4629,7 +4644,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:991:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:993:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4735,7 +4750,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4842,7 +4857,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        29,
+                        30,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -4856,7 +4871,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    25,
+                    26,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4887,7 +4902,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            29,
+                            30,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -4911,7 +4926,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1014:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1016:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5326,9 +5341,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 29, _o, ()))
+                    _d.append((v_p_2, 30, _o, ()))
                 return _ask_all(
-                    S, (34, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (35, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -5339,7 +5354,7 @@ class RiseOfTotalitarianismRules:
                     v_c = _a[v_p_2]
                     S[self.o_p_played + v_p_2] = v_c
                 if self.r_choose_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (34, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
+                    return _wait(S, (35, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -5362,7 +5377,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 108, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 110, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -5384,12 +5399,12 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 6:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (34, 4, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (35, 4, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 4
                 continue
             if pc == 9:
                 if self.r_apply_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (34, 10, v_p_5, v_n))
+                    return _wait(S, (35, 10, v_p_5, v_n))
                 pc = 10
             if pc == 10:
                 if F is not None:
@@ -5400,12 +5415,12 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 109, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 111, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1175:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1177:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -5466,7 +5481,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1292:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5573,7 +5588,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        27,
+                        28,
                         8,
                         v_actor,
                         v_w_asked,
@@ -5588,7 +5603,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    23,
+                    24,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -5623,6 +5638,40 @@ class RiseOfTotalitarianismRules:
                 pc = 13
             if pc == 13:
                 return None
+
+    def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1277:3]"
+        v_paying: Any = None
+        v_a_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine reparations_delay: no resume point {pc}")
+        if pc == 0:
+            v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
+            if len(v_paying) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_paying = F[2:]
+                F = None
+            return self.ask(S, (27, 2, v_p, v_paying), v_p, 23, tuple(v_paying))
+        if pc == 2:
+            if F is not None:
+                v_p, v_paying = F[2:]
+                F = None
+            v_a_2 = v
+            S[self.o_e_ally__delay + v_a_2] = True
+            _log(S, 86, (v_a_2,))
+            pc = 3
+        if pc == 3:
+            return None
+
+    def z_reparations_delay__2_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'paying' of a frame, computed again in a bot's world."
+        return [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
 
     def r_reroll_offer(
         self,
@@ -5719,8 +5768,8 @@ class RiseOfTotalitarianismRules:
         v_xs: Any = None
         v_x_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 33, 38-40, 42-43, 45, 48, 53
-        if F is not None and (pc < 0 or not (0x212DC20DC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 33, 38-40, 42-43, 45, 51, 56
+        if F is not None and (pc < 0 or not (0x1082DC20DC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
         if pc == 0:
             S[self.o_e_chit__resolved + v_u] = True
@@ -5747,9 +5796,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (35, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (36, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                30,
+                31,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -5765,18 +5814,18 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (35, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (36, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 111, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 113, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
-                pc = 48
+                pc = 51
         if pc == 5:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 6
@@ -5785,18 +5834,18 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 112, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 114, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (35, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (36, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             self.p_to_stability_track(S, v_actor, v_n)
-            pc = 48
+            pc = 51
         if pc == 10:
             v_opts = [
                 v_x
@@ -5815,9 +5864,9 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 113, (v_u, v_a))
+                _log(S, 115, (v_u, v_a))
                 v_ap = -1
-                pc = 48
+                pc = 51
             else:
                 pc = 11
         if pc == 11:
@@ -5826,9 +5875,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (35, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (36, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                31,
+                32,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -5843,18 +5892,18 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (35, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (36, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 115, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 117, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
-                pc = 48
+                pc = 51
         if pc == 14:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 15
@@ -5862,18 +5911,18 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 116, (self.s_e_chit__action[v_u], v_a))
-                pc = 48
+                _log(S, 118, (self.s_e_chit__action[v_u], v_a))
+                pc = 51
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (35, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 48
+                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 51
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 117, (v_u, v_a))
+                _log(S, 119, (v_u, v_a))
                 v_ap = -1
-                pc = 48
+                pc = 51
             else:
                 pc = 22
         if pc == 22:
@@ -5881,7 +5930,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (35, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 32, tuple(_uniq(v_ts))
+                S, (36, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 33, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -5890,36 +5939,36 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (35, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (36, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 119, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 121, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
-                pc = 48
+                pc = 51
         if pc == 25:
-            _log(S, 120, (v_t,))
+            _log(S, 122, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
             else:
-                pc = 48
+                pc = 51
         if pc == 26:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (35, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 33, (True, False))
+            return self.ask(S, (36, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 34, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
             v_keep = v
-            pc = 48
+            pc = 51
         if pc == 31:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
@@ -5937,26 +5986,26 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (35, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+                return _wait(S, (36, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
             pc = 33
         if pc == 33:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 122, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 124, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 34
             else:
-                pc = 48
+                pc = 51
         if pc == 34:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 123, (v_card,))
+            _log(S, 125, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (35, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 48
+                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 51
         if pc == 37:
             v_kinds = [
                 v_r
@@ -5970,9 +6019,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (35, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (36, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                34,
+                35,
                 tuple(v_kinds),
             )
         if pc == 39:
@@ -5982,18 +6031,18 @@ class RiseOfTotalitarianismRules:
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (35, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (36, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 40
         if pc == 40:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 125, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 127, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 41
             else:
-                pc = 48
+                pc = 51
         if pc == 41:
             v_xs = [
                 v_x_4
@@ -6036,9 +6085,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (35, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (36, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                35,
+                36,
                 tuple(v_xs),
             )
         if pc == 43:
@@ -6047,7 +6096,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (35, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (36, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 45
         if pc == 45:
             if F is not None:
@@ -6058,26 +6107,33 @@ class RiseOfTotalitarianismRules:
                     max(S[self.o_e_major__economy + v_m] + 1, -4), 3
                 )
                 _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
-            pc = 48
-        if pc == 48:
+            if v_r_2 == self.k_reform__nationalization:
+                pc = 46
+            else:
+                pc = 51
+        if pc == 46:
+            if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
+                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 51
+        if pc == 51:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep = F[2:]
                 F = None
             if v_ap >= v_d and v_ap >= 0:
-                pc = 49
+                pc = 52
             else:
-                _log(S, 127, ())
-                pc = 53
-        if pc == 49:
+                _log(S, 129, ())
+                pc = 56
+        if pc == 52:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 50
-            else:
                 pc = 53
-        if pc == 50:
-            if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (35, 53, v_u, v_keep))
-            pc = 53
+            else:
+                pc = 56
         if pc == 53:
+            if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
+                return _wait(S, (36, 56, v_u, v_keep))
+            pc = 56
+        if pc == 56:
             if F is not None:
                 v_u, v_keep = F[2:]
                 F = None
@@ -6173,7 +6229,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1254:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1256:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -6237,7 +6293,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (37, 1))
+                return _wait(S, (38, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6302,9 +6358,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (31, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (32, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    26,
+                    27,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -6341,13 +6397,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 101, (v_era,))
+                    _log(S, 103, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 102, (len(v_fresh),))
+                    _log(S, 104, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -6364,7 +6420,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (31, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 27, (True, False))
+                return self.ask(S, (32, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 28, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -6390,12 +6446,12 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 104, (v_p_4,))
+                    _log(S, 106, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
                 if self.r_shorten_turn_five(S, None, None) is SUSPEND:
-                    return _wait(S, (31, 11, v_p_5))
+                    return _wait(S, (32, 11, v_p_5))
                 pc = 11
             if pc == 11:
                 if F is not None:
@@ -6430,9 +6486,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (31, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (32, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    28,
+                    29,
                     tuple(
                         [
                             v_k_4
@@ -6476,7 +6532,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (39, 1))
+                return _wait(S, (40, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6500,13 +6556,13 @@ class RiseOfTotalitarianismRules:
             self.p_war_reparations(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (33, 1))
+                return _wait(S, (34, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (33, 2))
+                return _wait(S, (34, 2))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -6524,7 +6580,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (36, 1))
+                return _wait(S, (37, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6540,7 +6596,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (30, 1))
+                return _wait(S, (31, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6555,7 +6611,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (38, 1))
+                return _wait(S, (39, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6591,16 +6647,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 106, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 108, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (32, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (32, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -6621,19 +6677,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (32, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (33, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (32, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (32, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -6644,7 +6700,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1319:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -6657,7 +6713,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (28, 1, v_p, v_x), v_p, 24, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (29, 1, v_p, v_x), v_p, 25, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -6669,9 +6725,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 91, (v_p, v_x, v_q, v_t))
+            _log(S, 93, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "998 rules/rise_of_totalitarianism/rules.yaml:287:7\n999 rules/rise_of_totalitarianism/rules.yaml:288:7\n1000 rules/rise_of_totalitarianism/rules.yaml:289:11\n1001 rules/rise_of_totalitarianism/rules.yaml:290:7\n1038 rules/rise_of_totalitarianism/rules.yaml:305:7\n1039 rules/rise_of_totalitarianism/rules.yaml:306:7\n1040 rules/rise_of_totalitarianism/rules.yaml:307:11\n1045 rules/rise_of_totalitarianism/rules.yaml:308:7\n1046 rules/rise_of_totalitarianism/rules.yaml:309:11\n1047 rules/rise_of_totalitarianism/rules.yaml:310:15\n1048 rules/rise_of_totalitarianism/rules.yaml:311:11\n1049 rules/rise_of_totalitarianism/rules.yaml:312:15\n1050 rules/rise_of_totalitarianism/rules.yaml:313:7\n1054 rules/rise_of_totalitarianism/rules.yaml:182:7\n1058 rules/rise_of_totalitarianism/rules.yaml:47:3\n1066 rules/rise_of_totalitarianism/rules.yaml:55:7\n1070 rules/rise_of_totalitarianism/rules.yaml:227:7\n1074 rules/rise_of_totalitarianism/rules.yaml:189:7\n1084 rules/rise_of_totalitarianism/rules.yaml:367:7\n1088 rules/rise_of_totalitarianism/rules.yaml:368:7\n1091 rules/rise_of_totalitarianism/rules.yaml:369:11\n1092 rules/rise_of_totalitarianism/rules.yaml:370:7\n1096 rules/rise_of_totalitarianism/rules.yaml:199:7\n1097 rules/rise_of_totalitarianism/rules.yaml:200:11\n1098 rules/rise_of_totalitarianism/rules.yaml:201:11\n1103 rules/rise_of_totalitarianism/rules.yaml:202:11\n1104 rules/rise_of_totalitarianism/rules.yaml:203:11\n1105 rules/rise_of_totalitarianism/rules.yaml:204:15\n1106 rules/rise_of_totalitarianism/rules.yaml:205:19\n1107 rules/rise_of_totalitarianism/rules.yaml:206:11\n1108 rules/rise_of_totalitarianism/rules.yaml:207:7\n1119 rules/rise_of_totalitarianism/rules.yaml:208:7\n1120 rules/rise_of_totalitarianism/rules.yaml:209:7\n1132 rules/rise_of_totalitarianism/rules.yaml:210:7\n1133 rules/rise_of_totalitarianism/rules.yaml:211:11\n1134 rules/rise_of_totalitarianism/rules.yaml:212:7\n1138 rules/rise_of_totalitarianism/rules.yaml:246:7\n1142 rules/rise_of_totalitarianism/rules.yaml:253:7\n1150 rules/rise_of_totalitarianism/rules.yaml:147:7\n1157 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1162 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1164 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1168 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1350:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1350:27\n1181 rules/rise_of_totalitarianism/rules.yaml:1350:49\n1189 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1194 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1195 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1196 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1200 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1201 rules/rise_of_totalitarianism/rules.yaml:1358:7\n1205 rules/rise_of_totalitarianism/rules.yaml:1358:27\n1211 rules/rise_of_totalitarianism/rules.yaml:1358:49\n1219 rules/rise_of_totalitarianism/rules.yaml:87:7\n1220 rules/rise_of_totalitarianism/rules.yaml:88:11\n1221 rules/rise_of_totalitarianism/rules.yaml:89:7\n1222 rules/rise_of_totalitarianism/rules.yaml:90:11\n1223 rules/rise_of_totalitarianism/rules.yaml:91:7\n1227 rules/rise_of_totalitarianism/rules.yaml:121:7\n1239 rules/rise_of_totalitarianism/rules.yaml:114:7\n1265 rules/rise_of_totalitarianism/rules.yaml:355:7\n1269 rules/rise_of_totalitarianism/rules.yaml:221:7\n1276 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1277 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1278 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1279 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1280 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1281 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1282 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1286 rules/rise_of_totalitarianism/rules.yaml:234:7\n1287 rules/rise_of_totalitarianism/rules.yaml:235:11\n1288 rules/rise_of_totalitarianism/rules.yaml:236:7\n1289 rules/rise_of_totalitarianism/rules.yaml:237:11\n1295 rules/rise_of_totalitarianism/rules.yaml:238:11\n1304 rules/rise_of_totalitarianism/rules.yaml:239:7\n1305 rules/rise_of_totalitarianism/rules.yaml:240:11\n1321 rules/rise_of_totalitarianism/rules.yaml:241:7\n1326 rules/rise_of_totalitarianism/rules.yaml:62:7\n1335 rules/rise_of_totalitarianism/rules.yaml:335:7\n1340 rules/rise_of_totalitarianism/rules.yaml:327:7\n1341 rules/rise_of_totalitarianism/rules.yaml:328:7\n1342 rules/rise_of_totalitarianism/rules.yaml:329:11\n1350 rules/rise_of_totalitarianism/rules.yaml:330:7\n1354 rules/rise_of_totalitarianism/rules.yaml:177:7\n1358 rules/rise_of_totalitarianism/rules.yaml:154:7\n1372 rules/rise_of_totalitarianism/rules.yaml:258:7\n1380 rules/rise_of_totalitarianism/rules.yaml:128:7\n1385 rules/rise_of_totalitarianism/rules.yaml:277:7\n1386 rules/rise_of_totalitarianism/rules.yaml:278:7\n1387 rules/rise_of_totalitarianism/rules.yaml:279:11\n1388 rules/rise_of_totalitarianism/rules.yaml:280:7\n1392 rules/rise_of_totalitarianism/rules.yaml:161:7\n1400 rules/rise_of_totalitarianism/rules.yaml:107:7\n1413 rules/rise_of_totalitarianism/rules.yaml:265:7\n1417 rules/rise_of_totalitarianism/rules.yaml:266:7\n1418 rules/rise_of_totalitarianism/rules.yaml:267:11\n1419 rules/rise_of_totalitarianism/rules.yaml:268:7\n1423 rules/rise_of_totalitarianism/rules.yaml:320:7\n1434 rules/rise_of_totalitarianism/rules.yaml:296:7\n1438 rules/rise_of_totalitarianism/rules.yaml:348:7\n1443 rules/rise_of_totalitarianism/rules.yaml:381:7\n1447 rules/rise_of_totalitarianism/rules.yaml:73:7\n1448 rules/rise_of_totalitarianism/rules.yaml:74:11\n1449 rules/rise_of_totalitarianism/rules.yaml:75:7\n1450 rules/rise_of_totalitarianism/rules.yaml:76:11\n1451 rules/rise_of_totalitarianism/rules.yaml:77:7\n1456 rules/rise_of_totalitarianism/rules.yaml:170:7\n1465 rules/rise_of_totalitarianism/rules.yaml:100:7\n1473 rules/rise_of_totalitarianism/rules.yaml:135:7\n1474 rules/rise_of_totalitarianism/rules.yaml:136:7\n1475 rules/rise_of_totalitarianism/rules.yaml:137:7\n1476 rules/rise_of_totalitarianism/rules.yaml:138:7\n1481 rules/rise_of_totalitarianism/rules.yaml:341:7\n1487 rules/rise_of_totalitarianism/rules.yaml:1319:3\n1492 rules/rise_of_totalitarianism/rules.yaml:1319:3\n1500 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1501 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1502 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1503 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1504 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1505 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1509 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1527 rules/rise_of_totalitarianism/rules.yaml:1292:3\n1531 rules/rise_of_totalitarianism/rules.yaml:392:7\n1532 rules/rise_of_totalitarianism/rules.yaml:393:7\n1537 rules/rise_of_totalitarianism/rules.yaml:394:11\n1538 rules/rise_of_totalitarianism/rules.yaml:395:11\n1543 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1544 rules/rise_of_totalitarianism/rules.yaml:1084:11\n1545 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1552 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1553 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1555 rules/rise_of_totalitarianism/rules.yaml:1088:7\n1560 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1568 rules/rise_of_totalitarianism/rules.yaml:1090:11\n1573 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1574 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1575 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1583 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1584 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1585 rules/rise_of_totalitarianism/rules.yaml:1341:1\n1597 rules/rise_of_totalitarianism/rules.yaml:424:7\n1598 rules/rise_of_totalitarianism/rules.yaml:425:11\n1627 rules/rise_of_totalitarianism/rules.yaml:426:11\n1628 rules/rise_of_totalitarianism/rules.yaml:427:11\n1629 rules/rise_of_totalitarianism/rules.yaml:428:11\n1630 rules/rise_of_totalitarianism/rules.yaml:429:11\n1636 rules/rise_of_totalitarianism/rules.yaml:1248:7\n1637 rules/rise_of_totalitarianism/rules.yaml:1249:11\n1639 rules/rise_of_totalitarianism/rules.yaml:1250:7\n1642 rules/rise_of_totalitarianism/rules.yaml:1251:7\n1647 rules/rise_of_totalitarianism/rules.yaml:469:7\n1648 rules/rise_of_totalitarianism/rules.yaml:470:7\n1649 rules/rise_of_totalitarianism/rules.yaml:471:7\n1654 rules/rise_of_totalitarianism/rules.yaml:472:11\n1655 rules/rise_of_totalitarianism/rules.yaml:473:11\n1660 rules/rise_of_totalitarianism/rules.yaml:479:7\n1661 rules/rise_of_totalitarianism/rules.yaml:480:11\n1662 rules/rise_of_totalitarianism/rules.yaml:481:11\n1665 rules/rise_of_totalitarianism/rules.yaml:483:11\n1670 rules/rise_of_totalitarianism/rules.yaml:456:7\n1671 rules/rise_of_totalitarianism/rules.yaml:457:11\n1672 rules/rise_of_totalitarianism/rules.yaml:458:11\n1673 rules/rise_of_totalitarianism/rules.yaml:459:11\n1675 rules/rise_of_totalitarianism/rules.yaml:460:7\n1676 rules/rise_of_totalitarianism/rules.yaml:461:11\n1677 rules/rise_of_totalitarianism/rules.yaml:462:11\n1678 rules/rise_of_totalitarianism/rules.yaml:463:11\n1683 rules/rise_of_totalitarianism/rules.yaml:966:7\n1684 rules/rise_of_totalitarianism/rules.yaml:967:11\n1702 rules/rise_of_totalitarianism/rules.yaml:968:15\n1703 rules/rise_of_totalitarianism/rules.yaml:969:15\n1708 rules/rise_of_totalitarianism/rules.yaml:970:15\n1709 rules/rise_of_totalitarianism/rules.yaml:971:19\n1712 rules/rise_of_totalitarianism/rules.yaml:972:19\n1715 rules/rise_of_totalitarianism/rules.yaml:974:19\n1721 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1722 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1723 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1727 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1728 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1734 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1735 rules/rise_of_totalitarianism/rules.yaml:1342:3\n1740 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1741 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1742 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1746 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1747 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1751 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1752 rules/rise_of_totalitarianism/rules.yaml:1352:3\n1757 rules/rise_of_totalitarianism/rules.yaml:1059:7\n1758 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1759 rules/rise_of_totalitarianism/rules.yaml:1061:15\n1760 rules/rise_of_totalitarianism/rules.yaml:1062:19\n1761 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1762 rules/rise_of_totalitarianism/rules.yaml:1064:15\n1773 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1774 rules/rise_of_totalitarianism/rules.yaml:1066:19\n1782 rules/rise_of_totalitarianism/rules.yaml:1067:19\n1783 rules/rise_of_totalitarianism/rules.yaml:1068:19\n1784 rules/rise_of_totalitarianism/rules.yaml:1069:19\n1789 rules/rise_of_totalitarianism/rules.yaml:1070:23\n1792 rules/rise_of_totalitarianism/rules.yaml:1071:23\n1793 rules/rise_of_totalitarianism/rules.yaml:1072:19\n1802 rules/rise_of_totalitarianism/rules.yaml:1073:15\n1814 rules/rise_of_totalitarianism/rules.yaml:1074:15\n1819 rules/rise_of_totalitarianism/rules.yaml:1075:15\n1821 rules/rise_of_totalitarianism/rules.yaml:1076:15\n1827 rules/rise_of_totalitarianism/rules.yaml:1077:19\n1828 rules/rise_of_totalitarianism/rules.yaml:1078:11\n1832 rules/rise_of_totalitarianism/flow.yaml:101:3\n1836 rules/rise_of_totalitarianism/flow.yaml:105:7\n1837 rules/rise_of_totalitarianism/flow.yaml:106:11\n1841 rules/rise_of_totalitarianism/rules.yaml:415:7\n1842 rules/rise_of_totalitarianism/rules.yaml:416:7\n1843 rules/rise_of_totalitarianism/rules.yaml:417:11\n1848 rules/rise_of_totalitarianism/rules.yaml:418:15\n1849 rules/rise_of_totalitarianism/rules.yaml:419:15\n1853 rules/rise_of_totalitarianism/rules.yaml:387:7\n1857 rules/rise_of_totalitarianism/rules.yaml:765:7\n1859 rules/rise_of_totalitarianism/rules.yaml:766:7\n1860 rules/rise_of_totalitarianism/rules.yaml:767:7\n1865 rules/rise_of_totalitarianism/rules.yaml:629:7\n1868 rules/rise_of_totalitarianism/rules.yaml:630:7\n1869 rules/rise_of_totalitarianism/rules.yaml:631:11\n1872 rules/rise_of_totalitarianism/rules.yaml:632:7\n1873 rules/rise_of_totalitarianism/rules.yaml:633:11\n1874 rules/rise_of_totalitarianism/rules.yaml:634:11\n1875 rules/rise_of_totalitarianism/rules.yaml:635:11\n1876 rules/rise_of_totalitarianism/rules.yaml:636:7\n1877 rules/rise_of_totalitarianism/rules.yaml:637:11\n1879 rules/rise_of_totalitarianism/rules.yaml:639:11\n1884 rules/rise_of_totalitarianism/rules.yaml:979:7\n1885 rules/rise_of_totalitarianism/rules.yaml:980:11\n1886 rules/rise_of_totalitarianism/rules.yaml:981:15\n1892 rules/rise_of_totalitarianism/rules.yaml:982:19\n1893 rules/rise_of_totalitarianism/rules.yaml:983:19\n1894 rules/rise_of_totalitarianism/rules.yaml:984:19\n1895 rules/rise_of_totalitarianism/rules.yaml:985:19\n1896 rules/rise_of_totalitarianism/rules.yaml:986:19\n1897 rules/rise_of_totalitarianism/rules.yaml:987:19\n1902 rules/rise_of_totalitarianism/rules.yaml:988:23\n1905 rules/rise_of_totalitarianism/rules.yaml:989:23\n1906 rules/rise_of_totalitarianism/rules.yaml:990:19\n1911 rules/rise_of_totalitarianism/flow.yaml:6:3\n1915 rules/rise_of_totalitarianism/flow.yaml:10:7\n1916 rules/rise_of_totalitarianism/flow.yaml:11:11\n1919 rules/rise_of_totalitarianism/flow.yaml:12:7\n1920 rules/rise_of_totalitarianism/flow.yaml:13:7\n1924 rules/rise_of_totalitarianism/rules.yaml:400:7\n1925 rules/rise_of_totalitarianism/rules.yaml:401:7\n1926 rules/rise_of_totalitarianism/rules.yaml:402:7\n1927 rules/rise_of_totalitarianism/rules.yaml:403:11\n1928 rules/rise_of_totalitarianism/rules.yaml:404:15\n1930 rules/rise_of_totalitarianism/rules.yaml:406:15\n1931 rules/rise_of_totalitarianism/rules.yaml:407:7\n1932 rules/rise_of_totalitarianism/rules.yaml:408:7\n1933 rules/rise_of_totalitarianism/rules.yaml:409:11\n1937 rules/rise_of_totalitarianism/rules.yaml:784:7\n1938 rules/rise_of_totalitarianism/rules.yaml:785:7\n1942 rules/rise_of_totalitarianism/rules.yaml:786:11\n1943 rules/rise_of_totalitarianism/rules.yaml:787:11\n1944 rules/rise_of_totalitarianism/rules.yaml:788:11\n1947 rules/rise_of_totalitarianism/rules.yaml:789:11\n1953 rules/rise_of_totalitarianism/rules.yaml:1095:7\n1954 rules/rise_of_totalitarianism/rules.yaml:1096:11\n1955 rules/rise_of_totalitarianism/rules.yaml:1097:11\n1956 rules/rise_of_totalitarianism/rules.yaml:1098:11\n1957 rules/rise_of_totalitarianism/rules.yaml:1099:15\n1958 rules/rise_of_totalitarianism/rules.yaml:1100:7\n1959 rules/rise_of_totalitarianism/rules.yaml:1101:11\n1962 rules/rise_of_totalitarianism/rules.yaml:1102:15\n1963 rules/rise_of_totalitarianism/rules.yaml:1103:7\n1964 rules/rise_of_totalitarianism/rules.yaml:1104:11\n1965 rules/rise_of_totalitarianism/rules.yaml:1105:11\n1966 rules/rise_of_totalitarianism/rules.yaml:1106:7\n1971 rules/rise_of_totalitarianism/rules.yaml:1111:7\n1972 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1973 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1974 rules/rise_of_totalitarianism/rules.yaml:1114:11\n1975 rules/rise_of_totalitarianism/rules.yaml:1115:11\n1981 rules/rise_of_totalitarianism/rules.yaml:1116:15\n1995 rules/rise_of_totalitarianism/rules.yaml:1117:15\n1996 rules/rise_of_totalitarianism/rules.yaml:1118:15\n1998 rules/rise_of_totalitarianism/rules.yaml:1119:7\n1999 rules/rise_of_totalitarianism/rules.yaml:1120:7\n2000 rules/rise_of_totalitarianism/rules.yaml:1121:7\n2001 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2002 rules/rise_of_totalitarianism/rules.yaml:1123:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1282:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1283:11\n2013 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2014 rules/rise_of_totalitarianism/rules.yaml:1285:11\n2015 rules/rise_of_totalitarianism/rules.yaml:1286:15\n2018 rules/rise_of_totalitarianism/rules.yaml:1288:15\n2021 rules/rise_of_totalitarianism/rules.yaml:1289:15\n2026 rules/rise_of_totalitarianism/rules.yaml:1307:7\n2035 rules/rise_of_totalitarianism/rules.yaml:1308:7\n2036 rules/rise_of_totalitarianism/rules.yaml:1309:7\n2037 rules/rise_of_totalitarianism/rules.yaml:1310:11\n2038 rules/rise_of_totalitarianism/rules.yaml:1311:15\n2039 rules/rise_of_totalitarianism/rules.yaml:1312:19\n2040 rules/rise_of_totalitarianism/rules.yaml:1313:19\n2041 rules/rise_of_totalitarianism/rules.yaml:1314:19\n2042 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2066 rules/rise_of_totalitarianism/rules.yaml:728:7\n2067 rules/rise_of_totalitarianism/rules.yaml:729:7\n2072 rules/rise_of_totalitarianism/rules.yaml:730:11\n2085 rules/rise_of_totalitarianism/rules.yaml:731:11\n2086 rules/rise_of_totalitarianism/rules.yaml:732:15\n2088 rules/rise_of_totalitarianism/rules.yaml:734:15\n2089 rules/rise_of_totalitarianism/rules.yaml:735:15\n2090 rules/rise_of_totalitarianism/rules.yaml:736:19\n2092 rules/rise_of_totalitarianism/rules.yaml:738:19\n2093 rules/rise_of_totalitarianism/rules.yaml:739:19\n2094 rules/rise_of_totalitarianism/rules.yaml:740:19\n2099 rules/rise_of_totalitarianism/rules.yaml:592:7\n2100 rules/rise_of_totalitarianism/rules.yaml:594:15\n2101 rules/rise_of_totalitarianism/rules.yaml:595:15\n2103 rules/rise_of_totalitarianism/rules.yaml:597:15\n2104 rules/rise_of_totalitarianism/rules.yaml:598:15\n2105 rules/rise_of_totalitarianism/rules.yaml:600:19\n2108 rules/rise_of_totalitarianism/rules.yaml:603:15\n2110 rules/rise_of_totalitarianism/rules.yaml:605:15\n2111 rules/rise_of_totalitarianism/rules.yaml:606:19\n2112 rules/rise_of_totalitarianism/rules.yaml:607:15\n2114 rules/rise_of_totalitarianism/rules.yaml:610:15\n2115 rules/rise_of_totalitarianism/rules.yaml:612:15\n2116 rules/rise_of_totalitarianism/rules.yaml:613:19\n2117 rules/rise_of_totalitarianism/rules.yaml:614:15\n2118 rules/rise_of_totalitarianism/rules.yaml:615:19\n2119 rules/rise_of_totalitarianism/rules.yaml:616:19\n2120 rules/rise_of_totalitarianism/rules.yaml:617:19\n2122 rules/rise_of_totalitarianism/rules.yaml:619:15\n2123 rules/rise_of_totalitarianism/rules.yaml:621:15\n2124 rules/rise_of_totalitarianism/rules.yaml:622:15\n2125 rules/rise_of_totalitarianism/rules.yaml:623:19\n2129 rules/rise_of_totalitarianism/rules.yaml:1172:7\n2130 rules/rise_of_totalitarianism/rules.yaml:1173:11\n2131 rules/rise_of_totalitarianism/rules.yaml:1174:15\n2137 rules/rise_of_totalitarianism/rules.yaml:813:7\n2138 rules/rise_of_totalitarianism/rules.yaml:814:7\n2139 rules/rise_of_totalitarianism/rules.yaml:815:7\n2144 rules/rise_of_totalitarianism/rules.yaml:816:11\n2163 rules/rise_of_totalitarianism/rules.yaml:817:11\n2164 rules/rise_of_totalitarianism/rules.yaml:818:15\n2166 rules/rise_of_totalitarianism/rules.yaml:820:15\n2167 rules/rise_of_totalitarianism/rules.yaml:821:15\n2168 rules/rise_of_totalitarianism/rules.yaml:822:19\n2170 rules/rise_of_totalitarianism/rules.yaml:824:19\n2175 rules/rise_of_totalitarianism/rules.yaml:825:19\n2180 rules/rise_of_totalitarianism/rules.yaml:523:7\n2181 rules/rise_of_totalitarianism/rules.yaml:525:15\n2182 rules/rise_of_totalitarianism/rules.yaml:526:15\n2187 rules/rise_of_totalitarianism/rules.yaml:527:19\n2193 rules/rise_of_totalitarianism/rules.yaml:528:19\n2194 rules/rise_of_totalitarianism/rules.yaml:529:19\n2195 rules/rise_of_totalitarianism/rules.yaml:530:19\n2197 rules/rise_of_totalitarianism/rules.yaml:532:15\n2198 rules/rise_of_totalitarianism/rules.yaml:533:15\n2199 rules/rise_of_totalitarianism/rules.yaml:534:15\n2201 rules/rise_of_totalitarianism/rules.yaml:537:15\n2203 rules/rise_of_totalitarianism/rules.yaml:540:15\n2204 rules/rise_of_totalitarianism/rules.yaml:541:19\n2209 rules/rise_of_totalitarianism/rules.yaml:544:15\n2210 rules/rise_of_totalitarianism/rules.yaml:545:19\n2215 rules/rise_of_totalitarianism/rules.yaml:548:15\n2219 rules/rise_of_totalitarianism/rules.yaml:549:19\n2220 rules/rise_of_totalitarianism/rules.yaml:550:23\n2225 rules/rise_of_totalitarianism/rules.yaml:555:15\n2230 rules/rise_of_totalitarianism/rules.yaml:1157:7\n2231 rules/rise_of_totalitarianism/rules.yaml:1158:11\n2232 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2233 rules/rise_of_totalitarianism/rules.yaml:1160:7\n2234 rules/rise_of_totalitarianism/rules.yaml:1161:11\n2237 rules/rise_of_totalitarianism/rules.yaml:1163:15\n2238 rules/rise_of_totalitarianism/rules.yaml:1164:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1165:11\n2240 rules/rise_of_totalitarianism/rules.yaml:1166:15\n2251 rules/rise_of_totalitarianism/rules.yaml:1194:7\n2252 rules/rise_of_totalitarianism/rules.yaml:1196:15\n2253 rules/rise_of_totalitarianism/rules.yaml:1197:15\n2258 rules/rise_of_totalitarianism/rules.yaml:1198:19\n2267 rules/rise_of_totalitarianism/rules.yaml:1199:19\n2268 rules/rise_of_totalitarianism/rules.yaml:1200:19\n2270 rules/rise_of_totalitarianism/rules.yaml:1202:15\n2271 rules/rise_of_totalitarianism/rules.yaml:1203:15\n2272 rules/rise_of_totalitarianism/rules.yaml:1204:15\n2274 rules/rise_of_totalitarianism/rules.yaml:1207:15\n2276 rules/rise_of_totalitarianism/rules.yaml:1210:15\n2277 rules/rise_of_totalitarianism/rules.yaml:1211:19\n2290 rules/rise_of_totalitarianism/rules.yaml:1214:15\n2291 rules/rise_of_totalitarianism/rules.yaml:1215:19\n2304 rules/rise_of_totalitarianism/rules.yaml:1218:15\n2305 rules/rise_of_totalitarianism/rules.yaml:1219:19\n2307 rules/rise_of_totalitarianism/rules.yaml:1221:15\n2312 rules/rise_of_totalitarianism/rules.yaml:937:7\n2313 rules/rise_of_totalitarianism/rules.yaml:938:11\n2314 rules/rise_of_totalitarianism/rules.yaml:939:15\n2315 rules/rise_of_totalitarianism/rules.yaml:940:11\n2316 rules/rise_of_totalitarianism/rules.yaml:941:7\n2317 rules/rise_of_totalitarianism/rules.yaml:942:11\n2318 rules/rise_of_totalitarianism/rules.yaml:943:11\n2325 rules/rise_of_totalitarianism/rules.yaml:944:11\n2326 rules/rise_of_totalitarianism/rules.yaml:945:11\n2331 rules/rise_of_totalitarianism/rules.yaml:946:11\n2332 rules/rise_of_totalitarianism/rules.yaml:947:15\n2335 rules/rise_of_totalitarianism/rules.yaml:948:15\n2337 rules/rise_of_totalitarianism/rules.yaml:952:15\n2338 rules/rise_of_totalitarianism/rules.yaml:953:19\n2342 rules/rise_of_totalitarianism/rules.yaml:955:15\n2343 rules/rise_of_totalitarianism/rules.yaml:956:19\n2348 rules/rise_of_totalitarianism/rules.yaml:957:23\n2349 rules/rise_of_totalitarianism/rules.yaml:958:7\n2350 rules/rise_of_totalitarianism/rules.yaml:959:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1231:7\n2371 rules/rise_of_totalitarianism/rules.yaml:1232:7\n2372 rules/rise_of_totalitarianism/rules.yaml:1233:11\n2373 rules/rise_of_totalitarianism/rules.yaml:1234:11\n2374 rules/rise_of_totalitarianism/rules.yaml:1235:15\n2385 rules/rise_of_totalitarianism/rules.yaml:1236:15\n2387 rules/rise_of_totalitarianism/rules.yaml:1237:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1238:15\n2389 rules/rise_of_totalitarianism/rules.yaml:1239:15\n2390 rules/rise_of_totalitarianism/rules.yaml:1240:15\n2398 rules/rise_of_totalitarianism/rules.yaml:1241:15\n2399 rules/rise_of_totalitarianism/rules.yaml:1242:15\n2404 rules/rise_of_totalitarianism/rules.yaml:434:7\n2405 rules/rise_of_totalitarianism/rules.yaml:435:7\n2410 rules/rise_of_totalitarianism/rules.yaml:436:11\n2417 rules/rise_of_totalitarianism/rules.yaml:437:11\n2432 rules/rise_of_totalitarianism/rules.yaml:438:7\n2433 rules/rise_of_totalitarianism/rules.yaml:439:11\n2434 rules/rise_of_totalitarianism/rules.yaml:440:7\n2435 rules/rise_of_totalitarianism/rules.yaml:441:11\n2445 rules/rise_of_totalitarianism/rules.yaml:442:11\n2446 rules/rise_of_totalitarianism/rules.yaml:443:11\n2447 rules/rise_of_totalitarianism/rules.yaml:444:7\n2448 rules/rise_of_totalitarianism/rules.yaml:445:7\n2449 rules/rise_of_totalitarianism/rules.yaml:446:11\n2453 rules/rise_of_totalitarianism/rules.yaml:447:7\n2458 rules/rise_of_totalitarianism/rules.yaml:489:7\n2459 rules/rise_of_totalitarianism/rules.yaml:490:7\n2463 rules/rise_of_totalitarianism/rules.yaml:491:11\n2464 rules/rise_of_totalitarianism/rules.yaml:492:7\n2465 rules/rise_of_totalitarianism/rules.yaml:493:11\n2467 rules/rise_of_totalitarianism/rules.yaml:496:11\n2472 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2473 rules/rise_of_totalitarianism/rules.yaml:1138:11\n2474 rules/rise_of_totalitarianism/rules.yaml:1139:11\n2475 rules/rise_of_totalitarianism/rules.yaml:1141:7\n2478 rules/rise_of_totalitarianism/rules.yaml:1144:11\n2479 rules/rise_of_totalitarianism/rules.yaml:1145:11\n2480 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2482 rules/rise_of_totalitarianism/rules.yaml:1149:15\n2484 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2489 rules/rise_of_totalitarianism/rules.yaml:646:7\n2492 rules/rise_of_totalitarianism/rules.yaml:649:11\n2493 rules/rise_of_totalitarianism/rules.yaml:650:11\n2494 rules/rise_of_totalitarianism/rules.yaml:651:11\n2495 rules/rise_of_totalitarianism/rules.yaml:653:11\n2496 rules/rise_of_totalitarianism/rules.yaml:654:15\n2500 rules/rise_of_totalitarianism/rules.yaml:656:11\n2501 rules/rise_of_totalitarianism/rules.yaml:657:15\n2505 rules/rise_of_totalitarianism/rules.yaml:659:11\n2506 rules/rise_of_totalitarianism/rules.yaml:660:15\n2507 rules/rise_of_totalitarianism/rules.yaml:661:15\n2511 rules/rise_of_totalitarianism/rules.yaml:662:15\n2515 rules/rise_of_totalitarianism/rules.yaml:773:7\n2519 rules/rise_of_totalitarianism/rules.yaml:774:7\n2520 rules/rise_of_totalitarianism/rules.yaml:775:7\n2521 rules/rise_of_totalitarianism/rules.yaml:776:11\n2522 rules/rise_of_totalitarianism/rules.yaml:777:7\n2523 rules/rise_of_totalitarianism/rules.yaml:778:7\n2527 rules/rise_of_totalitarianism/rules.yaml:505:7\n2531 rules/rise_of_totalitarianism/rules.yaml:506:11\n2532 rules/rise_of_totalitarianism/rules.yaml:507:7\n2533 rules/rise_of_totalitarianism/rules.yaml:508:7\n2540 rules/rise_of_totalitarianism/rules.yaml:509:11\n2541 rules/rise_of_totalitarianism/rules.yaml:510:7\n2542 rules/rise_of_totalitarianism/rules.yaml:511:11\n2544 rules/rise_of_totalitarianism/rules.yaml:514:11\n2545 rules/rise_of_totalitarianism/rules.yaml:515:11\n2546 rules/rise_of_totalitarianism/rules.yaml:516:11\n2550 rules/rise_of_totalitarianism/rules.yaml:795:7\n2551 rules/rise_of_totalitarianism/rules.yaml:796:11\n2552 rules/rise_of_totalitarianism/rules.yaml:797:11\n2553 rules/rise_of_totalitarianism/rules.yaml:798:15\n2566 rules/rise_of_totalitarianism/rules.yaml:801:11\n2567 rules/rise_of_totalitarianism/rules.yaml:802:11\n2573 rules/rise_of_totalitarianism/rules.yaml:805:11\n2574 rules/rise_of_totalitarianism/rules.yaml:806:11\n2610 rules/rise_of_totalitarianism/rules.yaml:995:7\n2611 rules/rise_of_totalitarianism/rules.yaml:996:11\n2629 rules/rise_of_totalitarianism/rules.yaml:997:11\n2630 rules/rise_of_totalitarianism/rules.yaml:998:15\n2634 rules/rise_of_totalitarianism/rules.yaml:999:15\n2635 rules/rise_of_totalitarianism/rules.yaml:1000:15\n2642 rules/rise_of_totalitarianism/rules.yaml:1001:15\n2643 rules/rise_of_totalitarianism/rules.yaml:1002:15\n2648 rules/rise_of_totalitarianism/rules.yaml:1004:15\n2649 rules/rise_of_totalitarianism/rules.yaml:1005:19\n2650 rules/rise_of_totalitarianism/rules.yaml:1006:19\n2651 rules/rise_of_totalitarianism/rules.yaml:1007:23\n2652 rules/rise_of_totalitarianism/rules.yaml:1008:19\n2653 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2654 rules/rise_of_totalitarianism/rules.yaml:1010:23\n2661 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2662 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2665 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2666 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2667 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2668 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2669 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2670 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2677 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2678 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2679 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2680 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2686 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2687 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2689 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2690 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2691 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2693 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2694 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2695 rules/rise_of_totalitarianism/rules.yaml:1319:3\n2702 rules/rise_of_totalitarianism/rules.yaml:1018:7\n2703 rules/rise_of_totalitarianism/rules.yaml:1019:11\n2709 rules/rise_of_totalitarianism/rules.yaml:1020:11\n2710 rules/rise_of_totalitarianism/rules.yaml:1021:15\n2714 rules/rise_of_totalitarianism/rules.yaml:1022:15\n2721 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2722 rules/rise_of_totalitarianism/rules.yaml:1024:15\n2728 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2729 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2730 rules/rise_of_totalitarianism/rules.yaml:1027:19\n2740 rules/rise_of_totalitarianism/rules.yaml:1030:19\n2741 rules/rise_of_totalitarianism/rules.yaml:1031:19\n2744 rules/rise_of_totalitarianism/rules.yaml:1035:23\n2748 rules/rise_of_totalitarianism/rules.yaml:1036:27\n2761 rules/rise_of_totalitarianism/rules.yaml:1037:23\n2762 rules/rise_of_totalitarianism/rules.yaml:1038:23\n2763 rules/rise_of_totalitarianism/rules.yaml:1039:23\n2764 rules/rise_of_totalitarianism/rules.yaml:1040:27\n2765 rules/rise_of_totalitarianism/rules.yaml:1041:23\n2766 rules/rise_of_totalitarianism/rules.yaml:1042:23\n2767 rules/rise_of_totalitarianism/rules.yaml:1043:23\n2768 rules/rise_of_totalitarianism/rules.yaml:1044:27\n2769 rules/rise_of_totalitarianism/rules.yaml:1045:27\n2778 rules/rise_of_totalitarianism/rules.yaml:1046:27\n2782 rules/rise_of_totalitarianism/rules.yaml:1047:27\n2783 rules/rise_of_totalitarianism/rules.yaml:1049:27\n2784 rules/rise_of_totalitarianism/rules.yaml:1050:27\n2785 rules/rise_of_totalitarianism/rules.yaml:1051:31\n2788 rules/rise_of_totalitarianism/rules.yaml:1052:27\n2791 rules/rise_of_totalitarianism/rules.yaml:1053:27\n2792 rules/rise_of_totalitarianism/rules.yaml:1054:23\n2797 rules/rise_of_totalitarianism/rules.yaml:696:7\n2798 rules/rise_of_totalitarianism/rules.yaml:697:7\n2803 rules/rise_of_totalitarianism/rules.yaml:698:11\n2812 rules/rise_of_totalitarianism/rules.yaml:699:11\n2813 rules/rise_of_totalitarianism/rules.yaml:700:15\n2815 rules/rise_of_totalitarianism/rules.yaml:702:15\n2816 rules/rise_of_totalitarianism/rules.yaml:703:15\n2817 rules/rise_of_totalitarianism/rules.yaml:704:19\n2819 rules/rise_of_totalitarianism/rules.yaml:706:19\n2820 rules/rise_of_totalitarianism/rules.yaml:707:19\n2829 rules/rise_of_totalitarianism/rules.yaml:708:19\n2831 rules/rise_of_totalitarianism/rules.yaml:709:19\n2832 rules/rise_of_totalitarianism/rules.yaml:710:19\n2833 rules/rise_of_totalitarianism/rules.yaml:711:19\n2834 rules/rise_of_totalitarianism/rules.yaml:712:19\n2842 rules/rise_of_totalitarianism/rules.yaml:713:19\n2843 rules/rise_of_totalitarianism/rules.yaml:714:19\n2844 rules/rise_of_totalitarianism/rules.yaml:715:19\n2849 rules/rise_of_totalitarianism/rules.yaml:716:19\n2850 rules/rise_of_totalitarianism/rules.yaml:717:23\n2851 rules/rise_of_totalitarianism/rules.yaml:718:19\n2852 rules/rise_of_totalitarianism/rules.yaml:719:19\n2853 rules/rise_of_totalitarianism/rules.yaml:720:19\n2854 rules/rise_of_totalitarianism/rules.yaml:722:7\n2858 rules/rise_of_totalitarianism/rules.yaml:663:3\n2859 rules/rise_of_totalitarianism/rules.yaml:1338:14\n2864 rules/rise_of_totalitarianism/rules.yaml:667:7\n2865 rules/rise_of_totalitarianism/rules.yaml:668:11\n2866 rules/rise_of_totalitarianism/rules.yaml:669:7\n2871 rules/rise_of_totalitarianism/rules.yaml:670:7\n2874 rules/rise_of_totalitarianism/rules.yaml:672:11\n2875 rules/rise_of_totalitarianism/rules.yaml:673:7\n2876 rules/rise_of_totalitarianism/rules.yaml:674:7\n2877 rules/rise_of_totalitarianism/rules.yaml:675:11\n2878 rules/rise_of_totalitarianism/rules.yaml:676:15\n2886 rules/rise_of_totalitarianism/rules.yaml:678:15\n2893 rules/rise_of_totalitarianism/rules.yaml:680:7\n2894 rules/rise_of_totalitarianism/rules.yaml:681:11\n2895 rules/rise_of_totalitarianism/rules.yaml:682:15\n2896 rules/rise_of_totalitarianism/rules.yaml:683:7\n2897 rules/rise_of_totalitarianism/rules.yaml:684:7\n2898 rules/rise_of_totalitarianism/rules.yaml:685:11\n2899 rules/rise_of_totalitarianism/rules.yaml:686:11\n2900 rules/rise_of_totalitarianism/rules.yaml:687:15\n2901 rules/rise_of_totalitarianism/rules.yaml:688:11\n2902 rules/rise_of_totalitarianism/rules.yaml:690:11\n2907 rules/rise_of_totalitarianism/rules.yaml:1183:7\n2908 rules/rise_of_totalitarianism/rules.yaml:1184:11\n2909 rules/rise_of_totalitarianism/rules.yaml:1186:7\n2910 rules/rise_of_totalitarianism/rules.yaml:1187:7\n2911 rules/rise_of_totalitarianism/rules.yaml:1188:11\n2915 rules/rise_of_totalitarianism/rules.yaml:576:7\n2916 rules/rise_of_totalitarianism/rules.yaml:577:7\n2917 rules/rise_of_totalitarianism/rules.yaml:579:7\n2918 rules/rise_of_totalitarianism/rules.yaml:580:11\n2919 rules/rise_of_totalitarianism/rules.yaml:581:11\n2920 rules/rise_of_totalitarianism/rules.yaml:582:15\n2921 rules/rise_of_totalitarianism/rules.yaml:583:15\n2922 rules/rise_of_totalitarianism/rules.yaml:584:15\n2923 rules/rise_of_totalitarianism/rules.yaml:586:7\n2928 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2929 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2930 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2931 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2932 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2933 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2934 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2935 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2942 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2943 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2944 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2945 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2960 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2961 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2963 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2964 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2965 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2967 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2968 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2969 rules/rise_of_totalitarianism/rules.yaml:1292:3\n2973 rules/rise_of_totalitarianism/rules.yaml:564:7\n2974 rules/rise_of_totalitarianism/rules.yaml:565:7\n2975 rules/rise_of_totalitarianism/rules.yaml:566:11\n2976 rules/rise_of_totalitarianism/rules.yaml:567:11\n2977 rules/rise_of_totalitarianism/rules.yaml:568:15\n2978 rules/rise_of_totalitarianism/rules.yaml:569:15\n2982 rules/rise_of_totalitarianism/rules.yaml:826:3\n2983 rules/rise_of_totalitarianism/rules.yaml:1318:14\n2984 rules/rise_of_totalitarianism/rules.yaml:1339:14\n2989 rules/rise_of_totalitarianism/rules.yaml:831:7\n2990 rules/rise_of_totalitarianism/rules.yaml:832:7\n2991 rules/rise_of_totalitarianism/rules.yaml:833:7\n2992 rules/rise_of_totalitarianism/rules.yaml:834:7\n2993 rules/rise_of_totalitarianism/rules.yaml:835:7\n2994 rules/rise_of_totalitarianism/rules.yaml:836:7\n2997 rules/rise_of_totalitarianism/rules.yaml:837:11\n2998 rules/rise_of_totalitarianism/rules.yaml:838:15\n2999 rules/rise_of_totalitarianism/rules.yaml:839:15\n3005 rules/rise_of_totalitarianism/rules.yaml:840:15\n3006 rules/rise_of_totalitarianism/rules.yaml:841:15\n3007 rules/rise_of_totalitarianism/rules.yaml:843:15\n3008 rules/rise_of_totalitarianism/rules.yaml:844:19\n3009 rules/rise_of_totalitarianism/rules.yaml:845:23\n3011 rules/rise_of_totalitarianism/rules.yaml:847:23\n3012 rules/rise_of_totalitarianism/rules.yaml:848:23\n3013 rules/rise_of_totalitarianism/rules.yaml:849:23\n3014 rules/rise_of_totalitarianism/rules.yaml:850:27\n3015 rules/rise_of_totalitarianism/rules.yaml:852:19\n3017 rules/rise_of_totalitarianism/rules.yaml:854:15\n3030 rules/rise_of_totalitarianism/rules.yaml:855:15\n3031 rules/rise_of_totalitarianism/rules.yaml:857:19\n3033 rules/rise_of_totalitarianism/rules.yaml:859:19\n3034 rules/rise_of_totalitarianism/rules.yaml:860:19\n3039 rules/rise_of_totalitarianism/rules.yaml:861:19\n3040 rules/rise_of_totalitarianism/rules.yaml:862:19\n3041 rules/rise_of_totalitarianism/rules.yaml:864:19\n3042 rules/rise_of_totalitarianism/rules.yaml:865:23\n3043 rules/rise_of_totalitarianism/rules.yaml:866:27\n3045 rules/rise_of_totalitarianism/rules.yaml:868:27\n3046 rules/rise_of_totalitarianism/rules.yaml:869:27\n3047 rules/rise_of_totalitarianism/rules.yaml:870:31\n3049 rules/rise_of_totalitarianism/rules.yaml:873:11\n3050 rules/rise_of_totalitarianism/rules.yaml:874:11\n3051 rules/rise_of_totalitarianism/rules.yaml:876:15\n3053 rules/rise_of_totalitarianism/rules.yaml:878:15\n3054 rules/rise_of_totalitarianism/rules.yaml:879:15\n3055 rules/rise_of_totalitarianism/rules.yaml:880:15\n3056 rules/rise_of_totalitarianism/rules.yaml:881:15\n3057 rules/rise_of_totalitarianism/rules.yaml:883:15\n3058 rules/rise_of_totalitarianism/rules.yaml:885:19\n3059 rules/rise_of_totalitarianism/rules.yaml:886:19\n3060 rules/rise_of_totalitarianism/rules.yaml:887:23\n3062 rules/rise_of_totalitarianism/rules.yaml:889:11\n3063 rules/rise_of_totalitarianism/rules.yaml:890:11\n3064 rules/rise_of_totalitarianism/rules.yaml:891:11\n3065 rules/rise_of_totalitarianism/rules.yaml:892:15\n3070 rules/rise_of_totalitarianism/rules.yaml:893:15\n3071 rules/rise_of_totalitarianism/rules.yaml:894:15\n3072 rules/rise_of_totalitarianism/rules.yaml:895:15\n3073 rules/rise_of_totalitarianism/rules.yaml:896:15\n3074 rules/rise_of_totalitarianism/rules.yaml:897:15\n3075 rules/rise_of_totalitarianism/rules.yaml:899:15\n3076 rules/rise_of_totalitarianism/rules.yaml:900:19\n3077 rules/rise_of_totalitarianism/rules.yaml:901:19\n3078 rules/rise_of_totalitarianism/rules.yaml:903:19\n3079 rules/rise_of_totalitarianism/rules.yaml:904:19\n3081 rules/rise_of_totalitarianism/rules.yaml:906:15\n3086 rules/rise_of_totalitarianism/rules.yaml:907:15\n3087 rules/rise_of_totalitarianism/rules.yaml:908:15\n3088 rules/rise_of_totalitarianism/rules.yaml:909:15\n3089 rules/rise_of_totalitarianism/rules.yaml:910:15\n3090 rules/rise_of_totalitarianism/rules.yaml:912:15\n3091 rules/rise_of_totalitarianism/rules.yaml:913:19\n3104 rules/rise_of_totalitarianism/rules.yaml:914:19\n3105 rules/rise_of_totalitarianism/rules.yaml:915:23\n3118 rules/rise_of_totalitarianism/rules.yaml:916:19\n3119 rules/rise_of_totalitarianism/rules.yaml:917:23\n3120 rules/rise_of_totalitarianism/rules.yaml:918:23\n3121 rules/rise_of_totalitarianism/rules.yaml:919:19\n3122 rules/rise_of_totalitarianism/rules.yaml:920:23\n3125 rules/rise_of_totalitarianism/rules.yaml:922:7\n3126 rules/rise_of_totalitarianism/rules.yaml:923:11\n3127 rules/rise_of_totalitarianism/rules.yaml:924:15\n3130 rules/rise_of_totalitarianism/rules.yaml:927:7\n3131 rules/rise_of_totalitarianism/rules.yaml:928:11\n3132 rules/rise_of_totalitarianism/rules.yaml:929:15\n3134 rules/rise_of_totalitarianism/rules.yaml:931:11\n3138 rules/rise_of_totalitarianism/rules.yaml:746:7\n3139 rules/rise_of_totalitarianism/rules.yaml:747:11\n3140 rules/rise_of_totalitarianism/rules.yaml:748:15\n3141 rules/rise_of_totalitarianism/rules.yaml:749:19\n3142 rules/rise_of_totalitarianism/rules.yaml:750:15\n3143 rules/rise_of_totalitarianism/rules.yaml:751:15\n3145 rules/rise_of_totalitarianism/rules.yaml:752:7\n3146 rules/rise_of_totalitarianism/rules.yaml:753:7\n3151 rules/rise_of_totalitarianism/rules.yaml:754:11\n3152 rules/rise_of_totalitarianism/rules.yaml:755:11\n3153 rules/rise_of_totalitarianism/rules.yaml:756:15\n3159 rules/rise_of_totalitarianism/rules.yaml:757:15\n3160 rules/rise_of_totalitarianism/rules.yaml:758:19\n3161 rules/rise_of_totalitarianism/rules.yaml:759:19\n3162 rules/rise_of_totalitarianism/rules.yaml:760:19\n3167 rules/rise_of_totalitarianism/rules.yaml:1262:7\n3168 rules/rise_of_totalitarianism/rules.yaml:1263:11\n3169 rules/rise_of_totalitarianism/rules.yaml:1264:11\n3170 rules/rise_of_totalitarianism/rules.yaml:1265:11\n3175 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3176 rules/rise_of_totalitarianism/rules.yaml:1267:15\n3177 rules/rise_of_totalitarianism/rules.yaml:1268:15\n3178 rules/rise_of_totalitarianism/rules.yaml:1269:19\n3181 rules/rise_of_totalitarianism/rules.yaml:1270:19\n3184 rules/rise_of_totalitarianism/rules.yaml:1271:19\n3188 rules/rise_of_totalitarianism/flow.yaml:23:3\n3193 rules/rise_of_totalitarianism/flow.yaml:27:7\n3194 rules/rise_of_totalitarianism/flow.yaml:28:7\n3195 rules/rise_of_totalitarianism/flow.yaml:29:7\n3196 rules/rise_of_totalitarianism/flow.yaml:30:11\n3201 rules/rise_of_totalitarianism/flow.yaml:31:11\n3202 rules/rise_of_totalitarianism/flow.yaml:32:15\n3203 rules/rise_of_totalitarianism/flow.yaml:33:15\n3204 rules/rise_of_totalitarianism/flow.yaml:34:19\n3207 rules/rise_of_totalitarianism/flow.yaml:35:19\n3208 rules/rise_of_totalitarianism/flow.yaml:36:7\n3209 rules/rise_of_totalitarianism/flow.yaml:37:7\n3210 rules/rise_of_totalitarianism/flow.yaml:38:11\n3211 rules/rise_of_totalitarianism/flow.yaml:39:15\n3223 rules/rise_of_totalitarianism/flow.yaml:40:15\n3224 rules/rise_of_totalitarianism/flow.yaml:42:7\n3225 rules/rise_of_totalitarianism/flow.yaml:43:7\n3226 rules/rise_of_totalitarianism/flow.yaml:44:11\n3227 rules/rise_of_totalitarianism/flow.yaml:46:7\n3228 rules/rise_of_totalitarianism/flow.yaml:47:11\n3229 rules/rise_of_totalitarianism/flow.yaml:48:7\n3230 rules/rise_of_totalitarianism/flow.yaml:49:11\n3231 rules/rise_of_totalitarianism/flow.yaml:50:11\n3232 rules/rise_of_totalitarianism/flow.yaml:51:15\n3233 rules/rise_of_totalitarianism/flow.yaml:52:15\n3243 rules/rise_of_totalitarianism/flow.yaml:53:15\n3250 rules/rise_of_totalitarianism/flow.yaml:54:15\n3251 rules/rise_of_totalitarianism/flow.yaml:56:7\n3252 rules/rise_of_totalitarianism/flow.yaml:57:7\n3253 rules/rise_of_totalitarianism/flow.yaml:58:11\n3254 rules/rise_of_totalitarianism/flow.yaml:59:11\n3259 rules/rise_of_totalitarianism/flow.yaml:60:15\n3267 rules/rise_of_totalitarianism/flow.yaml:61:15\n3268 rules/rise_of_totalitarianism/flow.yaml:62:19\n3270 rules/rise_of_totalitarianism/flow.yaml:64:19\n3273 rules/rise_of_totalitarianism/flow.yaml:65:19\n3279 rules/rise_of_totalitarianism/flow.yaml:83:3\n3280 rules/rise_of_totalitarianism/flow.yaml:83:3\n3284 rules/rise_of_totalitarianism/flow.yaml:87:7\n3285 rules/rise_of_totalitarianism/flow.yaml:88:11\n3286 rules/rise_of_totalitarianism/flow.yaml:89:15\n3287 rules/rise_of_totalitarianism/flow.yaml:90:7\n3288 rules/rise_of_totalitarianism/flow.yaml:91:7\n3289 rules/rise_of_totalitarianism/flow.yaml:92:7\n3290 rules/rise_of_totalitarianism/flow.yaml:93:7\n3291 rules/rise_of_totalitarianism/flow.yaml:94:7\n3292 rules/rise_of_totalitarianism/flow.yaml:95:7\n3293 rules/rise_of_totalitarianism/flow.yaml:96:7\n3294 rules/rise_of_totalitarianism/flow.yaml:97:7\n3295 rules/rise_of_totalitarianism/flow.yaml:98:7\n3299 rules/rise_of_totalitarianism/flow.yaml:16:3\n3303 rules/rise_of_totalitarianism/flow.yaml:20:7\n3304 rules/rise_of_totalitarianism/flow.yaml:21:7\n3308 rules/rise_of_totalitarianism/flow.yaml:67:3\n3313 rules/rise_of_totalitarianism/flow.yaml:71:7\n3318 rules/rise_of_totalitarianism/flow.yaml:72:11\n3319 rules/rise_of_totalitarianism/flow.yaml:74:11\n3320 rules/rise_of_totalitarianism/flow.yaml:75:11\n3321 rules/rise_of_totalitarianism/flow.yaml:76:11\n3322 rules/rise_of_totalitarianism/flow.yaml:77:15\n3323 rules/rise_of_totalitarianism/flow.yaml:78:11\n3324 rules/rise_of_totalitarianism/flow.yaml:79:11\n3325 rules/rise_of_totalitarianism/flow.yaml:80:7\n3326 rules/rise_of_totalitarianism/flow.yaml:81:11\n3331 rules/rise_of_totalitarianism/rules.yaml:1332:7\n3332 rules/rise_of_totalitarianism/rules.yaml:1333:7\n3335 rules/rise_of_totalitarianism/rules.yaml:1334:7\n3336 rules/rise_of_totalitarianism/rules.yaml:1335:7\n3351 rules/rise_of_totalitarianism/rules.yaml:728:7\n3352 rules/rise_of_totalitarianism/rules.yaml:729:7\n3363 rules/rise_of_totalitarianism/rules.yaml:730:11\n3372 rules/rise_of_totalitarianism/rules.yaml:731:11\n3373 rules/rise_of_totalitarianism/rules.yaml:732:15\n3382 rules/rise_of_totalitarianism/rules.yaml:734:15\n3395 rules/rise_of_totalitarianism/rules.yaml:735:15\n3396 rules/rise_of_totalitarianism/rules.yaml:736:19\n3398 rules/rise_of_totalitarianism/rules.yaml:738:19\n3399 rules/rise_of_totalitarianism/rules.yaml:739:19\n3400 rules/rise_of_totalitarianism/rules.yaml:740:19\n3401 rules/rise_of_totalitarianism/rules.yaml:741:19\n3429 rules/rise_of_totalitarianism/rules.yaml:592:7\n3434 rules/rise_of_totalitarianism/rules.yaml:605:15\n3435 rules/rise_of_totalitarianism/rules.yaml:606:19\n3436 rules/rise_of_totalitarianism/rules.yaml:607:15\n3437 rules/rise_of_totalitarianism/rules.yaml:608:15\n3440 rules/rise_of_totalitarianism/rules.yaml:610:15\n3441 rules/rise_of_totalitarianism/rules.yaml:611:15\n3442 rules/rise_of_totalitarianism/rules.yaml:612:15\n3443 rules/rise_of_totalitarianism/rules.yaml:613:19\n3444 rules/rise_of_totalitarianism/rules.yaml:614:15\n3445 rules/rise_of_totalitarianism/rules.yaml:615:19\n3446 rules/rise_of_totalitarianism/rules.yaml:616:19\n3447 rules/rise_of_totalitarianism/rules.yaml:617:19\n3452 rules/rise_of_totalitarianism/rules.yaml:594:15\n3459 rules/rise_of_totalitarianism/rules.yaml:595:15\n3463 rules/rise_of_totalitarianism/rules.yaml:597:15\n3470 rules/rise_of_totalitarianism/rules.yaml:598:15\n3473 rules/rise_of_totalitarianism/rules.yaml:602:19\n3476 rules/rise_of_totalitarianism/rules.yaml:599:19\n3477 rules/rise_of_totalitarianism/rules.yaml:600:19\n3484 rules/rise_of_totalitarianism/rules.yaml:603:15\n3488 rules/rise_of_totalitarianism/rules.yaml:619:15\n3489 rules/rise_of_totalitarianism/rules.yaml:620:15\n3490 rules/rise_of_totalitarianism/rules.yaml:621:15\n3491 rules/rise_of_totalitarianism/rules.yaml:622:15\n3496 rules/rise_of_totalitarianism/rules.yaml:623:19\n3515 rules/rise_of_totalitarianism/rules.yaml:1172:7\n3529 rules/rise_of_totalitarianism/rules.yaml:1173:11\n3535 rules/rise_of_totalitarianism/rules.yaml:1174:15\n3557 rules/rise_of_totalitarianism/rules.yaml:813:7\n3558 rules/rise_of_totalitarianism/rules.yaml:814:7\n3559 rules/rise_of_totalitarianism/rules.yaml:815:7\n3573 rules/rise_of_totalitarianism/rules.yaml:816:11\n3592 rules/rise_of_totalitarianism/rules.yaml:817:11\n3593 rules/rise_of_totalitarianism/rules.yaml:818:15\n3602 rules/rise_of_totalitarianism/rules.yaml:820:15\n3615 rules/rise_of_totalitarianism/rules.yaml:821:15\n3616 rules/rise_of_totalitarianism/rules.yaml:822:19\n3622 rules/rise_of_totalitarianism/rules.yaml:824:19\n3627 rules/rise_of_totalitarianism/rules.yaml:825:19\n3648 rules/rise_of_totalitarianism/rules.yaml:523:7\n3651 rules/rise_of_totalitarianism/rules.yaml:532:15\n3652 rules/rise_of_totalitarianism/rules.yaml:533:15\n3653 rules/rise_of_totalitarianism/rules.yaml:534:15\n3654 rules/rise_of_totalitarianism/rules.yaml:535:15\n3657 rules/rise_of_totalitarianism/rules.yaml:537:15\n3658 rules/rise_of_totalitarianism/rules.yaml:538:15\n3661 rules/rise_of_totalitarianism/rules.yaml:540:15\n3662 rules/rise_of_totalitarianism/rules.yaml:541:19\n3666 rules/rise_of_totalitarianism/rules.yaml:542:19\n3676 rules/rise_of_totalitarianism/rules.yaml:544:15\n3677 rules/rise_of_totalitarianism/rules.yaml:545:19\n3681 rules/rise_of_totalitarianism/rules.yaml:546:19\n3691 rules/rise_of_totalitarianism/rules.yaml:548:15\n3695 rules/rise_of_totalitarianism/rules.yaml:549:19\n3696 rules/rise_of_totalitarianism/rules.yaml:550:23\n3698 rules/rise_of_totalitarianism/rules.yaml:551:23\n3700 rules/rise_of_totalitarianism/rules.yaml:553:23\n3703 rules/rise_of_totalitarianism/rules.yaml:555:15\n3706 rules/rise_of_totalitarianism/rules.yaml:525:15\n3707 rules/rise_of_totalitarianism/rules.yaml:526:15\n3718 rules/rise_of_totalitarianism/rules.yaml:527:19\n3724 rules/rise_of_totalitarianism/rules.yaml:528:19\n3737 rules/rise_of_totalitarianism/rules.yaml:529:19\n3744 rules/rise_of_totalitarianism/rules.yaml:530:19\n3764 rules/rise_of_totalitarianism/rules.yaml:1157:7\n3765 rules/rise_of_totalitarianism/rules.yaml:1158:11\n3766 rules/rise_of_totalitarianism/rules.yaml:1159:7\n3767 rules/rise_of_totalitarianism/rules.yaml:1160:7\n3775 rules/rise_of_totalitarianism/rules.yaml:1161:11\n3788 rules/rise_of_totalitarianism/rules.yaml:1163:15\n3791 rules/rise_of_totalitarianism/rules.yaml:1164:7\n3792 rules/rise_of_totalitarianism/rules.yaml:1165:11\n3793 rules/rise_of_totalitarianism/rules.yaml:1166:15\n3800 rules/rise_of_totalitarianism/rules.yaml:1167:15\n3819 rules/rise_of_totalitarianism/rules.yaml:1194:7\n3822 rules/rise_of_totalitarianism/rules.yaml:1202:15\n3823 rules/rise_of_totalitarianism/rules.yaml:1203:15\n3824 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3825 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3828 rules/rise_of_totalitarianism/rules.yaml:1207:15\n3829 rules/rise_of_totalitarianism/rules.yaml:1208:15\n3832 rules/rise_of_totalitarianism/rules.yaml:1210:15\n3833 rules/rise_of_totalitarianism/rules.yaml:1211:19\n3845 rules/rise_of_totalitarianism/rules.yaml:1212:19\n3855 rules/rise_of_totalitarianism/rules.yaml:1214:15\n3856 rules/rise_of_totalitarianism/rules.yaml:1215:19\n3868 rules/rise_of_totalitarianism/rules.yaml:1216:19\n3880 rules/rise_of_totalitarianism/rules.yaml:1221:15\n3883 rules/rise_of_totalitarianism/rules.yaml:1196:15\n3884 rules/rise_of_totalitarianism/rules.yaml:1197:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1198:19\n3918 rules/rise_of_totalitarianism/rules.yaml:1199:19\n3925 rules/rise_of_totalitarianism/rules.yaml:1200:19\n3929 rules/rise_of_totalitarianism/rules.yaml:1218:15\n3943 rules/rise_of_totalitarianism/rules.yaml:1219:19\n3970 rules/rise_of_totalitarianism/rules.yaml:937:7\n3971 rules/rise_of_totalitarianism/rules.yaml:938:11\n3972 rules/rise_of_totalitarianism/rules.yaml:939:15\n3973 rules/rise_of_totalitarianism/rules.yaml:940:11\n3974 rules/rise_of_totalitarianism/rules.yaml:941:7\n3985 rules/rise_of_totalitarianism/rules.yaml:942:11\n3986 rules/rise_of_totalitarianism/rules.yaml:943:11\n4003 rules/rise_of_totalitarianism/rules.yaml:944:11\n4004 rules/rise_of_totalitarianism/rules.yaml:945:11\n4015 rules/rise_of_totalitarianism/rules.yaml:946:11\n4016 rules/rise_of_totalitarianism/rules.yaml:947:15\n4019 rules/rise_of_totalitarianism/rules.yaml:948:15\n4020 rules/rise_of_totalitarianism/rules.yaml:949:15\n4026 rules/rise_of_totalitarianism/rules.yaml:951:15\n4027 rules/rise_of_totalitarianism/rules.yaml:952:15\n4028 rules/rise_of_totalitarianism/rules.yaml:953:19\n4032 rules/rise_of_totalitarianism/rules.yaml:954:19\n4040 rules/rise_of_totalitarianism/rules.yaml:955:15\n4046 rules/rise_of_totalitarianism/rules.yaml:956:19\n4067 rules/rise_of_totalitarianism/rules.yaml:957:23\n4072 rules/rise_of_totalitarianism/rules.yaml:958:7\n4073 rules/rise_of_totalitarianism/rules.yaml:959:11\n4088 rules/rise_of_totalitarianism/rules.yaml:1231:7\n4098 rules/rise_of_totalitarianism/rules.yaml:1232:7\n4106 rules/rise_of_totalitarianism/rules.yaml:1233:11\n4112 rules/rise_of_totalitarianism/rules.yaml:1234:11\n4120 rules/rise_of_totalitarianism/rules.yaml:1235:15\n4142 rules/rise_of_totalitarianism/rules.yaml:1236:15\n4144 rules/rise_of_totalitarianism/rules.yaml:1237:15\n4145 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4146 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4147 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4170 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4171 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4172 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4195 rules/rise_of_totalitarianism/rules.yaml:434:7\n4196 rules/rise_of_totalitarianism/rules.yaml:435:7\n4201 rules/rise_of_totalitarianism/rules.yaml:436:11\n4208 rules/rise_of_totalitarianism/rules.yaml:437:11\n4223 rules/rise_of_totalitarianism/rules.yaml:438:7\n4224 rules/rise_of_totalitarianism/rules.yaml:439:11\n4225 rules/rise_of_totalitarianism/rules.yaml:440:7\n4236 rules/rise_of_totalitarianism/rules.yaml:441:11\n4241 rules/rise_of_totalitarianism/rules.yaml:442:11\n4254 rules/rise_of_totalitarianism/rules.yaml:443:11\n4258 rules/rise_of_totalitarianism/rules.yaml:444:7\n4259 rules/rise_of_totalitarianism/rules.yaml:445:7\n4260 rules/rise_of_totalitarianism/rules.yaml:446:11\n4268 rules/rise_of_totalitarianism/rules.yaml:447:7\n4269 rules/rise_of_totalitarianism/rules.yaml:448:7\n4283 rules/rise_of_totalitarianism/rules.yaml:489:7\n4284 rules/rise_of_totalitarianism/rules.yaml:490:7\n4295 rules/rise_of_totalitarianism/rules.yaml:491:11\n4303 rules/rise_of_totalitarianism/rules.yaml:492:7\n4304 rules/rise_of_totalitarianism/rules.yaml:493:11\n4307 rules/rise_of_totalitarianism/rules.yaml:494:11\n4309 rules/rise_of_totalitarianism/rules.yaml:496:11\n4321 rules/rise_of_totalitarianism/rules.yaml:1137:7\n4322 rules/rise_of_totalitarianism/rules.yaml:1138:11\n4323 rules/rise_of_totalitarianism/rules.yaml:1139:11\n4324 rules/rise_of_totalitarianism/rules.yaml:1140:11\n4325 rules/rise_of_totalitarianism/rules.yaml:1141:7\n4326 rules/rise_of_totalitarianism/rules.yaml:1142:11\n4331 rules/rise_of_totalitarianism/rules.yaml:1144:11\n4332 rules/rise_of_totalitarianism/rules.yaml:1145:11\n4333 rules/rise_of_totalitarianism/rules.yaml:1146:11\n4334 rules/rise_of_totalitarianism/rules.yaml:1147:11\n4337 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4338 rules/rise_of_totalitarianism/rules.yaml:1152:15\n4341 rules/rise_of_totalitarianism/rules.yaml:1148:15\n4342 rules/rise_of_totalitarianism/rules.yaml:1149:15\n4361 rules/rise_of_totalitarianism/rules.yaml:646:7\n4362 rules/rise_of_totalitarianism/rules.yaml:647:11\n4367 rules/rise_of_totalitarianism/rules.yaml:649:11\n4368 rules/rise_of_totalitarianism/rules.yaml:650:11\n4369 rules/rise_of_totalitarianism/rules.yaml:651:11\n4370 rules/rise_of_totalitarianism/rules.yaml:652:11\n4371 rules/rise_of_totalitarianism/rules.yaml:653:11\n4372 rules/rise_of_totalitarianism/rules.yaml:654:15\n4376 rules/rise_of_totalitarianism/rules.yaml:655:15\n4384 rules/rise_of_totalitarianism/rules.yaml:656:11\n4385 rules/rise_of_totalitarianism/rules.yaml:657:15\n4389 rules/rise_of_totalitarianism/rules.yaml:658:15\n4397 rules/rise_of_totalitarianism/rules.yaml:659:11\n4402 rules/rise_of_totalitarianism/rules.yaml:660:15\n4403 rules/rise_of_totalitarianism/rules.yaml:661:15\n4423 rules/rise_of_totalitarianism/rules.yaml:662:15\n4450 rules/rise_of_totalitarianism/rules.yaml:773:7\n4454 rules/rise_of_totalitarianism/rules.yaml:774:7\n4455 rules/rise_of_totalitarianism/rules.yaml:775:7\n4463 rules/rise_of_totalitarianism/rules.yaml:776:11\n4478 rules/rise_of_totalitarianism/rules.yaml:777:7\n4479 rules/rise_of_totalitarianism/rules.yaml:778:7\n4491 rules/rise_of_totalitarianism/rules.yaml:505:7\n4495 rules/rise_of_totalitarianism/rules.yaml:506:11\n4496 rules/rise_of_totalitarianism/rules.yaml:507:7\n4497 rules/rise_of_totalitarianism/rules.yaml:508:7\n4511 rules/rise_of_totalitarianism/rules.yaml:509:11\n4521 rules/rise_of_totalitarianism/rules.yaml:510:7\n4522 rules/rise_of_totalitarianism/rules.yaml:511:11\n4523 rules/rise_of_totalitarianism/rules.yaml:512:11\n4531 rules/rise_of_totalitarianism/rules.yaml:514:11\n4544 rules/rise_of_totalitarianism/rules.yaml:515:11\n4545 rules/rise_of_totalitarianism/rules.yaml:516:11\n4546 rules/rise_of_totalitarianism/rules.yaml:517:11\n4561 rules/rise_of_totalitarianism/rules.yaml:795:7\n4562 rules/rise_of_totalitarianism/rules.yaml:796:11\n4563 rules/rise_of_totalitarianism/rules.yaml:797:11\n4564 rules/rise_of_totalitarianism/rules.yaml:798:15\n4577 rules/rise_of_totalitarianism/rules.yaml:799:15\n4592 rules/rise_of_totalitarianism/rules.yaml:801:11\n4593 rules/rise_of_totalitarianism/rules.yaml:802:11\n4598 rules/rise_of_totalitarianism/rules.yaml:803:11\n4617 rules/rise_of_totalitarianism/rules.yaml:805:11\n4625 rules/rise_of_totalitarianism/rules.yaml:806:11\n4626 rules/rise_of_totalitarianism/rules.yaml:807:11\n4649 rules/rise_of_totalitarianism/rules.yaml:995:7\n4660 rules/rise_of_totalitarianism/rules.yaml:996:11\n4678 rules/rise_of_totalitarianism/rules.yaml:997:11\n4684 rules/rise_of_totalitarianism/rules.yaml:998:15\n4685 rules/rise_of_totalitarianism/rules.yaml:999:15\n4686 rules/rise_of_totalitarianism/rules.yaml:1000:15\n4703 rules/rise_of_totalitarianism/rules.yaml:1001:15\n4704 rules/rise_of_totalitarianism/rules.yaml:1002:15\n4716 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4717 rules/rise_of_totalitarianism/rules.yaml:1004:15\n4718 rules/rise_of_totalitarianism/rules.yaml:1005:19\n4719 rules/rise_of_totalitarianism/rules.yaml:1006:19\n4720 rules/rise_of_totalitarianism/rules.yaml:1007:23\n4721 rules/rise_of_totalitarianism/rules.yaml:1008:19\n4722 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4723 rules/rise_of_totalitarianism/rules.yaml:1010:23\n4724 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4726 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4757 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4762 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4765 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4766 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4767 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4768 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4769 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4770 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4783 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4784 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4809 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4815 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4821 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4822 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4842 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4878 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4879 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4885 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4886 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4906 rules/rise_of_totalitarianism/rules.yaml:1319:3\n4937 rules/rise_of_totalitarianism/rules.yaml:1018:7\n4951 rules/rise_of_totalitarianism/rules.yaml:1019:11\n4957 rules/rise_of_totalitarianism/rules.yaml:1020:11\n4963 rules/rise_of_totalitarianism/rules.yaml:1021:15\n4964 rules/rise_of_totalitarianism/rules.yaml:1022:15\n4984 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4985 rules/rise_of_totalitarianism/rules.yaml:1024:15\n4991 rules/rise_of_totalitarianism/rules.yaml:1025:15\n4992 rules/rise_of_totalitarianism/rules.yaml:1026:15\n4993 rules/rise_of_totalitarianism/rules.yaml:1027:19\n5002 rules/rise_of_totalitarianism/rules.yaml:1028:19\n5008 rules/rise_of_totalitarianism/rules.yaml:1030:19\n5009 rules/rise_of_totalitarianism/rules.yaml:1031:19\n5010 rules/rise_of_totalitarianism/rules.yaml:1032:23\n5016 rules/rise_of_totalitarianism/rules.yaml:1034:23\n5017 rules/rise_of_totalitarianism/rules.yaml:1035:23\n5020 rules/rise_of_totalitarianism/rules.yaml:1036:27\n5032 rules/rise_of_totalitarianism/rules.yaml:1037:23\n5033 rules/rise_of_totalitarianism/rules.yaml:1038:23\n5034 rules/rise_of_totalitarianism/rules.yaml:1039:23\n5035 rules/rise_of_totalitarianism/rules.yaml:1040:27\n5036 rules/rise_of_totalitarianism/rules.yaml:1041:23\n5037 rules/rise_of_totalitarianism/rules.yaml:1042:23\n5038 rules/rise_of_totalitarianism/rules.yaml:1043:23\n5039 rules/rise_of_totalitarianism/rules.yaml:1044:27\n5040 rules/rise_of_totalitarianism/rules.yaml:1045:27\n5045 rules/rise_of_totalitarianism/rules.yaml:1046:27\n5048 rules/rise_of_totalitarianism/rules.yaml:1047:27\n5049 rules/rise_of_totalitarianism/rules.yaml:1048:27\n5050 rules/rise_of_totalitarianism/rules.yaml:1049:27\n5051 rules/rise_of_totalitarianism/rules.yaml:1050:27\n5052 rules/rise_of_totalitarianism/rules.yaml:1051:31\n5053 rules/rise_of_totalitarianism/rules.yaml:1052:27\n5054 rules/rise_of_totalitarianism/rules.yaml:1053:27\n5055 rules/rise_of_totalitarianism/rules.yaml:1054:23\n5109 rules/rise_of_totalitarianism/rules.yaml:696:7\n5110 rules/rise_of_totalitarianism/rules.yaml:697:7\n5121 rules/rise_of_totalitarianism/rules.yaml:698:11\n5131 rules/rise_of_totalitarianism/rules.yaml:699:11\n5132 rules/rise_of_totalitarianism/rules.yaml:700:15\n5141 rules/rise_of_totalitarianism/rules.yaml:702:15\n5154 rules/rise_of_totalitarianism/rules.yaml:703:15\n5155 rules/rise_of_totalitarianism/rules.yaml:704:19\n5164 rules/rise_of_totalitarianism/rules.yaml:706:19\n5177 rules/rise_of_totalitarianism/rules.yaml:707:19\n5184 rules/rise_of_totalitarianism/rules.yaml:708:19\n5186 rules/rise_of_totalitarianism/rules.yaml:709:19\n5187 rules/rise_of_totalitarianism/rules.yaml:710:19\n5188 rules/rise_of_totalitarianism/rules.yaml:711:19\n5189 rules/rise_of_totalitarianism/rules.yaml:712:19\n5212 rules/rise_of_totalitarianism/rules.yaml:713:19\n5213 rules/rise_of_totalitarianism/rules.yaml:714:19\n5214 rules/rise_of_totalitarianism/rules.yaml:715:19\n5219 rules/rise_of_totalitarianism/rules.yaml:716:19\n5227 rules/rise_of_totalitarianism/rules.yaml:717:23\n5241 rules/rise_of_totalitarianism/rules.yaml:718:19\n5242 rules/rise_of_totalitarianism/rules.yaml:719:19\n5243 rules/rise_of_totalitarianism/rules.yaml:720:19\n5244 rules/rise_of_totalitarianism/rules.yaml:721:19\n5248 rules/rise_of_totalitarianism/rules.yaml:722:7\n5277 rules/rise_of_totalitarianism/rules.yaml:663:3\n5283 rules/rise_of_totalitarianism/rules.yaml:1338:14\n5311 rules/rise_of_totalitarianism/rules.yaml:667:7\n5312 rules/rise_of_totalitarianism/rules.yaml:668:11\n5313 rules/rise_of_totalitarianism/rules.yaml:669:7\n5318 rules/rise_of_totalitarianism/rules.yaml:670:7\n5340 rules/rise_of_totalitarianism/rules.yaml:672:11\n5341 rules/rise_of_totalitarianism/rules.yaml:673:7\n5348 rules/rise_of_totalitarianism/rules.yaml:674:7\n5349 rules/rise_of_totalitarianism/rules.yaml:675:11\n5350 rules/rise_of_totalitarianism/rules.yaml:676:15\n5358 rules/rise_of_totalitarianism/rules.yaml:678:15\n5365 rules/rise_of_totalitarianism/rules.yaml:679:11\n5366 rules/rise_of_totalitarianism/rules.yaml:680:7\n5380 rules/rise_of_totalitarianism/rules.yaml:681:11\n5386 rules/rise_of_totalitarianism/rules.yaml:682:15\n5391 rules/rise_of_totalitarianism/rules.yaml:683:7\n5398 rules/rise_of_totalitarianism/rules.yaml:684:7\n5399 rules/rise_of_totalitarianism/rules.yaml:685:11\n5400 rules/rise_of_totalitarianism/rules.yaml:686:11\n5401 rules/rise_of_totalitarianism/rules.yaml:687:15\n5402 rules/rise_of_totalitarianism/rules.yaml:688:11\n5403 rules/rise_of_totalitarianism/rules.yaml:689:11\n5404 rules/rise_of_totalitarianism/rules.yaml:690:11\n5415 rules/rise_of_totalitarianism/rules.yaml:1183:7\n5416 rules/rise_of_totalitarianism/rules.yaml:1184:11\n5417 rules/rise_of_totalitarianism/rules.yaml:1185:11\n5418 rules/rise_of_totalitarianism/rules.yaml:1186:7\n5425 rules/rise_of_totalitarianism/rules.yaml:1187:7\n5426 rules/rise_of_totalitarianism/rules.yaml:1188:11\n5441 rules/rise_of_totalitarianism/rules.yaml:576:7\n5442 rules/rise_of_totalitarianism/rules.yaml:577:7\n5443 rules/rise_of_totalitarianism/rules.yaml:578:7\n5444 rules/rise_of_totalitarianism/rules.yaml:579:7\n5452 rules/rise_of_totalitarianism/rules.yaml:580:11\n5458 rules/rise_of_totalitarianism/rules.yaml:581:11\n5459 rules/rise_of_totalitarianism/rules.yaml:582:15\n5460 rules/rise_of_totalitarianism/rules.yaml:583:15\n5461 rules/rise_of_totalitarianism/rules.yaml:584:15\n5462 rules/rise_of_totalitarianism/rules.yaml:585:15\n5465 rules/rise_of_totalitarianism/rules.yaml:586:7\n5488 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5493 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5496 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5497 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5498 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5499 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5500 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5501 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5514 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5515 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5527 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5533 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5551 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5552 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5573 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5612 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5613 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5615 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5616 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5620 rules/rise_of_totalitarianism/rules.yaml:1292:3\n5644 rules/rise_of_totalitarianism/rules.yaml:564:7\n5645 rules/rise_of_totalitarianism/rules.yaml:565:7\n5653 rules/rise_of_totalitarianism/rules.yaml:566:11\n5661 rules/rise_of_totalitarianism/rules.yaml:567:11\n5662 rules/rise_of_totalitarianism/rules.yaml:568:15\n5663 rules/rise_of_totalitarianism/rules.yaml:569:15\n5664 rules/rise_of_totalitarianism/rules.yaml:570:15\n5678 rules/rise_of_totalitarianism/rules.yaml:826:3\n5685 rules/rise_of_totalitarianism/rules.yaml:1318:14\n5691 rules/rise_of_totalitarianism/rules.yaml:1339:14\n5726 rules/rise_of_totalitarianism/rules.yaml:831:7\n5727 rules/rise_of_totalitarianism/rules.yaml:832:7\n5728 rules/rise_of_totalitarianism/rules.yaml:833:7\n5729 rules/rise_of_totalitarianism/rules.yaml:834:7\n5730 rules/rise_of_totalitarianism/rules.yaml:835:7\n5731 rules/rise_of_totalitarianism/rules.yaml:836:7\n5740 rules/rise_of_totalitarianism/rules.yaml:837:11\n5748 rules/rise_of_totalitarianism/rules.yaml:838:15\n5761 rules/rise_of_totalitarianism/rules.yaml:839:15\n5767 rules/rise_of_totalitarianism/rules.yaml:840:15\n5774 rules/rise_of_totalitarianism/rules.yaml:841:15\n5775 rules/rise_of_totalitarianism/rules.yaml:842:15\n5776 rules/rise_of_totalitarianism/rules.yaml:843:15\n5781 rules/rise_of_totalitarianism/rules.yaml:844:19\n5784 rules/rise_of_totalitarianism/rules.yaml:847:23\n5785 rules/rise_of_totalitarianism/rules.yaml:848:23\n5786 rules/rise_of_totalitarianism/rules.yaml:849:23\n5787 rules/rise_of_totalitarianism/rules.yaml:850:27\n5788 rules/rise_of_totalitarianism/rules.yaml:851:23\n5791 rules/rise_of_totalitarianism/rules.yaml:845:23\n5798 rules/rise_of_totalitarianism/rules.yaml:852:19\n5801 rules/rise_of_totalitarianism/rules.yaml:854:15\n5817 rules/rise_of_totalitarianism/rules.yaml:855:15\n5818 rules/rise_of_totalitarianism/rules.yaml:856:19\n5819 rules/rise_of_totalitarianism/rules.yaml:857:19\n5827 rules/rise_of_totalitarianism/rules.yaml:859:19\n5840 rules/rise_of_totalitarianism/rules.yaml:860:19\n5845 rules/rise_of_totalitarianism/rules.yaml:861:19\n5852 rules/rise_of_totalitarianism/rules.yaml:862:19\n5853 rules/rise_of_totalitarianism/rules.yaml:863:19\n5854 rules/rise_of_totalitarianism/rules.yaml:864:19\n5859 rules/rise_of_totalitarianism/rules.yaml:865:23\n5862 rules/rise_of_totalitarianism/rules.yaml:868:27\n5863 rules/rise_of_totalitarianism/rules.yaml:869:27\n5864 rules/rise_of_totalitarianism/rules.yaml:870:31\n5865 rules/rise_of_totalitarianism/rules.yaml:871:27\n5868 rules/rise_of_totalitarianism/rules.yaml:866:27\n5872 rules/rise_of_totalitarianism/rules.yaml:873:11\n5873 rules/rise_of_totalitarianism/rules.yaml:874:11\n5874 rules/rise_of_totalitarianism/rules.yaml:875:15\n5875 rules/rise_of_totalitarianism/rules.yaml:876:15\n5883 rules/rise_of_totalitarianism/rules.yaml:878:15\n5891 rules/rise_of_totalitarianism/rules.yaml:879:15\n5892 rules/rise_of_totalitarianism/rules.yaml:880:15\n5899 rules/rise_of_totalitarianism/rules.yaml:881:15\n5900 rules/rise_of_totalitarianism/rules.yaml:882:15\n5901 rules/rise_of_totalitarianism/rules.yaml:883:15\n5906 rules/rise_of_totalitarianism/rules.yaml:884:19\n5907 rules/rise_of_totalitarianism/rules.yaml:885:19\n5908 rules/rise_of_totalitarianism/rules.yaml:886:19\n5916 rules/rise_of_totalitarianism/rules.yaml:887:23\n5924 rules/rise_of_totalitarianism/rules.yaml:889:11\n5925 rules/rise_of_totalitarianism/rules.yaml:890:11\n5926 rules/rise_of_totalitarianism/rules.yaml:891:11\n5931 rules/rise_of_totalitarianism/rules.yaml:892:15\n5936 rules/rise_of_totalitarianism/rules.yaml:893:15\n5937 rules/rise_of_totalitarianism/rules.yaml:894:15\n5938 rules/rise_of_totalitarianism/rules.yaml:895:15\n5939 rules/rise_of_totalitarianism/rules.yaml:896:15\n5946 rules/rise_of_totalitarianism/rules.yaml:897:15\n5947 rules/rise_of_totalitarianism/rules.yaml:898:15\n5948 rules/rise_of_totalitarianism/rules.yaml:899:15\n5953 rules/rise_of_totalitarianism/rules.yaml:900:19\n5954 rules/rise_of_totalitarianism/rules.yaml:901:19\n5955 rules/rise_of_totalitarianism/rules.yaml:902:19\n5956 rules/rise_of_totalitarianism/rules.yaml:903:19\n5957 rules/rise_of_totalitarianism/rules.yaml:904:19\n5961 rules/rise_of_totalitarianism/rules.yaml:906:15\n5966 rules/rise_of_totalitarianism/rules.yaml:907:15\n5983 rules/rise_of_totalitarianism/rules.yaml:908:15\n5984 rules/rise_of_totalitarianism/rules.yaml:909:15\n5991 rules/rise_of_totalitarianism/rules.yaml:910:15\n5992 rules/rise_of_totalitarianism/rules.yaml:911:15\n5993 rules/rise_of_totalitarianism/rules.yaml:912:15\n5998 rules/rise_of_totalitarianism/rules.yaml:913:19\n6013 rules/rise_of_totalitarianism/rules.yaml:914:19\n6014 rules/rise_of_totalitarianism/rules.yaml:915:23\n6029 rules/rise_of_totalitarianism/rules.yaml:916:19\n6037 rules/rise_of_totalitarianism/rules.yaml:917:23\n6049 rules/rise_of_totalitarianism/rules.yaml:918:23\n6056 rules/rise_of_totalitarianism/rules.yaml:919:19\n6057 rules/rise_of_totalitarianism/rules.yaml:920:23\n6060 rules/rise_of_totalitarianism/rules.yaml:921:23\n6066 rules/rise_of_totalitarianism/rules.yaml:922:7\n6069 rules/rise_of_totalitarianism/rules.yaml:926:11\n6072 rules/rise_of_totalitarianism/rules.yaml:923:11\n6077 rules/rise_of_totalitarianism/rules.yaml:924:15\n6084 rules/rise_of_totalitarianism/rules.yaml:927:7\n6085 rules/rise_of_totalitarianism/rules.yaml:928:11\n6086 rules/rise_of_totalitarianism/rules.yaml:929:15\n6088 rules/rise_of_totalitarianism/rules.yaml:931:11\n6107 rules/rise_of_totalitarianism/rules.yaml:746:7\n6108 rules/rise_of_totalitarianism/rules.yaml:747:11\n6109 rules/rise_of_totalitarianism/rules.yaml:748:15\n6110 rules/rise_of_totalitarianism/rules.yaml:749:19\n6111 rules/rise_of_totalitarianism/rules.yaml:750:15\n6112 rules/rise_of_totalitarianism/rules.yaml:751:15\n6114 rules/rise_of_totalitarianism/rules.yaml:752:7\n6115 rules/rise_of_totalitarianism/rules.yaml:753:7\n6126 rules/rise_of_totalitarianism/rules.yaml:754:11\n6127 rules/rise_of_totalitarianism/rules.yaml:755:11\n6142 rules/rise_of_totalitarianism/rules.yaml:756:15\n6148 rules/rise_of_totalitarianism/rules.yaml:757:15\n6154 rules/rise_of_totalitarianism/rules.yaml:758:19\n6155 rules/rise_of_totalitarianism/rules.yaml:759:19\n6168 rules/rise_of_totalitarianism/rules.yaml:760:19\n6187 rules/rise_of_totalitarianism/rules.yaml:1262:7\n6192 rules/rise_of_totalitarianism/rules.yaml:1263:11\n6193 rules/rise_of_totalitarianism/rules.yaml:1264:11\n6194 rules/rise_of_totalitarianism/rules.yaml:1265:11\n6199 rules/rise_of_totalitarianism/rules.yaml:1266:11\n6207 rules/rise_of_totalitarianism/rules.yaml:1267:15\n6213 rules/rise_of_totalitarianism/rules.yaml:1268:15\n6214 rules/rise_of_totalitarianism/rules.yaml:1269:19\n6217 rules/rise_of_totalitarianism/rules.yaml:1270:19\n6218 rules/rise_of_totalitarianism/rules.yaml:1271:19\n6219 rules/rise_of_totalitarianism/rules.yaml:1272:19\n6239 rules/rise_of_totalitarianism/flow.yaml:23:3\n6276 rules/rise_of_totalitarianism/flow.yaml:27:7\n6277 rules/rise_of_totalitarianism/flow.yaml:28:7\n6278 rules/rise_of_totalitarianism/flow.yaml:29:7\n6289 rules/rise_of_totalitarianism/flow.yaml:30:11\n6294 rules/rise_of_totalitarianism/flow.yaml:31:11\n6303 rules/rise_of_totalitarianism/flow.yaml:32:15\n6315 rules/rise_of_totalitarianism/flow.yaml:33:15\n6316 rules/rise_of_totalitarianism/flow.yaml:34:19\n6319 rules/rise_of_totalitarianism/flow.yaml:35:19\n6323 rules/rise_of_totalitarianism/flow.yaml:36:7\n6324 rules/rise_of_totalitarianism/flow.yaml:37:7\n6325 rules/rise_of_totalitarianism/flow.yaml:38:11\n6326 rules/rise_of_totalitarianism/flow.yaml:39:15\n6343 rules/rise_of_totalitarianism/flow.yaml:40:15\n6344 rules/rise_of_totalitarianism/flow.yaml:41:11\n6345 rules/rise_of_totalitarianism/flow.yaml:42:7\n6346 rules/rise_of_totalitarianism/flow.yaml:43:7\n6347 rules/rise_of_totalitarianism/flow.yaml:44:11\n6350 rules/rise_of_totalitarianism/flow.yaml:45:11\n6351 rules/rise_of_totalitarianism/flow.yaml:46:7\n6352 rules/rise_of_totalitarianism/flow.yaml:47:11\n6353 rules/rise_of_totalitarianism/flow.yaml:48:7\n6367 rules/rise_of_totalitarianism/flow.yaml:49:11\n6373 rules/rise_of_totalitarianism/flow.yaml:50:11\n6374 rules/rise_of_totalitarianism/flow.yaml:51:15\n6375 rules/rise_of_totalitarianism/flow.yaml:52:15\n6385 rules/rise_of_totalitarianism/flow.yaml:53:15\n6392 rules/rise_of_totalitarianism/flow.yaml:54:15\n6393 rules/rise_of_totalitarianism/flow.yaml:55:15\n6397 rules/rise_of_totalitarianism/flow.yaml:56:7\n6404 rules/rise_of_totalitarianism/flow.yaml:57:7\n6415 rules/rise_of_totalitarianism/flow.yaml:58:11\n6416 rules/rise_of_totalitarianism/flow.yaml:59:11\n6431 rules/rise_of_totalitarianism/flow.yaml:60:15\n6449 rules/rise_of_totalitarianism/flow.yaml:61:15\n6450 rules/rise_of_totalitarianism/flow.yaml:62:19\n6452 rules/rise_of_totalitarianism/flow.yaml:64:19\n6455 rules/rise_of_totalitarianism/flow.yaml:65:19\n6478 rules/rise_of_totalitarianism/flow.yaml:83:3\n6484 rules/rise_of_totalitarianism/flow.yaml:83:3\n6495 rules/rise_of_totalitarianism/flow.yaml:87:7\n6496 rules/rise_of_totalitarianism/flow.yaml:88:11\n6497 rules/rise_of_totalitarianism/flow.yaml:89:15\n6498 rules/rise_of_totalitarianism/flow.yaml:90:7\n6499 rules/rise_of_totalitarianism/flow.yaml:91:7\n6500 rules/rise_of_totalitarianism/flow.yaml:92:7\n6501 rules/rise_of_totalitarianism/flow.yaml:93:7\n6502 rules/rise_of_totalitarianism/flow.yaml:94:7\n6508 rules/rise_of_totalitarianism/flow.yaml:95:7\n6514 rules/rise_of_totalitarianism/flow.yaml:96:7\n6515 rules/rise_of_totalitarianism/flow.yaml:97:7\n6516 rules/rise_of_totalitarianism/flow.yaml:98:7\n6526 rules/rise_of_totalitarianism/flow.yaml:16:3\n6541 rules/rise_of_totalitarianism/flow.yaml:20:7\n6542 rules/rise_of_totalitarianism/flow.yaml:21:7\n6557 rules/rise_of_totalitarianism/flow.yaml:67:3\n6579 rules/rise_of_totalitarianism/flow.yaml:71:7\n6593 rules/rise_of_totalitarianism/flow.yaml:72:11\n6594 rules/rise_of_totalitarianism/flow.yaml:73:11\n6595 rules/rise_of_totalitarianism/flow.yaml:74:11\n6602 rules/rise_of_totalitarianism/flow.yaml:75:11\n6609 rules/rise_of_totalitarianism/flow.yaml:76:11\n6623 rules/rise_of_totalitarianism/flow.yaml:77:15\n6628 rules/rise_of_totalitarianism/flow.yaml:78:11\n6635 rules/rise_of_totalitarianism/flow.yaml:79:11\n6640 rules/rise_of_totalitarianism/flow.yaml:80:7\n6641 rules/rise_of_totalitarianism/flow.yaml:81:11\n6659 rules/rise_of_totalitarianism/rules.yaml:1332:7\n6667 rules/rise_of_totalitarianism/rules.yaml:1333:7\n6670 rules/rise_of_totalitarianism/rules.yaml:1334:7\n6671 rules/rise_of_totalitarianism/rules.yaml:1335:7\n6672 rules/rise_of_totalitarianism/rules.yaml:1336:7"
+_ORIGINS = "1004 rules/rise_of_totalitarianism/rules.yaml:287:7\n1005 rules/rise_of_totalitarianism/rules.yaml:288:7\n1006 rules/rise_of_totalitarianism/rules.yaml:289:11\n1007 rules/rise_of_totalitarianism/rules.yaml:290:7\n1044 rules/rise_of_totalitarianism/rules.yaml:305:7\n1045 rules/rise_of_totalitarianism/rules.yaml:306:7\n1046 rules/rise_of_totalitarianism/rules.yaml:307:11\n1051 rules/rise_of_totalitarianism/rules.yaml:308:7\n1052 rules/rise_of_totalitarianism/rules.yaml:309:11\n1053 rules/rise_of_totalitarianism/rules.yaml:310:15\n1054 rules/rise_of_totalitarianism/rules.yaml:311:11\n1055 rules/rise_of_totalitarianism/rules.yaml:312:15\n1056 rules/rise_of_totalitarianism/rules.yaml:313:7\n1060 rules/rise_of_totalitarianism/rules.yaml:182:7\n1064 rules/rise_of_totalitarianism/rules.yaml:47:3\n1072 rules/rise_of_totalitarianism/rules.yaml:55:7\n1076 rules/rise_of_totalitarianism/rules.yaml:227:7\n1080 rules/rise_of_totalitarianism/rules.yaml:189:7\n1090 rules/rise_of_totalitarianism/rules.yaml:367:7\n1094 rules/rise_of_totalitarianism/rules.yaml:368:7\n1097 rules/rise_of_totalitarianism/rules.yaml:369:11\n1098 rules/rise_of_totalitarianism/rules.yaml:370:7\n1102 rules/rise_of_totalitarianism/rules.yaml:199:7\n1103 rules/rise_of_totalitarianism/rules.yaml:200:11\n1104 rules/rise_of_totalitarianism/rules.yaml:201:11\n1109 rules/rise_of_totalitarianism/rules.yaml:202:11\n1110 rules/rise_of_totalitarianism/rules.yaml:203:11\n1111 rules/rise_of_totalitarianism/rules.yaml:204:15\n1112 rules/rise_of_totalitarianism/rules.yaml:205:19\n1113 rules/rise_of_totalitarianism/rules.yaml:206:11\n1114 rules/rise_of_totalitarianism/rules.yaml:207:7\n1125 rules/rise_of_totalitarianism/rules.yaml:208:7\n1126 rules/rise_of_totalitarianism/rules.yaml:209:7\n1138 rules/rise_of_totalitarianism/rules.yaml:210:7\n1139 rules/rise_of_totalitarianism/rules.yaml:211:11\n1140 rules/rise_of_totalitarianism/rules.yaml:212:7\n1144 rules/rise_of_totalitarianism/rules.yaml:246:7\n1148 rules/rise_of_totalitarianism/rules.yaml:253:7\n1156 rules/rise_of_totalitarianism/rules.yaml:147:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1168 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1170 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1174 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1181 rules/rise_of_totalitarianism/rules.yaml:1362:27\n1187 rules/rise_of_totalitarianism/rules.yaml:1362:49\n1195 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1200 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1201 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1202 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1206 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1207 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1211 rules/rise_of_totalitarianism/rules.yaml:1370:27\n1217 rules/rise_of_totalitarianism/rules.yaml:1370:49\n1225 rules/rise_of_totalitarianism/rules.yaml:87:7\n1226 rules/rise_of_totalitarianism/rules.yaml:88:11\n1227 rules/rise_of_totalitarianism/rules.yaml:89:7\n1228 rules/rise_of_totalitarianism/rules.yaml:90:11\n1229 rules/rise_of_totalitarianism/rules.yaml:91:7\n1233 rules/rise_of_totalitarianism/rules.yaml:121:7\n1245 rules/rise_of_totalitarianism/rules.yaml:114:7\n1271 rules/rise_of_totalitarianism/rules.yaml:355:7\n1275 rules/rise_of_totalitarianism/rules.yaml:221:7\n1282 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1283 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1284 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1285 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1286 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1287 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1288 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1292 rules/rise_of_totalitarianism/rules.yaml:234:7\n1293 rules/rise_of_totalitarianism/rules.yaml:235:11\n1294 rules/rise_of_totalitarianism/rules.yaml:236:7\n1295 rules/rise_of_totalitarianism/rules.yaml:237:11\n1301 rules/rise_of_totalitarianism/rules.yaml:238:11\n1310 rules/rise_of_totalitarianism/rules.yaml:239:7\n1311 rules/rise_of_totalitarianism/rules.yaml:240:11\n1327 rules/rise_of_totalitarianism/rules.yaml:241:7\n1332 rules/rise_of_totalitarianism/rules.yaml:62:7\n1341 rules/rise_of_totalitarianism/rules.yaml:335:7\n1346 rules/rise_of_totalitarianism/rules.yaml:327:7\n1347 rules/rise_of_totalitarianism/rules.yaml:328:7\n1348 rules/rise_of_totalitarianism/rules.yaml:329:11\n1356 rules/rise_of_totalitarianism/rules.yaml:330:7\n1360 rules/rise_of_totalitarianism/rules.yaml:177:7\n1364 rules/rise_of_totalitarianism/rules.yaml:154:7\n1378 rules/rise_of_totalitarianism/rules.yaml:258:7\n1386 rules/rise_of_totalitarianism/rules.yaml:128:7\n1391 rules/rise_of_totalitarianism/rules.yaml:277:7\n1392 rules/rise_of_totalitarianism/rules.yaml:278:7\n1393 rules/rise_of_totalitarianism/rules.yaml:279:11\n1394 rules/rise_of_totalitarianism/rules.yaml:280:7\n1398 rules/rise_of_totalitarianism/rules.yaml:161:7\n1406 rules/rise_of_totalitarianism/rules.yaml:107:7\n1419 rules/rise_of_totalitarianism/rules.yaml:265:7\n1423 rules/rise_of_totalitarianism/rules.yaml:266:7\n1424 rules/rise_of_totalitarianism/rules.yaml:267:11\n1425 rules/rise_of_totalitarianism/rules.yaml:268:7\n1429 rules/rise_of_totalitarianism/rules.yaml:320:7\n1440 rules/rise_of_totalitarianism/rules.yaml:296:7\n1444 rules/rise_of_totalitarianism/rules.yaml:348:7\n1449 rules/rise_of_totalitarianism/rules.yaml:381:7\n1453 rules/rise_of_totalitarianism/rules.yaml:73:7\n1454 rules/rise_of_totalitarianism/rules.yaml:74:11\n1455 rules/rise_of_totalitarianism/rules.yaml:75:7\n1456 rules/rise_of_totalitarianism/rules.yaml:76:11\n1457 rules/rise_of_totalitarianism/rules.yaml:77:7\n1462 rules/rise_of_totalitarianism/rules.yaml:170:7\n1471 rules/rise_of_totalitarianism/rules.yaml:100:7\n1479 rules/rise_of_totalitarianism/rules.yaml:135:7\n1480 rules/rise_of_totalitarianism/rules.yaml:136:7\n1481 rules/rise_of_totalitarianism/rules.yaml:137:7\n1482 rules/rise_of_totalitarianism/rules.yaml:138:7\n1487 rules/rise_of_totalitarianism/rules.yaml:341:7\n1493 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1498 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1506 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1507 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1508 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1509 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1510 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1511 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1515 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1533 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1537 rules/rise_of_totalitarianism/rules.yaml:392:7\n1538 rules/rise_of_totalitarianism/rules.yaml:393:7\n1543 rules/rise_of_totalitarianism/rules.yaml:394:11\n1544 rules/rise_of_totalitarianism/rules.yaml:395:11\n1549 rules/rise_of_totalitarianism/rules.yaml:1085:7\n1550 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1551 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1558 rules/rise_of_totalitarianism/rules.yaml:1088:11\n1559 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1561 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1566 rules/rise_of_totalitarianism/rules.yaml:1091:11\n1574 rules/rise_of_totalitarianism/rules.yaml:1092:11\n1579 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1580 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1581 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1589 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1590 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1591 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1603 rules/rise_of_totalitarianism/rules.yaml:424:7\n1604 rules/rise_of_totalitarianism/rules.yaml:425:11\n1633 rules/rise_of_totalitarianism/rules.yaml:426:11\n1634 rules/rise_of_totalitarianism/rules.yaml:427:11\n1635 rules/rise_of_totalitarianism/rules.yaml:428:11\n1636 rules/rise_of_totalitarianism/rules.yaml:429:11\n1642 rules/rise_of_totalitarianism/rules.yaml:1250:7\n1643 rules/rise_of_totalitarianism/rules.yaml:1251:11\n1645 rules/rise_of_totalitarianism/rules.yaml:1252:7\n1648 rules/rise_of_totalitarianism/rules.yaml:1253:7\n1653 rules/rise_of_totalitarianism/rules.yaml:469:7\n1654 rules/rise_of_totalitarianism/rules.yaml:470:7\n1655 rules/rise_of_totalitarianism/rules.yaml:471:7\n1660 rules/rise_of_totalitarianism/rules.yaml:472:11\n1661 rules/rise_of_totalitarianism/rules.yaml:473:11\n1666 rules/rise_of_totalitarianism/rules.yaml:479:7\n1667 rules/rise_of_totalitarianism/rules.yaml:480:11\n1668 rules/rise_of_totalitarianism/rules.yaml:481:11\n1671 rules/rise_of_totalitarianism/rules.yaml:483:11\n1676 rules/rise_of_totalitarianism/rules.yaml:456:7\n1677 rules/rise_of_totalitarianism/rules.yaml:457:11\n1678 rules/rise_of_totalitarianism/rules.yaml:458:11\n1679 rules/rise_of_totalitarianism/rules.yaml:459:11\n1681 rules/rise_of_totalitarianism/rules.yaml:460:7\n1682 rules/rise_of_totalitarianism/rules.yaml:461:11\n1683 rules/rise_of_totalitarianism/rules.yaml:462:11\n1684 rules/rise_of_totalitarianism/rules.yaml:463:11\n1689 rules/rise_of_totalitarianism/rules.yaml:968:7\n1690 rules/rise_of_totalitarianism/rules.yaml:969:11\n1708 rules/rise_of_totalitarianism/rules.yaml:970:15\n1709 rules/rise_of_totalitarianism/rules.yaml:971:15\n1714 rules/rise_of_totalitarianism/rules.yaml:972:15\n1715 rules/rise_of_totalitarianism/rules.yaml:973:19\n1718 rules/rise_of_totalitarianism/rules.yaml:974:19\n1721 rules/rise_of_totalitarianism/rules.yaml:976:19\n1727 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1728 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1729 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1733 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1734 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1740 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1741 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1746 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1747 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1748 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1752 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1753 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1757 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1758 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1763 rules/rise_of_totalitarianism/rules.yaml:1061:7\n1764 rules/rise_of_totalitarianism/rules.yaml:1062:11\n1765 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1766 rules/rise_of_totalitarianism/rules.yaml:1064:19\n1767 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1768 rules/rise_of_totalitarianism/rules.yaml:1066:15\n1779 rules/rise_of_totalitarianism/rules.yaml:1067:15\n1780 rules/rise_of_totalitarianism/rules.yaml:1068:19\n1788 rules/rise_of_totalitarianism/rules.yaml:1069:19\n1789 rules/rise_of_totalitarianism/rules.yaml:1070:19\n1790 rules/rise_of_totalitarianism/rules.yaml:1071:19\n1795 rules/rise_of_totalitarianism/rules.yaml:1072:23\n1798 rules/rise_of_totalitarianism/rules.yaml:1073:23\n1799 rules/rise_of_totalitarianism/rules.yaml:1074:19\n1808 rules/rise_of_totalitarianism/rules.yaml:1075:15\n1820 rules/rise_of_totalitarianism/rules.yaml:1076:15\n1825 rules/rise_of_totalitarianism/rules.yaml:1077:15\n1827 rules/rise_of_totalitarianism/rules.yaml:1078:15\n1833 rules/rise_of_totalitarianism/rules.yaml:1079:19\n1834 rules/rise_of_totalitarianism/rules.yaml:1080:11\n1838 rules/rise_of_totalitarianism/flow.yaml:101:3\n1842 rules/rise_of_totalitarianism/flow.yaml:105:7\n1843 rules/rise_of_totalitarianism/flow.yaml:106:11\n1847 rules/rise_of_totalitarianism/rules.yaml:415:7\n1848 rules/rise_of_totalitarianism/rules.yaml:416:7\n1849 rules/rise_of_totalitarianism/rules.yaml:417:11\n1854 rules/rise_of_totalitarianism/rules.yaml:418:15\n1855 rules/rise_of_totalitarianism/rules.yaml:419:15\n1859 rules/rise_of_totalitarianism/rules.yaml:387:7\n1863 rules/rise_of_totalitarianism/rules.yaml:765:7\n1865 rules/rise_of_totalitarianism/rules.yaml:766:7\n1866 rules/rise_of_totalitarianism/rules.yaml:767:7\n1871 rules/rise_of_totalitarianism/rules.yaml:629:7\n1874 rules/rise_of_totalitarianism/rules.yaml:630:7\n1875 rules/rise_of_totalitarianism/rules.yaml:631:11\n1878 rules/rise_of_totalitarianism/rules.yaml:632:7\n1879 rules/rise_of_totalitarianism/rules.yaml:633:11\n1880 rules/rise_of_totalitarianism/rules.yaml:634:11\n1881 rules/rise_of_totalitarianism/rules.yaml:635:11\n1882 rules/rise_of_totalitarianism/rules.yaml:636:7\n1883 rules/rise_of_totalitarianism/rules.yaml:637:11\n1885 rules/rise_of_totalitarianism/rules.yaml:639:11\n1890 rules/rise_of_totalitarianism/rules.yaml:981:7\n1891 rules/rise_of_totalitarianism/rules.yaml:982:11\n1892 rules/rise_of_totalitarianism/rules.yaml:983:15\n1898 rules/rise_of_totalitarianism/rules.yaml:984:19\n1899 rules/rise_of_totalitarianism/rules.yaml:985:19\n1900 rules/rise_of_totalitarianism/rules.yaml:986:19\n1901 rules/rise_of_totalitarianism/rules.yaml:987:19\n1902 rules/rise_of_totalitarianism/rules.yaml:988:19\n1903 rules/rise_of_totalitarianism/rules.yaml:989:19\n1908 rules/rise_of_totalitarianism/rules.yaml:990:23\n1911 rules/rise_of_totalitarianism/rules.yaml:991:23\n1912 rules/rise_of_totalitarianism/rules.yaml:992:19\n1917 rules/rise_of_totalitarianism/flow.yaml:6:3\n1921 rules/rise_of_totalitarianism/flow.yaml:10:7\n1922 rules/rise_of_totalitarianism/flow.yaml:11:11\n1925 rules/rise_of_totalitarianism/flow.yaml:12:7\n1926 rules/rise_of_totalitarianism/flow.yaml:13:7\n1930 rules/rise_of_totalitarianism/rules.yaml:400:7\n1931 rules/rise_of_totalitarianism/rules.yaml:401:7\n1932 rules/rise_of_totalitarianism/rules.yaml:402:7\n1933 rules/rise_of_totalitarianism/rules.yaml:403:11\n1934 rules/rise_of_totalitarianism/rules.yaml:404:15\n1936 rules/rise_of_totalitarianism/rules.yaml:406:15\n1937 rules/rise_of_totalitarianism/rules.yaml:407:7\n1938 rules/rise_of_totalitarianism/rules.yaml:408:7\n1939 rules/rise_of_totalitarianism/rules.yaml:409:11\n1943 rules/rise_of_totalitarianism/rules.yaml:784:7\n1944 rules/rise_of_totalitarianism/rules.yaml:785:7\n1948 rules/rise_of_totalitarianism/rules.yaml:786:11\n1949 rules/rise_of_totalitarianism/rules.yaml:787:11\n1950 rules/rise_of_totalitarianism/rules.yaml:788:11\n1953 rules/rise_of_totalitarianism/rules.yaml:789:11\n1959 rules/rise_of_totalitarianism/rules.yaml:1097:7\n1960 rules/rise_of_totalitarianism/rules.yaml:1098:11\n1961 rules/rise_of_totalitarianism/rules.yaml:1099:11\n1962 rules/rise_of_totalitarianism/rules.yaml:1100:11\n1963 rules/rise_of_totalitarianism/rules.yaml:1101:15\n1964 rules/rise_of_totalitarianism/rules.yaml:1102:7\n1965 rules/rise_of_totalitarianism/rules.yaml:1103:11\n1968 rules/rise_of_totalitarianism/rules.yaml:1104:15\n1969 rules/rise_of_totalitarianism/rules.yaml:1105:7\n1970 rules/rise_of_totalitarianism/rules.yaml:1106:11\n1971 rules/rise_of_totalitarianism/rules.yaml:1107:11\n1972 rules/rise_of_totalitarianism/rules.yaml:1108:7\n1977 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1978 rules/rise_of_totalitarianism/rules.yaml:1114:7\n1979 rules/rise_of_totalitarianism/rules.yaml:1115:7\n1980 rules/rise_of_totalitarianism/rules.yaml:1116:11\n1981 rules/rise_of_totalitarianism/rules.yaml:1117:11\n1987 rules/rise_of_totalitarianism/rules.yaml:1118:15\n2001 rules/rise_of_totalitarianism/rules.yaml:1119:15\n2002 rules/rise_of_totalitarianism/rules.yaml:1120:15\n2004 rules/rise_of_totalitarianism/rules.yaml:1121:7\n2005 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2006 rules/rise_of_totalitarianism/rules.yaml:1123:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1124:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1125:7\n2013 rules/rise_of_totalitarianism/rules.yaml:1294:7\n2014 rules/rise_of_totalitarianism/rules.yaml:1295:11\n2019 rules/rise_of_totalitarianism/rules.yaml:1296:11\n2020 rules/rise_of_totalitarianism/rules.yaml:1297:11\n2021 rules/rise_of_totalitarianism/rules.yaml:1298:15\n2024 rules/rise_of_totalitarianism/rules.yaml:1300:15\n2027 rules/rise_of_totalitarianism/rules.yaml:1301:15\n2032 rules/rise_of_totalitarianism/rules.yaml:1319:7\n2041 rules/rise_of_totalitarianism/rules.yaml:1320:7\n2042 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2043 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2044 rules/rise_of_totalitarianism/rules.yaml:1323:15\n2045 rules/rise_of_totalitarianism/rules.yaml:1324:19\n2046 rules/rise_of_totalitarianism/rules.yaml:1325:19\n2047 rules/rise_of_totalitarianism/rules.yaml:1326:19\n2048 rules/rise_of_totalitarianism/rules.yaml:1327:7\n2072 rules/rise_of_totalitarianism/rules.yaml:728:7\n2073 rules/rise_of_totalitarianism/rules.yaml:729:7\n2078 rules/rise_of_totalitarianism/rules.yaml:730:11\n2091 rules/rise_of_totalitarianism/rules.yaml:731:11\n2092 rules/rise_of_totalitarianism/rules.yaml:732:15\n2094 rules/rise_of_totalitarianism/rules.yaml:734:15\n2095 rules/rise_of_totalitarianism/rules.yaml:735:15\n2096 rules/rise_of_totalitarianism/rules.yaml:736:19\n2098 rules/rise_of_totalitarianism/rules.yaml:738:19\n2099 rules/rise_of_totalitarianism/rules.yaml:739:19\n2100 rules/rise_of_totalitarianism/rules.yaml:740:19\n2105 rules/rise_of_totalitarianism/rules.yaml:592:7\n2106 rules/rise_of_totalitarianism/rules.yaml:594:15\n2107 rules/rise_of_totalitarianism/rules.yaml:595:15\n2109 rules/rise_of_totalitarianism/rules.yaml:597:15\n2110 rules/rise_of_totalitarianism/rules.yaml:598:15\n2111 rules/rise_of_totalitarianism/rules.yaml:600:19\n2114 rules/rise_of_totalitarianism/rules.yaml:603:15\n2116 rules/rise_of_totalitarianism/rules.yaml:605:15\n2117 rules/rise_of_totalitarianism/rules.yaml:606:19\n2118 rules/rise_of_totalitarianism/rules.yaml:607:15\n2120 rules/rise_of_totalitarianism/rules.yaml:610:15\n2121 rules/rise_of_totalitarianism/rules.yaml:612:15\n2122 rules/rise_of_totalitarianism/rules.yaml:613:19\n2123 rules/rise_of_totalitarianism/rules.yaml:614:15\n2124 rules/rise_of_totalitarianism/rules.yaml:615:19\n2125 rules/rise_of_totalitarianism/rules.yaml:616:19\n2126 rules/rise_of_totalitarianism/rules.yaml:617:19\n2128 rules/rise_of_totalitarianism/rules.yaml:619:15\n2129 rules/rise_of_totalitarianism/rules.yaml:621:15\n2130 rules/rise_of_totalitarianism/rules.yaml:622:15\n2131 rules/rise_of_totalitarianism/rules.yaml:623:19\n2135 rules/rise_of_totalitarianism/rules.yaml:1174:7\n2136 rules/rise_of_totalitarianism/rules.yaml:1175:11\n2137 rules/rise_of_totalitarianism/rules.yaml:1176:15\n2143 rules/rise_of_totalitarianism/rules.yaml:813:7\n2144 rules/rise_of_totalitarianism/rules.yaml:814:7\n2145 rules/rise_of_totalitarianism/rules.yaml:815:7\n2150 rules/rise_of_totalitarianism/rules.yaml:816:11\n2169 rules/rise_of_totalitarianism/rules.yaml:817:11\n2170 rules/rise_of_totalitarianism/rules.yaml:818:15\n2172 rules/rise_of_totalitarianism/rules.yaml:820:15\n2173 rules/rise_of_totalitarianism/rules.yaml:821:15\n2174 rules/rise_of_totalitarianism/rules.yaml:822:19\n2176 rules/rise_of_totalitarianism/rules.yaml:824:19\n2181 rules/rise_of_totalitarianism/rules.yaml:825:19\n2186 rules/rise_of_totalitarianism/rules.yaml:523:7\n2187 rules/rise_of_totalitarianism/rules.yaml:525:15\n2188 rules/rise_of_totalitarianism/rules.yaml:526:15\n2193 rules/rise_of_totalitarianism/rules.yaml:527:19\n2199 rules/rise_of_totalitarianism/rules.yaml:528:19\n2200 rules/rise_of_totalitarianism/rules.yaml:529:19\n2201 rules/rise_of_totalitarianism/rules.yaml:530:19\n2203 rules/rise_of_totalitarianism/rules.yaml:532:15\n2204 rules/rise_of_totalitarianism/rules.yaml:533:15\n2205 rules/rise_of_totalitarianism/rules.yaml:534:15\n2207 rules/rise_of_totalitarianism/rules.yaml:537:15\n2209 rules/rise_of_totalitarianism/rules.yaml:540:15\n2210 rules/rise_of_totalitarianism/rules.yaml:541:19\n2215 rules/rise_of_totalitarianism/rules.yaml:544:15\n2216 rules/rise_of_totalitarianism/rules.yaml:545:19\n2221 rules/rise_of_totalitarianism/rules.yaml:548:15\n2225 rules/rise_of_totalitarianism/rules.yaml:549:19\n2226 rules/rise_of_totalitarianism/rules.yaml:550:23\n2231 rules/rise_of_totalitarianism/rules.yaml:555:15\n2236 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2237 rules/rise_of_totalitarianism/rules.yaml:1160:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1161:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2240 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1165:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1166:7\n2245 rules/rise_of_totalitarianism/rules.yaml:1167:11\n2246 rules/rise_of_totalitarianism/rules.yaml:1168:15\n2257 rules/rise_of_totalitarianism/rules.yaml:1196:7\n2258 rules/rise_of_totalitarianism/rules.yaml:1198:15\n2259 rules/rise_of_totalitarianism/rules.yaml:1199:15\n2264 rules/rise_of_totalitarianism/rules.yaml:1200:19\n2273 rules/rise_of_totalitarianism/rules.yaml:1201:19\n2274 rules/rise_of_totalitarianism/rules.yaml:1202:19\n2276 rules/rise_of_totalitarianism/rules.yaml:1204:15\n2277 rules/rise_of_totalitarianism/rules.yaml:1205:15\n2278 rules/rise_of_totalitarianism/rules.yaml:1206:15\n2280 rules/rise_of_totalitarianism/rules.yaml:1209:15\n2282 rules/rise_of_totalitarianism/rules.yaml:1212:15\n2283 rules/rise_of_totalitarianism/rules.yaml:1213:19\n2296 rules/rise_of_totalitarianism/rules.yaml:1216:15\n2297 rules/rise_of_totalitarianism/rules.yaml:1217:19\n2310 rules/rise_of_totalitarianism/rules.yaml:1220:15\n2311 rules/rise_of_totalitarianism/rules.yaml:1221:19\n2313 rules/rise_of_totalitarianism/rules.yaml:1223:15\n2318 rules/rise_of_totalitarianism/rules.yaml:939:7\n2319 rules/rise_of_totalitarianism/rules.yaml:940:11\n2320 rules/rise_of_totalitarianism/rules.yaml:941:15\n2321 rules/rise_of_totalitarianism/rules.yaml:942:11\n2322 rules/rise_of_totalitarianism/rules.yaml:943:7\n2323 rules/rise_of_totalitarianism/rules.yaml:944:11\n2324 rules/rise_of_totalitarianism/rules.yaml:945:11\n2331 rules/rise_of_totalitarianism/rules.yaml:946:11\n2332 rules/rise_of_totalitarianism/rules.yaml:947:11\n2337 rules/rise_of_totalitarianism/rules.yaml:948:11\n2338 rules/rise_of_totalitarianism/rules.yaml:949:15\n2341 rules/rise_of_totalitarianism/rules.yaml:950:15\n2343 rules/rise_of_totalitarianism/rules.yaml:954:15\n2344 rules/rise_of_totalitarianism/rules.yaml:955:19\n2348 rules/rise_of_totalitarianism/rules.yaml:957:15\n2349 rules/rise_of_totalitarianism/rules.yaml:958:19\n2354 rules/rise_of_totalitarianism/rules.yaml:959:23\n2355 rules/rise_of_totalitarianism/rules.yaml:960:7\n2356 rules/rise_of_totalitarianism/rules.yaml:961:11\n2361 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2377 rules/rise_of_totalitarianism/rules.yaml:1234:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1235:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1236:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1237:15\n2391 rules/rise_of_totalitarianism/rules.yaml:1238:15\n2393 rules/rise_of_totalitarianism/rules.yaml:1239:15\n2394 rules/rise_of_totalitarianism/rules.yaml:1240:15\n2395 rules/rise_of_totalitarianism/rules.yaml:1241:15\n2396 rules/rise_of_totalitarianism/rules.yaml:1242:15\n2404 rules/rise_of_totalitarianism/rules.yaml:1243:15\n2405 rules/rise_of_totalitarianism/rules.yaml:1244:15\n2410 rules/rise_of_totalitarianism/rules.yaml:434:7\n2411 rules/rise_of_totalitarianism/rules.yaml:435:7\n2416 rules/rise_of_totalitarianism/rules.yaml:436:11\n2423 rules/rise_of_totalitarianism/rules.yaml:437:11\n2438 rules/rise_of_totalitarianism/rules.yaml:438:7\n2439 rules/rise_of_totalitarianism/rules.yaml:439:11\n2440 rules/rise_of_totalitarianism/rules.yaml:440:7\n2441 rules/rise_of_totalitarianism/rules.yaml:441:11\n2451 rules/rise_of_totalitarianism/rules.yaml:442:11\n2452 rules/rise_of_totalitarianism/rules.yaml:443:11\n2453 rules/rise_of_totalitarianism/rules.yaml:444:7\n2454 rules/rise_of_totalitarianism/rules.yaml:445:7\n2455 rules/rise_of_totalitarianism/rules.yaml:446:11\n2459 rules/rise_of_totalitarianism/rules.yaml:447:7\n2464 rules/rise_of_totalitarianism/rules.yaml:489:7\n2465 rules/rise_of_totalitarianism/rules.yaml:490:7\n2469 rules/rise_of_totalitarianism/rules.yaml:491:11\n2470 rules/rise_of_totalitarianism/rules.yaml:492:7\n2471 rules/rise_of_totalitarianism/rules.yaml:493:11\n2473 rules/rise_of_totalitarianism/rules.yaml:496:11\n2478 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2479 rules/rise_of_totalitarianism/rules.yaml:1140:11\n2480 rules/rise_of_totalitarianism/rules.yaml:1141:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1143:7\n2484 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2485 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2486 rules/rise_of_totalitarianism/rules.yaml:1148:11\n2487 rules/rise_of_totalitarianism/rules.yaml:1149:11\n2488 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2490 rules/rise_of_totalitarianism/rules.yaml:1153:15\n2495 rules/rise_of_totalitarianism/rules.yaml:646:7\n2498 rules/rise_of_totalitarianism/rules.yaml:649:11\n2499 rules/rise_of_totalitarianism/rules.yaml:650:11\n2500 rules/rise_of_totalitarianism/rules.yaml:651:11\n2501 rules/rise_of_totalitarianism/rules.yaml:653:11\n2502 rules/rise_of_totalitarianism/rules.yaml:654:15\n2506 rules/rise_of_totalitarianism/rules.yaml:656:11\n2507 rules/rise_of_totalitarianism/rules.yaml:657:15\n2511 rules/rise_of_totalitarianism/rules.yaml:659:11\n2512 rules/rise_of_totalitarianism/rules.yaml:660:15\n2513 rules/rise_of_totalitarianism/rules.yaml:661:15\n2517 rules/rise_of_totalitarianism/rules.yaml:662:15\n2521 rules/rise_of_totalitarianism/rules.yaml:773:7\n2525 rules/rise_of_totalitarianism/rules.yaml:774:7\n2526 rules/rise_of_totalitarianism/rules.yaml:775:7\n2527 rules/rise_of_totalitarianism/rules.yaml:776:11\n2528 rules/rise_of_totalitarianism/rules.yaml:777:7\n2529 rules/rise_of_totalitarianism/rules.yaml:778:7\n2533 rules/rise_of_totalitarianism/rules.yaml:505:7\n2537 rules/rise_of_totalitarianism/rules.yaml:506:11\n2538 rules/rise_of_totalitarianism/rules.yaml:507:7\n2539 rules/rise_of_totalitarianism/rules.yaml:508:7\n2546 rules/rise_of_totalitarianism/rules.yaml:509:11\n2547 rules/rise_of_totalitarianism/rules.yaml:510:7\n2548 rules/rise_of_totalitarianism/rules.yaml:511:11\n2550 rules/rise_of_totalitarianism/rules.yaml:514:11\n2551 rules/rise_of_totalitarianism/rules.yaml:515:11\n2552 rules/rise_of_totalitarianism/rules.yaml:516:11\n2556 rules/rise_of_totalitarianism/rules.yaml:795:7\n2557 rules/rise_of_totalitarianism/rules.yaml:796:11\n2558 rules/rise_of_totalitarianism/rules.yaml:797:11\n2559 rules/rise_of_totalitarianism/rules.yaml:798:15\n2572 rules/rise_of_totalitarianism/rules.yaml:801:11\n2573 rules/rise_of_totalitarianism/rules.yaml:802:11\n2579 rules/rise_of_totalitarianism/rules.yaml:805:11\n2580 rules/rise_of_totalitarianism/rules.yaml:806:11\n2616 rules/rise_of_totalitarianism/rules.yaml:997:7\n2617 rules/rise_of_totalitarianism/rules.yaml:998:11\n2635 rules/rise_of_totalitarianism/rules.yaml:999:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1000:15\n2640 rules/rise_of_totalitarianism/rules.yaml:1001:15\n2641 rules/rise_of_totalitarianism/rules.yaml:1002:15\n2648 rules/rise_of_totalitarianism/rules.yaml:1003:15\n2649 rules/rise_of_totalitarianism/rules.yaml:1004:15\n2654 rules/rise_of_totalitarianism/rules.yaml:1006:15\n2655 rules/rise_of_totalitarianism/rules.yaml:1007:19\n2656 rules/rise_of_totalitarianism/rules.yaml:1008:19\n2657 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2658 rules/rise_of_totalitarianism/rules.yaml:1010:19\n2659 rules/rise_of_totalitarianism/rules.yaml:1011:23\n2660 rules/rise_of_totalitarianism/rules.yaml:1012:23\n2667 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2668 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2671 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2672 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2673 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2674 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2675 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2676 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2683 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2684 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2685 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2686 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2692 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2693 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2695 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2696 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2697 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2699 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2700 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2701 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2708 rules/rise_of_totalitarianism/rules.yaml:1020:7\n2709 rules/rise_of_totalitarianism/rules.yaml:1021:11\n2715 rules/rise_of_totalitarianism/rules.yaml:1022:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2720 rules/rise_of_totalitarianism/rules.yaml:1024:15\n2727 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2728 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2734 rules/rise_of_totalitarianism/rules.yaml:1027:15\n2735 rules/rise_of_totalitarianism/rules.yaml:1028:15\n2736 rules/rise_of_totalitarianism/rules.yaml:1029:19\n2746 rules/rise_of_totalitarianism/rules.yaml:1032:19\n2747 rules/rise_of_totalitarianism/rules.yaml:1033:19\n2750 rules/rise_of_totalitarianism/rules.yaml:1037:23\n2754 rules/rise_of_totalitarianism/rules.yaml:1038:27\n2767 rules/rise_of_totalitarianism/rules.yaml:1039:23\n2768 rules/rise_of_totalitarianism/rules.yaml:1040:23\n2769 rules/rise_of_totalitarianism/rules.yaml:1041:23\n2770 rules/rise_of_totalitarianism/rules.yaml:1042:27\n2771 rules/rise_of_totalitarianism/rules.yaml:1043:23\n2772 rules/rise_of_totalitarianism/rules.yaml:1044:23\n2773 rules/rise_of_totalitarianism/rules.yaml:1045:23\n2774 rules/rise_of_totalitarianism/rules.yaml:1046:27\n2775 rules/rise_of_totalitarianism/rules.yaml:1047:27\n2784 rules/rise_of_totalitarianism/rules.yaml:1048:27\n2788 rules/rise_of_totalitarianism/rules.yaml:1049:27\n2789 rules/rise_of_totalitarianism/rules.yaml:1051:27\n2790 rules/rise_of_totalitarianism/rules.yaml:1052:27\n2791 rules/rise_of_totalitarianism/rules.yaml:1053:31\n2794 rules/rise_of_totalitarianism/rules.yaml:1054:27\n2797 rules/rise_of_totalitarianism/rules.yaml:1055:27\n2798 rules/rise_of_totalitarianism/rules.yaml:1056:23\n2803 rules/rise_of_totalitarianism/rules.yaml:696:7\n2804 rules/rise_of_totalitarianism/rules.yaml:697:7\n2809 rules/rise_of_totalitarianism/rules.yaml:698:11\n2818 rules/rise_of_totalitarianism/rules.yaml:699:11\n2819 rules/rise_of_totalitarianism/rules.yaml:700:15\n2821 rules/rise_of_totalitarianism/rules.yaml:702:15\n2822 rules/rise_of_totalitarianism/rules.yaml:703:15\n2823 rules/rise_of_totalitarianism/rules.yaml:704:19\n2825 rules/rise_of_totalitarianism/rules.yaml:706:19\n2826 rules/rise_of_totalitarianism/rules.yaml:707:19\n2835 rules/rise_of_totalitarianism/rules.yaml:708:19\n2837 rules/rise_of_totalitarianism/rules.yaml:709:19\n2838 rules/rise_of_totalitarianism/rules.yaml:710:19\n2839 rules/rise_of_totalitarianism/rules.yaml:711:19\n2840 rules/rise_of_totalitarianism/rules.yaml:712:19\n2848 rules/rise_of_totalitarianism/rules.yaml:713:19\n2849 rules/rise_of_totalitarianism/rules.yaml:714:19\n2850 rules/rise_of_totalitarianism/rules.yaml:715:19\n2855 rules/rise_of_totalitarianism/rules.yaml:716:19\n2856 rules/rise_of_totalitarianism/rules.yaml:717:23\n2857 rules/rise_of_totalitarianism/rules.yaml:718:19\n2858 rules/rise_of_totalitarianism/rules.yaml:719:19\n2859 rules/rise_of_totalitarianism/rules.yaml:720:19\n2860 rules/rise_of_totalitarianism/rules.yaml:722:7\n2864 rules/rise_of_totalitarianism/rules.yaml:663:3\n2865 rules/rise_of_totalitarianism/rules.yaml:1350:14\n2870 rules/rise_of_totalitarianism/rules.yaml:667:7\n2871 rules/rise_of_totalitarianism/rules.yaml:668:11\n2872 rules/rise_of_totalitarianism/rules.yaml:669:7\n2877 rules/rise_of_totalitarianism/rules.yaml:670:7\n2880 rules/rise_of_totalitarianism/rules.yaml:672:11\n2881 rules/rise_of_totalitarianism/rules.yaml:673:7\n2882 rules/rise_of_totalitarianism/rules.yaml:674:7\n2883 rules/rise_of_totalitarianism/rules.yaml:675:11\n2884 rules/rise_of_totalitarianism/rules.yaml:676:15\n2892 rules/rise_of_totalitarianism/rules.yaml:678:15\n2899 rules/rise_of_totalitarianism/rules.yaml:680:7\n2900 rules/rise_of_totalitarianism/rules.yaml:681:11\n2901 rules/rise_of_totalitarianism/rules.yaml:682:15\n2902 rules/rise_of_totalitarianism/rules.yaml:683:7\n2903 rules/rise_of_totalitarianism/rules.yaml:684:7\n2904 rules/rise_of_totalitarianism/rules.yaml:685:11\n2905 rules/rise_of_totalitarianism/rules.yaml:686:11\n2906 rules/rise_of_totalitarianism/rules.yaml:687:15\n2907 rules/rise_of_totalitarianism/rules.yaml:688:11\n2908 rules/rise_of_totalitarianism/rules.yaml:690:11\n2913 rules/rise_of_totalitarianism/rules.yaml:1185:7\n2914 rules/rise_of_totalitarianism/rules.yaml:1186:11\n2915 rules/rise_of_totalitarianism/rules.yaml:1188:7\n2916 rules/rise_of_totalitarianism/rules.yaml:1189:7\n2917 rules/rise_of_totalitarianism/rules.yaml:1190:11\n2921 rules/rise_of_totalitarianism/rules.yaml:576:7\n2922 rules/rise_of_totalitarianism/rules.yaml:577:7\n2923 rules/rise_of_totalitarianism/rules.yaml:579:7\n2924 rules/rise_of_totalitarianism/rules.yaml:580:11\n2925 rules/rise_of_totalitarianism/rules.yaml:581:11\n2926 rules/rise_of_totalitarianism/rules.yaml:582:15\n2927 rules/rise_of_totalitarianism/rules.yaml:583:15\n2928 rules/rise_of_totalitarianism/rules.yaml:584:15\n2929 rules/rise_of_totalitarianism/rules.yaml:586:7\n2934 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2935 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2936 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2937 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2938 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2939 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2940 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2941 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2948 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2949 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2950 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2951 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2966 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2967 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2969 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2970 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2971 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2973 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2974 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2975 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2979 rules/rise_of_totalitarianism/rules.yaml:1282:7\n2980 rules/rise_of_totalitarianism/rules.yaml:1283:7\n2981 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2982 rules/rise_of_totalitarianism/rules.yaml:1285:11\n2986 rules/rise_of_totalitarianism/rules.yaml:564:7\n2987 rules/rise_of_totalitarianism/rules.yaml:565:7\n2988 rules/rise_of_totalitarianism/rules.yaml:566:11\n2989 rules/rise_of_totalitarianism/rules.yaml:567:11\n2990 rules/rise_of_totalitarianism/rules.yaml:568:15\n2991 rules/rise_of_totalitarianism/rules.yaml:569:15\n2995 rules/rise_of_totalitarianism/rules.yaml:826:3\n2996 rules/rise_of_totalitarianism/rules.yaml:1330:14\n2997 rules/rise_of_totalitarianism/rules.yaml:1351:14\n3002 rules/rise_of_totalitarianism/rules.yaml:831:7\n3003 rules/rise_of_totalitarianism/rules.yaml:832:7\n3004 rules/rise_of_totalitarianism/rules.yaml:833:7\n3005 rules/rise_of_totalitarianism/rules.yaml:834:7\n3006 rules/rise_of_totalitarianism/rules.yaml:835:7\n3007 rules/rise_of_totalitarianism/rules.yaml:836:7\n3010 rules/rise_of_totalitarianism/rules.yaml:837:11\n3011 rules/rise_of_totalitarianism/rules.yaml:838:15\n3012 rules/rise_of_totalitarianism/rules.yaml:839:15\n3018 rules/rise_of_totalitarianism/rules.yaml:840:15\n3019 rules/rise_of_totalitarianism/rules.yaml:841:15\n3020 rules/rise_of_totalitarianism/rules.yaml:843:15\n3021 rules/rise_of_totalitarianism/rules.yaml:844:19\n3022 rules/rise_of_totalitarianism/rules.yaml:845:23\n3024 rules/rise_of_totalitarianism/rules.yaml:847:23\n3025 rules/rise_of_totalitarianism/rules.yaml:848:23\n3026 rules/rise_of_totalitarianism/rules.yaml:849:23\n3027 rules/rise_of_totalitarianism/rules.yaml:850:27\n3028 rules/rise_of_totalitarianism/rules.yaml:852:19\n3030 rules/rise_of_totalitarianism/rules.yaml:854:15\n3043 rules/rise_of_totalitarianism/rules.yaml:855:15\n3044 rules/rise_of_totalitarianism/rules.yaml:857:19\n3046 rules/rise_of_totalitarianism/rules.yaml:859:19\n3047 rules/rise_of_totalitarianism/rules.yaml:860:19\n3052 rules/rise_of_totalitarianism/rules.yaml:861:19\n3053 rules/rise_of_totalitarianism/rules.yaml:862:19\n3054 rules/rise_of_totalitarianism/rules.yaml:864:19\n3055 rules/rise_of_totalitarianism/rules.yaml:865:23\n3056 rules/rise_of_totalitarianism/rules.yaml:866:27\n3058 rules/rise_of_totalitarianism/rules.yaml:868:27\n3059 rules/rise_of_totalitarianism/rules.yaml:869:27\n3060 rules/rise_of_totalitarianism/rules.yaml:870:31\n3062 rules/rise_of_totalitarianism/rules.yaml:873:11\n3063 rules/rise_of_totalitarianism/rules.yaml:874:11\n3064 rules/rise_of_totalitarianism/rules.yaml:876:15\n3066 rules/rise_of_totalitarianism/rules.yaml:878:15\n3067 rules/rise_of_totalitarianism/rules.yaml:879:15\n3068 rules/rise_of_totalitarianism/rules.yaml:880:15\n3069 rules/rise_of_totalitarianism/rules.yaml:881:15\n3070 rules/rise_of_totalitarianism/rules.yaml:883:15\n3071 rules/rise_of_totalitarianism/rules.yaml:885:19\n3072 rules/rise_of_totalitarianism/rules.yaml:886:19\n3073 rules/rise_of_totalitarianism/rules.yaml:887:23\n3075 rules/rise_of_totalitarianism/rules.yaml:889:11\n3076 rules/rise_of_totalitarianism/rules.yaml:890:11\n3077 rules/rise_of_totalitarianism/rules.yaml:891:11\n3078 rules/rise_of_totalitarianism/rules.yaml:892:15\n3083 rules/rise_of_totalitarianism/rules.yaml:893:15\n3084 rules/rise_of_totalitarianism/rules.yaml:894:15\n3085 rules/rise_of_totalitarianism/rules.yaml:895:15\n3086 rules/rise_of_totalitarianism/rules.yaml:896:15\n3087 rules/rise_of_totalitarianism/rules.yaml:897:15\n3088 rules/rise_of_totalitarianism/rules.yaml:899:15\n3089 rules/rise_of_totalitarianism/rules.yaml:900:19\n3090 rules/rise_of_totalitarianism/rules.yaml:901:19\n3091 rules/rise_of_totalitarianism/rules.yaml:903:19\n3092 rules/rise_of_totalitarianism/rules.yaml:904:19\n3094 rules/rise_of_totalitarianism/rules.yaml:906:15\n3099 rules/rise_of_totalitarianism/rules.yaml:907:15\n3100 rules/rise_of_totalitarianism/rules.yaml:908:15\n3101 rules/rise_of_totalitarianism/rules.yaml:909:15\n3102 rules/rise_of_totalitarianism/rules.yaml:910:15\n3103 rules/rise_of_totalitarianism/rules.yaml:912:15\n3104 rules/rise_of_totalitarianism/rules.yaml:913:19\n3117 rules/rise_of_totalitarianism/rules.yaml:914:19\n3118 rules/rise_of_totalitarianism/rules.yaml:915:23\n3131 rules/rise_of_totalitarianism/rules.yaml:916:19\n3132 rules/rise_of_totalitarianism/rules.yaml:917:23\n3133 rules/rise_of_totalitarianism/rules.yaml:918:23\n3134 rules/rise_of_totalitarianism/rules.yaml:919:19\n3135 rules/rise_of_totalitarianism/rules.yaml:920:23\n3138 rules/rise_of_totalitarianism/rules.yaml:922:19\n3139 rules/rise_of_totalitarianism/rules.yaml:923:23\n3140 rules/rise_of_totalitarianism/rules.yaml:924:7\n3141 rules/rise_of_totalitarianism/rules.yaml:925:11\n3142 rules/rise_of_totalitarianism/rules.yaml:926:15\n3145 rules/rise_of_totalitarianism/rules.yaml:929:7\n3146 rules/rise_of_totalitarianism/rules.yaml:930:11\n3147 rules/rise_of_totalitarianism/rules.yaml:931:15\n3149 rules/rise_of_totalitarianism/rules.yaml:933:11\n3153 rules/rise_of_totalitarianism/rules.yaml:746:7\n3154 rules/rise_of_totalitarianism/rules.yaml:747:11\n3155 rules/rise_of_totalitarianism/rules.yaml:748:15\n3156 rules/rise_of_totalitarianism/rules.yaml:749:19\n3157 rules/rise_of_totalitarianism/rules.yaml:750:15\n3158 rules/rise_of_totalitarianism/rules.yaml:751:15\n3160 rules/rise_of_totalitarianism/rules.yaml:752:7\n3161 rules/rise_of_totalitarianism/rules.yaml:753:7\n3166 rules/rise_of_totalitarianism/rules.yaml:754:11\n3167 rules/rise_of_totalitarianism/rules.yaml:755:11\n3168 rules/rise_of_totalitarianism/rules.yaml:756:15\n3174 rules/rise_of_totalitarianism/rules.yaml:757:15\n3175 rules/rise_of_totalitarianism/rules.yaml:758:19\n3176 rules/rise_of_totalitarianism/rules.yaml:759:19\n3177 rules/rise_of_totalitarianism/rules.yaml:760:19\n3182 rules/rise_of_totalitarianism/rules.yaml:1264:7\n3183 rules/rise_of_totalitarianism/rules.yaml:1265:11\n3184 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3185 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3190 rules/rise_of_totalitarianism/rules.yaml:1268:11\n3191 rules/rise_of_totalitarianism/rules.yaml:1269:15\n3192 rules/rise_of_totalitarianism/rules.yaml:1270:15\n3193 rules/rise_of_totalitarianism/rules.yaml:1271:19\n3196 rules/rise_of_totalitarianism/rules.yaml:1272:19\n3199 rules/rise_of_totalitarianism/rules.yaml:1273:19\n3203 rules/rise_of_totalitarianism/flow.yaml:23:3\n3208 rules/rise_of_totalitarianism/flow.yaml:27:7\n3209 rules/rise_of_totalitarianism/flow.yaml:28:7\n3210 rules/rise_of_totalitarianism/flow.yaml:29:7\n3211 rules/rise_of_totalitarianism/flow.yaml:30:11\n3216 rules/rise_of_totalitarianism/flow.yaml:31:11\n3217 rules/rise_of_totalitarianism/flow.yaml:32:15\n3218 rules/rise_of_totalitarianism/flow.yaml:33:15\n3219 rules/rise_of_totalitarianism/flow.yaml:34:19\n3222 rules/rise_of_totalitarianism/flow.yaml:35:19\n3223 rules/rise_of_totalitarianism/flow.yaml:36:7\n3224 rules/rise_of_totalitarianism/flow.yaml:37:7\n3225 rules/rise_of_totalitarianism/flow.yaml:38:11\n3226 rules/rise_of_totalitarianism/flow.yaml:39:15\n3238 rules/rise_of_totalitarianism/flow.yaml:40:15\n3239 rules/rise_of_totalitarianism/flow.yaml:42:7\n3240 rules/rise_of_totalitarianism/flow.yaml:43:7\n3241 rules/rise_of_totalitarianism/flow.yaml:44:11\n3242 rules/rise_of_totalitarianism/flow.yaml:46:7\n3243 rules/rise_of_totalitarianism/flow.yaml:47:11\n3244 rules/rise_of_totalitarianism/flow.yaml:48:7\n3245 rules/rise_of_totalitarianism/flow.yaml:49:11\n3246 rules/rise_of_totalitarianism/flow.yaml:50:11\n3247 rules/rise_of_totalitarianism/flow.yaml:51:15\n3248 rules/rise_of_totalitarianism/flow.yaml:52:15\n3258 rules/rise_of_totalitarianism/flow.yaml:53:15\n3265 rules/rise_of_totalitarianism/flow.yaml:54:15\n3266 rules/rise_of_totalitarianism/flow.yaml:56:7\n3267 rules/rise_of_totalitarianism/flow.yaml:57:7\n3268 rules/rise_of_totalitarianism/flow.yaml:58:11\n3269 rules/rise_of_totalitarianism/flow.yaml:59:11\n3274 rules/rise_of_totalitarianism/flow.yaml:60:15\n3282 rules/rise_of_totalitarianism/flow.yaml:61:15\n3283 rules/rise_of_totalitarianism/flow.yaml:62:19\n3285 rules/rise_of_totalitarianism/flow.yaml:64:19\n3288 rules/rise_of_totalitarianism/flow.yaml:65:19\n3294 rules/rise_of_totalitarianism/flow.yaml:83:3\n3295 rules/rise_of_totalitarianism/flow.yaml:83:3\n3299 rules/rise_of_totalitarianism/flow.yaml:87:7\n3300 rules/rise_of_totalitarianism/flow.yaml:88:11\n3301 rules/rise_of_totalitarianism/flow.yaml:89:15\n3302 rules/rise_of_totalitarianism/flow.yaml:90:7\n3303 rules/rise_of_totalitarianism/flow.yaml:91:7\n3304 rules/rise_of_totalitarianism/flow.yaml:92:7\n3305 rules/rise_of_totalitarianism/flow.yaml:93:7\n3306 rules/rise_of_totalitarianism/flow.yaml:94:7\n3307 rules/rise_of_totalitarianism/flow.yaml:95:7\n3308 rules/rise_of_totalitarianism/flow.yaml:96:7\n3309 rules/rise_of_totalitarianism/flow.yaml:97:7\n3310 rules/rise_of_totalitarianism/flow.yaml:98:7\n3314 rules/rise_of_totalitarianism/flow.yaml:16:3\n3318 rules/rise_of_totalitarianism/flow.yaml:20:7\n3319 rules/rise_of_totalitarianism/flow.yaml:21:7\n3323 rules/rise_of_totalitarianism/flow.yaml:67:3\n3328 rules/rise_of_totalitarianism/flow.yaml:71:7\n3333 rules/rise_of_totalitarianism/flow.yaml:72:11\n3334 rules/rise_of_totalitarianism/flow.yaml:74:11\n3335 rules/rise_of_totalitarianism/flow.yaml:75:11\n3336 rules/rise_of_totalitarianism/flow.yaml:76:11\n3337 rules/rise_of_totalitarianism/flow.yaml:77:15\n3338 rules/rise_of_totalitarianism/flow.yaml:78:11\n3339 rules/rise_of_totalitarianism/flow.yaml:79:11\n3340 rules/rise_of_totalitarianism/flow.yaml:80:7\n3341 rules/rise_of_totalitarianism/flow.yaml:81:11\n3346 rules/rise_of_totalitarianism/rules.yaml:1344:7\n3347 rules/rise_of_totalitarianism/rules.yaml:1345:7\n3350 rules/rise_of_totalitarianism/rules.yaml:1346:7\n3351 rules/rise_of_totalitarianism/rules.yaml:1347:7\n3366 rules/rise_of_totalitarianism/rules.yaml:728:7\n3367 rules/rise_of_totalitarianism/rules.yaml:729:7\n3378 rules/rise_of_totalitarianism/rules.yaml:730:11\n3387 rules/rise_of_totalitarianism/rules.yaml:731:11\n3388 rules/rise_of_totalitarianism/rules.yaml:732:15\n3397 rules/rise_of_totalitarianism/rules.yaml:734:15\n3410 rules/rise_of_totalitarianism/rules.yaml:735:15\n3411 rules/rise_of_totalitarianism/rules.yaml:736:19\n3413 rules/rise_of_totalitarianism/rules.yaml:738:19\n3414 rules/rise_of_totalitarianism/rules.yaml:739:19\n3415 rules/rise_of_totalitarianism/rules.yaml:740:19\n3416 rules/rise_of_totalitarianism/rules.yaml:741:19\n3444 rules/rise_of_totalitarianism/rules.yaml:592:7\n3449 rules/rise_of_totalitarianism/rules.yaml:605:15\n3450 rules/rise_of_totalitarianism/rules.yaml:606:19\n3451 rules/rise_of_totalitarianism/rules.yaml:607:15\n3452 rules/rise_of_totalitarianism/rules.yaml:608:15\n3455 rules/rise_of_totalitarianism/rules.yaml:610:15\n3456 rules/rise_of_totalitarianism/rules.yaml:611:15\n3457 rules/rise_of_totalitarianism/rules.yaml:612:15\n3458 rules/rise_of_totalitarianism/rules.yaml:613:19\n3459 rules/rise_of_totalitarianism/rules.yaml:614:15\n3460 rules/rise_of_totalitarianism/rules.yaml:615:19\n3461 rules/rise_of_totalitarianism/rules.yaml:616:19\n3462 rules/rise_of_totalitarianism/rules.yaml:617:19\n3467 rules/rise_of_totalitarianism/rules.yaml:594:15\n3474 rules/rise_of_totalitarianism/rules.yaml:595:15\n3478 rules/rise_of_totalitarianism/rules.yaml:597:15\n3485 rules/rise_of_totalitarianism/rules.yaml:598:15\n3488 rules/rise_of_totalitarianism/rules.yaml:602:19\n3491 rules/rise_of_totalitarianism/rules.yaml:599:19\n3492 rules/rise_of_totalitarianism/rules.yaml:600:19\n3499 rules/rise_of_totalitarianism/rules.yaml:603:15\n3503 rules/rise_of_totalitarianism/rules.yaml:619:15\n3504 rules/rise_of_totalitarianism/rules.yaml:620:15\n3505 rules/rise_of_totalitarianism/rules.yaml:621:15\n3506 rules/rise_of_totalitarianism/rules.yaml:622:15\n3511 rules/rise_of_totalitarianism/rules.yaml:623:19\n3530 rules/rise_of_totalitarianism/rules.yaml:1174:7\n3544 rules/rise_of_totalitarianism/rules.yaml:1175:11\n3550 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3572 rules/rise_of_totalitarianism/rules.yaml:813:7\n3573 rules/rise_of_totalitarianism/rules.yaml:814:7\n3574 rules/rise_of_totalitarianism/rules.yaml:815:7\n3588 rules/rise_of_totalitarianism/rules.yaml:816:11\n3607 rules/rise_of_totalitarianism/rules.yaml:817:11\n3608 rules/rise_of_totalitarianism/rules.yaml:818:15\n3617 rules/rise_of_totalitarianism/rules.yaml:820:15\n3630 rules/rise_of_totalitarianism/rules.yaml:821:15\n3631 rules/rise_of_totalitarianism/rules.yaml:822:19\n3637 rules/rise_of_totalitarianism/rules.yaml:824:19\n3642 rules/rise_of_totalitarianism/rules.yaml:825:19\n3663 rules/rise_of_totalitarianism/rules.yaml:523:7\n3666 rules/rise_of_totalitarianism/rules.yaml:532:15\n3667 rules/rise_of_totalitarianism/rules.yaml:533:15\n3668 rules/rise_of_totalitarianism/rules.yaml:534:15\n3669 rules/rise_of_totalitarianism/rules.yaml:535:15\n3672 rules/rise_of_totalitarianism/rules.yaml:537:15\n3673 rules/rise_of_totalitarianism/rules.yaml:538:15\n3676 rules/rise_of_totalitarianism/rules.yaml:540:15\n3677 rules/rise_of_totalitarianism/rules.yaml:541:19\n3681 rules/rise_of_totalitarianism/rules.yaml:542:19\n3691 rules/rise_of_totalitarianism/rules.yaml:544:15\n3692 rules/rise_of_totalitarianism/rules.yaml:545:19\n3696 rules/rise_of_totalitarianism/rules.yaml:546:19\n3706 rules/rise_of_totalitarianism/rules.yaml:548:15\n3710 rules/rise_of_totalitarianism/rules.yaml:549:19\n3711 rules/rise_of_totalitarianism/rules.yaml:550:23\n3713 rules/rise_of_totalitarianism/rules.yaml:551:23\n3715 rules/rise_of_totalitarianism/rules.yaml:553:23\n3718 rules/rise_of_totalitarianism/rules.yaml:555:15\n3721 rules/rise_of_totalitarianism/rules.yaml:525:15\n3722 rules/rise_of_totalitarianism/rules.yaml:526:15\n3733 rules/rise_of_totalitarianism/rules.yaml:527:19\n3739 rules/rise_of_totalitarianism/rules.yaml:528:19\n3752 rules/rise_of_totalitarianism/rules.yaml:529:19\n3759 rules/rise_of_totalitarianism/rules.yaml:530:19\n3779 rules/rise_of_totalitarianism/rules.yaml:1159:7\n3780 rules/rise_of_totalitarianism/rules.yaml:1160:11\n3781 rules/rise_of_totalitarianism/rules.yaml:1161:7\n3782 rules/rise_of_totalitarianism/rules.yaml:1162:7\n3790 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3803 rules/rise_of_totalitarianism/rules.yaml:1165:15\n3806 rules/rise_of_totalitarianism/rules.yaml:1166:7\n3807 rules/rise_of_totalitarianism/rules.yaml:1167:11\n3808 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3815 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3834 rules/rise_of_totalitarianism/rules.yaml:1196:7\n3837 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3838 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3839 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3840 rules/rise_of_totalitarianism/rules.yaml:1207:15\n3843 rules/rise_of_totalitarianism/rules.yaml:1209:15\n3844 rules/rise_of_totalitarianism/rules.yaml:1210:15\n3847 rules/rise_of_totalitarianism/rules.yaml:1212:15\n3848 rules/rise_of_totalitarianism/rules.yaml:1213:19\n3860 rules/rise_of_totalitarianism/rules.yaml:1214:19\n3870 rules/rise_of_totalitarianism/rules.yaml:1216:15\n3871 rules/rise_of_totalitarianism/rules.yaml:1217:19\n3883 rules/rise_of_totalitarianism/rules.yaml:1218:19\n3895 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1198:15\n3899 rules/rise_of_totalitarianism/rules.yaml:1199:15\n3913 rules/rise_of_totalitarianism/rules.yaml:1200:19\n3933 rules/rise_of_totalitarianism/rules.yaml:1201:19\n3940 rules/rise_of_totalitarianism/rules.yaml:1202:19\n3944 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3958 rules/rise_of_totalitarianism/rules.yaml:1221:19\n3985 rules/rise_of_totalitarianism/rules.yaml:939:7\n3986 rules/rise_of_totalitarianism/rules.yaml:940:11\n3987 rules/rise_of_totalitarianism/rules.yaml:941:15\n3988 rules/rise_of_totalitarianism/rules.yaml:942:11\n3989 rules/rise_of_totalitarianism/rules.yaml:943:7\n4000 rules/rise_of_totalitarianism/rules.yaml:944:11\n4001 rules/rise_of_totalitarianism/rules.yaml:945:11\n4018 rules/rise_of_totalitarianism/rules.yaml:946:11\n4019 rules/rise_of_totalitarianism/rules.yaml:947:11\n4030 rules/rise_of_totalitarianism/rules.yaml:948:11\n4031 rules/rise_of_totalitarianism/rules.yaml:949:15\n4034 rules/rise_of_totalitarianism/rules.yaml:950:15\n4035 rules/rise_of_totalitarianism/rules.yaml:951:15\n4041 rules/rise_of_totalitarianism/rules.yaml:953:15\n4042 rules/rise_of_totalitarianism/rules.yaml:954:15\n4043 rules/rise_of_totalitarianism/rules.yaml:955:19\n4047 rules/rise_of_totalitarianism/rules.yaml:956:19\n4055 rules/rise_of_totalitarianism/rules.yaml:957:15\n4061 rules/rise_of_totalitarianism/rules.yaml:958:19\n4082 rules/rise_of_totalitarianism/rules.yaml:959:23\n4087 rules/rise_of_totalitarianism/rules.yaml:960:7\n4088 rules/rise_of_totalitarianism/rules.yaml:961:11\n4103 rules/rise_of_totalitarianism/rules.yaml:1233:7\n4113 rules/rise_of_totalitarianism/rules.yaml:1234:7\n4121 rules/rise_of_totalitarianism/rules.yaml:1235:11\n4127 rules/rise_of_totalitarianism/rules.yaml:1236:11\n4135 rules/rise_of_totalitarianism/rules.yaml:1237:15\n4157 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4159 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4160 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4161 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4162 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4185 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4186 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4187 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4210 rules/rise_of_totalitarianism/rules.yaml:434:7\n4211 rules/rise_of_totalitarianism/rules.yaml:435:7\n4216 rules/rise_of_totalitarianism/rules.yaml:436:11\n4223 rules/rise_of_totalitarianism/rules.yaml:437:11\n4238 rules/rise_of_totalitarianism/rules.yaml:438:7\n4239 rules/rise_of_totalitarianism/rules.yaml:439:11\n4240 rules/rise_of_totalitarianism/rules.yaml:440:7\n4251 rules/rise_of_totalitarianism/rules.yaml:441:11\n4256 rules/rise_of_totalitarianism/rules.yaml:442:11\n4269 rules/rise_of_totalitarianism/rules.yaml:443:11\n4273 rules/rise_of_totalitarianism/rules.yaml:444:7\n4274 rules/rise_of_totalitarianism/rules.yaml:445:7\n4275 rules/rise_of_totalitarianism/rules.yaml:446:11\n4283 rules/rise_of_totalitarianism/rules.yaml:447:7\n4284 rules/rise_of_totalitarianism/rules.yaml:448:7\n4298 rules/rise_of_totalitarianism/rules.yaml:489:7\n4299 rules/rise_of_totalitarianism/rules.yaml:490:7\n4310 rules/rise_of_totalitarianism/rules.yaml:491:11\n4318 rules/rise_of_totalitarianism/rules.yaml:492:7\n4319 rules/rise_of_totalitarianism/rules.yaml:493:11\n4322 rules/rise_of_totalitarianism/rules.yaml:494:11\n4324 rules/rise_of_totalitarianism/rules.yaml:496:11\n4336 rules/rise_of_totalitarianism/rules.yaml:1139:7\n4337 rules/rise_of_totalitarianism/rules.yaml:1140:11\n4338 rules/rise_of_totalitarianism/rules.yaml:1141:11\n4339 rules/rise_of_totalitarianism/rules.yaml:1142:11\n4340 rules/rise_of_totalitarianism/rules.yaml:1143:7\n4341 rules/rise_of_totalitarianism/rules.yaml:1144:11\n4346 rules/rise_of_totalitarianism/rules.yaml:1146:11\n4347 rules/rise_of_totalitarianism/rules.yaml:1147:11\n4348 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1149:11\n4352 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4353 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4356 rules/rise_of_totalitarianism/rules.yaml:1150:15\n4357 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4376 rules/rise_of_totalitarianism/rules.yaml:646:7\n4377 rules/rise_of_totalitarianism/rules.yaml:647:11\n4382 rules/rise_of_totalitarianism/rules.yaml:649:11\n4383 rules/rise_of_totalitarianism/rules.yaml:650:11\n4384 rules/rise_of_totalitarianism/rules.yaml:651:11\n4385 rules/rise_of_totalitarianism/rules.yaml:652:11\n4386 rules/rise_of_totalitarianism/rules.yaml:653:11\n4387 rules/rise_of_totalitarianism/rules.yaml:654:15\n4391 rules/rise_of_totalitarianism/rules.yaml:655:15\n4399 rules/rise_of_totalitarianism/rules.yaml:656:11\n4400 rules/rise_of_totalitarianism/rules.yaml:657:15\n4404 rules/rise_of_totalitarianism/rules.yaml:658:15\n4412 rules/rise_of_totalitarianism/rules.yaml:659:11\n4417 rules/rise_of_totalitarianism/rules.yaml:660:15\n4418 rules/rise_of_totalitarianism/rules.yaml:661:15\n4438 rules/rise_of_totalitarianism/rules.yaml:662:15\n4465 rules/rise_of_totalitarianism/rules.yaml:773:7\n4469 rules/rise_of_totalitarianism/rules.yaml:774:7\n4470 rules/rise_of_totalitarianism/rules.yaml:775:7\n4478 rules/rise_of_totalitarianism/rules.yaml:776:11\n4493 rules/rise_of_totalitarianism/rules.yaml:777:7\n4494 rules/rise_of_totalitarianism/rules.yaml:778:7\n4506 rules/rise_of_totalitarianism/rules.yaml:505:7\n4510 rules/rise_of_totalitarianism/rules.yaml:506:11\n4511 rules/rise_of_totalitarianism/rules.yaml:507:7\n4512 rules/rise_of_totalitarianism/rules.yaml:508:7\n4526 rules/rise_of_totalitarianism/rules.yaml:509:11\n4536 rules/rise_of_totalitarianism/rules.yaml:510:7\n4537 rules/rise_of_totalitarianism/rules.yaml:511:11\n4538 rules/rise_of_totalitarianism/rules.yaml:512:11\n4546 rules/rise_of_totalitarianism/rules.yaml:514:11\n4559 rules/rise_of_totalitarianism/rules.yaml:515:11\n4560 rules/rise_of_totalitarianism/rules.yaml:516:11\n4561 rules/rise_of_totalitarianism/rules.yaml:517:11\n4576 rules/rise_of_totalitarianism/rules.yaml:795:7\n4577 rules/rise_of_totalitarianism/rules.yaml:796:11\n4578 rules/rise_of_totalitarianism/rules.yaml:797:11\n4579 rules/rise_of_totalitarianism/rules.yaml:798:15\n4592 rules/rise_of_totalitarianism/rules.yaml:799:15\n4607 rules/rise_of_totalitarianism/rules.yaml:801:11\n4608 rules/rise_of_totalitarianism/rules.yaml:802:11\n4613 rules/rise_of_totalitarianism/rules.yaml:803:11\n4632 rules/rise_of_totalitarianism/rules.yaml:805:11\n4640 rules/rise_of_totalitarianism/rules.yaml:806:11\n4641 rules/rise_of_totalitarianism/rules.yaml:807:11\n4664 rules/rise_of_totalitarianism/rules.yaml:997:7\n4675 rules/rise_of_totalitarianism/rules.yaml:998:11\n4693 rules/rise_of_totalitarianism/rules.yaml:999:11\n4699 rules/rise_of_totalitarianism/rules.yaml:1000:15\n4700 rules/rise_of_totalitarianism/rules.yaml:1001:15\n4701 rules/rise_of_totalitarianism/rules.yaml:1002:15\n4718 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4719 rules/rise_of_totalitarianism/rules.yaml:1004:15\n4731 rules/rise_of_totalitarianism/rules.yaml:1005:15\n4732 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4733 rules/rise_of_totalitarianism/rules.yaml:1007:19\n4734 rules/rise_of_totalitarianism/rules.yaml:1008:19\n4735 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4736 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4737 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4738 rules/rise_of_totalitarianism/rules.yaml:1012:23\n4739 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4741 rules/rise_of_totalitarianism/rules.yaml:1015:23\n4772 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4777 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4780 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4781 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4782 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4783 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4784 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4785 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4798 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4799 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4824 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4830 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4836 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4837 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4857 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4893 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4894 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4900 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4901 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4921 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4952 rules/rise_of_totalitarianism/rules.yaml:1020:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1021:11\n4972 rules/rise_of_totalitarianism/rules.yaml:1022:11\n4978 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4979 rules/rise_of_totalitarianism/rules.yaml:1024:15\n4999 rules/rise_of_totalitarianism/rules.yaml:1025:15\n5000 rules/rise_of_totalitarianism/rules.yaml:1026:15\n5006 rules/rise_of_totalitarianism/rules.yaml:1027:15\n5007 rules/rise_of_totalitarianism/rules.yaml:1028:15\n5008 rules/rise_of_totalitarianism/rules.yaml:1029:19\n5017 rules/rise_of_totalitarianism/rules.yaml:1030:19\n5023 rules/rise_of_totalitarianism/rules.yaml:1032:19\n5024 rules/rise_of_totalitarianism/rules.yaml:1033:19\n5025 rules/rise_of_totalitarianism/rules.yaml:1034:23\n5031 rules/rise_of_totalitarianism/rules.yaml:1036:23\n5032 rules/rise_of_totalitarianism/rules.yaml:1037:23\n5035 rules/rise_of_totalitarianism/rules.yaml:1038:27\n5047 rules/rise_of_totalitarianism/rules.yaml:1039:23\n5048 rules/rise_of_totalitarianism/rules.yaml:1040:23\n5049 rules/rise_of_totalitarianism/rules.yaml:1041:23\n5050 rules/rise_of_totalitarianism/rules.yaml:1042:27\n5051 rules/rise_of_totalitarianism/rules.yaml:1043:23\n5052 rules/rise_of_totalitarianism/rules.yaml:1044:23\n5053 rules/rise_of_totalitarianism/rules.yaml:1045:23\n5054 rules/rise_of_totalitarianism/rules.yaml:1046:27\n5055 rules/rise_of_totalitarianism/rules.yaml:1047:27\n5060 rules/rise_of_totalitarianism/rules.yaml:1048:27\n5063 rules/rise_of_totalitarianism/rules.yaml:1049:27\n5064 rules/rise_of_totalitarianism/rules.yaml:1050:27\n5065 rules/rise_of_totalitarianism/rules.yaml:1051:27\n5066 rules/rise_of_totalitarianism/rules.yaml:1052:27\n5067 rules/rise_of_totalitarianism/rules.yaml:1053:31\n5068 rules/rise_of_totalitarianism/rules.yaml:1054:27\n5069 rules/rise_of_totalitarianism/rules.yaml:1055:27\n5070 rules/rise_of_totalitarianism/rules.yaml:1056:23\n5124 rules/rise_of_totalitarianism/rules.yaml:696:7\n5125 rules/rise_of_totalitarianism/rules.yaml:697:7\n5136 rules/rise_of_totalitarianism/rules.yaml:698:11\n5146 rules/rise_of_totalitarianism/rules.yaml:699:11\n5147 rules/rise_of_totalitarianism/rules.yaml:700:15\n5156 rules/rise_of_totalitarianism/rules.yaml:702:15\n5169 rules/rise_of_totalitarianism/rules.yaml:703:15\n5170 rules/rise_of_totalitarianism/rules.yaml:704:19\n5179 rules/rise_of_totalitarianism/rules.yaml:706:19\n5192 rules/rise_of_totalitarianism/rules.yaml:707:19\n5199 rules/rise_of_totalitarianism/rules.yaml:708:19\n5201 rules/rise_of_totalitarianism/rules.yaml:709:19\n5202 rules/rise_of_totalitarianism/rules.yaml:710:19\n5203 rules/rise_of_totalitarianism/rules.yaml:711:19\n5204 rules/rise_of_totalitarianism/rules.yaml:712:19\n5227 rules/rise_of_totalitarianism/rules.yaml:713:19\n5228 rules/rise_of_totalitarianism/rules.yaml:714:19\n5229 rules/rise_of_totalitarianism/rules.yaml:715:19\n5234 rules/rise_of_totalitarianism/rules.yaml:716:19\n5242 rules/rise_of_totalitarianism/rules.yaml:717:23\n5256 rules/rise_of_totalitarianism/rules.yaml:718:19\n5257 rules/rise_of_totalitarianism/rules.yaml:719:19\n5258 rules/rise_of_totalitarianism/rules.yaml:720:19\n5259 rules/rise_of_totalitarianism/rules.yaml:721:19\n5263 rules/rise_of_totalitarianism/rules.yaml:722:7\n5292 rules/rise_of_totalitarianism/rules.yaml:663:3\n5298 rules/rise_of_totalitarianism/rules.yaml:1350:14\n5326 rules/rise_of_totalitarianism/rules.yaml:667:7\n5327 rules/rise_of_totalitarianism/rules.yaml:668:11\n5328 rules/rise_of_totalitarianism/rules.yaml:669:7\n5333 rules/rise_of_totalitarianism/rules.yaml:670:7\n5355 rules/rise_of_totalitarianism/rules.yaml:672:11\n5356 rules/rise_of_totalitarianism/rules.yaml:673:7\n5363 rules/rise_of_totalitarianism/rules.yaml:674:7\n5364 rules/rise_of_totalitarianism/rules.yaml:675:11\n5365 rules/rise_of_totalitarianism/rules.yaml:676:15\n5373 rules/rise_of_totalitarianism/rules.yaml:678:15\n5380 rules/rise_of_totalitarianism/rules.yaml:679:11\n5381 rules/rise_of_totalitarianism/rules.yaml:680:7\n5395 rules/rise_of_totalitarianism/rules.yaml:681:11\n5401 rules/rise_of_totalitarianism/rules.yaml:682:15\n5406 rules/rise_of_totalitarianism/rules.yaml:683:7\n5413 rules/rise_of_totalitarianism/rules.yaml:684:7\n5414 rules/rise_of_totalitarianism/rules.yaml:685:11\n5415 rules/rise_of_totalitarianism/rules.yaml:686:11\n5416 rules/rise_of_totalitarianism/rules.yaml:687:15\n5417 rules/rise_of_totalitarianism/rules.yaml:688:11\n5418 rules/rise_of_totalitarianism/rules.yaml:689:11\n5419 rules/rise_of_totalitarianism/rules.yaml:690:11\n5430 rules/rise_of_totalitarianism/rules.yaml:1185:7\n5431 rules/rise_of_totalitarianism/rules.yaml:1186:11\n5432 rules/rise_of_totalitarianism/rules.yaml:1187:11\n5433 rules/rise_of_totalitarianism/rules.yaml:1188:7\n5440 rules/rise_of_totalitarianism/rules.yaml:1189:7\n5441 rules/rise_of_totalitarianism/rules.yaml:1190:11\n5456 rules/rise_of_totalitarianism/rules.yaml:576:7\n5457 rules/rise_of_totalitarianism/rules.yaml:577:7\n5458 rules/rise_of_totalitarianism/rules.yaml:578:7\n5459 rules/rise_of_totalitarianism/rules.yaml:579:7\n5467 rules/rise_of_totalitarianism/rules.yaml:580:11\n5473 rules/rise_of_totalitarianism/rules.yaml:581:11\n5474 rules/rise_of_totalitarianism/rules.yaml:582:15\n5475 rules/rise_of_totalitarianism/rules.yaml:583:15\n5476 rules/rise_of_totalitarianism/rules.yaml:584:15\n5477 rules/rise_of_totalitarianism/rules.yaml:585:15\n5480 rules/rise_of_totalitarianism/rules.yaml:586:7\n5503 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5508 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5511 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5512 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5513 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5514 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5515 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5516 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5529 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5530 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5542 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5548 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5566 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5567 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5588 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5627 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5628 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5630 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5631 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5635 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5651 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5652 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5660 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5666 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5667 rules/rise_of_totalitarianism/rules.yaml:1286:11\n5693 rules/rise_of_totalitarianism/rules.yaml:564:7\n5694 rules/rise_of_totalitarianism/rules.yaml:565:7\n5702 rules/rise_of_totalitarianism/rules.yaml:566:11\n5710 rules/rise_of_totalitarianism/rules.yaml:567:11\n5711 rules/rise_of_totalitarianism/rules.yaml:568:15\n5712 rules/rise_of_totalitarianism/rules.yaml:569:15\n5713 rules/rise_of_totalitarianism/rules.yaml:570:15\n5727 rules/rise_of_totalitarianism/rules.yaml:826:3\n5734 rules/rise_of_totalitarianism/rules.yaml:1330:14\n5740 rules/rise_of_totalitarianism/rules.yaml:1351:14\n5775 rules/rise_of_totalitarianism/rules.yaml:831:7\n5776 rules/rise_of_totalitarianism/rules.yaml:832:7\n5777 rules/rise_of_totalitarianism/rules.yaml:833:7\n5778 rules/rise_of_totalitarianism/rules.yaml:834:7\n5779 rules/rise_of_totalitarianism/rules.yaml:835:7\n5780 rules/rise_of_totalitarianism/rules.yaml:836:7\n5789 rules/rise_of_totalitarianism/rules.yaml:837:11\n5797 rules/rise_of_totalitarianism/rules.yaml:838:15\n5810 rules/rise_of_totalitarianism/rules.yaml:839:15\n5816 rules/rise_of_totalitarianism/rules.yaml:840:15\n5823 rules/rise_of_totalitarianism/rules.yaml:841:15\n5824 rules/rise_of_totalitarianism/rules.yaml:842:15\n5825 rules/rise_of_totalitarianism/rules.yaml:843:15\n5830 rules/rise_of_totalitarianism/rules.yaml:844:19\n5833 rules/rise_of_totalitarianism/rules.yaml:847:23\n5834 rules/rise_of_totalitarianism/rules.yaml:848:23\n5835 rules/rise_of_totalitarianism/rules.yaml:849:23\n5836 rules/rise_of_totalitarianism/rules.yaml:850:27\n5837 rules/rise_of_totalitarianism/rules.yaml:851:23\n5840 rules/rise_of_totalitarianism/rules.yaml:845:23\n5847 rules/rise_of_totalitarianism/rules.yaml:852:19\n5850 rules/rise_of_totalitarianism/rules.yaml:854:15\n5866 rules/rise_of_totalitarianism/rules.yaml:855:15\n5867 rules/rise_of_totalitarianism/rules.yaml:856:19\n5868 rules/rise_of_totalitarianism/rules.yaml:857:19\n5876 rules/rise_of_totalitarianism/rules.yaml:859:19\n5889 rules/rise_of_totalitarianism/rules.yaml:860:19\n5894 rules/rise_of_totalitarianism/rules.yaml:861:19\n5901 rules/rise_of_totalitarianism/rules.yaml:862:19\n5902 rules/rise_of_totalitarianism/rules.yaml:863:19\n5903 rules/rise_of_totalitarianism/rules.yaml:864:19\n5908 rules/rise_of_totalitarianism/rules.yaml:865:23\n5911 rules/rise_of_totalitarianism/rules.yaml:868:27\n5912 rules/rise_of_totalitarianism/rules.yaml:869:27\n5913 rules/rise_of_totalitarianism/rules.yaml:870:31\n5914 rules/rise_of_totalitarianism/rules.yaml:871:27\n5917 rules/rise_of_totalitarianism/rules.yaml:866:27\n5921 rules/rise_of_totalitarianism/rules.yaml:873:11\n5922 rules/rise_of_totalitarianism/rules.yaml:874:11\n5923 rules/rise_of_totalitarianism/rules.yaml:875:15\n5924 rules/rise_of_totalitarianism/rules.yaml:876:15\n5932 rules/rise_of_totalitarianism/rules.yaml:878:15\n5940 rules/rise_of_totalitarianism/rules.yaml:879:15\n5941 rules/rise_of_totalitarianism/rules.yaml:880:15\n5948 rules/rise_of_totalitarianism/rules.yaml:881:15\n5949 rules/rise_of_totalitarianism/rules.yaml:882:15\n5950 rules/rise_of_totalitarianism/rules.yaml:883:15\n5955 rules/rise_of_totalitarianism/rules.yaml:884:19\n5956 rules/rise_of_totalitarianism/rules.yaml:885:19\n5957 rules/rise_of_totalitarianism/rules.yaml:886:19\n5965 rules/rise_of_totalitarianism/rules.yaml:887:23\n5973 rules/rise_of_totalitarianism/rules.yaml:889:11\n5974 rules/rise_of_totalitarianism/rules.yaml:890:11\n5975 rules/rise_of_totalitarianism/rules.yaml:891:11\n5980 rules/rise_of_totalitarianism/rules.yaml:892:15\n5985 rules/rise_of_totalitarianism/rules.yaml:893:15\n5986 rules/rise_of_totalitarianism/rules.yaml:894:15\n5987 rules/rise_of_totalitarianism/rules.yaml:895:15\n5988 rules/rise_of_totalitarianism/rules.yaml:896:15\n5995 rules/rise_of_totalitarianism/rules.yaml:897:15\n5996 rules/rise_of_totalitarianism/rules.yaml:898:15\n5997 rules/rise_of_totalitarianism/rules.yaml:899:15\n6002 rules/rise_of_totalitarianism/rules.yaml:900:19\n6003 rules/rise_of_totalitarianism/rules.yaml:901:19\n6004 rules/rise_of_totalitarianism/rules.yaml:902:19\n6005 rules/rise_of_totalitarianism/rules.yaml:903:19\n6006 rules/rise_of_totalitarianism/rules.yaml:904:19\n6010 rules/rise_of_totalitarianism/rules.yaml:906:15\n6015 rules/rise_of_totalitarianism/rules.yaml:907:15\n6032 rules/rise_of_totalitarianism/rules.yaml:908:15\n6033 rules/rise_of_totalitarianism/rules.yaml:909:15\n6040 rules/rise_of_totalitarianism/rules.yaml:910:15\n6041 rules/rise_of_totalitarianism/rules.yaml:911:15\n6042 rules/rise_of_totalitarianism/rules.yaml:912:15\n6047 rules/rise_of_totalitarianism/rules.yaml:913:19\n6062 rules/rise_of_totalitarianism/rules.yaml:914:19\n6063 rules/rise_of_totalitarianism/rules.yaml:915:23\n6078 rules/rise_of_totalitarianism/rules.yaml:916:19\n6086 rules/rise_of_totalitarianism/rules.yaml:917:23\n6098 rules/rise_of_totalitarianism/rules.yaml:918:23\n6105 rules/rise_of_totalitarianism/rules.yaml:919:19\n6106 rules/rise_of_totalitarianism/rules.yaml:920:23\n6109 rules/rise_of_totalitarianism/rules.yaml:921:23\n6110 rules/rise_of_totalitarianism/rules.yaml:922:19\n6115 rules/rise_of_totalitarianism/rules.yaml:923:23\n6122 rules/rise_of_totalitarianism/rules.yaml:924:7\n6125 rules/rise_of_totalitarianism/rules.yaml:928:11\n6128 rules/rise_of_totalitarianism/rules.yaml:925:11\n6133 rules/rise_of_totalitarianism/rules.yaml:926:15\n6140 rules/rise_of_totalitarianism/rules.yaml:929:7\n6141 rules/rise_of_totalitarianism/rules.yaml:930:11\n6142 rules/rise_of_totalitarianism/rules.yaml:931:15\n6144 rules/rise_of_totalitarianism/rules.yaml:933:11\n6163 rules/rise_of_totalitarianism/rules.yaml:746:7\n6164 rules/rise_of_totalitarianism/rules.yaml:747:11\n6165 rules/rise_of_totalitarianism/rules.yaml:748:15\n6166 rules/rise_of_totalitarianism/rules.yaml:749:19\n6167 rules/rise_of_totalitarianism/rules.yaml:750:15\n6168 rules/rise_of_totalitarianism/rules.yaml:751:15\n6170 rules/rise_of_totalitarianism/rules.yaml:752:7\n6171 rules/rise_of_totalitarianism/rules.yaml:753:7\n6182 rules/rise_of_totalitarianism/rules.yaml:754:11\n6183 rules/rise_of_totalitarianism/rules.yaml:755:11\n6198 rules/rise_of_totalitarianism/rules.yaml:756:15\n6204 rules/rise_of_totalitarianism/rules.yaml:757:15\n6210 rules/rise_of_totalitarianism/rules.yaml:758:19\n6211 rules/rise_of_totalitarianism/rules.yaml:759:19\n6224 rules/rise_of_totalitarianism/rules.yaml:760:19\n6243 rules/rise_of_totalitarianism/rules.yaml:1264:7\n6248 rules/rise_of_totalitarianism/rules.yaml:1265:11\n6249 rules/rise_of_totalitarianism/rules.yaml:1266:11\n6250 rules/rise_of_totalitarianism/rules.yaml:1267:11\n6255 rules/rise_of_totalitarianism/rules.yaml:1268:11\n6263 rules/rise_of_totalitarianism/rules.yaml:1269:15\n6269 rules/rise_of_totalitarianism/rules.yaml:1270:15\n6270 rules/rise_of_totalitarianism/rules.yaml:1271:19\n6273 rules/rise_of_totalitarianism/rules.yaml:1272:19\n6274 rules/rise_of_totalitarianism/rules.yaml:1273:19\n6275 rules/rise_of_totalitarianism/rules.yaml:1274:19\n6295 rules/rise_of_totalitarianism/flow.yaml:23:3\n6332 rules/rise_of_totalitarianism/flow.yaml:27:7\n6333 rules/rise_of_totalitarianism/flow.yaml:28:7\n6334 rules/rise_of_totalitarianism/flow.yaml:29:7\n6345 rules/rise_of_totalitarianism/flow.yaml:30:11\n6350 rules/rise_of_totalitarianism/flow.yaml:31:11\n6359 rules/rise_of_totalitarianism/flow.yaml:32:15\n6371 rules/rise_of_totalitarianism/flow.yaml:33:15\n6372 rules/rise_of_totalitarianism/flow.yaml:34:19\n6375 rules/rise_of_totalitarianism/flow.yaml:35:19\n6379 rules/rise_of_totalitarianism/flow.yaml:36:7\n6380 rules/rise_of_totalitarianism/flow.yaml:37:7\n6381 rules/rise_of_totalitarianism/flow.yaml:38:11\n6382 rules/rise_of_totalitarianism/flow.yaml:39:15\n6399 rules/rise_of_totalitarianism/flow.yaml:40:15\n6400 rules/rise_of_totalitarianism/flow.yaml:41:11\n6401 rules/rise_of_totalitarianism/flow.yaml:42:7\n6402 rules/rise_of_totalitarianism/flow.yaml:43:7\n6403 rules/rise_of_totalitarianism/flow.yaml:44:11\n6406 rules/rise_of_totalitarianism/flow.yaml:45:11\n6407 rules/rise_of_totalitarianism/flow.yaml:46:7\n6408 rules/rise_of_totalitarianism/flow.yaml:47:11\n6409 rules/rise_of_totalitarianism/flow.yaml:48:7\n6423 rules/rise_of_totalitarianism/flow.yaml:49:11\n6429 rules/rise_of_totalitarianism/flow.yaml:50:11\n6430 rules/rise_of_totalitarianism/flow.yaml:51:15\n6431 rules/rise_of_totalitarianism/flow.yaml:52:15\n6441 rules/rise_of_totalitarianism/flow.yaml:53:15\n6448 rules/rise_of_totalitarianism/flow.yaml:54:15\n6449 rules/rise_of_totalitarianism/flow.yaml:55:15\n6453 rules/rise_of_totalitarianism/flow.yaml:56:7\n6460 rules/rise_of_totalitarianism/flow.yaml:57:7\n6471 rules/rise_of_totalitarianism/flow.yaml:58:11\n6472 rules/rise_of_totalitarianism/flow.yaml:59:11\n6487 rules/rise_of_totalitarianism/flow.yaml:60:15\n6505 rules/rise_of_totalitarianism/flow.yaml:61:15\n6506 rules/rise_of_totalitarianism/flow.yaml:62:19\n6508 rules/rise_of_totalitarianism/flow.yaml:64:19\n6511 rules/rise_of_totalitarianism/flow.yaml:65:19\n6534 rules/rise_of_totalitarianism/flow.yaml:83:3\n6540 rules/rise_of_totalitarianism/flow.yaml:83:3\n6551 rules/rise_of_totalitarianism/flow.yaml:87:7\n6552 rules/rise_of_totalitarianism/flow.yaml:88:11\n6553 rules/rise_of_totalitarianism/flow.yaml:89:15\n6554 rules/rise_of_totalitarianism/flow.yaml:90:7\n6555 rules/rise_of_totalitarianism/flow.yaml:91:7\n6556 rules/rise_of_totalitarianism/flow.yaml:92:7\n6557 rules/rise_of_totalitarianism/flow.yaml:93:7\n6558 rules/rise_of_totalitarianism/flow.yaml:94:7\n6564 rules/rise_of_totalitarianism/flow.yaml:95:7\n6570 rules/rise_of_totalitarianism/flow.yaml:96:7\n6571 rules/rise_of_totalitarianism/flow.yaml:97:7\n6572 rules/rise_of_totalitarianism/flow.yaml:98:7\n6582 rules/rise_of_totalitarianism/flow.yaml:16:3\n6597 rules/rise_of_totalitarianism/flow.yaml:20:7\n6598 rules/rise_of_totalitarianism/flow.yaml:21:7\n6613 rules/rise_of_totalitarianism/flow.yaml:67:3\n6635 rules/rise_of_totalitarianism/flow.yaml:71:7\n6649 rules/rise_of_totalitarianism/flow.yaml:72:11\n6650 rules/rise_of_totalitarianism/flow.yaml:73:11\n6651 rules/rise_of_totalitarianism/flow.yaml:74:11\n6658 rules/rise_of_totalitarianism/flow.yaml:75:11\n6665 rules/rise_of_totalitarianism/flow.yaml:76:11\n6679 rules/rise_of_totalitarianism/flow.yaml:77:15\n6684 rules/rise_of_totalitarianism/flow.yaml:78:11\n6691 rules/rise_of_totalitarianism/flow.yaml:79:11\n6696 rules/rise_of_totalitarianism/flow.yaml:80:7\n6697 rules/rise_of_totalitarianism/flow.yaml:81:11\n6715 rules/rise_of_totalitarianism/rules.yaml:1344:7\n6723 rules/rise_of_totalitarianism/rules.yaml:1345:7\n6726 rules/rise_of_totalitarianism/rules.yaml:1346:7\n6727 rules/rise_of_totalitarianism/rules.yaml:1347:7\n6728 rules/rise_of_totalitarianism/rules.yaml:1348:7"

@@ -28,7 +28,7 @@ E_EFFECT: tuple[Any, ...] = (
     "funding",
     "deploy",
 )
-SIZE: int = 498
+SIZE: int = 501
 LAYOUT: tuple[Any, ...] = (
     ("g.rounds", 13, 1, "int", None, "all", False, 0, 3, (0,)),
     ("g.round", 14, 1, "int", None, "all", False, 0, 3, (0,)),
@@ -118,6 +118,7 @@ LAYOUT: tuple[Any, ...] = (
     ("e.chit.seen", 329, 39, "set", "player", "all", False, None, None, (0,) * 39),
     ("e.strategy.effect__active_event", 368, 65, "int", None, "all", False, 0, None, (0,) * 65),
     ("e.strategy.effect__law", 433, 65, "int", None, "all", False, 0, None, (0,) * 65),
+    ("e.ally.delay", 498, 3, "bool", None, "all", False, None, None, (True, True, False)),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -918,7 +919,6 @@ PRIMARY: dict[str, Any] = {
         "Social-Democracy card",
     ),
     "playable_cards": (),
-    "s_e_ally__delay": (True, True, False),
     "s_e_area__adjacent": (
         (1, 2),
         (0, 2, 3, 13),
