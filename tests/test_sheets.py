@@ -312,8 +312,9 @@ def test_a_long_scenario_block_may_break_and_internal_kinds_are_left_out():
 PAGE_BUDGET = {
     "march_of_progress": 9,  # 8 now
     "marlborough": 30,  # 29 now: 6 of tables, 20 of map tiles (60 x 40 hexes), markers, scenario
-    # 9 now (scenario A with its assumed board, counters and cards; 3 with tables only)
-    "rise_of_totalitarianism": 10,
+    # 11 now (scenario A with its assumed board, counters and cards in full, the Coup Deck; the
+    # Summary of Turn's Events and the symbols references among the tables)
+    "rise_of_totalitarianism": 13,
     "third_reich_diplomacy": 14,  # 13 now (14 before its scenarios were side by side)
     "westphalia": 7,  # 6 now
 }

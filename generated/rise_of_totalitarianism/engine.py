@@ -207,6 +207,43 @@ class RiseOfTotalitarianismRules:
             ("player", "int"),
         ),
         (("Final VPs: ", "; ", " wins"), ("list:int", "player")),
+        (("The Coup discards are shuffled into a new Coup Deck",), ()),
+        (("The Coup Deck is empty: ", " draws no Coup Card"), ("player",)),
+        (("", " draws the Coup Card ", ": PLAY IMMEDIATELY"), ("player", "e:coup")),
+        (("", " draws a Coup Card"), ("player",)),
+        (("Play a Coup Card beside your Strategy Card?",), ()),
+        (("No Coup Card",), ()),
+        (("", " plays the Coup Card ", ""), ("player", "e:coup")),
+        (("", " becomes an Active Crisis"), ("e:coup",)),
+        (("", ": INFLUENCE which Population?"), ("e:coup",)),
+        (("Deploy an Action chit at no PP cost?",), ()),
+        (("Do not deploy",), ()),
+        (("Deploy ", " in which Area?"), ("e:chit",)),
+        (("Reserve cubes with it (no PP cost)",), ()),
+        (("", " deploys an Action chit and ", " cubes in ", ""), ("player", "int", "e:area")),
+        (("", " is no longer an Active Crisis"), ("e:coup",)),
+        (("Reduce this Turn to 2 Rounds by removing a Crisis card from play?",), ()),
+        (("Keep 3 Rounds",), ()),
+        (("", " removes ", " from play: this Turn has 2 Rounds"), ("player", "e:crisis")),
+        (("Nationalization Reform: flip which War Reparations Marker to the Delay side?",), ()),
+        (("", "'s War Reparations Marker is flipped to the Delay side"), ("e:ally",)),
+        (
+            (
+                "Germany cannot pay War Reparations, but ",
+                " Allies delay them (of ",
+                " needed): no crisis",
+            ),
+            ("int", "int"),
+        ),
+        (
+            (
+                "Germany cannot pay War Reparations (",
+                " Allies delay, ",
+                " needed): the Economy worsens to ",
+                "",
+            ),
+            ("int", "int", "int"),
+        ),
         (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
@@ -302,19 +339,26 @@ class RiseOfTotalitarianismRules:
         ("choose-number", 41, "number", -1, 13, 1, False),
         ("choose-player", 45, "player", -1, 14, 1, False),
         ("choose-population", 47, "population", 48, 15, 3, False),
-        ("choose-area", 68, "area", 69, 20, 7, False),
-        ("choose-strategy", 70, "strategy", -1, 21, 0, False),
-        ("choose-strategy", 72, "strategy", 73, 22, 7, False),
-        ("choose-some", 80, "some:strategy", -1, 24, 3, False),
-        ("yes-no", 83, "yes-no", -1, 24, 8, False),
-        ("choose-strategy", 85, "strategy", 33, 24, 14, False),
-        ("choose-strategy", 87, "strategy", -1, 27, 1, True),
-        ("choose-minor", 90, "minor", -1, 28, 2, False),
-        ("choose-population", 94, "population", -1, 28, 11, False),
-        ("choose-chit", 98, "chit", -1, 28, 22, False),
-        ("yes-no", 101, "yes-no", -1, 28, 26, False),
-        ("choose-reform", 104, "reform", -1, 28, 38, False),
-        ("choose-population", 106, "population", -1, 28, 42, False),
+        ("choose-coup", 71, "coup", 72, 21, 1, True),
+        ("choose-population", 75, "population", -1, 24, 3, False),
+        ("choose-chit", 76, "chit", 77, 25, 1, False),
+        ("choose-area", 78, "area", -1, 25, 3, False),
+        ("choose-number", 79, "number", -1, 25, 5, False),
+        ("choose-crisis", 82, "crisis", 83, 26, 2, False),
+        ("choose-ally", 85, "ally", -1, 27, 1, False),
+        ("choose-area", 90, "area", 91, 28, 7, False),
+        ("choose-strategy", 92, "strategy", -1, 29, 0, False),
+        ("choose-strategy", 94, "strategy", 95, 30, 7, False),
+        ("choose-some", 102, "some:strategy", -1, 32, 3, False),
+        ("yes-no", 105, "yes-no", -1, 32, 8, False),
+        ("choose-strategy", 107, "strategy", 33, 32, 15, False),
+        ("choose-strategy", 109, "strategy", -1, 35, 1, True),
+        ("choose-minor", 112, "minor", -1, 36, 2, False),
+        ("choose-population", 116, "population", -1, 36, 11, False),
+        ("choose-chit", 120, "chit", -1, 36, 22, False),
+        ("yes-no", 123, "yes-no", -1, 36, 26, False),
+        ("choose-reform", 126, "reform", -1, 36, 38, False),
+        ("choose-population", 128, "population", -1, 36, 42, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -337,6 +381,14 @@ class RiseOfTotalitarianismRules:
         "crisis_checks",
         "major_stability",
         "minor_stability",
+        "draw_coup",
+        "choose_coups",
+        "apply_coups",
+        "play_coup",
+        "coup_effect",
+        "deploy_chit",
+        "shorten_turn_five",
+        "reparations_delay",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -381,18 +433,33 @@ class RiseOfTotalitarianismRules:
         (15, 4): ((0, 0, None), (1, 0, None), (2, 0, None), (3, False, None), (5, (), None)),
         (16, 1): ((0, 0, None),),
         (18, 4): ((3, 0, None), (4, 0, "z_major_stability__4_4"), (5, False, None)),
+        (19, 1): (
+            (3, 0, None),
+            (4, 0, "z_minor_stability__1_4"),
+            (5, "", None),
+            (6, 0, "z_minor_stability__1_6"),
+            (7, 0, None),
+        ),
         (19, 4): (
             (3, (), "z_minor_stability__4_3"),
             (4, 0, None),
-            (5, 0, "z_minor_stability__4_5"),
-            (6, 0, None),
-            (7, False, None),
+            (5, 0, None),
+            (6, 0, "z_minor_stability__4_6"),
+            (7, "", None),
             (8, 0, "z_minor_stability__4_8"),
-            (9, "", None),
-            (10, 0, "z_minor_stability__4_10"),
-            (11, 0, None),
+            (9, 0, None),
         ),
-        (20, 8): (
+        (21, 2): ((3, 0, None),),
+        (23, 1): ((0, 0, None),),
+        (24, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (24, 5): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (24, 8): ((0, 0, None), (3, 0, None)),
+        (25, 2): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (25, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (25, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (26, 3): ((1, (), "z_shorten_turn_five__3_1"),),
+        (27, 2): ((0, 0, None), (1, (), "z_reparations_delay__2_1")),
+        (28, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -401,11 +468,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (24, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (24, 15): ((3, False, None),),
-        (27, 2): ((3, 0, None),),
-        (28, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (28, 4): (
+        (32, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (32, 16): ((3, False, None),),
+        (35, 2): ((3, 0, None),),
+        (36, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (36, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -414,7 +481,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 8): (
+        (36, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -423,7 +490,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 12): (
+        (36, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -431,7 +498,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (28, 13): (
+        (36, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -440,7 +507,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 23): (
+        (36, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -448,7 +515,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (28, 24): (
+        (36, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -457,8 +524,8 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (28, 33): (
+        (36, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (36, 33): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -468,7 +535,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (28, 39): (
+        (36, 39): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -477,7 +544,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (28, 40): (
+        (36, 40): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -487,7 +554,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (28, 43): (
+        (36, 43): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -498,7 +565,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (28, 45): (
+        (36, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -508,7 +575,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (28, 48): (
+        (36, 51): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -516,9 +583,9 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (28, 53): ((0, 0, None), (1, False, None)),
+        (36, 56): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 24, 25)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 18, 20, 24, 31, 32)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -527,12 +594,17 @@ class RiseOfTotalitarianismRules:
         12: "count([u for u in on_map(p) if u.location == a]) > 0",
         13: "not u.resolved",
         16: "moveable(x, actor) and population_difficulty(x) <= left",
-        17: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        19: "not c.locked and count(marker_targets(c)) > 0",
-        22: "not k.mandatory",
-        25: 'u.action != "propaganda" or moveable(x, actor)',
-        28: "m == germany or r != nationalization",
-        29: "moveable(x, actor)",
+        18: "c.major == none or y.major == c.major",
+        19: "u.owner == p and u.location == none and count([a for a in legal_areas(p, u) if c.major == none or a.major == c.major]) > 0",
+        20: "c.major == none or b.major == c.major",
+        22: "c == cr11 or c == cr12",
+        23: "not a.delay",
+        24: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        26: "not c.locked and count(marker_targets(c)) > 0",
+        29: "not k.mandatory",
+        32: 'u.action != "propaganda" or moveable(x, actor)',
+        35: "m == germany or r != nationalization",
+        36: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -546,8 +618,10 @@ class RiseOfTotalitarianismRules:
     flow_ix: tuple[int, ...]
     card_ix: tuple[int, ...]
     flow_loop: int
+    all_ally: tuple[int, ...]
     all_area: tuple[int, ...]
     all_chit: tuple[int, ...]
+    all_coup: tuple[int, ...]
     all_major: tuple[int, ...]
     all_minor: tuple[int, ...]
     all_player: tuple[int, ...]
@@ -576,6 +650,8 @@ class RiseOfTotalitarianismRules:
     ix_major__capital: dict[Any, tuple[int, ...]]
     ix_population__major: dict[Any, tuple[int, ...]]
     ix_strategy__era__owner: dict[Any, tuple[int, ...]]
+    k_crisis__cr11: Any
+    k_crisis__cr12: Any
     k_crisis__cr2: Any
     k_major__germany: Any
     k_player__social_democracy: Any
@@ -585,6 +661,7 @@ class RiseOfTotalitarianismRules:
     lab_major: tuple[str, ...]
     lab_minor: tuple[str, ...]
     n_player: int
+    o_e_ally__delay: int
     o_e_area__cubes: int
     o_e_chit__established: int
     o_e_chit__location: int
@@ -604,9 +681,12 @@ class RiseOfTotalitarianismRules:
     o_e_population__committed: int
     o_e_strategy__effect__active_event: int
     o_e_strategy__effect__law: int
+    o_g_active_coups: int
     o_g_active_crises: int
     o_g_active_events: int
     o_g_attempt_ok: int
+    o_g_coup_deck: int
+    o_g_coup_discard: int
     o_g_crisis_deck: int
     o_g_ended_crises: int
     o_g_expended: int
@@ -614,12 +694,14 @@ class RiseOfTotalitarianismRules:
     o_g_laws: int
     o_g_order: int
     o_g_removed: int
+    o_g_removed_crises: int
     o_g_rolled: int
     o_g_round: int
     o_g_rounds: int
     o_g_window__marker_cards__depth: int
     o_g_window__reaction__depth: int
     o_p_card_reserve: int
+    o_p_coups: int
     o_p_deck: int
     o_p_discard: int
     o_p_funding: int
@@ -629,6 +711,7 @@ class RiseOfTotalitarianismRules:
     o_p_pending_law: int
     o_p_play_slot: int
     o_p_played: int
+    o_p_played_coup: int
     o_p_pool: int
     o_p_pp: int
     o_p_rerolled: int
@@ -647,6 +730,12 @@ class RiseOfTotalitarianismRules:
     s_e_chit__allowance: tuple[int, ...]
     s_e_chit__owner: tuple[int, ...]
     s_e_chit__value: tuple[int, ...]
+    s_e_coup__amount: tuple[int, ...]
+    s_e_coup__crisis: tuple[bool, ...]
+    s_e_coup__effect: tuple[str, ...]
+    s_e_coup__immediate: tuple[bool, ...]
+    s_e_coup__major: tuple[Any, ...]
+    s_e_coup__pp: tuple[int, ...]
     s_e_crisis__difficulty: tuple[int, ...]
     s_e_crisis__effect: tuple[str, ...]
     s_e_crisis__failure: tuple[str, ...]
@@ -679,8 +768,10 @@ class RiseOfTotalitarianismRules:
 
     def __init__(self, d: dict[str, Any]) -> None:
         self.d = d
+        self.all_ally = d["all_ally"]
         self.all_area = d["all_area"]
         self.all_chit = d["all_chit"]
+        self.all_coup = d["all_coup"]
         self.all_major = d["all_major"]
         self.all_minor = d["all_minor"]
         self.all_player = d["all_player"]
@@ -709,6 +800,8 @@ class RiseOfTotalitarianismRules:
         self.ix_major__capital = d["ix_major__capital"]
         self.ix_population__major = d["ix_population__major"]
         self.ix_strategy__era__owner = d["ix_strategy__era__owner"]
+        self.k_crisis__cr11 = d.get("k_crisis__cr11")
+        self.k_crisis__cr12 = d.get("k_crisis__cr12")
         self.k_crisis__cr2 = d.get("k_crisis__cr2")
         self.k_major__germany = d.get("k_major__germany")
         self.k_player__social_democracy = d.get("k_player__social_democracy")
@@ -718,6 +811,7 @@ class RiseOfTotalitarianismRules:
         self.lab_major = d["lab_major"]
         self.lab_minor = d["lab_minor"]
         self.n_player = d["n_player"]
+        self.o_e_ally__delay = d["o_e_ally__delay"]
         self.o_e_area__cubes = d["o_e_area__cubes"]
         self.o_e_chit__established = d["o_e_chit__established"]
         self.o_e_chit__location = d["o_e_chit__location"]
@@ -737,9 +831,12 @@ class RiseOfTotalitarianismRules:
         self.o_e_population__committed = d["o_e_population__committed"]
         self.o_e_strategy__effect__active_event = d["o_e_strategy__effect__active_event"]
         self.o_e_strategy__effect__law = d["o_e_strategy__effect__law"]
+        self.o_g_active_coups = d["o_g_active_coups"]
         self.o_g_active_crises = d["o_g_active_crises"]
         self.o_g_active_events = d["o_g_active_events"]
         self.o_g_attempt_ok = d["o_g_attempt_ok"]
+        self.o_g_coup_deck = d["o_g_coup_deck"]
+        self.o_g_coup_discard = d["o_g_coup_discard"]
         self.o_g_crisis_deck = d["o_g_crisis_deck"]
         self.o_g_ended_crises = d["o_g_ended_crises"]
         self.o_g_expended = d["o_g_expended"]
@@ -747,12 +844,14 @@ class RiseOfTotalitarianismRules:
         self.o_g_laws = d["o_g_laws"]
         self.o_g_order = d["o_g_order"]
         self.o_g_removed = d["o_g_removed"]
+        self.o_g_removed_crises = d["o_g_removed_crises"]
         self.o_g_rolled = d["o_g_rolled"]
         self.o_g_round = d["o_g_round"]
         self.o_g_rounds = d["o_g_rounds"]
         self.o_g_window__marker_cards__depth = d["o_g_window__marker_cards__depth"]
         self.o_g_window__reaction__depth = d["o_g_window__reaction__depth"]
         self.o_p_card_reserve = d["o_p_card_reserve"]
+        self.o_p_coups = d["o_p_coups"]
         self.o_p_deck = d["o_p_deck"]
         self.o_p_discard = d["o_p_discard"]
         self.o_p_funding = d["o_p_funding"]
@@ -762,6 +861,7 @@ class RiseOfTotalitarianismRules:
         self.o_p_pending_law = d["o_p_pending_law"]
         self.o_p_play_slot = d["o_p_play_slot"]
         self.o_p_played = d["o_p_played"]
+        self.o_p_played_coup = d["o_p_played_coup"]
         self.o_p_pool = d["o_p_pool"]
         self.o_p_pp = d["o_p_pp"]
         self.o_p_rerolled = d["o_p_rerolled"]
@@ -780,6 +880,12 @@ class RiseOfTotalitarianismRules:
         self.s_e_chit__allowance = d["s_e_chit__allowance"]
         self.s_e_chit__owner = d["s_e_chit__owner"]
         self.s_e_chit__value = d["s_e_chit__value"]
+        self.s_e_coup__amount = d["s_e_coup__amount"]
+        self.s_e_coup__crisis = d["s_e_coup__crisis"]
+        self.s_e_coup__effect = d["s_e_coup__effect"]
+        self.s_e_coup__immediate = d["s_e_coup__immediate"]
+        self.s_e_coup__major = d["s_e_coup__major"]
+        self.s_e_coup__pp = d["s_e_coup__pp"]
         self.s_e_crisis__difficulty = d["s_e_crisis__difficulty"]
         self.s_e_crisis__effect = d["s_e_crisis__effect"]
         self.s_e_crisis__failure = d["s_e_crisis__failure"]
@@ -978,6 +1084,19 @@ class RiseOfTotalitarianismRules:
             and S[self.o_e_chit__nation + v_u] == v_nat
         ]
 
+    def f_coup_pp(self, S: list[Any], v_p: Any) -> int:
+        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:358:3]"""
+        N: list[int] = S
+        _w1 = 0
+        for v_c in _bits(N[self.o_g_active_coups]):
+            _w1 += self.s_e_coup__pp[v_c]
+        v_n = _w1
+        if S[self.o_p_played_coup + v_p] is not None and (
+            not self.s_e_coup__crisis[S[self.o_p_played_coup + v_p]]
+        ):
+            v_n += self.s_e_coup__pp[S[self.o_p_played_coup + v_p]]
+        return v_n
+
     def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
         """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:190:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
@@ -1039,12 +1158,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1058,25 +1177,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1088,13 +1207,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1159,7 +1278,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1324,6 +1443,11 @@ class RiseOfTotalitarianismRules:
         "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:342:3]"
         return 5 if v_m == self.k_major__germany else 4
 
+    def f_reparation_delays_needed(self, S: list[Any]) -> int:
+        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:371:3]'
+        N: list[int] = S
+        return 1 - N[self.o_e_major__economy + self.k_major__germany]
+
     def f_rounds_of_turn(self, S: list[Any]) -> int:
         "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:64:3]"
         if S[_TURN] == 5:
@@ -1365,11 +1489,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         return [
             v_c
@@ -1378,7 +1502,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1387,7 +1511,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1405,11 +1529,11 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:362:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:388:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -1420,7 +1544,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1050:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1450,13 +1574,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1146:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1353:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    78,
+                    100,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1466,7 +1590,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    79,
+                    101,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -1474,7 +1598,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:394:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:420:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -1512,8 +1636,19 @@ class RiseOfTotalitarianismRules:
             if S[_LOG] is not False:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
+    def p_coups_end(self, S: list[Any]) -> None:
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1246:3]"""
+        N: list[int] = S
+        for v_c in _bits(N[self.o_g_active_coups]):
+            if S[_LOG] is not False:
+                _log(S, 81, (v_c,))
+        S[self.o_g_coup_discard] = _mask(
+            [*_bits(N[self.o_g_coup_discard]), *_bits(N[self.o_g_active_coups])]
+        )
+        S[self.o_g_active_coups] = _mask([])
+
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:438:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:464:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -1526,7 +1661,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:448:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:474:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -1536,7 +1671,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:425:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:451:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -1549,7 +1684,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:934:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:964:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -1587,43 +1722,43 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 75, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 97, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 74, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 96, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 77, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 99, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 76, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 98, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1026:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1057:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -1699,16 +1834,16 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_major__elections_due + v_m] = False
 
     def p_end__game_end(self, S: list[Any]) -> None:
-        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:97:3]"
+        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
         self.p_end__game_end__lasting(S)
 
     def p_end__game_end__lasting(self, S: list[Any]) -> None:
-        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:97:3]"
+        "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
         if S[_TURN] >= self.c_last_turn:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:384:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:410:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -1720,18 +1855,18 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:358:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:384:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:733:3]"
+        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:761:3]"
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:598:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:624:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -1750,7 +1885,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:947:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -1788,9 +1923,10 @@ class RiseOfTotalitarianismRules:
                 _shuffled(S, [v_c for v_c in self.ix_strategy__era__owner.get((1, v_p), ())])
             )
         S[self.o_g_crisis_deck] = tuple([])
+        S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:370:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:396:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -1803,7 +1939,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:751:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:779:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -1818,7 +1954,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1062:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1093:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -1836,7 +1972,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1078:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1109:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -1871,8 +2007,28 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_game_over] = True
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
+    def p_war_reparations(self, S: list[Any]) -> None:
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1287:3]"""
+        N: list[int] = S
+        if N[self.o_e_major__economy + self.k_major__germany] < 0:
+            _w1 = 0
+            for v_a in self.all_ally:
+                if S[self.o_e_ally__delay + v_a]:
+                    _w1 += 1
+            v_k = _w1
+            v_need = 1 - N[self.o_e_major__economy + self.k_major__germany]
+            if v_k >= v_need:
+                if S[_LOG] is not False:
+                    _log(S, 87, (v_k, v_need))
+            else:
+                S[self.o_e_major__economy + self.k_major__germany] = min(
+                    max(max(-4, N[self.o_e_major__economy + self.k_major__germany] - 1), -4), 3
+                )
+                if S[_LOG] is not False:
+                    _log(S, 88, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
+
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -1890,7 +2046,7 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
         if S[_LOG] is not False:
-            _log(S, 67, (v_p, v_x, v_k, v_k))
+            _log(S, 89, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1911,7 +2067,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:695:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:723:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -1944,7 +2100,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:587:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -1974,10 +2130,16 @@ class RiseOfTotalitarianismRules:
             if self.s_e_strategy__effect[v_c] != "funding":
                 self.q_card_effect(S, R, v_p, v_c)
 
+    def q_apply_coups(self, S: list[Any], R: Any) -> None:
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1170:3]"
+        for v_p in S[self.o_g_order]:
+            if S[self.o_p_played_coup + v_p] is not None:
+                self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
+
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:780:3]"""
+        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:808:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2019,7 +2181,7 @@ class RiseOfTotalitarianismRules:
                     self.q_influence(S, R, v_actor, v_x_2)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:518:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2068,8 +2230,90 @@ class RiseOfTotalitarianismRules:
         else:
             pass
 
+    def q_choose_coups(self, S: list[Any], R: Any) -> None:
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"
+        N: list[int] = S
+        for v_p in self.all_player:
+            S[self.o_p_played_coup + v_p] = None
+        v_holders = [v_q for v_q in self.all_player if N[self.o_p_coups + v_q] != 0]
+        if len(v_holders) > 0:
+            _ps1 = tuple(v_holders)
+            _ans2 = [_pick_optional(R, _bits(N[self.o_p_coups + v_p_2])) for v_p_2 in _ps1]
+            for v_p_2, v_c in zip(_ps1, _ans2, strict=True):
+                S[self.o_p_played_coup + v_p_2] = v_c
+        for v_p_3 in v_holders:
+            if S[self.o_p_played_coup + v_p_3] is not None:
+                S[self.o_p_coups + v_p_3] = _mask(
+                    [
+                        v_k
+                        for v_k in _bits(N[self.o_p_coups + v_p_3])
+                        if v_k != S[self.o_p_played_coup + v_p_3]
+                    ]
+                )
+
+    def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1191:3]"
+        N: list[int] = S
+        if self.s_e_coup__effect[v_c] == "influence":
+            v_k = 0
+            _runs0 = 0
+            while v_k < self.s_e_coup__amount[v_c]:
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
+                v_x = _pick(
+                    R,
+                    [
+                        v_y
+                        for v_y in self.all_population
+                        if self.s_e_coup__major[v_c] is None
+                        or self.s_e_population__major[v_y] == self.s_e_coup__major[v_c]
+                    ],
+                )
+                self.q_influence(S, R, v_p, v_x)
+                v_k += 1
+        elif self.s_e_coup__effect[v_c] == "cubes":
+            v_n = min(self.s_e_coup__amount[v_c], N[self.o_p_reserve + v_p])
+            S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
+            S[self.o_p_pool + v_p] = min(max(S[self.o_p_pool + v_p] + v_n, 0), 30)
+        elif self.s_e_coup__effect[v_c] == "vp":
+            self.p_gain_vp(S, v_p, self.s_e_coup__amount[v_c])
+        elif self.s_e_coup__effect[v_c] == "economy_down":
+            if self.s_e_coup__major[v_c] is not None:
+                _r1 = self.s_e_coup__major[v_c]
+                S[self.o_e_major__economy + _r1] = min(
+                    max(
+                        max(
+                            -4,
+                            N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
+                            - self.s_e_coup__amount[v_c],
+                        ),
+                        -4,
+                    ),
+                    3,
+                )
+        elif self.s_e_coup__effect[v_c] == "economy_up":
+            if self.s_e_coup__major[v_c] is not None:
+                _r2 = self.s_e_coup__major[v_c]
+                S[self.o_e_major__economy + _r2] = min(
+                    max(
+                        min(
+                            3,
+                            N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
+                            + self.s_e_coup__amount[v_c],
+                        ),
+                        -4,
+                    ),
+                    3,
+                )
+        elif self.s_e_coup__effect[v_c] == "deploy":
+            for v_q in S[self.o_g_order]:
+                self.q_deploy_chit(S, R, v_q, v_c)
+        else:
+            pass
+
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:905:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2111,8 +2355,57 @@ class RiseOfTotalitarianismRules:
         if N[self.o_g_round] < N[self.o_g_rounds]:
             self.p_collect_funding(S)
 
+    def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1224:3]"""
+        N: list[int] = S
+        _w3 = []
+        for v_u in self.ix_chit__owner.get(v_p, ()):
+            _w5 = S[self.o_e_chit__location + v_u] is None
+            if _w5:
+                _w4 = False
+                for v_a in self.f_legal_areas(S, v_p, v_u):
+                    if (
+                        self.s_e_coup__major[v_c] is None
+                        or self.s_e_area__major[v_a] == self.s_e_coup__major[v_c]
+                    ):
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5:
+                _w3.append(v_u)
+        v_opts = _w3
+        if len(v_opts) > 0:
+            v_u_2 = _pick_optional(R, v_opts)
+            if v_u_2 is not None:
+                v_a_2 = _pick(
+                    R,
+                    _uniq(
+                        [
+                            v_b
+                            for v_b in self.f_legal_areas(S, v_p, v_u_2)
+                            if self.s_e_coup__major[v_c] is None
+                            or self.s_e_area__major[v_b] == self.s_e_coup__major[v_c]
+                        ]
+                    ),
+                )
+                S[self.o_e_chit__seen + v_u_2] = 0
+                S[self.o_e_chit__location + v_u_2] = v_a_2
+                S[self.o_e_chit__nation + v_u_2] = None
+                S[self.o_e_chit__established + v_u_2] = False
+                S[self.o_e_chit__resolved + v_u_2] = False
+                v_n = _pick(
+                    R,
+                    tuple(
+                        range(
+                            0, min(self.s_e_chit__allowance[v_u_2], N[self.o_p_reserve + v_p]) + 1
+                        )
+                    ),
+                )
+                S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
+                self.p_add_cubes(S, v_p, v_a_2, v_n)
+
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:404:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:430:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -2166,7 +2459,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:484:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -2179,8 +2472,25 @@ class RiseOfTotalitarianismRules:
         else:
             self.p_discard_card(S, v_p, v_c)
 
+    def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
+        N: list[int] = S
+        if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
+            S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
+            S[self.o_g_coup_discard] = _mask([])
+        if len(S[self.o_g_coup_deck]) == 0:
+            pass
+        else:
+            S[self.o_g_coup_deck] = tuple(_shuffled(S, S[self.o_g_coup_deck]))
+            v_c = _nth(S[self.o_g_coup_deck], 0)
+            S[self.o_g_coup_deck] = tuple([v_k for v_k in S[self.o_g_coup_deck] if v_k != v_c])
+            if self.s_e_coup__immediate[v_c]:
+                self.q_play_coup(S, R, v_p, v_c)
+            else:
+                S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
+
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:616:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -2207,7 +2517,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:768:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -2219,7 +2529,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:497:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -2242,7 +2552,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:762:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:790:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -2301,7 +2611,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:963:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:993:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -2352,7 +2662,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2393,7 +2703,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1016:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -2485,9 +2795,10 @@ class RiseOfTotalitarianismRules:
                                 max(S[self.o_p_reserve + v_left] - 1, 0), 30
                             )
                             S[self.o_e_minor__cubes + v_n] = tuple([v_left])
+                        self.q_draw_coup(S, R, v_w)
 
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:691:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2549,12 +2860,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -2567,6 +2878,7 @@ class RiseOfTotalitarianismRules:
         _ans2 = [_pick(R, _uniq(self.f_playable_now(S, v_p_2))) for v_p_2 in _ps1]
         for v_p_2, v_c in zip(_ps1, _ans2, strict=True):
             S[self.o_p_played + v_p_2] = v_c
+        self.q_choose_coups(S, R)
         for v_p_3 in v_ready:
             if _has(N[self.o_p_hand + v_p_3], S[self.o_p_played + v_p_3]):
                 S[self.o_p_hand + v_p_3] = _mask(
@@ -2587,15 +2899,25 @@ class RiseOfTotalitarianismRules:
         for v_p_4 in S[self.o_g_order]:
             if S[self.o_p_played + v_p_4] is not None:
                 self.q_apply_card(S, R, v_p_4, S[self.o_p_played + v_p_4])
+        self.q_apply_coups(S, R)
         for v_p_5 in self.all_player:
-            v_n = self.f_pp_income(S, v_p_5)
+            v_n = self.f_pp_income(S, v_p_5) + self.f_coup_pp(S, v_p_5)
             if self.c_minimum_pp_per_round and v_n == 0:
                 v_n = 1
             S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
             S[self.o_p_played + v_p_5] = None
 
+    def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1177:3]"
+        N: list[int] = S
+        if self.s_e_coup__crisis[v_c]:
+            S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
+        self.q_coup_effect(S, R, v_p, v_c)
+        if not self.s_e_coup__crisis[v_c]:
+            S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
+
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:545:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:571:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -2607,7 +2929,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -2652,8 +2974,15 @@ class RiseOfTotalitarianismRules:
                                 self.p_window__reaction__act(S, v_actor, v_p, v_x)
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
+    def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1277:3]"
+        v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
+        if len(v_paying) > 0:
+            v_a_2 = _pick(R, v_paying)
+            S[self.o_e_ally__delay + v_a_2] = True
+
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:556:3]"
         S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
@@ -2662,13 +2991,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -2806,6 +3135,8 @@ class RiseOfTotalitarianismRules:
                         S[self.o_e_major__economy + v_m] = min(
                             max(S[self.o_e_major__economy + v_m] + 1, -4), 3
                         )
+                    if v_r_2 == self.k_reform__nationalization:
+                        self.q_reparations_delay(S, R, v_actor)
         if v_ap >= v_d and v_ap >= 0:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
                 self.q_bonus_operations(S, R, v_actor, v_a, v_ap - v_d)
@@ -2818,7 +3149,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:742:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -2845,12 +3176,34 @@ class RiseOfTotalitarianismRules:
                     v_u_3 = _pick(R, v_mine)
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
+    def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1256:3]"
+        N: list[int] = S
+        if S[_TURN] == 5:
+            v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
+            _v_p = _head([v_q_2 for v_q_2 in S[self.o_g_order] if N[self.o_p_vp + v_q_2] == v_low])
+            v_cards = [
+                v_c
+                for v_c in S[self.o_g_crisis_deck]
+                if v_c == self.k_crisis__cr11 or v_c == self.k_crisis__cr12
+            ]
+            if len(v_cards) > 0:
+                v_c_2 = _pick_optional(R, _uniq(v_cards))
+                if v_c_2 is not None:
+                    S[self.o_g_crisis_deck] = tuple(
+                        _shuffled(S, [v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c_2])
+                    )
+                    S[self.o_g_removed_crises] = _mask(
+                        [*_bits(N[self.o_g_removed_crises]), *[v_c_2]]
+                    )
+                    S[self.o_g_rounds] = min(max(2, 0), 3)
+
     def q_turn__card_phase(self, S: list[Any], R: Any) -> None:
-        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
+        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
         self.q_turn__card_phase__lasting(S, R)
 
     def q_turn__card_phase__lasting(self, S: list[Any], R: Any) -> None:
-        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
+        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
         N: list[int] = S
         S[self.o_g_rounds] = min(max(self.f_rounds_of_turn(S), 0), 3)
         S[self.o_g_round] = min(max(0, 0), 3)
@@ -2910,6 +3263,7 @@ class RiseOfTotalitarianismRules:
                     ]
                 )
                 self.p_deal(S, v_p_4)
+        self.q_shorten_turn_five(S, R)
         for v_p_5 in S[self.o_g_order]:
             v_going = True
             _runs1 = 0
@@ -2936,16 +3290,18 @@ class RiseOfTotalitarianismRules:
                     )
 
     def q_turn__cleanup_phase(self, S: list[Any], R: Any) -> None:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
         self.q_turn__cleanup_phase__lasting(S, R)
         self.p_effect__active_event__end_all(S, 1)
 
     def q_turn__cleanup_phase__lasting(self, S: list[Any], R: Any) -> None:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
         for v_m in self.all_major:
             if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
                 S[self.o_e_major__elections_due + v_m] = True
+        self.p_coups_end(S)
         self.p_economy_checks(S)
+        self.p_war_reparations(S)
         self.p_putsch_in_capitals(S)
         self.q_major_stability(S, R)
         self.q_minor_stability(S, R)
@@ -2954,20 +3310,20 @@ class RiseOfTotalitarianismRules:
         self.p_turn_end(S)
 
     def q_turn__order_of_play(self, S: list[Any], R: Any) -> None:
-        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
+        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:16:3]"
         self.q_turn__order_of_play__lasting(S, R)
 
     def q_turn__order_of_play__lasting(self, S: list[Any], R: Any) -> None:
-        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
+        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:16:3]"
         self.p_collect_funding(S)
         self.q_determine_order(S, R)
 
     def q_turn__political_phase(self, S: list[Any], R: Any) -> None:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
         self.q_turn__political_phase__lasting(S, R)
 
     def q_turn__political_phase__lasting(self, S: list[Any], R: Any) -> None:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
         N: list[int] = S
         _runs0 = 0
         while N[self.o_g_round] < N[self.o_g_rounds]:
@@ -2985,7 +3341,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -2995,7 +3351,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:695:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:723:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -3077,7 +3433,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:587:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3160,10 +3516,48 @@ class RiseOfTotalitarianismRules:
                 F = None
             return None
 
+    def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1170:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine apply_coups: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(S[self.o_g_order])
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                if S[self.o_p_played_coup + v_p] is not None:
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if self.r_play_coup(S, None, None, v_p, S[self.o_p_played_coup + v_p]) is SUSPEND:
+                    return _wait(S, (22, 1, v__it, v__i, v_p))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:780:3]"
+        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:808:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
@@ -3253,7 +3647,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:518:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -3368,8 +3762,208 @@ class RiseOfTotalitarianismRules:
             if pc == 8:
                 return None
 
+    def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"
+        N: list[int] = S
+        v_p: Any = None
+        v_holders: Any = None
+        v__ps: Any = None
+        v_p_2: Any = None
+        v_c: Any = None
+        v_p_3: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine choose_coups: no resume point {pc}")
+        if pc == 0:
+            for v_p in self.all_player:
+                S[self.o_p_played_coup + v_p] = None
+            v_holders = [v_q for v_q in self.all_player if N[self.o_p_coups + v_q] != 0]
+            if len(v_holders) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_holders, v__ps, v_p_2, v_c, v_p_3 = F[2:]
+                F = None
+            v__ps = tuple(v_holders)
+            _d = []
+            for v_p_2 in v__ps:
+                _o = _bits(N[self.o_p_coups + v_p_2])
+                _d.append((v_p_2, 17, _o, ()))
+            return _ask_all(S, (21, 2, v_holders, v__ps, v_p_2, v_c, v_p_3), _d)
+        if pc == 2:
+            if F is not None:
+                v_holders, v__ps, v_p_2, v_c, v_p_3 = F[2:]
+                F = None
+            _a = dict(v)
+            for v_p_2 in v__ps:
+                v_c = _a[v_p_2]
+                S[self.o_p_played_coup + v_p_2] = v_c
+            pc = 3
+        if pc == 3:
+            for v_p_3 in v_holders:
+                if S[self.o_p_played_coup + v_p_3] is not None:
+                    S[self.o_p_coups + v_p_3] = _mask(
+                        [
+                            v_k
+                            for v_k in _bits(N[self.o_p_coups + v_p_3])
+                            if v_k != S[self.o_p_played_coup + v_p_3]
+                        ]
+                    )
+                    _log(S, 73, (v_p_3, S[self.o_p_played_coup + v_p_3]))
+            return None
+
+    def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1191:3]"
+        N: list[int] = S
+        v_k: Any = None
+        v__runs: Any = None
+        v_x: Any = None
+        v_n: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_q: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-5, 8
+        if F is not None and (pc < 0 or not (0x138 >> pc) & 1):
+            raise RulesError(f"routine coup_effect: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if self.s_e_coup__effect[v_c] == "influence":
+                    pc = 1
+                elif self.s_e_coup__effect[v_c] == "cubes":
+                    v_n = min(self.s_e_coup__amount[v_c], N[self.o_p_reserve + v_p])
+                    S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
+                    S[self.o_p_pool + v_p] = min(max(S[self.o_p_pool + v_p] + v_n, 0), 30)
+                    _log(S, 13, (v_p, v_n))
+                    pc = 12
+                elif self.s_e_coup__effect[v_c] == "vp":
+                    self.p_gain_vp(S, v_p, self.s_e_coup__amount[v_c])
+                    _log(S, 14, (v_p, self.s_e_coup__amount[v_c]))
+                    pc = 12
+                elif self.s_e_coup__effect[v_c] == "economy_down":
+                    if self.s_e_coup__major[v_c] is not None:
+                        _r1 = self.s_e_coup__major[v_c]
+                        S[self.o_e_major__economy + _r1] = min(
+                            max(
+                                max(
+                                    -4,
+                                    N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
+                                    - self.s_e_coup__amount[v_c],
+                                ),
+                                -4,
+                            ),
+                            3,
+                        )
+                        _log(
+                            S,
+                            16,
+                            (
+                                self.s_e_coup__major[v_c],
+                                N[self.o_e_major__economy + self.s_e_coup__major[v_c]],
+                            ),
+                        )
+                    pc = 12
+                elif self.s_e_coup__effect[v_c] == "economy_up":
+                    if self.s_e_coup__major[v_c] is not None:
+                        _r2 = self.s_e_coup__major[v_c]
+                        S[self.o_e_major__economy + _r2] = min(
+                            max(
+                                min(
+                                    3,
+                                    N[self.o_e_major__economy + self.s_e_coup__major[v_c]]
+                                    + self.s_e_coup__amount[v_c],
+                                ),
+                                -4,
+                            ),
+                            3,
+                        )
+                        _log(
+                            S,
+                            15,
+                            (
+                                self.s_e_coup__major[v_c],
+                                N[self.o_e_major__economy + self.s_e_coup__major[v_c]],
+                            ),
+                        )
+                    pc = 12
+                elif self.s_e_coup__effect[v_c] == "deploy":
+                    pc = 7
+                else:
+                    pass
+                    pc = 12
+            if pc == 1:
+                v_k = 0
+                v__runs = 0
+                pc = 2
+            if pc == 2:
+                if v_k < self.s_e_coup__amount[v_c]:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 3
+                else:
+                    pc = 12
+            if pc == 3:
+                if F is not None:
+                    v_p, v_c, v_k, v__runs = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (24, 4, v_p, v_c, v_k, v__runs),
+                    v_p,
+                    18,
+                    tuple(
+                        [
+                            v_y
+                            for v_y in self.all_population
+                            if self.s_e_coup__major[v_c] is None
+                            or self.s_e_population__major[v_y] == self.s_e_coup__major[v_c]
+                        ]
+                    ),
+                    (v_c,),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_c, v_k, v__runs = F[2:]
+                    F = None
+                v_x = v
+                if self.r_influence(S, None, None, v_p, v_x) is SUSPEND:
+                    return _wait(S, (24, 5, v_p, v_c, v_k, v__runs))
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v_p, v_c, v_k, v__runs = F[2:]
+                    F = None
+                v_k += 1
+                pc = 2
+                continue
+            if pc == 7:
+                v__it = tuple(S[self.o_g_order])
+                v__i = 0
+                pc = 8
+            if pc == 8:
+                if F is not None:
+                    v_c, v__it, v__i, v_q = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_q = v__it[v__i]
+                    v__i += 1
+                    pc = 9
+                else:
+                    pc = 12
+            if pc == 9:
+                if self.r_deploy_chit(S, None, None, v_q, v_c) is SUSPEND:
+                    return _wait(S, (24, 8, v_c, v__it, v__i, v_q))
+                pc = 8
+                continue
+            if pc == 12:
+                return None
+
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:905:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -3494,8 +4088,109 @@ class RiseOfTotalitarianismRules:
                     self.p_collect_funding(S)
                 return None
 
+    def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1224:3]"
+        N: list[int] = S
+        v_opts: Any = None
+        v_u_2: Any = None
+        v_a_2: Any = None
+        v_n: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-6
+        if F is not None and (pc < 0 or not (0x7E >> pc) & 1):
+            raise RulesError(f"routine deploy_chit: no resume point {pc}")
+        if pc == 0:
+            v_opts = [
+                v_u
+                for v_u in self.ix_chit__owner.get(v_p, ())
+                if S[self.o_e_chit__location + v_u] is None
+                and any(
+                    self.s_e_coup__major[v_c] is None
+                    or self.s_e_area__major[v_a] == self.s_e_coup__major[v_c]
+                    for v_a in self.f_legal_areas(S, v_p, v_u)
+                )
+            ]
+            if len(v_opts) > 0:
+                pc = 1
+            else:
+                pc = 8
+        if pc == 1:
+            if F is not None:
+                v_p, v_c, v_opts = F[2:]
+                F = None
+            return self.ask(S, (25, 2, v_p, v_c, v_opts), v_p, 19, tuple(v_opts))
+        if pc == 2:
+            if F is not None:
+                v_p, v_c, v_opts = F[2:]
+                F = None
+            v_u_2 = v
+            if v_u_2 is not None:
+                pc = 3
+            else:
+                pc = 8
+        if pc == 3:
+            if F is not None:
+                v_p, v_c, v_u_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (25, 4, v_p, v_c, v_u_2),
+                v_p,
+                20,
+                tuple(
+                    _uniq(
+                        [
+                            v_b
+                            for v_b in self.f_legal_areas(S, v_p, v_u_2)
+                            if self.s_e_coup__major[v_c] is None
+                            or self.s_e_area__major[v_b] == self.s_e_coup__major[v_c]
+                        ]
+                    )
+                ),
+                (v_u_2,),
+            )
+        if pc == 4:
+            if F is not None:
+                v_p, v_c, v_u_2 = F[2:]
+                F = None
+            v_a_2 = v
+            S[self.o_e_chit__seen + v_u_2] = 0
+            S[self.o_e_chit__location + v_u_2] = v_a_2
+            S[self.o_e_chit__nation + v_u_2] = None
+            S[self.o_e_chit__established + v_u_2] = False
+            S[self.o_e_chit__resolved + v_u_2] = False
+            pc = 5
+        if pc == 5:
+            if F is not None:
+                v_p, v_u_2, v_a_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (25, 6, v_p, v_u_2, v_a_2),
+                v_p,
+                21,
+                tuple(
+                    tuple(
+                        range(
+                            0, min(self.s_e_chit__allowance[v_u_2], N[self.o_p_reserve + v_p]) + 1
+                        )
+                    )
+                ),
+            )
+        if pc == 6:
+            if F is not None:
+                v_p, v_u_2, v_a_2 = F[2:]
+                F = None
+            v_n = v
+            S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - v_n, 0), 30)
+            self.p_add_cubes(S, v_p, v_a_2, v_n)
+            _log(S, 80, (v_p, v_n, v_a_2))
+            pc = 8
+        if pc == 8:
+            return None
+
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:404:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:430:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -3592,7 +4287,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:484:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3629,8 +4324,46 @@ class RiseOfTotalitarianismRules:
                 self.p_discard_card(S, v_p, v_c)
             return None
 
+    def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
+        N: list[int] = S
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 5
+        if F is not None and (pc < 0 or not (0x20 >> pc) & 1):
+            raise RulesError(f"routine draw_coup: no resume point {pc}")
+        if pc == 0:
+            if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
+                S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
+                S[self.o_g_coup_discard] = _mask([])
+                _log(S, 67, ())
+            if len(S[self.o_g_coup_deck]) == 0:
+                _log(S, 68, (v_p,))
+                pc = 5
+            else:
+                pc = 1
+        if pc == 1:
+            S[self.o_g_coup_deck] = tuple(_shuffled(S, S[self.o_g_coup_deck]))
+            v_c = _nth(S[self.o_g_coup_deck], 0)
+            S[self.o_g_coup_deck] = tuple([v_k for v_k in S[self.o_g_coup_deck] if v_k != v_c])
+            if self.s_e_coup__immediate[v_c]:
+                pc = 2
+            else:
+                S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
+                _log(S, 70, (v_p,))
+                pc = 5
+        if pc == 2:
+            _log(S, 69, (v_p, v_c))
+            if self.r_play_coup(S, None, None, v_p, v_c) is SUSPEND:
+                return _wait(S, (20, 5))
+            pc = 5
+        if pc == 5:
+            if F is not None:
+                F = None
+            return None
+
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:616:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -3721,7 +4454,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:768:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3762,7 +4495,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:497:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3833,7 +4566,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:762:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:790:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -3911,7 +4644,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:963:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:993:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4017,7 +4750,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4124,7 +4857,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        22,
+                        30,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -4138,7 +4871,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    19,
+                    26,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4169,7 +4902,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            22,
+                            30,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -4193,7 +4926,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1016:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4211,8 +4944,8 @@ class RiseOfTotalitarianismRules:
         v_left: Any = None
         v_q: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 4
-        if F is not None and (pc < 0 or not (0x10 >> pc) & 1):
+        # resume points: 1, 4
+        if F is not None and (pc < 0 or not (0x12 >> pc) & 1):
             raise RulesError(f"routine minor_stability: no resume point {pc}")
         while True:
             if pc == 0:
@@ -4220,12 +4953,15 @@ class RiseOfTotalitarianismRules:
                 v__i = 0
                 pc = 1
             if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_n, v_v_2, v_k, v_w_vps, v_left, v_q = F[2:]
+                    F = None
                 if v__i < len(v__it):
                     v_n = v__it[v__i]
                     v__i += 1
                     pc = 2
                 else:
-                    pc = 6
+                    pc = 11
             if pc == 2:
                 v_cs = [
                     v_u__1
@@ -4253,40 +4989,12 @@ class RiseOfTotalitarianismRules:
                 ):
                     return _wait(
                         S,
-                        (
-                            19,
-                            4,
-                            v__it,
-                            v__i,
-                            v_n,
-                            v_cs,
-                            v_target,
-                            v_w,
-                            v_v_2,
-                            v_has_cube,
-                            v_k,
-                            v_w_vps,
-                            v_left,
-                            v_q,
-                        ),
+                        (19, 4, v__it, v__i, v_n, v_cs, v_target, v_v_2, v_k, v_w_vps, v_left, v_q),
                     )
                 pc = 4
             if pc == 4:
                 if F is not None:
-                    (
-                        v__it,
-                        v__i,
-                        v_n,
-                        v_cs,
-                        v_target,
-                        v_w,
-                        v_v_2,
-                        v_has_cube,
-                        v_k,
-                        v_w_vps,
-                        v_left,
-                        v_q,
-                    ) = F[2:]
+                    v__it, v__i, v_n, v_cs, v_target, v_v_2, v_k, v_w_vps, v_left, v_q = F[2:]
                     F = None
                 v_d = N[self.o_g_rolled]
                 v_st = max(
@@ -4307,67 +5015,71 @@ class RiseOfTotalitarianismRules:
                         1,
                     )
                     _log(S, 57, (v_n, v_d, v_st, v_total, v_target))
+                    pc = 1
+                    continue
                 else:
-                    v_w = self.f_coup_winner(S, v_n)
-                    if v_w is None:
-                        _log(S, 58, (v_n, v_d, v_st, v_total, v_target))
-                    else:
-                        _log(S, 59, (v_n, v_d, v_st, v_total, v_target, v_w))
-                        if (
-                            S[self.o_e_minor__vp_side + v_n]
-                            and S[self.o_e_minor__regime + v_n] is not None
-                        ) and S[self.o_e_minor__regime + v_n] != v_w:
-                            _r1 = S[self.o_e_minor__regime + v_n]
-                            S[self.o_p_vp + _r1] = min(
-                                max(
-                                    S[self.o_p_vp + _r1]
-                                    - max(
-                                        1,
-                                        self.s_e_minor__vp_value[v_n]
-                                        - len(S[self.o_e_minor__cubes + v_n]),
-                                    ),
-                                    -99,
-                                ),
-                                999,
-                            )
-                        S[self.o_e_minor__regime + v_n] = v_w
-                        S[self.o_e_minor__govt + v_n] = min(max(0, -1), 1)
-                        for v_v_2 in v_cs:
-                            self.p_leave_map(S, v_v_2)
-                        v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
-                        S[self.o_e_minor__vp_side + v_n] = v_has_cube
-                        if v_has_cube:
-                            S[self.o_e_minor__govt + v_n] = min(max(1, -1), 1)
-                            self.p_gain_vp(
-                                S,
-                                v_w,
-                                max(
-                                    1,
-                                    self.s_e_minor__vp_value[v_n]
-                                    - len(S[self.o_e_minor__cubes + v_n]),
-                                ),
-                            )
-                            v_k = max(
+                    pc = 5
+            if pc == 5:
+                v_w = self.f_coup_winner(S, v_n)
+                if v_w is None:
+                    _log(S, 58, (v_n, v_d, v_st, v_total, v_target))
+                    pc = 1
+                    continue
+                else:
+                    pc = 6
+            if pc == 6:
+                _log(S, 59, (v_n, v_d, v_st, v_total, v_target, v_w))
+                if (
+                    S[self.o_e_minor__vp_side + v_n] and S[self.o_e_minor__regime + v_n] is not None
+                ) and S[self.o_e_minor__regime + v_n] != v_w:
+                    _r1 = S[self.o_e_minor__regime + v_n]
+                    S[self.o_p_vp + _r1] = min(
+                        max(
+                            S[self.o_p_vp + _r1]
+                            - max(
                                 1,
                                 self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]),
-                            )
-                            v_w_vps = "VP" if v_k in (1, -1) else "VPs"
-                            _log(S, 60, (v_w, v_k, v_w_vps, v_n))
-                            v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
-                            for v_q in S[self.o_e_minor__cubes + v_n]:
-                                S[self.o_p_reserve + v_q] = min(
-                                    max(S[self.o_p_reserve + v_q] + 1, 0), 30
-                                )
-                            S[self.o_p_reserve + v_left] = min(
-                                max(S[self.o_p_reserve + v_left] - 1, 0), 30
-                            )
-                            S[self.o_e_minor__cubes + v_n] = tuple([v_left])
+                            ),
+                            -99,
+                        ),
+                        999,
+                    )
+                S[self.o_e_minor__regime + v_n] = v_w
+                S[self.o_e_minor__govt + v_n] = min(max(0, -1), 1)
+                for v_v_2 in v_cs:
+                    self.p_leave_map(S, v_v_2)
+                v_has_cube = v_w in S[self.o_e_minor__cubes + v_n]
+                S[self.o_e_minor__vp_side + v_n] = v_has_cube
+                if v_has_cube:
+                    S[self.o_e_minor__govt + v_n] = min(max(1, -1), 1)
+                    self.p_gain_vp(
+                        S,
+                        v_w,
+                        max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n])),
+                    )
+                    v_k = max(
+                        1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n])
+                    )
+                    v_w_vps = "VP" if v_k in (1, -1) else "VPs"
+                    _log(S, 60, (v_w, v_k, v_w_vps, v_n))
+                    v_left = _nth(S[self.o_e_minor__cubes + v_n], 0)
+                    for v_q in S[self.o_e_minor__cubes + v_n]:
+                        S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+                    S[self.o_p_reserve + v_left] = min(max(S[self.o_p_reserve + v_left] - 1, 0), 30)
+                    S[self.o_e_minor__cubes + v_n] = tuple([v_left])
+                if self.r_draw_coup(S, None, None, v_w) is SUSPEND:
+                    return _wait(S, (19, 1, v__it, v__i, v_n, v_v_2, v_k, v_w_vps, v_left, v_q))
                 pc = 1
                 continue
-            if pc == 6:
+            if pc == 11:
                 return None
 
-    def z_minor_stability__4_10(self, S: list[Any], F: Any) -> Any:
+    def z_minor_stability__1_4(self, S: list[Any], F: Any) -> Any:
+        "Local 'k' of a frame, computed again in a bot's world."
+        v_n = F[4]
+        return max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]))
+
+    def z_minor_stability__1_6(self, S: list[Any], F: Any) -> Any:
         "Local 'left' of a frame, computed again in a bot's world."
         v_n = F[4]
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
@@ -4382,18 +5094,18 @@ class RiseOfTotalitarianismRules:
             and S[self.o_e_chit__nation + v_u__1] == v_n
         ]
 
-    def z_minor_stability__4_5(self, S: list[Any], F: Any) -> Any:
-        "Local 'w' of a frame, computed again in a bot's world."
-        v_n = F[4]
-        return self.f_coup_winner(S, v_n)
-
-    def z_minor_stability__4_8(self, S: list[Any], F: Any) -> Any:
+    def z_minor_stability__4_6(self, S: list[Any], F: Any) -> Any:
         "Local 'k' of a frame, computed again in a bot's world."
         v_n = F[4]
         return max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]))
 
+    def z_minor_stability__4_8(self, S: list[Any], F: Any) -> Any:
+        "Local 'left' of a frame, computed again in a bot's world."
+        v_n = F[4]
+        return _nth(S[self.o_e_minor__cubes + v_n], 0)
+
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:691:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4571,7 +5283,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -4592,7 +5304,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -4606,8 +5318,8 @@ class RiseOfTotalitarianismRules:
         v_p_5: Any = None
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-3
-        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
+        # resume points: 1-4, 10
+        if F is not None and (pc < 0 or not (0x41E >> pc) & 1):
             raise RulesError(f"routine play_cards__rules: no resume point {pc}")
         while True:
             if pc == 0:
@@ -4629,9 +5341,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 23, _o, ()))
+                    _d.append((v_p_2, 30, _o, ()))
                 return _ask_all(
-                    S, (27, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (35, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -4641,6 +5353,13 @@ class RiseOfTotalitarianismRules:
                 for v_p_2 in v__ps:
                     v_c = _a[v_p_2]
                     S[self.o_p_played + v_p_2] = v_c
+                if self.r_choose_coups(S, None, None) is SUSPEND:
+                    return _wait(S, (35, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
+                pc = 3
+            if pc == 3:
+                if F is not None:
+                    v_ready, v_p_3, v_p_4, v_p_5, v_n = F[2:]
+                    F = None
                 for v_p_3 in v_ready:
                     if _has(N[self.o_p_hand + v_p_3], S[self.o_p_played + v_p_3]):
                         S[self.o_p_hand + v_p_3] = _mask(
@@ -4658,45 +5377,74 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 88, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 110, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
-                pc = 3
-            if pc == 3:
+                pc = 4
+            if pc == 4:
                 if F is not None:
                     v__it, v__i, v_p_4, v_p_5, v_n = F[2:]
                     F = None
                 if v__i < len(v__it):
                     v_p_4 = v__it[v__i]
                     v__i += 1
-                    pc = 4
-                else:
-                    pc = 8
-            if pc == 4:
-                if S[self.o_p_played + v_p_4] is not None:
                     pc = 5
                 else:
-                    pc = 3
-                    continue
+                    pc = 9
             if pc == 5:
+                if S[self.o_p_played + v_p_4] is not None:
+                    pc = 6
+                else:
+                    pc = 4
+                    continue
+            if pc == 6:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (27, 3, v__it, v__i, v_p_4, v_p_5, v_n))
-                pc = 3
+                    return _wait(S, (35, 4, v__it, v__i, v_p_4, v_p_5, v_n))
+                pc = 4
                 continue
-            if pc == 8:
+            if pc == 9:
+                if self.r_apply_coups(S, None, None) is SUSPEND:
+                    return _wait(S, (35, 10, v_p_5, v_n))
+                pc = 10
+            if pc == 10:
+                if F is not None:
+                    v_p_5, v_n = F[2:]
+                    F = None
                 for v_p_5 in self.all_player:
-                    v_n = self.f_pp_income(S, v_p_5)
+                    v_n = self.f_pp_income(S, v_p_5) + self.f_coup_pp(S, v_p_5)
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 89, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 111, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
+
+    def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1177:3]"
+        N: list[int] = S
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine play_coup: no resume point {pc}")
+        if pc == 0:
+            if self.s_e_coup__crisis[v_c]:
+                S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
+                _log(S, 74, (v_c,))
+            if self.r_coup_effect(S, None, None, v_p, v_c) is SUSPEND:
+                return _wait(S, (23, 1, v_c))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                (v_c,) = F[2:]
+                F = None
+            if not self.s_e_coup__crisis[v_c]:
+                S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
+            return None
 
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:545:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:571:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -4733,7 +5481,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4840,7 +5588,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        20,
+                        28,
                         8,
                         v_actor,
                         v_w_asked,
@@ -4855,7 +5603,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    17,
+                    24,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -4891,6 +5639,40 @@ class RiseOfTotalitarianismRules:
             if pc == 13:
                 return None
 
+    def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1277:3]"
+        v_paying: Any = None
+        v_a_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine reparations_delay: no resume point {pc}")
+        if pc == 0:
+            v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
+            if len(v_paying) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_paying = F[2:]
+                F = None
+            return self.ask(S, (27, 2, v_p, v_paying), v_p, 23, tuple(v_paying))
+        if pc == 2:
+            if F is not None:
+                v_p, v_paying = F[2:]
+                F = None
+            v_a_2 = v
+            S[self.o_e_ally__delay + v_a_2] = True
+            _log(S, 86, (v_a_2,))
+            pc = 3
+        if pc == 3:
+            return None
+
+    def z_reparations_delay__2_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'paying' of a frame, computed again in a bot's world."
+        return [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
+
     def r_reroll_offer(
         self,
         S: list[Any],
@@ -4900,7 +5682,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:556:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4936,7 +5718,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -4966,7 +5748,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -4986,8 +5768,8 @@ class RiseOfTotalitarianismRules:
         v_xs: Any = None
         v_x_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 33, 38-40, 42-43, 45, 48, 53
-        if F is not None and (pc < 0 or not (0x212DC20DC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 33, 38-40, 42-43, 45, 51, 56
+        if F is not None and (pc < 0 or not (0x1082DC20DC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
         if pc == 0:
             S[self.o_e_chit__resolved + v_u] = True
@@ -5014,9 +5796,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (28, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (36, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                24,
+                31,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -5032,18 +5814,18 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (36, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 91, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 113, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
-                pc = 48
+                pc = 51
         if pc == 5:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 6
@@ -5052,18 +5834,18 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 92, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 114, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (28, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (36, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             self.p_to_stability_track(S, v_actor, v_n)
-            pc = 48
+            pc = 51
         if pc == 10:
             v_opts = [
                 v_x
@@ -5082,9 +5864,9 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 93, (v_u, v_a))
+                _log(S, 115, (v_u, v_a))
                 v_ap = -1
-                pc = 48
+                pc = 51
             else:
                 pc = 11
         if pc == 11:
@@ -5093,9 +5875,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (28, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (36, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                25,
+                32,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -5110,18 +5892,18 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (36, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 95, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 117, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
-                pc = 48
+                pc = 51
         if pc == 14:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 15
@@ -5129,18 +5911,18 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 96, (self.s_e_chit__action[v_u], v_a))
-                pc = 48
+                _log(S, 118, (self.s_e_chit__action[v_u], v_a))
+                pc = 51
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (28, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 48
+                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 51
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 97, (v_u, v_a))
+                _log(S, 119, (v_u, v_a))
                 v_ap = -1
-                pc = 48
+                pc = 51
             else:
                 pc = 22
         if pc == 22:
@@ -5148,7 +5930,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (28, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 26, tuple(_uniq(v_ts))
+                S, (36, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 33, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -5157,36 +5939,36 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (36, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 99, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 121, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
-                pc = 48
+                pc = 51
         if pc == 25:
-            _log(S, 100, (v_t,))
+            _log(S, 122, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
             else:
-                pc = 48
+                pc = 51
         if pc == 26:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (28, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 27, (True, False))
+            return self.ask(S, (36, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 34, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
             v_keep = v
-            pc = 48
+            pc = 51
         if pc == 31:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
@@ -5204,26 +5986,26 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+                return _wait(S, (36, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
             pc = 33
         if pc == 33:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 102, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 124, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 34
             else:
-                pc = 48
+                pc = 51
         if pc == 34:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 103, (v_card,))
+            _log(S, 125, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (28, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 48
+                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 51
         if pc == 37:
             v_kinds = [
                 v_r
@@ -5237,9 +6019,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (28, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (36, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                28,
+                35,
                 tuple(v_kinds),
             )
         if pc == 39:
@@ -5249,18 +6031,18 @@ class RiseOfTotalitarianismRules:
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (36, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 40
         if pc == 40:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 105, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 127, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 41
             else:
-                pc = 48
+                pc = 51
         if pc == 41:
             v_xs = [
                 v_x_4
@@ -5303,9 +6085,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (28, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (36, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                29,
+                36,
                 tuple(v_xs),
             )
         if pc == 43:
@@ -5314,7 +6096,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (28, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (36, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 45
         if pc == 45:
             if F is not None:
@@ -5325,26 +6107,33 @@ class RiseOfTotalitarianismRules:
                     max(S[self.o_e_major__economy + v_m] + 1, -4), 3
                 )
                 _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
-            pc = 48
-        if pc == 48:
+            if v_r_2 == self.k_reform__nationalization:
+                pc = 46
+            else:
+                pc = 51
+        if pc == 46:
+            if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
+                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 51
+        if pc == 51:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep = F[2:]
                 F = None
             if v_ap >= v_d and v_ap >= 0:
-                pc = 49
+                pc = 52
             else:
-                _log(S, 107, ())
-                pc = 53
-        if pc == 49:
+                _log(S, 129, ())
+                pc = 56
+        if pc == 52:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 50
-            else:
                 pc = 53
-        if pc == 50:
-            if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (28, 53, v_u, v_keep))
-            pc = 53
+            else:
+                pc = 56
         if pc == 53:
+            if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
+                return _wait(S, (36, 56, v_u, v_keep))
+            pc = 56
+        if pc == 56:
             if F is not None:
                 v_u, v_keep = F[2:]
                 F = None
@@ -5356,7 +6145,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:742:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -5439,15 +6228,72 @@ class RiseOfTotalitarianismRules:
             if pc == 11:
                 return None
 
+    def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1256:3]"
+        N: list[int] = S
+        v_low: Any = None
+        v_p: Any = None
+        v_cards: Any = None
+        v_c_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2-3
+        if F is not None and (pc < 0 or not (0xC >> pc) & 1):
+            raise RulesError(f"routine shorten_turn_five: no resume point {pc}")
+        if pc == 0:
+            if S[_TURN] == 5:
+                pc = 1
+            else:
+                pc = 5
+        if pc == 1:
+            v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
+            v_p = _head([v_q_2 for v_q_2 in S[self.o_g_order] if N[self.o_p_vp + v_q_2] == v_low])
+            v_cards = [
+                v_c
+                for v_c in S[self.o_g_crisis_deck]
+                if v_c == self.k_crisis__cr11 or v_c == self.k_crisis__cr12
+            ]
+            if len(v_cards) > 0:
+                pc = 2
+            else:
+                pc = 5
+        if pc == 2:
+            if F is not None:
+                v_p, v_cards = F[2:]
+                F = None
+            return self.ask(S, (26, 3, v_p, v_cards), v_p, 22, tuple(_uniq(v_cards)))
+        if pc == 3:
+            if F is not None:
+                v_p, v_cards = F[2:]
+                F = None
+            v_c_2 = v
+            if v_c_2 is not None:
+                S[self.o_g_crisis_deck] = tuple(
+                    _shuffled(S, [v_k for v_k in S[self.o_g_crisis_deck] if v_k != v_c_2])
+                )
+                S[self.o_g_removed_crises] = _mask([*_bits(N[self.o_g_removed_crises]), *[v_c_2]])
+                S[self.o_g_rounds] = min(max(2, 0), 3)
+                _log(S, 84, (v_p, v_c_2))
+            pc = 5
+        if pc == 5:
+            return None
+
+    def z_shorten_turn_five__3_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'cards' of a frame, computed again in a bot's world."
+        return [
+            v_c
+            for v_c in S[self.o_g_crisis_deck]
+            if v_c == self.k_crisis__cr11 or v_c == self.k_crisis__cr12
+        ]
+
     def r_turn__card_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
+        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (30, 1))
+                return _wait(S, (38, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5455,7 +6301,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__card_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
-        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:22:3]"
+        "A. Prepare Decks (Blue Era cards on Turn 4, Black on Turn 6; Crisis cards by Entry Turn); B. Deal; C. Mulligans; D. Reserves. (ROT-CPREP-01, ROT-CPREP-02, ROT-CPREP-03, ROT-DEAL-01, ROT-DEAL-02, ROT-MULL-01, ROT-MULL-02, ROT-MULL-03, ROT-RES-01, ROT-RES-02, ROT-TURN-04, ROT-TURN-05, ROT-TURN-06) [rules/rise_of_totalitarianism/flow.yaml:23:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5478,8 +6324,8 @@ class RiseOfTotalitarianismRules:
         v__runs: Any = None
         v_c_5: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3-4, 8-9, 14-15
-        if F is not None and (pc < 0 or not (0xC318 >> pc) & 1):
+        # resume points: 3-4, 8-9, 11, 15-16
+        if F is not None and (pc < 0 or not (0x18B18 >> pc) & 1):
             raise RulesError(f"routine turn__card_phase__lasting: no resume point {pc}")
         while True:
             if pc == 0:
@@ -5512,9 +6358,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (24, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (32, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    20,
+                    27,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -5551,13 +6397,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 81, (v_era,))
+                    _log(S, 103, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 82, (len(v_fresh),))
+                    _log(S, 104, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -5574,7 +6420,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (24, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 21, (True, False))
+                return self.ask(S, (32, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 28, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -5600,42 +6446,49 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 84, (v_p_4,))
+                    _log(S, 106, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
-                v__it_3 = tuple(S[self.o_g_order])
-                v__i_3 = 0
+                if self.r_shorten_turn_five(S, None, None) is SUSPEND:
+                    return _wait(S, (32, 11, v_p_5))
                 pc = 11
             if pc == 11:
+                if F is not None:
+                    (v_p_5,) = F[2:]
+                    F = None
+                v__it_3 = tuple(S[self.o_g_order])
+                v__i_3 = 0
+                pc = 12
+            if pc == 12:
                 if v__i_3 < len(v__it_3):
                     v_p_5 = v__it_3[v__i_3]
                     v__i_3 += 1
-                    pc = 12
+                    pc = 13
                 else:
-                    pc = 17
-            if pc == 12:
+                    pc = 18
+            if pc == 13:
                 v_going = True
                 v__runs = 0
-                pc = 13
-            if pc == 13:
+                pc = 14
+            if pc == 14:
                 if v_going and _count(N[self.o_p_card_reserve + v_p_5]) < self.c_reserve_slots:
                     v__runs += 1
                     if v__runs > MAX_LOOP:
                         _endless_loop()
-                    pc = 14
+                    pc = 15
                 else:
-                    pc = 11
+                    pc = 12
                     continue
-            if pc == 14:
+            if pc == 15:
                 if F is not None:
                     v__it_3, v__i_3, v_p_5, v_going, v__runs = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (24, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (32, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    22,
+                    29,
                     tuple(
                         [
                             v_k_4
@@ -5644,7 +6497,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     ),
                 )
-            if pc == 15:
+            if pc == 16:
                 if F is not None:
                     v__it_3, v__i_3, v_p_5, v_going, v__runs = F[2:]
                     F = None
@@ -5658,9 +6511,9 @@ class RiseOfTotalitarianismRules:
                     S[self.o_p_card_reserve + v_p_5] = _mask(
                         [*_bits(N[self.o_p_card_reserve + v_p_5]), *[v_c_5]]
                     )
-                pc = 13
+                pc = 14
                 continue
-            if pc == 17:
+            if pc == 18:
                 return None
 
     def z_turn__card_phase__lasting__4_3(self, S: list[Any], F: Any) -> Any:
@@ -5672,14 +6525,14 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_turn__cleanup_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (32, 1))
+                return _wait(S, (40, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5688,7 +6541,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__cleanup_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
-        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
+        "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
         v_m: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -5698,16 +6551,18 @@ class RiseOfTotalitarianismRules:
             for v_m in self.all_major:
                 if self.f_elections_scheduled(S, v_m) and (not S[self.o_e_major__regime + v_m]):
                     S[self.o_e_major__elections_due + v_m] = True
+            self.p_coups_end(S)
             self.p_economy_checks(S)
+            self.p_war_reparations(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (26, 1))
+                return _wait(S, (34, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (26, 2))
+                return _wait(S, (34, 2))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -5718,14 +6573,14 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__order_of_play(self, S: list[Any], F: Any, v: Any) -> Any:
-        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
+        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:16:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (29, 1))
+                return _wait(S, (37, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5733,7 +6588,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_turn__order_of_play__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
-        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:15:3]"
+        "A. Calculate and collect Funding; B. Determine the Order of Play. (ROT-SEQ-01, ROT-SEQ-03, ROT-OOP-01, ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/flow.yaml:16:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
@@ -5741,21 +6596,6 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (23, 1))
-            pc = 1
-        if pc == 1:
-            if F is not None:
-                F = None
-            return None
-
-    def r_turn__political_phase(self, S: list[Any], F: Any, v: Any) -> Any:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
-        pc: int = 0 if F is None else F[1]
-        # resume points: 1
-        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
-            raise RulesError(f"routine turn__political_phase: no resume point {pc}")
-        if pc == 0:
-            if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
                 return _wait(S, (31, 1))
             pc = 1
         if pc == 1:
@@ -5763,8 +6603,23 @@ class RiseOfTotalitarianismRules:
                 F = None
             return None
 
+    def r_turn__political_phase(self, S: list[Any], F: Any, v: Any) -> Any:
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__political_phase: no resume point {pc}")
+        if pc == 0:
+            if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
+                return _wait(S, (39, 1))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                F = None
+            return None
+
     def r_turn__political_phase__lasting(self, S: list[Any], F: Any, v: Any) -> Any:
-        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:65:3]"
+        "One to three Rounds: A. Draw Crisis; B. Play Strategy Cards; C. Place Action chits; D. Resolve Actions; E. Crisis checks (Funding again, except after the last Round). Saved PPs are lost at the end of the Phase. (ROT-SEQ-02, ROT-POL-01, ROT-CRISIS-01, ROT-PLAY-01, ROT-CHIT-01, ROT-RESOLVE-01, ROT-CRCHK-01, ROT-CHIT-02) [rules/rise_of_totalitarianism/flow.yaml:67:3]"
         N: list[int] = S
         v__runs: Any = None
         v__it: Any = None
@@ -5792,16 +6647,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 86, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 108, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -5822,19 +6677,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (25, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (33, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (33, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -5845,7 +6700,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -5858,7 +6713,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (21, 1, v_p, v_x), v_p, 18, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (29, 1, v_p, v_x), v_p, 25, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -5870,9 +6725,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 71, (v_p, v_x, v_q, v_t))
+            _log(S, 93, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "898 rules/rise_of_totalitarianism/rules.yaml:287:7\n899 rules/rise_of_totalitarianism/rules.yaml:288:7\n900 rules/rise_of_totalitarianism/rules.yaml:289:11\n901 rules/rise_of_totalitarianism/rules.yaml:290:7\n938 rules/rise_of_totalitarianism/rules.yaml:305:7\n939 rules/rise_of_totalitarianism/rules.yaml:306:7\n940 rules/rise_of_totalitarianism/rules.yaml:307:11\n945 rules/rise_of_totalitarianism/rules.yaml:308:7\n946 rules/rise_of_totalitarianism/rules.yaml:309:11\n947 rules/rise_of_totalitarianism/rules.yaml:310:15\n948 rules/rise_of_totalitarianism/rules.yaml:311:11\n949 rules/rise_of_totalitarianism/rules.yaml:312:15\n950 rules/rise_of_totalitarianism/rules.yaml:313:7\n954 rules/rise_of_totalitarianism/rules.yaml:182:7\n958 rules/rise_of_totalitarianism/rules.yaml:47:3\n966 rules/rise_of_totalitarianism/rules.yaml:55:7\n970 rules/rise_of_totalitarianism/rules.yaml:227:7\n974 rules/rise_of_totalitarianism/rules.yaml:189:7\n983 rules/rise_of_totalitarianism/rules.yaml:199:7\n984 rules/rise_of_totalitarianism/rules.yaml:200:11\n985 rules/rise_of_totalitarianism/rules.yaml:201:11\n990 rules/rise_of_totalitarianism/rules.yaml:202:11\n991 rules/rise_of_totalitarianism/rules.yaml:203:11\n992 rules/rise_of_totalitarianism/rules.yaml:204:15\n993 rules/rise_of_totalitarianism/rules.yaml:205:19\n994 rules/rise_of_totalitarianism/rules.yaml:206:11\n995 rules/rise_of_totalitarianism/rules.yaml:207:7\n1006 rules/rise_of_totalitarianism/rules.yaml:208:7\n1007 rules/rise_of_totalitarianism/rules.yaml:209:7\n1019 rules/rise_of_totalitarianism/rules.yaml:210:7\n1020 rules/rise_of_totalitarianism/rules.yaml:211:11\n1021 rules/rise_of_totalitarianism/rules.yaml:212:7\n1025 rules/rise_of_totalitarianism/rules.yaml:246:7\n1029 rules/rise_of_totalitarianism/rules.yaml:253:7\n1037 rules/rise_of_totalitarianism/rules.yaml:147:7\n1044 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1049 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1050 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1051 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1055 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1056 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1062 rules/rise_of_totalitarianism/rules.yaml:1155:27\n1068 rules/rise_of_totalitarianism/rules.yaml:1155:49\n1076 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1081 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1082 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1083 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1087 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1088 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1092 rules/rise_of_totalitarianism/rules.yaml:1163:27\n1098 rules/rise_of_totalitarianism/rules.yaml:1163:49\n1106 rules/rise_of_totalitarianism/rules.yaml:87:7\n1107 rules/rise_of_totalitarianism/rules.yaml:88:11\n1108 rules/rise_of_totalitarianism/rules.yaml:89:7\n1109 rules/rise_of_totalitarianism/rules.yaml:90:11\n1110 rules/rise_of_totalitarianism/rules.yaml:91:7\n1114 rules/rise_of_totalitarianism/rules.yaml:121:7\n1126 rules/rise_of_totalitarianism/rules.yaml:114:7\n1152 rules/rise_of_totalitarianism/rules.yaml:355:7\n1156 rules/rise_of_totalitarianism/rules.yaml:221:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1164 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1165 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1166 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1167 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1168 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1169 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1173 rules/rise_of_totalitarianism/rules.yaml:234:7\n1174 rules/rise_of_totalitarianism/rules.yaml:235:11\n1175 rules/rise_of_totalitarianism/rules.yaml:236:7\n1176 rules/rise_of_totalitarianism/rules.yaml:237:11\n1182 rules/rise_of_totalitarianism/rules.yaml:238:11\n1191 rules/rise_of_totalitarianism/rules.yaml:239:7\n1192 rules/rise_of_totalitarianism/rules.yaml:240:11\n1208 rules/rise_of_totalitarianism/rules.yaml:241:7\n1213 rules/rise_of_totalitarianism/rules.yaml:62:7\n1222 rules/rise_of_totalitarianism/rules.yaml:335:7\n1227 rules/rise_of_totalitarianism/rules.yaml:327:7\n1228 rules/rise_of_totalitarianism/rules.yaml:328:7\n1229 rules/rise_of_totalitarianism/rules.yaml:329:11\n1237 rules/rise_of_totalitarianism/rules.yaml:330:7\n1241 rules/rise_of_totalitarianism/rules.yaml:177:7\n1245 rules/rise_of_totalitarianism/rules.yaml:154:7\n1259 rules/rise_of_totalitarianism/rules.yaml:258:7\n1267 rules/rise_of_totalitarianism/rules.yaml:128:7\n1272 rules/rise_of_totalitarianism/rules.yaml:277:7\n1273 rules/rise_of_totalitarianism/rules.yaml:278:7\n1274 rules/rise_of_totalitarianism/rules.yaml:279:11\n1275 rules/rise_of_totalitarianism/rules.yaml:280:7\n1279 rules/rise_of_totalitarianism/rules.yaml:161:7\n1287 rules/rise_of_totalitarianism/rules.yaml:107:7\n1300 rules/rise_of_totalitarianism/rules.yaml:265:7\n1304 rules/rise_of_totalitarianism/rules.yaml:266:7\n1305 rules/rise_of_totalitarianism/rules.yaml:267:11\n1306 rules/rise_of_totalitarianism/rules.yaml:268:7\n1310 rules/rise_of_totalitarianism/rules.yaml:320:7\n1321 rules/rise_of_totalitarianism/rules.yaml:296:7\n1325 rules/rise_of_totalitarianism/rules.yaml:348:7\n1329 rules/rise_of_totalitarianism/rules.yaml:73:7\n1330 rules/rise_of_totalitarianism/rules.yaml:74:11\n1331 rules/rise_of_totalitarianism/rules.yaml:75:7\n1332 rules/rise_of_totalitarianism/rules.yaml:76:11\n1333 rules/rise_of_totalitarianism/rules.yaml:77:7\n1338 rules/rise_of_totalitarianism/rules.yaml:170:7\n1347 rules/rise_of_totalitarianism/rules.yaml:100:7\n1355 rules/rise_of_totalitarianism/rules.yaml:135:7\n1356 rules/rise_of_totalitarianism/rules.yaml:136:7\n1357 rules/rise_of_totalitarianism/rules.yaml:137:7\n1358 rules/rise_of_totalitarianism/rules.yaml:138:7\n1363 rules/rise_of_totalitarianism/rules.yaml:341:7\n1369 rules/rise_of_totalitarianism/rules.yaml:1124:3\n1374 rules/rise_of_totalitarianism/rules.yaml:1124:3\n1382 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1383 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1384 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1385 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1386 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1387 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1391 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1409 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1413 rules/rise_of_totalitarianism/rules.yaml:366:7\n1414 rules/rise_of_totalitarianism/rules.yaml:367:7\n1419 rules/rise_of_totalitarianism/rules.yaml:368:11\n1420 rules/rise_of_totalitarianism/rules.yaml:369:11\n1425 rules/rise_of_totalitarianism/rules.yaml:1054:7\n1426 rules/rise_of_totalitarianism/rules.yaml:1055:11\n1427 rules/rise_of_totalitarianism/rules.yaml:1056:11\n1434 rules/rise_of_totalitarianism/rules.yaml:1057:11\n1435 rules/rise_of_totalitarianism/rules.yaml:1058:11\n1437 rules/rise_of_totalitarianism/rules.yaml:1059:7\n1442 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1450 rules/rise_of_totalitarianism/rules.yaml:1061:11\n1455 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1456 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1457 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1465 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1466 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1467 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1479 rules/rise_of_totalitarianism/rules.yaml:398:7\n1480 rules/rise_of_totalitarianism/rules.yaml:399:11\n1509 rules/rise_of_totalitarianism/rules.yaml:400:11\n1510 rules/rise_of_totalitarianism/rules.yaml:401:11\n1511 rules/rise_of_totalitarianism/rules.yaml:402:11\n1512 rules/rise_of_totalitarianism/rules.yaml:403:11\n1518 rules/rise_of_totalitarianism/rules.yaml:443:7\n1519 rules/rise_of_totalitarianism/rules.yaml:444:7\n1520 rules/rise_of_totalitarianism/rules.yaml:445:7\n1525 rules/rise_of_totalitarianism/rules.yaml:446:11\n1526 rules/rise_of_totalitarianism/rules.yaml:447:11\n1531 rules/rise_of_totalitarianism/rules.yaml:453:7\n1532 rules/rise_of_totalitarianism/rules.yaml:454:11\n1533 rules/rise_of_totalitarianism/rules.yaml:455:11\n1536 rules/rise_of_totalitarianism/rules.yaml:457:11\n1541 rules/rise_of_totalitarianism/rules.yaml:430:7\n1542 rules/rise_of_totalitarianism/rules.yaml:431:11\n1543 rules/rise_of_totalitarianism/rules.yaml:432:11\n1544 rules/rise_of_totalitarianism/rules.yaml:433:11\n1546 rules/rise_of_totalitarianism/rules.yaml:434:7\n1547 rules/rise_of_totalitarianism/rules.yaml:435:11\n1548 rules/rise_of_totalitarianism/rules.yaml:436:11\n1549 rules/rise_of_totalitarianism/rules.yaml:437:11\n1554 rules/rise_of_totalitarianism/rules.yaml:938:7\n1555 rules/rise_of_totalitarianism/rules.yaml:939:11\n1573 rules/rise_of_totalitarianism/rules.yaml:940:15\n1574 rules/rise_of_totalitarianism/rules.yaml:941:15\n1579 rules/rise_of_totalitarianism/rules.yaml:942:15\n1580 rules/rise_of_totalitarianism/rules.yaml:943:19\n1583 rules/rise_of_totalitarianism/rules.yaml:944:19\n1586 rules/rise_of_totalitarianism/rules.yaml:946:19\n1592 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1593 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1594 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1598 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1599 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1605 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1606 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1611 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1612 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1613 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1617 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1618 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1622 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1623 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1628 rules/rise_of_totalitarianism/rules.yaml:1030:7\n1629 rules/rise_of_totalitarianism/rules.yaml:1031:11\n1630 rules/rise_of_totalitarianism/rules.yaml:1032:15\n1631 rules/rise_of_totalitarianism/rules.yaml:1033:19\n1632 rules/rise_of_totalitarianism/rules.yaml:1034:15\n1633 rules/rise_of_totalitarianism/rules.yaml:1035:15\n1644 rules/rise_of_totalitarianism/rules.yaml:1036:15\n1645 rules/rise_of_totalitarianism/rules.yaml:1037:19\n1653 rules/rise_of_totalitarianism/rules.yaml:1038:19\n1654 rules/rise_of_totalitarianism/rules.yaml:1039:19\n1655 rules/rise_of_totalitarianism/rules.yaml:1040:19\n1660 rules/rise_of_totalitarianism/rules.yaml:1041:23\n1663 rules/rise_of_totalitarianism/rules.yaml:1042:23\n1664 rules/rise_of_totalitarianism/rules.yaml:1043:19\n1673 rules/rise_of_totalitarianism/rules.yaml:1044:15\n1685 rules/rise_of_totalitarianism/rules.yaml:1045:15\n1690 rules/rise_of_totalitarianism/rules.yaml:1046:15\n1692 rules/rise_of_totalitarianism/rules.yaml:1047:15\n1698 rules/rise_of_totalitarianism/rules.yaml:1048:19\n1699 rules/rise_of_totalitarianism/rules.yaml:1049:11\n1703 rules/rise_of_totalitarianism/flow.yaml:97:3\n1707 rules/rise_of_totalitarianism/flow.yaml:101:7\n1708 rules/rise_of_totalitarianism/flow.yaml:102:11\n1712 rules/rise_of_totalitarianism/rules.yaml:389:7\n1713 rules/rise_of_totalitarianism/rules.yaml:390:7\n1714 rules/rise_of_totalitarianism/rules.yaml:391:11\n1719 rules/rise_of_totalitarianism/rules.yaml:392:15\n1720 rules/rise_of_totalitarianism/rules.yaml:393:15\n1724 rules/rise_of_totalitarianism/rules.yaml:361:7\n1728 rules/rise_of_totalitarianism/rules.yaml:737:7\n1730 rules/rise_of_totalitarianism/rules.yaml:738:7\n1731 rules/rise_of_totalitarianism/rules.yaml:739:7\n1736 rules/rise_of_totalitarianism/rules.yaml:603:7\n1739 rules/rise_of_totalitarianism/rules.yaml:604:7\n1740 rules/rise_of_totalitarianism/rules.yaml:605:11\n1743 rules/rise_of_totalitarianism/rules.yaml:606:7\n1744 rules/rise_of_totalitarianism/rules.yaml:607:11\n1745 rules/rise_of_totalitarianism/rules.yaml:608:11\n1746 rules/rise_of_totalitarianism/rules.yaml:609:11\n1747 rules/rise_of_totalitarianism/rules.yaml:610:7\n1748 rules/rise_of_totalitarianism/rules.yaml:611:11\n1750 rules/rise_of_totalitarianism/rules.yaml:613:11\n1755 rules/rise_of_totalitarianism/rules.yaml:951:7\n1756 rules/rise_of_totalitarianism/rules.yaml:952:11\n1757 rules/rise_of_totalitarianism/rules.yaml:953:15\n1763 rules/rise_of_totalitarianism/rules.yaml:954:19\n1764 rules/rise_of_totalitarianism/rules.yaml:955:19\n1765 rules/rise_of_totalitarianism/rules.yaml:956:19\n1766 rules/rise_of_totalitarianism/rules.yaml:957:19\n1767 rules/rise_of_totalitarianism/rules.yaml:958:19\n1768 rules/rise_of_totalitarianism/rules.yaml:959:19\n1773 rules/rise_of_totalitarianism/rules.yaml:960:23\n1776 rules/rise_of_totalitarianism/rules.yaml:961:23\n1777 rules/rise_of_totalitarianism/rules.yaml:962:19\n1782 rules/rise_of_totalitarianism/flow.yaml:6:3\n1786 rules/rise_of_totalitarianism/flow.yaml:10:7\n1787 rules/rise_of_totalitarianism/flow.yaml:11:11\n1790 rules/rise_of_totalitarianism/flow.yaml:12:7\n1794 rules/rise_of_totalitarianism/rules.yaml:374:7\n1795 rules/rise_of_totalitarianism/rules.yaml:375:7\n1796 rules/rise_of_totalitarianism/rules.yaml:376:7\n1797 rules/rise_of_totalitarianism/rules.yaml:377:11\n1798 rules/rise_of_totalitarianism/rules.yaml:378:15\n1800 rules/rise_of_totalitarianism/rules.yaml:380:15\n1801 rules/rise_of_totalitarianism/rules.yaml:381:7\n1802 rules/rise_of_totalitarianism/rules.yaml:382:7\n1803 rules/rise_of_totalitarianism/rules.yaml:383:11\n1807 rules/rise_of_totalitarianism/rules.yaml:756:7\n1808 rules/rise_of_totalitarianism/rules.yaml:757:7\n1812 rules/rise_of_totalitarianism/rules.yaml:758:11\n1813 rules/rise_of_totalitarianism/rules.yaml:759:11\n1814 rules/rise_of_totalitarianism/rules.yaml:760:11\n1817 rules/rise_of_totalitarianism/rules.yaml:761:11\n1823 rules/rise_of_totalitarianism/rules.yaml:1066:7\n1824 rules/rise_of_totalitarianism/rules.yaml:1067:11\n1825 rules/rise_of_totalitarianism/rules.yaml:1068:11\n1826 rules/rise_of_totalitarianism/rules.yaml:1069:11\n1827 rules/rise_of_totalitarianism/rules.yaml:1070:15\n1828 rules/rise_of_totalitarianism/rules.yaml:1071:7\n1829 rules/rise_of_totalitarianism/rules.yaml:1072:11\n1832 rules/rise_of_totalitarianism/rules.yaml:1073:15\n1833 rules/rise_of_totalitarianism/rules.yaml:1074:7\n1834 rules/rise_of_totalitarianism/rules.yaml:1075:11\n1835 rules/rise_of_totalitarianism/rules.yaml:1076:11\n1836 rules/rise_of_totalitarianism/rules.yaml:1077:7\n1841 rules/rise_of_totalitarianism/rules.yaml:1082:7\n1842 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1843 rules/rise_of_totalitarianism/rules.yaml:1084:7\n1844 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1845 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1851 rules/rise_of_totalitarianism/rules.yaml:1087:15\n1865 rules/rise_of_totalitarianism/rules.yaml:1088:15\n1866 rules/rise_of_totalitarianism/rules.yaml:1089:15\n1868 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1869 rules/rise_of_totalitarianism/rules.yaml:1091:7\n1870 rules/rise_of_totalitarianism/rules.yaml:1092:7\n1871 rules/rise_of_totalitarianism/rules.yaml:1093:7\n1872 rules/rise_of_totalitarianism/rules.yaml:1094:7\n1876 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1885 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1886 rules/rise_of_totalitarianism/rules.yaml:1114:7\n1887 rules/rise_of_totalitarianism/rules.yaml:1115:11\n1888 rules/rise_of_totalitarianism/rules.yaml:1116:15\n1889 rules/rise_of_totalitarianism/rules.yaml:1117:19\n1890 rules/rise_of_totalitarianism/rules.yaml:1118:19\n1891 rules/rise_of_totalitarianism/rules.yaml:1119:19\n1892 rules/rise_of_totalitarianism/rules.yaml:1120:7\n1916 rules/rise_of_totalitarianism/rules.yaml:700:7\n1917 rules/rise_of_totalitarianism/rules.yaml:701:7\n1922 rules/rise_of_totalitarianism/rules.yaml:702:11\n1935 rules/rise_of_totalitarianism/rules.yaml:703:11\n1936 rules/rise_of_totalitarianism/rules.yaml:704:15\n1938 rules/rise_of_totalitarianism/rules.yaml:706:15\n1939 rules/rise_of_totalitarianism/rules.yaml:707:15\n1940 rules/rise_of_totalitarianism/rules.yaml:708:19\n1942 rules/rise_of_totalitarianism/rules.yaml:710:19\n1943 rules/rise_of_totalitarianism/rules.yaml:711:19\n1944 rules/rise_of_totalitarianism/rules.yaml:712:19\n1949 rules/rise_of_totalitarianism/rules.yaml:566:7\n1950 rules/rise_of_totalitarianism/rules.yaml:568:15\n1951 rules/rise_of_totalitarianism/rules.yaml:569:15\n1953 rules/rise_of_totalitarianism/rules.yaml:571:15\n1954 rules/rise_of_totalitarianism/rules.yaml:572:15\n1955 rules/rise_of_totalitarianism/rules.yaml:574:19\n1958 rules/rise_of_totalitarianism/rules.yaml:577:15\n1960 rules/rise_of_totalitarianism/rules.yaml:579:15\n1961 rules/rise_of_totalitarianism/rules.yaml:580:19\n1962 rules/rise_of_totalitarianism/rules.yaml:581:15\n1964 rules/rise_of_totalitarianism/rules.yaml:584:15\n1965 rules/rise_of_totalitarianism/rules.yaml:586:15\n1966 rules/rise_of_totalitarianism/rules.yaml:587:19\n1967 rules/rise_of_totalitarianism/rules.yaml:588:15\n1968 rules/rise_of_totalitarianism/rules.yaml:589:19\n1969 rules/rise_of_totalitarianism/rules.yaml:590:19\n1970 rules/rise_of_totalitarianism/rules.yaml:591:19\n1972 rules/rise_of_totalitarianism/rules.yaml:593:15\n1973 rules/rise_of_totalitarianism/rules.yaml:595:15\n1974 rules/rise_of_totalitarianism/rules.yaml:596:15\n1975 rules/rise_of_totalitarianism/rules.yaml:597:19\n1981 rules/rise_of_totalitarianism/rules.yaml:785:7\n1982 rules/rise_of_totalitarianism/rules.yaml:786:7\n1983 rules/rise_of_totalitarianism/rules.yaml:787:7\n1988 rules/rise_of_totalitarianism/rules.yaml:788:11\n2007 rules/rise_of_totalitarianism/rules.yaml:789:11\n2008 rules/rise_of_totalitarianism/rules.yaml:790:15\n2010 rules/rise_of_totalitarianism/rules.yaml:792:15\n2011 rules/rise_of_totalitarianism/rules.yaml:793:15\n2012 rules/rise_of_totalitarianism/rules.yaml:794:19\n2014 rules/rise_of_totalitarianism/rules.yaml:796:19\n2019 rules/rise_of_totalitarianism/rules.yaml:797:19\n2024 rules/rise_of_totalitarianism/rules.yaml:497:7\n2025 rules/rise_of_totalitarianism/rules.yaml:499:15\n2026 rules/rise_of_totalitarianism/rules.yaml:500:15\n2031 rules/rise_of_totalitarianism/rules.yaml:501:19\n2037 rules/rise_of_totalitarianism/rules.yaml:502:19\n2038 rules/rise_of_totalitarianism/rules.yaml:503:19\n2039 rules/rise_of_totalitarianism/rules.yaml:504:19\n2041 rules/rise_of_totalitarianism/rules.yaml:506:15\n2042 rules/rise_of_totalitarianism/rules.yaml:507:15\n2043 rules/rise_of_totalitarianism/rules.yaml:508:15\n2045 rules/rise_of_totalitarianism/rules.yaml:511:15\n2047 rules/rise_of_totalitarianism/rules.yaml:514:15\n2048 rules/rise_of_totalitarianism/rules.yaml:515:19\n2053 rules/rise_of_totalitarianism/rules.yaml:518:15\n2054 rules/rise_of_totalitarianism/rules.yaml:519:19\n2059 rules/rise_of_totalitarianism/rules.yaml:522:15\n2063 rules/rise_of_totalitarianism/rules.yaml:523:19\n2064 rules/rise_of_totalitarianism/rules.yaml:524:23\n2069 rules/rise_of_totalitarianism/rules.yaml:529:15\n2074 rules/rise_of_totalitarianism/rules.yaml:909:7\n2075 rules/rise_of_totalitarianism/rules.yaml:910:11\n2076 rules/rise_of_totalitarianism/rules.yaml:911:15\n2077 rules/rise_of_totalitarianism/rules.yaml:912:11\n2078 rules/rise_of_totalitarianism/rules.yaml:913:7\n2079 rules/rise_of_totalitarianism/rules.yaml:914:11\n2080 rules/rise_of_totalitarianism/rules.yaml:915:11\n2087 rules/rise_of_totalitarianism/rules.yaml:916:11\n2088 rules/rise_of_totalitarianism/rules.yaml:917:11\n2093 rules/rise_of_totalitarianism/rules.yaml:918:11\n2094 rules/rise_of_totalitarianism/rules.yaml:919:15\n2097 rules/rise_of_totalitarianism/rules.yaml:920:15\n2099 rules/rise_of_totalitarianism/rules.yaml:924:15\n2100 rules/rise_of_totalitarianism/rules.yaml:925:19\n2104 rules/rise_of_totalitarianism/rules.yaml:927:15\n2105 rules/rise_of_totalitarianism/rules.yaml:928:19\n2110 rules/rise_of_totalitarianism/rules.yaml:929:23\n2111 rules/rise_of_totalitarianism/rules.yaml:930:7\n2112 rules/rise_of_totalitarianism/rules.yaml:931:11\n2117 rules/rise_of_totalitarianism/rules.yaml:408:7\n2118 rules/rise_of_totalitarianism/rules.yaml:409:7\n2123 rules/rise_of_totalitarianism/rules.yaml:410:11\n2130 rules/rise_of_totalitarianism/rules.yaml:411:11\n2145 rules/rise_of_totalitarianism/rules.yaml:412:7\n2146 rules/rise_of_totalitarianism/rules.yaml:413:11\n2147 rules/rise_of_totalitarianism/rules.yaml:414:7\n2148 rules/rise_of_totalitarianism/rules.yaml:415:11\n2158 rules/rise_of_totalitarianism/rules.yaml:416:11\n2159 rules/rise_of_totalitarianism/rules.yaml:417:11\n2160 rules/rise_of_totalitarianism/rules.yaml:418:7\n2161 rules/rise_of_totalitarianism/rules.yaml:419:7\n2162 rules/rise_of_totalitarianism/rules.yaml:420:11\n2166 rules/rise_of_totalitarianism/rules.yaml:421:7\n2171 rules/rise_of_totalitarianism/rules.yaml:463:7\n2172 rules/rise_of_totalitarianism/rules.yaml:464:7\n2176 rules/rise_of_totalitarianism/rules.yaml:465:11\n2177 rules/rise_of_totalitarianism/rules.yaml:466:7\n2178 rules/rise_of_totalitarianism/rules.yaml:467:11\n2180 rules/rise_of_totalitarianism/rules.yaml:470:11\n2185 rules/rise_of_totalitarianism/rules.yaml:620:7\n2188 rules/rise_of_totalitarianism/rules.yaml:623:11\n2189 rules/rise_of_totalitarianism/rules.yaml:624:11\n2190 rules/rise_of_totalitarianism/rules.yaml:625:11\n2191 rules/rise_of_totalitarianism/rules.yaml:627:11\n2192 rules/rise_of_totalitarianism/rules.yaml:628:15\n2196 rules/rise_of_totalitarianism/rules.yaml:630:11\n2197 rules/rise_of_totalitarianism/rules.yaml:631:15\n2201 rules/rise_of_totalitarianism/rules.yaml:633:11\n2202 rules/rise_of_totalitarianism/rules.yaml:634:15\n2203 rules/rise_of_totalitarianism/rules.yaml:635:15\n2207 rules/rise_of_totalitarianism/rules.yaml:636:15\n2211 rules/rise_of_totalitarianism/rules.yaml:745:7\n2215 rules/rise_of_totalitarianism/rules.yaml:746:7\n2216 rules/rise_of_totalitarianism/rules.yaml:747:7\n2217 rules/rise_of_totalitarianism/rules.yaml:748:11\n2218 rules/rise_of_totalitarianism/rules.yaml:749:7\n2219 rules/rise_of_totalitarianism/rules.yaml:750:7\n2223 rules/rise_of_totalitarianism/rules.yaml:479:7\n2227 rules/rise_of_totalitarianism/rules.yaml:480:11\n2228 rules/rise_of_totalitarianism/rules.yaml:481:7\n2229 rules/rise_of_totalitarianism/rules.yaml:482:7\n2236 rules/rise_of_totalitarianism/rules.yaml:483:11\n2237 rules/rise_of_totalitarianism/rules.yaml:484:7\n2238 rules/rise_of_totalitarianism/rules.yaml:485:11\n2240 rules/rise_of_totalitarianism/rules.yaml:488:11\n2241 rules/rise_of_totalitarianism/rules.yaml:489:11\n2242 rules/rise_of_totalitarianism/rules.yaml:490:11\n2246 rules/rise_of_totalitarianism/rules.yaml:767:7\n2247 rules/rise_of_totalitarianism/rules.yaml:768:11\n2248 rules/rise_of_totalitarianism/rules.yaml:769:11\n2249 rules/rise_of_totalitarianism/rules.yaml:770:15\n2262 rules/rise_of_totalitarianism/rules.yaml:773:11\n2263 rules/rise_of_totalitarianism/rules.yaml:774:11\n2269 rules/rise_of_totalitarianism/rules.yaml:777:11\n2270 rules/rise_of_totalitarianism/rules.yaml:778:11\n2306 rules/rise_of_totalitarianism/rules.yaml:967:7\n2307 rules/rise_of_totalitarianism/rules.yaml:968:11\n2325 rules/rise_of_totalitarianism/rules.yaml:969:11\n2326 rules/rise_of_totalitarianism/rules.yaml:970:15\n2330 rules/rise_of_totalitarianism/rules.yaml:971:15\n2331 rules/rise_of_totalitarianism/rules.yaml:972:15\n2338 rules/rise_of_totalitarianism/rules.yaml:973:15\n2339 rules/rise_of_totalitarianism/rules.yaml:974:15\n2344 rules/rise_of_totalitarianism/rules.yaml:976:15\n2345 rules/rise_of_totalitarianism/rules.yaml:977:19\n2346 rules/rise_of_totalitarianism/rules.yaml:978:19\n2347 rules/rise_of_totalitarianism/rules.yaml:979:23\n2348 rules/rise_of_totalitarianism/rules.yaml:980:19\n2349 rules/rise_of_totalitarianism/rules.yaml:981:23\n2350 rules/rise_of_totalitarianism/rules.yaml:982:23\n2357 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2358 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2361 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2362 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2363 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2364 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2365 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2366 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2373 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2374 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2375 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2376 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2382 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2383 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2385 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2386 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2387 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2389 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2390 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2391 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2398 rules/rise_of_totalitarianism/rules.yaml:990:7\n2399 rules/rise_of_totalitarianism/rules.yaml:991:11\n2405 rules/rise_of_totalitarianism/rules.yaml:992:11\n2406 rules/rise_of_totalitarianism/rules.yaml:993:15\n2410 rules/rise_of_totalitarianism/rules.yaml:994:15\n2417 rules/rise_of_totalitarianism/rules.yaml:995:15\n2418 rules/rise_of_totalitarianism/rules.yaml:996:15\n2424 rules/rise_of_totalitarianism/rules.yaml:997:15\n2425 rules/rise_of_totalitarianism/rules.yaml:998:15\n2426 rules/rise_of_totalitarianism/rules.yaml:999:19\n2436 rules/rise_of_totalitarianism/rules.yaml:1002:19\n2437 rules/rise_of_totalitarianism/rules.yaml:1003:19\n2440 rules/rise_of_totalitarianism/rules.yaml:1007:23\n2444 rules/rise_of_totalitarianism/rules.yaml:1008:27\n2457 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2458 rules/rise_of_totalitarianism/rules.yaml:1010:23\n2459 rules/rise_of_totalitarianism/rules.yaml:1011:23\n2460 rules/rise_of_totalitarianism/rules.yaml:1012:27\n2461 rules/rise_of_totalitarianism/rules.yaml:1013:23\n2462 rules/rise_of_totalitarianism/rules.yaml:1014:23\n2463 rules/rise_of_totalitarianism/rules.yaml:1015:23\n2464 rules/rise_of_totalitarianism/rules.yaml:1016:27\n2465 rules/rise_of_totalitarianism/rules.yaml:1017:27\n2474 rules/rise_of_totalitarianism/rules.yaml:1018:27\n2478 rules/rise_of_totalitarianism/rules.yaml:1019:27\n2479 rules/rise_of_totalitarianism/rules.yaml:1021:27\n2480 rules/rise_of_totalitarianism/rules.yaml:1022:27\n2481 rules/rise_of_totalitarianism/rules.yaml:1023:31\n2484 rules/rise_of_totalitarianism/rules.yaml:1024:27\n2487 rules/rise_of_totalitarianism/rules.yaml:1025:27\n2492 rules/rise_of_totalitarianism/rules.yaml:668:7\n2493 rules/rise_of_totalitarianism/rules.yaml:669:7\n2498 rules/rise_of_totalitarianism/rules.yaml:670:11\n2507 rules/rise_of_totalitarianism/rules.yaml:671:11\n2508 rules/rise_of_totalitarianism/rules.yaml:672:15\n2510 rules/rise_of_totalitarianism/rules.yaml:674:15\n2511 rules/rise_of_totalitarianism/rules.yaml:675:15\n2512 rules/rise_of_totalitarianism/rules.yaml:676:19\n2514 rules/rise_of_totalitarianism/rules.yaml:678:19\n2515 rules/rise_of_totalitarianism/rules.yaml:679:19\n2524 rules/rise_of_totalitarianism/rules.yaml:680:19\n2526 rules/rise_of_totalitarianism/rules.yaml:681:19\n2527 rules/rise_of_totalitarianism/rules.yaml:682:19\n2528 rules/rise_of_totalitarianism/rules.yaml:683:19\n2529 rules/rise_of_totalitarianism/rules.yaml:684:19\n2537 rules/rise_of_totalitarianism/rules.yaml:685:19\n2538 rules/rise_of_totalitarianism/rules.yaml:686:19\n2539 rules/rise_of_totalitarianism/rules.yaml:687:19\n2544 rules/rise_of_totalitarianism/rules.yaml:688:19\n2545 rules/rise_of_totalitarianism/rules.yaml:689:23\n2546 rules/rise_of_totalitarianism/rules.yaml:690:19\n2547 rules/rise_of_totalitarianism/rules.yaml:691:19\n2548 rules/rise_of_totalitarianism/rules.yaml:692:19\n2549 rules/rise_of_totalitarianism/rules.yaml:694:7\n2553 rules/rise_of_totalitarianism/rules.yaml:637:3\n2554 rules/rise_of_totalitarianism/rules.yaml:1143:14\n2559 rules/rise_of_totalitarianism/rules.yaml:641:7\n2560 rules/rise_of_totalitarianism/rules.yaml:642:11\n2561 rules/rise_of_totalitarianism/rules.yaml:643:7\n2566 rules/rise_of_totalitarianism/rules.yaml:644:7\n2569 rules/rise_of_totalitarianism/rules.yaml:646:11\n2570 rules/rise_of_totalitarianism/rules.yaml:647:7\n2571 rules/rise_of_totalitarianism/rules.yaml:648:11\n2572 rules/rise_of_totalitarianism/rules.yaml:649:15\n2580 rules/rise_of_totalitarianism/rules.yaml:651:15\n2587 rules/rise_of_totalitarianism/rules.yaml:653:7\n2588 rules/rise_of_totalitarianism/rules.yaml:654:11\n2589 rules/rise_of_totalitarianism/rules.yaml:655:15\n2590 rules/rise_of_totalitarianism/rules.yaml:656:7\n2591 rules/rise_of_totalitarianism/rules.yaml:657:11\n2592 rules/rise_of_totalitarianism/rules.yaml:658:11\n2593 rules/rise_of_totalitarianism/rules.yaml:659:15\n2594 rules/rise_of_totalitarianism/rules.yaml:660:11\n2595 rules/rise_of_totalitarianism/rules.yaml:662:11\n2599 rules/rise_of_totalitarianism/rules.yaml:550:7\n2600 rules/rise_of_totalitarianism/rules.yaml:551:7\n2601 rules/rise_of_totalitarianism/rules.yaml:553:7\n2602 rules/rise_of_totalitarianism/rules.yaml:554:11\n2603 rules/rise_of_totalitarianism/rules.yaml:555:11\n2604 rules/rise_of_totalitarianism/rules.yaml:556:15\n2605 rules/rise_of_totalitarianism/rules.yaml:557:15\n2606 rules/rise_of_totalitarianism/rules.yaml:558:15\n2607 rules/rise_of_totalitarianism/rules.yaml:560:7\n2612 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2613 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2614 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2615 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2616 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2617 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2618 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2619 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2626 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2627 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2628 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2629 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2644 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2645 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2647 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2648 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2649 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2651 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2652 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2653 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2657 rules/rise_of_totalitarianism/rules.yaml:538:7\n2658 rules/rise_of_totalitarianism/rules.yaml:539:7\n2659 rules/rise_of_totalitarianism/rules.yaml:540:11\n2660 rules/rise_of_totalitarianism/rules.yaml:541:11\n2661 rules/rise_of_totalitarianism/rules.yaml:542:15\n2662 rules/rise_of_totalitarianism/rules.yaml:543:15\n2666 rules/rise_of_totalitarianism/rules.yaml:798:3\n2667 rules/rise_of_totalitarianism/rules.yaml:1123:14\n2668 rules/rise_of_totalitarianism/rules.yaml:1144:14\n2673 rules/rise_of_totalitarianism/rules.yaml:803:7\n2674 rules/rise_of_totalitarianism/rules.yaml:804:7\n2675 rules/rise_of_totalitarianism/rules.yaml:805:7\n2676 rules/rise_of_totalitarianism/rules.yaml:806:7\n2677 rules/rise_of_totalitarianism/rules.yaml:807:7\n2678 rules/rise_of_totalitarianism/rules.yaml:808:7\n2681 rules/rise_of_totalitarianism/rules.yaml:809:11\n2682 rules/rise_of_totalitarianism/rules.yaml:810:15\n2683 rules/rise_of_totalitarianism/rules.yaml:811:15\n2689 rules/rise_of_totalitarianism/rules.yaml:812:15\n2690 rules/rise_of_totalitarianism/rules.yaml:813:15\n2691 rules/rise_of_totalitarianism/rules.yaml:815:15\n2692 rules/rise_of_totalitarianism/rules.yaml:816:19\n2693 rules/rise_of_totalitarianism/rules.yaml:817:23\n2695 rules/rise_of_totalitarianism/rules.yaml:819:23\n2696 rules/rise_of_totalitarianism/rules.yaml:820:23\n2697 rules/rise_of_totalitarianism/rules.yaml:821:23\n2698 rules/rise_of_totalitarianism/rules.yaml:822:27\n2699 rules/rise_of_totalitarianism/rules.yaml:824:19\n2701 rules/rise_of_totalitarianism/rules.yaml:826:15\n2714 rules/rise_of_totalitarianism/rules.yaml:827:15\n2715 rules/rise_of_totalitarianism/rules.yaml:829:19\n2717 rules/rise_of_totalitarianism/rules.yaml:831:19\n2718 rules/rise_of_totalitarianism/rules.yaml:832:19\n2723 rules/rise_of_totalitarianism/rules.yaml:833:19\n2724 rules/rise_of_totalitarianism/rules.yaml:834:19\n2725 rules/rise_of_totalitarianism/rules.yaml:836:19\n2726 rules/rise_of_totalitarianism/rules.yaml:837:23\n2727 rules/rise_of_totalitarianism/rules.yaml:838:27\n2729 rules/rise_of_totalitarianism/rules.yaml:840:27\n2730 rules/rise_of_totalitarianism/rules.yaml:841:27\n2731 rules/rise_of_totalitarianism/rules.yaml:842:31\n2733 rules/rise_of_totalitarianism/rules.yaml:845:11\n2734 rules/rise_of_totalitarianism/rules.yaml:846:11\n2735 rules/rise_of_totalitarianism/rules.yaml:848:15\n2737 rules/rise_of_totalitarianism/rules.yaml:850:15\n2738 rules/rise_of_totalitarianism/rules.yaml:851:15\n2739 rules/rise_of_totalitarianism/rules.yaml:852:15\n2740 rules/rise_of_totalitarianism/rules.yaml:853:15\n2741 rules/rise_of_totalitarianism/rules.yaml:855:15\n2742 rules/rise_of_totalitarianism/rules.yaml:857:19\n2743 rules/rise_of_totalitarianism/rules.yaml:858:19\n2744 rules/rise_of_totalitarianism/rules.yaml:859:23\n2746 rules/rise_of_totalitarianism/rules.yaml:861:11\n2747 rules/rise_of_totalitarianism/rules.yaml:862:11\n2748 rules/rise_of_totalitarianism/rules.yaml:863:11\n2749 rules/rise_of_totalitarianism/rules.yaml:864:15\n2754 rules/rise_of_totalitarianism/rules.yaml:865:15\n2755 rules/rise_of_totalitarianism/rules.yaml:866:15\n2756 rules/rise_of_totalitarianism/rules.yaml:867:15\n2757 rules/rise_of_totalitarianism/rules.yaml:868:15\n2758 rules/rise_of_totalitarianism/rules.yaml:869:15\n2759 rules/rise_of_totalitarianism/rules.yaml:871:15\n2760 rules/rise_of_totalitarianism/rules.yaml:872:19\n2761 rules/rise_of_totalitarianism/rules.yaml:873:19\n2762 rules/rise_of_totalitarianism/rules.yaml:875:19\n2763 rules/rise_of_totalitarianism/rules.yaml:876:19\n2765 rules/rise_of_totalitarianism/rules.yaml:878:15\n2770 rules/rise_of_totalitarianism/rules.yaml:879:15\n2771 rules/rise_of_totalitarianism/rules.yaml:880:15\n2772 rules/rise_of_totalitarianism/rules.yaml:881:15\n2773 rules/rise_of_totalitarianism/rules.yaml:882:15\n2774 rules/rise_of_totalitarianism/rules.yaml:884:15\n2775 rules/rise_of_totalitarianism/rules.yaml:885:19\n2788 rules/rise_of_totalitarianism/rules.yaml:886:19\n2789 rules/rise_of_totalitarianism/rules.yaml:887:23\n2802 rules/rise_of_totalitarianism/rules.yaml:888:19\n2803 rules/rise_of_totalitarianism/rules.yaml:889:23\n2804 rules/rise_of_totalitarianism/rules.yaml:890:23\n2805 rules/rise_of_totalitarianism/rules.yaml:891:19\n2806 rules/rise_of_totalitarianism/rules.yaml:892:23\n2809 rules/rise_of_totalitarianism/rules.yaml:894:7\n2810 rules/rise_of_totalitarianism/rules.yaml:895:11\n2811 rules/rise_of_totalitarianism/rules.yaml:896:15\n2814 rules/rise_of_totalitarianism/rules.yaml:899:7\n2815 rules/rise_of_totalitarianism/rules.yaml:900:11\n2816 rules/rise_of_totalitarianism/rules.yaml:901:15\n2818 rules/rise_of_totalitarianism/rules.yaml:903:11\n2822 rules/rise_of_totalitarianism/rules.yaml:718:7\n2823 rules/rise_of_totalitarianism/rules.yaml:719:11\n2824 rules/rise_of_totalitarianism/rules.yaml:720:15\n2825 rules/rise_of_totalitarianism/rules.yaml:721:19\n2826 rules/rise_of_totalitarianism/rules.yaml:722:15\n2827 rules/rise_of_totalitarianism/rules.yaml:723:15\n2829 rules/rise_of_totalitarianism/rules.yaml:724:7\n2830 rules/rise_of_totalitarianism/rules.yaml:725:7\n2835 rules/rise_of_totalitarianism/rules.yaml:726:11\n2836 rules/rise_of_totalitarianism/rules.yaml:727:11\n2837 rules/rise_of_totalitarianism/rules.yaml:728:15\n2843 rules/rise_of_totalitarianism/rules.yaml:729:15\n2844 rules/rise_of_totalitarianism/rules.yaml:730:19\n2845 rules/rise_of_totalitarianism/rules.yaml:731:19\n2846 rules/rise_of_totalitarianism/rules.yaml:732:19\n2850 rules/rise_of_totalitarianism/flow.yaml:22:3\n2855 rules/rise_of_totalitarianism/flow.yaml:26:7\n2856 rules/rise_of_totalitarianism/flow.yaml:27:7\n2857 rules/rise_of_totalitarianism/flow.yaml:28:7\n2858 rules/rise_of_totalitarianism/flow.yaml:29:11\n2863 rules/rise_of_totalitarianism/flow.yaml:30:11\n2864 rules/rise_of_totalitarianism/flow.yaml:31:15\n2865 rules/rise_of_totalitarianism/flow.yaml:32:15\n2866 rules/rise_of_totalitarianism/flow.yaml:33:19\n2869 rules/rise_of_totalitarianism/flow.yaml:34:19\n2870 rules/rise_of_totalitarianism/flow.yaml:35:7\n2871 rules/rise_of_totalitarianism/flow.yaml:36:7\n2872 rules/rise_of_totalitarianism/flow.yaml:37:11\n2873 rules/rise_of_totalitarianism/flow.yaml:38:15\n2885 rules/rise_of_totalitarianism/flow.yaml:39:15\n2886 rules/rise_of_totalitarianism/flow.yaml:41:7\n2887 rules/rise_of_totalitarianism/flow.yaml:42:7\n2888 rules/rise_of_totalitarianism/flow.yaml:43:11\n2889 rules/rise_of_totalitarianism/flow.yaml:45:7\n2890 rules/rise_of_totalitarianism/flow.yaml:46:11\n2891 rules/rise_of_totalitarianism/flow.yaml:47:7\n2892 rules/rise_of_totalitarianism/flow.yaml:48:11\n2893 rules/rise_of_totalitarianism/flow.yaml:49:11\n2894 rules/rise_of_totalitarianism/flow.yaml:50:15\n2895 rules/rise_of_totalitarianism/flow.yaml:51:15\n2905 rules/rise_of_totalitarianism/flow.yaml:52:15\n2912 rules/rise_of_totalitarianism/flow.yaml:53:15\n2913 rules/rise_of_totalitarianism/flow.yaml:55:7\n2914 rules/rise_of_totalitarianism/flow.yaml:56:11\n2915 rules/rise_of_totalitarianism/flow.yaml:57:11\n2920 rules/rise_of_totalitarianism/flow.yaml:58:15\n2928 rules/rise_of_totalitarianism/flow.yaml:59:15\n2929 rules/rise_of_totalitarianism/flow.yaml:60:19\n2931 rules/rise_of_totalitarianism/flow.yaml:62:19\n2934 rules/rise_of_totalitarianism/flow.yaml:63:19\n2940 rules/rise_of_totalitarianism/flow.yaml:81:3\n2941 rules/rise_of_totalitarianism/flow.yaml:81:3\n2945 rules/rise_of_totalitarianism/flow.yaml:85:7\n2946 rules/rise_of_totalitarianism/flow.yaml:86:11\n2947 rules/rise_of_totalitarianism/flow.yaml:87:15\n2948 rules/rise_of_totalitarianism/flow.yaml:88:7\n2949 rules/rise_of_totalitarianism/flow.yaml:89:7\n2950 rules/rise_of_totalitarianism/flow.yaml:90:7\n2951 rules/rise_of_totalitarianism/flow.yaml:91:7\n2952 rules/rise_of_totalitarianism/flow.yaml:92:7\n2953 rules/rise_of_totalitarianism/flow.yaml:93:7\n2954 rules/rise_of_totalitarianism/flow.yaml:94:7\n2958 rules/rise_of_totalitarianism/flow.yaml:15:3\n2962 rules/rise_of_totalitarianism/flow.yaml:19:7\n2963 rules/rise_of_totalitarianism/flow.yaml:20:7\n2967 rules/rise_of_totalitarianism/flow.yaml:65:3\n2972 rules/rise_of_totalitarianism/flow.yaml:69:7\n2977 rules/rise_of_totalitarianism/flow.yaml:70:11\n2978 rules/rise_of_totalitarianism/flow.yaml:72:11\n2979 rules/rise_of_totalitarianism/flow.yaml:73:11\n2980 rules/rise_of_totalitarianism/flow.yaml:74:11\n2981 rules/rise_of_totalitarianism/flow.yaml:75:15\n2982 rules/rise_of_totalitarianism/flow.yaml:76:11\n2983 rules/rise_of_totalitarianism/flow.yaml:77:11\n2984 rules/rise_of_totalitarianism/flow.yaml:78:7\n2985 rules/rise_of_totalitarianism/flow.yaml:79:11\n2990 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2991 rules/rise_of_totalitarianism/rules.yaml:1138:7\n2994 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2995 rules/rise_of_totalitarianism/rules.yaml:1140:7\n3010 rules/rise_of_totalitarianism/rules.yaml:700:7\n3011 rules/rise_of_totalitarianism/rules.yaml:701:7\n3022 rules/rise_of_totalitarianism/rules.yaml:702:11\n3031 rules/rise_of_totalitarianism/rules.yaml:703:11\n3032 rules/rise_of_totalitarianism/rules.yaml:704:15\n3041 rules/rise_of_totalitarianism/rules.yaml:706:15\n3054 rules/rise_of_totalitarianism/rules.yaml:707:15\n3055 rules/rise_of_totalitarianism/rules.yaml:708:19\n3057 rules/rise_of_totalitarianism/rules.yaml:710:19\n3058 rules/rise_of_totalitarianism/rules.yaml:711:19\n3059 rules/rise_of_totalitarianism/rules.yaml:712:19\n3060 rules/rise_of_totalitarianism/rules.yaml:713:19\n3088 rules/rise_of_totalitarianism/rules.yaml:566:7\n3093 rules/rise_of_totalitarianism/rules.yaml:579:15\n3094 rules/rise_of_totalitarianism/rules.yaml:580:19\n3095 rules/rise_of_totalitarianism/rules.yaml:581:15\n3096 rules/rise_of_totalitarianism/rules.yaml:582:15\n3099 rules/rise_of_totalitarianism/rules.yaml:584:15\n3100 rules/rise_of_totalitarianism/rules.yaml:585:15\n3101 rules/rise_of_totalitarianism/rules.yaml:586:15\n3102 rules/rise_of_totalitarianism/rules.yaml:587:19\n3103 rules/rise_of_totalitarianism/rules.yaml:588:15\n3104 rules/rise_of_totalitarianism/rules.yaml:589:19\n3105 rules/rise_of_totalitarianism/rules.yaml:590:19\n3106 rules/rise_of_totalitarianism/rules.yaml:591:19\n3111 rules/rise_of_totalitarianism/rules.yaml:568:15\n3118 rules/rise_of_totalitarianism/rules.yaml:569:15\n3122 rules/rise_of_totalitarianism/rules.yaml:571:15\n3129 rules/rise_of_totalitarianism/rules.yaml:572:15\n3132 rules/rise_of_totalitarianism/rules.yaml:576:19\n3135 rules/rise_of_totalitarianism/rules.yaml:573:19\n3136 rules/rise_of_totalitarianism/rules.yaml:574:19\n3143 rules/rise_of_totalitarianism/rules.yaml:577:15\n3147 rules/rise_of_totalitarianism/rules.yaml:593:15\n3148 rules/rise_of_totalitarianism/rules.yaml:594:15\n3149 rules/rise_of_totalitarianism/rules.yaml:595:15\n3150 rules/rise_of_totalitarianism/rules.yaml:596:15\n3155 rules/rise_of_totalitarianism/rules.yaml:597:19\n3178 rules/rise_of_totalitarianism/rules.yaml:785:7\n3179 rules/rise_of_totalitarianism/rules.yaml:786:7\n3180 rules/rise_of_totalitarianism/rules.yaml:787:7\n3194 rules/rise_of_totalitarianism/rules.yaml:788:11\n3213 rules/rise_of_totalitarianism/rules.yaml:789:11\n3214 rules/rise_of_totalitarianism/rules.yaml:790:15\n3223 rules/rise_of_totalitarianism/rules.yaml:792:15\n3236 rules/rise_of_totalitarianism/rules.yaml:793:15\n3237 rules/rise_of_totalitarianism/rules.yaml:794:19\n3243 rules/rise_of_totalitarianism/rules.yaml:796:19\n3248 rules/rise_of_totalitarianism/rules.yaml:797:19\n3269 rules/rise_of_totalitarianism/rules.yaml:497:7\n3272 rules/rise_of_totalitarianism/rules.yaml:506:15\n3273 rules/rise_of_totalitarianism/rules.yaml:507:15\n3274 rules/rise_of_totalitarianism/rules.yaml:508:15\n3275 rules/rise_of_totalitarianism/rules.yaml:509:15\n3278 rules/rise_of_totalitarianism/rules.yaml:511:15\n3279 rules/rise_of_totalitarianism/rules.yaml:512:15\n3282 rules/rise_of_totalitarianism/rules.yaml:514:15\n3283 rules/rise_of_totalitarianism/rules.yaml:515:19\n3287 rules/rise_of_totalitarianism/rules.yaml:516:19\n3297 rules/rise_of_totalitarianism/rules.yaml:518:15\n3298 rules/rise_of_totalitarianism/rules.yaml:519:19\n3302 rules/rise_of_totalitarianism/rules.yaml:520:19\n3312 rules/rise_of_totalitarianism/rules.yaml:522:15\n3316 rules/rise_of_totalitarianism/rules.yaml:523:19\n3317 rules/rise_of_totalitarianism/rules.yaml:524:23\n3319 rules/rise_of_totalitarianism/rules.yaml:525:23\n3321 rules/rise_of_totalitarianism/rules.yaml:527:23\n3324 rules/rise_of_totalitarianism/rules.yaml:529:15\n3327 rules/rise_of_totalitarianism/rules.yaml:499:15\n3328 rules/rise_of_totalitarianism/rules.yaml:500:15\n3339 rules/rise_of_totalitarianism/rules.yaml:501:19\n3345 rules/rise_of_totalitarianism/rules.yaml:502:19\n3358 rules/rise_of_totalitarianism/rules.yaml:503:19\n3365 rules/rise_of_totalitarianism/rules.yaml:504:19\n3391 rules/rise_of_totalitarianism/rules.yaml:909:7\n3392 rules/rise_of_totalitarianism/rules.yaml:910:11\n3393 rules/rise_of_totalitarianism/rules.yaml:911:15\n3394 rules/rise_of_totalitarianism/rules.yaml:912:11\n3395 rules/rise_of_totalitarianism/rules.yaml:913:7\n3406 rules/rise_of_totalitarianism/rules.yaml:914:11\n3407 rules/rise_of_totalitarianism/rules.yaml:915:11\n3424 rules/rise_of_totalitarianism/rules.yaml:916:11\n3425 rules/rise_of_totalitarianism/rules.yaml:917:11\n3436 rules/rise_of_totalitarianism/rules.yaml:918:11\n3437 rules/rise_of_totalitarianism/rules.yaml:919:15\n3440 rules/rise_of_totalitarianism/rules.yaml:920:15\n3441 rules/rise_of_totalitarianism/rules.yaml:921:15\n3447 rules/rise_of_totalitarianism/rules.yaml:923:15\n3448 rules/rise_of_totalitarianism/rules.yaml:924:15\n3449 rules/rise_of_totalitarianism/rules.yaml:925:19\n3453 rules/rise_of_totalitarianism/rules.yaml:926:19\n3461 rules/rise_of_totalitarianism/rules.yaml:927:15\n3467 rules/rise_of_totalitarianism/rules.yaml:928:19\n3488 rules/rise_of_totalitarianism/rules.yaml:929:23\n3493 rules/rise_of_totalitarianism/rules.yaml:930:7\n3494 rules/rise_of_totalitarianism/rules.yaml:931:11\n3515 rules/rise_of_totalitarianism/rules.yaml:408:7\n3516 rules/rise_of_totalitarianism/rules.yaml:409:7\n3521 rules/rise_of_totalitarianism/rules.yaml:410:11\n3528 rules/rise_of_totalitarianism/rules.yaml:411:11\n3543 rules/rise_of_totalitarianism/rules.yaml:412:7\n3544 rules/rise_of_totalitarianism/rules.yaml:413:11\n3545 rules/rise_of_totalitarianism/rules.yaml:414:7\n3556 rules/rise_of_totalitarianism/rules.yaml:415:11\n3561 rules/rise_of_totalitarianism/rules.yaml:416:11\n3574 rules/rise_of_totalitarianism/rules.yaml:417:11\n3578 rules/rise_of_totalitarianism/rules.yaml:418:7\n3579 rules/rise_of_totalitarianism/rules.yaml:419:7\n3580 rules/rise_of_totalitarianism/rules.yaml:420:11\n3588 rules/rise_of_totalitarianism/rules.yaml:421:7\n3589 rules/rise_of_totalitarianism/rules.yaml:422:7\n3603 rules/rise_of_totalitarianism/rules.yaml:463:7\n3604 rules/rise_of_totalitarianism/rules.yaml:464:7\n3615 rules/rise_of_totalitarianism/rules.yaml:465:11\n3623 rules/rise_of_totalitarianism/rules.yaml:466:7\n3624 rules/rise_of_totalitarianism/rules.yaml:467:11\n3627 rules/rise_of_totalitarianism/rules.yaml:468:11\n3629 rules/rise_of_totalitarianism/rules.yaml:470:11\n3643 rules/rise_of_totalitarianism/rules.yaml:620:7\n3644 rules/rise_of_totalitarianism/rules.yaml:621:11\n3649 rules/rise_of_totalitarianism/rules.yaml:623:11\n3650 rules/rise_of_totalitarianism/rules.yaml:624:11\n3651 rules/rise_of_totalitarianism/rules.yaml:625:11\n3652 rules/rise_of_totalitarianism/rules.yaml:626:11\n3653 rules/rise_of_totalitarianism/rules.yaml:627:11\n3654 rules/rise_of_totalitarianism/rules.yaml:628:15\n3658 rules/rise_of_totalitarianism/rules.yaml:629:15\n3666 rules/rise_of_totalitarianism/rules.yaml:630:11\n3667 rules/rise_of_totalitarianism/rules.yaml:631:15\n3671 rules/rise_of_totalitarianism/rules.yaml:632:15\n3679 rules/rise_of_totalitarianism/rules.yaml:633:11\n3684 rules/rise_of_totalitarianism/rules.yaml:634:15\n3685 rules/rise_of_totalitarianism/rules.yaml:635:15\n3705 rules/rise_of_totalitarianism/rules.yaml:636:15\n3732 rules/rise_of_totalitarianism/rules.yaml:745:7\n3736 rules/rise_of_totalitarianism/rules.yaml:746:7\n3737 rules/rise_of_totalitarianism/rules.yaml:747:7\n3745 rules/rise_of_totalitarianism/rules.yaml:748:11\n3760 rules/rise_of_totalitarianism/rules.yaml:749:7\n3761 rules/rise_of_totalitarianism/rules.yaml:750:7\n3773 rules/rise_of_totalitarianism/rules.yaml:479:7\n3777 rules/rise_of_totalitarianism/rules.yaml:480:11\n3778 rules/rise_of_totalitarianism/rules.yaml:481:7\n3779 rules/rise_of_totalitarianism/rules.yaml:482:7\n3793 rules/rise_of_totalitarianism/rules.yaml:483:11\n3803 rules/rise_of_totalitarianism/rules.yaml:484:7\n3804 rules/rise_of_totalitarianism/rules.yaml:485:11\n3805 rules/rise_of_totalitarianism/rules.yaml:486:11\n3813 rules/rise_of_totalitarianism/rules.yaml:488:11\n3826 rules/rise_of_totalitarianism/rules.yaml:489:11\n3827 rules/rise_of_totalitarianism/rules.yaml:490:11\n3828 rules/rise_of_totalitarianism/rules.yaml:491:11\n3843 rules/rise_of_totalitarianism/rules.yaml:767:7\n3844 rules/rise_of_totalitarianism/rules.yaml:768:11\n3845 rules/rise_of_totalitarianism/rules.yaml:769:11\n3846 rules/rise_of_totalitarianism/rules.yaml:770:15\n3859 rules/rise_of_totalitarianism/rules.yaml:771:15\n3874 rules/rise_of_totalitarianism/rules.yaml:773:11\n3875 rules/rise_of_totalitarianism/rules.yaml:774:11\n3880 rules/rise_of_totalitarianism/rules.yaml:775:11\n3899 rules/rise_of_totalitarianism/rules.yaml:777:11\n3907 rules/rise_of_totalitarianism/rules.yaml:778:11\n3908 rules/rise_of_totalitarianism/rules.yaml:779:11\n3931 rules/rise_of_totalitarianism/rules.yaml:967:7\n3942 rules/rise_of_totalitarianism/rules.yaml:968:11\n3960 rules/rise_of_totalitarianism/rules.yaml:969:11\n3966 rules/rise_of_totalitarianism/rules.yaml:970:15\n3967 rules/rise_of_totalitarianism/rules.yaml:971:15\n3968 rules/rise_of_totalitarianism/rules.yaml:972:15\n3985 rules/rise_of_totalitarianism/rules.yaml:973:15\n3986 rules/rise_of_totalitarianism/rules.yaml:974:15\n3998 rules/rise_of_totalitarianism/rules.yaml:975:15\n3999 rules/rise_of_totalitarianism/rules.yaml:976:15\n4000 rules/rise_of_totalitarianism/rules.yaml:977:19\n4001 rules/rise_of_totalitarianism/rules.yaml:978:19\n4002 rules/rise_of_totalitarianism/rules.yaml:979:23\n4003 rules/rise_of_totalitarianism/rules.yaml:980:19\n4004 rules/rise_of_totalitarianism/rules.yaml:981:23\n4005 rules/rise_of_totalitarianism/rules.yaml:982:23\n4006 rules/rise_of_totalitarianism/rules.yaml:983:23\n4008 rules/rise_of_totalitarianism/rules.yaml:985:23\n4039 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4044 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4047 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4048 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4049 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4050 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4051 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4052 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4065 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4066 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4091 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4097 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4103 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4104 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4124 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4160 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4161 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4167 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4168 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4188 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4219 rules/rise_of_totalitarianism/rules.yaml:990:7\n4230 rules/rise_of_totalitarianism/rules.yaml:991:11\n4236 rules/rise_of_totalitarianism/rules.yaml:992:11\n4242 rules/rise_of_totalitarianism/rules.yaml:993:15\n4243 rules/rise_of_totalitarianism/rules.yaml:994:15\n4291 rules/rise_of_totalitarianism/rules.yaml:995:15\n4292 rules/rise_of_totalitarianism/rules.yaml:996:15\n4298 rules/rise_of_totalitarianism/rules.yaml:997:15\n4299 rules/rise_of_totalitarianism/rules.yaml:998:15\n4300 rules/rise_of_totalitarianism/rules.yaml:999:19\n4309 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4311 rules/rise_of_totalitarianism/rules.yaml:1002:19\n4312 rules/rise_of_totalitarianism/rules.yaml:1003:19\n4313 rules/rise_of_totalitarianism/rules.yaml:1004:23\n4315 rules/rise_of_totalitarianism/rules.yaml:1006:23\n4316 rules/rise_of_totalitarianism/rules.yaml:1007:23\n4320 rules/rise_of_totalitarianism/rules.yaml:1008:27\n4333 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4334 rules/rise_of_totalitarianism/rules.yaml:1010:23\n4335 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4336 rules/rise_of_totalitarianism/rules.yaml:1012:27\n4337 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4338 rules/rise_of_totalitarianism/rules.yaml:1014:23\n4339 rules/rise_of_totalitarianism/rules.yaml:1015:23\n4340 rules/rise_of_totalitarianism/rules.yaml:1016:27\n4341 rules/rise_of_totalitarianism/rules.yaml:1017:27\n4350 rules/rise_of_totalitarianism/rules.yaml:1018:27\n4354 rules/rise_of_totalitarianism/rules.yaml:1019:27\n4355 rules/rise_of_totalitarianism/rules.yaml:1020:27\n4356 rules/rise_of_totalitarianism/rules.yaml:1021:27\n4357 rules/rise_of_totalitarianism/rules.yaml:1022:27\n4358 rules/rise_of_totalitarianism/rules.yaml:1023:31\n4361 rules/rise_of_totalitarianism/rules.yaml:1024:27\n4364 rules/rise_of_totalitarianism/rules.yaml:1025:27\n4412 rules/rise_of_totalitarianism/rules.yaml:668:7\n4413 rules/rise_of_totalitarianism/rules.yaml:669:7\n4424 rules/rise_of_totalitarianism/rules.yaml:670:11\n4434 rules/rise_of_totalitarianism/rules.yaml:671:11\n4435 rules/rise_of_totalitarianism/rules.yaml:672:15\n4444 rules/rise_of_totalitarianism/rules.yaml:674:15\n4457 rules/rise_of_totalitarianism/rules.yaml:675:15\n4458 rules/rise_of_totalitarianism/rules.yaml:676:19\n4467 rules/rise_of_totalitarianism/rules.yaml:678:19\n4480 rules/rise_of_totalitarianism/rules.yaml:679:19\n4487 rules/rise_of_totalitarianism/rules.yaml:680:19\n4489 rules/rise_of_totalitarianism/rules.yaml:681:19\n4490 rules/rise_of_totalitarianism/rules.yaml:682:19\n4491 rules/rise_of_totalitarianism/rules.yaml:683:19\n4492 rules/rise_of_totalitarianism/rules.yaml:684:19\n4515 rules/rise_of_totalitarianism/rules.yaml:685:19\n4516 rules/rise_of_totalitarianism/rules.yaml:686:19\n4517 rules/rise_of_totalitarianism/rules.yaml:687:19\n4522 rules/rise_of_totalitarianism/rules.yaml:688:19\n4530 rules/rise_of_totalitarianism/rules.yaml:689:23\n4544 rules/rise_of_totalitarianism/rules.yaml:690:19\n4545 rules/rise_of_totalitarianism/rules.yaml:691:19\n4546 rules/rise_of_totalitarianism/rules.yaml:692:19\n4547 rules/rise_of_totalitarianism/rules.yaml:693:19\n4551 rules/rise_of_totalitarianism/rules.yaml:694:7\n4580 rules/rise_of_totalitarianism/rules.yaml:637:3\n4586 rules/rise_of_totalitarianism/rules.yaml:1143:14\n4614 rules/rise_of_totalitarianism/rules.yaml:641:7\n4615 rules/rise_of_totalitarianism/rules.yaml:642:11\n4616 rules/rise_of_totalitarianism/rules.yaml:643:7\n4621 rules/rise_of_totalitarianism/rules.yaml:644:7\n4643 rules/rise_of_totalitarianism/rules.yaml:646:11\n4644 rules/rise_of_totalitarianism/rules.yaml:647:7\n4645 rules/rise_of_totalitarianism/rules.yaml:648:11\n4646 rules/rise_of_totalitarianism/rules.yaml:649:15\n4654 rules/rise_of_totalitarianism/rules.yaml:651:15\n4661 rules/rise_of_totalitarianism/rules.yaml:652:11\n4662 rules/rise_of_totalitarianism/rules.yaml:653:7\n4676 rules/rise_of_totalitarianism/rules.yaml:654:11\n4682 rules/rise_of_totalitarianism/rules.yaml:655:15\n4687 rules/rise_of_totalitarianism/rules.yaml:656:7\n4688 rules/rise_of_totalitarianism/rules.yaml:657:11\n4689 rules/rise_of_totalitarianism/rules.yaml:658:11\n4690 rules/rise_of_totalitarianism/rules.yaml:659:15\n4691 rules/rise_of_totalitarianism/rules.yaml:660:11\n4692 rules/rise_of_totalitarianism/rules.yaml:661:11\n4693 rules/rise_of_totalitarianism/rules.yaml:662:11\n4708 rules/rise_of_totalitarianism/rules.yaml:550:7\n4709 rules/rise_of_totalitarianism/rules.yaml:551:7\n4710 rules/rise_of_totalitarianism/rules.yaml:552:7\n4711 rules/rise_of_totalitarianism/rules.yaml:553:7\n4719 rules/rise_of_totalitarianism/rules.yaml:554:11\n4725 rules/rise_of_totalitarianism/rules.yaml:555:11\n4726 rules/rise_of_totalitarianism/rules.yaml:556:15\n4727 rules/rise_of_totalitarianism/rules.yaml:557:15\n4728 rules/rise_of_totalitarianism/rules.yaml:558:15\n4729 rules/rise_of_totalitarianism/rules.yaml:559:15\n4732 rules/rise_of_totalitarianism/rules.yaml:560:7\n4755 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4760 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4763 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4764 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4765 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4766 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4767 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4768 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4781 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4782 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4794 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4800 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4818 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4819 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4840 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4879 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4880 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4882 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4883 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4887 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4911 rules/rise_of_totalitarianism/rules.yaml:538:7\n4912 rules/rise_of_totalitarianism/rules.yaml:539:7\n4920 rules/rise_of_totalitarianism/rules.yaml:540:11\n4928 rules/rise_of_totalitarianism/rules.yaml:541:11\n4929 rules/rise_of_totalitarianism/rules.yaml:542:15\n4930 rules/rise_of_totalitarianism/rules.yaml:543:15\n4931 rules/rise_of_totalitarianism/rules.yaml:544:15\n4945 rules/rise_of_totalitarianism/rules.yaml:798:3\n4952 rules/rise_of_totalitarianism/rules.yaml:1123:14\n4958 rules/rise_of_totalitarianism/rules.yaml:1144:14\n4993 rules/rise_of_totalitarianism/rules.yaml:803:7\n4994 rules/rise_of_totalitarianism/rules.yaml:804:7\n4995 rules/rise_of_totalitarianism/rules.yaml:805:7\n4996 rules/rise_of_totalitarianism/rules.yaml:806:7\n4997 rules/rise_of_totalitarianism/rules.yaml:807:7\n4998 rules/rise_of_totalitarianism/rules.yaml:808:7\n5007 rules/rise_of_totalitarianism/rules.yaml:809:11\n5015 rules/rise_of_totalitarianism/rules.yaml:810:15\n5028 rules/rise_of_totalitarianism/rules.yaml:811:15\n5034 rules/rise_of_totalitarianism/rules.yaml:812:15\n5041 rules/rise_of_totalitarianism/rules.yaml:813:15\n5042 rules/rise_of_totalitarianism/rules.yaml:814:15\n5043 rules/rise_of_totalitarianism/rules.yaml:815:15\n5048 rules/rise_of_totalitarianism/rules.yaml:816:19\n5051 rules/rise_of_totalitarianism/rules.yaml:819:23\n5052 rules/rise_of_totalitarianism/rules.yaml:820:23\n5053 rules/rise_of_totalitarianism/rules.yaml:821:23\n5054 rules/rise_of_totalitarianism/rules.yaml:822:27\n5055 rules/rise_of_totalitarianism/rules.yaml:823:23\n5058 rules/rise_of_totalitarianism/rules.yaml:817:23\n5065 rules/rise_of_totalitarianism/rules.yaml:824:19\n5068 rules/rise_of_totalitarianism/rules.yaml:826:15\n5084 rules/rise_of_totalitarianism/rules.yaml:827:15\n5085 rules/rise_of_totalitarianism/rules.yaml:828:19\n5086 rules/rise_of_totalitarianism/rules.yaml:829:19\n5094 rules/rise_of_totalitarianism/rules.yaml:831:19\n5107 rules/rise_of_totalitarianism/rules.yaml:832:19\n5112 rules/rise_of_totalitarianism/rules.yaml:833:19\n5119 rules/rise_of_totalitarianism/rules.yaml:834:19\n5120 rules/rise_of_totalitarianism/rules.yaml:835:19\n5121 rules/rise_of_totalitarianism/rules.yaml:836:19\n5126 rules/rise_of_totalitarianism/rules.yaml:837:23\n5129 rules/rise_of_totalitarianism/rules.yaml:840:27\n5130 rules/rise_of_totalitarianism/rules.yaml:841:27\n5131 rules/rise_of_totalitarianism/rules.yaml:842:31\n5132 rules/rise_of_totalitarianism/rules.yaml:843:27\n5135 rules/rise_of_totalitarianism/rules.yaml:838:27\n5139 rules/rise_of_totalitarianism/rules.yaml:845:11\n5140 rules/rise_of_totalitarianism/rules.yaml:846:11\n5141 rules/rise_of_totalitarianism/rules.yaml:847:15\n5142 rules/rise_of_totalitarianism/rules.yaml:848:15\n5150 rules/rise_of_totalitarianism/rules.yaml:850:15\n5158 rules/rise_of_totalitarianism/rules.yaml:851:15\n5159 rules/rise_of_totalitarianism/rules.yaml:852:15\n5166 rules/rise_of_totalitarianism/rules.yaml:853:15\n5167 rules/rise_of_totalitarianism/rules.yaml:854:15\n5168 rules/rise_of_totalitarianism/rules.yaml:855:15\n5173 rules/rise_of_totalitarianism/rules.yaml:856:19\n5174 rules/rise_of_totalitarianism/rules.yaml:857:19\n5175 rules/rise_of_totalitarianism/rules.yaml:858:19\n5183 rules/rise_of_totalitarianism/rules.yaml:859:23\n5191 rules/rise_of_totalitarianism/rules.yaml:861:11\n5192 rules/rise_of_totalitarianism/rules.yaml:862:11\n5193 rules/rise_of_totalitarianism/rules.yaml:863:11\n5198 rules/rise_of_totalitarianism/rules.yaml:864:15\n5203 rules/rise_of_totalitarianism/rules.yaml:865:15\n5204 rules/rise_of_totalitarianism/rules.yaml:866:15\n5205 rules/rise_of_totalitarianism/rules.yaml:867:15\n5206 rules/rise_of_totalitarianism/rules.yaml:868:15\n5213 rules/rise_of_totalitarianism/rules.yaml:869:15\n5214 rules/rise_of_totalitarianism/rules.yaml:870:15\n5215 rules/rise_of_totalitarianism/rules.yaml:871:15\n5220 rules/rise_of_totalitarianism/rules.yaml:872:19\n5221 rules/rise_of_totalitarianism/rules.yaml:873:19\n5222 rules/rise_of_totalitarianism/rules.yaml:874:19\n5223 rules/rise_of_totalitarianism/rules.yaml:875:19\n5224 rules/rise_of_totalitarianism/rules.yaml:876:19\n5228 rules/rise_of_totalitarianism/rules.yaml:878:15\n5233 rules/rise_of_totalitarianism/rules.yaml:879:15\n5250 rules/rise_of_totalitarianism/rules.yaml:880:15\n5251 rules/rise_of_totalitarianism/rules.yaml:881:15\n5258 rules/rise_of_totalitarianism/rules.yaml:882:15\n5259 rules/rise_of_totalitarianism/rules.yaml:883:15\n5260 rules/rise_of_totalitarianism/rules.yaml:884:15\n5265 rules/rise_of_totalitarianism/rules.yaml:885:19\n5280 rules/rise_of_totalitarianism/rules.yaml:886:19\n5281 rules/rise_of_totalitarianism/rules.yaml:887:23\n5296 rules/rise_of_totalitarianism/rules.yaml:888:19\n5304 rules/rise_of_totalitarianism/rules.yaml:889:23\n5316 rules/rise_of_totalitarianism/rules.yaml:890:23\n5323 rules/rise_of_totalitarianism/rules.yaml:891:19\n5324 rules/rise_of_totalitarianism/rules.yaml:892:23\n5327 rules/rise_of_totalitarianism/rules.yaml:893:23\n5333 rules/rise_of_totalitarianism/rules.yaml:894:7\n5336 rules/rise_of_totalitarianism/rules.yaml:898:11\n5339 rules/rise_of_totalitarianism/rules.yaml:895:11\n5344 rules/rise_of_totalitarianism/rules.yaml:896:15\n5351 rules/rise_of_totalitarianism/rules.yaml:899:7\n5352 rules/rise_of_totalitarianism/rules.yaml:900:11\n5353 rules/rise_of_totalitarianism/rules.yaml:901:15\n5355 rules/rise_of_totalitarianism/rules.yaml:903:11\n5374 rules/rise_of_totalitarianism/rules.yaml:718:7\n5375 rules/rise_of_totalitarianism/rules.yaml:719:11\n5376 rules/rise_of_totalitarianism/rules.yaml:720:15\n5377 rules/rise_of_totalitarianism/rules.yaml:721:19\n5378 rules/rise_of_totalitarianism/rules.yaml:722:15\n5379 rules/rise_of_totalitarianism/rules.yaml:723:15\n5381 rules/rise_of_totalitarianism/rules.yaml:724:7\n5382 rules/rise_of_totalitarianism/rules.yaml:725:7\n5393 rules/rise_of_totalitarianism/rules.yaml:726:11\n5394 rules/rise_of_totalitarianism/rules.yaml:727:11\n5409 rules/rise_of_totalitarianism/rules.yaml:728:15\n5415 rules/rise_of_totalitarianism/rules.yaml:729:15\n5421 rules/rise_of_totalitarianism/rules.yaml:730:19\n5422 rules/rise_of_totalitarianism/rules.yaml:731:19\n5435 rules/rise_of_totalitarianism/rules.yaml:732:19\n5449 rules/rise_of_totalitarianism/flow.yaml:22:3\n5486 rules/rise_of_totalitarianism/flow.yaml:26:7\n5487 rules/rise_of_totalitarianism/flow.yaml:27:7\n5488 rules/rise_of_totalitarianism/flow.yaml:28:7\n5499 rules/rise_of_totalitarianism/flow.yaml:29:11\n5504 rules/rise_of_totalitarianism/flow.yaml:30:11\n5513 rules/rise_of_totalitarianism/flow.yaml:31:15\n5525 rules/rise_of_totalitarianism/flow.yaml:32:15\n5526 rules/rise_of_totalitarianism/flow.yaml:33:19\n5529 rules/rise_of_totalitarianism/flow.yaml:34:19\n5533 rules/rise_of_totalitarianism/flow.yaml:35:7\n5534 rules/rise_of_totalitarianism/flow.yaml:36:7\n5535 rules/rise_of_totalitarianism/flow.yaml:37:11\n5536 rules/rise_of_totalitarianism/flow.yaml:38:15\n5553 rules/rise_of_totalitarianism/flow.yaml:39:15\n5554 rules/rise_of_totalitarianism/flow.yaml:40:11\n5555 rules/rise_of_totalitarianism/flow.yaml:41:7\n5556 rules/rise_of_totalitarianism/flow.yaml:42:7\n5557 rules/rise_of_totalitarianism/flow.yaml:43:11\n5560 rules/rise_of_totalitarianism/flow.yaml:44:11\n5561 rules/rise_of_totalitarianism/flow.yaml:45:7\n5562 rules/rise_of_totalitarianism/flow.yaml:46:11\n5563 rules/rise_of_totalitarianism/flow.yaml:47:7\n5577 rules/rise_of_totalitarianism/flow.yaml:48:11\n5583 rules/rise_of_totalitarianism/flow.yaml:49:11\n5584 rules/rise_of_totalitarianism/flow.yaml:50:15\n5585 rules/rise_of_totalitarianism/flow.yaml:51:15\n5595 rules/rise_of_totalitarianism/flow.yaml:52:15\n5602 rules/rise_of_totalitarianism/flow.yaml:53:15\n5603 rules/rise_of_totalitarianism/flow.yaml:54:15\n5607 rules/rise_of_totalitarianism/flow.yaml:55:7\n5618 rules/rise_of_totalitarianism/flow.yaml:56:11\n5619 rules/rise_of_totalitarianism/flow.yaml:57:11\n5634 rules/rise_of_totalitarianism/flow.yaml:58:15\n5652 rules/rise_of_totalitarianism/flow.yaml:59:15\n5653 rules/rise_of_totalitarianism/flow.yaml:60:19\n5655 rules/rise_of_totalitarianism/flow.yaml:62:19\n5658 rules/rise_of_totalitarianism/flow.yaml:63:19\n5681 rules/rise_of_totalitarianism/flow.yaml:81:3\n5687 rules/rise_of_totalitarianism/flow.yaml:81:3\n5698 rules/rise_of_totalitarianism/flow.yaml:85:7\n5699 rules/rise_of_totalitarianism/flow.yaml:86:11\n5700 rules/rise_of_totalitarianism/flow.yaml:87:15\n5701 rules/rise_of_totalitarianism/flow.yaml:88:7\n5702 rules/rise_of_totalitarianism/flow.yaml:89:7\n5703 rules/rise_of_totalitarianism/flow.yaml:90:7\n5709 rules/rise_of_totalitarianism/flow.yaml:91:7\n5715 rules/rise_of_totalitarianism/flow.yaml:92:7\n5716 rules/rise_of_totalitarianism/flow.yaml:93:7\n5717 rules/rise_of_totalitarianism/flow.yaml:94:7\n5727 rules/rise_of_totalitarianism/flow.yaml:15:3\n5742 rules/rise_of_totalitarianism/flow.yaml:19:7\n5743 rules/rise_of_totalitarianism/flow.yaml:20:7\n5758 rules/rise_of_totalitarianism/flow.yaml:65:3\n5780 rules/rise_of_totalitarianism/flow.yaml:69:7\n5794 rules/rise_of_totalitarianism/flow.yaml:70:11\n5795 rules/rise_of_totalitarianism/flow.yaml:71:11\n5796 rules/rise_of_totalitarianism/flow.yaml:72:11\n5803 rules/rise_of_totalitarianism/flow.yaml:73:11\n5810 rules/rise_of_totalitarianism/flow.yaml:74:11\n5824 rules/rise_of_totalitarianism/flow.yaml:75:15\n5829 rules/rise_of_totalitarianism/flow.yaml:76:11\n5836 rules/rise_of_totalitarianism/flow.yaml:77:11\n5841 rules/rise_of_totalitarianism/flow.yaml:78:7\n5842 rules/rise_of_totalitarianism/flow.yaml:79:11\n5860 rules/rise_of_totalitarianism/rules.yaml:1137:7\n5868 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5871 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5872 rules/rise_of_totalitarianism/rules.yaml:1140:7\n5873 rules/rise_of_totalitarianism/rules.yaml:1141:7"
+_ORIGINS = "1004 rules/rise_of_totalitarianism/rules.yaml:287:7\n1005 rules/rise_of_totalitarianism/rules.yaml:288:7\n1006 rules/rise_of_totalitarianism/rules.yaml:289:11\n1007 rules/rise_of_totalitarianism/rules.yaml:290:7\n1044 rules/rise_of_totalitarianism/rules.yaml:305:7\n1045 rules/rise_of_totalitarianism/rules.yaml:306:7\n1046 rules/rise_of_totalitarianism/rules.yaml:307:11\n1051 rules/rise_of_totalitarianism/rules.yaml:308:7\n1052 rules/rise_of_totalitarianism/rules.yaml:309:11\n1053 rules/rise_of_totalitarianism/rules.yaml:310:15\n1054 rules/rise_of_totalitarianism/rules.yaml:311:11\n1055 rules/rise_of_totalitarianism/rules.yaml:312:15\n1056 rules/rise_of_totalitarianism/rules.yaml:313:7\n1060 rules/rise_of_totalitarianism/rules.yaml:182:7\n1064 rules/rise_of_totalitarianism/rules.yaml:47:3\n1072 rules/rise_of_totalitarianism/rules.yaml:55:7\n1076 rules/rise_of_totalitarianism/rules.yaml:227:7\n1080 rules/rise_of_totalitarianism/rules.yaml:189:7\n1090 rules/rise_of_totalitarianism/rules.yaml:367:7\n1094 rules/rise_of_totalitarianism/rules.yaml:368:7\n1097 rules/rise_of_totalitarianism/rules.yaml:369:11\n1098 rules/rise_of_totalitarianism/rules.yaml:370:7\n1102 rules/rise_of_totalitarianism/rules.yaml:199:7\n1103 rules/rise_of_totalitarianism/rules.yaml:200:11\n1104 rules/rise_of_totalitarianism/rules.yaml:201:11\n1109 rules/rise_of_totalitarianism/rules.yaml:202:11\n1110 rules/rise_of_totalitarianism/rules.yaml:203:11\n1111 rules/rise_of_totalitarianism/rules.yaml:204:15\n1112 rules/rise_of_totalitarianism/rules.yaml:205:19\n1113 rules/rise_of_totalitarianism/rules.yaml:206:11\n1114 rules/rise_of_totalitarianism/rules.yaml:207:7\n1125 rules/rise_of_totalitarianism/rules.yaml:208:7\n1126 rules/rise_of_totalitarianism/rules.yaml:209:7\n1138 rules/rise_of_totalitarianism/rules.yaml:210:7\n1139 rules/rise_of_totalitarianism/rules.yaml:211:11\n1140 rules/rise_of_totalitarianism/rules.yaml:212:7\n1144 rules/rise_of_totalitarianism/rules.yaml:246:7\n1148 rules/rise_of_totalitarianism/rules.yaml:253:7\n1156 rules/rise_of_totalitarianism/rules.yaml:147:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1168 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1170 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1174 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1181 rules/rise_of_totalitarianism/rules.yaml:1362:27\n1187 rules/rise_of_totalitarianism/rules.yaml:1362:49\n1195 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1200 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1201 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1202 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1206 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1207 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1211 rules/rise_of_totalitarianism/rules.yaml:1370:27\n1217 rules/rise_of_totalitarianism/rules.yaml:1370:49\n1225 rules/rise_of_totalitarianism/rules.yaml:87:7\n1226 rules/rise_of_totalitarianism/rules.yaml:88:11\n1227 rules/rise_of_totalitarianism/rules.yaml:89:7\n1228 rules/rise_of_totalitarianism/rules.yaml:90:11\n1229 rules/rise_of_totalitarianism/rules.yaml:91:7\n1233 rules/rise_of_totalitarianism/rules.yaml:121:7\n1245 rules/rise_of_totalitarianism/rules.yaml:114:7\n1271 rules/rise_of_totalitarianism/rules.yaml:355:7\n1275 rules/rise_of_totalitarianism/rules.yaml:221:7\n1282 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1283 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1284 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1285 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1286 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1287 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1288 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1292 rules/rise_of_totalitarianism/rules.yaml:234:7\n1293 rules/rise_of_totalitarianism/rules.yaml:235:11\n1294 rules/rise_of_totalitarianism/rules.yaml:236:7\n1295 rules/rise_of_totalitarianism/rules.yaml:237:11\n1301 rules/rise_of_totalitarianism/rules.yaml:238:11\n1310 rules/rise_of_totalitarianism/rules.yaml:239:7\n1311 rules/rise_of_totalitarianism/rules.yaml:240:11\n1327 rules/rise_of_totalitarianism/rules.yaml:241:7\n1332 rules/rise_of_totalitarianism/rules.yaml:62:7\n1341 rules/rise_of_totalitarianism/rules.yaml:335:7\n1346 rules/rise_of_totalitarianism/rules.yaml:327:7\n1347 rules/rise_of_totalitarianism/rules.yaml:328:7\n1348 rules/rise_of_totalitarianism/rules.yaml:329:11\n1356 rules/rise_of_totalitarianism/rules.yaml:330:7\n1360 rules/rise_of_totalitarianism/rules.yaml:177:7\n1364 rules/rise_of_totalitarianism/rules.yaml:154:7\n1378 rules/rise_of_totalitarianism/rules.yaml:258:7\n1386 rules/rise_of_totalitarianism/rules.yaml:128:7\n1391 rules/rise_of_totalitarianism/rules.yaml:277:7\n1392 rules/rise_of_totalitarianism/rules.yaml:278:7\n1393 rules/rise_of_totalitarianism/rules.yaml:279:11\n1394 rules/rise_of_totalitarianism/rules.yaml:280:7\n1398 rules/rise_of_totalitarianism/rules.yaml:161:7\n1406 rules/rise_of_totalitarianism/rules.yaml:107:7\n1419 rules/rise_of_totalitarianism/rules.yaml:265:7\n1423 rules/rise_of_totalitarianism/rules.yaml:266:7\n1424 rules/rise_of_totalitarianism/rules.yaml:267:11\n1425 rules/rise_of_totalitarianism/rules.yaml:268:7\n1429 rules/rise_of_totalitarianism/rules.yaml:320:7\n1440 rules/rise_of_totalitarianism/rules.yaml:296:7\n1444 rules/rise_of_totalitarianism/rules.yaml:348:7\n1449 rules/rise_of_totalitarianism/rules.yaml:381:7\n1453 rules/rise_of_totalitarianism/rules.yaml:73:7\n1454 rules/rise_of_totalitarianism/rules.yaml:74:11\n1455 rules/rise_of_totalitarianism/rules.yaml:75:7\n1456 rules/rise_of_totalitarianism/rules.yaml:76:11\n1457 rules/rise_of_totalitarianism/rules.yaml:77:7\n1462 rules/rise_of_totalitarianism/rules.yaml:170:7\n1471 rules/rise_of_totalitarianism/rules.yaml:100:7\n1479 rules/rise_of_totalitarianism/rules.yaml:135:7\n1480 rules/rise_of_totalitarianism/rules.yaml:136:7\n1481 rules/rise_of_totalitarianism/rules.yaml:137:7\n1482 rules/rise_of_totalitarianism/rules.yaml:138:7\n1487 rules/rise_of_totalitarianism/rules.yaml:341:7\n1493 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1498 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1506 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1507 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1508 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1509 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1510 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1511 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1515 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1533 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1537 rules/rise_of_totalitarianism/rules.yaml:392:7\n1538 rules/rise_of_totalitarianism/rules.yaml:393:7\n1543 rules/rise_of_totalitarianism/rules.yaml:394:11\n1544 rules/rise_of_totalitarianism/rules.yaml:395:11\n1549 rules/rise_of_totalitarianism/rules.yaml:1085:7\n1550 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1551 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1558 rules/rise_of_totalitarianism/rules.yaml:1088:11\n1559 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1561 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1566 rules/rise_of_totalitarianism/rules.yaml:1091:11\n1574 rules/rise_of_totalitarianism/rules.yaml:1092:11\n1579 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1580 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1581 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1589 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1590 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1591 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1603 rules/rise_of_totalitarianism/rules.yaml:424:7\n1604 rules/rise_of_totalitarianism/rules.yaml:425:11\n1633 rules/rise_of_totalitarianism/rules.yaml:426:11\n1634 rules/rise_of_totalitarianism/rules.yaml:427:11\n1635 rules/rise_of_totalitarianism/rules.yaml:428:11\n1636 rules/rise_of_totalitarianism/rules.yaml:429:11\n1642 rules/rise_of_totalitarianism/rules.yaml:1250:7\n1643 rules/rise_of_totalitarianism/rules.yaml:1251:11\n1645 rules/rise_of_totalitarianism/rules.yaml:1252:7\n1648 rules/rise_of_totalitarianism/rules.yaml:1253:7\n1653 rules/rise_of_totalitarianism/rules.yaml:469:7\n1654 rules/rise_of_totalitarianism/rules.yaml:470:7\n1655 rules/rise_of_totalitarianism/rules.yaml:471:7\n1660 rules/rise_of_totalitarianism/rules.yaml:472:11\n1661 rules/rise_of_totalitarianism/rules.yaml:473:11\n1666 rules/rise_of_totalitarianism/rules.yaml:479:7\n1667 rules/rise_of_totalitarianism/rules.yaml:480:11\n1668 rules/rise_of_totalitarianism/rules.yaml:481:11\n1671 rules/rise_of_totalitarianism/rules.yaml:483:11\n1676 rules/rise_of_totalitarianism/rules.yaml:456:7\n1677 rules/rise_of_totalitarianism/rules.yaml:457:11\n1678 rules/rise_of_totalitarianism/rules.yaml:458:11\n1679 rules/rise_of_totalitarianism/rules.yaml:459:11\n1681 rules/rise_of_totalitarianism/rules.yaml:460:7\n1682 rules/rise_of_totalitarianism/rules.yaml:461:11\n1683 rules/rise_of_totalitarianism/rules.yaml:462:11\n1684 rules/rise_of_totalitarianism/rules.yaml:463:11\n1689 rules/rise_of_totalitarianism/rules.yaml:968:7\n1690 rules/rise_of_totalitarianism/rules.yaml:969:11\n1708 rules/rise_of_totalitarianism/rules.yaml:970:15\n1709 rules/rise_of_totalitarianism/rules.yaml:971:15\n1714 rules/rise_of_totalitarianism/rules.yaml:972:15\n1715 rules/rise_of_totalitarianism/rules.yaml:973:19\n1718 rules/rise_of_totalitarianism/rules.yaml:974:19\n1721 rules/rise_of_totalitarianism/rules.yaml:976:19\n1727 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1728 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1729 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1733 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1734 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1740 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1741 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1746 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1747 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1748 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1752 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1753 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1757 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1758 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1763 rules/rise_of_totalitarianism/rules.yaml:1061:7\n1764 rules/rise_of_totalitarianism/rules.yaml:1062:11\n1765 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1766 rules/rise_of_totalitarianism/rules.yaml:1064:19\n1767 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1768 rules/rise_of_totalitarianism/rules.yaml:1066:15\n1779 rules/rise_of_totalitarianism/rules.yaml:1067:15\n1780 rules/rise_of_totalitarianism/rules.yaml:1068:19\n1788 rules/rise_of_totalitarianism/rules.yaml:1069:19\n1789 rules/rise_of_totalitarianism/rules.yaml:1070:19\n1790 rules/rise_of_totalitarianism/rules.yaml:1071:19\n1795 rules/rise_of_totalitarianism/rules.yaml:1072:23\n1798 rules/rise_of_totalitarianism/rules.yaml:1073:23\n1799 rules/rise_of_totalitarianism/rules.yaml:1074:19\n1808 rules/rise_of_totalitarianism/rules.yaml:1075:15\n1820 rules/rise_of_totalitarianism/rules.yaml:1076:15\n1825 rules/rise_of_totalitarianism/rules.yaml:1077:15\n1827 rules/rise_of_totalitarianism/rules.yaml:1078:15\n1833 rules/rise_of_totalitarianism/rules.yaml:1079:19\n1834 rules/rise_of_totalitarianism/rules.yaml:1080:11\n1838 rules/rise_of_totalitarianism/flow.yaml:101:3\n1842 rules/rise_of_totalitarianism/flow.yaml:105:7\n1843 rules/rise_of_totalitarianism/flow.yaml:106:11\n1847 rules/rise_of_totalitarianism/rules.yaml:415:7\n1848 rules/rise_of_totalitarianism/rules.yaml:416:7\n1849 rules/rise_of_totalitarianism/rules.yaml:417:11\n1854 rules/rise_of_totalitarianism/rules.yaml:418:15\n1855 rules/rise_of_totalitarianism/rules.yaml:419:15\n1859 rules/rise_of_totalitarianism/rules.yaml:387:7\n1863 rules/rise_of_totalitarianism/rules.yaml:765:7\n1865 rules/rise_of_totalitarianism/rules.yaml:766:7\n1866 rules/rise_of_totalitarianism/rules.yaml:767:7\n1871 rules/rise_of_totalitarianism/rules.yaml:629:7\n1874 rules/rise_of_totalitarianism/rules.yaml:630:7\n1875 rules/rise_of_totalitarianism/rules.yaml:631:11\n1878 rules/rise_of_totalitarianism/rules.yaml:632:7\n1879 rules/rise_of_totalitarianism/rules.yaml:633:11\n1880 rules/rise_of_totalitarianism/rules.yaml:634:11\n1881 rules/rise_of_totalitarianism/rules.yaml:635:11\n1882 rules/rise_of_totalitarianism/rules.yaml:636:7\n1883 rules/rise_of_totalitarianism/rules.yaml:637:11\n1885 rules/rise_of_totalitarianism/rules.yaml:639:11\n1890 rules/rise_of_totalitarianism/rules.yaml:981:7\n1891 rules/rise_of_totalitarianism/rules.yaml:982:11\n1892 rules/rise_of_totalitarianism/rules.yaml:983:15\n1898 rules/rise_of_totalitarianism/rules.yaml:984:19\n1899 rules/rise_of_totalitarianism/rules.yaml:985:19\n1900 rules/rise_of_totalitarianism/rules.yaml:986:19\n1901 rules/rise_of_totalitarianism/rules.yaml:987:19\n1902 rules/rise_of_totalitarianism/rules.yaml:988:19\n1903 rules/rise_of_totalitarianism/rules.yaml:989:19\n1908 rules/rise_of_totalitarianism/rules.yaml:990:23\n1911 rules/rise_of_totalitarianism/rules.yaml:991:23\n1912 rules/rise_of_totalitarianism/rules.yaml:992:19\n1917 rules/rise_of_totalitarianism/flow.yaml:6:3\n1921 rules/rise_of_totalitarianism/flow.yaml:10:7\n1922 rules/rise_of_totalitarianism/flow.yaml:11:11\n1925 rules/rise_of_totalitarianism/flow.yaml:12:7\n1926 rules/rise_of_totalitarianism/flow.yaml:13:7\n1930 rules/rise_of_totalitarianism/rules.yaml:400:7\n1931 rules/rise_of_totalitarianism/rules.yaml:401:7\n1932 rules/rise_of_totalitarianism/rules.yaml:402:7\n1933 rules/rise_of_totalitarianism/rules.yaml:403:11\n1934 rules/rise_of_totalitarianism/rules.yaml:404:15\n1936 rules/rise_of_totalitarianism/rules.yaml:406:15\n1937 rules/rise_of_totalitarianism/rules.yaml:407:7\n1938 rules/rise_of_totalitarianism/rules.yaml:408:7\n1939 rules/rise_of_totalitarianism/rules.yaml:409:11\n1943 rules/rise_of_totalitarianism/rules.yaml:784:7\n1944 rules/rise_of_totalitarianism/rules.yaml:785:7\n1948 rules/rise_of_totalitarianism/rules.yaml:786:11\n1949 rules/rise_of_totalitarianism/rules.yaml:787:11\n1950 rules/rise_of_totalitarianism/rules.yaml:788:11\n1953 rules/rise_of_totalitarianism/rules.yaml:789:11\n1959 rules/rise_of_totalitarianism/rules.yaml:1097:7\n1960 rules/rise_of_totalitarianism/rules.yaml:1098:11\n1961 rules/rise_of_totalitarianism/rules.yaml:1099:11\n1962 rules/rise_of_totalitarianism/rules.yaml:1100:11\n1963 rules/rise_of_totalitarianism/rules.yaml:1101:15\n1964 rules/rise_of_totalitarianism/rules.yaml:1102:7\n1965 rules/rise_of_totalitarianism/rules.yaml:1103:11\n1968 rules/rise_of_totalitarianism/rules.yaml:1104:15\n1969 rules/rise_of_totalitarianism/rules.yaml:1105:7\n1970 rules/rise_of_totalitarianism/rules.yaml:1106:11\n1971 rules/rise_of_totalitarianism/rules.yaml:1107:11\n1972 rules/rise_of_totalitarianism/rules.yaml:1108:7\n1977 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1978 rules/rise_of_totalitarianism/rules.yaml:1114:7\n1979 rules/rise_of_totalitarianism/rules.yaml:1115:7\n1980 rules/rise_of_totalitarianism/rules.yaml:1116:11\n1981 rules/rise_of_totalitarianism/rules.yaml:1117:11\n1987 rules/rise_of_totalitarianism/rules.yaml:1118:15\n2001 rules/rise_of_totalitarianism/rules.yaml:1119:15\n2002 rules/rise_of_totalitarianism/rules.yaml:1120:15\n2004 rules/rise_of_totalitarianism/rules.yaml:1121:7\n2005 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2006 rules/rise_of_totalitarianism/rules.yaml:1123:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1124:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1125:7\n2013 rules/rise_of_totalitarianism/rules.yaml:1294:7\n2014 rules/rise_of_totalitarianism/rules.yaml:1295:11\n2019 rules/rise_of_totalitarianism/rules.yaml:1296:11\n2020 rules/rise_of_totalitarianism/rules.yaml:1297:11\n2021 rules/rise_of_totalitarianism/rules.yaml:1298:15\n2024 rules/rise_of_totalitarianism/rules.yaml:1300:15\n2027 rules/rise_of_totalitarianism/rules.yaml:1301:15\n2032 rules/rise_of_totalitarianism/rules.yaml:1319:7\n2041 rules/rise_of_totalitarianism/rules.yaml:1320:7\n2042 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2043 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2044 rules/rise_of_totalitarianism/rules.yaml:1323:15\n2045 rules/rise_of_totalitarianism/rules.yaml:1324:19\n2046 rules/rise_of_totalitarianism/rules.yaml:1325:19\n2047 rules/rise_of_totalitarianism/rules.yaml:1326:19\n2048 rules/rise_of_totalitarianism/rules.yaml:1327:7\n2072 rules/rise_of_totalitarianism/rules.yaml:728:7\n2073 rules/rise_of_totalitarianism/rules.yaml:729:7\n2078 rules/rise_of_totalitarianism/rules.yaml:730:11\n2091 rules/rise_of_totalitarianism/rules.yaml:731:11\n2092 rules/rise_of_totalitarianism/rules.yaml:732:15\n2094 rules/rise_of_totalitarianism/rules.yaml:734:15\n2095 rules/rise_of_totalitarianism/rules.yaml:735:15\n2096 rules/rise_of_totalitarianism/rules.yaml:736:19\n2098 rules/rise_of_totalitarianism/rules.yaml:738:19\n2099 rules/rise_of_totalitarianism/rules.yaml:739:19\n2100 rules/rise_of_totalitarianism/rules.yaml:740:19\n2105 rules/rise_of_totalitarianism/rules.yaml:592:7\n2106 rules/rise_of_totalitarianism/rules.yaml:594:15\n2107 rules/rise_of_totalitarianism/rules.yaml:595:15\n2109 rules/rise_of_totalitarianism/rules.yaml:597:15\n2110 rules/rise_of_totalitarianism/rules.yaml:598:15\n2111 rules/rise_of_totalitarianism/rules.yaml:600:19\n2114 rules/rise_of_totalitarianism/rules.yaml:603:15\n2116 rules/rise_of_totalitarianism/rules.yaml:605:15\n2117 rules/rise_of_totalitarianism/rules.yaml:606:19\n2118 rules/rise_of_totalitarianism/rules.yaml:607:15\n2120 rules/rise_of_totalitarianism/rules.yaml:610:15\n2121 rules/rise_of_totalitarianism/rules.yaml:612:15\n2122 rules/rise_of_totalitarianism/rules.yaml:613:19\n2123 rules/rise_of_totalitarianism/rules.yaml:614:15\n2124 rules/rise_of_totalitarianism/rules.yaml:615:19\n2125 rules/rise_of_totalitarianism/rules.yaml:616:19\n2126 rules/rise_of_totalitarianism/rules.yaml:617:19\n2128 rules/rise_of_totalitarianism/rules.yaml:619:15\n2129 rules/rise_of_totalitarianism/rules.yaml:621:15\n2130 rules/rise_of_totalitarianism/rules.yaml:622:15\n2131 rules/rise_of_totalitarianism/rules.yaml:623:19\n2135 rules/rise_of_totalitarianism/rules.yaml:1174:7\n2136 rules/rise_of_totalitarianism/rules.yaml:1175:11\n2137 rules/rise_of_totalitarianism/rules.yaml:1176:15\n2143 rules/rise_of_totalitarianism/rules.yaml:813:7\n2144 rules/rise_of_totalitarianism/rules.yaml:814:7\n2145 rules/rise_of_totalitarianism/rules.yaml:815:7\n2150 rules/rise_of_totalitarianism/rules.yaml:816:11\n2169 rules/rise_of_totalitarianism/rules.yaml:817:11\n2170 rules/rise_of_totalitarianism/rules.yaml:818:15\n2172 rules/rise_of_totalitarianism/rules.yaml:820:15\n2173 rules/rise_of_totalitarianism/rules.yaml:821:15\n2174 rules/rise_of_totalitarianism/rules.yaml:822:19\n2176 rules/rise_of_totalitarianism/rules.yaml:824:19\n2181 rules/rise_of_totalitarianism/rules.yaml:825:19\n2186 rules/rise_of_totalitarianism/rules.yaml:523:7\n2187 rules/rise_of_totalitarianism/rules.yaml:525:15\n2188 rules/rise_of_totalitarianism/rules.yaml:526:15\n2193 rules/rise_of_totalitarianism/rules.yaml:527:19\n2199 rules/rise_of_totalitarianism/rules.yaml:528:19\n2200 rules/rise_of_totalitarianism/rules.yaml:529:19\n2201 rules/rise_of_totalitarianism/rules.yaml:530:19\n2203 rules/rise_of_totalitarianism/rules.yaml:532:15\n2204 rules/rise_of_totalitarianism/rules.yaml:533:15\n2205 rules/rise_of_totalitarianism/rules.yaml:534:15\n2207 rules/rise_of_totalitarianism/rules.yaml:537:15\n2209 rules/rise_of_totalitarianism/rules.yaml:540:15\n2210 rules/rise_of_totalitarianism/rules.yaml:541:19\n2215 rules/rise_of_totalitarianism/rules.yaml:544:15\n2216 rules/rise_of_totalitarianism/rules.yaml:545:19\n2221 rules/rise_of_totalitarianism/rules.yaml:548:15\n2225 rules/rise_of_totalitarianism/rules.yaml:549:19\n2226 rules/rise_of_totalitarianism/rules.yaml:550:23\n2231 rules/rise_of_totalitarianism/rules.yaml:555:15\n2236 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2237 rules/rise_of_totalitarianism/rules.yaml:1160:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1161:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2240 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1165:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1166:7\n2245 rules/rise_of_totalitarianism/rules.yaml:1167:11\n2246 rules/rise_of_totalitarianism/rules.yaml:1168:15\n2257 rules/rise_of_totalitarianism/rules.yaml:1196:7\n2258 rules/rise_of_totalitarianism/rules.yaml:1198:15\n2259 rules/rise_of_totalitarianism/rules.yaml:1199:15\n2264 rules/rise_of_totalitarianism/rules.yaml:1200:19\n2273 rules/rise_of_totalitarianism/rules.yaml:1201:19\n2274 rules/rise_of_totalitarianism/rules.yaml:1202:19\n2276 rules/rise_of_totalitarianism/rules.yaml:1204:15\n2277 rules/rise_of_totalitarianism/rules.yaml:1205:15\n2278 rules/rise_of_totalitarianism/rules.yaml:1206:15\n2280 rules/rise_of_totalitarianism/rules.yaml:1209:15\n2282 rules/rise_of_totalitarianism/rules.yaml:1212:15\n2283 rules/rise_of_totalitarianism/rules.yaml:1213:19\n2296 rules/rise_of_totalitarianism/rules.yaml:1216:15\n2297 rules/rise_of_totalitarianism/rules.yaml:1217:19\n2310 rules/rise_of_totalitarianism/rules.yaml:1220:15\n2311 rules/rise_of_totalitarianism/rules.yaml:1221:19\n2313 rules/rise_of_totalitarianism/rules.yaml:1223:15\n2318 rules/rise_of_totalitarianism/rules.yaml:939:7\n2319 rules/rise_of_totalitarianism/rules.yaml:940:11\n2320 rules/rise_of_totalitarianism/rules.yaml:941:15\n2321 rules/rise_of_totalitarianism/rules.yaml:942:11\n2322 rules/rise_of_totalitarianism/rules.yaml:943:7\n2323 rules/rise_of_totalitarianism/rules.yaml:944:11\n2324 rules/rise_of_totalitarianism/rules.yaml:945:11\n2331 rules/rise_of_totalitarianism/rules.yaml:946:11\n2332 rules/rise_of_totalitarianism/rules.yaml:947:11\n2337 rules/rise_of_totalitarianism/rules.yaml:948:11\n2338 rules/rise_of_totalitarianism/rules.yaml:949:15\n2341 rules/rise_of_totalitarianism/rules.yaml:950:15\n2343 rules/rise_of_totalitarianism/rules.yaml:954:15\n2344 rules/rise_of_totalitarianism/rules.yaml:955:19\n2348 rules/rise_of_totalitarianism/rules.yaml:957:15\n2349 rules/rise_of_totalitarianism/rules.yaml:958:19\n2354 rules/rise_of_totalitarianism/rules.yaml:959:23\n2355 rules/rise_of_totalitarianism/rules.yaml:960:7\n2356 rules/rise_of_totalitarianism/rules.yaml:961:11\n2361 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2377 rules/rise_of_totalitarianism/rules.yaml:1234:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1235:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1236:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1237:15\n2391 rules/rise_of_totalitarianism/rules.yaml:1238:15\n2393 rules/rise_of_totalitarianism/rules.yaml:1239:15\n2394 rules/rise_of_totalitarianism/rules.yaml:1240:15\n2395 rules/rise_of_totalitarianism/rules.yaml:1241:15\n2396 rules/rise_of_totalitarianism/rules.yaml:1242:15\n2404 rules/rise_of_totalitarianism/rules.yaml:1243:15\n2405 rules/rise_of_totalitarianism/rules.yaml:1244:15\n2410 rules/rise_of_totalitarianism/rules.yaml:434:7\n2411 rules/rise_of_totalitarianism/rules.yaml:435:7\n2416 rules/rise_of_totalitarianism/rules.yaml:436:11\n2423 rules/rise_of_totalitarianism/rules.yaml:437:11\n2438 rules/rise_of_totalitarianism/rules.yaml:438:7\n2439 rules/rise_of_totalitarianism/rules.yaml:439:11\n2440 rules/rise_of_totalitarianism/rules.yaml:440:7\n2441 rules/rise_of_totalitarianism/rules.yaml:441:11\n2451 rules/rise_of_totalitarianism/rules.yaml:442:11\n2452 rules/rise_of_totalitarianism/rules.yaml:443:11\n2453 rules/rise_of_totalitarianism/rules.yaml:444:7\n2454 rules/rise_of_totalitarianism/rules.yaml:445:7\n2455 rules/rise_of_totalitarianism/rules.yaml:446:11\n2459 rules/rise_of_totalitarianism/rules.yaml:447:7\n2464 rules/rise_of_totalitarianism/rules.yaml:489:7\n2465 rules/rise_of_totalitarianism/rules.yaml:490:7\n2469 rules/rise_of_totalitarianism/rules.yaml:491:11\n2470 rules/rise_of_totalitarianism/rules.yaml:492:7\n2471 rules/rise_of_totalitarianism/rules.yaml:493:11\n2473 rules/rise_of_totalitarianism/rules.yaml:496:11\n2478 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2479 rules/rise_of_totalitarianism/rules.yaml:1140:11\n2480 rules/rise_of_totalitarianism/rules.yaml:1141:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1143:7\n2484 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2485 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2486 rules/rise_of_totalitarianism/rules.yaml:1148:11\n2487 rules/rise_of_totalitarianism/rules.yaml:1149:11\n2488 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2490 rules/rise_of_totalitarianism/rules.yaml:1153:15\n2495 rules/rise_of_totalitarianism/rules.yaml:646:7\n2498 rules/rise_of_totalitarianism/rules.yaml:649:11\n2499 rules/rise_of_totalitarianism/rules.yaml:650:11\n2500 rules/rise_of_totalitarianism/rules.yaml:651:11\n2501 rules/rise_of_totalitarianism/rules.yaml:653:11\n2502 rules/rise_of_totalitarianism/rules.yaml:654:15\n2506 rules/rise_of_totalitarianism/rules.yaml:656:11\n2507 rules/rise_of_totalitarianism/rules.yaml:657:15\n2511 rules/rise_of_totalitarianism/rules.yaml:659:11\n2512 rules/rise_of_totalitarianism/rules.yaml:660:15\n2513 rules/rise_of_totalitarianism/rules.yaml:661:15\n2517 rules/rise_of_totalitarianism/rules.yaml:662:15\n2521 rules/rise_of_totalitarianism/rules.yaml:773:7\n2525 rules/rise_of_totalitarianism/rules.yaml:774:7\n2526 rules/rise_of_totalitarianism/rules.yaml:775:7\n2527 rules/rise_of_totalitarianism/rules.yaml:776:11\n2528 rules/rise_of_totalitarianism/rules.yaml:777:7\n2529 rules/rise_of_totalitarianism/rules.yaml:778:7\n2533 rules/rise_of_totalitarianism/rules.yaml:505:7\n2537 rules/rise_of_totalitarianism/rules.yaml:506:11\n2538 rules/rise_of_totalitarianism/rules.yaml:507:7\n2539 rules/rise_of_totalitarianism/rules.yaml:508:7\n2546 rules/rise_of_totalitarianism/rules.yaml:509:11\n2547 rules/rise_of_totalitarianism/rules.yaml:510:7\n2548 rules/rise_of_totalitarianism/rules.yaml:511:11\n2550 rules/rise_of_totalitarianism/rules.yaml:514:11\n2551 rules/rise_of_totalitarianism/rules.yaml:515:11\n2552 rules/rise_of_totalitarianism/rules.yaml:516:11\n2556 rules/rise_of_totalitarianism/rules.yaml:795:7\n2557 rules/rise_of_totalitarianism/rules.yaml:796:11\n2558 rules/rise_of_totalitarianism/rules.yaml:797:11\n2559 rules/rise_of_totalitarianism/rules.yaml:798:15\n2572 rules/rise_of_totalitarianism/rules.yaml:801:11\n2573 rules/rise_of_totalitarianism/rules.yaml:802:11\n2579 rules/rise_of_totalitarianism/rules.yaml:805:11\n2580 rules/rise_of_totalitarianism/rules.yaml:806:11\n2616 rules/rise_of_totalitarianism/rules.yaml:997:7\n2617 rules/rise_of_totalitarianism/rules.yaml:998:11\n2635 rules/rise_of_totalitarianism/rules.yaml:999:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1000:15\n2640 rules/rise_of_totalitarianism/rules.yaml:1001:15\n2641 rules/rise_of_totalitarianism/rules.yaml:1002:15\n2648 rules/rise_of_totalitarianism/rules.yaml:1003:15\n2649 rules/rise_of_totalitarianism/rules.yaml:1004:15\n2654 rules/rise_of_totalitarianism/rules.yaml:1006:15\n2655 rules/rise_of_totalitarianism/rules.yaml:1007:19\n2656 rules/rise_of_totalitarianism/rules.yaml:1008:19\n2657 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2658 rules/rise_of_totalitarianism/rules.yaml:1010:19\n2659 rules/rise_of_totalitarianism/rules.yaml:1011:23\n2660 rules/rise_of_totalitarianism/rules.yaml:1012:23\n2667 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2668 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2671 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2672 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2673 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2674 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2675 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2676 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2683 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2684 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2685 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2686 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2692 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2693 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2695 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2696 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2697 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2699 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2700 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2701 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2708 rules/rise_of_totalitarianism/rules.yaml:1020:7\n2709 rules/rise_of_totalitarianism/rules.yaml:1021:11\n2715 rules/rise_of_totalitarianism/rules.yaml:1022:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2720 rules/rise_of_totalitarianism/rules.yaml:1024:15\n2727 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2728 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2734 rules/rise_of_totalitarianism/rules.yaml:1027:15\n2735 rules/rise_of_totalitarianism/rules.yaml:1028:15\n2736 rules/rise_of_totalitarianism/rules.yaml:1029:19\n2746 rules/rise_of_totalitarianism/rules.yaml:1032:19\n2747 rules/rise_of_totalitarianism/rules.yaml:1033:19\n2750 rules/rise_of_totalitarianism/rules.yaml:1037:23\n2754 rules/rise_of_totalitarianism/rules.yaml:1038:27\n2767 rules/rise_of_totalitarianism/rules.yaml:1039:23\n2768 rules/rise_of_totalitarianism/rules.yaml:1040:23\n2769 rules/rise_of_totalitarianism/rules.yaml:1041:23\n2770 rules/rise_of_totalitarianism/rules.yaml:1042:27\n2771 rules/rise_of_totalitarianism/rules.yaml:1043:23\n2772 rules/rise_of_totalitarianism/rules.yaml:1044:23\n2773 rules/rise_of_totalitarianism/rules.yaml:1045:23\n2774 rules/rise_of_totalitarianism/rules.yaml:1046:27\n2775 rules/rise_of_totalitarianism/rules.yaml:1047:27\n2784 rules/rise_of_totalitarianism/rules.yaml:1048:27\n2788 rules/rise_of_totalitarianism/rules.yaml:1049:27\n2789 rules/rise_of_totalitarianism/rules.yaml:1051:27\n2790 rules/rise_of_totalitarianism/rules.yaml:1052:27\n2791 rules/rise_of_totalitarianism/rules.yaml:1053:31\n2794 rules/rise_of_totalitarianism/rules.yaml:1054:27\n2797 rules/rise_of_totalitarianism/rules.yaml:1055:27\n2798 rules/rise_of_totalitarianism/rules.yaml:1056:23\n2803 rules/rise_of_totalitarianism/rules.yaml:696:7\n2804 rules/rise_of_totalitarianism/rules.yaml:697:7\n2809 rules/rise_of_totalitarianism/rules.yaml:698:11\n2818 rules/rise_of_totalitarianism/rules.yaml:699:11\n2819 rules/rise_of_totalitarianism/rules.yaml:700:15\n2821 rules/rise_of_totalitarianism/rules.yaml:702:15\n2822 rules/rise_of_totalitarianism/rules.yaml:703:15\n2823 rules/rise_of_totalitarianism/rules.yaml:704:19\n2825 rules/rise_of_totalitarianism/rules.yaml:706:19\n2826 rules/rise_of_totalitarianism/rules.yaml:707:19\n2835 rules/rise_of_totalitarianism/rules.yaml:708:19\n2837 rules/rise_of_totalitarianism/rules.yaml:709:19\n2838 rules/rise_of_totalitarianism/rules.yaml:710:19\n2839 rules/rise_of_totalitarianism/rules.yaml:711:19\n2840 rules/rise_of_totalitarianism/rules.yaml:712:19\n2848 rules/rise_of_totalitarianism/rules.yaml:713:19\n2849 rules/rise_of_totalitarianism/rules.yaml:714:19\n2850 rules/rise_of_totalitarianism/rules.yaml:715:19\n2855 rules/rise_of_totalitarianism/rules.yaml:716:19\n2856 rules/rise_of_totalitarianism/rules.yaml:717:23\n2857 rules/rise_of_totalitarianism/rules.yaml:718:19\n2858 rules/rise_of_totalitarianism/rules.yaml:719:19\n2859 rules/rise_of_totalitarianism/rules.yaml:720:19\n2860 rules/rise_of_totalitarianism/rules.yaml:722:7\n2864 rules/rise_of_totalitarianism/rules.yaml:663:3\n2865 rules/rise_of_totalitarianism/rules.yaml:1350:14\n2870 rules/rise_of_totalitarianism/rules.yaml:667:7\n2871 rules/rise_of_totalitarianism/rules.yaml:668:11\n2872 rules/rise_of_totalitarianism/rules.yaml:669:7\n2877 rules/rise_of_totalitarianism/rules.yaml:670:7\n2880 rules/rise_of_totalitarianism/rules.yaml:672:11\n2881 rules/rise_of_totalitarianism/rules.yaml:673:7\n2882 rules/rise_of_totalitarianism/rules.yaml:674:7\n2883 rules/rise_of_totalitarianism/rules.yaml:675:11\n2884 rules/rise_of_totalitarianism/rules.yaml:676:15\n2892 rules/rise_of_totalitarianism/rules.yaml:678:15\n2899 rules/rise_of_totalitarianism/rules.yaml:680:7\n2900 rules/rise_of_totalitarianism/rules.yaml:681:11\n2901 rules/rise_of_totalitarianism/rules.yaml:682:15\n2902 rules/rise_of_totalitarianism/rules.yaml:683:7\n2903 rules/rise_of_totalitarianism/rules.yaml:684:7\n2904 rules/rise_of_totalitarianism/rules.yaml:685:11\n2905 rules/rise_of_totalitarianism/rules.yaml:686:11\n2906 rules/rise_of_totalitarianism/rules.yaml:687:15\n2907 rules/rise_of_totalitarianism/rules.yaml:688:11\n2908 rules/rise_of_totalitarianism/rules.yaml:690:11\n2913 rules/rise_of_totalitarianism/rules.yaml:1185:7\n2914 rules/rise_of_totalitarianism/rules.yaml:1186:11\n2915 rules/rise_of_totalitarianism/rules.yaml:1188:7\n2916 rules/rise_of_totalitarianism/rules.yaml:1189:7\n2917 rules/rise_of_totalitarianism/rules.yaml:1190:11\n2921 rules/rise_of_totalitarianism/rules.yaml:576:7\n2922 rules/rise_of_totalitarianism/rules.yaml:577:7\n2923 rules/rise_of_totalitarianism/rules.yaml:579:7\n2924 rules/rise_of_totalitarianism/rules.yaml:580:11\n2925 rules/rise_of_totalitarianism/rules.yaml:581:11\n2926 rules/rise_of_totalitarianism/rules.yaml:582:15\n2927 rules/rise_of_totalitarianism/rules.yaml:583:15\n2928 rules/rise_of_totalitarianism/rules.yaml:584:15\n2929 rules/rise_of_totalitarianism/rules.yaml:586:7\n2934 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2935 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2936 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2937 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2938 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2939 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2940 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2941 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2948 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2949 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2950 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2951 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2966 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2967 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2969 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2970 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2971 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2973 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2974 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2975 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2979 rules/rise_of_totalitarianism/rules.yaml:1282:7\n2980 rules/rise_of_totalitarianism/rules.yaml:1283:7\n2981 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2982 rules/rise_of_totalitarianism/rules.yaml:1285:11\n2986 rules/rise_of_totalitarianism/rules.yaml:564:7\n2987 rules/rise_of_totalitarianism/rules.yaml:565:7\n2988 rules/rise_of_totalitarianism/rules.yaml:566:11\n2989 rules/rise_of_totalitarianism/rules.yaml:567:11\n2990 rules/rise_of_totalitarianism/rules.yaml:568:15\n2991 rules/rise_of_totalitarianism/rules.yaml:569:15\n2995 rules/rise_of_totalitarianism/rules.yaml:826:3\n2996 rules/rise_of_totalitarianism/rules.yaml:1330:14\n2997 rules/rise_of_totalitarianism/rules.yaml:1351:14\n3002 rules/rise_of_totalitarianism/rules.yaml:831:7\n3003 rules/rise_of_totalitarianism/rules.yaml:832:7\n3004 rules/rise_of_totalitarianism/rules.yaml:833:7\n3005 rules/rise_of_totalitarianism/rules.yaml:834:7\n3006 rules/rise_of_totalitarianism/rules.yaml:835:7\n3007 rules/rise_of_totalitarianism/rules.yaml:836:7\n3010 rules/rise_of_totalitarianism/rules.yaml:837:11\n3011 rules/rise_of_totalitarianism/rules.yaml:838:15\n3012 rules/rise_of_totalitarianism/rules.yaml:839:15\n3018 rules/rise_of_totalitarianism/rules.yaml:840:15\n3019 rules/rise_of_totalitarianism/rules.yaml:841:15\n3020 rules/rise_of_totalitarianism/rules.yaml:843:15\n3021 rules/rise_of_totalitarianism/rules.yaml:844:19\n3022 rules/rise_of_totalitarianism/rules.yaml:845:23\n3024 rules/rise_of_totalitarianism/rules.yaml:847:23\n3025 rules/rise_of_totalitarianism/rules.yaml:848:23\n3026 rules/rise_of_totalitarianism/rules.yaml:849:23\n3027 rules/rise_of_totalitarianism/rules.yaml:850:27\n3028 rules/rise_of_totalitarianism/rules.yaml:852:19\n3030 rules/rise_of_totalitarianism/rules.yaml:854:15\n3043 rules/rise_of_totalitarianism/rules.yaml:855:15\n3044 rules/rise_of_totalitarianism/rules.yaml:857:19\n3046 rules/rise_of_totalitarianism/rules.yaml:859:19\n3047 rules/rise_of_totalitarianism/rules.yaml:860:19\n3052 rules/rise_of_totalitarianism/rules.yaml:861:19\n3053 rules/rise_of_totalitarianism/rules.yaml:862:19\n3054 rules/rise_of_totalitarianism/rules.yaml:864:19\n3055 rules/rise_of_totalitarianism/rules.yaml:865:23\n3056 rules/rise_of_totalitarianism/rules.yaml:866:27\n3058 rules/rise_of_totalitarianism/rules.yaml:868:27\n3059 rules/rise_of_totalitarianism/rules.yaml:869:27\n3060 rules/rise_of_totalitarianism/rules.yaml:870:31\n3062 rules/rise_of_totalitarianism/rules.yaml:873:11\n3063 rules/rise_of_totalitarianism/rules.yaml:874:11\n3064 rules/rise_of_totalitarianism/rules.yaml:876:15\n3066 rules/rise_of_totalitarianism/rules.yaml:878:15\n3067 rules/rise_of_totalitarianism/rules.yaml:879:15\n3068 rules/rise_of_totalitarianism/rules.yaml:880:15\n3069 rules/rise_of_totalitarianism/rules.yaml:881:15\n3070 rules/rise_of_totalitarianism/rules.yaml:883:15\n3071 rules/rise_of_totalitarianism/rules.yaml:885:19\n3072 rules/rise_of_totalitarianism/rules.yaml:886:19\n3073 rules/rise_of_totalitarianism/rules.yaml:887:23\n3075 rules/rise_of_totalitarianism/rules.yaml:889:11\n3076 rules/rise_of_totalitarianism/rules.yaml:890:11\n3077 rules/rise_of_totalitarianism/rules.yaml:891:11\n3078 rules/rise_of_totalitarianism/rules.yaml:892:15\n3083 rules/rise_of_totalitarianism/rules.yaml:893:15\n3084 rules/rise_of_totalitarianism/rules.yaml:894:15\n3085 rules/rise_of_totalitarianism/rules.yaml:895:15\n3086 rules/rise_of_totalitarianism/rules.yaml:896:15\n3087 rules/rise_of_totalitarianism/rules.yaml:897:15\n3088 rules/rise_of_totalitarianism/rules.yaml:899:15\n3089 rules/rise_of_totalitarianism/rules.yaml:900:19\n3090 rules/rise_of_totalitarianism/rules.yaml:901:19\n3091 rules/rise_of_totalitarianism/rules.yaml:903:19\n3092 rules/rise_of_totalitarianism/rules.yaml:904:19\n3094 rules/rise_of_totalitarianism/rules.yaml:906:15\n3099 rules/rise_of_totalitarianism/rules.yaml:907:15\n3100 rules/rise_of_totalitarianism/rules.yaml:908:15\n3101 rules/rise_of_totalitarianism/rules.yaml:909:15\n3102 rules/rise_of_totalitarianism/rules.yaml:910:15\n3103 rules/rise_of_totalitarianism/rules.yaml:912:15\n3104 rules/rise_of_totalitarianism/rules.yaml:913:19\n3117 rules/rise_of_totalitarianism/rules.yaml:914:19\n3118 rules/rise_of_totalitarianism/rules.yaml:915:23\n3131 rules/rise_of_totalitarianism/rules.yaml:916:19\n3132 rules/rise_of_totalitarianism/rules.yaml:917:23\n3133 rules/rise_of_totalitarianism/rules.yaml:918:23\n3134 rules/rise_of_totalitarianism/rules.yaml:919:19\n3135 rules/rise_of_totalitarianism/rules.yaml:920:23\n3138 rules/rise_of_totalitarianism/rules.yaml:922:19\n3139 rules/rise_of_totalitarianism/rules.yaml:923:23\n3140 rules/rise_of_totalitarianism/rules.yaml:924:7\n3141 rules/rise_of_totalitarianism/rules.yaml:925:11\n3142 rules/rise_of_totalitarianism/rules.yaml:926:15\n3145 rules/rise_of_totalitarianism/rules.yaml:929:7\n3146 rules/rise_of_totalitarianism/rules.yaml:930:11\n3147 rules/rise_of_totalitarianism/rules.yaml:931:15\n3149 rules/rise_of_totalitarianism/rules.yaml:933:11\n3153 rules/rise_of_totalitarianism/rules.yaml:746:7\n3154 rules/rise_of_totalitarianism/rules.yaml:747:11\n3155 rules/rise_of_totalitarianism/rules.yaml:748:15\n3156 rules/rise_of_totalitarianism/rules.yaml:749:19\n3157 rules/rise_of_totalitarianism/rules.yaml:750:15\n3158 rules/rise_of_totalitarianism/rules.yaml:751:15\n3160 rules/rise_of_totalitarianism/rules.yaml:752:7\n3161 rules/rise_of_totalitarianism/rules.yaml:753:7\n3166 rules/rise_of_totalitarianism/rules.yaml:754:11\n3167 rules/rise_of_totalitarianism/rules.yaml:755:11\n3168 rules/rise_of_totalitarianism/rules.yaml:756:15\n3174 rules/rise_of_totalitarianism/rules.yaml:757:15\n3175 rules/rise_of_totalitarianism/rules.yaml:758:19\n3176 rules/rise_of_totalitarianism/rules.yaml:759:19\n3177 rules/rise_of_totalitarianism/rules.yaml:760:19\n3182 rules/rise_of_totalitarianism/rules.yaml:1264:7\n3183 rules/rise_of_totalitarianism/rules.yaml:1265:11\n3184 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3185 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3190 rules/rise_of_totalitarianism/rules.yaml:1268:11\n3191 rules/rise_of_totalitarianism/rules.yaml:1269:15\n3192 rules/rise_of_totalitarianism/rules.yaml:1270:15\n3193 rules/rise_of_totalitarianism/rules.yaml:1271:19\n3196 rules/rise_of_totalitarianism/rules.yaml:1272:19\n3199 rules/rise_of_totalitarianism/rules.yaml:1273:19\n3203 rules/rise_of_totalitarianism/flow.yaml:23:3\n3208 rules/rise_of_totalitarianism/flow.yaml:27:7\n3209 rules/rise_of_totalitarianism/flow.yaml:28:7\n3210 rules/rise_of_totalitarianism/flow.yaml:29:7\n3211 rules/rise_of_totalitarianism/flow.yaml:30:11\n3216 rules/rise_of_totalitarianism/flow.yaml:31:11\n3217 rules/rise_of_totalitarianism/flow.yaml:32:15\n3218 rules/rise_of_totalitarianism/flow.yaml:33:15\n3219 rules/rise_of_totalitarianism/flow.yaml:34:19\n3222 rules/rise_of_totalitarianism/flow.yaml:35:19\n3223 rules/rise_of_totalitarianism/flow.yaml:36:7\n3224 rules/rise_of_totalitarianism/flow.yaml:37:7\n3225 rules/rise_of_totalitarianism/flow.yaml:38:11\n3226 rules/rise_of_totalitarianism/flow.yaml:39:15\n3238 rules/rise_of_totalitarianism/flow.yaml:40:15\n3239 rules/rise_of_totalitarianism/flow.yaml:42:7\n3240 rules/rise_of_totalitarianism/flow.yaml:43:7\n3241 rules/rise_of_totalitarianism/flow.yaml:44:11\n3242 rules/rise_of_totalitarianism/flow.yaml:46:7\n3243 rules/rise_of_totalitarianism/flow.yaml:47:11\n3244 rules/rise_of_totalitarianism/flow.yaml:48:7\n3245 rules/rise_of_totalitarianism/flow.yaml:49:11\n3246 rules/rise_of_totalitarianism/flow.yaml:50:11\n3247 rules/rise_of_totalitarianism/flow.yaml:51:15\n3248 rules/rise_of_totalitarianism/flow.yaml:52:15\n3258 rules/rise_of_totalitarianism/flow.yaml:53:15\n3265 rules/rise_of_totalitarianism/flow.yaml:54:15\n3266 rules/rise_of_totalitarianism/flow.yaml:56:7\n3267 rules/rise_of_totalitarianism/flow.yaml:57:7\n3268 rules/rise_of_totalitarianism/flow.yaml:58:11\n3269 rules/rise_of_totalitarianism/flow.yaml:59:11\n3274 rules/rise_of_totalitarianism/flow.yaml:60:15\n3282 rules/rise_of_totalitarianism/flow.yaml:61:15\n3283 rules/rise_of_totalitarianism/flow.yaml:62:19\n3285 rules/rise_of_totalitarianism/flow.yaml:64:19\n3288 rules/rise_of_totalitarianism/flow.yaml:65:19\n3294 rules/rise_of_totalitarianism/flow.yaml:83:3\n3295 rules/rise_of_totalitarianism/flow.yaml:83:3\n3299 rules/rise_of_totalitarianism/flow.yaml:87:7\n3300 rules/rise_of_totalitarianism/flow.yaml:88:11\n3301 rules/rise_of_totalitarianism/flow.yaml:89:15\n3302 rules/rise_of_totalitarianism/flow.yaml:90:7\n3303 rules/rise_of_totalitarianism/flow.yaml:91:7\n3304 rules/rise_of_totalitarianism/flow.yaml:92:7\n3305 rules/rise_of_totalitarianism/flow.yaml:93:7\n3306 rules/rise_of_totalitarianism/flow.yaml:94:7\n3307 rules/rise_of_totalitarianism/flow.yaml:95:7\n3308 rules/rise_of_totalitarianism/flow.yaml:96:7\n3309 rules/rise_of_totalitarianism/flow.yaml:97:7\n3310 rules/rise_of_totalitarianism/flow.yaml:98:7\n3314 rules/rise_of_totalitarianism/flow.yaml:16:3\n3318 rules/rise_of_totalitarianism/flow.yaml:20:7\n3319 rules/rise_of_totalitarianism/flow.yaml:21:7\n3323 rules/rise_of_totalitarianism/flow.yaml:67:3\n3328 rules/rise_of_totalitarianism/flow.yaml:71:7\n3333 rules/rise_of_totalitarianism/flow.yaml:72:11\n3334 rules/rise_of_totalitarianism/flow.yaml:74:11\n3335 rules/rise_of_totalitarianism/flow.yaml:75:11\n3336 rules/rise_of_totalitarianism/flow.yaml:76:11\n3337 rules/rise_of_totalitarianism/flow.yaml:77:15\n3338 rules/rise_of_totalitarianism/flow.yaml:78:11\n3339 rules/rise_of_totalitarianism/flow.yaml:79:11\n3340 rules/rise_of_totalitarianism/flow.yaml:80:7\n3341 rules/rise_of_totalitarianism/flow.yaml:81:11\n3346 rules/rise_of_totalitarianism/rules.yaml:1344:7\n3347 rules/rise_of_totalitarianism/rules.yaml:1345:7\n3350 rules/rise_of_totalitarianism/rules.yaml:1346:7\n3351 rules/rise_of_totalitarianism/rules.yaml:1347:7\n3366 rules/rise_of_totalitarianism/rules.yaml:728:7\n3367 rules/rise_of_totalitarianism/rules.yaml:729:7\n3378 rules/rise_of_totalitarianism/rules.yaml:730:11\n3387 rules/rise_of_totalitarianism/rules.yaml:731:11\n3388 rules/rise_of_totalitarianism/rules.yaml:732:15\n3397 rules/rise_of_totalitarianism/rules.yaml:734:15\n3410 rules/rise_of_totalitarianism/rules.yaml:735:15\n3411 rules/rise_of_totalitarianism/rules.yaml:736:19\n3413 rules/rise_of_totalitarianism/rules.yaml:738:19\n3414 rules/rise_of_totalitarianism/rules.yaml:739:19\n3415 rules/rise_of_totalitarianism/rules.yaml:740:19\n3416 rules/rise_of_totalitarianism/rules.yaml:741:19\n3444 rules/rise_of_totalitarianism/rules.yaml:592:7\n3449 rules/rise_of_totalitarianism/rules.yaml:605:15\n3450 rules/rise_of_totalitarianism/rules.yaml:606:19\n3451 rules/rise_of_totalitarianism/rules.yaml:607:15\n3452 rules/rise_of_totalitarianism/rules.yaml:608:15\n3455 rules/rise_of_totalitarianism/rules.yaml:610:15\n3456 rules/rise_of_totalitarianism/rules.yaml:611:15\n3457 rules/rise_of_totalitarianism/rules.yaml:612:15\n3458 rules/rise_of_totalitarianism/rules.yaml:613:19\n3459 rules/rise_of_totalitarianism/rules.yaml:614:15\n3460 rules/rise_of_totalitarianism/rules.yaml:615:19\n3461 rules/rise_of_totalitarianism/rules.yaml:616:19\n3462 rules/rise_of_totalitarianism/rules.yaml:617:19\n3467 rules/rise_of_totalitarianism/rules.yaml:594:15\n3474 rules/rise_of_totalitarianism/rules.yaml:595:15\n3478 rules/rise_of_totalitarianism/rules.yaml:597:15\n3485 rules/rise_of_totalitarianism/rules.yaml:598:15\n3488 rules/rise_of_totalitarianism/rules.yaml:602:19\n3491 rules/rise_of_totalitarianism/rules.yaml:599:19\n3492 rules/rise_of_totalitarianism/rules.yaml:600:19\n3499 rules/rise_of_totalitarianism/rules.yaml:603:15\n3503 rules/rise_of_totalitarianism/rules.yaml:619:15\n3504 rules/rise_of_totalitarianism/rules.yaml:620:15\n3505 rules/rise_of_totalitarianism/rules.yaml:621:15\n3506 rules/rise_of_totalitarianism/rules.yaml:622:15\n3511 rules/rise_of_totalitarianism/rules.yaml:623:19\n3530 rules/rise_of_totalitarianism/rules.yaml:1174:7\n3544 rules/rise_of_totalitarianism/rules.yaml:1175:11\n3550 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3572 rules/rise_of_totalitarianism/rules.yaml:813:7\n3573 rules/rise_of_totalitarianism/rules.yaml:814:7\n3574 rules/rise_of_totalitarianism/rules.yaml:815:7\n3588 rules/rise_of_totalitarianism/rules.yaml:816:11\n3607 rules/rise_of_totalitarianism/rules.yaml:817:11\n3608 rules/rise_of_totalitarianism/rules.yaml:818:15\n3617 rules/rise_of_totalitarianism/rules.yaml:820:15\n3630 rules/rise_of_totalitarianism/rules.yaml:821:15\n3631 rules/rise_of_totalitarianism/rules.yaml:822:19\n3637 rules/rise_of_totalitarianism/rules.yaml:824:19\n3642 rules/rise_of_totalitarianism/rules.yaml:825:19\n3663 rules/rise_of_totalitarianism/rules.yaml:523:7\n3666 rules/rise_of_totalitarianism/rules.yaml:532:15\n3667 rules/rise_of_totalitarianism/rules.yaml:533:15\n3668 rules/rise_of_totalitarianism/rules.yaml:534:15\n3669 rules/rise_of_totalitarianism/rules.yaml:535:15\n3672 rules/rise_of_totalitarianism/rules.yaml:537:15\n3673 rules/rise_of_totalitarianism/rules.yaml:538:15\n3676 rules/rise_of_totalitarianism/rules.yaml:540:15\n3677 rules/rise_of_totalitarianism/rules.yaml:541:19\n3681 rules/rise_of_totalitarianism/rules.yaml:542:19\n3691 rules/rise_of_totalitarianism/rules.yaml:544:15\n3692 rules/rise_of_totalitarianism/rules.yaml:545:19\n3696 rules/rise_of_totalitarianism/rules.yaml:546:19\n3706 rules/rise_of_totalitarianism/rules.yaml:548:15\n3710 rules/rise_of_totalitarianism/rules.yaml:549:19\n3711 rules/rise_of_totalitarianism/rules.yaml:550:23\n3713 rules/rise_of_totalitarianism/rules.yaml:551:23\n3715 rules/rise_of_totalitarianism/rules.yaml:553:23\n3718 rules/rise_of_totalitarianism/rules.yaml:555:15\n3721 rules/rise_of_totalitarianism/rules.yaml:525:15\n3722 rules/rise_of_totalitarianism/rules.yaml:526:15\n3733 rules/rise_of_totalitarianism/rules.yaml:527:19\n3739 rules/rise_of_totalitarianism/rules.yaml:528:19\n3752 rules/rise_of_totalitarianism/rules.yaml:529:19\n3759 rules/rise_of_totalitarianism/rules.yaml:530:19\n3779 rules/rise_of_totalitarianism/rules.yaml:1159:7\n3780 rules/rise_of_totalitarianism/rules.yaml:1160:11\n3781 rules/rise_of_totalitarianism/rules.yaml:1161:7\n3782 rules/rise_of_totalitarianism/rules.yaml:1162:7\n3790 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3803 rules/rise_of_totalitarianism/rules.yaml:1165:15\n3806 rules/rise_of_totalitarianism/rules.yaml:1166:7\n3807 rules/rise_of_totalitarianism/rules.yaml:1167:11\n3808 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3815 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3834 rules/rise_of_totalitarianism/rules.yaml:1196:7\n3837 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3838 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3839 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3840 rules/rise_of_totalitarianism/rules.yaml:1207:15\n3843 rules/rise_of_totalitarianism/rules.yaml:1209:15\n3844 rules/rise_of_totalitarianism/rules.yaml:1210:15\n3847 rules/rise_of_totalitarianism/rules.yaml:1212:15\n3848 rules/rise_of_totalitarianism/rules.yaml:1213:19\n3860 rules/rise_of_totalitarianism/rules.yaml:1214:19\n3870 rules/rise_of_totalitarianism/rules.yaml:1216:15\n3871 rules/rise_of_totalitarianism/rules.yaml:1217:19\n3883 rules/rise_of_totalitarianism/rules.yaml:1218:19\n3895 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1198:15\n3899 rules/rise_of_totalitarianism/rules.yaml:1199:15\n3913 rules/rise_of_totalitarianism/rules.yaml:1200:19\n3933 rules/rise_of_totalitarianism/rules.yaml:1201:19\n3940 rules/rise_of_totalitarianism/rules.yaml:1202:19\n3944 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3958 rules/rise_of_totalitarianism/rules.yaml:1221:19\n3985 rules/rise_of_totalitarianism/rules.yaml:939:7\n3986 rules/rise_of_totalitarianism/rules.yaml:940:11\n3987 rules/rise_of_totalitarianism/rules.yaml:941:15\n3988 rules/rise_of_totalitarianism/rules.yaml:942:11\n3989 rules/rise_of_totalitarianism/rules.yaml:943:7\n4000 rules/rise_of_totalitarianism/rules.yaml:944:11\n4001 rules/rise_of_totalitarianism/rules.yaml:945:11\n4018 rules/rise_of_totalitarianism/rules.yaml:946:11\n4019 rules/rise_of_totalitarianism/rules.yaml:947:11\n4030 rules/rise_of_totalitarianism/rules.yaml:948:11\n4031 rules/rise_of_totalitarianism/rules.yaml:949:15\n4034 rules/rise_of_totalitarianism/rules.yaml:950:15\n4035 rules/rise_of_totalitarianism/rules.yaml:951:15\n4041 rules/rise_of_totalitarianism/rules.yaml:953:15\n4042 rules/rise_of_totalitarianism/rules.yaml:954:15\n4043 rules/rise_of_totalitarianism/rules.yaml:955:19\n4047 rules/rise_of_totalitarianism/rules.yaml:956:19\n4055 rules/rise_of_totalitarianism/rules.yaml:957:15\n4061 rules/rise_of_totalitarianism/rules.yaml:958:19\n4082 rules/rise_of_totalitarianism/rules.yaml:959:23\n4087 rules/rise_of_totalitarianism/rules.yaml:960:7\n4088 rules/rise_of_totalitarianism/rules.yaml:961:11\n4103 rules/rise_of_totalitarianism/rules.yaml:1233:7\n4113 rules/rise_of_totalitarianism/rules.yaml:1234:7\n4121 rules/rise_of_totalitarianism/rules.yaml:1235:11\n4127 rules/rise_of_totalitarianism/rules.yaml:1236:11\n4135 rules/rise_of_totalitarianism/rules.yaml:1237:15\n4157 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4159 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4160 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4161 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4162 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4185 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4186 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4187 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4210 rules/rise_of_totalitarianism/rules.yaml:434:7\n4211 rules/rise_of_totalitarianism/rules.yaml:435:7\n4216 rules/rise_of_totalitarianism/rules.yaml:436:11\n4223 rules/rise_of_totalitarianism/rules.yaml:437:11\n4238 rules/rise_of_totalitarianism/rules.yaml:438:7\n4239 rules/rise_of_totalitarianism/rules.yaml:439:11\n4240 rules/rise_of_totalitarianism/rules.yaml:440:7\n4251 rules/rise_of_totalitarianism/rules.yaml:441:11\n4256 rules/rise_of_totalitarianism/rules.yaml:442:11\n4269 rules/rise_of_totalitarianism/rules.yaml:443:11\n4273 rules/rise_of_totalitarianism/rules.yaml:444:7\n4274 rules/rise_of_totalitarianism/rules.yaml:445:7\n4275 rules/rise_of_totalitarianism/rules.yaml:446:11\n4283 rules/rise_of_totalitarianism/rules.yaml:447:7\n4284 rules/rise_of_totalitarianism/rules.yaml:448:7\n4298 rules/rise_of_totalitarianism/rules.yaml:489:7\n4299 rules/rise_of_totalitarianism/rules.yaml:490:7\n4310 rules/rise_of_totalitarianism/rules.yaml:491:11\n4318 rules/rise_of_totalitarianism/rules.yaml:492:7\n4319 rules/rise_of_totalitarianism/rules.yaml:493:11\n4322 rules/rise_of_totalitarianism/rules.yaml:494:11\n4324 rules/rise_of_totalitarianism/rules.yaml:496:11\n4336 rules/rise_of_totalitarianism/rules.yaml:1139:7\n4337 rules/rise_of_totalitarianism/rules.yaml:1140:11\n4338 rules/rise_of_totalitarianism/rules.yaml:1141:11\n4339 rules/rise_of_totalitarianism/rules.yaml:1142:11\n4340 rules/rise_of_totalitarianism/rules.yaml:1143:7\n4341 rules/rise_of_totalitarianism/rules.yaml:1144:11\n4346 rules/rise_of_totalitarianism/rules.yaml:1146:11\n4347 rules/rise_of_totalitarianism/rules.yaml:1147:11\n4348 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1149:11\n4352 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4353 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4356 rules/rise_of_totalitarianism/rules.yaml:1150:15\n4357 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4376 rules/rise_of_totalitarianism/rules.yaml:646:7\n4377 rules/rise_of_totalitarianism/rules.yaml:647:11\n4382 rules/rise_of_totalitarianism/rules.yaml:649:11\n4383 rules/rise_of_totalitarianism/rules.yaml:650:11\n4384 rules/rise_of_totalitarianism/rules.yaml:651:11\n4385 rules/rise_of_totalitarianism/rules.yaml:652:11\n4386 rules/rise_of_totalitarianism/rules.yaml:653:11\n4387 rules/rise_of_totalitarianism/rules.yaml:654:15\n4391 rules/rise_of_totalitarianism/rules.yaml:655:15\n4399 rules/rise_of_totalitarianism/rules.yaml:656:11\n4400 rules/rise_of_totalitarianism/rules.yaml:657:15\n4404 rules/rise_of_totalitarianism/rules.yaml:658:15\n4412 rules/rise_of_totalitarianism/rules.yaml:659:11\n4417 rules/rise_of_totalitarianism/rules.yaml:660:15\n4418 rules/rise_of_totalitarianism/rules.yaml:661:15\n4438 rules/rise_of_totalitarianism/rules.yaml:662:15\n4465 rules/rise_of_totalitarianism/rules.yaml:773:7\n4469 rules/rise_of_totalitarianism/rules.yaml:774:7\n4470 rules/rise_of_totalitarianism/rules.yaml:775:7\n4478 rules/rise_of_totalitarianism/rules.yaml:776:11\n4493 rules/rise_of_totalitarianism/rules.yaml:777:7\n4494 rules/rise_of_totalitarianism/rules.yaml:778:7\n4506 rules/rise_of_totalitarianism/rules.yaml:505:7\n4510 rules/rise_of_totalitarianism/rules.yaml:506:11\n4511 rules/rise_of_totalitarianism/rules.yaml:507:7\n4512 rules/rise_of_totalitarianism/rules.yaml:508:7\n4526 rules/rise_of_totalitarianism/rules.yaml:509:11\n4536 rules/rise_of_totalitarianism/rules.yaml:510:7\n4537 rules/rise_of_totalitarianism/rules.yaml:511:11\n4538 rules/rise_of_totalitarianism/rules.yaml:512:11\n4546 rules/rise_of_totalitarianism/rules.yaml:514:11\n4559 rules/rise_of_totalitarianism/rules.yaml:515:11\n4560 rules/rise_of_totalitarianism/rules.yaml:516:11\n4561 rules/rise_of_totalitarianism/rules.yaml:517:11\n4576 rules/rise_of_totalitarianism/rules.yaml:795:7\n4577 rules/rise_of_totalitarianism/rules.yaml:796:11\n4578 rules/rise_of_totalitarianism/rules.yaml:797:11\n4579 rules/rise_of_totalitarianism/rules.yaml:798:15\n4592 rules/rise_of_totalitarianism/rules.yaml:799:15\n4607 rules/rise_of_totalitarianism/rules.yaml:801:11\n4608 rules/rise_of_totalitarianism/rules.yaml:802:11\n4613 rules/rise_of_totalitarianism/rules.yaml:803:11\n4632 rules/rise_of_totalitarianism/rules.yaml:805:11\n4640 rules/rise_of_totalitarianism/rules.yaml:806:11\n4641 rules/rise_of_totalitarianism/rules.yaml:807:11\n4664 rules/rise_of_totalitarianism/rules.yaml:997:7\n4675 rules/rise_of_totalitarianism/rules.yaml:998:11\n4693 rules/rise_of_totalitarianism/rules.yaml:999:11\n4699 rules/rise_of_totalitarianism/rules.yaml:1000:15\n4700 rules/rise_of_totalitarianism/rules.yaml:1001:15\n4701 rules/rise_of_totalitarianism/rules.yaml:1002:15\n4718 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4719 rules/rise_of_totalitarianism/rules.yaml:1004:15\n4731 rules/rise_of_totalitarianism/rules.yaml:1005:15\n4732 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4733 rules/rise_of_totalitarianism/rules.yaml:1007:19\n4734 rules/rise_of_totalitarianism/rules.yaml:1008:19\n4735 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4736 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4737 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4738 rules/rise_of_totalitarianism/rules.yaml:1012:23\n4739 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4741 rules/rise_of_totalitarianism/rules.yaml:1015:23\n4772 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4777 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4780 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4781 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4782 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4783 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4784 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4785 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4798 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4799 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4824 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4830 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4836 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4837 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4857 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4893 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4894 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4900 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4901 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4921 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4952 rules/rise_of_totalitarianism/rules.yaml:1020:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1021:11\n4972 rules/rise_of_totalitarianism/rules.yaml:1022:11\n4978 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4979 rules/rise_of_totalitarianism/rules.yaml:1024:15\n4999 rules/rise_of_totalitarianism/rules.yaml:1025:15\n5000 rules/rise_of_totalitarianism/rules.yaml:1026:15\n5006 rules/rise_of_totalitarianism/rules.yaml:1027:15\n5007 rules/rise_of_totalitarianism/rules.yaml:1028:15\n5008 rules/rise_of_totalitarianism/rules.yaml:1029:19\n5017 rules/rise_of_totalitarianism/rules.yaml:1030:19\n5023 rules/rise_of_totalitarianism/rules.yaml:1032:19\n5024 rules/rise_of_totalitarianism/rules.yaml:1033:19\n5025 rules/rise_of_totalitarianism/rules.yaml:1034:23\n5031 rules/rise_of_totalitarianism/rules.yaml:1036:23\n5032 rules/rise_of_totalitarianism/rules.yaml:1037:23\n5035 rules/rise_of_totalitarianism/rules.yaml:1038:27\n5047 rules/rise_of_totalitarianism/rules.yaml:1039:23\n5048 rules/rise_of_totalitarianism/rules.yaml:1040:23\n5049 rules/rise_of_totalitarianism/rules.yaml:1041:23\n5050 rules/rise_of_totalitarianism/rules.yaml:1042:27\n5051 rules/rise_of_totalitarianism/rules.yaml:1043:23\n5052 rules/rise_of_totalitarianism/rules.yaml:1044:23\n5053 rules/rise_of_totalitarianism/rules.yaml:1045:23\n5054 rules/rise_of_totalitarianism/rules.yaml:1046:27\n5055 rules/rise_of_totalitarianism/rules.yaml:1047:27\n5060 rules/rise_of_totalitarianism/rules.yaml:1048:27\n5063 rules/rise_of_totalitarianism/rules.yaml:1049:27\n5064 rules/rise_of_totalitarianism/rules.yaml:1050:27\n5065 rules/rise_of_totalitarianism/rules.yaml:1051:27\n5066 rules/rise_of_totalitarianism/rules.yaml:1052:27\n5067 rules/rise_of_totalitarianism/rules.yaml:1053:31\n5068 rules/rise_of_totalitarianism/rules.yaml:1054:27\n5069 rules/rise_of_totalitarianism/rules.yaml:1055:27\n5070 rules/rise_of_totalitarianism/rules.yaml:1056:23\n5124 rules/rise_of_totalitarianism/rules.yaml:696:7\n5125 rules/rise_of_totalitarianism/rules.yaml:697:7\n5136 rules/rise_of_totalitarianism/rules.yaml:698:11\n5146 rules/rise_of_totalitarianism/rules.yaml:699:11\n5147 rules/rise_of_totalitarianism/rules.yaml:700:15\n5156 rules/rise_of_totalitarianism/rules.yaml:702:15\n5169 rules/rise_of_totalitarianism/rules.yaml:703:15\n5170 rules/rise_of_totalitarianism/rules.yaml:704:19\n5179 rules/rise_of_totalitarianism/rules.yaml:706:19\n5192 rules/rise_of_totalitarianism/rules.yaml:707:19\n5199 rules/rise_of_totalitarianism/rules.yaml:708:19\n5201 rules/rise_of_totalitarianism/rules.yaml:709:19\n5202 rules/rise_of_totalitarianism/rules.yaml:710:19\n5203 rules/rise_of_totalitarianism/rules.yaml:711:19\n5204 rules/rise_of_totalitarianism/rules.yaml:712:19\n5227 rules/rise_of_totalitarianism/rules.yaml:713:19\n5228 rules/rise_of_totalitarianism/rules.yaml:714:19\n5229 rules/rise_of_totalitarianism/rules.yaml:715:19\n5234 rules/rise_of_totalitarianism/rules.yaml:716:19\n5242 rules/rise_of_totalitarianism/rules.yaml:717:23\n5256 rules/rise_of_totalitarianism/rules.yaml:718:19\n5257 rules/rise_of_totalitarianism/rules.yaml:719:19\n5258 rules/rise_of_totalitarianism/rules.yaml:720:19\n5259 rules/rise_of_totalitarianism/rules.yaml:721:19\n5263 rules/rise_of_totalitarianism/rules.yaml:722:7\n5292 rules/rise_of_totalitarianism/rules.yaml:663:3\n5298 rules/rise_of_totalitarianism/rules.yaml:1350:14\n5326 rules/rise_of_totalitarianism/rules.yaml:667:7\n5327 rules/rise_of_totalitarianism/rules.yaml:668:11\n5328 rules/rise_of_totalitarianism/rules.yaml:669:7\n5333 rules/rise_of_totalitarianism/rules.yaml:670:7\n5355 rules/rise_of_totalitarianism/rules.yaml:672:11\n5356 rules/rise_of_totalitarianism/rules.yaml:673:7\n5363 rules/rise_of_totalitarianism/rules.yaml:674:7\n5364 rules/rise_of_totalitarianism/rules.yaml:675:11\n5365 rules/rise_of_totalitarianism/rules.yaml:676:15\n5373 rules/rise_of_totalitarianism/rules.yaml:678:15\n5380 rules/rise_of_totalitarianism/rules.yaml:679:11\n5381 rules/rise_of_totalitarianism/rules.yaml:680:7\n5395 rules/rise_of_totalitarianism/rules.yaml:681:11\n5401 rules/rise_of_totalitarianism/rules.yaml:682:15\n5406 rules/rise_of_totalitarianism/rules.yaml:683:7\n5413 rules/rise_of_totalitarianism/rules.yaml:684:7\n5414 rules/rise_of_totalitarianism/rules.yaml:685:11\n5415 rules/rise_of_totalitarianism/rules.yaml:686:11\n5416 rules/rise_of_totalitarianism/rules.yaml:687:15\n5417 rules/rise_of_totalitarianism/rules.yaml:688:11\n5418 rules/rise_of_totalitarianism/rules.yaml:689:11\n5419 rules/rise_of_totalitarianism/rules.yaml:690:11\n5430 rules/rise_of_totalitarianism/rules.yaml:1185:7\n5431 rules/rise_of_totalitarianism/rules.yaml:1186:11\n5432 rules/rise_of_totalitarianism/rules.yaml:1187:11\n5433 rules/rise_of_totalitarianism/rules.yaml:1188:7\n5440 rules/rise_of_totalitarianism/rules.yaml:1189:7\n5441 rules/rise_of_totalitarianism/rules.yaml:1190:11\n5456 rules/rise_of_totalitarianism/rules.yaml:576:7\n5457 rules/rise_of_totalitarianism/rules.yaml:577:7\n5458 rules/rise_of_totalitarianism/rules.yaml:578:7\n5459 rules/rise_of_totalitarianism/rules.yaml:579:7\n5467 rules/rise_of_totalitarianism/rules.yaml:580:11\n5473 rules/rise_of_totalitarianism/rules.yaml:581:11\n5474 rules/rise_of_totalitarianism/rules.yaml:582:15\n5475 rules/rise_of_totalitarianism/rules.yaml:583:15\n5476 rules/rise_of_totalitarianism/rules.yaml:584:15\n5477 rules/rise_of_totalitarianism/rules.yaml:585:15\n5480 rules/rise_of_totalitarianism/rules.yaml:586:7\n5503 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5508 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5511 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5512 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5513 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5514 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5515 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5516 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5529 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5530 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5542 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5548 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5566 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5567 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5588 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5627 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5628 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5630 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5631 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5635 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5651 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5652 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5660 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5666 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5667 rules/rise_of_totalitarianism/rules.yaml:1286:11\n5693 rules/rise_of_totalitarianism/rules.yaml:564:7\n5694 rules/rise_of_totalitarianism/rules.yaml:565:7\n5702 rules/rise_of_totalitarianism/rules.yaml:566:11\n5710 rules/rise_of_totalitarianism/rules.yaml:567:11\n5711 rules/rise_of_totalitarianism/rules.yaml:568:15\n5712 rules/rise_of_totalitarianism/rules.yaml:569:15\n5713 rules/rise_of_totalitarianism/rules.yaml:570:15\n5727 rules/rise_of_totalitarianism/rules.yaml:826:3\n5734 rules/rise_of_totalitarianism/rules.yaml:1330:14\n5740 rules/rise_of_totalitarianism/rules.yaml:1351:14\n5775 rules/rise_of_totalitarianism/rules.yaml:831:7\n5776 rules/rise_of_totalitarianism/rules.yaml:832:7\n5777 rules/rise_of_totalitarianism/rules.yaml:833:7\n5778 rules/rise_of_totalitarianism/rules.yaml:834:7\n5779 rules/rise_of_totalitarianism/rules.yaml:835:7\n5780 rules/rise_of_totalitarianism/rules.yaml:836:7\n5789 rules/rise_of_totalitarianism/rules.yaml:837:11\n5797 rules/rise_of_totalitarianism/rules.yaml:838:15\n5810 rules/rise_of_totalitarianism/rules.yaml:839:15\n5816 rules/rise_of_totalitarianism/rules.yaml:840:15\n5823 rules/rise_of_totalitarianism/rules.yaml:841:15\n5824 rules/rise_of_totalitarianism/rules.yaml:842:15\n5825 rules/rise_of_totalitarianism/rules.yaml:843:15\n5830 rules/rise_of_totalitarianism/rules.yaml:844:19\n5833 rules/rise_of_totalitarianism/rules.yaml:847:23\n5834 rules/rise_of_totalitarianism/rules.yaml:848:23\n5835 rules/rise_of_totalitarianism/rules.yaml:849:23\n5836 rules/rise_of_totalitarianism/rules.yaml:850:27\n5837 rules/rise_of_totalitarianism/rules.yaml:851:23\n5840 rules/rise_of_totalitarianism/rules.yaml:845:23\n5847 rules/rise_of_totalitarianism/rules.yaml:852:19\n5850 rules/rise_of_totalitarianism/rules.yaml:854:15\n5866 rules/rise_of_totalitarianism/rules.yaml:855:15\n5867 rules/rise_of_totalitarianism/rules.yaml:856:19\n5868 rules/rise_of_totalitarianism/rules.yaml:857:19\n5876 rules/rise_of_totalitarianism/rules.yaml:859:19\n5889 rules/rise_of_totalitarianism/rules.yaml:860:19\n5894 rules/rise_of_totalitarianism/rules.yaml:861:19\n5901 rules/rise_of_totalitarianism/rules.yaml:862:19\n5902 rules/rise_of_totalitarianism/rules.yaml:863:19\n5903 rules/rise_of_totalitarianism/rules.yaml:864:19\n5908 rules/rise_of_totalitarianism/rules.yaml:865:23\n5911 rules/rise_of_totalitarianism/rules.yaml:868:27\n5912 rules/rise_of_totalitarianism/rules.yaml:869:27\n5913 rules/rise_of_totalitarianism/rules.yaml:870:31\n5914 rules/rise_of_totalitarianism/rules.yaml:871:27\n5917 rules/rise_of_totalitarianism/rules.yaml:866:27\n5921 rules/rise_of_totalitarianism/rules.yaml:873:11\n5922 rules/rise_of_totalitarianism/rules.yaml:874:11\n5923 rules/rise_of_totalitarianism/rules.yaml:875:15\n5924 rules/rise_of_totalitarianism/rules.yaml:876:15\n5932 rules/rise_of_totalitarianism/rules.yaml:878:15\n5940 rules/rise_of_totalitarianism/rules.yaml:879:15\n5941 rules/rise_of_totalitarianism/rules.yaml:880:15\n5948 rules/rise_of_totalitarianism/rules.yaml:881:15\n5949 rules/rise_of_totalitarianism/rules.yaml:882:15\n5950 rules/rise_of_totalitarianism/rules.yaml:883:15\n5955 rules/rise_of_totalitarianism/rules.yaml:884:19\n5956 rules/rise_of_totalitarianism/rules.yaml:885:19\n5957 rules/rise_of_totalitarianism/rules.yaml:886:19\n5965 rules/rise_of_totalitarianism/rules.yaml:887:23\n5973 rules/rise_of_totalitarianism/rules.yaml:889:11\n5974 rules/rise_of_totalitarianism/rules.yaml:890:11\n5975 rules/rise_of_totalitarianism/rules.yaml:891:11\n5980 rules/rise_of_totalitarianism/rules.yaml:892:15\n5985 rules/rise_of_totalitarianism/rules.yaml:893:15\n5986 rules/rise_of_totalitarianism/rules.yaml:894:15\n5987 rules/rise_of_totalitarianism/rules.yaml:895:15\n5988 rules/rise_of_totalitarianism/rules.yaml:896:15\n5995 rules/rise_of_totalitarianism/rules.yaml:897:15\n5996 rules/rise_of_totalitarianism/rules.yaml:898:15\n5997 rules/rise_of_totalitarianism/rules.yaml:899:15\n6002 rules/rise_of_totalitarianism/rules.yaml:900:19\n6003 rules/rise_of_totalitarianism/rules.yaml:901:19\n6004 rules/rise_of_totalitarianism/rules.yaml:902:19\n6005 rules/rise_of_totalitarianism/rules.yaml:903:19\n6006 rules/rise_of_totalitarianism/rules.yaml:904:19\n6010 rules/rise_of_totalitarianism/rules.yaml:906:15\n6015 rules/rise_of_totalitarianism/rules.yaml:907:15\n6032 rules/rise_of_totalitarianism/rules.yaml:908:15\n6033 rules/rise_of_totalitarianism/rules.yaml:909:15\n6040 rules/rise_of_totalitarianism/rules.yaml:910:15\n6041 rules/rise_of_totalitarianism/rules.yaml:911:15\n6042 rules/rise_of_totalitarianism/rules.yaml:912:15\n6047 rules/rise_of_totalitarianism/rules.yaml:913:19\n6062 rules/rise_of_totalitarianism/rules.yaml:914:19\n6063 rules/rise_of_totalitarianism/rules.yaml:915:23\n6078 rules/rise_of_totalitarianism/rules.yaml:916:19\n6086 rules/rise_of_totalitarianism/rules.yaml:917:23\n6098 rules/rise_of_totalitarianism/rules.yaml:918:23\n6105 rules/rise_of_totalitarianism/rules.yaml:919:19\n6106 rules/rise_of_totalitarianism/rules.yaml:920:23\n6109 rules/rise_of_totalitarianism/rules.yaml:921:23\n6110 rules/rise_of_totalitarianism/rules.yaml:922:19\n6115 rules/rise_of_totalitarianism/rules.yaml:923:23\n6122 rules/rise_of_totalitarianism/rules.yaml:924:7\n6125 rules/rise_of_totalitarianism/rules.yaml:928:11\n6128 rules/rise_of_totalitarianism/rules.yaml:925:11\n6133 rules/rise_of_totalitarianism/rules.yaml:926:15\n6140 rules/rise_of_totalitarianism/rules.yaml:929:7\n6141 rules/rise_of_totalitarianism/rules.yaml:930:11\n6142 rules/rise_of_totalitarianism/rules.yaml:931:15\n6144 rules/rise_of_totalitarianism/rules.yaml:933:11\n6163 rules/rise_of_totalitarianism/rules.yaml:746:7\n6164 rules/rise_of_totalitarianism/rules.yaml:747:11\n6165 rules/rise_of_totalitarianism/rules.yaml:748:15\n6166 rules/rise_of_totalitarianism/rules.yaml:749:19\n6167 rules/rise_of_totalitarianism/rules.yaml:750:15\n6168 rules/rise_of_totalitarianism/rules.yaml:751:15\n6170 rules/rise_of_totalitarianism/rules.yaml:752:7\n6171 rules/rise_of_totalitarianism/rules.yaml:753:7\n6182 rules/rise_of_totalitarianism/rules.yaml:754:11\n6183 rules/rise_of_totalitarianism/rules.yaml:755:11\n6198 rules/rise_of_totalitarianism/rules.yaml:756:15\n6204 rules/rise_of_totalitarianism/rules.yaml:757:15\n6210 rules/rise_of_totalitarianism/rules.yaml:758:19\n6211 rules/rise_of_totalitarianism/rules.yaml:759:19\n6224 rules/rise_of_totalitarianism/rules.yaml:760:19\n6243 rules/rise_of_totalitarianism/rules.yaml:1264:7\n6248 rules/rise_of_totalitarianism/rules.yaml:1265:11\n6249 rules/rise_of_totalitarianism/rules.yaml:1266:11\n6250 rules/rise_of_totalitarianism/rules.yaml:1267:11\n6255 rules/rise_of_totalitarianism/rules.yaml:1268:11\n6263 rules/rise_of_totalitarianism/rules.yaml:1269:15\n6269 rules/rise_of_totalitarianism/rules.yaml:1270:15\n6270 rules/rise_of_totalitarianism/rules.yaml:1271:19\n6273 rules/rise_of_totalitarianism/rules.yaml:1272:19\n6274 rules/rise_of_totalitarianism/rules.yaml:1273:19\n6275 rules/rise_of_totalitarianism/rules.yaml:1274:19\n6295 rules/rise_of_totalitarianism/flow.yaml:23:3\n6332 rules/rise_of_totalitarianism/flow.yaml:27:7\n6333 rules/rise_of_totalitarianism/flow.yaml:28:7\n6334 rules/rise_of_totalitarianism/flow.yaml:29:7\n6345 rules/rise_of_totalitarianism/flow.yaml:30:11\n6350 rules/rise_of_totalitarianism/flow.yaml:31:11\n6359 rules/rise_of_totalitarianism/flow.yaml:32:15\n6371 rules/rise_of_totalitarianism/flow.yaml:33:15\n6372 rules/rise_of_totalitarianism/flow.yaml:34:19\n6375 rules/rise_of_totalitarianism/flow.yaml:35:19\n6379 rules/rise_of_totalitarianism/flow.yaml:36:7\n6380 rules/rise_of_totalitarianism/flow.yaml:37:7\n6381 rules/rise_of_totalitarianism/flow.yaml:38:11\n6382 rules/rise_of_totalitarianism/flow.yaml:39:15\n6399 rules/rise_of_totalitarianism/flow.yaml:40:15\n6400 rules/rise_of_totalitarianism/flow.yaml:41:11\n6401 rules/rise_of_totalitarianism/flow.yaml:42:7\n6402 rules/rise_of_totalitarianism/flow.yaml:43:7\n6403 rules/rise_of_totalitarianism/flow.yaml:44:11\n6406 rules/rise_of_totalitarianism/flow.yaml:45:11\n6407 rules/rise_of_totalitarianism/flow.yaml:46:7\n6408 rules/rise_of_totalitarianism/flow.yaml:47:11\n6409 rules/rise_of_totalitarianism/flow.yaml:48:7\n6423 rules/rise_of_totalitarianism/flow.yaml:49:11\n6429 rules/rise_of_totalitarianism/flow.yaml:50:11\n6430 rules/rise_of_totalitarianism/flow.yaml:51:15\n6431 rules/rise_of_totalitarianism/flow.yaml:52:15\n6441 rules/rise_of_totalitarianism/flow.yaml:53:15\n6448 rules/rise_of_totalitarianism/flow.yaml:54:15\n6449 rules/rise_of_totalitarianism/flow.yaml:55:15\n6453 rules/rise_of_totalitarianism/flow.yaml:56:7\n6460 rules/rise_of_totalitarianism/flow.yaml:57:7\n6471 rules/rise_of_totalitarianism/flow.yaml:58:11\n6472 rules/rise_of_totalitarianism/flow.yaml:59:11\n6487 rules/rise_of_totalitarianism/flow.yaml:60:15\n6505 rules/rise_of_totalitarianism/flow.yaml:61:15\n6506 rules/rise_of_totalitarianism/flow.yaml:62:19\n6508 rules/rise_of_totalitarianism/flow.yaml:64:19\n6511 rules/rise_of_totalitarianism/flow.yaml:65:19\n6534 rules/rise_of_totalitarianism/flow.yaml:83:3\n6540 rules/rise_of_totalitarianism/flow.yaml:83:3\n6551 rules/rise_of_totalitarianism/flow.yaml:87:7\n6552 rules/rise_of_totalitarianism/flow.yaml:88:11\n6553 rules/rise_of_totalitarianism/flow.yaml:89:15\n6554 rules/rise_of_totalitarianism/flow.yaml:90:7\n6555 rules/rise_of_totalitarianism/flow.yaml:91:7\n6556 rules/rise_of_totalitarianism/flow.yaml:92:7\n6557 rules/rise_of_totalitarianism/flow.yaml:93:7\n6558 rules/rise_of_totalitarianism/flow.yaml:94:7\n6564 rules/rise_of_totalitarianism/flow.yaml:95:7\n6570 rules/rise_of_totalitarianism/flow.yaml:96:7\n6571 rules/rise_of_totalitarianism/flow.yaml:97:7\n6572 rules/rise_of_totalitarianism/flow.yaml:98:7\n6582 rules/rise_of_totalitarianism/flow.yaml:16:3\n6597 rules/rise_of_totalitarianism/flow.yaml:20:7\n6598 rules/rise_of_totalitarianism/flow.yaml:21:7\n6613 rules/rise_of_totalitarianism/flow.yaml:67:3\n6635 rules/rise_of_totalitarianism/flow.yaml:71:7\n6649 rules/rise_of_totalitarianism/flow.yaml:72:11\n6650 rules/rise_of_totalitarianism/flow.yaml:73:11\n6651 rules/rise_of_totalitarianism/flow.yaml:74:11\n6658 rules/rise_of_totalitarianism/flow.yaml:75:11\n6665 rules/rise_of_totalitarianism/flow.yaml:76:11\n6679 rules/rise_of_totalitarianism/flow.yaml:77:15\n6684 rules/rise_of_totalitarianism/flow.yaml:78:11\n6691 rules/rise_of_totalitarianism/flow.yaml:79:11\n6696 rules/rise_of_totalitarianism/flow.yaml:80:7\n6697 rules/rise_of_totalitarianism/flow.yaml:81:11\n6715 rules/rise_of_totalitarianism/rules.yaml:1344:7\n6723 rules/rise_of_totalitarianism/rules.yaml:1345:7\n6726 rules/rise_of_totalitarianism/rules.yaml:1346:7\n6727 rules/rise_of_totalitarianism/rules.yaml:1347:7\n6728 rules/rise_of_totalitarianism/rules.yaml:1348:7"
