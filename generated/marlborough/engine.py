@@ -73,6 +73,8 @@ class MarlboroughRules:
 
     TEMPLATES: ClassVar[Any] = (
         (("Turn ", ""), ("int",)),
+        (("Return campaign markers to the pool before picking (12.31)",), ()),
+        (("", " returns ", " campaign ", " to the pool before picking"), ("player", "int", "str")),
         (("", " loses ", " campaign ", ""), ("player", "int", "str")),
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
@@ -101,6 +103,7 @@ class MarlboroughRules:
         (("Choose a siege attack plan",), ()),
         (("Choose a siege defence plan",), ()),
         (("Siege Matrix: ", " against ", ": ", ""), ("str", "str", "str")),
+        (("", " already has a siege marker: no second one is placed (20.2)"), ("e:hex",)),
         (("A siege marker is placed on ", ""), ("e:hex",)),
         (("No effect",), ()),
         (("Choose a battle attack plan",), ()),
@@ -140,32 +143,35 @@ class MarlboroughRules:
         (("Balance of Power: Bourbon ", ", Grand Alliance ", ""), ("int", "int")),
     )
     SITES: ClassVar[Any] = (
-        ("choose-unit", 5, "unit", -1, 1, 3, False),
-        ("choose-hex", 9, "hex", -1, 2, 1, False),
-        ("choose-some", 11, "some:unit", -1, 3, 1, False),
-        ("choose-unit", 13, "unit", -1, 4, 1, False),
-        ("choose-hex", 16, "hex", -1, 5, 2, False),
-        ("choose-unit", 18, "unit", -1, 6, 1, False),
-        ("choose-siege_attacker_plan", 20, "enum:siege_attacker_plan", -1, 7, 2, True),
-        ("choose-siege_defender_plan", 21, "enum:siege_defender_plan", -1, 7, 2, True),
-        ("choose-attacker_plan", 25, "enum:attacker_plan", -1, 7, 10, True),
-        ("choose-defender_plan", 26, "enum:defender_plan", -1, 7, 10, True),
-        ("yes-no", 29, "yes-no", -1, 7, 24, False),
-        ("choose-hex", 33, "hex", 34, 9, 1, False),
-        ("choose-some", 36, "some:unit", -1, 9, 3, False),
-        ("choose-hex", 38, "hex", -1, 9, 5, False),
-        ("choose-unit", 42, "unit", -1, 9, 9, False),
-        ("choose-hex", 43, "hex", 44, 9, 14, False),
-        ("choose-some", 45, "some:unit", -1, 9, 17, False),
-        ("choose-card", 50, "card", 51, 11, 7, False),
-        ("choose-card", 53, "card", 54, 12, 7, False),
+        ("choose-some", 1, "some:card", -1, 1, 1, False),
+        ("choose-unit", 7, "unit", -1, 2, 3, False),
+        ("choose-hex", 11, "hex", -1, 3, 1, False),
+        ("choose-some", 13, "some:unit", -1, 4, 1, False),
+        ("choose-unit", 15, "unit", -1, 5, 1, False),
+        ("choose-hex", 18, "hex", -1, 7, 2, False),
+        ("choose-unit", 20, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 22, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 23, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 28, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 29, "enum:defender_plan", -1, 9, 10, True),
+        ("yes-no", 32, "yes-no", -1, 9, 24, False),
+        ("choose-hex", 36, "hex", 37, 11, 1, False),
+        ("choose-some", 39, "some:unit", -1, 11, 3, False),
+        ("choose-hex", 41, "hex", -1, 11, 5, False),
+        ("choose-unit", 45, "unit", -1, 11, 9, False),
+        ("choose-hex", 46, "hex", 47, 11, 14, False),
+        ("choose-some", 48, "some:unit", -1, 11, 17, False),
+        ("choose-card", 53, "card", 54, 13, 7, False),
+        ("choose-card", 56, "card", 57, 14, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
+        "draw_markers",
         "take_losses",
         "retreat",
         "advance",
         "upgrade",
+        "famous_victory",
         "honors_of_war",
         "lose_one",
         "combat",
@@ -174,6 +180,7 @@ class MarlboroughRules:
         "operations",
         "commissioners",
         "leviathan",
+        "setup__campaign_markers",
         "turn__operations",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
@@ -236,19 +243,20 @@ class MarlboroughRules:
         "war_commissioner_8",
     )
     SECRETS: ClassVar[Any] = {
-        (1, 4): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
-        (2, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
-        (3, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
-        (4, 2): ((1, (), None),),
-        (5, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
-        (6, 2): ((1, (), None),),
-        (7, 3): ((1, (), None), (2, 0, None), (3, 0, None), (5, False, None)),
-        (7, 11): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None), (6, False, None)),
-        (7, 13): ((1, (), None), (2, 0, None)),
-        (7, 25): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (7, 30): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
-        (7, 31): ((1, (), None), (2, 0, None), (3, 0, None)),
-        (8, 1): (
+        (1, 2): ((3, 0, None), (4, 0, None)),
+        (2, 4): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
+        (3, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
+        (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (5, 2): ((1, (), None),),
+        (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
+        (8, 2): ((1, (), None),),
+        (9, 3): ((1, (), None), (2, 0, None), (3, 0, None), (5, False, None)),
+        (9, 11): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None), (6, False, None)),
+        (9, 13): ((1, (), None), (2, 0, None)),
+        (9, 25): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (9, 30): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (9, 31): ((1, (), None), (2, 0, None), (3, 0, None)),
+        (10, 1): (
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
@@ -263,7 +271,7 @@ class MarlboroughRules:
             (14, 0, None),
             (15, 0, None),
         ),
-        (8, 2): (
+        (10, 2): (
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
@@ -281,28 +289,28 @@ class MarlboroughRules:
             (17, 0, None),
             (18, 0, None),
         ),
-        (8, 4): ((3, (), None), (4, 0, None)),
-        (8, 5): ((3, 0, None),),
-        (8, 7): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
-        (8, 8): ((1, 0, None), (4, (), None), (5, 0, None)),
-        (8, 9): ((3, (), None), (4, 0, None)),
-        (8, 10): ((3, 0, None),),
-        (8, 12): ((0, 0, None), (2, (), None), (3, 0, None)),
-        (8, 13): ((0, 0, None), (2, (), None)),
-        (8, 15): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
-        (8, 16): ((1, 0, None), (4, (), None), (5, 0, None)),
-        (8, 17): ((3, (), None), (4, 0, None)),
-        (8, 18): ((3, 0, None),),
-        (8, 20): ((3, (), None), (4, 0, None)),
-        (8, 21): ((3, 0, None),),
-        (9, 2): (
+        (10, 4): ((3, (), None), (4, 0, None)),
+        (10, 5): ((3, 0, None),),
+        (10, 10): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
+        (10, 11): ((1, 0, None), (4, (), None), (5, 0, None)),
+        (10, 12): ((3, (), None), (4, 0, None)),
+        (10, 13): ((3, 0, None),),
+        (10, 18): ((0, 0, None), (2, (), None), (3, 0, None)),
+        (10, 19): ((0, 0, None), (2, (), None)),
+        (10, 21): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
+        (10, 22): ((1, 0, None), (4, (), None), (5, 0, None)),
+        (10, 23): ((3, (), None), (4, 0, None)),
+        (10, 24): ((3, 0, None),),
+        (10, 29): ((3, (), None), (4, 0, None)),
+        (10, 30): ((3, 0, None),),
+        (11, 2): (
             (1, (), "z_segment__2_1"),
             (2, (), None),
             (3, 0, None),
             (4, 0, None),
             (5, "", None),
         ),
-        (9, 4): (
+        (11, 4): (
             (1, 0, None),
             (2, False, None),
             (3, (), None),
@@ -310,7 +318,7 @@ class MarlboroughRules:
             (5, 0, None),
             (6, "", None),
         ),
-        (9, 6): (
+        (11, 6): (
             (1, 0, None),
             (2, False, None),
             (3, (), None),
@@ -319,24 +327,24 @@ class MarlboroughRules:
             (6, 0, None),
             (7, "", None),
         ),
-        (9, 10): ((1, (), None), (2, 0, None), (3, (), None), (4, "", None)),
-        (9, 15): ((1, 0, None), (2, (), None), (3, (), None), (4, "", None)),
-        (9, 18): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
-        (11, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (12, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (11, 10): ((1, (), None), (2, 0, None), (3, (), None), (4, "", None)),
+        (11, 15): ((1, 0, None), (2, (), None), (3, (), None), (4, "", None)),
+        (11, 18): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (13, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (14, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 16)
+    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 5, 13, 14, 17)
     SITE_FILTERS: ClassVar[Any] = {
-        0: "u.at != none",
-        1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
-        3: "u.at != none and u.two_sided and not u.veteran",
-        5: "u.at != none",
-        6: 'x != "invest" or invest',
-        8: 'not (barred and x == "maneuver")',
-        9: 'not (barred and x == "counter_maneuver")',
-        14: 'u.kind != "leader"',
-        17: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        18: 'c.kind == "leviathan" and not reroll',
+        1: "u.at != none",
+        2: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
+        4: "u.at != none and u.two_sided and not u.veteran",
+        6: "u.at != none",
+        7: 'x != "invest" or invest',
+        9: 'not (barred and x == "maneuver")',
+        10: 'not (barred and x == "counter_maneuver")',
+        15: 'u.kind != "leader"',
+        18: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        19: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -919,13 +927,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:848:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:848:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
         N: list[int] = S
         return [
             v_c
@@ -941,13 +949,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:869:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:869:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
         N: list[int] = S
         return [
             v_c
@@ -1178,37 +1186,19 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:426:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:438:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 6, (v_h,))
-
-    def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:335:3]"
-        N: list[int] = S
-        v_i = 0
-        _runs0 = 0
-        while (v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit) and len(
-            S[self.o_g_pool]
-        ) > 0:
-            _runs0 += 1
-            if _runs0 > MAX_LOOP:
-                _endless_loop()
-            v_k = _head(_shuffled(S, S[self.o_g_pool]))
-            _c1 = v_k
-            S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
-            S[self.o_p_markers + v_p] |= 1 << _c1
-            S[_REVEALS] += 1
-            v_i += 1
+                _log(S, 8, (v_h,))
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:398:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:410:3]"""
         if S[_LOG] is not False:
-            _log(S, 4, (v_u,))
+            _log(S, 6, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
 
@@ -1218,28 +1208,8 @@ class MarlboroughRules:
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
-    def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:503:3]"""
-        if v_losers < 1:
-            return None
-        v_r = _lookup(self.t_famous_victory, 4, v_losers)
-        if v_r[2] == "Famous Victory (one)":
-            if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
-            self.p_lose_markers(S, v_loser, 1)
-            self.p_draw_markers(S, v_winner, 1)
-            self.p_shift_bop(S, v_winner, 1)
-        elif v_r[2] == "Famous Victory (two)":
-            if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
-            self.p_lose_markers(S, v_loser, 2)
-            self.p_draw_markers(S, v_winner, 2)
-            self.p_shift_bop(S, v_winner, 2)
-        else:
-            pass
-
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:718:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:733:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1272,10 +1242,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 32, (v_h,))
+                        _log(S, 35, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:346:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:358:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1290,10 +1260,10 @@ class MarlboroughRules:
             v_i += 1
         v_w = "marker" if v_i in (1, -1) else "markers"
         if S[_LOG] is not False:
-            _log(S, 1, (v_p, v_i, v_w))
+            _log(S, 3, (v_p, v_i, v_w))
 
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:820:3]"""
+        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:835:3]"""
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1314,15 +1284,10 @@ class MarlboroughRules:
                         v_paid += v_full
                     else:
                         if S[_LOG] is not False:
-                            _log(S, 47, (v_p, v_u))
+                            _log(S, 50, (v_p, v_u))
                         self.p_eliminate(S, v_u)
         if S[_LOG] is not False:
-            _log_to(S, 48, (v_paid,), (v_p,))
-
-    def p_setup__campaign_markers(self, S: list[Any]) -> None:
-        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
-        for v_p in self.all_player:
-            self.p_draw_markers(S, v_p, self.s_p_start_markers[v_p])
+            _log_to(S, 51, (v_paid,), (v_p,))
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:12:3]"""
@@ -1333,22 +1298,22 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 55, (v_n,))
+                        _log(S, 58, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:385:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:397:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
         else:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] - v_amount, -13), 13)
         if S[_LOG] is not False:
-            _log(S, 3, (v_amount, v_p, N[self.o_g_bopi]))
+            _log(S, 5, (v_amount, v_p, N[self.o_g_bopi]))
         if abs(N[self.o_g_bopi]) > 12:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:359:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:371:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -1368,7 +1333,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 59, (v_b, v_g))
+            _log(S, 62, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1384,7 +1349,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 56, (S[self.o_g_first_player],))
+                _log(S, 59, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1400,13 +1365,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 57, (v_a, v_b))
+                        _log(S, 60, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 58, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 61, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
         "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
@@ -1414,12 +1379,12 @@ class MarlboroughRules:
             self.p_provision(S, v_p)
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:367:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:379:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
             if S[_LOG] is not False:
-                _log(S, 2, (v_p, N[self.o_p_vp + v_p]))
+                _log(S, 4, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
         v_g = N[self.o_p_vp + self.k_player__grand_alliance]
         v_level = _lookup(self.t_victory_levels, 11, abs(v_b - v_g))
@@ -1447,7 +1412,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:848:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1456,18 +1421,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 49, (v_p,))
+            _log(S, 52, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:869:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 52, (v_p,))
+            _log(S, 55, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1838,7 +1803,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:471:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:483:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -1862,7 +1827,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:569:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:581:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -1892,7 +1857,10 @@ class MarlboroughRules:
             v_d = _pick(R, self.e_siege_defender_plan)
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
             if v_m[2] == "SM":
-                S[self.o_e_hex__besieged + v_t] = True
+                if S[self.o_e_hex__besieged + v_t]:
+                    pass
+                else:
+                    S[self.o_e_hex__besieged + v_t] = True
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 self.q_honors_of_war(S, R, v_p, v_force, v_t)
             elif (
@@ -1981,7 +1949,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:848:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2042,7 +2010,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:641:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:656:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2087,7 +2055,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            31,
+            34,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2106,7 +2074,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                34,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2136,14 +2104,14 @@ class MarlboroughRules:
             self.q_advance(S, R, v_q, v_dfn, v_from)
             self.q_upgrade(S, R, v_q, v_dfn)
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
+                self.q_famous_victory(S, R, v_q, v_p, v_lost_a)
         elif v_r[2] == "AA":
             self.q_take_losses(S, R, v_p, v_att, -(-v_a // 2), v_from, False)
             self.q_retreat(S, R, v_p, v_att, v_from)
             self.q_advance(S, R, v_q, v_dfn, v_from)
             self.q_upgrade(S, R, v_q, v_dfn)
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
+                self.q_famous_victory(S, R, v_q, v_p, v_lost_a)
         elif v_r[2] == "BB":
             v_n = -(-min(v_a, v_d) // 2)
             self.q_take_losses(S, R, v_p, v_att, v_n, v_from, False)
@@ -2172,7 +2140,7 @@ class MarlboroughRules:
             self.q_advance(S, R, v_p, v_att, v_t)
             self.q_upgrade(S, R, v_p, v_att)
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
+                self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
         else:
             for v_u_8 in v_dfn:
                 self.p_eliminate(S, v_u_8)
@@ -2181,10 +2149,54 @@ class MarlboroughRules:
             self.q_advance(S, R, v_p, v_att, v_t)
             self.q_upgrade(S, R, v_p, v_att)
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
+                self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
+
+    def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:335:3]'
+        N: list[int] = S
+        v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
+        if v_over > 0 and len(S[self.o_g_pool]) > 0:
+            v_back = _pick(R, _subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over))
+            for v_c in v_back:
+                _c1 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+            _v_w = "marker" if v_over in (1, -1) else "markers"
+        v_i = 0
+        _runs0 = 0
+        while (v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit) and len(
+            S[self.o_g_pool]
+        ) > 0:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_k = _head(_shuffled(S, S[self.o_g_pool]))
+            _c2 = v_k
+            S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
+            S[self.o_p_markers + v_p] |= 1 << _c2
+            S[_REVEALS] += 1
+            v_i += 1
+
+    def q_famous_victory(
+        self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
+    ) -> None:
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:515:3]"
+        if v_losers < 1:
+            return None
+        v_r = _lookup(self.t_famous_victory, 4, v_losers)
+        if v_r[2] == "Famous Victory (one)":
+            self.p_lose_markers(S, v_loser, 1)
+            self.q_draw_markers(S, R, v_winner, 1)
+            self.p_shift_bop(S, v_winner, 1)
+        elif v_r[2] == "Famous Victory (two)":
+            self.p_lose_markers(S, v_loser, 2)
+            self.q_draw_markers(S, R, v_winner, 2)
+            self.p_shift_bop(S, v_winner, 2)
+        else:
+            pass
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:525:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:537:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2224,7 +2236,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:869:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2262,7 +2274,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:557:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:569:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2291,7 +2303,7 @@ class MarlboroughRules:
             elif i == 4:
                 self.p_end__victory(S)
             elif i == 5:
-                self.p_setup__campaign_markers(S)
+                self.q_setup__campaign_markers(S, R)
             elif i == 6:
                 self.p_setup__spanish_possessions(S)
             else:
@@ -2304,7 +2316,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:801:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:816:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2322,7 +2334,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:435:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:447:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2356,7 +2368,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:733:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:748:3]'
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2438,10 +2450,15 @@ class MarlboroughRules:
             self.q_combat(S, R, v_p, v_go, v_to, v_t)
             self.p_lift_sieges(S)
 
+    def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
+        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
+        for v_p in self.all_player:
+            self.q_draw_markers(S, R, v_p, self.s_p_start_markers[v_p])
+
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:406:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:418:3]"
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         _runs0 = 0
@@ -2462,7 +2479,7 @@ class MarlboroughRules:
         self.q_operations(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:491:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:503:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2477,7 +2494,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:471:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:483:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2512,9 +2529,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (3, 2, v_p, v_into, v_movers, v_u_2, v_w),
+                (4, 2, v_p, v_into, v_movers, v_u_2, v_w),
                 v_p,
-                2,
+                3,
                 tuple(_subsets(v_movers, 0, -1)),
                 (v_into,),
             )
@@ -2528,7 +2545,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 12, (v_p, len(v_go), v_w, v_into))
+                _log(S, 14, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -2541,7 +2558,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:569:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:581:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2581,7 +2598,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 19, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 21, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -2603,12 +2620,12 @@ class MarlboroughRules:
             _o = tuple([v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest])
             if not _o:
                 _dead("choose-siege_attacker_plan", v__w0)
-            _d.append((v__w0, 6, _o, ()))
+            _d.append((v__w0, 7, _o, ()))
             _o = tuple(self.e_siege_defender_plan)
             if not _o:
                 _dead("choose-siege_defender_plan", v__w1)
-            _d.append((v__w1, 7, _o, ()))
-            return _ask_all(S, (7, 3, v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1), _d)
+            _d.append((v__w1, 8, _o, ()))
+            return _ask_all(S, (9, 3, v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1), _d)
         if pc == 3:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1 = F[2:]
@@ -2617,10 +2634,13 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 22, (v_a, v_d, v_m[2]))
+            _log(S, 24, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
-                S[self.o_e_hex__besieged + v_t] = True
-                _log(S, 23, (v_t,))
+                if S[self.o_e_hex__besieged + v_t]:
+                    _log(S, 25, (v_t,))
+                else:
+                    S[self.o_e_hex__besieged + v_t] = True
+                    _log(S, 26, (v_t,))
                 pc = 38
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -2630,11 +2650,11 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 24, ())
+                _log(S, 27, ())
                 pc = 38
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 6:
             if (
@@ -2643,7 +2663,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 9:
             v_barred = self.s_e_hex__terrain[v_t] == "mountain"
@@ -2664,7 +2684,7 @@ class MarlboroughRules:
             )
             if not _o:
                 _dead("choose-attacker_plan", v__w0_2)
-            _d.append((v__w0_2, 8, _o, ()))
+            _d.append((v__w0_2, 9, _o, ()))
             _o = tuple(
                 [
                     v_x_3
@@ -2674,9 +2694,9 @@ class MarlboroughRules:
             )
             if not _o:
                 _dead("choose-defender_plan", v__w1_2)
-            _d.append((v__w1_2, 9, _o, ()))
+            _d.append((v__w1_2, 10, _o, ()))
             return _ask_all(
-                S, (7, 11, v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2), _d
+                S, (9, 11, v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2), _d
             )
         if pc == 11:
             if F is not None:
@@ -2686,7 +2706,7 @@ class MarlboroughRules:
             v_a_2 = _a[v__w0_2]
             v_d_2 = _a[v__w1_2]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 27, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 30, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = sum(
                 [
                     self.f_strength_of(S, v_u__3)
@@ -2713,7 +2733,7 @@ class MarlboroughRules:
                 pc = 35
         if pc == 12:
             if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
-                return _wait(S, (7, 13, v_p, v_force, v_t, v_q))
+                return _wait(S, (9, 13, v_p, v_force, v_t, v_q))
             pc = 13
         if pc == 13:
             if F is not None:
@@ -2728,7 +2748,7 @@ class MarlboroughRules:
         if pc == 14:
             self.p_destroy_garrison(S, v_t)
             if self.r_advance(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 17:
             if v_fa > v_fd:
@@ -2736,15 +2756,15 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 20
             else:
-                _log(S, 28, ())
+                _log(S, 31, ())
                 pc = 38
         if pc == 18:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 20:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 23:
             v_chooser = v_q if v_fd > v_fa else v_p
@@ -2754,7 +2774,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             return self.ask(
-                S, (7, 25, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 10, (True, False)
+                S, (9, 25, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 11, (True, False)
             )
         if pc == 25:
             if F is not None:
@@ -2764,22 +2784,22 @@ class MarlboroughRules:
             if v_go:
                 pc = 26
             else:
-                _log(S, 30, (v_chooser,))
+                _log(S, 33, (v_chooser,))
                 pc = 38
         if pc == 26:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 29:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (7, 30, v_p, v_force, v_from, v_t, v_q, v_dfn))
+                return _wait(S, (9, 30, v_p, v_force, v_from, v_t, v_q, v_dfn))
             pc = 30
         if pc == 30:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
                 F = None
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (7, 31, v_p, v_force, v_from, v_t, v_q))
+                return _wait(S, (9, 31, v_p, v_force, v_from, v_t, v_q))
             pc = 31
         if pc == 31:
             if F is not None:
@@ -2797,7 +2817,7 @@ class MarlboroughRules:
                 pc = 38
         if pc == 32:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 35:
             if (
@@ -2814,7 +2834,7 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (7, 38))
+                return _wait(S, (9, 38))
             pc = 38
         if pc == 38:
             if F is not None:
@@ -2824,7 +2844,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:848:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2927,7 +2947,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        11,
+                        13,
                         8,
                         v_attacker,
                         v_defender,
@@ -2943,7 +2963,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    17,
+                    18,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -2991,7 +3011,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:641:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:656:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3009,8 +3029,8 @@ class MarlboroughRules:
         v_n: Any = None
         v_u_8: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2, 4-5, 7-10, 12-13, 15-18, 20-21
-        if F is not None and (pc < 0 or not (0x37B7B6 >> pc) & 1):
+        # resume points: 1-2, 4-5, 10-13, 18-19, 21-24, 29-30, 34
+        if F is not None and (pc < 0 or not (0x461EC3C36 >> pc) & 1):
             raise RulesError(f"routine crt_combat: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -3053,7 +3073,7 @@ class MarlboroughRules:
                 return _wait(
                     S,
                     (
-                        8,
+                        10,
                         1,
                         v_p,
                         v_from,
@@ -3102,7 +3122,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                34,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3129,7 +3149,7 @@ class MarlboroughRules:
                 return _wait(
                     S,
                     (
-                        8,
+                        10,
                         2,
                         v_p,
                         v_from,
@@ -3182,7 +3202,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    31,
+                    34,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -3209,81 +3229,91 @@ class MarlboroughRules:
             if v_r[2] == "AZ":
                 pc = 3
             elif v_r[2] == "AA":
-                pc = 6
+                pc = 9
             elif v_r[2] == "BB":
-                pc = 11
+                pc = 17
             elif v_r[2] == "DD":
-                pc = 14
+                pc = 20
             else:
-                pc = 19
+                pc = 28
         if pc == 3:
             for v_u_5 in v_att:
                 self.p_eliminate(S, v_u_5)
             if self.r_advance(S, None, None, v_q, v_dfn, v_from) is SUSPEND:
-                return _wait(S, (8, 4, v_p, v_siege, v_q, v_dfn, v_lost_a))
+                return _wait(S, (10, 4, v_p, v_siege, v_q, v_dfn, v_lost_a))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_p, v_siege, v_q, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_q, v_dfn) is SUSPEND:
-                return _wait(S, (8, 5, v_p, v_siege, v_q, v_lost_a))
+                return _wait(S, (10, 5, v_p, v_siege, v_q, v_lost_a))
             pc = 5
         if pc == 5:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_a = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
-            pc = 22
+                pc = 6
+            else:
+                pc = 34
         if pc == 6:
+            if self.r_famous_victory(S, None, None, v_q, v_p, v_lost_a) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 9:
             if (
                 self.r_take_losses(S, None, None, v_p, v_att, -(-v_a // 2), v_from, False)
                 is SUSPEND
             ):
-                return _wait(S, (8, 7, v_p, v_from, v_siege, v_q, v_att, v_dfn, v_lost_a))
-            pc = 7
-        if pc == 7:
+                return _wait(S, (10, 10, v_p, v_from, v_siege, v_q, v_att, v_dfn, v_lost_a))
+            pc = 10
+        if pc == 10:
             if F is not None:
                 v_p, v_from, v_siege, v_q, v_att, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_retreat(S, None, None, v_p, v_att, v_from) is SUSPEND:
-                return _wait(S, (8, 8, v_p, v_from, v_siege, v_q, v_dfn, v_lost_a))
-            pc = 8
-        if pc == 8:
+                return _wait(S, (10, 11, v_p, v_from, v_siege, v_q, v_dfn, v_lost_a))
+            pc = 11
+        if pc == 11:
             if F is not None:
                 v_p, v_from, v_siege, v_q, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_advance(S, None, None, v_q, v_dfn, v_from) is SUSPEND:
-                return _wait(S, (8, 9, v_p, v_siege, v_q, v_dfn, v_lost_a))
-            pc = 9
-        if pc == 9:
+                return _wait(S, (10, 12, v_p, v_siege, v_q, v_dfn, v_lost_a))
+            pc = 12
+        if pc == 12:
             if F is not None:
                 v_p, v_siege, v_q, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_q, v_dfn) is SUSPEND:
-                return _wait(S, (8, 10, v_p, v_siege, v_q, v_lost_a))
-            pc = 10
-        if pc == 10:
+                return _wait(S, (10, 13, v_p, v_siege, v_q, v_lost_a))
+            pc = 13
+        if pc == 13:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_a = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
-            pc = 22
-        if pc == 11:
+                pc = 14
+            else:
+                pc = 34
+        if pc == 14:
+            if self.r_famous_victory(S, None, None, v_q, v_p, v_lost_a) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 17:
             v_n = -(-min(v_a, v_d) // 2)
             if self.r_take_losses(S, None, None, v_p, v_att, v_n, v_from, False) is SUSPEND:
-                return _wait(S, (8, 12, v_t, v_q, v_dfn, v_n))
-            pc = 12
-        if pc == 12:
+                return _wait(S, (10, 18, v_t, v_q, v_dfn, v_n))
+            pc = 18
+        if pc == 18:
             if F is not None:
                 v_t, v_q, v_dfn, v_n = F[2:]
                 F = None
             if self.r_take_losses(S, None, None, v_q, v_dfn, v_n, v_t, True) is SUSPEND:
-                return _wait(S, (8, 13, v_t, v_q, v_dfn))
-            pc = 13
-        if pc == 13:
+                return _wait(S, (10, 19, v_t, v_q, v_dfn))
+            pc = 19
+        if pc == 19:
             if F is not None:
                 v_t, v_q, v_dfn = F[2:]
                 F = None
@@ -3294,19 +3324,19 @@ class MarlboroughRules:
                 )
             ):
                 self.p_destroy_garrison(S, v_t)
-            pc = 22
-        if pc == 14:
+            pc = 34
+        if pc == 20:
             if self.r_take_losses(S, None, None, v_q, v_dfn, -(-v_d // 2), v_t, True) is SUSPEND:
-                return _wait(S, (8, 15, v_p, v_t, v_siege, v_q, v_att, v_dfn, v_lost_d))
-            pc = 15
-        if pc == 15:
+                return _wait(S, (10, 21, v_p, v_t, v_siege, v_q, v_att, v_dfn, v_lost_d))
+            pc = 21
+        if pc == 21:
             if F is not None:
                 v_p, v_t, v_siege, v_q, v_att, v_dfn, v_lost_d = F[2:]
                 F = None
             if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
-                return _wait(S, (8, 16, v_p, v_t, v_siege, v_q, v_att, v_lost_d))
-            pc = 16
-        if pc == 16:
+                return _wait(S, (10, 22, v_p, v_t, v_siege, v_q, v_att, v_lost_d))
+            pc = 22
+        if pc == 22:
             if F is not None:
                 v_p, v_t, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
@@ -3316,51 +3346,179 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_t)
                 S[self.o_e_hex__besieged + v_t] = False
             if self.r_advance(S, None, None, v_p, v_att, v_t) is SUSPEND:
-                return _wait(S, (8, 17, v_p, v_siege, v_q, v_att, v_lost_d))
-            pc = 17
-        if pc == 17:
+                return _wait(S, (10, 23, v_p, v_siege, v_q, v_att, v_lost_d))
+            pc = 23
+        if pc == 23:
             if F is not None:
                 v_p, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_p, v_att) is SUSPEND:
-                return _wait(S, (8, 18, v_p, v_siege, v_q, v_lost_d))
-            pc = 18
-        if pc == 18:
+                return _wait(S, (10, 24, v_p, v_siege, v_q, v_lost_d))
+            pc = 24
+        if pc == 24:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_d = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
-            pc = 22
-        if pc == 19:
+                pc = 25
+            else:
+                pc = 34
+        if pc == 25:
+            if self.r_famous_victory(S, None, None, v_p, v_q, v_lost_d) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 28:
             for v_u_8 in v_dfn:
                 self.p_eliminate(S, v_u_8)
             self.p_destroy_garrison(S, v_t)
             S[self.o_e_hex__besieged + v_t] = False
             if self.r_advance(S, None, None, v_p, v_att, v_t) is SUSPEND:
-                return _wait(S, (8, 20, v_p, v_siege, v_q, v_att, v_lost_d))
-            pc = 20
-        if pc == 20:
+                return _wait(S, (10, 29, v_p, v_siege, v_q, v_att, v_lost_d))
+            pc = 29
+        if pc == 29:
             if F is not None:
                 v_p, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_p, v_att) is SUSPEND:
-                return _wait(S, (8, 21, v_p, v_siege, v_q, v_lost_d))
-            pc = 21
-        if pc == 21:
+                return _wait(S, (10, 30, v_p, v_siege, v_q, v_lost_d))
+            pc = 30
+        if pc == 30:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_d = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
-            pc = 22
-        if pc == 22:
+                pc = 31
+            else:
+                pc = 34
+        if pc == 31:
+            if self.r_famous_victory(S, None, None, v_p, v_q, v_lost_d) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 34:
+            if F is not None:
+                F = None
+            return None
+
+    def r_draw_markers(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
+    ) -> Any:
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:335:3]'
+        N: list[int] = S
+        v_over: Any = None
+        v_back: Any = None
+        v_c: Any = None
+        v_w: Any = None
+        v_i: Any = None
+        v_k: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine draw_markers: no resume point {pc}")
+        if pc == 0:
+            v_over = min(
+                v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit
+            )
+            if v_over > 0 and len(S[self.o_g_pool]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_amount, v_over, v_c, v_k = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (1, 2, v_p, v_amount, v_over, v_c, v_k),
+                v_p,
+                0,
+                tuple(_subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)),
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_amount, v_over, v_c, v_k = F[2:]
+                F = None
+            v_back = v
+            for v_c in v_back:
+                _c1 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+            v_w = "marker" if v_over in (1, -1) else "markers"
+            _log(S, 2, (v_p, v_over, v_w))
+            pc = 3
+        if pc == 3:
+            v_i = 0
+            _runs0 = 0
+            while (
+                v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit
+            ) and len(S[self.o_g_pool]) > 0:
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
+                v_k = _head(_shuffled(S, S[self.o_g_pool]))
+                _c2 = v_k
+                S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
+                S[self.o_p_markers + v_p] |= 1 << _c2
+                S[_REVEALS] += 1
+                v_i += 1
+            return None
+
+    def r_famous_victory(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_winner: Any = None,
+        v_loser: Any = None,
+        v_losers: int = 0,
+    ) -> Any:
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:515:3]"
+        v_r: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2, 4
+        if F is not None and (pc < 0 or not (0x14 >> pc) & 1):
+            raise RulesError(f"routine famous_victory: no resume point {pc}")
+        if pc == 0:
+            if v_losers < 1:
+                return None
+            v_r = _lookup(self.t_famous_victory, 4, v_losers)
+            if v_r[2] == "Famous Victory (one)":
+                pc = 1
+            elif v_r[2] == "Famous Victory (two)":
+                pc = 3
+            else:
+                pass
+                pc = 5
+        if pc == 1:
+            _log(S, 17, (v_winner,))
+            self.p_lose_markers(S, v_loser, 1)
+            if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
+                return _wait(S, (6, 2, v_winner))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                (v_winner,) = F[2:]
+                F = None
+            self.p_shift_bop(S, v_winner, 1)
+            pc = 5
+        if pc == 3:
+            _log(S, 17, (v_winner,))
+            self.p_lose_markers(S, v_loser, 2)
+            if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
+                return _wait(S, (6, 4, v_winner))
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                (v_winner,) = F[2:]
+                F = None
+            self.p_shift_bop(S, v_winner, 2)
+            pc = 5
+        if pc == 5:
             return None
 
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:525:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:537:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3420,9 +3578,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (5, 3, v_p, v_force, v_h, v_q, v_movers, v_ways, v_u_5),
+                (7, 3, v_p, v_force, v_h, v_q, v_movers, v_ways, v_u_5),
                 v_q,
-                4,
+                5,
                 tuple(v_ways),
                 (v_h,),
             )
@@ -3434,12 +3592,12 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 17, (v_q, v_h, v_to))
+            _log(S, 19, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
             if self.r_advance(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (5, 6))
+                return _wait(S, (7, 6))
             pc = 6
         if pc == 6:
             if F is not None:
@@ -3449,7 +3607,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:869:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3544,7 +3702,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        12,
+                        14,
                         8,
                         v_attacker,
                         v_defender,
@@ -3560,7 +3718,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    18,
+                    19,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3606,7 +3764,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:557:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:569:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3626,7 +3784,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (6, 2, v_p, v_alive), v_p, 5, tuple(_uniq(v_alive)))
+            return self.ask(S, (8, 2, v_p, v_alive), v_p, 6, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -3638,7 +3796,7 @@ class MarlboroughRules:
             return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:801:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:816:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3665,7 +3823,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_segment(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (10, 3, v_p, v_passes, v__runs))
+                    return _wait(S, (12, 3, v_p, v_passes, v__runs))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -3684,7 +3842,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:435:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:447:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3703,7 +3861,7 @@ class MarlboroughRules:
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 7, (v_p, v_h))
+                _log(S, 9, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
@@ -3724,7 +3882,7 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 8, (v_p, v_h))
+                _log(S, 10, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
@@ -3734,7 +3892,7 @@ class MarlboroughRules:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
             return self.ask(
-                S, (2, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 1, tuple(v_ways), (v_h,)
+                S, (3, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 2, tuple(v_ways), (v_h,)
             )
         if pc == 2:
             if F is not None:
@@ -3744,11 +3902,11 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 10, (v_p, v_h, v_to))
+            _log(S, 12, (v_p, v_h, v_to))
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:733:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:748:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3801,9 +3959,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (9, 2, v_p, v_ready, v_again, v_u_5, v_u_6, v_w),
+                (11, 2, v_p, v_ready, v_again, v_u_5, v_u_6, v_w),
                 v_p,
-                11,
+                12,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
@@ -3813,7 +3971,7 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 35, (v_p,))
+                _log(S, 38, (v_p,))
                 return None
             S[self.o_g_acted] = True
             v_forced = v_from not in v_ready
@@ -3830,9 +3988,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (9, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w),
+                (11, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w),
                 v_p,
-                12,
+                13,
                 tuple(_subsets(v_here, 1, -1)),
                 (v_from,),
             )
@@ -3843,7 +4001,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 37, (v_p,))
+                _log(S, 40, (v_p,))
             v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
                 [
                     *[0],
@@ -3862,9 +4020,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (9, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w),
+                (11, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w),
                 v_p,
-                13,
+                14,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
@@ -3879,16 +4037,16 @@ class MarlboroughRules:
                 for v_u_6 in v_force:
                     S[self.o_e_unit__seen + v_u_6] = 0
                     S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 39, (v_p, v_from, v_to))
+                _log(S, 42, (v_p, v_from, v_to))
             else:
-                _log(S, 40, (v_p, v_from))
+                _log(S, 43, (v_p, v_from))
             if v_forced:
                 pc = 7
             else:
                 pc = 13
         if pc == 7:
             v_die = _roll(S, 6)
-            _log(S, 41, (v_die,))
+            _log(S, 44, (v_die,))
             if v_die == 1:
                 pc = 8
             else:
@@ -3904,7 +4062,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (9, 10, v_p, v_force, v_to, v_victims, v_w), v_p, 14, tuple(_uniq(v_victims))
+                S, (11, 10, v_p, v_force, v_to, v_victims, v_w), v_p, 15, tuple(_uniq(v_victims))
             )
         if pc == 10:
             if F is not None:
@@ -3930,7 +4088,7 @@ class MarlboroughRules:
                 v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (9, 15, v_p, v_to, v_live, v_targets, v_w), v_p, 15, tuple(_uniq(v_targets))
+                S, (11, 15, v_p, v_to, v_live, v_targets, v_w), v_p, 16, tuple(_uniq(v_targets))
             )
         if pc == 15:
             if F is not None:
@@ -3953,9 +4111,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (9, 18, v_p, v_to, v_live, v_t, v_w),
+                (11, 18, v_p, v_to, v_live, v_t, v_w),
                 v_p,
-                16,
+                17,
                 tuple(_subsets(v_live, 1, -1)),
                 (v_t,),
             )
@@ -3967,11 +4125,11 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 46, (v_p, v_left, v_w))
+                _log(S, 49, (v_p, v_left, v_w))
             pc = 19
         if pc == 19:
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
-                return _wait(S, (9, 20))
+                return _wait(S, (11, 20))
             pc = 20
         if pc == 20:
             if F is not None:
@@ -3991,6 +4149,38 @@ class MarlboroughRules:
             and (not S[self.o_e_unit__used + v_u])
         ]
 
+    def r_setup__campaign_markers(self, S: list[Any], F: Any, v: Any) -> Any:
+        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine setup__campaign_markers: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
+                    return _wait(S, (15, 1, v__it, v__i, v_p))
+                pc = 1
+                continue
+            if pc == 4:
+                return None
+
     def r_take_losses(
         self,
         S: list[Any],
@@ -4002,7 +4192,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:406:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:418:3]"
         v_left: Any = None
         v_alive: Any = None
         v__runs: Any = None
@@ -4035,9 +4225,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (1, 4, v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w),
+                    (2, 4, v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w),
                     v_p,
-                    0,
+                    1,
                     tuple(_uniq(v_alive)),
                     (v_left, v_w),
                 )
@@ -4064,7 +4254,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (13, 1))
+                return _wait(S, (16, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -4072,7 +4262,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:491:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:503:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4093,16 +4283,16 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_recruits = F[2:]
                 F = None
-            return self.ask(S, (4, 2, v_p, v_recruits), v_p, 3, tuple(_uniq(v_recruits)))
+            return self.ask(S, (5, 2, v_p, v_recruits), v_p, 4, tuple(_uniq(v_recruits)))
         if pc == 2:
             if F is not None:
                 v_p, v_recruits = F[2:]
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 14, (v_u_2,))
+            _log(S, 16, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "598 rules/marlborough/rules.yaml:214:7\n599 rules/marlborough/rules.yaml:215:7\n618 rules/marlborough/rules.yaml:111:7\n619 rules/marlborough/rules.yaml:112:7\n620 rules/marlborough/rules.yaml:113:11\n621 rules/marlborough/rules.yaml:114:11\n622 rules/marlborough/rules.yaml:115:15\n623 rules/marlborough/rules.yaml:116:7\n641 rules/marlborough/rules.yaml:194:7\n642 rules/marlborough/rules.yaml:195:11\n643 rules/marlborough/rules.yaml:196:7\n644 rules/marlborough/rules.yaml:197:7\n654 rules/marlborough/rules.yaml:198:7\n655 rules/marlborough/rules.yaml:199:7\n658 rules/marlborough/rules.yaml:200:7\n659 rules/marlborough/rules.yaml:201:11\n667 rules/marlborough/rules.yaml:202:11\n668 rules/marlborough/rules.yaml:203:7\n673 rules/marlborough/rules.yaml:204:7\n685 rules/marlborough/rules.yaml:156:7\n686 rules/marlborough/rules.yaml:157:7\n687 rules/marlborough/rules.yaml:158:11\n688 rules/marlborough/rules.yaml:159:7\n689 rules/marlborough/rules.yaml:160:11\n690 rules/marlborough/rules.yaml:161:7\n694 rules/marlborough/rules.yaml:43:7\n702 rules/marlborough/rules.yaml:132:7\n706 rules/marlborough/rules.yaml:75:7\n713 rules/marlborough/rules.yaml:65:7\n728 rules/marlborough/rules.yaml:318:7\n732 rules/marlborough/rules.yaml:140:7\n733 rules/marlborough/rules.yaml:141:7\n734 rules/marlborough/rules.yaml:142:11\n735 rules/marlborough/rules.yaml:143:11\n736 rules/marlborough/rules.yaml:144:15\n737 rules/marlborough/rules.yaml:145:7\n750 rules/marlborough/rules.yaml:265:7\n751 rules/marlborough/rules.yaml:266:7\n752 rules/marlborough/rules.yaml:267:11\n753 rules/marlborough/rules.yaml:268:7\n754 rules/marlborough/rules.yaml:269:11\n755 rules/marlborough/rules.yaml:270:7\n763 rules/marlborough/rules.yaml:271:7\n764 rules/marlborough/rules.yaml:272:7\n770 rules/marlborough/rules.yaml:273:11\n771 rules/marlborough/rules.yaml:274:7\n772 rules/marlborough/rules.yaml:275:11\n780 rules/marlborough/rules.yaml:276:11\n786 rules/marlborough/rules.yaml:277:7\n790 rules/marlborough/rules.yaml:83:7\n797 rules/marlborough/rules.yaml:84:11\n798 rules/marlborough/rules.yaml:85:7\n799 rules/marlborough/rules.yaml:86:7\n800 rules/marlborough/rules.yaml:87:11\n801 rules/marlborough/rules.yaml:88:7\n805 rules/marlborough/rules.yaml:53:7\n806 rules/marlborough/rules.yaml:54:7\n807 rules/marlborough/rules.yaml:55:11\n811 rules/marlborough/rules.yaml:56:15\n812 rules/marlborough/rules.yaml:57:7\n816 rules/marlborough/rules.yaml:332:7\n820 rules/marlborough/rules.yaml:96:7\n821 rules/marlborough/rules.yaml:97:11\n822 rules/marlborough/rules.yaml:98:7\n823 rules/marlborough/rules.yaml:99:7\n824 rules/marlborough/rules.yaml:100:11\n825 rules/marlborough/rules.yaml:101:7\n829 rules/marlborough/rules.yaml:16:7\n833 rules/marlborough/rules.yaml:124:7\n834 rules/marlborough/rules.yaml:125:7\n838 rules/marlborough/rules.yaml:312:7\n846 rules/marlborough/rules.yaml:287:7\n847 rules/marlborough/rules.yaml:288:7\n848 rules/marlborough/rules.yaml:289:11\n849 rules/marlborough/rules.yaml:290:7\n852 rules/marlborough/rules.yaml:291:11\n853 rules/marlborough/rules.yaml:292:7\n857 rules/marlborough/rules.yaml:293:11\n858 rules/marlborough/rules.yaml:294:7\n862 rules/marlborough/rules.yaml:25:7\n863 rules/marlborough/rules.yaml:26:11\n864 rules/marlborough/rules.yaml:27:7\n868 rules/marlborough/rules.yaml:249:7\n869 rules/marlborough/rules.yaml:250:7\n873 rules/marlborough/rules.yaml:251:11\n874 rules/marlborough/rules.yaml:252:7\n875 rules/marlborough/rules.yaml:253:11\n876 rules/marlborough/rules.yaml:254:7\n880 rules/marlborough/rules.yaml:237:7\n885 rules/marlborough/rules.yaml:238:7\n894 rules/marlborough/rules.yaml:225:7\n895 rules/marlborough/rules.yaml:226:11\n896 rules/marlborough/rules.yaml:227:7\n897 rules/marlborough/rules.yaml:228:11\n898 rules/marlborough/rules.yaml:229:7\n902 rules/marlborough/rules.yaml:35:7\n909 rules/marlborough/rules.yaml:302:7\n914 rules/marlborough/rules.yaml:303:7\n915 rules/marlborough/rules.yaml:304:7\n923 rules/marlborough/rules.yaml:848:3\n930 rules/marlborough/rules.yaml:848:3\n945 rules/marlborough/rules.yaml:869:3\n952 rules/marlborough/rules.yaml:869:3\n960 rules/marlborough/rules.yaml:173:7\n961 rules/marlborough/rules.yaml:174:7\n962 rules/marlborough/rules.yaml:175:7\n963 rules/marlborough/rules.yaml:176:7\n964 rules/marlborough/rules.yaml:177:11\n965 rules/marlborough/rules.yaml:178:11\n972 rules/marlborough/rules.yaml:179:15\n986 rules/marlborough/rules.yaml:180:7\n990 rules/marlborough/cards.yaml:383:14\n994 rules/marlborough/cards.yaml:391:14\n998 rules/marlborough/cards.yaml:15:14\n1002 rules/marlborough/cards.yaml:23:14\n1006 rules/marlborough/cards.yaml:31:14\n1010 rules/marlborough/cards.yaml:39:14\n1014 rules/marlborough/cards.yaml:47:14\n1018 rules/marlborough/cards.yaml:55:14\n1022 rules/marlborough/cards.yaml:63:14\n1026 rules/marlborough/cards.yaml:71:14\n1030 rules/marlborough/cards.yaml:79:14\n1034 rules/marlborough/cards.yaml:87:14\n1038 rules/marlborough/cards.yaml:95:14\n1042 rules/marlborough/cards.yaml:103:14\n1046 rules/marlborough/cards.yaml:111:14\n1050 rules/marlborough/cards.yaml:119:14\n1054 rules/marlborough/cards.yaml:127:14\n1058 rules/marlborough/cards.yaml:199:14\n1062 rules/marlborough/cards.yaml:135:14\n1066 rules/marlborough/cards.yaml:143:14\n1070 rules/marlborough/cards.yaml:151:14\n1074 rules/marlborough/cards.yaml:159:14\n1078 rules/marlborough/cards.yaml:167:14\n1082 rules/marlborough/cards.yaml:175:14\n1086 rules/marlborough/cards.yaml:183:14\n1090 rules/marlborough/cards.yaml:191:14\n1094 rules/marlborough/cards.yaml:271:14\n1098 rules/marlborough/cards.yaml:279:14\n1102 rules/marlborough/cards.yaml:287:14\n1106 rules/marlborough/cards.yaml:295:14\n1110 rules/marlborough/cards.yaml:303:14\n1114 rules/marlborough/cards.yaml:311:14\n1118 rules/marlborough/cards.yaml:319:14\n1122 rules/marlborough/cards.yaml:327:14\n1126 rules/marlborough/cards.yaml:335:14\n1130 rules/marlborough/cards.yaml:343:14\n1134 rules/marlborough/cards.yaml:351:14\n1138 rules/marlborough/cards.yaml:359:14\n1142 rules/marlborough/cards.yaml:367:14\n1146 rules/marlborough/cards.yaml:375:14\n1150 rules/marlborough/cards.yaml:207:14\n1154 rules/marlborough/cards.yaml:215:14\n1158 rules/marlborough/cards.yaml:223:14\n1162 rules/marlborough/cards.yaml:231:14\n1166 rules/marlborough/cards.yaml:239:14\n1170 rules/marlborough/cards.yaml:247:14\n1174 rules/marlborough/cards.yaml:255:14\n1178 rules/marlborough/cards.yaml:263:14\n1182 rules/marlborough/rules.yaml:431:7\n1186 rules/marlborough/rules.yaml:432:11\n1187 rules/marlborough/rules.yaml:433:11\n1193 rules/marlborough/rules.yaml:340:7\n1194 rules/marlborough/rules.yaml:341:7\n1201 rules/marlborough/rules.yaml:342:11\n1202 rules/marlborough/rules.yaml:343:11\n1206 rules/marlborough/rules.yaml:344:11\n1210 rules/marlborough/rules.yaml:403:7\n1212 rules/marlborough/rules.yaml:404:7\n1217 rules/marlborough/flow.yaml:63:7\n1218 rules/marlborough/flow.yaml:64:7\n1219 rules/marlborough/flow.yaml:65:11\n1223 rules/marlborough/rules.yaml:508:7\n1224 rules/marlborough/rules.yaml:509:11\n1225 rules/marlborough/rules.yaml:510:7\n1226 rules/marlborough/rules.yaml:511:7\n1227 rules/marlborough/rules.yaml:513:15\n1229 rules/marlborough/rules.yaml:514:15\n1230 rules/marlborough/rules.yaml:515:15\n1231 rules/marlborough/rules.yaml:516:15\n1233 rules/marlborough/rules.yaml:518:15\n1235 rules/marlborough/rules.yaml:519:15\n1236 rules/marlborough/rules.yaml:520:15\n1237 rules/marlborough/rules.yaml:521:15\n1239 rules/marlborough/rules.yaml:523:15\n1243 rules/marlborough/rules.yaml:723:7\n1244 rules/marlborough/rules.yaml:724:11\n1245 rules/marlborough/rules.yaml:725:15\n1246 rules/marlborough/rules.yaml:726:15\n1259 rules/marlborough/rules.yaml:727:15\n1260 rules/marlborough/rules.yaml:728:15\n1272 rules/marlborough/rules.yaml:729:15\n1273 rules/marlborough/rules.yaml:730:19\n1274 rules/marlborough/rules.yaml:731:19\n1280 rules/marlborough/rules.yaml:351:7\n1281 rules/marlborough/rules.yaml:352:7\n1286 rules/marlborough/rules.yaml:353:11\n1287 rules/marlborough/rules.yaml:354:11\n1290 rules/marlborough/rules.yaml:355:11\n1291 rules/marlborough/rules.yaml:356:7\n1292 rules/marlborough/rules.yaml:357:7\n1298 rules/marlborough/rules.yaml:829:7\n1299 rules/marlborough/rules.yaml:830:7\n1300 rules/marlborough/rules.yaml:831:7\n1301 rules/marlborough/rules.yaml:832:7\n1302 rules/marlborough/rules.yaml:833:7\n1303 rules/marlborough/rules.yaml:834:7\n1304 rules/marlborough/rules.yaml:835:11\n1305 rules/marlborough/rules.yaml:836:15\n1306 rules/marlborough/rules.yaml:837:15\n1307 rules/marlborough/rules.yaml:838:19\n1312 rules/marlborough/rules.yaml:839:19\n1313 rules/marlborough/rules.yaml:840:23\n1314 rules/marlborough/rules.yaml:841:23\n1316 rules/marlborough/rules.yaml:843:23\n1318 rules/marlborough/rules.yaml:844:23\n1319 rules/marlborough/rules.yaml:845:7\n1324 rules/marlborough/flow.yaml:10:7\n1325 rules/marlborough/flow.yaml:11:11\n1329 rules/marlborough/flow.yaml:15:7\n1330 rules/marlborough/flow.yaml:16:11\n1331 rules/marlborough/flow.yaml:17:15\n1334 rules/marlborough/flow.yaml:18:19\n1335 rules/marlborough/flow.yaml:19:19\n1341 rules/marlborough/rules.yaml:390:7\n1342 rules/marlborough/rules.yaml:391:11\n1344 rules/marlborough/rules.yaml:393:11\n1345 rules/marlborough/rules.yaml:394:7\n1347 rules/marlborough/rules.yaml:395:7\n1348 rules/marlborough/rules.yaml:396:11\n1353 rules/marlborough/rules.yaml:364:7\n1354 rules/marlborough/rules.yaml:365:7\n1360 rules/marlborough/flow.yaml:52:7\n1365 rules/marlborough/flow.yaml:53:7\n1370 rules/marlborough/flow.yaml:54:7\n1372 rules/marlborough/flow.yaml:55:7\n1373 rules/marlborough/flow.yaml:56:11\n1375 rules/marlborough/flow.yaml:58:11\n1380 rules/marlborough/flow.yaml:24:7\n1381 rules/marlborough/flow.yaml:25:11\n1386 rules/marlborough/flow.yaml:26:11\n1389 rules/marlborough/flow.yaml:28:11\n1390 rules/marlborough/flow.yaml:29:11\n1391 rules/marlborough/flow.yaml:30:15\n1392 rules/marlborough/flow.yaml:31:11\n1393 rules/marlborough/flow.yaml:32:15\n1394 rules/marlborough/flow.yaml:33:15\n1395 rules/marlborough/flow.yaml:34:15\n1400 rules/marlborough/flow.yaml:35:19\n1401 rules/marlborough/flow.yaml:36:19\n1402 rules/marlborough/flow.yaml:37:19\n1404 rules/marlborough/flow.yaml:38:15\n1405 rules/marlborough/flow.yaml:39:11\n1408 rules/marlborough/flow.yaml:40:11\n1413 rules/marlborough/flow.yaml:47:7\n1414 rules/marlborough/flow.yaml:48:11\n1419 rules/marlborough/rules.yaml:372:7\n1420 rules/marlborough/rules.yaml:373:11\n1421 rules/marlborough/rules.yaml:374:11\n1423 rules/marlborough/rules.yaml:375:7\n1424 rules/marlborough/rules.yaml:376:7\n1425 rules/marlborough/rules.yaml:377:7\n1426 rules/marlborough/rules.yaml:378:7\n1427 rules/marlborough/rules.yaml:379:11\n1431 rules/marlborough/rules.yaml:381:11\n1439 rules/marlborough/rules.yaml:383:11\n1451 rules/marlborough/rules.yaml:863:7\n1454 rules/marlborough/rules.yaml:864:7\n1455 rules/marlborough/rules.yaml:865:11\n1457 rules/marlborough/rules.yaml:867:11\n1458 rules/marlborough/rules.yaml:868:7\n1465 rules/marlborough/rules.yaml:883:7\n1468 rules/marlborough/rules.yaml:884:7\n1469 rules/marlborough/rules.yaml:885:7\n1842 rules/marlborough/rules.yaml:479:7\n1845 rules/marlborough/rules.yaml:480:11\n1846 rules/marlborough/rules.yaml:481:7\n1855 rules/marlborough/rules.yaml:482:7\n1856 rules/marlborough/rules.yaml:483:11\n1857 rules/marlborough/rules.yaml:484:7\n1858 rules/marlborough/rules.yaml:485:7\n1859 rules/marlborough/rules.yaml:486:11\n1861 rules/marlborough/rules.yaml:487:7\n1862 rules/marlborough/rules.yaml:488:11\n1866 rules/marlborough/rules.yaml:578:7\n1867 rules/marlborough/rules.yaml:579:7\n1870 rules/marlborough/rules.yaml:580:7\n1871 rules/marlborough/rules.yaml:581:11\n1873 rules/marlborough/rules.yaml:582:7\n1874 rules/marlborough/rules.yaml:583:11\n1876 rules/marlborough/rules.yaml:584:7\n1877 rules/marlborough/rules.yaml:585:7\n1878 rules/marlborough/rules.yaml:587:7\n1879 rules/marlborough/rules.yaml:588:11\n1885 rules/marlborough/rules.yaml:589:11\n1893 rules/marlborough/rules.yaml:592:11\n1894 rules/marlborough/rules.yaml:594:11\n1895 rules/marlborough/rules.yaml:596:19\n1897 rules/marlborough/rules.yaml:599:19\n1902 rules/marlborough/rules.yaml:601:19\n1908 rules/marlborough/rules.yaml:605:11\n1909 rules/marlborough/rules.yaml:606:11\n1925 rules/marlborough/rules.yaml:609:11\n1926 rules/marlborough/rules.yaml:611:11\n1931 rules/marlborough/rules.yaml:612:11\n1936 rules/marlborough/rules.yaml:613:11\n1937 rules/marlborough/rules.yaml:615:19\n1938 rules/marlborough/rules.yaml:616:19\n1944 rules/marlborough/rules.yaml:617:23\n1945 rules/marlborough/rules.yaml:618:23\n1947 rules/marlborough/rules.yaml:620:19\n1948 rules/marlborough/rules.yaml:621:23\n1950 rules/marlborough/rules.yaml:623:23\n1954 rules/marlborough/rules.yaml:627:19\n1955 rules/marlborough/rules.yaml:628:19\n1956 rules/marlborough/rules.yaml:629:19\n1957 rules/marlborough/rules.yaml:630:23\n1961 rules/marlborough/rules.yaml:634:19\n1962 rules/marlborough/rules.yaml:635:19\n1963 rules/marlborough/rules.yaml:636:19\n1977 rules/marlborough/rules.yaml:637:23\n1979 rules/marlborough/rules.yaml:639:19\n1986 rules/marlborough/rules.yaml:848:3\n1987 rules/marlborough/rules.yaml:848:3\n1990 rules/marlborough/rules.yaml:848:3\n1991 rules/marlborough/rules.yaml:848:3\n1992 rules/marlborough/rules.yaml:848:3\n1993 rules/marlborough/rules.yaml:848:3\n1994 rules/marlborough/rules.yaml:848:3\n1995 rules/marlborough/rules.yaml:848:3\n2002 rules/marlborough/rules.yaml:848:3\n2003 rules/marlborough/rules.yaml:848:3\n2004 rules/marlborough/rules.yaml:848:3\n2005 rules/marlborough/rules.yaml:848:3\n2019 rules/marlborough/rules.yaml:848:3\n2020 rules/marlborough/rules.yaml:848:3\n2022 rules/marlborough/rules.yaml:848:3\n2023 rules/marlborough/rules.yaml:848:3\n2024 rules/marlborough/rules.yaml:848:3\n2026 rules/marlborough/rules.yaml:848:3\n2027 rules/marlborough/rules.yaml:848:3\n2030 rules/marlborough/rules.yaml:848:3\n2046 rules/marlborough/rules.yaml:650:7\n2047 rules/marlborough/rules.yaml:651:7\n2048 rules/marlborough/rules.yaml:652:7\n2053 rules/marlborough/rules.yaml:653:7\n2054 rules/marlborough/rules.yaml:654:7\n2058 rules/marlborough/rules.yaml:655:7\n2062 rules/marlborough/rules.yaml:656:7\n2063 rules/marlborough/rules.yaml:657:11\n2064 rules/marlborough/rules.yaml:658:7\n2065 rules/marlborough/rules.yaml:659:7\n2066 rules/marlborough/rules.yaml:660:7\n2071 rules/marlborough/rules.yaml:661:7\n2076 rules/marlborough/rules.yaml:662:7\n2077 rules/marlborough/rules.yaml:663:7\n2078 rules/marlborough/rules.yaml:664:7\n2079 rules/marlborough/rules.yaml:665:7\n2080 rules/marlborough/rules.yaml:666:7\n2081 rules/marlborough/rules.yaml:667:7\n2082 rules/marlborough/rules.yaml:668:7\n2083 rules/marlborough/rules.yaml:669:7\n2084 rules/marlborough/rules.yaml:670:7\n2085 rules/marlborough/rules.yaml:671:7\n2086 rules/marlborough/rules.yaml:672:7\n2103 rules/marlborough/rules.yaml:673:7\n2104 rules/marlborough/rules.yaml:674:7\n2105 rules/marlborough/rules.yaml:675:11\n2132 rules/marlborough/rules.yaml:676:7\n2133 rules/marlborough/rules.yaml:677:7\n2134 rules/marlborough/rules.yaml:679:15\n2135 rules/marlborough/rules.yaml:680:19\n2136 rules/marlborough/rules.yaml:681:15\n2137 rules/marlborough/rules.yaml:682:15\n2138 rules/marlborough/rules.yaml:683:15\n2139 rules/marlborough/rules.yaml:684:19\n2141 rules/marlborough/rules.yaml:686:15\n2142 rules/marlborough/rules.yaml:687:15\n2143 rules/marlborough/rules.yaml:688:15\n2144 rules/marlborough/rules.yaml:689:15\n2145 rules/marlborough/rules.yaml:690:15\n2146 rules/marlborough/rules.yaml:691:19\n2148 rules/marlborough/rules.yaml:693:15\n2149 rules/marlborough/rules.yaml:694:15\n2150 rules/marlborough/rules.yaml:695:15\n2151 rules/marlborough/rules.yaml:696:15\n2160 rules/marlborough/rules.yaml:697:19\n2162 rules/marlborough/rules.yaml:699:15\n2163 rules/marlborough/rules.yaml:700:15\n2164 rules/marlborough/rules.yaml:701:15\n2170 rules/marlborough/rules.yaml:702:19\n2171 rules/marlborough/rules.yaml:703:19\n2172 rules/marlborough/rules.yaml:704:15\n2173 rules/marlborough/rules.yaml:705:15\n2174 rules/marlborough/rules.yaml:706:15\n2175 rules/marlborough/rules.yaml:707:19\n2177 rules/marlborough/rules.yaml:709:15\n2178 rules/marlborough/rules.yaml:710:19\n2179 rules/marlborough/rules.yaml:711:15\n2180 rules/marlborough/rules.yaml:712:15\n2181 rules/marlborough/rules.yaml:713:15\n2182 rules/marlborough/rules.yaml:714:15\n2183 rules/marlborough/rules.yaml:715:15\n2184 rules/marlborough/rules.yaml:716:19\n2188 rules/marlborough/rules.yaml:534:7\n2189 rules/marlborough/rules.yaml:535:7\n2192 rules/marlborough/rules.yaml:536:7\n2193 rules/marlborough/rules.yaml:537:11\n2194 rules/marlborough/rules.yaml:538:15\n2195 rules/marlborough/rules.yaml:539:7\n2196 rules/marlborough/rules.yaml:540:7\n2197 rules/marlborough/rules.yaml:541:7\n2198 rules/marlborough/rules.yaml:542:11\n2199 rules/marlborough/rules.yaml:543:11\n2200 rules/marlborough/rules.yaml:544:11\n2206 rules/marlborough/rules.yaml:545:11\n2215 rules/marlborough/rules.yaml:546:11\n2216 rules/marlborough/rules.yaml:547:15\n2217 rules/marlborough/rules.yaml:548:19\n2219 rules/marlborough/rules.yaml:550:15\n2220 rules/marlborough/rules.yaml:551:15\n2221 rules/marlborough/rules.yaml:552:19\n2223 rules/marlborough/rules.yaml:554:7\n2224 rules/marlborough/rules.yaml:555:7\n2229 rules/marlborough/rules.yaml:869:3\n2230 rules/marlborough/rules.yaml:869:3\n2231 rules/marlborough/rules.yaml:869:3\n2232 rules/marlborough/rules.yaml:869:3\n2233 rules/marlborough/rules.yaml:869:3\n2234 rules/marlborough/rules.yaml:869:3\n2235 rules/marlborough/rules.yaml:869:3\n2236 rules/marlborough/rules.yaml:869:3\n2243 rules/marlborough/rules.yaml:869:3\n2244 rules/marlborough/rules.yaml:869:3\n2245 rules/marlborough/rules.yaml:869:3\n2246 rules/marlborough/rules.yaml:869:3\n2251 rules/marlborough/rules.yaml:869:3\n2252 rules/marlborough/rules.yaml:869:3\n2254 rules/marlborough/rules.yaml:869:3\n2255 rules/marlborough/rules.yaml:869:3\n2256 rules/marlborough/rules.yaml:869:3\n2258 rules/marlborough/rules.yaml:869:3\n2259 rules/marlborough/rules.yaml:869:3\n2260 rules/marlborough/rules.yaml:869:3\n2266 rules/marlborough/rules.yaml:562:7\n2267 rules/marlborough/rules.yaml:563:7\n2268 rules/marlborough/rules.yaml:564:11\n2269 rules/marlborough/rules.yaml:565:11\n2271 rules/marlborough/rules.yaml:567:11\n2308 rules/marlborough/rules.yaml:808:7\n2309 rules/marlborough/rules.yaml:809:11\n2310 rules/marlborough/rules.yaml:810:7\n2311 rules/marlborough/rules.yaml:811:7\n2312 rules/marlborough/rules.yaml:812:7\n2317 rules/marlborough/rules.yaml:813:11\n2318 rules/marlborough/rules.yaml:814:11\n2319 rules/marlborough/rules.yaml:815:15\n2321 rules/marlborough/rules.yaml:817:15\n2322 rules/marlborough/rules.yaml:818:11\n2326 rules/marlborough/rules.yaml:445:7\n2327 rules/marlborough/rules.yaml:446:7\n2328 rules/marlborough/rules.yaml:447:11\n2329 rules/marlborough/rules.yaml:448:7\n2330 rules/marlborough/rules.yaml:450:11\n2331 rules/marlborough/rules.yaml:451:7\n2332 rules/marlborough/rules.yaml:452:11\n2333 rules/marlborough/rules.yaml:453:15\n2334 rules/marlborough/rules.yaml:454:7\n2335 rules/marlborough/rules.yaml:455:7\n2336 rules/marlborough/rules.yaml:456:11\n2337 rules/marlborough/rules.yaml:457:7\n2338 rules/marlborough/rules.yaml:458:7\n2339 rules/marlborough/rules.yaml:459:7\n2340 rules/marlborough/rules.yaml:460:7\n2349 rules/marlborough/rules.yaml:461:7\n2350 rules/marlborough/rules.yaml:463:11\n2351 rules/marlborough/rules.yaml:464:15\n2352 rules/marlborough/rules.yaml:465:11\n2353 rules/marlborough/rules.yaml:466:7\n2354 rules/marlborough/rules.yaml:467:7\n2355 rules/marlborough/rules.yaml:468:11\n2361 rules/marlborough/rules.yaml:749:7\n2367 rules/marlborough/rules.yaml:750:7\n2368 rules/marlborough/rules.yaml:751:7\n2369 rules/marlborough/rules.yaml:752:11\n2378 rules/marlborough/rules.yaml:753:7\n2379 rules/marlborough/rules.yaml:754:7\n2380 rules/marlborough/rules.yaml:755:11\n2381 rules/marlborough/rules.yaml:757:11\n2382 rules/marlborough/rules.yaml:758:7\n2383 rules/marlborough/rules.yaml:759:7\n2384 rules/marlborough/rules.yaml:760:7\n2390 rules/marlborough/rules.yaml:761:7\n2391 rules/marlborough/rules.yaml:762:7\n2392 rules/marlborough/rules.yaml:763:11\n2393 rules/marlborough/rules.yaml:765:7\n2404 rules/marlborough/rules.yaml:766:7\n2405 rules/marlborough/rules.yaml:767:7\n2406 rules/marlborough/rules.yaml:768:11\n2407 rules/marlborough/rules.yaml:769:7\n2408 rules/marlborough/rules.yaml:770:11\n2409 rules/marlborough/rules.yaml:771:15\n2413 rules/marlborough/rules.yaml:775:7\n2414 rules/marlborough/rules.yaml:776:11\n2415 rules/marlborough/rules.yaml:778:11\n2416 rules/marlborough/rules.yaml:779:15\n2417 rules/marlborough/rules.yaml:780:15\n2418 rules/marlborough/rules.yaml:781:19\n2419 rules/marlborough/rules.yaml:782:19\n2420 rules/marlborough/rules.yaml:783:7\n2425 rules/marlborough/rules.yaml:784:7\n2426 rules/marlborough/rules.yaml:785:11\n2427 rules/marlborough/rules.yaml:786:7\n2428 rules/marlborough/rules.yaml:787:7\n2429 rules/marlborough/rules.yaml:788:11\n2430 rules/marlborough/rules.yaml:789:7\n2431 rules/marlborough/rules.yaml:790:7\n2432 rules/marlborough/rules.yaml:791:11\n2433 rules/marlborough/rules.yaml:792:11\n2434 rules/marlborough/rules.yaml:793:15\n2435 rules/marlborough/rules.yaml:794:15\n2436 rules/marlborough/rules.yaml:795:15\n2437 rules/marlborough/rules.yaml:796:19\n2438 rules/marlborough/rules.yaml:798:11\n2439 rules/marlborough/rules.yaml:799:11\n2445 rules/marlborough/rules.yaml:415:7\n2446 rules/marlborough/rules.yaml:416:7\n2447 rules/marlborough/rules.yaml:417:7\n2452 rules/marlborough/rules.yaml:418:11\n2453 rules/marlborough/rules.yaml:419:11\n2454 rules/marlborough/rules.yaml:420:11\n2455 rules/marlborough/rules.yaml:421:11\n2456 rules/marlborough/rules.yaml:422:11\n2457 rules/marlborough/rules.yaml:423:7\n2458 rules/marlborough/rules.yaml:424:11\n2462 rules/marlborough/flow.yaml:44:7\n2466 rules/marlborough/rules.yaml:496:7\n2472 rules/marlborough/rules.yaml:497:7\n2473 rules/marlborough/rules.yaml:498:11\n2474 rules/marlborough/rules.yaml:499:7\n2475 rules/marlborough/rules.yaml:500:7\n2490 rules/marlborough/rules.yaml:479:7\n2493 rules/marlborough/rules.yaml:480:11\n2494 rules/marlborough/rules.yaml:481:7\n2506 rules/marlborough/rules.yaml:482:7\n2507 rules/marlborough/rules.yaml:483:11\n2508 rules/marlborough/rules.yaml:484:7\n2526 rules/marlborough/rules.yaml:485:7\n2527 rules/marlborough/rules.yaml:486:11\n2529 rules/marlborough/rules.yaml:487:7\n2530 rules/marlborough/rules.yaml:488:11\n2531 rules/marlborough/rules.yaml:489:11\n2572 rules/marlborough/rules.yaml:578:7\n2573 rules/marlborough/rules.yaml:579:7\n2576 rules/marlborough/rules.yaml:580:7\n2577 rules/marlborough/rules.yaml:581:11\n2579 rules/marlborough/rules.yaml:582:7\n2580 rules/marlborough/rules.yaml:583:11\n2582 rules/marlborough/rules.yaml:584:7\n2583 rules/marlborough/rules.yaml:585:7\n2584 rules/marlborough/rules.yaml:586:7\n2585 rules/marlborough/rules.yaml:587:7\n2590 rules/marlborough/rules.yaml:588:11\n2591 rules/marlborough/rules.yaml:589:11\n2619 rules/marlborough/rules.yaml:592:11\n2620 rules/marlborough/rules.yaml:593:11\n2621 rules/marlborough/rules.yaml:594:11\n2622 rules/marlborough/rules.yaml:596:19\n2623 rules/marlborough/rules.yaml:597:19\n2633 rules/marlborough/rules.yaml:603:19\n2636 rules/marlborough/rules.yaml:599:19\n2640 rules/marlborough/rules.yaml:601:19\n2649 rules/marlborough/rules.yaml:605:11\n2650 rules/marlborough/rules.yaml:606:11\n2688 rules/marlborough/rules.yaml:609:11\n2689 rules/marlborough/rules.yaml:610:11\n2690 rules/marlborough/rules.yaml:611:11\n2697 rules/marlborough/rules.yaml:612:11\n2704 rules/marlborough/rules.yaml:613:11\n2715 rules/marlborough/rules.yaml:615:19\n2722 rules/marlborough/rules.yaml:616:19\n2729 rules/marlborough/rules.yaml:617:23\n2730 rules/marlborough/rules.yaml:618:23\n2734 rules/marlborough/rules.yaml:620:19\n2739 rules/marlborough/rules.yaml:625:23\n2742 rules/marlborough/rules.yaml:621:23\n2746 rules/marlborough/rules.yaml:623:23\n2750 rules/marlborough/rules.yaml:627:19\n2751 rules/marlborough/rules.yaml:628:19\n2764 rules/marlborough/rules.yaml:629:19\n2767 rules/marlborough/rules.yaml:632:23\n2770 rules/marlborough/rules.yaml:630:23\n2774 rules/marlborough/rules.yaml:634:19\n2781 rules/marlborough/rules.yaml:635:19\n2788 rules/marlborough/rules.yaml:636:19\n2799 rules/marlborough/rules.yaml:637:23\n2803 rules/marlborough/rules.yaml:639:19\n2846 rules/marlborough/rules.yaml:848:3\n2851 rules/marlborough/rules.yaml:848:3\n2854 rules/marlborough/rules.yaml:848:3\n2855 rules/marlborough/rules.yaml:848:3\n2856 rules/marlborough/rules.yaml:848:3\n2857 rules/marlborough/rules.yaml:848:3\n2858 rules/marlborough/rules.yaml:848:3\n2859 rules/marlborough/rules.yaml:848:3\n2872 rules/marlborough/rules.yaml:848:3\n2873 rules/marlborough/rules.yaml:848:3\n2885 rules/marlborough/rules.yaml:848:3\n2891 rules/marlborough/rules.yaml:848:3\n2904 rules/marlborough/rules.yaml:848:3\n2905 rules/marlborough/rules.yaml:848:3\n2927 rules/marlborough/rules.yaml:848:3\n2967 rules/marlborough/rules.yaml:848:3\n2968 rules/marlborough/rules.yaml:848:3\n2970 rules/marlborough/rules.yaml:848:3\n2971 rules/marlborough/rules.yaml:848:3\n2975 rules/marlborough/rules.yaml:848:3\n3016 rules/marlborough/rules.yaml:650:7\n3017 rules/marlborough/rules.yaml:651:7\n3018 rules/marlborough/rules.yaml:652:7\n3023 rules/marlborough/rules.yaml:653:7\n3024 rules/marlborough/rules.yaml:654:7\n3025 rules/marlborough/rules.yaml:655:7\n3026 rules/marlborough/rules.yaml:656:7\n3027 rules/marlborough/rules.yaml:657:11\n3028 rules/marlborough/rules.yaml:658:7\n3029 rules/marlborough/rules.yaml:659:7\n3030 rules/marlborough/rules.yaml:660:7\n3038 rules/marlborough/rules.yaml:661:7\n3046 rules/marlborough/rules.yaml:662:7\n3047 rules/marlborough/rules.yaml:663:7\n3048 rules/marlborough/rules.yaml:664:7\n3049 rules/marlborough/rules.yaml:665:7\n3050 rules/marlborough/rules.yaml:666:7\n3051 rules/marlborough/rules.yaml:667:7\n3052 rules/marlborough/rules.yaml:668:7\n3098 rules/marlborough/rules.yaml:669:7\n3099 rules/marlborough/rules.yaml:670:7\n3100 rules/marlborough/rules.yaml:671:7\n3101 rules/marlborough/rules.yaml:672:7\n3128 rules/marlborough/rules.yaml:673:7\n3180 rules/marlborough/rules.yaml:674:7\n3181 rules/marlborough/rules.yaml:675:11\n3208 rules/marlborough/rules.yaml:676:7\n3209 rules/marlborough/rules.yaml:677:7\n3220 rules/marlborough/rules.yaml:679:15\n3221 rules/marlborough/rules.yaml:680:19\n3222 rules/marlborough/rules.yaml:681:15\n3229 rules/marlborough/rules.yaml:682:15\n3236 rules/marlborough/rules.yaml:683:15\n3237 rules/marlborough/rules.yaml:684:19\n3240 rules/marlborough/rules.yaml:686:15\n3250 rules/marlborough/rules.yaml:687:15\n3257 rules/marlborough/rules.yaml:688:15\n3264 rules/marlborough/rules.yaml:689:15\n3271 rules/marlborough/rules.yaml:690:15\n3272 rules/marlborough/rules.yaml:691:19\n3275 rules/marlborough/rules.yaml:693:15\n3276 rules/marlborough/rules.yaml:694:15\n3283 rules/marlborough/rules.yaml:695:15\n3290 rules/marlborough/rules.yaml:696:15\n3296 rules/marlborough/rules.yaml:697:19\n3299 rules/marlborough/rules.yaml:699:15\n3306 rules/marlborough/rules.yaml:700:15\n3313 rules/marlborough/rules.yaml:701:15\n3316 rules/marlborough/rules.yaml:702:19\n3317 rules/marlborough/rules.yaml:703:19\n3318 rules/marlborough/rules.yaml:704:15\n3325 rules/marlborough/rules.yaml:705:15\n3332 rules/marlborough/rules.yaml:706:15\n3333 rules/marlborough/rules.yaml:707:19\n3336 rules/marlborough/rules.yaml:709:15\n3337 rules/marlborough/rules.yaml:710:19\n3338 rules/marlborough/rules.yaml:711:15\n3339 rules/marlborough/rules.yaml:712:15\n3340 rules/marlborough/rules.yaml:713:15\n3347 rules/marlborough/rules.yaml:714:15\n3354 rules/marlborough/rules.yaml:715:15\n3355 rules/marlborough/rules.yaml:716:19\n3380 rules/marlborough/rules.yaml:534:7\n3381 rules/marlborough/rules.yaml:535:7\n3384 rules/marlborough/rules.yaml:536:7\n3385 rules/marlborough/rules.yaml:537:11\n3386 rules/marlborough/rules.yaml:538:15\n3387 rules/marlborough/rules.yaml:539:7\n3388 rules/marlborough/rules.yaml:540:7\n3389 rules/marlborough/rules.yaml:541:7\n3394 rules/marlborough/rules.yaml:542:11\n3395 rules/marlborough/rules.yaml:543:11\n3396 rules/marlborough/rules.yaml:544:11\n3402 rules/marlborough/rules.yaml:545:11\n3411 rules/marlborough/rules.yaml:546:11\n3412 rules/marlborough/rules.yaml:547:15\n3413 rules/marlborough/rules.yaml:548:19\n3421 rules/marlborough/rules.yaml:550:15\n3434 rules/marlborough/rules.yaml:551:15\n3435 rules/marlborough/rules.yaml:552:19\n3437 rules/marlborough/rules.yaml:553:15\n3440 rules/marlborough/rules.yaml:554:7\n3441 rules/marlborough/rules.yaml:555:7\n3471 rules/marlborough/rules.yaml:869:3\n3476 rules/marlborough/rules.yaml:869:3\n3479 rules/marlborough/rules.yaml:869:3\n3480 rules/marlborough/rules.yaml:869:3\n3481 rules/marlborough/rules.yaml:869:3\n3482 rules/marlborough/rules.yaml:869:3\n3483 rules/marlborough/rules.yaml:869:3\n3484 rules/marlborough/rules.yaml:869:3\n3497 rules/marlborough/rules.yaml:869:3\n3498 rules/marlborough/rules.yaml:869:3\n3510 rules/marlborough/rules.yaml:869:3\n3516 rules/marlborough/rules.yaml:869:3\n3521 rules/marlborough/rules.yaml:869:3\n3522 rules/marlborough/rules.yaml:869:3\n3544 rules/marlborough/rules.yaml:869:3\n3584 rules/marlborough/rules.yaml:869:3\n3585 rules/marlborough/rules.yaml:869:3\n3587 rules/marlborough/rules.yaml:869:3\n3588 rules/marlborough/rules.yaml:869:3\n3592 rules/marlborough/rules.yaml:869:3\n3617 rules/marlborough/rules.yaml:562:7\n3618 rules/marlborough/rules.yaml:563:7\n3621 rules/marlborough/rules.yaml:567:11\n3629 rules/marlborough/rules.yaml:564:11\n3635 rules/marlborough/rules.yaml:565:11\n3652 rules/marlborough/rules.yaml:808:7\n3653 rules/marlborough/rules.yaml:809:11\n3654 rules/marlborough/rules.yaml:810:7\n3655 rules/marlborough/rules.yaml:811:7\n3656 rules/marlborough/rules.yaml:812:7\n3667 rules/marlborough/rules.yaml:813:11\n3674 rules/marlborough/rules.yaml:814:11\n3675 rules/marlborough/rules.yaml:815:15\n3677 rules/marlborough/rules.yaml:817:15\n3678 rules/marlborough/rules.yaml:818:11\n3702 rules/marlborough/rules.yaml:445:7\n3703 rules/marlborough/rules.yaml:446:7\n3704 rules/marlborough/rules.yaml:447:11\n3705 rules/marlborough/rules.yaml:448:7\n3706 rules/marlborough/rules.yaml:449:11\n3707 rules/marlborough/rules.yaml:450:11\n3708 rules/marlborough/rules.yaml:451:7\n3709 rules/marlborough/rules.yaml:452:11\n3710 rules/marlborough/rules.yaml:453:15\n3711 rules/marlborough/rules.yaml:454:7\n3712 rules/marlborough/rules.yaml:455:7\n3713 rules/marlborough/rules.yaml:456:11\n3714 rules/marlborough/rules.yaml:457:7\n3715 rules/marlborough/rules.yaml:458:7\n3716 rules/marlborough/rules.yaml:459:7\n3717 rules/marlborough/rules.yaml:460:7\n3726 rules/marlborough/rules.yaml:461:7\n3727 rules/marlborough/rules.yaml:462:11\n3728 rules/marlborough/rules.yaml:463:11\n3729 rules/marlborough/rules.yaml:464:15\n3730 rules/marlborough/rules.yaml:465:11\n3731 rules/marlborough/rules.yaml:466:7\n3744 rules/marlborough/rules.yaml:467:7\n3745 rules/marlborough/rules.yaml:468:11\n3747 rules/marlborough/rules.yaml:469:7\n3777 rules/marlborough/rules.yaml:749:7\n3783 rules/marlborough/rules.yaml:750:7\n3784 rules/marlborough/rules.yaml:751:7\n3785 rules/marlborough/rules.yaml:752:11\n3797 rules/marlborough/rules.yaml:753:7\n3814 rules/marlborough/rules.yaml:754:7\n3815 rules/marlborough/rules.yaml:755:11\n3816 rules/marlborough/rules.yaml:756:11\n3817 rules/marlborough/rules.yaml:757:11\n3818 rules/marlborough/rules.yaml:758:7\n3819 rules/marlborough/rules.yaml:759:7\n3820 rules/marlborough/rules.yaml:760:7\n3826 rules/marlborough/rules.yaml:761:7\n3844 rules/marlborough/rules.yaml:762:7\n3845 rules/marlborough/rules.yaml:763:11\n3846 rules/marlborough/rules.yaml:764:11\n3847 rules/marlborough/rules.yaml:765:7\n3858 rules/marlborough/rules.yaml:766:7\n3876 rules/marlborough/rules.yaml:767:7\n3877 rules/marlborough/rules.yaml:768:11\n3878 rules/marlborough/rules.yaml:769:7\n3879 rules/marlborough/rules.yaml:770:11\n3880 rules/marlborough/rules.yaml:771:15\n3882 rules/marlborough/rules.yaml:772:11\n3884 rules/marlborough/rules.yaml:774:11\n3885 rules/marlborough/rules.yaml:775:7\n3890 rules/marlborough/rules.yaml:776:11\n3891 rules/marlborough/rules.yaml:777:11\n3892 rules/marlborough/rules.yaml:778:11\n3897 rules/marlborough/rules.yaml:779:15\n3898 rules/marlborough/rules.yaml:780:15\n3906 rules/marlborough/rules.yaml:781:19\n3914 rules/marlborough/rules.yaml:782:19\n3917 rules/marlborough/rules.yaml:783:7\n3922 rules/marlborough/rules.yaml:784:7\n3923 rules/marlborough/rules.yaml:785:11\n3924 rules/marlborough/rules.yaml:786:7\n3925 rules/marlborough/rules.yaml:787:7\n3926 rules/marlborough/rules.yaml:788:11\n3927 rules/marlborough/rules.yaml:789:7\n3940 rules/marlborough/rules.yaml:790:7\n3945 rules/marlborough/rules.yaml:791:11\n3946 rules/marlborough/rules.yaml:792:11\n3954 rules/marlborough/rules.yaml:793:15\n3967 rules/marlborough/rules.yaml:794:15\n3968 rules/marlborough/rules.yaml:795:15\n3969 rules/marlborough/rules.yaml:796:19\n3970 rules/marlborough/rules.yaml:797:19\n3973 rules/marlborough/rules.yaml:798:11\n3979 rules/marlborough/rules.yaml:799:11\n4017 rules/marlborough/rules.yaml:415:7\n4018 rules/marlborough/rules.yaml:416:7\n4019 rules/marlborough/rules.yaml:417:7\n4030 rules/marlborough/rules.yaml:418:11\n4031 rules/marlborough/rules.yaml:419:11\n4049 rules/marlborough/rules.yaml:420:11\n4050 rules/marlborough/rules.yaml:421:11\n4051 rules/marlborough/rules.yaml:422:11\n4055 rules/marlborough/rules.yaml:423:7\n4056 rules/marlborough/rules.yaml:424:11\n4066 rules/marlborough/flow.yaml:44:7\n4083 rules/marlborough/rules.yaml:496:7\n4089 rules/marlborough/rules.yaml:497:7\n4090 rules/marlborough/rules.yaml:498:11\n4091 rules/marlborough/rules.yaml:499:7\n4102 rules/marlborough/rules.yaml:500:7\n4103 rules/marlborough/rules.yaml:501:7"
+_ORIGINS = "606 rules/marlborough/rules.yaml:214:7\n607 rules/marlborough/rules.yaml:215:7\n626 rules/marlborough/rules.yaml:111:7\n627 rules/marlborough/rules.yaml:112:7\n628 rules/marlborough/rules.yaml:113:11\n629 rules/marlborough/rules.yaml:114:11\n630 rules/marlborough/rules.yaml:115:15\n631 rules/marlborough/rules.yaml:116:7\n649 rules/marlborough/rules.yaml:194:7\n650 rules/marlborough/rules.yaml:195:11\n651 rules/marlborough/rules.yaml:196:7\n652 rules/marlborough/rules.yaml:197:7\n662 rules/marlborough/rules.yaml:198:7\n663 rules/marlborough/rules.yaml:199:7\n666 rules/marlborough/rules.yaml:200:7\n667 rules/marlborough/rules.yaml:201:11\n675 rules/marlborough/rules.yaml:202:11\n676 rules/marlborough/rules.yaml:203:7\n681 rules/marlborough/rules.yaml:204:7\n693 rules/marlborough/rules.yaml:156:7\n694 rules/marlborough/rules.yaml:157:7\n695 rules/marlborough/rules.yaml:158:11\n696 rules/marlborough/rules.yaml:159:7\n697 rules/marlborough/rules.yaml:160:11\n698 rules/marlborough/rules.yaml:161:7\n702 rules/marlborough/rules.yaml:43:7\n710 rules/marlborough/rules.yaml:132:7\n714 rules/marlborough/rules.yaml:75:7\n721 rules/marlborough/rules.yaml:65:7\n736 rules/marlborough/rules.yaml:318:7\n740 rules/marlborough/rules.yaml:140:7\n741 rules/marlborough/rules.yaml:141:7\n742 rules/marlborough/rules.yaml:142:11\n743 rules/marlborough/rules.yaml:143:11\n744 rules/marlborough/rules.yaml:144:15\n745 rules/marlborough/rules.yaml:145:7\n758 rules/marlborough/rules.yaml:265:7\n759 rules/marlborough/rules.yaml:266:7\n760 rules/marlborough/rules.yaml:267:11\n761 rules/marlborough/rules.yaml:268:7\n762 rules/marlborough/rules.yaml:269:11\n763 rules/marlborough/rules.yaml:270:7\n771 rules/marlborough/rules.yaml:271:7\n772 rules/marlborough/rules.yaml:272:7\n778 rules/marlborough/rules.yaml:273:11\n779 rules/marlborough/rules.yaml:274:7\n780 rules/marlborough/rules.yaml:275:11\n788 rules/marlborough/rules.yaml:276:11\n794 rules/marlborough/rules.yaml:277:7\n798 rules/marlborough/rules.yaml:83:7\n805 rules/marlborough/rules.yaml:84:11\n806 rules/marlborough/rules.yaml:85:7\n807 rules/marlborough/rules.yaml:86:7\n808 rules/marlborough/rules.yaml:87:11\n809 rules/marlborough/rules.yaml:88:7\n813 rules/marlborough/rules.yaml:53:7\n814 rules/marlborough/rules.yaml:54:7\n815 rules/marlborough/rules.yaml:55:11\n819 rules/marlborough/rules.yaml:56:15\n820 rules/marlborough/rules.yaml:57:7\n824 rules/marlborough/rules.yaml:332:7\n828 rules/marlborough/rules.yaml:96:7\n829 rules/marlborough/rules.yaml:97:11\n830 rules/marlborough/rules.yaml:98:7\n831 rules/marlborough/rules.yaml:99:7\n832 rules/marlborough/rules.yaml:100:11\n833 rules/marlborough/rules.yaml:101:7\n837 rules/marlborough/rules.yaml:16:7\n841 rules/marlborough/rules.yaml:124:7\n842 rules/marlborough/rules.yaml:125:7\n846 rules/marlborough/rules.yaml:312:7\n854 rules/marlborough/rules.yaml:287:7\n855 rules/marlborough/rules.yaml:288:7\n856 rules/marlborough/rules.yaml:289:11\n857 rules/marlborough/rules.yaml:290:7\n860 rules/marlborough/rules.yaml:291:11\n861 rules/marlborough/rules.yaml:292:7\n865 rules/marlborough/rules.yaml:293:11\n866 rules/marlborough/rules.yaml:294:7\n870 rules/marlborough/rules.yaml:25:7\n871 rules/marlborough/rules.yaml:26:11\n872 rules/marlborough/rules.yaml:27:7\n876 rules/marlborough/rules.yaml:249:7\n877 rules/marlborough/rules.yaml:250:7\n881 rules/marlborough/rules.yaml:251:11\n882 rules/marlborough/rules.yaml:252:7\n883 rules/marlborough/rules.yaml:253:11\n884 rules/marlborough/rules.yaml:254:7\n888 rules/marlborough/rules.yaml:237:7\n893 rules/marlborough/rules.yaml:238:7\n902 rules/marlborough/rules.yaml:225:7\n903 rules/marlborough/rules.yaml:226:11\n904 rules/marlborough/rules.yaml:227:7\n905 rules/marlborough/rules.yaml:228:11\n906 rules/marlborough/rules.yaml:229:7\n910 rules/marlborough/rules.yaml:35:7\n917 rules/marlborough/rules.yaml:302:7\n922 rules/marlborough/rules.yaml:303:7\n923 rules/marlborough/rules.yaml:304:7\n931 rules/marlborough/rules.yaml:863:3\n938 rules/marlborough/rules.yaml:863:3\n953 rules/marlborough/rules.yaml:884:3\n960 rules/marlborough/rules.yaml:884:3\n968 rules/marlborough/rules.yaml:173:7\n969 rules/marlborough/rules.yaml:174:7\n970 rules/marlborough/rules.yaml:175:7\n971 rules/marlborough/rules.yaml:176:7\n972 rules/marlborough/rules.yaml:177:11\n973 rules/marlborough/rules.yaml:178:11\n980 rules/marlborough/rules.yaml:179:15\n994 rules/marlborough/rules.yaml:180:7\n998 rules/marlborough/cards.yaml:383:14\n1002 rules/marlborough/cards.yaml:391:14\n1006 rules/marlborough/cards.yaml:15:14\n1010 rules/marlborough/cards.yaml:23:14\n1014 rules/marlborough/cards.yaml:31:14\n1018 rules/marlborough/cards.yaml:39:14\n1022 rules/marlborough/cards.yaml:47:14\n1026 rules/marlborough/cards.yaml:55:14\n1030 rules/marlborough/cards.yaml:63:14\n1034 rules/marlborough/cards.yaml:71:14\n1038 rules/marlborough/cards.yaml:79:14\n1042 rules/marlborough/cards.yaml:87:14\n1046 rules/marlborough/cards.yaml:95:14\n1050 rules/marlborough/cards.yaml:103:14\n1054 rules/marlborough/cards.yaml:111:14\n1058 rules/marlborough/cards.yaml:119:14\n1062 rules/marlborough/cards.yaml:127:14\n1066 rules/marlborough/cards.yaml:199:14\n1070 rules/marlborough/cards.yaml:135:14\n1074 rules/marlborough/cards.yaml:143:14\n1078 rules/marlborough/cards.yaml:151:14\n1082 rules/marlborough/cards.yaml:159:14\n1086 rules/marlborough/cards.yaml:167:14\n1090 rules/marlborough/cards.yaml:175:14\n1094 rules/marlborough/cards.yaml:183:14\n1098 rules/marlborough/cards.yaml:191:14\n1102 rules/marlborough/cards.yaml:271:14\n1106 rules/marlborough/cards.yaml:279:14\n1110 rules/marlborough/cards.yaml:287:14\n1114 rules/marlborough/cards.yaml:295:14\n1118 rules/marlborough/cards.yaml:303:14\n1122 rules/marlborough/cards.yaml:311:14\n1126 rules/marlborough/cards.yaml:319:14\n1130 rules/marlborough/cards.yaml:327:14\n1134 rules/marlborough/cards.yaml:335:14\n1138 rules/marlborough/cards.yaml:343:14\n1142 rules/marlborough/cards.yaml:351:14\n1146 rules/marlborough/cards.yaml:359:14\n1150 rules/marlborough/cards.yaml:367:14\n1154 rules/marlborough/cards.yaml:375:14\n1158 rules/marlborough/cards.yaml:207:14\n1162 rules/marlborough/cards.yaml:215:14\n1166 rules/marlborough/cards.yaml:223:14\n1170 rules/marlborough/cards.yaml:231:14\n1174 rules/marlborough/cards.yaml:239:14\n1178 rules/marlborough/cards.yaml:247:14\n1182 rules/marlborough/cards.yaml:255:14\n1186 rules/marlborough/cards.yaml:263:14\n1190 rules/marlborough/rules.yaml:443:7\n1194 rules/marlborough/rules.yaml:444:11\n1195 rules/marlborough/rules.yaml:445:11\n1200 rules/marlborough/rules.yaml:415:7\n1202 rules/marlborough/rules.yaml:416:7\n1207 rules/marlborough/flow.yaml:63:7\n1208 rules/marlborough/flow.yaml:64:7\n1209 rules/marlborough/flow.yaml:65:11\n1213 rules/marlborough/rules.yaml:738:7\n1214 rules/marlborough/rules.yaml:739:11\n1215 rules/marlborough/rules.yaml:740:15\n1216 rules/marlborough/rules.yaml:741:15\n1229 rules/marlborough/rules.yaml:742:15\n1230 rules/marlborough/rules.yaml:743:15\n1242 rules/marlborough/rules.yaml:744:15\n1243 rules/marlborough/rules.yaml:745:19\n1244 rules/marlborough/rules.yaml:746:19\n1250 rules/marlborough/rules.yaml:363:7\n1251 rules/marlborough/rules.yaml:364:7\n1256 rules/marlborough/rules.yaml:365:11\n1257 rules/marlborough/rules.yaml:366:11\n1260 rules/marlborough/rules.yaml:367:11\n1261 rules/marlborough/rules.yaml:368:7\n1262 rules/marlborough/rules.yaml:369:7\n1268 rules/marlborough/rules.yaml:844:7\n1269 rules/marlborough/rules.yaml:845:7\n1270 rules/marlborough/rules.yaml:846:7\n1271 rules/marlborough/rules.yaml:847:7\n1272 rules/marlborough/rules.yaml:848:7\n1273 rules/marlborough/rules.yaml:849:7\n1274 rules/marlborough/rules.yaml:850:11\n1275 rules/marlborough/rules.yaml:851:15\n1276 rules/marlborough/rules.yaml:852:15\n1277 rules/marlborough/rules.yaml:853:19\n1282 rules/marlborough/rules.yaml:854:19\n1283 rules/marlborough/rules.yaml:855:23\n1284 rules/marlborough/rules.yaml:856:23\n1286 rules/marlborough/rules.yaml:858:23\n1288 rules/marlborough/rules.yaml:859:23\n1289 rules/marlborough/rules.yaml:860:7\n1294 rules/marlborough/flow.yaml:15:7\n1295 rules/marlborough/flow.yaml:16:11\n1296 rules/marlborough/flow.yaml:17:15\n1299 rules/marlborough/flow.yaml:18:19\n1300 rules/marlborough/flow.yaml:19:19\n1306 rules/marlborough/rules.yaml:402:7\n1307 rules/marlborough/rules.yaml:403:11\n1309 rules/marlborough/rules.yaml:405:11\n1310 rules/marlborough/rules.yaml:406:7\n1312 rules/marlborough/rules.yaml:407:7\n1313 rules/marlborough/rules.yaml:408:11\n1318 rules/marlborough/rules.yaml:376:7\n1319 rules/marlborough/rules.yaml:377:7\n1325 rules/marlborough/flow.yaml:52:7\n1330 rules/marlborough/flow.yaml:53:7\n1335 rules/marlborough/flow.yaml:54:7\n1337 rules/marlborough/flow.yaml:55:7\n1338 rules/marlborough/flow.yaml:56:11\n1340 rules/marlborough/flow.yaml:58:11\n1345 rules/marlborough/flow.yaml:24:7\n1346 rules/marlborough/flow.yaml:25:11\n1351 rules/marlborough/flow.yaml:26:11\n1354 rules/marlborough/flow.yaml:28:11\n1355 rules/marlborough/flow.yaml:29:11\n1356 rules/marlborough/flow.yaml:30:15\n1357 rules/marlborough/flow.yaml:31:11\n1358 rules/marlborough/flow.yaml:32:15\n1359 rules/marlborough/flow.yaml:33:15\n1360 rules/marlborough/flow.yaml:34:15\n1365 rules/marlborough/flow.yaml:35:19\n1366 rules/marlborough/flow.yaml:36:19\n1367 rules/marlborough/flow.yaml:37:19\n1369 rules/marlborough/flow.yaml:38:15\n1370 rules/marlborough/flow.yaml:39:11\n1373 rules/marlborough/flow.yaml:40:11\n1378 rules/marlborough/flow.yaml:47:7\n1379 rules/marlborough/flow.yaml:48:11\n1384 rules/marlborough/rules.yaml:384:7\n1385 rules/marlborough/rules.yaml:385:11\n1386 rules/marlborough/rules.yaml:386:11\n1388 rules/marlborough/rules.yaml:387:7\n1389 rules/marlborough/rules.yaml:388:7\n1390 rules/marlborough/rules.yaml:389:7\n1391 rules/marlborough/rules.yaml:390:7\n1392 rules/marlborough/rules.yaml:391:11\n1396 rules/marlborough/rules.yaml:393:11\n1404 rules/marlborough/rules.yaml:395:11\n1416 rules/marlborough/rules.yaml:878:7\n1419 rules/marlborough/rules.yaml:879:7\n1420 rules/marlborough/rules.yaml:880:11\n1422 rules/marlborough/rules.yaml:882:11\n1423 rules/marlborough/rules.yaml:883:7\n1430 rules/marlborough/rules.yaml:898:7\n1433 rules/marlborough/rules.yaml:899:7\n1434 rules/marlborough/rules.yaml:900:7\n1807 rules/marlborough/rules.yaml:491:7\n1810 rules/marlborough/rules.yaml:492:11\n1811 rules/marlborough/rules.yaml:493:7\n1820 rules/marlborough/rules.yaml:494:7\n1821 rules/marlborough/rules.yaml:495:11\n1822 rules/marlborough/rules.yaml:496:7\n1823 rules/marlborough/rules.yaml:497:7\n1824 rules/marlborough/rules.yaml:498:11\n1826 rules/marlborough/rules.yaml:499:7\n1827 rules/marlborough/rules.yaml:500:11\n1831 rules/marlborough/rules.yaml:590:7\n1832 rules/marlborough/rules.yaml:591:7\n1835 rules/marlborough/rules.yaml:592:7\n1836 rules/marlborough/rules.yaml:593:11\n1838 rules/marlborough/rules.yaml:594:7\n1839 rules/marlborough/rules.yaml:595:11\n1841 rules/marlborough/rules.yaml:596:7\n1842 rules/marlborough/rules.yaml:597:7\n1843 rules/marlborough/rules.yaml:599:7\n1844 rules/marlborough/rules.yaml:600:11\n1850 rules/marlborough/rules.yaml:601:11\n1858 rules/marlborough/rules.yaml:604:11\n1859 rules/marlborough/rules.yaml:606:11\n1860 rules/marlborough/rules.yaml:608:19\n1863 rules/marlborough/rules.yaml:611:23\n1865 rules/marlborough/rules.yaml:614:19\n1870 rules/marlborough/rules.yaml:616:19\n1876 rules/marlborough/rules.yaml:620:11\n1877 rules/marlborough/rules.yaml:621:11\n1893 rules/marlborough/rules.yaml:624:11\n1894 rules/marlborough/rules.yaml:626:11\n1899 rules/marlborough/rules.yaml:627:11\n1904 rules/marlborough/rules.yaml:628:11\n1905 rules/marlborough/rules.yaml:630:19\n1906 rules/marlborough/rules.yaml:631:19\n1912 rules/marlborough/rules.yaml:632:23\n1913 rules/marlborough/rules.yaml:633:23\n1915 rules/marlborough/rules.yaml:635:19\n1916 rules/marlborough/rules.yaml:636:23\n1918 rules/marlborough/rules.yaml:638:23\n1922 rules/marlborough/rules.yaml:642:19\n1923 rules/marlborough/rules.yaml:643:19\n1924 rules/marlborough/rules.yaml:644:19\n1925 rules/marlborough/rules.yaml:645:23\n1929 rules/marlborough/rules.yaml:649:19\n1930 rules/marlborough/rules.yaml:650:19\n1931 rules/marlborough/rules.yaml:651:19\n1945 rules/marlborough/rules.yaml:652:23\n1947 rules/marlborough/rules.yaml:654:19\n1954 rules/marlborough/rules.yaml:863:3\n1955 rules/marlborough/rules.yaml:863:3\n1958 rules/marlborough/rules.yaml:863:3\n1959 rules/marlborough/rules.yaml:863:3\n1960 rules/marlborough/rules.yaml:863:3\n1961 rules/marlborough/rules.yaml:863:3\n1962 rules/marlborough/rules.yaml:863:3\n1963 rules/marlborough/rules.yaml:863:3\n1970 rules/marlborough/rules.yaml:863:3\n1971 rules/marlborough/rules.yaml:863:3\n1972 rules/marlborough/rules.yaml:863:3\n1973 rules/marlborough/rules.yaml:863:3\n1987 rules/marlborough/rules.yaml:863:3\n1988 rules/marlborough/rules.yaml:863:3\n1990 rules/marlborough/rules.yaml:863:3\n1991 rules/marlborough/rules.yaml:863:3\n1992 rules/marlborough/rules.yaml:863:3\n1994 rules/marlborough/rules.yaml:863:3\n1995 rules/marlborough/rules.yaml:863:3\n1998 rules/marlborough/rules.yaml:863:3\n2014 rules/marlborough/rules.yaml:665:7\n2015 rules/marlborough/rules.yaml:666:7\n2016 rules/marlborough/rules.yaml:667:7\n2021 rules/marlborough/rules.yaml:668:7\n2022 rules/marlborough/rules.yaml:669:7\n2026 rules/marlborough/rules.yaml:670:7\n2030 rules/marlborough/rules.yaml:671:7\n2031 rules/marlborough/rules.yaml:672:11\n2032 rules/marlborough/rules.yaml:673:7\n2033 rules/marlborough/rules.yaml:674:7\n2034 rules/marlborough/rules.yaml:675:7\n2039 rules/marlborough/rules.yaml:676:7\n2044 rules/marlborough/rules.yaml:677:7\n2045 rules/marlborough/rules.yaml:678:7\n2046 rules/marlborough/rules.yaml:679:7\n2047 rules/marlborough/rules.yaml:680:7\n2048 rules/marlborough/rules.yaml:681:7\n2049 rules/marlborough/rules.yaml:682:7\n2050 rules/marlborough/rules.yaml:683:7\n2051 rules/marlborough/rules.yaml:684:7\n2052 rules/marlborough/rules.yaml:685:7\n2053 rules/marlborough/rules.yaml:686:7\n2054 rules/marlborough/rules.yaml:687:7\n2071 rules/marlborough/rules.yaml:688:7\n2072 rules/marlborough/rules.yaml:689:7\n2073 rules/marlborough/rules.yaml:690:11\n2100 rules/marlborough/rules.yaml:691:7\n2101 rules/marlborough/rules.yaml:692:7\n2102 rules/marlborough/rules.yaml:694:15\n2103 rules/marlborough/rules.yaml:695:19\n2104 rules/marlborough/rules.yaml:696:15\n2105 rules/marlborough/rules.yaml:697:15\n2106 rules/marlborough/rules.yaml:698:15\n2107 rules/marlborough/rules.yaml:699:19\n2109 rules/marlborough/rules.yaml:701:15\n2110 rules/marlborough/rules.yaml:702:15\n2111 rules/marlborough/rules.yaml:703:15\n2112 rules/marlborough/rules.yaml:704:15\n2113 rules/marlborough/rules.yaml:705:15\n2114 rules/marlborough/rules.yaml:706:19\n2116 rules/marlborough/rules.yaml:708:15\n2117 rules/marlborough/rules.yaml:709:15\n2118 rules/marlborough/rules.yaml:710:15\n2119 rules/marlborough/rules.yaml:711:15\n2128 rules/marlborough/rules.yaml:712:19\n2130 rules/marlborough/rules.yaml:714:15\n2131 rules/marlborough/rules.yaml:715:15\n2132 rules/marlborough/rules.yaml:716:15\n2138 rules/marlborough/rules.yaml:717:19\n2139 rules/marlborough/rules.yaml:718:19\n2140 rules/marlborough/rules.yaml:719:15\n2141 rules/marlborough/rules.yaml:720:15\n2142 rules/marlborough/rules.yaml:721:15\n2143 rules/marlborough/rules.yaml:722:19\n2145 rules/marlborough/rules.yaml:724:15\n2146 rules/marlborough/rules.yaml:725:19\n2147 rules/marlborough/rules.yaml:726:15\n2148 rules/marlborough/rules.yaml:727:15\n2149 rules/marlborough/rules.yaml:728:15\n2150 rules/marlborough/rules.yaml:729:15\n2151 rules/marlborough/rules.yaml:730:15\n2152 rules/marlborough/rules.yaml:731:19\n2157 rules/marlborough/rules.yaml:345:7\n2158 rules/marlborough/rules.yaml:346:7\n2159 rules/marlborough/rules.yaml:347:11\n2160 rules/marlborough/rules.yaml:348:11\n2161 rules/marlborough/rules.yaml:349:15\n2164 rules/marlborough/rules.yaml:350:11\n2165 rules/marlborough/rules.yaml:352:7\n2166 rules/marlborough/rules.yaml:353:7\n2173 rules/marlborough/rules.yaml:354:11\n2174 rules/marlborough/rules.yaml:355:11\n2178 rules/marlborough/rules.yaml:356:11\n2184 rules/marlborough/rules.yaml:520:7\n2185 rules/marlborough/rules.yaml:521:11\n2186 rules/marlborough/rules.yaml:522:7\n2187 rules/marlborough/rules.yaml:523:7\n2188 rules/marlborough/rules.yaml:526:15\n2189 rules/marlborough/rules.yaml:527:15\n2190 rules/marlborough/rules.yaml:528:15\n2192 rules/marlborough/rules.yaml:531:15\n2193 rules/marlborough/rules.yaml:532:15\n2194 rules/marlborough/rules.yaml:533:15\n2196 rules/marlborough/rules.yaml:535:15\n2200 rules/marlborough/rules.yaml:546:7\n2201 rules/marlborough/rules.yaml:547:7\n2204 rules/marlborough/rules.yaml:548:7\n2205 rules/marlborough/rules.yaml:549:11\n2206 rules/marlborough/rules.yaml:550:15\n2207 rules/marlborough/rules.yaml:551:7\n2208 rules/marlborough/rules.yaml:552:7\n2209 rules/marlborough/rules.yaml:553:7\n2210 rules/marlborough/rules.yaml:554:11\n2211 rules/marlborough/rules.yaml:555:11\n2212 rules/marlborough/rules.yaml:556:11\n2218 rules/marlborough/rules.yaml:557:11\n2227 rules/marlborough/rules.yaml:558:11\n2228 rules/marlborough/rules.yaml:559:15\n2229 rules/marlborough/rules.yaml:560:19\n2231 rules/marlborough/rules.yaml:562:15\n2232 rules/marlborough/rules.yaml:563:15\n2233 rules/marlborough/rules.yaml:564:19\n2235 rules/marlborough/rules.yaml:566:7\n2236 rules/marlborough/rules.yaml:567:7\n2241 rules/marlborough/rules.yaml:884:3\n2242 rules/marlborough/rules.yaml:884:3\n2243 rules/marlborough/rules.yaml:884:3\n2244 rules/marlborough/rules.yaml:884:3\n2245 rules/marlborough/rules.yaml:884:3\n2246 rules/marlborough/rules.yaml:884:3\n2247 rules/marlborough/rules.yaml:884:3\n2248 rules/marlborough/rules.yaml:884:3\n2255 rules/marlborough/rules.yaml:884:3\n2256 rules/marlborough/rules.yaml:884:3\n2257 rules/marlborough/rules.yaml:884:3\n2258 rules/marlborough/rules.yaml:884:3\n2263 rules/marlborough/rules.yaml:884:3\n2264 rules/marlborough/rules.yaml:884:3\n2266 rules/marlborough/rules.yaml:884:3\n2267 rules/marlborough/rules.yaml:884:3\n2268 rules/marlborough/rules.yaml:884:3\n2270 rules/marlborough/rules.yaml:884:3\n2271 rules/marlborough/rules.yaml:884:3\n2272 rules/marlborough/rules.yaml:884:3\n2278 rules/marlborough/rules.yaml:574:7\n2279 rules/marlborough/rules.yaml:575:7\n2280 rules/marlborough/rules.yaml:576:11\n2281 rules/marlborough/rules.yaml:577:11\n2283 rules/marlborough/rules.yaml:579:11\n2320 rules/marlborough/rules.yaml:823:7\n2321 rules/marlborough/rules.yaml:824:11\n2322 rules/marlborough/rules.yaml:825:7\n2323 rules/marlborough/rules.yaml:826:7\n2324 rules/marlborough/rules.yaml:827:7\n2329 rules/marlborough/rules.yaml:828:11\n2330 rules/marlborough/rules.yaml:829:11\n2331 rules/marlborough/rules.yaml:830:15\n2333 rules/marlborough/rules.yaml:832:15\n2334 rules/marlborough/rules.yaml:833:11\n2338 rules/marlborough/rules.yaml:457:7\n2339 rules/marlborough/rules.yaml:458:7\n2340 rules/marlborough/rules.yaml:459:11\n2341 rules/marlborough/rules.yaml:460:7\n2342 rules/marlborough/rules.yaml:462:11\n2343 rules/marlborough/rules.yaml:463:7\n2344 rules/marlborough/rules.yaml:464:11\n2345 rules/marlborough/rules.yaml:465:15\n2346 rules/marlborough/rules.yaml:466:7\n2347 rules/marlborough/rules.yaml:467:7\n2348 rules/marlborough/rules.yaml:468:11\n2349 rules/marlborough/rules.yaml:469:7\n2350 rules/marlborough/rules.yaml:470:7\n2351 rules/marlborough/rules.yaml:471:7\n2352 rules/marlborough/rules.yaml:472:7\n2361 rules/marlborough/rules.yaml:473:7\n2362 rules/marlborough/rules.yaml:475:11\n2363 rules/marlborough/rules.yaml:476:15\n2364 rules/marlborough/rules.yaml:477:11\n2365 rules/marlborough/rules.yaml:478:7\n2366 rules/marlborough/rules.yaml:479:7\n2367 rules/marlborough/rules.yaml:480:11\n2373 rules/marlborough/rules.yaml:764:7\n2379 rules/marlborough/rules.yaml:765:7\n2380 rules/marlborough/rules.yaml:766:7\n2381 rules/marlborough/rules.yaml:767:11\n2390 rules/marlborough/rules.yaml:768:7\n2391 rules/marlborough/rules.yaml:769:7\n2392 rules/marlborough/rules.yaml:770:11\n2393 rules/marlborough/rules.yaml:772:11\n2394 rules/marlborough/rules.yaml:773:7\n2395 rules/marlborough/rules.yaml:774:7\n2396 rules/marlborough/rules.yaml:775:7\n2402 rules/marlborough/rules.yaml:776:7\n2403 rules/marlborough/rules.yaml:777:7\n2404 rules/marlborough/rules.yaml:778:11\n2405 rules/marlborough/rules.yaml:780:7\n2416 rules/marlborough/rules.yaml:781:7\n2417 rules/marlborough/rules.yaml:782:7\n2418 rules/marlborough/rules.yaml:783:11\n2419 rules/marlborough/rules.yaml:784:7\n2420 rules/marlborough/rules.yaml:785:11\n2421 rules/marlborough/rules.yaml:786:15\n2425 rules/marlborough/rules.yaml:790:7\n2426 rules/marlborough/rules.yaml:791:11\n2427 rules/marlborough/rules.yaml:793:11\n2428 rules/marlborough/rules.yaml:794:15\n2429 rules/marlborough/rules.yaml:795:15\n2430 rules/marlborough/rules.yaml:796:19\n2431 rules/marlborough/rules.yaml:797:19\n2432 rules/marlborough/rules.yaml:798:7\n2437 rules/marlborough/rules.yaml:799:7\n2438 rules/marlborough/rules.yaml:800:11\n2439 rules/marlborough/rules.yaml:801:7\n2440 rules/marlborough/rules.yaml:802:7\n2441 rules/marlborough/rules.yaml:803:11\n2442 rules/marlborough/rules.yaml:804:7\n2443 rules/marlborough/rules.yaml:805:7\n2444 rules/marlborough/rules.yaml:806:11\n2445 rules/marlborough/rules.yaml:807:11\n2446 rules/marlborough/rules.yaml:808:15\n2447 rules/marlborough/rules.yaml:809:15\n2448 rules/marlborough/rules.yaml:810:15\n2449 rules/marlborough/rules.yaml:811:19\n2450 rules/marlborough/rules.yaml:813:11\n2451 rules/marlborough/rules.yaml:814:11\n2455 rules/marlborough/flow.yaml:10:7\n2456 rules/marlborough/flow.yaml:11:11\n2462 rules/marlborough/rules.yaml:427:7\n2463 rules/marlborough/rules.yaml:428:7\n2464 rules/marlborough/rules.yaml:429:7\n2469 rules/marlborough/rules.yaml:430:11\n2470 rules/marlborough/rules.yaml:431:11\n2471 rules/marlborough/rules.yaml:432:11\n2472 rules/marlborough/rules.yaml:433:11\n2473 rules/marlborough/rules.yaml:434:11\n2474 rules/marlborough/rules.yaml:435:7\n2475 rules/marlborough/rules.yaml:436:11\n2479 rules/marlborough/flow.yaml:44:7\n2483 rules/marlborough/rules.yaml:508:7\n2489 rules/marlborough/rules.yaml:509:7\n2490 rules/marlborough/rules.yaml:510:11\n2491 rules/marlborough/rules.yaml:511:7\n2492 rules/marlborough/rules.yaml:512:7\n2507 rules/marlborough/rules.yaml:491:7\n2510 rules/marlborough/rules.yaml:492:11\n2511 rules/marlborough/rules.yaml:493:7\n2523 rules/marlborough/rules.yaml:494:7\n2524 rules/marlborough/rules.yaml:495:11\n2525 rules/marlborough/rules.yaml:496:7\n2543 rules/marlborough/rules.yaml:497:7\n2544 rules/marlborough/rules.yaml:498:11\n2546 rules/marlborough/rules.yaml:499:7\n2547 rules/marlborough/rules.yaml:500:11\n2548 rules/marlborough/rules.yaml:501:11\n2589 rules/marlborough/rules.yaml:590:7\n2590 rules/marlborough/rules.yaml:591:7\n2593 rules/marlborough/rules.yaml:592:7\n2594 rules/marlborough/rules.yaml:593:11\n2596 rules/marlborough/rules.yaml:594:7\n2597 rules/marlborough/rules.yaml:595:11\n2599 rules/marlborough/rules.yaml:596:7\n2600 rules/marlborough/rules.yaml:597:7\n2601 rules/marlborough/rules.yaml:598:7\n2602 rules/marlborough/rules.yaml:599:7\n2607 rules/marlborough/rules.yaml:600:11\n2608 rules/marlborough/rules.yaml:601:11\n2636 rules/marlborough/rules.yaml:604:11\n2637 rules/marlborough/rules.yaml:605:11\n2638 rules/marlborough/rules.yaml:606:11\n2639 rules/marlborough/rules.yaml:608:19\n2640 rules/marlborough/rules.yaml:609:23\n2642 rules/marlborough/rules.yaml:611:23\n2643 rules/marlborough/rules.yaml:612:23\n2653 rules/marlborough/rules.yaml:618:19\n2656 rules/marlborough/rules.yaml:614:19\n2660 rules/marlborough/rules.yaml:616:19\n2669 rules/marlborough/rules.yaml:620:11\n2670 rules/marlborough/rules.yaml:621:11\n2708 rules/marlborough/rules.yaml:624:11\n2709 rules/marlborough/rules.yaml:625:11\n2710 rules/marlborough/rules.yaml:626:11\n2717 rules/marlborough/rules.yaml:627:11\n2724 rules/marlborough/rules.yaml:628:11\n2735 rules/marlborough/rules.yaml:630:19\n2742 rules/marlborough/rules.yaml:631:19\n2749 rules/marlborough/rules.yaml:632:23\n2750 rules/marlborough/rules.yaml:633:23\n2754 rules/marlborough/rules.yaml:635:19\n2759 rules/marlborough/rules.yaml:640:23\n2762 rules/marlborough/rules.yaml:636:23\n2766 rules/marlborough/rules.yaml:638:23\n2770 rules/marlborough/rules.yaml:642:19\n2771 rules/marlborough/rules.yaml:643:19\n2784 rules/marlborough/rules.yaml:644:19\n2787 rules/marlborough/rules.yaml:647:23\n2790 rules/marlborough/rules.yaml:645:23\n2794 rules/marlborough/rules.yaml:649:19\n2801 rules/marlborough/rules.yaml:650:19\n2808 rules/marlborough/rules.yaml:651:19\n2819 rules/marlborough/rules.yaml:652:23\n2823 rules/marlborough/rules.yaml:654:19\n2866 rules/marlborough/rules.yaml:863:3\n2871 rules/marlborough/rules.yaml:863:3\n2874 rules/marlborough/rules.yaml:863:3\n2875 rules/marlborough/rules.yaml:863:3\n2876 rules/marlborough/rules.yaml:863:3\n2877 rules/marlborough/rules.yaml:863:3\n2878 rules/marlborough/rules.yaml:863:3\n2879 rules/marlborough/rules.yaml:863:3\n2892 rules/marlborough/rules.yaml:863:3\n2893 rules/marlborough/rules.yaml:863:3\n2905 rules/marlborough/rules.yaml:863:3\n2911 rules/marlborough/rules.yaml:863:3\n2924 rules/marlborough/rules.yaml:863:3\n2925 rules/marlborough/rules.yaml:863:3\n2947 rules/marlborough/rules.yaml:863:3\n2987 rules/marlborough/rules.yaml:863:3\n2988 rules/marlborough/rules.yaml:863:3\n2990 rules/marlborough/rules.yaml:863:3\n2991 rules/marlborough/rules.yaml:863:3\n2995 rules/marlborough/rules.yaml:863:3\n3036 rules/marlborough/rules.yaml:665:7\n3037 rules/marlborough/rules.yaml:666:7\n3038 rules/marlborough/rules.yaml:667:7\n3043 rules/marlborough/rules.yaml:668:7\n3044 rules/marlborough/rules.yaml:669:7\n3045 rules/marlborough/rules.yaml:670:7\n3046 rules/marlborough/rules.yaml:671:7\n3047 rules/marlborough/rules.yaml:672:11\n3048 rules/marlborough/rules.yaml:673:7\n3049 rules/marlborough/rules.yaml:674:7\n3050 rules/marlborough/rules.yaml:675:7\n3058 rules/marlborough/rules.yaml:676:7\n3066 rules/marlborough/rules.yaml:677:7\n3067 rules/marlborough/rules.yaml:678:7\n3068 rules/marlborough/rules.yaml:679:7\n3069 rules/marlborough/rules.yaml:680:7\n3070 rules/marlborough/rules.yaml:681:7\n3071 rules/marlborough/rules.yaml:682:7\n3072 rules/marlborough/rules.yaml:683:7\n3118 rules/marlborough/rules.yaml:684:7\n3119 rules/marlborough/rules.yaml:685:7\n3120 rules/marlborough/rules.yaml:686:7\n3121 rules/marlborough/rules.yaml:687:7\n3148 rules/marlborough/rules.yaml:688:7\n3200 rules/marlborough/rules.yaml:689:7\n3201 rules/marlborough/rules.yaml:690:11\n3228 rules/marlborough/rules.yaml:691:7\n3229 rules/marlborough/rules.yaml:692:7\n3240 rules/marlborough/rules.yaml:694:15\n3241 rules/marlborough/rules.yaml:695:19\n3242 rules/marlborough/rules.yaml:696:15\n3249 rules/marlborough/rules.yaml:697:15\n3256 rules/marlborough/rules.yaml:698:15\n3261 rules/marlborough/rules.yaml:699:19\n3265 rules/marlborough/rules.yaml:701:15\n3275 rules/marlborough/rules.yaml:702:15\n3282 rules/marlborough/rules.yaml:703:15\n3289 rules/marlborough/rules.yaml:704:15\n3296 rules/marlborough/rules.yaml:705:15\n3301 rules/marlborough/rules.yaml:706:19\n3305 rules/marlborough/rules.yaml:708:15\n3306 rules/marlborough/rules.yaml:709:15\n3313 rules/marlborough/rules.yaml:710:15\n3320 rules/marlborough/rules.yaml:711:15\n3326 rules/marlborough/rules.yaml:712:19\n3329 rules/marlborough/rules.yaml:714:15\n3336 rules/marlborough/rules.yaml:715:15\n3343 rules/marlborough/rules.yaml:716:15\n3346 rules/marlborough/rules.yaml:717:19\n3347 rules/marlborough/rules.yaml:718:19\n3348 rules/marlborough/rules.yaml:719:15\n3355 rules/marlborough/rules.yaml:720:15\n3362 rules/marlborough/rules.yaml:721:15\n3367 rules/marlborough/rules.yaml:722:19\n3371 rules/marlborough/rules.yaml:724:15\n3372 rules/marlborough/rules.yaml:725:19\n3373 rules/marlborough/rules.yaml:726:15\n3374 rules/marlborough/rules.yaml:727:15\n3375 rules/marlborough/rules.yaml:728:15\n3382 rules/marlborough/rules.yaml:729:15\n3389 rules/marlborough/rules.yaml:730:15\n3394 rules/marlborough/rules.yaml:731:19\n3418 rules/marlborough/rules.yaml:345:7\n3421 rules/marlborough/rules.yaml:346:7\n3429 rules/marlborough/rules.yaml:347:11\n3441 rules/marlborough/rules.yaml:348:11\n3442 rules/marlborough/rules.yaml:349:15\n3445 rules/marlborough/rules.yaml:350:11\n3446 rules/marlborough/rules.yaml:351:11\n3449 rules/marlborough/rules.yaml:352:7\n3450 rules/marlborough/rules.yaml:353:7\n3457 rules/marlborough/rules.yaml:354:11\n3458 rules/marlborough/rules.yaml:355:11\n3462 rules/marlborough/rules.yaml:356:11\n3481 rules/marlborough/rules.yaml:520:7\n3482 rules/marlborough/rules.yaml:521:11\n3483 rules/marlborough/rules.yaml:522:7\n3484 rules/marlborough/rules.yaml:523:7\n3489 rules/marlborough/rules.yaml:535:15\n3492 rules/marlborough/rules.yaml:525:15\n3493 rules/marlborough/rules.yaml:526:15\n3494 rules/marlborough/rules.yaml:527:15\n3501 rules/marlborough/rules.yaml:528:15\n3504 rules/marlborough/rules.yaml:530:15\n3505 rules/marlborough/rules.yaml:531:15\n3506 rules/marlborough/rules.yaml:532:15\n3513 rules/marlborough/rules.yaml:533:15\n3538 rules/marlborough/rules.yaml:546:7\n3539 rules/marlborough/rules.yaml:547:7\n3542 rules/marlborough/rules.yaml:548:7\n3543 rules/marlborough/rules.yaml:549:11\n3544 rules/marlborough/rules.yaml:550:15\n3545 rules/marlborough/rules.yaml:551:7\n3546 rules/marlborough/rules.yaml:552:7\n3547 rules/marlborough/rules.yaml:553:7\n3552 rules/marlborough/rules.yaml:554:11\n3553 rules/marlborough/rules.yaml:555:11\n3554 rules/marlborough/rules.yaml:556:11\n3560 rules/marlborough/rules.yaml:557:11\n3569 rules/marlborough/rules.yaml:558:11\n3570 rules/marlborough/rules.yaml:559:15\n3571 rules/marlborough/rules.yaml:560:19\n3579 rules/marlborough/rules.yaml:562:15\n3592 rules/marlborough/rules.yaml:563:15\n3593 rules/marlborough/rules.yaml:564:19\n3595 rules/marlborough/rules.yaml:565:15\n3598 rules/marlborough/rules.yaml:566:7\n3599 rules/marlborough/rules.yaml:567:7\n3629 rules/marlborough/rules.yaml:884:3\n3634 rules/marlborough/rules.yaml:884:3\n3637 rules/marlborough/rules.yaml:884:3\n3638 rules/marlborough/rules.yaml:884:3\n3639 rules/marlborough/rules.yaml:884:3\n3640 rules/marlborough/rules.yaml:884:3\n3641 rules/marlborough/rules.yaml:884:3\n3642 rules/marlborough/rules.yaml:884:3\n3655 rules/marlborough/rules.yaml:884:3\n3656 rules/marlborough/rules.yaml:884:3\n3668 rules/marlborough/rules.yaml:884:3\n3674 rules/marlborough/rules.yaml:884:3\n3679 rules/marlborough/rules.yaml:884:3\n3680 rules/marlborough/rules.yaml:884:3\n3702 rules/marlborough/rules.yaml:884:3\n3742 rules/marlborough/rules.yaml:884:3\n3743 rules/marlborough/rules.yaml:884:3\n3745 rules/marlborough/rules.yaml:884:3\n3746 rules/marlborough/rules.yaml:884:3\n3750 rules/marlborough/rules.yaml:884:3\n3775 rules/marlborough/rules.yaml:574:7\n3776 rules/marlborough/rules.yaml:575:7\n3779 rules/marlborough/rules.yaml:579:11\n3787 rules/marlborough/rules.yaml:576:11\n3793 rules/marlborough/rules.yaml:577:11\n3810 rules/marlborough/rules.yaml:823:7\n3811 rules/marlborough/rules.yaml:824:11\n3812 rules/marlborough/rules.yaml:825:7\n3813 rules/marlborough/rules.yaml:826:7\n3814 rules/marlborough/rules.yaml:827:7\n3825 rules/marlborough/rules.yaml:828:11\n3832 rules/marlborough/rules.yaml:829:11\n3833 rules/marlborough/rules.yaml:830:15\n3835 rules/marlborough/rules.yaml:832:15\n3836 rules/marlborough/rules.yaml:833:11\n3860 rules/marlborough/rules.yaml:457:7\n3861 rules/marlborough/rules.yaml:458:7\n3862 rules/marlborough/rules.yaml:459:11\n3863 rules/marlborough/rules.yaml:460:7\n3864 rules/marlborough/rules.yaml:461:11\n3865 rules/marlborough/rules.yaml:462:11\n3866 rules/marlborough/rules.yaml:463:7\n3867 rules/marlborough/rules.yaml:464:11\n3868 rules/marlborough/rules.yaml:465:15\n3869 rules/marlborough/rules.yaml:466:7\n3870 rules/marlborough/rules.yaml:467:7\n3871 rules/marlborough/rules.yaml:468:11\n3872 rules/marlborough/rules.yaml:469:7\n3873 rules/marlborough/rules.yaml:470:7\n3874 rules/marlborough/rules.yaml:471:7\n3875 rules/marlborough/rules.yaml:472:7\n3884 rules/marlborough/rules.yaml:473:7\n3885 rules/marlborough/rules.yaml:474:11\n3886 rules/marlborough/rules.yaml:475:11\n3887 rules/marlborough/rules.yaml:476:15\n3888 rules/marlborough/rules.yaml:477:11\n3889 rules/marlborough/rules.yaml:478:7\n3902 rules/marlborough/rules.yaml:479:7\n3903 rules/marlborough/rules.yaml:480:11\n3905 rules/marlborough/rules.yaml:481:7\n3935 rules/marlborough/rules.yaml:764:7\n3941 rules/marlborough/rules.yaml:765:7\n3942 rules/marlborough/rules.yaml:766:7\n3943 rules/marlborough/rules.yaml:767:11\n3955 rules/marlborough/rules.yaml:768:7\n3972 rules/marlborough/rules.yaml:769:7\n3973 rules/marlborough/rules.yaml:770:11\n3974 rules/marlborough/rules.yaml:771:11\n3975 rules/marlborough/rules.yaml:772:11\n3976 rules/marlborough/rules.yaml:773:7\n3977 rules/marlborough/rules.yaml:774:7\n3978 rules/marlborough/rules.yaml:775:7\n3984 rules/marlborough/rules.yaml:776:7\n4002 rules/marlborough/rules.yaml:777:7\n4003 rules/marlborough/rules.yaml:778:11\n4004 rules/marlborough/rules.yaml:779:11\n4005 rules/marlborough/rules.yaml:780:7\n4016 rules/marlborough/rules.yaml:781:7\n4034 rules/marlborough/rules.yaml:782:7\n4035 rules/marlborough/rules.yaml:783:11\n4036 rules/marlborough/rules.yaml:784:7\n4037 rules/marlborough/rules.yaml:785:11\n4038 rules/marlborough/rules.yaml:786:15\n4040 rules/marlborough/rules.yaml:787:11\n4042 rules/marlborough/rules.yaml:789:11\n4043 rules/marlborough/rules.yaml:790:7\n4048 rules/marlborough/rules.yaml:791:11\n4049 rules/marlborough/rules.yaml:792:11\n4050 rules/marlborough/rules.yaml:793:11\n4055 rules/marlborough/rules.yaml:794:15\n4056 rules/marlborough/rules.yaml:795:15\n4064 rules/marlborough/rules.yaml:796:19\n4072 rules/marlborough/rules.yaml:797:19\n4075 rules/marlborough/rules.yaml:798:7\n4080 rules/marlborough/rules.yaml:799:7\n4081 rules/marlborough/rules.yaml:800:11\n4082 rules/marlborough/rules.yaml:801:7\n4083 rules/marlborough/rules.yaml:802:7\n4084 rules/marlborough/rules.yaml:803:11\n4085 rules/marlborough/rules.yaml:804:7\n4098 rules/marlborough/rules.yaml:805:7\n4103 rules/marlborough/rules.yaml:806:11\n4104 rules/marlborough/rules.yaml:807:11\n4112 rules/marlborough/rules.yaml:808:15\n4125 rules/marlborough/rules.yaml:809:15\n4126 rules/marlborough/rules.yaml:810:15\n4127 rules/marlborough/rules.yaml:811:19\n4128 rules/marlborough/rules.yaml:812:19\n4131 rules/marlborough/rules.yaml:813:11\n4137 rules/marlborough/rules.yaml:814:11\n4163 rules/marlborough/flow.yaml:10:7\n4177 rules/marlborough/flow.yaml:11:11\n4207 rules/marlborough/rules.yaml:427:7\n4208 rules/marlborough/rules.yaml:428:7\n4209 rules/marlborough/rules.yaml:429:7\n4220 rules/marlborough/rules.yaml:430:11\n4221 rules/marlborough/rules.yaml:431:11\n4239 rules/marlborough/rules.yaml:432:11\n4240 rules/marlborough/rules.yaml:433:11\n4241 rules/marlborough/rules.yaml:434:11\n4245 rules/marlborough/rules.yaml:435:7\n4246 rules/marlborough/rules.yaml:436:11\n4256 rules/marlborough/flow.yaml:44:7\n4273 rules/marlborough/rules.yaml:508:7\n4279 rules/marlborough/rules.yaml:509:7\n4280 rules/marlborough/rules.yaml:510:11\n4281 rules/marlborough/rules.yaml:511:7\n4292 rules/marlborough/rules.yaml:512:7\n4293 rules/marlborough/rules.yaml:513:7"
