@@ -8,6 +8,7 @@ say about them (2.32-2.34, 2.4) is checked here on every counter and hex of the 
 from __future__ import annotations
 
 import pytest
+from compile_helpers import game_tables
 from rulecraft.runtime import Game, resolve
 
 BOURBON, GRAND_ALLIANCE = 0, 1
@@ -104,3 +105,14 @@ def test_a_turn_is_a_year_and_its_phases_in_order_2_5_3_1() -> None:
     order = ["has the initiative", "Bourbon passes", "to provision your units", "Balance of Power:", "VP"]
     at = [next(i for i, line in enumerate(log) if text in line) for text in order]
     assert at == sorted(at)
+
+
+def test_tables_and_charts_2_2_and_one_die_2_6() -> None:
+    """2.2: the Combat Matrices (Battle and Siege), the CRT, the Diplomacy Table and the
+    Expenditure Chart (unit and marker costs) are tables of the game (the Events Table and the
+    State Control Chart are not printed: the nations' data stands for the latter); 2.6: one
+    six-sided die, so the CRT has a row for each of 1-6.
+    Rules: MARL-2.2-01, MARL-2.6-01"""
+    tables = game_tables("marlborough")
+    assert {"battle_matrix", "siege_matrix", "crt", "diplomacy_table", "unit_costs", "marker_costs"} <= set(tables)
+    assert [r.label for r in tables["crt"].rows] == ["1", "2", "3", "4", "5", "6"]
