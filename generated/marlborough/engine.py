@@ -79,6 +79,13 @@ class MarlboroughRules:
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
         (("", " is eliminated"), ("e:unit",)),
+        (
+            (
+                "Eliminate the inherent garrison of ",
+                " (1 strength point) as part of the losses (19.21)?",
+            ),
+            ("e:hex",),
+        ),
         (("Eliminate a unit: ", " strength ", " still to lose"), ("int", "str")),
         (("The inherent garrison of ", " is destroyed"), ("e:hex",)),
         (("", "'s force in the fortress of ", " ignores the retreat"), ("player", "e:hex")),
@@ -144,25 +151,26 @@ class MarlboroughRules:
     )
     SITES: ClassVar[Any] = (
         ("choose-some", 1, "some:card", -1, 1, 1, False),
-        ("choose-unit", 7, "unit", -1, 2, 3, False),
-        ("choose-hex", 11, "hex", -1, 3, 1, False),
-        ("choose-some", 13, "some:unit", -1, 4, 1, False),
-        ("choose-unit", 15, "unit", -1, 5, 1, False),
-        ("choose-hex", 18, "hex", -1, 7, 2, False),
-        ("choose-unit", 20, "unit", -1, 8, 1, False),
-        ("choose-siege_attacker_plan", 22, "enum:siege_attacker_plan", -1, 9, 2, True),
-        ("choose-siege_defender_plan", 23, "enum:siege_defender_plan", -1, 9, 2, True),
-        ("choose-attacker_plan", 28, "enum:attacker_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 29, "enum:defender_plan", -1, 9, 10, True),
-        ("yes-no", 32, "yes-no", -1, 9, 24, False),
-        ("choose-hex", 36, "hex", 37, 11, 1, False),
-        ("choose-some", 39, "some:unit", -1, 11, 3, False),
-        ("choose-hex", 41, "hex", -1, 11, 5, False),
-        ("choose-unit", 45, "unit", -1, 11, 9, False),
-        ("choose-hex", 46, "hex", 47, 11, 14, False),
-        ("choose-some", 48, "some:unit", -1, 11, 17, False),
-        ("choose-card", 53, "card", 54, 13, 7, False),
-        ("choose-card", 56, "card", 57, 14, 7, False),
+        ("yes-no", 7, "yes-no", -1, 2, 1, False),
+        ("choose-unit", 8, "unit", -1, 2, 6, False),
+        ("choose-hex", 12, "hex", -1, 3, 1, False),
+        ("choose-some", 14, "some:unit", -1, 4, 1, False),
+        ("choose-unit", 16, "unit", -1, 5, 1, False),
+        ("choose-hex", 19, "hex", -1, 7, 2, False),
+        ("choose-unit", 21, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 23, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 24, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 29, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 30, "enum:defender_plan", -1, 9, 10, True),
+        ("yes-no", 33, "yes-no", -1, 9, 24, False),
+        ("choose-hex", 37, "hex", 38, 11, 1, False),
+        ("choose-some", 40, "some:unit", -1, 11, 3, False),
+        ("choose-hex", 42, "hex", -1, 11, 5, False),
+        ("choose-unit", 46, "unit", -1, 11, 9, False),
+        ("choose-hex", 47, "hex", 48, 11, 14, False),
+        ("choose-some", 49, "some:unit", -1, 11, 17, False),
+        ("choose-card", 54, "card", 55, 13, 7, False),
+        ("choose-card", 57, "card", 58, 14, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -244,7 +252,8 @@ class MarlboroughRules:
     )
     SECRETS: ClassVar[Any] = {
         (1, 2): ((3, 0, None), (4, 0, None)),
-        (2, 4): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
+        (2, 2): ((1, 0, None), (3, 0, None), (4, (), None)),
+        (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
         (3, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
         (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
         (5, 2): ((1, (), None),),
@@ -333,18 +342,18 @@ class MarlboroughRules:
         (13, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
         (14, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 5, 13, 14, 17)
+    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 4, 6, 14, 15, 18)
     SITE_FILTERS: ClassVar[Any] = {
-        1: "u.at != none",
-        2: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
-        4: "u.at != none and u.two_sided and not u.veteran",
-        6: "u.at != none",
-        7: 'x != "invest" or invest',
-        9: 'not (barred and x == "maneuver")',
-        10: 'not (barred and x == "counter_maneuver")',
-        15: 'u.kind != "leader"',
-        18: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        19: 'c.kind == "leviathan" and not reroll',
+        2: "u.at != none",
+        3: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
+        5: "u.at != none and u.two_sided and not u.veteran",
+        7: "u.at != none",
+        8: 'x != "invest" or invest',
+        10: 'not (barred and x == "maneuver")',
+        11: 'not (barred and x == "counter_maneuver")',
+        16: 'u.kind != "leader"',
+        19: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        20: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -927,13 +936,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         N: list[int] = S
         return [
             v_c
@@ -949,13 +958,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         N: list[int] = S
         return [
             v_c
@@ -1186,14 +1195,14 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:438:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:446:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 8, (v_h,))
+                _log(S, 9, (v_h,))
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
         """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:410:3]"""
@@ -1209,7 +1218,7 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:733:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:741:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1242,7 +1251,7 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 35, (v_h,))
+                        _log(S, 36, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:358:3]"""
@@ -1263,7 +1272,7 @@ class MarlboroughRules:
             _log(S, 3, (v_p, v_i, v_w))
 
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:835:3]"""
+        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:843:3]"""
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1284,10 +1293,10 @@ class MarlboroughRules:
                         v_paid += v_full
                     else:
                         if S[_LOG] is not False:
-                            _log(S, 50, (v_p, v_u))
+                            _log(S, 51, (v_p, v_u))
                         self.p_eliminate(S, v_u)
         if S[_LOG] is not False:
-            _log_to(S, 51, (v_paid,), (v_p,))
+            _log_to(S, 52, (v_paid,), (v_p,))
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:12:3]"""
@@ -1298,7 +1307,7 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 58, (v_n,))
+                        _log(S, 59, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:397:3]"""
@@ -1333,7 +1342,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 62, (v_b, v_g))
+            _log(S, 63, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1349,7 +1358,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 59, (S[self.o_g_first_player],))
+                _log(S, 60, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1365,13 +1374,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 60, (v_a, v_b))
+                        _log(S, 61, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 61, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 62, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
         "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
@@ -1412,7 +1421,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1421,18 +1430,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 52, (v_p,))
+            _log(S, 53, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 55, (v_p,))
+            _log(S, 56, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1803,7 +1812,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:483:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:491:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -1827,7 +1836,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:581:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:589:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -1949,7 +1958,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2010,7 +2019,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:656:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:664:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2055,7 +2064,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            34,
+            35,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2074,7 +2083,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                34,
+                35,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2180,7 +2189,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:515:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:523:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -2196,7 +2205,7 @@ class MarlboroughRules:
             pass
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:537:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:545:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2236,7 +2245,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2274,7 +2283,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:569:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:577:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2316,7 +2325,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:816:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:824:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2334,7 +2343,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:447:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:455:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2368,7 +2377,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:748:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:756:3]'
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2458,9 +2467,14 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:418:3]"
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:418:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
+        if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
+            v_first_garrison = R() < 0.5
+            if v_first_garrison:
+                self.p_destroy_garrison(S, v_h)
+                v_left -= self.c_inherent_strength
         _runs0 = 0
         while v_left > 0 and len(v_alive) > 0:
             _runs0 += 1
@@ -2479,7 +2493,7 @@ class MarlboroughRules:
         self.q_operations(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:503:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:511:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2494,7 +2508,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:483:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:491:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2531,7 +2545,7 @@ class MarlboroughRules:
                 S,
                 (4, 2, v_p, v_into, v_movers, v_u_2, v_w),
                 v_p,
-                3,
+                4,
                 tuple(_subsets(v_movers, 0, -1)),
                 (v_into,),
             )
@@ -2545,7 +2559,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 14, (v_p, len(v_go), v_w, v_into))
+                _log(S, 15, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -2558,7 +2572,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:581:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:589:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2598,7 +2612,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 21, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 22, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -2620,11 +2634,11 @@ class MarlboroughRules:
             _o = tuple([v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest])
             if not _o:
                 _dead("choose-siege_attacker_plan", v__w0)
-            _d.append((v__w0, 7, _o, ()))
+            _d.append((v__w0, 8, _o, ()))
             _o = tuple(self.e_siege_defender_plan)
             if not _o:
                 _dead("choose-siege_defender_plan", v__w1)
-            _d.append((v__w1, 8, _o, ()))
+            _d.append((v__w1, 9, _o, ()))
             return _ask_all(S, (9, 3, v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1), _d)
         if pc == 3:
             if F is not None:
@@ -2634,13 +2648,13 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 24, (v_a, v_d, v_m[2]))
+            _log(S, 25, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
-                    _log(S, 25, (v_t,))
+                    _log(S, 26, (v_t,))
                 else:
                     S[self.o_e_hex__besieged + v_t] = True
-                    _log(S, 26, (v_t,))
+                    _log(S, 27, (v_t,))
                 pc = 38
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -2650,7 +2664,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 27, ())
+                _log(S, 28, ())
                 pc = 38
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -2684,7 +2698,7 @@ class MarlboroughRules:
             )
             if not _o:
                 _dead("choose-attacker_plan", v__w0_2)
-            _d.append((v__w0_2, 9, _o, ()))
+            _d.append((v__w0_2, 10, _o, ()))
             _o = tuple(
                 [
                     v_x_3
@@ -2694,7 +2708,7 @@ class MarlboroughRules:
             )
             if not _o:
                 _dead("choose-defender_plan", v__w1_2)
-            _d.append((v__w1_2, 10, _o, ()))
+            _d.append((v__w1_2, 11, _o, ()))
             return _ask_all(
                 S, (9, 11, v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2), _d
             )
@@ -2706,7 +2720,7 @@ class MarlboroughRules:
             v_a_2 = _a[v__w0_2]
             v_d_2 = _a[v__w1_2]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 30, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 31, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = sum(
                 [
                     self.f_strength_of(S, v_u__3)
@@ -2756,7 +2770,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 20
             else:
-                _log(S, 31, ())
+                _log(S, 32, ())
                 pc = 38
         if pc == 18:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -2774,7 +2788,7 @@ class MarlboroughRules:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             return self.ask(
-                S, (9, 25, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 11, (True, False)
+                S, (9, 25, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 12, (True, False)
             )
         if pc == 25:
             if F is not None:
@@ -2784,7 +2798,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 26
             else:
-                _log(S, 33, (v_chooser,))
+                _log(S, 34, (v_chooser,))
                 pc = 38
         if pc == 26:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -2844,7 +2858,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:863:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2963,7 +2977,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    18,
+                    19,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3011,7 +3025,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:656:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:664:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3122,7 +3136,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                34,
+                35,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3202,7 +3216,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    34,
+                    35,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -3471,7 +3485,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:515:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:523:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -3489,7 +3503,7 @@ class MarlboroughRules:
                 pass
                 pc = 5
         if pc == 1:
-            _log(S, 17, (v_winner,))
+            _log(S, 18, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
                 return _wait(S, (6, 2, v_winner))
@@ -3501,7 +3515,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_winner, 1)
             pc = 5
         if pc == 3:
-            _log(S, 17, (v_winner,))
+            _log(S, 18, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
                 return _wait(S, (6, 4, v_winner))
@@ -3518,7 +3532,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:537:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:545:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3580,7 +3594,7 @@ class MarlboroughRules:
                 S,
                 (7, 3, v_p, v_force, v_h, v_q, v_movers, v_ways, v_u_5),
                 v_q,
-                5,
+                6,
                 tuple(v_ways),
                 (v_h,),
             )
@@ -3592,7 +3606,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 19, (v_q, v_h, v_to))
+            _log(S, 20, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -3607,7 +3621,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:884:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3718,7 +3732,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    19,
+                    20,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3764,7 +3778,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:569:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:577:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3784,7 +3798,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (8, 2, v_p, v_alive), v_p, 6, tuple(_uniq(v_alive)))
+            return self.ask(S, (8, 2, v_p, v_alive), v_p, 7, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -3796,7 +3810,7 @@ class MarlboroughRules:
             return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:816:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:824:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3842,7 +3856,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:447:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:455:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3861,7 +3875,7 @@ class MarlboroughRules:
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 9, (v_p, v_h))
+                _log(S, 10, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
@@ -3882,7 +3896,7 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 10, (v_p, v_h))
+                _log(S, 11, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
@@ -3892,7 +3906,7 @@ class MarlboroughRules:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
             return self.ask(
-                S, (3, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 2, tuple(v_ways), (v_h,)
+                S, (3, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 3, tuple(v_ways), (v_h,)
             )
         if pc == 2:
             if F is not None:
@@ -3902,11 +3916,11 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 12, (v_p, v_h, v_to))
+            _log(S, 13, (v_p, v_h, v_to))
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:748:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:756:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3961,7 +3975,7 @@ class MarlboroughRules:
                 S,
                 (11, 2, v_p, v_ready, v_again, v_u_5, v_u_6, v_w),
                 v_p,
-                12,
+                13,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
@@ -3971,7 +3985,7 @@ class MarlboroughRules:
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 38, (v_p,))
+                _log(S, 39, (v_p,))
                 return None
             S[self.o_g_acted] = True
             v_forced = v_from not in v_ready
@@ -3990,7 +4004,7 @@ class MarlboroughRules:
                 S,
                 (11, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w),
                 v_p,
-                13,
+                14,
                 tuple(_subsets(v_here, 1, -1)),
                 (v_from,),
             )
@@ -4001,7 +4015,7 @@ class MarlboroughRules:
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 40, (v_p,))
+                _log(S, 41, (v_p,))
             v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
                 [
                     *[0],
@@ -4022,7 +4036,7 @@ class MarlboroughRules:
                 S,
                 (11, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w),
                 v_p,
-                14,
+                15,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
@@ -4037,16 +4051,16 @@ class MarlboroughRules:
                 for v_u_6 in v_force:
                     S[self.o_e_unit__seen + v_u_6] = 0
                     S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 42, (v_p, v_from, v_to))
+                _log(S, 43, (v_p, v_from, v_to))
             else:
-                _log(S, 43, (v_p, v_from))
+                _log(S, 44, (v_p, v_from))
             if v_forced:
                 pc = 7
             else:
                 pc = 13
         if pc == 7:
             v_die = _roll(S, 6)
-            _log(S, 44, (v_die,))
+            _log(S, 45, (v_die,))
             if v_die == 1:
                 pc = 8
             else:
@@ -4062,7 +4076,7 @@ class MarlboroughRules:
                 v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (11, 10, v_p, v_force, v_to, v_victims, v_w), v_p, 15, tuple(_uniq(v_victims))
+                S, (11, 10, v_p, v_force, v_to, v_victims, v_w), v_p, 16, tuple(_uniq(v_victims))
             )
         if pc == 10:
             if F is not None:
@@ -4088,7 +4102,7 @@ class MarlboroughRules:
                 v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (11, 15, v_p, v_to, v_live, v_targets, v_w), v_p, 16, tuple(_uniq(v_targets))
+                S, (11, 15, v_p, v_to, v_live, v_targets, v_w), v_p, 17, tuple(_uniq(v_targets))
             )
         if pc == 15:
             if F is not None:
@@ -4113,7 +4127,7 @@ class MarlboroughRules:
                 S,
                 (11, 18, v_p, v_to, v_live, v_t, v_w),
                 v_p,
-                17,
+                18,
                 tuple(_subsets(v_live, 1, -1)),
                 (v_t,),
             )
@@ -4125,7 +4139,7 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 49, (v_p, v_left, v_w))
+                _log(S, 50, (v_p, v_left, v_w))
             pc = 19
         if pc == 19:
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
@@ -4192,46 +4206,70 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:418:3]"
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:418:3]'
         v_left: Any = None
         v_alive: Any = None
+        v_first_garrison: Any = None
         v__runs: Any = None
         v_w: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3-4
-        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+        # resume points: 1-2, 6-7
+        if F is not None and (pc < 0 or not (0xC6 >> pc) & 1):
             raise RulesError(f"routine take_losses: no resume point {pc}")
         while True:
             if pc == 0:
                 v_left = v_need
                 v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
-                v__runs = 0
-                pc = 1
+                if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(
+                    S, v_h, v_p
+                ):
+                    pc = 1
+                else:
+                    pc = 3
             if pc == 1:
+                if F is not None:
+                    v_p, v_h, v_defending, v_left, v_alive = F[2:]
+                    F = None
+                return self.ask(
+                    S, (2, 2, v_p, v_h, v_defending, v_left, v_alive), v_p, 1, (True, False), (v_h,)
+                )
+            if pc == 2:
+                if F is not None:
+                    v_p, v_h, v_defending, v_left, v_alive = F[2:]
+                    F = None
+                v_first_garrison = v
+                if v_first_garrison:
+                    self.p_destroy_garrison(S, v_h)
+                    v_left -= self.c_inherent_strength
+                pc = 3
+            if pc == 3:
+                v__runs = 0
+                pc = 4
+            if pc == 4:
                 if v_left > 0 and len(v_alive) > 0:
                     v__runs += 1
                     if v__runs > MAX_LOOP:
                         _endless_loop()
-                    pc = 2
-                else:
                     pc = 5
-            if pc == 2:
+                else:
+                    pc = 8
+            if pc == 5:
                 v_w = "point" if v_left in (1, -1) else "points"
-                pc = 3
-            if pc == 3:
+                pc = 6
+            if pc == 6:
                 if F is not None:
                     v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (2, 4, v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w),
+                    (2, 7, v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w),
                     v_p,
-                    1,
+                    2,
                     tuple(_uniq(v_alive)),
                     (v_left, v_w),
                 )
-            if pc == 4:
+            if pc == 7:
                 if F is not None:
                     v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w = F[2:]
                     F = None
@@ -4239,9 +4277,9 @@ class MarlboroughRules:
                 v_left -= self.f_strength_of(S, v_u_2)
                 v_alive = [v_x for v_x in v_alive if v_x != v_u_2]
                 self.p_eliminate(S, v_u_2)
-                pc = 1
+                pc = 4
                 continue
-            if pc == 5:
+            if pc == 8:
                 if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
                     self.p_destroy_garrison(S, v_h)
                 return None
@@ -4262,7 +4300,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:503:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:511:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4283,16 +4321,16 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_recruits = F[2:]
                 F = None
-            return self.ask(S, (5, 2, v_p, v_recruits), v_p, 4, tuple(_uniq(v_recruits)))
+            return self.ask(S, (5, 2, v_p, v_recruits), v_p, 5, tuple(_uniq(v_recruits)))
         if pc == 2:
             if F is not None:
                 v_p, v_recruits = F[2:]
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 16, (v_u_2,))
+            _log(S, 17, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "606 rules/marlborough/rules.yaml:214:7\n607 rules/marlborough/rules.yaml:215:7\n626 rules/marlborough/rules.yaml:111:7\n627 rules/marlborough/rules.yaml:112:7\n628 rules/marlborough/rules.yaml:113:11\n629 rules/marlborough/rules.yaml:114:11\n630 rules/marlborough/rules.yaml:115:15\n631 rules/marlborough/rules.yaml:116:7\n649 rules/marlborough/rules.yaml:194:7\n650 rules/marlborough/rules.yaml:195:11\n651 rules/marlborough/rules.yaml:196:7\n652 rules/marlborough/rules.yaml:197:7\n662 rules/marlborough/rules.yaml:198:7\n663 rules/marlborough/rules.yaml:199:7\n666 rules/marlborough/rules.yaml:200:7\n667 rules/marlborough/rules.yaml:201:11\n675 rules/marlborough/rules.yaml:202:11\n676 rules/marlborough/rules.yaml:203:7\n681 rules/marlborough/rules.yaml:204:7\n693 rules/marlborough/rules.yaml:156:7\n694 rules/marlborough/rules.yaml:157:7\n695 rules/marlborough/rules.yaml:158:11\n696 rules/marlborough/rules.yaml:159:7\n697 rules/marlborough/rules.yaml:160:11\n698 rules/marlborough/rules.yaml:161:7\n702 rules/marlborough/rules.yaml:43:7\n710 rules/marlborough/rules.yaml:132:7\n714 rules/marlborough/rules.yaml:75:7\n721 rules/marlborough/rules.yaml:65:7\n736 rules/marlborough/rules.yaml:318:7\n740 rules/marlborough/rules.yaml:140:7\n741 rules/marlborough/rules.yaml:141:7\n742 rules/marlborough/rules.yaml:142:11\n743 rules/marlborough/rules.yaml:143:11\n744 rules/marlborough/rules.yaml:144:15\n745 rules/marlborough/rules.yaml:145:7\n758 rules/marlborough/rules.yaml:265:7\n759 rules/marlborough/rules.yaml:266:7\n760 rules/marlborough/rules.yaml:267:11\n761 rules/marlborough/rules.yaml:268:7\n762 rules/marlborough/rules.yaml:269:11\n763 rules/marlborough/rules.yaml:270:7\n771 rules/marlborough/rules.yaml:271:7\n772 rules/marlborough/rules.yaml:272:7\n778 rules/marlborough/rules.yaml:273:11\n779 rules/marlborough/rules.yaml:274:7\n780 rules/marlborough/rules.yaml:275:11\n788 rules/marlborough/rules.yaml:276:11\n794 rules/marlborough/rules.yaml:277:7\n798 rules/marlborough/rules.yaml:83:7\n805 rules/marlborough/rules.yaml:84:11\n806 rules/marlborough/rules.yaml:85:7\n807 rules/marlborough/rules.yaml:86:7\n808 rules/marlborough/rules.yaml:87:11\n809 rules/marlborough/rules.yaml:88:7\n813 rules/marlborough/rules.yaml:53:7\n814 rules/marlborough/rules.yaml:54:7\n815 rules/marlborough/rules.yaml:55:11\n819 rules/marlborough/rules.yaml:56:15\n820 rules/marlborough/rules.yaml:57:7\n824 rules/marlborough/rules.yaml:332:7\n828 rules/marlborough/rules.yaml:96:7\n829 rules/marlborough/rules.yaml:97:11\n830 rules/marlborough/rules.yaml:98:7\n831 rules/marlborough/rules.yaml:99:7\n832 rules/marlborough/rules.yaml:100:11\n833 rules/marlborough/rules.yaml:101:7\n837 rules/marlborough/rules.yaml:16:7\n841 rules/marlborough/rules.yaml:124:7\n842 rules/marlborough/rules.yaml:125:7\n846 rules/marlborough/rules.yaml:312:7\n854 rules/marlborough/rules.yaml:287:7\n855 rules/marlborough/rules.yaml:288:7\n856 rules/marlborough/rules.yaml:289:11\n857 rules/marlborough/rules.yaml:290:7\n860 rules/marlborough/rules.yaml:291:11\n861 rules/marlborough/rules.yaml:292:7\n865 rules/marlborough/rules.yaml:293:11\n866 rules/marlborough/rules.yaml:294:7\n870 rules/marlborough/rules.yaml:25:7\n871 rules/marlborough/rules.yaml:26:11\n872 rules/marlborough/rules.yaml:27:7\n876 rules/marlborough/rules.yaml:249:7\n877 rules/marlborough/rules.yaml:250:7\n881 rules/marlborough/rules.yaml:251:11\n882 rules/marlborough/rules.yaml:252:7\n883 rules/marlborough/rules.yaml:253:11\n884 rules/marlborough/rules.yaml:254:7\n888 rules/marlborough/rules.yaml:237:7\n893 rules/marlborough/rules.yaml:238:7\n902 rules/marlborough/rules.yaml:225:7\n903 rules/marlborough/rules.yaml:226:11\n904 rules/marlborough/rules.yaml:227:7\n905 rules/marlborough/rules.yaml:228:11\n906 rules/marlborough/rules.yaml:229:7\n910 rules/marlborough/rules.yaml:35:7\n917 rules/marlborough/rules.yaml:302:7\n922 rules/marlborough/rules.yaml:303:7\n923 rules/marlborough/rules.yaml:304:7\n931 rules/marlborough/rules.yaml:863:3\n938 rules/marlborough/rules.yaml:863:3\n953 rules/marlborough/rules.yaml:884:3\n960 rules/marlborough/rules.yaml:884:3\n968 rules/marlborough/rules.yaml:173:7\n969 rules/marlborough/rules.yaml:174:7\n970 rules/marlborough/rules.yaml:175:7\n971 rules/marlborough/rules.yaml:176:7\n972 rules/marlborough/rules.yaml:177:11\n973 rules/marlborough/rules.yaml:178:11\n980 rules/marlborough/rules.yaml:179:15\n994 rules/marlborough/rules.yaml:180:7\n998 rules/marlborough/cards.yaml:383:14\n1002 rules/marlborough/cards.yaml:391:14\n1006 rules/marlborough/cards.yaml:15:14\n1010 rules/marlborough/cards.yaml:23:14\n1014 rules/marlborough/cards.yaml:31:14\n1018 rules/marlborough/cards.yaml:39:14\n1022 rules/marlborough/cards.yaml:47:14\n1026 rules/marlborough/cards.yaml:55:14\n1030 rules/marlborough/cards.yaml:63:14\n1034 rules/marlborough/cards.yaml:71:14\n1038 rules/marlborough/cards.yaml:79:14\n1042 rules/marlborough/cards.yaml:87:14\n1046 rules/marlborough/cards.yaml:95:14\n1050 rules/marlborough/cards.yaml:103:14\n1054 rules/marlborough/cards.yaml:111:14\n1058 rules/marlborough/cards.yaml:119:14\n1062 rules/marlborough/cards.yaml:127:14\n1066 rules/marlborough/cards.yaml:199:14\n1070 rules/marlborough/cards.yaml:135:14\n1074 rules/marlborough/cards.yaml:143:14\n1078 rules/marlborough/cards.yaml:151:14\n1082 rules/marlborough/cards.yaml:159:14\n1086 rules/marlborough/cards.yaml:167:14\n1090 rules/marlborough/cards.yaml:175:14\n1094 rules/marlborough/cards.yaml:183:14\n1098 rules/marlborough/cards.yaml:191:14\n1102 rules/marlborough/cards.yaml:271:14\n1106 rules/marlborough/cards.yaml:279:14\n1110 rules/marlborough/cards.yaml:287:14\n1114 rules/marlborough/cards.yaml:295:14\n1118 rules/marlborough/cards.yaml:303:14\n1122 rules/marlborough/cards.yaml:311:14\n1126 rules/marlborough/cards.yaml:319:14\n1130 rules/marlborough/cards.yaml:327:14\n1134 rules/marlborough/cards.yaml:335:14\n1138 rules/marlborough/cards.yaml:343:14\n1142 rules/marlborough/cards.yaml:351:14\n1146 rules/marlborough/cards.yaml:359:14\n1150 rules/marlborough/cards.yaml:367:14\n1154 rules/marlborough/cards.yaml:375:14\n1158 rules/marlborough/cards.yaml:207:14\n1162 rules/marlborough/cards.yaml:215:14\n1166 rules/marlborough/cards.yaml:223:14\n1170 rules/marlborough/cards.yaml:231:14\n1174 rules/marlborough/cards.yaml:239:14\n1178 rules/marlborough/cards.yaml:247:14\n1182 rules/marlborough/cards.yaml:255:14\n1186 rules/marlborough/cards.yaml:263:14\n1190 rules/marlborough/rules.yaml:443:7\n1194 rules/marlborough/rules.yaml:444:11\n1195 rules/marlborough/rules.yaml:445:11\n1200 rules/marlborough/rules.yaml:415:7\n1202 rules/marlborough/rules.yaml:416:7\n1207 rules/marlborough/flow.yaml:63:7\n1208 rules/marlborough/flow.yaml:64:7\n1209 rules/marlborough/flow.yaml:65:11\n1213 rules/marlborough/rules.yaml:738:7\n1214 rules/marlborough/rules.yaml:739:11\n1215 rules/marlborough/rules.yaml:740:15\n1216 rules/marlborough/rules.yaml:741:15\n1229 rules/marlborough/rules.yaml:742:15\n1230 rules/marlborough/rules.yaml:743:15\n1242 rules/marlborough/rules.yaml:744:15\n1243 rules/marlborough/rules.yaml:745:19\n1244 rules/marlborough/rules.yaml:746:19\n1250 rules/marlborough/rules.yaml:363:7\n1251 rules/marlborough/rules.yaml:364:7\n1256 rules/marlborough/rules.yaml:365:11\n1257 rules/marlborough/rules.yaml:366:11\n1260 rules/marlborough/rules.yaml:367:11\n1261 rules/marlborough/rules.yaml:368:7\n1262 rules/marlborough/rules.yaml:369:7\n1268 rules/marlborough/rules.yaml:844:7\n1269 rules/marlborough/rules.yaml:845:7\n1270 rules/marlborough/rules.yaml:846:7\n1271 rules/marlborough/rules.yaml:847:7\n1272 rules/marlborough/rules.yaml:848:7\n1273 rules/marlborough/rules.yaml:849:7\n1274 rules/marlborough/rules.yaml:850:11\n1275 rules/marlborough/rules.yaml:851:15\n1276 rules/marlborough/rules.yaml:852:15\n1277 rules/marlborough/rules.yaml:853:19\n1282 rules/marlborough/rules.yaml:854:19\n1283 rules/marlborough/rules.yaml:855:23\n1284 rules/marlborough/rules.yaml:856:23\n1286 rules/marlborough/rules.yaml:858:23\n1288 rules/marlborough/rules.yaml:859:23\n1289 rules/marlborough/rules.yaml:860:7\n1294 rules/marlborough/flow.yaml:15:7\n1295 rules/marlborough/flow.yaml:16:11\n1296 rules/marlborough/flow.yaml:17:15\n1299 rules/marlborough/flow.yaml:18:19\n1300 rules/marlborough/flow.yaml:19:19\n1306 rules/marlborough/rules.yaml:402:7\n1307 rules/marlborough/rules.yaml:403:11\n1309 rules/marlborough/rules.yaml:405:11\n1310 rules/marlborough/rules.yaml:406:7\n1312 rules/marlborough/rules.yaml:407:7\n1313 rules/marlborough/rules.yaml:408:11\n1318 rules/marlborough/rules.yaml:376:7\n1319 rules/marlborough/rules.yaml:377:7\n1325 rules/marlborough/flow.yaml:52:7\n1330 rules/marlborough/flow.yaml:53:7\n1335 rules/marlborough/flow.yaml:54:7\n1337 rules/marlborough/flow.yaml:55:7\n1338 rules/marlborough/flow.yaml:56:11\n1340 rules/marlborough/flow.yaml:58:11\n1345 rules/marlborough/flow.yaml:24:7\n1346 rules/marlborough/flow.yaml:25:11\n1351 rules/marlborough/flow.yaml:26:11\n1354 rules/marlborough/flow.yaml:28:11\n1355 rules/marlborough/flow.yaml:29:11\n1356 rules/marlborough/flow.yaml:30:15\n1357 rules/marlborough/flow.yaml:31:11\n1358 rules/marlborough/flow.yaml:32:15\n1359 rules/marlborough/flow.yaml:33:15\n1360 rules/marlborough/flow.yaml:34:15\n1365 rules/marlborough/flow.yaml:35:19\n1366 rules/marlborough/flow.yaml:36:19\n1367 rules/marlborough/flow.yaml:37:19\n1369 rules/marlborough/flow.yaml:38:15\n1370 rules/marlborough/flow.yaml:39:11\n1373 rules/marlborough/flow.yaml:40:11\n1378 rules/marlborough/flow.yaml:47:7\n1379 rules/marlborough/flow.yaml:48:11\n1384 rules/marlborough/rules.yaml:384:7\n1385 rules/marlborough/rules.yaml:385:11\n1386 rules/marlborough/rules.yaml:386:11\n1388 rules/marlborough/rules.yaml:387:7\n1389 rules/marlborough/rules.yaml:388:7\n1390 rules/marlborough/rules.yaml:389:7\n1391 rules/marlborough/rules.yaml:390:7\n1392 rules/marlborough/rules.yaml:391:11\n1396 rules/marlborough/rules.yaml:393:11\n1404 rules/marlborough/rules.yaml:395:11\n1416 rules/marlborough/rules.yaml:878:7\n1419 rules/marlborough/rules.yaml:879:7\n1420 rules/marlborough/rules.yaml:880:11\n1422 rules/marlborough/rules.yaml:882:11\n1423 rules/marlborough/rules.yaml:883:7\n1430 rules/marlborough/rules.yaml:898:7\n1433 rules/marlborough/rules.yaml:899:7\n1434 rules/marlborough/rules.yaml:900:7\n1807 rules/marlborough/rules.yaml:491:7\n1810 rules/marlborough/rules.yaml:492:11\n1811 rules/marlborough/rules.yaml:493:7\n1820 rules/marlborough/rules.yaml:494:7\n1821 rules/marlborough/rules.yaml:495:11\n1822 rules/marlborough/rules.yaml:496:7\n1823 rules/marlborough/rules.yaml:497:7\n1824 rules/marlborough/rules.yaml:498:11\n1826 rules/marlborough/rules.yaml:499:7\n1827 rules/marlborough/rules.yaml:500:11\n1831 rules/marlborough/rules.yaml:590:7\n1832 rules/marlborough/rules.yaml:591:7\n1835 rules/marlborough/rules.yaml:592:7\n1836 rules/marlborough/rules.yaml:593:11\n1838 rules/marlborough/rules.yaml:594:7\n1839 rules/marlborough/rules.yaml:595:11\n1841 rules/marlborough/rules.yaml:596:7\n1842 rules/marlborough/rules.yaml:597:7\n1843 rules/marlborough/rules.yaml:599:7\n1844 rules/marlborough/rules.yaml:600:11\n1850 rules/marlborough/rules.yaml:601:11\n1858 rules/marlborough/rules.yaml:604:11\n1859 rules/marlborough/rules.yaml:606:11\n1860 rules/marlborough/rules.yaml:608:19\n1863 rules/marlborough/rules.yaml:611:23\n1865 rules/marlborough/rules.yaml:614:19\n1870 rules/marlborough/rules.yaml:616:19\n1876 rules/marlborough/rules.yaml:620:11\n1877 rules/marlborough/rules.yaml:621:11\n1893 rules/marlborough/rules.yaml:624:11\n1894 rules/marlborough/rules.yaml:626:11\n1899 rules/marlborough/rules.yaml:627:11\n1904 rules/marlborough/rules.yaml:628:11\n1905 rules/marlborough/rules.yaml:630:19\n1906 rules/marlborough/rules.yaml:631:19\n1912 rules/marlborough/rules.yaml:632:23\n1913 rules/marlborough/rules.yaml:633:23\n1915 rules/marlborough/rules.yaml:635:19\n1916 rules/marlborough/rules.yaml:636:23\n1918 rules/marlborough/rules.yaml:638:23\n1922 rules/marlborough/rules.yaml:642:19\n1923 rules/marlborough/rules.yaml:643:19\n1924 rules/marlborough/rules.yaml:644:19\n1925 rules/marlborough/rules.yaml:645:23\n1929 rules/marlborough/rules.yaml:649:19\n1930 rules/marlborough/rules.yaml:650:19\n1931 rules/marlborough/rules.yaml:651:19\n1945 rules/marlborough/rules.yaml:652:23\n1947 rules/marlborough/rules.yaml:654:19\n1954 rules/marlborough/rules.yaml:863:3\n1955 rules/marlborough/rules.yaml:863:3\n1958 rules/marlborough/rules.yaml:863:3\n1959 rules/marlborough/rules.yaml:863:3\n1960 rules/marlborough/rules.yaml:863:3\n1961 rules/marlborough/rules.yaml:863:3\n1962 rules/marlborough/rules.yaml:863:3\n1963 rules/marlborough/rules.yaml:863:3\n1970 rules/marlborough/rules.yaml:863:3\n1971 rules/marlborough/rules.yaml:863:3\n1972 rules/marlborough/rules.yaml:863:3\n1973 rules/marlborough/rules.yaml:863:3\n1987 rules/marlborough/rules.yaml:863:3\n1988 rules/marlborough/rules.yaml:863:3\n1990 rules/marlborough/rules.yaml:863:3\n1991 rules/marlborough/rules.yaml:863:3\n1992 rules/marlborough/rules.yaml:863:3\n1994 rules/marlborough/rules.yaml:863:3\n1995 rules/marlborough/rules.yaml:863:3\n1998 rules/marlborough/rules.yaml:863:3\n2014 rules/marlborough/rules.yaml:665:7\n2015 rules/marlborough/rules.yaml:666:7\n2016 rules/marlborough/rules.yaml:667:7\n2021 rules/marlborough/rules.yaml:668:7\n2022 rules/marlborough/rules.yaml:669:7\n2026 rules/marlborough/rules.yaml:670:7\n2030 rules/marlborough/rules.yaml:671:7\n2031 rules/marlborough/rules.yaml:672:11\n2032 rules/marlborough/rules.yaml:673:7\n2033 rules/marlborough/rules.yaml:674:7\n2034 rules/marlborough/rules.yaml:675:7\n2039 rules/marlborough/rules.yaml:676:7\n2044 rules/marlborough/rules.yaml:677:7\n2045 rules/marlborough/rules.yaml:678:7\n2046 rules/marlborough/rules.yaml:679:7\n2047 rules/marlborough/rules.yaml:680:7\n2048 rules/marlborough/rules.yaml:681:7\n2049 rules/marlborough/rules.yaml:682:7\n2050 rules/marlborough/rules.yaml:683:7\n2051 rules/marlborough/rules.yaml:684:7\n2052 rules/marlborough/rules.yaml:685:7\n2053 rules/marlborough/rules.yaml:686:7\n2054 rules/marlborough/rules.yaml:687:7\n2071 rules/marlborough/rules.yaml:688:7\n2072 rules/marlborough/rules.yaml:689:7\n2073 rules/marlborough/rules.yaml:690:11\n2100 rules/marlborough/rules.yaml:691:7\n2101 rules/marlborough/rules.yaml:692:7\n2102 rules/marlborough/rules.yaml:694:15\n2103 rules/marlborough/rules.yaml:695:19\n2104 rules/marlborough/rules.yaml:696:15\n2105 rules/marlborough/rules.yaml:697:15\n2106 rules/marlborough/rules.yaml:698:15\n2107 rules/marlborough/rules.yaml:699:19\n2109 rules/marlborough/rules.yaml:701:15\n2110 rules/marlborough/rules.yaml:702:15\n2111 rules/marlborough/rules.yaml:703:15\n2112 rules/marlborough/rules.yaml:704:15\n2113 rules/marlborough/rules.yaml:705:15\n2114 rules/marlborough/rules.yaml:706:19\n2116 rules/marlborough/rules.yaml:708:15\n2117 rules/marlborough/rules.yaml:709:15\n2118 rules/marlborough/rules.yaml:710:15\n2119 rules/marlborough/rules.yaml:711:15\n2128 rules/marlborough/rules.yaml:712:19\n2130 rules/marlborough/rules.yaml:714:15\n2131 rules/marlborough/rules.yaml:715:15\n2132 rules/marlborough/rules.yaml:716:15\n2138 rules/marlborough/rules.yaml:717:19\n2139 rules/marlborough/rules.yaml:718:19\n2140 rules/marlborough/rules.yaml:719:15\n2141 rules/marlborough/rules.yaml:720:15\n2142 rules/marlborough/rules.yaml:721:15\n2143 rules/marlborough/rules.yaml:722:19\n2145 rules/marlborough/rules.yaml:724:15\n2146 rules/marlborough/rules.yaml:725:19\n2147 rules/marlborough/rules.yaml:726:15\n2148 rules/marlborough/rules.yaml:727:15\n2149 rules/marlborough/rules.yaml:728:15\n2150 rules/marlborough/rules.yaml:729:15\n2151 rules/marlborough/rules.yaml:730:15\n2152 rules/marlborough/rules.yaml:731:19\n2157 rules/marlborough/rules.yaml:345:7\n2158 rules/marlborough/rules.yaml:346:7\n2159 rules/marlborough/rules.yaml:347:11\n2160 rules/marlborough/rules.yaml:348:11\n2161 rules/marlborough/rules.yaml:349:15\n2164 rules/marlborough/rules.yaml:350:11\n2165 rules/marlborough/rules.yaml:352:7\n2166 rules/marlborough/rules.yaml:353:7\n2173 rules/marlborough/rules.yaml:354:11\n2174 rules/marlborough/rules.yaml:355:11\n2178 rules/marlborough/rules.yaml:356:11\n2184 rules/marlborough/rules.yaml:520:7\n2185 rules/marlborough/rules.yaml:521:11\n2186 rules/marlborough/rules.yaml:522:7\n2187 rules/marlborough/rules.yaml:523:7\n2188 rules/marlborough/rules.yaml:526:15\n2189 rules/marlborough/rules.yaml:527:15\n2190 rules/marlborough/rules.yaml:528:15\n2192 rules/marlborough/rules.yaml:531:15\n2193 rules/marlborough/rules.yaml:532:15\n2194 rules/marlborough/rules.yaml:533:15\n2196 rules/marlborough/rules.yaml:535:15\n2200 rules/marlborough/rules.yaml:546:7\n2201 rules/marlborough/rules.yaml:547:7\n2204 rules/marlborough/rules.yaml:548:7\n2205 rules/marlborough/rules.yaml:549:11\n2206 rules/marlborough/rules.yaml:550:15\n2207 rules/marlborough/rules.yaml:551:7\n2208 rules/marlborough/rules.yaml:552:7\n2209 rules/marlborough/rules.yaml:553:7\n2210 rules/marlborough/rules.yaml:554:11\n2211 rules/marlborough/rules.yaml:555:11\n2212 rules/marlborough/rules.yaml:556:11\n2218 rules/marlborough/rules.yaml:557:11\n2227 rules/marlborough/rules.yaml:558:11\n2228 rules/marlborough/rules.yaml:559:15\n2229 rules/marlborough/rules.yaml:560:19\n2231 rules/marlborough/rules.yaml:562:15\n2232 rules/marlborough/rules.yaml:563:15\n2233 rules/marlborough/rules.yaml:564:19\n2235 rules/marlborough/rules.yaml:566:7\n2236 rules/marlborough/rules.yaml:567:7\n2241 rules/marlborough/rules.yaml:884:3\n2242 rules/marlborough/rules.yaml:884:3\n2243 rules/marlborough/rules.yaml:884:3\n2244 rules/marlborough/rules.yaml:884:3\n2245 rules/marlborough/rules.yaml:884:3\n2246 rules/marlborough/rules.yaml:884:3\n2247 rules/marlborough/rules.yaml:884:3\n2248 rules/marlborough/rules.yaml:884:3\n2255 rules/marlborough/rules.yaml:884:3\n2256 rules/marlborough/rules.yaml:884:3\n2257 rules/marlborough/rules.yaml:884:3\n2258 rules/marlborough/rules.yaml:884:3\n2263 rules/marlborough/rules.yaml:884:3\n2264 rules/marlborough/rules.yaml:884:3\n2266 rules/marlborough/rules.yaml:884:3\n2267 rules/marlborough/rules.yaml:884:3\n2268 rules/marlborough/rules.yaml:884:3\n2270 rules/marlborough/rules.yaml:884:3\n2271 rules/marlborough/rules.yaml:884:3\n2272 rules/marlborough/rules.yaml:884:3\n2278 rules/marlborough/rules.yaml:574:7\n2279 rules/marlborough/rules.yaml:575:7\n2280 rules/marlborough/rules.yaml:576:11\n2281 rules/marlborough/rules.yaml:577:11\n2283 rules/marlborough/rules.yaml:579:11\n2320 rules/marlborough/rules.yaml:823:7\n2321 rules/marlborough/rules.yaml:824:11\n2322 rules/marlborough/rules.yaml:825:7\n2323 rules/marlborough/rules.yaml:826:7\n2324 rules/marlborough/rules.yaml:827:7\n2329 rules/marlborough/rules.yaml:828:11\n2330 rules/marlborough/rules.yaml:829:11\n2331 rules/marlborough/rules.yaml:830:15\n2333 rules/marlborough/rules.yaml:832:15\n2334 rules/marlborough/rules.yaml:833:11\n2338 rules/marlborough/rules.yaml:457:7\n2339 rules/marlborough/rules.yaml:458:7\n2340 rules/marlborough/rules.yaml:459:11\n2341 rules/marlborough/rules.yaml:460:7\n2342 rules/marlborough/rules.yaml:462:11\n2343 rules/marlborough/rules.yaml:463:7\n2344 rules/marlborough/rules.yaml:464:11\n2345 rules/marlborough/rules.yaml:465:15\n2346 rules/marlborough/rules.yaml:466:7\n2347 rules/marlborough/rules.yaml:467:7\n2348 rules/marlborough/rules.yaml:468:11\n2349 rules/marlborough/rules.yaml:469:7\n2350 rules/marlborough/rules.yaml:470:7\n2351 rules/marlborough/rules.yaml:471:7\n2352 rules/marlborough/rules.yaml:472:7\n2361 rules/marlborough/rules.yaml:473:7\n2362 rules/marlborough/rules.yaml:475:11\n2363 rules/marlborough/rules.yaml:476:15\n2364 rules/marlborough/rules.yaml:477:11\n2365 rules/marlborough/rules.yaml:478:7\n2366 rules/marlborough/rules.yaml:479:7\n2367 rules/marlborough/rules.yaml:480:11\n2373 rules/marlborough/rules.yaml:764:7\n2379 rules/marlborough/rules.yaml:765:7\n2380 rules/marlborough/rules.yaml:766:7\n2381 rules/marlborough/rules.yaml:767:11\n2390 rules/marlborough/rules.yaml:768:7\n2391 rules/marlborough/rules.yaml:769:7\n2392 rules/marlborough/rules.yaml:770:11\n2393 rules/marlborough/rules.yaml:772:11\n2394 rules/marlborough/rules.yaml:773:7\n2395 rules/marlborough/rules.yaml:774:7\n2396 rules/marlborough/rules.yaml:775:7\n2402 rules/marlborough/rules.yaml:776:7\n2403 rules/marlborough/rules.yaml:777:7\n2404 rules/marlborough/rules.yaml:778:11\n2405 rules/marlborough/rules.yaml:780:7\n2416 rules/marlborough/rules.yaml:781:7\n2417 rules/marlborough/rules.yaml:782:7\n2418 rules/marlborough/rules.yaml:783:11\n2419 rules/marlborough/rules.yaml:784:7\n2420 rules/marlborough/rules.yaml:785:11\n2421 rules/marlborough/rules.yaml:786:15\n2425 rules/marlborough/rules.yaml:790:7\n2426 rules/marlborough/rules.yaml:791:11\n2427 rules/marlborough/rules.yaml:793:11\n2428 rules/marlborough/rules.yaml:794:15\n2429 rules/marlborough/rules.yaml:795:15\n2430 rules/marlborough/rules.yaml:796:19\n2431 rules/marlborough/rules.yaml:797:19\n2432 rules/marlborough/rules.yaml:798:7\n2437 rules/marlborough/rules.yaml:799:7\n2438 rules/marlborough/rules.yaml:800:11\n2439 rules/marlborough/rules.yaml:801:7\n2440 rules/marlborough/rules.yaml:802:7\n2441 rules/marlborough/rules.yaml:803:11\n2442 rules/marlborough/rules.yaml:804:7\n2443 rules/marlborough/rules.yaml:805:7\n2444 rules/marlborough/rules.yaml:806:11\n2445 rules/marlborough/rules.yaml:807:11\n2446 rules/marlborough/rules.yaml:808:15\n2447 rules/marlborough/rules.yaml:809:15\n2448 rules/marlborough/rules.yaml:810:15\n2449 rules/marlborough/rules.yaml:811:19\n2450 rules/marlborough/rules.yaml:813:11\n2451 rules/marlborough/rules.yaml:814:11\n2455 rules/marlborough/flow.yaml:10:7\n2456 rules/marlborough/flow.yaml:11:11\n2462 rules/marlborough/rules.yaml:427:7\n2463 rules/marlborough/rules.yaml:428:7\n2464 rules/marlborough/rules.yaml:429:7\n2469 rules/marlborough/rules.yaml:430:11\n2470 rules/marlborough/rules.yaml:431:11\n2471 rules/marlborough/rules.yaml:432:11\n2472 rules/marlborough/rules.yaml:433:11\n2473 rules/marlborough/rules.yaml:434:11\n2474 rules/marlborough/rules.yaml:435:7\n2475 rules/marlborough/rules.yaml:436:11\n2479 rules/marlborough/flow.yaml:44:7\n2483 rules/marlborough/rules.yaml:508:7\n2489 rules/marlborough/rules.yaml:509:7\n2490 rules/marlborough/rules.yaml:510:11\n2491 rules/marlborough/rules.yaml:511:7\n2492 rules/marlborough/rules.yaml:512:7\n2507 rules/marlborough/rules.yaml:491:7\n2510 rules/marlborough/rules.yaml:492:11\n2511 rules/marlborough/rules.yaml:493:7\n2523 rules/marlborough/rules.yaml:494:7\n2524 rules/marlborough/rules.yaml:495:11\n2525 rules/marlborough/rules.yaml:496:7\n2543 rules/marlborough/rules.yaml:497:7\n2544 rules/marlborough/rules.yaml:498:11\n2546 rules/marlborough/rules.yaml:499:7\n2547 rules/marlborough/rules.yaml:500:11\n2548 rules/marlborough/rules.yaml:501:11\n2589 rules/marlborough/rules.yaml:590:7\n2590 rules/marlborough/rules.yaml:591:7\n2593 rules/marlborough/rules.yaml:592:7\n2594 rules/marlborough/rules.yaml:593:11\n2596 rules/marlborough/rules.yaml:594:7\n2597 rules/marlborough/rules.yaml:595:11\n2599 rules/marlborough/rules.yaml:596:7\n2600 rules/marlborough/rules.yaml:597:7\n2601 rules/marlborough/rules.yaml:598:7\n2602 rules/marlborough/rules.yaml:599:7\n2607 rules/marlborough/rules.yaml:600:11\n2608 rules/marlborough/rules.yaml:601:11\n2636 rules/marlborough/rules.yaml:604:11\n2637 rules/marlborough/rules.yaml:605:11\n2638 rules/marlborough/rules.yaml:606:11\n2639 rules/marlborough/rules.yaml:608:19\n2640 rules/marlborough/rules.yaml:609:23\n2642 rules/marlborough/rules.yaml:611:23\n2643 rules/marlborough/rules.yaml:612:23\n2653 rules/marlborough/rules.yaml:618:19\n2656 rules/marlborough/rules.yaml:614:19\n2660 rules/marlborough/rules.yaml:616:19\n2669 rules/marlborough/rules.yaml:620:11\n2670 rules/marlborough/rules.yaml:621:11\n2708 rules/marlborough/rules.yaml:624:11\n2709 rules/marlborough/rules.yaml:625:11\n2710 rules/marlborough/rules.yaml:626:11\n2717 rules/marlborough/rules.yaml:627:11\n2724 rules/marlborough/rules.yaml:628:11\n2735 rules/marlborough/rules.yaml:630:19\n2742 rules/marlborough/rules.yaml:631:19\n2749 rules/marlborough/rules.yaml:632:23\n2750 rules/marlborough/rules.yaml:633:23\n2754 rules/marlborough/rules.yaml:635:19\n2759 rules/marlborough/rules.yaml:640:23\n2762 rules/marlborough/rules.yaml:636:23\n2766 rules/marlborough/rules.yaml:638:23\n2770 rules/marlborough/rules.yaml:642:19\n2771 rules/marlborough/rules.yaml:643:19\n2784 rules/marlborough/rules.yaml:644:19\n2787 rules/marlborough/rules.yaml:647:23\n2790 rules/marlborough/rules.yaml:645:23\n2794 rules/marlborough/rules.yaml:649:19\n2801 rules/marlborough/rules.yaml:650:19\n2808 rules/marlborough/rules.yaml:651:19\n2819 rules/marlborough/rules.yaml:652:23\n2823 rules/marlborough/rules.yaml:654:19\n2866 rules/marlborough/rules.yaml:863:3\n2871 rules/marlborough/rules.yaml:863:3\n2874 rules/marlborough/rules.yaml:863:3\n2875 rules/marlborough/rules.yaml:863:3\n2876 rules/marlborough/rules.yaml:863:3\n2877 rules/marlborough/rules.yaml:863:3\n2878 rules/marlborough/rules.yaml:863:3\n2879 rules/marlborough/rules.yaml:863:3\n2892 rules/marlborough/rules.yaml:863:3\n2893 rules/marlborough/rules.yaml:863:3\n2905 rules/marlborough/rules.yaml:863:3\n2911 rules/marlborough/rules.yaml:863:3\n2924 rules/marlborough/rules.yaml:863:3\n2925 rules/marlborough/rules.yaml:863:3\n2947 rules/marlborough/rules.yaml:863:3\n2987 rules/marlborough/rules.yaml:863:3\n2988 rules/marlborough/rules.yaml:863:3\n2990 rules/marlborough/rules.yaml:863:3\n2991 rules/marlborough/rules.yaml:863:3\n2995 rules/marlborough/rules.yaml:863:3\n3036 rules/marlborough/rules.yaml:665:7\n3037 rules/marlborough/rules.yaml:666:7\n3038 rules/marlborough/rules.yaml:667:7\n3043 rules/marlborough/rules.yaml:668:7\n3044 rules/marlborough/rules.yaml:669:7\n3045 rules/marlborough/rules.yaml:670:7\n3046 rules/marlborough/rules.yaml:671:7\n3047 rules/marlborough/rules.yaml:672:11\n3048 rules/marlborough/rules.yaml:673:7\n3049 rules/marlborough/rules.yaml:674:7\n3050 rules/marlborough/rules.yaml:675:7\n3058 rules/marlborough/rules.yaml:676:7\n3066 rules/marlborough/rules.yaml:677:7\n3067 rules/marlborough/rules.yaml:678:7\n3068 rules/marlborough/rules.yaml:679:7\n3069 rules/marlborough/rules.yaml:680:7\n3070 rules/marlborough/rules.yaml:681:7\n3071 rules/marlborough/rules.yaml:682:7\n3072 rules/marlborough/rules.yaml:683:7\n3118 rules/marlborough/rules.yaml:684:7\n3119 rules/marlborough/rules.yaml:685:7\n3120 rules/marlborough/rules.yaml:686:7\n3121 rules/marlborough/rules.yaml:687:7\n3148 rules/marlborough/rules.yaml:688:7\n3200 rules/marlborough/rules.yaml:689:7\n3201 rules/marlborough/rules.yaml:690:11\n3228 rules/marlborough/rules.yaml:691:7\n3229 rules/marlborough/rules.yaml:692:7\n3240 rules/marlborough/rules.yaml:694:15\n3241 rules/marlborough/rules.yaml:695:19\n3242 rules/marlborough/rules.yaml:696:15\n3249 rules/marlborough/rules.yaml:697:15\n3256 rules/marlborough/rules.yaml:698:15\n3261 rules/marlborough/rules.yaml:699:19\n3265 rules/marlborough/rules.yaml:701:15\n3275 rules/marlborough/rules.yaml:702:15\n3282 rules/marlborough/rules.yaml:703:15\n3289 rules/marlborough/rules.yaml:704:15\n3296 rules/marlborough/rules.yaml:705:15\n3301 rules/marlborough/rules.yaml:706:19\n3305 rules/marlborough/rules.yaml:708:15\n3306 rules/marlborough/rules.yaml:709:15\n3313 rules/marlborough/rules.yaml:710:15\n3320 rules/marlborough/rules.yaml:711:15\n3326 rules/marlborough/rules.yaml:712:19\n3329 rules/marlborough/rules.yaml:714:15\n3336 rules/marlborough/rules.yaml:715:15\n3343 rules/marlborough/rules.yaml:716:15\n3346 rules/marlborough/rules.yaml:717:19\n3347 rules/marlborough/rules.yaml:718:19\n3348 rules/marlborough/rules.yaml:719:15\n3355 rules/marlborough/rules.yaml:720:15\n3362 rules/marlborough/rules.yaml:721:15\n3367 rules/marlborough/rules.yaml:722:19\n3371 rules/marlborough/rules.yaml:724:15\n3372 rules/marlborough/rules.yaml:725:19\n3373 rules/marlborough/rules.yaml:726:15\n3374 rules/marlborough/rules.yaml:727:15\n3375 rules/marlborough/rules.yaml:728:15\n3382 rules/marlborough/rules.yaml:729:15\n3389 rules/marlborough/rules.yaml:730:15\n3394 rules/marlborough/rules.yaml:731:19\n3418 rules/marlborough/rules.yaml:345:7\n3421 rules/marlborough/rules.yaml:346:7\n3429 rules/marlborough/rules.yaml:347:11\n3441 rules/marlborough/rules.yaml:348:11\n3442 rules/marlborough/rules.yaml:349:15\n3445 rules/marlborough/rules.yaml:350:11\n3446 rules/marlborough/rules.yaml:351:11\n3449 rules/marlborough/rules.yaml:352:7\n3450 rules/marlborough/rules.yaml:353:7\n3457 rules/marlborough/rules.yaml:354:11\n3458 rules/marlborough/rules.yaml:355:11\n3462 rules/marlborough/rules.yaml:356:11\n3481 rules/marlborough/rules.yaml:520:7\n3482 rules/marlborough/rules.yaml:521:11\n3483 rules/marlborough/rules.yaml:522:7\n3484 rules/marlborough/rules.yaml:523:7\n3489 rules/marlborough/rules.yaml:535:15\n3492 rules/marlborough/rules.yaml:525:15\n3493 rules/marlborough/rules.yaml:526:15\n3494 rules/marlborough/rules.yaml:527:15\n3501 rules/marlborough/rules.yaml:528:15\n3504 rules/marlborough/rules.yaml:530:15\n3505 rules/marlborough/rules.yaml:531:15\n3506 rules/marlborough/rules.yaml:532:15\n3513 rules/marlborough/rules.yaml:533:15\n3538 rules/marlborough/rules.yaml:546:7\n3539 rules/marlborough/rules.yaml:547:7\n3542 rules/marlborough/rules.yaml:548:7\n3543 rules/marlborough/rules.yaml:549:11\n3544 rules/marlborough/rules.yaml:550:15\n3545 rules/marlborough/rules.yaml:551:7\n3546 rules/marlborough/rules.yaml:552:7\n3547 rules/marlborough/rules.yaml:553:7\n3552 rules/marlborough/rules.yaml:554:11\n3553 rules/marlborough/rules.yaml:555:11\n3554 rules/marlborough/rules.yaml:556:11\n3560 rules/marlborough/rules.yaml:557:11\n3569 rules/marlborough/rules.yaml:558:11\n3570 rules/marlborough/rules.yaml:559:15\n3571 rules/marlborough/rules.yaml:560:19\n3579 rules/marlborough/rules.yaml:562:15\n3592 rules/marlborough/rules.yaml:563:15\n3593 rules/marlborough/rules.yaml:564:19\n3595 rules/marlborough/rules.yaml:565:15\n3598 rules/marlborough/rules.yaml:566:7\n3599 rules/marlborough/rules.yaml:567:7\n3629 rules/marlborough/rules.yaml:884:3\n3634 rules/marlborough/rules.yaml:884:3\n3637 rules/marlborough/rules.yaml:884:3\n3638 rules/marlborough/rules.yaml:884:3\n3639 rules/marlborough/rules.yaml:884:3\n3640 rules/marlborough/rules.yaml:884:3\n3641 rules/marlborough/rules.yaml:884:3\n3642 rules/marlborough/rules.yaml:884:3\n3655 rules/marlborough/rules.yaml:884:3\n3656 rules/marlborough/rules.yaml:884:3\n3668 rules/marlborough/rules.yaml:884:3\n3674 rules/marlborough/rules.yaml:884:3\n3679 rules/marlborough/rules.yaml:884:3\n3680 rules/marlborough/rules.yaml:884:3\n3702 rules/marlborough/rules.yaml:884:3\n3742 rules/marlborough/rules.yaml:884:3\n3743 rules/marlborough/rules.yaml:884:3\n3745 rules/marlborough/rules.yaml:884:3\n3746 rules/marlborough/rules.yaml:884:3\n3750 rules/marlborough/rules.yaml:884:3\n3775 rules/marlborough/rules.yaml:574:7\n3776 rules/marlborough/rules.yaml:575:7\n3779 rules/marlborough/rules.yaml:579:11\n3787 rules/marlborough/rules.yaml:576:11\n3793 rules/marlborough/rules.yaml:577:11\n3810 rules/marlborough/rules.yaml:823:7\n3811 rules/marlborough/rules.yaml:824:11\n3812 rules/marlborough/rules.yaml:825:7\n3813 rules/marlborough/rules.yaml:826:7\n3814 rules/marlborough/rules.yaml:827:7\n3825 rules/marlborough/rules.yaml:828:11\n3832 rules/marlborough/rules.yaml:829:11\n3833 rules/marlborough/rules.yaml:830:15\n3835 rules/marlborough/rules.yaml:832:15\n3836 rules/marlborough/rules.yaml:833:11\n3860 rules/marlborough/rules.yaml:457:7\n3861 rules/marlborough/rules.yaml:458:7\n3862 rules/marlborough/rules.yaml:459:11\n3863 rules/marlborough/rules.yaml:460:7\n3864 rules/marlborough/rules.yaml:461:11\n3865 rules/marlborough/rules.yaml:462:11\n3866 rules/marlborough/rules.yaml:463:7\n3867 rules/marlborough/rules.yaml:464:11\n3868 rules/marlborough/rules.yaml:465:15\n3869 rules/marlborough/rules.yaml:466:7\n3870 rules/marlborough/rules.yaml:467:7\n3871 rules/marlborough/rules.yaml:468:11\n3872 rules/marlborough/rules.yaml:469:7\n3873 rules/marlborough/rules.yaml:470:7\n3874 rules/marlborough/rules.yaml:471:7\n3875 rules/marlborough/rules.yaml:472:7\n3884 rules/marlborough/rules.yaml:473:7\n3885 rules/marlborough/rules.yaml:474:11\n3886 rules/marlborough/rules.yaml:475:11\n3887 rules/marlborough/rules.yaml:476:15\n3888 rules/marlborough/rules.yaml:477:11\n3889 rules/marlborough/rules.yaml:478:7\n3902 rules/marlborough/rules.yaml:479:7\n3903 rules/marlborough/rules.yaml:480:11\n3905 rules/marlborough/rules.yaml:481:7\n3935 rules/marlborough/rules.yaml:764:7\n3941 rules/marlborough/rules.yaml:765:7\n3942 rules/marlborough/rules.yaml:766:7\n3943 rules/marlborough/rules.yaml:767:11\n3955 rules/marlborough/rules.yaml:768:7\n3972 rules/marlborough/rules.yaml:769:7\n3973 rules/marlborough/rules.yaml:770:11\n3974 rules/marlborough/rules.yaml:771:11\n3975 rules/marlborough/rules.yaml:772:11\n3976 rules/marlborough/rules.yaml:773:7\n3977 rules/marlborough/rules.yaml:774:7\n3978 rules/marlborough/rules.yaml:775:7\n3984 rules/marlborough/rules.yaml:776:7\n4002 rules/marlborough/rules.yaml:777:7\n4003 rules/marlborough/rules.yaml:778:11\n4004 rules/marlborough/rules.yaml:779:11\n4005 rules/marlborough/rules.yaml:780:7\n4016 rules/marlborough/rules.yaml:781:7\n4034 rules/marlborough/rules.yaml:782:7\n4035 rules/marlborough/rules.yaml:783:11\n4036 rules/marlborough/rules.yaml:784:7\n4037 rules/marlborough/rules.yaml:785:11\n4038 rules/marlborough/rules.yaml:786:15\n4040 rules/marlborough/rules.yaml:787:11\n4042 rules/marlborough/rules.yaml:789:11\n4043 rules/marlborough/rules.yaml:790:7\n4048 rules/marlborough/rules.yaml:791:11\n4049 rules/marlborough/rules.yaml:792:11\n4050 rules/marlborough/rules.yaml:793:11\n4055 rules/marlborough/rules.yaml:794:15\n4056 rules/marlborough/rules.yaml:795:15\n4064 rules/marlborough/rules.yaml:796:19\n4072 rules/marlborough/rules.yaml:797:19\n4075 rules/marlborough/rules.yaml:798:7\n4080 rules/marlborough/rules.yaml:799:7\n4081 rules/marlborough/rules.yaml:800:11\n4082 rules/marlborough/rules.yaml:801:7\n4083 rules/marlborough/rules.yaml:802:7\n4084 rules/marlborough/rules.yaml:803:11\n4085 rules/marlborough/rules.yaml:804:7\n4098 rules/marlborough/rules.yaml:805:7\n4103 rules/marlborough/rules.yaml:806:11\n4104 rules/marlborough/rules.yaml:807:11\n4112 rules/marlborough/rules.yaml:808:15\n4125 rules/marlborough/rules.yaml:809:15\n4126 rules/marlborough/rules.yaml:810:15\n4127 rules/marlborough/rules.yaml:811:19\n4128 rules/marlborough/rules.yaml:812:19\n4131 rules/marlborough/rules.yaml:813:11\n4137 rules/marlborough/rules.yaml:814:11\n4163 rules/marlborough/flow.yaml:10:7\n4177 rules/marlborough/flow.yaml:11:11\n4207 rules/marlborough/rules.yaml:427:7\n4208 rules/marlborough/rules.yaml:428:7\n4209 rules/marlborough/rules.yaml:429:7\n4220 rules/marlborough/rules.yaml:430:11\n4221 rules/marlborough/rules.yaml:431:11\n4239 rules/marlborough/rules.yaml:432:11\n4240 rules/marlborough/rules.yaml:433:11\n4241 rules/marlborough/rules.yaml:434:11\n4245 rules/marlborough/rules.yaml:435:7\n4246 rules/marlborough/rules.yaml:436:11\n4256 rules/marlborough/flow.yaml:44:7\n4273 rules/marlborough/rules.yaml:508:7\n4279 rules/marlborough/rules.yaml:509:7\n4280 rules/marlborough/rules.yaml:510:11\n4281 rules/marlborough/rules.yaml:511:7\n4292 rules/marlborough/rules.yaml:512:7\n4293 rules/marlborough/rules.yaml:513:7"
+_ORIGINS = "615 rules/marlborough/rules.yaml:214:7\n616 rules/marlborough/rules.yaml:215:7\n635 rules/marlborough/rules.yaml:111:7\n636 rules/marlborough/rules.yaml:112:7\n637 rules/marlborough/rules.yaml:113:11\n638 rules/marlborough/rules.yaml:114:11\n639 rules/marlborough/rules.yaml:115:15\n640 rules/marlborough/rules.yaml:116:7\n658 rules/marlborough/rules.yaml:194:7\n659 rules/marlborough/rules.yaml:195:11\n660 rules/marlborough/rules.yaml:196:7\n661 rules/marlborough/rules.yaml:197:7\n671 rules/marlborough/rules.yaml:198:7\n672 rules/marlborough/rules.yaml:199:7\n675 rules/marlborough/rules.yaml:200:7\n676 rules/marlborough/rules.yaml:201:11\n684 rules/marlborough/rules.yaml:202:11\n685 rules/marlborough/rules.yaml:203:7\n690 rules/marlborough/rules.yaml:204:7\n702 rules/marlborough/rules.yaml:156:7\n703 rules/marlborough/rules.yaml:157:7\n704 rules/marlborough/rules.yaml:158:11\n705 rules/marlborough/rules.yaml:159:7\n706 rules/marlborough/rules.yaml:160:11\n707 rules/marlborough/rules.yaml:161:7\n711 rules/marlborough/rules.yaml:43:7\n719 rules/marlborough/rules.yaml:132:7\n723 rules/marlborough/rules.yaml:75:7\n730 rules/marlborough/rules.yaml:65:7\n745 rules/marlborough/rules.yaml:318:7\n749 rules/marlborough/rules.yaml:140:7\n750 rules/marlborough/rules.yaml:141:7\n751 rules/marlborough/rules.yaml:142:11\n752 rules/marlborough/rules.yaml:143:11\n753 rules/marlborough/rules.yaml:144:15\n754 rules/marlborough/rules.yaml:145:7\n767 rules/marlborough/rules.yaml:265:7\n768 rules/marlborough/rules.yaml:266:7\n769 rules/marlborough/rules.yaml:267:11\n770 rules/marlborough/rules.yaml:268:7\n771 rules/marlborough/rules.yaml:269:11\n772 rules/marlborough/rules.yaml:270:7\n780 rules/marlborough/rules.yaml:271:7\n781 rules/marlborough/rules.yaml:272:7\n787 rules/marlborough/rules.yaml:273:11\n788 rules/marlborough/rules.yaml:274:7\n789 rules/marlborough/rules.yaml:275:11\n797 rules/marlborough/rules.yaml:276:11\n803 rules/marlborough/rules.yaml:277:7\n807 rules/marlborough/rules.yaml:83:7\n814 rules/marlborough/rules.yaml:84:11\n815 rules/marlborough/rules.yaml:85:7\n816 rules/marlborough/rules.yaml:86:7\n817 rules/marlborough/rules.yaml:87:11\n818 rules/marlborough/rules.yaml:88:7\n822 rules/marlborough/rules.yaml:53:7\n823 rules/marlborough/rules.yaml:54:7\n824 rules/marlborough/rules.yaml:55:11\n828 rules/marlborough/rules.yaml:56:15\n829 rules/marlborough/rules.yaml:57:7\n833 rules/marlborough/rules.yaml:332:7\n837 rules/marlborough/rules.yaml:96:7\n838 rules/marlborough/rules.yaml:97:11\n839 rules/marlborough/rules.yaml:98:7\n840 rules/marlborough/rules.yaml:99:7\n841 rules/marlborough/rules.yaml:100:11\n842 rules/marlborough/rules.yaml:101:7\n846 rules/marlborough/rules.yaml:16:7\n850 rules/marlborough/rules.yaml:124:7\n851 rules/marlborough/rules.yaml:125:7\n855 rules/marlborough/rules.yaml:312:7\n863 rules/marlborough/rules.yaml:287:7\n864 rules/marlborough/rules.yaml:288:7\n865 rules/marlborough/rules.yaml:289:11\n866 rules/marlborough/rules.yaml:290:7\n869 rules/marlborough/rules.yaml:291:11\n870 rules/marlborough/rules.yaml:292:7\n874 rules/marlborough/rules.yaml:293:11\n875 rules/marlborough/rules.yaml:294:7\n879 rules/marlborough/rules.yaml:25:7\n880 rules/marlborough/rules.yaml:26:11\n881 rules/marlborough/rules.yaml:27:7\n885 rules/marlborough/rules.yaml:249:7\n886 rules/marlborough/rules.yaml:250:7\n890 rules/marlborough/rules.yaml:251:11\n891 rules/marlborough/rules.yaml:252:7\n892 rules/marlborough/rules.yaml:253:11\n893 rules/marlborough/rules.yaml:254:7\n897 rules/marlborough/rules.yaml:237:7\n902 rules/marlborough/rules.yaml:238:7\n911 rules/marlborough/rules.yaml:225:7\n912 rules/marlborough/rules.yaml:226:11\n913 rules/marlborough/rules.yaml:227:7\n914 rules/marlborough/rules.yaml:228:11\n915 rules/marlborough/rules.yaml:229:7\n919 rules/marlborough/rules.yaml:35:7\n926 rules/marlborough/rules.yaml:302:7\n931 rules/marlborough/rules.yaml:303:7\n932 rules/marlborough/rules.yaml:304:7\n940 rules/marlborough/rules.yaml:871:3\n947 rules/marlborough/rules.yaml:871:3\n962 rules/marlborough/rules.yaml:892:3\n969 rules/marlborough/rules.yaml:892:3\n977 rules/marlborough/rules.yaml:173:7\n978 rules/marlborough/rules.yaml:174:7\n979 rules/marlborough/rules.yaml:175:7\n980 rules/marlborough/rules.yaml:176:7\n981 rules/marlborough/rules.yaml:177:11\n982 rules/marlborough/rules.yaml:178:11\n989 rules/marlborough/rules.yaml:179:15\n1003 rules/marlborough/rules.yaml:180:7\n1007 rules/marlborough/cards.yaml:383:14\n1011 rules/marlborough/cards.yaml:391:14\n1015 rules/marlborough/cards.yaml:15:14\n1019 rules/marlborough/cards.yaml:23:14\n1023 rules/marlborough/cards.yaml:31:14\n1027 rules/marlborough/cards.yaml:39:14\n1031 rules/marlborough/cards.yaml:47:14\n1035 rules/marlborough/cards.yaml:55:14\n1039 rules/marlborough/cards.yaml:63:14\n1043 rules/marlborough/cards.yaml:71:14\n1047 rules/marlborough/cards.yaml:79:14\n1051 rules/marlborough/cards.yaml:87:14\n1055 rules/marlborough/cards.yaml:95:14\n1059 rules/marlborough/cards.yaml:103:14\n1063 rules/marlborough/cards.yaml:111:14\n1067 rules/marlborough/cards.yaml:119:14\n1071 rules/marlborough/cards.yaml:127:14\n1075 rules/marlborough/cards.yaml:199:14\n1079 rules/marlborough/cards.yaml:135:14\n1083 rules/marlborough/cards.yaml:143:14\n1087 rules/marlborough/cards.yaml:151:14\n1091 rules/marlborough/cards.yaml:159:14\n1095 rules/marlborough/cards.yaml:167:14\n1099 rules/marlborough/cards.yaml:175:14\n1103 rules/marlborough/cards.yaml:183:14\n1107 rules/marlborough/cards.yaml:191:14\n1111 rules/marlborough/cards.yaml:271:14\n1115 rules/marlborough/cards.yaml:279:14\n1119 rules/marlborough/cards.yaml:287:14\n1123 rules/marlborough/cards.yaml:295:14\n1127 rules/marlborough/cards.yaml:303:14\n1131 rules/marlborough/cards.yaml:311:14\n1135 rules/marlborough/cards.yaml:319:14\n1139 rules/marlborough/cards.yaml:327:14\n1143 rules/marlborough/cards.yaml:335:14\n1147 rules/marlborough/cards.yaml:343:14\n1151 rules/marlborough/cards.yaml:351:14\n1155 rules/marlborough/cards.yaml:359:14\n1159 rules/marlborough/cards.yaml:367:14\n1163 rules/marlborough/cards.yaml:375:14\n1167 rules/marlborough/cards.yaml:207:14\n1171 rules/marlborough/cards.yaml:215:14\n1175 rules/marlborough/cards.yaml:223:14\n1179 rules/marlborough/cards.yaml:231:14\n1183 rules/marlborough/cards.yaml:239:14\n1187 rules/marlborough/cards.yaml:247:14\n1191 rules/marlborough/cards.yaml:255:14\n1195 rules/marlborough/cards.yaml:263:14\n1199 rules/marlborough/rules.yaml:451:7\n1203 rules/marlborough/rules.yaml:452:11\n1204 rules/marlborough/rules.yaml:453:11\n1209 rules/marlborough/rules.yaml:415:7\n1211 rules/marlborough/rules.yaml:416:7\n1216 rules/marlborough/flow.yaml:63:7\n1217 rules/marlborough/flow.yaml:64:7\n1218 rules/marlborough/flow.yaml:65:11\n1222 rules/marlborough/rules.yaml:746:7\n1223 rules/marlborough/rules.yaml:747:11\n1224 rules/marlborough/rules.yaml:748:15\n1225 rules/marlborough/rules.yaml:749:15\n1238 rules/marlborough/rules.yaml:750:15\n1239 rules/marlborough/rules.yaml:751:15\n1251 rules/marlborough/rules.yaml:752:15\n1252 rules/marlborough/rules.yaml:753:19\n1253 rules/marlborough/rules.yaml:754:19\n1259 rules/marlborough/rules.yaml:363:7\n1260 rules/marlborough/rules.yaml:364:7\n1265 rules/marlborough/rules.yaml:365:11\n1266 rules/marlborough/rules.yaml:366:11\n1269 rules/marlborough/rules.yaml:367:11\n1270 rules/marlborough/rules.yaml:368:7\n1271 rules/marlborough/rules.yaml:369:7\n1277 rules/marlborough/rules.yaml:852:7\n1278 rules/marlborough/rules.yaml:853:7\n1279 rules/marlborough/rules.yaml:854:7\n1280 rules/marlborough/rules.yaml:855:7\n1281 rules/marlborough/rules.yaml:856:7\n1282 rules/marlborough/rules.yaml:857:7\n1283 rules/marlborough/rules.yaml:858:11\n1284 rules/marlborough/rules.yaml:859:15\n1285 rules/marlborough/rules.yaml:860:15\n1286 rules/marlborough/rules.yaml:861:19\n1291 rules/marlborough/rules.yaml:862:19\n1292 rules/marlborough/rules.yaml:863:23\n1293 rules/marlborough/rules.yaml:864:23\n1295 rules/marlborough/rules.yaml:866:23\n1297 rules/marlborough/rules.yaml:867:23\n1298 rules/marlborough/rules.yaml:868:7\n1303 rules/marlborough/flow.yaml:15:7\n1304 rules/marlborough/flow.yaml:16:11\n1305 rules/marlborough/flow.yaml:17:15\n1308 rules/marlborough/flow.yaml:18:19\n1309 rules/marlborough/flow.yaml:19:19\n1315 rules/marlborough/rules.yaml:402:7\n1316 rules/marlborough/rules.yaml:403:11\n1318 rules/marlborough/rules.yaml:405:11\n1319 rules/marlborough/rules.yaml:406:7\n1321 rules/marlborough/rules.yaml:407:7\n1322 rules/marlborough/rules.yaml:408:11\n1327 rules/marlborough/rules.yaml:376:7\n1328 rules/marlborough/rules.yaml:377:7\n1334 rules/marlborough/flow.yaml:52:7\n1339 rules/marlborough/flow.yaml:53:7\n1344 rules/marlborough/flow.yaml:54:7\n1346 rules/marlborough/flow.yaml:55:7\n1347 rules/marlborough/flow.yaml:56:11\n1349 rules/marlborough/flow.yaml:58:11\n1354 rules/marlborough/flow.yaml:24:7\n1355 rules/marlborough/flow.yaml:25:11\n1360 rules/marlborough/flow.yaml:26:11\n1363 rules/marlborough/flow.yaml:28:11\n1364 rules/marlborough/flow.yaml:29:11\n1365 rules/marlborough/flow.yaml:30:15\n1366 rules/marlborough/flow.yaml:31:11\n1367 rules/marlborough/flow.yaml:32:15\n1368 rules/marlborough/flow.yaml:33:15\n1369 rules/marlborough/flow.yaml:34:15\n1374 rules/marlborough/flow.yaml:35:19\n1375 rules/marlborough/flow.yaml:36:19\n1376 rules/marlborough/flow.yaml:37:19\n1378 rules/marlborough/flow.yaml:38:15\n1379 rules/marlborough/flow.yaml:39:11\n1382 rules/marlborough/flow.yaml:40:11\n1387 rules/marlborough/flow.yaml:47:7\n1388 rules/marlborough/flow.yaml:48:11\n1393 rules/marlborough/rules.yaml:384:7\n1394 rules/marlborough/rules.yaml:385:11\n1395 rules/marlborough/rules.yaml:386:11\n1397 rules/marlborough/rules.yaml:387:7\n1398 rules/marlborough/rules.yaml:388:7\n1399 rules/marlborough/rules.yaml:389:7\n1400 rules/marlborough/rules.yaml:390:7\n1401 rules/marlborough/rules.yaml:391:11\n1405 rules/marlborough/rules.yaml:393:11\n1413 rules/marlborough/rules.yaml:395:11\n1425 rules/marlborough/rules.yaml:886:7\n1428 rules/marlborough/rules.yaml:887:7\n1429 rules/marlborough/rules.yaml:888:11\n1431 rules/marlborough/rules.yaml:890:11\n1432 rules/marlborough/rules.yaml:891:7\n1439 rules/marlborough/rules.yaml:906:7\n1442 rules/marlborough/rules.yaml:907:7\n1443 rules/marlborough/rules.yaml:908:7\n1816 rules/marlborough/rules.yaml:499:7\n1819 rules/marlborough/rules.yaml:500:11\n1820 rules/marlborough/rules.yaml:501:7\n1829 rules/marlborough/rules.yaml:502:7\n1830 rules/marlborough/rules.yaml:503:11\n1831 rules/marlborough/rules.yaml:504:7\n1832 rules/marlborough/rules.yaml:505:7\n1833 rules/marlborough/rules.yaml:506:11\n1835 rules/marlborough/rules.yaml:507:7\n1836 rules/marlborough/rules.yaml:508:11\n1840 rules/marlborough/rules.yaml:598:7\n1841 rules/marlborough/rules.yaml:599:7\n1844 rules/marlborough/rules.yaml:600:7\n1845 rules/marlborough/rules.yaml:601:11\n1847 rules/marlborough/rules.yaml:602:7\n1848 rules/marlborough/rules.yaml:603:11\n1850 rules/marlborough/rules.yaml:604:7\n1851 rules/marlborough/rules.yaml:605:7\n1852 rules/marlborough/rules.yaml:607:7\n1853 rules/marlborough/rules.yaml:608:11\n1859 rules/marlborough/rules.yaml:609:11\n1867 rules/marlborough/rules.yaml:612:11\n1868 rules/marlborough/rules.yaml:614:11\n1869 rules/marlborough/rules.yaml:616:19\n1872 rules/marlborough/rules.yaml:619:23\n1874 rules/marlborough/rules.yaml:622:19\n1879 rules/marlborough/rules.yaml:624:19\n1885 rules/marlborough/rules.yaml:628:11\n1886 rules/marlborough/rules.yaml:629:11\n1902 rules/marlborough/rules.yaml:632:11\n1903 rules/marlborough/rules.yaml:634:11\n1908 rules/marlborough/rules.yaml:635:11\n1913 rules/marlborough/rules.yaml:636:11\n1914 rules/marlborough/rules.yaml:638:19\n1915 rules/marlborough/rules.yaml:639:19\n1921 rules/marlborough/rules.yaml:640:23\n1922 rules/marlborough/rules.yaml:641:23\n1924 rules/marlborough/rules.yaml:643:19\n1925 rules/marlborough/rules.yaml:644:23\n1927 rules/marlborough/rules.yaml:646:23\n1931 rules/marlborough/rules.yaml:650:19\n1932 rules/marlborough/rules.yaml:651:19\n1933 rules/marlborough/rules.yaml:652:19\n1934 rules/marlborough/rules.yaml:653:23\n1938 rules/marlborough/rules.yaml:657:19\n1939 rules/marlborough/rules.yaml:658:19\n1940 rules/marlborough/rules.yaml:659:19\n1954 rules/marlborough/rules.yaml:660:23\n1956 rules/marlborough/rules.yaml:662:19\n1963 rules/marlborough/rules.yaml:871:3\n1964 rules/marlborough/rules.yaml:871:3\n1967 rules/marlborough/rules.yaml:871:3\n1968 rules/marlborough/rules.yaml:871:3\n1969 rules/marlborough/rules.yaml:871:3\n1970 rules/marlborough/rules.yaml:871:3\n1971 rules/marlborough/rules.yaml:871:3\n1972 rules/marlborough/rules.yaml:871:3\n1979 rules/marlborough/rules.yaml:871:3\n1980 rules/marlborough/rules.yaml:871:3\n1981 rules/marlborough/rules.yaml:871:3\n1982 rules/marlborough/rules.yaml:871:3\n1996 rules/marlborough/rules.yaml:871:3\n1997 rules/marlborough/rules.yaml:871:3\n1999 rules/marlborough/rules.yaml:871:3\n2000 rules/marlborough/rules.yaml:871:3\n2001 rules/marlborough/rules.yaml:871:3\n2003 rules/marlborough/rules.yaml:871:3\n2004 rules/marlborough/rules.yaml:871:3\n2007 rules/marlborough/rules.yaml:871:3\n2023 rules/marlborough/rules.yaml:673:7\n2024 rules/marlborough/rules.yaml:674:7\n2025 rules/marlborough/rules.yaml:675:7\n2030 rules/marlborough/rules.yaml:676:7\n2031 rules/marlborough/rules.yaml:677:7\n2035 rules/marlborough/rules.yaml:678:7\n2039 rules/marlborough/rules.yaml:679:7\n2040 rules/marlborough/rules.yaml:680:11\n2041 rules/marlborough/rules.yaml:681:7\n2042 rules/marlborough/rules.yaml:682:7\n2043 rules/marlborough/rules.yaml:683:7\n2048 rules/marlborough/rules.yaml:684:7\n2053 rules/marlborough/rules.yaml:685:7\n2054 rules/marlborough/rules.yaml:686:7\n2055 rules/marlborough/rules.yaml:687:7\n2056 rules/marlborough/rules.yaml:688:7\n2057 rules/marlborough/rules.yaml:689:7\n2058 rules/marlborough/rules.yaml:690:7\n2059 rules/marlborough/rules.yaml:691:7\n2060 rules/marlborough/rules.yaml:692:7\n2061 rules/marlborough/rules.yaml:693:7\n2062 rules/marlborough/rules.yaml:694:7\n2063 rules/marlborough/rules.yaml:695:7\n2080 rules/marlborough/rules.yaml:696:7\n2081 rules/marlborough/rules.yaml:697:7\n2082 rules/marlborough/rules.yaml:698:11\n2109 rules/marlborough/rules.yaml:699:7\n2110 rules/marlborough/rules.yaml:700:7\n2111 rules/marlborough/rules.yaml:702:15\n2112 rules/marlborough/rules.yaml:703:19\n2113 rules/marlborough/rules.yaml:704:15\n2114 rules/marlborough/rules.yaml:705:15\n2115 rules/marlborough/rules.yaml:706:15\n2116 rules/marlborough/rules.yaml:707:19\n2118 rules/marlborough/rules.yaml:709:15\n2119 rules/marlborough/rules.yaml:710:15\n2120 rules/marlborough/rules.yaml:711:15\n2121 rules/marlborough/rules.yaml:712:15\n2122 rules/marlborough/rules.yaml:713:15\n2123 rules/marlborough/rules.yaml:714:19\n2125 rules/marlborough/rules.yaml:716:15\n2126 rules/marlborough/rules.yaml:717:15\n2127 rules/marlborough/rules.yaml:718:15\n2128 rules/marlborough/rules.yaml:719:15\n2137 rules/marlborough/rules.yaml:720:19\n2139 rules/marlborough/rules.yaml:722:15\n2140 rules/marlborough/rules.yaml:723:15\n2141 rules/marlborough/rules.yaml:724:15\n2147 rules/marlborough/rules.yaml:725:19\n2148 rules/marlborough/rules.yaml:726:19\n2149 rules/marlborough/rules.yaml:727:15\n2150 rules/marlborough/rules.yaml:728:15\n2151 rules/marlborough/rules.yaml:729:15\n2152 rules/marlborough/rules.yaml:730:19\n2154 rules/marlborough/rules.yaml:732:15\n2155 rules/marlborough/rules.yaml:733:19\n2156 rules/marlborough/rules.yaml:734:15\n2157 rules/marlborough/rules.yaml:735:15\n2158 rules/marlborough/rules.yaml:736:15\n2159 rules/marlborough/rules.yaml:737:15\n2160 rules/marlborough/rules.yaml:738:15\n2161 rules/marlborough/rules.yaml:739:19\n2166 rules/marlborough/rules.yaml:345:7\n2167 rules/marlborough/rules.yaml:346:7\n2168 rules/marlborough/rules.yaml:347:11\n2169 rules/marlborough/rules.yaml:348:11\n2170 rules/marlborough/rules.yaml:349:15\n2173 rules/marlborough/rules.yaml:350:11\n2174 rules/marlborough/rules.yaml:352:7\n2175 rules/marlborough/rules.yaml:353:7\n2182 rules/marlborough/rules.yaml:354:11\n2183 rules/marlborough/rules.yaml:355:11\n2187 rules/marlborough/rules.yaml:356:11\n2193 rules/marlborough/rules.yaml:528:7\n2194 rules/marlborough/rules.yaml:529:11\n2195 rules/marlborough/rules.yaml:530:7\n2196 rules/marlborough/rules.yaml:531:7\n2197 rules/marlborough/rules.yaml:534:15\n2198 rules/marlborough/rules.yaml:535:15\n2199 rules/marlborough/rules.yaml:536:15\n2201 rules/marlborough/rules.yaml:539:15\n2202 rules/marlborough/rules.yaml:540:15\n2203 rules/marlborough/rules.yaml:541:15\n2205 rules/marlborough/rules.yaml:543:15\n2209 rules/marlborough/rules.yaml:554:7\n2210 rules/marlborough/rules.yaml:555:7\n2213 rules/marlborough/rules.yaml:556:7\n2214 rules/marlborough/rules.yaml:557:11\n2215 rules/marlborough/rules.yaml:558:15\n2216 rules/marlborough/rules.yaml:559:7\n2217 rules/marlborough/rules.yaml:560:7\n2218 rules/marlborough/rules.yaml:561:7\n2219 rules/marlborough/rules.yaml:562:11\n2220 rules/marlborough/rules.yaml:563:11\n2221 rules/marlborough/rules.yaml:564:11\n2227 rules/marlborough/rules.yaml:565:11\n2236 rules/marlborough/rules.yaml:566:11\n2237 rules/marlborough/rules.yaml:567:15\n2238 rules/marlborough/rules.yaml:568:19\n2240 rules/marlborough/rules.yaml:570:15\n2241 rules/marlborough/rules.yaml:571:15\n2242 rules/marlborough/rules.yaml:572:19\n2244 rules/marlborough/rules.yaml:574:7\n2245 rules/marlborough/rules.yaml:575:7\n2250 rules/marlborough/rules.yaml:892:3\n2251 rules/marlborough/rules.yaml:892:3\n2252 rules/marlborough/rules.yaml:892:3\n2253 rules/marlborough/rules.yaml:892:3\n2254 rules/marlborough/rules.yaml:892:3\n2255 rules/marlborough/rules.yaml:892:3\n2256 rules/marlborough/rules.yaml:892:3\n2257 rules/marlborough/rules.yaml:892:3\n2264 rules/marlborough/rules.yaml:892:3\n2265 rules/marlborough/rules.yaml:892:3\n2266 rules/marlborough/rules.yaml:892:3\n2267 rules/marlborough/rules.yaml:892:3\n2272 rules/marlborough/rules.yaml:892:3\n2273 rules/marlborough/rules.yaml:892:3\n2275 rules/marlborough/rules.yaml:892:3\n2276 rules/marlborough/rules.yaml:892:3\n2277 rules/marlborough/rules.yaml:892:3\n2279 rules/marlborough/rules.yaml:892:3\n2280 rules/marlborough/rules.yaml:892:3\n2281 rules/marlborough/rules.yaml:892:3\n2287 rules/marlborough/rules.yaml:582:7\n2288 rules/marlborough/rules.yaml:583:7\n2289 rules/marlborough/rules.yaml:584:11\n2290 rules/marlborough/rules.yaml:585:11\n2292 rules/marlborough/rules.yaml:587:11\n2329 rules/marlborough/rules.yaml:831:7\n2330 rules/marlborough/rules.yaml:832:11\n2331 rules/marlborough/rules.yaml:833:7\n2332 rules/marlborough/rules.yaml:834:7\n2333 rules/marlborough/rules.yaml:835:7\n2338 rules/marlborough/rules.yaml:836:11\n2339 rules/marlborough/rules.yaml:837:11\n2340 rules/marlborough/rules.yaml:838:15\n2342 rules/marlborough/rules.yaml:840:15\n2343 rules/marlborough/rules.yaml:841:11\n2347 rules/marlborough/rules.yaml:465:7\n2348 rules/marlborough/rules.yaml:466:7\n2349 rules/marlborough/rules.yaml:467:11\n2350 rules/marlborough/rules.yaml:468:7\n2351 rules/marlborough/rules.yaml:470:11\n2352 rules/marlborough/rules.yaml:471:7\n2353 rules/marlborough/rules.yaml:472:11\n2354 rules/marlborough/rules.yaml:473:15\n2355 rules/marlborough/rules.yaml:474:7\n2356 rules/marlborough/rules.yaml:475:7\n2357 rules/marlborough/rules.yaml:476:11\n2358 rules/marlborough/rules.yaml:477:7\n2359 rules/marlborough/rules.yaml:478:7\n2360 rules/marlborough/rules.yaml:479:7\n2361 rules/marlborough/rules.yaml:480:7\n2370 rules/marlborough/rules.yaml:481:7\n2371 rules/marlborough/rules.yaml:483:11\n2372 rules/marlborough/rules.yaml:484:15\n2373 rules/marlborough/rules.yaml:485:11\n2374 rules/marlborough/rules.yaml:486:7\n2375 rules/marlborough/rules.yaml:487:7\n2376 rules/marlborough/rules.yaml:488:11\n2382 rules/marlborough/rules.yaml:772:7\n2388 rules/marlborough/rules.yaml:773:7\n2389 rules/marlborough/rules.yaml:774:7\n2390 rules/marlborough/rules.yaml:775:11\n2399 rules/marlborough/rules.yaml:776:7\n2400 rules/marlborough/rules.yaml:777:7\n2401 rules/marlborough/rules.yaml:778:11\n2402 rules/marlborough/rules.yaml:780:11\n2403 rules/marlborough/rules.yaml:781:7\n2404 rules/marlborough/rules.yaml:782:7\n2405 rules/marlborough/rules.yaml:783:7\n2411 rules/marlborough/rules.yaml:784:7\n2412 rules/marlborough/rules.yaml:785:7\n2413 rules/marlborough/rules.yaml:786:11\n2414 rules/marlborough/rules.yaml:788:7\n2425 rules/marlborough/rules.yaml:789:7\n2426 rules/marlborough/rules.yaml:790:7\n2427 rules/marlborough/rules.yaml:791:11\n2428 rules/marlborough/rules.yaml:792:7\n2429 rules/marlborough/rules.yaml:793:11\n2430 rules/marlborough/rules.yaml:794:15\n2434 rules/marlborough/rules.yaml:798:7\n2435 rules/marlborough/rules.yaml:799:11\n2436 rules/marlborough/rules.yaml:801:11\n2437 rules/marlborough/rules.yaml:802:15\n2438 rules/marlborough/rules.yaml:803:15\n2439 rules/marlborough/rules.yaml:804:19\n2440 rules/marlborough/rules.yaml:805:19\n2441 rules/marlborough/rules.yaml:806:7\n2446 rules/marlborough/rules.yaml:807:7\n2447 rules/marlborough/rules.yaml:808:11\n2448 rules/marlborough/rules.yaml:809:7\n2449 rules/marlborough/rules.yaml:810:7\n2450 rules/marlborough/rules.yaml:811:11\n2451 rules/marlborough/rules.yaml:812:7\n2452 rules/marlborough/rules.yaml:813:7\n2453 rules/marlborough/rules.yaml:814:11\n2454 rules/marlborough/rules.yaml:815:11\n2455 rules/marlborough/rules.yaml:816:15\n2456 rules/marlborough/rules.yaml:817:15\n2457 rules/marlborough/rules.yaml:818:15\n2458 rules/marlborough/rules.yaml:819:19\n2459 rules/marlborough/rules.yaml:821:11\n2460 rules/marlborough/rules.yaml:822:11\n2464 rules/marlborough/flow.yaml:10:7\n2465 rules/marlborough/flow.yaml:11:11\n2471 rules/marlborough/rules.yaml:430:7\n2472 rules/marlborough/rules.yaml:431:7\n2473 rules/marlborough/rules.yaml:432:7\n2474 rules/marlborough/rules.yaml:433:11\n2475 rules/marlborough/rules.yaml:434:11\n2476 rules/marlborough/rules.yaml:435:15\n2477 rules/marlborough/rules.yaml:436:15\n2478 rules/marlborough/rules.yaml:437:7\n2483 rules/marlborough/rules.yaml:438:11\n2484 rules/marlborough/rules.yaml:439:11\n2485 rules/marlborough/rules.yaml:440:11\n2486 rules/marlborough/rules.yaml:441:11\n2487 rules/marlborough/rules.yaml:442:11\n2488 rules/marlborough/rules.yaml:443:7\n2489 rules/marlborough/rules.yaml:444:11\n2493 rules/marlborough/flow.yaml:44:7\n2497 rules/marlborough/rules.yaml:516:7\n2503 rules/marlborough/rules.yaml:517:7\n2504 rules/marlborough/rules.yaml:518:11\n2505 rules/marlborough/rules.yaml:519:7\n2506 rules/marlborough/rules.yaml:520:7\n2521 rules/marlborough/rules.yaml:499:7\n2524 rules/marlborough/rules.yaml:500:11\n2525 rules/marlborough/rules.yaml:501:7\n2537 rules/marlborough/rules.yaml:502:7\n2538 rules/marlborough/rules.yaml:503:11\n2539 rules/marlborough/rules.yaml:504:7\n2557 rules/marlborough/rules.yaml:505:7\n2558 rules/marlborough/rules.yaml:506:11\n2560 rules/marlborough/rules.yaml:507:7\n2561 rules/marlborough/rules.yaml:508:11\n2562 rules/marlborough/rules.yaml:509:11\n2603 rules/marlborough/rules.yaml:598:7\n2604 rules/marlborough/rules.yaml:599:7\n2607 rules/marlborough/rules.yaml:600:7\n2608 rules/marlborough/rules.yaml:601:11\n2610 rules/marlborough/rules.yaml:602:7\n2611 rules/marlborough/rules.yaml:603:11\n2613 rules/marlborough/rules.yaml:604:7\n2614 rules/marlborough/rules.yaml:605:7\n2615 rules/marlborough/rules.yaml:606:7\n2616 rules/marlborough/rules.yaml:607:7\n2621 rules/marlborough/rules.yaml:608:11\n2622 rules/marlborough/rules.yaml:609:11\n2650 rules/marlborough/rules.yaml:612:11\n2651 rules/marlborough/rules.yaml:613:11\n2652 rules/marlborough/rules.yaml:614:11\n2653 rules/marlborough/rules.yaml:616:19\n2654 rules/marlborough/rules.yaml:617:23\n2656 rules/marlborough/rules.yaml:619:23\n2657 rules/marlborough/rules.yaml:620:23\n2667 rules/marlborough/rules.yaml:626:19\n2670 rules/marlborough/rules.yaml:622:19\n2674 rules/marlborough/rules.yaml:624:19\n2683 rules/marlborough/rules.yaml:628:11\n2684 rules/marlborough/rules.yaml:629:11\n2722 rules/marlborough/rules.yaml:632:11\n2723 rules/marlborough/rules.yaml:633:11\n2724 rules/marlborough/rules.yaml:634:11\n2731 rules/marlborough/rules.yaml:635:11\n2738 rules/marlborough/rules.yaml:636:11\n2749 rules/marlborough/rules.yaml:638:19\n2756 rules/marlborough/rules.yaml:639:19\n2763 rules/marlborough/rules.yaml:640:23\n2764 rules/marlborough/rules.yaml:641:23\n2768 rules/marlborough/rules.yaml:643:19\n2773 rules/marlborough/rules.yaml:648:23\n2776 rules/marlborough/rules.yaml:644:23\n2780 rules/marlborough/rules.yaml:646:23\n2784 rules/marlborough/rules.yaml:650:19\n2785 rules/marlborough/rules.yaml:651:19\n2798 rules/marlborough/rules.yaml:652:19\n2801 rules/marlborough/rules.yaml:655:23\n2804 rules/marlborough/rules.yaml:653:23\n2808 rules/marlborough/rules.yaml:657:19\n2815 rules/marlborough/rules.yaml:658:19\n2822 rules/marlborough/rules.yaml:659:19\n2833 rules/marlborough/rules.yaml:660:23\n2837 rules/marlborough/rules.yaml:662:19\n2880 rules/marlborough/rules.yaml:871:3\n2885 rules/marlborough/rules.yaml:871:3\n2888 rules/marlborough/rules.yaml:871:3\n2889 rules/marlborough/rules.yaml:871:3\n2890 rules/marlborough/rules.yaml:871:3\n2891 rules/marlborough/rules.yaml:871:3\n2892 rules/marlborough/rules.yaml:871:3\n2893 rules/marlborough/rules.yaml:871:3\n2906 rules/marlborough/rules.yaml:871:3\n2907 rules/marlborough/rules.yaml:871:3\n2919 rules/marlborough/rules.yaml:871:3\n2925 rules/marlborough/rules.yaml:871:3\n2938 rules/marlborough/rules.yaml:871:3\n2939 rules/marlborough/rules.yaml:871:3\n2961 rules/marlborough/rules.yaml:871:3\n3001 rules/marlborough/rules.yaml:871:3\n3002 rules/marlborough/rules.yaml:871:3\n3004 rules/marlborough/rules.yaml:871:3\n3005 rules/marlborough/rules.yaml:871:3\n3009 rules/marlborough/rules.yaml:871:3\n3050 rules/marlborough/rules.yaml:673:7\n3051 rules/marlborough/rules.yaml:674:7\n3052 rules/marlborough/rules.yaml:675:7\n3057 rules/marlborough/rules.yaml:676:7\n3058 rules/marlborough/rules.yaml:677:7\n3059 rules/marlborough/rules.yaml:678:7\n3060 rules/marlborough/rules.yaml:679:7\n3061 rules/marlborough/rules.yaml:680:11\n3062 rules/marlborough/rules.yaml:681:7\n3063 rules/marlborough/rules.yaml:682:7\n3064 rules/marlborough/rules.yaml:683:7\n3072 rules/marlborough/rules.yaml:684:7\n3080 rules/marlborough/rules.yaml:685:7\n3081 rules/marlborough/rules.yaml:686:7\n3082 rules/marlborough/rules.yaml:687:7\n3083 rules/marlborough/rules.yaml:688:7\n3084 rules/marlborough/rules.yaml:689:7\n3085 rules/marlborough/rules.yaml:690:7\n3086 rules/marlborough/rules.yaml:691:7\n3132 rules/marlborough/rules.yaml:692:7\n3133 rules/marlborough/rules.yaml:693:7\n3134 rules/marlborough/rules.yaml:694:7\n3135 rules/marlborough/rules.yaml:695:7\n3162 rules/marlborough/rules.yaml:696:7\n3214 rules/marlborough/rules.yaml:697:7\n3215 rules/marlborough/rules.yaml:698:11\n3242 rules/marlborough/rules.yaml:699:7\n3243 rules/marlborough/rules.yaml:700:7\n3254 rules/marlborough/rules.yaml:702:15\n3255 rules/marlborough/rules.yaml:703:19\n3256 rules/marlborough/rules.yaml:704:15\n3263 rules/marlborough/rules.yaml:705:15\n3270 rules/marlborough/rules.yaml:706:15\n3275 rules/marlborough/rules.yaml:707:19\n3279 rules/marlborough/rules.yaml:709:15\n3289 rules/marlborough/rules.yaml:710:15\n3296 rules/marlborough/rules.yaml:711:15\n3303 rules/marlborough/rules.yaml:712:15\n3310 rules/marlborough/rules.yaml:713:15\n3315 rules/marlborough/rules.yaml:714:19\n3319 rules/marlborough/rules.yaml:716:15\n3320 rules/marlborough/rules.yaml:717:15\n3327 rules/marlborough/rules.yaml:718:15\n3334 rules/marlborough/rules.yaml:719:15\n3340 rules/marlborough/rules.yaml:720:19\n3343 rules/marlborough/rules.yaml:722:15\n3350 rules/marlborough/rules.yaml:723:15\n3357 rules/marlborough/rules.yaml:724:15\n3360 rules/marlborough/rules.yaml:725:19\n3361 rules/marlborough/rules.yaml:726:19\n3362 rules/marlborough/rules.yaml:727:15\n3369 rules/marlborough/rules.yaml:728:15\n3376 rules/marlborough/rules.yaml:729:15\n3381 rules/marlborough/rules.yaml:730:19\n3385 rules/marlborough/rules.yaml:732:15\n3386 rules/marlborough/rules.yaml:733:19\n3387 rules/marlborough/rules.yaml:734:15\n3388 rules/marlborough/rules.yaml:735:15\n3389 rules/marlborough/rules.yaml:736:15\n3396 rules/marlborough/rules.yaml:737:15\n3403 rules/marlborough/rules.yaml:738:15\n3408 rules/marlborough/rules.yaml:739:19\n3432 rules/marlborough/rules.yaml:345:7\n3435 rules/marlborough/rules.yaml:346:7\n3443 rules/marlborough/rules.yaml:347:11\n3455 rules/marlborough/rules.yaml:348:11\n3456 rules/marlborough/rules.yaml:349:15\n3459 rules/marlborough/rules.yaml:350:11\n3460 rules/marlborough/rules.yaml:351:11\n3463 rules/marlborough/rules.yaml:352:7\n3464 rules/marlborough/rules.yaml:353:7\n3471 rules/marlborough/rules.yaml:354:11\n3472 rules/marlborough/rules.yaml:355:11\n3476 rules/marlborough/rules.yaml:356:11\n3495 rules/marlborough/rules.yaml:528:7\n3496 rules/marlborough/rules.yaml:529:11\n3497 rules/marlborough/rules.yaml:530:7\n3498 rules/marlborough/rules.yaml:531:7\n3503 rules/marlborough/rules.yaml:543:15\n3506 rules/marlborough/rules.yaml:533:15\n3507 rules/marlborough/rules.yaml:534:15\n3508 rules/marlborough/rules.yaml:535:15\n3515 rules/marlborough/rules.yaml:536:15\n3518 rules/marlborough/rules.yaml:538:15\n3519 rules/marlborough/rules.yaml:539:15\n3520 rules/marlborough/rules.yaml:540:15\n3527 rules/marlborough/rules.yaml:541:15\n3552 rules/marlborough/rules.yaml:554:7\n3553 rules/marlborough/rules.yaml:555:7\n3556 rules/marlborough/rules.yaml:556:7\n3557 rules/marlborough/rules.yaml:557:11\n3558 rules/marlborough/rules.yaml:558:15\n3559 rules/marlborough/rules.yaml:559:7\n3560 rules/marlborough/rules.yaml:560:7\n3561 rules/marlborough/rules.yaml:561:7\n3566 rules/marlborough/rules.yaml:562:11\n3567 rules/marlborough/rules.yaml:563:11\n3568 rules/marlborough/rules.yaml:564:11\n3574 rules/marlborough/rules.yaml:565:11\n3583 rules/marlborough/rules.yaml:566:11\n3584 rules/marlborough/rules.yaml:567:15\n3585 rules/marlborough/rules.yaml:568:19\n3593 rules/marlborough/rules.yaml:570:15\n3606 rules/marlborough/rules.yaml:571:15\n3607 rules/marlborough/rules.yaml:572:19\n3609 rules/marlborough/rules.yaml:573:15\n3612 rules/marlborough/rules.yaml:574:7\n3613 rules/marlborough/rules.yaml:575:7\n3643 rules/marlborough/rules.yaml:892:3\n3648 rules/marlborough/rules.yaml:892:3\n3651 rules/marlborough/rules.yaml:892:3\n3652 rules/marlborough/rules.yaml:892:3\n3653 rules/marlborough/rules.yaml:892:3\n3654 rules/marlborough/rules.yaml:892:3\n3655 rules/marlborough/rules.yaml:892:3\n3656 rules/marlborough/rules.yaml:892:3\n3669 rules/marlborough/rules.yaml:892:3\n3670 rules/marlborough/rules.yaml:892:3\n3682 rules/marlborough/rules.yaml:892:3\n3688 rules/marlborough/rules.yaml:892:3\n3693 rules/marlborough/rules.yaml:892:3\n3694 rules/marlborough/rules.yaml:892:3\n3716 rules/marlborough/rules.yaml:892:3\n3756 rules/marlborough/rules.yaml:892:3\n3757 rules/marlborough/rules.yaml:892:3\n3759 rules/marlborough/rules.yaml:892:3\n3760 rules/marlborough/rules.yaml:892:3\n3764 rules/marlborough/rules.yaml:892:3\n3789 rules/marlborough/rules.yaml:582:7\n3790 rules/marlborough/rules.yaml:583:7\n3793 rules/marlborough/rules.yaml:587:11\n3801 rules/marlborough/rules.yaml:584:11\n3807 rules/marlborough/rules.yaml:585:11\n3824 rules/marlborough/rules.yaml:831:7\n3825 rules/marlborough/rules.yaml:832:11\n3826 rules/marlborough/rules.yaml:833:7\n3827 rules/marlborough/rules.yaml:834:7\n3828 rules/marlborough/rules.yaml:835:7\n3839 rules/marlborough/rules.yaml:836:11\n3846 rules/marlborough/rules.yaml:837:11\n3847 rules/marlborough/rules.yaml:838:15\n3849 rules/marlborough/rules.yaml:840:15\n3850 rules/marlborough/rules.yaml:841:11\n3874 rules/marlborough/rules.yaml:465:7\n3875 rules/marlborough/rules.yaml:466:7\n3876 rules/marlborough/rules.yaml:467:11\n3877 rules/marlborough/rules.yaml:468:7\n3878 rules/marlborough/rules.yaml:469:11\n3879 rules/marlborough/rules.yaml:470:11\n3880 rules/marlborough/rules.yaml:471:7\n3881 rules/marlborough/rules.yaml:472:11\n3882 rules/marlborough/rules.yaml:473:15\n3883 rules/marlborough/rules.yaml:474:7\n3884 rules/marlborough/rules.yaml:475:7\n3885 rules/marlborough/rules.yaml:476:11\n3886 rules/marlborough/rules.yaml:477:7\n3887 rules/marlborough/rules.yaml:478:7\n3888 rules/marlborough/rules.yaml:479:7\n3889 rules/marlborough/rules.yaml:480:7\n3898 rules/marlborough/rules.yaml:481:7\n3899 rules/marlborough/rules.yaml:482:11\n3900 rules/marlborough/rules.yaml:483:11\n3901 rules/marlborough/rules.yaml:484:15\n3902 rules/marlborough/rules.yaml:485:11\n3903 rules/marlborough/rules.yaml:486:7\n3916 rules/marlborough/rules.yaml:487:7\n3917 rules/marlborough/rules.yaml:488:11\n3919 rules/marlborough/rules.yaml:489:7\n3949 rules/marlborough/rules.yaml:772:7\n3955 rules/marlborough/rules.yaml:773:7\n3956 rules/marlborough/rules.yaml:774:7\n3957 rules/marlborough/rules.yaml:775:11\n3969 rules/marlborough/rules.yaml:776:7\n3986 rules/marlborough/rules.yaml:777:7\n3987 rules/marlborough/rules.yaml:778:11\n3988 rules/marlborough/rules.yaml:779:11\n3989 rules/marlborough/rules.yaml:780:11\n3990 rules/marlborough/rules.yaml:781:7\n3991 rules/marlborough/rules.yaml:782:7\n3992 rules/marlborough/rules.yaml:783:7\n3998 rules/marlborough/rules.yaml:784:7\n4016 rules/marlborough/rules.yaml:785:7\n4017 rules/marlborough/rules.yaml:786:11\n4018 rules/marlborough/rules.yaml:787:11\n4019 rules/marlborough/rules.yaml:788:7\n4030 rules/marlborough/rules.yaml:789:7\n4048 rules/marlborough/rules.yaml:790:7\n4049 rules/marlborough/rules.yaml:791:11\n4050 rules/marlborough/rules.yaml:792:7\n4051 rules/marlborough/rules.yaml:793:11\n4052 rules/marlborough/rules.yaml:794:15\n4054 rules/marlborough/rules.yaml:795:11\n4056 rules/marlborough/rules.yaml:797:11\n4057 rules/marlborough/rules.yaml:798:7\n4062 rules/marlborough/rules.yaml:799:11\n4063 rules/marlborough/rules.yaml:800:11\n4064 rules/marlborough/rules.yaml:801:11\n4069 rules/marlborough/rules.yaml:802:15\n4070 rules/marlborough/rules.yaml:803:15\n4078 rules/marlborough/rules.yaml:804:19\n4086 rules/marlborough/rules.yaml:805:19\n4089 rules/marlborough/rules.yaml:806:7\n4094 rules/marlborough/rules.yaml:807:7\n4095 rules/marlborough/rules.yaml:808:11\n4096 rules/marlborough/rules.yaml:809:7\n4097 rules/marlborough/rules.yaml:810:7\n4098 rules/marlborough/rules.yaml:811:11\n4099 rules/marlborough/rules.yaml:812:7\n4112 rules/marlborough/rules.yaml:813:7\n4117 rules/marlborough/rules.yaml:814:11\n4118 rules/marlborough/rules.yaml:815:11\n4126 rules/marlborough/rules.yaml:816:15\n4139 rules/marlborough/rules.yaml:817:15\n4140 rules/marlborough/rules.yaml:818:15\n4141 rules/marlborough/rules.yaml:819:19\n4142 rules/marlborough/rules.yaml:820:19\n4145 rules/marlborough/rules.yaml:821:11\n4151 rules/marlborough/rules.yaml:822:11\n4177 rules/marlborough/flow.yaml:10:7\n4191 rules/marlborough/flow.yaml:11:11\n4222 rules/marlborough/rules.yaml:430:7\n4223 rules/marlborough/rules.yaml:431:7\n4224 rules/marlborough/rules.yaml:432:7\n4234 rules/marlborough/rules.yaml:433:11\n4242 rules/marlborough/rules.yaml:434:11\n4243 rules/marlborough/rules.yaml:435:15\n4244 rules/marlborough/rules.yaml:436:15\n4247 rules/marlborough/rules.yaml:437:7\n4258 rules/marlborough/rules.yaml:438:11\n4259 rules/marlborough/rules.yaml:439:11\n4277 rules/marlborough/rules.yaml:440:11\n4278 rules/marlborough/rules.yaml:441:11\n4279 rules/marlborough/rules.yaml:442:11\n4283 rules/marlborough/rules.yaml:443:7\n4284 rules/marlborough/rules.yaml:444:11\n4294 rules/marlborough/flow.yaml:44:7\n4311 rules/marlborough/rules.yaml:516:7\n4317 rules/marlborough/rules.yaml:517:7\n4318 rules/marlborough/rules.yaml:518:11\n4319 rules/marlborough/rules.yaml:519:7\n4330 rules/marlborough/rules.yaml:520:7\n4331 rules/marlborough/rules.yaml:521:7"
