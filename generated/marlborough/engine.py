@@ -73,10 +73,19 @@ class MarlboroughRules:
 
     TEMPLATES: ClassVar[Any] = (
         (("Turn ", ""), ("int",)),
+        (("Return campaign markers to the pool before picking (12.31)",), ()),
+        (("", " returns ", " campaign ", " to the pool before picking"), ("player", "int", "str")),
         (("", " loses ", " campaign ", ""), ("player", "int", "str")),
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
         (("", " is eliminated"), ("e:unit",)),
+        (
+            (
+                "Eliminate the inherent garrison of ",
+                " (1 strength point) as part of the losses (19.21)?",
+            ),
+            ("e:hex",),
+        ),
         (("Eliminate a unit: ", " strength ", " still to lose"), ("int", "str")),
         (("The inherent garrison of ", " is destroyed"), ("e:hex",)),
         (("", "'s force in the fortress of ", " ignores the retreat"), ("player", "e:hex")),
@@ -101,6 +110,7 @@ class MarlboroughRules:
         (("Choose a siege attack plan",), ()),
         (("Choose a siege defence plan",), ()),
         (("Siege Matrix: ", " against ", ": ", ""), ("str", "str", "str")),
+        (("", " already has a siege marker: no second one is placed (20.2)"), ("e:hex",)),
         (("A siege marker is placed on ", ""), ("e:hex",)),
         (("No effect",), ()),
         (("Choose a battle attack plan",), ()),
@@ -123,6 +133,8 @@ class MarlboroughRules:
         (("Attrition: eliminate one unit of the force",), ()),
         (("Attack an adjacent enemy hex",), ()),
         (("No attack",), ()),
+        (("Attack ", " with (the units left out are dropped off)"), ("e:hex",)),
+        (("", " drops off ", " ", " before the attack"), ("player", "int", "str")),
         (("", " cannot provision ", ""), ("player", "e:unit")),
         (("You pay ", " TP to provision your units"), ("int",)),
         (("", " plays a War Commissioner marker"), ("player",)),
@@ -138,31 +150,36 @@ class MarlboroughRules:
         (("Balance of Power: Bourbon ", ", Grand Alliance ", ""), ("int", "int")),
     )
     SITES: ClassVar[Any] = (
-        ("choose-unit", 5, "unit", -1, 1, 3, False),
-        ("choose-hex", 9, "hex", -1, 2, 1, False),
-        ("choose-some", 11, "some:unit", -1, 3, 1, False),
-        ("choose-unit", 13, "unit", -1, 4, 1, False),
-        ("choose-hex", 16, "hex", -1, 5, 2, False),
-        ("choose-unit", 18, "unit", -1, 6, 1, False),
-        ("choose-siege_attacker_plan", 20, "enum:siege_attacker_plan", -1, 7, 2, True),
-        ("choose-siege_defender_plan", 21, "enum:siege_defender_plan", -1, 7, 2, True),
-        ("choose-attacker_plan", 25, "enum:attacker_plan", -1, 7, 9, True),
-        ("choose-defender_plan", 26, "enum:defender_plan", -1, 7, 9, True),
-        ("yes-no", 29, "yes-no", -1, 7, 23, False),
-        ("choose-hex", 33, "hex", 34, 9, 1, False),
-        ("choose-some", 36, "some:unit", -1, 9, 3, False),
-        ("choose-hex", 38, "hex", -1, 9, 5, False),
-        ("choose-unit", 42, "unit", -1, 9, 9, False),
-        ("choose-hex", 43, "hex", 44, 9, 14, False),
-        ("choose-card", 48, "card", 49, 11, 7, False),
-        ("choose-card", 51, "card", 52, 12, 7, False),
+        ("choose-some", 1, "some:card", -1, 1, 1, False),
+        ("yes-no", 7, "yes-no", -1, 2, 1, False),
+        ("choose-unit", 8, "unit", -1, 2, 6, False),
+        ("choose-hex", 12, "hex", -1, 3, 1, False),
+        ("choose-some", 14, "some:unit", -1, 4, 1, False),
+        ("choose-unit", 16, "unit", -1, 5, 1, False),
+        ("choose-hex", 19, "hex", -1, 7, 2, False),
+        ("choose-unit", 21, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 23, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 24, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 29, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 30, "enum:defender_plan", -1, 9, 10, True),
+        ("yes-no", 33, "yes-no", -1, 9, 24, False),
+        ("choose-hex", 37, "hex", 38, 11, 1, False),
+        ("choose-some", 40, "some:unit", -1, 11, 3, False),
+        ("choose-hex", 42, "hex", -1, 11, 5, False),
+        ("choose-unit", 46, "unit", -1, 11, 9, False),
+        ("choose-hex", 47, "hex", 48, 11, 14, False),
+        ("choose-some", 49, "some:unit", -1, 11, 17, False),
+        ("choose-card", 54, "card", 55, 13, 7, False),
+        ("choose-card", 57, "card", 58, 14, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
+        "draw_markers",
         "take_losses",
         "retreat",
         "advance",
         "upgrade",
+        "famous_victory",
         "honors_of_war",
         "lose_one",
         "combat",
@@ -171,6 +188,7 @@ class MarlboroughRules:
         "operations",
         "commissioners",
         "leviathan",
+        "setup__campaign_markers",
         "turn__operations",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
@@ -233,19 +251,21 @@ class MarlboroughRules:
         "war_commissioner_8",
     )
     SECRETS: ClassVar[Any] = {
-        (1, 4): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
-        (2, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
-        (3, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
-        (4, 2): ((1, (), None),),
-        (5, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
-        (6, 2): ((1, (), None),),
-        (7, 3): ((1, (), None), (2, 0, None), (3, 0, None), (5, False, None)),
-        (7, 10): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
-        (7, 12): ((1, (), None), (2, 0, None)),
-        (7, 24): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (7, 29): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
-        (7, 30): ((1, (), None), (2, 0, None), (3, 0, None)),
-        (8, 1): (
+        (1, 2): ((3, 0, None), (4, 0, None)),
+        (2, 2): ((1, 0, None), (3, 0, None), (4, (), None)),
+        (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
+        (3, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
+        (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (5, 2): ((1, (), None),),
+        (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
+        (8, 2): ((1, (), None),),
+        (9, 3): ((1, (), None), (2, 0, None), (3, 0, None), (5, False, None)),
+        (9, 11): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None), (6, False, None)),
+        (9, 13): ((1, (), None), (2, 0, None)),
+        (9, 25): ((1, (), None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (9, 30): ((1, (), None), (2, 0, None), (3, 0, None), (5, (), None)),
+        (9, 31): ((1, (), None), (2, 0, None), (3, 0, None)),
+        (10, 1): (
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
@@ -260,7 +280,7 @@ class MarlboroughRules:
             (14, 0, None),
             (15, 0, None),
         ),
-        (8, 2): (
+        (10, 2): (
             (1, 0, None),
             (2, 0, None),
             (3, 0, None),
@@ -278,45 +298,62 @@ class MarlboroughRules:
             (17, 0, None),
             (18, 0, None),
         ),
-        (8, 4): ((3, (), None), (4, 0, None)),
-        (8, 5): ((3, 0, None),),
-        (8, 7): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
-        (8, 8): ((1, 0, None), (4, (), None), (5, 0, None)),
-        (8, 9): ((3, (), None), (4, 0, None)),
-        (8, 10): ((3, 0, None),),
-        (8, 12): ((0, 0, None), (2, (), None), (3, 0, None)),
-        (8, 13): ((0, 0, None), (2, (), None)),
-        (8, 15): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
-        (8, 16): ((1, 0, None), (4, (), None), (5, 0, None)),
-        (8, 17): ((3, (), None), (4, 0, None)),
-        (8, 18): ((3, 0, None),),
-        (8, 20): ((3, (), None), (4, 0, None)),
-        (8, 21): ((3, 0, None),),
-        (9, 2): ((1, (), "z_segment__2_1"), (2, (), None), (3, 0, None), (4, 0, None)),
-        (9, 4): ((1, 0, None), (2, False, None), (3, (), None), (4, 0, None), (5, 0, None)),
-        (9, 6): (
+        (10, 4): ((3, (), None), (4, 0, None)),
+        (10, 5): ((3, 0, None),),
+        (10, 10): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
+        (10, 11): ((1, 0, None), (4, (), None), (5, 0, None)),
+        (10, 12): ((3, (), None), (4, 0, None)),
+        (10, 13): ((3, 0, None),),
+        (10, 18): ((0, 0, None), (2, (), None), (3, 0, None)),
+        (10, 19): ((0, 0, None), (2, (), None)),
+        (10, 21): ((1, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
+        (10, 22): ((1, 0, None), (4, (), None), (5, 0, None)),
+        (10, 23): ((3, (), None), (4, 0, None)),
+        (10, 24): ((3, 0, None),),
+        (10, 29): ((3, (), None), (4, 0, None)),
+        (10, 30): ((3, 0, None),),
+        (11, 2): (
+            (1, (), "z_segment__2_1"),
+            (2, (), None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, "", None),
+        ),
+        (11, 4): (
+            (1, 0, None),
+            (2, False, None),
+            (3, (), None),
+            (4, 0, None),
+            (5, 0, None),
+            (6, "", None),
+        ),
+        (11, 6): (
             (1, 0, None),
             (2, False, None),
             (3, (), None),
             (4, 0, None),
             (5, 0, None),
             (6, 0, None),
+            (7, "", None),
         ),
-        (9, 10): ((1, (), None), (2, 0, None), (3, (), None)),
-        (9, 15): ((1, 0, None), (2, (), None), (3, (), None)),
-        (11, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (12, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (11, 10): ((1, (), None), (2, 0, None), (3, (), None), (4, "", None)),
+        (11, 15): ((1, 0, None), (2, (), None), (3, (), None), (4, "", None)),
+        (11, 18): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (13, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (14, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13)
+    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 4, 6, 14, 15, 18)
     SITE_FILTERS: ClassVar[Any] = {
-        0: "u.at != none",
-        1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
-        3: "u.at != none and u.two_sided and not u.veteran",
-        5: "u.at != none",
-        6: 'x != "invest" or invest',
-        14: 'u.kind != "leader"',
-        16: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        17: 'c.kind == "leviathan" and not reroll',
+        2: "u.at != none",
+        3: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
+        5: "u.at != none and u.two_sided and not u.veteran",
+        7: "u.at != none",
+        8: 'x != "invest" or invest',
+        10: 'not (barred and x == "maneuver")',
+        11: 'not (barred and x == "counter_maneuver")',
+        16: 'u.kind != "leader"',
+        19: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        20: 'c.kind == "leviathan" and not reroll',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -791,6 +828,10 @@ class MarlboroughRules:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
+    def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:321:3]'
+        return self.s_e_hex__terrain[v_h] == "mountain"
+
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
         "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:90:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
@@ -895,13 +936,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         N: list[int] = S
         return [
             v_c
@@ -917,13 +958,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         N: list[int] = S
         return [
             v_c
@@ -1154,37 +1195,19 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:412:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:446:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 6, (v_h,))
-
-    def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:321:3]"
-        N: list[int] = S
-        v_i = 0
-        _runs0 = 0
-        while (v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit) and len(
-            S[self.o_g_pool]
-        ) > 0:
-            _runs0 += 1
-            if _runs0 > MAX_LOOP:
-                _endless_loop()
-            v_k = _head(_shuffled(S, S[self.o_g_pool]))
-            _c1 = v_k
-            S[self.o_g_pool] = _remove(S[self.o_g_pool], _c1)
-            S[self.o_p_markers + v_p] |= 1 << _c1
-            S[_REVEALS] += 1
-            v_i += 1
+                _log(S, 9, (v_h,))
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:384:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:410:3]"""
         if S[_LOG] is not False:
-            _log(S, 4, (v_u,))
+            _log(S, 6, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
 
@@ -1194,28 +1217,8 @@ class MarlboroughRules:
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
-    def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:489:3]"""
-        if v_losers < 1:
-            return None
-        v_r = _lookup(self.t_famous_victory, 4, v_losers)
-        if v_r[2] == "Famous Victory (one)":
-            if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
-            self.p_lose_markers(S, v_loser, 1)
-            self.p_draw_markers(S, v_winner, 1)
-            self.p_shift_bop(S, v_winner, 1)
-        elif v_r[2] == "Famous Victory (two)":
-            if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
-            self.p_lose_markers(S, v_loser, 2)
-            self.p_draw_markers(S, v_winner, 2)
-            self.p_shift_bop(S, v_winner, 2)
-        else:
-            pass
-
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:703:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:741:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1248,10 +1251,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 32, (v_h,))
+                        _log(S, 36, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:332:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:358:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1266,10 +1269,10 @@ class MarlboroughRules:
             v_i += 1
         v_w = "marker" if v_i in (1, -1) else "markers"
         if S[_LOG] is not False:
-            _log(S, 1, (v_p, v_i, v_w))
+            _log(S, 3, (v_p, v_i, v_w))
 
     def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:791:3]"""
+        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:843:3]"""
         N: list[int] = S
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
@@ -1290,15 +1293,10 @@ class MarlboroughRules:
                         v_paid += v_full
                     else:
                         if S[_LOG] is not False:
-                            _log(S, 45, (v_p, v_u))
+                            _log(S, 51, (v_p, v_u))
                         self.p_eliminate(S, v_u)
         if S[_LOG] is not False:
-            _log_to(S, 46, (v_paid,), (v_p,))
-
-    def p_setup__campaign_markers(self, S: list[Any]) -> None:
-        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
-        for v_p in self.all_player:
-            self.p_draw_markers(S, v_p, self.s_p_start_markers[v_p])
+            _log_to(S, 52, (v_paid,), (v_p,))
 
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:12:3]"""
@@ -1309,22 +1307,22 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 53, (v_n,))
+                        _log(S, 59, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:371:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:397:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
         else:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] - v_amount, -13), 13)
         if S[_LOG] is not False:
-            _log(S, 3, (v_amount, v_p, N[self.o_g_bopi]))
+            _log(S, 5, (v_amount, v_p, N[self.o_g_bopi]))
         if abs(N[self.o_g_bopi]) > 12:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:345:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:371:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -1344,7 +1342,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 57, (v_b, v_g))
+            _log(S, 63, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1360,7 +1358,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 54, (S[self.o_g_first_player],))
+                _log(S, 60, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1376,13 +1374,13 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 55, (v_a, v_b))
+                        _log(S, 61, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 56, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 62, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_turn__provisioning(self, S: list[Any]) -> None:
         "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
@@ -1390,12 +1388,12 @@ class MarlboroughRules:
             self.p_provision(S, v_p)
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:353:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:379:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
             if S[_LOG] is not False:
-                _log(S, 2, (v_p, N[self.o_p_vp + v_p]))
+                _log(S, 4, (v_p, N[self.o_p_vp + v_p]))
         v_b = N[self.o_p_vp + self.k_player__bourbon]
         v_g = N[self.o_p_vp + self.k_player__grand_alliance]
         v_level = _lookup(self.t_victory_levels, 11, abs(v_b - v_g))
@@ -1423,7 +1421,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1432,18 +1430,18 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 47, (v_p,))
+            _log(S, 53, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 50, (v_p,))
+            _log(S, 56, (v_p,))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1814,7 +1812,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:457:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:491:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -1838,7 +1836,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:555:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:589:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -1868,7 +1866,10 @@ class MarlboroughRules:
             v_d = _pick(R, self.e_siege_defender_plan)
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
             if v_m[2] == "SM":
-                S[self.o_e_hex__besieged + v_t] = True
+                if S[self.o_e_hex__besieged + v_t]:
+                    pass
+                else:
+                    S[self.o_e_hex__besieged + v_t] = True
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 self.q_honors_of_war(S, R, v_p, v_force, v_t)
             elif (
@@ -1881,22 +1882,33 @@ class MarlboroughRules:
             else:
                 pass
         else:
+            v_barred = self.s_e_hex__terrain[v_t] == "mountain"
             if len({v_p, v_q}) < 2:
                 raise RulesError(
                     "a `simultaneously:` block asks one player twice: each line is another player's"
                 )
-            v_a_2 = _pick(R, self.e_attacker_plan)
-            v_d_2 = _pick(R, self.e_defender_plan)
+            v_a_2 = _pick(
+                R,
+                [v_x_2 for v_x_2 in self.e_attacker_plan if not (v_barred and v_x_2 == "maneuver")],
+            )
+            v_d_2 = _pick(
+                R,
+                [
+                    v_x_3
+                    for v_x_3 in self.e_defender_plan
+                    if not (v_barred and v_x_3 == "counter_maneuver")
+                ],
+            )
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
             _w2 = 0
-            for v_u__2 in v_force:
-                if self.s_e_unit__kind[v_u__2] == "field_army":
-                    _w2 += self.f_strength_of(S, v_u__2)
+            for v_u__3 in v_force:
+                if self.s_e_unit__kind[v_u__3] == "field_army":
+                    _w2 += self.f_strength_of(S, v_u__3)
             v_fa = _w2
             _w3 = 0
-            for v_u__3 in v_dfn:
-                if self.s_e_unit__kind[v_u__3] == "field_army":
-                    _w3 += self.f_strength_of(S, v_u__3)
+            for v_u__4 in v_dfn:
+                if self.s_e_unit__kind[v_u__4] == "field_army":
+                    _w3 += self.f_strength_of(S, v_u__4)
             v_fd = _w3
             if v_m_2[2] == "DW":
                 self.q_retreat(S, R, v_q, v_dfn, v_t)
@@ -1946,7 +1958,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2007,7 +2019,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:626:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:664:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2052,7 +2064,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            31,
+            35,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2071,7 +2083,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                35,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2101,14 +2113,14 @@ class MarlboroughRules:
             self.q_advance(S, R, v_q, v_dfn, v_from)
             self.q_upgrade(S, R, v_q, v_dfn)
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
+                self.q_famous_victory(S, R, v_q, v_p, v_lost_a)
         elif v_r[2] == "AA":
             self.q_take_losses(S, R, v_p, v_att, -(-v_a // 2), v_from, False)
             self.q_retreat(S, R, v_p, v_att, v_from)
             self.q_advance(S, R, v_q, v_dfn, v_from)
             self.q_upgrade(S, R, v_q, v_dfn)
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
+                self.q_famous_victory(S, R, v_q, v_p, v_lost_a)
         elif v_r[2] == "BB":
             v_n = -(-min(v_a, v_d) // 2)
             self.q_take_losses(S, R, v_p, v_att, v_n, v_from, False)
@@ -2137,7 +2149,7 @@ class MarlboroughRules:
             self.q_advance(S, R, v_p, v_att, v_t)
             self.q_upgrade(S, R, v_p, v_att)
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
+                self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
         else:
             for v_u_8 in v_dfn:
                 self.p_eliminate(S, v_u_8)
@@ -2146,10 +2158,54 @@ class MarlboroughRules:
             self.q_advance(S, R, v_p, v_att, v_t)
             self.q_upgrade(S, R, v_p, v_att)
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
+                self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
+
+    def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:335:3]'
+        N: list[int] = S
+        v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
+        if v_over > 0 and len(S[self.o_g_pool]) > 0:
+            v_back = _pick(R, _subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over))
+            for v_c in v_back:
+                _c1 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+            _v_w = "marker" if v_over in (1, -1) else "markers"
+        v_i = 0
+        _runs0 = 0
+        while (v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit) and len(
+            S[self.o_g_pool]
+        ) > 0:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_k = _head(_shuffled(S, S[self.o_g_pool]))
+            _c2 = v_k
+            S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
+            S[self.o_p_markers + v_p] |= 1 << _c2
+            S[_REVEALS] += 1
+            v_i += 1
+
+    def q_famous_victory(
+        self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
+    ) -> None:
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:523:3]"
+        if v_losers < 1:
+            return None
+        v_r = _lookup(self.t_famous_victory, 4, v_losers)
+        if v_r[2] == "Famous Victory (one)":
+            self.p_lose_markers(S, v_loser, 1)
+            self.q_draw_markers(S, R, v_winner, 1)
+            self.p_shift_bop(S, v_winner, 1)
+        elif v_r[2] == "Famous Victory (two)":
+            self.p_lose_markers(S, v_loser, 2)
+            self.q_draw_markers(S, R, v_winner, 2)
+            self.p_shift_bop(S, v_winner, 2)
+        else:
+            pass
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:511:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:545:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2189,7 +2245,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2227,7 +2283,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:543:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:577:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2256,7 +2312,7 @@ class MarlboroughRules:
             elif i == 4:
                 self.p_end__victory(S)
             elif i == 5:
-                self.p_setup__campaign_markers(S)
+                self.q_setup__campaign_markers(S, R)
             elif i == 6:
                 self.p_setup__spanish_possessions(S)
             else:
@@ -2269,7 +2325,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:772:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:824:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2287,7 +2343,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:421:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:455:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2321,7 +2377,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:718:3]"
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:756:3]'
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2394,15 +2450,31 @@ class MarlboroughRules:
             return None
         v_t = _pick_optional(R, _uniq(v_targets))
         if v_t is not None:
-            self.q_combat(S, R, v_p, v_live, v_to, v_t)
+            v_go = v_live
+            if len(v_live) > 1:
+                v_go = _pick(R, _subsets(v_live, 1, -1))
+                v_left = len(v_live) - len(v_go)
+                if v_left > 0:
+                    _v_w = "unit" if v_left in (1, -1) else "units"
+            self.q_combat(S, R, v_p, v_go, v_to, v_t)
             self.p_lift_sieges(S)
+
+    def q_setup__campaign_markers(self, S: list[Any], R: Any) -> None:
+        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
+        for v_p in self.all_player:
+            self.q_draw_markers(S, R, v_p, self.s_p_start_markers[v_p])
 
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:392:3]"
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:418:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
+        if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
+            v_first_garrison = R() < 0.5
+            if v_first_garrison:
+                self.p_destroy_garrison(S, v_h)
+                v_left -= self.c_inherent_strength
         _runs0 = 0
         while v_left > 0 and len(v_alive) > 0:
             _runs0 += 1
@@ -2421,7 +2493,7 @@ class MarlboroughRules:
         self.q_operations(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:477:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:511:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2436,7 +2508,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:457:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:491:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2471,9 +2543,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (3, 2, v_p, v_into, v_movers, v_u_2, v_w),
+                (4, 2, v_p, v_into, v_movers, v_u_2, v_w),
                 v_p,
-                2,
+                4,
                 tuple(_subsets(v_movers, 0, -1)),
                 (v_into,),
             )
@@ -2487,7 +2559,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 12, (v_p, len(v_go), v_w, v_into))
+                _log(S, 15, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -2500,7 +2572,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:555:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:589:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2513,6 +2585,7 @@ class MarlboroughRules:
         v_a: Any = None
         v_d: Any = None
         v_m: Any = None
+        v_barred: Any = None
         v__w0_2: Any = None
         v__w1_2: Any = None
         v_a_2: Any = None
@@ -2523,8 +2596,8 @@ class MarlboroughRules:
         v_chooser: Any = None
         v_go: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-3, 9-10, 12, 23-24, 29-30, 37
-        if F is not None and (pc < 0 or not (0x206180160C >> pc) & 1):
+        # resume points: 2-3, 10-11, 13, 24-25, 30-31, 38
+        if F is not None and (pc < 0 or not (0x40C3002C0C >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2539,7 +2612,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 19, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 22, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -2561,12 +2634,12 @@ class MarlboroughRules:
             _o = tuple([v_x for v_x in self.e_siege_attacker_plan if v_x != "invest" or v_invest])
             if not _o:
                 _dead("choose-siege_attacker_plan", v__w0)
-            _d.append((v__w0, 6, _o, ()))
+            _d.append((v__w0, 8, _o, ()))
             _o = tuple(self.e_siege_defender_plan)
             if not _o:
                 _dead("choose-siege_defender_plan", v__w1)
-            _d.append((v__w1, 7, _o, ()))
-            return _ask_all(S, (7, 3, v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1), _d)
+            _d.append((v__w1, 9, _o, ()))
+            return _ask_all(S, (9, 3, v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1), _d)
         if pc == 3:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_invest, v__w0, v__w1 = F[2:]
@@ -2575,11 +2648,14 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 22, (v_a, v_d, v_m[2]))
+            _log(S, 25, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
-                S[self.o_e_hex__besieged + v_t] = True
-                _log(S, 23, (v_t,))
-                pc = 37
+                if S[self.o_e_hex__besieged + v_t]:
+                    _log(S, 26, (v_t,))
+                else:
+                    S[self.o_e_hex__besieged + v_t] = True
+                    _log(S, 27, (v_t,))
+                pc = 38
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
             elif (
@@ -2588,12 +2664,12 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 24, ())
-                pc = 37
+                _log(S, 28, ())
+                pc = 38
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
+                return _wait(S, (9, 38))
+            pc = 38
         if pc == 6:
             if (
                 self.r_crt_combat(
@@ -2601,11 +2677,14 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (7, 37))
-            pc = 37
+                return _wait(S, (9, 38))
+            pc = 38
         if pc == 9:
+            v_barred = self.s_e_hex__terrain[v_t] == "mountain"
+            pc = 10
+        if pc == 10:
             if F is not None:
-                v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2 = F[2:]
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2 = F[2:]
                 F = None
             v__w0_2 = v_p
             v__w1_2 = v_q
@@ -2614,119 +2693,129 @@ class MarlboroughRules:
                     "a `simultaneously:` block asks one player twice: each line is another player's"
                 )
             _d = []
-            _o = tuple(self.e_attacker_plan)
+            _o = tuple(
+                [v_x_2 for v_x_2 in self.e_attacker_plan if not (v_barred and v_x_2 == "maneuver")]
+            )
             if not _o:
                 _dead("choose-attacker_plan", v__w0_2)
-            _d.append((v__w0_2, 8, _o, ()))
-            _o = tuple(self.e_defender_plan)
+            _d.append((v__w0_2, 10, _o, ()))
+            _o = tuple(
+                [
+                    v_x_3
+                    for v_x_3 in self.e_defender_plan
+                    if not (v_barred and v_x_3 == "counter_maneuver")
+                ]
+            )
             if not _o:
                 _dead("choose-defender_plan", v__w1_2)
-            _d.append((v__w1_2, 9, _o, ()))
-            return _ask_all(S, (7, 10, v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2), _d)
-        if pc == 10:
+            _d.append((v__w1_2, 11, _o, ()))
+            return _ask_all(
+                S, (9, 11, v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2), _d
+            )
+        if pc == 11:
             if F is not None:
-                v_p, v_force, v_from, v_t, v_q, v_dfn, v__w0_2, v__w1_2 = F[2:]
+                v_p, v_force, v_from, v_t, v_q, v_dfn, v_barred, v__w0_2, v__w1_2 = F[2:]
                 F = None
             _a = dict(v)
             v_a_2 = _a[v__w0_2]
             v_d_2 = _a[v__w1_2]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 27, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 31, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = sum(
                 [
-                    self.f_strength_of(S, v_u__2)
-                    for v_u__2 in v_force
-                    if self.s_e_unit__kind[v_u__2] == "field_army"
+                    self.f_strength_of(S, v_u__3)
+                    for v_u__3 in v_force
+                    if self.s_e_unit__kind[v_u__3] == "field_army"
                 ]
             )
             v_fd = sum(
                 [
-                    self.f_strength_of(S, v_u__3)
-                    for v_u__3 in v_dfn
-                    if self.s_e_unit__kind[v_u__3] == "field_army"
+                    self.f_strength_of(S, v_u__4)
+                    for v_u__4 in v_dfn
+                    if self.s_e_unit__kind[v_u__4] == "field_army"
                 ]
             )
             if v_m_2[2] == "DW":
-                pc = 11
+                pc = 12
             elif v_m_2[2] == "FA Elim":
-                pc = 16
+                pc = 17
             elif v_m_2[2] == "FA CRT/NE":
-                pc = 22
+                pc = 23
             elif v_m_2[2] == "E1/Go to CRT":
-                pc = 28
+                pc = 29
             else:
-                pc = 34
-        if pc == 11:
-            if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
-                return _wait(S, (7, 12, v_p, v_force, v_t, v_q))
-            pc = 12
+                pc = 35
         if pc == 12:
+            if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
+                return _wait(S, (9, 13, v_p, v_force, v_t, v_q))
+            pc = 13
+        if pc == 13:
             if F is not None:
                 v_p, v_force, v_t, v_q = F[2:]
                 F = None
             if not any(
                 S[self.o_e_unit__at + v_u_5] == v_t for v_u_5 in self.ix_unit__owner.get(v_q, ())
             ):
-                pc = 13
+                pc = 14
             else:
-                pc = 37
-        if pc == 13:
+                pc = 38
+        if pc == 14:
             self.p_destroy_garrison(S, v_t)
             if self.r_advance(S, None, None, v_p, v_force, v_t) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 16:
-            if v_fa > v_fd:
-                pc = 17
-            elif v_fd > v_fa:
-                pc = 19
-            else:
-                _log(S, 28, ())
-                pc = 37
+                return _wait(S, (9, 38))
+            pc = 38
         if pc == 17:
+            if v_fa > v_fd:
+                pc = 18
+            elif v_fd > v_fa:
+                pc = 20
+            else:
+                _log(S, 32, ())
+                pc = 38
+        if pc == 18:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 19:
+                return _wait(S, (9, 38))
+            pc = 38
+        if pc == 20:
             if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 22:
-            v_chooser = v_q if v_fd > v_fa else v_p
-            pc = 23
+                return _wait(S, (9, 38))
+            pc = 38
         if pc == 23:
+            v_chooser = v_q if v_fd > v_fa else v_p
+            pc = 24
+        if pc == 24:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             return self.ask(
-                S, (7, 24, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 10, (True, False)
+                S, (9, 25, v_p, v_force, v_from, v_t, v_chooser), v_chooser, 12, (True, False)
             )
-        if pc == 24:
+        if pc == 25:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_chooser = F[2:]
                 F = None
             v_go = v
             if v_go:
-                pc = 25
+                pc = 26
             else:
-                _log(S, 30, (v_chooser,))
-                pc = 37
-        if pc == 25:
+                _log(S, 34, (v_chooser,))
+                pc = 38
+        if pc == 26:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 28:
-            if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
-                return _wait(S, (7, 29, v_p, v_force, v_from, v_t, v_q, v_dfn))
-            pc = 29
+                return _wait(S, (9, 38))
+            pc = 38
         if pc == 29:
+            if self.r_lose_one(S, None, None, v_p, v_force, v_from, False) is SUSPEND:
+                return _wait(S, (9, 30, v_p, v_force, v_from, v_t, v_q, v_dfn))
+            pc = 30
+        if pc == 30:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q, v_dfn = F[2:]
                 F = None
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
-                return _wait(S, (7, 30, v_p, v_force, v_from, v_t, v_q))
-            pc = 30
-        if pc == 30:
+                return _wait(S, (9, 31, v_p, v_force, v_from, v_t, v_q))
+            pc = 31
+        if pc == 31:
             if F is not None:
                 v_p, v_force, v_from, v_t, v_q = F[2:]
                 F = None
@@ -2737,14 +2826,14 @@ class MarlboroughRules:
                 )
                 or self.f_inherent_of(S, v_t, v_q)
             ):
-                pc = 31
+                pc = 32
             else:
-                pc = 37
-        if pc == 31:
+                pc = 38
+        if pc == 32:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 34:
+                return _wait(S, (9, 38))
+            pc = 38
+        if pc == 35:
             if (
                 self.r_crt_combat(
                     S,
@@ -2759,9 +2848,9 @@ class MarlboroughRules:
                 )
                 is SUSPEND
             ):
-                return _wait(S, (7, 37))
-            pc = 37
-        if pc == 37:
+                return _wait(S, (9, 38))
+            pc = 38
+        if pc == 38:
             if F is not None:
                 F = None
             return None
@@ -2769,7 +2858,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2872,7 +2961,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        11,
+                        13,
                         8,
                         v_attacker,
                         v_defender,
@@ -2888,7 +2977,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    16,
+                    19,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -2936,7 +3025,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:626:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:664:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -2954,8 +3043,8 @@ class MarlboroughRules:
         v_n: Any = None
         v_u_8: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2, 4-5, 7-10, 12-13, 15-18, 20-21
-        if F is not None and (pc < 0 or not (0x37B7B6 >> pc) & 1):
+        # resume points: 1-2, 4-5, 10-13, 18-19, 21-24, 29-30, 34
+        if F is not None and (pc < 0 or not (0x461EC3C36 >> pc) & 1):
             raise RulesError(f"routine crt_combat: no resume point {pc}")
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
@@ -2998,7 +3087,7 @@ class MarlboroughRules:
                 return _wait(
                     S,
                     (
-                        8,
+                        10,
                         1,
                         v_p,
                         v_from,
@@ -3047,7 +3136,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                35,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3074,7 +3163,7 @@ class MarlboroughRules:
                 return _wait(
                     S,
                     (
-                        8,
+                        10,
                         2,
                         v_p,
                         v_from,
@@ -3127,7 +3216,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    31,
+                    35,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -3154,81 +3243,91 @@ class MarlboroughRules:
             if v_r[2] == "AZ":
                 pc = 3
             elif v_r[2] == "AA":
-                pc = 6
+                pc = 9
             elif v_r[2] == "BB":
-                pc = 11
+                pc = 17
             elif v_r[2] == "DD":
-                pc = 14
+                pc = 20
             else:
-                pc = 19
+                pc = 28
         if pc == 3:
             for v_u_5 in v_att:
                 self.p_eliminate(S, v_u_5)
             if self.r_advance(S, None, None, v_q, v_dfn, v_from) is SUSPEND:
-                return _wait(S, (8, 4, v_p, v_siege, v_q, v_dfn, v_lost_a))
+                return _wait(S, (10, 4, v_p, v_siege, v_q, v_dfn, v_lost_a))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_p, v_siege, v_q, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_q, v_dfn) is SUSPEND:
-                return _wait(S, (8, 5, v_p, v_siege, v_q, v_lost_a))
+                return _wait(S, (10, 5, v_p, v_siege, v_q, v_lost_a))
             pc = 5
         if pc == 5:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_a = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
-            pc = 22
+                pc = 6
+            else:
+                pc = 34
         if pc == 6:
+            if self.r_famous_victory(S, None, None, v_q, v_p, v_lost_a) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 9:
             if (
                 self.r_take_losses(S, None, None, v_p, v_att, -(-v_a // 2), v_from, False)
                 is SUSPEND
             ):
-                return _wait(S, (8, 7, v_p, v_from, v_siege, v_q, v_att, v_dfn, v_lost_a))
-            pc = 7
-        if pc == 7:
+                return _wait(S, (10, 10, v_p, v_from, v_siege, v_q, v_att, v_dfn, v_lost_a))
+            pc = 10
+        if pc == 10:
             if F is not None:
                 v_p, v_from, v_siege, v_q, v_att, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_retreat(S, None, None, v_p, v_att, v_from) is SUSPEND:
-                return _wait(S, (8, 8, v_p, v_from, v_siege, v_q, v_dfn, v_lost_a))
-            pc = 8
-        if pc == 8:
+                return _wait(S, (10, 11, v_p, v_from, v_siege, v_q, v_dfn, v_lost_a))
+            pc = 11
+        if pc == 11:
             if F is not None:
                 v_p, v_from, v_siege, v_q, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_advance(S, None, None, v_q, v_dfn, v_from) is SUSPEND:
-                return _wait(S, (8, 9, v_p, v_siege, v_q, v_dfn, v_lost_a))
-            pc = 9
-        if pc == 9:
+                return _wait(S, (10, 12, v_p, v_siege, v_q, v_dfn, v_lost_a))
+            pc = 12
+        if pc == 12:
             if F is not None:
                 v_p, v_siege, v_q, v_dfn, v_lost_a = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_q, v_dfn) is SUSPEND:
-                return _wait(S, (8, 10, v_p, v_siege, v_q, v_lost_a))
-            pc = 10
-        if pc == 10:
+                return _wait(S, (10, 13, v_p, v_siege, v_q, v_lost_a))
+            pc = 13
+        if pc == 13:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_a = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_q, v_p, v_lost_a)
-            pc = 22
-        if pc == 11:
+                pc = 14
+            else:
+                pc = 34
+        if pc == 14:
+            if self.r_famous_victory(S, None, None, v_q, v_p, v_lost_a) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 17:
             v_n = -(-min(v_a, v_d) // 2)
             if self.r_take_losses(S, None, None, v_p, v_att, v_n, v_from, False) is SUSPEND:
-                return _wait(S, (8, 12, v_t, v_q, v_dfn, v_n))
-            pc = 12
-        if pc == 12:
+                return _wait(S, (10, 18, v_t, v_q, v_dfn, v_n))
+            pc = 18
+        if pc == 18:
             if F is not None:
                 v_t, v_q, v_dfn, v_n = F[2:]
                 F = None
             if self.r_take_losses(S, None, None, v_q, v_dfn, v_n, v_t, True) is SUSPEND:
-                return _wait(S, (8, 13, v_t, v_q, v_dfn))
-            pc = 13
-        if pc == 13:
+                return _wait(S, (10, 19, v_t, v_q, v_dfn))
+            pc = 19
+        if pc == 19:
             if F is not None:
                 v_t, v_q, v_dfn = F[2:]
                 F = None
@@ -3239,19 +3338,19 @@ class MarlboroughRules:
                 )
             ):
                 self.p_destroy_garrison(S, v_t)
-            pc = 22
-        if pc == 14:
+            pc = 34
+        if pc == 20:
             if self.r_take_losses(S, None, None, v_q, v_dfn, -(-v_d // 2), v_t, True) is SUSPEND:
-                return _wait(S, (8, 15, v_p, v_t, v_siege, v_q, v_att, v_dfn, v_lost_d))
-            pc = 15
-        if pc == 15:
+                return _wait(S, (10, 21, v_p, v_t, v_siege, v_q, v_att, v_dfn, v_lost_d))
+            pc = 21
+        if pc == 21:
             if F is not None:
                 v_p, v_t, v_siege, v_q, v_att, v_dfn, v_lost_d = F[2:]
                 F = None
             if self.r_retreat(S, None, None, v_q, v_dfn, v_t) is SUSPEND:
-                return _wait(S, (8, 16, v_p, v_t, v_siege, v_q, v_att, v_lost_d))
-            pc = 16
-        if pc == 16:
+                return _wait(S, (10, 22, v_p, v_t, v_siege, v_q, v_att, v_lost_d))
+            pc = 22
+        if pc == 22:
             if F is not None:
                 v_p, v_t, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
@@ -3261,51 +3360,179 @@ class MarlboroughRules:
                 self.p_destroy_garrison(S, v_t)
                 S[self.o_e_hex__besieged + v_t] = False
             if self.r_advance(S, None, None, v_p, v_att, v_t) is SUSPEND:
-                return _wait(S, (8, 17, v_p, v_siege, v_q, v_att, v_lost_d))
-            pc = 17
-        if pc == 17:
+                return _wait(S, (10, 23, v_p, v_siege, v_q, v_att, v_lost_d))
+            pc = 23
+        if pc == 23:
             if F is not None:
                 v_p, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_p, v_att) is SUSPEND:
-                return _wait(S, (8, 18, v_p, v_siege, v_q, v_lost_d))
-            pc = 18
-        if pc == 18:
+                return _wait(S, (10, 24, v_p, v_siege, v_q, v_lost_d))
+            pc = 24
+        if pc == 24:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_d = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
-            pc = 22
-        if pc == 19:
+                pc = 25
+            else:
+                pc = 34
+        if pc == 25:
+            if self.r_famous_victory(S, None, None, v_p, v_q, v_lost_d) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 28:
             for v_u_8 in v_dfn:
                 self.p_eliminate(S, v_u_8)
             self.p_destroy_garrison(S, v_t)
             S[self.o_e_hex__besieged + v_t] = False
             if self.r_advance(S, None, None, v_p, v_att, v_t) is SUSPEND:
-                return _wait(S, (8, 20, v_p, v_siege, v_q, v_att, v_lost_d))
-            pc = 20
-        if pc == 20:
+                return _wait(S, (10, 29, v_p, v_siege, v_q, v_att, v_lost_d))
+            pc = 29
+        if pc == 29:
             if F is not None:
                 v_p, v_siege, v_q, v_att, v_lost_d = F[2:]
                 F = None
             if self.r_upgrade(S, None, None, v_p, v_att) is SUSPEND:
-                return _wait(S, (8, 21, v_p, v_siege, v_q, v_lost_d))
-            pc = 21
-        if pc == 21:
+                return _wait(S, (10, 30, v_p, v_siege, v_q, v_lost_d))
+            pc = 30
+        if pc == 30:
             if F is not None:
                 v_p, v_siege, v_q, v_lost_d = F[2:]
                 F = None
             if not v_siege:
-                self.p_famous_victory(S, v_p, v_q, v_lost_d)
-            pc = 22
-        if pc == 22:
+                pc = 31
+            else:
+                pc = 34
+        if pc == 31:
+            if self.r_famous_victory(S, None, None, v_p, v_q, v_lost_d) is SUSPEND:
+                return _wait(S, (10, 34))
+            pc = 34
+        if pc == 34:
+            if F is not None:
+                F = None
+            return None
+
+    def r_draw_markers(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
+    ) -> Any:
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:335:3]'
+        N: list[int] = S
+        v_over: Any = None
+        v_back: Any = None
+        v_c: Any = None
+        v_w: Any = None
+        v_i: Any = None
+        v_k: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine draw_markers: no resume point {pc}")
+        if pc == 0:
+            v_over = min(
+                v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit
+            )
+            if v_over > 0 and len(S[self.o_g_pool]) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_p, v_amount, v_over, v_c, v_k = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (1, 2, v_p, v_amount, v_over, v_c, v_k),
+                v_p,
+                0,
+                tuple(_subsets(_bits(N[self.o_p_markers + v_p]), v_over, v_over)),
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_amount, v_over, v_c, v_k = F[2:]
+                F = None
+            v_back = v
+            for v_c in v_back:
+                _c1 = v_c
+                S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+                S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+            v_w = "marker" if v_over in (1, -1) else "markers"
+            _log(S, 2, (v_p, v_over, v_w))
+            pc = 3
+        if pc == 3:
+            v_i = 0
+            _runs0 = 0
+            while (
+                v_i < v_amount and _count(N[self.o_p_markers + v_p]) < self.c_marker_limit
+            ) and len(S[self.o_g_pool]) > 0:
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
+                v_k = _head(_shuffled(S, S[self.o_g_pool]))
+                _c2 = v_k
+                S[self.o_g_pool] = _remove(S[self.o_g_pool], _c2)
+                S[self.o_p_markers + v_p] |= 1 << _c2
+                S[_REVEALS] += 1
+                v_i += 1
+            return None
+
+    def r_famous_victory(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_winner: Any = None,
+        v_loser: Any = None,
+        v_losers: int = 0,
+    ) -> Any:
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:523:3]"
+        v_r: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 2, 4
+        if F is not None and (pc < 0 or not (0x14 >> pc) & 1):
+            raise RulesError(f"routine famous_victory: no resume point {pc}")
+        if pc == 0:
+            if v_losers < 1:
+                return None
+            v_r = _lookup(self.t_famous_victory, 4, v_losers)
+            if v_r[2] == "Famous Victory (one)":
+                pc = 1
+            elif v_r[2] == "Famous Victory (two)":
+                pc = 3
+            else:
+                pass
+                pc = 5
+        if pc == 1:
+            _log(S, 18, (v_winner,))
+            self.p_lose_markers(S, v_loser, 1)
+            if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
+                return _wait(S, (6, 2, v_winner))
+            pc = 2
+        if pc == 2:
+            if F is not None:
+                (v_winner,) = F[2:]
+                F = None
+            self.p_shift_bop(S, v_winner, 1)
+            pc = 5
+        if pc == 3:
+            _log(S, 18, (v_winner,))
+            self.p_lose_markers(S, v_loser, 2)
+            if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
+                return _wait(S, (6, 4, v_winner))
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                (v_winner,) = F[2:]
+                F = None
+            self.p_shift_bop(S, v_winner, 2)
+            pc = 5
+        if pc == 5:
             return None
 
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:511:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:545:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3365,9 +3592,9 @@ class MarlboroughRules:
                 F = None
             return self.ask(
                 S,
-                (5, 3, v_p, v_force, v_h, v_q, v_movers, v_ways, v_u_5),
+                (7, 3, v_p, v_force, v_h, v_q, v_movers, v_ways, v_u_5),
                 v_q,
-                4,
+                6,
                 tuple(v_ways),
                 (v_h,),
             )
@@ -3379,12 +3606,12 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 17, (v_q, v_h, v_to))
+            _log(S, 20, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
             if self.r_advance(S, None, None, v_p, v_force, v_h) is SUSPEND:
-                return _wait(S, (5, 6))
+                return _wait(S, (7, 6))
             pc = 6
         if pc == 6:
             if F is not None:
@@ -3394,7 +3621,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3489,7 +3716,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        12,
+                        14,
                         8,
                         v_attacker,
                         v_defender,
@@ -3505,7 +3732,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    17,
+                    20,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3551,7 +3778,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:543:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:577:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3571,7 +3798,7 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_alive = F[2:]
                 F = None
-            return self.ask(S, (6, 2, v_p, v_alive), v_p, 5, tuple(_uniq(v_alive)))
+            return self.ask(S, (8, 2, v_p, v_alive), v_p, 7, tuple(_uniq(v_alive)))
         if pc == 2:
             if F is not None:
                 v_p, v_alive = F[2:]
@@ -3583,7 +3810,7 @@ class MarlboroughRules:
             return None
 
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:772:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:824:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3610,7 +3837,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_segment(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (10, 3, v_p, v_passes, v__runs))
+                    return _wait(S, (12, 3, v_p, v_passes, v__runs))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -3629,7 +3856,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:421:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:455:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3648,7 +3875,7 @@ class MarlboroughRules:
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 7, (v_p, v_h))
+                _log(S, 10, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
@@ -3669,7 +3896,7 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 8, (v_p, v_h))
+                _log(S, 11, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
@@ -3679,7 +3906,7 @@ class MarlboroughRules:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
             return self.ask(
-                S, (2, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 1, tuple(v_ways), (v_h,)
+                S, (3, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 3, tuple(v_ways), (v_h,)
             )
         if pc == 2:
             if F is not None:
@@ -3689,11 +3916,11 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 10, (v_p, v_h, v_to))
+            _log(S, 13, (v_p, v_h, v_to))
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:718:3]"
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:756:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3711,9 +3938,12 @@ class MarlboroughRules:
         v_live: Any = None
         v_targets: Any = None
         v_t: Any = None
+        v_go: Any = None
+        v_left: Any = None
+        v_w: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-6, 9-10, 14-15, 17
-        if F is not None and (pc < 0 or not (0x2C67E >> pc) & 1):
+        # resume points: 1-6, 9-10, 14-15, 17-18, 20
+        if F is not None and (pc < 0 or not (0x16C67E >> pc) & 1):
             raise RulesError(f"routine segment: no resume point {pc}")
         if pc == 0:
             v_ready = [
@@ -3739,23 +3969,23 @@ class MarlboroughRules:
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_ready, v_again, v_u_5, v_u_6 = F[2:]
+                v_p, v_ready, v_again, v_u_5, v_u_6, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (9, 2, v_p, v_ready, v_again, v_u_5, v_u_6),
+                (11, 2, v_p, v_ready, v_again, v_u_5, v_u_6, v_w),
                 v_p,
-                11,
+                13,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
             if F is not None:
-                v_p, v_ready, v_again, v_u_5, v_u_6 = F[2:]
+                v_p, v_ready, v_again, v_u_5, v_u_6, v_w = F[2:]
                 F = None
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 35, (v_p,))
+                _log(S, 39, (v_p,))
                 return None
             S[self.o_g_acted] = True
             v_forced = v_from not in v_ready
@@ -3768,24 +3998,24 @@ class MarlboroughRules:
             pc = 3
         if pc == 3:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (9, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6),
+                (11, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w),
                 v_p,
-                12,
+                14,
                 tuple(_subsets(v_here, 1, -1)),
                 (v_from,),
             )
         if pc == 4:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w = F[2:]
                 F = None
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 37, (v_p,))
+                _log(S, 41, (v_p,))
             v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
                 [
                     *[0],
@@ -3800,19 +4030,19 @@ class MarlboroughRules:
             pc = 5
         if pc == 5:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (9, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6),
+                (11, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w),
                 v_p,
-                13,
+                15,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
         if pc == 6:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w = F[2:]
                 F = None
             v_to = v
             for v_u_5 in v_force:
@@ -3821,16 +4051,16 @@ class MarlboroughRules:
                 for v_u_6 in v_force:
                     S[self.o_e_unit__seen + v_u_6] = 0
                     S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 39, (v_p, v_from, v_to))
+                _log(S, 43, (v_p, v_from, v_to))
             else:
-                _log(S, 40, (v_p, v_from))
+                _log(S, 44, (v_p, v_from))
             if v_forced:
                 pc = 7
             else:
                 pc = 13
         if pc == 7:
             v_die = _roll(S, 6)
-            _log(S, 41, (v_die,))
+            _log(S, 45, (v_die,))
             if v_die == 1:
                 pc = 8
             else:
@@ -3843,14 +4073,14 @@ class MarlboroughRules:
                 pc = 13
         if pc == 9:
             if F is not None:
-                v_p, v_force, v_to, v_victims = F[2:]
+                v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (9, 10, v_p, v_force, v_to, v_victims), v_p, 14, tuple(_uniq(v_victims))
+                S, (11, 10, v_p, v_force, v_to, v_victims, v_w), v_p, 16, tuple(_uniq(v_victims))
             )
         if pc == 10:
             if F is not None:
-                v_p, v_force, v_to, v_victims = F[2:]
+                v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             v_v = v
             self.p_eliminate(S, v_v)
@@ -3869,30 +4099,58 @@ class MarlboroughRules:
             pc = 14
         if pc == 14:
             if F is not None:
-                v_p, v_to, v_live, v_targets = F[2:]
+                v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (9, 15, v_p, v_to, v_live, v_targets), v_p, 15, tuple(_uniq(v_targets))
+                S, (11, 15, v_p, v_to, v_live, v_targets, v_w), v_p, 17, tuple(_uniq(v_targets))
             )
         if pc == 15:
             if F is not None:
-                v_p, v_to, v_live, v_targets = F[2:]
+                v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             v_t = v
             if v_t is not None:
                 pc = 16
             else:
-                pc = 18
+                pc = 21
         if pc == 16:
-            if self.r_combat(S, None, None, v_p, v_live, v_to, v_t) is SUSPEND:
-                return _wait(S, (9, 17))
-            pc = 17
+            v_go = v_live
+            if len(v_live) > 1:
+                pc = 17
+            else:
+                pc = 19
         if pc == 17:
+            if F is not None:
+                v_p, v_to, v_live, v_t, v_w = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (11, 18, v_p, v_to, v_live, v_t, v_w),
+                v_p,
+                18,
+                tuple(_subsets(v_live, 1, -1)),
+                (v_t,),
+            )
+        if pc == 18:
+            if F is not None:
+                v_p, v_to, v_live, v_t, v_w = F[2:]
+                F = None
+            v_go = v
+            v_left = len(v_live) - len(v_go)
+            if v_left > 0:
+                v_w = "unit" if v_left in (1, -1) else "units"
+                _log(S, 50, (v_p, v_left, v_w))
+            pc = 19
+        if pc == 19:
+            if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
+                return _wait(S, (11, 20))
+            pc = 20
+        if pc == 20:
             if F is not None:
                 F = None
             self.p_lift_sieges(S)
-            pc = 18
-        if pc == 18:
+            pc = 21
+        if pc == 21:
             return None
 
     def z_segment__2_1(self, S: list[Any], F: Any) -> Any:
@@ -3905,6 +4163,38 @@ class MarlboroughRules:
             and (not S[self.o_e_unit__used + v_u])
         ]
 
+    def r_setup__campaign_markers(self, S: list[Any], F: Any, v: Any) -> Any:
+        "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine setup__campaign_markers: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
+                    return _wait(S, (15, 1, v__it, v__i, v_p))
+                pc = 1
+                continue
+            if pc == 4:
+                return None
+
     def r_take_losses(
         self,
         S: list[Any],
@@ -3916,46 +4206,70 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:392:3]"
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:418:3]'
         v_left: Any = None
         v_alive: Any = None
+        v_first_garrison: Any = None
         v__runs: Any = None
         v_w: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 3-4
-        if F is not None and (pc < 0 or not (0x18 >> pc) & 1):
+        # resume points: 1-2, 6-7
+        if F is not None and (pc < 0 or not (0xC6 >> pc) & 1):
             raise RulesError(f"routine take_losses: no resume point {pc}")
         while True:
             if pc == 0:
                 v_left = v_need
                 v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
-                v__runs = 0
-                pc = 1
+                if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(
+                    S, v_h, v_p
+                ):
+                    pc = 1
+                else:
+                    pc = 3
             if pc == 1:
+                if F is not None:
+                    v_p, v_h, v_defending, v_left, v_alive = F[2:]
+                    F = None
+                return self.ask(
+                    S, (2, 2, v_p, v_h, v_defending, v_left, v_alive), v_p, 1, (True, False), (v_h,)
+                )
+            if pc == 2:
+                if F is not None:
+                    v_p, v_h, v_defending, v_left, v_alive = F[2:]
+                    F = None
+                v_first_garrison = v
+                if v_first_garrison:
+                    self.p_destroy_garrison(S, v_h)
+                    v_left -= self.c_inherent_strength
+                pc = 3
+            if pc == 3:
+                v__runs = 0
+                pc = 4
+            if pc == 4:
                 if v_left > 0 and len(v_alive) > 0:
                     v__runs += 1
                     if v__runs > MAX_LOOP:
                         _endless_loop()
-                    pc = 2
-                else:
                     pc = 5
-            if pc == 2:
+                else:
+                    pc = 8
+            if pc == 5:
                 v_w = "point" if v_left in (1, -1) else "points"
-                pc = 3
-            if pc == 3:
+                pc = 6
+            if pc == 6:
                 if F is not None:
                     v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (1, 4, v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w),
+                    (2, 7, v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w),
                     v_p,
-                    0,
+                    2,
                     tuple(_uniq(v_alive)),
                     (v_left, v_w),
                 )
-            if pc == 4:
+            if pc == 7:
                 if F is not None:
                     v_p, v_h, v_defending, v_left, v_alive, v__runs, v_w = F[2:]
                     F = None
@@ -3963,9 +4277,9 @@ class MarlboroughRules:
                 v_left -= self.f_strength_of(S, v_u_2)
                 v_alive = [v_x for v_x in v_alive if v_x != v_u_2]
                 self.p_eliminate(S, v_u_2)
-                pc = 1
+                pc = 4
                 continue
-            if pc == 5:
+            if pc == 8:
                 if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
                     self.p_destroy_garrison(S, v_h)
                 return None
@@ -3978,7 +4292,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (13, 1))
+                return _wait(S, (16, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -3986,7 +4300,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:477:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:511:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4007,16 +4321,16 @@ class MarlboroughRules:
             if F is not None:
                 v_p, v_recruits = F[2:]
                 F = None
-            return self.ask(S, (4, 2, v_p, v_recruits), v_p, 3, tuple(_uniq(v_recruits)))
+            return self.ask(S, (5, 2, v_p, v_recruits), v_p, 5, tuple(_uniq(v_recruits)))
         if pc == 2:
             if F is not None:
                 v_p, v_recruits = F[2:]
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 14, (v_u_2,))
+            _log(S, 17, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "578 rules/marlborough/rules.yaml:214:7\n579 rules/marlborough/rules.yaml:215:7\n598 rules/marlborough/rules.yaml:111:7\n599 rules/marlborough/rules.yaml:112:7\n600 rules/marlborough/rules.yaml:113:11\n601 rules/marlborough/rules.yaml:114:11\n602 rules/marlborough/rules.yaml:115:15\n603 rules/marlborough/rules.yaml:116:7\n621 rules/marlborough/rules.yaml:194:7\n622 rules/marlborough/rules.yaml:195:11\n623 rules/marlborough/rules.yaml:196:7\n624 rules/marlborough/rules.yaml:197:7\n634 rules/marlborough/rules.yaml:198:7\n635 rules/marlborough/rules.yaml:199:7\n638 rules/marlborough/rules.yaml:200:7\n639 rules/marlborough/rules.yaml:201:11\n647 rules/marlborough/rules.yaml:202:11\n648 rules/marlborough/rules.yaml:203:7\n653 rules/marlborough/rules.yaml:204:7\n665 rules/marlborough/rules.yaml:156:7\n666 rules/marlborough/rules.yaml:157:7\n667 rules/marlborough/rules.yaml:158:11\n668 rules/marlborough/rules.yaml:159:7\n669 rules/marlborough/rules.yaml:160:11\n670 rules/marlborough/rules.yaml:161:7\n674 rules/marlborough/rules.yaml:43:7\n682 rules/marlborough/rules.yaml:132:7\n686 rules/marlborough/rules.yaml:75:7\n693 rules/marlborough/rules.yaml:65:7\n708 rules/marlborough/rules.yaml:318:7\n712 rules/marlborough/rules.yaml:140:7\n713 rules/marlborough/rules.yaml:141:7\n714 rules/marlborough/rules.yaml:142:11\n715 rules/marlborough/rules.yaml:143:11\n716 rules/marlborough/rules.yaml:144:15\n717 rules/marlborough/rules.yaml:145:7\n730 rules/marlborough/rules.yaml:265:7\n731 rules/marlborough/rules.yaml:266:7\n732 rules/marlborough/rules.yaml:267:11\n733 rules/marlborough/rules.yaml:268:7\n734 rules/marlborough/rules.yaml:269:11\n735 rules/marlborough/rules.yaml:270:7\n743 rules/marlborough/rules.yaml:271:7\n744 rules/marlborough/rules.yaml:272:7\n750 rules/marlborough/rules.yaml:273:11\n751 rules/marlborough/rules.yaml:274:7\n752 rules/marlborough/rules.yaml:275:11\n760 rules/marlborough/rules.yaml:276:11\n766 rules/marlborough/rules.yaml:277:7\n770 rules/marlborough/rules.yaml:83:7\n777 rules/marlborough/rules.yaml:84:11\n778 rules/marlborough/rules.yaml:85:7\n779 rules/marlborough/rules.yaml:86:7\n780 rules/marlborough/rules.yaml:87:11\n781 rules/marlborough/rules.yaml:88:7\n785 rules/marlborough/rules.yaml:53:7\n786 rules/marlborough/rules.yaml:54:7\n787 rules/marlborough/rules.yaml:55:11\n791 rules/marlborough/rules.yaml:56:15\n792 rules/marlborough/rules.yaml:57:7\n796 rules/marlborough/rules.yaml:96:7\n797 rules/marlborough/rules.yaml:97:11\n798 rules/marlborough/rules.yaml:98:7\n799 rules/marlborough/rules.yaml:99:7\n800 rules/marlborough/rules.yaml:100:11\n801 rules/marlborough/rules.yaml:101:7\n805 rules/marlborough/rules.yaml:16:7\n809 rules/marlborough/rules.yaml:124:7\n810 rules/marlborough/rules.yaml:125:7\n814 rules/marlborough/rules.yaml:312:7\n822 rules/marlborough/rules.yaml:287:7\n823 rules/marlborough/rules.yaml:288:7\n824 rules/marlborough/rules.yaml:289:11\n825 rules/marlborough/rules.yaml:290:7\n828 rules/marlborough/rules.yaml:291:11\n829 rules/marlborough/rules.yaml:292:7\n833 rules/marlborough/rules.yaml:293:11\n834 rules/marlborough/rules.yaml:294:7\n838 rules/marlborough/rules.yaml:25:7\n839 rules/marlborough/rules.yaml:26:11\n840 rules/marlborough/rules.yaml:27:7\n844 rules/marlborough/rules.yaml:249:7\n845 rules/marlborough/rules.yaml:250:7\n849 rules/marlborough/rules.yaml:251:11\n850 rules/marlborough/rules.yaml:252:7\n851 rules/marlborough/rules.yaml:253:11\n852 rules/marlborough/rules.yaml:254:7\n856 rules/marlborough/rules.yaml:237:7\n861 rules/marlborough/rules.yaml:238:7\n870 rules/marlborough/rules.yaml:225:7\n871 rules/marlborough/rules.yaml:226:11\n872 rules/marlborough/rules.yaml:227:7\n873 rules/marlborough/rules.yaml:228:11\n874 rules/marlborough/rules.yaml:229:7\n878 rules/marlborough/rules.yaml:35:7\n885 rules/marlborough/rules.yaml:302:7\n890 rules/marlborough/rules.yaml:303:7\n891 rules/marlborough/rules.yaml:304:7\n899 rules/marlborough/rules.yaml:819:3\n906 rules/marlborough/rules.yaml:819:3\n921 rules/marlborough/rules.yaml:840:3\n928 rules/marlborough/rules.yaml:840:3\n936 rules/marlborough/rules.yaml:173:7\n937 rules/marlborough/rules.yaml:174:7\n938 rules/marlborough/rules.yaml:175:7\n939 rules/marlborough/rules.yaml:176:7\n940 rules/marlborough/rules.yaml:177:11\n941 rules/marlborough/rules.yaml:178:11\n948 rules/marlborough/rules.yaml:179:15\n962 rules/marlborough/rules.yaml:180:7\n966 rules/marlborough/cards.yaml:383:14\n970 rules/marlborough/cards.yaml:391:14\n974 rules/marlborough/cards.yaml:15:14\n978 rules/marlborough/cards.yaml:23:14\n982 rules/marlborough/cards.yaml:31:14\n986 rules/marlborough/cards.yaml:39:14\n990 rules/marlborough/cards.yaml:47:14\n994 rules/marlborough/cards.yaml:55:14\n998 rules/marlborough/cards.yaml:63:14\n1002 rules/marlborough/cards.yaml:71:14\n1006 rules/marlborough/cards.yaml:79:14\n1010 rules/marlborough/cards.yaml:87:14\n1014 rules/marlborough/cards.yaml:95:14\n1018 rules/marlborough/cards.yaml:103:14\n1022 rules/marlborough/cards.yaml:111:14\n1026 rules/marlborough/cards.yaml:119:14\n1030 rules/marlborough/cards.yaml:127:14\n1034 rules/marlborough/cards.yaml:199:14\n1038 rules/marlborough/cards.yaml:135:14\n1042 rules/marlborough/cards.yaml:143:14\n1046 rules/marlborough/cards.yaml:151:14\n1050 rules/marlborough/cards.yaml:159:14\n1054 rules/marlborough/cards.yaml:167:14\n1058 rules/marlborough/cards.yaml:175:14\n1062 rules/marlborough/cards.yaml:183:14\n1066 rules/marlborough/cards.yaml:191:14\n1070 rules/marlborough/cards.yaml:271:14\n1074 rules/marlborough/cards.yaml:279:14\n1078 rules/marlborough/cards.yaml:287:14\n1082 rules/marlborough/cards.yaml:295:14\n1086 rules/marlborough/cards.yaml:303:14\n1090 rules/marlborough/cards.yaml:311:14\n1094 rules/marlborough/cards.yaml:319:14\n1098 rules/marlborough/cards.yaml:327:14\n1102 rules/marlborough/cards.yaml:335:14\n1106 rules/marlborough/cards.yaml:343:14\n1110 rules/marlborough/cards.yaml:351:14\n1114 rules/marlborough/cards.yaml:359:14\n1118 rules/marlborough/cards.yaml:367:14\n1122 rules/marlborough/cards.yaml:375:14\n1126 rules/marlborough/cards.yaml:207:14\n1130 rules/marlborough/cards.yaml:215:14\n1134 rules/marlborough/cards.yaml:223:14\n1138 rules/marlborough/cards.yaml:231:14\n1142 rules/marlborough/cards.yaml:239:14\n1146 rules/marlborough/cards.yaml:247:14\n1150 rules/marlborough/cards.yaml:255:14\n1154 rules/marlborough/cards.yaml:263:14\n1158 rules/marlborough/rules.yaml:417:7\n1162 rules/marlborough/rules.yaml:418:11\n1163 rules/marlborough/rules.yaml:419:11\n1169 rules/marlborough/rules.yaml:326:7\n1170 rules/marlborough/rules.yaml:327:7\n1177 rules/marlborough/rules.yaml:328:11\n1178 rules/marlborough/rules.yaml:329:11\n1182 rules/marlborough/rules.yaml:330:11\n1186 rules/marlborough/rules.yaml:389:7\n1188 rules/marlborough/rules.yaml:390:7\n1193 rules/marlborough/flow.yaml:63:7\n1194 rules/marlborough/flow.yaml:64:7\n1195 rules/marlborough/flow.yaml:65:11\n1199 rules/marlborough/rules.yaml:494:7\n1200 rules/marlborough/rules.yaml:495:11\n1201 rules/marlborough/rules.yaml:496:7\n1202 rules/marlborough/rules.yaml:497:7\n1203 rules/marlborough/rules.yaml:499:15\n1205 rules/marlborough/rules.yaml:500:15\n1206 rules/marlborough/rules.yaml:501:15\n1207 rules/marlborough/rules.yaml:502:15\n1209 rules/marlborough/rules.yaml:504:15\n1211 rules/marlborough/rules.yaml:505:15\n1212 rules/marlborough/rules.yaml:506:15\n1213 rules/marlborough/rules.yaml:507:15\n1215 rules/marlborough/rules.yaml:509:15\n1219 rules/marlborough/rules.yaml:708:7\n1220 rules/marlborough/rules.yaml:709:11\n1221 rules/marlborough/rules.yaml:710:15\n1222 rules/marlborough/rules.yaml:711:15\n1235 rules/marlborough/rules.yaml:712:15\n1236 rules/marlborough/rules.yaml:713:15\n1248 rules/marlborough/rules.yaml:714:15\n1249 rules/marlborough/rules.yaml:715:19\n1250 rules/marlborough/rules.yaml:716:19\n1256 rules/marlborough/rules.yaml:337:7\n1257 rules/marlborough/rules.yaml:338:7\n1262 rules/marlborough/rules.yaml:339:11\n1263 rules/marlborough/rules.yaml:340:11\n1266 rules/marlborough/rules.yaml:341:11\n1267 rules/marlborough/rules.yaml:342:7\n1268 rules/marlborough/rules.yaml:343:7\n1274 rules/marlborough/rules.yaml:800:7\n1275 rules/marlborough/rules.yaml:801:7\n1276 rules/marlborough/rules.yaml:802:7\n1277 rules/marlborough/rules.yaml:803:7\n1278 rules/marlborough/rules.yaml:804:7\n1279 rules/marlborough/rules.yaml:805:7\n1280 rules/marlborough/rules.yaml:806:11\n1281 rules/marlborough/rules.yaml:807:15\n1282 rules/marlborough/rules.yaml:808:15\n1283 rules/marlborough/rules.yaml:809:19\n1288 rules/marlborough/rules.yaml:810:19\n1289 rules/marlborough/rules.yaml:811:23\n1290 rules/marlborough/rules.yaml:812:23\n1292 rules/marlborough/rules.yaml:814:23\n1294 rules/marlborough/rules.yaml:815:23\n1295 rules/marlborough/rules.yaml:816:7\n1300 rules/marlborough/flow.yaml:10:7\n1301 rules/marlborough/flow.yaml:11:11\n1305 rules/marlborough/flow.yaml:15:7\n1306 rules/marlborough/flow.yaml:16:11\n1307 rules/marlborough/flow.yaml:17:15\n1310 rules/marlborough/flow.yaml:18:19\n1311 rules/marlborough/flow.yaml:19:19\n1317 rules/marlborough/rules.yaml:376:7\n1318 rules/marlborough/rules.yaml:377:11\n1320 rules/marlborough/rules.yaml:379:11\n1321 rules/marlborough/rules.yaml:380:7\n1323 rules/marlborough/rules.yaml:381:7\n1324 rules/marlborough/rules.yaml:382:11\n1329 rules/marlborough/rules.yaml:350:7\n1330 rules/marlborough/rules.yaml:351:7\n1336 rules/marlborough/flow.yaml:52:7\n1341 rules/marlborough/flow.yaml:53:7\n1346 rules/marlborough/flow.yaml:54:7\n1348 rules/marlborough/flow.yaml:55:7\n1349 rules/marlborough/flow.yaml:56:11\n1351 rules/marlborough/flow.yaml:58:11\n1356 rules/marlborough/flow.yaml:24:7\n1357 rules/marlborough/flow.yaml:25:11\n1362 rules/marlborough/flow.yaml:26:11\n1365 rules/marlborough/flow.yaml:28:11\n1366 rules/marlborough/flow.yaml:29:11\n1367 rules/marlborough/flow.yaml:30:15\n1368 rules/marlborough/flow.yaml:31:11\n1369 rules/marlborough/flow.yaml:32:15\n1370 rules/marlborough/flow.yaml:33:15\n1371 rules/marlborough/flow.yaml:34:15\n1376 rules/marlborough/flow.yaml:35:19\n1377 rules/marlborough/flow.yaml:36:19\n1378 rules/marlborough/flow.yaml:37:19\n1380 rules/marlborough/flow.yaml:38:15\n1381 rules/marlborough/flow.yaml:39:11\n1384 rules/marlborough/flow.yaml:40:11\n1389 rules/marlborough/flow.yaml:47:7\n1390 rules/marlborough/flow.yaml:48:11\n1395 rules/marlborough/rules.yaml:358:7\n1396 rules/marlborough/rules.yaml:359:11\n1397 rules/marlborough/rules.yaml:360:11\n1399 rules/marlborough/rules.yaml:361:7\n1400 rules/marlborough/rules.yaml:362:7\n1401 rules/marlborough/rules.yaml:363:7\n1402 rules/marlborough/rules.yaml:364:7\n1403 rules/marlborough/rules.yaml:365:11\n1407 rules/marlborough/rules.yaml:367:11\n1415 rules/marlborough/rules.yaml:369:11\n1427 rules/marlborough/rules.yaml:834:7\n1430 rules/marlborough/rules.yaml:835:7\n1431 rules/marlborough/rules.yaml:836:11\n1433 rules/marlborough/rules.yaml:838:11\n1434 rules/marlborough/rules.yaml:839:7\n1441 rules/marlborough/rules.yaml:854:7\n1444 rules/marlborough/rules.yaml:855:7\n1445 rules/marlborough/rules.yaml:856:7\n1818 rules/marlborough/rules.yaml:465:7\n1821 rules/marlborough/rules.yaml:466:11\n1822 rules/marlborough/rules.yaml:467:7\n1831 rules/marlborough/rules.yaml:468:7\n1832 rules/marlborough/rules.yaml:469:11\n1833 rules/marlborough/rules.yaml:470:7\n1834 rules/marlborough/rules.yaml:471:7\n1835 rules/marlborough/rules.yaml:472:11\n1837 rules/marlborough/rules.yaml:473:7\n1838 rules/marlborough/rules.yaml:474:11\n1842 rules/marlborough/rules.yaml:564:7\n1843 rules/marlborough/rules.yaml:565:7\n1846 rules/marlborough/rules.yaml:566:7\n1847 rules/marlborough/rules.yaml:567:11\n1849 rules/marlborough/rules.yaml:568:7\n1850 rules/marlborough/rules.yaml:569:11\n1852 rules/marlborough/rules.yaml:570:7\n1853 rules/marlborough/rules.yaml:571:7\n1854 rules/marlborough/rules.yaml:573:7\n1855 rules/marlborough/rules.yaml:574:11\n1861 rules/marlborough/rules.yaml:575:11\n1869 rules/marlborough/rules.yaml:578:11\n1870 rules/marlborough/rules.yaml:580:11\n1871 rules/marlborough/rules.yaml:582:19\n1873 rules/marlborough/rules.yaml:585:19\n1878 rules/marlborough/rules.yaml:587:19\n1884 rules/marlborough/rules.yaml:591:11\n1890 rules/marlborough/rules.yaml:594:11\n1891 rules/marlborough/rules.yaml:596:11\n1896 rules/marlborough/rules.yaml:597:11\n1901 rules/marlborough/rules.yaml:598:11\n1902 rules/marlborough/rules.yaml:600:19\n1903 rules/marlborough/rules.yaml:601:19\n1909 rules/marlborough/rules.yaml:602:23\n1910 rules/marlborough/rules.yaml:603:23\n1912 rules/marlborough/rules.yaml:605:19\n1913 rules/marlborough/rules.yaml:606:23\n1915 rules/marlborough/rules.yaml:608:23\n1919 rules/marlborough/rules.yaml:612:19\n1920 rules/marlborough/rules.yaml:613:19\n1921 rules/marlborough/rules.yaml:614:19\n1922 rules/marlborough/rules.yaml:615:23\n1926 rules/marlborough/rules.yaml:619:19\n1927 rules/marlborough/rules.yaml:620:19\n1928 rules/marlborough/rules.yaml:621:19\n1942 rules/marlborough/rules.yaml:622:23\n1944 rules/marlborough/rules.yaml:624:19\n1951 rules/marlborough/rules.yaml:819:3\n1952 rules/marlborough/rules.yaml:819:3\n1955 rules/marlborough/rules.yaml:819:3\n1956 rules/marlborough/rules.yaml:819:3\n1957 rules/marlborough/rules.yaml:819:3\n1958 rules/marlborough/rules.yaml:819:3\n1959 rules/marlborough/rules.yaml:819:3\n1960 rules/marlborough/rules.yaml:819:3\n1967 rules/marlborough/rules.yaml:819:3\n1968 rules/marlborough/rules.yaml:819:3\n1969 rules/marlborough/rules.yaml:819:3\n1970 rules/marlborough/rules.yaml:819:3\n1984 rules/marlborough/rules.yaml:819:3\n1985 rules/marlborough/rules.yaml:819:3\n1987 rules/marlborough/rules.yaml:819:3\n1988 rules/marlborough/rules.yaml:819:3\n1989 rules/marlborough/rules.yaml:819:3\n1991 rules/marlborough/rules.yaml:819:3\n1992 rules/marlborough/rules.yaml:819:3\n1995 rules/marlborough/rules.yaml:819:3\n2011 rules/marlborough/rules.yaml:635:7\n2012 rules/marlborough/rules.yaml:636:7\n2013 rules/marlborough/rules.yaml:637:7\n2018 rules/marlborough/rules.yaml:638:7\n2019 rules/marlborough/rules.yaml:639:7\n2023 rules/marlborough/rules.yaml:640:7\n2027 rules/marlborough/rules.yaml:641:7\n2028 rules/marlborough/rules.yaml:642:11\n2029 rules/marlborough/rules.yaml:643:7\n2030 rules/marlborough/rules.yaml:644:7\n2031 rules/marlborough/rules.yaml:645:7\n2036 rules/marlborough/rules.yaml:646:7\n2041 rules/marlborough/rules.yaml:647:7\n2042 rules/marlborough/rules.yaml:648:7\n2043 rules/marlborough/rules.yaml:649:7\n2044 rules/marlborough/rules.yaml:650:7\n2045 rules/marlborough/rules.yaml:651:7\n2046 rules/marlborough/rules.yaml:652:7\n2047 rules/marlborough/rules.yaml:653:7\n2048 rules/marlborough/rules.yaml:654:7\n2049 rules/marlborough/rules.yaml:655:7\n2050 rules/marlborough/rules.yaml:656:7\n2051 rules/marlborough/rules.yaml:657:7\n2068 rules/marlborough/rules.yaml:658:7\n2069 rules/marlborough/rules.yaml:659:7\n2070 rules/marlborough/rules.yaml:660:11\n2097 rules/marlborough/rules.yaml:661:7\n2098 rules/marlborough/rules.yaml:662:7\n2099 rules/marlborough/rules.yaml:664:15\n2100 rules/marlborough/rules.yaml:665:19\n2101 rules/marlborough/rules.yaml:666:15\n2102 rules/marlborough/rules.yaml:667:15\n2103 rules/marlborough/rules.yaml:668:15\n2104 rules/marlborough/rules.yaml:669:19\n2106 rules/marlborough/rules.yaml:671:15\n2107 rules/marlborough/rules.yaml:672:15\n2108 rules/marlborough/rules.yaml:673:15\n2109 rules/marlborough/rules.yaml:674:15\n2110 rules/marlborough/rules.yaml:675:15\n2111 rules/marlborough/rules.yaml:676:19\n2113 rules/marlborough/rules.yaml:678:15\n2114 rules/marlborough/rules.yaml:679:15\n2115 rules/marlborough/rules.yaml:680:15\n2116 rules/marlborough/rules.yaml:681:15\n2125 rules/marlborough/rules.yaml:682:19\n2127 rules/marlborough/rules.yaml:684:15\n2128 rules/marlborough/rules.yaml:685:15\n2129 rules/marlborough/rules.yaml:686:15\n2135 rules/marlborough/rules.yaml:687:19\n2136 rules/marlborough/rules.yaml:688:19\n2137 rules/marlborough/rules.yaml:689:15\n2138 rules/marlborough/rules.yaml:690:15\n2139 rules/marlborough/rules.yaml:691:15\n2140 rules/marlborough/rules.yaml:692:19\n2142 rules/marlborough/rules.yaml:694:15\n2143 rules/marlborough/rules.yaml:695:19\n2144 rules/marlborough/rules.yaml:696:15\n2145 rules/marlborough/rules.yaml:697:15\n2146 rules/marlborough/rules.yaml:698:15\n2147 rules/marlborough/rules.yaml:699:15\n2148 rules/marlborough/rules.yaml:700:15\n2149 rules/marlborough/rules.yaml:701:19\n2153 rules/marlborough/rules.yaml:520:7\n2154 rules/marlborough/rules.yaml:521:7\n2157 rules/marlborough/rules.yaml:522:7\n2158 rules/marlborough/rules.yaml:523:11\n2159 rules/marlborough/rules.yaml:524:15\n2160 rules/marlborough/rules.yaml:525:7\n2161 rules/marlborough/rules.yaml:526:7\n2162 rules/marlborough/rules.yaml:527:7\n2163 rules/marlborough/rules.yaml:528:11\n2164 rules/marlborough/rules.yaml:529:11\n2165 rules/marlborough/rules.yaml:530:11\n2171 rules/marlborough/rules.yaml:531:11\n2180 rules/marlborough/rules.yaml:532:11\n2181 rules/marlborough/rules.yaml:533:15\n2182 rules/marlborough/rules.yaml:534:19\n2184 rules/marlborough/rules.yaml:536:15\n2185 rules/marlborough/rules.yaml:537:15\n2186 rules/marlborough/rules.yaml:538:19\n2188 rules/marlborough/rules.yaml:540:7\n2189 rules/marlborough/rules.yaml:541:7\n2194 rules/marlborough/rules.yaml:840:3\n2195 rules/marlborough/rules.yaml:840:3\n2196 rules/marlborough/rules.yaml:840:3\n2197 rules/marlborough/rules.yaml:840:3\n2198 rules/marlborough/rules.yaml:840:3\n2199 rules/marlborough/rules.yaml:840:3\n2200 rules/marlborough/rules.yaml:840:3\n2201 rules/marlborough/rules.yaml:840:3\n2208 rules/marlborough/rules.yaml:840:3\n2209 rules/marlborough/rules.yaml:840:3\n2210 rules/marlborough/rules.yaml:840:3\n2211 rules/marlborough/rules.yaml:840:3\n2216 rules/marlborough/rules.yaml:840:3\n2217 rules/marlborough/rules.yaml:840:3\n2219 rules/marlborough/rules.yaml:840:3\n2220 rules/marlborough/rules.yaml:840:3\n2221 rules/marlborough/rules.yaml:840:3\n2223 rules/marlborough/rules.yaml:840:3\n2224 rules/marlborough/rules.yaml:840:3\n2225 rules/marlborough/rules.yaml:840:3\n2231 rules/marlborough/rules.yaml:548:7\n2232 rules/marlborough/rules.yaml:549:7\n2233 rules/marlborough/rules.yaml:550:11\n2234 rules/marlborough/rules.yaml:551:11\n2236 rules/marlborough/rules.yaml:553:11\n2273 rules/marlborough/rules.yaml:779:7\n2274 rules/marlborough/rules.yaml:780:11\n2275 rules/marlborough/rules.yaml:781:7\n2276 rules/marlborough/rules.yaml:782:7\n2277 rules/marlborough/rules.yaml:783:7\n2282 rules/marlborough/rules.yaml:784:11\n2283 rules/marlborough/rules.yaml:785:11\n2284 rules/marlborough/rules.yaml:786:15\n2286 rules/marlborough/rules.yaml:788:15\n2287 rules/marlborough/rules.yaml:789:11\n2291 rules/marlborough/rules.yaml:431:7\n2292 rules/marlborough/rules.yaml:432:7\n2293 rules/marlborough/rules.yaml:433:11\n2294 rules/marlborough/rules.yaml:434:7\n2295 rules/marlborough/rules.yaml:436:11\n2296 rules/marlborough/rules.yaml:437:7\n2297 rules/marlborough/rules.yaml:438:11\n2298 rules/marlborough/rules.yaml:439:15\n2299 rules/marlborough/rules.yaml:440:7\n2300 rules/marlborough/rules.yaml:441:7\n2301 rules/marlborough/rules.yaml:442:11\n2302 rules/marlborough/rules.yaml:443:7\n2303 rules/marlborough/rules.yaml:444:7\n2304 rules/marlborough/rules.yaml:445:7\n2305 rules/marlborough/rules.yaml:446:7\n2314 rules/marlborough/rules.yaml:447:7\n2315 rules/marlborough/rules.yaml:449:11\n2316 rules/marlborough/rules.yaml:450:15\n2317 rules/marlborough/rules.yaml:451:11\n2318 rules/marlborough/rules.yaml:452:7\n2319 rules/marlborough/rules.yaml:453:7\n2320 rules/marlborough/rules.yaml:454:11\n2326 rules/marlborough/rules.yaml:727:7\n2332 rules/marlborough/rules.yaml:728:7\n2333 rules/marlborough/rules.yaml:729:7\n2334 rules/marlborough/rules.yaml:730:11\n2343 rules/marlborough/rules.yaml:731:7\n2344 rules/marlborough/rules.yaml:732:7\n2345 rules/marlborough/rules.yaml:733:11\n2346 rules/marlborough/rules.yaml:735:11\n2347 rules/marlborough/rules.yaml:736:7\n2348 rules/marlborough/rules.yaml:737:7\n2349 rules/marlborough/rules.yaml:738:7\n2355 rules/marlborough/rules.yaml:739:7\n2356 rules/marlborough/rules.yaml:740:7\n2357 rules/marlborough/rules.yaml:741:11\n2358 rules/marlborough/rules.yaml:743:7\n2369 rules/marlborough/rules.yaml:744:7\n2370 rules/marlborough/rules.yaml:745:7\n2371 rules/marlborough/rules.yaml:746:11\n2372 rules/marlborough/rules.yaml:747:7\n2373 rules/marlborough/rules.yaml:748:11\n2374 rules/marlborough/rules.yaml:749:15\n2378 rules/marlborough/rules.yaml:753:7\n2379 rules/marlborough/rules.yaml:754:11\n2380 rules/marlborough/rules.yaml:756:11\n2381 rules/marlborough/rules.yaml:757:15\n2382 rules/marlborough/rules.yaml:758:15\n2383 rules/marlborough/rules.yaml:759:19\n2384 rules/marlborough/rules.yaml:760:19\n2385 rules/marlborough/rules.yaml:761:7\n2390 rules/marlborough/rules.yaml:762:7\n2391 rules/marlborough/rules.yaml:763:11\n2392 rules/marlborough/rules.yaml:764:7\n2393 rules/marlborough/rules.yaml:765:7\n2394 rules/marlborough/rules.yaml:766:11\n2395 rules/marlborough/rules.yaml:767:7\n2396 rules/marlborough/rules.yaml:768:7\n2397 rules/marlborough/rules.yaml:769:11\n2398 rules/marlborough/rules.yaml:770:11\n2404 rules/marlborough/rules.yaml:401:7\n2405 rules/marlborough/rules.yaml:402:7\n2406 rules/marlborough/rules.yaml:403:7\n2411 rules/marlborough/rules.yaml:404:11\n2412 rules/marlborough/rules.yaml:405:11\n2413 rules/marlborough/rules.yaml:406:11\n2414 rules/marlborough/rules.yaml:407:11\n2415 rules/marlborough/rules.yaml:408:11\n2416 rules/marlborough/rules.yaml:409:7\n2417 rules/marlborough/rules.yaml:410:11\n2421 rules/marlborough/flow.yaml:44:7\n2425 rules/marlborough/rules.yaml:482:7\n2431 rules/marlborough/rules.yaml:483:7\n2432 rules/marlborough/rules.yaml:484:11\n2433 rules/marlborough/rules.yaml:485:7\n2434 rules/marlborough/rules.yaml:486:7\n2449 rules/marlborough/rules.yaml:465:7\n2452 rules/marlborough/rules.yaml:466:11\n2453 rules/marlborough/rules.yaml:467:7\n2465 rules/marlborough/rules.yaml:468:7\n2466 rules/marlborough/rules.yaml:469:11\n2467 rules/marlborough/rules.yaml:470:7\n2485 rules/marlborough/rules.yaml:471:7\n2486 rules/marlborough/rules.yaml:472:11\n2488 rules/marlborough/rules.yaml:473:7\n2489 rules/marlborough/rules.yaml:474:11\n2490 rules/marlborough/rules.yaml:475:11\n2530 rules/marlborough/rules.yaml:564:7\n2531 rules/marlborough/rules.yaml:565:7\n2534 rules/marlborough/rules.yaml:566:7\n2535 rules/marlborough/rules.yaml:567:11\n2537 rules/marlborough/rules.yaml:568:7\n2538 rules/marlborough/rules.yaml:569:11\n2540 rules/marlborough/rules.yaml:570:7\n2541 rules/marlborough/rules.yaml:571:7\n2542 rules/marlborough/rules.yaml:572:7\n2543 rules/marlborough/rules.yaml:573:7\n2548 rules/marlborough/rules.yaml:574:11\n2549 rules/marlborough/rules.yaml:575:11\n2577 rules/marlborough/rules.yaml:578:11\n2578 rules/marlborough/rules.yaml:579:11\n2579 rules/marlborough/rules.yaml:580:11\n2580 rules/marlborough/rules.yaml:582:19\n2581 rules/marlborough/rules.yaml:583:19\n2591 rules/marlborough/rules.yaml:589:19\n2594 rules/marlborough/rules.yaml:585:19\n2598 rules/marlborough/rules.yaml:587:19\n2610 rules/marlborough/rules.yaml:591:11\n2633 rules/marlborough/rules.yaml:594:11\n2634 rules/marlborough/rules.yaml:595:11\n2635 rules/marlborough/rules.yaml:596:11\n2642 rules/marlborough/rules.yaml:597:11\n2649 rules/marlborough/rules.yaml:598:11\n2660 rules/marlborough/rules.yaml:600:19\n2667 rules/marlborough/rules.yaml:601:19\n2674 rules/marlborough/rules.yaml:602:23\n2675 rules/marlborough/rules.yaml:603:23\n2679 rules/marlborough/rules.yaml:605:19\n2684 rules/marlborough/rules.yaml:610:23\n2687 rules/marlborough/rules.yaml:606:23\n2691 rules/marlborough/rules.yaml:608:23\n2695 rules/marlborough/rules.yaml:612:19\n2696 rules/marlborough/rules.yaml:613:19\n2709 rules/marlborough/rules.yaml:614:19\n2712 rules/marlborough/rules.yaml:617:23\n2715 rules/marlborough/rules.yaml:615:23\n2719 rules/marlborough/rules.yaml:619:19\n2726 rules/marlborough/rules.yaml:620:19\n2733 rules/marlborough/rules.yaml:621:19\n2744 rules/marlborough/rules.yaml:622:23\n2748 rules/marlborough/rules.yaml:624:19\n2791 rules/marlborough/rules.yaml:819:3\n2796 rules/marlborough/rules.yaml:819:3\n2799 rules/marlborough/rules.yaml:819:3\n2800 rules/marlborough/rules.yaml:819:3\n2801 rules/marlborough/rules.yaml:819:3\n2802 rules/marlborough/rules.yaml:819:3\n2803 rules/marlborough/rules.yaml:819:3\n2804 rules/marlborough/rules.yaml:819:3\n2817 rules/marlborough/rules.yaml:819:3\n2818 rules/marlborough/rules.yaml:819:3\n2830 rules/marlborough/rules.yaml:819:3\n2836 rules/marlborough/rules.yaml:819:3\n2849 rules/marlborough/rules.yaml:819:3\n2850 rules/marlborough/rules.yaml:819:3\n2872 rules/marlborough/rules.yaml:819:3\n2912 rules/marlborough/rules.yaml:819:3\n2913 rules/marlborough/rules.yaml:819:3\n2915 rules/marlborough/rules.yaml:819:3\n2916 rules/marlborough/rules.yaml:819:3\n2920 rules/marlborough/rules.yaml:819:3\n2961 rules/marlborough/rules.yaml:635:7\n2962 rules/marlborough/rules.yaml:636:7\n2963 rules/marlborough/rules.yaml:637:7\n2968 rules/marlborough/rules.yaml:638:7\n2969 rules/marlborough/rules.yaml:639:7\n2970 rules/marlborough/rules.yaml:640:7\n2971 rules/marlborough/rules.yaml:641:7\n2972 rules/marlborough/rules.yaml:642:11\n2973 rules/marlborough/rules.yaml:643:7\n2974 rules/marlborough/rules.yaml:644:7\n2975 rules/marlborough/rules.yaml:645:7\n2983 rules/marlborough/rules.yaml:646:7\n2991 rules/marlborough/rules.yaml:647:7\n2992 rules/marlborough/rules.yaml:648:7\n2993 rules/marlborough/rules.yaml:649:7\n2994 rules/marlborough/rules.yaml:650:7\n2995 rules/marlborough/rules.yaml:651:7\n2996 rules/marlborough/rules.yaml:652:7\n2997 rules/marlborough/rules.yaml:653:7\n3043 rules/marlborough/rules.yaml:654:7\n3044 rules/marlborough/rules.yaml:655:7\n3045 rules/marlborough/rules.yaml:656:7\n3046 rules/marlborough/rules.yaml:657:7\n3073 rules/marlborough/rules.yaml:658:7\n3125 rules/marlborough/rules.yaml:659:7\n3126 rules/marlborough/rules.yaml:660:11\n3153 rules/marlborough/rules.yaml:661:7\n3154 rules/marlborough/rules.yaml:662:7\n3165 rules/marlborough/rules.yaml:664:15\n3166 rules/marlborough/rules.yaml:665:19\n3167 rules/marlborough/rules.yaml:666:15\n3174 rules/marlborough/rules.yaml:667:15\n3181 rules/marlborough/rules.yaml:668:15\n3182 rules/marlborough/rules.yaml:669:19\n3185 rules/marlborough/rules.yaml:671:15\n3195 rules/marlborough/rules.yaml:672:15\n3202 rules/marlborough/rules.yaml:673:15\n3209 rules/marlborough/rules.yaml:674:15\n3216 rules/marlborough/rules.yaml:675:15\n3217 rules/marlborough/rules.yaml:676:19\n3220 rules/marlborough/rules.yaml:678:15\n3221 rules/marlborough/rules.yaml:679:15\n3228 rules/marlborough/rules.yaml:680:15\n3235 rules/marlborough/rules.yaml:681:15\n3241 rules/marlborough/rules.yaml:682:19\n3244 rules/marlborough/rules.yaml:684:15\n3251 rules/marlborough/rules.yaml:685:15\n3258 rules/marlborough/rules.yaml:686:15\n3261 rules/marlborough/rules.yaml:687:19\n3262 rules/marlborough/rules.yaml:688:19\n3263 rules/marlborough/rules.yaml:689:15\n3270 rules/marlborough/rules.yaml:690:15\n3277 rules/marlborough/rules.yaml:691:15\n3278 rules/marlborough/rules.yaml:692:19\n3281 rules/marlborough/rules.yaml:694:15\n3282 rules/marlborough/rules.yaml:695:19\n3283 rules/marlborough/rules.yaml:696:15\n3284 rules/marlborough/rules.yaml:697:15\n3285 rules/marlborough/rules.yaml:698:15\n3292 rules/marlborough/rules.yaml:699:15\n3299 rules/marlborough/rules.yaml:700:15\n3300 rules/marlborough/rules.yaml:701:19\n3325 rules/marlborough/rules.yaml:520:7\n3326 rules/marlborough/rules.yaml:521:7\n3329 rules/marlborough/rules.yaml:522:7\n3330 rules/marlborough/rules.yaml:523:11\n3331 rules/marlborough/rules.yaml:524:15\n3332 rules/marlborough/rules.yaml:525:7\n3333 rules/marlborough/rules.yaml:526:7\n3334 rules/marlborough/rules.yaml:527:7\n3339 rules/marlborough/rules.yaml:528:11\n3340 rules/marlborough/rules.yaml:529:11\n3341 rules/marlborough/rules.yaml:530:11\n3347 rules/marlborough/rules.yaml:531:11\n3356 rules/marlborough/rules.yaml:532:11\n3357 rules/marlborough/rules.yaml:533:15\n3358 rules/marlborough/rules.yaml:534:19\n3366 rules/marlborough/rules.yaml:536:15\n3379 rules/marlborough/rules.yaml:537:15\n3380 rules/marlborough/rules.yaml:538:19\n3382 rules/marlborough/rules.yaml:539:15\n3385 rules/marlborough/rules.yaml:540:7\n3386 rules/marlborough/rules.yaml:541:7\n3416 rules/marlborough/rules.yaml:840:3\n3421 rules/marlborough/rules.yaml:840:3\n3424 rules/marlborough/rules.yaml:840:3\n3425 rules/marlborough/rules.yaml:840:3\n3426 rules/marlborough/rules.yaml:840:3\n3427 rules/marlborough/rules.yaml:840:3\n3428 rules/marlborough/rules.yaml:840:3\n3429 rules/marlborough/rules.yaml:840:3\n3442 rules/marlborough/rules.yaml:840:3\n3443 rules/marlborough/rules.yaml:840:3\n3455 rules/marlborough/rules.yaml:840:3\n3461 rules/marlborough/rules.yaml:840:3\n3466 rules/marlborough/rules.yaml:840:3\n3467 rules/marlborough/rules.yaml:840:3\n3489 rules/marlborough/rules.yaml:840:3\n3529 rules/marlborough/rules.yaml:840:3\n3530 rules/marlborough/rules.yaml:840:3\n3532 rules/marlborough/rules.yaml:840:3\n3533 rules/marlborough/rules.yaml:840:3\n3537 rules/marlborough/rules.yaml:840:3\n3562 rules/marlborough/rules.yaml:548:7\n3563 rules/marlborough/rules.yaml:549:7\n3566 rules/marlborough/rules.yaml:553:11\n3574 rules/marlborough/rules.yaml:550:11\n3580 rules/marlborough/rules.yaml:551:11\n3597 rules/marlborough/rules.yaml:779:7\n3598 rules/marlborough/rules.yaml:780:11\n3599 rules/marlborough/rules.yaml:781:7\n3600 rules/marlborough/rules.yaml:782:7\n3601 rules/marlborough/rules.yaml:783:7\n3612 rules/marlborough/rules.yaml:784:11\n3619 rules/marlborough/rules.yaml:785:11\n3620 rules/marlborough/rules.yaml:786:15\n3622 rules/marlborough/rules.yaml:788:15\n3623 rules/marlborough/rules.yaml:789:11\n3647 rules/marlborough/rules.yaml:431:7\n3648 rules/marlborough/rules.yaml:432:7\n3649 rules/marlborough/rules.yaml:433:11\n3650 rules/marlborough/rules.yaml:434:7\n3651 rules/marlborough/rules.yaml:435:11\n3652 rules/marlborough/rules.yaml:436:11\n3653 rules/marlborough/rules.yaml:437:7\n3654 rules/marlborough/rules.yaml:438:11\n3655 rules/marlborough/rules.yaml:439:15\n3656 rules/marlborough/rules.yaml:440:7\n3657 rules/marlborough/rules.yaml:441:7\n3658 rules/marlborough/rules.yaml:442:11\n3659 rules/marlborough/rules.yaml:443:7\n3660 rules/marlborough/rules.yaml:444:7\n3661 rules/marlborough/rules.yaml:445:7\n3662 rules/marlborough/rules.yaml:446:7\n3671 rules/marlborough/rules.yaml:447:7\n3672 rules/marlborough/rules.yaml:448:11\n3673 rules/marlborough/rules.yaml:449:11\n3674 rules/marlborough/rules.yaml:450:15\n3675 rules/marlborough/rules.yaml:451:11\n3676 rules/marlborough/rules.yaml:452:7\n3689 rules/marlborough/rules.yaml:453:7\n3690 rules/marlborough/rules.yaml:454:11\n3692 rules/marlborough/rules.yaml:455:7\n3719 rules/marlborough/rules.yaml:727:7\n3725 rules/marlborough/rules.yaml:728:7\n3726 rules/marlborough/rules.yaml:729:7\n3727 rules/marlborough/rules.yaml:730:11\n3739 rules/marlborough/rules.yaml:731:7\n3756 rules/marlborough/rules.yaml:732:7\n3757 rules/marlborough/rules.yaml:733:11\n3758 rules/marlborough/rules.yaml:734:11\n3759 rules/marlborough/rules.yaml:735:11\n3760 rules/marlborough/rules.yaml:736:7\n3761 rules/marlborough/rules.yaml:737:7\n3762 rules/marlborough/rules.yaml:738:7\n3768 rules/marlborough/rules.yaml:739:7\n3786 rules/marlborough/rules.yaml:740:7\n3787 rules/marlborough/rules.yaml:741:11\n3788 rules/marlborough/rules.yaml:742:11\n3789 rules/marlborough/rules.yaml:743:7\n3800 rules/marlborough/rules.yaml:744:7\n3818 rules/marlborough/rules.yaml:745:7\n3819 rules/marlborough/rules.yaml:746:11\n3820 rules/marlborough/rules.yaml:747:7\n3821 rules/marlborough/rules.yaml:748:11\n3822 rules/marlborough/rules.yaml:749:15\n3824 rules/marlborough/rules.yaml:750:11\n3826 rules/marlborough/rules.yaml:752:11\n3827 rules/marlborough/rules.yaml:753:7\n3832 rules/marlborough/rules.yaml:754:11\n3833 rules/marlborough/rules.yaml:755:11\n3834 rules/marlborough/rules.yaml:756:11\n3839 rules/marlborough/rules.yaml:757:15\n3840 rules/marlborough/rules.yaml:758:15\n3848 rules/marlborough/rules.yaml:759:19\n3856 rules/marlborough/rules.yaml:760:19\n3859 rules/marlborough/rules.yaml:761:7\n3864 rules/marlborough/rules.yaml:762:7\n3865 rules/marlborough/rules.yaml:763:11\n3866 rules/marlborough/rules.yaml:764:7\n3867 rules/marlborough/rules.yaml:765:7\n3868 rules/marlborough/rules.yaml:766:11\n3869 rules/marlborough/rules.yaml:767:7\n3882 rules/marlborough/rules.yaml:768:7\n3887 rules/marlborough/rules.yaml:769:11\n3893 rules/marlborough/rules.yaml:770:11\n3931 rules/marlborough/rules.yaml:401:7\n3932 rules/marlborough/rules.yaml:402:7\n3933 rules/marlborough/rules.yaml:403:7\n3944 rules/marlborough/rules.yaml:404:11\n3945 rules/marlborough/rules.yaml:405:11\n3963 rules/marlborough/rules.yaml:406:11\n3964 rules/marlborough/rules.yaml:407:11\n3965 rules/marlborough/rules.yaml:408:11\n3969 rules/marlborough/rules.yaml:409:7\n3970 rules/marlborough/rules.yaml:410:11\n3980 rules/marlborough/flow.yaml:44:7\n3997 rules/marlborough/rules.yaml:482:7\n4003 rules/marlborough/rules.yaml:483:7\n4004 rules/marlborough/rules.yaml:484:11\n4005 rules/marlborough/rules.yaml:485:7\n4016 rules/marlborough/rules.yaml:486:7\n4017 rules/marlborough/rules.yaml:487:7"
+_ORIGINS = "615 rules/marlborough/rules.yaml:214:7\n616 rules/marlborough/rules.yaml:215:7\n635 rules/marlborough/rules.yaml:111:7\n636 rules/marlborough/rules.yaml:112:7\n637 rules/marlborough/rules.yaml:113:11\n638 rules/marlborough/rules.yaml:114:11\n639 rules/marlborough/rules.yaml:115:15\n640 rules/marlborough/rules.yaml:116:7\n658 rules/marlborough/rules.yaml:194:7\n659 rules/marlborough/rules.yaml:195:11\n660 rules/marlborough/rules.yaml:196:7\n661 rules/marlborough/rules.yaml:197:7\n671 rules/marlborough/rules.yaml:198:7\n672 rules/marlborough/rules.yaml:199:7\n675 rules/marlborough/rules.yaml:200:7\n676 rules/marlborough/rules.yaml:201:11\n684 rules/marlborough/rules.yaml:202:11\n685 rules/marlborough/rules.yaml:203:7\n690 rules/marlborough/rules.yaml:204:7\n702 rules/marlborough/rules.yaml:156:7\n703 rules/marlborough/rules.yaml:157:7\n704 rules/marlborough/rules.yaml:158:11\n705 rules/marlborough/rules.yaml:159:7\n706 rules/marlborough/rules.yaml:160:11\n707 rules/marlborough/rules.yaml:161:7\n711 rules/marlborough/rules.yaml:43:7\n719 rules/marlborough/rules.yaml:132:7\n723 rules/marlborough/rules.yaml:75:7\n730 rules/marlborough/rules.yaml:65:7\n745 rules/marlborough/rules.yaml:318:7\n749 rules/marlborough/rules.yaml:140:7\n750 rules/marlborough/rules.yaml:141:7\n751 rules/marlborough/rules.yaml:142:11\n752 rules/marlborough/rules.yaml:143:11\n753 rules/marlborough/rules.yaml:144:15\n754 rules/marlborough/rules.yaml:145:7\n767 rules/marlborough/rules.yaml:265:7\n768 rules/marlborough/rules.yaml:266:7\n769 rules/marlborough/rules.yaml:267:11\n770 rules/marlborough/rules.yaml:268:7\n771 rules/marlborough/rules.yaml:269:11\n772 rules/marlborough/rules.yaml:270:7\n780 rules/marlborough/rules.yaml:271:7\n781 rules/marlborough/rules.yaml:272:7\n787 rules/marlborough/rules.yaml:273:11\n788 rules/marlborough/rules.yaml:274:7\n789 rules/marlborough/rules.yaml:275:11\n797 rules/marlborough/rules.yaml:276:11\n803 rules/marlborough/rules.yaml:277:7\n807 rules/marlborough/rules.yaml:83:7\n814 rules/marlborough/rules.yaml:84:11\n815 rules/marlborough/rules.yaml:85:7\n816 rules/marlborough/rules.yaml:86:7\n817 rules/marlborough/rules.yaml:87:11\n818 rules/marlborough/rules.yaml:88:7\n822 rules/marlborough/rules.yaml:53:7\n823 rules/marlborough/rules.yaml:54:7\n824 rules/marlborough/rules.yaml:55:11\n828 rules/marlborough/rules.yaml:56:15\n829 rules/marlborough/rules.yaml:57:7\n833 rules/marlborough/rules.yaml:332:7\n837 rules/marlborough/rules.yaml:96:7\n838 rules/marlborough/rules.yaml:97:11\n839 rules/marlborough/rules.yaml:98:7\n840 rules/marlborough/rules.yaml:99:7\n841 rules/marlborough/rules.yaml:100:11\n842 rules/marlborough/rules.yaml:101:7\n846 rules/marlborough/rules.yaml:16:7\n850 rules/marlborough/rules.yaml:124:7\n851 rules/marlborough/rules.yaml:125:7\n855 rules/marlborough/rules.yaml:312:7\n863 rules/marlborough/rules.yaml:287:7\n864 rules/marlborough/rules.yaml:288:7\n865 rules/marlborough/rules.yaml:289:11\n866 rules/marlborough/rules.yaml:290:7\n869 rules/marlborough/rules.yaml:291:11\n870 rules/marlborough/rules.yaml:292:7\n874 rules/marlborough/rules.yaml:293:11\n875 rules/marlborough/rules.yaml:294:7\n879 rules/marlborough/rules.yaml:25:7\n880 rules/marlborough/rules.yaml:26:11\n881 rules/marlborough/rules.yaml:27:7\n885 rules/marlborough/rules.yaml:249:7\n886 rules/marlborough/rules.yaml:250:7\n890 rules/marlborough/rules.yaml:251:11\n891 rules/marlborough/rules.yaml:252:7\n892 rules/marlborough/rules.yaml:253:11\n893 rules/marlborough/rules.yaml:254:7\n897 rules/marlborough/rules.yaml:237:7\n902 rules/marlborough/rules.yaml:238:7\n911 rules/marlborough/rules.yaml:225:7\n912 rules/marlborough/rules.yaml:226:11\n913 rules/marlborough/rules.yaml:227:7\n914 rules/marlborough/rules.yaml:228:11\n915 rules/marlborough/rules.yaml:229:7\n919 rules/marlborough/rules.yaml:35:7\n926 rules/marlborough/rules.yaml:302:7\n931 rules/marlborough/rules.yaml:303:7\n932 rules/marlborough/rules.yaml:304:7\n940 rules/marlborough/rules.yaml:871:3\n947 rules/marlborough/rules.yaml:871:3\n962 rules/marlborough/rules.yaml:892:3\n969 rules/marlborough/rules.yaml:892:3\n977 rules/marlborough/rules.yaml:173:7\n978 rules/marlborough/rules.yaml:174:7\n979 rules/marlborough/rules.yaml:175:7\n980 rules/marlborough/rules.yaml:176:7\n981 rules/marlborough/rules.yaml:177:11\n982 rules/marlborough/rules.yaml:178:11\n989 rules/marlborough/rules.yaml:179:15\n1003 rules/marlborough/rules.yaml:180:7\n1007 rules/marlborough/cards.yaml:383:14\n1011 rules/marlborough/cards.yaml:391:14\n1015 rules/marlborough/cards.yaml:15:14\n1019 rules/marlborough/cards.yaml:23:14\n1023 rules/marlborough/cards.yaml:31:14\n1027 rules/marlborough/cards.yaml:39:14\n1031 rules/marlborough/cards.yaml:47:14\n1035 rules/marlborough/cards.yaml:55:14\n1039 rules/marlborough/cards.yaml:63:14\n1043 rules/marlborough/cards.yaml:71:14\n1047 rules/marlborough/cards.yaml:79:14\n1051 rules/marlborough/cards.yaml:87:14\n1055 rules/marlborough/cards.yaml:95:14\n1059 rules/marlborough/cards.yaml:103:14\n1063 rules/marlborough/cards.yaml:111:14\n1067 rules/marlborough/cards.yaml:119:14\n1071 rules/marlborough/cards.yaml:127:14\n1075 rules/marlborough/cards.yaml:199:14\n1079 rules/marlborough/cards.yaml:135:14\n1083 rules/marlborough/cards.yaml:143:14\n1087 rules/marlborough/cards.yaml:151:14\n1091 rules/marlborough/cards.yaml:159:14\n1095 rules/marlborough/cards.yaml:167:14\n1099 rules/marlborough/cards.yaml:175:14\n1103 rules/marlborough/cards.yaml:183:14\n1107 rules/marlborough/cards.yaml:191:14\n1111 rules/marlborough/cards.yaml:271:14\n1115 rules/marlborough/cards.yaml:279:14\n1119 rules/marlborough/cards.yaml:287:14\n1123 rules/marlborough/cards.yaml:295:14\n1127 rules/marlborough/cards.yaml:303:14\n1131 rules/marlborough/cards.yaml:311:14\n1135 rules/marlborough/cards.yaml:319:14\n1139 rules/marlborough/cards.yaml:327:14\n1143 rules/marlborough/cards.yaml:335:14\n1147 rules/marlborough/cards.yaml:343:14\n1151 rules/marlborough/cards.yaml:351:14\n1155 rules/marlborough/cards.yaml:359:14\n1159 rules/marlborough/cards.yaml:367:14\n1163 rules/marlborough/cards.yaml:375:14\n1167 rules/marlborough/cards.yaml:207:14\n1171 rules/marlborough/cards.yaml:215:14\n1175 rules/marlborough/cards.yaml:223:14\n1179 rules/marlborough/cards.yaml:231:14\n1183 rules/marlborough/cards.yaml:239:14\n1187 rules/marlborough/cards.yaml:247:14\n1191 rules/marlborough/cards.yaml:255:14\n1195 rules/marlborough/cards.yaml:263:14\n1199 rules/marlborough/rules.yaml:451:7\n1203 rules/marlborough/rules.yaml:452:11\n1204 rules/marlborough/rules.yaml:453:11\n1209 rules/marlborough/rules.yaml:415:7\n1211 rules/marlborough/rules.yaml:416:7\n1216 rules/marlborough/flow.yaml:63:7\n1217 rules/marlborough/flow.yaml:64:7\n1218 rules/marlborough/flow.yaml:65:11\n1222 rules/marlborough/rules.yaml:746:7\n1223 rules/marlborough/rules.yaml:747:11\n1224 rules/marlborough/rules.yaml:748:15\n1225 rules/marlborough/rules.yaml:749:15\n1238 rules/marlborough/rules.yaml:750:15\n1239 rules/marlborough/rules.yaml:751:15\n1251 rules/marlborough/rules.yaml:752:15\n1252 rules/marlborough/rules.yaml:753:19\n1253 rules/marlborough/rules.yaml:754:19\n1259 rules/marlborough/rules.yaml:363:7\n1260 rules/marlborough/rules.yaml:364:7\n1265 rules/marlborough/rules.yaml:365:11\n1266 rules/marlborough/rules.yaml:366:11\n1269 rules/marlborough/rules.yaml:367:11\n1270 rules/marlborough/rules.yaml:368:7\n1271 rules/marlborough/rules.yaml:369:7\n1277 rules/marlborough/rules.yaml:852:7\n1278 rules/marlborough/rules.yaml:853:7\n1279 rules/marlborough/rules.yaml:854:7\n1280 rules/marlborough/rules.yaml:855:7\n1281 rules/marlborough/rules.yaml:856:7\n1282 rules/marlborough/rules.yaml:857:7\n1283 rules/marlborough/rules.yaml:858:11\n1284 rules/marlborough/rules.yaml:859:15\n1285 rules/marlborough/rules.yaml:860:15\n1286 rules/marlborough/rules.yaml:861:19\n1291 rules/marlborough/rules.yaml:862:19\n1292 rules/marlborough/rules.yaml:863:23\n1293 rules/marlborough/rules.yaml:864:23\n1295 rules/marlborough/rules.yaml:866:23\n1297 rules/marlborough/rules.yaml:867:23\n1298 rules/marlborough/rules.yaml:868:7\n1303 rules/marlborough/flow.yaml:15:7\n1304 rules/marlborough/flow.yaml:16:11\n1305 rules/marlborough/flow.yaml:17:15\n1308 rules/marlborough/flow.yaml:18:19\n1309 rules/marlborough/flow.yaml:19:19\n1315 rules/marlborough/rules.yaml:402:7\n1316 rules/marlborough/rules.yaml:403:11\n1318 rules/marlborough/rules.yaml:405:11\n1319 rules/marlborough/rules.yaml:406:7\n1321 rules/marlborough/rules.yaml:407:7\n1322 rules/marlborough/rules.yaml:408:11\n1327 rules/marlborough/rules.yaml:376:7\n1328 rules/marlborough/rules.yaml:377:7\n1334 rules/marlborough/flow.yaml:52:7\n1339 rules/marlborough/flow.yaml:53:7\n1344 rules/marlborough/flow.yaml:54:7\n1346 rules/marlborough/flow.yaml:55:7\n1347 rules/marlborough/flow.yaml:56:11\n1349 rules/marlborough/flow.yaml:58:11\n1354 rules/marlborough/flow.yaml:24:7\n1355 rules/marlborough/flow.yaml:25:11\n1360 rules/marlborough/flow.yaml:26:11\n1363 rules/marlborough/flow.yaml:28:11\n1364 rules/marlborough/flow.yaml:29:11\n1365 rules/marlborough/flow.yaml:30:15\n1366 rules/marlborough/flow.yaml:31:11\n1367 rules/marlborough/flow.yaml:32:15\n1368 rules/marlborough/flow.yaml:33:15\n1369 rules/marlborough/flow.yaml:34:15\n1374 rules/marlborough/flow.yaml:35:19\n1375 rules/marlborough/flow.yaml:36:19\n1376 rules/marlborough/flow.yaml:37:19\n1378 rules/marlborough/flow.yaml:38:15\n1379 rules/marlborough/flow.yaml:39:11\n1382 rules/marlborough/flow.yaml:40:11\n1387 rules/marlborough/flow.yaml:47:7\n1388 rules/marlborough/flow.yaml:48:11\n1393 rules/marlborough/rules.yaml:384:7\n1394 rules/marlborough/rules.yaml:385:11\n1395 rules/marlborough/rules.yaml:386:11\n1397 rules/marlborough/rules.yaml:387:7\n1398 rules/marlborough/rules.yaml:388:7\n1399 rules/marlborough/rules.yaml:389:7\n1400 rules/marlborough/rules.yaml:390:7\n1401 rules/marlborough/rules.yaml:391:11\n1405 rules/marlborough/rules.yaml:393:11\n1413 rules/marlborough/rules.yaml:395:11\n1425 rules/marlborough/rules.yaml:886:7\n1428 rules/marlborough/rules.yaml:887:7\n1429 rules/marlborough/rules.yaml:888:11\n1431 rules/marlborough/rules.yaml:890:11\n1432 rules/marlborough/rules.yaml:891:7\n1439 rules/marlborough/rules.yaml:906:7\n1442 rules/marlborough/rules.yaml:907:7\n1443 rules/marlborough/rules.yaml:908:7\n1816 rules/marlborough/rules.yaml:499:7\n1819 rules/marlborough/rules.yaml:500:11\n1820 rules/marlborough/rules.yaml:501:7\n1829 rules/marlborough/rules.yaml:502:7\n1830 rules/marlborough/rules.yaml:503:11\n1831 rules/marlborough/rules.yaml:504:7\n1832 rules/marlborough/rules.yaml:505:7\n1833 rules/marlborough/rules.yaml:506:11\n1835 rules/marlborough/rules.yaml:507:7\n1836 rules/marlborough/rules.yaml:508:11\n1840 rules/marlborough/rules.yaml:598:7\n1841 rules/marlborough/rules.yaml:599:7\n1844 rules/marlborough/rules.yaml:600:7\n1845 rules/marlborough/rules.yaml:601:11\n1847 rules/marlborough/rules.yaml:602:7\n1848 rules/marlborough/rules.yaml:603:11\n1850 rules/marlborough/rules.yaml:604:7\n1851 rules/marlborough/rules.yaml:605:7\n1852 rules/marlborough/rules.yaml:607:7\n1853 rules/marlborough/rules.yaml:608:11\n1859 rules/marlborough/rules.yaml:609:11\n1867 rules/marlborough/rules.yaml:612:11\n1868 rules/marlborough/rules.yaml:614:11\n1869 rules/marlborough/rules.yaml:616:19\n1872 rules/marlborough/rules.yaml:619:23\n1874 rules/marlborough/rules.yaml:622:19\n1879 rules/marlborough/rules.yaml:624:19\n1885 rules/marlborough/rules.yaml:628:11\n1886 rules/marlborough/rules.yaml:629:11\n1902 rules/marlborough/rules.yaml:632:11\n1903 rules/marlborough/rules.yaml:634:11\n1908 rules/marlborough/rules.yaml:635:11\n1913 rules/marlborough/rules.yaml:636:11\n1914 rules/marlborough/rules.yaml:638:19\n1915 rules/marlborough/rules.yaml:639:19\n1921 rules/marlborough/rules.yaml:640:23\n1922 rules/marlborough/rules.yaml:641:23\n1924 rules/marlborough/rules.yaml:643:19\n1925 rules/marlborough/rules.yaml:644:23\n1927 rules/marlborough/rules.yaml:646:23\n1931 rules/marlborough/rules.yaml:650:19\n1932 rules/marlborough/rules.yaml:651:19\n1933 rules/marlborough/rules.yaml:652:19\n1934 rules/marlborough/rules.yaml:653:23\n1938 rules/marlborough/rules.yaml:657:19\n1939 rules/marlborough/rules.yaml:658:19\n1940 rules/marlborough/rules.yaml:659:19\n1954 rules/marlborough/rules.yaml:660:23\n1956 rules/marlborough/rules.yaml:662:19\n1963 rules/marlborough/rules.yaml:871:3\n1964 rules/marlborough/rules.yaml:871:3\n1967 rules/marlborough/rules.yaml:871:3\n1968 rules/marlborough/rules.yaml:871:3\n1969 rules/marlborough/rules.yaml:871:3\n1970 rules/marlborough/rules.yaml:871:3\n1971 rules/marlborough/rules.yaml:871:3\n1972 rules/marlborough/rules.yaml:871:3\n1979 rules/marlborough/rules.yaml:871:3\n1980 rules/marlborough/rules.yaml:871:3\n1981 rules/marlborough/rules.yaml:871:3\n1982 rules/marlborough/rules.yaml:871:3\n1996 rules/marlborough/rules.yaml:871:3\n1997 rules/marlborough/rules.yaml:871:3\n1999 rules/marlborough/rules.yaml:871:3\n2000 rules/marlborough/rules.yaml:871:3\n2001 rules/marlborough/rules.yaml:871:3\n2003 rules/marlborough/rules.yaml:871:3\n2004 rules/marlborough/rules.yaml:871:3\n2007 rules/marlborough/rules.yaml:871:3\n2023 rules/marlborough/rules.yaml:673:7\n2024 rules/marlborough/rules.yaml:674:7\n2025 rules/marlborough/rules.yaml:675:7\n2030 rules/marlborough/rules.yaml:676:7\n2031 rules/marlborough/rules.yaml:677:7\n2035 rules/marlborough/rules.yaml:678:7\n2039 rules/marlborough/rules.yaml:679:7\n2040 rules/marlborough/rules.yaml:680:11\n2041 rules/marlborough/rules.yaml:681:7\n2042 rules/marlborough/rules.yaml:682:7\n2043 rules/marlborough/rules.yaml:683:7\n2048 rules/marlborough/rules.yaml:684:7\n2053 rules/marlborough/rules.yaml:685:7\n2054 rules/marlborough/rules.yaml:686:7\n2055 rules/marlborough/rules.yaml:687:7\n2056 rules/marlborough/rules.yaml:688:7\n2057 rules/marlborough/rules.yaml:689:7\n2058 rules/marlborough/rules.yaml:690:7\n2059 rules/marlborough/rules.yaml:691:7\n2060 rules/marlborough/rules.yaml:692:7\n2061 rules/marlborough/rules.yaml:693:7\n2062 rules/marlborough/rules.yaml:694:7\n2063 rules/marlborough/rules.yaml:695:7\n2080 rules/marlborough/rules.yaml:696:7\n2081 rules/marlborough/rules.yaml:697:7\n2082 rules/marlborough/rules.yaml:698:11\n2109 rules/marlborough/rules.yaml:699:7\n2110 rules/marlborough/rules.yaml:700:7\n2111 rules/marlborough/rules.yaml:702:15\n2112 rules/marlborough/rules.yaml:703:19\n2113 rules/marlborough/rules.yaml:704:15\n2114 rules/marlborough/rules.yaml:705:15\n2115 rules/marlborough/rules.yaml:706:15\n2116 rules/marlborough/rules.yaml:707:19\n2118 rules/marlborough/rules.yaml:709:15\n2119 rules/marlborough/rules.yaml:710:15\n2120 rules/marlborough/rules.yaml:711:15\n2121 rules/marlborough/rules.yaml:712:15\n2122 rules/marlborough/rules.yaml:713:15\n2123 rules/marlborough/rules.yaml:714:19\n2125 rules/marlborough/rules.yaml:716:15\n2126 rules/marlborough/rules.yaml:717:15\n2127 rules/marlborough/rules.yaml:718:15\n2128 rules/marlborough/rules.yaml:719:15\n2137 rules/marlborough/rules.yaml:720:19\n2139 rules/marlborough/rules.yaml:722:15\n2140 rules/marlborough/rules.yaml:723:15\n2141 rules/marlborough/rules.yaml:724:15\n2147 rules/marlborough/rules.yaml:725:19\n2148 rules/marlborough/rules.yaml:726:19\n2149 rules/marlborough/rules.yaml:727:15\n2150 rules/marlborough/rules.yaml:728:15\n2151 rules/marlborough/rules.yaml:729:15\n2152 rules/marlborough/rules.yaml:730:19\n2154 rules/marlborough/rules.yaml:732:15\n2155 rules/marlborough/rules.yaml:733:19\n2156 rules/marlborough/rules.yaml:734:15\n2157 rules/marlborough/rules.yaml:735:15\n2158 rules/marlborough/rules.yaml:736:15\n2159 rules/marlborough/rules.yaml:737:15\n2160 rules/marlborough/rules.yaml:738:15\n2161 rules/marlborough/rules.yaml:739:19\n2166 rules/marlborough/rules.yaml:345:7\n2167 rules/marlborough/rules.yaml:346:7\n2168 rules/marlborough/rules.yaml:347:11\n2169 rules/marlborough/rules.yaml:348:11\n2170 rules/marlborough/rules.yaml:349:15\n2173 rules/marlborough/rules.yaml:350:11\n2174 rules/marlborough/rules.yaml:352:7\n2175 rules/marlborough/rules.yaml:353:7\n2182 rules/marlborough/rules.yaml:354:11\n2183 rules/marlborough/rules.yaml:355:11\n2187 rules/marlborough/rules.yaml:356:11\n2193 rules/marlborough/rules.yaml:528:7\n2194 rules/marlborough/rules.yaml:529:11\n2195 rules/marlborough/rules.yaml:530:7\n2196 rules/marlborough/rules.yaml:531:7\n2197 rules/marlborough/rules.yaml:534:15\n2198 rules/marlborough/rules.yaml:535:15\n2199 rules/marlborough/rules.yaml:536:15\n2201 rules/marlborough/rules.yaml:539:15\n2202 rules/marlborough/rules.yaml:540:15\n2203 rules/marlborough/rules.yaml:541:15\n2205 rules/marlborough/rules.yaml:543:15\n2209 rules/marlborough/rules.yaml:554:7\n2210 rules/marlborough/rules.yaml:555:7\n2213 rules/marlborough/rules.yaml:556:7\n2214 rules/marlborough/rules.yaml:557:11\n2215 rules/marlborough/rules.yaml:558:15\n2216 rules/marlborough/rules.yaml:559:7\n2217 rules/marlborough/rules.yaml:560:7\n2218 rules/marlborough/rules.yaml:561:7\n2219 rules/marlborough/rules.yaml:562:11\n2220 rules/marlborough/rules.yaml:563:11\n2221 rules/marlborough/rules.yaml:564:11\n2227 rules/marlborough/rules.yaml:565:11\n2236 rules/marlborough/rules.yaml:566:11\n2237 rules/marlborough/rules.yaml:567:15\n2238 rules/marlborough/rules.yaml:568:19\n2240 rules/marlborough/rules.yaml:570:15\n2241 rules/marlborough/rules.yaml:571:15\n2242 rules/marlborough/rules.yaml:572:19\n2244 rules/marlborough/rules.yaml:574:7\n2245 rules/marlborough/rules.yaml:575:7\n2250 rules/marlborough/rules.yaml:892:3\n2251 rules/marlborough/rules.yaml:892:3\n2252 rules/marlborough/rules.yaml:892:3\n2253 rules/marlborough/rules.yaml:892:3\n2254 rules/marlborough/rules.yaml:892:3\n2255 rules/marlborough/rules.yaml:892:3\n2256 rules/marlborough/rules.yaml:892:3\n2257 rules/marlborough/rules.yaml:892:3\n2264 rules/marlborough/rules.yaml:892:3\n2265 rules/marlborough/rules.yaml:892:3\n2266 rules/marlborough/rules.yaml:892:3\n2267 rules/marlborough/rules.yaml:892:3\n2272 rules/marlborough/rules.yaml:892:3\n2273 rules/marlborough/rules.yaml:892:3\n2275 rules/marlborough/rules.yaml:892:3\n2276 rules/marlborough/rules.yaml:892:3\n2277 rules/marlborough/rules.yaml:892:3\n2279 rules/marlborough/rules.yaml:892:3\n2280 rules/marlborough/rules.yaml:892:3\n2281 rules/marlborough/rules.yaml:892:3\n2287 rules/marlborough/rules.yaml:582:7\n2288 rules/marlborough/rules.yaml:583:7\n2289 rules/marlborough/rules.yaml:584:11\n2290 rules/marlborough/rules.yaml:585:11\n2292 rules/marlborough/rules.yaml:587:11\n2329 rules/marlborough/rules.yaml:831:7\n2330 rules/marlborough/rules.yaml:832:11\n2331 rules/marlborough/rules.yaml:833:7\n2332 rules/marlborough/rules.yaml:834:7\n2333 rules/marlborough/rules.yaml:835:7\n2338 rules/marlborough/rules.yaml:836:11\n2339 rules/marlborough/rules.yaml:837:11\n2340 rules/marlborough/rules.yaml:838:15\n2342 rules/marlborough/rules.yaml:840:15\n2343 rules/marlborough/rules.yaml:841:11\n2347 rules/marlborough/rules.yaml:465:7\n2348 rules/marlborough/rules.yaml:466:7\n2349 rules/marlborough/rules.yaml:467:11\n2350 rules/marlborough/rules.yaml:468:7\n2351 rules/marlborough/rules.yaml:470:11\n2352 rules/marlborough/rules.yaml:471:7\n2353 rules/marlborough/rules.yaml:472:11\n2354 rules/marlborough/rules.yaml:473:15\n2355 rules/marlborough/rules.yaml:474:7\n2356 rules/marlborough/rules.yaml:475:7\n2357 rules/marlborough/rules.yaml:476:11\n2358 rules/marlborough/rules.yaml:477:7\n2359 rules/marlborough/rules.yaml:478:7\n2360 rules/marlborough/rules.yaml:479:7\n2361 rules/marlborough/rules.yaml:480:7\n2370 rules/marlborough/rules.yaml:481:7\n2371 rules/marlborough/rules.yaml:483:11\n2372 rules/marlborough/rules.yaml:484:15\n2373 rules/marlborough/rules.yaml:485:11\n2374 rules/marlborough/rules.yaml:486:7\n2375 rules/marlborough/rules.yaml:487:7\n2376 rules/marlborough/rules.yaml:488:11\n2382 rules/marlborough/rules.yaml:772:7\n2388 rules/marlborough/rules.yaml:773:7\n2389 rules/marlborough/rules.yaml:774:7\n2390 rules/marlborough/rules.yaml:775:11\n2399 rules/marlborough/rules.yaml:776:7\n2400 rules/marlborough/rules.yaml:777:7\n2401 rules/marlborough/rules.yaml:778:11\n2402 rules/marlborough/rules.yaml:780:11\n2403 rules/marlborough/rules.yaml:781:7\n2404 rules/marlborough/rules.yaml:782:7\n2405 rules/marlborough/rules.yaml:783:7\n2411 rules/marlborough/rules.yaml:784:7\n2412 rules/marlborough/rules.yaml:785:7\n2413 rules/marlborough/rules.yaml:786:11\n2414 rules/marlborough/rules.yaml:788:7\n2425 rules/marlborough/rules.yaml:789:7\n2426 rules/marlborough/rules.yaml:790:7\n2427 rules/marlborough/rules.yaml:791:11\n2428 rules/marlborough/rules.yaml:792:7\n2429 rules/marlborough/rules.yaml:793:11\n2430 rules/marlborough/rules.yaml:794:15\n2434 rules/marlborough/rules.yaml:798:7\n2435 rules/marlborough/rules.yaml:799:11\n2436 rules/marlborough/rules.yaml:801:11\n2437 rules/marlborough/rules.yaml:802:15\n2438 rules/marlborough/rules.yaml:803:15\n2439 rules/marlborough/rules.yaml:804:19\n2440 rules/marlborough/rules.yaml:805:19\n2441 rules/marlborough/rules.yaml:806:7\n2446 rules/marlborough/rules.yaml:807:7\n2447 rules/marlborough/rules.yaml:808:11\n2448 rules/marlborough/rules.yaml:809:7\n2449 rules/marlborough/rules.yaml:810:7\n2450 rules/marlborough/rules.yaml:811:11\n2451 rules/marlborough/rules.yaml:812:7\n2452 rules/marlborough/rules.yaml:813:7\n2453 rules/marlborough/rules.yaml:814:11\n2454 rules/marlborough/rules.yaml:815:11\n2455 rules/marlborough/rules.yaml:816:15\n2456 rules/marlborough/rules.yaml:817:15\n2457 rules/marlborough/rules.yaml:818:15\n2458 rules/marlborough/rules.yaml:819:19\n2459 rules/marlborough/rules.yaml:821:11\n2460 rules/marlborough/rules.yaml:822:11\n2464 rules/marlborough/flow.yaml:10:7\n2465 rules/marlborough/flow.yaml:11:11\n2471 rules/marlborough/rules.yaml:430:7\n2472 rules/marlborough/rules.yaml:431:7\n2473 rules/marlborough/rules.yaml:432:7\n2474 rules/marlborough/rules.yaml:433:11\n2475 rules/marlborough/rules.yaml:434:11\n2476 rules/marlborough/rules.yaml:435:15\n2477 rules/marlborough/rules.yaml:436:15\n2478 rules/marlborough/rules.yaml:437:7\n2483 rules/marlborough/rules.yaml:438:11\n2484 rules/marlborough/rules.yaml:439:11\n2485 rules/marlborough/rules.yaml:440:11\n2486 rules/marlborough/rules.yaml:441:11\n2487 rules/marlborough/rules.yaml:442:11\n2488 rules/marlborough/rules.yaml:443:7\n2489 rules/marlborough/rules.yaml:444:11\n2493 rules/marlborough/flow.yaml:44:7\n2497 rules/marlborough/rules.yaml:516:7\n2503 rules/marlborough/rules.yaml:517:7\n2504 rules/marlborough/rules.yaml:518:11\n2505 rules/marlborough/rules.yaml:519:7\n2506 rules/marlborough/rules.yaml:520:7\n2521 rules/marlborough/rules.yaml:499:7\n2524 rules/marlborough/rules.yaml:500:11\n2525 rules/marlborough/rules.yaml:501:7\n2537 rules/marlborough/rules.yaml:502:7\n2538 rules/marlborough/rules.yaml:503:11\n2539 rules/marlborough/rules.yaml:504:7\n2557 rules/marlborough/rules.yaml:505:7\n2558 rules/marlborough/rules.yaml:506:11\n2560 rules/marlborough/rules.yaml:507:7\n2561 rules/marlborough/rules.yaml:508:11\n2562 rules/marlborough/rules.yaml:509:11\n2603 rules/marlborough/rules.yaml:598:7\n2604 rules/marlborough/rules.yaml:599:7\n2607 rules/marlborough/rules.yaml:600:7\n2608 rules/marlborough/rules.yaml:601:11\n2610 rules/marlborough/rules.yaml:602:7\n2611 rules/marlborough/rules.yaml:603:11\n2613 rules/marlborough/rules.yaml:604:7\n2614 rules/marlborough/rules.yaml:605:7\n2615 rules/marlborough/rules.yaml:606:7\n2616 rules/marlborough/rules.yaml:607:7\n2621 rules/marlborough/rules.yaml:608:11\n2622 rules/marlborough/rules.yaml:609:11\n2650 rules/marlborough/rules.yaml:612:11\n2651 rules/marlborough/rules.yaml:613:11\n2652 rules/marlborough/rules.yaml:614:11\n2653 rules/marlborough/rules.yaml:616:19\n2654 rules/marlborough/rules.yaml:617:23\n2656 rules/marlborough/rules.yaml:619:23\n2657 rules/marlborough/rules.yaml:620:23\n2667 rules/marlborough/rules.yaml:626:19\n2670 rules/marlborough/rules.yaml:622:19\n2674 rules/marlborough/rules.yaml:624:19\n2683 rules/marlborough/rules.yaml:628:11\n2684 rules/marlborough/rules.yaml:629:11\n2722 rules/marlborough/rules.yaml:632:11\n2723 rules/marlborough/rules.yaml:633:11\n2724 rules/marlborough/rules.yaml:634:11\n2731 rules/marlborough/rules.yaml:635:11\n2738 rules/marlborough/rules.yaml:636:11\n2749 rules/marlborough/rules.yaml:638:19\n2756 rules/marlborough/rules.yaml:639:19\n2763 rules/marlborough/rules.yaml:640:23\n2764 rules/marlborough/rules.yaml:641:23\n2768 rules/marlborough/rules.yaml:643:19\n2773 rules/marlborough/rules.yaml:648:23\n2776 rules/marlborough/rules.yaml:644:23\n2780 rules/marlborough/rules.yaml:646:23\n2784 rules/marlborough/rules.yaml:650:19\n2785 rules/marlborough/rules.yaml:651:19\n2798 rules/marlborough/rules.yaml:652:19\n2801 rules/marlborough/rules.yaml:655:23\n2804 rules/marlborough/rules.yaml:653:23\n2808 rules/marlborough/rules.yaml:657:19\n2815 rules/marlborough/rules.yaml:658:19\n2822 rules/marlborough/rules.yaml:659:19\n2833 rules/marlborough/rules.yaml:660:23\n2837 rules/marlborough/rules.yaml:662:19\n2880 rules/marlborough/rules.yaml:871:3\n2885 rules/marlborough/rules.yaml:871:3\n2888 rules/marlborough/rules.yaml:871:3\n2889 rules/marlborough/rules.yaml:871:3\n2890 rules/marlborough/rules.yaml:871:3\n2891 rules/marlborough/rules.yaml:871:3\n2892 rules/marlborough/rules.yaml:871:3\n2893 rules/marlborough/rules.yaml:871:3\n2906 rules/marlborough/rules.yaml:871:3\n2907 rules/marlborough/rules.yaml:871:3\n2919 rules/marlborough/rules.yaml:871:3\n2925 rules/marlborough/rules.yaml:871:3\n2938 rules/marlborough/rules.yaml:871:3\n2939 rules/marlborough/rules.yaml:871:3\n2961 rules/marlborough/rules.yaml:871:3\n3001 rules/marlborough/rules.yaml:871:3\n3002 rules/marlborough/rules.yaml:871:3\n3004 rules/marlborough/rules.yaml:871:3\n3005 rules/marlborough/rules.yaml:871:3\n3009 rules/marlborough/rules.yaml:871:3\n3050 rules/marlborough/rules.yaml:673:7\n3051 rules/marlborough/rules.yaml:674:7\n3052 rules/marlborough/rules.yaml:675:7\n3057 rules/marlborough/rules.yaml:676:7\n3058 rules/marlborough/rules.yaml:677:7\n3059 rules/marlborough/rules.yaml:678:7\n3060 rules/marlborough/rules.yaml:679:7\n3061 rules/marlborough/rules.yaml:680:11\n3062 rules/marlborough/rules.yaml:681:7\n3063 rules/marlborough/rules.yaml:682:7\n3064 rules/marlborough/rules.yaml:683:7\n3072 rules/marlborough/rules.yaml:684:7\n3080 rules/marlborough/rules.yaml:685:7\n3081 rules/marlborough/rules.yaml:686:7\n3082 rules/marlborough/rules.yaml:687:7\n3083 rules/marlborough/rules.yaml:688:7\n3084 rules/marlborough/rules.yaml:689:7\n3085 rules/marlborough/rules.yaml:690:7\n3086 rules/marlborough/rules.yaml:691:7\n3132 rules/marlborough/rules.yaml:692:7\n3133 rules/marlborough/rules.yaml:693:7\n3134 rules/marlborough/rules.yaml:694:7\n3135 rules/marlborough/rules.yaml:695:7\n3162 rules/marlborough/rules.yaml:696:7\n3214 rules/marlborough/rules.yaml:697:7\n3215 rules/marlborough/rules.yaml:698:11\n3242 rules/marlborough/rules.yaml:699:7\n3243 rules/marlborough/rules.yaml:700:7\n3254 rules/marlborough/rules.yaml:702:15\n3255 rules/marlborough/rules.yaml:703:19\n3256 rules/marlborough/rules.yaml:704:15\n3263 rules/marlborough/rules.yaml:705:15\n3270 rules/marlborough/rules.yaml:706:15\n3275 rules/marlborough/rules.yaml:707:19\n3279 rules/marlborough/rules.yaml:709:15\n3289 rules/marlborough/rules.yaml:710:15\n3296 rules/marlborough/rules.yaml:711:15\n3303 rules/marlborough/rules.yaml:712:15\n3310 rules/marlborough/rules.yaml:713:15\n3315 rules/marlborough/rules.yaml:714:19\n3319 rules/marlborough/rules.yaml:716:15\n3320 rules/marlborough/rules.yaml:717:15\n3327 rules/marlborough/rules.yaml:718:15\n3334 rules/marlborough/rules.yaml:719:15\n3340 rules/marlborough/rules.yaml:720:19\n3343 rules/marlborough/rules.yaml:722:15\n3350 rules/marlborough/rules.yaml:723:15\n3357 rules/marlborough/rules.yaml:724:15\n3360 rules/marlborough/rules.yaml:725:19\n3361 rules/marlborough/rules.yaml:726:19\n3362 rules/marlborough/rules.yaml:727:15\n3369 rules/marlborough/rules.yaml:728:15\n3376 rules/marlborough/rules.yaml:729:15\n3381 rules/marlborough/rules.yaml:730:19\n3385 rules/marlborough/rules.yaml:732:15\n3386 rules/marlborough/rules.yaml:733:19\n3387 rules/marlborough/rules.yaml:734:15\n3388 rules/marlborough/rules.yaml:735:15\n3389 rules/marlborough/rules.yaml:736:15\n3396 rules/marlborough/rules.yaml:737:15\n3403 rules/marlborough/rules.yaml:738:15\n3408 rules/marlborough/rules.yaml:739:19\n3432 rules/marlborough/rules.yaml:345:7\n3435 rules/marlborough/rules.yaml:346:7\n3443 rules/marlborough/rules.yaml:347:11\n3455 rules/marlborough/rules.yaml:348:11\n3456 rules/marlborough/rules.yaml:349:15\n3459 rules/marlborough/rules.yaml:350:11\n3460 rules/marlborough/rules.yaml:351:11\n3463 rules/marlborough/rules.yaml:352:7\n3464 rules/marlborough/rules.yaml:353:7\n3471 rules/marlborough/rules.yaml:354:11\n3472 rules/marlborough/rules.yaml:355:11\n3476 rules/marlborough/rules.yaml:356:11\n3495 rules/marlborough/rules.yaml:528:7\n3496 rules/marlborough/rules.yaml:529:11\n3497 rules/marlborough/rules.yaml:530:7\n3498 rules/marlborough/rules.yaml:531:7\n3503 rules/marlborough/rules.yaml:543:15\n3506 rules/marlborough/rules.yaml:533:15\n3507 rules/marlborough/rules.yaml:534:15\n3508 rules/marlborough/rules.yaml:535:15\n3515 rules/marlborough/rules.yaml:536:15\n3518 rules/marlborough/rules.yaml:538:15\n3519 rules/marlborough/rules.yaml:539:15\n3520 rules/marlborough/rules.yaml:540:15\n3527 rules/marlborough/rules.yaml:541:15\n3552 rules/marlborough/rules.yaml:554:7\n3553 rules/marlborough/rules.yaml:555:7\n3556 rules/marlborough/rules.yaml:556:7\n3557 rules/marlborough/rules.yaml:557:11\n3558 rules/marlborough/rules.yaml:558:15\n3559 rules/marlborough/rules.yaml:559:7\n3560 rules/marlborough/rules.yaml:560:7\n3561 rules/marlborough/rules.yaml:561:7\n3566 rules/marlborough/rules.yaml:562:11\n3567 rules/marlborough/rules.yaml:563:11\n3568 rules/marlborough/rules.yaml:564:11\n3574 rules/marlborough/rules.yaml:565:11\n3583 rules/marlborough/rules.yaml:566:11\n3584 rules/marlborough/rules.yaml:567:15\n3585 rules/marlborough/rules.yaml:568:19\n3593 rules/marlborough/rules.yaml:570:15\n3606 rules/marlborough/rules.yaml:571:15\n3607 rules/marlborough/rules.yaml:572:19\n3609 rules/marlborough/rules.yaml:573:15\n3612 rules/marlborough/rules.yaml:574:7\n3613 rules/marlborough/rules.yaml:575:7\n3643 rules/marlborough/rules.yaml:892:3\n3648 rules/marlborough/rules.yaml:892:3\n3651 rules/marlborough/rules.yaml:892:3\n3652 rules/marlborough/rules.yaml:892:3\n3653 rules/marlborough/rules.yaml:892:3\n3654 rules/marlborough/rules.yaml:892:3\n3655 rules/marlborough/rules.yaml:892:3\n3656 rules/marlborough/rules.yaml:892:3\n3669 rules/marlborough/rules.yaml:892:3\n3670 rules/marlborough/rules.yaml:892:3\n3682 rules/marlborough/rules.yaml:892:3\n3688 rules/marlborough/rules.yaml:892:3\n3693 rules/marlborough/rules.yaml:892:3\n3694 rules/marlborough/rules.yaml:892:3\n3716 rules/marlborough/rules.yaml:892:3\n3756 rules/marlborough/rules.yaml:892:3\n3757 rules/marlborough/rules.yaml:892:3\n3759 rules/marlborough/rules.yaml:892:3\n3760 rules/marlborough/rules.yaml:892:3\n3764 rules/marlborough/rules.yaml:892:3\n3789 rules/marlborough/rules.yaml:582:7\n3790 rules/marlborough/rules.yaml:583:7\n3793 rules/marlborough/rules.yaml:587:11\n3801 rules/marlborough/rules.yaml:584:11\n3807 rules/marlborough/rules.yaml:585:11\n3824 rules/marlborough/rules.yaml:831:7\n3825 rules/marlborough/rules.yaml:832:11\n3826 rules/marlborough/rules.yaml:833:7\n3827 rules/marlborough/rules.yaml:834:7\n3828 rules/marlborough/rules.yaml:835:7\n3839 rules/marlborough/rules.yaml:836:11\n3846 rules/marlborough/rules.yaml:837:11\n3847 rules/marlborough/rules.yaml:838:15\n3849 rules/marlborough/rules.yaml:840:15\n3850 rules/marlborough/rules.yaml:841:11\n3874 rules/marlborough/rules.yaml:465:7\n3875 rules/marlborough/rules.yaml:466:7\n3876 rules/marlborough/rules.yaml:467:11\n3877 rules/marlborough/rules.yaml:468:7\n3878 rules/marlborough/rules.yaml:469:11\n3879 rules/marlborough/rules.yaml:470:11\n3880 rules/marlborough/rules.yaml:471:7\n3881 rules/marlborough/rules.yaml:472:11\n3882 rules/marlborough/rules.yaml:473:15\n3883 rules/marlborough/rules.yaml:474:7\n3884 rules/marlborough/rules.yaml:475:7\n3885 rules/marlborough/rules.yaml:476:11\n3886 rules/marlborough/rules.yaml:477:7\n3887 rules/marlborough/rules.yaml:478:7\n3888 rules/marlborough/rules.yaml:479:7\n3889 rules/marlborough/rules.yaml:480:7\n3898 rules/marlborough/rules.yaml:481:7\n3899 rules/marlborough/rules.yaml:482:11\n3900 rules/marlborough/rules.yaml:483:11\n3901 rules/marlborough/rules.yaml:484:15\n3902 rules/marlborough/rules.yaml:485:11\n3903 rules/marlborough/rules.yaml:486:7\n3916 rules/marlborough/rules.yaml:487:7\n3917 rules/marlborough/rules.yaml:488:11\n3919 rules/marlborough/rules.yaml:489:7\n3949 rules/marlborough/rules.yaml:772:7\n3955 rules/marlborough/rules.yaml:773:7\n3956 rules/marlborough/rules.yaml:774:7\n3957 rules/marlborough/rules.yaml:775:11\n3969 rules/marlborough/rules.yaml:776:7\n3986 rules/marlborough/rules.yaml:777:7\n3987 rules/marlborough/rules.yaml:778:11\n3988 rules/marlborough/rules.yaml:779:11\n3989 rules/marlborough/rules.yaml:780:11\n3990 rules/marlborough/rules.yaml:781:7\n3991 rules/marlborough/rules.yaml:782:7\n3992 rules/marlborough/rules.yaml:783:7\n3998 rules/marlborough/rules.yaml:784:7\n4016 rules/marlborough/rules.yaml:785:7\n4017 rules/marlborough/rules.yaml:786:11\n4018 rules/marlborough/rules.yaml:787:11\n4019 rules/marlborough/rules.yaml:788:7\n4030 rules/marlborough/rules.yaml:789:7\n4048 rules/marlborough/rules.yaml:790:7\n4049 rules/marlborough/rules.yaml:791:11\n4050 rules/marlborough/rules.yaml:792:7\n4051 rules/marlborough/rules.yaml:793:11\n4052 rules/marlborough/rules.yaml:794:15\n4054 rules/marlborough/rules.yaml:795:11\n4056 rules/marlborough/rules.yaml:797:11\n4057 rules/marlborough/rules.yaml:798:7\n4062 rules/marlborough/rules.yaml:799:11\n4063 rules/marlborough/rules.yaml:800:11\n4064 rules/marlborough/rules.yaml:801:11\n4069 rules/marlborough/rules.yaml:802:15\n4070 rules/marlborough/rules.yaml:803:15\n4078 rules/marlborough/rules.yaml:804:19\n4086 rules/marlborough/rules.yaml:805:19\n4089 rules/marlborough/rules.yaml:806:7\n4094 rules/marlborough/rules.yaml:807:7\n4095 rules/marlborough/rules.yaml:808:11\n4096 rules/marlborough/rules.yaml:809:7\n4097 rules/marlborough/rules.yaml:810:7\n4098 rules/marlborough/rules.yaml:811:11\n4099 rules/marlborough/rules.yaml:812:7\n4112 rules/marlborough/rules.yaml:813:7\n4117 rules/marlborough/rules.yaml:814:11\n4118 rules/marlborough/rules.yaml:815:11\n4126 rules/marlborough/rules.yaml:816:15\n4139 rules/marlborough/rules.yaml:817:15\n4140 rules/marlborough/rules.yaml:818:15\n4141 rules/marlborough/rules.yaml:819:19\n4142 rules/marlborough/rules.yaml:820:19\n4145 rules/marlborough/rules.yaml:821:11\n4151 rules/marlborough/rules.yaml:822:11\n4177 rules/marlborough/flow.yaml:10:7\n4191 rules/marlborough/flow.yaml:11:11\n4222 rules/marlborough/rules.yaml:430:7\n4223 rules/marlborough/rules.yaml:431:7\n4224 rules/marlborough/rules.yaml:432:7\n4234 rules/marlborough/rules.yaml:433:11\n4242 rules/marlborough/rules.yaml:434:11\n4243 rules/marlborough/rules.yaml:435:15\n4244 rules/marlborough/rules.yaml:436:15\n4247 rules/marlborough/rules.yaml:437:7\n4258 rules/marlborough/rules.yaml:438:11\n4259 rules/marlborough/rules.yaml:439:11\n4277 rules/marlborough/rules.yaml:440:11\n4278 rules/marlborough/rules.yaml:441:11\n4279 rules/marlborough/rules.yaml:442:11\n4283 rules/marlborough/rules.yaml:443:7\n4284 rules/marlborough/rules.yaml:444:11\n4294 rules/marlborough/flow.yaml:44:7\n4311 rules/marlborough/rules.yaml:516:7\n4317 rules/marlborough/rules.yaml:517:7\n4318 rules/marlborough/rules.yaml:518:11\n4319 rules/marlborough/rules.yaml:519:7\n4330 rules/marlborough/rules.yaml:520:7\n4331 rules/marlborough/rules.yaml:521:7"
