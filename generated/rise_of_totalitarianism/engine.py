@@ -207,6 +207,24 @@ class RiseOfTotalitarianismRules:
             ("player", "int"),
         ),
         (("Final VPs: ", "; ", " wins"), ("list:int", "player")),
+        (("", ": add a cube (yes) or remove the last cube (no)?"), ("e:party",)),
+        (("", " adds a cube on the Minor Party Track of ", ""), ("player", "e:party")),
+        (
+            ("", " removes the last cube (", ") from the Minor Party Track of ", ""),
+            ("player", "player", "e:party"),
+        ),
+        (("Govt. Coalition: add a Vote Cube to your Parliament box in ", "?"), ("e:major",)),
+        (("", " adds a Vote Cube to the Parliament of ", ""), ("player", "e:major")),
+        (("", " removes a Vote Cube from the Parliament of ", ""), ("player", "e:major")),
+        (
+            ("", " keeps its last Votes in the Parliament of ", ": the removal is ignored"),
+            ("player", "e:major"),
+        ),
+        (("", " hires ", ": he joins the Pool"), ("player", "e:leader")),
+        (("Bonus Operation: Hire a new Leader (", " APs left)"), ("int",)),
+        (("No Leader",), ()),
+        (("Bonus Operation: Influence a Minor Party (", " APs left)"), ("int",)),
+        (("No Minor Party",), ()),
         (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
@@ -271,6 +289,13 @@ class RiseOfTotalitarianismRules:
         ),
         (("", " is removed from the map"), ("e:chit",)),
         (("Keep the Squads in the Area on the Hidden side?",), ()),
+        (("", " in ", " has no Leader to release"), ("e:chit", "e:area")),
+        (("Designate the Leader to release",), ()),
+        (
+            ("", " in ", " for ", ": ", " APs against ", ""),
+            ("e:chit", "e:area", "e:leader", "int", "int"),
+        ),
+        (("", " is released into the Pool of ", ""), ("e:leader", "player")),
         (
             ("", "'s Law Action in ", " for ", ": ", " APs (die ", ") against ", ""),
             ("player", "e:area", "e:strategy", "int", "int", "int"),
@@ -302,19 +327,24 @@ class RiseOfTotalitarianismRules:
         ("choose-number", 41, "number", -1, 13, 1, False),
         ("choose-player", 45, "player", -1, 14, 1, False),
         ("choose-population", 47, "population", 48, 15, 3, False),
-        ("choose-area", 68, "area", 69, 20, 7, False),
-        ("choose-strategy", 70, "strategy", -1, 21, 0, False),
-        ("choose-strategy", 72, "strategy", 73, 22, 7, False),
-        ("choose-some", 80, "some:strategy", -1, 24, 3, False),
-        ("yes-no", 83, "yes-no", -1, 24, 8, False),
-        ("choose-strategy", 85, "strategy", 33, 24, 14, False),
-        ("choose-strategy", 87, "strategy", -1, 27, 1, True),
-        ("choose-minor", 90, "minor", -1, 28, 2, False),
-        ("choose-population", 94, "population", -1, 28, 11, False),
-        ("choose-chit", 98, "chit", -1, 28, 22, False),
-        ("yes-no", 101, "yes-no", -1, 28, 26, False),
-        ("choose-reform", 104, "reform", -1, 28, 38, False),
-        ("choose-population", 106, "population", -1, 28, 42, False),
+        ("yes-no", 67, "yes-no", -1, 20, 1, False),
+        ("yes-no", 70, "yes-no", -1, 21, 1, False),
+        ("choose-leader", 75, "leader", 76, 22, 1, False),
+        ("choose-party", 77, "party", 78, 22, 4, False),
+        ("choose-area", 80, "area", 81, 23, 7, False),
+        ("choose-strategy", 82, "strategy", -1, 24, 0, False),
+        ("choose-strategy", 84, "strategy", 85, 25, 7, False),
+        ("choose-some", 92, "some:strategy", -1, 27, 3, False),
+        ("yes-no", 95, "yes-no", -1, 27, 8, False),
+        ("choose-strategy", 97, "strategy", 33, 27, 14, False),
+        ("choose-strategy", 99, "strategy", -1, 30, 1, True),
+        ("choose-minor", 102, "minor", -1, 31, 2, False),
+        ("choose-population", 106, "population", -1, 31, 11, False),
+        ("choose-chit", 110, "chit", -1, 31, 22, False),
+        ("yes-no", 113, "yes-no", -1, 31, 26, False),
+        ("choose-leader", 115, "leader", -1, 31, 32, False),
+        ("choose-reform", 120, "reform", -1, 31, 43, False),
+        ("choose-population", 122, "population", -1, 31, 47, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -337,6 +367,9 @@ class RiseOfTotalitarianismRules:
         "crisis_checks",
         "major_stability",
         "minor_stability",
+        "influence_party",
+        "coalition_effects",
+        "party_and_leader_operations",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -392,7 +425,18 @@ class RiseOfTotalitarianismRules:
             (10, 0, "z_minor_stability__4_10"),
             (11, 0, None),
         ),
-        (20, 8): (
+        (20, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
+        (21, 2): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, (), None),
+            (4, False, None),
+            (5, 0, None),
+        ),
+        (22, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
+        (22, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (23, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -401,11 +445,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (24, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (24, 15): ((3, False, None),),
-        (27, 2): ((3, 0, None),),
-        (28, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (28, 4): (
+        (27, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (27, 15): ((3, False, None),),
+        (30, 2): ((3, 0, None),),
+        (31, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (31, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -414,7 +458,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 8): (
+        (31, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -423,7 +467,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 12): (
+        (31, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -431,7 +475,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (28, 13): (
+        (31, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -440,7 +484,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 23): (
+        (31, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -448,7 +492,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (28, 24): (
+        (31, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -457,8 +501,25 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (28, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (28, 33): (
+        (31, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (31, 33): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, (), None),
+        ),
+        (31, 34): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+        ),
+        (31, 38): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -468,7 +529,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (28, 39): (
+        (31, 44): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -477,7 +538,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (28, 40): (
+        (31, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -487,7 +548,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (28, 43): (
+        (31, 48): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -498,7 +559,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (28, 45): (
+        (31, 50): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -508,7 +569,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (28, 48): (
+        (31, 53): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -516,9 +577,9 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (28, 53): ((0, 0, None), (1, False, None)),
+        (31, 60): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 24, 25)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 18, 19, 20, 21, 28, 29)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -527,12 +588,13 @@ class RiseOfTotalitarianismRules:
         12: "count([u for u in on_map(p) if u.location == a]) > 0",
         13: "not u.resolved",
         16: "moveable(x, actor) and population_difficulty(x) <= left",
-        17: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        19: "not c.locked and count(marker_targets(c)) > 0",
-        22: "not k.mandatory",
-        25: 'u.action != "propaganda" or moveable(x, actor)',
-        28: "m == germany or r != nationalization",
-        29: "moveable(x, actor)",
+        20: "t.major in ms and (count(t.cubes) > 0 or actor.reserve > 0)",
+        21: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        23: "not c.locked and count(marker_targets(c)) > 0",
+        26: "not k.mandatory",
+        29: 'u.action != "propaganda" or moveable(x, actor)',
+        33: "m == germany or r != nationalization",
+        34: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -548,8 +610,10 @@ class RiseOfTotalitarianismRules:
     flow_loop: int
     all_area: tuple[int, ...]
     all_chit: tuple[int, ...]
+    all_leader: tuple[int, ...]
     all_major: tuple[int, ...]
     all_minor: tuple[int, ...]
+    all_party: tuple[int, ...]
     all_player: tuple[int, ...]
     all_population: tuple[int, ...]
     all_reform: tuple[int, ...]
@@ -559,12 +623,15 @@ class RiseOfTotalitarianismRules:
     c_commit_in_any_dominance: bool
     c_end_difference: int
     c_hand_extra: int
+    c_hire_cost: int
     c_last_turn: int
     c_law_card_roll_adds_modifiers: bool
     c_majority_rounds_half_up: bool
     c_max_expended_cubes: int
     c_minimum_pp_per_round: bool
+    c_party_cost: int
     c_putsch_economy_strict: bool
+    c_release_difficulty: int
     c_reserve_slots: int
     c_resistance_modifier: int
     ix_area__kind: dict[Any, tuple[int, ...]]
@@ -573,6 +640,7 @@ class RiseOfTotalitarianismRules:
     ix_chit__action__owner: dict[Any, tuple[int, ...]]
     ix_chit__owner: dict[Any, tuple[int, ...]]
     ix_crisis__entry: dict[Any, tuple[int, ...]]
+    ix_leader__major: dict[Any, tuple[int, ...]]
     ix_major__capital: dict[Any, tuple[int, ...]]
     ix_population__major: dict[Any, tuple[int, ...]]
     ix_strategy__era__owner: dict[Any, tuple[int, ...]]
@@ -591,6 +659,10 @@ class RiseOfTotalitarianismRules:
     o_e_chit__nation: int
     o_e_chit__resolved: int
     o_e_chit__seen: int
+    o_e_leader__box: int
+    o_e_leader__committed: int
+    o_e_leader__control_cube: int
+    o_e_leader__pool_of: int
     o_e_major__economy: int
     o_e_major__elections_due: int
     o_e_major__government: int
@@ -600,6 +672,7 @@ class RiseOfTotalitarianismRules:
     o_e_minor__govt: int
     o_e_minor__regime: int
     o_e_minor__vp_side: int
+    o_e_party__cubes: int
     o_e_population__box: int
     o_e_population__committed: int
     o_e_strategy__effect__active_event: int
@@ -652,10 +725,19 @@ class RiseOfTotalitarianismRules:
     s_e_crisis__failure: tuple[str, ...]
     s_e_crisis__major: tuple[int, ...]
     s_e_crisis__pp: tuple[int, ...]
+    s_e_leader__chit: tuple[Any, ...]
+    s_e_leader__ideology: tuple[Any, ...]
+    s_e_leader__major: tuple[int, ...]
+    s_e_leader__party: tuple[Any, ...]
+    s_e_leader__printed: tuple[bool, ...]
+    s_e_leader__seat: tuple[Any, ...]
     s_e_major__capital: tuple[int, ...]
     s_e_minor__stability: tuple[int, ...]
     s_e_minor__track: tuple[int, ...]
     s_e_minor__vp_value: tuple[int, ...]
+    s_e_party__length: tuple[int, ...]
+    s_e_party__major: tuple[int, ...]
+    s_e_party__natural_ally: tuple[int, ...]
     s_e_population__bonus: tuple[int, ...]
     s_e_population__major: tuple[int, ...]
     s_e_population__resistance: tuple[int, ...]
@@ -681,8 +763,10 @@ class RiseOfTotalitarianismRules:
         self.d = d
         self.all_area = d["all_area"]
         self.all_chit = d["all_chit"]
+        self.all_leader = d["all_leader"]
         self.all_major = d["all_major"]
         self.all_minor = d["all_minor"]
+        self.all_party = d["all_party"]
         self.all_player = d["all_player"]
         self.all_population = d["all_population"]
         self.all_reform = d["all_reform"]
@@ -692,12 +776,15 @@ class RiseOfTotalitarianismRules:
         self.c_commit_in_any_dominance = d["c_commit_in_any_dominance"]
         self.c_end_difference = d["c_end_difference"]
         self.c_hand_extra = d["c_hand_extra"]
+        self.c_hire_cost = d["c_hire_cost"]
         self.c_last_turn = d["c_last_turn"]
         self.c_law_card_roll_adds_modifiers = d["c_law_card_roll_adds_modifiers"]
         self.c_majority_rounds_half_up = d["c_majority_rounds_half_up"]
         self.c_max_expended_cubes = d["c_max_expended_cubes"]
         self.c_minimum_pp_per_round = d["c_minimum_pp_per_round"]
+        self.c_party_cost = d["c_party_cost"]
         self.c_putsch_economy_strict = d["c_putsch_economy_strict"]
+        self.c_release_difficulty = d["c_release_difficulty"]
         self.c_reserve_slots = d["c_reserve_slots"]
         self.c_resistance_modifier = d["c_resistance_modifier"]
         self.ix_area__kind = d["ix_area__kind"]
@@ -706,6 +793,7 @@ class RiseOfTotalitarianismRules:
         self.ix_chit__action__owner = d["ix_chit__action__owner"]
         self.ix_chit__owner = d["ix_chit__owner"]
         self.ix_crisis__entry = d["ix_crisis__entry"]
+        self.ix_leader__major = d["ix_leader__major"]
         self.ix_major__capital = d["ix_major__capital"]
         self.ix_population__major = d["ix_population__major"]
         self.ix_strategy__era__owner = d["ix_strategy__era__owner"]
@@ -724,6 +812,10 @@ class RiseOfTotalitarianismRules:
         self.o_e_chit__nation = d["o_e_chit__nation"]
         self.o_e_chit__resolved = d["o_e_chit__resolved"]
         self.o_e_chit__seen = d["o_e_chit__seen"]
+        self.o_e_leader__box = d["o_e_leader__box"]
+        self.o_e_leader__committed = d["o_e_leader__committed"]
+        self.o_e_leader__control_cube = d["o_e_leader__control_cube"]
+        self.o_e_leader__pool_of = d["o_e_leader__pool_of"]
         self.o_e_major__economy = d["o_e_major__economy"]
         self.o_e_major__elections_due = d["o_e_major__elections_due"]
         self.o_e_major__government = d["o_e_major__government"]
@@ -733,6 +825,7 @@ class RiseOfTotalitarianismRules:
         self.o_e_minor__govt = d["o_e_minor__govt"]
         self.o_e_minor__regime = d["o_e_minor__regime"]
         self.o_e_minor__vp_side = d["o_e_minor__vp_side"]
+        self.o_e_party__cubes = d["o_e_party__cubes"]
         self.o_e_population__box = d["o_e_population__box"]
         self.o_e_population__committed = d["o_e_population__committed"]
         self.o_e_strategy__effect__active_event = d["o_e_strategy__effect__active_event"]
@@ -785,10 +878,19 @@ class RiseOfTotalitarianismRules:
         self.s_e_crisis__failure = d["s_e_crisis__failure"]
         self.s_e_crisis__major = d["s_e_crisis__major"]
         self.s_e_crisis__pp = d["s_e_crisis__pp"]
+        self.s_e_leader__chit = d["s_e_leader__chit"]
+        self.s_e_leader__ideology = d["s_e_leader__ideology"]
+        self.s_e_leader__major = d["s_e_leader__major"]
+        self.s_e_leader__party = d["s_e_leader__party"]
+        self.s_e_leader__printed = d["s_e_leader__printed"]
+        self.s_e_leader__seat = d["s_e_leader__seat"]
         self.s_e_major__capital = d["s_e_major__capital"]
         self.s_e_minor__stability = d["s_e_minor__stability"]
         self.s_e_minor__track = d["s_e_minor__track"]
         self.s_e_minor__vp_value = d["s_e_minor__vp_value"]
+        self.s_e_party__length = d["s_e_party__length"]
+        self.s_e_party__major = d["s_e_party__major"]
+        self.s_e_party__natural_ally = d["s_e_party__natural_ally"]
         self.s_e_population__bonus = d["s_e_population__bonus"]
         self.s_e_population__major = d["s_e_population__major"]
         self.s_e_population__resistance = d["s_e_population__resistance"]
@@ -893,8 +995,16 @@ class RiseOfTotalitarianismRules:
             return None
         return f(S, None, None, p)
 
+    def f_allied_to(self, S: list[Any], v_l: Any, v_p: Any) -> bool:
+        "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:415:3]"
+        if self.s_e_leader__ideology[v_l] is not None:
+            return self.s_e_leader__ideology[v_l] == v_p
+        if self.s_e_leader__party[v_l] is not None:
+            return self.f_party_ally(S, self.s_e_leader__party[v_l]) == v_p
+        return False
+
     def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: Any) -> Any:
-        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:281:3]"
+        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:297:3]"
         v_at = S[self.o_e_chit__location + v_u]
         if v_at is None:
             return []
@@ -933,7 +1043,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_attempt_modifier(self, S: list[Any], v_p: Any, v_c: Any) -> int:
-        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:299:3]"""
+        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:315:3]"""
         N: list[int] = S
         v_n = 0
         if self.s_e_strategy__support_modifier[v_c]:
@@ -950,11 +1060,26 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
-        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:178:3]"
+        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:192:3]"
         return _head([v_a for v_a in self.all_area if v_nat in self.s_e_area__nations[v_a]])
 
+    def f_candidates(self, S: list[Any], v_p: Any, v_m: Any, v_s: Any) -> Any:
+        "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:426:3]"
+        v_out: list[Any] = []
+        for v_l in self.ix_leader__major.get(v_m, ()):
+            if S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p:
+                v_out = [*v_out, *[v_l]]
+            elif (
+                S[self.o_e_leader__box + v_l] == "parliament"
+                and self.f_leader_controller(S, v_l) == v_p
+            ) and (not (self.s_e_leader__printed[v_l] and v_s == "chancellor")):
+                v_out = [*v_out, *[v_l]]
+            elif S[self.o_e_leader__box + v_l] == "unaligned" and self.f_allied_to(S, v_l, v_p):
+                v_out = [*v_out, *[v_l]]
+        return v_out
+
     def f_card_funding(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:47:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:61:3]"
         return (
             0
             + self.f_effect__active_event__modifies__card_funding(S, v_p)
@@ -962,15 +1087,15 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_card_funding__base(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:47:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:61:3]"
         return 0
 
     def f_chit_cost(self, S: list[Any], v_u: Any) -> int:
-        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:222:3]"
+        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:236:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
     def f_conflicts_box(self, S: list[Any], v_nat: Any) -> Any:
-        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:183:3]"
+        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:197:3]"
         return [
             v_u
             for v_u in self.all_chit
@@ -979,7 +1104,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
-        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:190:3]"""
+        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:204:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
             v_tied = [
@@ -1021,11 +1146,11 @@ class RiseOfTotalitarianismRules:
         return _head(v_leaders)
 
     def f_cubes_in(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:242:3]"
+        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:258:3]"
         return S[self.o_e_area__cubes + v_a].count(v_p)
 
     def f_cubes_near(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:247:3]"""
+        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:263:3]"""
         _w2 = S[self.o_e_area__cubes + v_a].count(v_p)
         _w1 = 0
         for v_b in self.s_e_area__adjacent[v_a]:
@@ -1033,18 +1158,18 @@ class RiseOfTotalitarianismRules:
         return _w2 + _w1
 
     def f_dominance_of(self, S: list[Any], v_p: Any) -> Any:
-        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:141:3]"
+        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:155:3]"
         return _head(
             [v_b for v_b in self.ix_box__zone.get(v_p, ()) if self.s_e_box__dominance[v_b]]
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1389:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1058,25 +1183,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1389:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1155:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1389:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1397:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1088,20 +1213,20 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1397:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1163:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1397:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
-        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:78:3]"
+        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:92:3]"
         N: list[int] = S
         if v_m == self.k_major__germany:
             return S[_TURN] == 2
@@ -1110,7 +1235,7 @@ class RiseOfTotalitarianismRules:
         return S[_TURN] == 2 and _has(N[self.o_g_ended_crises], self.k_crisis__cr2)
 
     def f_electoral_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
+        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:129:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1121,7 +1246,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_funding_of(self, S: list[Any], v_p: Any) -> int:
-        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
+        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x__1 in self.all_population:
@@ -1148,18 +1273,45 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_government_vps(self, S: list[Any], v_p: Any) -> int:
-        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:349:3]"
+        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:365:3]"
         return 4 if v_p == self.k_player__social_democracy else 3
 
+    def f_hire_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:456:3]"""
+        _w4 = []
+        for v_m__1 in self.all_major:
+            _w7 = self.s_e_area__major[v_a] == v_m__1
+            if not _w7:
+                _w6 = self.s_e_area__kind[v_a] == "battleground"
+                if _w6:
+                    _w5 = False
+                    for v_b__1 in self.s_e_area__adjacent[v_a]:
+                        if self.s_e_area__major[v_b__1] == v_m__1:
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_m__1)
+        v_ms = _w4
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                S[self.o_e_leader__box + v_l] == "unaligned" and self.s_e_leader__major[v_l] in v_ms
+            )
+            and self.f_allied_to(S, v_l, v_p)
+        ]
+
     def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
-        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:215:3]"
+        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:229:3]"
         return (
             (self.s_e_chit__action[v_u] == "unrest" or self.s_e_chit__action[v_u] == "putsch")
             or self.s_e_chit__action[v_u] == "arrest"
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1168,47 +1320,94 @@ class RiseOfTotalitarianismRules:
             return "resolve_action"
         return "?"
 
+    def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
+        "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:392:3]"
+        if S[self.o_e_leader__box + v_l] == "pool":
+            return S[self.o_e_leader__pool_of + v_l]
+        if (
+            S[self.o_e_leader__box + v_l] != "area"
+            and S[self.o_e_leader__box + v_l] != "parliament"
+        ):
+            return None
+        if self.s_e_leader__ideology[v_l] is not None:
+            return self.s_e_leader__ideology[v_l]
+        if S[self.o_e_leader__box + v_l] == "parliament":
+            return S[self.o_e_leader__control_cube + v_l]
+        if self.s_e_leader__chit[v_l] is not None:
+            return self.s_e_chit__owner[self.s_e_leader__chit[v_l]]
+        if self.s_e_leader__party[v_l] is not None:
+            return self.f_party_ally(S, self.s_e_leader__party[v_l])
+        return None
+
+    def f_leader_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
+        """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:471:3]"""
+        _w1 = 0
+        for v_l in self.ix_leader__major.get(v_m, ()):
+            if (
+                S[self.o_e_leader__box + v_l] == "parliament"
+                and self.s_e_leader__seat[v_l] != "president"
+            ) and self.f_leader_controller(S, v_l) == v_p:
+                _w1 += 1
+        return 2 * _w1
+
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04) [rules/rise_of_totalitarianism/rules.yaml:228:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
         if self.s_e_chit__action[v_u] == "law":
             return [v_a for v_a in self.ix_area__kind.get("capital", ())]
+        if self.s_e_chit__action[v_u] == "release":
+            _w2 = []
+            for v_a_2 in self.all_area:
+                _w3 = False
+                for v_l__1 in self.all_leader:
+                    if (
+                        S[self.o_e_leader__box + v_l__1] == "arrested"
+                        and (
+                            self.s_e_leader__ideology[v_l__1] == v_p
+                            or self.s_e_leader__party[v_l__1] is not None
+                        )
+                    ) and self.s_e_major__capital[self.s_e_leader__major[v_l__1]] == v_a_2:
+                        _w3 = True
+                        break
+                if _w3:
+                    _w2.append(v_a_2)
+            return _w2
         if self.s_e_chit__action[v_u] == "putsch":
-            _w1 = False
+            _w4 = False
             for v_v in self.ix_chit__action__owner.get(("putsch", v_p), ()):
                 if v_v != v_u and (not S[self.o_e_chit__established + v_v]):
-                    _w1 = True
+                    _w4 = True
                     break
-            v_all_done = not _w1
+            v_all_done = not _w4
             return [
-                v_a_2
-                for v_a_2 in self.all_area
+                v_a_3
+                for v_a_3 in self.all_area
                 if (
-                    self.s_e_area__kind[v_a_2] == "city"
-                    or self.s_e_area__kind[v_a_2] == "battleground"
+                    self.s_e_area__kind[v_a_3] == "city"
+                    or self.s_e_area__kind[v_a_3] == "battleground"
                 )
-                or (self.s_e_area__kind[v_a_2] == "capital" and v_all_done)
+                or (self.s_e_area__kind[v_a_3] == "capital" and v_all_done)
             ]
         if self.s_e_chit__action[v_u] == "arrest":
-            _w4 = []
-            for v_a_3 in self.all_area:
-                _w6 = (
-                    self.s_e_area__major[v_a_3] is not None
-                    and S[self.o_e_major__government + self.s_e_area__major[v_a_3]] == v_p
+            _w7 = []
+            for v_a_4 in self.all_area:
+                _w9 = (
+                    self.s_e_area__major[v_a_4] is not None
+                    and S[self.o_e_major__government + self.s_e_area__major[v_a_4]] == v_p
                 )
-                if not _w6:
-                    _w5 = False
-                    for v_n in self.s_e_area__nations[v_a_3]:
+                if not _w9:
+                    _w8 = False
+                    for v_n in self.s_e_area__nations[v_a_4]:
                         if S[self.o_e_minor__regime + v_n] == v_p:
-                            _w5 = True
+                            _w8 = True
                             break
-                    _w6 = _w5
-                if _w6:
-                    _w4.append(v_a_3)
-            return _w4
+                    _w9 = _w8
+                if _w9:
+                    _w7.append(v_a_4)
+            return _w7
         return self.all_area
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:56:3]"""
+        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:70:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -1217,12 +1416,12 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_marker_holder(self, S: list[Any], v_c: Any) -> Any:
-        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:331:3]"
+        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:347:3]"
         N: list[int] = S
         return _head([v_q for v_q in self.all_player if _has(N[self.o_p_markers + v_q], v_c)])
 
     def f_marker_targets(self, S: list[Any], v_c: Any) -> Any:
-        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:321:3]"
+        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:337:3]"
         N: list[int] = S
         v_out: list[Any] = []
         for v_q in self.all_player:
@@ -1237,11 +1436,11 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_minor_vps(self, S: list[Any], v_nat: Any) -> int:
-        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:171:3]"
+        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:185:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
     def f_moveable(self, S: list[Any], v_x: Any, v_p: Any) -> bool:
-        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:148:3]"
+        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:162:3]"
         return not (
             S[self.o_e_population__committed + v_x]
             and S[self.o_e_population__box + v_x]
@@ -1255,19 +1454,62 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_on_map(self, S: list[Any], v_p: Any) -> Any:
-        "on_map [rules/rise_of_totalitarianism/rules.yaml:254:3]"
+        "on_map [rules/rise_of_totalitarianism/rules.yaml:270:3]"
         return [
             v_u
             for v_u in self.ix_chit__owner.get(v_p, ())
             if S[self.o_e_chit__location + v_u] is not None
         ]
 
+    def f_operation_majors(self, S: list[Any], v_a: Any) -> Any:
+        """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:445:3]"""
+        _w4 = []
+        for v_m in self.all_major:
+            _w7 = self.s_e_area__major[v_a] == v_m
+            if not _w7:
+                _w6 = self.s_e_area__kind[v_a] == "battleground"
+                if _w6:
+                    _w5 = False
+                    for v_b in self.s_e_area__adjacent[v_a]:
+                        if self.s_e_area__major[v_b] == v_m:
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_m)
+        return _w4
+
     def f_parliament_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        "Votes of p in m's Parliament (Vote Cubes; Leaders are not encoded yet). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"
-        return S[self.o_e_major__parliament + v_m].count(v_p)
+        """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:136:3]"""
+        _w2 = S[self.o_e_major__parliament + v_m].count(v_p)
+        _w1 = 0
+        for v_l__1 in self.ix_leader__major.get(v_m, ()):
+            if (
+                S[self.o_e_leader__box + v_l__1] == "parliament"
+                and self.s_e_leader__seat[v_l__1] != "president"
+            ) and self.f_leader_controller(S, v_l__1) == v_p:
+                _w1 += 1
+        return _w2 + 2 * _w1
+
+    def f_party_ally(self, S: list[Any], v_t: Any) -> Any:
+        "ALLIANCE: with no cube on the track, the Natural Ally of its first box; otherwise the Ideology with most cubes; on a tie, the tied Ideology with a cube in the box furthest from the flag. (ROT-ALLY-01) [rules/rise_of_totalitarianism/rules.yaml:374:3]"
+        if len(S[self.o_e_party__cubes + v_t]) == 0:
+            return self.s_e_party__natural_ally[v_t]
+        v_most = max([S[self.o_e_party__cubes + v_t].count(v_p) for v_p in self.all_player])
+        v_tied = [
+            v_p_2
+            for v_p_2 in self.all_player
+            if S[self.o_e_party__cubes + v_t].count(v_p_2) == v_most
+        ]
+        v_best = self.s_e_party__natural_ally[v_t]
+        for v_q in S[self.o_e_party__cubes + v_t]:
+            if v_q in v_tied:
+                v_best = v_q
+        return v_best
 
     def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
-        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:269:3]"
+        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:285:3]"
         N: list[int] = S
         v_must = [v_c for v_c in _bits(N[self.o_p_hand + v_p]) if self.s_e_strategy__mandatory[v_c]]
         if N[self.o_g_round] == N[self.o_g_rounds] and len(v_must) > 0:
@@ -1275,7 +1517,7 @@ class RiseOfTotalitarianismRules:
         return [*_bits(N[self.o_p_hand + v_p]), *_bits(N[self.o_p_card_reserve + v_p])]
 
     def f_population_difficulty(self, S: list[Any], v_x: Any) -> int:
-        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:155:3]"
+        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:169:3]"
         return (
             self.s_e_population__resistance[v_x]
             + self.c_resistance_modifier
@@ -1283,7 +1525,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_population_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:101:3]"""
+        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1295,7 +1537,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_pp_income(self, S: list[Any], v_p: Any) -> int:
-        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:259:3]"""
+        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:275:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_crises]):
@@ -1306,7 +1548,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:314:3]"""
+        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:330:3]"""
         _w1 = 0
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _w2 = 0
@@ -1317,15 +1559,29 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_reform_difficulty(self, S: list[Any], v_r: Any) -> int:
-        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:291:3]"
+        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:307:3]"
         return self.s_e_reform__difficulty[v_r]
 
     def f_regime_vps(self, S: list[Any], v_m: Any) -> int:
-        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:342:3]"
+        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:358:3]"
         return 5 if v_m == self.k_major__germany else 4
 
+    def f_release_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:464:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                S[self.o_e_leader__box + v_l] == "arrested"
+                and (
+                    self.s_e_leader__ideology[v_l] == v_p or self.s_e_leader__party[v_l] is not None
+                )
+            )
+            and self.s_e_major__capital[self.s_e_leader__major[v_l]] == v_a
+        ]
+
     def f_rounds_of_turn(self, S: list[Any]) -> int:
-        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:64:3]"
+        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:78:3]"
         if S[_TURN] == 5:
             return 3
         if (S[_TURN] == 1 or S[_TURN] == 3) or S[_TURN] == 8:
@@ -1333,7 +1589,7 @@ class RiseOfTotalitarianismRules:
         return 2
 
     def f_stability(self, S: list[Any], v_nat: Any) -> int:
-        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:164:3]"
+        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:178:3]"
         N: list[int] = S
         return max(
             0,
@@ -1343,7 +1599,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_support(self, S: list[Any], v_p: Any) -> int:
-        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:94:3]"""
+        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1351,25 +1607,47 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_vote_check(self, S: list[Any], v_p: Any, v_m: Any, v_two_thirds: bool) -> bool:
-        "A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:129:3]"
-        v_total = len(S[self.o_e_major__parliament + v_m])
+        """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:143:3]"""
+        _w1 = 0
+        for v_q in self.all_player:
+            _w3 = S[self.o_e_major__parliament + v_m].count(v_q)
+            _w2 = 0
+            for v_l__2 in self.ix_leader__major.get(v_m, ()):
+                if (
+                    S[self.o_e_leader__box + v_l__2] == "parliament"
+                    and self.s_e_leader__seat[v_l__2] != "president"
+                ) and self.f_leader_controller(S, v_l__2) == v_q:
+                    _w2 += 1
+            _w1 += _w3 + 2 * _w2
+        v_total = _w1
         v_half = -(-v_total // 2) + 1 if self.c_majority_rounds_half_up else v_total // 2 + 1
         v_need = -(-(2 * v_total) // 3) if v_two_thirds else v_half
-        return v_total > 0 and S[self.o_e_major__parliament + v_m].count(v_p) >= v_need
+        _w6 = v_total > 0
+        if _w6:
+            _w5 = S[self.o_e_major__parliament + v_m].count(v_p)
+            _w4 = 0
+            for v_l__4 in self.ix_leader__major.get(v_m, ()):
+                if (
+                    S[self.o_e_leader__box + v_l__4] == "parliament"
+                    and self.s_e_leader__seat[v_l__4] != "president"
+                ) and self.f_leader_controller(S, v_l__4) == v_p:
+                    _w4 += 1
+            _w6 = _w5 + 2 * _w4 >= v_need
+        return _w6
 
     def f_vp_spread(self, S: list[Any]) -> int:
-        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:336:3]"
+        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:352:3]"
         N: list[int] = S
         return max([N[self.o_p_vp + v_p] for v_p in self.all_player]) - min(
             [N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player]
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
         N: list[int] = S
         return [
             v_c
@@ -1378,7 +1656,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1387,7 +1665,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1405,11 +1683,11 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:362:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:484:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -1420,7 +1698,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1050:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1192:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1450,13 +1728,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1146:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1380:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    78,
+                    90,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1466,7 +1744,7 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    79,
+                    91,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
@@ -1474,7 +1752,7 @@ class RiseOfTotalitarianismRules:
                 )
 
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:394:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:516:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -1513,7 +1791,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:438:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:560:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -1526,7 +1804,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:448:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:570:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -1536,7 +1814,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:425:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:547:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -1549,7 +1827,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:934:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -1587,43 +1865,43 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 75, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 87, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1147:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 74, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 86, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 77, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 89, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 76, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 88, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1026:3]"""
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1168:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
@@ -1708,7 +1986,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:384:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:506:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -1720,18 +1998,26 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:358:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:480:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
+    def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1297:3]"""
+        S[self.o_e_leader__box + v_l] = "pool"
+        S[self.o_e_leader__pool_of + v_l] = v_actor
+        S[self.o_e_leader__committed + v_l] = False
+        if S[_LOG] is not False:
+            _log(S, 74, (v_actor, v_l))
+
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:733:3]"
+        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:855:3]"
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:598:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:720:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -1750,7 +2036,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:947:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1089:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -1790,7 +2076,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_crisis_deck] = tuple([])
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:370:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:492:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -1803,7 +2089,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:751:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:873:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -1818,7 +2104,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1062:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1204:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -1836,7 +2122,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1078:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1220:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -1872,7 +2158,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -1890,7 +2176,7 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
         if S[_LOG] is not False:
-            _log(S, 67, (v_p, v_x, v_k, v_k))
+            _log(S, 79, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1911,7 +2197,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:695:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:817:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -1944,7 +2230,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:683:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -1977,7 +2263,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:780:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:902:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2017,9 +2303,10 @@ class RiseOfTotalitarianismRules:
                         + (1 if S[self.o_e_population__committed + v_x_2] else 0)
                     )
                     self.q_influence(S, R, v_actor, v_x_2)
+        self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:614:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2068,8 +2355,42 @@ class RiseOfTotalitarianismRules:
         else:
             pass
 
+    def q_coalition_effects(
+        self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
+    ) -> None:
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"""
+        N: list[int] = S
+        if N[self.o_p_reserve + v_actor] > 0:
+            v_yes = R() < 0.5
+            if v_yes:
+                S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple(
+                    [*S[self.o_e_major__parliament + v_m], *[v_actor]]
+                )
+        if v_owner in S[self.o_e_major__parliament + v_m]:
+            _w2 = S[self.o_e_major__parliament + v_m].count(v_owner)
+            _w1 = 0
+            for v_l__2 in self.ix_leader__major.get(v_m, ()):
+                if (
+                    S[self.o_e_leader__box + v_l__2] == "parliament"
+                    and self.s_e_leader__seat[v_l__2] != "president"
+                ) and self.f_leader_controller(S, v_l__2) == v_owner:
+                    _w1 += 1
+            if _w2 + 2 * _w1 > 1:
+                v_kept: list[Any] = []
+                v_done = False
+                for v_q in S[self.o_e_major__parliament + v_m]:
+                    if v_q == v_owner and (not v_done):
+                        v_done = True
+                    else:
+                        v_kept = [*v_kept, *[v_q]]
+                S[self.o_e_major__parliament + v_m] = tuple(v_kept)
+                S[self.o_p_reserve + v_owner] = min(max(S[self.o_p_reserve + v_owner] + 1, 0), 30)
+            else:
+                pass
+
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:905:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1047:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2112,7 +2433,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:404:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:526:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -2166,7 +2487,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:580:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -2180,7 +2501,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:616:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:738:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -2207,7 +2528,7 @@ class RiseOfTotalitarianismRules:
                 self.q_influence(S, R, v_who, v_x)
 
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:862:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -2219,7 +2540,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:593:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -2242,7 +2563,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:762:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:884:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -2268,6 +2589,29 @@ class RiseOfTotalitarianismRules:
         else:
             v_to = _pick(R, self.all_player)
             S[self.o_e_minor__regime + v_nat] = v_to
+
+    def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1239:3]"
+        N: list[int] = S
+        v_n = len(S[self.o_e_party__cubes + v_t])
+        v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
+        if v_add and v_n > 0:
+            v_add = R() < 0.5
+        if v_add:
+            S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+            S[self.o_e_party__cubes + v_t] = tuple([*S[self.o_e_party__cubes + v_t], *[v_actor]])
+        elif v_n > 0:
+            v_q = _nth(S[self.o_e_party__cubes + v_t], -1)
+            v_kept: list[Any] = []
+            v_i = 0
+            for v_c in S[self.o_e_party__cubes + v_t]:
+                if v_i < v_n - 1:
+                    v_kept = [*v_kept, *[v_c]]
+                v_i += 1
+            S[self.o_e_party__cubes + v_t] = tuple(v_kept)
+            S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+            if v_n == 2 or v_n == 3:
+                self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_main(self, S: list[Any], R: Any, k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
@@ -2301,7 +2645,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:963:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -2352,7 +2696,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2393,7 +2737,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -2486,8 +2830,48 @@ class RiseOfTotalitarianismRules:
                             )
                             S[self.o_e_minor__cubes + v_n] = tuple([v_left])
 
+    def q_party_and_leader_operations(
+        self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
+    ) -> None:
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1306:3]"""
+        N: list[int] = S
+        v_left = v_surplus
+        v_hires = self.f_hire_targets(S, v_actor, v_a)
+        if v_left >= self.c_hire_cost and len(v_hires) > 0:
+            v_l = _pick_optional(R, _uniq(v_hires))
+            if v_l is not None:
+                v_left -= self.c_hire_cost
+                self.p_hire_leader(S, v_actor, v_l)
+        _w4 = []
+        for v_m__1 in self.all_major:
+            _w7 = self.s_e_area__major[v_a] == v_m__1
+            if not _w7:
+                _w6 = self.s_e_area__kind[v_a] == "battleground"
+                if _w6:
+                    _w5 = False
+                    for v_b__1 in self.s_e_area__adjacent[v_a]:
+                        if self.s_e_area__major[v_b__1] == v_m__1:
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_m__1)
+        v_ms = _w4
+        v_tracks = [
+            v_t
+            for v_t in self.all_party
+            if self.s_e_party__major[v_t] in v_ms
+            and (len(S[self.o_e_party__cubes + v_t]) > 0 or N[self.o_p_reserve + v_actor] > 0)
+        ]
+        if v_left >= self.c_party_cost and len(v_tracks) > 0:
+            v_t_2 = _pick_optional(R, v_tracks)
+            if v_t_2 is not None:
+                v_left -= self.c_party_cost
+                self.q_influence_party(S, R, v_actor, v_t_2)
+
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:785:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2549,12 +2933,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:759:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:759:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -2595,7 +2979,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:545:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:667:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -2607,7 +2991,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -2653,7 +3037,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:652:3]"
         S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
@@ -2662,13 +3046,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:921:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:921:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -2742,6 +3126,31 @@ class RiseOfTotalitarianismRules:
                     self.p_leave_map(S, v_t)
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
+        elif self.s_e_chit__action[v_u] == "release":
+            v_ts_2 = [
+                v_l__5
+                for v_l__5 in self.all_leader
+                if (
+                    S[self.o_e_leader__box + v_l__5] == "arrested"
+                    and (
+                        self.s_e_leader__ideology[v_l__5] == v_actor
+                        or self.s_e_leader__party[v_l__5] is not None
+                    )
+                )
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+            ]
+            if len(v_ts_2) == 0:
+                v_ap = -1
+            else:
+                v_l = _pick(R, _uniq(v_ts_2))
+                v_d = self.c_release_difficulty
+                self.q_expend_for(S, R, v_actor, v_u, v_d)
+                v_ap += N[self.o_g_expended]
+                if v_ap >= v_d:
+                    S[self.o_e_leader__box + v_l] = "pool"
+                    S[self.o_e_leader__pool_of + v_l] = v_actor
+                    S[self.o_e_leader__control_cube + v_l] = None
+                    S[self.o_e_leader__committed + v_l] = False
         else:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
@@ -2774,9 +3183,9 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d:
                     _w2 = []
                     _h2 = [
-                        v_b__7
-                        for v_b__7 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__7]
+                        v_b__8
+                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__8]
                     ]
                     for v_x_4 in self.s_e_area__populations[v_a]:
                         if not (
@@ -2788,9 +3197,9 @@ class RiseOfTotalitarianismRules:
                     if len(v_xs) == 0:
                         _w3 = []
                         _h3 = [
-                            v_b__9
-                            for v_b__9 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__9]
+                            v_b__10
+                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__10]
                         ]
                         for v_x_5 in self.ix_population__major.get(v_m, ()):
                             if not (
@@ -2809,6 +3218,8 @@ class RiseOfTotalitarianismRules:
         if v_ap >= v_d and v_ap >= 0:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
                 self.q_bonus_operations(S, R, v_actor, v_a, v_ap - v_d)
+            elif v_ap > v_d:
+                self.q_party_and_leader_operations(S, R, v_actor, v_a, v_ap - v_d)
         else:
             pass
         if v_keep:
@@ -2818,7 +3229,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:836:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -2985,7 +3396,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -2995,7 +3406,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:695:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:817:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -3077,7 +3488,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:561:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:683:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3163,15 +3574,15 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:780:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:902:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
         v_opts: Any = None
         v_x_2: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1, 3-4
-        if F is not None and (pc < 0 or not (0x1A >> pc) & 1):
+        # resume points: 1, 3-4, 10
+        if F is not None and (pc < 0 or not (0x41A >> pc) & 1):
             raise RulesError(f"routine bonus_operations: no resume point {pc}")
         while True:
             if pc == 0:
@@ -3250,10 +3661,19 @@ class RiseOfTotalitarianismRules:
                 pc = 1
                 continue
             if pc == 9:
+                if (
+                    self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_left)
+                    is SUSPEND
+                ):
+                    return _wait(S, (15, 10))
+                pc = 10
+            if pc == 10:
+                if F is not None:
+                    F = None
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:492:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:614:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -3368,8 +3788,90 @@ class RiseOfTotalitarianismRules:
             if pc == 8:
                 return None
 
+    def r_coalition_effects(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_actor: Any = None,
+        v_owner: Any = None,
+        v_m: Any = None,
+    ) -> Any:
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"
+        N: list[int] = S
+        v_yes: Any = None
+        v_kept: Any = None
+        v_done: Any = None
+        v_q: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine coalition_effects: no resume point {pc}")
+        if pc == 0:
+            if N[self.o_p_reserve + v_actor] > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_actor, v_owner, v_m, v_kept, v_done, v_q = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (21, 2, v_actor, v_owner, v_m, v_kept, v_done, v_q),
+                v_actor,
+                18,
+                (True, False),
+                (v_m,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_actor, v_owner, v_m, v_kept, v_done, v_q = F[2:]
+                F = None
+            v_yes = v
+            if v_yes:
+                S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple(
+                    [*S[self.o_e_major__parliament + v_m], *[v_actor]]
+                )
+                _log(S, 71, (v_actor, v_m))
+            pc = 3
+        if pc == 3:
+            if v_owner in S[self.o_e_major__parliament + v_m]:
+                if (
+                    S[self.o_e_major__parliament + v_m].count(v_owner)
+                    + 2
+                    * len(
+                        [
+                            v_l__2
+                            for v_l__2 in self.ix_leader__major.get(v_m, ())
+                            if (
+                                S[self.o_e_leader__box + v_l__2] == "parliament"
+                                and self.s_e_leader__seat[v_l__2] != "president"
+                            )
+                            and self.f_leader_controller(S, v_l__2) == v_owner
+                        ]
+                    )
+                    > 1
+                ):
+                    v_kept = []
+                    v_done = False
+                    for v_q in S[self.o_e_major__parliament + v_m]:
+                        if v_q == v_owner and (not v_done):
+                            v_done = True
+                        else:
+                            v_kept = [*v_kept, *[v_q]]
+                    S[self.o_e_major__parliament + v_m] = tuple(v_kept)
+                    S[self.o_p_reserve + v_owner] = min(
+                        max(S[self.o_p_reserve + v_owner] + 1, 0), 30
+                    )
+                    _log(S, 72, (v_owner, v_m))
+                else:
+                    _log(S, 73, (v_owner, v_m))
+            return None
+
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:905:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1047:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -3495,7 +3997,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:404:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:526:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -3592,7 +4094,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:458:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:580:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3630,7 +4132,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:616:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:738:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -3721,7 +4223,7 @@ class RiseOfTotalitarianismRules:
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:740:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:862:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3762,7 +4264,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:471:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:593:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3833,7 +4335,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:762:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:884:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -3910,8 +4412,80 @@ class RiseOfTotalitarianismRules:
         if pc == 3:
             return None
 
+    def r_influence_party(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
+    ) -> Any:
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1239:3]"
+        N: list[int] = S
+        v_n: Any = None
+        v_add: Any = None
+        v_q: Any = None
+        v_kept: Any = None
+        v_i: Any = None
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 8
+        if F is not None and (pc < 0 or not (0x106 >> pc) & 1):
+            raise RulesError(f"routine influence_party: no resume point {pc}")
+        if pc == 0:
+            v_n = len(S[self.o_e_party__cubes + v_t])
+            v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
+            if v_add and v_n > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_actor, v_t, v_n, v_c = F[2:]
+                F = None
+            return self.ask(S, (20, 2, v_actor, v_t, v_n, v_c), v_actor, 17, (True, False), (v_t,))
+        if pc == 2:
+            if F is not None:
+                v_actor, v_t, v_n, v_c = F[2:]
+                F = None
+            v_add = v
+            pc = 3
+        if pc == 3:
+            if v_add:
+                S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+                S[self.o_e_party__cubes + v_t] = tuple(
+                    [*S[self.o_e_party__cubes + v_t], *[v_actor]]
+                )
+                _log(S, 68, (v_actor, v_t))
+                pc = 8
+            elif v_n > 0:
+                pc = 4
+            else:
+                pc = 8
+        if pc == 4:
+            v_q = _nth(S[self.o_e_party__cubes + v_t], -1)
+            v_kept = []
+            v_i = 0
+            for v_c in S[self.o_e_party__cubes + v_t]:
+                if v_i < v_n - 1:
+                    v_kept = [*v_kept, *[v_c]]
+                v_i += 1
+            S[self.o_e_party__cubes + v_t] = tuple(v_kept)
+            S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+            _log(S, 69, (v_actor, v_q, v_t))
+            if v_n == 2 or v_n == 3:
+                pc = 5
+            else:
+                pc = 8
+        if pc == 5:
+            if (
+                self.r_coalition_effects(S, None, None, v_actor, v_q, self.s_e_party__major[v_t])
+                is SUSPEND
+            ):
+                return _wait(S, (20, 8))
+            pc = 8
+        if pc == 8:
+            if F is not None:
+                F = None
+            return None
+
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:963:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4017,7 +4591,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4124,7 +4698,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        22,
+                        25,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -4138,7 +4712,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    19,
+                    23,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4169,7 +4743,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            22,
+                            25,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -4193,7 +4767,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:986:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4392,8 +4966,100 @@ class RiseOfTotalitarianismRules:
         v_n = F[4]
         return max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]))
 
+    def r_party_and_leader_operations(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
+    ) -> Any:
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1306:3]"
+        N: list[int] = S
+        v_left: Any = None
+        v_hires: Any = None
+        v_l: Any = None
+        v_ms: Any = None
+        v_tracks: Any = None
+        v_t_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 4-5, 9
+        if F is not None and (pc < 0 or not (0x236 >> pc) & 1):
+            raise RulesError(f"routine party_and_leader_operations: no resume point {pc}")
+        if pc == 0:
+            v_left = v_surplus
+            v_hires = self.f_hire_targets(S, v_actor, v_a)
+            if v_left >= self.c_hire_cost and len(v_hires) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_actor, v_a, v_left, v_hires = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (22, 2, v_actor, v_a, v_left, v_hires),
+                v_actor,
+                19,
+                tuple(_uniq(v_hires)),
+                (v_left,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_actor, v_a, v_left, v_hires = F[2:]
+                F = None
+            v_l = v
+            if v_l is not None:
+                v_left -= self.c_hire_cost
+                self.p_hire_leader(S, v_actor, v_l)
+            pc = 3
+        if pc == 3:
+            v_ms = [
+                v_m__1
+                for v_m__1 in self.all_major
+                if self.s_e_area__major[v_a] == v_m__1
+                or (
+                    self.s_e_area__kind[v_a] == "battleground"
+                    and any(
+                        self.s_e_area__major[v_b__1] == v_m__1
+                        for v_b__1 in self.s_e_area__adjacent[v_a]
+                    )
+                )
+            ]
+            v_tracks = [
+                v_t
+                for v_t in self.all_party
+                if self.s_e_party__major[v_t] in v_ms
+                and (len(S[self.o_e_party__cubes + v_t]) > 0 or N[self.o_p_reserve + v_actor] > 0)
+            ]
+            if v_left >= self.c_party_cost and len(v_tracks) > 0:
+                pc = 4
+            else:
+                pc = 9
+        if pc == 4:
+            if F is not None:
+                v_actor, v_left, v_tracks = F[2:]
+                F = None
+            return self.ask(
+                S, (22, 5, v_actor, v_left, v_tracks), v_actor, 20, tuple(v_tracks), (v_left,)
+            )
+        if pc == 5:
+            if F is not None:
+                v_actor, v_left, v_tracks = F[2:]
+                F = None
+            v_t_2 = v
+            if v_t_2 is not None:
+                pc = 6
+            else:
+                pc = 9
+        if pc == 6:
+            v_left -= self.c_party_cost
+            if self.r_influence_party(S, None, None, v_actor, v_t_2) is SUSPEND:
+                return _wait(S, (22, 9))
+            pc = 9
+        if pc == 9:
+            if F is not None:
+                F = None
+            return None
+
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:785:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -4571,7 +5237,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:759:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -4592,7 +5258,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:637:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:759:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -4629,9 +5295,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 23, _o, ()))
+                    _d.append((v_p_2, 27, _o, ()))
                 return _ask_all(
-                    S, (27, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (30, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -4658,7 +5324,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 88, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 100, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 3
@@ -4680,7 +5346,7 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 5:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (27, 3, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (30, 3, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 3
                 continue
             if pc == 8:
@@ -4689,14 +5355,14 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 89, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 101, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:545:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:667:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -4733,7 +5399,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1097:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4840,7 +5506,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        20,
+                        23,
                         8,
                         v_actor,
                         v_w_asked,
@@ -4855,7 +5521,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    17,
+                    21,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -4900,7 +5566,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:530:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:652:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4936,7 +5602,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:921:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -4966,7 +5632,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:798:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:921:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -4977,6 +5643,8 @@ class RiseOfTotalitarianismRules:
         v_x_2: Any = None
         v_ts: Any = None
         v_t: Any = None
+        v_ts_2: Any = None
+        v_l: Any = None
         v_m: Any = None
         v_card: Any = None
         v_roll_mod: Any = None
@@ -4986,8 +5654,8 @@ class RiseOfTotalitarianismRules:
         v_xs: Any = None
         v_x_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 33, 38-40, 42-43, 45, 48, 53
-        if F is not None and (pc < 0 or not (0x212DC20DC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 32-34, 38, 43-45, 47-48, 50, 53, 60
+        if F is not None and (pc < 0 or not (0x1025B8470DC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
         if pc == 0:
             S[self.o_e_chit__resolved + v_u] = True
@@ -5001,8 +5669,10 @@ class RiseOfTotalitarianismRules:
                 pc = 1
             elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
                 pc = 21
-            else:
+            elif self.s_e_chit__action[v_u] == "release":
                 pc = 31
+            else:
+                pc = 36
         if pc == 1:
             if self.s_e_area__kind[v_a] == "battleground":
                 pc = 2
@@ -5014,9 +5684,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (28, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (31, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                24,
+                28,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -5032,18 +5702,18 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (31, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 91, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 103, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
-                pc = 48
+                pc = 53
         if pc == 5:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 6
@@ -5052,18 +5722,18 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 92, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 104, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (28, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (31, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             self.p_to_stability_track(S, v_actor, v_n)
-            pc = 48
+            pc = 53
         if pc == 10:
             v_opts = [
                 v_x
@@ -5082,9 +5752,9 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 93, (v_u, v_a))
+                _log(S, 105, (v_u, v_a))
                 v_ap = -1
-                pc = 48
+                pc = 53
             else:
                 pc = 11
         if pc == 11:
@@ -5093,9 +5763,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (28, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (31, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                25,
+                29,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -5110,18 +5780,18 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (31, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 95, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 107, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
-                pc = 48
+                pc = 53
         if pc == 14:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 15
@@ -5129,18 +5799,18 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 96, (self.s_e_chit__action[v_u], v_a))
-                pc = 48
+                _log(S, 108, (self.s_e_chit__action[v_u], v_a))
+                pc = 53
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (28, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 48
+                return _wait(S, (31, 53, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 53
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 97, (v_u, v_a))
+                _log(S, 109, (v_u, v_a))
                 v_ap = -1
-                pc = 48
+                pc = 53
             else:
                 pc = 22
         if pc == 22:
@@ -5148,7 +5818,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (28, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 26, tuple(_uniq(v_ts))
+                S, (31, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 30, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -5157,44 +5827,96 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (31, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 99, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 111, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
-                pc = 48
+                pc = 53
         if pc == 25:
-            _log(S, 100, (v_t,))
+            _log(S, 112, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
             else:
-                pc = 48
+                pc = 53
         if pc == 26:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (28, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 27, (True, False))
+            return self.ask(S, (31, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 31, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
             v_keep = v
-            pc = 48
+            pc = 53
         if pc == 31:
+            v_ts_2 = [
+                v_l__5
+                for v_l__5 in self.all_leader
+                if (
+                    S[self.o_e_leader__box + v_l__5] == "arrested"
+                    and (
+                        self.s_e_leader__ideology[v_l__5] == v_actor
+                        or self.s_e_leader__party[v_l__5] is not None
+                    )
+                )
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+            ]
+            if len(v_ts_2) == 0:
+                _log(S, 114, (v_u, v_a))
+                v_ap = -1
+                pc = 53
+            else:
+                pc = 32
+        if pc == 32:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (31, 33, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2),
+                v_actor,
+                32,
+                tuple(_uniq(v_ts_2)),
+            )
+        if pc == 33:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2 = F[2:]
+                F = None
+            v_l = v
+            v_d = self.c_release_difficulty
+            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                return _wait(S, (31, 34, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l))
+            pc = 34
+        if pc == 34:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l = F[2:]
+                F = None
+            v_ap += N[self.o_g_expended]
+            _log(S, 116, (v_u, v_a, v_l, v_ap, v_d))
+            if v_ap >= v_d:
+                S[self.o_e_leader__box + v_l] = "pool"
+                S[self.o_e_leader__pool_of + v_l] = v_actor
+                S[self.o_e_leader__control_cube + v_l] = None
+                S[self.o_e_leader__committed + v_l] = False
+                _log(S, 117, (v_l, v_actor))
+            pc = 53
+        if pc == 36:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
             if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
-                pc = 32
-            else:
                 pc = 37
-        if pc == 32:
+            else:
+                pc = 42
+        if pc == 37:
             v_roll_mod = (
                 self.f_attempt_modifier(S, v_actor, v_card)
                 if self.c_law_card_roll_adds_modifiers
@@ -5204,71 +5926,71 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
-            pc = 33
-        if pc == 33:
+                return _wait(S, (31, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+            pc = 38
+        if pc == 38:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 102, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 118, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
-                pc = 34
+                pc = 39
             else:
-                pc = 48
-        if pc == 34:
+                pc = 53
+        if pc == 39:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 103, (v_card,))
+            _log(S, 119, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (28, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 48
-        if pc == 37:
+                return _wait(S, (31, 53, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 53
+        if pc == 42:
             v_kinds = [
                 v_r
                 for v_r in self.all_reform
                 if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
             ]
-            pc = 38
-        if pc == 38:
+            pc = 43
+        if pc == 43:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds = F[2:]
                 F = None
             return self.ask(
                 S,
-                (28, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (31, 44, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                28,
+                33,
                 tuple(v_kinds),
             )
-        if pc == 39:
+        if pc == 44:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds = F[2:]
                 F = None
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (28, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
-            pc = 40
-        if pc == 40:
+                return _wait(S, (31, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+            pc = 45
+        if pc == 45:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 105, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 121, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
-                pc = 41
+                pc = 46
             else:
-                pc = 48
-        if pc == 41:
+                pc = 53
+        if pc == 46:
             v_xs = [
                 v_x_4
                 for _h2 in (
                     [
-                        v_b__7
-                        for v_b__7 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__7]
+                        v_b__8
+                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__8]
                     ],
                 )
                 for v_x_4 in self.s_e_area__populations[v_a]
@@ -5282,9 +6004,9 @@ class RiseOfTotalitarianismRules:
                     v_x_5
                     for _h3 in (
                         [
-                            v_b__9
-                            for v_b__9 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__9]
+                            v_b__10
+                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__10]
                         ],
                     )
                     for v_x_5 in self.ix_population__major.get(v_m, ())
@@ -5294,29 +6016,29 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
             if len(v_xs) > 0:
-                pc = 42
+                pc = 47
             else:
-                pc = 45
-        if pc == 42:
+                pc = 50
+        if pc == 47:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs = F[2:]
                 F = None
             return self.ask(
                 S,
-                (28, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (31, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                29,
+                34,
                 tuple(v_xs),
             )
-        if pc == 43:
+        if pc == 48:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs = F[2:]
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (28, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
-            pc = 45
-        if pc == 45:
+                return _wait(S, (31, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+            pc = 50
+        if pc == 50:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
@@ -5325,26 +6047,35 @@ class RiseOfTotalitarianismRules:
                     max(S[self.o_e_major__economy + v_m] + 1, -4), 3
                 )
                 _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
-            pc = 48
-        if pc == 48:
+            pc = 53
+        if pc == 53:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep = F[2:]
                 F = None
             if v_ap >= v_d and v_ap >= 0:
-                pc = 49
+                pc = 54
             else:
-                _log(S, 107, ())
-                pc = 53
-        if pc == 49:
+                _log(S, 123, ())
+                pc = 60
+        if pc == 54:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 50
+                pc = 55
+            elif v_ap > v_d:
+                pc = 57
             else:
-                pc = 53
-        if pc == 50:
+                pc = 60
+        if pc == 55:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (28, 53, v_u, v_keep))
-            pc = 53
-        if pc == 53:
+                return _wait(S, (31, 60, v_u, v_keep))
+            pc = 60
+        if pc == 57:
+            if (
+                self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
+                is SUSPEND
+            ):
+                return _wait(S, (31, 60, v_u, v_keep))
+            pc = 60
+        if pc == 60:
             if F is not None:
                 v_u, v_keep = F[2:]
                 F = None
@@ -5356,7 +6087,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:714:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:836:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -5447,7 +6178,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (30, 1))
+                return _wait(S, (33, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5512,9 +6243,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (24, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (27, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    20,
+                    24,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -5551,13 +6282,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 81, (v_era,))
+                    _log(S, 93, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 82, (len(v_fresh),))
+                    _log(S, 94, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -5574,7 +6305,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (24, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 21, (True, False))
+                return self.ask(S, (27, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 25, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -5600,7 +6331,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 84, (v_p_4,))
+                    _log(S, 96, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -5633,9 +6364,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (24, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (27, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    22,
+                    26,
                     tuple(
                         [
                             v_k_4
@@ -5679,7 +6410,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (32, 1))
+                return _wait(S, (35, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5701,13 +6432,13 @@ class RiseOfTotalitarianismRules:
             self.p_economy_checks(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (26, 1))
+                return _wait(S, (29, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (26, 2))
+                return _wait(S, (29, 2))
             pc = 2
         if pc == 2:
             if F is not None:
@@ -5725,7 +6456,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (29, 1))
+                return _wait(S, (32, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5741,7 +6472,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (23, 1))
+                return _wait(S, (26, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5756,7 +6487,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (31, 1))
+                return _wait(S, (34, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5792,16 +6523,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 86, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 98, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (28, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (28, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -5822,19 +6553,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (25, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (28, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (28, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (25, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (28, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -5845,7 +6576,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1124:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -5858,7 +6589,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (21, 1, v_p, v_x), v_p, 18, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (24, 1, v_p, v_x), v_p, 22, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -5870,9 +6601,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 71, (v_p, v_x, v_q, v_t))
+            _log(S, 83, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "898 rules/rise_of_totalitarianism/rules.yaml:287:7\n899 rules/rise_of_totalitarianism/rules.yaml:288:7\n900 rules/rise_of_totalitarianism/rules.yaml:289:11\n901 rules/rise_of_totalitarianism/rules.yaml:290:7\n938 rules/rise_of_totalitarianism/rules.yaml:305:7\n939 rules/rise_of_totalitarianism/rules.yaml:306:7\n940 rules/rise_of_totalitarianism/rules.yaml:307:11\n945 rules/rise_of_totalitarianism/rules.yaml:308:7\n946 rules/rise_of_totalitarianism/rules.yaml:309:11\n947 rules/rise_of_totalitarianism/rules.yaml:310:15\n948 rules/rise_of_totalitarianism/rules.yaml:311:11\n949 rules/rise_of_totalitarianism/rules.yaml:312:15\n950 rules/rise_of_totalitarianism/rules.yaml:313:7\n954 rules/rise_of_totalitarianism/rules.yaml:182:7\n958 rules/rise_of_totalitarianism/rules.yaml:47:3\n966 rules/rise_of_totalitarianism/rules.yaml:55:7\n970 rules/rise_of_totalitarianism/rules.yaml:227:7\n974 rules/rise_of_totalitarianism/rules.yaml:189:7\n983 rules/rise_of_totalitarianism/rules.yaml:199:7\n984 rules/rise_of_totalitarianism/rules.yaml:200:11\n985 rules/rise_of_totalitarianism/rules.yaml:201:11\n990 rules/rise_of_totalitarianism/rules.yaml:202:11\n991 rules/rise_of_totalitarianism/rules.yaml:203:11\n992 rules/rise_of_totalitarianism/rules.yaml:204:15\n993 rules/rise_of_totalitarianism/rules.yaml:205:19\n994 rules/rise_of_totalitarianism/rules.yaml:206:11\n995 rules/rise_of_totalitarianism/rules.yaml:207:7\n1006 rules/rise_of_totalitarianism/rules.yaml:208:7\n1007 rules/rise_of_totalitarianism/rules.yaml:209:7\n1019 rules/rise_of_totalitarianism/rules.yaml:210:7\n1020 rules/rise_of_totalitarianism/rules.yaml:211:11\n1021 rules/rise_of_totalitarianism/rules.yaml:212:7\n1025 rules/rise_of_totalitarianism/rules.yaml:246:7\n1029 rules/rise_of_totalitarianism/rules.yaml:253:7\n1037 rules/rise_of_totalitarianism/rules.yaml:147:7\n1044 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1049 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1050 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1051 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1055 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1056 rules/rise_of_totalitarianism/rules.yaml:1155:7\n1062 rules/rise_of_totalitarianism/rules.yaml:1155:27\n1068 rules/rise_of_totalitarianism/rules.yaml:1155:49\n1076 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1081 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1082 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1083 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1087 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1088 rules/rise_of_totalitarianism/rules.yaml:1163:7\n1092 rules/rise_of_totalitarianism/rules.yaml:1163:27\n1098 rules/rise_of_totalitarianism/rules.yaml:1163:49\n1106 rules/rise_of_totalitarianism/rules.yaml:87:7\n1107 rules/rise_of_totalitarianism/rules.yaml:88:11\n1108 rules/rise_of_totalitarianism/rules.yaml:89:7\n1109 rules/rise_of_totalitarianism/rules.yaml:90:11\n1110 rules/rise_of_totalitarianism/rules.yaml:91:7\n1114 rules/rise_of_totalitarianism/rules.yaml:121:7\n1126 rules/rise_of_totalitarianism/rules.yaml:114:7\n1152 rules/rise_of_totalitarianism/rules.yaml:355:7\n1156 rules/rise_of_totalitarianism/rules.yaml:221:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1164 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1165 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1166 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1167 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1168 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1169 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1173 rules/rise_of_totalitarianism/rules.yaml:234:7\n1174 rules/rise_of_totalitarianism/rules.yaml:235:11\n1175 rules/rise_of_totalitarianism/rules.yaml:236:7\n1176 rules/rise_of_totalitarianism/rules.yaml:237:11\n1182 rules/rise_of_totalitarianism/rules.yaml:238:11\n1191 rules/rise_of_totalitarianism/rules.yaml:239:7\n1192 rules/rise_of_totalitarianism/rules.yaml:240:11\n1208 rules/rise_of_totalitarianism/rules.yaml:241:7\n1213 rules/rise_of_totalitarianism/rules.yaml:62:7\n1222 rules/rise_of_totalitarianism/rules.yaml:335:7\n1227 rules/rise_of_totalitarianism/rules.yaml:327:7\n1228 rules/rise_of_totalitarianism/rules.yaml:328:7\n1229 rules/rise_of_totalitarianism/rules.yaml:329:11\n1237 rules/rise_of_totalitarianism/rules.yaml:330:7\n1241 rules/rise_of_totalitarianism/rules.yaml:177:7\n1245 rules/rise_of_totalitarianism/rules.yaml:154:7\n1259 rules/rise_of_totalitarianism/rules.yaml:258:7\n1267 rules/rise_of_totalitarianism/rules.yaml:128:7\n1272 rules/rise_of_totalitarianism/rules.yaml:277:7\n1273 rules/rise_of_totalitarianism/rules.yaml:278:7\n1274 rules/rise_of_totalitarianism/rules.yaml:279:11\n1275 rules/rise_of_totalitarianism/rules.yaml:280:7\n1279 rules/rise_of_totalitarianism/rules.yaml:161:7\n1287 rules/rise_of_totalitarianism/rules.yaml:107:7\n1300 rules/rise_of_totalitarianism/rules.yaml:265:7\n1304 rules/rise_of_totalitarianism/rules.yaml:266:7\n1305 rules/rise_of_totalitarianism/rules.yaml:267:11\n1306 rules/rise_of_totalitarianism/rules.yaml:268:7\n1310 rules/rise_of_totalitarianism/rules.yaml:320:7\n1321 rules/rise_of_totalitarianism/rules.yaml:296:7\n1325 rules/rise_of_totalitarianism/rules.yaml:348:7\n1329 rules/rise_of_totalitarianism/rules.yaml:73:7\n1330 rules/rise_of_totalitarianism/rules.yaml:74:11\n1331 rules/rise_of_totalitarianism/rules.yaml:75:7\n1332 rules/rise_of_totalitarianism/rules.yaml:76:11\n1333 rules/rise_of_totalitarianism/rules.yaml:77:7\n1338 rules/rise_of_totalitarianism/rules.yaml:170:7\n1347 rules/rise_of_totalitarianism/rules.yaml:100:7\n1355 rules/rise_of_totalitarianism/rules.yaml:135:7\n1356 rules/rise_of_totalitarianism/rules.yaml:136:7\n1357 rules/rise_of_totalitarianism/rules.yaml:137:7\n1358 rules/rise_of_totalitarianism/rules.yaml:138:7\n1363 rules/rise_of_totalitarianism/rules.yaml:341:7\n1369 rules/rise_of_totalitarianism/rules.yaml:1124:3\n1374 rules/rise_of_totalitarianism/rules.yaml:1124:3\n1382 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1383 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1384 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1385 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1386 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1387 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1391 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1409 rules/rise_of_totalitarianism/rules.yaml:1097:3\n1413 rules/rise_of_totalitarianism/rules.yaml:366:7\n1414 rules/rise_of_totalitarianism/rules.yaml:367:7\n1419 rules/rise_of_totalitarianism/rules.yaml:368:11\n1420 rules/rise_of_totalitarianism/rules.yaml:369:11\n1425 rules/rise_of_totalitarianism/rules.yaml:1054:7\n1426 rules/rise_of_totalitarianism/rules.yaml:1055:11\n1427 rules/rise_of_totalitarianism/rules.yaml:1056:11\n1434 rules/rise_of_totalitarianism/rules.yaml:1057:11\n1435 rules/rise_of_totalitarianism/rules.yaml:1058:11\n1437 rules/rise_of_totalitarianism/rules.yaml:1059:7\n1442 rules/rise_of_totalitarianism/rules.yaml:1060:11\n1450 rules/rise_of_totalitarianism/rules.yaml:1061:11\n1455 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1456 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1457 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1465 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1466 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1467 rules/rise_of_totalitarianism/rules.yaml:1146:1\n1479 rules/rise_of_totalitarianism/rules.yaml:398:7\n1480 rules/rise_of_totalitarianism/rules.yaml:399:11\n1509 rules/rise_of_totalitarianism/rules.yaml:400:11\n1510 rules/rise_of_totalitarianism/rules.yaml:401:11\n1511 rules/rise_of_totalitarianism/rules.yaml:402:11\n1512 rules/rise_of_totalitarianism/rules.yaml:403:11\n1518 rules/rise_of_totalitarianism/rules.yaml:443:7\n1519 rules/rise_of_totalitarianism/rules.yaml:444:7\n1520 rules/rise_of_totalitarianism/rules.yaml:445:7\n1525 rules/rise_of_totalitarianism/rules.yaml:446:11\n1526 rules/rise_of_totalitarianism/rules.yaml:447:11\n1531 rules/rise_of_totalitarianism/rules.yaml:453:7\n1532 rules/rise_of_totalitarianism/rules.yaml:454:11\n1533 rules/rise_of_totalitarianism/rules.yaml:455:11\n1536 rules/rise_of_totalitarianism/rules.yaml:457:11\n1541 rules/rise_of_totalitarianism/rules.yaml:430:7\n1542 rules/rise_of_totalitarianism/rules.yaml:431:11\n1543 rules/rise_of_totalitarianism/rules.yaml:432:11\n1544 rules/rise_of_totalitarianism/rules.yaml:433:11\n1546 rules/rise_of_totalitarianism/rules.yaml:434:7\n1547 rules/rise_of_totalitarianism/rules.yaml:435:11\n1548 rules/rise_of_totalitarianism/rules.yaml:436:11\n1549 rules/rise_of_totalitarianism/rules.yaml:437:11\n1554 rules/rise_of_totalitarianism/rules.yaml:938:7\n1555 rules/rise_of_totalitarianism/rules.yaml:939:11\n1573 rules/rise_of_totalitarianism/rules.yaml:940:15\n1574 rules/rise_of_totalitarianism/rules.yaml:941:15\n1579 rules/rise_of_totalitarianism/rules.yaml:942:15\n1580 rules/rise_of_totalitarianism/rules.yaml:943:19\n1583 rules/rise_of_totalitarianism/rules.yaml:944:19\n1586 rules/rise_of_totalitarianism/rules.yaml:946:19\n1592 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1593 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1594 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1598 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1599 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1605 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1606 rules/rise_of_totalitarianism/rules.yaml:1147:3\n1611 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1612 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1613 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1617 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1618 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1622 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1623 rules/rise_of_totalitarianism/rules.yaml:1157:3\n1628 rules/rise_of_totalitarianism/rules.yaml:1030:7\n1629 rules/rise_of_totalitarianism/rules.yaml:1031:11\n1630 rules/rise_of_totalitarianism/rules.yaml:1032:15\n1631 rules/rise_of_totalitarianism/rules.yaml:1033:19\n1632 rules/rise_of_totalitarianism/rules.yaml:1034:15\n1633 rules/rise_of_totalitarianism/rules.yaml:1035:15\n1644 rules/rise_of_totalitarianism/rules.yaml:1036:15\n1645 rules/rise_of_totalitarianism/rules.yaml:1037:19\n1653 rules/rise_of_totalitarianism/rules.yaml:1038:19\n1654 rules/rise_of_totalitarianism/rules.yaml:1039:19\n1655 rules/rise_of_totalitarianism/rules.yaml:1040:19\n1660 rules/rise_of_totalitarianism/rules.yaml:1041:23\n1663 rules/rise_of_totalitarianism/rules.yaml:1042:23\n1664 rules/rise_of_totalitarianism/rules.yaml:1043:19\n1673 rules/rise_of_totalitarianism/rules.yaml:1044:15\n1685 rules/rise_of_totalitarianism/rules.yaml:1045:15\n1690 rules/rise_of_totalitarianism/rules.yaml:1046:15\n1692 rules/rise_of_totalitarianism/rules.yaml:1047:15\n1698 rules/rise_of_totalitarianism/rules.yaml:1048:19\n1699 rules/rise_of_totalitarianism/rules.yaml:1049:11\n1703 rules/rise_of_totalitarianism/flow.yaml:97:3\n1707 rules/rise_of_totalitarianism/flow.yaml:101:7\n1708 rules/rise_of_totalitarianism/flow.yaml:102:11\n1712 rules/rise_of_totalitarianism/rules.yaml:389:7\n1713 rules/rise_of_totalitarianism/rules.yaml:390:7\n1714 rules/rise_of_totalitarianism/rules.yaml:391:11\n1719 rules/rise_of_totalitarianism/rules.yaml:392:15\n1720 rules/rise_of_totalitarianism/rules.yaml:393:15\n1724 rules/rise_of_totalitarianism/rules.yaml:361:7\n1728 rules/rise_of_totalitarianism/rules.yaml:737:7\n1730 rules/rise_of_totalitarianism/rules.yaml:738:7\n1731 rules/rise_of_totalitarianism/rules.yaml:739:7\n1736 rules/rise_of_totalitarianism/rules.yaml:603:7\n1739 rules/rise_of_totalitarianism/rules.yaml:604:7\n1740 rules/rise_of_totalitarianism/rules.yaml:605:11\n1743 rules/rise_of_totalitarianism/rules.yaml:606:7\n1744 rules/rise_of_totalitarianism/rules.yaml:607:11\n1745 rules/rise_of_totalitarianism/rules.yaml:608:11\n1746 rules/rise_of_totalitarianism/rules.yaml:609:11\n1747 rules/rise_of_totalitarianism/rules.yaml:610:7\n1748 rules/rise_of_totalitarianism/rules.yaml:611:11\n1750 rules/rise_of_totalitarianism/rules.yaml:613:11\n1755 rules/rise_of_totalitarianism/rules.yaml:951:7\n1756 rules/rise_of_totalitarianism/rules.yaml:952:11\n1757 rules/rise_of_totalitarianism/rules.yaml:953:15\n1763 rules/rise_of_totalitarianism/rules.yaml:954:19\n1764 rules/rise_of_totalitarianism/rules.yaml:955:19\n1765 rules/rise_of_totalitarianism/rules.yaml:956:19\n1766 rules/rise_of_totalitarianism/rules.yaml:957:19\n1767 rules/rise_of_totalitarianism/rules.yaml:958:19\n1768 rules/rise_of_totalitarianism/rules.yaml:959:19\n1773 rules/rise_of_totalitarianism/rules.yaml:960:23\n1776 rules/rise_of_totalitarianism/rules.yaml:961:23\n1777 rules/rise_of_totalitarianism/rules.yaml:962:19\n1782 rules/rise_of_totalitarianism/flow.yaml:6:3\n1786 rules/rise_of_totalitarianism/flow.yaml:10:7\n1787 rules/rise_of_totalitarianism/flow.yaml:11:11\n1790 rules/rise_of_totalitarianism/flow.yaml:12:7\n1794 rules/rise_of_totalitarianism/rules.yaml:374:7\n1795 rules/rise_of_totalitarianism/rules.yaml:375:7\n1796 rules/rise_of_totalitarianism/rules.yaml:376:7\n1797 rules/rise_of_totalitarianism/rules.yaml:377:11\n1798 rules/rise_of_totalitarianism/rules.yaml:378:15\n1800 rules/rise_of_totalitarianism/rules.yaml:380:15\n1801 rules/rise_of_totalitarianism/rules.yaml:381:7\n1802 rules/rise_of_totalitarianism/rules.yaml:382:7\n1803 rules/rise_of_totalitarianism/rules.yaml:383:11\n1807 rules/rise_of_totalitarianism/rules.yaml:756:7\n1808 rules/rise_of_totalitarianism/rules.yaml:757:7\n1812 rules/rise_of_totalitarianism/rules.yaml:758:11\n1813 rules/rise_of_totalitarianism/rules.yaml:759:11\n1814 rules/rise_of_totalitarianism/rules.yaml:760:11\n1817 rules/rise_of_totalitarianism/rules.yaml:761:11\n1823 rules/rise_of_totalitarianism/rules.yaml:1066:7\n1824 rules/rise_of_totalitarianism/rules.yaml:1067:11\n1825 rules/rise_of_totalitarianism/rules.yaml:1068:11\n1826 rules/rise_of_totalitarianism/rules.yaml:1069:11\n1827 rules/rise_of_totalitarianism/rules.yaml:1070:15\n1828 rules/rise_of_totalitarianism/rules.yaml:1071:7\n1829 rules/rise_of_totalitarianism/rules.yaml:1072:11\n1832 rules/rise_of_totalitarianism/rules.yaml:1073:15\n1833 rules/rise_of_totalitarianism/rules.yaml:1074:7\n1834 rules/rise_of_totalitarianism/rules.yaml:1075:11\n1835 rules/rise_of_totalitarianism/rules.yaml:1076:11\n1836 rules/rise_of_totalitarianism/rules.yaml:1077:7\n1841 rules/rise_of_totalitarianism/rules.yaml:1082:7\n1842 rules/rise_of_totalitarianism/rules.yaml:1083:7\n1843 rules/rise_of_totalitarianism/rules.yaml:1084:7\n1844 rules/rise_of_totalitarianism/rules.yaml:1085:11\n1845 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1851 rules/rise_of_totalitarianism/rules.yaml:1087:15\n1865 rules/rise_of_totalitarianism/rules.yaml:1088:15\n1866 rules/rise_of_totalitarianism/rules.yaml:1089:15\n1868 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1869 rules/rise_of_totalitarianism/rules.yaml:1091:7\n1870 rules/rise_of_totalitarianism/rules.yaml:1092:7\n1871 rules/rise_of_totalitarianism/rules.yaml:1093:7\n1872 rules/rise_of_totalitarianism/rules.yaml:1094:7\n1876 rules/rise_of_totalitarianism/rules.yaml:1112:7\n1885 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1886 rules/rise_of_totalitarianism/rules.yaml:1114:7\n1887 rules/rise_of_totalitarianism/rules.yaml:1115:11\n1888 rules/rise_of_totalitarianism/rules.yaml:1116:15\n1889 rules/rise_of_totalitarianism/rules.yaml:1117:19\n1890 rules/rise_of_totalitarianism/rules.yaml:1118:19\n1891 rules/rise_of_totalitarianism/rules.yaml:1119:19\n1892 rules/rise_of_totalitarianism/rules.yaml:1120:7\n1916 rules/rise_of_totalitarianism/rules.yaml:700:7\n1917 rules/rise_of_totalitarianism/rules.yaml:701:7\n1922 rules/rise_of_totalitarianism/rules.yaml:702:11\n1935 rules/rise_of_totalitarianism/rules.yaml:703:11\n1936 rules/rise_of_totalitarianism/rules.yaml:704:15\n1938 rules/rise_of_totalitarianism/rules.yaml:706:15\n1939 rules/rise_of_totalitarianism/rules.yaml:707:15\n1940 rules/rise_of_totalitarianism/rules.yaml:708:19\n1942 rules/rise_of_totalitarianism/rules.yaml:710:19\n1943 rules/rise_of_totalitarianism/rules.yaml:711:19\n1944 rules/rise_of_totalitarianism/rules.yaml:712:19\n1949 rules/rise_of_totalitarianism/rules.yaml:566:7\n1950 rules/rise_of_totalitarianism/rules.yaml:568:15\n1951 rules/rise_of_totalitarianism/rules.yaml:569:15\n1953 rules/rise_of_totalitarianism/rules.yaml:571:15\n1954 rules/rise_of_totalitarianism/rules.yaml:572:15\n1955 rules/rise_of_totalitarianism/rules.yaml:574:19\n1958 rules/rise_of_totalitarianism/rules.yaml:577:15\n1960 rules/rise_of_totalitarianism/rules.yaml:579:15\n1961 rules/rise_of_totalitarianism/rules.yaml:580:19\n1962 rules/rise_of_totalitarianism/rules.yaml:581:15\n1964 rules/rise_of_totalitarianism/rules.yaml:584:15\n1965 rules/rise_of_totalitarianism/rules.yaml:586:15\n1966 rules/rise_of_totalitarianism/rules.yaml:587:19\n1967 rules/rise_of_totalitarianism/rules.yaml:588:15\n1968 rules/rise_of_totalitarianism/rules.yaml:589:19\n1969 rules/rise_of_totalitarianism/rules.yaml:590:19\n1970 rules/rise_of_totalitarianism/rules.yaml:591:19\n1972 rules/rise_of_totalitarianism/rules.yaml:593:15\n1973 rules/rise_of_totalitarianism/rules.yaml:595:15\n1974 rules/rise_of_totalitarianism/rules.yaml:596:15\n1975 rules/rise_of_totalitarianism/rules.yaml:597:19\n1981 rules/rise_of_totalitarianism/rules.yaml:785:7\n1982 rules/rise_of_totalitarianism/rules.yaml:786:7\n1983 rules/rise_of_totalitarianism/rules.yaml:787:7\n1988 rules/rise_of_totalitarianism/rules.yaml:788:11\n2007 rules/rise_of_totalitarianism/rules.yaml:789:11\n2008 rules/rise_of_totalitarianism/rules.yaml:790:15\n2010 rules/rise_of_totalitarianism/rules.yaml:792:15\n2011 rules/rise_of_totalitarianism/rules.yaml:793:15\n2012 rules/rise_of_totalitarianism/rules.yaml:794:19\n2014 rules/rise_of_totalitarianism/rules.yaml:796:19\n2019 rules/rise_of_totalitarianism/rules.yaml:797:19\n2024 rules/rise_of_totalitarianism/rules.yaml:497:7\n2025 rules/rise_of_totalitarianism/rules.yaml:499:15\n2026 rules/rise_of_totalitarianism/rules.yaml:500:15\n2031 rules/rise_of_totalitarianism/rules.yaml:501:19\n2037 rules/rise_of_totalitarianism/rules.yaml:502:19\n2038 rules/rise_of_totalitarianism/rules.yaml:503:19\n2039 rules/rise_of_totalitarianism/rules.yaml:504:19\n2041 rules/rise_of_totalitarianism/rules.yaml:506:15\n2042 rules/rise_of_totalitarianism/rules.yaml:507:15\n2043 rules/rise_of_totalitarianism/rules.yaml:508:15\n2045 rules/rise_of_totalitarianism/rules.yaml:511:15\n2047 rules/rise_of_totalitarianism/rules.yaml:514:15\n2048 rules/rise_of_totalitarianism/rules.yaml:515:19\n2053 rules/rise_of_totalitarianism/rules.yaml:518:15\n2054 rules/rise_of_totalitarianism/rules.yaml:519:19\n2059 rules/rise_of_totalitarianism/rules.yaml:522:15\n2063 rules/rise_of_totalitarianism/rules.yaml:523:19\n2064 rules/rise_of_totalitarianism/rules.yaml:524:23\n2069 rules/rise_of_totalitarianism/rules.yaml:529:15\n2074 rules/rise_of_totalitarianism/rules.yaml:909:7\n2075 rules/rise_of_totalitarianism/rules.yaml:910:11\n2076 rules/rise_of_totalitarianism/rules.yaml:911:15\n2077 rules/rise_of_totalitarianism/rules.yaml:912:11\n2078 rules/rise_of_totalitarianism/rules.yaml:913:7\n2079 rules/rise_of_totalitarianism/rules.yaml:914:11\n2080 rules/rise_of_totalitarianism/rules.yaml:915:11\n2087 rules/rise_of_totalitarianism/rules.yaml:916:11\n2088 rules/rise_of_totalitarianism/rules.yaml:917:11\n2093 rules/rise_of_totalitarianism/rules.yaml:918:11\n2094 rules/rise_of_totalitarianism/rules.yaml:919:15\n2097 rules/rise_of_totalitarianism/rules.yaml:920:15\n2099 rules/rise_of_totalitarianism/rules.yaml:924:15\n2100 rules/rise_of_totalitarianism/rules.yaml:925:19\n2104 rules/rise_of_totalitarianism/rules.yaml:927:15\n2105 rules/rise_of_totalitarianism/rules.yaml:928:19\n2110 rules/rise_of_totalitarianism/rules.yaml:929:23\n2111 rules/rise_of_totalitarianism/rules.yaml:930:7\n2112 rules/rise_of_totalitarianism/rules.yaml:931:11\n2117 rules/rise_of_totalitarianism/rules.yaml:408:7\n2118 rules/rise_of_totalitarianism/rules.yaml:409:7\n2123 rules/rise_of_totalitarianism/rules.yaml:410:11\n2130 rules/rise_of_totalitarianism/rules.yaml:411:11\n2145 rules/rise_of_totalitarianism/rules.yaml:412:7\n2146 rules/rise_of_totalitarianism/rules.yaml:413:11\n2147 rules/rise_of_totalitarianism/rules.yaml:414:7\n2148 rules/rise_of_totalitarianism/rules.yaml:415:11\n2158 rules/rise_of_totalitarianism/rules.yaml:416:11\n2159 rules/rise_of_totalitarianism/rules.yaml:417:11\n2160 rules/rise_of_totalitarianism/rules.yaml:418:7\n2161 rules/rise_of_totalitarianism/rules.yaml:419:7\n2162 rules/rise_of_totalitarianism/rules.yaml:420:11\n2166 rules/rise_of_totalitarianism/rules.yaml:421:7\n2171 rules/rise_of_totalitarianism/rules.yaml:463:7\n2172 rules/rise_of_totalitarianism/rules.yaml:464:7\n2176 rules/rise_of_totalitarianism/rules.yaml:465:11\n2177 rules/rise_of_totalitarianism/rules.yaml:466:7\n2178 rules/rise_of_totalitarianism/rules.yaml:467:11\n2180 rules/rise_of_totalitarianism/rules.yaml:470:11\n2185 rules/rise_of_totalitarianism/rules.yaml:620:7\n2188 rules/rise_of_totalitarianism/rules.yaml:623:11\n2189 rules/rise_of_totalitarianism/rules.yaml:624:11\n2190 rules/rise_of_totalitarianism/rules.yaml:625:11\n2191 rules/rise_of_totalitarianism/rules.yaml:627:11\n2192 rules/rise_of_totalitarianism/rules.yaml:628:15\n2196 rules/rise_of_totalitarianism/rules.yaml:630:11\n2197 rules/rise_of_totalitarianism/rules.yaml:631:15\n2201 rules/rise_of_totalitarianism/rules.yaml:633:11\n2202 rules/rise_of_totalitarianism/rules.yaml:634:15\n2203 rules/rise_of_totalitarianism/rules.yaml:635:15\n2207 rules/rise_of_totalitarianism/rules.yaml:636:15\n2211 rules/rise_of_totalitarianism/rules.yaml:745:7\n2215 rules/rise_of_totalitarianism/rules.yaml:746:7\n2216 rules/rise_of_totalitarianism/rules.yaml:747:7\n2217 rules/rise_of_totalitarianism/rules.yaml:748:11\n2218 rules/rise_of_totalitarianism/rules.yaml:749:7\n2219 rules/rise_of_totalitarianism/rules.yaml:750:7\n2223 rules/rise_of_totalitarianism/rules.yaml:479:7\n2227 rules/rise_of_totalitarianism/rules.yaml:480:11\n2228 rules/rise_of_totalitarianism/rules.yaml:481:7\n2229 rules/rise_of_totalitarianism/rules.yaml:482:7\n2236 rules/rise_of_totalitarianism/rules.yaml:483:11\n2237 rules/rise_of_totalitarianism/rules.yaml:484:7\n2238 rules/rise_of_totalitarianism/rules.yaml:485:11\n2240 rules/rise_of_totalitarianism/rules.yaml:488:11\n2241 rules/rise_of_totalitarianism/rules.yaml:489:11\n2242 rules/rise_of_totalitarianism/rules.yaml:490:11\n2246 rules/rise_of_totalitarianism/rules.yaml:767:7\n2247 rules/rise_of_totalitarianism/rules.yaml:768:11\n2248 rules/rise_of_totalitarianism/rules.yaml:769:11\n2249 rules/rise_of_totalitarianism/rules.yaml:770:15\n2262 rules/rise_of_totalitarianism/rules.yaml:773:11\n2263 rules/rise_of_totalitarianism/rules.yaml:774:11\n2269 rules/rise_of_totalitarianism/rules.yaml:777:11\n2270 rules/rise_of_totalitarianism/rules.yaml:778:11\n2306 rules/rise_of_totalitarianism/rules.yaml:967:7\n2307 rules/rise_of_totalitarianism/rules.yaml:968:11\n2325 rules/rise_of_totalitarianism/rules.yaml:969:11\n2326 rules/rise_of_totalitarianism/rules.yaml:970:15\n2330 rules/rise_of_totalitarianism/rules.yaml:971:15\n2331 rules/rise_of_totalitarianism/rules.yaml:972:15\n2338 rules/rise_of_totalitarianism/rules.yaml:973:15\n2339 rules/rise_of_totalitarianism/rules.yaml:974:15\n2344 rules/rise_of_totalitarianism/rules.yaml:976:15\n2345 rules/rise_of_totalitarianism/rules.yaml:977:19\n2346 rules/rise_of_totalitarianism/rules.yaml:978:19\n2347 rules/rise_of_totalitarianism/rules.yaml:979:23\n2348 rules/rise_of_totalitarianism/rules.yaml:980:19\n2349 rules/rise_of_totalitarianism/rules.yaml:981:23\n2350 rules/rise_of_totalitarianism/rules.yaml:982:23\n2357 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2358 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2361 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2362 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2363 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2364 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2365 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2366 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2373 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2374 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2375 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2376 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2382 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2383 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2385 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2386 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2387 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2389 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2390 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2391 rules/rise_of_totalitarianism/rules.yaml:1124:3\n2398 rules/rise_of_totalitarianism/rules.yaml:990:7\n2399 rules/rise_of_totalitarianism/rules.yaml:991:11\n2405 rules/rise_of_totalitarianism/rules.yaml:992:11\n2406 rules/rise_of_totalitarianism/rules.yaml:993:15\n2410 rules/rise_of_totalitarianism/rules.yaml:994:15\n2417 rules/rise_of_totalitarianism/rules.yaml:995:15\n2418 rules/rise_of_totalitarianism/rules.yaml:996:15\n2424 rules/rise_of_totalitarianism/rules.yaml:997:15\n2425 rules/rise_of_totalitarianism/rules.yaml:998:15\n2426 rules/rise_of_totalitarianism/rules.yaml:999:19\n2436 rules/rise_of_totalitarianism/rules.yaml:1002:19\n2437 rules/rise_of_totalitarianism/rules.yaml:1003:19\n2440 rules/rise_of_totalitarianism/rules.yaml:1007:23\n2444 rules/rise_of_totalitarianism/rules.yaml:1008:27\n2457 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2458 rules/rise_of_totalitarianism/rules.yaml:1010:23\n2459 rules/rise_of_totalitarianism/rules.yaml:1011:23\n2460 rules/rise_of_totalitarianism/rules.yaml:1012:27\n2461 rules/rise_of_totalitarianism/rules.yaml:1013:23\n2462 rules/rise_of_totalitarianism/rules.yaml:1014:23\n2463 rules/rise_of_totalitarianism/rules.yaml:1015:23\n2464 rules/rise_of_totalitarianism/rules.yaml:1016:27\n2465 rules/rise_of_totalitarianism/rules.yaml:1017:27\n2474 rules/rise_of_totalitarianism/rules.yaml:1018:27\n2478 rules/rise_of_totalitarianism/rules.yaml:1019:27\n2479 rules/rise_of_totalitarianism/rules.yaml:1021:27\n2480 rules/rise_of_totalitarianism/rules.yaml:1022:27\n2481 rules/rise_of_totalitarianism/rules.yaml:1023:31\n2484 rules/rise_of_totalitarianism/rules.yaml:1024:27\n2487 rules/rise_of_totalitarianism/rules.yaml:1025:27\n2492 rules/rise_of_totalitarianism/rules.yaml:668:7\n2493 rules/rise_of_totalitarianism/rules.yaml:669:7\n2498 rules/rise_of_totalitarianism/rules.yaml:670:11\n2507 rules/rise_of_totalitarianism/rules.yaml:671:11\n2508 rules/rise_of_totalitarianism/rules.yaml:672:15\n2510 rules/rise_of_totalitarianism/rules.yaml:674:15\n2511 rules/rise_of_totalitarianism/rules.yaml:675:15\n2512 rules/rise_of_totalitarianism/rules.yaml:676:19\n2514 rules/rise_of_totalitarianism/rules.yaml:678:19\n2515 rules/rise_of_totalitarianism/rules.yaml:679:19\n2524 rules/rise_of_totalitarianism/rules.yaml:680:19\n2526 rules/rise_of_totalitarianism/rules.yaml:681:19\n2527 rules/rise_of_totalitarianism/rules.yaml:682:19\n2528 rules/rise_of_totalitarianism/rules.yaml:683:19\n2529 rules/rise_of_totalitarianism/rules.yaml:684:19\n2537 rules/rise_of_totalitarianism/rules.yaml:685:19\n2538 rules/rise_of_totalitarianism/rules.yaml:686:19\n2539 rules/rise_of_totalitarianism/rules.yaml:687:19\n2544 rules/rise_of_totalitarianism/rules.yaml:688:19\n2545 rules/rise_of_totalitarianism/rules.yaml:689:23\n2546 rules/rise_of_totalitarianism/rules.yaml:690:19\n2547 rules/rise_of_totalitarianism/rules.yaml:691:19\n2548 rules/rise_of_totalitarianism/rules.yaml:692:19\n2549 rules/rise_of_totalitarianism/rules.yaml:694:7\n2553 rules/rise_of_totalitarianism/rules.yaml:637:3\n2554 rules/rise_of_totalitarianism/rules.yaml:1143:14\n2559 rules/rise_of_totalitarianism/rules.yaml:641:7\n2560 rules/rise_of_totalitarianism/rules.yaml:642:11\n2561 rules/rise_of_totalitarianism/rules.yaml:643:7\n2566 rules/rise_of_totalitarianism/rules.yaml:644:7\n2569 rules/rise_of_totalitarianism/rules.yaml:646:11\n2570 rules/rise_of_totalitarianism/rules.yaml:647:7\n2571 rules/rise_of_totalitarianism/rules.yaml:648:11\n2572 rules/rise_of_totalitarianism/rules.yaml:649:15\n2580 rules/rise_of_totalitarianism/rules.yaml:651:15\n2587 rules/rise_of_totalitarianism/rules.yaml:653:7\n2588 rules/rise_of_totalitarianism/rules.yaml:654:11\n2589 rules/rise_of_totalitarianism/rules.yaml:655:15\n2590 rules/rise_of_totalitarianism/rules.yaml:656:7\n2591 rules/rise_of_totalitarianism/rules.yaml:657:11\n2592 rules/rise_of_totalitarianism/rules.yaml:658:11\n2593 rules/rise_of_totalitarianism/rules.yaml:659:15\n2594 rules/rise_of_totalitarianism/rules.yaml:660:11\n2595 rules/rise_of_totalitarianism/rules.yaml:662:11\n2599 rules/rise_of_totalitarianism/rules.yaml:550:7\n2600 rules/rise_of_totalitarianism/rules.yaml:551:7\n2601 rules/rise_of_totalitarianism/rules.yaml:553:7\n2602 rules/rise_of_totalitarianism/rules.yaml:554:11\n2603 rules/rise_of_totalitarianism/rules.yaml:555:11\n2604 rules/rise_of_totalitarianism/rules.yaml:556:15\n2605 rules/rise_of_totalitarianism/rules.yaml:557:15\n2606 rules/rise_of_totalitarianism/rules.yaml:558:15\n2607 rules/rise_of_totalitarianism/rules.yaml:560:7\n2612 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2613 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2614 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2615 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2616 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2617 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2618 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2619 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2626 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2627 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2628 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2629 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2644 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2645 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2647 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2648 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2649 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2651 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2652 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2653 rules/rise_of_totalitarianism/rules.yaml:1097:3\n2657 rules/rise_of_totalitarianism/rules.yaml:538:7\n2658 rules/rise_of_totalitarianism/rules.yaml:539:7\n2659 rules/rise_of_totalitarianism/rules.yaml:540:11\n2660 rules/rise_of_totalitarianism/rules.yaml:541:11\n2661 rules/rise_of_totalitarianism/rules.yaml:542:15\n2662 rules/rise_of_totalitarianism/rules.yaml:543:15\n2666 rules/rise_of_totalitarianism/rules.yaml:798:3\n2667 rules/rise_of_totalitarianism/rules.yaml:1123:14\n2668 rules/rise_of_totalitarianism/rules.yaml:1144:14\n2673 rules/rise_of_totalitarianism/rules.yaml:803:7\n2674 rules/rise_of_totalitarianism/rules.yaml:804:7\n2675 rules/rise_of_totalitarianism/rules.yaml:805:7\n2676 rules/rise_of_totalitarianism/rules.yaml:806:7\n2677 rules/rise_of_totalitarianism/rules.yaml:807:7\n2678 rules/rise_of_totalitarianism/rules.yaml:808:7\n2681 rules/rise_of_totalitarianism/rules.yaml:809:11\n2682 rules/rise_of_totalitarianism/rules.yaml:810:15\n2683 rules/rise_of_totalitarianism/rules.yaml:811:15\n2689 rules/rise_of_totalitarianism/rules.yaml:812:15\n2690 rules/rise_of_totalitarianism/rules.yaml:813:15\n2691 rules/rise_of_totalitarianism/rules.yaml:815:15\n2692 rules/rise_of_totalitarianism/rules.yaml:816:19\n2693 rules/rise_of_totalitarianism/rules.yaml:817:23\n2695 rules/rise_of_totalitarianism/rules.yaml:819:23\n2696 rules/rise_of_totalitarianism/rules.yaml:820:23\n2697 rules/rise_of_totalitarianism/rules.yaml:821:23\n2698 rules/rise_of_totalitarianism/rules.yaml:822:27\n2699 rules/rise_of_totalitarianism/rules.yaml:824:19\n2701 rules/rise_of_totalitarianism/rules.yaml:826:15\n2714 rules/rise_of_totalitarianism/rules.yaml:827:15\n2715 rules/rise_of_totalitarianism/rules.yaml:829:19\n2717 rules/rise_of_totalitarianism/rules.yaml:831:19\n2718 rules/rise_of_totalitarianism/rules.yaml:832:19\n2723 rules/rise_of_totalitarianism/rules.yaml:833:19\n2724 rules/rise_of_totalitarianism/rules.yaml:834:19\n2725 rules/rise_of_totalitarianism/rules.yaml:836:19\n2726 rules/rise_of_totalitarianism/rules.yaml:837:23\n2727 rules/rise_of_totalitarianism/rules.yaml:838:27\n2729 rules/rise_of_totalitarianism/rules.yaml:840:27\n2730 rules/rise_of_totalitarianism/rules.yaml:841:27\n2731 rules/rise_of_totalitarianism/rules.yaml:842:31\n2733 rules/rise_of_totalitarianism/rules.yaml:845:11\n2734 rules/rise_of_totalitarianism/rules.yaml:846:11\n2735 rules/rise_of_totalitarianism/rules.yaml:848:15\n2737 rules/rise_of_totalitarianism/rules.yaml:850:15\n2738 rules/rise_of_totalitarianism/rules.yaml:851:15\n2739 rules/rise_of_totalitarianism/rules.yaml:852:15\n2740 rules/rise_of_totalitarianism/rules.yaml:853:15\n2741 rules/rise_of_totalitarianism/rules.yaml:855:15\n2742 rules/rise_of_totalitarianism/rules.yaml:857:19\n2743 rules/rise_of_totalitarianism/rules.yaml:858:19\n2744 rules/rise_of_totalitarianism/rules.yaml:859:23\n2746 rules/rise_of_totalitarianism/rules.yaml:861:11\n2747 rules/rise_of_totalitarianism/rules.yaml:862:11\n2748 rules/rise_of_totalitarianism/rules.yaml:863:11\n2749 rules/rise_of_totalitarianism/rules.yaml:864:15\n2754 rules/rise_of_totalitarianism/rules.yaml:865:15\n2755 rules/rise_of_totalitarianism/rules.yaml:866:15\n2756 rules/rise_of_totalitarianism/rules.yaml:867:15\n2757 rules/rise_of_totalitarianism/rules.yaml:868:15\n2758 rules/rise_of_totalitarianism/rules.yaml:869:15\n2759 rules/rise_of_totalitarianism/rules.yaml:871:15\n2760 rules/rise_of_totalitarianism/rules.yaml:872:19\n2761 rules/rise_of_totalitarianism/rules.yaml:873:19\n2762 rules/rise_of_totalitarianism/rules.yaml:875:19\n2763 rules/rise_of_totalitarianism/rules.yaml:876:19\n2765 rules/rise_of_totalitarianism/rules.yaml:878:15\n2770 rules/rise_of_totalitarianism/rules.yaml:879:15\n2771 rules/rise_of_totalitarianism/rules.yaml:880:15\n2772 rules/rise_of_totalitarianism/rules.yaml:881:15\n2773 rules/rise_of_totalitarianism/rules.yaml:882:15\n2774 rules/rise_of_totalitarianism/rules.yaml:884:15\n2775 rules/rise_of_totalitarianism/rules.yaml:885:19\n2788 rules/rise_of_totalitarianism/rules.yaml:886:19\n2789 rules/rise_of_totalitarianism/rules.yaml:887:23\n2802 rules/rise_of_totalitarianism/rules.yaml:888:19\n2803 rules/rise_of_totalitarianism/rules.yaml:889:23\n2804 rules/rise_of_totalitarianism/rules.yaml:890:23\n2805 rules/rise_of_totalitarianism/rules.yaml:891:19\n2806 rules/rise_of_totalitarianism/rules.yaml:892:23\n2809 rules/rise_of_totalitarianism/rules.yaml:894:7\n2810 rules/rise_of_totalitarianism/rules.yaml:895:11\n2811 rules/rise_of_totalitarianism/rules.yaml:896:15\n2814 rules/rise_of_totalitarianism/rules.yaml:899:7\n2815 rules/rise_of_totalitarianism/rules.yaml:900:11\n2816 rules/rise_of_totalitarianism/rules.yaml:901:15\n2818 rules/rise_of_totalitarianism/rules.yaml:903:11\n2822 rules/rise_of_totalitarianism/rules.yaml:718:7\n2823 rules/rise_of_totalitarianism/rules.yaml:719:11\n2824 rules/rise_of_totalitarianism/rules.yaml:720:15\n2825 rules/rise_of_totalitarianism/rules.yaml:721:19\n2826 rules/rise_of_totalitarianism/rules.yaml:722:15\n2827 rules/rise_of_totalitarianism/rules.yaml:723:15\n2829 rules/rise_of_totalitarianism/rules.yaml:724:7\n2830 rules/rise_of_totalitarianism/rules.yaml:725:7\n2835 rules/rise_of_totalitarianism/rules.yaml:726:11\n2836 rules/rise_of_totalitarianism/rules.yaml:727:11\n2837 rules/rise_of_totalitarianism/rules.yaml:728:15\n2843 rules/rise_of_totalitarianism/rules.yaml:729:15\n2844 rules/rise_of_totalitarianism/rules.yaml:730:19\n2845 rules/rise_of_totalitarianism/rules.yaml:731:19\n2846 rules/rise_of_totalitarianism/rules.yaml:732:19\n2850 rules/rise_of_totalitarianism/flow.yaml:22:3\n2855 rules/rise_of_totalitarianism/flow.yaml:26:7\n2856 rules/rise_of_totalitarianism/flow.yaml:27:7\n2857 rules/rise_of_totalitarianism/flow.yaml:28:7\n2858 rules/rise_of_totalitarianism/flow.yaml:29:11\n2863 rules/rise_of_totalitarianism/flow.yaml:30:11\n2864 rules/rise_of_totalitarianism/flow.yaml:31:15\n2865 rules/rise_of_totalitarianism/flow.yaml:32:15\n2866 rules/rise_of_totalitarianism/flow.yaml:33:19\n2869 rules/rise_of_totalitarianism/flow.yaml:34:19\n2870 rules/rise_of_totalitarianism/flow.yaml:35:7\n2871 rules/rise_of_totalitarianism/flow.yaml:36:7\n2872 rules/rise_of_totalitarianism/flow.yaml:37:11\n2873 rules/rise_of_totalitarianism/flow.yaml:38:15\n2885 rules/rise_of_totalitarianism/flow.yaml:39:15\n2886 rules/rise_of_totalitarianism/flow.yaml:41:7\n2887 rules/rise_of_totalitarianism/flow.yaml:42:7\n2888 rules/rise_of_totalitarianism/flow.yaml:43:11\n2889 rules/rise_of_totalitarianism/flow.yaml:45:7\n2890 rules/rise_of_totalitarianism/flow.yaml:46:11\n2891 rules/rise_of_totalitarianism/flow.yaml:47:7\n2892 rules/rise_of_totalitarianism/flow.yaml:48:11\n2893 rules/rise_of_totalitarianism/flow.yaml:49:11\n2894 rules/rise_of_totalitarianism/flow.yaml:50:15\n2895 rules/rise_of_totalitarianism/flow.yaml:51:15\n2905 rules/rise_of_totalitarianism/flow.yaml:52:15\n2912 rules/rise_of_totalitarianism/flow.yaml:53:15\n2913 rules/rise_of_totalitarianism/flow.yaml:55:7\n2914 rules/rise_of_totalitarianism/flow.yaml:56:11\n2915 rules/rise_of_totalitarianism/flow.yaml:57:11\n2920 rules/rise_of_totalitarianism/flow.yaml:58:15\n2928 rules/rise_of_totalitarianism/flow.yaml:59:15\n2929 rules/rise_of_totalitarianism/flow.yaml:60:19\n2931 rules/rise_of_totalitarianism/flow.yaml:62:19\n2934 rules/rise_of_totalitarianism/flow.yaml:63:19\n2940 rules/rise_of_totalitarianism/flow.yaml:81:3\n2941 rules/rise_of_totalitarianism/flow.yaml:81:3\n2945 rules/rise_of_totalitarianism/flow.yaml:85:7\n2946 rules/rise_of_totalitarianism/flow.yaml:86:11\n2947 rules/rise_of_totalitarianism/flow.yaml:87:15\n2948 rules/rise_of_totalitarianism/flow.yaml:88:7\n2949 rules/rise_of_totalitarianism/flow.yaml:89:7\n2950 rules/rise_of_totalitarianism/flow.yaml:90:7\n2951 rules/rise_of_totalitarianism/flow.yaml:91:7\n2952 rules/rise_of_totalitarianism/flow.yaml:92:7\n2953 rules/rise_of_totalitarianism/flow.yaml:93:7\n2954 rules/rise_of_totalitarianism/flow.yaml:94:7\n2958 rules/rise_of_totalitarianism/flow.yaml:15:3\n2962 rules/rise_of_totalitarianism/flow.yaml:19:7\n2963 rules/rise_of_totalitarianism/flow.yaml:20:7\n2967 rules/rise_of_totalitarianism/flow.yaml:65:3\n2972 rules/rise_of_totalitarianism/flow.yaml:69:7\n2977 rules/rise_of_totalitarianism/flow.yaml:70:11\n2978 rules/rise_of_totalitarianism/flow.yaml:72:11\n2979 rules/rise_of_totalitarianism/flow.yaml:73:11\n2980 rules/rise_of_totalitarianism/flow.yaml:74:11\n2981 rules/rise_of_totalitarianism/flow.yaml:75:15\n2982 rules/rise_of_totalitarianism/flow.yaml:76:11\n2983 rules/rise_of_totalitarianism/flow.yaml:77:11\n2984 rules/rise_of_totalitarianism/flow.yaml:78:7\n2985 rules/rise_of_totalitarianism/flow.yaml:79:11\n2990 rules/rise_of_totalitarianism/rules.yaml:1137:7\n2991 rules/rise_of_totalitarianism/rules.yaml:1138:7\n2994 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2995 rules/rise_of_totalitarianism/rules.yaml:1140:7\n3010 rules/rise_of_totalitarianism/rules.yaml:700:7\n3011 rules/rise_of_totalitarianism/rules.yaml:701:7\n3022 rules/rise_of_totalitarianism/rules.yaml:702:11\n3031 rules/rise_of_totalitarianism/rules.yaml:703:11\n3032 rules/rise_of_totalitarianism/rules.yaml:704:15\n3041 rules/rise_of_totalitarianism/rules.yaml:706:15\n3054 rules/rise_of_totalitarianism/rules.yaml:707:15\n3055 rules/rise_of_totalitarianism/rules.yaml:708:19\n3057 rules/rise_of_totalitarianism/rules.yaml:710:19\n3058 rules/rise_of_totalitarianism/rules.yaml:711:19\n3059 rules/rise_of_totalitarianism/rules.yaml:712:19\n3060 rules/rise_of_totalitarianism/rules.yaml:713:19\n3088 rules/rise_of_totalitarianism/rules.yaml:566:7\n3093 rules/rise_of_totalitarianism/rules.yaml:579:15\n3094 rules/rise_of_totalitarianism/rules.yaml:580:19\n3095 rules/rise_of_totalitarianism/rules.yaml:581:15\n3096 rules/rise_of_totalitarianism/rules.yaml:582:15\n3099 rules/rise_of_totalitarianism/rules.yaml:584:15\n3100 rules/rise_of_totalitarianism/rules.yaml:585:15\n3101 rules/rise_of_totalitarianism/rules.yaml:586:15\n3102 rules/rise_of_totalitarianism/rules.yaml:587:19\n3103 rules/rise_of_totalitarianism/rules.yaml:588:15\n3104 rules/rise_of_totalitarianism/rules.yaml:589:19\n3105 rules/rise_of_totalitarianism/rules.yaml:590:19\n3106 rules/rise_of_totalitarianism/rules.yaml:591:19\n3111 rules/rise_of_totalitarianism/rules.yaml:568:15\n3118 rules/rise_of_totalitarianism/rules.yaml:569:15\n3122 rules/rise_of_totalitarianism/rules.yaml:571:15\n3129 rules/rise_of_totalitarianism/rules.yaml:572:15\n3132 rules/rise_of_totalitarianism/rules.yaml:576:19\n3135 rules/rise_of_totalitarianism/rules.yaml:573:19\n3136 rules/rise_of_totalitarianism/rules.yaml:574:19\n3143 rules/rise_of_totalitarianism/rules.yaml:577:15\n3147 rules/rise_of_totalitarianism/rules.yaml:593:15\n3148 rules/rise_of_totalitarianism/rules.yaml:594:15\n3149 rules/rise_of_totalitarianism/rules.yaml:595:15\n3150 rules/rise_of_totalitarianism/rules.yaml:596:15\n3155 rules/rise_of_totalitarianism/rules.yaml:597:19\n3178 rules/rise_of_totalitarianism/rules.yaml:785:7\n3179 rules/rise_of_totalitarianism/rules.yaml:786:7\n3180 rules/rise_of_totalitarianism/rules.yaml:787:7\n3194 rules/rise_of_totalitarianism/rules.yaml:788:11\n3213 rules/rise_of_totalitarianism/rules.yaml:789:11\n3214 rules/rise_of_totalitarianism/rules.yaml:790:15\n3223 rules/rise_of_totalitarianism/rules.yaml:792:15\n3236 rules/rise_of_totalitarianism/rules.yaml:793:15\n3237 rules/rise_of_totalitarianism/rules.yaml:794:19\n3243 rules/rise_of_totalitarianism/rules.yaml:796:19\n3248 rules/rise_of_totalitarianism/rules.yaml:797:19\n3269 rules/rise_of_totalitarianism/rules.yaml:497:7\n3272 rules/rise_of_totalitarianism/rules.yaml:506:15\n3273 rules/rise_of_totalitarianism/rules.yaml:507:15\n3274 rules/rise_of_totalitarianism/rules.yaml:508:15\n3275 rules/rise_of_totalitarianism/rules.yaml:509:15\n3278 rules/rise_of_totalitarianism/rules.yaml:511:15\n3279 rules/rise_of_totalitarianism/rules.yaml:512:15\n3282 rules/rise_of_totalitarianism/rules.yaml:514:15\n3283 rules/rise_of_totalitarianism/rules.yaml:515:19\n3287 rules/rise_of_totalitarianism/rules.yaml:516:19\n3297 rules/rise_of_totalitarianism/rules.yaml:518:15\n3298 rules/rise_of_totalitarianism/rules.yaml:519:19\n3302 rules/rise_of_totalitarianism/rules.yaml:520:19\n3312 rules/rise_of_totalitarianism/rules.yaml:522:15\n3316 rules/rise_of_totalitarianism/rules.yaml:523:19\n3317 rules/rise_of_totalitarianism/rules.yaml:524:23\n3319 rules/rise_of_totalitarianism/rules.yaml:525:23\n3321 rules/rise_of_totalitarianism/rules.yaml:527:23\n3324 rules/rise_of_totalitarianism/rules.yaml:529:15\n3327 rules/rise_of_totalitarianism/rules.yaml:499:15\n3328 rules/rise_of_totalitarianism/rules.yaml:500:15\n3339 rules/rise_of_totalitarianism/rules.yaml:501:19\n3345 rules/rise_of_totalitarianism/rules.yaml:502:19\n3358 rules/rise_of_totalitarianism/rules.yaml:503:19\n3365 rules/rise_of_totalitarianism/rules.yaml:504:19\n3391 rules/rise_of_totalitarianism/rules.yaml:909:7\n3392 rules/rise_of_totalitarianism/rules.yaml:910:11\n3393 rules/rise_of_totalitarianism/rules.yaml:911:15\n3394 rules/rise_of_totalitarianism/rules.yaml:912:11\n3395 rules/rise_of_totalitarianism/rules.yaml:913:7\n3406 rules/rise_of_totalitarianism/rules.yaml:914:11\n3407 rules/rise_of_totalitarianism/rules.yaml:915:11\n3424 rules/rise_of_totalitarianism/rules.yaml:916:11\n3425 rules/rise_of_totalitarianism/rules.yaml:917:11\n3436 rules/rise_of_totalitarianism/rules.yaml:918:11\n3437 rules/rise_of_totalitarianism/rules.yaml:919:15\n3440 rules/rise_of_totalitarianism/rules.yaml:920:15\n3441 rules/rise_of_totalitarianism/rules.yaml:921:15\n3447 rules/rise_of_totalitarianism/rules.yaml:923:15\n3448 rules/rise_of_totalitarianism/rules.yaml:924:15\n3449 rules/rise_of_totalitarianism/rules.yaml:925:19\n3453 rules/rise_of_totalitarianism/rules.yaml:926:19\n3461 rules/rise_of_totalitarianism/rules.yaml:927:15\n3467 rules/rise_of_totalitarianism/rules.yaml:928:19\n3488 rules/rise_of_totalitarianism/rules.yaml:929:23\n3493 rules/rise_of_totalitarianism/rules.yaml:930:7\n3494 rules/rise_of_totalitarianism/rules.yaml:931:11\n3515 rules/rise_of_totalitarianism/rules.yaml:408:7\n3516 rules/rise_of_totalitarianism/rules.yaml:409:7\n3521 rules/rise_of_totalitarianism/rules.yaml:410:11\n3528 rules/rise_of_totalitarianism/rules.yaml:411:11\n3543 rules/rise_of_totalitarianism/rules.yaml:412:7\n3544 rules/rise_of_totalitarianism/rules.yaml:413:11\n3545 rules/rise_of_totalitarianism/rules.yaml:414:7\n3556 rules/rise_of_totalitarianism/rules.yaml:415:11\n3561 rules/rise_of_totalitarianism/rules.yaml:416:11\n3574 rules/rise_of_totalitarianism/rules.yaml:417:11\n3578 rules/rise_of_totalitarianism/rules.yaml:418:7\n3579 rules/rise_of_totalitarianism/rules.yaml:419:7\n3580 rules/rise_of_totalitarianism/rules.yaml:420:11\n3588 rules/rise_of_totalitarianism/rules.yaml:421:7\n3589 rules/rise_of_totalitarianism/rules.yaml:422:7\n3603 rules/rise_of_totalitarianism/rules.yaml:463:7\n3604 rules/rise_of_totalitarianism/rules.yaml:464:7\n3615 rules/rise_of_totalitarianism/rules.yaml:465:11\n3623 rules/rise_of_totalitarianism/rules.yaml:466:7\n3624 rules/rise_of_totalitarianism/rules.yaml:467:11\n3627 rules/rise_of_totalitarianism/rules.yaml:468:11\n3629 rules/rise_of_totalitarianism/rules.yaml:470:11\n3643 rules/rise_of_totalitarianism/rules.yaml:620:7\n3644 rules/rise_of_totalitarianism/rules.yaml:621:11\n3649 rules/rise_of_totalitarianism/rules.yaml:623:11\n3650 rules/rise_of_totalitarianism/rules.yaml:624:11\n3651 rules/rise_of_totalitarianism/rules.yaml:625:11\n3652 rules/rise_of_totalitarianism/rules.yaml:626:11\n3653 rules/rise_of_totalitarianism/rules.yaml:627:11\n3654 rules/rise_of_totalitarianism/rules.yaml:628:15\n3658 rules/rise_of_totalitarianism/rules.yaml:629:15\n3666 rules/rise_of_totalitarianism/rules.yaml:630:11\n3667 rules/rise_of_totalitarianism/rules.yaml:631:15\n3671 rules/rise_of_totalitarianism/rules.yaml:632:15\n3679 rules/rise_of_totalitarianism/rules.yaml:633:11\n3684 rules/rise_of_totalitarianism/rules.yaml:634:15\n3685 rules/rise_of_totalitarianism/rules.yaml:635:15\n3705 rules/rise_of_totalitarianism/rules.yaml:636:15\n3732 rules/rise_of_totalitarianism/rules.yaml:745:7\n3736 rules/rise_of_totalitarianism/rules.yaml:746:7\n3737 rules/rise_of_totalitarianism/rules.yaml:747:7\n3745 rules/rise_of_totalitarianism/rules.yaml:748:11\n3760 rules/rise_of_totalitarianism/rules.yaml:749:7\n3761 rules/rise_of_totalitarianism/rules.yaml:750:7\n3773 rules/rise_of_totalitarianism/rules.yaml:479:7\n3777 rules/rise_of_totalitarianism/rules.yaml:480:11\n3778 rules/rise_of_totalitarianism/rules.yaml:481:7\n3779 rules/rise_of_totalitarianism/rules.yaml:482:7\n3793 rules/rise_of_totalitarianism/rules.yaml:483:11\n3803 rules/rise_of_totalitarianism/rules.yaml:484:7\n3804 rules/rise_of_totalitarianism/rules.yaml:485:11\n3805 rules/rise_of_totalitarianism/rules.yaml:486:11\n3813 rules/rise_of_totalitarianism/rules.yaml:488:11\n3826 rules/rise_of_totalitarianism/rules.yaml:489:11\n3827 rules/rise_of_totalitarianism/rules.yaml:490:11\n3828 rules/rise_of_totalitarianism/rules.yaml:491:11\n3843 rules/rise_of_totalitarianism/rules.yaml:767:7\n3844 rules/rise_of_totalitarianism/rules.yaml:768:11\n3845 rules/rise_of_totalitarianism/rules.yaml:769:11\n3846 rules/rise_of_totalitarianism/rules.yaml:770:15\n3859 rules/rise_of_totalitarianism/rules.yaml:771:15\n3874 rules/rise_of_totalitarianism/rules.yaml:773:11\n3875 rules/rise_of_totalitarianism/rules.yaml:774:11\n3880 rules/rise_of_totalitarianism/rules.yaml:775:11\n3899 rules/rise_of_totalitarianism/rules.yaml:777:11\n3907 rules/rise_of_totalitarianism/rules.yaml:778:11\n3908 rules/rise_of_totalitarianism/rules.yaml:779:11\n3931 rules/rise_of_totalitarianism/rules.yaml:967:7\n3942 rules/rise_of_totalitarianism/rules.yaml:968:11\n3960 rules/rise_of_totalitarianism/rules.yaml:969:11\n3966 rules/rise_of_totalitarianism/rules.yaml:970:15\n3967 rules/rise_of_totalitarianism/rules.yaml:971:15\n3968 rules/rise_of_totalitarianism/rules.yaml:972:15\n3985 rules/rise_of_totalitarianism/rules.yaml:973:15\n3986 rules/rise_of_totalitarianism/rules.yaml:974:15\n3998 rules/rise_of_totalitarianism/rules.yaml:975:15\n3999 rules/rise_of_totalitarianism/rules.yaml:976:15\n4000 rules/rise_of_totalitarianism/rules.yaml:977:19\n4001 rules/rise_of_totalitarianism/rules.yaml:978:19\n4002 rules/rise_of_totalitarianism/rules.yaml:979:23\n4003 rules/rise_of_totalitarianism/rules.yaml:980:19\n4004 rules/rise_of_totalitarianism/rules.yaml:981:23\n4005 rules/rise_of_totalitarianism/rules.yaml:982:23\n4006 rules/rise_of_totalitarianism/rules.yaml:983:23\n4008 rules/rise_of_totalitarianism/rules.yaml:985:23\n4039 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4044 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4047 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4048 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4049 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4050 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4051 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4052 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4065 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4066 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4091 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4097 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4103 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4104 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4124 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4160 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4161 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4167 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4168 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4188 rules/rise_of_totalitarianism/rules.yaml:1124:3\n4219 rules/rise_of_totalitarianism/rules.yaml:990:7\n4230 rules/rise_of_totalitarianism/rules.yaml:991:11\n4236 rules/rise_of_totalitarianism/rules.yaml:992:11\n4242 rules/rise_of_totalitarianism/rules.yaml:993:15\n4243 rules/rise_of_totalitarianism/rules.yaml:994:15\n4291 rules/rise_of_totalitarianism/rules.yaml:995:15\n4292 rules/rise_of_totalitarianism/rules.yaml:996:15\n4298 rules/rise_of_totalitarianism/rules.yaml:997:15\n4299 rules/rise_of_totalitarianism/rules.yaml:998:15\n4300 rules/rise_of_totalitarianism/rules.yaml:999:19\n4309 rules/rise_of_totalitarianism/rules.yaml:1000:19\n4311 rules/rise_of_totalitarianism/rules.yaml:1002:19\n4312 rules/rise_of_totalitarianism/rules.yaml:1003:19\n4313 rules/rise_of_totalitarianism/rules.yaml:1004:23\n4315 rules/rise_of_totalitarianism/rules.yaml:1006:23\n4316 rules/rise_of_totalitarianism/rules.yaml:1007:23\n4320 rules/rise_of_totalitarianism/rules.yaml:1008:27\n4333 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4334 rules/rise_of_totalitarianism/rules.yaml:1010:23\n4335 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4336 rules/rise_of_totalitarianism/rules.yaml:1012:27\n4337 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4338 rules/rise_of_totalitarianism/rules.yaml:1014:23\n4339 rules/rise_of_totalitarianism/rules.yaml:1015:23\n4340 rules/rise_of_totalitarianism/rules.yaml:1016:27\n4341 rules/rise_of_totalitarianism/rules.yaml:1017:27\n4350 rules/rise_of_totalitarianism/rules.yaml:1018:27\n4354 rules/rise_of_totalitarianism/rules.yaml:1019:27\n4355 rules/rise_of_totalitarianism/rules.yaml:1020:27\n4356 rules/rise_of_totalitarianism/rules.yaml:1021:27\n4357 rules/rise_of_totalitarianism/rules.yaml:1022:27\n4358 rules/rise_of_totalitarianism/rules.yaml:1023:31\n4361 rules/rise_of_totalitarianism/rules.yaml:1024:27\n4364 rules/rise_of_totalitarianism/rules.yaml:1025:27\n4412 rules/rise_of_totalitarianism/rules.yaml:668:7\n4413 rules/rise_of_totalitarianism/rules.yaml:669:7\n4424 rules/rise_of_totalitarianism/rules.yaml:670:11\n4434 rules/rise_of_totalitarianism/rules.yaml:671:11\n4435 rules/rise_of_totalitarianism/rules.yaml:672:15\n4444 rules/rise_of_totalitarianism/rules.yaml:674:15\n4457 rules/rise_of_totalitarianism/rules.yaml:675:15\n4458 rules/rise_of_totalitarianism/rules.yaml:676:19\n4467 rules/rise_of_totalitarianism/rules.yaml:678:19\n4480 rules/rise_of_totalitarianism/rules.yaml:679:19\n4487 rules/rise_of_totalitarianism/rules.yaml:680:19\n4489 rules/rise_of_totalitarianism/rules.yaml:681:19\n4490 rules/rise_of_totalitarianism/rules.yaml:682:19\n4491 rules/rise_of_totalitarianism/rules.yaml:683:19\n4492 rules/rise_of_totalitarianism/rules.yaml:684:19\n4515 rules/rise_of_totalitarianism/rules.yaml:685:19\n4516 rules/rise_of_totalitarianism/rules.yaml:686:19\n4517 rules/rise_of_totalitarianism/rules.yaml:687:19\n4522 rules/rise_of_totalitarianism/rules.yaml:688:19\n4530 rules/rise_of_totalitarianism/rules.yaml:689:23\n4544 rules/rise_of_totalitarianism/rules.yaml:690:19\n4545 rules/rise_of_totalitarianism/rules.yaml:691:19\n4546 rules/rise_of_totalitarianism/rules.yaml:692:19\n4547 rules/rise_of_totalitarianism/rules.yaml:693:19\n4551 rules/rise_of_totalitarianism/rules.yaml:694:7\n4580 rules/rise_of_totalitarianism/rules.yaml:637:3\n4586 rules/rise_of_totalitarianism/rules.yaml:1143:14\n4614 rules/rise_of_totalitarianism/rules.yaml:641:7\n4615 rules/rise_of_totalitarianism/rules.yaml:642:11\n4616 rules/rise_of_totalitarianism/rules.yaml:643:7\n4621 rules/rise_of_totalitarianism/rules.yaml:644:7\n4643 rules/rise_of_totalitarianism/rules.yaml:646:11\n4644 rules/rise_of_totalitarianism/rules.yaml:647:7\n4645 rules/rise_of_totalitarianism/rules.yaml:648:11\n4646 rules/rise_of_totalitarianism/rules.yaml:649:15\n4654 rules/rise_of_totalitarianism/rules.yaml:651:15\n4661 rules/rise_of_totalitarianism/rules.yaml:652:11\n4662 rules/rise_of_totalitarianism/rules.yaml:653:7\n4676 rules/rise_of_totalitarianism/rules.yaml:654:11\n4682 rules/rise_of_totalitarianism/rules.yaml:655:15\n4687 rules/rise_of_totalitarianism/rules.yaml:656:7\n4688 rules/rise_of_totalitarianism/rules.yaml:657:11\n4689 rules/rise_of_totalitarianism/rules.yaml:658:11\n4690 rules/rise_of_totalitarianism/rules.yaml:659:15\n4691 rules/rise_of_totalitarianism/rules.yaml:660:11\n4692 rules/rise_of_totalitarianism/rules.yaml:661:11\n4693 rules/rise_of_totalitarianism/rules.yaml:662:11\n4708 rules/rise_of_totalitarianism/rules.yaml:550:7\n4709 rules/rise_of_totalitarianism/rules.yaml:551:7\n4710 rules/rise_of_totalitarianism/rules.yaml:552:7\n4711 rules/rise_of_totalitarianism/rules.yaml:553:7\n4719 rules/rise_of_totalitarianism/rules.yaml:554:11\n4725 rules/rise_of_totalitarianism/rules.yaml:555:11\n4726 rules/rise_of_totalitarianism/rules.yaml:556:15\n4727 rules/rise_of_totalitarianism/rules.yaml:557:15\n4728 rules/rise_of_totalitarianism/rules.yaml:558:15\n4729 rules/rise_of_totalitarianism/rules.yaml:559:15\n4732 rules/rise_of_totalitarianism/rules.yaml:560:7\n4755 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4760 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4763 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4764 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4765 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4766 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4767 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4768 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4781 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4782 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4794 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4800 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4818 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4819 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4840 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4879 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4880 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4882 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4883 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4887 rules/rise_of_totalitarianism/rules.yaml:1097:3\n4911 rules/rise_of_totalitarianism/rules.yaml:538:7\n4912 rules/rise_of_totalitarianism/rules.yaml:539:7\n4920 rules/rise_of_totalitarianism/rules.yaml:540:11\n4928 rules/rise_of_totalitarianism/rules.yaml:541:11\n4929 rules/rise_of_totalitarianism/rules.yaml:542:15\n4930 rules/rise_of_totalitarianism/rules.yaml:543:15\n4931 rules/rise_of_totalitarianism/rules.yaml:544:15\n4945 rules/rise_of_totalitarianism/rules.yaml:798:3\n4952 rules/rise_of_totalitarianism/rules.yaml:1123:14\n4958 rules/rise_of_totalitarianism/rules.yaml:1144:14\n4993 rules/rise_of_totalitarianism/rules.yaml:803:7\n4994 rules/rise_of_totalitarianism/rules.yaml:804:7\n4995 rules/rise_of_totalitarianism/rules.yaml:805:7\n4996 rules/rise_of_totalitarianism/rules.yaml:806:7\n4997 rules/rise_of_totalitarianism/rules.yaml:807:7\n4998 rules/rise_of_totalitarianism/rules.yaml:808:7\n5007 rules/rise_of_totalitarianism/rules.yaml:809:11\n5015 rules/rise_of_totalitarianism/rules.yaml:810:15\n5028 rules/rise_of_totalitarianism/rules.yaml:811:15\n5034 rules/rise_of_totalitarianism/rules.yaml:812:15\n5041 rules/rise_of_totalitarianism/rules.yaml:813:15\n5042 rules/rise_of_totalitarianism/rules.yaml:814:15\n5043 rules/rise_of_totalitarianism/rules.yaml:815:15\n5048 rules/rise_of_totalitarianism/rules.yaml:816:19\n5051 rules/rise_of_totalitarianism/rules.yaml:819:23\n5052 rules/rise_of_totalitarianism/rules.yaml:820:23\n5053 rules/rise_of_totalitarianism/rules.yaml:821:23\n5054 rules/rise_of_totalitarianism/rules.yaml:822:27\n5055 rules/rise_of_totalitarianism/rules.yaml:823:23\n5058 rules/rise_of_totalitarianism/rules.yaml:817:23\n5065 rules/rise_of_totalitarianism/rules.yaml:824:19\n5068 rules/rise_of_totalitarianism/rules.yaml:826:15\n5084 rules/rise_of_totalitarianism/rules.yaml:827:15\n5085 rules/rise_of_totalitarianism/rules.yaml:828:19\n5086 rules/rise_of_totalitarianism/rules.yaml:829:19\n5094 rules/rise_of_totalitarianism/rules.yaml:831:19\n5107 rules/rise_of_totalitarianism/rules.yaml:832:19\n5112 rules/rise_of_totalitarianism/rules.yaml:833:19\n5119 rules/rise_of_totalitarianism/rules.yaml:834:19\n5120 rules/rise_of_totalitarianism/rules.yaml:835:19\n5121 rules/rise_of_totalitarianism/rules.yaml:836:19\n5126 rules/rise_of_totalitarianism/rules.yaml:837:23\n5129 rules/rise_of_totalitarianism/rules.yaml:840:27\n5130 rules/rise_of_totalitarianism/rules.yaml:841:27\n5131 rules/rise_of_totalitarianism/rules.yaml:842:31\n5132 rules/rise_of_totalitarianism/rules.yaml:843:27\n5135 rules/rise_of_totalitarianism/rules.yaml:838:27\n5139 rules/rise_of_totalitarianism/rules.yaml:845:11\n5140 rules/rise_of_totalitarianism/rules.yaml:846:11\n5141 rules/rise_of_totalitarianism/rules.yaml:847:15\n5142 rules/rise_of_totalitarianism/rules.yaml:848:15\n5150 rules/rise_of_totalitarianism/rules.yaml:850:15\n5158 rules/rise_of_totalitarianism/rules.yaml:851:15\n5159 rules/rise_of_totalitarianism/rules.yaml:852:15\n5166 rules/rise_of_totalitarianism/rules.yaml:853:15\n5167 rules/rise_of_totalitarianism/rules.yaml:854:15\n5168 rules/rise_of_totalitarianism/rules.yaml:855:15\n5173 rules/rise_of_totalitarianism/rules.yaml:856:19\n5174 rules/rise_of_totalitarianism/rules.yaml:857:19\n5175 rules/rise_of_totalitarianism/rules.yaml:858:19\n5183 rules/rise_of_totalitarianism/rules.yaml:859:23\n5191 rules/rise_of_totalitarianism/rules.yaml:861:11\n5192 rules/rise_of_totalitarianism/rules.yaml:862:11\n5193 rules/rise_of_totalitarianism/rules.yaml:863:11\n5198 rules/rise_of_totalitarianism/rules.yaml:864:15\n5203 rules/rise_of_totalitarianism/rules.yaml:865:15\n5204 rules/rise_of_totalitarianism/rules.yaml:866:15\n5205 rules/rise_of_totalitarianism/rules.yaml:867:15\n5206 rules/rise_of_totalitarianism/rules.yaml:868:15\n5213 rules/rise_of_totalitarianism/rules.yaml:869:15\n5214 rules/rise_of_totalitarianism/rules.yaml:870:15\n5215 rules/rise_of_totalitarianism/rules.yaml:871:15\n5220 rules/rise_of_totalitarianism/rules.yaml:872:19\n5221 rules/rise_of_totalitarianism/rules.yaml:873:19\n5222 rules/rise_of_totalitarianism/rules.yaml:874:19\n5223 rules/rise_of_totalitarianism/rules.yaml:875:19\n5224 rules/rise_of_totalitarianism/rules.yaml:876:19\n5228 rules/rise_of_totalitarianism/rules.yaml:878:15\n5233 rules/rise_of_totalitarianism/rules.yaml:879:15\n5250 rules/rise_of_totalitarianism/rules.yaml:880:15\n5251 rules/rise_of_totalitarianism/rules.yaml:881:15\n5258 rules/rise_of_totalitarianism/rules.yaml:882:15\n5259 rules/rise_of_totalitarianism/rules.yaml:883:15\n5260 rules/rise_of_totalitarianism/rules.yaml:884:15\n5265 rules/rise_of_totalitarianism/rules.yaml:885:19\n5280 rules/rise_of_totalitarianism/rules.yaml:886:19\n5281 rules/rise_of_totalitarianism/rules.yaml:887:23\n5296 rules/rise_of_totalitarianism/rules.yaml:888:19\n5304 rules/rise_of_totalitarianism/rules.yaml:889:23\n5316 rules/rise_of_totalitarianism/rules.yaml:890:23\n5323 rules/rise_of_totalitarianism/rules.yaml:891:19\n5324 rules/rise_of_totalitarianism/rules.yaml:892:23\n5327 rules/rise_of_totalitarianism/rules.yaml:893:23\n5333 rules/rise_of_totalitarianism/rules.yaml:894:7\n5336 rules/rise_of_totalitarianism/rules.yaml:898:11\n5339 rules/rise_of_totalitarianism/rules.yaml:895:11\n5344 rules/rise_of_totalitarianism/rules.yaml:896:15\n5351 rules/rise_of_totalitarianism/rules.yaml:899:7\n5352 rules/rise_of_totalitarianism/rules.yaml:900:11\n5353 rules/rise_of_totalitarianism/rules.yaml:901:15\n5355 rules/rise_of_totalitarianism/rules.yaml:903:11\n5374 rules/rise_of_totalitarianism/rules.yaml:718:7\n5375 rules/rise_of_totalitarianism/rules.yaml:719:11\n5376 rules/rise_of_totalitarianism/rules.yaml:720:15\n5377 rules/rise_of_totalitarianism/rules.yaml:721:19\n5378 rules/rise_of_totalitarianism/rules.yaml:722:15\n5379 rules/rise_of_totalitarianism/rules.yaml:723:15\n5381 rules/rise_of_totalitarianism/rules.yaml:724:7\n5382 rules/rise_of_totalitarianism/rules.yaml:725:7\n5393 rules/rise_of_totalitarianism/rules.yaml:726:11\n5394 rules/rise_of_totalitarianism/rules.yaml:727:11\n5409 rules/rise_of_totalitarianism/rules.yaml:728:15\n5415 rules/rise_of_totalitarianism/rules.yaml:729:15\n5421 rules/rise_of_totalitarianism/rules.yaml:730:19\n5422 rules/rise_of_totalitarianism/rules.yaml:731:19\n5435 rules/rise_of_totalitarianism/rules.yaml:732:19\n5449 rules/rise_of_totalitarianism/flow.yaml:22:3\n5486 rules/rise_of_totalitarianism/flow.yaml:26:7\n5487 rules/rise_of_totalitarianism/flow.yaml:27:7\n5488 rules/rise_of_totalitarianism/flow.yaml:28:7\n5499 rules/rise_of_totalitarianism/flow.yaml:29:11\n5504 rules/rise_of_totalitarianism/flow.yaml:30:11\n5513 rules/rise_of_totalitarianism/flow.yaml:31:15\n5525 rules/rise_of_totalitarianism/flow.yaml:32:15\n5526 rules/rise_of_totalitarianism/flow.yaml:33:19\n5529 rules/rise_of_totalitarianism/flow.yaml:34:19\n5533 rules/rise_of_totalitarianism/flow.yaml:35:7\n5534 rules/rise_of_totalitarianism/flow.yaml:36:7\n5535 rules/rise_of_totalitarianism/flow.yaml:37:11\n5536 rules/rise_of_totalitarianism/flow.yaml:38:15\n5553 rules/rise_of_totalitarianism/flow.yaml:39:15\n5554 rules/rise_of_totalitarianism/flow.yaml:40:11\n5555 rules/rise_of_totalitarianism/flow.yaml:41:7\n5556 rules/rise_of_totalitarianism/flow.yaml:42:7\n5557 rules/rise_of_totalitarianism/flow.yaml:43:11\n5560 rules/rise_of_totalitarianism/flow.yaml:44:11\n5561 rules/rise_of_totalitarianism/flow.yaml:45:7\n5562 rules/rise_of_totalitarianism/flow.yaml:46:11\n5563 rules/rise_of_totalitarianism/flow.yaml:47:7\n5577 rules/rise_of_totalitarianism/flow.yaml:48:11\n5583 rules/rise_of_totalitarianism/flow.yaml:49:11\n5584 rules/rise_of_totalitarianism/flow.yaml:50:15\n5585 rules/rise_of_totalitarianism/flow.yaml:51:15\n5595 rules/rise_of_totalitarianism/flow.yaml:52:15\n5602 rules/rise_of_totalitarianism/flow.yaml:53:15\n5603 rules/rise_of_totalitarianism/flow.yaml:54:15\n5607 rules/rise_of_totalitarianism/flow.yaml:55:7\n5618 rules/rise_of_totalitarianism/flow.yaml:56:11\n5619 rules/rise_of_totalitarianism/flow.yaml:57:11\n5634 rules/rise_of_totalitarianism/flow.yaml:58:15\n5652 rules/rise_of_totalitarianism/flow.yaml:59:15\n5653 rules/rise_of_totalitarianism/flow.yaml:60:19\n5655 rules/rise_of_totalitarianism/flow.yaml:62:19\n5658 rules/rise_of_totalitarianism/flow.yaml:63:19\n5681 rules/rise_of_totalitarianism/flow.yaml:81:3\n5687 rules/rise_of_totalitarianism/flow.yaml:81:3\n5698 rules/rise_of_totalitarianism/flow.yaml:85:7\n5699 rules/rise_of_totalitarianism/flow.yaml:86:11\n5700 rules/rise_of_totalitarianism/flow.yaml:87:15\n5701 rules/rise_of_totalitarianism/flow.yaml:88:7\n5702 rules/rise_of_totalitarianism/flow.yaml:89:7\n5703 rules/rise_of_totalitarianism/flow.yaml:90:7\n5709 rules/rise_of_totalitarianism/flow.yaml:91:7\n5715 rules/rise_of_totalitarianism/flow.yaml:92:7\n5716 rules/rise_of_totalitarianism/flow.yaml:93:7\n5717 rules/rise_of_totalitarianism/flow.yaml:94:7\n5727 rules/rise_of_totalitarianism/flow.yaml:15:3\n5742 rules/rise_of_totalitarianism/flow.yaml:19:7\n5743 rules/rise_of_totalitarianism/flow.yaml:20:7\n5758 rules/rise_of_totalitarianism/flow.yaml:65:3\n5780 rules/rise_of_totalitarianism/flow.yaml:69:7\n5794 rules/rise_of_totalitarianism/flow.yaml:70:11\n5795 rules/rise_of_totalitarianism/flow.yaml:71:11\n5796 rules/rise_of_totalitarianism/flow.yaml:72:11\n5803 rules/rise_of_totalitarianism/flow.yaml:73:11\n5810 rules/rise_of_totalitarianism/flow.yaml:74:11\n5824 rules/rise_of_totalitarianism/flow.yaml:75:15\n5829 rules/rise_of_totalitarianism/flow.yaml:76:11\n5836 rules/rise_of_totalitarianism/flow.yaml:77:11\n5841 rules/rise_of_totalitarianism/flow.yaml:78:7\n5842 rules/rise_of_totalitarianism/flow.yaml:79:11\n5860 rules/rise_of_totalitarianism/rules.yaml:1137:7\n5868 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5871 rules/rise_of_totalitarianism/rules.yaml:1139:7\n5872 rules/rise_of_totalitarianism/rules.yaml:1140:7\n5873 rules/rise_of_totalitarianism/rules.yaml:1141:7"
+_ORIGINS = "1000 rules/rise_of_totalitarianism/rules.yaml:421:7\n1001 rules/rise_of_totalitarianism/rules.yaml:422:11\n1002 rules/rise_of_totalitarianism/rules.yaml:423:7\n1003 rules/rise_of_totalitarianism/rules.yaml:424:11\n1004 rules/rise_of_totalitarianism/rules.yaml:425:7\n1008 rules/rise_of_totalitarianism/rules.yaml:303:7\n1009 rules/rise_of_totalitarianism/rules.yaml:304:7\n1010 rules/rise_of_totalitarianism/rules.yaml:305:11\n1011 rules/rise_of_totalitarianism/rules.yaml:306:7\n1048 rules/rise_of_totalitarianism/rules.yaml:321:7\n1049 rules/rise_of_totalitarianism/rules.yaml:322:7\n1050 rules/rise_of_totalitarianism/rules.yaml:323:11\n1055 rules/rise_of_totalitarianism/rules.yaml:324:7\n1056 rules/rise_of_totalitarianism/rules.yaml:325:11\n1057 rules/rise_of_totalitarianism/rules.yaml:326:15\n1058 rules/rise_of_totalitarianism/rules.yaml:327:11\n1059 rules/rise_of_totalitarianism/rules.yaml:328:15\n1060 rules/rise_of_totalitarianism/rules.yaml:329:7\n1064 rules/rise_of_totalitarianism/rules.yaml:196:7\n1068 rules/rise_of_totalitarianism/rules.yaml:435:7\n1069 rules/rise_of_totalitarianism/rules.yaml:436:7\n1070 rules/rise_of_totalitarianism/rules.yaml:438:15\n1071 rules/rise_of_totalitarianism/rules.yaml:439:19\n1076 rules/rise_of_totalitarianism/rules.yaml:441:19\n1078 rules/rise_of_totalitarianism/rules.yaml:443:19\n1079 rules/rise_of_totalitarianism/rules.yaml:444:7\n1083 rules/rise_of_totalitarianism/rules.yaml:61:3\n1091 rules/rise_of_totalitarianism/rules.yaml:69:7\n1095 rules/rise_of_totalitarianism/rules.yaml:241:7\n1099 rules/rise_of_totalitarianism/rules.yaml:203:7\n1108 rules/rise_of_totalitarianism/rules.yaml:213:7\n1109 rules/rise_of_totalitarianism/rules.yaml:214:11\n1110 rules/rise_of_totalitarianism/rules.yaml:215:11\n1115 rules/rise_of_totalitarianism/rules.yaml:216:11\n1116 rules/rise_of_totalitarianism/rules.yaml:217:11\n1117 rules/rise_of_totalitarianism/rules.yaml:218:15\n1118 rules/rise_of_totalitarianism/rules.yaml:219:19\n1119 rules/rise_of_totalitarianism/rules.yaml:220:11\n1120 rules/rise_of_totalitarianism/rules.yaml:221:7\n1131 rules/rise_of_totalitarianism/rules.yaml:222:7\n1132 rules/rise_of_totalitarianism/rules.yaml:223:7\n1144 rules/rise_of_totalitarianism/rules.yaml:224:7\n1145 rules/rise_of_totalitarianism/rules.yaml:225:11\n1146 rules/rise_of_totalitarianism/rules.yaml:226:7\n1150 rules/rise_of_totalitarianism/rules.yaml:262:7\n1154 rules/rise_of_totalitarianism/rules.yaml:269:7\n1162 rules/rise_of_totalitarianism/rules.yaml:161:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1174 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1176 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1180 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1181 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1187 rules/rise_of_totalitarianism/rules.yaml:1389:27\n1193 rules/rise_of_totalitarianism/rules.yaml:1389:49\n1201 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1206 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1207 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1208 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1212 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1213 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1217 rules/rise_of_totalitarianism/rules.yaml:1397:27\n1223 rules/rise_of_totalitarianism/rules.yaml:1397:49\n1231 rules/rise_of_totalitarianism/rules.yaml:101:7\n1232 rules/rise_of_totalitarianism/rules.yaml:102:11\n1233 rules/rise_of_totalitarianism/rules.yaml:103:7\n1234 rules/rise_of_totalitarianism/rules.yaml:104:11\n1235 rules/rise_of_totalitarianism/rules.yaml:105:7\n1239 rules/rise_of_totalitarianism/rules.yaml:135:7\n1251 rules/rise_of_totalitarianism/rules.yaml:128:7\n1277 rules/rise_of_totalitarianism/rules.yaml:371:7\n1281 rules/rise_of_totalitarianism/rules.yaml:462:7\n1297 rules/rise_of_totalitarianism/rules.yaml:463:7\n1308 rules/rise_of_totalitarianism/rules.yaml:235:7\n1315 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1316 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1317 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1318 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1319 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1320 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1321 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1325 rules/rise_of_totalitarianism/rules.yaml:402:7\n1326 rules/rise_of_totalitarianism/rules.yaml:403:11\n1327 rules/rise_of_totalitarianism/rules.yaml:404:7\n1331 rules/rise_of_totalitarianism/rules.yaml:405:11\n1332 rules/rise_of_totalitarianism/rules.yaml:406:7\n1333 rules/rise_of_totalitarianism/rules.yaml:407:11\n1334 rules/rise_of_totalitarianism/rules.yaml:408:7\n1335 rules/rise_of_totalitarianism/rules.yaml:409:11\n1336 rules/rise_of_totalitarianism/rules.yaml:410:7\n1337 rules/rise_of_totalitarianism/rules.yaml:411:11\n1338 rules/rise_of_totalitarianism/rules.yaml:412:7\n1339 rules/rise_of_totalitarianism/rules.yaml:413:11\n1340 rules/rise_of_totalitarianism/rules.yaml:414:7\n1344 rules/rise_of_totalitarianism/rules.yaml:477:7\n1355 rules/rise_of_totalitarianism/rules.yaml:248:7\n1356 rules/rise_of_totalitarianism/rules.yaml:249:11\n1357 rules/rise_of_totalitarianism/rules.yaml:250:7\n1358 rules/rise_of_totalitarianism/rules.yaml:251:11\n1374 rules/rise_of_totalitarianism/rules.yaml:252:7\n1375 rules/rise_of_totalitarianism/rules.yaml:253:11\n1381 rules/rise_of_totalitarianism/rules.yaml:254:11\n1390 rules/rise_of_totalitarianism/rules.yaml:255:7\n1391 rules/rise_of_totalitarianism/rules.yaml:256:11\n1407 rules/rise_of_totalitarianism/rules.yaml:257:7\n1412 rules/rise_of_totalitarianism/rules.yaml:76:7\n1421 rules/rise_of_totalitarianism/rules.yaml:351:7\n1426 rules/rise_of_totalitarianism/rules.yaml:343:7\n1427 rules/rise_of_totalitarianism/rules.yaml:344:7\n1428 rules/rise_of_totalitarianism/rules.yaml:345:11\n1436 rules/rise_of_totalitarianism/rules.yaml:346:7\n1440 rules/rise_of_totalitarianism/rules.yaml:191:7\n1444 rules/rise_of_totalitarianism/rules.yaml:168:7\n1458 rules/rise_of_totalitarianism/rules.yaml:274:7\n1466 rules/rise_of_totalitarianism/rules.yaml:455:7\n1485 rules/rise_of_totalitarianism/rules.yaml:142:7\n1497 rules/rise_of_totalitarianism/rules.yaml:383:7\n1498 rules/rise_of_totalitarianism/rules.yaml:384:11\n1499 rules/rise_of_totalitarianism/rules.yaml:385:7\n1500 rules/rise_of_totalitarianism/rules.yaml:386:7\n1505 rules/rise_of_totalitarianism/rules.yaml:387:7\n1506 rules/rise_of_totalitarianism/rules.yaml:388:7\n1507 rules/rise_of_totalitarianism/rules.yaml:389:11\n1508 rules/rise_of_totalitarianism/rules.yaml:390:15\n1509 rules/rise_of_totalitarianism/rules.yaml:391:7\n1514 rules/rise_of_totalitarianism/rules.yaml:293:7\n1515 rules/rise_of_totalitarianism/rules.yaml:294:7\n1516 rules/rise_of_totalitarianism/rules.yaml:295:11\n1517 rules/rise_of_totalitarianism/rules.yaml:296:7\n1521 rules/rise_of_totalitarianism/rules.yaml:175:7\n1529 rules/rise_of_totalitarianism/rules.yaml:121:7\n1542 rules/rise_of_totalitarianism/rules.yaml:281:7\n1546 rules/rise_of_totalitarianism/rules.yaml:282:7\n1547 rules/rise_of_totalitarianism/rules.yaml:283:11\n1548 rules/rise_of_totalitarianism/rules.yaml:284:7\n1552 rules/rise_of_totalitarianism/rules.yaml:336:7\n1563 rules/rise_of_totalitarianism/rules.yaml:312:7\n1567 rules/rise_of_totalitarianism/rules.yaml:364:7\n1571 rules/rise_of_totalitarianism/rules.yaml:470:7\n1585 rules/rise_of_totalitarianism/rules.yaml:87:7\n1586 rules/rise_of_totalitarianism/rules.yaml:88:11\n1587 rules/rise_of_totalitarianism/rules.yaml:89:7\n1588 rules/rise_of_totalitarianism/rules.yaml:90:11\n1589 rules/rise_of_totalitarianism/rules.yaml:91:7\n1594 rules/rise_of_totalitarianism/rules.yaml:184:7\n1603 rules/rise_of_totalitarianism/rules.yaml:114:7\n1611 rules/rise_of_totalitarianism/rules.yaml:149:7\n1623 rules/rise_of_totalitarianism/rules.yaml:150:7\n1624 rules/rise_of_totalitarianism/rules.yaml:151:7\n1625 rules/rise_of_totalitarianism/rules.yaml:152:7\n1641 rules/rise_of_totalitarianism/rules.yaml:357:7\n1647 rules/rise_of_totalitarianism/rules.yaml:1358:3\n1652 rules/rise_of_totalitarianism/rules.yaml:1358:3\n1660 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1661 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1662 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1663 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1664 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1665 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1669 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1687 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1691 rules/rise_of_totalitarianism/rules.yaml:488:7\n1692 rules/rise_of_totalitarianism/rules.yaml:489:7\n1697 rules/rise_of_totalitarianism/rules.yaml:490:11\n1698 rules/rise_of_totalitarianism/rules.yaml:491:11\n1703 rules/rise_of_totalitarianism/rules.yaml:1196:7\n1704 rules/rise_of_totalitarianism/rules.yaml:1197:11\n1705 rules/rise_of_totalitarianism/rules.yaml:1198:11\n1712 rules/rise_of_totalitarianism/rules.yaml:1199:11\n1713 rules/rise_of_totalitarianism/rules.yaml:1200:11\n1715 rules/rise_of_totalitarianism/rules.yaml:1201:7\n1720 rules/rise_of_totalitarianism/rules.yaml:1202:11\n1728 rules/rise_of_totalitarianism/rules.yaml:1203:11\n1733 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1734 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1735 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1743 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1744 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1745 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1757 rules/rise_of_totalitarianism/rules.yaml:520:7\n1758 rules/rise_of_totalitarianism/rules.yaml:521:11\n1787 rules/rise_of_totalitarianism/rules.yaml:522:11\n1788 rules/rise_of_totalitarianism/rules.yaml:523:11\n1789 rules/rise_of_totalitarianism/rules.yaml:524:11\n1790 rules/rise_of_totalitarianism/rules.yaml:525:11\n1796 rules/rise_of_totalitarianism/rules.yaml:565:7\n1797 rules/rise_of_totalitarianism/rules.yaml:566:7\n1798 rules/rise_of_totalitarianism/rules.yaml:567:7\n1803 rules/rise_of_totalitarianism/rules.yaml:568:11\n1804 rules/rise_of_totalitarianism/rules.yaml:569:11\n1809 rules/rise_of_totalitarianism/rules.yaml:575:7\n1810 rules/rise_of_totalitarianism/rules.yaml:576:11\n1811 rules/rise_of_totalitarianism/rules.yaml:577:11\n1814 rules/rise_of_totalitarianism/rules.yaml:579:11\n1819 rules/rise_of_totalitarianism/rules.yaml:552:7\n1820 rules/rise_of_totalitarianism/rules.yaml:553:11\n1821 rules/rise_of_totalitarianism/rules.yaml:554:11\n1822 rules/rise_of_totalitarianism/rules.yaml:555:11\n1824 rules/rise_of_totalitarianism/rules.yaml:556:7\n1825 rules/rise_of_totalitarianism/rules.yaml:557:11\n1826 rules/rise_of_totalitarianism/rules.yaml:558:11\n1827 rules/rise_of_totalitarianism/rules.yaml:559:11\n1832 rules/rise_of_totalitarianism/rules.yaml:1080:7\n1833 rules/rise_of_totalitarianism/rules.yaml:1081:11\n1851 rules/rise_of_totalitarianism/rules.yaml:1082:15\n1852 rules/rise_of_totalitarianism/rules.yaml:1083:15\n1857 rules/rise_of_totalitarianism/rules.yaml:1084:15\n1858 rules/rise_of_totalitarianism/rules.yaml:1085:19\n1861 rules/rise_of_totalitarianism/rules.yaml:1086:19\n1864 rules/rise_of_totalitarianism/rules.yaml:1088:19\n1870 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1871 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1872 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1876 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1877 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1883 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1884 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1889 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1890 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1891 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1895 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1896 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1900 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1901 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1906 rules/rise_of_totalitarianism/rules.yaml:1172:7\n1907 rules/rise_of_totalitarianism/rules.yaml:1173:11\n1908 rules/rise_of_totalitarianism/rules.yaml:1174:15\n1909 rules/rise_of_totalitarianism/rules.yaml:1175:19\n1910 rules/rise_of_totalitarianism/rules.yaml:1176:15\n1911 rules/rise_of_totalitarianism/rules.yaml:1177:15\n1922 rules/rise_of_totalitarianism/rules.yaml:1178:15\n1923 rules/rise_of_totalitarianism/rules.yaml:1179:19\n1931 rules/rise_of_totalitarianism/rules.yaml:1180:19\n1932 rules/rise_of_totalitarianism/rules.yaml:1181:19\n1933 rules/rise_of_totalitarianism/rules.yaml:1182:19\n1938 rules/rise_of_totalitarianism/rules.yaml:1183:23\n1941 rules/rise_of_totalitarianism/rules.yaml:1184:23\n1942 rules/rise_of_totalitarianism/rules.yaml:1185:19\n1951 rules/rise_of_totalitarianism/rules.yaml:1186:15\n1963 rules/rise_of_totalitarianism/rules.yaml:1187:15\n1968 rules/rise_of_totalitarianism/rules.yaml:1188:15\n1970 rules/rise_of_totalitarianism/rules.yaml:1189:15\n1976 rules/rise_of_totalitarianism/rules.yaml:1190:19\n1977 rules/rise_of_totalitarianism/rules.yaml:1191:11\n1981 rules/rise_of_totalitarianism/flow.yaml:97:3\n1985 rules/rise_of_totalitarianism/flow.yaml:101:7\n1986 rules/rise_of_totalitarianism/flow.yaml:102:11\n1990 rules/rise_of_totalitarianism/rules.yaml:511:7\n1991 rules/rise_of_totalitarianism/rules.yaml:512:7\n1992 rules/rise_of_totalitarianism/rules.yaml:513:11\n1997 rules/rise_of_totalitarianism/rules.yaml:514:15\n1998 rules/rise_of_totalitarianism/rules.yaml:515:15\n2002 rules/rise_of_totalitarianism/rules.yaml:483:7\n2006 rules/rise_of_totalitarianism/rules.yaml:1302:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1303:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1304:7\n2009 rules/rise_of_totalitarianism/rules.yaml:1305:7\n2014 rules/rise_of_totalitarianism/rules.yaml:859:7\n2016 rules/rise_of_totalitarianism/rules.yaml:860:7\n2017 rules/rise_of_totalitarianism/rules.yaml:861:7\n2022 rules/rise_of_totalitarianism/rules.yaml:725:7\n2025 rules/rise_of_totalitarianism/rules.yaml:726:7\n2026 rules/rise_of_totalitarianism/rules.yaml:727:11\n2029 rules/rise_of_totalitarianism/rules.yaml:728:7\n2030 rules/rise_of_totalitarianism/rules.yaml:729:11\n2031 rules/rise_of_totalitarianism/rules.yaml:730:11\n2032 rules/rise_of_totalitarianism/rules.yaml:731:11\n2033 rules/rise_of_totalitarianism/rules.yaml:732:7\n2034 rules/rise_of_totalitarianism/rules.yaml:733:11\n2036 rules/rise_of_totalitarianism/rules.yaml:735:11\n2041 rules/rise_of_totalitarianism/rules.yaml:1093:7\n2042 rules/rise_of_totalitarianism/rules.yaml:1094:11\n2043 rules/rise_of_totalitarianism/rules.yaml:1095:15\n2049 rules/rise_of_totalitarianism/rules.yaml:1096:19\n2050 rules/rise_of_totalitarianism/rules.yaml:1097:19\n2051 rules/rise_of_totalitarianism/rules.yaml:1098:19\n2052 rules/rise_of_totalitarianism/rules.yaml:1099:19\n2053 rules/rise_of_totalitarianism/rules.yaml:1100:19\n2054 rules/rise_of_totalitarianism/rules.yaml:1101:19\n2059 rules/rise_of_totalitarianism/rules.yaml:1102:23\n2062 rules/rise_of_totalitarianism/rules.yaml:1103:23\n2063 rules/rise_of_totalitarianism/rules.yaml:1104:19\n2068 rules/rise_of_totalitarianism/flow.yaml:6:3\n2072 rules/rise_of_totalitarianism/flow.yaml:10:7\n2073 rules/rise_of_totalitarianism/flow.yaml:11:11\n2076 rules/rise_of_totalitarianism/flow.yaml:12:7\n2080 rules/rise_of_totalitarianism/rules.yaml:496:7\n2081 rules/rise_of_totalitarianism/rules.yaml:497:7\n2082 rules/rise_of_totalitarianism/rules.yaml:498:7\n2083 rules/rise_of_totalitarianism/rules.yaml:499:11\n2084 rules/rise_of_totalitarianism/rules.yaml:500:15\n2086 rules/rise_of_totalitarianism/rules.yaml:502:15\n2087 rules/rise_of_totalitarianism/rules.yaml:503:7\n2088 rules/rise_of_totalitarianism/rules.yaml:504:7\n2089 rules/rise_of_totalitarianism/rules.yaml:505:11\n2093 rules/rise_of_totalitarianism/rules.yaml:878:7\n2094 rules/rise_of_totalitarianism/rules.yaml:879:7\n2098 rules/rise_of_totalitarianism/rules.yaml:880:11\n2099 rules/rise_of_totalitarianism/rules.yaml:881:11\n2100 rules/rise_of_totalitarianism/rules.yaml:882:11\n2103 rules/rise_of_totalitarianism/rules.yaml:883:11\n2109 rules/rise_of_totalitarianism/rules.yaml:1208:7\n2110 rules/rise_of_totalitarianism/rules.yaml:1209:11\n2111 rules/rise_of_totalitarianism/rules.yaml:1210:11\n2112 rules/rise_of_totalitarianism/rules.yaml:1211:11\n2113 rules/rise_of_totalitarianism/rules.yaml:1212:15\n2114 rules/rise_of_totalitarianism/rules.yaml:1213:7\n2115 rules/rise_of_totalitarianism/rules.yaml:1214:11\n2118 rules/rise_of_totalitarianism/rules.yaml:1215:15\n2119 rules/rise_of_totalitarianism/rules.yaml:1216:7\n2120 rules/rise_of_totalitarianism/rules.yaml:1217:11\n2121 rules/rise_of_totalitarianism/rules.yaml:1218:11\n2122 rules/rise_of_totalitarianism/rules.yaml:1219:7\n2127 rules/rise_of_totalitarianism/rules.yaml:1224:7\n2128 rules/rise_of_totalitarianism/rules.yaml:1225:7\n2129 rules/rise_of_totalitarianism/rules.yaml:1226:7\n2130 rules/rise_of_totalitarianism/rules.yaml:1227:11\n2131 rules/rise_of_totalitarianism/rules.yaml:1228:11\n2137 rules/rise_of_totalitarianism/rules.yaml:1229:15\n2151 rules/rise_of_totalitarianism/rules.yaml:1230:15\n2152 rules/rise_of_totalitarianism/rules.yaml:1231:15\n2154 rules/rise_of_totalitarianism/rules.yaml:1232:7\n2155 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2156 rules/rise_of_totalitarianism/rules.yaml:1234:7\n2157 rules/rise_of_totalitarianism/rules.yaml:1235:7\n2158 rules/rise_of_totalitarianism/rules.yaml:1236:7\n2162 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2171 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2172 rules/rise_of_totalitarianism/rules.yaml:1348:7\n2173 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2174 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2175 rules/rise_of_totalitarianism/rules.yaml:1351:19\n2176 rules/rise_of_totalitarianism/rules.yaml:1352:19\n2177 rules/rise_of_totalitarianism/rules.yaml:1353:19\n2178 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2202 rules/rise_of_totalitarianism/rules.yaml:822:7\n2203 rules/rise_of_totalitarianism/rules.yaml:823:7\n2208 rules/rise_of_totalitarianism/rules.yaml:824:11\n2221 rules/rise_of_totalitarianism/rules.yaml:825:11\n2222 rules/rise_of_totalitarianism/rules.yaml:826:15\n2224 rules/rise_of_totalitarianism/rules.yaml:828:15\n2225 rules/rise_of_totalitarianism/rules.yaml:829:15\n2226 rules/rise_of_totalitarianism/rules.yaml:830:19\n2228 rules/rise_of_totalitarianism/rules.yaml:832:19\n2229 rules/rise_of_totalitarianism/rules.yaml:833:19\n2230 rules/rise_of_totalitarianism/rules.yaml:834:19\n2235 rules/rise_of_totalitarianism/rules.yaml:688:7\n2236 rules/rise_of_totalitarianism/rules.yaml:690:15\n2237 rules/rise_of_totalitarianism/rules.yaml:691:15\n2239 rules/rise_of_totalitarianism/rules.yaml:693:15\n2240 rules/rise_of_totalitarianism/rules.yaml:694:15\n2241 rules/rise_of_totalitarianism/rules.yaml:696:19\n2244 rules/rise_of_totalitarianism/rules.yaml:699:15\n2246 rules/rise_of_totalitarianism/rules.yaml:701:15\n2247 rules/rise_of_totalitarianism/rules.yaml:702:19\n2248 rules/rise_of_totalitarianism/rules.yaml:703:15\n2250 rules/rise_of_totalitarianism/rules.yaml:706:15\n2251 rules/rise_of_totalitarianism/rules.yaml:708:15\n2252 rules/rise_of_totalitarianism/rules.yaml:709:19\n2253 rules/rise_of_totalitarianism/rules.yaml:710:15\n2254 rules/rise_of_totalitarianism/rules.yaml:711:19\n2255 rules/rise_of_totalitarianism/rules.yaml:712:19\n2256 rules/rise_of_totalitarianism/rules.yaml:713:19\n2258 rules/rise_of_totalitarianism/rules.yaml:715:15\n2259 rules/rise_of_totalitarianism/rules.yaml:717:15\n2260 rules/rise_of_totalitarianism/rules.yaml:718:15\n2261 rules/rise_of_totalitarianism/rules.yaml:719:19\n2267 rules/rise_of_totalitarianism/rules.yaml:907:7\n2268 rules/rise_of_totalitarianism/rules.yaml:908:7\n2269 rules/rise_of_totalitarianism/rules.yaml:909:7\n2274 rules/rise_of_totalitarianism/rules.yaml:910:11\n2293 rules/rise_of_totalitarianism/rules.yaml:911:11\n2294 rules/rise_of_totalitarianism/rules.yaml:912:15\n2296 rules/rise_of_totalitarianism/rules.yaml:914:15\n2297 rules/rise_of_totalitarianism/rules.yaml:915:15\n2298 rules/rise_of_totalitarianism/rules.yaml:916:19\n2300 rules/rise_of_totalitarianism/rules.yaml:918:19\n2305 rules/rise_of_totalitarianism/rules.yaml:919:19\n2306 rules/rise_of_totalitarianism/rules.yaml:920:7\n2311 rules/rise_of_totalitarianism/rules.yaml:619:7\n2312 rules/rise_of_totalitarianism/rules.yaml:621:15\n2313 rules/rise_of_totalitarianism/rules.yaml:622:15\n2318 rules/rise_of_totalitarianism/rules.yaml:623:19\n2324 rules/rise_of_totalitarianism/rules.yaml:624:19\n2325 rules/rise_of_totalitarianism/rules.yaml:625:19\n2326 rules/rise_of_totalitarianism/rules.yaml:626:19\n2328 rules/rise_of_totalitarianism/rules.yaml:628:15\n2329 rules/rise_of_totalitarianism/rules.yaml:629:15\n2330 rules/rise_of_totalitarianism/rules.yaml:630:15\n2332 rules/rise_of_totalitarianism/rules.yaml:633:15\n2334 rules/rise_of_totalitarianism/rules.yaml:636:15\n2335 rules/rise_of_totalitarianism/rules.yaml:637:19\n2340 rules/rise_of_totalitarianism/rules.yaml:640:15\n2341 rules/rise_of_totalitarianism/rules.yaml:641:19\n2346 rules/rise_of_totalitarianism/rules.yaml:644:15\n2350 rules/rise_of_totalitarianism/rules.yaml:645:19\n2351 rules/rise_of_totalitarianism/rules.yaml:646:23\n2356 rules/rise_of_totalitarianism/rules.yaml:651:15\n2363 rules/rise_of_totalitarianism/rules.yaml:1277:7\n2364 rules/rise_of_totalitarianism/rules.yaml:1278:11\n2365 rules/rise_of_totalitarianism/rules.yaml:1279:11\n2366 rules/rise_of_totalitarianism/rules.yaml:1280:15\n2367 rules/rise_of_totalitarianism/rules.yaml:1281:15\n2370 rules/rise_of_totalitarianism/rules.yaml:1283:7\n2371 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1285:15\n2381 rules/rise_of_totalitarianism/rules.yaml:1286:15\n2382 rules/rise_of_totalitarianism/rules.yaml:1287:15\n2383 rules/rise_of_totalitarianism/rules.yaml:1288:19\n2384 rules/rise_of_totalitarianism/rules.yaml:1289:23\n2386 rules/rise_of_totalitarianism/rules.yaml:1291:23\n2387 rules/rise_of_totalitarianism/rules.yaml:1292:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1293:15\n2395 rules/rise_of_totalitarianism/rules.yaml:1051:7\n2396 rules/rise_of_totalitarianism/rules.yaml:1052:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1053:15\n2398 rules/rise_of_totalitarianism/rules.yaml:1054:11\n2399 rules/rise_of_totalitarianism/rules.yaml:1055:7\n2400 rules/rise_of_totalitarianism/rules.yaml:1056:11\n2401 rules/rise_of_totalitarianism/rules.yaml:1057:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1058:11\n2409 rules/rise_of_totalitarianism/rules.yaml:1059:11\n2414 rules/rise_of_totalitarianism/rules.yaml:1060:11\n2415 rules/rise_of_totalitarianism/rules.yaml:1061:15\n2418 rules/rise_of_totalitarianism/rules.yaml:1062:15\n2420 rules/rise_of_totalitarianism/rules.yaml:1066:15\n2421 rules/rise_of_totalitarianism/rules.yaml:1067:19\n2425 rules/rise_of_totalitarianism/rules.yaml:1069:15\n2426 rules/rise_of_totalitarianism/rules.yaml:1070:19\n2431 rules/rise_of_totalitarianism/rules.yaml:1071:23\n2432 rules/rise_of_totalitarianism/rules.yaml:1072:7\n2433 rules/rise_of_totalitarianism/rules.yaml:1073:11\n2438 rules/rise_of_totalitarianism/rules.yaml:530:7\n2439 rules/rise_of_totalitarianism/rules.yaml:531:7\n2444 rules/rise_of_totalitarianism/rules.yaml:532:11\n2451 rules/rise_of_totalitarianism/rules.yaml:533:11\n2466 rules/rise_of_totalitarianism/rules.yaml:534:7\n2467 rules/rise_of_totalitarianism/rules.yaml:535:11\n2468 rules/rise_of_totalitarianism/rules.yaml:536:7\n2469 rules/rise_of_totalitarianism/rules.yaml:537:11\n2479 rules/rise_of_totalitarianism/rules.yaml:538:11\n2480 rules/rise_of_totalitarianism/rules.yaml:539:11\n2481 rules/rise_of_totalitarianism/rules.yaml:540:7\n2482 rules/rise_of_totalitarianism/rules.yaml:541:7\n2483 rules/rise_of_totalitarianism/rules.yaml:542:11\n2487 rules/rise_of_totalitarianism/rules.yaml:543:7\n2492 rules/rise_of_totalitarianism/rules.yaml:585:7\n2493 rules/rise_of_totalitarianism/rules.yaml:586:7\n2497 rules/rise_of_totalitarianism/rules.yaml:587:11\n2498 rules/rise_of_totalitarianism/rules.yaml:588:7\n2499 rules/rise_of_totalitarianism/rules.yaml:589:11\n2501 rules/rise_of_totalitarianism/rules.yaml:592:11\n2506 rules/rise_of_totalitarianism/rules.yaml:742:7\n2509 rules/rise_of_totalitarianism/rules.yaml:745:11\n2510 rules/rise_of_totalitarianism/rules.yaml:746:11\n2511 rules/rise_of_totalitarianism/rules.yaml:747:11\n2512 rules/rise_of_totalitarianism/rules.yaml:749:11\n2513 rules/rise_of_totalitarianism/rules.yaml:750:15\n2517 rules/rise_of_totalitarianism/rules.yaml:752:11\n2518 rules/rise_of_totalitarianism/rules.yaml:753:15\n2522 rules/rise_of_totalitarianism/rules.yaml:755:11\n2523 rules/rise_of_totalitarianism/rules.yaml:756:15\n2524 rules/rise_of_totalitarianism/rules.yaml:757:15\n2528 rules/rise_of_totalitarianism/rules.yaml:758:15\n2532 rules/rise_of_totalitarianism/rules.yaml:867:7\n2536 rules/rise_of_totalitarianism/rules.yaml:868:7\n2537 rules/rise_of_totalitarianism/rules.yaml:869:7\n2538 rules/rise_of_totalitarianism/rules.yaml:870:11\n2539 rules/rise_of_totalitarianism/rules.yaml:871:7\n2540 rules/rise_of_totalitarianism/rules.yaml:872:7\n2544 rules/rise_of_totalitarianism/rules.yaml:601:7\n2548 rules/rise_of_totalitarianism/rules.yaml:602:11\n2549 rules/rise_of_totalitarianism/rules.yaml:603:7\n2550 rules/rise_of_totalitarianism/rules.yaml:604:7\n2557 rules/rise_of_totalitarianism/rules.yaml:605:11\n2558 rules/rise_of_totalitarianism/rules.yaml:606:7\n2559 rules/rise_of_totalitarianism/rules.yaml:607:11\n2561 rules/rise_of_totalitarianism/rules.yaml:610:11\n2562 rules/rise_of_totalitarianism/rules.yaml:611:11\n2563 rules/rise_of_totalitarianism/rules.yaml:612:11\n2567 rules/rise_of_totalitarianism/rules.yaml:889:7\n2568 rules/rise_of_totalitarianism/rules.yaml:890:11\n2569 rules/rise_of_totalitarianism/rules.yaml:891:11\n2570 rules/rise_of_totalitarianism/rules.yaml:892:15\n2583 rules/rise_of_totalitarianism/rules.yaml:895:11\n2584 rules/rise_of_totalitarianism/rules.yaml:896:11\n2590 rules/rise_of_totalitarianism/rules.yaml:899:11\n2591 rules/rise_of_totalitarianism/rules.yaml:900:11\n2596 rules/rise_of_totalitarianism/rules.yaml:1247:7\n2597 rules/rise_of_totalitarianism/rules.yaml:1248:7\n2598 rules/rise_of_totalitarianism/rules.yaml:1249:7\n2599 rules/rise_of_totalitarianism/rules.yaml:1250:11\n2600 rules/rise_of_totalitarianism/rules.yaml:1251:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1252:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1253:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1256:11\n2605 rules/rise_of_totalitarianism/rules.yaml:1257:11\n2606 rules/rise_of_totalitarianism/rules.yaml:1258:11\n2607 rules/rise_of_totalitarianism/rules.yaml:1259:11\n2608 rules/rise_of_totalitarianism/rules.yaml:1260:15\n2609 rules/rise_of_totalitarianism/rules.yaml:1261:19\n2610 rules/rise_of_totalitarianism/rules.yaml:1262:15\n2611 rules/rise_of_totalitarianism/rules.yaml:1263:11\n2612 rules/rise_of_totalitarianism/rules.yaml:1264:11\n2613 rules/rise_of_totalitarianism/rules.yaml:1266:11\n2614 rules/rise_of_totalitarianism/rules.yaml:1267:15\n2650 rules/rise_of_totalitarianism/rules.yaml:1109:7\n2651 rules/rise_of_totalitarianism/rules.yaml:1110:11\n2669 rules/rise_of_totalitarianism/rules.yaml:1111:11\n2670 rules/rise_of_totalitarianism/rules.yaml:1112:15\n2674 rules/rise_of_totalitarianism/rules.yaml:1113:15\n2675 rules/rise_of_totalitarianism/rules.yaml:1114:15\n2682 rules/rise_of_totalitarianism/rules.yaml:1115:15\n2683 rules/rise_of_totalitarianism/rules.yaml:1116:15\n2688 rules/rise_of_totalitarianism/rules.yaml:1118:15\n2689 rules/rise_of_totalitarianism/rules.yaml:1119:19\n2690 rules/rise_of_totalitarianism/rules.yaml:1120:19\n2691 rules/rise_of_totalitarianism/rules.yaml:1121:23\n2692 rules/rise_of_totalitarianism/rules.yaml:1122:19\n2693 rules/rise_of_totalitarianism/rules.yaml:1123:23\n2694 rules/rise_of_totalitarianism/rules.yaml:1124:23\n2701 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2702 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2705 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2706 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2707 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2708 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2709 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2710 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2717 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2718 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2719 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2720 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2726 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2727 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2729 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2730 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2731 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2733 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2734 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2735 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2742 rules/rise_of_totalitarianism/rules.yaml:1132:7\n2743 rules/rise_of_totalitarianism/rules.yaml:1133:11\n2749 rules/rise_of_totalitarianism/rules.yaml:1134:11\n2750 rules/rise_of_totalitarianism/rules.yaml:1135:15\n2754 rules/rise_of_totalitarianism/rules.yaml:1136:15\n2761 rules/rise_of_totalitarianism/rules.yaml:1137:15\n2762 rules/rise_of_totalitarianism/rules.yaml:1138:15\n2768 rules/rise_of_totalitarianism/rules.yaml:1139:15\n2769 rules/rise_of_totalitarianism/rules.yaml:1140:15\n2770 rules/rise_of_totalitarianism/rules.yaml:1141:19\n2780 rules/rise_of_totalitarianism/rules.yaml:1144:19\n2781 rules/rise_of_totalitarianism/rules.yaml:1145:19\n2784 rules/rise_of_totalitarianism/rules.yaml:1149:23\n2788 rules/rise_of_totalitarianism/rules.yaml:1150:27\n2801 rules/rise_of_totalitarianism/rules.yaml:1151:23\n2802 rules/rise_of_totalitarianism/rules.yaml:1152:23\n2803 rules/rise_of_totalitarianism/rules.yaml:1153:23\n2804 rules/rise_of_totalitarianism/rules.yaml:1154:27\n2805 rules/rise_of_totalitarianism/rules.yaml:1155:23\n2806 rules/rise_of_totalitarianism/rules.yaml:1156:23\n2807 rules/rise_of_totalitarianism/rules.yaml:1157:23\n2808 rules/rise_of_totalitarianism/rules.yaml:1158:27\n2809 rules/rise_of_totalitarianism/rules.yaml:1159:27\n2818 rules/rise_of_totalitarianism/rules.yaml:1160:27\n2822 rules/rise_of_totalitarianism/rules.yaml:1161:27\n2823 rules/rise_of_totalitarianism/rules.yaml:1163:27\n2824 rules/rise_of_totalitarianism/rules.yaml:1164:27\n2825 rules/rise_of_totalitarianism/rules.yaml:1165:31\n2828 rules/rise_of_totalitarianism/rules.yaml:1166:27\n2831 rules/rise_of_totalitarianism/rules.yaml:1167:27\n2838 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2839 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2840 rules/rise_of_totalitarianism/rules.yaml:1317:7\n2841 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2842 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2843 rules/rise_of_totalitarianism/rules.yaml:1320:15\n2844 rules/rise_of_totalitarianism/rules.yaml:1321:15\n2845 rules/rise_of_totalitarianism/rules.yaml:1322:7\n2861 rules/rise_of_totalitarianism/rules.yaml:1323:7\n2867 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2868 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2869 rules/rise_of_totalitarianism/rules.yaml:1326:11\n2870 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2871 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2876 rules/rise_of_totalitarianism/rules.yaml:790:7\n2877 rules/rise_of_totalitarianism/rules.yaml:791:7\n2882 rules/rise_of_totalitarianism/rules.yaml:792:11\n2891 rules/rise_of_totalitarianism/rules.yaml:793:11\n2892 rules/rise_of_totalitarianism/rules.yaml:794:15\n2894 rules/rise_of_totalitarianism/rules.yaml:796:15\n2895 rules/rise_of_totalitarianism/rules.yaml:797:15\n2896 rules/rise_of_totalitarianism/rules.yaml:798:19\n2898 rules/rise_of_totalitarianism/rules.yaml:800:19\n2899 rules/rise_of_totalitarianism/rules.yaml:801:19\n2908 rules/rise_of_totalitarianism/rules.yaml:802:19\n2910 rules/rise_of_totalitarianism/rules.yaml:803:19\n2911 rules/rise_of_totalitarianism/rules.yaml:804:19\n2912 rules/rise_of_totalitarianism/rules.yaml:805:19\n2913 rules/rise_of_totalitarianism/rules.yaml:806:19\n2921 rules/rise_of_totalitarianism/rules.yaml:807:19\n2922 rules/rise_of_totalitarianism/rules.yaml:808:19\n2923 rules/rise_of_totalitarianism/rules.yaml:809:19\n2928 rules/rise_of_totalitarianism/rules.yaml:810:19\n2929 rules/rise_of_totalitarianism/rules.yaml:811:23\n2930 rules/rise_of_totalitarianism/rules.yaml:812:19\n2931 rules/rise_of_totalitarianism/rules.yaml:813:19\n2932 rules/rise_of_totalitarianism/rules.yaml:814:19\n2933 rules/rise_of_totalitarianism/rules.yaml:816:7\n2937 rules/rise_of_totalitarianism/rules.yaml:759:3\n2938 rules/rise_of_totalitarianism/rules.yaml:1377:14\n2943 rules/rise_of_totalitarianism/rules.yaml:763:7\n2944 rules/rise_of_totalitarianism/rules.yaml:764:11\n2945 rules/rise_of_totalitarianism/rules.yaml:765:7\n2950 rules/rise_of_totalitarianism/rules.yaml:766:7\n2953 rules/rise_of_totalitarianism/rules.yaml:768:11\n2954 rules/rise_of_totalitarianism/rules.yaml:769:7\n2955 rules/rise_of_totalitarianism/rules.yaml:770:11\n2956 rules/rise_of_totalitarianism/rules.yaml:771:15\n2964 rules/rise_of_totalitarianism/rules.yaml:773:15\n2971 rules/rise_of_totalitarianism/rules.yaml:775:7\n2972 rules/rise_of_totalitarianism/rules.yaml:776:11\n2973 rules/rise_of_totalitarianism/rules.yaml:777:15\n2974 rules/rise_of_totalitarianism/rules.yaml:778:7\n2975 rules/rise_of_totalitarianism/rules.yaml:779:11\n2976 rules/rise_of_totalitarianism/rules.yaml:780:11\n2977 rules/rise_of_totalitarianism/rules.yaml:781:15\n2978 rules/rise_of_totalitarianism/rules.yaml:782:11\n2979 rules/rise_of_totalitarianism/rules.yaml:784:11\n2983 rules/rise_of_totalitarianism/rules.yaml:672:7\n2984 rules/rise_of_totalitarianism/rules.yaml:673:7\n2985 rules/rise_of_totalitarianism/rules.yaml:675:7\n2986 rules/rise_of_totalitarianism/rules.yaml:676:11\n2987 rules/rise_of_totalitarianism/rules.yaml:677:11\n2988 rules/rise_of_totalitarianism/rules.yaml:678:15\n2989 rules/rise_of_totalitarianism/rules.yaml:679:15\n2990 rules/rise_of_totalitarianism/rules.yaml:680:15\n2991 rules/rise_of_totalitarianism/rules.yaml:682:7\n2996 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2997 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2998 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2999 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3000 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3001 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3002 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3003 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3010 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3011 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3012 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3013 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3028 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3029 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3031 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3032 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3033 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3035 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3036 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3037 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3041 rules/rise_of_totalitarianism/rules.yaml:660:7\n3042 rules/rise_of_totalitarianism/rules.yaml:661:7\n3043 rules/rise_of_totalitarianism/rules.yaml:662:11\n3044 rules/rise_of_totalitarianism/rules.yaml:663:11\n3045 rules/rise_of_totalitarianism/rules.yaml:664:15\n3046 rules/rise_of_totalitarianism/rules.yaml:665:15\n3050 rules/rise_of_totalitarianism/rules.yaml:921:3\n3051 rules/rise_of_totalitarianism/rules.yaml:1357:14\n3052 rules/rise_of_totalitarianism/rules.yaml:1378:14\n3057 rules/rise_of_totalitarianism/rules.yaml:926:7\n3058 rules/rise_of_totalitarianism/rules.yaml:927:7\n3059 rules/rise_of_totalitarianism/rules.yaml:928:7\n3060 rules/rise_of_totalitarianism/rules.yaml:929:7\n3061 rules/rise_of_totalitarianism/rules.yaml:930:7\n3062 rules/rise_of_totalitarianism/rules.yaml:931:7\n3065 rules/rise_of_totalitarianism/rules.yaml:932:11\n3066 rules/rise_of_totalitarianism/rules.yaml:933:15\n3067 rules/rise_of_totalitarianism/rules.yaml:934:15\n3073 rules/rise_of_totalitarianism/rules.yaml:935:15\n3074 rules/rise_of_totalitarianism/rules.yaml:936:15\n3075 rules/rise_of_totalitarianism/rules.yaml:938:15\n3076 rules/rise_of_totalitarianism/rules.yaml:939:19\n3077 rules/rise_of_totalitarianism/rules.yaml:940:23\n3079 rules/rise_of_totalitarianism/rules.yaml:942:23\n3080 rules/rise_of_totalitarianism/rules.yaml:943:23\n3081 rules/rise_of_totalitarianism/rules.yaml:944:23\n3082 rules/rise_of_totalitarianism/rules.yaml:945:27\n3083 rules/rise_of_totalitarianism/rules.yaml:947:19\n3085 rules/rise_of_totalitarianism/rules.yaml:949:15\n3098 rules/rise_of_totalitarianism/rules.yaml:950:15\n3099 rules/rise_of_totalitarianism/rules.yaml:952:19\n3101 rules/rise_of_totalitarianism/rules.yaml:954:19\n3102 rules/rise_of_totalitarianism/rules.yaml:955:19\n3107 rules/rise_of_totalitarianism/rules.yaml:956:19\n3108 rules/rise_of_totalitarianism/rules.yaml:957:19\n3109 rules/rise_of_totalitarianism/rules.yaml:959:19\n3110 rules/rise_of_totalitarianism/rules.yaml:960:23\n3111 rules/rise_of_totalitarianism/rules.yaml:961:27\n3113 rules/rise_of_totalitarianism/rules.yaml:963:27\n3114 rules/rise_of_totalitarianism/rules.yaml:964:27\n3115 rules/rise_of_totalitarianism/rules.yaml:965:31\n3117 rules/rise_of_totalitarianism/rules.yaml:968:11\n3118 rules/rise_of_totalitarianism/rules.yaml:969:11\n3119 rules/rise_of_totalitarianism/rules.yaml:971:15\n3121 rules/rise_of_totalitarianism/rules.yaml:973:15\n3122 rules/rise_of_totalitarianism/rules.yaml:974:15\n3123 rules/rise_of_totalitarianism/rules.yaml:975:15\n3124 rules/rise_of_totalitarianism/rules.yaml:976:15\n3125 rules/rise_of_totalitarianism/rules.yaml:978:15\n3126 rules/rise_of_totalitarianism/rules.yaml:980:19\n3127 rules/rise_of_totalitarianism/rules.yaml:981:19\n3128 rules/rise_of_totalitarianism/rules.yaml:982:23\n3130 rules/rise_of_totalitarianism/rules.yaml:984:11\n3142 rules/rise_of_totalitarianism/rules.yaml:985:11\n3143 rules/rise_of_totalitarianism/rules.yaml:987:15\n3145 rules/rise_of_totalitarianism/rules.yaml:989:15\n3146 rules/rise_of_totalitarianism/rules.yaml:990:15\n3147 rules/rise_of_totalitarianism/rules.yaml:991:15\n3148 rules/rise_of_totalitarianism/rules.yaml:992:15\n3149 rules/rise_of_totalitarianism/rules.yaml:994:15\n3150 rules/rise_of_totalitarianism/rules.yaml:995:19\n3151 rules/rise_of_totalitarianism/rules.yaml:996:19\n3152 rules/rise_of_totalitarianism/rules.yaml:997:19\n3153 rules/rise_of_totalitarianism/rules.yaml:998:19\n3155 rules/rise_of_totalitarianism/rules.yaml:1001:11\n3156 rules/rise_of_totalitarianism/rules.yaml:1002:11\n3157 rules/rise_of_totalitarianism/rules.yaml:1003:11\n3158 rules/rise_of_totalitarianism/rules.yaml:1004:15\n3163 rules/rise_of_totalitarianism/rules.yaml:1005:15\n3164 rules/rise_of_totalitarianism/rules.yaml:1006:15\n3165 rules/rise_of_totalitarianism/rules.yaml:1007:15\n3166 rules/rise_of_totalitarianism/rules.yaml:1008:15\n3167 rules/rise_of_totalitarianism/rules.yaml:1009:15\n3168 rules/rise_of_totalitarianism/rules.yaml:1011:15\n3169 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3170 rules/rise_of_totalitarianism/rules.yaml:1013:19\n3171 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3172 rules/rise_of_totalitarianism/rules.yaml:1016:19\n3174 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3179 rules/rise_of_totalitarianism/rules.yaml:1019:15\n3180 rules/rise_of_totalitarianism/rules.yaml:1020:15\n3181 rules/rise_of_totalitarianism/rules.yaml:1021:15\n3182 rules/rise_of_totalitarianism/rules.yaml:1022:15\n3183 rules/rise_of_totalitarianism/rules.yaml:1024:15\n3184 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3197 rules/rise_of_totalitarianism/rules.yaml:1026:19\n3198 rules/rise_of_totalitarianism/rules.yaml:1027:23\n3211 rules/rise_of_totalitarianism/rules.yaml:1028:19\n3212 rules/rise_of_totalitarianism/rules.yaml:1029:23\n3213 rules/rise_of_totalitarianism/rules.yaml:1030:23\n3214 rules/rise_of_totalitarianism/rules.yaml:1031:19\n3215 rules/rise_of_totalitarianism/rules.yaml:1032:23\n3218 rules/rise_of_totalitarianism/rules.yaml:1034:7\n3219 rules/rise_of_totalitarianism/rules.yaml:1035:11\n3220 rules/rise_of_totalitarianism/rules.yaml:1036:15\n3222 rules/rise_of_totalitarianism/rules.yaml:1038:15\n3225 rules/rise_of_totalitarianism/rules.yaml:1041:7\n3226 rules/rise_of_totalitarianism/rules.yaml:1042:11\n3227 rules/rise_of_totalitarianism/rules.yaml:1043:15\n3229 rules/rise_of_totalitarianism/rules.yaml:1045:11\n3233 rules/rise_of_totalitarianism/rules.yaml:840:7\n3234 rules/rise_of_totalitarianism/rules.yaml:841:11\n3235 rules/rise_of_totalitarianism/rules.yaml:842:15\n3236 rules/rise_of_totalitarianism/rules.yaml:843:19\n3237 rules/rise_of_totalitarianism/rules.yaml:844:15\n3238 rules/rise_of_totalitarianism/rules.yaml:845:15\n3240 rules/rise_of_totalitarianism/rules.yaml:846:7\n3241 rules/rise_of_totalitarianism/rules.yaml:847:7\n3246 rules/rise_of_totalitarianism/rules.yaml:848:11\n3247 rules/rise_of_totalitarianism/rules.yaml:849:11\n3248 rules/rise_of_totalitarianism/rules.yaml:850:15\n3254 rules/rise_of_totalitarianism/rules.yaml:851:15\n3255 rules/rise_of_totalitarianism/rules.yaml:852:19\n3256 rules/rise_of_totalitarianism/rules.yaml:853:19\n3257 rules/rise_of_totalitarianism/rules.yaml:854:19\n3261 rules/rise_of_totalitarianism/flow.yaml:22:3\n3266 rules/rise_of_totalitarianism/flow.yaml:26:7\n3267 rules/rise_of_totalitarianism/flow.yaml:27:7\n3268 rules/rise_of_totalitarianism/flow.yaml:28:7\n3269 rules/rise_of_totalitarianism/flow.yaml:29:11\n3274 rules/rise_of_totalitarianism/flow.yaml:30:11\n3275 rules/rise_of_totalitarianism/flow.yaml:31:15\n3276 rules/rise_of_totalitarianism/flow.yaml:32:15\n3277 rules/rise_of_totalitarianism/flow.yaml:33:19\n3280 rules/rise_of_totalitarianism/flow.yaml:34:19\n3281 rules/rise_of_totalitarianism/flow.yaml:35:7\n3282 rules/rise_of_totalitarianism/flow.yaml:36:7\n3283 rules/rise_of_totalitarianism/flow.yaml:37:11\n3284 rules/rise_of_totalitarianism/flow.yaml:38:15\n3296 rules/rise_of_totalitarianism/flow.yaml:39:15\n3297 rules/rise_of_totalitarianism/flow.yaml:41:7\n3298 rules/rise_of_totalitarianism/flow.yaml:42:7\n3299 rules/rise_of_totalitarianism/flow.yaml:43:11\n3300 rules/rise_of_totalitarianism/flow.yaml:45:7\n3301 rules/rise_of_totalitarianism/flow.yaml:46:11\n3302 rules/rise_of_totalitarianism/flow.yaml:47:7\n3303 rules/rise_of_totalitarianism/flow.yaml:48:11\n3304 rules/rise_of_totalitarianism/flow.yaml:49:11\n3305 rules/rise_of_totalitarianism/flow.yaml:50:15\n3306 rules/rise_of_totalitarianism/flow.yaml:51:15\n3316 rules/rise_of_totalitarianism/flow.yaml:52:15\n3323 rules/rise_of_totalitarianism/flow.yaml:53:15\n3324 rules/rise_of_totalitarianism/flow.yaml:55:7\n3325 rules/rise_of_totalitarianism/flow.yaml:56:11\n3326 rules/rise_of_totalitarianism/flow.yaml:57:11\n3331 rules/rise_of_totalitarianism/flow.yaml:58:15\n3339 rules/rise_of_totalitarianism/flow.yaml:59:15\n3340 rules/rise_of_totalitarianism/flow.yaml:60:19\n3342 rules/rise_of_totalitarianism/flow.yaml:62:19\n3345 rules/rise_of_totalitarianism/flow.yaml:63:19\n3351 rules/rise_of_totalitarianism/flow.yaml:81:3\n3352 rules/rise_of_totalitarianism/flow.yaml:81:3\n3356 rules/rise_of_totalitarianism/flow.yaml:85:7\n3357 rules/rise_of_totalitarianism/flow.yaml:86:11\n3358 rules/rise_of_totalitarianism/flow.yaml:87:15\n3359 rules/rise_of_totalitarianism/flow.yaml:88:7\n3360 rules/rise_of_totalitarianism/flow.yaml:89:7\n3361 rules/rise_of_totalitarianism/flow.yaml:90:7\n3362 rules/rise_of_totalitarianism/flow.yaml:91:7\n3363 rules/rise_of_totalitarianism/flow.yaml:92:7\n3364 rules/rise_of_totalitarianism/flow.yaml:93:7\n3365 rules/rise_of_totalitarianism/flow.yaml:94:7\n3369 rules/rise_of_totalitarianism/flow.yaml:15:3\n3373 rules/rise_of_totalitarianism/flow.yaml:19:7\n3374 rules/rise_of_totalitarianism/flow.yaml:20:7\n3378 rules/rise_of_totalitarianism/flow.yaml:65:3\n3383 rules/rise_of_totalitarianism/flow.yaml:69:7\n3388 rules/rise_of_totalitarianism/flow.yaml:70:11\n3389 rules/rise_of_totalitarianism/flow.yaml:72:11\n3390 rules/rise_of_totalitarianism/flow.yaml:73:11\n3391 rules/rise_of_totalitarianism/flow.yaml:74:11\n3392 rules/rise_of_totalitarianism/flow.yaml:75:15\n3393 rules/rise_of_totalitarianism/flow.yaml:76:11\n3394 rules/rise_of_totalitarianism/flow.yaml:77:11\n3395 rules/rise_of_totalitarianism/flow.yaml:78:7\n3396 rules/rise_of_totalitarianism/flow.yaml:79:11\n3401 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3402 rules/rise_of_totalitarianism/rules.yaml:1372:7\n3405 rules/rise_of_totalitarianism/rules.yaml:1373:7\n3406 rules/rise_of_totalitarianism/rules.yaml:1374:7\n3421 rules/rise_of_totalitarianism/rules.yaml:822:7\n3422 rules/rise_of_totalitarianism/rules.yaml:823:7\n3433 rules/rise_of_totalitarianism/rules.yaml:824:11\n3442 rules/rise_of_totalitarianism/rules.yaml:825:11\n3443 rules/rise_of_totalitarianism/rules.yaml:826:15\n3452 rules/rise_of_totalitarianism/rules.yaml:828:15\n3465 rules/rise_of_totalitarianism/rules.yaml:829:15\n3466 rules/rise_of_totalitarianism/rules.yaml:830:19\n3468 rules/rise_of_totalitarianism/rules.yaml:832:19\n3469 rules/rise_of_totalitarianism/rules.yaml:833:19\n3470 rules/rise_of_totalitarianism/rules.yaml:834:19\n3471 rules/rise_of_totalitarianism/rules.yaml:835:19\n3499 rules/rise_of_totalitarianism/rules.yaml:688:7\n3504 rules/rise_of_totalitarianism/rules.yaml:701:15\n3505 rules/rise_of_totalitarianism/rules.yaml:702:19\n3506 rules/rise_of_totalitarianism/rules.yaml:703:15\n3507 rules/rise_of_totalitarianism/rules.yaml:704:15\n3510 rules/rise_of_totalitarianism/rules.yaml:706:15\n3511 rules/rise_of_totalitarianism/rules.yaml:707:15\n3512 rules/rise_of_totalitarianism/rules.yaml:708:15\n3513 rules/rise_of_totalitarianism/rules.yaml:709:19\n3514 rules/rise_of_totalitarianism/rules.yaml:710:15\n3515 rules/rise_of_totalitarianism/rules.yaml:711:19\n3516 rules/rise_of_totalitarianism/rules.yaml:712:19\n3517 rules/rise_of_totalitarianism/rules.yaml:713:19\n3522 rules/rise_of_totalitarianism/rules.yaml:690:15\n3529 rules/rise_of_totalitarianism/rules.yaml:691:15\n3533 rules/rise_of_totalitarianism/rules.yaml:693:15\n3540 rules/rise_of_totalitarianism/rules.yaml:694:15\n3543 rules/rise_of_totalitarianism/rules.yaml:698:19\n3546 rules/rise_of_totalitarianism/rules.yaml:695:19\n3547 rules/rise_of_totalitarianism/rules.yaml:696:19\n3554 rules/rise_of_totalitarianism/rules.yaml:699:15\n3558 rules/rise_of_totalitarianism/rules.yaml:715:15\n3559 rules/rise_of_totalitarianism/rules.yaml:716:15\n3560 rules/rise_of_totalitarianism/rules.yaml:717:15\n3561 rules/rise_of_totalitarianism/rules.yaml:718:15\n3566 rules/rise_of_totalitarianism/rules.yaml:719:19\n3589 rules/rise_of_totalitarianism/rules.yaml:907:7\n3590 rules/rise_of_totalitarianism/rules.yaml:908:7\n3591 rules/rise_of_totalitarianism/rules.yaml:909:7\n3605 rules/rise_of_totalitarianism/rules.yaml:910:11\n3624 rules/rise_of_totalitarianism/rules.yaml:911:11\n3625 rules/rise_of_totalitarianism/rules.yaml:912:15\n3634 rules/rise_of_totalitarianism/rules.yaml:914:15\n3647 rules/rise_of_totalitarianism/rules.yaml:915:15\n3648 rules/rise_of_totalitarianism/rules.yaml:916:19\n3654 rules/rise_of_totalitarianism/rules.yaml:918:19\n3659 rules/rise_of_totalitarianism/rules.yaml:919:19\n3664 rules/rise_of_totalitarianism/rules.yaml:920:7\n3689 rules/rise_of_totalitarianism/rules.yaml:619:7\n3692 rules/rise_of_totalitarianism/rules.yaml:628:15\n3693 rules/rise_of_totalitarianism/rules.yaml:629:15\n3694 rules/rise_of_totalitarianism/rules.yaml:630:15\n3695 rules/rise_of_totalitarianism/rules.yaml:631:15\n3698 rules/rise_of_totalitarianism/rules.yaml:633:15\n3699 rules/rise_of_totalitarianism/rules.yaml:634:15\n3702 rules/rise_of_totalitarianism/rules.yaml:636:15\n3703 rules/rise_of_totalitarianism/rules.yaml:637:19\n3707 rules/rise_of_totalitarianism/rules.yaml:638:19\n3717 rules/rise_of_totalitarianism/rules.yaml:640:15\n3718 rules/rise_of_totalitarianism/rules.yaml:641:19\n3722 rules/rise_of_totalitarianism/rules.yaml:642:19\n3732 rules/rise_of_totalitarianism/rules.yaml:644:15\n3736 rules/rise_of_totalitarianism/rules.yaml:645:19\n3737 rules/rise_of_totalitarianism/rules.yaml:646:23\n3739 rules/rise_of_totalitarianism/rules.yaml:647:23\n3741 rules/rise_of_totalitarianism/rules.yaml:649:23\n3744 rules/rise_of_totalitarianism/rules.yaml:651:15\n3747 rules/rise_of_totalitarianism/rules.yaml:621:15\n3748 rules/rise_of_totalitarianism/rules.yaml:622:15\n3759 rules/rise_of_totalitarianism/rules.yaml:623:19\n3765 rules/rise_of_totalitarianism/rules.yaml:624:19\n3778 rules/rise_of_totalitarianism/rules.yaml:625:19\n3785 rules/rise_of_totalitarianism/rules.yaml:626:19\n3811 rules/rise_of_totalitarianism/rules.yaml:1277:7\n3819 rules/rise_of_totalitarianism/rules.yaml:1278:11\n3832 rules/rise_of_totalitarianism/rules.yaml:1279:11\n3833 rules/rise_of_totalitarianism/rules.yaml:1280:15\n3834 rules/rise_of_totalitarianism/rules.yaml:1281:15\n3837 rules/rise_of_totalitarianism/rules.yaml:1282:15\n3840 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3841 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3857 rules/rise_of_totalitarianism/rules.yaml:1285:15\n3858 rules/rise_of_totalitarianism/rules.yaml:1286:15\n3859 rules/rise_of_totalitarianism/rules.yaml:1287:15\n3860 rules/rise_of_totalitarianism/rules.yaml:1288:19\n3861 rules/rise_of_totalitarianism/rules.yaml:1289:23\n3863 rules/rise_of_totalitarianism/rules.yaml:1291:23\n3864 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3865 rules/rise_of_totalitarianism/rules.yaml:1293:15\n3868 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3870 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3893 rules/rise_of_totalitarianism/rules.yaml:1051:7\n3894 rules/rise_of_totalitarianism/rules.yaml:1052:11\n3895 rules/rise_of_totalitarianism/rules.yaml:1053:15\n3896 rules/rise_of_totalitarianism/rules.yaml:1054:11\n3897 rules/rise_of_totalitarianism/rules.yaml:1055:7\n3908 rules/rise_of_totalitarianism/rules.yaml:1056:11\n3909 rules/rise_of_totalitarianism/rules.yaml:1057:11\n3926 rules/rise_of_totalitarianism/rules.yaml:1058:11\n3927 rules/rise_of_totalitarianism/rules.yaml:1059:11\n3938 rules/rise_of_totalitarianism/rules.yaml:1060:11\n3939 rules/rise_of_totalitarianism/rules.yaml:1061:15\n3942 rules/rise_of_totalitarianism/rules.yaml:1062:15\n3943 rules/rise_of_totalitarianism/rules.yaml:1063:15\n3949 rules/rise_of_totalitarianism/rules.yaml:1065:15\n3950 rules/rise_of_totalitarianism/rules.yaml:1066:15\n3951 rules/rise_of_totalitarianism/rules.yaml:1067:19\n3955 rules/rise_of_totalitarianism/rules.yaml:1068:19\n3963 rules/rise_of_totalitarianism/rules.yaml:1069:15\n3969 rules/rise_of_totalitarianism/rules.yaml:1070:19\n3990 rules/rise_of_totalitarianism/rules.yaml:1071:23\n3995 rules/rise_of_totalitarianism/rules.yaml:1072:7\n3996 rules/rise_of_totalitarianism/rules.yaml:1073:11\n4017 rules/rise_of_totalitarianism/rules.yaml:530:7\n4018 rules/rise_of_totalitarianism/rules.yaml:531:7\n4023 rules/rise_of_totalitarianism/rules.yaml:532:11\n4030 rules/rise_of_totalitarianism/rules.yaml:533:11\n4045 rules/rise_of_totalitarianism/rules.yaml:534:7\n4046 rules/rise_of_totalitarianism/rules.yaml:535:11\n4047 rules/rise_of_totalitarianism/rules.yaml:536:7\n4058 rules/rise_of_totalitarianism/rules.yaml:537:11\n4063 rules/rise_of_totalitarianism/rules.yaml:538:11\n4076 rules/rise_of_totalitarianism/rules.yaml:539:11\n4080 rules/rise_of_totalitarianism/rules.yaml:540:7\n4081 rules/rise_of_totalitarianism/rules.yaml:541:7\n4082 rules/rise_of_totalitarianism/rules.yaml:542:11\n4090 rules/rise_of_totalitarianism/rules.yaml:543:7\n4091 rules/rise_of_totalitarianism/rules.yaml:544:7\n4105 rules/rise_of_totalitarianism/rules.yaml:585:7\n4106 rules/rise_of_totalitarianism/rules.yaml:586:7\n4117 rules/rise_of_totalitarianism/rules.yaml:587:11\n4125 rules/rise_of_totalitarianism/rules.yaml:588:7\n4126 rules/rise_of_totalitarianism/rules.yaml:589:11\n4129 rules/rise_of_totalitarianism/rules.yaml:590:11\n4131 rules/rise_of_totalitarianism/rules.yaml:592:11\n4145 rules/rise_of_totalitarianism/rules.yaml:742:7\n4146 rules/rise_of_totalitarianism/rules.yaml:743:11\n4151 rules/rise_of_totalitarianism/rules.yaml:745:11\n4152 rules/rise_of_totalitarianism/rules.yaml:746:11\n4153 rules/rise_of_totalitarianism/rules.yaml:747:11\n4154 rules/rise_of_totalitarianism/rules.yaml:748:11\n4155 rules/rise_of_totalitarianism/rules.yaml:749:11\n4156 rules/rise_of_totalitarianism/rules.yaml:750:15\n4160 rules/rise_of_totalitarianism/rules.yaml:751:15\n4168 rules/rise_of_totalitarianism/rules.yaml:752:11\n4169 rules/rise_of_totalitarianism/rules.yaml:753:15\n4173 rules/rise_of_totalitarianism/rules.yaml:754:15\n4181 rules/rise_of_totalitarianism/rules.yaml:755:11\n4186 rules/rise_of_totalitarianism/rules.yaml:756:15\n4187 rules/rise_of_totalitarianism/rules.yaml:757:15\n4207 rules/rise_of_totalitarianism/rules.yaml:758:15\n4234 rules/rise_of_totalitarianism/rules.yaml:867:7\n4238 rules/rise_of_totalitarianism/rules.yaml:868:7\n4239 rules/rise_of_totalitarianism/rules.yaml:869:7\n4247 rules/rise_of_totalitarianism/rules.yaml:870:11\n4262 rules/rise_of_totalitarianism/rules.yaml:871:7\n4263 rules/rise_of_totalitarianism/rules.yaml:872:7\n4275 rules/rise_of_totalitarianism/rules.yaml:601:7\n4279 rules/rise_of_totalitarianism/rules.yaml:602:11\n4280 rules/rise_of_totalitarianism/rules.yaml:603:7\n4281 rules/rise_of_totalitarianism/rules.yaml:604:7\n4295 rules/rise_of_totalitarianism/rules.yaml:605:11\n4305 rules/rise_of_totalitarianism/rules.yaml:606:7\n4306 rules/rise_of_totalitarianism/rules.yaml:607:11\n4307 rules/rise_of_totalitarianism/rules.yaml:608:11\n4315 rules/rise_of_totalitarianism/rules.yaml:610:11\n4328 rules/rise_of_totalitarianism/rules.yaml:611:11\n4329 rules/rise_of_totalitarianism/rules.yaml:612:11\n4330 rules/rise_of_totalitarianism/rules.yaml:613:11\n4345 rules/rise_of_totalitarianism/rules.yaml:889:7\n4346 rules/rise_of_totalitarianism/rules.yaml:890:11\n4347 rules/rise_of_totalitarianism/rules.yaml:891:11\n4348 rules/rise_of_totalitarianism/rules.yaml:892:15\n4361 rules/rise_of_totalitarianism/rules.yaml:893:15\n4376 rules/rise_of_totalitarianism/rules.yaml:895:11\n4377 rules/rise_of_totalitarianism/rules.yaml:896:11\n4382 rules/rise_of_totalitarianism/rules.yaml:897:11\n4401 rules/rise_of_totalitarianism/rules.yaml:899:11\n4409 rules/rise_of_totalitarianism/rules.yaml:900:11\n4410 rules/rise_of_totalitarianism/rules.yaml:901:11\n4431 rules/rise_of_totalitarianism/rules.yaml:1247:7\n4432 rules/rise_of_totalitarianism/rules.yaml:1248:7\n4433 rules/rise_of_totalitarianism/rules.yaml:1249:7\n4441 rules/rise_of_totalitarianism/rules.yaml:1250:11\n4449 rules/rise_of_totalitarianism/rules.yaml:1251:7\n4450 rules/rise_of_totalitarianism/rules.yaml:1252:11\n4451 rules/rise_of_totalitarianism/rules.yaml:1253:11\n4454 rules/rise_of_totalitarianism/rules.yaml:1254:11\n4461 rules/rise_of_totalitarianism/rules.yaml:1256:11\n4462 rules/rise_of_totalitarianism/rules.yaml:1257:11\n4463 rules/rise_of_totalitarianism/rules.yaml:1258:11\n4464 rules/rise_of_totalitarianism/rules.yaml:1259:11\n4465 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4466 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4467 rules/rise_of_totalitarianism/rules.yaml:1262:15\n4468 rules/rise_of_totalitarianism/rules.yaml:1263:11\n4469 rules/rise_of_totalitarianism/rules.yaml:1264:11\n4470 rules/rise_of_totalitarianism/rules.yaml:1265:11\n4471 rules/rise_of_totalitarianism/rules.yaml:1266:11\n4476 rules/rise_of_totalitarianism/rules.yaml:1267:15\n4505 rules/rise_of_totalitarianism/rules.yaml:1109:7\n4516 rules/rise_of_totalitarianism/rules.yaml:1110:11\n4534 rules/rise_of_totalitarianism/rules.yaml:1111:11\n4540 rules/rise_of_totalitarianism/rules.yaml:1112:15\n4541 rules/rise_of_totalitarianism/rules.yaml:1113:15\n4542 rules/rise_of_totalitarianism/rules.yaml:1114:15\n4559 rules/rise_of_totalitarianism/rules.yaml:1115:15\n4560 rules/rise_of_totalitarianism/rules.yaml:1116:15\n4572 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4573 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4574 rules/rise_of_totalitarianism/rules.yaml:1119:19\n4575 rules/rise_of_totalitarianism/rules.yaml:1120:19\n4576 rules/rise_of_totalitarianism/rules.yaml:1121:23\n4577 rules/rise_of_totalitarianism/rules.yaml:1122:19\n4578 rules/rise_of_totalitarianism/rules.yaml:1123:23\n4579 rules/rise_of_totalitarianism/rules.yaml:1124:23\n4580 rules/rise_of_totalitarianism/rules.yaml:1125:23\n4582 rules/rise_of_totalitarianism/rules.yaml:1127:23\n4613 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4618 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4621 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4622 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4623 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4624 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4625 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4626 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4639 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4640 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4665 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4671 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4677 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4678 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4698 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4734 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4735 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4741 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4742 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4762 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4793 rules/rise_of_totalitarianism/rules.yaml:1132:7\n4804 rules/rise_of_totalitarianism/rules.yaml:1133:11\n4810 rules/rise_of_totalitarianism/rules.yaml:1134:11\n4816 rules/rise_of_totalitarianism/rules.yaml:1135:15\n4817 rules/rise_of_totalitarianism/rules.yaml:1136:15\n4865 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4866 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4872 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4873 rules/rise_of_totalitarianism/rules.yaml:1140:15\n4874 rules/rise_of_totalitarianism/rules.yaml:1141:19\n4883 rules/rise_of_totalitarianism/rules.yaml:1142:19\n4885 rules/rise_of_totalitarianism/rules.yaml:1144:19\n4886 rules/rise_of_totalitarianism/rules.yaml:1145:19\n4887 rules/rise_of_totalitarianism/rules.yaml:1146:23\n4889 rules/rise_of_totalitarianism/rules.yaml:1148:23\n4890 rules/rise_of_totalitarianism/rules.yaml:1149:23\n4894 rules/rise_of_totalitarianism/rules.yaml:1150:27\n4907 rules/rise_of_totalitarianism/rules.yaml:1151:23\n4908 rules/rise_of_totalitarianism/rules.yaml:1152:23\n4909 rules/rise_of_totalitarianism/rules.yaml:1153:23\n4910 rules/rise_of_totalitarianism/rules.yaml:1154:27\n4911 rules/rise_of_totalitarianism/rules.yaml:1155:23\n4912 rules/rise_of_totalitarianism/rules.yaml:1156:23\n4913 rules/rise_of_totalitarianism/rules.yaml:1157:23\n4914 rules/rise_of_totalitarianism/rules.yaml:1158:27\n4915 rules/rise_of_totalitarianism/rules.yaml:1159:27\n4924 rules/rise_of_totalitarianism/rules.yaml:1160:27\n4928 rules/rise_of_totalitarianism/rules.yaml:1161:27\n4929 rules/rise_of_totalitarianism/rules.yaml:1162:27\n4930 rules/rise_of_totalitarianism/rules.yaml:1163:27\n4931 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4932 rules/rise_of_totalitarianism/rules.yaml:1165:31\n4935 rules/rise_of_totalitarianism/rules.yaml:1166:27\n4938 rules/rise_of_totalitarianism/rules.yaml:1167:27\n4985 rules/rise_of_totalitarianism/rules.yaml:1315:7\n4986 rules/rise_of_totalitarianism/rules.yaml:1316:7\n4987 rules/rise_of_totalitarianism/rules.yaml:1317:7\n4995 rules/rise_of_totalitarianism/rules.yaml:1318:11\n5008 rules/rise_of_totalitarianism/rules.yaml:1319:11\n5009 rules/rise_of_totalitarianism/rules.yaml:1320:15\n5010 rules/rise_of_totalitarianism/rules.yaml:1321:15\n5013 rules/rise_of_totalitarianism/rules.yaml:1322:7\n5025 rules/rise_of_totalitarianism/rules.yaml:1323:7\n5031 rules/rise_of_totalitarianism/rules.yaml:1324:7\n5039 rules/rise_of_totalitarianism/rules.yaml:1325:11\n5047 rules/rise_of_totalitarianism/rules.yaml:1326:11\n5052 rules/rise_of_totalitarianism/rules.yaml:1327:15\n5053 rules/rise_of_totalitarianism/rules.yaml:1328:15\n5078 rules/rise_of_totalitarianism/rules.yaml:790:7\n5079 rules/rise_of_totalitarianism/rules.yaml:791:7\n5090 rules/rise_of_totalitarianism/rules.yaml:792:11\n5100 rules/rise_of_totalitarianism/rules.yaml:793:11\n5101 rules/rise_of_totalitarianism/rules.yaml:794:15\n5110 rules/rise_of_totalitarianism/rules.yaml:796:15\n5123 rules/rise_of_totalitarianism/rules.yaml:797:15\n5124 rules/rise_of_totalitarianism/rules.yaml:798:19\n5133 rules/rise_of_totalitarianism/rules.yaml:800:19\n5146 rules/rise_of_totalitarianism/rules.yaml:801:19\n5153 rules/rise_of_totalitarianism/rules.yaml:802:19\n5155 rules/rise_of_totalitarianism/rules.yaml:803:19\n5156 rules/rise_of_totalitarianism/rules.yaml:804:19\n5157 rules/rise_of_totalitarianism/rules.yaml:805:19\n5158 rules/rise_of_totalitarianism/rules.yaml:806:19\n5181 rules/rise_of_totalitarianism/rules.yaml:807:19\n5182 rules/rise_of_totalitarianism/rules.yaml:808:19\n5183 rules/rise_of_totalitarianism/rules.yaml:809:19\n5188 rules/rise_of_totalitarianism/rules.yaml:810:19\n5196 rules/rise_of_totalitarianism/rules.yaml:811:23\n5210 rules/rise_of_totalitarianism/rules.yaml:812:19\n5211 rules/rise_of_totalitarianism/rules.yaml:813:19\n5212 rules/rise_of_totalitarianism/rules.yaml:814:19\n5213 rules/rise_of_totalitarianism/rules.yaml:815:19\n5217 rules/rise_of_totalitarianism/rules.yaml:816:7\n5246 rules/rise_of_totalitarianism/rules.yaml:759:3\n5252 rules/rise_of_totalitarianism/rules.yaml:1377:14\n5280 rules/rise_of_totalitarianism/rules.yaml:763:7\n5281 rules/rise_of_totalitarianism/rules.yaml:764:11\n5282 rules/rise_of_totalitarianism/rules.yaml:765:7\n5287 rules/rise_of_totalitarianism/rules.yaml:766:7\n5309 rules/rise_of_totalitarianism/rules.yaml:768:11\n5310 rules/rise_of_totalitarianism/rules.yaml:769:7\n5311 rules/rise_of_totalitarianism/rules.yaml:770:11\n5312 rules/rise_of_totalitarianism/rules.yaml:771:15\n5320 rules/rise_of_totalitarianism/rules.yaml:773:15\n5327 rules/rise_of_totalitarianism/rules.yaml:774:11\n5328 rules/rise_of_totalitarianism/rules.yaml:775:7\n5342 rules/rise_of_totalitarianism/rules.yaml:776:11\n5348 rules/rise_of_totalitarianism/rules.yaml:777:15\n5353 rules/rise_of_totalitarianism/rules.yaml:778:7\n5354 rules/rise_of_totalitarianism/rules.yaml:779:11\n5355 rules/rise_of_totalitarianism/rules.yaml:780:11\n5356 rules/rise_of_totalitarianism/rules.yaml:781:15\n5357 rules/rise_of_totalitarianism/rules.yaml:782:11\n5358 rules/rise_of_totalitarianism/rules.yaml:783:11\n5359 rules/rise_of_totalitarianism/rules.yaml:784:11\n5374 rules/rise_of_totalitarianism/rules.yaml:672:7\n5375 rules/rise_of_totalitarianism/rules.yaml:673:7\n5376 rules/rise_of_totalitarianism/rules.yaml:674:7\n5377 rules/rise_of_totalitarianism/rules.yaml:675:7\n5385 rules/rise_of_totalitarianism/rules.yaml:676:11\n5391 rules/rise_of_totalitarianism/rules.yaml:677:11\n5392 rules/rise_of_totalitarianism/rules.yaml:678:15\n5393 rules/rise_of_totalitarianism/rules.yaml:679:15\n5394 rules/rise_of_totalitarianism/rules.yaml:680:15\n5395 rules/rise_of_totalitarianism/rules.yaml:681:15\n5398 rules/rise_of_totalitarianism/rules.yaml:682:7\n5421 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5426 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5429 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5430 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5431 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5432 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5433 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5434 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5447 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5448 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5460 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5466 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5484 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5485 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5506 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5545 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5546 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5548 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5549 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5553 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5577 rules/rise_of_totalitarianism/rules.yaml:660:7\n5578 rules/rise_of_totalitarianism/rules.yaml:661:7\n5586 rules/rise_of_totalitarianism/rules.yaml:662:11\n5594 rules/rise_of_totalitarianism/rules.yaml:663:11\n5595 rules/rise_of_totalitarianism/rules.yaml:664:15\n5596 rules/rise_of_totalitarianism/rules.yaml:665:15\n5597 rules/rise_of_totalitarianism/rules.yaml:666:15\n5611 rules/rise_of_totalitarianism/rules.yaml:921:3\n5618 rules/rise_of_totalitarianism/rules.yaml:1357:14\n5624 rules/rise_of_totalitarianism/rules.yaml:1378:14\n5661 rules/rise_of_totalitarianism/rules.yaml:926:7\n5662 rules/rise_of_totalitarianism/rules.yaml:927:7\n5663 rules/rise_of_totalitarianism/rules.yaml:928:7\n5664 rules/rise_of_totalitarianism/rules.yaml:929:7\n5665 rules/rise_of_totalitarianism/rules.yaml:930:7\n5666 rules/rise_of_totalitarianism/rules.yaml:931:7\n5677 rules/rise_of_totalitarianism/rules.yaml:932:11\n5685 rules/rise_of_totalitarianism/rules.yaml:933:15\n5698 rules/rise_of_totalitarianism/rules.yaml:934:15\n5704 rules/rise_of_totalitarianism/rules.yaml:935:15\n5711 rules/rise_of_totalitarianism/rules.yaml:936:15\n5712 rules/rise_of_totalitarianism/rules.yaml:937:15\n5713 rules/rise_of_totalitarianism/rules.yaml:938:15\n5718 rules/rise_of_totalitarianism/rules.yaml:939:19\n5721 rules/rise_of_totalitarianism/rules.yaml:942:23\n5722 rules/rise_of_totalitarianism/rules.yaml:943:23\n5723 rules/rise_of_totalitarianism/rules.yaml:944:23\n5724 rules/rise_of_totalitarianism/rules.yaml:945:27\n5725 rules/rise_of_totalitarianism/rules.yaml:946:23\n5728 rules/rise_of_totalitarianism/rules.yaml:940:23\n5735 rules/rise_of_totalitarianism/rules.yaml:947:19\n5738 rules/rise_of_totalitarianism/rules.yaml:949:15\n5754 rules/rise_of_totalitarianism/rules.yaml:950:15\n5755 rules/rise_of_totalitarianism/rules.yaml:951:19\n5756 rules/rise_of_totalitarianism/rules.yaml:952:19\n5764 rules/rise_of_totalitarianism/rules.yaml:954:19\n5777 rules/rise_of_totalitarianism/rules.yaml:955:19\n5782 rules/rise_of_totalitarianism/rules.yaml:956:19\n5789 rules/rise_of_totalitarianism/rules.yaml:957:19\n5790 rules/rise_of_totalitarianism/rules.yaml:958:19\n5791 rules/rise_of_totalitarianism/rules.yaml:959:19\n5796 rules/rise_of_totalitarianism/rules.yaml:960:23\n5799 rules/rise_of_totalitarianism/rules.yaml:963:27\n5800 rules/rise_of_totalitarianism/rules.yaml:964:27\n5801 rules/rise_of_totalitarianism/rules.yaml:965:31\n5802 rules/rise_of_totalitarianism/rules.yaml:966:27\n5805 rules/rise_of_totalitarianism/rules.yaml:961:27\n5809 rules/rise_of_totalitarianism/rules.yaml:968:11\n5810 rules/rise_of_totalitarianism/rules.yaml:969:11\n5811 rules/rise_of_totalitarianism/rules.yaml:970:15\n5812 rules/rise_of_totalitarianism/rules.yaml:971:15\n5820 rules/rise_of_totalitarianism/rules.yaml:973:15\n5828 rules/rise_of_totalitarianism/rules.yaml:974:15\n5829 rules/rise_of_totalitarianism/rules.yaml:975:15\n5836 rules/rise_of_totalitarianism/rules.yaml:976:15\n5837 rules/rise_of_totalitarianism/rules.yaml:977:15\n5838 rules/rise_of_totalitarianism/rules.yaml:978:15\n5843 rules/rise_of_totalitarianism/rules.yaml:979:19\n5844 rules/rise_of_totalitarianism/rules.yaml:980:19\n5845 rules/rise_of_totalitarianism/rules.yaml:981:19\n5853 rules/rise_of_totalitarianism/rules.yaml:982:23\n5861 rules/rise_of_totalitarianism/rules.yaml:984:11\n5873 rules/rise_of_totalitarianism/rules.yaml:985:11\n5874 rules/rise_of_totalitarianism/rules.yaml:986:15\n5875 rules/rise_of_totalitarianism/rules.yaml:987:15\n5883 rules/rise_of_totalitarianism/rules.yaml:989:15\n5895 rules/rise_of_totalitarianism/rules.yaml:990:15\n5896 rules/rise_of_totalitarianism/rules.yaml:991:15\n5903 rules/rise_of_totalitarianism/rules.yaml:992:15\n5904 rules/rise_of_totalitarianism/rules.yaml:993:15\n5905 rules/rise_of_totalitarianism/rules.yaml:994:15\n5906 rules/rise_of_totalitarianism/rules.yaml:995:19\n5907 rules/rise_of_totalitarianism/rules.yaml:996:19\n5908 rules/rise_of_totalitarianism/rules.yaml:997:19\n5909 rules/rise_of_totalitarianism/rules.yaml:998:19\n5910 rules/rise_of_totalitarianism/rules.yaml:999:19\n5913 rules/rise_of_totalitarianism/rules.yaml:1001:11\n5914 rules/rise_of_totalitarianism/rules.yaml:1002:11\n5915 rules/rise_of_totalitarianism/rules.yaml:1003:11\n5920 rules/rise_of_totalitarianism/rules.yaml:1004:15\n5925 rules/rise_of_totalitarianism/rules.yaml:1005:15\n5926 rules/rise_of_totalitarianism/rules.yaml:1006:15\n5927 rules/rise_of_totalitarianism/rules.yaml:1007:15\n5928 rules/rise_of_totalitarianism/rules.yaml:1008:15\n5935 rules/rise_of_totalitarianism/rules.yaml:1009:15\n5936 rules/rise_of_totalitarianism/rules.yaml:1010:15\n5937 rules/rise_of_totalitarianism/rules.yaml:1011:15\n5942 rules/rise_of_totalitarianism/rules.yaml:1012:19\n5943 rules/rise_of_totalitarianism/rules.yaml:1013:19\n5944 rules/rise_of_totalitarianism/rules.yaml:1014:19\n5945 rules/rise_of_totalitarianism/rules.yaml:1015:19\n5946 rules/rise_of_totalitarianism/rules.yaml:1016:19\n5950 rules/rise_of_totalitarianism/rules.yaml:1018:15\n5955 rules/rise_of_totalitarianism/rules.yaml:1019:15\n5972 rules/rise_of_totalitarianism/rules.yaml:1020:15\n5973 rules/rise_of_totalitarianism/rules.yaml:1021:15\n5980 rules/rise_of_totalitarianism/rules.yaml:1022:15\n5981 rules/rise_of_totalitarianism/rules.yaml:1023:15\n5982 rules/rise_of_totalitarianism/rules.yaml:1024:15\n5987 rules/rise_of_totalitarianism/rules.yaml:1025:19\n6002 rules/rise_of_totalitarianism/rules.yaml:1026:19\n6003 rules/rise_of_totalitarianism/rules.yaml:1027:23\n6018 rules/rise_of_totalitarianism/rules.yaml:1028:19\n6026 rules/rise_of_totalitarianism/rules.yaml:1029:23\n6038 rules/rise_of_totalitarianism/rules.yaml:1030:23\n6045 rules/rise_of_totalitarianism/rules.yaml:1031:19\n6046 rules/rise_of_totalitarianism/rules.yaml:1032:23\n6049 rules/rise_of_totalitarianism/rules.yaml:1033:23\n6055 rules/rise_of_totalitarianism/rules.yaml:1034:7\n6058 rules/rise_of_totalitarianism/rules.yaml:1040:11\n6061 rules/rise_of_totalitarianism/rules.yaml:1035:11\n6068 rules/rise_of_totalitarianism/rules.yaml:1036:15\n6072 rules/rise_of_totalitarianism/rules.yaml:1038:15\n6082 rules/rise_of_totalitarianism/rules.yaml:1041:7\n6083 rules/rise_of_totalitarianism/rules.yaml:1042:11\n6084 rules/rise_of_totalitarianism/rules.yaml:1043:15\n6086 rules/rise_of_totalitarianism/rules.yaml:1045:11\n6105 rules/rise_of_totalitarianism/rules.yaml:840:7\n6106 rules/rise_of_totalitarianism/rules.yaml:841:11\n6107 rules/rise_of_totalitarianism/rules.yaml:842:15\n6108 rules/rise_of_totalitarianism/rules.yaml:843:19\n6109 rules/rise_of_totalitarianism/rules.yaml:844:15\n6110 rules/rise_of_totalitarianism/rules.yaml:845:15\n6112 rules/rise_of_totalitarianism/rules.yaml:846:7\n6113 rules/rise_of_totalitarianism/rules.yaml:847:7\n6124 rules/rise_of_totalitarianism/rules.yaml:848:11\n6125 rules/rise_of_totalitarianism/rules.yaml:849:11\n6140 rules/rise_of_totalitarianism/rules.yaml:850:15\n6146 rules/rise_of_totalitarianism/rules.yaml:851:15\n6152 rules/rise_of_totalitarianism/rules.yaml:852:19\n6153 rules/rise_of_totalitarianism/rules.yaml:853:19\n6166 rules/rise_of_totalitarianism/rules.yaml:854:19\n6180 rules/rise_of_totalitarianism/flow.yaml:22:3\n6217 rules/rise_of_totalitarianism/flow.yaml:26:7\n6218 rules/rise_of_totalitarianism/flow.yaml:27:7\n6219 rules/rise_of_totalitarianism/flow.yaml:28:7\n6230 rules/rise_of_totalitarianism/flow.yaml:29:11\n6235 rules/rise_of_totalitarianism/flow.yaml:30:11\n6244 rules/rise_of_totalitarianism/flow.yaml:31:15\n6256 rules/rise_of_totalitarianism/flow.yaml:32:15\n6257 rules/rise_of_totalitarianism/flow.yaml:33:19\n6260 rules/rise_of_totalitarianism/flow.yaml:34:19\n6264 rules/rise_of_totalitarianism/flow.yaml:35:7\n6265 rules/rise_of_totalitarianism/flow.yaml:36:7\n6266 rules/rise_of_totalitarianism/flow.yaml:37:11\n6267 rules/rise_of_totalitarianism/flow.yaml:38:15\n6284 rules/rise_of_totalitarianism/flow.yaml:39:15\n6285 rules/rise_of_totalitarianism/flow.yaml:40:11\n6286 rules/rise_of_totalitarianism/flow.yaml:41:7\n6287 rules/rise_of_totalitarianism/flow.yaml:42:7\n6288 rules/rise_of_totalitarianism/flow.yaml:43:11\n6291 rules/rise_of_totalitarianism/flow.yaml:44:11\n6292 rules/rise_of_totalitarianism/flow.yaml:45:7\n6293 rules/rise_of_totalitarianism/flow.yaml:46:11\n6294 rules/rise_of_totalitarianism/flow.yaml:47:7\n6308 rules/rise_of_totalitarianism/flow.yaml:48:11\n6314 rules/rise_of_totalitarianism/flow.yaml:49:11\n6315 rules/rise_of_totalitarianism/flow.yaml:50:15\n6316 rules/rise_of_totalitarianism/flow.yaml:51:15\n6326 rules/rise_of_totalitarianism/flow.yaml:52:15\n6333 rules/rise_of_totalitarianism/flow.yaml:53:15\n6334 rules/rise_of_totalitarianism/flow.yaml:54:15\n6338 rules/rise_of_totalitarianism/flow.yaml:55:7\n6349 rules/rise_of_totalitarianism/flow.yaml:56:11\n6350 rules/rise_of_totalitarianism/flow.yaml:57:11\n6365 rules/rise_of_totalitarianism/flow.yaml:58:15\n6383 rules/rise_of_totalitarianism/flow.yaml:59:15\n6384 rules/rise_of_totalitarianism/flow.yaml:60:19\n6386 rules/rise_of_totalitarianism/flow.yaml:62:19\n6389 rules/rise_of_totalitarianism/flow.yaml:63:19\n6412 rules/rise_of_totalitarianism/flow.yaml:81:3\n6418 rules/rise_of_totalitarianism/flow.yaml:81:3\n6429 rules/rise_of_totalitarianism/flow.yaml:85:7\n6430 rules/rise_of_totalitarianism/flow.yaml:86:11\n6431 rules/rise_of_totalitarianism/flow.yaml:87:15\n6432 rules/rise_of_totalitarianism/flow.yaml:88:7\n6433 rules/rise_of_totalitarianism/flow.yaml:89:7\n6434 rules/rise_of_totalitarianism/flow.yaml:90:7\n6440 rules/rise_of_totalitarianism/flow.yaml:91:7\n6446 rules/rise_of_totalitarianism/flow.yaml:92:7\n6447 rules/rise_of_totalitarianism/flow.yaml:93:7\n6448 rules/rise_of_totalitarianism/flow.yaml:94:7\n6458 rules/rise_of_totalitarianism/flow.yaml:15:3\n6473 rules/rise_of_totalitarianism/flow.yaml:19:7\n6474 rules/rise_of_totalitarianism/flow.yaml:20:7\n6489 rules/rise_of_totalitarianism/flow.yaml:65:3\n6511 rules/rise_of_totalitarianism/flow.yaml:69:7\n6525 rules/rise_of_totalitarianism/flow.yaml:70:11\n6526 rules/rise_of_totalitarianism/flow.yaml:71:11\n6527 rules/rise_of_totalitarianism/flow.yaml:72:11\n6534 rules/rise_of_totalitarianism/flow.yaml:73:11\n6541 rules/rise_of_totalitarianism/flow.yaml:74:11\n6555 rules/rise_of_totalitarianism/flow.yaml:75:15\n6560 rules/rise_of_totalitarianism/flow.yaml:76:11\n6567 rules/rise_of_totalitarianism/flow.yaml:77:11\n6572 rules/rise_of_totalitarianism/flow.yaml:78:7\n6573 rules/rise_of_totalitarianism/flow.yaml:79:11\n6591 rules/rise_of_totalitarianism/rules.yaml:1371:7\n6599 rules/rise_of_totalitarianism/rules.yaml:1372:7\n6602 rules/rise_of_totalitarianism/rules.yaml:1373:7\n6603 rules/rise_of_totalitarianism/rules.yaml:1374:7\n6604 rules/rise_of_totalitarianism/rules.yaml:1375:7"
