@@ -225,6 +225,27 @@ class RiseOfTotalitarianismRules:
         (("No Leader",), ()),
         (("Bonus Operation: Influence a Minor Party (", " APs left)"), ("int",)),
         (("No Minor Party",), ()),
+        (("", " has no candidate for the Government of ", ""), ("player", "e:major")),
+        (("Your candidate for the Government of ", ""), ("e:major",)),
+        (
+            (
+                "",
+                ", the President, is elected to head the Government: German Presidential Elections follow",
+            ),
+            ("e:leader",),
+        ),
+        (("", " heads the Government of ", " for ", ""), ("e:leader", "e:major", "player")),
+        (("German Presidential Elections: ", " has no candidate"), ("player",)),
+        (("Your candidate for the German Presidency",), ()),
+        (("German Presidential Elections: ", " elects ", " President"), ("player", "e:leader")),
+        (("", " resigns and is no longer in play"), ("e:leader",)),
+        (
+            ("", " also held the Chancellorship: National Elections in Germany at once"),
+            ("e:leader",),
+        ),
+        (("Appoint a new Chancellor (a Vote Check follows)",), ()),
+        (("", " is appointed Chancellor"), ("e:leader",)),
+        (("No new Chancellor passes a Vote Check: National Elections in Germany at once",), ()),
         (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
@@ -327,24 +348,27 @@ class RiseOfTotalitarianismRules:
         ("choose-number", 41, "number", -1, 13, 1, False),
         ("choose-player", 45, "player", -1, 14, 1, False),
         ("choose-population", 47, "population", 48, 15, 3, False),
-        ("yes-no", 67, "yes-no", -1, 20, 1, False),
-        ("yes-no", 70, "yes-no", -1, 21, 1, False),
-        ("choose-leader", 75, "leader", 76, 22, 1, False),
-        ("choose-party", 77, "party", 78, 22, 4, False),
-        ("choose-area", 80, "area", 81, 23, 7, False),
-        ("choose-strategy", 82, "strategy", -1, 24, 0, False),
-        ("choose-strategy", 84, "strategy", 85, 25, 7, False),
-        ("choose-some", 92, "some:strategy", -1, 27, 3, False),
-        ("yes-no", 95, "yes-no", -1, 27, 8, False),
-        ("choose-strategy", 97, "strategy", 33, 27, 14, False),
-        ("choose-strategy", 99, "strategy", -1, 30, 1, True),
-        ("choose-minor", 102, "minor", -1, 31, 2, False),
-        ("choose-population", 106, "population", -1, 31, 11, False),
-        ("choose-chit", 110, "chit", -1, 31, 22, False),
-        ("yes-no", 113, "yes-no", -1, 31, 26, False),
-        ("choose-leader", 115, "leader", -1, 31, 32, False),
-        ("choose-reform", 120, "reform", -1, 31, 43, False),
-        ("choose-population", 122, "population", -1, 31, 47, False),
+        ("yes-no", 67, "yes-no", -1, 22, 1, False),
+        ("yes-no", 70, "yes-no", -1, 23, 1, False),
+        ("choose-leader", 75, "leader", 76, 24, 1, False),
+        ("choose-party", 77, "party", 78, 24, 4, False),
+        ("choose-leader", 80, "leader", -1, 25, 1, False),
+        ("choose-leader", 84, "leader", -1, 26, 1, False),
+        ("choose-leader", 88, "leader", -1, 26, 4, False),
+        ("choose-area", 92, "area", 93, 27, 7, False),
+        ("choose-strategy", 94, "strategy", -1, 28, 0, False),
+        ("choose-strategy", 96, "strategy", 97, 29, 7, False),
+        ("choose-some", 104, "some:strategy", -1, 31, 3, False),
+        ("yes-no", 107, "yes-no", -1, 31, 8, False),
+        ("choose-strategy", 109, "strategy", 33, 31, 14, False),
+        ("choose-strategy", 111, "strategy", -1, 34, 1, True),
+        ("choose-minor", 114, "minor", -1, 35, 2, False),
+        ("choose-population", 118, "population", -1, 35, 11, False),
+        ("choose-chit", 122, "chit", -1, 35, 22, False),
+        ("yes-no", 125, "yes-no", -1, 35, 26, False),
+        ("choose-leader", 127, "leader", -1, 35, 32, False),
+        ("choose-reform", 132, "reform", -1, 35, 43, False),
+        ("choose-population", 134, "population", -1, 35, 47, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -367,9 +391,13 @@ class RiseOfTotalitarianismRules:
         "crisis_checks",
         "major_stability",
         "minor_stability",
+        "elections",
+        "national_elections",
         "influence_party",
         "coalition_effects",
         "party_and_leader_operations",
+        "elect_head",
+        "presidential_elections",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -425,8 +453,9 @@ class RiseOfTotalitarianismRules:
             (10, 0, "z_minor_stability__4_10"),
             (11, 0, None),
         ),
-        (20, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
-        (21, 2): (
+        (21, 4): ((7, 0, None),),
+        (22, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
+        (23, 2): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -434,9 +463,9 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, 0, None),
         ),
-        (22, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
-        (22, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (23, 8): (
+        (24, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
+        (24, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (27, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -445,11 +474,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (27, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (27, 15): ((3, False, None),),
-        (30, 2): ((3, 0, None),),
-        (31, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (31, 4): (
+        (31, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (31, 15): ((3, False, None),),
+        (34, 2): ((3, 0, None),),
+        (35, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (35, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -458,7 +487,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (31, 8): (
+        (35, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -467,7 +496,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (31, 12): (
+        (35, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -475,7 +504,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (31, 13): (
+        (35, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -484,7 +513,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (31, 23): (
+        (35, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -492,7 +521,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (31, 24): (
+        (35, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -501,8 +530,8 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (31, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (31, 33): (
+        (35, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (35, 33): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -510,7 +539,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (31, 34): (
+        (35, 34): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -519,7 +548,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (31, 38): (
+        (35, 38): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -529,7 +558,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (31, 44): (
+        (35, 44): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -538,7 +567,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (31, 45): (
+        (35, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -548,7 +577,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (31, 48): (
+        (35, 48): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -559,7 +588,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (31, 50): (
+        (35, 50): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -569,7 +598,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (31, 53): (
+        (35, 53): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -577,9 +606,9 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (31, 60): ((0, 0, None), (1, False, None)),
+        (35, 60): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 18, 19, 20, 21, 28, 29)
+    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 17, 18, 19, 20, 24, 31, 32)
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -589,12 +618,13 @@ class RiseOfTotalitarianismRules:
         13: "not u.resolved",
         16: "moveable(x, actor) and population_difficulty(x) <= left",
         20: "t.major in ms and (count(t.cubes) > 0 or actor.reserve > 0)",
-        21: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        23: "not c.locked and count(marker_targets(c)) > 0",
-        26: "not k.mandatory",
-        29: 'u.action != "propaganda" or moveable(x, actor)',
-        33: "m == germany or r != nationalization",
-        34: "moveable(x, actor)",
+        23: "k != l",
+        24: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        26: "not c.locked and count(marker_targets(c)) > 0",
+        29: "not k.mandatory",
+        32: 'u.action != "propaganda" or moveable(x, actor)',
+        36: "m == germany or r != nationalization",
+        37: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -666,7 +696,9 @@ class RiseOfTotalitarianismRules:
     o_e_major__economy: int
     o_e_major__elections_due: int
     o_e_major__government: int
+    o_e_major__head: int
     o_e_major__parliament: int
+    o_e_major__president: int
     o_e_major__regime: int
     o_e_minor__cubes: int
     o_e_minor__govt: int
@@ -686,6 +718,7 @@ class RiseOfTotalitarianismRules:
     o_g_game_over: int
     o_g_laws: int
     o_g_order: int
+    o_g_presidential_due: int
     o_g_removed: int
     o_g_rolled: int
     o_g_round: int
@@ -730,7 +763,6 @@ class RiseOfTotalitarianismRules:
     s_e_leader__major: tuple[int, ...]
     s_e_leader__party: tuple[Any, ...]
     s_e_leader__printed: tuple[bool, ...]
-    s_e_leader__seat: tuple[Any, ...]
     s_e_major__capital: tuple[int, ...]
     s_e_minor__stability: tuple[int, ...]
     s_e_minor__track: tuple[int, ...]
@@ -819,7 +851,9 @@ class RiseOfTotalitarianismRules:
         self.o_e_major__economy = d["o_e_major__economy"]
         self.o_e_major__elections_due = d["o_e_major__elections_due"]
         self.o_e_major__government = d["o_e_major__government"]
+        self.o_e_major__head = d["o_e_major__head"]
         self.o_e_major__parliament = d["o_e_major__parliament"]
+        self.o_e_major__president = d["o_e_major__president"]
         self.o_e_major__regime = d["o_e_major__regime"]
         self.o_e_minor__cubes = d["o_e_minor__cubes"]
         self.o_e_minor__govt = d["o_e_minor__govt"]
@@ -839,6 +873,7 @@ class RiseOfTotalitarianismRules:
         self.o_g_game_over = d["o_g_game_over"]
         self.o_g_laws = d["o_g_laws"]
         self.o_g_order = d["o_g_order"]
+        self.o_g_presidential_due = d["o_g_presidential_due"]
         self.o_g_removed = d["o_g_removed"]
         self.o_g_rolled = d["o_g_rolled"]
         self.o_g_round = d["o_g_round"]
@@ -883,7 +918,6 @@ class RiseOfTotalitarianismRules:
         self.s_e_leader__major = d["s_e_leader__major"]
         self.s_e_leader__party = d["s_e_leader__party"]
         self.s_e_leader__printed = d["s_e_leader__printed"]
-        self.s_e_leader__seat = d["s_e_leader__seat"]
         self.s_e_major__capital = d["s_e_major__capital"]
         self.s_e_minor__stability = d["s_e_minor__stability"]
         self.s_e_minor__track = d["s_e_minor__track"]
@@ -1164,12 +1198,12 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1506:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1389:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1514:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1183,25 +1217,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1389:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1514:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1389:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1514:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1516:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1397:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1522:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1213,13 +1247,13 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1397:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1522:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1397:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1522:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
@@ -1311,7 +1345,7 @@ class RiseOfTotalitarianismRules:
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1506:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1345,7 +1379,7 @@ class RiseOfTotalitarianismRules:
         for v_l in self.ix_leader__major.get(v_m, ()):
             if (
                 S[self.o_e_leader__box + v_l] == "parliament"
-                and self.s_e_leader__seat[v_l] != "president"
+                and v_l != S[self.o_e_major__president + v_m]
             ) and self.f_leader_controller(S, v_l) == v_p:
                 _w1 += 1
         return 2 * _w1
@@ -1487,7 +1521,7 @@ class RiseOfTotalitarianismRules:
         for v_l__1 in self.ix_leader__major.get(v_m, ()):
             if (
                 S[self.o_e_leader__box + v_l__1] == "parliament"
-                and self.s_e_leader__seat[v_l__1] != "president"
+                and v_l__1 != S[self.o_e_major__president + v_m]
             ) and self.f_leader_controller(S, v_l__1) == v_p:
                 _w1 += 1
         return _w2 + 2 * _w1
@@ -1615,7 +1649,7 @@ class RiseOfTotalitarianismRules:
             for v_l__2 in self.ix_leader__major.get(v_m, ()):
                 if (
                     S[self.o_e_leader__box + v_l__2] == "parliament"
-                    and self.s_e_leader__seat[v_l__2] != "president"
+                    and v_l__2 != S[self.o_e_major__president + v_m]
                 ) and self.f_leader_controller(S, v_l__2) == v_q:
                     _w2 += 1
             _w1 += _w3 + 2 * _w2
@@ -1629,7 +1663,7 @@ class RiseOfTotalitarianismRules:
             for v_l__4 in self.ix_leader__major.get(v_m, ()):
                 if (
                     S[self.o_e_leader__box + v_l__4] == "parliament"
-                    and self.s_e_leader__seat[v_l__4] != "president"
+                    and v_l__4 != S[self.o_e_major__president + v_m]
                 ) and self.f_leader_controller(S, v_l__4) == v_p:
                     _w4 += 1
             _w6 = _w5 + 2 * _w4 >= v_need
@@ -1643,11 +1677,11 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"
         N: list[int] = S
         return [
             v_c
@@ -1656,7 +1690,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1665,7 +1699,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1683,7 +1717,7 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
@@ -1698,7 +1732,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1192:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1204:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1728,13 +1762,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1380:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1505:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    90,
+                    102,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1744,12 +1778,32 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    91,
+                    103,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
                     ),
                 )
+
+    def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1343:3]"
+        for v_l in [
+            v_k
+            for v_k in self.ix_leader__major.get(v_m, ())
+            if S[self.o_e_leader__box + v_k] == "parliament"
+            and v_k != S[self.o_e_major__president + v_m]
+        ]:
+            if S[self.o_e_leader__control_cube + v_l] is not None:
+                _r1 = S[self.o_e_leader__control_cube + v_l]
+                S[self.o_p_reserve + _r1] = min(max(S[self.o_p_reserve + _r1] + 1, 0), 30)
+            S[self.o_e_leader__control_cube + v_l] = None
+            if self.s_e_leader__ideology[v_l] is not None:
+                S[self.o_e_leader__box + v_l] = "pool"
+                S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
+            else:
+                S[self.o_e_leader__box + v_l] = "unaligned"
+                S[self.o_e_leader__pool_of + v_l] = None
+        S[self.o_e_major__head + v_m] = None
 
     def p_collect_funding(self, S: list[Any]) -> None:
         """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:516:3]"""
@@ -1865,116 +1919,40 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1506:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 87, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 99, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1506:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1381:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1506:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 86, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 98, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1516:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 89, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 101, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1516:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1391:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1516:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 88, (v_card, self.f_lasting__why(S, v_lasting__cause)))
-
-    def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1168:3]"""
-        N: list[int] = S
-        for v_m in self.all_major:
-            if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
-                for v_q in S[self.o_e_major__parliament + v_m]:
-                    S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
-                S[self.o_e_major__parliament + v_m] = tuple([])
-                _w2 = []
-                for v_p in self.all_player:
-                    _w3 = 0
-                    for v_x__1 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
-                            _w3 += (
-                                self.s_e_population__votes[v_x__1]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
-                            )
-                    _w2.append(_w3)
-                v_best = max(_w2)
-                for v_p_2 in self.all_player:
-                    _w4 = 0
-                    for v_x__2 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
-                            _w4 += (
-                                self.s_e_population__votes[v_x__2]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
-                            )
-                    v_k = min(-(-_w4 // 2), N[self.o_p_reserve + v_p_2])
-                    S[self.o_p_reserve + v_p_2] = min(max(S[self.o_p_reserve + v_p_2] - v_k, 0), 30)
-                    v_i = 0
-                    _runs2 = 0
-                    while v_i < v_k:
-                        _runs2 += 1
-                        if _runs2 > MAX_LOOP:
-                            _endless_loop()
-                        S[self.o_e_major__parliament + v_m] = tuple(
-                            [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
-                        )
-                        v_i += 1
-                    _w5 = 0
-                    for v_x__3 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]] == v_p_2:
-                            _w5 += (
-                                self.s_e_population__votes[v_x__3]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
-                            )
-                    if S[_LOG] is not False:
-                        _log(S, 61, (v_m, v_p_2, _w5, v_k))
-                _w7 = []
-                for v_p_3 in self.all_player:
-                    _w8 = 0
-                    for v_x__4 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__4]] == v_p_3:
-                            _w8 += (
-                                self.s_e_population__votes[v_x__4]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__4]]
-                            )
-                    if _w8 == v_best:
-                        _w7.append(v_p_3)
-                v_tops = _w7
-                S[self.o_e_major__government + v_m] = (
-                    S[self.o_e_major__government + v_m]
-                    if S[self.o_e_major__government + v_m] in v_tops
-                    else _head(v_tops)
-                )
-                if S[_LOG] is not False:
-                    _log(S, 62, (S[self.o_e_major__government + v_m], v_m))
-                for v_v_2 in [
-                    v_v
-                    for v_v in self.ix_chit__action.get("putsch", ())
-                    if S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
-                ]:
-                    self.p_leave_map(S, v_v_2)
-            S[self.o_e_major__elections_due + v_m] = False
+        _log(S, 100, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:97:3]"
@@ -2002,7 +1980,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
     def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
-        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1297:3]"""
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1309:3]"""
         S[self.o_e_leader__box + v_l] = "pool"
         S[self.o_e_leader__pool_of + v_l] = v_actor
         S[self.o_e_leader__committed + v_l] = False
@@ -2063,6 +2041,18 @@ class RiseOfTotalitarianismRules:
                     if S[_LOG] is not False:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
+    def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1363:3]"
+        N: list[int] = S
+        if (
+            S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
+        ) and N[self.o_p_reserve + v_p] > 0:
+            S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - 1, 0), 30)
+            S[self.o_e_leader__control_cube + v_l] = v_p
+        S[self.o_e_leader__box + v_l] = "parliament"
+        S[self.o_e_leader__pool_of + v_l] = None
+        S[self.o_e_leader__committed + v_l] = False
+
     def p_setup__decks(self, S: list[Any]) -> None:
         "The Red Era cards form each Ideology's Strategy Deck, shuffled; the Crisis Deck starts empty (cards enter on their Entry Turn). (ROT-CARDS-02, ROT-PREP-03, ROT-PREP-04) [rules/rise_of_totalitarianism/flow.yaml:6:3]"
         self.p_setup__decks__lasting(S)
@@ -2104,7 +2094,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1204:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1216:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -2122,7 +2112,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1220:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1232:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2158,7 +2148,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -2176,7 +2166,7 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
         if S[_LOG] is not False:
-            _log(S, 79, (v_p, v_x, v_k, v_k))
+            _log(S, 91, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2358,7 +2348,7 @@ class RiseOfTotalitarianismRules:
     def q_coalition_effects(
         self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
     ) -> None:
-        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"""
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1280:3]"""
         N: list[int] = S
         if N[self.o_p_reserve + v_actor] > 0:
             v_yes = R() < 0.5
@@ -2373,7 +2363,7 @@ class RiseOfTotalitarianismRules:
             for v_l__2 in self.ix_leader__major.get(v_m, ()):
                 if (
                     S[self.o_e_leader__box + v_l__2] == "parliament"
-                    and self.s_e_leader__seat[v_l__2] != "president"
+                    and v_l__2 != S[self.o_e_major__president + v_m]
                 ) and self.f_leader_controller(S, v_l__2) == v_owner:
                     _w1 += 1
             if _w2 + 2 * _w1 > 1:
@@ -2527,6 +2517,29 @@ class RiseOfTotalitarianismRules:
                 )
                 self.q_influence(S, R, v_who, v_x)
 
+    def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"
+        v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
+        v_cs = self.f_candidates(S, v_p, v_m, v_seat)
+        if len(v_cs) == 0:
+            pass
+        else:
+            v_l = _pick(R, _uniq(v_cs))
+            if S[self.o_e_major__president + v_m] == v_l:
+                S[self.o_e_major__president + v_m] = None
+                S[self.o_g_presidential_due] = True
+            self.p_seat_leader(S, v_p, v_l)
+            S[self.o_e_major__head + v_m] = v_l
+
+    def q_elections(self, S: list[Any], R: Any) -> None:
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1168:3]"
+        if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
+            self.q_presidential_elections(S, R)
+        self.q_national_elections(S, R)
+        if S[self.o_g_presidential_due]:
+            self.q_presidential_elections(S, R)
+            self.q_national_elections(S, R)
+
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
         "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:862:3]"
         v_most = min(
@@ -2591,7 +2604,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_minor__regime + v_nat] = v_to
 
     def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1239:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1251:3]"
         N: list[int] = S
         v_n = len(S[self.o_e_party__cubes + v_t])
         v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
@@ -2696,7 +2709,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2830,10 +2843,77 @@ class RiseOfTotalitarianismRules:
                             )
                             S[self.o_e_minor__cubes + v_n] = tuple([v_left])
 
+    def q_national_elections(self, S: list[Any], R: Any) -> None:
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1178:3]"""
+        N: list[int] = S
+        for v_m in self.all_major:
+            if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
+                for v_q in S[self.o_e_major__parliament + v_m]:
+                    S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple([])
+                self.p_clear_parliament(S, v_m)
+                _w2 = []
+                for v_p in self.all_player:
+                    _w3 = 0
+                    for v_x__1 in self.ix_population__major.get(v_m, ()):
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                            _w3 += (
+                                self.s_e_population__votes[v_x__1]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                            )
+                    _w2.append(_w3)
+                v_best = max(_w2)
+                for v_p_2 in self.all_player:
+                    _w4 = 0
+                    for v_x__2 in self.ix_population__major.get(v_m, ()):
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
+                            _w4 += (
+                                self.s_e_population__votes[v_x__2]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                            )
+                    v_k = min(-(-_w4 // 2), N[self.o_p_reserve + v_p_2])
+                    S[self.o_p_reserve + v_p_2] = min(max(S[self.o_p_reserve + v_p_2] - v_k, 0), 30)
+                    v_i = 0
+                    _runs2 = 0
+                    while v_i < v_k:
+                        _runs2 += 1
+                        if _runs2 > MAX_LOOP:
+                            _endless_loop()
+                        S[self.o_e_major__parliament + v_m] = tuple(
+                            [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
+                        )
+                        v_i += 1
+                _w6 = []
+                for v_p_3 in self.all_player:
+                    _w7 = 0
+                    for v_x__3 in self.ix_population__major.get(v_m, ()):
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]] == v_p_3:
+                            _w7 += (
+                                self.s_e_population__votes[v_x__3]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
+                            )
+                    if _w7 == v_best:
+                        _w6.append(v_p_3)
+                v_tops = _w6
+                S[self.o_e_major__government + v_m] = (
+                    S[self.o_e_major__government + v_m]
+                    if S[self.o_e_major__government + v_m] in v_tops
+                    else _head(v_tops)
+                )
+                self.q_elect_head(S, R, S[self.o_e_major__government + v_m], v_m)
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.ix_chit__action.get("putsch", ())
+                    if S[self.o_e_chit__location + v_v] is not None
+                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                ]:
+                    self.p_leave_map(S, v_v_2)
+            S[self.o_e_major__elections_due + v_m] = False
+
     def q_party_and_leader_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1306:3]"""
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1318:3]"""
         N: list[int] = S
         v_left = v_surplus
         v_hires = self.f_hire_targets(S, v_actor, v_a)
@@ -2989,8 +3069,73 @@ class RiseOfTotalitarianismRules:
                 v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
+    def q_presidential_elections(self, S: list[Any], R: Any) -> None:
+        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1399:3]"""
+        S[self.o_g_presidential_due] = False
+        v_m = self.k_major__germany
+        _w2 = []
+        for v_p in self.all_player:
+            _w3 = 0
+            for v_x__1 in self.ix_population__major.get(v_m, ()):
+                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                    _w3 += (
+                        self.s_e_population__votes[v_x__1]
+                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                    )
+            _w2.append(_w3)
+        v_best = max(_w2)
+        _w5 = []
+        for v_p_2 in self.all_player:
+            _w6 = 0
+            for v_x__2 in self.ix_population__major.get(v_m, ()):
+                if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
+                    _w6 += (
+                        self.s_e_population__votes[v_x__2]
+                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                    )
+            if _w6 == v_best:
+                _w5.append(v_p_2)
+        v_tops = _w5
+        v_old = S[self.o_e_major__president + v_m]
+        v_w = _head(v_tops)
+        if v_old is not None:
+            v_holder = self.f_leader_controller(S, v_old)
+            if v_holder is not None and v_holder in v_tops:
+                v_w = v_holder
+        v_cs = self.f_candidates(S, v_w, v_m, "president")
+        if len(v_cs) == 0:
+            pass
+        else:
+            v_l = _pick(R, _uniq(v_cs))
+            if v_old is not None and v_old != v_l:
+                if self.s_e_leader__printed[v_old]:
+                    S[self.o_e_leader__box + v_old] = "out"
+                    if S[self.o_e_major__head + v_m] == v_old:
+                        S[self.o_e_major__head + v_m] = None
+                        S[self.o_e_major__elections_due + v_m] = True
+                else:
+                    S[self.o_e_leader__box + v_old] = (
+                        "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
+                    )
+                    S[self.o_e_leader__pool_of + v_old] = self.s_e_leader__ideology[v_old]
+            v_was_head = S[self.o_e_major__head + v_m] == v_l
+            self.p_seat_leader(S, v_w, v_l)
+            S[self.o_e_major__president + v_m] = v_l
+            if (v_was_head and S[_TURN] > 2) and (not S[self.o_e_major__regime + v_m]):
+                S[self.o_e_major__head + v_m] = None
+                v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
+                v_ok = False
+                if len(v_cs2) > 0:
+                    v_c = _pick(R, _uniq(v_cs2))
+                    v_ok = self.f_vote_check(S, v_w, v_m, False)
+                    if v_ok:
+                        self.p_seat_leader(S, v_w, v_c)
+                        S[self.o_e_major__head + v_m] = v_c
+                if not v_ok:
+                    S[self.o_e_major__elections_due + v_m] = True
+
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -3359,7 +3504,7 @@ class RiseOfTotalitarianismRules:
         self.p_putsch_in_capitals(S)
         self.q_major_stability(S, R)
         self.q_minor_stability(S, R)
-        self.p_elections(S)
+        self.q_elections(S, R)
         self.p_award_vps(S)
         self.p_turn_end(S)
 
@@ -3395,7 +3540,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -3796,7 +3941,7 @@ class RiseOfTotalitarianismRules:
         v_owner: Any = None,
         v_m: Any = None,
     ) -> Any:
-        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1268:3]"
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1280:3]"
         N: list[int] = S
         v_yes: Any = None
         v_kept: Any = None
@@ -3817,7 +3962,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (21, 2, v_actor, v_owner, v_m, v_kept, v_done, v_q),
+                (23, 2, v_actor, v_owner, v_m, v_kept, v_done, v_q),
                 v_actor,
                 18,
                 (True, False),
@@ -3846,7 +3991,7 @@ class RiseOfTotalitarianismRules:
                             for v_l__2 in self.ix_leader__major.get(v_m, ())
                             if (
                                 S[self.o_e_leader__box + v_l__2] == "parliament"
-                                and self.s_e_leader__seat[v_l__2] != "president"
+                                and v_l__2 != S[self.o_e_major__president + v_m]
                             )
                             and self.f_leader_controller(S, v_l__2) == v_owner
                         ]
@@ -4219,6 +4364,87 @@ class RiseOfTotalitarianismRules:
         "Local 'who' of a frame, computed again in a bot's world."
         return _head(S[self.o_g_order])
 
+    def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"
+        v_seat: Any = None
+        v_cs: Any = None
+        v_l: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine elect_head: no resume point {pc}")
+        if pc == 0:
+            v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
+            v_cs = self.f_candidates(S, v_p, v_m, v_seat)
+            if len(v_cs) == 0:
+                _log(S, 79, (v_p, v_m))
+                pc = 3
+            else:
+                pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_m, v_cs = F[2:]
+                F = None
+            return self.ask(S, (25, 2, v_p, v_m, v_cs), v_p, 21, tuple(_uniq(v_cs)), (v_m,))
+        if pc == 2:
+            if F is not None:
+                v_p, v_m, v_cs = F[2:]
+                F = None
+            v_l = v
+            if S[self.o_e_major__president + v_m] == v_l:
+                S[self.o_e_major__president + v_m] = None
+                S[self.o_g_presidential_due] = True
+                _log(S, 81, (v_l,))
+            self.p_seat_leader(S, v_p, v_l)
+            S[self.o_e_major__head + v_m] = v_l
+            _log(S, 82, (v_l, v_m, v_p))
+            pc = 3
+        if pc == 3:
+            return None
+
+    def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1168:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4, 6, 8
+        if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
+            raise RulesError(f"routine elections: no resume point {pc}")
+        if pc == 0:
+            if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_presidential_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            if self.r_national_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 4))
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                F = None
+            if S[self.o_g_presidential_due]:
+                pc = 5
+            else:
+                pc = 8
+        if pc == 5:
+            if self.r_presidential_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 6))
+            pc = 6
+        if pc == 6:
+            if F is not None:
+                F = None
+            if self.r_national_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 8))
+            pc = 8
+        if pc == 8:
+            if F is not None:
+                F = None
+            return None
+
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
@@ -4414,7 +4640,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_party(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
     ) -> Any:
-        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1239:3]"
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1251:3]"
         N: list[int] = S
         v_n: Any = None
         v_add: Any = None
@@ -4437,7 +4663,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_actor, v_t, v_n, v_c = F[2:]
                 F = None
-            return self.ask(S, (20, 2, v_actor, v_t, v_n, v_c), v_actor, 17, (True, False), (v_t,))
+            return self.ask(S, (22, 2, v_actor, v_t, v_n, v_c), v_actor, 17, (True, False), (v_t,))
         if pc == 2:
             if F is not None:
                 v_actor, v_t, v_n, v_c = F[2:]
@@ -4476,7 +4702,7 @@ class RiseOfTotalitarianismRules:
                 self.r_coalition_effects(S, None, None, v_actor, v_q, self.s_e_party__major[v_t])
                 is SUSPEND
             ):
-                return _wait(S, (20, 8))
+                return _wait(S, (22, 8))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -4590,7 +4816,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4697,7 +4923,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        25,
+                        29,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -4711,7 +4937,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    23,
+                    26,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4742,7 +4968,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            25,
+                            29,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -4965,10 +5191,151 @@ class RiseOfTotalitarianismRules:
         v_n = F[4]
         return max(1, self.s_e_minor__vp_value[v_n] - len(S[self.o_e_minor__cubes + v_n]))
 
+    def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1178:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_m: Any = None
+        v_q: Any = None
+        v_best: Any = None
+        v_p_2: Any = None
+        v_k: Any = None
+        v_i: Any = None
+        v_tops: Any = None
+        v_v_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4
+        if F is not None and (pc < 0 or not (0x10 >> pc) & 1):
+            raise RulesError(f"routine national_elections: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_major)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_m = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
+                    pc = 3
+                else:
+                    pc = 5
+            if pc == 3:
+                for v_q in S[self.o_e_major__parliament + v_m]:
+                    S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple([])
+                self.p_clear_parliament(S, v_m)
+                v_best = max(
+                    [
+                        sum(
+                            [
+                                self.s_e_population__votes[v_x__1]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                                for v_x__1 in self.ix_population__major.get(v_m, ())
+                                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
+                            ]
+                        )
+                        for v_p in self.all_player
+                    ]
+                )
+                for v_p_2 in self.all_player:
+                    v_k = min(
+                        -(
+                            -sum(
+                                [
+                                    self.s_e_population__votes[v_x__2]
+                                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                                    for v_x__2 in self.ix_population__major.get(v_m, ())
+                                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]]
+                                    == v_p_2
+                                ]
+                            )
+                            // 2
+                        ),
+                        N[self.o_p_reserve + v_p_2],
+                    )
+                    S[self.o_p_reserve + v_p_2] = min(max(S[self.o_p_reserve + v_p_2] - v_k, 0), 30)
+                    v_i = 0
+                    _runs2 = 0
+                    while v_i < v_k:
+                        _runs2 += 1
+                        if _runs2 > MAX_LOOP:
+                            _endless_loop()
+                        S[self.o_e_major__parliament + v_m] = tuple(
+                            [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
+                        )
+                        v_i += 1
+                    _log(
+                        S,
+                        61,
+                        (
+                            v_m,
+                            v_p_2,
+                            sum(
+                                [
+                                    self.s_e_population__votes[v_x__3]
+                                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
+                                    for v_x__3 in self.ix_population__major.get(v_m, ())
+                                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]]
+                                    == v_p_2
+                                ]
+                            ),
+                            v_k,
+                        ),
+                    )
+                v_tops = [
+                    v_p_3
+                    for v_p_3 in self.all_player
+                    if sum(
+                        [
+                            self.s_e_population__votes[v_x__4]
+                            + self.s_e_box__votes[S[self.o_e_population__box + v_x__4]]
+                            for v_x__4 in self.ix_population__major.get(v_m, ())
+                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__4]] == v_p_3
+                        ]
+                    )
+                    == v_best
+                ]
+                S[self.o_e_major__government + v_m] = (
+                    S[self.o_e_major__government + v_m]
+                    if S[self.o_e_major__government + v_m] in v_tops
+                    else _head(v_tops)
+                )
+                _log(S, 62, (S[self.o_e_major__government + v_m], v_m))
+                if (
+                    self.r_elect_head(S, None, None, S[self.o_e_major__government + v_m], v_m)
+                    is SUSPEND
+                ):
+                    return _wait(S, (21, 4, v__it, v__i, v_m, v_q, v_p_2, v_k, v_i, v_v_2))
+                pc = 4
+            if pc == 4:
+                if F is not None:
+                    v__it, v__i, v_m, v_q, v_p_2, v_k, v_i, v_v_2 = F[2:]
+                    F = None
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.ix_chit__action.get("putsch", ())
+                    if S[self.o_e_chit__location + v_v] is not None
+                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                ]:
+                    self.p_leave_map(S, v_v_2)
+                pc = 5
+            if pc == 5:
+                S[self.o_e_major__elections_due + v_m] = False
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
     def r_party_and_leader_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1306:3]"
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1318:3]"
         N: list[int] = S
         v_left: Any = None
         v_hires: Any = None
@@ -4993,7 +5360,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (22, 2, v_actor, v_a, v_left, v_hires),
+                (24, 2, v_actor, v_a, v_left, v_hires),
                 v_actor,
                 19,
                 tuple(_uniq(v_hires)),
@@ -5036,7 +5403,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_left, v_tracks = F[2:]
                 F = None
             return self.ask(
-                S, (22, 5, v_actor, v_left, v_tracks), v_actor, 20, tuple(v_tracks), (v_left,)
+                S, (24, 5, v_actor, v_left, v_tracks), v_actor, 20, tuple(v_tracks), (v_left,)
             )
         if pc == 5:
             if F is not None:
@@ -5050,7 +5417,7 @@ class RiseOfTotalitarianismRules:
         if pc == 6:
             v_left -= self.c_party_cost
             if self.r_influence_party(S, None, None, v_actor, v_t_2) is SUSPEND:
-                return _wait(S, (22, 9))
+                return _wait(S, (24, 9))
             pc = 9
         if pc == 9:
             if F is not None:
@@ -5295,9 +5662,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 27, _o, ()))
+                    _d.append((v_p_2, 30, _o, ()))
                 return _ask_all(
-                    S, (30, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (34, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -5324,7 +5691,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 100, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 112, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 3
@@ -5346,7 +5713,7 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 5:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (30, 3, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (34, 3, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 3
                 continue
             if pc == 8:
@@ -5355,7 +5722,7 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 101, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 113, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
@@ -5398,8 +5765,130 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
             return None
 
+    def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1399:3]"
+        v_m: Any = None
+        v_best: Any = None
+        v_tops: Any = None
+        v_old: Any = None
+        v_w: Any = None
+        v_holder: Any = None
+        v_cs: Any = None
+        v_l: Any = None
+        v_was_head: Any = None
+        v_cs2: Any = None
+        v_ok: Any = None
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 4-5
+        if F is not None and (pc < 0 or not (0x36 >> pc) & 1):
+            raise RulesError(f"routine presidential_elections: no resume point {pc}")
+        if pc == 0:
+            S[self.o_g_presidential_due] = False
+            v_m = self.k_major__germany
+            v_best = max(
+                [
+                    sum(
+                        [
+                            self.s_e_population__votes[v_x__1]
+                            + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                            for v_x__1 in self.ix_population__major.get(v_m, ())
+                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
+                        ]
+                    )
+                    for v_p in self.all_player
+                ]
+            )
+            v_tops = [
+                v_p_2
+                for v_p_2 in self.all_player
+                if sum(
+                    [
+                        self.s_e_population__votes[v_x__2]
+                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                        for v_x__2 in self.ix_population__major.get(v_m, ())
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2
+                    ]
+                )
+                == v_best
+            ]
+            v_old = S[self.o_e_major__president + v_m]
+            v_w = _head(v_tops)
+            if v_old is not None:
+                v_holder = self.f_leader_controller(S, v_old)
+                if v_holder is not None and v_holder in v_tops:
+                    v_w = v_holder
+            v_cs = self.f_candidates(S, v_w, v_m, "president")
+            if len(v_cs) == 0:
+                _log(S, 83, (v_w,))
+                pc = 8
+            else:
+                pc = 1
+        if pc == 1:
+            if F is not None:
+                v_m, v_old, v_w, v_cs = F[2:]
+                F = None
+            return self.ask(S, (26, 2, v_m, v_old, v_w, v_cs), v_w, 22, tuple(_uniq(v_cs)))
+        if pc == 2:
+            if F is not None:
+                v_m, v_old, v_w, v_cs = F[2:]
+                F = None
+            v_l = v
+            _log(S, 85, (v_w, v_l))
+            if v_old is not None and v_old != v_l:
+                if self.s_e_leader__printed[v_old]:
+                    S[self.o_e_leader__box + v_old] = "out"
+                    _log(S, 86, (v_old,))
+                    if S[self.o_e_major__head + v_m] == v_old:
+                        S[self.o_e_major__head + v_m] = None
+                        S[self.o_e_major__elections_due + v_m] = True
+                        _log(S, 87, (v_old,))
+                else:
+                    S[self.o_e_leader__box + v_old] = (
+                        "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
+                    )
+                    S[self.o_e_leader__pool_of + v_old] = self.s_e_leader__ideology[v_old]
+            v_was_head = S[self.o_e_major__head + v_m] == v_l
+            self.p_seat_leader(S, v_w, v_l)
+            S[self.o_e_major__president + v_m] = v_l
+            if (v_was_head and S[_TURN] > 2) and (not S[self.o_e_major__regime + v_m]):
+                pc = 3
+            else:
+                pc = 8
+        if pc == 3:
+            S[self.o_e_major__head + v_m] = None
+            v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
+            v_ok = False
+            if len(v_cs2) > 0:
+                pc = 4
+            else:
+                pc = 6
+        if pc == 4:
+            if F is not None:
+                v_m, v_w, v_cs2 = F[2:]
+                F = None
+            return self.ask(S, (26, 5, v_m, v_w, v_cs2), v_w, 23, tuple(_uniq(v_cs2)))
+        if pc == 5:
+            if F is not None:
+                v_m, v_w, v_cs2 = F[2:]
+                F = None
+            v_c = v
+            v_ok = self.f_vote_check(S, v_w, v_m, False)
+            if v_ok:
+                self.p_seat_leader(S, v_w, v_c)
+                S[self.o_e_major__head + v_m] = v_c
+                _log(S, 89, (v_c,))
+            pc = 6
+        if pc == 6:
+            if not v_ok:
+                S[self.o_e_major__elections_due + v_m] = True
+                _log(S, 90, ())
+            pc = 8
+        if pc == 8:
+            return None
+
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5506,7 +5995,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        23,
+                        27,
                         8,
                         v_actor,
                         v_w_asked,
@@ -5521,7 +6010,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    21,
+                    24,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -5684,9 +6173,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (31, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (35, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                28,
+                31,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -5702,14 +6191,14 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (31, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (35, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 103, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 115, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
@@ -5722,11 +6211,11 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 104, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 116, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (31, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (35, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
@@ -5752,7 +6241,7 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 105, (v_u, v_a))
+                _log(S, 117, (v_u, v_a))
                 v_ap = -1
                 pc = 53
             else:
@@ -5763,9 +6252,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (31, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (35, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                29,
+                32,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -5780,14 +6269,14 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (31, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (35, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 107, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 119, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
@@ -5799,16 +6288,16 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 108, (self.s_e_chit__action[v_u], v_a))
+                _log(S, 120, (self.s_e_chit__action[v_u], v_a))
                 pc = 53
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (31, 53, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (35, 53, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 53
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 109, (v_u, v_a))
+                _log(S, 121, (v_u, v_a))
                 v_ap = -1
                 pc = 53
             else:
@@ -5818,7 +6307,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (31, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 30, tuple(_uniq(v_ts))
+                S, (35, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 33, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -5827,20 +6316,20 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (31, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (35, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 111, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 123, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
                 pc = 53
         if pc == 25:
-            _log(S, 112, (v_t,))
+            _log(S, 124, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
@@ -5850,7 +6339,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (31, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 31, (True, False))
+            return self.ask(S, (35, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 34, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
@@ -5871,7 +6360,7 @@ class RiseOfTotalitarianismRules:
                 and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
             ]
             if len(v_ts_2) == 0:
-                _log(S, 114, (v_u, v_a))
+                _log(S, 126, (v_u, v_a))
                 v_ap = -1
                 pc = 53
             else:
@@ -5882,9 +6371,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (31, 33, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2),
+                (35, 33, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2),
                 v_actor,
-                32,
+                35,
                 tuple(_uniq(v_ts_2)),
             )
         if pc == 33:
@@ -5894,20 +6383,20 @@ class RiseOfTotalitarianismRules:
             v_l = v
             v_d = self.c_release_difficulty
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (31, 34, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l))
+                return _wait(S, (35, 34, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l))
             pc = 34
         if pc == 34:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 116, (v_u, v_a, v_l, v_ap, v_d))
+            _log(S, 128, (v_u, v_a, v_l, v_ap, v_d))
             if v_ap >= v_d:
                 S[self.o_e_leader__box + v_l] = "pool"
                 S[self.o_e_leader__pool_of + v_l] = v_actor
                 S[self.o_e_leader__control_cube + v_l] = None
                 S[self.o_e_leader__committed + v_l] = False
-                _log(S, 117, (v_l, v_actor))
+                _log(S, 129, (v_l, v_actor))
             pc = 53
         if pc == 36:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
@@ -5926,14 +6415,14 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (31, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+                return _wait(S, (35, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
             pc = 38
         if pc == 38:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 118, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 130, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
                 pc = 39
             else:
@@ -5941,10 +6430,10 @@ class RiseOfTotalitarianismRules:
         if pc == 39:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 119, (v_card,))
+            _log(S, 131, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (31, 53, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+                return _wait(S, (35, 53, v_actor, v_u, v_a, v_ap, v_d, v_keep))
             pc = 53
         if pc == 42:
             v_kinds = [
@@ -5959,9 +6448,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (31, 44, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (35, 44, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                33,
+                36,
                 tuple(v_kinds),
             )
         if pc == 44:
@@ -5971,14 +6460,14 @@ class RiseOfTotalitarianismRules:
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (31, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (35, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 45
         if pc == 45:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 121, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 133, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 46
             else:
@@ -6025,9 +6514,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (31, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (35, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                34,
+                37,
                 tuple(v_xs),
             )
         if pc == 48:
@@ -6036,7 +6525,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (31, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+                return _wait(S, (35, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
             pc = 50
         if pc == 50:
             if F is not None:
@@ -6055,7 +6544,7 @@ class RiseOfTotalitarianismRules:
             if v_ap >= v_d and v_ap >= 0:
                 pc = 54
             else:
-                _log(S, 123, ())
+                _log(S, 135, ())
                 pc = 60
         if pc == 54:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
@@ -6066,14 +6555,14 @@ class RiseOfTotalitarianismRules:
                 pc = 60
         if pc == 55:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (31, 60, v_u, v_keep))
+                return _wait(S, (35, 60, v_u, v_keep))
             pc = 60
         if pc == 57:
             if (
                 self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
                 is SUSPEND
             ):
-                return _wait(S, (31, 60, v_u, v_keep))
+                return _wait(S, (35, 60, v_u, v_keep))
             pc = 60
         if pc == 60:
             if F is not None:
@@ -6178,7 +6667,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (33, 1))
+                return _wait(S, (37, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6243,9 +6732,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (27, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (31, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    24,
+                    27,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -6282,13 +6771,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 93, (v_era,))
+                    _log(S, 105, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 94, (len(v_fresh),))
+                    _log(S, 106, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -6305,7 +6794,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (27, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 25, (True, False))
+                return self.ask(S, (31, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 28, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -6331,7 +6820,7 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 96, (v_p_4,))
+                    _log(S, 108, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
@@ -6364,9 +6853,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (27, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (31, 15, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    26,
+                    29,
                     tuple(
                         [
                             v_k_4
@@ -6410,7 +6899,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (35, 1))
+                return _wait(S, (39, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6422,8 +6911,8 @@ class RiseOfTotalitarianismRules:
         "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:81:3]"
         v_m: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine turn__cleanup_phase__lasting: no resume point {pc}")
         if pc == 0:
             for v_m in self.all_major:
@@ -6432,18 +6921,23 @@ class RiseOfTotalitarianismRules:
             self.p_economy_checks(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (29, 1))
+                return _wait(S, (33, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (29, 2))
+                return _wait(S, (33, 2))
             pc = 2
         if pc == 2:
             if F is not None:
                 F = None
-            self.p_elections(S)
+            if self.r_elections(S, None, None) is SUSPEND:
+                return _wait(S, (33, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
             self.p_award_vps(S)
             self.p_turn_end(S)
             return None
@@ -6456,7 +6950,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (32, 1))
+                return _wait(S, (36, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6472,7 +6966,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (26, 1))
+                return _wait(S, (30, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6487,7 +6981,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (34, 1))
+                return _wait(S, (38, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6523,16 +7017,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 98, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 110, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (28, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (28, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -6553,19 +7047,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (28, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (32, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (28, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (28, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (32, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -6576,7 +7070,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1358:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1483:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -6589,7 +7083,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (24, 1, v_p, v_x), v_p, 22, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (28, 1, v_p, v_x), v_p, 25, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -6601,9 +7095,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 83, (v_p, v_x, v_q, v_t))
+            _log(S, 95, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1000 rules/rise_of_totalitarianism/rules.yaml:421:7\n1001 rules/rise_of_totalitarianism/rules.yaml:422:11\n1002 rules/rise_of_totalitarianism/rules.yaml:423:7\n1003 rules/rise_of_totalitarianism/rules.yaml:424:11\n1004 rules/rise_of_totalitarianism/rules.yaml:425:7\n1008 rules/rise_of_totalitarianism/rules.yaml:303:7\n1009 rules/rise_of_totalitarianism/rules.yaml:304:7\n1010 rules/rise_of_totalitarianism/rules.yaml:305:11\n1011 rules/rise_of_totalitarianism/rules.yaml:306:7\n1048 rules/rise_of_totalitarianism/rules.yaml:321:7\n1049 rules/rise_of_totalitarianism/rules.yaml:322:7\n1050 rules/rise_of_totalitarianism/rules.yaml:323:11\n1055 rules/rise_of_totalitarianism/rules.yaml:324:7\n1056 rules/rise_of_totalitarianism/rules.yaml:325:11\n1057 rules/rise_of_totalitarianism/rules.yaml:326:15\n1058 rules/rise_of_totalitarianism/rules.yaml:327:11\n1059 rules/rise_of_totalitarianism/rules.yaml:328:15\n1060 rules/rise_of_totalitarianism/rules.yaml:329:7\n1064 rules/rise_of_totalitarianism/rules.yaml:196:7\n1068 rules/rise_of_totalitarianism/rules.yaml:435:7\n1069 rules/rise_of_totalitarianism/rules.yaml:436:7\n1070 rules/rise_of_totalitarianism/rules.yaml:438:15\n1071 rules/rise_of_totalitarianism/rules.yaml:439:19\n1076 rules/rise_of_totalitarianism/rules.yaml:441:19\n1078 rules/rise_of_totalitarianism/rules.yaml:443:19\n1079 rules/rise_of_totalitarianism/rules.yaml:444:7\n1083 rules/rise_of_totalitarianism/rules.yaml:61:3\n1091 rules/rise_of_totalitarianism/rules.yaml:69:7\n1095 rules/rise_of_totalitarianism/rules.yaml:241:7\n1099 rules/rise_of_totalitarianism/rules.yaml:203:7\n1108 rules/rise_of_totalitarianism/rules.yaml:213:7\n1109 rules/rise_of_totalitarianism/rules.yaml:214:11\n1110 rules/rise_of_totalitarianism/rules.yaml:215:11\n1115 rules/rise_of_totalitarianism/rules.yaml:216:11\n1116 rules/rise_of_totalitarianism/rules.yaml:217:11\n1117 rules/rise_of_totalitarianism/rules.yaml:218:15\n1118 rules/rise_of_totalitarianism/rules.yaml:219:19\n1119 rules/rise_of_totalitarianism/rules.yaml:220:11\n1120 rules/rise_of_totalitarianism/rules.yaml:221:7\n1131 rules/rise_of_totalitarianism/rules.yaml:222:7\n1132 rules/rise_of_totalitarianism/rules.yaml:223:7\n1144 rules/rise_of_totalitarianism/rules.yaml:224:7\n1145 rules/rise_of_totalitarianism/rules.yaml:225:11\n1146 rules/rise_of_totalitarianism/rules.yaml:226:7\n1150 rules/rise_of_totalitarianism/rules.yaml:262:7\n1154 rules/rise_of_totalitarianism/rules.yaml:269:7\n1162 rules/rise_of_totalitarianism/rules.yaml:161:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1174 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1176 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1180 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1181 rules/rise_of_totalitarianism/rules.yaml:1389:7\n1187 rules/rise_of_totalitarianism/rules.yaml:1389:27\n1193 rules/rise_of_totalitarianism/rules.yaml:1389:49\n1201 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1206 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1207 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1208 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1212 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1213 rules/rise_of_totalitarianism/rules.yaml:1397:7\n1217 rules/rise_of_totalitarianism/rules.yaml:1397:27\n1223 rules/rise_of_totalitarianism/rules.yaml:1397:49\n1231 rules/rise_of_totalitarianism/rules.yaml:101:7\n1232 rules/rise_of_totalitarianism/rules.yaml:102:11\n1233 rules/rise_of_totalitarianism/rules.yaml:103:7\n1234 rules/rise_of_totalitarianism/rules.yaml:104:11\n1235 rules/rise_of_totalitarianism/rules.yaml:105:7\n1239 rules/rise_of_totalitarianism/rules.yaml:135:7\n1251 rules/rise_of_totalitarianism/rules.yaml:128:7\n1277 rules/rise_of_totalitarianism/rules.yaml:371:7\n1281 rules/rise_of_totalitarianism/rules.yaml:462:7\n1297 rules/rise_of_totalitarianism/rules.yaml:463:7\n1308 rules/rise_of_totalitarianism/rules.yaml:235:7\n1315 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1316 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1317 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1318 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1319 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1320 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1321 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1325 rules/rise_of_totalitarianism/rules.yaml:402:7\n1326 rules/rise_of_totalitarianism/rules.yaml:403:11\n1327 rules/rise_of_totalitarianism/rules.yaml:404:7\n1331 rules/rise_of_totalitarianism/rules.yaml:405:11\n1332 rules/rise_of_totalitarianism/rules.yaml:406:7\n1333 rules/rise_of_totalitarianism/rules.yaml:407:11\n1334 rules/rise_of_totalitarianism/rules.yaml:408:7\n1335 rules/rise_of_totalitarianism/rules.yaml:409:11\n1336 rules/rise_of_totalitarianism/rules.yaml:410:7\n1337 rules/rise_of_totalitarianism/rules.yaml:411:11\n1338 rules/rise_of_totalitarianism/rules.yaml:412:7\n1339 rules/rise_of_totalitarianism/rules.yaml:413:11\n1340 rules/rise_of_totalitarianism/rules.yaml:414:7\n1344 rules/rise_of_totalitarianism/rules.yaml:477:7\n1355 rules/rise_of_totalitarianism/rules.yaml:248:7\n1356 rules/rise_of_totalitarianism/rules.yaml:249:11\n1357 rules/rise_of_totalitarianism/rules.yaml:250:7\n1358 rules/rise_of_totalitarianism/rules.yaml:251:11\n1374 rules/rise_of_totalitarianism/rules.yaml:252:7\n1375 rules/rise_of_totalitarianism/rules.yaml:253:11\n1381 rules/rise_of_totalitarianism/rules.yaml:254:11\n1390 rules/rise_of_totalitarianism/rules.yaml:255:7\n1391 rules/rise_of_totalitarianism/rules.yaml:256:11\n1407 rules/rise_of_totalitarianism/rules.yaml:257:7\n1412 rules/rise_of_totalitarianism/rules.yaml:76:7\n1421 rules/rise_of_totalitarianism/rules.yaml:351:7\n1426 rules/rise_of_totalitarianism/rules.yaml:343:7\n1427 rules/rise_of_totalitarianism/rules.yaml:344:7\n1428 rules/rise_of_totalitarianism/rules.yaml:345:11\n1436 rules/rise_of_totalitarianism/rules.yaml:346:7\n1440 rules/rise_of_totalitarianism/rules.yaml:191:7\n1444 rules/rise_of_totalitarianism/rules.yaml:168:7\n1458 rules/rise_of_totalitarianism/rules.yaml:274:7\n1466 rules/rise_of_totalitarianism/rules.yaml:455:7\n1485 rules/rise_of_totalitarianism/rules.yaml:142:7\n1497 rules/rise_of_totalitarianism/rules.yaml:383:7\n1498 rules/rise_of_totalitarianism/rules.yaml:384:11\n1499 rules/rise_of_totalitarianism/rules.yaml:385:7\n1500 rules/rise_of_totalitarianism/rules.yaml:386:7\n1505 rules/rise_of_totalitarianism/rules.yaml:387:7\n1506 rules/rise_of_totalitarianism/rules.yaml:388:7\n1507 rules/rise_of_totalitarianism/rules.yaml:389:11\n1508 rules/rise_of_totalitarianism/rules.yaml:390:15\n1509 rules/rise_of_totalitarianism/rules.yaml:391:7\n1514 rules/rise_of_totalitarianism/rules.yaml:293:7\n1515 rules/rise_of_totalitarianism/rules.yaml:294:7\n1516 rules/rise_of_totalitarianism/rules.yaml:295:11\n1517 rules/rise_of_totalitarianism/rules.yaml:296:7\n1521 rules/rise_of_totalitarianism/rules.yaml:175:7\n1529 rules/rise_of_totalitarianism/rules.yaml:121:7\n1542 rules/rise_of_totalitarianism/rules.yaml:281:7\n1546 rules/rise_of_totalitarianism/rules.yaml:282:7\n1547 rules/rise_of_totalitarianism/rules.yaml:283:11\n1548 rules/rise_of_totalitarianism/rules.yaml:284:7\n1552 rules/rise_of_totalitarianism/rules.yaml:336:7\n1563 rules/rise_of_totalitarianism/rules.yaml:312:7\n1567 rules/rise_of_totalitarianism/rules.yaml:364:7\n1571 rules/rise_of_totalitarianism/rules.yaml:470:7\n1585 rules/rise_of_totalitarianism/rules.yaml:87:7\n1586 rules/rise_of_totalitarianism/rules.yaml:88:11\n1587 rules/rise_of_totalitarianism/rules.yaml:89:7\n1588 rules/rise_of_totalitarianism/rules.yaml:90:11\n1589 rules/rise_of_totalitarianism/rules.yaml:91:7\n1594 rules/rise_of_totalitarianism/rules.yaml:184:7\n1603 rules/rise_of_totalitarianism/rules.yaml:114:7\n1611 rules/rise_of_totalitarianism/rules.yaml:149:7\n1623 rules/rise_of_totalitarianism/rules.yaml:150:7\n1624 rules/rise_of_totalitarianism/rules.yaml:151:7\n1625 rules/rise_of_totalitarianism/rules.yaml:152:7\n1641 rules/rise_of_totalitarianism/rules.yaml:357:7\n1647 rules/rise_of_totalitarianism/rules.yaml:1358:3\n1652 rules/rise_of_totalitarianism/rules.yaml:1358:3\n1660 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1661 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1662 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1663 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1664 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1665 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1669 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1687 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1691 rules/rise_of_totalitarianism/rules.yaml:488:7\n1692 rules/rise_of_totalitarianism/rules.yaml:489:7\n1697 rules/rise_of_totalitarianism/rules.yaml:490:11\n1698 rules/rise_of_totalitarianism/rules.yaml:491:11\n1703 rules/rise_of_totalitarianism/rules.yaml:1196:7\n1704 rules/rise_of_totalitarianism/rules.yaml:1197:11\n1705 rules/rise_of_totalitarianism/rules.yaml:1198:11\n1712 rules/rise_of_totalitarianism/rules.yaml:1199:11\n1713 rules/rise_of_totalitarianism/rules.yaml:1200:11\n1715 rules/rise_of_totalitarianism/rules.yaml:1201:7\n1720 rules/rise_of_totalitarianism/rules.yaml:1202:11\n1728 rules/rise_of_totalitarianism/rules.yaml:1203:11\n1733 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1734 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1735 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1743 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1744 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1745 rules/rise_of_totalitarianism/rules.yaml:1380:1\n1757 rules/rise_of_totalitarianism/rules.yaml:520:7\n1758 rules/rise_of_totalitarianism/rules.yaml:521:11\n1787 rules/rise_of_totalitarianism/rules.yaml:522:11\n1788 rules/rise_of_totalitarianism/rules.yaml:523:11\n1789 rules/rise_of_totalitarianism/rules.yaml:524:11\n1790 rules/rise_of_totalitarianism/rules.yaml:525:11\n1796 rules/rise_of_totalitarianism/rules.yaml:565:7\n1797 rules/rise_of_totalitarianism/rules.yaml:566:7\n1798 rules/rise_of_totalitarianism/rules.yaml:567:7\n1803 rules/rise_of_totalitarianism/rules.yaml:568:11\n1804 rules/rise_of_totalitarianism/rules.yaml:569:11\n1809 rules/rise_of_totalitarianism/rules.yaml:575:7\n1810 rules/rise_of_totalitarianism/rules.yaml:576:11\n1811 rules/rise_of_totalitarianism/rules.yaml:577:11\n1814 rules/rise_of_totalitarianism/rules.yaml:579:11\n1819 rules/rise_of_totalitarianism/rules.yaml:552:7\n1820 rules/rise_of_totalitarianism/rules.yaml:553:11\n1821 rules/rise_of_totalitarianism/rules.yaml:554:11\n1822 rules/rise_of_totalitarianism/rules.yaml:555:11\n1824 rules/rise_of_totalitarianism/rules.yaml:556:7\n1825 rules/rise_of_totalitarianism/rules.yaml:557:11\n1826 rules/rise_of_totalitarianism/rules.yaml:558:11\n1827 rules/rise_of_totalitarianism/rules.yaml:559:11\n1832 rules/rise_of_totalitarianism/rules.yaml:1080:7\n1833 rules/rise_of_totalitarianism/rules.yaml:1081:11\n1851 rules/rise_of_totalitarianism/rules.yaml:1082:15\n1852 rules/rise_of_totalitarianism/rules.yaml:1083:15\n1857 rules/rise_of_totalitarianism/rules.yaml:1084:15\n1858 rules/rise_of_totalitarianism/rules.yaml:1085:19\n1861 rules/rise_of_totalitarianism/rules.yaml:1086:19\n1864 rules/rise_of_totalitarianism/rules.yaml:1088:19\n1870 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1871 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1872 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1876 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1877 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1883 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1884 rules/rise_of_totalitarianism/rules.yaml:1381:3\n1889 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1890 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1891 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1895 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1896 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1900 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1901 rules/rise_of_totalitarianism/rules.yaml:1391:3\n1906 rules/rise_of_totalitarianism/rules.yaml:1172:7\n1907 rules/rise_of_totalitarianism/rules.yaml:1173:11\n1908 rules/rise_of_totalitarianism/rules.yaml:1174:15\n1909 rules/rise_of_totalitarianism/rules.yaml:1175:19\n1910 rules/rise_of_totalitarianism/rules.yaml:1176:15\n1911 rules/rise_of_totalitarianism/rules.yaml:1177:15\n1922 rules/rise_of_totalitarianism/rules.yaml:1178:15\n1923 rules/rise_of_totalitarianism/rules.yaml:1179:19\n1931 rules/rise_of_totalitarianism/rules.yaml:1180:19\n1932 rules/rise_of_totalitarianism/rules.yaml:1181:19\n1933 rules/rise_of_totalitarianism/rules.yaml:1182:19\n1938 rules/rise_of_totalitarianism/rules.yaml:1183:23\n1941 rules/rise_of_totalitarianism/rules.yaml:1184:23\n1942 rules/rise_of_totalitarianism/rules.yaml:1185:19\n1951 rules/rise_of_totalitarianism/rules.yaml:1186:15\n1963 rules/rise_of_totalitarianism/rules.yaml:1187:15\n1968 rules/rise_of_totalitarianism/rules.yaml:1188:15\n1970 rules/rise_of_totalitarianism/rules.yaml:1189:15\n1976 rules/rise_of_totalitarianism/rules.yaml:1190:19\n1977 rules/rise_of_totalitarianism/rules.yaml:1191:11\n1981 rules/rise_of_totalitarianism/flow.yaml:97:3\n1985 rules/rise_of_totalitarianism/flow.yaml:101:7\n1986 rules/rise_of_totalitarianism/flow.yaml:102:11\n1990 rules/rise_of_totalitarianism/rules.yaml:511:7\n1991 rules/rise_of_totalitarianism/rules.yaml:512:7\n1992 rules/rise_of_totalitarianism/rules.yaml:513:11\n1997 rules/rise_of_totalitarianism/rules.yaml:514:15\n1998 rules/rise_of_totalitarianism/rules.yaml:515:15\n2002 rules/rise_of_totalitarianism/rules.yaml:483:7\n2006 rules/rise_of_totalitarianism/rules.yaml:1302:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1303:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1304:7\n2009 rules/rise_of_totalitarianism/rules.yaml:1305:7\n2014 rules/rise_of_totalitarianism/rules.yaml:859:7\n2016 rules/rise_of_totalitarianism/rules.yaml:860:7\n2017 rules/rise_of_totalitarianism/rules.yaml:861:7\n2022 rules/rise_of_totalitarianism/rules.yaml:725:7\n2025 rules/rise_of_totalitarianism/rules.yaml:726:7\n2026 rules/rise_of_totalitarianism/rules.yaml:727:11\n2029 rules/rise_of_totalitarianism/rules.yaml:728:7\n2030 rules/rise_of_totalitarianism/rules.yaml:729:11\n2031 rules/rise_of_totalitarianism/rules.yaml:730:11\n2032 rules/rise_of_totalitarianism/rules.yaml:731:11\n2033 rules/rise_of_totalitarianism/rules.yaml:732:7\n2034 rules/rise_of_totalitarianism/rules.yaml:733:11\n2036 rules/rise_of_totalitarianism/rules.yaml:735:11\n2041 rules/rise_of_totalitarianism/rules.yaml:1093:7\n2042 rules/rise_of_totalitarianism/rules.yaml:1094:11\n2043 rules/rise_of_totalitarianism/rules.yaml:1095:15\n2049 rules/rise_of_totalitarianism/rules.yaml:1096:19\n2050 rules/rise_of_totalitarianism/rules.yaml:1097:19\n2051 rules/rise_of_totalitarianism/rules.yaml:1098:19\n2052 rules/rise_of_totalitarianism/rules.yaml:1099:19\n2053 rules/rise_of_totalitarianism/rules.yaml:1100:19\n2054 rules/rise_of_totalitarianism/rules.yaml:1101:19\n2059 rules/rise_of_totalitarianism/rules.yaml:1102:23\n2062 rules/rise_of_totalitarianism/rules.yaml:1103:23\n2063 rules/rise_of_totalitarianism/rules.yaml:1104:19\n2068 rules/rise_of_totalitarianism/flow.yaml:6:3\n2072 rules/rise_of_totalitarianism/flow.yaml:10:7\n2073 rules/rise_of_totalitarianism/flow.yaml:11:11\n2076 rules/rise_of_totalitarianism/flow.yaml:12:7\n2080 rules/rise_of_totalitarianism/rules.yaml:496:7\n2081 rules/rise_of_totalitarianism/rules.yaml:497:7\n2082 rules/rise_of_totalitarianism/rules.yaml:498:7\n2083 rules/rise_of_totalitarianism/rules.yaml:499:11\n2084 rules/rise_of_totalitarianism/rules.yaml:500:15\n2086 rules/rise_of_totalitarianism/rules.yaml:502:15\n2087 rules/rise_of_totalitarianism/rules.yaml:503:7\n2088 rules/rise_of_totalitarianism/rules.yaml:504:7\n2089 rules/rise_of_totalitarianism/rules.yaml:505:11\n2093 rules/rise_of_totalitarianism/rules.yaml:878:7\n2094 rules/rise_of_totalitarianism/rules.yaml:879:7\n2098 rules/rise_of_totalitarianism/rules.yaml:880:11\n2099 rules/rise_of_totalitarianism/rules.yaml:881:11\n2100 rules/rise_of_totalitarianism/rules.yaml:882:11\n2103 rules/rise_of_totalitarianism/rules.yaml:883:11\n2109 rules/rise_of_totalitarianism/rules.yaml:1208:7\n2110 rules/rise_of_totalitarianism/rules.yaml:1209:11\n2111 rules/rise_of_totalitarianism/rules.yaml:1210:11\n2112 rules/rise_of_totalitarianism/rules.yaml:1211:11\n2113 rules/rise_of_totalitarianism/rules.yaml:1212:15\n2114 rules/rise_of_totalitarianism/rules.yaml:1213:7\n2115 rules/rise_of_totalitarianism/rules.yaml:1214:11\n2118 rules/rise_of_totalitarianism/rules.yaml:1215:15\n2119 rules/rise_of_totalitarianism/rules.yaml:1216:7\n2120 rules/rise_of_totalitarianism/rules.yaml:1217:11\n2121 rules/rise_of_totalitarianism/rules.yaml:1218:11\n2122 rules/rise_of_totalitarianism/rules.yaml:1219:7\n2127 rules/rise_of_totalitarianism/rules.yaml:1224:7\n2128 rules/rise_of_totalitarianism/rules.yaml:1225:7\n2129 rules/rise_of_totalitarianism/rules.yaml:1226:7\n2130 rules/rise_of_totalitarianism/rules.yaml:1227:11\n2131 rules/rise_of_totalitarianism/rules.yaml:1228:11\n2137 rules/rise_of_totalitarianism/rules.yaml:1229:15\n2151 rules/rise_of_totalitarianism/rules.yaml:1230:15\n2152 rules/rise_of_totalitarianism/rules.yaml:1231:15\n2154 rules/rise_of_totalitarianism/rules.yaml:1232:7\n2155 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2156 rules/rise_of_totalitarianism/rules.yaml:1234:7\n2157 rules/rise_of_totalitarianism/rules.yaml:1235:7\n2158 rules/rise_of_totalitarianism/rules.yaml:1236:7\n2162 rules/rise_of_totalitarianism/rules.yaml:1346:7\n2171 rules/rise_of_totalitarianism/rules.yaml:1347:7\n2172 rules/rise_of_totalitarianism/rules.yaml:1348:7\n2173 rules/rise_of_totalitarianism/rules.yaml:1349:11\n2174 rules/rise_of_totalitarianism/rules.yaml:1350:15\n2175 rules/rise_of_totalitarianism/rules.yaml:1351:19\n2176 rules/rise_of_totalitarianism/rules.yaml:1352:19\n2177 rules/rise_of_totalitarianism/rules.yaml:1353:19\n2178 rules/rise_of_totalitarianism/rules.yaml:1354:7\n2202 rules/rise_of_totalitarianism/rules.yaml:822:7\n2203 rules/rise_of_totalitarianism/rules.yaml:823:7\n2208 rules/rise_of_totalitarianism/rules.yaml:824:11\n2221 rules/rise_of_totalitarianism/rules.yaml:825:11\n2222 rules/rise_of_totalitarianism/rules.yaml:826:15\n2224 rules/rise_of_totalitarianism/rules.yaml:828:15\n2225 rules/rise_of_totalitarianism/rules.yaml:829:15\n2226 rules/rise_of_totalitarianism/rules.yaml:830:19\n2228 rules/rise_of_totalitarianism/rules.yaml:832:19\n2229 rules/rise_of_totalitarianism/rules.yaml:833:19\n2230 rules/rise_of_totalitarianism/rules.yaml:834:19\n2235 rules/rise_of_totalitarianism/rules.yaml:688:7\n2236 rules/rise_of_totalitarianism/rules.yaml:690:15\n2237 rules/rise_of_totalitarianism/rules.yaml:691:15\n2239 rules/rise_of_totalitarianism/rules.yaml:693:15\n2240 rules/rise_of_totalitarianism/rules.yaml:694:15\n2241 rules/rise_of_totalitarianism/rules.yaml:696:19\n2244 rules/rise_of_totalitarianism/rules.yaml:699:15\n2246 rules/rise_of_totalitarianism/rules.yaml:701:15\n2247 rules/rise_of_totalitarianism/rules.yaml:702:19\n2248 rules/rise_of_totalitarianism/rules.yaml:703:15\n2250 rules/rise_of_totalitarianism/rules.yaml:706:15\n2251 rules/rise_of_totalitarianism/rules.yaml:708:15\n2252 rules/rise_of_totalitarianism/rules.yaml:709:19\n2253 rules/rise_of_totalitarianism/rules.yaml:710:15\n2254 rules/rise_of_totalitarianism/rules.yaml:711:19\n2255 rules/rise_of_totalitarianism/rules.yaml:712:19\n2256 rules/rise_of_totalitarianism/rules.yaml:713:19\n2258 rules/rise_of_totalitarianism/rules.yaml:715:15\n2259 rules/rise_of_totalitarianism/rules.yaml:717:15\n2260 rules/rise_of_totalitarianism/rules.yaml:718:15\n2261 rules/rise_of_totalitarianism/rules.yaml:719:19\n2267 rules/rise_of_totalitarianism/rules.yaml:907:7\n2268 rules/rise_of_totalitarianism/rules.yaml:908:7\n2269 rules/rise_of_totalitarianism/rules.yaml:909:7\n2274 rules/rise_of_totalitarianism/rules.yaml:910:11\n2293 rules/rise_of_totalitarianism/rules.yaml:911:11\n2294 rules/rise_of_totalitarianism/rules.yaml:912:15\n2296 rules/rise_of_totalitarianism/rules.yaml:914:15\n2297 rules/rise_of_totalitarianism/rules.yaml:915:15\n2298 rules/rise_of_totalitarianism/rules.yaml:916:19\n2300 rules/rise_of_totalitarianism/rules.yaml:918:19\n2305 rules/rise_of_totalitarianism/rules.yaml:919:19\n2306 rules/rise_of_totalitarianism/rules.yaml:920:7\n2311 rules/rise_of_totalitarianism/rules.yaml:619:7\n2312 rules/rise_of_totalitarianism/rules.yaml:621:15\n2313 rules/rise_of_totalitarianism/rules.yaml:622:15\n2318 rules/rise_of_totalitarianism/rules.yaml:623:19\n2324 rules/rise_of_totalitarianism/rules.yaml:624:19\n2325 rules/rise_of_totalitarianism/rules.yaml:625:19\n2326 rules/rise_of_totalitarianism/rules.yaml:626:19\n2328 rules/rise_of_totalitarianism/rules.yaml:628:15\n2329 rules/rise_of_totalitarianism/rules.yaml:629:15\n2330 rules/rise_of_totalitarianism/rules.yaml:630:15\n2332 rules/rise_of_totalitarianism/rules.yaml:633:15\n2334 rules/rise_of_totalitarianism/rules.yaml:636:15\n2335 rules/rise_of_totalitarianism/rules.yaml:637:19\n2340 rules/rise_of_totalitarianism/rules.yaml:640:15\n2341 rules/rise_of_totalitarianism/rules.yaml:641:19\n2346 rules/rise_of_totalitarianism/rules.yaml:644:15\n2350 rules/rise_of_totalitarianism/rules.yaml:645:19\n2351 rules/rise_of_totalitarianism/rules.yaml:646:23\n2356 rules/rise_of_totalitarianism/rules.yaml:651:15\n2363 rules/rise_of_totalitarianism/rules.yaml:1277:7\n2364 rules/rise_of_totalitarianism/rules.yaml:1278:11\n2365 rules/rise_of_totalitarianism/rules.yaml:1279:11\n2366 rules/rise_of_totalitarianism/rules.yaml:1280:15\n2367 rules/rise_of_totalitarianism/rules.yaml:1281:15\n2370 rules/rise_of_totalitarianism/rules.yaml:1283:7\n2371 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1285:15\n2381 rules/rise_of_totalitarianism/rules.yaml:1286:15\n2382 rules/rise_of_totalitarianism/rules.yaml:1287:15\n2383 rules/rise_of_totalitarianism/rules.yaml:1288:19\n2384 rules/rise_of_totalitarianism/rules.yaml:1289:23\n2386 rules/rise_of_totalitarianism/rules.yaml:1291:23\n2387 rules/rise_of_totalitarianism/rules.yaml:1292:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1293:15\n2395 rules/rise_of_totalitarianism/rules.yaml:1051:7\n2396 rules/rise_of_totalitarianism/rules.yaml:1052:11\n2397 rules/rise_of_totalitarianism/rules.yaml:1053:15\n2398 rules/rise_of_totalitarianism/rules.yaml:1054:11\n2399 rules/rise_of_totalitarianism/rules.yaml:1055:7\n2400 rules/rise_of_totalitarianism/rules.yaml:1056:11\n2401 rules/rise_of_totalitarianism/rules.yaml:1057:11\n2408 rules/rise_of_totalitarianism/rules.yaml:1058:11\n2409 rules/rise_of_totalitarianism/rules.yaml:1059:11\n2414 rules/rise_of_totalitarianism/rules.yaml:1060:11\n2415 rules/rise_of_totalitarianism/rules.yaml:1061:15\n2418 rules/rise_of_totalitarianism/rules.yaml:1062:15\n2420 rules/rise_of_totalitarianism/rules.yaml:1066:15\n2421 rules/rise_of_totalitarianism/rules.yaml:1067:19\n2425 rules/rise_of_totalitarianism/rules.yaml:1069:15\n2426 rules/rise_of_totalitarianism/rules.yaml:1070:19\n2431 rules/rise_of_totalitarianism/rules.yaml:1071:23\n2432 rules/rise_of_totalitarianism/rules.yaml:1072:7\n2433 rules/rise_of_totalitarianism/rules.yaml:1073:11\n2438 rules/rise_of_totalitarianism/rules.yaml:530:7\n2439 rules/rise_of_totalitarianism/rules.yaml:531:7\n2444 rules/rise_of_totalitarianism/rules.yaml:532:11\n2451 rules/rise_of_totalitarianism/rules.yaml:533:11\n2466 rules/rise_of_totalitarianism/rules.yaml:534:7\n2467 rules/rise_of_totalitarianism/rules.yaml:535:11\n2468 rules/rise_of_totalitarianism/rules.yaml:536:7\n2469 rules/rise_of_totalitarianism/rules.yaml:537:11\n2479 rules/rise_of_totalitarianism/rules.yaml:538:11\n2480 rules/rise_of_totalitarianism/rules.yaml:539:11\n2481 rules/rise_of_totalitarianism/rules.yaml:540:7\n2482 rules/rise_of_totalitarianism/rules.yaml:541:7\n2483 rules/rise_of_totalitarianism/rules.yaml:542:11\n2487 rules/rise_of_totalitarianism/rules.yaml:543:7\n2492 rules/rise_of_totalitarianism/rules.yaml:585:7\n2493 rules/rise_of_totalitarianism/rules.yaml:586:7\n2497 rules/rise_of_totalitarianism/rules.yaml:587:11\n2498 rules/rise_of_totalitarianism/rules.yaml:588:7\n2499 rules/rise_of_totalitarianism/rules.yaml:589:11\n2501 rules/rise_of_totalitarianism/rules.yaml:592:11\n2506 rules/rise_of_totalitarianism/rules.yaml:742:7\n2509 rules/rise_of_totalitarianism/rules.yaml:745:11\n2510 rules/rise_of_totalitarianism/rules.yaml:746:11\n2511 rules/rise_of_totalitarianism/rules.yaml:747:11\n2512 rules/rise_of_totalitarianism/rules.yaml:749:11\n2513 rules/rise_of_totalitarianism/rules.yaml:750:15\n2517 rules/rise_of_totalitarianism/rules.yaml:752:11\n2518 rules/rise_of_totalitarianism/rules.yaml:753:15\n2522 rules/rise_of_totalitarianism/rules.yaml:755:11\n2523 rules/rise_of_totalitarianism/rules.yaml:756:15\n2524 rules/rise_of_totalitarianism/rules.yaml:757:15\n2528 rules/rise_of_totalitarianism/rules.yaml:758:15\n2532 rules/rise_of_totalitarianism/rules.yaml:867:7\n2536 rules/rise_of_totalitarianism/rules.yaml:868:7\n2537 rules/rise_of_totalitarianism/rules.yaml:869:7\n2538 rules/rise_of_totalitarianism/rules.yaml:870:11\n2539 rules/rise_of_totalitarianism/rules.yaml:871:7\n2540 rules/rise_of_totalitarianism/rules.yaml:872:7\n2544 rules/rise_of_totalitarianism/rules.yaml:601:7\n2548 rules/rise_of_totalitarianism/rules.yaml:602:11\n2549 rules/rise_of_totalitarianism/rules.yaml:603:7\n2550 rules/rise_of_totalitarianism/rules.yaml:604:7\n2557 rules/rise_of_totalitarianism/rules.yaml:605:11\n2558 rules/rise_of_totalitarianism/rules.yaml:606:7\n2559 rules/rise_of_totalitarianism/rules.yaml:607:11\n2561 rules/rise_of_totalitarianism/rules.yaml:610:11\n2562 rules/rise_of_totalitarianism/rules.yaml:611:11\n2563 rules/rise_of_totalitarianism/rules.yaml:612:11\n2567 rules/rise_of_totalitarianism/rules.yaml:889:7\n2568 rules/rise_of_totalitarianism/rules.yaml:890:11\n2569 rules/rise_of_totalitarianism/rules.yaml:891:11\n2570 rules/rise_of_totalitarianism/rules.yaml:892:15\n2583 rules/rise_of_totalitarianism/rules.yaml:895:11\n2584 rules/rise_of_totalitarianism/rules.yaml:896:11\n2590 rules/rise_of_totalitarianism/rules.yaml:899:11\n2591 rules/rise_of_totalitarianism/rules.yaml:900:11\n2596 rules/rise_of_totalitarianism/rules.yaml:1247:7\n2597 rules/rise_of_totalitarianism/rules.yaml:1248:7\n2598 rules/rise_of_totalitarianism/rules.yaml:1249:7\n2599 rules/rise_of_totalitarianism/rules.yaml:1250:11\n2600 rules/rise_of_totalitarianism/rules.yaml:1251:7\n2601 rules/rise_of_totalitarianism/rules.yaml:1252:11\n2602 rules/rise_of_totalitarianism/rules.yaml:1253:11\n2604 rules/rise_of_totalitarianism/rules.yaml:1256:11\n2605 rules/rise_of_totalitarianism/rules.yaml:1257:11\n2606 rules/rise_of_totalitarianism/rules.yaml:1258:11\n2607 rules/rise_of_totalitarianism/rules.yaml:1259:11\n2608 rules/rise_of_totalitarianism/rules.yaml:1260:15\n2609 rules/rise_of_totalitarianism/rules.yaml:1261:19\n2610 rules/rise_of_totalitarianism/rules.yaml:1262:15\n2611 rules/rise_of_totalitarianism/rules.yaml:1263:11\n2612 rules/rise_of_totalitarianism/rules.yaml:1264:11\n2613 rules/rise_of_totalitarianism/rules.yaml:1266:11\n2614 rules/rise_of_totalitarianism/rules.yaml:1267:15\n2650 rules/rise_of_totalitarianism/rules.yaml:1109:7\n2651 rules/rise_of_totalitarianism/rules.yaml:1110:11\n2669 rules/rise_of_totalitarianism/rules.yaml:1111:11\n2670 rules/rise_of_totalitarianism/rules.yaml:1112:15\n2674 rules/rise_of_totalitarianism/rules.yaml:1113:15\n2675 rules/rise_of_totalitarianism/rules.yaml:1114:15\n2682 rules/rise_of_totalitarianism/rules.yaml:1115:15\n2683 rules/rise_of_totalitarianism/rules.yaml:1116:15\n2688 rules/rise_of_totalitarianism/rules.yaml:1118:15\n2689 rules/rise_of_totalitarianism/rules.yaml:1119:19\n2690 rules/rise_of_totalitarianism/rules.yaml:1120:19\n2691 rules/rise_of_totalitarianism/rules.yaml:1121:23\n2692 rules/rise_of_totalitarianism/rules.yaml:1122:19\n2693 rules/rise_of_totalitarianism/rules.yaml:1123:23\n2694 rules/rise_of_totalitarianism/rules.yaml:1124:23\n2701 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2702 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2705 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2706 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2707 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2708 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2709 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2710 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2717 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2718 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2719 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2720 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2726 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2727 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2729 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2730 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2731 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2733 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2734 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2735 rules/rise_of_totalitarianism/rules.yaml:1358:3\n2742 rules/rise_of_totalitarianism/rules.yaml:1132:7\n2743 rules/rise_of_totalitarianism/rules.yaml:1133:11\n2749 rules/rise_of_totalitarianism/rules.yaml:1134:11\n2750 rules/rise_of_totalitarianism/rules.yaml:1135:15\n2754 rules/rise_of_totalitarianism/rules.yaml:1136:15\n2761 rules/rise_of_totalitarianism/rules.yaml:1137:15\n2762 rules/rise_of_totalitarianism/rules.yaml:1138:15\n2768 rules/rise_of_totalitarianism/rules.yaml:1139:15\n2769 rules/rise_of_totalitarianism/rules.yaml:1140:15\n2770 rules/rise_of_totalitarianism/rules.yaml:1141:19\n2780 rules/rise_of_totalitarianism/rules.yaml:1144:19\n2781 rules/rise_of_totalitarianism/rules.yaml:1145:19\n2784 rules/rise_of_totalitarianism/rules.yaml:1149:23\n2788 rules/rise_of_totalitarianism/rules.yaml:1150:27\n2801 rules/rise_of_totalitarianism/rules.yaml:1151:23\n2802 rules/rise_of_totalitarianism/rules.yaml:1152:23\n2803 rules/rise_of_totalitarianism/rules.yaml:1153:23\n2804 rules/rise_of_totalitarianism/rules.yaml:1154:27\n2805 rules/rise_of_totalitarianism/rules.yaml:1155:23\n2806 rules/rise_of_totalitarianism/rules.yaml:1156:23\n2807 rules/rise_of_totalitarianism/rules.yaml:1157:23\n2808 rules/rise_of_totalitarianism/rules.yaml:1158:27\n2809 rules/rise_of_totalitarianism/rules.yaml:1159:27\n2818 rules/rise_of_totalitarianism/rules.yaml:1160:27\n2822 rules/rise_of_totalitarianism/rules.yaml:1161:27\n2823 rules/rise_of_totalitarianism/rules.yaml:1163:27\n2824 rules/rise_of_totalitarianism/rules.yaml:1164:27\n2825 rules/rise_of_totalitarianism/rules.yaml:1165:31\n2828 rules/rise_of_totalitarianism/rules.yaml:1166:27\n2831 rules/rise_of_totalitarianism/rules.yaml:1167:27\n2838 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2839 rules/rise_of_totalitarianism/rules.yaml:1316:7\n2840 rules/rise_of_totalitarianism/rules.yaml:1317:7\n2841 rules/rise_of_totalitarianism/rules.yaml:1318:11\n2842 rules/rise_of_totalitarianism/rules.yaml:1319:11\n2843 rules/rise_of_totalitarianism/rules.yaml:1320:15\n2844 rules/rise_of_totalitarianism/rules.yaml:1321:15\n2845 rules/rise_of_totalitarianism/rules.yaml:1322:7\n2861 rules/rise_of_totalitarianism/rules.yaml:1323:7\n2867 rules/rise_of_totalitarianism/rules.yaml:1324:7\n2868 rules/rise_of_totalitarianism/rules.yaml:1325:11\n2869 rules/rise_of_totalitarianism/rules.yaml:1326:11\n2870 rules/rise_of_totalitarianism/rules.yaml:1327:15\n2871 rules/rise_of_totalitarianism/rules.yaml:1328:15\n2876 rules/rise_of_totalitarianism/rules.yaml:790:7\n2877 rules/rise_of_totalitarianism/rules.yaml:791:7\n2882 rules/rise_of_totalitarianism/rules.yaml:792:11\n2891 rules/rise_of_totalitarianism/rules.yaml:793:11\n2892 rules/rise_of_totalitarianism/rules.yaml:794:15\n2894 rules/rise_of_totalitarianism/rules.yaml:796:15\n2895 rules/rise_of_totalitarianism/rules.yaml:797:15\n2896 rules/rise_of_totalitarianism/rules.yaml:798:19\n2898 rules/rise_of_totalitarianism/rules.yaml:800:19\n2899 rules/rise_of_totalitarianism/rules.yaml:801:19\n2907 rules/rise_of_totalitarianism/rules.yaml:802:19\n2909 rules/rise_of_totalitarianism/rules.yaml:803:19\n2910 rules/rise_of_totalitarianism/rules.yaml:804:19\n2911 rules/rise_of_totalitarianism/rules.yaml:805:19\n2912 rules/rise_of_totalitarianism/rules.yaml:806:19\n2920 rules/rise_of_totalitarianism/rules.yaml:807:19\n2921 rules/rise_of_totalitarianism/rules.yaml:808:19\n2922 rules/rise_of_totalitarianism/rules.yaml:809:19\n2927 rules/rise_of_totalitarianism/rules.yaml:810:19\n2928 rules/rise_of_totalitarianism/rules.yaml:811:23\n2929 rules/rise_of_totalitarianism/rules.yaml:812:19\n2930 rules/rise_of_totalitarianism/rules.yaml:813:19\n2931 rules/rise_of_totalitarianism/rules.yaml:814:19\n2932 rules/rise_of_totalitarianism/rules.yaml:816:7\n2936 rules/rise_of_totalitarianism/rules.yaml:759:3\n2937 rules/rise_of_totalitarianism/rules.yaml:1377:14\n2942 rules/rise_of_totalitarianism/rules.yaml:763:7\n2943 rules/rise_of_totalitarianism/rules.yaml:764:11\n2944 rules/rise_of_totalitarianism/rules.yaml:765:7\n2949 rules/rise_of_totalitarianism/rules.yaml:766:7\n2952 rules/rise_of_totalitarianism/rules.yaml:768:11\n2953 rules/rise_of_totalitarianism/rules.yaml:769:7\n2954 rules/rise_of_totalitarianism/rules.yaml:770:11\n2955 rules/rise_of_totalitarianism/rules.yaml:771:15\n2963 rules/rise_of_totalitarianism/rules.yaml:773:15\n2970 rules/rise_of_totalitarianism/rules.yaml:775:7\n2971 rules/rise_of_totalitarianism/rules.yaml:776:11\n2972 rules/rise_of_totalitarianism/rules.yaml:777:15\n2973 rules/rise_of_totalitarianism/rules.yaml:778:7\n2974 rules/rise_of_totalitarianism/rules.yaml:779:11\n2975 rules/rise_of_totalitarianism/rules.yaml:780:11\n2976 rules/rise_of_totalitarianism/rules.yaml:781:15\n2977 rules/rise_of_totalitarianism/rules.yaml:782:11\n2978 rules/rise_of_totalitarianism/rules.yaml:784:11\n2982 rules/rise_of_totalitarianism/rules.yaml:672:7\n2983 rules/rise_of_totalitarianism/rules.yaml:673:7\n2984 rules/rise_of_totalitarianism/rules.yaml:675:7\n2985 rules/rise_of_totalitarianism/rules.yaml:676:11\n2986 rules/rise_of_totalitarianism/rules.yaml:677:11\n2987 rules/rise_of_totalitarianism/rules.yaml:678:15\n2988 rules/rise_of_totalitarianism/rules.yaml:679:15\n2989 rules/rise_of_totalitarianism/rules.yaml:680:15\n2990 rules/rise_of_totalitarianism/rules.yaml:682:7\n2995 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2996 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2997 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2998 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2999 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3000 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3001 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3002 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3009 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3010 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3011 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3012 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3027 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3028 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3030 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3031 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3032 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3034 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3035 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3036 rules/rise_of_totalitarianism/rules.yaml:1331:3\n3040 rules/rise_of_totalitarianism/rules.yaml:660:7\n3041 rules/rise_of_totalitarianism/rules.yaml:661:7\n3042 rules/rise_of_totalitarianism/rules.yaml:662:11\n3043 rules/rise_of_totalitarianism/rules.yaml:663:11\n3044 rules/rise_of_totalitarianism/rules.yaml:664:15\n3045 rules/rise_of_totalitarianism/rules.yaml:665:15\n3049 rules/rise_of_totalitarianism/rules.yaml:921:3\n3050 rules/rise_of_totalitarianism/rules.yaml:1357:14\n3051 rules/rise_of_totalitarianism/rules.yaml:1378:14\n3056 rules/rise_of_totalitarianism/rules.yaml:926:7\n3057 rules/rise_of_totalitarianism/rules.yaml:927:7\n3058 rules/rise_of_totalitarianism/rules.yaml:928:7\n3059 rules/rise_of_totalitarianism/rules.yaml:929:7\n3060 rules/rise_of_totalitarianism/rules.yaml:930:7\n3061 rules/rise_of_totalitarianism/rules.yaml:931:7\n3064 rules/rise_of_totalitarianism/rules.yaml:932:11\n3065 rules/rise_of_totalitarianism/rules.yaml:933:15\n3066 rules/rise_of_totalitarianism/rules.yaml:934:15\n3072 rules/rise_of_totalitarianism/rules.yaml:935:15\n3073 rules/rise_of_totalitarianism/rules.yaml:936:15\n3074 rules/rise_of_totalitarianism/rules.yaml:938:15\n3075 rules/rise_of_totalitarianism/rules.yaml:939:19\n3076 rules/rise_of_totalitarianism/rules.yaml:940:23\n3078 rules/rise_of_totalitarianism/rules.yaml:942:23\n3079 rules/rise_of_totalitarianism/rules.yaml:943:23\n3080 rules/rise_of_totalitarianism/rules.yaml:944:23\n3081 rules/rise_of_totalitarianism/rules.yaml:945:27\n3082 rules/rise_of_totalitarianism/rules.yaml:947:19\n3084 rules/rise_of_totalitarianism/rules.yaml:949:15\n3097 rules/rise_of_totalitarianism/rules.yaml:950:15\n3098 rules/rise_of_totalitarianism/rules.yaml:952:19\n3100 rules/rise_of_totalitarianism/rules.yaml:954:19\n3101 rules/rise_of_totalitarianism/rules.yaml:955:19\n3106 rules/rise_of_totalitarianism/rules.yaml:956:19\n3107 rules/rise_of_totalitarianism/rules.yaml:957:19\n3108 rules/rise_of_totalitarianism/rules.yaml:959:19\n3109 rules/rise_of_totalitarianism/rules.yaml:960:23\n3110 rules/rise_of_totalitarianism/rules.yaml:961:27\n3112 rules/rise_of_totalitarianism/rules.yaml:963:27\n3113 rules/rise_of_totalitarianism/rules.yaml:964:27\n3114 rules/rise_of_totalitarianism/rules.yaml:965:31\n3116 rules/rise_of_totalitarianism/rules.yaml:968:11\n3117 rules/rise_of_totalitarianism/rules.yaml:969:11\n3118 rules/rise_of_totalitarianism/rules.yaml:971:15\n3120 rules/rise_of_totalitarianism/rules.yaml:973:15\n3121 rules/rise_of_totalitarianism/rules.yaml:974:15\n3122 rules/rise_of_totalitarianism/rules.yaml:975:15\n3123 rules/rise_of_totalitarianism/rules.yaml:976:15\n3124 rules/rise_of_totalitarianism/rules.yaml:978:15\n3125 rules/rise_of_totalitarianism/rules.yaml:980:19\n3126 rules/rise_of_totalitarianism/rules.yaml:981:19\n3127 rules/rise_of_totalitarianism/rules.yaml:982:23\n3129 rules/rise_of_totalitarianism/rules.yaml:984:11\n3141 rules/rise_of_totalitarianism/rules.yaml:985:11\n3142 rules/rise_of_totalitarianism/rules.yaml:987:15\n3144 rules/rise_of_totalitarianism/rules.yaml:989:15\n3145 rules/rise_of_totalitarianism/rules.yaml:990:15\n3146 rules/rise_of_totalitarianism/rules.yaml:991:15\n3147 rules/rise_of_totalitarianism/rules.yaml:992:15\n3148 rules/rise_of_totalitarianism/rules.yaml:994:15\n3149 rules/rise_of_totalitarianism/rules.yaml:995:19\n3150 rules/rise_of_totalitarianism/rules.yaml:996:19\n3151 rules/rise_of_totalitarianism/rules.yaml:997:19\n3152 rules/rise_of_totalitarianism/rules.yaml:998:19\n3154 rules/rise_of_totalitarianism/rules.yaml:1001:11\n3155 rules/rise_of_totalitarianism/rules.yaml:1002:11\n3156 rules/rise_of_totalitarianism/rules.yaml:1003:11\n3157 rules/rise_of_totalitarianism/rules.yaml:1004:15\n3162 rules/rise_of_totalitarianism/rules.yaml:1005:15\n3163 rules/rise_of_totalitarianism/rules.yaml:1006:15\n3164 rules/rise_of_totalitarianism/rules.yaml:1007:15\n3165 rules/rise_of_totalitarianism/rules.yaml:1008:15\n3166 rules/rise_of_totalitarianism/rules.yaml:1009:15\n3167 rules/rise_of_totalitarianism/rules.yaml:1011:15\n3168 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3169 rules/rise_of_totalitarianism/rules.yaml:1013:19\n3170 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3171 rules/rise_of_totalitarianism/rules.yaml:1016:19\n3173 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3178 rules/rise_of_totalitarianism/rules.yaml:1019:15\n3179 rules/rise_of_totalitarianism/rules.yaml:1020:15\n3180 rules/rise_of_totalitarianism/rules.yaml:1021:15\n3181 rules/rise_of_totalitarianism/rules.yaml:1022:15\n3182 rules/rise_of_totalitarianism/rules.yaml:1024:15\n3183 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3196 rules/rise_of_totalitarianism/rules.yaml:1026:19\n3197 rules/rise_of_totalitarianism/rules.yaml:1027:23\n3210 rules/rise_of_totalitarianism/rules.yaml:1028:19\n3211 rules/rise_of_totalitarianism/rules.yaml:1029:23\n3212 rules/rise_of_totalitarianism/rules.yaml:1030:23\n3213 rules/rise_of_totalitarianism/rules.yaml:1031:19\n3214 rules/rise_of_totalitarianism/rules.yaml:1032:23\n3217 rules/rise_of_totalitarianism/rules.yaml:1034:7\n3218 rules/rise_of_totalitarianism/rules.yaml:1035:11\n3219 rules/rise_of_totalitarianism/rules.yaml:1036:15\n3221 rules/rise_of_totalitarianism/rules.yaml:1038:15\n3224 rules/rise_of_totalitarianism/rules.yaml:1041:7\n3225 rules/rise_of_totalitarianism/rules.yaml:1042:11\n3226 rules/rise_of_totalitarianism/rules.yaml:1043:15\n3228 rules/rise_of_totalitarianism/rules.yaml:1045:11\n3232 rules/rise_of_totalitarianism/rules.yaml:840:7\n3233 rules/rise_of_totalitarianism/rules.yaml:841:11\n3234 rules/rise_of_totalitarianism/rules.yaml:842:15\n3235 rules/rise_of_totalitarianism/rules.yaml:843:19\n3236 rules/rise_of_totalitarianism/rules.yaml:844:15\n3237 rules/rise_of_totalitarianism/rules.yaml:845:15\n3239 rules/rise_of_totalitarianism/rules.yaml:846:7\n3240 rules/rise_of_totalitarianism/rules.yaml:847:7\n3245 rules/rise_of_totalitarianism/rules.yaml:848:11\n3246 rules/rise_of_totalitarianism/rules.yaml:849:11\n3247 rules/rise_of_totalitarianism/rules.yaml:850:15\n3253 rules/rise_of_totalitarianism/rules.yaml:851:15\n3254 rules/rise_of_totalitarianism/rules.yaml:852:19\n3255 rules/rise_of_totalitarianism/rules.yaml:853:19\n3256 rules/rise_of_totalitarianism/rules.yaml:854:19\n3260 rules/rise_of_totalitarianism/flow.yaml:22:3\n3265 rules/rise_of_totalitarianism/flow.yaml:26:7\n3266 rules/rise_of_totalitarianism/flow.yaml:27:7\n3267 rules/rise_of_totalitarianism/flow.yaml:28:7\n3268 rules/rise_of_totalitarianism/flow.yaml:29:11\n3273 rules/rise_of_totalitarianism/flow.yaml:30:11\n3274 rules/rise_of_totalitarianism/flow.yaml:31:15\n3275 rules/rise_of_totalitarianism/flow.yaml:32:15\n3276 rules/rise_of_totalitarianism/flow.yaml:33:19\n3279 rules/rise_of_totalitarianism/flow.yaml:34:19\n3280 rules/rise_of_totalitarianism/flow.yaml:35:7\n3281 rules/rise_of_totalitarianism/flow.yaml:36:7\n3282 rules/rise_of_totalitarianism/flow.yaml:37:11\n3283 rules/rise_of_totalitarianism/flow.yaml:38:15\n3295 rules/rise_of_totalitarianism/flow.yaml:39:15\n3296 rules/rise_of_totalitarianism/flow.yaml:41:7\n3297 rules/rise_of_totalitarianism/flow.yaml:42:7\n3298 rules/rise_of_totalitarianism/flow.yaml:43:11\n3299 rules/rise_of_totalitarianism/flow.yaml:45:7\n3300 rules/rise_of_totalitarianism/flow.yaml:46:11\n3301 rules/rise_of_totalitarianism/flow.yaml:47:7\n3302 rules/rise_of_totalitarianism/flow.yaml:48:11\n3303 rules/rise_of_totalitarianism/flow.yaml:49:11\n3304 rules/rise_of_totalitarianism/flow.yaml:50:15\n3305 rules/rise_of_totalitarianism/flow.yaml:51:15\n3315 rules/rise_of_totalitarianism/flow.yaml:52:15\n3322 rules/rise_of_totalitarianism/flow.yaml:53:15\n3323 rules/rise_of_totalitarianism/flow.yaml:55:7\n3324 rules/rise_of_totalitarianism/flow.yaml:56:11\n3325 rules/rise_of_totalitarianism/flow.yaml:57:11\n3330 rules/rise_of_totalitarianism/flow.yaml:58:15\n3338 rules/rise_of_totalitarianism/flow.yaml:59:15\n3339 rules/rise_of_totalitarianism/flow.yaml:60:19\n3341 rules/rise_of_totalitarianism/flow.yaml:62:19\n3344 rules/rise_of_totalitarianism/flow.yaml:63:19\n3350 rules/rise_of_totalitarianism/flow.yaml:81:3\n3351 rules/rise_of_totalitarianism/flow.yaml:81:3\n3355 rules/rise_of_totalitarianism/flow.yaml:85:7\n3356 rules/rise_of_totalitarianism/flow.yaml:86:11\n3357 rules/rise_of_totalitarianism/flow.yaml:87:15\n3358 rules/rise_of_totalitarianism/flow.yaml:88:7\n3359 rules/rise_of_totalitarianism/flow.yaml:89:7\n3360 rules/rise_of_totalitarianism/flow.yaml:90:7\n3361 rules/rise_of_totalitarianism/flow.yaml:91:7\n3362 rules/rise_of_totalitarianism/flow.yaml:92:7\n3363 rules/rise_of_totalitarianism/flow.yaml:93:7\n3364 rules/rise_of_totalitarianism/flow.yaml:94:7\n3368 rules/rise_of_totalitarianism/flow.yaml:15:3\n3372 rules/rise_of_totalitarianism/flow.yaml:19:7\n3373 rules/rise_of_totalitarianism/flow.yaml:20:7\n3377 rules/rise_of_totalitarianism/flow.yaml:65:3\n3382 rules/rise_of_totalitarianism/flow.yaml:69:7\n3387 rules/rise_of_totalitarianism/flow.yaml:70:11\n3388 rules/rise_of_totalitarianism/flow.yaml:72:11\n3389 rules/rise_of_totalitarianism/flow.yaml:73:11\n3390 rules/rise_of_totalitarianism/flow.yaml:74:11\n3391 rules/rise_of_totalitarianism/flow.yaml:75:15\n3392 rules/rise_of_totalitarianism/flow.yaml:76:11\n3393 rules/rise_of_totalitarianism/flow.yaml:77:11\n3394 rules/rise_of_totalitarianism/flow.yaml:78:7\n3395 rules/rise_of_totalitarianism/flow.yaml:79:11\n3400 rules/rise_of_totalitarianism/rules.yaml:1371:7\n3401 rules/rise_of_totalitarianism/rules.yaml:1372:7\n3404 rules/rise_of_totalitarianism/rules.yaml:1373:7\n3405 rules/rise_of_totalitarianism/rules.yaml:1374:7\n3420 rules/rise_of_totalitarianism/rules.yaml:822:7\n3421 rules/rise_of_totalitarianism/rules.yaml:823:7\n3432 rules/rise_of_totalitarianism/rules.yaml:824:11\n3441 rules/rise_of_totalitarianism/rules.yaml:825:11\n3442 rules/rise_of_totalitarianism/rules.yaml:826:15\n3451 rules/rise_of_totalitarianism/rules.yaml:828:15\n3464 rules/rise_of_totalitarianism/rules.yaml:829:15\n3465 rules/rise_of_totalitarianism/rules.yaml:830:19\n3467 rules/rise_of_totalitarianism/rules.yaml:832:19\n3468 rules/rise_of_totalitarianism/rules.yaml:833:19\n3469 rules/rise_of_totalitarianism/rules.yaml:834:19\n3470 rules/rise_of_totalitarianism/rules.yaml:835:19\n3498 rules/rise_of_totalitarianism/rules.yaml:688:7\n3503 rules/rise_of_totalitarianism/rules.yaml:701:15\n3504 rules/rise_of_totalitarianism/rules.yaml:702:19\n3505 rules/rise_of_totalitarianism/rules.yaml:703:15\n3506 rules/rise_of_totalitarianism/rules.yaml:704:15\n3509 rules/rise_of_totalitarianism/rules.yaml:706:15\n3510 rules/rise_of_totalitarianism/rules.yaml:707:15\n3511 rules/rise_of_totalitarianism/rules.yaml:708:15\n3512 rules/rise_of_totalitarianism/rules.yaml:709:19\n3513 rules/rise_of_totalitarianism/rules.yaml:710:15\n3514 rules/rise_of_totalitarianism/rules.yaml:711:19\n3515 rules/rise_of_totalitarianism/rules.yaml:712:19\n3516 rules/rise_of_totalitarianism/rules.yaml:713:19\n3521 rules/rise_of_totalitarianism/rules.yaml:690:15\n3528 rules/rise_of_totalitarianism/rules.yaml:691:15\n3532 rules/rise_of_totalitarianism/rules.yaml:693:15\n3539 rules/rise_of_totalitarianism/rules.yaml:694:15\n3542 rules/rise_of_totalitarianism/rules.yaml:698:19\n3545 rules/rise_of_totalitarianism/rules.yaml:695:19\n3546 rules/rise_of_totalitarianism/rules.yaml:696:19\n3553 rules/rise_of_totalitarianism/rules.yaml:699:15\n3557 rules/rise_of_totalitarianism/rules.yaml:715:15\n3558 rules/rise_of_totalitarianism/rules.yaml:716:15\n3559 rules/rise_of_totalitarianism/rules.yaml:717:15\n3560 rules/rise_of_totalitarianism/rules.yaml:718:15\n3565 rules/rise_of_totalitarianism/rules.yaml:719:19\n3588 rules/rise_of_totalitarianism/rules.yaml:907:7\n3589 rules/rise_of_totalitarianism/rules.yaml:908:7\n3590 rules/rise_of_totalitarianism/rules.yaml:909:7\n3604 rules/rise_of_totalitarianism/rules.yaml:910:11\n3623 rules/rise_of_totalitarianism/rules.yaml:911:11\n3624 rules/rise_of_totalitarianism/rules.yaml:912:15\n3633 rules/rise_of_totalitarianism/rules.yaml:914:15\n3646 rules/rise_of_totalitarianism/rules.yaml:915:15\n3647 rules/rise_of_totalitarianism/rules.yaml:916:19\n3653 rules/rise_of_totalitarianism/rules.yaml:918:19\n3658 rules/rise_of_totalitarianism/rules.yaml:919:19\n3663 rules/rise_of_totalitarianism/rules.yaml:920:7\n3688 rules/rise_of_totalitarianism/rules.yaml:619:7\n3691 rules/rise_of_totalitarianism/rules.yaml:628:15\n3692 rules/rise_of_totalitarianism/rules.yaml:629:15\n3693 rules/rise_of_totalitarianism/rules.yaml:630:15\n3694 rules/rise_of_totalitarianism/rules.yaml:631:15\n3697 rules/rise_of_totalitarianism/rules.yaml:633:15\n3698 rules/rise_of_totalitarianism/rules.yaml:634:15\n3701 rules/rise_of_totalitarianism/rules.yaml:636:15\n3702 rules/rise_of_totalitarianism/rules.yaml:637:19\n3706 rules/rise_of_totalitarianism/rules.yaml:638:19\n3716 rules/rise_of_totalitarianism/rules.yaml:640:15\n3717 rules/rise_of_totalitarianism/rules.yaml:641:19\n3721 rules/rise_of_totalitarianism/rules.yaml:642:19\n3731 rules/rise_of_totalitarianism/rules.yaml:644:15\n3735 rules/rise_of_totalitarianism/rules.yaml:645:19\n3736 rules/rise_of_totalitarianism/rules.yaml:646:23\n3738 rules/rise_of_totalitarianism/rules.yaml:647:23\n3740 rules/rise_of_totalitarianism/rules.yaml:649:23\n3743 rules/rise_of_totalitarianism/rules.yaml:651:15\n3746 rules/rise_of_totalitarianism/rules.yaml:621:15\n3747 rules/rise_of_totalitarianism/rules.yaml:622:15\n3758 rules/rise_of_totalitarianism/rules.yaml:623:19\n3764 rules/rise_of_totalitarianism/rules.yaml:624:19\n3777 rules/rise_of_totalitarianism/rules.yaml:625:19\n3784 rules/rise_of_totalitarianism/rules.yaml:626:19\n3810 rules/rise_of_totalitarianism/rules.yaml:1277:7\n3818 rules/rise_of_totalitarianism/rules.yaml:1278:11\n3831 rules/rise_of_totalitarianism/rules.yaml:1279:11\n3832 rules/rise_of_totalitarianism/rules.yaml:1280:15\n3833 rules/rise_of_totalitarianism/rules.yaml:1281:15\n3836 rules/rise_of_totalitarianism/rules.yaml:1282:15\n3839 rules/rise_of_totalitarianism/rules.yaml:1283:7\n3840 rules/rise_of_totalitarianism/rules.yaml:1284:11\n3856 rules/rise_of_totalitarianism/rules.yaml:1285:15\n3857 rules/rise_of_totalitarianism/rules.yaml:1286:15\n3858 rules/rise_of_totalitarianism/rules.yaml:1287:15\n3859 rules/rise_of_totalitarianism/rules.yaml:1288:19\n3860 rules/rise_of_totalitarianism/rules.yaml:1289:23\n3862 rules/rise_of_totalitarianism/rules.yaml:1291:23\n3863 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3864 rules/rise_of_totalitarianism/rules.yaml:1293:15\n3867 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3869 rules/rise_of_totalitarianism/rules.yaml:1296:15\n3892 rules/rise_of_totalitarianism/rules.yaml:1051:7\n3893 rules/rise_of_totalitarianism/rules.yaml:1052:11\n3894 rules/rise_of_totalitarianism/rules.yaml:1053:15\n3895 rules/rise_of_totalitarianism/rules.yaml:1054:11\n3896 rules/rise_of_totalitarianism/rules.yaml:1055:7\n3907 rules/rise_of_totalitarianism/rules.yaml:1056:11\n3908 rules/rise_of_totalitarianism/rules.yaml:1057:11\n3925 rules/rise_of_totalitarianism/rules.yaml:1058:11\n3926 rules/rise_of_totalitarianism/rules.yaml:1059:11\n3937 rules/rise_of_totalitarianism/rules.yaml:1060:11\n3938 rules/rise_of_totalitarianism/rules.yaml:1061:15\n3941 rules/rise_of_totalitarianism/rules.yaml:1062:15\n3942 rules/rise_of_totalitarianism/rules.yaml:1063:15\n3948 rules/rise_of_totalitarianism/rules.yaml:1065:15\n3949 rules/rise_of_totalitarianism/rules.yaml:1066:15\n3950 rules/rise_of_totalitarianism/rules.yaml:1067:19\n3954 rules/rise_of_totalitarianism/rules.yaml:1068:19\n3962 rules/rise_of_totalitarianism/rules.yaml:1069:15\n3968 rules/rise_of_totalitarianism/rules.yaml:1070:19\n3989 rules/rise_of_totalitarianism/rules.yaml:1071:23\n3994 rules/rise_of_totalitarianism/rules.yaml:1072:7\n3995 rules/rise_of_totalitarianism/rules.yaml:1073:11\n4016 rules/rise_of_totalitarianism/rules.yaml:530:7\n4017 rules/rise_of_totalitarianism/rules.yaml:531:7\n4022 rules/rise_of_totalitarianism/rules.yaml:532:11\n4029 rules/rise_of_totalitarianism/rules.yaml:533:11\n4044 rules/rise_of_totalitarianism/rules.yaml:534:7\n4045 rules/rise_of_totalitarianism/rules.yaml:535:11\n4046 rules/rise_of_totalitarianism/rules.yaml:536:7\n4057 rules/rise_of_totalitarianism/rules.yaml:537:11\n4062 rules/rise_of_totalitarianism/rules.yaml:538:11\n4075 rules/rise_of_totalitarianism/rules.yaml:539:11\n4079 rules/rise_of_totalitarianism/rules.yaml:540:7\n4080 rules/rise_of_totalitarianism/rules.yaml:541:7\n4081 rules/rise_of_totalitarianism/rules.yaml:542:11\n4089 rules/rise_of_totalitarianism/rules.yaml:543:7\n4090 rules/rise_of_totalitarianism/rules.yaml:544:7\n4104 rules/rise_of_totalitarianism/rules.yaml:585:7\n4105 rules/rise_of_totalitarianism/rules.yaml:586:7\n4116 rules/rise_of_totalitarianism/rules.yaml:587:11\n4124 rules/rise_of_totalitarianism/rules.yaml:588:7\n4125 rules/rise_of_totalitarianism/rules.yaml:589:11\n4128 rules/rise_of_totalitarianism/rules.yaml:590:11\n4130 rules/rise_of_totalitarianism/rules.yaml:592:11\n4144 rules/rise_of_totalitarianism/rules.yaml:742:7\n4145 rules/rise_of_totalitarianism/rules.yaml:743:11\n4150 rules/rise_of_totalitarianism/rules.yaml:745:11\n4151 rules/rise_of_totalitarianism/rules.yaml:746:11\n4152 rules/rise_of_totalitarianism/rules.yaml:747:11\n4153 rules/rise_of_totalitarianism/rules.yaml:748:11\n4154 rules/rise_of_totalitarianism/rules.yaml:749:11\n4155 rules/rise_of_totalitarianism/rules.yaml:750:15\n4159 rules/rise_of_totalitarianism/rules.yaml:751:15\n4167 rules/rise_of_totalitarianism/rules.yaml:752:11\n4168 rules/rise_of_totalitarianism/rules.yaml:753:15\n4172 rules/rise_of_totalitarianism/rules.yaml:754:15\n4180 rules/rise_of_totalitarianism/rules.yaml:755:11\n4185 rules/rise_of_totalitarianism/rules.yaml:756:15\n4186 rules/rise_of_totalitarianism/rules.yaml:757:15\n4206 rules/rise_of_totalitarianism/rules.yaml:758:15\n4233 rules/rise_of_totalitarianism/rules.yaml:867:7\n4237 rules/rise_of_totalitarianism/rules.yaml:868:7\n4238 rules/rise_of_totalitarianism/rules.yaml:869:7\n4246 rules/rise_of_totalitarianism/rules.yaml:870:11\n4261 rules/rise_of_totalitarianism/rules.yaml:871:7\n4262 rules/rise_of_totalitarianism/rules.yaml:872:7\n4274 rules/rise_of_totalitarianism/rules.yaml:601:7\n4278 rules/rise_of_totalitarianism/rules.yaml:602:11\n4279 rules/rise_of_totalitarianism/rules.yaml:603:7\n4280 rules/rise_of_totalitarianism/rules.yaml:604:7\n4294 rules/rise_of_totalitarianism/rules.yaml:605:11\n4304 rules/rise_of_totalitarianism/rules.yaml:606:7\n4305 rules/rise_of_totalitarianism/rules.yaml:607:11\n4306 rules/rise_of_totalitarianism/rules.yaml:608:11\n4314 rules/rise_of_totalitarianism/rules.yaml:610:11\n4327 rules/rise_of_totalitarianism/rules.yaml:611:11\n4328 rules/rise_of_totalitarianism/rules.yaml:612:11\n4329 rules/rise_of_totalitarianism/rules.yaml:613:11\n4344 rules/rise_of_totalitarianism/rules.yaml:889:7\n4345 rules/rise_of_totalitarianism/rules.yaml:890:11\n4346 rules/rise_of_totalitarianism/rules.yaml:891:11\n4347 rules/rise_of_totalitarianism/rules.yaml:892:15\n4360 rules/rise_of_totalitarianism/rules.yaml:893:15\n4375 rules/rise_of_totalitarianism/rules.yaml:895:11\n4376 rules/rise_of_totalitarianism/rules.yaml:896:11\n4381 rules/rise_of_totalitarianism/rules.yaml:897:11\n4400 rules/rise_of_totalitarianism/rules.yaml:899:11\n4408 rules/rise_of_totalitarianism/rules.yaml:900:11\n4409 rules/rise_of_totalitarianism/rules.yaml:901:11\n4430 rules/rise_of_totalitarianism/rules.yaml:1247:7\n4431 rules/rise_of_totalitarianism/rules.yaml:1248:7\n4432 rules/rise_of_totalitarianism/rules.yaml:1249:7\n4440 rules/rise_of_totalitarianism/rules.yaml:1250:11\n4448 rules/rise_of_totalitarianism/rules.yaml:1251:7\n4449 rules/rise_of_totalitarianism/rules.yaml:1252:11\n4450 rules/rise_of_totalitarianism/rules.yaml:1253:11\n4453 rules/rise_of_totalitarianism/rules.yaml:1254:11\n4460 rules/rise_of_totalitarianism/rules.yaml:1256:11\n4461 rules/rise_of_totalitarianism/rules.yaml:1257:11\n4462 rules/rise_of_totalitarianism/rules.yaml:1258:11\n4463 rules/rise_of_totalitarianism/rules.yaml:1259:11\n4464 rules/rise_of_totalitarianism/rules.yaml:1260:15\n4465 rules/rise_of_totalitarianism/rules.yaml:1261:19\n4466 rules/rise_of_totalitarianism/rules.yaml:1262:15\n4467 rules/rise_of_totalitarianism/rules.yaml:1263:11\n4468 rules/rise_of_totalitarianism/rules.yaml:1264:11\n4469 rules/rise_of_totalitarianism/rules.yaml:1265:11\n4470 rules/rise_of_totalitarianism/rules.yaml:1266:11\n4475 rules/rise_of_totalitarianism/rules.yaml:1267:15\n4504 rules/rise_of_totalitarianism/rules.yaml:1109:7\n4515 rules/rise_of_totalitarianism/rules.yaml:1110:11\n4533 rules/rise_of_totalitarianism/rules.yaml:1111:11\n4539 rules/rise_of_totalitarianism/rules.yaml:1112:15\n4540 rules/rise_of_totalitarianism/rules.yaml:1113:15\n4541 rules/rise_of_totalitarianism/rules.yaml:1114:15\n4558 rules/rise_of_totalitarianism/rules.yaml:1115:15\n4559 rules/rise_of_totalitarianism/rules.yaml:1116:15\n4571 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4572 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4573 rules/rise_of_totalitarianism/rules.yaml:1119:19\n4574 rules/rise_of_totalitarianism/rules.yaml:1120:19\n4575 rules/rise_of_totalitarianism/rules.yaml:1121:23\n4576 rules/rise_of_totalitarianism/rules.yaml:1122:19\n4577 rules/rise_of_totalitarianism/rules.yaml:1123:23\n4578 rules/rise_of_totalitarianism/rules.yaml:1124:23\n4579 rules/rise_of_totalitarianism/rules.yaml:1125:23\n4581 rules/rise_of_totalitarianism/rules.yaml:1127:23\n4612 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4617 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4620 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4621 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4622 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4623 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4624 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4625 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4638 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4639 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4664 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4670 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4676 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4677 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4697 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4733 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4734 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4740 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4741 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4761 rules/rise_of_totalitarianism/rules.yaml:1358:3\n4792 rules/rise_of_totalitarianism/rules.yaml:1132:7\n4803 rules/rise_of_totalitarianism/rules.yaml:1133:11\n4809 rules/rise_of_totalitarianism/rules.yaml:1134:11\n4815 rules/rise_of_totalitarianism/rules.yaml:1135:15\n4816 rules/rise_of_totalitarianism/rules.yaml:1136:15\n4864 rules/rise_of_totalitarianism/rules.yaml:1137:15\n4865 rules/rise_of_totalitarianism/rules.yaml:1138:15\n4871 rules/rise_of_totalitarianism/rules.yaml:1139:15\n4872 rules/rise_of_totalitarianism/rules.yaml:1140:15\n4873 rules/rise_of_totalitarianism/rules.yaml:1141:19\n4882 rules/rise_of_totalitarianism/rules.yaml:1142:19\n4884 rules/rise_of_totalitarianism/rules.yaml:1144:19\n4885 rules/rise_of_totalitarianism/rules.yaml:1145:19\n4886 rules/rise_of_totalitarianism/rules.yaml:1146:23\n4888 rules/rise_of_totalitarianism/rules.yaml:1148:23\n4889 rules/rise_of_totalitarianism/rules.yaml:1149:23\n4893 rules/rise_of_totalitarianism/rules.yaml:1150:27\n4906 rules/rise_of_totalitarianism/rules.yaml:1151:23\n4907 rules/rise_of_totalitarianism/rules.yaml:1152:23\n4908 rules/rise_of_totalitarianism/rules.yaml:1153:23\n4909 rules/rise_of_totalitarianism/rules.yaml:1154:27\n4910 rules/rise_of_totalitarianism/rules.yaml:1155:23\n4911 rules/rise_of_totalitarianism/rules.yaml:1156:23\n4912 rules/rise_of_totalitarianism/rules.yaml:1157:23\n4913 rules/rise_of_totalitarianism/rules.yaml:1158:27\n4914 rules/rise_of_totalitarianism/rules.yaml:1159:27\n4923 rules/rise_of_totalitarianism/rules.yaml:1160:27\n4927 rules/rise_of_totalitarianism/rules.yaml:1161:27\n4928 rules/rise_of_totalitarianism/rules.yaml:1162:27\n4929 rules/rise_of_totalitarianism/rules.yaml:1163:27\n4930 rules/rise_of_totalitarianism/rules.yaml:1164:27\n4931 rules/rise_of_totalitarianism/rules.yaml:1165:31\n4934 rules/rise_of_totalitarianism/rules.yaml:1166:27\n4937 rules/rise_of_totalitarianism/rules.yaml:1167:27\n4984 rules/rise_of_totalitarianism/rules.yaml:1315:7\n4985 rules/rise_of_totalitarianism/rules.yaml:1316:7\n4986 rules/rise_of_totalitarianism/rules.yaml:1317:7\n4994 rules/rise_of_totalitarianism/rules.yaml:1318:11\n5007 rules/rise_of_totalitarianism/rules.yaml:1319:11\n5008 rules/rise_of_totalitarianism/rules.yaml:1320:15\n5009 rules/rise_of_totalitarianism/rules.yaml:1321:15\n5012 rules/rise_of_totalitarianism/rules.yaml:1322:7\n5024 rules/rise_of_totalitarianism/rules.yaml:1323:7\n5030 rules/rise_of_totalitarianism/rules.yaml:1324:7\n5038 rules/rise_of_totalitarianism/rules.yaml:1325:11\n5046 rules/rise_of_totalitarianism/rules.yaml:1326:11\n5051 rules/rise_of_totalitarianism/rules.yaml:1327:15\n5052 rules/rise_of_totalitarianism/rules.yaml:1328:15\n5077 rules/rise_of_totalitarianism/rules.yaml:790:7\n5078 rules/rise_of_totalitarianism/rules.yaml:791:7\n5089 rules/rise_of_totalitarianism/rules.yaml:792:11\n5099 rules/rise_of_totalitarianism/rules.yaml:793:11\n5100 rules/rise_of_totalitarianism/rules.yaml:794:15\n5109 rules/rise_of_totalitarianism/rules.yaml:796:15\n5122 rules/rise_of_totalitarianism/rules.yaml:797:15\n5123 rules/rise_of_totalitarianism/rules.yaml:798:19\n5132 rules/rise_of_totalitarianism/rules.yaml:800:19\n5145 rules/rise_of_totalitarianism/rules.yaml:801:19\n5153 rules/rise_of_totalitarianism/rules.yaml:802:19\n5155 rules/rise_of_totalitarianism/rules.yaml:803:19\n5156 rules/rise_of_totalitarianism/rules.yaml:804:19\n5157 rules/rise_of_totalitarianism/rules.yaml:805:19\n5158 rules/rise_of_totalitarianism/rules.yaml:806:19\n5181 rules/rise_of_totalitarianism/rules.yaml:807:19\n5182 rules/rise_of_totalitarianism/rules.yaml:808:19\n5183 rules/rise_of_totalitarianism/rules.yaml:809:19\n5188 rules/rise_of_totalitarianism/rules.yaml:810:19\n5196 rules/rise_of_totalitarianism/rules.yaml:811:23\n5210 rules/rise_of_totalitarianism/rules.yaml:812:19\n5211 rules/rise_of_totalitarianism/rules.yaml:813:19\n5212 rules/rise_of_totalitarianism/rules.yaml:814:19\n5213 rules/rise_of_totalitarianism/rules.yaml:815:19\n5217 rules/rise_of_totalitarianism/rules.yaml:816:7\n5246 rules/rise_of_totalitarianism/rules.yaml:759:3\n5252 rules/rise_of_totalitarianism/rules.yaml:1377:14\n5280 rules/rise_of_totalitarianism/rules.yaml:763:7\n5281 rules/rise_of_totalitarianism/rules.yaml:764:11\n5282 rules/rise_of_totalitarianism/rules.yaml:765:7\n5287 rules/rise_of_totalitarianism/rules.yaml:766:7\n5309 rules/rise_of_totalitarianism/rules.yaml:768:11\n5310 rules/rise_of_totalitarianism/rules.yaml:769:7\n5311 rules/rise_of_totalitarianism/rules.yaml:770:11\n5312 rules/rise_of_totalitarianism/rules.yaml:771:15\n5320 rules/rise_of_totalitarianism/rules.yaml:773:15\n5327 rules/rise_of_totalitarianism/rules.yaml:774:11\n5328 rules/rise_of_totalitarianism/rules.yaml:775:7\n5342 rules/rise_of_totalitarianism/rules.yaml:776:11\n5348 rules/rise_of_totalitarianism/rules.yaml:777:15\n5353 rules/rise_of_totalitarianism/rules.yaml:778:7\n5354 rules/rise_of_totalitarianism/rules.yaml:779:11\n5355 rules/rise_of_totalitarianism/rules.yaml:780:11\n5356 rules/rise_of_totalitarianism/rules.yaml:781:15\n5357 rules/rise_of_totalitarianism/rules.yaml:782:11\n5358 rules/rise_of_totalitarianism/rules.yaml:783:11\n5359 rules/rise_of_totalitarianism/rules.yaml:784:11\n5374 rules/rise_of_totalitarianism/rules.yaml:672:7\n5375 rules/rise_of_totalitarianism/rules.yaml:673:7\n5376 rules/rise_of_totalitarianism/rules.yaml:674:7\n5377 rules/rise_of_totalitarianism/rules.yaml:675:7\n5385 rules/rise_of_totalitarianism/rules.yaml:676:11\n5391 rules/rise_of_totalitarianism/rules.yaml:677:11\n5392 rules/rise_of_totalitarianism/rules.yaml:678:15\n5393 rules/rise_of_totalitarianism/rules.yaml:679:15\n5394 rules/rise_of_totalitarianism/rules.yaml:680:15\n5395 rules/rise_of_totalitarianism/rules.yaml:681:15\n5398 rules/rise_of_totalitarianism/rules.yaml:682:7\n5421 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5426 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5429 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5430 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5431 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5432 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5433 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5434 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5447 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5448 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5460 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5466 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5484 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5485 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5506 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5545 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5546 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5548 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5549 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5553 rules/rise_of_totalitarianism/rules.yaml:1331:3\n5577 rules/rise_of_totalitarianism/rules.yaml:660:7\n5578 rules/rise_of_totalitarianism/rules.yaml:661:7\n5586 rules/rise_of_totalitarianism/rules.yaml:662:11\n5594 rules/rise_of_totalitarianism/rules.yaml:663:11\n5595 rules/rise_of_totalitarianism/rules.yaml:664:15\n5596 rules/rise_of_totalitarianism/rules.yaml:665:15\n5597 rules/rise_of_totalitarianism/rules.yaml:666:15\n5611 rules/rise_of_totalitarianism/rules.yaml:921:3\n5618 rules/rise_of_totalitarianism/rules.yaml:1357:14\n5624 rules/rise_of_totalitarianism/rules.yaml:1378:14\n5661 rules/rise_of_totalitarianism/rules.yaml:926:7\n5662 rules/rise_of_totalitarianism/rules.yaml:927:7\n5663 rules/rise_of_totalitarianism/rules.yaml:928:7\n5664 rules/rise_of_totalitarianism/rules.yaml:929:7\n5665 rules/rise_of_totalitarianism/rules.yaml:930:7\n5666 rules/rise_of_totalitarianism/rules.yaml:931:7\n5677 rules/rise_of_totalitarianism/rules.yaml:932:11\n5685 rules/rise_of_totalitarianism/rules.yaml:933:15\n5698 rules/rise_of_totalitarianism/rules.yaml:934:15\n5704 rules/rise_of_totalitarianism/rules.yaml:935:15\n5711 rules/rise_of_totalitarianism/rules.yaml:936:15\n5712 rules/rise_of_totalitarianism/rules.yaml:937:15\n5713 rules/rise_of_totalitarianism/rules.yaml:938:15\n5718 rules/rise_of_totalitarianism/rules.yaml:939:19\n5721 rules/rise_of_totalitarianism/rules.yaml:942:23\n5722 rules/rise_of_totalitarianism/rules.yaml:943:23\n5723 rules/rise_of_totalitarianism/rules.yaml:944:23\n5724 rules/rise_of_totalitarianism/rules.yaml:945:27\n5725 rules/rise_of_totalitarianism/rules.yaml:946:23\n5728 rules/rise_of_totalitarianism/rules.yaml:940:23\n5735 rules/rise_of_totalitarianism/rules.yaml:947:19\n5738 rules/rise_of_totalitarianism/rules.yaml:949:15\n5754 rules/rise_of_totalitarianism/rules.yaml:950:15\n5755 rules/rise_of_totalitarianism/rules.yaml:951:19\n5756 rules/rise_of_totalitarianism/rules.yaml:952:19\n5764 rules/rise_of_totalitarianism/rules.yaml:954:19\n5777 rules/rise_of_totalitarianism/rules.yaml:955:19\n5782 rules/rise_of_totalitarianism/rules.yaml:956:19\n5789 rules/rise_of_totalitarianism/rules.yaml:957:19\n5790 rules/rise_of_totalitarianism/rules.yaml:958:19\n5791 rules/rise_of_totalitarianism/rules.yaml:959:19\n5796 rules/rise_of_totalitarianism/rules.yaml:960:23\n5799 rules/rise_of_totalitarianism/rules.yaml:963:27\n5800 rules/rise_of_totalitarianism/rules.yaml:964:27\n5801 rules/rise_of_totalitarianism/rules.yaml:965:31\n5802 rules/rise_of_totalitarianism/rules.yaml:966:27\n5805 rules/rise_of_totalitarianism/rules.yaml:961:27\n5809 rules/rise_of_totalitarianism/rules.yaml:968:11\n5810 rules/rise_of_totalitarianism/rules.yaml:969:11\n5811 rules/rise_of_totalitarianism/rules.yaml:970:15\n5812 rules/rise_of_totalitarianism/rules.yaml:971:15\n5820 rules/rise_of_totalitarianism/rules.yaml:973:15\n5828 rules/rise_of_totalitarianism/rules.yaml:974:15\n5829 rules/rise_of_totalitarianism/rules.yaml:975:15\n5836 rules/rise_of_totalitarianism/rules.yaml:976:15\n5837 rules/rise_of_totalitarianism/rules.yaml:977:15\n5838 rules/rise_of_totalitarianism/rules.yaml:978:15\n5843 rules/rise_of_totalitarianism/rules.yaml:979:19\n5844 rules/rise_of_totalitarianism/rules.yaml:980:19\n5845 rules/rise_of_totalitarianism/rules.yaml:981:19\n5853 rules/rise_of_totalitarianism/rules.yaml:982:23\n5861 rules/rise_of_totalitarianism/rules.yaml:984:11\n5873 rules/rise_of_totalitarianism/rules.yaml:985:11\n5874 rules/rise_of_totalitarianism/rules.yaml:986:15\n5875 rules/rise_of_totalitarianism/rules.yaml:987:15\n5883 rules/rise_of_totalitarianism/rules.yaml:989:15\n5895 rules/rise_of_totalitarianism/rules.yaml:990:15\n5896 rules/rise_of_totalitarianism/rules.yaml:991:15\n5903 rules/rise_of_totalitarianism/rules.yaml:992:15\n5904 rules/rise_of_totalitarianism/rules.yaml:993:15\n5905 rules/rise_of_totalitarianism/rules.yaml:994:15\n5906 rules/rise_of_totalitarianism/rules.yaml:995:19\n5907 rules/rise_of_totalitarianism/rules.yaml:996:19\n5908 rules/rise_of_totalitarianism/rules.yaml:997:19\n5909 rules/rise_of_totalitarianism/rules.yaml:998:19\n5910 rules/rise_of_totalitarianism/rules.yaml:999:19\n5913 rules/rise_of_totalitarianism/rules.yaml:1001:11\n5914 rules/rise_of_totalitarianism/rules.yaml:1002:11\n5915 rules/rise_of_totalitarianism/rules.yaml:1003:11\n5920 rules/rise_of_totalitarianism/rules.yaml:1004:15\n5925 rules/rise_of_totalitarianism/rules.yaml:1005:15\n5926 rules/rise_of_totalitarianism/rules.yaml:1006:15\n5927 rules/rise_of_totalitarianism/rules.yaml:1007:15\n5928 rules/rise_of_totalitarianism/rules.yaml:1008:15\n5935 rules/rise_of_totalitarianism/rules.yaml:1009:15\n5936 rules/rise_of_totalitarianism/rules.yaml:1010:15\n5937 rules/rise_of_totalitarianism/rules.yaml:1011:15\n5942 rules/rise_of_totalitarianism/rules.yaml:1012:19\n5943 rules/rise_of_totalitarianism/rules.yaml:1013:19\n5944 rules/rise_of_totalitarianism/rules.yaml:1014:19\n5945 rules/rise_of_totalitarianism/rules.yaml:1015:19\n5946 rules/rise_of_totalitarianism/rules.yaml:1016:19\n5950 rules/rise_of_totalitarianism/rules.yaml:1018:15\n5955 rules/rise_of_totalitarianism/rules.yaml:1019:15\n5972 rules/rise_of_totalitarianism/rules.yaml:1020:15\n5973 rules/rise_of_totalitarianism/rules.yaml:1021:15\n5980 rules/rise_of_totalitarianism/rules.yaml:1022:15\n5981 rules/rise_of_totalitarianism/rules.yaml:1023:15\n5982 rules/rise_of_totalitarianism/rules.yaml:1024:15\n5987 rules/rise_of_totalitarianism/rules.yaml:1025:19\n6002 rules/rise_of_totalitarianism/rules.yaml:1026:19\n6003 rules/rise_of_totalitarianism/rules.yaml:1027:23\n6018 rules/rise_of_totalitarianism/rules.yaml:1028:19\n6026 rules/rise_of_totalitarianism/rules.yaml:1029:23\n6038 rules/rise_of_totalitarianism/rules.yaml:1030:23\n6045 rules/rise_of_totalitarianism/rules.yaml:1031:19\n6046 rules/rise_of_totalitarianism/rules.yaml:1032:23\n6049 rules/rise_of_totalitarianism/rules.yaml:1033:23\n6055 rules/rise_of_totalitarianism/rules.yaml:1034:7\n6058 rules/rise_of_totalitarianism/rules.yaml:1040:11\n6061 rules/rise_of_totalitarianism/rules.yaml:1035:11\n6068 rules/rise_of_totalitarianism/rules.yaml:1036:15\n6072 rules/rise_of_totalitarianism/rules.yaml:1038:15\n6082 rules/rise_of_totalitarianism/rules.yaml:1041:7\n6083 rules/rise_of_totalitarianism/rules.yaml:1042:11\n6084 rules/rise_of_totalitarianism/rules.yaml:1043:15\n6086 rules/rise_of_totalitarianism/rules.yaml:1045:11\n6105 rules/rise_of_totalitarianism/rules.yaml:840:7\n6106 rules/rise_of_totalitarianism/rules.yaml:841:11\n6107 rules/rise_of_totalitarianism/rules.yaml:842:15\n6108 rules/rise_of_totalitarianism/rules.yaml:843:19\n6109 rules/rise_of_totalitarianism/rules.yaml:844:15\n6110 rules/rise_of_totalitarianism/rules.yaml:845:15\n6112 rules/rise_of_totalitarianism/rules.yaml:846:7\n6113 rules/rise_of_totalitarianism/rules.yaml:847:7\n6124 rules/rise_of_totalitarianism/rules.yaml:848:11\n6125 rules/rise_of_totalitarianism/rules.yaml:849:11\n6140 rules/rise_of_totalitarianism/rules.yaml:850:15\n6146 rules/rise_of_totalitarianism/rules.yaml:851:15\n6152 rules/rise_of_totalitarianism/rules.yaml:852:19\n6153 rules/rise_of_totalitarianism/rules.yaml:853:19\n6166 rules/rise_of_totalitarianism/rules.yaml:854:19\n6180 rules/rise_of_totalitarianism/flow.yaml:22:3\n6217 rules/rise_of_totalitarianism/flow.yaml:26:7\n6218 rules/rise_of_totalitarianism/flow.yaml:27:7\n6219 rules/rise_of_totalitarianism/flow.yaml:28:7\n6230 rules/rise_of_totalitarianism/flow.yaml:29:11\n6235 rules/rise_of_totalitarianism/flow.yaml:30:11\n6244 rules/rise_of_totalitarianism/flow.yaml:31:15\n6256 rules/rise_of_totalitarianism/flow.yaml:32:15\n6257 rules/rise_of_totalitarianism/flow.yaml:33:19\n6260 rules/rise_of_totalitarianism/flow.yaml:34:19\n6264 rules/rise_of_totalitarianism/flow.yaml:35:7\n6265 rules/rise_of_totalitarianism/flow.yaml:36:7\n6266 rules/rise_of_totalitarianism/flow.yaml:37:11\n6267 rules/rise_of_totalitarianism/flow.yaml:38:15\n6284 rules/rise_of_totalitarianism/flow.yaml:39:15\n6285 rules/rise_of_totalitarianism/flow.yaml:40:11\n6286 rules/rise_of_totalitarianism/flow.yaml:41:7\n6287 rules/rise_of_totalitarianism/flow.yaml:42:7\n6288 rules/rise_of_totalitarianism/flow.yaml:43:11\n6291 rules/rise_of_totalitarianism/flow.yaml:44:11\n6292 rules/rise_of_totalitarianism/flow.yaml:45:7\n6293 rules/rise_of_totalitarianism/flow.yaml:46:11\n6294 rules/rise_of_totalitarianism/flow.yaml:47:7\n6308 rules/rise_of_totalitarianism/flow.yaml:48:11\n6314 rules/rise_of_totalitarianism/flow.yaml:49:11\n6315 rules/rise_of_totalitarianism/flow.yaml:50:15\n6316 rules/rise_of_totalitarianism/flow.yaml:51:15\n6326 rules/rise_of_totalitarianism/flow.yaml:52:15\n6333 rules/rise_of_totalitarianism/flow.yaml:53:15\n6334 rules/rise_of_totalitarianism/flow.yaml:54:15\n6338 rules/rise_of_totalitarianism/flow.yaml:55:7\n6349 rules/rise_of_totalitarianism/flow.yaml:56:11\n6350 rules/rise_of_totalitarianism/flow.yaml:57:11\n6365 rules/rise_of_totalitarianism/flow.yaml:58:15\n6383 rules/rise_of_totalitarianism/flow.yaml:59:15\n6384 rules/rise_of_totalitarianism/flow.yaml:60:19\n6386 rules/rise_of_totalitarianism/flow.yaml:62:19\n6389 rules/rise_of_totalitarianism/flow.yaml:63:19\n6412 rules/rise_of_totalitarianism/flow.yaml:81:3\n6418 rules/rise_of_totalitarianism/flow.yaml:81:3\n6429 rules/rise_of_totalitarianism/flow.yaml:85:7\n6430 rules/rise_of_totalitarianism/flow.yaml:86:11\n6431 rules/rise_of_totalitarianism/flow.yaml:87:15\n6432 rules/rise_of_totalitarianism/flow.yaml:88:7\n6433 rules/rise_of_totalitarianism/flow.yaml:89:7\n6434 rules/rise_of_totalitarianism/flow.yaml:90:7\n6440 rules/rise_of_totalitarianism/flow.yaml:91:7\n6446 rules/rise_of_totalitarianism/flow.yaml:92:7\n6447 rules/rise_of_totalitarianism/flow.yaml:93:7\n6448 rules/rise_of_totalitarianism/flow.yaml:94:7\n6458 rules/rise_of_totalitarianism/flow.yaml:15:3\n6473 rules/rise_of_totalitarianism/flow.yaml:19:7\n6474 rules/rise_of_totalitarianism/flow.yaml:20:7\n6489 rules/rise_of_totalitarianism/flow.yaml:65:3\n6511 rules/rise_of_totalitarianism/flow.yaml:69:7\n6525 rules/rise_of_totalitarianism/flow.yaml:70:11\n6526 rules/rise_of_totalitarianism/flow.yaml:71:11\n6527 rules/rise_of_totalitarianism/flow.yaml:72:11\n6534 rules/rise_of_totalitarianism/flow.yaml:73:11\n6541 rules/rise_of_totalitarianism/flow.yaml:74:11\n6555 rules/rise_of_totalitarianism/flow.yaml:75:15\n6560 rules/rise_of_totalitarianism/flow.yaml:76:11\n6567 rules/rise_of_totalitarianism/flow.yaml:77:11\n6572 rules/rise_of_totalitarianism/flow.yaml:78:7\n6573 rules/rise_of_totalitarianism/flow.yaml:79:11\n6591 rules/rise_of_totalitarianism/rules.yaml:1371:7\n6599 rules/rise_of_totalitarianism/rules.yaml:1372:7\n6602 rules/rise_of_totalitarianism/rules.yaml:1373:7\n6603 rules/rise_of_totalitarianism/rules.yaml:1374:7\n6604 rules/rise_of_totalitarianism/rules.yaml:1375:7"
+_ORIGINS = "1034 rules/rise_of_totalitarianism/rules.yaml:421:7\n1035 rules/rise_of_totalitarianism/rules.yaml:422:11\n1036 rules/rise_of_totalitarianism/rules.yaml:423:7\n1037 rules/rise_of_totalitarianism/rules.yaml:424:11\n1038 rules/rise_of_totalitarianism/rules.yaml:425:7\n1042 rules/rise_of_totalitarianism/rules.yaml:303:7\n1043 rules/rise_of_totalitarianism/rules.yaml:304:7\n1044 rules/rise_of_totalitarianism/rules.yaml:305:11\n1045 rules/rise_of_totalitarianism/rules.yaml:306:7\n1082 rules/rise_of_totalitarianism/rules.yaml:321:7\n1083 rules/rise_of_totalitarianism/rules.yaml:322:7\n1084 rules/rise_of_totalitarianism/rules.yaml:323:11\n1089 rules/rise_of_totalitarianism/rules.yaml:324:7\n1090 rules/rise_of_totalitarianism/rules.yaml:325:11\n1091 rules/rise_of_totalitarianism/rules.yaml:326:15\n1092 rules/rise_of_totalitarianism/rules.yaml:327:11\n1093 rules/rise_of_totalitarianism/rules.yaml:328:15\n1094 rules/rise_of_totalitarianism/rules.yaml:329:7\n1098 rules/rise_of_totalitarianism/rules.yaml:196:7\n1102 rules/rise_of_totalitarianism/rules.yaml:435:7\n1103 rules/rise_of_totalitarianism/rules.yaml:436:7\n1104 rules/rise_of_totalitarianism/rules.yaml:438:15\n1105 rules/rise_of_totalitarianism/rules.yaml:439:19\n1110 rules/rise_of_totalitarianism/rules.yaml:441:19\n1112 rules/rise_of_totalitarianism/rules.yaml:443:19\n1113 rules/rise_of_totalitarianism/rules.yaml:444:7\n1117 rules/rise_of_totalitarianism/rules.yaml:61:3\n1125 rules/rise_of_totalitarianism/rules.yaml:69:7\n1129 rules/rise_of_totalitarianism/rules.yaml:241:7\n1133 rules/rise_of_totalitarianism/rules.yaml:203:7\n1142 rules/rise_of_totalitarianism/rules.yaml:213:7\n1143 rules/rise_of_totalitarianism/rules.yaml:214:11\n1144 rules/rise_of_totalitarianism/rules.yaml:215:11\n1149 rules/rise_of_totalitarianism/rules.yaml:216:11\n1150 rules/rise_of_totalitarianism/rules.yaml:217:11\n1151 rules/rise_of_totalitarianism/rules.yaml:218:15\n1152 rules/rise_of_totalitarianism/rules.yaml:219:19\n1153 rules/rise_of_totalitarianism/rules.yaml:220:11\n1154 rules/rise_of_totalitarianism/rules.yaml:221:7\n1165 rules/rise_of_totalitarianism/rules.yaml:222:7\n1166 rules/rise_of_totalitarianism/rules.yaml:223:7\n1178 rules/rise_of_totalitarianism/rules.yaml:224:7\n1179 rules/rise_of_totalitarianism/rules.yaml:225:11\n1180 rules/rise_of_totalitarianism/rules.yaml:226:7\n1184 rules/rise_of_totalitarianism/rules.yaml:262:7\n1188 rules/rise_of_totalitarianism/rules.yaml:269:7\n1196 rules/rise_of_totalitarianism/rules.yaml:161:7\n1203 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1208 rules/rise_of_totalitarianism/rules.yaml:1514:7\n1209 rules/rise_of_totalitarianism/rules.yaml:1514:7\n1210 rules/rise_of_totalitarianism/rules.yaml:1514:7\n1214 rules/rise_of_totalitarianism/rules.yaml:1514:7\n1215 rules/rise_of_totalitarianism/rules.yaml:1514:7\n1221 rules/rise_of_totalitarianism/rules.yaml:1514:27\n1227 rules/rise_of_totalitarianism/rules.yaml:1514:49\n1235 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1240 rules/rise_of_totalitarianism/rules.yaml:1522:7\n1241 rules/rise_of_totalitarianism/rules.yaml:1522:7\n1242 rules/rise_of_totalitarianism/rules.yaml:1522:7\n1246 rules/rise_of_totalitarianism/rules.yaml:1522:7\n1247 rules/rise_of_totalitarianism/rules.yaml:1522:7\n1251 rules/rise_of_totalitarianism/rules.yaml:1522:27\n1257 rules/rise_of_totalitarianism/rules.yaml:1522:49\n1265 rules/rise_of_totalitarianism/rules.yaml:101:7\n1266 rules/rise_of_totalitarianism/rules.yaml:102:11\n1267 rules/rise_of_totalitarianism/rules.yaml:103:7\n1268 rules/rise_of_totalitarianism/rules.yaml:104:11\n1269 rules/rise_of_totalitarianism/rules.yaml:105:7\n1273 rules/rise_of_totalitarianism/rules.yaml:135:7\n1285 rules/rise_of_totalitarianism/rules.yaml:128:7\n1311 rules/rise_of_totalitarianism/rules.yaml:371:7\n1315 rules/rise_of_totalitarianism/rules.yaml:462:7\n1331 rules/rise_of_totalitarianism/rules.yaml:463:7\n1342 rules/rise_of_totalitarianism/rules.yaml:235:7\n1349 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1350 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1351 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1352 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1353 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1354 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1355 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1359 rules/rise_of_totalitarianism/rules.yaml:402:7\n1360 rules/rise_of_totalitarianism/rules.yaml:403:11\n1361 rules/rise_of_totalitarianism/rules.yaml:404:7\n1365 rules/rise_of_totalitarianism/rules.yaml:405:11\n1366 rules/rise_of_totalitarianism/rules.yaml:406:7\n1367 rules/rise_of_totalitarianism/rules.yaml:407:11\n1368 rules/rise_of_totalitarianism/rules.yaml:408:7\n1369 rules/rise_of_totalitarianism/rules.yaml:409:11\n1370 rules/rise_of_totalitarianism/rules.yaml:410:7\n1371 rules/rise_of_totalitarianism/rules.yaml:411:11\n1372 rules/rise_of_totalitarianism/rules.yaml:412:7\n1373 rules/rise_of_totalitarianism/rules.yaml:413:11\n1374 rules/rise_of_totalitarianism/rules.yaml:414:7\n1378 rules/rise_of_totalitarianism/rules.yaml:477:7\n1389 rules/rise_of_totalitarianism/rules.yaml:248:7\n1390 rules/rise_of_totalitarianism/rules.yaml:249:11\n1391 rules/rise_of_totalitarianism/rules.yaml:250:7\n1392 rules/rise_of_totalitarianism/rules.yaml:251:11\n1408 rules/rise_of_totalitarianism/rules.yaml:252:7\n1409 rules/rise_of_totalitarianism/rules.yaml:253:11\n1415 rules/rise_of_totalitarianism/rules.yaml:254:11\n1424 rules/rise_of_totalitarianism/rules.yaml:255:7\n1425 rules/rise_of_totalitarianism/rules.yaml:256:11\n1441 rules/rise_of_totalitarianism/rules.yaml:257:7\n1446 rules/rise_of_totalitarianism/rules.yaml:76:7\n1455 rules/rise_of_totalitarianism/rules.yaml:351:7\n1460 rules/rise_of_totalitarianism/rules.yaml:343:7\n1461 rules/rise_of_totalitarianism/rules.yaml:344:7\n1462 rules/rise_of_totalitarianism/rules.yaml:345:11\n1470 rules/rise_of_totalitarianism/rules.yaml:346:7\n1474 rules/rise_of_totalitarianism/rules.yaml:191:7\n1478 rules/rise_of_totalitarianism/rules.yaml:168:7\n1492 rules/rise_of_totalitarianism/rules.yaml:274:7\n1500 rules/rise_of_totalitarianism/rules.yaml:455:7\n1519 rules/rise_of_totalitarianism/rules.yaml:142:7\n1531 rules/rise_of_totalitarianism/rules.yaml:383:7\n1532 rules/rise_of_totalitarianism/rules.yaml:384:11\n1533 rules/rise_of_totalitarianism/rules.yaml:385:7\n1534 rules/rise_of_totalitarianism/rules.yaml:386:7\n1539 rules/rise_of_totalitarianism/rules.yaml:387:7\n1540 rules/rise_of_totalitarianism/rules.yaml:388:7\n1541 rules/rise_of_totalitarianism/rules.yaml:389:11\n1542 rules/rise_of_totalitarianism/rules.yaml:390:15\n1543 rules/rise_of_totalitarianism/rules.yaml:391:7\n1548 rules/rise_of_totalitarianism/rules.yaml:293:7\n1549 rules/rise_of_totalitarianism/rules.yaml:294:7\n1550 rules/rise_of_totalitarianism/rules.yaml:295:11\n1551 rules/rise_of_totalitarianism/rules.yaml:296:7\n1555 rules/rise_of_totalitarianism/rules.yaml:175:7\n1563 rules/rise_of_totalitarianism/rules.yaml:121:7\n1576 rules/rise_of_totalitarianism/rules.yaml:281:7\n1580 rules/rise_of_totalitarianism/rules.yaml:282:7\n1581 rules/rise_of_totalitarianism/rules.yaml:283:11\n1582 rules/rise_of_totalitarianism/rules.yaml:284:7\n1586 rules/rise_of_totalitarianism/rules.yaml:336:7\n1597 rules/rise_of_totalitarianism/rules.yaml:312:7\n1601 rules/rise_of_totalitarianism/rules.yaml:364:7\n1605 rules/rise_of_totalitarianism/rules.yaml:470:7\n1619 rules/rise_of_totalitarianism/rules.yaml:87:7\n1620 rules/rise_of_totalitarianism/rules.yaml:88:11\n1621 rules/rise_of_totalitarianism/rules.yaml:89:7\n1622 rules/rise_of_totalitarianism/rules.yaml:90:11\n1623 rules/rise_of_totalitarianism/rules.yaml:91:7\n1628 rules/rise_of_totalitarianism/rules.yaml:184:7\n1637 rules/rise_of_totalitarianism/rules.yaml:114:7\n1645 rules/rise_of_totalitarianism/rules.yaml:149:7\n1657 rules/rise_of_totalitarianism/rules.yaml:150:7\n1658 rules/rise_of_totalitarianism/rules.yaml:151:7\n1659 rules/rise_of_totalitarianism/rules.yaml:152:7\n1675 rules/rise_of_totalitarianism/rules.yaml:357:7\n1681 rules/rise_of_totalitarianism/rules.yaml:1483:3\n1686 rules/rise_of_totalitarianism/rules.yaml:1483:3\n1694 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1695 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1696 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1697 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1698 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1699 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1703 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1721 rules/rise_of_totalitarianism/rules.yaml:1456:3\n1725 rules/rise_of_totalitarianism/rules.yaml:488:7\n1726 rules/rise_of_totalitarianism/rules.yaml:489:7\n1731 rules/rise_of_totalitarianism/rules.yaml:490:11\n1732 rules/rise_of_totalitarianism/rules.yaml:491:11\n1737 rules/rise_of_totalitarianism/rules.yaml:1208:7\n1738 rules/rise_of_totalitarianism/rules.yaml:1209:11\n1739 rules/rise_of_totalitarianism/rules.yaml:1210:11\n1746 rules/rise_of_totalitarianism/rules.yaml:1211:11\n1747 rules/rise_of_totalitarianism/rules.yaml:1212:11\n1749 rules/rise_of_totalitarianism/rules.yaml:1213:7\n1754 rules/rise_of_totalitarianism/rules.yaml:1214:11\n1762 rules/rise_of_totalitarianism/rules.yaml:1215:11\n1767 rules/rise_of_totalitarianism/rules.yaml:1505:1\n1768 rules/rise_of_totalitarianism/rules.yaml:1505:1\n1769 rules/rise_of_totalitarianism/rules.yaml:1505:1\n1777 rules/rise_of_totalitarianism/rules.yaml:1505:1\n1778 rules/rise_of_totalitarianism/rules.yaml:1505:1\n1779 rules/rise_of_totalitarianism/rules.yaml:1505:1\n1790 rules/rise_of_totalitarianism/rules.yaml:1352:7\n1796 rules/rise_of_totalitarianism/rules.yaml:1353:11\n1797 rules/rise_of_totalitarianism/rules.yaml:1354:15\n1799 rules/rise_of_totalitarianism/rules.yaml:1355:11\n1800 rules/rise_of_totalitarianism/rules.yaml:1356:11\n1801 rules/rise_of_totalitarianism/rules.yaml:1357:15\n1802 rules/rise_of_totalitarianism/rules.yaml:1358:15\n1804 rules/rise_of_totalitarianism/rules.yaml:1360:15\n1805 rules/rise_of_totalitarianism/rules.yaml:1361:15\n1806 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1811 rules/rise_of_totalitarianism/rules.yaml:520:7\n1812 rules/rise_of_totalitarianism/rules.yaml:521:11\n1841 rules/rise_of_totalitarianism/rules.yaml:522:11\n1842 rules/rise_of_totalitarianism/rules.yaml:523:11\n1843 rules/rise_of_totalitarianism/rules.yaml:524:11\n1844 rules/rise_of_totalitarianism/rules.yaml:525:11\n1850 rules/rise_of_totalitarianism/rules.yaml:565:7\n1851 rules/rise_of_totalitarianism/rules.yaml:566:7\n1852 rules/rise_of_totalitarianism/rules.yaml:567:7\n1857 rules/rise_of_totalitarianism/rules.yaml:568:11\n1858 rules/rise_of_totalitarianism/rules.yaml:569:11\n1863 rules/rise_of_totalitarianism/rules.yaml:575:7\n1864 rules/rise_of_totalitarianism/rules.yaml:576:11\n1865 rules/rise_of_totalitarianism/rules.yaml:577:11\n1868 rules/rise_of_totalitarianism/rules.yaml:579:11\n1873 rules/rise_of_totalitarianism/rules.yaml:552:7\n1874 rules/rise_of_totalitarianism/rules.yaml:553:11\n1875 rules/rise_of_totalitarianism/rules.yaml:554:11\n1876 rules/rise_of_totalitarianism/rules.yaml:555:11\n1878 rules/rise_of_totalitarianism/rules.yaml:556:7\n1879 rules/rise_of_totalitarianism/rules.yaml:557:11\n1880 rules/rise_of_totalitarianism/rules.yaml:558:11\n1881 rules/rise_of_totalitarianism/rules.yaml:559:11\n1886 rules/rise_of_totalitarianism/rules.yaml:1080:7\n1887 rules/rise_of_totalitarianism/rules.yaml:1081:11\n1905 rules/rise_of_totalitarianism/rules.yaml:1082:15\n1906 rules/rise_of_totalitarianism/rules.yaml:1083:15\n1911 rules/rise_of_totalitarianism/rules.yaml:1084:15\n1912 rules/rise_of_totalitarianism/rules.yaml:1085:19\n1915 rules/rise_of_totalitarianism/rules.yaml:1086:19\n1918 rules/rise_of_totalitarianism/rules.yaml:1088:19\n1924 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1925 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1926 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1930 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1931 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1937 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1938 rules/rise_of_totalitarianism/rules.yaml:1506:3\n1943 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1944 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1945 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1949 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1950 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1954 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1955 rules/rise_of_totalitarianism/rules.yaml:1516:3\n1959 rules/rise_of_totalitarianism/flow.yaml:97:3\n1963 rules/rise_of_totalitarianism/flow.yaml:101:7\n1964 rules/rise_of_totalitarianism/flow.yaml:102:11\n1968 rules/rise_of_totalitarianism/rules.yaml:511:7\n1969 rules/rise_of_totalitarianism/rules.yaml:512:7\n1970 rules/rise_of_totalitarianism/rules.yaml:513:11\n1975 rules/rise_of_totalitarianism/rules.yaml:514:15\n1976 rules/rise_of_totalitarianism/rules.yaml:515:15\n1980 rules/rise_of_totalitarianism/rules.yaml:483:7\n1984 rules/rise_of_totalitarianism/rules.yaml:1314:7\n1985 rules/rise_of_totalitarianism/rules.yaml:1315:7\n1986 rules/rise_of_totalitarianism/rules.yaml:1316:7\n1987 rules/rise_of_totalitarianism/rules.yaml:1317:7\n1992 rules/rise_of_totalitarianism/rules.yaml:859:7\n1994 rules/rise_of_totalitarianism/rules.yaml:860:7\n1995 rules/rise_of_totalitarianism/rules.yaml:861:7\n2000 rules/rise_of_totalitarianism/rules.yaml:725:7\n2003 rules/rise_of_totalitarianism/rules.yaml:726:7\n2004 rules/rise_of_totalitarianism/rules.yaml:727:11\n2007 rules/rise_of_totalitarianism/rules.yaml:728:7\n2008 rules/rise_of_totalitarianism/rules.yaml:729:11\n2009 rules/rise_of_totalitarianism/rules.yaml:730:11\n2010 rules/rise_of_totalitarianism/rules.yaml:731:11\n2011 rules/rise_of_totalitarianism/rules.yaml:732:7\n2012 rules/rise_of_totalitarianism/rules.yaml:733:11\n2014 rules/rise_of_totalitarianism/rules.yaml:735:11\n2019 rules/rise_of_totalitarianism/rules.yaml:1093:7\n2020 rules/rise_of_totalitarianism/rules.yaml:1094:11\n2021 rules/rise_of_totalitarianism/rules.yaml:1095:15\n2027 rules/rise_of_totalitarianism/rules.yaml:1096:19\n2028 rules/rise_of_totalitarianism/rules.yaml:1097:19\n2029 rules/rise_of_totalitarianism/rules.yaml:1098:19\n2030 rules/rise_of_totalitarianism/rules.yaml:1099:19\n2031 rules/rise_of_totalitarianism/rules.yaml:1100:19\n2032 rules/rise_of_totalitarianism/rules.yaml:1101:19\n2037 rules/rise_of_totalitarianism/rules.yaml:1102:23\n2040 rules/rise_of_totalitarianism/rules.yaml:1103:23\n2041 rules/rise_of_totalitarianism/rules.yaml:1104:19\n2047 rules/rise_of_totalitarianism/rules.yaml:1371:7\n2050 rules/rise_of_totalitarianism/rules.yaml:1372:11\n2051 rules/rise_of_totalitarianism/rules.yaml:1373:11\n2052 rules/rise_of_totalitarianism/rules.yaml:1374:7\n2053 rules/rise_of_totalitarianism/rules.yaml:1375:7\n2054 rules/rise_of_totalitarianism/rules.yaml:1376:7\n2058 rules/rise_of_totalitarianism/flow.yaml:6:3\n2062 rules/rise_of_totalitarianism/flow.yaml:10:7\n2063 rules/rise_of_totalitarianism/flow.yaml:11:11\n2066 rules/rise_of_totalitarianism/flow.yaml:12:7\n2070 rules/rise_of_totalitarianism/rules.yaml:496:7\n2071 rules/rise_of_totalitarianism/rules.yaml:497:7\n2072 rules/rise_of_totalitarianism/rules.yaml:498:7\n2073 rules/rise_of_totalitarianism/rules.yaml:499:11\n2074 rules/rise_of_totalitarianism/rules.yaml:500:15\n2076 rules/rise_of_totalitarianism/rules.yaml:502:15\n2077 rules/rise_of_totalitarianism/rules.yaml:503:7\n2078 rules/rise_of_totalitarianism/rules.yaml:504:7\n2079 rules/rise_of_totalitarianism/rules.yaml:505:11\n2083 rules/rise_of_totalitarianism/rules.yaml:878:7\n2084 rules/rise_of_totalitarianism/rules.yaml:879:7\n2088 rules/rise_of_totalitarianism/rules.yaml:880:11\n2089 rules/rise_of_totalitarianism/rules.yaml:881:11\n2090 rules/rise_of_totalitarianism/rules.yaml:882:11\n2093 rules/rise_of_totalitarianism/rules.yaml:883:11\n2099 rules/rise_of_totalitarianism/rules.yaml:1220:7\n2100 rules/rise_of_totalitarianism/rules.yaml:1221:11\n2101 rules/rise_of_totalitarianism/rules.yaml:1222:11\n2102 rules/rise_of_totalitarianism/rules.yaml:1223:11\n2103 rules/rise_of_totalitarianism/rules.yaml:1224:15\n2104 rules/rise_of_totalitarianism/rules.yaml:1225:7\n2105 rules/rise_of_totalitarianism/rules.yaml:1226:11\n2108 rules/rise_of_totalitarianism/rules.yaml:1227:15\n2109 rules/rise_of_totalitarianism/rules.yaml:1228:7\n2110 rules/rise_of_totalitarianism/rules.yaml:1229:11\n2111 rules/rise_of_totalitarianism/rules.yaml:1230:11\n2112 rules/rise_of_totalitarianism/rules.yaml:1231:7\n2117 rules/rise_of_totalitarianism/rules.yaml:1236:7\n2118 rules/rise_of_totalitarianism/rules.yaml:1237:7\n2119 rules/rise_of_totalitarianism/rules.yaml:1238:7\n2120 rules/rise_of_totalitarianism/rules.yaml:1239:11\n2121 rules/rise_of_totalitarianism/rules.yaml:1240:11\n2127 rules/rise_of_totalitarianism/rules.yaml:1241:15\n2141 rules/rise_of_totalitarianism/rules.yaml:1242:15\n2142 rules/rise_of_totalitarianism/rules.yaml:1243:15\n2144 rules/rise_of_totalitarianism/rules.yaml:1244:7\n2145 rules/rise_of_totalitarianism/rules.yaml:1245:7\n2146 rules/rise_of_totalitarianism/rules.yaml:1246:7\n2147 rules/rise_of_totalitarianism/rules.yaml:1247:7\n2148 rules/rise_of_totalitarianism/rules.yaml:1248:7\n2152 rules/rise_of_totalitarianism/rules.yaml:1471:7\n2161 rules/rise_of_totalitarianism/rules.yaml:1472:7\n2162 rules/rise_of_totalitarianism/rules.yaml:1473:7\n2163 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2164 rules/rise_of_totalitarianism/rules.yaml:1475:15\n2165 rules/rise_of_totalitarianism/rules.yaml:1476:19\n2166 rules/rise_of_totalitarianism/rules.yaml:1477:19\n2167 rules/rise_of_totalitarianism/rules.yaml:1478:19\n2168 rules/rise_of_totalitarianism/rules.yaml:1479:7\n2192 rules/rise_of_totalitarianism/rules.yaml:822:7\n2193 rules/rise_of_totalitarianism/rules.yaml:823:7\n2198 rules/rise_of_totalitarianism/rules.yaml:824:11\n2211 rules/rise_of_totalitarianism/rules.yaml:825:11\n2212 rules/rise_of_totalitarianism/rules.yaml:826:15\n2214 rules/rise_of_totalitarianism/rules.yaml:828:15\n2215 rules/rise_of_totalitarianism/rules.yaml:829:15\n2216 rules/rise_of_totalitarianism/rules.yaml:830:19\n2218 rules/rise_of_totalitarianism/rules.yaml:832:19\n2219 rules/rise_of_totalitarianism/rules.yaml:833:19\n2220 rules/rise_of_totalitarianism/rules.yaml:834:19\n2225 rules/rise_of_totalitarianism/rules.yaml:688:7\n2226 rules/rise_of_totalitarianism/rules.yaml:690:15\n2227 rules/rise_of_totalitarianism/rules.yaml:691:15\n2229 rules/rise_of_totalitarianism/rules.yaml:693:15\n2230 rules/rise_of_totalitarianism/rules.yaml:694:15\n2231 rules/rise_of_totalitarianism/rules.yaml:696:19\n2234 rules/rise_of_totalitarianism/rules.yaml:699:15\n2236 rules/rise_of_totalitarianism/rules.yaml:701:15\n2237 rules/rise_of_totalitarianism/rules.yaml:702:19\n2238 rules/rise_of_totalitarianism/rules.yaml:703:15\n2240 rules/rise_of_totalitarianism/rules.yaml:706:15\n2241 rules/rise_of_totalitarianism/rules.yaml:708:15\n2242 rules/rise_of_totalitarianism/rules.yaml:709:19\n2243 rules/rise_of_totalitarianism/rules.yaml:710:15\n2244 rules/rise_of_totalitarianism/rules.yaml:711:19\n2245 rules/rise_of_totalitarianism/rules.yaml:712:19\n2246 rules/rise_of_totalitarianism/rules.yaml:713:19\n2248 rules/rise_of_totalitarianism/rules.yaml:715:15\n2249 rules/rise_of_totalitarianism/rules.yaml:717:15\n2250 rules/rise_of_totalitarianism/rules.yaml:718:15\n2251 rules/rise_of_totalitarianism/rules.yaml:719:19\n2257 rules/rise_of_totalitarianism/rules.yaml:907:7\n2258 rules/rise_of_totalitarianism/rules.yaml:908:7\n2259 rules/rise_of_totalitarianism/rules.yaml:909:7\n2264 rules/rise_of_totalitarianism/rules.yaml:910:11\n2283 rules/rise_of_totalitarianism/rules.yaml:911:11\n2284 rules/rise_of_totalitarianism/rules.yaml:912:15\n2286 rules/rise_of_totalitarianism/rules.yaml:914:15\n2287 rules/rise_of_totalitarianism/rules.yaml:915:15\n2288 rules/rise_of_totalitarianism/rules.yaml:916:19\n2290 rules/rise_of_totalitarianism/rules.yaml:918:19\n2295 rules/rise_of_totalitarianism/rules.yaml:919:19\n2296 rules/rise_of_totalitarianism/rules.yaml:920:7\n2301 rules/rise_of_totalitarianism/rules.yaml:619:7\n2302 rules/rise_of_totalitarianism/rules.yaml:621:15\n2303 rules/rise_of_totalitarianism/rules.yaml:622:15\n2308 rules/rise_of_totalitarianism/rules.yaml:623:19\n2314 rules/rise_of_totalitarianism/rules.yaml:624:19\n2315 rules/rise_of_totalitarianism/rules.yaml:625:19\n2316 rules/rise_of_totalitarianism/rules.yaml:626:19\n2318 rules/rise_of_totalitarianism/rules.yaml:628:15\n2319 rules/rise_of_totalitarianism/rules.yaml:629:15\n2320 rules/rise_of_totalitarianism/rules.yaml:630:15\n2322 rules/rise_of_totalitarianism/rules.yaml:633:15\n2324 rules/rise_of_totalitarianism/rules.yaml:636:15\n2325 rules/rise_of_totalitarianism/rules.yaml:637:19\n2330 rules/rise_of_totalitarianism/rules.yaml:640:15\n2331 rules/rise_of_totalitarianism/rules.yaml:641:19\n2336 rules/rise_of_totalitarianism/rules.yaml:644:15\n2340 rules/rise_of_totalitarianism/rules.yaml:645:19\n2341 rules/rise_of_totalitarianism/rules.yaml:646:23\n2346 rules/rise_of_totalitarianism/rules.yaml:651:15\n2353 rules/rise_of_totalitarianism/rules.yaml:1289:7\n2354 rules/rise_of_totalitarianism/rules.yaml:1290:11\n2355 rules/rise_of_totalitarianism/rules.yaml:1291:11\n2356 rules/rise_of_totalitarianism/rules.yaml:1292:15\n2357 rules/rise_of_totalitarianism/rules.yaml:1293:15\n2360 rules/rise_of_totalitarianism/rules.yaml:1295:7\n2361 rules/rise_of_totalitarianism/rules.yaml:1296:11\n2370 rules/rise_of_totalitarianism/rules.yaml:1297:15\n2371 rules/rise_of_totalitarianism/rules.yaml:1298:15\n2372 rules/rise_of_totalitarianism/rules.yaml:1299:15\n2373 rules/rise_of_totalitarianism/rules.yaml:1300:19\n2374 rules/rise_of_totalitarianism/rules.yaml:1301:23\n2376 rules/rise_of_totalitarianism/rules.yaml:1303:23\n2377 rules/rise_of_totalitarianism/rules.yaml:1304:15\n2378 rules/rise_of_totalitarianism/rules.yaml:1305:15\n2385 rules/rise_of_totalitarianism/rules.yaml:1051:7\n2386 rules/rise_of_totalitarianism/rules.yaml:1052:11\n2387 rules/rise_of_totalitarianism/rules.yaml:1053:15\n2388 rules/rise_of_totalitarianism/rules.yaml:1054:11\n2389 rules/rise_of_totalitarianism/rules.yaml:1055:7\n2390 rules/rise_of_totalitarianism/rules.yaml:1056:11\n2391 rules/rise_of_totalitarianism/rules.yaml:1057:11\n2398 rules/rise_of_totalitarianism/rules.yaml:1058:11\n2399 rules/rise_of_totalitarianism/rules.yaml:1059:11\n2404 rules/rise_of_totalitarianism/rules.yaml:1060:11\n2405 rules/rise_of_totalitarianism/rules.yaml:1061:15\n2408 rules/rise_of_totalitarianism/rules.yaml:1062:15\n2410 rules/rise_of_totalitarianism/rules.yaml:1066:15\n2411 rules/rise_of_totalitarianism/rules.yaml:1067:19\n2415 rules/rise_of_totalitarianism/rules.yaml:1069:15\n2416 rules/rise_of_totalitarianism/rules.yaml:1070:19\n2421 rules/rise_of_totalitarianism/rules.yaml:1071:23\n2422 rules/rise_of_totalitarianism/rules.yaml:1072:7\n2423 rules/rise_of_totalitarianism/rules.yaml:1073:11\n2428 rules/rise_of_totalitarianism/rules.yaml:530:7\n2429 rules/rise_of_totalitarianism/rules.yaml:531:7\n2434 rules/rise_of_totalitarianism/rules.yaml:532:11\n2441 rules/rise_of_totalitarianism/rules.yaml:533:11\n2456 rules/rise_of_totalitarianism/rules.yaml:534:7\n2457 rules/rise_of_totalitarianism/rules.yaml:535:11\n2458 rules/rise_of_totalitarianism/rules.yaml:536:7\n2459 rules/rise_of_totalitarianism/rules.yaml:537:11\n2469 rules/rise_of_totalitarianism/rules.yaml:538:11\n2470 rules/rise_of_totalitarianism/rules.yaml:539:11\n2471 rules/rise_of_totalitarianism/rules.yaml:540:7\n2472 rules/rise_of_totalitarianism/rules.yaml:541:7\n2473 rules/rise_of_totalitarianism/rules.yaml:542:11\n2477 rules/rise_of_totalitarianism/rules.yaml:543:7\n2482 rules/rise_of_totalitarianism/rules.yaml:585:7\n2483 rules/rise_of_totalitarianism/rules.yaml:586:7\n2487 rules/rise_of_totalitarianism/rules.yaml:587:11\n2488 rules/rise_of_totalitarianism/rules.yaml:588:7\n2489 rules/rise_of_totalitarianism/rules.yaml:589:11\n2491 rules/rise_of_totalitarianism/rules.yaml:592:11\n2496 rules/rise_of_totalitarianism/rules.yaml:742:7\n2499 rules/rise_of_totalitarianism/rules.yaml:745:11\n2500 rules/rise_of_totalitarianism/rules.yaml:746:11\n2501 rules/rise_of_totalitarianism/rules.yaml:747:11\n2502 rules/rise_of_totalitarianism/rules.yaml:749:11\n2503 rules/rise_of_totalitarianism/rules.yaml:750:15\n2507 rules/rise_of_totalitarianism/rules.yaml:752:11\n2508 rules/rise_of_totalitarianism/rules.yaml:753:15\n2512 rules/rise_of_totalitarianism/rules.yaml:755:11\n2513 rules/rise_of_totalitarianism/rules.yaml:756:15\n2514 rules/rise_of_totalitarianism/rules.yaml:757:15\n2518 rules/rise_of_totalitarianism/rules.yaml:758:15\n2522 rules/rise_of_totalitarianism/rules.yaml:1386:7\n2523 rules/rise_of_totalitarianism/rules.yaml:1387:7\n2524 rules/rise_of_totalitarianism/rules.yaml:1388:7\n2527 rules/rise_of_totalitarianism/rules.yaml:1391:11\n2528 rules/rise_of_totalitarianism/rules.yaml:1392:11\n2529 rules/rise_of_totalitarianism/rules.yaml:1393:15\n2530 rules/rise_of_totalitarianism/rules.yaml:1394:15\n2531 rules/rise_of_totalitarianism/rules.yaml:1396:11\n2532 rules/rise_of_totalitarianism/rules.yaml:1397:11\n2536 rules/rise_of_totalitarianism/rules.yaml:1172:7\n2537 rules/rise_of_totalitarianism/rules.yaml:1173:11\n2538 rules/rise_of_totalitarianism/rules.yaml:1174:7\n2539 rules/rise_of_totalitarianism/rules.yaml:1175:7\n2540 rules/rise_of_totalitarianism/rules.yaml:1176:11\n2541 rules/rise_of_totalitarianism/rules.yaml:1177:11\n2545 rules/rise_of_totalitarianism/rules.yaml:867:7\n2549 rules/rise_of_totalitarianism/rules.yaml:868:7\n2550 rules/rise_of_totalitarianism/rules.yaml:869:7\n2551 rules/rise_of_totalitarianism/rules.yaml:870:11\n2552 rules/rise_of_totalitarianism/rules.yaml:871:7\n2553 rules/rise_of_totalitarianism/rules.yaml:872:7\n2557 rules/rise_of_totalitarianism/rules.yaml:601:7\n2561 rules/rise_of_totalitarianism/rules.yaml:602:11\n2562 rules/rise_of_totalitarianism/rules.yaml:603:7\n2563 rules/rise_of_totalitarianism/rules.yaml:604:7\n2570 rules/rise_of_totalitarianism/rules.yaml:605:11\n2571 rules/rise_of_totalitarianism/rules.yaml:606:7\n2572 rules/rise_of_totalitarianism/rules.yaml:607:11\n2574 rules/rise_of_totalitarianism/rules.yaml:610:11\n2575 rules/rise_of_totalitarianism/rules.yaml:611:11\n2576 rules/rise_of_totalitarianism/rules.yaml:612:11\n2580 rules/rise_of_totalitarianism/rules.yaml:889:7\n2581 rules/rise_of_totalitarianism/rules.yaml:890:11\n2582 rules/rise_of_totalitarianism/rules.yaml:891:11\n2583 rules/rise_of_totalitarianism/rules.yaml:892:15\n2596 rules/rise_of_totalitarianism/rules.yaml:895:11\n2597 rules/rise_of_totalitarianism/rules.yaml:896:11\n2603 rules/rise_of_totalitarianism/rules.yaml:899:11\n2604 rules/rise_of_totalitarianism/rules.yaml:900:11\n2609 rules/rise_of_totalitarianism/rules.yaml:1259:7\n2610 rules/rise_of_totalitarianism/rules.yaml:1260:7\n2611 rules/rise_of_totalitarianism/rules.yaml:1261:7\n2612 rules/rise_of_totalitarianism/rules.yaml:1262:11\n2613 rules/rise_of_totalitarianism/rules.yaml:1263:7\n2614 rules/rise_of_totalitarianism/rules.yaml:1264:11\n2615 rules/rise_of_totalitarianism/rules.yaml:1265:11\n2617 rules/rise_of_totalitarianism/rules.yaml:1268:11\n2618 rules/rise_of_totalitarianism/rules.yaml:1269:11\n2619 rules/rise_of_totalitarianism/rules.yaml:1270:11\n2620 rules/rise_of_totalitarianism/rules.yaml:1271:11\n2621 rules/rise_of_totalitarianism/rules.yaml:1272:15\n2622 rules/rise_of_totalitarianism/rules.yaml:1273:19\n2623 rules/rise_of_totalitarianism/rules.yaml:1274:15\n2624 rules/rise_of_totalitarianism/rules.yaml:1275:11\n2625 rules/rise_of_totalitarianism/rules.yaml:1276:11\n2626 rules/rise_of_totalitarianism/rules.yaml:1278:11\n2627 rules/rise_of_totalitarianism/rules.yaml:1279:15\n2663 rules/rise_of_totalitarianism/rules.yaml:1109:7\n2664 rules/rise_of_totalitarianism/rules.yaml:1110:11\n2682 rules/rise_of_totalitarianism/rules.yaml:1111:11\n2683 rules/rise_of_totalitarianism/rules.yaml:1112:15\n2687 rules/rise_of_totalitarianism/rules.yaml:1113:15\n2688 rules/rise_of_totalitarianism/rules.yaml:1114:15\n2695 rules/rise_of_totalitarianism/rules.yaml:1115:15\n2696 rules/rise_of_totalitarianism/rules.yaml:1116:15\n2701 rules/rise_of_totalitarianism/rules.yaml:1118:15\n2702 rules/rise_of_totalitarianism/rules.yaml:1119:19\n2703 rules/rise_of_totalitarianism/rules.yaml:1120:19\n2704 rules/rise_of_totalitarianism/rules.yaml:1121:23\n2705 rules/rise_of_totalitarianism/rules.yaml:1122:19\n2706 rules/rise_of_totalitarianism/rules.yaml:1123:23\n2707 rules/rise_of_totalitarianism/rules.yaml:1124:23\n2714 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2715 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2718 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2719 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2720 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2721 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2722 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2723 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2730 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2731 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2732 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2733 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2739 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2740 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2742 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2743 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2744 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2746 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2747 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2748 rules/rise_of_totalitarianism/rules.yaml:1483:3\n2755 rules/rise_of_totalitarianism/rules.yaml:1132:7\n2756 rules/rise_of_totalitarianism/rules.yaml:1133:11\n2762 rules/rise_of_totalitarianism/rules.yaml:1134:11\n2763 rules/rise_of_totalitarianism/rules.yaml:1135:15\n2767 rules/rise_of_totalitarianism/rules.yaml:1136:15\n2774 rules/rise_of_totalitarianism/rules.yaml:1137:15\n2775 rules/rise_of_totalitarianism/rules.yaml:1138:15\n2781 rules/rise_of_totalitarianism/rules.yaml:1139:15\n2782 rules/rise_of_totalitarianism/rules.yaml:1140:15\n2783 rules/rise_of_totalitarianism/rules.yaml:1141:19\n2793 rules/rise_of_totalitarianism/rules.yaml:1144:19\n2794 rules/rise_of_totalitarianism/rules.yaml:1145:19\n2797 rules/rise_of_totalitarianism/rules.yaml:1149:23\n2801 rules/rise_of_totalitarianism/rules.yaml:1150:27\n2814 rules/rise_of_totalitarianism/rules.yaml:1151:23\n2815 rules/rise_of_totalitarianism/rules.yaml:1152:23\n2816 rules/rise_of_totalitarianism/rules.yaml:1153:23\n2817 rules/rise_of_totalitarianism/rules.yaml:1154:27\n2818 rules/rise_of_totalitarianism/rules.yaml:1155:23\n2819 rules/rise_of_totalitarianism/rules.yaml:1156:23\n2820 rules/rise_of_totalitarianism/rules.yaml:1157:23\n2821 rules/rise_of_totalitarianism/rules.yaml:1158:27\n2822 rules/rise_of_totalitarianism/rules.yaml:1159:27\n2831 rules/rise_of_totalitarianism/rules.yaml:1160:27\n2835 rules/rise_of_totalitarianism/rules.yaml:1161:27\n2836 rules/rise_of_totalitarianism/rules.yaml:1163:27\n2837 rules/rise_of_totalitarianism/rules.yaml:1164:27\n2838 rules/rise_of_totalitarianism/rules.yaml:1165:31\n2841 rules/rise_of_totalitarianism/rules.yaml:1166:27\n2844 rules/rise_of_totalitarianism/rules.yaml:1167:27\n2849 rules/rise_of_totalitarianism/rules.yaml:1182:7\n2850 rules/rise_of_totalitarianism/rules.yaml:1183:11\n2851 rules/rise_of_totalitarianism/rules.yaml:1184:15\n2852 rules/rise_of_totalitarianism/rules.yaml:1185:19\n2853 rules/rise_of_totalitarianism/rules.yaml:1186:15\n2854 rules/rise_of_totalitarianism/rules.yaml:1187:15\n2855 rules/rise_of_totalitarianism/rules.yaml:1188:15\n2866 rules/rise_of_totalitarianism/rules.yaml:1189:15\n2867 rules/rise_of_totalitarianism/rules.yaml:1190:19\n2875 rules/rise_of_totalitarianism/rules.yaml:1191:19\n2876 rules/rise_of_totalitarianism/rules.yaml:1192:19\n2877 rules/rise_of_totalitarianism/rules.yaml:1193:19\n2882 rules/rise_of_totalitarianism/rules.yaml:1194:23\n2885 rules/rise_of_totalitarianism/rules.yaml:1195:23\n2886 rules/rise_of_totalitarianism/rules.yaml:1197:15\n2898 rules/rise_of_totalitarianism/rules.yaml:1198:15\n2903 rules/rise_of_totalitarianism/rules.yaml:1200:15\n2904 rules/rise_of_totalitarianism/rules.yaml:1201:15\n2910 rules/rise_of_totalitarianism/rules.yaml:1202:19\n2911 rules/rise_of_totalitarianism/rules.yaml:1203:11\n2918 rules/rise_of_totalitarianism/rules.yaml:1327:7\n2919 rules/rise_of_totalitarianism/rules.yaml:1328:7\n2920 rules/rise_of_totalitarianism/rules.yaml:1329:7\n2921 rules/rise_of_totalitarianism/rules.yaml:1330:11\n2922 rules/rise_of_totalitarianism/rules.yaml:1331:11\n2923 rules/rise_of_totalitarianism/rules.yaml:1332:15\n2924 rules/rise_of_totalitarianism/rules.yaml:1333:15\n2925 rules/rise_of_totalitarianism/rules.yaml:1334:7\n2941 rules/rise_of_totalitarianism/rules.yaml:1335:7\n2947 rules/rise_of_totalitarianism/rules.yaml:1336:7\n2948 rules/rise_of_totalitarianism/rules.yaml:1337:11\n2949 rules/rise_of_totalitarianism/rules.yaml:1338:11\n2950 rules/rise_of_totalitarianism/rules.yaml:1339:15\n2951 rules/rise_of_totalitarianism/rules.yaml:1340:15\n2956 rules/rise_of_totalitarianism/rules.yaml:790:7\n2957 rules/rise_of_totalitarianism/rules.yaml:791:7\n2962 rules/rise_of_totalitarianism/rules.yaml:792:11\n2971 rules/rise_of_totalitarianism/rules.yaml:793:11\n2972 rules/rise_of_totalitarianism/rules.yaml:794:15\n2974 rules/rise_of_totalitarianism/rules.yaml:796:15\n2975 rules/rise_of_totalitarianism/rules.yaml:797:15\n2976 rules/rise_of_totalitarianism/rules.yaml:798:19\n2978 rules/rise_of_totalitarianism/rules.yaml:800:19\n2979 rules/rise_of_totalitarianism/rules.yaml:801:19\n2987 rules/rise_of_totalitarianism/rules.yaml:802:19\n2989 rules/rise_of_totalitarianism/rules.yaml:803:19\n2990 rules/rise_of_totalitarianism/rules.yaml:804:19\n2991 rules/rise_of_totalitarianism/rules.yaml:805:19\n2992 rules/rise_of_totalitarianism/rules.yaml:806:19\n3000 rules/rise_of_totalitarianism/rules.yaml:807:19\n3001 rules/rise_of_totalitarianism/rules.yaml:808:19\n3002 rules/rise_of_totalitarianism/rules.yaml:809:19\n3007 rules/rise_of_totalitarianism/rules.yaml:810:19\n3008 rules/rise_of_totalitarianism/rules.yaml:811:23\n3009 rules/rise_of_totalitarianism/rules.yaml:812:19\n3010 rules/rise_of_totalitarianism/rules.yaml:813:19\n3011 rules/rise_of_totalitarianism/rules.yaml:814:19\n3012 rules/rise_of_totalitarianism/rules.yaml:816:7\n3016 rules/rise_of_totalitarianism/rules.yaml:759:3\n3017 rules/rise_of_totalitarianism/rules.yaml:1502:14\n3022 rules/rise_of_totalitarianism/rules.yaml:763:7\n3023 rules/rise_of_totalitarianism/rules.yaml:764:11\n3024 rules/rise_of_totalitarianism/rules.yaml:765:7\n3029 rules/rise_of_totalitarianism/rules.yaml:766:7\n3032 rules/rise_of_totalitarianism/rules.yaml:768:11\n3033 rules/rise_of_totalitarianism/rules.yaml:769:7\n3034 rules/rise_of_totalitarianism/rules.yaml:770:11\n3035 rules/rise_of_totalitarianism/rules.yaml:771:15\n3043 rules/rise_of_totalitarianism/rules.yaml:773:15\n3050 rules/rise_of_totalitarianism/rules.yaml:775:7\n3051 rules/rise_of_totalitarianism/rules.yaml:776:11\n3052 rules/rise_of_totalitarianism/rules.yaml:777:15\n3053 rules/rise_of_totalitarianism/rules.yaml:778:7\n3054 rules/rise_of_totalitarianism/rules.yaml:779:11\n3055 rules/rise_of_totalitarianism/rules.yaml:780:11\n3056 rules/rise_of_totalitarianism/rules.yaml:781:15\n3057 rules/rise_of_totalitarianism/rules.yaml:782:11\n3058 rules/rise_of_totalitarianism/rules.yaml:784:11\n3062 rules/rise_of_totalitarianism/rules.yaml:672:7\n3063 rules/rise_of_totalitarianism/rules.yaml:673:7\n3064 rules/rise_of_totalitarianism/rules.yaml:675:7\n3065 rules/rise_of_totalitarianism/rules.yaml:676:11\n3066 rules/rise_of_totalitarianism/rules.yaml:677:11\n3067 rules/rise_of_totalitarianism/rules.yaml:678:15\n3068 rules/rise_of_totalitarianism/rules.yaml:679:15\n3069 rules/rise_of_totalitarianism/rules.yaml:680:15\n3070 rules/rise_of_totalitarianism/rules.yaml:682:7\n3074 rules/rise_of_totalitarianism/rules.yaml:1410:7\n3075 rules/rise_of_totalitarianism/rules.yaml:1411:7\n3076 rules/rise_of_totalitarianism/rules.yaml:1412:7\n3087 rules/rise_of_totalitarianism/rules.yaml:1413:7\n3099 rules/rise_of_totalitarianism/rules.yaml:1414:7\n3100 rules/rise_of_totalitarianism/rules.yaml:1415:7\n3101 rules/rise_of_totalitarianism/rules.yaml:1416:7\n3102 rules/rise_of_totalitarianism/rules.yaml:1417:11\n3103 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3104 rules/rise_of_totalitarianism/rules.yaml:1419:15\n3105 rules/rise_of_totalitarianism/rules.yaml:1420:7\n3106 rules/rise_of_totalitarianism/rules.yaml:1421:7\n3109 rules/rise_of_totalitarianism/rules.yaml:1424:11\n3110 rules/rise_of_totalitarianism/rules.yaml:1426:11\n3111 rules/rise_of_totalitarianism/rules.yaml:1427:15\n3112 rules/rise_of_totalitarianism/rules.yaml:1428:19\n3113 rules/rise_of_totalitarianism/rules.yaml:1430:19\n3114 rules/rise_of_totalitarianism/rules.yaml:1431:23\n3115 rules/rise_of_totalitarianism/rules.yaml:1432:23\n3117 rules/rise_of_totalitarianism/rules.yaml:1435:19\n3120 rules/rise_of_totalitarianism/rules.yaml:1436:19\n3121 rules/rise_of_totalitarianism/rules.yaml:1437:11\n3122 rules/rise_of_totalitarianism/rules.yaml:1438:11\n3123 rules/rise_of_totalitarianism/rules.yaml:1439:11\n3124 rules/rise_of_totalitarianism/rules.yaml:1440:11\n3125 rules/rise_of_totalitarianism/rules.yaml:1441:15\n3126 rules/rise_of_totalitarianism/rules.yaml:1442:15\n3127 rules/rise_of_totalitarianism/rules.yaml:1443:15\n3128 rules/rise_of_totalitarianism/rules.yaml:1444:15\n3129 rules/rise_of_totalitarianism/rules.yaml:1445:19\n3130 rules/rise_of_totalitarianism/rules.yaml:1446:19\n3131 rules/rise_of_totalitarianism/rules.yaml:1447:19\n3132 rules/rise_of_totalitarianism/rules.yaml:1448:23\n3133 rules/rise_of_totalitarianism/rules.yaml:1449:23\n3134 rules/rise_of_totalitarianism/rules.yaml:1451:15\n3135 rules/rise_of_totalitarianism/rules.yaml:1452:19\n3140 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3141 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3142 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3143 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3144 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3145 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3146 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3147 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3154 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3155 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3156 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3157 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3172 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3173 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3175 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3176 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3177 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3179 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3180 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3181 rules/rise_of_totalitarianism/rules.yaml:1456:3\n3185 rules/rise_of_totalitarianism/rules.yaml:660:7\n3186 rules/rise_of_totalitarianism/rules.yaml:661:7\n3187 rules/rise_of_totalitarianism/rules.yaml:662:11\n3188 rules/rise_of_totalitarianism/rules.yaml:663:11\n3189 rules/rise_of_totalitarianism/rules.yaml:664:15\n3190 rules/rise_of_totalitarianism/rules.yaml:665:15\n3194 rules/rise_of_totalitarianism/rules.yaml:921:3\n3195 rules/rise_of_totalitarianism/rules.yaml:1482:14\n3196 rules/rise_of_totalitarianism/rules.yaml:1503:14\n3201 rules/rise_of_totalitarianism/rules.yaml:926:7\n3202 rules/rise_of_totalitarianism/rules.yaml:927:7\n3203 rules/rise_of_totalitarianism/rules.yaml:928:7\n3204 rules/rise_of_totalitarianism/rules.yaml:929:7\n3205 rules/rise_of_totalitarianism/rules.yaml:930:7\n3206 rules/rise_of_totalitarianism/rules.yaml:931:7\n3209 rules/rise_of_totalitarianism/rules.yaml:932:11\n3210 rules/rise_of_totalitarianism/rules.yaml:933:15\n3211 rules/rise_of_totalitarianism/rules.yaml:934:15\n3217 rules/rise_of_totalitarianism/rules.yaml:935:15\n3218 rules/rise_of_totalitarianism/rules.yaml:936:15\n3219 rules/rise_of_totalitarianism/rules.yaml:938:15\n3220 rules/rise_of_totalitarianism/rules.yaml:939:19\n3221 rules/rise_of_totalitarianism/rules.yaml:940:23\n3223 rules/rise_of_totalitarianism/rules.yaml:942:23\n3224 rules/rise_of_totalitarianism/rules.yaml:943:23\n3225 rules/rise_of_totalitarianism/rules.yaml:944:23\n3226 rules/rise_of_totalitarianism/rules.yaml:945:27\n3227 rules/rise_of_totalitarianism/rules.yaml:947:19\n3229 rules/rise_of_totalitarianism/rules.yaml:949:15\n3242 rules/rise_of_totalitarianism/rules.yaml:950:15\n3243 rules/rise_of_totalitarianism/rules.yaml:952:19\n3245 rules/rise_of_totalitarianism/rules.yaml:954:19\n3246 rules/rise_of_totalitarianism/rules.yaml:955:19\n3251 rules/rise_of_totalitarianism/rules.yaml:956:19\n3252 rules/rise_of_totalitarianism/rules.yaml:957:19\n3253 rules/rise_of_totalitarianism/rules.yaml:959:19\n3254 rules/rise_of_totalitarianism/rules.yaml:960:23\n3255 rules/rise_of_totalitarianism/rules.yaml:961:27\n3257 rules/rise_of_totalitarianism/rules.yaml:963:27\n3258 rules/rise_of_totalitarianism/rules.yaml:964:27\n3259 rules/rise_of_totalitarianism/rules.yaml:965:31\n3261 rules/rise_of_totalitarianism/rules.yaml:968:11\n3262 rules/rise_of_totalitarianism/rules.yaml:969:11\n3263 rules/rise_of_totalitarianism/rules.yaml:971:15\n3265 rules/rise_of_totalitarianism/rules.yaml:973:15\n3266 rules/rise_of_totalitarianism/rules.yaml:974:15\n3267 rules/rise_of_totalitarianism/rules.yaml:975:15\n3268 rules/rise_of_totalitarianism/rules.yaml:976:15\n3269 rules/rise_of_totalitarianism/rules.yaml:978:15\n3270 rules/rise_of_totalitarianism/rules.yaml:980:19\n3271 rules/rise_of_totalitarianism/rules.yaml:981:19\n3272 rules/rise_of_totalitarianism/rules.yaml:982:23\n3274 rules/rise_of_totalitarianism/rules.yaml:984:11\n3286 rules/rise_of_totalitarianism/rules.yaml:985:11\n3287 rules/rise_of_totalitarianism/rules.yaml:987:15\n3289 rules/rise_of_totalitarianism/rules.yaml:989:15\n3290 rules/rise_of_totalitarianism/rules.yaml:990:15\n3291 rules/rise_of_totalitarianism/rules.yaml:991:15\n3292 rules/rise_of_totalitarianism/rules.yaml:992:15\n3293 rules/rise_of_totalitarianism/rules.yaml:994:15\n3294 rules/rise_of_totalitarianism/rules.yaml:995:19\n3295 rules/rise_of_totalitarianism/rules.yaml:996:19\n3296 rules/rise_of_totalitarianism/rules.yaml:997:19\n3297 rules/rise_of_totalitarianism/rules.yaml:998:19\n3299 rules/rise_of_totalitarianism/rules.yaml:1001:11\n3300 rules/rise_of_totalitarianism/rules.yaml:1002:11\n3301 rules/rise_of_totalitarianism/rules.yaml:1003:11\n3302 rules/rise_of_totalitarianism/rules.yaml:1004:15\n3307 rules/rise_of_totalitarianism/rules.yaml:1005:15\n3308 rules/rise_of_totalitarianism/rules.yaml:1006:15\n3309 rules/rise_of_totalitarianism/rules.yaml:1007:15\n3310 rules/rise_of_totalitarianism/rules.yaml:1008:15\n3311 rules/rise_of_totalitarianism/rules.yaml:1009:15\n3312 rules/rise_of_totalitarianism/rules.yaml:1011:15\n3313 rules/rise_of_totalitarianism/rules.yaml:1012:19\n3314 rules/rise_of_totalitarianism/rules.yaml:1013:19\n3315 rules/rise_of_totalitarianism/rules.yaml:1015:19\n3316 rules/rise_of_totalitarianism/rules.yaml:1016:19\n3318 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3323 rules/rise_of_totalitarianism/rules.yaml:1019:15\n3324 rules/rise_of_totalitarianism/rules.yaml:1020:15\n3325 rules/rise_of_totalitarianism/rules.yaml:1021:15\n3326 rules/rise_of_totalitarianism/rules.yaml:1022:15\n3327 rules/rise_of_totalitarianism/rules.yaml:1024:15\n3328 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3341 rules/rise_of_totalitarianism/rules.yaml:1026:19\n3342 rules/rise_of_totalitarianism/rules.yaml:1027:23\n3355 rules/rise_of_totalitarianism/rules.yaml:1028:19\n3356 rules/rise_of_totalitarianism/rules.yaml:1029:23\n3357 rules/rise_of_totalitarianism/rules.yaml:1030:23\n3358 rules/rise_of_totalitarianism/rules.yaml:1031:19\n3359 rules/rise_of_totalitarianism/rules.yaml:1032:23\n3362 rules/rise_of_totalitarianism/rules.yaml:1034:7\n3363 rules/rise_of_totalitarianism/rules.yaml:1035:11\n3364 rules/rise_of_totalitarianism/rules.yaml:1036:15\n3366 rules/rise_of_totalitarianism/rules.yaml:1038:15\n3369 rules/rise_of_totalitarianism/rules.yaml:1041:7\n3370 rules/rise_of_totalitarianism/rules.yaml:1042:11\n3371 rules/rise_of_totalitarianism/rules.yaml:1043:15\n3373 rules/rise_of_totalitarianism/rules.yaml:1045:11\n3377 rules/rise_of_totalitarianism/rules.yaml:840:7\n3378 rules/rise_of_totalitarianism/rules.yaml:841:11\n3379 rules/rise_of_totalitarianism/rules.yaml:842:15\n3380 rules/rise_of_totalitarianism/rules.yaml:843:19\n3381 rules/rise_of_totalitarianism/rules.yaml:844:15\n3382 rules/rise_of_totalitarianism/rules.yaml:845:15\n3384 rules/rise_of_totalitarianism/rules.yaml:846:7\n3385 rules/rise_of_totalitarianism/rules.yaml:847:7\n3390 rules/rise_of_totalitarianism/rules.yaml:848:11\n3391 rules/rise_of_totalitarianism/rules.yaml:849:11\n3392 rules/rise_of_totalitarianism/rules.yaml:850:15\n3398 rules/rise_of_totalitarianism/rules.yaml:851:15\n3399 rules/rise_of_totalitarianism/rules.yaml:852:19\n3400 rules/rise_of_totalitarianism/rules.yaml:853:19\n3401 rules/rise_of_totalitarianism/rules.yaml:854:19\n3405 rules/rise_of_totalitarianism/flow.yaml:22:3\n3410 rules/rise_of_totalitarianism/flow.yaml:26:7\n3411 rules/rise_of_totalitarianism/flow.yaml:27:7\n3412 rules/rise_of_totalitarianism/flow.yaml:28:7\n3413 rules/rise_of_totalitarianism/flow.yaml:29:11\n3418 rules/rise_of_totalitarianism/flow.yaml:30:11\n3419 rules/rise_of_totalitarianism/flow.yaml:31:15\n3420 rules/rise_of_totalitarianism/flow.yaml:32:15\n3421 rules/rise_of_totalitarianism/flow.yaml:33:19\n3424 rules/rise_of_totalitarianism/flow.yaml:34:19\n3425 rules/rise_of_totalitarianism/flow.yaml:35:7\n3426 rules/rise_of_totalitarianism/flow.yaml:36:7\n3427 rules/rise_of_totalitarianism/flow.yaml:37:11\n3428 rules/rise_of_totalitarianism/flow.yaml:38:15\n3440 rules/rise_of_totalitarianism/flow.yaml:39:15\n3441 rules/rise_of_totalitarianism/flow.yaml:41:7\n3442 rules/rise_of_totalitarianism/flow.yaml:42:7\n3443 rules/rise_of_totalitarianism/flow.yaml:43:11\n3444 rules/rise_of_totalitarianism/flow.yaml:45:7\n3445 rules/rise_of_totalitarianism/flow.yaml:46:11\n3446 rules/rise_of_totalitarianism/flow.yaml:47:7\n3447 rules/rise_of_totalitarianism/flow.yaml:48:11\n3448 rules/rise_of_totalitarianism/flow.yaml:49:11\n3449 rules/rise_of_totalitarianism/flow.yaml:50:15\n3450 rules/rise_of_totalitarianism/flow.yaml:51:15\n3460 rules/rise_of_totalitarianism/flow.yaml:52:15\n3467 rules/rise_of_totalitarianism/flow.yaml:53:15\n3468 rules/rise_of_totalitarianism/flow.yaml:55:7\n3469 rules/rise_of_totalitarianism/flow.yaml:56:11\n3470 rules/rise_of_totalitarianism/flow.yaml:57:11\n3475 rules/rise_of_totalitarianism/flow.yaml:58:15\n3483 rules/rise_of_totalitarianism/flow.yaml:59:15\n3484 rules/rise_of_totalitarianism/flow.yaml:60:19\n3486 rules/rise_of_totalitarianism/flow.yaml:62:19\n3489 rules/rise_of_totalitarianism/flow.yaml:63:19\n3495 rules/rise_of_totalitarianism/flow.yaml:81:3\n3496 rules/rise_of_totalitarianism/flow.yaml:81:3\n3500 rules/rise_of_totalitarianism/flow.yaml:85:7\n3501 rules/rise_of_totalitarianism/flow.yaml:86:11\n3502 rules/rise_of_totalitarianism/flow.yaml:87:15\n3503 rules/rise_of_totalitarianism/flow.yaml:88:7\n3504 rules/rise_of_totalitarianism/flow.yaml:89:7\n3505 rules/rise_of_totalitarianism/flow.yaml:90:7\n3506 rules/rise_of_totalitarianism/flow.yaml:91:7\n3507 rules/rise_of_totalitarianism/flow.yaml:92:7\n3508 rules/rise_of_totalitarianism/flow.yaml:93:7\n3509 rules/rise_of_totalitarianism/flow.yaml:94:7\n3513 rules/rise_of_totalitarianism/flow.yaml:15:3\n3517 rules/rise_of_totalitarianism/flow.yaml:19:7\n3518 rules/rise_of_totalitarianism/flow.yaml:20:7\n3522 rules/rise_of_totalitarianism/flow.yaml:65:3\n3527 rules/rise_of_totalitarianism/flow.yaml:69:7\n3532 rules/rise_of_totalitarianism/flow.yaml:70:11\n3533 rules/rise_of_totalitarianism/flow.yaml:72:11\n3534 rules/rise_of_totalitarianism/flow.yaml:73:11\n3535 rules/rise_of_totalitarianism/flow.yaml:74:11\n3536 rules/rise_of_totalitarianism/flow.yaml:75:15\n3537 rules/rise_of_totalitarianism/flow.yaml:76:11\n3538 rules/rise_of_totalitarianism/flow.yaml:77:11\n3539 rules/rise_of_totalitarianism/flow.yaml:78:7\n3540 rules/rise_of_totalitarianism/flow.yaml:79:11\n3545 rules/rise_of_totalitarianism/rules.yaml:1496:7\n3546 rules/rise_of_totalitarianism/rules.yaml:1497:7\n3549 rules/rise_of_totalitarianism/rules.yaml:1498:7\n3550 rules/rise_of_totalitarianism/rules.yaml:1499:7\n3565 rules/rise_of_totalitarianism/rules.yaml:822:7\n3566 rules/rise_of_totalitarianism/rules.yaml:823:7\n3577 rules/rise_of_totalitarianism/rules.yaml:824:11\n3586 rules/rise_of_totalitarianism/rules.yaml:825:11\n3587 rules/rise_of_totalitarianism/rules.yaml:826:15\n3596 rules/rise_of_totalitarianism/rules.yaml:828:15\n3609 rules/rise_of_totalitarianism/rules.yaml:829:15\n3610 rules/rise_of_totalitarianism/rules.yaml:830:19\n3612 rules/rise_of_totalitarianism/rules.yaml:832:19\n3613 rules/rise_of_totalitarianism/rules.yaml:833:19\n3614 rules/rise_of_totalitarianism/rules.yaml:834:19\n3615 rules/rise_of_totalitarianism/rules.yaml:835:19\n3643 rules/rise_of_totalitarianism/rules.yaml:688:7\n3648 rules/rise_of_totalitarianism/rules.yaml:701:15\n3649 rules/rise_of_totalitarianism/rules.yaml:702:19\n3650 rules/rise_of_totalitarianism/rules.yaml:703:15\n3651 rules/rise_of_totalitarianism/rules.yaml:704:15\n3654 rules/rise_of_totalitarianism/rules.yaml:706:15\n3655 rules/rise_of_totalitarianism/rules.yaml:707:15\n3656 rules/rise_of_totalitarianism/rules.yaml:708:15\n3657 rules/rise_of_totalitarianism/rules.yaml:709:19\n3658 rules/rise_of_totalitarianism/rules.yaml:710:15\n3659 rules/rise_of_totalitarianism/rules.yaml:711:19\n3660 rules/rise_of_totalitarianism/rules.yaml:712:19\n3661 rules/rise_of_totalitarianism/rules.yaml:713:19\n3666 rules/rise_of_totalitarianism/rules.yaml:690:15\n3673 rules/rise_of_totalitarianism/rules.yaml:691:15\n3677 rules/rise_of_totalitarianism/rules.yaml:693:15\n3684 rules/rise_of_totalitarianism/rules.yaml:694:15\n3687 rules/rise_of_totalitarianism/rules.yaml:698:19\n3690 rules/rise_of_totalitarianism/rules.yaml:695:19\n3691 rules/rise_of_totalitarianism/rules.yaml:696:19\n3698 rules/rise_of_totalitarianism/rules.yaml:699:15\n3702 rules/rise_of_totalitarianism/rules.yaml:715:15\n3703 rules/rise_of_totalitarianism/rules.yaml:716:15\n3704 rules/rise_of_totalitarianism/rules.yaml:717:15\n3705 rules/rise_of_totalitarianism/rules.yaml:718:15\n3710 rules/rise_of_totalitarianism/rules.yaml:719:19\n3733 rules/rise_of_totalitarianism/rules.yaml:907:7\n3734 rules/rise_of_totalitarianism/rules.yaml:908:7\n3735 rules/rise_of_totalitarianism/rules.yaml:909:7\n3749 rules/rise_of_totalitarianism/rules.yaml:910:11\n3768 rules/rise_of_totalitarianism/rules.yaml:911:11\n3769 rules/rise_of_totalitarianism/rules.yaml:912:15\n3778 rules/rise_of_totalitarianism/rules.yaml:914:15\n3791 rules/rise_of_totalitarianism/rules.yaml:915:15\n3792 rules/rise_of_totalitarianism/rules.yaml:916:19\n3798 rules/rise_of_totalitarianism/rules.yaml:918:19\n3803 rules/rise_of_totalitarianism/rules.yaml:919:19\n3808 rules/rise_of_totalitarianism/rules.yaml:920:7\n3833 rules/rise_of_totalitarianism/rules.yaml:619:7\n3836 rules/rise_of_totalitarianism/rules.yaml:628:15\n3837 rules/rise_of_totalitarianism/rules.yaml:629:15\n3838 rules/rise_of_totalitarianism/rules.yaml:630:15\n3839 rules/rise_of_totalitarianism/rules.yaml:631:15\n3842 rules/rise_of_totalitarianism/rules.yaml:633:15\n3843 rules/rise_of_totalitarianism/rules.yaml:634:15\n3846 rules/rise_of_totalitarianism/rules.yaml:636:15\n3847 rules/rise_of_totalitarianism/rules.yaml:637:19\n3851 rules/rise_of_totalitarianism/rules.yaml:638:19\n3861 rules/rise_of_totalitarianism/rules.yaml:640:15\n3862 rules/rise_of_totalitarianism/rules.yaml:641:19\n3866 rules/rise_of_totalitarianism/rules.yaml:642:19\n3876 rules/rise_of_totalitarianism/rules.yaml:644:15\n3880 rules/rise_of_totalitarianism/rules.yaml:645:19\n3881 rules/rise_of_totalitarianism/rules.yaml:646:23\n3883 rules/rise_of_totalitarianism/rules.yaml:647:23\n3885 rules/rise_of_totalitarianism/rules.yaml:649:23\n3888 rules/rise_of_totalitarianism/rules.yaml:651:15\n3891 rules/rise_of_totalitarianism/rules.yaml:621:15\n3892 rules/rise_of_totalitarianism/rules.yaml:622:15\n3903 rules/rise_of_totalitarianism/rules.yaml:623:19\n3909 rules/rise_of_totalitarianism/rules.yaml:624:19\n3922 rules/rise_of_totalitarianism/rules.yaml:625:19\n3929 rules/rise_of_totalitarianism/rules.yaml:626:19\n3955 rules/rise_of_totalitarianism/rules.yaml:1289:7\n3963 rules/rise_of_totalitarianism/rules.yaml:1290:11\n3976 rules/rise_of_totalitarianism/rules.yaml:1291:11\n3977 rules/rise_of_totalitarianism/rules.yaml:1292:15\n3978 rules/rise_of_totalitarianism/rules.yaml:1293:15\n3981 rules/rise_of_totalitarianism/rules.yaml:1294:15\n3984 rules/rise_of_totalitarianism/rules.yaml:1295:7\n3985 rules/rise_of_totalitarianism/rules.yaml:1296:11\n4001 rules/rise_of_totalitarianism/rules.yaml:1297:15\n4002 rules/rise_of_totalitarianism/rules.yaml:1298:15\n4003 rules/rise_of_totalitarianism/rules.yaml:1299:15\n4004 rules/rise_of_totalitarianism/rules.yaml:1300:19\n4005 rules/rise_of_totalitarianism/rules.yaml:1301:23\n4007 rules/rise_of_totalitarianism/rules.yaml:1303:23\n4008 rules/rise_of_totalitarianism/rules.yaml:1304:15\n4009 rules/rise_of_totalitarianism/rules.yaml:1305:15\n4012 rules/rise_of_totalitarianism/rules.yaml:1306:15\n4014 rules/rise_of_totalitarianism/rules.yaml:1308:15\n4037 rules/rise_of_totalitarianism/rules.yaml:1051:7\n4038 rules/rise_of_totalitarianism/rules.yaml:1052:11\n4039 rules/rise_of_totalitarianism/rules.yaml:1053:15\n4040 rules/rise_of_totalitarianism/rules.yaml:1054:11\n4041 rules/rise_of_totalitarianism/rules.yaml:1055:7\n4052 rules/rise_of_totalitarianism/rules.yaml:1056:11\n4053 rules/rise_of_totalitarianism/rules.yaml:1057:11\n4070 rules/rise_of_totalitarianism/rules.yaml:1058:11\n4071 rules/rise_of_totalitarianism/rules.yaml:1059:11\n4082 rules/rise_of_totalitarianism/rules.yaml:1060:11\n4083 rules/rise_of_totalitarianism/rules.yaml:1061:15\n4086 rules/rise_of_totalitarianism/rules.yaml:1062:15\n4087 rules/rise_of_totalitarianism/rules.yaml:1063:15\n4093 rules/rise_of_totalitarianism/rules.yaml:1065:15\n4094 rules/rise_of_totalitarianism/rules.yaml:1066:15\n4095 rules/rise_of_totalitarianism/rules.yaml:1067:19\n4099 rules/rise_of_totalitarianism/rules.yaml:1068:19\n4107 rules/rise_of_totalitarianism/rules.yaml:1069:15\n4113 rules/rise_of_totalitarianism/rules.yaml:1070:19\n4134 rules/rise_of_totalitarianism/rules.yaml:1071:23\n4139 rules/rise_of_totalitarianism/rules.yaml:1072:7\n4140 rules/rise_of_totalitarianism/rules.yaml:1073:11\n4161 rules/rise_of_totalitarianism/rules.yaml:530:7\n4162 rules/rise_of_totalitarianism/rules.yaml:531:7\n4167 rules/rise_of_totalitarianism/rules.yaml:532:11\n4174 rules/rise_of_totalitarianism/rules.yaml:533:11\n4189 rules/rise_of_totalitarianism/rules.yaml:534:7\n4190 rules/rise_of_totalitarianism/rules.yaml:535:11\n4191 rules/rise_of_totalitarianism/rules.yaml:536:7\n4202 rules/rise_of_totalitarianism/rules.yaml:537:11\n4207 rules/rise_of_totalitarianism/rules.yaml:538:11\n4220 rules/rise_of_totalitarianism/rules.yaml:539:11\n4224 rules/rise_of_totalitarianism/rules.yaml:540:7\n4225 rules/rise_of_totalitarianism/rules.yaml:541:7\n4226 rules/rise_of_totalitarianism/rules.yaml:542:11\n4234 rules/rise_of_totalitarianism/rules.yaml:543:7\n4235 rules/rise_of_totalitarianism/rules.yaml:544:7\n4249 rules/rise_of_totalitarianism/rules.yaml:585:7\n4250 rules/rise_of_totalitarianism/rules.yaml:586:7\n4261 rules/rise_of_totalitarianism/rules.yaml:587:11\n4269 rules/rise_of_totalitarianism/rules.yaml:588:7\n4270 rules/rise_of_totalitarianism/rules.yaml:589:11\n4273 rules/rise_of_totalitarianism/rules.yaml:590:11\n4275 rules/rise_of_totalitarianism/rules.yaml:592:11\n4289 rules/rise_of_totalitarianism/rules.yaml:742:7\n4290 rules/rise_of_totalitarianism/rules.yaml:743:11\n4295 rules/rise_of_totalitarianism/rules.yaml:745:11\n4296 rules/rise_of_totalitarianism/rules.yaml:746:11\n4297 rules/rise_of_totalitarianism/rules.yaml:747:11\n4298 rules/rise_of_totalitarianism/rules.yaml:748:11\n4299 rules/rise_of_totalitarianism/rules.yaml:749:11\n4300 rules/rise_of_totalitarianism/rules.yaml:750:15\n4304 rules/rise_of_totalitarianism/rules.yaml:751:15\n4312 rules/rise_of_totalitarianism/rules.yaml:752:11\n4313 rules/rise_of_totalitarianism/rules.yaml:753:15\n4317 rules/rise_of_totalitarianism/rules.yaml:754:15\n4325 rules/rise_of_totalitarianism/rules.yaml:755:11\n4330 rules/rise_of_totalitarianism/rules.yaml:756:15\n4331 rules/rise_of_totalitarianism/rules.yaml:757:15\n4351 rules/rise_of_totalitarianism/rules.yaml:758:15\n4377 rules/rise_of_totalitarianism/rules.yaml:1386:7\n4378 rules/rise_of_totalitarianism/rules.yaml:1387:7\n4379 rules/rise_of_totalitarianism/rules.yaml:1388:7\n4380 rules/rise_of_totalitarianism/rules.yaml:1389:11\n4388 rules/rise_of_totalitarianism/rules.yaml:1391:11\n4394 rules/rise_of_totalitarianism/rules.yaml:1392:11\n4395 rules/rise_of_totalitarianism/rules.yaml:1393:15\n4396 rules/rise_of_totalitarianism/rules.yaml:1394:15\n4397 rules/rise_of_totalitarianism/rules.yaml:1395:15\n4398 rules/rise_of_totalitarianism/rules.yaml:1396:11\n4399 rules/rise_of_totalitarianism/rules.yaml:1397:11\n4400 rules/rise_of_totalitarianism/rules.yaml:1398:11\n4412 rules/rise_of_totalitarianism/rules.yaml:1172:7\n4417 rules/rise_of_totalitarianism/rules.yaml:1173:11\n4423 rules/rise_of_totalitarianism/rules.yaml:1174:7\n4429 rules/rise_of_totalitarianism/rules.yaml:1175:7\n4434 rules/rise_of_totalitarianism/rules.yaml:1176:11\n4440 rules/rise_of_totalitarianism/rules.yaml:1177:11\n4459 rules/rise_of_totalitarianism/rules.yaml:867:7\n4463 rules/rise_of_totalitarianism/rules.yaml:868:7\n4464 rules/rise_of_totalitarianism/rules.yaml:869:7\n4472 rules/rise_of_totalitarianism/rules.yaml:870:11\n4487 rules/rise_of_totalitarianism/rules.yaml:871:7\n4488 rules/rise_of_totalitarianism/rules.yaml:872:7\n4500 rules/rise_of_totalitarianism/rules.yaml:601:7\n4504 rules/rise_of_totalitarianism/rules.yaml:602:11\n4505 rules/rise_of_totalitarianism/rules.yaml:603:7\n4506 rules/rise_of_totalitarianism/rules.yaml:604:7\n4520 rules/rise_of_totalitarianism/rules.yaml:605:11\n4530 rules/rise_of_totalitarianism/rules.yaml:606:7\n4531 rules/rise_of_totalitarianism/rules.yaml:607:11\n4532 rules/rise_of_totalitarianism/rules.yaml:608:11\n4540 rules/rise_of_totalitarianism/rules.yaml:610:11\n4553 rules/rise_of_totalitarianism/rules.yaml:611:11\n4554 rules/rise_of_totalitarianism/rules.yaml:612:11\n4555 rules/rise_of_totalitarianism/rules.yaml:613:11\n4570 rules/rise_of_totalitarianism/rules.yaml:889:7\n4571 rules/rise_of_totalitarianism/rules.yaml:890:11\n4572 rules/rise_of_totalitarianism/rules.yaml:891:11\n4573 rules/rise_of_totalitarianism/rules.yaml:892:15\n4586 rules/rise_of_totalitarianism/rules.yaml:893:15\n4601 rules/rise_of_totalitarianism/rules.yaml:895:11\n4602 rules/rise_of_totalitarianism/rules.yaml:896:11\n4607 rules/rise_of_totalitarianism/rules.yaml:897:11\n4626 rules/rise_of_totalitarianism/rules.yaml:899:11\n4634 rules/rise_of_totalitarianism/rules.yaml:900:11\n4635 rules/rise_of_totalitarianism/rules.yaml:901:11\n4656 rules/rise_of_totalitarianism/rules.yaml:1259:7\n4657 rules/rise_of_totalitarianism/rules.yaml:1260:7\n4658 rules/rise_of_totalitarianism/rules.yaml:1261:7\n4666 rules/rise_of_totalitarianism/rules.yaml:1262:11\n4674 rules/rise_of_totalitarianism/rules.yaml:1263:7\n4675 rules/rise_of_totalitarianism/rules.yaml:1264:11\n4676 rules/rise_of_totalitarianism/rules.yaml:1265:11\n4679 rules/rise_of_totalitarianism/rules.yaml:1266:11\n4686 rules/rise_of_totalitarianism/rules.yaml:1268:11\n4687 rules/rise_of_totalitarianism/rules.yaml:1269:11\n4688 rules/rise_of_totalitarianism/rules.yaml:1270:11\n4689 rules/rise_of_totalitarianism/rules.yaml:1271:11\n4690 rules/rise_of_totalitarianism/rules.yaml:1272:15\n4691 rules/rise_of_totalitarianism/rules.yaml:1273:19\n4692 rules/rise_of_totalitarianism/rules.yaml:1274:15\n4693 rules/rise_of_totalitarianism/rules.yaml:1275:11\n4694 rules/rise_of_totalitarianism/rules.yaml:1276:11\n4695 rules/rise_of_totalitarianism/rules.yaml:1277:11\n4696 rules/rise_of_totalitarianism/rules.yaml:1278:11\n4701 rules/rise_of_totalitarianism/rules.yaml:1279:15\n4730 rules/rise_of_totalitarianism/rules.yaml:1109:7\n4741 rules/rise_of_totalitarianism/rules.yaml:1110:11\n4759 rules/rise_of_totalitarianism/rules.yaml:1111:11\n4765 rules/rise_of_totalitarianism/rules.yaml:1112:15\n4766 rules/rise_of_totalitarianism/rules.yaml:1113:15\n4767 rules/rise_of_totalitarianism/rules.yaml:1114:15\n4784 rules/rise_of_totalitarianism/rules.yaml:1115:15\n4785 rules/rise_of_totalitarianism/rules.yaml:1116:15\n4797 rules/rise_of_totalitarianism/rules.yaml:1117:15\n4798 rules/rise_of_totalitarianism/rules.yaml:1118:15\n4799 rules/rise_of_totalitarianism/rules.yaml:1119:19\n4800 rules/rise_of_totalitarianism/rules.yaml:1120:19\n4801 rules/rise_of_totalitarianism/rules.yaml:1121:23\n4802 rules/rise_of_totalitarianism/rules.yaml:1122:19\n4803 rules/rise_of_totalitarianism/rules.yaml:1123:23\n4804 rules/rise_of_totalitarianism/rules.yaml:1124:23\n4805 rules/rise_of_totalitarianism/rules.yaml:1125:23\n4807 rules/rise_of_totalitarianism/rules.yaml:1127:23\n4838 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4843 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4846 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4847 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4848 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4849 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4850 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4851 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4864 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4865 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4890 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4896 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4902 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4903 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4923 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4959 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4960 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4966 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4967 rules/rise_of_totalitarianism/rules.yaml:1483:3\n4987 rules/rise_of_totalitarianism/rules.yaml:1483:3\n5018 rules/rise_of_totalitarianism/rules.yaml:1132:7\n5029 rules/rise_of_totalitarianism/rules.yaml:1133:11\n5035 rules/rise_of_totalitarianism/rules.yaml:1134:11\n5041 rules/rise_of_totalitarianism/rules.yaml:1135:15\n5042 rules/rise_of_totalitarianism/rules.yaml:1136:15\n5090 rules/rise_of_totalitarianism/rules.yaml:1137:15\n5091 rules/rise_of_totalitarianism/rules.yaml:1138:15\n5097 rules/rise_of_totalitarianism/rules.yaml:1139:15\n5098 rules/rise_of_totalitarianism/rules.yaml:1140:15\n5099 rules/rise_of_totalitarianism/rules.yaml:1141:19\n5108 rules/rise_of_totalitarianism/rules.yaml:1142:19\n5110 rules/rise_of_totalitarianism/rules.yaml:1144:19\n5111 rules/rise_of_totalitarianism/rules.yaml:1145:19\n5112 rules/rise_of_totalitarianism/rules.yaml:1146:23\n5114 rules/rise_of_totalitarianism/rules.yaml:1148:23\n5115 rules/rise_of_totalitarianism/rules.yaml:1149:23\n5119 rules/rise_of_totalitarianism/rules.yaml:1150:27\n5132 rules/rise_of_totalitarianism/rules.yaml:1151:23\n5133 rules/rise_of_totalitarianism/rules.yaml:1152:23\n5134 rules/rise_of_totalitarianism/rules.yaml:1153:23\n5135 rules/rise_of_totalitarianism/rules.yaml:1154:27\n5136 rules/rise_of_totalitarianism/rules.yaml:1155:23\n5137 rules/rise_of_totalitarianism/rules.yaml:1156:23\n5138 rules/rise_of_totalitarianism/rules.yaml:1157:23\n5139 rules/rise_of_totalitarianism/rules.yaml:1158:27\n5140 rules/rise_of_totalitarianism/rules.yaml:1159:27\n5149 rules/rise_of_totalitarianism/rules.yaml:1160:27\n5153 rules/rise_of_totalitarianism/rules.yaml:1161:27\n5154 rules/rise_of_totalitarianism/rules.yaml:1162:27\n5155 rules/rise_of_totalitarianism/rules.yaml:1163:27\n5156 rules/rise_of_totalitarianism/rules.yaml:1164:27\n5157 rules/rise_of_totalitarianism/rules.yaml:1165:31\n5160 rules/rise_of_totalitarianism/rules.yaml:1166:27\n5163 rules/rise_of_totalitarianism/rules.yaml:1167:27\n5213 rules/rise_of_totalitarianism/rules.yaml:1182:7\n5224 rules/rise_of_totalitarianism/rules.yaml:1183:11\n5229 rules/rise_of_totalitarianism/rules.yaml:1184:15\n5230 rules/rise_of_totalitarianism/rules.yaml:1185:19\n5231 rules/rise_of_totalitarianism/rules.yaml:1186:15\n5232 rules/rise_of_totalitarianism/rules.yaml:1187:15\n5233 rules/rise_of_totalitarianism/rules.yaml:1188:15\n5246 rules/rise_of_totalitarianism/rules.yaml:1189:15\n5247 rules/rise_of_totalitarianism/rules.yaml:1190:19\n5262 rules/rise_of_totalitarianism/rules.yaml:1191:19\n5263 rules/rise_of_totalitarianism/rules.yaml:1192:19\n5264 rules/rise_of_totalitarianism/rules.yaml:1193:19\n5269 rules/rise_of_totalitarianism/rules.yaml:1194:23\n5272 rules/rise_of_totalitarianism/rules.yaml:1195:23\n5273 rules/rise_of_totalitarianism/rules.yaml:1196:19\n5291 rules/rise_of_totalitarianism/rules.yaml:1197:15\n5304 rules/rise_of_totalitarianism/rules.yaml:1198:15\n5309 rules/rise_of_totalitarianism/rules.yaml:1199:15\n5310 rules/rise_of_totalitarianism/rules.yaml:1200:15\n5320 rules/rise_of_totalitarianism/rules.yaml:1201:15\n5326 rules/rise_of_totalitarianism/rules.yaml:1202:19\n5329 rules/rise_of_totalitarianism/rules.yaml:1203:11\n5351 rules/rise_of_totalitarianism/rules.yaml:1327:7\n5352 rules/rise_of_totalitarianism/rules.yaml:1328:7\n5353 rules/rise_of_totalitarianism/rules.yaml:1329:7\n5361 rules/rise_of_totalitarianism/rules.yaml:1330:11\n5374 rules/rise_of_totalitarianism/rules.yaml:1331:11\n5375 rules/rise_of_totalitarianism/rules.yaml:1332:15\n5376 rules/rise_of_totalitarianism/rules.yaml:1333:15\n5379 rules/rise_of_totalitarianism/rules.yaml:1334:7\n5391 rules/rise_of_totalitarianism/rules.yaml:1335:7\n5397 rules/rise_of_totalitarianism/rules.yaml:1336:7\n5405 rules/rise_of_totalitarianism/rules.yaml:1337:11\n5413 rules/rise_of_totalitarianism/rules.yaml:1338:11\n5418 rules/rise_of_totalitarianism/rules.yaml:1339:15\n5419 rules/rise_of_totalitarianism/rules.yaml:1340:15\n5444 rules/rise_of_totalitarianism/rules.yaml:790:7\n5445 rules/rise_of_totalitarianism/rules.yaml:791:7\n5456 rules/rise_of_totalitarianism/rules.yaml:792:11\n5466 rules/rise_of_totalitarianism/rules.yaml:793:11\n5467 rules/rise_of_totalitarianism/rules.yaml:794:15\n5476 rules/rise_of_totalitarianism/rules.yaml:796:15\n5489 rules/rise_of_totalitarianism/rules.yaml:797:15\n5490 rules/rise_of_totalitarianism/rules.yaml:798:19\n5499 rules/rise_of_totalitarianism/rules.yaml:800:19\n5512 rules/rise_of_totalitarianism/rules.yaml:801:19\n5520 rules/rise_of_totalitarianism/rules.yaml:802:19\n5522 rules/rise_of_totalitarianism/rules.yaml:803:19\n5523 rules/rise_of_totalitarianism/rules.yaml:804:19\n5524 rules/rise_of_totalitarianism/rules.yaml:805:19\n5525 rules/rise_of_totalitarianism/rules.yaml:806:19\n5548 rules/rise_of_totalitarianism/rules.yaml:807:19\n5549 rules/rise_of_totalitarianism/rules.yaml:808:19\n5550 rules/rise_of_totalitarianism/rules.yaml:809:19\n5555 rules/rise_of_totalitarianism/rules.yaml:810:19\n5563 rules/rise_of_totalitarianism/rules.yaml:811:23\n5577 rules/rise_of_totalitarianism/rules.yaml:812:19\n5578 rules/rise_of_totalitarianism/rules.yaml:813:19\n5579 rules/rise_of_totalitarianism/rules.yaml:814:19\n5580 rules/rise_of_totalitarianism/rules.yaml:815:19\n5584 rules/rise_of_totalitarianism/rules.yaml:816:7\n5613 rules/rise_of_totalitarianism/rules.yaml:759:3\n5619 rules/rise_of_totalitarianism/rules.yaml:1502:14\n5647 rules/rise_of_totalitarianism/rules.yaml:763:7\n5648 rules/rise_of_totalitarianism/rules.yaml:764:11\n5649 rules/rise_of_totalitarianism/rules.yaml:765:7\n5654 rules/rise_of_totalitarianism/rules.yaml:766:7\n5676 rules/rise_of_totalitarianism/rules.yaml:768:11\n5677 rules/rise_of_totalitarianism/rules.yaml:769:7\n5678 rules/rise_of_totalitarianism/rules.yaml:770:11\n5679 rules/rise_of_totalitarianism/rules.yaml:771:15\n5687 rules/rise_of_totalitarianism/rules.yaml:773:15\n5694 rules/rise_of_totalitarianism/rules.yaml:774:11\n5695 rules/rise_of_totalitarianism/rules.yaml:775:7\n5709 rules/rise_of_totalitarianism/rules.yaml:776:11\n5715 rules/rise_of_totalitarianism/rules.yaml:777:15\n5720 rules/rise_of_totalitarianism/rules.yaml:778:7\n5721 rules/rise_of_totalitarianism/rules.yaml:779:11\n5722 rules/rise_of_totalitarianism/rules.yaml:780:11\n5723 rules/rise_of_totalitarianism/rules.yaml:781:15\n5724 rules/rise_of_totalitarianism/rules.yaml:782:11\n5725 rules/rise_of_totalitarianism/rules.yaml:783:11\n5726 rules/rise_of_totalitarianism/rules.yaml:784:11\n5741 rules/rise_of_totalitarianism/rules.yaml:672:7\n5742 rules/rise_of_totalitarianism/rules.yaml:673:7\n5743 rules/rise_of_totalitarianism/rules.yaml:674:7\n5744 rules/rise_of_totalitarianism/rules.yaml:675:7\n5752 rules/rise_of_totalitarianism/rules.yaml:676:11\n5758 rules/rise_of_totalitarianism/rules.yaml:677:11\n5759 rules/rise_of_totalitarianism/rules.yaml:678:15\n5760 rules/rise_of_totalitarianism/rules.yaml:679:15\n5761 rules/rise_of_totalitarianism/rules.yaml:680:15\n5762 rules/rise_of_totalitarianism/rules.yaml:681:15\n5765 rules/rise_of_totalitarianism/rules.yaml:682:7\n5787 rules/rise_of_totalitarianism/rules.yaml:1410:7\n5788 rules/rise_of_totalitarianism/rules.yaml:1411:7\n5789 rules/rise_of_totalitarianism/rules.yaml:1412:7\n5802 rules/rise_of_totalitarianism/rules.yaml:1413:7\n5815 rules/rise_of_totalitarianism/rules.yaml:1414:7\n5816 rules/rise_of_totalitarianism/rules.yaml:1415:7\n5817 rules/rise_of_totalitarianism/rules.yaml:1416:7\n5818 rules/rise_of_totalitarianism/rules.yaml:1417:11\n5819 rules/rise_of_totalitarianism/rules.yaml:1418:11\n5820 rules/rise_of_totalitarianism/rules.yaml:1419:15\n5821 rules/rise_of_totalitarianism/rules.yaml:1420:7\n5822 rules/rise_of_totalitarianism/rules.yaml:1421:7\n5823 rules/rise_of_totalitarianism/rules.yaml:1422:11\n5831 rules/rise_of_totalitarianism/rules.yaml:1424:11\n5837 rules/rise_of_totalitarianism/rules.yaml:1425:11\n5838 rules/rise_of_totalitarianism/rules.yaml:1426:11\n5839 rules/rise_of_totalitarianism/rules.yaml:1427:15\n5840 rules/rise_of_totalitarianism/rules.yaml:1428:19\n5841 rules/rise_of_totalitarianism/rules.yaml:1429:19\n5842 rules/rise_of_totalitarianism/rules.yaml:1430:19\n5843 rules/rise_of_totalitarianism/rules.yaml:1431:23\n5844 rules/rise_of_totalitarianism/rules.yaml:1432:23\n5845 rules/rise_of_totalitarianism/rules.yaml:1433:23\n5847 rules/rise_of_totalitarianism/rules.yaml:1435:19\n5850 rules/rise_of_totalitarianism/rules.yaml:1436:19\n5851 rules/rise_of_totalitarianism/rules.yaml:1437:11\n5852 rules/rise_of_totalitarianism/rules.yaml:1438:11\n5853 rules/rise_of_totalitarianism/rules.yaml:1439:11\n5854 rules/rise_of_totalitarianism/rules.yaml:1440:11\n5859 rules/rise_of_totalitarianism/rules.yaml:1441:15\n5860 rules/rise_of_totalitarianism/rules.yaml:1442:15\n5861 rules/rise_of_totalitarianism/rules.yaml:1443:15\n5862 rules/rise_of_totalitarianism/rules.yaml:1444:15\n5870 rules/rise_of_totalitarianism/rules.yaml:1445:19\n5876 rules/rise_of_totalitarianism/rules.yaml:1446:19\n5877 rules/rise_of_totalitarianism/rules.yaml:1447:19\n5878 rules/rise_of_totalitarianism/rules.yaml:1448:23\n5879 rules/rise_of_totalitarianism/rules.yaml:1449:23\n5880 rules/rise_of_totalitarianism/rules.yaml:1450:23\n5883 rules/rise_of_totalitarianism/rules.yaml:1451:15\n5884 rules/rise_of_totalitarianism/rules.yaml:1452:19\n5885 rules/rise_of_totalitarianism/rules.yaml:1453:19\n5910 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5915 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5918 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5919 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5920 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5921 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5922 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5923 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5936 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5937 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5949 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5955 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5973 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5974 rules/rise_of_totalitarianism/rules.yaml:1456:3\n5995 rules/rise_of_totalitarianism/rules.yaml:1456:3\n6034 rules/rise_of_totalitarianism/rules.yaml:1456:3\n6035 rules/rise_of_totalitarianism/rules.yaml:1456:3\n6037 rules/rise_of_totalitarianism/rules.yaml:1456:3\n6038 rules/rise_of_totalitarianism/rules.yaml:1456:3\n6042 rules/rise_of_totalitarianism/rules.yaml:1456:3\n6066 rules/rise_of_totalitarianism/rules.yaml:660:7\n6067 rules/rise_of_totalitarianism/rules.yaml:661:7\n6075 rules/rise_of_totalitarianism/rules.yaml:662:11\n6083 rules/rise_of_totalitarianism/rules.yaml:663:11\n6084 rules/rise_of_totalitarianism/rules.yaml:664:15\n6085 rules/rise_of_totalitarianism/rules.yaml:665:15\n6086 rules/rise_of_totalitarianism/rules.yaml:666:15\n6100 rules/rise_of_totalitarianism/rules.yaml:921:3\n6107 rules/rise_of_totalitarianism/rules.yaml:1482:14\n6113 rules/rise_of_totalitarianism/rules.yaml:1503:14\n6150 rules/rise_of_totalitarianism/rules.yaml:926:7\n6151 rules/rise_of_totalitarianism/rules.yaml:927:7\n6152 rules/rise_of_totalitarianism/rules.yaml:928:7\n6153 rules/rise_of_totalitarianism/rules.yaml:929:7\n6154 rules/rise_of_totalitarianism/rules.yaml:930:7\n6155 rules/rise_of_totalitarianism/rules.yaml:931:7\n6166 rules/rise_of_totalitarianism/rules.yaml:932:11\n6174 rules/rise_of_totalitarianism/rules.yaml:933:15\n6187 rules/rise_of_totalitarianism/rules.yaml:934:15\n6193 rules/rise_of_totalitarianism/rules.yaml:935:15\n6200 rules/rise_of_totalitarianism/rules.yaml:936:15\n6201 rules/rise_of_totalitarianism/rules.yaml:937:15\n6202 rules/rise_of_totalitarianism/rules.yaml:938:15\n6207 rules/rise_of_totalitarianism/rules.yaml:939:19\n6210 rules/rise_of_totalitarianism/rules.yaml:942:23\n6211 rules/rise_of_totalitarianism/rules.yaml:943:23\n6212 rules/rise_of_totalitarianism/rules.yaml:944:23\n6213 rules/rise_of_totalitarianism/rules.yaml:945:27\n6214 rules/rise_of_totalitarianism/rules.yaml:946:23\n6217 rules/rise_of_totalitarianism/rules.yaml:940:23\n6224 rules/rise_of_totalitarianism/rules.yaml:947:19\n6227 rules/rise_of_totalitarianism/rules.yaml:949:15\n6243 rules/rise_of_totalitarianism/rules.yaml:950:15\n6244 rules/rise_of_totalitarianism/rules.yaml:951:19\n6245 rules/rise_of_totalitarianism/rules.yaml:952:19\n6253 rules/rise_of_totalitarianism/rules.yaml:954:19\n6266 rules/rise_of_totalitarianism/rules.yaml:955:19\n6271 rules/rise_of_totalitarianism/rules.yaml:956:19\n6278 rules/rise_of_totalitarianism/rules.yaml:957:19\n6279 rules/rise_of_totalitarianism/rules.yaml:958:19\n6280 rules/rise_of_totalitarianism/rules.yaml:959:19\n6285 rules/rise_of_totalitarianism/rules.yaml:960:23\n6288 rules/rise_of_totalitarianism/rules.yaml:963:27\n6289 rules/rise_of_totalitarianism/rules.yaml:964:27\n6290 rules/rise_of_totalitarianism/rules.yaml:965:31\n6291 rules/rise_of_totalitarianism/rules.yaml:966:27\n6294 rules/rise_of_totalitarianism/rules.yaml:961:27\n6298 rules/rise_of_totalitarianism/rules.yaml:968:11\n6299 rules/rise_of_totalitarianism/rules.yaml:969:11\n6300 rules/rise_of_totalitarianism/rules.yaml:970:15\n6301 rules/rise_of_totalitarianism/rules.yaml:971:15\n6309 rules/rise_of_totalitarianism/rules.yaml:973:15\n6317 rules/rise_of_totalitarianism/rules.yaml:974:15\n6318 rules/rise_of_totalitarianism/rules.yaml:975:15\n6325 rules/rise_of_totalitarianism/rules.yaml:976:15\n6326 rules/rise_of_totalitarianism/rules.yaml:977:15\n6327 rules/rise_of_totalitarianism/rules.yaml:978:15\n6332 rules/rise_of_totalitarianism/rules.yaml:979:19\n6333 rules/rise_of_totalitarianism/rules.yaml:980:19\n6334 rules/rise_of_totalitarianism/rules.yaml:981:19\n6342 rules/rise_of_totalitarianism/rules.yaml:982:23\n6350 rules/rise_of_totalitarianism/rules.yaml:984:11\n6362 rules/rise_of_totalitarianism/rules.yaml:985:11\n6363 rules/rise_of_totalitarianism/rules.yaml:986:15\n6364 rules/rise_of_totalitarianism/rules.yaml:987:15\n6372 rules/rise_of_totalitarianism/rules.yaml:989:15\n6384 rules/rise_of_totalitarianism/rules.yaml:990:15\n6385 rules/rise_of_totalitarianism/rules.yaml:991:15\n6392 rules/rise_of_totalitarianism/rules.yaml:992:15\n6393 rules/rise_of_totalitarianism/rules.yaml:993:15\n6394 rules/rise_of_totalitarianism/rules.yaml:994:15\n6395 rules/rise_of_totalitarianism/rules.yaml:995:19\n6396 rules/rise_of_totalitarianism/rules.yaml:996:19\n6397 rules/rise_of_totalitarianism/rules.yaml:997:19\n6398 rules/rise_of_totalitarianism/rules.yaml:998:19\n6399 rules/rise_of_totalitarianism/rules.yaml:999:19\n6402 rules/rise_of_totalitarianism/rules.yaml:1001:11\n6403 rules/rise_of_totalitarianism/rules.yaml:1002:11\n6404 rules/rise_of_totalitarianism/rules.yaml:1003:11\n6409 rules/rise_of_totalitarianism/rules.yaml:1004:15\n6414 rules/rise_of_totalitarianism/rules.yaml:1005:15\n6415 rules/rise_of_totalitarianism/rules.yaml:1006:15\n6416 rules/rise_of_totalitarianism/rules.yaml:1007:15\n6417 rules/rise_of_totalitarianism/rules.yaml:1008:15\n6424 rules/rise_of_totalitarianism/rules.yaml:1009:15\n6425 rules/rise_of_totalitarianism/rules.yaml:1010:15\n6426 rules/rise_of_totalitarianism/rules.yaml:1011:15\n6431 rules/rise_of_totalitarianism/rules.yaml:1012:19\n6432 rules/rise_of_totalitarianism/rules.yaml:1013:19\n6433 rules/rise_of_totalitarianism/rules.yaml:1014:19\n6434 rules/rise_of_totalitarianism/rules.yaml:1015:19\n6435 rules/rise_of_totalitarianism/rules.yaml:1016:19\n6439 rules/rise_of_totalitarianism/rules.yaml:1018:15\n6444 rules/rise_of_totalitarianism/rules.yaml:1019:15\n6461 rules/rise_of_totalitarianism/rules.yaml:1020:15\n6462 rules/rise_of_totalitarianism/rules.yaml:1021:15\n6469 rules/rise_of_totalitarianism/rules.yaml:1022:15\n6470 rules/rise_of_totalitarianism/rules.yaml:1023:15\n6471 rules/rise_of_totalitarianism/rules.yaml:1024:15\n6476 rules/rise_of_totalitarianism/rules.yaml:1025:19\n6491 rules/rise_of_totalitarianism/rules.yaml:1026:19\n6492 rules/rise_of_totalitarianism/rules.yaml:1027:23\n6507 rules/rise_of_totalitarianism/rules.yaml:1028:19\n6515 rules/rise_of_totalitarianism/rules.yaml:1029:23\n6527 rules/rise_of_totalitarianism/rules.yaml:1030:23\n6534 rules/rise_of_totalitarianism/rules.yaml:1031:19\n6535 rules/rise_of_totalitarianism/rules.yaml:1032:23\n6538 rules/rise_of_totalitarianism/rules.yaml:1033:23\n6544 rules/rise_of_totalitarianism/rules.yaml:1034:7\n6547 rules/rise_of_totalitarianism/rules.yaml:1040:11\n6550 rules/rise_of_totalitarianism/rules.yaml:1035:11\n6557 rules/rise_of_totalitarianism/rules.yaml:1036:15\n6561 rules/rise_of_totalitarianism/rules.yaml:1038:15\n6571 rules/rise_of_totalitarianism/rules.yaml:1041:7\n6572 rules/rise_of_totalitarianism/rules.yaml:1042:11\n6573 rules/rise_of_totalitarianism/rules.yaml:1043:15\n6575 rules/rise_of_totalitarianism/rules.yaml:1045:11\n6594 rules/rise_of_totalitarianism/rules.yaml:840:7\n6595 rules/rise_of_totalitarianism/rules.yaml:841:11\n6596 rules/rise_of_totalitarianism/rules.yaml:842:15\n6597 rules/rise_of_totalitarianism/rules.yaml:843:19\n6598 rules/rise_of_totalitarianism/rules.yaml:844:15\n6599 rules/rise_of_totalitarianism/rules.yaml:845:15\n6601 rules/rise_of_totalitarianism/rules.yaml:846:7\n6602 rules/rise_of_totalitarianism/rules.yaml:847:7\n6613 rules/rise_of_totalitarianism/rules.yaml:848:11\n6614 rules/rise_of_totalitarianism/rules.yaml:849:11\n6629 rules/rise_of_totalitarianism/rules.yaml:850:15\n6635 rules/rise_of_totalitarianism/rules.yaml:851:15\n6641 rules/rise_of_totalitarianism/rules.yaml:852:19\n6642 rules/rise_of_totalitarianism/rules.yaml:853:19\n6655 rules/rise_of_totalitarianism/rules.yaml:854:19\n6669 rules/rise_of_totalitarianism/flow.yaml:22:3\n6706 rules/rise_of_totalitarianism/flow.yaml:26:7\n6707 rules/rise_of_totalitarianism/flow.yaml:27:7\n6708 rules/rise_of_totalitarianism/flow.yaml:28:7\n6719 rules/rise_of_totalitarianism/flow.yaml:29:11\n6724 rules/rise_of_totalitarianism/flow.yaml:30:11\n6733 rules/rise_of_totalitarianism/flow.yaml:31:15\n6745 rules/rise_of_totalitarianism/flow.yaml:32:15\n6746 rules/rise_of_totalitarianism/flow.yaml:33:19\n6749 rules/rise_of_totalitarianism/flow.yaml:34:19\n6753 rules/rise_of_totalitarianism/flow.yaml:35:7\n6754 rules/rise_of_totalitarianism/flow.yaml:36:7\n6755 rules/rise_of_totalitarianism/flow.yaml:37:11\n6756 rules/rise_of_totalitarianism/flow.yaml:38:15\n6773 rules/rise_of_totalitarianism/flow.yaml:39:15\n6774 rules/rise_of_totalitarianism/flow.yaml:40:11\n6775 rules/rise_of_totalitarianism/flow.yaml:41:7\n6776 rules/rise_of_totalitarianism/flow.yaml:42:7\n6777 rules/rise_of_totalitarianism/flow.yaml:43:11\n6780 rules/rise_of_totalitarianism/flow.yaml:44:11\n6781 rules/rise_of_totalitarianism/flow.yaml:45:7\n6782 rules/rise_of_totalitarianism/flow.yaml:46:11\n6783 rules/rise_of_totalitarianism/flow.yaml:47:7\n6797 rules/rise_of_totalitarianism/flow.yaml:48:11\n6803 rules/rise_of_totalitarianism/flow.yaml:49:11\n6804 rules/rise_of_totalitarianism/flow.yaml:50:15\n6805 rules/rise_of_totalitarianism/flow.yaml:51:15\n6815 rules/rise_of_totalitarianism/flow.yaml:52:15\n6822 rules/rise_of_totalitarianism/flow.yaml:53:15\n6823 rules/rise_of_totalitarianism/flow.yaml:54:15\n6827 rules/rise_of_totalitarianism/flow.yaml:55:7\n6838 rules/rise_of_totalitarianism/flow.yaml:56:11\n6839 rules/rise_of_totalitarianism/flow.yaml:57:11\n6854 rules/rise_of_totalitarianism/flow.yaml:58:15\n6872 rules/rise_of_totalitarianism/flow.yaml:59:15\n6873 rules/rise_of_totalitarianism/flow.yaml:60:19\n6875 rules/rise_of_totalitarianism/flow.yaml:62:19\n6878 rules/rise_of_totalitarianism/flow.yaml:63:19\n6901 rules/rise_of_totalitarianism/flow.yaml:81:3\n6907 rules/rise_of_totalitarianism/flow.yaml:81:3\n6918 rules/rise_of_totalitarianism/flow.yaml:85:7\n6919 rules/rise_of_totalitarianism/flow.yaml:86:11\n6920 rules/rise_of_totalitarianism/flow.yaml:87:15\n6921 rules/rise_of_totalitarianism/flow.yaml:88:7\n6922 rules/rise_of_totalitarianism/flow.yaml:89:7\n6923 rules/rise_of_totalitarianism/flow.yaml:90:7\n6929 rules/rise_of_totalitarianism/flow.yaml:91:7\n6935 rules/rise_of_totalitarianism/flow.yaml:92:7\n6941 rules/rise_of_totalitarianism/flow.yaml:93:7\n6942 rules/rise_of_totalitarianism/flow.yaml:94:7\n6952 rules/rise_of_totalitarianism/flow.yaml:15:3\n6967 rules/rise_of_totalitarianism/flow.yaml:19:7\n6968 rules/rise_of_totalitarianism/flow.yaml:20:7\n6983 rules/rise_of_totalitarianism/flow.yaml:65:3\n7005 rules/rise_of_totalitarianism/flow.yaml:69:7\n7019 rules/rise_of_totalitarianism/flow.yaml:70:11\n7020 rules/rise_of_totalitarianism/flow.yaml:71:11\n7021 rules/rise_of_totalitarianism/flow.yaml:72:11\n7028 rules/rise_of_totalitarianism/flow.yaml:73:11\n7035 rules/rise_of_totalitarianism/flow.yaml:74:11\n7049 rules/rise_of_totalitarianism/flow.yaml:75:15\n7054 rules/rise_of_totalitarianism/flow.yaml:76:11\n7061 rules/rise_of_totalitarianism/flow.yaml:77:11\n7066 rules/rise_of_totalitarianism/flow.yaml:78:7\n7067 rules/rise_of_totalitarianism/flow.yaml:79:11\n7085 rules/rise_of_totalitarianism/rules.yaml:1496:7\n7093 rules/rise_of_totalitarianism/rules.yaml:1497:7\n7096 rules/rise_of_totalitarianism/rules.yaml:1498:7\n7097 rules/rise_of_totalitarianism/rules.yaml:1499:7\n7098 rules/rise_of_totalitarianism/rules.yaml:1500:7"
