@@ -126,3 +126,33 @@ def test_controlled_leaders_give_two_votes_never_the_president(spec, g):
     put(spec, g, "e.leader.box", marx, "parliament")
     put(spec, g, "e.leader.control_cube", marx, sd)
     assert e.f_parliament_votes(g.raw, sd, germany) == before + 2
+
+
+def test_each_minor_party_has_a_german_and_an_italian_track(spec, g):
+    """Rules: ROT-BOARD-10 (two Minor Party Tracks per Minor Party, Italy and Germany, with
+    the Natural Ally of the first box)"""
+    tracks = g.state["e"]["party"]
+    majors = [m["id"] for m in g.state["e"]["major"]]
+    by_party: dict[str, set[str]] = {}
+    for t in tracks:
+        party = t["name"].split(" ", 1)[1]
+        by_party.setdefault(party, set()).add(majors[t["major"]])
+        assert t["natural_ally"] in range(len(spec.seats))
+        assert t["length"] >= 3  # the second and third boxes are the Govt. Coalition boxes
+    assert by_party == {
+        p: {"germany", "italy"} for p in ("Socialists", "Catholics", "Liberals", "Nationalists")
+    }
+
+
+def test_leaders_in_the_three_leader_boxes_are_nobodys(spec, g):
+    """Rules: ROT-BOARD-06 (Arrested or Confined, Exile and Unaligned Leaders boxes), ROT-LDR-01"""
+    e = spec.engine
+    for k, leader in enumerate(g.state["e"]["leader"]):
+        if leader["id"] == "ebert":
+            assert leader["box"] == "parliament"
+            assert e.f_leader_controller(g.raw, k) == seat(spec, "social_democracy")
+            continue
+        assert leader["box"] == "unaligned"
+        for box in ("arrested", "exile", "unaligned"):
+            put(spec, g, "e.leader.box", k, box)
+            assert e.f_leader_controller(g.raw, k) is None
