@@ -313,6 +313,17 @@ def _set_up(doc: Document, g: Any) -> None:
         raise _Fail(f"the game cannot be set up: {exc}", doc.pos(("scenario",))) from None
 
 
+def _asked(g: Any, conv: Converter, most: int = 8) -> str:
+    """What is asked now, to write the step the script is missing: each pending decision's
+    seat, prompt and first option ids."""
+    out = []
+    for d in g.pending():
+        ids = [o.id for o in d.options[:most]]
+        more = f", ... ({len(d.options)} in all)" if len(d.options) > most else ""
+        out.append(f"{conv.seats[d.player]} is asked {d.prompt!r}: {', '.join(ids)}{more}")
+    return "; ".join(out) or "nothing is asked: the game is over"
+
+
 def _step(
     doc: Document, where: tuple, step: dict[str, Any], g: Any, conv: Converter, dice: Dice
 ) -> None:
@@ -333,7 +344,9 @@ def _step(
             raise
         except GameError as exc:
             if kind == "decide":
-                raise _Fail(str(exc), doc.pos((*where, kind, "option"))) from None
+                raise _Fail(
+                    str(exc), doc.pos((*where, kind, "option")), _asked(g, conv)
+                ) from None
             if dec["reason"] not in str(exc):
                 raise _Fail(
                     f"{dec['option']!r} is refused, but with {str(exc)!r}",

@@ -61,6 +61,22 @@ def test_a_failing_example_names_the_step_that_failed(tmp_path: Path) -> None:
     assert ok.ok and ok.summary == f"({total} steps)"
 
 
+def test_a_decision_of_the_wrong_seat_says_what_is_asked(tmp_path: Path) -> None:
+    """A script that misses a step (a new question the rules ask) is told who is asked what,
+    with the option ids, to write the step it lacks."""
+    root = scratch_project(tmp_path)
+    edit(
+        root,
+        EXAMPLE,
+        '  - decide: {player: blue, option: "player:blue"}',
+        '  - decide: {player: orange, option: "player:blue"}',
+    )
+    _results, [err] = run(root, EXAMPLE)
+    assert err.message == "orange has no decision to make (waiting for blue)"
+    assert err.hint is not None and err.hint.startswith("blue is asked ")
+    assert err.hint.endswith(": player:blue, player:orange")
+
+
 def test_a_position_the_state_cannot_hold_is_an_error_at_its_key(tmp_path: Path) -> None:
     root = scratch_project(tmp_path)
     # a card pile is a set: a card is in it once

@@ -360,7 +360,7 @@ class PlainForms:
             if seen_info is not None:
                 self.line(out, ind, f"S[self.o_{seen_info.key} + {obj}] = 0")
         if aug is not None:
-            value = f"{code} {aug} {value}"
+            value = f"{code} {aug} {_operand(aug, value)}"
         if f.type == ir.INT:
             lo = self.bound(f.min, info, obj)
             hi = self.bound(f.max, info, obj)
@@ -578,3 +578,21 @@ def field_scale(e: Expr) -> int:
     if isinstance(e, Name) and isinstance(e.ref, tuple) and e.ref[0] == "global":
         ref = e.ref[1]
     return ref.scale if isinstance(ref, ir.Field) else 1
+
+
+def _operand(aug: str, value: str) -> str:
+    """``value`` as the right operand of ``aug`` in ``field = field <aug> value``: in
+    parentheses when it binds more loosely (``p.pp -= 2 if c else 1`` subtracts the whole
+    conditional, not 2 alone)."""
+    import ast
+
+    node = ast.parse(value, mode="eval").body
+    if isinstance(node, ast.BinOp):
+        loose = not (aug == "+" and isinstance(node.op, (ast.Add, ast.Sub)))
+        loose = loose and not isinstance(node.op, (ast.Mult, ast.FloorDiv, ast.Mod, ast.Div))
+        return f"({value})" if loose else value
+    if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Compare, ast.Lambda, ast.NamedExpr)):
+        return f"({value})"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return f"({value})"
+    return value

@@ -244,6 +244,45 @@ class RiseOfTotalitarianismRules:
             ),
             ("int", "int", "int"),
         ),
+        (("", ": add a cube (yes) or remove the last cube (no)?"), ("e:party",)),
+        (("", " adds a cube on the Minor Party Track of ", ""), ("player", "e:party")),
+        (
+            ("", " removes the last cube (", ") from the Minor Party Track of ", ""),
+            ("player", "player", "e:party"),
+        ),
+        (("Govt. Coalition: add a Vote Cube to your Parliament box in ", "?"), ("e:major",)),
+        (("", " adds a Vote Cube to the Parliament of ", ""), ("player", "e:major")),
+        (("", " removes a Vote Cube from the Parliament of ", ""), ("player", "e:major")),
+        (
+            ("", " keeps its last Votes in the Parliament of ", ": the removal is ignored"),
+            ("player", "e:major"),
+        ),
+        (("", " hires ", ": he joins the Pool"), ("player", "e:leader")),
+        (("Bonus Operation: Hire a new Leader (", " APs left)"), ("int",)),
+        (("No Leader",), ()),
+        (("Bonus Operation: Influence a Minor Party (", " APs left)"), ("int",)),
+        (("No Minor Party",), ()),
+        (("", " has no candidate for the Government of ", ""), ("player", "e:major")),
+        (("Your candidate for the Government of ", ""), ("e:major",)),
+        (
+            (
+                "",
+                ", the President, is elected to head the Government: German Presidential Elections follow",
+            ),
+            ("e:leader",),
+        ),
+        (("", " heads the Government of ", " for ", ""), ("e:leader", "e:major", "player")),
+        (("German Presidential Elections: ", " has no candidate"), ("player",)),
+        (("Your candidate for the German Presidency",), ()),
+        (("German Presidential Elections: ", " elects ", " President"), ("player", "e:leader")),
+        (("", " resigns and is no longer in play"), ("e:leader",)),
+        (
+            ("", " also held the Chancellorship: National Elections in Germany at once"),
+            ("e:leader",),
+        ),
+        (("Appoint a new Chancellor (a Vote Check follows)",), ()),
+        (("", " is appointed Chancellor"), ("e:leader",)),
+        (("No new Chancellor passes a Vote Check: National Elections in Germany at once",), ()),
         (
             ("", " reacts in ", ": ", " of his cubes remove ", " opponents' cubes"),
             ("player", "e:area", "int", "int"),
@@ -308,6 +347,13 @@ class RiseOfTotalitarianismRules:
         ),
         (("", " is removed from the map"), ("e:chit",)),
         (("Keep the Squads in the Area on the Hidden side?",), ()),
+        (("", " in ", " has no Leader to release"), ("e:chit", "e:area")),
+        (("Designate the Leader to release",), ()),
+        (
+            ("", " in ", " for ", ": ", " APs against ", ""),
+            ("e:chit", "e:area", "e:leader", "int", "int"),
+        ),
+        (("", " is released into the Pool of ", ""), ("e:leader", "player")),
         (
             ("", "'s Law Action in ", " for ", ": ", " APs (die ", ") against ", ""),
             ("player", "e:area", "e:strategy", "int", "int", "int"),
@@ -339,26 +385,34 @@ class RiseOfTotalitarianismRules:
         ("choose-number", 41, "number", -1, 13, 1, False),
         ("choose-player", 45, "player", -1, 14, 1, False),
         ("choose-population", 47, "population", 48, 15, 3, False),
-        ("choose-coup", 71, "coup", 72, 21, 1, True),
-        ("choose-population", 75, "population", -1, 24, 3, False),
-        ("choose-chit", 76, "chit", 77, 25, 1, False),
-        ("choose-area", 78, "area", -1, 25, 3, False),
-        ("choose-number", 79, "number", -1, 25, 5, False),
-        ("choose-crisis", 82, "crisis", 83, 26, 2, False),
-        ("choose-ally", 85, "ally", -1, 27, 1, False),
-        ("choose-area", 90, "area", 91, 28, 7, False),
-        ("choose-strategy", 92, "strategy", -1, 29, 0, False),
-        ("choose-strategy", 94, "strategy", 95, 30, 7, False),
-        ("choose-some", 102, "some:strategy", -1, 32, 3, False),
-        ("yes-no", 105, "yes-no", -1, 32, 8, False),
-        ("choose-strategy", 107, "strategy", 33, 32, 15, False),
-        ("choose-strategy", 109, "strategy", -1, 35, 1, True),
-        ("choose-minor", 112, "minor", -1, 36, 2, False),
-        ("choose-population", 116, "population", -1, 36, 11, False),
-        ("choose-chit", 120, "chit", -1, 36, 22, False),
-        ("yes-no", 123, "yes-no", -1, 36, 26, False),
-        ("choose-reform", 126, "reform", -1, 36, 38, False),
-        ("choose-population", 128, "population", -1, 36, 42, False),
+        ("choose-coup", 71, "coup", 72, 23, 1, True),
+        ("choose-population", 75, "population", -1, 26, 3, False),
+        ("choose-chit", 76, "chit", 77, 27, 1, False),
+        ("choose-area", 78, "area", -1, 27, 3, False),
+        ("choose-number", 79, "number", -1, 27, 5, False),
+        ("choose-crisis", 82, "crisis", 83, 28, 2, False),
+        ("choose-ally", 85, "ally", -1, 29, 1, False),
+        ("yes-no", 89, "yes-no", -1, 30, 1, False),
+        ("yes-no", 92, "yes-no", -1, 31, 1, False),
+        ("choose-leader", 97, "leader", 98, 32, 1, False),
+        ("choose-party", 99, "party", 100, 32, 4, False),
+        ("choose-leader", 102, "leader", -1, 33, 1, False),
+        ("choose-leader", 106, "leader", -1, 34, 1, False),
+        ("choose-leader", 110, "leader", -1, 34, 4, False),
+        ("choose-area", 114, "area", 115, 35, 7, False),
+        ("choose-strategy", 116, "strategy", -1, 36, 0, False),
+        ("choose-strategy", 118, "strategy", 119, 37, 7, False),
+        ("choose-some", 126, "some:strategy", -1, 39, 3, False),
+        ("yes-no", 129, "yes-no", -1, 39, 8, False),
+        ("choose-strategy", 131, "strategy", 33, 39, 15, False),
+        ("choose-strategy", 133, "strategy", -1, 42, 1, True),
+        ("choose-minor", 136, "minor", -1, 43, 2, False),
+        ("choose-population", 140, "population", -1, 43, 11, False),
+        ("choose-chit", 144, "chit", -1, 43, 22, False),
+        ("yes-no", 147, "yes-no", -1, 43, 26, False),
+        ("choose-leader", 149, "leader", -1, 43, 32, False),
+        ("choose-reform", 154, "reform", -1, 43, 43, False),
+        ("choose-population", 156, "population", -1, 43, 47, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -381,6 +435,8 @@ class RiseOfTotalitarianismRules:
         "crisis_checks",
         "major_stability",
         "minor_stability",
+        "elections",
+        "national_elections",
         "draw_coup",
         "choose_coups",
         "apply_coups",
@@ -389,6 +445,11 @@ class RiseOfTotalitarianismRules:
         "deploy_chit",
         "shorten_turn_five",
         "reparations_delay",
+        "influence_party",
+        "coalition_effects",
+        "party_and_leader_operations",
+        "elect_head",
+        "presidential_elections",
         "reaction",
         "window__marker_cards__act",
         "marker_cards",
@@ -449,17 +510,29 @@ class RiseOfTotalitarianismRules:
             (8, 0, "z_minor_stability__4_8"),
             (9, 0, None),
         ),
-        (21, 2): ((3, 0, None),),
-        (23, 1): ((0, 0, None),),
-        (24, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (24, 5): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (24, 8): ((0, 0, None), (3, 0, None)),
-        (25, 2): ((0, 0, None), (1, 0, None), (2, (), None)),
-        (25, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (25, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
-        (26, 3): ((1, (), "z_shorten_turn_five__3_1"),),
-        (27, 2): ((0, 0, None), (1, (), "z_reparations_delay__2_1")),
-        (28, 8): (
+        (21, 4): ((7, 0, None),),
+        (23, 2): ((3, 0, None),),
+        (25, 1): ((0, 0, None),),
+        (26, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (26, 5): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (26, 8): ((0, 0, None), (3, 0, None)),
+        (27, 2): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (27, 4): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (27, 6): ((0, 0, None), (1, 0, None), (2, 0, None)),
+        (28, 3): ((1, (), "z_shorten_turn_five__3_1"),),
+        (29, 2): ((0, 0, None), (1, (), "z_reparations_delay__2_1")),
+        (30, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None)),
+        (31, 2): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, (), None),
+            (4, False, None),
+            (5, 0, None),
+        ),
+        (32, 2): ((0, 0, None), (1, 0, None), (2, 0, None), (3, (), None)),
+        (32, 5): ((0, 0, None), (1, 0, None), (2, (), None)),
+        (35, 8): (
             (0, 0, None),
             (1, (), None),
             (3, 0, None),
@@ -468,11 +541,11 @@ class RiseOfTotalitarianismRules:
             (9, 0, None),
             (10, (), None),
         ),
-        (32, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
-        (32, 16): ((3, False, None),),
-        (35, 2): ((3, 0, None),),
-        (36, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
-        (36, 4): (
+        (39, 4): ((3, (), "z_turn__card_phase__lasting__4_3"), (4, 0, None)),
+        (39, 16): ((3, False, None),),
+        (42, 2): ((3, 0, None),),
+        (43, 3): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, False, None)),
+        (43, 4): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -481,7 +554,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (36, 8): (
+        (43, 8): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -490,7 +563,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (36, 12): (
+        (43, 12): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -498,7 +571,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (36, 13): (
+        (43, 13): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -507,7 +580,7 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (36, 23): (
+        (43, 23): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -515,7 +588,7 @@ class RiseOfTotalitarianismRules:
             (4, False, None),
             (5, (), None),
         ),
-        (36, 24): (
+        (43, 24): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -524,8 +597,25 @@ class RiseOfTotalitarianismRules:
             (5, False, None),
             (6, 0, None),
         ),
-        (36, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
-        (36, 33): (
+        (43, 27): ((0, 0, None), (1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
+        (43, 33): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, False, None),
+            (5, (), None),
+        ),
+        (43, 34): (
+            (0, 0, None),
+            (1, 0, None),
+            (2, 0, None),
+            (3, 0, None),
+            (4, 0, None),
+            (5, False, None),
+            (6, 0, None),
+        ),
+        (43, 38): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -535,7 +625,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (36, 39): (
+        (43, 44): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -544,7 +634,7 @@ class RiseOfTotalitarianismRules:
             (5, 0, None),
             (6, (), None),
         ),
-        (36, 40): (
+        (43, 45): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -554,7 +644,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (36, 43): (
+        (43, 48): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -565,7 +655,7 @@ class RiseOfTotalitarianismRules:
             (7, 0, None),
             (8, (), None),
         ),
-        (36, 45): (
+        (43, 50): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -575,7 +665,7 @@ class RiseOfTotalitarianismRules:
             (6, 0, None),
             (7, 0, None),
         ),
-        (36, 51): (
+        (43, 56): (
             (0, 0, None),
             (1, 0, None),
             (2, 0, None),
@@ -583,9 +673,13 @@ class RiseOfTotalitarianismRules:
             (4, 0, None),
             (5, False, None),
         ),
-        (36, 56): ((0, 0, None), (1, False, None)),
+        (43, 63): ((0, 0, None), (1, False, None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (2, 3, 4, 7, 9, 14, 15, 16, 18, 20, 24, 31, 32)
+    SECRET_PROMPTS: ClassVar[Any] = (
+        *(2, 3, 4, 7, 9, 14, 15, 16, 18, 20),
+        *range(24, 28),
+        *(31, 38, 39),
+    )
     SITE_FILTERS: ClassVar[Any] = {
         0: "count([r for r in players if r.play_slot == s]) == 0",
         4: "c.major == none or x.major == c.major",
@@ -599,12 +693,14 @@ class RiseOfTotalitarianismRules:
         20: "c.major == none or b.major == c.major",
         22: "c == cr11 or c == cr12",
         23: "not a.delay",
-        24: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
-        26: "not c.locked and count(marker_targets(c)) > 0",
-        29: "not k.mandatory",
-        32: 'u.action != "propaganda" or moveable(x, actor)',
-        35: "m == germany or r != nationalization",
-        36: "moveable(x, actor)",
+        27: "t.major in ms and (count(t.cubes) > 0 or actor.reserve > 0)",
+        30: "k != l",
+        31: "cubes_in(p, a) > 0 and reaction_targets(p, a) > 0",
+        33: "not c.locked and count(marker_targets(c)) > 0",
+        36: "not k.mandatory",
+        39: 'u.action != "propaganda" or moveable(x, actor)',
+        43: "m == germany or r != nationalization",
+        44: "moveable(x, actor)",
     }
     d: Any
     routines: tuple[Any, ...]
@@ -622,8 +718,10 @@ class RiseOfTotalitarianismRules:
     all_area: tuple[int, ...]
     all_chit: tuple[int, ...]
     all_coup: tuple[int, ...]
+    all_leader: tuple[int, ...]
     all_major: tuple[int, ...]
     all_minor: tuple[int, ...]
+    all_party: tuple[int, ...]
     all_player: tuple[int, ...]
     all_population: tuple[int, ...]
     all_reform: tuple[int, ...]
@@ -633,12 +731,15 @@ class RiseOfTotalitarianismRules:
     c_commit_in_any_dominance: bool
     c_end_difference: int
     c_hand_extra: int
+    c_hire_cost: int
     c_last_turn: int
     c_law_card_roll_adds_modifiers: bool
     c_majority_rounds_half_up: bool
     c_max_expended_cubes: int
     c_minimum_pp_per_round: bool
+    c_party_cost: int
     c_putsch_economy_strict: bool
+    c_release_difficulty: int
     c_reserve_slots: int
     c_resistance_modifier: int
     ix_area__kind: dict[Any, tuple[int, ...]]
@@ -647,6 +748,7 @@ class RiseOfTotalitarianismRules:
     ix_chit__action__owner: dict[Any, tuple[int, ...]]
     ix_chit__owner: dict[Any, tuple[int, ...]]
     ix_crisis__entry: dict[Any, tuple[int, ...]]
+    ix_leader__major: dict[Any, tuple[int, ...]]
     ix_major__capital: dict[Any, tuple[int, ...]]
     ix_population__major: dict[Any, tuple[int, ...]]
     ix_strategy__era__owner: dict[Any, tuple[int, ...]]
@@ -668,15 +770,22 @@ class RiseOfTotalitarianismRules:
     o_e_chit__nation: int
     o_e_chit__resolved: int
     o_e_chit__seen: int
+    o_e_leader__box: int
+    o_e_leader__committed: int
+    o_e_leader__control_cube: int
+    o_e_leader__pool_of: int
     o_e_major__economy: int
     o_e_major__elections_due: int
     o_e_major__government: int
+    o_e_major__head: int
     o_e_major__parliament: int
+    o_e_major__president: int
     o_e_major__regime: int
     o_e_minor__cubes: int
     o_e_minor__govt: int
     o_e_minor__regime: int
     o_e_minor__vp_side: int
+    o_e_party__cubes: int
     o_e_population__box: int
     o_e_population__committed: int
     o_e_strategy__effect__active_event: int
@@ -693,6 +802,7 @@ class RiseOfTotalitarianismRules:
     o_g_game_over: int
     o_g_laws: int
     o_g_order: int
+    o_g_presidential_due: int
     o_g_removed: int
     o_g_removed_crises: int
     o_g_rolled: int
@@ -741,10 +851,18 @@ class RiseOfTotalitarianismRules:
     s_e_crisis__failure: tuple[str, ...]
     s_e_crisis__major: tuple[int, ...]
     s_e_crisis__pp: tuple[int, ...]
+    s_e_leader__chit: tuple[Any, ...]
+    s_e_leader__ideology: tuple[Any, ...]
+    s_e_leader__major: tuple[int, ...]
+    s_e_leader__party: tuple[Any, ...]
+    s_e_leader__printed: tuple[bool, ...]
     s_e_major__capital: tuple[int, ...]
     s_e_minor__stability: tuple[int, ...]
     s_e_minor__track: tuple[int, ...]
     s_e_minor__vp_value: tuple[int, ...]
+    s_e_party__length: tuple[int, ...]
+    s_e_party__major: tuple[int, ...]
+    s_e_party__natural_ally: tuple[int, ...]
     s_e_population__bonus: tuple[int, ...]
     s_e_population__major: tuple[int, ...]
     s_e_population__resistance: tuple[int, ...]
@@ -772,8 +890,10 @@ class RiseOfTotalitarianismRules:
         self.all_area = d["all_area"]
         self.all_chit = d["all_chit"]
         self.all_coup = d["all_coup"]
+        self.all_leader = d["all_leader"]
         self.all_major = d["all_major"]
         self.all_minor = d["all_minor"]
+        self.all_party = d["all_party"]
         self.all_player = d["all_player"]
         self.all_population = d["all_population"]
         self.all_reform = d["all_reform"]
@@ -783,12 +903,15 @@ class RiseOfTotalitarianismRules:
         self.c_commit_in_any_dominance = d["c_commit_in_any_dominance"]
         self.c_end_difference = d["c_end_difference"]
         self.c_hand_extra = d["c_hand_extra"]
+        self.c_hire_cost = d["c_hire_cost"]
         self.c_last_turn = d["c_last_turn"]
         self.c_law_card_roll_adds_modifiers = d["c_law_card_roll_adds_modifiers"]
         self.c_majority_rounds_half_up = d["c_majority_rounds_half_up"]
         self.c_max_expended_cubes = d["c_max_expended_cubes"]
         self.c_minimum_pp_per_round = d["c_minimum_pp_per_round"]
+        self.c_party_cost = d["c_party_cost"]
         self.c_putsch_economy_strict = d["c_putsch_economy_strict"]
+        self.c_release_difficulty = d["c_release_difficulty"]
         self.c_reserve_slots = d["c_reserve_slots"]
         self.c_resistance_modifier = d["c_resistance_modifier"]
         self.ix_area__kind = d["ix_area__kind"]
@@ -797,6 +920,7 @@ class RiseOfTotalitarianismRules:
         self.ix_chit__action__owner = d["ix_chit__action__owner"]
         self.ix_chit__owner = d["ix_chit__owner"]
         self.ix_crisis__entry = d["ix_crisis__entry"]
+        self.ix_leader__major = d["ix_leader__major"]
         self.ix_major__capital = d["ix_major__capital"]
         self.ix_population__major = d["ix_population__major"]
         self.ix_strategy__era__owner = d["ix_strategy__era__owner"]
@@ -818,15 +942,22 @@ class RiseOfTotalitarianismRules:
         self.o_e_chit__nation = d["o_e_chit__nation"]
         self.o_e_chit__resolved = d["o_e_chit__resolved"]
         self.o_e_chit__seen = d["o_e_chit__seen"]
+        self.o_e_leader__box = d["o_e_leader__box"]
+        self.o_e_leader__committed = d["o_e_leader__committed"]
+        self.o_e_leader__control_cube = d["o_e_leader__control_cube"]
+        self.o_e_leader__pool_of = d["o_e_leader__pool_of"]
         self.o_e_major__economy = d["o_e_major__economy"]
         self.o_e_major__elections_due = d["o_e_major__elections_due"]
         self.o_e_major__government = d["o_e_major__government"]
+        self.o_e_major__head = d["o_e_major__head"]
         self.o_e_major__parliament = d["o_e_major__parliament"]
+        self.o_e_major__president = d["o_e_major__president"]
         self.o_e_major__regime = d["o_e_major__regime"]
         self.o_e_minor__cubes = d["o_e_minor__cubes"]
         self.o_e_minor__govt = d["o_e_minor__govt"]
         self.o_e_minor__regime = d["o_e_minor__regime"]
         self.o_e_minor__vp_side = d["o_e_minor__vp_side"]
+        self.o_e_party__cubes = d["o_e_party__cubes"]
         self.o_e_population__box = d["o_e_population__box"]
         self.o_e_population__committed = d["o_e_population__committed"]
         self.o_e_strategy__effect__active_event = d["o_e_strategy__effect__active_event"]
@@ -843,6 +974,7 @@ class RiseOfTotalitarianismRules:
         self.o_g_game_over = d["o_g_game_over"]
         self.o_g_laws = d["o_g_laws"]
         self.o_g_order = d["o_g_order"]
+        self.o_g_presidential_due = d["o_g_presidential_due"]
         self.o_g_removed = d["o_g_removed"]
         self.o_g_removed_crises = d["o_g_removed_crises"]
         self.o_g_rolled = d["o_g_rolled"]
@@ -891,10 +1023,18 @@ class RiseOfTotalitarianismRules:
         self.s_e_crisis__failure = d["s_e_crisis__failure"]
         self.s_e_crisis__major = d["s_e_crisis__major"]
         self.s_e_crisis__pp = d["s_e_crisis__pp"]
+        self.s_e_leader__chit = d["s_e_leader__chit"]
+        self.s_e_leader__ideology = d["s_e_leader__ideology"]
+        self.s_e_leader__major = d["s_e_leader__major"]
+        self.s_e_leader__party = d["s_e_leader__party"]
+        self.s_e_leader__printed = d["s_e_leader__printed"]
         self.s_e_major__capital = d["s_e_major__capital"]
         self.s_e_minor__stability = d["s_e_minor__stability"]
         self.s_e_minor__track = d["s_e_minor__track"]
         self.s_e_minor__vp_value = d["s_e_minor__vp_value"]
+        self.s_e_party__length = d["s_e_party__length"]
+        self.s_e_party__major = d["s_e_party__major"]
+        self.s_e_party__natural_ally = d["s_e_party__natural_ally"]
         self.s_e_population__bonus = d["s_e_population__bonus"]
         self.s_e_population__major = d["s_e_population__major"]
         self.s_e_population__resistance = d["s_e_population__resistance"]
@@ -999,8 +1139,16 @@ class RiseOfTotalitarianismRules:
             return None
         return f(S, None, None, p)
 
+    def f_allied_to(self, S: list[Any], v_l: Any, v_p: Any) -> bool:
+        "A Leader belongs to p's Ideology or to a Minor Party Allied with p. (ROT-CAND-01, ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:440:3]"
+        if self.s_e_leader__ideology[v_l] is not None:
+            return self.s_e_leader__ideology[v_l] == v_p
+        if self.s_e_leader__party[v_l] is not None:
+            return self.f_party_ally(S, self.s_e_leader__party[v_l]) == v_p
+        return False
+
     def f_arrest_targets(self, S: list[Any], v_actor: Any, v_u: Any) -> Any:
-        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:281:3]"
+        "Opponents' chits in the Target Area or adjacent ones; an Arrest targets only non-Arrest Conflicts chits. (ROT-ARR-01, ROT-ARR-06) [rules/rise_of_totalitarianism/rules.yaml:297:3]"
         v_at = S[self.o_e_chit__location + v_u]
         if v_at is None:
             return []
@@ -1039,7 +1187,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_attempt_modifier(self, S: list[Any], v_p: Any, v_c: Any) -> int:
-        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:299:3]"""
+        """Modifiers of a Political Action Attempt, for the icons on the card: Political Support, Vote Check +2/-2, Economy. (ROT-PA-01, ROT-PA-02) [rules/rise_of_totalitarianism/rules.yaml:315:3]"""
         N: list[int] = S
         v_n = 0
         if self.s_e_strategy__support_modifier[v_c]:
@@ -1056,11 +1204,26 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_battleground_of(self, S: list[Any], v_nat: Any) -> Any:
-        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:178:3]"
+        "battleground_of [rules/rise_of_totalitarianism/rules.yaml:192:3]"
         return _head([v_a for v_a in self.all_area if v_nat in self.s_e_area__nations[v_a]])
 
+    def f_candidates(self, S: list[Any], v_p: Any, v_m: Any, v_s: Any) -> Any:
+        "CHOICE OF CANDIDATES for seat s of m: a Leader of m's nationality in p's Pool, or controlled by p in a Parliament box (never Ebert for the Chancellorship), or in the Unaligned Leaders Box and of p's Ideology or an Allied Minor Party. (ROT-CAND-01, ROT-CAND-02) [rules/rise_of_totalitarianism/rules.yaml:451:3]"
+        v_out: list[Any] = []
+        for v_l in self.ix_leader__major.get(v_m, ()):
+            if S[self.o_e_leader__box + v_l] == "pool" and S[self.o_e_leader__pool_of + v_l] == v_p:
+                v_out = [*v_out, *[v_l]]
+            elif (
+                S[self.o_e_leader__box + v_l] == "parliament"
+                and self.f_leader_controller(S, v_l) == v_p
+            ) and (not (self.s_e_leader__printed[v_l] and v_s == "chancellor")):
+                v_out = [*v_out, *[v_l]]
+            elif S[self.o_e_leader__box + v_l] == "unaligned" and self.f_allied_to(S, v_l, v_p):
+                v_out = [*v_out, *[v_l]]
+        return v_out
+
     def f_card_funding(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:47:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:61:3]"
         return (
             0
             + self.f_effect__active_event__modifies__card_funding(S, v_p)
@@ -1068,15 +1231,15 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_card_funding__base(self, S: list[Any], v_p: Any) -> int:
-        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:47:3]"
+        "Funding Bonus or Penalty of the Active Events and Laws in force for p: none of its own, changed by the lasting effects `active_event` and `law`. (ROT-OOP-01, ROT-ICON-05) [rules/rise_of_totalitarianism/rules.yaml:61:3]"
         return 0
 
     def f_chit_cost(self, S: list[Any], v_u: Any) -> int:
-        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:222:3]"
+        "chit_cost (ROT-CHIT-03) [rules/rise_of_totalitarianism/rules.yaml:236:3]"
         return 2 if self.s_e_chit__action[v_u] == "putsch" else 1
 
     def f_conflicts_box(self, S: list[Any], v_nat: Any) -> Any:
-        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:183:3]"
+        "The Conflicts chits in a Minor Nation's Conflicts box. (ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:197:3]"
         return [
             v_u
             for v_u in self.all_chit
@@ -1085,7 +1248,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_coup_pp(self, S: list[Any], v_p: Any) -> int:
-        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:358:3]"""
+        """PPs of the Coup Deck for p this Round: every Active Crisis of the Coup Deck (for all players), and the Coup Event p played beside his Strategy Card (ASSUMED: its PPs go to the player who plays it, as a Strategy Card's do; the rulebook only says Coup Cards provide PPs). (ROT-PP-01, ROT-CARDS-07, ROT-OVR-06) [rules/rise_of_totalitarianism/rules.yaml:374:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_coups]):
@@ -1098,7 +1261,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_coup_winner(self, S: list[Any], v_nat: Any) -> Any:
-        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:190:3]"""
+        """The winning Ideology of an overthrown Minor Nation: most cubes in the Stability Track, the owner of the rightmost cube among those tied; with no cube, the most Conflicts chit value. none if it cannot be determined. (ROT-MIN-03) [rules/rise_of_totalitarianism/rules.yaml:204:3]"""
         if len(S[self.o_e_minor__cubes + v_nat]) > 0:
             v_most = max([S[self.o_e_minor__cubes + v_nat].count(v_p) for v_p in self.all_player])
             v_tied = [
@@ -1140,11 +1303,11 @@ class RiseOfTotalitarianismRules:
         return _head(v_leaders)
 
     def f_cubes_in(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:242:3]"
+        "cubes_in [rules/rise_of_totalitarianism/rules.yaml:258:3]"
         return S[self.o_e_area__cubes + v_a].count(v_p)
 
     def f_cubes_near(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:247:3]"""
+        """p's cubes in a and its adjacent Areas. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:263:3]"""
         _w2 = S[self.o_e_area__cubes + v_a].count(v_p)
         _w1 = 0
         for v_b in self.s_e_area__adjacent[v_a]:
@@ -1152,18 +1315,18 @@ class RiseOfTotalitarianismRules:
         return _w2 + _w1
 
     def f_dominance_of(self, S: list[Any], v_p: Any) -> Any:
-        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:141:3]"
+        "p's Dominance Area on the Ideology Track. (ROT-BOARD-03) [rules/rise_of_totalitarianism/rules.yaml:155:3]"
         return _head(
             [v_b for v_b in self.ix_box__zone.get(v_p, ()) if self.s_e_box__dominance[v_b]]
         )
 
     def f_effect__active_event__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__active_event + v_card] > 0
 
     def f_effect__active_event__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
+        "effect__active_event__modifies__card_funding (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1719:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1177,25 +1340,25 @@ class RiseOfTotalitarianismRules:
     def f_effect__active_event__modifies__card_funding__by(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> int:
-        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
+        "effect__active_event__modifies__card_funding__by (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1719:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__active_event__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1362:7]"
+        "effect__active_event__modifies__card_funding__where (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1719:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_effect__law__in_force(self, S: list[Any], v_card: Any) -> bool:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
         N: list[int] = S
         return N[self.o_e_strategy__effect__law + v_card] > 0
 
     def f_effect__law__modifies__card_funding(self, S: list[Any], v_p: Any) -> int:
-        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
+        "effect__law__modifies__card_funding (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1727:7]"
         N: list[int] = S
         v_lasting__total = 0
         for v_card in self.all_strategy:
@@ -1207,20 +1370,20 @@ class RiseOfTotalitarianismRules:
         return v_lasting__total
 
     def f_effect__law__modifies__card_funding__by(self, S: list[Any], v_card: Any, v_p: Any) -> int:
-        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
+        "effect__law__modifies__card_funding__by (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1727:7]"
         return self.s_e_strategy__amount[v_card]
 
     def f_effect__law__modifies__card_funding__where(
         self, S: list[Any], v_card: Any, v_p: Any
     ) -> bool:
-        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1370:7]"
+        "effect__law__modifies__card_funding__where (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1727:7]"
         return (
             v_p == self.s_e_strategy__owner[v_card]
             and self.s_e_strategy__effect[v_card] == "funding"
         )
 
     def f_elections_scheduled(self, S: list[Any], v_m: Any) -> bool:
-        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:78:3]"
+        "National Elections printed on the Turn Track: Italy on Turn 1 unless CR#2 has been resolved (then on Turn 2), Germany on Turn 2. Later ones come from the Play Book (not printed) or a fallen Government. (ROT-TURN-01, ROT-TURN-02) [rules/rise_of_totalitarianism/rules.yaml:92:3]"
         N: list[int] = S
         if v_m == self.k_major__germany:
             return S[_TURN] == 2
@@ -1229,7 +1392,7 @@ class RiseOfTotalitarianismRules:
         return S[_TURN] == 2 and _has(N[self.o_g_ended_crises], self.k_crisis__cr2)
 
     def f_electoral_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
+        """Electoral Votes of p in m: each Population of m in p's zone gives its marker's votes plus its box's. (ROT-EV-01, ROT-EV-02) [rules/rise_of_totalitarianism/rules.yaml:129:3]"""
         _w1 = 0
         for v_x in self.ix_population__major.get(v_m, ()):
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1240,7 +1403,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_funding_of(self, S: list[Any], v_p: Any) -> int:
-        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
+        """Funding: Funding Base + Population bonuses + Marker Cards, Active Crises and Active Events. (ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"""
         N: list[int] = S
         _w1 = 0
         for v_x__1 in self.all_population:
@@ -1267,18 +1430,45 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_government_vps(self, S: list[Any], v_p: Any) -> int:
-        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:349:3]"
+        "VPs for a Government under Elections: Social-Democracy 4, Fascism and Communism 3. (ROT-VP-01) [rules/rise_of_totalitarianism/rules.yaml:365:3]"
         return 4 if v_p == self.k_player__social_democracy else 3
 
+    def f_hire_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        """Hire a new Leader: a Leader in the Unaligned Leaders Box, of the Target Area's nationality (or a Neighbor's), of p's Ideology or an Allied Minor Party. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:481:3]"""
+        _w4 = []
+        for v_m__1 in self.all_major:
+            _w7 = self.s_e_area__major[v_a] == v_m__1
+            if not _w7:
+                _w6 = self.s_e_area__kind[v_a] == "battleground"
+                if _w6:
+                    _w5 = False
+                    for v_b__1 in self.s_e_area__adjacent[v_a]:
+                        if self.s_e_area__major[v_b__1] == v_m__1:
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_m__1)
+        v_ms = _w4
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                S[self.o_e_leader__box + v_l] == "unaligned" and self.s_e_leader__major[v_l] in v_ms
+            )
+            and self.f_allied_to(S, v_l, v_p)
+        ]
+
     def f_is_conflict(self, S: list[Any], v_u: Any) -> bool:
-        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:215:3]"
+        "Action Group C (Conflicts): Unrest, Putsch, Arrest, Squads. (ROT-MARK-01) [rules/rise_of_totalitarianism/rules.yaml:229:3]"
         return (
             (self.s_e_chit__action[v_u] == "unrest" or self.s_e_chit__action[v_u] == "putsch")
             or self.s_e_chit__action[v_u] == "arrest"
         ) or self.s_e_chit__action[v_u] == "squads"
 
     def f_lasting__why(self, S: list[Any], v_lasting__cause: int) -> Any:
-        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
+        "why an effect is in force or ended, by the number of its cause [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
         if v_lasting__cause == 1:
             return "turn.cleanup_phase ends"
         if v_lasting__cause == 2:
@@ -1287,47 +1477,94 @@ class RiseOfTotalitarianismRules:
             return "resolve_action"
         return "?"
 
+    def f_leader_controller(self, S: list[Any], v_l: Any) -> Any:
+        "CONTROL OF LEADERS: nobody controls a Leader in the Arrested or Confined, Exile or Unaligned Leaders boxes; an Ideology's Leader is its player's in his Pool or on the board; a Minor Party Leader is controlled from the Pool by its holder, under an Action chit by the chit's owner, alone in an Area by the party's Ally, in a Parliament by its Control Cube. (ROT-LDR-01, ROT-LDR-02, ROT-LDR-03) [rules/rise_of_totalitarianism/rules.yaml:417:3]"
+        if S[self.o_e_leader__box + v_l] == "pool":
+            return S[self.o_e_leader__pool_of + v_l]
+        if (
+            S[self.o_e_leader__box + v_l] != "area"
+            and S[self.o_e_leader__box + v_l] != "parliament"
+        ):
+            return None
+        if self.s_e_leader__ideology[v_l] is not None:
+            return self.s_e_leader__ideology[v_l]
+        if S[self.o_e_leader__box + v_l] == "parliament":
+            return S[self.o_e_leader__control_cube + v_l]
+        if self.s_e_leader__chit[v_l] is not None:
+            return self.s_e_chit__owner[self.s_e_leader__chit[v_l]]
+        if self.s_e_leader__party[v_l] is not None:
+            return self.f_party_ally(S, self.s_e_leader__party[v_l])
+        return None
+
+    def f_leader_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
+        """Votes of p's controlled Leaders in m's Parliament: 2 each, never the President's. (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:496:3]"""
+        _w1 = 0
+        for v_l in self.ix_leader__major.get(v_m, ()):
+            if (
+                S[self.o_e_leader__box + v_l] == "parliament"
+                and v_l != S[self.o_e_major__president + v_m]
+            ) and self.f_leader_controller(S, v_l) == v_p:
+                _w1 += 1
+        return 2 * _w1
+
     def f_legal_areas(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04) [rules/rise_of_totalitarianism/rules.yaml:228:3]"""
+        """Where p may place chit u (Putsch in Cities or Battlegrounds, Capitals last; Arrest where p governs; Law in a Capital; Release in the Capital of a Leader it may release). (ROT-PUT-04, ROT-ARR-05, ROT-LAW-04, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:242:3]"""
         if self.s_e_chit__action[v_u] == "law":
             return [v_a for v_a in self.ix_area__kind.get("capital", ())]
+        if self.s_e_chit__action[v_u] == "release":
+            _w2 = []
+            for v_a_2 in self.all_area:
+                _w3 = False
+                for v_l__1 in self.all_leader:
+                    if (
+                        S[self.o_e_leader__box + v_l__1] == "arrested"
+                        and (
+                            self.s_e_leader__ideology[v_l__1] == v_p
+                            or self.s_e_leader__party[v_l__1] is not None
+                        )
+                    ) and self.s_e_major__capital[self.s_e_leader__major[v_l__1]] == v_a_2:
+                        _w3 = True
+                        break
+                if _w3:
+                    _w2.append(v_a_2)
+            return _w2
         if self.s_e_chit__action[v_u] == "putsch":
-            _w1 = False
+            _w4 = False
             for v_v in self.ix_chit__action__owner.get(("putsch", v_p), ()):
                 if v_v != v_u and (not S[self.o_e_chit__established + v_v]):
-                    _w1 = True
+                    _w4 = True
                     break
-            v_all_done = not _w1
+            v_all_done = not _w4
             return [
-                v_a_2
-                for v_a_2 in self.all_area
+                v_a_3
+                for v_a_3 in self.all_area
                 if (
-                    self.s_e_area__kind[v_a_2] == "city"
-                    or self.s_e_area__kind[v_a_2] == "battleground"
+                    self.s_e_area__kind[v_a_3] == "city"
+                    or self.s_e_area__kind[v_a_3] == "battleground"
                 )
-                or (self.s_e_area__kind[v_a_2] == "capital" and v_all_done)
+                or (self.s_e_area__kind[v_a_3] == "capital" and v_all_done)
             ]
         if self.s_e_chit__action[v_u] == "arrest":
-            _w4 = []
-            for v_a_3 in self.all_area:
-                _w6 = (
-                    self.s_e_area__major[v_a_3] is not None
-                    and S[self.o_e_major__government + self.s_e_area__major[v_a_3]] == v_p
+            _w7 = []
+            for v_a_4 in self.all_area:
+                _w9 = (
+                    self.s_e_area__major[v_a_4] is not None
+                    and S[self.o_e_major__government + self.s_e_area__major[v_a_4]] == v_p
                 )
-                if not _w6:
-                    _w5 = False
-                    for v_n in self.s_e_area__nations[v_a_3]:
+                if not _w9:
+                    _w8 = False
+                    for v_n in self.s_e_area__nations[v_a_4]:
                         if S[self.o_e_minor__regime + v_n] == v_p:
-                            _w5 = True
+                            _w8 = True
                             break
-                    _w6 = _w5
-                if _w6:
-                    _w4.append(v_a_3)
-            return _w4
+                    _w9 = _w8
+                if _w9:
+                    _w7.append(v_a_4)
+            return _w7
         return self.all_area
 
     def f_marker_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:56:3]"""
+        """Funding Bonus of p's Marker Cards. (ROT-OOP-01, ROT-ICON-03) [rules/rise_of_totalitarianism/rules.yaml:70:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_p_markers + v_p]):
@@ -1336,12 +1573,12 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_marker_holder(self, S: list[Any], v_c: Any) -> Any:
-        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:331:3]"
+        "marker_holder [rules/rise_of_totalitarianism/rules.yaml:347:3]"
         N: list[int] = S
         return _head([v_q for v_q in self.all_player if _has(N[self.o_p_markers + v_q], v_c)])
 
     def f_marker_targets(self, S: list[Any], v_c: Any) -> Any:
-        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:321:3]"
+        "The Marker Cards (anyone's) a discarded Marker Card may remove (PP Value at most its own). (ROT-ICON-01, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:337:3]"
         N: list[int] = S
         v_out: list[Any] = []
         for v_q in self.all_player:
@@ -1356,11 +1593,11 @@ class RiseOfTotalitarianismRules:
         return v_out
 
     def f_minor_vps(self, S: list[Any], v_nat: Any) -> int:
-        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:171:3]"
+        "VPs of a Minor Nation, those of the leftmost empty box of its Stability Track. (ROT-BOARD-12, ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:185:3]"
         return max(1, self.s_e_minor__vp_value[v_nat] - len(S[self.o_e_minor__cubes + v_nat]))
 
     def f_moveable(self, S: list[Any], v_x: Any, v_p: Any) -> bool:
-        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:148:3]"
+        "A Population is moveable for p unless already Committed in p's Dominance Area. (ROT-PROP-01, ROT-BON-04) [rules/rise_of_totalitarianism/rules.yaml:162:3]"
         return not (
             S[self.o_e_population__committed + v_x]
             and S[self.o_e_population__box + v_x]
@@ -1374,19 +1611,62 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_on_map(self, S: list[Any], v_p: Any) -> Any:
-        "on_map [rules/rise_of_totalitarianism/rules.yaml:254:3]"
+        "on_map [rules/rise_of_totalitarianism/rules.yaml:270:3]"
         return [
             v_u
             for v_u in self.ix_chit__owner.get(v_p, ())
             if S[self.o_e_chit__location + v_u] is not None
         ]
 
+    def f_operation_majors(self, S: list[Any], v_a: Any) -> Any:
+        """The Major Powers whose Leaders and Minor Parties a Bonus Operation in Area a may concern: the Target Area's Major Power, or a Battleground's Neighbors. ASSUMED: the rulebook does not list the Neighbors of each Battleground; taken to be the Major Powers of the Areas adjacent to it. (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:470:3]"""
+        _w4 = []
+        for v_m in self.all_major:
+            _w7 = self.s_e_area__major[v_a] == v_m
+            if not _w7:
+                _w6 = self.s_e_area__kind[v_a] == "battleground"
+                if _w6:
+                    _w5 = False
+                    for v_b in self.s_e_area__adjacent[v_a]:
+                        if self.s_e_area__major[v_b] == v_m:
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_m)
+        return _w4
+
     def f_parliament_votes(self, S: list[Any], v_p: Any, v_m: Any) -> int:
-        "Votes of p in m's Parliament (Vote Cubes; Leaders are not encoded yet). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:122:3]"
-        return S[self.o_e_major__parliament + v_m].count(v_p)
+        """Votes of p in m's Parliament: his Vote Cubes, +2 for each Leader he controls there (never the President). (ROT-VOTE-01) [rules/rise_of_totalitarianism/rules.yaml:136:3]"""
+        _w2 = S[self.o_e_major__parliament + v_m].count(v_p)
+        _w1 = 0
+        for v_l__1 in self.ix_leader__major.get(v_m, ()):
+            if (
+                S[self.o_e_leader__box + v_l__1] == "parliament"
+                and v_l__1 != S[self.o_e_major__president + v_m]
+            ) and self.f_leader_controller(S, v_l__1) == v_p:
+                _w1 += 1
+        return _w2 + 2 * _w1
+
+    def f_party_ally(self, S: list[Any], v_t: Any) -> Any:
+        "ALLIANCE: with no cube on the track, the Natural Ally of its first box; otherwise the Ideology with most cubes; on a tie, the tied Ideology with a cube in the box furthest from the flag. (ROT-ALLY-01) [rules/rise_of_totalitarianism/rules.yaml:399:3]"
+        if len(S[self.o_e_party__cubes + v_t]) == 0:
+            return self.s_e_party__natural_ally[v_t]
+        v_most = max([S[self.o_e_party__cubes + v_t].count(v_p) for v_p in self.all_player])
+        v_tied = [
+            v_p_2
+            for v_p_2 in self.all_player
+            if S[self.o_e_party__cubes + v_t].count(v_p_2) == v_most
+        ]
+        v_best = self.s_e_party__natural_ally[v_t]
+        for v_q in S[self.o_e_party__cubes + v_t]:
+            if v_q in v_tied:
+                v_best = v_q
+        return v_best
 
     def f_playable_now(self, S: list[Any], v_p: Any) -> Any:
-        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:269:3]"
+        "The Strategy Cards p may choose this Round: one from the hand (a Reserve card may be played instead); on the last Round a Mandatory card in hand must be played. (ROT-PLAY-01, ROT-CARDS-08, ROT-PLAY-07) [rules/rise_of_totalitarianism/rules.yaml:285:3]"
         N: list[int] = S
         v_must = [v_c for v_c in _bits(N[self.o_p_hand + v_p]) if self.s_e_strategy__mandatory[v_c]]
         if N[self.o_g_round] == N[self.o_g_rounds] and len(v_must) > 0:
@@ -1394,7 +1674,7 @@ class RiseOfTotalitarianismRules:
         return [*_bits(N[self.o_p_hand + v_p]), *_bits(N[self.o_p_card_reserve + v_p])]
 
     def f_population_difficulty(self, S: list[Any], v_x: Any) -> int:
-        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:155:3]"
+        "Resistance Value, the Screen's Resistance Modifier, +1 if Committed in any Dominance Area. (ROT-PROP-01) [rules/rise_of_totalitarianism/rules.yaml:169:3]"
         return (
             self.s_e_population__resistance[v_x]
             + self.c_resistance_modifier
@@ -1402,7 +1682,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_population_funding(self, S: list[Any], v_p: Any) -> int:
-        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:101:3]"""
+        """Funding Bonus of the Population Markers in p's zone (doubled when Committed). (ROT-BOARD-07, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:115:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1414,7 +1694,7 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_pp_income(self, S: list[Any], v_p: Any) -> int:
-        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:259:3]"""
+        """PPs of a Round: the Strategy Card played, plus every Active Crisis of the Crisis Deck. (ROT-PP-01) [rules/rise_of_totalitarianism/rules.yaml:275:3]"""
         N: list[int] = S
         _w1 = 0
         for v_c in _bits(N[self.o_g_active_crises]):
@@ -1425,7 +1705,7 @@ class RiseOfTotalitarianismRules:
         return v_n
 
     def f_reaction_targets(self, S: list[Any], v_p: Any, v_a: Any) -> int:
-        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:314:3]"""
+        """Opponents' cubes within reach of a Reaction Area (it and its adjacent Areas). (ROT-REACT-02, ROT-REACT-05) [rules/rise_of_totalitarianism/rules.yaml:330:3]"""
         _w1 = 0
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _w2 = 0
@@ -1436,20 +1716,34 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_reform_difficulty(self, S: list[Any], v_r: Any) -> int:
-        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:291:3]"
+        "reform_difficulty (ROT-LAW-02) [rules/rise_of_totalitarianism/rules.yaml:307:3]"
         return self.s_e_reform__difficulty[v_r]
 
     def f_regime_vps(self, S: list[Any], v_m: Any) -> int:
-        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:342:3]"
+        "VPs for a Regime: Germany 5, Italy 4. (ROT-VP-02) [rules/rise_of_totalitarianism/rules.yaml:358:3]"
         return 5 if v_m == self.k_major__germany else 4
 
+    def f_release_targets(self, S: list[Any], v_p: Any, v_a: Any) -> Any:
+        "Release: a Leader in the Arrested or Confined Leaders Box, of p's Ideology or of a Minor Party, whose nation's Capital is a. (ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:489:3]"
+        return [
+            v_l
+            for v_l in self.all_leader
+            if (
+                S[self.o_e_leader__box + v_l] == "arrested"
+                and (
+                    self.s_e_leader__ideology[v_l] == v_p or self.s_e_leader__party[v_l] is not None
+                )
+            )
+            and self.s_e_major__capital[self.s_e_leader__major[v_l]] == v_a
+        ]
+
     def f_reparation_delays_needed(self, S: list[Any]) -> int:
-        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:371:3]'
+        'Allies who must offer a delay for Germany to escape the War Reparations crisis, "as indicated in the current position of the German Economy Marker" (the Economy Track is not printed). ASSUMED: one more than minus the Economy Modifier (2 at -1, as in the example where USA and Great Britain delaying spare Germany at -1; 3 at -2; none suffices below). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:387:3]'
         N: list[int] = S
         return 1 - N[self.o_e_major__economy + self.k_major__germany]
 
     def f_rounds_of_turn(self, S: list[Any]) -> int:
-        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:64:3]"
+        "Rounds of the Political Phase, printed in each Turn box (not in the rulebook). Printed: Turn 5 three Rounds, Turn 8 one. ASSUMED for the others: one Round per year of the Turn, at most three (1919: 1, 1920-21: 2, 1922: 1, 1923-24: 2, 1929-30: 2, 1931-32: 2). (ROT-POL-01, ROT-TURN-05, ROT-TURN-08) [rules/rise_of_totalitarianism/rules.yaml:78:3]"
         if S[_TURN] == 5:
             return 3
         if (S[_TURN] == 1 or S[_TURN] == 3) or S[_TURN] == 8:
@@ -1457,7 +1751,7 @@ class RiseOfTotalitarianismRules:
         return 2
 
     def f_stability(self, S: list[Any], v_nat: Any) -> int:
-        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:164:3]"
+        "STABILITY: printed Stability - cubes in the Stability Track, -1 Unstable / +1 Stable Govt; never below 0. (ROT-PROP-02) [rules/rise_of_totalitarianism/rules.yaml:178:3]"
         N: list[int] = S
         return max(
             0,
@@ -1467,7 +1761,7 @@ class RiseOfTotalitarianismRules:
         )
 
     def f_support(self, S: list[Any], v_p: Any) -> int:
-        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:94:3]"""
+        """The Political Support Modifier of p (Population Markers in p's Political Support Zone, any nationality). (ROT-BOARD-07, ROT-PA-01) [rules/rise_of_totalitarianism/rules.yaml:108:3]"""
         _w1 = 0
         for v_x in self.all_population:
             if self.s_e_box__zone[S[self.o_e_population__box + v_x]] == v_p:
@@ -1475,25 +1769,47 @@ class RiseOfTotalitarianismRules:
         return _w1
 
     def f_vote_check(self, S: list[Any], v_p: Any, v_m: Any, v_two_thirds: bool) -> bool:
-        "A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:129:3]"
-        v_total = len(S[self.o_e_major__parliament + v_m])
+        """A Vote Check: 50% plus one of the Votes, or two thirds; fractions rounded up. (ROT-VOTE-01, ROT-MAJ-04) [rules/rise_of_totalitarianism/rules.yaml:143:3]"""
+        _w1 = 0
+        for v_q in self.all_player:
+            _w3 = S[self.o_e_major__parliament + v_m].count(v_q)
+            _w2 = 0
+            for v_l__2 in self.ix_leader__major.get(v_m, ()):
+                if (
+                    S[self.o_e_leader__box + v_l__2] == "parliament"
+                    and v_l__2 != S[self.o_e_major__president + v_m]
+                ) and self.f_leader_controller(S, v_l__2) == v_q:
+                    _w2 += 1
+            _w1 += _w3 + 2 * _w2
+        v_total = _w1
         v_half = -(-v_total // 2) + 1 if self.c_majority_rounds_half_up else v_total // 2 + 1
         v_need = -(-(2 * v_total) // 3) if v_two_thirds else v_half
-        return v_total > 0 and S[self.o_e_major__parliament + v_m].count(v_p) >= v_need
+        _w6 = v_total > 0
+        if _w6:
+            _w5 = S[self.o_e_major__parliament + v_m].count(v_p)
+            _w4 = 0
+            for v_l__4 in self.ix_leader__major.get(v_m, ()):
+                if (
+                    S[self.o_e_leader__box + v_l__4] == "parliament"
+                    and v_l__4 != S[self.o_e_major__president + v_m]
+                ) and self.f_leader_controller(S, v_l__4) == v_p:
+                    _w4 += 1
+            _w6 = _w5 + 2 * _w4 >= v_need
+        return _w6
 
     def f_vp_spread(self, S: list[Any]) -> int:
-        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:336:3]"
+        "vp_spread (ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:352:3]"
         N: list[int] = S
         return max([N[self.o_p_vp + v_p] for v_p in self.all_player]) - min(
             [N[self.o_p_vp + v_p_2] for v_p_2 in self.all_player]
         )
 
     def f_window__marker_cards__ask(self, S: list[Any]) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
         return S[self.o_g_order]
 
     def f_window__marker_cards__options(self, S: list[Any], v_p: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
         N: list[int] = S
         return [
             v_c
@@ -1502,7 +1818,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def f_window__reaction__ask(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
         v_w_order = [v_q__1 for v_q__1 in S[self.o_g_order] if v_q__1 != v_actor]
         v_w_back: list[Any] = []
         for v_w_q in v_w_order:
@@ -1511,7 +1827,7 @@ class RiseOfTotalitarianismRules:
         return v_w_order
 
     def f_window__reaction__options(self, S: list[Any], v_actor: Any, v_p: Any) -> Any:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"""
         _w4 = []
         for v_a in self.all_area:
             _w7 = S[self.o_e_area__cubes + v_a].count(v_p) > 0
@@ -1529,11 +1845,11 @@ class RiseOfTotalitarianismRules:
         return _w4
 
     def f_window__reaction__order(self, S: list[Any], v_actor: Any) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
         return [v_q for v_q in S[self.o_g_order] if v_q != v_actor]
 
     def p_add_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:388:3]"
+        "Put n cubes of p in Area a. [rules/rise_of_totalitarianism/rules.yaml:509:3]"
         v_k = 0
         _runs0 = 0
         while v_k < v_amount:
@@ -1544,7 +1860,7 @@ class RiseOfTotalitarianismRules:
             v_k += 1
 
     def p_award_vps(self, S: list[Any]) -> None:
-        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1081:3]"""
+        """VPs to the Government Players; the game ends at a difference of 30 VPs. (ROT-VP-01, ROT-VP-02, ROT-VP-03) [rules/rise_of_totalitarianism/rules.yaml:1234:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_g = S[self.o_e_major__government + v_m]
@@ -1574,13 +1890,13 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_board__lasting(self, S: list[Any]) -> None:
-        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1353:1]"
+        "what is in force, and why [rules/rise_of_totalitarianism/rules.yaml:1710:1]"
         N: list[int] = S
         for v_card in self.all_strategy:
             if N[self.o_e_strategy__effect__active_event + v_card] > 0:
                 _log(
                     S,
-                    100,
+                    124,
                     (
                         v_card,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__active_event + v_card]),
@@ -1590,15 +1906,35 @@ class RiseOfTotalitarianismRules:
             if N[self.o_e_strategy__effect__law + v_card_2] > 0:
                 _log(
                     S,
-                    101,
+                    125,
                     (
                         v_card_2,
                         self.f_lasting__why(S, N[self.o_e_strategy__effect__law + v_card_2]),
                     ),
                 )
 
+    def p_clear_parliament(self, S: list[Any], v_m: Any) -> None:
+        "Before National Elections the Leaders in the Parliament leave it (the German President stays): an Ideology's Leader to its player's Pool; a Minor Party Leader, with his Control Cube returned, to the Unaligned Leaders Box (ASSUMED: the rulebook does not say where). (ROT-ELEC-02) [rules/rise_of_totalitarianism/rules.yaml:1548:3]"
+        for v_l in [
+            v_k
+            for v_k in self.ix_leader__major.get(v_m, ())
+            if S[self.o_e_leader__box + v_k] == "parliament"
+            and v_k != S[self.o_e_major__president + v_m]
+        ]:
+            if S[self.o_e_leader__control_cube + v_l] is not None:
+                _r1 = S[self.o_e_leader__control_cube + v_l]
+                S[self.o_p_reserve + _r1] = min(max(S[self.o_p_reserve + _r1] + 1, 0), 30)
+            S[self.o_e_leader__control_cube + v_l] = None
+            if self.s_e_leader__ideology[v_l] is not None:
+                S[self.o_e_leader__box + v_l] = "pool"
+                S[self.o_e_leader__pool_of + v_l] = self.s_e_leader__ideology[v_l]
+            else:
+                S[self.o_e_leader__box + v_l] = "unaligned"
+                S[self.o_e_leader__pool_of + v_l] = None
+        S[self.o_e_major__head + v_m] = None
+
     def p_collect_funding(self, S: list[Any]) -> None:
-        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:420:3]"""
+        """Every player calculates his Funding and moves as many cubes from the Reserve to the Pool. (ROT-OOP-01, ROT-MARK-05) [rules/rise_of_totalitarianism/rules.yaml:541:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             _w1 = 0
@@ -1637,7 +1973,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 1, (v_p, N[self.o_p_funding + v_p], v_k))
 
     def p_coups_end(self, S: list[Any]) -> None:
-        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1246:3]"""
+        """The Active Crises of the Coup Deck end when the Cleanup Phase begins (ASSUMED: their removal conditions are not printed) and are discarded. (ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1399:3]"""
         N: list[int] = S
         for v_c in _bits(N[self.o_g_active_coups]):
             if S[_LOG] is not False:
@@ -1648,7 +1984,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_coups] = _mask([])
 
     def p_deal(self, S: list[Any], v_p: Any) -> None:
-        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:464:3]"
+        "Replenish p's hand to the Hand size. (ROT-DEAL-01, ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:585:3]"
         N: list[int] = S
         v_size = N[self.o_g_rounds] + self.c_hand_extra
         v_tries = 0
@@ -1661,7 +1997,7 @@ class RiseOfTotalitarianismRules:
             v_tries += 1
 
     def p_discard_card(self, S: list[Any], v_p: Any, v_c: Any) -> None:
-        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:474:3]"""
+        """A played card goes to its deck's discard pile, or is removed from play if marked so. (ROT-PLAY-08, ROT-HAND-01) [rules/rise_of_totalitarianism/rules.yaml:595:3]"""
         N: list[int] = S
         if self.s_e_strategy__removed_after[v_c]:
             S[self.o_g_removed] = _mask([*_bits(N[self.o_g_removed]), *[v_c]])
@@ -1671,7 +2007,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_p] = _mask([*_bits(N[self.o_p_discard + v_p]), *[v_c]])
 
     def p_draw_strategy(self, S: list[Any], v_p: Any) -> None:
-        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:451:3]"""
+        """Draw the top card of p's Strategy Deck; when the deck runs out, the discards are shuffled into a new one. (ROT-DEAL-02) [rules/rise_of_totalitarianism/rules.yaml:572:3]"""
         N: list[int] = S
         if len(S[self.o_p_deck + v_p]) == 0 and N[self.o_p_discard + v_p] != 0:
             S[self.o_p_deck + v_p] = tuple(_shuffled(S, _bits(N[self.o_p_discard + v_p])))
@@ -1684,7 +2020,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_hand + v_p] = _mask([*_bits(N[self.o_p_hand + v_p]), *[v_c]])
 
     def p_economy_checks(self, S: list[Any]) -> None:
-        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:964:3]"""
+        """Economy Check step 3: a die for each Conflicts chit in the Major Power; at or under its Action Value (under, for a Putsch) the Economy worsens. The mat's other steps are not printed. (ROT-CLN-01, ROT-CLN-02, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1105:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_u in [
@@ -1722,116 +2058,40 @@ class RiseOfTotalitarianismRules:
                         _log(S, 52, (v_m, v_u, v_d))
 
     def p_effect__active_event__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__active_event + v_card] > 0:
             S[self.o_e_strategy__effect__active_event + v_card] = max(0, 0)
-            _log(S, 97, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 121, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__active_event__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
         for v_card in self.all_strategy:
             self.p_effect__active_event__end(S, v_card, v_lasting__cause)
 
     def p_effect__active_event__start(
         self, S: list[Any], v_card: Any, v_lasting__cause: int
     ) -> None:
-        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1354:3]"
+        "Played as an Active Event: its Funding bonus counts for its owner; ends with the Turn (assumed). (ROT-CARDS-05, ROT-CARDS-11, ROT-ICON-04, ROT-ICON-05, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1711:3]"
         S[self.o_e_strategy__effect__active_event + v_card] = max(v_lasting__cause, 0)
-        _log(S, 96, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+        _log(S, 120, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
         N: list[int] = S
         if N[self.o_e_strategy__effect__law + v_card] > 0:
             S[self.o_e_strategy__effect__law + v_card] = max(0, 0)
-            _log(S, 99, (v_card, self.f_lasting__why(S, v_lasting__cause)))
+            _log(S, 123, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_effect__law__end_all(self, S: list[Any], v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
         for v_card in self.all_strategy:
             self.p_effect__law__end(S, v_card, v_lasting__cause)
 
     def p_effect__law__start(self, S: list[Any], v_card: Any, v_lasting__cause: int) -> None:
-        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1364:3]"
+        "Promulgated: in force for the rest of the game; a Funding Law's bonus counts for its owner. (ROT-CARDS-04, ROT-OOP-01) [rules/rise_of_totalitarianism/rules.yaml:1721:3]"
         S[self.o_e_strategy__effect__law + v_card] = max(v_lasting__cause, 0)
-        _log(S, 98, (v_card, self.f_lasting__why(S, v_lasting__cause)))
-
-    def p_elections(self, S: list[Any]) -> None:
-        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order); Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1057:3]"""
-        N: list[int] = S
-        for v_m in self.all_major:
-            if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
-                for v_q in S[self.o_e_major__parliament + v_m]:
-                    S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
-                S[self.o_e_major__parliament + v_m] = tuple([])
-                _w2 = []
-                for v_p in self.all_player:
-                    _w3 = 0
-                    for v_x__1 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
-                            _w3 += (
-                                self.s_e_population__votes[v_x__1]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
-                            )
-                    _w2.append(_w3)
-                v_best = max(_w2)
-                for v_p_2 in self.all_player:
-                    _w4 = 0
-                    for v_x__2 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
-                            _w4 += (
-                                self.s_e_population__votes[v_x__2]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
-                            )
-                    v_k = min(-(-_w4 // 2), N[self.o_p_reserve + v_p_2])
-                    S[self.o_p_reserve + v_p_2] = min(max(S[self.o_p_reserve + v_p_2] - v_k, 0), 30)
-                    v_i = 0
-                    _runs2 = 0
-                    while v_i < v_k:
-                        _runs2 += 1
-                        if _runs2 > MAX_LOOP:
-                            _endless_loop()
-                        S[self.o_e_major__parliament + v_m] = tuple(
-                            [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
-                        )
-                        v_i += 1
-                    _w5 = 0
-                    for v_x__3 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]] == v_p_2:
-                            _w5 += (
-                                self.s_e_population__votes[v_x__3]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
-                            )
-                    if S[_LOG] is not False:
-                        _log(S, 61, (v_m, v_p_2, _w5, v_k))
-                _w7 = []
-                for v_p_3 in self.all_player:
-                    _w8 = 0
-                    for v_x__4 in self.ix_population__major.get(v_m, ()):
-                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__4]] == v_p_3:
-                            _w8 += (
-                                self.s_e_population__votes[v_x__4]
-                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__4]]
-                            )
-                    if _w8 == v_best:
-                        _w7.append(v_p_3)
-                v_tops = _w7
-                S[self.o_e_major__government + v_m] = (
-                    S[self.o_e_major__government + v_m]
-                    if S[self.o_e_major__government + v_m] in v_tops
-                    else _head(v_tops)
-                )
-                if S[_LOG] is not False:
-                    _log(S, 62, (S[self.o_e_major__government + v_m], v_m))
-                for v_v_2 in [
-                    v_v
-                    for v_v in self.ix_chit__action.get("putsch", ())
-                    if S[self.o_e_chit__location + v_v] is not None
-                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
-                ]:
-                    self.p_leave_map(S, v_v_2)
-            S[self.o_e_major__elections_due + v_m] = False
+        _log(S, 122, (v_card, self.f_lasting__why(S, v_lasting__cause)))
 
     def p_end__game_end(self, S: list[Any]) -> None:
         "After the last Turn of the scenario (Turn 8 in the Campaign), Victory Determination. (ROT-TEND-04, ROT-VIC-01) [rules/rise_of_totalitarianism/flow.yaml:101:3]"
@@ -1843,7 +2103,7 @@ class RiseOfTotalitarianismRules:
             self.p_victory(S)
 
     def p_expend_cubes(self, S: list[Any], v_p: Any, v_a: Any, v_amount: int) -> None:
-        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:410:3]"
+        "Expend n of p's cubes from a and its adjacent Areas, the Target Area first. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:531:3]"
         v_left = v_amount
         for v_b in [*[v_a], *self.s_e_area__adjacent[v_a]]:
             _runs1 = 0
@@ -1855,18 +2115,26 @@ class RiseOfTotalitarianismRules:
                 v_left -= 1
 
     def p_gain_vp(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:384:3]"
+        "gain_vp [rules/rise_of_totalitarianism/rules.yaml:505:3]"
         S[self.o_p_vp + v_p] = min(max(S[self.o_p_vp + v_p] + v_amount, -99), 999)
 
+    def p_hire_leader(self, S: list[Any], v_actor: Any, v_l: Any) -> None:
+        """Hire a new Leader: the designated Leader joins the Active Player's Pool. (ROT-BON-02) [rules/rise_of_totalitarianism/rules.yaml:1514:3]"""
+        S[self.o_e_leader__box + v_l] = "pool"
+        S[self.o_e_leader__pool_of + v_l] = v_actor
+        S[self.o_e_leader__committed + v_l] = False
+        if S[_LOG] is not False:
+            _log(S, 96, (v_actor, v_l))
+
     def p_leave_map(self, S: list[Any], v_u: Any) -> None:
-        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:761:3]"
+        "The chit returns to its owner's Reserve. [rules/rise_of_totalitarianism/rules.yaml:882:3]"
         S[self.o_e_chit__seen + v_u] = 0
         S[self.o_e_chit__location + v_u] = None
         S[self.o_e_chit__nation + v_u] = None
         S[self.o_e_chit__established + v_u] = False
 
     def p_lose_marker(self, S: list[Any], v_q: Any, v_c: Any, v_remove: bool) -> None:
-        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:624:3]"
+        "A Marker Card leaves play; its VP or Funding bonus is taken back. (ROT-ICON-06) [rules/rise_of_totalitarianism/rules.yaml:745:3]"
         N: list[int] = S
         S[self.o_p_markers + v_q] = _mask(
             [v_k for v_k in _bits(N[self.o_p_markers + v_q]) if v_k != v_c]
@@ -1885,7 +2153,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_discard + v_q] = _mask([*_bits(N[self.o_p_discard + v_q]), *[v_c]])
 
     def p_putsch_in_capitals(self, S: list[Any]) -> None:
-        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:977:3]"""
+        """An Established Putsch in a Capital gives its owner the Government and 2 Vote Cubes. (ROT-CLN-04) [rules/rise_of_totalitarianism/rules.yaml:1118:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             for v_p in S[self.o_g_order]:
@@ -1912,6 +2180,18 @@ class RiseOfTotalitarianismRules:
                     if S[_LOG] is not False:
                         _log(S, 53, (v_p, self.s_e_major__capital[v_m], v_p, v_m))
 
+    def p_seat_leader(self, S: list[Any], v_p: Any, v_l: Any) -> None:
+        "An elected Leader takes his seat in the Parliament box: a Minor Party Leader gets p's Control Cube (from the Reserve). A candidate not elected stays where he was: one taken from the Unaligned Leaders Box is back there. (ROT-CAND-03, ROT-CAND-04) [rules/rise_of_totalitarianism/rules.yaml:1568:3]"
+        N: list[int] = S
+        if (
+            S[self.o_e_leader__box + v_l] != "parliament" and self.s_e_leader__ideology[v_l] is None
+        ) and N[self.o_p_reserve + v_p] > 0:
+            S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] - 1, 0), 30)
+            S[self.o_e_leader__control_cube + v_l] = v_p
+        S[self.o_e_leader__box + v_l] = "parliament"
+        S[self.o_e_leader__pool_of + v_l] = None
+        S[self.o_e_leader__committed + v_l] = False
+
     def p_setup__decks(self, S: list[Any]) -> None:
         "The Red Era cards form each Ideology's Strategy Deck, shuffled; the Crisis Deck starts empty (cards enter on their Entry Turn). (ROT-CARDS-02, ROT-PREP-03, ROT-PREP-04) [rules/rise_of_totalitarianism/flow.yaml:6:3]"
         self.p_setup__decks__lasting(S)
@@ -1926,7 +2206,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_coup_deck] = tuple(self.all_coup)
 
     def p_take_cube(self, S: list[Any], v_p: Any, v_a: Any) -> None:
-        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:396:3]"
+        "Take one of p's cubes out of Area a (back to p's Reserve). [rules/rise_of_totalitarianism/rules.yaml:517:3]"
         v_kept: list[Any] = []
         v_done = False
         for v_q in S[self.o_e_area__cubes + v_a]:
@@ -1939,7 +2219,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_reserve + v_p] = min(max(S[self.o_p_reserve + v_p] + 1, 0), 30)
 
     def p_to_stability_track(self, S: list[Any], v_actor: Any, v_nat: Any) -> None:
-        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:779:3]"""
+        """One of the Active Player's unexpended cubes in the Battleground moves to the leftmost available box of the Stability Track. (ROT-PROP-05, ROT-UNR-02) [rules/rise_of_totalitarianism/rules.yaml:900:3]"""
         v_a = _head([v_a__1 for v_a__1 in self.all_area if v_nat in self.s_e_area__nations[v_a__1]])
         if (
             S[self.o_e_area__cubes + v_a].count(v_actor) > 0
@@ -1954,7 +2234,7 @@ class RiseOfTotalitarianismRules:
                 _log(S, 42, (v_actor, v_nat))
 
     def p_turn_end(self, S: list[Any]) -> None:
-        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1093:3]"
+        "Re-rolls allowed again, Conflicts flipped to the Hidden side (Established Putsches stay Established); Active Events assumed to end with the Turn. (ROT-TEND-03, ROT-CARDS-05) [rules/rise_of_totalitarianism/rules.yaml:1246:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_rerolled + v_p] = False
@@ -1972,7 +2252,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_active_events] = _mask([])
 
     def p_victory(self, S: list[Any]) -> None:
-        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1109:3]"""
+        """The lowest player may score his Conflicts chits; the most VPs wins, ties by Communism, Fascism, Social-Democracy. (ROT-VIC-01, ROT-VIC-02, ROT-VIC-03) [rules/rise_of_totalitarianism/rules.yaml:1262:3]"""
         N: list[int] = S
         v_low = min([N[self.o_p_vp + v_p] for v_p in self.all_player])
         v_lowest = [v_p_2 for v_p_2 in self.all_player if N[self.o_p_vp + v_p_2] == v_low]
@@ -2008,7 +2288,7 @@ class RiseOfTotalitarianismRules:
         _end(S, [v_w], "most VPs (ties: Communism, Fascism, Social-Democracy)")
 
     def p_war_reparations(self, S: list[Any]) -> None:
-        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1287:3]"""
+        """Economy Check step 5: with an Economy Modifier below 0 Germany cannot pay War Reparations and suffers a crisis (the Economy Marker one step left), unless enough Allies offer a delay (War Reparations Markers on the Delay side, reparation_delays_needed). (ROT-CLN-03, ROT-BOARD-07) [rules/rise_of_totalitarianism/rules.yaml:1440:3]"""
         N: list[int] = S
         if N[self.o_e_major__economy + self.k_major__germany] < 0:
             _w1 = 0
@@ -2028,7 +2308,7 @@ class RiseOfTotalitarianismRules:
                     _log(S, 88, (v_k, v_need, N[self.o_e_major__economy + self.k_major__germany]))
 
     def p_window__reaction__act(self, S: list[Any], v_actor: Any, v_p: Any, v_x: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"""
         _w3 = S[self.o_e_area__cubes + v_x].count(v_p)
         _w1 = 0
         for v_b__2 in [*[v_x], *self.s_e_area__adjacent[v_x]]:
@@ -2046,7 +2326,7 @@ class RiseOfTotalitarianismRules:
                     self.p_take_cube(S, v_p, v_x)
                     v_k += 1
         if S[_LOG] is not False:
-            _log(S, 89, (v_p, v_x, v_k, v_k))
+            _log(S, 113, (v_p, v_x, v_k, v_k))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2067,7 +2347,7 @@ class RiseOfTotalitarianismRules:
         return bool(self.card_playable[c](S, p))
 
     def q_add_pool_cubes(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:723:3]"""
+        """1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:844:3]"""
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2100,7 +2380,7 @@ class RiseOfTotalitarianismRules:
                     self.p_add_cubes(S, v_p, v_a_2, 1)
 
     def q_apply_card(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:587:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:708:3]"
         N: list[int] = S
         if self.s_e_strategy__kind[v_c] == "event":
             self.q_card_effect(S, R, v_p, v_c)
@@ -2131,7 +2411,7 @@ class RiseOfTotalitarianismRules:
                 self.q_card_effect(S, R, v_p, v_c)
 
     def q_apply_coups(self, S: list[Any], R: Any) -> None:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1170:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1323:3]"
         for v_p in S[self.o_g_order]:
             if S[self.o_p_played_coup + v_p] is not None:
                 self.q_play_coup(S, R, v_p, S[self.o_p_played_coup + v_p])
@@ -2139,7 +2419,7 @@ class RiseOfTotalitarianismRules:
     def q_bonus_operations(
         self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
     ) -> None:
-        """Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:808:3]"""
+        """Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:929:3]"""
         v_left = v_surplus
         v_going = True
         _runs0 = 0
@@ -2179,9 +2459,10 @@ class RiseOfTotalitarianismRules:
                         + (1 if S[self.o_e_population__committed + v_x_2] else 0)
                     )
                     self.q_influence(S, R, v_actor, v_x_2)
+        self.q_party_and_leader_operations(S, R, v_actor, v_a, v_left)
 
     def q_card_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:518:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:639:3]"
         N: list[int] = S
         if self.s_e_strategy__effect[v_c] == "influence":
             v_k = 0
@@ -2231,7 +2512,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_choose_coups(self, S: list[Any], R: Any) -> None:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1308:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played_coup + v_p] = None
@@ -2251,8 +2532,42 @@ class RiseOfTotalitarianismRules:
                     ]
                 )
 
+    def q_coalition_effects(
+        self, S: list[Any], R: Any, v_actor: Any, v_owner: Any, v_m: Any
+    ) -> None:
+        """Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1485:3]"""
+        N: list[int] = S
+        if N[self.o_p_reserve + v_actor] > 0:
+            v_yes = R() < 0.5
+            if v_yes:
+                S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple(
+                    [*S[self.o_e_major__parliament + v_m], *[v_actor]]
+                )
+        if v_owner in S[self.o_e_major__parliament + v_m]:
+            _w2 = S[self.o_e_major__parliament + v_m].count(v_owner)
+            _w1 = 0
+            for v_l__2 in self.ix_leader__major.get(v_m, ()):
+                if (
+                    S[self.o_e_leader__box + v_l__2] == "parliament"
+                    and v_l__2 != S[self.o_e_major__president + v_m]
+                ) and self.f_leader_controller(S, v_l__2) == v_owner:
+                    _w1 += 1
+            if _w2 + 2 * _w1 > 1:
+                v_kept: list[Any] = []
+                v_done = False
+                for v_q in S[self.o_e_major__parliament + v_m]:
+                    if v_q == v_owner and (not v_done):
+                        v_done = True
+                    else:
+                        v_kept = [*v_kept, *[v_q]]
+                S[self.o_e_major__parliament + v_m] = tuple(v_kept)
+                S[self.o_p_reserve + v_owner] = min(max(S[self.o_p_reserve + v_owner] + 1, 0), 30)
+            else:
+                pass
+
     def q_coup_effect(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1191:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1344:3]"
         N: list[int] = S
         if self.s_e_coup__effect[v_c] == "influence":
             v_k = 0
@@ -2313,7 +2628,7 @@ class RiseOfTotalitarianismRules:
             pass
 
     def q_crisis_checks(self, S: list[Any], R: Any) -> None:
-        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"""
+        """End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"""
         N: list[int] = S
         for v_a in self.all_area:
             for v_q in S[self.o_e_area__cubes + v_a]:
@@ -2356,7 +2671,7 @@ class RiseOfTotalitarianismRules:
             self.p_collect_funding(S)
 
     def q_deploy_chit(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1224:3]"""
+        """The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"""
         N: list[int] = S
         _w3 = []
         for v_u in self.ix_chit__owner.get(v_p, ()):
@@ -2405,7 +2720,7 @@ class RiseOfTotalitarianismRules:
                 self.p_add_cubes(S, v_p, v_a_2, v_n)
 
     def q_determine_order(self, S: list[Any], R: Any) -> None:
-        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:430:3]"""
+        """In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:551:3]"""
         N: list[int] = S
         S[self.o_g_order] = tuple([])
         _runs0 = 0
@@ -2459,7 +2774,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_order] = tuple(v_placed)
 
     def q_discard_or_reserve(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:484:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:605:3]"
         N: list[int] = S
         v_keep = False
         if (
@@ -2473,7 +2788,7 @@ class RiseOfTotalitarianismRules:
             self.p_discard_card(S, v_p, v_c)
 
     def q_draw_coup(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1281:3]"
         N: list[int] = S
         if len(S[self.o_g_coup_deck]) == 0 and N[self.o_g_coup_discard] != 0:
             S[self.o_g_coup_deck] = tuple(_shuffled(S, _bits(N[self.o_g_coup_discard])))
@@ -2490,7 +2805,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_p_coups + v_p] = _mask([*_bits(N[self.o_p_coups + v_p]), *[v_c]])
 
     def q_draw_crisis(self, S: list[Any], R: Any) -> None:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:763:3]"
         N: list[int] = S
         if len(S[self.o_g_crisis_deck]) == 0:
             pass
@@ -2516,8 +2831,31 @@ class RiseOfTotalitarianismRules:
                 )
                 self.q_influence(S, R, v_who, v_x)
 
+    def q_elect_head(self, S: list[Any], R: Any, v_p: Any, v_m: Any) -> None:
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1582:3]"
+        v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
+        v_cs = self.f_candidates(S, v_p, v_m, v_seat)
+        if len(v_cs) == 0:
+            pass
+        else:
+            v_l = _pick(R, _uniq(v_cs))
+            if S[self.o_e_major__president + v_m] == v_l:
+                S[self.o_e_major__president + v_m] = None
+                S[self.o_g_presidential_due] = True
+            self.p_seat_leader(S, v_p, v_l)
+            S[self.o_e_major__head + v_m] = v_l
+
+    def q_elections(self, S: list[Any], R: Any) -> None:
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1198:3]"
+        if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
+            self.q_presidential_elections(S, R)
+        self.q_national_elections(S, R)
+        if S[self.o_g_presidential_due]:
+            self.q_presidential_elections(S, R)
+            self.q_national_elections(S, R)
+
     def q_expend_for(self, S: list[Any], R: Any, v_actor: Any, v_u: Any, v_hint: int) -> None:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:768:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"
         v_most = min(
             self.c_max_expended_cubes,
             self.f_cubes_near(S, v_actor, S[self.o_e_chit__location + v_u]),
@@ -2529,7 +2867,7 @@ class RiseOfTotalitarianismRules:
         S[self.o_g_expended] = min(max(v_k, 0), 4)
 
     def q_influence(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:497:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:618:3]"
         if (
             S[self.o_e_population__committed + v_x]
             and self.s_e_box__dominance[S[self.o_e_population__box + v_x]]
@@ -2552,7 +2890,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_e_population__box + v_x] = v_to
 
     def q_influence_minor(self, S: list[Any], R: Any, v_actor: Any, v_nat: Any) -> None:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:790:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:911:3]"
         if S[self.o_e_minor__vp_side + v_nat]:
             S[self.o_e_minor__vp_side + v_nat] = False
             if S[self.o_e_minor__regime + v_nat] is not None:
@@ -2578,6 +2916,29 @@ class RiseOfTotalitarianismRules:
         else:
             v_to = _pick(R, self.all_player)
             S[self.o_e_minor__regime + v_nat] = v_to
+
+    def q_influence_party(self, S: list[Any], R: Any, v_actor: Any, v_t: Any) -> None:
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
+        N: list[int] = S
+        v_n = len(S[self.o_e_party__cubes + v_t])
+        v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
+        if v_add and v_n > 0:
+            v_add = R() < 0.5
+        if v_add:
+            S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+            S[self.o_e_party__cubes + v_t] = tuple([*S[self.o_e_party__cubes + v_t], *[v_actor]])
+        elif v_n > 0:
+            v_q = _nth(S[self.o_e_party__cubes + v_t], -1)
+            v_kept: list[Any] = []
+            v_i = 0
+            for v_c in S[self.o_e_party__cubes + v_t]:
+                if v_i < v_n - 1:
+                    v_kept = [*v_kept, *[v_c]]
+                v_i += 1
+            S[self.o_e_party__cubes + v_t] = tuple(v_kept)
+            S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+            if v_n == 2 or v_n == 3:
+                self.q_coalition_effects(S, R, v_actor, v_q, self.s_e_party__major[v_t])
 
     def q_main(self, S: list[Any], R: Any, k: int) -> None:
         """The flow of play from step k on (playout form): each step called directly,
@@ -2611,7 +2972,7 @@ class RiseOfTotalitarianismRules:
                     step(S)
 
     def q_major_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:993:3]"""
+        """Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1134:3]"""
         N: list[int] = S
         for v_m in self.all_major:
             v_cs = [
@@ -2662,7 +3023,7 @@ class RiseOfTotalitarianismRules:
                         pass
 
     def q_marker_cards(self, S: list[Any], R: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
         N: list[int] = S
         if N[self.o_g_window__marker_cards__depth] < 1 and True:
             S[self.o_g_window__marker_cards__depth] = max(
@@ -2703,7 +3064,7 @@ class RiseOfTotalitarianismRules:
             )
 
     def q_minor_stability(self, S: list[Any], R: Any) -> None:
-        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1016:3]"""
+        """Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"""
         N: list[int] = S
         for v_n in self.all_minor:
             v_cs = [
@@ -2797,8 +3158,115 @@ class RiseOfTotalitarianismRules:
                             S[self.o_e_minor__cubes + v_n] = tuple([v_left])
                         self.q_draw_coup(S, R, v_w)
 
+    def q_national_elections(self, S: list[Any], R: Any) -> None:
+        """National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1208:3]"""
+        N: list[int] = S
+        for v_m in self.all_major:
+            if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
+                for v_q in S[self.o_e_major__parliament + v_m]:
+                    S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple([])
+                self.p_clear_parliament(S, v_m)
+                _w2 = []
+                for v_p in self.all_player:
+                    _w3 = 0
+                    for v_x__1 in self.ix_population__major.get(v_m, ()):
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                            _w3 += (
+                                self.s_e_population__votes[v_x__1]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                            )
+                    _w2.append(_w3)
+                v_best = max(_w2)
+                for v_p_2 in self.all_player:
+                    _w4 = 0
+                    for v_x__2 in self.ix_population__major.get(v_m, ()):
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
+                            _w4 += (
+                                self.s_e_population__votes[v_x__2]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                            )
+                    v_k = min(-(-_w4 // 2), N[self.o_p_reserve + v_p_2])
+                    S[self.o_p_reserve + v_p_2] = min(max(S[self.o_p_reserve + v_p_2] - v_k, 0), 30)
+                    v_i = 0
+                    _runs2 = 0
+                    while v_i < v_k:
+                        _runs2 += 1
+                        if _runs2 > MAX_LOOP:
+                            _endless_loop()
+                        S[self.o_e_major__parliament + v_m] = tuple(
+                            [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
+                        )
+                        v_i += 1
+                _w6 = []
+                for v_p_3 in self.all_player:
+                    _w7 = 0
+                    for v_x__3 in self.ix_population__major.get(v_m, ()):
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]] == v_p_3:
+                            _w7 += (
+                                self.s_e_population__votes[v_x__3]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
+                            )
+                    if _w7 == v_best:
+                        _w6.append(v_p_3)
+                v_tops = _w6
+                S[self.o_e_major__government + v_m] = (
+                    S[self.o_e_major__government + v_m]
+                    if S[self.o_e_major__government + v_m] in v_tops
+                    else _head(v_tops)
+                )
+                self.q_elect_head(S, R, S[self.o_e_major__government + v_m], v_m)
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.ix_chit__action.get("putsch", ())
+                    if S[self.o_e_chit__location + v_v] is not None
+                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                ]:
+                    self.p_leave_map(S, v_v_2)
+            S[self.o_e_major__elections_due + v_m] = False
+
+    def q_party_and_leader_operations(
+        self, S: list[Any], R: Any, v_actor: Any, v_a: Any, v_surplus: int
+    ) -> None:
+        """The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1523:3]"""
+        N: list[int] = S
+        v_left = v_surplus
+        v_hires = self.f_hire_targets(S, v_actor, v_a)
+        if v_left >= self.c_hire_cost and len(v_hires) > 0:
+            v_l = _pick_optional(R, _uniq(v_hires))
+            if v_l is not None:
+                v_left -= self.c_hire_cost
+                self.p_hire_leader(S, v_actor, v_l)
+        _w4 = []
+        for v_m__1 in self.all_major:
+            _w7 = self.s_e_area__major[v_a] == v_m__1
+            if not _w7:
+                _w6 = self.s_e_area__kind[v_a] == "battleground"
+                if _w6:
+                    _w5 = False
+                    for v_b__1 in self.s_e_area__adjacent[v_a]:
+                        if self.s_e_area__major[v_b__1] == v_m__1:
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_m__1)
+        v_ms = _w4
+        v_tracks = [
+            v_t
+            for v_t in self.all_party
+            if self.s_e_party__major[v_t] in v_ms
+            and (len(S[self.o_e_party__cubes + v_t]) > 0 or N[self.o_p_reserve + v_actor] > 0)
+        ]
+        if v_left >= self.c_party_cost and len(v_tracks) > 0:
+            v_t_2 = _pick_optional(R, v_tracks)
+            if v_t_2 is not None:
+                v_left -= self.c_party_cost
+                self.q_influence_party(S, R, v_actor, v_t_2)
+
     def q_place_chits(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:691:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:812:3]"
         N: list[int] = S
         v_going = True
         _runs0 = 0
@@ -2825,9 +3293,8 @@ class RiseOfTotalitarianismRules:
                     v_a = _pick(R, _uniq(self.f_legal_areas(S, v_p, v_u_2)))
                     S[self.o_p_pp + v_p] = min(
                         max(
-                            S[self.o_p_pp + v_p] - 2
-                            if self.s_e_chit__action[v_u_2] == "putsch"
-                            else 1,
+                            S[self.o_p_pp + v_p]
+                            - (2 if self.s_e_chit__action[v_u_2] == "putsch" else 1),
                             0,
                         ),
                         99,
@@ -2860,12 +3327,12 @@ class RiseOfTotalitarianismRules:
         self.q_add_pool_cubes(S, R, v_p)
 
     def q_play_cards(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
         self.q_play_cards__rules(S, R)
         self.q_marker_cards(S, R)
 
     def q_play_cards__rules(self, S: list[Any], R: Any) -> None:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_played + v_p] = None
@@ -2908,7 +3375,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_played + v_p_5] = None
 
     def q_play_coup(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1177:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1330:3]"
         N: list[int] = S
         if self.s_e_coup__crisis[v_c]:
             S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
@@ -2917,7 +3384,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_coup_discard] = _mask([*_bits(N[self.o_g_coup_discard]), *[v_c]])
 
     def q_political_attempt(self, S: list[Any], R: Any, v_p: Any, v_c: Any) -> None:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:571:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:692:3]"
         v_d = _roll(S, 6)
         v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         if v_n < self.s_e_strategy__difficulty[v_c] and (not S[self.o_p_rerolled + v_p]):
@@ -2928,8 +3395,73 @@ class RiseOfTotalitarianismRules:
                 v_n = v_d + self.f_attempt_modifier(S, v_p, v_c)
         S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
 
+    def q_presidential_elections(self, S: list[Any], R: Any) -> None:
+        """German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1604:3]"""
+        S[self.o_g_presidential_due] = False
+        v_m = self.k_major__germany
+        _w2 = []
+        for v_p in self.all_player:
+            _w3 = 0
+            for v_x__1 in self.ix_population__major.get(v_m, ()):
+                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p:
+                    _w3 += (
+                        self.s_e_population__votes[v_x__1]
+                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                    )
+            _w2.append(_w3)
+        v_best = max(_w2)
+        _w5 = []
+        for v_p_2 in self.all_player:
+            _w6 = 0
+            for v_x__2 in self.ix_population__major.get(v_m, ()):
+                if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2:
+                    _w6 += (
+                        self.s_e_population__votes[v_x__2]
+                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                    )
+            if _w6 == v_best:
+                _w5.append(v_p_2)
+        v_tops = _w5
+        v_old = S[self.o_e_major__president + v_m]
+        v_w = _head(v_tops)
+        if v_old is not None:
+            v_holder = self.f_leader_controller(S, v_old)
+            if v_holder is not None and v_holder in v_tops:
+                v_w = v_holder
+        v_cs = self.f_candidates(S, v_w, v_m, "president")
+        if len(v_cs) == 0:
+            pass
+        else:
+            v_l = _pick(R, _uniq(v_cs))
+            if v_old is not None and v_old != v_l:
+                if self.s_e_leader__printed[v_old]:
+                    S[self.o_e_leader__box + v_old] = "out"
+                    if S[self.o_e_major__head + v_m] == v_old:
+                        S[self.o_e_major__head + v_m] = None
+                        S[self.o_e_major__elections_due + v_m] = True
+                else:
+                    S[self.o_e_leader__box + v_old] = (
+                        "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
+                    )
+                    S[self.o_e_leader__pool_of + v_old] = self.s_e_leader__ideology[v_old]
+            v_was_head = S[self.o_e_major__head + v_m] == v_l
+            self.p_seat_leader(S, v_w, v_l)
+            S[self.o_e_major__president + v_m] = v_l
+            if (v_was_head and S[_TURN] > 2) and (not S[self.o_e_major__regime + v_m]):
+                S[self.o_e_major__head + v_m] = None
+                v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
+                v_ok = False
+                if len(v_cs2) > 0:
+                    v_c = _pick(R, _uniq(v_cs2))
+                    v_ok = self.f_vote_check(S, v_w, v_m, False)
+                    if v_ok:
+                        self.p_seat_leader(S, v_w, v_c)
+                        S[self.o_e_major__head + v_m] = v_c
+                if not v_ok:
+                    S[self.o_e_major__elections_due + v_m] = True
+
     def q_reaction(self, S: list[Any], R: Any, v_actor: Any) -> None:
-        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"""
+        """After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"""
         N: list[int] = S
         if N[self.o_g_window__reaction__depth] < 1 and True:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] + 1, 0)
@@ -2975,14 +3507,14 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_window__reaction__depth] = max(S[self.o_g_window__reaction__depth] - 1, 0)
 
     def q_reparations_delay(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1277:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1430:3]"
         v_paying = [v_a for v_a in self.all_ally if not S[self.o_e_ally__delay + v_a]]
         if len(v_paying) > 0:
             v_a_2 = _pick(R, v_paying)
             S[self.o_e_ally__delay + v_a_2] = True
 
     def q_reroll_offer(self, S: list[Any], R: Any, v_p: Any, v_first_roll: int, v_why: Any) -> None:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:556:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
         S[self.o_g_rolled] = min(max(v_first_roll, 0), 6)
         if not S[self.o_p_rerolled + v_p]:
             v_again = R() < 0.5
@@ -2991,13 +3523,13 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_rolled] = min(max(_roll(S, 6), 0), 6)
 
     def q_resolve_action(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
         self.q_resolve_action__rules(S, R, v_actor, v_u)
         self.q_reaction(S, R, v_actor)
         self.q_marker_cards(S, R)
 
     def q_resolve_action__rules(self, S: list[Any], R: Any, v_actor: Any, v_u: Any) -> None:
-        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"""
+        """Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"""
         N: list[int] = S
         S[self.o_e_chit__resolved + v_u] = True
         v_a = _head([v_b for v_b in self.all_area if v_b == S[self.o_e_chit__location + v_u]])
@@ -3071,6 +3603,31 @@ class RiseOfTotalitarianismRules:
                     self.p_leave_map(S, v_t)
                     if self.s_e_chit__action[v_u] == "squads":
                         v_keep = R() < 0.5
+        elif self.s_e_chit__action[v_u] == "release":
+            v_ts_2 = [
+                v_l__5
+                for v_l__5 in self.all_leader
+                if (
+                    S[self.o_e_leader__box + v_l__5] == "arrested"
+                    and (
+                        self.s_e_leader__ideology[v_l__5] == v_actor
+                        or self.s_e_leader__party[v_l__5] is not None
+                    )
+                )
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+            ]
+            if len(v_ts_2) == 0:
+                v_ap = -1
+            else:
+                v_l = _pick(R, _uniq(v_ts_2))
+                v_d = self.c_release_difficulty
+                self.q_expend_for(S, R, v_actor, v_u, v_d)
+                v_ap += N[self.o_g_expended]
+                if v_ap >= v_d:
+                    S[self.o_e_leader__box + v_l] = "pool"
+                    S[self.o_e_leader__pool_of + v_l] = v_actor
+                    S[self.o_e_leader__control_cube + v_l] = None
+                    S[self.o_e_leader__committed + v_l] = False
         else:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
@@ -3103,9 +3660,9 @@ class RiseOfTotalitarianismRules:
                 if v_ap >= v_d:
                     _w2 = []
                     _h2 = [
-                        v_b__7
-                        for v_b__7 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__7]
+                        v_b__8
+                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__8]
                     ]
                     for v_x_4 in self.s_e_area__populations[v_a]:
                         if not (
@@ -3117,9 +3674,9 @@ class RiseOfTotalitarianismRules:
                     if len(v_xs) == 0:
                         _w3 = []
                         _h3 = [
-                            v_b__9
-                            for v_b__9 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__9]
+                            v_b__10
+                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__10]
                         ]
                         for v_x_5 in self.ix_population__major.get(v_m, ()):
                             if not (
@@ -3140,6 +3697,8 @@ class RiseOfTotalitarianismRules:
         if v_ap >= v_d and v_ap >= 0:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
                 self.q_bonus_operations(S, R, v_actor, v_a, v_ap - v_d)
+            elif v_ap > v_d:
+                self.q_party_and_leader_operations(S, R, v_actor, v_a, v_ap - v_d)
         else:
             pass
         if v_keep:
@@ -3149,7 +3708,7 @@ class RiseOfTotalitarianismRules:
             self.p_leave_map(S, v_u)
 
     def q_resolve_actions(self, S: list[Any], R: Any) -> None:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:742:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:863:3]"
         for v_u in self.all_chit:
             if S[self.o_e_chit__location + v_u] is not None:
                 if not S[self.o_e_chit__established + v_u]:
@@ -3177,7 +3736,7 @@ class RiseOfTotalitarianismRules:
                     self.q_resolve_action(S, R, v_p, v_u_3)
 
     def q_shorten_turn_five(self, S: list[Any], R: Any) -> None:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1256:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
         N: list[int] = S
         if S[_TURN] == 5:
             v_low = min([N[self.o_p_vp + v_q] for v_q in self.all_player])
@@ -3305,7 +3864,7 @@ class RiseOfTotalitarianismRules:
         self.p_putsch_in_capitals(S)
         self.q_major_stability(S, R)
         self.q_minor_stability(S, R)
-        self.p_elections(S)
+        self.q_elections(S, R)
         self.p_award_vps(S)
         self.p_turn_end(S)
 
@@ -3341,7 +3900,7 @@ class RiseOfTotalitarianismRules:
             S[self.o_p_pp + v_p_2] = min(max(0, 0), 99)
 
     def q_window__marker_cards__act(self, S: list[Any], R: Any, v_p: Any, v_x: Any) -> None:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
         N: list[int] = S
         v_t = _pick(R, _uniq(self.f_marker_targets(S, v_x)))
         v_q = _head(
@@ -3351,7 +3910,7 @@ class RiseOfTotalitarianismRules:
         self.p_lose_marker(S, v_q, v_t, True)
 
     def r_add_pool_cubes(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:723:3]"
+        "1 PP per cube taken from the Pool and placed where the player already has an own Action chit. (ROT-CHIT-03, ROT-CHIT-06) [rules/rise_of_totalitarianism/rules.yaml:844:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -3433,7 +3992,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_apply_card(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:587:3]"
+        "Apply a played Strategy Card by its type. (ROT-PLAY-03, ROT-PLAY-04, ROT-PLAY-05, ROT-PLAY-06, ROT-ICON-01, ROT-ICON-04) [rules/rise_of_totalitarianism/rules.yaml:708:3]"
         N: list[int] = S
         v_n: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3517,7 +4076,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_apply_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1170:3]"
+        "Apply Effects: the Coup Cards played, one by one in Order of Play, after the Strategy Cards. (ROT-PLAY-03, ROT-PLAY-04) [rules/rise_of_totalitarianism/rules.yaml:1323:3]"
         v__it: Any = None
         v__i: Any = None
         v_p: Any = None
@@ -3548,7 +4107,7 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 3:
                 if self.r_play_coup(S, None, None, v_p, S[self.o_p_played_coup + v_p]) is SUSPEND:
-                    return _wait(S, (22, 1, v__it, v__i, v_p))
+                    return _wait(S, (24, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 6:
@@ -3557,15 +4116,15 @@ class RiseOfTotalitarianismRules:
     def r_bonus_operations(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
     ) -> Any:
-        "Surplus APs buy Bonus Operations; encoded: Influence a Population in a Major Power's Target Area (cost as Propaganda). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:808:3]"
+        "Surplus APs buy Bonus Operations: Influence a Population in a Major Power's Target Area (cost as Propaganda), then Hire a new Leader and Influence a Minor Party (party_and_leader_operations). (ROT-BON-01, ROT-BON-04, ROT-BON-05) [rules/rise_of_totalitarianism/rules.yaml:929:3]"
         v_left: Any = None
         v_going: Any = None
         v__runs: Any = None
         v_opts: Any = None
         v_x_2: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1, 3-4
-        if F is not None and (pc < 0 or not (0x1A >> pc) & 1):
+        # resume points: 1, 3-4, 10
+        if F is not None and (pc < 0 or not (0x41A >> pc) & 1):
             raise RulesError(f"routine bonus_operations: no resume point {pc}")
         while True:
             if pc == 0:
@@ -3644,10 +4203,19 @@ class RiseOfTotalitarianismRules:
                 pc = 1
                 continue
             if pc == 9:
+                if (
+                    self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_left)
+                    is SUSPEND
+                ):
+                    return _wait(S, (15, 10))
+                pc = 10
+            if pc == 10:
+                if F is not None:
+                    F = None
                 return None
 
     def r_card_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:518:3]"
+        "The assumed effect of a card (its text is not printed), for p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:639:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -3763,7 +4331,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_choose_coups(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1155:3]"
+        "Choose Cards: beside his Strategy Card each player may play any one Coup Card from his hand, face down (chosen in secret, revealed with the Strategy Cards). (ROT-PLAY-01, ROT-PLAY-02) [rules/rise_of_totalitarianism/rules.yaml:1308:3]"
         N: list[int] = S
         v_p: Any = None
         v_holders: Any = None
@@ -3792,7 +4360,7 @@ class RiseOfTotalitarianismRules:
             for v_p_2 in v__ps:
                 _o = _bits(N[self.o_p_coups + v_p_2])
                 _d.append((v_p_2, 17, _o, ()))
-            return _ask_all(S, (21, 2, v_holders, v__ps, v_p_2, v_c, v_p_3), _d)
+            return _ask_all(S, (23, 2, v_holders, v__ps, v_p_2, v_c, v_p_3), _d)
         if pc == 2:
             if F is not None:
                 v_holders, v__ps, v_p_2, v_c, v_p_3 = F[2:]
@@ -3815,8 +4383,90 @@ class RiseOfTotalitarianismRules:
                     _log(S, 73, (v_p_3, S[self.o_p_played_coup + v_p_3]))
             return None
 
+    def r_coalition_effects(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_actor: Any = None,
+        v_owner: Any = None,
+        v_m: Any = None,
+    ) -> Any:
+        "Effects of a Government Coalition: the acting player may add a Vote Cube from his Reserve to his Parliament box; the owner of the removed cube removes one of his Vote Cubes, unless that would leave him no Votes in the Parliament (Leaders counted). (Marginal is not kept apart from the Parliament boxes here.) (ROT-COAL-01, ROT-COAL-02) [rules/rise_of_totalitarianism/rules.yaml:1485:3]"
+        N: list[int] = S
+        v_yes: Any = None
+        v_kept: Any = None
+        v_done: Any = None
+        v_q: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine coalition_effects: no resume point {pc}")
+        if pc == 0:
+            if N[self.o_p_reserve + v_actor] > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_actor, v_owner, v_m, v_kept, v_done, v_q = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (31, 2, v_actor, v_owner, v_m, v_kept, v_done, v_q),
+                v_actor,
+                25,
+                (True, False),
+                (v_m,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_actor, v_owner, v_m, v_kept, v_done, v_q = F[2:]
+                F = None
+            v_yes = v
+            if v_yes:
+                S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple(
+                    [*S[self.o_e_major__parliament + v_m], *[v_actor]]
+                )
+                _log(S, 93, (v_actor, v_m))
+            pc = 3
+        if pc == 3:
+            if v_owner in S[self.o_e_major__parliament + v_m]:
+                if (
+                    S[self.o_e_major__parliament + v_m].count(v_owner)
+                    + 2
+                    * len(
+                        [
+                            v_l__2
+                            for v_l__2 in self.ix_leader__major.get(v_m, ())
+                            if (
+                                S[self.o_e_leader__box + v_l__2] == "parliament"
+                                and v_l__2 != S[self.o_e_major__president + v_m]
+                            )
+                            and self.f_leader_controller(S, v_l__2) == v_owner
+                        ]
+                    )
+                    > 1
+                ):
+                    v_kept = []
+                    v_done = False
+                    for v_q in S[self.o_e_major__parliament + v_m]:
+                        if v_q == v_owner and (not v_done):
+                            v_done = True
+                        else:
+                            v_kept = [*v_kept, *[v_q]]
+                    S[self.o_e_major__parliament + v_m] = tuple(v_kept)
+                    S[self.o_p_reserve + v_owner] = min(
+                        max(S[self.o_p_reserve + v_owner] + 1, 0), 30
+                    )
+                    _log(S, 94, (v_owner, v_m))
+                else:
+                    _log(S, 95, (v_owner, v_m))
+            return None
+
     def r_coup_effect(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1191:3]"
+        "The assumed Effect of a Coup Card (its text is not printed), applied by p. (ROT-CARDS-03) [rules/rise_of_totalitarianism/rules.yaml:1344:3]"
         N: list[int] = S
         v_k: Any = None
         v__runs: Any = None
@@ -3912,7 +4562,7 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (24, 4, v_p, v_c, v_k, v__runs),
+                    (26, 4, v_p, v_c, v_k, v__runs),
                     v_p,
                     18,
                     tuple(
@@ -3931,7 +4581,7 @@ class RiseOfTotalitarianismRules:
                     F = None
                 v_x = v
                 if self.r_influence(S, None, None, v_p, v_x) is SUSPEND:
-                    return _wait(S, (24, 5, v_p, v_c, v_k, v__runs))
+                    return _wait(S, (26, 5, v_p, v_c, v_k, v__runs))
                 pc = 5
             if pc == 5:
                 if F is not None:
@@ -3956,14 +4606,14 @@ class RiseOfTotalitarianismRules:
                     pc = 12
             if pc == 9:
                 if self.r_deploy_chit(S, None, None, v_q, v_c) is SUSPEND:
-                    return _wait(S, (24, 8, v_c, v__it, v__i, v_q))
+                    return _wait(S, (26, 8, v_c, v__it, v__i, v_q))
                 pc = 8
                 continue
             if pc == 12:
                 return None
 
     def r_crisis_checks(self, S: list[Any], F: Any, v: Any) -> Any:
-        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:935:3]"
+        "End of Round: lone cubes back to the Reserves; every Active Crisis is checked (a Political Action Attempt of the Government Player); Funding, except on the last Round. (ROT-CRCHK-01, ROT-CRCHK-02, ROT-CRCHK-03) [rules/rise_of_totalitarianism/rules.yaml:1076:3]"
         N: list[int] = S
         v_a: Any = None
         v_q: Any = None
@@ -4089,7 +4739,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_deploy_chit(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1224:3]"
+        "The Deploy Action chit symbol: p may deploy one Action chit at no PP cost (Hidden side) with up to its Cube Allowance in cubes from the Reserve, in an Area of the Major Power of card c if it limits it so (none: anywhere the chit could be placed). The Leader it may carry is not encoded (Leaders are not yet). (ROT-ICON-09) [rules/rise_of_totalitarianism/rules.yaml:1377:3]"
         N: list[int] = S
         v_opts: Any = None
         v_u_2: Any = None
@@ -4118,7 +4768,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_c, v_opts = F[2:]
                 F = None
-            return self.ask(S, (25, 2, v_p, v_c, v_opts), v_p, 19, tuple(v_opts))
+            return self.ask(S, (27, 2, v_p, v_c, v_opts), v_p, 19, tuple(v_opts))
         if pc == 2:
             if F is not None:
                 v_p, v_c, v_opts = F[2:]
@@ -4134,7 +4784,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (25, 4, v_p, v_c, v_u_2),
+                (27, 4, v_p, v_c, v_u_2),
                 v_p,
                 20,
                 tuple(
@@ -4166,7 +4816,7 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (25, 6, v_p, v_u_2, v_a_2),
+                (27, 6, v_p, v_u_2, v_a_2),
                 v_p,
                 21,
                 tuple(
@@ -4190,7 +4840,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_determine_order(self, S: list[Any], F: Any, v: Any) -> Any:
-        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:430:3]"
+        "In order of Funding, highest first (ties by Communism, Fascism, Social-Democracy), each player chooses his box on the Order of Play Track. (ROT-OOP-02, ROT-OOP-03) [rules/rise_of_totalitarianism/rules.yaml:551:3]"
         N: list[int] = S
         v_top: Any = None
         v_q_3: Any = None
@@ -4287,7 +4937,7 @@ class RiseOfTotalitarianismRules:
     def r_discard_or_reserve(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:484:3]"
+        "In lieu of discarding, a card may be saved in an empty Reserve slot (never a Mandatory card nor one removed from play). (ROT-PLAY-09, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:605:3]"
         N: list[int] = S
         v_keep: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4325,7 +4975,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1128:3]"
+        "Cleanup II.B step 5: the winning Ideology draws a Coup Card and applies it if marked PLAY IMMEDIATELY; otherwise it joins his Coup Cards (not his hand: never counted towards the Hand size, never discarded in a Mulligan nor saved in Reserve). An empty Coup Deck is reshuffled from its discards (ASSUMED, as for the Strategy Decks, ROT-DEAL-02). The hidden deck is shuffled as each card is drawn (the same chances as one shuffle at set-up, and no die of the set-up changes). (ROT-MIN-08, ROT-DEAL-01, ROT-MULL-03, ROT-RES-02) [rules/rise_of_totalitarianism/rules.yaml:1281:3]"
         N: list[int] = S
         v_c: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4355,7 +5005,7 @@ class RiseOfTotalitarianismRules:
         if pc == 2:
             _log(S, 69, (v_p, v_c))
             if self.r_play_coup(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (20, 5))
+                return _wait(S, (22, 5))
             pc = 5
         if pc == 5:
             if F is not None:
@@ -4363,7 +5013,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_draw_crisis(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:642:3]"
+        "The first player draws the top Crisis card, an Active Crisis; the first player applies its entry Effects and makes their choices. (ROT-CRISIS-01, ROT-CRISIS-02, ROT-CRISIS-03, ROT-CRISIS-04) [rules/rise_of_totalitarianism/rules.yaml:763:3]"
         N: list[int] = S
         v_c: Any = None
         v_who: Any = None
@@ -4451,10 +5101,91 @@ class RiseOfTotalitarianismRules:
         "Local 'who' of a frame, computed again in a bot's world."
         return _head(S[self.o_g_order])
 
+    def r_elect_head(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_m: Any = None) -> Any:
+        "The Government Player's candidate becomes Chancellor or Prime Minister (only the elected candidate matters to the rules encoded: the Play Aid Mat's steps are not printed, so the others are not asked). If he was the sitting German President, Presidential Elections follow in this Cleanup Phase. (ROT-CAND-01, ROT-CAND-02, ROT-CAND-03, ROT-CAND-07) [rules/rise_of_totalitarianism/rules.yaml:1582:3]"
+        v_seat: Any = None
+        v_cs: Any = None
+        v_l: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine elect_head: no resume point {pc}")
+        if pc == 0:
+            v_seat = "chancellor" if v_m == self.k_major__germany else "prime_minister"
+            v_cs = self.f_candidates(S, v_p, v_m, v_seat)
+            if len(v_cs) == 0:
+                _log(S, 101, (v_p, v_m))
+                pc = 3
+            else:
+                pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_m, v_cs = F[2:]
+                F = None
+            return self.ask(S, (33, 2, v_p, v_m, v_cs), v_p, 28, tuple(_uniq(v_cs)), (v_m,))
+        if pc == 2:
+            if F is not None:
+                v_p, v_m, v_cs = F[2:]
+                F = None
+            v_l = v
+            if S[self.o_e_major__president + v_m] == v_l:
+                S[self.o_e_major__president + v_m] = None
+                S[self.o_g_presidential_due] = True
+                _log(S, 103, (v_l,))
+            self.p_seat_leader(S, v_p, v_l)
+            S[self.o_e_major__head + v_m] = v_l
+            _log(S, 104, (v_l, v_m, v_p))
+            pc = 3
+        if pc == 3:
+            return None
+
+    def r_elections(self, S: list[Any], F: Any, v: Any) -> Any:
+        "German Presidential Elections first, when scheduled (Turns 1, 4, 7) or due (presidential_elections); then National Elections where due (national_elections); Presidential Elections made due meanwhile (the President elected Chancellor) follow in the same Cleanup Phase, then National Elections that they make due. (ROT-ELEC-01, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1198:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4, 6, 8
+        if F is not None and (pc < 0 or not (0x158 >> pc) & 1):
+            raise RulesError(f"routine elections: no resume point {pc}")
+        if pc == 0:
+            if ((S[_TURN] == 1 or S[_TURN] == 4) or S[_TURN] == 7) or S[self.o_g_presidential_due]:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_presidential_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            if self.r_national_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 4))
+            pc = 4
+        if pc == 4:
+            if F is not None:
+                F = None
+            if S[self.o_g_presidential_due]:
+                pc = 5
+            else:
+                pc = 8
+        if pc == 5:
+            if self.r_presidential_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 6))
+            pc = 6
+        if pc == 6:
+            if F is not None:
+                F = None
+            if self.r_national_elections(S, None, None) is SUSPEND:
+                return _wait(S, (20, 8))
+            pc = 8
+        if pc == 8:
+            if F is not None:
+                F = None
+            return None
+
     def r_expend_for(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None, v_hint: int = 0
     ) -> Any:
-        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:768:3]"
+        "The Active Player expends up to 4 cubes from the Target Area or adjacent Areas, +1 AP each. (ROT-AP-04) [rules/rise_of_totalitarianism/rules.yaml:889:3]"
         v_most: Any = None
         v_k: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4495,7 +5226,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_influence(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None) -> Any:
-        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:497:3]"
+        "INFLUENCE a Population: a marker Committed in an opponent's Dominance Area is flipped before moving; a marker in a Dominance Area may be Committed instead of moving; otherwise it moves one box in any direction. (ROT-PROP-03) [rules/rise_of_totalitarianism/rules.yaml:618:3]"
         v_commit: Any = None
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4566,7 +5297,7 @@ class RiseOfTotalitarianismRules:
     def r_influence_minor(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_nat: Any = None
     ) -> Any:
-        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:790:3]"
+        "INFLUENCE a Minor Nation's Regime Marker. (ROT-PROP-04) [rules/rise_of_totalitarianism/rules.yaml:911:3]"
         v_to: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
@@ -4643,8 +5374,80 @@ class RiseOfTotalitarianismRules:
         if pc == 3:
             return None
 
+    def r_influence_party(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_t: Any = None
+    ) -> Any:
+        "Influence a Minor Party: add a cube from the Reserve at the end of the track, or remove its last cube (back to its owner's Reserve); a cube removed from a Govt. Coalition box (the second or third) has the Coalition effects. (ROT-BON-03, ROT-COAL-01) [rules/rise_of_totalitarianism/rules.yaml:1456:3]"
+        N: list[int] = S
+        v_n: Any = None
+        v_add: Any = None
+        v_q: Any = None
+        v_kept: Any = None
+        v_i: Any = None
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 8
+        if F is not None and (pc < 0 or not (0x106 >> pc) & 1):
+            raise RulesError(f"routine influence_party: no resume point {pc}")
+        if pc == 0:
+            v_n = len(S[self.o_e_party__cubes + v_t])
+            v_add = v_n < self.s_e_party__length[v_t] and N[self.o_p_reserve + v_actor] > 0
+            if v_add and v_n > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_actor, v_t, v_n, v_c = F[2:]
+                F = None
+            return self.ask(S, (30, 2, v_actor, v_t, v_n, v_c), v_actor, 24, (True, False), (v_t,))
+        if pc == 2:
+            if F is not None:
+                v_actor, v_t, v_n, v_c = F[2:]
+                F = None
+            v_add = v
+            pc = 3
+        if pc == 3:
+            if v_add:
+                S[self.o_p_reserve + v_actor] = min(max(S[self.o_p_reserve + v_actor] - 1, 0), 30)
+                S[self.o_e_party__cubes + v_t] = tuple(
+                    [*S[self.o_e_party__cubes + v_t], *[v_actor]]
+                )
+                _log(S, 90, (v_actor, v_t))
+                pc = 8
+            elif v_n > 0:
+                pc = 4
+            else:
+                pc = 8
+        if pc == 4:
+            v_q = _nth(S[self.o_e_party__cubes + v_t], -1)
+            v_kept = []
+            v_i = 0
+            for v_c in S[self.o_e_party__cubes + v_t]:
+                if v_i < v_n - 1:
+                    v_kept = [*v_kept, *[v_c]]
+                v_i += 1
+            S[self.o_e_party__cubes + v_t] = tuple(v_kept)
+            S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+            _log(S, 91, (v_actor, v_q, v_t))
+            if v_n == 2 or v_n == 3:
+                pc = 5
+            else:
+                pc = 8
+        if pc == 5:
+            if (
+                self.r_coalition_effects(S, None, None, v_actor, v_q, self.s_e_party__major[v_t])
+                is SUSPEND
+            ):
+                return _wait(S, (30, 8))
+            pc = 8
+        if pc == 8:
+            if F is not None:
+                F = None
+            return None
+
     def r_major_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:993:3]"
+        "Stability Checks of the Major Powers with Conflicts chits. (ROT-MAJ-01, ROT-MAJ-02, ROT-MAJ-03, ROT-MAJ-04, ROT-MAJ-05) [rules/rise_of_totalitarianism/rules.yaml:1134:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4750,7 +5553,7 @@ class RiseOfTotalitarianismRules:
         return S[self.o_e_major__government + v_m]
 
     def r_marker_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4857,7 +5660,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        30,
+                        37,
                         8,
                         v_w_asked,
                         v_w_most,
@@ -4871,7 +5674,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    26,
+                    33,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4902,7 +5705,7 @@ class RiseOfTotalitarianismRules:
                     return _wait(
                         S,
                         (
-                            30,
+                            37,
                             4,
                             v_w_asked,
                             v_w_most,
@@ -4926,7 +5729,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_minor_stability(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1016:3]"
+        "Stability Checks of the Minor Nations with chits in their Conflicts box. (ROT-MIN-01, ROT-MIN-02, ROT-MIN-03, ROT-MIN-04) [rules/rise_of_totalitarianism/rules.yaml:1157:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -5104,8 +5907,241 @@ class RiseOfTotalitarianismRules:
         v_n = F[4]
         return _nth(S[self.o_e_minor__cubes + v_n], 0)
 
+    def r_national_elections(self, S: list[Any], F: Any, v: Any) -> Any:
+        "National Elections where due (assumed procedure, the Play Aid Mat is not printed): Parliament emptied; each Ideology takes half its Electoral Votes (rounded up) as Vote Cubes; most Electoral Votes forms the Government (ties: the Government keeps it, else the Tie-Breaking Order) and elects its candidate; Putsches in the Major Power removed. (ROT-ELEC-02, ROT-ELEC-03, ROT-ELEC-04, ROT-EV-01) [rules/rise_of_totalitarianism/rules.yaml:1208:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_m: Any = None
+        v_q: Any = None
+        v_best: Any = None
+        v_p_2: Any = None
+        v_k: Any = None
+        v_i: Any = None
+        v_tops: Any = None
+        v_v_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 4
+        if F is not None and (pc < 0 or not (0x10 >> pc) & 1):
+            raise RulesError(f"routine national_elections: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_major)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_m = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                if S[self.o_e_major__elections_due + v_m] and (not S[self.o_e_major__regime + v_m]):
+                    pc = 3
+                else:
+                    pc = 5
+            if pc == 3:
+                for v_q in S[self.o_e_major__parliament + v_m]:
+                    S[self.o_p_reserve + v_q] = min(max(S[self.o_p_reserve + v_q] + 1, 0), 30)
+                S[self.o_e_major__parliament + v_m] = tuple([])
+                self.p_clear_parliament(S, v_m)
+                v_best = max(
+                    [
+                        sum(
+                            [
+                                self.s_e_population__votes[v_x__1]
+                                + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                                for v_x__1 in self.ix_population__major.get(v_m, ())
+                                if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
+                            ]
+                        )
+                        for v_p in self.all_player
+                    ]
+                )
+                for v_p_2 in self.all_player:
+                    v_k = min(
+                        -(
+                            -sum(
+                                [
+                                    self.s_e_population__votes[v_x__2]
+                                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                                    for v_x__2 in self.ix_population__major.get(v_m, ())
+                                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]]
+                                    == v_p_2
+                                ]
+                            )
+                            // 2
+                        ),
+                        N[self.o_p_reserve + v_p_2],
+                    )
+                    S[self.o_p_reserve + v_p_2] = min(max(S[self.o_p_reserve + v_p_2] - v_k, 0), 30)
+                    v_i = 0
+                    _runs2 = 0
+                    while v_i < v_k:
+                        _runs2 += 1
+                        if _runs2 > MAX_LOOP:
+                            _endless_loop()
+                        S[self.o_e_major__parliament + v_m] = tuple(
+                            [*S[self.o_e_major__parliament + v_m], *[v_p_2]]
+                        )
+                        v_i += 1
+                    _log(
+                        S,
+                        61,
+                        (
+                            v_m,
+                            v_p_2,
+                            sum(
+                                [
+                                    self.s_e_population__votes[v_x__3]
+                                    + self.s_e_box__votes[S[self.o_e_population__box + v_x__3]]
+                                    for v_x__3 in self.ix_population__major.get(v_m, ())
+                                    if self.s_e_box__zone[S[self.o_e_population__box + v_x__3]]
+                                    == v_p_2
+                                ]
+                            ),
+                            v_k,
+                        ),
+                    )
+                v_tops = [
+                    v_p_3
+                    for v_p_3 in self.all_player
+                    if sum(
+                        [
+                            self.s_e_population__votes[v_x__4]
+                            + self.s_e_box__votes[S[self.o_e_population__box + v_x__4]]
+                            for v_x__4 in self.ix_population__major.get(v_m, ())
+                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__4]] == v_p_3
+                        ]
+                    )
+                    == v_best
+                ]
+                S[self.o_e_major__government + v_m] = (
+                    S[self.o_e_major__government + v_m]
+                    if S[self.o_e_major__government + v_m] in v_tops
+                    else _head(v_tops)
+                )
+                _log(S, 62, (S[self.o_e_major__government + v_m], v_m))
+                if (
+                    self.r_elect_head(S, None, None, S[self.o_e_major__government + v_m], v_m)
+                    is SUSPEND
+                ):
+                    return _wait(S, (21, 4, v__it, v__i, v_m, v_q, v_p_2, v_k, v_i, v_v_2))
+                pc = 4
+            if pc == 4:
+                if F is not None:
+                    v__it, v__i, v_m, v_q, v_p_2, v_k, v_i, v_v_2 = F[2:]
+                    F = None
+                for v_v_2 in [
+                    v_v
+                    for v_v in self.ix_chit__action.get("putsch", ())
+                    if S[self.o_e_chit__location + v_v] is not None
+                    and self.s_e_area__major[S[self.o_e_chit__location + v_v]] == v_m
+                ]:
+                    self.p_leave_map(S, v_v_2)
+                pc = 5
+            if pc == 5:
+                S[self.o_e_major__elections_due + v_m] = False
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
+    def r_party_and_leader_operations(
+        self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_a: Any = None, v_surplus: int = 0
+    ) -> Any:
+        "The Bonus Operations that concern Leaders and Minor Parties, at most once each per Action: Hire a new Leader (2 APs), then Influence a Minor Party (1 AP), on the Target Area's Major Power or a Neighbor's. (Offered after the Influence a Population ones: the rulebook sets no order.) (ROT-BON-02, ROT-BON-03) [rules/rise_of_totalitarianism/rules.yaml:1523:3]"
+        N: list[int] = S
+        v_left: Any = None
+        v_hires: Any = None
+        v_l: Any = None
+        v_ms: Any = None
+        v_tracks: Any = None
+        v_t_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 4-5, 9
+        if F is not None and (pc < 0 or not (0x236 >> pc) & 1):
+            raise RulesError(f"routine party_and_leader_operations: no resume point {pc}")
+        if pc == 0:
+            v_left = v_surplus
+            v_hires = self.f_hire_targets(S, v_actor, v_a)
+            if v_left >= self.c_hire_cost and len(v_hires) > 0:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if F is not None:
+                v_actor, v_a, v_left, v_hires = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (32, 2, v_actor, v_a, v_left, v_hires),
+                v_actor,
+                26,
+                tuple(_uniq(v_hires)),
+                (v_left,),
+            )
+        if pc == 2:
+            if F is not None:
+                v_actor, v_a, v_left, v_hires = F[2:]
+                F = None
+            v_l = v
+            if v_l is not None:
+                v_left -= self.c_hire_cost
+                self.p_hire_leader(S, v_actor, v_l)
+            pc = 3
+        if pc == 3:
+            v_ms = [
+                v_m__1
+                for v_m__1 in self.all_major
+                if self.s_e_area__major[v_a] == v_m__1
+                or (
+                    self.s_e_area__kind[v_a] == "battleground"
+                    and any(
+                        self.s_e_area__major[v_b__1] == v_m__1
+                        for v_b__1 in self.s_e_area__adjacent[v_a]
+                    )
+                )
+            ]
+            v_tracks = [
+                v_t
+                for v_t in self.all_party
+                if self.s_e_party__major[v_t] in v_ms
+                and (len(S[self.o_e_party__cubes + v_t]) > 0 or N[self.o_p_reserve + v_actor] > 0)
+            ]
+            if v_left >= self.c_party_cost and len(v_tracks) > 0:
+                pc = 4
+            else:
+                pc = 9
+        if pc == 4:
+            if F is not None:
+                v_actor, v_left, v_tracks = F[2:]
+                F = None
+            return self.ask(
+                S, (32, 5, v_actor, v_left, v_tracks), v_actor, 27, tuple(v_tracks), (v_left,)
+            )
+        if pc == 5:
+            if F is not None:
+                v_actor, v_left, v_tracks = F[2:]
+                F = None
+            v_t_2 = v
+            if v_t_2 is not None:
+                pc = 6
+            else:
+                pc = 9
+        if pc == 6:
+            v_left -= self.c_party_cost
+            if self.r_influence_party(S, None, None, v_actor, v_t_2) is SUSPEND:
+                return _wait(S, (32, 9))
+            pc = 9
+        if pc == 9:
+            if F is not None:
+                F = None
+            return None
+
     def r_place_chits(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:691:3]"
+        "p expends PPs to place Action chits (Putsch 2, others 1), with cubes from the Pool up to the Cube Allowance at no cost, or from the Reserve at 1 PP each. (ROT-CHIT-01, ROT-CHIT-02, ROT-CHIT-03, ROT-CHIT-04, ROT-CHIT-05) [rules/rise_of_totalitarianism/rules.yaml:812:3]"
         N: list[int] = S
         v_going: Any = None
         v__runs: Any = None
@@ -5191,7 +6227,8 @@ class RiseOfTotalitarianismRules:
                 v_a = v
                 S[self.o_p_pp + v_p] = min(
                     max(
-                        S[self.o_p_pp + v_p] - 2 if self.s_e_chit__action[v_u_2] == "putsch" else 1,
+                        S[self.o_p_pp + v_p]
+                        - (2 if self.s_e_chit__action[v_u_2] == "putsch" else 1),
                         0,
                     ),
                     99,
@@ -5283,7 +6320,7 @@ class RiseOfTotalitarianismRules:
         ]
 
     def r_play_cards(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-2
         if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
@@ -5304,7 +6341,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_play_cards__rules(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:663:3]"
+        "Every player chooses a Strategy Card at once and in secret (Mandatory ones by the last Round), then they are revealed and applied in Order of Play; PPs are recorded. (ROT-PLAY-01, ROT-PLAY-02, ROT-PLAY-03, ROT-CARDS-08, ROT-PP-01, ROT-PP-02) [rules/rise_of_totalitarianism/rules.yaml:784:3]"
         N: list[int] = S
         v_p: Any = None
         v_ready: Any = None
@@ -5341,9 +6378,9 @@ class RiseOfTotalitarianismRules:
                     _o = tuple(_uniq(self.f_playable_now(S, v_p_2)))
                     if not _o:
                         _dead("choose-strategy", v_p_2)
-                    _d.append((v_p_2, 30, _o, ()))
+                    _d.append((v_p_2, 37, _o, ()))
                 return _ask_all(
-                    S, (35, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
+                    S, (42, 2, v_ready, v__ps, v_p_2, v_c, v_p_3, v_p_4, v_p_5, v_n), _d
                 )
             if pc == 2:
                 if F is not None:
@@ -5354,7 +6391,7 @@ class RiseOfTotalitarianismRules:
                     v_c = _a[v_p_2]
                     S[self.o_p_played + v_p_2] = v_c
                 if self.r_choose_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (35, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
+                    return _wait(S, (42, 3, v_ready, v_p_3, v_p_4, v_p_5, v_n))
                 pc = 3
             if pc == 3:
                 if F is not None:
@@ -5377,7 +6414,7 @@ class RiseOfTotalitarianismRules:
                                 if v_k_2 != S[self.o_p_played + v_p_3]
                             ]
                         )
-                    _log(S, 110, (v_p_3, S[self.o_p_played + v_p_3]))
+                    _log(S, 134, (v_p_3, S[self.o_p_played + v_p_3]))
                 v__it = tuple(S[self.o_g_order])
                 v__i = 0
                 pc = 4
@@ -5399,12 +6436,12 @@ class RiseOfTotalitarianismRules:
                     continue
             if pc == 6:
                 if self.r_apply_card(S, None, None, v_p_4, S[self.o_p_played + v_p_4]) is SUSPEND:
-                    return _wait(S, (35, 4, v__it, v__i, v_p_4, v_p_5, v_n))
+                    return _wait(S, (42, 4, v__it, v__i, v_p_4, v_p_5, v_n))
                 pc = 4
                 continue
             if pc == 9:
                 if self.r_apply_coups(S, None, None) is SUSPEND:
-                    return _wait(S, (35, 10, v_p_5, v_n))
+                    return _wait(S, (42, 10, v_p_5, v_n))
                 pc = 10
             if pc == 10:
                 if F is not None:
@@ -5415,12 +6452,12 @@ class RiseOfTotalitarianismRules:
                     if self.c_minimum_pp_per_round and v_n == 0:
                         v_n = 1
                     S[self.o_p_pp + v_p_5] = min(max(S[self.o_p_pp + v_p_5] + v_n, 0), 99)
-                    _log(S, 111, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
+                    _log(S, 135, (v_p_5, v_n, N[self.o_p_pp + v_p_5]))
                     S[self.o_p_played + v_p_5] = None
                 return None
 
     def r_play_coup(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None) -> Any:
-        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1177:3]"
+        "A Coup Card enters play: a Crisis becomes an Active Crisis whose Effects its player applies (not a Crisis check: the Coup Crises' checks are not printed; ASSUMED to stay Active until the next Cleanup Phase); an Event applies its Effects and is discarded. (ROT-PLAY-04, ROT-PLAY-08, ROT-CARDS-06, ROT-CARDS-07) [rules/rise_of_totalitarianism/rules.yaml:1330:3]"
         N: list[int] = S
         pc: int = 0 if F is None else F[1]
         # resume points: 1
@@ -5431,7 +6468,7 @@ class RiseOfTotalitarianismRules:
                 S[self.o_g_active_coups] = _mask([*_bits(N[self.o_g_active_coups]), *[v_c]])
                 _log(S, 74, (v_c,))
             if self.r_coup_effect(S, None, None, v_p, v_c) is SUSPEND:
-                return _wait(S, (23, 1, v_c))
+                return _wait(S, (25, 1, v_c))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5444,7 +6481,7 @@ class RiseOfTotalitarianismRules:
     def r_political_attempt(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_c: Any = None
     ) -> Any:
-        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:571:3]"
+        "A Political Action Attempt: die + modifiers >= Difficulty. A failed roll may be re-rolled once per Turn. (ROT-PA-01, ROT-PA-02, ROT-PA-03, ROT-REROLL-01, ROT-REROLL-02) [rules/rise_of_totalitarianism/rules.yaml:692:3]"
         v_d: Any = None
         v_n: Any = None
         v_again: Any = None
@@ -5480,8 +6517,130 @@ class RiseOfTotalitarianismRules:
             S[self.o_g_attempt_ok] = v_n >= self.s_e_strategy__difficulty[v_c]
             return None
 
+    def r_presidential_elections(self, S: list[Any], F: Any, v: Any) -> Any:
+        "German Presidential Elections (Turns 1, 4 and 7, or when the seat is vacated). ASSUMED (the Play Aid Mat is not printed): the Ideology with most German Electoral Votes (ties: the sitting President's, else the Tie-Breaking Order) elects its candidate. A new President replaces Ebert: Ebert resigns and leaves play (National Elections at once if he also held the Chancellorship). The sitting Chancellor elected President: from the end of Turn 2 and without a Regime, his player appoints a new Chancellor with a Vote Check, or National Elections take place at once. (ROT-CAND-05, ROT-CAND-06, ROT-CAND-07, ROT-CAND-08) [rules/rise_of_totalitarianism/rules.yaml:1604:3]"
+        v_m: Any = None
+        v_best: Any = None
+        v_tops: Any = None
+        v_old: Any = None
+        v_w: Any = None
+        v_holder: Any = None
+        v_cs: Any = None
+        v_l: Any = None
+        v_was_head: Any = None
+        v_cs2: Any = None
+        v_ok: Any = None
+        v_c: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 4-5
+        if F is not None and (pc < 0 or not (0x36 >> pc) & 1):
+            raise RulesError(f"routine presidential_elections: no resume point {pc}")
+        if pc == 0:
+            S[self.o_g_presidential_due] = False
+            v_m = self.k_major__germany
+            v_best = max(
+                [
+                    sum(
+                        [
+                            self.s_e_population__votes[v_x__1]
+                            + self.s_e_box__votes[S[self.o_e_population__box + v_x__1]]
+                            for v_x__1 in self.ix_population__major.get(v_m, ())
+                            if self.s_e_box__zone[S[self.o_e_population__box + v_x__1]] == v_p
+                        ]
+                    )
+                    for v_p in self.all_player
+                ]
+            )
+            v_tops = [
+                v_p_2
+                for v_p_2 in self.all_player
+                if sum(
+                    [
+                        self.s_e_population__votes[v_x__2]
+                        + self.s_e_box__votes[S[self.o_e_population__box + v_x__2]]
+                        for v_x__2 in self.ix_population__major.get(v_m, ())
+                        if self.s_e_box__zone[S[self.o_e_population__box + v_x__2]] == v_p_2
+                    ]
+                )
+                == v_best
+            ]
+            v_old = S[self.o_e_major__president + v_m]
+            v_w = _head(v_tops)
+            if v_old is not None:
+                v_holder = self.f_leader_controller(S, v_old)
+                if v_holder is not None and v_holder in v_tops:
+                    v_w = v_holder
+            v_cs = self.f_candidates(S, v_w, v_m, "president")
+            if len(v_cs) == 0:
+                _log(S, 105, (v_w,))
+                pc = 8
+            else:
+                pc = 1
+        if pc == 1:
+            if F is not None:
+                v_m, v_old, v_w, v_cs = F[2:]
+                F = None
+            return self.ask(S, (34, 2, v_m, v_old, v_w, v_cs), v_w, 29, tuple(_uniq(v_cs)))
+        if pc == 2:
+            if F is not None:
+                v_m, v_old, v_w, v_cs = F[2:]
+                F = None
+            v_l = v
+            _log(S, 107, (v_w, v_l))
+            if v_old is not None and v_old != v_l:
+                if self.s_e_leader__printed[v_old]:
+                    S[self.o_e_leader__box + v_old] = "out"
+                    _log(S, 108, (v_old,))
+                    if S[self.o_e_major__head + v_m] == v_old:
+                        S[self.o_e_major__head + v_m] = None
+                        S[self.o_e_major__elections_due + v_m] = True
+                        _log(S, 109, (v_old,))
+                else:
+                    S[self.o_e_leader__box + v_old] = (
+                        "pool" if self.s_e_leader__ideology[v_old] is not None else "unaligned"
+                    )
+                    S[self.o_e_leader__pool_of + v_old] = self.s_e_leader__ideology[v_old]
+            v_was_head = S[self.o_e_major__head + v_m] == v_l
+            self.p_seat_leader(S, v_w, v_l)
+            S[self.o_e_major__president + v_m] = v_l
+            if (v_was_head and S[_TURN] > 2) and (not S[self.o_e_major__regime + v_m]):
+                pc = 3
+            else:
+                pc = 8
+        if pc == 3:
+            S[self.o_e_major__head + v_m] = None
+            v_cs2 = [v_k for v_k in self.f_candidates(S, v_w, v_m, "chancellor") if v_k != v_l]
+            v_ok = False
+            if len(v_cs2) > 0:
+                pc = 4
+            else:
+                pc = 6
+        if pc == 4:
+            if F is not None:
+                v_m, v_w, v_cs2 = F[2:]
+                F = None
+            return self.ask(S, (34, 5, v_m, v_w, v_cs2), v_w, 30, tuple(_uniq(v_cs2)))
+        if pc == 5:
+            if F is not None:
+                v_m, v_w, v_cs2 = F[2:]
+                F = None
+            v_c = v
+            v_ok = self.f_vote_check(S, v_w, v_m, False)
+            if v_ok:
+                self.p_seat_leader(S, v_w, v_c)
+                S[self.o_e_major__head + v_m] = v_c
+                _log(S, 111, (v_c,))
+            pc = 6
+        if pc == 6:
+            if not v_ok:
+                S[self.o_e_major__elections_due + v_m] = True
+                _log(S, 112, ())
+            pc = 8
+        if pc == 8:
+            return None
+
     def r_reaction(self, S: list[Any], F: Any, v: Any, v_actor: Any = None) -> Any:
-        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1304:3]"
+        "After each Action the other players, in reverse Order of Play, may react: in a Reaction Area holding own cubes, expend own cubes to remove as many opponents' cubes in it or the adjacent Areas. After one Reaction the impulse ends. (Leaders and chits in Reactions are not encoded yet: the Reactions Table of the Player Screens is not printed.) (ROT-REACT-01, ROT-REACT-02, ROT-REACT-03, ROT-REACT-05, ROT-REACT-06) [rules/rise_of_totalitarianism/rules.yaml:1661:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -5588,7 +6747,7 @@ class RiseOfTotalitarianismRules:
                 return self.ask(
                     S,
                     (
-                        28,
+                        35,
                         8,
                         v_actor,
                         v_w_asked,
@@ -5603,7 +6762,7 @@ class RiseOfTotalitarianismRules:
                         v_w_options,
                     ),
                     v_p,
-                    24,
+                    31,
                     tuple(v_w_options),
                     (v_actor,),
                 )
@@ -5640,7 +6799,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_reparations_delay(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1277:3]"
+        "Nationalization Reform (Germany only): after the Social and Economic Reforms, p flips any one War Reparations Marker to the Delay side. (ROT-LAW-05, ROT-CLN-03) [rules/rise_of_totalitarianism/rules.yaml:1430:3]"
         v_paying: Any = None
         v_a_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5657,7 +6816,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_paying = F[2:]
                 F = None
-            return self.ask(S, (27, 2, v_p, v_paying), v_p, 23, tuple(v_paying))
+            return self.ask(S, (29, 2, v_p, v_paying), v_p, 23, tuple(v_paying))
         if pc == 2:
             if F is not None:
                 v_p, v_paying = F[2:]
@@ -5682,7 +6841,7 @@ class RiseOfTotalitarianismRules:
         v_first_roll: int = 0,
         v_why: Any = None,
     ) -> Any:
-        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:556:3]"
+        "A die roll p makes: p may Re-roll it once per Turn (the Play Order Marker flips to No Re-roll); the result is left in `rolled`. Offered for Crisis checks and Stability Checks; Political Action Attempts offer it after a failure. (ROT-REROLL-01, ROT-REROLL-02, ROT-MIN-01) [rules/rise_of_totalitarianism/rules.yaml:677:3]"
         N: list[int] = S
         v_again: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5718,7 +6877,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1-3
         if F is not None and (pc < 0 or not (0xE >> pc) & 1):
@@ -5748,7 +6907,7 @@ class RiseOfTotalitarianismRules:
     def r_resolve_action__rules(
         self, S: list[Any], F: Any, v: Any, v_actor: Any = None, v_u: Any = None
     ) -> Any:
-        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:826:3]"
+        "Resolve one Action chit; Reactions follow (window `reaction`). (ROT-AP-01, ROT-AP-02, ROT-AP-03, ROT-RESOLVE-03, ROT-RESOLVE-04, ROT-REL-01, ROT-REL-02, ROT-REL-03) [rules/rise_of_totalitarianism/rules.yaml:948:3]"
         N: list[int] = S
         v_a: Any = None
         v_ap: Any = None
@@ -5759,6 +6918,8 @@ class RiseOfTotalitarianismRules:
         v_x_2: Any = None
         v_ts: Any = None
         v_t: Any = None
+        v_ts_2: Any = None
+        v_l: Any = None
         v_m: Any = None
         v_card: Any = None
         v_roll_mod: Any = None
@@ -5768,8 +6929,8 @@ class RiseOfTotalitarianismRules:
         v_xs: Any = None
         v_x_6: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 33, 38-40, 42-43, 45, 51, 56
-        if F is not None and (pc < 0 or not (0x1082DC20DC0391C >> pc) & 1):
+        # resume points: 2-4, 8, 11-13, 22-24, 26-27, 32-34, 38, 43-45, 47-48, 50, 56, 63
+        if F is not None and (pc < 0 or not (0x8105B8470DC0391C >> pc) & 1):
             raise RulesError(f"routine resolve_action__rules: no resume point {pc}")
         if pc == 0:
             S[self.o_e_chit__resolved + v_u] = True
@@ -5783,8 +6944,10 @@ class RiseOfTotalitarianismRules:
                 pc = 1
             elif self.s_e_chit__action[v_u] == "arrest" or self.s_e_chit__action[v_u] == "squads":
                 pc = 21
-            else:
+            elif self.s_e_chit__action[v_u] == "release":
                 pc = 31
+            else:
+                pc = 36
         if pc == 1:
             if self.s_e_area__kind[v_a] == "battleground":
                 pc = 2
@@ -5796,9 +6959,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (36, 3, v_actor, v_u, v_a, v_ap, v_keep),
+                (43, 3, v_actor, v_u, v_a, v_ap, v_keep),
                 v_actor,
-                31,
+                38,
                 tuple(self.s_e_area__nations[v_a]),
                 (v_a,),
             )
@@ -5814,18 +6977,18 @@ class RiseOfTotalitarianismRules:
                 + N[self.o_e_minor__govt + v_n],
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (36, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (43, 4, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 4
         if pc == 4:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 113, (v_u, v_a, v_n, v_ap, v_d))
+            _log(S, 137, (v_u, v_a, v_n, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 5
             else:
-                pc = 51
+                pc = 56
         if pc == 5:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 6
@@ -5834,18 +6997,18 @@ class RiseOfTotalitarianismRules:
                 S[self.o_e_chit__nation + v_u] = v_n
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 114, (self.s_e_chit__action[v_u], v_n))
+                _log(S, 138, (self.s_e_chit__action[v_u], v_n))
                 pc = 8
         if pc == 6:
             if self.r_influence_minor(S, None, None, v_actor, v_n) is SUSPEND:
-                return _wait(S, (36, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
+                return _wait(S, (43, 8, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n))
             pc = 8
         if pc == 8:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_n = F[2:]
                 F = None
             self.p_to_stability_track(S, v_actor, v_n)
-            pc = 51
+            pc = 56
         if pc == 10:
             v_opts = [
                 v_x
@@ -5864,9 +7027,9 @@ class RiseOfTotalitarianismRules:
                 )
             ]
             if len(v_opts) == 0:
-                _log(S, 115, (v_u, v_a))
+                _log(S, 139, (v_u, v_a))
                 v_ap = -1
-                pc = 51
+                pc = 56
             else:
                 pc = 11
         if pc == 11:
@@ -5875,9 +7038,9 @@ class RiseOfTotalitarianismRules:
                 F = None
             return self.ask(
                 S,
-                (36, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
+                (43, 12, v_actor, v_u, v_a, v_ap, v_keep, v_opts),
                 v_actor,
-                32,
+                39,
                 tuple(v_opts),
                 (v_a,),
             )
@@ -5892,18 +7055,18 @@ class RiseOfTotalitarianismRules:
                 + (1 if S[self.o_e_population__committed + v_x_2] else 0)
             )
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (36, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
+                return _wait(S, (43, 13, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2))
             pc = 13
         if pc == 13:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_x_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 117, (v_u, v_a, v_x_2, v_ap, v_d))
+            _log(S, 141, (v_u, v_a, v_x_2, v_ap, v_d))
             if v_ap >= v_d:
                 pc = 14
             else:
-                pc = 51
+                pc = 56
         if pc == 14:
             if self.s_e_chit__action[v_u] == "propaganda":
                 pc = 15
@@ -5911,18 +7074,18 @@ class RiseOfTotalitarianismRules:
                 v_keep = True
                 if self.s_e_chit__action[v_u] == "putsch":
                     S[self.o_e_chit__established + v_u] = True
-                _log(S, 118, (self.s_e_chit__action[v_u], v_a))
-                pc = 51
+                _log(S, 142, (self.s_e_chit__action[v_u], v_a))
+                pc = 56
         if pc == 15:
             if self.r_influence(S, None, None, v_actor, v_x_2) is SUSPEND:
-                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 51
+                return _wait(S, (43, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 56
         if pc == 21:
             v_ts = self.f_arrest_targets(S, v_actor, v_u)
             if len(v_ts) == 0:
-                _log(S, 119, (v_u, v_a))
+                _log(S, 143, (v_u, v_a))
                 v_ap = -1
-                pc = 51
+                pc = 56
             else:
                 pc = 22
         if pc == 22:
@@ -5930,7 +7093,7 @@ class RiseOfTotalitarianismRules:
                 v_actor, v_u, v_a, v_ap, v_keep, v_ts = F[2:]
                 F = None
             return self.ask(
-                S, (36, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 33, tuple(_uniq(v_ts))
+                S, (43, 23, v_actor, v_u, v_a, v_ap, v_keep, v_ts), v_actor, 40, tuple(_uniq(v_ts))
             )
         if pc == 23:
             if F is not None:
@@ -5939,44 +7102,96 @@ class RiseOfTotalitarianismRules:
             v_t = v
             v_d = self.s_e_chit__value[v_t] + -(-self.s_e_chit__allowance[v_t] // 2)
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (36, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
+                return _wait(S, (43, 24, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t))
             pc = 24
         if pc == 24:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_t = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 121, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
+            _log(S, 145, (v_u, v_a, v_t, S[self.o_e_chit__location + v_t], v_ap, v_d))
             if v_ap >= v_d:
                 pc = 25
             else:
-                pc = 51
+                pc = 56
         if pc == 25:
-            _log(S, 122, (v_t,))
+            _log(S, 146, (v_t,))
             self.p_leave_map(S, v_t)
             if self.s_e_chit__action[v_u] == "squads":
                 pc = 26
             else:
-                pc = 51
+                pc = 56
         if pc == 26:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
-            return self.ask(S, (36, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 34, (True, False))
+            return self.ask(S, (43, 27, v_actor, v_u, v_a, v_ap, v_d), v_actor, 41, (True, False))
         if pc == 27:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d = F[2:]
                 F = None
             v_keep = v
-            pc = 51
+            pc = 56
         if pc == 31:
+            v_ts_2 = [
+                v_l__5
+                for v_l__5 in self.all_leader
+                if (
+                    S[self.o_e_leader__box + v_l__5] == "arrested"
+                    and (
+                        self.s_e_leader__ideology[v_l__5] == v_actor
+                        or self.s_e_leader__party[v_l__5] is not None
+                    )
+                )
+                and self.s_e_major__capital[self.s_e_leader__major[v_l__5]] == v_a
+            ]
+            if len(v_ts_2) == 0:
+                _log(S, 148, (v_u, v_a))
+                v_ap = -1
+                pc = 56
+            else:
+                pc = 32
+        if pc == 32:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (43, 33, v_actor, v_u, v_a, v_ap, v_keep, v_ts_2),
+                v_actor,
+                42,
+                tuple(_uniq(v_ts_2)),
+            )
+        if pc == 33:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_keep, v_ts_2 = F[2:]
+                F = None
+            v_l = v
+            v_d = self.c_release_difficulty
+            if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
+                return _wait(S, (43, 34, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l))
+            pc = 34
+        if pc == 34:
+            if F is not None:
+                v_actor, v_u, v_a, v_ap, v_d, v_keep, v_l = F[2:]
+                F = None
+            v_ap += N[self.o_g_expended]
+            _log(S, 150, (v_u, v_a, v_l, v_ap, v_d))
+            if v_ap >= v_d:
+                S[self.o_e_leader__box + v_l] = "pool"
+                S[self.o_e_leader__pool_of + v_l] = v_actor
+                S[self.o_e_leader__control_cube + v_l] = None
+                S[self.o_e_leader__committed + v_l] = False
+                _log(S, 151, (v_l, v_actor))
+            pc = 56
+        if pc == 36:
             v_m = _head([v_x_3 for v_x_3 in self.ix_major__capital.get(v_a, ())])
             v_card = S[self.o_p_pending_law + v_actor]
             if v_card is not None and self.s_e_strategy__major[v_card] == v_m:
-                pc = 32
-            else:
                 pc = 37
-        if pc == 32:
+            else:
+                pc = 42
+        if pc == 37:
             v_roll_mod = (
                 self.f_attempt_modifier(S, v_actor, v_card)
                 if self.c_law_card_roll_adds_modifiers
@@ -5986,71 +7201,71 @@ class RiseOfTotalitarianismRules:
             v_ap += v_die + v_roll_mod
             v_d = self.s_e_strategy__difficulty[v_card]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (36, 33, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
-            pc = 33
-        if pc == 33:
+                return _wait(S, (43, 38, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die))
+            pc = 38
+        if pc == 38:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_card, v_die = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 124, (v_actor, v_a, v_card, v_ap, v_die, v_d))
+            _log(S, 152, (v_actor, v_a, v_card, v_ap, v_die, v_d))
             if v_ap >= v_d:
-                pc = 34
+                pc = 39
             else:
-                pc = 51
-        if pc == 34:
+                pc = 56
+        if pc == 39:
             S[self.o_p_pending_law + v_actor] = None
             S[self.o_g_laws] = _mask([*_bits(N[self.o_g_laws]), *[v_card]])
-            _log(S, 125, (v_card,))
+            _log(S, 153, (v_card,))
             self.p_effect__law__start(S, v_card, 3)
             if self.r_card_effect(S, None, None, v_actor, v_card) is SUSPEND:
-                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 51
-        if pc == 37:
+                return _wait(S, (43, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 56
+        if pc == 42:
             v_kinds = [
                 v_r
                 for v_r in self.all_reform
                 if v_m == self.k_major__germany or v_r != self.k_reform__nationalization
             ]
-            pc = 38
-        if pc == 38:
+            pc = 43
+        if pc == 43:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds = F[2:]
                 F = None
             return self.ask(
                 S,
-                (36, 39, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
+                (43, 44, v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds),
                 v_actor,
-                35,
+                43,
                 tuple(v_kinds),
             )
-        if pc == 39:
+        if pc == 44:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_keep, v_m, v_kinds = F[2:]
                 F = None
             v_r_2 = v
             v_d = self.s_e_reform__difficulty[v_r_2]
             if self.r_expend_for(S, None, None, v_actor, v_u, v_d) is SUSPEND:
-                return _wait(S, (36, 40, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
-            pc = 40
-        if pc == 40:
+                return _wait(S, (43, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+            pc = 45
+        if pc == 45:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
             v_ap += N[self.o_g_expended]
-            _log(S, 127, (v_actor, v_a, v_r_2, v_ap, v_d))
+            _log(S, 155, (v_actor, v_a, v_r_2, v_ap, v_d))
             if v_ap >= v_d:
-                pc = 41
+                pc = 46
             else:
-                pc = 51
-        if pc == 41:
+                pc = 56
+        if pc == 46:
             v_xs = [
                 v_x_4
                 for _h2 in (
                     [
-                        v_b__7
-                        for v_b__7 in self.ix_box__zone.get(v_actor, ())
-                        if self.s_e_box__dominance[v_b__7]
+                        v_b__8
+                        for v_b__8 in self.ix_box__zone.get(v_actor, ())
+                        if self.s_e_box__dominance[v_b__8]
                     ],
                 )
                 for v_x_4 in self.s_e_area__populations[v_a]
@@ -6064,9 +7279,9 @@ class RiseOfTotalitarianismRules:
                     v_x_5
                     for _h3 in (
                         [
-                            v_b__9
-                            for v_b__9 in self.ix_box__zone.get(v_actor, ())
-                            if self.s_e_box__dominance[v_b__9]
+                            v_b__10
+                            for v_b__10 in self.ix_box__zone.get(v_actor, ())
+                            if self.s_e_box__dominance[v_b__10]
                         ],
                     )
                     for v_x_5 in self.ix_population__major.get(v_m, ())
@@ -6076,29 +7291,29 @@ class RiseOfTotalitarianismRules:
                     )
                 ]
             if len(v_xs) > 0:
-                pc = 42
+                pc = 47
             else:
-                pc = 45
-        if pc == 42:
+                pc = 50
+        if pc == 47:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs = F[2:]
                 F = None
             return self.ask(
                 S,
-                (36, 43, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
+                (43, 48, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs),
                 v_actor,
-                36,
+                44,
                 tuple(v_xs),
             )
-        if pc == 43:
+        if pc == 48:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2, v_xs = F[2:]
                 F = None
             v_x_6 = v
             if self.r_influence(S, None, None, v_actor, v_x_6) is SUSPEND:
-                return _wait(S, (36, 45, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
-            pc = 45
-        if pc == 45:
+                return _wait(S, (43, 50, v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2))
+            pc = 50
+        if pc == 50:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep, v_m, v_r_2 = F[2:]
                 F = None
@@ -6108,32 +7323,41 @@ class RiseOfTotalitarianismRules:
                 )
                 _log(S, 15, (v_m, N[self.o_e_major__economy + v_m]))
             if v_r_2 == self.k_reform__nationalization:
-                pc = 46
-            else:
                 pc = 51
-        if pc == 46:
-            if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
-                return _wait(S, (36, 51, v_actor, v_u, v_a, v_ap, v_d, v_keep))
-            pc = 51
+            else:
+                pc = 56
         if pc == 51:
+            if self.r_reparations_delay(S, None, None, v_actor) is SUSPEND:
+                return _wait(S, (43, 56, v_actor, v_u, v_a, v_ap, v_d, v_keep))
+            pc = 56
+        if pc == 56:
             if F is not None:
                 v_actor, v_u, v_a, v_ap, v_d, v_keep = F[2:]
                 F = None
             if v_ap >= v_d and v_ap >= 0:
-                pc = 52
+                pc = 57
             else:
-                _log(S, 129, ())
-                pc = 56
-        if pc == 52:
+                _log(S, 157, ())
+                pc = 63
+        if pc == 57:
             if v_ap > v_d and self.s_e_area__kind[v_a] != "battleground":
-                pc = 53
+                pc = 58
+            elif v_ap > v_d:
+                pc = 60
             else:
-                pc = 56
-        if pc == 53:
+                pc = 63
+        if pc == 58:
             if self.r_bonus_operations(S, None, None, v_actor, v_a, v_ap - v_d) is SUSPEND:
-                return _wait(S, (36, 56, v_u, v_keep))
-            pc = 56
-        if pc == 56:
+                return _wait(S, (43, 63, v_u, v_keep))
+            pc = 63
+        if pc == 60:
+            if (
+                self.r_party_and_leader_operations(S, None, None, v_actor, v_a, v_ap - v_d)
+                is SUSPEND
+            ):
+                return _wait(S, (43, 63, v_u, v_keep))
+            pc = 63
+        if pc == 63:
             if F is not None:
                 v_u, v_keep = F[2:]
                 F = None
@@ -6145,7 +7369,7 @@ class RiseOfTotalitarianismRules:
             return None
 
     def r_resolve_actions(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:742:3]"
+        "Every chit on the map is revealed (chits in Conflicts boxes return to the Battleground, not Established Putsches); then impulses in Order of Play until all are resolved. (ROT-RESOLVE-01, ROT-RESOLVE-02, ROT-RESOLVE-04) [rules/rise_of_totalitarianism/rules.yaml:863:3]"
         v_u: Any = None
         v_more: Any = None
         v__runs: Any = None
@@ -6229,7 +7453,7 @@ class RiseOfTotalitarianismRules:
                 return None
 
     def r_shorten_turn_five(self, S: list[Any], F: Any, v: Any) -> Any:
-        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1256:3]"
+        "Turn 5: the cards are dealt for three Rounds; after the Mulligans the player with the lowest VPs may reduce the Turn to 2 Rounds by removing CR#11 or CR#12 from play, the Crises then reshuffled. The text names one player: among tied lowest players the first in the Order of Play decides (ASSUMED). (ROT-TURN-05) [rules/rise_of_totalitarianism/rules.yaml:1409:3]"
         N: list[int] = S
         v_low: Any = None
         v_p: Any = None
@@ -6260,7 +7484,7 @@ class RiseOfTotalitarianismRules:
             if F is not None:
                 v_p, v_cards = F[2:]
                 F = None
-            return self.ask(S, (26, 3, v_p, v_cards), v_p, 22, tuple(_uniq(v_cards)))
+            return self.ask(S, (28, 3, v_p, v_cards), v_p, 22, tuple(_uniq(v_cards)))
         if pc == 3:
             if F is not None:
                 v_p, v_cards = F[2:]
@@ -6293,7 +7517,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__card_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__card_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (38, 1))
+                return _wait(S, (45, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6358,9 +7582,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (32, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
+                    (39, 4, v__it, v__i, v_p, v_saved, v_c_2, v_p_2, v_p_3, v_p_4, v_p_5),
                     v_p,
-                    27,
+                    34,
                     tuple(_subsets(v_saved, 0, -1)),
                 )
             if pc == 4:
@@ -6397,13 +7621,13 @@ class RiseOfTotalitarianismRules:
                             )
                         )
                         S[self.o_p_discard + v_p_2] = _mask([])
-                    _log(S, 103, (v_era,))
+                    _log(S, 127, (v_era,))
                 v_fresh = [v_c_4 for v_c_4 in self.ix_crisis__entry.get(S[_TURN], ())]
                 if len(v_fresh) > 0:
                     S[self.o_g_crisis_deck] = tuple(
                         _shuffled(S, [*S[self.o_g_crisis_deck], *v_fresh])
                     )
-                    _log(S, 104, (len(v_fresh),))
+                    _log(S, 128, (len(v_fresh),))
                 for v_p_3 in S[self.o_g_order]:
                     self.p_deal(S, v_p_3)
                 v__it_2 = tuple(S[self.o_g_order])
@@ -6420,7 +7644,7 @@ class RiseOfTotalitarianismRules:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
                     F = None
-                return self.ask(S, (32, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 28, (True, False))
+                return self.ask(S, (39, 9, v__it_2, v__i_2, v_p_4, v_p_5), v_p_4, 35, (True, False))
             if pc == 9:
                 if F is not None:
                     v__it_2, v__i_2, v_p_4, v_p_5 = F[2:]
@@ -6446,12 +7670,12 @@ class RiseOfTotalitarianismRules:
                         ]
                     )
                     self.p_deal(S, v_p_4)
-                    _log(S, 106, (v_p_4,))
+                    _log(S, 130, (v_p_4,))
                 pc = 7
                 continue
             if pc == 10:
                 if self.r_shorten_turn_five(S, None, None) is SUSPEND:
-                    return _wait(S, (32, 11, v_p_5))
+                    return _wait(S, (39, 11, v_p_5))
                 pc = 11
             if pc == 11:
                 if F is not None:
@@ -6486,9 +7710,9 @@ class RiseOfTotalitarianismRules:
                     F = None
                 return self.ask(
                     S,
-                    (32, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
+                    (39, 16, v__it_3, v__i_3, v_p_5, v_going, v__runs),
                     v_p_5,
-                    29,
+                    36,
                     tuple(
                         [
                             v_k_4
@@ -6532,7 +7756,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__cleanup_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__cleanup_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (40, 1))
+                return _wait(S, (47, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6544,8 +7768,8 @@ class RiseOfTotalitarianismRules:
         "I. Effects of Conflicts; II. Stability Checks; III. Elections; IV. Victory Points; V. Turn-end activities. (ROT-CLN-01, ROT-CLN-03, ROT-TURN-02, ROT-TURN-03, ROT-MAJ-01, ROT-MIN-01, ROT-ELEC-01, ROT-VP-01, ROT-TEND-03) [rules/rise_of_totalitarianism/flow.yaml:83:3]"
         v_m: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine turn__cleanup_phase__lasting: no resume point {pc}")
         if pc == 0:
             for v_m in self.all_major:
@@ -6556,18 +7780,23 @@ class RiseOfTotalitarianismRules:
             self.p_war_reparations(S)
             self.p_putsch_in_capitals(S)
             if self.r_major_stability(S, None, None) is SUSPEND:
-                return _wait(S, (34, 1))
+                return _wait(S, (41, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             if self.r_minor_stability(S, None, None) is SUSPEND:
-                return _wait(S, (34, 2))
+                return _wait(S, (41, 2))
             pc = 2
         if pc == 2:
             if F is not None:
                 F = None
-            self.p_elections(S)
+            if self.r_elections(S, None, None) is SUSPEND:
+                return _wait(S, (41, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
             self.p_award_vps(S)
             self.p_turn_end(S)
             return None
@@ -6580,7 +7809,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__order_of_play: no resume point {pc}")
         if pc == 0:
             if self.r_turn__order_of_play__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (37, 1))
+                return _wait(S, (44, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6596,7 +7825,7 @@ class RiseOfTotalitarianismRules:
         if pc == 0:
             self.p_collect_funding(S)
             if self.r_determine_order(S, None, None) is SUSPEND:
-                return _wait(S, (31, 1))
+                return _wait(S, (38, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6611,7 +7840,7 @@ class RiseOfTotalitarianismRules:
             raise RulesError(f"routine turn__political_phase: no resume point {pc}")
         if pc == 0:
             if self.r_turn__political_phase__lasting(S, None, None) is SUSPEND:
-                return _wait(S, (39, 1))
+                return _wait(S, (46, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -6647,16 +7876,16 @@ class RiseOfTotalitarianismRules:
                     pc = 11
             if pc == 2:
                 S[self.o_g_round] = min(max(S[self.o_g_round] + 1, 0), 3)
-                _log(S, 108, (N[self.o_g_round], N[self.o_g_rounds]))
+                _log(S, 132, (N[self.o_g_round], N[self.o_g_rounds]))
                 if self.r_draw_crisis(S, None, None) is SUSPEND:
-                    return _wait(S, (33, 3, v__runs, v_p, v_p_2))
+                    return _wait(S, (40, 3, v__runs, v_p, v_p_2))
                 pc = 3
             if pc == 3:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_play_cards(S, None, None) is SUSPEND:
-                    return _wait(S, (33, 4, v__runs, v_p, v_p_2))
+                    return _wait(S, (40, 4, v__runs, v_p, v_p_2))
                 pc = 4
             if pc == 4:
                 if F is not None:
@@ -6677,19 +7906,19 @@ class RiseOfTotalitarianismRules:
                     pc = 8
             if pc == 6:
                 if self.r_place_chits(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (33, 5, v__runs, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (40, 5, v__runs, v__it, v__i, v_p, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
                 if self.r_resolve_actions(S, None, None) is SUSPEND:
-                    return _wait(S, (33, 9, v__runs, v_p, v_p_2))
+                    return _wait(S, (40, 9, v__runs, v_p, v_p_2))
                 pc = 9
             if pc == 9:
                 if F is not None:
                     v__runs, v_p, v_p_2 = F[2:]
                     F = None
                 if self.r_crisis_checks(S, None, None) is SUSPEND:
-                    return _wait(S, (33, 1, v__runs, v_p, v_p_2))
+                    return _wait(S, (40, 1, v__runs, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 11:
@@ -6700,7 +7929,7 @@ class RiseOfTotalitarianismRules:
     def r_window__marker_cards__act(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_x: Any = None
     ) -> Any:
-        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1331:3]"
+        "At any time a player may discard one of his Marker Cards (not a locked one) to remove from play any Marker Card whose PP Value is equal or lower. Opened after the cards of a Round are applied and after each Action. (ROT-ICON-01, ROT-ICON-02, ROT-SYM-01) [rules/rise_of_totalitarianism/rules.yaml:1688:3]"
         N: list[int] = S
         v_t: Any = None
         v_q: Any = None
@@ -6713,7 +7942,7 @@ class RiseOfTotalitarianismRules:
                 v_p, v_x = F[2:]
                 F = None
             return self.ask(
-                S, (29, 1, v_p, v_x), v_p, 25, tuple(_uniq(self.f_marker_targets(S, v_x)))
+                S, (36, 1, v_p, v_x), v_p, 32, tuple(_uniq(self.f_marker_targets(S, v_x)))
             )
         if pc == 1:
             if F is not None:
@@ -6725,9 +7954,9 @@ class RiseOfTotalitarianismRules:
             )
             self.p_lose_marker(S, v_p, v_x, False)
             self.p_lose_marker(S, v_q, v_t, True)
-            _log(S, 93, (v_p, v_x, v_q, v_t))
+            _log(S, 117, (v_p, v_x, v_q, v_t))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "1004 rules/rise_of_totalitarianism/rules.yaml:287:7\n1005 rules/rise_of_totalitarianism/rules.yaml:288:7\n1006 rules/rise_of_totalitarianism/rules.yaml:289:11\n1007 rules/rise_of_totalitarianism/rules.yaml:290:7\n1044 rules/rise_of_totalitarianism/rules.yaml:305:7\n1045 rules/rise_of_totalitarianism/rules.yaml:306:7\n1046 rules/rise_of_totalitarianism/rules.yaml:307:11\n1051 rules/rise_of_totalitarianism/rules.yaml:308:7\n1052 rules/rise_of_totalitarianism/rules.yaml:309:11\n1053 rules/rise_of_totalitarianism/rules.yaml:310:15\n1054 rules/rise_of_totalitarianism/rules.yaml:311:11\n1055 rules/rise_of_totalitarianism/rules.yaml:312:15\n1056 rules/rise_of_totalitarianism/rules.yaml:313:7\n1060 rules/rise_of_totalitarianism/rules.yaml:182:7\n1064 rules/rise_of_totalitarianism/rules.yaml:47:3\n1072 rules/rise_of_totalitarianism/rules.yaml:55:7\n1076 rules/rise_of_totalitarianism/rules.yaml:227:7\n1080 rules/rise_of_totalitarianism/rules.yaml:189:7\n1090 rules/rise_of_totalitarianism/rules.yaml:367:7\n1094 rules/rise_of_totalitarianism/rules.yaml:368:7\n1097 rules/rise_of_totalitarianism/rules.yaml:369:11\n1098 rules/rise_of_totalitarianism/rules.yaml:370:7\n1102 rules/rise_of_totalitarianism/rules.yaml:199:7\n1103 rules/rise_of_totalitarianism/rules.yaml:200:11\n1104 rules/rise_of_totalitarianism/rules.yaml:201:11\n1109 rules/rise_of_totalitarianism/rules.yaml:202:11\n1110 rules/rise_of_totalitarianism/rules.yaml:203:11\n1111 rules/rise_of_totalitarianism/rules.yaml:204:15\n1112 rules/rise_of_totalitarianism/rules.yaml:205:19\n1113 rules/rise_of_totalitarianism/rules.yaml:206:11\n1114 rules/rise_of_totalitarianism/rules.yaml:207:7\n1125 rules/rise_of_totalitarianism/rules.yaml:208:7\n1126 rules/rise_of_totalitarianism/rules.yaml:209:7\n1138 rules/rise_of_totalitarianism/rules.yaml:210:7\n1139 rules/rise_of_totalitarianism/rules.yaml:211:11\n1140 rules/rise_of_totalitarianism/rules.yaml:212:7\n1144 rules/rise_of_totalitarianism/rules.yaml:246:7\n1148 rules/rise_of_totalitarianism/rules.yaml:253:7\n1156 rules/rise_of_totalitarianism/rules.yaml:147:7\n1163 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1168 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1169 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1170 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1174 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1175 rules/rise_of_totalitarianism/rules.yaml:1362:7\n1181 rules/rise_of_totalitarianism/rules.yaml:1362:27\n1187 rules/rise_of_totalitarianism/rules.yaml:1362:49\n1195 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1200 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1201 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1202 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1206 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1207 rules/rise_of_totalitarianism/rules.yaml:1370:7\n1211 rules/rise_of_totalitarianism/rules.yaml:1370:27\n1217 rules/rise_of_totalitarianism/rules.yaml:1370:49\n1225 rules/rise_of_totalitarianism/rules.yaml:87:7\n1226 rules/rise_of_totalitarianism/rules.yaml:88:11\n1227 rules/rise_of_totalitarianism/rules.yaml:89:7\n1228 rules/rise_of_totalitarianism/rules.yaml:90:11\n1229 rules/rise_of_totalitarianism/rules.yaml:91:7\n1233 rules/rise_of_totalitarianism/rules.yaml:121:7\n1245 rules/rise_of_totalitarianism/rules.yaml:114:7\n1271 rules/rise_of_totalitarianism/rules.yaml:355:7\n1275 rules/rise_of_totalitarianism/rules.yaml:221:7\n1282 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1283 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1284 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1285 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1286 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1287 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1288 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1292 rules/rise_of_totalitarianism/rules.yaml:234:7\n1293 rules/rise_of_totalitarianism/rules.yaml:235:11\n1294 rules/rise_of_totalitarianism/rules.yaml:236:7\n1295 rules/rise_of_totalitarianism/rules.yaml:237:11\n1301 rules/rise_of_totalitarianism/rules.yaml:238:11\n1310 rules/rise_of_totalitarianism/rules.yaml:239:7\n1311 rules/rise_of_totalitarianism/rules.yaml:240:11\n1327 rules/rise_of_totalitarianism/rules.yaml:241:7\n1332 rules/rise_of_totalitarianism/rules.yaml:62:7\n1341 rules/rise_of_totalitarianism/rules.yaml:335:7\n1346 rules/rise_of_totalitarianism/rules.yaml:327:7\n1347 rules/rise_of_totalitarianism/rules.yaml:328:7\n1348 rules/rise_of_totalitarianism/rules.yaml:329:11\n1356 rules/rise_of_totalitarianism/rules.yaml:330:7\n1360 rules/rise_of_totalitarianism/rules.yaml:177:7\n1364 rules/rise_of_totalitarianism/rules.yaml:154:7\n1378 rules/rise_of_totalitarianism/rules.yaml:258:7\n1386 rules/rise_of_totalitarianism/rules.yaml:128:7\n1391 rules/rise_of_totalitarianism/rules.yaml:277:7\n1392 rules/rise_of_totalitarianism/rules.yaml:278:7\n1393 rules/rise_of_totalitarianism/rules.yaml:279:11\n1394 rules/rise_of_totalitarianism/rules.yaml:280:7\n1398 rules/rise_of_totalitarianism/rules.yaml:161:7\n1406 rules/rise_of_totalitarianism/rules.yaml:107:7\n1419 rules/rise_of_totalitarianism/rules.yaml:265:7\n1423 rules/rise_of_totalitarianism/rules.yaml:266:7\n1424 rules/rise_of_totalitarianism/rules.yaml:267:11\n1425 rules/rise_of_totalitarianism/rules.yaml:268:7\n1429 rules/rise_of_totalitarianism/rules.yaml:320:7\n1440 rules/rise_of_totalitarianism/rules.yaml:296:7\n1444 rules/rise_of_totalitarianism/rules.yaml:348:7\n1449 rules/rise_of_totalitarianism/rules.yaml:381:7\n1453 rules/rise_of_totalitarianism/rules.yaml:73:7\n1454 rules/rise_of_totalitarianism/rules.yaml:74:11\n1455 rules/rise_of_totalitarianism/rules.yaml:75:7\n1456 rules/rise_of_totalitarianism/rules.yaml:76:11\n1457 rules/rise_of_totalitarianism/rules.yaml:77:7\n1462 rules/rise_of_totalitarianism/rules.yaml:170:7\n1471 rules/rise_of_totalitarianism/rules.yaml:100:7\n1479 rules/rise_of_totalitarianism/rules.yaml:135:7\n1480 rules/rise_of_totalitarianism/rules.yaml:136:7\n1481 rules/rise_of_totalitarianism/rules.yaml:137:7\n1482 rules/rise_of_totalitarianism/rules.yaml:138:7\n1487 rules/rise_of_totalitarianism/rules.yaml:341:7\n1493 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1498 rules/rise_of_totalitarianism/rules.yaml:1331:3\n1506 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1507 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1508 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1509 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1510 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1511 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1515 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1533 rules/rise_of_totalitarianism/rules.yaml:1304:3\n1537 rules/rise_of_totalitarianism/rules.yaml:392:7\n1538 rules/rise_of_totalitarianism/rules.yaml:393:7\n1543 rules/rise_of_totalitarianism/rules.yaml:394:11\n1544 rules/rise_of_totalitarianism/rules.yaml:395:11\n1549 rules/rise_of_totalitarianism/rules.yaml:1085:7\n1550 rules/rise_of_totalitarianism/rules.yaml:1086:11\n1551 rules/rise_of_totalitarianism/rules.yaml:1087:11\n1558 rules/rise_of_totalitarianism/rules.yaml:1088:11\n1559 rules/rise_of_totalitarianism/rules.yaml:1089:11\n1561 rules/rise_of_totalitarianism/rules.yaml:1090:7\n1566 rules/rise_of_totalitarianism/rules.yaml:1091:11\n1574 rules/rise_of_totalitarianism/rules.yaml:1092:11\n1579 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1580 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1581 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1589 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1590 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1591 rules/rise_of_totalitarianism/rules.yaml:1353:1\n1603 rules/rise_of_totalitarianism/rules.yaml:424:7\n1604 rules/rise_of_totalitarianism/rules.yaml:425:11\n1633 rules/rise_of_totalitarianism/rules.yaml:426:11\n1634 rules/rise_of_totalitarianism/rules.yaml:427:11\n1635 rules/rise_of_totalitarianism/rules.yaml:428:11\n1636 rules/rise_of_totalitarianism/rules.yaml:429:11\n1642 rules/rise_of_totalitarianism/rules.yaml:1250:7\n1643 rules/rise_of_totalitarianism/rules.yaml:1251:11\n1645 rules/rise_of_totalitarianism/rules.yaml:1252:7\n1648 rules/rise_of_totalitarianism/rules.yaml:1253:7\n1653 rules/rise_of_totalitarianism/rules.yaml:469:7\n1654 rules/rise_of_totalitarianism/rules.yaml:470:7\n1655 rules/rise_of_totalitarianism/rules.yaml:471:7\n1660 rules/rise_of_totalitarianism/rules.yaml:472:11\n1661 rules/rise_of_totalitarianism/rules.yaml:473:11\n1666 rules/rise_of_totalitarianism/rules.yaml:479:7\n1667 rules/rise_of_totalitarianism/rules.yaml:480:11\n1668 rules/rise_of_totalitarianism/rules.yaml:481:11\n1671 rules/rise_of_totalitarianism/rules.yaml:483:11\n1676 rules/rise_of_totalitarianism/rules.yaml:456:7\n1677 rules/rise_of_totalitarianism/rules.yaml:457:11\n1678 rules/rise_of_totalitarianism/rules.yaml:458:11\n1679 rules/rise_of_totalitarianism/rules.yaml:459:11\n1681 rules/rise_of_totalitarianism/rules.yaml:460:7\n1682 rules/rise_of_totalitarianism/rules.yaml:461:11\n1683 rules/rise_of_totalitarianism/rules.yaml:462:11\n1684 rules/rise_of_totalitarianism/rules.yaml:463:11\n1689 rules/rise_of_totalitarianism/rules.yaml:968:7\n1690 rules/rise_of_totalitarianism/rules.yaml:969:11\n1708 rules/rise_of_totalitarianism/rules.yaml:970:15\n1709 rules/rise_of_totalitarianism/rules.yaml:971:15\n1714 rules/rise_of_totalitarianism/rules.yaml:972:15\n1715 rules/rise_of_totalitarianism/rules.yaml:973:19\n1718 rules/rise_of_totalitarianism/rules.yaml:974:19\n1721 rules/rise_of_totalitarianism/rules.yaml:976:19\n1727 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1728 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1729 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1733 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1734 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1740 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1741 rules/rise_of_totalitarianism/rules.yaml:1354:3\n1746 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1747 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1748 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1752 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1753 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1757 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1758 rules/rise_of_totalitarianism/rules.yaml:1364:3\n1763 rules/rise_of_totalitarianism/rules.yaml:1061:7\n1764 rules/rise_of_totalitarianism/rules.yaml:1062:11\n1765 rules/rise_of_totalitarianism/rules.yaml:1063:15\n1766 rules/rise_of_totalitarianism/rules.yaml:1064:19\n1767 rules/rise_of_totalitarianism/rules.yaml:1065:15\n1768 rules/rise_of_totalitarianism/rules.yaml:1066:15\n1779 rules/rise_of_totalitarianism/rules.yaml:1067:15\n1780 rules/rise_of_totalitarianism/rules.yaml:1068:19\n1788 rules/rise_of_totalitarianism/rules.yaml:1069:19\n1789 rules/rise_of_totalitarianism/rules.yaml:1070:19\n1790 rules/rise_of_totalitarianism/rules.yaml:1071:19\n1795 rules/rise_of_totalitarianism/rules.yaml:1072:23\n1798 rules/rise_of_totalitarianism/rules.yaml:1073:23\n1799 rules/rise_of_totalitarianism/rules.yaml:1074:19\n1808 rules/rise_of_totalitarianism/rules.yaml:1075:15\n1820 rules/rise_of_totalitarianism/rules.yaml:1076:15\n1825 rules/rise_of_totalitarianism/rules.yaml:1077:15\n1827 rules/rise_of_totalitarianism/rules.yaml:1078:15\n1833 rules/rise_of_totalitarianism/rules.yaml:1079:19\n1834 rules/rise_of_totalitarianism/rules.yaml:1080:11\n1838 rules/rise_of_totalitarianism/flow.yaml:101:3\n1842 rules/rise_of_totalitarianism/flow.yaml:105:7\n1843 rules/rise_of_totalitarianism/flow.yaml:106:11\n1847 rules/rise_of_totalitarianism/rules.yaml:415:7\n1848 rules/rise_of_totalitarianism/rules.yaml:416:7\n1849 rules/rise_of_totalitarianism/rules.yaml:417:11\n1854 rules/rise_of_totalitarianism/rules.yaml:418:15\n1855 rules/rise_of_totalitarianism/rules.yaml:419:15\n1859 rules/rise_of_totalitarianism/rules.yaml:387:7\n1863 rules/rise_of_totalitarianism/rules.yaml:765:7\n1865 rules/rise_of_totalitarianism/rules.yaml:766:7\n1866 rules/rise_of_totalitarianism/rules.yaml:767:7\n1871 rules/rise_of_totalitarianism/rules.yaml:629:7\n1874 rules/rise_of_totalitarianism/rules.yaml:630:7\n1875 rules/rise_of_totalitarianism/rules.yaml:631:11\n1878 rules/rise_of_totalitarianism/rules.yaml:632:7\n1879 rules/rise_of_totalitarianism/rules.yaml:633:11\n1880 rules/rise_of_totalitarianism/rules.yaml:634:11\n1881 rules/rise_of_totalitarianism/rules.yaml:635:11\n1882 rules/rise_of_totalitarianism/rules.yaml:636:7\n1883 rules/rise_of_totalitarianism/rules.yaml:637:11\n1885 rules/rise_of_totalitarianism/rules.yaml:639:11\n1890 rules/rise_of_totalitarianism/rules.yaml:981:7\n1891 rules/rise_of_totalitarianism/rules.yaml:982:11\n1892 rules/rise_of_totalitarianism/rules.yaml:983:15\n1898 rules/rise_of_totalitarianism/rules.yaml:984:19\n1899 rules/rise_of_totalitarianism/rules.yaml:985:19\n1900 rules/rise_of_totalitarianism/rules.yaml:986:19\n1901 rules/rise_of_totalitarianism/rules.yaml:987:19\n1902 rules/rise_of_totalitarianism/rules.yaml:988:19\n1903 rules/rise_of_totalitarianism/rules.yaml:989:19\n1908 rules/rise_of_totalitarianism/rules.yaml:990:23\n1911 rules/rise_of_totalitarianism/rules.yaml:991:23\n1912 rules/rise_of_totalitarianism/rules.yaml:992:19\n1917 rules/rise_of_totalitarianism/flow.yaml:6:3\n1921 rules/rise_of_totalitarianism/flow.yaml:10:7\n1922 rules/rise_of_totalitarianism/flow.yaml:11:11\n1925 rules/rise_of_totalitarianism/flow.yaml:12:7\n1926 rules/rise_of_totalitarianism/flow.yaml:13:7\n1930 rules/rise_of_totalitarianism/rules.yaml:400:7\n1931 rules/rise_of_totalitarianism/rules.yaml:401:7\n1932 rules/rise_of_totalitarianism/rules.yaml:402:7\n1933 rules/rise_of_totalitarianism/rules.yaml:403:11\n1934 rules/rise_of_totalitarianism/rules.yaml:404:15\n1936 rules/rise_of_totalitarianism/rules.yaml:406:15\n1937 rules/rise_of_totalitarianism/rules.yaml:407:7\n1938 rules/rise_of_totalitarianism/rules.yaml:408:7\n1939 rules/rise_of_totalitarianism/rules.yaml:409:11\n1943 rules/rise_of_totalitarianism/rules.yaml:784:7\n1944 rules/rise_of_totalitarianism/rules.yaml:785:7\n1948 rules/rise_of_totalitarianism/rules.yaml:786:11\n1949 rules/rise_of_totalitarianism/rules.yaml:787:11\n1950 rules/rise_of_totalitarianism/rules.yaml:788:11\n1953 rules/rise_of_totalitarianism/rules.yaml:789:11\n1959 rules/rise_of_totalitarianism/rules.yaml:1097:7\n1960 rules/rise_of_totalitarianism/rules.yaml:1098:11\n1961 rules/rise_of_totalitarianism/rules.yaml:1099:11\n1962 rules/rise_of_totalitarianism/rules.yaml:1100:11\n1963 rules/rise_of_totalitarianism/rules.yaml:1101:15\n1964 rules/rise_of_totalitarianism/rules.yaml:1102:7\n1965 rules/rise_of_totalitarianism/rules.yaml:1103:11\n1968 rules/rise_of_totalitarianism/rules.yaml:1104:15\n1969 rules/rise_of_totalitarianism/rules.yaml:1105:7\n1970 rules/rise_of_totalitarianism/rules.yaml:1106:11\n1971 rules/rise_of_totalitarianism/rules.yaml:1107:11\n1972 rules/rise_of_totalitarianism/rules.yaml:1108:7\n1977 rules/rise_of_totalitarianism/rules.yaml:1113:7\n1978 rules/rise_of_totalitarianism/rules.yaml:1114:7\n1979 rules/rise_of_totalitarianism/rules.yaml:1115:7\n1980 rules/rise_of_totalitarianism/rules.yaml:1116:11\n1981 rules/rise_of_totalitarianism/rules.yaml:1117:11\n1987 rules/rise_of_totalitarianism/rules.yaml:1118:15\n2001 rules/rise_of_totalitarianism/rules.yaml:1119:15\n2002 rules/rise_of_totalitarianism/rules.yaml:1120:15\n2004 rules/rise_of_totalitarianism/rules.yaml:1121:7\n2005 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2006 rules/rise_of_totalitarianism/rules.yaml:1123:7\n2007 rules/rise_of_totalitarianism/rules.yaml:1124:7\n2008 rules/rise_of_totalitarianism/rules.yaml:1125:7\n2013 rules/rise_of_totalitarianism/rules.yaml:1294:7\n2014 rules/rise_of_totalitarianism/rules.yaml:1295:11\n2019 rules/rise_of_totalitarianism/rules.yaml:1296:11\n2020 rules/rise_of_totalitarianism/rules.yaml:1297:11\n2021 rules/rise_of_totalitarianism/rules.yaml:1298:15\n2024 rules/rise_of_totalitarianism/rules.yaml:1300:15\n2027 rules/rise_of_totalitarianism/rules.yaml:1301:15\n2032 rules/rise_of_totalitarianism/rules.yaml:1319:7\n2041 rules/rise_of_totalitarianism/rules.yaml:1320:7\n2042 rules/rise_of_totalitarianism/rules.yaml:1321:7\n2043 rules/rise_of_totalitarianism/rules.yaml:1322:11\n2044 rules/rise_of_totalitarianism/rules.yaml:1323:15\n2045 rules/rise_of_totalitarianism/rules.yaml:1324:19\n2046 rules/rise_of_totalitarianism/rules.yaml:1325:19\n2047 rules/rise_of_totalitarianism/rules.yaml:1326:19\n2048 rules/rise_of_totalitarianism/rules.yaml:1327:7\n2072 rules/rise_of_totalitarianism/rules.yaml:728:7\n2073 rules/rise_of_totalitarianism/rules.yaml:729:7\n2078 rules/rise_of_totalitarianism/rules.yaml:730:11\n2091 rules/rise_of_totalitarianism/rules.yaml:731:11\n2092 rules/rise_of_totalitarianism/rules.yaml:732:15\n2094 rules/rise_of_totalitarianism/rules.yaml:734:15\n2095 rules/rise_of_totalitarianism/rules.yaml:735:15\n2096 rules/rise_of_totalitarianism/rules.yaml:736:19\n2098 rules/rise_of_totalitarianism/rules.yaml:738:19\n2099 rules/rise_of_totalitarianism/rules.yaml:739:19\n2100 rules/rise_of_totalitarianism/rules.yaml:740:19\n2105 rules/rise_of_totalitarianism/rules.yaml:592:7\n2106 rules/rise_of_totalitarianism/rules.yaml:594:15\n2107 rules/rise_of_totalitarianism/rules.yaml:595:15\n2109 rules/rise_of_totalitarianism/rules.yaml:597:15\n2110 rules/rise_of_totalitarianism/rules.yaml:598:15\n2111 rules/rise_of_totalitarianism/rules.yaml:600:19\n2114 rules/rise_of_totalitarianism/rules.yaml:603:15\n2116 rules/rise_of_totalitarianism/rules.yaml:605:15\n2117 rules/rise_of_totalitarianism/rules.yaml:606:19\n2118 rules/rise_of_totalitarianism/rules.yaml:607:15\n2120 rules/rise_of_totalitarianism/rules.yaml:610:15\n2121 rules/rise_of_totalitarianism/rules.yaml:612:15\n2122 rules/rise_of_totalitarianism/rules.yaml:613:19\n2123 rules/rise_of_totalitarianism/rules.yaml:614:15\n2124 rules/rise_of_totalitarianism/rules.yaml:615:19\n2125 rules/rise_of_totalitarianism/rules.yaml:616:19\n2126 rules/rise_of_totalitarianism/rules.yaml:617:19\n2128 rules/rise_of_totalitarianism/rules.yaml:619:15\n2129 rules/rise_of_totalitarianism/rules.yaml:621:15\n2130 rules/rise_of_totalitarianism/rules.yaml:622:15\n2131 rules/rise_of_totalitarianism/rules.yaml:623:19\n2135 rules/rise_of_totalitarianism/rules.yaml:1174:7\n2136 rules/rise_of_totalitarianism/rules.yaml:1175:11\n2137 rules/rise_of_totalitarianism/rules.yaml:1176:15\n2143 rules/rise_of_totalitarianism/rules.yaml:813:7\n2144 rules/rise_of_totalitarianism/rules.yaml:814:7\n2145 rules/rise_of_totalitarianism/rules.yaml:815:7\n2150 rules/rise_of_totalitarianism/rules.yaml:816:11\n2169 rules/rise_of_totalitarianism/rules.yaml:817:11\n2170 rules/rise_of_totalitarianism/rules.yaml:818:15\n2172 rules/rise_of_totalitarianism/rules.yaml:820:15\n2173 rules/rise_of_totalitarianism/rules.yaml:821:15\n2174 rules/rise_of_totalitarianism/rules.yaml:822:19\n2176 rules/rise_of_totalitarianism/rules.yaml:824:19\n2181 rules/rise_of_totalitarianism/rules.yaml:825:19\n2186 rules/rise_of_totalitarianism/rules.yaml:523:7\n2187 rules/rise_of_totalitarianism/rules.yaml:525:15\n2188 rules/rise_of_totalitarianism/rules.yaml:526:15\n2193 rules/rise_of_totalitarianism/rules.yaml:527:19\n2199 rules/rise_of_totalitarianism/rules.yaml:528:19\n2200 rules/rise_of_totalitarianism/rules.yaml:529:19\n2201 rules/rise_of_totalitarianism/rules.yaml:530:19\n2203 rules/rise_of_totalitarianism/rules.yaml:532:15\n2204 rules/rise_of_totalitarianism/rules.yaml:533:15\n2205 rules/rise_of_totalitarianism/rules.yaml:534:15\n2207 rules/rise_of_totalitarianism/rules.yaml:537:15\n2209 rules/rise_of_totalitarianism/rules.yaml:540:15\n2210 rules/rise_of_totalitarianism/rules.yaml:541:19\n2215 rules/rise_of_totalitarianism/rules.yaml:544:15\n2216 rules/rise_of_totalitarianism/rules.yaml:545:19\n2221 rules/rise_of_totalitarianism/rules.yaml:548:15\n2225 rules/rise_of_totalitarianism/rules.yaml:549:19\n2226 rules/rise_of_totalitarianism/rules.yaml:550:23\n2231 rules/rise_of_totalitarianism/rules.yaml:555:15\n2236 rules/rise_of_totalitarianism/rules.yaml:1159:7\n2237 rules/rise_of_totalitarianism/rules.yaml:1160:11\n2238 rules/rise_of_totalitarianism/rules.yaml:1161:7\n2239 rules/rise_of_totalitarianism/rules.yaml:1162:7\n2240 rules/rise_of_totalitarianism/rules.yaml:1163:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1165:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1166:7\n2245 rules/rise_of_totalitarianism/rules.yaml:1167:11\n2246 rules/rise_of_totalitarianism/rules.yaml:1168:15\n2257 rules/rise_of_totalitarianism/rules.yaml:1196:7\n2258 rules/rise_of_totalitarianism/rules.yaml:1198:15\n2259 rules/rise_of_totalitarianism/rules.yaml:1199:15\n2264 rules/rise_of_totalitarianism/rules.yaml:1200:19\n2273 rules/rise_of_totalitarianism/rules.yaml:1201:19\n2274 rules/rise_of_totalitarianism/rules.yaml:1202:19\n2276 rules/rise_of_totalitarianism/rules.yaml:1204:15\n2277 rules/rise_of_totalitarianism/rules.yaml:1205:15\n2278 rules/rise_of_totalitarianism/rules.yaml:1206:15\n2280 rules/rise_of_totalitarianism/rules.yaml:1209:15\n2282 rules/rise_of_totalitarianism/rules.yaml:1212:15\n2283 rules/rise_of_totalitarianism/rules.yaml:1213:19\n2296 rules/rise_of_totalitarianism/rules.yaml:1216:15\n2297 rules/rise_of_totalitarianism/rules.yaml:1217:19\n2310 rules/rise_of_totalitarianism/rules.yaml:1220:15\n2311 rules/rise_of_totalitarianism/rules.yaml:1221:19\n2313 rules/rise_of_totalitarianism/rules.yaml:1223:15\n2318 rules/rise_of_totalitarianism/rules.yaml:939:7\n2319 rules/rise_of_totalitarianism/rules.yaml:940:11\n2320 rules/rise_of_totalitarianism/rules.yaml:941:15\n2321 rules/rise_of_totalitarianism/rules.yaml:942:11\n2322 rules/rise_of_totalitarianism/rules.yaml:943:7\n2323 rules/rise_of_totalitarianism/rules.yaml:944:11\n2324 rules/rise_of_totalitarianism/rules.yaml:945:11\n2331 rules/rise_of_totalitarianism/rules.yaml:946:11\n2332 rules/rise_of_totalitarianism/rules.yaml:947:11\n2337 rules/rise_of_totalitarianism/rules.yaml:948:11\n2338 rules/rise_of_totalitarianism/rules.yaml:949:15\n2341 rules/rise_of_totalitarianism/rules.yaml:950:15\n2343 rules/rise_of_totalitarianism/rules.yaml:954:15\n2344 rules/rise_of_totalitarianism/rules.yaml:955:19\n2348 rules/rise_of_totalitarianism/rules.yaml:957:15\n2349 rules/rise_of_totalitarianism/rules.yaml:958:19\n2354 rules/rise_of_totalitarianism/rules.yaml:959:23\n2355 rules/rise_of_totalitarianism/rules.yaml:960:7\n2356 rules/rise_of_totalitarianism/rules.yaml:961:11\n2361 rules/rise_of_totalitarianism/rules.yaml:1233:7\n2377 rules/rise_of_totalitarianism/rules.yaml:1234:7\n2378 rules/rise_of_totalitarianism/rules.yaml:1235:11\n2379 rules/rise_of_totalitarianism/rules.yaml:1236:11\n2380 rules/rise_of_totalitarianism/rules.yaml:1237:15\n2391 rules/rise_of_totalitarianism/rules.yaml:1238:15\n2393 rules/rise_of_totalitarianism/rules.yaml:1239:15\n2394 rules/rise_of_totalitarianism/rules.yaml:1240:15\n2395 rules/rise_of_totalitarianism/rules.yaml:1241:15\n2396 rules/rise_of_totalitarianism/rules.yaml:1242:15\n2404 rules/rise_of_totalitarianism/rules.yaml:1243:15\n2405 rules/rise_of_totalitarianism/rules.yaml:1244:15\n2410 rules/rise_of_totalitarianism/rules.yaml:434:7\n2411 rules/rise_of_totalitarianism/rules.yaml:435:7\n2416 rules/rise_of_totalitarianism/rules.yaml:436:11\n2423 rules/rise_of_totalitarianism/rules.yaml:437:11\n2438 rules/rise_of_totalitarianism/rules.yaml:438:7\n2439 rules/rise_of_totalitarianism/rules.yaml:439:11\n2440 rules/rise_of_totalitarianism/rules.yaml:440:7\n2441 rules/rise_of_totalitarianism/rules.yaml:441:11\n2451 rules/rise_of_totalitarianism/rules.yaml:442:11\n2452 rules/rise_of_totalitarianism/rules.yaml:443:11\n2453 rules/rise_of_totalitarianism/rules.yaml:444:7\n2454 rules/rise_of_totalitarianism/rules.yaml:445:7\n2455 rules/rise_of_totalitarianism/rules.yaml:446:11\n2459 rules/rise_of_totalitarianism/rules.yaml:447:7\n2464 rules/rise_of_totalitarianism/rules.yaml:489:7\n2465 rules/rise_of_totalitarianism/rules.yaml:490:7\n2469 rules/rise_of_totalitarianism/rules.yaml:491:11\n2470 rules/rise_of_totalitarianism/rules.yaml:492:7\n2471 rules/rise_of_totalitarianism/rules.yaml:493:11\n2473 rules/rise_of_totalitarianism/rules.yaml:496:11\n2478 rules/rise_of_totalitarianism/rules.yaml:1139:7\n2479 rules/rise_of_totalitarianism/rules.yaml:1140:11\n2480 rules/rise_of_totalitarianism/rules.yaml:1141:11\n2481 rules/rise_of_totalitarianism/rules.yaml:1143:7\n2484 rules/rise_of_totalitarianism/rules.yaml:1146:11\n2485 rules/rise_of_totalitarianism/rules.yaml:1147:11\n2486 rules/rise_of_totalitarianism/rules.yaml:1148:11\n2487 rules/rise_of_totalitarianism/rules.yaml:1149:11\n2488 rules/rise_of_totalitarianism/rules.yaml:1151:15\n2490 rules/rise_of_totalitarianism/rules.yaml:1153:15\n2495 rules/rise_of_totalitarianism/rules.yaml:646:7\n2498 rules/rise_of_totalitarianism/rules.yaml:649:11\n2499 rules/rise_of_totalitarianism/rules.yaml:650:11\n2500 rules/rise_of_totalitarianism/rules.yaml:651:11\n2501 rules/rise_of_totalitarianism/rules.yaml:653:11\n2502 rules/rise_of_totalitarianism/rules.yaml:654:15\n2506 rules/rise_of_totalitarianism/rules.yaml:656:11\n2507 rules/rise_of_totalitarianism/rules.yaml:657:15\n2511 rules/rise_of_totalitarianism/rules.yaml:659:11\n2512 rules/rise_of_totalitarianism/rules.yaml:660:15\n2513 rules/rise_of_totalitarianism/rules.yaml:661:15\n2517 rules/rise_of_totalitarianism/rules.yaml:662:15\n2521 rules/rise_of_totalitarianism/rules.yaml:773:7\n2525 rules/rise_of_totalitarianism/rules.yaml:774:7\n2526 rules/rise_of_totalitarianism/rules.yaml:775:7\n2527 rules/rise_of_totalitarianism/rules.yaml:776:11\n2528 rules/rise_of_totalitarianism/rules.yaml:777:7\n2529 rules/rise_of_totalitarianism/rules.yaml:778:7\n2533 rules/rise_of_totalitarianism/rules.yaml:505:7\n2537 rules/rise_of_totalitarianism/rules.yaml:506:11\n2538 rules/rise_of_totalitarianism/rules.yaml:507:7\n2539 rules/rise_of_totalitarianism/rules.yaml:508:7\n2546 rules/rise_of_totalitarianism/rules.yaml:509:11\n2547 rules/rise_of_totalitarianism/rules.yaml:510:7\n2548 rules/rise_of_totalitarianism/rules.yaml:511:11\n2550 rules/rise_of_totalitarianism/rules.yaml:514:11\n2551 rules/rise_of_totalitarianism/rules.yaml:515:11\n2552 rules/rise_of_totalitarianism/rules.yaml:516:11\n2556 rules/rise_of_totalitarianism/rules.yaml:795:7\n2557 rules/rise_of_totalitarianism/rules.yaml:796:11\n2558 rules/rise_of_totalitarianism/rules.yaml:797:11\n2559 rules/rise_of_totalitarianism/rules.yaml:798:15\n2572 rules/rise_of_totalitarianism/rules.yaml:801:11\n2573 rules/rise_of_totalitarianism/rules.yaml:802:11\n2579 rules/rise_of_totalitarianism/rules.yaml:805:11\n2580 rules/rise_of_totalitarianism/rules.yaml:806:11\n2616 rules/rise_of_totalitarianism/rules.yaml:997:7\n2617 rules/rise_of_totalitarianism/rules.yaml:998:11\n2635 rules/rise_of_totalitarianism/rules.yaml:999:11\n2636 rules/rise_of_totalitarianism/rules.yaml:1000:15\n2640 rules/rise_of_totalitarianism/rules.yaml:1001:15\n2641 rules/rise_of_totalitarianism/rules.yaml:1002:15\n2648 rules/rise_of_totalitarianism/rules.yaml:1003:15\n2649 rules/rise_of_totalitarianism/rules.yaml:1004:15\n2654 rules/rise_of_totalitarianism/rules.yaml:1006:15\n2655 rules/rise_of_totalitarianism/rules.yaml:1007:19\n2656 rules/rise_of_totalitarianism/rules.yaml:1008:19\n2657 rules/rise_of_totalitarianism/rules.yaml:1009:23\n2658 rules/rise_of_totalitarianism/rules.yaml:1010:19\n2659 rules/rise_of_totalitarianism/rules.yaml:1011:23\n2660 rules/rise_of_totalitarianism/rules.yaml:1012:23\n2667 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2668 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2671 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2672 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2673 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2674 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2675 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2676 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2683 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2684 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2685 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2686 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2692 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2693 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2695 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2696 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2697 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2699 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2700 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2701 rules/rise_of_totalitarianism/rules.yaml:1331:3\n2708 rules/rise_of_totalitarianism/rules.yaml:1020:7\n2709 rules/rise_of_totalitarianism/rules.yaml:1021:11\n2715 rules/rise_of_totalitarianism/rules.yaml:1022:11\n2716 rules/rise_of_totalitarianism/rules.yaml:1023:15\n2720 rules/rise_of_totalitarianism/rules.yaml:1024:15\n2727 rules/rise_of_totalitarianism/rules.yaml:1025:15\n2728 rules/rise_of_totalitarianism/rules.yaml:1026:15\n2734 rules/rise_of_totalitarianism/rules.yaml:1027:15\n2735 rules/rise_of_totalitarianism/rules.yaml:1028:15\n2736 rules/rise_of_totalitarianism/rules.yaml:1029:19\n2746 rules/rise_of_totalitarianism/rules.yaml:1032:19\n2747 rules/rise_of_totalitarianism/rules.yaml:1033:19\n2750 rules/rise_of_totalitarianism/rules.yaml:1037:23\n2754 rules/rise_of_totalitarianism/rules.yaml:1038:27\n2767 rules/rise_of_totalitarianism/rules.yaml:1039:23\n2768 rules/rise_of_totalitarianism/rules.yaml:1040:23\n2769 rules/rise_of_totalitarianism/rules.yaml:1041:23\n2770 rules/rise_of_totalitarianism/rules.yaml:1042:27\n2771 rules/rise_of_totalitarianism/rules.yaml:1043:23\n2772 rules/rise_of_totalitarianism/rules.yaml:1044:23\n2773 rules/rise_of_totalitarianism/rules.yaml:1045:23\n2774 rules/rise_of_totalitarianism/rules.yaml:1046:27\n2775 rules/rise_of_totalitarianism/rules.yaml:1047:27\n2784 rules/rise_of_totalitarianism/rules.yaml:1048:27\n2788 rules/rise_of_totalitarianism/rules.yaml:1049:27\n2789 rules/rise_of_totalitarianism/rules.yaml:1051:27\n2790 rules/rise_of_totalitarianism/rules.yaml:1052:27\n2791 rules/rise_of_totalitarianism/rules.yaml:1053:31\n2794 rules/rise_of_totalitarianism/rules.yaml:1054:27\n2797 rules/rise_of_totalitarianism/rules.yaml:1055:27\n2798 rules/rise_of_totalitarianism/rules.yaml:1056:23\n2803 rules/rise_of_totalitarianism/rules.yaml:696:7\n2804 rules/rise_of_totalitarianism/rules.yaml:697:7\n2809 rules/rise_of_totalitarianism/rules.yaml:698:11\n2818 rules/rise_of_totalitarianism/rules.yaml:699:11\n2819 rules/rise_of_totalitarianism/rules.yaml:700:15\n2821 rules/rise_of_totalitarianism/rules.yaml:702:15\n2822 rules/rise_of_totalitarianism/rules.yaml:703:15\n2823 rules/rise_of_totalitarianism/rules.yaml:704:19\n2825 rules/rise_of_totalitarianism/rules.yaml:706:19\n2826 rules/rise_of_totalitarianism/rules.yaml:707:19\n2835 rules/rise_of_totalitarianism/rules.yaml:708:19\n2837 rules/rise_of_totalitarianism/rules.yaml:709:19\n2838 rules/rise_of_totalitarianism/rules.yaml:710:19\n2839 rules/rise_of_totalitarianism/rules.yaml:711:19\n2840 rules/rise_of_totalitarianism/rules.yaml:712:19\n2848 rules/rise_of_totalitarianism/rules.yaml:713:19\n2849 rules/rise_of_totalitarianism/rules.yaml:714:19\n2850 rules/rise_of_totalitarianism/rules.yaml:715:19\n2855 rules/rise_of_totalitarianism/rules.yaml:716:19\n2856 rules/rise_of_totalitarianism/rules.yaml:717:23\n2857 rules/rise_of_totalitarianism/rules.yaml:718:19\n2858 rules/rise_of_totalitarianism/rules.yaml:719:19\n2859 rules/rise_of_totalitarianism/rules.yaml:720:19\n2860 rules/rise_of_totalitarianism/rules.yaml:722:7\n2864 rules/rise_of_totalitarianism/rules.yaml:663:3\n2865 rules/rise_of_totalitarianism/rules.yaml:1350:14\n2870 rules/rise_of_totalitarianism/rules.yaml:667:7\n2871 rules/rise_of_totalitarianism/rules.yaml:668:11\n2872 rules/rise_of_totalitarianism/rules.yaml:669:7\n2877 rules/rise_of_totalitarianism/rules.yaml:670:7\n2880 rules/rise_of_totalitarianism/rules.yaml:672:11\n2881 rules/rise_of_totalitarianism/rules.yaml:673:7\n2882 rules/rise_of_totalitarianism/rules.yaml:674:7\n2883 rules/rise_of_totalitarianism/rules.yaml:675:11\n2884 rules/rise_of_totalitarianism/rules.yaml:676:15\n2892 rules/rise_of_totalitarianism/rules.yaml:678:15\n2899 rules/rise_of_totalitarianism/rules.yaml:680:7\n2900 rules/rise_of_totalitarianism/rules.yaml:681:11\n2901 rules/rise_of_totalitarianism/rules.yaml:682:15\n2902 rules/rise_of_totalitarianism/rules.yaml:683:7\n2903 rules/rise_of_totalitarianism/rules.yaml:684:7\n2904 rules/rise_of_totalitarianism/rules.yaml:685:11\n2905 rules/rise_of_totalitarianism/rules.yaml:686:11\n2906 rules/rise_of_totalitarianism/rules.yaml:687:15\n2907 rules/rise_of_totalitarianism/rules.yaml:688:11\n2908 rules/rise_of_totalitarianism/rules.yaml:690:11\n2913 rules/rise_of_totalitarianism/rules.yaml:1185:7\n2914 rules/rise_of_totalitarianism/rules.yaml:1186:11\n2915 rules/rise_of_totalitarianism/rules.yaml:1188:7\n2916 rules/rise_of_totalitarianism/rules.yaml:1189:7\n2917 rules/rise_of_totalitarianism/rules.yaml:1190:11\n2921 rules/rise_of_totalitarianism/rules.yaml:576:7\n2922 rules/rise_of_totalitarianism/rules.yaml:577:7\n2923 rules/rise_of_totalitarianism/rules.yaml:579:7\n2924 rules/rise_of_totalitarianism/rules.yaml:580:11\n2925 rules/rise_of_totalitarianism/rules.yaml:581:11\n2926 rules/rise_of_totalitarianism/rules.yaml:582:15\n2927 rules/rise_of_totalitarianism/rules.yaml:583:15\n2928 rules/rise_of_totalitarianism/rules.yaml:584:15\n2929 rules/rise_of_totalitarianism/rules.yaml:586:7\n2934 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2935 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2936 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2937 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2938 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2939 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2940 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2941 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2948 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2949 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2950 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2951 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2966 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2967 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2969 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2970 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2971 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2973 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2974 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2975 rules/rise_of_totalitarianism/rules.yaml:1304:3\n2979 rules/rise_of_totalitarianism/rules.yaml:1282:7\n2980 rules/rise_of_totalitarianism/rules.yaml:1283:7\n2981 rules/rise_of_totalitarianism/rules.yaml:1284:11\n2982 rules/rise_of_totalitarianism/rules.yaml:1285:11\n2986 rules/rise_of_totalitarianism/rules.yaml:564:7\n2987 rules/rise_of_totalitarianism/rules.yaml:565:7\n2988 rules/rise_of_totalitarianism/rules.yaml:566:11\n2989 rules/rise_of_totalitarianism/rules.yaml:567:11\n2990 rules/rise_of_totalitarianism/rules.yaml:568:15\n2991 rules/rise_of_totalitarianism/rules.yaml:569:15\n2995 rules/rise_of_totalitarianism/rules.yaml:826:3\n2996 rules/rise_of_totalitarianism/rules.yaml:1330:14\n2997 rules/rise_of_totalitarianism/rules.yaml:1351:14\n3002 rules/rise_of_totalitarianism/rules.yaml:831:7\n3003 rules/rise_of_totalitarianism/rules.yaml:832:7\n3004 rules/rise_of_totalitarianism/rules.yaml:833:7\n3005 rules/rise_of_totalitarianism/rules.yaml:834:7\n3006 rules/rise_of_totalitarianism/rules.yaml:835:7\n3007 rules/rise_of_totalitarianism/rules.yaml:836:7\n3010 rules/rise_of_totalitarianism/rules.yaml:837:11\n3011 rules/rise_of_totalitarianism/rules.yaml:838:15\n3012 rules/rise_of_totalitarianism/rules.yaml:839:15\n3018 rules/rise_of_totalitarianism/rules.yaml:840:15\n3019 rules/rise_of_totalitarianism/rules.yaml:841:15\n3020 rules/rise_of_totalitarianism/rules.yaml:843:15\n3021 rules/rise_of_totalitarianism/rules.yaml:844:19\n3022 rules/rise_of_totalitarianism/rules.yaml:845:23\n3024 rules/rise_of_totalitarianism/rules.yaml:847:23\n3025 rules/rise_of_totalitarianism/rules.yaml:848:23\n3026 rules/rise_of_totalitarianism/rules.yaml:849:23\n3027 rules/rise_of_totalitarianism/rules.yaml:850:27\n3028 rules/rise_of_totalitarianism/rules.yaml:852:19\n3030 rules/rise_of_totalitarianism/rules.yaml:854:15\n3043 rules/rise_of_totalitarianism/rules.yaml:855:15\n3044 rules/rise_of_totalitarianism/rules.yaml:857:19\n3046 rules/rise_of_totalitarianism/rules.yaml:859:19\n3047 rules/rise_of_totalitarianism/rules.yaml:860:19\n3052 rules/rise_of_totalitarianism/rules.yaml:861:19\n3053 rules/rise_of_totalitarianism/rules.yaml:862:19\n3054 rules/rise_of_totalitarianism/rules.yaml:864:19\n3055 rules/rise_of_totalitarianism/rules.yaml:865:23\n3056 rules/rise_of_totalitarianism/rules.yaml:866:27\n3058 rules/rise_of_totalitarianism/rules.yaml:868:27\n3059 rules/rise_of_totalitarianism/rules.yaml:869:27\n3060 rules/rise_of_totalitarianism/rules.yaml:870:31\n3062 rules/rise_of_totalitarianism/rules.yaml:873:11\n3063 rules/rise_of_totalitarianism/rules.yaml:874:11\n3064 rules/rise_of_totalitarianism/rules.yaml:876:15\n3066 rules/rise_of_totalitarianism/rules.yaml:878:15\n3067 rules/rise_of_totalitarianism/rules.yaml:879:15\n3068 rules/rise_of_totalitarianism/rules.yaml:880:15\n3069 rules/rise_of_totalitarianism/rules.yaml:881:15\n3070 rules/rise_of_totalitarianism/rules.yaml:883:15\n3071 rules/rise_of_totalitarianism/rules.yaml:885:19\n3072 rules/rise_of_totalitarianism/rules.yaml:886:19\n3073 rules/rise_of_totalitarianism/rules.yaml:887:23\n3075 rules/rise_of_totalitarianism/rules.yaml:889:11\n3076 rules/rise_of_totalitarianism/rules.yaml:890:11\n3077 rules/rise_of_totalitarianism/rules.yaml:891:11\n3078 rules/rise_of_totalitarianism/rules.yaml:892:15\n3083 rules/rise_of_totalitarianism/rules.yaml:893:15\n3084 rules/rise_of_totalitarianism/rules.yaml:894:15\n3085 rules/rise_of_totalitarianism/rules.yaml:895:15\n3086 rules/rise_of_totalitarianism/rules.yaml:896:15\n3087 rules/rise_of_totalitarianism/rules.yaml:897:15\n3088 rules/rise_of_totalitarianism/rules.yaml:899:15\n3089 rules/rise_of_totalitarianism/rules.yaml:900:19\n3090 rules/rise_of_totalitarianism/rules.yaml:901:19\n3091 rules/rise_of_totalitarianism/rules.yaml:903:19\n3092 rules/rise_of_totalitarianism/rules.yaml:904:19\n3094 rules/rise_of_totalitarianism/rules.yaml:906:15\n3099 rules/rise_of_totalitarianism/rules.yaml:907:15\n3100 rules/rise_of_totalitarianism/rules.yaml:908:15\n3101 rules/rise_of_totalitarianism/rules.yaml:909:15\n3102 rules/rise_of_totalitarianism/rules.yaml:910:15\n3103 rules/rise_of_totalitarianism/rules.yaml:912:15\n3104 rules/rise_of_totalitarianism/rules.yaml:913:19\n3117 rules/rise_of_totalitarianism/rules.yaml:914:19\n3118 rules/rise_of_totalitarianism/rules.yaml:915:23\n3131 rules/rise_of_totalitarianism/rules.yaml:916:19\n3132 rules/rise_of_totalitarianism/rules.yaml:917:23\n3133 rules/rise_of_totalitarianism/rules.yaml:918:23\n3134 rules/rise_of_totalitarianism/rules.yaml:919:19\n3135 rules/rise_of_totalitarianism/rules.yaml:920:23\n3138 rules/rise_of_totalitarianism/rules.yaml:922:19\n3139 rules/rise_of_totalitarianism/rules.yaml:923:23\n3140 rules/rise_of_totalitarianism/rules.yaml:924:7\n3141 rules/rise_of_totalitarianism/rules.yaml:925:11\n3142 rules/rise_of_totalitarianism/rules.yaml:926:15\n3145 rules/rise_of_totalitarianism/rules.yaml:929:7\n3146 rules/rise_of_totalitarianism/rules.yaml:930:11\n3147 rules/rise_of_totalitarianism/rules.yaml:931:15\n3149 rules/rise_of_totalitarianism/rules.yaml:933:11\n3153 rules/rise_of_totalitarianism/rules.yaml:746:7\n3154 rules/rise_of_totalitarianism/rules.yaml:747:11\n3155 rules/rise_of_totalitarianism/rules.yaml:748:15\n3156 rules/rise_of_totalitarianism/rules.yaml:749:19\n3157 rules/rise_of_totalitarianism/rules.yaml:750:15\n3158 rules/rise_of_totalitarianism/rules.yaml:751:15\n3160 rules/rise_of_totalitarianism/rules.yaml:752:7\n3161 rules/rise_of_totalitarianism/rules.yaml:753:7\n3166 rules/rise_of_totalitarianism/rules.yaml:754:11\n3167 rules/rise_of_totalitarianism/rules.yaml:755:11\n3168 rules/rise_of_totalitarianism/rules.yaml:756:15\n3174 rules/rise_of_totalitarianism/rules.yaml:757:15\n3175 rules/rise_of_totalitarianism/rules.yaml:758:19\n3176 rules/rise_of_totalitarianism/rules.yaml:759:19\n3177 rules/rise_of_totalitarianism/rules.yaml:760:19\n3182 rules/rise_of_totalitarianism/rules.yaml:1264:7\n3183 rules/rise_of_totalitarianism/rules.yaml:1265:11\n3184 rules/rise_of_totalitarianism/rules.yaml:1266:11\n3185 rules/rise_of_totalitarianism/rules.yaml:1267:11\n3190 rules/rise_of_totalitarianism/rules.yaml:1268:11\n3191 rules/rise_of_totalitarianism/rules.yaml:1269:15\n3192 rules/rise_of_totalitarianism/rules.yaml:1270:15\n3193 rules/rise_of_totalitarianism/rules.yaml:1271:19\n3196 rules/rise_of_totalitarianism/rules.yaml:1272:19\n3199 rules/rise_of_totalitarianism/rules.yaml:1273:19\n3203 rules/rise_of_totalitarianism/flow.yaml:23:3\n3208 rules/rise_of_totalitarianism/flow.yaml:27:7\n3209 rules/rise_of_totalitarianism/flow.yaml:28:7\n3210 rules/rise_of_totalitarianism/flow.yaml:29:7\n3211 rules/rise_of_totalitarianism/flow.yaml:30:11\n3216 rules/rise_of_totalitarianism/flow.yaml:31:11\n3217 rules/rise_of_totalitarianism/flow.yaml:32:15\n3218 rules/rise_of_totalitarianism/flow.yaml:33:15\n3219 rules/rise_of_totalitarianism/flow.yaml:34:19\n3222 rules/rise_of_totalitarianism/flow.yaml:35:19\n3223 rules/rise_of_totalitarianism/flow.yaml:36:7\n3224 rules/rise_of_totalitarianism/flow.yaml:37:7\n3225 rules/rise_of_totalitarianism/flow.yaml:38:11\n3226 rules/rise_of_totalitarianism/flow.yaml:39:15\n3238 rules/rise_of_totalitarianism/flow.yaml:40:15\n3239 rules/rise_of_totalitarianism/flow.yaml:42:7\n3240 rules/rise_of_totalitarianism/flow.yaml:43:7\n3241 rules/rise_of_totalitarianism/flow.yaml:44:11\n3242 rules/rise_of_totalitarianism/flow.yaml:46:7\n3243 rules/rise_of_totalitarianism/flow.yaml:47:11\n3244 rules/rise_of_totalitarianism/flow.yaml:48:7\n3245 rules/rise_of_totalitarianism/flow.yaml:49:11\n3246 rules/rise_of_totalitarianism/flow.yaml:50:11\n3247 rules/rise_of_totalitarianism/flow.yaml:51:15\n3248 rules/rise_of_totalitarianism/flow.yaml:52:15\n3258 rules/rise_of_totalitarianism/flow.yaml:53:15\n3265 rules/rise_of_totalitarianism/flow.yaml:54:15\n3266 rules/rise_of_totalitarianism/flow.yaml:56:7\n3267 rules/rise_of_totalitarianism/flow.yaml:57:7\n3268 rules/rise_of_totalitarianism/flow.yaml:58:11\n3269 rules/rise_of_totalitarianism/flow.yaml:59:11\n3274 rules/rise_of_totalitarianism/flow.yaml:60:15\n3282 rules/rise_of_totalitarianism/flow.yaml:61:15\n3283 rules/rise_of_totalitarianism/flow.yaml:62:19\n3285 rules/rise_of_totalitarianism/flow.yaml:64:19\n3288 rules/rise_of_totalitarianism/flow.yaml:65:19\n3294 rules/rise_of_totalitarianism/flow.yaml:83:3\n3295 rules/rise_of_totalitarianism/flow.yaml:83:3\n3299 rules/rise_of_totalitarianism/flow.yaml:87:7\n3300 rules/rise_of_totalitarianism/flow.yaml:88:11\n3301 rules/rise_of_totalitarianism/flow.yaml:89:15\n3302 rules/rise_of_totalitarianism/flow.yaml:90:7\n3303 rules/rise_of_totalitarianism/flow.yaml:91:7\n3304 rules/rise_of_totalitarianism/flow.yaml:92:7\n3305 rules/rise_of_totalitarianism/flow.yaml:93:7\n3306 rules/rise_of_totalitarianism/flow.yaml:94:7\n3307 rules/rise_of_totalitarianism/flow.yaml:95:7\n3308 rules/rise_of_totalitarianism/flow.yaml:96:7\n3309 rules/rise_of_totalitarianism/flow.yaml:97:7\n3310 rules/rise_of_totalitarianism/flow.yaml:98:7\n3314 rules/rise_of_totalitarianism/flow.yaml:16:3\n3318 rules/rise_of_totalitarianism/flow.yaml:20:7\n3319 rules/rise_of_totalitarianism/flow.yaml:21:7\n3323 rules/rise_of_totalitarianism/flow.yaml:67:3\n3328 rules/rise_of_totalitarianism/flow.yaml:71:7\n3333 rules/rise_of_totalitarianism/flow.yaml:72:11\n3334 rules/rise_of_totalitarianism/flow.yaml:74:11\n3335 rules/rise_of_totalitarianism/flow.yaml:75:11\n3336 rules/rise_of_totalitarianism/flow.yaml:76:11\n3337 rules/rise_of_totalitarianism/flow.yaml:77:15\n3338 rules/rise_of_totalitarianism/flow.yaml:78:11\n3339 rules/rise_of_totalitarianism/flow.yaml:79:11\n3340 rules/rise_of_totalitarianism/flow.yaml:80:7\n3341 rules/rise_of_totalitarianism/flow.yaml:81:11\n3346 rules/rise_of_totalitarianism/rules.yaml:1344:7\n3347 rules/rise_of_totalitarianism/rules.yaml:1345:7\n3350 rules/rise_of_totalitarianism/rules.yaml:1346:7\n3351 rules/rise_of_totalitarianism/rules.yaml:1347:7\n3366 rules/rise_of_totalitarianism/rules.yaml:728:7\n3367 rules/rise_of_totalitarianism/rules.yaml:729:7\n3378 rules/rise_of_totalitarianism/rules.yaml:730:11\n3387 rules/rise_of_totalitarianism/rules.yaml:731:11\n3388 rules/rise_of_totalitarianism/rules.yaml:732:15\n3397 rules/rise_of_totalitarianism/rules.yaml:734:15\n3410 rules/rise_of_totalitarianism/rules.yaml:735:15\n3411 rules/rise_of_totalitarianism/rules.yaml:736:19\n3413 rules/rise_of_totalitarianism/rules.yaml:738:19\n3414 rules/rise_of_totalitarianism/rules.yaml:739:19\n3415 rules/rise_of_totalitarianism/rules.yaml:740:19\n3416 rules/rise_of_totalitarianism/rules.yaml:741:19\n3444 rules/rise_of_totalitarianism/rules.yaml:592:7\n3449 rules/rise_of_totalitarianism/rules.yaml:605:15\n3450 rules/rise_of_totalitarianism/rules.yaml:606:19\n3451 rules/rise_of_totalitarianism/rules.yaml:607:15\n3452 rules/rise_of_totalitarianism/rules.yaml:608:15\n3455 rules/rise_of_totalitarianism/rules.yaml:610:15\n3456 rules/rise_of_totalitarianism/rules.yaml:611:15\n3457 rules/rise_of_totalitarianism/rules.yaml:612:15\n3458 rules/rise_of_totalitarianism/rules.yaml:613:19\n3459 rules/rise_of_totalitarianism/rules.yaml:614:15\n3460 rules/rise_of_totalitarianism/rules.yaml:615:19\n3461 rules/rise_of_totalitarianism/rules.yaml:616:19\n3462 rules/rise_of_totalitarianism/rules.yaml:617:19\n3467 rules/rise_of_totalitarianism/rules.yaml:594:15\n3474 rules/rise_of_totalitarianism/rules.yaml:595:15\n3478 rules/rise_of_totalitarianism/rules.yaml:597:15\n3485 rules/rise_of_totalitarianism/rules.yaml:598:15\n3488 rules/rise_of_totalitarianism/rules.yaml:602:19\n3491 rules/rise_of_totalitarianism/rules.yaml:599:19\n3492 rules/rise_of_totalitarianism/rules.yaml:600:19\n3499 rules/rise_of_totalitarianism/rules.yaml:603:15\n3503 rules/rise_of_totalitarianism/rules.yaml:619:15\n3504 rules/rise_of_totalitarianism/rules.yaml:620:15\n3505 rules/rise_of_totalitarianism/rules.yaml:621:15\n3506 rules/rise_of_totalitarianism/rules.yaml:622:15\n3511 rules/rise_of_totalitarianism/rules.yaml:623:19\n3530 rules/rise_of_totalitarianism/rules.yaml:1174:7\n3544 rules/rise_of_totalitarianism/rules.yaml:1175:11\n3550 rules/rise_of_totalitarianism/rules.yaml:1176:15\n3572 rules/rise_of_totalitarianism/rules.yaml:813:7\n3573 rules/rise_of_totalitarianism/rules.yaml:814:7\n3574 rules/rise_of_totalitarianism/rules.yaml:815:7\n3588 rules/rise_of_totalitarianism/rules.yaml:816:11\n3607 rules/rise_of_totalitarianism/rules.yaml:817:11\n3608 rules/rise_of_totalitarianism/rules.yaml:818:15\n3617 rules/rise_of_totalitarianism/rules.yaml:820:15\n3630 rules/rise_of_totalitarianism/rules.yaml:821:15\n3631 rules/rise_of_totalitarianism/rules.yaml:822:19\n3637 rules/rise_of_totalitarianism/rules.yaml:824:19\n3642 rules/rise_of_totalitarianism/rules.yaml:825:19\n3663 rules/rise_of_totalitarianism/rules.yaml:523:7\n3666 rules/rise_of_totalitarianism/rules.yaml:532:15\n3667 rules/rise_of_totalitarianism/rules.yaml:533:15\n3668 rules/rise_of_totalitarianism/rules.yaml:534:15\n3669 rules/rise_of_totalitarianism/rules.yaml:535:15\n3672 rules/rise_of_totalitarianism/rules.yaml:537:15\n3673 rules/rise_of_totalitarianism/rules.yaml:538:15\n3676 rules/rise_of_totalitarianism/rules.yaml:540:15\n3677 rules/rise_of_totalitarianism/rules.yaml:541:19\n3681 rules/rise_of_totalitarianism/rules.yaml:542:19\n3691 rules/rise_of_totalitarianism/rules.yaml:544:15\n3692 rules/rise_of_totalitarianism/rules.yaml:545:19\n3696 rules/rise_of_totalitarianism/rules.yaml:546:19\n3706 rules/rise_of_totalitarianism/rules.yaml:548:15\n3710 rules/rise_of_totalitarianism/rules.yaml:549:19\n3711 rules/rise_of_totalitarianism/rules.yaml:550:23\n3713 rules/rise_of_totalitarianism/rules.yaml:551:23\n3715 rules/rise_of_totalitarianism/rules.yaml:553:23\n3718 rules/rise_of_totalitarianism/rules.yaml:555:15\n3721 rules/rise_of_totalitarianism/rules.yaml:525:15\n3722 rules/rise_of_totalitarianism/rules.yaml:526:15\n3733 rules/rise_of_totalitarianism/rules.yaml:527:19\n3739 rules/rise_of_totalitarianism/rules.yaml:528:19\n3752 rules/rise_of_totalitarianism/rules.yaml:529:19\n3759 rules/rise_of_totalitarianism/rules.yaml:530:19\n3779 rules/rise_of_totalitarianism/rules.yaml:1159:7\n3780 rules/rise_of_totalitarianism/rules.yaml:1160:11\n3781 rules/rise_of_totalitarianism/rules.yaml:1161:7\n3782 rules/rise_of_totalitarianism/rules.yaml:1162:7\n3790 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3803 rules/rise_of_totalitarianism/rules.yaml:1165:15\n3806 rules/rise_of_totalitarianism/rules.yaml:1166:7\n3807 rules/rise_of_totalitarianism/rules.yaml:1167:11\n3808 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3815 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3834 rules/rise_of_totalitarianism/rules.yaml:1196:7\n3837 rules/rise_of_totalitarianism/rules.yaml:1204:15\n3838 rules/rise_of_totalitarianism/rules.yaml:1205:15\n3839 rules/rise_of_totalitarianism/rules.yaml:1206:15\n3840 rules/rise_of_totalitarianism/rules.yaml:1207:15\n3843 rules/rise_of_totalitarianism/rules.yaml:1209:15\n3844 rules/rise_of_totalitarianism/rules.yaml:1210:15\n3847 rules/rise_of_totalitarianism/rules.yaml:1212:15\n3848 rules/rise_of_totalitarianism/rules.yaml:1213:19\n3860 rules/rise_of_totalitarianism/rules.yaml:1214:19\n3870 rules/rise_of_totalitarianism/rules.yaml:1216:15\n3871 rules/rise_of_totalitarianism/rules.yaml:1217:19\n3883 rules/rise_of_totalitarianism/rules.yaml:1218:19\n3895 rules/rise_of_totalitarianism/rules.yaml:1223:15\n3898 rules/rise_of_totalitarianism/rules.yaml:1198:15\n3899 rules/rise_of_totalitarianism/rules.yaml:1199:15\n3913 rules/rise_of_totalitarianism/rules.yaml:1200:19\n3933 rules/rise_of_totalitarianism/rules.yaml:1201:19\n3940 rules/rise_of_totalitarianism/rules.yaml:1202:19\n3944 rules/rise_of_totalitarianism/rules.yaml:1220:15\n3958 rules/rise_of_totalitarianism/rules.yaml:1221:19\n3985 rules/rise_of_totalitarianism/rules.yaml:939:7\n3986 rules/rise_of_totalitarianism/rules.yaml:940:11\n3987 rules/rise_of_totalitarianism/rules.yaml:941:15\n3988 rules/rise_of_totalitarianism/rules.yaml:942:11\n3989 rules/rise_of_totalitarianism/rules.yaml:943:7\n4000 rules/rise_of_totalitarianism/rules.yaml:944:11\n4001 rules/rise_of_totalitarianism/rules.yaml:945:11\n4018 rules/rise_of_totalitarianism/rules.yaml:946:11\n4019 rules/rise_of_totalitarianism/rules.yaml:947:11\n4030 rules/rise_of_totalitarianism/rules.yaml:948:11\n4031 rules/rise_of_totalitarianism/rules.yaml:949:15\n4034 rules/rise_of_totalitarianism/rules.yaml:950:15\n4035 rules/rise_of_totalitarianism/rules.yaml:951:15\n4041 rules/rise_of_totalitarianism/rules.yaml:953:15\n4042 rules/rise_of_totalitarianism/rules.yaml:954:15\n4043 rules/rise_of_totalitarianism/rules.yaml:955:19\n4047 rules/rise_of_totalitarianism/rules.yaml:956:19\n4055 rules/rise_of_totalitarianism/rules.yaml:957:15\n4061 rules/rise_of_totalitarianism/rules.yaml:958:19\n4082 rules/rise_of_totalitarianism/rules.yaml:959:23\n4087 rules/rise_of_totalitarianism/rules.yaml:960:7\n4088 rules/rise_of_totalitarianism/rules.yaml:961:11\n4103 rules/rise_of_totalitarianism/rules.yaml:1233:7\n4113 rules/rise_of_totalitarianism/rules.yaml:1234:7\n4121 rules/rise_of_totalitarianism/rules.yaml:1235:11\n4127 rules/rise_of_totalitarianism/rules.yaml:1236:11\n4135 rules/rise_of_totalitarianism/rules.yaml:1237:15\n4157 rules/rise_of_totalitarianism/rules.yaml:1238:15\n4159 rules/rise_of_totalitarianism/rules.yaml:1239:15\n4160 rules/rise_of_totalitarianism/rules.yaml:1240:15\n4161 rules/rise_of_totalitarianism/rules.yaml:1241:15\n4162 rules/rise_of_totalitarianism/rules.yaml:1242:15\n4185 rules/rise_of_totalitarianism/rules.yaml:1243:15\n4186 rules/rise_of_totalitarianism/rules.yaml:1244:15\n4187 rules/rise_of_totalitarianism/rules.yaml:1245:15\n4210 rules/rise_of_totalitarianism/rules.yaml:434:7\n4211 rules/rise_of_totalitarianism/rules.yaml:435:7\n4216 rules/rise_of_totalitarianism/rules.yaml:436:11\n4223 rules/rise_of_totalitarianism/rules.yaml:437:11\n4238 rules/rise_of_totalitarianism/rules.yaml:438:7\n4239 rules/rise_of_totalitarianism/rules.yaml:439:11\n4240 rules/rise_of_totalitarianism/rules.yaml:440:7\n4251 rules/rise_of_totalitarianism/rules.yaml:441:11\n4256 rules/rise_of_totalitarianism/rules.yaml:442:11\n4269 rules/rise_of_totalitarianism/rules.yaml:443:11\n4273 rules/rise_of_totalitarianism/rules.yaml:444:7\n4274 rules/rise_of_totalitarianism/rules.yaml:445:7\n4275 rules/rise_of_totalitarianism/rules.yaml:446:11\n4283 rules/rise_of_totalitarianism/rules.yaml:447:7\n4284 rules/rise_of_totalitarianism/rules.yaml:448:7\n4298 rules/rise_of_totalitarianism/rules.yaml:489:7\n4299 rules/rise_of_totalitarianism/rules.yaml:490:7\n4310 rules/rise_of_totalitarianism/rules.yaml:491:11\n4318 rules/rise_of_totalitarianism/rules.yaml:492:7\n4319 rules/rise_of_totalitarianism/rules.yaml:493:11\n4322 rules/rise_of_totalitarianism/rules.yaml:494:11\n4324 rules/rise_of_totalitarianism/rules.yaml:496:11\n4336 rules/rise_of_totalitarianism/rules.yaml:1139:7\n4337 rules/rise_of_totalitarianism/rules.yaml:1140:11\n4338 rules/rise_of_totalitarianism/rules.yaml:1141:11\n4339 rules/rise_of_totalitarianism/rules.yaml:1142:11\n4340 rules/rise_of_totalitarianism/rules.yaml:1143:7\n4341 rules/rise_of_totalitarianism/rules.yaml:1144:11\n4346 rules/rise_of_totalitarianism/rules.yaml:1146:11\n4347 rules/rise_of_totalitarianism/rules.yaml:1147:11\n4348 rules/rise_of_totalitarianism/rules.yaml:1148:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1149:11\n4352 rules/rise_of_totalitarianism/rules.yaml:1153:15\n4353 rules/rise_of_totalitarianism/rules.yaml:1154:15\n4356 rules/rise_of_totalitarianism/rules.yaml:1150:15\n4357 rules/rise_of_totalitarianism/rules.yaml:1151:15\n4376 rules/rise_of_totalitarianism/rules.yaml:646:7\n4377 rules/rise_of_totalitarianism/rules.yaml:647:11\n4382 rules/rise_of_totalitarianism/rules.yaml:649:11\n4383 rules/rise_of_totalitarianism/rules.yaml:650:11\n4384 rules/rise_of_totalitarianism/rules.yaml:651:11\n4385 rules/rise_of_totalitarianism/rules.yaml:652:11\n4386 rules/rise_of_totalitarianism/rules.yaml:653:11\n4387 rules/rise_of_totalitarianism/rules.yaml:654:15\n4391 rules/rise_of_totalitarianism/rules.yaml:655:15\n4399 rules/rise_of_totalitarianism/rules.yaml:656:11\n4400 rules/rise_of_totalitarianism/rules.yaml:657:15\n4404 rules/rise_of_totalitarianism/rules.yaml:658:15\n4412 rules/rise_of_totalitarianism/rules.yaml:659:11\n4417 rules/rise_of_totalitarianism/rules.yaml:660:15\n4418 rules/rise_of_totalitarianism/rules.yaml:661:15\n4438 rules/rise_of_totalitarianism/rules.yaml:662:15\n4465 rules/rise_of_totalitarianism/rules.yaml:773:7\n4469 rules/rise_of_totalitarianism/rules.yaml:774:7\n4470 rules/rise_of_totalitarianism/rules.yaml:775:7\n4478 rules/rise_of_totalitarianism/rules.yaml:776:11\n4493 rules/rise_of_totalitarianism/rules.yaml:777:7\n4494 rules/rise_of_totalitarianism/rules.yaml:778:7\n4506 rules/rise_of_totalitarianism/rules.yaml:505:7\n4510 rules/rise_of_totalitarianism/rules.yaml:506:11\n4511 rules/rise_of_totalitarianism/rules.yaml:507:7\n4512 rules/rise_of_totalitarianism/rules.yaml:508:7\n4526 rules/rise_of_totalitarianism/rules.yaml:509:11\n4536 rules/rise_of_totalitarianism/rules.yaml:510:7\n4537 rules/rise_of_totalitarianism/rules.yaml:511:11\n4538 rules/rise_of_totalitarianism/rules.yaml:512:11\n4546 rules/rise_of_totalitarianism/rules.yaml:514:11\n4559 rules/rise_of_totalitarianism/rules.yaml:515:11\n4560 rules/rise_of_totalitarianism/rules.yaml:516:11\n4561 rules/rise_of_totalitarianism/rules.yaml:517:11\n4576 rules/rise_of_totalitarianism/rules.yaml:795:7\n4577 rules/rise_of_totalitarianism/rules.yaml:796:11\n4578 rules/rise_of_totalitarianism/rules.yaml:797:11\n4579 rules/rise_of_totalitarianism/rules.yaml:798:15\n4592 rules/rise_of_totalitarianism/rules.yaml:799:15\n4607 rules/rise_of_totalitarianism/rules.yaml:801:11\n4608 rules/rise_of_totalitarianism/rules.yaml:802:11\n4613 rules/rise_of_totalitarianism/rules.yaml:803:11\n4632 rules/rise_of_totalitarianism/rules.yaml:805:11\n4640 rules/rise_of_totalitarianism/rules.yaml:806:11\n4641 rules/rise_of_totalitarianism/rules.yaml:807:11\n4664 rules/rise_of_totalitarianism/rules.yaml:997:7\n4675 rules/rise_of_totalitarianism/rules.yaml:998:11\n4693 rules/rise_of_totalitarianism/rules.yaml:999:11\n4699 rules/rise_of_totalitarianism/rules.yaml:1000:15\n4700 rules/rise_of_totalitarianism/rules.yaml:1001:15\n4701 rules/rise_of_totalitarianism/rules.yaml:1002:15\n4718 rules/rise_of_totalitarianism/rules.yaml:1003:15\n4719 rules/rise_of_totalitarianism/rules.yaml:1004:15\n4731 rules/rise_of_totalitarianism/rules.yaml:1005:15\n4732 rules/rise_of_totalitarianism/rules.yaml:1006:15\n4733 rules/rise_of_totalitarianism/rules.yaml:1007:19\n4734 rules/rise_of_totalitarianism/rules.yaml:1008:19\n4735 rules/rise_of_totalitarianism/rules.yaml:1009:23\n4736 rules/rise_of_totalitarianism/rules.yaml:1010:19\n4737 rules/rise_of_totalitarianism/rules.yaml:1011:23\n4738 rules/rise_of_totalitarianism/rules.yaml:1012:23\n4739 rules/rise_of_totalitarianism/rules.yaml:1013:23\n4741 rules/rise_of_totalitarianism/rules.yaml:1015:23\n4772 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4777 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4780 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4781 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4782 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4783 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4784 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4785 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4798 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4799 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4824 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4830 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4836 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4837 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4857 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4893 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4894 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4900 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4901 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4921 rules/rise_of_totalitarianism/rules.yaml:1331:3\n4952 rules/rise_of_totalitarianism/rules.yaml:1020:7\n4966 rules/rise_of_totalitarianism/rules.yaml:1021:11\n4972 rules/rise_of_totalitarianism/rules.yaml:1022:11\n4978 rules/rise_of_totalitarianism/rules.yaml:1023:15\n4979 rules/rise_of_totalitarianism/rules.yaml:1024:15\n4999 rules/rise_of_totalitarianism/rules.yaml:1025:15\n5000 rules/rise_of_totalitarianism/rules.yaml:1026:15\n5006 rules/rise_of_totalitarianism/rules.yaml:1027:15\n5007 rules/rise_of_totalitarianism/rules.yaml:1028:15\n5008 rules/rise_of_totalitarianism/rules.yaml:1029:19\n5017 rules/rise_of_totalitarianism/rules.yaml:1030:19\n5023 rules/rise_of_totalitarianism/rules.yaml:1032:19\n5024 rules/rise_of_totalitarianism/rules.yaml:1033:19\n5025 rules/rise_of_totalitarianism/rules.yaml:1034:23\n5031 rules/rise_of_totalitarianism/rules.yaml:1036:23\n5032 rules/rise_of_totalitarianism/rules.yaml:1037:23\n5035 rules/rise_of_totalitarianism/rules.yaml:1038:27\n5047 rules/rise_of_totalitarianism/rules.yaml:1039:23\n5048 rules/rise_of_totalitarianism/rules.yaml:1040:23\n5049 rules/rise_of_totalitarianism/rules.yaml:1041:23\n5050 rules/rise_of_totalitarianism/rules.yaml:1042:27\n5051 rules/rise_of_totalitarianism/rules.yaml:1043:23\n5052 rules/rise_of_totalitarianism/rules.yaml:1044:23\n5053 rules/rise_of_totalitarianism/rules.yaml:1045:23\n5054 rules/rise_of_totalitarianism/rules.yaml:1046:27\n5055 rules/rise_of_totalitarianism/rules.yaml:1047:27\n5060 rules/rise_of_totalitarianism/rules.yaml:1048:27\n5063 rules/rise_of_totalitarianism/rules.yaml:1049:27\n5064 rules/rise_of_totalitarianism/rules.yaml:1050:27\n5065 rules/rise_of_totalitarianism/rules.yaml:1051:27\n5066 rules/rise_of_totalitarianism/rules.yaml:1052:27\n5067 rules/rise_of_totalitarianism/rules.yaml:1053:31\n5068 rules/rise_of_totalitarianism/rules.yaml:1054:27\n5069 rules/rise_of_totalitarianism/rules.yaml:1055:27\n5070 rules/rise_of_totalitarianism/rules.yaml:1056:23\n5124 rules/rise_of_totalitarianism/rules.yaml:696:7\n5125 rules/rise_of_totalitarianism/rules.yaml:697:7\n5136 rules/rise_of_totalitarianism/rules.yaml:698:11\n5146 rules/rise_of_totalitarianism/rules.yaml:699:11\n5147 rules/rise_of_totalitarianism/rules.yaml:700:15\n5156 rules/rise_of_totalitarianism/rules.yaml:702:15\n5169 rules/rise_of_totalitarianism/rules.yaml:703:15\n5170 rules/rise_of_totalitarianism/rules.yaml:704:19\n5179 rules/rise_of_totalitarianism/rules.yaml:706:19\n5192 rules/rise_of_totalitarianism/rules.yaml:707:19\n5199 rules/rise_of_totalitarianism/rules.yaml:708:19\n5201 rules/rise_of_totalitarianism/rules.yaml:709:19\n5202 rules/rise_of_totalitarianism/rules.yaml:710:19\n5203 rules/rise_of_totalitarianism/rules.yaml:711:19\n5204 rules/rise_of_totalitarianism/rules.yaml:712:19\n5227 rules/rise_of_totalitarianism/rules.yaml:713:19\n5228 rules/rise_of_totalitarianism/rules.yaml:714:19\n5229 rules/rise_of_totalitarianism/rules.yaml:715:19\n5234 rules/rise_of_totalitarianism/rules.yaml:716:19\n5242 rules/rise_of_totalitarianism/rules.yaml:717:23\n5256 rules/rise_of_totalitarianism/rules.yaml:718:19\n5257 rules/rise_of_totalitarianism/rules.yaml:719:19\n5258 rules/rise_of_totalitarianism/rules.yaml:720:19\n5259 rules/rise_of_totalitarianism/rules.yaml:721:19\n5263 rules/rise_of_totalitarianism/rules.yaml:722:7\n5292 rules/rise_of_totalitarianism/rules.yaml:663:3\n5298 rules/rise_of_totalitarianism/rules.yaml:1350:14\n5326 rules/rise_of_totalitarianism/rules.yaml:667:7\n5327 rules/rise_of_totalitarianism/rules.yaml:668:11\n5328 rules/rise_of_totalitarianism/rules.yaml:669:7\n5333 rules/rise_of_totalitarianism/rules.yaml:670:7\n5355 rules/rise_of_totalitarianism/rules.yaml:672:11\n5356 rules/rise_of_totalitarianism/rules.yaml:673:7\n5363 rules/rise_of_totalitarianism/rules.yaml:674:7\n5364 rules/rise_of_totalitarianism/rules.yaml:675:11\n5365 rules/rise_of_totalitarianism/rules.yaml:676:15\n5373 rules/rise_of_totalitarianism/rules.yaml:678:15\n5380 rules/rise_of_totalitarianism/rules.yaml:679:11\n5381 rules/rise_of_totalitarianism/rules.yaml:680:7\n5395 rules/rise_of_totalitarianism/rules.yaml:681:11\n5401 rules/rise_of_totalitarianism/rules.yaml:682:15\n5406 rules/rise_of_totalitarianism/rules.yaml:683:7\n5413 rules/rise_of_totalitarianism/rules.yaml:684:7\n5414 rules/rise_of_totalitarianism/rules.yaml:685:11\n5415 rules/rise_of_totalitarianism/rules.yaml:686:11\n5416 rules/rise_of_totalitarianism/rules.yaml:687:15\n5417 rules/rise_of_totalitarianism/rules.yaml:688:11\n5418 rules/rise_of_totalitarianism/rules.yaml:689:11\n5419 rules/rise_of_totalitarianism/rules.yaml:690:11\n5430 rules/rise_of_totalitarianism/rules.yaml:1185:7\n5431 rules/rise_of_totalitarianism/rules.yaml:1186:11\n5432 rules/rise_of_totalitarianism/rules.yaml:1187:11\n5433 rules/rise_of_totalitarianism/rules.yaml:1188:7\n5440 rules/rise_of_totalitarianism/rules.yaml:1189:7\n5441 rules/rise_of_totalitarianism/rules.yaml:1190:11\n5456 rules/rise_of_totalitarianism/rules.yaml:576:7\n5457 rules/rise_of_totalitarianism/rules.yaml:577:7\n5458 rules/rise_of_totalitarianism/rules.yaml:578:7\n5459 rules/rise_of_totalitarianism/rules.yaml:579:7\n5467 rules/rise_of_totalitarianism/rules.yaml:580:11\n5473 rules/rise_of_totalitarianism/rules.yaml:581:11\n5474 rules/rise_of_totalitarianism/rules.yaml:582:15\n5475 rules/rise_of_totalitarianism/rules.yaml:583:15\n5476 rules/rise_of_totalitarianism/rules.yaml:584:15\n5477 rules/rise_of_totalitarianism/rules.yaml:585:15\n5480 rules/rise_of_totalitarianism/rules.yaml:586:7\n5503 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5508 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5511 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5512 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5513 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5514 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5515 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5516 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5529 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5530 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5542 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5548 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5566 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5567 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5588 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5627 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5628 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5630 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5631 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5635 rules/rise_of_totalitarianism/rules.yaml:1304:3\n5651 rules/rise_of_totalitarianism/rules.yaml:1282:7\n5652 rules/rise_of_totalitarianism/rules.yaml:1283:7\n5660 rules/rise_of_totalitarianism/rules.yaml:1284:11\n5666 rules/rise_of_totalitarianism/rules.yaml:1285:11\n5667 rules/rise_of_totalitarianism/rules.yaml:1286:11\n5693 rules/rise_of_totalitarianism/rules.yaml:564:7\n5694 rules/rise_of_totalitarianism/rules.yaml:565:7\n5702 rules/rise_of_totalitarianism/rules.yaml:566:11\n5710 rules/rise_of_totalitarianism/rules.yaml:567:11\n5711 rules/rise_of_totalitarianism/rules.yaml:568:15\n5712 rules/rise_of_totalitarianism/rules.yaml:569:15\n5713 rules/rise_of_totalitarianism/rules.yaml:570:15\n5727 rules/rise_of_totalitarianism/rules.yaml:826:3\n5734 rules/rise_of_totalitarianism/rules.yaml:1330:14\n5740 rules/rise_of_totalitarianism/rules.yaml:1351:14\n5775 rules/rise_of_totalitarianism/rules.yaml:831:7\n5776 rules/rise_of_totalitarianism/rules.yaml:832:7\n5777 rules/rise_of_totalitarianism/rules.yaml:833:7\n5778 rules/rise_of_totalitarianism/rules.yaml:834:7\n5779 rules/rise_of_totalitarianism/rules.yaml:835:7\n5780 rules/rise_of_totalitarianism/rules.yaml:836:7\n5789 rules/rise_of_totalitarianism/rules.yaml:837:11\n5797 rules/rise_of_totalitarianism/rules.yaml:838:15\n5810 rules/rise_of_totalitarianism/rules.yaml:839:15\n5816 rules/rise_of_totalitarianism/rules.yaml:840:15\n5823 rules/rise_of_totalitarianism/rules.yaml:841:15\n5824 rules/rise_of_totalitarianism/rules.yaml:842:15\n5825 rules/rise_of_totalitarianism/rules.yaml:843:15\n5830 rules/rise_of_totalitarianism/rules.yaml:844:19\n5833 rules/rise_of_totalitarianism/rules.yaml:847:23\n5834 rules/rise_of_totalitarianism/rules.yaml:848:23\n5835 rules/rise_of_totalitarianism/rules.yaml:849:23\n5836 rules/rise_of_totalitarianism/rules.yaml:850:27\n5837 rules/rise_of_totalitarianism/rules.yaml:851:23\n5840 rules/rise_of_totalitarianism/rules.yaml:845:23\n5847 rules/rise_of_totalitarianism/rules.yaml:852:19\n5850 rules/rise_of_totalitarianism/rules.yaml:854:15\n5866 rules/rise_of_totalitarianism/rules.yaml:855:15\n5867 rules/rise_of_totalitarianism/rules.yaml:856:19\n5868 rules/rise_of_totalitarianism/rules.yaml:857:19\n5876 rules/rise_of_totalitarianism/rules.yaml:859:19\n5889 rules/rise_of_totalitarianism/rules.yaml:860:19\n5894 rules/rise_of_totalitarianism/rules.yaml:861:19\n5901 rules/rise_of_totalitarianism/rules.yaml:862:19\n5902 rules/rise_of_totalitarianism/rules.yaml:863:19\n5903 rules/rise_of_totalitarianism/rules.yaml:864:19\n5908 rules/rise_of_totalitarianism/rules.yaml:865:23\n5911 rules/rise_of_totalitarianism/rules.yaml:868:27\n5912 rules/rise_of_totalitarianism/rules.yaml:869:27\n5913 rules/rise_of_totalitarianism/rules.yaml:870:31\n5914 rules/rise_of_totalitarianism/rules.yaml:871:27\n5917 rules/rise_of_totalitarianism/rules.yaml:866:27\n5921 rules/rise_of_totalitarianism/rules.yaml:873:11\n5922 rules/rise_of_totalitarianism/rules.yaml:874:11\n5923 rules/rise_of_totalitarianism/rules.yaml:875:15\n5924 rules/rise_of_totalitarianism/rules.yaml:876:15\n5932 rules/rise_of_totalitarianism/rules.yaml:878:15\n5940 rules/rise_of_totalitarianism/rules.yaml:879:15\n5941 rules/rise_of_totalitarianism/rules.yaml:880:15\n5948 rules/rise_of_totalitarianism/rules.yaml:881:15\n5949 rules/rise_of_totalitarianism/rules.yaml:882:15\n5950 rules/rise_of_totalitarianism/rules.yaml:883:15\n5955 rules/rise_of_totalitarianism/rules.yaml:884:19\n5956 rules/rise_of_totalitarianism/rules.yaml:885:19\n5957 rules/rise_of_totalitarianism/rules.yaml:886:19\n5965 rules/rise_of_totalitarianism/rules.yaml:887:23\n5973 rules/rise_of_totalitarianism/rules.yaml:889:11\n5974 rules/rise_of_totalitarianism/rules.yaml:890:11\n5975 rules/rise_of_totalitarianism/rules.yaml:891:11\n5980 rules/rise_of_totalitarianism/rules.yaml:892:15\n5985 rules/rise_of_totalitarianism/rules.yaml:893:15\n5986 rules/rise_of_totalitarianism/rules.yaml:894:15\n5987 rules/rise_of_totalitarianism/rules.yaml:895:15\n5988 rules/rise_of_totalitarianism/rules.yaml:896:15\n5995 rules/rise_of_totalitarianism/rules.yaml:897:15\n5996 rules/rise_of_totalitarianism/rules.yaml:898:15\n5997 rules/rise_of_totalitarianism/rules.yaml:899:15\n6002 rules/rise_of_totalitarianism/rules.yaml:900:19\n6003 rules/rise_of_totalitarianism/rules.yaml:901:19\n6004 rules/rise_of_totalitarianism/rules.yaml:902:19\n6005 rules/rise_of_totalitarianism/rules.yaml:903:19\n6006 rules/rise_of_totalitarianism/rules.yaml:904:19\n6010 rules/rise_of_totalitarianism/rules.yaml:906:15\n6015 rules/rise_of_totalitarianism/rules.yaml:907:15\n6032 rules/rise_of_totalitarianism/rules.yaml:908:15\n6033 rules/rise_of_totalitarianism/rules.yaml:909:15\n6040 rules/rise_of_totalitarianism/rules.yaml:910:15\n6041 rules/rise_of_totalitarianism/rules.yaml:911:15\n6042 rules/rise_of_totalitarianism/rules.yaml:912:15\n6047 rules/rise_of_totalitarianism/rules.yaml:913:19\n6062 rules/rise_of_totalitarianism/rules.yaml:914:19\n6063 rules/rise_of_totalitarianism/rules.yaml:915:23\n6078 rules/rise_of_totalitarianism/rules.yaml:916:19\n6086 rules/rise_of_totalitarianism/rules.yaml:917:23\n6098 rules/rise_of_totalitarianism/rules.yaml:918:23\n6105 rules/rise_of_totalitarianism/rules.yaml:919:19\n6106 rules/rise_of_totalitarianism/rules.yaml:920:23\n6109 rules/rise_of_totalitarianism/rules.yaml:921:23\n6110 rules/rise_of_totalitarianism/rules.yaml:922:19\n6115 rules/rise_of_totalitarianism/rules.yaml:923:23\n6122 rules/rise_of_totalitarianism/rules.yaml:924:7\n6125 rules/rise_of_totalitarianism/rules.yaml:928:11\n6128 rules/rise_of_totalitarianism/rules.yaml:925:11\n6133 rules/rise_of_totalitarianism/rules.yaml:926:15\n6140 rules/rise_of_totalitarianism/rules.yaml:929:7\n6141 rules/rise_of_totalitarianism/rules.yaml:930:11\n6142 rules/rise_of_totalitarianism/rules.yaml:931:15\n6144 rules/rise_of_totalitarianism/rules.yaml:933:11\n6163 rules/rise_of_totalitarianism/rules.yaml:746:7\n6164 rules/rise_of_totalitarianism/rules.yaml:747:11\n6165 rules/rise_of_totalitarianism/rules.yaml:748:15\n6166 rules/rise_of_totalitarianism/rules.yaml:749:19\n6167 rules/rise_of_totalitarianism/rules.yaml:750:15\n6168 rules/rise_of_totalitarianism/rules.yaml:751:15\n6170 rules/rise_of_totalitarianism/rules.yaml:752:7\n6171 rules/rise_of_totalitarianism/rules.yaml:753:7\n6182 rules/rise_of_totalitarianism/rules.yaml:754:11\n6183 rules/rise_of_totalitarianism/rules.yaml:755:11\n6198 rules/rise_of_totalitarianism/rules.yaml:756:15\n6204 rules/rise_of_totalitarianism/rules.yaml:757:15\n6210 rules/rise_of_totalitarianism/rules.yaml:758:19\n6211 rules/rise_of_totalitarianism/rules.yaml:759:19\n6224 rules/rise_of_totalitarianism/rules.yaml:760:19\n6243 rules/rise_of_totalitarianism/rules.yaml:1264:7\n6248 rules/rise_of_totalitarianism/rules.yaml:1265:11\n6249 rules/rise_of_totalitarianism/rules.yaml:1266:11\n6250 rules/rise_of_totalitarianism/rules.yaml:1267:11\n6255 rules/rise_of_totalitarianism/rules.yaml:1268:11\n6263 rules/rise_of_totalitarianism/rules.yaml:1269:15\n6269 rules/rise_of_totalitarianism/rules.yaml:1270:15\n6270 rules/rise_of_totalitarianism/rules.yaml:1271:19\n6273 rules/rise_of_totalitarianism/rules.yaml:1272:19\n6274 rules/rise_of_totalitarianism/rules.yaml:1273:19\n6275 rules/rise_of_totalitarianism/rules.yaml:1274:19\n6295 rules/rise_of_totalitarianism/flow.yaml:23:3\n6332 rules/rise_of_totalitarianism/flow.yaml:27:7\n6333 rules/rise_of_totalitarianism/flow.yaml:28:7\n6334 rules/rise_of_totalitarianism/flow.yaml:29:7\n6345 rules/rise_of_totalitarianism/flow.yaml:30:11\n6350 rules/rise_of_totalitarianism/flow.yaml:31:11\n6359 rules/rise_of_totalitarianism/flow.yaml:32:15\n6371 rules/rise_of_totalitarianism/flow.yaml:33:15\n6372 rules/rise_of_totalitarianism/flow.yaml:34:19\n6375 rules/rise_of_totalitarianism/flow.yaml:35:19\n6379 rules/rise_of_totalitarianism/flow.yaml:36:7\n6380 rules/rise_of_totalitarianism/flow.yaml:37:7\n6381 rules/rise_of_totalitarianism/flow.yaml:38:11\n6382 rules/rise_of_totalitarianism/flow.yaml:39:15\n6399 rules/rise_of_totalitarianism/flow.yaml:40:15\n6400 rules/rise_of_totalitarianism/flow.yaml:41:11\n6401 rules/rise_of_totalitarianism/flow.yaml:42:7\n6402 rules/rise_of_totalitarianism/flow.yaml:43:7\n6403 rules/rise_of_totalitarianism/flow.yaml:44:11\n6406 rules/rise_of_totalitarianism/flow.yaml:45:11\n6407 rules/rise_of_totalitarianism/flow.yaml:46:7\n6408 rules/rise_of_totalitarianism/flow.yaml:47:11\n6409 rules/rise_of_totalitarianism/flow.yaml:48:7\n6423 rules/rise_of_totalitarianism/flow.yaml:49:11\n6429 rules/rise_of_totalitarianism/flow.yaml:50:11\n6430 rules/rise_of_totalitarianism/flow.yaml:51:15\n6431 rules/rise_of_totalitarianism/flow.yaml:52:15\n6441 rules/rise_of_totalitarianism/flow.yaml:53:15\n6448 rules/rise_of_totalitarianism/flow.yaml:54:15\n6449 rules/rise_of_totalitarianism/flow.yaml:55:15\n6453 rules/rise_of_totalitarianism/flow.yaml:56:7\n6460 rules/rise_of_totalitarianism/flow.yaml:57:7\n6471 rules/rise_of_totalitarianism/flow.yaml:58:11\n6472 rules/rise_of_totalitarianism/flow.yaml:59:11\n6487 rules/rise_of_totalitarianism/flow.yaml:60:15\n6505 rules/rise_of_totalitarianism/flow.yaml:61:15\n6506 rules/rise_of_totalitarianism/flow.yaml:62:19\n6508 rules/rise_of_totalitarianism/flow.yaml:64:19\n6511 rules/rise_of_totalitarianism/flow.yaml:65:19\n6534 rules/rise_of_totalitarianism/flow.yaml:83:3\n6540 rules/rise_of_totalitarianism/flow.yaml:83:3\n6551 rules/rise_of_totalitarianism/flow.yaml:87:7\n6552 rules/rise_of_totalitarianism/flow.yaml:88:11\n6553 rules/rise_of_totalitarianism/flow.yaml:89:15\n6554 rules/rise_of_totalitarianism/flow.yaml:90:7\n6555 rules/rise_of_totalitarianism/flow.yaml:91:7\n6556 rules/rise_of_totalitarianism/flow.yaml:92:7\n6557 rules/rise_of_totalitarianism/flow.yaml:93:7\n6558 rules/rise_of_totalitarianism/flow.yaml:94:7\n6564 rules/rise_of_totalitarianism/flow.yaml:95:7\n6570 rules/rise_of_totalitarianism/flow.yaml:96:7\n6571 rules/rise_of_totalitarianism/flow.yaml:97:7\n6572 rules/rise_of_totalitarianism/flow.yaml:98:7\n6582 rules/rise_of_totalitarianism/flow.yaml:16:3\n6597 rules/rise_of_totalitarianism/flow.yaml:20:7\n6598 rules/rise_of_totalitarianism/flow.yaml:21:7\n6613 rules/rise_of_totalitarianism/flow.yaml:67:3\n6635 rules/rise_of_totalitarianism/flow.yaml:71:7\n6649 rules/rise_of_totalitarianism/flow.yaml:72:11\n6650 rules/rise_of_totalitarianism/flow.yaml:73:11\n6651 rules/rise_of_totalitarianism/flow.yaml:74:11\n6658 rules/rise_of_totalitarianism/flow.yaml:75:11\n6665 rules/rise_of_totalitarianism/flow.yaml:76:11\n6679 rules/rise_of_totalitarianism/flow.yaml:77:15\n6684 rules/rise_of_totalitarianism/flow.yaml:78:11\n6691 rules/rise_of_totalitarianism/flow.yaml:79:11\n6696 rules/rise_of_totalitarianism/flow.yaml:80:7\n6697 rules/rise_of_totalitarianism/flow.yaml:81:11\n6715 rules/rise_of_totalitarianism/rules.yaml:1344:7\n6723 rules/rise_of_totalitarianism/rules.yaml:1345:7\n6726 rules/rise_of_totalitarianism/rules.yaml:1346:7\n6727 rules/rise_of_totalitarianism/rules.yaml:1347:7\n6728 rules/rise_of_totalitarianism/rules.yaml:1348:7"
+_ORIGINS = "1144 rules/rise_of_totalitarianism/rules.yaml:446:7\n1145 rules/rise_of_totalitarianism/rules.yaml:447:11\n1146 rules/rise_of_totalitarianism/rules.yaml:448:7\n1147 rules/rise_of_totalitarianism/rules.yaml:449:11\n1148 rules/rise_of_totalitarianism/rules.yaml:450:7\n1152 rules/rise_of_totalitarianism/rules.yaml:303:7\n1153 rules/rise_of_totalitarianism/rules.yaml:304:7\n1154 rules/rise_of_totalitarianism/rules.yaml:305:11\n1155 rules/rise_of_totalitarianism/rules.yaml:306:7\n1192 rules/rise_of_totalitarianism/rules.yaml:321:7\n1193 rules/rise_of_totalitarianism/rules.yaml:322:7\n1194 rules/rise_of_totalitarianism/rules.yaml:323:11\n1199 rules/rise_of_totalitarianism/rules.yaml:324:7\n1200 rules/rise_of_totalitarianism/rules.yaml:325:11\n1201 rules/rise_of_totalitarianism/rules.yaml:326:15\n1202 rules/rise_of_totalitarianism/rules.yaml:327:11\n1203 rules/rise_of_totalitarianism/rules.yaml:328:15\n1204 rules/rise_of_totalitarianism/rules.yaml:329:7\n1208 rules/rise_of_totalitarianism/rules.yaml:196:7\n1212 rules/rise_of_totalitarianism/rules.yaml:460:7\n1213 rules/rise_of_totalitarianism/rules.yaml:461:7\n1214 rules/rise_of_totalitarianism/rules.yaml:463:15\n1215 rules/rise_of_totalitarianism/rules.yaml:464:19\n1220 rules/rise_of_totalitarianism/rules.yaml:466:19\n1222 rules/rise_of_totalitarianism/rules.yaml:468:19\n1223 rules/rise_of_totalitarianism/rules.yaml:469:7\n1227 rules/rise_of_totalitarianism/rules.yaml:61:3\n1235 rules/rise_of_totalitarianism/rules.yaml:69:7\n1239 rules/rise_of_totalitarianism/rules.yaml:241:7\n1243 rules/rise_of_totalitarianism/rules.yaml:203:7\n1253 rules/rise_of_totalitarianism/rules.yaml:383:7\n1257 rules/rise_of_totalitarianism/rules.yaml:384:7\n1260 rules/rise_of_totalitarianism/rules.yaml:385:11\n1261 rules/rise_of_totalitarianism/rules.yaml:386:7\n1265 rules/rise_of_totalitarianism/rules.yaml:213:7\n1266 rules/rise_of_totalitarianism/rules.yaml:214:11\n1267 rules/rise_of_totalitarianism/rules.yaml:215:11\n1272 rules/rise_of_totalitarianism/rules.yaml:216:11\n1273 rules/rise_of_totalitarianism/rules.yaml:217:11\n1274 rules/rise_of_totalitarianism/rules.yaml:218:15\n1275 rules/rise_of_totalitarianism/rules.yaml:219:19\n1276 rules/rise_of_totalitarianism/rules.yaml:220:11\n1277 rules/rise_of_totalitarianism/rules.yaml:221:7\n1288 rules/rise_of_totalitarianism/rules.yaml:222:7\n1289 rules/rise_of_totalitarianism/rules.yaml:223:7\n1301 rules/rise_of_totalitarianism/rules.yaml:224:7\n1302 rules/rise_of_totalitarianism/rules.yaml:225:11\n1303 rules/rise_of_totalitarianism/rules.yaml:226:7\n1307 rules/rise_of_totalitarianism/rules.yaml:262:7\n1311 rules/rise_of_totalitarianism/rules.yaml:269:7\n1319 rules/rise_of_totalitarianism/rules.yaml:161:7\n1326 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1331 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1332 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1333 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1337 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1338 rules/rise_of_totalitarianism/rules.yaml:1719:7\n1344 rules/rise_of_totalitarianism/rules.yaml:1719:27\n1350 rules/rise_of_totalitarianism/rules.yaml:1719:49\n1358 rules/rise_of_totalitarianism/rules.yaml:1721:3\n1363 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1364 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1365 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1369 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1370 rules/rise_of_totalitarianism/rules.yaml:1727:7\n1374 rules/rise_of_totalitarianism/rules.yaml:1727:27\n1380 rules/rise_of_totalitarianism/rules.yaml:1727:49\n1388 rules/rise_of_totalitarianism/rules.yaml:101:7\n1389 rules/rise_of_totalitarianism/rules.yaml:102:11\n1390 rules/rise_of_totalitarianism/rules.yaml:103:7\n1391 rules/rise_of_totalitarianism/rules.yaml:104:11\n1392 rules/rise_of_totalitarianism/rules.yaml:105:7\n1396 rules/rise_of_totalitarianism/rules.yaml:135:7\n1408 rules/rise_of_totalitarianism/rules.yaml:128:7\n1434 rules/rise_of_totalitarianism/rules.yaml:371:7\n1438 rules/rise_of_totalitarianism/rules.yaml:487:7\n1454 rules/rise_of_totalitarianism/rules.yaml:488:7\n1465 rules/rise_of_totalitarianism/rules.yaml:235:7\n1472 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1473 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1474 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1475 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1476 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1477 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1478 rules/rise_of_totalitarianism/rules.yaml:1711:3\n1482 rules/rise_of_totalitarianism/rules.yaml:427:7\n1483 rules/rise_of_totalitarianism/rules.yaml:428:11\n1484 rules/rise_of_totalitarianism/rules.yaml:429:7\n1488 rules/rise_of_totalitarianism/rules.yaml:430:11\n1489 rules/rise_of_totalitarianism/rules.yaml:431:7\n1490 rules/rise_of_totalitarianism/rules.yaml:432:11\n1491 rules/rise_of_totalitarianism/rules.yaml:433:7\n1492 rules/rise_of_totalitarianism/rules.yaml:434:11\n1493 rules/rise_of_totalitarianism/rules.yaml:435:7\n1494 rules/rise_of_totalitarianism/rules.yaml:436:11\n1495 rules/rise_of_totalitarianism/rules.yaml:437:7\n1496 rules/rise_of_totalitarianism/rules.yaml:438:11\n1497 rules/rise_of_totalitarianism/rules.yaml:439:7\n1501 rules/rise_of_totalitarianism/rules.yaml:502:7\n1512 rules/rise_of_totalitarianism/rules.yaml:248:7\n1513 rules/rise_of_totalitarianism/rules.yaml:249:11\n1514 rules/rise_of_totalitarianism/rules.yaml:250:7\n1515 rules/rise_of_totalitarianism/rules.yaml:251:11\n1531 rules/rise_of_totalitarianism/rules.yaml:252:7\n1532 rules/rise_of_totalitarianism/rules.yaml:253:11\n1538 rules/rise_of_totalitarianism/rules.yaml:254:11\n1547 rules/rise_of_totalitarianism/rules.yaml:255:7\n1548 rules/rise_of_totalitarianism/rules.yaml:256:11\n1564 rules/rise_of_totalitarianism/rules.yaml:257:7\n1569 rules/rise_of_totalitarianism/rules.yaml:76:7\n1578 rules/rise_of_totalitarianism/rules.yaml:351:7\n1583 rules/rise_of_totalitarianism/rules.yaml:343:7\n1584 rules/rise_of_totalitarianism/rules.yaml:344:7\n1585 rules/rise_of_totalitarianism/rules.yaml:345:11\n1593 rules/rise_of_totalitarianism/rules.yaml:346:7\n1597 rules/rise_of_totalitarianism/rules.yaml:191:7\n1601 rules/rise_of_totalitarianism/rules.yaml:168:7\n1615 rules/rise_of_totalitarianism/rules.yaml:274:7\n1623 rules/rise_of_totalitarianism/rules.yaml:480:7\n1642 rules/rise_of_totalitarianism/rules.yaml:142:7\n1654 rules/rise_of_totalitarianism/rules.yaml:408:7\n1655 rules/rise_of_totalitarianism/rules.yaml:409:11\n1656 rules/rise_of_totalitarianism/rules.yaml:410:7\n1657 rules/rise_of_totalitarianism/rules.yaml:411:7\n1662 rules/rise_of_totalitarianism/rules.yaml:412:7\n1663 rules/rise_of_totalitarianism/rules.yaml:413:7\n1664 rules/rise_of_totalitarianism/rules.yaml:414:11\n1665 rules/rise_of_totalitarianism/rules.yaml:415:15\n1666 rules/rise_of_totalitarianism/rules.yaml:416:7\n1671 rules/rise_of_totalitarianism/rules.yaml:293:7\n1672 rules/rise_of_totalitarianism/rules.yaml:294:7\n1673 rules/rise_of_totalitarianism/rules.yaml:295:11\n1674 rules/rise_of_totalitarianism/rules.yaml:296:7\n1678 rules/rise_of_totalitarianism/rules.yaml:175:7\n1686 rules/rise_of_totalitarianism/rules.yaml:121:7\n1699 rules/rise_of_totalitarianism/rules.yaml:281:7\n1703 rules/rise_of_totalitarianism/rules.yaml:282:7\n1704 rules/rise_of_totalitarianism/rules.yaml:283:11\n1705 rules/rise_of_totalitarianism/rules.yaml:284:7\n1709 rules/rise_of_totalitarianism/rules.yaml:336:7\n1720 rules/rise_of_totalitarianism/rules.yaml:312:7\n1724 rules/rise_of_totalitarianism/rules.yaml:364:7\n1728 rules/rise_of_totalitarianism/rules.yaml:495:7\n1743 rules/rise_of_totalitarianism/rules.yaml:397:7\n1747 rules/rise_of_totalitarianism/rules.yaml:87:7\n1748 rules/rise_of_totalitarianism/rules.yaml:88:11\n1749 rules/rise_of_totalitarianism/rules.yaml:89:7\n1750 rules/rise_of_totalitarianism/rules.yaml:90:11\n1751 rules/rise_of_totalitarianism/rules.yaml:91:7\n1756 rules/rise_of_totalitarianism/rules.yaml:184:7\n1765 rules/rise_of_totalitarianism/rules.yaml:114:7\n1773 rules/rise_of_totalitarianism/rules.yaml:149:7\n1785 rules/rise_of_totalitarianism/rules.yaml:150:7\n1786 rules/rise_of_totalitarianism/rules.yaml:151:7\n1787 rules/rise_of_totalitarianism/rules.yaml:152:7\n1803 rules/rise_of_totalitarianism/rules.yaml:357:7\n1809 rules/rise_of_totalitarianism/rules.yaml:1688:3\n1814 rules/rise_of_totalitarianism/rules.yaml:1688:3\n1822 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1823 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1824 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1825 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1826 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1827 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1831 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1849 rules/rise_of_totalitarianism/rules.yaml:1661:3\n1853 rules/rise_of_totalitarianism/rules.yaml:513:7\n1854 rules/rise_of_totalitarianism/rules.yaml:514:7\n1859 rules/rise_of_totalitarianism/rules.yaml:515:11\n1860 rules/rise_of_totalitarianism/rules.yaml:516:11\n1865 rules/rise_of_totalitarianism/rules.yaml:1238:7\n1866 rules/rise_of_totalitarianism/rules.yaml:1239:11\n1867 rules/rise_of_totalitarianism/rules.yaml:1240:11\n1874 rules/rise_of_totalitarianism/rules.yaml:1241:11\n1875 rules/rise_of_totalitarianism/rules.yaml:1242:11\n1877 rules/rise_of_totalitarianism/rules.yaml:1243:7\n1882 rules/rise_of_totalitarianism/rules.yaml:1244:11\n1890 rules/rise_of_totalitarianism/rules.yaml:1245:11\n1895 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1896 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1897 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1905 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1906 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1907 rules/rise_of_totalitarianism/rules.yaml:1710:1\n1918 rules/rise_of_totalitarianism/rules.yaml:1557:7\n1924 rules/rise_of_totalitarianism/rules.yaml:1558:11\n1925 rules/rise_of_totalitarianism/rules.yaml:1559:15\n1927 rules/rise_of_totalitarianism/rules.yaml:1560:11\n1928 rules/rise_of_totalitarianism/rules.yaml:1561:11\n1929 rules/rise_of_totalitarianism/rules.yaml:1562:15\n1930 rules/rise_of_totalitarianism/rules.yaml:1563:15\n1932 rules/rise_of_totalitarianism/rules.yaml:1565:15\n1933 rules/rise_of_totalitarianism/rules.yaml:1566:15\n1934 rules/rise_of_totalitarianism/rules.yaml:1567:7\n1939 rules/rise_of_totalitarianism/rules.yaml:545:7\n1940 rules/rise_of_totalitarianism/rules.yaml:546:11\n1969 rules/rise_of_totalitarianism/rules.yaml:547:11\n1970 rules/rise_of_totalitarianism/rules.yaml:548:11\n1971 rules/rise_of_totalitarianism/rules.yaml:549:11\n1972 rules/rise_of_totalitarianism/rules.yaml:550:11\n1978 rules/rise_of_totalitarianism/rules.yaml:1403:7\n1979 rules/rise_of_totalitarianism/rules.yaml:1404:11\n1981 rules/rise_of_totalitarianism/rules.yaml:1405:7\n1984 rules/rise_of_totalitarianism/rules.yaml:1406:7\n1989 rules/rise_of_totalitarianism/rules.yaml:590:7\n1990 rules/rise_of_totalitarianism/rules.yaml:591:7\n1991 rules/rise_of_totalitarianism/rules.yaml:592:7\n1996 rules/rise_of_totalitarianism/rules.yaml:593:11\n1997 rules/rise_of_totalitarianism/rules.yaml:594:11\n2002 rules/rise_of_totalitarianism/rules.yaml:600:7\n2003 rules/rise_of_totalitarianism/rules.yaml:601:11\n2004 rules/rise_of_totalitarianism/rules.yaml:602:11\n2007 rules/rise_of_totalitarianism/rules.yaml:604:11\n2012 rules/rise_of_totalitarianism/rules.yaml:577:7\n2013 rules/rise_of_totalitarianism/rules.yaml:578:11\n2014 rules/rise_of_totalitarianism/rules.yaml:579:11\n2015 rules/rise_of_totalitarianism/rules.yaml:580:11\n2017 rules/rise_of_totalitarianism/rules.yaml:581:7\n2018 rules/rise_of_totalitarianism/rules.yaml:582:11\n2019 rules/rise_of_totalitarianism/rules.yaml:583:11\n2020 rules/rise_of_totalitarianism/rules.yaml:584:11\n2025 rules/rise_of_totalitarianism/rules.yaml:1109:7\n2026 rules/rise_of_totalitarianism/rules.yaml:1110:11\n2044 rules/rise_of_totalitarianism/rules.yaml:1111:15\n2045 rules/rise_of_totalitarianism/rules.yaml:1112:15\n2050 rules/rise_of_totalitarianism/rules.yaml:1113:15\n2051 rules/rise_of_totalitarianism/rules.yaml:1114:19\n2054 rules/rise_of_totalitarianism/rules.yaml:1115:19\n2057 rules/rise_of_totalitarianism/rules.yaml:1117:19\n2063 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2064 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2065 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2069 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2070 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2076 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2077 rules/rise_of_totalitarianism/rules.yaml:1711:3\n2082 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2083 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2084 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2088 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2089 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2093 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2094 rules/rise_of_totalitarianism/rules.yaml:1721:3\n2098 rules/rise_of_totalitarianism/flow.yaml:101:3\n2102 rules/rise_of_totalitarianism/flow.yaml:105:7\n2103 rules/rise_of_totalitarianism/flow.yaml:106:11\n2107 rules/rise_of_totalitarianism/rules.yaml:536:7\n2108 rules/rise_of_totalitarianism/rules.yaml:537:7\n2109 rules/rise_of_totalitarianism/rules.yaml:538:11\n2114 rules/rise_of_totalitarianism/rules.yaml:539:15\n2115 rules/rise_of_totalitarianism/rules.yaml:540:15\n2119 rules/rise_of_totalitarianism/rules.yaml:508:7\n2123 rules/rise_of_totalitarianism/rules.yaml:1519:7\n2124 rules/rise_of_totalitarianism/rules.yaml:1520:7\n2125 rules/rise_of_totalitarianism/rules.yaml:1521:7\n2126 rules/rise_of_totalitarianism/rules.yaml:1522:7\n2131 rules/rise_of_totalitarianism/rules.yaml:886:7\n2133 rules/rise_of_totalitarianism/rules.yaml:887:7\n2134 rules/rise_of_totalitarianism/rules.yaml:888:7\n2139 rules/rise_of_totalitarianism/rules.yaml:750:7\n2142 rules/rise_of_totalitarianism/rules.yaml:751:7\n2143 rules/rise_of_totalitarianism/rules.yaml:752:11\n2146 rules/rise_of_totalitarianism/rules.yaml:753:7\n2147 rules/rise_of_totalitarianism/rules.yaml:754:11\n2148 rules/rise_of_totalitarianism/rules.yaml:755:11\n2149 rules/rise_of_totalitarianism/rules.yaml:756:11\n2150 rules/rise_of_totalitarianism/rules.yaml:757:7\n2151 rules/rise_of_totalitarianism/rules.yaml:758:11\n2153 rules/rise_of_totalitarianism/rules.yaml:760:11\n2158 rules/rise_of_totalitarianism/rules.yaml:1122:7\n2159 rules/rise_of_totalitarianism/rules.yaml:1123:11\n2160 rules/rise_of_totalitarianism/rules.yaml:1124:15\n2166 rules/rise_of_totalitarianism/rules.yaml:1125:19\n2167 rules/rise_of_totalitarianism/rules.yaml:1126:19\n2168 rules/rise_of_totalitarianism/rules.yaml:1127:19\n2169 rules/rise_of_totalitarianism/rules.yaml:1128:19\n2170 rules/rise_of_totalitarianism/rules.yaml:1129:19\n2171 rules/rise_of_totalitarianism/rules.yaml:1130:19\n2176 rules/rise_of_totalitarianism/rules.yaml:1131:23\n2179 rules/rise_of_totalitarianism/rules.yaml:1132:23\n2180 rules/rise_of_totalitarianism/rules.yaml:1133:19\n2186 rules/rise_of_totalitarianism/rules.yaml:1576:7\n2189 rules/rise_of_totalitarianism/rules.yaml:1577:11\n2190 rules/rise_of_totalitarianism/rules.yaml:1578:11\n2191 rules/rise_of_totalitarianism/rules.yaml:1579:7\n2192 rules/rise_of_totalitarianism/rules.yaml:1580:7\n2193 rules/rise_of_totalitarianism/rules.yaml:1581:7\n2197 rules/rise_of_totalitarianism/flow.yaml:6:3\n2201 rules/rise_of_totalitarianism/flow.yaml:10:7\n2202 rules/rise_of_totalitarianism/flow.yaml:11:11\n2205 rules/rise_of_totalitarianism/flow.yaml:12:7\n2206 rules/rise_of_totalitarianism/flow.yaml:13:7\n2210 rules/rise_of_totalitarianism/rules.yaml:521:7\n2211 rules/rise_of_totalitarianism/rules.yaml:522:7\n2212 rules/rise_of_totalitarianism/rules.yaml:523:7\n2213 rules/rise_of_totalitarianism/rules.yaml:524:11\n2214 rules/rise_of_totalitarianism/rules.yaml:525:15\n2216 rules/rise_of_totalitarianism/rules.yaml:527:15\n2217 rules/rise_of_totalitarianism/rules.yaml:528:7\n2218 rules/rise_of_totalitarianism/rules.yaml:529:7\n2219 rules/rise_of_totalitarianism/rules.yaml:530:11\n2223 rules/rise_of_totalitarianism/rules.yaml:905:7\n2224 rules/rise_of_totalitarianism/rules.yaml:906:7\n2228 rules/rise_of_totalitarianism/rules.yaml:907:11\n2229 rules/rise_of_totalitarianism/rules.yaml:908:11\n2230 rules/rise_of_totalitarianism/rules.yaml:909:11\n2233 rules/rise_of_totalitarianism/rules.yaml:910:11\n2239 rules/rise_of_totalitarianism/rules.yaml:1250:7\n2240 rules/rise_of_totalitarianism/rules.yaml:1251:11\n2241 rules/rise_of_totalitarianism/rules.yaml:1252:11\n2242 rules/rise_of_totalitarianism/rules.yaml:1253:11\n2243 rules/rise_of_totalitarianism/rules.yaml:1254:15\n2244 rules/rise_of_totalitarianism/rules.yaml:1255:7\n2245 rules/rise_of_totalitarianism/rules.yaml:1256:11\n2248 rules/rise_of_totalitarianism/rules.yaml:1257:15\n2249 rules/rise_of_totalitarianism/rules.yaml:1258:7\n2250 rules/rise_of_totalitarianism/rules.yaml:1259:11\n2251 rules/rise_of_totalitarianism/rules.yaml:1260:11\n2252 rules/rise_of_totalitarianism/rules.yaml:1261:7\n2257 rules/rise_of_totalitarianism/rules.yaml:1266:7\n2258 rules/rise_of_totalitarianism/rules.yaml:1267:7\n2259 rules/rise_of_totalitarianism/rules.yaml:1268:7\n2260 rules/rise_of_totalitarianism/rules.yaml:1269:11\n2261 rules/rise_of_totalitarianism/rules.yaml:1270:11\n2267 rules/rise_of_totalitarianism/rules.yaml:1271:15\n2281 rules/rise_of_totalitarianism/rules.yaml:1272:15\n2282 rules/rise_of_totalitarianism/rules.yaml:1273:15\n2284 rules/rise_of_totalitarianism/rules.yaml:1274:7\n2285 rules/rise_of_totalitarianism/rules.yaml:1275:7\n2286 rules/rise_of_totalitarianism/rules.yaml:1276:7\n2287 rules/rise_of_totalitarianism/rules.yaml:1277:7\n2288 rules/rise_of_totalitarianism/rules.yaml:1278:7\n2293 rules/rise_of_totalitarianism/rules.yaml:1447:7\n2294 rules/rise_of_totalitarianism/rules.yaml:1448:11\n2299 rules/rise_of_totalitarianism/rules.yaml:1449:11\n2300 rules/rise_of_totalitarianism/rules.yaml:1450:11\n2301 rules/rise_of_totalitarianism/rules.yaml:1451:15\n2304 rules/rise_of_totalitarianism/rules.yaml:1453:15\n2307 rules/rise_of_totalitarianism/rules.yaml:1454:15\n2312 rules/rise_of_totalitarianism/rules.yaml:1676:7\n2321 rules/rise_of_totalitarianism/rules.yaml:1677:7\n2322 rules/rise_of_totalitarianism/rules.yaml:1678:7\n2323 rules/rise_of_totalitarianism/rules.yaml:1679:11\n2324 rules/rise_of_totalitarianism/rules.yaml:1680:15\n2325 rules/rise_of_totalitarianism/rules.yaml:1681:19\n2326 rules/rise_of_totalitarianism/rules.yaml:1682:19\n2327 rules/rise_of_totalitarianism/rules.yaml:1683:19\n2328 rules/rise_of_totalitarianism/rules.yaml:1684:7\n2352 rules/rise_of_totalitarianism/rules.yaml:849:7\n2353 rules/rise_of_totalitarianism/rules.yaml:850:7\n2358 rules/rise_of_totalitarianism/rules.yaml:851:11\n2371 rules/rise_of_totalitarianism/rules.yaml:852:11\n2372 rules/rise_of_totalitarianism/rules.yaml:853:15\n2374 rules/rise_of_totalitarianism/rules.yaml:855:15\n2375 rules/rise_of_totalitarianism/rules.yaml:856:15\n2376 rules/rise_of_totalitarianism/rules.yaml:857:19\n2378 rules/rise_of_totalitarianism/rules.yaml:859:19\n2379 rules/rise_of_totalitarianism/rules.yaml:860:19\n2380 rules/rise_of_totalitarianism/rules.yaml:861:19\n2385 rules/rise_of_totalitarianism/rules.yaml:713:7\n2386 rules/rise_of_totalitarianism/rules.yaml:715:15\n2387 rules/rise_of_totalitarianism/rules.yaml:716:15\n2389 rules/rise_of_totalitarianism/rules.yaml:718:15\n2390 rules/rise_of_totalitarianism/rules.yaml:719:15\n2391 rules/rise_of_totalitarianism/rules.yaml:721:19\n2394 rules/rise_of_totalitarianism/rules.yaml:724:15\n2396 rules/rise_of_totalitarianism/rules.yaml:726:15\n2397 rules/rise_of_totalitarianism/rules.yaml:727:19\n2398 rules/rise_of_totalitarianism/rules.yaml:728:15\n2400 rules/rise_of_totalitarianism/rules.yaml:731:15\n2401 rules/rise_of_totalitarianism/rules.yaml:733:15\n2402 rules/rise_of_totalitarianism/rules.yaml:734:19\n2403 rules/rise_of_totalitarianism/rules.yaml:735:15\n2404 rules/rise_of_totalitarianism/rules.yaml:736:19\n2405 rules/rise_of_totalitarianism/rules.yaml:737:19\n2406 rules/rise_of_totalitarianism/rules.yaml:738:19\n2408 rules/rise_of_totalitarianism/rules.yaml:740:15\n2409 rules/rise_of_totalitarianism/rules.yaml:742:15\n2410 rules/rise_of_totalitarianism/rules.yaml:743:15\n2411 rules/rise_of_totalitarianism/rules.yaml:744:19\n2415 rules/rise_of_totalitarianism/rules.yaml:1327:7\n2416 rules/rise_of_totalitarianism/rules.yaml:1328:11\n2417 rules/rise_of_totalitarianism/rules.yaml:1329:15\n2423 rules/rise_of_totalitarianism/rules.yaml:934:7\n2424 rules/rise_of_totalitarianism/rules.yaml:935:7\n2425 rules/rise_of_totalitarianism/rules.yaml:936:7\n2430 rules/rise_of_totalitarianism/rules.yaml:937:11\n2449 rules/rise_of_totalitarianism/rules.yaml:938:11\n2450 rules/rise_of_totalitarianism/rules.yaml:939:15\n2452 rules/rise_of_totalitarianism/rules.yaml:941:15\n2453 rules/rise_of_totalitarianism/rules.yaml:942:15\n2454 rules/rise_of_totalitarianism/rules.yaml:943:19\n2456 rules/rise_of_totalitarianism/rules.yaml:945:19\n2461 rules/rise_of_totalitarianism/rules.yaml:946:19\n2462 rules/rise_of_totalitarianism/rules.yaml:947:7\n2467 rules/rise_of_totalitarianism/rules.yaml:644:7\n2468 rules/rise_of_totalitarianism/rules.yaml:646:15\n2469 rules/rise_of_totalitarianism/rules.yaml:647:15\n2474 rules/rise_of_totalitarianism/rules.yaml:648:19\n2480 rules/rise_of_totalitarianism/rules.yaml:649:19\n2481 rules/rise_of_totalitarianism/rules.yaml:650:19\n2482 rules/rise_of_totalitarianism/rules.yaml:651:19\n2484 rules/rise_of_totalitarianism/rules.yaml:653:15\n2485 rules/rise_of_totalitarianism/rules.yaml:654:15\n2486 rules/rise_of_totalitarianism/rules.yaml:655:15\n2488 rules/rise_of_totalitarianism/rules.yaml:658:15\n2490 rules/rise_of_totalitarianism/rules.yaml:661:15\n2491 rules/rise_of_totalitarianism/rules.yaml:662:19\n2496 rules/rise_of_totalitarianism/rules.yaml:665:15\n2497 rules/rise_of_totalitarianism/rules.yaml:666:19\n2502 rules/rise_of_totalitarianism/rules.yaml:669:15\n2506 rules/rise_of_totalitarianism/rules.yaml:670:19\n2507 rules/rise_of_totalitarianism/rules.yaml:671:23\n2512 rules/rise_of_totalitarianism/rules.yaml:676:15\n2517 rules/rise_of_totalitarianism/rules.yaml:1312:7\n2518 rules/rise_of_totalitarianism/rules.yaml:1313:11\n2519 rules/rise_of_totalitarianism/rules.yaml:1314:7\n2520 rules/rise_of_totalitarianism/rules.yaml:1315:7\n2521 rules/rise_of_totalitarianism/rules.yaml:1316:11\n2524 rules/rise_of_totalitarianism/rules.yaml:1318:15\n2525 rules/rise_of_totalitarianism/rules.yaml:1319:7\n2526 rules/rise_of_totalitarianism/rules.yaml:1320:11\n2527 rules/rise_of_totalitarianism/rules.yaml:1321:15\n2540 rules/rise_of_totalitarianism/rules.yaml:1494:7\n2541 rules/rise_of_totalitarianism/rules.yaml:1495:11\n2542 rules/rise_of_totalitarianism/rules.yaml:1496:11\n2543 rules/rise_of_totalitarianism/rules.yaml:1497:15\n2544 rules/rise_of_totalitarianism/rules.yaml:1498:15\n2547 rules/rise_of_totalitarianism/rules.yaml:1500:7\n2548 rules/rise_of_totalitarianism/rules.yaml:1501:11\n2557 rules/rise_of_totalitarianism/rules.yaml:1502:15\n2558 rules/rise_of_totalitarianism/rules.yaml:1503:15\n2559 rules/rise_of_totalitarianism/rules.yaml:1504:15\n2560 rules/rise_of_totalitarianism/rules.yaml:1505:19\n2561 rules/rise_of_totalitarianism/rules.yaml:1506:23\n2563 rules/rise_of_totalitarianism/rules.yaml:1508:23\n2564 rules/rise_of_totalitarianism/rules.yaml:1509:15\n2565 rules/rise_of_totalitarianism/rules.yaml:1510:15\n2572 rules/rise_of_totalitarianism/rules.yaml:1349:7\n2573 rules/rise_of_totalitarianism/rules.yaml:1351:15\n2574 rules/rise_of_totalitarianism/rules.yaml:1352:15\n2579 rules/rise_of_totalitarianism/rules.yaml:1353:19\n2588 rules/rise_of_totalitarianism/rules.yaml:1354:19\n2589 rules/rise_of_totalitarianism/rules.yaml:1355:19\n2591 rules/rise_of_totalitarianism/rules.yaml:1357:15\n2592 rules/rise_of_totalitarianism/rules.yaml:1358:15\n2593 rules/rise_of_totalitarianism/rules.yaml:1359:15\n2595 rules/rise_of_totalitarianism/rules.yaml:1362:15\n2597 rules/rise_of_totalitarianism/rules.yaml:1365:15\n2598 rules/rise_of_totalitarianism/rules.yaml:1366:19\n2611 rules/rise_of_totalitarianism/rules.yaml:1369:15\n2612 rules/rise_of_totalitarianism/rules.yaml:1370:19\n2625 rules/rise_of_totalitarianism/rules.yaml:1373:15\n2626 rules/rise_of_totalitarianism/rules.yaml:1374:19\n2628 rules/rise_of_totalitarianism/rules.yaml:1376:15\n2633 rules/rise_of_totalitarianism/rules.yaml:1080:7\n2634 rules/rise_of_totalitarianism/rules.yaml:1081:11\n2635 rules/rise_of_totalitarianism/rules.yaml:1082:15\n2636 rules/rise_of_totalitarianism/rules.yaml:1083:11\n2637 rules/rise_of_totalitarianism/rules.yaml:1084:7\n2638 rules/rise_of_totalitarianism/rules.yaml:1085:11\n2639 rules/rise_of_totalitarianism/rules.yaml:1086:11\n2646 rules/rise_of_totalitarianism/rules.yaml:1087:11\n2647 rules/rise_of_totalitarianism/rules.yaml:1088:11\n2652 rules/rise_of_totalitarianism/rules.yaml:1089:11\n2653 rules/rise_of_totalitarianism/rules.yaml:1090:15\n2656 rules/rise_of_totalitarianism/rules.yaml:1091:15\n2658 rules/rise_of_totalitarianism/rules.yaml:1095:15\n2659 rules/rise_of_totalitarianism/rules.yaml:1096:19\n2663 rules/rise_of_totalitarianism/rules.yaml:1098:15\n2664 rules/rise_of_totalitarianism/rules.yaml:1099:19\n2669 rules/rise_of_totalitarianism/rules.yaml:1100:23\n2670 rules/rise_of_totalitarianism/rules.yaml:1101:7\n2671 rules/rise_of_totalitarianism/rules.yaml:1102:11\n2676 rules/rise_of_totalitarianism/rules.yaml:1386:7\n2692 rules/rise_of_totalitarianism/rules.yaml:1387:7\n2693 rules/rise_of_totalitarianism/rules.yaml:1388:11\n2694 rules/rise_of_totalitarianism/rules.yaml:1389:11\n2695 rules/rise_of_totalitarianism/rules.yaml:1390:15\n2706 rules/rise_of_totalitarianism/rules.yaml:1391:15\n2708 rules/rise_of_totalitarianism/rules.yaml:1392:15\n2709 rules/rise_of_totalitarianism/rules.yaml:1393:15\n2710 rules/rise_of_totalitarianism/rules.yaml:1394:15\n2711 rules/rise_of_totalitarianism/rules.yaml:1395:15\n2719 rules/rise_of_totalitarianism/rules.yaml:1396:15\n2720 rules/rise_of_totalitarianism/rules.yaml:1397:15\n2725 rules/rise_of_totalitarianism/rules.yaml:555:7\n2726 rules/rise_of_totalitarianism/rules.yaml:556:7\n2731 rules/rise_of_totalitarianism/rules.yaml:557:11\n2738 rules/rise_of_totalitarianism/rules.yaml:558:11\n2753 rules/rise_of_totalitarianism/rules.yaml:559:7\n2754 rules/rise_of_totalitarianism/rules.yaml:560:11\n2755 rules/rise_of_totalitarianism/rules.yaml:561:7\n2756 rules/rise_of_totalitarianism/rules.yaml:562:11\n2766 rules/rise_of_totalitarianism/rules.yaml:563:11\n2767 rules/rise_of_totalitarianism/rules.yaml:564:11\n2768 rules/rise_of_totalitarianism/rules.yaml:565:7\n2769 rules/rise_of_totalitarianism/rules.yaml:566:7\n2770 rules/rise_of_totalitarianism/rules.yaml:567:11\n2774 rules/rise_of_totalitarianism/rules.yaml:568:7\n2779 rules/rise_of_totalitarianism/rules.yaml:610:7\n2780 rules/rise_of_totalitarianism/rules.yaml:611:7\n2784 rules/rise_of_totalitarianism/rules.yaml:612:11\n2785 rules/rise_of_totalitarianism/rules.yaml:613:7\n2786 rules/rise_of_totalitarianism/rules.yaml:614:11\n2788 rules/rise_of_totalitarianism/rules.yaml:617:11\n2793 rules/rise_of_totalitarianism/rules.yaml:1292:7\n2794 rules/rise_of_totalitarianism/rules.yaml:1293:11\n2795 rules/rise_of_totalitarianism/rules.yaml:1294:11\n2796 rules/rise_of_totalitarianism/rules.yaml:1296:7\n2799 rules/rise_of_totalitarianism/rules.yaml:1299:11\n2800 rules/rise_of_totalitarianism/rules.yaml:1300:11\n2801 rules/rise_of_totalitarianism/rules.yaml:1301:11\n2802 rules/rise_of_totalitarianism/rules.yaml:1302:11\n2803 rules/rise_of_totalitarianism/rules.yaml:1304:15\n2805 rules/rise_of_totalitarianism/rules.yaml:1306:15\n2810 rules/rise_of_totalitarianism/rules.yaml:767:7\n2813 rules/rise_of_totalitarianism/rules.yaml:770:11\n2814 rules/rise_of_totalitarianism/rules.yaml:771:11\n2815 rules/rise_of_totalitarianism/rules.yaml:772:11\n2816 rules/rise_of_totalitarianism/rules.yaml:774:11\n2817 rules/rise_of_totalitarianism/rules.yaml:775:15\n2821 rules/rise_of_totalitarianism/rules.yaml:777:11\n2822 rules/rise_of_totalitarianism/rules.yaml:778:15\n2826 rules/rise_of_totalitarianism/rules.yaml:780:11\n2827 rules/rise_of_totalitarianism/rules.yaml:781:15\n2828 rules/rise_of_totalitarianism/rules.yaml:782:15\n2832 rules/rise_of_totalitarianism/rules.yaml:783:15\n2836 rules/rise_of_totalitarianism/rules.yaml:1591:7\n2837 rules/rise_of_totalitarianism/rules.yaml:1592:7\n2838 rules/rise_of_totalitarianism/rules.yaml:1593:7\n2841 rules/rise_of_totalitarianism/rules.yaml:1596:11\n2842 rules/rise_of_totalitarianism/rules.yaml:1597:11\n2843 rules/rise_of_totalitarianism/rules.yaml:1598:15\n2844 rules/rise_of_totalitarianism/rules.yaml:1599:15\n2845 rules/rise_of_totalitarianism/rules.yaml:1601:11\n2846 rules/rise_of_totalitarianism/rules.yaml:1602:11\n2850 rules/rise_of_totalitarianism/rules.yaml:1202:7\n2851 rules/rise_of_totalitarianism/rules.yaml:1203:11\n2852 rules/rise_of_totalitarianism/rules.yaml:1204:7\n2853 rules/rise_of_totalitarianism/rules.yaml:1205:7\n2854 rules/rise_of_totalitarianism/rules.yaml:1206:11\n2855 rules/rise_of_totalitarianism/rules.yaml:1207:11\n2859 rules/rise_of_totalitarianism/rules.yaml:894:7\n2863 rules/rise_of_totalitarianism/rules.yaml:895:7\n2864 rules/rise_of_totalitarianism/rules.yaml:896:7\n2865 rules/rise_of_totalitarianism/rules.yaml:897:11\n2866 rules/rise_of_totalitarianism/rules.yaml:898:7\n2867 rules/rise_of_totalitarianism/rules.yaml:899:7\n2871 rules/rise_of_totalitarianism/rules.yaml:626:7\n2875 rules/rise_of_totalitarianism/rules.yaml:627:11\n2876 rules/rise_of_totalitarianism/rules.yaml:628:7\n2877 rules/rise_of_totalitarianism/rules.yaml:629:7\n2884 rules/rise_of_totalitarianism/rules.yaml:630:11\n2885 rules/rise_of_totalitarianism/rules.yaml:631:7\n2886 rules/rise_of_totalitarianism/rules.yaml:632:11\n2888 rules/rise_of_totalitarianism/rules.yaml:635:11\n2889 rules/rise_of_totalitarianism/rules.yaml:636:11\n2890 rules/rise_of_totalitarianism/rules.yaml:637:11\n2894 rules/rise_of_totalitarianism/rules.yaml:916:7\n2895 rules/rise_of_totalitarianism/rules.yaml:917:11\n2896 rules/rise_of_totalitarianism/rules.yaml:918:11\n2897 rules/rise_of_totalitarianism/rules.yaml:919:15\n2910 rules/rise_of_totalitarianism/rules.yaml:922:11\n2911 rules/rise_of_totalitarianism/rules.yaml:923:11\n2917 rules/rise_of_totalitarianism/rules.yaml:926:11\n2918 rules/rise_of_totalitarianism/rules.yaml:927:11\n2923 rules/rise_of_totalitarianism/rules.yaml:1464:7\n2924 rules/rise_of_totalitarianism/rules.yaml:1465:7\n2925 rules/rise_of_totalitarianism/rules.yaml:1466:7\n2926 rules/rise_of_totalitarianism/rules.yaml:1467:11\n2927 rules/rise_of_totalitarianism/rules.yaml:1468:7\n2928 rules/rise_of_totalitarianism/rules.yaml:1469:11\n2929 rules/rise_of_totalitarianism/rules.yaml:1470:11\n2931 rules/rise_of_totalitarianism/rules.yaml:1473:11\n2932 rules/rise_of_totalitarianism/rules.yaml:1474:11\n2933 rules/rise_of_totalitarianism/rules.yaml:1475:11\n2934 rules/rise_of_totalitarianism/rules.yaml:1476:11\n2935 rules/rise_of_totalitarianism/rules.yaml:1477:15\n2936 rules/rise_of_totalitarianism/rules.yaml:1478:19\n2937 rules/rise_of_totalitarianism/rules.yaml:1479:15\n2938 rules/rise_of_totalitarianism/rules.yaml:1480:11\n2939 rules/rise_of_totalitarianism/rules.yaml:1481:11\n2940 rules/rise_of_totalitarianism/rules.yaml:1483:11\n2941 rules/rise_of_totalitarianism/rules.yaml:1484:15\n2977 rules/rise_of_totalitarianism/rules.yaml:1138:7\n2978 rules/rise_of_totalitarianism/rules.yaml:1139:11\n2996 rules/rise_of_totalitarianism/rules.yaml:1140:11\n2997 rules/rise_of_totalitarianism/rules.yaml:1141:15\n3001 rules/rise_of_totalitarianism/rules.yaml:1142:15\n3002 rules/rise_of_totalitarianism/rules.yaml:1143:15\n3009 rules/rise_of_totalitarianism/rules.yaml:1144:15\n3010 rules/rise_of_totalitarianism/rules.yaml:1145:15\n3015 rules/rise_of_totalitarianism/rules.yaml:1147:15\n3016 rules/rise_of_totalitarianism/rules.yaml:1148:19\n3017 rules/rise_of_totalitarianism/rules.yaml:1149:19\n3018 rules/rise_of_totalitarianism/rules.yaml:1150:23\n3019 rules/rise_of_totalitarianism/rules.yaml:1151:19\n3020 rules/rise_of_totalitarianism/rules.yaml:1152:23\n3021 rules/rise_of_totalitarianism/rules.yaml:1153:23\n3028 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3029 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3032 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3033 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3034 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3035 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3036 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3037 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3044 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3045 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3046 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3047 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3053 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3054 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3056 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3057 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3058 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3060 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3061 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3062 rules/rise_of_totalitarianism/rules.yaml:1688:3\n3069 rules/rise_of_totalitarianism/rules.yaml:1161:7\n3070 rules/rise_of_totalitarianism/rules.yaml:1162:11\n3076 rules/rise_of_totalitarianism/rules.yaml:1163:11\n3077 rules/rise_of_totalitarianism/rules.yaml:1164:15\n3081 rules/rise_of_totalitarianism/rules.yaml:1165:15\n3088 rules/rise_of_totalitarianism/rules.yaml:1166:15\n3089 rules/rise_of_totalitarianism/rules.yaml:1167:15\n3095 rules/rise_of_totalitarianism/rules.yaml:1168:15\n3096 rules/rise_of_totalitarianism/rules.yaml:1169:15\n3097 rules/rise_of_totalitarianism/rules.yaml:1170:19\n3107 rules/rise_of_totalitarianism/rules.yaml:1173:19\n3108 rules/rise_of_totalitarianism/rules.yaml:1174:19\n3111 rules/rise_of_totalitarianism/rules.yaml:1178:23\n3115 rules/rise_of_totalitarianism/rules.yaml:1179:27\n3128 rules/rise_of_totalitarianism/rules.yaml:1180:23\n3129 rules/rise_of_totalitarianism/rules.yaml:1181:23\n3130 rules/rise_of_totalitarianism/rules.yaml:1182:23\n3131 rules/rise_of_totalitarianism/rules.yaml:1183:27\n3132 rules/rise_of_totalitarianism/rules.yaml:1184:23\n3133 rules/rise_of_totalitarianism/rules.yaml:1185:23\n3134 rules/rise_of_totalitarianism/rules.yaml:1186:23\n3135 rules/rise_of_totalitarianism/rules.yaml:1187:27\n3136 rules/rise_of_totalitarianism/rules.yaml:1188:27\n3145 rules/rise_of_totalitarianism/rules.yaml:1189:27\n3149 rules/rise_of_totalitarianism/rules.yaml:1190:27\n3150 rules/rise_of_totalitarianism/rules.yaml:1192:27\n3151 rules/rise_of_totalitarianism/rules.yaml:1193:27\n3152 rules/rise_of_totalitarianism/rules.yaml:1194:31\n3155 rules/rise_of_totalitarianism/rules.yaml:1195:27\n3158 rules/rise_of_totalitarianism/rules.yaml:1196:27\n3159 rules/rise_of_totalitarianism/rules.yaml:1197:23\n3164 rules/rise_of_totalitarianism/rules.yaml:1212:7\n3165 rules/rise_of_totalitarianism/rules.yaml:1213:11\n3166 rules/rise_of_totalitarianism/rules.yaml:1214:15\n3167 rules/rise_of_totalitarianism/rules.yaml:1215:19\n3168 rules/rise_of_totalitarianism/rules.yaml:1216:15\n3169 rules/rise_of_totalitarianism/rules.yaml:1217:15\n3170 rules/rise_of_totalitarianism/rules.yaml:1218:15\n3181 rules/rise_of_totalitarianism/rules.yaml:1219:15\n3182 rules/rise_of_totalitarianism/rules.yaml:1220:19\n3190 rules/rise_of_totalitarianism/rules.yaml:1221:19\n3191 rules/rise_of_totalitarianism/rules.yaml:1222:19\n3192 rules/rise_of_totalitarianism/rules.yaml:1223:19\n3197 rules/rise_of_totalitarianism/rules.yaml:1224:23\n3200 rules/rise_of_totalitarianism/rules.yaml:1225:23\n3201 rules/rise_of_totalitarianism/rules.yaml:1227:15\n3213 rules/rise_of_totalitarianism/rules.yaml:1228:15\n3218 rules/rise_of_totalitarianism/rules.yaml:1230:15\n3219 rules/rise_of_totalitarianism/rules.yaml:1231:15\n3225 rules/rise_of_totalitarianism/rules.yaml:1232:19\n3226 rules/rise_of_totalitarianism/rules.yaml:1233:11\n3233 rules/rise_of_totalitarianism/rules.yaml:1532:7\n3234 rules/rise_of_totalitarianism/rules.yaml:1533:7\n3235 rules/rise_of_totalitarianism/rules.yaml:1534:7\n3236 rules/rise_of_totalitarianism/rules.yaml:1535:11\n3237 rules/rise_of_totalitarianism/rules.yaml:1536:11\n3238 rules/rise_of_totalitarianism/rules.yaml:1537:15\n3239 rules/rise_of_totalitarianism/rules.yaml:1538:15\n3240 rules/rise_of_totalitarianism/rules.yaml:1539:7\n3256 rules/rise_of_totalitarianism/rules.yaml:1540:7\n3262 rules/rise_of_totalitarianism/rules.yaml:1541:7\n3263 rules/rise_of_totalitarianism/rules.yaml:1542:11\n3264 rules/rise_of_totalitarianism/rules.yaml:1543:11\n3265 rules/rise_of_totalitarianism/rules.yaml:1544:15\n3266 rules/rise_of_totalitarianism/rules.yaml:1545:15\n3271 rules/rise_of_totalitarianism/rules.yaml:817:7\n3272 rules/rise_of_totalitarianism/rules.yaml:818:7\n3277 rules/rise_of_totalitarianism/rules.yaml:819:11\n3286 rules/rise_of_totalitarianism/rules.yaml:820:11\n3287 rules/rise_of_totalitarianism/rules.yaml:821:15\n3289 rules/rise_of_totalitarianism/rules.yaml:823:15\n3290 rules/rise_of_totalitarianism/rules.yaml:824:15\n3291 rules/rise_of_totalitarianism/rules.yaml:825:19\n3293 rules/rise_of_totalitarianism/rules.yaml:827:19\n3294 rules/rise_of_totalitarianism/rules.yaml:828:19\n3302 rules/rise_of_totalitarianism/rules.yaml:829:19\n3304 rules/rise_of_totalitarianism/rules.yaml:830:19\n3305 rules/rise_of_totalitarianism/rules.yaml:831:19\n3306 rules/rise_of_totalitarianism/rules.yaml:832:19\n3307 rules/rise_of_totalitarianism/rules.yaml:833:19\n3315 rules/rise_of_totalitarianism/rules.yaml:834:19\n3316 rules/rise_of_totalitarianism/rules.yaml:835:19\n3317 rules/rise_of_totalitarianism/rules.yaml:836:19\n3322 rules/rise_of_totalitarianism/rules.yaml:837:19\n3323 rules/rise_of_totalitarianism/rules.yaml:838:23\n3324 rules/rise_of_totalitarianism/rules.yaml:839:19\n3325 rules/rise_of_totalitarianism/rules.yaml:840:19\n3326 rules/rise_of_totalitarianism/rules.yaml:841:19\n3327 rules/rise_of_totalitarianism/rules.yaml:843:7\n3331 rules/rise_of_totalitarianism/rules.yaml:784:3\n3332 rules/rise_of_totalitarianism/rules.yaml:1707:14\n3337 rules/rise_of_totalitarianism/rules.yaml:788:7\n3338 rules/rise_of_totalitarianism/rules.yaml:789:11\n3339 rules/rise_of_totalitarianism/rules.yaml:790:7\n3344 rules/rise_of_totalitarianism/rules.yaml:791:7\n3347 rules/rise_of_totalitarianism/rules.yaml:793:11\n3348 rules/rise_of_totalitarianism/rules.yaml:794:7\n3349 rules/rise_of_totalitarianism/rules.yaml:795:7\n3350 rules/rise_of_totalitarianism/rules.yaml:796:11\n3351 rules/rise_of_totalitarianism/rules.yaml:797:15\n3359 rules/rise_of_totalitarianism/rules.yaml:799:15\n3366 rules/rise_of_totalitarianism/rules.yaml:801:7\n3367 rules/rise_of_totalitarianism/rules.yaml:802:11\n3368 rules/rise_of_totalitarianism/rules.yaml:803:15\n3369 rules/rise_of_totalitarianism/rules.yaml:804:7\n3370 rules/rise_of_totalitarianism/rules.yaml:805:7\n3371 rules/rise_of_totalitarianism/rules.yaml:806:11\n3372 rules/rise_of_totalitarianism/rules.yaml:807:11\n3373 rules/rise_of_totalitarianism/rules.yaml:808:15\n3374 rules/rise_of_totalitarianism/rules.yaml:809:11\n3375 rules/rise_of_totalitarianism/rules.yaml:811:11\n3380 rules/rise_of_totalitarianism/rules.yaml:1338:7\n3381 rules/rise_of_totalitarianism/rules.yaml:1339:11\n3382 rules/rise_of_totalitarianism/rules.yaml:1341:7\n3383 rules/rise_of_totalitarianism/rules.yaml:1342:7\n3384 rules/rise_of_totalitarianism/rules.yaml:1343:11\n3388 rules/rise_of_totalitarianism/rules.yaml:697:7\n3389 rules/rise_of_totalitarianism/rules.yaml:698:7\n3390 rules/rise_of_totalitarianism/rules.yaml:700:7\n3391 rules/rise_of_totalitarianism/rules.yaml:701:11\n3392 rules/rise_of_totalitarianism/rules.yaml:702:11\n3393 rules/rise_of_totalitarianism/rules.yaml:703:15\n3394 rules/rise_of_totalitarianism/rules.yaml:704:15\n3395 rules/rise_of_totalitarianism/rules.yaml:705:15\n3396 rules/rise_of_totalitarianism/rules.yaml:707:7\n3400 rules/rise_of_totalitarianism/rules.yaml:1615:7\n3401 rules/rise_of_totalitarianism/rules.yaml:1616:7\n3402 rules/rise_of_totalitarianism/rules.yaml:1617:7\n3413 rules/rise_of_totalitarianism/rules.yaml:1618:7\n3425 rules/rise_of_totalitarianism/rules.yaml:1619:7\n3426 rules/rise_of_totalitarianism/rules.yaml:1620:7\n3427 rules/rise_of_totalitarianism/rules.yaml:1621:7\n3428 rules/rise_of_totalitarianism/rules.yaml:1622:11\n3429 rules/rise_of_totalitarianism/rules.yaml:1623:11\n3430 rules/rise_of_totalitarianism/rules.yaml:1624:15\n3431 rules/rise_of_totalitarianism/rules.yaml:1625:7\n3432 rules/rise_of_totalitarianism/rules.yaml:1626:7\n3435 rules/rise_of_totalitarianism/rules.yaml:1629:11\n3436 rules/rise_of_totalitarianism/rules.yaml:1631:11\n3437 rules/rise_of_totalitarianism/rules.yaml:1632:15\n3438 rules/rise_of_totalitarianism/rules.yaml:1633:19\n3439 rules/rise_of_totalitarianism/rules.yaml:1635:19\n3440 rules/rise_of_totalitarianism/rules.yaml:1636:23\n3441 rules/rise_of_totalitarianism/rules.yaml:1637:23\n3443 rules/rise_of_totalitarianism/rules.yaml:1640:19\n3446 rules/rise_of_totalitarianism/rules.yaml:1641:19\n3447 rules/rise_of_totalitarianism/rules.yaml:1642:11\n3448 rules/rise_of_totalitarianism/rules.yaml:1643:11\n3449 rules/rise_of_totalitarianism/rules.yaml:1644:11\n3450 rules/rise_of_totalitarianism/rules.yaml:1645:11\n3451 rules/rise_of_totalitarianism/rules.yaml:1646:15\n3452 rules/rise_of_totalitarianism/rules.yaml:1647:15\n3453 rules/rise_of_totalitarianism/rules.yaml:1648:15\n3454 rules/rise_of_totalitarianism/rules.yaml:1649:15\n3455 rules/rise_of_totalitarianism/rules.yaml:1650:19\n3456 rules/rise_of_totalitarianism/rules.yaml:1651:19\n3457 rules/rise_of_totalitarianism/rules.yaml:1652:19\n3458 rules/rise_of_totalitarianism/rules.yaml:1653:23\n3459 rules/rise_of_totalitarianism/rules.yaml:1654:23\n3460 rules/rise_of_totalitarianism/rules.yaml:1656:15\n3461 rules/rise_of_totalitarianism/rules.yaml:1657:19\n3466 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3467 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3468 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3469 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3470 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3471 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3472 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3473 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3480 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3481 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3482 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3483 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3498 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3499 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3501 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3502 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3503 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3505 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3506 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3507 rules/rise_of_totalitarianism/rules.yaml:1661:3\n3511 rules/rise_of_totalitarianism/rules.yaml:1435:7\n3512 rules/rise_of_totalitarianism/rules.yaml:1436:7\n3513 rules/rise_of_totalitarianism/rules.yaml:1437:11\n3514 rules/rise_of_totalitarianism/rules.yaml:1438:11\n3518 rules/rise_of_totalitarianism/rules.yaml:685:7\n3519 rules/rise_of_totalitarianism/rules.yaml:686:7\n3520 rules/rise_of_totalitarianism/rules.yaml:687:11\n3521 rules/rise_of_totalitarianism/rules.yaml:688:11\n3522 rules/rise_of_totalitarianism/rules.yaml:689:15\n3523 rules/rise_of_totalitarianism/rules.yaml:690:15\n3527 rules/rise_of_totalitarianism/rules.yaml:948:3\n3528 rules/rise_of_totalitarianism/rules.yaml:1687:14\n3529 rules/rise_of_totalitarianism/rules.yaml:1708:14\n3534 rules/rise_of_totalitarianism/rules.yaml:953:7\n3535 rules/rise_of_totalitarianism/rules.yaml:954:7\n3536 rules/rise_of_totalitarianism/rules.yaml:955:7\n3537 rules/rise_of_totalitarianism/rules.yaml:956:7\n3538 rules/rise_of_totalitarianism/rules.yaml:957:7\n3539 rules/rise_of_totalitarianism/rules.yaml:958:7\n3542 rules/rise_of_totalitarianism/rules.yaml:959:11\n3543 rules/rise_of_totalitarianism/rules.yaml:960:15\n3544 rules/rise_of_totalitarianism/rules.yaml:961:15\n3550 rules/rise_of_totalitarianism/rules.yaml:962:15\n3551 rules/rise_of_totalitarianism/rules.yaml:963:15\n3552 rules/rise_of_totalitarianism/rules.yaml:965:15\n3553 rules/rise_of_totalitarianism/rules.yaml:966:19\n3554 rules/rise_of_totalitarianism/rules.yaml:967:23\n3556 rules/rise_of_totalitarianism/rules.yaml:969:23\n3557 rules/rise_of_totalitarianism/rules.yaml:970:23\n3558 rules/rise_of_totalitarianism/rules.yaml:971:23\n3559 rules/rise_of_totalitarianism/rules.yaml:972:27\n3560 rules/rise_of_totalitarianism/rules.yaml:974:19\n3562 rules/rise_of_totalitarianism/rules.yaml:976:15\n3575 rules/rise_of_totalitarianism/rules.yaml:977:15\n3576 rules/rise_of_totalitarianism/rules.yaml:979:19\n3578 rules/rise_of_totalitarianism/rules.yaml:981:19\n3579 rules/rise_of_totalitarianism/rules.yaml:982:19\n3584 rules/rise_of_totalitarianism/rules.yaml:983:19\n3585 rules/rise_of_totalitarianism/rules.yaml:984:19\n3586 rules/rise_of_totalitarianism/rules.yaml:986:19\n3587 rules/rise_of_totalitarianism/rules.yaml:987:23\n3588 rules/rise_of_totalitarianism/rules.yaml:988:27\n3590 rules/rise_of_totalitarianism/rules.yaml:990:27\n3591 rules/rise_of_totalitarianism/rules.yaml:991:27\n3592 rules/rise_of_totalitarianism/rules.yaml:992:31\n3594 rules/rise_of_totalitarianism/rules.yaml:995:11\n3595 rules/rise_of_totalitarianism/rules.yaml:996:11\n3596 rules/rise_of_totalitarianism/rules.yaml:998:15\n3598 rules/rise_of_totalitarianism/rules.yaml:1000:15\n3599 rules/rise_of_totalitarianism/rules.yaml:1001:15\n3600 rules/rise_of_totalitarianism/rules.yaml:1002:15\n3601 rules/rise_of_totalitarianism/rules.yaml:1003:15\n3602 rules/rise_of_totalitarianism/rules.yaml:1005:15\n3603 rules/rise_of_totalitarianism/rules.yaml:1007:19\n3604 rules/rise_of_totalitarianism/rules.yaml:1008:19\n3605 rules/rise_of_totalitarianism/rules.yaml:1009:23\n3607 rules/rise_of_totalitarianism/rules.yaml:1011:11\n3619 rules/rise_of_totalitarianism/rules.yaml:1012:11\n3620 rules/rise_of_totalitarianism/rules.yaml:1014:15\n3622 rules/rise_of_totalitarianism/rules.yaml:1016:15\n3623 rules/rise_of_totalitarianism/rules.yaml:1017:15\n3624 rules/rise_of_totalitarianism/rules.yaml:1018:15\n3625 rules/rise_of_totalitarianism/rules.yaml:1019:15\n3626 rules/rise_of_totalitarianism/rules.yaml:1021:15\n3627 rules/rise_of_totalitarianism/rules.yaml:1022:19\n3628 rules/rise_of_totalitarianism/rules.yaml:1023:19\n3629 rules/rise_of_totalitarianism/rules.yaml:1024:19\n3630 rules/rise_of_totalitarianism/rules.yaml:1025:19\n3632 rules/rise_of_totalitarianism/rules.yaml:1028:11\n3633 rules/rise_of_totalitarianism/rules.yaml:1029:11\n3634 rules/rise_of_totalitarianism/rules.yaml:1030:11\n3635 rules/rise_of_totalitarianism/rules.yaml:1031:15\n3640 rules/rise_of_totalitarianism/rules.yaml:1032:15\n3641 rules/rise_of_totalitarianism/rules.yaml:1033:15\n3642 rules/rise_of_totalitarianism/rules.yaml:1034:15\n3643 rules/rise_of_totalitarianism/rules.yaml:1035:15\n3644 rules/rise_of_totalitarianism/rules.yaml:1036:15\n3645 rules/rise_of_totalitarianism/rules.yaml:1038:15\n3646 rules/rise_of_totalitarianism/rules.yaml:1039:19\n3647 rules/rise_of_totalitarianism/rules.yaml:1040:19\n3648 rules/rise_of_totalitarianism/rules.yaml:1042:19\n3649 rules/rise_of_totalitarianism/rules.yaml:1043:19\n3651 rules/rise_of_totalitarianism/rules.yaml:1045:15\n3656 rules/rise_of_totalitarianism/rules.yaml:1046:15\n3657 rules/rise_of_totalitarianism/rules.yaml:1047:15\n3658 rules/rise_of_totalitarianism/rules.yaml:1048:15\n3659 rules/rise_of_totalitarianism/rules.yaml:1049:15\n3660 rules/rise_of_totalitarianism/rules.yaml:1051:15\n3661 rules/rise_of_totalitarianism/rules.yaml:1052:19\n3674 rules/rise_of_totalitarianism/rules.yaml:1053:19\n3675 rules/rise_of_totalitarianism/rules.yaml:1054:23\n3688 rules/rise_of_totalitarianism/rules.yaml:1055:19\n3689 rules/rise_of_totalitarianism/rules.yaml:1056:23\n3690 rules/rise_of_totalitarianism/rules.yaml:1057:23\n3691 rules/rise_of_totalitarianism/rules.yaml:1058:19\n3692 rules/rise_of_totalitarianism/rules.yaml:1059:23\n3695 rules/rise_of_totalitarianism/rules.yaml:1061:19\n3696 rules/rise_of_totalitarianism/rules.yaml:1062:23\n3697 rules/rise_of_totalitarianism/rules.yaml:1063:7\n3698 rules/rise_of_totalitarianism/rules.yaml:1064:11\n3699 rules/rise_of_totalitarianism/rules.yaml:1065:15\n3701 rules/rise_of_totalitarianism/rules.yaml:1067:15\n3704 rules/rise_of_totalitarianism/rules.yaml:1070:7\n3705 rules/rise_of_totalitarianism/rules.yaml:1071:11\n3706 rules/rise_of_totalitarianism/rules.yaml:1072:15\n3708 rules/rise_of_totalitarianism/rules.yaml:1074:11\n3712 rules/rise_of_totalitarianism/rules.yaml:867:7\n3713 rules/rise_of_totalitarianism/rules.yaml:868:11\n3714 rules/rise_of_totalitarianism/rules.yaml:869:15\n3715 rules/rise_of_totalitarianism/rules.yaml:870:19\n3716 rules/rise_of_totalitarianism/rules.yaml:871:15\n3717 rules/rise_of_totalitarianism/rules.yaml:872:15\n3719 rules/rise_of_totalitarianism/rules.yaml:873:7\n3720 rules/rise_of_totalitarianism/rules.yaml:874:7\n3725 rules/rise_of_totalitarianism/rules.yaml:875:11\n3726 rules/rise_of_totalitarianism/rules.yaml:876:11\n3727 rules/rise_of_totalitarianism/rules.yaml:877:15\n3733 rules/rise_of_totalitarianism/rules.yaml:878:15\n3734 rules/rise_of_totalitarianism/rules.yaml:879:19\n3735 rules/rise_of_totalitarianism/rules.yaml:880:19\n3736 rules/rise_of_totalitarianism/rules.yaml:881:19\n3741 rules/rise_of_totalitarianism/rules.yaml:1417:7\n3742 rules/rise_of_totalitarianism/rules.yaml:1418:11\n3743 rules/rise_of_totalitarianism/rules.yaml:1419:11\n3744 rules/rise_of_totalitarianism/rules.yaml:1420:11\n3749 rules/rise_of_totalitarianism/rules.yaml:1421:11\n3750 rules/rise_of_totalitarianism/rules.yaml:1422:15\n3751 rules/rise_of_totalitarianism/rules.yaml:1423:15\n3752 rules/rise_of_totalitarianism/rules.yaml:1424:19\n3755 rules/rise_of_totalitarianism/rules.yaml:1425:19\n3758 rules/rise_of_totalitarianism/rules.yaml:1426:19\n3762 rules/rise_of_totalitarianism/flow.yaml:23:3\n3767 rules/rise_of_totalitarianism/flow.yaml:27:7\n3768 rules/rise_of_totalitarianism/flow.yaml:28:7\n3769 rules/rise_of_totalitarianism/flow.yaml:29:7\n3770 rules/rise_of_totalitarianism/flow.yaml:30:11\n3775 rules/rise_of_totalitarianism/flow.yaml:31:11\n3776 rules/rise_of_totalitarianism/flow.yaml:32:15\n3777 rules/rise_of_totalitarianism/flow.yaml:33:15\n3778 rules/rise_of_totalitarianism/flow.yaml:34:19\n3781 rules/rise_of_totalitarianism/flow.yaml:35:19\n3782 rules/rise_of_totalitarianism/flow.yaml:36:7\n3783 rules/rise_of_totalitarianism/flow.yaml:37:7\n3784 rules/rise_of_totalitarianism/flow.yaml:38:11\n3785 rules/rise_of_totalitarianism/flow.yaml:39:15\n3797 rules/rise_of_totalitarianism/flow.yaml:40:15\n3798 rules/rise_of_totalitarianism/flow.yaml:42:7\n3799 rules/rise_of_totalitarianism/flow.yaml:43:7\n3800 rules/rise_of_totalitarianism/flow.yaml:44:11\n3801 rules/rise_of_totalitarianism/flow.yaml:46:7\n3802 rules/rise_of_totalitarianism/flow.yaml:47:11\n3803 rules/rise_of_totalitarianism/flow.yaml:48:7\n3804 rules/rise_of_totalitarianism/flow.yaml:49:11\n3805 rules/rise_of_totalitarianism/flow.yaml:50:11\n3806 rules/rise_of_totalitarianism/flow.yaml:51:15\n3807 rules/rise_of_totalitarianism/flow.yaml:52:15\n3817 rules/rise_of_totalitarianism/flow.yaml:53:15\n3824 rules/rise_of_totalitarianism/flow.yaml:54:15\n3825 rules/rise_of_totalitarianism/flow.yaml:56:7\n3826 rules/rise_of_totalitarianism/flow.yaml:57:7\n3827 rules/rise_of_totalitarianism/flow.yaml:58:11\n3828 rules/rise_of_totalitarianism/flow.yaml:59:11\n3833 rules/rise_of_totalitarianism/flow.yaml:60:15\n3841 rules/rise_of_totalitarianism/flow.yaml:61:15\n3842 rules/rise_of_totalitarianism/flow.yaml:62:19\n3844 rules/rise_of_totalitarianism/flow.yaml:64:19\n3847 rules/rise_of_totalitarianism/flow.yaml:65:19\n3853 rules/rise_of_totalitarianism/flow.yaml:83:3\n3854 rules/rise_of_totalitarianism/flow.yaml:83:3\n3858 rules/rise_of_totalitarianism/flow.yaml:87:7\n3859 rules/rise_of_totalitarianism/flow.yaml:88:11\n3860 rules/rise_of_totalitarianism/flow.yaml:89:15\n3861 rules/rise_of_totalitarianism/flow.yaml:90:7\n3862 rules/rise_of_totalitarianism/flow.yaml:91:7\n3863 rules/rise_of_totalitarianism/flow.yaml:92:7\n3864 rules/rise_of_totalitarianism/flow.yaml:93:7\n3865 rules/rise_of_totalitarianism/flow.yaml:94:7\n3866 rules/rise_of_totalitarianism/flow.yaml:95:7\n3867 rules/rise_of_totalitarianism/flow.yaml:96:7\n3868 rules/rise_of_totalitarianism/flow.yaml:97:7\n3869 rules/rise_of_totalitarianism/flow.yaml:98:7\n3873 rules/rise_of_totalitarianism/flow.yaml:16:3\n3877 rules/rise_of_totalitarianism/flow.yaml:20:7\n3878 rules/rise_of_totalitarianism/flow.yaml:21:7\n3882 rules/rise_of_totalitarianism/flow.yaml:67:3\n3887 rules/rise_of_totalitarianism/flow.yaml:71:7\n3892 rules/rise_of_totalitarianism/flow.yaml:72:11\n3893 rules/rise_of_totalitarianism/flow.yaml:74:11\n3894 rules/rise_of_totalitarianism/flow.yaml:75:11\n3895 rules/rise_of_totalitarianism/flow.yaml:76:11\n3896 rules/rise_of_totalitarianism/flow.yaml:77:15\n3897 rules/rise_of_totalitarianism/flow.yaml:78:11\n3898 rules/rise_of_totalitarianism/flow.yaml:79:11\n3899 rules/rise_of_totalitarianism/flow.yaml:80:7\n3900 rules/rise_of_totalitarianism/flow.yaml:81:11\n3905 rules/rise_of_totalitarianism/rules.yaml:1701:7\n3906 rules/rise_of_totalitarianism/rules.yaml:1702:7\n3909 rules/rise_of_totalitarianism/rules.yaml:1703:7\n3910 rules/rise_of_totalitarianism/rules.yaml:1704:7\n3925 rules/rise_of_totalitarianism/rules.yaml:849:7\n3926 rules/rise_of_totalitarianism/rules.yaml:850:7\n3937 rules/rise_of_totalitarianism/rules.yaml:851:11\n3946 rules/rise_of_totalitarianism/rules.yaml:852:11\n3947 rules/rise_of_totalitarianism/rules.yaml:853:15\n3956 rules/rise_of_totalitarianism/rules.yaml:855:15\n3969 rules/rise_of_totalitarianism/rules.yaml:856:15\n3970 rules/rise_of_totalitarianism/rules.yaml:857:19\n3972 rules/rise_of_totalitarianism/rules.yaml:859:19\n3973 rules/rise_of_totalitarianism/rules.yaml:860:19\n3974 rules/rise_of_totalitarianism/rules.yaml:861:19\n3975 rules/rise_of_totalitarianism/rules.yaml:862:19\n4003 rules/rise_of_totalitarianism/rules.yaml:713:7\n4008 rules/rise_of_totalitarianism/rules.yaml:726:15\n4009 rules/rise_of_totalitarianism/rules.yaml:727:19\n4010 rules/rise_of_totalitarianism/rules.yaml:728:15\n4011 rules/rise_of_totalitarianism/rules.yaml:729:15\n4014 rules/rise_of_totalitarianism/rules.yaml:731:15\n4015 rules/rise_of_totalitarianism/rules.yaml:732:15\n4016 rules/rise_of_totalitarianism/rules.yaml:733:15\n4017 rules/rise_of_totalitarianism/rules.yaml:734:19\n4018 rules/rise_of_totalitarianism/rules.yaml:735:15\n4019 rules/rise_of_totalitarianism/rules.yaml:736:19\n4020 rules/rise_of_totalitarianism/rules.yaml:737:19\n4021 rules/rise_of_totalitarianism/rules.yaml:738:19\n4026 rules/rise_of_totalitarianism/rules.yaml:715:15\n4033 rules/rise_of_totalitarianism/rules.yaml:716:15\n4037 rules/rise_of_totalitarianism/rules.yaml:718:15\n4044 rules/rise_of_totalitarianism/rules.yaml:719:15\n4047 rules/rise_of_totalitarianism/rules.yaml:723:19\n4050 rules/rise_of_totalitarianism/rules.yaml:720:19\n4051 rules/rise_of_totalitarianism/rules.yaml:721:19\n4058 rules/rise_of_totalitarianism/rules.yaml:724:15\n4062 rules/rise_of_totalitarianism/rules.yaml:740:15\n4063 rules/rise_of_totalitarianism/rules.yaml:741:15\n4064 rules/rise_of_totalitarianism/rules.yaml:742:15\n4065 rules/rise_of_totalitarianism/rules.yaml:743:15\n4070 rules/rise_of_totalitarianism/rules.yaml:744:19\n4089 rules/rise_of_totalitarianism/rules.yaml:1327:7\n4103 rules/rise_of_totalitarianism/rules.yaml:1328:11\n4109 rules/rise_of_totalitarianism/rules.yaml:1329:15\n4131 rules/rise_of_totalitarianism/rules.yaml:934:7\n4132 rules/rise_of_totalitarianism/rules.yaml:935:7\n4133 rules/rise_of_totalitarianism/rules.yaml:936:7\n4147 rules/rise_of_totalitarianism/rules.yaml:937:11\n4166 rules/rise_of_totalitarianism/rules.yaml:938:11\n4167 rules/rise_of_totalitarianism/rules.yaml:939:15\n4176 rules/rise_of_totalitarianism/rules.yaml:941:15\n4189 rules/rise_of_totalitarianism/rules.yaml:942:15\n4190 rules/rise_of_totalitarianism/rules.yaml:943:19\n4196 rules/rise_of_totalitarianism/rules.yaml:945:19\n4201 rules/rise_of_totalitarianism/rules.yaml:946:19\n4206 rules/rise_of_totalitarianism/rules.yaml:947:7\n4231 rules/rise_of_totalitarianism/rules.yaml:644:7\n4234 rules/rise_of_totalitarianism/rules.yaml:653:15\n4235 rules/rise_of_totalitarianism/rules.yaml:654:15\n4236 rules/rise_of_totalitarianism/rules.yaml:655:15\n4237 rules/rise_of_totalitarianism/rules.yaml:656:15\n4240 rules/rise_of_totalitarianism/rules.yaml:658:15\n4241 rules/rise_of_totalitarianism/rules.yaml:659:15\n4244 rules/rise_of_totalitarianism/rules.yaml:661:15\n4245 rules/rise_of_totalitarianism/rules.yaml:662:19\n4249 rules/rise_of_totalitarianism/rules.yaml:663:19\n4259 rules/rise_of_totalitarianism/rules.yaml:665:15\n4260 rules/rise_of_totalitarianism/rules.yaml:666:19\n4264 rules/rise_of_totalitarianism/rules.yaml:667:19\n4274 rules/rise_of_totalitarianism/rules.yaml:669:15\n4278 rules/rise_of_totalitarianism/rules.yaml:670:19\n4279 rules/rise_of_totalitarianism/rules.yaml:671:23\n4281 rules/rise_of_totalitarianism/rules.yaml:672:23\n4283 rules/rise_of_totalitarianism/rules.yaml:674:23\n4286 rules/rise_of_totalitarianism/rules.yaml:676:15\n4289 rules/rise_of_totalitarianism/rules.yaml:646:15\n4290 rules/rise_of_totalitarianism/rules.yaml:647:15\n4301 rules/rise_of_totalitarianism/rules.yaml:648:19\n4307 rules/rise_of_totalitarianism/rules.yaml:649:19\n4320 rules/rise_of_totalitarianism/rules.yaml:650:19\n4327 rules/rise_of_totalitarianism/rules.yaml:651:19\n4347 rules/rise_of_totalitarianism/rules.yaml:1312:7\n4348 rules/rise_of_totalitarianism/rules.yaml:1313:11\n4349 rules/rise_of_totalitarianism/rules.yaml:1314:7\n4350 rules/rise_of_totalitarianism/rules.yaml:1315:7\n4358 rules/rise_of_totalitarianism/rules.yaml:1316:11\n4371 rules/rise_of_totalitarianism/rules.yaml:1318:15\n4374 rules/rise_of_totalitarianism/rules.yaml:1319:7\n4375 rules/rise_of_totalitarianism/rules.yaml:1320:11\n4376 rules/rise_of_totalitarianism/rules.yaml:1321:15\n4383 rules/rise_of_totalitarianism/rules.yaml:1322:15\n4406 rules/rise_of_totalitarianism/rules.yaml:1494:7\n4414 rules/rise_of_totalitarianism/rules.yaml:1495:11\n4427 rules/rise_of_totalitarianism/rules.yaml:1496:11\n4428 rules/rise_of_totalitarianism/rules.yaml:1497:15\n4429 rules/rise_of_totalitarianism/rules.yaml:1498:15\n4432 rules/rise_of_totalitarianism/rules.yaml:1499:15\n4435 rules/rise_of_totalitarianism/rules.yaml:1500:7\n4436 rules/rise_of_totalitarianism/rules.yaml:1501:11\n4452 rules/rise_of_totalitarianism/rules.yaml:1502:15\n4453 rules/rise_of_totalitarianism/rules.yaml:1503:15\n4454 rules/rise_of_totalitarianism/rules.yaml:1504:15\n4455 rules/rise_of_totalitarianism/rules.yaml:1505:19\n4456 rules/rise_of_totalitarianism/rules.yaml:1506:23\n4458 rules/rise_of_totalitarianism/rules.yaml:1508:23\n4459 rules/rise_of_totalitarianism/rules.yaml:1509:15\n4460 rules/rise_of_totalitarianism/rules.yaml:1510:15\n4463 rules/rise_of_totalitarianism/rules.yaml:1511:15\n4465 rules/rise_of_totalitarianism/rules.yaml:1513:15\n4484 rules/rise_of_totalitarianism/rules.yaml:1349:7\n4487 rules/rise_of_totalitarianism/rules.yaml:1357:15\n4488 rules/rise_of_totalitarianism/rules.yaml:1358:15\n4489 rules/rise_of_totalitarianism/rules.yaml:1359:15\n4490 rules/rise_of_totalitarianism/rules.yaml:1360:15\n4493 rules/rise_of_totalitarianism/rules.yaml:1362:15\n4494 rules/rise_of_totalitarianism/rules.yaml:1363:15\n4497 rules/rise_of_totalitarianism/rules.yaml:1365:15\n4498 rules/rise_of_totalitarianism/rules.yaml:1366:19\n4510 rules/rise_of_totalitarianism/rules.yaml:1367:19\n4520 rules/rise_of_totalitarianism/rules.yaml:1369:15\n4521 rules/rise_of_totalitarianism/rules.yaml:1370:19\n4533 rules/rise_of_totalitarianism/rules.yaml:1371:19\n4545 rules/rise_of_totalitarianism/rules.yaml:1376:15\n4548 rules/rise_of_totalitarianism/rules.yaml:1351:15\n4549 rules/rise_of_totalitarianism/rules.yaml:1352:15\n4563 rules/rise_of_totalitarianism/rules.yaml:1353:19\n4583 rules/rise_of_totalitarianism/rules.yaml:1354:19\n4590 rules/rise_of_totalitarianism/rules.yaml:1355:19\n4594 rules/rise_of_totalitarianism/rules.yaml:1373:15\n4608 rules/rise_of_totalitarianism/rules.yaml:1374:19\n4635 rules/rise_of_totalitarianism/rules.yaml:1080:7\n4636 rules/rise_of_totalitarianism/rules.yaml:1081:11\n4637 rules/rise_of_totalitarianism/rules.yaml:1082:15\n4638 rules/rise_of_totalitarianism/rules.yaml:1083:11\n4639 rules/rise_of_totalitarianism/rules.yaml:1084:7\n4650 rules/rise_of_totalitarianism/rules.yaml:1085:11\n4651 rules/rise_of_totalitarianism/rules.yaml:1086:11\n4668 rules/rise_of_totalitarianism/rules.yaml:1087:11\n4669 rules/rise_of_totalitarianism/rules.yaml:1088:11\n4680 rules/rise_of_totalitarianism/rules.yaml:1089:11\n4681 rules/rise_of_totalitarianism/rules.yaml:1090:15\n4684 rules/rise_of_totalitarianism/rules.yaml:1091:15\n4685 rules/rise_of_totalitarianism/rules.yaml:1092:15\n4691 rules/rise_of_totalitarianism/rules.yaml:1094:15\n4692 rules/rise_of_totalitarianism/rules.yaml:1095:15\n4693 rules/rise_of_totalitarianism/rules.yaml:1096:19\n4697 rules/rise_of_totalitarianism/rules.yaml:1097:19\n4705 rules/rise_of_totalitarianism/rules.yaml:1098:15\n4711 rules/rise_of_totalitarianism/rules.yaml:1099:19\n4732 rules/rise_of_totalitarianism/rules.yaml:1100:23\n4737 rules/rise_of_totalitarianism/rules.yaml:1101:7\n4738 rules/rise_of_totalitarianism/rules.yaml:1102:11\n4753 rules/rise_of_totalitarianism/rules.yaml:1386:7\n4763 rules/rise_of_totalitarianism/rules.yaml:1387:7\n4771 rules/rise_of_totalitarianism/rules.yaml:1388:11\n4777 rules/rise_of_totalitarianism/rules.yaml:1389:11\n4785 rules/rise_of_totalitarianism/rules.yaml:1390:15\n4807 rules/rise_of_totalitarianism/rules.yaml:1391:15\n4809 rules/rise_of_totalitarianism/rules.yaml:1392:15\n4810 rules/rise_of_totalitarianism/rules.yaml:1393:15\n4811 rules/rise_of_totalitarianism/rules.yaml:1394:15\n4812 rules/rise_of_totalitarianism/rules.yaml:1395:15\n4835 rules/rise_of_totalitarianism/rules.yaml:1396:15\n4836 rules/rise_of_totalitarianism/rules.yaml:1397:15\n4837 rules/rise_of_totalitarianism/rules.yaml:1398:15\n4860 rules/rise_of_totalitarianism/rules.yaml:555:7\n4861 rules/rise_of_totalitarianism/rules.yaml:556:7\n4866 rules/rise_of_totalitarianism/rules.yaml:557:11\n4873 rules/rise_of_totalitarianism/rules.yaml:558:11\n4888 rules/rise_of_totalitarianism/rules.yaml:559:7\n4889 rules/rise_of_totalitarianism/rules.yaml:560:11\n4890 rules/rise_of_totalitarianism/rules.yaml:561:7\n4901 rules/rise_of_totalitarianism/rules.yaml:562:11\n4906 rules/rise_of_totalitarianism/rules.yaml:563:11\n4919 rules/rise_of_totalitarianism/rules.yaml:564:11\n4923 rules/rise_of_totalitarianism/rules.yaml:565:7\n4924 rules/rise_of_totalitarianism/rules.yaml:566:7\n4925 rules/rise_of_totalitarianism/rules.yaml:567:11\n4933 rules/rise_of_totalitarianism/rules.yaml:568:7\n4934 rules/rise_of_totalitarianism/rules.yaml:569:7\n4948 rules/rise_of_totalitarianism/rules.yaml:610:7\n4949 rules/rise_of_totalitarianism/rules.yaml:611:7\n4960 rules/rise_of_totalitarianism/rules.yaml:612:11\n4968 rules/rise_of_totalitarianism/rules.yaml:613:7\n4969 rules/rise_of_totalitarianism/rules.yaml:614:11\n4972 rules/rise_of_totalitarianism/rules.yaml:615:11\n4974 rules/rise_of_totalitarianism/rules.yaml:617:11\n4986 rules/rise_of_totalitarianism/rules.yaml:1292:7\n4987 rules/rise_of_totalitarianism/rules.yaml:1293:11\n4988 rules/rise_of_totalitarianism/rules.yaml:1294:11\n4989 rules/rise_of_totalitarianism/rules.yaml:1295:11\n4990 rules/rise_of_totalitarianism/rules.yaml:1296:7\n4991 rules/rise_of_totalitarianism/rules.yaml:1297:11\n4996 rules/rise_of_totalitarianism/rules.yaml:1299:11\n4997 rules/rise_of_totalitarianism/rules.yaml:1300:11\n4998 rules/rise_of_totalitarianism/rules.yaml:1301:11\n4999 rules/rise_of_totalitarianism/rules.yaml:1302:11\n5002 rules/rise_of_totalitarianism/rules.yaml:1306:15\n5003 rules/rise_of_totalitarianism/rules.yaml:1307:15\n5006 rules/rise_of_totalitarianism/rules.yaml:1303:15\n5007 rules/rise_of_totalitarianism/rules.yaml:1304:15\n5026 rules/rise_of_totalitarianism/rules.yaml:767:7\n5027 rules/rise_of_totalitarianism/rules.yaml:768:11\n5032 rules/rise_of_totalitarianism/rules.yaml:770:11\n5033 rules/rise_of_totalitarianism/rules.yaml:771:11\n5034 rules/rise_of_totalitarianism/rules.yaml:772:11\n5035 rules/rise_of_totalitarianism/rules.yaml:773:11\n5036 rules/rise_of_totalitarianism/rules.yaml:774:11\n5037 rules/rise_of_totalitarianism/rules.yaml:775:15\n5041 rules/rise_of_totalitarianism/rules.yaml:776:15\n5049 rules/rise_of_totalitarianism/rules.yaml:777:11\n5050 rules/rise_of_totalitarianism/rules.yaml:778:15\n5054 rules/rise_of_totalitarianism/rules.yaml:779:15\n5062 rules/rise_of_totalitarianism/rules.yaml:780:11\n5067 rules/rise_of_totalitarianism/rules.yaml:781:15\n5068 rules/rise_of_totalitarianism/rules.yaml:782:15\n5088 rules/rise_of_totalitarianism/rules.yaml:783:15\n5114 rules/rise_of_totalitarianism/rules.yaml:1591:7\n5115 rules/rise_of_totalitarianism/rules.yaml:1592:7\n5116 rules/rise_of_totalitarianism/rules.yaml:1593:7\n5117 rules/rise_of_totalitarianism/rules.yaml:1594:11\n5125 rules/rise_of_totalitarianism/rules.yaml:1596:11\n5131 rules/rise_of_totalitarianism/rules.yaml:1597:11\n5132 rules/rise_of_totalitarianism/rules.yaml:1598:15\n5133 rules/rise_of_totalitarianism/rules.yaml:1599:15\n5134 rules/rise_of_totalitarianism/rules.yaml:1600:15\n5135 rules/rise_of_totalitarianism/rules.yaml:1601:11\n5136 rules/rise_of_totalitarianism/rules.yaml:1602:11\n5137 rules/rise_of_totalitarianism/rules.yaml:1603:11\n5149 rules/rise_of_totalitarianism/rules.yaml:1202:7\n5154 rules/rise_of_totalitarianism/rules.yaml:1203:11\n5160 rules/rise_of_totalitarianism/rules.yaml:1204:7\n5166 rules/rise_of_totalitarianism/rules.yaml:1205:7\n5171 rules/rise_of_totalitarianism/rules.yaml:1206:11\n5177 rules/rise_of_totalitarianism/rules.yaml:1207:11\n5196 rules/rise_of_totalitarianism/rules.yaml:894:7\n5200 rules/rise_of_totalitarianism/rules.yaml:895:7\n5201 rules/rise_of_totalitarianism/rules.yaml:896:7\n5209 rules/rise_of_totalitarianism/rules.yaml:897:11\n5224 rules/rise_of_totalitarianism/rules.yaml:898:7\n5225 rules/rise_of_totalitarianism/rules.yaml:899:7\n5237 rules/rise_of_totalitarianism/rules.yaml:626:7\n5241 rules/rise_of_totalitarianism/rules.yaml:627:11\n5242 rules/rise_of_totalitarianism/rules.yaml:628:7\n5243 rules/rise_of_totalitarianism/rules.yaml:629:7\n5257 rules/rise_of_totalitarianism/rules.yaml:630:11\n5267 rules/rise_of_totalitarianism/rules.yaml:631:7\n5268 rules/rise_of_totalitarianism/rules.yaml:632:11\n5269 rules/rise_of_totalitarianism/rules.yaml:633:11\n5277 rules/rise_of_totalitarianism/rules.yaml:635:11\n5290 rules/rise_of_totalitarianism/rules.yaml:636:11\n5291 rules/rise_of_totalitarianism/rules.yaml:637:11\n5292 rules/rise_of_totalitarianism/rules.yaml:638:11\n5307 rules/rise_of_totalitarianism/rules.yaml:916:7\n5308 rules/rise_of_totalitarianism/rules.yaml:917:11\n5309 rules/rise_of_totalitarianism/rules.yaml:918:11\n5310 rules/rise_of_totalitarianism/rules.yaml:919:15\n5323 rules/rise_of_totalitarianism/rules.yaml:920:15\n5338 rules/rise_of_totalitarianism/rules.yaml:922:11\n5339 rules/rise_of_totalitarianism/rules.yaml:923:11\n5344 rules/rise_of_totalitarianism/rules.yaml:924:11\n5363 rules/rise_of_totalitarianism/rules.yaml:926:11\n5371 rules/rise_of_totalitarianism/rules.yaml:927:11\n5372 rules/rise_of_totalitarianism/rules.yaml:928:11\n5393 rules/rise_of_totalitarianism/rules.yaml:1464:7\n5394 rules/rise_of_totalitarianism/rules.yaml:1465:7\n5395 rules/rise_of_totalitarianism/rules.yaml:1466:7\n5403 rules/rise_of_totalitarianism/rules.yaml:1467:11\n5411 rules/rise_of_totalitarianism/rules.yaml:1468:7\n5412 rules/rise_of_totalitarianism/rules.yaml:1469:11\n5413 rules/rise_of_totalitarianism/rules.yaml:1470:11\n5416 rules/rise_of_totalitarianism/rules.yaml:1471:11\n5423 rules/rise_of_totalitarianism/rules.yaml:1473:11\n5424 rules/rise_of_totalitarianism/rules.yaml:1474:11\n5425 rules/rise_of_totalitarianism/rules.yaml:1475:11\n5426 rules/rise_of_totalitarianism/rules.yaml:1476:11\n5427 rules/rise_of_totalitarianism/rules.yaml:1477:15\n5428 rules/rise_of_totalitarianism/rules.yaml:1478:19\n5429 rules/rise_of_totalitarianism/rules.yaml:1479:15\n5430 rules/rise_of_totalitarianism/rules.yaml:1480:11\n5431 rules/rise_of_totalitarianism/rules.yaml:1481:11\n5432 rules/rise_of_totalitarianism/rules.yaml:1482:11\n5433 rules/rise_of_totalitarianism/rules.yaml:1483:11\n5438 rules/rise_of_totalitarianism/rules.yaml:1484:15\n5467 rules/rise_of_totalitarianism/rules.yaml:1138:7\n5478 rules/rise_of_totalitarianism/rules.yaml:1139:11\n5496 rules/rise_of_totalitarianism/rules.yaml:1140:11\n5502 rules/rise_of_totalitarianism/rules.yaml:1141:15\n5503 rules/rise_of_totalitarianism/rules.yaml:1142:15\n5504 rules/rise_of_totalitarianism/rules.yaml:1143:15\n5521 rules/rise_of_totalitarianism/rules.yaml:1144:15\n5522 rules/rise_of_totalitarianism/rules.yaml:1145:15\n5534 rules/rise_of_totalitarianism/rules.yaml:1146:15\n5535 rules/rise_of_totalitarianism/rules.yaml:1147:15\n5536 rules/rise_of_totalitarianism/rules.yaml:1148:19\n5537 rules/rise_of_totalitarianism/rules.yaml:1149:19\n5538 rules/rise_of_totalitarianism/rules.yaml:1150:23\n5539 rules/rise_of_totalitarianism/rules.yaml:1151:19\n5540 rules/rise_of_totalitarianism/rules.yaml:1152:23\n5541 rules/rise_of_totalitarianism/rules.yaml:1153:23\n5542 rules/rise_of_totalitarianism/rules.yaml:1154:23\n5544 rules/rise_of_totalitarianism/rules.yaml:1156:23\n5575 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5580 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5583 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5584 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5585 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5586 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5587 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5588 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5601 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5602 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5627 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5633 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5639 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5640 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5660 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5696 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5697 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5703 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5704 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5724 rules/rise_of_totalitarianism/rules.yaml:1688:3\n5755 rules/rise_of_totalitarianism/rules.yaml:1161:7\n5769 rules/rise_of_totalitarianism/rules.yaml:1162:11\n5775 rules/rise_of_totalitarianism/rules.yaml:1163:11\n5781 rules/rise_of_totalitarianism/rules.yaml:1164:15\n5782 rules/rise_of_totalitarianism/rules.yaml:1165:15\n5802 rules/rise_of_totalitarianism/rules.yaml:1166:15\n5803 rules/rise_of_totalitarianism/rules.yaml:1167:15\n5809 rules/rise_of_totalitarianism/rules.yaml:1168:15\n5810 rules/rise_of_totalitarianism/rules.yaml:1169:15\n5811 rules/rise_of_totalitarianism/rules.yaml:1170:19\n5820 rules/rise_of_totalitarianism/rules.yaml:1171:19\n5826 rules/rise_of_totalitarianism/rules.yaml:1173:19\n5827 rules/rise_of_totalitarianism/rules.yaml:1174:19\n5828 rules/rise_of_totalitarianism/rules.yaml:1175:23\n5834 rules/rise_of_totalitarianism/rules.yaml:1177:23\n5835 rules/rise_of_totalitarianism/rules.yaml:1178:23\n5838 rules/rise_of_totalitarianism/rules.yaml:1179:27\n5850 rules/rise_of_totalitarianism/rules.yaml:1180:23\n5851 rules/rise_of_totalitarianism/rules.yaml:1181:23\n5852 rules/rise_of_totalitarianism/rules.yaml:1182:23\n5853 rules/rise_of_totalitarianism/rules.yaml:1183:27\n5854 rules/rise_of_totalitarianism/rules.yaml:1184:23\n5855 rules/rise_of_totalitarianism/rules.yaml:1185:23\n5856 rules/rise_of_totalitarianism/rules.yaml:1186:23\n5857 rules/rise_of_totalitarianism/rules.yaml:1187:27\n5858 rules/rise_of_totalitarianism/rules.yaml:1188:27\n5863 rules/rise_of_totalitarianism/rules.yaml:1189:27\n5866 rules/rise_of_totalitarianism/rules.yaml:1190:27\n5867 rules/rise_of_totalitarianism/rules.yaml:1191:27\n5868 rules/rise_of_totalitarianism/rules.yaml:1192:27\n5869 rules/rise_of_totalitarianism/rules.yaml:1193:27\n5870 rules/rise_of_totalitarianism/rules.yaml:1194:31\n5871 rules/rise_of_totalitarianism/rules.yaml:1195:27\n5872 rules/rise_of_totalitarianism/rules.yaml:1196:27\n5873 rules/rise_of_totalitarianism/rules.yaml:1197:23\n5929 rules/rise_of_totalitarianism/rules.yaml:1212:7\n5940 rules/rise_of_totalitarianism/rules.yaml:1213:11\n5945 rules/rise_of_totalitarianism/rules.yaml:1214:15\n5946 rules/rise_of_totalitarianism/rules.yaml:1215:19\n5947 rules/rise_of_totalitarianism/rules.yaml:1216:15\n5948 rules/rise_of_totalitarianism/rules.yaml:1217:15\n5949 rules/rise_of_totalitarianism/rules.yaml:1218:15\n5962 rules/rise_of_totalitarianism/rules.yaml:1219:15\n5963 rules/rise_of_totalitarianism/rules.yaml:1220:19\n5978 rules/rise_of_totalitarianism/rules.yaml:1221:19\n5979 rules/rise_of_totalitarianism/rules.yaml:1222:19\n5980 rules/rise_of_totalitarianism/rules.yaml:1223:19\n5985 rules/rise_of_totalitarianism/rules.yaml:1224:23\n5988 rules/rise_of_totalitarianism/rules.yaml:1225:23\n5989 rules/rise_of_totalitarianism/rules.yaml:1226:19\n6007 rules/rise_of_totalitarianism/rules.yaml:1227:15\n6020 rules/rise_of_totalitarianism/rules.yaml:1228:15\n6025 rules/rise_of_totalitarianism/rules.yaml:1229:15\n6026 rules/rise_of_totalitarianism/rules.yaml:1230:15\n6036 rules/rise_of_totalitarianism/rules.yaml:1231:15\n6042 rules/rise_of_totalitarianism/rules.yaml:1232:19\n6045 rules/rise_of_totalitarianism/rules.yaml:1233:11\n6067 rules/rise_of_totalitarianism/rules.yaml:1532:7\n6068 rules/rise_of_totalitarianism/rules.yaml:1533:7\n6069 rules/rise_of_totalitarianism/rules.yaml:1534:7\n6077 rules/rise_of_totalitarianism/rules.yaml:1535:11\n6090 rules/rise_of_totalitarianism/rules.yaml:1536:11\n6091 rules/rise_of_totalitarianism/rules.yaml:1537:15\n6092 rules/rise_of_totalitarianism/rules.yaml:1538:15\n6095 rules/rise_of_totalitarianism/rules.yaml:1539:7\n6107 rules/rise_of_totalitarianism/rules.yaml:1540:7\n6113 rules/rise_of_totalitarianism/rules.yaml:1541:7\n6121 rules/rise_of_totalitarianism/rules.yaml:1542:11\n6129 rules/rise_of_totalitarianism/rules.yaml:1543:11\n6134 rules/rise_of_totalitarianism/rules.yaml:1544:15\n6135 rules/rise_of_totalitarianism/rules.yaml:1545:15\n6160 rules/rise_of_totalitarianism/rules.yaml:817:7\n6161 rules/rise_of_totalitarianism/rules.yaml:818:7\n6172 rules/rise_of_totalitarianism/rules.yaml:819:11\n6182 rules/rise_of_totalitarianism/rules.yaml:820:11\n6183 rules/rise_of_totalitarianism/rules.yaml:821:15\n6192 rules/rise_of_totalitarianism/rules.yaml:823:15\n6205 rules/rise_of_totalitarianism/rules.yaml:824:15\n6206 rules/rise_of_totalitarianism/rules.yaml:825:19\n6215 rules/rise_of_totalitarianism/rules.yaml:827:19\n6228 rules/rise_of_totalitarianism/rules.yaml:828:19\n6236 rules/rise_of_totalitarianism/rules.yaml:829:19\n6238 rules/rise_of_totalitarianism/rules.yaml:830:19\n6239 rules/rise_of_totalitarianism/rules.yaml:831:19\n6240 rules/rise_of_totalitarianism/rules.yaml:832:19\n6241 rules/rise_of_totalitarianism/rules.yaml:833:19\n6264 rules/rise_of_totalitarianism/rules.yaml:834:19\n6265 rules/rise_of_totalitarianism/rules.yaml:835:19\n6266 rules/rise_of_totalitarianism/rules.yaml:836:19\n6271 rules/rise_of_totalitarianism/rules.yaml:837:19\n6279 rules/rise_of_totalitarianism/rules.yaml:838:23\n6293 rules/rise_of_totalitarianism/rules.yaml:839:19\n6294 rules/rise_of_totalitarianism/rules.yaml:840:19\n6295 rules/rise_of_totalitarianism/rules.yaml:841:19\n6296 rules/rise_of_totalitarianism/rules.yaml:842:19\n6300 rules/rise_of_totalitarianism/rules.yaml:843:7\n6329 rules/rise_of_totalitarianism/rules.yaml:784:3\n6335 rules/rise_of_totalitarianism/rules.yaml:1707:14\n6363 rules/rise_of_totalitarianism/rules.yaml:788:7\n6364 rules/rise_of_totalitarianism/rules.yaml:789:11\n6365 rules/rise_of_totalitarianism/rules.yaml:790:7\n6370 rules/rise_of_totalitarianism/rules.yaml:791:7\n6392 rules/rise_of_totalitarianism/rules.yaml:793:11\n6393 rules/rise_of_totalitarianism/rules.yaml:794:7\n6400 rules/rise_of_totalitarianism/rules.yaml:795:7\n6401 rules/rise_of_totalitarianism/rules.yaml:796:11\n6402 rules/rise_of_totalitarianism/rules.yaml:797:15\n6410 rules/rise_of_totalitarianism/rules.yaml:799:15\n6417 rules/rise_of_totalitarianism/rules.yaml:800:11\n6418 rules/rise_of_totalitarianism/rules.yaml:801:7\n6432 rules/rise_of_totalitarianism/rules.yaml:802:11\n6438 rules/rise_of_totalitarianism/rules.yaml:803:15\n6443 rules/rise_of_totalitarianism/rules.yaml:804:7\n6450 rules/rise_of_totalitarianism/rules.yaml:805:7\n6451 rules/rise_of_totalitarianism/rules.yaml:806:11\n6452 rules/rise_of_totalitarianism/rules.yaml:807:11\n6453 rules/rise_of_totalitarianism/rules.yaml:808:15\n6454 rules/rise_of_totalitarianism/rules.yaml:809:11\n6455 rules/rise_of_totalitarianism/rules.yaml:810:11\n6456 rules/rise_of_totalitarianism/rules.yaml:811:11\n6467 rules/rise_of_totalitarianism/rules.yaml:1338:7\n6468 rules/rise_of_totalitarianism/rules.yaml:1339:11\n6469 rules/rise_of_totalitarianism/rules.yaml:1340:11\n6470 rules/rise_of_totalitarianism/rules.yaml:1341:7\n6477 rules/rise_of_totalitarianism/rules.yaml:1342:7\n6478 rules/rise_of_totalitarianism/rules.yaml:1343:11\n6493 rules/rise_of_totalitarianism/rules.yaml:697:7\n6494 rules/rise_of_totalitarianism/rules.yaml:698:7\n6495 rules/rise_of_totalitarianism/rules.yaml:699:7\n6496 rules/rise_of_totalitarianism/rules.yaml:700:7\n6504 rules/rise_of_totalitarianism/rules.yaml:701:11\n6510 rules/rise_of_totalitarianism/rules.yaml:702:11\n6511 rules/rise_of_totalitarianism/rules.yaml:703:15\n6512 rules/rise_of_totalitarianism/rules.yaml:704:15\n6513 rules/rise_of_totalitarianism/rules.yaml:705:15\n6514 rules/rise_of_totalitarianism/rules.yaml:706:15\n6517 rules/rise_of_totalitarianism/rules.yaml:707:7\n6539 rules/rise_of_totalitarianism/rules.yaml:1615:7\n6540 rules/rise_of_totalitarianism/rules.yaml:1616:7\n6541 rules/rise_of_totalitarianism/rules.yaml:1617:7\n6554 rules/rise_of_totalitarianism/rules.yaml:1618:7\n6567 rules/rise_of_totalitarianism/rules.yaml:1619:7\n6568 rules/rise_of_totalitarianism/rules.yaml:1620:7\n6569 rules/rise_of_totalitarianism/rules.yaml:1621:7\n6570 rules/rise_of_totalitarianism/rules.yaml:1622:11\n6571 rules/rise_of_totalitarianism/rules.yaml:1623:11\n6572 rules/rise_of_totalitarianism/rules.yaml:1624:15\n6573 rules/rise_of_totalitarianism/rules.yaml:1625:7\n6574 rules/rise_of_totalitarianism/rules.yaml:1626:7\n6575 rules/rise_of_totalitarianism/rules.yaml:1627:11\n6583 rules/rise_of_totalitarianism/rules.yaml:1629:11\n6589 rules/rise_of_totalitarianism/rules.yaml:1630:11\n6590 rules/rise_of_totalitarianism/rules.yaml:1631:11\n6591 rules/rise_of_totalitarianism/rules.yaml:1632:15\n6592 rules/rise_of_totalitarianism/rules.yaml:1633:19\n6593 rules/rise_of_totalitarianism/rules.yaml:1634:19\n6594 rules/rise_of_totalitarianism/rules.yaml:1635:19\n6595 rules/rise_of_totalitarianism/rules.yaml:1636:23\n6596 rules/rise_of_totalitarianism/rules.yaml:1637:23\n6597 rules/rise_of_totalitarianism/rules.yaml:1638:23\n6599 rules/rise_of_totalitarianism/rules.yaml:1640:19\n6602 rules/rise_of_totalitarianism/rules.yaml:1641:19\n6603 rules/rise_of_totalitarianism/rules.yaml:1642:11\n6604 rules/rise_of_totalitarianism/rules.yaml:1643:11\n6605 rules/rise_of_totalitarianism/rules.yaml:1644:11\n6606 rules/rise_of_totalitarianism/rules.yaml:1645:11\n6611 rules/rise_of_totalitarianism/rules.yaml:1646:15\n6612 rules/rise_of_totalitarianism/rules.yaml:1647:15\n6613 rules/rise_of_totalitarianism/rules.yaml:1648:15\n6614 rules/rise_of_totalitarianism/rules.yaml:1649:15\n6622 rules/rise_of_totalitarianism/rules.yaml:1650:19\n6628 rules/rise_of_totalitarianism/rules.yaml:1651:19\n6629 rules/rise_of_totalitarianism/rules.yaml:1652:19\n6630 rules/rise_of_totalitarianism/rules.yaml:1653:23\n6631 rules/rise_of_totalitarianism/rules.yaml:1654:23\n6632 rules/rise_of_totalitarianism/rules.yaml:1655:23\n6635 rules/rise_of_totalitarianism/rules.yaml:1656:15\n6636 rules/rise_of_totalitarianism/rules.yaml:1657:19\n6637 rules/rise_of_totalitarianism/rules.yaml:1658:19\n6662 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6667 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6670 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6671 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6672 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6673 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6674 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6675 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6688 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6689 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6701 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6707 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6725 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6726 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6747 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6786 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6787 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6789 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6790 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6794 rules/rise_of_totalitarianism/rules.yaml:1661:3\n6810 rules/rise_of_totalitarianism/rules.yaml:1435:7\n6811 rules/rise_of_totalitarianism/rules.yaml:1436:7\n6819 rules/rise_of_totalitarianism/rules.yaml:1437:11\n6825 rules/rise_of_totalitarianism/rules.yaml:1438:11\n6826 rules/rise_of_totalitarianism/rules.yaml:1439:11\n6852 rules/rise_of_totalitarianism/rules.yaml:685:7\n6853 rules/rise_of_totalitarianism/rules.yaml:686:7\n6861 rules/rise_of_totalitarianism/rules.yaml:687:11\n6869 rules/rise_of_totalitarianism/rules.yaml:688:11\n6870 rules/rise_of_totalitarianism/rules.yaml:689:15\n6871 rules/rise_of_totalitarianism/rules.yaml:690:15\n6872 rules/rise_of_totalitarianism/rules.yaml:691:15\n6886 rules/rise_of_totalitarianism/rules.yaml:948:3\n6893 rules/rise_of_totalitarianism/rules.yaml:1687:14\n6899 rules/rise_of_totalitarianism/rules.yaml:1708:14\n6936 rules/rise_of_totalitarianism/rules.yaml:953:7\n6937 rules/rise_of_totalitarianism/rules.yaml:954:7\n6938 rules/rise_of_totalitarianism/rules.yaml:955:7\n6939 rules/rise_of_totalitarianism/rules.yaml:956:7\n6940 rules/rise_of_totalitarianism/rules.yaml:957:7\n6941 rules/rise_of_totalitarianism/rules.yaml:958:7\n6952 rules/rise_of_totalitarianism/rules.yaml:959:11\n6960 rules/rise_of_totalitarianism/rules.yaml:960:15\n6973 rules/rise_of_totalitarianism/rules.yaml:961:15\n6979 rules/rise_of_totalitarianism/rules.yaml:962:15\n6986 rules/rise_of_totalitarianism/rules.yaml:963:15\n6987 rules/rise_of_totalitarianism/rules.yaml:964:15\n6988 rules/rise_of_totalitarianism/rules.yaml:965:15\n6993 rules/rise_of_totalitarianism/rules.yaml:966:19\n6996 rules/rise_of_totalitarianism/rules.yaml:969:23\n6997 rules/rise_of_totalitarianism/rules.yaml:970:23\n6998 rules/rise_of_totalitarianism/rules.yaml:971:23\n6999 rules/rise_of_totalitarianism/rules.yaml:972:27\n7000 rules/rise_of_totalitarianism/rules.yaml:973:23\n7003 rules/rise_of_totalitarianism/rules.yaml:967:23\n7010 rules/rise_of_totalitarianism/rules.yaml:974:19\n7013 rules/rise_of_totalitarianism/rules.yaml:976:15\n7029 rules/rise_of_totalitarianism/rules.yaml:977:15\n7030 rules/rise_of_totalitarianism/rules.yaml:978:19\n7031 rules/rise_of_totalitarianism/rules.yaml:979:19\n7039 rules/rise_of_totalitarianism/rules.yaml:981:19\n7052 rules/rise_of_totalitarianism/rules.yaml:982:19\n7057 rules/rise_of_totalitarianism/rules.yaml:983:19\n7064 rules/rise_of_totalitarianism/rules.yaml:984:19\n7065 rules/rise_of_totalitarianism/rules.yaml:985:19\n7066 rules/rise_of_totalitarianism/rules.yaml:986:19\n7071 rules/rise_of_totalitarianism/rules.yaml:987:23\n7074 rules/rise_of_totalitarianism/rules.yaml:990:27\n7075 rules/rise_of_totalitarianism/rules.yaml:991:27\n7076 rules/rise_of_totalitarianism/rules.yaml:992:31\n7077 rules/rise_of_totalitarianism/rules.yaml:993:27\n7080 rules/rise_of_totalitarianism/rules.yaml:988:27\n7084 rules/rise_of_totalitarianism/rules.yaml:995:11\n7085 rules/rise_of_totalitarianism/rules.yaml:996:11\n7086 rules/rise_of_totalitarianism/rules.yaml:997:15\n7087 rules/rise_of_totalitarianism/rules.yaml:998:15\n7095 rules/rise_of_totalitarianism/rules.yaml:1000:15\n7103 rules/rise_of_totalitarianism/rules.yaml:1001:15\n7104 rules/rise_of_totalitarianism/rules.yaml:1002:15\n7111 rules/rise_of_totalitarianism/rules.yaml:1003:15\n7112 rules/rise_of_totalitarianism/rules.yaml:1004:15\n7113 rules/rise_of_totalitarianism/rules.yaml:1005:15\n7118 rules/rise_of_totalitarianism/rules.yaml:1006:19\n7119 rules/rise_of_totalitarianism/rules.yaml:1007:19\n7120 rules/rise_of_totalitarianism/rules.yaml:1008:19\n7128 rules/rise_of_totalitarianism/rules.yaml:1009:23\n7136 rules/rise_of_totalitarianism/rules.yaml:1011:11\n7148 rules/rise_of_totalitarianism/rules.yaml:1012:11\n7149 rules/rise_of_totalitarianism/rules.yaml:1013:15\n7150 rules/rise_of_totalitarianism/rules.yaml:1014:15\n7158 rules/rise_of_totalitarianism/rules.yaml:1016:15\n7170 rules/rise_of_totalitarianism/rules.yaml:1017:15\n7171 rules/rise_of_totalitarianism/rules.yaml:1018:15\n7178 rules/rise_of_totalitarianism/rules.yaml:1019:15\n7179 rules/rise_of_totalitarianism/rules.yaml:1020:15\n7180 rules/rise_of_totalitarianism/rules.yaml:1021:15\n7181 rules/rise_of_totalitarianism/rules.yaml:1022:19\n7182 rules/rise_of_totalitarianism/rules.yaml:1023:19\n7183 rules/rise_of_totalitarianism/rules.yaml:1024:19\n7184 rules/rise_of_totalitarianism/rules.yaml:1025:19\n7185 rules/rise_of_totalitarianism/rules.yaml:1026:19\n7188 rules/rise_of_totalitarianism/rules.yaml:1028:11\n7189 rules/rise_of_totalitarianism/rules.yaml:1029:11\n7190 rules/rise_of_totalitarianism/rules.yaml:1030:11\n7195 rules/rise_of_totalitarianism/rules.yaml:1031:15\n7200 rules/rise_of_totalitarianism/rules.yaml:1032:15\n7201 rules/rise_of_totalitarianism/rules.yaml:1033:15\n7202 rules/rise_of_totalitarianism/rules.yaml:1034:15\n7203 rules/rise_of_totalitarianism/rules.yaml:1035:15\n7210 rules/rise_of_totalitarianism/rules.yaml:1036:15\n7211 rules/rise_of_totalitarianism/rules.yaml:1037:15\n7212 rules/rise_of_totalitarianism/rules.yaml:1038:15\n7217 rules/rise_of_totalitarianism/rules.yaml:1039:19\n7218 rules/rise_of_totalitarianism/rules.yaml:1040:19\n7219 rules/rise_of_totalitarianism/rules.yaml:1041:19\n7220 rules/rise_of_totalitarianism/rules.yaml:1042:19\n7221 rules/rise_of_totalitarianism/rules.yaml:1043:19\n7225 rules/rise_of_totalitarianism/rules.yaml:1045:15\n7230 rules/rise_of_totalitarianism/rules.yaml:1046:15\n7247 rules/rise_of_totalitarianism/rules.yaml:1047:15\n7248 rules/rise_of_totalitarianism/rules.yaml:1048:15\n7255 rules/rise_of_totalitarianism/rules.yaml:1049:15\n7256 rules/rise_of_totalitarianism/rules.yaml:1050:15\n7257 rules/rise_of_totalitarianism/rules.yaml:1051:15\n7262 rules/rise_of_totalitarianism/rules.yaml:1052:19\n7277 rules/rise_of_totalitarianism/rules.yaml:1053:19\n7278 rules/rise_of_totalitarianism/rules.yaml:1054:23\n7293 rules/rise_of_totalitarianism/rules.yaml:1055:19\n7301 rules/rise_of_totalitarianism/rules.yaml:1056:23\n7313 rules/rise_of_totalitarianism/rules.yaml:1057:23\n7320 rules/rise_of_totalitarianism/rules.yaml:1058:19\n7321 rules/rise_of_totalitarianism/rules.yaml:1059:23\n7324 rules/rise_of_totalitarianism/rules.yaml:1060:23\n7325 rules/rise_of_totalitarianism/rules.yaml:1061:19\n7330 rules/rise_of_totalitarianism/rules.yaml:1062:23\n7337 rules/rise_of_totalitarianism/rules.yaml:1063:7\n7340 rules/rise_of_totalitarianism/rules.yaml:1069:11\n7343 rules/rise_of_totalitarianism/rules.yaml:1064:11\n7350 rules/rise_of_totalitarianism/rules.yaml:1065:15\n7354 rules/rise_of_totalitarianism/rules.yaml:1067:15\n7364 rules/rise_of_totalitarianism/rules.yaml:1070:7\n7365 rules/rise_of_totalitarianism/rules.yaml:1071:11\n7366 rules/rise_of_totalitarianism/rules.yaml:1072:15\n7368 rules/rise_of_totalitarianism/rules.yaml:1074:11\n7387 rules/rise_of_totalitarianism/rules.yaml:867:7\n7388 rules/rise_of_totalitarianism/rules.yaml:868:11\n7389 rules/rise_of_totalitarianism/rules.yaml:869:15\n7390 rules/rise_of_totalitarianism/rules.yaml:870:19\n7391 rules/rise_of_totalitarianism/rules.yaml:871:15\n7392 rules/rise_of_totalitarianism/rules.yaml:872:15\n7394 rules/rise_of_totalitarianism/rules.yaml:873:7\n7395 rules/rise_of_totalitarianism/rules.yaml:874:7\n7406 rules/rise_of_totalitarianism/rules.yaml:875:11\n7407 rules/rise_of_totalitarianism/rules.yaml:876:11\n7422 rules/rise_of_totalitarianism/rules.yaml:877:15\n7428 rules/rise_of_totalitarianism/rules.yaml:878:15\n7434 rules/rise_of_totalitarianism/rules.yaml:879:19\n7435 rules/rise_of_totalitarianism/rules.yaml:880:19\n7448 rules/rise_of_totalitarianism/rules.yaml:881:19\n7467 rules/rise_of_totalitarianism/rules.yaml:1417:7\n7472 rules/rise_of_totalitarianism/rules.yaml:1418:11\n7473 rules/rise_of_totalitarianism/rules.yaml:1419:11\n7474 rules/rise_of_totalitarianism/rules.yaml:1420:11\n7479 rules/rise_of_totalitarianism/rules.yaml:1421:11\n7487 rules/rise_of_totalitarianism/rules.yaml:1422:15\n7493 rules/rise_of_totalitarianism/rules.yaml:1423:15\n7494 rules/rise_of_totalitarianism/rules.yaml:1424:19\n7497 rules/rise_of_totalitarianism/rules.yaml:1425:19\n7498 rules/rise_of_totalitarianism/rules.yaml:1426:19\n7499 rules/rise_of_totalitarianism/rules.yaml:1427:19\n7519 rules/rise_of_totalitarianism/flow.yaml:23:3\n7556 rules/rise_of_totalitarianism/flow.yaml:27:7\n7557 rules/rise_of_totalitarianism/flow.yaml:28:7\n7558 rules/rise_of_totalitarianism/flow.yaml:29:7\n7569 rules/rise_of_totalitarianism/flow.yaml:30:11\n7574 rules/rise_of_totalitarianism/flow.yaml:31:11\n7583 rules/rise_of_totalitarianism/flow.yaml:32:15\n7595 rules/rise_of_totalitarianism/flow.yaml:33:15\n7596 rules/rise_of_totalitarianism/flow.yaml:34:19\n7599 rules/rise_of_totalitarianism/flow.yaml:35:19\n7603 rules/rise_of_totalitarianism/flow.yaml:36:7\n7604 rules/rise_of_totalitarianism/flow.yaml:37:7\n7605 rules/rise_of_totalitarianism/flow.yaml:38:11\n7606 rules/rise_of_totalitarianism/flow.yaml:39:15\n7623 rules/rise_of_totalitarianism/flow.yaml:40:15\n7624 rules/rise_of_totalitarianism/flow.yaml:41:11\n7625 rules/rise_of_totalitarianism/flow.yaml:42:7\n7626 rules/rise_of_totalitarianism/flow.yaml:43:7\n7627 rules/rise_of_totalitarianism/flow.yaml:44:11\n7630 rules/rise_of_totalitarianism/flow.yaml:45:11\n7631 rules/rise_of_totalitarianism/flow.yaml:46:7\n7632 rules/rise_of_totalitarianism/flow.yaml:47:11\n7633 rules/rise_of_totalitarianism/flow.yaml:48:7\n7647 rules/rise_of_totalitarianism/flow.yaml:49:11\n7653 rules/rise_of_totalitarianism/flow.yaml:50:11\n7654 rules/rise_of_totalitarianism/flow.yaml:51:15\n7655 rules/rise_of_totalitarianism/flow.yaml:52:15\n7665 rules/rise_of_totalitarianism/flow.yaml:53:15\n7672 rules/rise_of_totalitarianism/flow.yaml:54:15\n7673 rules/rise_of_totalitarianism/flow.yaml:55:15\n7677 rules/rise_of_totalitarianism/flow.yaml:56:7\n7684 rules/rise_of_totalitarianism/flow.yaml:57:7\n7695 rules/rise_of_totalitarianism/flow.yaml:58:11\n7696 rules/rise_of_totalitarianism/flow.yaml:59:11\n7711 rules/rise_of_totalitarianism/flow.yaml:60:15\n7729 rules/rise_of_totalitarianism/flow.yaml:61:15\n7730 rules/rise_of_totalitarianism/flow.yaml:62:19\n7732 rules/rise_of_totalitarianism/flow.yaml:64:19\n7735 rules/rise_of_totalitarianism/flow.yaml:65:19\n7758 rules/rise_of_totalitarianism/flow.yaml:83:3\n7764 rules/rise_of_totalitarianism/flow.yaml:83:3\n7775 rules/rise_of_totalitarianism/flow.yaml:87:7\n7776 rules/rise_of_totalitarianism/flow.yaml:88:11\n7777 rules/rise_of_totalitarianism/flow.yaml:89:15\n7778 rules/rise_of_totalitarianism/flow.yaml:90:7\n7779 rules/rise_of_totalitarianism/flow.yaml:91:7\n7780 rules/rise_of_totalitarianism/flow.yaml:92:7\n7781 rules/rise_of_totalitarianism/flow.yaml:93:7\n7782 rules/rise_of_totalitarianism/flow.yaml:94:7\n7788 rules/rise_of_totalitarianism/flow.yaml:95:7\n7794 rules/rise_of_totalitarianism/flow.yaml:96:7\n7800 rules/rise_of_totalitarianism/flow.yaml:97:7\n7801 rules/rise_of_totalitarianism/flow.yaml:98:7\n7811 rules/rise_of_totalitarianism/flow.yaml:16:3\n7826 rules/rise_of_totalitarianism/flow.yaml:20:7\n7827 rules/rise_of_totalitarianism/flow.yaml:21:7\n7842 rules/rise_of_totalitarianism/flow.yaml:67:3\n7864 rules/rise_of_totalitarianism/flow.yaml:71:7\n7878 rules/rise_of_totalitarianism/flow.yaml:72:11\n7879 rules/rise_of_totalitarianism/flow.yaml:73:11\n7880 rules/rise_of_totalitarianism/flow.yaml:74:11\n7887 rules/rise_of_totalitarianism/flow.yaml:75:11\n7894 rules/rise_of_totalitarianism/flow.yaml:76:11\n7908 rules/rise_of_totalitarianism/flow.yaml:77:15\n7913 rules/rise_of_totalitarianism/flow.yaml:78:11\n7920 rules/rise_of_totalitarianism/flow.yaml:79:11\n7925 rules/rise_of_totalitarianism/flow.yaml:80:7\n7926 rules/rise_of_totalitarianism/flow.yaml:81:11\n7944 rules/rise_of_totalitarianism/rules.yaml:1701:7\n7952 rules/rise_of_totalitarianism/rules.yaml:1702:7\n7955 rules/rise_of_totalitarianism/rules.yaml:1703:7\n7956 rules/rise_of_totalitarianism/rules.yaml:1704:7\n7957 rules/rise_of_totalitarianism/rules.yaml:1705:7"
