@@ -82,6 +82,7 @@ __all__ = [
     "report_options",
     "report",
     "subsets",
+    "tabulate",
 ]
 
 #: the most times one loop of the rules may run (between two decisions, for a loop that asks
@@ -110,6 +111,25 @@ def first(m: int) -> int:
     if m == 0:
         raise RulesError("first() of an empty list")
     return (m & -m).bit_length() - 1
+
+
+def tabulate(f: Any, domain: Any) -> tuple[Any, ...] | None:
+    """The values of ``f(S, x)``, a function of one argument that reads no state, for every
+    ``x`` of ``domain`` (the records of a type, numbered from 0), as a tuple the engine
+    indexes by ``x`` instead of calling ``f`` (``rulecraft.compiler.codegen.purefn``); None
+    when some value fails (the calls then stay calls, and fail where the rules call it), is
+    not a number, a string or none (a list a caller could change), or the domain is not
+    ``0..n-1``."""
+    if domain is None or tuple(domain) != tuple(range(len(domain))):
+        return None
+    try:
+        values = tuple(f([], x) for x in domain)
+    except Exception:
+        return None
+    # a list could be changed by a caller: only values nothing can change are shared
+    if all(v is None or isinstance(v, (int, str)) for v in values):
+        return values
+    return None
 
 
 def head(t: Any) -> Any:

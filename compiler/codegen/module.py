@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -26,6 +27,7 @@ from .. import ir
 from .data import ScenarioData, build_data, ref_kind, table_ids, written_fields
 from .dispatch import dispatch_methods
 from .exprs import CodegenError, ExprGen, Scope
+from .purefn import table_type, tabulable, use_tables
 from .pytext import bind_int_view
 from .routines import ClassTables, RoutineGen, find_suspending, method_stem
 from .specialise import guard_logs, lower_loops
@@ -119,6 +121,9 @@ class ClassGen:
     attrs: dict[str, str] = field(default_factory=dict)  # own data attributes -> type
     #: the root class's STEP_NAMES and CARD_NAMES (see dispatch.py)
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the functions tabulated (purefn.py): method name -> (domain's data key, table type);
+    #: the root class declares them all, each class defining one builds its table
+    tabulated: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def method(self, name: str) -> str | None:
         c: ClassGen | None = self
@@ -460,6 +465,7 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
     for cls in {id(c): c for c in classes.values()}.values():
         for name in cls.attrs:
             cls.attrs[name] = attr_type(name, [d[name] for d in datas.values() if name in d])
+    tabulate_functions({id(c): c for c in classes.values()}.values(), classes[root_sid], games)
     out: dict[str, str] = {}
     root = classes[root_sid]
     env = environment()
@@ -481,6 +487,30 @@ def generate_game(games: dict[str, ir.Game], tables_data: dict[str, Any]) -> dic
         )
     out["__init__.py"] = package_init(first, order, root_sid)
     return out
+
+
+def tabulate_functions(
+    all_classes: Iterable[ClassGen], root: ClassGen, games: dict[str, ir.Game]
+) -> None:
+    """Functions of one record that read no state as tables (purefn.py): every call of
+    one in every class's methods reads its table."""
+    cls_list = list(all_classes)
+    definitions: dict[str, list[str]] = {}
+    data_attrs: set[str] = set()
+    for cls in cls_list:
+        data_attrs |= set(cls.attrs)
+        for name, text in cls.methods.items():
+            if name.startswith("f_"):
+                definitions.setdefault(name, []).append(text)
+    found = tabulable(definitions, data_attrs, games.values())
+    if not found:
+        return
+    for name, key in found.items():
+        root.tabulated[name] = (key, table_type(definitions[name][0]))
+    for cls in cls_list:
+        for name in list(cls.methods):
+            if name not in found:
+                cls.methods[name] = use_tables(cls.methods[name], found)
 
 
 def class_text(cls: ClassGen, sid: str = "") -> str:
@@ -548,6 +578,8 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
         lines.append("    flow_loop: int")
     for name, typ in sorted(cls.attrs.items()):
         lines.append(f"    {name}: {typ}")
+    for name, (_key, typ) in sorted(cls.tabulated.items()):
+        lines.append(f"    tab_{name[2:]}: {typ}")
     lines.append("")
     lines.append("    def __init__(self, d: dict[str, Any]) -> None:")
     if cls.parent is not None:
@@ -557,15 +589,32 @@ def class_text(cls: ClassGen, sid: str = "") -> str:
     for name in sorted(cls.attrs):
         getter = f"d.get({name!r})" if name.startswith("k_") else f"d[{name!r}]"
         lines.append(f"        self.{name} = {getter}")
+    fixed: list[str] = []
     if cls.parent is None:
-        lines.extend(
-            environment().get_template("engine_class.py.j2").render().rstrip("\n").split("\n")
-        )
+        fixed = environment().get_template("engine_class.py.j2").render().rstrip("\n").split("\n")
+    # the tables at the end of __init__, before the fixed part's methods
+    at = next((i for i, ln in enumerate(fixed) if ln.startswith("    def ")), len(fixed))
+    lines.extend([*fixed[:at], *table_lines(cls), *fixed[at:]])
     for name in sorted(cls.methods):
         lines.append("")
         text = bind_int_view(cls.methods[name])
         lines.extend("    " + ln if ln else "" for ln in text.split("\n"))
     return "\n".join(lines)
+
+
+def table_lines(cls: ClassGen) -> list[str]:
+    """The end of a class's ``__init__``: the tables of the functions it defines (purefn.py),
+    None in the root class for those it does not."""
+    root = cls
+    while root.parent is not None:
+        root = root.parent
+    out = []
+    for name, (key, _typ) in sorted(root.tabulated.items()):
+        if name in cls.methods:
+            out.append(f"        self.tab_{name[2:]} = _tabulate(self.{name}, d.get({key!r}))")
+        elif cls is root:
+            out.append(f"        self.tab_{name[2:]} = None")
+    return out
 
 
 def scenario_module(

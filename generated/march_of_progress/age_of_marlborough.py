@@ -143,7 +143,9 @@ class AgeOfMarlboroughScenario(MarchOfProgressRules):
         _w2 = self.s_e_country__owner[v_c] == v_p
         if _w2:
             _w1 = False
-            for v_a__1 in self.ix_army__owner.get(self.f_enemy(S, v_p), ()):
+            for v_a__1 in self.ix_army__owner.get(
+                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)), ()
+            ):
                 if S[self.o_e_army__location + v_a__1] == v_c:
                     _w1 = True
                     break
@@ -238,4 +240,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n152 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n153 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n157 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n162 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n163 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n169 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n170 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n174 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"
+_ORIGINS = "143 rules/march_of_progress/scenarios/age_of_marlborough.yaml:73:9\n154 rules/march_of_progress/scenarios/age_of_marlborough.yaml:74:13\n155 rules/march_of_progress/scenarios/age_of_marlborough.yaml:75:9\n159 rules/march_of_progress/scenarios/age_of_marlborough.yaml:66:9\n164 rules/march_of_progress/scenarios/age_of_marlborough.yaml:55:11\n165 rules/march_of_progress/scenarios/age_of_marlborough.yaml:56:11\n166 rules/march_of_progress/scenarios/age_of_marlborough.yaml:57:15\n171 rules/march_of_progress/scenarios/age_of_marlborough.yaml:44:11\n172 rules/march_of_progress/scenarios/age_of_marlborough.yaml:46:19\n173 rules/march_of_progress/scenarios/age_of_marlborough.yaml:47:19\n176 rules/march_of_progress/scenarios/age_of_marlborough.yaml:48:19"

@@ -51,6 +51,7 @@ from rulecraft.runtime.prelude import reverse as _reverse  # noqa: F401
 from rulecraft.runtime.prelude import roll as _roll
 from rulecraft.runtime.prelude import shuffled as _shuffled  # noqa: F401
 from rulecraft.runtime.prelude import subsets as _subsets  # noqa: F401
+from rulecraft.runtime.prelude import tabulate as _tabulate
 from rulecraft.runtime.prelude import take as _take
 from rulecraft.runtime.prelude import tcall as _tcall  # noqa: F401
 from rulecraft.runtime.prelude import terms as _terms  # noqa: F401
@@ -292,6 +293,8 @@ class MarchOfProgressRules:
     s_e_country__owner: tuple[Any, ...]
     s_e_country__vp_max: tuple[int, ...]
     s_p_home: tuple[int, ...]
+    tab_enemy: tuple[Any, ...] | None
+    tab_strength_cap: tuple[int, ...] | None
 
     def __init__(self, d: dict[str, Any]) -> None:
         self.d = d
@@ -357,6 +360,9 @@ class MarchOfProgressRules:
             getattr(self, f"f_deal__{g[0]}__keep", None) for g in self.deal_goods
         )
         self.deal_value = getattr(self, "f_" + d["deal_value"]) if d.get("deal_value") else None
+
+        self.tab_enemy = _tabulate(self.f_enemy, d.get("all_player"))
+        self.tab_strength_cap = None
 
     def deal_give(self, S: list[Any], g: int, giver: Any, receiver: Any, x: Any) -> None:
         """Give good ``g`` (an item of a deal, see rulecraft.runtime.deals)."""
@@ -461,7 +467,10 @@ class MarchOfProgressRules:
             _w3 = _w1
             if _w3:
                 _w2 = False
-                for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_p), ()):
+                for v_a__2 in self.ix_army__owner.get(
+                    (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)),
+                    (),
+                ):
                     if S[self.o_e_army__location + v_a__2] == v_c:
                         _w2 = True
                         break
@@ -675,7 +684,11 @@ class MarchOfProgressRules:
 
     def p_flip_initiative(self, S: list[Any]) -> None:
         """After the initiative holder chose who goes first, the initiative card flips. (MOP-INIT-02) [rules/march_of_progress/flow.yaml:76:3]"""
-        S[self.o_g_initiative] = self.f_enemy(S, S[self.o_g_initiative])
+        S[self.o_g_initiative] = (
+            self.tab_enemy[S[self.o_g_initiative]]
+            if self.tab_enemy is not None
+            else self.f_enemy(S, S[self.o_g_initiative])
+        )
         if S[_LOG] is not False:
             _log(S, 17, (S[self.o_g_initiative],))
 
@@ -704,7 +717,7 @@ class MarchOfProgressRules:
     def p_setup__initiative(self, S: list[Any]) -> None:
         """Each player rolls a die; the highest roll takes the initiative, ties are re-rolled. (MOP-SETUP-07) [rules/march_of_progress/flow.yaml:11:3]"""
         v_p1 = _head(self.all_player)
-        v_p2 = self.f_enemy(S, v_p1)
+        v_p2 = self.tab_enemy[v_p1] if self.tab_enemy is not None else self.f_enemy(S, v_p1)
         v_r1 = _roll(S, 6)
         v_r2 = _roll(S, 6)
         if S[_LOG] is not False:
@@ -800,7 +813,7 @@ class MarchOfProgressRules:
     def q_attack(self, S: list[Any], R: Any, v_me: Any, v_plus: bool) -> None:
         """The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"""
         N: list[int] = S
-        v_foe = self.f_enemy(S, v_me)
+        v_foe = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
         _w4 = []
         for v_c in self.all_country:
             _w5 = False
@@ -949,7 +962,7 @@ class MarchOfProgressRules:
 
     def q_combat(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        v_foe = self.f_enemy(S, v_att)
+        v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
@@ -990,7 +1003,19 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
-        _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
+        _log(
+            S,
+            16,
+            (
+                (
+                    self.tab_enemy[v_loser]
+                    if self.tab_enemy is not None
+                    else self.f_enemy(S, v_loser)
+                ),
+                v_loser,
+                v_where,
+            ),
+        )
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
         "Equal totals: all armies in the country from both sides are destroyed. (MOP-COMBAT-06) [rules/march_of_progress/rules.yaml:259:3]"
@@ -1002,7 +1027,14 @@ class MarchOfProgressRules:
             ],
             *[
                 v_a__2
-                for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_att), ())
+                for v_a__2 in self.ix_army__owner.get(
+                    (
+                        self.tab_enemy[v_att]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, v_att)
+                    ),
+                    (),
+                )
                 if S[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
@@ -1140,7 +1172,15 @@ class MarchOfProgressRules:
                 elif self.c_order_choice_without_flip:
                     v_first_actor = _pick(R, v_actors)
                 self.q_perform(S, R, v_first_actor)
-                self.q_perform(S, R, self.f_enemy(S, v_first_actor))
+                self.q_perform(
+                    S,
+                    R,
+                    (
+                        self.tab_enemy[v_first_actor]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, v_first_actor)
+                    ),
+                )
 
     def r_attack(self, S: list[Any], F: Any, v: Any, v_me: Any = None, v_plus: bool = False) -> Any:
         "The ATTACK and ATTACK+1 actions. (MOP-ATT-01, MOP-ATT-02, MOP-ATT-03, MOP-ATT-04, MOP-ATT-05, MOP-ATT-06, MOP-ATT-07) [rules/march_of_progress/rules.yaml:174:3]"
@@ -1158,7 +1198,7 @@ class MarchOfProgressRules:
         if F is not None and (pc < 0 or not (0x199E >> pc) & 1):
             raise RulesError(f"routine attack: no resume point {pc}")
         if pc == 0:
-            v_foe = self.f_enemy(S, v_me)
+            v_foe = self.tab_enemy[v_me] if self.tab_enemy is not None else self.f_enemy(S, v_me)
             v_targets = [
                 v_c
                 for v_c in self.all_country
@@ -1547,7 +1587,7 @@ class MarchOfProgressRules:
         if F is not None and (pc < 0 or not (0x122 >> pc) & 1):
             raise RulesError(f"routine combat: no resume point {pc}")
         if pc == 0:
-            v_foe = self.f_enemy(S, v_att)
+            v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
@@ -1616,7 +1656,19 @@ class MarchOfProgressRules:
             if S[self.o_e_army__location + v_a__1] == v_where
         ]:
             self.p_destroy(S, v_a)
-        _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
+        _log(
+            S,
+            16,
+            (
+                (
+                    self.tab_enemy[v_loser]
+                    if self.tab_enemy is not None
+                    else self.f_enemy(S, v_loser)
+                ),
+                v_loser,
+                v_where,
+            ),
+        )
         return None
 
     def r_combat_tie(
@@ -1632,7 +1684,14 @@ class MarchOfProgressRules:
             ],
             *[
                 v_a__2
-                for v_a__2 in self.ix_army__owner.get(self.f_enemy(S, v_att), ())
+                for v_a__2 in self.ix_army__owner.get(
+                    (
+                        self.tab_enemy[v_att]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, v_att)
+                    ),
+                    (),
+                )
                 if S[self.o_e_army__location + v_a__2] == v_where
             ],
         ]:
@@ -1998,7 +2057,19 @@ class MarchOfProgressRules:
                 if F is not None:
                     v__it, v__i, v_grp, v_first_actor = F[2:]
                     F = None
-                if self.r_perform(S, None, None, self.f_enemy(S, v_first_actor)) is SUSPEND:
+                if (
+                    self.r_perform(
+                        S,
+                        None,
+                        None,
+                        (
+                            self.tab_enemy[v_first_actor]
+                            if self.tab_enemy is not None
+                            else self.f_enemy(S, v_first_actor)
+                        ),
+                    )
+                    is SUSPEND
+                ):
                     return _wait(S, (17, 1, v__it, v__i, v_grp))
                 pc = 1
                 continue
@@ -2007,4 +2078,4 @@ class MarchOfProgressRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "417 rules/march_of_progress/rules.yaml:126:7\n426 rules/march_of_progress/rules.yaml:27:7\n434 rules/march_of_progress/rules.yaml:20:7\n443 rules/march_of_progress/rules.yaml:72:7\n444 rules/march_of_progress/rules.yaml:73:11\n445 rules/march_of_progress/rules.yaml:74:15\n446 rules/march_of_progress/rules.yaml:75:11\n447 rules/march_of_progress/rules.yaml:76:7\n451 rules/march_of_progress/rules.yaml:118:7\n455 rules/march_of_progress/rules.yaml:43:7\n456 rules/march_of_progress/rules.yaml:44:11\n470 rules/march_of_progress/rules.yaml:45:7\n471 rules/march_of_progress/rules.yaml:46:11\n480 rules/march_of_progress/rules.yaml:47:7\n489 rules/march_of_progress/rules.yaml:108:7\n493 rules/march_of_progress/rules.yaml:64:7\n502 rules/march_of_progress/rules.yaml:13:7\n506 rules/march_of_progress/rules.yaml:55:7\n518 rules/march_of_progress/rules.yaml:56:11\n519 rules/march_of_progress/rules.yaml:57:7\n523 rules/march_of_progress/rules.yaml:35:7\n533 rules/march_of_progress/cards.yaml:113:15\n538 rules/march_of_progress/rules.yaml:92:7\n546 rules/march_of_progress/rules.yaml:84:7\n550 rules/march_of_progress/rules.yaml:136:7\n551 rules/march_of_progress/rules.yaml:137:11\n556 rules/march_of_progress/rules.yaml:138:7\n566 rules/march_of_progress/rules.yaml:100:7\n570 rules/march_of_progress/rules.yaml:288:7\n571 rules/march_of_progress/rules.yaml:289:11\n581 rules/march_of_progress/rules.yaml:290:11\n582 rules/march_of_progress/rules.yaml:291:15\n584 rules/march_of_progress/rules.yaml:292:15\n585 rules/march_of_progress/rules.yaml:293:19\n592 rules/march_of_progress/rules.yaml:294:19\n597 rules/march_of_progress/rules.yaml:295:19\n598 rules/march_of_progress/rules.yaml:296:19\n599 rules/march_of_progress/rules.yaml:297:19\n604 rules/march_of_progress/rules.yaml:298:19\n605 rules/march_of_progress/rules.yaml:299:19\n606 rules/march_of_progress/rules.yaml:300:19\n607 rules/march_of_progress/rules.yaml:301:19\n608 rules/march_of_progress/rules.yaml:302:19\n609 rules/march_of_progress/rules.yaml:303:23\n612 rules/march_of_progress/rules.yaml:305:23\n615 rules/march_of_progress/rules.yaml:307:23\n617 rules/march_of_progress/rules.yaml:308:19\n618 rules/march_of_progress/rules.yaml:309:23\n621 rules/march_of_progress/rules.yaml:311:23\n624 rules/march_of_progress/rules.yaml:313:23\n629 rules/march_of_progress/cards.yaml:51:7\n634 rules/march_of_progress/cards.yaml:52:7\n635 rules/march_of_progress/cards.yaml:53:11\n638 rules/march_of_progress/cards.yaml:55:11\n646 rules/march_of_progress/cards.yaml:57:11\n649 rules/march_of_progress/cards.yaml:59:11\n650 rules/march_of_progress/cards.yaml:60:11\n651 rules/march_of_progress/cards.yaml:61:11\n656 rules/march_of_progress/rules.yaml:170:7\n657 rules/march_of_progress/rules.yaml:171:7\n658 rules/march_of_progress/rules.yaml:172:7\n663 rules/march_of_progress/flow.yaml:97:7\n669 rules/march_of_progress/flow.yaml:98:11\n670 rules/march_of_progress/flow.yaml:99:11\n678 rules/march_of_progress/flow.yaml:81:7\n679 rules/march_of_progress/flow.yaml:82:7\n685 rules/march_of_progress/rules.yaml:146:7\n686 rules/march_of_progress/rules.yaml:147:7\n687 rules/march_of_progress/rules.yaml:148:7\n688 rules/march_of_progress/rules.yaml:149:7\n689 rules/march_of_progress/rules.yaml:150:11\n692 rules/march_of_progress/rules.yaml:152:11\n697 rules/march_of_progress/rules.yaml:159:7\n698 rules/march_of_progress/rules.yaml:160:7\n699 rules/march_of_progress/rules.yaml:161:7\n700 rules/march_of_progress/rules.yaml:162:7\n701 rules/march_of_progress/rules.yaml:163:7\n706 rules/march_of_progress/flow.yaml:15:7\n707 rules/march_of_progress/flow.yaml:16:7\n708 rules/march_of_progress/flow.yaml:17:7\n709 rules/march_of_progress/flow.yaml:18:7\n710 rules/march_of_progress/flow.yaml:19:7\n712 rules/march_of_progress/flow.yaml:20:7\n717 rules/march_of_progress/flow.yaml:21:11\n718 rules/march_of_progress/flow.yaml:22:11\n719 rules/march_of_progress/flow.yaml:23:11\n721 rules/march_of_progress/flow.yaml:24:7\n722 rules/march_of_progress/flow.yaml:25:7\n727 rules/march_of_progress/flow.yaml:72:7\n728 rules/march_of_progress/flow.yaml:73:11\n735 rules/march_of_progress/flow.yaml:42:7\n736 rules/march_of_progress/flow.yaml:43:11\n737 rules/march_of_progress/flow.yaml:44:15\n741 rules/march_of_progress/flow.yaml:45:15\n803 rules/march_of_progress/rules.yaml:179:7\n804 rules/march_of_progress/rules.yaml:180:7\n822 rules/march_of_progress/rules.yaml:181:7\n823 rules/march_of_progress/rules.yaml:183:11\n824 rules/march_of_progress/rules.yaml:184:7\n836 rules/march_of_progress/rules.yaml:185:7\n837 rules/march_of_progress/rules.yaml:186:7\n838 rules/march_of_progress/rules.yaml:187:11\n840 rules/march_of_progress/rules.yaml:189:11\n841 rules/march_of_progress/rules.yaml:190:11\n842 rules/march_of_progress/rules.yaml:192:15\n843 rules/march_of_progress/rules.yaml:193:11\n844 rules/march_of_progress/rules.yaml:194:7\n845 rules/march_of_progress/rules.yaml:195:7\n846 rules/march_of_progress/rules.yaml:196:11\n849 rules/march_of_progress/rules.yaml:197:11\n850 rules/march_of_progress/rules.yaml:198:15\n851 rules/march_of_progress/rules.yaml:199:15\n855 rules/march_of_progress/rules.yaml:201:15\n856 rules/march_of_progress/rules.yaml:202:7\n857 rules/march_of_progress/rules.yaml:203:7\n861 rules/march_of_progress/cards.yaml:83:7\n865 rules/march_of_progress/cards.yaml:91:7\n869 rules/march_of_progress/cards.yaml:69:7\n875 rules/march_of_progress/cards.yaml:70:7\n876 rules/march_of_progress/cards.yaml:72:11\n877 rules/march_of_progress/cards.yaml:73:7\n878 rules/march_of_progress/cards.yaml:74:7\n882 rules/march_of_progress/cards.yaml:11:7\n887 rules/march_of_progress/cards.yaml:12:7\n888 rules/march_of_progress/cards.yaml:14:11\n889 rules/march_of_progress/cards.yaml:15:7\n890 rules/march_of_progress/cards.yaml:16:7\n891 rules/march_of_progress/cards.yaml:17:11\n892 rules/march_of_progress/cards.yaml:18:7\n893 rules/march_of_progress/cards.yaml:19:7\n897 rules/march_of_progress/cards.yaml:27:7\n902 rules/march_of_progress/cards.yaml:28:7\n903 rules/march_of_progress/cards.yaml:30:11\n904 rules/march_of_progress/cards.yaml:31:7\n905 rules/march_of_progress/cards.yaml:32:7\n906 rules/march_of_progress/cards.yaml:33:7\n907 rules/march_of_progress/cards.yaml:34:11\n908 rules/march_of_progress/cards.yaml:35:7\n909 rules/march_of_progress/cards.yaml:36:7\n912 rules/march_of_progress/cards.yaml:37:7\n913 rules/march_of_progress/cards.yaml:38:11\n914 rules/march_of_progress/cards.yaml:39:11\n915 rules/march_of_progress/cards.yaml:40:15\n916 rules/march_of_progress/cards.yaml:41:7\n917 rules/march_of_progress/cards.yaml:42:7\n918 rules/march_of_progress/cards.yaml:43:11\n922 rules/march_of_progress/cards.yaml:116:7\n925 rules/march_of_progress/cards.yaml:119:11\n926 rules/march_of_progress/cards.yaml:120:7\n929 rules/march_of_progress/cards.yaml:121:7\n936 rules/march_of_progress/cards.yaml:99:7\n942 rules/march_of_progress/cards.yaml:100:7\n943 rules/march_of_progress/cards.yaml:102:11\n944 rules/march_of_progress/cards.yaml:103:7\n945 rules/march_of_progress/cards.yaml:104:7\n948 rules/march_of_progress/cards.yaml:105:7\n952 rules/march_of_progress/rules.yaml:233:7\n953 rules/march_of_progress/rules.yaml:234:7\n959 rules/march_of_progress/rules.yaml:235:7\n960 rules/march_of_progress/rules.yaml:236:7\n961 rules/march_of_progress/rules.yaml:237:7\n964 rules/march_of_progress/rules.yaml:239:7\n965 rules/march_of_progress/rules.yaml:240:11\n967 rules/march_of_progress/rules.yaml:242:11\n968 rules/march_of_progress/rules.yaml:243:11\n971 rules/march_of_progress/rules.yaml:244:15\n980 rules/march_of_progress/rules.yaml:245:19\n983 rules/march_of_progress/rules.yaml:248:11\n987 rules/march_of_progress/rules.yaml:273:7\n992 rules/march_of_progress/rules.yaml:274:11\n993 rules/march_of_progress/rules.yaml:275:7\n997 rules/march_of_progress/rules.yaml:264:7\n1009 rules/march_of_progress/rules.yaml:265:11\n1013 rules/march_of_progress/rules.yaml:257:7\n1018 rules/march_of_progress/flow.yaml:105:7\n1019 rules/march_of_progress/flow.yaml:106:11\n1020 rules/march_of_progress/flow.yaml:107:11\n1023 rules/march_of_progress/flow.yaml:109:15\n1024 rules/march_of_progress/flow.yaml:110:19\n1025 rules/march_of_progress/flow.yaml:111:11\n1026 rules/march_of_progress/flow.yaml:112:15\n1027 rules/march_of_progress/flow.yaml:113:15\n1037 rules/march_of_progress/rules.yaml:216:7\n1042 rules/march_of_progress/rules.yaml:217:7\n1048 rules/march_of_progress/rules.yaml:218:11\n1049 rules/march_of_progress/rules.yaml:219:11\n1050 rules/march_of_progress/rules.yaml:220:15\n1051 rules/march_of_progress/rules.yaml:221:11\n1052 rules/march_of_progress/rules.yaml:222:7\n1057 rules/march_of_progress/rules.yaml:223:11\n1058 rules/march_of_progress/rules.yaml:224:15\n1059 rules/march_of_progress/rules.yaml:225:15\n1060 rules/march_of_progress/rules.yaml:226:19\n1100 rules/march_of_progress/flow.yaml:88:7\n1101 rules/march_of_progress/flow.yaml:90:11\n1105 rules/march_of_progress/flow.yaml:8:7\n1106 rules/march_of_progress/flow.yaml:9:11\n1112 rules/march_of_progress/flow.yaml:32:7\n1125 rules/march_of_progress/flow.yaml:34:11\n1131 rules/march_of_progress/flow.yaml:54:7\n1132 rules/march_of_progress/flow.yaml:55:11\n1133 rules/march_of_progress/flow.yaml:56:11\n1134 rules/march_of_progress/flow.yaml:57:15\n1136 rules/march_of_progress/flow.yaml:59:15\n1137 rules/march_of_progress/flow.yaml:60:15\n1138 rules/march_of_progress/flow.yaml:61:19\n1139 rules/march_of_progress/flow.yaml:62:19\n1141 rules/march_of_progress/flow.yaml:64:19\n1142 rules/march_of_progress/flow.yaml:65:15\n1143 rules/march_of_progress/flow.yaml:66:15\n1161 rules/march_of_progress/rules.yaml:179:7\n1162 rules/march_of_progress/rules.yaml:180:7\n1177 rules/march_of_progress/rules.yaml:181:7\n1178 rules/march_of_progress/rules.yaml:182:11\n1179 rules/march_of_progress/rules.yaml:183:11\n1180 rules/march_of_progress/rules.yaml:184:7\n1189 rules/march_of_progress/rules.yaml:185:7\n1190 rules/march_of_progress/rules.yaml:186:7\n1198 rules/march_of_progress/rules.yaml:187:11\n1209 rules/march_of_progress/rules.yaml:189:11\n1215 rules/march_of_progress/rules.yaml:190:11\n1216 rules/march_of_progress/rules.yaml:191:15\n1217 rules/march_of_progress/rules.yaml:192:15\n1218 rules/march_of_progress/rules.yaml:193:11\n1221 rules/march_of_progress/rules.yaml:194:7\n1222 rules/march_of_progress/rules.yaml:195:7\n1227 rules/march_of_progress/rules.yaml:196:11\n1230 rules/march_of_progress/rules.yaml:197:11\n1238 rules/march_of_progress/rules.yaml:198:15\n1244 rules/march_of_progress/rules.yaml:199:15\n1248 rules/march_of_progress/rules.yaml:200:15\n1249 rules/march_of_progress/rules.yaml:201:15\n1252 rules/march_of_progress/rules.yaml:202:7\n1259 rules/march_of_progress/rules.yaml:203:7\n1287 rules/march_of_progress/cards.yaml:83:7\n1302 rules/march_of_progress/cards.yaml:91:7\n1319 rules/march_of_progress/cards.yaml:69:7\n1325 rules/march_of_progress/cards.yaml:70:7\n1326 rules/march_of_progress/cards.yaml:71:11\n1327 rules/march_of_progress/cards.yaml:72:11\n1328 rules/march_of_progress/cards.yaml:73:7\n1339 rules/march_of_progress/cards.yaml:74:7\n1340 rules/march_of_progress/cards.yaml:75:7\n1353 rules/march_of_progress/cards.yaml:11:7\n1358 rules/march_of_progress/cards.yaml:12:7\n1359 rules/march_of_progress/cards.yaml:13:11\n1360 rules/march_of_progress/cards.yaml:14:11\n1361 rules/march_of_progress/cards.yaml:15:7\n1372 rules/march_of_progress/cards.yaml:16:7\n1373 rules/march_of_progress/cards.yaml:17:11\n1374 rules/march_of_progress/cards.yaml:18:7\n1392 rules/march_of_progress/cards.yaml:19:7\n1410 rules/march_of_progress/cards.yaml:27:7\n1415 rules/march_of_progress/cards.yaml:28:7\n1416 rules/march_of_progress/cards.yaml:29:11\n1417 rules/march_of_progress/cards.yaml:30:11\n1418 rules/march_of_progress/cards.yaml:31:7\n1429 rules/march_of_progress/cards.yaml:32:7\n1430 rules/march_of_progress/cards.yaml:33:7\n1431 rules/march_of_progress/cards.yaml:34:11\n1432 rules/march_of_progress/cards.yaml:35:7\n1433 rules/march_of_progress/cards.yaml:36:7\n1436 rules/march_of_progress/cards.yaml:37:7\n1444 rules/march_of_progress/cards.yaml:38:11\n1457 rules/march_of_progress/cards.yaml:39:11\n1458 rules/march_of_progress/cards.yaml:40:15\n1464 rules/march_of_progress/cards.yaml:41:7\n1477 rules/march_of_progress/cards.yaml:42:7\n1478 rules/march_of_progress/cards.yaml:43:11\n1483 rules/march_of_progress/cards.yaml:116:7\n1484 rules/march_of_progress/cards.yaml:117:11\n1486 rules/march_of_progress/cards.yaml:119:11\n1487 rules/march_of_progress/cards.yaml:120:7\n1490 rules/march_of_progress/cards.yaml:121:7\n1493 rules/march_of_progress/cards.yaml:122:7\n1506 rules/march_of_progress/cards.yaml:99:7\n1512 rules/march_of_progress/cards.yaml:100:7\n1513 rules/march_of_progress/cards.yaml:101:11\n1514 rules/march_of_progress/cards.yaml:102:11\n1515 rules/march_of_progress/cards.yaml:103:7\n1526 rules/march_of_progress/cards.yaml:104:7\n1529 rules/march_of_progress/cards.yaml:105:7\n1530 rules/march_of_progress/cards.yaml:106:7\n1550 rules/march_of_progress/rules.yaml:233:7\n1551 rules/march_of_progress/rules.yaml:234:7\n1557 rules/march_of_progress/rules.yaml:235:7\n1564 rules/march_of_progress/rules.yaml:236:7\n1565 rules/march_of_progress/rules.yaml:237:7\n1568 rules/march_of_progress/rules.yaml:238:7\n1569 rules/march_of_progress/rules.yaml:239:7\n1576 rules/march_of_progress/rules.yaml:240:11\n1580 rules/march_of_progress/rules.yaml:242:11\n1587 rules/march_of_progress/rules.yaml:243:11\n1590 rules/march_of_progress/rules.yaml:244:15\n1595 rules/march_of_progress/rules.yaml:245:19\n1597 rules/march_of_progress/rules.yaml:246:19\n1600 rules/march_of_progress/rules.yaml:248:11\n1613 rules/march_of_progress/rules.yaml:273:7\n1618 rules/march_of_progress/rules.yaml:274:11\n1619 rules/march_of_progress/rules.yaml:275:7\n1627 rules/march_of_progress/rules.yaml:264:7\n1639 rules/march_of_progress/rules.yaml:265:11\n1640 rules/march_of_progress/rules.yaml:266:7\n1647 rules/march_of_progress/rules.yaml:257:7\n1663 rules/march_of_progress/flow.yaml:105:7\n1668 rules/march_of_progress/flow.yaml:106:11\n1669 rules/march_of_progress/flow.yaml:107:11\n1689 rules/march_of_progress/flow.yaml:109:15\n1690 rules/march_of_progress/flow.yaml:110:19\n1691 rules/march_of_progress/flow.yaml:111:11\n1692 rules/march_of_progress/flow.yaml:112:15\n1693 rules/march_of_progress/flow.yaml:113:15\n1698 rules/march_of_progress/flow.yaml:114:11\n1730 rules/march_of_progress/rules.yaml:216:7\n1736 rules/march_of_progress/rules.yaml:217:7\n1751 rules/march_of_progress/rules.yaml:218:11\n1752 rules/march_of_progress/rules.yaml:219:11\n1760 rules/march_of_progress/rules.yaml:220:15\n1775 rules/march_of_progress/rules.yaml:221:11\n1778 rules/march_of_progress/rules.yaml:222:7\n1795 rules/march_of_progress/rules.yaml:223:11\n1804 rules/march_of_progress/rules.yaml:224:15\n1817 rules/march_of_progress/rules.yaml:225:15\n1818 rules/march_of_progress/rules.yaml:226:19\n1836 rules/march_of_progress/flow.yaml:88:7\n1850 rules/march_of_progress/flow.yaml:89:11\n1851 rules/march_of_progress/flow.yaml:90:11\n1861 rules/march_of_progress/flow.yaml:8:7\n1862 rules/march_of_progress/flow.yaml:9:11\n1880 rules/march_of_progress/flow.yaml:32:7\n1901 rules/march_of_progress/flow.yaml:34:11\n1904 rules/march_of_progress/flow.yaml:35:11\n1905 rules/march_of_progress/flow.yaml:36:7\n1921 rules/march_of_progress/flow.yaml:54:7\n1935 rules/march_of_progress/flow.yaml:55:11\n1936 rules/march_of_progress/flow.yaml:56:11\n1944 rules/march_of_progress/flow.yaml:57:15\n1949 rules/march_of_progress/flow.yaml:59:15\n1950 rules/march_of_progress/flow.yaml:60:15\n1960 rules/march_of_progress/flow.yaml:61:19\n1973 rules/march_of_progress/flow.yaml:62:19\n1979 rules/march_of_progress/flow.yaml:64:19\n1994 rules/march_of_progress/flow.yaml:65:15\n2001 rules/march_of_progress/flow.yaml:66:15"
+_ORIGINS = "423 rules/march_of_progress/rules.yaml:126:7\n432 rules/march_of_progress/rules.yaml:27:7\n440 rules/march_of_progress/rules.yaml:20:7\n449 rules/march_of_progress/rules.yaml:72:7\n450 rules/march_of_progress/rules.yaml:73:11\n451 rules/march_of_progress/rules.yaml:74:15\n452 rules/march_of_progress/rules.yaml:75:11\n453 rules/march_of_progress/rules.yaml:76:7\n457 rules/march_of_progress/rules.yaml:118:7\n461 rules/march_of_progress/rules.yaml:43:7\n462 rules/march_of_progress/rules.yaml:44:11\n479 rules/march_of_progress/rules.yaml:45:7\n480 rules/march_of_progress/rules.yaml:46:11\n489 rules/march_of_progress/rules.yaml:47:7\n498 rules/march_of_progress/rules.yaml:108:7\n502 rules/march_of_progress/rules.yaml:64:7\n511 rules/march_of_progress/rules.yaml:13:7\n515 rules/march_of_progress/rules.yaml:55:7\n527 rules/march_of_progress/rules.yaml:56:11\n528 rules/march_of_progress/rules.yaml:57:7\n532 rules/march_of_progress/rules.yaml:35:7\n542 rules/march_of_progress/cards.yaml:113:15\n547 rules/march_of_progress/rules.yaml:92:7\n555 rules/march_of_progress/rules.yaml:84:7\n559 rules/march_of_progress/rules.yaml:136:7\n560 rules/march_of_progress/rules.yaml:137:11\n565 rules/march_of_progress/rules.yaml:138:7\n575 rules/march_of_progress/rules.yaml:100:7\n579 rules/march_of_progress/rules.yaml:288:7\n580 rules/march_of_progress/rules.yaml:289:11\n590 rules/march_of_progress/rules.yaml:290:11\n591 rules/march_of_progress/rules.yaml:291:15\n593 rules/march_of_progress/rules.yaml:292:15\n594 rules/march_of_progress/rules.yaml:293:19\n601 rules/march_of_progress/rules.yaml:294:19\n606 rules/march_of_progress/rules.yaml:295:19\n607 rules/march_of_progress/rules.yaml:296:19\n608 rules/march_of_progress/rules.yaml:297:19\n613 rules/march_of_progress/rules.yaml:298:19\n614 rules/march_of_progress/rules.yaml:299:19\n615 rules/march_of_progress/rules.yaml:300:19\n616 rules/march_of_progress/rules.yaml:301:19\n617 rules/march_of_progress/rules.yaml:302:19\n618 rules/march_of_progress/rules.yaml:303:23\n621 rules/march_of_progress/rules.yaml:305:23\n624 rules/march_of_progress/rules.yaml:307:23\n626 rules/march_of_progress/rules.yaml:308:19\n627 rules/march_of_progress/rules.yaml:309:23\n630 rules/march_of_progress/rules.yaml:311:23\n633 rules/march_of_progress/rules.yaml:313:23\n638 rules/march_of_progress/cards.yaml:51:7\n643 rules/march_of_progress/cards.yaml:52:7\n644 rules/march_of_progress/cards.yaml:53:11\n647 rules/march_of_progress/cards.yaml:55:11\n655 rules/march_of_progress/cards.yaml:57:11\n658 rules/march_of_progress/cards.yaml:59:11\n659 rules/march_of_progress/cards.yaml:60:11\n660 rules/march_of_progress/cards.yaml:61:11\n665 rules/march_of_progress/rules.yaml:170:7\n666 rules/march_of_progress/rules.yaml:171:7\n667 rules/march_of_progress/rules.yaml:172:7\n672 rules/march_of_progress/flow.yaml:97:7\n678 rules/march_of_progress/flow.yaml:98:11\n679 rules/march_of_progress/flow.yaml:99:11\n687 rules/march_of_progress/flow.yaml:81:7\n692 rules/march_of_progress/flow.yaml:82:7\n698 rules/march_of_progress/rules.yaml:146:7\n699 rules/march_of_progress/rules.yaml:147:7\n700 rules/march_of_progress/rules.yaml:148:7\n701 rules/march_of_progress/rules.yaml:149:7\n702 rules/march_of_progress/rules.yaml:150:11\n705 rules/march_of_progress/rules.yaml:152:11\n710 rules/march_of_progress/rules.yaml:159:7\n711 rules/march_of_progress/rules.yaml:160:7\n712 rules/march_of_progress/rules.yaml:161:7\n713 rules/march_of_progress/rules.yaml:162:7\n714 rules/march_of_progress/rules.yaml:163:7\n719 rules/march_of_progress/flow.yaml:15:7\n720 rules/march_of_progress/flow.yaml:16:7\n721 rules/march_of_progress/flow.yaml:17:7\n722 rules/march_of_progress/flow.yaml:18:7\n723 rules/march_of_progress/flow.yaml:19:7\n725 rules/march_of_progress/flow.yaml:20:7\n730 rules/march_of_progress/flow.yaml:21:11\n731 rules/march_of_progress/flow.yaml:22:11\n732 rules/march_of_progress/flow.yaml:23:11\n734 rules/march_of_progress/flow.yaml:24:7\n735 rules/march_of_progress/flow.yaml:25:7\n740 rules/march_of_progress/flow.yaml:72:7\n741 rules/march_of_progress/flow.yaml:73:11\n748 rules/march_of_progress/flow.yaml:42:7\n749 rules/march_of_progress/flow.yaml:43:11\n750 rules/march_of_progress/flow.yaml:44:15\n754 rules/march_of_progress/flow.yaml:45:15\n816 rules/march_of_progress/rules.yaml:179:7\n817 rules/march_of_progress/rules.yaml:180:7\n835 rules/march_of_progress/rules.yaml:181:7\n836 rules/march_of_progress/rules.yaml:183:11\n837 rules/march_of_progress/rules.yaml:184:7\n849 rules/march_of_progress/rules.yaml:185:7\n850 rules/march_of_progress/rules.yaml:186:7\n851 rules/march_of_progress/rules.yaml:187:11\n853 rules/march_of_progress/rules.yaml:189:11\n854 rules/march_of_progress/rules.yaml:190:11\n855 rules/march_of_progress/rules.yaml:192:15\n856 rules/march_of_progress/rules.yaml:193:11\n857 rules/march_of_progress/rules.yaml:194:7\n858 rules/march_of_progress/rules.yaml:195:7\n859 rules/march_of_progress/rules.yaml:196:11\n862 rules/march_of_progress/rules.yaml:197:11\n863 rules/march_of_progress/rules.yaml:198:15\n864 rules/march_of_progress/rules.yaml:199:15\n868 rules/march_of_progress/rules.yaml:201:15\n869 rules/march_of_progress/rules.yaml:202:7\n870 rules/march_of_progress/rules.yaml:203:7\n874 rules/march_of_progress/cards.yaml:83:7\n878 rules/march_of_progress/cards.yaml:91:7\n882 rules/march_of_progress/cards.yaml:69:7\n888 rules/march_of_progress/cards.yaml:70:7\n889 rules/march_of_progress/cards.yaml:72:11\n890 rules/march_of_progress/cards.yaml:73:7\n891 rules/march_of_progress/cards.yaml:74:7\n895 rules/march_of_progress/cards.yaml:11:7\n900 rules/march_of_progress/cards.yaml:12:7\n901 rules/march_of_progress/cards.yaml:14:11\n902 rules/march_of_progress/cards.yaml:15:7\n903 rules/march_of_progress/cards.yaml:16:7\n904 rules/march_of_progress/cards.yaml:17:11\n905 rules/march_of_progress/cards.yaml:18:7\n906 rules/march_of_progress/cards.yaml:19:7\n910 rules/march_of_progress/cards.yaml:27:7\n915 rules/march_of_progress/cards.yaml:28:7\n916 rules/march_of_progress/cards.yaml:30:11\n917 rules/march_of_progress/cards.yaml:31:7\n918 rules/march_of_progress/cards.yaml:32:7\n919 rules/march_of_progress/cards.yaml:33:7\n920 rules/march_of_progress/cards.yaml:34:11\n921 rules/march_of_progress/cards.yaml:35:7\n922 rules/march_of_progress/cards.yaml:36:7\n925 rules/march_of_progress/cards.yaml:37:7\n926 rules/march_of_progress/cards.yaml:38:11\n927 rules/march_of_progress/cards.yaml:39:11\n928 rules/march_of_progress/cards.yaml:40:15\n929 rules/march_of_progress/cards.yaml:41:7\n930 rules/march_of_progress/cards.yaml:42:7\n931 rules/march_of_progress/cards.yaml:43:11\n935 rules/march_of_progress/cards.yaml:116:7\n938 rules/march_of_progress/cards.yaml:119:11\n939 rules/march_of_progress/cards.yaml:120:7\n942 rules/march_of_progress/cards.yaml:121:7\n949 rules/march_of_progress/cards.yaml:99:7\n955 rules/march_of_progress/cards.yaml:100:7\n956 rules/march_of_progress/cards.yaml:102:11\n957 rules/march_of_progress/cards.yaml:103:7\n958 rules/march_of_progress/cards.yaml:104:7\n961 rules/march_of_progress/cards.yaml:105:7\n965 rules/march_of_progress/rules.yaml:233:7\n966 rules/march_of_progress/rules.yaml:234:7\n972 rules/march_of_progress/rules.yaml:235:7\n973 rules/march_of_progress/rules.yaml:236:7\n974 rules/march_of_progress/rules.yaml:237:7\n977 rules/march_of_progress/rules.yaml:239:7\n978 rules/march_of_progress/rules.yaml:240:11\n980 rules/march_of_progress/rules.yaml:242:11\n981 rules/march_of_progress/rules.yaml:243:11\n984 rules/march_of_progress/rules.yaml:244:15\n993 rules/march_of_progress/rules.yaml:245:19\n996 rules/march_of_progress/rules.yaml:248:11\n1000 rules/march_of_progress/rules.yaml:273:7\n1005 rules/march_of_progress/rules.yaml:274:11\n1006 rules/march_of_progress/rules.yaml:275:7\n1022 rules/march_of_progress/rules.yaml:264:7\n1041 rules/march_of_progress/rules.yaml:265:11\n1045 rules/march_of_progress/rules.yaml:257:7\n1050 rules/march_of_progress/flow.yaml:105:7\n1051 rules/march_of_progress/flow.yaml:106:11\n1052 rules/march_of_progress/flow.yaml:107:11\n1055 rules/march_of_progress/flow.yaml:109:15\n1056 rules/march_of_progress/flow.yaml:110:19\n1057 rules/march_of_progress/flow.yaml:111:11\n1058 rules/march_of_progress/flow.yaml:112:15\n1059 rules/march_of_progress/flow.yaml:113:15\n1069 rules/march_of_progress/rules.yaml:216:7\n1074 rules/march_of_progress/rules.yaml:217:7\n1080 rules/march_of_progress/rules.yaml:218:11\n1081 rules/march_of_progress/rules.yaml:219:11\n1082 rules/march_of_progress/rules.yaml:220:15\n1083 rules/march_of_progress/rules.yaml:221:11\n1084 rules/march_of_progress/rules.yaml:222:7\n1089 rules/march_of_progress/rules.yaml:223:11\n1090 rules/march_of_progress/rules.yaml:224:15\n1091 rules/march_of_progress/rules.yaml:225:15\n1092 rules/march_of_progress/rules.yaml:226:19\n1132 rules/march_of_progress/flow.yaml:88:7\n1133 rules/march_of_progress/flow.yaml:90:11\n1137 rules/march_of_progress/flow.yaml:8:7\n1138 rules/march_of_progress/flow.yaml:9:11\n1144 rules/march_of_progress/flow.yaml:32:7\n1157 rules/march_of_progress/flow.yaml:34:11\n1163 rules/march_of_progress/flow.yaml:54:7\n1164 rules/march_of_progress/flow.yaml:55:11\n1165 rules/march_of_progress/flow.yaml:56:11\n1166 rules/march_of_progress/flow.yaml:57:15\n1168 rules/march_of_progress/flow.yaml:59:15\n1169 rules/march_of_progress/flow.yaml:60:15\n1170 rules/march_of_progress/flow.yaml:61:19\n1171 rules/march_of_progress/flow.yaml:62:19\n1173 rules/march_of_progress/flow.yaml:64:19\n1174 rules/march_of_progress/flow.yaml:65:15\n1175 rules/march_of_progress/flow.yaml:66:15\n1201 rules/march_of_progress/rules.yaml:179:7\n1202 rules/march_of_progress/rules.yaml:180:7\n1217 rules/march_of_progress/rules.yaml:181:7\n1218 rules/march_of_progress/rules.yaml:182:11\n1219 rules/march_of_progress/rules.yaml:183:11\n1220 rules/march_of_progress/rules.yaml:184:7\n1229 rules/march_of_progress/rules.yaml:185:7\n1230 rules/march_of_progress/rules.yaml:186:7\n1238 rules/march_of_progress/rules.yaml:187:11\n1249 rules/march_of_progress/rules.yaml:189:11\n1255 rules/march_of_progress/rules.yaml:190:11\n1256 rules/march_of_progress/rules.yaml:191:15\n1257 rules/march_of_progress/rules.yaml:192:15\n1258 rules/march_of_progress/rules.yaml:193:11\n1261 rules/march_of_progress/rules.yaml:194:7\n1262 rules/march_of_progress/rules.yaml:195:7\n1267 rules/march_of_progress/rules.yaml:196:11\n1270 rules/march_of_progress/rules.yaml:197:11\n1278 rules/march_of_progress/rules.yaml:198:15\n1284 rules/march_of_progress/rules.yaml:199:15\n1288 rules/march_of_progress/rules.yaml:200:15\n1289 rules/march_of_progress/rules.yaml:201:15\n1292 rules/march_of_progress/rules.yaml:202:7\n1299 rules/march_of_progress/rules.yaml:203:7\n1327 rules/march_of_progress/cards.yaml:83:7\n1342 rules/march_of_progress/cards.yaml:91:7\n1359 rules/march_of_progress/cards.yaml:69:7\n1365 rules/march_of_progress/cards.yaml:70:7\n1366 rules/march_of_progress/cards.yaml:71:11\n1367 rules/march_of_progress/cards.yaml:72:11\n1368 rules/march_of_progress/cards.yaml:73:7\n1379 rules/march_of_progress/cards.yaml:74:7\n1380 rules/march_of_progress/cards.yaml:75:7\n1393 rules/march_of_progress/cards.yaml:11:7\n1398 rules/march_of_progress/cards.yaml:12:7\n1399 rules/march_of_progress/cards.yaml:13:11\n1400 rules/march_of_progress/cards.yaml:14:11\n1401 rules/march_of_progress/cards.yaml:15:7\n1412 rules/march_of_progress/cards.yaml:16:7\n1413 rules/march_of_progress/cards.yaml:17:11\n1414 rules/march_of_progress/cards.yaml:18:7\n1432 rules/march_of_progress/cards.yaml:19:7\n1450 rules/march_of_progress/cards.yaml:27:7\n1455 rules/march_of_progress/cards.yaml:28:7\n1456 rules/march_of_progress/cards.yaml:29:11\n1457 rules/march_of_progress/cards.yaml:30:11\n1458 rules/march_of_progress/cards.yaml:31:7\n1469 rules/march_of_progress/cards.yaml:32:7\n1470 rules/march_of_progress/cards.yaml:33:7\n1471 rules/march_of_progress/cards.yaml:34:11\n1472 rules/march_of_progress/cards.yaml:35:7\n1473 rules/march_of_progress/cards.yaml:36:7\n1476 rules/march_of_progress/cards.yaml:37:7\n1484 rules/march_of_progress/cards.yaml:38:11\n1497 rules/march_of_progress/cards.yaml:39:11\n1498 rules/march_of_progress/cards.yaml:40:15\n1504 rules/march_of_progress/cards.yaml:41:7\n1517 rules/march_of_progress/cards.yaml:42:7\n1518 rules/march_of_progress/cards.yaml:43:11\n1523 rules/march_of_progress/cards.yaml:116:7\n1524 rules/march_of_progress/cards.yaml:117:11\n1526 rules/march_of_progress/cards.yaml:119:11\n1527 rules/march_of_progress/cards.yaml:120:7\n1530 rules/march_of_progress/cards.yaml:121:7\n1533 rules/march_of_progress/cards.yaml:122:7\n1546 rules/march_of_progress/cards.yaml:99:7\n1552 rules/march_of_progress/cards.yaml:100:7\n1553 rules/march_of_progress/cards.yaml:101:11\n1554 rules/march_of_progress/cards.yaml:102:11\n1555 rules/march_of_progress/cards.yaml:103:7\n1566 rules/march_of_progress/cards.yaml:104:7\n1569 rules/march_of_progress/cards.yaml:105:7\n1570 rules/march_of_progress/cards.yaml:106:7\n1590 rules/march_of_progress/rules.yaml:233:7\n1591 rules/march_of_progress/rules.yaml:234:7\n1597 rules/march_of_progress/rules.yaml:235:7\n1604 rules/march_of_progress/rules.yaml:236:7\n1605 rules/march_of_progress/rules.yaml:237:7\n1608 rules/march_of_progress/rules.yaml:238:7\n1609 rules/march_of_progress/rules.yaml:239:7\n1616 rules/march_of_progress/rules.yaml:240:11\n1620 rules/march_of_progress/rules.yaml:242:11\n1627 rules/march_of_progress/rules.yaml:243:11\n1630 rules/march_of_progress/rules.yaml:244:15\n1635 rules/march_of_progress/rules.yaml:245:19\n1637 rules/march_of_progress/rules.yaml:246:19\n1640 rules/march_of_progress/rules.yaml:248:11\n1653 rules/march_of_progress/rules.yaml:273:7\n1658 rules/march_of_progress/rules.yaml:274:11\n1659 rules/march_of_progress/rules.yaml:275:7\n1679 rules/march_of_progress/rules.yaml:264:7\n1698 rules/march_of_progress/rules.yaml:265:11\n1699 rules/march_of_progress/rules.yaml:266:7\n1706 rules/march_of_progress/rules.yaml:257:7\n1722 rules/march_of_progress/flow.yaml:105:7\n1727 rules/march_of_progress/flow.yaml:106:11\n1728 rules/march_of_progress/flow.yaml:107:11\n1748 rules/march_of_progress/flow.yaml:109:15\n1749 rules/march_of_progress/flow.yaml:110:19\n1750 rules/march_of_progress/flow.yaml:111:11\n1751 rules/march_of_progress/flow.yaml:112:15\n1752 rules/march_of_progress/flow.yaml:113:15\n1757 rules/march_of_progress/flow.yaml:114:11\n1789 rules/march_of_progress/rules.yaml:216:7\n1795 rules/march_of_progress/rules.yaml:217:7\n1810 rules/march_of_progress/rules.yaml:218:11\n1811 rules/march_of_progress/rules.yaml:219:11\n1819 rules/march_of_progress/rules.yaml:220:15\n1834 rules/march_of_progress/rules.yaml:221:11\n1837 rules/march_of_progress/rules.yaml:222:7\n1854 rules/march_of_progress/rules.yaml:223:11\n1863 rules/march_of_progress/rules.yaml:224:15\n1876 rules/march_of_progress/rules.yaml:225:15\n1877 rules/march_of_progress/rules.yaml:226:19\n1895 rules/march_of_progress/flow.yaml:88:7\n1909 rules/march_of_progress/flow.yaml:89:11\n1910 rules/march_of_progress/flow.yaml:90:11\n1920 rules/march_of_progress/flow.yaml:8:7\n1921 rules/march_of_progress/flow.yaml:9:11\n1939 rules/march_of_progress/flow.yaml:32:7\n1960 rules/march_of_progress/flow.yaml:34:11\n1963 rules/march_of_progress/flow.yaml:35:11\n1964 rules/march_of_progress/flow.yaml:36:7\n1980 rules/march_of_progress/flow.yaml:54:7\n1994 rules/march_of_progress/flow.yaml:55:11\n1995 rules/march_of_progress/flow.yaml:56:11\n2003 rules/march_of_progress/flow.yaml:57:15\n2008 rules/march_of_progress/flow.yaml:59:15\n2009 rules/march_of_progress/flow.yaml:60:15\n2019 rules/march_of_progress/flow.yaml:61:19\n2032 rules/march_of_progress/flow.yaml:62:19\n2038 rules/march_of_progress/flow.yaml:64:19\n2053 rules/march_of_progress/flow.yaml:65:15\n2060 rules/march_of_progress/flow.yaml:66:15"

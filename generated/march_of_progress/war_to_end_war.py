@@ -208,7 +208,9 @@ class WarToEndWarScenario(MarchOfProgressRules):
         """The adjacent cards `p`'s armies may move to from `start`: not past an enemy fortified army in `start`. (MOP-WW1-RULE-02) [rules/march_of_progress/scenarios/war_to_end_war.yaml:193:5]"""
         v_forts = [
             v_b
-            for v_b in self.ix_army__owner.get(self.f_enemy(S, v_p), ())
+            for v_b in self.ix_army__owner.get(
+                (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)), ()
+            )
             if S[self.o_e_army__location + v_b] == v_start and S[self.o_e_army__fortified + v_b]
         ]
         _w2 = []
@@ -293,7 +295,13 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if len(v_broke) == 1:
             _end(
                 S,
-                [self.f_enemy(S, _head(v_broke))],
+                [
+                    (
+                        self.tab_enemy[_head(v_broke)]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, _head(v_broke))
+                    )
+                ],
                 "".join((_name(self.name_player, _head(v_broke)), " has no VPs")),
             )
         elif len(v_broke) == 2:
@@ -308,7 +316,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def p_take_sides(self, S: list[Any], v_p: Any, v_group: Any, v_dest: Any) -> None:
         """After `p`'s armies `group` entered `dest`: if the enemy has armies there, p's armies stand on p's home country's side of the card and the enemy's on the other side, whichever side they entered from. (MOP-WW1-RULE-01) [rules/march_of_progress/scenarios/war_to_end_war.yaml:220:5]"""
-        v_foe = self.f_enemy(S, v_p)
+        v_foe = self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p)
         for v_x in v_group:
             S[self.o_e_army__side + v_x] = None
         _w1 = False
@@ -410,7 +418,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
 
     def q_combat__rules(self, S: list[Any], R: Any, v_att: Any, v_where: Any, v_bonus: int) -> None:
         """Resolve a combat in country `where` started by `att`. (MOP-COMBAT-01, MOP-COMBAT-02, MOP-COMBAT-03, MOP-COMBAT-04, MOP-COMBAT-05, MOP-COMBAT-06, MOP-COMBAT-07, MOP-COMBAT-08) [rules/march_of_progress/rules.yaml:228:3]"""
-        v_foe = self.f_enemy(S, v_att)
+        v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
         v_attackers = [
             v_a
             for v_a in self.ix_army__owner.get(v_att, ())
@@ -452,15 +460,44 @@ class WarToEndWarScenario(MarchOfProgressRules):
                 if S[self.o_e_army__location + v_a__1] == v_where
             ]:
                 self.p_destroy(S, v_a)
-            _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
+            _log(
+                S,
+                16,
+                (
+                    (
+                        self.tab_enemy[v_loser]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, v_loser)
+                    ),
+                    v_loser,
+                    v_where,
+                ),
+            )
             return None
-        _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
+        _log(
+            S,
+            59,
+            (
+                (
+                    self.tab_enemy[v_loser]
+                    if self.tab_enemy is not None
+                    else self.f_enemy(S, v_loser)
+                ),
+                v_where,
+                v_loser,
+            ),
+        )
         self.q_lose_one(S, R, v_loser, v_where)
 
     def q_combat_tie(self, S: list[Any], R: Any, v_att: Any, v_where: Any) -> None:
         "Tied combats destroy 1 army on each side, not all of them. (MOP-WW1-RULE-05) [rules/march_of_progress/scenarios/war_to_end_war.yaml:266:5]"
         self.q_lose_one(S, R, v_att, v_where)
-        self.q_lose_one(S, R, self.f_enemy(S, v_att), v_where)
+        self.q_lose_one(
+            S,
+            R,
+            (self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)),
+            v_where,
+        )
 
     def q_defence_bonus(self, S: list[Any], R: Any, v_foe: Any, v_where: Any) -> None:
         "The defender (only) may discard MOVE 1 or MOVE 2 (not both) from hand for +1. (MOP-WW1-RULE-03) [rules/march_of_progress/scenarios/war_to_end_war.yaml:253:5]"
@@ -485,7 +522,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
         ]
         if len(v_mine) == 0:
             return None
-        _v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
+        _v_picker = (
+            v_p
+            if self.c_casualty_chosen_by_owner
+            else (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
+        )
         v_a = _head(v_mine)
         if len(v_mine) > 1:
             v_a = _pick(R, v_mine)
@@ -739,7 +780,7 @@ class WarToEndWarScenario(MarchOfProgressRules):
         if F is not None and (pc < 0 or not (0x122 >> pc) & 1):
             raise RulesError(f"routine combat__rules: no resume point {pc}")
         if pc == 0:
-            v_foe = self.f_enemy(S, v_att)
+            v_foe = self.tab_enemy[v_att] if self.tab_enemy is not None else self.f_enemy(S, v_att)
             v_attackers = [
                 v_a
                 for v_a in self.ix_army__owner.get(v_att, ())
@@ -814,9 +855,33 @@ class WarToEndWarScenario(MarchOfProgressRules):
                     if S[self.o_e_army__location + v_a__1] == v_where
                 ]:
                     self.p_destroy(S, v_a)
-                _log(S, 16, (self.f_enemy(S, v_loser), v_loser, v_where))
+                _log(
+                    S,
+                    16,
+                    (
+                        (
+                            self.tab_enemy[v_loser]
+                            if self.tab_enemy is not None
+                            else self.f_enemy(S, v_loser)
+                        ),
+                        v_loser,
+                        v_where,
+                    ),
+                )
                 return None
-            _log(S, 59, (self.f_enemy(S, v_loser), v_where, v_loser))
+            _log(
+                S,
+                59,
+                (
+                    (
+                        self.tab_enemy[v_loser]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, v_loser)
+                    ),
+                    v_where,
+                    v_loser,
+                ),
+            )
             if self.r_lose_one(S, None, None, v_loser, v_where) is SUSPEND:
                 return _wait(S, (6, 1))
             pc = 1
@@ -842,7 +907,20 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if F is not None:
                 v_att, v_where = F[2:]
                 F = None
-            if self.r_lose_one(S, None, None, self.f_enemy(S, v_att), v_where) is SUSPEND:
+            if (
+                self.r_lose_one(
+                    S,
+                    None,
+                    None,
+                    (
+                        self.tab_enemy[v_att]
+                        if self.tab_enemy is not None
+                        else self.f_enemy(S, v_att)
+                    ),
+                    v_where,
+                )
+                is SUSPEND
+            ):
                 return _wait(S, (5, 2))
             pc = 2
         if pc == 2:
@@ -915,7 +993,11 @@ class WarToEndWarScenario(MarchOfProgressRules):
             if len(v_mine) == 0:
                 _log(S, 61, (v_p, v_where))
                 return None
-            v_picker = v_p if self.c_casualty_chosen_by_owner else self.f_enemy(S, v_p)
+            v_picker = (
+                v_p
+                if self.c_casualty_chosen_by_owner
+                else (self.tab_enemy[v_p] if self.tab_enemy is not None else self.f_enemy(S, v_p))
+            )
             v_a = _head(v_mine)
             if len(v_mine) > 1:
                 pc = 1
@@ -971,4 +1053,4 @@ SPEC = register(
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "205 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n209 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n214 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n227 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n228 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n234 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n247 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n248 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n255 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n256 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n261 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n266 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n274 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n275 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n280 rules/march_of_progress/rules.yaml:165:3\n281 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n285 rules/march_of_progress/rules.yaml:170:7\n286 rules/march_of_progress/rules.yaml:171:7\n287 rules/march_of_progress/rules.yaml:172:7\n292 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n293 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n300 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n302 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n303 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n312 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n313 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n314 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n325 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n326 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n331 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n332 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n337 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n342 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n343 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n344 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n349 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n353 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n354 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n363 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n364 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n365 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n370 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n374 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n375 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n384 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n385 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n394 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n395 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n398 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n401 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n404 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n408 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n409 rules/march_of_progress/rules.yaml:228:3\n413 rules/march_of_progress/rules.yaml:233:7\n414 rules/march_of_progress/rules.yaml:234:7\n420 rules/march_of_progress/rules.yaml:235:7\n421 rules/march_of_progress/rules.yaml:236:7\n422 rules/march_of_progress/rules.yaml:237:7\n425 rules/march_of_progress/rules.yaml:239:7\n426 rules/march_of_progress/rules.yaml:240:11\n428 rules/march_of_progress/rules.yaml:242:11\n429 rules/march_of_progress/rules.yaml:243:11\n432 rules/march_of_progress/rules.yaml:244:15\n441 rules/march_of_progress/rules.yaml:245:19\n444 rules/march_of_progress/rules.yaml:248:11\n448 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n449 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n454 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n455 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n457 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n458 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n468 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n469 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n470 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n471 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n472 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n473 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n481 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n486 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n487 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n488 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n489 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n491 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n492 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n542 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n547 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n548 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n549 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n550 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n555 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n556 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n557 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n558 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n569 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n587 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n607 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n612 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n613 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n614 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n615 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n620 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n621 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n622 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n623 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n634 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n635 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n636 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n641 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n649 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n662 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n669 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n683 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n684 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n692 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n693 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n694 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n696 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n697 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n700 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n703 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n704 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n705 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n706 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n707 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n708 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n720 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n721 rules/march_of_progress/rules.yaml:228:3\n742 rules/march_of_progress/rules.yaml:233:7\n743 rules/march_of_progress/rules.yaml:234:7\n749 rules/march_of_progress/rules.yaml:235:7\n756 rules/march_of_progress/rules.yaml:236:7\n757 rules/march_of_progress/rules.yaml:237:7\n760 rules/march_of_progress/rules.yaml:238:7\n761 rules/march_of_progress/rules.yaml:239:7\n768 rules/march_of_progress/rules.yaml:240:11\n772 rules/march_of_progress/rules.yaml:242:11\n779 rules/march_of_progress/rules.yaml:243:11\n782 rules/march_of_progress/rules.yaml:244:15\n787 rules/march_of_progress/rules.yaml:245:19\n789 rules/march_of_progress/rules.yaml:246:19\n792 rules/march_of_progress/rules.yaml:248:11\n810 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n811 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n816 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n817 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n818 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n819 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n820 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n837 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n838 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n845 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n865 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n866 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n867 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n875 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n883 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n884 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n888 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n889 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n910 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n915 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n916 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n917 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n918 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n919 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n920 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n928 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n943 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n944 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
+_ORIGINS = "205 rules/march_of_progress/scenarios/war_to_end_war.yaml:217:9\n209 rules/march_of_progress/scenarios/war_to_end_war.yaml:201:9\n216 rules/march_of_progress/scenarios/war_to_end_war.yaml:202:9\n229 rules/march_of_progress/scenarios/war_to_end_war.yaml:165:9\n230 rules/march_of_progress/scenarios/war_to_end_war.yaml:166:9\n231 rules/march_of_progress/scenarios/war_to_end_war.yaml:167:9\n236 rules/march_of_progress/scenarios/war_to_end_war.yaml:168:13\n249 rules/march_of_progress/scenarios/war_to_end_war.yaml:169:13\n250 rules/march_of_progress/scenarios/war_to_end_war.yaml:170:17\n251 rules/march_of_progress/scenarios/war_to_end_war.yaml:171:13\n252 rules/march_of_progress/scenarios/war_to_end_war.yaml:172:13\n253 rules/march_of_progress/scenarios/war_to_end_war.yaml:173:9\n257 rules/march_of_progress/scenarios/war_to_end_war.yaml:191:9\n258 rules/march_of_progress/scenarios/war_to_end_war.yaml:192:9\n263 rules/march_of_progress/scenarios/war_to_end_war.yaml:143:17\n268 rules/march_of_progress/scenarios/war_to_end_war.yaml:210:9\n276 rules/march_of_progress/scenarios/war_to_end_war.yaml:180:9\n277 rules/march_of_progress/scenarios/war_to_end_war.yaml:181:13\n278 rules/march_of_progress/scenarios/war_to_end_war.yaml:182:9\n282 rules/march_of_progress/rules.yaml:165:3\n283 rules/march_of_progress/scenarios/war_to_end_war.yaml:296:7\n287 rules/march_of_progress/rules.yaml:170:7\n288 rules/march_of_progress/rules.yaml:171:7\n289 rules/march_of_progress/rules.yaml:172:7\n294 rules/march_of_progress/scenarios/war_to_end_war.yaml:308:11\n295 rules/march_of_progress/scenarios/war_to_end_war.yaml:309:11\n296 rules/march_of_progress/scenarios/war_to_end_war.yaml:310:15\n308 rules/march_of_progress/scenarios/war_to_end_war.yaml:312:15\n310 rules/march_of_progress/scenarios/war_to_end_war.yaml:314:15\n311 rules/march_of_progress/scenarios/war_to_end_war.yaml:315:15\n319 rules/march_of_progress/scenarios/war_to_end_war.yaml:228:9\n320 rules/march_of_progress/scenarios/war_to_end_war.yaml:229:9\n321 rules/march_of_progress/scenarios/war_to_end_war.yaml:230:13\n322 rules/march_of_progress/scenarios/war_to_end_war.yaml:231:9\n328 rules/march_of_progress/scenarios/war_to_end_war.yaml:232:13\n333 rules/march_of_progress/scenarios/war_to_end_war.yaml:233:17\n334 rules/march_of_progress/scenarios/war_to_end_war.yaml:234:13\n339 rules/march_of_progress/scenarios/war_to_end_war.yaml:235:17\n340 rules/march_of_progress/scenarios/war_to_end_war.yaml:236:13\n345 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n350 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n351 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n352 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n357 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n358 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n359 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n360 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n361 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n362 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n366 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n371 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n372 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n373 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n378 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n379 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n380 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n381 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n382 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n383 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n386 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n387 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n388 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n389 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n390 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n391 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n392 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n393 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n398 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n399 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n402 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n403 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n406 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n409 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n410 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n411 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n412 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n416 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n417 rules/march_of_progress/rules.yaml:228:3\n421 rules/march_of_progress/rules.yaml:233:7\n422 rules/march_of_progress/rules.yaml:234:7\n428 rules/march_of_progress/rules.yaml:235:7\n429 rules/march_of_progress/rules.yaml:236:7\n430 rules/march_of_progress/rules.yaml:237:7\n433 rules/march_of_progress/rules.yaml:239:7\n434 rules/march_of_progress/rules.yaml:240:11\n436 rules/march_of_progress/rules.yaml:242:11\n437 rules/march_of_progress/rules.yaml:243:11\n440 rules/march_of_progress/rules.yaml:244:15\n449 rules/march_of_progress/rules.yaml:245:19\n452 rules/march_of_progress/rules.yaml:248:11\n456 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n457 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n462 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n463 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n476 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n477 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n490 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n494 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n495 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n505 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n506 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n507 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n508 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n509 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n510 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n514 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n518 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n523 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n524 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n525 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n530 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n531 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n532 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n533 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n583 rules/march_of_progress/scenarios/war_to_end_war.yaml:100:9\n588 rules/march_of_progress/scenarios/war_to_end_war.yaml:101:9\n589 rules/march_of_progress/scenarios/war_to_end_war.yaml:102:13\n590 rules/march_of_progress/scenarios/war_to_end_war.yaml:103:13\n591 rules/march_of_progress/scenarios/war_to_end_war.yaml:104:9\n596 rules/march_of_progress/scenarios/war_to_end_war.yaml:105:9\n597 rules/march_of_progress/scenarios/war_to_end_war.yaml:106:13\n598 rules/march_of_progress/scenarios/war_to_end_war.yaml:107:13\n599 rules/march_of_progress/scenarios/war_to_end_war.yaml:108:9\n610 rules/march_of_progress/scenarios/war_to_end_war.yaml:109:9\n628 rules/march_of_progress/scenarios/war_to_end_war.yaml:110:9\n629 rules/march_of_progress/scenarios/war_to_end_war.yaml:111:9\n648 rules/march_of_progress/scenarios/war_to_end_war.yaml:118:9\n653 rules/march_of_progress/scenarios/war_to_end_war.yaml:119:9\n654 rules/march_of_progress/scenarios/war_to_end_war.yaml:120:13\n655 rules/march_of_progress/scenarios/war_to_end_war.yaml:121:13\n656 rules/march_of_progress/scenarios/war_to_end_war.yaml:122:9\n661 rules/march_of_progress/scenarios/war_to_end_war.yaml:123:9\n662 rules/march_of_progress/scenarios/war_to_end_war.yaml:124:13\n663 rules/march_of_progress/scenarios/war_to_end_war.yaml:125:13\n664 rules/march_of_progress/scenarios/war_to_end_war.yaml:126:9\n675 rules/march_of_progress/scenarios/war_to_end_war.yaml:127:9\n676 rules/march_of_progress/scenarios/war_to_end_war.yaml:128:9\n677 rules/march_of_progress/scenarios/war_to_end_war.yaml:129:9\n682 rules/march_of_progress/scenarios/war_to_end_war.yaml:130:9\n690 rules/march_of_progress/scenarios/war_to_end_war.yaml:131:13\n703 rules/march_of_progress/scenarios/war_to_end_war.yaml:132:13\n704 rules/march_of_progress/scenarios/war_to_end_war.yaml:133:17\n710 rules/march_of_progress/scenarios/war_to_end_war.yaml:134:9\n723 rules/march_of_progress/scenarios/war_to_end_war.yaml:135:9\n724 rules/march_of_progress/scenarios/war_to_end_war.yaml:136:13\n725 rules/march_of_progress/scenarios/war_to_end_war.yaml:137:9\n733 rules/march_of_progress/scenarios/war_to_end_war.yaml:145:9\n734 rules/march_of_progress/scenarios/war_to_end_war.yaml:146:9\n735 rules/march_of_progress/scenarios/war_to_end_war.yaml:147:13\n737 rules/march_of_progress/scenarios/war_to_end_war.yaml:149:13\n738 rules/march_of_progress/scenarios/war_to_end_war.yaml:150:9\n741 rules/march_of_progress/scenarios/war_to_end_war.yaml:151:9\n744 rules/march_of_progress/scenarios/war_to_end_war.yaml:152:9\n745 rules/march_of_progress/scenarios/war_to_end_war.yaml:153:9\n746 rules/march_of_progress/scenarios/war_to_end_war.yaml:154:13\n747 rules/march_of_progress/scenarios/war_to_end_war.yaml:155:13\n748 rules/march_of_progress/scenarios/war_to_end_war.yaml:156:13\n749 rules/march_of_progress/scenarios/war_to_end_war.yaml:157:13\n761 rules/march_of_progress/scenarios/war_to_end_war.yaml:291:7\n762 rules/march_of_progress/rules.yaml:228:3\n783 rules/march_of_progress/rules.yaml:233:7\n784 rules/march_of_progress/rules.yaml:234:7\n790 rules/march_of_progress/rules.yaml:235:7\n797 rules/march_of_progress/rules.yaml:236:7\n798 rules/march_of_progress/rules.yaml:237:7\n801 rules/march_of_progress/rules.yaml:238:7\n802 rules/march_of_progress/rules.yaml:239:7\n809 rules/march_of_progress/rules.yaml:240:11\n813 rules/march_of_progress/rules.yaml:242:11\n820 rules/march_of_progress/rules.yaml:243:11\n823 rules/march_of_progress/rules.yaml:244:15\n828 rules/march_of_progress/rules.yaml:245:19\n830 rules/march_of_progress/rules.yaml:246:19\n833 rules/march_of_progress/rules.yaml:248:11\n851 rules/march_of_progress/scenarios/war_to_end_war.yaml:279:9\n852 rules/march_of_progress/scenarios/war_to_end_war.yaml:280:13\n857 rules/march_of_progress/scenarios/war_to_end_war.yaml:281:17\n858 rules/march_of_progress/scenarios/war_to_end_war.yaml:282:13\n871 rules/march_of_progress/scenarios/war_to_end_war.yaml:283:13\n872 rules/march_of_progress/scenarios/war_to_end_war.yaml:284:9\n885 rules/march_of_progress/scenarios/war_to_end_war.yaml:285:9\n902 rules/march_of_progress/scenarios/war_to_end_war.yaml:271:9\n903 rules/march_of_progress/scenarios/war_to_end_war.yaml:272:9\n910 rules/march_of_progress/scenarios/war_to_end_war.yaml:273:9\n943 rules/march_of_progress/scenarios/war_to_end_war.yaml:258:9\n944 rules/march_of_progress/scenarios/war_to_end_war.yaml:259:9\n945 rules/march_of_progress/scenarios/war_to_end_war.yaml:260:9\n953 rules/march_of_progress/scenarios/war_to_end_war.yaml:261:13\n961 rules/march_of_progress/scenarios/war_to_end_war.yaml:262:13\n962 rules/march_of_progress/scenarios/war_to_end_war.yaml:263:17\n966 rules/march_of_progress/scenarios/war_to_end_war.yaml:264:17\n967 rules/march_of_progress/scenarios/war_to_end_war.yaml:265:17\n988 rules/march_of_progress/scenarios/war_to_end_war.yaml:242:9\n993 rules/march_of_progress/scenarios/war_to_end_war.yaml:243:9\n994 rules/march_of_progress/scenarios/war_to_end_war.yaml:244:13\n995 rules/march_of_progress/scenarios/war_to_end_war.yaml:245:13\n996 rules/march_of_progress/scenarios/war_to_end_war.yaml:246:9\n1001 rules/march_of_progress/scenarios/war_to_end_war.yaml:247:9\n1002 rules/march_of_progress/scenarios/war_to_end_war.yaml:248:9\n1010 rules/march_of_progress/scenarios/war_to_end_war.yaml:249:13\n1025 rules/march_of_progress/scenarios/war_to_end_war.yaml:250:9\n1026 rules/march_of_progress/scenarios/war_to_end_war.yaml:251:9"
