@@ -179,7 +179,15 @@ E_MARKER_KIND: tuple[Any, ...] = (
 E_SIEGE_ATTACKER_PLAN: tuple[Any, ...] = ("coup", "invest", "storm", "negotiate")
 E_SIEGE_DEFENDER_PLAN: tuple[Any, ...] = ("defiance", "hold", "sortie", "negotiate")
 E_TERRAIN: tuple[Any, ...] = ("clear", "mountain", "city", "fortress", "sea")
-E_UNIT_KIND: tuple[Any, ...] = ("leader", "field_army", "siege_army", "free_corps", "garrison")
+E_UNIT_KIND: tuple[Any, ...] = (
+    "leader",
+    "field_army",
+    "siege_army",
+    "free_corps",
+    "garrison",
+    "battle_fleet",
+    "frigate_fleet",
+)
 TABLE_BATTLE_MATRIX: tuple[Any, ...] = (
     "battle_matrix",
     False,
@@ -444,7 +452,7 @@ TABLE_VICTORY_LEVELS: tuple[Any, ...] = (
     None,
     None,
 )
-SIZE: int = 5336
+SIZE: int = 5575
 LAYOUT: tuple[Any, ...] = (
     ("g.bopi", 13, 1, "int", None, "all", False, -13, 13, (6,)),
     ("g.first_player", 14, 1, "ref", "player", "all", True, None, None, (None,)),
@@ -460,12 +468,13 @@ LAYOUT: tuple[Any, ...] = (
     ("g.reroll", 24, 1, "bool", None, "all", False, None, None, (False,)),
     ("g.window__commissioners__depth", 25, 1, "int", None, "all", False, 0, None, (0,)),
     ("g.window__leviathan__depth", 26, 1, "int", None, "all", False, 0, None, (0,)),
-    ("p.treasury", 27, 2, "int", None, "owner", False, 0, None, (100, 140)),
-    ("p.markers", 29, 2, "set", "card", "owner", False, None, None, (0,) * 2),
-    ("p.vp", 31, 2, "int", None, "all", False, 0, None, (0,) * 2),
+    ("g.window__revenue__depth", 27, 1, "int", None, "all", False, 0, None, (0,)),
+    ("p.treasury", 28, 2, "int", None, "owner", False, 0, None, (100, 140)),
+    ("p.markers", 30, 2, "set", "card", "owner", False, None, None, (0,) * 2),
+    ("p.vp", 32, 2, "int", None, "all", False, 0, None, (0,) * 2),
     (
         "e.nation.control",
-        33,
+        34,
         25,
         "ref",
         "player",
@@ -477,7 +486,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.hex.garrison_destroyed",
-        58,
+        59,
         2401,
         "bool",
         None,
@@ -497,10 +506,10 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 1181,
         ),
     ),
-    ("e.hex.besieged", 2459, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
+    ("e.hex.besieged", 2460, 2401, "bool", None, "all", False, None, None, (False,) * 2401),
     (
         "e.unit.at",
-        4860,
+        4861,
         119,
         "ref",
         "hex",
@@ -536,7 +545,7 @@ LAYOUT: tuple[Any, ...] = (
     ),
     (
         "e.unit.veteran",
-        4979,
+        4980,
         119,
         "bool",
         None,
@@ -568,8 +577,10 @@ LAYOUT: tuple[Any, ...] = (
             *(False,) * 13,
         ),
     ),
-    ("e.unit.used", 5098, 119, "bool", None, "owner", False, None, None, (False,) * 119),
-    ("e.unit.seen", 5217, 119, "set", "player", "all", False, None, None, (0,) * 119),
+    ("e.unit.used", 5099, 119, "bool", None, "owner", False, None, None, (False,) * 119),
+    ("e.unit.embarked", 5218, 119, "bool", None, "owner", False, None, None, (False,) * 119),
+    ("e.unit.due", 5337, 119, "int", None, "owner", False, 0, None, (0,) * 119),
+    ("e.unit.seen", 5456, 119, "set", "player", "all", False, None, None, (0,) * 119),
 )
 FIELDS: dict[str, Any] = {
     "g": (
@@ -588,6 +599,7 @@ FIELDS: dict[str, Any] = {
         "reroll",
         "window__commissioners__depth",
         "window__leviathan__depth",
+        "window__revenue__depth",
     ),
     "p": ("treasury", "markers", "vp", "start_markers"),
     "e": {
@@ -620,6 +632,8 @@ FIELDS: dict[str, Any] = {
             "at",
             "veteran",
             "used",
+            "embarked",
+            "due",
             "seen",
         ),
     },
@@ -5446,7 +5460,9 @@ PRIMARY: dict[str, Any] = {
     "c_inherent_strength": 1,
     "c_initiative_at_any_bop": True,
     "c_marker_limit": 15,
+    "c_marker_price": 3,
     "c_mountain_shift": 1,
+    "c_no_income_from_besieged": False,
     "c_opening_initiative": 1,
     "c_spanish_possessions_allied": False,
     "c_stacking_limit": 8,
@@ -5457,6 +5473,7 @@ PRIMARY: dict[str, Any] = {
         "initiative_at_any_bop",
         "zoc_negated_by_friends",
         "spanish_possessions_allied",
+        "no_income_from_besieged",
     ),
     "deal_goods": (),
     "deal_value": "",
@@ -5479,6 +5496,7 @@ PRIMARY: dict[str, Any] = {
         "g.pool": "Campaign marker pool",
         "g.window__commissioners__depth": "War Commissioner openings in progress",
         "g.window__leviathan__depth": "Leviathan openings in progress",
+        "g.window__revenue__depth": "Revenue openings in progress",
         "p.treasury": "Treasury points",
         "p.markers": "Campaign markers",
         "p.vp": "Victory points",
@@ -5489,12 +5507,15 @@ PRIMARY: dict[str, Any] = {
         "e.hex.besieged": "Siege marker",
         "e.unit.strength": "Recruit strength",
         "e.unit.defends_only": "Parenthesized strength",
+        "e.unit.embarked": "Aboard a fleet",
+        "e.unit.due": "On the turn track for turn",
     },
     "flow": (
         "setup__campaign_markers",
         "setup__spanish_possessions",
         None,
         "turn__initiative",
+        "turn__treasury",
         "turn__operations",
         "turn__provisioning",
         "turn__balance_of_power",
@@ -5502,7 +5523,14 @@ PRIMARY: dict[str, Any] = {
     ),
     "flow_loop": 2,
     "flow_origin": "rules/marlborough/flow.yaml:20:1",
-    "fog": {"unit": ("at", "{owner} force of unknown size", ("at", "veteran", "used"), "hex")},
+    "fog": {
+        "unit": (
+            "at",
+            "{owner} force of unknown size",
+            ("at", "veteran", "used", "embarked", "due"),
+            "hex",
+        )
+    },
     "id_card": CARD_ID,
     "id_hex": (
         "h0101",
@@ -8067,6 +8095,7 @@ PRIMARY: dict[str, Any] = {
         "g.reroll",
         "g.window__commissioners__depth",
         "g.window__leviathan__depth",
+        "g.window__revenue__depth",
         "p.start_markers",
         "e.hex.adjacent",
         "e.hex.column",

@@ -123,7 +123,29 @@ class MarlboroughRules:
         (("Attrition: eliminate one unit of the force",), ()),
         (("Attack an adjacent enemy hex",), ()),
         (("No attack",), ()),
-        (("", " cannot provision ", ""), ("player", "e:unit")),
+        (("", " collects ", " TP in taxes"), ("player", "int")),
+        (("", " collects ", ".5 TP in taxes"), ("player", "int")),
+        (("", " receives ", " free campaign markers for ", ""), ("player", "int", "e:nation")),
+        (("", " finds no port and is eliminated"), ("e:unit",)),
+        (("Place ", " in a port"), ("e:unit",)),
+        (("", " joins the fleet at ", ""), ("e:unit", "e:hex")),
+        (("Buy campaign markers at ", " TP each"), ("int",)),
+        (("", " buys ", " campaign markers"), ("player", "int")),
+        (("Remove a garrison destroyed marker (1 TP)",), ()),
+        (("Done",), ()),
+        (("", " removes the garrison destroyed marker from ", ""), ("player", "e:hex")),
+        (("Mobilize a unit",), ()),
+        (
+            ("", " mobilizes ", " for ", " TP: on the turn track for turn ", ""),
+            ("player", "e:unit", "int", "int"),
+        ),
+        (("Place ", ""), ("e:unit",)),
+        (("", " mobilizes ", " for ", " TP at ", ""), ("player", "e:unit", "int", "e:hex")),
+        (("", " disbands ", ""), ("player", "e:unit")),
+        (("", " goes down with the fleet"), ("e:unit",)),
+        (("You cannot pay ", " TP to provision your units: disband a unit"), ("int",)),
+        (("Disband a unit before provisioning (", " TP to pay)"), ("int",)),
+        (("Provision the rest",), ()),
         (("You pay ", " TP to provision your units"), ("int",)),
         (("", " plays a War Commissioner marker"), ("player",)),
         (("Play a War Commissioner marker for a one column shift, or pass",), ()),
@@ -131,6 +153,9 @@ class MarlboroughRules:
         (("", " plays a Leviathan marker: the die is rolled again"), ("player",)),
         (("Play a Leviathan marker to roll the combat die again, or pass",), ()),
         (("Keep the roll",), ()),
+        (("", " plays a Revenue marker: die ", ", ", " TP"), ("player", "int", "int")),
+        (("Play a Revenue marker for a die roll of TP, or pass",), ()),
+        (("Keep it",), ()),
         (("", " starts under Grand Alliance control (2.14)"), ("e:nation",)),
         (("", " has the initiative on turn 1 (scenario rule)"), ("player",)),
         (("Initiative roll: Bourbon ", ", Grand Alliance ", ""), ("int", "int")),
@@ -154,8 +179,16 @@ class MarlboroughRules:
         ("choose-hex", 38, "hex", -1, 9, 5, False),
         ("choose-unit", 42, "unit", -1, 9, 9, False),
         ("choose-hex", 43, "hex", 44, 9, 14, False),
-        ("choose-card", 48, "card", 49, 11, 7, False),
-        ("choose-card", 51, "card", 52, 12, 7, False),
+        ("choose-hex", 49, "hex", -1, 11, 3, False),
+        ("choose-number", 51, "number", -1, 11, 7, False),
+        ("choose-hex", 53, "hex", 54, 11, 12, False),
+        ("choose-unit", 56, "unit", 54, 11, 18, False),
+        ("choose-hex", 58, "hex", -1, 11, 21, False),
+        ("choose-unit", 62, "unit", -1, 13, 3, False),
+        ("choose-unit", 63, "unit", 64, 13, 5, False),
+        ("choose-card", 67, "card", 68, 14, 7, False),
+        ("choose-card", 70, "card", 71, 15, 7, False),
+        ("choose-card", 73, "card", 74, 16, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -169,12 +202,19 @@ class MarlboroughRules:
         "crt_combat",
         "segment",
         "operations",
+        "mobilization",
+        "treasury",
+        "provision",
         "commissioners",
         "leviathan",
+        "revenue",
+        "turn__treasury",
         "turn__operations",
+        "turn__provisioning",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
+        "turn__treasury",
         "turn__operations",
         "turn__provisioning",
         "turn__balance_of_power",
@@ -304,10 +344,18 @@ class MarlboroughRules:
         ),
         (9, 10): ((1, (), None), (2, 0, None), (3, (), None)),
         (9, 15): ((1, 0, None), (2, (), None), (3, (), None)),
-        (11, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (12, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (11, 4): ((3, 0, None), (4, (), None)),
+        (11, 8): ((2, 0, "z_mobilization__8_2"),),
+        (11, 13): ((1, False, None), (3, (), "z_mobilization__13_3")),
+        (11, 19): ((1, False, None), (3, (), "z_mobilization__19_3")),
+        (11, 22): ((1, False, None), (3, 0, None), (4, 0, None)),
+        (13, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (13, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (14, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (15, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (16, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13)
+    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 16, 20, 21, 22)
     SITE_FILTERS: ClassVar[Any] = {
         0: "u.at != none",
         1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
@@ -315,8 +363,13 @@ class MarlboroughRules:
         5: "u.at != none",
         6: 'x != "invest" or invest',
         14: 'u.kind != "leader"',
-        16: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        17: 'c.kind == "leviathan" and not reroll',
+        18: "h.garrison_destroyed and h.nation != none and h.nation.control == p and p.treasury >= 2",
+        19: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
+        21: 'u.kind != "leader"',
+        22: 'u.kind != "leader"',
+        23: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        24: 'c.kind == "leviathan" and not reroll',
+        25: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -340,7 +393,9 @@ class MarlboroughRules:
     c_inherent_strength: int
     c_initiative_at_any_bop: bool
     c_marker_limit: int
+    c_marker_price: int
     c_mountain_shift: int
+    c_no_income_from_besieged: bool
     c_opening_initiative: int
     c_spanish_possessions_allied: bool
     c_stacking_limit: int
@@ -351,8 +406,10 @@ class MarlboroughRules:
     e_siege_attacker_plan: tuple[str, ...]
     e_siege_defender_plan: tuple[str, ...]
     id_nation: tuple[str, ...]
+    ix_hex__nation: dict[Any, tuple[int, ...]]
     ix_hex__terrain: dict[Any, tuple[int, ...]]
     ix_unit__kind__owner: dict[Any, tuple[int, ...]]
+    ix_unit__nation__owner: dict[Any, tuple[int, ...]]
     ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
     k_player__grand_alliance: Any
@@ -362,6 +419,8 @@ class MarlboroughRules:
     o_e_hex__garrison_destroyed: int
     o_e_nation__control: int
     o_e_unit__at: int
+    o_e_unit__due: int
+    o_e_unit__embarked: int
     o_e_unit__seen: int
     o_e_unit__used: int
     o_e_unit__veteran: int
@@ -378,13 +437,16 @@ class MarlboroughRules:
     o_g_reroll: int
     o_g_window__commissioners__depth: int
     o_g_window__leviathan__depth: int
+    o_g_window__revenue__depth: int
     o_g_year: int
     o_p_markers: int
     o_p_treasury: int
     o_p_vp: int
     s_e_hex__adjacent: tuple[tuple[int, ...], ...]
+    s_e_hex__capital: tuple[bool, ...]
     s_e_hex__economic: tuple[int, ...]
     s_e_hex__nation: tuple[Any, ...]
+    s_e_hex__port: tuple[bool, ...]
     s_e_hex__river: tuple[bool, ...]
     s_e_hex__terrain: tuple[Any, ...]
     s_e_nation__barred: tuple[bool, ...]
@@ -421,7 +483,9 @@ class MarlboroughRules:
         self.c_inherent_strength = d["c_inherent_strength"]
         self.c_initiative_at_any_bop = d["c_initiative_at_any_bop"]
         self.c_marker_limit = d["c_marker_limit"]
+        self.c_marker_price = d["c_marker_price"]
         self.c_mountain_shift = d["c_mountain_shift"]
+        self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
         self.c_spanish_possessions_allied = d["c_spanish_possessions_allied"]
         self.c_stacking_limit = d["c_stacking_limit"]
@@ -432,8 +496,10 @@ class MarlboroughRules:
         self.e_siege_attacker_plan = d["e_siege_attacker_plan"]
         self.e_siege_defender_plan = d["e_siege_defender_plan"]
         self.id_nation = d["id_nation"]
+        self.ix_hex__nation = d["ix_hex__nation"]
         self.ix_hex__terrain = d["ix_hex__terrain"]
         self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
+        self.ix_unit__nation__owner = d["ix_unit__nation__owner"]
         self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
         self.k_player__grand_alliance = d.get("k_player__grand_alliance")
@@ -443,6 +509,8 @@ class MarlboroughRules:
         self.o_e_hex__garrison_destroyed = d["o_e_hex__garrison_destroyed"]
         self.o_e_nation__control = d["o_e_nation__control"]
         self.o_e_unit__at = d["o_e_unit__at"]
+        self.o_e_unit__due = d["o_e_unit__due"]
+        self.o_e_unit__embarked = d["o_e_unit__embarked"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
         self.o_e_unit__used = d["o_e_unit__used"]
         self.o_e_unit__veteran = d["o_e_unit__veteran"]
@@ -459,13 +527,16 @@ class MarlboroughRules:
         self.o_g_reroll = d["o_g_reroll"]
         self.o_g_window__commissioners__depth = d["o_g_window__commissioners__depth"]
         self.o_g_window__leviathan__depth = d["o_g_window__leviathan__depth"]
+        self.o_g_window__revenue__depth = d["o_g_window__revenue__depth"]
         self.o_g_year = d["o_g_year"]
         self.o_p_markers = d["o_p_markers"]
         self.o_p_treasury = d["o_p_treasury"]
         self.o_p_vp = d["o_p_vp"]
         self.s_e_hex__adjacent = d["s_e_hex__adjacent"]
+        self.s_e_hex__capital = d["s_e_hex__capital"]
         self.s_e_hex__economic = d["s_e_hex__economic"]
         self.s_e_hex__nation = d["s_e_hex__nation"]
+        self.s_e_hex__port = d["s_e_hex__port"]
         self.s_e_hex__river = d["s_e_hex__river"]
         self.s_e_hex__terrain = d["s_e_hex__terrain"]
         self.s_e_nation__barred = d["s_e_nation__barred"]
@@ -574,7 +645,7 @@ class MarlboroughRules:
         return f(S, None, None, p)
 
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:206:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:207:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -594,7 +665,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:103:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:104:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -616,8 +687,20 @@ class MarlboroughRules:
             ],
         ]
 
+    def f_coastal(self, S: list[Any], v_h: Any) -> bool:
+        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol). (MARL-21.10-01) [rules/marlborough/rules.yaml:306:3]"""
+        _w2 = self.s_e_hex__terrain[v_h] != "sea"
+        if _w2:
+            _w1 = False
+            for v_e in self.s_e_hex__adjacent[v_h]:
+                if self.s_e_hex__terrain[v_e] == "sea":
+                    _w1 = True
+                    break
+            _w2 = _w1
+        return _w2
+
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:182:3]"
+        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:183:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -661,7 +744,7 @@ class MarlboroughRules:
         ]
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:147:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:148:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -670,7 +753,7 @@ class MarlboroughRules:
         return not (self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
-        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:37:3]"""
+        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:38:3]"""
         _w1 = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "field_army":
@@ -678,18 +761,18 @@ class MarlboroughRules:
         return _w1
 
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:127:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:128:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:67:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:68:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:59:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:60:3]"
         return max(
             [
                 *[0],
@@ -703,12 +786,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:314:3]"
+        "has_marker [rules/marlborough/rules.yaml:462:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:134:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:135:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -726,7 +809,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:256:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:257:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -765,8 +848,27 @@ class MarlboroughRules:
             return _w2
         return False
 
+    def f_income_of(self, S: list[Any], v_p: Any) -> int:
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:317:3]"
+        v_held = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] is not None
+        ]
+        v_total = 0
+        for v_h_2 in [
+            v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_held
+        ]:
+            if not (self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h_2]):
+                v_n = self.s_e_hex__nation[v_h_2]
+                if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
+                    v_total += 2 * self.s_e_hex__economic[v_h_2]
+                else:
+                    v_total += self.s_e_hex__economic[v_h_2]
+        return v_total
+
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:77:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:78:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -780,8 +882,15 @@ class MarlboroughRules:
             return False
         return S[self.o_e_nation__control + v_n] == v_p
 
+    def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
+        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:298:3]"
+        return (
+            self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        )
+
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:45:3]"
+        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:46:3]"
         v_best = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "leader" and (
@@ -791,8 +900,111 @@ class MarlboroughRules:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
+    def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:376:3]"
+        N: list[int] = S
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if (
+                (
+                    (S[self.o_e_unit__at + v_u] is None and self.s_e_unit__kind[v_u] != "leader")
+                    and N[self.o_e_unit__due + v_u] == 0
+                )
+                and 2 * self.f_mobilize_cost(S, v_u) <= N[self.o_p_treasury + v_p]
+            )
+            and len(self.f_placements(S, v_p, v_u)) > 0
+        ]
+
+    def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:338:3]"
+        if self.s_e_unit__kind[v_u] == "siege_army":
+            return 3
+        if self.s_e_unit__kind[v_u] == "field_army":
+            return 2
+        if self.s_e_unit__kind[v_u] == "garrison":
+            return 1
+        if self.s_e_unit__kind[v_u] == "free_corps":
+            return 1
+        return 9
+
+    def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:417:3]"""
+        _w3 = []
+        for v_h in v_sources:
+            _w5 = self.s_e_hex__terrain[v_h] != "sea"
+            if _w5:
+                _w4 = False
+                for v_e__1 in self.s_e_hex__adjacent[v_h]:
+                    if self.s_e_hex__terrain[v_e__1] == "sea":
+                        _w4 = True
+                        break
+                _w5 = _w4
+            if _w5:
+                _w3.append(v_h)
+        v_ports = _w3
+        if len(v_ports) == 0:
+            return []
+        v_foes = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.all_unit
+            if (
+                (self.s_e_unit__owner[v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+                and S[self.o_e_unit__at + v_u] is not None
+            )
+            and (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            )
+        ]
+        v_mine = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u_2] is not None
+            and (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            )
+        ]
+        v_out: list[Any] = []
+        for v_h_2 in v_mine:
+            if v_h_2 not in v_out:
+                if v_h_2 in v_ports:
+                    v_out = [*v_out, *[v_h_2]]
+                else:
+                    v_line = [
+                        *[
+                            v_x
+                            for v_x in _reach(
+                                self.s_e_hex__adjacent, None, v_h_2, set(self.all_hex), 30, None
+                            )
+                            if v_x not in v_foes
+                            and (
+                                self.s_e_hex__terrain[v_x] == "sea"
+                                or (
+                                    self.s_e_hex__terrain[v_x] != "sea"
+                                    and any(
+                                        (
+                                            self.s_e_hex__terrain[v_e__4] == "sea"
+                                            for v_e__4 in self.s_e_hex__adjacent[v_x]
+                                        )
+                                    )
+                                )
+                            )
+                        ],
+                        *[v_h_2],
+                    ]
+                    _w6 = False
+                    for v_x_2 in _reach(self.s_e_hex__adjacent, None, v_h_2, set(v_line), 30, None):
+                        if v_x_2 in v_ports:
+                            _w6 = True
+                            break
+                    if _w6:
+                        v_out = [*v_out, *[v_h_2]]
+        return v_out
+
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:90:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:91:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -801,16 +1013,46 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:11:3]"
+        "The opponent. [rules/marlborough/rules.yaml:12:3]"
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:118:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:119:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
+    def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:357:3]"""
+        v_out: list[Any] = []
+        for v_h_2 in [
+            v_h
+            for v_h in self.all_hex
+            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        ]:
+            if self.s_e_hex__port[v_h_2] or not (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            ):
+                v_here = [
+                    v_v
+                    for v_v in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_v] == v_h_2
+                ]
+                if len(v_here) > 0 and len(v_here) < self.c_stacking_limit:
+                    _w2 = self.s_e_hex__nation[v_h_2] == self.s_e_unit__nation[v_u]
+                    if not _w2:
+                        _w1 = False
+                        for v_v_2 in v_here:
+                            if self.s_e_unit__nation[v_v_2] == self.s_e_unit__nation[v_u]:
+                                _w1 = True
+                                break
+                        _w2 = _w1
+                    if _w2:
+                        v_out = [*v_out, *[v_h_2]]
+        return v_out
+
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:306:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:454:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -818,7 +1060,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:279:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:280:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -834,13 +1076,36 @@ class MarlboroughRules:
         return 1
 
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
-        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:19:3]"
+        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:20:3]"
         if S[self.o_e_unit__veteran + v_u]:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
+    def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:401:3]"
+        v_sources = self.f_supply_sources(S, v_p)
+        v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
+        v_zoc = self.f_zoc_against(S, v_p)
+        v_mine = self.f_held_by(S, v_p)
+        v_afloat = self.f_naval_supplied(S, v_p, v_sources)
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] is not None
+            and (
+                S[self.o_e_unit__at + v_u] in v_afloat
+                or (
+                    not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    and self.f_in_supply(S, v_u, v_sources, v_enemy, v_zoc, v_mine)
+                )
+            )
+        ]
+
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:240:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:241:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -852,7 +1117,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:231:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:232:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -866,7 +1131,7 @@ class MarlboroughRules:
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:217:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:218:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -874,14 +1139,24 @@ class MarlboroughRules:
         return 0
 
     def f_total(self, S: list[Any], v_us: Any) -> int:
-        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:29:3]"""
+        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:30:3]"""
         _w1 = 0
         for v_u in v_us:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
+    def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:387:3]"
+        v_cost = (
+            2
+            if self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            else self.f_provision_cost(S, v_u)
+        )
+        return v_cost if v_u in v_supplied else 3 * v_cost
+
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:296:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:444:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -895,13 +1170,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
         N: list[int] = S
         return [
             v_c
@@ -917,13 +1192,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
         N: list[int] = S
         return [
             v_c
@@ -931,8 +1206,17 @@ class MarlboroughRules:
             if self.card_kind[v_c] == "leviathan" and (not S[self.o_g_reroll])
         ]
 
+    def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        return [v_payee]
+
+    def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        N: list[int] = S
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
+
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:163:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:164:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
@@ -1154,7 +1438,7 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:412:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:560:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
@@ -1163,8 +1447,42 @@ class MarlboroughRules:
             if S[_LOG] is not False:
                 _log(S, 6, (v_h,))
 
+    def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1044:3]"""
+        v_at = S[self.o_e_unit__at + v_u]
+        if S[_LOG] is not False:
+            _log(S, 60, (v_p, v_u))
+        S[self.o_e_unit__seen + v_u] = 0
+        S[self.o_e_unit__at + v_u] = None
+        S[self.o_e_unit__embarked + v_u] = False
+        _w2 = (
+            self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        )
+        if _w2:
+            _w1 = False
+            for v_f in self.ix_unit__owner.get(v_p, ()):
+                if S[self.o_e_unit__at + v_f] == v_at and (
+                    self.s_e_unit__kind[v_f] == "battle_fleet"
+                    or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                ):
+                    _w1 = True
+                    break
+            _w2 = not _w1
+        if _w2:
+            for v_v_2 in [
+                v_v
+                for v_v in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_v] == v_at and S[self.o_e_unit__embarked + v_v]
+            ]:
+                if S[_LOG] is not False:
+                    _log(S, 61, (v_v_2,))
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = None
+                S[self.o_e_unit__embarked + v_v_2] = False
+
     def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:321:3]"
+        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:469:3]"
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1182,20 +1500,20 @@ class MarlboroughRules:
             v_i += 1
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:384:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:532:3]"""
         if S[_LOG] is not False:
             _log(S, 4, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:60:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:66:3]"
         S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1700), 1714)
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:489:3]"""
+        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:637:3]"""
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -1214,8 +1532,28 @@ class MarlboroughRules:
         else:
             pass
 
+    def p_free_markers(self, S: list[Any], v_p: Any) -> None:
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:953:3]"""
+        for v_n_2 in [
+            v_n
+            for v_n in self.all_nation
+            if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] == v_p
+        ]:
+            v_caps = [
+                v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
+            ]
+            _w1 = False
+            for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ()):
+                if S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps:
+                    _w1 = True
+                    break
+            if _w1:
+                if S[_LOG] is not False:
+                    _log(S, 47, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                self.p_draw_markers(S, v_p, self.s_e_nation__political[v_n_2])
+
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:703:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:851:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1251,7 +1589,7 @@ class MarlboroughRules:
                         _log(S, 32, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:332:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:480:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1268,33 +1606,6 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 1, (v_p, v_i, v_w))
 
-    def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:791:3]"""
-        N: list[int] = S
-        v_sources = self.f_supply_sources(S, v_p)
-        v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
-        v_zoc = self.f_zoc_against(S, v_p)
-        v_mine = self.f_held_by(S, v_p)
-        v_paid = 0
-        for v_u in self.all_unit:
-            if self.s_e_unit__owner[v_u] == v_p and S[self.o_e_unit__at + v_u] is not None:
-                v_cost = self.f_provision_cost(S, v_u)
-                if v_cost > 0:
-                    v_full = (
-                        v_cost
-                        if self.f_in_supply(S, v_u, v_sources, v_enemy, v_zoc, v_mine)
-                        else 3 * v_cost
-                    )
-                    if N[self.o_p_treasury + v_p] >= 2 * v_full:
-                        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_full, 0)
-                        v_paid += v_full
-                    else:
-                        if S[_LOG] is not False:
-                            _log(S, 45, (v_p, v_u))
-                        self.p_eliminate(S, v_u)
-        if S[_LOG] is not False:
-            _log_to(S, 46, (v_paid,), (v_p,))
-
     def p_setup__campaign_markers(self, S: list[Any]) -> None:
         "setup__campaign_markers (MARL-12.1-01, MARL-12.2-01) [rules/marlborough/flow.yaml:7:3]"
         for v_p in self.all_player:
@@ -1309,10 +1620,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 53, (v_n,))
+                        _log(S, 75, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:371:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:519:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
@@ -1324,15 +1635,27 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:345:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:493:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
+    def p_taxation(self, S: list[Any], v_p: Any) -> None:
+        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:940:3]"""
+        v_half = self.f_income_of(S, v_p)
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + v_half, 0)
+        v_whole = v_half // 2
+        if v_half == 2 * v_whole:
+            if S[_LOG] is not False:
+                _log(S, 45, (v_p, v_whole))
+        else:
+            if S[_LOG] is not False:
+                _log(S, 46, (v_p, v_whole))
+
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:49:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:55:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -1344,7 +1667,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 57, (v_b, v_g))
+            _log(S, 79, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1360,7 +1683,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 54, (S[self.o_g_first_player],))
+                _log(S, 76, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1376,21 +1699,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 55, (v_a, v_b))
+                        _log(S, 77, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 56, (S[self.o_g_first_player], N[self.o_g_bopi]))
-
-    def p_turn__provisioning(self, S: list[Any]) -> None:
-        "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
-        for v_p in self.all_player:
-            self.p_provision(S, v_p)
+                _log(S, 78, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:353:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:501:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
@@ -1423,7 +1741,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1432,18 +1750,28 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 47, (v_p,))
+            _log(S, 66, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 50, (v_p,))
+            _log(S, 69, (v_p,))
+
+    def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]"""
+        _c1 = v_x
+        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+        v_die = _roll(S, 6)
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + 2 * v_die, 0)
+        if S[_LOG] is not False:
+            _log(S, 72, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1814,7 +2142,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:457:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:605:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -1838,7 +2166,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:555:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:703:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -1946,7 +2274,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2007,7 +2335,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:626:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:774:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2149,7 +2477,7 @@ class MarlboroughRules:
                 self.p_famous_victory(S, v_p, v_q, v_lost_d)
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:511:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:659:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2189,7 +2517,7 @@ class MarlboroughRules:
         self.q_advance(S, R, v_p, v_force, v_h)
 
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2227,7 +2555,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:543:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:691:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2248,16 +2576,18 @@ class MarlboroughRules:
             if i == 0:
                 self.p_turn__initiative(S)
             elif i == 1:
-                self.q_turn__operations(S, R)
+                self.q_turn__treasury(S, R)
             elif i == 2:
-                self.p_turn__provisioning(S)
+                self.q_turn__operations(S, R)
             elif i == 3:
-                self.p_turn__balance_of_power(S)
+                self.q_turn__provisioning(S, R)
             elif i == 4:
-                self.p_end__victory(S)
+                self.p_turn__balance_of_power(S)
             elif i == 5:
-                self.p_setup__campaign_markers(S)
+                self.p_end__victory(S)
             elif i == 6:
+                self.p_setup__campaign_markers(S)
+            elif i == 7:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -2268,8 +2598,104 @@ class MarlboroughRules:
                 else:
                     step(S)
 
+    def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:966:3]"
+        N: list[int] = S
+        for v_u_2 in [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if N[self.o_e_unit__due + v_u] > 0 and N[self.o_e_unit__due + v_u] <= S[_TURN]
+        ]:
+            S[self.o_e_unit__due + v_u_2] = max(0, 0)
+            v_ports = self.f_placements(S, v_p, v_u_2)
+            if len(v_ports) == 0:
+                pass
+            else:
+                v_h = _pick(R, _uniq(v_ports))
+                S[self.o_e_unit__seen + v_u_2] = 0
+                S[self.o_e_unit__at + v_u_2] = v_h
+        self.p_free_markers(S, v_p)
+        v_price = self.c_marker_price
+        v_most = min(
+            N[self.o_p_treasury + v_p] // (2 * v_price),
+            self.c_marker_limit - _count(N[self.o_p_markers + v_p]),
+            len(S[self.o_g_pool]),
+        )
+        if v_most > 0:
+            v_n = _pick(R, tuple(range(0, v_most + 1)))
+            if v_n > 0:
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_price * v_n, 0)
+                self.p_draw_markers(S, v_p, v_n)
+        v_done = False
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_gone = [
+                v_h_2
+                for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+                if (
+                    (
+                        S[self.o_e_hex__garrison_destroyed + v_h_2]
+                        and self.s_e_hex__nation[v_h_2] is not None
+                    )
+                    and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                )
+                and N[self.o_p_treasury + v_p] >= 2
+            ]
+            if len(v_gone) == 0:
+                v_done = True
+            else:
+                v_h_3 = _pick_optional(R, v_gone)
+                if v_h_3 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2, 0)
+                    S[self.o_e_hex__garrison_destroyed + v_h_3] = False
+        v_done = False
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_ready = [
+                v_u__3
+                for v_u__3 in self.ix_unit__owner.get(v_p, ())
+                if (
+                    (
+                        (
+                            S[self.o_e_unit__at + v_u__3] is None
+                            and self.s_e_unit__kind[v_u__3] != "leader"
+                        )
+                        and N[self.o_e_unit__due + v_u__3] == 0
+                    )
+                    and 2 * self.f_mobilize_cost(S, v_u__3) <= N[self.o_p_treasury + v_p]
+                )
+                and len(self.f_placements(S, v_p, v_u__3)) > 0
+            ]
+            if len(v_ready) == 0:
+                v_done = True
+            else:
+                v_u_3 = _pick_optional(R, v_ready)
+                if v_u_3 is None:
+                    v_done = True
+                else:
+                    v_cost = self.f_mobilize_cost(S, v_u_3)
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_cost, 0)
+                    S[self.o_e_unit__veteran + v_u_3] = False
+                    if (
+                        self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                    ):
+                        S[self.o_e_unit__due + v_u_3] = max(S[_TURN] + 1, 0)
+                    else:
+                        v_h_4 = _pick(R, _uniq(self.f_placements(S, v_p, v_u_3)))
+                        S[self.o_e_unit__seen + v_u_3] = 0
+                        S[self.o_e_unit__at + v_u_3] = v_h_4
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:772:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:920:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2286,8 +2712,42 @@ class MarlboroughRules:
                 v_passes += 1
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
+    def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1060:3]"""
+        N: list[int] = S
+        v_ok = self.f_supplied_units(S, v_p)
+        v_done = False
+        v_bill = 0
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_mine = [
+                v_u
+                for v_u in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u] is not None
+            ]
+            _w1 = 0
+            for v_u_2 in v_mine:
+                _w1 += self.f_upkeep(S, v_u_2, v_ok)
+            v_bill = _w1
+            v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
+            if len(v_can_go) == 0:
+                v_done = True
+            elif 2 * v_bill > N[self.o_p_treasury + v_p]:
+                v_u_4 = _pick(R, v_can_go)
+                self.p_disband(S, v_p, v_u_4)
+            else:
+                v_u_5 = _pick_optional(R, v_can_go)
+                if v_u_5 is None:
+                    v_done = True
+                else:
+                    self.p_disband(S, v_p, v_u_5)
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_bill, 0)
+
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:421:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:569:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2320,8 +2780,42 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u_5] = 0
             S[self.o_e_unit__at + v_u_5] = v_to
 
+    def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        N: list[int] = S
+        if N[self.o_g_window__revenue__depth] < 1 and True:
+            S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] + 1, 0)
+            v_w_asked = [v_payee]
+            v_w_most = -1
+            v_w_passes = 0
+            v_w_round = 0
+            v_w_open = True
+            _runs0 = 0
+            while (v_w_open and v_w_passes < len(v_w_asked)) and (
+                v_w_most < 0 or v_w_round < v_w_most
+            ):
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
+                v_w_round += 1
+                for v_p in v_w_asked:
+                    if v_w_open and v_w_passes < len(v_w_asked):
+                        v_w_options = _bits(
+                            N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                        )
+                        if len(v_w_options) == 0:
+                            v_w_passes += 1
+                        else:
+                            v_x = _pick_optional(R, v_w_options)
+                            if v_x is None:
+                                v_w_passes += 1
+                            else:
+                                v_w_passes = 0
+                                self.p_window__revenue__act(S, v_payee, v_p, v_x)
+            S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] - 1, 0)
+
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:718:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:866:3]"
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2400,7 +2894,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:392:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:540:3]"
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         _runs0 = 0
@@ -2416,12 +2910,34 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
+    def q_treasury(self, S: list[Any], R: Any) -> None:
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1029:3]'
+        v_order = [
+            *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
+            *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
+        ]
+        for v_p in v_order:
+            self.p_taxation(S, v_p)
+            self.q_revenue(S, R, v_p)
+        for v_p_2 in v_order:
+            self.q_mobilization(S, R, v_p_2)
+
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:46:3]"
         self.q_operations(S, R)
 
+    def q_turn__provisioning(self, S: list[Any], R: Any) -> None:
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:50:3]"
+        for v_p in self.all_player:
+            self.q_provision(S, R, v_p)
+
+    def q_turn__treasury(self, S: list[Any], R: Any) -> None:
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
+        if S[_TURN] > 1:
+            self.q_treasury(S, R)
+
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:477:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:625:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2436,7 +2952,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:457:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:605:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2500,7 +3016,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:555:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:703:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2769,7 +3285,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:819:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2872,7 +3388,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        11,
+                        14,
                         8,
                         v_attacker,
                         v_defender,
@@ -2888,7 +3404,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    16,
+                    23,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -2936,7 +3452,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:626:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:774:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3305,7 +3821,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:511:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:659:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3394,7 +3910,7 @@ class MarlboroughRules:
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:840:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3489,7 +4005,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        12,
+                        15,
                         8,
                         v_attacker,
                         v_defender,
@@ -3505,7 +4021,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    17,
+                    24,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3551,7 +4067,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:543:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:691:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3582,8 +4098,306 @@ class MarlboroughRules:
         if pc == 3:
             return None
 
+    def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:966:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_u_2: Any = None
+        v_ports: Any = None
+        v_h: Any = None
+        v_price: Any = None
+        v_most: Any = None
+        v_n: Any = None
+        v_done: Any = None
+        v__runs: Any = None
+        v_gone: Any = None
+        v_h_3: Any = None
+        v__runs_2: Any = None
+        v_ready: Any = None
+        v_u_3: Any = None
+        v_cost: Any = None
+        v_h_4: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4, 7-8, 12-13, 18-19, 21-22
+        if F is not None and (pc < 0 or not (0x6C3198 >> pc) & 1):
+            raise RulesError(f"routine mobilization: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_u
+                        for v_u in self.ix_unit__owner.get(v_p, ())
+                        if N[self.o_e_unit__due + v_u] > 0
+                        and N[self.o_e_unit__due + v_u] <= S[_TURN]
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_u_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                S[self.o_e_unit__due + v_u_2] = max(0, 0)
+                v_ports = self.f_placements(S, v_p, v_u_2)
+                if len(v_ports) == 0:
+                    _log(S, 48, (v_u_2,))
+                    pc = 1
+                    continue
+                else:
+                    pc = 3
+            if pc == 3:
+                if F is not None:
+                    v_p, v__it, v__i, v_u_2, v_ports = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (11, 4, v_p, v__it, v__i, v_u_2, v_ports),
+                    v_p,
+                    16,
+                    tuple(_uniq(v_ports)),
+                    (v_u_2,),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v__it, v__i, v_u_2, v_ports = F[2:]
+                    F = None
+                v_h = v
+                S[self.o_e_unit__seen + v_u_2] = 0
+                S[self.o_e_unit__at + v_u_2] = v_h
+                _log(S, 50, (v_u_2, v_h))
+                pc = 1
+                continue
+            if pc == 6:
+                self.p_free_markers(S, v_p)
+                v_price = self.c_marker_price
+                v_most = min(
+                    N[self.o_p_treasury + v_p] // (2 * v_price),
+                    self.c_marker_limit - _count(N[self.o_p_markers + v_p]),
+                    len(S[self.o_g_pool]),
+                )
+                if v_most > 0:
+                    pc = 7
+                else:
+                    pc = 9
+            if pc == 7:
+                if F is not None:
+                    v_p, v_price, v_most = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (11, 8, v_p, v_price, v_most),
+                    v_p,
+                    17,
+                    tuple(tuple(range(0, v_most + 1))),
+                    (v_price,),
+                )
+            if pc == 8:
+                if F is not None:
+                    v_p, v_price, v_most = F[2:]
+                    F = None
+                v_n = v
+                if v_n > 0:
+                    S[self.o_p_treasury + v_p] = max(
+                        S[self.o_p_treasury + v_p] - 2 * v_price * v_n, 0
+                    )
+                    self.p_draw_markers(S, v_p, v_n)
+                    _log(S, 52, (v_p, v_n))
+                pc = 9
+            if pc == 9:
+                v_done = False
+                v__runs = 0
+                pc = 10
+            if pc == 10:
+                if not v_done:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 11
+                else:
+                    pc = 15
+            if pc == 11:
+                v_gone = [
+                    v_h_2
+                    for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+                    if (
+                        (
+                            S[self.o_e_hex__garrison_destroyed + v_h_2]
+                            and self.s_e_hex__nation[v_h_2] is not None
+                        )
+                        and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                    )
+                    and N[self.o_p_treasury + v_p] >= 2
+                ]
+                if len(v_gone) == 0:
+                    v_done = True
+                    pc = 10
+                    continue
+                else:
+                    pc = 12
+            if pc == 12:
+                if F is not None:
+                    v_p, v_done, v__runs, v_gone = F[2:]
+                    F = None
+                return self.ask(S, (11, 13, v_p, v_done, v__runs, v_gone), v_p, 18, tuple(v_gone))
+            if pc == 13:
+                if F is not None:
+                    v_p, v_done, v__runs, v_gone = F[2:]
+                    F = None
+                v_h_3 = v
+                if v_h_3 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2, 0)
+                    S[self.o_e_hex__garrison_destroyed + v_h_3] = False
+                    _log(S, 55, (v_p, v_h_3))
+                pc = 10
+                continue
+            if pc == 15:
+                v_done = False
+                v__runs_2 = 0
+                pc = 16
+            if pc == 16:
+                if not v_done:
+                    v__runs_2 += 1
+                    if v__runs_2 > MAX_LOOP:
+                        _endless_loop()
+                    pc = 17
+                else:
+                    pc = 26
+            if pc == 17:
+                v_ready = [
+                    v_u__3
+                    for v_u__3 in self.ix_unit__owner.get(v_p, ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u__3] is None
+                                and self.s_e_unit__kind[v_u__3] != "leader"
+                            )
+                            and N[self.o_e_unit__due + v_u__3] == 0
+                        )
+                        and 2 * self.f_mobilize_cost(S, v_u__3) <= N[self.o_p_treasury + v_p]
+                    )
+                    and len(self.f_placements(S, v_p, v_u__3)) > 0
+                ]
+                if len(v_ready) == 0:
+                    v_done = True
+                    pc = 16
+                    continue
+                else:
+                    pc = 18
+            if pc == 18:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_ready = F[2:]
+                    F = None
+                return self.ask(
+                    S, (11, 19, v_p, v_done, v__runs_2, v_ready), v_p, 19, tuple(v_ready)
+                )
+            if pc == 19:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_ready = F[2:]
+                    F = None
+                v_u_3 = v
+                if v_u_3 is None:
+                    v_done = True
+                    pc = 16
+                    continue
+                else:
+                    pc = 20
+            if pc == 20:
+                v_cost = self.f_mobilize_cost(S, v_u_3)
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_cost, 0)
+                S[self.o_e_unit__veteran + v_u_3] = False
+                if (
+                    self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                ):
+                    S[self.o_e_unit__due + v_u_3] = max(S[_TURN] + 1, 0)
+                    _log(S, 57, (v_p, v_u_3, v_cost, S[_TURN] + 1))
+                    pc = 16
+                    continue
+                else:
+                    pc = 21
+            if pc == 21:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_u_3, v_cost = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (11, 22, v_p, v_done, v__runs_2, v_u_3, v_cost),
+                    v_p,
+                    20,
+                    tuple(_uniq(self.f_placements(S, v_p, v_u_3))),
+                    (v_u_3,),
+                )
+            if pc == 22:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_u_3, v_cost = F[2:]
+                    F = None
+                v_h_4 = v
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_h_4
+                _log(S, 59, (v_p, v_u_3, v_cost, v_h_4))
+                pc = 16
+                continue
+            if pc == 26:
+                return None
+
+    def z_mobilization__13_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'gone' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return [
+            v_h_2
+            for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+            if (
+                (
+                    S[self.o_e_hex__garrison_destroyed + v_h_2]
+                    and self.s_e_hex__nation[v_h_2] is not None
+                )
+                and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+            )
+            and N[self.o_p_treasury + v_p] >= 2
+        ]
+
+    def z_mobilization__19_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'ready' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return [
+            v_u__3
+            for v_u__3 in self.ix_unit__owner.get(v_p, ())
+            if (
+                (
+                    (
+                        S[self.o_e_unit__at + v_u__3] is None
+                        and self.s_e_unit__kind[v_u__3] != "leader"
+                    )
+                    and N[self.o_e_unit__due + v_u__3] == 0
+                )
+                and 2 * self.f_mobilize_cost(S, v_u__3) <= N[self.o_p_treasury + v_p]
+            )
+            and len(self.f_placements(S, v_p, v_u__3)) > 0
+        ]
+
+    def z_mobilization__8_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'most' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        v_price = F[3]
+        return min(
+            N[self.o_p_treasury + v_p] // (2 * v_price),
+            self.c_marker_limit - _count(N[self.o_p_markers + v_p]),
+            len(S[self.o_g_pool]),
+        )
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:772:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:920:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3626,10 +4440,114 @@ class MarlboroughRules:
             if pc == 4:
                 return None
 
+    def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1060:3]'
+        N: list[int] = S
+        v_ok: Any = None
+        v_done: Any = None
+        v_bill: Any = None
+        v__runs: Any = None
+        v_mine: Any = None
+        v_can_go: Any = None
+        v_u_4: Any = None
+        v_u_5: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-6
+        if F is not None and (pc < 0 or not (0x78 >> pc) & 1):
+            raise RulesError(f"routine provision: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_ok = self.f_supplied_units(S, v_p)
+                v_done = False
+                v_bill = 0
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if not v_done:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v_mine = [
+                    v_u
+                    for v_u in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_u] is not None
+                ]
+                v_bill = sum([self.f_upkeep(S, v_u_2, v_ok) for v_u_2 in v_mine])
+                v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
+                if len(v_can_go) == 0:
+                    v_done = True
+                    pc = 1
+                    continue
+                elif 2 * v_bill > N[self.o_p_treasury + v_p]:
+                    pc = 3
+                else:
+                    pc = 5
+            if pc == 3:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (13, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    v_p,
+                    21,
+                    tuple(v_can_go),
+                    (v_bill,),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                v_u_4 = v
+                self.p_disband(S, v_p, v_u_4)
+                pc = 1
+                continue
+            if pc == 5:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (13, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    v_p,
+                    22,
+                    tuple(v_can_go),
+                    (v_bill,),
+                )
+            if pc == 6:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                v_u_5 = v
+                if v_u_5 is None:
+                    v_done = True
+                else:
+                    self.p_disband(S, v_p, v_u_5)
+                pc = 1
+                continue
+            if pc == 8:
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_bill, 0)
+                _log_to(S, 65, (v_bill,), (v_p,))
+                return None
+
+    def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'ok' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return self.f_supplied_units(S, v_p)
+
+    def z_provision__6_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'ok' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return self.f_supplied_units(S, v_p)
+
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:421:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:569:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3692,8 +4610,147 @@ class MarlboroughRules:
             _log(S, 10, (v_p, v_h, v_to))
             return None
 
+    def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        N: list[int] = S
+        v_w_asked: Any = None
+        v_w_most: Any = None
+        v_w_passes: Any = None
+        v_w_round: Any = None
+        v_w_open: Any = None
+        v__runs: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        v_w_options: Any = None
+        v_x: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 7-8
+        if F is not None and (pc < 0 or not (0x180 >> pc) & 1):
+            raise RulesError(f"routine revenue: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if N[self.o_g_window__revenue__depth] < 1 and True:
+                    pc = 1
+                else:
+                    pc = 13
+            if pc == 1:
+                S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] + 1, 0)
+                v_w_asked = [v_payee]
+                v_w_most = -1
+                v_w_passes = 0
+                v_w_round = 0
+                v_w_open = True
+                v__runs = 0
+                pc = 2
+            if pc == 2:
+                if (v_w_open and v_w_passes < len(v_w_asked)) and (
+                    v_w_most < 0 or v_w_round < v_w_most
+                ):
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 3
+                else:
+                    pc = 12
+            if pc == 3:
+                v_w_round += 1
+                v__it = tuple(v_w_asked)
+                v__i = 0
+                pc = 4
+            if pc == 4:
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 5
+                else:
+                    pc = 2
+                    continue
+            if pc == 5:
+                if v_w_open and v_w_passes < len(v_w_asked):
+                    pc = 6
+                else:
+                    pc = 4
+                    continue
+            if pc == 6:
+                v_w_options = _bits(
+                    N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                )
+                if len(v_w_options) == 0:
+                    v_w_passes += 1
+                    pc = 4
+                    continue
+                else:
+                    pc = 7
+            if pc == 7:
+                if F is not None:
+                    (
+                        v_payee,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        16,
+                        8,
+                        v_payee,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ),
+                    v_p,
+                    25,
+                    tuple(v_w_options),
+                )
+            if pc == 8:
+                if F is not None:
+                    (
+                        v_payee,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ) = F[2:]
+                    F = None
+                v_x = v
+                if v_x is None:
+                    v_w_passes += 1
+                else:
+                    v_w_passes = 0
+                    self.p_window__revenue__act(S, v_payee, v_p, v_x)
+                pc = 4
+                continue
+            if pc == 12:
+                S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] - 1, 0)
+                pc = 13
+            if pc == 13:
+                return None
+
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:718:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:866:3]"
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3916,7 +4973,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:392:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:540:3]"
         v_left: Any = None
         v_alive: Any = None
         v__runs: Any = None
@@ -3970,23 +5027,135 @@ class MarlboroughRules:
                     self.p_destroy_garrison(S, v_h)
                 return None
 
+    def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1029:3]'
+        v_order: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_p_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 5
+        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+            raise RulesError(f"routine treasury: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_order = [
+                    *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
+                    *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
+                ]
+                v__it = tuple(v_order)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_order, v__it, v__i, v_p, v_p_2 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                self.p_taxation(S, v_p)
+                if self.r_revenue(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (12, 1, v_order, v__it, v__i, v_p, v_p_2))
+                pc = 1
+                continue
+            if pc == 4:
+                v__it_2 = tuple(v_order)
+                v__i_2 = 0
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v__it_2, v__i_2, v_p_2 = F[2:]
+                    F = None
+                if v__i_2 < len(v__it_2):
+                    v_p_2 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if self.r_mobilization(S, None, None, v_p_2) is SUSPEND:
+                    return _wait(S, (12, 5, v__it_2, v__i_2, v_p_2))
+                pc = 5
+                continue
+            if pc == 8:
+                return None
+
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:46:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (13, 1))
+                return _wait(S, (18, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__provisioning(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:50:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__provisioning: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if self.r_provision(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (19, 1, v__it, v__i, v_p))
+                pc = 1
+                continue
+            if pc == 4:
+                return None
+
+    def r_turn__treasury(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+            raise RulesError(f"routine turn__treasury: no resume point {pc}")
+        if pc == 0:
+            if S[_TURN] > 1:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_treasury(S, None, None) is SUSPEND:
+                return _wait(S, (17, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:477:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:625:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4019,4 +5188,4 @@ class MarlboroughRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "578 rules/marlborough/rules.yaml:214:7\n579 rules/marlborough/rules.yaml:215:7\n598 rules/marlborough/rules.yaml:111:7\n599 rules/marlborough/rules.yaml:112:7\n600 rules/marlborough/rules.yaml:113:11\n601 rules/marlborough/rules.yaml:114:11\n602 rules/marlborough/rules.yaml:115:15\n603 rules/marlborough/rules.yaml:116:7\n621 rules/marlborough/rules.yaml:194:7\n622 rules/marlborough/rules.yaml:195:11\n623 rules/marlborough/rules.yaml:196:7\n624 rules/marlborough/rules.yaml:197:7\n634 rules/marlborough/rules.yaml:198:7\n635 rules/marlborough/rules.yaml:199:7\n638 rules/marlborough/rules.yaml:200:7\n639 rules/marlborough/rules.yaml:201:11\n647 rules/marlborough/rules.yaml:202:11\n648 rules/marlborough/rules.yaml:203:7\n653 rules/marlborough/rules.yaml:204:7\n665 rules/marlborough/rules.yaml:156:7\n666 rules/marlborough/rules.yaml:157:7\n667 rules/marlborough/rules.yaml:158:11\n668 rules/marlborough/rules.yaml:159:7\n669 rules/marlborough/rules.yaml:160:11\n670 rules/marlborough/rules.yaml:161:7\n674 rules/marlborough/rules.yaml:43:7\n682 rules/marlborough/rules.yaml:132:7\n686 rules/marlborough/rules.yaml:75:7\n693 rules/marlborough/rules.yaml:65:7\n708 rules/marlborough/rules.yaml:318:7\n712 rules/marlborough/rules.yaml:140:7\n713 rules/marlborough/rules.yaml:141:7\n714 rules/marlborough/rules.yaml:142:11\n715 rules/marlborough/rules.yaml:143:11\n716 rules/marlborough/rules.yaml:144:15\n717 rules/marlborough/rules.yaml:145:7\n730 rules/marlborough/rules.yaml:265:7\n731 rules/marlborough/rules.yaml:266:7\n732 rules/marlborough/rules.yaml:267:11\n733 rules/marlborough/rules.yaml:268:7\n734 rules/marlborough/rules.yaml:269:11\n735 rules/marlborough/rules.yaml:270:7\n743 rules/marlborough/rules.yaml:271:7\n744 rules/marlborough/rules.yaml:272:7\n750 rules/marlborough/rules.yaml:273:11\n751 rules/marlborough/rules.yaml:274:7\n752 rules/marlborough/rules.yaml:275:11\n760 rules/marlborough/rules.yaml:276:11\n766 rules/marlborough/rules.yaml:277:7\n770 rules/marlborough/rules.yaml:83:7\n777 rules/marlborough/rules.yaml:84:11\n778 rules/marlborough/rules.yaml:85:7\n779 rules/marlborough/rules.yaml:86:7\n780 rules/marlborough/rules.yaml:87:11\n781 rules/marlborough/rules.yaml:88:7\n785 rules/marlborough/rules.yaml:53:7\n786 rules/marlborough/rules.yaml:54:7\n787 rules/marlborough/rules.yaml:55:11\n791 rules/marlborough/rules.yaml:56:15\n792 rules/marlborough/rules.yaml:57:7\n796 rules/marlborough/rules.yaml:96:7\n797 rules/marlborough/rules.yaml:97:11\n798 rules/marlborough/rules.yaml:98:7\n799 rules/marlborough/rules.yaml:99:7\n800 rules/marlborough/rules.yaml:100:11\n801 rules/marlborough/rules.yaml:101:7\n805 rules/marlborough/rules.yaml:16:7\n809 rules/marlborough/rules.yaml:124:7\n810 rules/marlborough/rules.yaml:125:7\n814 rules/marlborough/rules.yaml:312:7\n822 rules/marlborough/rules.yaml:287:7\n823 rules/marlborough/rules.yaml:288:7\n824 rules/marlborough/rules.yaml:289:11\n825 rules/marlborough/rules.yaml:290:7\n828 rules/marlborough/rules.yaml:291:11\n829 rules/marlborough/rules.yaml:292:7\n833 rules/marlborough/rules.yaml:293:11\n834 rules/marlborough/rules.yaml:294:7\n838 rules/marlborough/rules.yaml:25:7\n839 rules/marlborough/rules.yaml:26:11\n840 rules/marlborough/rules.yaml:27:7\n844 rules/marlborough/rules.yaml:249:7\n845 rules/marlborough/rules.yaml:250:7\n849 rules/marlborough/rules.yaml:251:11\n850 rules/marlborough/rules.yaml:252:7\n851 rules/marlborough/rules.yaml:253:11\n852 rules/marlborough/rules.yaml:254:7\n856 rules/marlborough/rules.yaml:237:7\n861 rules/marlborough/rules.yaml:238:7\n870 rules/marlborough/rules.yaml:225:7\n871 rules/marlborough/rules.yaml:226:11\n872 rules/marlborough/rules.yaml:227:7\n873 rules/marlborough/rules.yaml:228:11\n874 rules/marlborough/rules.yaml:229:7\n878 rules/marlborough/rules.yaml:35:7\n885 rules/marlborough/rules.yaml:302:7\n890 rules/marlborough/rules.yaml:303:7\n891 rules/marlborough/rules.yaml:304:7\n899 rules/marlborough/rules.yaml:819:3\n906 rules/marlborough/rules.yaml:819:3\n921 rules/marlborough/rules.yaml:840:3\n928 rules/marlborough/rules.yaml:840:3\n936 rules/marlborough/rules.yaml:173:7\n937 rules/marlborough/rules.yaml:174:7\n938 rules/marlborough/rules.yaml:175:7\n939 rules/marlborough/rules.yaml:176:7\n940 rules/marlborough/rules.yaml:177:11\n941 rules/marlborough/rules.yaml:178:11\n948 rules/marlborough/rules.yaml:179:15\n962 rules/marlborough/rules.yaml:180:7\n966 rules/marlborough/cards.yaml:383:14\n970 rules/marlborough/cards.yaml:391:14\n974 rules/marlborough/cards.yaml:15:14\n978 rules/marlborough/cards.yaml:23:14\n982 rules/marlborough/cards.yaml:31:14\n986 rules/marlborough/cards.yaml:39:14\n990 rules/marlborough/cards.yaml:47:14\n994 rules/marlborough/cards.yaml:55:14\n998 rules/marlborough/cards.yaml:63:14\n1002 rules/marlborough/cards.yaml:71:14\n1006 rules/marlborough/cards.yaml:79:14\n1010 rules/marlborough/cards.yaml:87:14\n1014 rules/marlborough/cards.yaml:95:14\n1018 rules/marlborough/cards.yaml:103:14\n1022 rules/marlborough/cards.yaml:111:14\n1026 rules/marlborough/cards.yaml:119:14\n1030 rules/marlborough/cards.yaml:127:14\n1034 rules/marlborough/cards.yaml:199:14\n1038 rules/marlborough/cards.yaml:135:14\n1042 rules/marlborough/cards.yaml:143:14\n1046 rules/marlborough/cards.yaml:151:14\n1050 rules/marlborough/cards.yaml:159:14\n1054 rules/marlborough/cards.yaml:167:14\n1058 rules/marlborough/cards.yaml:175:14\n1062 rules/marlborough/cards.yaml:183:14\n1066 rules/marlborough/cards.yaml:191:14\n1070 rules/marlborough/cards.yaml:271:14\n1074 rules/marlborough/cards.yaml:279:14\n1078 rules/marlborough/cards.yaml:287:14\n1082 rules/marlborough/cards.yaml:295:14\n1086 rules/marlborough/cards.yaml:303:14\n1090 rules/marlborough/cards.yaml:311:14\n1094 rules/marlborough/cards.yaml:319:14\n1098 rules/marlborough/cards.yaml:327:14\n1102 rules/marlborough/cards.yaml:335:14\n1106 rules/marlborough/cards.yaml:343:14\n1110 rules/marlborough/cards.yaml:351:14\n1114 rules/marlborough/cards.yaml:359:14\n1118 rules/marlborough/cards.yaml:367:14\n1122 rules/marlborough/cards.yaml:375:14\n1126 rules/marlborough/cards.yaml:207:14\n1130 rules/marlborough/cards.yaml:215:14\n1134 rules/marlborough/cards.yaml:223:14\n1138 rules/marlborough/cards.yaml:231:14\n1142 rules/marlborough/cards.yaml:239:14\n1146 rules/marlborough/cards.yaml:247:14\n1150 rules/marlborough/cards.yaml:255:14\n1154 rules/marlborough/cards.yaml:263:14\n1158 rules/marlborough/rules.yaml:417:7\n1162 rules/marlborough/rules.yaml:418:11\n1163 rules/marlborough/rules.yaml:419:11\n1169 rules/marlborough/rules.yaml:326:7\n1170 rules/marlborough/rules.yaml:327:7\n1177 rules/marlborough/rules.yaml:328:11\n1178 rules/marlborough/rules.yaml:329:11\n1182 rules/marlborough/rules.yaml:330:11\n1186 rules/marlborough/rules.yaml:389:7\n1188 rules/marlborough/rules.yaml:390:7\n1193 rules/marlborough/flow.yaml:63:7\n1194 rules/marlborough/flow.yaml:64:7\n1195 rules/marlborough/flow.yaml:65:11\n1199 rules/marlborough/rules.yaml:494:7\n1200 rules/marlborough/rules.yaml:495:11\n1201 rules/marlborough/rules.yaml:496:7\n1202 rules/marlborough/rules.yaml:497:7\n1203 rules/marlborough/rules.yaml:499:15\n1205 rules/marlborough/rules.yaml:500:15\n1206 rules/marlborough/rules.yaml:501:15\n1207 rules/marlborough/rules.yaml:502:15\n1209 rules/marlborough/rules.yaml:504:15\n1211 rules/marlborough/rules.yaml:505:15\n1212 rules/marlborough/rules.yaml:506:15\n1213 rules/marlborough/rules.yaml:507:15\n1215 rules/marlborough/rules.yaml:509:15\n1219 rules/marlborough/rules.yaml:708:7\n1220 rules/marlborough/rules.yaml:709:11\n1221 rules/marlborough/rules.yaml:710:15\n1222 rules/marlborough/rules.yaml:711:15\n1235 rules/marlborough/rules.yaml:712:15\n1236 rules/marlborough/rules.yaml:713:15\n1248 rules/marlborough/rules.yaml:714:15\n1249 rules/marlborough/rules.yaml:715:19\n1250 rules/marlborough/rules.yaml:716:19\n1256 rules/marlborough/rules.yaml:337:7\n1257 rules/marlborough/rules.yaml:338:7\n1262 rules/marlborough/rules.yaml:339:11\n1263 rules/marlborough/rules.yaml:340:11\n1266 rules/marlborough/rules.yaml:341:11\n1267 rules/marlborough/rules.yaml:342:7\n1268 rules/marlborough/rules.yaml:343:7\n1274 rules/marlborough/rules.yaml:800:7\n1275 rules/marlborough/rules.yaml:801:7\n1276 rules/marlborough/rules.yaml:802:7\n1277 rules/marlborough/rules.yaml:803:7\n1278 rules/marlborough/rules.yaml:804:7\n1279 rules/marlborough/rules.yaml:805:7\n1280 rules/marlborough/rules.yaml:806:11\n1281 rules/marlborough/rules.yaml:807:15\n1282 rules/marlborough/rules.yaml:808:15\n1283 rules/marlborough/rules.yaml:809:19\n1288 rules/marlborough/rules.yaml:810:19\n1289 rules/marlborough/rules.yaml:811:23\n1290 rules/marlborough/rules.yaml:812:23\n1292 rules/marlborough/rules.yaml:814:23\n1294 rules/marlborough/rules.yaml:815:23\n1295 rules/marlborough/rules.yaml:816:7\n1300 rules/marlborough/flow.yaml:10:7\n1301 rules/marlborough/flow.yaml:11:11\n1305 rules/marlborough/flow.yaml:15:7\n1306 rules/marlborough/flow.yaml:16:11\n1307 rules/marlborough/flow.yaml:17:15\n1310 rules/marlborough/flow.yaml:18:19\n1311 rules/marlborough/flow.yaml:19:19\n1317 rules/marlborough/rules.yaml:376:7\n1318 rules/marlborough/rules.yaml:377:11\n1320 rules/marlborough/rules.yaml:379:11\n1321 rules/marlborough/rules.yaml:380:7\n1323 rules/marlborough/rules.yaml:381:7\n1324 rules/marlborough/rules.yaml:382:11\n1329 rules/marlborough/rules.yaml:350:7\n1330 rules/marlborough/rules.yaml:351:7\n1336 rules/marlborough/flow.yaml:52:7\n1341 rules/marlborough/flow.yaml:53:7\n1346 rules/marlborough/flow.yaml:54:7\n1348 rules/marlborough/flow.yaml:55:7\n1349 rules/marlborough/flow.yaml:56:11\n1351 rules/marlborough/flow.yaml:58:11\n1356 rules/marlborough/flow.yaml:24:7\n1357 rules/marlborough/flow.yaml:25:11\n1362 rules/marlborough/flow.yaml:26:11\n1365 rules/marlborough/flow.yaml:28:11\n1366 rules/marlborough/flow.yaml:29:11\n1367 rules/marlborough/flow.yaml:30:15\n1368 rules/marlborough/flow.yaml:31:11\n1369 rules/marlborough/flow.yaml:32:15\n1370 rules/marlborough/flow.yaml:33:15\n1371 rules/marlborough/flow.yaml:34:15\n1376 rules/marlborough/flow.yaml:35:19\n1377 rules/marlborough/flow.yaml:36:19\n1378 rules/marlborough/flow.yaml:37:19\n1380 rules/marlborough/flow.yaml:38:15\n1381 rules/marlborough/flow.yaml:39:11\n1384 rules/marlborough/flow.yaml:40:11\n1389 rules/marlborough/flow.yaml:47:7\n1390 rules/marlborough/flow.yaml:48:11\n1395 rules/marlborough/rules.yaml:358:7\n1396 rules/marlborough/rules.yaml:359:11\n1397 rules/marlborough/rules.yaml:360:11\n1399 rules/marlborough/rules.yaml:361:7\n1400 rules/marlborough/rules.yaml:362:7\n1401 rules/marlborough/rules.yaml:363:7\n1402 rules/marlborough/rules.yaml:364:7\n1403 rules/marlborough/rules.yaml:365:11\n1407 rules/marlborough/rules.yaml:367:11\n1415 rules/marlborough/rules.yaml:369:11\n1427 rules/marlborough/rules.yaml:834:7\n1430 rules/marlborough/rules.yaml:835:7\n1431 rules/marlborough/rules.yaml:836:11\n1433 rules/marlborough/rules.yaml:838:11\n1434 rules/marlborough/rules.yaml:839:7\n1441 rules/marlborough/rules.yaml:854:7\n1444 rules/marlborough/rules.yaml:855:7\n1445 rules/marlborough/rules.yaml:856:7\n1818 rules/marlborough/rules.yaml:465:7\n1821 rules/marlborough/rules.yaml:466:11\n1822 rules/marlborough/rules.yaml:467:7\n1831 rules/marlborough/rules.yaml:468:7\n1832 rules/marlborough/rules.yaml:469:11\n1833 rules/marlborough/rules.yaml:470:7\n1834 rules/marlborough/rules.yaml:471:7\n1835 rules/marlborough/rules.yaml:472:11\n1837 rules/marlborough/rules.yaml:473:7\n1838 rules/marlborough/rules.yaml:474:11\n1842 rules/marlborough/rules.yaml:564:7\n1843 rules/marlborough/rules.yaml:565:7\n1846 rules/marlborough/rules.yaml:566:7\n1847 rules/marlborough/rules.yaml:567:11\n1849 rules/marlborough/rules.yaml:568:7\n1850 rules/marlborough/rules.yaml:569:11\n1852 rules/marlborough/rules.yaml:570:7\n1853 rules/marlborough/rules.yaml:571:7\n1854 rules/marlborough/rules.yaml:573:7\n1855 rules/marlborough/rules.yaml:574:11\n1861 rules/marlborough/rules.yaml:575:11\n1869 rules/marlborough/rules.yaml:578:11\n1870 rules/marlborough/rules.yaml:580:11\n1871 rules/marlborough/rules.yaml:582:19\n1873 rules/marlborough/rules.yaml:585:19\n1878 rules/marlborough/rules.yaml:587:19\n1884 rules/marlborough/rules.yaml:591:11\n1890 rules/marlborough/rules.yaml:594:11\n1891 rules/marlborough/rules.yaml:596:11\n1896 rules/marlborough/rules.yaml:597:11\n1901 rules/marlborough/rules.yaml:598:11\n1902 rules/marlborough/rules.yaml:600:19\n1903 rules/marlborough/rules.yaml:601:19\n1909 rules/marlborough/rules.yaml:602:23\n1910 rules/marlborough/rules.yaml:603:23\n1912 rules/marlborough/rules.yaml:605:19\n1913 rules/marlborough/rules.yaml:606:23\n1915 rules/marlborough/rules.yaml:608:23\n1919 rules/marlborough/rules.yaml:612:19\n1920 rules/marlborough/rules.yaml:613:19\n1921 rules/marlborough/rules.yaml:614:19\n1922 rules/marlborough/rules.yaml:615:23\n1926 rules/marlborough/rules.yaml:619:19\n1927 rules/marlborough/rules.yaml:620:19\n1928 rules/marlborough/rules.yaml:621:19\n1942 rules/marlborough/rules.yaml:622:23\n1944 rules/marlborough/rules.yaml:624:19\n1951 rules/marlborough/rules.yaml:819:3\n1952 rules/marlborough/rules.yaml:819:3\n1955 rules/marlborough/rules.yaml:819:3\n1956 rules/marlborough/rules.yaml:819:3\n1957 rules/marlborough/rules.yaml:819:3\n1958 rules/marlborough/rules.yaml:819:3\n1959 rules/marlborough/rules.yaml:819:3\n1960 rules/marlborough/rules.yaml:819:3\n1967 rules/marlborough/rules.yaml:819:3\n1968 rules/marlborough/rules.yaml:819:3\n1969 rules/marlborough/rules.yaml:819:3\n1970 rules/marlborough/rules.yaml:819:3\n1984 rules/marlborough/rules.yaml:819:3\n1985 rules/marlborough/rules.yaml:819:3\n1987 rules/marlborough/rules.yaml:819:3\n1988 rules/marlborough/rules.yaml:819:3\n1989 rules/marlborough/rules.yaml:819:3\n1991 rules/marlborough/rules.yaml:819:3\n1992 rules/marlborough/rules.yaml:819:3\n1995 rules/marlborough/rules.yaml:819:3\n2011 rules/marlborough/rules.yaml:635:7\n2012 rules/marlborough/rules.yaml:636:7\n2013 rules/marlborough/rules.yaml:637:7\n2018 rules/marlborough/rules.yaml:638:7\n2019 rules/marlborough/rules.yaml:639:7\n2023 rules/marlborough/rules.yaml:640:7\n2027 rules/marlborough/rules.yaml:641:7\n2028 rules/marlborough/rules.yaml:642:11\n2029 rules/marlborough/rules.yaml:643:7\n2030 rules/marlborough/rules.yaml:644:7\n2031 rules/marlborough/rules.yaml:645:7\n2036 rules/marlborough/rules.yaml:646:7\n2041 rules/marlborough/rules.yaml:647:7\n2042 rules/marlborough/rules.yaml:648:7\n2043 rules/marlborough/rules.yaml:649:7\n2044 rules/marlborough/rules.yaml:650:7\n2045 rules/marlborough/rules.yaml:651:7\n2046 rules/marlborough/rules.yaml:652:7\n2047 rules/marlborough/rules.yaml:653:7\n2048 rules/marlborough/rules.yaml:654:7\n2049 rules/marlborough/rules.yaml:655:7\n2050 rules/marlborough/rules.yaml:656:7\n2051 rules/marlborough/rules.yaml:657:7\n2068 rules/marlborough/rules.yaml:658:7\n2069 rules/marlborough/rules.yaml:659:7\n2070 rules/marlborough/rules.yaml:660:11\n2097 rules/marlborough/rules.yaml:661:7\n2098 rules/marlborough/rules.yaml:662:7\n2099 rules/marlborough/rules.yaml:664:15\n2100 rules/marlborough/rules.yaml:665:19\n2101 rules/marlborough/rules.yaml:666:15\n2102 rules/marlborough/rules.yaml:667:15\n2103 rules/marlborough/rules.yaml:668:15\n2104 rules/marlborough/rules.yaml:669:19\n2106 rules/marlborough/rules.yaml:671:15\n2107 rules/marlborough/rules.yaml:672:15\n2108 rules/marlborough/rules.yaml:673:15\n2109 rules/marlborough/rules.yaml:674:15\n2110 rules/marlborough/rules.yaml:675:15\n2111 rules/marlborough/rules.yaml:676:19\n2113 rules/marlborough/rules.yaml:678:15\n2114 rules/marlborough/rules.yaml:679:15\n2115 rules/marlborough/rules.yaml:680:15\n2116 rules/marlborough/rules.yaml:681:15\n2125 rules/marlborough/rules.yaml:682:19\n2127 rules/marlborough/rules.yaml:684:15\n2128 rules/marlborough/rules.yaml:685:15\n2129 rules/marlborough/rules.yaml:686:15\n2135 rules/marlborough/rules.yaml:687:19\n2136 rules/marlborough/rules.yaml:688:19\n2137 rules/marlborough/rules.yaml:689:15\n2138 rules/marlborough/rules.yaml:690:15\n2139 rules/marlborough/rules.yaml:691:15\n2140 rules/marlborough/rules.yaml:692:19\n2142 rules/marlborough/rules.yaml:694:15\n2143 rules/marlborough/rules.yaml:695:19\n2144 rules/marlborough/rules.yaml:696:15\n2145 rules/marlborough/rules.yaml:697:15\n2146 rules/marlborough/rules.yaml:698:15\n2147 rules/marlborough/rules.yaml:699:15\n2148 rules/marlborough/rules.yaml:700:15\n2149 rules/marlborough/rules.yaml:701:19\n2153 rules/marlborough/rules.yaml:520:7\n2154 rules/marlborough/rules.yaml:521:7\n2157 rules/marlborough/rules.yaml:522:7\n2158 rules/marlborough/rules.yaml:523:11\n2159 rules/marlborough/rules.yaml:524:15\n2160 rules/marlborough/rules.yaml:525:7\n2161 rules/marlborough/rules.yaml:526:7\n2162 rules/marlborough/rules.yaml:527:7\n2163 rules/marlborough/rules.yaml:528:11\n2164 rules/marlborough/rules.yaml:529:11\n2165 rules/marlborough/rules.yaml:530:11\n2171 rules/marlborough/rules.yaml:531:11\n2180 rules/marlborough/rules.yaml:532:11\n2181 rules/marlborough/rules.yaml:533:15\n2182 rules/marlborough/rules.yaml:534:19\n2184 rules/marlborough/rules.yaml:536:15\n2185 rules/marlborough/rules.yaml:537:15\n2186 rules/marlborough/rules.yaml:538:19\n2188 rules/marlborough/rules.yaml:540:7\n2189 rules/marlborough/rules.yaml:541:7\n2194 rules/marlborough/rules.yaml:840:3\n2195 rules/marlborough/rules.yaml:840:3\n2196 rules/marlborough/rules.yaml:840:3\n2197 rules/marlborough/rules.yaml:840:3\n2198 rules/marlborough/rules.yaml:840:3\n2199 rules/marlborough/rules.yaml:840:3\n2200 rules/marlborough/rules.yaml:840:3\n2201 rules/marlborough/rules.yaml:840:3\n2208 rules/marlborough/rules.yaml:840:3\n2209 rules/marlborough/rules.yaml:840:3\n2210 rules/marlborough/rules.yaml:840:3\n2211 rules/marlborough/rules.yaml:840:3\n2216 rules/marlborough/rules.yaml:840:3\n2217 rules/marlborough/rules.yaml:840:3\n2219 rules/marlborough/rules.yaml:840:3\n2220 rules/marlborough/rules.yaml:840:3\n2221 rules/marlborough/rules.yaml:840:3\n2223 rules/marlborough/rules.yaml:840:3\n2224 rules/marlborough/rules.yaml:840:3\n2225 rules/marlborough/rules.yaml:840:3\n2231 rules/marlborough/rules.yaml:548:7\n2232 rules/marlborough/rules.yaml:549:7\n2233 rules/marlborough/rules.yaml:550:11\n2234 rules/marlborough/rules.yaml:551:11\n2236 rules/marlborough/rules.yaml:553:11\n2273 rules/marlborough/rules.yaml:779:7\n2274 rules/marlborough/rules.yaml:780:11\n2275 rules/marlborough/rules.yaml:781:7\n2276 rules/marlborough/rules.yaml:782:7\n2277 rules/marlborough/rules.yaml:783:7\n2282 rules/marlborough/rules.yaml:784:11\n2283 rules/marlborough/rules.yaml:785:11\n2284 rules/marlborough/rules.yaml:786:15\n2286 rules/marlborough/rules.yaml:788:15\n2287 rules/marlborough/rules.yaml:789:11\n2291 rules/marlborough/rules.yaml:431:7\n2292 rules/marlborough/rules.yaml:432:7\n2293 rules/marlborough/rules.yaml:433:11\n2294 rules/marlborough/rules.yaml:434:7\n2295 rules/marlborough/rules.yaml:436:11\n2296 rules/marlborough/rules.yaml:437:7\n2297 rules/marlborough/rules.yaml:438:11\n2298 rules/marlborough/rules.yaml:439:15\n2299 rules/marlborough/rules.yaml:440:7\n2300 rules/marlborough/rules.yaml:441:7\n2301 rules/marlborough/rules.yaml:442:11\n2302 rules/marlborough/rules.yaml:443:7\n2303 rules/marlborough/rules.yaml:444:7\n2304 rules/marlborough/rules.yaml:445:7\n2305 rules/marlborough/rules.yaml:446:7\n2314 rules/marlborough/rules.yaml:447:7\n2315 rules/marlborough/rules.yaml:449:11\n2316 rules/marlborough/rules.yaml:450:15\n2317 rules/marlborough/rules.yaml:451:11\n2318 rules/marlborough/rules.yaml:452:7\n2319 rules/marlborough/rules.yaml:453:7\n2320 rules/marlborough/rules.yaml:454:11\n2326 rules/marlborough/rules.yaml:727:7\n2332 rules/marlborough/rules.yaml:728:7\n2333 rules/marlborough/rules.yaml:729:7\n2334 rules/marlborough/rules.yaml:730:11\n2343 rules/marlborough/rules.yaml:731:7\n2344 rules/marlborough/rules.yaml:732:7\n2345 rules/marlborough/rules.yaml:733:11\n2346 rules/marlborough/rules.yaml:735:11\n2347 rules/marlborough/rules.yaml:736:7\n2348 rules/marlborough/rules.yaml:737:7\n2349 rules/marlborough/rules.yaml:738:7\n2355 rules/marlborough/rules.yaml:739:7\n2356 rules/marlborough/rules.yaml:740:7\n2357 rules/marlborough/rules.yaml:741:11\n2358 rules/marlborough/rules.yaml:743:7\n2369 rules/marlborough/rules.yaml:744:7\n2370 rules/marlborough/rules.yaml:745:7\n2371 rules/marlborough/rules.yaml:746:11\n2372 rules/marlborough/rules.yaml:747:7\n2373 rules/marlborough/rules.yaml:748:11\n2374 rules/marlborough/rules.yaml:749:15\n2378 rules/marlborough/rules.yaml:753:7\n2379 rules/marlborough/rules.yaml:754:11\n2380 rules/marlborough/rules.yaml:756:11\n2381 rules/marlborough/rules.yaml:757:15\n2382 rules/marlborough/rules.yaml:758:15\n2383 rules/marlborough/rules.yaml:759:19\n2384 rules/marlborough/rules.yaml:760:19\n2385 rules/marlborough/rules.yaml:761:7\n2390 rules/marlborough/rules.yaml:762:7\n2391 rules/marlborough/rules.yaml:763:11\n2392 rules/marlborough/rules.yaml:764:7\n2393 rules/marlborough/rules.yaml:765:7\n2394 rules/marlborough/rules.yaml:766:11\n2395 rules/marlborough/rules.yaml:767:7\n2396 rules/marlborough/rules.yaml:768:7\n2397 rules/marlborough/rules.yaml:769:11\n2398 rules/marlborough/rules.yaml:770:11\n2404 rules/marlborough/rules.yaml:401:7\n2405 rules/marlborough/rules.yaml:402:7\n2406 rules/marlborough/rules.yaml:403:7\n2411 rules/marlborough/rules.yaml:404:11\n2412 rules/marlborough/rules.yaml:405:11\n2413 rules/marlborough/rules.yaml:406:11\n2414 rules/marlborough/rules.yaml:407:11\n2415 rules/marlborough/rules.yaml:408:11\n2416 rules/marlborough/rules.yaml:409:7\n2417 rules/marlborough/rules.yaml:410:11\n2421 rules/marlborough/flow.yaml:44:7\n2425 rules/marlborough/rules.yaml:482:7\n2431 rules/marlborough/rules.yaml:483:7\n2432 rules/marlborough/rules.yaml:484:11\n2433 rules/marlborough/rules.yaml:485:7\n2434 rules/marlborough/rules.yaml:486:7\n2449 rules/marlborough/rules.yaml:465:7\n2452 rules/marlborough/rules.yaml:466:11\n2453 rules/marlborough/rules.yaml:467:7\n2465 rules/marlborough/rules.yaml:468:7\n2466 rules/marlborough/rules.yaml:469:11\n2467 rules/marlborough/rules.yaml:470:7\n2485 rules/marlborough/rules.yaml:471:7\n2486 rules/marlborough/rules.yaml:472:11\n2488 rules/marlborough/rules.yaml:473:7\n2489 rules/marlborough/rules.yaml:474:11\n2490 rules/marlborough/rules.yaml:475:11\n2530 rules/marlborough/rules.yaml:564:7\n2531 rules/marlborough/rules.yaml:565:7\n2534 rules/marlborough/rules.yaml:566:7\n2535 rules/marlborough/rules.yaml:567:11\n2537 rules/marlborough/rules.yaml:568:7\n2538 rules/marlborough/rules.yaml:569:11\n2540 rules/marlborough/rules.yaml:570:7\n2541 rules/marlborough/rules.yaml:571:7\n2542 rules/marlborough/rules.yaml:572:7\n2543 rules/marlborough/rules.yaml:573:7\n2548 rules/marlborough/rules.yaml:574:11\n2549 rules/marlborough/rules.yaml:575:11\n2577 rules/marlborough/rules.yaml:578:11\n2578 rules/marlborough/rules.yaml:579:11\n2579 rules/marlborough/rules.yaml:580:11\n2580 rules/marlborough/rules.yaml:582:19\n2581 rules/marlborough/rules.yaml:583:19\n2591 rules/marlborough/rules.yaml:589:19\n2594 rules/marlborough/rules.yaml:585:19\n2598 rules/marlborough/rules.yaml:587:19\n2610 rules/marlborough/rules.yaml:591:11\n2633 rules/marlborough/rules.yaml:594:11\n2634 rules/marlborough/rules.yaml:595:11\n2635 rules/marlborough/rules.yaml:596:11\n2642 rules/marlborough/rules.yaml:597:11\n2649 rules/marlborough/rules.yaml:598:11\n2660 rules/marlborough/rules.yaml:600:19\n2667 rules/marlborough/rules.yaml:601:19\n2674 rules/marlborough/rules.yaml:602:23\n2675 rules/marlborough/rules.yaml:603:23\n2679 rules/marlborough/rules.yaml:605:19\n2684 rules/marlborough/rules.yaml:610:23\n2687 rules/marlborough/rules.yaml:606:23\n2691 rules/marlborough/rules.yaml:608:23\n2695 rules/marlborough/rules.yaml:612:19\n2696 rules/marlborough/rules.yaml:613:19\n2709 rules/marlborough/rules.yaml:614:19\n2712 rules/marlborough/rules.yaml:617:23\n2715 rules/marlborough/rules.yaml:615:23\n2719 rules/marlborough/rules.yaml:619:19\n2726 rules/marlborough/rules.yaml:620:19\n2733 rules/marlborough/rules.yaml:621:19\n2744 rules/marlborough/rules.yaml:622:23\n2748 rules/marlborough/rules.yaml:624:19\n2791 rules/marlborough/rules.yaml:819:3\n2796 rules/marlborough/rules.yaml:819:3\n2799 rules/marlborough/rules.yaml:819:3\n2800 rules/marlborough/rules.yaml:819:3\n2801 rules/marlborough/rules.yaml:819:3\n2802 rules/marlborough/rules.yaml:819:3\n2803 rules/marlborough/rules.yaml:819:3\n2804 rules/marlborough/rules.yaml:819:3\n2817 rules/marlborough/rules.yaml:819:3\n2818 rules/marlborough/rules.yaml:819:3\n2830 rules/marlborough/rules.yaml:819:3\n2836 rules/marlborough/rules.yaml:819:3\n2849 rules/marlborough/rules.yaml:819:3\n2850 rules/marlborough/rules.yaml:819:3\n2872 rules/marlborough/rules.yaml:819:3\n2912 rules/marlborough/rules.yaml:819:3\n2913 rules/marlborough/rules.yaml:819:3\n2915 rules/marlborough/rules.yaml:819:3\n2916 rules/marlborough/rules.yaml:819:3\n2920 rules/marlborough/rules.yaml:819:3\n2961 rules/marlborough/rules.yaml:635:7\n2962 rules/marlborough/rules.yaml:636:7\n2963 rules/marlborough/rules.yaml:637:7\n2968 rules/marlborough/rules.yaml:638:7\n2969 rules/marlborough/rules.yaml:639:7\n2970 rules/marlborough/rules.yaml:640:7\n2971 rules/marlborough/rules.yaml:641:7\n2972 rules/marlborough/rules.yaml:642:11\n2973 rules/marlborough/rules.yaml:643:7\n2974 rules/marlborough/rules.yaml:644:7\n2975 rules/marlborough/rules.yaml:645:7\n2983 rules/marlborough/rules.yaml:646:7\n2991 rules/marlborough/rules.yaml:647:7\n2992 rules/marlborough/rules.yaml:648:7\n2993 rules/marlborough/rules.yaml:649:7\n2994 rules/marlborough/rules.yaml:650:7\n2995 rules/marlborough/rules.yaml:651:7\n2996 rules/marlborough/rules.yaml:652:7\n2997 rules/marlborough/rules.yaml:653:7\n3043 rules/marlborough/rules.yaml:654:7\n3044 rules/marlborough/rules.yaml:655:7\n3045 rules/marlborough/rules.yaml:656:7\n3046 rules/marlborough/rules.yaml:657:7\n3073 rules/marlborough/rules.yaml:658:7\n3125 rules/marlborough/rules.yaml:659:7\n3126 rules/marlborough/rules.yaml:660:11\n3153 rules/marlborough/rules.yaml:661:7\n3154 rules/marlborough/rules.yaml:662:7\n3165 rules/marlborough/rules.yaml:664:15\n3166 rules/marlborough/rules.yaml:665:19\n3167 rules/marlborough/rules.yaml:666:15\n3174 rules/marlborough/rules.yaml:667:15\n3181 rules/marlborough/rules.yaml:668:15\n3182 rules/marlborough/rules.yaml:669:19\n3185 rules/marlborough/rules.yaml:671:15\n3195 rules/marlborough/rules.yaml:672:15\n3202 rules/marlborough/rules.yaml:673:15\n3209 rules/marlborough/rules.yaml:674:15\n3216 rules/marlborough/rules.yaml:675:15\n3217 rules/marlborough/rules.yaml:676:19\n3220 rules/marlborough/rules.yaml:678:15\n3221 rules/marlborough/rules.yaml:679:15\n3228 rules/marlborough/rules.yaml:680:15\n3235 rules/marlborough/rules.yaml:681:15\n3241 rules/marlborough/rules.yaml:682:19\n3244 rules/marlborough/rules.yaml:684:15\n3251 rules/marlborough/rules.yaml:685:15\n3258 rules/marlborough/rules.yaml:686:15\n3261 rules/marlborough/rules.yaml:687:19\n3262 rules/marlborough/rules.yaml:688:19\n3263 rules/marlborough/rules.yaml:689:15\n3270 rules/marlborough/rules.yaml:690:15\n3277 rules/marlborough/rules.yaml:691:15\n3278 rules/marlborough/rules.yaml:692:19\n3281 rules/marlborough/rules.yaml:694:15\n3282 rules/marlborough/rules.yaml:695:19\n3283 rules/marlborough/rules.yaml:696:15\n3284 rules/marlborough/rules.yaml:697:15\n3285 rules/marlborough/rules.yaml:698:15\n3292 rules/marlborough/rules.yaml:699:15\n3299 rules/marlborough/rules.yaml:700:15\n3300 rules/marlborough/rules.yaml:701:19\n3325 rules/marlborough/rules.yaml:520:7\n3326 rules/marlborough/rules.yaml:521:7\n3329 rules/marlborough/rules.yaml:522:7\n3330 rules/marlborough/rules.yaml:523:11\n3331 rules/marlborough/rules.yaml:524:15\n3332 rules/marlborough/rules.yaml:525:7\n3333 rules/marlborough/rules.yaml:526:7\n3334 rules/marlborough/rules.yaml:527:7\n3339 rules/marlborough/rules.yaml:528:11\n3340 rules/marlborough/rules.yaml:529:11\n3341 rules/marlborough/rules.yaml:530:11\n3347 rules/marlborough/rules.yaml:531:11\n3356 rules/marlborough/rules.yaml:532:11\n3357 rules/marlborough/rules.yaml:533:15\n3358 rules/marlborough/rules.yaml:534:19\n3366 rules/marlborough/rules.yaml:536:15\n3379 rules/marlborough/rules.yaml:537:15\n3380 rules/marlborough/rules.yaml:538:19\n3382 rules/marlborough/rules.yaml:539:15\n3385 rules/marlborough/rules.yaml:540:7\n3386 rules/marlborough/rules.yaml:541:7\n3416 rules/marlborough/rules.yaml:840:3\n3421 rules/marlborough/rules.yaml:840:3\n3424 rules/marlborough/rules.yaml:840:3\n3425 rules/marlborough/rules.yaml:840:3\n3426 rules/marlborough/rules.yaml:840:3\n3427 rules/marlborough/rules.yaml:840:3\n3428 rules/marlborough/rules.yaml:840:3\n3429 rules/marlborough/rules.yaml:840:3\n3442 rules/marlborough/rules.yaml:840:3\n3443 rules/marlborough/rules.yaml:840:3\n3455 rules/marlborough/rules.yaml:840:3\n3461 rules/marlborough/rules.yaml:840:3\n3466 rules/marlborough/rules.yaml:840:3\n3467 rules/marlborough/rules.yaml:840:3\n3489 rules/marlborough/rules.yaml:840:3\n3529 rules/marlborough/rules.yaml:840:3\n3530 rules/marlborough/rules.yaml:840:3\n3532 rules/marlborough/rules.yaml:840:3\n3533 rules/marlborough/rules.yaml:840:3\n3537 rules/marlborough/rules.yaml:840:3\n3562 rules/marlborough/rules.yaml:548:7\n3563 rules/marlborough/rules.yaml:549:7\n3566 rules/marlborough/rules.yaml:553:11\n3574 rules/marlborough/rules.yaml:550:11\n3580 rules/marlborough/rules.yaml:551:11\n3597 rules/marlborough/rules.yaml:779:7\n3598 rules/marlborough/rules.yaml:780:11\n3599 rules/marlborough/rules.yaml:781:7\n3600 rules/marlborough/rules.yaml:782:7\n3601 rules/marlborough/rules.yaml:783:7\n3612 rules/marlborough/rules.yaml:784:11\n3619 rules/marlborough/rules.yaml:785:11\n3620 rules/marlborough/rules.yaml:786:15\n3622 rules/marlborough/rules.yaml:788:15\n3623 rules/marlborough/rules.yaml:789:11\n3647 rules/marlborough/rules.yaml:431:7\n3648 rules/marlborough/rules.yaml:432:7\n3649 rules/marlborough/rules.yaml:433:11\n3650 rules/marlborough/rules.yaml:434:7\n3651 rules/marlborough/rules.yaml:435:11\n3652 rules/marlborough/rules.yaml:436:11\n3653 rules/marlborough/rules.yaml:437:7\n3654 rules/marlborough/rules.yaml:438:11\n3655 rules/marlborough/rules.yaml:439:15\n3656 rules/marlborough/rules.yaml:440:7\n3657 rules/marlborough/rules.yaml:441:7\n3658 rules/marlborough/rules.yaml:442:11\n3659 rules/marlborough/rules.yaml:443:7\n3660 rules/marlborough/rules.yaml:444:7\n3661 rules/marlborough/rules.yaml:445:7\n3662 rules/marlborough/rules.yaml:446:7\n3671 rules/marlborough/rules.yaml:447:7\n3672 rules/marlborough/rules.yaml:448:11\n3673 rules/marlborough/rules.yaml:449:11\n3674 rules/marlborough/rules.yaml:450:15\n3675 rules/marlborough/rules.yaml:451:11\n3676 rules/marlborough/rules.yaml:452:7\n3689 rules/marlborough/rules.yaml:453:7\n3690 rules/marlborough/rules.yaml:454:11\n3692 rules/marlborough/rules.yaml:455:7\n3719 rules/marlborough/rules.yaml:727:7\n3725 rules/marlborough/rules.yaml:728:7\n3726 rules/marlborough/rules.yaml:729:7\n3727 rules/marlborough/rules.yaml:730:11\n3739 rules/marlborough/rules.yaml:731:7\n3756 rules/marlborough/rules.yaml:732:7\n3757 rules/marlborough/rules.yaml:733:11\n3758 rules/marlborough/rules.yaml:734:11\n3759 rules/marlborough/rules.yaml:735:11\n3760 rules/marlborough/rules.yaml:736:7\n3761 rules/marlborough/rules.yaml:737:7\n3762 rules/marlborough/rules.yaml:738:7\n3768 rules/marlborough/rules.yaml:739:7\n3786 rules/marlborough/rules.yaml:740:7\n3787 rules/marlborough/rules.yaml:741:11\n3788 rules/marlborough/rules.yaml:742:11\n3789 rules/marlborough/rules.yaml:743:7\n3800 rules/marlborough/rules.yaml:744:7\n3818 rules/marlborough/rules.yaml:745:7\n3819 rules/marlborough/rules.yaml:746:11\n3820 rules/marlborough/rules.yaml:747:7\n3821 rules/marlborough/rules.yaml:748:11\n3822 rules/marlborough/rules.yaml:749:15\n3824 rules/marlborough/rules.yaml:750:11\n3826 rules/marlborough/rules.yaml:752:11\n3827 rules/marlborough/rules.yaml:753:7\n3832 rules/marlborough/rules.yaml:754:11\n3833 rules/marlborough/rules.yaml:755:11\n3834 rules/marlborough/rules.yaml:756:11\n3839 rules/marlborough/rules.yaml:757:15\n3840 rules/marlborough/rules.yaml:758:15\n3848 rules/marlborough/rules.yaml:759:19\n3856 rules/marlborough/rules.yaml:760:19\n3859 rules/marlborough/rules.yaml:761:7\n3864 rules/marlborough/rules.yaml:762:7\n3865 rules/marlborough/rules.yaml:763:11\n3866 rules/marlborough/rules.yaml:764:7\n3867 rules/marlborough/rules.yaml:765:7\n3868 rules/marlborough/rules.yaml:766:11\n3869 rules/marlborough/rules.yaml:767:7\n3882 rules/marlborough/rules.yaml:768:7\n3887 rules/marlborough/rules.yaml:769:11\n3893 rules/marlborough/rules.yaml:770:11\n3931 rules/marlborough/rules.yaml:401:7\n3932 rules/marlborough/rules.yaml:402:7\n3933 rules/marlborough/rules.yaml:403:7\n3944 rules/marlborough/rules.yaml:404:11\n3945 rules/marlborough/rules.yaml:405:11\n3963 rules/marlborough/rules.yaml:406:11\n3964 rules/marlborough/rules.yaml:407:11\n3965 rules/marlborough/rules.yaml:408:11\n3969 rules/marlborough/rules.yaml:409:7\n3970 rules/marlborough/rules.yaml:410:11\n3980 rules/marlborough/flow.yaml:44:7\n3997 rules/marlborough/rules.yaml:482:7\n4003 rules/marlborough/rules.yaml:483:7\n4004 rules/marlborough/rules.yaml:484:11\n4005 rules/marlborough/rules.yaml:485:7\n4016 rules/marlborough/rules.yaml:486:7\n4017 rules/marlborough/rules.yaml:487:7"
+_ORIGINS = "649 rules/marlborough/rules.yaml:215:7\n650 rules/marlborough/rules.yaml:216:7\n669 rules/marlborough/rules.yaml:112:7\n670 rules/marlborough/rules.yaml:113:7\n671 rules/marlborough/rules.yaml:114:11\n672 rules/marlborough/rules.yaml:115:11\n673 rules/marlborough/rules.yaml:116:15\n674 rules/marlborough/rules.yaml:117:7\n692 rules/marlborough/rules.yaml:315:7\n704 rules/marlborough/rules.yaml:195:7\n705 rules/marlborough/rules.yaml:196:11\n706 rules/marlborough/rules.yaml:197:7\n707 rules/marlborough/rules.yaml:198:7\n717 rules/marlborough/rules.yaml:199:7\n718 rules/marlborough/rules.yaml:200:7\n721 rules/marlborough/rules.yaml:201:7\n722 rules/marlborough/rules.yaml:202:11\n730 rules/marlborough/rules.yaml:203:11\n731 rules/marlborough/rules.yaml:204:7\n736 rules/marlborough/rules.yaml:205:7\n748 rules/marlborough/rules.yaml:157:7\n749 rules/marlborough/rules.yaml:158:7\n750 rules/marlborough/rules.yaml:159:11\n751 rules/marlborough/rules.yaml:160:7\n752 rules/marlborough/rules.yaml:161:11\n753 rules/marlborough/rules.yaml:162:7\n757 rules/marlborough/rules.yaml:44:7\n765 rules/marlborough/rules.yaml:133:7\n769 rules/marlborough/rules.yaml:76:7\n776 rules/marlborough/rules.yaml:66:7\n791 rules/marlborough/rules.yaml:466:7\n795 rules/marlborough/rules.yaml:141:7\n796 rules/marlborough/rules.yaml:142:7\n797 rules/marlborough/rules.yaml:143:11\n798 rules/marlborough/rules.yaml:144:11\n799 rules/marlborough/rules.yaml:145:15\n800 rules/marlborough/rules.yaml:146:7\n813 rules/marlborough/rules.yaml:266:7\n814 rules/marlborough/rules.yaml:267:7\n815 rules/marlborough/rules.yaml:268:11\n816 rules/marlborough/rules.yaml:269:7\n817 rules/marlborough/rules.yaml:270:11\n818 rules/marlborough/rules.yaml:271:7\n826 rules/marlborough/rules.yaml:272:7\n827 rules/marlborough/rules.yaml:273:7\n833 rules/marlborough/rules.yaml:274:11\n834 rules/marlborough/rules.yaml:275:7\n835 rules/marlborough/rules.yaml:276:11\n843 rules/marlborough/rules.yaml:277:11\n849 rules/marlborough/rules.yaml:278:7\n853 rules/marlborough/rules.yaml:327:7\n858 rules/marlborough/rules.yaml:328:7\n859 rules/marlborough/rules.yaml:329:7\n862 rules/marlborough/rules.yaml:330:11\n863 rules/marlborough/rules.yaml:331:15\n864 rules/marlborough/rules.yaml:332:15\n865 rules/marlborough/rules.yaml:333:19\n867 rules/marlborough/rules.yaml:335:19\n868 rules/marlborough/rules.yaml:336:7\n872 rules/marlborough/rules.yaml:84:7\n879 rules/marlborough/rules.yaml:85:11\n880 rules/marlborough/rules.yaml:86:7\n881 rules/marlborough/rules.yaml:87:7\n882 rules/marlborough/rules.yaml:88:11\n883 rules/marlborough/rules.yaml:89:7\n887 rules/marlborough/rules.yaml:304:7\n894 rules/marlborough/rules.yaml:54:7\n895 rules/marlborough/rules.yaml:55:7\n896 rules/marlborough/rules.yaml:56:11\n900 rules/marlborough/rules.yaml:57:15\n901 rules/marlborough/rules.yaml:58:7\n906 rules/marlborough/rules.yaml:385:7\n921 rules/marlborough/rules.yaml:347:7\n922 rules/marlborough/rules.yaml:348:11\n923 rules/marlborough/rules.yaml:349:7\n924 rules/marlborough/rules.yaml:350:11\n925 rules/marlborough/rules.yaml:351:7\n926 rules/marlborough/rules.yaml:352:11\n927 rules/marlborough/rules.yaml:353:7\n928 rules/marlborough/rules.yaml:354:11\n929 rules/marlborough/rules.yaml:355:7\n933 rules/marlborough/rules.yaml:428:7\n946 rules/marlborough/rules.yaml:429:7\n947 rules/marlborough/rules.yaml:430:11\n948 rules/marlborough/rules.yaml:431:7\n960 rules/marlborough/rules.yaml:432:7\n969 rules/marlborough/rules.yaml:433:7\n970 rules/marlborough/rules.yaml:434:7\n971 rules/marlborough/rules.yaml:435:11\n972 rules/marlborough/rules.yaml:436:15\n973 rules/marlborough/rules.yaml:437:19\n975 rules/marlborough/rules.yaml:439:19\n997 rules/marlborough/rules.yaml:440:19\n1003 rules/marlborough/rules.yaml:441:23\n1004 rules/marlborough/rules.yaml:442:7\n1008 rules/marlborough/rules.yaml:97:7\n1009 rules/marlborough/rules.yaml:98:11\n1010 rules/marlborough/rules.yaml:99:7\n1011 rules/marlborough/rules.yaml:100:7\n1012 rules/marlborough/rules.yaml:101:11\n1013 rules/marlborough/rules.yaml:102:7\n1017 rules/marlborough/rules.yaml:17:7\n1021 rules/marlborough/rules.yaml:125:7\n1022 rules/marlborough/rules.yaml:126:7\n1026 rules/marlborough/rules.yaml:367:7\n1027 rules/marlborough/rules.yaml:368:7\n1032 rules/marlborough/rules.yaml:369:11\n1036 rules/marlborough/rules.yaml:370:15\n1041 rules/marlborough/rules.yaml:371:15\n1042 rules/marlborough/rules.yaml:372:19\n1051 rules/marlborough/rules.yaml:373:23\n1052 rules/marlborough/rules.yaml:374:7\n1056 rules/marlborough/rules.yaml:460:7\n1064 rules/marlborough/rules.yaml:288:7\n1065 rules/marlborough/rules.yaml:289:7\n1066 rules/marlborough/rules.yaml:290:11\n1067 rules/marlborough/rules.yaml:291:7\n1070 rules/marlborough/rules.yaml:292:11\n1071 rules/marlborough/rules.yaml:293:7\n1075 rules/marlborough/rules.yaml:294:11\n1076 rules/marlborough/rules.yaml:295:7\n1080 rules/marlborough/rules.yaml:26:7\n1081 rules/marlborough/rules.yaml:27:11\n1082 rules/marlborough/rules.yaml:28:7\n1086 rules/marlborough/rules.yaml:410:7\n1087 rules/marlborough/rules.yaml:411:7\n1088 rules/marlborough/rules.yaml:412:7\n1089 rules/marlborough/rules.yaml:413:7\n1090 rules/marlborough/rules.yaml:414:7\n1091 rules/marlborough/rules.yaml:415:7\n1109 rules/marlborough/rules.yaml:250:7\n1110 rules/marlborough/rules.yaml:251:7\n1114 rules/marlborough/rules.yaml:252:11\n1115 rules/marlborough/rules.yaml:253:7\n1116 rules/marlborough/rules.yaml:254:11\n1117 rules/marlborough/rules.yaml:255:7\n1121 rules/marlborough/rules.yaml:238:7\n1126 rules/marlborough/rules.yaml:239:7\n1135 rules/marlborough/rules.yaml:226:7\n1136 rules/marlborough/rules.yaml:227:11\n1137 rules/marlborough/rules.yaml:228:7\n1138 rules/marlborough/rules.yaml:229:11\n1139 rules/marlborough/rules.yaml:230:7\n1143 rules/marlborough/rules.yaml:36:7\n1150 rules/marlborough/rules.yaml:398:7\n1156 rules/marlborough/rules.yaml:399:7\n1160 rules/marlborough/rules.yaml:450:7\n1165 rules/marlborough/rules.yaml:451:7\n1166 rules/marlborough/rules.yaml:452:7\n1174 rules/marlborough/rules.yaml:1093:3\n1181 rules/marlborough/rules.yaml:1093:3\n1196 rules/marlborough/rules.yaml:1114:3\n1203 rules/marlborough/rules.yaml:1114:3\n1211 rules/marlborough/rules.yaml:1133:3\n1216 rules/marlborough/rules.yaml:1133:3\n1220 rules/marlborough/rules.yaml:174:7\n1221 rules/marlborough/rules.yaml:175:7\n1222 rules/marlborough/rules.yaml:176:7\n1223 rules/marlborough/rules.yaml:177:7\n1224 rules/marlborough/rules.yaml:178:11\n1225 rules/marlborough/rules.yaml:179:11\n1232 rules/marlborough/rules.yaml:180:15\n1246 rules/marlborough/rules.yaml:181:7\n1250 rules/marlborough/cards.yaml:383:14\n1254 rules/marlborough/cards.yaml:391:14\n1258 rules/marlborough/cards.yaml:15:14\n1262 rules/marlborough/cards.yaml:23:14\n1266 rules/marlborough/cards.yaml:31:14\n1270 rules/marlborough/cards.yaml:39:14\n1274 rules/marlborough/cards.yaml:47:14\n1278 rules/marlborough/cards.yaml:55:14\n1282 rules/marlborough/cards.yaml:63:14\n1286 rules/marlborough/cards.yaml:71:14\n1290 rules/marlborough/cards.yaml:79:14\n1294 rules/marlborough/cards.yaml:87:14\n1298 rules/marlborough/cards.yaml:95:14\n1302 rules/marlborough/cards.yaml:103:14\n1306 rules/marlborough/cards.yaml:111:14\n1310 rules/marlborough/cards.yaml:119:14\n1314 rules/marlborough/cards.yaml:127:14\n1318 rules/marlborough/cards.yaml:199:14\n1322 rules/marlborough/cards.yaml:135:14\n1326 rules/marlborough/cards.yaml:143:14\n1330 rules/marlborough/cards.yaml:151:14\n1334 rules/marlborough/cards.yaml:159:14\n1338 rules/marlborough/cards.yaml:167:14\n1342 rules/marlborough/cards.yaml:175:14\n1346 rules/marlborough/cards.yaml:183:14\n1350 rules/marlborough/cards.yaml:191:14\n1354 rules/marlborough/cards.yaml:271:14\n1358 rules/marlborough/cards.yaml:279:14\n1362 rules/marlborough/cards.yaml:287:14\n1366 rules/marlborough/cards.yaml:295:14\n1370 rules/marlborough/cards.yaml:303:14\n1374 rules/marlborough/cards.yaml:311:14\n1378 rules/marlborough/cards.yaml:319:14\n1382 rules/marlborough/cards.yaml:327:14\n1386 rules/marlborough/cards.yaml:335:14\n1390 rules/marlborough/cards.yaml:343:14\n1394 rules/marlborough/cards.yaml:351:14\n1398 rules/marlborough/cards.yaml:359:14\n1402 rules/marlborough/cards.yaml:367:14\n1406 rules/marlborough/cards.yaml:375:14\n1410 rules/marlborough/cards.yaml:207:14\n1414 rules/marlborough/cards.yaml:215:14\n1418 rules/marlborough/cards.yaml:223:14\n1422 rules/marlborough/cards.yaml:231:14\n1426 rules/marlborough/cards.yaml:239:14\n1430 rules/marlborough/cards.yaml:247:14\n1434 rules/marlborough/cards.yaml:255:14\n1438 rules/marlborough/cards.yaml:263:14\n1442 rules/marlborough/rules.yaml:565:7\n1446 rules/marlborough/rules.yaml:566:11\n1447 rules/marlborough/rules.yaml:567:11\n1452 rules/marlborough/rules.yaml:1050:7\n1453 rules/marlborough/rules.yaml:1051:7\n1455 rules/marlborough/rules.yaml:1052:7\n1457 rules/marlborough/rules.yaml:1053:7\n1458 rules/marlborough/rules.yaml:1054:7\n1473 rules/marlborough/rules.yaml:1055:11\n1478 rules/marlborough/rules.yaml:1056:15\n1480 rules/marlborough/rules.yaml:1057:15\n1482 rules/marlborough/rules.yaml:1058:15\n1487 rules/marlborough/rules.yaml:474:7\n1488 rules/marlborough/rules.yaml:475:7\n1495 rules/marlborough/rules.yaml:476:11\n1496 rules/marlborough/rules.yaml:477:11\n1500 rules/marlborough/rules.yaml:478:11\n1504 rules/marlborough/rules.yaml:537:7\n1506 rules/marlborough/rules.yaml:538:7\n1511 rules/marlborough/flow.yaml:69:7\n1512 rules/marlborough/flow.yaml:70:7\n1513 rules/marlborough/flow.yaml:71:11\n1517 rules/marlborough/rules.yaml:642:7\n1518 rules/marlborough/rules.yaml:643:11\n1519 rules/marlborough/rules.yaml:644:7\n1520 rules/marlborough/rules.yaml:645:7\n1521 rules/marlborough/rules.yaml:647:15\n1523 rules/marlborough/rules.yaml:648:15\n1524 rules/marlborough/rules.yaml:649:15\n1525 rules/marlborough/rules.yaml:650:15\n1527 rules/marlborough/rules.yaml:652:15\n1529 rules/marlborough/rules.yaml:653:15\n1530 rules/marlborough/rules.yaml:654:15\n1531 rules/marlborough/rules.yaml:655:15\n1533 rules/marlborough/rules.yaml:657:15\n1537 rules/marlborough/rules.yaml:960:7\n1542 rules/marlborough/rules.yaml:961:11\n1545 rules/marlborough/rules.yaml:962:11\n1551 rules/marlborough/rules.yaml:963:15\n1553 rules/marlborough/rules.yaml:964:15\n1557 rules/marlborough/rules.yaml:856:7\n1558 rules/marlborough/rules.yaml:857:11\n1559 rules/marlborough/rules.yaml:858:15\n1560 rules/marlborough/rules.yaml:859:15\n1573 rules/marlborough/rules.yaml:860:15\n1574 rules/marlborough/rules.yaml:861:15\n1586 rules/marlborough/rules.yaml:862:15\n1587 rules/marlborough/rules.yaml:863:19\n1588 rules/marlborough/rules.yaml:864:19\n1594 rules/marlborough/rules.yaml:485:7\n1595 rules/marlborough/rules.yaml:486:7\n1600 rules/marlborough/rules.yaml:487:11\n1601 rules/marlborough/rules.yaml:488:11\n1604 rules/marlborough/rules.yaml:489:11\n1605 rules/marlborough/rules.yaml:490:7\n1606 rules/marlborough/rules.yaml:491:7\n1611 rules/marlborough/flow.yaml:10:7\n1612 rules/marlborough/flow.yaml:11:11\n1616 rules/marlborough/flow.yaml:15:7\n1617 rules/marlborough/flow.yaml:16:11\n1618 rules/marlborough/flow.yaml:17:15\n1621 rules/marlborough/flow.yaml:18:19\n1622 rules/marlborough/flow.yaml:19:19\n1628 rules/marlborough/rules.yaml:524:7\n1629 rules/marlborough/rules.yaml:525:11\n1631 rules/marlborough/rules.yaml:527:11\n1632 rules/marlborough/rules.yaml:528:7\n1634 rules/marlborough/rules.yaml:529:7\n1635 rules/marlborough/rules.yaml:530:11\n1640 rules/marlborough/rules.yaml:498:7\n1641 rules/marlborough/rules.yaml:499:7\n1647 rules/marlborough/rules.yaml:945:7\n1648 rules/marlborough/rules.yaml:946:7\n1649 rules/marlborough/rules.yaml:947:7\n1650 rules/marlborough/rules.yaml:948:7\n1651 rules/marlborough/rules.yaml:949:11\n1654 rules/marlborough/rules.yaml:951:11\n1659 rules/marlborough/flow.yaml:58:7\n1664 rules/marlborough/flow.yaml:59:7\n1669 rules/marlborough/flow.yaml:60:7\n1671 rules/marlborough/flow.yaml:61:7\n1672 rules/marlborough/flow.yaml:62:11\n1674 rules/marlborough/flow.yaml:64:11\n1679 rules/marlborough/flow.yaml:24:7\n1680 rules/marlborough/flow.yaml:25:11\n1685 rules/marlborough/flow.yaml:26:11\n1688 rules/marlborough/flow.yaml:28:11\n1689 rules/marlborough/flow.yaml:29:11\n1690 rules/marlborough/flow.yaml:30:15\n1691 rules/marlborough/flow.yaml:31:11\n1692 rules/marlborough/flow.yaml:32:15\n1693 rules/marlborough/flow.yaml:33:15\n1694 rules/marlborough/flow.yaml:34:15\n1699 rules/marlborough/flow.yaml:35:19\n1700 rules/marlborough/flow.yaml:36:19\n1701 rules/marlborough/flow.yaml:37:19\n1703 rules/marlborough/flow.yaml:38:15\n1704 rules/marlborough/flow.yaml:39:11\n1707 rules/marlborough/flow.yaml:40:11\n1713 rules/marlborough/rules.yaml:506:7\n1714 rules/marlborough/rules.yaml:507:11\n1715 rules/marlborough/rules.yaml:508:11\n1717 rules/marlborough/rules.yaml:509:7\n1718 rules/marlborough/rules.yaml:510:7\n1719 rules/marlborough/rules.yaml:511:7\n1720 rules/marlborough/rules.yaml:512:7\n1721 rules/marlborough/rules.yaml:513:11\n1725 rules/marlborough/rules.yaml:515:11\n1733 rules/marlborough/rules.yaml:517:11\n1745 rules/marlborough/rules.yaml:1108:7\n1748 rules/marlborough/rules.yaml:1109:7\n1749 rules/marlborough/rules.yaml:1110:11\n1751 rules/marlborough/rules.yaml:1112:11\n1752 rules/marlborough/rules.yaml:1113:7\n1759 rules/marlborough/rules.yaml:1128:7\n1762 rules/marlborough/rules.yaml:1129:7\n1763 rules/marlborough/rules.yaml:1130:7\n1768 rules/marlborough/rules.yaml:1147:7\n1771 rules/marlborough/rules.yaml:1148:7\n1772 rules/marlborough/rules.yaml:1149:7\n1773 rules/marlborough/rules.yaml:1150:7\n2146 rules/marlborough/rules.yaml:613:7\n2149 rules/marlborough/rules.yaml:614:11\n2150 rules/marlborough/rules.yaml:615:7\n2159 rules/marlborough/rules.yaml:616:7\n2160 rules/marlborough/rules.yaml:617:11\n2161 rules/marlborough/rules.yaml:618:7\n2162 rules/marlborough/rules.yaml:619:7\n2163 rules/marlborough/rules.yaml:620:11\n2165 rules/marlborough/rules.yaml:621:7\n2166 rules/marlborough/rules.yaml:622:11\n2170 rules/marlborough/rules.yaml:712:7\n2171 rules/marlborough/rules.yaml:713:7\n2174 rules/marlborough/rules.yaml:714:7\n2175 rules/marlborough/rules.yaml:715:11\n2177 rules/marlborough/rules.yaml:716:7\n2178 rules/marlborough/rules.yaml:717:11\n2180 rules/marlborough/rules.yaml:718:7\n2181 rules/marlborough/rules.yaml:719:7\n2182 rules/marlborough/rules.yaml:721:7\n2183 rules/marlborough/rules.yaml:722:11\n2189 rules/marlborough/rules.yaml:723:11\n2197 rules/marlborough/rules.yaml:726:11\n2198 rules/marlborough/rules.yaml:728:11\n2199 rules/marlborough/rules.yaml:730:19\n2201 rules/marlborough/rules.yaml:733:19\n2206 rules/marlborough/rules.yaml:735:19\n2212 rules/marlborough/rules.yaml:739:11\n2218 rules/marlborough/rules.yaml:742:11\n2219 rules/marlborough/rules.yaml:744:11\n2224 rules/marlborough/rules.yaml:745:11\n2229 rules/marlborough/rules.yaml:746:11\n2230 rules/marlborough/rules.yaml:748:19\n2231 rules/marlborough/rules.yaml:749:19\n2237 rules/marlborough/rules.yaml:750:23\n2238 rules/marlborough/rules.yaml:751:23\n2240 rules/marlborough/rules.yaml:753:19\n2241 rules/marlborough/rules.yaml:754:23\n2243 rules/marlborough/rules.yaml:756:23\n2247 rules/marlborough/rules.yaml:760:19\n2248 rules/marlborough/rules.yaml:761:19\n2249 rules/marlborough/rules.yaml:762:19\n2250 rules/marlborough/rules.yaml:763:23\n2254 rules/marlborough/rules.yaml:767:19\n2255 rules/marlborough/rules.yaml:768:19\n2256 rules/marlborough/rules.yaml:769:19\n2270 rules/marlborough/rules.yaml:770:23\n2272 rules/marlborough/rules.yaml:772:19\n2279 rules/marlborough/rules.yaml:1093:3\n2280 rules/marlborough/rules.yaml:1093:3\n2283 rules/marlborough/rules.yaml:1093:3\n2284 rules/marlborough/rules.yaml:1093:3\n2285 rules/marlborough/rules.yaml:1093:3\n2286 rules/marlborough/rules.yaml:1093:3\n2287 rules/marlborough/rules.yaml:1093:3\n2288 rules/marlborough/rules.yaml:1093:3\n2295 rules/marlborough/rules.yaml:1093:3\n2296 rules/marlborough/rules.yaml:1093:3\n2297 rules/marlborough/rules.yaml:1093:3\n2298 rules/marlborough/rules.yaml:1093:3\n2312 rules/marlborough/rules.yaml:1093:3\n2313 rules/marlborough/rules.yaml:1093:3\n2315 rules/marlborough/rules.yaml:1093:3\n2316 rules/marlborough/rules.yaml:1093:3\n2317 rules/marlborough/rules.yaml:1093:3\n2319 rules/marlborough/rules.yaml:1093:3\n2320 rules/marlborough/rules.yaml:1093:3\n2323 rules/marlborough/rules.yaml:1093:3\n2339 rules/marlborough/rules.yaml:783:7\n2340 rules/marlborough/rules.yaml:784:7\n2341 rules/marlborough/rules.yaml:785:7\n2346 rules/marlborough/rules.yaml:786:7\n2347 rules/marlborough/rules.yaml:787:7\n2351 rules/marlborough/rules.yaml:788:7\n2355 rules/marlborough/rules.yaml:789:7\n2356 rules/marlborough/rules.yaml:790:11\n2357 rules/marlborough/rules.yaml:791:7\n2358 rules/marlborough/rules.yaml:792:7\n2359 rules/marlborough/rules.yaml:793:7\n2364 rules/marlborough/rules.yaml:794:7\n2369 rules/marlborough/rules.yaml:795:7\n2370 rules/marlborough/rules.yaml:796:7\n2371 rules/marlborough/rules.yaml:797:7\n2372 rules/marlborough/rules.yaml:798:7\n2373 rules/marlborough/rules.yaml:799:7\n2374 rules/marlborough/rules.yaml:800:7\n2375 rules/marlborough/rules.yaml:801:7\n2376 rules/marlborough/rules.yaml:802:7\n2377 rules/marlborough/rules.yaml:803:7\n2378 rules/marlborough/rules.yaml:804:7\n2379 rules/marlborough/rules.yaml:805:7\n2396 rules/marlborough/rules.yaml:806:7\n2397 rules/marlborough/rules.yaml:807:7\n2398 rules/marlborough/rules.yaml:808:11\n2425 rules/marlborough/rules.yaml:809:7\n2426 rules/marlborough/rules.yaml:810:7\n2427 rules/marlborough/rules.yaml:812:15\n2428 rules/marlborough/rules.yaml:813:19\n2429 rules/marlborough/rules.yaml:814:15\n2430 rules/marlborough/rules.yaml:815:15\n2431 rules/marlborough/rules.yaml:816:15\n2432 rules/marlborough/rules.yaml:817:19\n2434 rules/marlborough/rules.yaml:819:15\n2435 rules/marlborough/rules.yaml:820:15\n2436 rules/marlborough/rules.yaml:821:15\n2437 rules/marlborough/rules.yaml:822:15\n2438 rules/marlborough/rules.yaml:823:15\n2439 rules/marlborough/rules.yaml:824:19\n2441 rules/marlborough/rules.yaml:826:15\n2442 rules/marlborough/rules.yaml:827:15\n2443 rules/marlborough/rules.yaml:828:15\n2444 rules/marlborough/rules.yaml:829:15\n2453 rules/marlborough/rules.yaml:830:19\n2455 rules/marlborough/rules.yaml:832:15\n2456 rules/marlborough/rules.yaml:833:15\n2457 rules/marlborough/rules.yaml:834:15\n2463 rules/marlborough/rules.yaml:835:19\n2464 rules/marlborough/rules.yaml:836:19\n2465 rules/marlborough/rules.yaml:837:15\n2466 rules/marlborough/rules.yaml:838:15\n2467 rules/marlborough/rules.yaml:839:15\n2468 rules/marlborough/rules.yaml:840:19\n2470 rules/marlborough/rules.yaml:842:15\n2471 rules/marlborough/rules.yaml:843:19\n2472 rules/marlborough/rules.yaml:844:15\n2473 rules/marlborough/rules.yaml:845:15\n2474 rules/marlborough/rules.yaml:846:15\n2475 rules/marlborough/rules.yaml:847:15\n2476 rules/marlborough/rules.yaml:848:15\n2477 rules/marlborough/rules.yaml:849:19\n2481 rules/marlborough/rules.yaml:668:7\n2482 rules/marlborough/rules.yaml:669:7\n2485 rules/marlborough/rules.yaml:670:7\n2486 rules/marlborough/rules.yaml:671:11\n2487 rules/marlborough/rules.yaml:672:15\n2488 rules/marlborough/rules.yaml:673:7\n2489 rules/marlborough/rules.yaml:674:7\n2490 rules/marlborough/rules.yaml:675:7\n2491 rules/marlborough/rules.yaml:676:11\n2492 rules/marlborough/rules.yaml:677:11\n2493 rules/marlborough/rules.yaml:678:11\n2499 rules/marlborough/rules.yaml:679:11\n2508 rules/marlborough/rules.yaml:680:11\n2509 rules/marlborough/rules.yaml:681:15\n2510 rules/marlborough/rules.yaml:682:19\n2512 rules/marlborough/rules.yaml:684:15\n2513 rules/marlborough/rules.yaml:685:15\n2514 rules/marlborough/rules.yaml:686:19\n2516 rules/marlborough/rules.yaml:688:7\n2517 rules/marlborough/rules.yaml:689:7\n2522 rules/marlborough/rules.yaml:1114:3\n2523 rules/marlborough/rules.yaml:1114:3\n2524 rules/marlborough/rules.yaml:1114:3\n2525 rules/marlborough/rules.yaml:1114:3\n2526 rules/marlborough/rules.yaml:1114:3\n2527 rules/marlborough/rules.yaml:1114:3\n2528 rules/marlborough/rules.yaml:1114:3\n2529 rules/marlborough/rules.yaml:1114:3\n2536 rules/marlborough/rules.yaml:1114:3\n2537 rules/marlborough/rules.yaml:1114:3\n2538 rules/marlborough/rules.yaml:1114:3\n2539 rules/marlborough/rules.yaml:1114:3\n2544 rules/marlborough/rules.yaml:1114:3\n2545 rules/marlborough/rules.yaml:1114:3\n2547 rules/marlborough/rules.yaml:1114:3\n2548 rules/marlborough/rules.yaml:1114:3\n2549 rules/marlborough/rules.yaml:1114:3\n2551 rules/marlborough/rules.yaml:1114:3\n2552 rules/marlborough/rules.yaml:1114:3\n2553 rules/marlborough/rules.yaml:1114:3\n2559 rules/marlborough/rules.yaml:696:7\n2560 rules/marlborough/rules.yaml:697:7\n2561 rules/marlborough/rules.yaml:698:11\n2562 rules/marlborough/rules.yaml:699:11\n2564 rules/marlborough/rules.yaml:701:11\n2604 rules/marlborough/rules.yaml:977:7\n2609 rules/marlborough/rules.yaml:978:11\n2610 rules/marlborough/rules.yaml:979:11\n2611 rules/marlborough/rules.yaml:980:11\n2614 rules/marlborough/rules.yaml:983:15\n2615 rules/marlborough/rules.yaml:984:15\n2617 rules/marlborough/rules.yaml:986:7\n2618 rules/marlborough/rules.yaml:987:7\n2619 rules/marlborough/rules.yaml:988:7\n2624 rules/marlborough/rules.yaml:989:7\n2625 rules/marlborough/rules.yaml:990:11\n2626 rules/marlborough/rules.yaml:991:11\n2627 rules/marlborough/rules.yaml:992:15\n2628 rules/marlborough/rules.yaml:993:15\n2629 rules/marlborough/rules.yaml:995:7\n2630 rules/marlborough/rules.yaml:996:7\n2635 rules/marlborough/rules.yaml:997:11\n2647 rules/marlborough/rules.yaml:998:11\n2648 rules/marlborough/rules.yaml:999:15\n2650 rules/marlborough/rules.yaml:1001:15\n2651 rules/marlborough/rules.yaml:1002:15\n2652 rules/marlborough/rules.yaml:1003:19\n2654 rules/marlborough/rules.yaml:1005:19\n2655 rules/marlborough/rules.yaml:1006:19\n2656 rules/marlborough/rules.yaml:1008:7\n2657 rules/marlborough/rules.yaml:1009:7\n2662 rules/marlborough/rules.yaml:1010:11\n2677 rules/marlborough/rules.yaml:1011:11\n2678 rules/marlborough/rules.yaml:1012:15\n2680 rules/marlborough/rules.yaml:1014:15\n2681 rules/marlborough/rules.yaml:1015:15\n2682 rules/marlborough/rules.yaml:1016:19\n2684 rules/marlborough/rules.yaml:1018:19\n2685 rules/marlborough/rules.yaml:1019:19\n2686 rules/marlborough/rules.yaml:1020:19\n2687 rules/marlborough/rules.yaml:1021:19\n2691 rules/marlborough/rules.yaml:1022:23\n2693 rules/marlborough/rules.yaml:1025:23\n2694 rules/marlborough/rules.yaml:1026:23\n2699 rules/marlborough/rules.yaml:927:7\n2700 rules/marlborough/rules.yaml:928:11\n2701 rules/marlborough/rules.yaml:929:7\n2702 rules/marlborough/rules.yaml:930:7\n2703 rules/marlborough/rules.yaml:931:7\n2708 rules/marlborough/rules.yaml:932:11\n2709 rules/marlborough/rules.yaml:933:11\n2710 rules/marlborough/rules.yaml:934:15\n2712 rules/marlborough/rules.yaml:936:15\n2713 rules/marlborough/rules.yaml:937:11\n2718 rules/marlborough/rules.yaml:1071:7\n2719 rules/marlborough/rules.yaml:1072:7\n2720 rules/marlborough/rules.yaml:1073:7\n2721 rules/marlborough/rules.yaml:1074:7\n2726 rules/marlborough/rules.yaml:1075:11\n2731 rules/marlborough/rules.yaml:1076:11\n2735 rules/marlborough/rules.yaml:1077:11\n2736 rules/marlborough/rules.yaml:1078:11\n2737 rules/marlborough/rules.yaml:1079:15\n2739 rules/marlborough/rules.yaml:1081:15\n2740 rules/marlborough/rules.yaml:1082:15\n2742 rules/marlborough/rules.yaml:1084:15\n2743 rules/marlborough/rules.yaml:1085:15\n2744 rules/marlborough/rules.yaml:1086:19\n2746 rules/marlborough/rules.yaml:1088:19\n2747 rules/marlborough/rules.yaml:1089:7\n2751 rules/marlborough/rules.yaml:579:7\n2752 rules/marlborough/rules.yaml:580:7\n2753 rules/marlborough/rules.yaml:581:11\n2754 rules/marlborough/rules.yaml:582:7\n2755 rules/marlborough/rules.yaml:584:11\n2756 rules/marlborough/rules.yaml:585:7\n2757 rules/marlborough/rules.yaml:586:11\n2758 rules/marlborough/rules.yaml:587:15\n2759 rules/marlborough/rules.yaml:588:7\n2760 rules/marlborough/rules.yaml:589:7\n2761 rules/marlborough/rules.yaml:590:11\n2762 rules/marlborough/rules.yaml:591:7\n2763 rules/marlborough/rules.yaml:592:7\n2764 rules/marlborough/rules.yaml:593:7\n2765 rules/marlborough/rules.yaml:594:7\n2774 rules/marlborough/rules.yaml:595:7\n2775 rules/marlborough/rules.yaml:597:11\n2776 rules/marlborough/rules.yaml:598:15\n2777 rules/marlborough/rules.yaml:599:11\n2778 rules/marlborough/rules.yaml:600:7\n2779 rules/marlborough/rules.yaml:601:7\n2780 rules/marlborough/rules.yaml:602:11\n2786 rules/marlborough/rules.yaml:1133:3\n2787 rules/marlborough/rules.yaml:1133:3\n2788 rules/marlborough/rules.yaml:1133:3\n2789 rules/marlborough/rules.yaml:1133:3\n2790 rules/marlborough/rules.yaml:1133:3\n2791 rules/marlborough/rules.yaml:1133:3\n2792 rules/marlborough/rules.yaml:1133:3\n2793 rules/marlborough/rules.yaml:1133:3\n2800 rules/marlborough/rules.yaml:1133:3\n2801 rules/marlborough/rules.yaml:1133:3\n2802 rules/marlborough/rules.yaml:1133:3\n2803 rules/marlborough/rules.yaml:1133:3\n2806 rules/marlborough/rules.yaml:1133:3\n2807 rules/marlborough/rules.yaml:1133:3\n2809 rules/marlborough/rules.yaml:1133:3\n2810 rules/marlborough/rules.yaml:1133:3\n2811 rules/marlborough/rules.yaml:1133:3\n2813 rules/marlborough/rules.yaml:1133:3\n2814 rules/marlborough/rules.yaml:1133:3\n2815 rules/marlborough/rules.yaml:1133:3\n2820 rules/marlborough/rules.yaml:875:7\n2826 rules/marlborough/rules.yaml:876:7\n2827 rules/marlborough/rules.yaml:877:7\n2828 rules/marlborough/rules.yaml:878:11\n2837 rules/marlborough/rules.yaml:879:7\n2838 rules/marlborough/rules.yaml:880:7\n2839 rules/marlborough/rules.yaml:881:11\n2840 rules/marlborough/rules.yaml:883:11\n2841 rules/marlborough/rules.yaml:884:7\n2842 rules/marlborough/rules.yaml:885:7\n2843 rules/marlborough/rules.yaml:886:7\n2849 rules/marlborough/rules.yaml:887:7\n2850 rules/marlborough/rules.yaml:888:7\n2851 rules/marlborough/rules.yaml:889:11\n2852 rules/marlborough/rules.yaml:891:7\n2863 rules/marlborough/rules.yaml:892:7\n2864 rules/marlborough/rules.yaml:893:7\n2865 rules/marlborough/rules.yaml:894:11\n2866 rules/marlborough/rules.yaml:895:7\n2867 rules/marlborough/rules.yaml:896:11\n2868 rules/marlborough/rules.yaml:897:15\n2872 rules/marlborough/rules.yaml:901:7\n2873 rules/marlborough/rules.yaml:902:11\n2874 rules/marlborough/rules.yaml:904:11\n2875 rules/marlborough/rules.yaml:905:15\n2876 rules/marlborough/rules.yaml:906:15\n2877 rules/marlborough/rules.yaml:907:19\n2878 rules/marlborough/rules.yaml:908:19\n2879 rules/marlborough/rules.yaml:909:7\n2884 rules/marlborough/rules.yaml:910:7\n2885 rules/marlborough/rules.yaml:911:11\n2886 rules/marlborough/rules.yaml:912:7\n2887 rules/marlborough/rules.yaml:913:7\n2888 rules/marlborough/rules.yaml:914:11\n2889 rules/marlborough/rules.yaml:915:7\n2890 rules/marlborough/rules.yaml:916:7\n2891 rules/marlborough/rules.yaml:917:11\n2892 rules/marlborough/rules.yaml:918:11\n2898 rules/marlborough/rules.yaml:549:7\n2899 rules/marlborough/rules.yaml:550:7\n2900 rules/marlborough/rules.yaml:551:7\n2905 rules/marlborough/rules.yaml:552:11\n2906 rules/marlborough/rules.yaml:553:11\n2907 rules/marlborough/rules.yaml:554:11\n2908 rules/marlborough/rules.yaml:555:11\n2909 rules/marlborough/rules.yaml:556:11\n2910 rules/marlborough/rules.yaml:557:7\n2911 rules/marlborough/rules.yaml:558:11\n2915 rules/marlborough/rules.yaml:1037:7\n2919 rules/marlborough/rules.yaml:1038:7\n2920 rules/marlborough/rules.yaml:1039:11\n2921 rules/marlborough/rules.yaml:1040:11\n2922 rules/marlborough/rules.yaml:1041:7\n2923 rules/marlborough/rules.yaml:1042:11\n2927 rules/marlborough/flow.yaml:49:7\n2931 rules/marlborough/flow.yaml:53:7\n2932 rules/marlborough/flow.yaml:54:11\n2936 rules/marlborough/flow.yaml:44:7\n2937 rules/marlborough/flow.yaml:45:11\n2941 rules/marlborough/rules.yaml:630:7\n2947 rules/marlborough/rules.yaml:631:7\n2948 rules/marlborough/rules.yaml:632:11\n2949 rules/marlborough/rules.yaml:633:7\n2950 rules/marlborough/rules.yaml:634:7\n2965 rules/marlborough/rules.yaml:613:7\n2968 rules/marlborough/rules.yaml:614:11\n2969 rules/marlborough/rules.yaml:615:7\n2981 rules/marlborough/rules.yaml:616:7\n2982 rules/marlborough/rules.yaml:617:11\n2983 rules/marlborough/rules.yaml:618:7\n3001 rules/marlborough/rules.yaml:619:7\n3002 rules/marlborough/rules.yaml:620:11\n3004 rules/marlborough/rules.yaml:621:7\n3005 rules/marlborough/rules.yaml:622:11\n3006 rules/marlborough/rules.yaml:623:11\n3046 rules/marlborough/rules.yaml:712:7\n3047 rules/marlborough/rules.yaml:713:7\n3050 rules/marlborough/rules.yaml:714:7\n3051 rules/marlborough/rules.yaml:715:11\n3053 rules/marlborough/rules.yaml:716:7\n3054 rules/marlborough/rules.yaml:717:11\n3056 rules/marlborough/rules.yaml:718:7\n3057 rules/marlborough/rules.yaml:719:7\n3058 rules/marlborough/rules.yaml:720:7\n3059 rules/marlborough/rules.yaml:721:7\n3064 rules/marlborough/rules.yaml:722:11\n3065 rules/marlborough/rules.yaml:723:11\n3093 rules/marlborough/rules.yaml:726:11\n3094 rules/marlborough/rules.yaml:727:11\n3095 rules/marlborough/rules.yaml:728:11\n3096 rules/marlborough/rules.yaml:730:19\n3097 rules/marlborough/rules.yaml:731:19\n3107 rules/marlborough/rules.yaml:737:19\n3110 rules/marlborough/rules.yaml:733:19\n3114 rules/marlborough/rules.yaml:735:19\n3126 rules/marlborough/rules.yaml:739:11\n3149 rules/marlborough/rules.yaml:742:11\n3150 rules/marlborough/rules.yaml:743:11\n3151 rules/marlborough/rules.yaml:744:11\n3158 rules/marlborough/rules.yaml:745:11\n3165 rules/marlborough/rules.yaml:746:11\n3176 rules/marlborough/rules.yaml:748:19\n3183 rules/marlborough/rules.yaml:749:19\n3190 rules/marlborough/rules.yaml:750:23\n3191 rules/marlborough/rules.yaml:751:23\n3195 rules/marlborough/rules.yaml:753:19\n3200 rules/marlborough/rules.yaml:758:23\n3203 rules/marlborough/rules.yaml:754:23\n3207 rules/marlborough/rules.yaml:756:23\n3211 rules/marlborough/rules.yaml:760:19\n3212 rules/marlborough/rules.yaml:761:19\n3225 rules/marlborough/rules.yaml:762:19\n3228 rules/marlborough/rules.yaml:765:23\n3231 rules/marlborough/rules.yaml:763:23\n3235 rules/marlborough/rules.yaml:767:19\n3242 rules/marlborough/rules.yaml:768:19\n3249 rules/marlborough/rules.yaml:769:19\n3260 rules/marlborough/rules.yaml:770:23\n3264 rules/marlborough/rules.yaml:772:19\n3307 rules/marlborough/rules.yaml:1093:3\n3312 rules/marlborough/rules.yaml:1093:3\n3315 rules/marlborough/rules.yaml:1093:3\n3316 rules/marlborough/rules.yaml:1093:3\n3317 rules/marlborough/rules.yaml:1093:3\n3318 rules/marlborough/rules.yaml:1093:3\n3319 rules/marlborough/rules.yaml:1093:3\n3320 rules/marlborough/rules.yaml:1093:3\n3333 rules/marlborough/rules.yaml:1093:3\n3334 rules/marlborough/rules.yaml:1093:3\n3346 rules/marlborough/rules.yaml:1093:3\n3352 rules/marlborough/rules.yaml:1093:3\n3365 rules/marlborough/rules.yaml:1093:3\n3366 rules/marlborough/rules.yaml:1093:3\n3388 rules/marlborough/rules.yaml:1093:3\n3428 rules/marlborough/rules.yaml:1093:3\n3429 rules/marlborough/rules.yaml:1093:3\n3431 rules/marlborough/rules.yaml:1093:3\n3432 rules/marlborough/rules.yaml:1093:3\n3436 rules/marlborough/rules.yaml:1093:3\n3477 rules/marlborough/rules.yaml:783:7\n3478 rules/marlborough/rules.yaml:784:7\n3479 rules/marlborough/rules.yaml:785:7\n3484 rules/marlborough/rules.yaml:786:7\n3485 rules/marlborough/rules.yaml:787:7\n3486 rules/marlborough/rules.yaml:788:7\n3487 rules/marlborough/rules.yaml:789:7\n3488 rules/marlborough/rules.yaml:790:11\n3489 rules/marlborough/rules.yaml:791:7\n3490 rules/marlborough/rules.yaml:792:7\n3491 rules/marlborough/rules.yaml:793:7\n3499 rules/marlborough/rules.yaml:794:7\n3507 rules/marlborough/rules.yaml:795:7\n3508 rules/marlborough/rules.yaml:796:7\n3509 rules/marlborough/rules.yaml:797:7\n3510 rules/marlborough/rules.yaml:798:7\n3511 rules/marlborough/rules.yaml:799:7\n3512 rules/marlborough/rules.yaml:800:7\n3513 rules/marlborough/rules.yaml:801:7\n3559 rules/marlborough/rules.yaml:802:7\n3560 rules/marlborough/rules.yaml:803:7\n3561 rules/marlborough/rules.yaml:804:7\n3562 rules/marlborough/rules.yaml:805:7\n3589 rules/marlborough/rules.yaml:806:7\n3641 rules/marlborough/rules.yaml:807:7\n3642 rules/marlborough/rules.yaml:808:11\n3669 rules/marlborough/rules.yaml:809:7\n3670 rules/marlborough/rules.yaml:810:7\n3681 rules/marlborough/rules.yaml:812:15\n3682 rules/marlborough/rules.yaml:813:19\n3683 rules/marlborough/rules.yaml:814:15\n3690 rules/marlborough/rules.yaml:815:15\n3697 rules/marlborough/rules.yaml:816:15\n3698 rules/marlborough/rules.yaml:817:19\n3701 rules/marlborough/rules.yaml:819:15\n3711 rules/marlborough/rules.yaml:820:15\n3718 rules/marlborough/rules.yaml:821:15\n3725 rules/marlborough/rules.yaml:822:15\n3732 rules/marlborough/rules.yaml:823:15\n3733 rules/marlborough/rules.yaml:824:19\n3736 rules/marlborough/rules.yaml:826:15\n3737 rules/marlborough/rules.yaml:827:15\n3744 rules/marlborough/rules.yaml:828:15\n3751 rules/marlborough/rules.yaml:829:15\n3757 rules/marlborough/rules.yaml:830:19\n3760 rules/marlborough/rules.yaml:832:15\n3767 rules/marlborough/rules.yaml:833:15\n3774 rules/marlborough/rules.yaml:834:15\n3777 rules/marlborough/rules.yaml:835:19\n3778 rules/marlborough/rules.yaml:836:19\n3779 rules/marlborough/rules.yaml:837:15\n3786 rules/marlborough/rules.yaml:838:15\n3793 rules/marlborough/rules.yaml:839:15\n3794 rules/marlborough/rules.yaml:840:19\n3797 rules/marlborough/rules.yaml:842:15\n3798 rules/marlborough/rules.yaml:843:19\n3799 rules/marlborough/rules.yaml:844:15\n3800 rules/marlborough/rules.yaml:845:15\n3801 rules/marlborough/rules.yaml:846:15\n3808 rules/marlborough/rules.yaml:847:15\n3815 rules/marlborough/rules.yaml:848:15\n3816 rules/marlborough/rules.yaml:849:19\n3841 rules/marlborough/rules.yaml:668:7\n3842 rules/marlborough/rules.yaml:669:7\n3845 rules/marlborough/rules.yaml:670:7\n3846 rules/marlborough/rules.yaml:671:11\n3847 rules/marlborough/rules.yaml:672:15\n3848 rules/marlborough/rules.yaml:673:7\n3849 rules/marlborough/rules.yaml:674:7\n3850 rules/marlborough/rules.yaml:675:7\n3855 rules/marlborough/rules.yaml:676:11\n3856 rules/marlborough/rules.yaml:677:11\n3857 rules/marlborough/rules.yaml:678:11\n3863 rules/marlborough/rules.yaml:679:11\n3872 rules/marlborough/rules.yaml:680:11\n3873 rules/marlborough/rules.yaml:681:15\n3874 rules/marlborough/rules.yaml:682:19\n3882 rules/marlborough/rules.yaml:684:15\n3895 rules/marlborough/rules.yaml:685:15\n3896 rules/marlborough/rules.yaml:686:19\n3898 rules/marlborough/rules.yaml:687:15\n3901 rules/marlborough/rules.yaml:688:7\n3902 rules/marlborough/rules.yaml:689:7\n3932 rules/marlborough/rules.yaml:1114:3\n3937 rules/marlborough/rules.yaml:1114:3\n3940 rules/marlborough/rules.yaml:1114:3\n3941 rules/marlborough/rules.yaml:1114:3\n3942 rules/marlborough/rules.yaml:1114:3\n3943 rules/marlborough/rules.yaml:1114:3\n3944 rules/marlborough/rules.yaml:1114:3\n3945 rules/marlborough/rules.yaml:1114:3\n3958 rules/marlborough/rules.yaml:1114:3\n3959 rules/marlborough/rules.yaml:1114:3\n3971 rules/marlborough/rules.yaml:1114:3\n3977 rules/marlborough/rules.yaml:1114:3\n3982 rules/marlborough/rules.yaml:1114:3\n3983 rules/marlborough/rules.yaml:1114:3\n4005 rules/marlborough/rules.yaml:1114:3\n4045 rules/marlborough/rules.yaml:1114:3\n4046 rules/marlborough/rules.yaml:1114:3\n4048 rules/marlborough/rules.yaml:1114:3\n4049 rules/marlborough/rules.yaml:1114:3\n4053 rules/marlborough/rules.yaml:1114:3\n4078 rules/marlborough/rules.yaml:696:7\n4079 rules/marlborough/rules.yaml:697:7\n4082 rules/marlborough/rules.yaml:701:11\n4090 rules/marlborough/rules.yaml:698:11\n4096 rules/marlborough/rules.yaml:699:11\n4127 rules/marlborough/rules.yaml:977:7\n4145 rules/marlborough/rules.yaml:978:11\n4146 rules/marlborough/rules.yaml:979:11\n4147 rules/marlborough/rules.yaml:980:11\n4148 rules/marlborough/rules.yaml:981:15\n4157 rules/marlborough/rules.yaml:983:15\n4170 rules/marlborough/rules.yaml:984:15\n4172 rules/marlborough/rules.yaml:985:15\n4176 rules/marlborough/rules.yaml:986:7\n4177 rules/marlborough/rules.yaml:987:7\n4178 rules/marlborough/rules.yaml:988:7\n4183 rules/marlborough/rules.yaml:989:7\n4191 rules/marlborough/rules.yaml:990:11\n4204 rules/marlborough/rules.yaml:991:11\n4205 rules/marlborough/rules.yaml:992:15\n4208 rules/marlborough/rules.yaml:993:15\n4209 rules/marlborough/rules.yaml:994:15\n4212 rules/marlborough/rules.yaml:995:7\n4213 rules/marlborough/rules.yaml:996:7\n4224 rules/marlborough/rules.yaml:997:11\n4236 rules/marlborough/rules.yaml:998:11\n4237 rules/marlborough/rules.yaml:999:15\n4246 rules/marlborough/rules.yaml:1001:15\n4252 rules/marlborough/rules.yaml:1002:15\n4253 rules/marlborough/rules.yaml:1003:19\n4255 rules/marlborough/rules.yaml:1005:19\n4256 rules/marlborough/rules.yaml:1006:19\n4257 rules/marlborough/rules.yaml:1007:19\n4261 rules/marlborough/rules.yaml:1008:7\n4262 rules/marlborough/rules.yaml:1009:7\n4273 rules/marlborough/rules.yaml:1010:11\n4288 rules/marlborough/rules.yaml:1011:11\n4289 rules/marlborough/rules.yaml:1012:15\n4298 rules/marlborough/rules.yaml:1014:15\n4306 rules/marlborough/rules.yaml:1015:15\n4307 rules/marlborough/rules.yaml:1016:19\n4313 rules/marlborough/rules.yaml:1018:19\n4314 rules/marlborough/rules.yaml:1019:19\n4315 rules/marlborough/rules.yaml:1020:19\n4316 rules/marlborough/rules.yaml:1021:19\n4320 rules/marlborough/rules.yaml:1022:23\n4321 rules/marlborough/rules.yaml:1023:23\n4330 rules/marlborough/rules.yaml:1025:23\n4343 rules/marlborough/rules.yaml:1026:23\n4345 rules/marlborough/rules.yaml:1027:23\n4411 rules/marlborough/rules.yaml:927:7\n4412 rules/marlborough/rules.yaml:928:11\n4413 rules/marlborough/rules.yaml:929:7\n4414 rules/marlborough/rules.yaml:930:7\n4415 rules/marlborough/rules.yaml:931:7\n4426 rules/marlborough/rules.yaml:932:11\n4433 rules/marlborough/rules.yaml:933:11\n4434 rules/marlborough/rules.yaml:934:15\n4436 rules/marlborough/rules.yaml:936:15\n4437 rules/marlborough/rules.yaml:937:11\n4460 rules/marlborough/rules.yaml:1071:7\n4461 rules/marlborough/rules.yaml:1072:7\n4462 rules/marlborough/rules.yaml:1073:7\n4463 rules/marlborough/rules.yaml:1074:7\n4474 rules/marlborough/rules.yaml:1075:11\n4479 rules/marlborough/rules.yaml:1076:11\n4480 rules/marlborough/rules.yaml:1077:11\n4481 rules/marlborough/rules.yaml:1078:11\n4482 rules/marlborough/rules.yaml:1079:15\n4493 rules/marlborough/rules.yaml:1081:15\n4506 rules/marlborough/rules.yaml:1082:15\n4513 rules/marlborough/rules.yaml:1084:15\n4526 rules/marlborough/rules.yaml:1085:15\n4527 rules/marlborough/rules.yaml:1086:19\n4529 rules/marlborough/rules.yaml:1088:19\n4533 rules/marlborough/rules.yaml:1089:7\n4534 rules/marlborough/rules.yaml:1090:7\n4565 rules/marlborough/rules.yaml:579:7\n4566 rules/marlborough/rules.yaml:580:7\n4567 rules/marlborough/rules.yaml:581:11\n4568 rules/marlborough/rules.yaml:582:7\n4569 rules/marlborough/rules.yaml:583:11\n4570 rules/marlborough/rules.yaml:584:11\n4571 rules/marlborough/rules.yaml:585:7\n4572 rules/marlborough/rules.yaml:586:11\n4573 rules/marlborough/rules.yaml:587:15\n4574 rules/marlborough/rules.yaml:588:7\n4575 rules/marlborough/rules.yaml:589:7\n4576 rules/marlborough/rules.yaml:590:11\n4577 rules/marlborough/rules.yaml:591:7\n4578 rules/marlborough/rules.yaml:592:7\n4579 rules/marlborough/rules.yaml:593:7\n4580 rules/marlborough/rules.yaml:594:7\n4589 rules/marlborough/rules.yaml:595:7\n4590 rules/marlborough/rules.yaml:596:11\n4591 rules/marlborough/rules.yaml:597:11\n4592 rules/marlborough/rules.yaml:598:15\n4593 rules/marlborough/rules.yaml:599:11\n4594 rules/marlborough/rules.yaml:600:7\n4607 rules/marlborough/rules.yaml:601:7\n4608 rules/marlborough/rules.yaml:602:11\n4610 rules/marlborough/rules.yaml:603:7\n4633 rules/marlborough/rules.yaml:1133:3\n4638 rules/marlborough/rules.yaml:1133:3\n4639 rules/marlborough/rules.yaml:1133:3\n4640 rules/marlborough/rules.yaml:1133:3\n4641 rules/marlborough/rules.yaml:1133:3\n4642 rules/marlborough/rules.yaml:1133:3\n4643 rules/marlborough/rules.yaml:1133:3\n4644 rules/marlborough/rules.yaml:1133:3\n4657 rules/marlborough/rules.yaml:1133:3\n4658 rules/marlborough/rules.yaml:1133:3\n4670 rules/marlborough/rules.yaml:1133:3\n4676 rules/marlborough/rules.yaml:1133:3\n4679 rules/marlborough/rules.yaml:1133:3\n4680 rules/marlborough/rules.yaml:1133:3\n4701 rules/marlborough/rules.yaml:1133:3\n4739 rules/marlborough/rules.yaml:1133:3\n4740 rules/marlborough/rules.yaml:1133:3\n4742 rules/marlborough/rules.yaml:1133:3\n4743 rules/marlborough/rules.yaml:1133:3\n4747 rules/marlborough/rules.yaml:1133:3\n4776 rules/marlborough/rules.yaml:875:7\n4782 rules/marlborough/rules.yaml:876:7\n4783 rules/marlborough/rules.yaml:877:7\n4784 rules/marlborough/rules.yaml:878:11\n4796 rules/marlborough/rules.yaml:879:7\n4813 rules/marlborough/rules.yaml:880:7\n4814 rules/marlborough/rules.yaml:881:11\n4815 rules/marlborough/rules.yaml:882:11\n4816 rules/marlborough/rules.yaml:883:11\n4817 rules/marlborough/rules.yaml:884:7\n4818 rules/marlborough/rules.yaml:885:7\n4819 rules/marlborough/rules.yaml:886:7\n4825 rules/marlborough/rules.yaml:887:7\n4843 rules/marlborough/rules.yaml:888:7\n4844 rules/marlborough/rules.yaml:889:11\n4845 rules/marlborough/rules.yaml:890:11\n4846 rules/marlborough/rules.yaml:891:7\n4857 rules/marlborough/rules.yaml:892:7\n4875 rules/marlborough/rules.yaml:893:7\n4876 rules/marlborough/rules.yaml:894:11\n4877 rules/marlborough/rules.yaml:895:7\n4878 rules/marlborough/rules.yaml:896:11\n4879 rules/marlborough/rules.yaml:897:15\n4881 rules/marlborough/rules.yaml:898:11\n4883 rules/marlborough/rules.yaml:900:11\n4884 rules/marlborough/rules.yaml:901:7\n4889 rules/marlborough/rules.yaml:902:11\n4890 rules/marlborough/rules.yaml:903:11\n4891 rules/marlborough/rules.yaml:904:11\n4896 rules/marlborough/rules.yaml:905:15\n4897 rules/marlborough/rules.yaml:906:15\n4905 rules/marlborough/rules.yaml:907:19\n4913 rules/marlborough/rules.yaml:908:19\n4916 rules/marlborough/rules.yaml:909:7\n4921 rules/marlborough/rules.yaml:910:7\n4922 rules/marlborough/rules.yaml:911:11\n4923 rules/marlborough/rules.yaml:912:7\n4924 rules/marlborough/rules.yaml:913:7\n4925 rules/marlborough/rules.yaml:914:11\n4926 rules/marlborough/rules.yaml:915:7\n4939 rules/marlborough/rules.yaml:916:7\n4944 rules/marlborough/rules.yaml:917:11\n4950 rules/marlborough/rules.yaml:918:11\n4988 rules/marlborough/rules.yaml:549:7\n4989 rules/marlborough/rules.yaml:550:7\n4990 rules/marlborough/rules.yaml:551:7\n5001 rules/marlborough/rules.yaml:552:11\n5002 rules/marlborough/rules.yaml:553:11\n5020 rules/marlborough/rules.yaml:554:11\n5021 rules/marlborough/rules.yaml:555:11\n5022 rules/marlborough/rules.yaml:556:11\n5026 rules/marlborough/rules.yaml:557:7\n5027 rules/marlborough/rules.yaml:558:11\n5045 rules/marlborough/rules.yaml:1037:7\n5049 rules/marlborough/rules.yaml:1038:7\n5063 rules/marlborough/rules.yaml:1039:11\n5064 rules/marlborough/rules.yaml:1040:11\n5069 rules/marlborough/rules.yaml:1041:7\n5083 rules/marlborough/rules.yaml:1042:11\n5097 rules/marlborough/flow.yaml:49:7\n5116 rules/marlborough/flow.yaml:53:7\n5130 rules/marlborough/flow.yaml:54:11\n5144 rules/marlborough/flow.yaml:44:7\n5149 rules/marlborough/flow.yaml:45:11\n5166 rules/marlborough/rules.yaml:630:7\n5172 rules/marlborough/rules.yaml:631:7\n5173 rules/marlborough/rules.yaml:632:11\n5174 rules/marlborough/rules.yaml:633:7\n5185 rules/marlborough/rules.yaml:634:7\n5186 rules/marlborough/rules.yaml:635:7"
