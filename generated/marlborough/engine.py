@@ -35,7 +35,7 @@ from rulecraft.runtime.prelude import log_to as _log_to
 from rulecraft.runtime.prelude import lookup as _lookup
 from rulecraft.runtime.prelude import mask as _mask  # noqa: F401
 from rulecraft.runtime.prelude import name as _name  # noqa: F401
-from rulecraft.runtime.prelude import nth as _nth  # noqa: F401
+from rulecraft.runtime.prelude import nth as _nth
 from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
 from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
 from rulecraft.runtime.prelude import path_cost_by as _path_cost_by  # noqa: F401
@@ -77,6 +77,7 @@ class MarlboroughRules:
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
         (("", " is eliminated"), ("e:unit",)),
+        (("", " goes down with the fleet (21.74)"), ("e:unit",)),
         (("Eliminate a unit: ", " strength ", " still to lose"), ("int", "str")),
         (("The inherent garrison of ", " is destroyed"), ("e:hex",)),
         (("", "'s force in the fortress of ", " ignores the retreat"), ("player", "e:hex")),
@@ -123,6 +124,20 @@ class MarlboroughRules:
         (("Attrition: eliminate one unit of the force",), ()),
         (("Attack an adjacent enemy hex",), ()),
         (("No attack",), ()),
+        (("Embarking in ", ", a coast hex without a port, costs 2 movement points"), ("e:hex",)),
+        (("Sail the fleet from ", " (", " movement points)"), ("e:hex", "int")),
+        (("", " sails a fleet from ", " to ", ""), ("player", "e:hex", "e:hex")),
+        (("", " operates with a fleet at ", ""), ("player", "e:hex")),
+        (("The land units debark at ", ""), ("e:hex",)),
+        (("The land units stay aboard at ", ""), ("e:hex",)),
+        (("Attack an adjacent enemy hex with the fleet",), ()),
+        (("Try to intercept the fleet at ", " from ", "?"), ("e:hex", "e:hex")),
+        (("", " intercepts from ", ": die ", ""), ("player", "e:hex", "int")),
+        (("Intercept with the frigates",), ()),
+        (("", " fails to intercept from ", ": die ", ""), ("player", "e:hex", "int")),
+        (("", "'s fleet at ", " has nowhere to retreat"), ("player", "e:hex")),
+        (("Retreat the fleet from ", " to"), ("e:hex",)),
+        (("", "'s fleet retreats from ", " to ", ""), ("player", "e:hex", "e:hex")),
         (("", " collects ", " TP in taxes"), ("player", "int")),
         (("", " collects ", ".5 TP in taxes"), ("player", "int")),
         (("", " receives ", " free campaign markers for ", ""), ("player", "int", "e:nation")),
@@ -130,7 +145,7 @@ class MarlboroughRules:
         (("Place ", " in a port"), ("e:unit",)),
         (("", " joins the fleet at ", ""), ("e:unit", "e:hex")),
         (("Buy campaign markers at ", " TP each"), ("int",)),
-        (("", " buys ", " campaign markers"), ("player", "int")),
+        (("", " buys ", " campaign ", ""), ("player", "int", "str")),
         (("Remove a garrison destroyed marker (1 TP)",), ()),
         (("Done",), ()),
         (("", " removes the garrison destroyed marker from ", ""), ("player", "e:hex")),
@@ -163,32 +178,38 @@ class MarlboroughRules:
         (("Balance of Power: Bourbon ", ", Grand Alliance ", ""), ("int", "int")),
     )
     SITES: ClassVar[Any] = (
-        ("choose-unit", 5, "unit", -1, 1, 3, False),
-        ("choose-hex", 9, "hex", -1, 2, 1, False),
-        ("choose-some", 11, "some:unit", -1, 3, 1, False),
-        ("choose-unit", 13, "unit", -1, 4, 1, False),
-        ("choose-hex", 16, "hex", -1, 5, 2, False),
-        ("choose-unit", 18, "unit", -1, 6, 1, False),
-        ("choose-siege_attacker_plan", 20, "enum:siege_attacker_plan", -1, 7, 2, True),
-        ("choose-siege_defender_plan", 21, "enum:siege_defender_plan", -1, 7, 2, True),
-        ("choose-attacker_plan", 25, "enum:attacker_plan", -1, 7, 9, True),
-        ("choose-defender_plan", 26, "enum:defender_plan", -1, 7, 9, True),
-        ("yes-no", 29, "yes-no", -1, 7, 23, False),
-        ("choose-hex", 33, "hex", 34, 9, 1, False),
-        ("choose-some", 36, "some:unit", -1, 9, 3, False),
-        ("choose-hex", 38, "hex", -1, 9, 5, False),
-        ("choose-unit", 42, "unit", -1, 9, 9, False),
-        ("choose-hex", 43, "hex", 44, 9, 14, False),
-        ("choose-hex", 49, "hex", -1, 11, 3, False),
-        ("choose-number", 51, "number", -1, 11, 7, False),
-        ("choose-hex", 53, "hex", 54, 11, 12, False),
-        ("choose-unit", 56, "unit", 54, 11, 18, False),
-        ("choose-hex", 58, "hex", -1, 11, 21, False),
-        ("choose-unit", 62, "unit", -1, 13, 3, False),
-        ("choose-unit", 63, "unit", 64, 13, 5, False),
-        ("choose-card", 67, "card", 68, 14, 7, False),
-        ("choose-card", 70, "card", 71, 15, 7, False),
-        ("choose-card", 73, "card", 74, 16, 7, False),
+        ("choose-unit", 6, "unit", -1, 1, 3, False),
+        ("choose-hex", 10, "hex", -1, 2, 2, False),
+        ("choose-some", 12, "some:unit", -1, 3, 1, False),
+        ("choose-unit", 14, "unit", -1, 4, 1, False),
+        ("choose-hex", 17, "hex", -1, 5, 2, False),
+        ("choose-unit", 19, "unit", -1, 6, 1, False),
+        ("choose-siege_attacker_plan", 21, "enum:siege_attacker_plan", -1, 7, 2, True),
+        ("choose-siege_defender_plan", 22, "enum:siege_defender_plan", -1, 7, 2, True),
+        ("choose-attacker_plan", 26, "enum:attacker_plan", -1, 7, 9, True),
+        ("choose-defender_plan", 27, "enum:defender_plan", -1, 7, 9, True),
+        ("yes-no", 30, "yes-no", -1, 7, 23, False),
+        ("choose-hex", 34, "hex", 35, 9, 1, False),
+        ("choose-some", 37, "some:unit", -1, 9, 3, False),
+        ("choose-hex", 39, "hex", -1, 9, 8, False),
+        ("choose-unit", 43, "unit", -1, 9, 12, False),
+        ("choose-hex", 44, "hex", 45, 9, 17, False),
+        ("choose-hex", 47, "hex", -1, 11, 1, False),
+        ("choose-unit", 43, "unit", -1, 11, 5, False),
+        ("choose-hex", 52, "hex", 45, 11, 13, False),
+        ("yes-no", 53, "yes-no", -1, 12, 3, False),
+        ("choose-some", 55, "some:unit", -1, 12, 7, False),
+        ("choose-hex", 58, "hex", -1, 13, 1, False),
+        ("choose-hex", 64, "hex", -1, 14, 3, False),
+        ("choose-number", 66, "number", -1, 14, 7, False),
+        ("choose-hex", 68, "hex", 69, 14, 12, False),
+        ("choose-unit", 71, "unit", 69, 14, 18, False),
+        ("choose-hex", 73, "hex", -1, 14, 21, False),
+        ("choose-unit", 77, "unit", -1, 16, 3, False),
+        ("choose-unit", 78, "unit", 79, 16, 5, False),
+        ("choose-card", 82, "card", 83, 17, 7, False),
+        ("choose-card", 85, "card", 86, 18, 7, False),
+        ("choose-card", 88, "card", 89, 19, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -202,6 +223,9 @@ class MarlboroughRules:
         "crt_combat",
         "segment",
         "operations",
+        "sail",
+        "intercept",
+        "naval_retreat",
         "mobilization",
         "treasury",
         "provision",
@@ -274,7 +298,8 @@ class MarlboroughRules:
     )
     SECRETS: ClassVar[Any] = {
         (1, 4): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
-        (2, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
+        (2, 1): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (2, 3): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
         (3, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
         (4, 2): ((1, (), None),),
         (5, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
@@ -334,7 +359,7 @@ class MarlboroughRules:
         (8, 21): ((3, 0, None),),
         (9, 2): ((1, (), "z_segment__2_1"), (2, (), None), (3, 0, None), (4, 0, None)),
         (9, 4): ((1, 0, None), (2, False, None), (3, (), None), (4, 0, None), (5, 0, None)),
-        (9, 6): (
+        (9, 9): (
             (1, 0, None),
             (2, False, None),
             (3, (), None),
@@ -342,20 +367,48 @@ class MarlboroughRules:
             (5, 0, None),
             (6, 0, None),
         ),
-        (9, 10): ((1, (), None), (2, 0, None), (3, (), None)),
-        (9, 15): ((1, 0, None), (2, (), None), (3, (), None)),
-        (11, 4): ((3, 0, None), (4, (), None)),
-        (11, 8): ((2, 0, "z_mobilization__8_2"),),
-        (11, 13): ((1, False, None), (3, (), "z_mobilization__13_3")),
-        (11, 19): ((1, False, None), (3, (), "z_mobilization__19_3")),
-        (11, 22): ((1, False, None), (3, 0, None), (4, 0, None)),
-        (13, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (13, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
-        (14, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (15, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
-        (16, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
+        (9, 13): ((1, (), None), (2, 0, None), (3, (), None)),
+        (9, 18): ((1, 0, None), (2, (), None), (3, (), None)),
+        (11, 2): (
+            (1, (), None),
+            (2, 0, None),
+            (3, False, None),
+            (4, (), None),
+            (5, 0, None),
+            (6, 0, None),
+            (7, 0, None),
+            (8, 0, None),
+            (9, 0, None),
+            (10, 0, None),
+            (11, 0, None),
+        ),
+        (11, 6): (
+            (1, (), None),
+            (2, 0, None),
+            (3, (), None),
+            (4, 0, None),
+            (5, (), None),
+            (6, 0, None),
+        ),
+        (11, 12): ((1, (), None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (11, 14): ((1, (), None), (2, 0, None), (3, (), None), (4, (), None), (5, 0, None)),
+        (11, 16): ((0, (), None), (1, 0, None), (2, 0, None)),
+        (12, 4): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
+        (12, 8): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
+        (12, 9): ((1, 0, None), (5, 0, None), (6, (), None), (7, 0, None), (8, 0, None)),
+        (13, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
+        (14, 4): ((3, 0, None), (4, (), None), (5, "", None)),
+        (14, 8): ((2, 0, "z_mobilization__8_2"), (3, "", None)),
+        (14, 13): ((1, False, None), (3, (), None)),
+        (14, 19): ((1, False, None), (3, (), "z_mobilization__19_3")),
+        (14, 22): ((1, False, None), (3, 0, None), (4, 0, None)),
+        (16, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (16, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (17, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (18, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (19, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 16, 20, 21, 22)
+    SECRET_PROMPTS: ClassVar[Any] = (0, 1, 2, 4, 12, 13, 16, 19, 21, 22, 26, 27, 28)
     SITE_FILTERS: ClassVar[Any] = {
         0: "u.at != none",
         1: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
@@ -363,13 +416,15 @@ class MarlboroughRules:
         5: "u.at != none",
         6: 'x != "invest" or invest',
         14: 'u.kind != "leader"',
-        18: "h.garrison_destroyed and h.nation != none and h.nation.control == p and p.treasury >= 2",
-        19: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
-        21: 'u.kind != "leader"',
-        22: 'u.kind != "leader"',
-        23: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        24: 'c.kind == "leviathan" and not reroll',
-        25: 'c.kind == "revenue"',
+        17: 'u.kind != "leader"',
+        21: 'e.terrain == "sea" or coastal(e)',
+        24: "h.garrison_destroyed and h.nation != none and h.nation.control == p and h not in foes and p.treasury >= 2",
+        25: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
+        27: 'u.kind != "leader"',
+        28: 'u.kind != "leader"',
+        29: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        30: 'c.kind == "leviathan" and not reroll',
+        31: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -644,8 +699,22 @@ class MarlboroughRules:
             return None
         return f(S, None, None, p)
 
+    def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:432:3]"
+        return 5 * max(
+            [
+                *[0],
+                *[
+                    self.s_e_unit__leadership[v_u]
+                    for v_u in v_us
+                    if self.s_e_unit__kind[v_u] == "leader"
+                    and self.s_e_unit__leads[v_u] == "admiral"
+                ],
+            ]
+        )
+
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:207:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:212:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -665,7 +734,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:104:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:105:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -688,19 +757,22 @@ class MarlboroughRules:
         ]
 
     def f_coastal(self, S: list[Any], v_h: Any) -> bool:
-        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol). (MARL-21.10-01) [rules/marlborough/rules.yaml:306:3]"""
-        _w2 = self.s_e_hex__terrain[v_h] != "sea"
-        if _w2:
-            _w1 = False
-            for v_e in self.s_e_hex__adjacent[v_h]:
-                if self.s_e_hex__terrain[v_e] == "sea":
-                    _w1 = True
-                    break
-            _w2 = _w1
-        return _w2
+        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:311:3]"""
+        _w3 = self.s_e_hex__terrain[v_h] != "sea"
+        if _w3:
+            _w2 = self.s_e_hex__port[v_h]
+            if not _w2:
+                _w1 = False
+                for v_e in self.s_e_hex__adjacent[v_h]:
+                    if self.s_e_hex__terrain[v_e] == "sea":
+                        _w1 = True
+                        break
+                _w2 = _w1
+            _w3 = _w2
+        return _w3
 
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:183:3]"
+        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:188:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -744,7 +816,7 @@ class MarlboroughRules:
         ]
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:148:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:149:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -760,19 +832,78 @@ class MarlboroughRules:
                 _w1 += self.f_strength_of(S, v_u)
         return _w1
 
+    def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:407:3]"""
+        _w1 = 0
+        for v_u in v_picked:
+            if (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            ):
+                _w1 += 1
+        v_fleets = _w1
+        if v_fleets == 0:
+            return self.s_e_hex__terrain[v_h] != "sea"
+        _w2 = 0
+        for v_u_2 in v_picked:
+            if (
+                not (
+                    self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                )
+                and self.s_e_unit__kind[v_u_2] != "leader"
+            ):
+                _w2 += 1
+        v_land = _w2
+        _w3 = 0
+        for v_u_3 in v_picked:
+            if self.s_e_unit__kind[v_u_3] == "leader" and self.s_e_unit__leads[v_u_3] != "admiral":
+                _w3 += 1
+        v_chiefs = _w3
+        if v_land > v_fleets or v_chiefs > v_fleets:
+            return False
+        if self.s_e_hex__terrain[v_h] != "sea":
+            return True
+        v_rest = [
+            v_u_4
+            for v_u_4 in self.ix_unit__owner.get(self.s_e_unit__owner[_nth(v_picked, 0)], ())
+            if S[self.o_e_unit__at + v_u_4] == v_h and v_u_4 not in v_picked
+        ]
+        _w4 = 0
+        for v_u_5 in v_rest:
+            if (
+                self.s_e_unit__kind[v_u_5] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_5] == "frigate_fleet"
+            ):
+                _w4 += 1
+        v_left = _w4
+        if v_left == 0:
+            return len(v_rest) == 0
+        _w5 = 0
+        for v_u_6 in v_rest:
+            if (
+                not (
+                    self.s_e_unit__kind[v_u_6] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_6] == "frigate_fleet"
+                )
+                and self.s_e_unit__kind[v_u_6] != "leader"
+            ):
+                _w5 += 1
+        return _w5 <= v_left
+
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:128:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:129:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:68:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:69:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:60:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:61:3]"
         return max(
             [
                 *[0],
@@ -786,12 +917,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:462:3]"
+        "has_marker [rules/marlborough/rules.yaml:538:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:135:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:136:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -809,7 +940,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:257:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:262:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -849,7 +980,7 @@ class MarlboroughRules:
         return False
 
     def f_income_of(self, S: list[Any], v_p: Any) -> int:
-        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:317:3]"
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:323:3]"
         v_held = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__owner.get(v_p, ())
@@ -868,7 +999,7 @@ class MarlboroughRules:
         return v_total
 
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:78:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:79:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -883,25 +1014,41 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] == v_p
 
     def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
-        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:298:3]"
+        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:303:3]"
         return (
             self.s_e_unit__kind[v_u] == "battle_fleet"
             or self.s_e_unit__kind[v_u] == "frigate_fleet"
         )
 
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:46:3]"
+        """The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege, admirals in a combat with a fleet (25.1, 25.6: the player's best). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01, MARL-25.6-01) [rules/marlborough/rules.yaml:46:3]"""
         v_best = 0
         for v_u in v_us:
-            if self.s_e_unit__kind[v_u] == "leader" and (
-                self.s_e_unit__leads[v_u] == "general"
-                or (v_siege and self.s_e_unit__leads[v_u] == "engineer")
-            ):
+            _w4 = self.s_e_unit__kind[v_u] == "leader"
+            if _w4:
+                _w3 = self.s_e_unit__leads[v_u] == "general" or (
+                    v_siege and self.s_e_unit__leads[v_u] == "engineer"
+                )
+                if not _w3:
+                    _w2 = self.s_e_unit__leads[v_u] == "admiral"
+                    if _w2:
+                        _w1 = False
+                        for v_f in v_us:
+                            if (
+                                self.s_e_unit__kind[v_f] == "battle_fleet"
+                                or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                            ):
+                                _w1 = True
+                                break
+                        _w2 = _w1
+                    _w3 = _w2
+                _w4 = _w3
+            if _w4:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
     def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
-        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:376:3]"
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:382:3]"
         N: list[int] = S
         return [
             v_u
@@ -917,7 +1064,7 @@ class MarlboroughRules:
         ]
 
     def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:338:3]"
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:344:3]"
         if self.s_e_unit__kind[v_u] == "siege_army":
             return 3
         if self.s_e_unit__kind[v_u] == "field_army":
@@ -928,21 +1075,118 @@ class MarlboroughRules:
             return 1
         return 9
 
-    def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
-        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:417:3]"""
-        _w3 = []
-        for v_h in v_sources:
-            _w5 = self.s_e_hex__terrain[v_h] != "sea"
-            if _w5:
-                _w4 = False
-                for v_e__1 in self.s_e_hex__adjacent[v_h]:
-                    if self.s_e_hex__terrain[v_e__1] == "sea":
-                        _w4 = True
+    def f_naval_destinations(
+        self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
+    ) -> Any:
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. (MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:440:3]"""
+        v_foes = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+            and (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            )
+        ]
+        v_near = _reach(self.s_e_hex__adjacent, None, v_start, set(self.all_hex), v_mp, None)
+        _w4 = []
+        for v_h in v_near:
+            _w7 = self.s_e_hex__terrain[v_h] != "sea"
+            if _w7:
+                _w6 = self.s_e_hex__port[v_h]
+                if not _w6:
+                    _w5 = False
+                    for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                        if self.s_e_hex__terrain[v_e__2] == "sea":
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_h)
+        v_coast = _w4
+        v_water = [
+            *[
+                v_h_2
+                for v_h_2 in v_near
+                if (self.s_e_hex__terrain[v_h_2] == "sea" or v_h_2 in v_coast)
+                and v_h_2 not in v_foes
+            ],
+            *[v_start],
+        ]
+        v_enemy_fleets = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in self.all_unit
+            if (
+                (
+                    S[self.o_e_unit__at + v_u_2] is not None
+                    and self.s_e_unit__owner[v_u_2] is not None
+                )
+                and self.s_e_unit__owner[v_u_2] != v_p
+            )
+            and (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            )
+        ]
+        _w10 = []
+        for v_h_3 in v_water:
+            _w12 = self.s_e_hex__terrain[v_h_3] == "sea"
+            if _w12:
+                _w11 = False
+                for v_e in self.s_e_hex__adjacent[v_h_3]:
+                    if v_e in v_enemy_fleets:
+                        _w11 = True
                         break
-                _w5 = _w4
-            if _w5:
-                _w3.append(v_h)
-        v_ports = _w3
+                _w12 = _w11
+            if _w12:
+                _w10.append(v_h_3)
+        v_zoc = _w10
+        v_ways = _reach(
+            self.s_e_hex__adjacent,
+            None,
+            v_start,
+            set(v_water),
+            v_mp,
+            set([*[v_h_4 for v_h_4 in v_coast if not self.s_e_hex__port[v_h_4]], *v_zoc]),
+        )
+        v_closed = self.f_closed_to(S, v_p)
+        v_mine = [
+            S[self.o_e_unit__at + v_u_3]
+            for v_u_3 in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u_3] is not None and (not S[self.o_e_unit__embarked + v_u_3])
+        ]
+        return [
+            v_h_5
+            for v_h_5 in v_ways
+            if v_h_5 == v_start
+            or (
+                (
+                    v_h_5 not in v_closed
+                    and (self.s_e_hex__terrain[v_h_5] == "sea" or self.f_enterable(S, v_h_5))
+                )
+                and v_mine.count(v_h_5) + v_size <= self.c_stacking_limit
+            )
+        ]
+
+    def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:493:3]"""
+        _w4 = []
+        for v_h in v_sources:
+            _w7 = self.s_e_hex__terrain[v_h] != "sea"
+            if _w7:
+                _w6 = self.s_e_hex__port[v_h]
+                if not _w6:
+                    _w5 = False
+                    for v_e__1 in self.s_e_hex__adjacent[v_h]:
+                        if self.s_e_hex__terrain[v_e__1] == "sea":
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_h)
+        v_ports = _w4
         if len(v_ports) == 0:
             return []
         v_foes = [
@@ -983,10 +1227,13 @@ class MarlboroughRules:
                                 self.s_e_hex__terrain[v_x] == "sea"
                                 or (
                                     self.s_e_hex__terrain[v_x] != "sea"
-                                    and any(
-                                        (
-                                            self.s_e_hex__terrain[v_e__4] == "sea"
-                                            for v_e__4 in self.s_e_hex__adjacent[v_x]
+                                    and (
+                                        self.s_e_hex__port[v_x]
+                                        or any(
+                                            (
+                                                self.s_e_hex__terrain[v_e__4] == "sea"
+                                                for v_e__4 in self.s_e_hex__adjacent[v_x]
+                                            )
                                         )
                                     )
                                 )
@@ -994,17 +1241,51 @@ class MarlboroughRules:
                         ],
                         *[v_h_2],
                     ]
-                    _w6 = False
+                    _w8 = False
                     for v_x_2 in _reach(self.s_e_hex__adjacent, None, v_h_2, set(v_line), 30, None):
                         if v_x_2 in v_ports:
-                            _w6 = True
+                            _w8 = True
                             break
-                    if _w6:
+                    if _w8:
                         v_out = [*v_out, *[v_h_2]]
         return v_out
 
+    def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:465:3]"""
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w8 = []
+        for v_h in self.s_e_hex__adjacent[v_at]:
+            _w12 = self.s_e_hex__terrain[v_h] == "sea"
+            if not _w12:
+                _w11 = self.s_e_hex__terrain[v_h] != "sea"
+                if _w11:
+                    _w10 = self.s_e_hex__port[v_h]
+                    if not _w10:
+                        _w9 = False
+                        for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                            if self.s_e_hex__terrain[v_e__2] == "sea":
+                                _w9 = True
+                                break
+                        _w10 = _w9
+                    _w11 = _w10
+                _w12 = _w11
+            _w15 = _w12
+            if _w15:
+                _w14 = self.f_inherent_of(S, v_h, v_q)
+                if not _w14:
+                    _w13 = False
+                    for v_u in self.ix_unit__owner.get(v_q, ()):
+                        if S[self.o_e_unit__at + v_u] == v_h:
+                            _w13 = True
+                            break
+                    _w14 = _w13
+                _w15 = _w14
+            if _w15:
+                _w8.append(v_h)
+        return _w8
+
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:91:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:92:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -1017,12 +1298,12 @@ class MarlboroughRules:
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:119:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:120:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
     def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
-        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:357:3]"""
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:363:3]"""
         v_out: list[Any] = []
         for v_h_2 in [
             v_h
@@ -1052,7 +1333,7 @@ class MarlboroughRules:
         return v_out
 
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:454:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:530:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -1060,7 +1341,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:280:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:285:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -1082,7 +1363,7 @@ class MarlboroughRules:
         return self.s_e_unit__strength[v_u]
 
     def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
-        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:401:3]"
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:477:3]"
         v_sources = self.f_supply_sources(S, v_p)
         v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
         v_zoc = self.f_zoc_against(S, v_p)
@@ -1105,7 +1386,7 @@ class MarlboroughRules:
         ]
 
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:241:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:246:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -1117,7 +1398,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:232:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:237:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -1131,7 +1412,7 @@ class MarlboroughRules:
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:218:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:223:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -1146,7 +1427,7 @@ class MarlboroughRules:
         return _w1
 
     def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
-        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:387:3]"
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:393:3]"
         v_cost = (
             2
             if self.s_e_unit__kind[v_u] == "battle_fleet"
@@ -1156,7 +1437,7 @@ class MarlboroughRules:
         return v_cost if v_u in v_supplied else 3 * v_cost
 
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:444:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:520:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -1170,13 +1451,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1301:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1301:3]"
         N: list[int] = S
         return [
             v_c
@@ -1192,13 +1473,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1322:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1322:3]'
         N: list[int] = S
         return [
             v_c
@@ -1207,16 +1488,16 @@ class MarlboroughRules:
         ]
 
     def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1341:3]'
         return [v_payee]
 
     def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1341:3]'
         N: list[int] = S
         return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
 
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:164:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:165:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
@@ -1224,25 +1505,59 @@ class MarlboroughRules:
             v_at = S[self.o_e_unit__at + v_u]
             if (
                 (
-                    (v_at is not None and self.s_e_unit__owner[v_u] == v_q)
-                    and self.s_e_unit__march[v_u] >= 1
+                    (
+                        (v_at is not None and self.s_e_unit__owner[v_u] == v_q)
+                        and self.s_e_unit__march[v_u] >= 1
+                    )
+                    and self.s_e_unit__kind[v_u] != "garrison"
                 )
-                and self.s_e_unit__kind[v_u] != "garrison"
-            ) and (not S[self.o_e_hex__besieged + v_at]):
-                v_out = [
-                    *v_out,
-                    *[
-                        v_e
-                        for v_e in self.s_e_hex__adjacent[v_at]
-                        if (v_e not in v_out and self.s_e_hex__terrain[v_e] != "sea")
-                        and (
-                            not (
-                                self.s_e_hex__terrain[v_e] == "fortress"
-                                and (v_e in v_mine or self.f_neutral_garrison(S, v_e))
+                and (not S[self.o_e_hex__besieged + v_at])
+            ) and (not S[self.o_e_unit__embarked + v_u]):
+                if (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                ):
+                    v_out = [
+                        *v_out,
+                        *[
+                            v_e
+                            for v_e in self.s_e_hex__adjacent[v_at]
+                            if (
+                                v_e not in v_out
+                                and (
+                                    self.s_e_hex__terrain[v_e] != "sea"
+                                    and (
+                                        self.s_e_hex__port[v_e]
+                                        or any(
+                                            self.s_e_hex__terrain[v_e__3] == "sea"
+                                            for v_e__3 in self.s_e_hex__adjacent[v_e]
+                                        )
+                                    )
+                                )
                             )
-                        )
-                    ],
-                ]
+                            and (
+                                not (
+                                    self.s_e_hex__terrain[v_e] == "fortress"
+                                    and (v_e in v_mine or self.f_neutral_garrison(S, v_e))
+                                )
+                            )
+                        ],
+                    ]
+                elif self.s_e_hex__terrain[v_at] != "sea":
+                    v_out = [
+                        *v_out,
+                        *[
+                            v_e_2
+                            for v_e_2 in self.s_e_hex__adjacent[v_at]
+                            if (v_e_2 not in v_out and self.s_e_hex__terrain[v_e_2] != "sea")
+                            and (
+                                not (
+                                    self.s_e_hex__terrain[v_e_2] == "fortress"
+                                    and (v_e_2 in v_mine or self.f_neutral_garrison(S, v_e_2))
+                                )
+                            )
+                        ],
+                    ]
         return v_out
 
     def p_card__coronation_hre_1(self, S: list[Any], v_me: Any) -> None:
@@ -1438,24 +1753,24 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:560:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:643:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 6, (v_h,))
+                _log(S, 7, (v_h,))
 
     def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
-        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1044:3]"""
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1252:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
-            _log(S, 60, (v_p, v_u))
+            _log(S, 75, (v_p, v_u))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
         S[self.o_e_unit__embarked + v_u] = False
-        _w2 = (
+        _w2 = v_at is not None and (
             self.s_e_unit__kind[v_u] == "battle_fleet"
             or self.s_e_unit__kind[v_u] == "frigate_fleet"
         )
@@ -1473,16 +1788,17 @@ class MarlboroughRules:
             for v_v_2 in [
                 v_v
                 for v_v in self.ix_unit__owner.get(v_p, ())
-                if S[self.o_e_unit__at + v_v] == v_at and S[self.o_e_unit__embarked + v_v]
+                if S[self.o_e_unit__at + v_v] == v_at
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
             ]:
                 if S[_LOG] is not False:
-                    _log(S, 61, (v_v_2,))
+                    _log(S, 76, (v_v_2,))
                 S[self.o_e_unit__seen + v_v_2] = 0
                 S[self.o_e_unit__at + v_v_2] = None
                 S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_draw_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:469:3]"
+        "12.1, 12.3: picks at random from the pool, never above 15 in hand. (MARL-12.1-01, MARL-12.3-01) [rules/marlborough/rules.yaml:545:3]"
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1500,11 +1816,39 @@ class MarlboroughRules:
             v_i += 1
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:532:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:608:3]"""
+        v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 4, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
+        S[self.o_e_unit__embarked + v_u] = False
+        _w2 = v_at is not None and (
+            self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        )
+        if _w2:
+            _w1 = False
+            for v_f in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ()):
+                if S[self.o_e_unit__at + v_f] == v_at and (
+                    self.s_e_unit__kind[v_f] == "battle_fleet"
+                    or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                ):
+                    _w1 = True
+                    break
+            _w2 = not _w1
+        if _w2:
+            for v_v_2 in [
+                v_v
+                for v_v in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ())
+                if S[self.o_e_unit__at + v_v] == v_at
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
+            ]:
+                if S[_LOG] is not False:
+                    _log(S, 5, (v_v_2,))
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = None
+                S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
         "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:66:3]"
@@ -1513,19 +1857,19 @@ class MarlboroughRules:
             self.p_victory(S, "The last turn is over")
 
     def p_famous_victory(self, S: list[Any], v_winner: Any, v_loser: Any, v_losers: int) -> None:
-        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:637:3]"""
+        """18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:721:3]"""
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
         if v_r[2] == "Famous Victory (one)":
             if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
+                _log(S, 16, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             self.p_draw_markers(S, v_winner, 1)
             self.p_shift_bop(S, v_winner, 1)
         elif v_r[2] == "Famous Victory (two)":
             if S[_LOG] is not False:
-                _log(S, 15, (v_winner,))
+                _log(S, 16, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             self.p_draw_markers(S, v_winner, 2)
             self.p_shift_bop(S, v_winner, 2)
@@ -1533,7 +1877,7 @@ class MarlboroughRules:
             pass
 
     def p_free_markers(self, S: list[Any], v_p: Any) -> None:
-        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:953:3]"""
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1158:3]"""
         for v_n_2 in [
             v_n
             for v_n in self.all_nation
@@ -1549,11 +1893,11 @@ class MarlboroughRules:
                     break
             if _w1:
                 if S[_LOG] is not False:
-                    _log(S, 47, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                    _log(S, 62, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
                 self.p_draw_markers(S, v_p, self.s_e_nation__political[v_n_2])
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:851:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:935:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1586,10 +1930,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 32, (v_h,))
+                        _log(S, 33, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:480:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:556:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1620,10 +1964,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 75, (v_n,))
+                        _log(S, 90, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:519:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:595:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
@@ -1635,7 +1979,7 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:493:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:569:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
@@ -1643,16 +1987,16 @@ class MarlboroughRules:
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
     def p_taxation(self, S: list[Any], v_p: Any) -> None:
-        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:940:3]"""
+        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1145:3]"""
         v_half = self.f_income_of(S, v_p)
         S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + v_half, 0)
         v_whole = v_half // 2
         if v_half == 2 * v_whole:
             if S[_LOG] is not False:
-                _log(S, 45, (v_p, v_whole))
+                _log(S, 60, (v_p, v_whole))
         else:
             if S[_LOG] is not False:
-                _log(S, 46, (v_p, v_whole))
+                _log(S, 61, (v_p, v_whole))
 
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
         """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:55:3]"""
@@ -1667,7 +2011,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 79, (v_b, v_g))
+            _log(S, 94, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1683,7 +2027,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 76, (S[self.o_g_first_player],))
+                _log(S, 91, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1699,16 +2043,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 77, (v_a, v_b))
+                        _log(S, 92, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 78, (S[self.o_g_first_player], N[self.o_g_bopi]))
+                _log(S, 93, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:501:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:577:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
@@ -1741,7 +2085,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1301:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1750,28 +2094,28 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 66, (v_p,))
+            _log(S, 81, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1322:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 69, (v_p,))
+            _log(S, 84, (v_p,))
 
     def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
-        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]"""
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1341:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         v_die = _roll(S, 6)
         S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + 2 * v_die, 0)
         if S[_LOG] is not False:
-            _log(S, 72, (v_p, v_die, v_die))
+            _log(S, 87, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -2142,7 +2486,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:605:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:689:3]"
         if (
             v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)
         ) or self.f_passage_only(S, v_into):
@@ -2166,7 +2510,7 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:703:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:787:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
@@ -2274,7 +2618,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1301:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2335,7 +2679,7 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:774:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:858:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
@@ -2380,7 +2724,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            31,
+            32,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2399,7 +2743,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                32,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2477,7 +2821,7 @@ class MarlboroughRules:
                 self.p_famous_victory(S, v_p, v_q, v_lost_d)
 
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:659:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:743:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2516,8 +2860,59 @@ class MarlboroughRules:
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
+    def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1093:3]"""
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_ports = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+            if (
+                S[self.o_e_unit__at + v_u] is not None
+                and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
+            )
+            and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
+        ]
+        for v_h_2 in [v_h for v_h in self.all_hex if v_h in v_ports]:
+            _w1 = False
+            for v_u_2 in self.ix_unit__owner.get(v_p, ()):
+                if S[self.o_e_unit__at + v_u_2] == v_at and (
+                    self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                ):
+                    _w1 = True
+                    break
+            if _w1:
+                v_go = R() < 0.5
+                if v_go:
+                    v_die = _roll(S, 6)
+                    if v_die <= 3:
+                        v_frigates = _pick(
+                            R,
+                            _subsets(
+                                [
+                                    v_u_3
+                                    for v_u_3 in self.ix_unit__kind__owner.get(
+                                        ("frigate_fleet", v_q), ()
+                                    )
+                                    if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                ],
+                                1,
+                                -1,
+                            ),
+                        )
+                        for v_u_4 in v_frigates:
+                            S[self.o_e_unit__seen + v_u_4] = 0
+                            S[self.o_e_unit__at + v_u_4] = v_at
+                        self.q_crt_combat(S, R, v_q, v_frigates, v_at, v_at, 0, False)
+                        for v_u_5 in v_frigates:
+                            if S[self.o_e_unit__at + v_u_5] is not None:
+                                S[self.o_e_unit__seen + v_u_5] = 0
+                                S[self.o_e_unit__at + v_u_5] = v_h_2
+                    else:
+                        pass
+
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1322:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2555,7 +2950,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:691:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:775:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2599,7 +2994,7 @@ class MarlboroughRules:
                     step(S)
 
     def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:966:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1171:3]"
         N: list[int] = S
         for v_u_2 in [
             v_u
@@ -2626,21 +3021,28 @@ class MarlboroughRules:
             if v_n > 0:
                 S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_price * v_n, 0)
                 self.p_draw_markers(S, v_p, v_n)
+                _v_w = "marker" if v_n in (1, -1) else "markers"
         v_done = False
         _runs0 = 0
         while not v_done:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
+            v_foes = self.f_held_by(
+                S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            )
             v_gone = [
                 v_h_2
                 for v_h_2 in self.ix_hex__terrain.get("fortress", ())
                 if (
                     (
-                        S[self.o_e_hex__garrison_destroyed + v_h_2]
-                        and self.s_e_hex__nation[v_h_2] is not None
+                        (
+                            S[self.o_e_hex__garrison_destroyed + v_h_2]
+                            and self.s_e_hex__nation[v_h_2] is not None
+                        )
+                        and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
                     )
-                    and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                    and v_h_2 not in v_foes
                 )
                 and N[self.o_p_treasury + v_p] >= 2
             ]
@@ -2660,19 +3062,19 @@ class MarlboroughRules:
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_ready = [
-                v_u__3
-                for v_u__3 in self.ix_unit__owner.get(v_p, ())
+                v_u__4
+                for v_u__4 in self.ix_unit__owner.get(v_p, ())
                 if (
                     (
                         (
-                            S[self.o_e_unit__at + v_u__3] is None
-                            and self.s_e_unit__kind[v_u__3] != "leader"
+                            S[self.o_e_unit__at + v_u__4] is None
+                            and self.s_e_unit__kind[v_u__4] != "leader"
                         )
-                        and N[self.o_e_unit__due + v_u__3] == 0
+                        and N[self.o_e_unit__due + v_u__4] == 0
                     )
-                    and 2 * self.f_mobilize_cost(S, v_u__3) <= N[self.o_p_treasury + v_p]
+                    and 2 * self.f_mobilize_cost(S, v_u__4) <= N[self.o_p_treasury + v_p]
                 )
-                and len(self.f_placements(S, v_p, v_u__3)) > 0
+                and len(self.f_placements(S, v_p, v_u__4)) > 0
             ]
             if len(v_ready) == 0:
                 v_done = True
@@ -2694,8 +3096,66 @@ class MarlboroughRules:
                         S[self.o_e_unit__seen + v_u_3] = 0
                         S[self.o_e_unit__at + v_u_3] = v_h_4
 
+    def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1121:3]"""
+        v_navy = [
+            v_u
+            for v_u in v_group
+            if S[self.o_e_unit__at + v_u] == v_h
+            and (
+                (
+                    (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u]
+                )
+                or (self.s_e_hex__terrain[v_h] == "sea" and self.s_e_unit__kind[v_u] == "leader")
+            )
+        ]
+        _w1 = False
+        for v_u_2 in v_navy:
+            if (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            ):
+                _w1 = True
+                break
+        if not _w1:
+            return None
+        v_closed = self.f_closed_to(S, v_p)
+        _w6 = []
+        for v_e in self.s_e_hex__adjacent[v_h]:
+            _w10 = self.s_e_hex__terrain[v_e] == "sea"
+            if not _w10:
+                _w9 = self.s_e_hex__terrain[v_e] != "sea"
+                if _w9:
+                    _w8 = self.s_e_hex__port[v_e]
+                    if not _w8:
+                        _w7 = False
+                        for v_e__3 in self.s_e_hex__adjacent[v_e]:
+                            if self.s_e_hex__terrain[v_e__3] == "sea":
+                                _w7 = True
+                                break
+                        _w8 = _w7
+                    _w9 = _w8
+                _w10 = _w9
+            if (_w10 and v_e not in v_closed) and (
+                self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e)
+            ):
+                _w6.append(v_e)
+        v_ways = _w6
+        if len(v_ways) == 0:
+            for v_u_3 in v_navy:
+                self.p_eliminate(S, v_u_3)
+            return None
+        v_to = _pick(R, v_ways)
+        for v_u_4 in v_navy:
+            S[self.o_e_unit__seen + v_u_4] = 0
+            S[self.o_e_unit__at + v_u_4] = v_to
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:920:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1008:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2713,7 +3173,7 @@ class MarlboroughRules:
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
     def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
-        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1060:3]"""
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1268:3]"""
         N: list[int] = S
         v_ok = self.f_supplied_units(S, v_p)
         v_done = False
@@ -2747,7 +3207,7 @@ class MarlboroughRules:
         S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_bill, 0)
 
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:569:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:652:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2756,6 +3216,7 @@ class MarlboroughRules:
         for v_u_2 in v_alive:
             if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
                 self.p_eliminate(S, v_u_2)
+        self.q_naval_retreat(S, R, v_p, v_alive, v_h)
         v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2781,7 +3242,7 @@ class MarlboroughRules:
             S[self.o_e_unit__at + v_u_5] = v_to
 
     def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1341:3]'
         N: list[int] = S
         if N[self.o_g_window__revenue__depth] < 1 and True:
             S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] + 1, 0)
@@ -2814,8 +3275,136 @@ class MarlboroughRules:
                                 self.p_window__revenue__act(S, v_payee, v_p, v_x)
             S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] - 1, 0)
 
+    def q_sail(
+        self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
+    ) -> None:
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1028:3]"""
+        v_fleets = [
+            v_u
+            for v_u in v_force
+            if self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        ]
+        v_cargo = [
+            v_u_2
+            for v_u_2 in v_force
+            if not (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            )
+            and (
+                not (
+                    self.s_e_unit__kind[v_u_2] == "leader"
+                    and self.s_e_unit__leads[v_u_2] == "admiral"
+                )
+            )
+        ]
+        v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_fleets]) + 5 * max(
+            [
+                *[0],
+                *[
+                    self.s_e_unit__leadership[v_u__3]
+                    for v_u__3 in v_force
+                    if self.s_e_unit__kind[v_u__3] == "leader"
+                    and self.s_e_unit__leads[v_u__3] == "admiral"
+                ],
+            ]
+        )
+        _w2 = (len(v_cargo) > 0 and self.s_e_hex__terrain[v_from] != "sea") and (
+            not self.s_e_hex__port[v_from]
+        )
+        if _w2:
+            _w1 = False
+            for v_u_4 in v_cargo:
+                if not S[self.o_e_unit__embarked + v_u_4]:
+                    _w1 = True
+                    break
+            _w2 = _w1
+        if _w2:
+            v_mp -= 2
+        _w3 = 0
+        for v_u_5 in v_force:
+            if v_u_5 not in v_cargo:
+                _w3 += 1
+        v_size = _w3
+        v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
+        for v_u_6 in v_force:
+            S[self.o_e_unit__used + v_u_6] = True
+        for v_u_7 in v_cargo:
+            S[self.o_e_unit__embarked + v_u_7] = True
+        if v_to != v_from:
+            for v_u_8 in v_force:
+                S[self.o_e_unit__seen + v_u_8] = 0
+                S[self.o_e_unit__at + v_u_8] = v_to
+        else:
+            pass
+        if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
+            if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
+                S, v_p, v_from, v_size, v_mp - 2
+            ):
+                for v_u_9 in v_cargo:
+                    S[self.o_e_unit__embarked + v_u_9] = False
+            else:
+                pass
+        if v_forced:
+            v_die = _roll(S, 6)
+            if v_die == 1:
+                v_victims = [
+                    v_u_10 for v_u_10 in v_force if self.s_e_unit__kind[v_u_10] != "leader"
+                ]
+                if len(v_victims) > 0:
+                    v_v = _pick(R, _uniq(v_victims))
+                    self.p_eliminate(S, v_v)
+        if v_to != v_from:
+            self.q_intercept(S, R, v_p, v_to)
+        v_afloat = [
+            v_u_11
+            for v_u_11 in v_force
+            if S[self.o_e_unit__at + v_u_11] == v_to
+            and (
+                (
+                    self.s_e_unit__kind[v_u_11] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_11] == "frigate_fleet"
+                )
+                or self.s_e_unit__kind[v_u_11] == "leader"
+            )
+        ]
+        _w4 = False
+        for v_u_12 in v_afloat:
+            if (
+                self.s_e_unit__kind[v_u_12] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_12] == "frigate_fleet"
+            ):
+                _w4 = True
+                break
+        if not _w4:
+            return None
+        v_targets = self.f_naval_targets(S, v_p, v_to)
+        if len(v_targets) == 0:
+            return None
+        v_t = _pick_optional(R, _uniq(v_targets))
+        if v_t is not None:
+            v_fighters = v_afloat
+            if self.s_e_hex__terrain[v_t] != "sea":
+                v_fighters = [
+                    *v_afloat,
+                    *[
+                        v_u_13
+                        for v_u_13 in v_cargo
+                        if (
+                            S[self.o_e_unit__at + v_u_13] == v_to
+                            and S[self.o_e_unit__embarked + v_u_13]
+                        )
+                        and (not self.s_e_unit__defends_only[v_u_13])
+                    ],
+                ]
+            self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
+            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
+                S[self.o_e_unit__embarked + v_u_15] = False
+            self.p_lift_sieges(S)
+
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:866:3]"
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:950:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2846,40 +3435,54 @@ class MarlboroughRules:
             if (S[self.o_e_unit__at + v_u_3] == v_from and self.s_e_unit__march[v_u_3] > 0)
             and S[self.o_e_unit__used + v_u_3] == v_forced
         ]
-        v_force = _pick(R, _subsets(v_here, 1, -1))
+        v_force = _pick(
+            R, tuple((_pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)))
+        )
         if v_forced:
             self.p_spend_marker(S, v_p, "forced_march")
-        v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
+        _w1 = False
+        for v_u_4 in v_force:
+            if (
+                self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+            ):
+                _w1 = True
+                break
+        if _w1:
+            self.q_sail(S, R, v_p, v_force, v_from, v_forced)
+            return None
+        v_mp = min([self.s_e_unit__march[v_u_5] for v_u_5 in v_force]) + max(
             [
                 *[0],
                 *[
-                    self.s_e_unit__leadership[v_u__2]
-                    for v_u__2 in v_force
-                    if self.s_e_unit__kind[v_u__2] == "leader"
-                    and self.s_e_unit__leads[v_u__2] == "general"
+                    self.s_e_unit__leadership[v_u__3]
+                    for v_u__3 in v_force
+                    if self.s_e_unit__kind[v_u__3] == "leader"
+                    and self.s_e_unit__leads[v_u__3] == "general"
                 ],
             ]
         )
         v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
-        for v_u_5 in v_force:
-            S[self.o_e_unit__used + v_u_5] = True
+        for v_u_6 in v_force:
+            S[self.o_e_unit__used + v_u_6] = True
         if v_to != v_from:
-            for v_u_6 in v_force:
-                S[self.o_e_unit__seen + v_u_6] = 0
-                S[self.o_e_unit__at + v_u_6] = v_to
+            for v_u_7 in v_force:
+                S[self.o_e_unit__seen + v_u_7] = 0
+                S[self.o_e_unit__at + v_u_7] = v_to
+                S[self.o_e_unit__embarked + v_u_7] = False
         else:
             pass
         if v_forced:
             v_die = _roll(S, 6)
             if v_die == 1:
-                v_victims = [v_u_7 for v_u_7 in v_force if self.s_e_unit__kind[v_u_7] != "leader"]
+                v_victims = [v_u_8 for v_u_8 in v_force if self.s_e_unit__kind[v_u_8] != "leader"]
                 if len(v_victims) > 0:
                     v_v = _pick(R, _uniq(v_victims))
                     self.p_eliminate(S, v_v)
         v_live = [
-            v_u_8
-            for v_u_8 in v_force
-            if S[self.o_e_unit__at + v_u_8] == v_to and (not self.s_e_unit__defends_only[v_u_8])
+            v_u_9
+            for v_u_9 in v_force
+            if S[self.o_e_unit__at + v_u_9] == v_to and (not self.s_e_unit__defends_only[v_u_9])
         ]
         if len(v_live) == 0:
             return None
@@ -2894,7 +3497,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:540:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:623:3]"
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         _runs0 = 0
@@ -2911,7 +3514,7 @@ class MarlboroughRules:
             self.p_destroy_garrison(S, v_h)
 
     def q_treasury(self, S: list[Any], R: Any) -> None:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1029:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1237:3]'
         v_order = [
             *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
             *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
@@ -2937,7 +3540,7 @@ class MarlboroughRules:
             self.q_treasury(S, R)
 
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:625:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:709:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2952,7 +3555,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:605:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:689:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -3003,7 +3606,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 12, (v_p, len(v_go), v_w, v_into))
+                _log(S, 13, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -3016,7 +3619,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:703:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:787:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3055,7 +3658,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 19, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 20, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -3091,10 +3694,10 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 22, (v_a, v_d, v_m[2]))
+            _log(S, 23, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 S[self.o_e_hex__besieged + v_t] = True
-                _log(S, 23, (v_t,))
+                _log(S, 24, (v_t,))
                 pc = 37
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -3104,7 +3707,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 24, ())
+                _log(S, 25, ())
                 pc = 37
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -3147,7 +3750,7 @@ class MarlboroughRules:
             v_a_2 = _a[v__w0_2]
             v_d_2 = _a[v__w1_2]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 27, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 28, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = sum(
                 [
                     self.f_strength_of(S, v_u__2)
@@ -3197,7 +3800,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 19
             else:
-                _log(S, 28, ())
+                _log(S, 29, ())
                 pc = 37
         if pc == 17:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -3225,7 +3828,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 25
             else:
-                _log(S, 30, (v_chooser,))
+                _log(S, 31, (v_chooser,))
                 pc = 37
         if pc == 25:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -3285,7 +3888,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1093:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1301:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3388,7 +3991,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        14,
+                        17,
                         8,
                         v_attacker,
                         v_defender,
@@ -3404,7 +4007,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    23,
+                    29,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3452,7 +4055,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:774:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:858:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3563,7 +4166,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                31,
+                32,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3643,7 +4246,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    31,
+                    32,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -3821,7 +4424,7 @@ class MarlboroughRules:
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:659:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:743:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3895,7 +4498,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 17, (v_q, v_h, v_to))
+            _log(S, 18, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -3907,10 +4510,146 @@ class MarlboroughRules:
                 F = None
             return None
 
+    def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1093:3]"
+        v_q: Any = None
+        v_ports: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_h_2: Any = None
+        v_go: Any = None
+        v_die: Any = None
+        v_frigates: Any = None
+        v_u_4: Any = None
+        v_u_5: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4, 7-9
+        if F is not None and (pc < 0 or not (0x398 >> pc) & 1):
+            raise RulesError(f"routine intercept: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+                v_ports = [
+                    S[self.o_e_unit__at + v_u]
+                    for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+                    if (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
+                    )
+                    and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
+                ]
+                v__it = tuple([v_h for v_h in self.all_hex if v_h in v_ports])
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_h_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 13
+            if pc == 2:
+                if any(
+                    S[self.o_e_unit__at + v_u_2] == v_at
+                    and (
+                        self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                    )
+                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (12, 4, v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5),
+                    v_q,
+                    19,
+                    (True, False),
+                    (v_at, v_h_2),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                v_go = v
+                if v_go:
+                    pc = 5
+                else:
+                    pc = 1
+                    continue
+            if pc == 5:
+                v_die = _roll(S, 6)
+                if v_die <= 3:
+                    pc = 6
+                else:
+                    _log(S, 56, (v_q, v_h_2, v_die))
+                    pc = 1
+                    continue
+            if pc == 6:
+                _log(S, 54, (v_q, v_h_2, v_die))
+                pc = 7
+            if pc == 7:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (12, 8, v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5),
+                    v_q,
+                    20,
+                    tuple(
+                        _subsets(
+                            [
+                                v_u_3
+                                for v_u_3 in self.ix_unit__kind__owner.get(
+                                    ("frigate_fleet", v_q), ()
+                                )
+                                if S[self.o_e_unit__at + v_u_3] == v_h_2
+                            ],
+                            1,
+                            -1,
+                        )
+                    ),
+                )
+            if pc == 8:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                v_frigates = v
+                for v_u_4 in v_frigates:
+                    S[self.o_e_unit__seen + v_u_4] = 0
+                    S[self.o_e_unit__at + v_u_4] = v_at
+                if (
+                    self.r_crt_combat(S, None, None, v_q, v_frigates, v_at, v_at, 0, False)
+                    is SUSPEND
+                ):
+                    return _wait(
+                        S, (12, 9, v_p, v_at, v_q, v__it, v__i, v_h_2, v_frigates, v_u_4, v_u_5)
+                    )
+                pc = 9
+            if pc == 9:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_frigates, v_u_4, v_u_5 = F[2:]
+                    F = None
+                for v_u_5 in v_frigates:
+                    if S[self.o_e_unit__at + v_u_5] is not None:
+                        S[self.o_e_unit__seen + v_u_5] = 0
+                        S[self.o_e_unit__at + v_u_5] = v_h_2
+                pc = 1
+                continue
+            if pc == 13:
+                return None
+
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1114:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1322:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4005,7 +4744,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        15,
+                        18,
                         8,
                         v_attacker,
                         v_defender,
@@ -4021,7 +4760,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    24,
+                    30,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4067,7 +4806,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:691:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:775:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4099,7 +4838,7 @@ class MarlboroughRules:
             return None
 
     def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:966:3]"
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1171:3]"
         N: list[int] = S
         v__it: Any = None
         v__i: Any = None
@@ -4109,8 +4848,10 @@ class MarlboroughRules:
         v_price: Any = None
         v_most: Any = None
         v_n: Any = None
+        v_w: Any = None
         v_done: Any = None
         v__runs: Any = None
+        v_foes: Any = None
         v_gone: Any = None
         v_h_3: Any = None
         v__runs_2: Any = None
@@ -4145,31 +4886,31 @@ class MarlboroughRules:
                 S[self.o_e_unit__due + v_u_2] = max(0, 0)
                 v_ports = self.f_placements(S, v_p, v_u_2)
                 if len(v_ports) == 0:
-                    _log(S, 48, (v_u_2,))
+                    _log(S, 63, (v_u_2,))
                     pc = 1
                     continue
                 else:
                     pc = 3
             if pc == 3:
                 if F is not None:
-                    v_p, v__it, v__i, v_u_2, v_ports = F[2:]
+                    v_p, v__it, v__i, v_u_2, v_ports, v_w = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (11, 4, v_p, v__it, v__i, v_u_2, v_ports),
+                    (14, 4, v_p, v__it, v__i, v_u_2, v_ports, v_w),
                     v_p,
-                    16,
+                    22,
                     tuple(_uniq(v_ports)),
                     (v_u_2,),
                 )
             if pc == 4:
                 if F is not None:
-                    v_p, v__it, v__i, v_u_2, v_ports = F[2:]
+                    v_p, v__it, v__i, v_u_2, v_ports, v_w = F[2:]
                     F = None
                 v_h = v
                 S[self.o_e_unit__seen + v_u_2] = 0
                 S[self.o_e_unit__at + v_u_2] = v_h
-                _log(S, 50, (v_u_2, v_h))
+                _log(S, 65, (v_u_2, v_h))
                 pc = 1
                 continue
             if pc == 6:
@@ -4186,19 +4927,19 @@ class MarlboroughRules:
                     pc = 9
             if pc == 7:
                 if F is not None:
-                    v_p, v_price, v_most = F[2:]
+                    v_p, v_price, v_most, v_w = F[2:]
                     F = None
                 return self.ask(
                     S,
-                    (11, 8, v_p, v_price, v_most),
+                    (14, 8, v_p, v_price, v_most, v_w),
                     v_p,
-                    17,
+                    23,
                     tuple(tuple(range(0, v_most + 1))),
                     (v_price,),
                 )
             if pc == 8:
                 if F is not None:
-                    v_p, v_price, v_most = F[2:]
+                    v_p, v_price, v_most, v_w = F[2:]
                     F = None
                 v_n = v
                 if v_n > 0:
@@ -4206,7 +4947,8 @@ class MarlboroughRules:
                         S[self.o_p_treasury + v_p] - 2 * v_price * v_n, 0
                     )
                     self.p_draw_markers(S, v_p, v_n)
-                    _log(S, 52, (v_p, v_n))
+                    v_w = "marker" if v_n in (1, -1) else "markers"
+                    _log(S, 67, (v_p, v_n, v_w))
                 pc = 9
             if pc == 9:
                 v_done = False
@@ -4221,15 +4963,21 @@ class MarlboroughRules:
                 else:
                     pc = 15
             if pc == 11:
+                v_foes = self.f_held_by(
+                    S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+                )
                 v_gone = [
                     v_h_2
                     for v_h_2 in self.ix_hex__terrain.get("fortress", ())
                     if (
                         (
-                            S[self.o_e_hex__garrison_destroyed + v_h_2]
-                            and self.s_e_hex__nation[v_h_2] is not None
+                            (
+                                S[self.o_e_hex__garrison_destroyed + v_h_2]
+                                and self.s_e_hex__nation[v_h_2] is not None
+                            )
+                            and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
                         )
-                        and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                        and v_h_2 not in v_foes
                     )
                     and N[self.o_p_treasury + v_p] >= 2
                 ]
@@ -4243,7 +4991,7 @@ class MarlboroughRules:
                 if F is not None:
                     v_p, v_done, v__runs, v_gone = F[2:]
                     F = None
-                return self.ask(S, (11, 13, v_p, v_done, v__runs, v_gone), v_p, 18, tuple(v_gone))
+                return self.ask(S, (14, 13, v_p, v_done, v__runs, v_gone), v_p, 24, tuple(v_gone))
             if pc == 13:
                 if F is not None:
                     v_p, v_done, v__runs, v_gone = F[2:]
@@ -4254,7 +5002,7 @@ class MarlboroughRules:
                 else:
                     S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2, 0)
                     S[self.o_e_hex__garrison_destroyed + v_h_3] = False
-                    _log(S, 55, (v_p, v_h_3))
+                    _log(S, 70, (v_p, v_h_3))
                 pc = 10
                 continue
             if pc == 15:
@@ -4271,19 +5019,19 @@ class MarlboroughRules:
                     pc = 26
             if pc == 17:
                 v_ready = [
-                    v_u__3
-                    for v_u__3 in self.ix_unit__owner.get(v_p, ())
+                    v_u__4
+                    for v_u__4 in self.ix_unit__owner.get(v_p, ())
                     if (
                         (
                             (
-                                S[self.o_e_unit__at + v_u__3] is None
-                                and self.s_e_unit__kind[v_u__3] != "leader"
+                                S[self.o_e_unit__at + v_u__4] is None
+                                and self.s_e_unit__kind[v_u__4] != "leader"
                             )
-                            and N[self.o_e_unit__due + v_u__3] == 0
+                            and N[self.o_e_unit__due + v_u__4] == 0
                         )
-                        and 2 * self.f_mobilize_cost(S, v_u__3) <= N[self.o_p_treasury + v_p]
+                        and 2 * self.f_mobilize_cost(S, v_u__4) <= N[self.o_p_treasury + v_p]
                     )
-                    and len(self.f_placements(S, v_p, v_u__3)) > 0
+                    and len(self.f_placements(S, v_p, v_u__4)) > 0
                 ]
                 if len(v_ready) == 0:
                     v_done = True
@@ -4296,7 +5044,7 @@ class MarlboroughRules:
                     v_p, v_done, v__runs_2, v_ready = F[2:]
                     F = None
                 return self.ask(
-                    S, (11, 19, v_p, v_done, v__runs_2, v_ready), v_p, 19, tuple(v_ready)
+                    S, (14, 19, v_p, v_done, v__runs_2, v_ready), v_p, 25, tuple(v_ready)
                 )
             if pc == 19:
                 if F is not None:
@@ -4318,7 +5066,7 @@ class MarlboroughRules:
                     or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
                 ):
                     S[self.o_e_unit__due + v_u_3] = max(S[_TURN] + 1, 0)
-                    _log(S, 57, (v_p, v_u_3, v_cost, S[_TURN] + 1))
+                    _log(S, 72, (v_p, v_u_3, v_cost, S[_TURN] + 1))
                     pc = 16
                     continue
                 else:
@@ -4329,9 +5077,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (11, 22, v_p, v_done, v__runs_2, v_u_3, v_cost),
+                    (14, 22, v_p, v_done, v__runs_2, v_u_3, v_cost),
                     v_p,
-                    20,
+                    26,
                     tuple(_uniq(self.f_placements(S, v_p, v_u_3))),
                     (v_u_3,),
                 )
@@ -4342,47 +5090,30 @@ class MarlboroughRules:
                 v_h_4 = v
                 S[self.o_e_unit__seen + v_u_3] = 0
                 S[self.o_e_unit__at + v_u_3] = v_h_4
-                _log(S, 59, (v_p, v_u_3, v_cost, v_h_4))
+                _log(S, 74, (v_p, v_u_3, v_cost, v_h_4))
                 pc = 16
                 continue
             if pc == 26:
                 return None
-
-    def z_mobilization__13_3(self, S: list[Any], F: Any) -> Any:
-        "Local 'gone' of a frame, computed again in a bot's world."
-        N: list[int] = S
-        v_p = F[2]
-        return [
-            v_h_2
-            for v_h_2 in self.ix_hex__terrain.get("fortress", ())
-            if (
-                (
-                    S[self.o_e_hex__garrison_destroyed + v_h_2]
-                    and self.s_e_hex__nation[v_h_2] is not None
-                )
-                and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
-            )
-            and N[self.o_p_treasury + v_p] >= 2
-        ]
 
     def z_mobilization__19_3(self, S: list[Any], F: Any) -> Any:
         "Local 'ready' of a frame, computed again in a bot's world."
         N: list[int] = S
         v_p = F[2]
         return [
-            v_u__3
-            for v_u__3 in self.ix_unit__owner.get(v_p, ())
+            v_u__4
+            for v_u__4 in self.ix_unit__owner.get(v_p, ())
             if (
                 (
                     (
-                        S[self.o_e_unit__at + v_u__3] is None
-                        and self.s_e_unit__kind[v_u__3] != "leader"
+                        S[self.o_e_unit__at + v_u__4] is None
+                        and self.s_e_unit__kind[v_u__4] != "leader"
                     )
-                    and N[self.o_e_unit__due + v_u__3] == 0
+                    and N[self.o_e_unit__due + v_u__4] == 0
                 )
-                and 2 * self.f_mobilize_cost(S, v_u__3) <= N[self.o_p_treasury + v_p]
+                and 2 * self.f_mobilize_cost(S, v_u__4) <= N[self.o_p_treasury + v_p]
             )
-            and len(self.f_placements(S, v_p, v_u__3)) > 0
+            and len(self.f_placements(S, v_p, v_u__4)) > 0
         ]
 
     def z_mobilization__8_2(self, S: list[Any], F: Any) -> Any:
@@ -4396,8 +5127,92 @@ class MarlboroughRules:
             len(S[self.o_g_pool]),
         )
 
+    def r_naval_retreat(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
+    ) -> Any:
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1121:3]"
+        v_navy: Any = None
+        v_closed: Any = None
+        v_ways: Any = None
+        v_u_3: Any = None
+        v_to: Any = None
+        v_u_4: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine naval_retreat: no resume point {pc}")
+        if pc == 0:
+            v_navy = [
+                v_u
+                for v_u in v_group
+                if S[self.o_e_unit__at + v_u] == v_h
+                and (
+                    (
+                        (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or S[self.o_e_unit__embarked + v_u]
+                    )
+                    or (
+                        self.s_e_hex__terrain[v_h] == "sea" and self.s_e_unit__kind[v_u] == "leader"
+                    )
+                )
+            ]
+            if not any(
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                for v_u_2 in v_navy
+            ):
+                return None
+            v_closed = self.f_closed_to(S, v_p)
+            v_ways = [
+                v_e
+                for v_e in self.s_e_hex__adjacent[v_h]
+                if (
+                    (
+                        self.s_e_hex__terrain[v_e] == "sea"
+                        or (
+                            self.s_e_hex__terrain[v_e] != "sea"
+                            and (
+                                self.s_e_hex__port[v_e]
+                                or any(
+                                    self.s_e_hex__terrain[v_e__3] == "sea"
+                                    for v_e__3 in self.s_e_hex__adjacent[v_e]
+                                )
+                            )
+                        )
+                    )
+                    and v_e not in v_closed
+                )
+                and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
+            ]
+            if len(v_ways) == 0:
+                _log(S, 57, (v_p, v_h))
+                for v_u_3 in v_navy:
+                    self.p_eliminate(S, v_u_3)
+                return None
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_navy, v_ways, v_u_4 = F[2:]
+                F = None
+            return self.ask(
+                S, (13, 2, v_p, v_h, v_navy, v_ways, v_u_4), v_p, 21, tuple(v_ways), (v_h,)
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_h, v_navy, v_ways, v_u_4 = F[2:]
+                F = None
+            v_to = v
+            for v_u_4 in v_navy:
+                S[self.o_e_unit__seen + v_u_4] = 0
+                S[self.o_e_unit__at + v_u_4] = v_to
+            _log(S, 59, (v_p, v_h, v_to))
+            return None
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:920:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1008:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -4441,7 +5256,7 @@ class MarlboroughRules:
                 return None
 
     def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1060:3]'
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1268:3]'
         N: list[int] = S
         v_ok: Any = None
         v_done: Any = None
@@ -4492,9 +5307,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (13, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    (16, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
                     v_p,
-                    21,
+                    27,
                     tuple(v_can_go),
                     (v_bill,),
                 )
@@ -4512,9 +5327,9 @@ class MarlboroughRules:
                     F = None
                 return self.ask(
                     S,
-                    (13, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    (16, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
                     v_p,
-                    22,
+                    28,
                     tuple(v_can_go),
                     (v_bill,),
                 )
@@ -4531,7 +5346,7 @@ class MarlboroughRules:
                 continue
             if pc == 8:
                 S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_bill, 0)
-                _log_to(S, 65, (v_bill,), (v_p,))
+                _log_to(S, 80, (v_bill,), (v_p,))
                 return None
 
     def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
@@ -4547,7 +5362,7 @@ class MarlboroughRules:
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:569:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:652:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -4558,19 +5373,26 @@ class MarlboroughRules:
         v_to: Any = None
         v_u_5: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine retreat: no resume point {pc}")
         if pc == 0:
             v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 7, (v_p, v_h))
+                _log(S, 8, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
                     self.p_eliminate(S, v_u_2)
+            if self.r_naval_retreat(S, None, None, v_p, v_alive, v_h) is SUSPEND:
+                return _wait(S, (2, 1, v_p, v_h, v_alive, v_u_4, v_u_5))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_alive, v_u_4, v_u_5 = F[2:]
+                F = None
             v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
             if len(v_alive) == 0:
                 return None
@@ -4587,19 +5409,19 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 8, (v_p, v_h))
+                _log(S, 9, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
-            pc = 1
-        if pc == 1:
+            pc = 2
+        if pc == 2:
             if F is not None:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
             return self.ask(
-                S, (2, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 1, tuple(v_ways), (v_h,)
+                S, (2, 3, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 1, tuple(v_ways), (v_h,)
             )
-        if pc == 2:
+        if pc == 3:
             if F is not None:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
@@ -4607,11 +5429,11 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 10, (v_p, v_h, v_to))
+            _log(S, 11, (v_p, v_h, v_to))
             return None
 
     def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
-        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1133:3]'
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1341:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -4701,7 +5523,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        16,
+                        19,
                         8,
                         v_payee,
                         v_w_asked,
@@ -4716,7 +5538,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    25,
+                    31,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -4749,8 +5571,277 @@ class MarlboroughRules:
             if pc == 13:
                 return None
 
+    def r_sail(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_p: Any = None,
+        v_force: Any = None,
+        v_from: Any = None,
+        v_forced: bool = False,
+    ) -> Any:
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1028:3]"
+        v_fleets: Any = None
+        v_cargo: Any = None
+        v_mp: Any = None
+        v_size: Any = None
+        v_to: Any = None
+        v_u_6: Any = None
+        v_u_7: Any = None
+        v_u_8: Any = None
+        v_u_9: Any = None
+        v_die: Any = None
+        v_victims: Any = None
+        v_v: Any = None
+        v_afloat: Any = None
+        v_targets: Any = None
+        v_t: Any = None
+        v_fighters: Any = None
+        v_u_15: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 5-6, 12-14, 16
+        if F is not None and (pc < 0 or not (0x17066 >> pc) & 1):
+            raise RulesError(f"routine sail: no resume point {pc}")
+        if pc == 0:
+            v_fleets = [
+                v_u
+                for v_u in v_force
+                if self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            ]
+            v_cargo = [
+                v_u_2
+                for v_u_2 in v_force
+                if not (
+                    self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                )
+                and (
+                    not (
+                        self.s_e_unit__kind[v_u_2] == "leader"
+                        and self.s_e_unit__leads[v_u_2] == "admiral"
+                    )
+                )
+            ]
+            v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_fleets]) + 5 * max(
+                [
+                    *[0],
+                    *[
+                        self.s_e_unit__leadership[v_u__3]
+                        for v_u__3 in v_force
+                        if self.s_e_unit__kind[v_u__3] == "leader"
+                        and self.s_e_unit__leads[v_u__3] == "admiral"
+                    ],
+                ]
+            )
+            if (
+                (len(v_cargo) > 0 and self.s_e_hex__terrain[v_from] != "sea")
+                and (not self.s_e_hex__port[v_from])
+            ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
+                v_mp -= 2
+                _log(S, 46, (v_from,))
+            v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                (
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_forced,
+                    v_cargo,
+                    v_mp,
+                    v_size,
+                    v_u_6,
+                    v_u_7,
+                    v_u_8,
+                    v_u_9,
+                    v_u_15,
+                ) = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (
+                    11,
+                    2,
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_forced,
+                    v_cargo,
+                    v_mp,
+                    v_size,
+                    v_u_6,
+                    v_u_7,
+                    v_u_8,
+                    v_u_9,
+                    v_u_15,
+                ),
+                v_p,
+                16,
+                tuple(_uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp))),
+                (v_from, v_mp),
+            )
+        if pc == 2:
+            if F is not None:
+                (
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_forced,
+                    v_cargo,
+                    v_mp,
+                    v_size,
+                    v_u_6,
+                    v_u_7,
+                    v_u_8,
+                    v_u_9,
+                    v_u_15,
+                ) = F[2:]
+                F = None
+            v_to = v
+            for v_u_6 in v_force:
+                S[self.o_e_unit__used + v_u_6] = True
+            for v_u_7 in v_cargo:
+                S[self.o_e_unit__embarked + v_u_7] = True
+            if v_to != v_from:
+                for v_u_8 in v_force:
+                    S[self.o_e_unit__seen + v_u_8] = 0
+                    S[self.o_e_unit__at + v_u_8] = v_to
+                _log(S, 48, (v_p, v_from, v_to))
+            else:
+                _log(S, 49, (v_p, v_from))
+            if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
+                if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
+                    S, v_p, v_from, v_size, v_mp - 2
+                ):
+                    for v_u_9 in v_cargo:
+                        S[self.o_e_unit__embarked + v_u_9] = False
+                    _log(S, 50, (v_to,))
+                else:
+                    _log(S, 51, (v_to,))
+            if v_forced:
+                pc = 3
+            else:
+                pc = 9
+        if pc == 3:
+            v_die = _roll(S, 6)
+            _log(S, 42, (v_die,))
+            if v_die == 1:
+                pc = 4
+            else:
+                pc = 9
+        if pc == 4:
+            v_victims = [v_u_10 for v_u_10 in v_force if self.s_e_unit__kind[v_u_10] != "leader"]
+            if len(v_victims) > 0:
+                pc = 5
+            else:
+                pc = 9
+        if pc == 5:
+            if F is not None:
+                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (11, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15),
+                v_p,
+                17,
+                tuple(_uniq(v_victims)),
+            )
+        if pc == 6:
+            if F is not None:
+                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                F = None
+            v_v = v
+            self.p_eliminate(S, v_v)
+            pc = 9
+        if pc == 9:
+            if v_to != v_from:
+                pc = 10
+            else:
+                pc = 12
+        if pc == 10:
+            if self.r_intercept(S, None, None, v_p, v_to) is SUSPEND:
+                return _wait(S, (11, 12, v_p, v_force, v_cargo, v_to, v_u_15))
+            pc = 12
+        if pc == 12:
+            if F is not None:
+                v_p, v_force, v_cargo, v_to, v_u_15 = F[2:]
+                F = None
+            v_afloat = [
+                v_u_11
+                for v_u_11 in v_force
+                if S[self.o_e_unit__at + v_u_11] == v_to
+                and (
+                    (
+                        self.s_e_unit__kind[v_u_11] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_11] == "frigate_fleet"
+                    )
+                    or self.s_e_unit__kind[v_u_11] == "leader"
+                )
+            ]
+            if not any(
+                self.s_e_unit__kind[v_u_12] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_12] == "frigate_fleet"
+                for v_u_12 in v_afloat
+            ):
+                return None
+            v_targets = self.f_naval_targets(S, v_p, v_to)
+            if len(v_targets) == 0:
+                return None
+            pc = 13
+        if pc == 13:
+            if F is not None:
+                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (11, 14, v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15),
+                v_p,
+                18,
+                tuple(_uniq(v_targets)),
+            )
+        if pc == 14:
+            if F is not None:
+                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                F = None
+            v_t = v
+            if v_t is not None:
+                pc = 15
+            else:
+                pc = 17
+        if pc == 15:
+            v_fighters = v_afloat
+            if self.s_e_hex__terrain[v_t] != "sea":
+                v_fighters = [
+                    *v_afloat,
+                    *[
+                        v_u_13
+                        for v_u_13 in v_cargo
+                        if (
+                            S[self.o_e_unit__at + v_u_13] == v_to
+                            and S[self.o_e_unit__embarked + v_u_13]
+                        )
+                        and (not self.s_e_unit__defends_only[v_u_13])
+                    ],
+                ]
+            if self.r_combat(S, None, None, v_p, v_fighters, v_to, v_t) is SUSPEND:
+                return _wait(S, (11, 16, v_cargo, v_t, v_u_15))
+            pc = 16
+        if pc == 16:
+            if F is not None:
+                v_cargo, v_t, v_u_15 = F[2:]
+                F = None
+            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
+                S[self.o_e_unit__embarked + v_u_15] = False
+            self.p_lift_sieges(S)
+            pc = 17
+        if pc == 17:
+            return None
+
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:866:3]"
+        "One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). (MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:950:3]"
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -4760,8 +5851,8 @@ class MarlboroughRules:
         v_force: Any = None
         v_mp: Any = None
         v_to: Any = None
-        v_u_5: Any = None
         v_u_6: Any = None
+        v_u_7: Any = None
         v_die: Any = None
         v_victims: Any = None
         v_v: Any = None
@@ -4769,8 +5860,8 @@ class MarlboroughRules:
         v_targets: Any = None
         v_t: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-6, 9-10, 14-15, 17
-        if F is not None and (pc < 0 or not (0x2C67E >> pc) & 1):
+        # resume points: 1-4, 6, 8-9, 12-13, 17-18, 20
+        if F is not None and (pc < 0 or not (0x16335E >> pc) & 1):
             raise RulesError(f"routine segment: no resume point {pc}")
         if pc == 0:
             v_ready = [
@@ -4796,23 +5887,23 @@ class MarlboroughRules:
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_ready, v_again, v_u_5, v_u_6 = F[2:]
+                v_p, v_ready, v_again, v_u_6, v_u_7 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (9, 2, v_p, v_ready, v_again, v_u_5, v_u_6),
+                (9, 2, v_p, v_ready, v_again, v_u_6, v_u_7),
                 v_p,
                 11,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
             if F is not None:
-                v_p, v_ready, v_again, v_u_5, v_u_6 = F[2:]
+                v_p, v_ready, v_again, v_u_6, v_u_7 = F[2:]
                 F = None
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 35, (v_p,))
+                _log(S, 36, (v_p,))
                 return None
             S[self.o_g_acted] = True
             v_forced = v_from not in v_ready
@@ -4825,131 +5916,153 @@ class MarlboroughRules:
             pc = 3
         if pc == 3:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_6, v_u_7 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (9, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6),
+                (9, 4, v_p, v_from, v_forced, v_here, v_u_6, v_u_7),
                 v_p,
                 12,
-                tuple(_subsets(v_here, 1, -1)),
+                tuple(
+                    tuple(
+                        _pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)
+                    )
+                ),
                 (v_from,),
             )
         if pc == 4:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_6, v_u_7 = F[2:]
                 F = None
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 37, (v_p,))
-            v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
+                _log(S, 38, (v_p,))
+            if any(
+                self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+                for v_u_4 in v_force
+            ):
+                pc = 5
+            else:
+                pc = 7
+        if pc == 5:
+            if self.r_sail(S, None, None, v_p, v_force, v_from, v_forced) is SUSPEND:
+                return _wait(S, (9, 6))
+            pc = 6
+        if pc == 6:
+            if F is not None:
+                F = None
+            return None
+        if pc == 7:
+            v_mp = min([self.s_e_unit__march[v_u_5] for v_u_5 in v_force]) + max(
                 [
                     *[0],
                     *[
-                        self.s_e_unit__leadership[v_u__2]
-                        for v_u__2 in v_force
-                        if self.s_e_unit__kind[v_u__2] == "leader"
-                        and self.s_e_unit__leads[v_u__2] == "general"
+                        self.s_e_unit__leadership[v_u__3]
+                        for v_u__3 in v_force
+                        if self.s_e_unit__kind[v_u__3] == "leader"
+                        and self.s_e_unit__leads[v_u__3] == "general"
                     ],
                 ]
             )
-            pc = 5
-        if pc == 5:
+            pc = 8
+        if pc == 8:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7 = F[2:]
                 F = None
             return self.ask(
                 S,
-                (9, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6),
+                (9, 9, v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7),
                 v_p,
                 13,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
-        if pc == 6:
+        if pc == 9:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6 = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7 = F[2:]
                 F = None
             v_to = v
-            for v_u_5 in v_force:
-                S[self.o_e_unit__used + v_u_5] = True
+            for v_u_6 in v_force:
+                S[self.o_e_unit__used + v_u_6] = True
             if v_to != v_from:
-                for v_u_6 in v_force:
-                    S[self.o_e_unit__seen + v_u_6] = 0
-                    S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 39, (v_p, v_from, v_to))
+                for v_u_7 in v_force:
+                    S[self.o_e_unit__seen + v_u_7] = 0
+                    S[self.o_e_unit__at + v_u_7] = v_to
+                    S[self.o_e_unit__embarked + v_u_7] = False
+                _log(S, 40, (v_p, v_from, v_to))
             else:
-                _log(S, 40, (v_p, v_from))
+                _log(S, 41, (v_p, v_from))
             if v_forced:
-                pc = 7
+                pc = 10
             else:
-                pc = 13
-        if pc == 7:
+                pc = 16
+        if pc == 10:
             v_die = _roll(S, 6)
-            _log(S, 41, (v_die,))
+            _log(S, 42, (v_die,))
             if v_die == 1:
-                pc = 8
+                pc = 11
             else:
-                pc = 13
-        if pc == 8:
-            v_victims = [v_u_7 for v_u_7 in v_force if self.s_e_unit__kind[v_u_7] != "leader"]
+                pc = 16
+        if pc == 11:
+            v_victims = [v_u_8 for v_u_8 in v_force if self.s_e_unit__kind[v_u_8] != "leader"]
             if len(v_victims) > 0:
-                pc = 9
+                pc = 12
             else:
-                pc = 13
-        if pc == 9:
+                pc = 16
+        if pc == 12:
             if F is not None:
                 v_p, v_force, v_to, v_victims = F[2:]
                 F = None
             return self.ask(
-                S, (9, 10, v_p, v_force, v_to, v_victims), v_p, 14, tuple(_uniq(v_victims))
+                S, (9, 13, v_p, v_force, v_to, v_victims), v_p, 14, tuple(_uniq(v_victims))
             )
-        if pc == 10:
+        if pc == 13:
             if F is not None:
                 v_p, v_force, v_to, v_victims = F[2:]
                 F = None
             v_v = v
             self.p_eliminate(S, v_v)
-            pc = 13
-        if pc == 13:
+            pc = 16
+        if pc == 16:
             v_live = [
-                v_u_8
-                for v_u_8 in v_force
-                if S[self.o_e_unit__at + v_u_8] == v_to and (not self.s_e_unit__defends_only[v_u_8])
+                v_u_9
+                for v_u_9 in v_force
+                if S[self.o_e_unit__at + v_u_9] == v_to and (not self.s_e_unit__defends_only[v_u_9])
             ]
             if len(v_live) == 0:
                 return None
             v_targets = self.f_attack_targets(S, v_p, v_to)
             if len(v_targets) == 0:
                 return None
-            pc = 14
-        if pc == 14:
+            pc = 17
+        if pc == 17:
             if F is not None:
                 v_p, v_to, v_live, v_targets = F[2:]
                 F = None
             return self.ask(
-                S, (9, 15, v_p, v_to, v_live, v_targets), v_p, 15, tuple(_uniq(v_targets))
+                S, (9, 18, v_p, v_to, v_live, v_targets), v_p, 15, tuple(_uniq(v_targets))
             )
-        if pc == 15:
+        if pc == 18:
             if F is not None:
                 v_p, v_to, v_live, v_targets = F[2:]
                 F = None
             v_t = v
             if v_t is not None:
-                pc = 16
+                pc = 19
             else:
-                pc = 18
-        if pc == 16:
+                pc = 21
+        if pc == 19:
             if self.r_combat(S, None, None, v_p, v_live, v_to, v_t) is SUSPEND:
-                return _wait(S, (9, 17))
-            pc = 17
-        if pc == 17:
+                return _wait(S, (9, 20))
+            pc = 20
+        if pc == 20:
             if F is not None:
                 F = None
             self.p_lift_sieges(S)
-            pc = 18
-        if pc == 18:
+            pc = 21
+        if pc == 21:
             return None
 
     def z_segment__2_1(self, S: list[Any], F: Any) -> Any:
@@ -4973,7 +6086,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:540:3]"
+        "CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones); a defending inherent garrison goes last (19.21), an attacker's never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01) [rules/marlborough/rules.yaml:623:3]"
         v_left: Any = None
         v_alive: Any = None
         v__runs: Any = None
@@ -5028,7 +6141,7 @@ class MarlboroughRules:
                 return None
 
     def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
-        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1029:3]'
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1237:3]'
         v_order: Any = None
         v__it: Any = None
         v__i: Any = None
@@ -5062,7 +6175,7 @@ class MarlboroughRules:
             if pc == 2:
                 self.p_taxation(S, v_p)
                 if self.r_revenue(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (12, 1, v_order, v__it, v__i, v_p, v_p_2))
+                    return _wait(S, (15, 1, v_order, v__it, v__i, v_p, v_p_2))
                 pc = 1
                 continue
             if pc == 4:
@@ -5081,7 +6194,7 @@ class MarlboroughRules:
                     pc = 8
             if pc == 6:
                 if self.r_mobilization(S, None, None, v_p_2) is SUSPEND:
-                    return _wait(S, (12, 5, v__it_2, v__i_2, v_p_2))
+                    return _wait(S, (15, 5, v__it_2, v__i_2, v_p_2))
                 pc = 5
                 continue
             if pc == 8:
@@ -5095,7 +6208,7 @@ class MarlboroughRules:
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (18, 1))
+                return _wait(S, (21, 1))
             pc = 1
         if pc == 1:
             if F is not None:
@@ -5128,7 +6241,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_provision(S, None, None, v_p) is SUSPEND:
-                    return _wait(S, (19, 1, v__it, v__i, v_p))
+                    return _wait(S, (22, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -5147,7 +6260,7 @@ class MarlboroughRules:
                 pc = 3
         if pc == 1:
             if self.r_treasury(S, None, None) is SUSPEND:
-                return _wait(S, (17, 3))
+                return _wait(S, (20, 3))
             pc = 3
         if pc == 3:
             if F is not None:
@@ -5155,7 +6268,7 @@ class MarlboroughRules:
             return None
 
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:625:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:709:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -5183,9 +6296,9 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 14, (v_u_2,))
+            _log(S, 15, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "649 rules/marlborough/rules.yaml:215:7\n650 rules/marlborough/rules.yaml:216:7\n669 rules/marlborough/rules.yaml:112:7\n670 rules/marlborough/rules.yaml:113:7\n671 rules/marlborough/rules.yaml:114:11\n672 rules/marlborough/rules.yaml:115:11\n673 rules/marlborough/rules.yaml:116:15\n674 rules/marlborough/rules.yaml:117:7\n692 rules/marlborough/rules.yaml:315:7\n704 rules/marlborough/rules.yaml:195:7\n705 rules/marlborough/rules.yaml:196:11\n706 rules/marlborough/rules.yaml:197:7\n707 rules/marlborough/rules.yaml:198:7\n717 rules/marlborough/rules.yaml:199:7\n718 rules/marlborough/rules.yaml:200:7\n721 rules/marlborough/rules.yaml:201:7\n722 rules/marlborough/rules.yaml:202:11\n730 rules/marlborough/rules.yaml:203:11\n731 rules/marlborough/rules.yaml:204:7\n736 rules/marlborough/rules.yaml:205:7\n748 rules/marlborough/rules.yaml:157:7\n749 rules/marlborough/rules.yaml:158:7\n750 rules/marlborough/rules.yaml:159:11\n751 rules/marlborough/rules.yaml:160:7\n752 rules/marlborough/rules.yaml:161:11\n753 rules/marlborough/rules.yaml:162:7\n757 rules/marlborough/rules.yaml:44:7\n765 rules/marlborough/rules.yaml:133:7\n769 rules/marlborough/rules.yaml:76:7\n776 rules/marlborough/rules.yaml:66:7\n791 rules/marlborough/rules.yaml:466:7\n795 rules/marlborough/rules.yaml:141:7\n796 rules/marlborough/rules.yaml:142:7\n797 rules/marlborough/rules.yaml:143:11\n798 rules/marlborough/rules.yaml:144:11\n799 rules/marlborough/rules.yaml:145:15\n800 rules/marlborough/rules.yaml:146:7\n813 rules/marlborough/rules.yaml:266:7\n814 rules/marlborough/rules.yaml:267:7\n815 rules/marlborough/rules.yaml:268:11\n816 rules/marlborough/rules.yaml:269:7\n817 rules/marlborough/rules.yaml:270:11\n818 rules/marlborough/rules.yaml:271:7\n826 rules/marlborough/rules.yaml:272:7\n827 rules/marlborough/rules.yaml:273:7\n833 rules/marlborough/rules.yaml:274:11\n834 rules/marlborough/rules.yaml:275:7\n835 rules/marlborough/rules.yaml:276:11\n843 rules/marlborough/rules.yaml:277:11\n849 rules/marlborough/rules.yaml:278:7\n853 rules/marlborough/rules.yaml:327:7\n858 rules/marlborough/rules.yaml:328:7\n859 rules/marlborough/rules.yaml:329:7\n862 rules/marlborough/rules.yaml:330:11\n863 rules/marlborough/rules.yaml:331:15\n864 rules/marlborough/rules.yaml:332:15\n865 rules/marlborough/rules.yaml:333:19\n867 rules/marlborough/rules.yaml:335:19\n868 rules/marlborough/rules.yaml:336:7\n872 rules/marlborough/rules.yaml:84:7\n879 rules/marlborough/rules.yaml:85:11\n880 rules/marlborough/rules.yaml:86:7\n881 rules/marlborough/rules.yaml:87:7\n882 rules/marlborough/rules.yaml:88:11\n883 rules/marlborough/rules.yaml:89:7\n887 rules/marlborough/rules.yaml:304:7\n894 rules/marlborough/rules.yaml:54:7\n895 rules/marlborough/rules.yaml:55:7\n896 rules/marlborough/rules.yaml:56:11\n900 rules/marlborough/rules.yaml:57:15\n901 rules/marlborough/rules.yaml:58:7\n906 rules/marlborough/rules.yaml:385:7\n921 rules/marlborough/rules.yaml:347:7\n922 rules/marlborough/rules.yaml:348:11\n923 rules/marlborough/rules.yaml:349:7\n924 rules/marlborough/rules.yaml:350:11\n925 rules/marlborough/rules.yaml:351:7\n926 rules/marlborough/rules.yaml:352:11\n927 rules/marlborough/rules.yaml:353:7\n928 rules/marlborough/rules.yaml:354:11\n929 rules/marlborough/rules.yaml:355:7\n933 rules/marlborough/rules.yaml:428:7\n946 rules/marlborough/rules.yaml:429:7\n947 rules/marlborough/rules.yaml:430:11\n948 rules/marlborough/rules.yaml:431:7\n960 rules/marlborough/rules.yaml:432:7\n969 rules/marlborough/rules.yaml:433:7\n970 rules/marlborough/rules.yaml:434:7\n971 rules/marlborough/rules.yaml:435:11\n972 rules/marlborough/rules.yaml:436:15\n973 rules/marlborough/rules.yaml:437:19\n975 rules/marlborough/rules.yaml:439:19\n997 rules/marlborough/rules.yaml:440:19\n1003 rules/marlborough/rules.yaml:441:23\n1004 rules/marlborough/rules.yaml:442:7\n1008 rules/marlborough/rules.yaml:97:7\n1009 rules/marlborough/rules.yaml:98:11\n1010 rules/marlborough/rules.yaml:99:7\n1011 rules/marlborough/rules.yaml:100:7\n1012 rules/marlborough/rules.yaml:101:11\n1013 rules/marlborough/rules.yaml:102:7\n1017 rules/marlborough/rules.yaml:17:7\n1021 rules/marlborough/rules.yaml:125:7\n1022 rules/marlborough/rules.yaml:126:7\n1026 rules/marlborough/rules.yaml:367:7\n1027 rules/marlborough/rules.yaml:368:7\n1032 rules/marlborough/rules.yaml:369:11\n1036 rules/marlborough/rules.yaml:370:15\n1041 rules/marlborough/rules.yaml:371:15\n1042 rules/marlborough/rules.yaml:372:19\n1051 rules/marlborough/rules.yaml:373:23\n1052 rules/marlborough/rules.yaml:374:7\n1056 rules/marlborough/rules.yaml:460:7\n1064 rules/marlborough/rules.yaml:288:7\n1065 rules/marlborough/rules.yaml:289:7\n1066 rules/marlborough/rules.yaml:290:11\n1067 rules/marlborough/rules.yaml:291:7\n1070 rules/marlborough/rules.yaml:292:11\n1071 rules/marlborough/rules.yaml:293:7\n1075 rules/marlborough/rules.yaml:294:11\n1076 rules/marlborough/rules.yaml:295:7\n1080 rules/marlborough/rules.yaml:26:7\n1081 rules/marlborough/rules.yaml:27:11\n1082 rules/marlborough/rules.yaml:28:7\n1086 rules/marlborough/rules.yaml:410:7\n1087 rules/marlborough/rules.yaml:411:7\n1088 rules/marlborough/rules.yaml:412:7\n1089 rules/marlborough/rules.yaml:413:7\n1090 rules/marlborough/rules.yaml:414:7\n1091 rules/marlborough/rules.yaml:415:7\n1109 rules/marlborough/rules.yaml:250:7\n1110 rules/marlborough/rules.yaml:251:7\n1114 rules/marlborough/rules.yaml:252:11\n1115 rules/marlborough/rules.yaml:253:7\n1116 rules/marlborough/rules.yaml:254:11\n1117 rules/marlborough/rules.yaml:255:7\n1121 rules/marlborough/rules.yaml:238:7\n1126 rules/marlborough/rules.yaml:239:7\n1135 rules/marlborough/rules.yaml:226:7\n1136 rules/marlborough/rules.yaml:227:11\n1137 rules/marlborough/rules.yaml:228:7\n1138 rules/marlborough/rules.yaml:229:11\n1139 rules/marlborough/rules.yaml:230:7\n1143 rules/marlborough/rules.yaml:36:7\n1150 rules/marlborough/rules.yaml:398:7\n1156 rules/marlborough/rules.yaml:399:7\n1160 rules/marlborough/rules.yaml:450:7\n1165 rules/marlborough/rules.yaml:451:7\n1166 rules/marlborough/rules.yaml:452:7\n1174 rules/marlborough/rules.yaml:1093:3\n1181 rules/marlborough/rules.yaml:1093:3\n1196 rules/marlborough/rules.yaml:1114:3\n1203 rules/marlborough/rules.yaml:1114:3\n1211 rules/marlborough/rules.yaml:1133:3\n1216 rules/marlborough/rules.yaml:1133:3\n1220 rules/marlborough/rules.yaml:174:7\n1221 rules/marlborough/rules.yaml:175:7\n1222 rules/marlborough/rules.yaml:176:7\n1223 rules/marlborough/rules.yaml:177:7\n1224 rules/marlborough/rules.yaml:178:11\n1225 rules/marlborough/rules.yaml:179:11\n1232 rules/marlborough/rules.yaml:180:15\n1246 rules/marlborough/rules.yaml:181:7\n1250 rules/marlborough/cards.yaml:383:14\n1254 rules/marlborough/cards.yaml:391:14\n1258 rules/marlborough/cards.yaml:15:14\n1262 rules/marlborough/cards.yaml:23:14\n1266 rules/marlborough/cards.yaml:31:14\n1270 rules/marlborough/cards.yaml:39:14\n1274 rules/marlborough/cards.yaml:47:14\n1278 rules/marlborough/cards.yaml:55:14\n1282 rules/marlborough/cards.yaml:63:14\n1286 rules/marlborough/cards.yaml:71:14\n1290 rules/marlborough/cards.yaml:79:14\n1294 rules/marlborough/cards.yaml:87:14\n1298 rules/marlborough/cards.yaml:95:14\n1302 rules/marlborough/cards.yaml:103:14\n1306 rules/marlborough/cards.yaml:111:14\n1310 rules/marlborough/cards.yaml:119:14\n1314 rules/marlborough/cards.yaml:127:14\n1318 rules/marlborough/cards.yaml:199:14\n1322 rules/marlborough/cards.yaml:135:14\n1326 rules/marlborough/cards.yaml:143:14\n1330 rules/marlborough/cards.yaml:151:14\n1334 rules/marlborough/cards.yaml:159:14\n1338 rules/marlborough/cards.yaml:167:14\n1342 rules/marlborough/cards.yaml:175:14\n1346 rules/marlborough/cards.yaml:183:14\n1350 rules/marlborough/cards.yaml:191:14\n1354 rules/marlborough/cards.yaml:271:14\n1358 rules/marlborough/cards.yaml:279:14\n1362 rules/marlborough/cards.yaml:287:14\n1366 rules/marlborough/cards.yaml:295:14\n1370 rules/marlborough/cards.yaml:303:14\n1374 rules/marlborough/cards.yaml:311:14\n1378 rules/marlborough/cards.yaml:319:14\n1382 rules/marlborough/cards.yaml:327:14\n1386 rules/marlborough/cards.yaml:335:14\n1390 rules/marlborough/cards.yaml:343:14\n1394 rules/marlborough/cards.yaml:351:14\n1398 rules/marlborough/cards.yaml:359:14\n1402 rules/marlborough/cards.yaml:367:14\n1406 rules/marlborough/cards.yaml:375:14\n1410 rules/marlborough/cards.yaml:207:14\n1414 rules/marlborough/cards.yaml:215:14\n1418 rules/marlborough/cards.yaml:223:14\n1422 rules/marlborough/cards.yaml:231:14\n1426 rules/marlborough/cards.yaml:239:14\n1430 rules/marlborough/cards.yaml:247:14\n1434 rules/marlborough/cards.yaml:255:14\n1438 rules/marlborough/cards.yaml:263:14\n1442 rules/marlborough/rules.yaml:565:7\n1446 rules/marlborough/rules.yaml:566:11\n1447 rules/marlborough/rules.yaml:567:11\n1452 rules/marlborough/rules.yaml:1050:7\n1453 rules/marlborough/rules.yaml:1051:7\n1455 rules/marlborough/rules.yaml:1052:7\n1457 rules/marlborough/rules.yaml:1053:7\n1458 rules/marlborough/rules.yaml:1054:7\n1473 rules/marlborough/rules.yaml:1055:11\n1478 rules/marlborough/rules.yaml:1056:15\n1480 rules/marlborough/rules.yaml:1057:15\n1482 rules/marlborough/rules.yaml:1058:15\n1487 rules/marlborough/rules.yaml:474:7\n1488 rules/marlborough/rules.yaml:475:7\n1495 rules/marlborough/rules.yaml:476:11\n1496 rules/marlborough/rules.yaml:477:11\n1500 rules/marlborough/rules.yaml:478:11\n1504 rules/marlborough/rules.yaml:537:7\n1506 rules/marlborough/rules.yaml:538:7\n1511 rules/marlborough/flow.yaml:69:7\n1512 rules/marlborough/flow.yaml:70:7\n1513 rules/marlborough/flow.yaml:71:11\n1517 rules/marlborough/rules.yaml:642:7\n1518 rules/marlborough/rules.yaml:643:11\n1519 rules/marlborough/rules.yaml:644:7\n1520 rules/marlborough/rules.yaml:645:7\n1521 rules/marlborough/rules.yaml:647:15\n1523 rules/marlborough/rules.yaml:648:15\n1524 rules/marlborough/rules.yaml:649:15\n1525 rules/marlborough/rules.yaml:650:15\n1527 rules/marlborough/rules.yaml:652:15\n1529 rules/marlborough/rules.yaml:653:15\n1530 rules/marlborough/rules.yaml:654:15\n1531 rules/marlborough/rules.yaml:655:15\n1533 rules/marlborough/rules.yaml:657:15\n1537 rules/marlborough/rules.yaml:960:7\n1542 rules/marlborough/rules.yaml:961:11\n1545 rules/marlborough/rules.yaml:962:11\n1551 rules/marlborough/rules.yaml:963:15\n1553 rules/marlborough/rules.yaml:964:15\n1557 rules/marlborough/rules.yaml:856:7\n1558 rules/marlborough/rules.yaml:857:11\n1559 rules/marlborough/rules.yaml:858:15\n1560 rules/marlborough/rules.yaml:859:15\n1573 rules/marlborough/rules.yaml:860:15\n1574 rules/marlborough/rules.yaml:861:15\n1586 rules/marlborough/rules.yaml:862:15\n1587 rules/marlborough/rules.yaml:863:19\n1588 rules/marlborough/rules.yaml:864:19\n1594 rules/marlborough/rules.yaml:485:7\n1595 rules/marlborough/rules.yaml:486:7\n1600 rules/marlborough/rules.yaml:487:11\n1601 rules/marlborough/rules.yaml:488:11\n1604 rules/marlborough/rules.yaml:489:11\n1605 rules/marlborough/rules.yaml:490:7\n1606 rules/marlborough/rules.yaml:491:7\n1611 rules/marlborough/flow.yaml:10:7\n1612 rules/marlborough/flow.yaml:11:11\n1616 rules/marlborough/flow.yaml:15:7\n1617 rules/marlborough/flow.yaml:16:11\n1618 rules/marlborough/flow.yaml:17:15\n1621 rules/marlborough/flow.yaml:18:19\n1622 rules/marlborough/flow.yaml:19:19\n1628 rules/marlborough/rules.yaml:524:7\n1629 rules/marlborough/rules.yaml:525:11\n1631 rules/marlborough/rules.yaml:527:11\n1632 rules/marlborough/rules.yaml:528:7\n1634 rules/marlborough/rules.yaml:529:7\n1635 rules/marlborough/rules.yaml:530:11\n1640 rules/marlborough/rules.yaml:498:7\n1641 rules/marlborough/rules.yaml:499:7\n1647 rules/marlborough/rules.yaml:945:7\n1648 rules/marlborough/rules.yaml:946:7\n1649 rules/marlborough/rules.yaml:947:7\n1650 rules/marlborough/rules.yaml:948:7\n1651 rules/marlborough/rules.yaml:949:11\n1654 rules/marlborough/rules.yaml:951:11\n1659 rules/marlborough/flow.yaml:58:7\n1664 rules/marlborough/flow.yaml:59:7\n1669 rules/marlborough/flow.yaml:60:7\n1671 rules/marlborough/flow.yaml:61:7\n1672 rules/marlborough/flow.yaml:62:11\n1674 rules/marlborough/flow.yaml:64:11\n1679 rules/marlborough/flow.yaml:24:7\n1680 rules/marlborough/flow.yaml:25:11\n1685 rules/marlborough/flow.yaml:26:11\n1688 rules/marlborough/flow.yaml:28:11\n1689 rules/marlborough/flow.yaml:29:11\n1690 rules/marlborough/flow.yaml:30:15\n1691 rules/marlborough/flow.yaml:31:11\n1692 rules/marlborough/flow.yaml:32:15\n1693 rules/marlborough/flow.yaml:33:15\n1694 rules/marlborough/flow.yaml:34:15\n1699 rules/marlborough/flow.yaml:35:19\n1700 rules/marlborough/flow.yaml:36:19\n1701 rules/marlborough/flow.yaml:37:19\n1703 rules/marlborough/flow.yaml:38:15\n1704 rules/marlborough/flow.yaml:39:11\n1707 rules/marlborough/flow.yaml:40:11\n1713 rules/marlborough/rules.yaml:506:7\n1714 rules/marlborough/rules.yaml:507:11\n1715 rules/marlborough/rules.yaml:508:11\n1717 rules/marlborough/rules.yaml:509:7\n1718 rules/marlborough/rules.yaml:510:7\n1719 rules/marlborough/rules.yaml:511:7\n1720 rules/marlborough/rules.yaml:512:7\n1721 rules/marlborough/rules.yaml:513:11\n1725 rules/marlborough/rules.yaml:515:11\n1733 rules/marlborough/rules.yaml:517:11\n1745 rules/marlborough/rules.yaml:1108:7\n1748 rules/marlborough/rules.yaml:1109:7\n1749 rules/marlborough/rules.yaml:1110:11\n1751 rules/marlborough/rules.yaml:1112:11\n1752 rules/marlborough/rules.yaml:1113:7\n1759 rules/marlborough/rules.yaml:1128:7\n1762 rules/marlborough/rules.yaml:1129:7\n1763 rules/marlborough/rules.yaml:1130:7\n1768 rules/marlborough/rules.yaml:1147:7\n1771 rules/marlborough/rules.yaml:1148:7\n1772 rules/marlborough/rules.yaml:1149:7\n1773 rules/marlborough/rules.yaml:1150:7\n2146 rules/marlborough/rules.yaml:613:7\n2149 rules/marlborough/rules.yaml:614:11\n2150 rules/marlborough/rules.yaml:615:7\n2159 rules/marlborough/rules.yaml:616:7\n2160 rules/marlborough/rules.yaml:617:11\n2161 rules/marlborough/rules.yaml:618:7\n2162 rules/marlborough/rules.yaml:619:7\n2163 rules/marlborough/rules.yaml:620:11\n2165 rules/marlborough/rules.yaml:621:7\n2166 rules/marlborough/rules.yaml:622:11\n2170 rules/marlborough/rules.yaml:712:7\n2171 rules/marlborough/rules.yaml:713:7\n2174 rules/marlborough/rules.yaml:714:7\n2175 rules/marlborough/rules.yaml:715:11\n2177 rules/marlborough/rules.yaml:716:7\n2178 rules/marlborough/rules.yaml:717:11\n2180 rules/marlborough/rules.yaml:718:7\n2181 rules/marlborough/rules.yaml:719:7\n2182 rules/marlborough/rules.yaml:721:7\n2183 rules/marlborough/rules.yaml:722:11\n2189 rules/marlborough/rules.yaml:723:11\n2197 rules/marlborough/rules.yaml:726:11\n2198 rules/marlborough/rules.yaml:728:11\n2199 rules/marlborough/rules.yaml:730:19\n2201 rules/marlborough/rules.yaml:733:19\n2206 rules/marlborough/rules.yaml:735:19\n2212 rules/marlborough/rules.yaml:739:11\n2218 rules/marlborough/rules.yaml:742:11\n2219 rules/marlborough/rules.yaml:744:11\n2224 rules/marlborough/rules.yaml:745:11\n2229 rules/marlborough/rules.yaml:746:11\n2230 rules/marlborough/rules.yaml:748:19\n2231 rules/marlborough/rules.yaml:749:19\n2237 rules/marlborough/rules.yaml:750:23\n2238 rules/marlborough/rules.yaml:751:23\n2240 rules/marlborough/rules.yaml:753:19\n2241 rules/marlborough/rules.yaml:754:23\n2243 rules/marlborough/rules.yaml:756:23\n2247 rules/marlborough/rules.yaml:760:19\n2248 rules/marlborough/rules.yaml:761:19\n2249 rules/marlborough/rules.yaml:762:19\n2250 rules/marlborough/rules.yaml:763:23\n2254 rules/marlborough/rules.yaml:767:19\n2255 rules/marlborough/rules.yaml:768:19\n2256 rules/marlborough/rules.yaml:769:19\n2270 rules/marlborough/rules.yaml:770:23\n2272 rules/marlborough/rules.yaml:772:19\n2279 rules/marlborough/rules.yaml:1093:3\n2280 rules/marlborough/rules.yaml:1093:3\n2283 rules/marlborough/rules.yaml:1093:3\n2284 rules/marlborough/rules.yaml:1093:3\n2285 rules/marlborough/rules.yaml:1093:3\n2286 rules/marlborough/rules.yaml:1093:3\n2287 rules/marlborough/rules.yaml:1093:3\n2288 rules/marlborough/rules.yaml:1093:3\n2295 rules/marlborough/rules.yaml:1093:3\n2296 rules/marlborough/rules.yaml:1093:3\n2297 rules/marlborough/rules.yaml:1093:3\n2298 rules/marlborough/rules.yaml:1093:3\n2312 rules/marlborough/rules.yaml:1093:3\n2313 rules/marlborough/rules.yaml:1093:3\n2315 rules/marlborough/rules.yaml:1093:3\n2316 rules/marlborough/rules.yaml:1093:3\n2317 rules/marlborough/rules.yaml:1093:3\n2319 rules/marlborough/rules.yaml:1093:3\n2320 rules/marlborough/rules.yaml:1093:3\n2323 rules/marlborough/rules.yaml:1093:3\n2339 rules/marlborough/rules.yaml:783:7\n2340 rules/marlborough/rules.yaml:784:7\n2341 rules/marlborough/rules.yaml:785:7\n2346 rules/marlborough/rules.yaml:786:7\n2347 rules/marlborough/rules.yaml:787:7\n2351 rules/marlborough/rules.yaml:788:7\n2355 rules/marlborough/rules.yaml:789:7\n2356 rules/marlborough/rules.yaml:790:11\n2357 rules/marlborough/rules.yaml:791:7\n2358 rules/marlborough/rules.yaml:792:7\n2359 rules/marlborough/rules.yaml:793:7\n2364 rules/marlborough/rules.yaml:794:7\n2369 rules/marlborough/rules.yaml:795:7\n2370 rules/marlborough/rules.yaml:796:7\n2371 rules/marlborough/rules.yaml:797:7\n2372 rules/marlborough/rules.yaml:798:7\n2373 rules/marlborough/rules.yaml:799:7\n2374 rules/marlborough/rules.yaml:800:7\n2375 rules/marlborough/rules.yaml:801:7\n2376 rules/marlborough/rules.yaml:802:7\n2377 rules/marlborough/rules.yaml:803:7\n2378 rules/marlborough/rules.yaml:804:7\n2379 rules/marlborough/rules.yaml:805:7\n2396 rules/marlborough/rules.yaml:806:7\n2397 rules/marlborough/rules.yaml:807:7\n2398 rules/marlborough/rules.yaml:808:11\n2425 rules/marlborough/rules.yaml:809:7\n2426 rules/marlborough/rules.yaml:810:7\n2427 rules/marlborough/rules.yaml:812:15\n2428 rules/marlborough/rules.yaml:813:19\n2429 rules/marlborough/rules.yaml:814:15\n2430 rules/marlborough/rules.yaml:815:15\n2431 rules/marlborough/rules.yaml:816:15\n2432 rules/marlborough/rules.yaml:817:19\n2434 rules/marlborough/rules.yaml:819:15\n2435 rules/marlborough/rules.yaml:820:15\n2436 rules/marlborough/rules.yaml:821:15\n2437 rules/marlborough/rules.yaml:822:15\n2438 rules/marlborough/rules.yaml:823:15\n2439 rules/marlborough/rules.yaml:824:19\n2441 rules/marlborough/rules.yaml:826:15\n2442 rules/marlborough/rules.yaml:827:15\n2443 rules/marlborough/rules.yaml:828:15\n2444 rules/marlborough/rules.yaml:829:15\n2453 rules/marlborough/rules.yaml:830:19\n2455 rules/marlborough/rules.yaml:832:15\n2456 rules/marlborough/rules.yaml:833:15\n2457 rules/marlborough/rules.yaml:834:15\n2463 rules/marlborough/rules.yaml:835:19\n2464 rules/marlborough/rules.yaml:836:19\n2465 rules/marlborough/rules.yaml:837:15\n2466 rules/marlborough/rules.yaml:838:15\n2467 rules/marlborough/rules.yaml:839:15\n2468 rules/marlborough/rules.yaml:840:19\n2470 rules/marlborough/rules.yaml:842:15\n2471 rules/marlborough/rules.yaml:843:19\n2472 rules/marlborough/rules.yaml:844:15\n2473 rules/marlborough/rules.yaml:845:15\n2474 rules/marlborough/rules.yaml:846:15\n2475 rules/marlborough/rules.yaml:847:15\n2476 rules/marlborough/rules.yaml:848:15\n2477 rules/marlborough/rules.yaml:849:19\n2481 rules/marlborough/rules.yaml:668:7\n2482 rules/marlborough/rules.yaml:669:7\n2485 rules/marlborough/rules.yaml:670:7\n2486 rules/marlborough/rules.yaml:671:11\n2487 rules/marlborough/rules.yaml:672:15\n2488 rules/marlborough/rules.yaml:673:7\n2489 rules/marlborough/rules.yaml:674:7\n2490 rules/marlborough/rules.yaml:675:7\n2491 rules/marlborough/rules.yaml:676:11\n2492 rules/marlborough/rules.yaml:677:11\n2493 rules/marlborough/rules.yaml:678:11\n2499 rules/marlborough/rules.yaml:679:11\n2508 rules/marlborough/rules.yaml:680:11\n2509 rules/marlborough/rules.yaml:681:15\n2510 rules/marlborough/rules.yaml:682:19\n2512 rules/marlborough/rules.yaml:684:15\n2513 rules/marlborough/rules.yaml:685:15\n2514 rules/marlborough/rules.yaml:686:19\n2516 rules/marlborough/rules.yaml:688:7\n2517 rules/marlborough/rules.yaml:689:7\n2522 rules/marlborough/rules.yaml:1114:3\n2523 rules/marlborough/rules.yaml:1114:3\n2524 rules/marlborough/rules.yaml:1114:3\n2525 rules/marlborough/rules.yaml:1114:3\n2526 rules/marlborough/rules.yaml:1114:3\n2527 rules/marlborough/rules.yaml:1114:3\n2528 rules/marlborough/rules.yaml:1114:3\n2529 rules/marlborough/rules.yaml:1114:3\n2536 rules/marlborough/rules.yaml:1114:3\n2537 rules/marlborough/rules.yaml:1114:3\n2538 rules/marlborough/rules.yaml:1114:3\n2539 rules/marlborough/rules.yaml:1114:3\n2544 rules/marlborough/rules.yaml:1114:3\n2545 rules/marlborough/rules.yaml:1114:3\n2547 rules/marlborough/rules.yaml:1114:3\n2548 rules/marlborough/rules.yaml:1114:3\n2549 rules/marlborough/rules.yaml:1114:3\n2551 rules/marlborough/rules.yaml:1114:3\n2552 rules/marlborough/rules.yaml:1114:3\n2553 rules/marlborough/rules.yaml:1114:3\n2559 rules/marlborough/rules.yaml:696:7\n2560 rules/marlborough/rules.yaml:697:7\n2561 rules/marlborough/rules.yaml:698:11\n2562 rules/marlborough/rules.yaml:699:11\n2564 rules/marlborough/rules.yaml:701:11\n2604 rules/marlborough/rules.yaml:977:7\n2609 rules/marlborough/rules.yaml:978:11\n2610 rules/marlborough/rules.yaml:979:11\n2611 rules/marlborough/rules.yaml:980:11\n2614 rules/marlborough/rules.yaml:983:15\n2615 rules/marlborough/rules.yaml:984:15\n2617 rules/marlborough/rules.yaml:986:7\n2618 rules/marlborough/rules.yaml:987:7\n2619 rules/marlborough/rules.yaml:988:7\n2624 rules/marlborough/rules.yaml:989:7\n2625 rules/marlborough/rules.yaml:990:11\n2626 rules/marlborough/rules.yaml:991:11\n2627 rules/marlborough/rules.yaml:992:15\n2628 rules/marlborough/rules.yaml:993:15\n2629 rules/marlborough/rules.yaml:995:7\n2630 rules/marlborough/rules.yaml:996:7\n2635 rules/marlborough/rules.yaml:997:11\n2647 rules/marlborough/rules.yaml:998:11\n2648 rules/marlborough/rules.yaml:999:15\n2650 rules/marlborough/rules.yaml:1001:15\n2651 rules/marlborough/rules.yaml:1002:15\n2652 rules/marlborough/rules.yaml:1003:19\n2654 rules/marlborough/rules.yaml:1005:19\n2655 rules/marlborough/rules.yaml:1006:19\n2656 rules/marlborough/rules.yaml:1008:7\n2657 rules/marlborough/rules.yaml:1009:7\n2662 rules/marlborough/rules.yaml:1010:11\n2677 rules/marlborough/rules.yaml:1011:11\n2678 rules/marlborough/rules.yaml:1012:15\n2680 rules/marlborough/rules.yaml:1014:15\n2681 rules/marlborough/rules.yaml:1015:15\n2682 rules/marlborough/rules.yaml:1016:19\n2684 rules/marlborough/rules.yaml:1018:19\n2685 rules/marlborough/rules.yaml:1019:19\n2686 rules/marlborough/rules.yaml:1020:19\n2687 rules/marlborough/rules.yaml:1021:19\n2691 rules/marlborough/rules.yaml:1022:23\n2693 rules/marlborough/rules.yaml:1025:23\n2694 rules/marlborough/rules.yaml:1026:23\n2699 rules/marlborough/rules.yaml:927:7\n2700 rules/marlborough/rules.yaml:928:11\n2701 rules/marlborough/rules.yaml:929:7\n2702 rules/marlborough/rules.yaml:930:7\n2703 rules/marlborough/rules.yaml:931:7\n2708 rules/marlborough/rules.yaml:932:11\n2709 rules/marlborough/rules.yaml:933:11\n2710 rules/marlborough/rules.yaml:934:15\n2712 rules/marlborough/rules.yaml:936:15\n2713 rules/marlborough/rules.yaml:937:11\n2718 rules/marlborough/rules.yaml:1071:7\n2719 rules/marlborough/rules.yaml:1072:7\n2720 rules/marlborough/rules.yaml:1073:7\n2721 rules/marlborough/rules.yaml:1074:7\n2726 rules/marlborough/rules.yaml:1075:11\n2731 rules/marlborough/rules.yaml:1076:11\n2735 rules/marlborough/rules.yaml:1077:11\n2736 rules/marlborough/rules.yaml:1078:11\n2737 rules/marlborough/rules.yaml:1079:15\n2739 rules/marlborough/rules.yaml:1081:15\n2740 rules/marlborough/rules.yaml:1082:15\n2742 rules/marlborough/rules.yaml:1084:15\n2743 rules/marlborough/rules.yaml:1085:15\n2744 rules/marlborough/rules.yaml:1086:19\n2746 rules/marlborough/rules.yaml:1088:19\n2747 rules/marlborough/rules.yaml:1089:7\n2751 rules/marlborough/rules.yaml:579:7\n2752 rules/marlborough/rules.yaml:580:7\n2753 rules/marlborough/rules.yaml:581:11\n2754 rules/marlborough/rules.yaml:582:7\n2755 rules/marlborough/rules.yaml:584:11\n2756 rules/marlborough/rules.yaml:585:7\n2757 rules/marlborough/rules.yaml:586:11\n2758 rules/marlborough/rules.yaml:587:15\n2759 rules/marlborough/rules.yaml:588:7\n2760 rules/marlborough/rules.yaml:589:7\n2761 rules/marlborough/rules.yaml:590:11\n2762 rules/marlborough/rules.yaml:591:7\n2763 rules/marlborough/rules.yaml:592:7\n2764 rules/marlborough/rules.yaml:593:7\n2765 rules/marlborough/rules.yaml:594:7\n2774 rules/marlborough/rules.yaml:595:7\n2775 rules/marlborough/rules.yaml:597:11\n2776 rules/marlborough/rules.yaml:598:15\n2777 rules/marlborough/rules.yaml:599:11\n2778 rules/marlborough/rules.yaml:600:7\n2779 rules/marlborough/rules.yaml:601:7\n2780 rules/marlborough/rules.yaml:602:11\n2786 rules/marlborough/rules.yaml:1133:3\n2787 rules/marlborough/rules.yaml:1133:3\n2788 rules/marlborough/rules.yaml:1133:3\n2789 rules/marlborough/rules.yaml:1133:3\n2790 rules/marlborough/rules.yaml:1133:3\n2791 rules/marlborough/rules.yaml:1133:3\n2792 rules/marlborough/rules.yaml:1133:3\n2793 rules/marlborough/rules.yaml:1133:3\n2800 rules/marlborough/rules.yaml:1133:3\n2801 rules/marlborough/rules.yaml:1133:3\n2802 rules/marlborough/rules.yaml:1133:3\n2803 rules/marlborough/rules.yaml:1133:3\n2806 rules/marlborough/rules.yaml:1133:3\n2807 rules/marlborough/rules.yaml:1133:3\n2809 rules/marlborough/rules.yaml:1133:3\n2810 rules/marlborough/rules.yaml:1133:3\n2811 rules/marlborough/rules.yaml:1133:3\n2813 rules/marlborough/rules.yaml:1133:3\n2814 rules/marlborough/rules.yaml:1133:3\n2815 rules/marlborough/rules.yaml:1133:3\n2820 rules/marlborough/rules.yaml:875:7\n2826 rules/marlborough/rules.yaml:876:7\n2827 rules/marlborough/rules.yaml:877:7\n2828 rules/marlborough/rules.yaml:878:11\n2837 rules/marlborough/rules.yaml:879:7\n2838 rules/marlborough/rules.yaml:880:7\n2839 rules/marlborough/rules.yaml:881:11\n2840 rules/marlborough/rules.yaml:883:11\n2841 rules/marlborough/rules.yaml:884:7\n2842 rules/marlborough/rules.yaml:885:7\n2843 rules/marlborough/rules.yaml:886:7\n2849 rules/marlborough/rules.yaml:887:7\n2850 rules/marlborough/rules.yaml:888:7\n2851 rules/marlborough/rules.yaml:889:11\n2852 rules/marlborough/rules.yaml:891:7\n2863 rules/marlborough/rules.yaml:892:7\n2864 rules/marlborough/rules.yaml:893:7\n2865 rules/marlborough/rules.yaml:894:11\n2866 rules/marlborough/rules.yaml:895:7\n2867 rules/marlborough/rules.yaml:896:11\n2868 rules/marlborough/rules.yaml:897:15\n2872 rules/marlborough/rules.yaml:901:7\n2873 rules/marlborough/rules.yaml:902:11\n2874 rules/marlborough/rules.yaml:904:11\n2875 rules/marlborough/rules.yaml:905:15\n2876 rules/marlborough/rules.yaml:906:15\n2877 rules/marlborough/rules.yaml:907:19\n2878 rules/marlborough/rules.yaml:908:19\n2879 rules/marlborough/rules.yaml:909:7\n2884 rules/marlborough/rules.yaml:910:7\n2885 rules/marlborough/rules.yaml:911:11\n2886 rules/marlborough/rules.yaml:912:7\n2887 rules/marlborough/rules.yaml:913:7\n2888 rules/marlborough/rules.yaml:914:11\n2889 rules/marlborough/rules.yaml:915:7\n2890 rules/marlborough/rules.yaml:916:7\n2891 rules/marlborough/rules.yaml:917:11\n2892 rules/marlborough/rules.yaml:918:11\n2898 rules/marlborough/rules.yaml:549:7\n2899 rules/marlborough/rules.yaml:550:7\n2900 rules/marlborough/rules.yaml:551:7\n2905 rules/marlborough/rules.yaml:552:11\n2906 rules/marlborough/rules.yaml:553:11\n2907 rules/marlborough/rules.yaml:554:11\n2908 rules/marlborough/rules.yaml:555:11\n2909 rules/marlborough/rules.yaml:556:11\n2910 rules/marlborough/rules.yaml:557:7\n2911 rules/marlborough/rules.yaml:558:11\n2915 rules/marlborough/rules.yaml:1037:7\n2919 rules/marlborough/rules.yaml:1038:7\n2920 rules/marlborough/rules.yaml:1039:11\n2921 rules/marlborough/rules.yaml:1040:11\n2922 rules/marlborough/rules.yaml:1041:7\n2923 rules/marlborough/rules.yaml:1042:11\n2927 rules/marlborough/flow.yaml:49:7\n2931 rules/marlborough/flow.yaml:53:7\n2932 rules/marlborough/flow.yaml:54:11\n2936 rules/marlborough/flow.yaml:44:7\n2937 rules/marlborough/flow.yaml:45:11\n2941 rules/marlborough/rules.yaml:630:7\n2947 rules/marlborough/rules.yaml:631:7\n2948 rules/marlborough/rules.yaml:632:11\n2949 rules/marlborough/rules.yaml:633:7\n2950 rules/marlborough/rules.yaml:634:7\n2965 rules/marlborough/rules.yaml:613:7\n2968 rules/marlborough/rules.yaml:614:11\n2969 rules/marlborough/rules.yaml:615:7\n2981 rules/marlborough/rules.yaml:616:7\n2982 rules/marlborough/rules.yaml:617:11\n2983 rules/marlborough/rules.yaml:618:7\n3001 rules/marlborough/rules.yaml:619:7\n3002 rules/marlborough/rules.yaml:620:11\n3004 rules/marlborough/rules.yaml:621:7\n3005 rules/marlborough/rules.yaml:622:11\n3006 rules/marlborough/rules.yaml:623:11\n3046 rules/marlborough/rules.yaml:712:7\n3047 rules/marlborough/rules.yaml:713:7\n3050 rules/marlborough/rules.yaml:714:7\n3051 rules/marlborough/rules.yaml:715:11\n3053 rules/marlborough/rules.yaml:716:7\n3054 rules/marlborough/rules.yaml:717:11\n3056 rules/marlborough/rules.yaml:718:7\n3057 rules/marlborough/rules.yaml:719:7\n3058 rules/marlborough/rules.yaml:720:7\n3059 rules/marlborough/rules.yaml:721:7\n3064 rules/marlborough/rules.yaml:722:11\n3065 rules/marlborough/rules.yaml:723:11\n3093 rules/marlborough/rules.yaml:726:11\n3094 rules/marlborough/rules.yaml:727:11\n3095 rules/marlborough/rules.yaml:728:11\n3096 rules/marlborough/rules.yaml:730:19\n3097 rules/marlborough/rules.yaml:731:19\n3107 rules/marlborough/rules.yaml:737:19\n3110 rules/marlborough/rules.yaml:733:19\n3114 rules/marlborough/rules.yaml:735:19\n3126 rules/marlborough/rules.yaml:739:11\n3149 rules/marlborough/rules.yaml:742:11\n3150 rules/marlborough/rules.yaml:743:11\n3151 rules/marlborough/rules.yaml:744:11\n3158 rules/marlborough/rules.yaml:745:11\n3165 rules/marlborough/rules.yaml:746:11\n3176 rules/marlborough/rules.yaml:748:19\n3183 rules/marlborough/rules.yaml:749:19\n3190 rules/marlborough/rules.yaml:750:23\n3191 rules/marlborough/rules.yaml:751:23\n3195 rules/marlborough/rules.yaml:753:19\n3200 rules/marlborough/rules.yaml:758:23\n3203 rules/marlborough/rules.yaml:754:23\n3207 rules/marlborough/rules.yaml:756:23\n3211 rules/marlborough/rules.yaml:760:19\n3212 rules/marlborough/rules.yaml:761:19\n3225 rules/marlborough/rules.yaml:762:19\n3228 rules/marlborough/rules.yaml:765:23\n3231 rules/marlborough/rules.yaml:763:23\n3235 rules/marlborough/rules.yaml:767:19\n3242 rules/marlborough/rules.yaml:768:19\n3249 rules/marlborough/rules.yaml:769:19\n3260 rules/marlborough/rules.yaml:770:23\n3264 rules/marlborough/rules.yaml:772:19\n3307 rules/marlborough/rules.yaml:1093:3\n3312 rules/marlborough/rules.yaml:1093:3\n3315 rules/marlborough/rules.yaml:1093:3\n3316 rules/marlborough/rules.yaml:1093:3\n3317 rules/marlborough/rules.yaml:1093:3\n3318 rules/marlborough/rules.yaml:1093:3\n3319 rules/marlborough/rules.yaml:1093:3\n3320 rules/marlborough/rules.yaml:1093:3\n3333 rules/marlborough/rules.yaml:1093:3\n3334 rules/marlborough/rules.yaml:1093:3\n3346 rules/marlborough/rules.yaml:1093:3\n3352 rules/marlborough/rules.yaml:1093:3\n3365 rules/marlborough/rules.yaml:1093:3\n3366 rules/marlborough/rules.yaml:1093:3\n3388 rules/marlborough/rules.yaml:1093:3\n3428 rules/marlborough/rules.yaml:1093:3\n3429 rules/marlborough/rules.yaml:1093:3\n3431 rules/marlborough/rules.yaml:1093:3\n3432 rules/marlborough/rules.yaml:1093:3\n3436 rules/marlborough/rules.yaml:1093:3\n3477 rules/marlborough/rules.yaml:783:7\n3478 rules/marlborough/rules.yaml:784:7\n3479 rules/marlborough/rules.yaml:785:7\n3484 rules/marlborough/rules.yaml:786:7\n3485 rules/marlborough/rules.yaml:787:7\n3486 rules/marlborough/rules.yaml:788:7\n3487 rules/marlborough/rules.yaml:789:7\n3488 rules/marlborough/rules.yaml:790:11\n3489 rules/marlborough/rules.yaml:791:7\n3490 rules/marlborough/rules.yaml:792:7\n3491 rules/marlborough/rules.yaml:793:7\n3499 rules/marlborough/rules.yaml:794:7\n3507 rules/marlborough/rules.yaml:795:7\n3508 rules/marlborough/rules.yaml:796:7\n3509 rules/marlborough/rules.yaml:797:7\n3510 rules/marlborough/rules.yaml:798:7\n3511 rules/marlborough/rules.yaml:799:7\n3512 rules/marlborough/rules.yaml:800:7\n3513 rules/marlborough/rules.yaml:801:7\n3559 rules/marlborough/rules.yaml:802:7\n3560 rules/marlborough/rules.yaml:803:7\n3561 rules/marlborough/rules.yaml:804:7\n3562 rules/marlborough/rules.yaml:805:7\n3589 rules/marlborough/rules.yaml:806:7\n3641 rules/marlborough/rules.yaml:807:7\n3642 rules/marlborough/rules.yaml:808:11\n3669 rules/marlborough/rules.yaml:809:7\n3670 rules/marlborough/rules.yaml:810:7\n3681 rules/marlborough/rules.yaml:812:15\n3682 rules/marlborough/rules.yaml:813:19\n3683 rules/marlborough/rules.yaml:814:15\n3690 rules/marlborough/rules.yaml:815:15\n3697 rules/marlborough/rules.yaml:816:15\n3698 rules/marlborough/rules.yaml:817:19\n3701 rules/marlborough/rules.yaml:819:15\n3711 rules/marlborough/rules.yaml:820:15\n3718 rules/marlborough/rules.yaml:821:15\n3725 rules/marlborough/rules.yaml:822:15\n3732 rules/marlborough/rules.yaml:823:15\n3733 rules/marlborough/rules.yaml:824:19\n3736 rules/marlborough/rules.yaml:826:15\n3737 rules/marlborough/rules.yaml:827:15\n3744 rules/marlborough/rules.yaml:828:15\n3751 rules/marlborough/rules.yaml:829:15\n3757 rules/marlborough/rules.yaml:830:19\n3760 rules/marlborough/rules.yaml:832:15\n3767 rules/marlborough/rules.yaml:833:15\n3774 rules/marlborough/rules.yaml:834:15\n3777 rules/marlborough/rules.yaml:835:19\n3778 rules/marlborough/rules.yaml:836:19\n3779 rules/marlborough/rules.yaml:837:15\n3786 rules/marlborough/rules.yaml:838:15\n3793 rules/marlborough/rules.yaml:839:15\n3794 rules/marlborough/rules.yaml:840:19\n3797 rules/marlborough/rules.yaml:842:15\n3798 rules/marlborough/rules.yaml:843:19\n3799 rules/marlborough/rules.yaml:844:15\n3800 rules/marlborough/rules.yaml:845:15\n3801 rules/marlborough/rules.yaml:846:15\n3808 rules/marlborough/rules.yaml:847:15\n3815 rules/marlborough/rules.yaml:848:15\n3816 rules/marlborough/rules.yaml:849:19\n3841 rules/marlborough/rules.yaml:668:7\n3842 rules/marlborough/rules.yaml:669:7\n3845 rules/marlborough/rules.yaml:670:7\n3846 rules/marlborough/rules.yaml:671:11\n3847 rules/marlborough/rules.yaml:672:15\n3848 rules/marlborough/rules.yaml:673:7\n3849 rules/marlborough/rules.yaml:674:7\n3850 rules/marlborough/rules.yaml:675:7\n3855 rules/marlborough/rules.yaml:676:11\n3856 rules/marlborough/rules.yaml:677:11\n3857 rules/marlborough/rules.yaml:678:11\n3863 rules/marlborough/rules.yaml:679:11\n3872 rules/marlborough/rules.yaml:680:11\n3873 rules/marlborough/rules.yaml:681:15\n3874 rules/marlborough/rules.yaml:682:19\n3882 rules/marlborough/rules.yaml:684:15\n3895 rules/marlborough/rules.yaml:685:15\n3896 rules/marlborough/rules.yaml:686:19\n3898 rules/marlborough/rules.yaml:687:15\n3901 rules/marlborough/rules.yaml:688:7\n3902 rules/marlborough/rules.yaml:689:7\n3932 rules/marlborough/rules.yaml:1114:3\n3937 rules/marlborough/rules.yaml:1114:3\n3940 rules/marlborough/rules.yaml:1114:3\n3941 rules/marlborough/rules.yaml:1114:3\n3942 rules/marlborough/rules.yaml:1114:3\n3943 rules/marlborough/rules.yaml:1114:3\n3944 rules/marlborough/rules.yaml:1114:3\n3945 rules/marlborough/rules.yaml:1114:3\n3958 rules/marlborough/rules.yaml:1114:3\n3959 rules/marlborough/rules.yaml:1114:3\n3971 rules/marlborough/rules.yaml:1114:3\n3977 rules/marlborough/rules.yaml:1114:3\n3982 rules/marlborough/rules.yaml:1114:3\n3983 rules/marlborough/rules.yaml:1114:3\n4005 rules/marlborough/rules.yaml:1114:3\n4045 rules/marlborough/rules.yaml:1114:3\n4046 rules/marlborough/rules.yaml:1114:3\n4048 rules/marlborough/rules.yaml:1114:3\n4049 rules/marlborough/rules.yaml:1114:3\n4053 rules/marlborough/rules.yaml:1114:3\n4078 rules/marlborough/rules.yaml:696:7\n4079 rules/marlborough/rules.yaml:697:7\n4082 rules/marlborough/rules.yaml:701:11\n4090 rules/marlborough/rules.yaml:698:11\n4096 rules/marlborough/rules.yaml:699:11\n4127 rules/marlborough/rules.yaml:977:7\n4145 rules/marlborough/rules.yaml:978:11\n4146 rules/marlborough/rules.yaml:979:11\n4147 rules/marlborough/rules.yaml:980:11\n4148 rules/marlborough/rules.yaml:981:15\n4157 rules/marlborough/rules.yaml:983:15\n4170 rules/marlborough/rules.yaml:984:15\n4172 rules/marlborough/rules.yaml:985:15\n4176 rules/marlborough/rules.yaml:986:7\n4177 rules/marlborough/rules.yaml:987:7\n4178 rules/marlborough/rules.yaml:988:7\n4183 rules/marlborough/rules.yaml:989:7\n4191 rules/marlborough/rules.yaml:990:11\n4204 rules/marlborough/rules.yaml:991:11\n4205 rules/marlborough/rules.yaml:992:15\n4208 rules/marlborough/rules.yaml:993:15\n4209 rules/marlborough/rules.yaml:994:15\n4212 rules/marlborough/rules.yaml:995:7\n4213 rules/marlborough/rules.yaml:996:7\n4224 rules/marlborough/rules.yaml:997:11\n4236 rules/marlborough/rules.yaml:998:11\n4237 rules/marlborough/rules.yaml:999:15\n4246 rules/marlborough/rules.yaml:1001:15\n4252 rules/marlborough/rules.yaml:1002:15\n4253 rules/marlborough/rules.yaml:1003:19\n4255 rules/marlborough/rules.yaml:1005:19\n4256 rules/marlborough/rules.yaml:1006:19\n4257 rules/marlborough/rules.yaml:1007:19\n4261 rules/marlborough/rules.yaml:1008:7\n4262 rules/marlborough/rules.yaml:1009:7\n4273 rules/marlborough/rules.yaml:1010:11\n4288 rules/marlborough/rules.yaml:1011:11\n4289 rules/marlborough/rules.yaml:1012:15\n4298 rules/marlborough/rules.yaml:1014:15\n4306 rules/marlborough/rules.yaml:1015:15\n4307 rules/marlborough/rules.yaml:1016:19\n4313 rules/marlborough/rules.yaml:1018:19\n4314 rules/marlborough/rules.yaml:1019:19\n4315 rules/marlborough/rules.yaml:1020:19\n4316 rules/marlborough/rules.yaml:1021:19\n4320 rules/marlborough/rules.yaml:1022:23\n4321 rules/marlborough/rules.yaml:1023:23\n4330 rules/marlborough/rules.yaml:1025:23\n4343 rules/marlborough/rules.yaml:1026:23\n4345 rules/marlborough/rules.yaml:1027:23\n4411 rules/marlborough/rules.yaml:927:7\n4412 rules/marlborough/rules.yaml:928:11\n4413 rules/marlborough/rules.yaml:929:7\n4414 rules/marlborough/rules.yaml:930:7\n4415 rules/marlborough/rules.yaml:931:7\n4426 rules/marlborough/rules.yaml:932:11\n4433 rules/marlborough/rules.yaml:933:11\n4434 rules/marlborough/rules.yaml:934:15\n4436 rules/marlborough/rules.yaml:936:15\n4437 rules/marlborough/rules.yaml:937:11\n4460 rules/marlborough/rules.yaml:1071:7\n4461 rules/marlborough/rules.yaml:1072:7\n4462 rules/marlborough/rules.yaml:1073:7\n4463 rules/marlborough/rules.yaml:1074:7\n4474 rules/marlborough/rules.yaml:1075:11\n4479 rules/marlborough/rules.yaml:1076:11\n4480 rules/marlborough/rules.yaml:1077:11\n4481 rules/marlborough/rules.yaml:1078:11\n4482 rules/marlborough/rules.yaml:1079:15\n4493 rules/marlborough/rules.yaml:1081:15\n4506 rules/marlborough/rules.yaml:1082:15\n4513 rules/marlborough/rules.yaml:1084:15\n4526 rules/marlborough/rules.yaml:1085:15\n4527 rules/marlborough/rules.yaml:1086:19\n4529 rules/marlborough/rules.yaml:1088:19\n4533 rules/marlborough/rules.yaml:1089:7\n4534 rules/marlborough/rules.yaml:1090:7\n4565 rules/marlborough/rules.yaml:579:7\n4566 rules/marlborough/rules.yaml:580:7\n4567 rules/marlborough/rules.yaml:581:11\n4568 rules/marlborough/rules.yaml:582:7\n4569 rules/marlborough/rules.yaml:583:11\n4570 rules/marlborough/rules.yaml:584:11\n4571 rules/marlborough/rules.yaml:585:7\n4572 rules/marlborough/rules.yaml:586:11\n4573 rules/marlborough/rules.yaml:587:15\n4574 rules/marlborough/rules.yaml:588:7\n4575 rules/marlborough/rules.yaml:589:7\n4576 rules/marlborough/rules.yaml:590:11\n4577 rules/marlborough/rules.yaml:591:7\n4578 rules/marlborough/rules.yaml:592:7\n4579 rules/marlborough/rules.yaml:593:7\n4580 rules/marlborough/rules.yaml:594:7\n4589 rules/marlborough/rules.yaml:595:7\n4590 rules/marlborough/rules.yaml:596:11\n4591 rules/marlborough/rules.yaml:597:11\n4592 rules/marlborough/rules.yaml:598:15\n4593 rules/marlborough/rules.yaml:599:11\n4594 rules/marlborough/rules.yaml:600:7\n4607 rules/marlborough/rules.yaml:601:7\n4608 rules/marlborough/rules.yaml:602:11\n4610 rules/marlborough/rules.yaml:603:7\n4633 rules/marlborough/rules.yaml:1133:3\n4638 rules/marlborough/rules.yaml:1133:3\n4639 rules/marlborough/rules.yaml:1133:3\n4640 rules/marlborough/rules.yaml:1133:3\n4641 rules/marlborough/rules.yaml:1133:3\n4642 rules/marlborough/rules.yaml:1133:3\n4643 rules/marlborough/rules.yaml:1133:3\n4644 rules/marlborough/rules.yaml:1133:3\n4657 rules/marlborough/rules.yaml:1133:3\n4658 rules/marlborough/rules.yaml:1133:3\n4670 rules/marlborough/rules.yaml:1133:3\n4676 rules/marlborough/rules.yaml:1133:3\n4679 rules/marlborough/rules.yaml:1133:3\n4680 rules/marlborough/rules.yaml:1133:3\n4701 rules/marlborough/rules.yaml:1133:3\n4739 rules/marlborough/rules.yaml:1133:3\n4740 rules/marlborough/rules.yaml:1133:3\n4742 rules/marlborough/rules.yaml:1133:3\n4743 rules/marlborough/rules.yaml:1133:3\n4747 rules/marlborough/rules.yaml:1133:3\n4776 rules/marlborough/rules.yaml:875:7\n4782 rules/marlborough/rules.yaml:876:7\n4783 rules/marlborough/rules.yaml:877:7\n4784 rules/marlborough/rules.yaml:878:11\n4796 rules/marlborough/rules.yaml:879:7\n4813 rules/marlborough/rules.yaml:880:7\n4814 rules/marlborough/rules.yaml:881:11\n4815 rules/marlborough/rules.yaml:882:11\n4816 rules/marlborough/rules.yaml:883:11\n4817 rules/marlborough/rules.yaml:884:7\n4818 rules/marlborough/rules.yaml:885:7\n4819 rules/marlborough/rules.yaml:886:7\n4825 rules/marlborough/rules.yaml:887:7\n4843 rules/marlborough/rules.yaml:888:7\n4844 rules/marlborough/rules.yaml:889:11\n4845 rules/marlborough/rules.yaml:890:11\n4846 rules/marlborough/rules.yaml:891:7\n4857 rules/marlborough/rules.yaml:892:7\n4875 rules/marlborough/rules.yaml:893:7\n4876 rules/marlborough/rules.yaml:894:11\n4877 rules/marlborough/rules.yaml:895:7\n4878 rules/marlborough/rules.yaml:896:11\n4879 rules/marlborough/rules.yaml:897:15\n4881 rules/marlborough/rules.yaml:898:11\n4883 rules/marlborough/rules.yaml:900:11\n4884 rules/marlborough/rules.yaml:901:7\n4889 rules/marlborough/rules.yaml:902:11\n4890 rules/marlborough/rules.yaml:903:11\n4891 rules/marlborough/rules.yaml:904:11\n4896 rules/marlborough/rules.yaml:905:15\n4897 rules/marlborough/rules.yaml:906:15\n4905 rules/marlborough/rules.yaml:907:19\n4913 rules/marlborough/rules.yaml:908:19\n4916 rules/marlborough/rules.yaml:909:7\n4921 rules/marlborough/rules.yaml:910:7\n4922 rules/marlborough/rules.yaml:911:11\n4923 rules/marlborough/rules.yaml:912:7\n4924 rules/marlborough/rules.yaml:913:7\n4925 rules/marlborough/rules.yaml:914:11\n4926 rules/marlborough/rules.yaml:915:7\n4939 rules/marlborough/rules.yaml:916:7\n4944 rules/marlborough/rules.yaml:917:11\n4950 rules/marlborough/rules.yaml:918:11\n4988 rules/marlborough/rules.yaml:549:7\n4989 rules/marlborough/rules.yaml:550:7\n4990 rules/marlborough/rules.yaml:551:7\n5001 rules/marlborough/rules.yaml:552:11\n5002 rules/marlborough/rules.yaml:553:11\n5020 rules/marlborough/rules.yaml:554:11\n5021 rules/marlborough/rules.yaml:555:11\n5022 rules/marlborough/rules.yaml:556:11\n5026 rules/marlborough/rules.yaml:557:7\n5027 rules/marlborough/rules.yaml:558:11\n5045 rules/marlborough/rules.yaml:1037:7\n5049 rules/marlborough/rules.yaml:1038:7\n5063 rules/marlborough/rules.yaml:1039:11\n5064 rules/marlborough/rules.yaml:1040:11\n5069 rules/marlborough/rules.yaml:1041:7\n5083 rules/marlborough/rules.yaml:1042:11\n5097 rules/marlborough/flow.yaml:49:7\n5116 rules/marlborough/flow.yaml:53:7\n5130 rules/marlborough/flow.yaml:54:11\n5144 rules/marlborough/flow.yaml:44:7\n5149 rules/marlborough/flow.yaml:45:11\n5166 rules/marlborough/rules.yaml:630:7\n5172 rules/marlborough/rules.yaml:631:7\n5173 rules/marlborough/rules.yaml:632:11\n5174 rules/marlborough/rules.yaml:633:7\n5185 rules/marlborough/rules.yaml:634:7\n5186 rules/marlborough/rules.yaml:635:7"
+_ORIGINS = "704 rules/marlborough/rules.yaml:438:7\n718 rules/marlborough/rules.yaml:220:7\n719 rules/marlborough/rules.yaml:221:7\n738 rules/marlborough/rules.yaml:113:7\n739 rules/marlborough/rules.yaml:114:7\n740 rules/marlborough/rules.yaml:115:11\n741 rules/marlborough/rules.yaml:116:11\n742 rules/marlborough/rules.yaml:117:15\n743 rules/marlborough/rules.yaml:118:7\n761 rules/marlborough/rules.yaml:321:7\n776 rules/marlborough/rules.yaml:200:7\n777 rules/marlborough/rules.yaml:201:11\n778 rules/marlborough/rules.yaml:202:7\n779 rules/marlborough/rules.yaml:203:7\n789 rules/marlborough/rules.yaml:204:7\n790 rules/marlborough/rules.yaml:205:7\n793 rules/marlborough/rules.yaml:206:7\n794 rules/marlborough/rules.yaml:207:11\n802 rules/marlborough/rules.yaml:208:11\n803 rules/marlborough/rules.yaml:209:7\n808 rules/marlborough/rules.yaml:210:7\n820 rules/marlborough/rules.yaml:158:7\n821 rules/marlborough/rules.yaml:159:7\n822 rules/marlborough/rules.yaml:160:11\n823 rules/marlborough/rules.yaml:161:7\n824 rules/marlborough/rules.yaml:162:11\n825 rules/marlborough/rules.yaml:163:7\n829 rules/marlborough/rules.yaml:44:7\n837 rules/marlborough/rules.yaml:417:7\n845 rules/marlborough/rules.yaml:418:7\n846 rules/marlborough/rules.yaml:419:11\n847 rules/marlborough/rules.yaml:420:7\n858 rules/marlborough/rules.yaml:421:7\n863 rules/marlborough/rules.yaml:422:7\n864 rules/marlborough/rules.yaml:423:11\n865 rules/marlborough/rules.yaml:424:7\n866 rules/marlborough/rules.yaml:425:11\n867 rules/marlborough/rules.yaml:426:7\n872 rules/marlborough/rules.yaml:427:7\n880 rules/marlborough/rules.yaml:428:7\n881 rules/marlborough/rules.yaml:429:11\n882 rules/marlborough/rules.yaml:430:7\n896 rules/marlborough/rules.yaml:134:7\n900 rules/marlborough/rules.yaml:77:7\n907 rules/marlborough/rules.yaml:67:7\n922 rules/marlborough/rules.yaml:542:7\n926 rules/marlborough/rules.yaml:142:7\n927 rules/marlborough/rules.yaml:143:7\n928 rules/marlborough/rules.yaml:144:11\n929 rules/marlborough/rules.yaml:145:11\n930 rules/marlborough/rules.yaml:146:15\n931 rules/marlborough/rules.yaml:147:7\n944 rules/marlborough/rules.yaml:271:7\n945 rules/marlborough/rules.yaml:272:7\n946 rules/marlborough/rules.yaml:273:11\n947 rules/marlborough/rules.yaml:274:7\n948 rules/marlborough/rules.yaml:275:11\n949 rules/marlborough/rules.yaml:276:7\n957 rules/marlborough/rules.yaml:277:7\n958 rules/marlborough/rules.yaml:278:7\n964 rules/marlborough/rules.yaml:279:11\n965 rules/marlborough/rules.yaml:280:7\n966 rules/marlborough/rules.yaml:281:11\n974 rules/marlborough/rules.yaml:282:11\n980 rules/marlborough/rules.yaml:283:7\n984 rules/marlborough/rules.yaml:333:7\n989 rules/marlborough/rules.yaml:334:7\n990 rules/marlborough/rules.yaml:335:7\n993 rules/marlborough/rules.yaml:336:11\n994 rules/marlborough/rules.yaml:337:15\n995 rules/marlborough/rules.yaml:338:15\n996 rules/marlborough/rules.yaml:339:19\n998 rules/marlborough/rules.yaml:341:19\n999 rules/marlborough/rules.yaml:342:7\n1003 rules/marlborough/rules.yaml:85:7\n1010 rules/marlborough/rules.yaml:86:11\n1011 rules/marlborough/rules.yaml:87:7\n1012 rules/marlborough/rules.yaml:88:7\n1013 rules/marlborough/rules.yaml:89:11\n1014 rules/marlborough/rules.yaml:90:7\n1018 rules/marlborough/rules.yaml:309:7\n1025 rules/marlborough/rules.yaml:55:7\n1026 rules/marlborough/rules.yaml:56:7\n1027 rules/marlborough/rules.yaml:57:11\n1047 rules/marlborough/rules.yaml:58:15\n1048 rules/marlborough/rules.yaml:59:7\n1053 rules/marlborough/rules.yaml:391:7\n1068 rules/marlborough/rules.yaml:353:7\n1069 rules/marlborough/rules.yaml:354:11\n1070 rules/marlborough/rules.yaml:355:7\n1071 rules/marlborough/rules.yaml:356:11\n1072 rules/marlborough/rules.yaml:357:7\n1073 rules/marlborough/rules.yaml:358:11\n1074 rules/marlborough/rules.yaml:359:7\n1075 rules/marlborough/rules.yaml:360:11\n1076 rules/marlborough/rules.yaml:361:7\n1082 rules/marlborough/rules.yaml:454:7\n1091 rules/marlborough/rules.yaml:455:7\n1092 rules/marlborough/rules.yaml:456:7\n1108 rules/marlborough/rules.yaml:457:7\n1117 rules/marlborough/rules.yaml:458:7\n1132 rules/marlborough/rules.yaml:459:7\n1145 rules/marlborough/rules.yaml:460:7\n1153 rules/marlborough/rules.yaml:461:7\n1154 rules/marlborough/rules.yaml:462:7\n1159 rules/marlborough/rules.yaml:463:7\n1174 rules/marlborough/rules.yaml:504:7\n1190 rules/marlborough/rules.yaml:505:7\n1191 rules/marlborough/rules.yaml:506:11\n1192 rules/marlborough/rules.yaml:507:7\n1204 rules/marlborough/rules.yaml:508:7\n1213 rules/marlborough/rules.yaml:509:7\n1214 rules/marlborough/rules.yaml:510:7\n1215 rules/marlborough/rules.yaml:511:11\n1216 rules/marlborough/rules.yaml:512:15\n1217 rules/marlborough/rules.yaml:513:19\n1219 rules/marlborough/rules.yaml:515:19\n1244 rules/marlborough/rules.yaml:516:19\n1250 rules/marlborough/rules.yaml:517:23\n1251 rules/marlborough/rules.yaml:518:7\n1255 rules/marlborough/rules.yaml:474:7\n1256 rules/marlborough/rules.yaml:475:7\n1289 rules/marlborough/rules.yaml:98:7\n1290 rules/marlborough/rules.yaml:99:11\n1291 rules/marlborough/rules.yaml:100:7\n1292 rules/marlborough/rules.yaml:101:7\n1293 rules/marlborough/rules.yaml:102:11\n1294 rules/marlborough/rules.yaml:103:7\n1298 rules/marlborough/rules.yaml:17:7\n1302 rules/marlborough/rules.yaml:126:7\n1303 rules/marlborough/rules.yaml:127:7\n1307 rules/marlborough/rules.yaml:373:7\n1308 rules/marlborough/rules.yaml:374:7\n1313 rules/marlborough/rules.yaml:375:11\n1317 rules/marlborough/rules.yaml:376:15\n1322 rules/marlborough/rules.yaml:377:15\n1323 rules/marlborough/rules.yaml:378:19\n1332 rules/marlborough/rules.yaml:379:23\n1333 rules/marlborough/rules.yaml:380:7\n1337 rules/marlborough/rules.yaml:536:7\n1345 rules/marlborough/rules.yaml:293:7\n1346 rules/marlborough/rules.yaml:294:7\n1347 rules/marlborough/rules.yaml:295:11\n1348 rules/marlborough/rules.yaml:296:7\n1351 rules/marlborough/rules.yaml:297:11\n1352 rules/marlborough/rules.yaml:298:7\n1356 rules/marlborough/rules.yaml:299:11\n1357 rules/marlborough/rules.yaml:300:7\n1361 rules/marlborough/rules.yaml:26:7\n1362 rules/marlborough/rules.yaml:27:11\n1363 rules/marlborough/rules.yaml:28:7\n1367 rules/marlborough/rules.yaml:486:7\n1368 rules/marlborough/rules.yaml:487:7\n1369 rules/marlborough/rules.yaml:488:7\n1370 rules/marlborough/rules.yaml:489:7\n1371 rules/marlborough/rules.yaml:490:7\n1372 rules/marlborough/rules.yaml:491:7\n1390 rules/marlborough/rules.yaml:255:7\n1391 rules/marlborough/rules.yaml:256:7\n1395 rules/marlborough/rules.yaml:257:11\n1396 rules/marlborough/rules.yaml:258:7\n1397 rules/marlborough/rules.yaml:259:11\n1398 rules/marlborough/rules.yaml:260:7\n1402 rules/marlborough/rules.yaml:243:7\n1407 rules/marlborough/rules.yaml:244:7\n1416 rules/marlborough/rules.yaml:231:7\n1417 rules/marlborough/rules.yaml:232:11\n1418 rules/marlborough/rules.yaml:233:7\n1419 rules/marlborough/rules.yaml:234:11\n1420 rules/marlborough/rules.yaml:235:7\n1424 rules/marlborough/rules.yaml:36:7\n1431 rules/marlborough/rules.yaml:404:7\n1437 rules/marlborough/rules.yaml:405:7\n1441 rules/marlborough/rules.yaml:526:7\n1446 rules/marlborough/rules.yaml:527:7\n1447 rules/marlborough/rules.yaml:528:7\n1455 rules/marlborough/rules.yaml:1301:3\n1462 rules/marlborough/rules.yaml:1301:3\n1477 rules/marlborough/rules.yaml:1322:3\n1484 rules/marlborough/rules.yaml:1322:3\n1492 rules/marlborough/rules.yaml:1341:3\n1497 rules/marlborough/rules.yaml:1341:3\n1501 rules/marlborough/rules.yaml:176:7\n1502 rules/marlborough/rules.yaml:177:7\n1503 rules/marlborough/rules.yaml:178:7\n1504 rules/marlborough/rules.yaml:179:7\n1505 rules/marlborough/rules.yaml:180:11\n1506 rules/marlborough/rules.yaml:181:11\n1516 rules/marlborough/rules.yaml:182:15\n1520 rules/marlborough/rules.yaml:183:19\n1547 rules/marlborough/rules.yaml:185:19\n1561 rules/marlborough/rules.yaml:186:7\n1565 rules/marlborough/cards.yaml:383:14\n1569 rules/marlborough/cards.yaml:391:14\n1573 rules/marlborough/cards.yaml:15:14\n1577 rules/marlborough/cards.yaml:23:14\n1581 rules/marlborough/cards.yaml:31:14\n1585 rules/marlborough/cards.yaml:39:14\n1589 rules/marlborough/cards.yaml:47:14\n1593 rules/marlborough/cards.yaml:55:14\n1597 rules/marlborough/cards.yaml:63:14\n1601 rules/marlborough/cards.yaml:71:14\n1605 rules/marlborough/cards.yaml:79:14\n1609 rules/marlborough/cards.yaml:87:14\n1613 rules/marlborough/cards.yaml:95:14\n1617 rules/marlborough/cards.yaml:103:14\n1621 rules/marlborough/cards.yaml:111:14\n1625 rules/marlborough/cards.yaml:119:14\n1629 rules/marlborough/cards.yaml:127:14\n1633 rules/marlborough/cards.yaml:199:14\n1637 rules/marlborough/cards.yaml:135:14\n1641 rules/marlborough/cards.yaml:143:14\n1645 rules/marlborough/cards.yaml:151:14\n1649 rules/marlborough/cards.yaml:159:14\n1653 rules/marlborough/cards.yaml:167:14\n1657 rules/marlborough/cards.yaml:175:14\n1661 rules/marlborough/cards.yaml:183:14\n1665 rules/marlborough/cards.yaml:191:14\n1669 rules/marlborough/cards.yaml:271:14\n1673 rules/marlborough/cards.yaml:279:14\n1677 rules/marlborough/cards.yaml:287:14\n1681 rules/marlborough/cards.yaml:295:14\n1685 rules/marlborough/cards.yaml:303:14\n1689 rules/marlborough/cards.yaml:311:14\n1693 rules/marlborough/cards.yaml:319:14\n1697 rules/marlborough/cards.yaml:327:14\n1701 rules/marlborough/cards.yaml:335:14\n1705 rules/marlborough/cards.yaml:343:14\n1709 rules/marlborough/cards.yaml:351:14\n1713 rules/marlborough/cards.yaml:359:14\n1717 rules/marlborough/cards.yaml:367:14\n1721 rules/marlborough/cards.yaml:375:14\n1725 rules/marlborough/cards.yaml:207:14\n1729 rules/marlborough/cards.yaml:215:14\n1733 rules/marlborough/cards.yaml:223:14\n1737 rules/marlborough/cards.yaml:231:14\n1741 rules/marlborough/cards.yaml:239:14\n1745 rules/marlborough/cards.yaml:247:14\n1749 rules/marlborough/cards.yaml:255:14\n1753 rules/marlborough/cards.yaml:263:14\n1757 rules/marlborough/rules.yaml:648:7\n1761 rules/marlborough/rules.yaml:649:11\n1762 rules/marlborough/rules.yaml:650:11\n1767 rules/marlborough/rules.yaml:1258:7\n1768 rules/marlborough/rules.yaml:1259:7\n1770 rules/marlborough/rules.yaml:1260:7\n1772 rules/marlborough/rules.yaml:1261:7\n1773 rules/marlborough/rules.yaml:1262:7\n1788 rules/marlborough/rules.yaml:1263:11\n1794 rules/marlborough/rules.yaml:1264:15\n1796 rules/marlborough/rules.yaml:1265:15\n1798 rules/marlborough/rules.yaml:1266:15\n1803 rules/marlborough/rules.yaml:550:7\n1804 rules/marlborough/rules.yaml:551:7\n1811 rules/marlborough/rules.yaml:552:11\n1812 rules/marlborough/rules.yaml:553:11\n1816 rules/marlborough/rules.yaml:554:11\n1820 rules/marlborough/rules.yaml:613:7\n1821 rules/marlborough/rules.yaml:614:7\n1823 rules/marlborough/rules.yaml:615:7\n1825 rules/marlborough/rules.yaml:616:7\n1826 rules/marlborough/rules.yaml:617:7\n1841 rules/marlborough/rules.yaml:618:11\n1847 rules/marlborough/rules.yaml:619:15\n1849 rules/marlborough/rules.yaml:620:15\n1851 rules/marlborough/rules.yaml:621:15\n1855 rules/marlborough/flow.yaml:69:7\n1856 rules/marlborough/flow.yaml:70:7\n1857 rules/marlborough/flow.yaml:71:11\n1861 rules/marlborough/rules.yaml:726:7\n1862 rules/marlborough/rules.yaml:727:11\n1863 rules/marlborough/rules.yaml:728:7\n1864 rules/marlborough/rules.yaml:729:7\n1865 rules/marlborough/rules.yaml:731:15\n1867 rules/marlborough/rules.yaml:732:15\n1868 rules/marlborough/rules.yaml:733:15\n1869 rules/marlborough/rules.yaml:734:15\n1871 rules/marlborough/rules.yaml:736:15\n1873 rules/marlborough/rules.yaml:737:15\n1874 rules/marlborough/rules.yaml:738:15\n1875 rules/marlborough/rules.yaml:739:15\n1877 rules/marlborough/rules.yaml:741:15\n1881 rules/marlborough/rules.yaml:1165:7\n1886 rules/marlborough/rules.yaml:1166:11\n1889 rules/marlborough/rules.yaml:1167:11\n1895 rules/marlborough/rules.yaml:1168:15\n1897 rules/marlborough/rules.yaml:1169:15\n1901 rules/marlborough/rules.yaml:940:7\n1902 rules/marlborough/rules.yaml:941:11\n1903 rules/marlborough/rules.yaml:942:15\n1904 rules/marlborough/rules.yaml:943:15\n1917 rules/marlborough/rules.yaml:944:15\n1918 rules/marlborough/rules.yaml:945:15\n1930 rules/marlborough/rules.yaml:946:15\n1931 rules/marlborough/rules.yaml:947:19\n1932 rules/marlborough/rules.yaml:948:19\n1938 rules/marlborough/rules.yaml:561:7\n1939 rules/marlborough/rules.yaml:562:7\n1944 rules/marlborough/rules.yaml:563:11\n1945 rules/marlborough/rules.yaml:564:11\n1948 rules/marlborough/rules.yaml:565:11\n1949 rules/marlborough/rules.yaml:566:7\n1950 rules/marlborough/rules.yaml:567:7\n1955 rules/marlborough/flow.yaml:10:7\n1956 rules/marlborough/flow.yaml:11:11\n1960 rules/marlborough/flow.yaml:15:7\n1961 rules/marlborough/flow.yaml:16:11\n1962 rules/marlborough/flow.yaml:17:15\n1965 rules/marlborough/flow.yaml:18:19\n1966 rules/marlborough/flow.yaml:19:19\n1972 rules/marlborough/rules.yaml:600:7\n1973 rules/marlborough/rules.yaml:601:11\n1975 rules/marlborough/rules.yaml:603:11\n1976 rules/marlborough/rules.yaml:604:7\n1978 rules/marlborough/rules.yaml:605:7\n1979 rules/marlborough/rules.yaml:606:11\n1984 rules/marlborough/rules.yaml:574:7\n1985 rules/marlborough/rules.yaml:575:7\n1991 rules/marlborough/rules.yaml:1150:7\n1992 rules/marlborough/rules.yaml:1151:7\n1993 rules/marlborough/rules.yaml:1152:7\n1994 rules/marlborough/rules.yaml:1153:7\n1995 rules/marlborough/rules.yaml:1154:11\n1998 rules/marlborough/rules.yaml:1156:11\n2003 rules/marlborough/flow.yaml:58:7\n2008 rules/marlborough/flow.yaml:59:7\n2013 rules/marlborough/flow.yaml:60:7\n2015 rules/marlborough/flow.yaml:61:7\n2016 rules/marlborough/flow.yaml:62:11\n2018 rules/marlborough/flow.yaml:64:11\n2023 rules/marlborough/flow.yaml:24:7\n2024 rules/marlborough/flow.yaml:25:11\n2029 rules/marlborough/flow.yaml:26:11\n2032 rules/marlborough/flow.yaml:28:11\n2033 rules/marlborough/flow.yaml:29:11\n2034 rules/marlborough/flow.yaml:30:15\n2035 rules/marlborough/flow.yaml:31:11\n2036 rules/marlborough/flow.yaml:32:15\n2037 rules/marlborough/flow.yaml:33:15\n2038 rules/marlborough/flow.yaml:34:15\n2043 rules/marlborough/flow.yaml:35:19\n2044 rules/marlborough/flow.yaml:36:19\n2045 rules/marlborough/flow.yaml:37:19\n2047 rules/marlborough/flow.yaml:38:15\n2048 rules/marlborough/flow.yaml:39:11\n2051 rules/marlborough/flow.yaml:40:11\n2057 rules/marlborough/rules.yaml:582:7\n2058 rules/marlborough/rules.yaml:583:11\n2059 rules/marlborough/rules.yaml:584:11\n2061 rules/marlborough/rules.yaml:585:7\n2062 rules/marlborough/rules.yaml:586:7\n2063 rules/marlborough/rules.yaml:587:7\n2064 rules/marlborough/rules.yaml:588:7\n2065 rules/marlborough/rules.yaml:589:11\n2069 rules/marlborough/rules.yaml:591:11\n2077 rules/marlborough/rules.yaml:593:11\n2089 rules/marlborough/rules.yaml:1316:7\n2092 rules/marlborough/rules.yaml:1317:7\n2093 rules/marlborough/rules.yaml:1318:11\n2095 rules/marlborough/rules.yaml:1320:11\n2096 rules/marlborough/rules.yaml:1321:7\n2103 rules/marlborough/rules.yaml:1336:7\n2106 rules/marlborough/rules.yaml:1337:7\n2107 rules/marlborough/rules.yaml:1338:7\n2112 rules/marlborough/rules.yaml:1355:7\n2115 rules/marlborough/rules.yaml:1356:7\n2116 rules/marlborough/rules.yaml:1357:7\n2117 rules/marlborough/rules.yaml:1358:7\n2490 rules/marlborough/rules.yaml:697:7\n2493 rules/marlborough/rules.yaml:698:11\n2494 rules/marlborough/rules.yaml:699:7\n2503 rules/marlborough/rules.yaml:700:7\n2504 rules/marlborough/rules.yaml:701:11\n2505 rules/marlborough/rules.yaml:702:7\n2506 rules/marlborough/rules.yaml:703:7\n2507 rules/marlborough/rules.yaml:704:11\n2509 rules/marlborough/rules.yaml:705:7\n2510 rules/marlborough/rules.yaml:706:11\n2514 rules/marlborough/rules.yaml:796:7\n2515 rules/marlborough/rules.yaml:797:7\n2518 rules/marlborough/rules.yaml:798:7\n2519 rules/marlborough/rules.yaml:799:11\n2521 rules/marlborough/rules.yaml:800:7\n2522 rules/marlborough/rules.yaml:801:11\n2524 rules/marlborough/rules.yaml:802:7\n2525 rules/marlborough/rules.yaml:803:7\n2526 rules/marlborough/rules.yaml:805:7\n2527 rules/marlborough/rules.yaml:806:11\n2533 rules/marlborough/rules.yaml:807:11\n2541 rules/marlborough/rules.yaml:810:11\n2542 rules/marlborough/rules.yaml:812:11\n2543 rules/marlborough/rules.yaml:814:19\n2545 rules/marlborough/rules.yaml:817:19\n2550 rules/marlborough/rules.yaml:819:19\n2556 rules/marlborough/rules.yaml:823:11\n2562 rules/marlborough/rules.yaml:826:11\n2563 rules/marlborough/rules.yaml:828:11\n2568 rules/marlborough/rules.yaml:829:11\n2573 rules/marlborough/rules.yaml:830:11\n2574 rules/marlborough/rules.yaml:832:19\n2575 rules/marlborough/rules.yaml:833:19\n2581 rules/marlborough/rules.yaml:834:23\n2582 rules/marlborough/rules.yaml:835:23\n2584 rules/marlborough/rules.yaml:837:19\n2585 rules/marlborough/rules.yaml:838:23\n2587 rules/marlborough/rules.yaml:840:23\n2591 rules/marlborough/rules.yaml:844:19\n2592 rules/marlborough/rules.yaml:845:19\n2593 rules/marlborough/rules.yaml:846:19\n2594 rules/marlborough/rules.yaml:847:23\n2598 rules/marlborough/rules.yaml:851:19\n2599 rules/marlborough/rules.yaml:852:19\n2600 rules/marlborough/rules.yaml:853:19\n2614 rules/marlborough/rules.yaml:854:23\n2616 rules/marlborough/rules.yaml:856:19\n2623 rules/marlborough/rules.yaml:1301:3\n2624 rules/marlborough/rules.yaml:1301:3\n2627 rules/marlborough/rules.yaml:1301:3\n2628 rules/marlborough/rules.yaml:1301:3\n2629 rules/marlborough/rules.yaml:1301:3\n2630 rules/marlborough/rules.yaml:1301:3\n2631 rules/marlborough/rules.yaml:1301:3\n2632 rules/marlborough/rules.yaml:1301:3\n2639 rules/marlborough/rules.yaml:1301:3\n2640 rules/marlborough/rules.yaml:1301:3\n2641 rules/marlborough/rules.yaml:1301:3\n2642 rules/marlborough/rules.yaml:1301:3\n2656 rules/marlborough/rules.yaml:1301:3\n2657 rules/marlborough/rules.yaml:1301:3\n2659 rules/marlborough/rules.yaml:1301:3\n2660 rules/marlborough/rules.yaml:1301:3\n2661 rules/marlborough/rules.yaml:1301:3\n2663 rules/marlborough/rules.yaml:1301:3\n2664 rules/marlborough/rules.yaml:1301:3\n2667 rules/marlborough/rules.yaml:1301:3\n2683 rules/marlborough/rules.yaml:867:7\n2684 rules/marlborough/rules.yaml:868:7\n2685 rules/marlborough/rules.yaml:869:7\n2690 rules/marlborough/rules.yaml:870:7\n2691 rules/marlborough/rules.yaml:871:7\n2695 rules/marlborough/rules.yaml:872:7\n2699 rules/marlborough/rules.yaml:873:7\n2700 rules/marlborough/rules.yaml:874:11\n2701 rules/marlborough/rules.yaml:875:7\n2702 rules/marlborough/rules.yaml:876:7\n2703 rules/marlborough/rules.yaml:877:7\n2708 rules/marlborough/rules.yaml:878:7\n2713 rules/marlborough/rules.yaml:879:7\n2714 rules/marlborough/rules.yaml:880:7\n2715 rules/marlborough/rules.yaml:881:7\n2716 rules/marlborough/rules.yaml:882:7\n2717 rules/marlborough/rules.yaml:883:7\n2718 rules/marlborough/rules.yaml:884:7\n2719 rules/marlborough/rules.yaml:885:7\n2720 rules/marlborough/rules.yaml:886:7\n2721 rules/marlborough/rules.yaml:887:7\n2722 rules/marlborough/rules.yaml:888:7\n2723 rules/marlborough/rules.yaml:889:7\n2740 rules/marlborough/rules.yaml:890:7\n2741 rules/marlborough/rules.yaml:891:7\n2742 rules/marlborough/rules.yaml:892:11\n2769 rules/marlborough/rules.yaml:893:7\n2770 rules/marlborough/rules.yaml:894:7\n2771 rules/marlborough/rules.yaml:896:15\n2772 rules/marlborough/rules.yaml:897:19\n2773 rules/marlborough/rules.yaml:898:15\n2774 rules/marlborough/rules.yaml:899:15\n2775 rules/marlborough/rules.yaml:900:15\n2776 rules/marlborough/rules.yaml:901:19\n2778 rules/marlborough/rules.yaml:903:15\n2779 rules/marlborough/rules.yaml:904:15\n2780 rules/marlborough/rules.yaml:905:15\n2781 rules/marlborough/rules.yaml:906:15\n2782 rules/marlborough/rules.yaml:907:15\n2783 rules/marlborough/rules.yaml:908:19\n2785 rules/marlborough/rules.yaml:910:15\n2786 rules/marlborough/rules.yaml:911:15\n2787 rules/marlborough/rules.yaml:912:15\n2788 rules/marlborough/rules.yaml:913:15\n2797 rules/marlborough/rules.yaml:914:19\n2799 rules/marlborough/rules.yaml:916:15\n2800 rules/marlborough/rules.yaml:917:15\n2801 rules/marlborough/rules.yaml:918:15\n2807 rules/marlborough/rules.yaml:919:19\n2808 rules/marlborough/rules.yaml:920:19\n2809 rules/marlborough/rules.yaml:921:15\n2810 rules/marlborough/rules.yaml:922:15\n2811 rules/marlborough/rules.yaml:923:15\n2812 rules/marlborough/rules.yaml:924:19\n2814 rules/marlborough/rules.yaml:926:15\n2815 rules/marlborough/rules.yaml:927:19\n2816 rules/marlborough/rules.yaml:928:15\n2817 rules/marlborough/rules.yaml:929:15\n2818 rules/marlborough/rules.yaml:930:15\n2819 rules/marlborough/rules.yaml:931:15\n2820 rules/marlborough/rules.yaml:932:15\n2821 rules/marlborough/rules.yaml:933:19\n2825 rules/marlborough/rules.yaml:752:7\n2826 rules/marlborough/rules.yaml:753:7\n2829 rules/marlborough/rules.yaml:754:7\n2830 rules/marlborough/rules.yaml:755:11\n2831 rules/marlborough/rules.yaml:756:15\n2832 rules/marlborough/rules.yaml:757:7\n2833 rules/marlborough/rules.yaml:758:7\n2834 rules/marlborough/rules.yaml:759:7\n2835 rules/marlborough/rules.yaml:760:11\n2836 rules/marlborough/rules.yaml:761:11\n2837 rules/marlborough/rules.yaml:762:11\n2843 rules/marlborough/rules.yaml:763:11\n2852 rules/marlborough/rules.yaml:764:11\n2853 rules/marlborough/rules.yaml:765:15\n2854 rules/marlborough/rules.yaml:766:19\n2856 rules/marlborough/rules.yaml:768:15\n2857 rules/marlborough/rules.yaml:769:15\n2858 rules/marlborough/rules.yaml:770:19\n2860 rules/marlborough/rules.yaml:772:7\n2861 rules/marlborough/rules.yaml:773:7\n2865 rules/marlborough/rules.yaml:1102:7\n2866 rules/marlborough/rules.yaml:1103:7\n2875 rules/marlborough/rules.yaml:1104:7\n2876 rules/marlborough/rules.yaml:1105:11\n2885 rules/marlborough/rules.yaml:1106:15\n2886 rules/marlborough/rules.yaml:1107:15\n2887 rules/marlborough/rules.yaml:1108:19\n2888 rules/marlborough/rules.yaml:1109:19\n2889 rules/marlborough/rules.yaml:1111:23\n2903 rules/marlborough/rules.yaml:1112:23\n2904 rules/marlborough/rules.yaml:1113:27\n2906 rules/marlborough/rules.yaml:1114:23\n2907 rules/marlborough/rules.yaml:1115:23\n2908 rules/marlborough/rules.yaml:1116:27\n2909 rules/marlborough/rules.yaml:1117:31\n2917 rules/marlborough/rules.yaml:1322:3\n2918 rules/marlborough/rules.yaml:1322:3\n2919 rules/marlborough/rules.yaml:1322:3\n2920 rules/marlborough/rules.yaml:1322:3\n2921 rules/marlborough/rules.yaml:1322:3\n2922 rules/marlborough/rules.yaml:1322:3\n2923 rules/marlborough/rules.yaml:1322:3\n2924 rules/marlborough/rules.yaml:1322:3\n2931 rules/marlborough/rules.yaml:1322:3\n2932 rules/marlborough/rules.yaml:1322:3\n2933 rules/marlborough/rules.yaml:1322:3\n2934 rules/marlborough/rules.yaml:1322:3\n2939 rules/marlborough/rules.yaml:1322:3\n2940 rules/marlborough/rules.yaml:1322:3\n2942 rules/marlborough/rules.yaml:1322:3\n2943 rules/marlborough/rules.yaml:1322:3\n2944 rules/marlborough/rules.yaml:1322:3\n2946 rules/marlborough/rules.yaml:1322:3\n2947 rules/marlborough/rules.yaml:1322:3\n2948 rules/marlborough/rules.yaml:1322:3\n2954 rules/marlborough/rules.yaml:780:7\n2955 rules/marlborough/rules.yaml:781:7\n2956 rules/marlborough/rules.yaml:782:11\n2957 rules/marlborough/rules.yaml:783:11\n2959 rules/marlborough/rules.yaml:785:11\n2999 rules/marlborough/rules.yaml:1183:7\n3004 rules/marlborough/rules.yaml:1184:11\n3005 rules/marlborough/rules.yaml:1185:11\n3006 rules/marlborough/rules.yaml:1186:11\n3009 rules/marlborough/rules.yaml:1189:15\n3010 rules/marlborough/rules.yaml:1190:15\n3012 rules/marlborough/rules.yaml:1192:7\n3013 rules/marlborough/rules.yaml:1193:7\n3014 rules/marlborough/rules.yaml:1194:7\n3019 rules/marlborough/rules.yaml:1195:7\n3020 rules/marlborough/rules.yaml:1196:11\n3021 rules/marlborough/rules.yaml:1197:11\n3022 rules/marlborough/rules.yaml:1198:15\n3023 rules/marlborough/rules.yaml:1199:15\n3024 rules/marlborough/rules.yaml:1200:15\n3025 rules/marlborough/rules.yaml:1202:7\n3026 rules/marlborough/rules.yaml:1203:7\n3031 rules/marlborough/rules.yaml:1204:11\n3034 rules/marlborough/rules.yaml:1205:11\n3049 rules/marlborough/rules.yaml:1206:11\n3050 rules/marlborough/rules.yaml:1207:15\n3052 rules/marlborough/rules.yaml:1209:15\n3053 rules/marlborough/rules.yaml:1210:15\n3054 rules/marlborough/rules.yaml:1211:19\n3056 rules/marlborough/rules.yaml:1213:19\n3057 rules/marlborough/rules.yaml:1214:19\n3058 rules/marlborough/rules.yaml:1216:7\n3059 rules/marlborough/rules.yaml:1217:7\n3064 rules/marlborough/rules.yaml:1218:11\n3079 rules/marlborough/rules.yaml:1219:11\n3080 rules/marlborough/rules.yaml:1220:15\n3082 rules/marlborough/rules.yaml:1222:15\n3083 rules/marlborough/rules.yaml:1223:15\n3084 rules/marlborough/rules.yaml:1224:19\n3086 rules/marlborough/rules.yaml:1226:19\n3087 rules/marlborough/rules.yaml:1227:19\n3088 rules/marlborough/rules.yaml:1228:19\n3089 rules/marlborough/rules.yaml:1229:19\n3093 rules/marlborough/rules.yaml:1230:23\n3095 rules/marlborough/rules.yaml:1233:23\n3096 rules/marlborough/rules.yaml:1234:23\n3101 rules/marlborough/rules.yaml:1129:7\n3116 rules/marlborough/rules.yaml:1130:7\n3125 rules/marlborough/rules.yaml:1131:11\n3126 rules/marlborough/rules.yaml:1132:7\n3127 rules/marlborough/rules.yaml:1133:7\n3148 rules/marlborough/rules.yaml:1134:7\n3149 rules/marlborough/rules.yaml:1136:11\n3150 rules/marlborough/rules.yaml:1137:15\n3151 rules/marlborough/rules.yaml:1138:11\n3152 rules/marlborough/rules.yaml:1139:7\n3153 rules/marlborough/rules.yaml:1140:7\n3154 rules/marlborough/rules.yaml:1141:11\n3159 rules/marlborough/rules.yaml:1015:7\n3160 rules/marlborough/rules.yaml:1016:11\n3161 rules/marlborough/rules.yaml:1017:7\n3162 rules/marlborough/rules.yaml:1018:7\n3163 rules/marlborough/rules.yaml:1019:7\n3168 rules/marlborough/rules.yaml:1020:11\n3169 rules/marlborough/rules.yaml:1021:11\n3170 rules/marlborough/rules.yaml:1022:15\n3172 rules/marlborough/rules.yaml:1024:15\n3173 rules/marlborough/rules.yaml:1025:11\n3178 rules/marlborough/rules.yaml:1279:7\n3179 rules/marlborough/rules.yaml:1280:7\n3180 rules/marlborough/rules.yaml:1281:7\n3181 rules/marlborough/rules.yaml:1282:7\n3186 rules/marlborough/rules.yaml:1283:11\n3191 rules/marlborough/rules.yaml:1284:11\n3195 rules/marlborough/rules.yaml:1285:11\n3196 rules/marlborough/rules.yaml:1286:11\n3197 rules/marlborough/rules.yaml:1287:15\n3199 rules/marlborough/rules.yaml:1289:15\n3200 rules/marlborough/rules.yaml:1290:15\n3202 rules/marlborough/rules.yaml:1292:15\n3203 rules/marlborough/rules.yaml:1293:15\n3204 rules/marlborough/rules.yaml:1294:19\n3206 rules/marlborough/rules.yaml:1296:19\n3207 rules/marlborough/rules.yaml:1297:7\n3211 rules/marlborough/rules.yaml:662:7\n3212 rules/marlborough/rules.yaml:663:7\n3213 rules/marlborough/rules.yaml:664:11\n3214 rules/marlborough/rules.yaml:665:7\n3215 rules/marlborough/rules.yaml:667:11\n3216 rules/marlborough/rules.yaml:668:7\n3217 rules/marlborough/rules.yaml:669:11\n3218 rules/marlborough/rules.yaml:670:15\n3219 rules/marlborough/rules.yaml:671:7\n3220 rules/marlborough/rules.yaml:672:7\n3221 rules/marlborough/rules.yaml:673:7\n3222 rules/marlborough/rules.yaml:674:11\n3223 rules/marlborough/rules.yaml:675:7\n3224 rules/marlborough/rules.yaml:676:7\n3225 rules/marlborough/rules.yaml:677:7\n3226 rules/marlborough/rules.yaml:678:7\n3235 rules/marlborough/rules.yaml:679:7\n3236 rules/marlborough/rules.yaml:681:11\n3237 rules/marlborough/rules.yaml:682:15\n3238 rules/marlborough/rules.yaml:683:11\n3239 rules/marlborough/rules.yaml:684:7\n3240 rules/marlborough/rules.yaml:685:7\n3241 rules/marlborough/rules.yaml:686:11\n3247 rules/marlborough/rules.yaml:1341:3\n3248 rules/marlborough/rules.yaml:1341:3\n3249 rules/marlborough/rules.yaml:1341:3\n3250 rules/marlborough/rules.yaml:1341:3\n3251 rules/marlborough/rules.yaml:1341:3\n3252 rules/marlborough/rules.yaml:1341:3\n3253 rules/marlborough/rules.yaml:1341:3\n3254 rules/marlborough/rules.yaml:1341:3\n3261 rules/marlborough/rules.yaml:1341:3\n3262 rules/marlborough/rules.yaml:1341:3\n3263 rules/marlborough/rules.yaml:1341:3\n3264 rules/marlborough/rules.yaml:1341:3\n3267 rules/marlborough/rules.yaml:1341:3\n3268 rules/marlborough/rules.yaml:1341:3\n3270 rules/marlborough/rules.yaml:1341:3\n3271 rules/marlborough/rules.yaml:1341:3\n3272 rules/marlborough/rules.yaml:1341:3\n3274 rules/marlborough/rules.yaml:1341:3\n3275 rules/marlborough/rules.yaml:1341:3\n3276 rules/marlborough/rules.yaml:1341:3\n3282 rules/marlborough/rules.yaml:1042:7\n3288 rules/marlborough/rules.yaml:1043:7\n3302 rules/marlborough/rules.yaml:1044:7\n3313 rules/marlborough/rules.yaml:1045:7\n3324 rules/marlborough/rules.yaml:1046:11\n3325 rules/marlborough/rules.yaml:1048:7\n3330 rules/marlborough/rules.yaml:1049:7\n3331 rules/marlborough/rules.yaml:1050:7\n3332 rules/marlborough/rules.yaml:1051:11\n3333 rules/marlborough/rules.yaml:1052:7\n3334 rules/marlborough/rules.yaml:1053:11\n3335 rules/marlborough/rules.yaml:1054:7\n3336 rules/marlborough/rules.yaml:1055:11\n3337 rules/marlborough/rules.yaml:1056:15\n3341 rules/marlborough/rules.yaml:1060:7\n3342 rules/marlborough/rules.yaml:1061:11\n3345 rules/marlborough/rules.yaml:1062:15\n3346 rules/marlborough/rules.yaml:1063:19\n3349 rules/marlborough/rules.yaml:1067:7\n3350 rules/marlborough/rules.yaml:1068:11\n3351 rules/marlborough/rules.yaml:1070:11\n3352 rules/marlborough/rules.yaml:1071:15\n3355 rules/marlborough/rules.yaml:1072:15\n3356 rules/marlborough/rules.yaml:1073:19\n3357 rules/marlborough/rules.yaml:1074:19\n3358 rules/marlborough/rules.yaml:1075:7\n3359 rules/marlborough/rules.yaml:1076:11\n3360 rules/marlborough/rules.yaml:1077:7\n3372 rules/marlborough/rules.yaml:1078:7\n3381 rules/marlborough/rules.yaml:1079:11\n3382 rules/marlborough/rules.yaml:1080:7\n3383 rules/marlborough/rules.yaml:1081:7\n3384 rules/marlborough/rules.yaml:1082:11\n3385 rules/marlborough/rules.yaml:1083:7\n3386 rules/marlborough/rules.yaml:1084:7\n3387 rules/marlborough/rules.yaml:1085:11\n3388 rules/marlborough/rules.yaml:1086:11\n3389 rules/marlborough/rules.yaml:1087:15\n3401 rules/marlborough/rules.yaml:1088:11\n3402 rules/marlborough/rules.yaml:1089:11\n3403 rules/marlborough/rules.yaml:1090:15\n3404 rules/marlborough/rules.yaml:1091:11\n3409 rules/marlborough/rules.yaml:959:7\n3415 rules/marlborough/rules.yaml:960:7\n3416 rules/marlborough/rules.yaml:961:7\n3417 rules/marlborough/rules.yaml:962:11\n3426 rules/marlborough/rules.yaml:963:7\n3427 rules/marlborough/rules.yaml:964:7\n3428 rules/marlborough/rules.yaml:965:11\n3429 rules/marlborough/rules.yaml:967:11\n3430 rules/marlborough/rules.yaml:968:7\n3431 rules/marlborough/rules.yaml:969:7\n3432 rules/marlborough/rules.yaml:970:7\n3438 rules/marlborough/rules.yaml:971:7\n3441 rules/marlborough/rules.yaml:972:7\n3442 rules/marlborough/rules.yaml:973:11\n3443 rules/marlborough/rules.yaml:975:7\n3452 rules/marlborough/rules.yaml:976:11\n3453 rules/marlborough/rules.yaml:977:11\n3454 rules/marlborough/rules.yaml:978:7\n3465 rules/marlborough/rules.yaml:979:7\n3466 rules/marlborough/rules.yaml:980:7\n3467 rules/marlborough/rules.yaml:981:11\n3468 rules/marlborough/rules.yaml:982:7\n3469 rules/marlborough/rules.yaml:983:11\n3470 rules/marlborough/rules.yaml:984:15\n3472 rules/marlborough/rules.yaml:985:15\n3475 rules/marlborough/rules.yaml:989:7\n3476 rules/marlborough/rules.yaml:990:11\n3477 rules/marlborough/rules.yaml:992:11\n3478 rules/marlborough/rules.yaml:993:15\n3479 rules/marlborough/rules.yaml:994:15\n3480 rules/marlborough/rules.yaml:995:19\n3481 rules/marlborough/rules.yaml:996:19\n3482 rules/marlborough/rules.yaml:997:7\n3487 rules/marlborough/rules.yaml:998:7\n3488 rules/marlborough/rules.yaml:999:11\n3489 rules/marlborough/rules.yaml:1000:7\n3490 rules/marlborough/rules.yaml:1001:7\n3491 rules/marlborough/rules.yaml:1002:11\n3492 rules/marlborough/rules.yaml:1003:7\n3493 rules/marlborough/rules.yaml:1004:7\n3494 rules/marlborough/rules.yaml:1005:11\n3495 rules/marlborough/rules.yaml:1006:11\n3501 rules/marlborough/rules.yaml:632:7\n3502 rules/marlborough/rules.yaml:633:7\n3503 rules/marlborough/rules.yaml:634:7\n3508 rules/marlborough/rules.yaml:635:11\n3509 rules/marlborough/rules.yaml:636:11\n3510 rules/marlborough/rules.yaml:637:11\n3511 rules/marlborough/rules.yaml:638:11\n3512 rules/marlborough/rules.yaml:639:11\n3513 rules/marlborough/rules.yaml:640:7\n3514 rules/marlborough/rules.yaml:641:11\n3518 rules/marlborough/rules.yaml:1245:7\n3522 rules/marlborough/rules.yaml:1246:7\n3523 rules/marlborough/rules.yaml:1247:11\n3524 rules/marlborough/rules.yaml:1248:11\n3525 rules/marlborough/rules.yaml:1249:7\n3526 rules/marlborough/rules.yaml:1250:11\n3530 rules/marlborough/flow.yaml:49:7\n3534 rules/marlborough/flow.yaml:53:7\n3535 rules/marlborough/flow.yaml:54:11\n3539 rules/marlborough/flow.yaml:44:7\n3540 rules/marlborough/flow.yaml:45:11\n3544 rules/marlborough/rules.yaml:714:7\n3550 rules/marlborough/rules.yaml:715:7\n3551 rules/marlborough/rules.yaml:716:11\n3552 rules/marlborough/rules.yaml:717:7\n3553 rules/marlborough/rules.yaml:718:7\n3568 rules/marlborough/rules.yaml:697:7\n3571 rules/marlborough/rules.yaml:698:11\n3572 rules/marlborough/rules.yaml:699:7\n3584 rules/marlborough/rules.yaml:700:7\n3585 rules/marlborough/rules.yaml:701:11\n3586 rules/marlborough/rules.yaml:702:7\n3604 rules/marlborough/rules.yaml:703:7\n3605 rules/marlborough/rules.yaml:704:11\n3607 rules/marlborough/rules.yaml:705:7\n3608 rules/marlborough/rules.yaml:706:11\n3609 rules/marlborough/rules.yaml:707:11\n3649 rules/marlborough/rules.yaml:796:7\n3650 rules/marlborough/rules.yaml:797:7\n3653 rules/marlborough/rules.yaml:798:7\n3654 rules/marlborough/rules.yaml:799:11\n3656 rules/marlborough/rules.yaml:800:7\n3657 rules/marlborough/rules.yaml:801:11\n3659 rules/marlborough/rules.yaml:802:7\n3660 rules/marlborough/rules.yaml:803:7\n3661 rules/marlborough/rules.yaml:804:7\n3662 rules/marlborough/rules.yaml:805:7\n3667 rules/marlborough/rules.yaml:806:11\n3668 rules/marlborough/rules.yaml:807:11\n3696 rules/marlborough/rules.yaml:810:11\n3697 rules/marlborough/rules.yaml:811:11\n3698 rules/marlborough/rules.yaml:812:11\n3699 rules/marlborough/rules.yaml:814:19\n3700 rules/marlborough/rules.yaml:815:19\n3710 rules/marlborough/rules.yaml:821:19\n3713 rules/marlborough/rules.yaml:817:19\n3717 rules/marlborough/rules.yaml:819:19\n3729 rules/marlborough/rules.yaml:823:11\n3752 rules/marlborough/rules.yaml:826:11\n3753 rules/marlborough/rules.yaml:827:11\n3754 rules/marlborough/rules.yaml:828:11\n3761 rules/marlborough/rules.yaml:829:11\n3768 rules/marlborough/rules.yaml:830:11\n3779 rules/marlborough/rules.yaml:832:19\n3786 rules/marlborough/rules.yaml:833:19\n3793 rules/marlborough/rules.yaml:834:23\n3794 rules/marlborough/rules.yaml:835:23\n3798 rules/marlborough/rules.yaml:837:19\n3803 rules/marlborough/rules.yaml:842:23\n3806 rules/marlborough/rules.yaml:838:23\n3810 rules/marlborough/rules.yaml:840:23\n3814 rules/marlborough/rules.yaml:844:19\n3815 rules/marlborough/rules.yaml:845:19\n3828 rules/marlborough/rules.yaml:846:19\n3831 rules/marlborough/rules.yaml:849:23\n3834 rules/marlborough/rules.yaml:847:23\n3838 rules/marlborough/rules.yaml:851:19\n3845 rules/marlborough/rules.yaml:852:19\n3852 rules/marlborough/rules.yaml:853:19\n3863 rules/marlborough/rules.yaml:854:23\n3867 rules/marlborough/rules.yaml:856:19\n3910 rules/marlborough/rules.yaml:1301:3\n3915 rules/marlborough/rules.yaml:1301:3\n3918 rules/marlborough/rules.yaml:1301:3\n3919 rules/marlborough/rules.yaml:1301:3\n3920 rules/marlborough/rules.yaml:1301:3\n3921 rules/marlborough/rules.yaml:1301:3\n3922 rules/marlborough/rules.yaml:1301:3\n3923 rules/marlborough/rules.yaml:1301:3\n3936 rules/marlborough/rules.yaml:1301:3\n3937 rules/marlborough/rules.yaml:1301:3\n3949 rules/marlborough/rules.yaml:1301:3\n3955 rules/marlborough/rules.yaml:1301:3\n3968 rules/marlborough/rules.yaml:1301:3\n3969 rules/marlborough/rules.yaml:1301:3\n3991 rules/marlborough/rules.yaml:1301:3\n4031 rules/marlborough/rules.yaml:1301:3\n4032 rules/marlborough/rules.yaml:1301:3\n4034 rules/marlborough/rules.yaml:1301:3\n4035 rules/marlborough/rules.yaml:1301:3\n4039 rules/marlborough/rules.yaml:1301:3\n4080 rules/marlborough/rules.yaml:867:7\n4081 rules/marlborough/rules.yaml:868:7\n4082 rules/marlborough/rules.yaml:869:7\n4087 rules/marlborough/rules.yaml:870:7\n4088 rules/marlborough/rules.yaml:871:7\n4089 rules/marlborough/rules.yaml:872:7\n4090 rules/marlborough/rules.yaml:873:7\n4091 rules/marlborough/rules.yaml:874:11\n4092 rules/marlborough/rules.yaml:875:7\n4093 rules/marlborough/rules.yaml:876:7\n4094 rules/marlborough/rules.yaml:877:7\n4102 rules/marlborough/rules.yaml:878:7\n4110 rules/marlborough/rules.yaml:879:7\n4111 rules/marlborough/rules.yaml:880:7\n4112 rules/marlborough/rules.yaml:881:7\n4113 rules/marlborough/rules.yaml:882:7\n4114 rules/marlborough/rules.yaml:883:7\n4115 rules/marlborough/rules.yaml:884:7\n4116 rules/marlborough/rules.yaml:885:7\n4162 rules/marlborough/rules.yaml:886:7\n4163 rules/marlborough/rules.yaml:887:7\n4164 rules/marlborough/rules.yaml:888:7\n4165 rules/marlborough/rules.yaml:889:7\n4192 rules/marlborough/rules.yaml:890:7\n4244 rules/marlborough/rules.yaml:891:7\n4245 rules/marlborough/rules.yaml:892:11\n4272 rules/marlborough/rules.yaml:893:7\n4273 rules/marlborough/rules.yaml:894:7\n4284 rules/marlborough/rules.yaml:896:15\n4285 rules/marlborough/rules.yaml:897:19\n4286 rules/marlborough/rules.yaml:898:15\n4293 rules/marlborough/rules.yaml:899:15\n4300 rules/marlborough/rules.yaml:900:15\n4301 rules/marlborough/rules.yaml:901:19\n4304 rules/marlborough/rules.yaml:903:15\n4314 rules/marlborough/rules.yaml:904:15\n4321 rules/marlborough/rules.yaml:905:15\n4328 rules/marlborough/rules.yaml:906:15\n4335 rules/marlborough/rules.yaml:907:15\n4336 rules/marlborough/rules.yaml:908:19\n4339 rules/marlborough/rules.yaml:910:15\n4340 rules/marlborough/rules.yaml:911:15\n4347 rules/marlborough/rules.yaml:912:15\n4354 rules/marlborough/rules.yaml:913:15\n4360 rules/marlborough/rules.yaml:914:19\n4363 rules/marlborough/rules.yaml:916:15\n4370 rules/marlborough/rules.yaml:917:15\n4377 rules/marlborough/rules.yaml:918:15\n4380 rules/marlborough/rules.yaml:919:19\n4381 rules/marlborough/rules.yaml:920:19\n4382 rules/marlborough/rules.yaml:921:15\n4389 rules/marlborough/rules.yaml:922:15\n4396 rules/marlborough/rules.yaml:923:15\n4397 rules/marlborough/rules.yaml:924:19\n4400 rules/marlborough/rules.yaml:926:15\n4401 rules/marlborough/rules.yaml:927:19\n4402 rules/marlborough/rules.yaml:928:15\n4403 rules/marlborough/rules.yaml:929:15\n4404 rules/marlborough/rules.yaml:930:15\n4411 rules/marlborough/rules.yaml:931:15\n4418 rules/marlborough/rules.yaml:932:15\n4419 rules/marlborough/rules.yaml:933:19\n4444 rules/marlborough/rules.yaml:752:7\n4445 rules/marlborough/rules.yaml:753:7\n4448 rules/marlborough/rules.yaml:754:7\n4449 rules/marlborough/rules.yaml:755:11\n4450 rules/marlborough/rules.yaml:756:15\n4451 rules/marlborough/rules.yaml:757:7\n4452 rules/marlborough/rules.yaml:758:7\n4453 rules/marlborough/rules.yaml:759:7\n4458 rules/marlborough/rules.yaml:760:11\n4459 rules/marlborough/rules.yaml:761:11\n4460 rules/marlborough/rules.yaml:762:11\n4466 rules/marlborough/rules.yaml:763:11\n4475 rules/marlborough/rules.yaml:764:11\n4476 rules/marlborough/rules.yaml:765:15\n4477 rules/marlborough/rules.yaml:766:19\n4485 rules/marlborough/rules.yaml:768:15\n4498 rules/marlborough/rules.yaml:769:15\n4499 rules/marlborough/rules.yaml:770:19\n4501 rules/marlborough/rules.yaml:771:15\n4504 rules/marlborough/rules.yaml:772:7\n4505 rules/marlborough/rules.yaml:773:7\n4531 rules/marlborough/rules.yaml:1102:7\n4532 rules/marlborough/rules.yaml:1103:7\n4541 rules/marlborough/rules.yaml:1104:7\n4552 rules/marlborough/rules.yaml:1105:11\n4568 rules/marlborough/rules.yaml:1106:15\n4581 rules/marlborough/rules.yaml:1107:15\n4587 rules/marlborough/rules.yaml:1108:19\n4588 rules/marlborough/rules.yaml:1109:19\n4591 rules/marlborough/rules.yaml:1119:23\n4595 rules/marlborough/rules.yaml:1110:23\n4596 rules/marlborough/rules.yaml:1111:23\n4625 rules/marlborough/rules.yaml:1112:23\n4626 rules/marlborough/rules.yaml:1113:27\n4628 rules/marlborough/rules.yaml:1114:23\n4640 rules/marlborough/rules.yaml:1115:23\n4641 rules/marlborough/rules.yaml:1116:27\n4642 rules/marlborough/rules.yaml:1117:31\n4671 rules/marlborough/rules.yaml:1322:3\n4676 rules/marlborough/rules.yaml:1322:3\n4679 rules/marlborough/rules.yaml:1322:3\n4680 rules/marlborough/rules.yaml:1322:3\n4681 rules/marlborough/rules.yaml:1322:3\n4682 rules/marlborough/rules.yaml:1322:3\n4683 rules/marlborough/rules.yaml:1322:3\n4684 rules/marlborough/rules.yaml:1322:3\n4697 rules/marlborough/rules.yaml:1322:3\n4698 rules/marlborough/rules.yaml:1322:3\n4710 rules/marlborough/rules.yaml:1322:3\n4716 rules/marlborough/rules.yaml:1322:3\n4721 rules/marlborough/rules.yaml:1322:3\n4722 rules/marlborough/rules.yaml:1322:3\n4744 rules/marlborough/rules.yaml:1322:3\n4784 rules/marlborough/rules.yaml:1322:3\n4785 rules/marlborough/rules.yaml:1322:3\n4787 rules/marlborough/rules.yaml:1322:3\n4788 rules/marlborough/rules.yaml:1322:3\n4792 rules/marlborough/rules.yaml:1322:3\n4817 rules/marlborough/rules.yaml:780:7\n4818 rules/marlborough/rules.yaml:781:7\n4821 rules/marlborough/rules.yaml:785:11\n4829 rules/marlborough/rules.yaml:782:11\n4835 rules/marlborough/rules.yaml:783:11\n4868 rules/marlborough/rules.yaml:1183:7\n4886 rules/marlborough/rules.yaml:1184:11\n4887 rules/marlborough/rules.yaml:1185:11\n4888 rules/marlborough/rules.yaml:1186:11\n4889 rules/marlborough/rules.yaml:1187:15\n4898 rules/marlborough/rules.yaml:1189:15\n4911 rules/marlborough/rules.yaml:1190:15\n4913 rules/marlborough/rules.yaml:1191:15\n4917 rules/marlborough/rules.yaml:1192:7\n4918 rules/marlborough/rules.yaml:1193:7\n4919 rules/marlborough/rules.yaml:1194:7\n4924 rules/marlborough/rules.yaml:1195:7\n4932 rules/marlborough/rules.yaml:1196:11\n4945 rules/marlborough/rules.yaml:1197:11\n4946 rules/marlborough/rules.yaml:1198:15\n4949 rules/marlborough/rules.yaml:1199:15\n4950 rules/marlborough/rules.yaml:1200:15\n4951 rules/marlborough/rules.yaml:1201:15\n4954 rules/marlborough/rules.yaml:1202:7\n4955 rules/marlborough/rules.yaml:1203:7\n4966 rules/marlborough/rules.yaml:1204:11\n4969 rules/marlborough/rules.yaml:1205:11\n4984 rules/marlborough/rules.yaml:1206:11\n4985 rules/marlborough/rules.yaml:1207:15\n4994 rules/marlborough/rules.yaml:1209:15\n5000 rules/marlborough/rules.yaml:1210:15\n5001 rules/marlborough/rules.yaml:1211:19\n5003 rules/marlborough/rules.yaml:1213:19\n5004 rules/marlborough/rules.yaml:1214:19\n5005 rules/marlborough/rules.yaml:1215:19\n5009 rules/marlborough/rules.yaml:1216:7\n5010 rules/marlborough/rules.yaml:1217:7\n5021 rules/marlborough/rules.yaml:1218:11\n5036 rules/marlborough/rules.yaml:1219:11\n5037 rules/marlborough/rules.yaml:1220:15\n5046 rules/marlborough/rules.yaml:1222:15\n5054 rules/marlborough/rules.yaml:1223:15\n5055 rules/marlborough/rules.yaml:1224:19\n5061 rules/marlborough/rules.yaml:1226:19\n5062 rules/marlborough/rules.yaml:1227:19\n5063 rules/marlborough/rules.yaml:1228:19\n5064 rules/marlborough/rules.yaml:1229:19\n5068 rules/marlborough/rules.yaml:1230:23\n5069 rules/marlborough/rules.yaml:1231:23\n5078 rules/marlborough/rules.yaml:1233:23\n5091 rules/marlborough/rules.yaml:1234:23\n5093 rules/marlborough/rules.yaml:1235:23\n5145 rules/marlborough/rules.yaml:1129:7\n5162 rules/marlborough/rules.yaml:1130:7\n5167 rules/marlborough/rules.yaml:1131:11\n5168 rules/marlborough/rules.yaml:1132:7\n5169 rules/marlborough/rules.yaml:1133:7\n5190 rules/marlborough/rules.yaml:1134:7\n5191 rules/marlborough/rules.yaml:1135:11\n5192 rules/marlborough/rules.yaml:1136:11\n5193 rules/marlborough/rules.yaml:1137:15\n5194 rules/marlborough/rules.yaml:1138:11\n5195 rules/marlborough/rules.yaml:1139:7\n5208 rules/marlborough/rules.yaml:1140:7\n5209 rules/marlborough/rules.yaml:1141:11\n5211 rules/marlborough/rules.yaml:1142:7\n5226 rules/marlborough/rules.yaml:1015:7\n5227 rules/marlborough/rules.yaml:1016:11\n5228 rules/marlborough/rules.yaml:1017:7\n5229 rules/marlborough/rules.yaml:1018:7\n5230 rules/marlborough/rules.yaml:1019:7\n5241 rules/marlborough/rules.yaml:1020:11\n5248 rules/marlborough/rules.yaml:1021:11\n5249 rules/marlborough/rules.yaml:1022:15\n5251 rules/marlborough/rules.yaml:1024:15\n5252 rules/marlborough/rules.yaml:1025:11\n5275 rules/marlborough/rules.yaml:1279:7\n5276 rules/marlborough/rules.yaml:1280:7\n5277 rules/marlborough/rules.yaml:1281:7\n5278 rules/marlborough/rules.yaml:1282:7\n5289 rules/marlborough/rules.yaml:1283:11\n5294 rules/marlborough/rules.yaml:1284:11\n5295 rules/marlborough/rules.yaml:1285:11\n5296 rules/marlborough/rules.yaml:1286:11\n5297 rules/marlborough/rules.yaml:1287:15\n5308 rules/marlborough/rules.yaml:1289:15\n5321 rules/marlborough/rules.yaml:1290:15\n5328 rules/marlborough/rules.yaml:1292:15\n5341 rules/marlborough/rules.yaml:1293:15\n5342 rules/marlborough/rules.yaml:1294:19\n5344 rules/marlborough/rules.yaml:1296:19\n5348 rules/marlborough/rules.yaml:1297:7\n5349 rules/marlborough/rules.yaml:1298:7\n5380 rules/marlborough/rules.yaml:662:7\n5381 rules/marlborough/rules.yaml:663:7\n5382 rules/marlborough/rules.yaml:664:11\n5383 rules/marlborough/rules.yaml:665:7\n5384 rules/marlborough/rules.yaml:666:11\n5385 rules/marlborough/rules.yaml:667:11\n5386 rules/marlborough/rules.yaml:668:7\n5387 rules/marlborough/rules.yaml:669:11\n5388 rules/marlborough/rules.yaml:670:15\n5389 rules/marlborough/rules.yaml:671:7\n5396 rules/marlborough/rules.yaml:672:7\n5397 rules/marlborough/rules.yaml:673:7\n5398 rules/marlborough/rules.yaml:674:11\n5399 rules/marlborough/rules.yaml:675:7\n5400 rules/marlborough/rules.yaml:676:7\n5401 rules/marlborough/rules.yaml:677:7\n5402 rules/marlborough/rules.yaml:678:7\n5411 rules/marlborough/rules.yaml:679:7\n5412 rules/marlborough/rules.yaml:680:11\n5413 rules/marlborough/rules.yaml:681:11\n5414 rules/marlborough/rules.yaml:682:15\n5415 rules/marlborough/rules.yaml:683:11\n5416 rules/marlborough/rules.yaml:684:7\n5429 rules/marlborough/rules.yaml:685:7\n5430 rules/marlborough/rules.yaml:686:11\n5432 rules/marlborough/rules.yaml:687:7\n5455 rules/marlborough/rules.yaml:1341:3\n5460 rules/marlborough/rules.yaml:1341:3\n5461 rules/marlborough/rules.yaml:1341:3\n5462 rules/marlborough/rules.yaml:1341:3\n5463 rules/marlborough/rules.yaml:1341:3\n5464 rules/marlborough/rules.yaml:1341:3\n5465 rules/marlborough/rules.yaml:1341:3\n5466 rules/marlborough/rules.yaml:1341:3\n5479 rules/marlborough/rules.yaml:1341:3\n5480 rules/marlborough/rules.yaml:1341:3\n5492 rules/marlborough/rules.yaml:1341:3\n5498 rules/marlborough/rules.yaml:1341:3\n5501 rules/marlborough/rules.yaml:1341:3\n5502 rules/marlborough/rules.yaml:1341:3\n5523 rules/marlborough/rules.yaml:1341:3\n5561 rules/marlborough/rules.yaml:1341:3\n5562 rules/marlborough/rules.yaml:1341:3\n5564 rules/marlborough/rules.yaml:1341:3\n5565 rules/marlborough/rules.yaml:1341:3\n5569 rules/marlborough/rules.yaml:1341:3\n5607 rules/marlborough/rules.yaml:1042:7\n5613 rules/marlborough/rules.yaml:1043:7\n5627 rules/marlborough/rules.yaml:1044:7\n5638 rules/marlborough/rules.yaml:1045:7\n5642 rules/marlborough/rules.yaml:1046:11\n5643 rules/marlborough/rules.yaml:1047:11\n5644 rules/marlborough/rules.yaml:1048:7\n5645 rules/marlborough/rules.yaml:1049:7\n5704 rules/marlborough/rules.yaml:1050:7\n5705 rules/marlborough/rules.yaml:1051:11\n5706 rules/marlborough/rules.yaml:1052:7\n5707 rules/marlborough/rules.yaml:1053:11\n5708 rules/marlborough/rules.yaml:1054:7\n5709 rules/marlborough/rules.yaml:1055:11\n5710 rules/marlborough/rules.yaml:1056:15\n5712 rules/marlborough/rules.yaml:1057:11\n5714 rules/marlborough/rules.yaml:1059:11\n5715 rules/marlborough/rules.yaml:1060:7\n5716 rules/marlborough/rules.yaml:1061:11\n5719 rules/marlborough/rules.yaml:1062:15\n5720 rules/marlborough/rules.yaml:1063:19\n5721 rules/marlborough/rules.yaml:1064:15\n5723 rules/marlborough/rules.yaml:1066:15\n5724 rules/marlborough/rules.yaml:1067:7\n5729 rules/marlborough/rules.yaml:1068:11\n5730 rules/marlborough/rules.yaml:1069:11\n5731 rules/marlborough/rules.yaml:1070:11\n5736 rules/marlborough/rules.yaml:1071:15\n5737 rules/marlborough/rules.yaml:1072:15\n5745 rules/marlborough/rules.yaml:1073:19\n5757 rules/marlborough/rules.yaml:1074:19\n5760 rules/marlborough/rules.yaml:1075:7\n5765 rules/marlborough/rules.yaml:1076:11\n5772 rules/marlborough/rules.yaml:1077:7\n5784 rules/marlborough/rules.yaml:1078:7\n5789 rules/marlborough/rules.yaml:1079:11\n5790 rules/marlborough/rules.yaml:1080:7\n5791 rules/marlborough/rules.yaml:1081:7\n5792 rules/marlborough/rules.yaml:1082:11\n5793 rules/marlborough/rules.yaml:1083:7\n5810 rules/marlborough/rules.yaml:1084:7\n5815 rules/marlborough/rules.yaml:1085:11\n5816 rules/marlborough/rules.yaml:1086:11\n5817 rules/marlborough/rules.yaml:1087:15\n5829 rules/marlborough/rules.yaml:1088:11\n5836 rules/marlborough/rules.yaml:1089:11\n5837 rules/marlborough/rules.yaml:1090:15\n5838 rules/marlborough/rules.yaml:1091:11\n5867 rules/marlborough/rules.yaml:959:7\n5873 rules/marlborough/rules.yaml:960:7\n5874 rules/marlborough/rules.yaml:961:7\n5875 rules/marlborough/rules.yaml:962:11\n5887 rules/marlborough/rules.yaml:963:7\n5904 rules/marlborough/rules.yaml:964:7\n5905 rules/marlborough/rules.yaml:965:11\n5906 rules/marlborough/rules.yaml:966:11\n5907 rules/marlborough/rules.yaml:967:11\n5908 rules/marlborough/rules.yaml:968:7\n5909 rules/marlborough/rules.yaml:969:7\n5910 rules/marlborough/rules.yaml:970:7\n5916 rules/marlborough/rules.yaml:971:7\n5938 rules/marlborough/rules.yaml:972:7\n5939 rules/marlborough/rules.yaml:973:11\n5940 rules/marlborough/rules.yaml:974:11\n5941 rules/marlborough/rules.yaml:975:7\n5950 rules/marlborough/rules.yaml:976:11\n5956 rules/marlborough/rules.yaml:977:11\n5958 rules/marlborough/rules.yaml:978:7\n5969 rules/marlborough/rules.yaml:979:7\n5987 rules/marlborough/rules.yaml:980:7\n5988 rules/marlborough/rules.yaml:981:11\n5989 rules/marlborough/rules.yaml:982:7\n5990 rules/marlborough/rules.yaml:983:11\n5991 rules/marlborough/rules.yaml:984:15\n5993 rules/marlborough/rules.yaml:985:15\n5994 rules/marlborough/rules.yaml:986:11\n5996 rules/marlborough/rules.yaml:988:11\n5997 rules/marlborough/rules.yaml:989:7\n6002 rules/marlborough/rules.yaml:990:11\n6003 rules/marlborough/rules.yaml:991:11\n6004 rules/marlborough/rules.yaml:992:11\n6009 rules/marlborough/rules.yaml:993:15\n6010 rules/marlborough/rules.yaml:994:15\n6018 rules/marlborough/rules.yaml:995:19\n6026 rules/marlborough/rules.yaml:996:19\n6029 rules/marlborough/rules.yaml:997:7\n6034 rules/marlborough/rules.yaml:998:7\n6035 rules/marlborough/rules.yaml:999:11\n6036 rules/marlborough/rules.yaml:1000:7\n6037 rules/marlborough/rules.yaml:1001:7\n6038 rules/marlborough/rules.yaml:1002:11\n6039 rules/marlborough/rules.yaml:1003:7\n6052 rules/marlborough/rules.yaml:1004:7\n6057 rules/marlborough/rules.yaml:1005:11\n6063 rules/marlborough/rules.yaml:1006:11\n6101 rules/marlborough/rules.yaml:632:7\n6102 rules/marlborough/rules.yaml:633:7\n6103 rules/marlborough/rules.yaml:634:7\n6114 rules/marlborough/rules.yaml:635:11\n6115 rules/marlborough/rules.yaml:636:11\n6133 rules/marlborough/rules.yaml:637:11\n6134 rules/marlborough/rules.yaml:638:11\n6135 rules/marlborough/rules.yaml:639:11\n6139 rules/marlborough/rules.yaml:640:7\n6140 rules/marlborough/rules.yaml:641:11\n6158 rules/marlborough/rules.yaml:1245:7\n6162 rules/marlborough/rules.yaml:1246:7\n6176 rules/marlborough/rules.yaml:1247:11\n6177 rules/marlborough/rules.yaml:1248:11\n6182 rules/marlborough/rules.yaml:1249:7\n6196 rules/marlborough/rules.yaml:1250:11\n6210 rules/marlborough/flow.yaml:49:7\n6229 rules/marlborough/flow.yaml:53:7\n6243 rules/marlborough/flow.yaml:54:11\n6257 rules/marlborough/flow.yaml:44:7\n6262 rules/marlborough/flow.yaml:45:11\n6279 rules/marlborough/rules.yaml:714:7\n6285 rules/marlborough/rules.yaml:715:7\n6286 rules/marlborough/rules.yaml:716:11\n6287 rules/marlborough/rules.yaml:717:7\n6298 rules/marlborough/rules.yaml:718:7\n6299 rules/marlborough/rules.yaml:719:7"
