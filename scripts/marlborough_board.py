@@ -172,6 +172,10 @@ SEAS = [
     (-11.5, 43.0),
     (-12.0, 55.0),
     (-12.0, 38.0),
+    # the Channel and the Strait of Dover, so that the North Sea meets the Atlantic (21.0)
+    (1.4, 51.0),
+    (0.0, 50.3),
+    (-2.0, 50.0),
     # the Atlantic off Portugal, so that Lisbon and Oporto share one sea (21.0, 22.23)
     (-10.5, 41.8),
     (-10.5, 40.5),
