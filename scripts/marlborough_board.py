@@ -21,7 +21,11 @@ London 9, Venice 6, every other 3) and the states of the State Control Chart's r
 - a place named as a fortress in the set-ups (a garrison unit, an inherent garrison with a
   garrison destroyed marker, "any German fortress") is a fortress hex, every other named
   place a city; a capital is a major state's capital; mountains stand around the anchors of
-  the Alps and the Pyrenees; the Rhine and the Danube run through river hexes.
+  the Alps and the Pyrenees; the Rhine and the Danube run through river hexes;
+- every port reaches the sea (21.10: a port is a coast hex): where the nearest-anchor rule
+  leaves a port inland, next to neither the sea nor a port that reaches it, the unnamed land
+  hexes on a way from it to the nearest all-sea hex become all-sea (a channel), so its fleets
+  can reach open water (the rules let fleets pass through port hexes).
 
 Run it again after changing the lists below; the output is the same for the same lists.
 """
@@ -168,6 +172,14 @@ SEAS = [
     (-11.5, 43.0),
     (-12.0, 55.0),
     (-12.0, 38.0),
+    # the Channel and the Strait of Dover, so that the North Sea meets the Atlantic (21.0)
+    (1.4, 51.0),
+    (0.0, 50.3),
+    (-2.0, 50.0),
+    # the Atlantic off Portugal, so that Lisbon and Oporto share one sea (21.0, 22.23)
+    (-10.5, 41.8),
+    (-10.5, 40.5),
+    (-10.5, 39.2),
     (-8.0, 47.5),
     (-4.0, 45.5),
     (-5.0, 53.8),
@@ -247,6 +259,38 @@ def dist(a: tuple[int, int], b: tuple[int, int]) -> float:
     return math.hypot(x1 - x2, y1 - y2)
 
 
+def neighbours(h: tuple[int, int]) -> list[tuple[int, int]]:
+    """The hexes next to h (flat tops, even columns half a hex lower)."""
+    c, r = h
+    steps = [(0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, 1)] if c % 2 == 0 else [(0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0)]
+    return [
+        (c + dc, r + dr)
+        for dc, dr in steps
+        if COLUMNS[0] <= c + dc <= COLUMNS[1] and ROWS[0] <= r + dr <= ROWS[1]
+    ]
+
+
+def channels(taken: dict[tuple[int, int], tuple], sea: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The land hexes made all-sea so that every port reaches the sea (assumed).
+
+    Ports are taken nearest the sea first; a port next to the sea, to a channel or to a port
+    that reaches the sea reaches it too (fleets pass through ports); else the unnamed hexes
+    on a way from it to the nearest all-sea hex are cut.
+    """
+    cut: set[tuple[int, int]] = set()
+    wet: set[tuple[int, int]] = set()
+    ports = [h for h in taken if taken[h][7]]
+    for h in sorted(ports, key=lambda p: (min(dist(p, s) for s in sea), p)):
+        here = h
+        while not any(n in sea or n in cut or n in wet for n in neighbours(here)):
+            goal = min(sea | cut, key=lambda s: (dist(here, s), s))
+            here = min(neighbours(here), key=lambda n: (dist(n, goal), n))
+            if here not in taken:
+                cut.add(here)
+        wet.add(h)
+    return cut
+
+
 def number(c: int, r: int) -> str:
     return f"{c:02d}{r:02d}"
 
@@ -304,11 +348,22 @@ def main() -> None:
         "  borders: nation",
         "  hexes:",
     ]
+    sea: set[tuple[int, int]] = set()
+    for c in range(COLUMNS[0], COLUMNS[1] + 1):
+        for r in range(ROWS[0], ROWS[1] + 1):
+            h = (c, r)
+            if h not in taken:
+                near_land = min(land, key=lambda x: (dist(h, x[0]), x[1]))
+                if min(dist(h, s) for s in seas) < dist(h, near_land[0]):
+                    sea.add(h)
+    cut = channels(taken, sea)
     for c in range(COLUMNS[0], COLUMNS[1] + 1):
         for r in range(ROWS[0], ROWS[1] + 1):
             h = (c, r)
             vals: dict[str, object] = {}
-            if h in taken:
+            if h in cut:
+                vals = {"terrain": "sea", "assumed": "a channel: every port touches the sea (21.10)"}
+            elif h in taken:
                 name, state, _lo, _la, terrain, tp, capital, port = taken[h]
                 vals = {"terrain": terrain, "name": name, "nation": state}
                 if tp:

@@ -35,7 +35,7 @@ from rulecraft.runtime.prelude import log_to as _log_to
 from rulecraft.runtime.prelude import lookup as _lookup
 from rulecraft.runtime.prelude import mask as _mask  # noqa: F401
 from rulecraft.runtime.prelude import name as _name  # noqa: F401
-from rulecraft.runtime.prelude import nth as _nth  # noqa: F401
+from rulecraft.runtime.prelude import nth as _nth
 from rulecraft.runtime.prelude import offers as _offers  # noqa: F401
 from rulecraft.runtime.prelude import path_cost as _path_cost  # noqa: F401
 from rulecraft.runtime.prelude import path_cost_by as _path_cost_by  # noqa: F401
@@ -80,6 +80,7 @@ class MarlboroughRules:
         (("", ": ", " VP"), ("player", "int")),
         (("The BOPI shifts ", " toward ", ": ", ""), ("int", "player", "int")),
         (("", " is eliminated"), ("e:unit",)),
+        (("", " goes down with the fleet (21.74)"), ("e:unit",)),
         (
             (
                 "Eliminate the inherent garrison of ",
@@ -136,7 +137,43 @@ class MarlboroughRules:
         (("No attack",), ()),
         (("Attack ", " with (the units left out are dropped off)"), ("e:hex",)),
         (("", " drops off ", " ", " before the attack"), ("player", "int", "str")),
-        (("", " cannot provision ", ""), ("player", "e:unit")),
+        (("Embarking in ", ", a coast hex without a port, costs 2 movement points"), ("e:hex",)),
+        (("Sail the fleet from ", " (", " movement points)"), ("e:hex", "int")),
+        (("", " sails a fleet from ", " to ", ""), ("player", "e:hex", "e:hex")),
+        (("", " operates with a fleet at ", ""), ("player", "e:hex")),
+        (("The land units debark at ", ""), ("e:hex",)),
+        (("The land units stay aboard at ", ""), ("e:hex",)),
+        (("Attack an adjacent enemy hex with the fleet",), ()),
+        (("Try to intercept the fleet at ", " from ", "?"), ("e:hex", "e:hex")),
+        (("", " intercepts from ", ": die ", ""), ("player", "e:hex", "int")),
+        (("Intercept with the frigates",), ()),
+        (("", " fails to intercept from ", ": die ", ""), ("player", "e:hex", "int")),
+        (("", "'s fleet at ", " has nowhere to retreat"), ("player", "e:hex")),
+        (("Retreat the fleet from ", " to"), ("e:hex",)),
+        (("", "'s fleet retreats from ", " to ", ""), ("player", "e:hex", "e:hex")),
+        (("", " collects ", " TP in taxes"), ("player", "int")),
+        (("", " collects ", ".5 TP in taxes"), ("player", "int")),
+        (("", " receives ", " free campaign markers for ", ""), ("player", "int", "e:nation")),
+        (("", " finds no port and is eliminated"), ("e:unit",)),
+        (("Place ", " in a port"), ("e:unit",)),
+        (("", " joins the fleet at ", ""), ("e:unit", "e:hex")),
+        (("Buy campaign markers at ", " TP each"), ("int",)),
+        (("", " buys ", " campaign ", ""), ("player", "int", "str")),
+        (("Remove a garrison destroyed marker (1 TP)",), ()),
+        (("Done",), ()),
+        (("", " removes the garrison destroyed marker from ", ""), ("player", "e:hex")),
+        (("Mobilize a unit",), ()),
+        (
+            ("", " mobilizes ", " for ", " TP: on the turn track for turn ", ""),
+            ("player", "e:unit", "int", "int"),
+        ),
+        (("Place ", ""), ("e:unit",)),
+        (("", " mobilizes ", " for ", " TP at ", ""), ("player", "e:unit", "int", "e:hex")),
+        (("", " disbands ", ""), ("player", "e:unit")),
+        (("", " goes down with the fleet"), ("e:unit",)),
+        (("You cannot pay ", " TP to provision your units: disband a unit"), ("int",)),
+        (("Disband a unit before provisioning (", " TP to pay)"), ("int",)),
+        (("Provision the rest",), ()),
         (("You pay ", " TP to provision your units"), ("int",)),
         (("", " plays a War Commissioner marker"), ("player",)),
         (("Play a War Commissioner marker for a one column shift, or pass",), ()),
@@ -144,6 +181,9 @@ class MarlboroughRules:
         (("", " plays a Leviathan marker: the die is rolled again"), ("player",)),
         (("Play a Leviathan marker to roll the combat die again, or pass",), ()),
         (("Keep the roll",), ()),
+        (("", " plays a Revenue marker: die ", ", ", " TP"), ("player", "int", "int")),
+        (("Play a Revenue marker for a die roll of TP, or pass",), ()),
+        (("Keep it",), ()),
         (("", " starts under Grand Alliance control (2.14)"), ("e:nation",)),
         (("", " has the initiative on turn 1 (scenario rule)"), ("player",)),
         (("Initiative roll: Bourbon ", ", Grand Alliance ", ""), ("int", "int")),
@@ -152,26 +192,40 @@ class MarlboroughRules:
     )
     SITES: ClassVar[Any] = (
         ("choose-some", 1, "some:card", -1, 1, 1, False),
-        ("yes-no", 7, "yes-no", -1, 2, 1, False),
-        ("choose-unit", 8, "unit", -1, 2, 6, False),
-        ("choose-hex", 12, "hex", -1, 3, 1, False),
-        ("choose-some", 14, "some:unit", -1, 4, 1, False),
-        ("choose-unit", 16, "unit", -1, 5, 1, False),
-        ("choose-hex", 19, "hex", -1, 7, 2, False),
-        ("choose-unit", 21, "unit", -1, 8, 1, False),
-        ("choose-siege_attacker_plan", 23, "enum:siege_attacker_plan", -1, 9, 2, True),
-        ("choose-siege_defender_plan", 24, "enum:siege_defender_plan", -1, 9, 2, True),
-        ("choose-attacker_plan", 29, "enum:attacker_plan", -1, 9, 10, True),
-        ("choose-defender_plan", 30, "enum:defender_plan", -1, 9, 10, True),
-        ("yes-no", 33, "yes-no", -1, 9, 24, False),
-        ("choose-hex", 37, "hex", 38, 11, 1, False),
-        ("choose-some", 40, "some:unit", -1, 11, 3, False),
-        ("choose-hex", 42, "hex", -1, 11, 5, False),
-        ("choose-unit", 46, "unit", -1, 11, 9, False),
-        ("choose-hex", 47, "hex", 48, 11, 14, False),
-        ("choose-some", 49, "some:unit", -1, 11, 17, False),
-        ("choose-card", 54, "card", 55, 13, 7, False),
-        ("choose-card", 57, "card", 58, 14, 7, False),
+        ("yes-no", 8, "yes-no", -1, 2, 1, False),
+        ("choose-unit", 9, "unit", -1, 2, 6, False),
+        ("choose-hex", 13, "hex", -1, 3, 2, False),
+        ("choose-some", 15, "some:unit", -1, 4, 1, False),
+        ("choose-unit", 17, "unit", -1, 5, 1, False),
+        ("choose-hex", 20, "hex", -1, 7, 2, False),
+        ("choose-unit", 22, "unit", -1, 8, 1, False),
+        ("choose-siege_attacker_plan", 24, "enum:siege_attacker_plan", -1, 9, 2, True),
+        ("choose-siege_defender_plan", 25, "enum:siege_defender_plan", -1, 9, 2, True),
+        ("choose-attacker_plan", 30, "enum:attacker_plan", -1, 9, 10, True),
+        ("choose-defender_plan", 31, "enum:defender_plan", -1, 9, 10, True),
+        ("yes-no", 34, "yes-no", -1, 9, 24, False),
+        ("choose-hex", 38, "hex", 39, 11, 1, False),
+        ("choose-some", 41, "some:unit", -1, 11, 3, False),
+        ("choose-hex", 43, "hex", -1, 11, 8, False),
+        ("choose-unit", 47, "unit", -1, 11, 12, False),
+        ("choose-hex", 48, "hex", 49, 11, 17, False),
+        ("choose-some", 50, "some:unit", -1, 11, 20, False),
+        ("choose-hex", 53, "hex", -1, 13, 1, False),
+        ("choose-unit", 47, "unit", -1, 13, 5, False),
+        ("choose-hex", 58, "hex", 49, 13, 13, False),
+        ("yes-no", 59, "yes-no", -1, 14, 3, False),
+        ("choose-some", 61, "some:unit", -1, 14, 7, False),
+        ("choose-hex", 64, "hex", -1, 15, 1, False),
+        ("choose-hex", 70, "hex", -1, 17, 3, False),
+        ("choose-number", 72, "number", -1, 17, 8, False),
+        ("choose-hex", 74, "hex", 75, 17, 16, False),
+        ("choose-unit", 77, "unit", 75, 17, 22, False),
+        ("choose-hex", 79, "hex", -1, 17, 25, False),
+        ("choose-unit", 83, "unit", -1, 19, 3, False),
+        ("choose-unit", 84, "unit", 85, 19, 5, False),
+        ("choose-card", 88, "card", 89, 20, 7, False),
+        ("choose-card", 91, "card", 92, 21, 7, False),
+        ("choose-card", 94, "card", 95, 22, 7, False),
     )
     ROUTINES: ClassVar[Any] = (
         "main",
@@ -187,13 +241,24 @@ class MarlboroughRules:
         "crt_combat",
         "segment",
         "operations",
+        "sail",
+        "intercept",
+        "naval_retreat",
+        "free_markers",
+        "mobilization",
+        "treasury",
+        "provision",
         "commissioners",
         "leviathan",
+        "revenue",
         "setup__campaign_markers",
+        "turn__treasury",
         "turn__operations",
+        "turn__provisioning",
     )
     STEP_NAMES: ClassVar[tuple[str, ...]] = (
         "turn__initiative",
+        "turn__treasury",
         "turn__operations",
         "turn__provisioning",
         "turn__balance_of_power",
@@ -252,10 +317,11 @@ class MarlboroughRules:
         "war_commissioner_8",
     )
     SECRETS: ClassVar[Any] = {
-        (1, 2): ((3, 0, None), (4, 0, None)),
+        (1, 2): ((1, 0, None), (2, 0, None), (3, 0, None), (4, 0, None)),
         (2, 2): ((1, 0, None), (3, 0, None), (4, (), None)),
         (2, 7): ((1, 0, None), (3, 0, None), (4, (), None), (6, "", None)),
-        (3, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
+        (3, 1): ((1, 0, None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (3, 3): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
         (4, 2): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
         (5, 2): ((1, (), None),),
         (7, 3): ((1, (), None), (2, 0, None), (4, (), None), (5, (), None), (6, 0, None)),
@@ -328,7 +394,7 @@ class MarlboroughRules:
             (5, 0, None),
             (6, "", None),
         ),
-        (11, 6): (
+        (11, 9): (
             (1, 0, None),
             (2, False, None),
             (3, (), None),
@@ -337,13 +403,50 @@ class MarlboroughRules:
             (6, 0, None),
             (7, "", None),
         ),
-        (11, 10): ((1, (), None), (2, 0, None), (3, (), None), (4, "", None)),
-        (11, 15): ((1, 0, None), (2, (), None), (3, (), None), (4, "", None)),
-        (11, 18): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
-        (13, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
-        (14, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (11, 13): ((1, (), None), (2, 0, None), (3, (), None), (4, "", None)),
+        (11, 18): ((1, 0, None), (2, (), None), (3, (), None), (4, "", None)),
+        (11, 21): ((1, 0, None), (2, (), None), (3, 0, None), (4, "", None)),
+        (13, 2): (
+            (1, (), None),
+            (2, 0, None),
+            (3, False, None),
+            (4, (), None),
+            (5, 0, None),
+            (6, 0, None),
+            (7, 0, None),
+            (8, 0, None),
+            (9, 0, None),
+            (10, 0, None),
+            (11, 0, None),
+        ),
+        (13, 6): (
+            (1, (), None),
+            (2, 0, None),
+            (3, (), None),
+            (4, 0, None),
+            (5, (), None),
+            (6, 0, None),
+        ),
+        (13, 12): ((1, (), None), (2, (), None), (3, 0, None), (4, 0, None)),
+        (13, 14): ((1, (), None), (2, 0, None), (3, (), None), (4, (), None), (5, 0, None)),
+        (13, 16): ((0, (), None), (1, 0, None), (2, 0, None)),
+        (14, 4): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
+        (14, 8): ((1, 0, None), (5, 0, None), (6, 0, None), (7, 0, None)),
+        (14, 9): ((1, 0, None), (5, 0, None), (6, (), None), (7, 0, None), (8, 0, None)),
+        (15, 2): ((1, 0, None), (2, (), None), (3, (), None), (4, 0, None)),
+        (17, 4): ((3, 0, None), (4, (), None)),
+        (17, 9): ((2, 0, "z_mobilization__9_2"),),
+        (17, 11): ((1, 0, None),),
+        (17, 17): ((1, False, None), (3, (), None)),
+        (17, 23): ((1, False, None), (3, (), "z_mobilization__23_3")),
+        (17, 26): ((1, False, None), (3, 0, None), (4, 0, None)),
+        (19, 4): ((1, (), "z_provision__4_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (19, 6): ((1, (), "z_provision__6_1"), (2, False, None), (3, 0, None), (5, (), None)),
+        (20, 8): ((4, 0, None), (5, 0, None), (10, 0, None), (11, (), None)),
+        (21, 8): ((4, 0, None), (5, 0, None), (6, False, None), (10, 0, None), (11, (), None)),
+        (22, 8): ((3, 0, None), (4, 0, None), (9, 0, None), (10, (), None)),
     }
-    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 4, 6, 14, 15, 18)
+    SECRET_PROMPTS: ClassVar[Any] = (1, 2, 3, 4, 6, 14, 15, 18, 19, 22, 24, 25, 29, 30, 31)
     SITE_FILTERS: ClassVar[Any] = {
         2: "u.at != none",
         3: "enterable(e) and not passage_only(e) and e not in closed and (e not in z or (zoc_negated_by_friends and e in mine))",
@@ -353,8 +456,15 @@ class MarlboroughRules:
         10: 'not (barred and x == "maneuver")',
         11: 'not (barred and x == "counter_maneuver")',
         16: 'u.kind != "leader"',
-        19: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
-        20: 'c.kind == "leviathan" and not reroll',
+        20: 'u.kind != "leader"',
+        24: 'e.terrain == "sea" or coastal(e)',
+        27: "h.garrison_destroyed and h.nation != none and h.nation.control == p and h not in foes and p.treasury >= 2",
+        28: 'u.owner == p and u.at == none and u.kind != "leader" and u.due == 0 and 2 * mobilize_cost(u) <= p.treasury and count(placements(p, u)) > 0',
+        30: 'u.kind != "leader"',
+        31: 'u.kind != "leader"',
+        32: 'c.kind == "war_commissioner" and not (commissioner_attacker or attacker_has_leader if p == attacker else commissioner_defender or defender_has_leader)',
+        33: 'c.kind == "leviathan" and not reroll',
+        34: 'c.kind == "revenue"',
     }
     d: Any
     routines: tuple[Any, ...]
@@ -378,7 +488,9 @@ class MarlboroughRules:
     c_inherent_strength: int
     c_initiative_at_any_bop: bool
     c_marker_limit: int
+    c_marker_price: int
     c_mountain_shift: int
+    c_no_income_from_besieged: bool
     c_opening_initiative: int
     c_spanish_possessions_allied: bool
     c_stacking_limit: int
@@ -389,8 +501,10 @@ class MarlboroughRules:
     e_siege_attacker_plan: tuple[str, ...]
     e_siege_defender_plan: tuple[str, ...]
     id_nation: tuple[str, ...]
+    ix_hex__nation: dict[Any, tuple[int, ...]]
     ix_hex__terrain: dict[Any, tuple[int, ...]]
     ix_unit__kind__owner: dict[Any, tuple[int, ...]]
+    ix_unit__nation__owner: dict[Any, tuple[int, ...]]
     ix_unit__owner: dict[Any, tuple[int, ...]]
     k_player__bourbon: Any
     k_player__grand_alliance: Any
@@ -400,6 +514,8 @@ class MarlboroughRules:
     o_e_hex__garrison_destroyed: int
     o_e_nation__control: int
     o_e_unit__at: int
+    o_e_unit__due: int
+    o_e_unit__embarked: int
     o_e_unit__seen: int
     o_e_unit__used: int
     o_e_unit__veteran: int
@@ -416,13 +532,16 @@ class MarlboroughRules:
     o_g_reroll: int
     o_g_window__commissioners__depth: int
     o_g_window__leviathan__depth: int
+    o_g_window__revenue__depth: int
     o_g_year: int
     o_p_markers: int
     o_p_treasury: int
     o_p_vp: int
     s_e_hex__adjacent: tuple[tuple[int, ...], ...]
+    s_e_hex__capital: tuple[bool, ...]
     s_e_hex__economic: tuple[int, ...]
     s_e_hex__nation: tuple[Any, ...]
+    s_e_hex__port: tuple[bool, ...]
     s_e_hex__river: tuple[bool, ...]
     s_e_hex__terrain: tuple[Any, ...]
     s_e_nation__barred: tuple[bool, ...]
@@ -446,9 +565,13 @@ class MarlboroughRules:
     t_famous_victory: tuple[Any, ...]
     t_siege_matrix: tuple[Any, ...]
     t_victory_levels: tuple[Any, ...]
+    tab_coastal: tuple[bool, ...] | None
+    tab_is_fleet: tuple[bool, ...] | None
     tab_maneuver_barred: tuple[bool, ...] | None
+    tab_mobilize_cost: tuple[int, ...] | None
     tab_other: tuple[Any, ...] | None
     tab_passage_only: tuple[bool, ...] | None
+    tab_window__revenue__ask: tuple[Any, ...] | None
 
     def __init__(self, d: dict[str, Any]) -> None:
         self.d = d
@@ -462,7 +585,9 @@ class MarlboroughRules:
         self.c_inherent_strength = d["c_inherent_strength"]
         self.c_initiative_at_any_bop = d["c_initiative_at_any_bop"]
         self.c_marker_limit = d["c_marker_limit"]
+        self.c_marker_price = d["c_marker_price"]
         self.c_mountain_shift = d["c_mountain_shift"]
+        self.c_no_income_from_besieged = d["c_no_income_from_besieged"]
         self.c_opening_initiative = d["c_opening_initiative"]
         self.c_spanish_possessions_allied = d["c_spanish_possessions_allied"]
         self.c_stacking_limit = d["c_stacking_limit"]
@@ -473,8 +598,10 @@ class MarlboroughRules:
         self.e_siege_attacker_plan = d["e_siege_attacker_plan"]
         self.e_siege_defender_plan = d["e_siege_defender_plan"]
         self.id_nation = d["id_nation"]
+        self.ix_hex__nation = d["ix_hex__nation"]
         self.ix_hex__terrain = d["ix_hex__terrain"]
         self.ix_unit__kind__owner = d["ix_unit__kind__owner"]
+        self.ix_unit__nation__owner = d["ix_unit__nation__owner"]
         self.ix_unit__owner = d["ix_unit__owner"]
         self.k_player__bourbon = d.get("k_player__bourbon")
         self.k_player__grand_alliance = d.get("k_player__grand_alliance")
@@ -484,6 +611,8 @@ class MarlboroughRules:
         self.o_e_hex__garrison_destroyed = d["o_e_hex__garrison_destroyed"]
         self.o_e_nation__control = d["o_e_nation__control"]
         self.o_e_unit__at = d["o_e_unit__at"]
+        self.o_e_unit__due = d["o_e_unit__due"]
+        self.o_e_unit__embarked = d["o_e_unit__embarked"]
         self.o_e_unit__seen = d["o_e_unit__seen"]
         self.o_e_unit__used = d["o_e_unit__used"]
         self.o_e_unit__veteran = d["o_e_unit__veteran"]
@@ -500,13 +629,16 @@ class MarlboroughRules:
         self.o_g_reroll = d["o_g_reroll"]
         self.o_g_window__commissioners__depth = d["o_g_window__commissioners__depth"]
         self.o_g_window__leviathan__depth = d["o_g_window__leviathan__depth"]
+        self.o_g_window__revenue__depth = d["o_g_window__revenue__depth"]
         self.o_g_year = d["o_g_year"]
         self.o_p_markers = d["o_p_markers"]
         self.o_p_treasury = d["o_p_treasury"]
         self.o_p_vp = d["o_p_vp"]
         self.s_e_hex__adjacent = d["s_e_hex__adjacent"]
+        self.s_e_hex__capital = d["s_e_hex__capital"]
         self.s_e_hex__economic = d["s_e_hex__economic"]
         self.s_e_hex__nation = d["s_e_hex__nation"]
+        self.s_e_hex__port = d["s_e_hex__port"]
         self.s_e_hex__river = d["s_e_hex__river"]
         self.s_e_hex__terrain = d["s_e_hex__terrain"]
         self.s_e_nation__barred = d["s_e_nation__barred"]
@@ -561,9 +693,13 @@ class MarlboroughRules:
         )
         self.deal_value = getattr(self, "f_" + d["deal_value"]) if d.get("deal_value") else None
 
+        self.tab_coastal = _tabulate(self.f_coastal, d.get("all_hex"))
+        self.tab_is_fleet = _tabulate(self.f_is_fleet, d.get("all_unit"))
         self.tab_maneuver_barred = _tabulate(self.f_maneuver_barred, d.get("all_hex"))
+        self.tab_mobilize_cost = _tabulate(self.f_mobilize_cost, d.get("all_unit"))
         self.tab_other = _tabulate(self.f_other, d.get("all_player"))
         self.tab_passage_only = _tabulate(self.f_passage_only, d.get("all_hex"))
+        self.tab_window__revenue__ask = _tabulate(self.f_window__revenue__ask, d.get("all_player"))
 
     def deal_give(self, S: list[Any], g: int, giver: Any, receiver: Any, x: Any) -> None:
         """Give good ``g`` (an item of a deal, see rulecraft.runtime.deals)."""
@@ -618,8 +754,22 @@ class MarlboroughRules:
             return None
         return f(S, None, None, p)
 
+    def f_admiral_bonus(self, S: list[Any], v_us: Any) -> int:
+        "15.3, 25.21: five times the leadership value of one admiral in a naval force. (MARL-15.3-01, MARL-25.21-01, MARL-PA15.0A-01) [rules/marlborough/rules.yaml:432:3]"
+        return 5 * max(
+            [
+                *[0],
+                *[
+                    self.s_e_unit__leadership[v_u]
+                    for v_u in v_us
+                    if self.s_e_unit__kind[v_u] == "leader"
+                    and self.s_e_unit__leads[v_u] == "admiral"
+                ],
+            ]
+        )
+
     def f_attack_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
-        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:206:3]"""
+        """The adjacent hexes a force of p at `at` may attack (16.23, 16.25): held by enemy units or an enemy inherent garrison (19.2), not across the sea (16.27); never neutrals (6.411). (MARL-16.23-01, MARL-16.25-01, MARL-16.27-01, MARL-6.411-01, MARL-19.2-01) [rules/marlborough/rules.yaml:212:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         _w4 = []
         for v_h in self.s_e_hex__adjacent[v_at]:
@@ -639,7 +789,7 @@ class MarlboroughRules:
         return _w4
 
     def f_closed_to(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:103:3]"
+        "The hexes p's forces may not enter: those of enemy or neutral units (15.41), enemy and neutral inherent garrisons (7.1: they function as units). (MARL-15.41-01, MARL-7.1-01) [rules/marlborough/rules.yaml:105:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -661,8 +811,23 @@ class MarlboroughRules:
             ],
         ]
 
+    def f_coastal(self, S: list[Any], v_h: Any) -> bool:
+        """21.10, 21.72: a coast hex is a land hex with sea in it. ASSUMED: the map is not printed, so every land hex next to an all-sea hex is a coast hex; ports are the coast hexes the board marks `port` (the anchor symbol), each next to the sea or to a port that reaches it (scripts/marlborough_board.py). (MARL-21.10-01) [rules/marlborough/rules.yaml:311:3]"""
+        _w3 = self.s_e_hex__terrain[v_h] != "sea"
+        if _w3:
+            _w2 = self.s_e_hex__port[v_h]
+            if not _w2:
+                _w1 = False
+                for v_e in self.s_e_hex__adjacent[v_h]:
+                    if self.s_e_hex__terrain[v_e] == "sea":
+                        _w1 = True
+                        break
+                _w2 = _w1
+            _w3 = _w2
+        return _w3
+
     def f_destinations(self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int) -> Any:
-        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:182:3]"
+        "Where a force of p at `start` with `mp` movement points may end its move (15.0): by terrain costs (15.1, 15.31: never beyond its points), stopping on entering an enemy ZOC and never from one enemy ZOC straight into another (29.4-29.42); a force that starts, moves and stays on river hexes has two more points (15.5). Not Poland (6.72: units must end their move outside it), not over the stacking limit (13.11). The start is included: the force may stay and attack. (MARL-15.1-01, MARL-15.31-01, MARL-15.5-01, MARL-29.4-01, MARL-29.41-01, MARL-29.42-01, MARL-6.72-01, MARL-13.11-01) [rules/marlborough/rules.yaml:188:3]"
         if S[self.o_e_hex__besieged + v_start]:
             return [v_start]
         v_closed = self.f_closed_to(S, v_p)
@@ -710,7 +875,7 @@ class MarlboroughRules:
         ]
 
     def f_enterable(self, S: list[Any], v_h: Any) -> bool:
-        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:147:3]"
+        "Land the rules let a force enter: not all-sea (15.43), not the Ottoman Empire nor Pomeranian Sweden (6.71, 6.73), not a neutral major state (6.412), not a besieged fortress (20.3). (MARL-15.43-01, MARL-6.71-01, MARL-6.73-01, MARL-6.412-01, MARL-20.3-01) [rules/marlborough/rules.yaml:149:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (v_n is None or self.s_e_hex__terrain[v_h] == "sea") or S[self.o_e_hex__besieged + v_h]:
             return False
@@ -719,26 +884,85 @@ class MarlboroughRules:
         return not (self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] is None)
 
     def f_field_strength(self, S: list[Any], v_us: Any) -> int:
-        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:37:3]"""
+        """The field army strength points among some units (the Battle Matrix's FA results). (MARL-PA17.0R-03, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:38:3]"""
         _w1 = 0
         for v_u in v_us:
             if self.s_e_unit__kind[v_u] == "field_army":
                 _w1 += self.f_strength_of(S, v_u)
         return _w1
 
+    def f_force_ok(self, S: list[Any], v_h: Any, v_picked: Any) -> bool:
+        """Whether the units picked at h form a force (13.2) the rules allow: a land force may not stand at sea; with fleets, each fleet carries one land unit and/or one leader besides an admiral (21.513), and at sea the fleets left behind must carry the land units left behind, and nobody stays at sea without a fleet. (MARL-21.513-01, MARL-21.5-01, MARL-21.1-01) [rules/marlborough/rules.yaml:407:3]"""
+        _w1 = 0
+        for v_u in v_picked:
+            if (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            ):
+                _w1 += 1
+        v_fleets = _w1
+        if v_fleets == 0:
+            return self.s_e_hex__terrain[v_h] != "sea"
+        _w2 = 0
+        for v_u_2 in v_picked:
+            if (
+                not (
+                    self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                )
+                and self.s_e_unit__kind[v_u_2] != "leader"
+            ):
+                _w2 += 1
+        v_land = _w2
+        _w3 = 0
+        for v_u_3 in v_picked:
+            if self.s_e_unit__kind[v_u_3] == "leader" and self.s_e_unit__leads[v_u_3] != "admiral":
+                _w3 += 1
+        v_chiefs = _w3
+        if v_land > v_fleets or v_chiefs > v_fleets:
+            return False
+        if self.s_e_hex__terrain[v_h] != "sea":
+            return True
+        v_rest = [
+            v_u_4
+            for v_u_4 in self.ix_unit__owner.get(self.s_e_unit__owner[_nth(v_picked, 0)], ())
+            if S[self.o_e_unit__at + v_u_4] == v_h and v_u_4 not in v_picked
+        ]
+        _w4 = 0
+        for v_u_5 in v_rest:
+            if (
+                self.s_e_unit__kind[v_u_5] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_5] == "frigate_fleet"
+            ):
+                _w4 += 1
+        v_left = _w4
+        if v_left == 0:
+            return len(v_rest) == 0
+        _w5 = 0
+        for v_u_6 in v_rest:
+            if (
+                not (
+                    self.s_e_unit__kind[v_u_6] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_6] == "frigate_fleet"
+                )
+                and self.s_e_unit__kind[v_u_6] != "leader"
+            ):
+                _w5 += 1
+        return _w5 <= v_left
+
     def f_fortresses(self, S: list[Any]) -> Any:
-        "The fortress hexes of the map. [rules/marlborough/rules.yaml:127:3]"
+        "The fortress hexes of the map. [rules/marlborough/rules.yaml:129:3]"
         return [v_h for v_h in self.ix_hex__terrain.get("fortress", ())]
 
     def f_garrisoned(self, S: list[Any], v_h: Any) -> bool:
-        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:67:3]"
+        "Whether a hex has an inherent garrison: every fortress has one (its state's, 19.1) until a garrison destroyed marker is placed (19.22). (MARL-19.1-01, MARL-19.22-01) [rules/marlborough/rules.yaml:69:3]"
         return (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None
 
     def f_general_bonus(self, S: list[Any], v_us: Any) -> int:
-        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:59:3]"
+        "15.3, 25.21: the leadership value of one general in a land force adds to its movement. (MARL-15.3-01, MARL-25.21-01) [rules/marlborough/rules.yaml:61:3]"
         return max(
             [
                 *[0],
@@ -752,12 +976,12 @@ class MarlboroughRules:
         )
 
     def f_has_marker(self, S: list[Any], v_p: Any, v_k: Any) -> bool:
-        "has_marker [rules/marlborough/rules.yaml:314:3]"
+        "has_marker [rules/marlborough/rules.yaml:538:3]"
         N: list[int] = S
         return N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0) != 0
 
     def f_held_by(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:134:3]"
+        "The hexes where p has a unit or an inherent garrison. (MARL-7.1-01) [rules/marlborough/rules.yaml:136:3]"
         v_out: list[Any] = []
         for v_u in self.all_unit:
             v_at = S[self.o_e_unit__at + v_u]
@@ -775,7 +999,7 @@ class MarlboroughRules:
     def f_in_supply(
         self, S: list[Any], v_u: Any, v_sources: Any, v_enemy: Any, v_zoc: Any, v_mine: Any
     ) -> bool:
-        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:256:3]"""
+        """22.22: a land unit is in supply in a friendly garrisoned fortress's hex, or within two land hexes of one (the unit's hex not counted, the source's counted), or four contiguous river hexes; never in mountains (22.32). (MARL-22.22-01, MARL-22.12-01, MARL-22.32-01, MARL-22.21-01) [rules/marlborough/rules.yaml:262:3]"""
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_hex__terrain[v_at] == "mountain":
             return False
@@ -814,8 +1038,27 @@ class MarlboroughRules:
             return _w2
         return False
 
+    def f_income_of(self, S: list[Any], v_p: Any) -> int:
+        "The Taxation Sub-Phase (10.11, 10.12, Player Aid 10.0/a), in half TP: each economic center a unit of p occupies (a fleet in a coast or port hex too, 21.4) pays its TP value, halved with the half kept (Berlin's 3 gives 1.5) when p does not control its state; with the optional 10.13 a besieged one pays nothing. (MARL-10.11-01, MARL-10.12-01, MARL-10.13-01, MARL-PA10.0A-01, MARL-21.4-01) [rules/marlborough/rules.yaml:323:3]"
+        v_held = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] is not None
+        ]
+        v_total = 0
+        for v_h_2 in [
+            v_h for v_h in self.all_hex if self.s_e_hex__economic[v_h] > 0 and v_h in v_held
+        ]:
+            if not (self.c_no_income_from_besieged and S[self.o_e_hex__besieged + v_h_2]):
+                v_n = self.s_e_hex__nation[v_h_2]
+                if v_n is not None and S[self.o_e_nation__control + v_n] == v_p:
+                    v_total += 2 * self.s_e_hex__economic[v_h_2]
+                else:
+                    v_total += self.s_e_hex__economic[v_h_2]
+        return v_total
+
     def f_inherent_of(self, S: list[Any], v_h: Any, v_p: Any) -> bool:
-        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:77:3]"
+        "Whether p holds the inherent garrison of a hex: p controls the fortress's state (19.1). (MARL-19.1-01) [rules/marlborough/rules.yaml:79:3]"
         if not (
             (
                 self.s_e_hex__terrain[v_h] == "fortress"
@@ -829,23 +1072,289 @@ class MarlboroughRules:
             return False
         return S[self.o_e_nation__control + v_n] == v_p
 
+    def f_is_fleet(self, S: list[Any], v_u: Any) -> bool:
+        "2.32, 21.0: battle fleets and frigate fleets are the naval units. (MARL-21.1-01) [rules/marlborough/rules.yaml:303:3]"
+        return (
+            self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        )
+
     def f_leader_value(self, S: list[Any], v_us: Any, v_siege: bool) -> int:
-        "The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege (25.1). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01) [rules/marlborough/rules.yaml:45:3]"
+        """The leadership value one leader brings to a combat (18.3 item 1, 25.22: one leader per side, the best): generals in any land combat, engineers only in a siege, admirals in a combat with a fleet (25.1, 25.6: the player's best). (MARL-18.3-02, MARL-25.1-01, MARL-25.22-01, MARL-25.6-01) [rules/marlborough/rules.yaml:46:3]"""
         v_best = 0
         for v_u in v_us:
-            if self.s_e_unit__kind[v_u] == "leader" and (
-                self.s_e_unit__leads[v_u] == "general"
-                or (v_siege and self.s_e_unit__leads[v_u] == "engineer")
-            ):
+            _w4 = self.s_e_unit__kind[v_u] == "leader"
+            if _w4:
+                _w3 = self.s_e_unit__leads[v_u] == "general" or (
+                    v_siege and self.s_e_unit__leads[v_u] == "engineer"
+                )
+                if not _w3:
+                    _w2 = self.s_e_unit__leads[v_u] == "admiral"
+                    if _w2:
+                        _w1 = False
+                        for v_f in v_us:
+                            if (
+                                self.s_e_unit__kind[v_f] == "battle_fleet"
+                                or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                            ):
+                                _w1 = True
+                                break
+                        _w2 = _w1
+                    _w3 = _w2
+                _w4 = _w3
+            if _w4:
                 v_best = max(v_best, self.s_e_unit__leadership[v_u])
         return v_best
 
     def f_maneuver_barred(self, S: list[Any], v_h: Any) -> bool:
-        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:321:3]'
+        '17.4: "players may not play certain types of battle plan markers when the defender is in particular type of terrain. The attacker\'s terrain has no bearing. See the Terrain Effects Chart." The chart is not printed. ASSUMED: with the defender in mountains the attacker may not play Maneuver nor the defender Counter-Maneuver (armies cannot turn a flank across mountains); every other plan stays open in every terrain. (MARL-17.4-01) [rules/marlborough/rules.yaml:545:3]'
         return self.s_e_hex__terrain[v_h] == "mountain"
 
+    def f_mobilizable(self, S: list[Any], v_p: Any) -> Any:
+        "11.1, 11.5, 11.32B: the units p may mobilize now: his combat units off the map (the counter mix is the limit), not leaders (they come only by scenario or random event), not fleets already on the turn track, that he can pay for and place. (MARL-11.1-01, MARL-11.5-01, MARL-11.32B-01) [rules/marlborough/rules.yaml:382:3]"
+        N: list[int] = S
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if (
+                (
+                    (S[self.o_e_unit__at + v_u] is None and self.s_e_unit__kind[v_u] != "leader")
+                    and N[self.o_e_unit__due + v_u] == 0
+                )
+                and 2
+                * (
+                    self.tab_mobilize_cost[v_u]
+                    if self.tab_mobilize_cost is not None
+                    else self.f_mobilize_cost(S, v_u)
+                )
+                <= N[self.o_p_treasury + v_p]
+            )
+            and len(self.f_placements(S, v_p, v_u)) > 0
+        ]
+
+    def f_mobilize_cost(self, S: list[Any], v_u: Any) -> int:
+        "The Unit Costs Table's cost to mobilize (10.0/b, 11.2), in TP, as printed (siege army 3, field army 2, garrison 1, free corps 1, battle fleet 9). The Frigate Fleet row is not printed: ASSUMED as the Battle Fleet's, the only fleet row. (MARL-11.2-01, MARL-PA10.0B-01, MARL-PA10.0-01) [rules/marlborough/rules.yaml:344:3]"
+        if self.s_e_unit__kind[v_u] == "siege_army":
+            return 3
+        if self.s_e_unit__kind[v_u] == "field_army":
+            return 2
+        if self.s_e_unit__kind[v_u] == "garrison":
+            return 1
+        if self.s_e_unit__kind[v_u] == "free_corps":
+            return 1
+        return 9
+
+    def f_naval_destinations(
+        self, S: list[Any], v_p: Any, v_start: Any, v_size: int, v_mp: int
+    ) -> Any:
+        """Where a naval force of p at `start` with `mp` movement points may end its move (21.0): through all-sea and coast hexes only, never into all-land hexes (21.1, 15.44), never into a hex of an enemy or neutral fleet (21.31), stopping on entering a hex in an enemy fleet's ZOC (29.13, 29.4); not ending in a hex of enemy or neutral land units or garrisons (21.33), a neutral major state (21.41), over the stacking limit (13.11: carried land units do not count). ASSUMED: the map's all-land hexsides are not printed, so a fleet's way along a coast runs through all-sea hexes and ports (the anchorage): entering a coast hex without a port ends the move. (MARL-21.1-01, MARL-15.44-01, MARL-21.31-01, MARL-21.33-01, MARL-21.41-01, MARL-29.13-01, MARL-15.6-01, MARL-13.11-01) [rules/marlborough/rules.yaml:440:3]"""
+        v_foes = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.all_unit
+            if (S[self.o_e_unit__at + v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+            and (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            )
+        ]
+        v_near = _reach(self.s_e_hex__adjacent, None, v_start, set(self.all_hex), v_mp, None)
+        _w4 = []
+        for v_h in v_near:
+            _w7 = self.s_e_hex__terrain[v_h] != "sea"
+            if _w7:
+                _w6 = self.s_e_hex__port[v_h]
+                if not _w6:
+                    _w5 = False
+                    for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                        if self.s_e_hex__terrain[v_e__2] == "sea":
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_h)
+        v_coast = _w4
+        v_water = [
+            *[
+                v_h_2
+                for v_h_2 in v_near
+                if (self.s_e_hex__terrain[v_h_2] == "sea" or v_h_2 in v_coast)
+                and v_h_2 not in v_foes
+            ],
+            *[v_start],
+        ]
+        v_enemy_fleets = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in self.all_unit
+            if (
+                (
+                    S[self.o_e_unit__at + v_u_2] is not None
+                    and self.s_e_unit__owner[v_u_2] is not None
+                )
+                and self.s_e_unit__owner[v_u_2] != v_p
+            )
+            and (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            )
+        ]
+        _w10 = []
+        for v_h_3 in v_water:
+            _w12 = self.s_e_hex__terrain[v_h_3] == "sea"
+            if _w12:
+                _w11 = False
+                for v_e in self.s_e_hex__adjacent[v_h_3]:
+                    if v_e in v_enemy_fleets:
+                        _w11 = True
+                        break
+                _w12 = _w11
+            if _w12:
+                _w10.append(v_h_3)
+        v_zoc = _w10
+        v_ways = _reach(
+            self.s_e_hex__adjacent,
+            None,
+            v_start,
+            set(v_water),
+            v_mp,
+            set([*[v_h_4 for v_h_4 in v_coast if not self.s_e_hex__port[v_h_4]], *v_zoc]),
+        )
+        v_closed = self.f_closed_to(S, v_p)
+        v_mine = [
+            S[self.o_e_unit__at + v_u_3]
+            for v_u_3 in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u_3] is not None and (not S[self.o_e_unit__embarked + v_u_3])
+        ]
+        return [
+            v_h_5
+            for v_h_5 in v_ways
+            if v_h_5 == v_start
+            or (
+                (
+                    v_h_5 not in v_closed
+                    and (self.s_e_hex__terrain[v_h_5] == "sea" or self.f_enterable(S, v_h_5))
+                )
+                and v_mine.count(v_h_5) + v_size <= self.c_stacking_limit
+            )
+        ]
+
+    def f_naval_supplied(self, S: list[Any], v_p: Any, v_sources: Any) -> Any:
+        """22.23, 22.41: the hexes where p's fleets are in supply: a friendly garrisoned, unbesieged fortress in a port or coast hex, or a line of at most 30 contiguous all-sea and coast hexes to one, never into a hex with an enemy fleet nor an all-land hex (coast hexes with enemy land units may be passed). Land and naval lines are never combined (22.42): this is the naval line only. (MARL-22.23-01, MARL-22.41-01, MARL-22.42-01, MARL-22.21-01) [rules/marlborough/rules.yaml:493:3]"""
+        _w4 = []
+        for v_h in v_sources:
+            _w7 = self.s_e_hex__terrain[v_h] != "sea"
+            if _w7:
+                _w6 = self.s_e_hex__port[v_h]
+                if not _w6:
+                    _w5 = False
+                    for v_e__1 in self.s_e_hex__adjacent[v_h]:
+                        if self.s_e_hex__terrain[v_e__1] == "sea":
+                            _w5 = True
+                            break
+                    _w6 = _w5
+                _w7 = _w6
+            if _w7:
+                _w4.append(v_h)
+        v_ports = _w4
+        if len(v_ports) == 0:
+            return []
+        v_foes = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.all_unit
+            if (
+                (self.s_e_unit__owner[v_u] is not None and self.s_e_unit__owner[v_u] != v_p)
+                and S[self.o_e_unit__at + v_u] is not None
+            )
+            and (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            )
+        ]
+        v_mine = [
+            S[self.o_e_unit__at + v_u_2]
+            for v_u_2 in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u_2] is not None
+            and (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            )
+        ]
+        v_out: list[Any] = []
+        for v_h_2 in v_mine:
+            if v_h_2 not in v_out:
+                if v_h_2 in v_ports:
+                    v_out = [*v_out, *[v_h_2]]
+                else:
+                    v_line = [
+                        *[
+                            v_x
+                            for v_x in _reach(
+                                self.s_e_hex__adjacent, None, v_h_2, set(self.all_hex), 30, None
+                            )
+                            if v_x not in v_foes
+                            and (
+                                self.s_e_hex__terrain[v_x] == "sea"
+                                or (
+                                    self.s_e_hex__terrain[v_x] != "sea"
+                                    and (
+                                        self.s_e_hex__port[v_x]
+                                        or any(
+                                            (
+                                                self.s_e_hex__terrain[v_e__4] == "sea"
+                                                for v_e__4 in self.s_e_hex__adjacent[v_x]
+                                            )
+                                        )
+                                    )
+                                )
+                            )
+                        ],
+                        *[v_h_2],
+                    ]
+                    _w8 = False
+                    for v_x_2 in _reach(self.s_e_hex__adjacent, None, v_h_2, set(v_line), 30, None):
+                        if v_x_2 in v_ports:
+                            _w8 = True
+                            break
+                    if _w8:
+                        v_out = [*v_out, *[v_h_2]]
+        return v_out
+
+    def f_naval_targets(self, S: list[Any], v_p: Any, v_at: Any) -> Any:
+        """The adjacent hexes a naval force of p at `at` may attack (21.2, 21.71, 21.72): enemy units in all-sea hexes, enemy units or an enemy inherent garrison in coast and port hexes; never an all-land hex. (MARL-21.2-01, MARL-21.71-01, MARL-21.72-01) [rules/marlborough/rules.yaml:465:3]"""
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        _w8 = []
+        for v_h in self.s_e_hex__adjacent[v_at]:
+            _w12 = self.s_e_hex__terrain[v_h] == "sea"
+            if not _w12:
+                _w11 = self.s_e_hex__terrain[v_h] != "sea"
+                if _w11:
+                    _w10 = self.s_e_hex__port[v_h]
+                    if not _w10:
+                        _w9 = False
+                        for v_e__2 in self.s_e_hex__adjacent[v_h]:
+                            if self.s_e_hex__terrain[v_e__2] == "sea":
+                                _w9 = True
+                                break
+                        _w10 = _w9
+                    _w11 = _w10
+                _w12 = _w11
+            _w15 = _w12
+            if _w15:
+                _w14 = self.f_inherent_of(S, v_h, v_q)
+                if not _w14:
+                    _w13 = False
+                    for v_u in self.ix_unit__owner.get(v_q, ()):
+                        if S[self.o_e_unit__at + v_u] == v_h:
+                            _w13 = True
+                            break
+                    _w14 = _w13
+                _w15 = _w14
+            if _w15:
+                _w8.append(v_h)
+        return _w8
+
     def f_neutral_garrison(self, S: list[Any], v_h: Any) -> bool:
-        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:90:3]"
+        "A fortress of a neutral state keeps its inherent garrison, which nobody may enter (15.41, 6.413). (MARL-15.41-01, MARL-6.413-01) [rules/marlborough/rules.yaml:92:3]"
         if self.s_e_hex__terrain[v_h] != "fortress" or S[self.o_e_hex__garrison_destroyed + v_h]:
             return False
         v_n = self.s_e_hex__nation[v_h]
@@ -854,16 +1363,46 @@ class MarlboroughRules:
         return S[self.o_e_nation__control + v_n] is None
 
     def f_other(self, S: list[Any], v_p: Any) -> Any:
-        "The opponent. [rules/marlborough/rules.yaml:11:3]"
+        "The opponent. [rules/marlborough/rules.yaml:12:3]"
         return _head([v_q for v_q in self.all_player if v_q != v_p])
 
     def f_passage_only(self, S: list[Any], v_h: Any) -> bool:
-        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:118:3]"
+        "6.72: Poland may be passed through but no move may end there, nor a retreat or an advance. (MARL-6.72-01) [rules/marlborough/rules.yaml:120:3]"
         v_n = self.s_e_hex__nation[v_h]
         return v_n is not None and self.s_e_nation__passage_only[v_n]
 
+    def f_placements(self, S: list[Any], v_p: Any, v_u: Any) -> Any:
+        """11.3: where a mobilized unit of p may be placed: a city or fortress ("any kind of city hex", the table's "Friendly Fortress or City") of its own state occupied by a unit of p, or one in another state occupied by a unit of its nationality; fleets only in ports (11.32); never over the stacking limit (13.11). (MARL-11.3-01, MARL-11.3-02, MARL-11.32-01, MARL-13.11-01) [rules/marlborough/rules.yaml:363:3]"""
+        v_out: list[Any] = []
+        for v_h_2 in [
+            v_h
+            for v_h in self.all_hex
+            if self.s_e_hex__terrain[v_h] == "city" or self.s_e_hex__terrain[v_h] == "fortress"
+        ]:
+            if self.s_e_hex__port[v_h_2] or not (
+                self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            ):
+                v_here = [
+                    v_v
+                    for v_v in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_v] == v_h_2
+                ]
+                if len(v_here) > 0 and len(v_here) < self.c_stacking_limit:
+                    _w2 = self.s_e_hex__nation[v_h_2] == self.s_e_unit__nation[v_u]
+                    if not _w2:
+                        _w1 = False
+                        for v_v_2 in v_here:
+                            if self.s_e_unit__nation[v_v_2] == self.s_e_unit__nation[v_u]:
+                                _w1 = True
+                                break
+                        _w2 = _w1
+                    if _w2:
+                        v_out = [*v_out, *[v_h_2]]
+        return v_out
+
     def f_political_total(self, S: list[Any], v_p: Any) -> int:
-        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:306:3]"""
+        """The Balance of Power Phase total: political values of controlled major states plus one per minor state. (MARL-PA4.0-02) [rules/marlborough/rules.yaml:530:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -871,7 +1410,7 @@ class MarlboroughRules:
         return _w1
 
     def f_provision_cost(self, S: list[Any], v_u: Any) -> int:
-        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:279:3]"
+        "The Unit Costs Table's cost to provision (in TP): siege and field armies 1, garrisons 1 (0 in a fortress or city), free corps 1 (0 at home); leaders need none (22.11, 25.5). (MARL-PA10.0B-01, MARL-22.11-01, MARL-25.5-01) [rules/marlborough/rules.yaml:285:3]"
         v_at = S[self.o_e_unit__at + v_u]
         if v_at is None or self.s_e_unit__kind[v_u] == "leader":
             return 0
@@ -887,13 +1426,36 @@ class MarlboroughRules:
         return 1
 
     def f_strength_of(self, S: list[Any], v_u: Any) -> int:
-        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:19:3]"
+        "A unit's printed strength on the side it shows (2.33: recruit front, veteran back). (MARL-2.33-01) [rules/marlborough/rules.yaml:20:3]"
         if S[self.o_e_unit__veteran + v_u]:
             return self.s_e_unit__veteran_strength[v_u]
         return self.s_e_unit__strength[v_u]
 
+    def f_supplied_units(self, S: list[Any], v_p: Any) -> Any:
+        "The units of p in supply when the Provisioning Phase begins: land units by a land line (22.22 items 1-3) or in the hex of a fleet in supply, aboard it or not (items 4-5); fleets by a naval line (22.23). (MARL-22.22-01, MARL-22.12-01, MARL-22.42-01) [rules/marlborough/rules.yaml:477:3]"
+        v_sources = self.f_supply_sources(S, v_p)
+        v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
+        v_zoc = self.f_zoc_against(S, v_p)
+        v_mine = self.f_held_by(S, v_p)
+        v_afloat = self.f_naval_supplied(S, v_p, v_sources)
+        return [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if S[self.o_e_unit__at + v_u] is not None
+            and (
+                S[self.o_e_unit__at + v_u] in v_afloat
+                or (
+                    not (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    and self.f_in_supply(S, v_u, v_sources, v_enemy, v_zoc, v_mine)
+                )
+            )
+        ]
+
     def f_supply_open(self, S: list[Any], v_h: Any, v_enemy: Any, v_zoc: Any, v_mine: Any) -> bool:
-        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:240:3]"
+        "Whether a land line of supply of p may pass a hex (22.31, 22.32, 29.6): no enemy units, no all-sea, no mountains, no neutral major state, no enemy ZOC unless a friendly unit is there (`enemy`, `zoc`, `mine`: the hexes of enemy units, of enemy ZOC, of p's units). (MARL-22.31-01, MARL-22.32-01, MARL-29.6-01) [rules/marlborough/rules.yaml:246:3]"
         v_n = self.s_e_hex__nation[v_h]
         if (
             (v_n is None or self.s_e_hex__terrain[v_h] == "sea")
@@ -905,7 +1467,7 @@ class MarlboroughRules:
         return v_h not in v_zoc or v_h in v_mine
 
     def f_supply_sources(self, S: list[Any], v_p: Any) -> Any:
-        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:231:3]"
+        "22.12, 22.14: friendly garrisoned (inherent garrison or garrison unit), unbesieged fortresses. (MARL-22.12-01, MARL-22.14-01) [rules/marlborough/rules.yaml:237:3]"
         v_mine = [
             S[self.o_e_unit__at + v_u]
             for v_u in self.ix_unit__kind__owner.get(("garrison", v_p), ())
@@ -919,7 +1481,7 @@ class MarlboroughRules:
         ]
 
     def f_terrain_shift(self, S: list[Any], v_h: Any) -> int:
-        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:217:3]"
+        "The defender's terrain shift (18.3 item 2): fortresses -3 (errata) unless besieged (20.3 item 2), mountains -1 (assumed: the chart is not printed). (MARL-18.3-03, MARL-ERR-07, MARL-20.3-01) [rules/marlborough/rules.yaml:223:3]"
         if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
             return self.c_fortress_shift
         if self.s_e_hex__terrain[v_h] == "mountain":
@@ -927,14 +1489,24 @@ class MarlboroughRules:
         return 0
 
     def f_total(self, S: list[Any], v_us: Any) -> int:
-        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:29:3]"""
+        """The total combat strength of some units (18.21: leaders add their combat strength). (MARL-18.21-01, MARL-18.3-02) [rules/marlborough/rules.yaml:30:3]"""
         _w1 = 0
         for v_u in v_us:
             _w1 += self.f_strength_of(S, v_u)
         return _w1
 
+    def f_upkeep(self, S: list[Any], v_u: Any, v_supplied: Any) -> int:
+        "What provisioning u costs now (22.1), in TP: the Unit Costs Table's cost, triple out of supply (22.13); fleets 2 (the table's Battle Fleet; the Frigate Fleet row is not printed: ASSUMED the same), in supply in a friendly garrisoned port or coast fortress or along a naval line (22.23); land units carried by a fleet pay as land units (21.8, 22.24), in supply if their fleet is (22.22 items 4-5). (MARL-22.1-01, MARL-22.13-01, MARL-21.8-01, MARL-22.24-01, MARL-22.22-01, MARL-22.23-01) [rules/marlborough/rules.yaml:393:3]"
+        v_cost = (
+            2
+            if self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            else self.f_provision_cost(S, v_u)
+        )
+        return v_cost if v_u in v_supplied else 3 * v_cost
+
     def f_vp_of(self, S: list[Any], v_p: Any) -> int:
-        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:296:3]"""
+        """28.11: twice the political value of each controlled major state, 1 per controlled minor state, 1 per occupied economic center. (MARL-28.11-01) [rules/marlborough/rules.yaml:520:3]"""
         _w1 = 0
         for v_n in self.all_nation:
             if S[self.o_e_nation__control + v_n] == v_p:
@@ -948,13 +1520,13 @@ class MarlboroughRules:
         return v_states + _w2
 
     def f_window__commissioners__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
         return [v_attacker, v_defender]
 
     def f_window__commissioners__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
         N: list[int] = S
         return [
             v_c
@@ -970,13 +1542,13 @@ class MarlboroughRules:
         ]
 
     def f_window__leviathan__ask(self, S: list[Any], v_attacker: Any, v_defender: Any) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
         return [v_attacker, v_defender]
 
     def f_window__leviathan__options(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
         N: list[int] = S
         return [
             v_c
@@ -984,8 +1556,17 @@ class MarlboroughRules:
             if self.card_kind[v_c] == "leviathan" and (not S[self.o_g_reroll])
         ]
 
+    def f_window__revenue__ask(self, S: list[Any], v_payee: Any) -> Any:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        return [v_payee]
+
+    def f_window__revenue__options(self, S: list[Any], v_payee: Any, v_p: Any) -> Any:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        N: list[int] = S
+        return _bits(N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0))
+
     def f_zoc_against(self, S: list[Any], v_p: Any) -> Any:
-        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7). (MARL-29.11-01, MARL-29.12-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:163:3]"
+        "The hexes in the zone of control of p's enemies (29.0): every enemy unit with a march factor of one or more but garrisons (29.11) has one in the hexes next to it, not into all-sea hexes (29.12), not into fortresses held by p or by a neutral (29.2); neutrals have none (29.3), nor units in a besieged fortress (29.2, 20.3 item 7); a fleet's reaches only coast hexes (29.13), carried land units have none (29.14). (MARL-29.11-01, MARL-29.12-01, MARL-29.13-01, MARL-29.14-01, MARL-29.2-01, MARL-29.3-01) [rules/marlborough/rules.yaml:165:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_mine = self.f_held_by(S, v_p)
         v_out: list[Any] = []
@@ -993,25 +1574,59 @@ class MarlboroughRules:
             v_at = S[self.o_e_unit__at + v_u]
             if (
                 (
-                    (v_at is not None and self.s_e_unit__owner[v_u] == v_q)
-                    and self.s_e_unit__march[v_u] >= 1
+                    (
+                        (v_at is not None and self.s_e_unit__owner[v_u] == v_q)
+                        and self.s_e_unit__march[v_u] >= 1
+                    )
+                    and self.s_e_unit__kind[v_u] != "garrison"
                 )
-                and self.s_e_unit__kind[v_u] != "garrison"
-            ) and (not S[self.o_e_hex__besieged + v_at]):
-                v_out = [
-                    *v_out,
-                    *[
-                        v_e
-                        for v_e in self.s_e_hex__adjacent[v_at]
-                        if (v_e not in v_out and self.s_e_hex__terrain[v_e] != "sea")
-                        and (
-                            not (
-                                self.s_e_hex__terrain[v_e] == "fortress"
-                                and (v_e in v_mine or self.f_neutral_garrison(S, v_e))
+                and (not S[self.o_e_hex__besieged + v_at])
+            ) and (not S[self.o_e_unit__embarked + v_u]):
+                if (
+                    self.s_e_unit__kind[v_u] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                ):
+                    v_out = [
+                        *v_out,
+                        *[
+                            v_e
+                            for v_e in self.s_e_hex__adjacent[v_at]
+                            if (
+                                v_e not in v_out
+                                and (
+                                    self.s_e_hex__terrain[v_e] != "sea"
+                                    and (
+                                        self.s_e_hex__port[v_e]
+                                        or any(
+                                            self.s_e_hex__terrain[v_e__3] == "sea"
+                                            for v_e__3 in self.s_e_hex__adjacent[v_e]
+                                        )
+                                    )
+                                )
                             )
-                        )
-                    ],
-                ]
+                            and (
+                                not (
+                                    self.s_e_hex__terrain[v_e] == "fortress"
+                                    and (v_e in v_mine or self.f_neutral_garrison(S, v_e))
+                                )
+                            )
+                        ],
+                    ]
+                elif self.s_e_hex__terrain[v_at] != "sea":
+                    v_out = [
+                        *v_out,
+                        *[
+                            v_e_2
+                            for v_e_2 in self.s_e_hex__adjacent[v_at]
+                            if (v_e_2 not in v_out and self.s_e_hex__terrain[v_e_2] != "sea")
+                            and (
+                                not (
+                                    self.s_e_hex__terrain[v_e_2] == "fortress"
+                                    and (v_e_2 in v_mine or self.f_neutral_garrison(S, v_e_2))
+                                )
+                            )
+                        ],
+                    ]
         return v_out
 
     def p_card__coronation_hre_1(self, S: list[Any], v_me: Any) -> None:
@@ -1207,30 +1822,93 @@ class MarlboroughRules:
         pass
 
     def p_destroy_garrison(self, S: list[Any], v_h: Any) -> None:
-        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:446:3]"""
+        """19.21-19.22: a garrison destroyed marker replaces the inherent garrison. (MARL-19.21-01, MARL-19.22-01) [rules/marlborough/rules.yaml:677:3]"""
         if (
             self.s_e_hex__terrain[v_h] == "fortress"
             and (not S[self.o_e_hex__garrison_destroyed + v_h])
         ) and self.s_e_hex__nation[v_h] is not None:
             S[self.o_e_hex__garrison_destroyed + v_h] = True
             if S[_LOG] is not False:
-                _log(S, 9, (v_h,))
+                _log(S, 10, (v_h,))
+
+    def p_disband(self, S: list[Any], v_p: Any, v_u: Any) -> None:
+        """p removes one of his units: a fleet takes the units aboard it along (22.51). (MARL-22.51-01, MARL-11.4-01) [rules/marlborough/rules.yaml:1304:3]"""
+        v_at = S[self.o_e_unit__at + v_u]
+        if S[_LOG] is not False:
+            _log(S, 81, (v_p, v_u))
+        S[self.o_e_unit__seen + v_u] = 0
+        S[self.o_e_unit__at + v_u] = None
+        S[self.o_e_unit__embarked + v_u] = False
+        _w2 = v_at is not None and (
+            self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        )
+        if _w2:
+            _w1 = False
+            for v_f in self.ix_unit__owner.get(v_p, ()):
+                if S[self.o_e_unit__at + v_f] == v_at and (
+                    self.s_e_unit__kind[v_f] == "battle_fleet"
+                    or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                ):
+                    _w1 = True
+                    break
+            _w2 = not _w1
+        if _w2:
+            for v_v_2 in [
+                v_v
+                for v_v in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_v] == v_at
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
+            ]:
+                if S[_LOG] is not False:
+                    _log(S, 82, (v_v_2,))
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = None
+                S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_eliminate(self, S: list[Any], v_u: Any) -> None:
-        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:410:3]"""
+        """Eliminated units leave the map (2.33); leaders eliminated in combat never return (25.41). (MARL-25.41-01, MARL-25.4-01) [rules/marlborough/rules.yaml:634:3]"""
+        v_at = S[self.o_e_unit__at + v_u]
         if S[_LOG] is not False:
             _log(S, 6, (v_u,))
         S[self.o_e_unit__seen + v_u] = 0
         S[self.o_e_unit__at + v_u] = None
+        S[self.o_e_unit__embarked + v_u] = False
+        _w2 = v_at is not None and (
+            self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        )
+        if _w2:
+            _w1 = False
+            for v_f in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ()):
+                if S[self.o_e_unit__at + v_f] == v_at and (
+                    self.s_e_unit__kind[v_f] == "battle_fleet"
+                    or self.s_e_unit__kind[v_f] == "frigate_fleet"
+                ):
+                    _w1 = True
+                    break
+            _w2 = not _w1
+        if _w2:
+            for v_v_2 in [
+                v_v
+                for v_v in self.ix_unit__owner.get(self.s_e_unit__owner[v_u], ())
+                if S[self.o_e_unit__at + v_v] == v_at
+                and (S[self.o_e_unit__embarked + v_v] or self.s_e_hex__terrain[v_at] == "sea")
+            ]:
+                if S[_LOG] is not False:
+                    _log(S, 7, (v_v_2,))
+                S[self.o_e_unit__seen + v_v_2] = 0
+                S[self.o_e_unit__at + v_v_2] = None
+                S[self.o_e_unit__embarked + v_v_2] = False
 
     def p_end__victory(self, S: list[Any]) -> None:
-        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:60:3]"
+        "end__victory (MARL-28.12-01) [rules/marlborough/flow.yaml:66:3]"
         S[self.o_g_year] = min(max(S[self.o_g_year] + 1, 1700), 1714)
         if S[_TURN] >= self.s_g_last_turn:
             self.p_victory(S, "The last turn is over")
 
     def p_lift_sieges(self, S: list[Any]) -> None:
-        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:741:3]"""
+        """20.4: a siege marker goes when no defender is left in the fortress or no enemy unit is next to it. (MARL-20.4-01) [rules/marlborough/rules.yaml:973:3]"""
         for v_h in [v_h__1 for v_h__1 in self.ix_hex__terrain.get("fortress", ())]:
             if S[self.o_e_hex__besieged + v_h]:
                 v_inside = [v_u for v_u in self.all_unit if S[self.o_e_unit__at + v_u] == v_h]
@@ -1263,10 +1941,10 @@ class MarlboroughRules:
                 if not v_held or len(v_near) == 0:
                     S[self.o_e_hex__besieged + v_h] = False
                     if S[_LOG] is not False:
-                        _log(S, 36, (v_h,))
+                        _log(S, 37, (v_h,))
 
     def p_lose_markers(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:358:3]"""
+        """12.51: the loser returns markers picked at random from his own to the pool. (MARL-12.51-01) [rules/marlborough/rules.yaml:582:3]"""
         N: list[int] = S
         v_i = 0
         _runs0 = 0
@@ -1283,33 +1961,6 @@ class MarlboroughRules:
         if S[_LOG] is not False:
             _log(S, 3, (v_p, v_i, v_w))
 
-    def p_provision(self, S: list[Any], v_p: Any) -> None:
-        """The Provisioning Phase (22.1): each unit on the map pays its cost (22.12), triple out of supply (22.13), or is eliminated (22.5). Simplified: the player provisions in the order of the units and disbands what he cannot pay; the choice to disband units he could pay for (11.4, 22.5) is not offered yet. (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06) [rules/marlborough/rules.yaml:843:3]"""
-        N: list[int] = S
-        v_sources = self.f_supply_sources(S, v_p)
-        v_enemy = self.f_held_by(S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p]))
-        v_zoc = self.f_zoc_against(S, v_p)
-        v_mine = self.f_held_by(S, v_p)
-        v_paid = 0
-        for v_u in self.all_unit:
-            if self.s_e_unit__owner[v_u] == v_p and S[self.o_e_unit__at + v_u] is not None:
-                v_cost = self.f_provision_cost(S, v_u)
-                if v_cost > 0:
-                    v_full = (
-                        v_cost
-                        if self.f_in_supply(S, v_u, v_sources, v_enemy, v_zoc, v_mine)
-                        else 3 * v_cost
-                    )
-                    if N[self.o_p_treasury + v_p] >= 2 * v_full:
-                        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_full, 0)
-                        v_paid += v_full
-                    else:
-                        if S[_LOG] is not False:
-                            _log(S, 51, (v_p, v_u))
-                        self.p_eliminate(S, v_u)
-        if S[_LOG] is not False:
-            _log_to(S, 52, (v_paid,), (v_p,))
-
     def p_setup__spanish_possessions(self, S: list[Any]) -> None:
         """setup__spanish_possessions (MARL-2.14-03) [rules/marlborough/flow.yaml:12:3]"""
         if self.c_spanish_possessions_allied:
@@ -1319,10 +1970,10 @@ class MarlboroughRules:
                 ) or self.id_nation[v_n] == "spanish_netherlands":
                     S[self.o_e_nation__control + v_n] = self.k_player__grand_alliance
                     if S[_LOG] is not False:
-                        _log(S, 59, (v_n,))
+                        _log(S, 96, (v_n,))
 
     def p_shift_bop(self, S: list[Any], v_p: Any, v_amount: int) -> None:
-        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:397:3]"""
+        """4.1 shifts the BOPI toward a player; past 12 the game ends at once and victory is checked (4.3, 28.3). (MARL-4.1-01, MARL-4.3-01, MARL-28.3-01) [rules/marlborough/rules.yaml:621:3]"""
         N: list[int] = S
         if v_p == self.k_player__bourbon:
             S[self.o_g_bopi] = min(max(S[self.o_g_bopi] + v_amount, -13), 13)
@@ -1334,15 +1985,27 @@ class MarlboroughRules:
             self.p_victory(S, "The Balance of Power passes 12")
 
     def p_spend_marker(self, S: list[Any], v_p: Any, v_k: Any) -> None:
-        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:371:3]"
+        "12.43: a played marker returns to the pool. (MARL-12.43-01) [rules/marlborough/rules.yaml:595:3]"
         N: list[int] = S
         v_c = _first(N[self.o_p_markers + v_p] & self.mk_card__kind.get(v_k, 0))
         _c1 = v_c
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
 
+    def p_taxation(self, S: list[Any], v_p: Any) -> None:
+        """The Taxation Sub-Phase (3.1 item 3a, 10.1): income into the one treasury of all p's states (10.3). (MARL-3.1-04, MARL-10.11-01, MARL-10.3-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1197:3]"""
+        v_half = self.f_income_of(S, v_p)
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + v_half, 0)
+        v_whole = v_half // 2
+        if v_half == 2 * v_whole:
+            if S[_LOG] is not False:
+                _log(S, 66, (v_p, v_whole))
+        else:
+            if S[_LOG] is not False:
+                _log(S, 67, (v_p, v_whole))
+
     def p_turn__balance_of_power(self, S: list[Any]) -> None:
-        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:49:3]"""
+        """turn__balance_of_power (MARL-PA4.0-02, MARL-3.1-07) [rules/marlborough/flow.yaml:55:3]"""
         _w1 = 0
         for v_n__1 in self.all_nation:
             if S[self.o_e_nation__control + v_n__1] == self.k_player__bourbon:
@@ -1354,7 +2017,7 @@ class MarlboroughRules:
                 _w2 += self.s_e_nation__political[v_n__2] if self.s_e_nation__major[v_n__2] else 1
         v_g = _w2
         if S[_LOG] is not False:
-            _log(S, 63, (v_b, v_g))
+            _log(S, 100, (v_b, v_g))
         if v_b > v_g:
             self.p_shift_bop(S, self.k_player__bourbon, v_b - v_g)
         elif v_g > v_b:
@@ -1370,7 +2033,7 @@ class MarlboroughRules:
                 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 60, (S[self.o_g_first_player],))
+                _log(S, 97, (S[self.o_g_first_player],))
         else:
             v_side = N[self.o_g_bopi]
             if not self.c_initiative_at_any_bop and abs(N[self.o_g_bopi]) < 5:
@@ -1386,21 +2049,16 @@ class MarlboroughRules:
                     v_a = _roll(S, 6)
                     v_b = _roll(S, 6)
                     if S[_LOG] is not False:
-                        _log(S, 61, (v_a, v_b))
+                        _log(S, 98, (v_a, v_b))
                 v_side = 1 if v_a > v_b else -1
             S[self.o_g_first_player] = (
                 self.k_player__bourbon if v_side > 0 else self.k_player__grand_alliance
             )
             if S[_LOG] is not False:
-                _log(S, 62, (S[self.o_g_first_player], N[self.o_g_bopi]))
-
-    def p_turn__provisioning(self, S: list[Any]) -> None:
-        "turn__provisioning [rules/marlborough/flow.yaml:45:3]"
-        for v_p in self.all_player:
-            self.p_provision(S, v_p)
+                _log(S, 99, (S[self.o_g_first_player], N[self.o_g_bopi]))
 
     def p_victory(self, S: list[Any], v_why: Any) -> None:
-        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:379:3]"""
+        """28.12: the higher VP total wins at the level of the difference; within Equilibrium nobody wins. (MARL-28.12-01, MARL-28.11-01) [rules/marlborough/rules.yaml:603:3]"""
         N: list[int] = S
         for v_p in self.all_player:
             S[self.o_p_vp + v_p] = max(self.f_vp_of(S, v_p), 0)
@@ -1433,7 +2091,7 @@ class MarlboroughRules:
     def p_window__commissioners__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"""
+        """12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
@@ -1442,18 +2100,28 @@ class MarlboroughRules:
         else:
             S[self.o_g_commissioner_defender] = True
         if S[_LOG] is not False:
-            _log(S, 53, (v_p,))
+            _log(S, 87, (v_p,))
 
     def p_window__leviathan__act(
         self, S: list[Any], v_attacker: Any, v_defender: Any, v_p: Any, v_x: Any
     ) -> None:
-        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]"""
+        """12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]"""
         _c1 = v_x
         S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
         S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
         S[self.o_g_reroll] = True
         if S[_LOG] is not False:
-            _log(S, 56, (v_p,))
+            _log(S, 90, (v_p,))
+
+    def p_window__revenue__act(self, S: list[Any], v_payee: Any, v_p: Any, v_x: Any) -> None:
+        """10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]"""
+        _c1 = v_x
+        S[self.o_p_markers + v_p] = _take(S[self.o_p_markers + v_p], _c1)
+        S[self.o_g_pool] = S[self.o_g_pool] + (_c1,)
+        v_die = _roll(S, 6)
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] + 2 * v_die, 0)
+        if S[_LOG] is not False:
+            _log(S, 93, (v_p, v_die, v_die))
 
     def play_p(self, S: list[Any], c: Any, p: Any) -> None:
         """Player p carries out card c, which does not wait."""
@@ -1824,7 +2492,7 @@ class MarlboroughRules:
         return bool(self.card_playable[c](S, p))
 
     def q_advance(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_into: Any) -> None:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:491:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:723:3]"
         if (v_into in self.f_closed_to(S, v_p) or not self.f_enterable(S, v_into)) or (
             self.tab_passage_only[v_into]
             if self.tab_passage_only is not None
@@ -1850,10 +2518,13 @@ class MarlboroughRules:
             _v_w = "unit" if len(v_go) in (1, -1) else "units"
 
     def q_combat(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_t: Any) -> None:
-        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:589:3]"""
+        """16.1: the attack is declared against an adjacent enemy hex; both sides' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:821:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
-            v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
+            v_u
+            for v_u in self.ix_unit__owner.get(v_q, ())
+            if S[self.o_e_unit__at + v_u] == v_t
+            and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         for v_u_2 in v_force:
             S[self.o_e_unit__seen + v_u_2] |= (1 << self.n_player) - 1
@@ -1972,7 +2643,7 @@ class MarlboroughRules:
                 )
 
     def q_commissioners(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
         N: list[int] = S
         if N[self.o_g_window__commissioners__depth] < 1 and True:
             S[self.o_g_window__commissioners__depth] = max(
@@ -2033,13 +2704,14 @@ class MarlboroughRules:
         v_mshift: int,
         v_siege: bool,
     ) -> None:
-        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:664:3]"""
+        """18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:896:3]"""
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_att = [v_u for v_u in v_force if S[self.o_e_unit__at + v_u] == v_from]
         v_dfn = [
             v_u_2
             for v_u_2 in self.ix_unit__owner.get(v_q, ())
             if S[self.o_e_unit__at + v_u_2] == v_t
+            and (not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea"))
         ]
         v_garrison = self.c_inherent_strength if self.f_inherent_of(S, v_t, v_q) else 0
         _w1 = 0
@@ -2078,7 +2750,7 @@ class MarlboroughRules:
             S,
             self.t_crt,
             2,
-            35,
+            36,
             (v_a, v_d),
             (
                 ("attacker leader", 1, None, v_al),
@@ -2097,7 +2769,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                35,
+                36,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -2175,7 +2847,7 @@ class MarlboroughRules:
                 self.q_famous_victory(S, R, v_p, v_q, v_lost_d)
 
     def q_draw_markers(self, S: list[Any], R: Any, v_p: Any, v_amount: int) -> None:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:335:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:559:3]'
         N: list[int] = S
         v_over = min(v_amount, _count(N[self.o_p_markers + v_p]) + v_amount - self.c_marker_limit)
         if v_over > 0 and len(S[self.o_g_pool]) > 0:
@@ -2203,7 +2875,7 @@ class MarlboroughRules:
     def q_famous_victory(
         self, S: list[Any], R: Any, v_winner: Any, v_loser: Any, v_losers: int
     ) -> None:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:523:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:755:3]"
         if v_losers < 1:
             return None
         v_r = _lookup(self.t_famous_victory, 4, v_losers)
@@ -2218,8 +2890,26 @@ class MarlboroughRules:
         else:
             pass
 
+    def q_free_markers(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1210:3]"""
+        for v_n_2 in [
+            v_n
+            for v_n in self.all_nation
+            if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] == v_p
+        ]:
+            v_caps = [
+                v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
+            ]
+            _w1 = False
+            for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ()):
+                if S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps:
+                    _w1 = True
+                    break
+            if _w1:
+                self.q_draw_markers(S, R, v_p, self.s_e_nation__political[v_n_2])
+
     def q_honors_of_war(self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_h: Any) -> None:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:545:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:777:3]"
         v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
         v_dfn = [
             v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_h
@@ -2258,8 +2948,59 @@ class MarlboroughRules:
         S[self.o_e_hex__besieged + v_h] = False
         self.q_advance(S, R, v_p, v_force, v_h)
 
+    def q_intercept(self, S: list[Any], R: Any, v_p: Any, v_at: Any) -> None:
+        """21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1145:3]"""
+        v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+        v_ports = [
+            S[self.o_e_unit__at + v_u]
+            for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+            if (
+                S[self.o_e_unit__at + v_u] is not None
+                and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
+            )
+            and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
+        ]
+        for v_h_2 in [v_h for v_h in self.all_hex if v_h in v_ports]:
+            _w1 = False
+            for v_u_2 in self.ix_unit__owner.get(v_p, ()):
+                if S[self.o_e_unit__at + v_u_2] == v_at and (
+                    self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                ):
+                    _w1 = True
+                    break
+            if _w1:
+                v_go = R() < 0.5
+                if v_go:
+                    v_die = _roll(S, 6)
+                    if v_die <= 3:
+                        v_frigates = _pick(
+                            R,
+                            _subsets(
+                                [
+                                    v_u_3
+                                    for v_u_3 in self.ix_unit__kind__owner.get(
+                                        ("frigate_fleet", v_q), ()
+                                    )
+                                    if S[self.o_e_unit__at + v_u_3] == v_h_2
+                                ],
+                                1,
+                                -1,
+                            ),
+                        )
+                        for v_u_4 in v_frigates:
+                            S[self.o_e_unit__seen + v_u_4] = 0
+                            S[self.o_e_unit__at + v_u_4] = v_at
+                        self.q_crt_combat(S, R, v_q, v_frigates, v_at, v_at, 0, False)
+                        for v_u_5 in v_frigates:
+                            if S[self.o_e_unit__at + v_u_5] is not None:
+                                S[self.o_e_unit__seen + v_u_5] = 0
+                                S[self.o_e_unit__at + v_u_5] = v_h_2
+                    else:
+                        pass
+
     def q_leviathan(self, S: list[Any], R: Any, v_attacker: Any, v_defender: Any) -> None:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
         N: list[int] = S
         if N[self.o_g_window__leviathan__depth] < 1 and True:
             S[self.o_g_window__leviathan__depth] = max(S[self.o_g_window__leviathan__depth] + 1, 0)
@@ -2297,7 +3038,7 @@ class MarlboroughRules:
     def q_lose_one(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any, v_defending: bool
     ) -> None:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:577:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:809:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if len(v_alive) > 0:
             v_u_2 = _pick(R, _uniq(v_alive))
@@ -2318,16 +3059,18 @@ class MarlboroughRules:
             if i == 0:
                 self.p_turn__initiative(S)
             elif i == 1:
-                self.q_turn__operations(S, R)
+                self.q_turn__treasury(S, R)
             elif i == 2:
-                self.p_turn__provisioning(S)
+                self.q_turn__operations(S, R)
             elif i == 3:
-                self.p_turn__balance_of_power(S)
+                self.q_turn__provisioning(S, R)
             elif i == 4:
-                self.p_end__victory(S)
+                self.p_turn__balance_of_power(S)
             elif i == 5:
-                self.q_setup__campaign_markers(S, R)
+                self.p_end__victory(S)
             elif i == 6:
+                self.q_setup__campaign_markers(S, R)
+            elif i == 7:
                 self.p_setup__spanish_possessions(S)
             else:
                 step, waits = self.flow_q[k - 1]
@@ -2338,8 +3081,179 @@ class MarlboroughRules:
                 else:
                     step(S)
 
+    def q_mobilization(self, S: list[Any], R: Any, v_p: Any) -> None:
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1223:3]"
+        N: list[int] = S
+        for v_u_2 in [
+            v_u
+            for v_u in self.ix_unit__owner.get(v_p, ())
+            if N[self.o_e_unit__due + v_u] > 0 and N[self.o_e_unit__due + v_u] <= S[_TURN]
+        ]:
+            S[self.o_e_unit__due + v_u_2] = max(0, 0)
+            v_ports = self.f_placements(S, v_p, v_u_2)
+            if len(v_ports) == 0:
+                pass
+            else:
+                v_h = _pick(R, _uniq(v_ports))
+                S[self.o_e_unit__seen + v_u_2] = 0
+                S[self.o_e_unit__at + v_u_2] = v_h
+        self.q_free_markers(S, R, v_p)
+        v_price = self.c_marker_price
+        v_most = min(
+            N[self.o_p_treasury + v_p] // (2 * v_price),
+            self.c_marker_limit - _count(N[self.o_p_markers + v_p]),
+            len(S[self.o_g_pool]),
+        )
+        if v_most > 0:
+            v_n = _pick(R, tuple(range(0, v_most + 1)))
+            if v_n > 0:
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_price * v_n, 0)
+                self.q_draw_markers(S, R, v_p, v_n)
+                _v_w = "marker" if v_n in (1, -1) else "markers"
+        v_done = False
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_foes = self.f_held_by(
+                S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+            )
+            v_gone = [
+                v_h_2
+                for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+                if (
+                    (
+                        (
+                            S[self.o_e_hex__garrison_destroyed + v_h_2]
+                            and self.s_e_hex__nation[v_h_2] is not None
+                        )
+                        and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                    )
+                    and v_h_2 not in v_foes
+                )
+                and N[self.o_p_treasury + v_p] >= 2
+            ]
+            if len(v_gone) == 0:
+                v_done = True
+            else:
+                v_h_3 = _pick_optional(R, v_gone)
+                if v_h_3 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2, 0)
+                    S[self.o_e_hex__garrison_destroyed + v_h_3] = False
+        v_done = False
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_ready = [
+                v_u__4
+                for v_u__4 in self.ix_unit__owner.get(v_p, ())
+                if (
+                    (
+                        (
+                            S[self.o_e_unit__at + v_u__4] is None
+                            and self.s_e_unit__kind[v_u__4] != "leader"
+                        )
+                        and N[self.o_e_unit__due + v_u__4] == 0
+                    )
+                    and 2
+                    * (
+                        self.tab_mobilize_cost[v_u__4]
+                        if self.tab_mobilize_cost is not None
+                        else self.f_mobilize_cost(S, v_u__4)
+                    )
+                    <= N[self.o_p_treasury + v_p]
+                )
+                and len(self.f_placements(S, v_p, v_u__4)) > 0
+            ]
+            if len(v_ready) == 0:
+                v_done = True
+            else:
+                v_u_3 = _pick_optional(R, v_ready)
+                if v_u_3 is None:
+                    v_done = True
+                else:
+                    v_cost = (
+                        self.tab_mobilize_cost[v_u_3]
+                        if self.tab_mobilize_cost is not None
+                        else self.f_mobilize_cost(S, v_u_3)
+                    )
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_cost, 0)
+                    S[self.o_e_unit__veteran + v_u_3] = False
+                    if (
+                        self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                    ):
+                        S[self.o_e_unit__due + v_u_3] = max(S[_TURN] + 1, 0)
+                    else:
+                        v_h_4 = _pick(R, _uniq(self.f_placements(S, v_p, v_u_3)))
+                        S[self.o_e_unit__seen + v_u_3] = 0
+                        S[self.o_e_unit__at + v_u_3] = v_h_4
+
+    def q_naval_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
+        """CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1173:3]"""
+        v_navy = [
+            v_u
+            for v_u in v_group
+            if S[self.o_e_unit__at + v_u] == v_h
+            and (
+                (
+                    (
+                        self.s_e_unit__kind[v_u] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                    )
+                    or S[self.o_e_unit__embarked + v_u]
+                )
+                or (self.s_e_hex__terrain[v_h] == "sea" and self.s_e_unit__kind[v_u] == "leader")
+            )
+        ]
+        _w1 = False
+        for v_u_2 in v_navy:
+            if (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            ):
+                _w1 = True
+                break
+        if not _w1:
+            return None
+        v_closed = self.f_closed_to(S, v_p)
+        _w6 = []
+        for v_e in self.s_e_hex__adjacent[v_h]:
+            _w10 = self.s_e_hex__terrain[v_e] == "sea"
+            if not _w10:
+                _w9 = self.s_e_hex__terrain[v_e] != "sea"
+                if _w9:
+                    _w8 = self.s_e_hex__port[v_e]
+                    if not _w8:
+                        _w7 = False
+                        for v_e__3 in self.s_e_hex__adjacent[v_e]:
+                            if self.s_e_hex__terrain[v_e__3] == "sea":
+                                _w7 = True
+                                break
+                        _w8 = _w7
+                    _w9 = _w8
+                _w10 = _w9
+            if (_w10 and v_e not in v_closed) and (
+                self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e)
+            ):
+                _w6.append(v_e)
+        v_ways = _w6
+        if len(v_ways) == 0:
+            for v_u_3 in v_navy:
+                self.p_eliminate(S, v_u_3)
+            return None
+        v_to = _pick(R, v_ways)
+        for v_u_4 in v_navy:
+            S[self.o_e_unit__seen + v_u_4] = 0
+            S[self.o_e_unit__at + v_u_4] = v_to
+
     def q_operations(self, S: list[Any], R: Any) -> None:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:824:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1060:3]"
         for v_u in self.all_unit:
             S[self.o_e_unit__used + v_u] = False
         v_p = _head([v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]])
@@ -2356,8 +3270,42 @@ class MarlboroughRules:
                 v_passes += 1
             v_p = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
 
+    def q_provision(self, S: list[Any], R: Any, v_p: Any) -> None:
+        """The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit's cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1320:3]"""
+        N: list[int] = S
+        v_ok = self.f_supplied_units(S, v_p)
+        v_done = False
+        v_bill = 0
+        _runs0 = 0
+        while not v_done:
+            _runs0 += 1
+            if _runs0 > MAX_LOOP:
+                _endless_loop()
+            v_mine = [
+                v_u
+                for v_u in self.ix_unit__owner.get(v_p, ())
+                if S[self.o_e_unit__at + v_u] is not None
+            ]
+            _w1 = 0
+            for v_u_2 in v_mine:
+                _w1 += self.f_upkeep(S, v_u_2, v_ok)
+            v_bill = _w1
+            v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
+            if len(v_can_go) == 0:
+                v_done = True
+            elif 2 * v_bill > N[self.o_p_treasury + v_p]:
+                v_u_4 = _pick(R, v_can_go)
+                self.p_disband(S, v_p, v_u_4)
+            else:
+                v_u_5 = _pick_optional(R, v_can_go)
+                if v_u_5 is None:
+                    v_done = True
+                else:
+                    self.p_disband(S, v_p, v_u_5)
+        S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_bill, 0)
+
     def q_retreat(self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_h: Any) -> None:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:455:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:686:3]"
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2366,6 +3314,7 @@ class MarlboroughRules:
         for v_u_2 in v_alive:
             if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
                 self.p_eliminate(S, v_u_2)
+        self.q_naval_retreat(S, R, v_p, v_alive, v_h)
         v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
         if len(v_alive) == 0:
             return None
@@ -2399,8 +3348,170 @@ class MarlboroughRules:
             S[self.o_e_unit__seen + v_u_5] = 0
             S[self.o_e_unit__at + v_u_5] = v_to
 
+    def q_revenue(self, S: list[Any], R: Any, v_payee: Any) -> None:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        N: list[int] = S
+        if N[self.o_g_window__revenue__depth] < 1 and True:
+            S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] + 1, 0)
+            v_w_asked = [v_payee]
+            v_w_most = -1
+            v_w_passes = 0
+            v_w_round = 0
+            v_w_open = True
+            _runs0 = 0
+            while (v_w_open and v_w_passes < len(v_w_asked)) and (
+                v_w_most < 0 or v_w_round < v_w_most
+            ):
+                _runs0 += 1
+                if _runs0 > MAX_LOOP:
+                    _endless_loop()
+                v_w_round += 1
+                for v_p in v_w_asked:
+                    if v_w_open and v_w_passes < len(v_w_asked):
+                        v_w_options = _bits(
+                            N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                        )
+                        if len(v_w_options) == 0:
+                            v_w_passes += 1
+                        else:
+                            v_x = _pick_optional(R, v_w_options)
+                            if v_x is None:
+                                v_w_passes += 1
+                            else:
+                                v_w_passes = 0
+                                self.p_window__revenue__act(S, v_payee, v_p, v_x)
+            S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] - 1, 0)
+
+    def q_sail(
+        self, S: list[Any], R: Any, v_p: Any, v_force: Any, v_from: Any, v_forced: bool
+    ) -> None:
+        """A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1080:3]"""
+        v_fleets = [
+            v_u
+            for v_u in v_force
+            if self.s_e_unit__kind[v_u] == "battle_fleet"
+            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+        ]
+        v_cargo = [
+            v_u_2
+            for v_u_2 in v_force
+            if not (
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+            )
+            and (
+                not (
+                    self.s_e_unit__kind[v_u_2] == "leader"
+                    and self.s_e_unit__leads[v_u_2] == "admiral"
+                )
+            )
+        ]
+        v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_fleets]) + 5 * max(
+            [
+                *[0],
+                *[
+                    self.s_e_unit__leadership[v_u__3]
+                    for v_u__3 in v_force
+                    if self.s_e_unit__kind[v_u__3] == "leader"
+                    and self.s_e_unit__leads[v_u__3] == "admiral"
+                ],
+            ]
+        )
+        _w2 = (len(v_cargo) > 0 and self.s_e_hex__terrain[v_from] != "sea") and (
+            not self.s_e_hex__port[v_from]
+        )
+        if _w2:
+            _w1 = False
+            for v_u_4 in v_cargo:
+                if not S[self.o_e_unit__embarked + v_u_4]:
+                    _w1 = True
+                    break
+            _w2 = _w1
+        if _w2:
+            v_mp -= 2
+        _w3 = 0
+        for v_u_5 in v_force:
+            if v_u_5 not in v_cargo:
+                _w3 += 1
+        v_size = _w3
+        v_to = _pick(R, _uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp)))
+        for v_u_6 in v_force:
+            S[self.o_e_unit__used + v_u_6] = True
+        for v_u_7 in v_cargo:
+            S[self.o_e_unit__embarked + v_u_7] = True
+        if v_to != v_from:
+            for v_u_8 in v_force:
+                S[self.o_e_unit__seen + v_u_8] = 0
+                S[self.o_e_unit__at + v_u_8] = v_to
+        else:
+            pass
+        if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
+            if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
+                S, v_p, v_from, v_size, v_mp - 2
+            ):
+                for v_u_9 in v_cargo:
+                    S[self.o_e_unit__embarked + v_u_9] = False
+            else:
+                pass
+        if v_forced:
+            v_die = _roll(S, 6)
+            if v_die == 1:
+                v_victims = [
+                    v_u_10 for v_u_10 in v_force if self.s_e_unit__kind[v_u_10] != "leader"
+                ]
+                if len(v_victims) > 0:
+                    v_v = _pick(R, _uniq(v_victims))
+                    self.p_eliminate(S, v_v)
+        if v_to != v_from:
+            self.q_intercept(S, R, v_p, v_to)
+        v_afloat = [
+            v_u_11
+            for v_u_11 in v_force
+            if S[self.o_e_unit__at + v_u_11] == v_to
+            and (
+                (
+                    self.s_e_unit__kind[v_u_11] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_11] == "frigate_fleet"
+                )
+                or self.s_e_unit__kind[v_u_11] == "leader"
+            )
+        ]
+        _w4 = False
+        for v_u_12 in v_afloat:
+            if (
+                self.s_e_unit__kind[v_u_12] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_12] == "frigate_fleet"
+            ):
+                _w4 = True
+                break
+        if not _w4:
+            return None
+        v_targets = self.f_naval_targets(S, v_p, v_to)
+        if len(v_targets) == 0:
+            return None
+        v_t = _pick_optional(R, _uniq(v_targets))
+        if v_t is not None:
+            v_fighters = v_afloat
+            if self.s_e_hex__terrain[v_t] != "sea":
+                v_fighters = [
+                    *v_afloat,
+                    *[
+                        v_u_13
+                        for v_u_13 in v_cargo
+                        if (
+                            S[self.o_e_unit__at + v_u_13] == v_to
+                            and S[self.o_e_unit__embarked + v_u_13]
+                        )
+                        and (not self.s_e_unit__defends_only[v_u_13])
+                    ],
+                ]
+            self.q_combat(S, R, v_p, v_fighters, v_to, v_t)
+            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
+                S[self.o_e_unit__embarked + v_u_15] = False
+            self.p_lift_sieges(S)
+
     def q_segment(self, S: list[Any], R: Any, v_p: Any) -> None:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:756:3]'
+        """One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:988:3]"""
         N: list[int] = S
         v_ready = [
             S[self.o_e_unit__at + v_u]
@@ -2431,40 +3542,54 @@ class MarlboroughRules:
             if (S[self.o_e_unit__at + v_u_3] == v_from and self.s_e_unit__march[v_u_3] > 0)
             and S[self.o_e_unit__used + v_u_3] == v_forced
         ]
-        v_force = _pick(R, _subsets(v_here, 1, -1))
+        v_force = _pick(
+            R, tuple((_pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)))
+        )
         if v_forced:
             self.p_spend_marker(S, v_p, "forced_march")
-        v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
+        _w1 = False
+        for v_u_4 in v_force:
+            if (
+                self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+            ):
+                _w1 = True
+                break
+        if _w1:
+            self.q_sail(S, R, v_p, v_force, v_from, v_forced)
+            return None
+        v_mp = min([self.s_e_unit__march[v_u_5] for v_u_5 in v_force]) + max(
             [
                 *[0],
                 *[
-                    self.s_e_unit__leadership[v_u__2]
-                    for v_u__2 in v_force
-                    if self.s_e_unit__kind[v_u__2] == "leader"
-                    and self.s_e_unit__leads[v_u__2] == "general"
+                    self.s_e_unit__leadership[v_u__3]
+                    for v_u__3 in v_force
+                    if self.s_e_unit__kind[v_u__3] == "leader"
+                    and self.s_e_unit__leads[v_u__3] == "general"
                 ],
             ]
         )
         v_to = _pick(R, _uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp)))
-        for v_u_5 in v_force:
-            S[self.o_e_unit__used + v_u_5] = True
+        for v_u_6 in v_force:
+            S[self.o_e_unit__used + v_u_6] = True
         if v_to != v_from:
-            for v_u_6 in v_force:
-                S[self.o_e_unit__seen + v_u_6] = 0
-                S[self.o_e_unit__at + v_u_6] = v_to
+            for v_u_7 in v_force:
+                S[self.o_e_unit__seen + v_u_7] = 0
+                S[self.o_e_unit__at + v_u_7] = v_to
+                S[self.o_e_unit__embarked + v_u_7] = False
         else:
             pass
         if v_forced:
             v_die = _roll(S, 6)
             if v_die == 1:
-                v_victims = [v_u_7 for v_u_7 in v_force if self.s_e_unit__kind[v_u_7] != "leader"]
+                v_victims = [v_u_8 for v_u_8 in v_force if self.s_e_unit__kind[v_u_8] != "leader"]
                 if len(v_victims) > 0:
                     v_v = _pick(R, _uniq(v_victims))
                     self.p_eliminate(S, v_v)
         v_live = [
-            v_u_8
-            for v_u_8 in v_force
-            if S[self.o_e_unit__at + v_u_8] == v_to and (not self.s_e_unit__defends_only[v_u_8])
+            v_u_9
+            for v_u_9 in v_force
+            if S[self.o_e_unit__at + v_u_9] == v_to and (not self.s_e_unit__defends_only[v_u_9])
         ]
         if len(v_live) == 0:
             return None
@@ -2490,7 +3615,7 @@ class MarlboroughRules:
     def q_take_losses(
         self, S: list[Any], R: Any, v_p: Any, v_group: Any, v_need: int, v_h: Any, v_defending: bool
     ) -> None:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:418:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:649:3]'
         v_left = v_need
         v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] is not None]
         if ((v_left > 0 and v_defending) and len(v_alive) > 0) and self.f_inherent_of(S, v_h, v_p):
@@ -2511,12 +3636,34 @@ class MarlboroughRules:
         if (v_left > 0 and v_defending) and self.f_inherent_of(S, v_h, v_p):
             self.p_destroy_garrison(S, v_h)
 
+    def q_treasury(self, S: list[Any], R: Any) -> None:
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1289:3]'
+        v_order = [
+            *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
+            *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
+        ]
+        for v_p in v_order:
+            self.p_taxation(S, v_p)
+            self.q_revenue(S, R, v_p)
+        for v_p_2 in v_order:
+            self.q_mobilization(S, R, v_p_2)
+
     def q_turn__operations(self, S: list[Any], R: Any) -> None:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:46:3]"
         self.q_operations(S, R)
 
+    def q_turn__provisioning(self, S: list[Any], R: Any) -> None:
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:50:3]"
+        for v_p in self.all_player:
+            self.q_provision(S, R, v_p)
+
+    def q_turn__treasury(self, S: list[Any], R: Any) -> None:
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
+        if S[_TURN] > 1:
+            self.q_treasury(S, R)
+
     def q_upgrade(self, S: list[Any], R: Any, v_p: Any, v_group: Any) -> None:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:511:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:743:3]"
         v_recruits = [
             v_u
             for v_u in v_group
@@ -2531,7 +3678,7 @@ class MarlboroughRules:
     def r_advance(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_into: Any = None
     ) -> Any:
-        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:491:3]"
+        "CRT note 5: the winner may advance some, none or all units of its force into the hex the enemy left, if no enemy is left there; not units with march 0 or parenthesized strength, not into a besieged fortress or Poland. (MARL-PA18.6N-05, MARL-18.43-01) [rules/marlborough/rules.yaml:723:3]"
         v_movers: Any = None
         v_go: Any = None
         v_u_2: Any = None
@@ -2584,7 +3731,7 @@ class MarlboroughRules:
                 S[self.o_e_unit__at + v_u_2] = v_into
             if len(v_go) > 0:
                 v_w = "unit" if len(v_go) in (1, -1) else "units"
-                _log(S, 15, (v_p, len(v_go), v_w, v_into))
+                _log(S, 16, (v_p, len(v_go), v_w, v_into))
             return None
 
     def r_combat(
@@ -2597,7 +3744,7 @@ class MarlboroughRules:
         v_from: Any = None,
         v_t: Any = None,
     ) -> Any:
-        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:589:3]'
+        '16.1: the attack is declared against an adjacent enemy hex; both sides\' units are revealed (16.6, 26.11); each player secretly chooses a combat plan and both are revealed at once (17.1); the Battle Matrix (or the Siege Matrix against a fortress, 17.3) is read; only "Go to CRT" goes on to the CRT (17.2). (MARL-17.4-01, MARL-20.2-01, MARL-16.1-01, MARL-16.1-02, MARL-16.6-01, MARL-17.1-01, MARL-17.2-01, MARL-17.3-01, MARL-13.5-01, MARL-16.4-01, MARL-16.24-01, MARL-16.28-01, MARL-26.11-01) [rules/marlborough/rules.yaml:821:3]'
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -2627,7 +3774,10 @@ class MarlboroughRules:
         if pc == 0:
             v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
             v_dfn = [
-                v_u for v_u in self.ix_unit__owner.get(v_q, ()) if S[self.o_e_unit__at + v_u] == v_t
+                v_u
+                for v_u in self.ix_unit__owner.get(v_q, ())
+                if S[self.o_e_unit__at + v_u] == v_t
+                and (not (S[self.o_e_unit__embarked + v_u] and self.s_e_hex__terrain[v_t] == "sea"))
             ]
             for v_u_2 in v_force:
                 S[self.o_e_unit__seen + v_u_2] |= (1 << self.n_player) - 1
@@ -2637,7 +3787,7 @@ class MarlboroughRules:
                 S[_REVEALS] += 1
             v_siege = self.s_e_hex__terrain[v_t] == "fortress"
             v_kind = "siege" if v_siege else "battle"
-            _log(S, 22, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
+            _log(S, 23, (v_p, v_t, v_from, v_kind, tuple(v_force), tuple(v_dfn)))
             if v_siege:
                 pc = 1
             else:
@@ -2673,13 +3823,13 @@ class MarlboroughRules:
             v_a = _a[v__w0]
             v_d = _a[v__w1]
             v_m = _lookup(self.t_siege_matrix, 8, v_a, v_d)
-            _log(S, 25, (v_a, v_d, v_m[2]))
+            _log(S, 26, (v_a, v_d, v_m[2]))
             if v_m[2] == "SM":
                 if S[self.o_e_hex__besieged + v_t]:
-                    _log(S, 26, (v_t,))
+                    _log(S, 27, (v_t,))
                 else:
                     S[self.o_e_hex__besieged + v_t] = True
-                    _log(S, 27, (v_t,))
+                    _log(S, 28, (v_t,))
                 pc = 38
             elif v_m[2] == "HW" or v_m[2] == "Leader HW":
                 pc = 4
@@ -2689,7 +3839,7 @@ class MarlboroughRules:
             ) or v_m[2] == "Go to CRT -2":
                 pc = 6
             else:
-                _log(S, 28, ())
+                _log(S, 29, ())
                 pc = 38
         if pc == 4:
             if self.r_honors_of_war(S, None, None, v_p, v_force, v_t) is SUSPEND:
@@ -2745,7 +3895,7 @@ class MarlboroughRules:
             v_a_2 = _a[v__w0_2]
             v_d_2 = _a[v__w1_2]
             v_m_2 = _lookup(self.t_battle_matrix, 0, v_a_2, v_d_2)
-            _log(S, 31, (v_a_2, v_d_2, v_m_2[2]))
+            _log(S, 32, (v_a_2, v_d_2, v_m_2[2]))
             v_fa = sum(
                 [
                     self.f_strength_of(S, v_u__3)
@@ -2795,7 +3945,7 @@ class MarlboroughRules:
             elif v_fd > v_fa:
                 pc = 20
             else:
-                _log(S, 32, ())
+                _log(S, 33, ())
                 pc = 38
         if pc == 18:
             if self.r_lose_one(S, None, None, v_q, v_dfn, v_t, True) is SUSPEND:
@@ -2823,7 +3973,7 @@ class MarlboroughRules:
             if v_go:
                 pc = 26
             else:
-                _log(S, 34, (v_chooser,))
+                _log(S, 35, (v_chooser,))
                 pc = 38
         if pc == 26:
             if self.r_crt_combat(S, None, None, v_p, v_force, v_from, v_t, 0, False) is SUSPEND:
@@ -2883,7 +4033,7 @@ class MarlboroughRules:
     def r_commissioners(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:871:3]"
+        "12.6 War Commissioner: played during the friendly operations phase for a one column CRT shift in one combat, one a side, never with a friendly leader in the combat (the CRT's shift summary: the attacker's to the right, the defender's to the left). Asked of the attacker, then the defender, before the die is rolled; open until both pass. (MARL-PA12.6-08, MARL-12.41-01, MARL-12.42-01, MARL-12.44-01) [rules/marlborough/rules.yaml:1353:3]"
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -2986,7 +4136,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        13,
+                        20,
                         8,
                         v_attacker,
                         v_defender,
@@ -3002,7 +4152,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    19,
+                    32,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3050,7 +4200,7 @@ class MarlboroughRules:
         v_mshift: int = 0,
         v_siege: bool = False,
     ) -> Any:
-        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:664:3]"
+        "18.1: the strengths of both sides (inherent garrison included, 19.2), their odds, the shifts for one leader a side, terrain and the matrix, War Commissioner markers played in the window before the roll, the die (a Leviathan marker re-rolls it), then the result, applied in its printed order (18.4). (MARL-18.1-01, MARL-18.21-01, MARL-18.3-01, MARL-18.3-02, MARL-18.3-04, MARL-18.4-01, MARL-18.41-01, MARL-18.42-01, MARL-19.2-01, MARL-20.3-01) [rules/marlborough/rules.yaml:896:3]"
         v_q: Any = None
         v_att: Any = None
         v_dfn: Any = None
@@ -3078,6 +4228,9 @@ class MarlboroughRules:
                 v_u_2
                 for v_u_2 in self.ix_unit__owner.get(v_q, ())
                 if S[self.o_e_unit__at + v_u_2] == v_t
+                and (
+                    not (S[self.o_e_unit__embarked + v_u_2] and self.s_e_hex__terrain[v_t] == "sea")
+                )
             ]
             v_garrison = self.c_inherent_strength if self.f_inherent_of(S, v_t, v_q) else 0
             v_a = sum([self.f_strength_of(S, v_u__2) for v_u__2 in v_att])
@@ -3161,7 +4314,7 @@ class MarlboroughRules:
                 S,
                 self.t_crt,
                 2,
-                35,
+                36,
                 (v_a, v_d),
                 (
                     ("attacker leader", 1, None, v_al),
@@ -3241,7 +4394,7 @@ class MarlboroughRules:
                     S,
                     self.t_crt,
                     2,
-                    35,
+                    36,
                     (v_a, v_d),
                     (
                         ("attacker leader", 1, None, v_al),
@@ -3441,7 +4594,7 @@ class MarlboroughRules:
     def r_draw_markers(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_amount: int = 0
     ) -> Any:
-        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:335:3]'
+        '12.1, 12.3: picks at random from the pool, never above 15 in hand. 12.31: "If some game action calls for a player to gain more than 15, he must first return enough markers to the pool; so selecting the new markers will not put him over the limit": he returns markers of his choice first (as many as the picks would put him over, never more than he picks), then picks. (MARL-12.1-01, MARL-12.3-01, MARL-12.31-01) [rules/marlborough/rules.yaml:559:3]'
         N: list[int] = S
         v_over: Any = None
         v_back: Any = None
@@ -3510,7 +4663,7 @@ class MarlboroughRules:
         v_loser: Any = None,
         v_losers: int = 0,
     ) -> Any:
-        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:523:3]"
+        "18.5: battles resolved on the CRT only; units in the losing force before losses, not leaders or garrisons. (MARL-18.5-01, MARL-PA18.6FV-01, MARL-PA4.0-01) [rules/marlborough/rules.yaml:755:3]"
         v_r: Any = None
         pc: int = 0 if F is None else F[1]
         # resume points: 2, 4
@@ -3528,7 +4681,7 @@ class MarlboroughRules:
                 pass
                 pc = 5
         if pc == 1:
-            _log(S, 18, (v_winner,))
+            _log(S, 19, (v_winner,))
             self.p_lose_markers(S, v_loser, 1)
             if self.r_draw_markers(S, None, None, v_winner, 1) is SUSPEND:
                 return _wait(S, (6, 2, v_winner))
@@ -3540,7 +4693,7 @@ class MarlboroughRules:
             self.p_shift_bop(S, v_winner, 1)
             pc = 5
         if pc == 3:
-            _log(S, 18, (v_winner,))
+            _log(S, 19, (v_winner,))
             self.p_lose_markers(S, v_loser, 2)
             if self.r_draw_markers(S, None, None, v_winner, 2) is SUSPEND:
                 return _wait(S, (6, 4, v_winner))
@@ -3554,10 +4707,65 @@ class MarlboroughRules:
         if pc == 5:
             return None
 
+    def r_free_markers(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "12.2 item 2: in the mobilization phase, as many campaign markers as the political value of each major state p controls whose capital holds at least one unit of that state. (MARL-12.2-02) [rules/marlborough/rules.yaml:1210:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_n_2: Any = None
+        v_caps: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine free_markers: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_n
+                        for v_n in self.all_nation
+                        if self.s_e_nation__major[v_n] and S[self.o_e_nation__control + v_n] == v_p
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_p, v__it, v__i, v_n_2 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_n_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                v_caps = [
+                    v_h for v_h in self.ix_hex__nation.get(v_n_2, ()) if self.s_e_hex__capital[v_h]
+                ]
+                if any(
+                    S[self.o_e_unit__at + v_u] is not None and S[self.o_e_unit__at + v_u] in v_caps
+                    for v_u in self.ix_unit__nation__owner.get((v_n_2, v_p), ())
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                _log(S, 68, (v_p, self.s_e_nation__political[v_n_2], v_n_2))
+                if (
+                    self.r_draw_markers(S, None, None, v_p, self.s_e_nation__political[v_n_2])
+                    is SUSPEND
+                ):
+                    return _wait(S, (16, 1, v_p, v__it, v__i, v_n_2))
+                pc = 1
+                continue
+            if pc == 6:
+                return None
+
     def r_honors_of_war(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_force: Any = None, v_h: Any = None
     ) -> Any:
-        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:545:3]"
+        "HW: the defender moves all defending units into a non-besieged friendly-occupied fortress within two hexes, else into an adjacent hex he may enter, else they are eliminated; garrisons and units with march 0 are eliminated in place; the attackers may advance into the fortress. The inherent garrison is a garrison: destroyed (assumed reading). (MARL-PA17.0R-07) [rules/marlborough/rules.yaml:777:3]"
         v_q: Any = None
         v_dfn: Any = None
         v_u_2: Any = None
@@ -3631,7 +4839,7 @@ class MarlboroughRules:
             for v_u_5 in v_movers:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 20, (v_q, v_h, v_to))
+            _log(S, 21, (v_q, v_h, v_to))
             pc = 5
         if pc == 5:
             S[self.o_e_hex__besieged + v_h] = False
@@ -3643,10 +4851,146 @@ class MarlboroughRules:
                 F = None
             return None
 
+    def r_intercept(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_at: Any = None) -> Any:
+        "21.61: each enemy port holding frigate fleets within three hexes of where the moving fleet ends its move (ASSUMED: the way itself is not traced) may try once: on a die of 1-3 the frigates the owner picks attack the moving fleet; survivors return to their port. (MARL-21.61-01) [rules/marlborough/rules.yaml:1145:3]"
+        v_q: Any = None
+        v_ports: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_h_2: Any = None
+        v_go: Any = None
+        v_die: Any = None
+        v_frigates: Any = None
+        v_u_4: Any = None
+        v_u_5: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4, 7-9
+        if F is not None and (pc < 0 or not (0x398 >> pc) & 1):
+            raise RulesError(f"routine intercept: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_q = _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+                v_ports = [
+                    S[self.o_e_unit__at + v_u]
+                    for v_u in self.ix_unit__kind__owner.get(("frigate_fleet", v_q), ())
+                    if (
+                        S[self.o_e_unit__at + v_u] is not None
+                        and self.s_e_hex__port[S[self.o_e_unit__at + v_u]]
+                    )
+                    and _distance(self.bd_axial, S[self.o_e_unit__at + v_u], v_at) <= 3
+                ]
+                v__it = tuple([v_h for v_h in self.all_hex if v_h in v_ports])
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_h_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 13
+            if pc == 2:
+                if any(
+                    S[self.o_e_unit__at + v_u_2] == v_at
+                    and (
+                        self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                    )
+                    for v_u_2 in self.ix_unit__owner.get(v_p, ())
+                ):
+                    pc = 3
+                else:
+                    pc = 1
+                    continue
+            if pc == 3:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (14, 4, v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5),
+                    v_q,
+                    22,
+                    (True, False),
+                    (v_at, v_h_2),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                v_go = v
+                if v_go:
+                    pc = 5
+                else:
+                    pc = 1
+                    continue
+            if pc == 5:
+                v_die = _roll(S, 6)
+                if v_die <= 3:
+                    pc = 6
+                else:
+                    _log(S, 62, (v_q, v_h_2, v_die))
+                    pc = 1
+                    continue
+            if pc == 6:
+                _log(S, 60, (v_q, v_h_2, v_die))
+                pc = 7
+            if pc == 7:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (14, 8, v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5),
+                    v_q,
+                    23,
+                    tuple(
+                        _subsets(
+                            [
+                                v_u_3
+                                for v_u_3 in self.ix_unit__kind__owner.get(
+                                    ("frigate_fleet", v_q), ()
+                                )
+                                if S[self.o_e_unit__at + v_u_3] == v_h_2
+                            ],
+                            1,
+                            -1,
+                        )
+                    ),
+                )
+            if pc == 8:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_u_4, v_u_5 = F[2:]
+                    F = None
+                v_frigates = v
+                for v_u_4 in v_frigates:
+                    S[self.o_e_unit__seen + v_u_4] = 0
+                    S[self.o_e_unit__at + v_u_4] = v_at
+                if (
+                    self.r_crt_combat(S, None, None, v_q, v_frigates, v_at, v_at, 0, False)
+                    is SUSPEND
+                ):
+                    return _wait(
+                        S, (14, 9, v_p, v_at, v_q, v__it, v__i, v_h_2, v_frigates, v_u_4, v_u_5)
+                    )
+                pc = 9
+            if pc == 9:
+                if F is not None:
+                    v_p, v_at, v_q, v__it, v__i, v_h_2, v_frigates, v_u_4, v_u_5 = F[2:]
+                    F = None
+                for v_u_5 in v_frigates:
+                    if S[self.o_e_unit__at + v_u_5] is not None:
+                        S[self.o_e_unit__seen + v_u_5] = 0
+                        S[self.o_e_unit__at + v_u_5] = v_h_2
+                pc = 1
+                continue
+            if pc == 13:
+                return None
+
     def r_leviathan(
         self, S: list[Any], F: Any, v: Any, v_attacker: Any = None, v_defender: Any = None
     ) -> Any:
-        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:892:3]'
+        '12.6 Leviathan: "The player may reroll any one die roll. This marker must be played immediately after the die roll that is to be rerolled by it." Opened right after the CRT die; the first marker played closes it and the die is rolled again. (MARL-PA12.6-05, MARL-12.41-01) [rules/marlborough/rules.yaml:1374:3]'
         N: list[int] = S
         v_w_asked: Any = None
         v_w_most: Any = None
@@ -3741,7 +5085,7 @@ class MarlboroughRules:
                 return self.ask(
                     S,
                     (
-                        14,
+                        21,
                         8,
                         v_attacker,
                         v_defender,
@@ -3757,7 +5101,7 @@ class MarlboroughRules:
                         v_w_options,
                     ),
                     v_p,
-                    20,
+                    33,
                     tuple(v_w_options),
                 )
             if pc == 8:
@@ -3803,7 +5147,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:577:3]"
+        "E1, FA Elim: a player loses one unit of his own choice. (MARL-PA17.0R-02, MARL-PA17.0R-04) [rules/marlborough/rules.yaml:809:3]"
         v_alive: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -3834,8 +5178,412 @@ class MarlboroughRules:
         if pc == 3:
             return None
 
+    def r_mobilization(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        "The Mobilization Sub-Phase (3.1 item 3b): fleets on this turn's track space are placed in ports (11.32: eliminated if none qualifies), free campaign markers (12.2), then p buys campaign markers (3 TP each, never above 15 held, 12.3), removes garrison destroyed markers from friendly fortresses (1 TP each; a fortress of a state he controls that no enemy unit holds) and mobilizes units (11.1): he pays and places each on its recruit side (11.31); a fleet goes on the turn track for next turn (11.32). (MARL-3.1-04, MARL-11.1-01, MARL-11.31-01, MARL-11.32-01, MARL-12.2-03, MARL-12.3-01, MARL-PA10.0C-01, MARL-10.2-01) [rules/marlborough/rules.yaml:1223:3]"
+        N: list[int] = S
+        v__it: Any = None
+        v__i: Any = None
+        v_u_2: Any = None
+        v_ports: Any = None
+        v_h: Any = None
+        v_price: Any = None
+        v_most: Any = None
+        v_n: Any = None
+        v_w: Any = None
+        v_done: Any = None
+        v__runs: Any = None
+        v_foes: Any = None
+        v_gone: Any = None
+        v_h_3: Any = None
+        v__runs_2: Any = None
+        v_ready: Any = None
+        v_u_3: Any = None
+        v_cost: Any = None
+        v_h_4: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-4, 7-9, 11, 16-17, 22-23, 25-26
+        if F is not None and (pc < 0 or not (0x6C30B98 >> pc) & 1):
+            raise RulesError(f"routine mobilization: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(
+                    [
+                        v_u
+                        for v_u in self.ix_unit__owner.get(v_p, ())
+                        if N[self.o_e_unit__due + v_u] > 0
+                        and N[self.o_e_unit__due + v_u] <= S[_TURN]
+                    ]
+                )
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if v__i < len(v__it):
+                    v_u_2 = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 6
+            if pc == 2:
+                S[self.o_e_unit__due + v_u_2] = max(0, 0)
+                v_ports = self.f_placements(S, v_p, v_u_2)
+                if len(v_ports) == 0:
+                    _log(S, 69, (v_u_2,))
+                    pc = 1
+                    continue
+                else:
+                    pc = 3
+            if pc == 3:
+                if F is not None:
+                    v_p, v__it, v__i, v_u_2, v_ports = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (17, 4, v_p, v__it, v__i, v_u_2, v_ports),
+                    v_p,
+                    25,
+                    tuple(_uniq(v_ports)),
+                    (v_u_2,),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v__it, v__i, v_u_2, v_ports = F[2:]
+                    F = None
+                v_h = v
+                S[self.o_e_unit__seen + v_u_2] = 0
+                S[self.o_e_unit__at + v_u_2] = v_h
+                _log(S, 71, (v_u_2, v_h))
+                pc = 1
+                continue
+            if pc == 6:
+                if self.r_free_markers(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (17, 7, v_p))
+                pc = 7
+            if pc == 7:
+                if F is not None:
+                    (v_p,) = F[2:]
+                    F = None
+                v_price = self.c_marker_price
+                v_most = min(
+                    N[self.o_p_treasury + v_p] // (2 * v_price),
+                    self.c_marker_limit - _count(N[self.o_p_markers + v_p]),
+                    len(S[self.o_g_pool]),
+                )
+                if v_most > 0:
+                    pc = 8
+                else:
+                    pc = 13
+            if pc == 8:
+                if F is not None:
+                    v_p, v_price, v_most = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (17, 9, v_p, v_price, v_most),
+                    v_p,
+                    26,
+                    tuple(tuple(range(0, v_most + 1))),
+                    (v_price,),
+                )
+            if pc == 9:
+                if F is not None:
+                    v_p, v_price, v_most = F[2:]
+                    F = None
+                v_n = v
+                if v_n > 0:
+                    pc = 10
+                else:
+                    pc = 13
+            if pc == 10:
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_price * v_n, 0)
+                if self.r_draw_markers(S, None, None, v_p, v_n) is SUSPEND:
+                    return _wait(S, (17, 11, v_p, v_n))
+                pc = 11
+            if pc == 11:
+                if F is not None:
+                    v_p, v_n = F[2:]
+                    F = None
+                v_w = "marker" if v_n in (1, -1) else "markers"
+                _log(S, 73, (v_p, v_n, v_w))
+                pc = 13
+            if pc == 13:
+                v_done = False
+                v__runs = 0
+                pc = 14
+            if pc == 14:
+                if not v_done:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 15
+                else:
+                    pc = 19
+            if pc == 15:
+                v_foes = self.f_held_by(
+                    S, _head([v_q__1 for v_q__1 in self.all_player if v_q__1 != v_p])
+                )
+                v_gone = [
+                    v_h_2
+                    for v_h_2 in self.ix_hex__terrain.get("fortress", ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_hex__garrison_destroyed + v_h_2]
+                                and self.s_e_hex__nation[v_h_2] is not None
+                            )
+                            and S[self.o_e_nation__control + self.s_e_hex__nation[v_h_2]] == v_p
+                        )
+                        and v_h_2 not in v_foes
+                    )
+                    and N[self.o_p_treasury + v_p] >= 2
+                ]
+                if len(v_gone) == 0:
+                    v_done = True
+                    pc = 14
+                    continue
+                else:
+                    pc = 16
+            if pc == 16:
+                if F is not None:
+                    v_p, v_done, v__runs, v_gone = F[2:]
+                    F = None
+                return self.ask(S, (17, 17, v_p, v_done, v__runs, v_gone), v_p, 27, tuple(v_gone))
+            if pc == 17:
+                if F is not None:
+                    v_p, v_done, v__runs, v_gone = F[2:]
+                    F = None
+                v_h_3 = v
+                if v_h_3 is None:
+                    v_done = True
+                else:
+                    S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2, 0)
+                    S[self.o_e_hex__garrison_destroyed + v_h_3] = False
+                    _log(S, 76, (v_p, v_h_3))
+                pc = 14
+                continue
+            if pc == 19:
+                v_done = False
+                v__runs_2 = 0
+                pc = 20
+            if pc == 20:
+                if not v_done:
+                    v__runs_2 += 1
+                    if v__runs_2 > MAX_LOOP:
+                        _endless_loop()
+                    pc = 21
+                else:
+                    pc = 30
+            if pc == 21:
+                v_ready = [
+                    v_u__4
+                    for v_u__4 in self.ix_unit__owner.get(v_p, ())
+                    if (
+                        (
+                            (
+                                S[self.o_e_unit__at + v_u__4] is None
+                                and self.s_e_unit__kind[v_u__4] != "leader"
+                            )
+                            and N[self.o_e_unit__due + v_u__4] == 0
+                        )
+                        and 2
+                        * (
+                            self.tab_mobilize_cost[v_u__4]
+                            if self.tab_mobilize_cost is not None
+                            else self.f_mobilize_cost(S, v_u__4)
+                        )
+                        <= N[self.o_p_treasury + v_p]
+                    )
+                    and len(self.f_placements(S, v_p, v_u__4)) > 0
+                ]
+                if len(v_ready) == 0:
+                    v_done = True
+                    pc = 20
+                    continue
+                else:
+                    pc = 22
+            if pc == 22:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_ready = F[2:]
+                    F = None
+                return self.ask(
+                    S, (17, 23, v_p, v_done, v__runs_2, v_ready), v_p, 28, tuple(v_ready)
+                )
+            if pc == 23:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_ready = F[2:]
+                    F = None
+                v_u_3 = v
+                if v_u_3 is None:
+                    v_done = True
+                    pc = 20
+                    continue
+                else:
+                    pc = 24
+            if pc == 24:
+                v_cost = (
+                    self.tab_mobilize_cost[v_u_3]
+                    if self.tab_mobilize_cost is not None
+                    else self.f_mobilize_cost(S, v_u_3)
+                )
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_cost, 0)
+                S[self.o_e_unit__veteran + v_u_3] = False
+                if (
+                    self.s_e_unit__kind[v_u_3] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_3] == "frigate_fleet"
+                ):
+                    S[self.o_e_unit__due + v_u_3] = max(S[_TURN] + 1, 0)
+                    _log(S, 78, (v_p, v_u_3, v_cost, S[_TURN] + 1))
+                    pc = 20
+                    continue
+                else:
+                    pc = 25
+            if pc == 25:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_u_3, v_cost = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (17, 26, v_p, v_done, v__runs_2, v_u_3, v_cost),
+                    v_p,
+                    29,
+                    tuple(_uniq(self.f_placements(S, v_p, v_u_3))),
+                    (v_u_3,),
+                )
+            if pc == 26:
+                if F is not None:
+                    v_p, v_done, v__runs_2, v_u_3, v_cost = F[2:]
+                    F = None
+                v_h_4 = v
+                S[self.o_e_unit__seen + v_u_3] = 0
+                S[self.o_e_unit__at + v_u_3] = v_h_4
+                _log(S, 80, (v_p, v_u_3, v_cost, v_h_4))
+                pc = 20
+                continue
+            if pc == 30:
+                return None
+
+    def z_mobilization__23_3(self, S: list[Any], F: Any) -> Any:
+        "Local 'ready' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        return [
+            v_u__4
+            for v_u__4 in self.ix_unit__owner.get(v_p, ())
+            if (
+                (
+                    (
+                        S[self.o_e_unit__at + v_u__4] is None
+                        and self.s_e_unit__kind[v_u__4] != "leader"
+                    )
+                    and N[self.o_e_unit__due + v_u__4] == 0
+                )
+                and 2
+                * (
+                    self.tab_mobilize_cost[v_u__4]
+                    if self.tab_mobilize_cost is not None
+                    else self.f_mobilize_cost(S, v_u__4)
+                )
+                <= N[self.o_p_treasury + v_p]
+            )
+            and len(self.f_placements(S, v_p, v_u__4)) > 0
+        ]
+
+    def z_mobilization__9_2(self, S: list[Any], F: Any) -> Any:
+        "Local 'most' of a frame, computed again in a bot's world."
+        N: list[int] = S
+        v_p = F[2]
+        v_price = F[3]
+        return min(
+            N[self.o_p_treasury + v_p] // (2 * v_price),
+            self.c_marker_limit - _count(N[self.o_p_markers + v_p]),
+            len(S[self.o_g_pool]),
+        )
+
+    def r_naval_retreat(
+        self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
+    ) -> Any:
+        "CRT note 4 for fleets: fleets and the units they carry retreat one hex through all-sea or coast hexes, never into a hex of enemy fleets or land units (21.34), carried units with their fleet (21.74); with nowhere to go they are eliminated. (MARL-21.34-01, MARL-21.74-01) [rules/marlborough/rules.yaml:1173:3]"
+        v_navy: Any = None
+        v_closed: Any = None
+        v_ways: Any = None
+        v_u_3: Any = None
+        v_to: Any = None
+        v_u_4: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2
+        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+            raise RulesError(f"routine naval_retreat: no resume point {pc}")
+        if pc == 0:
+            v_navy = [
+                v_u
+                for v_u in v_group
+                if S[self.o_e_unit__at + v_u] == v_h
+                and (
+                    (
+                        (
+                            self.s_e_unit__kind[v_u] == "battle_fleet"
+                            or self.s_e_unit__kind[v_u] == "frigate_fleet"
+                        )
+                        or S[self.o_e_unit__embarked + v_u]
+                    )
+                    or (
+                        self.s_e_hex__terrain[v_h] == "sea" and self.s_e_unit__kind[v_u] == "leader"
+                    )
+                )
+            ]
+            if not any(
+                self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                for v_u_2 in v_navy
+            ):
+                return None
+            v_closed = self.f_closed_to(S, v_p)
+            v_ways = [
+                v_e
+                for v_e in self.s_e_hex__adjacent[v_h]
+                if (
+                    (
+                        self.s_e_hex__terrain[v_e] == "sea"
+                        or (
+                            self.s_e_hex__terrain[v_e] != "sea"
+                            and (
+                                self.s_e_hex__port[v_e]
+                                or any(
+                                    self.s_e_hex__terrain[v_e__3] == "sea"
+                                    for v_e__3 in self.s_e_hex__adjacent[v_e]
+                                )
+                            )
+                        )
+                    )
+                    and v_e not in v_closed
+                )
+                and (self.s_e_hex__terrain[v_e] == "sea" or self.f_enterable(S, v_e))
+            ]
+            if len(v_ways) == 0:
+                _log(S, 63, (v_p, v_h))
+                for v_u_3 in v_navy:
+                    self.p_eliminate(S, v_u_3)
+                return None
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_navy, v_ways, v_u_4 = F[2:]
+                F = None
+            return self.ask(
+                S, (15, 2, v_p, v_h, v_navy, v_ways, v_u_4), v_p, 24, tuple(v_ways), (v_h,)
+            )
+        if pc == 2:
+            if F is not None:
+                v_p, v_h, v_navy, v_ways, v_u_4 = F[2:]
+                F = None
+            v_to = v
+            for v_u_4 in v_navy:
+                S[self.o_e_unit__seen + v_u_4] = 0
+                S[self.o_e_unit__at + v_u_4] = v_to
+            _log(S, 65, (v_p, v_h, v_to))
+            return None
+
     def r_operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:824:3]"
+        "The Operations Phase (3.1 item 4, errata to 3.1.4.c): the first player, then the second, then alternately, until both pass in succession (14.2, 14.41). (MARL-3.1-05, MARL-ERR-04, MARL-14.2-01, MARL-14.2-02, MARL-14.41-01) [rules/marlborough/rules.yaml:1060:3]"
         v_u: Any = None
         v_p: Any = None
         v_passes: Any = None
@@ -3878,10 +5626,114 @@ class MarlboroughRules:
             if pc == 4:
                 return None
 
+    def r_provision(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
+        'The Provisioning Phase (3.1 item 5, 22.1): supply is traced when the phase begins (22.12-22.4); the player may first disband any of his units but leaders (11.4, 22.5), and must disband units of his choice while he cannot pay for the rest (22.5: "unable or unwilling", the owner chooses); then he pays each unit\'s cost, triple out of supply (22.13). Leaders, garrisons in a fortress or city, free corps at home need nothing (22.11); neutral units are never provisioned (22.6). (MARL-22.1-01, MARL-22.12-01, MARL-22.13-01, MARL-22.5-01, MARL-3.1-06, MARL-11.4-01, MARL-22.11-01, MARL-22.6-01, MARL-22.0-01) [rules/marlborough/rules.yaml:1320:3]'
+        N: list[int] = S
+        v_ok: Any = None
+        v_done: Any = None
+        v_bill: Any = None
+        v__runs: Any = None
+        v_mine: Any = None
+        v_can_go: Any = None
+        v_u_4: Any = None
+        v_u_5: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3-6
+        if F is not None and (pc < 0 or not (0x78 >> pc) & 1):
+            raise RulesError(f"routine provision: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_ok = self.f_supplied_units(S, v_p)
+                v_done = False
+                v_bill = 0
+                v__runs = 0
+                pc = 1
+            if pc == 1:
+                if not v_done:
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v_mine = [
+                    v_u
+                    for v_u in self.ix_unit__owner.get(v_p, ())
+                    if S[self.o_e_unit__at + v_u] is not None
+                ]
+                v_bill = sum([self.f_upkeep(S, v_u_2, v_ok) for v_u_2 in v_mine])
+                v_can_go = [v_u_3 for v_u_3 in v_mine if self.s_e_unit__kind[v_u_3] != "leader"]
+                if len(v_can_go) == 0:
+                    v_done = True
+                    pc = 1
+                    continue
+                elif 2 * v_bill > N[self.o_p_treasury + v_p]:
+                    pc = 3
+                else:
+                    pc = 5
+            if pc == 3:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (19, 4, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    v_p,
+                    30,
+                    tuple(v_can_go),
+                    (v_bill,),
+                )
+            if pc == 4:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                v_u_4 = v
+                self.p_disband(S, v_p, v_u_4)
+                pc = 1
+                continue
+            if pc == 5:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (19, 6, v_p, v_ok, v_done, v_bill, v__runs, v_can_go),
+                    v_p,
+                    31,
+                    tuple(v_can_go),
+                    (v_bill,),
+                )
+            if pc == 6:
+                if F is not None:
+                    v_p, v_ok, v_done, v_bill, v__runs, v_can_go = F[2:]
+                    F = None
+                v_u_5 = v
+                if v_u_5 is None:
+                    v_done = True
+                else:
+                    self.p_disband(S, v_p, v_u_5)
+                pc = 1
+                continue
+            if pc == 8:
+                S[self.o_p_treasury + v_p] = max(S[self.o_p_treasury + v_p] - 2 * v_bill, 0)
+                _log_to(S, 86, (v_bill,), (v_p,))
+                return None
+
+    def z_provision__4_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'ok' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return self.f_supplied_units(S, v_p)
+
+    def z_provision__6_1(self, S: list[Any], F: Any) -> Any:
+        "Local 'ok' of a frame, computed again in a bot's world."
+        v_p = F[2]
+        return self.f_supplied_units(S, v_p)
+
     def r_retreat(
         self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None, v_h: Any = None
     ) -> Any:
-        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:455:3]"
+        "CRT note 4: a force retreats one hex, all together, not into enemy or neutral units, land it could not enter, a neutral major state or Poland, nor into an enemy ZOC unless a friendly unit is there (29.52); with nowhere to go it is eliminated. Garrisons and units with march 0 are eliminated; in an unbesieged fortress retreats are ignored, in a besieged one they are eliminations (20.3 item 3). (MARL-18.43-01, MARL-PA18.6N-04, MARL-29.52-01, MARL-20.3-01, MARL-15.45-01) [rules/marlborough/rules.yaml:686:3]"
         v_alive: Any = None
         v_u_2: Any = None
         v_closed: Any = None
@@ -3892,19 +5744,26 @@ class MarlboroughRules:
         v_to: Any = None
         v_u_5: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-2
-        if F is not None and (pc < 0 or not (0x6 >> pc) & 1):
+        # resume points: 1-3
+        if F is not None and (pc < 0 or not (0xE >> pc) & 1):
             raise RulesError(f"routine retreat: no resume point {pc}")
         if pc == 0:
             v_alive = [v_u for v_u in v_group if S[self.o_e_unit__at + v_u] == v_h]
             if len(v_alive) == 0:
                 return None
             if self.s_e_hex__terrain[v_h] == "fortress" and (not S[self.o_e_hex__besieged + v_h]):
-                _log(S, 10, (v_p, v_h))
+                _log(S, 11, (v_p, v_h))
                 return None
             for v_u_2 in v_alive:
                 if self.s_e_unit__march[v_u_2] == 0 or S[self.o_e_hex__besieged + v_h]:
                     self.p_eliminate(S, v_u_2)
+            if self.r_naval_retreat(S, None, None, v_p, v_alive, v_h) is SUSPEND:
+                return _wait(S, (3, 1, v_p, v_h, v_alive, v_u_4, v_u_5))
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                v_p, v_h, v_alive, v_u_4, v_u_5 = F[2:]
+                F = None
             v_alive = [v_u_3 for v_u_3 in v_alive if S[self.o_e_unit__at + v_u_3] == v_h]
             if len(v_alive) == 0:
                 return None
@@ -3930,19 +5789,19 @@ class MarlboroughRules:
                 and (v_e not in v_z or (self.c_zoc_negated_by_friends and v_e in v_mine))
             ]
             if len(v_ways) == 0:
-                _log(S, 11, (v_p, v_h))
+                _log(S, 12, (v_p, v_h))
                 for v_u_4 in v_alive:
                     self.p_eliminate(S, v_u_4)
                 return None
-            pc = 1
-        if pc == 1:
+            pc = 2
+        if pc == 2:
             if F is not None:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
             return self.ask(
-                S, (3, 2, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 3, tuple(v_ways), (v_h,)
+                S, (3, 3, v_p, v_h, v_alive, v_ways, v_u_5), v_p, 3, tuple(v_ways), (v_h,)
             )
-        if pc == 2:
+        if pc == 3:
             if F is not None:
                 v_p, v_h, v_alive, v_ways, v_u_5 = F[2:]
                 F = None
@@ -3950,11 +5809,419 @@ class MarlboroughRules:
             for v_u_5 in v_alive:
                 S[self.o_e_unit__seen + v_u_5] = 0
                 S[self.o_e_unit__at + v_u_5] = v_to
-            _log(S, 13, (v_p, v_h, v_to))
+            _log(S, 14, (v_p, v_h, v_to))
+            return None
+
+    def r_revenue(self, S: list[Any], F: Any, v: Any, v_payee: Any = None) -> Any:
+        '10.15 and the Campaign Markers Explanations: "Revenue. Play during the friendly treasury phase. Roll a die; the player receives that number of TP." Opened for each player after his taxes; open until he passes. (MARL-10.15-01, MARL-PA12.6-06) [rules/marlborough/rules.yaml:1393:3]'
+        N: list[int] = S
+        v_w_asked: Any = None
+        v_w_most: Any = None
+        v_w_passes: Any = None
+        v_w_round: Any = None
+        v_w_open: Any = None
+        v__runs: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        v_w_options: Any = None
+        v_x: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 7-8
+        if F is not None and (pc < 0 or not (0x180 >> pc) & 1):
+            raise RulesError(f"routine revenue: no resume point {pc}")
+        while True:
+            if pc == 0:
+                if N[self.o_g_window__revenue__depth] < 1 and True:
+                    pc = 1
+                else:
+                    pc = 13
+            if pc == 1:
+                S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] + 1, 0)
+                v_w_asked = [v_payee]
+                v_w_most = -1
+                v_w_passes = 0
+                v_w_round = 0
+                v_w_open = True
+                v__runs = 0
+                pc = 2
+            if pc == 2:
+                if (v_w_open and v_w_passes < len(v_w_asked)) and (
+                    v_w_most < 0 or v_w_round < v_w_most
+                ):
+                    v__runs += 1
+                    if v__runs > MAX_LOOP:
+                        _endless_loop()
+                    pc = 3
+                else:
+                    pc = 12
+            if pc == 3:
+                v_w_round += 1
+                v__it = tuple(v_w_asked)
+                v__i = 0
+                pc = 4
+            if pc == 4:
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 5
+                else:
+                    pc = 2
+                    continue
+            if pc == 5:
+                if v_w_open and v_w_passes < len(v_w_asked):
+                    pc = 6
+                else:
+                    pc = 4
+                    continue
+            if pc == 6:
+                v_w_options = _bits(
+                    N[self.o_p_markers + v_p] & self.mk_card__kind.get("revenue", 0)
+                )
+                if len(v_w_options) == 0:
+                    v_w_passes += 1
+                    pc = 4
+                    continue
+                else:
+                    pc = 7
+            if pc == 7:
+                if F is not None:
+                    (
+                        v_payee,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ) = F[2:]
+                    F = None
+                return self.ask(
+                    S,
+                    (
+                        22,
+                        8,
+                        v_payee,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ),
+                    v_p,
+                    34,
+                    tuple(v_w_options),
+                )
+            if pc == 8:
+                if F is not None:
+                    (
+                        v_payee,
+                        v_w_asked,
+                        v_w_most,
+                        v_w_passes,
+                        v_w_round,
+                        v_w_open,
+                        v__runs,
+                        v__it,
+                        v__i,
+                        v_p,
+                        v_w_options,
+                    ) = F[2:]
+                    F = None
+                v_x = v
+                if v_x is None:
+                    v_w_passes += 1
+                else:
+                    v_w_passes = 0
+                    self.p_window__revenue__act(S, v_payee, v_p, v_x)
+                pc = 4
+                continue
+            if pc == 12:
+                S[self.o_g_window__revenue__depth] = max(S[self.o_g_window__revenue__depth] - 1, 0)
+                pc = 13
+            if pc == 13:
+                return None
+
+    def r_sail(
+        self,
+        S: list[Any],
+        F: Any,
+        v: Any,
+        v_p: Any = None,
+        v_force: Any = None,
+        v_from: Any = None,
+        v_forced: bool = False,
+    ) -> Any:
+        "A naval operation (21.2, 21.5): fleets, their admiral and the land units they carry, which must have started the segment in the fleet's hex (21.5). The force moves by the slowest fleet's march plus five times one admiral's leadership (21.52, 15.3); embarking in a coast hex that is not a port costs 2 points (21.511-21.512). Carried land units debark where the move ends on land (21.53; 2 points more in a coast hex that is not a port, else they stay aboard, 21.54); at sea they stay aboard. Frigates of an enemy port may intercept (21.61). Then the force may attack an adjacent hex (21.71-21.75): against an all-sea hex only the fleets and leaders fight (21.74), against a coast or port hex the carried land units too, without debarking (21.75). (MARL-21.2-01, MARL-21.5-01, MARL-21.511-01, MARL-21.512-01, MARL-21.52-01, MARL-21.53-01, MARL-21.531-01, MARL-21.54-01, MARL-21.74-01, MARL-21.75-01, MARL-21.73-01, MARL-21.76-01, MARL-21.77-01) [rules/marlborough/rules.yaml:1080:3]"
+        v_fleets: Any = None
+        v_cargo: Any = None
+        v_mp: Any = None
+        v_size: Any = None
+        v_to: Any = None
+        v_u_6: Any = None
+        v_u_7: Any = None
+        v_u_8: Any = None
+        v_u_9: Any = None
+        v_die: Any = None
+        v_victims: Any = None
+        v_v: Any = None
+        v_afloat: Any = None
+        v_targets: Any = None
+        v_t: Any = None
+        v_fighters: Any = None
+        v_u_15: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1-2, 5-6, 12-14, 16
+        if F is not None and (pc < 0 or not (0x17066 >> pc) & 1):
+            raise RulesError(f"routine sail: no resume point {pc}")
+        if pc == 0:
+            v_fleets = [
+                v_u
+                for v_u in v_force
+                if self.s_e_unit__kind[v_u] == "battle_fleet"
+                or self.s_e_unit__kind[v_u] == "frigate_fleet"
+            ]
+            v_cargo = [
+                v_u_2
+                for v_u_2 in v_force
+                if not (
+                    self.s_e_unit__kind[v_u_2] == "battle_fleet"
+                    or self.s_e_unit__kind[v_u_2] == "frigate_fleet"
+                )
+                and (
+                    not (
+                        self.s_e_unit__kind[v_u_2] == "leader"
+                        and self.s_e_unit__leads[v_u_2] == "admiral"
+                    )
+                )
+            ]
+            v_mp = min([self.s_e_unit__march[v_u_3] for v_u_3 in v_fleets]) + 5 * max(
+                [
+                    *[0],
+                    *[
+                        self.s_e_unit__leadership[v_u__3]
+                        for v_u__3 in v_force
+                        if self.s_e_unit__kind[v_u__3] == "leader"
+                        and self.s_e_unit__leads[v_u__3] == "admiral"
+                    ],
+                ]
+            )
+            if (
+                (len(v_cargo) > 0 and self.s_e_hex__terrain[v_from] != "sea")
+                and (not self.s_e_hex__port[v_from])
+            ) and any(not S[self.o_e_unit__embarked + v_u_4] for v_u_4 in v_cargo):
+                v_mp -= 2
+                _log(S, 52, (v_from,))
+            v_size = len([v_u_5 for v_u_5 in v_force if v_u_5 not in v_cargo])
+            pc = 1
+        if pc == 1:
+            if F is not None:
+                (
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_forced,
+                    v_cargo,
+                    v_mp,
+                    v_size,
+                    v_u_6,
+                    v_u_7,
+                    v_u_8,
+                    v_u_9,
+                    v_u_15,
+                ) = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (
+                    13,
+                    2,
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_forced,
+                    v_cargo,
+                    v_mp,
+                    v_size,
+                    v_u_6,
+                    v_u_7,
+                    v_u_8,
+                    v_u_9,
+                    v_u_15,
+                ),
+                v_p,
+                19,
+                tuple(_uniq(self.f_naval_destinations(S, v_p, v_from, v_size, v_mp))),
+                (v_from, v_mp),
+            )
+        if pc == 2:
+            if F is not None:
+                (
+                    v_p,
+                    v_force,
+                    v_from,
+                    v_forced,
+                    v_cargo,
+                    v_mp,
+                    v_size,
+                    v_u_6,
+                    v_u_7,
+                    v_u_8,
+                    v_u_9,
+                    v_u_15,
+                ) = F[2:]
+                F = None
+            v_to = v
+            for v_u_6 in v_force:
+                S[self.o_e_unit__used + v_u_6] = True
+            for v_u_7 in v_cargo:
+                S[self.o_e_unit__embarked + v_u_7] = True
+            if v_to != v_from:
+                for v_u_8 in v_force:
+                    S[self.o_e_unit__seen + v_u_8] = 0
+                    S[self.o_e_unit__at + v_u_8] = v_to
+                _log(S, 54, (v_p, v_from, v_to))
+            else:
+                _log(S, 55, (v_p, v_from))
+            if len(v_cargo) > 0 and self.s_e_hex__terrain[v_to] != "sea":
+                if self.s_e_hex__port[v_to] or v_to in self.f_naval_destinations(
+                    S, v_p, v_from, v_size, v_mp - 2
+                ):
+                    for v_u_9 in v_cargo:
+                        S[self.o_e_unit__embarked + v_u_9] = False
+                    _log(S, 56, (v_to,))
+                else:
+                    _log(S, 57, (v_to,))
+            if v_forced:
+                pc = 3
+            else:
+                pc = 9
+        if pc == 3:
+            v_die = _roll(S, 6)
+            _log(S, 46, (v_die,))
+            if v_die == 1:
+                pc = 4
+            else:
+                pc = 9
+        if pc == 4:
+            v_victims = [v_u_10 for v_u_10 in v_force if self.s_e_unit__kind[v_u_10] != "leader"]
+            if len(v_victims) > 0:
+                pc = 5
+            else:
+                pc = 9
+        if pc == 5:
+            if F is not None:
+                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (13, 6, v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15),
+                v_p,
+                20,
+                tuple(_uniq(v_victims)),
+            )
+        if pc == 6:
+            if F is not None:
+                v_p, v_force, v_from, v_cargo, v_to, v_victims, v_u_15 = F[2:]
+                F = None
+            v_v = v
+            self.p_eliminate(S, v_v)
+            pc = 9
+        if pc == 9:
+            if v_to != v_from:
+                pc = 10
+            else:
+                pc = 12
+        if pc == 10:
+            if self.r_intercept(S, None, None, v_p, v_to) is SUSPEND:
+                return _wait(S, (13, 12, v_p, v_force, v_cargo, v_to, v_u_15))
+            pc = 12
+        if pc == 12:
+            if F is not None:
+                v_p, v_force, v_cargo, v_to, v_u_15 = F[2:]
+                F = None
+            v_afloat = [
+                v_u_11
+                for v_u_11 in v_force
+                if S[self.o_e_unit__at + v_u_11] == v_to
+                and (
+                    (
+                        self.s_e_unit__kind[v_u_11] == "battle_fleet"
+                        or self.s_e_unit__kind[v_u_11] == "frigate_fleet"
+                    )
+                    or self.s_e_unit__kind[v_u_11] == "leader"
+                )
+            ]
+            if not any(
+                self.s_e_unit__kind[v_u_12] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_12] == "frigate_fleet"
+                for v_u_12 in v_afloat
+            ):
+                return None
+            v_targets = self.f_naval_targets(S, v_p, v_to)
+            if len(v_targets) == 0:
+                return None
+            pc = 13
+        if pc == 13:
+            if F is not None:
+                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                F = None
+            return self.ask(
+                S,
+                (13, 14, v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15),
+                v_p,
+                21,
+                tuple(_uniq(v_targets)),
+            )
+        if pc == 14:
+            if F is not None:
+                v_p, v_cargo, v_to, v_afloat, v_targets, v_u_15 = F[2:]
+                F = None
+            v_t = v
+            if v_t is not None:
+                pc = 15
+            else:
+                pc = 17
+        if pc == 15:
+            v_fighters = v_afloat
+            if self.s_e_hex__terrain[v_t] != "sea":
+                v_fighters = [
+                    *v_afloat,
+                    *[
+                        v_u_13
+                        for v_u_13 in v_cargo
+                        if (
+                            S[self.o_e_unit__at + v_u_13] == v_to
+                            and S[self.o_e_unit__embarked + v_u_13]
+                        )
+                        and (not self.s_e_unit__defends_only[v_u_13])
+                    ],
+                ]
+            if self.r_combat(S, None, None, v_p, v_fighters, v_to, v_t) is SUSPEND:
+                return _wait(S, (13, 16, v_cargo, v_t, v_u_15))
+            pc = 16
+        if pc == 16:
+            if F is not None:
+                v_cargo, v_t, v_u_15 = F[2:]
+                F = None
+            for v_u_15 in [v_u_14 for v_u_14 in v_cargo if S[self.o_e_unit__at + v_u_14] == v_t]:
+                S[self.o_e_unit__embarked + v_u_15] = False
+            self.p_lift_sieges(S)
+            pc = 17
+        if pc == 17:
             return None
 
     def r_segment(self, S: list[Any], F: Any, v: Any, v_p: Any = None) -> Any:
-        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:756:3]'
+        'One operations segment (14.0): the player passes, or forms a force from his units in one hex (13.2: any units there that have not operated this phase, 14.32; units that have, by expending a Forced March marker, 14.33, with an attrition roll after the move, 14.331), moves it (15.0) and may attack one adjacent enemy hex with it (16.0). 16.24: "The attacker must attack with all of the units in his force. Note though, a player can drop off units from the force, even in the same hex, prior to the declaration of combat. Units not in the force are not affected by the outcome of the combat": a force of two or more picks its attackers after the target; the units dropped off stay in the hex, having operated (13.41, 15.42: they may not move farther or attack this segment). Dropping units off in a hex passed through on the way is not offered yet (the move is one choice of destination). (MARL-16.24-01, MARL-13.41-01, MARL-15.42-01, MARL-18.41-01, MARL-14.1-01, MARL-14.2-01, MARL-14.31-01, MARL-14.32-01, MARL-14.33-01, MARL-14.331-01, MARL-14.332-01, MARL-13.2-01, MARL-13.3-01, MARL-13.43-01, MARL-13.51-01, MARL-16.21-01, MARL-16.22-01, MARL-16.3-01, MARL-15.2-01, MARL-15.3-01) [rules/marlborough/rules.yaml:988:3]'
         N: list[int] = S
         v_ready: Any = None
         v_again: Any = None
@@ -3964,8 +6231,8 @@ class MarlboroughRules:
         v_force: Any = None
         v_mp: Any = None
         v_to: Any = None
-        v_u_5: Any = None
         v_u_6: Any = None
+        v_u_7: Any = None
         v_die: Any = None
         v_victims: Any = None
         v_v: Any = None
@@ -3976,8 +6243,8 @@ class MarlboroughRules:
         v_left: Any = None
         v_w: Any = None
         pc: int = 0 if F is None else F[1]
-        # resume points: 1-6, 9-10, 14-15, 17-18, 20
-        if F is not None and (pc < 0 or not (0x16C67E >> pc) & 1):
+        # resume points: 1-4, 6, 8-9, 12-13, 17-18, 20-21, 23
+        if F is not None and (pc < 0 or not (0xB6335E >> pc) & 1):
             raise RulesError(f"routine segment: no resume point {pc}")
         if pc == 0:
             v_ready = [
@@ -4003,23 +6270,23 @@ class MarlboroughRules:
             pc = 1
         if pc == 1:
             if F is not None:
-                v_p, v_ready, v_again, v_u_5, v_u_6, v_w = F[2:]
+                v_p, v_ready, v_again, v_u_6, v_u_7, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 2, v_p, v_ready, v_again, v_u_5, v_u_6, v_w),
+                (11, 2, v_p, v_ready, v_again, v_u_6, v_u_7, v_w),
                 v_p,
                 13,
                 tuple(_uniq([*v_ready, *v_again])),
             )
         if pc == 2:
             if F is not None:
-                v_p, v_ready, v_again, v_u_5, v_u_6, v_w = F[2:]
+                v_p, v_ready, v_again, v_u_6, v_u_7, v_w = F[2:]
                 F = None
             v_from = v
             if v_from is None:
                 S[self.o_g_acted] = False
-                _log(S, 39, (v_p,))
+                _log(S, 40, (v_p,))
                 return None
             S[self.o_g_acted] = True
             v_forced = v_from not in v_ready
@@ -4032,140 +6299,162 @@ class MarlboroughRules:
             pc = 3
         if pc == 3:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 4, v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w),
+                (11, 4, v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w),
                 v_p,
                 14,
-                tuple(_subsets(v_here, 1, -1)),
+                tuple(
+                    tuple(
+                        _pk1 for _pk1 in _subsets(v_here, 1, -1) if self.f_force_ok(S, v_from, _pk1)
+                    )
+                ),
                 (v_from,),
             )
         if pc == 4:
             if F is not None:
-                v_p, v_from, v_forced, v_here, v_u_5, v_u_6, v_w = F[2:]
+                v_p, v_from, v_forced, v_here, v_u_6, v_u_7, v_w = F[2:]
                 F = None
             v_force = v
             if v_forced:
                 self.p_spend_marker(S, v_p, "forced_march")
-                _log(S, 41, (v_p,))
-            v_mp = min([self.s_e_unit__march[v_u_4] for v_u_4 in v_force]) + max(
+                _log(S, 42, (v_p,))
+            if any(
+                self.s_e_unit__kind[v_u_4] == "battle_fleet"
+                or self.s_e_unit__kind[v_u_4] == "frigate_fleet"
+                for v_u_4 in v_force
+            ):
+                pc = 5
+            else:
+                pc = 7
+        if pc == 5:
+            if self.r_sail(S, None, None, v_p, v_force, v_from, v_forced) is SUSPEND:
+                return _wait(S, (11, 6))
+            pc = 6
+        if pc == 6:
+            if F is not None:
+                F = None
+            return None
+        if pc == 7:
+            v_mp = min([self.s_e_unit__march[v_u_5] for v_u_5 in v_force]) + max(
                 [
                     *[0],
                     *[
-                        self.s_e_unit__leadership[v_u__2]
-                        for v_u__2 in v_force
-                        if self.s_e_unit__kind[v_u__2] == "leader"
-                        and self.s_e_unit__leads[v_u__2] == "general"
+                        self.s_e_unit__leadership[v_u__3]
+                        for v_u__3 in v_force
+                        if self.s_e_unit__kind[v_u__3] == "leader"
+                        and self.s_e_unit__leads[v_u__3] == "general"
                     ],
                 ]
             )
-            pc = 5
-        if pc == 5:
+            pc = 8
+        if pc == 8:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 6, v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w),
+                (11, 9, v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w),
                 v_p,
                 15,
                 tuple(_uniq(self.f_destinations(S, v_p, v_from, len(v_force), v_mp))),
                 (v_from, v_mp),
             )
-        if pc == 6:
+        if pc == 9:
             if F is not None:
-                v_p, v_from, v_forced, v_force, v_mp, v_u_5, v_u_6, v_w = F[2:]
+                v_p, v_from, v_forced, v_force, v_mp, v_u_6, v_u_7, v_w = F[2:]
                 F = None
             v_to = v
-            for v_u_5 in v_force:
-                S[self.o_e_unit__used + v_u_5] = True
+            for v_u_6 in v_force:
+                S[self.o_e_unit__used + v_u_6] = True
             if v_to != v_from:
-                for v_u_6 in v_force:
-                    S[self.o_e_unit__seen + v_u_6] = 0
-                    S[self.o_e_unit__at + v_u_6] = v_to
-                _log(S, 43, (v_p, v_from, v_to))
+                for v_u_7 in v_force:
+                    S[self.o_e_unit__seen + v_u_7] = 0
+                    S[self.o_e_unit__at + v_u_7] = v_to
+                    S[self.o_e_unit__embarked + v_u_7] = False
+                _log(S, 44, (v_p, v_from, v_to))
             else:
-                _log(S, 44, (v_p, v_from))
+                _log(S, 45, (v_p, v_from))
             if v_forced:
-                pc = 7
+                pc = 10
             else:
-                pc = 13
-        if pc == 7:
+                pc = 16
+        if pc == 10:
             v_die = _roll(S, 6)
-            _log(S, 45, (v_die,))
+            _log(S, 46, (v_die,))
             if v_die == 1:
-                pc = 8
+                pc = 11
             else:
-                pc = 13
-        if pc == 8:
-            v_victims = [v_u_7 for v_u_7 in v_force if self.s_e_unit__kind[v_u_7] != "leader"]
+                pc = 16
+        if pc == 11:
+            v_victims = [v_u_8 for v_u_8 in v_force if self.s_e_unit__kind[v_u_8] != "leader"]
             if len(v_victims) > 0:
-                pc = 9
+                pc = 12
             else:
-                pc = 13
-        if pc == 9:
+                pc = 16
+        if pc == 12:
             if F is not None:
                 v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (11, 10, v_p, v_force, v_to, v_victims, v_w), v_p, 16, tuple(_uniq(v_victims))
+                S, (11, 13, v_p, v_force, v_to, v_victims, v_w), v_p, 16, tuple(_uniq(v_victims))
             )
-        if pc == 10:
+        if pc == 13:
             if F is not None:
                 v_p, v_force, v_to, v_victims, v_w = F[2:]
                 F = None
             v_v = v
             self.p_eliminate(S, v_v)
-            pc = 13
-        if pc == 13:
+            pc = 16
+        if pc == 16:
             v_live = [
-                v_u_8
-                for v_u_8 in v_force
-                if S[self.o_e_unit__at + v_u_8] == v_to and (not self.s_e_unit__defends_only[v_u_8])
+                v_u_9
+                for v_u_9 in v_force
+                if S[self.o_e_unit__at + v_u_9] == v_to and (not self.s_e_unit__defends_only[v_u_9])
             ]
             if len(v_live) == 0:
                 return None
             v_targets = self.f_attack_targets(S, v_p, v_to)
             if len(v_targets) == 0:
                 return None
-            pc = 14
-        if pc == 14:
+            pc = 17
+        if pc == 17:
             if F is not None:
                 v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             return self.ask(
-                S, (11, 15, v_p, v_to, v_live, v_targets, v_w), v_p, 17, tuple(_uniq(v_targets))
+                S, (11, 18, v_p, v_to, v_live, v_targets, v_w), v_p, 17, tuple(_uniq(v_targets))
             )
-        if pc == 15:
+        if pc == 18:
             if F is not None:
                 v_p, v_to, v_live, v_targets, v_w = F[2:]
                 F = None
             v_t = v
             if v_t is not None:
-                pc = 16
+                pc = 19
             else:
-                pc = 21
-        if pc == 16:
+                pc = 24
+        if pc == 19:
             v_go = v_live
             if len(v_live) > 1:
-                pc = 17
+                pc = 20
             else:
-                pc = 19
-        if pc == 17:
+                pc = 22
+        if pc == 20:
             if F is not None:
                 v_p, v_to, v_live, v_t, v_w = F[2:]
                 F = None
             return self.ask(
                 S,
-                (11, 18, v_p, v_to, v_live, v_t, v_w),
+                (11, 21, v_p, v_to, v_live, v_t, v_w),
                 v_p,
                 18,
                 tuple(_subsets(v_live, 1, -1)),
                 (v_t,),
             )
-        if pc == 18:
+        if pc == 21:
             if F is not None:
                 v_p, v_to, v_live, v_t, v_w = F[2:]
                 F = None
@@ -4173,18 +6462,18 @@ class MarlboroughRules:
             v_left = len(v_live) - len(v_go)
             if v_left > 0:
                 v_w = "unit" if v_left in (1, -1) else "units"
-                _log(S, 50, (v_p, v_left, v_w))
-            pc = 19
-        if pc == 19:
+                _log(S, 51, (v_p, v_left, v_w))
+            pc = 22
+        if pc == 22:
             if self.r_combat(S, None, None, v_p, v_go, v_to, v_t) is SUSPEND:
-                return _wait(S, (11, 20))
-            pc = 20
-        if pc == 20:
+                return _wait(S, (11, 23))
+            pc = 23
+        if pc == 23:
             if F is not None:
                 F = None
             self.p_lift_sieges(S)
-            pc = 21
-        if pc == 21:
+            pc = 24
+        if pc == 24:
             return None
 
     def z_segment__2_1(self, S: list[Any], F: Any) -> Any:
@@ -4223,7 +6512,7 @@ class MarlboroughRules:
                     pc = 4
             if pc == 2:
                 if self.r_draw_markers(S, None, None, v_p, self.s_p_start_markers[v_p]) is SUSPEND:
-                    return _wait(S, (15, 1, v__it, v__i, v_p))
+                    return _wait(S, (23, 1, v__it, v__i, v_p))
                 pc = 1
                 continue
             if pc == 4:
@@ -4240,7 +6529,7 @@ class MarlboroughRules:
         v_h: Any = None,
         v_defending: bool = False,
     ) -> Any:
-        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:418:3]'
+        'CRT note 2: the owner eliminates units of his choice until at least `need` printed strength points are gone (a stronger unit may go in place of weaker ones). A defending inherent garrison: "If a combat result causes a choice of units to be destroyed, the owning player may select to eliminate the inherent garrison (or not)" (19.21): he is asked first whether it is among the losses; if not, it goes only when every unit is gone and points are still owed. An attacker\'s never (19.23: garrisons do not attack, so results against the attacking force do not touch them). (MARL-18.4-01, MARL-PA18.6N-02, MARL-19.21-01, MARL-19.23-01, MARL-19.21-02) [rules/marlborough/rules.yaml:649:3]'
         v_left: Any = None
         v_alive: Any = None
         v_first_garrison: Any = None
@@ -4318,23 +6607,135 @@ class MarlboroughRules:
                     self.p_destroy_garrison(S, v_h)
                 return None
 
+    def r_treasury(self, S: list[Any], F: Any, v: Any) -> Any:
+        'The Treasury Phase (3.1 item 3): both players collect taxes, may play Revenue markers (10.15), then mobilize, the first player first ("in parallel" in 3.1: the order only matters for the campaign markers drawn from the one pool). (MARL-3.1-04, MARL-10.15-01) [rules/marlborough/rules.yaml:1289:3]'
+        v_order: Any = None
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        v__it_2: Any = None
+        v__i_2: Any = None
+        v_p_2: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1, 5
+        if F is not None and (pc < 0 or not (0x22 >> pc) & 1):
+            raise RulesError(f"routine treasury: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v_order = [
+                    *[v_q for v_q in self.all_player if v_q == S[self.o_g_first_player]],
+                    *[v_q_2 for v_q_2 in self.all_player if v_q_2 != S[self.o_g_first_player]],
+                ]
+                v__it = tuple(v_order)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v_order, v__it, v__i, v_p, v_p_2 = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                self.p_taxation(S, v_p)
+                if self.r_revenue(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (18, 1, v_order, v__it, v__i, v_p, v_p_2))
+                pc = 1
+                continue
+            if pc == 4:
+                v__it_2 = tuple(v_order)
+                v__i_2 = 0
+                pc = 5
+            if pc == 5:
+                if F is not None:
+                    v__it_2, v__i_2, v_p_2 = F[2:]
+                    F = None
+                if v__i_2 < len(v__it_2):
+                    v_p_2 = v__it_2[v__i_2]
+                    v__i_2 += 1
+                    pc = 6
+                else:
+                    pc = 8
+            if pc == 6:
+                if self.r_mobilization(S, None, None, v_p_2) is SUSPEND:
+                    return _wait(S, (18, 5, v__it_2, v__i_2, v_p_2))
+                pc = 5
+                continue
+            if pc == 8:
+                return None
+
     def r_turn__operations(self, S: list[Any], F: Any, v: Any) -> Any:
-        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:41:3]"
+        "turn__operations (MARL-3.1-05) [rules/marlborough/flow.yaml:46:3]"
         pc: int = 0 if F is None else F[1]
         # resume points: 1
         if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
             raise RulesError(f"routine turn__operations: no resume point {pc}")
         if pc == 0:
             if self.r_operations(S, None, None) is SUSPEND:
-                return _wait(S, (16, 1))
+                return _wait(S, (25, 1))
             pc = 1
         if pc == 1:
             if F is not None:
                 F = None
             return None
 
+    def r_turn__provisioning(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__provisioning (MARL-3.1-06) [rules/marlborough/flow.yaml:50:3]"
+        v__it: Any = None
+        v__i: Any = None
+        v_p: Any = None
+        pc: int = 0 if F is None else F[1]
+        # resume points: 1
+        if F is not None and (pc < 0 or not (0x2 >> pc) & 1):
+            raise RulesError(f"routine turn__provisioning: no resume point {pc}")
+        while True:
+            if pc == 0:
+                v__it = tuple(self.all_player)
+                v__i = 0
+                pc = 1
+            if pc == 1:
+                if F is not None:
+                    v__it, v__i, v_p = F[2:]
+                    F = None
+                if v__i < len(v__it):
+                    v_p = v__it[v__i]
+                    v__i += 1
+                    pc = 2
+                else:
+                    pc = 4
+            if pc == 2:
+                if self.r_provision(S, None, None, v_p) is SUSPEND:
+                    return _wait(S, (26, 1, v__it, v__i, v_p))
+                pc = 1
+                continue
+            if pc == 4:
+                return None
+
+    def r_turn__treasury(self, S: list[Any], F: Any, v: Any) -> Any:
+        "turn__treasury (MARL-3.1-04, MARL-S1-16) [rules/marlborough/flow.yaml:41:3]"
+        pc: int = 0 if F is None else F[1]
+        # resume points: 3
+        if F is not None and (pc < 0 or not (0x8 >> pc) & 1):
+            raise RulesError(f"routine turn__treasury: no resume point {pc}")
+        if pc == 0:
+            if S[_TURN] > 1:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            if self.r_treasury(S, None, None) is SUSPEND:
+                return _wait(S, (24, 3))
+            pc = 3
+        if pc == 3:
+            if F is not None:
+                F = None
+            return None
+
     def r_upgrade(self, S: list[Any], F: Any, v: Any, v_p: Any = None, v_group: Any = None) -> Any:
-        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:511:3]"
+        "24.2: the winner upgrades one participating recruit unit to veteran. (MARL-24.2-01, MARL-24.4-01) [rules/marlborough/rules.yaml:743:3]"
         v_recruits: Any = None
         v_u_2: Any = None
         pc: int = 0 if F is None else F[1]
@@ -4362,9 +6763,9 @@ class MarlboroughRules:
                 F = None
             v_u_2 = v
             S[self.o_e_unit__veteran + v_u_2] = True
-            _log(S, 17, (v_u_2,))
+            _log(S, 18, (v_u_2,))
             return None
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "623 rules/marlborough/rules.yaml:214:7\n624 rules/marlborough/rules.yaml:215:7\n643 rules/marlborough/rules.yaml:111:7\n644 rules/marlborough/rules.yaml:112:7\n645 rules/marlborough/rules.yaml:113:11\n646 rules/marlborough/rules.yaml:114:11\n647 rules/marlborough/rules.yaml:115:15\n648 rules/marlborough/rules.yaml:116:7\n666 rules/marlborough/rules.yaml:194:7\n667 rules/marlborough/rules.yaml:195:11\n668 rules/marlborough/rules.yaml:196:7\n669 rules/marlborough/rules.yaml:197:7\n679 rules/marlborough/rules.yaml:198:7\n680 rules/marlborough/rules.yaml:199:7\n683 rules/marlborough/rules.yaml:200:7\n684 rules/marlborough/rules.yaml:201:11\n692 rules/marlborough/rules.yaml:202:11\n693 rules/marlborough/rules.yaml:203:7\n698 rules/marlborough/rules.yaml:204:7\n714 rules/marlborough/rules.yaml:156:7\n715 rules/marlborough/rules.yaml:157:7\n716 rules/marlborough/rules.yaml:158:11\n717 rules/marlborough/rules.yaml:159:7\n718 rules/marlborough/rules.yaml:160:11\n719 rules/marlborough/rules.yaml:161:7\n723 rules/marlborough/rules.yaml:43:7\n731 rules/marlborough/rules.yaml:132:7\n735 rules/marlborough/rules.yaml:75:7\n742 rules/marlborough/rules.yaml:65:7\n757 rules/marlborough/rules.yaml:318:7\n761 rules/marlborough/rules.yaml:140:7\n762 rules/marlborough/rules.yaml:141:7\n763 rules/marlborough/rules.yaml:142:11\n764 rules/marlborough/rules.yaml:143:11\n765 rules/marlborough/rules.yaml:144:15\n766 rules/marlborough/rules.yaml:145:7\n779 rules/marlborough/rules.yaml:265:7\n780 rules/marlborough/rules.yaml:266:7\n781 rules/marlborough/rules.yaml:267:11\n782 rules/marlborough/rules.yaml:268:7\n783 rules/marlborough/rules.yaml:269:11\n784 rules/marlborough/rules.yaml:270:7\n792 rules/marlborough/rules.yaml:271:7\n793 rules/marlborough/rules.yaml:272:7\n799 rules/marlborough/rules.yaml:273:11\n800 rules/marlborough/rules.yaml:274:7\n801 rules/marlborough/rules.yaml:275:11\n809 rules/marlborough/rules.yaml:276:11\n815 rules/marlborough/rules.yaml:277:7\n819 rules/marlborough/rules.yaml:83:7\n826 rules/marlborough/rules.yaml:84:11\n827 rules/marlborough/rules.yaml:85:7\n828 rules/marlborough/rules.yaml:86:7\n829 rules/marlborough/rules.yaml:87:11\n830 rules/marlborough/rules.yaml:88:7\n834 rules/marlborough/rules.yaml:53:7\n835 rules/marlborough/rules.yaml:54:7\n836 rules/marlborough/rules.yaml:55:11\n840 rules/marlborough/rules.yaml:56:15\n841 rules/marlborough/rules.yaml:57:7\n845 rules/marlborough/rules.yaml:332:7\n849 rules/marlborough/rules.yaml:96:7\n850 rules/marlborough/rules.yaml:97:11\n851 rules/marlborough/rules.yaml:98:7\n852 rules/marlborough/rules.yaml:99:7\n853 rules/marlborough/rules.yaml:100:11\n854 rules/marlborough/rules.yaml:101:7\n858 rules/marlborough/rules.yaml:16:7\n862 rules/marlborough/rules.yaml:124:7\n863 rules/marlborough/rules.yaml:125:7\n867 rules/marlborough/rules.yaml:312:7\n875 rules/marlborough/rules.yaml:287:7\n876 rules/marlborough/rules.yaml:288:7\n877 rules/marlborough/rules.yaml:289:11\n878 rules/marlborough/rules.yaml:290:7\n881 rules/marlborough/rules.yaml:291:11\n882 rules/marlborough/rules.yaml:292:7\n886 rules/marlborough/rules.yaml:293:11\n887 rules/marlborough/rules.yaml:294:7\n891 rules/marlborough/rules.yaml:25:7\n892 rules/marlborough/rules.yaml:26:11\n893 rules/marlborough/rules.yaml:27:7\n897 rules/marlborough/rules.yaml:249:7\n898 rules/marlborough/rules.yaml:250:7\n902 rules/marlborough/rules.yaml:251:11\n903 rules/marlborough/rules.yaml:252:7\n904 rules/marlborough/rules.yaml:253:11\n905 rules/marlborough/rules.yaml:254:7\n909 rules/marlborough/rules.yaml:237:7\n914 rules/marlborough/rules.yaml:238:7\n923 rules/marlborough/rules.yaml:225:7\n924 rules/marlborough/rules.yaml:226:11\n925 rules/marlborough/rules.yaml:227:7\n926 rules/marlborough/rules.yaml:228:11\n927 rules/marlborough/rules.yaml:229:7\n931 rules/marlborough/rules.yaml:35:7\n938 rules/marlborough/rules.yaml:302:7\n943 rules/marlborough/rules.yaml:303:7\n944 rules/marlborough/rules.yaml:304:7\n952 rules/marlborough/rules.yaml:871:3\n959 rules/marlborough/rules.yaml:871:3\n974 rules/marlborough/rules.yaml:892:3\n981 rules/marlborough/rules.yaml:892:3\n989 rules/marlborough/rules.yaml:173:7\n990 rules/marlborough/rules.yaml:174:7\n991 rules/marlborough/rules.yaml:175:7\n992 rules/marlborough/rules.yaml:176:7\n993 rules/marlborough/rules.yaml:177:11\n994 rules/marlborough/rules.yaml:178:11\n1001 rules/marlborough/rules.yaml:179:15\n1015 rules/marlborough/rules.yaml:180:7\n1019 rules/marlborough/cards.yaml:383:14\n1023 rules/marlborough/cards.yaml:391:14\n1027 rules/marlborough/cards.yaml:15:14\n1031 rules/marlborough/cards.yaml:23:14\n1035 rules/marlborough/cards.yaml:31:14\n1039 rules/marlborough/cards.yaml:39:14\n1043 rules/marlborough/cards.yaml:47:14\n1047 rules/marlborough/cards.yaml:55:14\n1051 rules/marlborough/cards.yaml:63:14\n1055 rules/marlborough/cards.yaml:71:14\n1059 rules/marlborough/cards.yaml:79:14\n1063 rules/marlborough/cards.yaml:87:14\n1067 rules/marlborough/cards.yaml:95:14\n1071 rules/marlborough/cards.yaml:103:14\n1075 rules/marlborough/cards.yaml:111:14\n1079 rules/marlborough/cards.yaml:119:14\n1083 rules/marlborough/cards.yaml:127:14\n1087 rules/marlborough/cards.yaml:199:14\n1091 rules/marlborough/cards.yaml:135:14\n1095 rules/marlborough/cards.yaml:143:14\n1099 rules/marlborough/cards.yaml:151:14\n1103 rules/marlborough/cards.yaml:159:14\n1107 rules/marlborough/cards.yaml:167:14\n1111 rules/marlborough/cards.yaml:175:14\n1115 rules/marlborough/cards.yaml:183:14\n1119 rules/marlborough/cards.yaml:191:14\n1123 rules/marlborough/cards.yaml:271:14\n1127 rules/marlborough/cards.yaml:279:14\n1131 rules/marlborough/cards.yaml:287:14\n1135 rules/marlborough/cards.yaml:295:14\n1139 rules/marlborough/cards.yaml:303:14\n1143 rules/marlborough/cards.yaml:311:14\n1147 rules/marlborough/cards.yaml:319:14\n1151 rules/marlborough/cards.yaml:327:14\n1155 rules/marlborough/cards.yaml:335:14\n1159 rules/marlborough/cards.yaml:343:14\n1163 rules/marlborough/cards.yaml:351:14\n1167 rules/marlborough/cards.yaml:359:14\n1171 rules/marlborough/cards.yaml:367:14\n1175 rules/marlborough/cards.yaml:375:14\n1179 rules/marlborough/cards.yaml:207:14\n1183 rules/marlborough/cards.yaml:215:14\n1187 rules/marlborough/cards.yaml:223:14\n1191 rules/marlborough/cards.yaml:231:14\n1195 rules/marlborough/cards.yaml:239:14\n1199 rules/marlborough/cards.yaml:247:14\n1203 rules/marlborough/cards.yaml:255:14\n1207 rules/marlborough/cards.yaml:263:14\n1211 rules/marlborough/rules.yaml:451:7\n1215 rules/marlborough/rules.yaml:452:11\n1216 rules/marlborough/rules.yaml:453:11\n1221 rules/marlborough/rules.yaml:415:7\n1223 rules/marlborough/rules.yaml:416:7\n1228 rules/marlborough/flow.yaml:63:7\n1229 rules/marlborough/flow.yaml:64:7\n1230 rules/marlborough/flow.yaml:65:11\n1234 rules/marlborough/rules.yaml:746:7\n1235 rules/marlborough/rules.yaml:747:11\n1236 rules/marlborough/rules.yaml:748:15\n1237 rules/marlborough/rules.yaml:749:15\n1250 rules/marlborough/rules.yaml:750:15\n1251 rules/marlborough/rules.yaml:751:15\n1263 rules/marlborough/rules.yaml:752:15\n1264 rules/marlborough/rules.yaml:753:19\n1265 rules/marlborough/rules.yaml:754:19\n1271 rules/marlborough/rules.yaml:363:7\n1272 rules/marlborough/rules.yaml:364:7\n1277 rules/marlborough/rules.yaml:365:11\n1278 rules/marlborough/rules.yaml:366:11\n1281 rules/marlborough/rules.yaml:367:11\n1282 rules/marlborough/rules.yaml:368:7\n1283 rules/marlborough/rules.yaml:369:7\n1289 rules/marlborough/rules.yaml:852:7\n1290 rules/marlborough/rules.yaml:853:7\n1291 rules/marlborough/rules.yaml:854:7\n1292 rules/marlborough/rules.yaml:855:7\n1293 rules/marlborough/rules.yaml:856:7\n1294 rules/marlborough/rules.yaml:857:7\n1295 rules/marlborough/rules.yaml:858:11\n1296 rules/marlborough/rules.yaml:859:15\n1297 rules/marlborough/rules.yaml:860:15\n1298 rules/marlborough/rules.yaml:861:19\n1303 rules/marlborough/rules.yaml:862:19\n1304 rules/marlborough/rules.yaml:863:23\n1305 rules/marlborough/rules.yaml:864:23\n1307 rules/marlborough/rules.yaml:866:23\n1309 rules/marlborough/rules.yaml:867:23\n1310 rules/marlborough/rules.yaml:868:7\n1315 rules/marlborough/flow.yaml:15:7\n1316 rules/marlborough/flow.yaml:16:11\n1317 rules/marlborough/flow.yaml:17:15\n1320 rules/marlborough/flow.yaml:18:19\n1321 rules/marlborough/flow.yaml:19:19\n1327 rules/marlborough/rules.yaml:402:7\n1328 rules/marlborough/rules.yaml:403:11\n1330 rules/marlborough/rules.yaml:405:11\n1331 rules/marlborough/rules.yaml:406:7\n1333 rules/marlborough/rules.yaml:407:7\n1334 rules/marlborough/rules.yaml:408:11\n1339 rules/marlborough/rules.yaml:376:7\n1340 rules/marlborough/rules.yaml:377:7\n1346 rules/marlborough/flow.yaml:52:7\n1351 rules/marlborough/flow.yaml:53:7\n1356 rules/marlborough/flow.yaml:54:7\n1358 rules/marlborough/flow.yaml:55:7\n1359 rules/marlborough/flow.yaml:56:11\n1361 rules/marlborough/flow.yaml:58:11\n1366 rules/marlborough/flow.yaml:24:7\n1367 rules/marlborough/flow.yaml:25:11\n1372 rules/marlborough/flow.yaml:26:11\n1375 rules/marlborough/flow.yaml:28:11\n1376 rules/marlborough/flow.yaml:29:11\n1377 rules/marlborough/flow.yaml:30:15\n1378 rules/marlborough/flow.yaml:31:11\n1379 rules/marlborough/flow.yaml:32:15\n1380 rules/marlborough/flow.yaml:33:15\n1381 rules/marlborough/flow.yaml:34:15\n1386 rules/marlborough/flow.yaml:35:19\n1387 rules/marlborough/flow.yaml:36:19\n1388 rules/marlborough/flow.yaml:37:19\n1390 rules/marlborough/flow.yaml:38:15\n1391 rules/marlborough/flow.yaml:39:11\n1394 rules/marlborough/flow.yaml:40:11\n1399 rules/marlborough/flow.yaml:47:7\n1400 rules/marlborough/flow.yaml:48:11\n1405 rules/marlborough/rules.yaml:384:7\n1406 rules/marlborough/rules.yaml:385:11\n1407 rules/marlborough/rules.yaml:386:11\n1409 rules/marlborough/rules.yaml:387:7\n1410 rules/marlborough/rules.yaml:388:7\n1411 rules/marlborough/rules.yaml:389:7\n1412 rules/marlborough/rules.yaml:390:7\n1413 rules/marlborough/rules.yaml:391:11\n1417 rules/marlborough/rules.yaml:393:11\n1425 rules/marlborough/rules.yaml:395:11\n1437 rules/marlborough/rules.yaml:886:7\n1440 rules/marlborough/rules.yaml:887:7\n1441 rules/marlborough/rules.yaml:888:11\n1443 rules/marlborough/rules.yaml:890:11\n1444 rules/marlborough/rules.yaml:891:7\n1451 rules/marlborough/rules.yaml:906:7\n1454 rules/marlborough/rules.yaml:907:7\n1455 rules/marlborough/rules.yaml:908:7\n1828 rules/marlborough/rules.yaml:499:7\n1833 rules/marlborough/rules.yaml:500:11\n1834 rules/marlborough/rules.yaml:501:7\n1843 rules/marlborough/rules.yaml:502:7\n1844 rules/marlborough/rules.yaml:503:11\n1845 rules/marlborough/rules.yaml:504:7\n1846 rules/marlborough/rules.yaml:505:7\n1847 rules/marlborough/rules.yaml:506:11\n1849 rules/marlborough/rules.yaml:507:7\n1850 rules/marlborough/rules.yaml:508:11\n1854 rules/marlborough/rules.yaml:598:7\n1855 rules/marlborough/rules.yaml:599:7\n1858 rules/marlborough/rules.yaml:600:7\n1859 rules/marlborough/rules.yaml:601:11\n1861 rules/marlborough/rules.yaml:602:7\n1862 rules/marlborough/rules.yaml:603:11\n1864 rules/marlborough/rules.yaml:604:7\n1865 rules/marlborough/rules.yaml:605:7\n1866 rules/marlborough/rules.yaml:607:7\n1867 rules/marlborough/rules.yaml:608:11\n1873 rules/marlborough/rules.yaml:609:11\n1881 rules/marlborough/rules.yaml:612:11\n1882 rules/marlborough/rules.yaml:614:11\n1883 rules/marlborough/rules.yaml:616:19\n1886 rules/marlborough/rules.yaml:619:23\n1888 rules/marlborough/rules.yaml:622:19\n1893 rules/marlborough/rules.yaml:624:19\n1899 rules/marlborough/rules.yaml:628:11\n1900 rules/marlborough/rules.yaml:629:11\n1916 rules/marlborough/rules.yaml:632:11\n1917 rules/marlborough/rules.yaml:634:11\n1922 rules/marlborough/rules.yaml:635:11\n1927 rules/marlborough/rules.yaml:636:11\n1928 rules/marlborough/rules.yaml:638:19\n1929 rules/marlborough/rules.yaml:639:19\n1935 rules/marlborough/rules.yaml:640:23\n1936 rules/marlborough/rules.yaml:641:23\n1938 rules/marlborough/rules.yaml:643:19\n1939 rules/marlborough/rules.yaml:644:23\n1941 rules/marlborough/rules.yaml:646:23\n1945 rules/marlborough/rules.yaml:650:19\n1946 rules/marlborough/rules.yaml:651:19\n1947 rules/marlborough/rules.yaml:652:19\n1948 rules/marlborough/rules.yaml:653:23\n1952 rules/marlborough/rules.yaml:657:19\n1953 rules/marlborough/rules.yaml:658:19\n1954 rules/marlborough/rules.yaml:659:19\n1968 rules/marlborough/rules.yaml:660:23\n1970 rules/marlborough/rules.yaml:662:19\n1977 rules/marlborough/rules.yaml:871:3\n1978 rules/marlborough/rules.yaml:871:3\n1981 rules/marlborough/rules.yaml:871:3\n1982 rules/marlborough/rules.yaml:871:3\n1983 rules/marlborough/rules.yaml:871:3\n1984 rules/marlborough/rules.yaml:871:3\n1985 rules/marlborough/rules.yaml:871:3\n1986 rules/marlborough/rules.yaml:871:3\n1993 rules/marlborough/rules.yaml:871:3\n1994 rules/marlborough/rules.yaml:871:3\n1995 rules/marlborough/rules.yaml:871:3\n1996 rules/marlborough/rules.yaml:871:3\n2010 rules/marlborough/rules.yaml:871:3\n2011 rules/marlborough/rules.yaml:871:3\n2013 rules/marlborough/rules.yaml:871:3\n2014 rules/marlborough/rules.yaml:871:3\n2015 rules/marlborough/rules.yaml:871:3\n2017 rules/marlborough/rules.yaml:871:3\n2018 rules/marlborough/rules.yaml:871:3\n2021 rules/marlborough/rules.yaml:871:3\n2037 rules/marlborough/rules.yaml:673:7\n2038 rules/marlborough/rules.yaml:674:7\n2039 rules/marlborough/rules.yaml:675:7\n2044 rules/marlborough/rules.yaml:676:7\n2045 rules/marlborough/rules.yaml:677:7\n2049 rules/marlborough/rules.yaml:678:7\n2053 rules/marlborough/rules.yaml:679:7\n2054 rules/marlborough/rules.yaml:680:11\n2055 rules/marlborough/rules.yaml:681:7\n2056 rules/marlborough/rules.yaml:682:7\n2057 rules/marlborough/rules.yaml:683:7\n2062 rules/marlborough/rules.yaml:684:7\n2067 rules/marlborough/rules.yaml:685:7\n2068 rules/marlborough/rules.yaml:686:7\n2069 rules/marlborough/rules.yaml:687:7\n2070 rules/marlborough/rules.yaml:688:7\n2071 rules/marlborough/rules.yaml:689:7\n2072 rules/marlborough/rules.yaml:690:7\n2073 rules/marlborough/rules.yaml:691:7\n2074 rules/marlborough/rules.yaml:692:7\n2075 rules/marlborough/rules.yaml:693:7\n2076 rules/marlborough/rules.yaml:694:7\n2077 rules/marlborough/rules.yaml:695:7\n2094 rules/marlborough/rules.yaml:696:7\n2095 rules/marlborough/rules.yaml:697:7\n2096 rules/marlborough/rules.yaml:698:11\n2123 rules/marlborough/rules.yaml:699:7\n2124 rules/marlborough/rules.yaml:700:7\n2125 rules/marlborough/rules.yaml:702:15\n2126 rules/marlborough/rules.yaml:703:19\n2127 rules/marlborough/rules.yaml:704:15\n2128 rules/marlborough/rules.yaml:705:15\n2129 rules/marlborough/rules.yaml:706:15\n2130 rules/marlborough/rules.yaml:707:19\n2132 rules/marlborough/rules.yaml:709:15\n2133 rules/marlborough/rules.yaml:710:15\n2134 rules/marlborough/rules.yaml:711:15\n2135 rules/marlborough/rules.yaml:712:15\n2136 rules/marlborough/rules.yaml:713:15\n2137 rules/marlborough/rules.yaml:714:19\n2139 rules/marlborough/rules.yaml:716:15\n2140 rules/marlborough/rules.yaml:717:15\n2141 rules/marlborough/rules.yaml:718:15\n2142 rules/marlborough/rules.yaml:719:15\n2151 rules/marlborough/rules.yaml:720:19\n2153 rules/marlborough/rules.yaml:722:15\n2154 rules/marlborough/rules.yaml:723:15\n2155 rules/marlborough/rules.yaml:724:15\n2161 rules/marlborough/rules.yaml:725:19\n2162 rules/marlborough/rules.yaml:726:19\n2163 rules/marlborough/rules.yaml:727:15\n2164 rules/marlborough/rules.yaml:728:15\n2165 rules/marlborough/rules.yaml:729:15\n2166 rules/marlborough/rules.yaml:730:19\n2168 rules/marlborough/rules.yaml:732:15\n2169 rules/marlborough/rules.yaml:733:19\n2170 rules/marlborough/rules.yaml:734:15\n2171 rules/marlborough/rules.yaml:735:15\n2172 rules/marlborough/rules.yaml:736:15\n2173 rules/marlborough/rules.yaml:737:15\n2174 rules/marlborough/rules.yaml:738:15\n2175 rules/marlborough/rules.yaml:739:19\n2180 rules/marlborough/rules.yaml:345:7\n2181 rules/marlborough/rules.yaml:346:7\n2182 rules/marlborough/rules.yaml:347:11\n2183 rules/marlborough/rules.yaml:348:11\n2184 rules/marlborough/rules.yaml:349:15\n2187 rules/marlborough/rules.yaml:350:11\n2188 rules/marlborough/rules.yaml:352:7\n2189 rules/marlborough/rules.yaml:353:7\n2196 rules/marlborough/rules.yaml:354:11\n2197 rules/marlborough/rules.yaml:355:11\n2201 rules/marlborough/rules.yaml:356:11\n2207 rules/marlborough/rules.yaml:528:7\n2208 rules/marlborough/rules.yaml:529:11\n2209 rules/marlborough/rules.yaml:530:7\n2210 rules/marlborough/rules.yaml:531:7\n2211 rules/marlborough/rules.yaml:534:15\n2212 rules/marlborough/rules.yaml:535:15\n2213 rules/marlborough/rules.yaml:536:15\n2215 rules/marlborough/rules.yaml:539:15\n2216 rules/marlborough/rules.yaml:540:15\n2217 rules/marlborough/rules.yaml:541:15\n2219 rules/marlborough/rules.yaml:543:15\n2223 rules/marlborough/rules.yaml:554:7\n2224 rules/marlborough/rules.yaml:555:7\n2227 rules/marlborough/rules.yaml:556:7\n2228 rules/marlborough/rules.yaml:557:11\n2229 rules/marlborough/rules.yaml:558:15\n2230 rules/marlborough/rules.yaml:559:7\n2231 rules/marlborough/rules.yaml:560:7\n2232 rules/marlborough/rules.yaml:561:7\n2233 rules/marlborough/rules.yaml:562:11\n2234 rules/marlborough/rules.yaml:563:11\n2235 rules/marlborough/rules.yaml:564:11\n2241 rules/marlborough/rules.yaml:565:11\n2250 rules/marlborough/rules.yaml:566:11\n2251 rules/marlborough/rules.yaml:567:15\n2252 rules/marlborough/rules.yaml:568:19\n2254 rules/marlborough/rules.yaml:570:15\n2255 rules/marlborough/rules.yaml:571:15\n2256 rules/marlborough/rules.yaml:572:19\n2258 rules/marlborough/rules.yaml:574:7\n2259 rules/marlborough/rules.yaml:575:7\n2264 rules/marlborough/rules.yaml:892:3\n2265 rules/marlborough/rules.yaml:892:3\n2266 rules/marlborough/rules.yaml:892:3\n2267 rules/marlborough/rules.yaml:892:3\n2268 rules/marlborough/rules.yaml:892:3\n2269 rules/marlborough/rules.yaml:892:3\n2270 rules/marlborough/rules.yaml:892:3\n2271 rules/marlborough/rules.yaml:892:3\n2278 rules/marlborough/rules.yaml:892:3\n2279 rules/marlborough/rules.yaml:892:3\n2280 rules/marlborough/rules.yaml:892:3\n2281 rules/marlborough/rules.yaml:892:3\n2286 rules/marlborough/rules.yaml:892:3\n2287 rules/marlborough/rules.yaml:892:3\n2289 rules/marlborough/rules.yaml:892:3\n2290 rules/marlborough/rules.yaml:892:3\n2291 rules/marlborough/rules.yaml:892:3\n2293 rules/marlborough/rules.yaml:892:3\n2294 rules/marlborough/rules.yaml:892:3\n2295 rules/marlborough/rules.yaml:892:3\n2301 rules/marlborough/rules.yaml:582:7\n2302 rules/marlborough/rules.yaml:583:7\n2303 rules/marlborough/rules.yaml:584:11\n2304 rules/marlborough/rules.yaml:585:11\n2306 rules/marlborough/rules.yaml:587:11\n2343 rules/marlborough/rules.yaml:831:7\n2344 rules/marlborough/rules.yaml:832:11\n2345 rules/marlborough/rules.yaml:833:7\n2346 rules/marlborough/rules.yaml:834:7\n2347 rules/marlborough/rules.yaml:835:7\n2352 rules/marlborough/rules.yaml:836:11\n2353 rules/marlborough/rules.yaml:837:11\n2354 rules/marlborough/rules.yaml:838:15\n2356 rules/marlborough/rules.yaml:840:15\n2357 rules/marlborough/rules.yaml:841:11\n2361 rules/marlborough/rules.yaml:465:7\n2362 rules/marlborough/rules.yaml:466:7\n2363 rules/marlborough/rules.yaml:467:11\n2364 rules/marlborough/rules.yaml:468:7\n2365 rules/marlborough/rules.yaml:470:11\n2366 rules/marlborough/rules.yaml:471:7\n2367 rules/marlborough/rules.yaml:472:11\n2368 rules/marlborough/rules.yaml:473:15\n2369 rules/marlborough/rules.yaml:474:7\n2370 rules/marlborough/rules.yaml:475:7\n2371 rules/marlborough/rules.yaml:476:11\n2372 rules/marlborough/rules.yaml:477:7\n2373 rules/marlborough/rules.yaml:478:7\n2374 rules/marlborough/rules.yaml:479:7\n2375 rules/marlborough/rules.yaml:480:7\n2393 rules/marlborough/rules.yaml:481:7\n2394 rules/marlborough/rules.yaml:483:11\n2395 rules/marlborough/rules.yaml:484:15\n2396 rules/marlborough/rules.yaml:485:11\n2397 rules/marlborough/rules.yaml:486:7\n2398 rules/marlborough/rules.yaml:487:7\n2399 rules/marlborough/rules.yaml:488:11\n2405 rules/marlborough/rules.yaml:772:7\n2411 rules/marlborough/rules.yaml:773:7\n2412 rules/marlborough/rules.yaml:774:7\n2413 rules/marlborough/rules.yaml:775:11\n2422 rules/marlborough/rules.yaml:776:7\n2423 rules/marlborough/rules.yaml:777:7\n2424 rules/marlborough/rules.yaml:778:11\n2425 rules/marlborough/rules.yaml:780:11\n2426 rules/marlborough/rules.yaml:781:7\n2427 rules/marlborough/rules.yaml:782:7\n2428 rules/marlborough/rules.yaml:783:7\n2434 rules/marlborough/rules.yaml:784:7\n2435 rules/marlborough/rules.yaml:785:7\n2436 rules/marlborough/rules.yaml:786:11\n2437 rules/marlborough/rules.yaml:788:7\n2448 rules/marlborough/rules.yaml:789:7\n2449 rules/marlborough/rules.yaml:790:7\n2450 rules/marlborough/rules.yaml:791:11\n2451 rules/marlborough/rules.yaml:792:7\n2452 rules/marlborough/rules.yaml:793:11\n2453 rules/marlborough/rules.yaml:794:15\n2457 rules/marlborough/rules.yaml:798:7\n2458 rules/marlborough/rules.yaml:799:11\n2459 rules/marlborough/rules.yaml:801:11\n2460 rules/marlborough/rules.yaml:802:15\n2461 rules/marlborough/rules.yaml:803:15\n2462 rules/marlborough/rules.yaml:804:19\n2463 rules/marlborough/rules.yaml:805:19\n2464 rules/marlborough/rules.yaml:806:7\n2469 rules/marlborough/rules.yaml:807:7\n2470 rules/marlborough/rules.yaml:808:11\n2471 rules/marlborough/rules.yaml:809:7\n2472 rules/marlborough/rules.yaml:810:7\n2473 rules/marlborough/rules.yaml:811:11\n2474 rules/marlborough/rules.yaml:812:7\n2475 rules/marlborough/rules.yaml:813:7\n2476 rules/marlborough/rules.yaml:814:11\n2477 rules/marlborough/rules.yaml:815:11\n2478 rules/marlborough/rules.yaml:816:15\n2479 rules/marlborough/rules.yaml:817:15\n2480 rules/marlborough/rules.yaml:818:15\n2481 rules/marlborough/rules.yaml:819:19\n2482 rules/marlborough/rules.yaml:821:11\n2483 rules/marlborough/rules.yaml:822:11\n2487 rules/marlborough/flow.yaml:10:7\n2488 rules/marlborough/flow.yaml:11:11\n2494 rules/marlborough/rules.yaml:430:7\n2495 rules/marlborough/rules.yaml:431:7\n2496 rules/marlborough/rules.yaml:432:7\n2497 rules/marlborough/rules.yaml:433:11\n2498 rules/marlborough/rules.yaml:434:11\n2499 rules/marlborough/rules.yaml:435:15\n2500 rules/marlborough/rules.yaml:436:15\n2501 rules/marlborough/rules.yaml:437:7\n2506 rules/marlborough/rules.yaml:438:11\n2507 rules/marlborough/rules.yaml:439:11\n2508 rules/marlborough/rules.yaml:440:11\n2509 rules/marlborough/rules.yaml:441:11\n2510 rules/marlborough/rules.yaml:442:11\n2511 rules/marlborough/rules.yaml:443:7\n2512 rules/marlborough/rules.yaml:444:11\n2516 rules/marlborough/flow.yaml:44:7\n2520 rules/marlborough/rules.yaml:516:7\n2526 rules/marlborough/rules.yaml:517:7\n2527 rules/marlborough/rules.yaml:518:11\n2528 rules/marlborough/rules.yaml:519:7\n2529 rules/marlborough/rules.yaml:520:7\n2544 rules/marlborough/rules.yaml:499:7\n2549 rules/marlborough/rules.yaml:500:11\n2550 rules/marlborough/rules.yaml:501:7\n2562 rules/marlborough/rules.yaml:502:7\n2563 rules/marlborough/rules.yaml:503:11\n2564 rules/marlborough/rules.yaml:504:7\n2582 rules/marlborough/rules.yaml:505:7\n2583 rules/marlborough/rules.yaml:506:11\n2585 rules/marlborough/rules.yaml:507:7\n2586 rules/marlborough/rules.yaml:508:11\n2587 rules/marlborough/rules.yaml:509:11\n2628 rules/marlborough/rules.yaml:598:7\n2629 rules/marlborough/rules.yaml:599:7\n2632 rules/marlborough/rules.yaml:600:7\n2633 rules/marlborough/rules.yaml:601:11\n2635 rules/marlborough/rules.yaml:602:7\n2636 rules/marlborough/rules.yaml:603:11\n2638 rules/marlborough/rules.yaml:604:7\n2639 rules/marlborough/rules.yaml:605:7\n2640 rules/marlborough/rules.yaml:606:7\n2641 rules/marlborough/rules.yaml:607:7\n2646 rules/marlborough/rules.yaml:608:11\n2647 rules/marlborough/rules.yaml:609:11\n2675 rules/marlborough/rules.yaml:612:11\n2676 rules/marlborough/rules.yaml:613:11\n2677 rules/marlborough/rules.yaml:614:11\n2678 rules/marlborough/rules.yaml:616:19\n2679 rules/marlborough/rules.yaml:617:23\n2681 rules/marlborough/rules.yaml:619:23\n2682 rules/marlborough/rules.yaml:620:23\n2692 rules/marlborough/rules.yaml:626:19\n2695 rules/marlborough/rules.yaml:622:19\n2699 rules/marlborough/rules.yaml:624:19\n2708 rules/marlborough/rules.yaml:628:11\n2709 rules/marlborough/rules.yaml:629:11\n2747 rules/marlborough/rules.yaml:632:11\n2748 rules/marlborough/rules.yaml:633:11\n2749 rules/marlborough/rules.yaml:634:11\n2756 rules/marlborough/rules.yaml:635:11\n2763 rules/marlborough/rules.yaml:636:11\n2774 rules/marlborough/rules.yaml:638:19\n2781 rules/marlborough/rules.yaml:639:19\n2788 rules/marlborough/rules.yaml:640:23\n2789 rules/marlborough/rules.yaml:641:23\n2793 rules/marlborough/rules.yaml:643:19\n2798 rules/marlborough/rules.yaml:648:23\n2801 rules/marlborough/rules.yaml:644:23\n2805 rules/marlborough/rules.yaml:646:23\n2809 rules/marlborough/rules.yaml:650:19\n2810 rules/marlborough/rules.yaml:651:19\n2823 rules/marlborough/rules.yaml:652:19\n2826 rules/marlborough/rules.yaml:655:23\n2829 rules/marlborough/rules.yaml:653:23\n2833 rules/marlborough/rules.yaml:657:19\n2840 rules/marlborough/rules.yaml:658:19\n2847 rules/marlborough/rules.yaml:659:19\n2858 rules/marlborough/rules.yaml:660:23\n2862 rules/marlborough/rules.yaml:662:19\n2905 rules/marlborough/rules.yaml:871:3\n2910 rules/marlborough/rules.yaml:871:3\n2913 rules/marlborough/rules.yaml:871:3\n2914 rules/marlborough/rules.yaml:871:3\n2915 rules/marlborough/rules.yaml:871:3\n2916 rules/marlborough/rules.yaml:871:3\n2917 rules/marlborough/rules.yaml:871:3\n2918 rules/marlborough/rules.yaml:871:3\n2931 rules/marlborough/rules.yaml:871:3\n2932 rules/marlborough/rules.yaml:871:3\n2944 rules/marlborough/rules.yaml:871:3\n2950 rules/marlborough/rules.yaml:871:3\n2963 rules/marlborough/rules.yaml:871:3\n2964 rules/marlborough/rules.yaml:871:3\n2986 rules/marlborough/rules.yaml:871:3\n3026 rules/marlborough/rules.yaml:871:3\n3027 rules/marlborough/rules.yaml:871:3\n3029 rules/marlborough/rules.yaml:871:3\n3030 rules/marlborough/rules.yaml:871:3\n3034 rules/marlborough/rules.yaml:871:3\n3075 rules/marlborough/rules.yaml:673:7\n3076 rules/marlborough/rules.yaml:674:7\n3077 rules/marlborough/rules.yaml:675:7\n3082 rules/marlborough/rules.yaml:676:7\n3083 rules/marlborough/rules.yaml:677:7\n3084 rules/marlborough/rules.yaml:678:7\n3085 rules/marlborough/rules.yaml:679:7\n3086 rules/marlborough/rules.yaml:680:11\n3087 rules/marlborough/rules.yaml:681:7\n3088 rules/marlborough/rules.yaml:682:7\n3089 rules/marlborough/rules.yaml:683:7\n3097 rules/marlborough/rules.yaml:684:7\n3105 rules/marlborough/rules.yaml:685:7\n3106 rules/marlborough/rules.yaml:686:7\n3107 rules/marlborough/rules.yaml:687:7\n3108 rules/marlborough/rules.yaml:688:7\n3109 rules/marlborough/rules.yaml:689:7\n3110 rules/marlborough/rules.yaml:690:7\n3111 rules/marlborough/rules.yaml:691:7\n3157 rules/marlborough/rules.yaml:692:7\n3158 rules/marlborough/rules.yaml:693:7\n3159 rules/marlborough/rules.yaml:694:7\n3160 rules/marlborough/rules.yaml:695:7\n3187 rules/marlborough/rules.yaml:696:7\n3239 rules/marlborough/rules.yaml:697:7\n3240 rules/marlborough/rules.yaml:698:11\n3267 rules/marlborough/rules.yaml:699:7\n3268 rules/marlborough/rules.yaml:700:7\n3279 rules/marlborough/rules.yaml:702:15\n3280 rules/marlborough/rules.yaml:703:19\n3281 rules/marlborough/rules.yaml:704:15\n3288 rules/marlborough/rules.yaml:705:15\n3295 rules/marlborough/rules.yaml:706:15\n3300 rules/marlborough/rules.yaml:707:19\n3304 rules/marlborough/rules.yaml:709:15\n3314 rules/marlborough/rules.yaml:710:15\n3321 rules/marlborough/rules.yaml:711:15\n3328 rules/marlborough/rules.yaml:712:15\n3335 rules/marlborough/rules.yaml:713:15\n3340 rules/marlborough/rules.yaml:714:19\n3344 rules/marlborough/rules.yaml:716:15\n3345 rules/marlborough/rules.yaml:717:15\n3352 rules/marlborough/rules.yaml:718:15\n3359 rules/marlborough/rules.yaml:719:15\n3365 rules/marlborough/rules.yaml:720:19\n3368 rules/marlborough/rules.yaml:722:15\n3375 rules/marlborough/rules.yaml:723:15\n3382 rules/marlborough/rules.yaml:724:15\n3385 rules/marlborough/rules.yaml:725:19\n3386 rules/marlborough/rules.yaml:726:19\n3387 rules/marlborough/rules.yaml:727:15\n3394 rules/marlborough/rules.yaml:728:15\n3401 rules/marlborough/rules.yaml:729:15\n3406 rules/marlborough/rules.yaml:730:19\n3410 rules/marlborough/rules.yaml:732:15\n3411 rules/marlborough/rules.yaml:733:19\n3412 rules/marlborough/rules.yaml:734:15\n3413 rules/marlborough/rules.yaml:735:15\n3414 rules/marlborough/rules.yaml:736:15\n3421 rules/marlborough/rules.yaml:737:15\n3428 rules/marlborough/rules.yaml:738:15\n3433 rules/marlborough/rules.yaml:739:19\n3457 rules/marlborough/rules.yaml:345:7\n3460 rules/marlborough/rules.yaml:346:7\n3468 rules/marlborough/rules.yaml:347:11\n3480 rules/marlborough/rules.yaml:348:11\n3481 rules/marlborough/rules.yaml:349:15\n3484 rules/marlborough/rules.yaml:350:11\n3485 rules/marlborough/rules.yaml:351:11\n3488 rules/marlborough/rules.yaml:352:7\n3489 rules/marlborough/rules.yaml:353:7\n3496 rules/marlborough/rules.yaml:354:11\n3497 rules/marlborough/rules.yaml:355:11\n3501 rules/marlborough/rules.yaml:356:11\n3520 rules/marlborough/rules.yaml:528:7\n3521 rules/marlborough/rules.yaml:529:11\n3522 rules/marlborough/rules.yaml:530:7\n3523 rules/marlborough/rules.yaml:531:7\n3528 rules/marlborough/rules.yaml:543:15\n3531 rules/marlborough/rules.yaml:533:15\n3532 rules/marlborough/rules.yaml:534:15\n3533 rules/marlborough/rules.yaml:535:15\n3540 rules/marlborough/rules.yaml:536:15\n3543 rules/marlborough/rules.yaml:538:15\n3544 rules/marlborough/rules.yaml:539:15\n3545 rules/marlborough/rules.yaml:540:15\n3552 rules/marlborough/rules.yaml:541:15\n3577 rules/marlborough/rules.yaml:554:7\n3578 rules/marlborough/rules.yaml:555:7\n3581 rules/marlborough/rules.yaml:556:7\n3582 rules/marlborough/rules.yaml:557:11\n3583 rules/marlborough/rules.yaml:558:15\n3584 rules/marlborough/rules.yaml:559:7\n3585 rules/marlborough/rules.yaml:560:7\n3586 rules/marlborough/rules.yaml:561:7\n3591 rules/marlborough/rules.yaml:562:11\n3592 rules/marlborough/rules.yaml:563:11\n3593 rules/marlborough/rules.yaml:564:11\n3599 rules/marlborough/rules.yaml:565:11\n3608 rules/marlborough/rules.yaml:566:11\n3609 rules/marlborough/rules.yaml:567:15\n3610 rules/marlborough/rules.yaml:568:19\n3618 rules/marlborough/rules.yaml:570:15\n3631 rules/marlborough/rules.yaml:571:15\n3632 rules/marlborough/rules.yaml:572:19\n3634 rules/marlborough/rules.yaml:573:15\n3637 rules/marlborough/rules.yaml:574:7\n3638 rules/marlborough/rules.yaml:575:7\n3668 rules/marlborough/rules.yaml:892:3\n3673 rules/marlborough/rules.yaml:892:3\n3676 rules/marlborough/rules.yaml:892:3\n3677 rules/marlborough/rules.yaml:892:3\n3678 rules/marlborough/rules.yaml:892:3\n3679 rules/marlborough/rules.yaml:892:3\n3680 rules/marlborough/rules.yaml:892:3\n3681 rules/marlborough/rules.yaml:892:3\n3694 rules/marlborough/rules.yaml:892:3\n3695 rules/marlborough/rules.yaml:892:3\n3707 rules/marlborough/rules.yaml:892:3\n3713 rules/marlborough/rules.yaml:892:3\n3718 rules/marlborough/rules.yaml:892:3\n3719 rules/marlborough/rules.yaml:892:3\n3741 rules/marlborough/rules.yaml:892:3\n3781 rules/marlborough/rules.yaml:892:3\n3782 rules/marlborough/rules.yaml:892:3\n3784 rules/marlborough/rules.yaml:892:3\n3785 rules/marlborough/rules.yaml:892:3\n3789 rules/marlborough/rules.yaml:892:3\n3814 rules/marlborough/rules.yaml:582:7\n3815 rules/marlborough/rules.yaml:583:7\n3818 rules/marlborough/rules.yaml:587:11\n3826 rules/marlborough/rules.yaml:584:11\n3832 rules/marlborough/rules.yaml:585:11\n3849 rules/marlborough/rules.yaml:831:7\n3850 rules/marlborough/rules.yaml:832:11\n3851 rules/marlborough/rules.yaml:833:7\n3852 rules/marlborough/rules.yaml:834:7\n3853 rules/marlborough/rules.yaml:835:7\n3864 rules/marlborough/rules.yaml:836:11\n3871 rules/marlborough/rules.yaml:837:11\n3872 rules/marlborough/rules.yaml:838:15\n3874 rules/marlborough/rules.yaml:840:15\n3875 rules/marlborough/rules.yaml:841:11\n3899 rules/marlborough/rules.yaml:465:7\n3900 rules/marlborough/rules.yaml:466:7\n3901 rules/marlborough/rules.yaml:467:11\n3902 rules/marlborough/rules.yaml:468:7\n3903 rules/marlborough/rules.yaml:469:11\n3904 rules/marlborough/rules.yaml:470:11\n3905 rules/marlborough/rules.yaml:471:7\n3906 rules/marlborough/rules.yaml:472:11\n3907 rules/marlborough/rules.yaml:473:15\n3908 rules/marlborough/rules.yaml:474:7\n3909 rules/marlborough/rules.yaml:475:7\n3910 rules/marlborough/rules.yaml:476:11\n3911 rules/marlborough/rules.yaml:477:7\n3912 rules/marlborough/rules.yaml:478:7\n3913 rules/marlborough/rules.yaml:479:7\n3914 rules/marlborough/rules.yaml:480:7\n3932 rules/marlborough/rules.yaml:481:7\n3933 rules/marlborough/rules.yaml:482:11\n3934 rules/marlborough/rules.yaml:483:11\n3935 rules/marlborough/rules.yaml:484:15\n3936 rules/marlborough/rules.yaml:485:11\n3937 rules/marlborough/rules.yaml:486:7\n3950 rules/marlborough/rules.yaml:487:7\n3951 rules/marlborough/rules.yaml:488:11\n3953 rules/marlborough/rules.yaml:489:7\n3983 rules/marlborough/rules.yaml:772:7\n3989 rules/marlborough/rules.yaml:773:7\n3990 rules/marlborough/rules.yaml:774:7\n3991 rules/marlborough/rules.yaml:775:11\n4003 rules/marlborough/rules.yaml:776:7\n4020 rules/marlborough/rules.yaml:777:7\n4021 rules/marlborough/rules.yaml:778:11\n4022 rules/marlborough/rules.yaml:779:11\n4023 rules/marlborough/rules.yaml:780:11\n4024 rules/marlborough/rules.yaml:781:7\n4025 rules/marlborough/rules.yaml:782:7\n4026 rules/marlborough/rules.yaml:783:7\n4032 rules/marlborough/rules.yaml:784:7\n4050 rules/marlborough/rules.yaml:785:7\n4051 rules/marlborough/rules.yaml:786:11\n4052 rules/marlborough/rules.yaml:787:11\n4053 rules/marlborough/rules.yaml:788:7\n4064 rules/marlborough/rules.yaml:789:7\n4082 rules/marlborough/rules.yaml:790:7\n4083 rules/marlborough/rules.yaml:791:11\n4084 rules/marlborough/rules.yaml:792:7\n4085 rules/marlborough/rules.yaml:793:11\n4086 rules/marlborough/rules.yaml:794:15\n4088 rules/marlborough/rules.yaml:795:11\n4090 rules/marlborough/rules.yaml:797:11\n4091 rules/marlborough/rules.yaml:798:7\n4096 rules/marlborough/rules.yaml:799:11\n4097 rules/marlborough/rules.yaml:800:11\n4098 rules/marlborough/rules.yaml:801:11\n4103 rules/marlborough/rules.yaml:802:15\n4104 rules/marlborough/rules.yaml:803:15\n4112 rules/marlborough/rules.yaml:804:19\n4120 rules/marlborough/rules.yaml:805:19\n4123 rules/marlborough/rules.yaml:806:7\n4128 rules/marlborough/rules.yaml:807:7\n4129 rules/marlborough/rules.yaml:808:11\n4130 rules/marlborough/rules.yaml:809:7\n4131 rules/marlborough/rules.yaml:810:7\n4132 rules/marlborough/rules.yaml:811:11\n4133 rules/marlborough/rules.yaml:812:7\n4146 rules/marlborough/rules.yaml:813:7\n4151 rules/marlborough/rules.yaml:814:11\n4152 rules/marlborough/rules.yaml:815:11\n4160 rules/marlborough/rules.yaml:816:15\n4173 rules/marlborough/rules.yaml:817:15\n4174 rules/marlborough/rules.yaml:818:15\n4175 rules/marlborough/rules.yaml:819:19\n4176 rules/marlborough/rules.yaml:820:19\n4179 rules/marlborough/rules.yaml:821:11\n4185 rules/marlborough/rules.yaml:822:11\n4211 rules/marlborough/flow.yaml:10:7\n4225 rules/marlborough/flow.yaml:11:11\n4256 rules/marlborough/rules.yaml:430:7\n4257 rules/marlborough/rules.yaml:431:7\n4258 rules/marlborough/rules.yaml:432:7\n4268 rules/marlborough/rules.yaml:433:11\n4276 rules/marlborough/rules.yaml:434:11\n4277 rules/marlborough/rules.yaml:435:15\n4278 rules/marlborough/rules.yaml:436:15\n4281 rules/marlborough/rules.yaml:437:7\n4292 rules/marlborough/rules.yaml:438:11\n4293 rules/marlborough/rules.yaml:439:11\n4311 rules/marlborough/rules.yaml:440:11\n4312 rules/marlborough/rules.yaml:441:11\n4313 rules/marlborough/rules.yaml:442:11\n4317 rules/marlborough/rules.yaml:443:7\n4318 rules/marlborough/rules.yaml:444:11\n4328 rules/marlborough/flow.yaml:44:7\n4345 rules/marlborough/rules.yaml:516:7\n4351 rules/marlborough/rules.yaml:517:7\n4352 rules/marlborough/rules.yaml:518:11\n4353 rules/marlborough/rules.yaml:519:7\n4364 rules/marlborough/rules.yaml:520:7\n4365 rules/marlborough/rules.yaml:521:7"
+_ORIGINS = "759 rules/marlborough/rules.yaml:438:7\n773 rules/marlborough/rules.yaml:220:7\n774 rules/marlborough/rules.yaml:221:7\n793 rules/marlborough/rules.yaml:113:7\n794 rules/marlborough/rules.yaml:114:7\n795 rules/marlborough/rules.yaml:115:11\n796 rules/marlborough/rules.yaml:116:11\n797 rules/marlborough/rules.yaml:117:15\n798 rules/marlborough/rules.yaml:118:7\n816 rules/marlborough/rules.yaml:321:7\n831 rules/marlborough/rules.yaml:200:7\n832 rules/marlborough/rules.yaml:201:11\n833 rules/marlborough/rules.yaml:202:7\n834 rules/marlborough/rules.yaml:203:7\n844 rules/marlborough/rules.yaml:204:7\n845 rules/marlborough/rules.yaml:205:7\n848 rules/marlborough/rules.yaml:206:7\n849 rules/marlborough/rules.yaml:207:11\n857 rules/marlborough/rules.yaml:208:11\n858 rules/marlborough/rules.yaml:209:7\n863 rules/marlborough/rules.yaml:210:7\n879 rules/marlborough/rules.yaml:158:7\n880 rules/marlborough/rules.yaml:159:7\n881 rules/marlborough/rules.yaml:160:11\n882 rules/marlborough/rules.yaml:161:7\n883 rules/marlborough/rules.yaml:162:11\n884 rules/marlborough/rules.yaml:163:7\n888 rules/marlborough/rules.yaml:44:7\n896 rules/marlborough/rules.yaml:417:7\n904 rules/marlborough/rules.yaml:418:7\n905 rules/marlborough/rules.yaml:419:11\n906 rules/marlborough/rules.yaml:420:7\n917 rules/marlborough/rules.yaml:421:7\n922 rules/marlborough/rules.yaml:422:7\n923 rules/marlborough/rules.yaml:423:11\n924 rules/marlborough/rules.yaml:424:7\n925 rules/marlborough/rules.yaml:425:11\n926 rules/marlborough/rules.yaml:426:7\n931 rules/marlborough/rules.yaml:427:7\n939 rules/marlborough/rules.yaml:428:7\n940 rules/marlborough/rules.yaml:429:11\n941 rules/marlborough/rules.yaml:430:7\n955 rules/marlborough/rules.yaml:134:7\n959 rules/marlborough/rules.yaml:77:7\n966 rules/marlborough/rules.yaml:67:7\n981 rules/marlborough/rules.yaml:542:7\n985 rules/marlborough/rules.yaml:142:7\n986 rules/marlborough/rules.yaml:143:7\n987 rules/marlborough/rules.yaml:144:11\n988 rules/marlborough/rules.yaml:145:11\n989 rules/marlborough/rules.yaml:146:15\n990 rules/marlborough/rules.yaml:147:7\n1003 rules/marlborough/rules.yaml:271:7\n1004 rules/marlborough/rules.yaml:272:7\n1005 rules/marlborough/rules.yaml:273:11\n1006 rules/marlborough/rules.yaml:274:7\n1007 rules/marlborough/rules.yaml:275:11\n1008 rules/marlborough/rules.yaml:276:7\n1016 rules/marlborough/rules.yaml:277:7\n1017 rules/marlborough/rules.yaml:278:7\n1023 rules/marlborough/rules.yaml:279:11\n1024 rules/marlborough/rules.yaml:280:7\n1025 rules/marlborough/rules.yaml:281:11\n1033 rules/marlborough/rules.yaml:282:11\n1039 rules/marlborough/rules.yaml:283:7\n1043 rules/marlborough/rules.yaml:333:7\n1048 rules/marlborough/rules.yaml:334:7\n1049 rules/marlborough/rules.yaml:335:7\n1052 rules/marlborough/rules.yaml:336:11\n1053 rules/marlborough/rules.yaml:337:15\n1054 rules/marlborough/rules.yaml:338:15\n1055 rules/marlborough/rules.yaml:339:19\n1057 rules/marlborough/rules.yaml:341:19\n1058 rules/marlborough/rules.yaml:342:7\n1062 rules/marlborough/rules.yaml:85:7\n1069 rules/marlborough/rules.yaml:86:11\n1070 rules/marlborough/rules.yaml:87:7\n1071 rules/marlborough/rules.yaml:88:7\n1072 rules/marlborough/rules.yaml:89:11\n1073 rules/marlborough/rules.yaml:90:7\n1077 rules/marlborough/rules.yaml:309:7\n1084 rules/marlborough/rules.yaml:55:7\n1085 rules/marlborough/rules.yaml:56:7\n1086 rules/marlborough/rules.yaml:57:11\n1106 rules/marlborough/rules.yaml:58:15\n1107 rules/marlborough/rules.yaml:59:7\n1111 rules/marlborough/rules.yaml:556:7\n1116 rules/marlborough/rules.yaml:391:7\n1137 rules/marlborough/rules.yaml:353:7\n1138 rules/marlborough/rules.yaml:354:11\n1139 rules/marlborough/rules.yaml:355:7\n1140 rules/marlborough/rules.yaml:356:11\n1141 rules/marlborough/rules.yaml:357:7\n1142 rules/marlborough/rules.yaml:358:11\n1143 rules/marlborough/rules.yaml:359:7\n1144 rules/marlborough/rules.yaml:360:11\n1145 rules/marlborough/rules.yaml:361:7\n1151 rules/marlborough/rules.yaml:454:7\n1160 rules/marlborough/rules.yaml:455:7\n1161 rules/marlborough/rules.yaml:456:7\n1177 rules/marlborough/rules.yaml:457:7\n1186 rules/marlborough/rules.yaml:458:7\n1201 rules/marlborough/rules.yaml:459:7\n1214 rules/marlborough/rules.yaml:460:7\n1222 rules/marlborough/rules.yaml:461:7\n1223 rules/marlborough/rules.yaml:462:7\n1228 rules/marlborough/rules.yaml:463:7\n1243 rules/marlborough/rules.yaml:504:7\n1259 rules/marlborough/rules.yaml:505:7\n1260 rules/marlborough/rules.yaml:506:11\n1261 rules/marlborough/rules.yaml:507:7\n1273 rules/marlborough/rules.yaml:508:7\n1282 rules/marlborough/rules.yaml:509:7\n1283 rules/marlborough/rules.yaml:510:7\n1284 rules/marlborough/rules.yaml:511:11\n1285 rules/marlborough/rules.yaml:512:15\n1286 rules/marlborough/rules.yaml:513:19\n1288 rules/marlborough/rules.yaml:515:19\n1313 rules/marlborough/rules.yaml:516:19\n1319 rules/marlborough/rules.yaml:517:23\n1320 rules/marlborough/rules.yaml:518:7\n1324 rules/marlborough/rules.yaml:474:7\n1325 rules/marlborough/rules.yaml:475:7\n1358 rules/marlborough/rules.yaml:98:7\n1359 rules/marlborough/rules.yaml:99:11\n1360 rules/marlborough/rules.yaml:100:7\n1361 rules/marlborough/rules.yaml:101:7\n1362 rules/marlborough/rules.yaml:102:11\n1363 rules/marlborough/rules.yaml:103:7\n1367 rules/marlborough/rules.yaml:17:7\n1371 rules/marlborough/rules.yaml:126:7\n1372 rules/marlborough/rules.yaml:127:7\n1376 rules/marlborough/rules.yaml:373:7\n1377 rules/marlborough/rules.yaml:374:7\n1382 rules/marlborough/rules.yaml:375:11\n1386 rules/marlborough/rules.yaml:376:15\n1391 rules/marlborough/rules.yaml:377:15\n1392 rules/marlborough/rules.yaml:378:19\n1401 rules/marlborough/rules.yaml:379:23\n1402 rules/marlborough/rules.yaml:380:7\n1406 rules/marlborough/rules.yaml:536:7\n1414 rules/marlborough/rules.yaml:293:7\n1415 rules/marlborough/rules.yaml:294:7\n1416 rules/marlborough/rules.yaml:295:11\n1417 rules/marlborough/rules.yaml:296:7\n1420 rules/marlborough/rules.yaml:297:11\n1421 rules/marlborough/rules.yaml:298:7\n1425 rules/marlborough/rules.yaml:299:11\n1426 rules/marlborough/rules.yaml:300:7\n1430 rules/marlborough/rules.yaml:26:7\n1431 rules/marlborough/rules.yaml:27:11\n1432 rules/marlborough/rules.yaml:28:7\n1436 rules/marlborough/rules.yaml:486:7\n1437 rules/marlborough/rules.yaml:487:7\n1438 rules/marlborough/rules.yaml:488:7\n1439 rules/marlborough/rules.yaml:489:7\n1440 rules/marlborough/rules.yaml:490:7\n1441 rules/marlborough/rules.yaml:491:7\n1459 rules/marlborough/rules.yaml:255:7\n1460 rules/marlborough/rules.yaml:256:7\n1464 rules/marlborough/rules.yaml:257:11\n1465 rules/marlborough/rules.yaml:258:7\n1466 rules/marlborough/rules.yaml:259:11\n1467 rules/marlborough/rules.yaml:260:7\n1471 rules/marlborough/rules.yaml:243:7\n1476 rules/marlborough/rules.yaml:244:7\n1485 rules/marlborough/rules.yaml:231:7\n1486 rules/marlborough/rules.yaml:232:11\n1487 rules/marlborough/rules.yaml:233:7\n1488 rules/marlborough/rules.yaml:234:11\n1489 rules/marlborough/rules.yaml:235:7\n1493 rules/marlborough/rules.yaml:36:7\n1500 rules/marlborough/rules.yaml:404:7\n1506 rules/marlborough/rules.yaml:405:7\n1510 rules/marlborough/rules.yaml:526:7\n1515 rules/marlborough/rules.yaml:527:7\n1516 rules/marlborough/rules.yaml:528:7\n1524 rules/marlborough/rules.yaml:1353:3\n1531 rules/marlborough/rules.yaml:1353:3\n1546 rules/marlborough/rules.yaml:1374:3\n1553 rules/marlborough/rules.yaml:1374:3\n1561 rules/marlborough/rules.yaml:1393:3\n1566 rules/marlborough/rules.yaml:1393:3\n1570 rules/marlborough/rules.yaml:176:7\n1571 rules/marlborough/rules.yaml:177:7\n1572 rules/marlborough/rules.yaml:178:7\n1573 rules/marlborough/rules.yaml:179:7\n1574 rules/marlborough/rules.yaml:180:11\n1575 rules/marlborough/rules.yaml:181:11\n1585 rules/marlborough/rules.yaml:182:15\n1589 rules/marlborough/rules.yaml:183:19\n1616 rules/marlborough/rules.yaml:185:19\n1630 rules/marlborough/rules.yaml:186:7\n1634 rules/marlborough/cards.yaml:383:14\n1638 rules/marlborough/cards.yaml:391:14\n1642 rules/marlborough/cards.yaml:15:14\n1646 rules/marlborough/cards.yaml:23:14\n1650 rules/marlborough/cards.yaml:31:14\n1654 rules/marlborough/cards.yaml:39:14\n1658 rules/marlborough/cards.yaml:47:14\n1662 rules/marlborough/cards.yaml:55:14\n1666 rules/marlborough/cards.yaml:63:14\n1670 rules/marlborough/cards.yaml:71:14\n1674 rules/marlborough/cards.yaml:79:14\n1678 rules/marlborough/cards.yaml:87:14\n1682 rules/marlborough/cards.yaml:95:14\n1686 rules/marlborough/cards.yaml:103:14\n1690 rules/marlborough/cards.yaml:111:14\n1694 rules/marlborough/cards.yaml:119:14\n1698 rules/marlborough/cards.yaml:127:14\n1702 rules/marlborough/cards.yaml:199:14\n1706 rules/marlborough/cards.yaml:135:14\n1710 rules/marlborough/cards.yaml:143:14\n1714 rules/marlborough/cards.yaml:151:14\n1718 rules/marlborough/cards.yaml:159:14\n1722 rules/marlborough/cards.yaml:167:14\n1726 rules/marlborough/cards.yaml:175:14\n1730 rules/marlborough/cards.yaml:183:14\n1734 rules/marlborough/cards.yaml:191:14\n1738 rules/marlborough/cards.yaml:271:14\n1742 rules/marlborough/cards.yaml:279:14\n1746 rules/marlborough/cards.yaml:287:14\n1750 rules/marlborough/cards.yaml:295:14\n1754 rules/marlborough/cards.yaml:303:14\n1758 rules/marlborough/cards.yaml:311:14\n1762 rules/marlborough/cards.yaml:319:14\n1766 rules/marlborough/cards.yaml:327:14\n1770 rules/marlborough/cards.yaml:335:14\n1774 rules/marlborough/cards.yaml:343:14\n1778 rules/marlborough/cards.yaml:351:14\n1782 rules/marlborough/cards.yaml:359:14\n1786 rules/marlborough/cards.yaml:367:14\n1790 rules/marlborough/cards.yaml:375:14\n1794 rules/marlborough/cards.yaml:207:14\n1798 rules/marlborough/cards.yaml:215:14\n1802 rules/marlborough/cards.yaml:223:14\n1806 rules/marlborough/cards.yaml:231:14\n1810 rules/marlborough/cards.yaml:239:14\n1814 rules/marlborough/cards.yaml:247:14\n1818 rules/marlborough/cards.yaml:255:14\n1822 rules/marlborough/cards.yaml:263:14\n1826 rules/marlborough/rules.yaml:682:7\n1830 rules/marlborough/rules.yaml:683:11\n1831 rules/marlborough/rules.yaml:684:11\n1836 rules/marlborough/rules.yaml:1310:7\n1837 rules/marlborough/rules.yaml:1311:7\n1839 rules/marlborough/rules.yaml:1312:7\n1841 rules/marlborough/rules.yaml:1313:7\n1842 rules/marlborough/rules.yaml:1314:7\n1857 rules/marlborough/rules.yaml:1315:11\n1863 rules/marlborough/rules.yaml:1316:15\n1865 rules/marlborough/rules.yaml:1317:15\n1867 rules/marlborough/rules.yaml:1318:15\n1871 rules/marlborough/rules.yaml:639:7\n1872 rules/marlborough/rules.yaml:640:7\n1874 rules/marlborough/rules.yaml:641:7\n1876 rules/marlborough/rules.yaml:642:7\n1877 rules/marlborough/rules.yaml:643:7\n1892 rules/marlborough/rules.yaml:644:11\n1898 rules/marlborough/rules.yaml:645:15\n1900 rules/marlborough/rules.yaml:646:15\n1902 rules/marlborough/rules.yaml:647:15\n1906 rules/marlborough/flow.yaml:69:7\n1907 rules/marlborough/flow.yaml:70:7\n1908 rules/marlborough/flow.yaml:71:11\n1912 rules/marlborough/rules.yaml:978:7\n1913 rules/marlborough/rules.yaml:979:11\n1914 rules/marlborough/rules.yaml:980:15\n1915 rules/marlborough/rules.yaml:981:15\n1928 rules/marlborough/rules.yaml:982:15\n1929 rules/marlborough/rules.yaml:983:15\n1941 rules/marlborough/rules.yaml:984:15\n1942 rules/marlborough/rules.yaml:985:19\n1943 rules/marlborough/rules.yaml:986:19\n1949 rules/marlborough/rules.yaml:587:7\n1950 rules/marlborough/rules.yaml:588:7\n1955 rules/marlborough/rules.yaml:589:11\n1956 rules/marlborough/rules.yaml:590:11\n1959 rules/marlborough/rules.yaml:591:11\n1960 rules/marlborough/rules.yaml:592:7\n1961 rules/marlborough/rules.yaml:593:7\n1966 rules/marlborough/flow.yaml:15:7\n1967 rules/marlborough/flow.yaml:16:11\n1968 rules/marlborough/flow.yaml:17:15\n1971 rules/marlborough/flow.yaml:18:19\n1972 rules/marlborough/flow.yaml:19:19\n1978 rules/marlborough/rules.yaml:626:7\n1979 rules/marlborough/rules.yaml:627:11\n1981 rules/marlborough/rules.yaml:629:11\n1982 rules/marlborough/rules.yaml:630:7\n1984 rules/marlborough/rules.yaml:631:7\n1985 rules/marlborough/rules.yaml:632:11\n1990 rules/marlborough/rules.yaml:600:7\n1991 rules/marlborough/rules.yaml:601:7\n1997 rules/marlborough/rules.yaml:1202:7\n1998 rules/marlborough/rules.yaml:1203:7\n1999 rules/marlborough/rules.yaml:1204:7\n2000 rules/marlborough/rules.yaml:1205:7\n2001 rules/marlborough/rules.yaml:1206:11\n2004 rules/marlborough/rules.yaml:1208:11\n2009 rules/marlborough/flow.yaml:58:7\n2014 rules/marlborough/flow.yaml:59:7\n2019 rules/marlborough/flow.yaml:60:7\n2021 rules/marlborough/flow.yaml:61:7\n2022 rules/marlborough/flow.yaml:62:11\n2024 rules/marlborough/flow.yaml:64:11\n2029 rules/marlborough/flow.yaml:24:7\n2030 rules/marlborough/flow.yaml:25:11\n2035 rules/marlborough/flow.yaml:26:11\n2038 rules/marlborough/flow.yaml:28:11\n2039 rules/marlborough/flow.yaml:29:11\n2040 rules/marlborough/flow.yaml:30:15\n2041 rules/marlborough/flow.yaml:31:11\n2042 rules/marlborough/flow.yaml:32:15\n2043 rules/marlborough/flow.yaml:33:15\n2044 rules/marlborough/flow.yaml:34:15\n2049 rules/marlborough/flow.yaml:35:19\n2050 rules/marlborough/flow.yaml:36:19\n2051 rules/marlborough/flow.yaml:37:19\n2053 rules/marlborough/flow.yaml:38:15\n2054 rules/marlborough/flow.yaml:39:11\n2057 rules/marlborough/flow.yaml:40:11\n2063 rules/marlborough/rules.yaml:608:7\n2064 rules/marlborough/rules.yaml:609:11\n2065 rules/marlborough/rules.yaml:610:11\n2067 rules/marlborough/rules.yaml:611:7\n2068 rules/marlborough/rules.yaml:612:7\n2069 rules/marlborough/rules.yaml:613:7\n2070 rules/marlborough/rules.yaml:614:7\n2071 rules/marlborough/rules.yaml:615:11\n2075 rules/marlborough/rules.yaml:617:11\n2083 rules/marlborough/rules.yaml:619:11\n2095 rules/marlborough/rules.yaml:1368:7\n2098 rules/marlborough/rules.yaml:1369:7\n2099 rules/marlborough/rules.yaml:1370:11\n2101 rules/marlborough/rules.yaml:1372:11\n2102 rules/marlborough/rules.yaml:1373:7\n2109 rules/marlborough/rules.yaml:1388:7\n2112 rules/marlborough/rules.yaml:1389:7\n2113 rules/marlborough/rules.yaml:1390:7\n2118 rules/marlborough/rules.yaml:1407:7\n2121 rules/marlborough/rules.yaml:1408:7\n2122 rules/marlborough/rules.yaml:1409:7\n2123 rules/marlborough/rules.yaml:1410:7\n2496 rules/marlborough/rules.yaml:731:7\n2501 rules/marlborough/rules.yaml:732:11\n2502 rules/marlborough/rules.yaml:733:7\n2511 rules/marlborough/rules.yaml:734:7\n2512 rules/marlborough/rules.yaml:735:11\n2513 rules/marlborough/rules.yaml:736:7\n2514 rules/marlborough/rules.yaml:737:7\n2515 rules/marlborough/rules.yaml:738:11\n2517 rules/marlborough/rules.yaml:739:7\n2518 rules/marlborough/rules.yaml:740:11\n2522 rules/marlborough/rules.yaml:830:7\n2523 rules/marlborough/rules.yaml:831:7\n2529 rules/marlborough/rules.yaml:832:7\n2530 rules/marlborough/rules.yaml:833:11\n2532 rules/marlborough/rules.yaml:834:7\n2533 rules/marlborough/rules.yaml:835:11\n2535 rules/marlborough/rules.yaml:836:7\n2536 rules/marlborough/rules.yaml:837:7\n2537 rules/marlborough/rules.yaml:839:7\n2538 rules/marlborough/rules.yaml:840:11\n2544 rules/marlborough/rules.yaml:841:11\n2552 rules/marlborough/rules.yaml:844:11\n2553 rules/marlborough/rules.yaml:846:11\n2554 rules/marlborough/rules.yaml:848:19\n2557 rules/marlborough/rules.yaml:851:23\n2559 rules/marlborough/rules.yaml:854:19\n2564 rules/marlborough/rules.yaml:856:19\n2570 rules/marlborough/rules.yaml:860:11\n2571 rules/marlborough/rules.yaml:861:11\n2587 rules/marlborough/rules.yaml:864:11\n2588 rules/marlborough/rules.yaml:866:11\n2593 rules/marlborough/rules.yaml:867:11\n2598 rules/marlborough/rules.yaml:868:11\n2599 rules/marlborough/rules.yaml:870:19\n2600 rules/marlborough/rules.yaml:871:19\n2606 rules/marlborough/rules.yaml:872:23\n2607 rules/marlborough/rules.yaml:873:23\n2609 rules/marlborough/rules.yaml:875:19\n2610 rules/marlborough/rules.yaml:876:23\n2612 rules/marlborough/rules.yaml:878:23\n2616 rules/marlborough/rules.yaml:882:19\n2617 rules/marlborough/rules.yaml:883:19\n2618 rules/marlborough/rules.yaml:884:19\n2619 rules/marlborough/rules.yaml:885:23\n2623 rules/marlborough/rules.yaml:889:19\n2624 rules/marlborough/rules.yaml:890:19\n2625 rules/marlborough/rules.yaml:891:19\n2639 rules/marlborough/rules.yaml:892:23\n2641 rules/marlborough/rules.yaml:894:19\n2648 rules/marlborough/rules.yaml:1353:3\n2649 rules/marlborough/rules.yaml:1353:3\n2652 rules/marlborough/rules.yaml:1353:3\n2653 rules/marlborough/rules.yaml:1353:3\n2654 rules/marlborough/rules.yaml:1353:3\n2655 rules/marlborough/rules.yaml:1353:3\n2656 rules/marlborough/rules.yaml:1353:3\n2657 rules/marlborough/rules.yaml:1353:3\n2664 rules/marlborough/rules.yaml:1353:3\n2665 rules/marlborough/rules.yaml:1353:3\n2666 rules/marlborough/rules.yaml:1353:3\n2667 rules/marlborough/rules.yaml:1353:3\n2681 rules/marlborough/rules.yaml:1353:3\n2682 rules/marlborough/rules.yaml:1353:3\n2684 rules/marlborough/rules.yaml:1353:3\n2685 rules/marlborough/rules.yaml:1353:3\n2686 rules/marlborough/rules.yaml:1353:3\n2688 rules/marlborough/rules.yaml:1353:3\n2689 rules/marlborough/rules.yaml:1353:3\n2692 rules/marlborough/rules.yaml:1353:3\n2708 rules/marlborough/rules.yaml:905:7\n2709 rules/marlborough/rules.yaml:906:7\n2710 rules/marlborough/rules.yaml:907:7\n2716 rules/marlborough/rules.yaml:908:7\n2717 rules/marlborough/rules.yaml:909:7\n2721 rules/marlborough/rules.yaml:910:7\n2725 rules/marlborough/rules.yaml:911:7\n2726 rules/marlborough/rules.yaml:912:11\n2727 rules/marlborough/rules.yaml:913:7\n2728 rules/marlborough/rules.yaml:914:7\n2729 rules/marlborough/rules.yaml:915:7\n2734 rules/marlborough/rules.yaml:916:7\n2739 rules/marlborough/rules.yaml:917:7\n2740 rules/marlborough/rules.yaml:918:7\n2741 rules/marlborough/rules.yaml:919:7\n2742 rules/marlborough/rules.yaml:920:7\n2743 rules/marlborough/rules.yaml:921:7\n2744 rules/marlborough/rules.yaml:922:7\n2745 rules/marlborough/rules.yaml:923:7\n2746 rules/marlborough/rules.yaml:924:7\n2747 rules/marlborough/rules.yaml:925:7\n2748 rules/marlborough/rules.yaml:926:7\n2749 rules/marlborough/rules.yaml:927:7\n2766 rules/marlborough/rules.yaml:928:7\n2767 rules/marlborough/rules.yaml:929:7\n2768 rules/marlborough/rules.yaml:930:11\n2795 rules/marlborough/rules.yaml:931:7\n2796 rules/marlborough/rules.yaml:932:7\n2797 rules/marlborough/rules.yaml:934:15\n2798 rules/marlborough/rules.yaml:935:19\n2799 rules/marlborough/rules.yaml:936:15\n2800 rules/marlborough/rules.yaml:937:15\n2801 rules/marlborough/rules.yaml:938:15\n2802 rules/marlborough/rules.yaml:939:19\n2804 rules/marlborough/rules.yaml:941:15\n2805 rules/marlborough/rules.yaml:942:15\n2806 rules/marlborough/rules.yaml:943:15\n2807 rules/marlborough/rules.yaml:944:15\n2808 rules/marlborough/rules.yaml:945:15\n2809 rules/marlborough/rules.yaml:946:19\n2811 rules/marlborough/rules.yaml:948:15\n2812 rules/marlborough/rules.yaml:949:15\n2813 rules/marlborough/rules.yaml:950:15\n2814 rules/marlborough/rules.yaml:951:15\n2823 rules/marlborough/rules.yaml:952:19\n2825 rules/marlborough/rules.yaml:954:15\n2826 rules/marlborough/rules.yaml:955:15\n2827 rules/marlborough/rules.yaml:956:15\n2833 rules/marlborough/rules.yaml:957:19\n2834 rules/marlborough/rules.yaml:958:19\n2835 rules/marlborough/rules.yaml:959:15\n2836 rules/marlborough/rules.yaml:960:15\n2837 rules/marlborough/rules.yaml:961:15\n2838 rules/marlborough/rules.yaml:962:19\n2840 rules/marlborough/rules.yaml:964:15\n2841 rules/marlborough/rules.yaml:965:19\n2842 rules/marlborough/rules.yaml:966:15\n2843 rules/marlborough/rules.yaml:967:15\n2844 rules/marlborough/rules.yaml:968:15\n2845 rules/marlborough/rules.yaml:969:15\n2846 rules/marlborough/rules.yaml:970:15\n2847 rules/marlborough/rules.yaml:971:19\n2852 rules/marlborough/rules.yaml:569:7\n2853 rules/marlborough/rules.yaml:570:7\n2854 rules/marlborough/rules.yaml:571:11\n2855 rules/marlborough/rules.yaml:572:11\n2856 rules/marlborough/rules.yaml:573:15\n2859 rules/marlborough/rules.yaml:574:11\n2860 rules/marlborough/rules.yaml:576:7\n2861 rules/marlborough/rules.yaml:577:7\n2868 rules/marlborough/rules.yaml:578:11\n2869 rules/marlborough/rules.yaml:579:11\n2873 rules/marlborough/rules.yaml:580:11\n2879 rules/marlborough/rules.yaml:760:7\n2880 rules/marlborough/rules.yaml:761:11\n2881 rules/marlborough/rules.yaml:762:7\n2882 rules/marlborough/rules.yaml:763:7\n2883 rules/marlborough/rules.yaml:766:15\n2884 rules/marlborough/rules.yaml:767:15\n2885 rules/marlborough/rules.yaml:768:15\n2887 rules/marlborough/rules.yaml:771:15\n2888 rules/marlborough/rules.yaml:772:15\n2889 rules/marlborough/rules.yaml:773:15\n2891 rules/marlborough/rules.yaml:775:15\n2895 rules/marlborough/rules.yaml:1217:7\n2900 rules/marlborough/rules.yaml:1218:11\n2903 rules/marlborough/rules.yaml:1219:11\n2909 rules/marlborough/rules.yaml:1221:15\n2913 rules/marlborough/rules.yaml:786:7\n2914 rules/marlborough/rules.yaml:787:7\n2917 rules/marlborough/rules.yaml:788:7\n2918 rules/marlborough/rules.yaml:789:11\n2919 rules/marlborough/rules.yaml:790:15\n2920 rules/marlborough/rules.yaml:791:7\n2921 rules/marlborough/rules.yaml:792:7\n2922 rules/marlborough/rules.yaml:793:7\n2923 rules/marlborough/rules.yaml:794:11\n2924 rules/marlborough/rules.yaml:795:11\n2925 rules/marlborough/rules.yaml:796:11\n2931 rules/marlborough/rules.yaml:797:11\n2940 rules/marlborough/rules.yaml:798:11\n2941 rules/marlborough/rules.yaml:799:15\n2942 rules/marlborough/rules.yaml:800:19\n2944 rules/marlborough/rules.yaml:802:15\n2945 rules/marlborough/rules.yaml:803:15\n2946 rules/marlborough/rules.yaml:804:19\n2948 rules/marlborough/rules.yaml:806:7\n2949 rules/marlborough/rules.yaml:807:7\n2953 rules/marlborough/rules.yaml:1154:7\n2954 rules/marlborough/rules.yaml:1155:7\n2963 rules/marlborough/rules.yaml:1156:7\n2964 rules/marlborough/rules.yaml:1157:11\n2973 rules/marlborough/rules.yaml:1158:15\n2974 rules/marlborough/rules.yaml:1159:15\n2975 rules/marlborough/rules.yaml:1160:19\n2976 rules/marlborough/rules.yaml:1161:19\n2977 rules/marlborough/rules.yaml:1163:23\n2991 rules/marlborough/rules.yaml:1164:23\n2992 rules/marlborough/rules.yaml:1165:27\n2994 rules/marlborough/rules.yaml:1166:23\n2995 rules/marlborough/rules.yaml:1167:23\n2996 rules/marlborough/rules.yaml:1168:27\n2997 rules/marlborough/rules.yaml:1169:31\n3005 rules/marlborough/rules.yaml:1374:3\n3006 rules/marlborough/rules.yaml:1374:3\n3007 rules/marlborough/rules.yaml:1374:3\n3008 rules/marlborough/rules.yaml:1374:3\n3009 rules/marlborough/rules.yaml:1374:3\n3010 rules/marlborough/rules.yaml:1374:3\n3011 rules/marlborough/rules.yaml:1374:3\n3012 rules/marlborough/rules.yaml:1374:3\n3019 rules/marlborough/rules.yaml:1374:3\n3020 rules/marlborough/rules.yaml:1374:3\n3021 rules/marlborough/rules.yaml:1374:3\n3022 rules/marlborough/rules.yaml:1374:3\n3027 rules/marlborough/rules.yaml:1374:3\n3028 rules/marlborough/rules.yaml:1374:3\n3030 rules/marlborough/rules.yaml:1374:3\n3031 rules/marlborough/rules.yaml:1374:3\n3032 rules/marlborough/rules.yaml:1374:3\n3034 rules/marlborough/rules.yaml:1374:3\n3035 rules/marlborough/rules.yaml:1374:3\n3036 rules/marlborough/rules.yaml:1374:3\n3042 rules/marlborough/rules.yaml:814:7\n3043 rules/marlborough/rules.yaml:815:7\n3044 rules/marlborough/rules.yaml:816:11\n3045 rules/marlborough/rules.yaml:817:11\n3047 rules/marlborough/rules.yaml:819:11\n3087 rules/marlborough/rules.yaml:1235:7\n3092 rules/marlborough/rules.yaml:1236:11\n3093 rules/marlborough/rules.yaml:1237:11\n3094 rules/marlborough/rules.yaml:1238:11\n3097 rules/marlborough/rules.yaml:1241:15\n3098 rules/marlborough/rules.yaml:1242:15\n3100 rules/marlborough/rules.yaml:1244:7\n3101 rules/marlborough/rules.yaml:1245:7\n3102 rules/marlborough/rules.yaml:1246:7\n3107 rules/marlborough/rules.yaml:1247:7\n3108 rules/marlborough/rules.yaml:1248:11\n3109 rules/marlborough/rules.yaml:1249:11\n3110 rules/marlborough/rules.yaml:1250:15\n3111 rules/marlborough/rules.yaml:1251:15\n3112 rules/marlborough/rules.yaml:1252:15\n3113 rules/marlborough/rules.yaml:1254:7\n3114 rules/marlborough/rules.yaml:1255:7\n3119 rules/marlborough/rules.yaml:1256:11\n3122 rules/marlborough/rules.yaml:1257:11\n3137 rules/marlborough/rules.yaml:1258:11\n3138 rules/marlborough/rules.yaml:1259:15\n3140 rules/marlborough/rules.yaml:1261:15\n3141 rules/marlborough/rules.yaml:1262:15\n3142 rules/marlborough/rules.yaml:1263:19\n3144 rules/marlborough/rules.yaml:1265:19\n3145 rules/marlborough/rules.yaml:1266:19\n3146 rules/marlborough/rules.yaml:1268:7\n3147 rules/marlborough/rules.yaml:1269:7\n3152 rules/marlborough/rules.yaml:1270:11\n3173 rules/marlborough/rules.yaml:1271:11\n3174 rules/marlborough/rules.yaml:1272:15\n3176 rules/marlborough/rules.yaml:1274:15\n3177 rules/marlborough/rules.yaml:1275:15\n3178 rules/marlborough/rules.yaml:1276:19\n3180 rules/marlborough/rules.yaml:1278:19\n3185 rules/marlborough/rules.yaml:1279:19\n3186 rules/marlborough/rules.yaml:1280:19\n3187 rules/marlborough/rules.yaml:1281:19\n3191 rules/marlborough/rules.yaml:1282:23\n3193 rules/marlborough/rules.yaml:1285:23\n3194 rules/marlborough/rules.yaml:1286:23\n3199 rules/marlborough/rules.yaml:1181:7\n3214 rules/marlborough/rules.yaml:1182:7\n3223 rules/marlborough/rules.yaml:1183:11\n3224 rules/marlborough/rules.yaml:1184:7\n3225 rules/marlborough/rules.yaml:1185:7\n3246 rules/marlborough/rules.yaml:1186:7\n3247 rules/marlborough/rules.yaml:1188:11\n3248 rules/marlborough/rules.yaml:1189:15\n3249 rules/marlborough/rules.yaml:1190:11\n3250 rules/marlborough/rules.yaml:1191:7\n3251 rules/marlborough/rules.yaml:1192:7\n3252 rules/marlborough/rules.yaml:1193:11\n3257 rules/marlborough/rules.yaml:1067:7\n3258 rules/marlborough/rules.yaml:1068:11\n3259 rules/marlborough/rules.yaml:1069:7\n3260 rules/marlborough/rules.yaml:1070:7\n3261 rules/marlborough/rules.yaml:1071:7\n3266 rules/marlborough/rules.yaml:1072:11\n3267 rules/marlborough/rules.yaml:1073:11\n3268 rules/marlborough/rules.yaml:1074:15\n3270 rules/marlborough/rules.yaml:1076:15\n3271 rules/marlborough/rules.yaml:1077:11\n3276 rules/marlborough/rules.yaml:1331:7\n3277 rules/marlborough/rules.yaml:1332:7\n3278 rules/marlborough/rules.yaml:1333:7\n3279 rules/marlborough/rules.yaml:1334:7\n3284 rules/marlborough/rules.yaml:1335:11\n3289 rules/marlborough/rules.yaml:1336:11\n3293 rules/marlborough/rules.yaml:1337:11\n3294 rules/marlborough/rules.yaml:1338:11\n3295 rules/marlborough/rules.yaml:1339:15\n3297 rules/marlborough/rules.yaml:1341:15\n3298 rules/marlborough/rules.yaml:1342:15\n3300 rules/marlborough/rules.yaml:1344:15\n3301 rules/marlborough/rules.yaml:1345:15\n3302 rules/marlborough/rules.yaml:1346:19\n3304 rules/marlborough/rules.yaml:1348:19\n3305 rules/marlborough/rules.yaml:1349:7\n3309 rules/marlborough/rules.yaml:696:7\n3310 rules/marlborough/rules.yaml:697:7\n3311 rules/marlborough/rules.yaml:698:11\n3312 rules/marlborough/rules.yaml:699:7\n3313 rules/marlborough/rules.yaml:701:11\n3314 rules/marlborough/rules.yaml:702:7\n3315 rules/marlborough/rules.yaml:703:11\n3316 rules/marlborough/rules.yaml:704:15\n3317 rules/marlborough/rules.yaml:705:7\n3318 rules/marlborough/rules.yaml:706:7\n3319 rules/marlborough/rules.yaml:707:7\n3320 rules/marlborough/rules.yaml:708:11\n3321 rules/marlborough/rules.yaml:709:7\n3322 rules/marlborough/rules.yaml:710:7\n3323 rules/marlborough/rules.yaml:711:7\n3324 rules/marlborough/rules.yaml:712:7\n3342 rules/marlborough/rules.yaml:713:7\n3343 rules/marlborough/rules.yaml:715:11\n3344 rules/marlborough/rules.yaml:716:15\n3345 rules/marlborough/rules.yaml:717:11\n3346 rules/marlborough/rules.yaml:718:7\n3347 rules/marlborough/rules.yaml:719:7\n3348 rules/marlborough/rules.yaml:720:11\n3354 rules/marlborough/rules.yaml:1393:3\n3355 rules/marlborough/rules.yaml:1393:3\n3356 rules/marlborough/rules.yaml:1393:3\n3357 rules/marlborough/rules.yaml:1393:3\n3358 rules/marlborough/rules.yaml:1393:3\n3359 rules/marlborough/rules.yaml:1393:3\n3360 rules/marlborough/rules.yaml:1393:3\n3361 rules/marlborough/rules.yaml:1393:3\n3368 rules/marlborough/rules.yaml:1393:3\n3369 rules/marlborough/rules.yaml:1393:3\n3370 rules/marlborough/rules.yaml:1393:3\n3371 rules/marlborough/rules.yaml:1393:3\n3374 rules/marlborough/rules.yaml:1393:3\n3375 rules/marlborough/rules.yaml:1393:3\n3377 rules/marlborough/rules.yaml:1393:3\n3378 rules/marlborough/rules.yaml:1393:3\n3379 rules/marlborough/rules.yaml:1393:3\n3381 rules/marlborough/rules.yaml:1393:3\n3382 rules/marlborough/rules.yaml:1393:3\n3383 rules/marlborough/rules.yaml:1393:3\n3389 rules/marlborough/rules.yaml:1094:7\n3395 rules/marlborough/rules.yaml:1095:7\n3409 rules/marlborough/rules.yaml:1096:7\n3420 rules/marlborough/rules.yaml:1097:7\n3431 rules/marlborough/rules.yaml:1098:11\n3432 rules/marlborough/rules.yaml:1100:7\n3437 rules/marlborough/rules.yaml:1101:7\n3438 rules/marlborough/rules.yaml:1102:7\n3439 rules/marlborough/rules.yaml:1103:11\n3440 rules/marlborough/rules.yaml:1104:7\n3441 rules/marlborough/rules.yaml:1105:11\n3442 rules/marlborough/rules.yaml:1106:7\n3443 rules/marlborough/rules.yaml:1107:11\n3444 rules/marlborough/rules.yaml:1108:15\n3448 rules/marlborough/rules.yaml:1112:7\n3449 rules/marlborough/rules.yaml:1113:11\n3452 rules/marlborough/rules.yaml:1114:15\n3453 rules/marlborough/rules.yaml:1115:19\n3456 rules/marlborough/rules.yaml:1119:7\n3457 rules/marlborough/rules.yaml:1120:11\n3458 rules/marlborough/rules.yaml:1122:11\n3459 rules/marlborough/rules.yaml:1123:15\n3462 rules/marlborough/rules.yaml:1124:15\n3463 rules/marlborough/rules.yaml:1125:19\n3464 rules/marlborough/rules.yaml:1126:19\n3465 rules/marlborough/rules.yaml:1127:7\n3466 rules/marlborough/rules.yaml:1128:11\n3467 rules/marlborough/rules.yaml:1129:7\n3479 rules/marlborough/rules.yaml:1130:7\n3488 rules/marlborough/rules.yaml:1131:11\n3489 rules/marlborough/rules.yaml:1132:7\n3490 rules/marlborough/rules.yaml:1133:7\n3491 rules/marlborough/rules.yaml:1134:11\n3492 rules/marlborough/rules.yaml:1135:7\n3493 rules/marlborough/rules.yaml:1136:7\n3494 rules/marlborough/rules.yaml:1137:11\n3495 rules/marlborough/rules.yaml:1138:11\n3496 rules/marlborough/rules.yaml:1139:15\n3508 rules/marlborough/rules.yaml:1140:11\n3509 rules/marlborough/rules.yaml:1141:11\n3510 rules/marlborough/rules.yaml:1142:15\n3511 rules/marlborough/rules.yaml:1143:11\n3516 rules/marlborough/rules.yaml:1004:7\n3522 rules/marlborough/rules.yaml:1005:7\n3523 rules/marlborough/rules.yaml:1006:7\n3524 rules/marlborough/rules.yaml:1007:11\n3533 rules/marlborough/rules.yaml:1008:7\n3534 rules/marlborough/rules.yaml:1009:7\n3535 rules/marlborough/rules.yaml:1010:11\n3536 rules/marlborough/rules.yaml:1012:11\n3537 rules/marlborough/rules.yaml:1013:7\n3538 rules/marlborough/rules.yaml:1014:7\n3539 rules/marlborough/rules.yaml:1015:7\n3545 rules/marlborough/rules.yaml:1016:7\n3548 rules/marlborough/rules.yaml:1017:7\n3549 rules/marlborough/rules.yaml:1018:11\n3550 rules/marlborough/rules.yaml:1020:7\n3559 rules/marlborough/rules.yaml:1021:11\n3560 rules/marlborough/rules.yaml:1022:11\n3561 rules/marlborough/rules.yaml:1023:7\n3572 rules/marlborough/rules.yaml:1024:7\n3573 rules/marlborough/rules.yaml:1025:7\n3574 rules/marlborough/rules.yaml:1026:11\n3575 rules/marlborough/rules.yaml:1027:7\n3576 rules/marlborough/rules.yaml:1028:11\n3577 rules/marlborough/rules.yaml:1029:15\n3579 rules/marlborough/rules.yaml:1030:15\n3582 rules/marlborough/rules.yaml:1034:7\n3583 rules/marlborough/rules.yaml:1035:11\n3584 rules/marlborough/rules.yaml:1037:11\n3585 rules/marlborough/rules.yaml:1038:15\n3586 rules/marlborough/rules.yaml:1039:15\n3587 rules/marlborough/rules.yaml:1040:19\n3588 rules/marlborough/rules.yaml:1041:19\n3589 rules/marlborough/rules.yaml:1042:7\n3594 rules/marlborough/rules.yaml:1043:7\n3595 rules/marlborough/rules.yaml:1044:11\n3596 rules/marlborough/rules.yaml:1045:7\n3597 rules/marlborough/rules.yaml:1046:7\n3598 rules/marlborough/rules.yaml:1047:11\n3599 rules/marlborough/rules.yaml:1048:7\n3600 rules/marlborough/rules.yaml:1049:7\n3601 rules/marlborough/rules.yaml:1050:11\n3602 rules/marlborough/rules.yaml:1051:11\n3603 rules/marlborough/rules.yaml:1052:15\n3604 rules/marlborough/rules.yaml:1053:15\n3605 rules/marlborough/rules.yaml:1054:15\n3606 rules/marlborough/rules.yaml:1055:19\n3607 rules/marlborough/rules.yaml:1057:11\n3608 rules/marlborough/rules.yaml:1058:11\n3612 rules/marlborough/flow.yaml:10:7\n3613 rules/marlborough/flow.yaml:11:11\n3619 rules/marlborough/rules.yaml:661:7\n3620 rules/marlborough/rules.yaml:662:7\n3621 rules/marlborough/rules.yaml:663:7\n3622 rules/marlborough/rules.yaml:664:11\n3623 rules/marlborough/rules.yaml:665:11\n3624 rules/marlborough/rules.yaml:666:15\n3625 rules/marlborough/rules.yaml:667:15\n3626 rules/marlborough/rules.yaml:668:7\n3631 rules/marlborough/rules.yaml:669:11\n3632 rules/marlborough/rules.yaml:670:11\n3633 rules/marlborough/rules.yaml:671:11\n3634 rules/marlborough/rules.yaml:672:11\n3635 rules/marlborough/rules.yaml:673:11\n3636 rules/marlborough/rules.yaml:674:7\n3637 rules/marlborough/rules.yaml:675:11\n3641 rules/marlborough/rules.yaml:1297:7\n3645 rules/marlborough/rules.yaml:1298:7\n3646 rules/marlborough/rules.yaml:1299:11\n3647 rules/marlborough/rules.yaml:1300:11\n3648 rules/marlborough/rules.yaml:1301:7\n3649 rules/marlborough/rules.yaml:1302:11\n3653 rules/marlborough/flow.yaml:49:7\n3657 rules/marlborough/flow.yaml:53:7\n3658 rules/marlborough/flow.yaml:54:11\n3662 rules/marlborough/flow.yaml:44:7\n3663 rules/marlborough/flow.yaml:45:11\n3667 rules/marlborough/rules.yaml:748:7\n3673 rules/marlborough/rules.yaml:749:7\n3674 rules/marlborough/rules.yaml:750:11\n3675 rules/marlborough/rules.yaml:751:7\n3676 rules/marlborough/rules.yaml:752:7\n3691 rules/marlborough/rules.yaml:731:7\n3696 rules/marlborough/rules.yaml:732:11\n3697 rules/marlborough/rules.yaml:733:7\n3709 rules/marlborough/rules.yaml:734:7\n3710 rules/marlborough/rules.yaml:735:11\n3711 rules/marlborough/rules.yaml:736:7\n3729 rules/marlborough/rules.yaml:737:7\n3730 rules/marlborough/rules.yaml:738:11\n3732 rules/marlborough/rules.yaml:739:7\n3733 rules/marlborough/rules.yaml:740:11\n3734 rules/marlborough/rules.yaml:741:11\n3775 rules/marlborough/rules.yaml:830:7\n3776 rules/marlborough/rules.yaml:831:7\n3782 rules/marlborough/rules.yaml:832:7\n3783 rules/marlborough/rules.yaml:833:11\n3785 rules/marlborough/rules.yaml:834:7\n3786 rules/marlborough/rules.yaml:835:11\n3788 rules/marlborough/rules.yaml:836:7\n3789 rules/marlborough/rules.yaml:837:7\n3790 rules/marlborough/rules.yaml:838:7\n3791 rules/marlborough/rules.yaml:839:7\n3796 rules/marlborough/rules.yaml:840:11\n3797 rules/marlborough/rules.yaml:841:11\n3825 rules/marlborough/rules.yaml:844:11\n3826 rules/marlborough/rules.yaml:845:11\n3827 rules/marlborough/rules.yaml:846:11\n3828 rules/marlborough/rules.yaml:848:19\n3829 rules/marlborough/rules.yaml:849:23\n3831 rules/marlborough/rules.yaml:851:23\n3832 rules/marlborough/rules.yaml:852:23\n3842 rules/marlborough/rules.yaml:858:19\n3845 rules/marlborough/rules.yaml:854:19\n3849 rules/marlborough/rules.yaml:856:19\n3858 rules/marlborough/rules.yaml:860:11\n3859 rules/marlborough/rules.yaml:861:11\n3897 rules/marlborough/rules.yaml:864:11\n3898 rules/marlborough/rules.yaml:865:11\n3899 rules/marlborough/rules.yaml:866:11\n3906 rules/marlborough/rules.yaml:867:11\n3913 rules/marlborough/rules.yaml:868:11\n3924 rules/marlborough/rules.yaml:870:19\n3931 rules/marlborough/rules.yaml:871:19\n3938 rules/marlborough/rules.yaml:872:23\n3939 rules/marlborough/rules.yaml:873:23\n3943 rules/marlborough/rules.yaml:875:19\n3948 rules/marlborough/rules.yaml:880:23\n3951 rules/marlborough/rules.yaml:876:23\n3955 rules/marlborough/rules.yaml:878:23\n3959 rules/marlborough/rules.yaml:882:19\n3960 rules/marlborough/rules.yaml:883:19\n3973 rules/marlborough/rules.yaml:884:19\n3976 rules/marlborough/rules.yaml:887:23\n3979 rules/marlborough/rules.yaml:885:23\n3983 rules/marlborough/rules.yaml:889:19\n3990 rules/marlborough/rules.yaml:890:19\n3997 rules/marlborough/rules.yaml:891:19\n4008 rules/marlborough/rules.yaml:892:23\n4012 rules/marlborough/rules.yaml:894:19\n4055 rules/marlborough/rules.yaml:1353:3\n4060 rules/marlborough/rules.yaml:1353:3\n4063 rules/marlborough/rules.yaml:1353:3\n4064 rules/marlborough/rules.yaml:1353:3\n4065 rules/marlborough/rules.yaml:1353:3\n4066 rules/marlborough/rules.yaml:1353:3\n4067 rules/marlborough/rules.yaml:1353:3\n4068 rules/marlborough/rules.yaml:1353:3\n4081 rules/marlborough/rules.yaml:1353:3\n4082 rules/marlborough/rules.yaml:1353:3\n4094 rules/marlborough/rules.yaml:1353:3\n4100 rules/marlborough/rules.yaml:1353:3\n4113 rules/marlborough/rules.yaml:1353:3\n4114 rules/marlborough/rules.yaml:1353:3\n4136 rules/marlborough/rules.yaml:1353:3\n4176 rules/marlborough/rules.yaml:1353:3\n4177 rules/marlborough/rules.yaml:1353:3\n4179 rules/marlborough/rules.yaml:1353:3\n4180 rules/marlborough/rules.yaml:1353:3\n4184 rules/marlborough/rules.yaml:1353:3\n4225 rules/marlborough/rules.yaml:905:7\n4226 rules/marlborough/rules.yaml:906:7\n4227 rules/marlborough/rules.yaml:907:7\n4235 rules/marlborough/rules.yaml:908:7\n4236 rules/marlborough/rules.yaml:909:7\n4237 rules/marlborough/rules.yaml:910:7\n4238 rules/marlborough/rules.yaml:911:7\n4239 rules/marlborough/rules.yaml:912:11\n4240 rules/marlborough/rules.yaml:913:7\n4241 rules/marlborough/rules.yaml:914:7\n4242 rules/marlborough/rules.yaml:915:7\n4250 rules/marlborough/rules.yaml:916:7\n4258 rules/marlborough/rules.yaml:917:7\n4259 rules/marlborough/rules.yaml:918:7\n4260 rules/marlborough/rules.yaml:919:7\n4261 rules/marlborough/rules.yaml:920:7\n4262 rules/marlborough/rules.yaml:921:7\n4263 rules/marlborough/rules.yaml:922:7\n4264 rules/marlborough/rules.yaml:923:7\n4310 rules/marlborough/rules.yaml:924:7\n4311 rules/marlborough/rules.yaml:925:7\n4312 rules/marlborough/rules.yaml:926:7\n4313 rules/marlborough/rules.yaml:927:7\n4340 rules/marlborough/rules.yaml:928:7\n4392 rules/marlborough/rules.yaml:929:7\n4393 rules/marlborough/rules.yaml:930:11\n4420 rules/marlborough/rules.yaml:931:7\n4421 rules/marlborough/rules.yaml:932:7\n4432 rules/marlborough/rules.yaml:934:15\n4433 rules/marlborough/rules.yaml:935:19\n4434 rules/marlborough/rules.yaml:936:15\n4441 rules/marlborough/rules.yaml:937:15\n4448 rules/marlborough/rules.yaml:938:15\n4453 rules/marlborough/rules.yaml:939:19\n4457 rules/marlborough/rules.yaml:941:15\n4467 rules/marlborough/rules.yaml:942:15\n4474 rules/marlborough/rules.yaml:943:15\n4481 rules/marlborough/rules.yaml:944:15\n4488 rules/marlborough/rules.yaml:945:15\n4493 rules/marlborough/rules.yaml:946:19\n4497 rules/marlborough/rules.yaml:948:15\n4498 rules/marlborough/rules.yaml:949:15\n4505 rules/marlborough/rules.yaml:950:15\n4512 rules/marlborough/rules.yaml:951:15\n4518 rules/marlborough/rules.yaml:952:19\n4521 rules/marlborough/rules.yaml:954:15\n4528 rules/marlborough/rules.yaml:955:15\n4535 rules/marlborough/rules.yaml:956:15\n4538 rules/marlborough/rules.yaml:957:19\n4539 rules/marlborough/rules.yaml:958:19\n4540 rules/marlborough/rules.yaml:959:15\n4547 rules/marlborough/rules.yaml:960:15\n4554 rules/marlborough/rules.yaml:961:15\n4559 rules/marlborough/rules.yaml:962:19\n4563 rules/marlborough/rules.yaml:964:15\n4564 rules/marlborough/rules.yaml:965:19\n4565 rules/marlborough/rules.yaml:966:15\n4566 rules/marlborough/rules.yaml:967:15\n4567 rules/marlborough/rules.yaml:968:15\n4574 rules/marlborough/rules.yaml:969:15\n4581 rules/marlborough/rules.yaml:970:15\n4586 rules/marlborough/rules.yaml:971:19\n4610 rules/marlborough/rules.yaml:569:7\n4613 rules/marlborough/rules.yaml:570:7\n4621 rules/marlborough/rules.yaml:571:11\n4633 rules/marlborough/rules.yaml:572:11\n4634 rules/marlborough/rules.yaml:573:15\n4637 rules/marlborough/rules.yaml:574:11\n4638 rules/marlborough/rules.yaml:575:11\n4641 rules/marlborough/rules.yaml:576:7\n4642 rules/marlborough/rules.yaml:577:7\n4649 rules/marlborough/rules.yaml:578:11\n4650 rules/marlborough/rules.yaml:579:11\n4654 rules/marlborough/rules.yaml:580:11\n4673 rules/marlborough/rules.yaml:760:7\n4674 rules/marlborough/rules.yaml:761:11\n4675 rules/marlborough/rules.yaml:762:7\n4676 rules/marlborough/rules.yaml:763:7\n4681 rules/marlborough/rules.yaml:775:15\n4684 rules/marlborough/rules.yaml:765:15\n4685 rules/marlborough/rules.yaml:766:15\n4686 rules/marlborough/rules.yaml:767:15\n4693 rules/marlborough/rules.yaml:768:15\n4696 rules/marlborough/rules.yaml:770:15\n4697 rules/marlborough/rules.yaml:771:15\n4698 rules/marlborough/rules.yaml:772:15\n4705 rules/marlborough/rules.yaml:773:15\n4722 rules/marlborough/rules.yaml:1217:7\n4742 rules/marlborough/rules.yaml:1218:11\n4745 rules/marlborough/rules.yaml:1219:11\n4754 rules/marlborough/rules.yaml:1220:15\n4755 rules/marlborough/rules.yaml:1221:15\n4785 rules/marlborough/rules.yaml:786:7\n4786 rules/marlborough/rules.yaml:787:7\n4789 rules/marlborough/rules.yaml:788:7\n4790 rules/marlborough/rules.yaml:789:11\n4791 rules/marlborough/rules.yaml:790:15\n4792 rules/marlborough/rules.yaml:791:7\n4793 rules/marlborough/rules.yaml:792:7\n4794 rules/marlborough/rules.yaml:793:7\n4799 rules/marlborough/rules.yaml:794:11\n4800 rules/marlborough/rules.yaml:795:11\n4801 rules/marlborough/rules.yaml:796:11\n4807 rules/marlborough/rules.yaml:797:11\n4816 rules/marlborough/rules.yaml:798:11\n4817 rules/marlborough/rules.yaml:799:15\n4818 rules/marlborough/rules.yaml:800:19\n4826 rules/marlborough/rules.yaml:802:15\n4839 rules/marlborough/rules.yaml:803:15\n4840 rules/marlborough/rules.yaml:804:19\n4842 rules/marlborough/rules.yaml:805:15\n4845 rules/marlborough/rules.yaml:806:7\n4846 rules/marlborough/rules.yaml:807:7\n4872 rules/marlborough/rules.yaml:1154:7\n4873 rules/marlborough/rules.yaml:1155:7\n4882 rules/marlborough/rules.yaml:1156:7\n4893 rules/marlborough/rules.yaml:1157:11\n4909 rules/marlborough/rules.yaml:1158:15\n4922 rules/marlborough/rules.yaml:1159:15\n4928 rules/marlborough/rules.yaml:1160:19\n4929 rules/marlborough/rules.yaml:1161:19\n4932 rules/marlborough/rules.yaml:1171:23\n4936 rules/marlborough/rules.yaml:1162:23\n4937 rules/marlborough/rules.yaml:1163:23\n4966 rules/marlborough/rules.yaml:1164:23\n4967 rules/marlborough/rules.yaml:1165:27\n4969 rules/marlborough/rules.yaml:1166:23\n4981 rules/marlborough/rules.yaml:1167:23\n4982 rules/marlborough/rules.yaml:1168:27\n4983 rules/marlborough/rules.yaml:1169:31\n5012 rules/marlborough/rules.yaml:1374:3\n5017 rules/marlborough/rules.yaml:1374:3\n5020 rules/marlborough/rules.yaml:1374:3\n5021 rules/marlborough/rules.yaml:1374:3\n5022 rules/marlborough/rules.yaml:1374:3\n5023 rules/marlborough/rules.yaml:1374:3\n5024 rules/marlborough/rules.yaml:1374:3\n5025 rules/marlborough/rules.yaml:1374:3\n5038 rules/marlborough/rules.yaml:1374:3\n5039 rules/marlborough/rules.yaml:1374:3\n5051 rules/marlborough/rules.yaml:1374:3\n5057 rules/marlborough/rules.yaml:1374:3\n5062 rules/marlborough/rules.yaml:1374:3\n5063 rules/marlborough/rules.yaml:1374:3\n5085 rules/marlborough/rules.yaml:1374:3\n5125 rules/marlborough/rules.yaml:1374:3\n5126 rules/marlborough/rules.yaml:1374:3\n5128 rules/marlborough/rules.yaml:1374:3\n5129 rules/marlborough/rules.yaml:1374:3\n5133 rules/marlborough/rules.yaml:1374:3\n5158 rules/marlborough/rules.yaml:814:7\n5159 rules/marlborough/rules.yaml:815:7\n5162 rules/marlborough/rules.yaml:819:11\n5170 rules/marlborough/rules.yaml:816:11\n5176 rules/marlborough/rules.yaml:817:11\n5209 rules/marlborough/rules.yaml:1235:7\n5227 rules/marlborough/rules.yaml:1236:11\n5228 rules/marlborough/rules.yaml:1237:11\n5229 rules/marlborough/rules.yaml:1238:11\n5230 rules/marlborough/rules.yaml:1239:15\n5239 rules/marlborough/rules.yaml:1241:15\n5252 rules/marlborough/rules.yaml:1242:15\n5254 rules/marlborough/rules.yaml:1243:15\n5258 rules/marlborough/rules.yaml:1244:7\n5265 rules/marlborough/rules.yaml:1245:7\n5266 rules/marlborough/rules.yaml:1246:7\n5271 rules/marlborough/rules.yaml:1247:7\n5279 rules/marlborough/rules.yaml:1248:11\n5292 rules/marlborough/rules.yaml:1249:11\n5297 rules/marlborough/rules.yaml:1250:15\n5298 rules/marlborough/rules.yaml:1251:15\n5305 rules/marlborough/rules.yaml:1252:15\n5306 rules/marlborough/rules.yaml:1253:15\n5309 rules/marlborough/rules.yaml:1254:7\n5310 rules/marlborough/rules.yaml:1255:7\n5321 rules/marlborough/rules.yaml:1256:11\n5324 rules/marlborough/rules.yaml:1257:11\n5339 rules/marlborough/rules.yaml:1258:11\n5340 rules/marlborough/rules.yaml:1259:15\n5349 rules/marlborough/rules.yaml:1261:15\n5355 rules/marlborough/rules.yaml:1262:15\n5356 rules/marlborough/rules.yaml:1263:19\n5358 rules/marlborough/rules.yaml:1265:19\n5359 rules/marlborough/rules.yaml:1266:19\n5360 rules/marlborough/rules.yaml:1267:19\n5364 rules/marlborough/rules.yaml:1268:7\n5365 rules/marlborough/rules.yaml:1269:7\n5376 rules/marlborough/rules.yaml:1270:11\n5397 rules/marlborough/rules.yaml:1271:11\n5398 rules/marlborough/rules.yaml:1272:15\n5407 rules/marlborough/rules.yaml:1274:15\n5415 rules/marlborough/rules.yaml:1275:15\n5416 rules/marlborough/rules.yaml:1276:19\n5422 rules/marlborough/rules.yaml:1278:19\n5427 rules/marlborough/rules.yaml:1279:19\n5428 rules/marlborough/rules.yaml:1280:19\n5429 rules/marlborough/rules.yaml:1281:19\n5433 rules/marlborough/rules.yaml:1282:23\n5434 rules/marlborough/rules.yaml:1283:23\n5443 rules/marlborough/rules.yaml:1285:23\n5456 rules/marlborough/rules.yaml:1286:23\n5458 rules/marlborough/rules.yaml:1287:23\n5516 rules/marlborough/rules.yaml:1181:7\n5533 rules/marlborough/rules.yaml:1182:7\n5538 rules/marlborough/rules.yaml:1183:11\n5539 rules/marlborough/rules.yaml:1184:7\n5540 rules/marlborough/rules.yaml:1185:7\n5561 rules/marlborough/rules.yaml:1186:7\n5562 rules/marlborough/rules.yaml:1187:11\n5563 rules/marlborough/rules.yaml:1188:11\n5564 rules/marlborough/rules.yaml:1189:15\n5565 rules/marlborough/rules.yaml:1190:11\n5566 rules/marlborough/rules.yaml:1191:7\n5579 rules/marlborough/rules.yaml:1192:7\n5580 rules/marlborough/rules.yaml:1193:11\n5582 rules/marlborough/rules.yaml:1194:7\n5597 rules/marlborough/rules.yaml:1067:7\n5598 rules/marlborough/rules.yaml:1068:11\n5599 rules/marlborough/rules.yaml:1069:7\n5600 rules/marlborough/rules.yaml:1070:7\n5601 rules/marlborough/rules.yaml:1071:7\n5612 rules/marlborough/rules.yaml:1072:11\n5619 rules/marlborough/rules.yaml:1073:11\n5620 rules/marlborough/rules.yaml:1074:15\n5622 rules/marlborough/rules.yaml:1076:15\n5623 rules/marlborough/rules.yaml:1077:11\n5646 rules/marlborough/rules.yaml:1331:7\n5647 rules/marlborough/rules.yaml:1332:7\n5648 rules/marlborough/rules.yaml:1333:7\n5649 rules/marlborough/rules.yaml:1334:7\n5660 rules/marlborough/rules.yaml:1335:11\n5665 rules/marlborough/rules.yaml:1336:11\n5666 rules/marlborough/rules.yaml:1337:11\n5667 rules/marlborough/rules.yaml:1338:11\n5668 rules/marlborough/rules.yaml:1339:15\n5679 rules/marlborough/rules.yaml:1341:15\n5692 rules/marlborough/rules.yaml:1342:15\n5699 rules/marlborough/rules.yaml:1344:15\n5712 rules/marlborough/rules.yaml:1345:15\n5713 rules/marlborough/rules.yaml:1346:19\n5715 rules/marlborough/rules.yaml:1348:19\n5719 rules/marlborough/rules.yaml:1349:7\n5720 rules/marlborough/rules.yaml:1350:7\n5751 rules/marlborough/rules.yaml:696:7\n5752 rules/marlborough/rules.yaml:697:7\n5753 rules/marlborough/rules.yaml:698:11\n5754 rules/marlborough/rules.yaml:699:7\n5755 rules/marlborough/rules.yaml:700:11\n5756 rules/marlborough/rules.yaml:701:11\n5757 rules/marlborough/rules.yaml:702:7\n5758 rules/marlborough/rules.yaml:703:11\n5759 rules/marlborough/rules.yaml:704:15\n5760 rules/marlborough/rules.yaml:705:7\n5767 rules/marlborough/rules.yaml:706:7\n5768 rules/marlborough/rules.yaml:707:7\n5769 rules/marlborough/rules.yaml:708:11\n5770 rules/marlborough/rules.yaml:709:7\n5771 rules/marlborough/rules.yaml:710:7\n5772 rules/marlborough/rules.yaml:711:7\n5773 rules/marlborough/rules.yaml:712:7\n5791 rules/marlborough/rules.yaml:713:7\n5792 rules/marlborough/rules.yaml:714:11\n5793 rules/marlborough/rules.yaml:715:11\n5794 rules/marlborough/rules.yaml:716:15\n5795 rules/marlborough/rules.yaml:717:11\n5796 rules/marlborough/rules.yaml:718:7\n5809 rules/marlborough/rules.yaml:719:7\n5810 rules/marlborough/rules.yaml:720:11\n5812 rules/marlborough/rules.yaml:721:7\n5835 rules/marlborough/rules.yaml:1393:3\n5840 rules/marlborough/rules.yaml:1393:3\n5841 rules/marlborough/rules.yaml:1393:3\n5842 rules/marlborough/rules.yaml:1393:3\n5843 rules/marlborough/rules.yaml:1393:3\n5844 rules/marlborough/rules.yaml:1393:3\n5845 rules/marlborough/rules.yaml:1393:3\n5846 rules/marlborough/rules.yaml:1393:3\n5859 rules/marlborough/rules.yaml:1393:3\n5860 rules/marlborough/rules.yaml:1393:3\n5872 rules/marlborough/rules.yaml:1393:3\n5878 rules/marlborough/rules.yaml:1393:3\n5881 rules/marlborough/rules.yaml:1393:3\n5882 rules/marlborough/rules.yaml:1393:3\n5903 rules/marlborough/rules.yaml:1393:3\n5941 rules/marlborough/rules.yaml:1393:3\n5942 rules/marlborough/rules.yaml:1393:3\n5944 rules/marlborough/rules.yaml:1393:3\n5945 rules/marlborough/rules.yaml:1393:3\n5949 rules/marlborough/rules.yaml:1393:3\n5987 rules/marlborough/rules.yaml:1094:7\n5993 rules/marlborough/rules.yaml:1095:7\n6007 rules/marlborough/rules.yaml:1096:7\n6018 rules/marlborough/rules.yaml:1097:7\n6022 rules/marlborough/rules.yaml:1098:11\n6023 rules/marlborough/rules.yaml:1099:11\n6024 rules/marlborough/rules.yaml:1100:7\n6025 rules/marlborough/rules.yaml:1101:7\n6084 rules/marlborough/rules.yaml:1102:7\n6085 rules/marlborough/rules.yaml:1103:11\n6086 rules/marlborough/rules.yaml:1104:7\n6087 rules/marlborough/rules.yaml:1105:11\n6088 rules/marlborough/rules.yaml:1106:7\n6089 rules/marlborough/rules.yaml:1107:11\n6090 rules/marlborough/rules.yaml:1108:15\n6092 rules/marlborough/rules.yaml:1109:11\n6094 rules/marlborough/rules.yaml:1111:11\n6095 rules/marlborough/rules.yaml:1112:7\n6096 rules/marlborough/rules.yaml:1113:11\n6099 rules/marlborough/rules.yaml:1114:15\n6100 rules/marlborough/rules.yaml:1115:19\n6101 rules/marlborough/rules.yaml:1116:15\n6103 rules/marlborough/rules.yaml:1118:15\n6104 rules/marlborough/rules.yaml:1119:7\n6109 rules/marlborough/rules.yaml:1120:11\n6110 rules/marlborough/rules.yaml:1121:11\n6111 rules/marlborough/rules.yaml:1122:11\n6116 rules/marlborough/rules.yaml:1123:15\n6117 rules/marlborough/rules.yaml:1124:15\n6125 rules/marlborough/rules.yaml:1125:19\n6137 rules/marlborough/rules.yaml:1126:19\n6140 rules/marlborough/rules.yaml:1127:7\n6145 rules/marlborough/rules.yaml:1128:11\n6152 rules/marlborough/rules.yaml:1129:7\n6164 rules/marlborough/rules.yaml:1130:7\n6169 rules/marlborough/rules.yaml:1131:11\n6170 rules/marlborough/rules.yaml:1132:7\n6171 rules/marlborough/rules.yaml:1133:7\n6172 rules/marlborough/rules.yaml:1134:11\n6173 rules/marlborough/rules.yaml:1135:7\n6190 rules/marlborough/rules.yaml:1136:7\n6195 rules/marlborough/rules.yaml:1137:11\n6196 rules/marlborough/rules.yaml:1138:11\n6197 rules/marlborough/rules.yaml:1139:15\n6209 rules/marlborough/rules.yaml:1140:11\n6216 rules/marlborough/rules.yaml:1141:11\n6217 rules/marlborough/rules.yaml:1142:15\n6218 rules/marlborough/rules.yaml:1143:11\n6250 rules/marlborough/rules.yaml:1004:7\n6256 rules/marlborough/rules.yaml:1005:7\n6257 rules/marlborough/rules.yaml:1006:7\n6258 rules/marlborough/rules.yaml:1007:11\n6270 rules/marlborough/rules.yaml:1008:7\n6287 rules/marlborough/rules.yaml:1009:7\n6288 rules/marlborough/rules.yaml:1010:11\n6289 rules/marlborough/rules.yaml:1011:11\n6290 rules/marlborough/rules.yaml:1012:11\n6291 rules/marlborough/rules.yaml:1013:7\n6292 rules/marlborough/rules.yaml:1014:7\n6293 rules/marlborough/rules.yaml:1015:7\n6299 rules/marlborough/rules.yaml:1016:7\n6321 rules/marlborough/rules.yaml:1017:7\n6322 rules/marlborough/rules.yaml:1018:11\n6323 rules/marlborough/rules.yaml:1019:11\n6324 rules/marlborough/rules.yaml:1020:7\n6333 rules/marlborough/rules.yaml:1021:11\n6339 rules/marlborough/rules.yaml:1022:11\n6341 rules/marlborough/rules.yaml:1023:7\n6352 rules/marlborough/rules.yaml:1024:7\n6370 rules/marlborough/rules.yaml:1025:7\n6371 rules/marlborough/rules.yaml:1026:11\n6372 rules/marlborough/rules.yaml:1027:7\n6373 rules/marlborough/rules.yaml:1028:11\n6374 rules/marlborough/rules.yaml:1029:15\n6376 rules/marlborough/rules.yaml:1030:15\n6377 rules/marlborough/rules.yaml:1031:11\n6379 rules/marlborough/rules.yaml:1033:11\n6380 rules/marlborough/rules.yaml:1034:7\n6385 rules/marlborough/rules.yaml:1035:11\n6386 rules/marlborough/rules.yaml:1036:11\n6387 rules/marlborough/rules.yaml:1037:11\n6392 rules/marlborough/rules.yaml:1038:15\n6393 rules/marlborough/rules.yaml:1039:15\n6401 rules/marlborough/rules.yaml:1040:19\n6409 rules/marlborough/rules.yaml:1041:19\n6412 rules/marlborough/rules.yaml:1042:7\n6417 rules/marlborough/rules.yaml:1043:7\n6418 rules/marlborough/rules.yaml:1044:11\n6419 rules/marlborough/rules.yaml:1045:7\n6420 rules/marlborough/rules.yaml:1046:7\n6421 rules/marlborough/rules.yaml:1047:11\n6422 rules/marlborough/rules.yaml:1048:7\n6435 rules/marlborough/rules.yaml:1049:7\n6440 rules/marlborough/rules.yaml:1050:11\n6441 rules/marlborough/rules.yaml:1051:11\n6449 rules/marlborough/rules.yaml:1052:15\n6462 rules/marlborough/rules.yaml:1053:15\n6463 rules/marlborough/rules.yaml:1054:15\n6464 rules/marlborough/rules.yaml:1055:19\n6465 rules/marlborough/rules.yaml:1056:19\n6468 rules/marlborough/rules.yaml:1057:11\n6474 rules/marlborough/rules.yaml:1058:11\n6500 rules/marlborough/flow.yaml:10:7\n6514 rules/marlborough/flow.yaml:11:11\n6545 rules/marlborough/rules.yaml:661:7\n6546 rules/marlborough/rules.yaml:662:7\n6547 rules/marlborough/rules.yaml:663:7\n6557 rules/marlborough/rules.yaml:664:11\n6565 rules/marlborough/rules.yaml:665:11\n6566 rules/marlborough/rules.yaml:666:15\n6567 rules/marlborough/rules.yaml:667:15\n6570 rules/marlborough/rules.yaml:668:7\n6581 rules/marlborough/rules.yaml:669:11\n6582 rules/marlborough/rules.yaml:670:11\n6600 rules/marlborough/rules.yaml:671:11\n6601 rules/marlborough/rules.yaml:672:11\n6602 rules/marlborough/rules.yaml:673:11\n6606 rules/marlborough/rules.yaml:674:7\n6607 rules/marlborough/rules.yaml:675:11\n6625 rules/marlborough/rules.yaml:1297:7\n6629 rules/marlborough/rules.yaml:1298:7\n6643 rules/marlborough/rules.yaml:1299:11\n6644 rules/marlborough/rules.yaml:1300:11\n6649 rules/marlborough/rules.yaml:1301:7\n6663 rules/marlborough/rules.yaml:1302:11\n6677 rules/marlborough/flow.yaml:49:7\n6696 rules/marlborough/flow.yaml:53:7\n6710 rules/marlborough/flow.yaml:54:11\n6724 rules/marlborough/flow.yaml:44:7\n6729 rules/marlborough/flow.yaml:45:11\n6746 rules/marlborough/rules.yaml:748:7\n6752 rules/marlborough/rules.yaml:749:7\n6753 rules/marlborough/rules.yaml:750:11\n6754 rules/marlborough/rules.yaml:751:7\n6765 rules/marlborough/rules.yaml:752:7\n6766 rules/marlborough/rules.yaml:753:7"
