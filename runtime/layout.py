@@ -183,7 +183,8 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
     From ``LAYOUT`` rows: ``o_<field>`` offsets. From ``id_<kind>``: ``n_<kind>``,
     ``all_<kind>`` (the indices) and ``k_<kind>__<id>`` (an id's index). From fixed record
     values ``s_e_<type>__<attr>``: ``ix_<type>__<attr>`` (record indices by value) and
-    ``ix_<type>__<a>__<b>`` (by the pair of values of two attributes, a < b). From card
+    ``ix_<type>__<a>__<b>`` (by the pair of values of two attributes, a < b). From fixed
+    player values ``s_p_<field>``: ``ix_player__<field>`` (seat indices by value). From card
     attributes ``card_<attr>``: ``mk_card__<attr>`` (card masks by value) and ``card_all``.
     """
     d = dict(primary)
@@ -220,6 +221,12 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
                     for i, vv in enumerate(zip(values, more, strict=True)):
                         pairs[vv] = (*pairs.get(vv, ()), i)
                     d[f"ix_{etype}__{attr}__{other[len(prefix) :]}"] = pairs
+        elif key.startswith("s_p_") and _scalars(values):
+            # the seats by the value of a player field no rule changes (``ix_player__<F>``)
+            seats: dict[Any, tuple[int, ...]] = {}
+            for i, v in enumerate(values):
+                seats[v] = (*seats.get(v, ()), i)
+            d["ix_player__" + key[4:]] = seats
         elif key.startswith("card_") and _scalars(values):
             masks: dict[Any, int] = {}
             for i, v in enumerate(values):

@@ -41,7 +41,7 @@ from ..effects import (
 )
 from .data import ScenarioData, table_ids
 from .hoist import hoistable
-from .indexed import conjuncts, join_and
+from .indexed import conjuncts, indexed_type, join_and
 
 
 class CodegenError(Exception):
@@ -374,9 +374,9 @@ class ExprGen:
         records with both (``self.ix_T__A__B``, attributes in name order)."""
         e = self.flatten(e)
         it, cond = e.iter, e.cond
-        if isinstance(it, Name) and it.ref is not None and it.ref[0] == "all" and cond is not None:
-            tname = it.ref[1]
-            parts = conjuncts(cond)
+        tname = indexed_type(it)
+        if tname is not None and cond is not None:
+            parts = self.filter_parts(cond, e.var, tname)
             for i, c in enumerate(parts):
                 hit = self.static_equality(c, e.var, tname)
                 if hit is not None:
@@ -395,16 +395,38 @@ class ExprGen:
                     return src, join_and(rest)
         return self.iterable(it), cond
 
+    def filter_parts(self, cond: Expr, var: str, tname: str) -> list[Expr]:
+        """The parts of a filter of ``var`` over ``tname`` joined by ``and``; if none is an
+        equality an index serves, a call among them that can be inlined is replaced by its
+        body's parts (``western(p)``: ``p.side == "allies" and ...``), so that an index can
+        serve a test written in a function (kept only if it then does)."""
+        parts = conjuncts(cond)
+        if any(self.static_equality(c, var, tname) for c in parts):
+            return parts
+        before = self.inlined
+        out: list[Expr] = []
+        for c in parts:
+            sub = self.inl(c)
+            out.extend(conjuncts(sub) if sub is not c else [c])
+        if any(self.static_equality(c, var, tname) for c in out):
+            return out
+        self.inlined = before  # nothing gained: the names of inlined variables as before
+        return parts
+
     def static_equality(self, c: Expr, var: str, tname: str) -> tuple[str, Expr] | None:
         if not (isinstance(c, Compare) and c.op == "=="):
             return None
-        et = self.sd.game.entities[tname]
+        # a record's fixed attributes; a seat's player fields no rule changes (``s_p_F``)
+        if tname == "player":
+            fixed = {n for n in self.sd.game.player_fields if f"s_p_{n}" in self.sd.data}
+        else:
+            fixed = set(self.sd.game.entities[tname].attributes)
         for side, other in ((c.left, c.right), (c.right, c.left)):
             if (
                 isinstance(side, Attr)
                 and isinstance(side.obj, Name)
                 and side.obj.id == var
-                and side.name in et.attributes
+                and side.name in fixed
                 and f"ix_{tname}__{side.name}" in self.sd.data
                 and not _mentions(other, var)
             ):
