@@ -232,7 +232,36 @@ def engine_data(primary: dict[str, Any], rows: tuple[tuple[Any, ...], ...]) -> d
             for i, v in enumerate(values):
                 masks[v] = masks.get(v, 0) | (1 << i)
             d["mk_card__" + key[5:]] = masks
+    # a fixed attribute A naming a seat (``seat_attrs``), seen through a fixed player field F:
+    # the records by that value (``ix_<type>__<A>_of_<F>``), alone and with each other fixed
+    # attribute (names in order, as above)
+    for path in primary.get("seat_attrs", ()):
+        etype, _, attr = path.partition("__")
+        seats = primary[f"s_e_{path}"]
+        prefix = f"s_e_{etype}__"
+        for key, values in primary.items():
+            if not (key.startswith("s_p_") and _scalars(values)):
+                continue
+            name = f"{attr}_of_{key[4:]}"
+            derived = tuple(values[s] for s in seats)
+            d[f"ix_{etype}__{name}"] = _by_value(zip(derived, strict=True))
+            for other, more in primary.items():
+                if other.startswith(prefix) and _scalars(more):
+                    b = other[len(prefix) :]
+                    first, second = sorted([(name, derived), (b, more)])
+                    d[f"ix_{etype}__{first[0]}__{second[0]}"] = _by_value(
+                        zip(first[1], second[1], strict=True)
+                    )
     return d
+
+
+def _by_value(rows: Any) -> dict[Any, tuple[int, ...]]:
+    """The indices of ``rows`` (tuples of values) by value: one value alone, or a pair."""
+    index: dict[Any, tuple[int, ...]] = {}
+    for i, row in enumerate(rows):
+        v = row[0] if len(row) == 1 else row
+        index[v] = (*index.get(v, ()), i)
+    return index
 
 
 def initial_state(

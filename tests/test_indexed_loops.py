@@ -126,3 +126,51 @@ def test_a_filter_written_in_a_function_is_indexed_once_inlined(tmp_path):
     engine = _courting(tmp_path / "fn", loop, function)
     assert "self.ix_player__envoys.get(4, ())" in engine
     assert "f_four_envoys" not in engine.split("def q_turn__courting", 1)[-1].split("\n    def ")[0]
+
+
+ENVOYS_AT = "return sum([m.envoys for m in missions if m.owner == p and m.city == c])"
+
+
+def _envoys_at(tmp_path: Path, body: str) -> str:
+    """The engine of the envoys fixture compiled in ``tmp_path``, ``envoys_at`` returning
+    ``body``."""
+    (tmp_path / "rules").mkdir(parents=True)
+    (tmp_path / "generated").mkdir()
+    shutil.copytree(FIXTURES / "envoys", tmp_path / "rules" / "envoys")
+    rules = tmp_path / "rules" / "envoys" / "rules.yaml"
+    text = rules.read_text()
+    assert text.count(ENVOYS_AT) == 1
+    rules.write_text(text.replace(ENVOYS_AT, body))
+    compile_into(tmp_path)
+    return (tmp_path / "generated" / "envoys" / "engine.py").read_text()
+
+
+def test_a_sum_over_seats_of_sums_over_their_records_is_one_loop_over_records(tmp_path):
+    """``sum([sum([m.envoys for m in missions if m.owner == q and m.city == c]) for q in
+    players if q.envoys == p.envoys and q == p])``: one loop over the missions of ``c`` whose
+    owner has ``p``'s envoys (``self.ix_mission__city__owner_of_envoys``, the owner's fixed
+    player field seen through the mission's fixed ``owner``), no loop over the seats; the
+    same games as the plain sum."""
+    nested = (
+        "return sum([sum([m.envoys for m in missions if m.owner == q and m.city == c])"
+        " for q in players if q.envoys == p.envoys and q == p])"
+    )
+    engine = _envoys_at(tmp_path / "nested", nested)
+    body = engine.split("def f_envoys_at", 1)[1].split("\n    def ", 1)[0]
+    assert "_of_envoys" in body
+    assert "all_player" not in body and "ix_player__" not in body
+    _envoys_at(tmp_path / "plain", ENVOYS_AT)
+    seeds = range(12)
+    assert _final_states(tmp_path / "nested", seeds) == _final_states(tmp_path / "plain", seeds)
+
+
+def test_a_sum_over_seats_without_an_index_for_their_filter_stays_nested(tmp_path):
+    """The seats' filter tests no fixed player field (``q == p`` alone): the fused loop
+    would gain nothing, so the sums stay as written (a loop over the seats)."""
+    nested = (
+        "return sum([sum([m.envoys for m in missions if m.owner == q and m.city == c])"
+        " for q in players if q == p])"
+    )
+    engine = _envoys_at(tmp_path / "nested", nested)
+    body = engine.split("def f_envoys_at", 1)[1].split("\n    def ", 1)[0]
+    assert "_of_" not in body and "self.all_player" in body
