@@ -1533,7 +1533,8 @@ class WestphaliaRules:
 
     def p_add_debt(self, S: list[Any], v_p: Any, v_amount: int) -> None:
         "add_debt [rules/westphalia/rules.yaml:391:3]"
-        S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_amount, -200), 999)
+        _clamp = S[self.o_p_debt + v_p] + v_amount
+        S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def p_deal__claim__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any) -> None:
         "deal__claim__give (WEST-1-02, WEST-1-06, WEST-5D-03, WEST-6-01) [rules/westphalia/rules.yaml:810:5]"
@@ -1551,8 +1552,10 @@ class WestphaliaRules:
 
     def p_deal__debts__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__debts__give (WEST-1-02) [rules/westphalia/rules.yaml:796:5]"
-        S[self.o_p_debt + v_giver] = min(max(S[self.o_p_debt + v_giver] - v_n, -200), 999)
-        S[self.o_p_debt + v_receiver] = min(max(S[self.o_p_debt + v_receiver] + v_n, -200), 999)
+        _clamp = S[self.o_p_debt + v_giver] - v_n
+        S[self.o_p_debt + v_giver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+        _clamp = S[self.o_p_debt + v_receiver] + v_n
+        S[self.o_p_debt + v_receiver] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def p_deal__initiative__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         """deal__initiative__give (WEST-1-02) [rules/westphalia/rules.yaml:834:5]"""
@@ -1576,11 +1579,13 @@ class WestphaliaRules:
 
     def p_deal__liberties_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:862:5]"
-        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+        _clamp = S[self.o_g_liberties] - 1
+        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__liberties_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__liberties_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:855:5]"
-        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+        _clamp = S[self.o_g_liberties] + 1
+        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__peace__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__peace__give (WEST-8-01, WEST-8-02) [rules/westphalia/rules.yaml:827:5]"
@@ -1588,16 +1593,20 @@ class WestphaliaRules:
 
     def p_deal__prestige__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__prestige__give (WEST-1-02) [rules/westphalia/rules.yaml:803:5]"
-        S[self.o_p_prestige + v_giver] = min(max(S[self.o_p_prestige + v_giver] - v_n, 0), 15)
-        S[self.o_p_prestige + v_receiver] = min(max(S[self.o_p_prestige + v_receiver] + v_n, 0), 15)
+        _clamp = S[self.o_p_prestige + v_giver] - v_n
+        S[self.o_p_prestige + v_giver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
+        _clamp = S[self.o_p_prestige + v_receiver] + v_n
+        S[self.o_p_prestige + v_receiver] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
 
     def p_deal__tolerance_down__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__tolerance_down__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:848:5]"
-        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+        _clamp = S[self.o_g_tolerance] - 1
+        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__tolerance_up__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__tolerance_up__give (WEST-7-01, WEST-7-02) [rules/westphalia/rules.yaml:841:5]"
-        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+        _clamp = S[self.o_g_tolerance] + 1
+        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
 
     def p_deal__truce__give(self, S: list[Any], v_giver: Any, v_receiver: Any) -> None:
         "deal__truce__give (WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:869:5]"
@@ -1611,8 +1620,10 @@ class WestphaliaRules:
 
     def p_deal__units__give(self, S: list[Any], v_giver: Any, v_receiver: Any, v_n: int) -> None:
         "deal__units__give (WEST-1-02, WEST-I3B-01) [rules/westphalia/rules.yaml:789:5]"
-        S[self.o_p_units + v_giver] = min(max(S[self.o_p_units + v_giver] - v_n, 0), 64)
-        S[self.o_p_units + v_receiver] = min(max(S[self.o_p_units + v_receiver] + v_n, 0), 64)
+        _clamp = S[self.o_p_units + v_giver] - v_n
+        S[self.o_p_units + v_giver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+        _clamp = S[self.o_p_units + v_receiver] + v_n
+        S[self.o_p_units + v_receiver] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
     def p_deal__unrest_debts__give(
         self, S: list[Any], v_giver: Any, v_receiver: Any, v_x: Any
@@ -1716,7 +1727,8 @@ class WestphaliaRules:
         for v_p__1 in self.all_player:
             _w1 += N[self.o_p_prestige + v_p__1]
         if self.c_prestige_total - _w1 > 0:
-            S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] + 1, 0), 15)
+            _clamp = S[self.o_p_prestige + v_p] + 1
+            S[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
             if S[_LOG] is not False:
                 _log(S, 2, (v_p, N[self.o_p_prestige + v_p]))
         else:
@@ -1727,7 +1739,8 @@ class WestphaliaRules:
         """lose_prestige [rules/westphalia/rules.yaml:417:3]"""
         N: list[int] = S
         if N[self.o_p_prestige + v_p] > 0:
-            S[self.o_p_prestige + v_p] = min(max(S[self.o_p_prestige + v_p] - 1, 0), 15)
+            _clamp = S[self.o_p_prestige + v_p] - 1
+            S[self.o_p_prestige + v_p] = 0 if _clamp < 0 else 15 if _clamp > 15 else _clamp
             if S[_LOG] is not False:
                 _log(S, 4, (v_p, N[self.o_p_prestige + v_p]))
 
@@ -1751,13 +1764,11 @@ class WestphaliaRules:
         )
         for v_x in self.ix_army__owner.get(self.k_player__dutch, ()):
             if S[self.o_e_army__location + v_x] is not None:
-                S[self.o_p_units + self.k_player__dutch] = min(
-                    max(
-                        S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x], 0
-                    ),
-                    64,
+                _clamp = S[self.o_p_units + self.k_player__dutch] + N[self.o_e_army__units + v_x]
+                S[self.o_p_units + self.k_player__dutch] = (
+                    0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
-                S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
+                S[self.o_e_army__units + v_x] = 0
                 S[self.o_e_army__location + v_x] = None
         if S[_LOG] is not False:
             _log(S, 5, ())
@@ -1785,7 +1796,8 @@ class WestphaliaRules:
                 _w4 = _w3 < self.c_recatholicized_markers
             if _w4:
                 S[self.o_e_area__recatholicized + v_a] = True
-                S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+                _clamp = S[self.o_g_tolerance] - 1
+                S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 if S[_LOG] is not False:
                     _log(S, 10, (v_a, N[self.o_g_tolerance]))
 
@@ -1794,9 +1806,11 @@ class WestphaliaRules:
         N: list[int] = S
         v_before = N[self.o_p_debt + v_p]
         if self.c_debt_below_zero:
-            S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] - v_amount, -200), 999)
+            _clamp = S[self.o_p_debt + v_p] - v_amount
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
         else:
-            S[self.o_p_debt + v_p] = min(max(max(0, N[self.o_p_debt + v_p] - v_amount), -200), 999)
+            _clamp = max(0, N[self.o_p_debt + v_p] - v_amount)
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
         if S[_LOG] is not False:
             _log(S, 1, (v_why, v_p, v_amount, v_before, N[self.o_p_debt + v_p]))
 
@@ -1832,12 +1846,10 @@ class WestphaliaRules:
         v_helpers = _w2
         if len(v_helpers) > 0:
             v_q_2 = _head(v_helpers)
-            S[self.o_p_debt + v_p] = min(
-                max(S[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k], -200), 999
-            )
-            S[self.o_p_debt + v_q_2] = min(
-                max(S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k], -200), 999
-            )
+            _clamp = S[self.o_p_debt + v_p] - self.s_e_unrest__debts[v_k]
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+            _clamp = S[self.o_p_debt + v_q_2] + self.s_e_unrest__debts[v_k]
+            S[self.o_p_debt + v_q_2] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
             if S[_LOG] is not False:
                 _log(S, 33, (v_q_2, self.s_e_unrest__debts[v_k], v_k, v_p))
 
@@ -1859,7 +1871,8 @@ class WestphaliaRules:
                 self.f_arrears_column(S, N[self.o_p_prestige + v_p]),
             )
             v_n = v_r[3]
-            S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
+            _clamp = S[self.o_p_debt + v_p] + v_n
+            S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
             if S[_LOG] is not False:
                 _log(S, 82, (v_p, N[self.o_p_prestige + v_p], v_n, N[self.o_p_debt + v_p]))
 
@@ -1877,8 +1890,9 @@ class WestphaliaRules:
                     _log(S, 65, (v_r, N[self.o_p_ships + self.k_player__dutch]))
                 self.p_gain_prestige(S, self.k_player__spain)
             else:
-                S[self.o_p_debt + self.k_player__spain] = min(
-                    max(S[self.o_p_debt + self.k_player__spain] + 2, -200), 999
+                _clamp = S[self.o_p_debt + self.k_player__spain] + 2
+                S[self.o_p_debt + self.k_player__spain] = (
+                    -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                 )
                 if S[_LOG] is not False:
                     _log(S, 66, (v_r, N[self.o_p_ships + self.k_player__dutch]))
@@ -1886,15 +1900,15 @@ class WestphaliaRules:
     def p_turn__initiative(self, S: list[Any]) -> None:
         """The Phase Track advances; Units come back from the Armies to their players for the Diplomacy Phase; the Initiative discs are drawn at random. (WEST-3-01, WEST-4-01, WEST-4A-01) [rules/westphalia/flow.yaml:30:3]"""
         N: list[int] = S
-        S[self.o_g_diplomacy_phase] = min(max(S[self.o_g_diplomacy_phase] + 1, 0), 4)
+        _clamp = S[self.o_g_diplomacy_phase] + 1
+        S[self.o_g_diplomacy_phase] = 0 if _clamp < 0 else 4 if _clamp > 4 else _clamp
         if S[_LOG] is not False:
             _log(S, 80, (N[self.o_g_diplomacy_phase],))
         for v_x in self.all_army:
             _r1 = self.s_e_army__owner[v_x]
-            S[self.o_p_units + _r1] = min(
-                max(S[self.o_p_units + _r1] + N[self.o_e_army__units + v_x], 0), 64
-            )
-            S[self.o_e_army__units + v_x] = min(max(0, 0), 64)
+            _clamp = S[self.o_p_units + _r1] + N[self.o_e_army__units + v_x]
+            S[self.o_p_units + _r1] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
+            S[self.o_e_army__units + v_x] = 0
         S[self.o_g_initiative] = tuple(_shuffled(S, self.all_player))
         _log(S, 81, (tuple(S[self.o_g_initiative]),))
 
@@ -1912,9 +1926,8 @@ class WestphaliaRules:
             if S[_LOG] is not False:
                 _log(S, 68, (v_r, N[self.o_p_ships + self.k_player__dutch]))
         v_lost = -(-N[self.o_p_ships + self.k_player__dutch] // 2)
-        S[self.o_p_ships + self.k_player__dutch] = min(
-            max(S[self.o_p_ships + self.k_player__dutch] - v_lost, 0), 6
-        )
+        _clamp = S[self.o_p_ships + self.k_player__dutch] - v_lost
+        S[self.o_p_ships + self.k_player__dutch] = 0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
         if v_lost > 0:
             if S[_LOG] is not False:
                 _log(S, 69, (v_lost,))
@@ -1947,7 +1960,10 @@ class WestphaliaRules:
             _end(S, v_winners, "Victory Conditions after Debt Resolution", True)
         else:
             for v_p_3 in self.all_player:
-                S[self.o_p_score + v_p_3] = min(max(self.f_final_score(S, v_p_3), -999), 999)
+                _clamp = self.f_final_score(S, v_p_3)
+                S[self.o_p_score + v_p_3] = (
+                    -999 if _clamp < -999 else 999 if _clamp > 999 else _clamp
+                )
                 if S[_LOG] is not False:
                     _log(S, 46, (v_p_3, N[self.o_p_score + v_p_3]))
             v_best = max([N[self.o_p_score + v_p_4] for v_p_4 in self.all_player])
@@ -1981,7 +1997,7 @@ class WestphaliaRules:
             pass
         else:
             S[self.o_g_turn_over] = False
-            S[self.o_g_moves] = max(0, 0)
+            S[self.o_g_moves] = 0
             _runs0 = 0
             while not S[self.o_g_turn_over]:
                 _runs0 += 1
@@ -2028,7 +2044,8 @@ class WestphaliaRules:
                             _w5.append(v_a__1)
                     v_dest = _pick(R, _w5)
                     S[self.o_e_army__location + v_x] = v_dest
-                    S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
+                    _clamp = S[self.o_g_moves] + 1
+                    S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                     v_foes = [
                         v_x__10
                         for v_x__10 in self.all_army
@@ -2065,15 +2082,17 @@ class WestphaliaRules:
                             self.p_transfer_point(
                                 S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                             )
-                            S[self.o_e_army__units + v_x] = min(
-                                max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                            _clamp = S[self.o_e_army__units + v_x] - 1
+                            S[self.o_e_army__units + v_x] = (
+                                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                             )
                     else:
                         self.p_transfer_point(
                             S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                         )
-                        S[self.o_e_army__units + v_x] = min(
-                            max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                        _clamp = S[self.o_e_army__units + v_x] - 1
+                        S[self.o_e_army__units + v_x] = (
+                            0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                 else:
                     S[self.o_g_turn_over] = True
@@ -2089,18 +2108,20 @@ class WestphaliaRules:
         v_held = N[self.o_p_units + v_p]
         if len(v_mine) == 1:
             v_x_2 = _head(v_mine)
-            S[self.o_e_army__units + v_x_2] = min(max(min(self.c_army_max, v_held), 0), 64)
+            _clamp = min(self.c_army_max, v_held)
+            S[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         elif len(v_mine) > 1:
             v_picks = _pick(
                 R, Split(min(v_held, self.c_army_max * len(v_mine)), v_mine, self.c_army_max)
             )
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
+                _clamp = v_picks.count(v_x_3)
+                S[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         _w1 = 0
         for v_x_4 in v_mine:
             _w1 += N[self.o_e_army__units + v_x_4]
         v_kept = _w1
-        S[self.o_p_units + v_p] = min(max(0, 0), 64)
+        S[self.o_p_units + v_p] = 0
         if v_held > v_kept:
             pass
         if len(v_mine) > 0:
@@ -2137,25 +2158,25 @@ class WestphaliaRules:
                 _w2 += N[self.o_e_army__units + v_d_5]
             _v_units = _w2
             if v_a == v_b:
-                S[self.o_e_army__units + v_att] = min(
-                    max(S[self.o_e_army__units + v_att] - v_low, 0), 64
-                )
+                _clamp = S[self.o_e_army__units + v_att] - v_low
+                S[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             else:
                 S[self.o_g_attacker_won] = v_attack > v_defense
                 _v_w = self.s_e_army__owner[v_att] if S[self.o_g_attacker_won] else _head(v_losers)
-                S[self.o_e_army__units + v_att] = min(
-                    max(S[self.o_e_army__units + v_att] - v_low, 0), 64
-                )
+                _clamp = S[self.o_e_army__units + v_att] - v_low
+                S[self.o_e_army__units + v_att] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 for v_d_6 in v_fighting:
-                    S[self.o_e_army__units + v_d_6] = min(
-                        max(S[self.o_e_army__units + v_d_6] - v_low, 0), 64
+                    _clamp = S[self.o_e_army__units + v_d_6] - v_low
+                    S[self.o_e_army__units + v_d_6] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
             if S[self.o_g_attacker_won]:
                 for v_d_7 in v_fighting:
                     self.p_lose_prestige(S, self.s_e_army__owner[v_d_7])
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 for v_d_8 in v_fighting:
                     self.q_retreat(S, R, v_d_8)
             else:
@@ -2168,7 +2189,8 @@ class WestphaliaRules:
                         _w3 = True
                         break
                 if _w3:
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                 self.q_retreat(S, R, v_att)
 
     def q_claim_after_win(self, S: list[Any], R: Any, v_x: Any, v_foes: Any) -> None:
@@ -2184,7 +2206,8 @@ class WestphaliaRules:
                 self.p_transfer_point(
                     S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
                 )
-                S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
+                _clamp = S[self.o_e_army__units + v_x] - 1
+                S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
 
     def q_intercept(self, S: list[Any], R: Any, v_x: Any, v_q: Any, v_a: Any) -> None:
         "A Claim attempt may be Intercepted by one hostile non-acting Army in the theater with Units that can trace Friendly Areas to the Area; the threatened player is asked first. The Interceptor attacks the acting Army. Sets intercepted. A player who promised to keep out of the Area does not intercept into it. (WEST-5A-01, WEST-5A-03, WEST-5A-04, WEST-5A-05, WEST-5A-06, WEST-5C-01, WEST-8-04, WEST-1-04) [rules/westphalia/rules.yaml:584:3]"
@@ -2414,7 +2437,8 @@ class WestphaliaRules:
                     set(v_passable),
                 ),
             )
-            S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - v_cost, 0), 64)
+            _clamp = S[self.o_e_army__units + v_x] - v_cost
+            S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             S[self.o_e_army__location + v_x] = v_d
         else:
             pass
@@ -2442,9 +2466,11 @@ class WestphaliaRules:
         'II.4: "Note again that Negotiation happens throughout the Diplomacy Phase": a negotiation window before each step that has none of its own (Recruitment, Italy, Gold, Trade, Unrest), in Initiative order, and one after each Unrest card is flipped (4g), while the choice talks_at_every_step holds. (WEST-4-02, WEST-1-01, WEST-4G-04) [rules/westphalia/rules.yaml:761:3]'
         N: list[int] = S
         if N[self.o_g_window__talks__depth] < 1 and self.c_talks_at_every_step:
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] + 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] + 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             self.q_negotiate(S, R, S[self.o_g_initiative], self.c_step_rounds)
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] - 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] - 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
 
     def q_turn__final(self, S: list[Any], R: Any) -> None:
         "The last negotiation of the phase, then every Army gets up to eight Units; the excess is discarded. (WEST-4H-01, WEST-4H-02, WEST-1-05) [rules/westphalia/flow.yaml:188:3]"
@@ -2483,9 +2509,11 @@ class WestphaliaRules:
             if N[self.o_p_units + v_p] >= v_n:
                 v_units = R() < 0.5
             if v_units:
-                S[self.o_p_units + v_p] = min(max(S[self.o_p_units + v_p] - v_n, 0), 64)
+                _clamp = S[self.o_p_units + v_p] - v_n
+                S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             else:
-                S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
+                _clamp = S[self.o_p_debt + v_p] + v_n
+                S[self.o_p_debt + v_p] = -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
 
     def q_turn__military(self, S: list[Any], R: Any) -> None:
         "The Military Phase, in Initiative order (none after the fourth Diplomacy Phase). No negotiation. (WEST-3-01, WEST-3-02, WEST-5-01, WEST-1-05) [rules/westphalia/flow.yaml:196:3]"
@@ -2521,20 +2549,21 @@ class WestphaliaRules:
             pass
         else:
             for v_p in self.all_player:
-                S[self.o_p_units + v_p] = min(
-                    max(S[self.o_p_units + v_p] + self.s_p_recruit[v_p], 0), 64
-                )
+                _clamp = S[self.o_p_units + v_p] + self.s_p_recruit[v_p]
+                S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
         v_room = min(
             N[self.o_p_units + self.k_player__dutch],
             self.c_ships_max - N[self.o_p_ships + self.k_player__dutch],
         )
         if v_room > 0:
             v_n = _pick(R, tuple(range(0, v_room + 1)))
-            S[self.o_p_units + self.k_player__dutch] = min(
-                max(S[self.o_p_units + self.k_player__dutch] - v_n, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__dutch] - v_n
+            S[self.o_p_units + self.k_player__dutch] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            S[self.o_p_ships + self.k_player__dutch] = min(
-                max(S[self.o_p_ships + self.k_player__dutch] + v_n, 0), 6
+            _clamp = S[self.o_p_ships + self.k_player__dutch] + v_n
+            S[self.o_p_ships + self.k_player__dutch] = (
+                0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             )
             if v_n > 0:
                 pass
@@ -2556,7 +2585,8 @@ class WestphaliaRules:
         _ps1 = tuple([self.k_player__sweden, self.k_player__france])
         _ans2 = [_pick(R, tuple(range(0, v_most + 1))) for v_p in _ps1]
         for v_p, v_k in zip(_ps1, _ans2, strict=True):
-            S[self.o_p_unrest_pick + v_p] = min(max(v_k, 0), 2)
+            _clamp = v_k
+            S[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
         v_n = (
             N[self.o_p_unrest_pick + self.k_player__sweden]
             if N[self.o_p_unrest_pick + self.k_player__sweden]
@@ -2568,19 +2598,21 @@ class WestphaliaRules:
             != N[self.o_p_unrest_pick + self.k_player__france]
         ):
             pass
-        S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
-        S[self.o_p_unrest_pick + self.k_player__france] = min(max(0, 0), 2)
+        S[self.o_p_unrest_pick + self.k_player__sweden] = 0
+        S[self.o_p_unrest_pick + self.k_player__france] = 0
         _runs0 = 0
         while v_n > 0 and len(S[self.o_g_unrest_deck]) > 0:
             _runs0 += 1
             if _runs0 > MAX_LOOP:
                 _endless_loop()
             v_n -= 1
-            S[self.o_p_units + self.k_player__sweden] = min(
-                max(S[self.o_p_units + self.k_player__sweden] - 1, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__sweden] - 1
+            S[self.o_p_units + self.k_player__sweden] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            S[self.o_p_units + self.k_player__france] = min(
-                max(S[self.o_p_units + self.k_player__france] - 1, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__france] - 1
+            S[self.o_p_units + self.k_player__france] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
             v_k_2 = _head(S[self.o_g_unrest_deck])
             S[self.o_g_unrest_deck] = tuple(
@@ -2594,29 +2626,36 @@ class WestphaliaRules:
                 if not v_taken:
                     v_taken = R() < 0.5
                     if v_taken:
-                        S[self.o_p_debt + v_p_2] = min(
-                            max(S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2], -200), 999
+                        _clamp = S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
+                        S[self.o_p_debt + v_p_2] = (
+                            -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                         )
                         if self.s_e_unrest__track[v_k_2] == "tolerance":
-                            S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                            _clamp = S[self.o_g_tolerance] + 1
+                            S[self.o_g_tolerance] = (
+                                0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                            )
                         else:
-                            S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+                            _clamp = S[self.o_g_liberties] + 1
+                            S[self.o_g_liberties] = (
+                                0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
+                            )
                         self.p_take_off_hands(S, v_p_2, v_k_2)
             if not v_taken:
                 v_back = R() < 0.5
                 if v_back:
-                    S[self.o_p_debt + self.k_player__austria] = min(
-                        max(
-                            S[self.o_p_debt + self.k_player__austria]
-                            + self.s_e_unrest__debts[v_k_2],
-                            -200,
-                        ),
-                        999,
+                    _clamp = (
+                        S[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
+                    )
+                    S[self.o_p_debt + self.k_player__austria] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+                        _clamp = S[self.o_g_tolerance] - 1
+                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+                        _clamp = S[self.o_g_liberties] - 1
+                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
                     pass
@@ -2644,7 +2683,7 @@ class WestphaliaRules:
                     pc = 1
             if pc == 1:
                 S[self.o_g_turn_over] = False
-                S[self.o_g_moves] = max(0, 0)
+                S[self.o_g_moves] = 0
                 v__runs = 0
                 pc = 2
             if pc == 2:
@@ -2744,7 +2783,8 @@ class WestphaliaRules:
                     F = None
                 v_dest = v
                 S[self.o_e_army__location + v_x] = v_dest
-                S[self.o_g_moves] = max(S[self.o_g_moves] + 1, 0)
+                _clamp = S[self.o_g_moves] + 1
+                S[self.o_g_moves] = 0 if _clamp < 0 else _clamp
                 _log(S, 28, (v_x, v_dest))
                 v_foes = [
                     v_x__10
@@ -2831,8 +2871,9 @@ class WestphaliaRules:
                         self.p_transfer_point(
                             S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                         )
-                        S[self.o_e_army__units + v_x] = min(
-                            max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                        _clamp = S[self.o_e_army__units + v_x] - 1
+                        S[self.o_e_army__units + v_x] = (
+                            0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                         _log(
                             S,
@@ -2843,8 +2884,9 @@ class WestphaliaRules:
                     self.p_transfer_point(
                         S, S[self.o_e_army__location + v_x], v_q, self.s_e_army__owner[v_x]
                     )
-                    S[self.o_e_army__units + v_x] = min(
-                        max(S[self.o_e_army__units + v_x] - 1, 0), 64
+                    _clamp = S[self.o_e_army__units + v_x] - 1
+                    S[self.o_e_army__units + v_x] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                     _log(S, 22, (self.s_e_army__owner[v_x], v_q, S[self.o_e_army__location + v_x]))
                 pc = 2
@@ -2874,7 +2916,8 @@ class WestphaliaRules:
             v_held = N[self.o_p_units + v_p]
             if len(v_mine) == 1:
                 v_x_2 = _head(v_mine)
-                S[self.o_e_army__units + v_x_2] = min(max(min(self.c_army_max, v_held), 0), 64)
+                _clamp = min(self.c_army_max, v_held)
+                S[self.o_e_army__units + v_x_2] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 pc = 3
             elif len(v_mine) > 1:
                 pc = 1
@@ -2898,11 +2941,12 @@ class WestphaliaRules:
                 F = None
             v_picks = v
             for v_x_3 in v_mine:
-                S[self.o_e_army__units + v_x_3] = min(max(v_picks.count(v_x_3), 0), 64)
+                _clamp = v_picks.count(v_x_3)
+                S[self.o_e_army__units + v_x_3] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             pc = 3
         if pc == 3:
             v_kept = sum([N[self.o_e_army__units + v_x_4] for v_x_4 in v_mine])
-            S[self.o_p_units + v_p] = min(max(0, 0), 64)
+            S[self.o_p_units + v_p] = 0
             if v_held > v_kept:
                 _log(S, 38, (v_p, v_held - v_kept))
             if len(v_mine) > 0:
@@ -3056,8 +3100,9 @@ class WestphaliaRules:
                             v_low,
                         ),
                     )
-                    S[self.o_e_army__units + v_att] = min(
-                        max(S[self.o_e_army__units + v_att] - v_low, 0), 64
+                    _clamp = S[self.o_e_army__units + v_att] - v_low
+                    S[self.o_e_army__units + v_att] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                 else:
                     S[self.o_g_attacker_won] = v_attack > v_defense
@@ -3081,12 +3126,14 @@ class WestphaliaRules:
                             v_low,
                         ),
                     )
-                    S[self.o_e_army__units + v_att] = min(
-                        max(S[self.o_e_army__units + v_att] - v_low, 0), 64
+                    _clamp = S[self.o_e_army__units + v_att] - v_low
+                    S[self.o_e_army__units + v_att] = (
+                        0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     )
                     for v_d_6 in v_fighting:
-                        S[self.o_e_army__units + v_d_6] = min(
-                            max(S[self.o_e_army__units + v_d_6] - v_low, 0), 64
+                        _clamp = S[self.o_e_army__units + v_d_6] - v_low
+                        S[self.o_e_army__units + v_d_6] = (
+                            0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                         )
                 if S[self.o_g_attacker_won]:
                     pc = 8
@@ -3097,7 +3144,8 @@ class WestphaliaRules:
                     self.p_lose_prestige(S, self.s_e_army__owner[v_d_7])
                 self.p_gain_prestige(S, self.s_e_army__owner[v_att])
                 if self.s_p_protestant[self.s_e_army__owner[v_att]]:
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 19, (N[self.o_g_tolerance],))
                 v__it_2 = tuple(v_fighting)
                 v__i_2 = 0
@@ -3122,7 +3170,8 @@ class WestphaliaRules:
                 for v_d_9 in v_fighting:
                     self.p_gain_prestige(S, self.s_e_army__owner[v_d_9])
                 if any(self.s_p_protestant[self.s_e_army__owner[v_d_10]] for v_d_10 in v_fighting):
-                    S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                    _clamp = S[self.o_g_tolerance] + 1
+                    S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 19, (N[self.o_g_tolerance],))
                 if self.r_retreat(S, None, None, v_att) is SUSPEND:
                     return _wait(S, (2, 16))
@@ -3173,7 +3222,8 @@ class WestphaliaRules:
                 self.p_transfer_point(
                     S, S[self.o_e_army__location + v_x], v_q_2, self.s_e_army__owner[v_x]
                 )
-                S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - 1, 0), 64)
+                _clamp = S[self.o_e_army__units + v_x] - 1
+                S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 _log(S, 22, (self.s_e_army__owner[v_x], v_q_2, S[self.o_e_army__location + v_x]))
             pc = 3
         if pc == 3:
@@ -3699,7 +3749,8 @@ class WestphaliaRules:
                 ),
             )
             _log(S, 12, (v_x, S[self.o_e_army__location + v_x], v_d, v_cost))
-            S[self.o_e_army__units + v_x] = min(max(S[self.o_e_army__units + v_x] - v_cost, 0), 64)
+            _clamp = S[self.o_e_army__units + v_x] - v_cost
+            S[self.o_e_army__units + v_x] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             S[self.o_e_army__location + v_x] = v_d
             pc = 3
         if pc == 3:
@@ -3765,7 +3816,8 @@ class WestphaliaRules:
             else:
                 pc = 3
         if pc == 1:
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] + 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] + 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             if (
                 self.r_negotiate(S, None, None, S[self.o_g_initiative], self.c_step_rounds)
                 is SUSPEND
@@ -3775,7 +3827,8 @@ class WestphaliaRules:
         if pc == 2:
             if F is not None:
                 F = None
-            S[self.o_g_window__talks__depth] = max(S[self.o_g_window__talks__depth] - 1, 0)
+            _clamp = S[self.o_g_window__talks__depth] - 1
+            S[self.o_g_window__talks__depth] = 0 if _clamp < 0 else _clamp
             pc = 3
         if pc == 3:
             return None
@@ -3922,10 +3975,14 @@ class WestphaliaRules:
                 pc = 5
             if pc == 5:
                 if v_units:
-                    S[self.o_p_units + v_p] = min(max(S[self.o_p_units + v_p] - v_n, 0), 64)
+                    _clamp = S[self.o_p_units + v_p] - v_n
+                    S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     _log(S, 62, (v_p, v_n))
                 else:
-                    S[self.o_p_debt + v_p] = min(max(S[self.o_p_debt + v_p] + v_n, -200), 999)
+                    _clamp = S[self.o_p_debt + v_p] + v_n
+                    S[self.o_p_debt + v_p] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
+                    )
                     _log(S, 63, (v_p, v_n))
                 pc = 1
                 continue
@@ -4067,9 +4124,8 @@ class WestphaliaRules:
                 )
             else:
                 for v_p in self.all_player:
-                    S[self.o_p_units + v_p] = min(
-                        max(S[self.o_p_units + v_p] + self.s_p_recruit[v_p], 0), 64
-                    )
+                    _clamp = S[self.o_p_units + v_p] + self.s_p_recruit[v_p]
+                    S[self.o_p_units + v_p] = 0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                     _log(S, 56, (v_p, self.s_p_recruit[v_p]))
             v_room = min(
                 N[self.o_p_units + self.k_player__dutch],
@@ -4091,11 +4147,13 @@ class WestphaliaRules:
                 (v_room,) = F[2:]
                 F = None
             v_n = v
-            S[self.o_p_units + self.k_player__dutch] = min(
-                max(S[self.o_p_units + self.k_player__dutch] - v_n, 0), 64
+            _clamp = S[self.o_p_units + self.k_player__dutch] - v_n
+            S[self.o_p_units + self.k_player__dutch] = (
+                0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
             )
-            S[self.o_p_ships + self.k_player__dutch] = min(
-                max(S[self.o_p_ships + self.k_player__dutch] + v_n, 0), 6
+            _clamp = S[self.o_p_ships + self.k_player__dutch] + v_n
+            S[self.o_p_ships + self.k_player__dutch] = (
+                0 if _clamp < 0 else 6 if _clamp > 6 else _clamp
             )
             if v_n > 0:
                 _log(S, 58, (v_n, N[self.o_p_ships + self.k_player__dutch]))
@@ -4182,7 +4240,8 @@ class WestphaliaRules:
                 _a = dict(v)
                 for v_p in v__ps:
                     v_k = _a[v_p]
-                    S[self.o_p_unrest_pick + v_p] = min(max(v_k, 0), 2)
+                    _clamp = v_k
+                    S[self.o_p_unrest_pick + v_p] = 0 if _clamp < 0 else 2 if _clamp > 2 else _clamp
                 v_n = (
                     N[self.o_p_unrest_pick + self.k_player__sweden]
                     if N[self.o_p_unrest_pick + self.k_player__sweden]
@@ -4201,8 +4260,8 @@ class WestphaliaRules:
                             N[self.o_p_unrest_pick + self.k_player__france],
                         ),
                     )
-                S[self.o_p_unrest_pick + self.k_player__sweden] = min(max(0, 0), 2)
-                S[self.o_p_unrest_pick + self.k_player__france] = min(max(0, 0), 2)
+                S[self.o_p_unrest_pick + self.k_player__sweden] = 0
+                S[self.o_p_unrest_pick + self.k_player__france] = 0
                 v__runs = 0
                 pc = 3
             if pc == 3:
@@ -4215,11 +4274,13 @@ class WestphaliaRules:
                     pc = 15
             if pc == 4:
                 v_n -= 1
-                S[self.o_p_units + self.k_player__sweden] = min(
-                    max(S[self.o_p_units + self.k_player__sweden] - 1, 0), 64
+                _clamp = S[self.o_p_units + self.k_player__sweden] - 1
+                S[self.o_p_units + self.k_player__sweden] = (
+                    0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
-                S[self.o_p_units + self.k_player__france] = min(
-                    max(S[self.o_p_units + self.k_player__france] - 1, 0), 64
+                _clamp = S[self.o_p_units + self.k_player__france] - 1
+                S[self.o_p_units + self.k_player__france] = (
+                    0 if _clamp < 0 else 64 if _clamp > 64 else _clamp
                 )
                 v_k_2 = _head(S[self.o_g_unrest_deck])
                 S[self.o_g_unrest_deck] = tuple(
@@ -4270,13 +4331,16 @@ class WestphaliaRules:
                     F = None
                 v_taken = v
                 if v_taken:
-                    S[self.o_p_debt + v_p_2] = min(
-                        max(S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2], -200), 999
+                    _clamp = S[self.o_p_debt + v_p_2] + self.s_e_unrest__debts[v_k_2]
+                    S[self.o_p_debt + v_p_2] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] + 1, 0), 10)
+                        _clamp = S[self.o_g_tolerance] + 1
+                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] + 1, 0), 10)
+                        _clamp = S[self.o_g_liberties] + 1
+                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(
                         S, 74, (v_p_2, self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2])
                     )
@@ -4306,18 +4370,18 @@ class WestphaliaRules:
                     F = None
                 v_back = v
                 if v_back:
-                    S[self.o_p_debt + self.k_player__austria] = min(
-                        max(
-                            S[self.o_p_debt + self.k_player__austria]
-                            + self.s_e_unrest__debts[v_k_2],
-                            -200,
-                        ),
-                        999,
+                    _clamp = (
+                        S[self.o_p_debt + self.k_player__austria] + self.s_e_unrest__debts[v_k_2]
+                    )
+                    S[self.o_p_debt + self.k_player__austria] = (
+                        -200 if _clamp < -200 else 999 if _clamp > 999 else _clamp
                     )
                     if self.s_e_unrest__track[v_k_2] == "tolerance":
-                        S[self.o_g_tolerance] = min(max(S[self.o_g_tolerance] - 1, 0), 10)
+                        _clamp = S[self.o_g_tolerance] - 1
+                        S[self.o_g_tolerance] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     else:
-                        S[self.o_g_liberties] = min(max(S[self.o_g_liberties] - 1, 0), 10)
+                        _clamp = S[self.o_g_liberties] - 1
+                        S[self.o_g_liberties] = 0 if _clamp < 0 else 10 if _clamp > 10 else _clamp
                     _log(S, 76, (self.s_e_unrest__debts[v_k_2], self.s_e_unrest__track[v_k_2]))
                     self.p_take_off_hands(S, self.k_player__austria, v_k_2)
                 else:
@@ -4332,4 +4396,4 @@ class WestphaliaRules:
 
 
 #: line and rules position of each rules statement, for errors (see rulecraft.runtime)
-_ORIGINS = "642 rules/westphalia/rules.yaml:171:7\n643 rules/westphalia/rules.yaml:172:11\n684 rules/westphalia/rules.yaml:173:7\n685 rules/westphalia/rules.yaml:174:11\n691 rules/westphalia/rules.yaml:175:7\n695 rules/westphalia/rules.yaml:327:7\n696 rules/westphalia/rules.yaml:328:11\n697 rules/westphalia/rules.yaml:329:7\n698 rules/westphalia/rules.yaml:330:11\n699 rules/westphalia/rules.yaml:331:7\n700 rules/westphalia/rules.yaml:332:11\n701 rules/westphalia/rules.yaml:333:7\n702 rules/westphalia/rules.yaml:334:11\n703 rules/westphalia/rules.yaml:335:7\n704 rules/westphalia/rules.yaml:336:11\n705 rules/westphalia/rules.yaml:337:7\n709 rules/westphalia/rules.yaml:183:7\n724 rules/westphalia/rules.yaml:184:7\n730 rules/westphalia/rules.yaml:233:7\n731 rules/westphalia/rules.yaml:234:11\n736 rules/westphalia/rules.yaml:235:7\n737 rules/westphalia/rules.yaml:236:11\n742 rules/westphalia/rules.yaml:237:7\n749 rules/westphalia/rules.yaml:165:7\n758 rules/westphalia/rules.yaml:159:7\n774 rules/westphalia/rules.yaml:780:1\n794 rules/westphalia/rules.yaml:780:1\n817 rules/westphalia/rules.yaml:780:1\n856 rules/westphalia/rules.yaml:780:1\n861 rules/westphalia/rules.yaml:780:1\n866 rules/westphalia/rules.yaml:780:1\n870 rules/westphalia/rules.yaml:780:1\n874 rules/westphalia/rules.yaml:780:1\n905 rules/westphalia/rules.yaml:780:1\n917 rules/westphalia/rules.yaml:780:1\n928 rules/westphalia/rules.yaml:780:1\n937 rules/westphalia/rules.yaml:780:1\n942 rules/westphalia/rules.yaml:780:1\n954 rules/westphalia/rules.yaml:780:1\n966 rules/westphalia/rules.yaml:780:1\n974 rules/westphalia/rules.yaml:780:1\n979 rules/westphalia/rules.yaml:780:1\n1003 rules/westphalia/rules.yaml:142:7\n1013 rules/westphalia/rules.yaml:136:7\n1023 rules/westphalia/rules.yaml:307:7\n1024 rules/westphalia/rules.yaml:308:7\n1025 rules/westphalia/rules.yaml:309:11\n1030 rules/westphalia/rules.yaml:310:11\n1038 rules/westphalia/rules.yaml:311:7\n1039 rules/westphalia/rules.yaml:312:11\n1040 rules/westphalia/rules.yaml:313:7\n1041 rules/westphalia/rules.yaml:314:11\n1042 rules/westphalia/rules.yaml:315:7\n1043 rules/westphalia/rules.yaml:316:11\n1044 rules/westphalia/rules.yaml:317:7\n1045 rules/westphalia/rules.yaml:318:11\n1046 rules/westphalia/rules.yaml:319:7\n1051 rules/westphalia/rules.yaml:32:7\n1052 rules/westphalia/rules.yaml:33:11\n1053 rules/westphalia/rules.yaml:34:7\n1054 rules/westphalia/rules.yaml:35:11\n1055 rules/westphalia/rules.yaml:36:7\n1056 rules/westphalia/rules.yaml:37:11\n1057 rules/westphalia/rules.yaml:38:7\n1058 rules/westphalia/rules.yaml:39:11\n1059 rules/westphalia/rules.yaml:40:7\n1067 rules/westphalia/rules.yaml:75:7\n1076 rules/westphalia/rules.yaml:81:7\n1089 rules/westphalia/rules.yaml:106:7\n1098 rules/westphalia/rules.yaml:98:7\n1112 rules/westphalia/rules.yaml:24:7\n1116 rules/westphalia/rules.yaml:217:7\n1123 rules/westphalia/rules.yaml:209:7\n1128 rules/westphalia/rules.yaml:356:7\n1129 rules/westphalia/rules.yaml:357:7\n1130 rules/westphalia/rules.yaml:358:11\n1134 rules/westphalia/rules.yaml:359:7\n1135 rules/westphalia/rules.yaml:360:11\n1136 rules/westphalia/rules.yaml:361:7\n1137 rules/westphalia/rules.yaml:362:11\n1138 rules/westphalia/rules.yaml:363:11\n1155 rules/westphalia/rules.yaml:364:7\n1156 rules/westphalia/rules.yaml:365:11\n1166 rules/westphalia/rules.yaml:366:7\n1167 rules/westphalia/rules.yaml:367:11\n1168 rules/westphalia/rules.yaml:368:7\n1175 rules/westphalia/rules.yaml:286:7\n1176 rules/westphalia/rules.yaml:287:11\n1181 rules/westphalia/rules.yaml:288:7\n1182 rules/westphalia/rules.yaml:289:11\n1183 rules/westphalia/rules.yaml:290:7\n1184 rules/westphalia/rules.yaml:291:11\n1185 rules/westphalia/rules.yaml:292:11\n1186 rules/westphalia/rules.yaml:293:15\n1187 rules/westphalia/rules.yaml:294:11\n1202 rules/westphalia/rules.yaml:295:7\n1203 rules/westphalia/rules.yaml:296:11\n1213 rules/westphalia/rules.yaml:297:7\n1214 rules/westphalia/rules.yaml:298:11\n1218 rules/westphalia/rules.yaml:299:7\n1226 rules/westphalia/rules.yaml:151:7\n1260 rules/westphalia/rules.yaml:67:7\n1264 rules/westphalia/rules.yaml:88:7\n1271 rules/westphalia/rules.yaml:56:7\n1272 rules/westphalia/rules.yaml:57:11\n1273 rules/westphalia/rules.yaml:58:15\n1274 rules/westphalia/rules.yaml:59:11\n1275 rules/westphalia/rules.yaml:60:7\n1280 rules/westphalia/rules.yaml:379:7\n1281 rules/westphalia/rules.yaml:380:7\n1282 rules/westphalia/rules.yaml:381:11\n1283 rules/westphalia/rules.yaml:382:7\n1284 rules/westphalia/rules.yaml:383:11\n1289 rules/westphalia/rules.yaml:384:7\n1290 rules/westphalia/rules.yaml:385:11\n1295 rules/westphalia/rules.yaml:386:7\n1296 rules/westphalia/rules.yaml:387:11\n1297 rules/westphalia/rules.yaml:388:7\n1302 rules/westphalia/rules.yaml:128:7\n1310 rules/westphalia/rules.yaml:346:7\n1315 rules/westphalia/rules.yaml:347:7\n1323 rules/westphalia/rules.yaml:348:7\n1340 rules/westphalia/rules.yaml:349:7\n1351 rules/westphalia/rules.yaml:203:7\n1360 rules/westphalia/rules.yaml:192:7\n1391 rules/westphalia/rules.yaml:193:7\n1392 rules/westphalia/rules.yaml:194:11\n1401 rules/westphalia/rules.yaml:195:7\n1402 rules/westphalia/rules.yaml:196:11\n1403 rules/westphalia/rules.yaml:197:7\n1411 rules/westphalia/rules.yaml:245:7\n1412 rules/westphalia/rules.yaml:246:7\n1413 rules/westphalia/rules.yaml:247:11\n1414 rules/westphalia/rules.yaml:248:15\n1417 rules/westphalia/rules.yaml:249:19\n1418 rules/westphalia/rules.yaml:250:19\n1422 rules/westphalia/rules.yaml:251:23\n1423 rules/westphalia/rules.yaml:252:7\n1424 rules/westphalia/rules.yaml:253:11\n1436 rules/westphalia/rules.yaml:254:7\n1437 rules/westphalia/rules.yaml:255:11\n1449 rules/westphalia/rules.yaml:256:7\n1450 rules/westphalia/rules.yaml:257:11\n1454 rules/westphalia/rules.yaml:258:7\n1458 rules/westphalia/rules.yaml:259:7\n1464 rules/westphalia/rules.yaml:260:7\n1465 rules/westphalia/rules.yaml:261:11\n1466 rules/westphalia/rules.yaml:262:7\n1467 rules/westphalia/rules.yaml:263:11\n1468 rules/westphalia/rules.yaml:264:7\n1473 rules/westphalia/rules.yaml:113:7\n1481 rules/westphalia/rules.yaml:272:7\n1482 rules/westphalia/rules.yaml:273:11\n1483 rules/westphalia/rules.yaml:274:7\n1484 rules/westphalia/rules.yaml:275:11\n1485 rules/westphalia/rules.yaml:276:7\n1486 rules/westphalia/rules.yaml:277:11\n1491 rules/westphalia/rules.yaml:278:7\n1496 rules/westphalia/rules.yaml:225:7\n1507 rules/westphalia/rules.yaml:48:7\n1514 rules/westphalia/rules.yaml:121:7\n1524 rules/westphalia/rules.yaml:761:3\n1528 rules/westphalia/rules.yaml:761:3\n1532 rules/westphalia/rules.yaml:761:3\n1536 rules/westphalia/rules.yaml:394:7\n1540 rules/westphalia/rules.yaml:818:9\n1545 rules/westphalia/rules.yaml:825:9\n1548 rules/westphalia/rules.yaml:826:9\n1554 rules/westphalia/rules.yaml:801:9\n1555 rules/westphalia/rules.yaml:802:9\n1559 rules/westphalia/rules.yaml:839:9\n1565 rules/westphalia/rules.yaml:840:9\n1570 rules/westphalia/rules.yaml:780:1\n1573 rules/westphalia/rules.yaml:780:1\n1579 rules/westphalia/rules.yaml:868:9\n1583 rules/westphalia/rules.yaml:861:9\n1587 rules/westphalia/rules.yaml:833:9\n1591 rules/westphalia/rules.yaml:808:9\n1592 rules/westphalia/rules.yaml:809:9\n1596 rules/westphalia/rules.yaml:854:9\n1600 rules/westphalia/rules.yaml:847:9\n1605 rules/westphalia/rules.yaml:780:1\n1608 rules/westphalia/rules.yaml:780:1\n1614 rules/westphalia/rules.yaml:794:9\n1615 rules/westphalia/rules.yaml:795:9\n1621 rules/westphalia/rules.yaml:780:1\n1624 rules/westphalia/rules.yaml:780:1\n1631 rules/westphalia/rules.yaml:713:7\n1633 rules/westphalia/rules.yaml:714:7\n1634 rules/westphalia/rules.yaml:715:7\n1635 rules/westphalia/rules.yaml:716:7\n1636 rules/westphalia/rules.yaml:717:11\n1639 rules/westphalia/rules.yaml:719:11\n1640 rules/westphalia/rules.yaml:720:11\n1642 rules/westphalia/rules.yaml:721:11\n1643 rules/westphalia/rules.yaml:722:15\n1644 rules/westphalia/rules.yaml:723:7\n1645 rules/westphalia/rules.yaml:724:11\n1646 rules/westphalia/rules.yaml:725:15\n1657 rules/westphalia/rules.yaml:727:15\n1661 rules/westphalia/rules.yaml:728:7\n1662 rules/westphalia/rules.yaml:729:11\n1663 rules/westphalia/rules.yaml:730:7\n1664 rules/westphalia/rules.yaml:731:11\n1673 rules/westphalia/rules.yaml:732:7\n1674 rules/westphalia/rules.yaml:733:11\n1684 rules/westphalia/rules.yaml:464:7\n1685 rules/westphalia/rules.yaml:465:11\n1688 rules/westphalia/rules.yaml:467:11\n1689 rules/westphalia/rules.yaml:468:11\n1690 rules/westphalia/rules.yaml:469:15\n1691 rules/westphalia/rules.yaml:470:15\n1694 rules/westphalia/rules.yaml:472:15\n1697 rules/westphalia/rules.yaml:473:15\n1700 rules/westphalia/rules.yaml:474:15\n1702 rules/westphalia/rules.yaml:475:15\n1708 rules/westphalia/flow.yaml:210:7\n1709 rules/westphalia/flow.yaml:211:11\n1710 rules/westphalia/flow.yaml:212:11\n1715 rules/westphalia/rules.yaml:411:7\n1719 rules/westphalia/rules.yaml:412:11\n1720 rules/westphalia/rules.yaml:413:11\n1723 rules/westphalia/rules.yaml:415:11\n1729 rules/westphalia/rules.yaml:420:7\n1730 rules/westphalia/rules.yaml:421:11\n1731 rules/westphalia/rules.yaml:422:11\n1737 rules/westphalia/rules.yaml:449:7\n1738 rules/westphalia/rules.yaml:450:7\n1745 rules/westphalia/rules.yaml:451:7\n1752 rules/westphalia/rules.yaml:452:7\n1753 rules/westphalia/rules.yaml:453:11\n1754 rules/westphalia/rules.yaml:454:15\n1760 rules/westphalia/rules.yaml:455:15\n1761 rules/westphalia/rules.yaml:456:15\n1762 rules/westphalia/rules.yaml:457:7\n1768 rules/westphalia/rules.yaml:482:7\n1769 rules/westphalia/rules.yaml:483:11\n1787 rules/westphalia/rules.yaml:484:15\n1788 rules/westphalia/rules.yaml:485:15\n1789 rules/westphalia/rules.yaml:486:15\n1795 rules/westphalia/rules.yaml:400:7\n1796 rules/westphalia/rules.yaml:401:7\n1797 rules/westphalia/rules.yaml:402:11\n1799 rules/westphalia/rules.yaml:404:11\n1800 rules/westphalia/rules.yaml:405:7\n1805 rules/westphalia/rules.yaml:428:7\n1806 rules/westphalia/rules.yaml:429:7\n1809 rules/westphalia/rules.yaml:430:7\n1814 rules/westphalia/rules.yaml:431:11\n1815 rules/westphalia/rules.yaml:432:11\n1819 rules/westphalia/rules.yaml:657:7\n1833 rules/westphalia/rules.yaml:658:7\n1834 rules/westphalia/rules.yaml:659:11\n1835 rules/westphalia/rules.yaml:660:11\n1838 rules/westphalia/rules.yaml:661:11\n1841 rules/westphalia/rules.yaml:662:11\n1846 rules/westphalia/rules.yaml:439:7\n1847 rules/westphalia/rules.yaml:440:11\n1848 rules/westphalia/rules.yaml:441:7\n1849 rules/westphalia/rules.yaml:442:11\n1854 rules/westphalia/flow.yaml:54:7\n1855 rules/westphalia/flow.yaml:55:11\n1861 rules/westphalia/flow.yaml:56:11\n1862 rules/westphalia/flow.yaml:57:11\n1863 rules/westphalia/flow.yaml:58:11\n1869 rules/westphalia/flow.yaml:105:7\n1870 rules/westphalia/flow.yaml:106:11\n1872 rules/westphalia/flow.yaml:107:11\n1874 rules/westphalia/flow.yaml:109:11\n1875 rules/westphalia/flow.yaml:110:11\n1876 rules/westphalia/flow.yaml:111:15\n1878 rules/westphalia/flow.yaml:112:15\n1880 rules/westphalia/flow.yaml:114:15\n1883 rules/westphalia/flow.yaml:115:15\n1889 rules/westphalia/flow.yaml:36:7\n1890 rules/westphalia/flow.yaml:37:7\n1892 rules/westphalia/flow.yaml:38:7\n1893 rules/westphalia/flow.yaml:39:11\n1897 rules/westphalia/flow.yaml:40:11\n1898 rules/westphalia/flow.yaml:41:7\n1899 rules/westphalia/flow.yaml:42:7\n1904 rules/westphalia/flow.yaml:121:7\n1905 rules/westphalia/flow.yaml:122:7\n1906 rules/westphalia/flow.yaml:123:11\n1908 rules/westphalia/flow.yaml:124:11\n1909 rules/westphalia/flow.yaml:125:11\n1910 rules/westphalia/flow.yaml:126:15\n1912 rules/westphalia/flow.yaml:128:11\n1914 rules/westphalia/flow.yaml:129:7\n1915 rules/westphalia/flow.yaml:130:7\n1918 rules/westphalia/flow.yaml:131:7\n1919 rules/westphalia/flow.yaml:132:11\n1925 rules/westphalia/rules.yaml:740:7\n1933 rules/westphalia/rules.yaml:741:11\n1934 rules/westphalia/rules.yaml:742:11\n1935 rules/westphalia/rules.yaml:743:15\n1938 rules/westphalia/rules.yaml:745:15\n1940 rules/westphalia/rules.yaml:746:7\n1941 rules/westphalia/rules.yaml:747:11\n1943 rules/westphalia/rules.yaml:748:11\n1945 rules/westphalia/rules.yaml:749:7\n1946 rules/westphalia/rules.yaml:750:7\n1947 rules/westphalia/rules.yaml:751:11\n1949 rules/westphalia/rules.yaml:753:11\n1950 rules/westphalia/rules.yaml:754:15\n1951 rules/westphalia/rules.yaml:755:15\n1953 rules/westphalia/rules.yaml:756:11\n1954 rules/westphalia/rules.yaml:757:11\n1957 rules/westphalia/rules.yaml:758:11\n1980 rules/westphalia/rules.yaml:613:7\n1983 rules/westphalia/rules.yaml:616:11\n1984 rules/westphalia/rules.yaml:617:11\n1985 rules/westphalia/rules.yaml:618:11\n1990 rules/westphalia/rules.yaml:619:15\n1991 rules/westphalia/rules.yaml:620:15\n1992 rules/westphalia/rules.yaml:621:15\n1993 rules/westphalia/rules.yaml:622:19\n2030 rules/westphalia/rules.yaml:623:19\n2031 rules/westphalia/rules.yaml:624:19\n2032 rules/westphalia/rules.yaml:626:19\n2041 rules/westphalia/rules.yaml:627:19\n2042 rules/westphalia/rules.yaml:628:23\n2043 rules/westphalia/rules.yaml:629:23\n2044 rules/westphalia/rules.yaml:630:27\n2048 rules/westphalia/rules.yaml:632:27\n2049 rules/westphalia/rules.yaml:633:23\n2051 rules/westphalia/rules.yaml:635:19\n2059 rules/westphalia/rules.yaml:637:19\n2060 rules/westphalia/rules.yaml:638:19\n2061 rules/westphalia/rules.yaml:639:23\n2062 rules/westphalia/rules.yaml:640:23\n2065 rules/westphalia/rules.yaml:641:27\n2068 rules/westphalia/rules.yaml:642:27\n2072 rules/westphalia/rules.yaml:645:23\n2075 rules/westphalia/rules.yaml:646:23\n2079 rules/westphalia/rules.yaml:649:19\n2084 rules/westphalia/rules.yaml:692:7\n2089 rules/westphalia/rules.yaml:693:7\n2090 rules/westphalia/rules.yaml:694:7\n2091 rules/westphalia/rules.yaml:695:11\n2092 rules/westphalia/rules.yaml:696:11\n2094 rules/westphalia/rules.yaml:698:11\n2097 rules/westphalia/rules.yaml:699:11\n2098 rules/westphalia/rules.yaml:700:15\n2099 rules/westphalia/rules.yaml:701:7\n2103 rules/westphalia/rules.yaml:702:7\n2104 rules/westphalia/rules.yaml:703:7\n2106 rules/westphalia/rules.yaml:705:7\n2112 rules/westphalia/rules.yaml:521:7\n2113 rules/westphalia/rules.yaml:522:7\n2114 rules/westphalia/rules.yaml:523:7\n2115 rules/westphalia/rules.yaml:524:7\n2116 rules/westphalia/rules.yaml:525:11\n2117 rules/westphalia/rules.yaml:526:11\n2118 rules/westphalia/rules.yaml:527:15\n2119 rules/westphalia/rules.yaml:528:15\n2120 rules/westphalia/rules.yaml:529:19\n2121 rules/westphalia/rules.yaml:531:7\n2122 rules/westphalia/rules.yaml:532:7\n2123 rules/westphalia/rules.yaml:533:11\n2124 rules/westphalia/rules.yaml:534:11\n2126 rules/westphalia/rules.yaml:536:11\n2127 rules/westphalia/rules.yaml:537:11\n2128 rules/westphalia/rules.yaml:538:11\n2129 rules/westphalia/rules.yaml:539:11\n2130 rules/westphalia/rules.yaml:540:11\n2134 rules/westphalia/rules.yaml:541:11\n2135 rules/westphalia/rules.yaml:542:11\n2139 rules/westphalia/rules.yaml:543:11\n2140 rules/westphalia/rules.yaml:545:15\n2144 rules/westphalia/rules.yaml:547:15\n2145 rules/westphalia/rules.yaml:548:15\n2146 rules/westphalia/rules.yaml:550:15\n2149 rules/westphalia/rules.yaml:551:15\n2150 rules/westphalia/rules.yaml:552:19\n2153 rules/westphalia/rules.yaml:553:11\n2154 rules/westphalia/rules.yaml:554:15\n2155 rules/westphalia/rules.yaml:555:19\n2156 rules/westphalia/rules.yaml:556:15\n2157 rules/westphalia/rules.yaml:557:15\n2158 rules/westphalia/rules.yaml:558:19\n2159 rules/westphalia/rules.yaml:560:15\n2160 rules/westphalia/rules.yaml:561:19\n2162 rules/westphalia/rules.yaml:563:15\n2163 rules/westphalia/rules.yaml:564:15\n2164 rules/westphalia/rules.yaml:565:19\n2165 rules/westphalia/rules.yaml:566:15\n2171 rules/westphalia/rules.yaml:567:19\n2172 rules/westphalia/rules.yaml:569:15\n2176 rules/westphalia/rules.yaml:576:7\n2181 rules/westphalia/rules.yaml:577:7\n2182 rules/westphalia/rules.yaml:578:11\n2183 rules/westphalia/rules.yaml:579:11\n2184 rules/westphalia/rules.yaml:580:15\n2187 rules/westphalia/rules.yaml:581:15\n2192 rules/westphalia/rules.yaml:593:7\n2193 rules/westphalia/rules.yaml:594:7\n2194 rules/westphalia/rules.yaml:595:7\n2195 rules/westphalia/rules.yaml:596:11\n2202 rules/westphalia/rules.yaml:597:15\n2203 rules/westphalia/rules.yaml:598:19\n2213 rules/westphalia/rules.yaml:599:23\n2214 rules/westphalia/rules.yaml:600:23\n2215 rules/westphalia/rules.yaml:601:27\n2216 rules/westphalia/rules.yaml:603:27\n2217 rules/westphalia/rules.yaml:604:27\n2218 rules/westphalia/rules.yaml:605:27\n2219 rules/westphalia/rules.yaml:606:31\n2266 rules/westphalia/rules.yaml:669:7\n2267 rules/westphalia/rules.yaml:670:11\n2268 rules/westphalia/rules.yaml:671:7\n2269 rules/westphalia/rules.yaml:672:7\n2274 rules/westphalia/rules.yaml:673:7\n2277 rules/westphalia/rules.yaml:676:11\n2279 rules/westphalia/rules.yaml:678:11\n2280 rules/westphalia/rules.yaml:679:11\n2281 rules/westphalia/rules.yaml:680:11\n2284 rules/westphalia/rules.yaml:683:15\n2285 rules/westphalia/rules.yaml:684:19\n2286 rules/westphalia/rules.yaml:685:23\n2290 rules/westphalia/rules.yaml:780:1\n2291 rules/westphalia/rules.yaml:780:1\n2292 rules/westphalia/rules.yaml:780:1\n2297 rules/westphalia/rules.yaml:780:1\n2298 rules/westphalia/rules.yaml:780:1\n2299 rules/westphalia/rules.yaml:780:1\n2300 rules/westphalia/rules.yaml:780:1\n2303 rules/westphalia/rules.yaml:780:1\n2304 rules/westphalia/rules.yaml:780:1\n2306 rules/westphalia/rules.yaml:780:1\n2307 rules/westphalia/rules.yaml:780:1\n2308 rules/westphalia/rules.yaml:780:1\n2312 rules/westphalia/rules.yaml:780:1\n2313 rules/westphalia/rules.yaml:780:1\n2314 rules/westphalia/rules.yaml:780:1\n2315 rules/westphalia/rules.yaml:780:1\n2316 rules/westphalia/rules.yaml:780:1\n2317 rules/westphalia/rules.yaml:780:1\n2318 rules/westphalia/rules.yaml:780:1\n2319 rules/westphalia/rules.yaml:780:1\n2320 rules/westphalia/rules.yaml:780:1\n2325 rules/westphalia/rules.yaml:496:7\n2337 rules/westphalia/rules.yaml:497:7\n2361 rules/westphalia/rules.yaml:498:7\n2395 rules/westphalia/rules.yaml:499:7\n2396 rules/westphalia/rules.yaml:500:11\n2402 rules/westphalia/rules.yaml:501:11\n2405 rules/westphalia/rules.yaml:502:7\n2406 rules/westphalia/rules.yaml:503:11\n2407 rules/westphalia/rules.yaml:504:11\n2417 rules/westphalia/rules.yaml:506:11\n2418 rules/westphalia/rules.yaml:507:11\n2424 rules/westphalia/flow.yaml:14:7\n2425 rules/westphalia/flow.yaml:15:7\n2426 rules/westphalia/flow.yaml:16:7\n2427 rules/westphalia/flow.yaml:17:7\n2428 rules/westphalia/flow.yaml:18:7\n2429 rules/westphalia/flow.yaml:19:7\n2430 rules/westphalia/flow.yaml:20:7\n2431 rules/westphalia/flow.yaml:21:7\n2432 rules/westphalia/flow.yaml:22:7\n2433 rules/westphalia/flow.yaml:23:7\n2436 rules/westphalia/flow.yaml:24:7\n2437 rules/westphalia/flow.yaml:25:7\n2439 rules/westphalia/flow.yaml:26:7\n2444 rules/westphalia/rules.yaml:761:3\n2445 rules/westphalia/rules.yaml:761:3\n2446 rules/westphalia/rules.yaml:761:3\n2447 rules/westphalia/rules.yaml:761:3\n2451 rules/westphalia/flow.yaml:192:7\n2452 rules/westphalia/flow.yaml:193:7\n2453 rules/westphalia/flow.yaml:194:11\n2454 rules/westphalia/rules.yaml:780:1\n2455 rules/westphalia/rules.yaml:780:1\n2456 rules/westphalia/rules.yaml:780:1\n2460 rules/westphalia/flow.yaml:101:3\n2461 rules/westphalia/flow.yaml:101:3\n2465 rules/westphalia/flow.yaml:78:3\n2466 rules/westphalia/flow.yaml:78:3\n2471 rules/westphalia/flow.yaml:82:7\n2472 rules/westphalia/flow.yaml:83:7\n2473 rules/westphalia/flow.yaml:84:7\n2478 rules/westphalia/flow.yaml:86:11\n2479 rules/westphalia/flow.yaml:87:11\n2480 rules/westphalia/flow.yaml:88:7\n2481 rules/westphalia/flow.yaml:90:7\n2482 rules/westphalia/flow.yaml:91:11\n2483 rules/westphalia/flow.yaml:92:11\n2484 rules/westphalia/flow.yaml:93:15\n2485 rules/westphalia/flow.yaml:94:11\n2486 rules/westphalia/flow.yaml:95:15\n2488 rules/westphalia/flow.yaml:98:15\n2493 rules/westphalia/flow.yaml:200:7\n2494 rules/westphalia/flow.yaml:202:11\n2495 rules/westphalia/flow.yaml:203:15\n2496 rules/westphalia/rules.yaml:780:1\n2497 rules/westphalia/rules.yaml:780:1\n2498 rules/westphalia/rules.yaml:780:1\n2499 rules/westphalia/rules.yaml:780:1\n2500 rules/westphalia/rules.yaml:780:1\n2504 rules/westphalia/flow.yaml:48:7\n2508 rules/westphalia/flow.yaml:60:3\n2509 rules/westphalia/flow.yaml:60:3\n2514 rules/westphalia/flow.yaml:64:7\n2523 rules/westphalia/flow.yaml:67:11\n2524 rules/westphalia/flow.yaml:68:15\n2527 rules/westphalia/flow.yaml:70:7\n2531 rules/westphalia/flow.yaml:71:7\n2532 rules/westphalia/flow.yaml:72:11\n2533 rules/westphalia/flow.yaml:73:11\n2536 rules/westphalia/flow.yaml:74:11\n2539 rules/westphalia/flow.yaml:75:11\n2544 rules/westphalia/flow.yaml:117:3\n2545 rules/westphalia/flow.yaml:117:3\n2549 rules/westphalia/flow.yaml:134:3\n2550 rules/westphalia/flow.yaml:134:3\n2555 rules/westphalia/flow.yaml:143:7\n2556 rules/westphalia/flow.yaml:144:7\n2559 rules/westphalia/flow.yaml:146:11\n2560 rules/westphalia/flow.yaml:147:7\n2566 rules/westphalia/flow.yaml:148:7\n2571 rules/westphalia/flow.yaml:150:7\n2572 rules/westphalia/flow.yaml:151:7\n2573 rules/westphalia/flow.yaml:152:7\n2578 rules/westphalia/flow.yaml:153:11\n2579 rules/westphalia/flow.yaml:154:11\n2582 rules/westphalia/flow.yaml:155:11\n2585 rules/westphalia/flow.yaml:156:11\n2586 rules/westphalia/flow.yaml:157:11\n2589 rules/westphalia/flow.yaml:158:11\n2590 rules/westphalia/flow.yaml:160:11\n2591 rules/westphalia/flow.yaml:161:11\n2592 rules/westphalia/flow.yaml:162:11\n2593 rules/westphalia/flow.yaml:163:11\n2594 rules/westphalia/flow.yaml:164:15\n2595 rules/westphalia/flow.yaml:165:19\n2596 rules/westphalia/flow.yaml:166:19\n2597 rules/westphalia/flow.yaml:167:23\n2600 rules/westphalia/flow.yaml:168:23\n2601 rules/westphalia/flow.yaml:169:27\n2603 rules/westphalia/flow.yaml:171:27\n2604 rules/westphalia/flow.yaml:173:23\n2605 rules/westphalia/flow.yaml:174:11\n2606 rules/westphalia/flow.yaml:175:15\n2607 rules/westphalia/flow.yaml:176:15\n2608 rules/westphalia/flow.yaml:177:19\n2616 rules/westphalia/flow.yaml:178:19\n2617 rules/westphalia/flow.yaml:179:23\n2619 rules/westphalia/flow.yaml:181:23\n2620 rules/westphalia/flow.yaml:183:19\n2623 rules/westphalia/flow.yaml:186:11\n2640 rules/westphalia/rules.yaml:613:7\n2641 rules/westphalia/rules.yaml:614:11\n2646 rules/westphalia/rules.yaml:616:11\n2647 rules/westphalia/rules.yaml:617:11\n2648 rules/westphalia/rules.yaml:618:11\n2659 rules/westphalia/rules.yaml:619:15\n2660 rules/westphalia/rules.yaml:620:15\n2678 rules/westphalia/rules.yaml:621:15\n2683 rules/westphalia/rules.yaml:649:19\n2684 rules/westphalia/rules.yaml:650:19\n2691 rules/westphalia/rules.yaml:622:19\n2746 rules/westphalia/rules.yaml:623:19\n2747 rules/westphalia/rules.yaml:624:19\n2748 rules/westphalia/rules.yaml:625:19\n2749 rules/westphalia/rules.yaml:626:19\n2758 rules/westphalia/rules.yaml:627:19\n2764 rules/westphalia/rules.yaml:628:23\n2771 rules/westphalia/rules.yaml:629:23\n2774 rules/westphalia/rules.yaml:632:27\n2777 rules/westphalia/rules.yaml:630:27\n2789 rules/westphalia/rules.yaml:633:23\n2796 rules/westphalia/rules.yaml:635:19\n2815 rules/westphalia/rules.yaml:636:19\n2816 rules/westphalia/rules.yaml:637:19\n2826 rules/westphalia/rules.yaml:638:19\n2827 rules/westphalia/rules.yaml:639:23\n2828 rules/westphalia/rules.yaml:640:23\n2831 rules/westphalia/rules.yaml:641:27\n2834 rules/westphalia/rules.yaml:642:27\n2837 rules/westphalia/rules.yaml:643:27\n2843 rules/westphalia/rules.yaml:645:23\n2846 rules/westphalia/rules.yaml:646:23\n2849 rules/westphalia/rules.yaml:647:23\n2869 rules/westphalia/rules.yaml:692:7\n2874 rules/westphalia/rules.yaml:693:7\n2875 rules/westphalia/rules.yaml:694:7\n2876 rules/westphalia/rules.yaml:695:11\n2877 rules/westphalia/rules.yaml:696:11\n2887 rules/westphalia/rules.yaml:698:11\n2900 rules/westphalia/rules.yaml:699:11\n2901 rules/westphalia/rules.yaml:700:15\n2904 rules/westphalia/rules.yaml:701:7\n2905 rules/westphalia/rules.yaml:702:7\n2906 rules/westphalia/rules.yaml:703:7\n2907 rules/westphalia/rules.yaml:704:11\n2908 rules/westphalia/rules.yaml:705:7\n2909 rules/westphalia/rules.yaml:706:11\n2942 rules/westphalia/rules.yaml:521:7\n2943 rules/westphalia/rules.yaml:522:7\n2944 rules/westphalia/rules.yaml:523:7\n2945 rules/westphalia/rules.yaml:524:7\n2956 rules/westphalia/rules.yaml:525:11\n2957 rules/westphalia/rules.yaml:526:11\n2979 rules/westphalia/rules.yaml:527:15\n3020 rules/westphalia/rules.yaml:528:15\n3021 rules/westphalia/rules.yaml:529:19\n3022 rules/westphalia/rules.yaml:530:19\n3026 rules/westphalia/rules.yaml:531:7\n3029 rules/westphalia/rules.yaml:532:7\n3030 rules/westphalia/rules.yaml:533:11\n3031 rules/westphalia/rules.yaml:534:11\n3036 rules/westphalia/rules.yaml:536:11\n3037 rules/westphalia/rules.yaml:537:11\n3038 rules/westphalia/rules.yaml:538:11\n3039 rules/westphalia/rules.yaml:539:11\n3040 rules/westphalia/rules.yaml:540:11\n3041 rules/westphalia/rules.yaml:541:11\n3042 rules/westphalia/rules.yaml:542:11\n3043 rules/westphalia/rules.yaml:543:11\n3044 rules/westphalia/rules.yaml:544:15\n3059 rules/westphalia/rules.yaml:545:15\n3063 rules/westphalia/rules.yaml:547:15\n3064 rules/westphalia/rules.yaml:548:15\n3067 rules/westphalia/rules.yaml:549:15\n3084 rules/westphalia/rules.yaml:550:15\n3087 rules/westphalia/rules.yaml:551:15\n3088 rules/westphalia/rules.yaml:552:19\n3091 rules/westphalia/rules.yaml:553:11\n3096 rules/westphalia/rules.yaml:554:15\n3097 rules/westphalia/rules.yaml:555:19\n3098 rules/westphalia/rules.yaml:556:15\n3099 rules/westphalia/rules.yaml:557:15\n3100 rules/westphalia/rules.yaml:558:19\n3101 rules/westphalia/rules.yaml:559:19\n3102 rules/westphalia/rules.yaml:560:15\n3116 rules/westphalia/rules.yaml:561:19\n3121 rules/westphalia/rules.yaml:563:15\n3122 rules/westphalia/rules.yaml:564:15\n3123 rules/westphalia/rules.yaml:565:19\n3124 rules/westphalia/rules.yaml:566:15\n3125 rules/westphalia/rules.yaml:567:19\n3126 rules/westphalia/rules.yaml:568:19\n3127 rules/westphalia/rules.yaml:569:15\n3146 rules/westphalia/rules.yaml:576:7\n3151 rules/westphalia/rules.yaml:577:7\n3159 rules/westphalia/rules.yaml:578:11\n3172 rules/westphalia/rules.yaml:579:11\n3173 rules/westphalia/rules.yaml:580:15\n3176 rules/westphalia/rules.yaml:581:15\n3177 rules/westphalia/rules.yaml:582:15\n3201 rules/westphalia/rules.yaml:593:7\n3202 rules/westphalia/rules.yaml:594:7\n3203 rules/westphalia/rules.yaml:595:7\n3214 rules/westphalia/rules.yaml:596:11\n3226 rules/westphalia/rules.yaml:597:15\n3238 rules/westphalia/rules.yaml:598:19\n3256 rules/westphalia/rules.yaml:599:23\n3269 rules/westphalia/rules.yaml:600:23\n3275 rules/westphalia/rules.yaml:601:27\n3276 rules/westphalia/rules.yaml:602:27\n3277 rules/westphalia/rules.yaml:603:27\n3278 rules/westphalia/rules.yaml:604:27\n3285 rules/westphalia/rules.yaml:605:27\n3286 rules/westphalia/rules.yaml:606:31\n3305 rules/westphalia/rules.yaml:669:7\n3306 rules/westphalia/rules.yaml:670:11\n3307 rules/westphalia/rules.yaml:671:7\n3308 rules/westphalia/rules.yaml:672:7\n3313 rules/westphalia/rules.yaml:673:7\n3314 rules/westphalia/rules.yaml:674:11\n3321 rules/westphalia/rules.yaml:676:11\n3328 rules/westphalia/rules.yaml:678:11\n3334 rules/westphalia/rules.yaml:679:11\n3341 rules/westphalia/rules.yaml:680:11\n3342 rules/westphalia/rules.yaml:681:15\n3347 rules/westphalia/rules.yaml:683:15\n3361 rules/westphalia/rules.yaml:684:19\n3367 rules/westphalia/rules.yaml:685:23\n3399 rules/westphalia/rules.yaml:780:1\n3400 rules/westphalia/rules.yaml:780:1\n3401 rules/westphalia/rules.yaml:780:1\n3412 rules/westphalia/rules.yaml:780:1\n3413 rules/westphalia/rules.yaml:780:1\n3425 rules/westphalia/rules.yaml:780:1\n3444 rules/westphalia/rules.yaml:780:1\n3478 rules/westphalia/rules.yaml:780:1\n3479 rules/westphalia/rules.yaml:780:1\n3485 rules/westphalia/rules.yaml:780:1\n3486 rules/westphalia/rules.yaml:780:1\n3487 rules/westphalia/rules.yaml:780:1\n3488 rules/westphalia/rules.yaml:780:1\n3489 rules/westphalia/rules.yaml:780:1\n3491 rules/westphalia/rules.yaml:780:1\n3492 rules/westphalia/rules.yaml:780:1\n3493 rules/westphalia/rules.yaml:780:1\n3504 rules/westphalia/rules.yaml:780:1\n3527 rules/westphalia/rules.yaml:780:1\n3570 rules/westphalia/rules.yaml:780:1\n3571 rules/westphalia/rules.yaml:780:1\n3572 rules/westphalia/rules.yaml:780:1\n3576 rules/westphalia/rules.yaml:780:1\n3577 rules/westphalia/rules.yaml:780:1\n3578 rules/westphalia/rules.yaml:780:1\n3579 rules/westphalia/rules.yaml:780:1\n3598 rules/westphalia/rules.yaml:496:7\n3607 rules/westphalia/rules.yaml:497:7\n3626 rules/westphalia/rules.yaml:498:7\n3659 rules/westphalia/rules.yaml:499:7\n3660 rules/westphalia/rules.yaml:500:11\n3666 rules/westphalia/rules.yaml:501:11\n3669 rules/westphalia/rules.yaml:502:7\n3672 rules/westphalia/rules.yaml:509:11\n3678 rules/westphalia/rules.yaml:503:11\n3691 rules/westphalia/rules.yaml:504:11\n3701 rules/westphalia/rules.yaml:505:11\n3702 rules/westphalia/rules.yaml:506:11\n3703 rules/westphalia/rules.yaml:507:11\n3720 rules/westphalia/flow.yaml:14:7\n3721 rules/westphalia/flow.yaml:15:7\n3722 rules/westphalia/flow.yaml:16:7\n3723 rules/westphalia/flow.yaml:17:7\n3724 rules/westphalia/flow.yaml:18:7\n3725 rules/westphalia/flow.yaml:19:7\n3726 rules/westphalia/flow.yaml:20:7\n3729 rules/westphalia/flow.yaml:21:7\n3730 rules/westphalia/flow.yaml:22:7\n3733 rules/westphalia/flow.yaml:23:7\n3738 rules/westphalia/flow.yaml:24:7\n3749 rules/westphalia/flow.yaml:25:7\n3751 rules/westphalia/flow.yaml:26:7\n3752 rules/westphalia/flow.yaml:27:7\n3763 rules/westphalia/rules.yaml:761:3\n3768 rules/westphalia/rules.yaml:761:3\n3769 rules/westphalia/rules.yaml:761:3\n3778 rules/westphalia/rules.yaml:761:3\n3795 rules/westphalia/flow.yaml:192:7\n3805 rules/westphalia/flow.yaml:193:7\n3819 rules/westphalia/flow.yaml:194:11\n3824 rules/westphalia/rules.yaml:780:1\n3825 rules/westphalia/rules.yaml:780:1\n3826 rules/westphalia/rules.yaml:780:1\n3836 rules/westphalia/flow.yaml:101:3\n3842 rules/westphalia/flow.yaml:101:3\n3852 rules/westphalia/flow.yaml:78:3\n3858 rules/westphalia/flow.yaml:78:3\n3882 rules/westphalia/flow.yaml:82:7\n3883 rules/westphalia/flow.yaml:83:7\n3884 rules/westphalia/flow.yaml:84:7\n3889 rules/westphalia/flow.yaml:85:11\n3890 rules/westphalia/flow.yaml:86:11\n3891 rules/westphalia/flow.yaml:87:11\n3892 rules/westphalia/flow.yaml:88:7\n3893 rules/westphalia/flow.yaml:89:7\n3894 rules/westphalia/flow.yaml:90:7\n3905 rules/westphalia/flow.yaml:91:11\n3906 rules/westphalia/flow.yaml:92:11\n3914 rules/westphalia/flow.yaml:93:15\n3924 rules/westphalia/flow.yaml:94:11\n3925 rules/westphalia/flow.yaml:95:15\n3926 rules/westphalia/flow.yaml:96:15\n3928 rules/westphalia/flow.yaml:98:15\n3929 rules/westphalia/flow.yaml:99:15\n3949 rules/westphalia/flow.yaml:200:7\n3954 rules/westphalia/flow.yaml:201:11\n3955 rules/westphalia/flow.yaml:202:11\n3969 rules/westphalia/flow.yaml:203:15\n3974 rules/westphalia/rules.yaml:780:1\n3975 rules/westphalia/rules.yaml:780:1\n3976 rules/westphalia/rules.yaml:780:1\n3977 rules/westphalia/rules.yaml:780:1\n3978 rules/westphalia/rules.yaml:780:1\n3988 rules/westphalia/flow.yaml:48:7\n4006 rules/westphalia/flow.yaml:60:3\n4012 rules/westphalia/flow.yaml:60:3\n4031 rules/westphalia/flow.yaml:64:7\n4048 rules/westphalia/flow.yaml:65:11\n4069 rules/westphalia/flow.yaml:67:11\n4070 rules/westphalia/flow.yaml:68:15\n4073 rules/westphalia/flow.yaml:69:15\n4074 rules/westphalia/flow.yaml:70:7\n4078 rules/westphalia/flow.yaml:71:7\n4086 rules/westphalia/flow.yaml:72:11\n4094 rules/westphalia/flow.yaml:73:11\n4097 rules/westphalia/flow.yaml:74:11\n4100 rules/westphalia/flow.yaml:75:11\n4101 rules/westphalia/flow.yaml:76:15\n4113 rules/westphalia/flow.yaml:117:3\n4119 rules/westphalia/flow.yaml:117:3\n4129 rules/westphalia/flow.yaml:134:3\n4135 rules/westphalia/flow.yaml:134:3\n4164 rules/westphalia/flow.yaml:143:7\n4165 rules/westphalia/flow.yaml:144:7\n4185 rules/westphalia/flow.yaml:146:11\n4186 rules/westphalia/flow.yaml:147:7\n4192 rules/westphalia/flow.yaml:148:7\n4196 rules/westphalia/flow.yaml:149:11\n4204 rules/westphalia/flow.yaml:150:7\n4205 rules/westphalia/flow.yaml:151:7\n4206 rules/westphalia/flow.yaml:152:7\n4217 rules/westphalia/flow.yaml:153:11\n4218 rules/westphalia/flow.yaml:154:11\n4221 rules/westphalia/flow.yaml:155:11\n4224 rules/westphalia/flow.yaml:156:11\n4225 rules/westphalia/flow.yaml:157:11\n4228 rules/westphalia/flow.yaml:158:11\n4229 rules/westphalia/flow.yaml:159:11\n4230 rules/westphalia/flow.yaml:160:11\n4231 rules/westphalia/flow.yaml:161:11\n4238 rules/westphalia/flow.yaml:162:11\n4239 rules/westphalia/flow.yaml:163:11\n4250 rules/westphalia/flow.yaml:164:15\n4259 rules/westphalia/flow.yaml:165:19\n4272 rules/westphalia/flow.yaml:166:19\n4273 rules/westphalia/flow.yaml:167:23\n4276 rules/westphalia/flow.yaml:168:23\n4277 rules/westphalia/flow.yaml:169:27\n4279 rules/westphalia/flow.yaml:171:27\n4280 rules/westphalia/flow.yaml:172:23\n4283 rules/westphalia/flow.yaml:173:23\n4287 rules/westphalia/flow.yaml:174:11\n4295 rules/westphalia/flow.yaml:175:15\n4308 rules/westphalia/flow.yaml:176:15\n4309 rules/westphalia/flow.yaml:177:19\n4317 rules/westphalia/flow.yaml:178:19\n4318 rules/westphalia/flow.yaml:179:23\n4320 rules/westphalia/flow.yaml:181:23\n4321 rules/westphalia/flow.yaml:182:19\n4322 rules/westphalia/flow.yaml:183:19\n4324 rules/westphalia/flow.yaml:185:19\n4327 rules/westphalia/flow.yaml:186:11"
+_ORIGINS = "642 rules/westphalia/rules.yaml:171:7\n643 rules/westphalia/rules.yaml:172:11\n684 rules/westphalia/rules.yaml:173:7\n685 rules/westphalia/rules.yaml:174:11\n691 rules/westphalia/rules.yaml:175:7\n695 rules/westphalia/rules.yaml:327:7\n696 rules/westphalia/rules.yaml:328:11\n697 rules/westphalia/rules.yaml:329:7\n698 rules/westphalia/rules.yaml:330:11\n699 rules/westphalia/rules.yaml:331:7\n700 rules/westphalia/rules.yaml:332:11\n701 rules/westphalia/rules.yaml:333:7\n702 rules/westphalia/rules.yaml:334:11\n703 rules/westphalia/rules.yaml:335:7\n704 rules/westphalia/rules.yaml:336:11\n705 rules/westphalia/rules.yaml:337:7\n709 rules/westphalia/rules.yaml:183:7\n724 rules/westphalia/rules.yaml:184:7\n730 rules/westphalia/rules.yaml:233:7\n731 rules/westphalia/rules.yaml:234:11\n736 rules/westphalia/rules.yaml:235:7\n737 rules/westphalia/rules.yaml:236:11\n742 rules/westphalia/rules.yaml:237:7\n749 rules/westphalia/rules.yaml:165:7\n758 rules/westphalia/rules.yaml:159:7\n774 rules/westphalia/rules.yaml:780:1\n794 rules/westphalia/rules.yaml:780:1\n817 rules/westphalia/rules.yaml:780:1\n856 rules/westphalia/rules.yaml:780:1\n861 rules/westphalia/rules.yaml:780:1\n866 rules/westphalia/rules.yaml:780:1\n870 rules/westphalia/rules.yaml:780:1\n874 rules/westphalia/rules.yaml:780:1\n905 rules/westphalia/rules.yaml:780:1\n917 rules/westphalia/rules.yaml:780:1\n928 rules/westphalia/rules.yaml:780:1\n937 rules/westphalia/rules.yaml:780:1\n942 rules/westphalia/rules.yaml:780:1\n954 rules/westphalia/rules.yaml:780:1\n966 rules/westphalia/rules.yaml:780:1\n974 rules/westphalia/rules.yaml:780:1\n979 rules/westphalia/rules.yaml:780:1\n1003 rules/westphalia/rules.yaml:142:7\n1013 rules/westphalia/rules.yaml:136:7\n1023 rules/westphalia/rules.yaml:307:7\n1024 rules/westphalia/rules.yaml:308:7\n1025 rules/westphalia/rules.yaml:309:11\n1030 rules/westphalia/rules.yaml:310:11\n1038 rules/westphalia/rules.yaml:311:7\n1039 rules/westphalia/rules.yaml:312:11\n1040 rules/westphalia/rules.yaml:313:7\n1041 rules/westphalia/rules.yaml:314:11\n1042 rules/westphalia/rules.yaml:315:7\n1043 rules/westphalia/rules.yaml:316:11\n1044 rules/westphalia/rules.yaml:317:7\n1045 rules/westphalia/rules.yaml:318:11\n1046 rules/westphalia/rules.yaml:319:7\n1051 rules/westphalia/rules.yaml:32:7\n1052 rules/westphalia/rules.yaml:33:11\n1053 rules/westphalia/rules.yaml:34:7\n1054 rules/westphalia/rules.yaml:35:11\n1055 rules/westphalia/rules.yaml:36:7\n1056 rules/westphalia/rules.yaml:37:11\n1057 rules/westphalia/rules.yaml:38:7\n1058 rules/westphalia/rules.yaml:39:11\n1059 rules/westphalia/rules.yaml:40:7\n1067 rules/westphalia/rules.yaml:75:7\n1076 rules/westphalia/rules.yaml:81:7\n1089 rules/westphalia/rules.yaml:106:7\n1098 rules/westphalia/rules.yaml:98:7\n1112 rules/westphalia/rules.yaml:24:7\n1116 rules/westphalia/rules.yaml:217:7\n1123 rules/westphalia/rules.yaml:209:7\n1128 rules/westphalia/rules.yaml:356:7\n1129 rules/westphalia/rules.yaml:357:7\n1130 rules/westphalia/rules.yaml:358:11\n1134 rules/westphalia/rules.yaml:359:7\n1135 rules/westphalia/rules.yaml:360:11\n1136 rules/westphalia/rules.yaml:361:7\n1137 rules/westphalia/rules.yaml:362:11\n1138 rules/westphalia/rules.yaml:363:11\n1155 rules/westphalia/rules.yaml:364:7\n1156 rules/westphalia/rules.yaml:365:11\n1166 rules/westphalia/rules.yaml:366:7\n1167 rules/westphalia/rules.yaml:367:11\n1168 rules/westphalia/rules.yaml:368:7\n1175 rules/westphalia/rules.yaml:286:7\n1176 rules/westphalia/rules.yaml:287:11\n1181 rules/westphalia/rules.yaml:288:7\n1182 rules/westphalia/rules.yaml:289:11\n1183 rules/westphalia/rules.yaml:290:7\n1184 rules/westphalia/rules.yaml:291:11\n1185 rules/westphalia/rules.yaml:292:11\n1186 rules/westphalia/rules.yaml:293:15\n1187 rules/westphalia/rules.yaml:294:11\n1202 rules/westphalia/rules.yaml:295:7\n1203 rules/westphalia/rules.yaml:296:11\n1213 rules/westphalia/rules.yaml:297:7\n1214 rules/westphalia/rules.yaml:298:11\n1218 rules/westphalia/rules.yaml:299:7\n1226 rules/westphalia/rules.yaml:151:7\n1260 rules/westphalia/rules.yaml:67:7\n1264 rules/westphalia/rules.yaml:88:7\n1271 rules/westphalia/rules.yaml:56:7\n1272 rules/westphalia/rules.yaml:57:11\n1273 rules/westphalia/rules.yaml:58:15\n1274 rules/westphalia/rules.yaml:59:11\n1275 rules/westphalia/rules.yaml:60:7\n1280 rules/westphalia/rules.yaml:379:7\n1281 rules/westphalia/rules.yaml:380:7\n1282 rules/westphalia/rules.yaml:381:11\n1283 rules/westphalia/rules.yaml:382:7\n1284 rules/westphalia/rules.yaml:383:11\n1289 rules/westphalia/rules.yaml:384:7\n1290 rules/westphalia/rules.yaml:385:11\n1295 rules/westphalia/rules.yaml:386:7\n1296 rules/westphalia/rules.yaml:387:11\n1297 rules/westphalia/rules.yaml:388:7\n1302 rules/westphalia/rules.yaml:128:7\n1310 rules/westphalia/rules.yaml:346:7\n1315 rules/westphalia/rules.yaml:347:7\n1323 rules/westphalia/rules.yaml:348:7\n1340 rules/westphalia/rules.yaml:349:7\n1351 rules/westphalia/rules.yaml:203:7\n1360 rules/westphalia/rules.yaml:192:7\n1391 rules/westphalia/rules.yaml:193:7\n1392 rules/westphalia/rules.yaml:194:11\n1401 rules/westphalia/rules.yaml:195:7\n1402 rules/westphalia/rules.yaml:196:11\n1403 rules/westphalia/rules.yaml:197:7\n1411 rules/westphalia/rules.yaml:245:7\n1412 rules/westphalia/rules.yaml:246:7\n1413 rules/westphalia/rules.yaml:247:11\n1414 rules/westphalia/rules.yaml:248:15\n1417 rules/westphalia/rules.yaml:249:19\n1418 rules/westphalia/rules.yaml:250:19\n1422 rules/westphalia/rules.yaml:251:23\n1423 rules/westphalia/rules.yaml:252:7\n1424 rules/westphalia/rules.yaml:253:11\n1436 rules/westphalia/rules.yaml:254:7\n1437 rules/westphalia/rules.yaml:255:11\n1449 rules/westphalia/rules.yaml:256:7\n1450 rules/westphalia/rules.yaml:257:11\n1454 rules/westphalia/rules.yaml:258:7\n1458 rules/westphalia/rules.yaml:259:7\n1464 rules/westphalia/rules.yaml:260:7\n1465 rules/westphalia/rules.yaml:261:11\n1466 rules/westphalia/rules.yaml:262:7\n1467 rules/westphalia/rules.yaml:263:11\n1468 rules/westphalia/rules.yaml:264:7\n1473 rules/westphalia/rules.yaml:113:7\n1481 rules/westphalia/rules.yaml:272:7\n1482 rules/westphalia/rules.yaml:273:11\n1483 rules/westphalia/rules.yaml:274:7\n1484 rules/westphalia/rules.yaml:275:11\n1485 rules/westphalia/rules.yaml:276:7\n1486 rules/westphalia/rules.yaml:277:11\n1491 rules/westphalia/rules.yaml:278:7\n1496 rules/westphalia/rules.yaml:225:7\n1507 rules/westphalia/rules.yaml:48:7\n1514 rules/westphalia/rules.yaml:121:7\n1524 rules/westphalia/rules.yaml:761:3\n1528 rules/westphalia/rules.yaml:761:3\n1532 rules/westphalia/rules.yaml:761:3\n1536 rules/westphalia/rules.yaml:394:7\n1541 rules/westphalia/rules.yaml:818:9\n1546 rules/westphalia/rules.yaml:825:9\n1549 rules/westphalia/rules.yaml:826:9\n1555 rules/westphalia/rules.yaml:801:9\n1557 rules/westphalia/rules.yaml:802:9\n1562 rules/westphalia/rules.yaml:839:9\n1568 rules/westphalia/rules.yaml:840:9\n1573 rules/westphalia/rules.yaml:780:1\n1576 rules/westphalia/rules.yaml:780:1\n1582 rules/westphalia/rules.yaml:868:9\n1587 rules/westphalia/rules.yaml:861:9\n1592 rules/westphalia/rules.yaml:833:9\n1596 rules/westphalia/rules.yaml:808:9\n1598 rules/westphalia/rules.yaml:809:9\n1603 rules/westphalia/rules.yaml:854:9\n1608 rules/westphalia/rules.yaml:847:9\n1614 rules/westphalia/rules.yaml:780:1\n1617 rules/westphalia/rules.yaml:780:1\n1623 rules/westphalia/rules.yaml:794:9\n1625 rules/westphalia/rules.yaml:795:9\n1632 rules/westphalia/rules.yaml:780:1\n1635 rules/westphalia/rules.yaml:780:1\n1642 rules/westphalia/rules.yaml:713:7\n1644 rules/westphalia/rules.yaml:714:7\n1645 rules/westphalia/rules.yaml:715:7\n1646 rules/westphalia/rules.yaml:716:7\n1647 rules/westphalia/rules.yaml:717:11\n1650 rules/westphalia/rules.yaml:719:11\n1651 rules/westphalia/rules.yaml:720:11\n1653 rules/westphalia/rules.yaml:721:11\n1654 rules/westphalia/rules.yaml:722:15\n1655 rules/westphalia/rules.yaml:723:7\n1656 rules/westphalia/rules.yaml:724:11\n1657 rules/westphalia/rules.yaml:725:15\n1668 rules/westphalia/rules.yaml:727:15\n1672 rules/westphalia/rules.yaml:728:7\n1673 rules/westphalia/rules.yaml:729:11\n1674 rules/westphalia/rules.yaml:730:7\n1675 rules/westphalia/rules.yaml:731:11\n1684 rules/westphalia/rules.yaml:732:7\n1685 rules/westphalia/rules.yaml:733:11\n1695 rules/westphalia/rules.yaml:464:7\n1696 rules/westphalia/rules.yaml:465:11\n1699 rules/westphalia/rules.yaml:467:11\n1700 rules/westphalia/rules.yaml:468:11\n1701 rules/westphalia/rules.yaml:469:15\n1702 rules/westphalia/rules.yaml:470:15\n1705 rules/westphalia/rules.yaml:472:15\n1708 rules/westphalia/rules.yaml:473:15\n1711 rules/westphalia/rules.yaml:474:15\n1713 rules/westphalia/rules.yaml:475:15\n1719 rules/westphalia/flow.yaml:210:7\n1720 rules/westphalia/flow.yaml:211:11\n1721 rules/westphalia/flow.yaml:212:11\n1726 rules/westphalia/rules.yaml:411:7\n1730 rules/westphalia/rules.yaml:412:11\n1732 rules/westphalia/rules.yaml:413:11\n1735 rules/westphalia/rules.yaml:415:11\n1741 rules/westphalia/rules.yaml:420:7\n1742 rules/westphalia/rules.yaml:421:11\n1744 rules/westphalia/rules.yaml:422:11\n1750 rules/westphalia/rules.yaml:449:7\n1751 rules/westphalia/rules.yaml:450:7\n1758 rules/westphalia/rules.yaml:451:7\n1765 rules/westphalia/rules.yaml:452:7\n1766 rules/westphalia/rules.yaml:453:11\n1767 rules/westphalia/rules.yaml:454:15\n1771 rules/westphalia/rules.yaml:455:15\n1772 rules/westphalia/rules.yaml:456:15\n1773 rules/westphalia/rules.yaml:457:7\n1779 rules/westphalia/rules.yaml:482:7\n1780 rules/westphalia/rules.yaml:483:11\n1798 rules/westphalia/rules.yaml:484:15\n1799 rules/westphalia/rules.yaml:485:15\n1801 rules/westphalia/rules.yaml:486:15\n1807 rules/westphalia/rules.yaml:400:7\n1808 rules/westphalia/rules.yaml:401:7\n1809 rules/westphalia/rules.yaml:402:11\n1812 rules/westphalia/rules.yaml:404:11\n1814 rules/westphalia/rules.yaml:405:7\n1819 rules/westphalia/rules.yaml:428:7\n1820 rules/westphalia/rules.yaml:429:7\n1823 rules/westphalia/rules.yaml:430:7\n1828 rules/westphalia/rules.yaml:431:11\n1829 rules/westphalia/rules.yaml:432:11\n1833 rules/westphalia/rules.yaml:657:7\n1847 rules/westphalia/rules.yaml:658:7\n1848 rules/westphalia/rules.yaml:659:11\n1849 rules/westphalia/rules.yaml:660:11\n1851 rules/westphalia/rules.yaml:661:11\n1853 rules/westphalia/rules.yaml:662:11\n1858 rules/westphalia/rules.yaml:439:7\n1859 rules/westphalia/rules.yaml:440:11\n1860 rules/westphalia/rules.yaml:441:7\n1861 rules/westphalia/rules.yaml:442:11\n1866 rules/westphalia/flow.yaml:54:7\n1867 rules/westphalia/flow.yaml:55:11\n1873 rules/westphalia/flow.yaml:56:11\n1874 rules/westphalia/flow.yaml:57:11\n1876 rules/westphalia/flow.yaml:58:11\n1882 rules/westphalia/flow.yaml:105:7\n1883 rules/westphalia/flow.yaml:106:11\n1885 rules/westphalia/flow.yaml:107:11\n1887 rules/westphalia/flow.yaml:109:11\n1888 rules/westphalia/flow.yaml:110:11\n1889 rules/westphalia/flow.yaml:111:15\n1891 rules/westphalia/flow.yaml:112:15\n1893 rules/westphalia/flow.yaml:114:15\n1897 rules/westphalia/flow.yaml:115:15\n1903 rules/westphalia/flow.yaml:36:7\n1905 rules/westphalia/flow.yaml:37:7\n1907 rules/westphalia/flow.yaml:38:7\n1908 rules/westphalia/flow.yaml:39:11\n1911 rules/westphalia/flow.yaml:40:11\n1912 rules/westphalia/flow.yaml:41:7\n1913 rules/westphalia/flow.yaml:42:7\n1918 rules/westphalia/flow.yaml:121:7\n1919 rules/westphalia/flow.yaml:122:7\n1920 rules/westphalia/flow.yaml:123:11\n1922 rules/westphalia/flow.yaml:124:11\n1923 rules/westphalia/flow.yaml:125:11\n1924 rules/westphalia/flow.yaml:126:15\n1926 rules/westphalia/flow.yaml:128:11\n1928 rules/westphalia/flow.yaml:129:7\n1929 rules/westphalia/flow.yaml:130:7\n1931 rules/westphalia/flow.yaml:131:7\n1932 rules/westphalia/flow.yaml:132:11\n1938 rules/westphalia/rules.yaml:740:7\n1946 rules/westphalia/rules.yaml:741:11\n1947 rules/westphalia/rules.yaml:742:11\n1948 rules/westphalia/rules.yaml:743:15\n1951 rules/westphalia/rules.yaml:745:15\n1953 rules/westphalia/rules.yaml:746:7\n1954 rules/westphalia/rules.yaml:747:11\n1956 rules/westphalia/rules.yaml:748:11\n1958 rules/westphalia/rules.yaml:749:7\n1959 rules/westphalia/rules.yaml:750:7\n1960 rules/westphalia/rules.yaml:751:11\n1962 rules/westphalia/rules.yaml:753:11\n1963 rules/westphalia/rules.yaml:754:15\n1967 rules/westphalia/rules.yaml:755:15\n1969 rules/westphalia/rules.yaml:756:11\n1970 rules/westphalia/rules.yaml:757:11\n1973 rules/westphalia/rules.yaml:758:11\n1996 rules/westphalia/rules.yaml:613:7\n1999 rules/westphalia/rules.yaml:616:11\n2000 rules/westphalia/rules.yaml:617:11\n2001 rules/westphalia/rules.yaml:618:11\n2006 rules/westphalia/rules.yaml:619:15\n2007 rules/westphalia/rules.yaml:620:15\n2008 rules/westphalia/rules.yaml:621:15\n2009 rules/westphalia/rules.yaml:622:19\n2046 rules/westphalia/rules.yaml:623:19\n2047 rules/westphalia/rules.yaml:624:19\n2049 rules/westphalia/rules.yaml:626:19\n2058 rules/westphalia/rules.yaml:627:19\n2059 rules/westphalia/rules.yaml:628:23\n2060 rules/westphalia/rules.yaml:629:23\n2061 rules/westphalia/rules.yaml:630:27\n2065 rules/westphalia/rules.yaml:632:27\n2066 rules/westphalia/rules.yaml:633:23\n2068 rules/westphalia/rules.yaml:635:19\n2076 rules/westphalia/rules.yaml:637:19\n2077 rules/westphalia/rules.yaml:638:19\n2078 rules/westphalia/rules.yaml:639:23\n2079 rules/westphalia/rules.yaml:640:23\n2082 rules/westphalia/rules.yaml:641:27\n2085 rules/westphalia/rules.yaml:642:27\n2090 rules/westphalia/rules.yaml:645:23\n2093 rules/westphalia/rules.yaml:646:23\n2098 rules/westphalia/rules.yaml:649:19\n2103 rules/westphalia/rules.yaml:692:7\n2108 rules/westphalia/rules.yaml:693:7\n2109 rules/westphalia/rules.yaml:694:7\n2110 rules/westphalia/rules.yaml:695:11\n2111 rules/westphalia/rules.yaml:696:11\n2114 rules/westphalia/rules.yaml:698:11\n2117 rules/westphalia/rules.yaml:699:11\n2118 rules/westphalia/rules.yaml:700:15\n2120 rules/westphalia/rules.yaml:701:7\n2124 rules/westphalia/rules.yaml:702:7\n2125 rules/westphalia/rules.yaml:703:7\n2127 rules/westphalia/rules.yaml:705:7\n2133 rules/westphalia/rules.yaml:521:7\n2134 rules/westphalia/rules.yaml:522:7\n2135 rules/westphalia/rules.yaml:523:7\n2136 rules/westphalia/rules.yaml:524:7\n2137 rules/westphalia/rules.yaml:525:11\n2138 rules/westphalia/rules.yaml:526:11\n2139 rules/westphalia/rules.yaml:527:15\n2140 rules/westphalia/rules.yaml:528:15\n2141 rules/westphalia/rules.yaml:529:19\n2142 rules/westphalia/rules.yaml:531:7\n2143 rules/westphalia/rules.yaml:532:7\n2144 rules/westphalia/rules.yaml:533:11\n2145 rules/westphalia/rules.yaml:534:11\n2147 rules/westphalia/rules.yaml:536:11\n2148 rules/westphalia/rules.yaml:537:11\n2149 rules/westphalia/rules.yaml:538:11\n2150 rules/westphalia/rules.yaml:539:11\n2151 rules/westphalia/rules.yaml:540:11\n2155 rules/westphalia/rules.yaml:541:11\n2156 rules/westphalia/rules.yaml:542:11\n2160 rules/westphalia/rules.yaml:543:11\n2161 rules/westphalia/rules.yaml:545:15\n2164 rules/westphalia/rules.yaml:547:15\n2165 rules/westphalia/rules.yaml:548:15\n2166 rules/westphalia/rules.yaml:550:15\n2168 rules/westphalia/rules.yaml:551:15\n2169 rules/westphalia/rules.yaml:552:19\n2173 rules/westphalia/rules.yaml:553:11\n2174 rules/westphalia/rules.yaml:554:15\n2175 rules/westphalia/rules.yaml:555:19\n2176 rules/westphalia/rules.yaml:556:15\n2177 rules/westphalia/rules.yaml:557:15\n2178 rules/westphalia/rules.yaml:558:19\n2180 rules/westphalia/rules.yaml:560:15\n2181 rules/westphalia/rules.yaml:561:19\n2183 rules/westphalia/rules.yaml:563:15\n2184 rules/westphalia/rules.yaml:564:15\n2185 rules/westphalia/rules.yaml:565:19\n2186 rules/westphalia/rules.yaml:566:15\n2192 rules/westphalia/rules.yaml:567:19\n2194 rules/westphalia/rules.yaml:569:15\n2198 rules/westphalia/rules.yaml:576:7\n2203 rules/westphalia/rules.yaml:577:7\n2204 rules/westphalia/rules.yaml:578:11\n2205 rules/westphalia/rules.yaml:579:11\n2206 rules/westphalia/rules.yaml:580:15\n2209 rules/westphalia/rules.yaml:581:15\n2215 rules/westphalia/rules.yaml:593:7\n2216 rules/westphalia/rules.yaml:594:7\n2217 rules/westphalia/rules.yaml:595:7\n2218 rules/westphalia/rules.yaml:596:11\n2225 rules/westphalia/rules.yaml:597:15\n2226 rules/westphalia/rules.yaml:598:19\n2236 rules/westphalia/rules.yaml:599:23\n2237 rules/westphalia/rules.yaml:600:23\n2238 rules/westphalia/rules.yaml:601:27\n2239 rules/westphalia/rules.yaml:603:27\n2240 rules/westphalia/rules.yaml:604:27\n2241 rules/westphalia/rules.yaml:605:27\n2242 rules/westphalia/rules.yaml:606:31\n2289 rules/westphalia/rules.yaml:669:7\n2290 rules/westphalia/rules.yaml:670:11\n2291 rules/westphalia/rules.yaml:671:7\n2292 rules/westphalia/rules.yaml:672:7\n2297 rules/westphalia/rules.yaml:673:7\n2300 rules/westphalia/rules.yaml:676:11\n2302 rules/westphalia/rules.yaml:678:11\n2303 rules/westphalia/rules.yaml:679:11\n2304 rules/westphalia/rules.yaml:680:11\n2307 rules/westphalia/rules.yaml:683:15\n2308 rules/westphalia/rules.yaml:684:19\n2309 rules/westphalia/rules.yaml:685:23\n2313 rules/westphalia/rules.yaml:780:1\n2314 rules/westphalia/rules.yaml:780:1\n2315 rules/westphalia/rules.yaml:780:1\n2320 rules/westphalia/rules.yaml:780:1\n2321 rules/westphalia/rules.yaml:780:1\n2322 rules/westphalia/rules.yaml:780:1\n2323 rules/westphalia/rules.yaml:780:1\n2326 rules/westphalia/rules.yaml:780:1\n2327 rules/westphalia/rules.yaml:780:1\n2329 rules/westphalia/rules.yaml:780:1\n2330 rules/westphalia/rules.yaml:780:1\n2331 rules/westphalia/rules.yaml:780:1\n2335 rules/westphalia/rules.yaml:780:1\n2336 rules/westphalia/rules.yaml:780:1\n2337 rules/westphalia/rules.yaml:780:1\n2338 rules/westphalia/rules.yaml:780:1\n2339 rules/westphalia/rules.yaml:780:1\n2340 rules/westphalia/rules.yaml:780:1\n2341 rules/westphalia/rules.yaml:780:1\n2342 rules/westphalia/rules.yaml:780:1\n2343 rules/westphalia/rules.yaml:780:1\n2348 rules/westphalia/rules.yaml:496:7\n2360 rules/westphalia/rules.yaml:497:7\n2384 rules/westphalia/rules.yaml:498:7\n2418 rules/westphalia/rules.yaml:499:7\n2419 rules/westphalia/rules.yaml:500:11\n2425 rules/westphalia/rules.yaml:501:11\n2428 rules/westphalia/rules.yaml:502:7\n2429 rules/westphalia/rules.yaml:503:11\n2430 rules/westphalia/rules.yaml:504:11\n2440 rules/westphalia/rules.yaml:506:11\n2442 rules/westphalia/rules.yaml:507:11\n2448 rules/westphalia/flow.yaml:14:7\n2449 rules/westphalia/flow.yaml:15:7\n2450 rules/westphalia/flow.yaml:16:7\n2451 rules/westphalia/flow.yaml:17:7\n2452 rules/westphalia/flow.yaml:18:7\n2453 rules/westphalia/flow.yaml:19:7\n2454 rules/westphalia/flow.yaml:20:7\n2455 rules/westphalia/flow.yaml:21:7\n2456 rules/westphalia/flow.yaml:22:7\n2457 rules/westphalia/flow.yaml:23:7\n2460 rules/westphalia/flow.yaml:24:7\n2461 rules/westphalia/flow.yaml:25:7\n2463 rules/westphalia/flow.yaml:26:7\n2468 rules/westphalia/rules.yaml:761:3\n2469 rules/westphalia/rules.yaml:761:3\n2471 rules/westphalia/rules.yaml:761:3\n2472 rules/westphalia/rules.yaml:761:3\n2477 rules/westphalia/flow.yaml:192:7\n2478 rules/westphalia/flow.yaml:193:7\n2479 rules/westphalia/flow.yaml:194:11\n2480 rules/westphalia/rules.yaml:780:1\n2481 rules/westphalia/rules.yaml:780:1\n2482 rules/westphalia/rules.yaml:780:1\n2486 rules/westphalia/flow.yaml:101:3\n2487 rules/westphalia/flow.yaml:101:3\n2491 rules/westphalia/flow.yaml:78:3\n2492 rules/westphalia/flow.yaml:78:3\n2497 rules/westphalia/flow.yaml:82:7\n2498 rules/westphalia/flow.yaml:83:7\n2499 rules/westphalia/flow.yaml:84:7\n2504 rules/westphalia/flow.yaml:86:11\n2505 rules/westphalia/flow.yaml:87:11\n2506 rules/westphalia/flow.yaml:88:7\n2507 rules/westphalia/flow.yaml:90:7\n2508 rules/westphalia/flow.yaml:91:11\n2509 rules/westphalia/flow.yaml:92:11\n2510 rules/westphalia/flow.yaml:93:15\n2511 rules/westphalia/flow.yaml:94:11\n2512 rules/westphalia/flow.yaml:95:15\n2515 rules/westphalia/flow.yaml:98:15\n2521 rules/westphalia/flow.yaml:200:7\n2522 rules/westphalia/flow.yaml:202:11\n2523 rules/westphalia/flow.yaml:203:15\n2524 rules/westphalia/rules.yaml:780:1\n2525 rules/westphalia/rules.yaml:780:1\n2526 rules/westphalia/rules.yaml:780:1\n2527 rules/westphalia/rules.yaml:780:1\n2528 rules/westphalia/rules.yaml:780:1\n2532 rules/westphalia/flow.yaml:48:7\n2536 rules/westphalia/flow.yaml:60:3\n2537 rules/westphalia/flow.yaml:60:3\n2542 rules/westphalia/flow.yaml:64:7\n2551 rules/westphalia/flow.yaml:67:11\n2552 rules/westphalia/flow.yaml:68:15\n2554 rules/westphalia/flow.yaml:70:7\n2558 rules/westphalia/flow.yaml:71:7\n2559 rules/westphalia/flow.yaml:72:11\n2560 rules/westphalia/flow.yaml:73:11\n2564 rules/westphalia/flow.yaml:74:11\n2568 rules/westphalia/flow.yaml:75:11\n2573 rules/westphalia/flow.yaml:117:3\n2574 rules/westphalia/flow.yaml:117:3\n2578 rules/westphalia/flow.yaml:134:3\n2579 rules/westphalia/flow.yaml:134:3\n2584 rules/westphalia/flow.yaml:143:7\n2585 rules/westphalia/flow.yaml:144:7\n2588 rules/westphalia/flow.yaml:146:11\n2590 rules/westphalia/flow.yaml:147:7\n2596 rules/westphalia/flow.yaml:148:7\n2601 rules/westphalia/flow.yaml:150:7\n2602 rules/westphalia/flow.yaml:151:7\n2603 rules/westphalia/flow.yaml:152:7\n2608 rules/westphalia/flow.yaml:153:11\n2609 rules/westphalia/flow.yaml:154:11\n2613 rules/westphalia/flow.yaml:155:11\n2617 rules/westphalia/flow.yaml:156:11\n2618 rules/westphalia/flow.yaml:157:11\n2621 rules/westphalia/flow.yaml:158:11\n2622 rules/westphalia/flow.yaml:160:11\n2623 rules/westphalia/flow.yaml:161:11\n2624 rules/westphalia/flow.yaml:162:11\n2625 rules/westphalia/flow.yaml:163:11\n2626 rules/westphalia/flow.yaml:164:15\n2627 rules/westphalia/flow.yaml:165:19\n2628 rules/westphalia/flow.yaml:166:19\n2629 rules/westphalia/flow.yaml:167:23\n2633 rules/westphalia/flow.yaml:168:23\n2634 rules/westphalia/flow.yaml:169:27\n2639 rules/westphalia/flow.yaml:171:27\n2643 rules/westphalia/flow.yaml:173:23\n2644 rules/westphalia/flow.yaml:174:11\n2645 rules/westphalia/flow.yaml:175:15\n2646 rules/westphalia/flow.yaml:176:15\n2647 rules/westphalia/flow.yaml:177:19\n2653 rules/westphalia/flow.yaml:178:19\n2654 rules/westphalia/flow.yaml:179:23\n2657 rules/westphalia/flow.yaml:181:23\n2659 rules/westphalia/flow.yaml:183:19\n2662 rules/westphalia/flow.yaml:186:11\n2679 rules/westphalia/rules.yaml:613:7\n2680 rules/westphalia/rules.yaml:614:11\n2685 rules/westphalia/rules.yaml:616:11\n2686 rules/westphalia/rules.yaml:617:11\n2687 rules/westphalia/rules.yaml:618:11\n2698 rules/westphalia/rules.yaml:619:15\n2699 rules/westphalia/rules.yaml:620:15\n2717 rules/westphalia/rules.yaml:621:15\n2722 rules/westphalia/rules.yaml:649:19\n2723 rules/westphalia/rules.yaml:650:19\n2730 rules/westphalia/rules.yaml:622:19\n2785 rules/westphalia/rules.yaml:623:19\n2786 rules/westphalia/rules.yaml:624:19\n2788 rules/westphalia/rules.yaml:625:19\n2789 rules/westphalia/rules.yaml:626:19\n2798 rules/westphalia/rules.yaml:627:19\n2804 rules/westphalia/rules.yaml:628:23\n2811 rules/westphalia/rules.yaml:629:23\n2814 rules/westphalia/rules.yaml:632:27\n2817 rules/westphalia/rules.yaml:630:27\n2829 rules/westphalia/rules.yaml:633:23\n2836 rules/westphalia/rules.yaml:635:19\n2855 rules/westphalia/rules.yaml:636:19\n2856 rules/westphalia/rules.yaml:637:19\n2866 rules/westphalia/rules.yaml:638:19\n2867 rules/westphalia/rules.yaml:639:23\n2868 rules/westphalia/rules.yaml:640:23\n2871 rules/westphalia/rules.yaml:641:27\n2874 rules/westphalia/rules.yaml:642:27\n2878 rules/westphalia/rules.yaml:643:27\n2884 rules/westphalia/rules.yaml:645:23\n2887 rules/westphalia/rules.yaml:646:23\n2891 rules/westphalia/rules.yaml:647:23\n2911 rules/westphalia/rules.yaml:692:7\n2916 rules/westphalia/rules.yaml:693:7\n2917 rules/westphalia/rules.yaml:694:7\n2918 rules/westphalia/rules.yaml:695:11\n2919 rules/westphalia/rules.yaml:696:11\n2930 rules/westphalia/rules.yaml:698:11\n2943 rules/westphalia/rules.yaml:699:11\n2944 rules/westphalia/rules.yaml:700:15\n2948 rules/westphalia/rules.yaml:701:7\n2949 rules/westphalia/rules.yaml:702:7\n2950 rules/westphalia/rules.yaml:703:7\n2951 rules/westphalia/rules.yaml:704:11\n2952 rules/westphalia/rules.yaml:705:7\n2953 rules/westphalia/rules.yaml:706:11\n2986 rules/westphalia/rules.yaml:521:7\n2987 rules/westphalia/rules.yaml:522:7\n2988 rules/westphalia/rules.yaml:523:7\n2989 rules/westphalia/rules.yaml:524:7\n3000 rules/westphalia/rules.yaml:525:11\n3001 rules/westphalia/rules.yaml:526:11\n3023 rules/westphalia/rules.yaml:527:15\n3064 rules/westphalia/rules.yaml:528:15\n3065 rules/westphalia/rules.yaml:529:19\n3066 rules/westphalia/rules.yaml:530:19\n3070 rules/westphalia/rules.yaml:531:7\n3073 rules/westphalia/rules.yaml:532:7\n3074 rules/westphalia/rules.yaml:533:11\n3075 rules/westphalia/rules.yaml:534:11\n3080 rules/westphalia/rules.yaml:536:11\n3081 rules/westphalia/rules.yaml:537:11\n3082 rules/westphalia/rules.yaml:538:11\n3083 rules/westphalia/rules.yaml:539:11\n3084 rules/westphalia/rules.yaml:540:11\n3085 rules/westphalia/rules.yaml:541:11\n3086 rules/westphalia/rules.yaml:542:11\n3087 rules/westphalia/rules.yaml:543:11\n3088 rules/westphalia/rules.yaml:544:15\n3103 rules/westphalia/rules.yaml:545:15\n3108 rules/westphalia/rules.yaml:547:15\n3109 rules/westphalia/rules.yaml:548:15\n3112 rules/westphalia/rules.yaml:549:15\n3129 rules/westphalia/rules.yaml:550:15\n3133 rules/westphalia/rules.yaml:551:15\n3134 rules/westphalia/rules.yaml:552:19\n3138 rules/westphalia/rules.yaml:553:11\n3143 rules/westphalia/rules.yaml:554:15\n3144 rules/westphalia/rules.yaml:555:19\n3145 rules/westphalia/rules.yaml:556:15\n3146 rules/westphalia/rules.yaml:557:15\n3147 rules/westphalia/rules.yaml:558:19\n3149 rules/westphalia/rules.yaml:559:19\n3150 rules/westphalia/rules.yaml:560:15\n3164 rules/westphalia/rules.yaml:561:19\n3169 rules/westphalia/rules.yaml:563:15\n3170 rules/westphalia/rules.yaml:564:15\n3171 rules/westphalia/rules.yaml:565:19\n3172 rules/westphalia/rules.yaml:566:15\n3173 rules/westphalia/rules.yaml:567:19\n3175 rules/westphalia/rules.yaml:568:19\n3176 rules/westphalia/rules.yaml:569:15\n3195 rules/westphalia/rules.yaml:576:7\n3200 rules/westphalia/rules.yaml:577:7\n3208 rules/westphalia/rules.yaml:578:11\n3221 rules/westphalia/rules.yaml:579:11\n3222 rules/westphalia/rules.yaml:580:15\n3225 rules/westphalia/rules.yaml:581:15\n3227 rules/westphalia/rules.yaml:582:15\n3251 rules/westphalia/rules.yaml:593:7\n3252 rules/westphalia/rules.yaml:594:7\n3253 rules/westphalia/rules.yaml:595:7\n3264 rules/westphalia/rules.yaml:596:11\n3276 rules/westphalia/rules.yaml:597:15\n3288 rules/westphalia/rules.yaml:598:19\n3306 rules/westphalia/rules.yaml:599:23\n3319 rules/westphalia/rules.yaml:600:23\n3325 rules/westphalia/rules.yaml:601:27\n3326 rules/westphalia/rules.yaml:602:27\n3327 rules/westphalia/rules.yaml:603:27\n3328 rules/westphalia/rules.yaml:604:27\n3335 rules/westphalia/rules.yaml:605:27\n3336 rules/westphalia/rules.yaml:606:31\n3355 rules/westphalia/rules.yaml:669:7\n3356 rules/westphalia/rules.yaml:670:11\n3357 rules/westphalia/rules.yaml:671:7\n3358 rules/westphalia/rules.yaml:672:7\n3363 rules/westphalia/rules.yaml:673:7\n3364 rules/westphalia/rules.yaml:674:11\n3371 rules/westphalia/rules.yaml:676:11\n3378 rules/westphalia/rules.yaml:678:11\n3384 rules/westphalia/rules.yaml:679:11\n3391 rules/westphalia/rules.yaml:680:11\n3392 rules/westphalia/rules.yaml:681:15\n3397 rules/westphalia/rules.yaml:683:15\n3411 rules/westphalia/rules.yaml:684:19\n3417 rules/westphalia/rules.yaml:685:23\n3449 rules/westphalia/rules.yaml:780:1\n3450 rules/westphalia/rules.yaml:780:1\n3451 rules/westphalia/rules.yaml:780:1\n3462 rules/westphalia/rules.yaml:780:1\n3463 rules/westphalia/rules.yaml:780:1\n3475 rules/westphalia/rules.yaml:780:1\n3494 rules/westphalia/rules.yaml:780:1\n3528 rules/westphalia/rules.yaml:780:1\n3529 rules/westphalia/rules.yaml:780:1\n3535 rules/westphalia/rules.yaml:780:1\n3536 rules/westphalia/rules.yaml:780:1\n3537 rules/westphalia/rules.yaml:780:1\n3538 rules/westphalia/rules.yaml:780:1\n3539 rules/westphalia/rules.yaml:780:1\n3541 rules/westphalia/rules.yaml:780:1\n3542 rules/westphalia/rules.yaml:780:1\n3543 rules/westphalia/rules.yaml:780:1\n3554 rules/westphalia/rules.yaml:780:1\n3577 rules/westphalia/rules.yaml:780:1\n3620 rules/westphalia/rules.yaml:780:1\n3621 rules/westphalia/rules.yaml:780:1\n3622 rules/westphalia/rules.yaml:780:1\n3626 rules/westphalia/rules.yaml:780:1\n3627 rules/westphalia/rules.yaml:780:1\n3628 rules/westphalia/rules.yaml:780:1\n3629 rules/westphalia/rules.yaml:780:1\n3648 rules/westphalia/rules.yaml:496:7\n3657 rules/westphalia/rules.yaml:497:7\n3676 rules/westphalia/rules.yaml:498:7\n3709 rules/westphalia/rules.yaml:499:7\n3710 rules/westphalia/rules.yaml:500:11\n3716 rules/westphalia/rules.yaml:501:11\n3719 rules/westphalia/rules.yaml:502:7\n3722 rules/westphalia/rules.yaml:509:11\n3728 rules/westphalia/rules.yaml:503:11\n3741 rules/westphalia/rules.yaml:504:11\n3751 rules/westphalia/rules.yaml:505:11\n3752 rules/westphalia/rules.yaml:506:11\n3754 rules/westphalia/rules.yaml:507:11\n3771 rules/westphalia/flow.yaml:14:7\n3772 rules/westphalia/flow.yaml:15:7\n3773 rules/westphalia/flow.yaml:16:7\n3774 rules/westphalia/flow.yaml:17:7\n3775 rules/westphalia/flow.yaml:18:7\n3776 rules/westphalia/flow.yaml:19:7\n3777 rules/westphalia/flow.yaml:20:7\n3780 rules/westphalia/flow.yaml:21:7\n3781 rules/westphalia/flow.yaml:22:7\n3784 rules/westphalia/flow.yaml:23:7\n3789 rules/westphalia/flow.yaml:24:7\n3800 rules/westphalia/flow.yaml:25:7\n3802 rules/westphalia/flow.yaml:26:7\n3803 rules/westphalia/flow.yaml:27:7\n3814 rules/westphalia/rules.yaml:761:3\n3819 rules/westphalia/rules.yaml:761:3\n3821 rules/westphalia/rules.yaml:761:3\n3830 rules/westphalia/rules.yaml:761:3\n3848 rules/westphalia/flow.yaml:192:7\n3858 rules/westphalia/flow.yaml:193:7\n3872 rules/westphalia/flow.yaml:194:11\n3877 rules/westphalia/rules.yaml:780:1\n3878 rules/westphalia/rules.yaml:780:1\n3879 rules/westphalia/rules.yaml:780:1\n3889 rules/westphalia/flow.yaml:101:3\n3895 rules/westphalia/flow.yaml:101:3\n3905 rules/westphalia/flow.yaml:78:3\n3911 rules/westphalia/flow.yaml:78:3\n3935 rules/westphalia/flow.yaml:82:7\n3936 rules/westphalia/flow.yaml:83:7\n3937 rules/westphalia/flow.yaml:84:7\n3942 rules/westphalia/flow.yaml:85:11\n3943 rules/westphalia/flow.yaml:86:11\n3944 rules/westphalia/flow.yaml:87:11\n3945 rules/westphalia/flow.yaml:88:7\n3946 rules/westphalia/flow.yaml:89:7\n3947 rules/westphalia/flow.yaml:90:7\n3958 rules/westphalia/flow.yaml:91:11\n3959 rules/westphalia/flow.yaml:92:11\n3967 rules/westphalia/flow.yaml:93:15\n3977 rules/westphalia/flow.yaml:94:11\n3978 rules/westphalia/flow.yaml:95:15\n3980 rules/westphalia/flow.yaml:96:15\n3982 rules/westphalia/flow.yaml:98:15\n3986 rules/westphalia/flow.yaml:99:15\n4006 rules/westphalia/flow.yaml:200:7\n4011 rules/westphalia/flow.yaml:201:11\n4012 rules/westphalia/flow.yaml:202:11\n4026 rules/westphalia/flow.yaml:203:15\n4031 rules/westphalia/rules.yaml:780:1\n4032 rules/westphalia/rules.yaml:780:1\n4033 rules/westphalia/rules.yaml:780:1\n4034 rules/westphalia/rules.yaml:780:1\n4035 rules/westphalia/rules.yaml:780:1\n4045 rules/westphalia/flow.yaml:48:7\n4063 rules/westphalia/flow.yaml:60:3\n4069 rules/westphalia/flow.yaml:60:3\n4088 rules/westphalia/flow.yaml:64:7\n4105 rules/westphalia/flow.yaml:65:11\n4126 rules/westphalia/flow.yaml:67:11\n4127 rules/westphalia/flow.yaml:68:15\n4129 rules/westphalia/flow.yaml:69:15\n4130 rules/westphalia/flow.yaml:70:7\n4134 rules/westphalia/flow.yaml:71:7\n4142 rules/westphalia/flow.yaml:72:11\n4150 rules/westphalia/flow.yaml:73:11\n4154 rules/westphalia/flow.yaml:74:11\n4158 rules/westphalia/flow.yaml:75:11\n4159 rules/westphalia/flow.yaml:76:15\n4171 rules/westphalia/flow.yaml:117:3\n4177 rules/westphalia/flow.yaml:117:3\n4187 rules/westphalia/flow.yaml:134:3\n4193 rules/westphalia/flow.yaml:134:3\n4222 rules/westphalia/flow.yaml:143:7\n4223 rules/westphalia/flow.yaml:144:7\n4243 rules/westphalia/flow.yaml:146:11\n4245 rules/westphalia/flow.yaml:147:7\n4251 rules/westphalia/flow.yaml:148:7\n4255 rules/westphalia/flow.yaml:149:11\n4263 rules/westphalia/flow.yaml:150:7\n4264 rules/westphalia/flow.yaml:151:7\n4265 rules/westphalia/flow.yaml:152:7\n4276 rules/westphalia/flow.yaml:153:11\n4277 rules/westphalia/flow.yaml:154:11\n4281 rules/westphalia/flow.yaml:155:11\n4285 rules/westphalia/flow.yaml:156:11\n4286 rules/westphalia/flow.yaml:157:11\n4289 rules/westphalia/flow.yaml:158:11\n4290 rules/westphalia/flow.yaml:159:11\n4291 rules/westphalia/flow.yaml:160:11\n4292 rules/westphalia/flow.yaml:161:11\n4299 rules/westphalia/flow.yaml:162:11\n4300 rules/westphalia/flow.yaml:163:11\n4311 rules/westphalia/flow.yaml:164:15\n4320 rules/westphalia/flow.yaml:165:19\n4333 rules/westphalia/flow.yaml:166:19\n4334 rules/westphalia/flow.yaml:167:23\n4338 rules/westphalia/flow.yaml:168:23\n4339 rules/westphalia/flow.yaml:169:27\n4342 rules/westphalia/flow.yaml:171:27\n4344 rules/westphalia/flow.yaml:172:23\n4347 rules/westphalia/flow.yaml:173:23\n4351 rules/westphalia/flow.yaml:174:11\n4359 rules/westphalia/flow.yaml:175:15\n4372 rules/westphalia/flow.yaml:176:15\n4373 rules/westphalia/flow.yaml:177:19\n4379 rules/westphalia/flow.yaml:178:19\n4380 rules/westphalia/flow.yaml:179:23\n4383 rules/westphalia/flow.yaml:181:23\n4385 rules/westphalia/flow.yaml:182:19\n4386 rules/westphalia/flow.yaml:183:19\n4388 rules/westphalia/flow.yaml:185:19\n4391 rules/westphalia/flow.yaml:186:11"
