@@ -146,8 +146,16 @@ class Offers:
         raise IndexError(i)  # pragma: no cover - the blocks add up to _n
 
     def __iter__(self) -> Any:
-        for i in range(self._n):
-            yield self[i]
+        # in the order of the numbers, each single item built once (not once per swap)
+        singles = self.singles
+        for item in singles:
+            yield (DEAL, item)
+        for out_start, n_out, in_start, n_in in self._swaps:
+            ins = singles[in_start : in_start + n_in]
+            for a in range(n_out):
+                out = singles[out_start + a]
+                for item in ins:
+                    yield (DEAL, out, item)
 
     def _key(self) -> tuple[Any, ...]:
         return (self.proposer, self.seats, self._blocks)
@@ -343,12 +351,52 @@ def _arg_id(spec: Any, g: int, x: Any) -> str:
     return f"={x}"
 
 
+def item_id(spec: Any, item: tuple[Any, ...]) -> str:
+    g, giver, receiver, x = item
+    name = spec.engine.deal_goods[g][0]
+    return f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}"
+
+
 def deal_id(spec: Any, deal: Any) -> str:
-    items = []
-    for g, giver, receiver, x in deal[1:]:
-        name = spec.engine.deal_goods[g][0]
-        items.append(f"{name}:{spec.seats[giver]}>{spec.seats[receiver]}{_arg_id(spec, g, x)}")
-    return "offer:" + ";".join(items)
+    return "offer:" + ";".join([item_id(spec, item) for item in deal[1:]])
+
+
+def _hashable(item: tuple[Any, ...]) -> bool:
+    """Whether an item can key a dict (its argument an id, a number or none)."""
+    return isinstance(item[3], (int, str, type(None)))
+
+
+def row_makers(spec: Any, S: list[Any] | None) -> tuple[Any, Any]:
+    """``deal_id`` and ``label`` for the rows of one list of offers in state ``S``, each
+    item's id and label made once: a swap is two single items the list also offers alone,
+    so a whole list (views, OpenSpiel's legal actions) makes each item's text once rather
+    than once per deal it is in."""
+    ids: dict[tuple[Any, ...], str] = {}
+    labels: dict[tuple[Any, ...], str] = {}
+
+    def ident(deal: Any) -> str:
+        parts = []
+        for item in deal[1:]:
+            text = ids.get(item) if _hashable(item) else None
+            if text is None:
+                text = item_id(spec, item)
+                if _hashable(item):
+                    ids[item] = text
+            parts.append(text)
+        return "offer:" + ";".join(parts)
+
+    def label_of(deal: Any) -> str:
+        parts = []
+        for item in deal[1:]:
+            text = labels.get(item) if _hashable(item) else None
+            if text is None:
+                text = item_label(spec, item, S)
+                if _hashable(item):
+                    labels[item] = text
+            parts.append(text)
+        return "; ".join(parts)
+
+    return ident, label_of
 
 
 def _quoted(part: str) -> str:
