@@ -361,11 +361,6 @@ def deal_id(spec: Any, deal: Any) -> str:
     return "offer:" + ";".join([item_id(spec, item) for item in deal[1:]])
 
 
-def _hashable(item: tuple[Any, ...]) -> bool:
-    """Whether an item can key a dict (its argument an id, a number or none)."""
-    return isinstance(item[3], (int, str, type(None)))
-
-
 def row_makers(spec: Any, S: list[Any] | None) -> tuple[Any, Any]:
     """``deal_id`` and ``label`` for the rows of one list of offers in state ``S``, each
     item's id and label made once: a swap is two single items the list also offers alone,
@@ -377,22 +372,24 @@ def row_makers(spec: Any, S: list[Any] | None) -> tuple[Any, Any]:
     def ident(deal: Any) -> str:
         parts = []
         for item in deal[1:]:
-            text = ids.get(item) if _hashable(item) else None
-            if text is None:
+            try:
+                text = ids[item]
+            except KeyError:
+                text = ids[item] = item_id(spec, item)
+            except TypeError:  # an argument that cannot key a dict: made each time
                 text = item_id(spec, item)
-                if _hashable(item):
-                    ids[item] = text
             parts.append(text)
         return "offer:" + ";".join(parts)
 
     def label_of(deal: Any) -> str:
         parts = []
         for item in deal[1:]:
-            text = labels.get(item) if _hashable(item) else None
-            if text is None:
+            try:
+                text = labels[item]
+            except KeyError:
+                text = labels[item] = item_label(spec, item, S)
+            except TypeError:  # an argument that cannot key a dict: made each time
                 text = item_label(spec, item, S)
-                if _hashable(item):
-                    labels[item] = text
             parts.append(text)
         return "; ".join(parts)
 
